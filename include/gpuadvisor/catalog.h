@@ -1,0 +1,205 @@
+// The catalog: every AWS GPU / ML-accelerator instance type, the accelerator models they carry,
+// and dated prices per region, each figure with the source it came from.
+//
+// A Catalog is a plain value tree owned by one Catalog object; lookups return non-owning const
+// pointers that live as long as the Catalog. A loaded Catalog is immutable and safe to share
+// between threads (the server holds a std::shared_ptr<const Catalog>).
+//
+// Unknown facts are std::nullopt, never a guessed number. The on-disk form is the JSON schema
+// in doc/formats.md ("gpuadvisor-catalog/1"); the binary embeds one built by `catalog build`.
+#ifndef GPUADVISOR_CATALOG_H_
+#define GPUADVISOR_CATALOG_H_
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuadvisor/result.h"
+
+namespace gpuadvisor {
+
+// Stored in catalog files by name ("gpu", "neuron", ...): do not rename.
+enum class AcceleratorKind { kGpu, kNeuron, kInference, kFpga, kMedia };
+const char* AcceleratorKindName(AcceleratorKind kind);
+std::optional<AcceleratorKind> ParseAcceleratorKind(std::string_view name);
+
+// Where a figure came from. `source` is the id of a Catalog::sources entry.
+struct Provenance {
+  std::string source;  // e.g. "karpenter-ondemand-2026-07"
+  std::string date;    // snapshot date of the figure, ISO "2026-07-20" (or "2026" when undated)
+};
+
+// One price in USD per instance-hour.
+struct Price {
+  double usd_per_hour = 0;
+  Provenance from;
+  bool estimated = false;  // derived (e.g. spot = on-demand x (1 - spot-advisor savings))
+  std::string note;        // how it was derived, when estimated; e.g. "lowest of 4 AZs"
+};
+
+// Spot interruption frequency bucket from the AWS Spot Instance Advisor.
+struct SpotBand {
+  int index = 0;       // 0 "<5%", 1 "5-10%", 2 "10-15%", 3 "15-20%", 4 ">20%"
+  std::string label;   // as published, e.g. "<5%"
+  double max_pct = 0;  // upper edge of the bucket, percent per month (the last bucket: 100)
+  int savings_pct = 0; // average savings vs on-demand the feed reports for that region
+  Provenance from;
+};
+
+// What a type costs and whether it is sold in one region.
+struct RegionOffer {
+  std::string region;                    // "us-east-1"
+  std::optional<bool> offered;           // DescribeInstanceTypeOfferings says so; null = unknown
+  std::vector<std::string> az_ids;       // availability-zone IDs where offered, e.g. "use1-az4"
+  std::optional<Price> on_demand;        // Linux, shared tenancy
+  std::optional<Price> spot;             // lowest AZ spot price, or estimated from the band
+  std::optional<Price> reserved_1y_no_upfront;  // 1-year standard RI, effective hourly
+  std::optional<SpotBand> spot_band;
+};
+
+struct Accelerator {
+  AcceleratorKind kind = AcceleratorKind::kGpu;
+  std::string vendor;       // "NVIDIA", "AWS", "AMD", ...
+  std::string model;        // catalog model id, key into Catalog::gpus, e.g. "H100", "A100-40GB"
+  std::string aws_name;     // the name DescribeInstanceTypes reports, e.g. "A100"
+  int count = 0;            // physical devices as AWS reports them (0 for fractional GPUs)
+  int logical_count = 0;    // devices the OS sees (g6f.large: 1)
+  double partition_size = 1.0;  // fraction of a physical device per logical one (g6f.large: 0.125)
+  std::optional<int> memory_mib_each;   // per logical device, as AWS reports it (usable memory)
+  std::optional<int64_t> memory_mib_total;
+  std::optional<int> neuron_cores_each;  // NeuronCores per Inferentia/Trainium device
+
+  bool fractional() const { return count == 0 && logical_count > 0 && partition_size < 1.0; }
+  // Whole-device equivalents: count, or logical_count x partition_size for fractional GPUs.
+  // The denominator of $/GPU-hour.
+  double device_equivalents() const {
+    return count > 0 ? count : logical_count * partition_size;
+  }
+};
+
+// Datasheet figures of one accelerator model. Throughputs are dense (no sparsity), per device.
+struct GpuSpec {
+  std::string model;         // catalog id, e.g. "H100"
+  std::string full_name;     // "H100 80GB (SXM5)"
+  std::string vendor;
+  std::string architecture;  // "Hopper"
+  std::vector<std::string> aliases;  // other accepted names ("H100-80GB", "H100-SXM")
+  std::vector<std::string> aws_names;  // DescribeInstanceTypes names ("H100")
+  std::optional<double> memory_gib;    // nominal (marketing) capacity
+  std::optional<int> aws_memory_mib;   // usable capacity as AWS reports it
+  std::optional<double> memory_bw_gbps;  // GB/s
+  std::optional<double> fp64_tflops, fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops,
+      fp8_tflops, int8_tops;
+  std::optional<double> nvlink_gbps;   // total bidirectional per GPU; null = PCIe only / unknown
+  std::optional<double> tdp_w;
+  std::optional<int> nvenc;            // NVENC engines; 0 = none; null = not verified
+  std::optional<std::string> compute_capability;  // "9.0"
+  bool supports_bf16 = false, supports_fp8 = false, supports_tf32 = false;
+  Provenance from;
+  std::string source_note;  // the datasheet or document the figures come from
+  std::string notes;
+};
+
+struct InstanceType {
+  std::string name;    // "p5.48xlarge"
+  std::string family;  // "p5"
+  bool retired = false;
+  std::string retired_note;  // e.g. "absent from DescribeInstanceTypes since 2026-04-01"
+  Accelerator accelerator;
+  int vcpus = 0;
+  int64_t memory_mib = 0;
+  std::vector<std::string> cpu_architectures;  // "x86_64", "arm64"
+  std::string cpu_vendor;
+  std::string network_performance;      // AWS's marketing string, e.g. "3200 Gigabit"
+  std::optional<double> network_gbps;   // parsed from that string ("Up to 25" -> 25)
+  std::optional<double> network_baseline_gbps, network_peak_gbps;  // summed over network cards
+  int network_cards = 1;
+  int max_network_interfaces = 0;
+  bool efa = false;
+  int max_efa_interfaces = 0;
+  bool ena_srd = false;
+  std::optional<int> local_storage_gb;  // instance store total (GB as AWS reports it)
+  int local_disk_count = 0;
+  std::optional<int> local_disk_gb;     // per disk
+  std::string local_disk_type;          // "ssd", "hdd", ""
+  bool local_nvme = false;
+  std::optional<int> ebs_baseline_mbps, ebs_max_mbps;
+  std::vector<std::string> usage_classes;        // "on-demand", "spot", "capacity-block"
+  std::vector<std::string> placement_strategies; // "cluster", "partition", "spread"
+  bool bare_metal = false;
+  Provenance spec_from;
+  std::vector<RegionOffer> regions;  // sorted by region name
+
+  // REQUIRES: nothing. Null when the type is not known in that region.
+  const RegionOffer* FindRegion(std::string_view region) const;
+  bool HasUsageClass(std::string_view cls) const;
+};
+
+struct CatalogSource {
+  std::string id;             // "karpenter-ondemand-2026-07"
+  std::string name;           // human name
+  std::string kind;           // "specs", "on-demand", "reserved", "spot", "spot-advisor", ...
+  std::string snapshot_date;  // ISO date, or "" when undated
+  std::string origin;         // repository / path / commit it was taken from
+  std::string description;
+};
+
+// A documented fix applied where a source is known to be wrong.
+struct Correction {
+  std::string subject;  // "trn2.48xlarge accelerator.memory_mib_each"
+  std::string from, to;
+  std::string reason;
+};
+
+class Catalog {
+ public:
+  std::string schema;        // "gpuadvisor-catalog/1"
+  std::string generated_at;  // ISO timestamp of the build
+  std::string generator;     // command that built it
+  std::vector<CatalogSource> sources;
+  std::vector<GpuSpec> gpus;                  // sorted by model
+  std::vector<InstanceType> instance_types;   // sorted by name
+  std::vector<Correction> corrections;
+  std::vector<std::string> notes;             // precedence rules and other build decisions
+
+  // Rebuilds lookup indices; call after mutating the vectors. REQUIRES: vectors sorted.
+  void Index();
+
+  const InstanceType* FindInstanceType(std::string_view name) const;
+  // Accepts model ids, full names, AWS names and aliases, case- and punctuation-insensitive.
+  const GpuSpec* FindGpu(std::string_view name) const;
+  const GpuSpec* GpuOf(const InstanceType& type) const;
+  const CatalogSource* FindSource(std::string_view id) const;
+  // Every region any type is offered or priced in, sorted.
+  const std::vector<std::string>& regions() const { return regions_; }
+  bool HasRegion(std::string_view region) const;
+  // Names usable for "did you mean" hints.
+  std::vector<std::string> InstanceTypeNames() const;
+  std::vector<std::string> GpuNames() const;
+  // Newest snapshot date among price sources ("" if none).
+  std::string NewestPriceDate() const;
+
+ private:
+  std::map<std::string, size_t, std::less<>> type_index_;
+  std::map<std::string, size_t, std::less<>> gpu_index_;  // normalized name -> gpus index
+  std::vector<std::string> regions_;
+};
+
+// Parses a catalog in the gpuadvisor-catalog/1 JSON schema. `origin` names the input in errors.
+// Errors: ParseError naming the field or byte offset.
+Result<Catalog> ParseCatalogJson(std::string_view json, std::string_view origin);
+// Serialises a catalog (stable key order, 1 figure per key, so diffs are readable).
+std::string CatalogToJson(const Catalog& catalog);
+// Reads PATH; IOError if unreadable, ParseError if malformed.
+Result<Catalog> LoadCatalogFile(const std::string& path);
+// The catalog embedded in the binary at build time. Parsed once, shared afterwards.
+Result<std::shared_ptr<const Catalog>> EmbeddedCatalog();
+// Writes atomically: a temporary file beside PATH, fsync, rename. PATH is untouched on failure.
+Status WriteCatalogFile(const Catalog& catalog, const std::string& path);
+
+}  // namespace gpuadvisor
+
+#endif  // GPUADVISOR_CATALOG_H_

@@ -1,0 +1,40 @@
+// Building a catalog from public-format sources (the `catalog build` command).
+//
+// A manifest (data/sources.json, schema in doc/formats.md) lists each source file with its
+// format, kind, snapshot date and origin. BuildCatalog merges them into one Catalog:
+//  - specs from DescribeInstanceTypes records; types only in a "retired" dump are retired;
+//  - accelerator models joined to datasheet rows by AWS name and reported memory;
+//  - per figure (type x region x price kind) the source with the newest snapshot date wins;
+//    undated sources only fill gaps;
+//  - spot: the lowest AZ price of the winning source, else on-demand x (1 - spot-advisor
+//    savings), marked estimated;
+//  - known source errors are corrected and listed in Catalog::corrections.
+#ifndef GPUADVISOR_CATALOG_BUILD_H_
+#define GPUADVISOR_CATALOG_BUILD_H_
+
+#include <string>
+#include <vector>
+
+#include "gpuadvisor/catalog.h"
+
+namespace gpuadvisor {
+
+struct BuildInput {
+  CatalogSource meta;  // id, name, kind, snapshot_date, origin, description
+  std::string format;  // see doc/formats.md: "describe-instance-types-json", "gpu-specs-csv", ...
+  std::string origin;  // file name for error messages
+  std::string text;    // file contents
+};
+
+// Reads the manifest and every file it names (paths relative to `root`).
+// Errors: IOError for unreadable files, ParseError naming the manifest field.
+Result<std::vector<BuildInput>> LoadBuildManifest(const std::string& manifest_path,
+                                                  const std::string& root);
+
+// Merges the inputs. `generated_at` is stored as the build timestamp.
+Result<Catalog> BuildCatalog(const std::vector<BuildInput>& inputs,
+                             const std::string& generated_at);
+
+}  // namespace gpuadvisor
+
+#endif  // GPUADVISOR_CATALOG_BUILD_H_

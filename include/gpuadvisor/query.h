@@ -1,0 +1,67 @@
+// Catalog queries behind `instances`, `show` and `gpus`: filtering, derived price columns and
+// sorting. Rows hold non-owning pointers into the Catalog, which must outlive them.
+#ifndef GPUADVISOR_QUERY_H_
+#define GPUADVISOR_QUERY_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuadvisor/catalog.h"
+
+namespace gpuadvisor {
+
+enum class Purchase { kOnDemand, kSpot };
+
+struct InstanceQuery {
+  std::string region = "us-east-1";  // "all": one row per type x region
+  std::vector<std::string> gpus;     // GPU names or aliases (any of them matches)
+  std::vector<std::string> families; // "p5", "g6e" (any of them matches)
+  std::optional<double> min_gpus, max_gpus;  // whole-device equivalents
+  std::optional<double> min_gpu_memory_gib;        // per device
+  std::optional<double> min_total_gpu_memory_gib;  // per instance
+  std::optional<double> max_price_usd;             // per instance-hour at `purchase`
+  Purchase purchase = Purchase::kOnDemand;
+  bool efa_only = false;
+  bool include_retired = false;
+  bool gpus_only = false;            // leave out FPGA / media / inference-only types
+  std::string sort = "on_demand_usd_per_hour";  // any InstanceSortFields() name
+  bool sort_descending = false;
+  std::optional<size_t> limit;
+};
+
+struct InstanceRow {
+  const InstanceType* type = nullptr;
+  const RegionOffer* offer = nullptr;  // null when the type has no data in the region
+  const GpuSpec* gpu = nullptr;        // null when the model has no datasheet row
+  std::string region;
+  std::optional<double> on_demand_usd_per_hour, spot_usd_per_hour;
+  std::optional<double> usd_per_gpu_hour;         // on-demand / device equivalents
+  std::optional<double> usd_per_bf16_tflop_hour;  // on-demand / (devices x dense BF16 TFLOP/s)
+  std::optional<double> gpu_memory_gib_per_usd;   // total accelerator GiB per on-demand $/h
+};
+
+// Column names accepted by InstanceQuery::sort (the JSON field names).
+const std::vector<std::string>& InstanceSortFields();
+
+// Errors: InvalidArgument naming the option for an unknown region, GPU, family or sort field,
+// each with a "did you mean" hint; or for contradictory bounds (min > max).
+Result<std::vector<InstanceRow>> QueryInstances(const Catalog& catalog, const InstanceQuery& q);
+
+// A row for one type in one region (no filtering). For `show` and other callers.
+InstanceRow MakeInstanceRow(const Catalog& catalog, const InstanceType& type,
+                            const std::string& region);
+
+// NotFound with "did you mean" when the name is unknown.
+Result<const InstanceType*> ResolveInstanceType(const Catalog& catalog, std::string_view name);
+Result<const GpuSpec*> ResolveGpu(const Catalog& catalog, std::string_view name);
+Status CheckRegion(const Catalog& catalog, std::string_view region, std::string_view what);
+
+// Days between an ISO date ("2026-07-20") and `today` (same format); nullopt if unparsable.
+std::optional<int> DaysBetween(const std::string& from_date, const std::string& today);
+// Today's date in UTC, ISO format.
+std::string TodayUtc();
+
+}  // namespace gpuadvisor
+
+#endif  // GPUADVISOR_QUERY_H_

@@ -1,0 +1,342 @@
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "catalog/build/sources.h"
+#include "gpuadvisor/catalog_build.h"
+#include "util/files.h"
+#include "util/json_reader.h"
+#include "util/strings.h"
+
+namespace gpuadvisor {
+namespace {
+
+using build::Offering;
+using build::PriceRecord;
+using build::SpotAdvice;
+
+// Commercial and GovCloud regions ("us-east-1", "us-gov-west-1"). Local and Wavelength Zones
+// ("us-east-1-atl-1") belong to a parent region and are not separate regions; China regions
+// are priced in CNY by the sources and are left out.
+bool IsRegionCode(const std::string& r) {
+  static const std::regex kRegion("^[a-z]{2}(-gov)?-[a-z]+-[0-9]+$");
+  return std::regex_match(r, kRegion) && !StartsWith(r, "cn-");
+}
+
+// Ordering of sources for "newest wins": by snapshot date, undated ("") oldest.
+bool Newer(const CatalogSource& a, const CatalogSource& b) {
+  return a.snapshot_date > b.snapshot_date;
+}
+
+struct Builder {
+  Catalog catalog;
+  std::map<std::string, InstanceType> types;        // by name
+  std::map<std::string, const CatalogSource*> spec_source;
+  int skipped_local_zone_rows = 0;
+  std::set<std::string> unpriced_unknown_types;     // priced types with no specs
+
+  // Best price per (type, region, kind) and the source that gave it.
+  struct Candidate {
+    double usd = 0;
+    const CatalogSource* src = nullptr;
+    int az_count = 0;
+  };
+  std::map<std::tuple<std::string, std::string, int>, Candidate> prices;
+  std::map<std::pair<std::string, std::string>, std::pair<SpotAdvice, const CatalogSource*>> bands;
+  std::map<std::pair<std::string, std::string>, std::set<std::string>> azs;
+  std::set<std::pair<std::string, std::string>> offered;
+  std::set<std::string> offering_regions;  // regions the offering sources cover
+
+  Status AddSpecs(const BuildInput& in, const CatalogSource& src) {
+    Result<std::vector<InstanceType>> recs = build::ReadDescribeInstanceTypes(in.text, in.origin);
+    if (!recs.ok()) return recs.status();
+    for (InstanceType& t : *recs) {
+      auto it = types.find(t.name);
+      if (it != types.end()) {
+        // A current record beats a retired one; otherwise the newer snapshot wins.
+        bool replace = (it->second.retired && !t.retired) ||
+                       (it->second.retired == t.retired && Newer(src, *spec_source[t.name]));
+        if (!replace) continue;
+      }
+      t.spec_from = {src.id, src.snapshot_date};
+      spec_source[t.name] = &src;
+      types[t.name] = std::move(t);
+    }
+    return Status::OK();
+  }
+
+  void Offer(const PriceRecord& p, const CatalogSource& src) {
+    auto key = std::make_tuple(p.instance_type, p.region, static_cast<int>(p.kind));
+    auto it = prices.find(key);
+    if (it == prices.end() || Newer(src, *it->second.src)) {
+      prices[key] = {p.usd_per_hour, &src, p.az_id.empty() ? 0 : 1};
+    } else if (it->second.src == &src && !p.az_id.empty()) {
+      // Several AZ prices from one source: keep the lowest.
+      it->second.usd = std::min(it->second.usd, p.usd_per_hour);
+      it->second.az_count++;
+    }
+  }
+
+  Status AddPrices(const BuildInput& in, const CatalogSource& src,
+                   const build::PriceCsvColumns& cols) {
+    Result<std::vector<PriceRecord>> recs = build::ReadPriceCsv(in.text, in.origin, cols);
+    if (!recs.ok()) return recs.status();
+    for (const PriceRecord& p : *recs) {
+      if (!IsRegionCode(p.region)) {
+        ++skipped_local_zone_rows;
+        continue;
+      }
+      Offer(p, src);
+    }
+    return Status::OK();
+  }
+
+  Status AddSpotAdvisor(const BuildInput& in, const CatalogSource& src) {
+    Result<std::vector<SpotAdvice>> recs = build::ReadSpotAdvisorJson(in.text, in.origin);
+    if (!recs.ok()) return recs.status();
+    for (SpotAdvice& a : *recs) {
+      auto key = std::make_pair(a.instance_type, a.region);
+      auto it = bands.find(key);
+      if (it == bands.end() || Newer(src, *it->second.second)) bands[key] = {a, &src};
+    }
+    return Status::OK();
+  }
+
+  Status AddOfferings(const BuildInput& in) {
+    Result<std::vector<Offering>> recs = build::ReadOfferingsCsv(in.text, in.origin);
+    if (!recs.ok()) return recs.status();
+    for (const Offering& o : *recs) {
+      offering_regions.insert(o.region);
+      offered.insert({o.instance_type, o.region});
+      if (!o.az_id.empty()) azs[{o.instance_type, o.region}].insert(o.az_id);
+    }
+    return Status::OK();
+  }
+
+  Status Add(const BuildInput& in, const CatalogSource& src) {
+    const std::string& f = in.format;
+    if (f == "describe-instance-types-json") return AddSpecs(in, src);
+    if (f == "gpu-specs-csv") {
+      Result<std::vector<GpuSpec>> specs = build::ReadGpuSpecsCsv(in.text, in.origin);
+      if (!specs.ok()) return specs.status();
+      for (GpuSpec& g : *specs) {
+        g.from = {src.id, src.snapshot_date};
+        catalog.gpus.push_back(std::move(g));
+      }
+      return Status::OK();
+    }
+    if (f == "ondemand-csv") return AddPrices(in, src, {});
+    if (f == "ondemand-reserved-csv") {
+      build::PriceCsvColumns cols;
+      cols.reserved_1y_no_upfront = "reserved_1yr_standard_no_upfront_usd_per_hour_linux";
+      return AddPrices(in, src, cols);
+    }
+    if (f == "skypilot-vms-csv") {
+      build::PriceCsvColumns cols;
+      cols.instance_type = "InstanceType";
+      cols.region = "Region";
+      cols.az_id = "AvailabilityZone";
+      cols.on_demand = "Price";
+      cols.spot = "SpotPrice";
+      return AddPrices(in, src, cols);
+    }
+    if (f == "spot-advisor-json") return AddSpotAdvisor(in, src);
+    if (f == "offerings-csv") return AddOfferings(in);
+    return Status::InvalidArgument(in.origin + ": unknown source format \"" + f + "\"");
+  }
+
+  const GpuSpec* MatchGpu(const Accelerator& a) const {
+    const GpuSpec* best = nullptr;
+    for (const GpuSpec& g : catalog.gpus) {
+      if (std::find(g.aws_names.begin(), g.aws_names.end(), a.aws_name) == g.aws_names.end()) {
+        continue;
+      }
+      if (!best) best = &g;
+      if (a.memory_mib_each && g.aws_memory_mib && *g.aws_memory_mib == *a.memory_mib_each) {
+        return &g;
+      }
+    }
+    return best;
+  }
+
+  void CorrectMemory(InstanceType* t, const GpuSpec& g) {
+    Accelerator& a = t->accelerator;
+    if (!a.memory_mib_each || !g.memory_gib) return;
+    const double datasheet_mib = *g.memory_gib * 1024;
+    if (*a.memory_mib_each <= 1.5 * datasheet_mib) return;
+    int fixed = static_cast<int>(std::lround(datasheet_mib));
+    catalog.corrections.push_back(
+        {t->name + " accelerator.memory_mib_each", std::to_string(*a.memory_mib_each),
+         std::to_string(fixed),
+         "DescribeInstanceTypes reports " + std::to_string(*a.memory_mib_each) + " MiB per " +
+             a.aws_name + " device, more than the vendor's documented " +
+             FormatFixed(*g.memory_gib, 0) + " GiB (" + g.source_note +
+             "); the API value is treated as an AWS data error"});
+    a.memory_mib_each = fixed;
+    a.memory_mib_total = static_cast<int64_t>(fixed) * std::max(a.count, a.logical_count);
+  }
+
+  void FinishGpus() {
+    for (GpuSpec& g : catalog.gpus) {
+      if (g.aws_memory_mib && g.memory_gib && *g.aws_memory_mib > 1.5 * *g.memory_gib * 1024) {
+        int fixed = static_cast<int>(std::lround(*g.memory_gib * 1024));
+        catalog.corrections.push_back(
+            {"gpu " + g.model + " aws_memory_mib", std::to_string(*g.aws_memory_mib),
+             std::to_string(fixed),
+             "the AWS-reported figure contradicts the vendor's " + FormatFixed(*g.memory_gib, 0) +
+                 " GiB; the datasheet value is used"});
+        g.aws_memory_mib = fixed;
+      }
+    }
+    std::sort(catalog.gpus.begin(), catalog.gpus.end(),
+              [](const GpuSpec& a, const GpuSpec& b) { return a.model < b.model; });
+  }
+
+  Price MakePrice(const Candidate& c) const {
+    Price p;
+    p.usd_per_hour = c.usd;
+    p.from = {c.src->id, c.src->snapshot_date.empty() ? "undated" : c.src->snapshot_date};
+    if (c.az_count > 1) p.note = "lowest of " + std::to_string(c.az_count) + " AZ prices";
+    return p;
+  }
+
+  RegionOffer MakeOffer(const std::string& type, const std::string& region) const {
+    RegionOffer o;
+    o.region = region;
+    if (offered.count({type, region})) {
+      o.offered = true;
+    } else if (offering_regions.count(region)) {
+      o.offered = false;
+    }
+    if (auto it = azs.find({type, region}); it != azs.end()) {
+      o.az_ids.assign(it->second.begin(), it->second.end());
+    }
+    auto get = [&](PriceRecord::Kind k) -> std::optional<Price> {
+      auto it = prices.find(std::make_tuple(type, region, static_cast<int>(k)));
+      if (it == prices.end()) return std::nullopt;
+      return MakePrice(it->second);
+    };
+    o.on_demand = get(PriceRecord::kOnDemand);
+    o.spot = get(PriceRecord::kSpot);
+    o.reserved_1y_no_upfront = get(PriceRecord::kReserved1yNoUpfront);
+    if (auto it = bands.find({type, region}); it != bands.end()) {
+      const SpotAdvice& a = it->second.first;
+      const CatalogSource& s = *it->second.second;
+      o.spot_band = SpotBand{a.range_index, a.label, a.max_pct, a.savings_pct,
+                             {s.id, s.snapshot_date}};
+      if (!o.spot && o.on_demand) {
+        Price est;
+        est.usd_per_hour = o.on_demand->usd_per_hour * (1.0 - a.savings_pct / 100.0);
+        est.from = {s.id, s.snapshot_date};
+        est.estimated = true;
+        est.note = "on-demand (" + o.on_demand->from.source + ") x (1 - " +
+                   std::to_string(a.savings_pct) + "% spot-advisor savings)";
+        o.spot = est;
+      }
+    }
+    return o;
+  }
+
+  void FinishTypes() {
+    std::set<std::pair<std::string, std::string>> keys;  // (type, region)
+    for (const auto& [k, c] : prices) keys.insert({std::get<0>(k), std::get<1>(k)});
+    for (const auto& tr : offered) keys.insert(tr);
+    for (const auto& [tr, b] : bands) {
+      if (types.count(tr.first)) keys.insert(tr);
+    }
+    for (const auto& [type, region] : keys) {
+      auto it = types.find(type);
+      if (it == types.end()) {
+        static const std::regex kAccel("^(p[0-9]|g[0-9]|gr[0-9]|inf|trn|dl|vt|f[0-9]|u-p)");
+        if (std::regex_search(type, kAccel)) unpriced_unknown_types.insert(type);
+        continue;
+      }
+      if (!IsRegionCode(region)) continue;
+      it->second.regions.push_back(MakeOffer(type, region));
+    }
+    for (auto& [name, t] : types) {
+      if (const GpuSpec* g = MatchGpu(t.accelerator)) {
+        t.accelerator.model = g->model;
+        CorrectMemory(&t, *g);
+      }
+      std::sort(t.regions.begin(), t.regions.end(),
+                [](const RegionOffer& a, const RegionOffer& b) { return a.region < b.region; });
+      catalog.instance_types.push_back(std::move(t));
+    }
+  }
+};
+
+}  // namespace
+
+Result<std::vector<BuildInput>> LoadBuildManifest(const std::string& manifest_path,
+                                                  const std::string& root) {
+  Result<std::string> text = ReadFile(manifest_path);
+  if (!text.ok()) return text.status();
+  Result<nlohmann::json> doc = ParseJsonText(*text, manifest_path);
+  if (!doc.ok()) return doc.status();
+  JsonReader r(manifest_path);
+  const nlohmann::json& list = r.Array(*doc, "sources", "$");
+  std::vector<BuildInput> out;
+  for (size_t i = 0; i < list.size() && r.status().ok(); ++i) {
+    std::string p = "$.sources[" + std::to_string(i) + "]";
+    BuildInput in;
+    in.meta.id = r.Str(list[i], "id", p);
+    in.meta.name = r.Str(list[i], "name", p);
+    in.meta.kind = r.Str(list[i], "kind", p);
+    in.meta.snapshot_date = r.Str(list[i], "snapshot_date", p, false);
+    in.meta.origin = r.Str(list[i], "origin", p);
+    in.meta.description = r.Str(list[i], "description", p, false);
+    in.format = r.Str(list[i], "format", p);
+    std::string file = r.Str(list[i], "file", p);
+    if (!r.status().ok()) break;
+    in.origin = root.empty() ? file : root + "/" + file;
+    Result<std::string> data = ReadFile(in.origin);
+    if (!data.ok()) return data.status();
+    in.text = std::move(data).value();
+    out.push_back(std::move(in));
+  }
+  if (!r.status().ok()) return r.status();
+  return out;
+}
+
+Result<Catalog> BuildCatalog(const std::vector<BuildInput>& inputs,
+                             const std::string& generated_at) {
+  Builder b;
+  b.catalog.schema = "gpuadvisor-catalog/1";
+  b.catalog.generated_at = generated_at;
+  b.catalog.generator = "gpuadvisor catalog build";
+  // Sources are stored first so Candidate pointers below stay valid (no reallocation later).
+  b.catalog.sources.reserve(inputs.size());
+  for (const BuildInput& in : inputs) b.catalog.sources.push_back(in.meta);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    GPUADVISOR_RETURN_IF_ERROR(b.Add(inputs[i], b.catalog.sources[i]));
+  }
+  if (b.types.empty()) {
+    return Status::InvalidArgument("no instance types: the manifest needs a "
+                                   "describe-instance-types-json source");
+  }
+  b.FinishGpus();
+  b.FinishTypes();
+  Catalog& c = b.catalog;
+  c.notes.push_back(
+      "Per figure (type x region x price kind) the source with the newest snapshot date wins; "
+      "undated sources only fill gaps.");
+  c.notes.push_back(
+      "Spot: the lowest AZ price of the winning source; where no source has one, on-demand x "
+      "(1 - spot-advisor savings), marked estimated.");
+  c.notes.push_back("Regions are commercial and GovCloud regions; " +
+                    std::to_string(b.skipped_local_zone_rows) +
+                    " price rows for Local/Wavelength Zones and China (CNY) were left out.");
+  if (!b.unpriced_unknown_types.empty()) {
+    std::string names;
+    for (const std::string& n : b.unpriced_unknown_types) names += (names.empty() ? "" : ", ") + n;
+    c.notes.push_back("Priced but without DescribeInstanceTypes specs, so not in the catalog: " +
+                      names + ".");
+  }
+  c.Index();
+  return std::move(b.catalog);
+}
+
+}  // namespace gpuadvisor

@@ -1,0 +1,230 @@
+#include <cmath>
+
+#include "catalog/build/sources.h"
+#include "util/json_reader.h"
+#include "util/strings.h"
+
+namespace gpuadvisor::build {
+namespace {
+
+using nlohmann::json;
+
+// The first accelerator group of one of the *Info blocks, normalised.
+struct DeviceGroup {
+  AcceleratorKind kind;
+  std::string name, vendor;
+  int count = 0, logical_count = 0;
+  double partition_size = 1.0;
+  std::optional<int> memory_mib;
+  std::optional<int64_t> total_mib;
+  std::optional<int> cores;
+};
+
+std::optional<DeviceGroup> ReadDevices(JsonReader& r, const json& info, const std::string& path) {
+  struct Block {
+    const char* info;
+    const char* list;
+    AcceleratorKind kind;
+  };
+  static const Block kBlocks[] = {
+      {"GpuInfo", "Gpus", AcceleratorKind::kGpu},
+      {"NeuronInfo", "NeuronDevices", AcceleratorKind::kNeuron},
+      {"InferenceAcceleratorInfo", "Accelerators", AcceleratorKind::kInference},
+      {"FpgaInfo", "Fpgas", AcceleratorKind::kFpga},
+      {"MediaAcceleratorInfo", "Accelerators", AcceleratorKind::kMedia},
+  };
+  for (const Block& b : kBlocks) {
+    const json* block = r.OptObject(info, b.info, path);
+    if (!block) continue;
+    std::string bp = path + "." + b.info;
+    const json& list = r.Array(*block, b.list, bp);
+    if (list.empty()) continue;
+    std::string lp = bp + "." + b.list + "[0]";
+    const json& d = list[0];
+    DeviceGroup g;
+    g.kind = b.kind;
+    // dl2q reports its Qualcomm devices as InferenceAcceleratorInfo; Inferentia (inf1) is
+    // reported there too by older API versions: those are Neuron devices.
+    g.name = r.Str(d, "Name", lp);
+    g.vendor = r.Str(d, "Manufacturer", lp, false);
+    if (g.kind == AcceleratorKind::kInference && StartsWith(g.name, "Inferentia")) {
+      g.kind = AcceleratorKind::kNeuron;
+    }
+    g.count = static_cast<int>(r.OptInt(d, "Count", lp).value_or(0));
+    g.logical_count = static_cast<int>(r.OptInt(d, "LogicalGpuCount", lp).value_or(g.count));
+    g.partition_size = r.OptNum(d, "GpuPartitionSize", lp).value_or(1.0);
+    if (const json* mem = r.OptObject(d, "MemoryInfo", lp)) {
+      g.memory_mib = static_cast<int>(r.OptInt(*mem, "SizeInMiB", lp + ".MemoryInfo").value_or(0));
+    }
+    if (const json* core = r.OptObject(d, "CoreInfo", lp)) {
+      g.cores = static_cast<int>(r.OptInt(*core, "Count", lp + ".CoreInfo").value_or(0));
+    }
+    for (const char* key : {"TotalGpuMemoryInMiB", "TotalNeuronDeviceMemoryInMiB",
+                            "TotalInferenceMemoryInMiB", "TotalFpgaMemoryInMiB",
+                            "TotalMediaMemoryInMiB"}) {
+      if (auto t = r.OptInt(*block, key, bp)) g.total_mib = *t;
+    }
+    if (!g.total_mib && g.memory_mib) {
+      g.total_mib = static_cast<int64_t>(*g.memory_mib) * std::max(g.logical_count, g.count);
+    }
+    return g;
+  }
+  return std::nullopt;
+}
+
+void ReadNetwork(JsonReader& r, const json& info, const std::string& path, InstanceType* t) {
+  const json* net = r.OptObject(info, "NetworkInfo", path);
+  if (!net) return;
+  std::string np = path + ".NetworkInfo";
+  t->network_performance = r.Str(*net, "NetworkPerformance", np, false);
+  t->network_gbps = ParseNetworkPerformanceGbps(t->network_performance);
+  t->network_cards = static_cast<int>(r.OptInt(*net, "MaximumNetworkCards", np).value_or(1));
+  t->max_network_interfaces =
+      static_cast<int>(r.OptInt(*net, "MaximumNetworkInterfaces", np).value_or(0));
+  t->efa = r.OptBool(*net, "EfaSupported", np).value_or(false);
+  t->ena_srd = r.OptBool(*net, "EnaSrdSupported", np).value_or(false);
+  if (const json* efa = r.OptObject(*net, "EfaInfo", np)) {
+    t->max_efa_interfaces =
+        static_cast<int>(r.OptInt(*efa, "MaximumEfaInterfaces", np + ".EfaInfo").value_or(0));
+  }
+  const json& cards = r.Array(*net, "NetworkCards", np, false);
+  if (!cards.empty()) {
+    double base = 0, peak = 0;
+    for (size_t i = 0; i < cards.size(); ++i) {
+      std::string cp = np + ".NetworkCards[" + std::to_string(i) + "]";
+      base += r.OptNum(cards[i], "BaselineBandwidthInGbps", cp).value_or(0);
+      peak += r.OptNum(cards[i], "PeakBandwidthInGbps", cp).value_or(0);
+    }
+    if (base > 0) t->network_baseline_gbps = base;
+    if (peak > 0) t->network_peak_gbps = peak;
+  }
+}
+
+void ReadStorage(JsonReader& r, const json& info, const std::string& path, InstanceType* t) {
+  if (const json* st = r.OptObject(info, "InstanceStorageInfo", path)) {
+    std::string sp = path + ".InstanceStorageInfo";
+    if (auto total = r.OptInt(*st, "TotalSizeInGB", sp)) t->local_storage_gb = static_cast<int>(*total);
+    std::string nvme = r.Str(*st, "NvmeSupport", sp, false);
+    t->local_nvme = nvme == "required" || nvme == "supported";
+    const json& disks = r.Array(*st, "Disks", sp, false);
+    if (!disks.empty()) {
+      std::string dp = sp + ".Disks[0]";
+      t->local_disk_count = static_cast<int>(r.OptInt(disks[0], "Count", dp).value_or(0));
+      if (auto gb = r.OptInt(disks[0], "SizeInGB", dp)) t->local_disk_gb = static_cast<int>(*gb);
+      t->local_disk_type = r.Str(disks[0], "Type", dp, false);
+    }
+  }
+  if (const json* ebs = r.OptObject(info, "EbsInfo", path)) {
+    if (const json* opt = r.OptObject(*ebs, "EbsOptimizedInfo", path + ".EbsInfo")) {
+      std::string op = path + ".EbsInfo.EbsOptimizedInfo";
+      if (auto b = r.OptInt(*opt, "BaselineBandwidthInMbps", op)) t->ebs_baseline_mbps = static_cast<int>(*b);
+      if (auto m = r.OptInt(*opt, "MaximumBandwidthInMbps", op)) t->ebs_max_mbps = static_cast<int>(*m);
+    }
+  }
+}
+
+// One InstanceTypeInfo; nullopt (and no error) when it carries no accelerator.
+std::optional<InstanceType> ReadInfo(JsonReader& r, const json& info, const std::string& path) {
+  std::optional<DeviceGroup> dev = ReadDevices(r, info, path);
+  if (!dev) return std::nullopt;
+  InstanceType t;
+  t.name = r.Str(info, "InstanceType", path);
+  t.family = t.name.substr(0, t.name.find('.'));
+  Accelerator& a = t.accelerator;
+  a.kind = dev->kind;
+  a.vendor = dev->vendor;
+  a.aws_name = dev->name;
+  a.model = dev->name;
+  a.count = dev->count;
+  a.logical_count = dev->logical_count;
+  a.partition_size = dev->partition_size;
+  a.memory_mib_each = dev->memory_mib;
+  a.memory_mib_total = dev->total_mib;
+  a.neuron_cores_each = dev->cores;
+  if (const json* cpu = r.OptObject(info, "VCpuInfo", path)) {
+    t.vcpus = static_cast<int>(r.Int(*cpu, "DefaultVCpus", path + ".VCpuInfo"));
+  }
+  if (const json* mem = r.OptObject(info, "MemoryInfo", path)) {
+    t.memory_mib = r.Int(*mem, "SizeInMiB", path + ".MemoryInfo");
+  }
+  if (const json* proc = r.OptObject(info, "ProcessorInfo", path)) {
+    t.cpu_architectures = r.StrList(*proc, "SupportedArchitectures", path + ".ProcessorInfo");
+    t.cpu_vendor = r.Str(*proc, "Manufacturer", path + ".ProcessorInfo", false);
+  }
+  ReadNetwork(r, info, path, &t);
+  ReadStorage(r, info, path, &t);
+  t.usage_classes = r.StrList(info, "SupportedUsageClasses", path);
+  if (const json* pg = r.OptObject(info, "PlacementGroupInfo", path)) {
+    t.placement_strategies = r.StrList(*pg, "SupportedStrategies", path + ".PlacementGroupInfo");
+  }
+  t.bare_metal = r.OptBool(info, "BareMetal", path).value_or(false);
+  return t;
+}
+
+}  // namespace
+
+std::optional<double> ParseNetworkPerformanceGbps(std::string_view text) {
+  std::string s = ToLower(Trim(text));
+  if (StartsWith(s, "up to ")) s = s.substr(6);
+  double mult = 1;
+  size_t x = s.find("x ");
+  if (x != std::string::npos && x > 0) {
+    mult = std::atof(s.substr(0, x).c_str());
+    s = s.substr(x + 2);
+  }
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (end == s.c_str() || v <= 0 || mult <= 0) return std::nullopt;
+  std::string unit = std::string(Trim(end));
+  if (StartsWith(unit, "megabit")) v /= 1000;
+  else if (!StartsWith(unit, "gigabit")) return std::nullopt;
+  return v * mult;
+}
+
+Result<std::vector<InstanceType>> ReadDescribeInstanceTypes(std::string_view text,
+                                                            std::string_view origin) {
+  Result<json> doc = ParseJsonText(text, origin);
+  if (!doc.ok()) return doc.status();
+  JsonReader r{std::string(origin)};
+  std::vector<InstanceType> out;
+  auto take = [&](const json& info, const std::string& path, bool retired,
+                  const std::string& last_seen) {
+    if (!info.is_object()) return r.Fail(path, "an InstanceTypeInfo object");
+    std::optional<InstanceType> t = ReadInfo(r, info, path);
+    if (!t) return;
+    t->retired = retired;
+    if (retired) t->retired_note = "absent from DescribeInstanceTypes; last seen " + last_seen;
+    out.push_back(std::move(*t));
+  };
+  auto take_page = [&](const json& page, const std::string& path) {
+    const json& list = r.Array(page, "InstanceTypes", path);
+    for (size_t i = 0; i < list.size() && r.status().ok(); ++i) {
+      take(list[i], path + ".InstanceTypes[" + std::to_string(i) + "]", false, "");
+    }
+  };
+  const json& root = *doc;
+  if (root.is_array()) {
+    for (size_t i = 0; i < root.size() && r.status().ok(); ++i) {
+      take_page(root[i], "$[" + std::to_string(i) + "]");
+    }
+  } else if (root.is_object() && root.contains("InstanceTypes")) {
+    take_page(root, "$");
+  } else if (root.is_object()) {
+    for (auto it = root.begin(); it != root.end() && r.status().ok(); ++it) {
+      std::string path = "$[\"" + it.key() + "\"]";
+      const json& v = it.value();
+      if (v.is_object() && v.contains("record")) {
+        take(v["record"], path + ".record", true,
+             r.Str(v, "last_seen_commit_date", path, false));
+      } else {
+        take(v, path, false, "");
+      }
+    }
+  } else {
+    r.Fail("$", "a DescribeInstanceTypes response object");
+  }
+  if (!r.status().ok()) return r.status();
+  return out;
+}
+
+}  // namespace gpuadvisor::build

@@ -1,0 +1,140 @@
+#include "catalog/build/sources.h"
+#include "util/csv.h"
+#include "util/json_reader.h"
+#include "util/numbers.h"
+#include "util/strings.h"
+
+namespace gpuadvisor::build {
+namespace {
+
+Result<CsvHeader> ReadHeader(CsvReader& reader, std::string_view origin,
+                             const std::vector<std::string>& required) {
+  std::vector<std::string> row;
+  if (!reader.Next(&row)) {
+    if (!reader.status().ok()) return reader.status();
+    return Status::ParseError(std::string(origin) + ":1: empty file, expected a header row");
+  }
+  for (std::string& h : row) h = std::string(Trim(h));
+  CsvHeader header(row);
+  GPUADVISOR_RETURN_IF_ERROR(header.Require(required, std::string(origin) + ":1"));
+  return header;
+}
+
+}  // namespace
+
+Result<std::vector<PriceRecord>> ReadPriceCsv(std::string_view csv, std::string_view origin,
+                                              const PriceCsvColumns& cols) {
+  CsvReader reader(csv, std::string(origin));
+  std::vector<std::string> required = {cols.instance_type, cols.region};
+  for (const std::string* c : {&cols.az_id, &cols.on_demand, &cols.spot,
+                               &cols.reserved_1y_no_upfront}) {
+    if (!c->empty()) required.push_back(*c);
+  }
+  Result<CsvHeader> header = ReadHeader(reader, origin, required);
+  if (!header.ok()) return header.status();
+  auto col = [&](const std::string& name) { return name.empty() ? -1 : header->Find(name); };
+  const int type_col = col(cols.instance_type), region_col = col(cols.region),
+            az_col = col(cols.az_id);
+  const std::pair<int, PriceRecord::Kind> price_cols[] = {
+      {col(cols.on_demand), PriceRecord::kOnDemand},
+      {col(cols.spot), PriceRecord::kSpot},
+      {col(cols.reserved_1y_no_upfront), PriceRecord::kReserved1yNoUpfront}};
+  std::vector<PriceRecord> out;
+  std::vector<std::string> row;
+  while (reader.Next(&row)) {
+    if (row.size() == 1 && row[0].empty()) continue;  // blank line
+    if (row.size() < required.size()) {
+      return Status::ParseError(reader.Where() + ": expected " + std::to_string(required.size()) +
+                                " or more columns, got " + std::to_string(row.size()));
+    }
+    auto at = [&](int c) -> std::string_view {
+      return c >= 0 && static_cast<size_t>(c) < row.size() ? Trim(row[c]) : std::string_view();
+    };
+    for (const auto& [c, kind] : price_cols) {
+      if (c < 0 || at(c).empty()) continue;
+      const std::string& name = kind == PriceRecord::kOnDemand ? cols.on_demand
+                                : kind == PriceRecord::kSpot   ? cols.spot
+                                                               : cols.reserved_1y_no_upfront;
+      Result<double> v = ParseDouble(at(c), "column \"" + name + "\"");
+      if (!v.ok() || *v < 0) {
+        return Status::ParseError(reader.Where() + ": column \"" + name +
+                                  "\": expected a non-negative price in USD per hour, got \"" +
+                                  std::string(at(c)) + "\"");
+      }
+      out.push_back({std::string(at(type_col)), std::string(at(region_col)),
+                     std::string(at(az_col)), kind, *v});
+    }
+  }
+  if (!reader.status().ok()) return reader.status();
+  return out;
+}
+
+Result<std::vector<SpotAdvice>> ReadSpotAdvisorJson(std::string_view text,
+                                                    std::string_view origin) {
+  Result<nlohmann::json> doc = ParseJsonText(text, origin);
+  if (!doc.ok()) return doc.status();
+  JsonReader r{std::string(origin)};
+  const nlohmann::json& root = *doc;
+  struct Range {
+    std::string label;
+    double max = 0;
+  };
+  std::vector<Range> ranges;
+  const nlohmann::json& rj = r.Array(root, "ranges", "$");
+  for (size_t i = 0; i < rj.size(); ++i) {
+    std::string p = "$.ranges[" + std::to_string(i) + "]";
+    size_t index = static_cast<size_t>(r.Int(rj[i], "index", p));
+    if (index >= 16) r.Fail(p + ".index", "an index below 16");
+    if (!r.status().ok()) return r.status();
+    if (ranges.size() <= index) ranges.resize(index + 1);
+    ranges[index] = {r.Str(rj[i], "label", p), r.Num(rj[i], "max", p)};
+  }
+  std::vector<SpotAdvice> out;
+  const nlohmann::json* regions = r.OptObject(root, "spot_advisor", "$");
+  if (!regions) r.Fail("$.spot_advisor", "an object keyed by region");
+  if (!r.status().ok()) return r.status();
+  for (auto reg = regions->begin(); reg != regions->end(); ++reg) {
+    std::string rp = "$.spot_advisor." + reg.key();
+    const nlohmann::json* linux_types = r.OptObject(reg.value(), "Linux", rp);
+    if (!linux_types) continue;
+    for (auto t = linux_types->begin(); t != linux_types->end(); ++t) {
+      std::string tp = rp + ".Linux." + t.key();
+      SpotAdvice a;
+      a.instance_type = t.key();
+      a.region = reg.key();
+      a.savings_pct = static_cast<int>(r.Int(t.value(), "s", tp));
+      a.range_index = static_cast<int>(r.Int(t.value(), "r", tp));
+      if (a.range_index < 0 || static_cast<size_t>(a.range_index) >= ranges.size()) {
+        r.Fail(tp + ".r", "an index into $.ranges");
+      }
+      if (!r.status().ok()) return r.status();
+      a.label = ranges[a.range_index].label;
+      a.max_pct = ranges[a.range_index].max;
+      out.push_back(std::move(a));
+    }
+  }
+  return out;
+}
+
+Result<std::vector<Offering>> ReadOfferingsCsv(std::string_view csv, std::string_view origin) {
+  CsvReader reader(csv, std::string(origin));
+  Result<CsvHeader> header = ReadHeader(reader, origin, {"instance_type", "region"});
+  if (!header.ok()) return header.status();
+  int t = header->Find("instance_type"), g = header->Find("region"),
+      az = header->Find("availability_zone_id");
+  std::vector<Offering> out;
+  std::vector<std::string> row;
+  while (reader.Next(&row)) {
+    if (row.size() == 1 && row[0].empty()) continue;
+    size_t need = static_cast<size_t>(std::max({t, g, az})) + 1;
+    if (row.size() < need) {
+      return Status::ParseError(reader.Where() + ": expected " + std::to_string(need) +
+                                " columns, got " + std::to_string(row.size()));
+    }
+    out.push_back({row[t], row[g], az >= 0 ? row[az] : ""});
+  }
+  if (!reader.status().ok()) return reader.status();
+  return out;
+}
+
+}  // namespace gpuadvisor::build

@@ -1,0 +1,86 @@
+// Readers for the public-format sources the catalog is built from. Every reader parses from
+// memory (origin names the input in errors), returns plain records, and reports the first
+// problem as ParseError "<origin>:<line>: <what was expected>" (or a JSON path/byte offset).
+#ifndef GPUADVISOR_CATALOG_BUILD_SOURCES_H_
+#define GPUADVISOR_CATALOG_BUILD_SOURCES_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuadvisor/catalog.h"
+
+namespace gpuadvisor::build {
+
+// EC2 DescribeInstanceTypes records. Accepted shapes:
+//   {"InstanceTypes": [ {InstanceTypeInfo}, ... ]}         (AWS CLI / boto3, one or merged pages)
+//   [ {"InstanceTypes": [...]}, ... ]                       (several pages in an array)
+//   {"p5.48xlarge": {InstanceTypeInfo}, ...}                (moto's instance_types.json)
+//   {"p3.2xlarge": {"last_seen_commit_date": "...", "record": {InstanceTypeInfo}}, ...}
+// InstanceTypeInfo fields read: InstanceType, GpuInfo.Gpus[]{Name, Manufacturer, Count,
+// LogicalGpuCount, GpuPartitionSize, MemoryInfo.SizeInMiB}, NeuronInfo.NeuronDevices[],
+// InferenceAcceleratorInfo.Accelerators[], FpgaInfo.Fpgas[], MediaAcceleratorInfo.Accelerators[],
+// VCpuInfo.DefaultVCpus, MemoryInfo.SizeInMiB, ProcessorInfo, NetworkInfo{NetworkPerformance,
+// NetworkCards[], MaximumNetworkCards, MaximumNetworkInterfaces, EfaSupported, EfaInfo,
+// EnaSrdSupported}, InstanceStorageInfo, EbsInfo.EbsOptimizedInfo, SupportedUsageClasses,
+// PlacementGroupInfo, BareMetal.
+// Types without any accelerator are skipped. `accelerator.model` is left as the AWS name; the
+// builder maps it to a GpuSpec id. Retired-wrapper records come back with retired = true.
+Result<std::vector<InstanceType>> ReadDescribeInstanceTypes(std::string_view json,
+                                                            std::string_view origin);
+
+// gpu-specs CSV (header: model,vendor,architecture,memory_gib,memory_bw_gbps,fp64_tflops,
+// fp32_tflops,tf32_tflops_dense,fp16_bf16_tflops_dense,fp8_tflops_dense,int8_tops_dense,
+// nvlink_gbps,tdp_w,nvenc,source,aws_api_name,aws_reported_memory_mib,aws_instance_families,notes)
+// Models are given catalog ids and aliases ("A100 80GB (SXM4)" -> "A100-80GB").
+Result<std::vector<GpuSpec>> ReadGpuSpecsCsv(std::string_view csv, std::string_view origin);
+
+// One price observation.
+struct PriceRecord {
+  enum Kind { kOnDemand, kSpot, kReserved1yNoUpfront };
+  std::string instance_type;
+  std::string region;
+  std::string az_id;  // spot per AZ only
+  Kind kind = kOnDemand;
+  double usd_per_hour = 0;
+};
+
+// Column mapping for a CSV price file; an empty column name means "not in this file".
+struct PriceCsvColumns {
+  std::string instance_type = "instance_type";
+  std::string region = "region";
+  std::string az_id;
+  std::string on_demand = "ondemand_usd_per_hour_linux";
+  std::string spot;
+  std::string reserved_1y_no_upfront;
+};
+// Rows whose price cell is empty are skipped (the source has no price). Non-numeric or
+// negative prices are errors.
+Result<std::vector<PriceRecord>> ReadPriceCsv(std::string_view csv, std::string_view origin,
+                                              const PriceCsvColumns& columns);
+
+// AWS Spot Instance Advisor feed (spot-advisor-data.json): {"ranges":[{index,label,max}],
+// "spot_advisor":{region:{"Linux":{type:{"s":savings_pct,"r":range_index}}}}}. Linux only.
+struct SpotAdvice {
+  std::string instance_type, region;
+  int savings_pct = 0;
+  int range_index = 0;
+  std::string label;
+  double max_pct = 0;
+};
+Result<std::vector<SpotAdvice>> ReadSpotAdvisorJson(std::string_view json,
+                                                    std::string_view origin);
+
+// DescribeInstanceTypeOfferings-derived CSV: instance_type,region[,availability_zone_id].
+struct Offering {
+  std::string instance_type, region, az_id;
+};
+Result<std::vector<Offering>> ReadOfferingsCsv(std::string_view csv, std::string_view origin);
+
+// "3200 Gigabit" -> 3200, "Up to 25 Gigabit" -> 25, "4x 100 Gigabit" -> 400, "High" -> null.
+std::optional<double> ParseNetworkPerformanceGbps(std::string_view text);
+
+}  // namespace gpuadvisor::build
+
+#endif  // GPUADVISOR_CATALOG_BUILD_SOURCES_H_

@@ -1,0 +1,112 @@
+#include <algorithm>
+
+#include "gpuadvisor/catalog.h"
+#include "util/strings.h"
+
+namespace gpuadvisor {
+
+const char* AcceleratorKindName(AcceleratorKind kind) {
+  switch (kind) {
+    case AcceleratorKind::kGpu: return "gpu";
+    case AcceleratorKind::kNeuron: return "neuron";
+    case AcceleratorKind::kInference: return "inference";
+    case AcceleratorKind::kFpga: return "fpga";
+    case AcceleratorKind::kMedia: return "media";
+  }
+  return "gpu";
+}
+
+std::optional<AcceleratorKind> ParseAcceleratorKind(std::string_view name) {
+  for (AcceleratorKind k : {AcceleratorKind::kGpu, AcceleratorKind::kNeuron,
+                            AcceleratorKind::kInference, AcceleratorKind::kFpga,
+                            AcceleratorKind::kMedia}) {
+    if (name == AcceleratorKindName(k)) return k;
+  }
+  return std::nullopt;
+}
+
+const RegionOffer* InstanceType::FindRegion(std::string_view region) const {
+  auto it = std::lower_bound(regions.begin(), regions.end(), region,
+                             [](const RegionOffer& r, std::string_view v) { return r.region < v; });
+  return it != regions.end() && it->region == region ? &*it : nullptr;
+}
+
+bool InstanceType::HasUsageClass(std::string_view cls) const {
+  return std::find(usage_classes.begin(), usage_classes.end(), cls) != usage_classes.end();
+}
+
+void Catalog::Index() {
+  type_index_.clear();
+  gpu_index_.clear();
+  for (size_t i = 0; i < instance_types.size(); ++i) type_index_[instance_types[i].name] = i;
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    const GpuSpec& g = gpus[i];
+    gpu_index_.emplace(NormalizeName(g.model), i);
+    gpu_index_.emplace(NormalizeName(g.full_name), i);
+    for (const std::string& a : g.aliases) gpu_index_.emplace(NormalizeName(a), i);
+  }
+  // AWS names last: "A100" maps to whichever spec claims it first as an alias, else first spec.
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    for (const std::string& a : gpus[i].aws_names) gpu_index_.emplace(NormalizeName(a), i);
+  }
+  regions_.clear();
+  for (const InstanceType& t : instance_types) {
+    for (const RegionOffer& r : t.regions) regions_.push_back(r.region);
+  }
+  std::sort(regions_.begin(), regions_.end());
+  regions_.erase(std::unique(regions_.begin(), regions_.end()), regions_.end());
+}
+
+const InstanceType* Catalog::FindInstanceType(std::string_view name) const {
+  auto it = type_index_.find(ToLower(Trim(name)));
+  return it == type_index_.end() ? nullptr : &instance_types[it->second];
+}
+
+const GpuSpec* Catalog::FindGpu(std::string_view name) const {
+  auto it = gpu_index_.find(NormalizeName(name));
+  return it == gpu_index_.end() ? nullptr : &gpus[it->second];
+}
+
+const GpuSpec* Catalog::GpuOf(const InstanceType& type) const {
+  auto it = gpu_index_.find(NormalizeName(type.accelerator.model));
+  return it == gpu_index_.end() ? nullptr : &gpus[it->second];
+}
+
+const CatalogSource* Catalog::FindSource(std::string_view id) const {
+  for (const CatalogSource& s : sources) {
+    if (s.id == id) return &s;
+  }
+  return nullptr;
+}
+
+bool Catalog::HasRegion(std::string_view region) const {
+  return std::binary_search(regions_.begin(), regions_.end(), region);
+}
+
+std::vector<std::string> Catalog::InstanceTypeNames() const {
+  std::vector<std::string> out;
+  out.reserve(instance_types.size());
+  for (const InstanceType& t : instance_types) out.push_back(t.name);
+  return out;
+}
+
+std::vector<std::string> Catalog::GpuNames() const {
+  std::vector<std::string> out;
+  for (const GpuSpec& g : gpus) {
+    out.push_back(g.model);
+    for (const std::string& a : g.aliases) out.push_back(a);
+  }
+  return out;
+}
+
+std::string Catalog::NewestPriceDate() const {
+  std::string newest;
+  for (const CatalogSource& s : sources) {
+    if (s.kind != "specs" && s.kind != "availability" && s.snapshot_date > newest) {
+      newest = s.snapshot_date;
+    }
+  }
+  return newest;
+}
+
+}  // namespace gpuadvisor

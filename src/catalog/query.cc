@@ -1,0 +1,275 @@
+#include "gpuadvisor/query.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <functional>
+
+#include "util/strings.h"
+
+namespace gpuadvisor {
+namespace {
+
+double TotalGib(const InstanceType& t) {
+  return t.accelerator.memory_mib_total ? static_cast<double>(*t.accelerator.memory_mib_total) / 1024
+                                        : 0;
+}
+
+using SortKey = std::function<std::optional<double>(const InstanceRow&)>;
+
+// Numeric sort keys; text keys (instance_type, family, gpu, region) are handled separately.
+const std::vector<std::pair<std::string, SortKey>>& NumericKeys() {
+  static const std::vector<std::pair<std::string, SortKey>> kKeys = {
+      {"on_demand_usd_per_hour", [](const InstanceRow& r) { return r.on_demand_usd_per_hour; }},
+      {"spot_usd_per_hour", [](const InstanceRow& r) { return r.spot_usd_per_hour; }},
+      {"usd_per_gpu_hour", [](const InstanceRow& r) { return r.usd_per_gpu_hour; }},
+      {"usd_per_bf16_tflop_hour", [](const InstanceRow& r) { return r.usd_per_bf16_tflop_hour; }},
+      {"gpu_memory_gib_per_usd", [](const InstanceRow& r) { return r.gpu_memory_gib_per_usd; }},
+      {"reserved_1y_no_upfront_usd_per_hour",
+       [](const InstanceRow& r) -> std::optional<double> {
+         if (!r.offer || !r.offer->reserved_1y_no_upfront) return std::nullopt;
+         return r.offer->reserved_1y_no_upfront->usd_per_hour;
+       }},
+      {"gpus", [](const InstanceRow& r) -> std::optional<double> {
+         return r.type->accelerator.device_equivalents();
+       }},
+      {"memory_gib_total", [](const InstanceRow& r) -> std::optional<double> {
+         return TotalGib(*r.type);
+       }},
+      {"memory_mib_each", [](const InstanceRow& r) -> std::optional<double> {
+         if (!r.type->accelerator.memory_mib_each) return std::nullopt;
+         return *r.type->accelerator.memory_mib_each;
+       }},
+      {"vcpus", [](const InstanceRow& r) -> std::optional<double> { return r.type->vcpus; }},
+      {"memory_gib", [](const InstanceRow& r) -> std::optional<double> {
+         return static_cast<double>(r.type->memory_mib) / 1024;
+       }},
+      {"network_gbps", [](const InstanceRow& r) { return r.type->network_gbps; }},
+      {"local_nvme_gb", [](const InstanceRow& r) -> std::optional<double> {
+         if (!r.type->local_storage_gb) return std::nullopt;
+         return *r.type->local_storage_gb;
+       }},
+      {"bf16_tflops", [](const InstanceRow& r) -> std::optional<double> {
+         return r.gpu ? r.gpu->bf16_tflops : std::nullopt;
+       }},
+      {"memory_bw_gbps", [](const InstanceRow& r) -> std::optional<double> {
+         return r.gpu ? r.gpu->memory_bw_gbps : std::nullopt;
+       }},
+      {"spot_interruption_band", [](const InstanceRow& r) -> std::optional<double> {
+         if (!r.offer || !r.offer->spot_band) return std::nullopt;
+         return r.offer->spot_band->index;
+       }},
+  };
+  return kKeys;
+}
+
+std::string TextKey(const std::string& field, const InstanceRow& r) {
+  if (field == "family") return r.type->family;
+  if (field == "gpu") return r.type->accelerator.model;
+  if (field == "region") return r.region;
+  return r.type->name;
+}
+
+bool IsTextKey(const std::string& f) {
+  return f == "instance_type" || f == "family" || f == "gpu" || f == "region";
+}
+
+void SortRows(std::vector<InstanceRow>* rows, const std::string& field, bool desc) {
+  auto tie = [](const InstanceRow& a, const InstanceRow& b) {
+    return std::tie(a.type->name, a.region) < std::tie(b.type->name, b.region);
+  };
+  if (IsTextKey(field)) {
+    std::stable_sort(rows->begin(), rows->end(), [&](const InstanceRow& a, const InstanceRow& b) {
+      std::string ka = TextKey(field, a), kb = TextKey(field, b);
+      if (ka != kb) return desc ? ka > kb : ka < kb;
+      return tie(a, b);
+    });
+    return;
+  }
+  const SortKey* key = nullptr;
+  for (const auto& [name, k] : NumericKeys()) {
+    if (name == field) key = &k;
+  }
+  std::stable_sort(rows->begin(), rows->end(), [&](const InstanceRow& a, const InstanceRow& b) {
+    std::optional<double> ka = (*key)(a), kb = (*key)(b);
+    if (ka.has_value() != kb.has_value()) return ka.has_value();  // unknowns last
+    if (ka && *ka != *kb) return desc ? *ka > *kb : *ka < *kb;
+    return tie(a, b);
+  });
+}
+
+// Types shown in a region: the region knows them (offered, or priced there).
+bool ListedIn(const RegionOffer* o) {
+  return o && (o->offered.value_or(true) || o->on_demand.has_value());
+}
+
+Status CheckQuery(const Catalog& c, const InstanceQuery& q, std::vector<const GpuSpec*>* gpus) {
+  if (q.region != "all") GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, q.region, "--region"));
+  for (const std::string& g : q.gpus) {
+    Result<const GpuSpec*> spec = ResolveGpu(c, g);
+    if (!spec.ok()) return spec.status().WithPrefix("--gpu");
+    gpus->push_back(*spec);
+  }
+  std::vector<std::string> families;
+  for (const InstanceType& t : c.instance_types) families.push_back(t.family);
+  std::sort(families.begin(), families.end());
+  families.erase(std::unique(families.begin(), families.end()), families.end());
+  for (const std::string& f : q.families) {
+    if (!std::binary_search(families.begin(), families.end(), ToLower(f))) {
+      std::string hint = DidYouMean(f, families);
+      return Status::InvalidArgument("--family: unknown instance family \"" + f + "\"" +
+                                     (hint.empty() ? "" : "; " + hint));
+    }
+  }
+  const auto& fields = InstanceSortFields();
+  if (std::find(fields.begin(), fields.end(), q.sort) == fields.end()) {
+    std::string hint = DidYouMean(q.sort, fields);
+    return Status::InvalidArgument("--sort: unknown column \"" + q.sort + "\"" +
+                                   (hint.empty() ? "" : "; " + hint));
+  }
+  if (q.min_gpus && q.max_gpus && *q.min_gpus > *q.max_gpus) {
+    return Status::InvalidArgument("--min-gpus is greater than --max-gpus");
+  }
+  for (const auto& [v, name] : {std::pair{q.min_gpus, "--min-gpus"}, {q.max_gpus, "--max-gpus"},
+                                {q.min_gpu_memory_gib, "--min-gpu-memory"},
+                                {q.min_total_gpu_memory_gib, "--min-total-gpu-memory"},
+                                {q.max_price_usd, "--max-price"}}) {
+    if (v && *v < 0) {
+      return Status::InvalidArgument(std::string(name) + ": expected a non-negative number");
+    }
+  }
+  return Status::OK();
+}
+
+bool Matches(const InstanceQuery& q, const std::vector<const GpuSpec*>& gpus,
+             const InstanceRow& r) {
+  const InstanceType& t = *r.type;
+  const Accelerator& a = t.accelerator;
+  if (t.retired && !q.include_retired) return false;
+  if (q.gpus_only && a.kind != AcceleratorKind::kGpu) return false;
+  if (!gpus.empty() && std::find(gpus.begin(), gpus.end(), r.gpu) == gpus.end()) return false;
+  if (!q.families.empty() &&
+      std::none_of(q.families.begin(), q.families.end(),
+                   [&](const std::string& f) { return ToLower(f) == t.family; })) {
+    return false;
+  }
+  double n = a.device_equivalents();
+  if (q.min_gpus && n < *q.min_gpus) return false;
+  if (q.max_gpus && n > *q.max_gpus) return false;
+  if (q.min_gpu_memory_gib && (!a.memory_mib_each || *a.memory_mib_each / 1024.0 < *q.min_gpu_memory_gib)) {
+    return false;
+  }
+  if (q.min_total_gpu_memory_gib && TotalGib(t) < *q.min_total_gpu_memory_gib) return false;
+  if (q.efa_only && !t.efa) return false;
+  if (q.max_price_usd) {
+    std::optional<double> p =
+        q.purchase == Purchase::kSpot ? r.spot_usd_per_hour : r.on_demand_usd_per_hour;
+    if (!p || *p > *q.max_price_usd) return false;
+  }
+  if (q.purchase == Purchase::kSpot && !r.spot_usd_per_hour && !t.HasUsageClass("spot")) {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+const std::vector<std::string>& InstanceSortFields() {
+  static const std::vector<std::string> kFields = [] {
+    std::vector<std::string> f = {"instance_type", "family", "gpu", "region"};
+    for (const auto& [name, key] : NumericKeys()) f.push_back(name);
+    return f;
+  }();
+  return kFields;
+}
+
+InstanceRow MakeInstanceRow(const Catalog& catalog, const InstanceType& type,
+                            const std::string& region) {
+  InstanceRow r;
+  r.type = &type;
+  r.region = region;
+  r.offer = type.FindRegion(region);
+  r.gpu = catalog.GpuOf(type);
+  if (r.offer && r.offer->on_demand) r.on_demand_usd_per_hour = r.offer->on_demand->usd_per_hour;
+  if (r.offer && r.offer->spot) r.spot_usd_per_hour = r.offer->spot->usd_per_hour;
+  double devices = type.accelerator.device_equivalents();
+  if (r.on_demand_usd_per_hour && devices > 0) {
+    double od = *r.on_demand_usd_per_hour;
+    r.usd_per_gpu_hour = od / devices;
+    if (r.gpu && r.gpu->bf16_tflops && *r.gpu->bf16_tflops > 0) {
+      r.usd_per_bf16_tflop_hour = od / (devices * *r.gpu->bf16_tflops);
+    }
+    if (od > 0 && type.accelerator.memory_mib_total) r.gpu_memory_gib_per_usd = TotalGib(type) / od;
+  }
+  return r;
+}
+
+Result<std::vector<InstanceRow>> QueryInstances(const Catalog& c, const InstanceQuery& q) {
+  std::vector<const GpuSpec*> gpus;
+  GPUADVISOR_RETURN_IF_ERROR(CheckQuery(c, q, &gpus));
+  std::vector<InstanceRow> rows;
+  for (const InstanceType& t : c.instance_types) {
+    if (q.region == "all") {
+      for (const RegionOffer& o : t.regions) {
+        if (!ListedIn(&o)) continue;
+        InstanceRow r = MakeInstanceRow(c, t, o.region);
+        if (Matches(q, gpus, r)) rows.push_back(r);
+      }
+    } else if (ListedIn(t.FindRegion(q.region))) {
+      InstanceRow r = MakeInstanceRow(c, t, q.region);
+      if (Matches(q, gpus, r)) rows.push_back(r);
+    }
+  }
+  SortRows(&rows, q.sort, q.sort_descending);
+  if (q.limit && rows.size() > *q.limit) rows.resize(*q.limit);
+  return rows;
+}
+
+Result<const InstanceType*> ResolveInstanceType(const Catalog& c, std::string_view name) {
+  if (const InstanceType* t = c.FindInstanceType(name)) return t;
+  std::string hint = DidYouMean(name, c.InstanceTypeNames());
+  return Status::NotFound("unknown instance type \"" + std::string(name) + "\"" +
+                          (hint.empty() ? "" : "; " + hint));
+}
+
+Result<const GpuSpec*> ResolveGpu(const Catalog& c, std::string_view name) {
+  if (const GpuSpec* g = c.FindGpu(name)) return g;
+  std::string hint = DidYouMean(name, c.GpuNames());
+  return Status::InvalidArgument("unknown GPU \"" + std::string(name) + "\"" +
+                                 (hint.empty() ? "; see `gpuadvisor gpus`" : "; " + hint));
+}
+
+Status CheckRegion(const Catalog& c, std::string_view region, std::string_view what) {
+  if (c.HasRegion(region)) return Status::OK();
+  std::string hint = DidYouMean(region, c.regions());
+  return Status::InvalidArgument(std::string(what) + ": unknown region \"" + std::string(region) +
+                                 "\"" + (hint.empty() ? "" : "; " + hint));
+}
+
+std::optional<int> DaysBetween(const std::string& from, const std::string& to) {
+  auto parse = [](const std::string& s, std::chrono::sys_days* out) {
+    int y = 0;
+    unsigned m = 0, d = 0;
+    if (std::sscanf(s.c_str(), "%4d-%2u-%2u", &y, &m, &d) != 3) return false;
+    std::chrono::year_month_day ymd{std::chrono::year{y}, std::chrono::month{m},
+                                    std::chrono::day{d}};
+    if (!ymd.ok()) return false;
+    *out = std::chrono::sys_days{ymd};
+    return true;
+  };
+  std::chrono::sys_days a, b;
+  if (!parse(from, &a) || !parse(to, &b)) return std::nullopt;
+  return static_cast<int>((b - a).count());
+}
+
+std::string TodayUtc() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+  return buf;
+}
+
+}  // namespace gpuadvisor

@@ -1,0 +1,93 @@
+#include "cli/common.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "util/numbers.h"
+#include "util/strings.h"
+
+namespace gpuadvisor::cli {
+
+const std::vector<Command>& Commands() {
+  static const std::vector<Command> kCommands = {
+      {"instances", "List and filter accelerator instance types with prices", &SetupInstances},
+      {"show", "Everything about one instance type: specs, datasheet, prices per region", &SetupShow},
+      {"gpus", "Accelerator models with datasheet figures and cheapest offers", &SetupGpus},
+      {"catalog", "Catalog sources, dates and counts; build it from source files", &SetupCatalog},
+  };
+  return kCommands;
+}
+
+void AddCommonOptions(CLI::App* cmd, CommonOptions* o) {
+  cmd->add_option("--format", o->format, "Output: table, json, csv or markdown")
+      ->check(CLI::IsMember({"table", "json", "csv", "markdown"}));
+  cmd->add_flag("--json", o->json, "Same as --format json");
+  cmd->add_option("--catalog", o->catalog_path, "Catalog file (default: the embedded catalog)");
+  cmd->add_option("--max-price-age", o->max_price_age,
+                  "Flag prices older than this many days as stale (default 90)");
+  cmd->add_flag("--no-color", o->no_color, "Never use colour (also: NO_COLOR env)");
+}
+
+int ExitCodeFor(StatusCode code) {
+  switch (code) {
+    case StatusCode::kOk: return kExitOk;
+    case StatusCode::kNoResult: return kExitNothingFound;
+    case StatusCode::kIOError: return kExitIoError;
+    default: return kExitBadInput;
+  }
+}
+
+int Fail(const Status& status) {
+  std::cerr << "gpuadvisor: " << status.message() << "\n";
+  return ExitCodeFor(status.code());
+}
+
+void Warn(const std::string& line) { std::cerr << "gpuadvisor: warning: " << line << "\n"; }
+
+Result<Context> MakeContext(const CommonOptions& o) {
+  Context ctx;
+  std::string fmt = o.json ? "json" : o.format;
+  ctx.format = fmt == "json"       ? OutputFormat::kJson
+               : fmt == "csv"      ? OutputFormat::kCsv
+               : fmt == "markdown" ? OutputFormat::kMarkdown
+                                   : OutputFormat::kTable;
+  ctx.color = ctx.format == OutputFormat::kTable && !o.no_color && ::isatty(STDOUT_FILENO) &&
+              std::getenv("NO_COLOR") == nullptr;
+  Result<int64_t> age = ParseInt(o.max_price_age, "--max-price-age");
+  if (!age.ok()) return age.status();
+  if (*age < 0) return Status::InvalidArgument("--max-price-age: expected a non-negative number of days");
+  ctx.fresh.max_price_age_days = static_cast<int>(*age);
+  ctx.fresh.today = TodayUtc();
+  if (const char* today = std::getenv("GPUADVISOR_TODAY")) ctx.fresh.today = today;  // tests
+  if (o.catalog_path.empty()) {
+    Result<std::shared_ptr<const Catalog>> c = EmbeddedCatalog();
+    if (!c.ok()) return c.status();
+    ctx.catalog = *c;
+  } else {
+    Result<Catalog> c = LoadCatalogFile(o.catalog_path);
+    if (!c.ok()) return c.status().WithPrefix("--catalog");
+    ctx.catalog = std::make_shared<const Catalog>(std::move(c).value());
+  }
+  return ctx;
+}
+
+void Emit(const Context& ctx, const ojson& json, const Table& table,
+          const std::vector<std::string>& warnings) {
+  for (const std::string& w : warnings) Warn(w);
+  std::string out = ctx.format == OutputFormat::kJson ? json.dump(2) + "\n"
+                                                      : table.Render(ctx.format, ctx.color);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+}
+
+Status ParseOptNumber(const std::string& text, const char* flag, std::optional<double>* out) {
+  if (text.empty()) return Status::OK();
+  Result<double> v = ParseSiNumber(text, flag);
+  if (!v.ok()) return v.status();
+  *out = *v;
+  return Status::OK();
+}
+
+}  // namespace gpuadvisor::cli

@@ -1,0 +1,72 @@
+// What every subcommand shares: output options, catalog loading, number flags, and the single
+// place where library Status codes become exit codes (CLI-CONTRACT.md).
+#ifndef GPUADVISOR_CLI_COMMON_H_
+#define GPUADVISOR_CLI_COMMON_H_
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuadvisor/catalog.h"
+#include "io/catalog_views.h"
+#include "io/table.h"
+
+namespace gpuadvisor::cli {
+
+// Exit codes (CLI-CONTRACT.md). Do not renumber.
+constexpr int kExitOk = 0;
+constexpr int kExitNothingFound = 1;
+constexpr int kExitBadInput = 2;
+constexpr int kExitIoError = 3;
+
+struct CommonOptions {
+  std::string format = "table";  // table|json|csv|markdown
+  bool json = false;             // --json
+  std::string catalog_path;      // empty: embedded
+  std::string max_price_age = "90";  // days
+  bool no_color = false;
+};
+
+// Adds --format, --json, --catalog, --max-price-age, --no-color to a subcommand.
+void AddCommonOptions(CLI::App* cmd, CommonOptions* opts);
+
+// Maps a non-OK status to an exit code and prints "gpuadvisor: <message>" to stderr.
+int Fail(const Status& status);
+int ExitCodeFor(StatusCode code);
+
+// Context built once options are parsed.
+struct Context {
+  OutputFormat format = OutputFormat::kTable;
+  bool color = false;
+  std::shared_ptr<const Catalog> catalog;
+  Freshness fresh;
+};
+// Resolves the output format and loads the catalog (embedded unless --catalog).
+Result<Context> MakeContext(const CommonOptions& opts);
+
+// Writes JSON (format json) or the table (other formats) to stdout; warnings go to stderr.
+void Emit(const Context& ctx, const ojson& json, const Table& table,
+          const std::vector<std::string>& warnings = {});
+void Warn(const std::string& line);
+
+// Optional numeric flag held as text, parsed with our own messages.
+Status ParseOptNumber(const std::string& text, const char* flag, std::optional<double>* out);
+
+// A subcommand: registers its options and sets `*exit_code` when it runs.
+struct Command {
+  const char* name;
+  const char* summary;
+  void (*setup)(CLI::App* app, int* exit_code);
+};
+const std::vector<Command>& Commands();
+
+void SetupInstances(CLI::App* app, int* exit_code);
+void SetupShow(CLI::App* app, int* exit_code);
+void SetupGpus(CLI::App* app, int* exit_code);
+void SetupCatalog(CLI::App* app, int* exit_code);
+
+}  // namespace gpuadvisor::cli
+
+#endif  // GPUADVISOR_CLI_COMMON_H_

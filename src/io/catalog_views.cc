@@ -1,0 +1,443 @@
+#include "io/catalog_views.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "util/strings.h"
+
+namespace gpuadvisor {
+namespace {
+
+template <typename T>
+ojson Opt(const std::optional<T>& v) {
+  return v ? ojson(*v) : ojson(nullptr);
+}
+
+// Rounds for output so JSON does not carry binary noise (0.80479999999).
+ojson Money(std::optional<double> v, int decimals = 6) {
+  if (!v) return nullptr;
+  double scale = std::pow(10.0, decimals);
+  return std::round(*v * scale) / scale;
+}
+
+double Gib(double mib) { return std::round(mib / 1024 * 1000) / 1000; }
+
+ojson AcceleratorJson(const Accelerator& a) {
+  return {{"kind", AcceleratorKindName(a.kind)},
+          {"vendor", a.vendor},
+          {"model", a.model},
+          {"aws_name", a.aws_name},
+          {"count", a.fractional() ? ojson(a.device_equivalents()) : ojson(a.count)},
+          {"logical_count", a.logical_count},
+          {"partition_size", a.partition_size},
+          {"fractional", a.fractional()},
+          {"aws_count", a.count},
+          {"memory_mib_each", Opt(a.memory_mib_each)},
+          {"memory_gib_total",
+           a.memory_mib_total ? ojson(Gib(static_cast<double>(*a.memory_mib_total))) : ojson()},
+          {"neuron_cores_each", Opt(a.neuron_cores_each)}};
+}
+
+ojson BandJson(const std::optional<SpotBand>& b) {
+  if (!b) return nullptr;
+  return b->label;
+}
+
+std::optional<int64_t> LocalNvmeGb(const InstanceType& t) {
+  if (!t.local_storage_gb) return 0;
+  return t.local_nvme ? std::optional<int64_t>(*t.local_storage_gb) : 0;
+}
+
+}  // namespace
+
+std::optional<int> Freshness::AgeDays(const std::string& date) const {
+  return DaysBetween(date, today);
+}
+
+bool Freshness::Stale(const std::string& date) const {
+  std::optional<int> age = AgeDays(date);
+  return !age || *age > max_price_age_days;
+}
+
+ojson InstanceRowJson(const InstanceRow& r, const Freshness& fresh) {
+  const InstanceType& t = *r.type;
+  const RegionOffer* o = r.offer;
+  const Price* od = o && o->on_demand ? &*o->on_demand : nullptr;
+  const Price* spot = o && o->spot ? &*o->spot : nullptr;
+  ojson j = {
+      {"instance_type", t.name},
+      {"family", t.family},
+      {"retired", t.retired},
+      {"region", r.region},
+      {"offered", o ? Opt(o->offered) : ojson()},
+      {"accelerator", AcceleratorJson(t.accelerator)},
+      {"vcpus", t.vcpus},
+      {"memory_gib", Gib(static_cast<double>(t.memory_mib))},
+      {"network_gbps", Opt(t.network_gbps)},
+      {"efa", t.efa},
+      {"max_efa_interfaces", t.max_efa_interfaces},
+      {"local_nvme_gb", Opt(LocalNvmeGb(t))},
+      {"on_demand_usd_per_hour", Money(r.on_demand_usd_per_hour)},
+      {"spot_usd_per_hour", Money(r.spot_usd_per_hour)},
+      {"spot_estimated", spot ? ojson(spot->estimated) : ojson()},
+      {"spot_interruption_band", o ? BandJson(o->spot_band) : ojson()},
+      {"reserved_1y_no_upfront_usd_per_hour",
+       o && o->reserved_1y_no_upfront ? Money(o->reserved_1y_no_upfront->usd_per_hour) : ojson()},
+      {"usd_per_gpu_hour", Money(r.usd_per_gpu_hour)},
+      {"usd_per_bf16_tflop_hour", Money(r.usd_per_bf16_tflop_hour, 8)},
+      {"gpu_memory_gib_per_usd", Money(r.gpu_memory_gib_per_usd, 3)},
+      {"price_source", od ? ojson(od->from.source) : ojson()},
+      {"price_date", od ? ojson(od->from.date) : ojson()},
+      {"price_age_days", od ? Opt(fresh.AgeDays(od->from.date)) : ojson()},
+      {"price_stale", od ? ojson(fresh.Stale(od->from.date)) : ojson()},
+      {"spot_source", spot ? ojson(spot->from.source) : ojson()},
+      {"spot_date", spot ? ojson(spot->from.date) : ojson()},
+  };
+  return j;
+}
+
+ojson InstancesJson(const std::vector<InstanceRow>& rows, const Freshness& fresh) {
+  ojson out = ojson::array();
+  for (const InstanceRow& r : rows) out.push_back(InstanceRowJson(r, fresh));
+  return out;
+}
+
+Table InstancesTable(const std::vector<InstanceRow>& rows) {
+  Table t;
+  bool all_regions = false;
+  for (const InstanceRow& r : rows) all_regions |= r.region != rows.front().region;
+  t.AddColumn("instance type");
+  if (all_regions) t.AddColumn("region");
+  t.AddColumn("accelerator");
+  t.AddColumn("GPUs", true);
+  t.AddColumn("GiB/GPU", true);
+  t.AddColumn("vCPU", true);
+  t.AddColumn("RAM GiB", true);
+  t.AddColumn("net Gbps", true);
+  t.AddColumn("EFA");
+  t.AddColumn("$/h on-demand", true);
+  t.AddColumn("$/h spot", true);
+  t.AddColumn("$/GPU·h", true);
+  t.AddColumn("$/BF16 PFLOP·h", true);
+  t.AddColumn("GiB per $/h", true);
+  for (const InstanceRow& r : rows) {
+    const InstanceType& it = *r.type;
+    const Accelerator& a = it.accelerator;
+    std::vector<std::optional<std::string>> cells;
+    cells.push_back(it.name + (it.retired ? " (retired)" : ""));
+    if (all_regions) cells.push_back(r.region);
+    cells.push_back(a.model);
+    cells.push_back(a.fractional() ? FormatFixed(a.device_equivalents(), 3)
+                                   : std::to_string(a.count));
+    cells.push_back(a.memory_mib_each
+                        ? Cell(std::optional<double>(*a.memory_mib_each / 1024.0), 1)
+                        : std::nullopt);
+    cells.push_back(std::to_string(it.vcpus));
+    cells.push_back(FormatFixed(static_cast<double>(it.memory_mib) / 1024, 0));
+    cells.push_back(Cell(it.network_gbps, 0));
+    cells.push_back(it.efa ? "yes" : "no");
+    cells.push_back(Cell(r.on_demand_usd_per_hour, 3));
+    std::optional<std::string> spot = Cell(r.spot_usd_per_hour, 3);
+    if (spot && r.offer && r.offer->spot && r.offer->spot->estimated) *spot = "~" + *spot;
+    cells.push_back(spot);
+    cells.push_back(Cell(r.usd_per_gpu_hour, 3));
+    cells.push_back(r.usd_per_bf16_tflop_hour
+                        ? Cell(std::optional<double>(*r.usd_per_bf16_tflop_hour * 1000), 2)
+                        : std::nullopt);
+    cells.push_back(Cell(r.gpu_memory_gib_per_usd, 1));
+    t.AddRow(std::move(cells));
+  }
+  return t;
+}
+
+ojson GpuSpecJson(const GpuSpec& g) {
+  return {{"model", g.model},
+          {"full_name", g.full_name},
+          {"vendor", g.vendor},
+          {"architecture", g.architecture},
+          {"aliases", g.aliases},
+          {"memory_gib", Opt(g.memory_gib)},
+          {"aws_memory_mib", Opt(g.aws_memory_mib)},
+          {"memory_bw_gbps", Opt(g.memory_bw_gbps)},
+          {"fp64_tflops", Opt(g.fp64_tflops)},
+          {"fp32_tflops", Opt(g.fp32_tflops)},
+          {"tf32_tflops", Opt(g.tf32_tflops)},
+          {"bf16_tflops", Opt(g.bf16_tflops)},
+          {"fp16_tflops", Opt(g.fp16_tflops)},
+          {"fp8_tflops", Opt(g.fp8_tflops)},
+          {"int8_tops", Opt(g.int8_tops)},
+          {"nvlink_gbps", Opt(g.nvlink_gbps)},
+          {"tdp_w", Opt(g.tdp_w)},
+          {"nvenc", Opt(g.nvenc)},
+          {"compute_capability", Opt(g.compute_capability)},
+          {"supports_bf16", g.supports_bf16},
+          {"supports_fp8", g.supports_fp8},
+          {"supports_tf32", g.supports_tf32},
+          {"datasheet", g.source_note},
+          {"source", g.from.source},
+          {"notes", g.notes}};
+}
+
+ojson ShowJson(const Catalog& c, const InstanceType& t, const std::string& region,
+               const Freshness& fresh) {
+  ojson j = InstanceRowJson(MakeInstanceRow(c, t, region), fresh);
+  j["cpu"] = {{"vendor", t.cpu_vendor}, {"architectures", t.cpu_architectures}};
+  j["network"] = {{"performance", t.network_performance},
+                  {"baseline_gbps", Opt(t.network_baseline_gbps)},
+                  {"peak_gbps", Opt(t.network_peak_gbps)},
+                  {"cards", t.network_cards},
+                  {"max_interfaces", t.max_network_interfaces},
+                  {"efa", t.efa},
+                  {"max_efa_interfaces", t.max_efa_interfaces},
+                  {"ena_srd", t.ena_srd}};
+  j["local_storage"] = {{"total_gb", Opt(t.local_storage_gb)},
+                        {"disk_count", t.local_disk_count},
+                        {"disk_gb", Opt(t.local_disk_gb)},
+                        {"type", t.local_disk_type},
+                        {"nvme", t.local_nvme}};
+  j["ebs"] = {{"baseline_mbps", Opt(t.ebs_baseline_mbps)}, {"max_mbps", Opt(t.ebs_max_mbps)}};
+  j["usage_classes"] = t.usage_classes;
+  j["capacity_block"] = t.HasUsageClass("capacity-block");
+  j["placement_strategies"] = t.placement_strategies;
+  j["retired_note"] = t.retired_note.empty() ? ojson() : ojson(t.retired_note);
+  j["spec_source"] = t.spec_from.source;
+  j["spec_date"] = t.spec_from.date;
+  ojson regions = ojson::array();
+  for (const RegionOffer& o : t.regions) {
+    auto price = [&](const std::optional<Price>& p) { return p ? Money(p->usd_per_hour) : ojson(); };
+    regions.push_back({
+        {"region", o.region},
+        {"offered", Opt(o.offered)},
+        {"az_ids", o.az_ids},
+        {"on_demand_usd_per_hour", price(o.on_demand)},
+        {"spot_usd_per_hour", price(o.spot)},
+        {"spot_estimated", o.spot ? ojson(o.spot->estimated) : ojson()},
+        {"spot_note", o.spot && !o.spot->note.empty() ? ojson(o.spot->note) : ojson()},
+        {"spot_interruption_band", BandJson(o.spot_band)},
+        {"spot_savings_pct", o.spot_band ? ojson(o.spot_band->savings_pct) : ojson()},
+        {"reserved_1y_no_upfront_usd_per_hour", price(o.reserved_1y_no_upfront)},
+        {"price_source", o.on_demand ? ojson(o.on_demand->from.source) : ojson()},
+        {"price_date", o.on_demand ? ojson(o.on_demand->from.date) : ojson()},
+        {"price_stale", o.on_demand ? ojson(fresh.Stale(o.on_demand->from.date)) : ojson()},
+        {"spot_source", o.spot ? ojson(o.spot->from.source) : ojson()},
+        {"reserved_source",
+         o.reserved_1y_no_upfront ? ojson(o.reserved_1y_no_upfront->from.source) : ojson()},
+    });
+  }
+  j["regions"] = regions;
+  const GpuSpec* g = c.GpuOf(t);
+  j["gpu_spec"] = g ? GpuSpecJson(*g) : ojson();
+  return j;
+}
+
+Table ShowRegionsTable(const InstanceType& t, const Freshness& fresh) {
+  Table tab;
+  tab.AddColumn("region");
+  tab.AddColumn("offered");
+  tab.AddColumn("AZs", true);
+  tab.AddColumn("$/h on-demand", true);
+  tab.AddColumn("$/h spot", true);
+  tab.AddColumn("spot interruptions");
+  tab.AddColumn("$/h 1y RI no-upfront", true);
+  tab.AddColumn("price source (date)");
+  for (const RegionOffer& o : t.regions) {
+    std::optional<std::string> spot =
+        o.spot ? Cell(std::optional<double>(o.spot->usd_per_hour), 3) : std::nullopt;
+    if (spot && o.spot->estimated) *spot = "~" + *spot;
+    std::optional<std::string> src;
+    if (o.on_demand) {
+      src = o.on_demand->from.source + " (" + o.on_demand->from.date + ")" +
+            (fresh.Stale(o.on_demand->from.date) ? " stale" : "");
+    }
+    tab.AddRow({o.region,
+                o.offered ? std::optional<std::string>(*o.offered ? "yes" : "no") : std::nullopt,
+                std::to_string(o.az_ids.size()),
+                o.on_demand ? Cell(std::optional<double>(o.on_demand->usd_per_hour), 3)
+                            : std::nullopt,
+                spot,
+                o.spot_band ? std::optional<std::string>(o.spot_band->label) : std::nullopt,
+                o.reserved_1y_no_upfront
+                    ? Cell(std::optional<double>(o.reserved_1y_no_upfront->usd_per_hour), 3)
+                    : std::nullopt,
+                src});
+  }
+  return tab;
+}
+
+std::vector<GpuSummary> SummarizeGpus(const Catalog& c, bool include_retired) {
+  std::vector<GpuSummary> out;
+  for (const GpuSpec& g : c.gpus) {
+    GpuSummary s{&g, {}, std::nullopt, std::nullopt};
+    for (const InstanceType& t : c.instance_types) {
+      if (c.GpuOf(t) != &g || (t.retired && !include_retired)) continue;
+      s.types.push_back(&t);
+      for (const RegionOffer& o : t.regions) {
+        InstanceRow r = MakeInstanceRow(c, t, o.region);
+        if (r.usd_per_gpu_hour &&
+            (!s.cheapest_on_demand || *r.usd_per_gpu_hour < *s.cheapest_on_demand->usd_per_gpu_hour)) {
+          s.cheapest_on_demand = r;
+        }
+        double devices = t.accelerator.device_equivalents();
+        if (r.spot_usd_per_hour && devices > 0 &&
+            (!s.cheapest_spot ||
+             *r.spot_usd_per_hour / devices <
+                 *s.cheapest_spot->spot_usd_per_hour /
+                     s.cheapest_spot->type->accelerator.device_equivalents())) {
+          s.cheapest_spot = r;
+        }
+      }
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+namespace {
+
+ojson CheapestJson(const std::optional<InstanceRow>& r, bool spot) {
+  if (!r) return nullptr;
+  double devices = r->type->accelerator.device_equivalents();
+  double usd = spot ? *r->spot_usd_per_hour / devices : *r->usd_per_gpu_hour;
+  const RegionOffer* o = r->offer;
+  ojson j = {{"instance_type", r->type->name},
+             {"region", r->region},
+             {"usd_per_gpu_hour", Money(usd)},
+             {"usd_per_hour", Money(spot ? r->spot_usd_per_hour : r->on_demand_usd_per_hour)}};
+  if (spot) j["estimated"] = o && o->spot && o->spot->estimated;
+  const Price* p = o ? (spot ? (o->spot ? &*o->spot : nullptr) : (o->on_demand ? &*o->on_demand : nullptr)) : nullptr;
+  j["source"] = p ? ojson(p->from.source) : ojson();
+  j["date"] = p ? ojson(p->from.date) : ojson();
+  return j;
+}
+
+}  // namespace
+
+ojson GpusJson(const std::vector<GpuSummary>& gpus) {
+  ojson out = ojson::array();
+  for (const GpuSummary& s : gpus) {
+    ojson j = GpuSpecJson(*s.gpu);
+    ojson types = ojson::array();
+    for (const InstanceType* t : s.types) types.push_back(t->name);
+    j["instance_types"] = types;
+    j["cheapest_on_demand"] = CheapestJson(s.cheapest_on_demand, false);
+    j["cheapest_spot"] = CheapestJson(s.cheapest_spot, true);
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+Table GpusTable(const std::vector<GpuSummary>& gpus) {
+  Table t;
+  t.AddColumn("model");
+  t.AddColumn("vendor");
+  t.AddColumn("architecture");
+  t.AddColumn("GiB", true);
+  t.AddColumn("GB/s", true);
+  t.AddColumn("BF16 TFLOP/s", true);
+  t.AddColumn("FP8 TFLOP/s", true);
+  t.AddColumn("FP64 TFLOP/s", true);
+  t.AddColumn("NVENC", true);
+  t.AddColumn("types", true);
+  t.AddColumn("cheapest $/GPU·h (type, region)");
+  for (const GpuSummary& s : gpus) {
+    const GpuSpec& g = *s.gpu;
+    std::optional<std::string> cheapest;
+    if (s.cheapest_on_demand) {
+      cheapest = FormatFixed(*s.cheapest_on_demand->usd_per_gpu_hour, 3) + " (" +
+                 s.cheapest_on_demand->type->name + ", " + s.cheapest_on_demand->region + ")";
+    }
+    t.AddRow({g.model, g.vendor, g.architecture, Cell(g.memory_gib, 0), Cell(g.memory_bw_gbps, 0),
+              Cell(g.bf16_tflops, 1), Cell(g.fp8_tflops, 1), Cell(g.fp64_tflops, 2),
+              g.nvenc ? std::optional<std::string>(std::to_string(*g.nvenc)) : std::nullopt,
+              std::to_string(s.types.size()), cheapest});
+  }
+  return t;
+}
+
+ojson CatalogInfoJson(const Catalog& c, const Freshness& fresh) {
+  int current = 0, retired = 0, priced_rows = 0, spot_rows = 0, spot_estimated = 0;
+  std::set<std::string> families;
+  std::map<std::string, int> prices_by_source;
+  for (const InstanceType& t : c.instance_types) {
+    (t.retired ? retired : current)++;
+    families.insert(t.family);
+    for (const RegionOffer& o : t.regions) {
+      if (o.on_demand) {
+        ++priced_rows;
+        prices_by_source[o.on_demand->from.source]++;
+      }
+      if (o.reserved_1y_no_upfront) prices_by_source[o.reserved_1y_no_upfront->from.source]++;
+      if (o.spot) {
+        ++spot_rows;
+        spot_estimated += o.spot->estimated;
+        prices_by_source[o.spot->from.source]++;
+      }
+    }
+  }
+  ojson sources = ojson::array();
+  for (const CatalogSource& s : c.sources) {
+    std::optional<int> age = fresh.AgeDays(s.snapshot_date);
+    bool price_kind = s.kind != "specs" && s.kind != "availability";
+    sources.push_back({{"id", s.id},
+                       {"name", s.name},
+                       {"kind", s.kind},
+                       {"snapshot_date", s.snapshot_date.empty() ? ojson() : ojson(s.snapshot_date)},
+                       {"age_days", Opt(age)},
+                       {"stale", price_kind ? ojson(!age || *age > fresh.max_price_age_days) : ojson()},
+                       {"figures_used", prices_by_source.count(s.id) ? prices_by_source[s.id] : 0},
+                       {"origin", s.origin},
+                       {"description", s.description}});
+  }
+  ojson corrections = ojson::array();
+  for (const Correction& k : c.corrections) {
+    corrections.push_back({{"subject", k.subject}, {"from", k.from}, {"to", k.to}, {"reason", k.reason}});
+  }
+  std::string newest = c.NewestPriceDate();
+  return {{"schema", c.schema},
+          {"generated_at", c.generated_at},
+          {"generator", c.generator},
+          {"counts",
+           {{"instance_types", c.instance_types.size()},
+            {"current", current},
+            {"retired", retired},
+            {"families", families.size()},
+            {"accelerator_models", c.gpus.size()},
+            {"regions", c.regions().size()},
+            {"priced_type_regions", priced_rows},
+            {"spot_type_regions", spot_rows},
+            {"spot_estimated", spot_estimated}}},
+          {"newest_price_date", newest},
+          {"max_price_age_days", fresh.max_price_age_days},
+          {"prices_stale", fresh.Stale(newest)},
+          {"sources", sources},
+          {"corrections", corrections},
+          {"notes", c.notes},
+          {"regions", c.regions()}};
+}
+
+std::vector<std::string> StaleWarnings(const std::vector<InstanceRow>& rows,
+                                       const Freshness& fresh) {
+  std::map<std::string, std::pair<std::string, int>> stale;  // source -> (date, rows)
+  for (const InstanceRow& r : rows) {
+    if (!r.offer || !r.offer->on_demand) continue;
+    const Price& p = *r.offer->on_demand;
+    if (fresh.Stale(p.from.date)) {
+      auto& e = stale[p.from.source];
+      e.first = p.from.date;
+      e.second++;
+    }
+  }
+  std::vector<std::string> out;
+  for (const auto& [src, e] : stale) {
+    std::optional<int> age = fresh.AgeDays(e.first);
+    out.push_back("prices from " + src + " are " +
+                  (age ? std::to_string(*age) + " days old" : std::string("undated")) +
+                  " (over " + std::to_string(fresh.max_price_age_days) + "): " +
+                  std::to_string(e.second) + " rows; refresh with `gpuadvisor catalog import`");
+  }
+  return out;
+}
+
+}  // namespace gpuadvisor

@@ -1,0 +1,54 @@
+// The JSON objects (CLI-CONTRACT.md: instances, show, gpus, catalog info) and human tables for
+// catalog results. The CLI, the HTTP server and the Python module all emit these same objects.
+#ifndef GPUADVISOR_IO_CATALOG_VIEWS_H_
+#define GPUADVISOR_IO_CATALOG_VIEWS_H_
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "gpuadvisor/catalog.h"
+#include "gpuadvisor/query.h"
+#include "io/table.h"
+
+namespace gpuadvisor {
+
+using ojson = nlohmann::ordered_json;
+
+// How old prices may be before outputs flag them (days), and today's date (ISO).
+struct Freshness {
+  std::string today;
+  int max_price_age_days = 90;
+  // Age of a price dated `date`; nullopt for undated.
+  std::optional<int> AgeDays(const std::string& date) const;
+  bool Stale(const std::string& date) const;
+};
+
+ojson InstanceRowJson(const InstanceRow& row, const Freshness& fresh);
+ojson InstancesJson(const std::vector<InstanceRow>& rows, const Freshness& fresh);
+Table InstancesTable(const std::vector<InstanceRow>& rows);
+
+ojson GpuSpecJson(const GpuSpec& g);
+// `show TYPE`: the instance fields for `region` plus every region's prices and the datasheet.
+ojson ShowJson(const Catalog& c, const InstanceType& t, const std::string& region,
+               const Freshness& fresh);
+Table ShowRegionsTable(const InstanceType& t, const Freshness& fresh);
+
+struct GpuSummary {
+  const GpuSpec* gpu;
+  std::vector<const InstanceType*> types;
+  std::optional<InstanceRow> cheapest_on_demand, cheapest_spot;  // by $/GPU-hour
+};
+// One summary per accelerator model (retired types only when `include_retired`).
+std::vector<GpuSummary> SummarizeGpus(const Catalog& c, bool include_retired);
+ojson GpusJson(const std::vector<GpuSummary>& gpus);
+Table GpusTable(const std::vector<GpuSummary>& gpus);
+
+ojson CatalogInfoJson(const Catalog& c, const Freshness& fresh);
+
+// Human lines for stale prices among the rows (empty when all are fresh).
+std::vector<std::string> StaleWarnings(const std::vector<InstanceRow>& rows, const Freshness& fresh);
+
+}  // namespace gpuadvisor
+
+#endif  // GPUADVISOR_IO_CATALOG_VIEWS_H_

@@ -1,0 +1,4 @@
+set(GPUADVISOR_IO_SOURCES
+  src/io/table.cc
+  src/io/catalog_views.cc
+)

@@ -1,0 +1,45 @@
+// A table of text cells rendered as an aligned terminal table, CSV or Markdown. Front ends
+// build one per command from library results; JSON output does not go through here.
+#ifndef GPUADVISOR_IO_TABLE_H_
+#define GPUADVISOR_IO_TABLE_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuadvisor {
+
+enum class OutputFormat { kTable, kJson, kCsv, kMarkdown };
+
+class Table {
+ public:
+  // `header` includes the unit, e.g. "$/h (on-demand)". Numeric columns align right.
+  void AddColumn(std::string header, bool numeric = false);
+  // REQUIRES: cells.size() == number of columns. An empty optional is an unknown value.
+  void AddRow(std::vector<std::optional<std::string>> cells);
+  size_t rows() const { return rows_.size(); }
+
+  // kTable: aligned with a rule under the header (bold header when `color`); unknowns "-".
+  // kCsv: RFC 4180, unknowns empty. kMarkdown: a GitHub table, unknowns "–".
+  std::string Render(OutputFormat format, bool color) const;
+
+ private:
+  std::string RenderAligned(bool color) const;
+  std::string RenderCsv() const;
+  std::string RenderMarkdown() const;
+
+  struct Column {
+    std::string header;
+    bool numeric;
+  };
+  std::vector<Column> columns_;
+  std::vector<std::vector<std::optional<std::string>>> rows_;
+};
+
+// Number formatting for tables: fixed decimals; nullopt in, nullopt out.
+std::optional<std::string> Cell(std::optional<double> v, int decimals);
+std::optional<std::string> Cell(std::optional<int64_t> v);
+
+}  // namespace gpuadvisor
+
+#endif  // GPUADVISOR_IO_TABLE_H_

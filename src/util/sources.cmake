@@ -1,0 +1,8 @@
+set(GPUADVISOR_UTIL_SOURCES
+  src/util/status.cc
+  src/util/strings.cc
+  src/util/numbers.cc
+  src/util/csv.cc
+  src/util/files.cc
+  src/util/json_reader.cc
+)

@@ -1,0 +1,30 @@
+// Small string helpers shared by every layer. Depends on nothing above util/.
+#ifndef GPUADVISOR_UTIL_STRINGS_H_
+#define GPUADVISOR_UTIL_STRINGS_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuadvisor {
+
+std::string ToLower(std::string_view s);
+std::string_view Trim(std::string_view s);
+std::vector<std::string_view> Split(std::string_view s, char sep);
+bool StartsWith(std::string_view s, std::string_view prefix);
+// Lower-case with spaces, '-', '_' and '.' removed: "H100-SXM" and "h100 sxm" compare equal.
+std::string NormalizeName(std::string_view s);
+// Levenshtein distance (case-sensitive; callers lower-case first when they want).
+size_t EditDistance(std::string_view a, std::string_view b);
+// Up to `max` candidates closest to `word` (edit distance on lower-case, prefix matches first),
+// only those close enough to be a plausible typo. Empty when nothing is close.
+std::vector<std::string> Suggest(std::string_view word, const std::vector<std::string>& candidates,
+                                 size_t max = 3);
+// "did you mean p5.48xlarge, p5e.48xlarge?" or "" when there is no suggestion.
+std::string DidYouMean(std::string_view word, const std::vector<std::string>& candidates);
+// printf-style double formatting with a fixed number of decimals, no trailing garbage.
+std::string FormatFixed(double v, int decimals);
+
+}  // namespace gpuadvisor
+
+#endif  // GPUADVISOR_UTIL_STRINGS_H_

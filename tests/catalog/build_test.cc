@@ -1,0 +1,213 @@
+// Catalog build rules on small in-memory sources (no files): fractional GPUs, retired types,
+// source precedence, spot estimation, known-error corrections, error messages.
+#include <gtest/gtest.h>
+
+#include "catalog/build/sources.h"
+#include "gpuadvisor/catalog_build.h"
+
+namespace gpuadvisor {
+namespace {
+
+const char* kTypes = R"({"InstanceTypes": [
+ {"InstanceType": "g6f.large", "VCpuInfo": {"DefaultVCpus": 2}, "MemoryInfo": {"SizeInMiB": 8192},
+  "GpuInfo": {"Gpus": [{"Name": "L4", "Manufacturer": "NVIDIA", "Count": 0, "LogicalGpuCount": 1,
+     "GpuPartitionSize": 0.125, "MemoryInfo": {"SizeInMiB": 2861}}], "TotalGpuMemoryInMiB": 2861},
+  "NetworkInfo": {"NetworkPerformance": "Up to 10 Gigabit", "EfaSupported": false},
+  "SupportedUsageClasses": ["on-demand", "spot"]},
+ {"InstanceType": "p5.48xlarge", "VCpuInfo": {"DefaultVCpus": 192}, "MemoryInfo": {"SizeInMiB": 2097152},
+  "GpuInfo": {"Gpus": [{"Name": "H100", "Manufacturer": "NVIDIA", "Count": 8, "LogicalGpuCount": 8,
+     "GpuPartitionSize": 1.0, "MemoryInfo": {"SizeInMiB": 81920}}], "TotalGpuMemoryInMiB": 655360},
+  "NetworkInfo": {"NetworkPerformance": "3200 Gigabit", "EfaSupported": true,
+     "EfaInfo": {"MaximumEfaInterfaces": 32},
+     "NetworkCards": [{"BaselineBandwidthInGbps": 100.0, "PeakBandwidthInGbps": 100.0},
+                      {"BaselineBandwidthInGbps": 100.0, "PeakBandwidthInGbps": 100.0}]},
+  "SupportedUsageClasses": ["capacity-block", "on-demand", "spot"]},
+ {"InstanceType": "trn2.48xlarge", "VCpuInfo": {"DefaultVCpus": 192}, "MemoryInfo": {"SizeInMiB": 2097152},
+  "NeuronInfo": {"NeuronDevices": [{"Name": "Trainium2", "Manufacturer": "AWS", "Count": 16,
+     "CoreInfo": {"Count": 8}, "MemoryInfo": {"SizeInMiB": 524288}}], "TotalNeuronDeviceMemoryInMiB": 8388608}},
+ {"InstanceType": "m5.large", "VCpuInfo": {"DefaultVCpus": 2}, "MemoryInfo": {"SizeInMiB": 8192}}
+]})";
+
+const char* kRetired = R"({"p3.2xlarge": {"last_seen_commit_date": "2026-04-01", "record":
+ {"InstanceType": "p3.2xlarge", "VCpuInfo": {"DefaultVCpus": 8}, "MemoryInfo": {"SizeInMiB": 62464},
+  "GpuInfo": {"Gpus": [{"Name": "V100", "Manufacturer": "NVIDIA", "Count": 1,
+     "MemoryInfo": {"SizeInMiB": 16384}}]}}}})";
+
+const char* kSpecs =
+    "model,vendor,architecture,memory_gib,memory_bw_gbps,fp64_tflops,fp32_tflops,tf32_tflops_dense,"
+    "fp16_bf16_tflops_dense,fp8_tflops_dense,int8_tops_dense,nvlink_gbps,tdp_w,nvenc,source,"
+    "aws_api_name,aws_reported_memory_mib,aws_instance_families,notes\n"
+    "H100 80GB (SXM5),NVIDIA,Hopper,80,3350,34,67,494.5,989.5,1979,1979,900,700,0,ds,H100,81920,p5,\n"
+    "L4,NVIDIA,Ada Lovelace,24,300,,30.3,60,121,242.5,242.5,,72,2,ds,L4,22888,g6,\n"
+    "V100 16GB (SXM2),NVIDIA,Volta,16,900,7.8,15.7,,125,,,300,300,,ds,V100,16384,p3,\n"
+    "Trainium2,AWS,NeuronCore-v3,96,2900,,181,667,667,1299,,,,,ds,Trainium2,524288,trn2,\n";
+
+BuildInput In(const char* id, const char* format, const char* date, std::string text) {
+  BuildInput in;
+  in.meta.id = id;
+  in.meta.kind = "test";
+  in.meta.snapshot_date = date;
+  in.format = format;
+  in.origin = std::string(id) + ".src";
+  in.text = std::move(text);
+  return in;
+}
+
+Catalog Build(std::vector<BuildInput> extra = {}) {
+  std::vector<BuildInput> in = {
+      In("types", "describe-instance-types-json", "2026-08-02", kTypes),
+      In("retired", "describe-instance-types-json", "2026-07-02", kRetired),
+      In("specs", "gpu-specs-csv", "2026-08-01", kSpecs),
+      // Older regional source and a newer us-east-1 one: the newer wins per figure.
+      In("old", "ondemand-reserved-csv", "2026-01-21",
+         "instance_type,region,ondemand_usd_per_hour_linux,"
+         "reserved_1yr_standard_no_upfront_usd_per_hour_linux\n"
+         "p5.48xlarge,us-east-1,98.32,60.0\np5.48xlarge,eu-west-1,100.0,\n"
+         "p5.48xlarge,us-east-1-atl-1,99.0,\np3.2xlarge,us-east-1,3.06,\n"),
+      In("new", "ondemand-csv", "2026-07-20",
+         "instance_type,region,ondemand_usd_per_hour_linux\np5.48xlarge,us-east-1,55.04\n"
+         "g6f.large,us-east-1,0.202\n"),
+      In("spot", "spot-advisor-json", "2025-06-28",
+         R"({"ranges":[{"index":0,"label":"<5%","max":5},{"index":1,"label":"5-10%","max":11}],
+             "spot_advisor":{"us-east-1":{"Linux":{"g6f.large":{"s":60,"r":1}},
+                                          "Windows":{"g6f.large":{"s":10,"r":0}}}}})"),
+  };
+  for (BuildInput& e : extra) in.push_back(std::move(e));
+  Result<Catalog> c = BuildCatalog(in, "2026-12-01T00:00:00Z");
+  EXPECT_TRUE(c.ok()) << c.status().ToString();
+  return c.ok() ? std::move(c).value() : Catalog();
+}
+
+TEST(CatalogBuildTest, FractionalGpuIsAGpuNotZero) {
+  Catalog c = Build();
+  const InstanceType* t = c.FindInstanceType("g6f.large");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->accelerator.kind, AcceleratorKind::kGpu);
+  EXPECT_TRUE(t->accelerator.fractional());
+  EXPECT_DOUBLE_EQ(t->accelerator.device_equivalents(), 0.125);
+  EXPECT_EQ(t->accelerator.model, "L4");  // joined by AWS name despite the 2861 MiB slice
+}
+
+TEST(CatalogBuildTest, NonAcceleratorTypesAreSkipped) {
+  EXPECT_EQ(Build().FindInstanceType("m5.large"), nullptr);
+}
+
+TEST(CatalogBuildTest, RetiredTypesAreMarked) {
+  Catalog c = Build();
+  const InstanceType* p3 = c.FindInstanceType("p3.2xlarge");
+  ASSERT_NE(p3, nullptr);
+  EXPECT_TRUE(p3->retired);
+  EXPECT_NE(p3->retired_note.find("2026-04-01"), std::string::npos);
+  EXPECT_FALSE(c.FindInstanceType("p5.48xlarge")->retired);
+  EXPECT_EQ(p3->accelerator.model, "V100-16GB");
+}
+
+TEST(CatalogBuildTest, NewestSourceWinsPerFigure) {
+  Catalog c = Build();
+  const RegionOffer* use1 = c.FindInstanceType("p5.48xlarge")->FindRegion("us-east-1");
+  ASSERT_NE(use1, nullptr);
+  ASSERT_TRUE(use1->on_demand);
+  EXPECT_DOUBLE_EQ(use1->on_demand->usd_per_hour, 55.04);
+  EXPECT_EQ(use1->on_demand->from.source, "new");
+  EXPECT_EQ(use1->on_demand->from.date, "2026-07-20");
+  // The reserved price only the older source has is still taken from it.
+  ASSERT_TRUE(use1->reserved_1y_no_upfront);
+  EXPECT_EQ(use1->reserved_1y_no_upfront->from.source, "old");
+  const RegionOffer* euw1 = c.FindInstanceType("p5.48xlarge")->FindRegion("eu-west-1");
+  ASSERT_NE(euw1, nullptr);
+  EXPECT_DOUBLE_EQ(euw1->on_demand->usd_per_hour, 100.0);
+}
+
+TEST(CatalogBuildTest, LocalZonesAreNotRegions) {
+  Catalog c = Build();
+  EXPECT_EQ(c.FindInstanceType("p5.48xlarge")->FindRegion("us-east-1-atl-1"), nullptr);
+  EXPECT_FALSE(c.HasRegion("us-east-1-atl-1"));
+}
+
+TEST(CatalogBuildTest, SpotEstimatedFromAdvisorSavings) {
+  Catalog c = Build();
+  const RegionOffer* o = c.FindInstanceType("g6f.large")->FindRegion("us-east-1");
+  ASSERT_TRUE(o && o->spot && o->spot_band);
+  EXPECT_TRUE(o->spot->estimated);
+  EXPECT_NEAR(o->spot->usd_per_hour, 0.202 * 0.40, 1e-12);  // Linux row, not Windows
+  EXPECT_EQ(o->spot_band->label, "5-10%");
+  EXPECT_DOUBLE_EQ(o->spot_band->max_pct, 11);
+}
+
+TEST(CatalogBuildTest, SpotPerAzTakesLowest) {
+  Catalog c = Build({In("sky", "skypilot-vms-csv", "",
+                        "InstanceType,Price,SpotPrice,Region,AvailabilityZone\n"
+                        "p5.48xlarge,55.04,20.5,us-east-1,use1-az1\n"
+                        "p5.48xlarge,55.04,18.25,us-east-1,use1-az2\n"
+                        "p5.48xlarge,55.04,,us-east-1,use1-az4\n")});
+  const RegionOffer* o = c.FindInstanceType("p5.48xlarge")->FindRegion("us-east-1");
+  ASSERT_TRUE(o->spot);
+  EXPECT_DOUBLE_EQ(o->spot->usd_per_hour, 18.25);
+  EXPECT_FALSE(o->spot->estimated);
+  EXPECT_EQ(o->spot->note, "lowest of 2 AZ prices");
+  EXPECT_EQ(o->on_demand->from.source, "new");  // undated source does not beat a dated one
+}
+
+TEST(CatalogBuildTest, Trainium2MemoryIsCorrectedAndDocumented) {
+  Catalog c = Build();
+  const InstanceType* t = c.FindInstanceType("trn2.48xlarge");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->accelerator.kind, AcceleratorKind::kNeuron);
+  EXPECT_EQ(*t->accelerator.memory_mib_each, 96 * 1024);
+  EXPECT_EQ(*t->accelerator.memory_mib_total, 16LL * 96 * 1024);
+  bool documented = false;
+  for (const Correction& k : c.corrections) {
+    documented |= k.subject == "trn2.48xlarge accelerator.memory_mib_each" && k.from == "524288";
+  }
+  EXPECT_TRUE(documented);
+}
+
+TEST(CatalogBuildTest, PrecisionSupportFollowsArchitecture) {
+  Catalog c = Build();
+  const GpuSpec* v100 = c.FindGpu("V100");
+  ASSERT_NE(v100, nullptr);
+  EXPECT_FALSE(v100->supports_bf16);
+  EXPECT_FALSE(v100->bf16_tflops.has_value());
+  EXPECT_DOUBLE_EQ(*v100->fp16_tflops, 125);
+  const GpuSpec* h100 = c.FindGpu("h100-sxm");
+  ASSERT_NE(h100, nullptr);
+  EXPECT_TRUE(h100->supports_fp8);
+  EXPECT_DOUBLE_EQ(*h100->bf16_tflops, 989.5);
+}
+
+TEST(CatalogBuildTest, JsonRoundTrip) {
+  Catalog c = Build();
+  std::string text = CatalogToJson(c);
+  Result<Catalog> back = ParseCatalogJson(text, "rt.json");
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(CatalogToJson(*back), text);
+}
+
+TEST(CatalogBuildTest, MalformedInputsNameTheirPlace) {
+  Result<std::vector<build::PriceRecord>> r = build::ReadPriceCsv(
+      "instance_type,region,ondemand_usd_per_hour_linux\np5.48xlarge,us-east-1,abc\n", "p.csv", {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("p.csv:2"), std::string::npos) << r.status().message();
+  Result<std::vector<build::PriceRecord>> missing =
+      build::ReadPriceCsv("instance_type,region\nx,y\n", "m.csv", {});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("ondemand_usd_per_hour_linux"), std::string::npos);
+  Result<std::vector<InstanceType>> bad = build::ReadDescribeInstanceTypes("{\"InstanceTypes\": [", "d.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), StatusCode::kParseError);
+  EXPECT_NE(bad.status().message().find("d.json: byte"), std::string::npos);
+  Result<Catalog> wrong = ParseCatalogJson(R"({"schema":"gpuadvisor-catalog/1","sources":[],
+      "gpus":[],"instance_types":[{"instance_type":"x","family":"x","retired":"no"}]})", "c.json");
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_NE(wrong.status().message().find("instance_types[0].retired"), std::string::npos);
+}
+
+TEST(CatalogBuildTest, NetworkPerformanceStrings) {
+  EXPECT_EQ(*build::ParseNetworkPerformanceGbps("3200 Gigabit"), 3200);
+  EXPECT_EQ(*build::ParseNetworkPerformanceGbps("Up to 25 Gigabit"), 25);
+  EXPECT_EQ(*build::ParseNetworkPerformanceGbps("4x 100 Gigabit"), 400);
+  EXPECT_FALSE(build::ParseNetworkPerformanceGbps("High").has_value());
+}
+
+}  // namespace
+}  // namespace gpuadvisor
