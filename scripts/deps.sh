@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages gpuadvisor needs, only those that are missing. Run as root.
 set -euo pipefail
-pkgs=(g++ cmake ninja-build pkg-config nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev
+pkgs=(g++ cmake ninja-build pkg-config nlohmann-json3-dev rapidjson-dev libcli11-dev libgtest-dev libgmock-dev
       libbenchmark-dev python3 ccache)
 missing=()
 for p in "${pkgs[@]}"; do

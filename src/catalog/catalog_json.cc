@@ -5,13 +5,12 @@
 
 #include "gpuadvisor/catalog.h"
 #include "util/files.h"
-#include "util/json_reader.h"
+#include "util/rj_reader.h"
 
 namespace gpuadvisor {
 namespace {
 
 using ojson = nlohmann::ordered_json;
-using nlohmann::json;
 
 constexpr const char* kSchema = "gpuadvisor-catalog/1";
 
@@ -126,11 +125,11 @@ ojson GpuJson(const GpuSpec& g) {
           {"notes", g.notes}};
 }
 
-// ---- reading ----
+// ---- reading (RapidJSON: the hot path of every CLI start) ----
 
-std::optional<Price> ReadPrice(JsonReader& r, const json& obj, const char* key,
+std::optional<Price> ReadPrice(RjReader& r, const rapidjson::Value& obj, const char* key,
                                const std::string& path) {
-  const json* p = r.OptObject(obj, key, path);
+  const rapidjson::Value* p = r.OptObject(obj, key, path);
   if (!p) return std::nullopt;
   std::string pp = path + "." + key;
   Price price;
@@ -143,7 +142,7 @@ std::optional<Price> ReadPrice(JsonReader& r, const json& obj, const char* key,
   return price;
 }
 
-RegionOffer ReadRegion(JsonReader& r, const json& obj, const std::string& path) {
+RegionOffer ReadRegion(RjReader& r, const rapidjson::Value& obj, const std::string& path) {
   RegionOffer o;
   o.region = r.Str(obj, "region", path);
   o.offered = r.OptBool(obj, "offered", path);
@@ -151,7 +150,7 @@ RegionOffer ReadRegion(JsonReader& r, const json& obj, const std::string& path) 
   o.on_demand = ReadPrice(r, obj, "on_demand", path);
   o.spot = ReadPrice(r, obj, "spot", path);
   o.reserved_1y_no_upfront = ReadPrice(r, obj, "reserved_1y_no_upfront", path);
-  if (const json* b = r.OptObject(obj, "spot_band", path)) {
+  if (const rapidjson::Value* b = r.OptObject(obj, "spot_band", path)) {
     std::string bp = path + ".spot_band";
     SpotBand band;
     band.index = static_cast<int>(r.Int(*b, "index", bp));
@@ -170,14 +169,14 @@ std::optional<T> OptCast(const std::optional<int64_t>& v) {
   return v ? std::optional<T>(static_cast<T>(*v)) : std::nullopt;
 }
 
-InstanceType ReadInstance(JsonReader& r, const json& obj, const std::string& path) {
+InstanceType ReadInstance(RjReader& r, const rapidjson::Value& obj, const std::string& path) {
   InstanceType t;
   t.name = r.Str(obj, "instance_type", path);
   t.family = r.Str(obj, "family", path);
   t.retired = r.Bool(obj, "retired", path);
   t.retired_note = r.OptStr(obj, "retired_note", path).value_or("");
-  static const json kEmptyObj = json::object();
-  const json* a = r.OptObject(obj, "accelerator", path);
+  static const rapidjson::Value kEmptyObj(rapidjson::kObjectType);
+  const rapidjson::Value* a = r.OptObject(obj, "accelerator", path);
   if (!a) {
     r.Fail(path + ".accelerator", "an object");
     a = &kEmptyObj;
@@ -203,7 +202,7 @@ InstanceType ReadInstance(JsonReader& r, const json& obj, const std::string& pat
   t.memory_mib = r.Int(obj, "memory_mib", path);
   t.cpu_architectures = r.StrList(obj, "cpu_architectures", path);
   t.cpu_vendor = r.Str(obj, "cpu_vendor", path, false);
-  if (const json* n = r.OptObject(obj, "network", path)) {
+  if (const rapidjson::Value* n = r.OptObject(obj, "network", path)) {
     std::string np = path + ".network";
     t.network_performance = r.Str(*n, "performance", np, false);
     t.network_gbps = r.OptNum(*n, "gbps", np);
@@ -215,7 +214,7 @@ InstanceType ReadInstance(JsonReader& r, const json& obj, const std::string& pat
     t.max_efa_interfaces = static_cast<int>(r.OptInt(*n, "max_efa_interfaces", np).value_or(0));
     t.ena_srd = r.OptBool(*n, "ena_srd", np).value_or(false);
   }
-  if (const json* s = r.OptObject(obj, "local_storage", path)) {
+  if (const rapidjson::Value* s = r.OptObject(obj, "local_storage", path)) {
     std::string sp = path + ".local_storage";
     t.local_storage_gb = OptCast<int>(r.OptInt(*s, "total_gb", sp));
     t.local_disk_count = static_cast<int>(r.OptInt(*s, "disk_count", sp).value_or(0));
@@ -223,7 +222,7 @@ InstanceType ReadInstance(JsonReader& r, const json& obj, const std::string& pat
     t.local_disk_type = r.OptStr(*s, "type", sp).value_or("");
     t.local_nvme = r.OptBool(*s, "nvme", sp).value_or(false);
   }
-  if (const json* e = r.OptObject(obj, "ebs", path)) {
+  if (const rapidjson::Value* e = r.OptObject(obj, "ebs", path)) {
     t.ebs_baseline_mbps = OptCast<int>(r.OptInt(*e, "baseline_mbps", path + ".ebs"));
     t.ebs_max_mbps = OptCast<int>(r.OptInt(*e, "max_mbps", path + ".ebs"));
   }
@@ -232,16 +231,16 @@ InstanceType ReadInstance(JsonReader& r, const json& obj, const std::string& pat
   t.bare_metal = r.OptBool(obj, "bare_metal", path).value_or(false);
   t.spec_from.source = r.Str(obj, "spec_source", path, false);
   t.spec_from.date = r.Str(obj, "spec_date", path, false);
-  const json& regions = r.Array(obj, "regions", path, false);
-  for (size_t i = 0; i < regions.size() && r.status().ok(); ++i) {
-    t.regions.push_back(ReadRegion(r, regions[i], path + ".regions[" + std::to_string(i) + "]"));
+  const rapidjson::Value& regions = r.Array(obj, "regions", path, false);
+  for (size_t i = 0; i < regions.Size() && r.status().ok(); ++i) {
+    t.regions.push_back(ReadRegion(r, regions[static_cast<rapidjson::SizeType>(i)], path + ".regions[" + std::to_string(i) + "]"));
   }
   std::sort(t.regions.begin(), t.regions.end(),
             [](const RegionOffer& x, const RegionOffer& y) { return x.region < y.region; });
   return t;
 }
 
-GpuSpec ReadGpu(JsonReader& r, const json& obj, const std::string& path) {
+GpuSpec ReadGpu(RjReader& r, const rapidjson::Value& obj, const std::string& path) {
   GpuSpec g;
   g.model = r.Str(obj, "model", path);
   g.full_name = r.Str(obj, "full_name", path, false);
@@ -302,10 +301,10 @@ std::string CatalogToJson(const Catalog& c) {
 }
 
 Result<Catalog> ParseCatalogJson(std::string_view text, std::string_view origin) {
-  Result<json> doc = ParseJsonText(text, origin);
-  if (!doc.ok()) return doc.status();
-  JsonReader r{std::string(origin)};
-  const json& root = *doc;
+  rapidjson::Document doc;
+  GPUADVISOR_RETURN_IF_ERROR(ParseRapidJson(text, origin, &doc));
+  RjReader r{std::string(origin)};
+  const rapidjson::Value& root = doc;
   Catalog c;
   c.schema = r.Str(root, "schema", "$");
   if (r.status().ok() && c.schema != kSchema) {
@@ -315,32 +314,32 @@ Result<Catalog> ParseCatalogJson(std::string_view text, std::string_view origin)
   c.generated_at = r.Str(root, "generated_at", "$", false);
   c.generator = r.Str(root, "generator", "$", false);
   c.notes = r.StrList(root, "notes", "$");
-  const json& sources = r.Array(root, "sources", "$");
-  for (size_t i = 0; i < sources.size() && r.status().ok(); ++i) {
+  const rapidjson::Value& sources = r.Array(root, "sources", "$");
+  for (size_t i = 0; i < sources.Size() && r.status().ok(); ++i) {
     std::string p = "$.sources[" + std::to_string(i) + "]";
     CatalogSource s;
-    s.id = r.Str(sources[i], "id", p);
-    s.name = r.Str(sources[i], "name", p, false);
-    s.kind = r.Str(sources[i], "kind", p, false);
-    s.snapshot_date = r.Str(sources[i], "snapshot_date", p, false);
-    s.origin = r.Str(sources[i], "origin", p, false);
-    s.description = r.Str(sources[i], "description", p, false);
+    s.id = r.Str(sources[static_cast<rapidjson::SizeType>(i)], "id", p);
+    s.name = r.Str(sources[static_cast<rapidjson::SizeType>(i)], "name", p, false);
+    s.kind = r.Str(sources[static_cast<rapidjson::SizeType>(i)], "kind", p, false);
+    s.snapshot_date = r.Str(sources[static_cast<rapidjson::SizeType>(i)], "snapshot_date", p, false);
+    s.origin = r.Str(sources[static_cast<rapidjson::SizeType>(i)], "origin", p, false);
+    s.description = r.Str(sources[static_cast<rapidjson::SizeType>(i)], "description", p, false);
     c.sources.push_back(std::move(s));
   }
-  const json& corrections = r.Array(root, "corrections", "$", false);
-  for (size_t i = 0; i < corrections.size() && r.status().ok(); ++i) {
+  const rapidjson::Value& corrections = r.Array(root, "corrections", "$", false);
+  for (size_t i = 0; i < corrections.Size() && r.status().ok(); ++i) {
     std::string p = "$.corrections[" + std::to_string(i) + "]";
-    c.corrections.push_back({r.Str(corrections[i], "subject", p), r.Str(corrections[i], "from", p),
-                             r.Str(corrections[i], "to", p), r.Str(corrections[i], "reason", p)});
+    c.corrections.push_back({r.Str(corrections[static_cast<rapidjson::SizeType>(i)], "subject", p), r.Str(corrections[static_cast<rapidjson::SizeType>(i)], "from", p),
+                             r.Str(corrections[static_cast<rapidjson::SizeType>(i)], "to", p), r.Str(corrections[static_cast<rapidjson::SizeType>(i)], "reason", p)});
   }
-  const json& gpus = r.Array(root, "gpus", "$");
-  for (size_t i = 0; i < gpus.size() && r.status().ok(); ++i) {
-    c.gpus.push_back(ReadGpu(r, gpus[i], "$.gpus[" + std::to_string(i) + "]"));
+  const rapidjson::Value& gpus = r.Array(root, "gpus", "$");
+  for (size_t i = 0; i < gpus.Size() && r.status().ok(); ++i) {
+    c.gpus.push_back(ReadGpu(r, gpus[static_cast<rapidjson::SizeType>(i)], "$.gpus[" + std::to_string(i) + "]"));
   }
-  const json& types = r.Array(root, "instance_types", "$");
-  for (size_t i = 0; i < types.size() && r.status().ok(); ++i) {
+  const rapidjson::Value& types = r.Array(root, "instance_types", "$");
+  for (size_t i = 0; i < types.Size() && r.status().ok(); ++i) {
     c.instance_types.push_back(
-        ReadInstance(r, types[i], "$.instance_types[" + std::to_string(i) + "]"));
+        ReadInstance(r, types[static_cast<rapidjson::SizeType>(i)], "$.instance_types[" + std::to_string(i) + "]"));
   }
   if (!r.status().ok()) return r.status();
   std::sort(c.gpus.begin(), c.gpus.end(),

@@ -1,0 +1,160 @@
+#include "util/rj_reader.h"
+
+#include <rapidjson/error/en.h>
+
+namespace gpuadvisor {
+
+using rapidjson::Value;
+
+Status ParseRapidJson(std::string_view text, std::string_view origin, rapidjson::Document* doc) {
+  doc->Parse(text.data(), text.size());
+  if (!doc->HasParseError()) return Status::OK();
+  return Status::ParseError(std::string(origin) + ": byte " + std::to_string(doc->GetErrorOffset()) +
+                            ": " + rapidjson::GetParseError_En(doc->GetParseError()));
+}
+
+void RjReader::Fail(const std::string& path, std::string_view expected) {
+  if (status_.ok()) {
+    status_ = Status::ParseError(origin_ + ": " + path + ": expected " + std::string(expected));
+  }
+}
+
+const Value* RjReader::Get(const Value& obj, const char* key, const std::string& path,
+                           bool required) {
+  if (!obj.IsObject()) {
+    Fail(path, "an object");
+    return nullptr;
+  }
+  auto it = obj.FindMember(key);
+  if (it == obj.MemberEnd() || it->value.IsNull()) {
+    if (required) Fail(path + "." + key, "a value (field is missing)");
+    return nullptr;
+  }
+  return &it->value;
+}
+
+std::string RjReader::Str(const Value& obj, const char* key, const std::string& path,
+                          bool required) {
+  const Value* v = Get(obj, key, path, required);
+  if (!v) return "";
+  if (!v->IsString()) {
+    Fail(path + "." + key, "a string");
+    return "";
+  }
+  return std::string(v->GetString(), v->GetStringLength());
+}
+
+std::optional<std::string> RjReader::OptStr(const Value& obj, const char* key,
+                                            const std::string& path) {
+  const Value* v = Get(obj, key, path, false);
+  if (!v) return std::nullopt;
+  if (!v->IsString()) {
+    Fail(path + "." + key, "a string or null");
+    return std::nullopt;
+  }
+  return std::string(v->GetString(), v->GetStringLength());
+}
+
+std::optional<double> RjReader::OptNum(const Value& obj, const char* key, const std::string& path) {
+  const Value* v = Get(obj, key, path, false);
+  if (!v) return std::nullopt;
+  if (!v->IsNumber()) {
+    Fail(path + "." + key, "a number or null");
+    return std::nullopt;
+  }
+  return v->GetDouble();
+}
+
+double RjReader::Num(const Value& obj, const char* key, const std::string& path) {
+  const Value* v = Get(obj, key, path, true);
+  if (!v) return 0;
+  if (!v->IsNumber()) {
+    Fail(path + "." + key, "a number");
+    return 0;
+  }
+  return v->GetDouble();
+}
+
+std::optional<int64_t> RjReader::OptInt(const Value& obj, const char* key, const std::string& path) {
+  const Value* v = Get(obj, key, path, false);
+  if (!v) return std::nullopt;
+  if (!v->IsInt64()) {
+    Fail(path + "." + key, "an integer or null");
+    return std::nullopt;
+  }
+  return v->GetInt64();
+}
+
+int64_t RjReader::Int(const Value& obj, const char* key, const std::string& path) {
+  const Value* v = Get(obj, key, path, true);
+  if (!v) return 0;
+  if (!v->IsInt64()) {
+    Fail(path + "." + key, "an integer");
+    return 0;
+  }
+  return v->GetInt64();
+}
+
+std::optional<bool> RjReader::OptBool(const Value& obj, const char* key, const std::string& path) {
+  const Value* v = Get(obj, key, path, false);
+  if (!v) return std::nullopt;
+  if (!v->IsBool()) {
+    Fail(path + "." + key, "true, false or null");
+    return std::nullopt;
+  }
+  return v->GetBool();
+}
+
+bool RjReader::Bool(const Value& obj, const char* key, const std::string& path) {
+  const Value* v = Get(obj, key, path, true);
+  if (!v) return false;
+  if (!v->IsBool()) {
+    Fail(path + "." + key, "true or false");
+    return false;
+  }
+  return v->GetBool();
+}
+
+std::vector<std::string> RjReader::StrList(const Value& obj, const char* key,
+                                           const std::string& path) {
+  std::vector<std::string> out;
+  const Value* v = Get(obj, key, path, false);
+  if (!v) return out;
+  if (!v->IsArray()) {
+    Fail(path + "." + key, "an array of strings");
+    return out;
+  }
+  for (rapidjson::SizeType i = 0; i < v->Size(); ++i) {
+    const Value& e = (*v)[i];
+    if (!e.IsString()) {
+      Fail(path + "." + key + "[" + std::to_string(i) + "]", "a string");
+      return out;
+    }
+    out.emplace_back(e.GetString(), e.GetStringLength());
+  }
+  return out;
+}
+
+const Value& RjReader::Array(const Value& obj, const char* key, const std::string& path,
+                             bool required) {
+  static const Value kEmpty(rapidjson::kArrayType);
+  const Value* v = Get(obj, key, path, required);
+  if (!v) return kEmpty;
+  if (!v->IsArray()) {
+    Fail(path + "." + key, "an array");
+    return kEmpty;
+  }
+  return *v;
+}
+
+const Value* RjReader::OptObject(const Value& obj, const char* key, const std::string& path) {
+  const Value* v = Get(obj, key, path, false);
+  if (!v) return nullptr;
+  if (!v->IsObject()) {
+    Fail(path + "." + key, "an object or null");
+    return nullptr;
+  }
+  return v;
+}
+
+}  // namespace gpuadvisor
