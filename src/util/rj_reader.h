@@ -1,6 +1,8 @@
-// Typed, path-aware access to a RapidJSON DOM: the same contract as JsonReader (json_reader.h)
-// for the hot path of loading catalogs (RapidJSON parses ~5x faster than nlohmann's DOM, which
-// keeps CLI start-up under 20 ms). The first error is kept; getters return defaults after it.
+// Typed, path-aware access to a parsed RapidJSON DOM, used by every JSON reader (catalog files,
+// DescribeInstanceTypes, spot advisor, manifests). RapidJSON parses ~5x faster than nlohmann's
+// DOM, which keeps CLI start-up under 20 ms. Each getter records the first error as
+// "<origin>: <path>: expected <type>" and returns a default afterwards, so a loader reads a
+// record straight through and checks status() once (leveldb iterator style).
 #ifndef GPUADVISOR_UTIL_RJ_READER_H_
 #define GPUADVISOR_UTIL_RJ_READER_H_
 

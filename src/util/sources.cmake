@@ -4,6 +4,5 @@ set(GPUADVISOR_UTIL_SOURCES
   src/util/numbers.cc
   src/util/csv.cc
   src/util/files.cc
-  src/util/json_reader.cc
   src/util/rj_reader.cc
 )

@@ -7,7 +7,7 @@
 #include "catalog/build/sources.h"
 #include "gpuadvisor/catalog_build.h"
 #include "util/files.h"
-#include "util/json_reader.h"
+#include "util/rj_reader.h"
 #include "util/strings.h"
 
 namespace gpuadvisor {
@@ -274,12 +274,12 @@ Result<std::vector<BuildInput>> LoadBuildManifest(const std::string& manifest_pa
                                                   const std::string& root) {
   Result<std::string> text = ReadFile(manifest_path);
   if (!text.ok()) return text.status();
-  Result<nlohmann::json> doc = ParseJsonText(*text, manifest_path);
-  if (!doc.ok()) return doc.status();
-  JsonReader r(manifest_path);
-  const nlohmann::json& list = r.Array(*doc, "sources", "$");
+  rapidjson::Document doc;
+  GPUADVISOR_RETURN_IF_ERROR(ParseRapidJson(*text, manifest_path, &doc));
+  RjReader r(manifest_path);
+  const rapidjson::Value& list = r.Array(doc, "sources", "$");
   std::vector<BuildInput> out;
-  for (size_t i = 0; i < list.size() && r.status().ok(); ++i) {
+  for (rapidjson::SizeType i = 0; i < list.Size() && r.status().ok(); ++i) {
     std::string p = "$.sources[" + std::to_string(i) + "]";
     BuildInput in;
     in.meta.id = r.Str(list[i], "id", p);

@@ -1,13 +1,13 @@
 #include <cmath>
 
 #include "catalog/build/sources.h"
-#include "util/json_reader.h"
+#include "util/rj_reader.h"
 #include "util/strings.h"
 
 namespace gpuadvisor::build {
 namespace {
 
-using nlohmann::json;
+using json = rapidjson::Value;
 
 // The first accelerator group of one of the *Info blocks, normalised.
 struct DeviceGroup {
@@ -20,7 +20,7 @@ struct DeviceGroup {
   std::optional<int> cores;
 };
 
-std::optional<DeviceGroup> ReadDevices(JsonReader& r, const json& info, const std::string& path) {
+std::optional<DeviceGroup> ReadDevices(RjReader& r, const json& info, const std::string& path) {
   struct Block {
     const char* info;
     const char* list;
@@ -38,9 +38,9 @@ std::optional<DeviceGroup> ReadDevices(JsonReader& r, const json& info, const st
     if (!block) continue;
     std::string bp = path + "." + b.info;
     const json& list = r.Array(*block, b.list, bp);
-    if (list.empty()) continue;
+    if (list.Empty()) continue;
     std::string lp = bp + "." + b.list + "[0]";
-    const json& d = list[0];
+    const json& d = list[0u];
     DeviceGroup g;
     g.kind = b.kind;
     // dl2q reports its Qualcomm devices as InferenceAcceleratorInfo; Inferentia (inf1) is
@@ -72,7 +72,7 @@ std::optional<DeviceGroup> ReadDevices(JsonReader& r, const json& info, const st
   return std::nullopt;
 }
 
-void ReadNetwork(JsonReader& r, const json& info, const std::string& path, InstanceType* t) {
+void ReadNetwork(RjReader& r, const json& info, const std::string& path, InstanceType* t) {
   const json* net = r.OptObject(info, "NetworkInfo", path);
   if (!net) return;
   std::string np = path + ".NetworkInfo";
@@ -88,9 +88,9 @@ void ReadNetwork(JsonReader& r, const json& info, const std::string& path, Insta
         static_cast<int>(r.OptInt(*efa, "MaximumEfaInterfaces", np + ".EfaInfo").value_or(0));
   }
   const json& cards = r.Array(*net, "NetworkCards", np, false);
-  if (!cards.empty()) {
+  if (!cards.Empty()) {
     double base = 0, peak = 0;
-    for (size_t i = 0; i < cards.size(); ++i) {
+    for (rapidjson::SizeType i = 0; i < cards.Size(); ++i) {
       std::string cp = np + ".NetworkCards[" + std::to_string(i) + "]";
       base += r.OptNum(cards[i], "BaselineBandwidthInGbps", cp).value_or(0);
       peak += r.OptNum(cards[i], "PeakBandwidthInGbps", cp).value_or(0);
@@ -100,18 +100,18 @@ void ReadNetwork(JsonReader& r, const json& info, const std::string& path, Insta
   }
 }
 
-void ReadStorage(JsonReader& r, const json& info, const std::string& path, InstanceType* t) {
+void ReadStorage(RjReader& r, const json& info, const std::string& path, InstanceType* t) {
   if (const json* st = r.OptObject(info, "InstanceStorageInfo", path)) {
     std::string sp = path + ".InstanceStorageInfo";
     if (auto total = r.OptInt(*st, "TotalSizeInGB", sp)) t->local_storage_gb = static_cast<int>(*total);
     std::string nvme = r.Str(*st, "NvmeSupport", sp, false);
     t->local_nvme = nvme == "required" || nvme == "supported";
     const json& disks = r.Array(*st, "Disks", sp, false);
-    if (!disks.empty()) {
+    if (!disks.Empty()) {
       std::string dp = sp + ".Disks[0]";
-      t->local_disk_count = static_cast<int>(r.OptInt(disks[0], "Count", dp).value_or(0));
-      if (auto gb = r.OptInt(disks[0], "SizeInGB", dp)) t->local_disk_gb = static_cast<int>(*gb);
-      t->local_disk_type = r.Str(disks[0], "Type", dp, false);
+      t->local_disk_count = static_cast<int>(r.OptInt(disks[0u], "Count", dp).value_or(0));
+      if (auto gb = r.OptInt(disks[0u], "SizeInGB", dp)) t->local_disk_gb = static_cast<int>(*gb);
+      t->local_disk_type = r.Str(disks[0u], "Type", dp, false);
     }
   }
   if (const json* ebs = r.OptObject(info, "EbsInfo", path)) {
@@ -124,7 +124,7 @@ void ReadStorage(JsonReader& r, const json& info, const std::string& path, Insta
 }
 
 // One InstanceTypeInfo; nullopt (and no error) when it carries no accelerator.
-std::optional<InstanceType> ReadInfo(JsonReader& r, const json& info, const std::string& path) {
+std::optional<InstanceType> ReadInfo(RjReader& r, const json& info, const std::string& path) {
   std::optional<DeviceGroup> dev = ReadDevices(r, info, path);
   if (!dev) return std::nullopt;
   InstanceType t;
@@ -183,13 +183,13 @@ std::optional<double> ParseNetworkPerformanceGbps(std::string_view text) {
 
 Result<std::vector<InstanceType>> ReadDescribeInstanceTypes(std::string_view text,
                                                             std::string_view origin) {
-  Result<json> doc = ParseJsonText(text, origin);
-  if (!doc.ok()) return doc.status();
-  JsonReader r{std::string(origin)};
+  rapidjson::Document doc;
+  GPUADVISOR_RETURN_IF_ERROR(ParseRapidJson(text, origin, &doc));
+  RjReader r{std::string(origin)};
   std::vector<InstanceType> out;
   auto take = [&](const json& info, const std::string& path, bool retired,
                   const std::string& last_seen) {
-    if (!info.is_object()) return r.Fail(path, "an InstanceTypeInfo object");
+    if (!info.IsObject()) return r.Fail(path, "an InstanceTypeInfo object");
     std::optional<InstanceType> t = ReadInfo(r, info, path);
     if (!t) return;
     t->retired = retired;
@@ -198,22 +198,23 @@ Result<std::vector<InstanceType>> ReadDescribeInstanceTypes(std::string_view tex
   };
   auto take_page = [&](const json& page, const std::string& path) {
     const json& list = r.Array(page, "InstanceTypes", path);
-    for (size_t i = 0; i < list.size() && r.status().ok(); ++i) {
+    for (rapidjson::SizeType i = 0; i < list.Size() && r.status().ok(); ++i) {
       take(list[i], path + ".InstanceTypes[" + std::to_string(i) + "]", false, "");
     }
   };
-  const json& root = *doc;
-  if (root.is_array()) {
-    for (size_t i = 0; i < root.size() && r.status().ok(); ++i) {
+  const json& root = doc;
+  if (root.IsArray()) {
+    for (rapidjson::SizeType i = 0; i < root.Size() && r.status().ok(); ++i) {
       take_page(root[i], "$[" + std::to_string(i) + "]");
     }
-  } else if (root.is_object() && root.contains("InstanceTypes")) {
+  } else if (root.IsObject() && root.HasMember("InstanceTypes")) {
     take_page(root, "$");
-  } else if (root.is_object()) {
-    for (auto it = root.begin(); it != root.end() && r.status().ok(); ++it) {
-      std::string path = "$[\"" + it.key() + "\"]";
-      const json& v = it.value();
-      if (v.is_object() && v.contains("record")) {
+  } else if (root.IsObject()) {
+    for (auto it = root.MemberBegin(); it != root.MemberEnd() && r.status().ok(); ++it) {
+      std::string key(it->name.GetString(), it->name.GetStringLength());
+      std::string path = "$[\"" + key + "\"]";
+      const json& v = it->value;
+      if (v.IsObject() && v.HasMember("record")) {
         take(v["record"], path + ".record", true,
              r.Str(v, "last_seen_commit_date", path, false));
       } else {

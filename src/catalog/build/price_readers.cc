@@ -1,6 +1,8 @@
+#include <algorithm>
+
 #include "catalog/build/sources.h"
 #include "util/csv.h"
-#include "util/json_reader.h"
+#include "util/rj_reader.h"
 #include "util/numbers.h"
 #include "util/strings.h"
 
@@ -71,17 +73,17 @@ Result<std::vector<PriceRecord>> ReadPriceCsv(std::string_view csv, std::string_
 
 Result<std::vector<SpotAdvice>> ReadSpotAdvisorJson(std::string_view text,
                                                     std::string_view origin) {
-  Result<nlohmann::json> doc = ParseJsonText(text, origin);
-  if (!doc.ok()) return doc.status();
-  JsonReader r{std::string(origin)};
-  const nlohmann::json& root = *doc;
+  rapidjson::Document doc;
+  GPUADVISOR_RETURN_IF_ERROR(ParseRapidJson(text, origin, &doc));
+  RjReader r{std::string(origin)};
+  const rapidjson::Value& root = doc;
   struct Range {
     std::string label;
     double max = 0;
   };
   std::vector<Range> ranges;
-  const nlohmann::json& rj = r.Array(root, "ranges", "$");
-  for (size_t i = 0; i < rj.size(); ++i) {
+  const rapidjson::Value& rj = r.Array(root, "ranges", "$");
+  for (rapidjson::SizeType i = 0; i < rj.Size(); ++i) {
     std::string p = "$.ranges[" + std::to_string(i) + "]";
     size_t index = static_cast<size_t>(r.Int(rj[i], "index", p));
     if (index >= 16) r.Fail(p + ".index", "an index below 16");
@@ -90,20 +92,22 @@ Result<std::vector<SpotAdvice>> ReadSpotAdvisorJson(std::string_view text,
     ranges[index] = {r.Str(rj[i], "label", p), r.Num(rj[i], "max", p)};
   }
   std::vector<SpotAdvice> out;
-  const nlohmann::json* regions = r.OptObject(root, "spot_advisor", "$");
+  const rapidjson::Value* regions = r.OptObject(root, "spot_advisor", "$");
   if (!regions) r.Fail("$.spot_advisor", "an object keyed by region");
   if (!r.status().ok()) return r.status();
-  for (auto reg = regions->begin(); reg != regions->end(); ++reg) {
-    std::string rp = "$.spot_advisor." + reg.key();
-    const nlohmann::json* linux_types = r.OptObject(reg.value(), "Linux", rp);
+  for (auto reg = regions->MemberBegin(); reg != regions->MemberEnd(); ++reg) {
+    const std::string region(reg->name.GetString(), reg->name.GetStringLength());
+    std::string rp = "$.spot_advisor." + region;
+    const rapidjson::Value* linux_types = r.OptObject(reg->value, "Linux", rp);
     if (!linux_types) continue;
-    for (auto t = linux_types->begin(); t != linux_types->end(); ++t) {
-      std::string tp = rp + ".Linux." + t.key();
+    for (auto t = linux_types->MemberBegin(); t != linux_types->MemberEnd(); ++t) {
+      const std::string type(t->name.GetString(), t->name.GetStringLength());
+      std::string tp = rp + ".Linux." + type;
       SpotAdvice a;
-      a.instance_type = t.key();
-      a.region = reg.key();
-      a.savings_pct = static_cast<int>(r.Int(t.value(), "s", tp));
-      a.range_index = static_cast<int>(r.Int(t.value(), "r", tp));
+      a.instance_type = type;
+      a.region = region;
+      a.savings_pct = static_cast<int>(r.Int(t->value, "s", tp));
+      a.range_index = static_cast<int>(r.Int(t->value, "r", tp));
       if (a.range_index < 0 || static_cast<size_t>(a.range_index) >= ranges.size()) {
         r.Fail(tp + ".r", "an index into $.ranges");
       }
