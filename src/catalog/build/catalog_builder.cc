@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <regex>
+#include <cctype>
 #include <set>
 
 #include "catalog/build/sources.h"
@@ -21,8 +21,23 @@ using build::SpotAdvice;
 // ("us-east-1-atl-1") belong to a parent region and are not separate regions; China regions
 // are priced in CNY by the sources and are left out.
 bool IsRegionCode(const std::string& r) {
-  static const std::regex kRegion("^[a-z]{2}(-gov)?-[a-z]+-[0-9]+$");
-  return std::regex_match(r, kRegion) && !StartsWith(r, "cn-");
+  // Shape: geo "-" [gov "-"] area "-" number, e.g. "ap-southeast-5", "us-gov-west-1".
+  std::vector<std::string_view> parts = Split(r, '-');
+  if (parts.size() == 4 && parts[1] == "gov") parts.erase(parts.begin() + 1);
+  if (parts.size() != 3 || parts[0].size() != 2 || parts[0] == "cn" || parts[1].empty()) return false;
+  auto all = [](std::string_view s, int (*pred)(int)) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [&](char c) { return pred(static_cast<unsigned char>(c)) != 0; });
+  };
+  return all(parts[0], islower) && all(parts[1], islower) && all(parts[2], isdigit);
+}
+
+// Accelerator families by name (p3, g6e, gr6, inf2, trn1, dl1, vt1, f2, u-p6e...).
+bool LooksLikeAcceleratorType(const std::string& type) {
+  for (const char* prefix : {"gr", "inf", "trn", "dl", "vt", "u-p"}) {
+    if (StartsWith(type, prefix)) return true;
+  }
+  return type.size() > 1 && (type[0] == 'p' || type[0] == 'g' || type[0] == 'f') &&
+         std::isdigit(static_cast<unsigned char>(type[1]));
 }
 
 // Ordering of sources for "newest wins": by snapshot date, undated ("") oldest.
@@ -249,8 +264,7 @@ struct Builder {
     for (const auto& [type, region] : keys) {
       auto it = types.find(type);
       if (it == types.end()) {
-        static const std::regex kAccel("^(p[0-9]|g[0-9]|gr[0-9]|inf|trn|dl|vt|f[0-9]|u-p)");
-        if (std::regex_search(type, kAccel)) unpriced_unknown_types.insert(type);
+        if (LooksLikeAcceleratorType(type)) unpriced_unknown_types.insert(type);
         continue;
       }
       if (!IsRegionCode(region)) continue;
