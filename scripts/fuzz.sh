@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang-19 (ASan + UBSan) and runs each for SECONDS (default 30)
+# on its checked-in corpus. A crash fails the script; its input is left in build-fuzz/crashes/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-30}
+bash scripts/deps.sh
+for p in clang-19 libclang-rt-19-dev; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    { apt-get update -qq; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$p" >/dev/null; }
+done
+CXX=clang++-19 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DGPUADVISOR_BUILD_FUZZ=ON -DGPUADVISOR_BUILD_TESTS=OFF >/dev/null
+cmake --build build-fuzz -j2 --target fuzz_catalog_json fuzz_price_csv fuzz_instance_types_json
+mkdir -p build-fuzz/crashes
+for t in catalog_json price_csv instance_types_json; do
+  work=build-fuzz/corpus-$t
+  mkdir -p "$work"
+  log=build-fuzz/fuzz-$t.log
+  if ! ./build-fuzz/fuzz/fuzz_$t -max_total_time="$seconds" -max_len=8192 \
+       -artifact_prefix=build-fuzz/crashes/$t- "$work" fuzz/corpus/$t >"$log" 2>&1; then
+    tail -30 "$log"; echo "fuzz: $t FAILED (input in build-fuzz/crashes/)"; exit 1
+  fi
+  echo "fuzz: $t $(grep -Eo 'Done [0-9]+ runs' "$log" | tail -1) in ${seconds}s"
+done
