@@ -39,7 +39,7 @@ int RunInfo(const InfoOptions& o) {
   if (!ctx.ok()) return Fail(ctx.status());
   ojson info = CatalogInfoJson(*ctx->catalog, ctx->fresh);
   if (ctx->format == OutputFormat::kJson) {
-    Emit(*ctx, info, Table());
+    Emit(*ctx, [&] { return info; }, [] { return Table(); });
     return kExitOk;
   }
   const ojson& n = info["counts"];

@@ -16,7 +16,7 @@ int Run(const GpusOptions& o) {
   if (!o.include_retired) {
     std::erase_if(gpus, [](const GpuSummary& s) { return s.types.empty(); });
   }
-  Emit(*ctx, GpusJson(gpus), GpusTable(gpus));
+  Emit(*ctx, [&] { return GpusJson(gpus); }, [&] { return GpusTable(gpus); });
   return kExitOk;
 }
 

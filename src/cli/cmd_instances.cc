@@ -67,7 +67,8 @@ int Run(const InstancesOptions& o) {
   if (!rows.ok()) return Fail(rows.status());
   std::vector<std::string> warnings = StaleWarnings(*rows, ctx->fresh);
   if (rows->empty()) warnings.push_back("no instance type matches these filters");
-  Emit(*ctx, InstancesJson(*rows, ctx->fresh), InstancesTable(*rows), warnings);
+  Emit(*ctx, [&] { return InstancesJson(*rows, ctx->fresh); }, [&] { return InstancesTable(*rows); },
+       warnings);
   return rows->empty() ? kExitNothingFound : kExitOk;
 }
 

@@ -63,7 +63,7 @@ int Run(const ShowOptions& o) {
   if (!region.ok()) return Fail(region);
   ojson j = ShowJson(c, **t, o.region, ctx->fresh);
   if (ctx->format == OutputFormat::kJson) {
-    Emit(*ctx, j, Table());
+    Emit(*ctx, [&] { return j; }, [] { return Table(); });
     return kExitOk;
   }
   std::string out = SummaryTable(c, **t, *ctx).Render(ctx->format, ctx->color) + "\n" +

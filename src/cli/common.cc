@@ -74,11 +74,11 @@ Result<Context> MakeContext(const CommonOptions& o) {
   return ctx;
 }
 
-void Emit(const Context& ctx, const ojson& json, const Table& table,
-          const std::vector<std::string>& warnings) {
+void Emit(const Context& ctx, const std::function<ojson()>& json,
+          const std::function<Table()>& table, const std::vector<std::string>& warnings) {
   for (const std::string& w : warnings) Warn(w);
-  std::string out = ctx.format == OutputFormat::kJson ? json.dump(2) + "\n"
-                                                      : table.Render(ctx.format, ctx.color);
+  std::string out = ctx.format == OutputFormat::kJson ? json().dump(2) + "\n"
+                                                      : table().Render(ctx.format, ctx.color);
   std::fwrite(out.data(), 1, out.size(), stdout);
 }
 

@@ -4,6 +4,7 @@
 #define GPUADVISOR_CLI_COMMON_H_
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,8 +48,9 @@ struct Context {
 Result<Context> MakeContext(const CommonOptions& opts);
 
 // Writes JSON (format json) or the table (other formats) to stdout; warnings go to stderr.
-void Emit(const Context& ctx, const ojson& json, const Table& table,
-          const std::vector<std::string>& warnings = {});
+// Only the view the format needs is built.
+void Emit(const Context& ctx, const std::function<ojson()>& json,
+          const std::function<Table()>& table, const std::vector<std::string>& warnings = {});
 void Warn(const std::string& line);
 
 // Optional numeric flag held as text, parsed with our own messages.
