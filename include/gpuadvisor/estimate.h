@@ -1,0 +1,119 @@
+// Estimate: memory per device, time, FLOPs, cost and uncertainty for one workload on one
+// hardware configuration. The methods and their sources are in doc/estimation.md.
+//
+// EstimateWorkload() is a pure function of its arguments: no I/O, no globals, thread-safe.
+// It is on the recommendation engine's hot path; with EstimateMode::kFast it builds no
+// assumption strings and allocates nothing for dense LLM training/serving candidates.
+//
+// A configuration that does not fit is still estimated (memory.fits = false, with a warning);
+// a configuration the hardware cannot run at all (BF16 on a V100, NVENC on an H100, training on
+// Inferentia) is Status Unsupported with a one-line reason.
+#ifndef GPUADVISOR_ESTIMATE_H_
+#define GPUADVISOR_ESTIMATE_H_
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuadvisor/catalog.h"
+#include "gpuadvisor/result.h"
+#include "gpuadvisor/workload.h"
+
+namespace gpuadvisor {
+
+// The hardware to estimate on. Pointers are non-owning and must outlive the call.
+struct Hardware {
+  const GpuSpec* gpu = nullptr;             // REQUIRED
+  int gpus = 1;                             // devices in total (instances x devices each)
+  const InstanceType* instance = nullptr;   // nullable: a bare GPU count ("--gpu H100 --gpus 8")
+  int instances = 0;                        // 0 = derived from gpus / devices per instance
+  const RegionOffer* offer = nullptr;       // nullable; prices for cost
+  // Overrides for hardware not in the catalog (e.g. published clusters); 0 = derive.
+  int gpus_per_node = 0;            // default: instance devices, else min(gpus, 8)
+  double node_network_gbps = 0;     // inter-node, per node; default: instance network_gbps
+  std::optional<bool> nvlink;       // default: GpuSpec::nvlink_gbps is set and > 1 GPU/node
+};
+
+enum class EstimateMode {
+  kDetailed,  // fill Estimate::assumptions
+  kFast,      // numbers only (recommendation search)
+};
+
+// Per-device memory in GiB (2^30 B). Null fields do not apply to the task.
+struct MemoryEstimate {
+  std::optional<double> weights_gib, gradients_gib, optimizer_gib, activations_gib,
+      kv_cache_gib, overhead_gib;
+  double total_gib = 0;
+  double device_gib = 0;  // usable memory of one device (AWS-reported where known)
+  bool fits = true;
+};
+
+struct PerformanceEstimate {
+  std::optional<double> tokens_per_s;         // training: processed; serving: generated, all GPUs
+  std::optional<double> tokens_per_s_per_gpu;
+  std::optional<double> tflops_per_gpu;       // model FLOPs (no recompute) achieved per GPU
+  std::optional<double> mfu;                  // tflops_per_gpu / dense peak of the precision
+  std::optional<double> hfu;                  // including recompute
+  std::optional<double> step_time_s;          // training optimizer step; serving decode step
+  std::optional<double> images_per_s;
+  std::optional<double> ttft_ms, itl_ms, e2e_latency_ms;
+  std::optional<double> requests_per_s;
+  std::optional<double> max_concurrency;      // requests the KV cache holds (all replicas)
+  std::optional<double> mbu;                  // decode bandwidth utilisation assumed
+  std::optional<double> streams_per_gpu;      // transcode capacity
+  std::optional<double> sessions_per_gpu;     // render capacity
+  std::optional<double> scan_time_s;          // analytics: one full scan of the dataset
+  std::optional<double> sustained_tflops;     // hpc: achieved rate, all GPUs
+};
+
+struct ParallelismChoice {
+  int tp = 1, pp = 1, dp = 1, cp = 1, virtual_pp = 1;
+  int zero = 0;
+  int micro_batch = 1;
+  bool sequence_parallel = false;
+  Recompute recompute = Recompute::kNone;
+  bool chosen = false;  // at least one value was picked by the estimator
+};
+
+struct CostEstimate {
+  std::optional<double> on_demand_usd, spot_usd, reserved_1y_usd;
+  std::optional<double> on_demand_usd_per_hour, spot_usd_per_hour, reserved_1y_usd_per_hour;
+};
+
+struct Estimate {
+  TaskKind task = TaskKind::kPretrain;
+  std::string gpu_model;      // GpuSpec::model
+  int gpus = 0;
+  std::string instance_type;  // "" without an instance
+  int instances = 0;          // 0 without an instance
+  int gpus_per_node = 1;
+  Precision precision = Precision::kBf16;  // compute precision used
+  ParallelismChoice parallelism;
+  bool parallelism_applies = false;  // LLM tasks only
+  MemoryEstimate memory;
+  PerformanceEstimate performance;
+  std::optional<double> params_total, params_active;
+  std::optional<double> flops_total;   // model FLOPs of the whole job
+  std::optional<double> hours, gpu_hours;
+  CostEstimate cost;
+  // Band on `uncertainty_metric` ("time.hours", "performance.tokens_per_s", ...).
+  std::string uncertainty_metric;
+  std::optional<double> uncertainty_low, uncertainty_high;
+  std::vector<std::string> assumptions;  // kDetailed only; warnings start with "warning: "
+};
+
+// REQUIRES: Validate(w).ok(), hw.gpu != nullptr, hw.gpus >= 1.
+// `request` overrides w.parallelism field by field; unset fields are chosen (fastest plan that
+// fits, see doc/estimation.md). Errors: InvalidArgument (e.g. tp*pp does not divide gpus),
+// Unsupported (hardware cannot run the task or precision).
+Result<Estimate> EstimateWorkload(const Workload& w, const Hardware& hw,
+                                  const ParallelismRequest& request = {},
+                                  EstimateMode mode = EstimateMode::kDetailed);
+
+// The contract's `estimate` JSON object (CLI-CONTRACT.md); non-applicable fields are null.
+nlohmann::json EstimateToJson(const Estimate& e);
+
+}  // namespace gpuadvisor
+
+#endif  // GPUADVISOR_ESTIMATE_H_

@@ -1,0 +1,238 @@
+// Workload: what the user wants to run, independent of the hardware it runs on.
+//
+// One description serves every front end. CLI flags, YAML/JSON workload files, HTTP bodies and
+// the Python module all go through SetWorkloadField(), which accepts the flag names of
+// CLI-CONTRACT.md without the leading dashes ("seq-len"; "seq_len" is accepted too). A Workload
+// is a plain value: cheap to copy, no pointers, safe to share read-only between threads.
+//
+// The model architecture comes from a preset (FindModelPreset), a Hugging Face config.json
+// (ApplyHfConfigJson) or explicit fields; explicit fields win over a preset whatever the order
+// in which they were set. Validate() performs the cross-field checks; EstimateWorkload()
+// (estimate.h) assumes a validated workload.
+#ifndef GPUADVISOR_WORKLOAD_H_
+#define GPUADVISOR_WORKLOAD_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuadvisor/result.h"
+
+namespace gpuadvisor {
+
+// Task kinds. Names ("pretrain", "train-vision", ...) appear in files and the API: do not rename.
+enum class TaskKind {
+  kPretrain,
+  kFinetune,
+  kLora,
+  kQlora,
+  kServe,
+  kTrainVision,
+  kInferVision,
+  kHpc,
+  kTranscode,
+  kRender,
+  kAnalytics,
+};
+
+// Numeric formats for training compute, inference weights and the KV cache.
+// Names as in the contract ("fp32", "bf16", "int4", ...): do not rename.
+enum class Precision { kFp32, kTf32, kBf16, kFp16, kFp8, kInt8, kInt4, kFp4, kNf4 };
+enum class Optimizer { kAdamW, kAdam8bit, kSgd };
+enum class Recompute { kNone, kSelective, kFull };
+enum class Codec { kH264, kHevc, kAv1 };
+enum class Offload { kNone, kCpu, kNvme };
+// Which linear layers LoRA adapts.
+enum class LoraTargets { kAll, kAttention, kQv };
+
+// Architecture family; decides which formulas apply.
+enum class ModelFamily {
+  kDecoder,         // GPT-style causal LM (Llama, Mistral, Qwen, Gemma, GPT-3, OPT, MPT, ...)
+  kEncoder,         // BERT-style
+  kEncoderDecoder,  // T5-style (layers = encoder layers = decoder layers)
+  kConvNet,         // ResNet-style image model
+  kVit,             // vision transformer
+  kDiffusion,       // latent diffusion UNet
+};
+
+const char* TaskKindName(TaskKind t);
+const char* PrecisionName(Precision p);
+const char* OptimizerName(Optimizer o);
+const char* RecomputeName(Recompute r);
+const char* CodecName(Codec c);
+const char* ModelFamilyName(ModelFamily f);
+bool IsTrainingTask(TaskKind t);   // pretrain, finetune, lora, qlora
+bool IsLlmTask(TaskKind t);        // the four training kinds and serve
+bool IsVisionTask(TaskKind t);     // train-vision, infer-vision
+
+// Architecture numbers. 0 means "not given". For transformers the parameter count is derived
+// from these (see ModelParams); `params` overrides the derived total when set.
+struct ModelArch {
+  ModelFamily family = ModelFamily::kDecoder;
+  double params = 0;        // total parameters, explicit; 0 = derive
+  int layers = 0;           // transformer blocks (per stack for encoder-decoder)
+  int hidden = 0;           // model width h
+  int heads = 0;            // query heads a
+  int kv_heads = 0;         // KV heads k (GQA; 0 = heads, i.e. MHA)
+  int head_dim = 0;         // 0 = hidden / heads (Gemma and T5 set it explicitly)
+  int ffn = 0;              // FFN inner size f (per expert for MoE); 0 = 4h
+  int vocab = 0;            // vocabulary V
+  int experts = 0;          // MoE experts per layer (0/1 = dense)
+  int active_experts = 0;   // experts per token (top-k)
+  int max_positions = 0;    // learned absolute positions (0 = rotary/ALiBi: no table)
+  int sliding_window = 0;   // tokens of attention window; 0 = full attention
+  double sliding_window_fraction = 1.0;  // share of layers using the window (Gemma-2: 0.5)
+  bool gated_mlp = true;    // SwiGLU/GeGLU (3 matrices) vs GELU MLP (2 matrices)
+  bool tied_embeddings = false;
+  bool attention_bias = false;  // QKV/O and MLP biases (GPT-2/OPT/BERT-style)
+  bool dropout = false;     // dropout in training (Megatron/GPT-3 era: yes; Llama era: no)
+  // Vision (ConvNet, ViT, diffusion); per image at `resolution_px`, forward pass only.
+  double fwd_flop_per_image = 0;    // FLOP (2 per multiply-add); diffusion: one UNet evaluation
+  double fwd_bytes_per_image = 0;   // HBM traffic of the non-matmul ops, 16-bit activations
+  int resolution_px = 0;            // reference input side length
+  int diffusion_steps = 0;          // default denoising steps (diffusion only)
+  double decoder_flop_per_image = 0;  // VAE decode etc., once per image (diffusion only)
+};
+
+// Bits of ModelArch set explicitly by the user (they survive a later "model" preset).
+enum ArchField : uint32_t {
+  kArchParams = 1u << 0, kArchLayers = 1u << 1, kArchHidden = 1u << 2, kArchHeads = 1u << 3,
+  kArchKvHeads = 1u << 4, kArchFfn = 1u << 5, kArchVocab = 1u << 6, kArchExperts = 1u << 7,
+  kArchActiveExperts = 1u << 8, kArchHeadDim = 1u << 9, kArchSlidingWindow = 1u << 10,
+  kArchMaxPositions = 1u << 11, kArchTied = 1u << 12, kArchGated = 1u << 13,
+};
+
+// Parallelism and memory-saving choices; every field unset = let the estimator choose.
+struct ParallelismRequest {
+  std::optional<int> tp, pp, dp;          // tensor / pipeline / data parallel degrees
+  std::optional<int> context_parallel;    // sequence split across GPUs (long context)
+  std::optional<int> virtual_pp;          // interleaved pipeline chunks per GPU
+  std::optional<int> zero;                // ZeRO stage 0-3 (3 = FSDP FULL_SHARD)
+  std::optional<int> micro_batch;         // sequences per micro-batch per GPU
+  std::optional<bool> sequence_parallel;  // Megatron SP (only with tp > 1)
+  std::optional<Recompute> recompute;     // activation recomputation
+  std::optional<Offload> offload;         // optimizer-state offload (ZeRO-Offload/Infinity)
+};
+
+struct Workload {
+  TaskKind task = TaskKind::kPretrain;
+  std::string model_name;   // preset name or config.json origin; "" for explicit architecture
+  ModelArch model;
+  uint32_t arch_set = 0;    // ArchField bits set explicitly
+  ParallelismRequest parallelism;
+
+  // LLM training (pretrain/finetune/lora/qlora).
+  double tokens = 0;                   // training tokens in total (before epochs); 0 = unset
+  int seq_len = 0;                     // 0 = default (2048 train; 4096 cap by model)
+  double global_batch_tokens = 0;      // alternatively global_batch sequences
+  int global_batch = 0;                // sequences per optimizer step
+  std::optional<Precision> precision;  // unset = bf16 where supported, else fp16
+  Optimizer optimizer = Optimizer::kAdamW;
+  bool flash_attention = true;         // fused attention (no s^2 activations)
+  int lora_rank = 16;
+  LoraTargets lora_targets = LoraTargets::kAll;
+  double epochs = 1;                   // also used by train-vision
+
+  // Serving.
+  double rps = 0;                          // open-loop arrival rate; 0 = unset
+  int input_tokens = 0, output_tokens = 0; // per request; 0 = defaults (512 / 256)
+  int concurrency = 0;                     // closed-loop requests in flight; 0 = unset
+  std::optional<Precision> quantization;   // weights: unset/none = 16-bit
+  std::optional<Precision> kv_precision;   // unset = 16-bit
+  double ttft_p95_s = 0, itl_p95_s = 0, e2e_p95_s = 0;  // latency targets; 0 = none
+
+  // Vision.
+  double images = 0;        // images per epoch (train) or to process (infer)
+  int resolution = 0;       // input side length in pixels; 0 = the model's reference
+  int batch = 0;            // inference batch; 0 = default
+  int steps = 0;            // diffusion denoising steps; 0 = model default
+
+  // HPC.
+  double fp64_flop = 0, fp32_flop = 0;  // total FLOP of the job
+  double fp64_flops_needed = 0, fp32_flops_needed = 0;  // or a sustained FLOP/s target
+  double working_set_gib = 0;
+  double runtime_target_s = 0;
+
+  // Transcode.
+  int streams = 0;
+  int stream_resolution_lines = 1080;  // "720p" / "1080p" / "4k" -> 720 / 1080 / 2160
+  double fps = 30;
+  Codec codec = Codec::kH264;
+  double hours = 0;  // how long the streams (or render sessions) run; 0 = 1 h
+
+  // Render / virtual workstations.
+  int sessions = 0;
+  double session_gib = 0;  // GPU memory per session; 0 = 4 GiB
+
+  // Analytics.
+  double dataset_gib = 0;
+  double scans_per_hour = 0;  // full scans wanted per hour; 0 = 1
+
+  // Efficiency overrides (fractions in (0, 1]); 0 = the estimator's default.
+  double mfu = 0;      // model FLOPs utilisation for training / prefill
+  double mbu = 0;      // memory-bandwidth utilisation for decode
+  double goodput = 0;  // share of wall clock doing useful steps (restarts, evals)
+};
+
+// Sets one field from text. `key` is a contract flag name without dashes ("kv-heads");
+// underscores are accepted for dashes. Values: numbers accept SI suffixes ("7B", "2T"),
+// latencies accept "200ms"/"1.5s" (bare number = seconds), run lengths "90m"/"36h" (bare =
+// hours). Returns InvalidArgument naming the key, e.g. `tokens: expected a positive number, got
+// "-5"`, also for an unknown key (with a "did you mean"); NotFound for an unknown preset (with a
+// "did you mean"). "model-config" reads the named Hugging Face config.json file (IOError).
+Status SetWorkloadField(Workload* w, std::string_view key, std::string_view value);
+// All keys SetWorkloadField accepts (dashed spelling), for help texts and suggestions.
+const std::vector<std::string>& WorkloadFieldNames();
+
+// Parses a workload file: a JSON/YAML object whose keys are SetWorkloadField keys. "model" may
+// be a preset name or an object of architecture keys. Errors: ParseError "<origin>:<line>: ..."
+// (YAML) or "<origin>: byte N" (JSON), InvalidArgument "<origin>: <key>: ..." for bad values.
+Result<Workload> ParseWorkloadJson(std::string_view text, std::string_view origin);
+Result<Workload> ParseWorkloadYaml(std::string_view text, std::string_view origin);
+// Picks JSON when the first non-blank character is '{', YAML otherwise.
+Result<Workload> ParseWorkloadText(std::string_view text, std::string_view origin);
+
+// Cross-field checks: heads divide hidden, kv-heads divide heads, positive token counts, the
+// task has what it needs (a model for LLM tasks, streams for transcode, ...).
+// Errors: InvalidArgument naming the field.
+Status Validate(const Workload& w);
+
+// ---- Models ----
+
+// A built-in architecture. `name` is the canonical preset name ("llama-3.1-8b").
+struct ModelPreset {
+  const char* name;
+  const char* source;  // where the numbers come from (the model's published config)
+  ModelArch arch;
+};
+// NotFound "unknown model \"x\"; did you mean ...?" for an unknown name (case-insensitive).
+Result<const ModelPreset*> FindModelPreset(std::string_view name);
+const std::vector<std::string>& ModelPresetNames();
+
+// Fills w->model from a Hugging Face config.json (Llama, Mistral, Mixtral, Qwen2/Qwen2-MoE,
+// Gemma/Gemma-2, GPT-NeoX, GPT-2, OPT, BERT, MPT, T5 key names). Explicitly set architecture
+// fields are kept. ParseError "<origin>: ..." for malformed JSON or missing sizes.
+Status ApplyHfConfigJson(Workload* w, std::string_view json_text, std::string_view origin);
+
+// Parameter counts derived from the architecture (ModelArch::params overrides the total).
+struct ModelParams {
+  double total = 0;       // every stored parameter (memory)
+  double active = 0;      // used per token (MoE: top-k experts only)
+  double embedding = 0;   // input embedding table (+ learned positions)
+  double lm_head = 0;     // output projection, 0 when tied (it is the embedding)
+  double per_layer = 0;   // one transformer block, all experts
+  double expert_mlp = 0;  // one expert's MLP in one layer (MoE), 0 for dense
+  double linear = 0;      // parameters in Linear layers (what weight quantization touches)
+};
+ModelParams ComputeModelParams(const ModelArch& m);
+
+// Effective sizes with the defaults filled in (kv_heads = heads, head_dim = h/a, ffn = 4h).
+int KvHeads(const ModelArch& m);
+int HeadDim(const ModelArch& m);
+int FfnDim(const ModelArch& m);
+
+}  // namespace gpuadvisor
+
+#endif  // GPUADVISOR_WORKLOAD_H_

@@ -1,0 +1,139 @@
+#include "workload/device.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "util/strings.h"
+
+namespace gpuadvisor::workload_internal {
+namespace {
+
+// Matmul efficiencies: large-GEMM throughput over dense peak as measured by cuBLAS-class
+// kernels; they reproduce the published MFU of Megatron-LM (A100) and MosaicML (A100/H100)
+// together with the bandwidth and communication terms (doc/estimation.md).
+const GenerationEfficiency kGenerations[] = {
+    {"Kepler", 0.60, 0.75, 0.60, 12, true},
+    {"Maxwell", 0.60, 0.75, 0.60, 12, true},
+    {"Volta", 0.70, 0.80, 0.70, 12, false},  // PaLM Table 3, Megatron-LM 2019
+    {"Turing", 0.60, 0.80, 0.70, 12, true},
+    {"Ampere", 0.75, 0.80, 0.70, 25, false},
+    {"Ada Lovelace", 0.65, 0.80, 0.70, 25, true},
+    {"Hopper", 0.65, 0.80, 0.70, 50, false},
+    {"Blackwell", 0.60, 0.80, 0.70, 50, true},
+    {"Neuron", 0.50, 0.70, 0.55, 25, true},
+    {"Other", 0.50, 0.70, 0.55, 12, true},
+};
+
+const GenerationEfficiency& Generation(std::string_view name) {
+  for (const GenerationEfficiency& g : kGenerations) {
+    if (name == g.name) return g;
+  }
+  return kGenerations[std::size(kGenerations) - 1];
+}
+
+}  // namespace
+
+DeviceClass ClassOf(const GpuSpec& gpu) {
+  const std::string vendor = ToLower(gpu.vendor);
+  if (vendor == "nvidia") return DeviceClass::kNvidia;
+  if (vendor == "aws") {
+    return gpu.architecture.find("v1") != std::string::npos ? DeviceClass::kInferentia1
+                                                             : DeviceClass::kNeuron;
+  }
+  return DeviceClass::kOther;
+}
+
+const GenerationEfficiency& EfficiencyFor(const GpuSpec& gpu) {
+  if (ClassOf(gpu) == DeviceClass::kNeuron || ClassOf(gpu) == DeviceClass::kInferentia1) {
+    return Generation("Neuron");
+  }
+  if (ClassOf(gpu) != DeviceClass::kNvidia) return Generation("Other");
+  const std::string& arch = gpu.architecture;
+  if (StartsWith(arch, "Blackwell")) return Generation("Blackwell");
+  if (StartsWith(arch, "Ada")) return Generation("Ada Lovelace");
+  return Generation(arch);
+}
+
+std::optional<double> PeakFlops(const GpuSpec& gpu, Precision p) {
+  std::optional<double> tflops;
+  switch (p) {
+    case Precision::kFp32: tflops = gpu.fp32_tflops; break;
+    case Precision::kTf32: tflops = gpu.tf32_tflops; break;
+    case Precision::kBf16: tflops = gpu.bf16_tflops ? gpu.bf16_tflops : gpu.fp16_tflops; break;
+    case Precision::kFp8: tflops = gpu.fp8_tflops; break;
+    case Precision::kInt8: tflops = gpu.int8_tops; break;
+    case Precision::kFp16:
+    case Precision::kInt4:
+    case Precision::kFp4:
+    case Precision::kNf4:
+      tflops = gpu.fp16_tflops ? gpu.fp16_tflops : gpu.bf16_tflops;
+      break;
+  }
+  if (!tflops || *tflops <= 0) return std::nullopt;
+  return *tflops * 1e12;
+}
+
+Status CheckPrecisionSupported(const GpuSpec& gpu, Precision p, const char* field) {
+  const std::string who = gpu.model + " (" + gpu.architecture + ")";
+  if (p == Precision::kBf16 && !gpu.supports_bf16 && !gpu.bf16_tflops) {
+    return Status::Unsupported(std::string(field) + ": " + who +
+                               " has no BF16; use fp16 (mixed precision) or fp32");
+  }
+  if (p == Precision::kFp8 && !gpu.supports_fp8 && !gpu.fp8_tflops) {
+    return Status::Unsupported(std::string(field) + ": " + who +
+                               " has no FP8 tensor cores (Ada, Hopper and Blackwell do)");
+  }
+  if (p == Precision::kTf32 && !gpu.supports_tf32 && !gpu.tf32_tflops) {
+    return Status::Unsupported(std::string(field) + ": " + who + " has no TF32; use fp32");
+  }
+  if (p == Precision::kFp4 && !StartsWith(gpu.architecture, "Blackwell")) {
+    return Status::Unsupported(std::string(field) + ": " + who +
+                               " has no FP4 tensor cores (Blackwell does)");
+  }
+  return Status::OK();
+}
+
+Precision Default16Bit(const GpuSpec& gpu) {
+  return gpu.supports_bf16 || gpu.bf16_tflops ? Precision::kBf16 : Precision::kFp16;
+}
+
+double DeviceMemoryBytes(const GpuSpec& gpu) {
+  if (gpu.aws_memory_mib && *gpu.aws_memory_mib > 0) {
+    return double(*gpu.aws_memory_mib) * 1024.0 * 1024.0;
+  }
+  return gpu.memory_gib.value_or(0) * kGiB;
+}
+
+Topology MakeTopology(const Hardware& hw) {
+  Topology t;
+  t.gpus = std::max(1, hw.gpus);
+  int per_node = hw.gpus_per_node;
+  if (per_node <= 0 && hw.instance != nullptr) per_node = hw.instance->accelerator.logical_count;
+  if (per_node <= 0) per_node = std::min(t.gpus, 8);
+  t.gpus_per_node = std::clamp(per_node, 1, t.gpus);
+  t.nodes = (t.gpus + t.gpus_per_node - 1) / t.gpus_per_node;
+  const GpuSpec& g = *hw.gpu;
+  const bool has_nvlink = g.nvlink_gbps && *g.nvlink_gbps > 0;
+  t.nvlink = hw.nvlink.value_or(has_nvlink) && t.gpus_per_node > 1;
+  if (t.nvlink) {
+    t.intra_bps = g.nvlink_gbps.value_or(0) / 2 * 1e9 * kNvlinkEfficiency;  // one direction
+    t.intra_latency_s = 8e-6;
+  } else {
+    t.intra_bps = EfficiencyFor(g).pcie_gbps * 1e9 * kPcieEfficiency;
+    t.intra_latency_s = 25e-6;
+  }
+  double gbps = hw.node_network_gbps;
+  if (gbps <= 0 && hw.instance != nullptr && hw.instance->network_gbps) {
+    gbps = *hw.instance->network_gbps;
+  }
+  if (gbps <= 0) {
+    gbps = kDefaultNodeNetworkGbps;
+    t.network_assumed = t.nodes > 1;
+  }
+  t.inter_bps_node = gbps / 8 * 1e9 * kNetworkEfficiency;
+  t.inter_latency_s = 30e-6;
+  return t;
+}
+
+}  // namespace gpuadvisor::workload_internal

@@ -1,0 +1,64 @@
+// What the estimator knows about the devices it runs on: dense peaks per precision, usable
+// memory, memory bandwidth, efficiency assumptions by GPU generation, and the links between
+// devices. Built once per estimate from GpuSpec (+ InstanceType); a plain value.
+#ifndef GPUADVISOR_WORKLOAD_DEVICE_H_
+#define GPUADVISOR_WORKLOAD_DEVICE_H_
+
+#include <optional>
+#include <string>
+
+#include "gpuadvisor/catalog.h"
+#include "gpuadvisor/estimate.h"
+#include "gpuadvisor/workload.h"
+
+namespace gpuadvisor::workload_internal {
+
+enum class DeviceClass { kNvidia, kNeuron, kInferentia1, kOther };
+
+// Efficiency assumptions of one accelerator generation (doc/estimation.md, "Efficiencies").
+struct GenerationEfficiency {
+  const char* name;        // "Ampere"
+  double matmul;           // achieved / dense peak on large GEMMs (cuBLAS-class)
+  double bandwidth;        // achieved / peak HBM bandwidth, streaming kernels
+  double decode_mbu;       // bandwidth utilisation of LLM decode with 16-bit weights
+  double pcie_gbps;        // host link per device, GB/s one direction (peak)
+  bool low_confidence;     // no published LLM efficiency for this generation
+};
+const GenerationEfficiency& EfficiencyFor(const GpuSpec& gpu);
+
+DeviceClass ClassOf(const GpuSpec& gpu);
+
+// Dense peak in FLOP/s for compute in `p`, or nullopt when the spec has no figure.
+// int8 uses int8_tops; int4/fp4/nf4 (weight-only) compute in 16-bit.
+std::optional<double> PeakFlops(const GpuSpec& gpu, Precision p);
+// Unsupported "<GPU> has no BF16 (Volta)" when the hardware lacks the format.
+Status CheckPrecisionSupported(const GpuSpec& gpu, Precision p, const char* field);
+// bf16 where supported, else fp16.
+Precision Default16Bit(const GpuSpec& gpu);
+
+// Links and sizes derived from the Hardware.
+struct Topology {
+  int gpus = 1;
+  int gpus_per_node = 1;
+  int nodes = 1;
+  bool nvlink = false;
+  double intra_bps = 0;       // effective bytes/s per device, one direction, inside a node
+  double intra_latency_s = 0; // per collective
+  double inter_bps_node = 0;  // effective bytes/s per node between nodes
+  double inter_latency_s = 0;
+  bool network_assumed = false;  // no instance and no override: a default was used
+};
+Topology MakeTopology(const Hardware& hw);
+
+// Usable memory of one device in bytes (AWS-reported MiB preferred, else nominal GiB).
+double DeviceMemoryBytes(const GpuSpec& gpu);
+
+inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+inline constexpr double kNvlinkEfficiency = 0.7;   // NCCL bus bandwidth / link peak
+inline constexpr double kPcieEfficiency = 0.7;
+inline constexpr double kNetworkEfficiency = 0.8;  // EFA/IB achieved / line rate
+inline constexpr double kDefaultNodeNetworkGbps = 400;  // when nothing says otherwise
+
+}  // namespace gpuadvisor::workload_internal
+
+#endif  // GPUADVISOR_WORKLOAD_DEVICE_H_

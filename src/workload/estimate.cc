@@ -1,0 +1,136 @@
+// EstimateWorkload: merges the parallelism request, dispatches on the task, then adds cost.
+#include "gpuadvisor/estimate.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "util/strings.h"
+#include "workload/estimate_internal.h"
+
+namespace gpuadvisor {
+
+using namespace workload_internal;  // NOLINT
+
+namespace workload_internal {
+
+std::string Num(double v, int decimals) { return FormatFixed(v, decimals); }
+
+void SetBand(Estimate* e, const char* metric, double value, double low, double high) {
+  e->uncertainty_metric = metric;
+  e->uncertainty_low = value * (1 - low);
+  e->uncertainty_high = value * (1 + high);
+}
+
+void SetMemory(const EstimateContext& ctx, const MemoryBytes& m, bool training, bool serving) {
+  MemoryEstimate& out = ctx.out->memory;
+  out.weights_gib = m.weights / kGiB;
+  out.gradients_gib = training ? std::optional<double>(m.gradients / kGiB) : std::nullopt;
+  out.optimizer_gib = training ? std::optional<double>(m.optimizer / kGiB) : std::nullopt;
+  out.activations_gib = m.activations / kGiB;
+  out.kv_cache_gib = serving ? std::optional<double>(m.kv_cache / kGiB) : std::nullopt;
+  out.overhead_gib = m.overhead / kGiB;
+  out.total_gib = m.Total() / kGiB;
+  out.device_gib = DeviceMemoryBytes(ctx.gpu) / kGiB;
+  out.fits = out.total_gib <= out.device_gib;
+  if (!out.fits) {
+    ctx.Warn("does not fit: needs " + Num(out.total_gib, 1) + " GiB per device, " +
+             ctx.gpu.model + " has " + Num(out.device_gib, 1) +
+             " GiB usable; performance shown as if memory allowed it");
+  }
+}
+
+}  // namespace workload_internal
+
+namespace {
+
+template <typename T>
+void Override(std::optional<T>* dst, const std::optional<T>& src) {
+  if (src) *dst = src;
+}
+
+ParallelismRequest Merge(const ParallelismRequest& base, const ParallelismRequest& over) {
+  ParallelismRequest r = base;
+  Override(&r.tp, over.tp);
+  Override(&r.pp, over.pp);
+  Override(&r.dp, over.dp);
+  Override(&r.context_parallel, over.context_parallel);
+  Override(&r.virtual_pp, over.virtual_pp);
+  Override(&r.zero, over.zero);
+  Override(&r.micro_batch, over.micro_batch);
+  Override(&r.sequence_parallel, over.sequence_parallel);
+  Override(&r.recompute, over.recompute);
+  Override(&r.offload, over.offload);
+  return r;
+}
+
+Status Dispatch(const EstimateContext& ctx) {
+  switch (ctx.w.task) {
+    case TaskKind::kPretrain:
+    case TaskKind::kFinetune:
+    case TaskKind::kLora:
+    case TaskKind::kQlora: return EstimateTraining(ctx);
+    case TaskKind::kServe: return EstimateServing(ctx);
+    case TaskKind::kTrainVision:
+    case TaskKind::kInferVision: return EstimateVision(ctx);
+    case TaskKind::kHpc: return EstimateHpc(ctx);
+    case TaskKind::kTranscode: return EstimateTranscode(ctx);
+    case TaskKind::kRender: return EstimateRender(ctx);
+    case TaskKind::kAnalytics: return EstimateAnalytics(ctx);
+  }
+  return Status::InvalidArgument("task: unknown");
+}
+
+int InstancesFor(const Hardware& hw) {
+  if (hw.instance == nullptr) return 0;
+  if (hw.instances > 0) return hw.instances;
+  const int per = std::max(1, hw.instance->accelerator.logical_count > 0
+                                  ? hw.instance->accelerator.logical_count
+                                  : hw.instance->accelerator.count);
+  return (hw.gpus + per - 1) / per;
+}
+
+void AddCost(const Hardware& hw, Estimate* e) {
+  if (hw.offer == nullptr || e->instances <= 0) return;
+  const double hours = e->hours.value_or(0);
+  const double n = e->instances;
+  CostEstimate& c = e->cost;
+  auto set = [&](const std::optional<Price>& p, std::optional<double>* total,
+                 std::optional<double>* rate) {
+    if (!p) return;
+    *rate = p->usd_per_hour * n;
+    if (e->hours) *total = p->usd_per_hour * n * hours;
+  };
+  set(hw.offer->on_demand, &c.on_demand_usd, &c.on_demand_usd_per_hour);
+  set(hw.offer->spot, &c.spot_usd, &c.spot_usd_per_hour);
+  set(hw.offer->reserved_1y_no_upfront, &c.reserved_1y_usd, &c.reserved_1y_usd_per_hour);
+}
+
+}  // namespace
+
+Result<Estimate> EstimateWorkload(const Workload& w, const Hardware& hw,
+                                  const ParallelismRequest& request, EstimateMode mode) {
+  if (hw.gpu == nullptr) return Status::InvalidArgument("gpu: no GPU given");
+  if (hw.gpus < 1) return Status::InvalidArgument("gpus: expected a positive integer");
+  Estimate e;
+  e.task = w.task;
+  e.gpu_model = hw.gpu->model;
+  e.gpus = hw.gpus;
+  e.instance_type = hw.instance ? hw.instance->name : "";
+  e.instances = InstancesFor(hw);
+  const ParallelismRequest merged = Merge(w.parallelism, request);
+  EstimateContext ctx{w, hw, *hw.gpu, merged, MakeTopology(hw), mode, &e};
+  e.gpus_per_node = ctx.topo.gpus_per_node;
+  GPUADVISOR_RETURN_IF_ERROR(Dispatch(ctx));
+  AddCost(hw, &e);
+  if (ctx.detailed() && ctx.topo.network_assumed) {
+    ctx.Assume("inter-node network " + Num(kDefaultNodeNetworkGbps, 0) +
+               " Gbps per node assumed (no instance type given)");
+  }
+  if (ctx.detailed() && ctx.topo.gpus > 1) {
+    ctx.Assume(std::string(ctx.topo.nvlink ? "NVLink" : "PCIe") + " inside a node (" +
+               Num(ctx.topo.intra_bps / 1e9, 0) + " GB/s effective per device)");
+  }
+  return e;
+}
+
+}  // namespace gpuadvisor

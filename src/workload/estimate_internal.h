@@ -1,0 +1,49 @@
+// Shared state of one EstimateWorkload() call and the per-task estimators it dispatches to.
+#ifndef GPUADVISOR_WORKLOAD_ESTIMATE_INTERNAL_H_
+#define GPUADVISOR_WORKLOAD_ESTIMATE_INTERNAL_H_
+
+#include <string>
+
+#include "gpuadvisor/estimate.h"
+#include "workload/device.h"
+#include "workload/train_model.h"
+
+namespace gpuadvisor::workload_internal {
+
+struct EstimateContext {
+  const Workload& w;
+  const Hardware& hw;
+  const GpuSpec& gpu;
+  const ParallelismRequest& req;  // workload parallelism merged with the caller's request
+  Topology topo;
+  EstimateMode mode;
+  Estimate* out;
+
+  bool detailed() const { return mode == EstimateMode::kDetailed; }
+  // Appends an assumption (no-op in kFast mode; build the text only when detailed()).
+  void Assume(std::string text) const {
+    if (detailed()) out->assumptions.push_back(std::move(text));
+  }
+  void Warn(std::string text) const {
+    if (detailed()) out->assumptions.push_back("warning: " + std::move(text));
+  }
+};
+
+Status EstimateTraining(const EstimateContext& ctx);
+Status EstimateServing(const EstimateContext& ctx);
+Status EstimateVision(const EstimateContext& ctx);
+Status EstimateHpc(const EstimateContext& ctx);
+Status EstimateTranscode(const EstimateContext& ctx);
+Status EstimateRender(const EstimateContext& ctx);
+Status EstimateAnalytics(const EstimateContext& ctx);
+
+// Copies per-device bytes into out->memory (GiB) and sets fits against the device.
+void SetMemory(const EstimateContext& ctx, const MemoryBytes& m, bool training, bool serving);
+// Sets the uncertainty band on `metric` = value x [1 - low, 1 + high].
+void SetBand(Estimate* e, const char* metric, double value, double low, double high);
+// "12.3" style number for assumption texts.
+std::string Num(double v, int decimals = 2);
+
+}  // namespace gpuadvisor::workload_internal
+
+#endif  // GPUADVISOR_WORKLOAD_ESTIMATE_INTERNAL_H_

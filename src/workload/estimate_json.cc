@@ -1,0 +1,103 @@
+// The contract's `estimate` JSON object (CLI-CONTRACT.md). Unknown / non-applicable = null.
+#include <nlohmann/json.hpp>
+
+#include "gpuadvisor/estimate.h"
+
+namespace gpuadvisor {
+namespace {
+
+using nlohmann::json;
+
+json Opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+json HardwareJson(const Estimate& e) {
+  return {{"gpu", e.gpu_model},
+          {"gpus", e.gpus},
+          {"gpus_per_node", e.gpus_per_node},
+          {"instance_type", e.instance_type.empty() ? json(nullptr) : json(e.instance_type)},
+          {"instances", e.instances > 0 ? json(e.instances) : json(nullptr)}};
+}
+
+json ParallelismJson(const Estimate& e) {
+  const ParallelismChoice& p = e.parallelism;
+  if (!e.parallelism_applies) {
+    return {{"tp", nullptr}, {"pp", nullptr}, {"dp", nullptr}, {"zero", nullptr},
+            {"micro_batch", nullptr}};
+  }
+  const bool serve = e.task == TaskKind::kServe;
+  return {{"tp", p.tp},
+          {"pp", p.pp},
+          {"dp", p.dp},
+          {"zero", serve ? json(nullptr) : json(p.zero)},
+          {"micro_batch", p.micro_batch},
+          {"context_parallel", p.cp},
+          {"virtual_pp", p.virtual_pp},
+          {"sequence_parallel", p.sequence_parallel},
+          {"recompute", serve ? json(nullptr) : json(RecomputeName(p.recompute))},
+          {"chosen", p.chosen}};
+}
+
+json MemoryJson(const MemoryEstimate& m) {
+  return {{"weights_gib", Opt(m.weights_gib)},
+          {"gradients_gib", Opt(m.gradients_gib)},
+          {"optimizer_gib", Opt(m.optimizer_gib)},
+          {"activations_gib", Opt(m.activations_gib)},
+          {"kv_cache_gib", Opt(m.kv_cache_gib)},
+          {"overhead_gib", Opt(m.overhead_gib)},
+          {"total_gib", m.total_gib},
+          {"device_gib", m.device_gib},
+          {"fits", m.fits}};
+}
+
+json PerformanceJson(const PerformanceEstimate& p) {
+  return {{"tokens_per_s", Opt(p.tokens_per_s)},
+          {"tokens_per_s_per_gpu", Opt(p.tokens_per_s_per_gpu)},
+          {"tflops_per_gpu", Opt(p.tflops_per_gpu)},
+          {"mfu", Opt(p.mfu)},
+          {"hfu", Opt(p.hfu)},
+          {"step_time_s", Opt(p.step_time_s)},
+          {"images_per_s", Opt(p.images_per_s)},
+          {"ttft_ms", Opt(p.ttft_ms)},
+          {"itl_ms", Opt(p.itl_ms)},
+          {"e2e_latency_ms", Opt(p.e2e_latency_ms)},
+          {"requests_per_s", Opt(p.requests_per_s)},
+          {"max_concurrency", Opt(p.max_concurrency)},
+          {"mbu", Opt(p.mbu)},
+          {"streams_per_gpu", Opt(p.streams_per_gpu)},
+          {"sessions_per_gpu", Opt(p.sessions_per_gpu)},
+          {"scan_time_s", Opt(p.scan_time_s)},
+          {"sustained_tflops", Opt(p.sustained_tflops)}};
+}
+
+json CostJson(const CostEstimate& c) {
+  return {{"on_demand_usd", Opt(c.on_demand_usd)},
+          {"spot_usd", Opt(c.spot_usd)},
+          {"reserved_1y_usd", Opt(c.reserved_1y_usd)},
+          {"on_demand_usd_per_hour", Opt(c.on_demand_usd_per_hour)},
+          {"spot_usd_per_hour", Opt(c.spot_usd_per_hour)},
+          {"reserved_1y_usd_per_hour", Opt(c.reserved_1y_usd_per_hour)}};
+}
+
+}  // namespace
+
+nlohmann::json EstimateToJson(const Estimate& e) {
+  json out;
+  out["task"] = TaskKindName(e.task);
+  out["precision"] = PrecisionName(e.precision);
+  out["model"] = {{"params_total", Opt(e.params_total)}, {"params_active", Opt(e.params_active)}};
+  out["hardware"] = HardwareJson(e);
+  out["parallelism"] = ParallelismJson(e);
+  out["memory"] = MemoryJson(e.memory);
+  out["performance"] = PerformanceJson(e.performance);
+  out["flops"] = {{"total", Opt(e.flops_total)}};
+  out["time"] = {{"hours", Opt(e.hours)}, {"gpu_hours", Opt(e.gpu_hours)}};
+  out["cost"] = CostJson(e.cost);
+  out["uncertainty"] = {
+      {"low", Opt(e.uncertainty_low)},
+      {"high", Opt(e.uncertainty_high)},
+      {"metric", e.uncertainty_metric.empty() ? json(nullptr) : json(e.uncertainty_metric)}};
+  out["assumptions"] = e.assumptions;
+  return out;
+}
+
+}  // namespace gpuadvisor

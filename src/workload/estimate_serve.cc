@@ -1,0 +1,216 @@
+// LLM serving: picks TP when unset, sizes the batch from concurrency, arrival rate or KV
+// capacity, and reports latency and throughput.
+#include <algorithm>
+#include <cmath>
+
+#include "workload/estimate_internal.h"
+#include "workload/serve_model.h"
+
+namespace gpuadvisor::workload_internal {
+namespace {
+
+constexpr double kLatencyP95Factor = 1.3;  // p95 over modelled mean under load (assumption)
+
+struct ServePlan {
+  ServeConfig config;
+  double capacity = 0;   // requests per replica the KV cache holds
+  double batch = 1;      // requests in flight per replica
+  bool saturated = false;
+  ServeTiming timing;
+  MemoryBytes memory;
+  bool fits = false;
+  bool meets_slo = true;
+};
+
+double KvElementBytes(const Workload& w) {
+  if (!w.kv_precision) return 2;
+  switch (*w.kv_precision) {
+    case Precision::kFp8: case Precision::kInt8: return 1;
+    case Precision::kFp32: return 4;
+    default: return 2;
+  }
+}
+
+Precision ComputePrecision(const Workload& w, const GpuSpec& gpu) {
+  if (w.quantization && *w.quantization == Precision::kFp8) return Precision::kFp8;
+  return Default16Bit(gpu);
+}
+
+// Open loop: requests in flight per replica by Little's law, n = lambda x e2e(n).
+double BatchForRate(const ServeConfig& c, const GpuSpec& gpu, const Topology& topo,
+                    double rate, double cap, bool* saturated) {
+  double n = 1;
+  for (int i = 0; i < 40; ++i) {
+    const ServeTiming t = ServingTiming(c, gpu, topo, n);
+    const double next = rate * (t.ttft_s + c.output_tokens * t.itl_s);
+    if (next > cap) {
+      *saturated = true;
+      return cap;
+    }
+    if (std::abs(next - n) < 1e-3 * n) return next;
+    n = 0.5 * (n + next);
+  }
+  // The rate exceeds what continuous batching serves at any batch: saturated.
+  const ServeTiming t = ServingTiming(c, gpu, topo, cap);
+  *saturated = rate * c.output_tokens > t.tokens_per_s;
+  return *saturated ? cap : n;
+}
+
+ServePlan Evaluate(const EstimateContext& ctx, const ServeConfig& c) {
+  const Workload& w = ctx.w;
+  ServePlan p;
+  p.config = c;
+  p.capacity = KvCapacityRequests(c, ctx.gpu);
+  const double cap = std::max(1.0, std::floor(p.capacity));
+  if (w.concurrency > 0) {
+    const double want = std::ceil(double(w.concurrency) / c.replicas);
+    p.batch = std::min(want, cap);
+    p.saturated = want > cap;
+  } else if (w.rps > 0) {
+    p.batch = BatchForRate(c, ctx.gpu, ctx.topo, w.rps / c.replicas, cap, &p.saturated);
+  } else {
+    p.batch = cap;  // offline: as many as the KV cache holds
+  }
+  p.timing = ServingTiming(c, ctx.gpu, ctx.topo, p.batch);
+  p.memory = ServingMemory(c, ctx.gpu, std::max(1.0, std::ceil(p.batch)));
+  p.fits = p.capacity >= 1 && p.memory.Total() <= DeviceMemoryBytes(ctx.gpu);
+  const double e2e = p.timing.ttft_s + c.output_tokens * p.timing.itl_s;
+  if (w.ttft_p95_s > 0 && p.timing.ttft_s * kLatencyP95Factor > w.ttft_p95_s) p.meets_slo = false;
+  if (w.itl_p95_s > 0 && p.timing.itl_s * kLatencyP95Factor > w.itl_p95_s) p.meets_slo = false;
+  if (w.e2e_p95_s > 0 && e2e * kLatencyP95Factor > w.e2e_p95_s) p.meets_slo = false;
+  return p;
+}
+
+bool Better(const ServePlan& a, const ServePlan& b, bool fixed_demand) {
+  if (a.fits != b.fits) return a.fits;
+  if (a.meets_slo != b.meets_slo) return a.meets_slo;
+  if (a.saturated != b.saturated) return !a.saturated;
+  const double ta = a.timing.tokens_per_s * a.config.replicas;
+  const double tb = b.timing.tokens_per_s * b.config.replicas;
+  if (fixed_demand && !a.saturated) return a.timing.itl_s < b.timing.itl_s;
+  return ta > tb;
+}
+
+Status CheckServingHardware(const EstimateContext& ctx) {
+  const DeviceClass cls = ClassOf(ctx.gpu);
+  if (cls == DeviceClass::kOther) {
+    return Status::Unsupported("task: LLM serving on " + ctx.gpu.model + " is not modelled");
+  }
+  if (cls == DeviceClass::kInferentia1) {
+    return Status::Unsupported("task: " + ctx.gpu.model +
+                               " (NeuronCore-v1) does not run current LLMs; use Inferentia2");
+  }
+  if (ctx.w.quantization) {
+    GPUADVISOR_RETURN_IF_ERROR(
+        CheckPrecisionSupported(ctx.gpu, *ctx.w.quantization, "quantization"));
+  }
+  return Status::OK();
+}
+
+void Report(const EstimateContext& ctx, const ServePlan& p, const ModelShape& m, double peak) {
+  Estimate& e = *ctx.out;
+  const Workload& w = ctx.w;
+  const ServeConfig& c = p.config;
+  e.parallelism.tp = c.tp;
+  e.parallelism.pp = c.pp;
+  e.parallelism.dp = c.replicas;
+  e.parallelism.micro_batch = static_cast<int>(std::ceil(p.batch));
+  e.parallelism_applies = true;
+  SetMemory(ctx, p.memory, false, true);
+  e.memory.fits = p.fits;
+  PerformanceEstimate& perf = e.performance;
+  const double tokens = p.timing.tokens_per_s * c.replicas;
+  perf.tokens_per_s = tokens;
+  perf.tokens_per_s_per_gpu = tokens / ctx.topo.gpus;
+  perf.itl_ms = p.timing.itl_s * 1e3;
+  perf.step_time_s = p.timing.step_s;
+  perf.requests_per_s = tokens / c.output_tokens;
+  perf.max_concurrency = std::floor(p.capacity) * c.replicas;
+  perf.mbu = p.timing.mbu;
+  if (p.timing.compute_known) {
+    perf.ttft_ms = p.timing.ttft_s * 1e3;
+    perf.e2e_latency_ms = (p.timing.ttft_s + c.output_tokens * p.timing.itl_s) * 1e3;
+  }
+  const double flop_per_token = ForwardFlopPerToken(m, c.input_tokens + c.output_tokens / 2) +
+                                ForwardFlopPerToken(m, c.input_tokens / 2) * c.input_tokens /
+                                    c.output_tokens;
+  if (peak > 0) {
+    perf.tflops_per_gpu = flop_per_token * tokens / ctx.topo.gpus / 1e12;
+    perf.mfu = *perf.tflops_per_gpu * 1e12 / peak;
+  }
+  const double hours = w.hours > 0 ? w.hours : 1;
+  e.hours = hours;
+  e.gpu_hours = hours * ctx.topo.gpus;
+  e.flops_total = flop_per_token * tokens * hours * 3600;
+  SetBand(&e, "performance.tokens_per_s", tokens, 0.3,
+          EfficiencyFor(ctx.gpu).low_confidence ? 0.5 : 0.3);
+  if (!ctx.detailed()) return;
+  ctx.Assume("requests of " + Num(c.input_tokens, 0) + " input + " + Num(c.output_tokens, 0) +
+             " output tokens; " + Num(p.batch, 1) + " in flight per replica (" +
+             (w.concurrency > 0 ? "--concurrency" : w.rps > 0 ? "--rps, Little's law"
+                                                              : "offline: KV-cache limit") +
+             ")");
+  ctx.Assume("decode bandwidth utilisation " + Num(p.timing.mbu) + ", KV cache " +
+             Num(c.kv_bytes, 0) + " B/element, 90% of memory usable (vLLM default)");
+  ctx.Assume("costed for " + Num(hours, 1) + " hour(s) of serving (--hours)");
+  if (p.saturated) {
+    ctx.Warn("demand exceeds capacity: at most " + Num(*perf.max_concurrency, 0) +
+             " concurrent requests fit the KV cache or the rate outruns the replicas");
+  }
+  if (!p.meets_slo) ctx.Warn("latency targets not met (p95 taken as 1.3x the modelled mean)");
+  if (!p.timing.compute_known) {
+    ctx.Warn("no published compute peak for " + ctx.gpu.model +
+             ": decode assumed bandwidth-bound; TTFT not estimated");
+  }
+}
+
+}  // namespace
+
+Status EstimateServing(const EstimateContext& ctx) {
+  GPUADVISOR_RETURN_IF_ERROR(CheckServingHardware(ctx));
+  const Workload& w = ctx.w;
+  const ModelShape m = MakeShape(w.model);
+  const Precision precision = ComputePrecision(w, ctx.gpu);
+  const double peak = PeakFlops(ctx.gpu, precision).value_or(0);
+  ctx.out->precision = w.quantization.value_or(precision);
+  ctx.out->params_total = m.params.total;
+  ctx.out->params_active = m.params.active;
+  ServeConfig base;
+  base.model = &m;
+  base.quantization = w.quantization;
+  base.kv_bytes = KvElementBytes(w);
+  base.input_tokens = w.input_tokens > 0 ? w.input_tokens : 512;
+  base.output_tokens = w.output_tokens > 0 ? w.output_tokens : 256;
+  base.peak_flops = peak;
+  base.mbu = w.mbu;
+  base.prefill_eff = w.mfu;
+  const ParallelismRequest& r = ctx.req;
+  const int gpus = ctx.topo.gpus, pp = r.pp.value_or(1);
+  const bool fixed_demand = w.rps > 0 || w.concurrency > 0;
+  bool found = false;
+  ServePlan best;
+  for (int tp = 1; tp <= std::min(gpus, ctx.topo.gpus_per_node); tp *= 2) {
+    const int t = r.tp.value_or(tp);
+    if (gpus % (t * pp) != 0 || (r.dp && *r.dp != gpus / (t * pp))) {
+      if (r.tp) break;
+      continue;
+    }
+    ServeConfig c = base;
+    c.tp = t;
+    c.pp = pp;
+    c.replicas = gpus / (t * pp);
+    ServePlan p = Evaluate(ctx, c);
+    if (!found || Better(p, best, fixed_demand)) best = p;
+    found = true;
+    if (r.tp) break;
+  }
+  if (!found) {
+    return Status::InvalidArgument("tp: tp x pp must divide the " + std::to_string(gpus) +
+                                   " GPUs");
+  }
+  ctx.out->parallelism.chosen = !r.tp;
+  Report(ctx, best, m, peak);
+  return Status::OK();
+}
+
+}  // namespace gpuadvisor::workload_internal

@@ -1,0 +1,253 @@
+// LLM training (pretrain/finetune/lora/qlora): picks parallelism when unset, then fills memory,
+// performance, FLOPs and time.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "workload/estimate_internal.h"
+#include "workload/llm_formulas.h"
+
+namespace gpuadvisor::workload_internal {
+namespace {
+
+constexpr int kMaxCandidates = 16;
+
+// Values to try for one degree: the requested one, or powers of two up to `limit` that divide
+// `total`.
+int Candidates(const std::optional<int>& fixed, int limit, int total, int (&out)[kMaxCandidates]) {
+  if (fixed) {
+    out[0] = *fixed;
+    return 1;
+  }
+  int n = 0;
+  for (int v = 1; v <= limit && n < kMaxCandidates; v *= 2) {
+    if (total % v == 0) out[n++] = v;
+  }
+  return n;
+}
+
+int DefaultGlobalBatch(const Workload& w, int seq) {
+  if (w.global_batch > 0) return w.global_batch;
+  if (w.global_batch_tokens > 0) {
+    return std::max(1, static_cast<int>(std::lround(w.global_batch_tokens / seq)));
+  }
+  return w.task == TaskKind::kPretrain ? std::max(1, 4 * 1024 * 1024 / seq / 2) : 128;
+}
+
+struct Plan {
+  TrainConfig config;
+  MemoryBytes memory;
+  TrainStep step;
+  bool fits = false;
+};
+
+// Better = fits, then faster, then smaller.
+bool Better(const Plan& a, const Plan& b) {
+  if (a.fits != b.fits) return a.fits;
+  if (!a.fits) return a.memory.Total() < b.memory.Total();
+  if (std::abs(a.step.step_s - b.step.step_s) > 1e-9 * b.step.step_s) {
+    return a.step.step_s < b.step.step_s;
+  }
+  return a.memory.Total() < b.memory.Total();
+}
+
+struct Search {
+  const EstimateContext& ctx;
+  const ModelShape& model;
+  TrainConfig base;
+  double device_bytes;
+  double peak;
+  bool found = false;
+  Plan best;
+
+  void Try(const TrainConfig& c) {
+    Plan p;
+    p.config = c;
+    p.memory = TrainingMemory(c);
+    p.fits = p.memory.Total() <= device_bytes;
+    p.step = TrainingStep(c, ctx.gpu, ctx.topo, peak > 0 ? peak : 1, ctx.w.mfu);
+    if (!found || Better(p, best)) {
+      best = p;
+      found = true;
+    }
+  }
+
+  Status Run() {
+    const ParallelismRequest& r = ctx.req;
+    const int gpus = ctx.topo.gpus, cp = r.context_parallel.value_or(1);
+    int tps[kMaxCandidates], pps[kMaxCandidates];
+    const int heads = static_cast<int>(model.heads);
+    const int ntp = Candidates(r.tp, std::min(ctx.topo.gpus_per_node, heads), gpus, tps);
+    for (int i = 0; i < ntp; ++i) {
+      const int tp = tps[i];
+      if (gpus % (tp * cp) != 0) continue;
+      const int npp = Candidates(r.pp, static_cast<int>(model.layers), gpus / (tp * cp), pps);
+      for (int j = 0; j < npp; ++j) TryDegrees(tp, pps[j], cp);
+    }
+    if (!found) {
+      return Status::InvalidArgument(
+          "tp: tp x pp x context-parallel must divide the " + std::to_string(gpus) +
+          " GPUs (and tp the " + std::to_string(heads) + " heads)");
+    }
+    return Status::OK();
+  }
+
+  void TryDegrees(int tp, int pp, int cp) {
+    const ParallelismRequest& r = ctx.req;
+    const int gpus = ctx.topo.gpus;
+    if (gpus % (tp * pp * cp) != 0) return;
+    const int dp = gpus / (tp * pp * cp);
+    if (r.dp && *r.dp != dp) return;
+    const int zeros_all[] = {1, 2, 3};
+    const int zero_fixed[] = {r.zero.value_or(0)};
+    const int zero_single[] = {0};
+    const int* zeros = r.zero ? zero_fixed : dp > 1 ? zeros_all : zero_single;
+    const int nzero = r.zero || dp == 1 ? 1 : 3;
+    const Recompute rc_all[] = {Recompute::kNone, Recompute::kSelective, Recompute::kFull};
+    const Recompute rc_fixed[] = {r.recompute.value_or(Recompute::kFull)};
+    const bool rc_given = r.recompute || ctx.w.task == TaskKind::kQlora;
+    const Recompute* rcs = rc_given ? rc_fixed : rc_all;
+    const int nrc = rc_given ? 1 : 3;
+    const int per_dp = static_cast<int>(std::ceil(base.global_batch / dp));
+    const int mbs_all[] = {16, 8, 4, 2, 1};
+    for (int z = 0; z < nzero; ++z) {
+      for (int k = 0; k < nrc; ++k) {
+        for (int mb : mbs_all) {
+          if (r.micro_batch) mb = *r.micro_batch;
+          else if (mb > per_dp || (pp > 1 && mb > 1)) continue;
+          TrainConfig c = base;
+          c.par.tp = tp;
+          c.par.pp = pp;
+          c.par.dp = dp;
+          c.par.cp = cp;
+          c.par.zero = zeros[z];
+          c.par.recompute = rcs[k];
+          c.par.micro_batch = mb;
+          c.par.virtual_pp = r.virtual_pp.value_or(1);
+          c.par.sequence_parallel = r.sequence_parallel.value_or(tp > 1) && tp > 1;
+          Try(c);
+          if (r.micro_batch) break;
+        }
+      }
+    }
+  }
+};
+
+TrainConfig BaseConfig(const EstimateContext& ctx, const ModelShape& m, Precision precision) {
+  const Workload& w = ctx.w;
+  TrainConfig c;
+  c.model = &m;
+  c.task = w.task;
+  c.precision = precision;
+  c.optimizer = w.optimizer;
+  c.offload = ctx.req.offload.value_or(Offload::kNone);
+  c.seq = w.seq_len > 0 ? w.seq_len : 2048;
+  c.global_batch = DefaultGlobalBatch(w, static_cast<int>(c.seq));
+  c.flash_attention = w.flash_attention;
+  c.lora_rank = w.lora_rank;
+  c.lora_targets = w.lora_targets;
+  c.gpus = ctx.topo.gpus;
+  return c;
+}
+
+Status CheckTrainingHardware(const EstimateContext& ctx, Precision p) {
+  const DeviceClass cls = ClassOf(ctx.gpu);
+  if (cls == DeviceClass::kOther) {
+    return Status::Unsupported("task: LLM training on " + ctx.gpu.model +
+                               " is not modelled (CUDA GPUs and Trainium only)");
+  }
+  if (cls == DeviceClass::kInferentia1 ||
+      (cls == DeviceClass::kNeuron && ctx.gpu.model.find("Inferentia") != std::string::npos)) {
+    return Status::Unsupported("task: " + ctx.gpu.model +
+                               " is an inference accelerator; train on Trainium or a GPU");
+  }
+  return CheckPrecisionSupported(ctx.gpu, p, "precision");
+}
+
+void Report(const EstimateContext& ctx, const Plan& plan, double peak, const ModelShape& m) {
+  Estimate& e = *ctx.out;
+  const Workload& w = ctx.w;
+  const TrainConfig& c = plan.config;
+  e.parallelism = c.par;
+  e.parallelism_applies = true;
+  SetMemory(ctx, plan.memory, true, false);
+  const double tokens_step = c.global_batch * c.seq;
+  PerformanceEstimate& perf = e.performance;
+  const double total_tokens = w.tokens * (w.task == TaskKind::kPretrain ? 1 : w.epochs);
+  e.flops_total = plan.step.model_flop_per_token * total_tokens;
+  if (peak <= 0) return;  // no published peak: memory only
+  const double tps = tokens_step / plan.step.step_s;
+  perf.tokens_per_s = tps;
+  perf.tokens_per_s_per_gpu = tps / c.gpus;
+  perf.step_time_s = plan.step.step_s;
+  const double achieved = plan.step.model_flop_per_token * tps / c.gpus;
+  perf.tflops_per_gpu = achieved / 1e12;
+  perf.mfu = achieved / peak;
+  perf.hfu = plan.step.hardware_flop_per_token * tps / c.gpus / peak;
+  const double goodput = w.goodput > 0 ? w.goodput : (w.task == TaskKind::kPretrain ? 0.9 : 0.95);
+  e.hours = total_tokens / tps / goodput / 3600;
+  e.gpu_hours = *e.hours * c.gpus;
+  const bool low_conf = EfficiencyFor(ctx.gpu).low_confidence;
+  const double band = w.mfu > 0 ? 0.1 : low_conf ? 0.35 : 0.15;
+  SetBand(&e, "time.hours", *e.hours, band, low_conf ? 0.6 : band + 0.1);
+  if (!ctx.detailed()) return;
+  ctx.Assume("goodput " + Num(goodput) + " (restarts, checkpoints, evaluation; --goodput)");
+  ctx.Assume("global batch " + Num(c.global_batch, 0) + " sequences of " + Num(c.seq, 0) +
+             " tokens, " + Num(c.MicroBatches(), 0) + " micro-batches of " +
+             std::to_string(c.par.micro_batch) + " per step");
+  if (w.mfu > 0) {
+    ctx.Assume("MFU fixed at " + Num(w.mfu) + " by --mfu");
+  } else {
+    ctx.Assume("matmul efficiency " + Num(EfficiencyFor(ctx.gpu).matmul) + " of dense " +
+               PrecisionName(c.precision) + " peak (" + EfficiencyFor(ctx.gpu).name +
+               "); step: compute " + Num(plan.step.compute_s, 3) + " s, memory-bound ops " +
+               Num(plan.step.memory_s, 3) + " s, TP comm " + Num(plan.step.tp_comm_s, 3) +
+               " s, exposed DP comm " + Num(plan.step.dp_comm_exposed_s, 3) +
+               " s, pipeline bubble " + Num(100 * plan.step.bubble_fraction, 1) + "%");
+  }
+  if (!w.flash_attention) ctx.Assume("unfused attention (no FlashAttention)");
+  if (low_conf) ctx.Warn("no published LLM training efficiency for " + ctx.gpu.model +
+                         "; wide uncertainty band");
+  if (m.shape_assumed) {
+    ctx.Assume("architecture not given: GPT-like shape assumed (" + Num(m.layers, 0) +
+               " layers, hidden " + Num(m.hidden, 0) + ")");
+  }
+}
+
+}  // namespace
+
+Status EstimateTraining(const EstimateContext& ctx) {
+  const Workload& w = ctx.w;
+  const ModelShape m = MakeShape(w.model);
+  const Precision precision = w.precision.value_or(Default16Bit(ctx.gpu));
+  GPUADVISOR_RETURN_IF_ERROR(CheckTrainingHardware(ctx, precision));
+  ctx.out->precision = precision;
+  ctx.out->params_total = m.params.total;
+  ctx.out->params_active = m.params.active;
+  const std::optional<double> peak = PeakFlops(ctx.gpu, precision);
+  Search search{ctx, m, BaseConfig(ctx, m, precision), DeviceMemoryBytes(ctx.gpu),
+                peak.value_or(0), false, {}};
+  GPUADVISOR_RETURN_IF_ERROR(search.Run());
+  const ParallelismRequest& r = ctx.req;
+  ctx.out->parallelism.chosen = !(r.tp && r.pp && r.zero && r.micro_batch && r.recompute);
+  Report(ctx, search.best, peak.value_or(0), m);
+  ctx.out->parallelism.chosen = !(r.tp && r.pp && r.zero && r.micro_batch && r.recompute);
+  if (!peak) {
+    ctx.Warn("no published dense " + std::string(PrecisionName(precision)) + " peak for " +
+             ctx.gpu.model + ": time is not estimated");
+  }
+  if (ctx.detailed() && !w.precision) {
+    ctx.Assume(std::string("precision ") + PrecisionName(precision) + " (default for " +
+               ctx.gpu.model + ")");
+  }
+  if (ctx.detailed() && ctx.out->parallelism.chosen) {
+    const ParallelismChoice& p = ctx.out->parallelism;
+    ctx.Assume("parallelism chosen: tp " + std::to_string(p.tp) + ", pp " +
+               std::to_string(p.pp) + ", dp " + std::to_string(p.dp) + ", ZeRO " +
+               std::to_string(p.zero) + ", recompute " + RecomputeName(p.recompute) +
+               " (fastest that fits)");
+  }
+  return Status::OK();
+}
+
+}  // namespace gpuadvisor::workload_internal

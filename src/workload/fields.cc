@@ -1,0 +1,286 @@
+// SetWorkloadField: the one place that turns a (key, text) pair into a Workload field.
+#include <algorithm>
+#include <string>
+
+#include "gpuadvisor/workload.h"
+#include "util/files.h"
+#include "util/strings.h"
+#include "workload/model_internal.h"
+#include "workload/value_parse.h"
+
+namespace gpuadvisor {
+
+using namespace workload_internal;  // NOLINT: the value parsers
+
+namespace workload_internal {
+
+void ReplaceArchKeepingExplicit(Workload* w, const ModelArch& base) {
+  const ModelArch old = w->model;
+  const uint32_t s = w->arch_set;
+  w->model = base;
+  ModelArch& m = w->model;
+  if (s & kArchParams) m.params = old.params;
+  if (s & kArchLayers) m.layers = old.layers;
+  if (s & kArchHidden) m.hidden = old.hidden;
+  if (s & kArchHeads) m.heads = old.heads;
+  if (s & kArchKvHeads) m.kv_heads = old.kv_heads;
+  if (s & kArchFfn) m.ffn = old.ffn;
+  if (s & kArchVocab) m.vocab = old.vocab;
+  if (s & kArchExperts) m.experts = old.experts;
+  if (s & kArchActiveExperts) m.active_experts = old.active_experts;
+  if (s & kArchHeadDim) m.head_dim = old.head_dim;
+  if (s & kArchSlidingWindow) m.sliding_window = old.sliding_window;
+  if (s & kArchMaxPositions) m.max_positions = old.max_positions;
+  if (s & kArchTied) m.tied_embeddings = old.tied_embeddings;
+  if (s & kArchGated) m.gated_mlp = old.gated_mlp;
+}
+
+}  // namespace workload_internal
+
+namespace {
+
+using Setter = Status (*)(Workload*, std::string_view key, std::string_view value);
+
+struct FieldDef {
+  const char* name;
+  Setter set;
+};
+
+// Assigns the parsed value or returns the parse error.
+template <typename T, typename U>
+Status Assign(Result<T> r, U* out) {
+  if (!r.ok()) return r.status();
+  *out = static_cast<U>(*r);
+  return Status::OK();
+}
+
+template <typename T, typename U>
+Status AssignArch(Workload* w, Result<T> r, U* out, uint32_t bit) {
+  if (!r.ok()) return r.status();
+  *out = static_cast<U>(*r);
+  w->arch_set |= bit;
+  return Status::OK();
+}
+
+Status SetModel(Workload* w, std::string_view, std::string_view v) {
+  Result<const ModelPreset*> p = FindModelPreset(Trim(v));
+  if (!p.ok()) return p.status();
+  ReplaceArchKeepingExplicit(w, (*p)->arch);
+  w->model_name = (*p)->name;
+  return Status::OK();
+}
+
+Status SetModelConfig(Workload* w, std::string_view key, std::string_view v) {
+  const std::string path(Trim(v));
+  Result<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status().WithPrefix(key);
+  return ApplyHfConfigJson(w, *text, path);
+}
+
+Status SetFamily(Workload* w, std::string_view key, std::string_view v) {
+  static const ModelFamily kAll[] = {ModelFamily::kDecoder,  ModelFamily::kEncoder,
+                                     ModelFamily::kEncoderDecoder, ModelFamily::kConvNet,
+                                     ModelFamily::kVit, ModelFamily::kDiffusion};
+  const std::string s = ToLower(Trim(v));
+  for (ModelFamily f : kAll) {
+    if (s == ModelFamilyName(f)) {
+      w->model.family = f;
+      return Status::OK();
+    }
+  }
+  return Status::InvalidArgument(std::string(key) +
+                                 ": expected one of decoder|encoder|encoder-decoder|convnet|"
+                                 "vit|diffusion, got \"" + std::string(v) + "\"");
+}
+
+Status SetSeqLen(Workload* w, std::string_view k, std::string_view v) {
+  return Assign(IntAtLeast(k, v, 1), &w->seq_len);
+}
+
+#define GA_INT(field, min) \
+  [](Workload* w, std::string_view k, std::string_view v) { \
+    return Assign(IntAtLeast(k, v, min), &w->field); }
+#define GA_NUM(field) \
+  [](Workload* w, std::string_view k, std::string_view v) { \
+    return Assign(PositiveNumber(k, v), &w->field); }
+#define GA_FRAC(field) \
+  [](Workload* w, std::string_view k, std::string_view v) { \
+    return Assign(Fraction(k, v), &w->field); }
+#define GA_ARCH_INT(field, min, bit) \
+  [](Workload* w, std::string_view k, std::string_view v) { \
+    return AssignArch(w, IntAtLeast(k, v, min), &w->model.field, bit); }
+#define GA_PAR_INT(field, min) \
+  [](Workload* w, std::string_view k, std::string_view v) { \
+    return Assign(IntAtLeast(k, v, min), &w->parallelism.field); }
+
+// Sorted by name (binary search).
+const FieldDef kFields[] = {
+    {"active-experts", GA_ARCH_INT(active_experts, 1, kArchActiveExperts)},
+    {"attention-bias", [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(Bool(k, v), &w->model.attention_bias); }},
+    {"batch", GA_INT(batch, 1)},
+    {"codec", [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(ParseCodec(k, v), &w->codec); }},
+    {"concurrency", GA_INT(concurrency, 1)},
+    {"context-parallel", GA_PAR_INT(context_parallel, 1)},
+    {"dataset-gib", GA_NUM(dataset_gib)},
+    {"dp", GA_PAR_INT(dp, 1)},
+    {"dropout", [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(Bool(k, v), &w->model.dropout); }},
+    {"e2e-p95", [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(LatencySeconds(k, v), &w->e2e_p95_s); }},
+    {"epochs", GA_NUM(epochs)},
+    {"experts", GA_ARCH_INT(experts, 1, kArchExperts)},
+    {"family", SetFamily},
+    {"ffn", GA_ARCH_INT(ffn, 1, kArchFfn)},
+    {"flash-attention", [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(Bool(k, v), &w->flash_attention); }},
+    {"fp32-flop", GA_NUM(fp32_flop)},
+    {"fp32-flops", GA_NUM(fp32_flops_needed)},
+    {"fp64-flop", GA_NUM(fp64_flop)},
+    {"fp64-flops", GA_NUM(fp64_flops_needed)},
+    {"fps", GA_NUM(fps)},
+    {"gated-mlp", [](Workload* w, std::string_view k, std::string_view v) {
+       return AssignArch(w, Bool(k, v), &w->model.gated_mlp, kArchGated); }},
+    {"global-batch", GA_INT(global_batch, 1)},
+    {"global-batch-tokens", GA_NUM(global_batch_tokens)},
+    {"goodput", GA_FRAC(goodput)},
+    {"head-dim", GA_ARCH_INT(head_dim, 1, kArchHeadDim)},
+    {"heads", GA_ARCH_INT(heads, 1, kArchHeads)},
+    {"hidden", GA_ARCH_INT(hidden, 1, kArchHidden)},
+    {"hours", [](Workload* w, std::string_view k, std::string_view v) {
+       Result<double> s = DurationSeconds(k, v);
+       if (!s.ok()) return s.status();
+       w->hours = *s / 3600;
+       return Status::OK(); }},
+    {"images", GA_NUM(images)},
+    {"input-tokens", GA_INT(input_tokens, 1)},
+    {"itl-p95", [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(LatencySeconds(k, v), &w->itl_p95_s); }},
+    {"kv-heads", GA_ARCH_INT(kv_heads, 1, kArchKvHeads)},
+    {"kv-precision", [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(ParsePrecision(k, v, {Precision::kFp16, Precision::kBf16, Precision::kFp8,
+                                           Precision::kInt8, Precision::kFp32}),
+                     &w->kv_precision); }},
+    {"layers", GA_ARCH_INT(layers, 1, kArchLayers)},
+    {"lora-rank", GA_INT(lora_rank, 1)},
+    {"lora-targets", [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(ParseLoraTargets(k, v), &w->lora_targets); }},
+    {"max-positions", GA_ARCH_INT(max_positions, 0, kArchMaxPositions)},
+    {"mbu", GA_FRAC(mbu)},
+    {"mfu", GA_FRAC(mfu)},
+    {"micro-batch", GA_PAR_INT(micro_batch, 1)},
+    {"model", SetModel},
+    {"model-config", SetModelConfig},
+    {"offload", [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(ParseOffload(k, v), &w->parallelism.offload); }},
+    {"optimizer", [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(ParseOptimizer(k, v), &w->optimizer); }},
+    {"output-tokens", GA_INT(output_tokens, 1)},
+    {"params", [](Workload* w, std::string_view k, std::string_view v) {
+       return AssignArch(w, PositiveNumber(k, v), &w->model.params, kArchParams); }},
+    {"pp", GA_PAR_INT(pp, 1)},
+    {"precision", [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(ParsePrecision(k, v, {Precision::kFp32, Precision::kTf32, Precision::kBf16,
+                                           Precision::kFp16, Precision::kFp8}),
+                     &w->precision); }},
+    {"quantization", [](Workload* w, std::string_view k, std::string_view v) {
+       const std::string s = ToLower(Trim(v));
+       if (s == "none" || s == "fp16" || s == "bf16") {
+         w->quantization.reset();
+         return Status::OK();
+       }
+       return Assign(ParsePrecision(k, v, {Precision::kFp8, Precision::kInt8, Precision::kInt4,
+                                           Precision::kFp4, Precision::kNf4}),
+                     &w->quantization); }},
+    {"recompute", [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(ParseRecompute(k, v), &w->parallelism.recompute); }},
+    {"resolution", GA_INT(resolution, 8)},
+    {"rps", GA_NUM(rps)},
+    {"runtime", [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(DurationSeconds(k, v), &w->runtime_target_s); }},
+    {"scans-per-hour", GA_NUM(scans_per_hour)},
+    {"seq-len", SetSeqLen},
+    {"sequence-parallel", [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(Bool(k, v), &w->parallelism.sequence_parallel); }},
+    {"session-gib", GA_NUM(session_gib)},
+    {"sessions", GA_INT(sessions, 1)},
+    {"sliding-window", GA_ARCH_INT(sliding_window, 0, kArchSlidingWindow)},
+    {"steps", GA_INT(steps, 1)},
+    {"stream-resolution", [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(VideoLines(k, v), &w->stream_resolution_lines); }},
+    {"streams", GA_INT(streams, 1)},
+    {"task", [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(ParseTask(k, v), &w->task); }},
+    {"tied-embeddings", [](Workload* w, std::string_view k, std::string_view v) {
+       return AssignArch(w, Bool(k, v), &w->model.tied_embeddings, kArchTied); }},
+    {"tokens", GA_NUM(tokens)},
+    {"tp", GA_PAR_INT(tp, 1)},
+    {"ttft-p95", [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(LatencySeconds(k, v), &w->ttft_p95_s); }},
+    {"virtual-pp", GA_PAR_INT(virtual_pp, 1)},
+    {"vocab", GA_ARCH_INT(vocab, 1, kArchVocab)},
+    {"working-set-gib", GA_NUM(working_set_gib)},
+    {"zero", [](Workload* w, std::string_view k, std::string_view v) {
+       Result<int> z = IntAtLeast(k, v, 0);
+       if (!z.ok() || *z > 3) {
+         return Status::InvalidArgument(std::string(k) + ": expected 0, 1, 2 or 3, got \"" +
+                                        std::string(v) + "\"");
+       }
+       w->parallelism.zero = *z;
+       return Status::OK(); }},
+};
+
+#undef GA_INT
+#undef GA_NUM
+#undef GA_FRAC
+#undef GA_ARCH_INT
+#undef GA_PAR_INT
+
+// Other spellings accepted for the same fields.
+struct Alias {
+  const char* alias;
+  const char* name;
+};
+const Alias kAliases[] = {
+    {"efficiency", "mfu"},       {"gpu-memory-per-session", "session-gib"},
+    {"kv-precision-bits", "kv-precision"}, {"micro-batch-size", "micro-batch"},
+    {"microbatch", "micro-batch"}, {"num-layers", "layers"}, {"sequence-length", "seq-len"},
+    {"seq-length", "seq-len"},   {"users", "sessions"},    {"virtual-pipeline", "virtual-pp"},
+    {"zero-stage", "zero"},      {"hf-config", "model-config"},
+};
+
+const FieldDef* FindField(std::string_view name) {
+  for (const Alias& a : kAliases) {
+    if (name == a.alias) name = a.name;
+  }
+  const FieldDef* end = std::end(kFields);
+  const FieldDef* it = std::lower_bound(
+      std::begin(kFields), end, name,
+      [](const FieldDef& f, std::string_view n) { return std::string_view(f.name) < n; });
+  return it != end && name == it->name ? it : nullptr;
+}
+
+}  // namespace
+
+const std::vector<std::string>& WorkloadFieldNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const FieldDef& f : kFields) v.emplace_back(f.name);
+    return v;
+  }();
+  return names;
+}
+
+Status SetWorkloadField(Workload* w, std::string_view key, std::string_view value) {
+  const std::string name = CanonicalKey(key);
+  const FieldDef* f = FindField(name);
+  if (f == nullptr) {
+    std::string hint = DidYouMean(name, WorkloadFieldNames());
+    return Status::InvalidArgument("unknown workload field \"" + std::string(key) + "\"" +
+                                   (hint.empty() ? "" : "; " + hint));
+  }
+  return f->set(w, name, value);
+}
+
+}  // namespace gpuadvisor

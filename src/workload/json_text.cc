@@ -1,0 +1,60 @@
+#include "workload/json_text.h"
+
+#include <string>
+
+namespace gpuadvisor::workload_internal {
+namespace {
+
+// Records the failure position instead of throwing.
+class ErrorCatcher : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t position, const std::string&,
+                   const nlohmann::detail::exception& ex) override {
+    position_ = position;
+    what_ = ex.what();
+    return false;
+  }
+  std::size_t position_ = 0;
+  std::string what_;
+};
+
+std::string Where(std::string_view text, std::size_t byte) {
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return std::to_string(line) + ":" + std::to_string(column);
+}
+
+}  // namespace
+
+Result<nlohmann::json> ParseJson(std::string_view text, std::string_view origin) {
+  nlohmann::json doc = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+  if (!doc.is_discarded()) return doc;
+  ErrorCatcher catcher;
+  nlohmann::json::sax_parse(text.begin(), text.end(), &catcher);
+  std::string what = catcher.what_;
+  const size_t p = what.find("syntax error");
+  if (p != std::string::npos) what = what.substr(p);
+  return Status::ParseError(std::string(origin) + ":" + Where(text, catcher.position_) + ": " +
+                            (what.empty() ? "malformed JSON" : what));
+}
+
+}  // namespace gpuadvisor::workload_internal

@@ -1,0 +1,16 @@
+// nlohmann::json parsing without exceptions, with "<origin>:<line>:<column>: <what>" errors.
+#ifndef GPUADVISOR_WORKLOAD_JSON_TEXT_H_
+#define GPUADVISOR_WORKLOAD_JSON_TEXT_H_
+
+#include <nlohmann/json.hpp>
+#include <string_view>
+
+#include "gpuadvisor/result.h"
+
+namespace gpuadvisor::workload_internal {
+
+Result<nlohmann::json> ParseJson(std::string_view text, std::string_view origin);
+
+}  // namespace gpuadvisor::workload_internal
+
+#endif  // GPUADVISOR_WORKLOAD_JSON_TEXT_H_

@@ -1,0 +1,121 @@
+#include "workload/llm_formulas.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpuadvisor::workload_internal {
+namespace {
+
+// Kaplan et al. 2020 find loss insensitive to shape near d_model/n_layer ~ 50-200; GPT-3 sizes
+// sit near 128. With N ~ 12·L·h² and h = 128·L: h = (128·N/12)^(1/3).
+void AssumeShapeFromParams(ModelShape* s, double params) {
+  double h = std::cbrt(128.0 * params / 12.0);
+  h = std::max(128.0, std::round(h / 128.0) * 128.0);
+  s->hidden = h;
+  s->layers = std::max(1.0, std::round(params / (12.0 * h * h)));
+  s->heads = std::max(1.0, h / 128.0);
+  s->kv_heads = s->heads;
+  s->head_dim = 128;
+  s->ffn = 4 * h;
+  s->vocab = 50257;
+  s->gated = false;
+  s->shape_assumed = true;
+}
+
+}  // namespace
+
+ModelShape MakeShape(const ModelArch& m) {
+  ModelShape s;
+  s.family = m.family;
+  s.params = ComputeModelParams(m);
+  if (m.layers <= 0 || m.hidden <= 0 || m.heads <= 0) {
+    AssumeShapeFromParams(&s, m.params);
+    s.params.embedding = s.vocab * s.hidden;
+    s.params.linear = std::max(0.0, m.params - s.params.embedding);
+    s.matmul_params = m.params;  // tied head: the table is multiplied once
+    return s;
+  }
+  s.layers = m.layers;
+  s.hidden = m.hidden;
+  s.heads = m.heads;
+  s.kv_heads = KvHeads(m);
+  s.head_dim = HeadDim(m);
+  s.ffn = FfnDim(m);
+  s.vocab = m.vocab;
+  s.experts = m.experts > 1 ? m.experts : 1;
+  s.active_experts = m.experts > 1 ? std::max(1, m.active_experts) : 1;
+  s.window = m.sliding_window;
+  s.window_fraction = m.sliding_window > 0 ? m.sliding_window_fraction : 0;
+  s.gated = m.gated_mlp;
+  s.dropout = m.dropout;
+  s.tied = m.tied_embeddings;
+  s.matmul_params = s.params.active - s.params.embedding + (s.tied ? s.vocab * s.hidden : 0);
+  if (s.family == ModelFamily::kEncoderDecoder) s.layers = 2.0 * m.layers;  // both stacks
+  return s;
+}
+
+double AttentionContext(const ModelShape& m, double seq) {
+  if (m.window <= 0 || seq <= m.window) return seq;
+  return m.window_fraction * m.window + (1 - m.window_fraction) * seq;
+}
+
+double ForwardFlopPerToken(const ModelShape& m, double seq) {
+  return 2 * m.matmul_params + 4 * m.layers * AttentionContext(m, seq) * m.heads * m.head_dim;
+}
+
+double TrainFlopPerToken(const ModelShape& m, double seq) {
+  return 3 * ForwardFlopPerToken(m, seq);
+}
+
+double TrainHardwareFlopPerToken(const ModelShape& m, double seq, Recompute r) {
+  const double attention = 4 * m.layers * AttentionContext(m, seq) * m.heads * m.head_dim;
+  switch (r) {
+    case Recompute::kNone: return TrainFlopPerToken(m, seq);
+    case Recompute::kSelective: return TrainFlopPerToken(m, seq) + attention;
+    case Recompute::kFull: return TrainFlopPerToken(m, seq) + ForwardFlopPerToken(m, seq);
+  }
+  return TrainFlopPerToken(m, seq);
+}
+
+double LoraFlopPerToken(const ModelShape& m, double seq) {
+  return TrainFlopPerToken(m, seq) - 2 * m.matmul_params;
+}
+
+double KvBytesPerToken(const ModelShape& m, double bytes_per_element) {
+  return 2 * m.layers * m.kv_heads * m.head_dim * bytes_per_element;
+}
+
+double KvBytesPerSequence(const ModelShape& m, double tokens, double bytes_per_element) {
+  return KvBytesPerToken(m, bytes_per_element) * AttentionContext(m, tokens);
+}
+
+double ActivationBytesPerLayer(const ModelShape& m, double s, double b,
+                               const ActivationOptions& o) {
+  const double sbh = s * b * m.hidden;
+  const double t = std::max(1.0, o.t);
+  if (o.recompute == Recompute::kFull) {  // only the layer input is kept
+    return 2 * sbh / (o.sequence_parallel ? t : 1);
+  }
+  const double kv_ratio = m.kv_heads * m.head_dim / m.hidden;
+  const double mask = m.dropout ? 1 : 0;
+  // Korthikanti: attention 11sbh (MHA, with dropout) = QKV input 2 + Q 2 + K 2 + V 2 +
+  // projection input 2 + dropout mask 1; MLP 19sbh = input 2 + 4h-wide outputs 8+8 + mask 1;
+  // two LayerNorm inputs 4. Gated MLPs store gate, up, activation and product (8·f/h).
+  const double replicated = 4 + 2 + 2 + 2 * mask;  // norms, block inputs, dropout masks
+  const double mlp_sharded = m.gated ? 8 * m.ffn / m.hidden : 4 * m.ffn / m.hidden;
+  const double attn_sharded = 2 + 4 * kv_ratio + 2;
+  double per_sbh = replicated / (o.sequence_parallel ? t : 1) + (attn_sharded + mlp_sharded) / t;
+  const bool scores_stored = !o.flash_attention && o.recompute == Recompute::kNone;
+  double scores = 0;
+  if (scores_stored) {
+    const double ctx = AttentionContext(m, s);
+    scores = (m.dropout ? 5 : 2) * m.heads * ctx * s * b / t;  // softmax (+ mask, dropout out)
+  }
+  return per_sbh * sbh + scores;
+}
+
+double LogitBytes(const ModelShape& m, double s, double b, double t) {
+  return 4 * s * b * m.vocab / std::max(1.0, t);
+}
+
+}  // namespace gpuadvisor::workload_internal

@@ -1,0 +1,58 @@
+// Closed-form transformer formulas: FLOPs per token, KV-cache bytes, activation bytes.
+// Sources: modeling-notes.md §1-§6; Narayanan et al. 2021; Korthikanti et al. 2022;
+// Kwon et al. 2023. All sizes in bytes, FLOP counts in FLOP (2 per multiply-add).
+#ifndef GPUADVISOR_WORKLOAD_LLM_FORMULAS_H_
+#define GPUADVISOR_WORKLOAD_LLM_FORMULAS_H_
+
+#include "gpuadvisor/workload.h"
+
+namespace gpuadvisor::workload_internal {
+
+// A transformer reduced to the numbers the formulas need (doubles, defaults filled in).
+struct ModelShape {
+  ModelFamily family = ModelFamily::kDecoder;
+  double layers = 0, hidden = 0, heads = 0, kv_heads = 0, head_dim = 0, ffn = 0, vocab = 0;
+  double experts = 1, active_experts = 1;
+  double window = 0, window_fraction = 1;  // sliding-window attention
+  bool gated = true, dropout = false, tied = false;
+  ModelParams params;
+  double matmul_params = 0;   // parameters multiplied per token (active, minus the lookup table)
+  bool shape_assumed = false; // only `params` was given: GPT-like aspect ratio assumed
+};
+
+// REQUIRES: Validate() passed for an LLM task.
+ModelShape MakeShape(const ModelArch& m);
+
+// Attention layer-equivalents that see `seq` tokens of context (sliding window caps them).
+double AttentionContext(const ModelShape& m, double seq);
+
+// Forward model FLOPs per token at sequence length `seq`: 2·N_matmul + 4·L·s·a·d_h
+// (the Megatron/MosaicML convention: no causal saving). Training = 3x forward.
+double ForwardFlopPerToken(const ModelShape& m, double seq);
+double TrainFlopPerToken(const ModelShape& m, double seq);
+// Hardware FLOPs including recomputation: full adds one forward, selective the attention core.
+double TrainHardwareFlopPerToken(const ModelShape& m, double seq, Recompute r);
+// LoRA/QLoRA: the frozen base needs no weight gradients (2N fewer per token).
+double LoraFlopPerToken(const ModelShape& m, double seq);
+
+// KV cache bytes per token summed over layers: 2·L·k·d_h·bytes (no window).
+double KvBytesPerToken(const ModelShape& m, double bytes_per_element);
+// KV bytes of one sequence holding `tokens` tokens (sliding-window layers keep the window).
+double KvBytesPerSequence(const ModelShape& m, double tokens, double bytes_per_element);
+
+// Korthikanti et al. 2022 Table 2, generalised to GQA and gated MLPs: bytes of activations of
+// one layer for one micro-batch of `b` sequences of `s` tokens with tensor parallel `t`.
+struct ActivationOptions {
+  double t = 1;
+  bool sequence_parallel = false;
+  bool flash_attention = true;
+  Recompute recompute = Recompute::kNone;
+};
+double ActivationBytesPerLayer(const ModelShape& m, double s, double b,
+                               const ActivationOptions& o);
+// Output logits kept in fp32 for the loss: 4·s·b·V/t.
+double LogitBytes(const ModelShape& m, double s, double b, double t);
+
+}  // namespace gpuadvisor::workload_internal
+
+#endif  // GPUADVISOR_WORKLOAD_LLM_FORMULAS_H_

@@ -1,0 +1,16 @@
+// Internal helpers shared by the field setter, the preset lookup and the config.json importer.
+#ifndef GPUADVISOR_WORKLOAD_MODEL_INTERNAL_H_
+#define GPUADVISOR_WORKLOAD_MODEL_INTERNAL_H_
+
+#include <cstdint>
+
+#include "gpuadvisor/workload.h"
+
+namespace gpuadvisor::workload_internal {
+
+// Replaces w->model by `base`, keeping the fields whose ArchField bit is in w->arch_set.
+void ReplaceArchKeepingExplicit(Workload* w, const ModelArch& base);
+
+}  // namespace gpuadvisor::workload_internal
+
+#endif  // GPUADVISOR_WORKLOAD_MODEL_INTERNAL_H_

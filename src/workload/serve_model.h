@@ -1,0 +1,52 @@
+// LLM serving: weights and KV cache per device, prefill (compute-bound) and decode
+// (bandwidth-bound with batch) times, continuous-batching throughput. modeling-notes.md §6.
+#ifndef GPUADVISOR_WORKLOAD_SERVE_MODEL_H_
+#define GPUADVISOR_WORKLOAD_SERVE_MODEL_H_
+
+#include <optional>
+
+#include "workload/device.h"
+#include "workload/llm_formulas.h"
+#include "workload/train_model.h"
+
+namespace gpuadvisor::workload_internal {
+
+// Storage bytes per weight: 16-bit 2, fp8/int8 1, int4 0.5 + group-128 fp16 scale and zero,
+// fp4 0.5 + an fp8 scale per 16 (NVFP4), nf4 0.5 + double-quantised constants.
+double WeightBytes(std::optional<Precision> quantization);
+// Bandwidth utilisation of weight-only/low-bit kernels relative to 16-bit ones (dequantisation
+// costs), e.g. int4 0.6: gpt-fast reaches 42% of peak with int4 vs 69% with bf16 on A100.
+double QuantizedMbuFactor(std::optional<Precision> quantization);
+
+struct ServeConfig {
+  const ModelShape* model = nullptr;
+  std::optional<Precision> quantization;  // nullopt = 16-bit
+  double kv_bytes = 2;                    // per KV element
+  int tp = 1, pp = 1, replicas = 1;
+  double input_tokens = 512, output_tokens = 256;
+  double peak_flops = 0;                  // compute peak of the weights' format; 0 = unknown
+  double mbu = 0;                         // 0 = generation default x quantisation factor
+  double prefill_eff = 0;                 // 0 = 0.75 x generation matmul efficiency
+};
+
+// Memory per device for `batch` concurrent requests per replica.
+MemoryBytes ServingMemory(const ServeConfig& c, const GpuSpec& gpu, double batch);
+// Requests per replica the KV cache can hold at full length (vLLM gpu_memory_utilization 0.9).
+double KvCapacityRequests(const ServeConfig& c, const GpuSpec& gpu);
+
+struct ServeTiming {
+  double prefill_s = 0;    // one request's prompt, unloaded; nullopt-like 0 when peak unknown
+  double step_s = 0;       // one decode step at the batch
+  double itl_s = 0;        // average time between tokens of a request incl. prefill stalls
+  double ttft_s = 0;       // prefill + joining a decode step
+  double tokens_per_s = 0; // generated tokens per second, one replica
+  double mbu = 0;
+  bool compute_bound = false;
+  bool compute_known = true;
+};
+ServeTiming ServingTiming(const ServeConfig& c, const GpuSpec& gpu, const Topology& topo,
+                          double batch);
+
+}  // namespace gpuadvisor::workload_internal
+
+#endif  // GPUADVISOR_WORKLOAD_SERVE_MODEL_H_

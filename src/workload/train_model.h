@@ -1,0 +1,63 @@
+// Training: per-device memory (model states, activations, overhead) and step time
+// (compute, memory-bound ops, TP/PP/DP communication, pipeline bubble).
+// Methods: modeling-notes.md §3-§9 and doc/estimation.md.
+#ifndef GPUADVISOR_WORKLOAD_TRAIN_MODEL_H_
+#define GPUADVISOR_WORKLOAD_TRAIN_MODEL_H_
+
+#include "gpuadvisor/estimate.h"
+#include "workload/device.h"
+#include "workload/llm_formulas.h"
+
+namespace gpuadvisor::workload_internal {
+
+// Everything a training configuration fixes. Degrees are >= 1.
+struct TrainConfig {
+  const ModelShape* model = nullptr;
+  TaskKind task = TaskKind::kPretrain;
+  Precision precision = Precision::kBf16;
+  Optimizer optimizer = Optimizer::kAdamW;
+  ParallelismChoice par;
+  Offload offload = Offload::kNone;
+  double seq = 2048;
+  double global_batch = 1024;  // sequences per optimizer step
+  bool flash_attention = true;
+  int lora_rank = 16;
+  LoraTargets lora_targets = LoraTargets::kAll;
+  int gpus = 1;
+  // Micro-batches per pipeline per step: ceil(B / (b·dp)).
+  double MicroBatches() const;
+};
+
+// Bytes per device.
+struct MemoryBytes {
+  double weights = 0, gradients = 0, optimizer = 0, activations = 0, kv_cache = 0, overhead = 0;
+  double Total() const { return weights + gradients + optimizer + activations + kv_cache + overhead; }
+};
+
+// Parameters held by one device before ZeRO: (layers/pp + embedding on the first/last stage)/tp.
+double ParamsPerDevice(const ModelShape& m, double tp, double pp);
+// Trainable LoRA adapter parameters: r·(d_in + d_out) per adapted matrix, all layers.
+double LoraAdapterParams(const ModelShape& m, int rank, LoraTargets targets);
+// Optimizer bytes per trainable parameter (K of the ZeRO paper): mixed-precision AdamW 12,
+// 8-bit Adam 6, SGD with momentum 8; pure fp32 training 8 / 2 / 4.
+double OptimizerBytesPerParam(Optimizer o, Precision p);
+
+MemoryBytes TrainingMemory(const TrainConfig& c);
+
+// Step-time breakdown in seconds.
+struct TrainStep {
+  double step_s = 0;
+  double compute_s = 0, memory_s = 0, tp_comm_s = 0, pp_comm_s = 0, dp_comm_exposed_s = 0;
+  double optimizer_s = 0;
+  double bubble_fraction = 0;
+  double model_flop_per_token = 0, hardware_flop_per_token = 0;
+};
+
+// REQUIRES: peak_flops > 0. `mfu_override` > 0 replaces the compute model: the step takes
+// model_flop / (gpus · peak · mfu).
+TrainStep TrainingStep(const TrainConfig& c, const GpuSpec& gpu, const Topology& topo,
+                       double peak_flops, double mfu_override);
+
+}  // namespace gpuadvisor::workload_internal
+
+#endif  // GPUADVISOR_WORKLOAD_TRAIN_MODEL_H_

@@ -1,0 +1,104 @@
+// Cross-field checks of a Workload. Each message names the field (as a flag name).
+#include <string>
+
+#include "gpuadvisor/workload.h"
+
+namespace gpuadvisor {
+namespace {
+
+Status Bad(const std::string& msg) { return Status::InvalidArgument(msg); }
+
+bool IsTransformer(ModelFamily f) {
+  return f == ModelFamily::kDecoder || f == ModelFamily::kEncoder ||
+         f == ModelFamily::kEncoderDecoder;
+}
+
+Status ValidateArchitecture(const ModelArch& m) {
+  const bool any_shape = m.layers > 0 || m.hidden > 0 || m.heads > 0;
+  if (!any_shape) return Status::OK();  // params only: a GPT-like shape is assumed
+  if (m.layers <= 0) return Bad("layers: required with hidden/heads");
+  if (m.hidden <= 0) return Bad("hidden: required with layers/heads");
+  if (m.heads <= 0) return Bad("heads: required with layers/hidden");
+  if (m.head_dim == 0 && m.hidden % m.heads != 0) {
+    return Bad("heads: " + std::to_string(m.heads) + " does not divide hidden " +
+               std::to_string(m.hidden));
+  }
+  if (m.kv_heads > 0 && m.heads % m.kv_heads != 0) {
+    return Bad("kv-heads: " + std::to_string(m.kv_heads) + " does not divide heads " +
+               std::to_string(m.heads));
+  }
+  if (m.experts > 1 && m.active_experts > m.experts) {
+    return Bad("active-experts: " + std::to_string(m.active_experts) + " exceeds experts " +
+               std::to_string(m.experts));
+  }
+  if (m.vocab <= 0 && m.family != ModelFamily::kEncoder) {
+    return Bad("vocab: required with an explicit architecture");
+  }
+  return Status::OK();
+}
+
+Status ValidateLlm(const Workload& w) {
+  const ModelArch& m = w.model;
+  if (!IsTransformer(m.family)) {
+    return Bad(std::string("model: task ") + TaskKindName(w.task) +
+               " needs a language model, got a " + ModelFamilyName(m.family) + " model");
+  }
+  if (m.params <= 0 && (m.layers <= 0 || m.hidden <= 0)) {
+    return Bad("model: give a preset (--model), a config.json (--model-config) or the "
+               "architecture (--params or --layers/--hidden/--heads/--vocab)");
+  }
+  GPUADVISOR_RETURN_IF_ERROR(ValidateArchitecture(m));
+  if (IsTrainingTask(w.task) && w.tokens <= 0) {
+    return Bad("tokens: required for training (e.g. --tokens 2T)");
+  }
+  if (w.task == TaskKind::kQlora && w.quantization && *w.quantization != Precision::kNf4 &&
+      *w.quantization != Precision::kInt4) {
+    return Bad("quantization: qlora keeps the base model in 4-bit (nf4/int4)");
+  }
+  if (w.parallelism.zero && (w.task == TaskKind::kServe)) {
+    return Bad("zero: does not apply to serving");
+  }
+  return Status::OK();
+}
+
+Status ValidateVision(const Workload& w) {
+  const ModelArch& m = w.model;
+  if (m.fwd_flop_per_image <= 0) {
+    return Bad("model: task " + std::string(TaskKindName(w.task)) +
+               " needs a vision preset (resnet50, vit-b16, stable-diffusion-xl, ...)");
+  }
+  if (w.images <= 0) return Bad("images: required (e.g. --images 1.28M)");
+  return Status::OK();
+}
+
+Status ValidateOther(const Workload& w) {
+  switch (w.task) {
+    case TaskKind::kHpc:
+      if (w.fp64_flop <= 0 && w.fp32_flop <= 0 && w.fp64_flops_needed <= 0 &&
+          w.fp32_flops_needed <= 0) {
+        return Bad("fp64-flop: an hpc workload needs --fp64-flop or --fp32-flop (total FLOP)");
+      }
+      return Status::OK();
+    case TaskKind::kTranscode:
+      if (w.streams <= 0) return Bad("streams: required for transcode (e.g. --streams 16)");
+      return Status::OK();
+    case TaskKind::kRender:
+      if (w.sessions <= 0) return Bad("sessions: required for render (e.g. --sessions 4)");
+      return Status::OK();
+    case TaskKind::kAnalytics:
+      if (w.dataset_gib <= 0) return Bad("dataset-gib: required for analytics");
+      return Status::OK();
+    default:
+      return Status::OK();
+  }
+}
+
+}  // namespace
+
+Status Validate(const Workload& w) {
+  if (IsLlmTask(w.task)) return ValidateLlm(w);
+  if (IsVisionTask(w.task)) return ValidateVision(w);
+  return ValidateOther(w);
+}
+
+}  // namespace gpuadvisor

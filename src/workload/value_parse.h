@@ -1,0 +1,47 @@
+// Parsing of single workload values with errors that name the field:
+// `tokens: expected a positive number, got "-5"`.
+#ifndef GPUADVISOR_WORKLOAD_VALUE_PARSE_H_
+#define GPUADVISOR_WORKLOAD_VALUE_PARSE_H_
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+#include "gpuadvisor/result.h"
+#include "gpuadvisor/workload.h"
+
+namespace gpuadvisor::workload_internal {
+
+// > 0, SI suffixes accepted ("7B", "2T", "1.5k").
+Result<double> PositiveNumber(std::string_view key, std::string_view value);
+// >= 0.
+Result<double> NonNegativeNumber(std::string_view key, std::string_view value);
+// Integer >= min (SI suffixes accepted when the result is integral: "4k" = 4000).
+Result<int> IntAtLeast(std::string_view key, std::string_view value, int min);
+// In (0, 1].
+Result<double> Fraction(std::string_view key, std::string_view value);
+// A latency: "200ms", "1.5s", "2m"; a bare number is seconds. Returns seconds.
+Result<double> LatencySeconds(std::string_view key, std::string_view value);
+// A run length: "90m", "36h", "14d"; a bare number is hours. Returns seconds.
+Result<double> DurationSeconds(std::string_view key, std::string_view value);
+// true/false, yes/no, on/off, 1/0.
+Result<bool> Bool(std::string_view key, std::string_view value);
+// "720p", "1080p", "1440p", "4k"/"2160p", "8k" or a number of lines.
+Result<int> VideoLines(std::string_view key, std::string_view value);
+
+Result<TaskKind> ParseTask(std::string_view key, std::string_view value);
+// Any precision name; `allowed` restricts to a subset for the message and the check.
+Result<Precision> ParsePrecision(std::string_view key, std::string_view value,
+                                 std::initializer_list<Precision> allowed);
+Result<Optimizer> ParseOptimizer(std::string_view key, std::string_view value);
+Result<Recompute> ParseRecompute(std::string_view key, std::string_view value);
+Result<Codec> ParseCodec(std::string_view key, std::string_view value);
+Result<Offload> ParseOffload(std::string_view key, std::string_view value);
+Result<LoraTargets> ParseLoraTargets(std::string_view key, std::string_view value);
+
+// "kv_heads", "--kv-heads" and "KV-Heads" all become "kv-heads".
+std::string CanonicalKey(std::string_view key);
+
+}  // namespace gpuadvisor::workload_internal
+
+#endif  // GPUADVISOR_WORKLOAD_VALUE_PARSE_H_

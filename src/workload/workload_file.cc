@@ -1,0 +1,165 @@
+// Workload files: a JSON or YAML mapping of SetWorkloadField keys. Third-party parser
+// exceptions stop here; callers see Status only.
+#include <yaml-cpp/yaml.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "gpuadvisor/workload.h"
+#include "workload/json_text.h"
+#include "util/strings.h"
+
+namespace gpuadvisor {
+namespace {
+
+// Sections whose keys are applied as if they were top-level ("parallelism: {tp: 2}").
+bool IsFlattenedSection(std::string_view key) {
+  return key == "parallelism" || key == "training" || key == "serving" || key == "workload" ||
+         key == "efficiency" || key == "vision" || key == "hpc" || key == "transcode" ||
+         key == "analytics" || key == "render";
+}
+
+// Inside a "model:" mapping, "name"/"preset" select the preset and "config" a config.json.
+std::string ModelSubkey(std::string_view key) {
+  if (key == "name" || key == "preset") return "model";
+  if (key == "config" || key == "hf-config" || key == "hf_config") return "model-config";
+  return std::string(key);
+}
+
+// ---- JSON ----
+
+Result<std::string> JsonScalarText(const nlohmann::json& v, const std::string& key) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return std::string(v.get<bool>() ? "true" : "false");
+  if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
+  if (v.is_number_unsigned()) return std::to_string(v.get<uint64_t>());
+  if (v.is_number_float()) return v.dump();
+  return Status::InvalidArgument(key + ": expected a number, string or boolean, got " +
+                                 std::string(v.type_name()));
+}
+
+Status ApplyJsonObject(Workload* w, const nlohmann::json& obj, bool in_model);
+
+Status ApplyJsonMember(Workload* w, const std::string& key, const nlohmann::json& v,
+                       bool in_model) {
+  if (v.is_null()) return Status::OK();
+  if (v.is_object()) {
+    if (!in_model && key == "model") return ApplyJsonObject(w, v, true);
+    if (!in_model && IsFlattenedSection(key)) return ApplyJsonObject(w, v, false);
+    return Status::InvalidArgument(key + ": expected a value, got an object");
+  }
+  Result<std::string> text = JsonScalarText(v, key);
+  if (!text.ok()) return text.status();
+  return SetWorkloadField(w, in_model ? ModelSubkey(key) : key, *text);
+}
+
+Status ApplyJsonObject(Workload* w, const nlohmann::json& obj, bool in_model) {
+  // A preset first, so that sibling architecture keys refine it (order-independent anyway).
+  for (const char* first : {"name", "preset", "model"}) {
+    auto it = obj.find(first);
+    if (it != obj.end() && it->is_string() && (in_model || std::string_view(first) == "model")) {
+      GPUADVISOR_RETURN_IF_ERROR(ApplyJsonMember(w, first, *it, in_model));
+    }
+  }
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    const std::string& key = it.key();
+    if ((key == "name" || key == "preset" || key == "model") && it->is_string()) continue;
+    GPUADVISOR_RETURN_IF_ERROR(ApplyJsonMember(w, key, *it, in_model));
+  }
+  return Status::OK();
+}
+
+// ---- YAML ----
+
+std::string YamlWhere(std::string_view origin, const YAML::Mark& mark) {
+  std::string out(origin);
+  if (mark.line >= 0) {
+    out += ':';
+    out += std::to_string(mark.line + 1);
+  }
+  return out;
+}
+
+Status ApplyYamlMap(Workload* w, const YAML::Node& map, bool in_model, std::string_view origin);
+
+Status ApplyYamlMember(Workload* w, const std::string& key, const YAML::Node& v, bool in_model,
+                       std::string_view origin) {
+  if (v.IsNull()) return Status::OK();
+  if (v.IsMap()) {
+    if (!in_model && key == "model") return ApplyYamlMap(w, v, true, origin);
+    if (!in_model && IsFlattenedSection(key)) return ApplyYamlMap(w, v, false, origin);
+    return Status::InvalidArgument(key + ": expected a value, got a mapping")
+        .WithPrefix(YamlWhere(origin, v.Mark()));
+  }
+  if (!v.IsScalar()) {
+    return Status::InvalidArgument(key + ": expected a value, got a list")
+        .WithPrefix(YamlWhere(origin, v.Mark()));
+  }
+  Status st = SetWorkloadField(w, in_model ? ModelSubkey(key) : key, v.Scalar());
+  return st.ok() ? st : st.WithPrefix(YamlWhere(origin, v.Mark()));
+}
+
+Status ApplyYamlMap(Workload* w, const YAML::Node& map, bool in_model, std::string_view origin) {
+  const YAML::Node merged = map["<<"];  // YAML merge key: defaults shared through an anchor
+  if (merged && merged.IsMap()) {
+    GPUADVISOR_RETURN_IF_ERROR(ApplyYamlMap(w, merged, in_model, origin));
+  }
+  for (const char* first : {"name", "preset", "model"}) {
+    const YAML::Node n = map[first];
+    if (n && n.IsScalar() && (in_model || std::string_view(first) == "model")) {
+      GPUADVISOR_RETURN_IF_ERROR(ApplyYamlMember(w, first, n, in_model, origin));
+    }
+  }
+  for (const auto& kv : map) {
+    if (!kv.first.IsScalar()) {
+      return Status::ParseError(YamlWhere(origin, kv.first.Mark()) + ": expected a key");
+    }
+    const std::string key = kv.first.Scalar();
+    if (key == "<<") continue;
+    if ((key == "name" || key == "preset" || key == "model") && kv.second.IsScalar()) continue;
+    GPUADVISOR_RETURN_IF_ERROR(ApplyYamlMember(w, key, kv.second, in_model, origin));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<Workload> ParseWorkloadJson(std::string_view text, std::string_view origin) {
+  Result<nlohmann::json> doc = workload_internal::ParseJson(text, origin);
+  if (!doc.ok()) return doc.status();
+  if (!doc->is_object()) {
+    return Status::ParseError(std::string(origin) + ": expected a JSON object of workload keys");
+  }
+  Workload w;
+  Status st = ApplyJsonObject(&w, *doc, false);
+  if (!st.ok()) return st.WithPrefix(origin);
+  return w;
+}
+
+Result<Workload> ParseWorkloadYaml(std::string_view text, std::string_view origin) {
+  YAML::Node doc;
+  try {
+    doc = YAML::Load(std::string(text));
+  } catch (const YAML::Exception& e) {
+    return Status::ParseError(YamlWhere(origin, e.mark) + ":" + std::to_string(e.mark.column + 1) +
+                              ": " + e.msg);
+  }
+  if (!doc.IsMap()) {
+    return Status::ParseError(std::string(origin) + ": expected a mapping of workload keys");
+  }
+  Workload w;
+  try {
+    GPUADVISOR_RETURN_IF_ERROR(ApplyYamlMap(&w, doc, false, origin));
+  } catch (const YAML::Exception& e) {
+    return Status::ParseError(YamlWhere(origin, e.mark) + ": " + e.msg);
+  }
+  return w;
+}
+
+Result<Workload> ParseWorkloadText(std::string_view text, std::string_view origin) {
+  std::string_view t = Trim(text);
+  if (!t.empty() && t.front() == '{') return ParseWorkloadJson(text, origin);
+  return ParseWorkloadYaml(text, origin);
+}
+
+}  // namespace gpuadvisor

@@ -1,0 +1,84 @@
+// Monotonicity properties that must hold whatever the efficiency constants are.
+#include <gtest/gtest.h>
+
+#include "gpuadvisor/estimate.h"
+#include "workload/test_hardware.h"
+
+namespace gpuadvisor {
+namespace {
+
+using testing::Gpus;
+
+Workload Train(const char* model, double tokens) {
+  Workload w;
+  EXPECT_TRUE(SetWorkloadField(&w, "task", "pretrain").ok());
+  EXPECT_TRUE(SetWorkloadField(&w, "model", model).ok());
+  w.tokens = tokens;
+  return w;
+}
+
+TEST(PropertyTest, MoreGpusNeverIncreasePerGpuMemoryUnderZero3) {
+  for (const char* model : {"llama-2-7b", "llama-3.1-70b", "mixtral-8x7b"}) {
+    Workload w = Train(model, 1e9);
+    ParallelismRequest r;
+    r.tp = 1;
+    r.pp = 1;
+    r.zero = 3;
+    r.micro_batch = 1;
+    r.recompute = Recompute::kFull;
+    double previous = 1e30;
+    for (int gpus = 1; gpus <= 512; gpus *= 2) {
+      Result<Estimate> e = EstimateWorkload(w, Gpus("H100", gpus), r, EstimateMode::kFast);
+      ASSERT_TRUE(e.ok()) << e.status().ToString();
+      EXPECT_LE(e->memory.total_gib, previous + 1e-9) << model << " at " << gpus;
+      previous = e->memory.total_gib;
+    }
+  }
+}
+
+TEST(PropertyTest, MoreTokensNeverShortenTime) {
+  for (const char* model : {"llama-3.1-8b", "gpt3-175b"}) {
+    double previous = 0;
+    for (double tokens = 1e6; tokens <= 1e13; tokens *= 10) {
+      Result<Estimate> e = EstimateWorkload(Train(model, tokens), Gpus("A100-80GB", 64), {},
+                                            EstimateMode::kFast);
+      ASSERT_TRUE(e.ok());
+      EXPECT_GE(*e->hours, previous) << model << " " << tokens;
+      previous = *e->hours;
+    }
+  }
+}
+
+TEST(PropertyTest, LongerOutputsNeverRaiseServingRequestRate) {
+  double previous = 1e30;
+  for (int out = 16; out <= 4096; out *= 2) {
+    Workload w;
+    ASSERT_TRUE(SetWorkloadField(&w, "task", "serve").ok());
+    ASSERT_TRUE(SetWorkloadField(&w, "model", "llama-3.1-8b").ok());
+    w.output_tokens = out;
+    Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 1), {}, EstimateMode::kFast);
+    ASSERT_TRUE(e.ok());
+    EXPECT_LE(*e->performance.requests_per_s, previous * (1 + 1e-9)) << out;
+    previous = *e->performance.requests_per_s;
+  }
+}
+
+TEST(PropertyTest, QuantizedWeightsAreSmallerAndDecodeFaster) {
+  double weights = 1e30, itl = 1e30;
+  for (const char* q : {"none", "int8", "int4"}) {
+    Workload w;
+    ASSERT_TRUE(SetWorkloadField(&w, "task", "serve").ok());
+    ASSERT_TRUE(SetWorkloadField(&w, "model", "llama-2-7b").ok());
+    ASSERT_TRUE(SetWorkloadField(&w, "quantization", q).ok());
+    ASSERT_TRUE(SetWorkloadField(&w, "concurrency", "1").ok());
+    Result<Estimate> e = EstimateWorkload(w, Gpus("A100-80GB", 1));
+    ASSERT_TRUE(e.ok());
+    EXPECT_LT(*e->memory.weights_gib, weights) << q;
+    EXPECT_LT(*e->performance.itl_ms, itl) << q;
+    weights = *e->memory.weights_gib;
+    itl = *e->performance.itl_ms;
+  }
+}
+
+}  // namespace
+}  // namespace gpuadvisor

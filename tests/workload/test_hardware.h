@@ -1,0 +1,30 @@
+// GPU specs and instance types for workload tests, with the figures of
+// ../shared/data/gpu-specs.csv (dense tensor throughput, AWS-reported memory) so the tests do
+// not depend on the embedded catalog.
+#ifndef GPUADVISOR_TESTS_WORKLOAD_TEST_HARDWARE_H_
+#define GPUADVISOR_TESTS_WORKLOAD_TEST_HARDWARE_H_
+
+#include <string_view>
+
+#include "gpuadvisor/catalog.h"
+#include "gpuadvisor/estimate.h"
+
+namespace gpuadvisor::testing {
+
+// "A100-40GB", "A100-80GB", "H100", "H200", "B200", "V100", "T4", "A10G", "L4", "L40S",
+// "Trainium", "Inferentia2". Aborts the test on an unknown name.
+const GpuSpec& TestGpu(std::string_view model);
+// "g5.12xlarge" (4x A10G, 40 Gbps), "p4d.24xlarge" (8x A100-40GB, 400 Gbps EFA),
+// "p5.48xlarge" (8x H100, 3200 Gbps EFA), each with a us-east-1 offer.
+const InstanceType& TestInstance(std::string_view name);
+
+inline Hardware Gpus(std::string_view model, int count) {
+  Hardware hw;
+  hw.gpu = &TestGpu(model);
+  hw.gpus = count;
+  return hw;
+}
+
+}  // namespace gpuadvisor::testing
+
+#endif  // GPUADVISOR_TESTS_WORKLOAD_TEST_HARDWARE_H_

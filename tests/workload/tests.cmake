@@ -1,0 +1,14 @@
+# Workload and estimator tests (issue 3). Paths are relative to tests/.
+list(APPEND GPUADVISOR_TEST_SOURCES
+  workload/test_hardware.cc
+  workload/formulas_test.cc
+  workload/memory_test.cc
+  workload/fields_test.cc
+  workload/workload_file_test.cc
+  workload/estimate_test.cc
+  workload/property_test.cc
+  workload/calibration_test.cc
+)
+# The calibration fixture is read at run time from the source tree.
+set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/calibration_test.cc PROPERTIES
+  COMPILE_DEFINITIONS "GPUADVISOR_WORKLOAD_FIXTURES=\"${CMAKE_CURRENT_LIST_DIR}/fixtures\"")
