@@ -35,6 +35,22 @@ struct Hardware {
   std::optional<bool> nvlink;       // default: GpuSpec::nvlink_gbps is set and > 1 GPU/node
 };
 
+// What a user names: an instance type (and how many), or a GPU model (and how many).
+struct HardwareRequest {
+  std::string instance_type;  // "" = none; e.g. "p5.48xlarge"
+  int instances = 0;          // 0 = enough for `gpus`, at least 1
+  std::string gpu;            // model or alias ("H100-SXM"); with an instance it must match it
+  int gpus = 0;               // devices in total; 0 = instances x devices each (or 1)
+  std::string region = "us-east-1";  // prices for the cost section
+};
+
+// Looks the names up in `catalog` (which must outlive the result). Errors: NotFound with a
+// "did you mean" for an unknown type, GPU or region; InvalidArgument naming the flag for a
+// contradiction (neither or a different GPU than the instance has, gpus not a multiple of the
+// devices per instance); Unsupported for an accelerator without datasheet figures (FPGA,
+// media transcoder). A type not sold in the region resolves with offer == nullptr (no cost).
+Result<Hardware> ResolveHardware(const Catalog& catalog, const HardwareRequest& request);
+
 enum class EstimateMode {
   kDetailed,  // fill Estimate::assumptions
   kFast,      // numbers only (recommendation search)
@@ -44,6 +60,10 @@ enum class EstimateMode {
 struct MemoryEstimate {
   std::optional<double> weights_gib, gradients_gib, optimizer_gib, activations_gib,
       kv_cache_gib, overhead_gib;
+  // Serving: KV cache of one token across all layers at the KV precision, whole model (KiB).
+  std::optional<double> kv_cache_kib_per_token;
+  // hpc / analytics / transcode / render: data, frames or sessions held per device (GiB).
+  std::optional<double> working_set_gib;
   double total_gib = 0;
   double device_gib = 0;  // usable memory of one device (AWS-reported where known)
   bool fits = true;
@@ -76,15 +96,22 @@ struct ParallelismChoice {
   bool chosen = false;  // at least one value was picked by the estimator
 };
 
+// Cost of the run (time.hours x instances x the instance's hourly price) per purchase option,
+// in the region of Hardware::offer. Spot ignores interruptions here (see `pricing`).
 struct CostEstimate {
   std::optional<double> on_demand_usd, spot_usd, reserved_1y_usd;
   std::optional<double> on_demand_usd_per_hour, spot_usd_per_hour, reserved_1y_usd_per_hour;
+  std::string region;                  // "" without prices
+  Provenance on_demand_from, spot_from, reserved_1y_from;  // source id and date of each price
+  bool spot_estimated = false;         // spot = on-demand x (1 - spot-advisor savings)
+  std::string spot_interruption_band;  // spot-advisor label, e.g. "<5%"; "" if unknown
 };
 
 struct Estimate {
   TaskKind task = TaskKind::kPretrain;
   std::string gpu_model;      // GpuSpec::model
   int gpus = 0;
+  double device_fraction = 1;  // < 1 for a fractional GPU (g6f.large: 0.125 of an L4)
   std::string instance_type;  // "" without an instance
   int instances = 0;          // 0 without an instance
   int gpus_per_node = 1;
@@ -93,6 +120,7 @@ struct Estimate {
   bool parallelism_applies = false;  // LLM tasks only
   MemoryEstimate memory;
   PerformanceEstimate performance;
+  std::string model_name;     // preset / config origin; "" for explicit architecture
   std::optional<double> params_total, params_active;
   std::optional<double> flops_total;   // model FLOPs of the whole job
   std::optional<double> hours, gpu_hours;
@@ -103,6 +131,11 @@ struct Estimate {
   std::vector<std::string> assumptions;  // kDetailed only; warnings start with "warning: "
 };
 
+// Whether Estimate::precision means anything for the task (not for transcode/render/analytics).
+inline bool PrecisionApplies(TaskKind t) {
+  return t != TaskKind::kTranscode && t != TaskKind::kRender && t != TaskKind::kAnalytics;
+}
+
 // REQUIRES: Validate(w).ok(), hw.gpu != nullptr, hw.gpus >= 1.
 // `request` overrides w.parallelism field by field; unset fields are chosen (fastest plan that
 // fits, see doc/estimation.md). Errors: InvalidArgument (e.g. tp*pp does not divide gpus),
@@ -112,7 +145,7 @@ Result<Estimate> EstimateWorkload(const Workload& w, const Hardware& hw,
                                   EstimateMode mode = EstimateMode::kDetailed);
 
 // The contract's `estimate` JSON object (CLI-CONTRACT.md); non-applicable fields are null.
-nlohmann::json EstimateToJson(const Estimate& e);
+nlohmann::ordered_json EstimateToJson(const Estimate& e);
 
 }  // namespace gpuadvisor
 

@@ -39,7 +39,7 @@ enum class TaskKind {
 
 // Numeric formats for training compute, inference weights and the KV cache.
 // Names as in the contract ("fp32", "bf16", "int4", ...): do not rename.
-enum class Precision { kFp32, kTf32, kBf16, kFp16, kFp8, kInt8, kInt4, kFp4, kNf4 };
+enum class Precision { kFp32, kTf32, kBf16, kFp16, kFp8, kInt8, kInt4, kFp4, kNf4, kFp64 };
 enum class Optimizer { kAdamW, kAdam8bit, kSgd };
 enum class Recompute { kNone, kSelective, kFull };
 enum class Codec { kH264, kHevc, kAv1 };
@@ -185,6 +185,15 @@ struct Workload {
 Status SetWorkloadField(Workload* w, std::string_view key, std::string_view value);
 // All keys SetWorkloadField accepts (dashed spelling), for help texts and suggestions.
 const std::vector<std::string>& WorkloadFieldNames();
+// Documentation of one field for help texts: value placeholder ("N", "BOOL", "DUR", ...) and a
+// one-line description. BOOL fields are flags on the command line ("--sequence-parallel").
+struct WorkloadFieldInfo {
+  const char* name;
+  const char* value;
+  const char* help;
+};
+// Null for a name WorkloadFieldNames() does not list.
+const WorkloadFieldInfo* FindWorkloadFieldInfo(std::string_view name);
 
 // Parses a workload file: a JSON/YAML object whose keys are SetWorkloadField keys. "model" may
 // be a preset name or an object of architecture keys. Errors: ParseError "<origin>:<line>: ..."

@@ -68,6 +68,7 @@ void SetupInstances(CLI::App* app, int* exit_code);
 void SetupShow(CLI::App* app, int* exit_code);
 void SetupGpus(CLI::App* app, int* exit_code);
 void SetupCatalog(CLI::App* app, int* exit_code);
+void SetupEstimate(CLI::App* app, int* exit_code);
 
 }  // namespace gpuadvisor::cli
 

@@ -12,6 +12,7 @@ constexpr const char* kFooter = R"(Examples:
   gpuadvisor show p5.48xlarge
   gpuadvisor gpus
   gpuadvisor catalog info
+  gpuadvisor estimate --task serve --model llama-3.1-8b --instance g6e.xlarge
 Run `gpuadvisor COMMAND --help` for a command's options.)";
 
 }  // namespace

@@ -1,4 +1,5 @@
 set(GPUADVISOR_IO_SOURCES
   src/io/table.cc
   src/io/catalog_views.cc
+  src/io/estimate_views.cc
 )

@@ -102,4 +102,10 @@ std::string FormatFixed(double v, int decimals) {
   return buf;
 }
 
+std::string FormatSci(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*e", digits > 0 ? digits - 1 : 0, v);
+  return buf;
+}
+
 }  // namespace gpuadvisor

@@ -24,6 +24,8 @@ std::vector<std::string> Suggest(std::string_view word, const std::vector<std::s
 std::string DidYouMean(std::string_view word, const std::vector<std::string>& candidates);
 // printf-style double formatting with a fixed number of decimals, no trailing garbage.
 std::string FormatFixed(double v, int decimals);
+// Scientific notation with `digits` significant digits: 3.14e+23.
+std::string FormatSci(double v, int digits = 3);
 
 }  // namespace gpuadvisor
 

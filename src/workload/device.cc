@@ -58,6 +58,7 @@ const GenerationEfficiency& EfficiencyFor(const GpuSpec& gpu) {
 std::optional<double> PeakFlops(const GpuSpec& gpu, Precision p) {
   std::optional<double> tflops;
   switch (p) {
+    case Precision::kFp64: tflops = gpu.fp64_tflops; break;
     case Precision::kFp32: tflops = gpu.fp32_tflops; break;
     case Precision::kTf32: tflops = gpu.tf32_tflops; break;
     case Precision::kBf16: tflops = gpu.bf16_tflops ? gpu.bf16_tflops : gpu.fp16_tflops; break;

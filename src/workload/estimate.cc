@@ -94,6 +94,14 @@ void AddCost(const Hardware& hw, Estimate* e) {
   const double hours = e->hours.value_or(0);
   const double n = e->instances;
   CostEstimate& c = e->cost;
+  c.region = hw.offer->region;
+  if (hw.offer->on_demand) c.on_demand_from = hw.offer->on_demand->from;
+  if (hw.offer->spot) {
+    c.spot_from = hw.offer->spot->from;
+    c.spot_estimated = hw.offer->spot->estimated;
+  }
+  if (hw.offer->reserved_1y_no_upfront) c.reserved_1y_from = hw.offer->reserved_1y_no_upfront->from;
+  if (hw.offer->spot_band) c.spot_interruption_band = hw.offer->spot_band->label;
   auto set = [&](const std::optional<Price>& p, std::optional<double>* total,
                  std::optional<double>* rate) {
     if (!p) return;
@@ -105,20 +113,51 @@ void AddCost(const Hardware& hw, Estimate* e) {
   set(hw.offer->reserved_1y_no_upfront, &c.reserved_1y_usd, &c.reserved_1y_usd_per_hour);
 }
 
+// A fractional GPU (g6f: 1/8 of an L4) is modelled as a smaller device: the partition's memory
+// as AWS reports it, and the compute, bandwidth and media engines scaled by the partition size.
+// Whole devices use the datasheet except for memory, where the instance's AWS figure wins.
+std::optional<GpuSpec> InstanceDevice(const Hardware& hw) {
+  if (hw.instance == nullptr) return std::nullopt;
+  const Accelerator& a = hw.instance->accelerator;
+  const bool memory_differs = a.memory_mib_each && *a.memory_mib_each > 0 &&
+                              *a.memory_mib_each != hw.gpu->aws_memory_mib.value_or(0);
+  if (!a.fractional() && !memory_differs) return std::nullopt;
+  GpuSpec g = *hw.gpu;
+  if (memory_differs) g.aws_memory_mib = *a.memory_mib_each;
+  if (a.fractional()) {
+    const double f = a.partition_size;
+    for (std::optional<double>* v : {&g.memory_bw_gbps, &g.fp64_tflops, &g.fp32_tflops,
+                                     &g.tf32_tflops, &g.bf16_tflops, &g.fp16_tflops,
+                                     &g.fp8_tflops, &g.int8_tops}) {
+      if (*v) **v *= f;
+    }
+    if (g.nvenc) g.nvenc = static_cast<int>(std::floor(*g.nvenc * f));
+    g.nvlink_gbps.reset();
+    g.model += " (" + FormatFixed(f, 3) + " partition)";
+  }
+  return g;
+}
+
 }  // namespace
 
 Result<Estimate> EstimateWorkload(const Workload& w, const Hardware& hw,
                                   const ParallelismRequest& request, EstimateMode mode) {
   if (hw.gpu == nullptr) return Status::InvalidArgument("gpu: no GPU given");
   if (hw.gpus < 1) return Status::InvalidArgument("gpus: expected a positive integer");
+  const std::optional<GpuSpec> scaled = InstanceDevice(hw);
+  const GpuSpec& gpu = scaled ? *scaled : *hw.gpu;
   Estimate e;
   e.task = w.task;
+  e.model_name = w.model_name;
   e.gpu_model = hw.gpu->model;
+  if (hw.instance != nullptr && hw.instance->accelerator.fractional()) {
+    e.device_fraction = hw.instance->accelerator.partition_size;
+  }
   e.gpus = hw.gpus;
   e.instance_type = hw.instance ? hw.instance->name : "";
   e.instances = InstancesFor(hw);
   const ParallelismRequest merged = Merge(w.parallelism, request);
-  EstimateContext ctx{w, hw, *hw.gpu, merged, MakeTopology(hw), mode, &e};
+  EstimateContext ctx{w, hw, gpu, merged, MakeTopology(hw), mode, &e};
   e.gpus_per_node = ctx.topo.gpus_per_node;
   GPUADVISOR_RETURN_IF_ERROR(Dispatch(ctx));
   AddCost(hw, &e);

@@ -6,13 +6,15 @@
 namespace gpuadvisor {
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 json Opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+json Str(const std::string& v) { return v.empty() ? json(nullptr) : json(v); }
 
 json HardwareJson(const Estimate& e) {
   return {{"gpu", e.gpu_model},
           {"gpus", e.gpus},
+          {"device_fraction", e.device_fraction},
           {"gpus_per_node", e.gpus_per_node},
           {"instance_type", e.instance_type.empty() ? json(nullptr) : json(e.instance_type)},
           {"instances", e.instances > 0 ? json(e.instances) : json(nullptr)}};
@@ -43,6 +45,8 @@ json MemoryJson(const MemoryEstimate& m) {
           {"optimizer_gib", Opt(m.optimizer_gib)},
           {"activations_gib", Opt(m.activations_gib)},
           {"kv_cache_gib", Opt(m.kv_cache_gib)},
+          {"kv_cache_kib_per_token", Opt(m.kv_cache_kib_per_token)},
+          {"working_set_gib", Opt(m.working_set_gib)},
           {"overhead_gib", Opt(m.overhead_gib)},
           {"total_gib", m.total_gib},
           {"device_gib", m.device_gib},
@@ -75,16 +79,27 @@ json CostJson(const CostEstimate& c) {
           {"reserved_1y_usd", Opt(c.reserved_1y_usd)},
           {"on_demand_usd_per_hour", Opt(c.on_demand_usd_per_hour)},
           {"spot_usd_per_hour", Opt(c.spot_usd_per_hour)},
-          {"reserved_1y_usd_per_hour", Opt(c.reserved_1y_usd_per_hour)}};
+          {"reserved_1y_usd_per_hour", Opt(c.reserved_1y_usd_per_hour)},
+          {"region", Str(c.region)},
+          {"on_demand_source", Str(c.on_demand_from.source)},
+          {"on_demand_date", Str(c.on_demand_from.date)},
+          {"spot_source", Str(c.spot_from.source)},
+          {"spot_date", Str(c.spot_from.date)},
+          {"reserved_1y_source", Str(c.reserved_1y_from.source)},
+          {"reserved_1y_date", Str(c.reserved_1y_from.date)},
+          {"spot_estimated", c.spot_usd_per_hour ? json(c.spot_estimated) : json(nullptr)},
+          {"spot_interruption_band", Str(c.spot_interruption_band)}};
 }
 
 }  // namespace
 
-nlohmann::json EstimateToJson(const Estimate& e) {
+nlohmann::ordered_json EstimateToJson(const Estimate& e) {
   json out;
   out["task"] = TaskKindName(e.task);
-  out["precision"] = PrecisionName(e.precision);
-  out["model"] = {{"params_total", Opt(e.params_total)}, {"params_active", Opt(e.params_active)}};
+  out["precision"] = PrecisionApplies(e.task) ? json(PrecisionName(e.precision)) : json(nullptr);
+  out["model"] = {{"name", Str(e.model_name)},
+                  {"params_total", Opt(e.params_total)},
+                  {"params_active", Opt(e.params_active)}};
   out["hardware"] = HardwareJson(e);
   out["parallelism"] = ParallelismJson(e);
   out["memory"] = MemoryJson(e.memory);

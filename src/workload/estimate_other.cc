@@ -28,6 +28,13 @@ Status NeedsCuda(const EstimateContext& ctx, const char* task) {
 
 double HoursOr1(const Workload& w) { return w.hours > 0 ? w.hours : 1; }
 
+// Tasks without model weights hold data (or frames, or sessions): report it as a working set.
+void MoveToWorkingSet(Estimate* e) {
+  e->memory.weights_gib.reset();
+  e->memory.working_set_gib = e->memory.activations_gib;
+  e->memory.activations_gib.reset();
+}
+
 // Vision: time per image = FLOP/(peak·matmul eff) + non-matmul bytes/(BW·bandwidth eff).
 double SecondsPerImage(const EstimateContext& ctx, double flop, double bytes, double peak) {
   const GenerationEfficiency& eff = EfficiencyFor(ctx.gpu);
@@ -119,8 +126,8 @@ Status EstimateHpc(const EstimateContext& ctx) {
   mem.activations = w.working_set_gib * kGiB / ctx.topo.gpus;
   mem.overhead = 1.0 * kGiB;
   SetMemory(ctx, mem, false, false);
-  ctx.out->memory.weights_gib = std::nullopt;
-  ctx.out->precision = Precision::kFp32;  // FP64 has no Precision value; see assumptions
+  MoveToWorkingSet(ctx.out);
+  ctx.out->precision = fp64 ? Precision::kFp64 : Precision::kFp32;
   ctx.out->performance.sustained_tflops = rate / 1e12;
   ctx.out->performance.tflops_per_gpu = rate / ctx.topo.gpus / 1e12;
   const double flop = fp64 ? w.fp64_flop : w.fp32_flop;
@@ -174,7 +181,7 @@ Status EstimateTranscode(const EstimateContext& ctx) {
   mem.activations = 0.3 * kGiB / pixel_ratio * w.streams / ctx.topo.gpus;  // surfaces
   mem.overhead = 0.5 * kGiB;
   SetMemory(ctx, mem, false, false);
-  ctx.out->memory.weights_gib = std::nullopt;
+  MoveToWorkingSet(ctx.out);
   ctx.out->performance.streams_per_gpu = per_gpu;
   if (needed > ctx.topo.gpus) {
     ctx.out->memory.fits = false;
@@ -202,9 +209,13 @@ Status EstimateRender(const EstimateContext& ctx) {
   mem.activations = std::ceil(double(w.sessions) / ctx.topo.gpus) * session_gib * kGiB;
   mem.overhead = 1.0 * kGiB;
   SetMemory(ctx, mem, false, false);
-  ctx.out->memory.weights_gib = std::nullopt;
+  MoveToWorkingSet(ctx.out);
   ctx.out->performance.sessions_per_gpu = per_gpu;
-  if (needed > ctx.topo.gpus) ctx.out->memory.fits = false;
+  if (needed > ctx.topo.gpus) {
+    ctx.out->memory.fits = false;
+    ctx.Warn(std::to_string(w.sessions) + " sessions need " + Num(needed, 0) + " GPUs at " +
+             Num(per_gpu, 0) + " sessions per GPU");
+  }
   ctx.out->hours = HoursOr1(w);
   ctx.out->gpu_hours = *ctx.out->hours * ctx.topo.gpus;
   SetBand(ctx.out, "performance.sessions_per_gpu", per_gpu, 0.25, 0.1);
@@ -225,7 +236,7 @@ Status EstimateAnalytics(const EstimateContext& ctx) {
   mem.activations = w.dataset_gib * kAnalyticsMemoryFactor * kGiB / ctx.topo.gpus;
   mem.overhead = 1.0 * kGiB;
   SetMemory(ctx, mem, false, false);
-  ctx.out->memory.weights_gib = std::nullopt;
+  MoveToWorkingSet(ctx.out);
   const double bw = ctx.gpu.memory_bw_gbps.value_or(0) * 1e9 * kScanEfficiency * ctx.topo.gpus;
   if (bw > 0) ctx.out->performance.scan_time_s = w.dataset_gib * kGiB / bw;
   ctx.out->hours = HoursOr1(w);

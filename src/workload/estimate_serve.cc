@@ -33,6 +33,9 @@ double KvElementBytes(const Workload& w) {
 
 Precision ComputePrecision(const Workload& w, const GpuSpec& gpu) {
   if (w.quantization && *w.quantization == Precision::kFp8) return Precision::kFp8;
+  if (w.precision && (*w.precision == Precision::kBf16 || *w.precision == Precision::kFp16)) {
+    return *w.precision;
+  }
   return Default16Bit(gpu);
 }
 
@@ -100,6 +103,9 @@ Status CheckServingHardware(const EstimateContext& ctx) {
     return Status::Unsupported("task: " + ctx.gpu.model +
                                " (NeuronCore-v1) does not run current LLMs; use Inferentia2");
   }
+  if (ctx.w.precision) {
+    GPUADVISOR_RETURN_IF_ERROR(CheckPrecisionSupported(ctx.gpu, *ctx.w.precision, "precision"));
+  }
   if (ctx.w.quantization) {
     GPUADVISOR_RETURN_IF_ERROR(
         CheckPrecisionSupported(ctx.gpu, *ctx.w.quantization, "quantization"));
@@ -118,6 +124,7 @@ void Report(const EstimateContext& ctx, const ServePlan& p, const ModelShape& m,
   e.parallelism_applies = true;
   SetMemory(ctx, p.memory, false, true);
   e.memory.fits = p.fits;
+  e.memory.kv_cache_kib_per_token = KvBytesPerToken(m, c.kv_bytes) / 1024;
   PerformanceEstimate& perf = e.performance;
   const double tokens = p.timing.tokens_per_s * c.replicas;
   perf.tokens_per_s = tokens;

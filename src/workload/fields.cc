@@ -237,6 +237,81 @@ const FieldDef kFields[] = {
 #undef GA_ARCH_INT
 #undef GA_PAR_INT
 
+// Help per field, sorted by name like kFields (a test checks that every field has one).
+const WorkloadFieldInfo kFieldInfo[] = {
+    {"active-experts", "N", "MoE experts used per token (top-k)"},
+    {"attention-bias", "BOOL", "QKV/O and MLP biases (GPT-2/OPT/BERT style)"},
+    {"batch", "N", "inference batch (vision)"},
+    {"codec", "CODEC", "transcode codec: h264|hevc|av1"},
+    {"concurrency", "N", "serving: requests kept in flight (closed loop)"},
+    {"context-parallel", "N", "context-parallel degree (sequence split across GPUs)"},
+    {"dataset-gib", "GIB", "analytics: dataset size in GiB"},
+    {"dp", "N", "data-parallel degree"},
+    {"dropout", "BOOL", "dropout during training (stores masks)"},
+    {"e2e-p95", "DUR", "serving: end-to-end latency target, p95 (200ms, 1.5s)"},
+    {"epochs", "N", "passes over the dataset (fine-tuning, vision)"},
+    {"experts", "N", "MoE experts per layer"},
+    {"family", "NAME", "architecture family: decoder|encoder|encoder-decoder|convnet|vit|diffusion"},
+    {"ffn", "N", "FFN inner size (per expert for MoE)"},
+    {"flash-attention", "BOOL", "fused attention kernels, no s^2 activations (default true)"},
+    {"fp32-flop", "N", "hpc: total FP32 FLOP of the job"},
+    {"fp32-flops", "N", "hpc: sustained FP32 FLOP/s needed"},
+    {"fp64-flop", "N", "hpc: total FP64 FLOP of the job"},
+    {"fp64-flops", "N", "hpc: sustained FP64 FLOP/s needed"},
+    {"fps", "N", "transcode: frames per second per stream"},
+    {"gated-mlp", "BOOL", "SwiGLU/GeGLU MLP (3 matrices) instead of GELU (2)"},
+    {"global-batch", "N", "sequences per optimizer step"},
+    {"global-batch-tokens", "N", "tokens per optimizer step (alternative to --global-batch)"},
+    {"goodput", "X", "share of wall clock doing useful steps, (0,1]"},
+    {"head-dim", "N", "attention head size (default hidden/heads)"},
+    {"heads", "N", "attention (query) heads"},
+    {"hidden", "N", "model width"},
+    {"hours", "DUR", "transcode/render/analytics: how long the service runs (36h, 14d)"},
+    {"images", "N", "vision: images per epoch (train) or to process (infer)"},
+    {"input-tokens", "N", "serving: prompt tokens per request"},
+    {"itl-p95", "DUR", "serving: inter-token latency target, p95"},
+    {"kv-heads", "N", "KV heads (GQA; default = heads)"},
+    {"kv-precision", "P", "serving: KV-cache precision fp16|fp8|int8"},
+    {"layers", "N", "transformer layers"},
+    {"lora-rank", "N", "LoRA rank r"},
+    {"lora-targets", "T", "LoRA-adapted matrices: all|attention|qv"},
+    {"max-positions", "N", "learned position-embedding table size (0 = rotary/ALiBi)"},
+    {"mbu", "X", "override decode memory-bandwidth utilisation, (0,1]"},
+    {"mfu", "X", "override model FLOPs utilisation, (0,1]"},
+    {"micro-batch", "N", "sequences per micro-batch per GPU"},
+    {"model", "NAME", "model preset (llama-3.1-8b, mixtral-8x7b, resnet50, ...)"},
+    {"model-config", "FILE", "Hugging Face config.json"},
+    {"offload", "WHERE", "optimizer-state offload: none|cpu|nvme"},
+    {"optimizer", "OPT", "adamw|adam8bit|sgd"},
+    {"output-tokens", "N", "serving: generated tokens per request"},
+    {"params", "N", "total parameters (7B, 7e9); overrides the derived count"},
+    {"pp", "N", "pipeline-parallel degree"},
+    {"precision", "P", "training compute precision fp32|tf32|bf16|fp16|fp8"},
+    {"quantization", "Q", "serving weights: none|fp8|int8|int4|fp4|nf4"},
+    {"recompute", "R", "activation recomputation: none|selective|full"},
+    {"resolution", "PX", "vision: input side length in pixels"},
+    {"rps", "N", "serving: request arrival rate per second (open loop)"},
+    {"runtime", "DUR", "hpc: runtime target (36h)"},
+    {"scans-per-hour", "N", "analytics: full scans of the dataset per hour"},
+    {"seq-len", "N", "sequence length in tokens"},
+    {"sequence-parallel", "BOOL", "Megatron sequence parallelism (with tp > 1)"},
+    {"session-gib", "GIB", "render: GPU memory per session (default 4)"},
+    {"sessions", "N", "render: concurrent sessions / users"},
+    {"sliding-window", "N", "attention window in tokens (0 = full)"},
+    {"steps", "N", "diffusion: denoising steps per image"},
+    {"stream-resolution", "RES", "transcode: 720p|1080p|1440p|4k|8k"},
+    {"streams", "N", "transcode: concurrent video streams"},
+    {"task", "TASK", "pretrain|finetune|lora|qlora|serve|train-vision|infer-vision|hpc|transcode|render|analytics"},
+    {"tied-embeddings", "BOOL", "output head shares the embedding matrix"},
+    {"tokens", "N", "training tokens (2T, 300B); fine-tuning: dataset tokens per epoch"},
+    {"tp", "N", "tensor-parallel degree"},
+    {"ttft-p95", "DUR", "serving: time-to-first-token target, p95"},
+    {"virtual-pp", "N", "interleaved pipeline chunks per GPU"},
+    {"vocab", "N", "vocabulary size"},
+    {"working-set-gib", "GIB", "hpc: memory working set in GiB"},
+    {"zero", "Z", "ZeRO stage 0|1|2|3 (3 = FSDP full shard)"},
+};
+
 // Other spellings accepted for the same fields.
 struct Alias {
   const char* alias;
@@ -270,6 +345,13 @@ const std::vector<std::string>& WorkloadFieldNames() {
     return v;
   }();
   return names;
+}
+
+const WorkloadFieldInfo* FindWorkloadFieldInfo(std::string_view name) {
+  for (const WorkloadFieldInfo& f : kFieldInfo) {
+    if (name == f.name) return &f;
+  }
+  return nullptr;
 }
 
 Status SetWorkloadField(Workload* w, std::string_view key, std::string_view value) {

@@ -33,6 +33,7 @@ const char* PrecisionName(Precision p) {
     case Precision::kInt4: return "int4";
     case Precision::kFp4: return "fp4";
     case Precision::kNf4: return "nf4";
+    case Precision::kFp64: return "fp64";
   }
   return "bf16";
 }

@@ -18,4 +18,5 @@ set(GPUADVISOR_WORKLOAD_SOURCES
   src/workload/estimate_serve.cc
   src/workload/estimate_other.cc
   src/workload/estimate_json.cc
+  src/workload/hardware.cc
 )

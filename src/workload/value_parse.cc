@@ -119,7 +119,7 @@ Result<TaskKind> ParseTask(std::string_view key, std::string_view value) {
 Result<Precision> ParsePrecision(std::string_view key, std::string_view value,
                                  std::initializer_list<Precision> allowed) {
   static const char* const kNames[] = {"fp32", "tf32", "bf16", "fp16", "fp8",
-                                       "int8", "int4", "fp4",  "nf4"};
+                                       "int8", "int4", "fp4",  "nf4", "fp64"};
   std::string v = ToLower(Trim(value));
   if (v == "float32") v = "fp32";
   if (v == "bfloat16") v = "bf16";

@@ -55,6 +55,52 @@ expect_exit "unknown command" 2 "did you mean instances" instanses
 expect_exit "nothing found" 1 "no instance type matches" instances --gpu H100 --max-price 1
 expect_exit "bad catalog" 3 "cannot open" instances --catalog /nonexistent/catalog.json
 
+# estimate: the contract object for every task, ground truths a user would check, bad input.
+E='all(k in d for k in ["hardware","parallelism","memory","performance","flops","time","cost","uncertainty","assumptions"])'
+expect_json "estimate pretrain" "$E"' and d["memory"]["fits"] and d["time"]["hours"]>0 and d["cost"]["on_demand_usd"]>0 and d["uncertainty"]["low"]<d["time"]["hours"]<d["uncertainty"]["high"] and d["parallelism"]["tp"]>=1 and d["performance"]["ttft_ms"] is None' estimate --task pretrain --model llama-3.1-8b --tokens 100B --instance p5.48xlarge --count 2 --json
+expect_json "estimate finetune" "$E"' and d["task"]=="finetune" and d["time"]["hours"]>0' estimate --task finetune --model mistral-7b --tokens 100M --epochs 2 --instance p4d.24xlarge --json
+expect_json "estimate lora" "$E"' and d["memory"]["optimizer_gib"]<1' estimate --task lora --model llama-3.1-8b --tokens 20M --instance g6e.2xlarge --json
+expect_json "estimate serve" "$E"' and d["performance"]["ttft_ms"]>0 and d["performance"]["itl_ms"]>0 and d["performance"]["max_concurrency"]>=1 and d["memory"]["kv_cache_gib"]>0 and d["memory"]["gradients_gib"] is None and d["parallelism"]["zero"] is None' estimate --task serve --model llama-3.1-8b --instance g6e.xlarge --concurrency 8 --json
+expect_json "estimate train-vision" "$E"' and d["performance"]["images_per_s"]>0 and d["performance"]["tokens_per_s"] is None and d["memory"]["kv_cache_gib"] is None' estimate --task train-vision --model resnet50 --images 1.28M --epochs 90 --instance p4d.24xlarge --json
+expect_json "estimate infer-vision" "$E"' and d["performance"]["images_per_s"]>0' estimate --task infer-vision --model vit-b16 --images 1M --instance g6.xlarge --json
+expect_json "estimate hpc" "$E"' and d["precision"]=="fp64" and d["time"]["hours"]>0 and d["memory"]["working_set_gib"]>0 and d["memory"]["activations_gib"] is None' estimate --task hpc --fp64-flop 1e18 --working-set-gib 30 --instance p5.48xlarge --json
+expect_json "estimate transcode" "$E"' and d["performance"]["streams_per_gpu"]>0 and d["precision"] is None' estimate --task transcode --streams 100 --codec hevc --instance g6.12xlarge --json
+expect_json "estimate render" "$E"' and d["performance"]["sessions_per_gpu"]>0' estimate --task render --sessions 10 --instance g6e.12xlarge --json
+expect_json "estimate analytics" "$E"' and d["performance"]["scan_time_s"]>0' estimate --task analytics --dataset-gib 100 --instance p4de.24xlarge --json
+expect_json "llama-3.1-8b KV 128 KiB/token" 'd["memory"]["kv_cache_kib_per_token"]==128' estimate --task serve --model llama-3.1-8b --gpu H100 --json
+expect_json "70B fp16 does not fit one 80 GB GPU" 'd["memory"]["fits"] is False and d["memory"]["weights_gib"]>120' estimate --task serve --model llama-2-70b --gpu A100-80GB --json
+expect_json "70B fp16 fits four" 'd["memory"]["fits"] is True' estimate --task serve --model llama-2-70b --gpu A100-80GB --gpus 4 --json
+expect_json "QLoRA 70B fits 48 GB" 'd["memory"]["fits"] is True and d["memory"]["total_gib"]<=d["memory"]["device_gib"]' estimate --task qlora --model llama-2-70b --tokens 10M --gpu L40S --json
+expect_json "Adam 16 B/param" 'abs((d["memory"]["weights_gib"]+d["memory"]["gradients_gib"]+d["memory"]["optimizer_gib"])*2**30/d["model"]["params_total"]-16)<0.01' estimate --task pretrain --model llama-3.1-8b --tokens 1B --gpu H100 --zero 0 --json
+expect_json "provenance" 'd["cost"]["on_demand_source"] and d["cost"]["on_demand_date"] and d["cost"]["region"]=="us-east-1"' estimate --task serve --model llama-3.1-8b --instance g6e.xlarge --json
+expect_json "fractional g6f" 'd["hardware"]["device_fraction"]==0.125 and d["memory"]["device_gib"]<3 and d["memory"]["fits"] is False' estimate --task serve --model llama-3.1-8b --instance g6f.large --json
+expect_json "explicit parallelism" 'd["parallelism"]["tp"]==2 and d["parallelism"]["pp"]==2 and d["parallelism"]["dp"]==4 and d["parallelism"]["chosen"] is False' estimate --task pretrain --model llama-3.1-8b --tokens 1B --gpu H100 --gpus 16 --tp 2 --pp 2 --dp 4 --zero 1 --micro-batch 1 --recompute none --json
+expect_json "mfu override" 'abs(d["performance"]["mfu"]-0.3)<0.05' estimate --task pretrain --model llama-3.1-8b --tokens 1B --gpu H100 --gpus 8 --mfu 0.3 --json
+wl=$(mktemp -d); trap 'rm -rf "$wl"' EXIT
+printf 'task: serve\nmodel: llama-3.1-8b\ninput-tokens: 1000\noutput-tokens: 200\n' >"$wl/ok.yaml"
+printf 'task: serve\nmodel: llama-3.1-8b\ninput-tokens: abc\n' >"$wl/bad.yaml"
+printf 'task: serve\nmodel: llama-3.1-8b\n  bad indent: [\n' >"$wl/broken.yaml"
+printf '{"task": "serve", "model": "llama-3.1-8b", "output-tokens": -3}' >"$wl/bad.json"
+expect_json "workload file" 'd["task"]=="serve" and d["performance"]["itl_ms"]>0' estimate --workload "$wl/ok.yaml" --gpu L4 --json
+expect_json "flag over file" 'd["memory"]["kv_cache_kib_per_token"]==64' estimate --workload "$wl/ok.yaml" --kv-precision fp8 --gpu L4 --json
+out=$("$BIN" estimate --workload - --gpu L4 --json <"$wl/ok.yaml" 2>/dev/null) && [[ "$out" == *'"itl_ms"'* ]] && ok || bad "workload from stdin"
+expect_exit "negative tokens" 2 "tokens: expected a positive number" estimate --task pretrain --model llama-3.1-8b --tokens -5 --gpu H100
+expect_exit "unknown preset" 2 "unknown preset \"llama-9\"" estimate --task serve --model llama-9 --gpu H100
+expect_exit "heads divide hidden" 2 "heads: 30 does not divide hidden 4096" estimate --task pretrain --layers 32 --hidden 4096 --heads 30 --vocab 32000 --tokens 1B --gpu H100
+expect_exit "yaml field line" 2 "bad.yaml:3: input-tokens" estimate --workload "$wl/bad.yaml" --gpu H100
+expect_exit "yaml syntax line" 2 "broken.yaml:3:" estimate --workload "$wl/broken.yaml" --gpu H100
+expect_exit "json field" 2 "output-tokens" estimate --workload "$wl/bad.json" --gpu H100
+expect_exit "no bf16 on V100" 2 "no BF16" estimate --task pretrain --model llama-3.1-8b --tokens 1B --gpu V100 --precision bf16
+expect_exit "no fp8 on A100" 2 "no FP8" estimate --task pretrain --model llama-3.1-8b --tokens 1B --gpu A100-80GB --precision fp8
+expect_exit "no NVENC on H100" 2 "no NVENC" estimate --task transcode --streams 10 --instance p5.48xlarge
+expect_exit "no hardware" 2 "--instance TYPE" estimate --task serve --model llama-3.1-8b
+expect_exit "gpus vs instance" 2 "--gpus" estimate --task serve --model llama-3.1-8b --instance p5.48xlarge --gpus 4
+expect_exit "unknown instance" 2 "did you mean" estimate --task serve --model llama-3.1-8b --instance p5.48xlarg
+expect_exit "missing config" 3 "cannot open" estimate --task serve --model-config /nonexistent/config.json --gpu H100
+"$BIN" estimate --task serve --model llama-3.1-8b --gpu L4 2>/dev/null | grep -q 'Assumptions:' && ok || bad "estimate table"
+"$BIN" estimate --task serve --model llama-3.1-8b --gpu L4 --format csv 2>/dev/null | grep -q '^assumption,' && ok || bad "estimate csv"
+"$BIN" estimate --help | grep -q -- '--kv-precision' && ok || bad "estimate help"
+
 # Formats render with units in headers.
 "$BIN" instances --format csv 2>/dev/null | head -1 | grep -q '\$/h on-demand' && ok || bad "csv header"
 "$BIN" instances --format markdown 2>/dev/null | sed -n 2p | grep -q -- '---:' && ok || bad "markdown"

@@ -95,7 +95,7 @@ TEST(EstimateJsonTest, EveryTaskKindGivesTheContractObject) {
     ASSERT_TRUE(Validate(w).ok()) << Validate(w).ToString();
     Result<Estimate> e = EstimateWorkload(w, Gpus(c.gpu, c.gpus));
     ASSERT_TRUE(e.ok()) << TaskKindName(w.task) << ": " << e.status().ToString();
-    const nlohmann::json j = EstimateToJson(*e);
+    const auto j = EstimateToJson(*e);
     SCOPED_TRACE(TaskKindName(w.task));
     ExpectContractShape(j);
     EXPECT_TRUE(j["time"]["hours"].is_number());
@@ -111,12 +111,12 @@ TEST(EstimateJsonTest, EveryTaskKindGivesTheContractObject) {
 
 TEST(EstimateTest, ServingHasNoGradientsAndTrainingNoKvCache) {
   const Workload serve = Make({{"task", "serve"}, {"model", "llama-3.1-8b"}});
-  const nlohmann::json s = EstimateToJson(*EstimateWorkload(serve, Gpus("H100", 1)));
+  const auto s = EstimateToJson(*EstimateWorkload(serve, Gpus("H100", 1)));
   EXPECT_TRUE(s["memory"]["gradients_gib"].is_null());
   EXPECT_TRUE(s["memory"]["kv_cache_gib"].is_number());
   EXPECT_TRUE(s["parallelism"]["zero"].is_null());
   const Workload train = Make({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
-  const nlohmann::json t = EstimateToJson(*EstimateWorkload(train, Gpus("H100", 8)));
+  const auto t = EstimateToJson(*EstimateWorkload(train, Gpus("H100", 8)));
   EXPECT_TRUE(t["memory"]["kv_cache_gib"].is_null());
   EXPECT_TRUE(t["memory"]["optimizer_gib"].is_number());
 }
@@ -130,7 +130,7 @@ TEST(EstimateTest, CostForEachPurchaseOption) {
   EXPECT_NEAR(*e->cost.on_demand_usd, 2 * 55.04 * *e->hours, 1e-6);
   EXPECT_NEAR(*e->cost.spot_usd, 2 * 30.0 * *e->hours, 1e-6);
   EXPECT_FALSE(e->cost.reserved_1y_usd.has_value());  // not priced in the offer
-  const nlohmann::json j = EstimateToJson(*e);
+  const auto j = EstimateToJson(*e);
   EXPECT_EQ(j["hardware"]["instance_type"], "p5.48xlarge");
   EXPECT_TRUE(j["cost"]["reserved_1y_usd"].is_null());
 }

@@ -1,0 +1,110 @@
+// `gpuadvisor estimate`: memory, time and cost of one workload on one hardware configuration.
+#include <cstdio>
+
+#include "cli/common.h"
+#include "cli/workload_flags.h"
+#include "gpuadvisor/estimate.h"
+#include "io/estimate_views.h"
+#include "util/strings.h"
+
+namespace gpuadvisor::cli {
+namespace {
+
+struct EstimateOptions {
+  CommonOptions common;
+  WorkloadOptions workload;
+  HardwareRequest hardware;
+};
+
+// Provenance of the datasheet and prices behind the numbers, and their staleness.
+ojson Provenance(const Hardware& hw, const Estimate& e, const Context& ctx) {
+  ojson p;
+  p["gpu_spec_source"] = hw.gpu->source_note.empty() ? ojson(nullptr) : ojson(hw.gpu->source_note);
+  p["gpu_spec_catalog_source"] = hw.gpu->from.source;
+  p["price_date"] = e.cost.on_demand_from.date.empty() ? ojson(nullptr)
+                                                       : ojson(e.cost.on_demand_from.date);
+  p["price_stale"] = !e.cost.on_demand_from.date.empty() &&
+                     ctx.fresh.Stale(e.cost.on_demand_from.date);
+  p["catalog_generated_at"] = ctx.catalog->generated_at;
+  return p;
+}
+
+std::vector<std::string> Warnings(const Hardware& hw, const Estimate& e, const Context& ctx,
+                                  const std::string& region) {
+  std::vector<std::string> out;
+  if (hw.instance != nullptr && hw.offer == nullptr) {
+    out.push_back(hw.instance->name + " has no catalog entry in " + region + ": cost not shown");
+  } else if (hw.instance != nullptr && !e.cost.on_demand_usd_per_hour) {
+    out.push_back(hw.instance->name + " has no on-demand price in " + region);
+  }
+  if (!e.cost.on_demand_from.date.empty() && ctx.fresh.Stale(e.cost.on_demand_from.date)) {
+    out.push_back("prices dated " + e.cost.on_demand_from.date + " are older than " +
+                  std::to_string(ctx.fresh.max_price_age_days) + " days");
+  }
+  for (const std::string& a : e.assumptions) {
+    if (StartsWith(a, "warning: ")) out.push_back(a.substr(9));
+  }
+  return out;
+}
+
+void PrintAssumptions(const Estimate& e) {
+  std::string out = "\nAssumptions:\n";
+  for (const std::string& a : e.assumptions) out += "  - " + a + "\n";
+  std::fwrite(out.data(), 1, out.size(), stdout);
+}
+
+int Run(const EstimateOptions& o) {
+  Result<Context> ctx = MakeContext(o.common);
+  if (!ctx.ok()) return Fail(ctx.status());
+  Result<Workload> w = BuildWorkload(o.workload);
+  if (!w.ok()) return Fail(w.status());
+  Result<Hardware> hw = ResolveHardware(*ctx->catalog, o.hardware);
+  if (!hw.ok()) return Fail(hw.status());
+  Result<Estimate> e = EstimateWorkload(*w, *hw);
+  if (!e.ok()) return Fail(e.status());
+  const std::vector<std::string> warnings = Warnings(*hw, *e, *ctx, o.hardware.region);
+  if (ctx->format == OutputFormat::kJson) {
+    Emit(*ctx, [&] {
+      ojson j = EstimateToJson(*e);
+      j["provenance"] = Provenance(*hw, *e, *ctx);
+      return j;
+    }, [] { return Table(); }, warnings);
+    return kExitOk;
+  }
+  const bool inline_assumptions = ctx->format != OutputFormat::kTable;
+  Emit(*ctx, [] { return ojson(); }, [&] { return EstimateTable(*e, inline_assumptions); },
+       warnings);
+  if (!inline_assumptions) PrintAssumptions(*e);
+  return kExitOk;
+}
+
+}  // namespace
+
+void SetupEstimate(CLI::App* app, int* exit_code) {
+  auto o = std::make_shared<EstimateOptions>();
+  AddCommonOptions(app, &o->common);
+  const std::string hw = "Hardware";
+  app->add_option("--instance", o->hardware.instance_type, "Instance type, e.g. p5.48xlarge")
+      ->group(hw);
+  app->add_option("--count", o->hardware.instances, "Instances of --instance (default: 1)")
+      ->group(hw);
+  app->add_option("--gpu", o->hardware.gpu, "GPU model without an instance, e.g. H100")->group(hw);
+  app->add_option("--gpus", o->hardware.gpus, "Devices in total (default: 1, or count x per instance)")
+      ->group(hw);
+  app->add_option("--region", o->hardware.region, "Region for prices (default us-east-1)")
+      ->group(hw);
+  AddWorkloadOptions(app, &o->workload);
+  app->footer(R"(Unset parallelism (--tp/--pp/--dp/--zero/--micro-batch/--recompute) is chosen: the
+fastest layout that fits. Every figure carries a low/high band and its assumptions.
+
+Examples:
+  gpuadvisor estimate --task pretrain --model llama-3.1-8b --tokens 1T --instance p5.48xlarge --count 4
+  gpuadvisor estimate --task serve --model llama-3.1-70b --quantization fp8 --gpu H100 --gpus 4 \
+      --input-tokens 1000 --output-tokens 500 --concurrency 64
+  gpuadvisor estimate --task qlora --model llama-2-70b --tokens 50M --instance g6e.xlarge --json
+  gpuadvisor estimate --workload job.yaml --instance p4d.24xlarge --count 2 --region eu-west-1
+  gpuadvisor estimate --task transcode --streams 200 --codec hevc --instance g6.12xlarge)");
+  app->callback([o, exit_code] { *exit_code = Run(*o); });
+}
+
+}  // namespace gpuadvisor::cli

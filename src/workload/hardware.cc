@@ -1,0 +1,74 @@
+// ResolveHardware: from the names a user gives (--instance / --gpu) to catalog records.
+#include <algorithm>
+#include <string>
+
+#include "gpuadvisor/estimate.h"
+#include "gpuadvisor/query.h"
+
+namespace gpuadvisor {
+namespace {
+
+Status CheckModelled(const InstanceType& t, const GpuSpec* g) {
+  const Accelerator& a = t.accelerator;
+  if (g == nullptr || a.kind == AcceleratorKind::kFpga || a.kind == AcceleratorKind::kMedia) {
+    return Status::Unsupported("--instance: " + t.name + " carries " + a.vendor + " " +
+                               a.model + " (" + AcceleratorKindName(a.kind) +
+                               "), which the estimator does not model");
+  }
+  return Status::OK();
+}
+
+// Devices per instance as the OS sees them (a g6f.large has one logical GPU).
+int DevicesPer(const InstanceType& t) {
+  const Accelerator& a = t.accelerator;
+  return a.logical_count > 0 ? a.logical_count : std::max(1, a.count);
+}
+
+Result<Hardware> FromInstance(const Catalog& c, const HardwareRequest& r) {
+  Result<const InstanceType*> t = ResolveInstanceType(c, r.instance_type);
+  if (!t.ok()) return t.status().WithPrefix("--instance");
+  const GpuSpec* g = c.GpuOf(**t);
+  GPUADVISOR_RETURN_IF_ERROR(CheckModelled(**t, g));
+  if (!r.gpu.empty() && c.FindGpu(r.gpu) != g) {
+    return Status::InvalidArgument("--gpu: " + r.gpu + " does not match " + (*t)->name +
+                                   ", which carries " + g->model);
+  }
+  const int per = DevicesPer(**t);
+  Hardware hw;
+  hw.gpu = g;
+  hw.instance = *t;
+  if (r.gpus > 0 && r.gpus % per != 0) {
+    return Status::InvalidArgument("--gpus: " + std::to_string(r.gpus) + " is not a multiple of " +
+                                   std::to_string(per) + " devices per " + (*t)->name);
+  }
+  hw.instances = r.instances > 0 ? r.instances : (r.gpus > 0 ? r.gpus / per : 1);
+  if (r.instances > 0 && r.gpus > 0 && r.gpus != r.instances * per) {
+    return Status::InvalidArgument("--gpus: " + std::to_string(r.gpus) + " contradicts --count " +
+                                   std::to_string(r.instances) + " x " + std::to_string(per));
+  }
+  hw.gpus = hw.instances * per;
+  hw.offer = (*t)->FindRegion(r.region);
+  return hw;
+}
+
+}  // namespace
+
+Result<Hardware> ResolveHardware(const Catalog& c, const HardwareRequest& r) {
+  if (r.instances < 0) return Status::InvalidArgument("--count: expected a positive integer");
+  if (r.gpus < 0) return Status::InvalidArgument("--gpus: expected a positive integer");
+  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, r.region, "--region"));
+  if (!r.instance_type.empty()) return FromInstance(c, r);
+  if (r.gpu.empty()) {
+    return Status::InvalidArgument(
+        "hardware: give --instance TYPE [--count N] or --gpu NAME [--gpus N]");
+  }
+  if (r.instances > 0) return Status::InvalidArgument("--count: needs --instance TYPE");
+  Result<const GpuSpec*> g = ResolveGpu(c, r.gpu);
+  if (!g.ok()) return g.status().WithPrefix("--gpu");
+  Hardware hw;
+  hw.gpu = *g;
+  hw.gpus = r.gpus > 0 ? r.gpus : 1;
+  return hw;
+}
+
+}  // namespace gpuadvisor
