@@ -92,6 +92,24 @@ struct Search {
     return Status::OK();
   }
 
+  // Interleaved 1F1B: v model chunks per GPU shrink the bubble v-fold for v-fold more p2p
+  // traffic and a little more activation memory. Unset: v in 1, 2, 4, 8 with at least one
+  // layer per chunk (uneven chunks cost their imbalance, see StageImbalance).
+  void TryInterleaving(TrainConfig c) {
+    const ParallelismRequest& r = ctx.req;
+    if (r.virtual_pp || c.par.pp <= 1) {
+      c.par.virtual_pp = r.virtual_pp.value_or(1);
+      Try(c);
+      return;
+    }
+    const int layers = static_cast<int>(model.layers);
+    for (int v = 1; v <= 8; v *= 2) {
+      if (layers < c.par.pp * v) break;
+      c.par.virtual_pp = v;
+      Try(c);
+    }
+  }
+
   void TryDegrees(int tp, int pp, int cp) {
     const ParallelismRequest& r = ctx.req;
     const int gpus = ctx.topo.gpus;
@@ -123,9 +141,8 @@ struct Search {
           c.par.zero = zeros[z];
           c.par.recompute = rcs[k];
           c.par.micro_batch = mb;
-          c.par.virtual_pp = r.virtual_pp.value_or(1);
           c.par.sequence_parallel = r.sequence_parallel.value_or(tp > 1) && tp > 1;
-          Try(c);
+          TryInterleaving(c);
           if (r.micro_batch) break;
         }
       }

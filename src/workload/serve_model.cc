@@ -101,8 +101,11 @@ ServeTiming ServingTiming(const ServeConfig& c, const GpuSpec& gpu, const Topolo
   out.compute_bound = compute_s > mem_s;
   // Two all-reduces of batch x hidden 16-bit values per layer with TP.
   const double tp_bw = topo.intra_bps > 0 ? topo.intra_bps : 1e12;
+  // Small-message all-reduce latency grows with the tree depth (NCCL: ~8 us per level on
+  // NVLink; gpt-fast's TP rows show ~20-35 us per all-reduce at TP 2-8).
+  const double tp_latency = topo.intra_latency_s * (1 + std::log2(double(c.tp)));
   const double tp_s = c.tp > 1 ? 2 * m.layers / c.pp *
-                                     (topo.intra_latency_s +
+                                     (tp_latency +
                                       2.0 * (c.tp - 1) / c.tp * batch * m.hidden * 2 / tp_bw)
                                : 0;
   out.step_s = std::max(compute_s, mem_s) + tp_s + m.layers * kLaunchOverheadPerLayer_s;

@@ -11,6 +11,10 @@ constexpr double kCommBufferBytes = 0.5 * kGiB;   // NCCL buffers when more than
 constexpr double kFragmentation = 0.05;           // allocator fragmentation (5-10%)
 constexpr double kDpOverlap = 0.9;                // share of DP traffic hidden behind backward
 constexpr double kQloraMatmulSlowdown = 1.4;      // NF4 dequantisation in every base matmul
+// FP8 training (TransformerEngine-style): only the Linear GEMMs run in FP8, and they reach a
+// smaller share of their (doubled) peak than BF16 GEMMs do of theirs; attention stays 16-bit.
+constexpr double kFp8GemmEfficiency = 0.85;       // FP8 GEMM share of peak / BF16 GEMM share
+constexpr double kFp8CastBytes = 3;               // read 16-bit + write 8-bit per GEMM input
 
 bool IsLora(TaskKind t) { return t == TaskKind::kLora || t == TaskKind::kQlora; }
 bool Is32Bit(Precision p) { return p == Precision::kFp32 || p == Precision::kTf32; }
@@ -28,6 +32,25 @@ double UnfusedAttentionBytesPerTokenLayer(const ModelShape& m, double s, double 
 }
 
 double Passes(Recompute r) { return r == Recompute::kFull ? 4 : 3; }  // fwd + 2x bwd (+ refwd)
+
+// Elements entering FP8 GEMMs per token per layer (QKV, output projection, MLP up and down),
+// each cast (and, backward, transposed) once per pass.
+double Fp8CastBytesPerTokenLayer(const ModelShape& m, double t) {
+  const double inputs = 2 * m.hidden + m.heads * m.head_dim + m.ffn * m.active_experts;
+  return kFp8CastBytes * inputs / t;
+}
+
+// Heaviest pipeline stage over the mean one: each of the v chunks of a stage holds at most
+// ceil(L/(p·v)) layers and the last stage also the LM head (and loss), so a large vocabulary
+// or an uneven split slows the whole pipeline.
+double StageImbalance(const ModelShape& m, double seq, int pp, int v) {
+  if (pp <= 1) return 1;
+  const double head = 2 * m.vocab * m.hidden;
+  const double layer = (ForwardFlopPerToken(m, seq) - head) / m.layers;
+  const double mean = (m.layers * layer + head) / pp;
+  const double heaviest = std::ceil(m.layers / (pp * v)) * v * layer + head;
+  return std::max(1.0, heaviest / mean);
+}
 
 // Ring all-reduce time of `bytes` over n ranks at `bps` with `latency` per step.
 double AllReduceSeconds(double bytes, double n, double bps, double latency) {
@@ -215,7 +238,18 @@ TrainStep TrainingStep(const TrainConfig& c, const GpuSpec& gpu, const Topology&
   }
   double matmul_eff = eff.matmul;
   if (c.task == TaskKind::kQlora) matmul_eff /= kQloraMatmulSlowdown;
-  out.compute_s = out.hardware_flop_per_token * tokens_per_gpu / (peak_flops * matmul_eff);
+  const double hw_flop = out.hardware_flop_per_token * tokens_per_gpu;
+  const std::optional<double> bf16_peak = PeakFlops(gpu, Precision::kBf16);
+  if (c.precision == Precision::kFp8 && bf16_peak) {
+    const double fwd = ForwardFlopPerToken(m, c.seq);
+    const double attention_share = (fwd - 2 * m.matmul_params) / fwd;
+    out.compute_s = hw_flop * (1 - attention_share) /
+                        (peak_flops * matmul_eff * kFp8GemmEfficiency) +
+                    hw_flop * attention_share / (*bf16_peak * matmul_eff);
+  } else {
+    out.compute_s = hw_flop / (peak_flops * matmul_eff);
+  }
+  out.compute_s *= StageImbalance(m, c.seq, p.pp, p.virtual_pp);
   const double bw = gpu.memory_bw_gbps.value_or(0) * 1e9 * eff.bandwidth;
   if (bw > 0) {
     double per_token_layer =
@@ -224,6 +258,9 @@ TrainStep TrainingStep(const TrainConfig& c, const GpuSpec& gpu, const Topology&
       per_token_layer += Passes(p.recompute) * UnfusedAttentionBytesPerTokenLayer(m, c.seq, p.tp);
     }
     if (Is32Bit(c.precision)) per_token_layer *= 2;  // 4-byte activations
+    if (c.precision == Precision::kFp8) {
+      per_token_layer += Passes(p.recompute) * Fp8CastBytesPerTokenLayer(m, p.tp);
+    }
     // Each stage streams its layers for every token of its pipeline (per_token_layer is
     // already divided by tp where the work is sharded).
     out.memory_s = per_token_layer * (m.layers / p.pp) * tokens_per_pipeline / bw;
