@@ -8,6 +8,7 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   workload/estimate_test.cc
   workload/property_test.cc
   workload/calibration_test.cc
+  workload/hardware_test.cc
 )
 # The calibration fixture is read at run time from the source tree.
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/calibration_test.cc PROPERTIES
