@@ -143,7 +143,9 @@ std::optional<GpuSpec> InstanceDevice(const Hardware& hw) {
 Result<Estimate> EstimateWorkload(const Workload& w, const Hardware& hw,
                                   const ParallelismRequest& request, EstimateMode mode) {
   if (hw.gpu == nullptr) return Status::InvalidArgument("gpu: no GPU given");
-  if (hw.gpus < 1) return Status::InvalidArgument("gpus: expected a positive integer");
+  if (hw.gpus < 1 || hw.gpus > 1000000) {
+    return Status::InvalidArgument("gpus: expected 1 to 1000000");
+  }
   const std::optional<GpuSpec> scaled = InstanceDevice(hw);
   const GpuSpec& gpu = scaled ? *scaled : *hw.gpu;
   Estimate e;

@@ -8,6 +8,9 @@
 namespace gpuadvisor {
 namespace {
 
+constexpr int kMaxInstances = 100000;
+constexpr int kMaxDevices = 1000000;
+
 Status CheckModelled(const InstanceType& t, const GpuSpec* g) {
   const Accelerator& a = t.accelerator;
   if (g == nullptr || a.kind == AcceleratorKind::kFpga || a.kind == AcceleratorKind::kMedia) {
@@ -54,8 +57,13 @@ Result<Hardware> FromInstance(const Catalog& c, const HardwareRequest& r) {
 }  // namespace
 
 Result<Hardware> ResolveHardware(const Catalog& c, const HardwareRequest& r) {
-  if (r.instances < 0) return Status::InvalidArgument("--count: expected a positive integer");
-  if (r.gpus < 0) return Status::InvalidArgument("--gpus: expected a positive integer");
+  // Bounds well beyond the largest clusters keep instance x device products inside int.
+  if (r.instances < 0 || r.instances > kMaxInstances) {
+    return Status::InvalidArgument("--count: expected 1 to " + std::to_string(kMaxInstances));
+  }
+  if (r.gpus < 0 || r.gpus > kMaxDevices) {
+    return Status::InvalidArgument("--gpus: expected 1 to " + std::to_string(kMaxDevices));
+  }
   GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, r.region, "--region"));
   if (!r.instance_type.empty()) return FromInstance(c, r);
   if (r.gpu.empty()) {

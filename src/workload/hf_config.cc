@@ -13,11 +13,16 @@ namespace {
 
 using nlohmann::json;
 
-// The first of `keys` present with an integer value; 0 if none.
+constexpr double kMaxConfigInt = 1e9;  // far beyond any real size; Validate() bounds further
+
+// The first of `keys` present with a number; 0 if none, -1 if out of [0, 1e9] (ApplyHfConfigJson
+// reports it).
 int IntKey(const json& cfg, std::initializer_list<const char*> keys) {
   for (const char* k : keys) {
     auto it = cfg.find(k);
-    if (it != cfg.end() && it->is_number()) return static_cast<int>(it->get<double>());
+    if (it == cfg.end() || !it->is_number()) continue;
+    const double v = it->get<double>();
+    return v >= 0 && v <= kMaxConfigInt ? static_cast<int>(v) : -1;
   }
   return 0;
 }
@@ -65,7 +70,8 @@ ModelArch ArchFromConfig(const json& cfg) {
   m.ffn = IntKey(cfg, {"moe_intermediate_size", "intermediate_size", "ffn_dim", "n_inner",
                        "d_ff", "ffn_hidden_size"});
   if (m.ffn == 0 && cfg.contains("expansion_ratio") && cfg["expansion_ratio"].is_number()) {
-    m.ffn = static_cast<int>(cfg["expansion_ratio"].get<double>() * m.hidden);  // MPT
+    const double ffn = cfg["expansion_ratio"].get<double>() * m.hidden;  // MPT
+    m.ffn = ffn >= 0 && ffn <= kMaxConfigInt ? static_cast<int>(ffn) : -1;
   }
   m.vocab = IntKey(cfg, {"vocab_size", "padded_vocab_size"});
   m.experts = IntKey(cfg, {"num_local_experts", "num_experts", "n_routed_experts"});
@@ -106,6 +112,19 @@ Status ApplyHfConfigJson(Workload* w, std::string_view json_text, std::string_vi
   if (missing != nullptr) {
     return Status::ParseError(std::string(origin) + ": " + missing +
                               ": expected a positive integer (field is missing)");
+  }
+  const std::pair<const char*, int> sizes[] = {
+      {"hidden_size", m.hidden},     {"num_hidden_layers", m.layers},
+      {"num_attention_heads", m.heads}, {"num_key_value_heads", m.kv_heads},
+      {"head_dim", m.head_dim},      {"intermediate_size", m.ffn},
+      {"vocab_size", m.vocab},       {"num_local_experts", m.experts},
+      {"num_experts_per_tok", m.active_experts}, {"sliding_window", m.sliding_window},
+      {"max_position_embeddings", m.max_positions}};
+  for (const auto& [key, value] : sizes) {
+    if (value < 0) {
+      return Status::ParseError(std::string(origin) + ": " + key +
+                                ": expected an integer between 0 and 1e9");
+    }
   }
   workload_internal::ReplaceArchKeepingExplicit(w, m);
   const std::string name = StrKey(cfg, "_name_or_path");
