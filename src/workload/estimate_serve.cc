@@ -164,7 +164,21 @@ void Report(const EstimateContext& ctx, const ServePlan& p, const ModelShape& m,
     ctx.Warn("demand exceeds capacity: at most " + Num(*perf.max_concurrency, 0) +
              " concurrent requests fit the KV cache or the rate outruns the replicas");
   }
-  if (!p.meets_slo) ctx.Warn("latency targets not met (p95 taken as 1.3x the modelled mean)");
+  std::string targets;
+  auto target = [&](const char* name, double modelled_s, double target_s) {
+    if (target_s <= 0) return;
+    targets += std::string(targets.empty() ? "" : ", ") + name + " " +
+               Num(modelled_s * kLatencyP95Factor * 1e3, 1) + " ms vs " + Num(target_s * 1e3, 0) +
+               " ms";
+  };
+  target("TTFT", p.timing.ttft_s, w.ttft_p95_s);
+  target("ITL", p.timing.itl_s, w.itl_p95_s);
+  target("e2e", p.timing.ttft_s + c.output_tokens * p.timing.itl_s, w.e2e_p95_s);
+  if (!targets.empty()) {
+    const std::string line = "p95 latency (1.3x the modelled mean): " + targets;
+    if (p.meets_slo) ctx.Assume(line + ": targets met");
+    else ctx.Warn(line + ": targets NOT met");
+  }
   if (!p.timing.compute_known) {
     ctx.Warn("no published compute peak for " + ctx.gpu.model +
              ": decode assumed bandwidth-bound; TTFT not estimated");
