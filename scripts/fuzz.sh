@@ -11,13 +11,14 @@ for p in clang-19 libclang-rt-19-dev; do
 done
 CXX=clang++-19 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DGPUADVISOR_BUILD_FUZZ=ON -DGPUADVISOR_BUILD_TESTS=OFF >/dev/null
-cmake --build build-fuzz -j2 --target fuzz_catalog_json fuzz_price_csv fuzz_instance_types_json
+cmake --build build-fuzz -j2 --target fuzz_catalog_json fuzz_price_csv fuzz_instance_types_json fuzz_workload
 mkdir -p build-fuzz/crashes
-for t in catalog_json price_csv instance_types_json; do
+for t in catalog_json price_csv instance_types_json workload; do
   work=build-fuzz/corpus-$t
   mkdir -p "$work"
   log=build-fuzz/fuzz-$t.log
-  if ! ./build-fuzz/fuzz/fuzz_$t -max_total_time="$seconds" -max_len=8192 \
+  dict=(); [ -f fuzz/$t.dict ] && dict=(-dict=fuzz/$t.dict)
+  if ! ./build-fuzz/fuzz/fuzz_$t -max_total_time="$seconds" -max_len=8192 "${dict[@]}" \
        -artifact_prefix=build-fuzz/crashes/$t- "$work" fuzz/corpus/$t >"$log" 2>&1; then
     tail -30 "$log"; echo "fuzz: $t FAILED (input in build-fuzz/crashes/)"; exit 1
   fi

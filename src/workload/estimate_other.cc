@@ -35,6 +35,34 @@ void MoveToWorkingSet(Estimate* e) {
   e->memory.activations_gib.reset();
 }
 
+// A capacity task (transcode streams, render sessions): `demand` units, `per_gpu` of them per
+// device, each holding `bytes_each` of device memory.
+struct Capacity {
+  const char* unit;
+  double demand, per_gpu, bytes_each, overhead_bytes;
+  const char* band_metric;
+  double band_low, band_high;
+};
+
+// Fills the working set, the capacity figure, fits (enough devices) and the run length.
+void ReportCapacity(const EstimateContext& ctx, const Capacity& c, std::optional<double>* out) {
+  MemoryBytes mem;
+  mem.activations = std::ceil(c.demand / ctx.topo.gpus) * c.bytes_each;
+  mem.overhead = c.overhead_bytes;
+  SetMemory(ctx, mem, false, false);
+  MoveToWorkingSet(ctx.out);
+  *out = c.per_gpu;
+  const double needed = c.per_gpu > 0 ? std::ceil(c.demand / c.per_gpu) : 1e9;
+  if (needed > ctx.topo.gpus) {
+    ctx.out->memory.fits = false;
+    ctx.Warn(Num(c.demand, 0) + " " + c.unit + " need " + Num(needed, 0) + " GPUs at " +
+             Num(c.per_gpu, 0) + " " + c.unit + " per GPU");
+  }
+  ctx.out->hours = HoursOr1(ctx.w);
+  ctx.out->gpu_hours = *ctx.out->hours * ctx.topo.gpus;
+  SetBand(ctx.out, c.band_metric, c.per_gpu, c.band_low, c.band_high);
+}
+
 // Vision: time per image = FLOP/(peak·matmul eff) + non-matmul bytes/(BW·bandwidth eff).
 double SecondsPerImage(const EstimateContext& ctx, double flop, double bytes, double peak) {
   const GenerationEfficiency& eff = EfficiencyFor(ctx.gpu);
@@ -176,21 +204,9 @@ Status EstimateTranscode(const EstimateContext& ctx) {
   const double codec_factor = w.codec == Codec::kH264 ? 1.0 : 0.9;
   const double pixel_ratio = (1080.0 / w.stream_resolution_lines) * (1080.0 / w.stream_resolution_lines);
   const double per_gpu = std::floor(*g.nvenc * kNvencFps1080p * codec_factor * pixel_ratio / w.fps);
-  const double needed = per_gpu > 0 ? std::ceil(w.streams / per_gpu) : 1e9;
-  MemoryBytes mem;
-  mem.activations = 0.3 * kGiB / pixel_ratio * w.streams / ctx.topo.gpus;  // surfaces
-  mem.overhead = 0.5 * kGiB;
-  SetMemory(ctx, mem, false, false);
-  MoveToWorkingSet(ctx.out);
-  ctx.out->performance.streams_per_gpu = per_gpu;
-  if (needed > ctx.topo.gpus) {
-    ctx.out->memory.fits = false;
-    ctx.Warn(Num(w.streams, 0) + " streams need " + Num(needed, 0) + " GPUs at " +
-             Num(per_gpu, 0) + " streams per GPU");
-  }
-  ctx.out->hours = HoursOr1(w);
-  ctx.out->gpu_hours = *ctx.out->hours * ctx.topo.gpus;
-  SetBand(ctx.out, "performance.streams_per_gpu", per_gpu, 0.3, 0.3);
+  const Capacity c{"streams", double(w.streams), per_gpu, 0.3 * kGiB / pixel_ratio, 0.5 * kGiB,
+                   "performance.streams_per_gpu", 0.3, 0.3};  // frame surfaces per stream
+  ReportCapacity(ctx, c, &ctx.out->performance.streams_per_gpu);
   if (ctx.detailed()) {
     ctx.Assume(std::to_string(*g.nvenc) + " NVENC engine(s), " + Num(kNvencFps1080p, 0) +
                " fps of 1080p H.264 each (low-latency preset), scaled by pixel count");
@@ -204,21 +220,9 @@ Status EstimateRender(const EstimateContext& ctx) {
   const double session_gib = w.session_gib > 0 ? w.session_gib : 4;
   const double device_gib = DeviceMemoryBytes(ctx.gpu) / kGiB;
   const double per_gpu = std::floor((device_gib - 1) / session_gib);
-  const double needed = per_gpu > 0 ? std::ceil(w.sessions / per_gpu) : 1e9;
-  MemoryBytes mem;
-  mem.activations = std::ceil(double(w.sessions) / ctx.topo.gpus) * session_gib * kGiB;
-  mem.overhead = 1.0 * kGiB;
-  SetMemory(ctx, mem, false, false);
-  MoveToWorkingSet(ctx.out);
-  ctx.out->performance.sessions_per_gpu = per_gpu;
-  if (needed > ctx.topo.gpus) {
-    ctx.out->memory.fits = false;
-    ctx.Warn(std::to_string(w.sessions) + " sessions need " + Num(needed, 0) + " GPUs at " +
-             Num(per_gpu, 0) + " sessions per GPU");
-  }
-  ctx.out->hours = HoursOr1(w);
-  ctx.out->gpu_hours = *ctx.out->hours * ctx.topo.gpus;
-  SetBand(ctx.out, "performance.sessions_per_gpu", per_gpu, 0.25, 0.1);
+  const Capacity c{"sessions", double(w.sessions), per_gpu, session_gib * kGiB, 1.0 * kGiB,
+                   "performance.sessions_per_gpu", 0.25, 0.1};
+  ReportCapacity(ctx, c, &ctx.out->performance.sessions_per_gpu);
   if (ctx.detailed()) {
     ctx.Assume(Num(session_gib, 1) + " GiB of GPU memory per session (--session-gib)");
     if (ctx.gpu.nvenc && *ctx.gpu.nvenc == 0) {

@@ -8,18 +8,8 @@ namespace gpuadvisor {
 namespace {
 
 using testing::Gpus;
+using testing::MakeWorkload;
 using testing::TestInstance;
-
-Workload Make(std::initializer_list<std::pair<const char*, const char*>> fields) {
-  Workload w;
-  for (const auto& [k, v] : fields) {
-    Status st = SetWorkloadField(&w, k, v);
-    EXPECT_TRUE(st.ok()) << st.ToString();
-  }
-  Status st = Validate(w);
-  EXPECT_TRUE(st.ok()) << st.ToString();
-  return w;
-}
 
 Hardware OnInstance(const char* type, int instances) {
   const InstanceType& t = TestInstance(type);
@@ -110,19 +100,19 @@ TEST(EstimateJsonTest, EveryTaskKindGivesTheContractObject) {
 }
 
 TEST(EstimateTest, ServingHasNoGradientsAndTrainingNoKvCache) {
-  const Workload serve = Make({{"task", "serve"}, {"model", "llama-3.1-8b"}});
+  const Workload serve = MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"}});
   const auto s = EstimateToJson(*EstimateWorkload(serve, Gpus("H100", 1)));
   EXPECT_TRUE(s["memory"]["gradients_gib"].is_null());
   EXPECT_TRUE(s["memory"]["kv_cache_gib"].is_number());
   EXPECT_TRUE(s["parallelism"]["zero"].is_null());
-  const Workload train = Make({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
+  const Workload train = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
   const auto t = EstimateToJson(*EstimateWorkload(train, Gpus("H100", 8)));
   EXPECT_TRUE(t["memory"]["kv_cache_gib"].is_null());
   EXPECT_TRUE(t["memory"]["optimizer_gib"].is_number());
 }
 
 TEST(EstimateTest, CostForEachPurchaseOption) {
-  const Workload w = Make({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "10B"}});
+  const Workload w = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "10B"}});
   Result<Estimate> e = EstimateWorkload(w, OnInstance("p5.48xlarge", 2));
   ASSERT_TRUE(e.ok()) << e.status().ToString();
   EXPECT_EQ(e->instances, 2);
@@ -136,7 +126,7 @@ TEST(EstimateTest, CostForEachPurchaseOption) {
 }
 
 TEST(EstimateTest, UnsetParallelismIsChosenAndReported) {
-  const Workload w = Make({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"}});
+  const Workload w = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"}});
   Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 64));
   ASSERT_TRUE(e.ok()) << e.status().ToString();
   EXPECT_TRUE(e->memory.fits);
@@ -149,7 +139,7 @@ TEST(EstimateTest, UnsetParallelismIsChosenAndReported) {
 }
 
 TEST(EstimateTest, ExplicitParallelismIsKeptOrRejected) {
-  Workload w = Make({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
+  Workload w = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
   ParallelismRequest r;
   r.tp = 2;
   r.pp = 2;
@@ -164,7 +154,7 @@ TEST(EstimateTest, ExplicitParallelismIsKeptOrRejected) {
 }
 
 TEST(EstimateTest, MfuOverrideSetsTheThroughput) {
-  const Workload w = Make({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"},
+  const Workload w = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"},
                            {"mfu", "0.5"}});
   Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 8));
   ASSERT_TRUE(e.ok());
@@ -172,25 +162,25 @@ TEST(EstimateTest, MfuOverrideSetsTheThroughput) {
 }
 
 TEST(HardwareCheckTest, PrecisionSupport) {
-  const Workload bf16 = Make({{"task", "pretrain"}, {"model", "llama-2-7b"}, {"tokens", "1B"},
+  const Workload bf16 = MakeWorkload({{"task", "pretrain"}, {"model", "llama-2-7b"}, {"tokens", "1B"},
                               {"precision", "bf16"}});
   EXPECT_EQ(EstimateWorkload(bf16, Gpus("V100", 8)).status().code(), StatusCode::kUnsupported);
   EXPECT_EQ(EstimateWorkload(bf16, Gpus("T4", 1)).status().code(), StatusCode::kUnsupported);
-  const Workload fp8 = Make({{"task", "serve"}, {"model", "llama-3.1-8b"},
+  const Workload fp8 = MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"},
                              {"quantization", "fp8"}});
   EXPECT_EQ(EstimateWorkload(fp8, Gpus("A100-80GB", 1)).status().code(),
             StatusCode::kUnsupported);
   EXPECT_TRUE(EstimateWorkload(fp8, Gpus("L4", 1)).ok());
   EXPECT_TRUE(EstimateWorkload(fp8, Gpus("H100", 1)).ok());
   // Unset precision falls back to fp16 on Volta.
-  const Workload any = Make({{"task", "pretrain"}, {"model", "llama-2-7b"}, {"tokens", "1B"}});
+  const Workload any = MakeWorkload({{"task", "pretrain"}, {"model", "llama-2-7b"}, {"tokens", "1B"}});
   Result<Estimate> v = EstimateWorkload(any, Gpus("V100", 8));
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->precision, Precision::kFp16);
 }
 
 TEST(HardwareCheckTest, NvencAndNeuron) {
-  const Workload video = Make({{"task", "transcode"}, {"streams", "10"}});
+  const Workload video = MakeWorkload({{"task", "transcode"}, {"streams", "10"}});
   Status st = EstimateWorkload(video, Gpus("H100", 1)).status();
   EXPECT_EQ(st.code(), StatusCode::kUnsupported);
   EXPECT_NE(st.message().find("no NVENC"), std::string::npos);
@@ -199,10 +189,10 @@ TEST(HardwareCheckTest, NvencAndNeuron) {
   Result<Estimate> t4 = EstimateWorkload(video, Gpus("T4", 1));
   ASSERT_TRUE(t4.ok());
   EXPECT_EQ(*t4->performance.streams_per_gpu, 38);  // NVIDIA: 38 x 1080p30 H.264 on a T4
-  const Workload av1 = Make({{"task", "transcode"}, {"streams", "10"}, {"codec", "av1"}});
+  const Workload av1 = MakeWorkload({{"task", "transcode"}, {"streams", "10"}, {"codec", "av1"}});
   EXPECT_EQ(EstimateWorkload(av1, Gpus("T4", 1)).status().code(), StatusCode::kUnsupported);
   EXPECT_TRUE(EstimateWorkload(av1, Gpus("L4", 1)).ok());
-  const Workload train = Make({{"task", "pretrain"}, {"model", "llama-2-7b"}, {"tokens", "1B"}});
+  const Workload train = MakeWorkload({{"task", "pretrain"}, {"model", "llama-2-7b"}, {"tokens", "1B"}});
   EXPECT_EQ(EstimateWorkload(train, Gpus("Inferentia2", 1)).status().code(),
             StatusCode::kUnsupported);
   Result<Estimate> trn = EstimateWorkload(train, Gpus("Trainium", 16));
@@ -212,7 +202,7 @@ TEST(HardwareCheckTest, NvencAndNeuron) {
 }
 
 TEST(HardwareCheckTest, UnknownPeakGivesMemoryButNoTime) {
-  const Workload w = Make({{"task", "lora"}, {"model", "llama-2-7b"}, {"tokens", "1M"}});
+  const Workload w = MakeWorkload({{"task", "lora"}, {"model", "llama-2-7b"}, {"tokens", "1M"}});
   Result<Estimate> e = EstimateWorkload(w, Gpus("A10G", 1));  // no published tensor peak
   ASSERT_TRUE(e.ok());
   EXPECT_GT(e->memory.total_gib, 10);
@@ -221,7 +211,7 @@ TEST(HardwareCheckTest, UnknownPeakGivesMemoryButNoTime) {
 }
 
 TEST(EstimateTest, FastModeBuildsNoStrings) {
-  const Workload w = Make({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
+  const Workload w = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
   Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 8), {}, EstimateMode::kFast);
   ASSERT_TRUE(e.ok());
   EXPECT_TRUE(e->assumptions.empty());
@@ -230,7 +220,7 @@ TEST(EstimateTest, FastModeBuildsNoStrings) {
 }
 
 TEST(EstimateTest, UncertaintyBandBracketsTheValue) {
-  const Workload w = Make({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
+  const Workload w = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
   Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 8));
   ASSERT_TRUE(e.ok());
   EXPECT_EQ(e->uncertainty_metric, "time.hours");

@@ -11,17 +11,11 @@ namespace gpuadvisor {
 namespace {
 
 using testing::Gpus;
+using testing::MakeWorkload;
 
 const Catalog& Embedded() {
   static std::shared_ptr<const Catalog> c = *EmbeddedCatalog();
   return *c;
-}
-
-Workload Make(std::initializer_list<std::pair<const char*, const char*>> fields) {
-  Workload w;
-  for (const auto& [k, v] : fields) EXPECT_TRUE(SetWorkloadField(&w, k, v).ok()) << k;
-  EXPECT_TRUE(Validate(w).ok()) << Validate(w).ToString();
-  return w;
 }
 
 TEST(ResolveHardwareTest, InstanceGivesDevicesPricesAndRegion) {
@@ -72,7 +66,7 @@ TEST(ResolveHardwareTest, FractionalGpuIsASmallerDevice) {
   r.instance_type = "g6.xlarge";
   Result<Hardware> whole = ResolveHardware(Embedded(), r);
   ASSERT_TRUE(whole.ok());
-  const Workload w = Make({{"task", "serve"}, {"model", "llama-3.2-1b"}, {"concurrency", "1"}});
+  const Workload w = MakeWorkload({{"task", "serve"}, {"model", "llama-3.2-1b"}, {"concurrency", "1"}});
   Result<Estimate> a = EstimateWorkload(w, *part);
   Result<Estimate> b = EstimateWorkload(w, *whole);
   ASSERT_TRUE(a.ok() && b.ok());
@@ -83,7 +77,7 @@ TEST(ResolveHardwareTest, FractionalGpuIsASmallerDevice) {
 }
 
 TEST(PipelineTest, InterleavingIsChosenWhenItShrinksTheBubble) {
-  const Workload w = Make({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"},
+  const Workload w = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"},
                            {"tp", "8"}, {"pp", "4"}, {"micro-batch", "1"},
                            {"global-batch", "32"}});
   Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 64));
@@ -101,7 +95,7 @@ TEST(PipelineTest, LargeVocabularyLastStageSlowsThePipeline) {
   // Same layers, 8x the vocabulary: per-GPU throughput in model FLOPs falls with PP (the last
   // stage carries the head) but not without PP.
   auto tflops = [](const char* vocab, const char* pp) {
-    const Workload w = Make({{"task", "pretrain"}, {"layers", "32"}, {"hidden", "4096"},
+    const Workload w = MakeWorkload({{"task", "pretrain"}, {"layers", "32"}, {"hidden", "4096"},
                              {"heads", "32"}, {"vocab", vocab}, {"tokens", "1T"}, {"tp", "1"},
                              {"pp", pp}, {"virtual-pp", "1"}, {"zero", "1"},
                              {"micro-batch", "1"}, {"recompute", "full"}});
@@ -112,7 +106,7 @@ TEST(PipelineTest, LargeVocabularyLastStageSlowsThePipeline) {
 
 TEST(Fp8TrainingTest, FasterThanBf16ButLessThanTwice) {
   auto tps = [](const char* precision) {
-    const Workload w = Make({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1T"},
+    const Workload w = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1T"},
                              {"precision", precision}});
     return *EstimateWorkload(w, Gpus("H100", 8))->performance.tokens_per_s;
   };

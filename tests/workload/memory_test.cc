@@ -10,18 +10,9 @@ namespace gpuadvisor {
 namespace {
 
 using testing::Gpus;
+using testing::MakeWorkload;
 using workload_internal::MemoryBytes;
 using workload_internal::TrainConfig;
-
-Workload Make(std::initializer_list<std::pair<const char*, const char*>> fields) {
-  Workload w;
-  for (const auto& [k, v] : fields) {
-    Status st = SetWorkloadField(&w, k, v);
-    EXPECT_TRUE(st.ok()) << st.ToString();
-  }
-  EXPECT_TRUE(Validate(w).ok()) << Validate(w).ToString();
-  return w;
-}
 
 // Rajbhandari et al. 2020, Figure 1: 7.5B parameters, Adam, N_d = 64, GB = 1e9 bytes.
 TEST(ZeroTest, ModelStatesPerStageMatchTheZeroPaper) {
@@ -42,7 +33,7 @@ TEST(ZeroTest, ModelStatesPerStageMatchTheZeroPaper) {
 }
 
 TEST(FitTest, Llama70bFp16DoesNotFitOne80GbGpuForInference) {
-  const Workload w = Make({{"task", "serve"}, {"model", "llama-3.1-70b"}, {"concurrency", "1"}});
+  const Workload w = MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-70b"}, {"concurrency", "1"}});
   Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 1));
   ASSERT_TRUE(e.ok()) << e.status().ToString();
   EXPECT_FALSE(e->memory.fits);
@@ -55,7 +46,7 @@ TEST(FitTest, Llama70bFp16DoesNotFitOne80GbGpuForInference) {
 
 TEST(FitTest, QloraOf70bModelFitsIn48Gb) {  // Dettmers et al. 2023: 65B on one 48 GB GPU
   for (const char* model : {"llama-2-70b", "llama-3.1-70b"}) {
-    const Workload w = Make({{"task", "qlora"}, {"model", model}, {"tokens", "10M"},
+    const Workload w = MakeWorkload({{"task", "qlora"}, {"model", model}, {"tokens", "10M"},
                              {"seq-len", "1024"}, {"lora-rank", "16"}});
     Result<Estimate> e = EstimateWorkload(w, Gpus("L40S", 1));  // 45776 MiB usable
     ASSERT_TRUE(e.ok()) << e.status().ToString();
@@ -65,7 +56,7 @@ TEST(FitTest, QloraOf70bModelFitsIn48Gb) {  // Dettmers et al. 2023: 65B on one 
 }
 
 TEST(FitTest, FullFinetuneOf7bNeedsSixteenBytesPerParameterOfModelStates) {
-  const Workload w = Make({{"task", "finetune"}, {"model", "llama-2-7b"}, {"tokens", "1M"},
+  const Workload w = MakeWorkload({{"task", "finetune"}, {"model", "llama-2-7b"}, {"tokens", "1M"},
                            {"zero", "0"}, {"tp", "1"}, {"pp", "1"}});
   Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 1));
   ASSERT_TRUE(e.ok());
@@ -75,7 +66,7 @@ TEST(FitTest, FullFinetuneOf7bNeedsSixteenBytesPerParameterOfModelStates) {
 }
 
 TEST(FitTest, ServingKvCacheFollowsConcurrency) {
-  const Workload w = Make({{"task", "serve"}, {"model", "llama-3.1-8b"}, {"concurrency", "10"},
+  const Workload w = MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"}, {"concurrency", "10"},
                            {"input-tokens", "1000"}, {"output-tokens", "24"}, {"tp", "1"}});
   Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 1));
   ASSERT_TRUE(e.ok());

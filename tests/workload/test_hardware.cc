@@ -1,5 +1,7 @@
 #include "workload/test_hardware.h"
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <map>
 #include <string>
@@ -99,6 +101,17 @@ const InstanceType& TestInstance(std::string_view name) {
   auto it = types->find(name);
   if (it == types->end()) std::abort();
   return it->second;
+}
+
+Workload MakeWorkload(std::initializer_list<std::pair<const char*, const char*>> fields) {
+  Workload w;
+  for (const auto& [k, v] : fields) {
+    Status st = SetWorkloadField(&w, k, v);
+    EXPECT_TRUE(st.ok()) << k << ": " << st.ToString();
+  }
+  Status st = Validate(w);
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  return w;
 }
 
 }  // namespace gpuadvisor::testing

@@ -4,7 +4,9 @@
 #ifndef GPUADVISOR_TESTS_WORKLOAD_TEST_HARDWARE_H_
 #define GPUADVISOR_TESTS_WORKLOAD_TEST_HARDWARE_H_
 
+#include <initializer_list>
 #include <string_view>
+#include <utility>
 
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/estimate.h"
@@ -17,6 +19,9 @@ const GpuSpec& TestGpu(std::string_view model);
 // "g5.12xlarge" (4x A10G, 40 Gbps), "p4d.24xlarge" (8x A100-40GB, 400 Gbps EFA),
 // "p5.48xlarge" (8x H100, 3200 Gbps EFA), each with a us-east-1 offer.
 const InstanceType& TestInstance(std::string_view name);
+
+// A validated workload from (key, value) pairs; a bad field or failed Validate() fails the test.
+Workload MakeWorkload(std::initializer_list<std::pair<const char*, const char*>> fields);
 
 inline Hardware Gpus(std::string_view model, int count) {
   Hardware hw;
