@@ -1,24 +1,10 @@
 #include "cli/workload_flags.h"
 
 #include <cstring>
-#include <iostream>
-#include <iterator>
-#include <sstream>
 
 #include "util/files.h"
 
 namespace gpuadvisor::cli {
-namespace {
-
-Result<std::string> ReadWorkloadText(const std::string& path) {
-  if (path != "-") return ReadFile(path);
-  std::ostringstream text;
-  text << std::cin.rdbuf();
-  if (std::cin.bad()) return Status::IOError("--workload: cannot read stdin");
-  return text.str();
-}
-
-}  // namespace
 
 void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions* o) {
   const std::string group = "Workload (also as keys of a --workload file)";
@@ -41,7 +27,7 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions* o) {
 Result<Workload> BuildWorkload(const WorkloadOptions& o) {
   Workload w;
   if (!o.file.empty()) {
-    Result<std::string> text = ReadWorkloadText(o.file);
+    Result<std::string> text = ReadFile(o.file);  // "-" reads stdin
     if (!text.ok()) return text.status();
     Result<Workload> parsed = ParseWorkloadText(*text, o.file == "-" ? "<stdin>" : o.file);
     if (!parsed.ok()) return parsed.status();

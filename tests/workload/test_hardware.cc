@@ -50,6 +50,7 @@ const GpuMap& AllGpus() {
     (*m)["V100"] = Spec("V100", "Volta", 16384, 900, 7.8, 15.7, no, 125, no, 300, no, false);
     (*m)["T4"] = Spec("T4", "Turing", 16384, 320, no, 8.1, no, 65, no, no, 1, false);
     (*m)["A10G"] = Spec("A10G", "Ampere", 22888, 600, no, no, no, no, no, no, no, true);
+    (*m)["A10G"].supports_bf16 = true;  // Ampere: BF16 yes, but no published peak
     (*m)["L4"] = Spec("L4", "Ada Lovelace", 22888, 300, no, 30.3, 60, 121, 242.5, no, 2, true);
     (*m)["L40S"] = Spec("L40S", "Ada Lovelace", 45776, 864, no, 91.6, 183, 362.05, 733, no, 3, true);
     GpuSpec trn = Spec("Trainium", "NeuronCore-v2", 32768, 820, no, 47.5, 190, 190, 190, no, no, true);

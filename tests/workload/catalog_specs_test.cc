@@ -1,0 +1,47 @@
+// The workload tests (and the calibration tables in doc/estimation.md) use the GPU figures in
+// test_hardware.cc so that they do not move when the catalog is refreshed. This test ties them
+// to the catalog the binary ships: if a refresh changes a figure the estimator depends on, it
+// fails and the calibration must be re-run.
+#include <gtest/gtest.h>
+
+#include "gpuadvisor/catalog.h"
+#include "gpuadvisor/query.h"
+#include "workload/test_hardware.h"
+
+namespace gpuadvisor {
+namespace {
+
+void ExpectSame(const char* what, const std::optional<double>& a, const std::optional<double>& b) {
+  ASSERT_EQ(a.has_value(), b.has_value()) << what;
+  if (a) {
+    EXPECT_DOUBLE_EQ(*a, *b) << what;
+  }
+}
+
+TEST(CatalogSpecsTest, TestGpusMatchTheEmbeddedCatalog) {
+  std::shared_ptr<const Catalog> c = *EmbeddedCatalog();
+  const std::pair<const char*, const char*> names[] = {
+      {"A100-40GB", "A100-40GB"}, {"A100-80GB", "A100-80GB"}, {"H100", "H100"},
+      {"H200", "H200"},           {"B200", "B200"},           {"V100", "V100-16GB"},
+      {"T4", "T4"},               {"A10G", "A10G"},           {"L4", "L4"},
+      {"L40S", "L40S"},           {"Trainium", "Trainium"},   {"Inferentia2", "Inferentia2"}};
+  for (const auto& [test_name, catalog_name] : names) {
+    SCOPED_TRACE(test_name);
+    const GpuSpec& t = testing::TestGpu(test_name);
+    const GpuSpec* g = c->FindGpu(catalog_name);
+    ASSERT_NE(g, nullptr);
+    EXPECT_EQ(t.aws_memory_mib, g->aws_memory_mib);
+    ExpectSame("memory_bw_gbps", t.memory_bw_gbps, g->memory_bw_gbps);
+    ExpectSame("fp16_tflops", t.fp16_tflops, g->fp16_tflops);
+    ExpectSame("fp8_tflops", t.fp8_tflops, g->fp8_tflops);
+    ExpectSame("fp32_tflops", t.fp32_tflops, g->fp32_tflops);
+    ExpectSame("fp64_tflops", t.fp64_tflops, g->fp64_tflops);
+    ExpectSame("nvlink_gbps", t.nvlink_gbps, g->nvlink_gbps);
+    EXPECT_EQ(t.supports_bf16, g->supports_bf16);
+    EXPECT_EQ(t.supports_fp8, g->supports_fp8);
+    EXPECT_EQ(t.vendor, g->vendor);
+  }
+}
+
+}  // namespace
+}  // namespace gpuadvisor
