@@ -145,8 +145,13 @@ Table EstimateTable(const Estimate& e, bool with_assumptions) {
   CostRows(e.cost, &r);
   if (e.uncertainty_low && e.uncertainty_high) {
     const double lo = *e.uncertainty_low, hi = *e.uncertainty_high;
-    r.Text("uncertainty (" + e.uncertainty_metric + ")",
+    r.Text("uncertainty (" + std::string(e.uncertainty_metric) + ")",
            FormatFixed(lo, Decimals(lo)) + " .. " + FormatFixed(hi, Decimals(hi)));
+    if (std::string(e.uncertainty_metric) == "time.hours" && e.cost.on_demand_usd) {
+      const double c = *e.cost.on_demand_usd;
+      r.Text("uncertainty (cost on-demand $)", FormatFixed(c * (1 - e.band_low), 0) + " .. " +
+                                                   FormatFixed(c * (1 + e.band_high), 0));
+    }
   }
   if (with_assumptions) {
     for (const std::string& a : e.assumptions) r.Text("assumption", a);

@@ -19,6 +19,8 @@ void SetBand(Estimate* e, const char* metric, double value, double low, double h
   e->uncertainty_metric = metric;
   e->uncertainty_low = value * (1 - low);
   e->uncertainty_high = value * (1 + high);
+  e->band_low = low;
+  e->band_high = high;
 }
 
 void SetMemory(const EstimateContext& ctx, const MemoryBytes& m, bool training, bool serving) {

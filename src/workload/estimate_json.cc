@@ -91,6 +91,36 @@ json CostJson(const CostEstimate& c) {
           {"spot_interruption_band", Str(c.spot_interruption_band)}};
 }
 
+// The band of the primary metric carried to the figures that follow from it: a longer run costs
+// proportionally more; a slower run has proportionally lower throughput (and longer latency).
+json BandsJson(const Estimate& e) {
+  json bands = json::array();
+  if (!e.uncertainty_metric || !e.uncertainty_low) return bands;
+  const double lo = e.band_low, hi = e.band_high;
+  auto add = [&](const char* metric, const std::optional<double>& v, bool inverse) {
+    if (!v) return;
+    const double a = inverse ? *v / (1 + hi) : *v * (1 - lo);
+    const double b = inverse ? (lo < 1 ? *v / (1 - lo) : *v * 1e9) : *v * (1 + hi);
+    bands.push_back({{"metric", metric}, {"low", a}, {"high", b}});
+  };
+  const std::string primary = e.uncertainty_metric;
+  bands.push_back({{"metric", primary}, {"low", *e.uncertainty_low}, {"high", *e.uncertainty_high}});
+  const PerformanceEstimate& p = e.performance;
+  if (primary == "time.hours") {
+    add("time.gpu_hours", e.gpu_hours, false);
+    add("cost.on_demand_usd", e.cost.on_demand_usd, false);
+    add("cost.spot_usd", e.cost.spot_usd, false);
+    add("cost.reserved_1y_usd", e.cost.reserved_1y_usd, false);
+    add("performance.tokens_per_s", p.tokens_per_s, true);
+    add("performance.images_per_s", p.images_per_s, true);
+  } else if (primary == "performance.tokens_per_s") {
+    add("performance.requests_per_s", p.requests_per_s, false);
+    add("performance.itl_ms", p.itl_ms, true);
+    add("performance.ttft_ms", p.ttft_ms, true);
+  }
+  return bands;
+}
+
 }  // namespace
 
 nlohmann::ordered_json EstimateToJson(const Estimate& e) {
@@ -110,7 +140,8 @@ nlohmann::ordered_json EstimateToJson(const Estimate& e) {
   out["uncertainty"] = {
       {"low", Opt(e.uncertainty_low)},
       {"high", Opt(e.uncertainty_high)},
-      {"metric", e.uncertainty_metric.empty() ? json(nullptr) : json(e.uncertainty_metric)}};
+      {"metric", e.uncertainty_metric ? json(e.uncertainty_metric) : json(nullptr)},
+      {"bands", BandsJson(e)}};
   out["assumptions"] = e.assumptions;
   return out;
 }

@@ -223,7 +223,7 @@ TEST(EstimateTest, UncertaintyBandBracketsTheValue) {
   const Workload w = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
   Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 8));
   ASSERT_TRUE(e.ok());
-  EXPECT_EQ(e->uncertainty_metric, "time.hours");
+  EXPECT_STREQ(e->uncertainty_metric, "time.hours");
   EXPECT_LT(*e->uncertainty_low, *e->hours);
   EXPECT_GT(*e->uncertainty_high, *e->hours);
 }
