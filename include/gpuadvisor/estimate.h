@@ -125,9 +125,12 @@ struct Estimate {
   std::optional<double> flops_total;   // model FLOPs of the whole job
   std::optional<double> hours, gpu_hours;
   CostEstimate cost;
-  // Band on `uncertainty_metric` ("time.hours", "performance.tokens_per_s", ...).
-  std::string uncertainty_metric;
+  // Band on `uncertainty_metric` ("time.hours", "performance.tokens_per_s", ...; a static
+  // string, nullptr when none): value x (1 - band_low) .. value x (1 + band_high). The JSON also
+  // carries the bands this implies for cost, GPU-hours and throughput.
+  const char* uncertainty_metric = nullptr;
   std::optional<double> uncertainty_low, uncertainty_high;
+  double band_low = 0, band_high = 0;
   std::vector<std::string> assumptions;  // kDetailed only; warnings start with "warning: "
 };
 

@@ -15,7 +15,7 @@ void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions* o) {
     const std::string help = info ? info->help : name;
     std::string* slot = &o->values[name];
     if (info && std::strcmp(info->value, "BOOL") == 0) {
-      cmd->add_flag("--" + name + "{true}", *slot, help)->group(group);
+      cmd->add_flag("--" + name, *slot, help)->group(group);
     } else {
       cmd->add_option("--" + name, *slot, help)
           ->type_name(info ? info->value : "VALUE")
