@@ -69,6 +69,7 @@ void SetupShow(CLI::App* app, int* exit_code);
 void SetupGpus(CLI::App* app, int* exit_code);
 void SetupCatalog(CLI::App* app, int* exit_code);
 void SetupEstimate(CLI::App* app, int* exit_code);
+void SetupPricing(CLI::App* app, int* exit_code);
 
 }  // namespace gpuadvisor::cli
 

@@ -6,5 +6,6 @@ set(GPUADVISOR_CLI_SOURCES
   src/cli/cmd_gpus.cc
   src/cli/cmd_catalog.cc
   src/cli/cmd_estimate.cc
+  src/cli/cmd_pricing.cc
   src/cli/workload_flags.cc
 )

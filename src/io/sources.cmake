@@ -2,4 +2,5 @@ set(GPUADVISOR_IO_SOURCES
   src/io/table.cc
   src/io/catalog_views.cc
   src/io/estimate_views.cc
+  src/io/pricing_views.cc
 )

@@ -102,6 +102,16 @@ expect_exit "missing config" 3 "cannot open" estimate --task serve --model-confi
 "$BIN" estimate --task serve --model llama-3.1-8b --gpu L4 --format csv 2>/dev/null | grep -q '^assumption,' && ok || bad "estimate csv"
 "$BIN" estimate --help | grep -q -- '--kv-precision' && ok || bad "estimate help"
 
+# pricing: every purchase option, break-even, spot overhead.
+expect_json "pricing shape" 'd["instance_type"]=="p4d.24xlarge" and [o["option"] for o in d["options"]][:3]==["on-demand","spot","reserved-1y-no-upfront"] and all(k in o for o in d["options"] for k in ["usd_per_hour","total_usd","usd_per_used_hour","break_even_utilization","price_source","price_date","note"])' pricing p4d.24xlarge --json
+expect_json "pricing od total" '[abs(o["total_usd"]-o["usd_per_hour"]*300*12*2)<1e-6 for o in d["options"] if o["option"]=="on-demand"]==[True]' pricing p4d.24xlarge --hours-per-month 300 --months 12 --count 2 --json
+expect_json "pricing break-even" 'abs(d["options"][2]["break_even_utilization"]-d["options"][2]["usd_per_hour"]/d["options"][0]["usd_per_hour"])<1e-9 and 0<d["options"][2]["break_even_utilization"]<1' pricing p4d.24xlarge --json
+expect_json "pricing spot interruptible" 'd["cheapest"]=="spot" and [o for o in d["options"] if o["option"]=="spot"][0]["spot"]["overhead_fraction"]>0' pricing p4d.24xlarge --interruptible --checkpoint-gib 100 --json
+expect_json "pricing spot not interruptible" 'd["cheapest"]!="spot"' pricing p4d.24xlarge --json
+expect_exit "pricing hours" 2 "--hours-per-month" pricing p4d.24xlarge --hours-per-month 800
+expect_exit "pricing interval" 2 "--checkpoint-interval" pricing p4d.24xlarge --checkpoint-interval 3x
+expect_exit "pricing type" 2 "did you mean" pricing p4d.24xlarg
+
 # Formats render with units in headers.
 "$BIN" instances --format csv 2>/dev/null | head -1 | grep -q '\$/h on-demand' && ok || bad "csv header"
 "$BIN" instances --format markdown 2>/dev/null | sed -n 2p | grep -q -- '---:' && ok || bad "markdown"

@@ -1,0 +1,184 @@
+// PriceUsage: effective cost of each purchase option for a usage pattern.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "gpuadvisor/cost.h"
+
+namespace gpuadvisor {
+namespace {
+
+constexpr double kGp3Gbps = 1.0;          // one gp3 volume at its 1,000 MiB/s ceiling, GB/s
+constexpr double kGiBInGB = 1.073741824;
+constexpr double kWorstBandPct = 25;        // ">20%" per month: midpoint assumed
+
+// Interruptions per instance per month (percent) at the middle of the spot-advisor band.
+double BandMidpointPct(const SpotBand* band) {
+  if (band == nullptr) return kWorstBandPct;
+  static const double kMid[] = {2.5, 7.5, 12.5, 17.5, kWorstBandPct};
+  return kMid[std::clamp(band->index, 0, 4)];
+}
+
+double StorageGbps(const InstanceType& t, const UsagePattern& u) {
+  if (u.storage_gbps > 0) return u.storage_gbps;
+  const double ebs = t.ebs_max_mbps ? *t.ebs_max_mbps / 8000.0 : kGp3Gbps;  // Mbit/s -> GB/s
+  return std::min(ebs, kGp3Gbps);
+}
+
+Status ValidateUsage(const UsagePattern& u) {
+  if (!(u.hours_per_month > 0 && u.hours_per_month <= kHoursPerMonth)) {
+    return Status::InvalidArgument("--hours-per-month: expected a number in (0, 730]");
+  }
+  if (!(u.months > 0 && u.months <= 600)) {
+    return Status::InvalidArgument("--months: expected a number in (0, 600]");
+  }
+  if (u.instances < 1 || u.instances > 100000) {
+    return Status::InvalidArgument("--count: expected 1 to 100000 instances");
+  }
+  if (u.checkpoint_interval_s < 0 || u.checkpoint_gib < 0 || u.storage_gbps < 0 ||
+      u.restart_s < 0 || !std::isfinite(u.checkpoint_gib + u.checkpoint_interval_s)) {
+    return Status::InvalidArgument("--checkpoint-*: expected non-negative numbers");
+  }
+  return Status::OK();
+}
+
+double UsedInstanceHours(const UsagePattern& u) {
+  return u.hours_per_month * u.months * u.instances;
+}
+
+PurchaseOptionCost OnDemand(const RegionOffer& o, const UsagePattern& u) {
+  PurchaseOptionCost c;
+  c.option = "on-demand";
+  if (!o.on_demand) return c;
+  c.priced = true;
+  c.usd_per_hour = o.on_demand->usd_per_hour;
+  c.total_usd = *c.usd_per_hour * UsedInstanceHours(u);
+  c.usd_per_used_hour = c.usd_per_hour;
+  c.from = o.on_demand->from;
+  return c;
+}
+
+PurchaseOptionCost Spot(const InstanceType& t, const RegionOffer& o, const UsagePattern& u) {
+  PurchaseOptionCost c;
+  c.option = "spot";
+  if (!o.spot) return c;
+  c.priced = true;
+  c.usd_per_hour = o.spot->usd_per_hour;
+  c.from = o.spot->from;
+  c.estimated = o.spot->estimated;
+  const SpotOverhead s = SpotInterruptionOverhead(t, o.spot_band ? &*o.spot_band : nullptr, u);
+  c.spot = s;
+  // Interruptions stretch the run: the same useful hours take (1 + overhead) paid hours.
+  c.total_usd = *c.usd_per_hour * UsedInstanceHours(u) * (1 + s.overhead_fraction);
+  c.usd_per_used_hour = *c.total_usd / UsedInstanceHours(u);
+  c.suitable = u.interruptible;
+  c.note = u.interruptible ? "interruptions, checkpoints and restarts included"
+                           : "not suitable: the job was not declared interruptible "
+                             "(--interruptible)";
+  return c;
+}
+
+// A commitment of `term` months billed every hour of the term at `hourly` (plus `upfront`).
+PurchaseOptionCost Commitment(const char* name, double term, const std::optional<Price>& hourly,
+                              double upfront, const std::optional<Price>& on_demand,
+                              const UsagePattern& u) {
+  PurchaseOptionCost c;
+  c.option = name;
+  c.commitment = true;
+  c.term_months = term;
+  if (!hourly) {
+    c.note = "no price in the catalog for this option";
+    return c;
+  }
+  c.priced = true;
+  c.from = hourly->from;
+  c.upfront_usd = upfront;
+  c.usd_per_hour = hourly->usd_per_hour + upfront / (term * kHoursPerMonth);
+  const double terms = std::ceil(u.months / term - 1e-9);
+  c.total_usd = *c.usd_per_hour * term * kHoursPerMonth * terms * u.instances;
+  c.usd_per_used_hour = *c.total_usd / UsedInstanceHours(u);
+  if (on_demand && on_demand->usd_per_hour > 0) {
+    c.break_even_utilization = *c.usd_per_hour / on_demand->usd_per_hour;
+  }
+  if (u.months < term * terms - 1e-9) {
+    c.note = "billed for the whole " + std::to_string(static_cast<int>(term)) +
+             "-month term although the usage lasts less";
+  }
+  return c;
+}
+
+PurchaseOptionCost Unpriced(const char* name, double term, const char* note) {
+  PurchaseOptionCost c;
+  c.option = name;
+  c.commitment = true;
+  c.term_months = term;
+  c.note = note;
+  return c;
+}
+
+}  // namespace
+
+SpotOverhead SpotInterruptionOverhead(const InstanceType& t, const SpotBand* band,
+                                      const UsagePattern& u) {
+  SpotOverhead s;
+  s.interruptions_per_month = BandMidpointPct(band) / 100;
+  const double rate_per_s = s.interruptions_per_month / (kHoursPerMonth * 3600) * u.instances;
+  const double mtbi_s = 1 / rate_per_s;
+  s.mtbi_hours = mtbi_s / 3600;
+  const double gbps = StorageGbps(t, u);
+  s.checkpoint_write_s = u.checkpoint_gib * kGiBInGB / gbps;
+  s.checkpoint_read_s = s.checkpoint_write_s;
+  // Young/Daly; without checkpoints (size 0) there is nothing to write, so checkpoint often.
+  s.optimal_interval_s = std::sqrt(2 * std::max(s.checkpoint_write_s, 1.0) * mtbi_s);
+  s.interval_s = u.checkpoint_interval_s > 0 ? u.checkpoint_interval_s : s.optimal_interval_s;
+  s.overhead_fraction = s.checkpoint_write_s / s.interval_s +
+                        (s.interval_s / 2 + u.restart_s + s.checkpoint_read_s) / mtbi_s;
+  return s;
+}
+
+Result<PricingResult> PriceUsage(const InstanceType& t, const std::string& region,
+                                 const UsagePattern& u) {
+  GPUADVISOR_RETURN_IF_ERROR(ValidateUsage(u));
+  const RegionOffer* o = t.FindRegion(region);
+  if (o == nullptr) {
+    return Status::NotFound(t.name + " has no catalog entry in " + region);
+  }
+  PricingResult r;
+  r.instance_type = t.name;
+  r.region = region;
+  r.usage = u;
+  r.options.push_back(OnDemand(*o, u));
+  r.options.push_back(Spot(t, *o, u));
+  r.options.push_back(Commitment("reserved-1y-no-upfront", 12, o->reserved_1y_no_upfront, 0,
+                                 o->on_demand, u));
+  const char* kNoSource = "not in the catalog (no public source); import an AWS price list "
+                          "with `catalog import` to price it";
+  for (const char* name : {"reserved-1y-partial-upfront", "reserved-1y-all-upfront"}) {
+    r.options.push_back(Unpriced(name, 12, kNoSource));
+  }
+  for (const char* name : {"reserved-3y-no-upfront", "reserved-3y-partial-upfront",
+                           "reserved-3y-all-upfront"}) {
+    r.options.push_back(Unpriced(name, 36, kNoSource));
+  }
+  for (const char* name : {"savings-plan-compute-1y", "savings-plan-ec2-instance-1y"}) {
+    r.options.push_back(Unpriced(name, 12, kNoSource));
+  }
+  for (const char* name : {"savings-plan-compute-3y", "savings-plan-ec2-instance-3y"}) {
+    r.options.push_back(Unpriced(name, 36, kNoSource));
+  }
+  r.capacity_blocks = t.HasUsageClass("capacity-block");
+  if (r.capacity_blocks) {
+    r.notes.push_back(t.name + " is sold as EC2 Capacity Blocks for ML (reserved 1-182 days "
+                      "ahead, paid upfront); prices are not in the catalog");
+  }
+  for (size_t i = 0; i < r.options.size(); ++i) {
+    const PurchaseOptionCost& c = r.options[i];
+    if (!c.priced || !c.suitable || !c.total_usd) continue;
+    if (r.cheapest < 0 || *c.total_usd < *r.options[r.cheapest].total_usd) {
+      r.cheapest = static_cast<int>(i);
+    }
+  }
+  return r;
+}
+
+}  // namespace gpuadvisor

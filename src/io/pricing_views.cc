@@ -1,0 +1,104 @@
+#include "io/pricing_views.h"
+
+#include "util/strings.h"
+
+namespace gpuadvisor {
+namespace {
+
+ojson Opt(const std::optional<double>& v) { return v ? ojson(*v) : ojson(nullptr); }
+
+ojson SpotJson(const SpotOverhead& s) {
+  return {{"interruptions_per_month", s.interruptions_per_month},
+          {"mtbi_hours", s.mtbi_hours},
+          {"checkpoint_write_s", s.checkpoint_write_s},
+          {"checkpoint_read_s", s.checkpoint_read_s},
+          {"checkpoint_interval_s", s.interval_s},
+          {"optimal_checkpoint_interval_s", s.optimal_interval_s},
+          {"overhead_fraction", s.overhead_fraction}};
+}
+
+ojson OptionJson(const PurchaseOptionCost& c, const Freshness& fresh) {
+  ojson j = {{"option", c.option},
+             {"priced", c.priced},
+             {"commitment", c.commitment},
+             {"usd_per_hour", Opt(c.usd_per_hour)},
+             {"upfront_usd", Opt(c.upfront_usd)},
+             {"term_months", Opt(c.term_months)},
+             {"total_usd", Opt(c.total_usd)},
+             {"usd_per_used_hour", Opt(c.usd_per_used_hour)},
+             {"break_even_utilization", Opt(c.break_even_utilization)},
+             {"spot", c.spot ? SpotJson(*c.spot) : ojson(nullptr)},
+             {"suitable", c.suitable},
+             {"estimated", c.estimated},
+             {"price_source", c.priced ? ojson(c.from.source) : ojson(nullptr)},
+             {"price_date", c.priced ? ojson(c.from.date) : ojson(nullptr)},
+             {"price_stale", c.priced && fresh.Stale(c.from.date)},
+             {"note", c.note.empty() ? ojson(nullptr) : ojson(c.note)}};
+  return j;
+}
+
+std::optional<std::string> Money(const std::optional<double>& v) {
+  if (!v) return std::nullopt;
+  return FormatFixed(*v, *v >= 1000 ? 0 : 2);
+}
+
+}  // namespace
+
+ojson PricingJson(const PricingResult& r, const Freshness& fresh) {
+  const UsagePattern& u = r.usage;
+  ojson options = ojson::array();
+  for (const PurchaseOptionCost& c : r.options) options.push_back(OptionJson(c, fresh));
+  return {{"instance_type", r.instance_type},
+          {"region", r.region},
+          {"usage",
+           {{"hours_per_month", u.hours_per_month},
+            {"months", u.months},
+            {"instances", u.instances},
+            {"utilization", u.hours_per_month / kHoursPerMonth},
+            {"interruptible", u.interruptible},
+            {"checkpoint_gib", u.checkpoint_gib},
+            {"checkpoint_interval_s", u.checkpoint_interval_s > 0
+                                          ? ojson(u.checkpoint_interval_s) : ojson(nullptr)},
+            {"restart_s", u.restart_s}}},
+          {"options", options},
+          {"cheapest", r.cheapest >= 0 ? ojson(r.options[r.cheapest].option) : ojson(nullptr)},
+          {"capacity_blocks", r.capacity_blocks},
+          {"notes", r.notes}};
+}
+
+Table PricingTable(const PricingResult& r) {
+  Table t;
+  t.AddColumn("option");
+  t.AddColumn("$/h per instance", true);
+  t.AddColumn("total $", true);
+  t.AddColumn("$ per used h", true);
+  t.AddColumn("break-even use", true);
+  t.AddColumn("source (date) / note");
+  for (size_t i = 0; i < r.options.size(); ++i) {
+    const PurchaseOptionCost& c = r.options[i];
+    if (!c.priced) continue;  // listed once below the table (PricingUnpricedLine)
+    std::string name = c.option + (static_cast<int>(i) == r.cheapest ? " *" : "");
+    std::optional<std::string> be;
+    if (c.break_even_utilization) be = FormatFixed(100 * *c.break_even_utilization, 0) + "%";
+    std::string note = c.priced ? c.from.source + " (" + c.from.date + ")" : "";
+    if (c.estimated) note += " estimated";
+    if (c.spot) {
+      note += "; +" + FormatFixed(100 * c.spot->overhead_fraction, 1) + "% time, checkpoint every " +
+              FormatFixed(c.spot->interval_s / 60, 0) + " min";
+    }
+    if (!c.note.empty()) note += (note.empty() ? "" : "; ") + c.note;
+    t.AddRow({name, Money(c.usd_per_hour), Money(c.total_usd), Money(c.usd_per_used_hour), be,
+              note});
+  }
+  return t;
+}
+
+std::string PricingUnpricedLine(const PricingResult& r) {
+  std::string names;
+  for (const PurchaseOptionCost& c : r.options) {
+    if (!c.priced) names += (names.empty() ? "" : ", ") + c.option;
+  }
+  return names.empty() ? "" : "not priced in the catalog: " + names;
+}
+
+}  // namespace gpuadvisor

@@ -1,0 +1,124 @@
+// PriceUsage against hand computation: amortised commitments, break-even, spot overhead.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "gpuadvisor/cost.h"
+
+namespace gpuadvisor {
+namespace {
+
+InstanceType Type(std::optional<double> od, std::optional<double> spot,
+                  std::optional<double> ri, int band) {
+  InstanceType t;
+  t.name = "p9.48xlarge";
+  t.ebs_max_mbps = 80000;  // 10 GB/s: the 1 GB/s gp3 ceiling applies
+  t.usage_classes = {"on-demand", "spot"};
+  RegionOffer o;
+  o.region = "us-east-1";
+  const Provenance from{"test", "2026-07-01"};
+  if (od) o.on_demand = Price{*od, from, false, ""};
+  if (spot) o.spot = Price{*spot, from, true, ""};
+  if (ri) o.reserved_1y_no_upfront = Price{*ri, from, false, ""};
+  if (band >= 0) o.spot_band = SpotBand{band, "", 0, 0, from};
+  t.regions.push_back(o);
+  return t;
+}
+
+const PurchaseOptionCost& Option(const PricingResult& r, const std::string& name) {
+  for (const PurchaseOptionCost& c : r.options) {
+    if (c.option == name) return c;
+  }
+  static PurchaseOptionCost none;
+  ADD_FAILURE() << name;
+  return none;
+}
+
+TEST(PricingTest, OnDemandIsRateTimesUsedHours) {
+  UsagePattern u;
+  u.hours_per_month = 200;
+  u.months = 3;
+  u.instances = 2;
+  Result<PricingResult> r = PriceUsage(Type(10, 4, 6, 0), "us-east-1", u);
+  ASSERT_TRUE(r.ok());
+  EXPECT_DOUBLE_EQ(*Option(*r, "on-demand").total_usd, 10.0 * 200 * 3 * 2);
+}
+
+TEST(PricingTest, ReservedBillsTheWholeTermAndBreaksEvenAtTheRateRatio) {
+  UsagePattern u;
+  u.hours_per_month = 365;  // half the month
+  u.months = 12;
+  Result<PricingResult> r = PriceUsage(Type(10, std::nullopt, 6, -1), "us-east-1", u);
+  ASSERT_TRUE(r.ok());
+  const PurchaseOptionCost& ri = Option(*r, "reserved-1y-no-upfront");
+  EXPECT_DOUBLE_EQ(*ri.total_usd, 6.0 * 730 * 12);             // every hour of the term
+  EXPECT_DOUBLE_EQ(*ri.usd_per_used_hour, 6.0 * 730 / 365);    // 12 $/used hour at 50% use
+  EXPECT_DOUBLE_EQ(*ri.break_even_utilization, 0.6);
+  EXPECT_EQ(r->options[r->cheapest].option, "on-demand");      // 50% use < 60% break-even
+  u.hours_per_month = 730;
+  r = PriceUsage(Type(10, std::nullopt, 6, -1), "us-east-1", u);
+  EXPECT_EQ(r->options[r->cheapest].option, "reserved-1y-no-upfront");
+  u.months = 13;  // a second term starts
+  r = PriceUsage(Type(10, std::nullopt, 6, -1), "us-east-1", u);
+  EXPECT_DOUBLE_EQ(*Option(*r, "reserved-1y-no-upfront").total_usd, 6.0 * 730 * 24);
+}
+
+TEST(PricingTest, SpotOverheadFollowsYoungDaly) {
+  UsagePattern u;
+  u.interruptible = true;
+  u.checkpoint_gib = 100;
+  u.restart_s = 600;
+  u.instances = 4;
+  const InstanceType t = Type(10, 3, std::nullopt, 4);  // ">20%": 25% per month assumed
+  Result<PricingResult> r = PriceUsage(t, "us-east-1", u);
+  ASSERT_TRUE(r.ok());
+  const PurchaseOptionCost& spot = Option(*r, "spot");
+  ASSERT_TRUE(spot.spot.has_value());
+  const double mtbi = 730 * 3600 / (0.25 * 4);        // s, four instances
+  const double write = 100 * 1.073741824 / 1.0;       // GiB at 1 GB/s
+  const double tau = std::sqrt(2 * write * mtbi);
+  const double overhead = write / tau + (tau / 2 + 600 + write) / mtbi;
+  EXPECT_NEAR(spot.spot->mtbi_hours, mtbi / 3600, 1e-9);
+  EXPECT_NEAR(spot.spot->optimal_interval_s, tau, 1e-6);
+  EXPECT_NEAR(spot.spot->overhead_fraction, overhead, 1e-12);
+  EXPECT_NEAR(*spot.total_usd, 3.0 * 730 * 4 * (1 + overhead), 1e-6);
+  EXPECT_EQ(r->options[r->cheapest].option, "spot");
+  // A fixed interval far from the optimum costs more.
+  u.checkpoint_interval_s = tau / 10;
+  Result<PricingResult> worse = PriceUsage(t, "us-east-1", u);
+  EXPECT_GT(Option(*worse, "spot").spot->overhead_fraction, overhead);
+}
+
+TEST(PricingTest, SpotIsNotCheapestForAJobThatCannotBeInterrupted) {
+  UsagePattern u;
+  Result<PricingResult> r = PriceUsage(Type(10, 3, std::nullopt, 0), "us-east-1", u);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(Option(*r, "spot").suitable);
+  EXPECT_EQ(r->options[r->cheapest].option, "on-demand");
+}
+
+TEST(PricingTest, UnpricedOptionsAreListedWithoutFigures) {
+  Result<PricingResult> r = PriceUsage(Type(10, std::nullopt, std::nullopt, -1), "us-east-1", {});
+  ASSERT_TRUE(r.ok());
+  const PurchaseOptionCost& sp = Option(*r, "savings-plan-compute-3y");
+  EXPECT_FALSE(sp.priced);
+  EXPECT_FALSE(sp.total_usd.has_value());
+  EXPECT_EQ(*sp.term_months, 36);
+  EXPECT_FALSE(Option(*r, "spot").priced);
+}
+
+TEST(PricingTest, BadUsageNamesTheFlag) {
+  UsagePattern u;
+  u.hours_per_month = 800;
+  EXPECT_NE(PriceUsage(Type(10, 3, 6, 0), "us-east-1", u).status().message().find(
+                "--hours-per-month"), std::string::npos);
+  u.hours_per_month = 100;
+  u.months = -1;
+  EXPECT_NE(PriceUsage(Type(10, 3, 6, 0), "us-east-1", u).status().message().find("--months"),
+            std::string::npos);
+  EXPECT_EQ(PriceUsage(Type(10, 3, 6, 0), "eu-west-3", {}).status().code(),
+            StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace gpuadvisor
