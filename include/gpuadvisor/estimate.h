@@ -125,6 +125,9 @@ struct Estimate {
   std::optional<double> flops_total;   // model FLOPs of the whole job
   std::optional<double> hours, gpu_hours;
   CostEstimate cost;
+  // Serving: the arrival rate / concurrency is served without saturating the KV cache or the
+  // replicas (demand_met) and the p95 latency targets hold (slo_met). Always true elsewhere.
+  bool demand_met = true, slo_met = true;
   // Band on `uncertainty_metric` ("time.hours", "performance.tokens_per_s", ...; a static
   // string, nullptr when none): value x (1 - band_low) .. value x (1 + band_high). The JSON also
   // carries the bands this implies for cost, GPU-hours and throughput.

@@ -16,6 +16,7 @@ const std::vector<Command>& Commands() {
       {"instances", "List and filter accelerator instance types with prices", &SetupInstances},
       {"show", "Everything about one instance type: specs, datasheet, prices per region", &SetupShow},
       {"estimate", "Memory, time and cost of a workload on given hardware", &SetupEstimate},
+      {"recommend", "Ranked plans for a workload: instance, count, region, purchase, why", &SetupRecommend},
       {"pricing", "Cost of each purchase option for a usage pattern, with break-even", &SetupPricing},
       {"gpus", "Accelerator models with datasheet figures and cheapest offers", &SetupGpus},
       {"catalog", "Catalog sources, dates and counts; build it from source files", &SetupCatalog},

@@ -70,6 +70,7 @@ void SetupGpus(CLI::App* app, int* exit_code);
 void SetupCatalog(CLI::App* app, int* exit_code);
 void SetupEstimate(CLI::App* app, int* exit_code);
 void SetupPricing(CLI::App* app, int* exit_code);
+void SetupRecommend(CLI::App* app, int* exit_code);
 
 }  // namespace gpuadvisor::cli
 

@@ -7,5 +7,6 @@ set(GPUADVISOR_CLI_SOURCES
   src/cli/cmd_catalog.cc
   src/cli/cmd_estimate.cc
   src/cli/cmd_pricing.cc
+  src/cli/cmd_recommend.cc
   src/cli/workload_flags.cc
 )

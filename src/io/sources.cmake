@@ -3,4 +3,5 @@ set(GPUADVISOR_IO_SOURCES
   src/io/catalog_views.cc
   src/io/estimate_views.cc
   src/io/pricing_views.cc
+  src/io/recommend_views.cc
 )

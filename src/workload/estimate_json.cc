@@ -137,6 +137,7 @@ nlohmann::ordered_json EstimateToJson(const Estimate& e) {
   out["flops"] = {{"total", Opt(e.flops_total)}};
   out["time"] = {{"hours", Opt(e.hours)}, {"gpu_hours", Opt(e.gpu_hours)}};
   out["cost"] = CostJson(e.cost);
+  out["targets"] = {{"demand_met", e.demand_met}, {"slo_met", e.slo_met}};
   out["uncertainty"] = {
       {"low", Opt(e.uncertainty_low)},
       {"high", Opt(e.uncertainty_high)},

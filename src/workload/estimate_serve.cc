@@ -103,6 +103,10 @@ Status CheckServingHardware(const EstimateContext& ctx) {
     return Status::Unsupported("task: " + ctx.gpu.model +
                                " (NeuronCore-v1) does not run current LLMs; use Inferentia2");
   }
+  if (!ctx.gpu.memory_bw_gbps || *ctx.gpu.memory_bw_gbps <= 0) {
+    return Status::Unsupported("task: no published memory bandwidth for " + ctx.gpu.model +
+                               ": LLM decode cannot be estimated");
+  }
   if (ctx.w.precision) {
     GPUADVISOR_RETURN_IF_ERROR(CheckPrecisionSupported(ctx.gpu, *ctx.w.precision, "precision"));
   }
@@ -124,6 +128,8 @@ void Report(const EstimateContext& ctx, const ServePlan& p, const ModelShape& m,
   e.parallelism_applies = true;
   SetMemory(ctx, p.memory, false, true);
   e.memory.fits = p.fits;
+  e.demand_met = !p.saturated;
+  e.slo_met = p.meets_slo;
   e.memory.kv_cache_kib_per_token = KvBytesPerToken(m, c.kv_bytes) / 1024;
   PerformanceEstimate& perf = e.performance;
   const double tokens = p.timing.tokens_per_s * c.replicas;

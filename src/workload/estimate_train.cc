@@ -178,6 +178,10 @@ Status CheckTrainingHardware(const EstimateContext& ctx, Precision p) {
     return Status::Unsupported("task: " + ctx.gpu.model +
                                " is an inference accelerator; train on Trainium or a GPU");
   }
+  if (cls == DeviceClass::kNeuron && ctx.w.task == TaskKind::kQlora) {
+    return Status::Unsupported("task: qlora's NF4 base model (bitsandbytes kernels) runs on CUDA "
+                               "GPUs only; use lora on " + ctx.gpu.model);
+  }
   return CheckPrecisionSupported(ctx.gpu, p, "precision");
 }
 

@@ -112,6 +112,20 @@ expect_exit "pricing hours" 2 "--hours-per-month" pricing p4d.24xlarge --hours-p
 expect_exit "pricing interval" 2 "--checkpoint-interval" pricing p4d.24xlarge --checkpoint-interval 3x
 expect_exit "pricing type" 2 "did you mean" pricing p4d.24xlarg
 
+# recommend: the contract object, constraints, no feasible plan, bad input.
+R='all(k in d for k in ["catalog","plans","pareto","rejected"]) and all(k in p for p in d["plans"] for k in ["rank","instance_type","instances","gpus","gpu_model","region","purchase","parallelism","memory_per_gpu_gib","fits","time_hours","cost_usd","usd_per_hour","why","warnings","advice"]) and all(k in x for x in d["rejected"] for k in ["instance_type","reason"])'
+expect_json "recommend serve" "$R"' and len(d["plans"])>0 and d["plans"][0]["instances"]==1 and d["plans"][0]["usd_per_hour"]<2' recommend --task serve --model llama-3.1-8b --rps 0.5 --json
+expect_json "recommend pretrain" "$R"' and d["plans"][0]["gpu_model"] in ("H100","H200","B200","B300") and d["plans"][0]["instances"]>=8 and any("EFA" in a for a in d["plans"][0]["advice"]) and all(p["time_hours"]<=720 for p in d["plans"])' recommend --task pretrain --model llama-3.1-70b --tokens 1T --deadline 30d --json
+expect_json "recommend max-instances" 'all(p["instances"]==1 for p in d["plans"]) and len(d["plans"])>0' recommend --task qlora --model llama-2-70b --tokens 50M --max-instances 1 --json
+expect_json "recommend no fp64 on L4" 'len(d["plans"])>0 and not any(p["gpu_model"] in ("L4","A10G","L40S","T4") for p in d["plans"])' recommend --task hpc --fp64-flop 1e19 --working-set-gib 100 --json
+expect_json "recommend no nvenc" 'len(d["plans"])>0 and not any(p["gpu_model"] in ("H100","H200","A100-40GB","A100-80GB") for p in d["plans"])' recommend --task transcode --streams 200 --json
+"$BIN" recommend --task pretrain --model llama-3.1-70b --tokens 1T --budget 100 --json >/tmp/gpuadvisor-rec.json 2>/dev/null; rc=$?
+[ "$rc" = 1 ] && "$PY" -c "import json; d=json.load(open('/tmp/gpuadvisor-rec.json')); assert d['plans']==[] and 'over budget' in d['rejected'][0]['reason']" && ok || bad "impossible budget -> exit 1 with reasons (rc=$rc)"
+expect_exit "recommend deadline" 2 "--deadline" recommend --task serve --model llama-3.1-8b --deadline 3x
+expect_exit "recommend regions" 2 "--regions" recommend --task serve --model llama-3.1-8b --regions us-east-1,mars-1
+expect_exit "recommend budget" 2 "--budget" recommend --task serve --model llama-3.1-8b --budget -5
+"$BIN" recommend --task serve --model llama-3.1-8b --plot "$wl/plot.svg" >/dev/null 2>&1 && grep -q '<svg' "$wl/plot.svg" && grep -q 'Pareto' "$wl/plot.svg" && ok || bad "recommend --plot"
+
 # Formats render with units in headers.
 "$BIN" instances --format csv 2>/dev/null | head -1 | grep -q '\$/h on-demand' && ok || bad "csv header"
 "$BIN" instances --format markdown 2>/dev/null | sed -n 2p | grep -q -- '---:' && ok || bad "markdown"

@@ -1,0 +1,82 @@
+// Recommendation (PRODUCT.md §6): for one workload, search instance type x instance count x
+// region x purchase option (x parallelism, chosen by the estimator) over the whole catalog, keep
+// the plans that fit and meet the constraints, rank them by an objective, and say why — for the
+// plans and for every family left out.
+//
+// Recommend() is a pure function of the catalog and its arguments; the catalog must outlive the
+// result (plans point into it). Thread-safe for concurrent calls on a shared catalog.
+#ifndef GPUADVISOR_RECOMMEND_H_
+#define GPUADVISOR_RECOMMEND_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuadvisor/catalog.h"
+#include "gpuadvisor/estimate.h"
+#include "gpuadvisor/result.h"
+#include "gpuadvisor/workload.h"
+
+namespace gpuadvisor {
+
+enum class Objective { kCost, kTime, kBalanced };  // names "cost", "time", "balanced"
+// Purchase options the search prices. Names as in `pricing`: do not rename.
+enum class PurchaseKind { kOnDemand, kSpot, kReserved1y };
+const char* ObjectiveName(Objective o);
+const char* PurchaseKindName(PurchaseKind p);
+
+struct RecommendRequest {
+  std::optional<double> deadline_hours;  // wall clock of the run
+  std::optional<double> budget_usd;      // cost of the run
+  std::vector<std::string> regions;      // empty = {"us-east-1"}; {"all"} = every region
+  std::vector<PurchaseKind> purchase;    // empty = on-demand, plus spot for training runs
+  int max_instances = 64;                // per plan
+  int max_gpus = 0;                      // 0 = no limit
+  bool allow_retired = false;
+  Objective objective = Objective::kCost;
+  int top = 5;
+  bool explain = false;                  // keep the assumption texts of the top plans
+};
+
+struct Plan {
+  int rank = 0;
+  const InstanceType* type = nullptr;
+  int instances = 0, gpus = 0;
+  std::string region;
+  PurchaseKind purchase = PurchaseKind::kOnDemand;
+  ParallelismChoice parallelism;
+  double memory_per_gpu_gib = 0, device_gib = 0;
+  bool fits = true;
+  double time_hours = 0;   // wall clock incl. goodput (and spot interruptions)
+  double cost_usd = 0;
+  double usd_per_hour = 0; // all instances
+  double spot_overhead = 0;  // extra time on spot (interruptions, checkpoints)
+  Estimate estimate;       // the estimator's figures for this configuration (kDetailed for the
+                           // top plans only)
+  std::vector<std::string> why, warnings, advice;
+  Provenance price_from;
+};
+
+struct Rejection {
+  std::string instance_type;  // or a family "g4dn.*" when all its sizes fail for one reason
+  std::string reason;         // one line: "needs 142 GiB per GPU; L4 has 22.4"
+};
+
+struct Recommendation {
+  std::string catalog_source, catalog_date;  // newest price snapshot
+  std::vector<Plan> plans;                   // ranked, at most `top`
+  std::vector<Plan> pareto;                  // cost vs time front (ascending time)
+  std::vector<Rejection> rejected;
+  int64_t candidates = 0;                    // (type, count) configurations estimated
+  int64_t priced = 0;                        // x regions x purchase options considered
+};
+
+// Errors: InvalidArgument naming the flag (unknown region, non-positive deadline/budget, ...),
+// the workload's own errors (Validate). No feasible plan is not an error: plans is empty and
+// rejected says why (the CLI exits 1).
+Result<Recommendation> Recommend(const Catalog& catalog, const Workload& workload,
+                                 const RecommendRequest& request);
+
+}  // namespace gpuadvisor
+
+#endif  // GPUADVISOR_RECOMMEND_H_

@@ -1,0 +1,187 @@
+#include "io/recommend_views.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "util/strings.h"
+
+namespace gpuadvisor {
+namespace {
+
+ojson Strings(const std::vector<std::string>& v) {
+  ojson a = ojson::array();
+  for (const std::string& s : v) a.push_back(s);
+  return a;
+}
+
+ojson PlanJson(const Plan& p) {
+  const ParallelismChoice& par = p.parallelism;
+  const bool llm = p.estimate.parallelism_applies;
+  ojson j = {{"rank", p.rank},
+             {"instance_type", p.type->name},
+             {"instances", p.instances},
+             {"gpus", p.gpus},
+             {"gpu_model", p.type->accelerator.model},
+             {"region", p.region},
+             {"purchase", PurchaseKindName(p.purchase)},
+             {"parallelism", llm ? ojson{{"tp", par.tp}, {"pp", par.pp}, {"dp", par.dp},
+                                         {"zero", par.zero}, {"micro_batch", par.micro_batch}}
+                                 : ojson{{"tp", nullptr}, {"pp", nullptr}, {"dp", nullptr},
+                                         {"zero", nullptr}}},
+             {"memory_per_gpu_gib", p.memory_per_gpu_gib},
+             {"device_gib", p.device_gib},
+             {"fits", p.fits},
+             {"time_hours", p.time_hours},
+             {"cost_usd", p.cost_usd},
+             {"usd_per_hour", p.usd_per_hour},
+             {"spot_overhead", p.purchase == PurchaseKind::kSpot ? ojson(p.spot_overhead)
+                                                                  : ojson(nullptr)},
+             {"price_source", p.price_from.source},
+             {"price_date", p.price_from.date},
+             {"why", Strings(p.why)},
+             {"warnings", Strings(p.warnings)},
+             {"advice", Strings(p.advice)}};
+  if (p.rank > 0) j["estimate"] = EstimateToJson(p.estimate);
+  return j;
+}
+
+std::string Money(double v) { return FormatFixed(v, v >= 100 ? 0 : 2); }
+
+}  // namespace
+
+ojson RecommendJson(const Recommendation& r, const RecommendRequest& req) {
+  ojson plans = ojson::array(), pareto = ojson::array(), rejected = ojson::array();
+  for (const Plan& p : r.plans) plans.push_back(PlanJson(p));
+  for (const Plan& p : r.pareto) {
+    pareto.push_back({{"instance_type", p.type->name},
+                      {"instances", p.instances},
+                      {"region", p.region},
+                      {"purchase", PurchaseKindName(p.purchase)},
+                      {"time_hours", p.time_hours},
+                      {"cost_usd", p.cost_usd}});
+  }
+  for (const Rejection& x : r.rejected) {
+    rejected.push_back({{"instance_type", x.instance_type}, {"reason", x.reason}});
+  }
+  return {{"catalog", {{"source", r.catalog_source}, {"date", r.catalog_date}}},
+          {"objective", ObjectiveName(req.objective)},
+          {"candidates_evaluated", r.candidates},
+          {"options_priced", r.priced},
+          {"plans", plans},
+          {"pareto", pareto},
+          {"rejected", rejected}};
+}
+
+Table RecommendTable(const Recommendation& r) {
+  Table t;
+  t.AddColumn("#", true);
+  t.AddColumn("instance type");
+  t.AddColumn("n", true);
+  t.AddColumn("GPUs", true);
+  t.AddColumn("region");
+  t.AddColumn("purchase");
+  t.AddColumn("hours", true);
+  t.AddColumn("cost $", true);
+  t.AddColumn("$/h", true);
+  t.AddColumn("GiB/GPU used", true);
+  t.AddColumn("why");
+  for (const Plan& p : r.plans) {
+    t.AddRow({std::to_string(p.rank), p.type->name, std::to_string(p.instances),
+              std::to_string(p.gpus), p.region, std::string(PurchaseKindName(p.purchase)),
+              FormatFixed(p.time_hours, p.time_hours >= 100 ? 0 : 2), Money(p.cost_usd),
+              Money(p.usd_per_hour),
+              FormatFixed(p.memory_per_gpu_gib, 1) + "/" + FormatFixed(p.device_gib, 1),
+              p.why.size() > 1 ? p.why[1] : p.why.empty() ? "" : p.why[0]});
+  }
+  return t;
+}
+
+std::string RecommendDetails(const Recommendation& r, bool all_rejections) {
+  std::string out;
+  for (const Plan& p : r.plans) {
+    out += "\n#" + std::to_string(p.rank) + " " + p.type->name + " x " +
+           std::to_string(p.instances) + " (" + PurchaseKindName(p.purchase) + ", " + p.region +
+           ")\n";
+    for (const std::string& s : p.why) out += "  why: " + s + "\n";
+    for (const std::string& s : p.warnings) out += "  warning: " + s + "\n";
+    for (const std::string& s : p.advice) out += "  advice: " + s + "\n";
+    for (const std::string& s : p.estimate.assumptions) {
+      if (!StartsWith(s, "warning: ")) out += "  assumption: " + s + "\n";
+    }
+  }
+  if (!r.rejected.empty()) {
+    out += "\nleft out:\n";
+    const size_t n = all_rejections ? r.rejected.size() : std::min<size_t>(r.rejected.size(), 12);
+    for (size_t i = 0; i < n; ++i) {
+      out += "  " + r.rejected[i].instance_type + ": " + r.rejected[i].reason + "\n";
+    }
+    if (n < r.rejected.size()) {
+      out += "  ... " + std::to_string(r.rejected.size() - n) + " more (--explain lists all)\n";
+    }
+  }
+  out += "\n" + std::to_string(r.candidates) + " configurations estimated, " +
+         std::to_string(r.priced) + " priced; prices as of " + r.catalog_date + "\n";
+  return out;
+}
+
+std::string RecommendSvg(const Recommendation& r) {
+  std::vector<const Plan*> points;
+  for (const Plan& p : r.pareto) points.push_back(&p);
+  for (const Plan& p : r.plans) points.push_back(&p);
+  if (points.empty()) {
+    return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"80\"><text x=\"20\" "
+           "y=\"40\" font-family=\"sans-serif\">no feasible plan</text></svg>\n";
+  }
+  double t0 = INFINITY, t1 = 0, c0 = INFINITY, c1 = 0;
+  for (const Plan* p : points) {
+    t0 = std::min(t0, p->time_hours), t1 = std::max(t1, p->time_hours);
+    c0 = std::min(c0, p->cost_usd), c1 = std::max(c1, p->cost_usd);
+  }
+  const double W = 720, H = 480, L = 80, R = 20, T = 30, B = 60;
+  auto lx = [&](double v) {
+    const double a = std::log10(t0 / 1.2), b = std::log10(t1 * 1.2);
+    return L + (std::log10(v) - a) / (b - a) * (W - L - R);
+  };
+  auto ly = [&](double v) {
+    const double a = std::log10(c0 / 1.2), b = std::log10(c1 * 1.2);
+    return H - B - (std::log10(v) - a) / (b - a) * (H - T - B);
+  };
+  std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"720\" height=\"480\" "
+                  "font-family=\"sans-serif\" font-size=\"12\">\n"
+                  "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+                  "<text x=\"360\" y=\"18\" text-anchor=\"middle\" font-size=\"14\">cost vs time "
+                  "(log-log); line: Pareto front, dots: ranked plans</text>\n";
+  s += "<line x1=\"80\" y1=\"420\" x2=\"700\" y2=\"420\" stroke=\"black\"/>\n"
+       "<line x1=\"80\" y1=\"30\" x2=\"80\" y2=\"420\" stroke=\"black\"/>\n"
+       "<text x=\"390\" y=\"455\" text-anchor=\"middle\">time (hours)</text>\n"
+       "<text x=\"20\" y=\"225\" transform=\"rotate(-90 20 225)\" text-anchor=\"middle\">cost "
+       "(USD)</text>\n";
+  for (double v : {t0, std::sqrt(t0 * t1), t1}) {
+    s += "<text x=\"" + FormatFixed(lx(v), 1) + "\" y=\"436\" text-anchor=\"middle\">" +
+         FormatFixed(v, v >= 100 ? 0 : 1) + "</text>\n";
+  }
+  for (double v : {c0, std::sqrt(c0 * c1), c1}) {
+    s += "<text x=\"76\" y=\"" + FormatFixed(ly(v), 1) + "\" text-anchor=\"end\">" + Money(v) +
+         "</text>\n";
+  }
+  std::string line;
+  for (const Plan& p : r.pareto) {
+    line += FormatFixed(lx(p.time_hours), 1) + "," + FormatFixed(ly(p.cost_usd), 1) + " ";
+  }
+  s += "<polyline fill=\"none\" stroke=\"#888\" stroke-width=\"1.5\" points=\"" + line + "\"/>\n";
+  for (const Plan& p : r.pareto) {
+    s += "<circle cx=\"" + FormatFixed(lx(p.time_hours), 1) + "\" cy=\"" +
+         FormatFixed(ly(p.cost_usd), 1) + "\" r=\"3\" fill=\"#888\"><title>" + p.type->name +
+         " x " + std::to_string(p.instances) + " " + PurchaseKindName(p.purchase) +
+         "</title></circle>\n";
+  }
+  for (const Plan& p : r.plans) {
+    const std::string x = FormatFixed(lx(p.time_hours), 1), y = FormatFixed(ly(p.cost_usd), 1);
+    s += "<circle cx=\"" + x + "\" cy=\"" + y + "\" r=\"5\" fill=\"#c33\"/>\n<text x=\"" + x +
+         "\" dx=\"7\" y=\"" + y + "\" dy=\"4\">#" + std::to_string(p.rank) + " " + p.type->name +
+         " x" + std::to_string(p.instances) + "</text>\n";
+  }
+  return s + "</svg>\n";
+}
+
+}  // namespace gpuadvisor

@@ -1,0 +1,337 @@
+// Plan texts: why a plan, what binds, what the runner-up costs, warnings and the guide's advice;
+// and one-line rejections.
+#include "recommend/explain.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "gpuadvisor/cost.h"
+#include "util/strings.h"
+
+namespace gpuadvisor::recommend_internal {
+namespace {
+
+std::string Usd(double v) { return "$" + FormatFixed(v, v >= 100 ? 0 : 2); }
+std::string Hours(double h) { return FormatFixed(h, h >= 100 ? 0 : h >= 10 ? 1 : 2) + " h"; }
+std::string Pct(double f) { return FormatFixed(100 * f, 0) + "%"; }
+
+int DevicesPer(const InstanceType& t) {
+  return t.accelerator.logical_count > 0 ? t.accelerator.logical_count
+                                         : std::max(1, t.accelerator.count);
+}
+
+std::string Config(const Candidate& c) {
+  return c.type->name + " x " + std::to_string(c.instances) + " " + PurchaseKindName(c.purchase) +
+         " in " + *c.region;
+}
+
+Result<Estimate> Reestimate(const Workload& w, const Candidate& c, int instances,
+                            EstimateMode mode) {
+  Hardware hw;
+  hw.gpu = c.gpu;
+  hw.instance = c.type;
+  hw.instances = instances;
+  hw.gpus = instances * DevicesPer(*c.type);
+  hw.offer = c.type->FindRegion(*c.region);
+  return EstimateWorkload(w, hw, {}, mode);
+}
+
+std::string Objective(const std::vector<Candidate>& ranked, size_t i, const RecommendRequest& r) {
+  const Candidate& c = ranked[i];
+  std::string constraints;
+  if (r.deadline_hours) constraints += " within the " + Hours(*r.deadline_hours) + " deadline";
+  if (r.budget_usd) constraints += " within the " + Usd(*r.budget_usd) + " budget";
+  if (i == 0) {
+    const char* what = r.objective == Objective::kCost   ? "cheapest plan"
+                       : r.objective == Objective::kTime ? "fastest plan"
+                                                         : "best cost x time";
+    return std::string(what) + " that fits" + constraints + ": " + Usd(c.cost_usd) + ", " +
+           Hours(c.time_hours);
+  }
+  const Candidate& best = ranked[0];
+  return "vs #1: " + std::string(c.cost_usd >= best.cost_usd ? "+" : "") +
+         Pct(c.cost_usd / best.cost_usd - 1) + " cost, " +
+         (c.time_hours >= best.time_hours ? "+" : "") + Pct(c.time_hours / best.time_hours - 1) +
+         " time";
+}
+
+// What stops a smaller version of the same plan (half the instances).
+std::string Binding(const Workload& w, const Candidate& c, const RecommendRequest& r) {
+  if (c.instances == 1) {
+    return "one instance is enough";
+  }
+  const int half = c.instances / 2;
+  Result<Estimate> e = Reestimate(w, c, half, EstimateMode::kFast);
+  if (!e.ok()) return "";
+  if (!e->memory.fits) {
+    return "memory binds: " + std::to_string(half) + " instance(s) would need " +
+           FormatFixed(e->memory.total_gib, 1) + " GiB per device (" +
+           FormatFixed(e->memory.device_gib, 1) + " usable)";
+  }
+  if (!e->demand_met || !e->slo_met) {
+    return "the request rate / latency targets bind: " + std::to_string(half) +
+           " instance(s) would not keep up";
+  }
+  if (r.deadline_hours && e->hours && *e->hours * (c.time_hours / *c.estimate->hours) >
+                                          *r.deadline_hours) {
+    return "the deadline binds: " + std::to_string(half) + " instance(s) would take " +
+           Hours(*e->hours);
+  }
+  return std::to_string(half) + " instance(s) would take " +
+         (e->hours ? Hours(*e->hours) : std::string("longer")) +
+         "; the objective prefers this size";
+}
+
+std::string Drivers(const Estimate& e) {
+  const PerformanceEstimate& p = e.performance;
+  const ParallelismChoice& par = e.parallelism;
+  std::string s;
+  if (IsTrainingTask(e.task) && p.tokens_per_s) {
+    s = FormatFixed(*p.tokens_per_s, 0) + " tokens/s";
+    if (p.mfu) s += " at " + Pct(*p.mfu) + " MFU";
+    s += "; TP " + std::to_string(par.tp) + ", PP " + std::to_string(par.pp) + ", DP " +
+         std::to_string(par.dp) + ", ZeRO " + std::to_string(par.zero);
+  } else if (e.task == TaskKind::kServe && p.itl_ms) {
+    s = "ITL " + FormatFixed(*p.itl_ms, 1) + " ms" +
+        (p.ttft_ms ? ", TTFT " + FormatFixed(*p.ttft_ms, 0) + " ms" : std::string()) + ", " +
+        FormatFixed(p.requests_per_s.value_or(0), 1) + " req/s capacity; TP " +
+        std::to_string(par.tp) + " x " + std::to_string(par.dp) + " replica(s)";
+  } else if (p.images_per_s) {
+    s = FormatFixed(*p.images_per_s, 0) + " images/s";
+  } else if (p.sustained_tflops) {
+    s = FormatFixed(*p.sustained_tflops, 1) + " TFLOP/s sustained";
+  } else if (p.streams_per_gpu) {
+    s = FormatFixed(*p.streams_per_gpu, 0) + " streams per GPU";
+  } else if (p.sessions_per_gpu) {
+    s = FormatFixed(*p.sessions_per_gpu, 0) + " sessions per GPU";
+  } else if (p.scan_time_s) {
+    s = "one scan in " + FormatFixed(*p.scan_time_s, 2) + " s";
+  }
+  if (!s.empty()) {
+    s += "; " + FormatFixed(e.memory.total_gib, 1) + " of " + FormatFixed(e.memory.device_gib, 1) +
+         " GiB per device";
+  }
+  return s;
+}
+
+std::string RunnerUp(const std::vector<Candidate>& ranked, size_t i) {
+  const Candidate& c = ranked[i];
+  for (size_t k = 0; k < ranked.size(); ++k) {
+    const Candidate& o = ranked[k];
+    if (k == i || o.type == c.type) continue;
+    return "runner-up: " + Config(o) + " at " + Usd(o.cost_usd) + " (" +
+           (o.cost_usd >= c.cost_usd ? "+" : "") + Pct(o.cost_usd / c.cost_usd - 1) + "), " +
+           Hours(o.time_hours);
+  }
+  return "";
+}
+
+void Advice(const Workload& w, const Candidate& c, const Estimate& e, Plan* p) {
+  const InstanceType& t = *c.type;
+  const bool neuron = t.accelerator.kind == AcceleratorKind::kNeuron;
+  if (c.instances > 1) {
+    if (t.efa) {
+      p->advice.push_back("multi-node: enable EFA (up to " + std::to_string(t.max_efa_interfaces) +
+                          " interfaces) and launch into a cluster placement group in one AZ");
+    } else {
+      p->warnings.push_back(t.name + " has no EFA: inter-node traffic goes over ENA at " +
+                            FormatFixed(t.network_gbps.value_or(0), 0) + " Gbps");
+    }
+  }
+  if (IsTrainingTask(w.task) || w.task == TaskKind::kTrainVision) {
+    const double ckpt = (e.memory.weights_gib.value_or(0) + e.memory.optimizer_gib.value_or(0)) *
+                        e.gpus;
+    std::string s = "storage: checkpoints of ~" + FormatFixed(ckpt, 0) + " GiB";
+    s += t.local_nvme ? " to instance NVMe (" + std::to_string(t.local_storage_gb.value_or(0)) +
+                            " GB) then S3"
+                      : " to EBS gp3 (size it for 2 checkpoints plus the dataset) then S3";
+    if (c.instances > 1) s += "; FSx for Lustre linked to S3 for the training data";
+    p->advice.push_back(s);
+  }
+  p->advice.push_back(neuron ? "AMI: AWS Deep Learning AMI Neuron (resolve its public SSM "
+                               "parameter at launch)"
+                             : "AMI: AWS Deep Learning AMI (GPU, PyTorch; resolve its public SSM "
+                               "parameter at launch)");
+  p->advice.push_back("monitoring: CloudWatch agent with nvidia_gpu metrics (utilisation, "
+                      "memory); stop idle instances (gpuadvisor idle / watch)");
+  if (IsTrainingTask(w.task) && !neuron) {
+    if (e.precision == Precision::kFp32 || e.precision == Precision::kTf32) {
+      p->advice.push_back("mixed precision (bf16/fp16) would run the matmuls on tensor cores, "
+                          "several times faster");
+    } else if (e.precision == Precision::kBf16 && c.type != nullptr) {
+      const std::string arch = e.gpu_model;
+      if (arch == "H100" || arch == "H200" || arch == "B200" || arch == "B300" ||
+          arch == "L40S" || arch == "L4") {
+        p->advice.push_back("FP8 training (TransformerEngine) is supported here: ~1.3-1.5x "
+                            "the BF16 throughput for large models");
+      }
+    }
+  }
+  if (c.purchase == PurchaseKind::kSpot && c.instances >= 8) {
+    p->warnings.push_back(std::to_string(c.instances) + " spot instances of " + t.name +
+                          " at once are rarely available; for a cluster this size consider "
+                          "Capacity Blocks or an on-demand capacity reservation");
+  }
+  if (c.purchase == PurchaseKind::kSpot) {
+    UsagePattern u;
+    u.instances = c.instances;
+    u.interruptible = true;
+    const RegionOffer* o = t.FindRegion(*c.region);
+    const SpotOverhead s = SpotInterruptionOverhead(
+        t, o && o->spot_band ? &*o->spot_band : nullptr, u);
+    p->advice.push_back("spot: checkpoint about every " + FormatFixed(s.optimal_interval_s / 60, 0) +
+                        " min (Young/Daly for the interruption band); spread across AZs "
+                        "(capacity-optimized allocation); +" + Pct(c.spot_overhead) +
+                        " expected time is included");
+  }
+  if (w.task == TaskKind::kServe) {
+    p->advice.push_back("serving: autoscale replicas on queue depth / KV-cache use; keep an "
+                        "on-demand base and add spot replicas for bursts");
+  }
+}
+
+}  // namespace
+
+Plan MakeBarePlan(const Candidate& c) {
+  Plan p;
+  p.type = c.type;
+  p.instances = c.instances;
+  p.gpus = c.instances * DevicesPer(*c.type);
+  p.region = *c.region;
+  p.purchase = c.purchase;
+  p.parallelism = c.estimate->parallelism;
+  p.memory_per_gpu_gib = c.estimate->memory.total_gib;
+  p.device_gib = c.estimate->memory.device_gib;
+  p.fits = c.estimate->memory.fits;
+  p.time_hours = c.time_hours;
+  p.cost_usd = c.cost_usd;
+  p.usd_per_hour = c.usd_per_hour;
+  p.spot_overhead = c.spot_overhead;
+  p.price_from = c.price->from;
+  return p;
+}
+
+Plan MakePlan(const Workload& w, const std::vector<Candidate>& ranked, size_t i,
+              const RecommendRequest& req, const std::vector<std::string>&) {
+  const Candidate& c = ranked[i];
+  Plan p = MakeBarePlan(c);
+  p.rank = static_cast<int>(i) + 1;
+  Result<Estimate> e = Reestimate(w, c, c.instances, EstimateMode::kDetailed);
+  p.estimate = e.ok() ? std::move(e).value() : *c.estimate;
+  p.why.push_back(Objective(ranked, i, req));
+  const std::string drivers = Drivers(p.estimate);
+  if (!drivers.empty()) p.why.push_back(drivers);
+  const std::string binding = Binding(w, c, req);
+  if (!binding.empty()) p.why.push_back(binding);
+  if (c.purchase == PurchaseKind::kSpot) {
+    p.why.push_back("spot at " + Usd(c.price->usd_per_hour) + "/h per instance" +
+                    (c.price->estimated ? " (estimated from spot-advisor savings)" : "") +
+                    " includes +" + Pct(c.spot_overhead) + " time for interruptions");
+  }
+  const std::string runner = RunnerUp(ranked, i);
+  if (!runner.empty()) p.why.push_back(runner);
+  for (const std::string& a : p.estimate.assumptions) {
+    if (StartsWith(a, "warning: ")) p.warnings.push_back(a.substr(9));
+  }
+  if (!req.explain) p.estimate.assumptions.clear();
+  Advice(w, c, p.estimate, &p);
+  return p;
+}
+
+std::vector<Rejection> Rejections(
+    const std::vector<std::pair<const InstanceType*, TypeOutcome>>& outcomes,
+    const std::vector<std::string>& regions, const RecommendRequest& req,
+    const std::vector<Candidate>& feasible) {
+  std::set<const InstanceType*> ok;
+  for (const Candidate& c : feasible) ok.insert(c.type);
+  std::string where = regions.size() <= 3 ? "" : "any of the " + std::to_string(regions.size()) +
+                                                     " requested regions";
+  if (where.empty()) {
+    for (const std::string& r : regions) where += (where.empty() ? "" : ", ") + r;
+  }
+  // Most informative first: constraints the user set, then memory and serving capacity, then
+  // what the hardware cannot do, then availability. Within a category, catalog order.
+  struct Line {
+    int category;
+    const InstanceType* type;
+    std::string reason;
+  };
+  std::vector<Line> lines;
+  std::vector<std::string> retired;
+  for (const auto& [t, o] : outcomes) {
+    if (ok.count(t)) continue;
+    if (o.retired) {
+      retired.push_back(t->name);
+      continue;
+    }
+    int category = 0;
+    std::string reason;
+    if (!o.hard_reason.empty()) {
+      category = 3;
+      reason = o.hard_reason;
+      for (const char* prefix : {"task: ", "precision: ", "--instance: "}) {
+        if (StartsWith(reason, prefix)) reason = reason.substr(std::string(prefix).size());
+      }
+    } else if (o.min_needed_gib > 0 && !o.feasible_estimate) {
+      category = 1;
+      reason = "needs " + FormatFixed(o.min_needed_gib, 1) + " GiB per device even on " +
+               std::to_string(o.max_count_tried) + " instance(s); " + t->accelerator.model +
+               " has " + FormatFixed(o.device_gib, 1);
+    } else if (o.targets_missed_at > 0 && !o.feasible_estimate) {
+      category = 2;
+      reason = o.demand_missed ? "cannot keep up with the request rate on up to " +
+                                     std::to_string(o.targets_missed_at) + " instance(s)"
+                               : "misses the latency targets";
+    } else if (!o.offered) {
+      category = 4;
+      reason = "not offered in " + where;
+    } else if (o.fastest_hours > 0) {
+      reason = "misses the deadline: fastest " + Hours(o.fastest_hours) + " (deadline " +
+               Hours(*req.deadline_hours) + ")";
+    } else if (o.cheapest_usd > 0) {
+      reason = "over budget: cheapest " + Usd(o.cheapest_usd) + " (budget " +
+               Usd(*req.budget_usd) + ")";
+    } else if (o.gpu_cap > 0) {
+      category = 1;
+      reason = "more GPUs per instance than --max-gpus " + std::to_string(o.gpu_cap);
+    } else if (!o.other_reason.empty()) {
+      category = 3;
+      reason = o.other_reason;
+    } else {
+      category = 4;
+      reason = "no price for the requested purchase options in " + where;
+    }
+    lines.push_back({category, t, reason});
+  }
+  std::stable_sort(lines.begin(), lines.end(),
+                   [](const Line& a, const Line& b) { return a.category < b.category; });
+  // Merge the sizes of one family that share a reason: "g4dn.* (6 sizes): ...".
+  std::map<std::string, int> family_sizes;
+  for (const auto& [t, o] : outcomes) family_sizes[t->family] += o.retired ? 0 : 1;
+  std::vector<Rejection> out;
+  for (size_t i = 0; i < lines.size();) {
+    size_t j = i;
+    while (j < lines.size() && lines[j].type->family == lines[i].type->family &&
+           lines[j].reason == lines[i].reason) {
+      ++j;
+    }
+    const int n = static_cast<int>(j - i);
+    std::string who = lines[i].type->name;
+    if (n > 1 && n == family_sizes[lines[i].type->family]) {
+      who = lines[i].type->family + ".* (" + std::to_string(n) + " sizes)";
+    } else {
+      for (size_t k = i + 1; k < j; ++k) who += ", " + lines[k].type->name;
+    }
+    out.push_back({who, lines[i].reason});
+    i = j;
+  }
+  if (!retired.empty()) {
+    out.push_back({std::to_string(retired.size()) + " retired types",
+                   "retired (" + retired.front() + ", ...); --allow-retired to consider them"});
+  }
+  return out;
+}
+
+}  // namespace gpuadvisor::recommend_internal

@@ -1,0 +1,79 @@
+// Internals of Recommend(): the candidate record, what the search learnt about each type (for
+// one-line rejections), and the texts of a plan — why, warnings, advice from the guide.
+#ifndef GPUADVISOR_RECOMMEND_EXPLAIN_H_
+#define GPUADVISOR_RECOMMEND_EXPLAIN_H_
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpuadvisor/recommend.h"
+
+namespace gpuadvisor::recommend_internal {
+
+// One priced configuration. Pointers into the catalog and into Recommend()'s estimate store.
+struct Candidate {
+  const InstanceType* type = nullptr;
+  const GpuSpec* gpu = nullptr;
+  int instances = 0;
+  const std::string* region = nullptr;
+  PurchaseKind purchase = PurchaseKind::kOnDemand;
+  const Price* price = nullptr;
+  const Estimate* estimate = nullptr;  // fast mode: numbers only
+  double time_hours = 0, cost_usd = 0, usd_per_hour = 0, spot_overhead = 0;
+};
+
+// What the search saw for one instance type, to explain a rejection in one line.
+struct TypeOutcome {
+  bool retired = false;
+  bool offered = false;          // has an offer in at least one requested region
+  bool feasible_estimate = false;  // some count fit and met the serving targets
+  std::string hard_reason;       // Unsupported (precision, NVENC, Neuron, no peak)
+  std::string other_reason;      // last estimator error at some count
+  double min_needed_gib = 0;     // smallest per-device need seen when nothing fit
+  int max_count_tried = 0;
+  double device_gib = 0;
+  int targets_missed_at = 0;     // largest count that missed the serving targets
+  bool demand_missed = false;
+  double fastest_hours = 0;      // best time that missed the deadline
+  double cheapest_usd = 0;       // best cost that missed the budget
+  int gpu_cap = 0;
+
+  static TypeOutcome Retired() {
+    TypeOutcome o;
+    o.retired = true;
+    return o;
+  }
+  void NoteMemory(double gib, int count) {
+    if (min_needed_gib == 0 || gib < min_needed_gib) min_needed_gib = gib;
+    max_count_tried = count;
+  }
+  void NoteTargets(int count, bool demand) {
+    targets_missed_at = count;
+    demand_missed = demand_missed || demand;
+  }
+  void NoteDeadline(double hours) {
+    if (fastest_hours == 0 || hours < fastest_hours) fastest_hours = hours;
+  }
+  void NoteBudget(double usd) {
+    if (cheapest_usd == 0 || usd < cheapest_usd) cheapest_usd = usd;
+  }
+  void NoteGpuCap(int cap) { gpu_cap = cap; }
+};
+
+// The i-th ranked candidate as a full plan: re-estimated in detailed mode, with why
+// (objective, binding constraint, drivers, runner-up), warnings and advice.
+Plan MakePlan(const Workload& w, const std::vector<Candidate>& ranked, size_t i,
+              const RecommendRequest& req, const std::vector<std::string>& regions);
+// Figures only (for the Pareto front).
+Plan MakeBarePlan(const Candidate& c);
+// One line per rejected type; sizes of a family refused for the same reason are merged.
+std::vector<Rejection> Rejections(
+    const std::vector<std::pair<const InstanceType*, TypeOutcome>>& outcomes,
+    const std::vector<std::string>& regions, const RecommendRequest& req,
+    const std::vector<Candidate>& feasible);
+
+}  // namespace gpuadvisor::recommend_internal
+
+#endif  // GPUADVISOR_RECOMMEND_EXPLAIN_H_

@@ -1,0 +1,272 @@
+// Recommend: the search over instance type x count x region x purchase option.
+//
+// The estimator is called once per (type, count) in fast mode (it picks the parallelism);
+// regions and purchase options only change the price, so they are priced from that one
+// estimate. Counts are powers of two up to --max-instances; a type is dropped at its first
+// hard refusal (precision, NVENC, Neuron), and counts that cannot fit are skipped cheaply.
+#include "gpuadvisor/recommend.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <set>
+#include <tuple>
+
+#include "gpuadvisor/cost.h"
+#include "gpuadvisor/query.h"
+#include "recommend/explain.h"
+#include "util/strings.h"
+
+namespace gpuadvisor {
+namespace {
+
+using recommend_internal::Candidate;
+using recommend_internal::TypeOutcome;
+
+bool IsBatchJob(TaskKind t) {
+  return IsTrainingTask(t) || t == TaskKind::kTrainVision || t == TaskKind::kInferVision ||
+         t == TaskKind::kHpc;
+}
+
+Status CheckRequest(const Catalog& c, const RecommendRequest& r) {
+  if (r.deadline_hours && !(*r.deadline_hours > 0)) {
+    return Status::InvalidArgument("--deadline: expected a positive duration such as 36h or 14d");
+  }
+  if (r.budget_usd && !(*r.budget_usd > 0)) {
+    return Status::InvalidArgument("--budget: expected a positive amount in USD");
+  }
+  if (r.max_instances < 1 || r.max_instances > 4096) {
+    return Status::InvalidArgument("--max-instances: expected 1 to 4096");
+  }
+  if (r.max_gpus < 0) return Status::InvalidArgument("--max-gpus: expected a positive integer");
+  if (r.top < 1) return Status::InvalidArgument("--top: expected a positive integer");
+  for (const std::string& region : r.regions) {
+    if (region == "all") continue;
+    GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, region, "--regions"));
+  }
+  return Status::OK();
+}
+
+std::vector<std::string> Regions(const Catalog& c, const RecommendRequest& r) {
+  if (r.regions.empty()) return {"us-east-1"};
+  if (std::find(r.regions.begin(), r.regions.end(), "all") != r.regions.end()) return c.regions();
+  return r.regions;
+}
+
+std::vector<PurchaseKind> Purchases(const Workload& w, const RecommendRequest& r) {
+  if (!r.purchase.empty()) return r.purchase;
+  if (IsBatchJob(w.task)) return {PurchaseKind::kOnDemand, PurchaseKind::kSpot};
+  return {PurchaseKind::kOnDemand};
+}
+
+int DevicesPer(const InstanceType& t) {
+  return t.accelerator.logical_count > 0 ? t.accelerator.logical_count
+                                         : std::max(1, t.accelerator.count);
+}
+
+// Checkpoint size per instance for the spot model: weights + optimizer states of the job.
+double CheckpointGibPerInstance(const Estimate& e, int per_instance) {
+  const MemoryEstimate& m = e.memory;
+  const double states = m.weights_gib.value_or(0) + m.optimizer_gib.value_or(0);
+  return states * per_instance;
+}
+
+// Prices one estimate in every region and purchase option; appends the candidates that pass
+// the budget and notes the cheapest miss.
+void PriceCandidates(const InstanceType& t, const GpuSpec* gpu, int instances, const Estimate& e,
+           const std::vector<std::string>& regions, const std::vector<PurchaseKind>& purchases,
+           const RecommendRequest& req, TypeOutcome* out, std::vector<Candidate>* candidates,
+           int64_t* priced) {
+  for (const std::string& region : regions) {
+    const RegionOffer* o = t.FindRegion(region);
+    if (o == nullptr || o->offered == false) continue;
+    out->offered = true;
+    for (PurchaseKind p : purchases) {
+      const std::optional<Price>& price = p == PurchaseKind::kOnDemand ? o->on_demand
+                                          : p == PurchaseKind::kSpot   ? o->spot
+                                                                       : o->reserved_1y_no_upfront;
+      if (!price) continue;
+      ++*priced;
+      Candidate c;
+      c.type = &t;
+      c.gpu = gpu;
+      c.instances = instances;
+      c.region = &o->region;
+      c.purchase = p;
+      c.price = &*price;
+      c.estimate = &e;
+      double hours = *e.hours;
+      if (p == PurchaseKind::kSpot) {
+        UsagePattern u;
+        u.instances = instances;
+        u.interruptible = true;
+        u.checkpoint_gib = CheckpointGibPerInstance(e, DevicesPer(t));
+        c.spot_overhead =
+            SpotInterruptionOverhead(t, o->spot_band ? &*o->spot_band : nullptr, u)
+                .overhead_fraction;
+        hours *= 1 + c.spot_overhead;
+      }
+      c.time_hours = hours;
+      c.usd_per_hour = price->usd_per_hour * instances;
+      // A reservation bills every hour of its 1-year term, whatever the run uses.
+      const double billed = p == PurchaseKind::kReserved1y ? std::max(hours, 12 * kHoursPerMonth)
+                                                           : hours;
+      c.cost_usd = c.usd_per_hour * billed;
+      if (req.deadline_hours && c.time_hours > *req.deadline_hours) {
+        out->NoteDeadline(c.time_hours);
+        continue;
+      }
+      if (req.budget_usd && c.cost_usd > *req.budget_usd) {
+        out->NoteBudget(c.cost_usd);
+        continue;
+      }
+      candidates->push_back(c);
+    }
+  }
+}
+
+// Estimates every count of one type; returns the outcome used for rejections.
+TypeOutcome SearchType(const Catalog& catalog, const InstanceType& t, const Workload& w,
+                       const RecommendRequest& req, const std::vector<std::string>& regions,
+                       const std::vector<PurchaseKind>& purchases,
+                       std::vector<Candidate>* candidates, std::deque<Estimate>* estimates,
+                       int64_t* evaluated, int64_t* priced) {
+  TypeOutcome out;
+  const GpuSpec* gpu = catalog.GpuOf(t);
+  const AcceleratorKind kind = t.accelerator.kind;
+  if (gpu == nullptr || kind == AcceleratorKind::kFpga || kind == AcceleratorKind::kMedia) {
+    out.hard_reason = "carries " + t.accelerator.vendor + " " + t.accelerator.model + " (" +
+                      AcceleratorKindName(kind) + "), not modelled";
+    return out;
+  }
+  const int per = DevicesPer(t);
+  for (int n = 1; n <= req.max_instances; n *= 2) {
+    if (req.max_gpus > 0 && n * per > req.max_gpus) {
+      out.NoteGpuCap(req.max_gpus);
+      break;
+    }
+    Hardware hw;
+    hw.gpu = gpu;
+    hw.instance = &t;
+    hw.instances = n;
+    hw.gpus = n * per;
+    ++*evaluated;
+    Result<Estimate> e = EstimateWorkload(w, hw, {}, EstimateMode::kFast);
+    if (!e.ok()) {
+      if (e.status().code() == StatusCode::kUnsupported) {
+        out.hard_reason = e.status().message();
+        return out;
+      }
+      out.other_reason = e.status().message();
+      continue;
+    }
+    out.device_gib = e->memory.device_gib;
+    if (!e->memory.fits) {
+      out.NoteMemory(e->memory.total_gib, n);
+      continue;
+    }
+    if (!e->hours) {
+      out.hard_reason = "no published compute peak for " + gpu->model + ": time unknown";
+      return out;
+    }
+    if (!e->demand_met || !e->slo_met) {
+      out.NoteTargets(n, !e->demand_met);
+      continue;
+    }
+    out.feasible_estimate = true;
+    estimates->push_back(std::move(e).value());
+    PriceCandidates(t, gpu, n, estimates->back(), regions, purchases, req, &out, candidates, priced);
+  }
+  return out;
+}
+
+double Score(const Candidate& c, Objective o) {
+  switch (o) {
+    case Objective::kCost: return c.cost_usd + 1e-9 * c.time_hours;
+    case Objective::kTime: return c.time_hours + 1e-9 * c.cost_usd;
+    case Objective::kBalanced: return c.cost_usd * c.time_hours;
+  }
+  return c.cost_usd;
+}
+
+// Best candidate per (type, instances, purchase): regions only change the price.
+std::vector<Candidate> BestPerConfiguration(std::vector<Candidate> all, Objective o) {
+  std::sort(all.begin(), all.end(),
+            [o](const Candidate& a, const Candidate& b) { return Score(a, o) < Score(b, o); });
+  std::vector<Candidate> out;
+  std::set<std::tuple<const InstanceType*, int, PurchaseKind>> seen;
+  for (const Candidate& c : all) {
+    if (seen.insert({c.type, c.instances, c.purchase}).second) out.push_back(c);
+  }
+  return out;
+}
+
+std::vector<Candidate> ParetoFront(const std::vector<Candidate>& ranked) {
+  std::vector<Candidate> by_time = ranked;
+  std::sort(by_time.begin(), by_time.end(), [](const Candidate& a, const Candidate& b) {
+    return a.time_hours != b.time_hours ? a.time_hours < b.time_hours : a.cost_usd < b.cost_usd;
+  });
+  std::vector<Candidate> front;
+  double best_cost = INFINITY;
+  for (const Candidate& c : by_time) {
+    if (c.cost_usd < best_cost) {
+      front.push_back(c);
+      best_cost = c.cost_usd;
+    }
+  }
+  return front;
+}
+
+}  // namespace
+
+const char* ObjectiveName(Objective o) {
+  switch (o) {
+    case Objective::kCost: return "cost";
+    case Objective::kTime: return "time";
+    case Objective::kBalanced: return "balanced";
+  }
+  return "cost";
+}
+
+const char* PurchaseKindName(PurchaseKind p) {
+  switch (p) {
+    case PurchaseKind::kOnDemand: return "on-demand";
+    case PurchaseKind::kSpot: return "spot";
+    case PurchaseKind::kReserved1y: return "reserved-1y-no-upfront";
+  }
+  return "on-demand";
+}
+
+Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
+                                 const RecommendRequest& req) {
+  GPUADVISOR_RETURN_IF_ERROR(CheckRequest(catalog, req));
+  GPUADVISOR_RETURN_IF_ERROR(Validate(w));
+  const std::vector<std::string> regions = Regions(catalog, req);
+  const std::vector<PurchaseKind> purchases = Purchases(w, req);
+  Recommendation rec;
+  rec.catalog_date = catalog.NewestPriceDate();
+  rec.catalog_source = catalog.generator.empty() ? "embedded" : catalog.generator;
+  std::vector<Candidate> candidates;
+  std::deque<Estimate> estimates;  // owned here; candidates point into it (stable addresses)
+  std::vector<std::pair<const InstanceType*, TypeOutcome>> outcomes;
+  for (const InstanceType& t : catalog.instance_types) {
+    if (t.retired && !req.allow_retired) {
+      outcomes.push_back({&t, TypeOutcome::Retired()});
+      continue;
+    }
+    outcomes.push_back({&t, SearchType(catalog, t, w, req, regions, purchases, &candidates,
+                                       &estimates, &rec.candidates, &rec.priced)});
+  }
+  const std::vector<Candidate> ranked = BestPerConfiguration(candidates, req.objective);
+  const size_t top = std::min<size_t>(ranked.size(), static_cast<size_t>(req.top));
+  for (size_t i = 0; i < top; ++i) {
+    rec.plans.push_back(recommend_internal::MakePlan(w, ranked, i, req, regions));
+  }
+  for (const Candidate& c : ParetoFront(ranked)) {
+    rec.pareto.push_back(recommend_internal::MakeBarePlan(c));
+  }
+  rec.rejected = recommend_internal::Rejections(outcomes, regions, req, ranked);
+  return rec;
+}
+
+}  // namespace gpuadvisor

@@ -1,0 +1,172 @@
+// The judgements an experienced buyer would make (issue 4), on the embedded catalog.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "gpuadvisor/recommend.h"
+#include "workload/test_hardware.h"
+
+namespace gpuadvisor {
+namespace {
+
+using testing::MakeWorkload;
+
+const Catalog& Embedded() {
+  static std::shared_ptr<const Catalog> c = *EmbeddedCatalog();
+  return *c;
+}
+
+Recommendation RunSearch(const Workload& w, RecommendRequest r = {}) {
+  r.top = std::max(r.top, 10);
+  Result<Recommendation> rec = Recommend(Embedded(), w, r);
+  EXPECT_TRUE(rec.ok()) << rec.status().ToString();
+  return rec.ok() ? std::move(rec).value() : Recommendation{};
+}
+
+std::set<std::string> Models(const Recommendation& r) {
+  std::set<std::string> m;
+  for (const Plan& p : r.plans) m.insert(p.type->accelerator.model);
+  for (const Plan& p : r.pareto) m.insert(p.type->accelerator.model);
+  return m;
+}
+
+TEST(RecommendTest, SmallModelAtLowRateLandsOnOneCheapInferenceDevice) {
+  const Recommendation r = RunSearch(MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"},
+                                             {"rps", "0.5"}, {"input-tokens", "500"},
+                                             {"output-tokens", "200"}}));
+  ASSERT_FALSE(r.plans.empty());
+  const Plan& best = r.plans[0];
+  EXPECT_EQ(best.instances, 1);
+  EXPECT_LE(best.gpus, 1);
+  EXPECT_LT(best.usd_per_hour, 2.0);
+  EXPECT_NE(best.type->family[0], 'p') << best.type->name;
+  for (const Plan& p : r.plans) EXPECT_TRUE(p.fits);
+}
+
+TEST(RecommendTest, LargePretrainingWithADeadlineLandsOnManyHopperOrBlackwellNodesWithEfa) {
+  RecommendRequest req;
+  req.deadline_hours = 30 * 24;
+  const Recommendation r = RunSearch(MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"},
+                                             {"tokens", "1T"}}), req);
+  ASSERT_FALSE(r.plans.empty());
+  const std::set<std::string> big = {"H100", "H200", "B200", "B300", "Trainium2"};
+  const Plan& best = r.plans[0];
+  EXPECT_TRUE(big.count(best.type->accelerator.model)) << best.type->name;
+  EXPECT_GE(best.instances, 8);
+  EXPECT_LE(best.time_hours, 30 * 24);
+  bool efa = false;
+  for (const std::string& a : best.advice) efa = efa || a.find("EFA") != std::string::npos;
+  EXPECT_TRUE(efa);
+  for (const Plan& p : r.plans) EXPECT_LE(p.time_hours, 30 * 24);
+}
+
+TEST(RecommendTest, Fp64NeverLandsOnWeakFp64Gpus) {
+  const Recommendation r = RunSearch(MakeWorkload({{"task", "hpc"}, {"fp64-flop", "1e19"},
+                                             {"working-set-gib", "100"}}));
+  ASSERT_FALSE(r.plans.empty());
+  for (const std::string& m : Models(r)) {
+    EXPECT_TRUE(m != "L4" && m != "A10G" && m != "L40S" && m != "T4") << m;
+  }
+}
+
+TEST(RecommendTest, TranscodingNeverLandsOnComputeGpusWithoutNvenc) {
+  const Recommendation r = RunSearch(MakeWorkload({{"task", "transcode"}, {"streams", "200"},
+                                             {"codec", "h264"}}));
+  ASSERT_FALSE(r.plans.empty());
+  for (const std::string& m : Models(r)) {
+    EXPECT_TRUE(m.rfind("A100", 0) != 0 && m != "H100" && m != "H200") << m;
+  }
+  bool says_why = false;
+  for (const Rejection& x : r.rejected) {
+    says_why = says_why || (x.instance_type.rfind("p5", 0) == 0 &&
+                            x.reason.find("NVENC") != std::string::npos);
+  }
+  EXPECT_TRUE(says_why);
+}
+
+TEST(RecommendTest, Bf16TrainingNeverLandsOnT4OrV100) {
+  RecommendRequest req;
+  req.allow_retired = true;  // p3 (V100) too
+  const Recommendation r = RunSearch(MakeWorkload({{"task", "finetune"}, {"model", "llama-3.2-1b"},
+                                             {"tokens", "100M"}, {"precision", "bf16"}}), req);
+  ASSERT_FALSE(r.plans.empty());
+  for (const std::string& m : Models(r)) {
+    EXPECT_TRUE(m != "T4" && m.rfind("V100", 0) != 0 && m != "T4G") << m;
+  }
+}
+
+TEST(RecommendTest, MaxInstancesAndMaxGpusHold) {
+  RecommendRequest req;
+  req.max_instances = 1;
+  req.max_gpus = 4;
+  const Recommendation r = RunSearch(MakeWorkload({{"task", "lora"}, {"model", "llama-3.1-8b"},
+                                             {"tokens", "20M"}}), req);
+  ASSERT_FALSE(r.plans.empty());
+  for (const Plan& p : r.plans) {
+    EXPECT_EQ(p.instances, 1);
+    EXPECT_LE(p.gpus, 4);
+  }
+}
+
+TEST(RecommendTest, ImpossibleBudgetGivesNoPlanAndReasons) {
+  RecommendRequest req;
+  req.budget_usd = 100;
+  const Recommendation r = RunSearch(MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"},
+                                             {"tokens", "1T"}}), req);
+  EXPECT_TRUE(r.plans.empty());
+  ASSERT_FALSE(r.rejected.empty());
+  EXPECT_NE(r.rejected[0].reason.find("over budget"), std::string::npos);
+}
+
+TEST(RecommendTest, RegionsAndPurchaseOptionsAreRespected) {
+  RecommendRequest req;
+  req.regions = {"eu-west-1"};
+  req.purchase = {PurchaseKind::kOnDemand};
+  const Recommendation r = RunSearch(MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"},
+                                             {"concurrency", "4"}}), req);
+  ASSERT_FALSE(r.plans.empty());
+  for (const Plan& p : r.plans) {
+    EXPECT_EQ(p.region, "eu-west-1");
+    EXPECT_EQ(p.purchase, PurchaseKind::kOnDemand);
+    ASSERT_NE(p.type->FindRegion("eu-west-1"), nullptr);
+  }
+}
+
+TEST(RecommendTest, ParetoFrontIsNonDominatedAndObjectivesOrder) {
+  const Workload w = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"},
+                                   {"tokens", "100B"}});
+  const Recommendation r = RunSearch(w);
+  ASSERT_GE(r.pareto.size(), 2u);
+  for (size_t i = 1; i < r.pareto.size(); ++i) {
+    EXPECT_GT(r.pareto[i].time_hours, r.pareto[i - 1].time_hours);
+    EXPECT_LT(r.pareto[i].cost_usd, r.pareto[i - 1].cost_usd);
+  }
+  RecommendRequest fast;
+  fast.objective = Objective::kTime;
+  const Recommendation t = RunSearch(w, fast);
+  ASSERT_FALSE(t.plans.empty());
+  EXPECT_LE(t.plans[0].time_hours, r.plans[0].time_hours);
+  EXPECT_GE(t.plans[0].cost_usd, r.plans[0].cost_usd);
+  EXPECT_DOUBLE_EQ(t.plans[0].time_hours, r.pareto.front().time_hours);
+  EXPECT_DOUBLE_EQ(r.plans[0].cost_usd, r.pareto.back().cost_usd);
+}
+
+TEST(RecommendTest, BadRequestsNameTheFlag) {
+  const Workload w = MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"}});
+  RecommendRequest bad_region;
+  bad_region.regions = {"us-est-1"};
+  EXPECT_NE(Recommend(Embedded(), w, bad_region).status().message().find("--regions"),
+            std::string::npos);
+  RecommendRequest bad_budget;
+  bad_budget.budget_usd = -5;
+  EXPECT_NE(Recommend(Embedded(), w, bad_budget).status().message().find("--budget"),
+            std::string::npos);
+  RecommendRequest bad_deadline;
+  bad_deadline.deadline_hours = 0;
+  EXPECT_NE(Recommend(Embedded(), w, bad_deadline).status().message().find("--deadline"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuadvisor

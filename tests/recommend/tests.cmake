@@ -1,0 +1,4 @@
+# Recommendation engine (issue 4). Paths are relative to tests/.
+list(APPEND GPUADVISOR_TEST_SOURCES
+  recommend/recommend_test.cc
+)
