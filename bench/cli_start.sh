@@ -23,3 +23,7 @@ run json "$BIN" instances --json --region all
 run show "$BIN" show p5.48xlarge
 run gpus "$BIN" gpus
 run help "$BIN" --help
+run estimate "$BIN" estimate --task pretrain --model llama-3.1-70b --tokens 1T --instance p5.48xlarge --count 16
+run recommend "$BIN" recommend --task pretrain --model llama-3.1-70b --tokens 1T --deadline 30d
+run recommend-all "$BIN" recommend --task pretrain --model llama-3.1-70b --tokens 1T --deadline 30d --regions all --json
+run recommend-serve "$BIN" recommend --task serve --model llama-3.1-8b --rps 2

@@ -128,6 +128,9 @@ struct Estimate {
   // Serving: the arrival rate / concurrency is served without saturating the KV cache or the
   // replicas (demand_met) and the p95 latency targets hold (slo_met). Always true elsewhere.
   bool demand_met = true, slo_met = true;
+  // Hardware layouts (parallelism x ZeRO x recompute x micro-batch, or TP for serving) the
+  // estimator evaluated to choose the unset parallelism; 1 when nothing was searched.
+  int64_t layouts_evaluated = 1;
   // Band on `uncertainty_metric` ("time.hours", "performance.tokens_per_s", ...; a static
   // string, nullptr when none): value x (1 - band_low) .. value x (1 + band_high). The JSON also
   // carries the bands this implies for cost, GPU-hours and throughput.

@@ -66,6 +66,7 @@ ojson RecommendJson(const Recommendation& r, const RecommendRequest& req) {
   return {{"catalog", {{"source", r.catalog_source}, {"date", r.catalog_date}}},
           {"objective", ObjectiveName(req.objective)},
           {"candidates_evaluated", r.candidates},
+          {"layouts_evaluated", r.layouts},
           {"options_priced", r.priced},
           {"plans", plans},
           {"pareto", pareto},
@@ -119,7 +120,8 @@ std::string RecommendDetails(const Recommendation& r, bool all_rejections) {
       out += "  ... " + std::to_string(r.rejected.size() - n) + " more (--explain lists all)\n";
     }
   }
-  out += "\n" + std::to_string(r.candidates) + " configurations estimated, " +
+  out += "\n" + std::to_string(r.candidates) + " configurations (" + std::to_string(r.layouts) +
+         " parallelism layouts) estimated, " +
          std::to_string(r.priced) + " priced; prices as of " + r.catalog_date + "\n";
   return out;
 }

@@ -130,7 +130,7 @@ TypeOutcome SearchType(const Catalog& catalog, const InstanceType& t, const Work
                        const RecommendRequest& req, const std::vector<std::string>& regions,
                        const std::vector<PurchaseKind>& purchases,
                        std::vector<Candidate>* candidates, std::deque<Estimate>* estimates,
-                       int64_t* evaluated, int64_t* priced) {
+                       int64_t* evaluated, int64_t* layouts, int64_t* priced) {
   TypeOutcome out;
   const GpuSpec* gpu = catalog.GpuOf(t);
   const AcceleratorKind kind = t.accelerator.kind;
@@ -152,6 +152,7 @@ TypeOutcome SearchType(const Catalog& catalog, const InstanceType& t, const Work
     hw.gpus = n * per;
     ++*evaluated;
     Result<Estimate> e = EstimateWorkload(w, hw, {}, EstimateMode::kFast);
+    if (e.ok()) *layouts += e->layouts_evaluated;
     if (!e.ok()) {
       if (e.status().code() == StatusCode::kUnsupported) {
         out.hard_reason = e.status().message();
@@ -255,7 +256,7 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
       continue;
     }
     outcomes.push_back({&t, SearchType(catalog, t, w, req, regions, purchases, &candidates,
-                                       &estimates, &rec.candidates, &rec.priced)});
+                                       &estimates, &rec.candidates, &rec.layouts, &rec.priced)});
   }
   const std::vector<Candidate> ranked = BestPerConfiguration(candidates, req.objective);
   const size_t top = std::min<size_t>(ranked.size(), static_cast<size_t>(req.top));

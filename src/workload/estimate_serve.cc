@@ -215,6 +215,7 @@ Status EstimateServing(const EstimateContext& ctx) {
   const int gpus = ctx.topo.gpus, pp = r.pp.value_or(1);
   const bool fixed_demand = w.rps > 0 || w.concurrency > 0;
   bool found = false;
+  int64_t evaluated = 0;
   ServePlan best;
   for (int tp = 1; tp <= std::min(gpus, ctx.topo.gpus_per_node); tp *= 2) {
     const int t = r.tp.value_or(tp);
@@ -227,6 +228,7 @@ Status EstimateServing(const EstimateContext& ctx) {
     c.pp = pp;
     c.replicas = gpus / (t * pp);
     ServePlan p = Evaluate(ctx, c);
+    ++evaluated;
     if (!found || Better(p, best, fixed_demand)) best = p;
     found = true;
     if (r.tp) break;
@@ -236,6 +238,7 @@ Status EstimateServing(const EstimateContext& ctx) {
                                    " GPUs");
   }
   ctx.out->parallelism.chosen = !r.tp;
+  ctx.out->layouts_evaluated = evaluated;
   Report(ctx, best, m, peak);
   return Status::OK();
 }

@@ -59,8 +59,10 @@ struct Search {
   double peak;
   bool found = false;
   Plan best;
+  int64_t tried = 0;
 
   void Try(const TrainConfig& c) {
+    ++tried;
     Plan p;
     p.config = c;
     p.memory = TrainingMemory(c);
@@ -247,8 +249,9 @@ Status EstimateTraining(const EstimateContext& ctx) {
   ctx.out->params_active = m.params.active;
   const std::optional<double> peak = PeakFlops(ctx.gpu, precision);
   Search search{ctx, m, BaseConfig(ctx, m, precision), DeviceMemoryBytes(ctx.gpu),
-                peak.value_or(0), false, {}};
+                peak.value_or(0), false, {}, 0};
   GPUADVISOR_RETURN_IF_ERROR(search.Run());
+  ctx.out->layouts_evaluated = search.tried;
   const ParallelismRequest& r = ctx.req;
   ctx.out->parallelism.chosen = !(r.tp && r.pp && r.zero && r.micro_batch && r.recompute);
   Report(ctx, search.best, peak.value_or(0), m);

@@ -1,0 +1,57 @@
+// The recommendation engine over the embedded catalog (§10: a CLI run < 50 ms; >= 1 M candidate
+// evaluations per second per core). Reports configurations estimated and options priced per
+// second alongside the wall time of one Recommend() call.
+//   cmake -S . -B build-bench -DGPUADVISOR_BUILD_BENCH=ON && cmake --build build-bench --target recommend_bench
+//   build-bench/bench/recommend_bench
+#include <benchmark/benchmark.h>
+
+#include "gpuadvisor/recommend.h"
+
+namespace gpuadvisor {
+namespace {
+
+Workload Make(std::initializer_list<std::pair<const char*, const char*>> fields) {
+  Workload w;
+  for (const auto& [k, v] : fields) {
+    if (!SetWorkloadField(&w, k, v).ok()) std::abort();
+  }
+  return w;
+}
+
+void Run(benchmark::State& state, const Workload& w, RecommendRequest req) {
+  static std::shared_ptr<const Catalog> catalog = *EmbeddedCatalog();
+  int64_t candidates = 0, layouts = 0, priced = 0;
+  for (auto _ : state) {
+    Result<Recommendation> r = Recommend(*catalog, w, req);
+    candidates += r->candidates;
+    layouts += r->layouts;
+    priced += r->priced;
+    benchmark::DoNotOptimize(r->plans.size());
+  }
+  state.counters["configs/s"] = benchmark::Counter(double(candidates), benchmark::Counter::kIsRate);
+  state.counters["layouts/s"] = benchmark::Counter(double(layouts), benchmark::Counter::kIsRate);
+  state.counters["priced/s"] = benchmark::Counter(double(priced), benchmark::Counter::kIsRate);
+}
+
+void BM_Pretrain70bOneRegion(benchmark::State& s) {
+  RecommendRequest r;
+  r.deadline_hours = 720;
+  Run(s, Make({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"}}), r);
+}
+void BM_Pretrain70bAllRegions(benchmark::State& s) {
+  RecommendRequest r;
+  r.deadline_hours = 720;
+  r.regions = {"all"};
+  Run(s, Make({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"}}), r);
+}
+void BM_Serve8b(benchmark::State& s) {
+  Run(s, Make({{"task", "serve"}, {"model", "llama-3.1-8b"}, {"rps", "2"}}), {});
+}
+BENCHMARK(BM_Pretrain70bOneRegion)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Pretrain70bAllRegions)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Serve8b)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace gpuadvisor
+
+BENCHMARK_MAIN();
