@@ -123,6 +123,9 @@ struct Estimate {
   std::string model_name;     // preset / config origin; "" for explicit architecture
   std::optional<double> params_total, params_active;
   std::optional<double> flops_total;   // model FLOPs of the whole job
+  // Training: one checkpoint of the whole job in GiB (unique weights + optimizer states, not
+  // the ZeRO/DP replicas; LoRA: the adapters and their states only).
+  std::optional<double> checkpoint_gib;
   std::optional<double> hours, gpu_hours;
   CostEstimate cost;
   // Serving: the arrival rate / concurrency is served without saturating the KV cache or the

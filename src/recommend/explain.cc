@@ -22,6 +22,11 @@ int DevicesPer(const InstanceType& t) {
                                          : std::max(1, t.accelerator.count);
 }
 
+bool IsBatch(TaskKind t) {
+  return IsTrainingTask(t) || t == TaskKind::kTrainVision || t == TaskKind::kInferVision ||
+         t == TaskKind::kHpc;
+}
+
 std::string Config(const Candidate& c) {
   return c.type->name + " x " + std::to_string(c.instances) + " " + PurchaseKindName(c.purchase) +
          " in " + *c.region;
@@ -47,10 +52,18 @@ std::string Objective(const std::vector<Candidate>& ranked, size_t i, const Reco
     const char* what = r.objective == Objective::kCost   ? "cheapest plan"
                        : r.objective == Objective::kTime ? "fastest plan"
                                                          : "best cost x time";
+    if (!IsBatch(c.estimate->task)) {  // a service: the rate matters, not one run
+      return std::string(what) + " that fits and keeps up with the load" + constraints + ": " +
+             Usd(c.usd_per_hour) + "/h (" + Usd(c.usd_per_hour * kHoursPerMonth) + "/month)";
+    }
     return std::string(what) + " that fits" + constraints + ": " + Usd(c.cost_usd) + ", " +
            Hours(c.time_hours);
   }
   const Candidate& best = ranked[0];
+  if (!IsBatch(c.estimate->task)) {
+    return "vs #1: " + std::string(c.usd_per_hour >= best.usd_per_hour ? "+" : "") +
+           Pct(c.usd_per_hour / best.usd_per_hour - 1) + " per hour";
+  }
   return "vs #1: " + std::string(c.cost_usd >= best.cost_usd ? "+" : "") +
          Pct(c.cost_usd / best.cost_usd - 1) + " cost, " +
          (c.time_hours >= best.time_hours ? "+" : "") + Pct(c.time_hours / best.time_hours - 1) +
@@ -78,6 +91,9 @@ std::string Binding(const Workload& w, const Candidate& c, const RecommendReques
                                           *r.deadline_hours) {
     return "the deadline binds: " + std::to_string(half) + " instance(s) would take " +
            Hours(*e->hours);
+  }
+  if (!IsBatch(e->task)) {
+    return std::to_string(half) + " instance(s) would also keep up; this size adds headroom";
   }
   return std::to_string(half) + " instance(s) would take " +
          (e->hours ? Hours(*e->hours) : std::string("longer")) +
@@ -121,6 +137,11 @@ std::string RunnerUp(const std::vector<Candidate>& ranked, size_t i) {
   for (size_t k = 0; k < ranked.size(); ++k) {
     const Candidate& o = ranked[k];
     if (k == i || o.type == c.type) continue;
+    if (!IsBatch(c.estimate->task)) {
+      return "runner-up: " + Config(o) + " at " + Usd(o.usd_per_hour) + "/h (" +
+             (o.usd_per_hour >= c.usd_per_hour ? "+" : "") +
+             Pct(o.usd_per_hour / c.usd_per_hour - 1) + ")";
+    }
     return "runner-up: " + Config(o) + " at " + Usd(o.cost_usd) + " (" +
            (o.cost_usd >= c.cost_usd ? "+" : "") + Pct(o.cost_usd / c.cost_usd - 1) + "), " +
            Hours(o.time_hours);
@@ -141,9 +162,8 @@ void Advice(const Workload& w, const Candidate& c, const Estimate& e, Plan* p) {
     }
   }
   if (IsTrainingTask(w.task) || w.task == TaskKind::kTrainVision) {
-    const double ckpt = (e.memory.weights_gib.value_or(0) + e.memory.optimizer_gib.value_or(0)) *
-                        e.gpus;
-    std::string s = "storage: checkpoints of ~" + FormatFixed(ckpt, 0) + " GiB";
+    const double ckpt = e.checkpoint_gib.value_or(0);
+    std::string s = "storage: checkpoints of ~" + FormatFixed(ckpt, ckpt >= 10 ? 0 : 1) + " GiB";
     s += t.local_nvme ? " to instance NVMe (" + std::to_string(t.local_storage_gb.value_or(0)) +
                             " GB) then S3"
                       : " to EBS gp3 (size it for 2 checkpoints plus the dataset) then S3";
@@ -178,6 +198,7 @@ void Advice(const Workload& w, const Candidate& c, const Estimate& e, Plan* p) {
     UsagePattern u;
     u.instances = c.instances;
     u.interruptible = true;
+    u.checkpoint_gib = e.checkpoint_gib.value_or(0) / c.instances;
     const RegionOffer* o = t.FindRegion(*c.region);
     const SpotOverhead s = SpotInterruptionOverhead(
         t, o && o->spot_band ? &*o->spot_band : nullptr, u);
@@ -257,6 +278,7 @@ std::vector<Rejection> Rejections(
     int category;
     const InstanceType* type;
     std::string reason;
+    double value = 0;  // deadline/budget misses: the best time or cost, merged by family
   };
   std::vector<Line> lines;
   std::vector<std::string> retired;
@@ -267,6 +289,7 @@ std::vector<Rejection> Rejections(
       continue;
     }
     int category = 0;
+    double value = 0;
     std::string reason;
     if (!o.hard_reason.empty()) {
       category = 3;
@@ -288,11 +311,11 @@ std::vector<Rejection> Rejections(
       category = 4;
       reason = "not offered in " + where;
     } else if (o.fastest_hours > 0) {
-      reason = "misses the deadline: fastest " + Hours(o.fastest_hours) + " (deadline " +
-               Hours(*req.deadline_hours) + ")";
+      reason = "misses the deadline";
+      value = o.fastest_hours;
     } else if (o.cheapest_usd > 0) {
-      reason = "over budget: cheapest " + Usd(o.cheapest_usd) + " (budget " +
-               Usd(*req.budget_usd) + ")";
+      reason = "over budget";
+      value = o.cheapest_usd;
     } else if (o.gpu_cap > 0) {
       category = 1;
       reason = "more GPUs per instance than --max-gpus " + std::to_string(o.gpu_cap);
@@ -303,7 +326,7 @@ std::vector<Rejection> Rejections(
       category = 4;
       reason = "no price for the requested purchase options in " + where;
     }
-    lines.push_back({category, t, reason});
+    lines.push_back({category, t, reason, value});
   }
   std::stable_sort(lines.begin(), lines.end(),
                    [](const Line& a, const Line& b) { return a.category < b.category; });
@@ -318,13 +341,21 @@ std::vector<Rejection> Rejections(
       ++j;
     }
     const int n = static_cast<int>(j - i);
+    double best = lines[i].value;
+    for (size_t k = i; k < j; ++k) best = std::min(best, lines[k].value);
+    std::string reason = lines[i].reason;
+    if (reason == "misses the deadline") {
+      reason += ": fastest " + Hours(best) + " (deadline " + Hours(*req.deadline_hours) + ")";
+    } else if (reason == "over budget") {
+      reason += ": cheapest " + Usd(best) + " (budget " + Usd(*req.budget_usd) + ")";
+    }
     std::string who = lines[i].type->name;
     if (n > 1 && n == family_sizes[lines[i].type->family]) {
       who = lines[i].type->family + ".* (" + std::to_string(n) + " sizes)";
     } else {
       for (size_t k = i + 1; k < j; ++k) who += ", " + lines[k].type->name;
     }
-    out.push_back({who, lines[i].reason});
+    out.push_back({who, reason});
     i = j;
   }
   if (!retired.empty()) {

@@ -64,11 +64,9 @@ int DevicesPer(const InstanceType& t) {
                                          : std::max(1, t.accelerator.count);
 }
 
-// Checkpoint size per instance for the spot model: weights + optimizer states of the job.
-double CheckpointGibPerInstance(const Estimate& e, int per_instance) {
-  const MemoryEstimate& m = e.memory;
-  const double states = m.weights_gib.value_or(0) + m.optimizer_gib.value_or(0);
-  return states * per_instance;
+// Checkpoint size per instance for the spot model: each instance writes its shard in parallel.
+double CheckpointGibPerInstance(const Estimate& e) {
+  return e.checkpoint_gib.value_or(0) / std::max(1, e.instances);
 }
 
 // Prices one estimate in every region and purchase option; appends the candidates that pass
@@ -100,7 +98,7 @@ void PriceCandidates(const InstanceType& t, const GpuSpec* gpu, int instances, c
         UsagePattern u;
         u.instances = instances;
         u.interruptible = true;
-        u.checkpoint_gib = CheckpointGibPerInstance(e, DevicesPer(t));
+        u.checkpoint_gib = CheckpointGibPerInstance(e);
         c.spot_overhead =
             SpotInterruptionOverhead(t, o->spot_band ? &*o->spot_band : nullptr, u)
                 .overhead_fraction;

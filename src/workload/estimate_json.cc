@@ -135,6 +135,7 @@ nlohmann::ordered_json EstimateToJson(const Estimate& e) {
   out["memory"] = MemoryJson(e.memory);
   out["performance"] = PerformanceJson(e.performance);
   out["flops"] = {{"total", Opt(e.flops_total)}};
+  out["checkpoint_gib"] = Opt(e.checkpoint_gib);
   out["time"] = {{"hours", Opt(e.hours)}, {"gpu_hours", Opt(e.gpu_hours)}};
   out["cost"] = CostJson(e.cost);
   out["targets"] = {{"demand_met", e.demand_met}, {"slo_met", e.slo_met}};

@@ -198,6 +198,11 @@ void Report(const EstimateContext& ctx, const Plan& plan, double peak, const Mod
   PerformanceEstimate& perf = e.performance;
   const double total_tokens = w.tokens * (w.task == TaskKind::kPretrain ? 1 : w.epochs);
   e.flops_total = plan.step.model_flop_per_token * total_tokens;
+  const bool lora = w.task == TaskKind::kLora || w.task == TaskKind::kQlora;
+  const double wbytes = c.precision == Precision::kFp32 || c.precision == Precision::kTf32 ? 4 : 2;
+  e.checkpoint_gib =
+      lora ? LoraAdapterParams(m, c.lora_rank, c.lora_targets) * (2 + 12) / kGiB
+           : m.params.total * (wbytes + OptimizerBytesPerParam(c.optimizer, c.precision)) / kGiB;
   if (peak <= 0) return;  // no published peak: memory only
   const double tps = tokens_step / plan.step.step_s;
   perf.tokens_per_s = tps;
