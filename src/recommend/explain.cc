@@ -152,6 +152,11 @@ std::string RunnerUp(const std::vector<Candidate>& ranked, size_t i) {
 void Advice(const Workload& w, const Candidate& c, const Estimate& e, Plan* p) {
   const InstanceType& t = *c.type;
   const bool neuron = t.accelerator.kind == AcceleratorKind::kNeuron;
+  if (neuron) {
+    p->warnings.push_back(t.accelerator.model + " runs models compiled with the AWS Neuron SDK "
+                          "(NxD / transformers-neuronx): check that the architecture is "
+                          "supported; Neuron efficiencies here are low-confidence");
+  }
   if (c.instances > 1) {
     if (t.efa) {
       p->advice.push_back("multi-node: enable EFA (up to " + std::to_string(t.max_efa_interfaces) +
@@ -180,7 +185,8 @@ void Advice(const Workload& w, const Candidate& c, const Estimate& e, Plan* p) {
     if (e.precision == Precision::kFp32 || e.precision == Precision::kTf32) {
       p->advice.push_back("mixed precision (bf16/fp16) would run the matmuls on tensor cores, "
                           "several times faster");
-    } else if (e.precision == Precision::kBf16 && c.type != nullptr) {
+    } else if (e.precision == Precision::kBf16 &&
+               (w.task == TaskKind::kPretrain || w.task == TaskKind::kFinetune)) {
       const std::string arch = e.gpu_model;
       if (arch == "H100" || arch == "H200" || arch == "B200" || arch == "B300" ||
           arch == "L40S" || arch == "L4") {
