@@ -73,6 +73,8 @@ struct Accelerator {
   std::optional<int> neuron_cores_each;  // NeuronCores per Inferentia/Trainium device
 
   bool fractional() const { return count == 0 && logical_count > 0 && partition_size < 1.0; }
+  // Devices the OS sees per instance (a g6f.large has one logical GPU), at least 1.
+  int devices() const { return logical_count > 0 ? logical_count : (count > 0 ? count : 1); }
   // Whole-device equivalents: count, or logical_count x partition_size for fractional GPUs.
   // The denominator of $/GPU-hour.
   double device_equivalents() const {

@@ -17,15 +17,6 @@ std::string Usd(double v) { return "$" + FormatFixed(v, v >= 100 ? 0 : 2); }
 std::string Hours(double h) { return FormatFixed(h, h >= 100 ? 0 : h >= 10 ? 1 : 2) + " h"; }
 std::string Pct(double f) { return FormatFixed(100 * f, 0) + "%"; }
 
-int DevicesPer(const InstanceType& t) {
-  return t.accelerator.logical_count > 0 ? t.accelerator.logical_count
-                                         : std::max(1, t.accelerator.count);
-}
-
-bool IsBatch(TaskKind t) {
-  return IsTrainingTask(t) || t == TaskKind::kTrainVision || t == TaskKind::kInferVision ||
-         t == TaskKind::kHpc;
-}
 
 std::string Config(const Candidate& c) {
   return c.type->name + " x " + std::to_string(c.instances) + " " + PurchaseKindName(c.purchase) +
@@ -38,7 +29,7 @@ Result<Estimate> Reestimate(const Workload& w, const Candidate& c, int instances
   hw.gpu = c.gpu;
   hw.instance = c.type;
   hw.instances = instances;
-  hw.gpus = instances * DevicesPer(*c.type);
+  hw.gpus = instances * c.type->accelerator.devices();
   hw.offer = c.type->FindRegion(*c.region);
   return EstimateWorkload(w, hw, {}, mode);
 }
@@ -52,7 +43,7 @@ std::string Objective(const std::vector<Candidate>& ranked, size_t i, const Reco
     const char* what = r.objective == Objective::kCost   ? "cheapest plan"
                        : r.objective == Objective::kTime ? "fastest plan"
                                                          : "best cost x time";
-    if (!IsBatch(c.estimate->task)) {  // a service: the rate matters, not one run
+    if (!IsBatchTask(c.estimate->task)) {  // a service: the rate matters, not one run
       return std::string(what) + " that fits and keeps up with the load" + constraints + ": " +
              Usd(c.usd_per_hour) + "/h (" + Usd(c.usd_per_hour * kHoursPerMonth) + "/month)";
     }
@@ -60,7 +51,7 @@ std::string Objective(const std::vector<Candidate>& ranked, size_t i, const Reco
            Hours(c.time_hours);
   }
   const Candidate& best = ranked[0];
-  if (!IsBatch(c.estimate->task)) {
+  if (!IsBatchTask(c.estimate->task)) {
     return "vs #1: " + std::string(c.usd_per_hour >= best.usd_per_hour ? "+" : "") +
            Pct(c.usd_per_hour / best.usd_per_hour - 1) + " per hour";
   }
@@ -92,7 +83,7 @@ std::string Binding(const Workload& w, const Candidate& c, const RecommendReques
     return "the deadline binds: " + std::to_string(half) + " instance(s) would take " +
            Hours(*e->hours);
   }
-  if (!IsBatch(e->task)) {
+  if (!IsBatchTask(e->task)) {
     return std::to_string(half) + " instance(s) would also keep up; this size adds headroom";
   }
   return std::to_string(half) + " instance(s) would take " +
@@ -137,7 +128,7 @@ std::string RunnerUp(const std::vector<Candidate>& ranked, size_t i) {
   for (size_t k = 0; k < ranked.size(); ++k) {
     const Candidate& o = ranked[k];
     if (k == i || o.type == c.type) continue;
-    if (!IsBatch(c.estimate->task)) {
+    if (!IsBatchTask(c.estimate->task)) {
       return "runner-up: " + Config(o) + " at " + Usd(o.usd_per_hour) + "/h (" +
              (o.usd_per_hour >= c.usd_per_hour ? "+" : "") +
              Pct(o.usd_per_hour / c.usd_per_hour - 1) + ")";
@@ -225,7 +216,7 @@ Plan MakeBarePlan(const Candidate& c) {
   Plan p;
   p.type = c.type;
   p.instances = c.instances;
-  p.gpus = c.instances * DevicesPer(*c.type);
+  p.gpus = c.instances * c.type->accelerator.devices();
   p.region = *c.region;
   p.purchase = c.purchase;
   p.parallelism = c.estimate->parallelism;

@@ -62,6 +62,13 @@ struct TypeOutcome {
   void NoteGpuCap(int cap) { gpu_cap = cap; }
 };
 
+// Batch jobs (training, vision, HPC) are judged per run; services (serving, transcode, render,
+// analytics) per hour.
+inline bool IsBatchTask(TaskKind t) {
+  return IsTrainingTask(t) || t == TaskKind::kTrainVision || t == TaskKind::kInferVision ||
+         t == TaskKind::kHpc;
+}
+
 // The i-th ranked candidate as a full plan: re-estimated in detailed mode, with why
 // (objective, binding constraint, drivers, runner-up), warnings and advice.
 Plan MakePlan(const Workload& w, const std::vector<Candidate>& ranked, size_t i,

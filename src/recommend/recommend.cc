@@ -23,11 +23,6 @@ namespace {
 using recommend_internal::Candidate;
 using recommend_internal::TypeOutcome;
 
-bool IsBatchJob(TaskKind t) {
-  return IsTrainingTask(t) || t == TaskKind::kTrainVision || t == TaskKind::kInferVision ||
-         t == TaskKind::kHpc;
-}
-
 Status CheckRequest(const Catalog& c, const RecommendRequest& r) {
   if (r.deadline_hours && !(*r.deadline_hours > 0)) {
     return Status::InvalidArgument("--deadline: expected a positive duration such as 36h or 14d");
@@ -55,14 +50,10 @@ std::vector<std::string> Regions(const Catalog& c, const RecommendRequest& r) {
 
 std::vector<PurchaseKind> Purchases(const Workload& w, const RecommendRequest& r) {
   if (!r.purchase.empty()) return r.purchase;
-  if (IsBatchJob(w.task)) return {PurchaseKind::kOnDemand, PurchaseKind::kSpot};
+  if (recommend_internal::IsBatchTask(w.task)) return {PurchaseKind::kOnDemand, PurchaseKind::kSpot};
   return {PurchaseKind::kOnDemand};
 }
 
-int DevicesPer(const InstanceType& t) {
-  return t.accelerator.logical_count > 0 ? t.accelerator.logical_count
-                                         : std::max(1, t.accelerator.count);
-}
 
 // Checkpoint size per instance for the spot model: each instance writes its shard in parallel.
 double CheckpointGibPerInstance(const Estimate& e) {
@@ -137,7 +128,7 @@ TypeOutcome SearchType(const Catalog& catalog, const InstanceType& t, const Work
                       AcceleratorKindName(kind) + "), not modelled";
     return out;
   }
-  const int per = DevicesPer(t);
+  const int per = t.accelerator.devices();
   for (int n = 1; n <= req.max_instances; n *= 2) {
     if (req.max_gpus > 0 && n * per > req.max_gpus) {
       out.NoteGpuCap(req.max_gpus);

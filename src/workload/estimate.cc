@@ -85,9 +85,7 @@ Status Dispatch(const EstimateContext& ctx) {
 int InstancesFor(const Hardware& hw) {
   if (hw.instance == nullptr) return 0;
   if (hw.instances > 0) return hw.instances;
-  const int per = std::max(1, hw.instance->accelerator.logical_count > 0
-                                  ? hw.instance->accelerator.logical_count
-                                  : hw.instance->accelerator.count);
+  const int per = hw.instance->accelerator.devices();
   return (hw.gpus + per - 1) / per;
 }
 

@@ -21,11 +21,6 @@ Status CheckModelled(const InstanceType& t, const GpuSpec* g) {
   return Status::OK();
 }
 
-// Devices per instance as the OS sees them (a g6f.large has one logical GPU).
-int DevicesPer(const InstanceType& t) {
-  const Accelerator& a = t.accelerator;
-  return a.logical_count > 0 ? a.logical_count : std::max(1, a.count);
-}
 
 Result<Hardware> FromInstance(const Catalog& c, const HardwareRequest& r) {
   Result<const InstanceType*> t = ResolveInstanceType(c, r.instance_type);
@@ -36,7 +31,7 @@ Result<Hardware> FromInstance(const Catalog& c, const HardwareRequest& r) {
     return Status::InvalidArgument("--gpu: " + r.gpu + " does not match " + (*t)->name +
                                    ", which carries " + g->model);
   }
-  const int per = DevicesPer(**t);
+  const int per = (*t)->accelerator.devices();
   Hardware hw;
   hw.gpu = g;
   hw.instance = *t;
