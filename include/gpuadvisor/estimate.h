@@ -143,6 +143,13 @@ struct Estimate {
   std::vector<std::string> assumptions;  // kDetailed only; warnings start with "warning: "
 };
 
+// A lower bound on the memory one device needs for `w` spread over `devices` devices, whatever
+// the parallelism: the model states (training: 16-bit weights and gradients plus the optimizer
+// unless offloaded; LoRA/QLoRA: the frozen base; serving: the quantised weights) divided by the
+// device count, nothing else. For LLM tasks only; 0 otherwise. The search uses it to skip
+// configurations that cannot fit before estimating them. REQUIRES: Validate(w).ok().
+double MemoryLowerBoundGib(const Workload& w, int devices);
+
 // Whether Estimate::precision means anything for the task (not for transcode/render/analytics).
 inline bool PrecisionApplies(TaskKind t) {
   return t != TaskKind::kTranscode && t != TaskKind::kRender && t != TaskKind::kAnalytics;

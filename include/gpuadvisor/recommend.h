@@ -69,6 +69,7 @@ struct Recommendation {
   std::vector<Rejection> rejected;
   int64_t candidates = 0;                    // (type, count) configurations estimated
   int64_t layouts = 0;                       // parallelism layouts evaluated within them
+  int64_t pruned = 0;                        // (type, count) skipped by the memory lower bound
   int64_t priced = 0;                        // x regions x purchase options considered
 };
 

@@ -67,6 +67,7 @@ ojson RecommendJson(const Recommendation& r, const RecommendRequest& req) {
           {"objective", ObjectiveName(req.objective)},
           {"candidates_evaluated", r.candidates},
           {"layouts_evaluated", r.layouts},
+          {"configurations_pruned", r.pruned},
           {"options_priced", r.priced},
           {"plans", plans},
           {"pareto", pareto},
@@ -121,7 +122,8 @@ std::string RecommendDetails(const Recommendation& r, bool all_rejections) {
     }
   }
   out += "\n" + std::to_string(r.candidates) + " configurations (" + std::to_string(r.layouts) +
-         " parallelism layouts) estimated, " +
+         " parallelism layouts) estimated, " + std::to_string(r.pruned) +
+         " skipped by the memory lower bound, " +
          std::to_string(r.priced) + " priced; prices as of " + r.catalog_date + "\n";
   return out;
 }

@@ -119,7 +119,8 @@ TypeOutcome SearchType(const Catalog& catalog, const InstanceType& t, const Work
                        const RecommendRequest& req, const std::vector<std::string>& regions,
                        const std::vector<PurchaseKind>& purchases,
                        std::vector<Candidate>* candidates, std::deque<Estimate>* estimates,
-                       int64_t* evaluated, int64_t* layouts, int64_t* priced) {
+                       int64_t* evaluated, int64_t* layouts, int64_t* pruned,
+                       int64_t* priced) {
   TypeOutcome out;
   const GpuSpec* gpu = catalog.GpuOf(t);
   const AcceleratorKind kind = t.accelerator.kind;
@@ -129,7 +130,18 @@ TypeOutcome SearchType(const Catalog& catalog, const InstanceType& t, const Work
     return out;
   }
   const int per = t.accelerator.devices();
-  for (int n = 1; n <= req.max_instances; n *= 2) {
+  // Skip the counts whose memory lower bound already exceeds the device (but estimate at least
+  // one count, so that refusals such as "no BF16" are still reported).
+  const double device_gib = t.accelerator.memory_mib_each
+                                ? *t.accelerator.memory_mib_each / 1024.0
+                                : gpu->aws_memory_mib.value_or(0) / 1024.0;
+  int first = 1;
+  while (first < req.max_instances && device_gib > 0 &&
+         MemoryLowerBoundGib(w, first * per) > device_gib) {
+    first *= 2;
+    ++*pruned;
+  }
+  for (int n = std::min(first, req.max_instances); n <= req.max_instances; n *= 2) {
     if (req.max_gpus > 0 && n * per > req.max_gpus) {
       out.NoteGpuCap(req.max_gpus);
       break;
@@ -245,7 +257,8 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
       continue;
     }
     outcomes.push_back({&t, SearchType(catalog, t, w, req, regions, purchases, &candidates,
-                                       &estimates, &rec.candidates, &rec.layouts, &rec.priced)});
+                                       &estimates, &rec.candidates, &rec.layouts, &rec.pruned,
+                                       &rec.priced)});
   }
   const std::vector<Candidate> ranked = BestPerConfiguration(candidates, req.objective);
   const size_t top = std::min<size_t>(ranked.size(), static_cast<size_t>(req.top));

@@ -6,6 +6,7 @@
 
 #include "util/strings.h"
 #include "workload/estimate_internal.h"
+#include "workload/serve_model.h"
 
 namespace gpuadvisor {
 
@@ -139,6 +140,26 @@ std::optional<GpuSpec> InstanceDevice(const Hardware& hw) {
 }
 
 }  // namespace
+
+double MemoryLowerBoundGib(const Workload& w, int devices) {
+  if (!IsLlmTask(w.task) || devices < 1) return 0;
+  const double params = ComputeModelParams(w.model).total;
+  double bytes_per_param = 0;
+  switch (w.task) {
+    case TaskKind::kServe: bytes_per_param = WeightBytes(w.quantization); break;
+    case TaskKind::kQlora: bytes_per_param = 0.5; break;
+    case TaskKind::kLora: bytes_per_param = 2; break;
+    default: {
+      const bool fp32 = w.precision && (*w.precision == Precision::kFp32 ||
+                                        *w.precision == Precision::kTf32);
+      const bool offload = w.parallelism.offload && *w.parallelism.offload != Offload::kNone;
+      bytes_per_param = (fp32 ? 8 : 4) + (offload ? 0 : OptimizerBytesPerParam(
+                                                             w.optimizer, w.precision.value_or(
+                                                                              Precision::kBf16)));
+    }
+  }
+  return params * bytes_per_param / devices / kGiB;
+}
 
 Result<Estimate> EstimateWorkload(const Workload& w, const Hardware& hw,
                                   const ParallelismRequest& request, EstimateMode mode) {

@@ -82,3 +82,35 @@ TEST(PropertyTest, QuantizedWeightsAreSmallerAndDecodeFaster) {
 
 }  // namespace
 }  // namespace gpuadvisor
+
+namespace gpuadvisor {
+namespace {
+
+// The search prunes with MemoryLowerBoundGib: it must never exceed what the estimator says.
+TEST(PropertyTest, MemoryLowerBoundNeverExceedsTheEstimate) {
+  const std::vector<std::vector<std::pair<const char*, const char*>>> workloads = {
+      {{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"}},
+      {{"task", "pretrain"}, {"model", "mixtral-8x7b"}, {"tokens", "1T"}, {"optimizer", "sgd"}},
+      {{"task", "finetune"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}, {"precision", "fp32"}},
+      {{"task", "lora"}, {"model", "llama-2-70b"}, {"tokens", "1B"}},
+      {{"task", "qlora"}, {"model", "llama-2-70b"}, {"tokens", "1B"}},
+      {{"task", "serve"}, {"model", "llama-3.1-70b"}, {"quantization", "int4"}},
+      {{"task", "serve"}, {"model", "qwen2.5-72b"}},
+  };
+  for (const auto& fields : workloads) {
+    Workload w;
+    for (const auto& [k, v] : fields) ASSERT_TRUE(SetWorkloadField(&w, k, v).ok());
+    ASSERT_TRUE(Validate(w).ok());
+    for (const char* gpu : {"A100-40GB", "H100", "L4"}) {
+      for (int gpus : {1, 2, 8, 16, 64}) {
+        Result<Estimate> e = EstimateWorkload(w, testing::Gpus(gpu, gpus));
+        if (!e.ok()) continue;
+        EXPECT_LE(MemoryLowerBoundGib(w, gpus), e->memory.total_gib * (1 + 1e-9))
+            << fields[1].second << " " << gpu << " x" << gpus;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpuadvisor
