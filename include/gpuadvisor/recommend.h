@@ -36,6 +36,17 @@ struct RecommendRequest {
   Objective objective = Objective::kCost;
   int top = 5;
   bool explain = false;                  // keep the assumption texts of the top plans
+  bool savings_levers = true;            // evaluate the guide's savings levers for top plans
+};
+
+// What one of the guide's savings levers would change for a plan (PRODUCT.md §6): the same
+// instance type re-estimated with the lever applied (possibly on fewer instances).
+struct SavingsLever {
+  std::string lever;       // "fp8", "quantization-int8", "lora", "spot", "reserved-1y", ...
+  double cost_usd = 0;     // batch jobs: the run; services: per hour
+  double saving = 0;       // fraction of the plan's cost saved (negative: costs more)
+  std::string detail;      // "int8 weights fit 1 instance instead of 2"
+  std::string tradeoff;    // the quality or risk it costs
 };
 
 struct Plan {
@@ -54,6 +65,7 @@ struct Plan {
   Estimate estimate;       // the estimator's figures for this configuration (kDetailed for the
                            // top plans only)
   std::vector<std::string> why, warnings, advice;
+  std::vector<SavingsLever> savings;  // top plans only; levers that apply to the workload
   Provenance price_from;
 };
 

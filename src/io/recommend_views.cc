@@ -14,6 +14,15 @@ ojson Strings(const std::vector<std::string>& v) {
   return a;
 }
 
+ojson Levers(const std::vector<SavingsLever>& levers) {
+  ojson a = ojson::array();
+  for (const SavingsLever& l : levers) {
+    a.push_back({{"lever", l.lever}, {"cost_usd", l.cost_usd}, {"saving", l.saving},
+                 {"detail", l.detail}, {"tradeoff", l.tradeoff}});
+  }
+  return a;
+}
+
 ojson PlanJson(const Plan& p) {
   const ParallelismChoice& par = p.parallelism;
   const bool llm = p.estimate.parallelism_applies;
@@ -40,7 +49,8 @@ ojson PlanJson(const Plan& p) {
              {"price_date", p.price_from.date},
              {"why", Strings(p.why)},
              {"warnings", Strings(p.warnings)},
-             {"advice", Strings(p.advice)}};
+             {"advice", Strings(p.advice)},
+             {"savings", Levers(p.savings)}};
   if (p.rank > 0) j["estimate"] = EstimateToJson(p.estimate);
   return j;
 }
@@ -107,6 +117,9 @@ std::string RecommendDetails(const Recommendation& r, bool all_rejections) {
     for (const std::string& s : p.why) out += "  why: " + s + "\n";
     for (const std::string& s : p.warnings) out += "  warning: " + s + "\n";
     for (const std::string& s : p.advice) out += "  advice: " + s + "\n";
+    for (const SavingsLever& l : p.savings) {
+      out += "  saving: " + l.detail + " (" + l.tradeoff + ")\n";
+    }
     for (const std::string& s : p.estimate.assumptions) {
       if (!StartsWith(s, "warning: ")) out += "  assumption: " + s + "\n";
     }

@@ -231,7 +231,8 @@ Plan MakeBarePlan(const Candidate& c) {
   return p;
 }
 
-Plan MakePlan(const Workload& w, const std::vector<Candidate>& ranked, size_t i,
+Plan MakePlan(const Catalog& catalog, const Workload& w, const std::vector<Candidate>& ranked,
+              size_t i, LeverCache* cache,
               const RecommendRequest& req, const std::vector<std::string>&) {
   const Candidate& c = ranked[i];
   Plan p = MakeBarePlan(c);
@@ -255,6 +256,7 @@ Plan MakePlan(const Workload& w, const std::vector<Candidate>& ranked, size_t i,
   }
   if (!req.explain) p.estimate.assumptions.clear();
   Advice(w, c, p.estimate, &p);
+  if (req.savings_levers) p.savings = SavingsLevers(catalog, w, c, req, cache);
   return p;
 }
 

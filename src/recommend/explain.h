@@ -3,6 +3,7 @@
 #ifndef GPUADVISOR_RECOMMEND_EXPLAIN_H_
 #define GPUADVISOR_RECOMMEND_EXPLAIN_H_
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -62,6 +63,16 @@ struct TypeOutcome {
   void NoteGpuCap(int cap) { gpu_cap = cap; }
 };
 
+// Searches already run for a lever, shared by the top plans: key "region|purchase|value",
+// value the best (type, instances, $/h) or an empty type when nothing was feasible.
+struct LeverCache {
+  struct Best {
+    const InstanceType* type = nullptr;
+    int instances = 0;
+    double usd_per_hour = 0;
+  };
+  std::map<std::string, Best> searches;
+};
 // Batch jobs (training, vision, HPC) are judged per run; services (serving, transcode, render,
 // analytics) per hour.
 inline bool IsBatchTask(TaskKind t) {
@@ -71,8 +82,16 @@ inline bool IsBatchTask(TaskKind t) {
 
 // The i-th ranked candidate as a full plan: re-estimated in detailed mode, with why
 // (objective, binding constraint, drivers, runner-up), warnings and advice.
-Plan MakePlan(const Workload& w, const std::vector<Candidate>& ranked, size_t i,
+Plan MakePlan(const Catalog& catalog, const Workload& w, const std::vector<Candidate>& ranked,
+              size_t i, LeverCache* cache,
               const RecommendRequest& req, const std::vector<std::string>& regions);
+// What each applicable savings lever would cost on the plan's instance type (fewer instances
+// allowed), relative to the plan.
+// Serving levers (quantisation) search every type in the plan's region and purchase option, as
+// "int8 weights fit one L4 instead of two" may change the type.
+std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& w,
+                                        const Candidate& c, const RecommendRequest& req,
+                                        LeverCache* cache);
 // Figures only (for the Pareto front).
 Plan MakeBarePlan(const Candidate& c);
 // One line per rejected type; sizes of a family refused for the same reason are merged.

@@ -262,8 +262,9 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
   }
   const std::vector<Candidate> ranked = BestPerConfiguration(candidates, req.objective);
   const size_t top = std::min<size_t>(ranked.size(), static_cast<size_t>(req.top));
+  recommend_internal::LeverCache levers;
   for (size_t i = 0; i < top; ++i) {
-    rec.plans.push_back(recommend_internal::MakePlan(w, ranked, i, req, regions));
+    rec.plans.push_back(recommend_internal::MakePlan(catalog, w, ranked, i, &levers, req, regions));
   }
   for (const Candidate& c : ParetoFront(ranked)) {
     rec.pareto.push_back(recommend_internal::MakeBarePlan(c));

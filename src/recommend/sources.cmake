@@ -2,4 +2,5 @@
 set(GPUADVISOR_RECOMMEND_SOURCES
   src/recommend/recommend.cc
   src/recommend/explain.cc
+  src/recommend/levers.cc
 )

@@ -170,3 +170,50 @@ TEST(RecommendTest, BadRequestsNameTheFlag) {
 
 }  // namespace
 }  // namespace gpuadvisor
+
+namespace gpuadvisor {
+namespace {
+
+const SavingsLever* FindLever(const Plan& p, const std::string& name) {
+  for (const SavingsLever& l : p.savings) {
+    if (l.lever == name) return &l;
+  }
+  return nullptr;
+}
+
+TEST(SavingsLeverTest, QuantisedWeightsFitCheaperHardwareForServing) {
+  const Recommendation r = RunSearch(MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-70b"},
+                                                   {"rps", "1"}}));
+  ASSERT_FALSE(r.plans.empty());
+  const SavingsLever* int4 = FindLever(r.plans[0], "quantization-int4");
+  ASSERT_NE(int4, nullptr);
+  EXPECT_GT(int4->saving, 0.2);
+  EXPECT_LT(int4->cost_usd, r.plans[0].usd_per_hour);
+  EXPECT_FALSE(int4->tradeoff.empty());
+}
+
+TEST(SavingsLeverTest, Fp8AndLoraForFineTuningOnHopper) {
+  RecommendRequest req;
+  req.purchase = {PurchaseKind::kOnDemand};
+  const Recommendation r = RunSearch(MakeWorkload({{"task", "finetune"},
+                                                   {"model", "llama-3.1-8b"}, {"tokens", "1B"}}),
+                                     req);
+  ASSERT_FALSE(r.plans.empty());
+  const Plan& p = r.plans[0];
+  if (p.type->accelerator.model == "H100" || p.type->accelerator.model == "H200" ||
+      p.type->accelerator.model == "B200") {
+    const SavingsLever* fp8 = FindLever(p, "fp8");
+    ASSERT_NE(fp8, nullptr);
+    EXPECT_GT(fp8->saving, 0.1);
+    EXPECT_LT(fp8->saving, 0.5);
+  }
+  const SavingsLever* lora = FindLever(p, "lora");
+  ASSERT_NE(lora, nullptr);
+  EXPECT_GT(lora->saving, 0);
+  const SavingsLever* spot = FindLever(p, "spot");
+  ASSERT_NE(spot, nullptr);
+  EXPECT_GT(spot->saving, 0.3);
+}
+
+}  // namespace
+}  // namespace gpuadvisor

@@ -1,0 +1,155 @@
+// Savings levers for a plan (PRODUCT.md §6): FP8 training, weight quantisation for serving,
+// LoRA instead of full fine-tuning, spot with checkpoints, a 1-year reservation for services.
+// Each lever re-estimates the same instance type with the lever applied, on the plan's instance
+// count or fewer, so "int8 weights fit one instance instead of two" shows up as such.
+#include <cmath>
+
+#include "gpuadvisor/cost.h"
+#include "gpuadvisor/recommend.h"
+#include "recommend/explain.h"
+#include "util/strings.h"
+
+namespace gpuadvisor::recommend_internal {
+namespace {
+
+struct Variant {
+  int instances = 0;
+  double cost = 0;  // batch: run; service: per hour
+  double hours = 0;
+};
+
+// The cheapest feasible configuration of `w` on the plan's type, region and purchase option
+// with at most the plan's instances; instances == 0 when none is feasible.
+Variant Cheapest(const Workload& w, const Candidate& c, const RecommendRequest& req) {
+  Variant best;
+  const bool batch = IsBatchTask(w.task);
+  const double spot_factor = c.time_hours / *c.estimate->hours;  // interruptions, as the plan
+  for (int n = 1; n <= c.instances; n *= 2) {
+    Hardware hw;
+    hw.gpu = c.gpu;
+    hw.instance = c.type;
+    hw.instances = n;
+    hw.gpus = n * c.type->accelerator.devices();
+    Result<Estimate> e = EstimateWorkload(w, hw, {}, EstimateMode::kFast);
+    if (!e.ok() || !e->memory.fits || !e->demand_met || !e->slo_met || !e->hours) continue;
+    const double hours = *e->hours * spot_factor;
+    if (batch && req.deadline_hours && hours > *req.deadline_hours) continue;
+    const double rate = c.price->usd_per_hour * n;
+    const double cost = batch ? rate * hours : rate;
+    if (best.instances == 0 || cost < best.cost) best = {n, cost, hours};
+  }
+  return best;
+}
+
+std::string Pct(double f) { return FormatFixed(100 * f, 0) + "%"; }
+
+void Add(const Candidate& c, const char* lever, const Variant& v, const std::string& what,
+         const std::string& tradeoff, std::vector<SavingsLever>* out) {
+  if (v.instances == 0) return;
+  const double base = IsBatchTask(c.estimate->task) ? c.cost_usd : c.usd_per_hour;
+  if (std::abs(1 - v.cost / base) < 0.005) return;  // no change worth a line
+  SavingsLever l;
+  l.lever = lever;
+  l.cost_usd = v.cost;
+  l.saving = 1 - v.cost / base;
+  l.detail = what + (v.instances < c.instances ? ", on " + std::to_string(v.instances) +
+                                                     " instance(s) instead of " +
+                                                     std::to_string(c.instances)
+                                               : std::string()) +
+             ": " + (l.saving >= 0 ? "-" : "+") + Pct(std::abs(l.saving));
+  l.tradeoff = tradeoff;
+  out->push_back(l);
+}
+
+Workload With(const Workload& w, const char* key, const char* value) {
+  Workload v = w;
+  (void)SetWorkloadField(&v, key, value);
+  return v;
+}
+
+}  // namespace
+
+std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& w,
+                                        const Candidate& c, const RecommendRequest& req,
+                                        LeverCache* cache) {
+  std::vector<SavingsLever> out;
+  const GpuSpec& g = *c.gpu;
+  const bool fp8 = g.supports_fp8 || g.fp8_tflops;
+  const bool full_training = w.task == TaskKind::kPretrain || w.task == TaskKind::kFinetune;
+  if (full_training && fp8 && c.estimate->precision != Precision::kFp8 &&
+      !(w.precision && *w.precision == Precision::kFp8)) {
+    Add(c, "fp8", Cheapest(With(w, "precision", "fp8"), c, req), "FP8 matmuls (TransformerEngine)",
+        "small accuracy risk; needs FP8 recipes (delayed scaling) and a loss-curve check", &out);
+  }
+  if (w.task == TaskKind::kFinetune) {
+    Add(c, "lora", Cheapest(With(w, "task", "lora"), c, req), "LoRA (rank 16) instead of full "
+        "fine-tuning", "usually close to full fine-tuning on instruction tasks; learns less new "
+        "knowledge", &out);
+  }
+  if (w.task == TaskKind::kServe && !w.quantization) {
+    struct Q {
+      const char* lever;
+      const char* value;
+      const char* what;
+      const char* tradeoff;
+    };
+    const Q kQuantizations[] = {
+        {"quantization-fp8", "fp8", "FP8 weights", "negligible quality loss for most models"},
+        {"quantization-int8", "int8", "int8 weights", "small quality loss (weight-only int8)"},
+        {"quantization-int4", "int4", "int4 weights (AWQ/GPTQ)",
+         "measurable quality loss on some tasks; evaluate first"}};
+    for (const Q& q : kQuantizations) {
+      const std::string key = *c.region + "|" + PurchaseKindName(c.purchase) + "|" + q.value;
+      auto it = cache->searches.find(key);
+      if (it == cache->searches.end()) {
+        RecommendRequest sub = req;
+        sub.regions = {*c.region};
+        sub.purchase = {c.purchase};
+        sub.top = 1;
+        sub.explain = false;
+        sub.savings_levers = false;
+        Result<Recommendation> r = Recommend(catalog, With(w, "quantization", q.value), sub);
+        LeverCache::Best found;
+        if (r.ok() && !r->plans.empty()) {
+          found = {r->plans[0].type, r->plans[0].instances, r->plans[0].usd_per_hour};
+        }
+        it = cache->searches.emplace(key, found).first;
+      }
+      const LeverCache::Best& best = it->second;
+      if (best.type == nullptr) continue;
+      const std::string where = best.type == c.type
+                                    ? ""
+                                    : " on " + best.type->name + " x " +
+                                          std::to_string(best.instances);
+      Add(c, q.lever, {best.type == c.type ? best.instances : c.instances, best.usd_per_hour, 0},
+          std::string(q.what) + where, q.tradeoff, &out);
+    }
+  }
+  const RegionOffer* o = c.type->FindRegion(*c.region);
+  if (o == nullptr) return out;
+  if (IsBatchTask(w.task) && c.purchase == PurchaseKind::kOnDemand && o->spot) {
+    UsagePattern u;
+    u.instances = c.instances;
+    u.interruptible = true;
+    u.checkpoint_gib = c.estimate->checkpoint_gib.value_or(0) / c.instances;
+    const double overhead =
+        SpotInterruptionOverhead(*c.type, o->spot_band ? &*o->spot_band : nullptr, u)
+            .overhead_fraction;
+    const double hours = *c.estimate->hours * (1 + overhead);
+    const Variant v{c.instances, o->spot->usd_per_hour * c.instances * hours, hours};
+    Add(c, "spot", v, "spot with checkpoints (+" + Pct(overhead) + " time)",
+        "interruptions: needs checkpoint/restart; large spot clusters may be unavailable", &out);
+  }
+  if (!IsBatchTask(w.task) && c.purchase == PurchaseKind::kOnDemand &&
+      o->reserved_1y_no_upfront) {
+    const double rate = o->reserved_1y_no_upfront->usd_per_hour;
+    const Variant v{c.instances, rate * c.instances, 0};
+    Add(c, "reserved-1y", v, "1-year reserved instance, no upfront",
+        "a 12-month commitment billed whether used or not: pays off above " +
+            FormatFixed(100 * rate / c.price->usd_per_hour, 0) + "% utilisation",
+        &out);
+  }
+  return out;
+}
+
+}  // namespace gpuadvisor::recommend_internal
