@@ -126,6 +126,11 @@ expect_exit "recommend regions" 2 "--regions" recommend --task serve --model lla
 expect_exit "recommend budget" 2 "--budget" recommend --task serve --model llama-3.1-8b --budget -5
 "$BIN" recommend --task serve --model llama-3.1-8b --plot "$wl/plot.svg" >/dev/null 2>&1 && grep -q '<svg' "$wl/plot.svg" && grep -q 'Pareto' "$wl/plot.svg" && ok || bad "recommend --plot"
 
+# Every example workload file gives a recommendation.
+for f in "$(dirname "$0")"/../../examples/*.yaml; do
+  expect_json "example $(basename "$f")" 'len(d["plans"])>0 and all(p["fits"] for p in d["plans"])' recommend --workload "$f" --json
+done
+
 # Formats render with units in headers.
 "$BIN" instances --format csv 2>/dev/null | head -1 | grep -q '\$/h on-demand' && ok || bad "csv header"
 "$BIN" instances --format markdown 2>/dev/null | sed -n 2p | grep -q -- '---:' && ok || bad "markdown"
