@@ -1,8 +1,8 @@
 // Estimator cost per call: the recommendation engine evaluates candidates with
 // EstimateMode::kFast (§10: >= 1 M candidate evaluations per second per core), the CLI with
 // kDetailed and the parallelism search when the user leaves it unset.
-//   cmake -S . -B build-bench -DGPUADVISOR_BUILD_BENCH=ON && cmake --build build-bench --target estimate_bench
-//   build-bench/bench/estimate_bench
+//   cmake -S . -B build-bench -DGPUADVISOR_BUILD_BENCH=ON && cmake --build build-bench --target
+//   estimate_bench build-bench/bench/estimate_bench
 #include <benchmark/benchmark.h>
 
 #include "gpuadvisor/estimate.h"
@@ -33,10 +33,16 @@ Case MakeCase(std::initializer_list<std::pair<const char*, const char*>> fields,
 const Case& Pretrain(bool fixed) {
   static const Case free_case = MakeCase(
       {{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"}}, "p5.48xlarge", 8);
-  static const Case fixed_case = MakeCase(
-      {{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"}, {"tp", "8"},
-       {"pp", "2"}, {"dp", "4"}, {"zero", "1"}, {"micro-batch", "1"}, {"recompute", "selective"}},
-      "p5.48xlarge", 8);
+  static const Case fixed_case = MakeCase({{"task", "pretrain"},
+                                           {"model", "llama-3.1-70b"},
+                                           {"tokens", "1T"},
+                                           {"tp", "8"},
+                                           {"pp", "2"},
+                                           {"dp", "4"},
+                                           {"zero", "1"},
+                                           {"micro-batch", "1"},
+                                           {"recompute", "selective"}},
+                                          "p5.48xlarge", 8);
   return fixed ? fixed_case : free_case;
 }
 
@@ -44,10 +50,12 @@ const Case& Serve(bool fixed) {
   static const Case free_case = MakeCase(
       {{"task", "serve"}, {"model", "llama-3.1-70b"}, {"quantization", "fp8"}, {"rps", "4"}},
       "p5.48xlarge", 1);
-  static const Case fixed_case = MakeCase(
-      {{"task", "serve"}, {"model", "llama-3.1-70b"}, {"quantization", "fp8"},
-       {"concurrency", "64"}, {"tp", "4"}},
-      "p5.48xlarge", 1);
+  static const Case fixed_case = MakeCase({{"task", "serve"},
+                                           {"model", "llama-3.1-70b"},
+                                           {"quantization", "fp8"},
+                                           {"concurrency", "64"},
+                                           {"tp", "4"}},
+                                          "p5.48xlarge", 1);
   return fixed ? fixed_case : free_case;
 }
 
@@ -60,7 +68,9 @@ void Run(benchmark::State& state, const Case& c, EstimateMode mode) {
 }
 
 void BM_PretrainFixedFast(benchmark::State& s) { Run(s, Pretrain(true), EstimateMode::kFast); }
-void BM_PretrainFixedDetailed(benchmark::State& s) { Run(s, Pretrain(true), EstimateMode::kDetailed); }
+void BM_PretrainFixedDetailed(benchmark::State& s) {
+  Run(s, Pretrain(true), EstimateMode::kDetailed);
+}
 void BM_PretrainSearchFast(benchmark::State& s) { Run(s, Pretrain(false), EstimateMode::kFast); }
 void BM_ServeFixedFast(benchmark::State& s) { Run(s, Serve(true), EstimateMode::kFast); }
 void BM_ServeRateSearchFast(benchmark::State& s) { Run(s, Serve(false), EstimateMode::kFast); }

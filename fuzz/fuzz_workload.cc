@@ -67,11 +67,10 @@ void CheckEstimate(const Workload& w) {
       std::fprintf(stderr,
                    "fuzz_workload: bad memory estimate (task %s, %d GPU): total %g device %g "
                    "weights %g grads %g optim %g act %g kv %g overhead %g working set %g\n",
-                   TaskKindName(w.task), gpus, m.total_gib, m.device_gib,
-                   m.weights_gib.value_or(0), m.gradients_gib.value_or(0),
-                   m.optimizer_gib.value_or(0), m.activations_gib.value_or(0),
-                   m.kv_cache_gib.value_or(0), m.overhead_gib.value_or(0),
-                   m.working_set_gib.value_or(0));
+                   TaskKindName(w.task), gpus, m.total_gib, m.device_gib, m.weights_gib.value_or(0),
+                   m.gradients_gib.value_or(0), m.optimizer_gib.value_or(0),
+                   m.activations_gib.value_or(0), m.kv_cache_gib.value_or(0),
+                   m.overhead_gib.value_or(0), m.working_set_gib.value_or(0));
       __builtin_trap();
     }
     (void)EstimateToJson(*e);

@@ -20,7 +20,16 @@ for t in catalog_json price_csv instance_types_json workload; do
   dict=(); [ -f fuzz/$t.dict ] && dict=(-dict=fuzz/$t.dict)
   if ! ./build-fuzz/fuzz/fuzz_$t -max_total_time="$seconds" -max_len=8192 "${dict[@]}" \
        -artifact_prefix=build-fuzz/crashes/$t- "$work" fuzz/corpus/$t >"$log" 2>&1; then
-    tail -30 "$log"; echo "fuzz: $t FAILED (input in build-fuzz/crashes/)"; exit 1
+    tail -30 "$log"
+    mkdir -p "fuzz/regressions/$t"
+    cp build-fuzz/crashes/"$t"-* "fuzz/regressions/$t/" 2>/dev/null || true
+    echo "fuzz: $t FAILED; the input is now in fuzz/regressions/$t/ (replayed by ctest as" \
+         "fuzz_replay_$t): fix the bug and commit it"
+    exit 1
   fi
-  echo "fuzz: $t $(grep -Eo 'Done [0-9]+ runs' "$log" | tail -1) in ${seconds}s"
+  runs=$(grep -Eo 'Done [0-9]+ runs' "$log" | tail -1 | grep -Eo '[0-9]+')
+  echo "fuzz: $t ${runs:-0} executions in ${seconds}s"
+  if [ -n "${GPUADVISOR_SUMMARY:-}" ]; then
+    echo "fuzz $t: ${runs:-0} executions in ${seconds}s" >>"$GPUADVISOR_SUMMARY"
+  fi
 done

@@ -2,6 +2,7 @@
 # Install what is missing, build everything with warnings as errors, run the whole test suite.
 #   bash scripts/test.sh            Release build in build-test/
 #   bash scripts/test.sh sanitize   AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/
+#   bash scripts/test.sh coverage   gcov build in build-cov/, gcovr line coverage of src/ with a floor
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-release}
@@ -10,8 +11,21 @@ case "$mode" in
   release) dir=build-test; flags=(-DCMAKE_BUILD_TYPE=Release) ;;
   sanitize) dir=build-asan; flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUADVISOR_SANITIZE=ON)
             export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ;;
-  *) echo "usage: scripts/test.sh [release|sanitize]" >&2; exit 2 ;;
+  coverage) dir=build-cov; flags=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS=--coverage -O1")
+            dpkg-query -W -f='${Status}' gcovr 2>/dev/null | grep -q "install ok installed" ||
+              { apt-get update -qq; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcovr >/dev/null; } ;;
+  *) echo "usage: scripts/test.sh [release|sanitize|coverage]" >&2; exit 2 ;;
 esac
 cmake -S . -B "$dir" -G Ninja "${flags[@]}" -DGPUADVISOR_BUILD_TESTS=ON -DGPUADVISOR_WERROR=ON >/dev/null
 cmake --build "$dir" -j2
+[ "$mode" = coverage ] && find "$dir" -name '*.gcda' -delete
 ctest --test-dir "$dir" --output-on-failure -j2
+if [ "$mode" = coverage ]; then
+  # Line coverage of src/ (library and CLI); fails under the floor in .ci/coverage-floor.
+  floor=$(cat .ci/coverage-floor)
+  gcovr --root . --object-directory "$dir" --filter 'src/' --print-summary \
+        --fail-under-line "$floor" --output "$dir/coverage.txt" | tee "$dir/coverage-summary.txt"
+  line=$(grep -Eo 'lines: [0-9.]+%' "$dir/coverage-summary.txt" | head -1)
+  echo "coverage: $line of src/ (floor $floor%)"
+  if [ -n "${GPUADVISOR_SUMMARY:-}" ]; then echo "coverage: $line of src/ (floor $floor%)" >>"$GPUADVISOR_SUMMARY"; fi
+fi

@@ -42,33 +42,33 @@ struct Price {
 
 // Spot interruption frequency bucket from the AWS Spot Instance Advisor.
 struct SpotBand {
-  int index = 0;       // 0 "<5%", 1 "5-10%", 2 "10-15%", 3 "15-20%", 4 ">20%"
-  std::string label;   // as published, e.g. "<5%"
-  double max_pct = 0;  // upper edge of the bucket, percent per month (the last bucket: 100)
-  int savings_pct = 0; // average savings vs on-demand the feed reports for that region
+  int index = 0;        // 0 "<5%", 1 "5-10%", 2 "10-15%", 3 "15-20%", 4 ">20%"
+  std::string label;    // as published, e.g. "<5%"
+  double max_pct = 0;   // upper edge of the bucket, percent per month (the last bucket: 100)
+  int savings_pct = 0;  // average savings vs on-demand the feed reports for that region
   Provenance from;
 };
 
 // What a type costs and whether it is sold in one region.
 struct RegionOffer {
-  std::string region;                    // "us-east-1"
-  std::optional<bool> offered;           // DescribeInstanceTypeOfferings says so; null = unknown
-  std::vector<std::string> az_ids;       // availability-zone IDs where offered, e.g. "use1-az4"
-  std::optional<Price> on_demand;        // Linux, shared tenancy
-  std::optional<Price> spot;             // lowest AZ spot price, or estimated from the band
+  std::string region;               // "us-east-1"
+  std::optional<bool> offered;      // DescribeInstanceTypeOfferings says so; null = unknown
+  std::vector<std::string> az_ids;  // availability-zone IDs where offered, e.g. "use1-az4"
+  std::optional<Price> on_demand;   // Linux, shared tenancy
+  std::optional<Price> spot;        // lowest AZ spot price, or estimated from the band
   std::optional<Price> reserved_1y_no_upfront;  // 1-year standard RI, effective hourly
   std::optional<SpotBand> spot_band;
 };
 
 struct Accelerator {
   AcceleratorKind kind = AcceleratorKind::kGpu;
-  std::string vendor;       // "NVIDIA", "AWS", "AMD", ...
-  std::string model;        // catalog model id, key into Catalog::gpus, e.g. "H100", "A100-40GB"
-  std::string aws_name;     // the name DescribeInstanceTypes reports, e.g. "A100"
-  int count = 0;            // physical devices as AWS reports them (0 for fractional GPUs)
-  int logical_count = 0;    // devices the OS sees (g6f.large: 1)
+  std::string vendor;     // "NVIDIA", "AWS", "AMD", ...
+  std::string model;      // catalog model id, key into Catalog::gpus, e.g. "H100", "A100-40GB"
+  std::string aws_name;   // the name DescribeInstanceTypes reports, e.g. "A100"
+  int count = 0;          // physical devices as AWS reports them (0 for fractional GPUs)
+  int logical_count = 0;  // devices the OS sees (g6f.large: 1)
   double partition_size = 1.0;  // fraction of a physical device per logical one (g6f.large: 0.125)
-  std::optional<int> memory_mib_each;   // per logical device, as AWS reports it (usable memory)
+  std::optional<int> memory_mib_each;  // per logical device, as AWS reports it (usable memory)
   std::optional<int64_t> memory_mib_total;
   std::optional<int> neuron_cores_each;  // NeuronCores per Inferentia/Trainium device
 
@@ -77,27 +77,25 @@ struct Accelerator {
   int devices() const { return logical_count > 0 ? logical_count : (count > 0 ? count : 1); }
   // Whole-device equivalents: count, or logical_count x partition_size for fractional GPUs.
   // The denominator of $/GPU-hour.
-  double device_equivalents() const {
-    return count > 0 ? count : logical_count * partition_size;
-  }
+  double device_equivalents() const { return count > 0 ? count : logical_count * partition_size; }
 };
 
 // Datasheet figures of one accelerator model. Throughputs are dense (no sparsity), per device.
 struct GpuSpec {
-  std::string model;         // catalog id, e.g. "H100"
-  std::string full_name;     // "H100 80GB (SXM5)"
+  std::string model;      // catalog id, e.g. "H100"
+  std::string full_name;  // "H100 80GB (SXM5)"
   std::string vendor;
-  std::string architecture;  // "Hopper"
-  std::vector<std::string> aliases;  // other accepted names ("H100-80GB", "H100-SXM")
-  std::vector<std::string> aws_names;  // DescribeInstanceTypes names ("H100")
-  std::optional<double> memory_gib;    // nominal (marketing) capacity
-  std::optional<int> aws_memory_mib;   // usable capacity as AWS reports it
+  std::string architecture;              // "Hopper"
+  std::vector<std::string> aliases;      // other accepted names ("H100-80GB", "H100-SXM")
+  std::vector<std::string> aws_names;    // DescribeInstanceTypes names ("H100")
+  std::optional<double> memory_gib;      // nominal (marketing) capacity
+  std::optional<int> aws_memory_mib;     // usable capacity as AWS reports it
   std::optional<double> memory_bw_gbps;  // GB/s
-  std::optional<double> fp64_tflops, fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops,
-      fp8_tflops, int8_tops;
-  std::optional<double> nvlink_gbps;   // total bidirectional per GPU; null = PCIe only / unknown
+  std::optional<double> fp64_tflops, fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops,
+      int8_tops;
+  std::optional<double> nvlink_gbps;  // total bidirectional per GPU; null = PCIe only / unknown
   std::optional<double> tdp_w;
-  std::optional<int> nvenc;            // NVENC engines; 0 = none; null = not verified
+  std::optional<int> nvenc;                       // NVENC engines; 0 = none; null = not verified
   std::optional<std::string> compute_capability;  // "9.0"
   bool supports_bf16 = false, supports_fp8 = false, supports_tf32 = false;
   Provenance from;
@@ -115,8 +113,8 @@ struct InstanceType {
   int64_t memory_mib = 0;
   std::vector<std::string> cpu_architectures;  // "x86_64", "arm64"
   std::string cpu_vendor;
-  std::string network_performance;      // AWS's marketing string, e.g. "3200 Gigabit"
-  std::optional<double> network_gbps;   // parsed from that string ("Up to 25" -> 25)
+  std::string network_performance;     // AWS's marketing string, e.g. "3200 Gigabit"
+  std::optional<double> network_gbps;  // parsed from that string ("Up to 25" -> 25)
   std::optional<double> network_baseline_gbps, network_peak_gbps;  // summed over network cards
   int network_cards = 1;
   int max_network_interfaces = 0;
@@ -125,12 +123,12 @@ struct InstanceType {
   bool ena_srd = false;
   std::optional<int> local_storage_gb;  // instance store total (GB as AWS reports it)
   int local_disk_count = 0;
-  std::optional<int> local_disk_gb;     // per disk
-  std::string local_disk_type;          // "ssd", "hdd", ""
+  std::optional<int> local_disk_gb;  // per disk
+  std::string local_disk_type;       // "ssd", "hdd", ""
   bool local_nvme = false;
   std::optional<int> ebs_baseline_mbps, ebs_max_mbps;
-  std::vector<std::string> usage_classes;        // "on-demand", "spot", "capacity-block"
-  std::vector<std::string> placement_strategies; // "cluster", "partition", "spread"
+  std::vector<std::string> usage_classes;         // "on-demand", "spot", "capacity-block"
+  std::vector<std::string> placement_strategies;  // "cluster", "partition", "spread"
   bool bare_metal = false;
   Provenance spec_from;
   std::vector<RegionOffer> regions;  // sorted by region name
@@ -162,10 +160,10 @@ class Catalog {
   std::string generated_at;  // ISO timestamp of the build
   std::string generator;     // command that built it
   std::vector<CatalogSource> sources;
-  std::vector<GpuSpec> gpus;                  // sorted by model
-  std::vector<InstanceType> instance_types;   // sorted by name
+  std::vector<GpuSpec> gpus;                 // sorted by model
+  std::vector<InstanceType> instance_types;  // sorted by name
   std::vector<Correction> corrections;
-  std::vector<std::string> notes;             // precedence rules and other build decisions
+  std::vector<std::string> notes;  // precedence rules and other build decisions
 
   // Rebuilds lookup indices; call after mutating the vectors. REQUIRES: vectors sorted.
   void Index();

@@ -40,22 +40,22 @@ struct SpotOverhead {
   double mtbi_hours = 0;               // mean time between interruptions of the whole job
   double checkpoint_write_s = 0;
   double checkpoint_read_s = 0;
-  double interval_s = 0;               // the interval used
-  double optimal_interval_s = 0;       // Young/Daly
-  double overhead_fraction = 0;        // extra wall time over useful time
+  double interval_s = 0;          // the interval used
+  double optimal_interval_s = 0;  // Young/Daly
+  double overhead_fraction = 0;   // extra wall time over useful time
 };
 
 struct PurchaseOptionCost {
   std::string option;  // "on-demand", "spot", "reserved-1y-no-upfront", ...: do not rename
   bool priced = false;
-  bool commitment = false;            // reserved instances and savings plans
-  std::optional<double> usd_per_hour; // per instance; reserved: effective incl. amortised upfront
-  std::optional<double> upfront_usd;  // per instance per term
+  bool commitment = false;             // reserved instances and savings plans
+  std::optional<double> usd_per_hour;  // per instance; reserved: effective incl. amortised upfront
+  std::optional<double> upfront_usd;   // per instance per term
   std::optional<double> term_months;
-  std::optional<double> total_usd;    // all instances, whole usage (commitments: whole terms)
+  std::optional<double> total_usd;          // all instances, whole usage (commitments: whole terms)
   std::optional<double> usd_per_used_hour;  // total / (instance-hours used)
   std::optional<double> break_even_utilization;  // commitments: share of hours where = on-demand
-  std::optional<SpotOverhead> spot;   // spot only
+  std::optional<SpotOverhead> spot;              // spot only
   Provenance from;
   bool estimated = false;  // e.g. spot derived from the spot-advisor savings
   bool suitable = true;    // false: spot for a job that cannot be interrupted
@@ -66,7 +66,7 @@ struct PricingResult {
   std::string instance_type, region;
   UsagePattern usage;
   std::vector<PurchaseOptionCost> options;  // fixed order, priced or not
-  int cheapest = -1;  // index of the cheapest suitable priced option (total), -1 if none
+  int cheapest = -1;             // index of the cheapest suitable priced option (total), -1 if none
   bool capacity_blocks = false;  // the type is sold as EC2 Capacity Blocks for ML
   std::vector<std::string> notes;
 };

@@ -24,15 +24,15 @@ namespace gpuadvisor {
 
 // The hardware to estimate on. Pointers are non-owning and must outlive the call.
 struct Hardware {
-  const GpuSpec* gpu = nullptr;             // REQUIRED
-  int gpus = 1;                             // devices in total (instances x devices each)
-  const InstanceType* instance = nullptr;   // nullable: a bare GPU count ("--gpu H100 --gpus 8")
-  int instances = 0;                        // 0 = derived from gpus / devices per instance
-  const RegionOffer* offer = nullptr;       // nullable; prices for cost
+  const GpuSpec* gpu = nullptr;            // REQUIRED
+  int gpus = 1;                            // devices in total (instances x devices each)
+  const InstanceType* instance = nullptr;  // nullable: a bare GPU count ("--gpu H100 --gpus 8")
+  int instances = 0;                       // 0 = derived from gpus / devices per instance
+  const RegionOffer* offer = nullptr;      // nullable; prices for cost
   // Overrides for hardware not in the catalog (e.g. published clusters); 0 = derive.
-  int gpus_per_node = 0;            // default: instance devices, else min(gpus, 8)
-  double node_network_gbps = 0;     // inter-node, per node; default: instance network_gbps
-  std::optional<bool> nvlink;       // default: GpuSpec::nvlink_gbps is set and > 1 GPU/node
+  int gpus_per_node = 0;         // default: instance devices, else min(gpus, 8)
+  double node_network_gbps = 0;  // inter-node, per node; default: instance network_gbps
+  std::optional<bool> nvlink;    // default: GpuSpec::nvlink_gbps is set and > 1 GPU/node
 };
 
 // What a user names: an instance type (and how many), or a GPU model (and how many).
@@ -58,8 +58,8 @@ enum class EstimateMode {
 
 // Per-device memory in GiB (2^30 B). Null fields do not apply to the task.
 struct MemoryEstimate {
-  std::optional<double> weights_gib, gradients_gib, optimizer_gib, activations_gib,
-      kv_cache_gib, overhead_gib;
+  std::optional<double> weights_gib, gradients_gib, optimizer_gib, activations_gib, kv_cache_gib,
+      overhead_gib;
   // Serving: KV cache of one token across all layers at the KV precision, whole model (KiB).
   std::optional<double> kv_cache_kib_per_token;
   // hpc / analytics / transcode / render: data, frames or sessions held per device (GiB).
@@ -70,21 +70,21 @@ struct MemoryEstimate {
 };
 
 struct PerformanceEstimate {
-  std::optional<double> tokens_per_s;         // training: processed; serving: generated, all GPUs
+  std::optional<double> tokens_per_s;  // training: processed; serving: generated, all GPUs
   std::optional<double> tokens_per_s_per_gpu;
-  std::optional<double> tflops_per_gpu;       // model FLOPs (no recompute) achieved per GPU
-  std::optional<double> mfu;                  // tflops_per_gpu / dense peak of the precision
-  std::optional<double> hfu;                  // including recompute
-  std::optional<double> step_time_s;          // training optimizer step; serving decode step
+  std::optional<double> tflops_per_gpu;  // model FLOPs (no recompute) achieved per GPU
+  std::optional<double> mfu;             // tflops_per_gpu / dense peak of the precision
+  std::optional<double> hfu;             // including recompute
+  std::optional<double> step_time_s;     // training optimizer step; serving decode step
   std::optional<double> images_per_s;
   std::optional<double> ttft_ms, itl_ms, e2e_latency_ms;
   std::optional<double> requests_per_s;
-  std::optional<double> max_concurrency;      // requests the KV cache holds (all replicas)
-  std::optional<double> mbu;                  // decode bandwidth utilisation assumed
-  std::optional<double> streams_per_gpu;      // transcode capacity
-  std::optional<double> sessions_per_gpu;     // render capacity
-  std::optional<double> scan_time_s;          // analytics: one full scan of the dataset
-  std::optional<double> sustained_tflops;     // hpc: achieved rate, all GPUs
+  std::optional<double> max_concurrency;   // requests the KV cache holds (all replicas)
+  std::optional<double> mbu;               // decode bandwidth utilisation assumed
+  std::optional<double> streams_per_gpu;   // transcode capacity
+  std::optional<double> sessions_per_gpu;  // render capacity
+  std::optional<double> scan_time_s;       // analytics: one full scan of the dataset
+  std::optional<double> sustained_tflops;  // hpc: achieved rate, all GPUs
 };
 
 struct ParallelismChoice {
@@ -101,7 +101,7 @@ struct ParallelismChoice {
 struct CostEstimate {
   std::optional<double> on_demand_usd, spot_usd, reserved_1y_usd;
   std::optional<double> on_demand_usd_per_hour, spot_usd_per_hour, reserved_1y_usd_per_hour;
-  std::string region;                  // "" without prices
+  std::string region;                                      // "" without prices
   Provenance on_demand_from, spot_from, reserved_1y_from;  // source id and date of each price
   bool spot_estimated = false;         // spot = on-demand x (1 - spot-advisor savings)
   std::string spot_interruption_band;  // spot-advisor label, e.g. "<5%"; "" if unknown
@@ -109,20 +109,20 @@ struct CostEstimate {
 
 struct Estimate {
   TaskKind task = TaskKind::kPretrain;
-  std::string gpu_model;      // GpuSpec::model
+  std::string gpu_model;  // GpuSpec::model
   int gpus = 0;
   double device_fraction = 1;  // < 1 for a fractional GPU (g6f.large: 0.125 of an L4)
-  std::string instance_type;  // "" without an instance
-  int instances = 0;          // 0 without an instance
+  std::string instance_type;   // "" without an instance
+  int instances = 0;           // 0 without an instance
   int gpus_per_node = 1;
   Precision precision = Precision::kBf16;  // compute precision used
   ParallelismChoice parallelism;
   bool parallelism_applies = false;  // LLM tasks only
   MemoryEstimate memory;
   PerformanceEstimate performance;
-  std::string model_name;     // preset / config origin; "" for explicit architecture
+  std::string model_name;  // preset / config origin; "" for explicit architecture
   std::optional<double> params_total, params_active;
-  std::optional<double> flops_total;   // model FLOPs of the whole job
+  std::optional<double> flops_total;  // model FLOPs of the whole job
   // Training: one checkpoint of the whole job in GiB (unique weights + optimizer states, not
   // the ZeRO/DP replicas; LoRA: the adapters and their states only).
   std::optional<double> checkpoint_gib;

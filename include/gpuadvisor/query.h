@@ -14,17 +14,17 @@ namespace gpuadvisor {
 enum class Purchase { kOnDemand, kSpot };
 
 struct InstanceQuery {
-  std::string region = "us-east-1";  // "all": one row per type x region
-  std::vector<std::string> gpus;     // GPU names or aliases (any of them matches)
-  std::vector<std::string> families; // "p5", "g6e" (any of them matches)
-  std::optional<double> min_gpus, max_gpus;  // whole-device equivalents
+  std::string region = "us-east-1";                // "all": one row per type x region
+  std::vector<std::string> gpus;                   // GPU names or aliases (any of them matches)
+  std::vector<std::string> families;               // "p5", "g6e" (any of them matches)
+  std::optional<double> min_gpus, max_gpus;        // whole-device equivalents
   std::optional<double> min_gpu_memory_gib;        // per device
   std::optional<double> min_total_gpu_memory_gib;  // per instance
   std::optional<double> max_price_usd;             // per instance-hour at `purchase`
   Purchase purchase = Purchase::kOnDemand;
   bool efa_only = false;
   bool include_retired = false;
-  bool gpus_only = false;            // leave out FPGA / media / inference-only types
+  bool gpus_only = false;                       // leave out FPGA / media / inference-only types
   std::string sort = "on_demand_usd_per_hour";  // any InstanceSortFields() name
   bool sort_descending = false;
   std::optional<size_t> limit;

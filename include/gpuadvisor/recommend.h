@@ -35,18 +35,18 @@ struct RecommendRequest {
   bool allow_retired = false;
   Objective objective = Objective::kCost;
   int top = 5;
-  bool explain = false;                  // keep the assumption texts of the top plans
-  bool savings_levers = true;            // evaluate the guide's savings levers for top plans
+  bool explain = false;        // keep the assumption texts of the top plans
+  bool savings_levers = true;  // evaluate the guide's savings levers for top plans
 };
 
 // What one of the guide's savings levers would change for a plan (PRODUCT.md §6): the same
 // instance type re-estimated with the lever applied (possibly on fewer instances).
 struct SavingsLever {
-  std::string lever;       // "fp8", "quantization-int8", "lora", "spot", "reserved-1y", ...
-  double cost_usd = 0;     // batch jobs: the run; services: per hour
-  double saving = 0;       // fraction of the plan's cost saved (negative: costs more)
-  std::string detail;      // "int8 weights fit 1 instance instead of 2"
-  std::string tradeoff;    // the quality or risk it costs
+  std::string lever;     // "fp8", "quantization-int8", "lora", "spot", "reserved-1y", ...
+  double cost_usd = 0;   // batch jobs: the run; services: per hour
+  double saving = 0;     // fraction of the plan's cost saved (negative: costs more)
+  std::string detail;    // "int8 weights fit 1 instance instead of 2"
+  std::string tradeoff;  // the quality or risk it costs
 };
 
 struct Plan {
@@ -58,12 +58,12 @@ struct Plan {
   ParallelismChoice parallelism;
   double memory_per_gpu_gib = 0, device_gib = 0;
   bool fits = true;
-  double time_hours = 0;   // wall clock incl. goodput (and spot interruptions)
+  double time_hours = 0;  // wall clock incl. goodput (and spot interruptions)
   double cost_usd = 0;
-  double usd_per_hour = 0; // all instances
+  double usd_per_hour = 0;   // all instances
   double spot_overhead = 0;  // extra time on spot (interruptions, checkpoints)
-  Estimate estimate;       // the estimator's figures for this configuration (kDetailed for the
-                           // top plans only)
+  Estimate estimate;         // the estimator's figures for this configuration (kDetailed for the
+                             // top plans only)
   std::vector<std::string> why, warnings, advice;
   std::vector<SavingsLever> savings;  // top plans only; levers that apply to the workload
   Provenance price_from;
@@ -79,10 +79,10 @@ struct Recommendation {
   std::vector<Plan> plans;                   // ranked, at most `top`
   std::vector<Plan> pareto;                  // cost vs time front (ascending time)
   std::vector<Rejection> rejected;
-  int64_t candidates = 0;                    // (type, count) configurations estimated
-  int64_t layouts = 0;                       // parallelism layouts evaluated within them
-  int64_t pruned = 0;                        // (type, count) skipped by the memory lower bound
-  int64_t priced = 0;                        // x regions x purchase options considered
+  int64_t candidates = 0;  // (type, count) configurations estimated
+  int64_t layouts = 0;     // parallelism layouts evaluated within them
+  int64_t pruned = 0;      // (type, count) skipped by the memory lower bound
+  int64_t priced = 0;      // x regions x purchase options considered
 };
 
 // Errors: InvalidArgument naming the flag (unknown region, non-positive deadline/budget, ...),

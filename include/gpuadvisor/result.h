@@ -24,9 +24,18 @@ class Result {
   const Status& status() const { return status_; }
 
   // REQUIRES: ok()
-  T& value() & { assert(ok()); return *value_; }
-  const T& value() const& { assert(ok()); return *value_; }
-  T&& value() && { assert(ok()); return std::move(*value_); }
+  T& value() & {
+    assert(ok());
+    return *value_;
+  }
+  const T& value() const& {
+    assert(ok());
+    return *value_;
+  }
+  T&& value() && {
+    assert(ok());
+    return std::move(*value_);
+  }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
   T&& operator*() && { return std::move(*this).value(); }
@@ -41,10 +50,10 @@ class Result {
 }  // namespace gpuadvisor
 
 // Evaluates expr (a Status); returns it from the enclosing function if not OK.
-#define GPUADVISOR_RETURN_IF_ERROR(expr)      \
-  do {                                        \
-    ::gpuadvisor::Status _st = (expr);        \
-    if (!_st.ok()) return _st;                \
+#define GPUADVISOR_RETURN_IF_ERROR(expr) \
+  do {                                   \
+    ::gpuadvisor::Status _st = (expr);   \
+    if (!_st.ok()) return _st;           \
   } while (0)
 
 #endif  // GPUADVISOR_RESULT_H_

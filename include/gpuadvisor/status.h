@@ -30,7 +30,9 @@ class Status {
   Status() = default;  // OK
 
   static Status OK() { return Status(); }
-  static Status InvalidArgument(std::string_view msg) { return {StatusCode::kInvalidArgument, msg}; }
+  static Status InvalidArgument(std::string_view msg) {
+    return {StatusCode::kInvalidArgument, msg};
+  }
   static Status NotFound(std::string_view msg) { return {StatusCode::kNotFound, msg}; }
   static Status ParseError(std::string_view msg) { return {StatusCode::kParseError, msg}; }
   static Status IOError(std::string_view msg) { return {StatusCode::kIOError, msg}; }

@@ -63,45 +63,55 @@ const char* OptimizerName(Optimizer o);
 const char* RecomputeName(Recompute r);
 const char* CodecName(Codec c);
 const char* ModelFamilyName(ModelFamily f);
-bool IsTrainingTask(TaskKind t);   // pretrain, finetune, lora, qlora
-bool IsLlmTask(TaskKind t);        // the four training kinds and serve
-bool IsVisionTask(TaskKind t);     // train-vision, infer-vision
+bool IsTrainingTask(TaskKind t);  // pretrain, finetune, lora, qlora
+bool IsLlmTask(TaskKind t);       // the four training kinds and serve
+bool IsVisionTask(TaskKind t);    // train-vision, infer-vision
 
 // Architecture numbers. 0 means "not given". For transformers the parameter count is derived
 // from these (see ModelParams); `params` overrides the derived total when set.
 struct ModelArch {
   ModelFamily family = ModelFamily::kDecoder;
-  double params = 0;        // total parameters, explicit; 0 = derive
-  int layers = 0;           // transformer blocks (per stack for encoder-decoder)
-  int hidden = 0;           // model width h
-  int heads = 0;            // query heads a
-  int kv_heads = 0;         // KV heads k (GQA; 0 = heads, i.e. MHA)
-  int head_dim = 0;         // 0 = hidden / heads (Gemma and T5 set it explicitly)
-  int ffn = 0;              // FFN inner size f (per expert for MoE); 0 = 4h
-  int vocab = 0;            // vocabulary V
-  int experts = 0;          // MoE experts per layer (0/1 = dense)
-  int active_experts = 0;   // experts per token (top-k)
-  int max_positions = 0;    // learned absolute positions (0 = rotary/ALiBi: no table)
-  int sliding_window = 0;   // tokens of attention window; 0 = full attention
+  double params = 0;                     // total parameters, explicit; 0 = derive
+  int layers = 0;                        // transformer blocks (per stack for encoder-decoder)
+  int hidden = 0;                        // model width h
+  int heads = 0;                         // query heads a
+  int kv_heads = 0;                      // KV heads k (GQA; 0 = heads, i.e. MHA)
+  int head_dim = 0;                      // 0 = hidden / heads (Gemma and T5 set it explicitly)
+  int ffn = 0;                           // FFN inner size f (per expert for MoE); 0 = 4h
+  int vocab = 0;                         // vocabulary V
+  int experts = 0;                       // MoE experts per layer (0/1 = dense)
+  int active_experts = 0;                // experts per token (top-k)
+  int max_positions = 0;                 // learned absolute positions (0 = rotary/ALiBi: no table)
+  int sliding_window = 0;                // tokens of attention window; 0 = full attention
   double sliding_window_fraction = 1.0;  // share of layers using the window (Gemma-2: 0.5)
-  bool gated_mlp = true;    // SwiGLU/GeGLU (3 matrices) vs GELU MLP (2 matrices)
+  bool gated_mlp = true;                 // SwiGLU/GeGLU (3 matrices) vs GELU MLP (2 matrices)
   bool tied_embeddings = false;
   bool attention_bias = false;  // QKV/O and MLP biases (GPT-2/OPT/BERT-style)
-  bool dropout = false;     // dropout in training (Megatron/GPT-3 era: yes; Llama era: no)
+  bool dropout = false;         // dropout in training (Megatron/GPT-3 era: yes; Llama era: no)
   // Vision (ConvNet, ViT, diffusion); per image at `resolution_px`, forward pass only.
-  double fwd_flop_per_image = 0;    // FLOP (2 per multiply-add); diffusion: one UNet evaluation
-  double fwd_bytes_per_image = 0;   // HBM traffic of the non-matmul ops, 16-bit activations
-  int resolution_px = 0;            // reference input side length
-  int diffusion_steps = 0;          // default denoising steps (diffusion only)
+  double fwd_flop_per_image = 0;      // FLOP (2 per multiply-add); diffusion: one UNet evaluation
+  double fwd_bytes_per_image = 0;     // HBM traffic of the non-matmul ops, 16-bit activations
+  int resolution_px = 0;              // reference input side length
+  int diffusion_steps = 0;            // default denoising steps (diffusion only)
   double decoder_flop_per_image = 0;  // VAE decode etc., once per image (diffusion only)
 };
 
 // Bits of ModelArch set explicitly by the user (they survive a later "model" preset).
 enum ArchField : uint32_t {
-  kArchParams = 1u << 0, kArchLayers = 1u << 1, kArchHidden = 1u << 2, kArchHeads = 1u << 3,
-  kArchKvHeads = 1u << 4, kArchFfn = 1u << 5, kArchVocab = 1u << 6, kArchExperts = 1u << 7,
-  kArchActiveExperts = 1u << 8, kArchHeadDim = 1u << 9, kArchSlidingWindow = 1u << 10,
-  kArchMaxPositions = 1u << 11, kArchTied = 1u << 12, kArchGated = 1u << 13,
+  kArchParams = 1u << 0,
+  kArchLayers = 1u << 1,
+  kArchHidden = 1u << 2,
+  kArchHeads = 1u << 3,
+  kArchKvHeads = 1u << 4,
+  kArchFfn = 1u << 5,
+  kArchVocab = 1u << 6,
+  kArchExperts = 1u << 7,
+  kArchActiveExperts = 1u << 8,
+  kArchHeadDim = 1u << 9,
+  kArchSlidingWindow = 1u << 10,
+  kArchMaxPositions = 1u << 11,
+  kArchTied = 1u << 12,
+  kArchGated = 1u << 13,
 };
 
 // Parallelism and memory-saving choices; every field unset = let the estimator choose.
@@ -118,9 +128,9 @@ struct ParallelismRequest {
 
 struct Workload {
   TaskKind task = TaskKind::kPretrain;
-  std::string model_name;   // preset name or config.json origin; "" for explicit architecture
+  std::string model_name;  // preset name or config.json origin; "" for explicit architecture
   ModelArch model;
-  uint32_t arch_set = 0;    // ArchField bits set explicitly
+  uint32_t arch_set = 0;  // ArchField bits set explicitly
   ParallelismRequest parallelism;
 
   // LLM training (pretrain/finetune/lora/qlora).
@@ -130,27 +140,27 @@ struct Workload {
   int global_batch = 0;                // sequences per optimizer step
   std::optional<Precision> precision;  // unset = bf16 where supported, else fp16
   Optimizer optimizer = Optimizer::kAdamW;
-  bool flash_attention = true;         // fused attention (no s^2 activations)
+  bool flash_attention = true;  // fused attention (no s^2 activations)
   int lora_rank = 16;
   LoraTargets lora_targets = LoraTargets::kAll;
-  double epochs = 1;                   // also used by train-vision
+  double epochs = 1;  // also used by train-vision
 
   // Serving.
-  double rps = 0;                          // open-loop arrival rate; 0 = unset
-  int input_tokens = 0, output_tokens = 0; // per request; 0 = defaults (512 / 256)
-  int concurrency = 0;                     // closed-loop requests in flight; 0 = unset
-  std::optional<Precision> quantization;   // weights: unset/none = 16-bit
-  std::optional<Precision> kv_precision;   // unset = 16-bit
+  double rps = 0;                                       // open-loop arrival rate; 0 = unset
+  int input_tokens = 0, output_tokens = 0;              // per request; 0 = defaults (512 / 256)
+  int concurrency = 0;                                  // closed-loop requests in flight; 0 = unset
+  std::optional<Precision> quantization;                // weights: unset/none = 16-bit
+  std::optional<Precision> kv_precision;                // unset = 16-bit
   double ttft_p95_s = 0, itl_p95_s = 0, e2e_p95_s = 0;  // latency targets; 0 = none
 
   // Vision.
-  double images = 0;        // images per epoch (train) or to process (infer)
-  int resolution = 0;       // input side length in pixels; 0 = the model's reference
-  int batch = 0;            // inference batch; 0 = default
-  int steps = 0;            // diffusion denoising steps; 0 = model default
+  double images = 0;   // images per epoch (train) or to process (infer)
+  int resolution = 0;  // input side length in pixels; 0 = the model's reference
+  int batch = 0;       // inference batch; 0 = default
+  int steps = 0;       // diffusion denoising steps; 0 = model default
 
   // HPC.
-  double fp64_flop = 0, fp32_flop = 0;  // total FLOP of the job
+  double fp64_flop = 0, fp32_flop = 0;                  // total FLOP of the job
   double fp64_flops_needed = 0, fp32_flops_needed = 0;  // or a sustained FLOP/s target
   double working_set_gib = 0;
   double runtime_target_s = 0;

@@ -1,25 +1,31 @@
+#include "gpuadvisor/catalog.h"
+
 #include <algorithm>
 
-#include "gpuadvisor/catalog.h"
 #include "util/strings.h"
 
 namespace gpuadvisor {
 
 const char* AcceleratorKindName(AcceleratorKind kind) {
   switch (kind) {
-    case AcceleratorKind::kGpu: return "gpu";
-    case AcceleratorKind::kNeuron: return "neuron";
-    case AcceleratorKind::kInference: return "inference";
-    case AcceleratorKind::kFpga: return "fpga";
-    case AcceleratorKind::kMedia: return "media";
+    case AcceleratorKind::kGpu:
+      return "gpu";
+    case AcceleratorKind::kNeuron:
+      return "neuron";
+    case AcceleratorKind::kInference:
+      return "inference";
+    case AcceleratorKind::kFpga:
+      return "fpga";
+    case AcceleratorKind::kMedia:
+      return "media";
   }
   return "gpu";
 }
 
 std::optional<AcceleratorKind> ParseAcceleratorKind(std::string_view name) {
-  for (AcceleratorKind k : {AcceleratorKind::kGpu, AcceleratorKind::kNeuron,
-                            AcceleratorKind::kInference, AcceleratorKind::kFpga,
-                            AcceleratorKind::kMedia}) {
+  for (AcceleratorKind k :
+       {AcceleratorKind::kGpu, AcceleratorKind::kNeuron, AcceleratorKind::kInference,
+        AcceleratorKind::kFpga, AcceleratorKind::kMedia}) {
     if (name == AcceleratorKindName(k)) return k;
   }
   return std::nullopt;

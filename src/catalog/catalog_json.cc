@@ -32,17 +32,15 @@ ojson PriceJson(const std::optional<Price>& p) {
 ojson RegionJson(const RegionOffer& r) {
   ojson band = nullptr;
   if (r.spot_band) {
-    band = {{"index", r.spot_band->index},     {"label", r.spot_band->label},
-            {"max_pct", r.spot_band->max_pct}, {"savings_pct", r.spot_band->savings_pct},
+    band = {{"index", r.spot_band->index},        {"label", r.spot_band->label},
+            {"max_pct", r.spot_band->max_pct},    {"savings_pct", r.spot_band->savings_pct},
             {"source", r.spot_band->from.source}, {"date", r.spot_band->from.date}};
   }
-  return {{"region", r.region},
-          {"offered", Opt(r.offered)},
-          {"az_ids", r.az_ids},
-          {"on_demand", PriceJson(r.on_demand)},
-          {"spot", PriceJson(r.spot)},
-          {"reserved_1y_no_upfront", PriceJson(r.reserved_1y_no_upfront)},
-          {"spot_band", band}};
+  return {
+      {"region", r.region},        {"offered", Opt(r.offered)},
+      {"az_ids", r.az_ids},        {"on_demand", PriceJson(r.on_demand)},
+      {"spot", PriceJson(r.spot)}, {"reserved_1y_no_upfront", PriceJson(r.reserved_1y_no_upfront)},
+      {"spot_band", band}};
 }
 
 ojson InstanceJson(const InstanceType& t) {
@@ -233,7 +231,8 @@ InstanceType ReadInstance(RjReader& r, const rapidjson::Value& obj, const std::s
   t.spec_from.date = r.Str(obj, "spec_date", path, false);
   const rapidjson::Value& regions = r.Array(obj, "regions", path, false);
   for (size_t i = 0; i < regions.Size() && r.status().ok(); ++i) {
-    t.regions.push_back(ReadRegion(r, regions[static_cast<rapidjson::SizeType>(i)], path + ".regions[" + std::to_string(i) + "]"));
+    t.regions.push_back(ReadRegion(r, regions[static_cast<rapidjson::SizeType>(i)],
+                                   path + ".regions[" + std::to_string(i) + "]"));
   }
   std::sort(t.regions.begin(), t.regions.end(),
             [](const RegionOffer& x, const RegionOffer& y) { return x.region < y.region; });
@@ -293,10 +292,14 @@ std::string CatalogToJson(const Catalog& c) {
   for (const GpuSpec& g : c.gpus) gpus.push_back(GpuJson(g));
   ojson types = ojson::array();
   for (const InstanceType& t : c.instance_types) types.push_back(InstanceJson(t));
-  ojson doc = {{"schema", kSchema},         {"generated_at", c.generated_at},
-               {"generator", c.generator},  {"notes", c.notes},
-               {"sources", sources},        {"corrections", corrections},
-               {"gpus", gpus},              {"instance_types", types}};
+  ojson doc = {{"schema", kSchema},
+               {"generated_at", c.generated_at},
+               {"generator", c.generator},
+               {"notes", c.notes},
+               {"sources", sources},
+               {"corrections", corrections},
+               {"gpus", gpus},
+               {"instance_types", types}};
   return doc.dump(1) + "\n";
 }
 
@@ -321,7 +324,8 @@ Result<Catalog> ParseCatalogJson(std::string_view text, std::string_view origin)
     s.id = r.Str(sources[static_cast<rapidjson::SizeType>(i)], "id", p);
     s.name = r.Str(sources[static_cast<rapidjson::SizeType>(i)], "name", p, false);
     s.kind = r.Str(sources[static_cast<rapidjson::SizeType>(i)], "kind", p, false);
-    s.snapshot_date = r.Str(sources[static_cast<rapidjson::SizeType>(i)], "snapshot_date", p, false);
+    s.snapshot_date =
+        r.Str(sources[static_cast<rapidjson::SizeType>(i)], "snapshot_date", p, false);
     s.origin = r.Str(sources[static_cast<rapidjson::SizeType>(i)], "origin", p, false);
     s.description = r.Str(sources[static_cast<rapidjson::SizeType>(i)], "description", p, false);
     c.sources.push_back(std::move(s));
@@ -329,17 +333,20 @@ Result<Catalog> ParseCatalogJson(std::string_view text, std::string_view origin)
   const rapidjson::Value& corrections = r.Array(root, "corrections", "$", false);
   for (size_t i = 0; i < corrections.Size() && r.status().ok(); ++i) {
     std::string p = "$.corrections[" + std::to_string(i) + "]";
-    c.corrections.push_back({r.Str(corrections[static_cast<rapidjson::SizeType>(i)], "subject", p), r.Str(corrections[static_cast<rapidjson::SizeType>(i)], "from", p),
-                             r.Str(corrections[static_cast<rapidjson::SizeType>(i)], "to", p), r.Str(corrections[static_cast<rapidjson::SizeType>(i)], "reason", p)});
+    c.corrections.push_back({r.Str(corrections[static_cast<rapidjson::SizeType>(i)], "subject", p),
+                             r.Str(corrections[static_cast<rapidjson::SizeType>(i)], "from", p),
+                             r.Str(corrections[static_cast<rapidjson::SizeType>(i)], "to", p),
+                             r.Str(corrections[static_cast<rapidjson::SizeType>(i)], "reason", p)});
   }
   const rapidjson::Value& gpus = r.Array(root, "gpus", "$");
   for (size_t i = 0; i < gpus.Size() && r.status().ok(); ++i) {
-    c.gpus.push_back(ReadGpu(r, gpus[static_cast<rapidjson::SizeType>(i)], "$.gpus[" + std::to_string(i) + "]"));
+    c.gpus.push_back(
+        ReadGpu(r, gpus[static_cast<rapidjson::SizeType>(i)], "$.gpus[" + std::to_string(i) + "]"));
   }
   const rapidjson::Value& types = r.Array(root, "instance_types", "$");
   for (size_t i = 0; i < types.Size() && r.status().ok(); ++i) {
-    c.instance_types.push_back(
-        ReadInstance(r, types[static_cast<rapidjson::SizeType>(i)], "$.instance_types[" + std::to_string(i) + "]"));
+    c.instance_types.push_back(ReadInstance(r, types[static_cast<rapidjson::SizeType>(i)],
+                                            "$.instance_types[" + std::to_string(i) + "]"));
   }
   if (!r.status().ok()) return r.status();
   std::sort(c.gpus.begin(), c.gpus.end(),

@@ -13,7 +13,8 @@ __asm__(
     ".global gpuadvisor_embedded_catalog_begin\n"
     ".balign 16\n"
     "gpuadvisor_embedded_catalog_begin:\n"
-    ".incbin \"" GPUADVISOR_CATALOG_JSON_PATH "\"\n"
+    ".incbin \"" GPUADVISOR_CATALOG_JSON_PATH
+    "\"\n"
     ".global gpuadvisor_embedded_catalog_end\n"
     "gpuadvisor_embedded_catalog_end:\n"
     ".byte 0\n"
@@ -28,9 +29,9 @@ Result<std::shared_ptr<const Catalog>> EmbeddedCatalog() {
   static std::once_flag once;
   static Result<std::shared_ptr<const Catalog>>* result = nullptr;
   std::call_once(once, [] {
-    std::string_view text(gpuadvisor_embedded_catalog_begin,
-                          static_cast<size_t>(gpuadvisor_embedded_catalog_end -
-                                              gpuadvisor_embedded_catalog_begin));
+    std::string_view text(
+        gpuadvisor_embedded_catalog_begin,
+        static_cast<size_t>(gpuadvisor_embedded_catalog_end - gpuadvisor_embedded_catalog_begin));
     Result<Catalog> parsed = ParseCatalogJson(text, "<embedded catalog>");
     if (parsed.ok()) {
       result = new Result<std::shared_ptr<const Catalog>>(

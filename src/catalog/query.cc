@@ -12,8 +12,9 @@ namespace gpuadvisor {
 namespace {
 
 double TotalGib(const InstanceType& t) {
-  return t.accelerator.memory_mib_total ? static_cast<double>(*t.accelerator.memory_mib_total) / 1024
-                                        : 0;
+  return t.accelerator.memory_mib_total
+             ? static_cast<double>(*t.accelerator.memory_mib_total) / 1024
+             : 0;
 }
 
 using SortKey = std::function<std::optional<double>(const InstanceRow&)>;
@@ -31,32 +32,38 @@ const std::vector<std::pair<std::string, SortKey>>& NumericKeys() {
          if (!r.offer || !r.offer->reserved_1y_no_upfront) return std::nullopt;
          return r.offer->reserved_1y_no_upfront->usd_per_hour;
        }},
-      {"gpus", [](const InstanceRow& r) -> std::optional<double> {
+      {"gpus",
+       [](const InstanceRow& r) -> std::optional<double> {
          return r.type->accelerator.device_equivalents();
        }},
-      {"memory_gib_total", [](const InstanceRow& r) -> std::optional<double> {
-         return TotalGib(*r.type);
-       }},
-      {"memory_mib_each", [](const InstanceRow& r) -> std::optional<double> {
+      {"memory_gib_total",
+       [](const InstanceRow& r) -> std::optional<double> { return TotalGib(*r.type); }},
+      {"memory_mib_each",
+       [](const InstanceRow& r) -> std::optional<double> {
          if (!r.type->accelerator.memory_mib_each) return std::nullopt;
          return *r.type->accelerator.memory_mib_each;
        }},
       {"vcpus", [](const InstanceRow& r) -> std::optional<double> { return r.type->vcpus; }},
-      {"memory_gib", [](const InstanceRow& r) -> std::optional<double> {
+      {"memory_gib",
+       [](const InstanceRow& r) -> std::optional<double> {
          return static_cast<double>(r.type->memory_mib) / 1024;
        }},
       {"network_gbps", [](const InstanceRow& r) { return r.type->network_gbps; }},
-      {"local_nvme_gb", [](const InstanceRow& r) -> std::optional<double> {
+      {"local_nvme_gb",
+       [](const InstanceRow& r) -> std::optional<double> {
          if (!r.type->local_storage_gb) return std::nullopt;
          return *r.type->local_storage_gb;
        }},
-      {"bf16_tflops", [](const InstanceRow& r) -> std::optional<double> {
+      {"bf16_tflops",
+       [](const InstanceRow& r) -> std::optional<double> {
          return r.gpu ? r.gpu->bf16_tflops : std::nullopt;
        }},
-      {"memory_bw_gbps", [](const InstanceRow& r) -> std::optional<double> {
+      {"memory_bw_gbps",
+       [](const InstanceRow& r) -> std::optional<double> {
          return r.gpu ? r.gpu->memory_bw_gbps : std::nullopt;
        }},
-      {"spot_interruption_band", [](const InstanceRow& r) -> std::optional<double> {
+      {"spot_interruption_band",
+       [](const InstanceRow& r) -> std::optional<double> {
          if (!r.offer || !r.offer->spot_band) return std::nullopt;
          return r.offer->spot_band->index;
        }},
@@ -131,7 +138,8 @@ Status CheckQuery(const Catalog& c, const InstanceQuery& q, std::vector<const Gp
   if (q.min_gpus && q.max_gpus && *q.min_gpus > *q.max_gpus) {
     return Status::InvalidArgument("--min-gpus is greater than --max-gpus");
   }
-  for (const auto& [v, name] : {std::pair{q.min_gpus, "--min-gpus"}, {q.max_gpus, "--max-gpus"},
+  for (const auto& [v, name] : {std::pair{q.min_gpus, "--min-gpus"},
+                                {q.max_gpus, "--max-gpus"},
                                 {q.min_gpu_memory_gib, "--min-gpu-memory"},
                                 {q.min_total_gpu_memory_gib, "--min-total-gpu-memory"},
                                 {q.max_price_usd, "--max-price"}}) {
@@ -157,7 +165,8 @@ bool Matches(const InstanceQuery& q, const std::vector<const GpuSpec*>& gpus,
   double n = a.device_equivalents();
   if (q.min_gpus && n < *q.min_gpus) return false;
   if (q.max_gpus && n > *q.max_gpus) return false;
-  if (q.min_gpu_memory_gib && (!a.memory_mib_each || *a.memory_mib_each / 1024.0 < *q.min_gpu_memory_gib)) {
+  if (q.min_gpu_memory_gib &&
+      (!a.memory_mib_each || *a.memory_mib_each / 1024.0 < *q.min_gpu_memory_gib)) {
     return false;
   }
   if (q.min_total_gpu_memory_gib && TotalGib(t) < *q.min_total_gpu_memory_gib) return false;

@@ -25,11 +25,13 @@ Table InfoTable(const ojson& info) {
     t.AddRow({s["id"].get<std::string>(), s["kind"].get<std::string>(),
               s["snapshot_date"].is_null() ? std::optional<std::string>("undated")
                                            : s["snapshot_date"].get<std::string>(),
-              s["age_days"].is_null() ? std::nullopt
-                                      : std::optional<std::string>(std::to_string(s["age_days"].get<int>())),
+              s["age_days"].is_null()
+                  ? std::nullopt
+                  : std::optional<std::string>(std::to_string(s["age_days"].get<int>())),
               std::to_string(s["figures_used"].get<int>()),
-              s["stale"].is_null() ? std::nullopt
-                                   : std::optional<std::string>(s["stale"].get<bool>() ? "STALE" : "ok")});
+              s["stale"].is_null()
+                  ? std::nullopt
+                  : std::optional<std::string>(s["stale"].get<bool>() ? "STALE" : "ok")});
   }
   return t;
 }
@@ -43,17 +45,18 @@ int RunInfo(const InfoOptions& o) {
     return kExitOk;
   }
   const ojson& n = info["counts"];
-  std::string head =
-      "catalog " + info["schema"].get<std::string>() + ", built " +
-      info["generated_at"].get<std::string>() + "\n" + std::to_string(n["instance_types"].get<int>()) +
-      " instance types (" + std::to_string(n["current"].get<int>()) + " current, " +
-      std::to_string(n["retired"].get<int>()) + " retired) in " +
-      std::to_string(n["families"].get<int>()) + " families; " +
-      std::to_string(n["accelerator_models"].get<int>()) + " accelerator models; " +
-      std::to_string(n["regions"].get<int>()) + " regions; " +
-      std::to_string(n["priced_type_regions"].get<int>()) + " priced type-regions, " +
-      std::to_string(n["spot_type_regions"].get<int>()) + " with spot (" +
-      std::to_string(n["spot_estimated"].get<int>()) + " estimated from spot-advisor savings)\n\n";
+  std::string head = "catalog " + info["schema"].get<std::string>() + ", built " +
+                     info["generated_at"].get<std::string>() + "\n" +
+                     std::to_string(n["instance_types"].get<int>()) + " instance types (" +
+                     std::to_string(n["current"].get<int>()) + " current, " +
+                     std::to_string(n["retired"].get<int>()) + " retired) in " +
+                     std::to_string(n["families"].get<int>()) + " families; " +
+                     std::to_string(n["accelerator_models"].get<int>()) + " accelerator models; " +
+                     std::to_string(n["regions"].get<int>()) + " regions; " +
+                     std::to_string(n["priced_type_regions"].get<int>()) +
+                     " priced type-regions, " + std::to_string(n["spot_type_regions"].get<int>()) +
+                     " with spot (" + std::to_string(n["spot_estimated"].get<int>()) +
+                     " estimated from spot-advisor savings)\n\n";
   std::string out = ctx->format == OutputFormat::kTable ? head : "";
   out += InfoTable(info).Render(ctx->format, ctx->color);
   if (ctx->format == OutputFormat::kTable) {
@@ -113,7 +116,8 @@ void SetupCatalog(CLI::App* app, int* exit_code) {
   CLI::App* info = app->add_subcommand("info", "Sources, snapshot dates, counts and staleness");
   auto io = std::make_shared<InfoOptions>();
   AddCommonOptions(info, &io->common);
-  info->footer("Examples:\n  gpuadvisor catalog info\n  gpuadvisor catalog info --max-price-age 365 --json");
+  info->footer(
+      "Examples:\n  gpuadvisor catalog info\n  gpuadvisor catalog info --max-price-age 365 --json");
   info->callback([io, exit_code] { *exit_code = RunInfo(*io); });
 
   CLI::App* build = app->add_subcommand(
@@ -125,7 +129,8 @@ void SetupCatalog(CLI::App* app, int* exit_code) {
   build->add_option("--generated-at", bo->generated_at, "Build timestamp to record (default now)");
   build->footer(
       "Example (regenerates the embedded catalog):\n"
-      "  gpuadvisor catalog build --manifest data/sources.json --root ../shared/data --out data/catalog.json");
+      "  gpuadvisor catalog build --manifest data/sources.json --root ../shared/data --out "
+      "data/catalog.json");
   build->callback([bo, exit_code] { *exit_code = RunBuild(*bo); });
 }
 

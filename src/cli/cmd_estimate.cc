@@ -21,10 +21,10 @@ ojson Provenance(const Hardware& hw, const Estimate& e, const Context& ctx) {
   ojson p;
   p["gpu_spec_source"] = hw.gpu->source_note.empty() ? ojson(nullptr) : ojson(hw.gpu->source_note);
   p["gpu_spec_catalog_source"] = hw.gpu->from.source;
-  p["price_date"] = e.cost.on_demand_from.date.empty() ? ojson(nullptr)
-                                                       : ojson(e.cost.on_demand_from.date);
-  p["price_stale"] = !e.cost.on_demand_from.date.empty() &&
-                     ctx.fresh.Stale(e.cost.on_demand_from.date);
+  p["price_date"] =
+      e.cost.on_demand_from.date.empty() ? ojson(nullptr) : ojson(e.cost.on_demand_from.date);
+  p["price_stale"] =
+      !e.cost.on_demand_from.date.empty() && ctx.fresh.Stale(e.cost.on_demand_from.date);
   p["catalog_generated_at"] = ctx.catalog->generated_at;
   return p;
 }
@@ -64,16 +64,20 @@ int Run(const EstimateOptions& o) {
   if (!e.ok()) return Fail(e.status());
   const std::vector<std::string> warnings = Warnings(*hw, *e, *ctx, o.hardware.region);
   if (ctx->format == OutputFormat::kJson) {
-    Emit(*ctx, [&] {
-      ojson j = EstimateToJson(*e);
-      j["provenance"] = Provenance(*hw, *e, *ctx);
-      return j;
-    }, [] { return Table(); }, warnings);
+    Emit(
+        *ctx,
+        [&] {
+          ojson j = EstimateToJson(*e);
+          j["provenance"] = Provenance(*hw, *e, *ctx);
+          return j;
+        },
+        [] { return Table(); }, warnings);
     return kExitOk;
   }
   const bool inline_assumptions = ctx->format != OutputFormat::kTable;
-  Emit(*ctx, [] { return ojson(); }, [&] { return EstimateTable(*e, inline_assumptions); },
-       warnings);
+  Emit(
+      *ctx, [] { return ojson(); }, [&] { return EstimateTable(*e, inline_assumptions); },
+      warnings);
   if (!inline_assumptions) PrintAssumptions(*e);
   return kExitOk;
 }
@@ -89,7 +93,8 @@ void SetupEstimate(CLI::App* app, int* exit_code) {
   app->add_option("--count", o->hardware.instances, "Instances of --instance (default: 1)")
       ->group(hw);
   app->add_option("--gpu", o->hardware.gpu, "GPU model without an instance, e.g. H100")->group(hw);
-  app->add_option("--gpus", o->hardware.gpus, "Devices in total (default: 1, or count x per instance)")
+  app->add_option("--gpus", o->hardware.gpus,
+                  "Devices in total (default: 1, or count x per instance)")
       ->group(hw);
   app->add_option("--region", o->hardware.region, "Region for prices (default us-east-1)")
       ->group(hw);

@@ -26,11 +26,12 @@ Result<InstanceQuery> MakeQuery(const InstancesOptions& o) {
   GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.max_gpus, "--max-gpus", &q.max_gpus));
   GPUADVISOR_RETURN_IF_ERROR(
       ParseOptNumber(o.min_gpu_memory, "--min-gpu-memory", &q.min_gpu_memory_gib));
-  GPUADVISOR_RETURN_IF_ERROR(
-      ParseOptNumber(o.min_total_gpu_memory, "--min-total-gpu-memory", &q.min_total_gpu_memory_gib));
+  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.min_total_gpu_memory, "--min-total-gpu-memory",
+                                            &q.min_total_gpu_memory_gib));
   GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.max_price, "--max-price", &q.max_price_usd));
   if (o.purchase != "on-demand" && o.purchase != "spot") {
-    return Status::InvalidArgument("--purchase: expected on-demand or spot, got \"" + o.purchase + "\"");
+    return Status::InvalidArgument("--purchase: expected on-demand or spot, got \"" + o.purchase +
+                                   "\"");
   }
   q.purchase = o.purchase == "spot" ? Purchase::kSpot : Purchase::kOnDemand;
   q.efa_only = o.efa;
@@ -67,8 +68,9 @@ int Run(const InstancesOptions& o) {
   if (!rows.ok()) return Fail(rows.status());
   std::vector<std::string> warnings = StaleWarnings(*rows, ctx->fresh);
   if (rows->empty()) warnings.push_back("no instance type matches these filters");
-  Emit(*ctx, [&] { return InstancesJson(*rows, ctx->fresh); }, [&] { return InstancesTable(*rows); },
-       warnings);
+  Emit(
+      *ctx, [&] { return InstancesJson(*rows, ctx->fresh); }, [&] { return InstancesTable(*rows); },
+      warnings);
   return rows->empty() ? kExitNothingFound : kExitOk;
 }
 
@@ -78,7 +80,8 @@ void SetupInstances(CLI::App* app, int* exit_code) {
   auto o = std::make_shared<InstancesOptions>();
   AddCommonOptions(app, &o->common);
   app->add_option("--region", o->region, "Region code, or `all` for one row per type and region");
-  app->add_option("--gpu", o->gpus, "Accelerator model or alias (repeatable): H100, A100-80GB, L4 ...");
+  app->add_option("--gpu", o->gpus,
+                  "Accelerator model or alias (repeatable): H100, A100-80GB, L4 ...");
   app->add_option("--family", o->families, "Instance family (repeatable): p5, g6e ...");
   app->add_option("--min-gpus", o->min_gpus, "At least N GPUs (whole-device equivalents)");
   app->add_option("--max-gpus", o->max_gpus, "At most N GPUs");
@@ -88,14 +91,15 @@ void SetupInstances(CLI::App* app, int* exit_code) {
   app->add_option("--max-price", o->max_price, "At most USD per instance-hour (at --purchase)");
   app->add_option("--purchase", o->purchase, "Price used by --max-price: on-demand or spot");
   app->add_flag("--efa", o->efa, "Only types with Elastic Fabric Adapter");
-  app->add_flag("--include-retired", o->include_retired, "Also list retired types (p2, p3, g3 ...)");
+  app->add_flag("--include-retired", o->include_retired,
+                "Also list retired types (p2, p3, g3 ...)");
   app->add_flag("--gpus-only", o->gpus_only, "Only GPU types (no FPGA, media or Neuron)");
-  app->add_option("--sort", o->sort,
-                  "FIELD[:asc|desc]; fields: " + [] {
-                    std::string s;
-                    for (const std::string& f : InstanceSortFields()) s += (s.empty() ? "" : ", ") + f;
-                    return s;
-                  }());
+  app->add_option(
+      "--sort", o->sort, "FIELD[:asc|desc]; fields: " + [] {
+        std::string s;
+        for (const std::string& f : InstanceSortFields()) s += (s.empty() ? "" : ", ") + f;
+        return s;
+      }());
   app->add_option("--limit", o->limit, "Show at most N rows");
   app->footer(R"(Examples:
   gpuadvisor instances --gpu H100 --region all --sort on_demand_usd_per_hour

@@ -77,9 +77,9 @@ int Run(const PricingOptions& o) {
   Status parsed = ParseUsage(o, &u);
   if (!parsed.ok()) return Fail(parsed);
   Result<PricingResult> r = PriceUsage(**t, o.region, u);
-  if (!r.ok()) return Fail(r.status().code() == StatusCode::kNotFound
-                               ? Status::NoResult(r.status().message())
-                               : r.status());
+  if (!r.ok())
+    return Fail(r.status().code() == StatusCode::kNotFound ? Status::NoResult(r.status().message())
+                                                           : r.status());
   std::vector<std::string> warnings;
   for (const PurchaseOptionCost& c : r->options) {
     if (!c.priced || !ctx->fresh.Stale(c.from.date)) continue;
@@ -89,8 +89,9 @@ int Run(const PricingOptions& o) {
                                   std::to_string(ctx->fresh.max_price_age_days) + ")"
                             : " is undated"));
   }
-  Emit(*ctx, [&] { return PricingJson(*r, ctx->fresh); }, [&] { return PricingTable(*r); },
-       warnings);
+  Emit(
+      *ctx, [&] { return PricingJson(*r, ctx->fresh); }, [&] { return PricingTable(*r); },
+      warnings);
   if (ctx->format == OutputFormat::kTable) PrintNotes(*r);
   return kExitOk;
 }
@@ -106,15 +107,16 @@ void SetupPricing(CLI::App* app, int* exit_code) {
                   "Hours the instances run per month, up to 730 (default 730: always on)");
   app->add_option("--months", o->months, "How many months the usage lasts (default 1)");
   app->add_option("--count", o->count, "Instances used together (default 1)");
-  app->add_flag("--interruptible", o->interruptible,
-                "The job checkpoints and can run on spot");
+  app->add_flag("--interruptible", o->interruptible, "The job checkpoints and can run on spot");
   app->add_option("--checkpoint-interval", o->checkpoint_interval,
                   "Checkpoint every DUR (default: the Young/Daly optimum)");
   app->add_option("--checkpoint-gib", o->checkpoint_gib, "Checkpoint size per instance, GiB");
   app->add_option("--storage-gbps", o->storage_gbps,
                   "Checkpoint storage GB/s per instance (default: EBS, at most 1 GB/s)");
-  app->add_option("--restart", o->restart, "Relaunch and warm-up after an interruption (default 10m)");
-  app->footer(R"(Reserved and savings-plan rows are amortised over their term; break-even use is the share of
+  app->add_option("--restart", o->restart,
+                  "Relaunch and warm-up after an interruption (default 10m)");
+  app->footer(
+      R"(Reserved and savings-plan rows are amortised over their term; break-even use is the share of
 hours a commitment must be used to cost what on-demand costs. Spot includes the expected extra time
 of interruptions (spot-advisor band), checkpoint writes, restores and lost work.
 

@@ -60,8 +60,10 @@ Status ParseRequest(const RecommendOptions& o, RecommendRequest* r) {
   r->regions = SplitList(o.regions);
   for (const std::string& p : SplitList(o.purchase)) {
     const std::string name = ToLower(p);
-    if (name == "on-demand" || name == "ondemand") r->purchase.push_back(PurchaseKind::kOnDemand);
-    else if (name == "spot") r->purchase.push_back(PurchaseKind::kSpot);
+    if (name == "on-demand" || name == "ondemand")
+      r->purchase.push_back(PurchaseKind::kOnDemand);
+    else if (name == "spot")
+      r->purchase.push_back(PurchaseKind::kSpot);
     else if (name == "reserved" || name == "reserved-1y" || name == "reserved-1y-no-upfront")
       r->purchase.push_back(PurchaseKind::kReserved1y);
     else
@@ -99,8 +101,7 @@ int Run(const RecommendOptions& o) {
                        std::to_string(ctx->fresh.max_price_age_days) + " days");
   }
   if (r->plans.empty()) warnings.push_back("no feasible plan; see the reasons below");
-  Emit(*ctx, [&] { return RecommendJson(*r, req); }, [&] { return RecommendTable(*r); },
-       warnings);
+  Emit(*ctx, [&] { return RecommendJson(*r, req); }, [&] { return RecommendTable(*r); }, warnings);
   if (ctx->format == OutputFormat::kTable) {
     const std::string details = RecommendDetails(*r, o.explain);
     std::fwrite(details.data(), 1, details.size(), stdout);
@@ -134,7 +135,8 @@ void SetupRecommend(CLI::App* app, int* exit_code) {
       ->group(g);
   app->add_option("--plot", o->plot, "Write cost vs time with the Pareto front as SVG")->group(g);
   AddWorkloadOptions(app, &o->workload);
-  app->footer(R"(Searches instance type x count (powers of two) x region x purchase option; the estimator
+  app->footer(
+      R"(Searches instance type x count (powers of two) x region x purchase option; the estimator
 chooses the parallelism of each. Exit 1 when no plan is feasible (the reasons are still printed).
 
 Examples:

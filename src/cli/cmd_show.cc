@@ -21,21 +21,28 @@ Table SummaryTable(const Catalog& c, const InstanceType& t, const Context& ctx) 
   s.AddColumn("value");
   const Accelerator& a = t.accelerator;
   const GpuSpec* g = c.GpuOf(t);
-  auto add = [&](const std::string& k, std::optional<std::string> v) { s.AddRow({k, std::move(v)}); };
+  auto add = [&](const std::string& k, std::optional<std::string> v) {
+    s.AddRow({k, std::move(v)});
+  };
   add("instance type", t.name + (t.retired ? " (retired: " + t.retired_note + ")" : ""));
-  std::string count = a.fractional() ? FormatFixed(a.partition_size, 3) + " of one" : std::to_string(a.count) + " x";
+  std::string count = a.fractional() ? FormatFixed(a.partition_size, 3) + " of one"
+                                     : std::to_string(a.count) + " x";
   add("accelerator", count + " " + a.vendor + " " + (g ? g->full_name : a.model) + " (" +
                          AcceleratorKindName(a.kind) + ")");
-  add("memory per device", a.memory_mib_each ? std::optional<std::string>(
-                                                   std::to_string(*a.memory_mib_each) + " MiB")
-                                             : std::nullopt);
+  add("memory per device",
+      a.memory_mib_each ? std::optional<std::string>(std::to_string(*a.memory_mib_each) + " MiB")
+                        : std::nullopt);
   add("vCPUs / RAM", std::to_string(t.vcpus) + " / " +
                          FormatFixed(static_cast<double>(t.memory_mib) / 1024, 0) + " GiB");
-  add("network", t.network_performance + (t.efa ? ", EFA (" + std::to_string(t.max_efa_interfaces) +
-                                                      " interfaces)" : ", no EFA"));
-  add("instance store", t.local_storage_gb ? std::optional<std::string>(
-      std::to_string(t.local_disk_count) + " x " + std::to_string(t.local_disk_gb.value_or(0)) +
-      " GB " + (t.local_nvme ? "NVMe " : "") + t.local_disk_type) : std::optional<std::string>("none"));
+  add("network",
+      t.network_performance +
+          (t.efa ? ", EFA (" + std::to_string(t.max_efa_interfaces) + " interfaces)" : ", no EFA"));
+  add("instance store",
+      t.local_storage_gb
+          ? std::optional<std::string>(std::to_string(t.local_disk_count) + " x " +
+                                       std::to_string(t.local_disk_gb.value_or(0)) + " GB " +
+                                       (t.local_nvme ? "NVMe " : "") + t.local_disk_type)
+          : std::optional<std::string>("none"));
   std::string classes;
   for (const std::string& u : t.usage_classes) classes += (classes.empty() ? "" : ", ") + u;
   add("usage classes", classes);
@@ -45,7 +52,8 @@ Table SummaryTable(const Catalog& c, const InstanceType& t, const Context& ctx) 
     add("FP64 TFLOP/s per device", Cell(g->fp64_tflops, 2));
     add("memory bandwidth GB/s", Cell(g->memory_bw_gbps, 0));
     add("NVLink GB/s", Cell(g->nvlink_gbps, 0));
-    add("NVENC engines", g->nvenc ? std::optional<std::string>(std::to_string(*g->nvenc)) : std::nullopt);
+    add("NVENC engines",
+        g->nvenc ? std::optional<std::string>(std::to_string(*g->nvenc)) : std::nullopt);
     add("datasheet", g->source_note);
   }
   add("specs from", t.spec_from.source + " (" + t.spec_from.date + ")");
@@ -78,7 +86,8 @@ void SetupShow(CLI::App* app, int* exit_code) {
   auto o = std::make_shared<ShowOptions>();
   AddCommonOptions(app, &o->common);
   app->add_option("type", o->type, "Instance type, e.g. p5.48xlarge")->required();
-  app->add_option("--region", o->region, "Region for the top-level price fields (default us-east-1)");
+  app->add_option("--region", o->region,
+                  "Region for the top-level price fields (default us-east-1)");
   app->footer(R"(Examples:
   gpuadvisor show p5.48xlarge
   gpuadvisor show g6e.12xlarge --region eu-west-1 --json)");

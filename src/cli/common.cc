@@ -14,10 +14,13 @@ namespace gpuadvisor::cli {
 const std::vector<Command>& Commands() {
   static const std::vector<Command> kCommands = {
       {"instances", "List and filter accelerator instance types with prices", &SetupInstances},
-      {"show", "Everything about one instance type: specs, datasheet, prices per region", &SetupShow},
+      {"show", "Everything about one instance type: specs, datasheet, prices per region",
+       &SetupShow},
       {"estimate", "Memory, time and cost of a workload on given hardware", &SetupEstimate},
-      {"recommend", "Ranked plans for a workload: instance, count, region, purchase, why", &SetupRecommend},
-      {"pricing", "Cost of each purchase option for a usage pattern, with break-even", &SetupPricing},
+      {"recommend", "Ranked plans for a workload: instance, count, region, purchase, why",
+       &SetupRecommend},
+      {"pricing", "Cost of each purchase option for a usage pattern, with break-even",
+       &SetupPricing},
       {"gpus", "Accelerator models with datasheet figures and cheapest offers", &SetupGpus},
       {"catalog", "Catalog sources, dates and counts; build it from source files", &SetupCatalog},
   };
@@ -36,10 +39,14 @@ void AddCommonOptions(CLI::App* cmd, CommonOptions* o) {
 
 int ExitCodeFor(StatusCode code) {
   switch (code) {
-    case StatusCode::kOk: return kExitOk;
-    case StatusCode::kNoResult: return kExitNothingFound;
-    case StatusCode::kIOError: return kExitIoError;
-    default: return kExitBadInput;
+    case StatusCode::kOk:
+      return kExitOk;
+    case StatusCode::kNoResult:
+      return kExitNothingFound;
+    case StatusCode::kIOError:
+      return kExitIoError;
+    default:
+      return kExitBadInput;
   }
 }
 
@@ -61,7 +68,8 @@ Result<Context> MakeContext(const CommonOptions& o) {
               std::getenv("NO_COLOR") == nullptr;
   Result<int64_t> age = ParseInt(o.max_price_age, "--max-price-age");
   if (!age.ok()) return age.status();
-  if (*age < 0) return Status::InvalidArgument("--max-price-age: expected a non-negative number of days");
+  if (*age < 0)
+    return Status::InvalidArgument("--max-price-age: expected a non-negative number of days");
   ctx.fresh.max_price_age_days = static_cast<int>(*age);
   ctx.fresh.today = TodayUtc();
   if (const char* today = std::getenv("GPUADVISOR_TODAY")) ctx.fresh.today = today;  // tests

@@ -23,9 +23,9 @@ constexpr int kExitBadInput = 2;
 constexpr int kExitIoError = 3;
 
 struct CommonOptions {
-  std::string format = "table";  // table|json|csv|markdown
-  bool json = false;             // --json
-  std::string catalog_path;      // empty: embedded
+  std::string format = "table";      // table|json|csv|markdown
+  bool json = false;                 // --json
+  std::string catalog_path;          // empty: embedded
   std::string max_price_age = "90";  // days
   bool no_color = false;
 };

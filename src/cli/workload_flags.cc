@@ -8,8 +8,7 @@ namespace gpuadvisor::cli {
 
 void AddWorkloadOptions(CLI::App* cmd, WorkloadOptions* o) {
   const std::string group = "Workload (also as keys of a --workload file)";
-  cmd->add_option("--workload", o->file, "YAML or JSON workload file; - reads stdin")
-      ->group(group);
+  cmd->add_option("--workload", o->file, "YAML or JSON workload file; - reads stdin")->group(group);
   for (const std::string& name : WorkloadFieldNames()) {
     const WorkloadFieldInfo* info = FindWorkloadFieldInfo(name);
     const std::string help = info ? info->help : name;

@@ -8,9 +8,9 @@
 namespace gpuadvisor {
 namespace {
 
-constexpr double kGp3Gbps = 1.0;          // one gp3 volume at its 1,000 MiB/s ceiling, GB/s
+constexpr double kGp3Gbps = 1.0;  // one gp3 volume at its 1,000 MiB/s ceiling, GB/s
 constexpr double kGiBInGB = 1.073741824;
-constexpr double kWorstBandPct = 25;        // ">20%" per month: midpoint assumed
+constexpr double kWorstBandPct = 25;  // ">20%" per month: midpoint assumed
 
 // Interruptions per instance per month (percent) at the middle of the spot-advisor band.
 double BandMidpointPct(const SpotBand* band) {
@@ -149,15 +149,16 @@ Result<PricingResult> PriceUsage(const InstanceType& t, const std::string& regio
   r.usage = u;
   r.options.push_back(OnDemand(*o, u));
   r.options.push_back(Spot(t, *o, u));
-  r.options.push_back(Commitment("reserved-1y-no-upfront", 12, o->reserved_1y_no_upfront, 0,
-                                 o->on_demand, u));
-  const char* kNoSource = "not in the catalog (no public source); import an AWS price list "
-                          "with `catalog import` to price it";
+  r.options.push_back(
+      Commitment("reserved-1y-no-upfront", 12, o->reserved_1y_no_upfront, 0, o->on_demand, u));
+  const char* kNoSource =
+      "not in the catalog (no public source); import an AWS price list "
+      "with `catalog import` to price it";
   for (const char* name : {"reserved-1y-partial-upfront", "reserved-1y-all-upfront"}) {
     r.options.push_back(Unpriced(name, 12, kNoSource));
   }
-  for (const char* name : {"reserved-3y-no-upfront", "reserved-3y-partial-upfront",
-                           "reserved-3y-all-upfront"}) {
+  for (const char* name :
+       {"reserved-3y-no-upfront", "reserved-3y-partial-upfront", "reserved-3y-all-upfront"}) {
     r.options.push_back(Unpriced(name, 36, kNoSource));
   }
   for (const char* name : {"savings-plan-compute-1y", "savings-plan-ec2-instance-1y"}) {
@@ -168,7 +169,8 @@ Result<PricingResult> PriceUsage(const InstanceType& t, const std::string& regio
   }
   r.capacity_blocks = t.HasUsageClass("capacity-block");
   if (r.capacity_blocks) {
-    r.notes.push_back(t.name + " is sold as EC2 Capacity Blocks for ML (reserved 1-182 days "
+    r.notes.push_back(t.name +
+                      " is sold as EC2 Capacity Blocks for ML (reserved 1-182 days "
                       "ahead, paid upfront); prices are not in the catalog");
   }
   for (size_t i = 0; i < r.options.size(); ++i) {

@@ -131,9 +131,8 @@ Table InstancesTable(const std::vector<InstanceRow>& rows) {
     cells.push_back(a.model);
     cells.push_back(a.fractional() ? FormatFixed(a.device_equivalents(), 3)
                                    : std::to_string(a.count));
-    cells.push_back(a.memory_mib_each
-                        ? Cell(std::optional<double>(*a.memory_mib_each / 1024.0), 1)
-                        : std::nullopt);
+    cells.push_back(a.memory_mib_each ? Cell(std::optional<double>(*a.memory_mib_each / 1024.0), 1)
+                                      : std::nullopt);
     cells.push_back(std::to_string(it.vcpus));
     cells.push_back(FormatFixed(static_cast<double>(it.memory_mib) / 1024, 0));
     cells.push_back(Cell(it.network_gbps, 0));
@@ -184,14 +183,11 @@ ojson ShowJson(const Catalog& c, const InstanceType& t, const std::string& regio
                const Freshness& fresh) {
   ojson j = InstanceRowJson(MakeInstanceRow(c, t, region), fresh);
   j["cpu"] = {{"vendor", t.cpu_vendor}, {"architectures", t.cpu_architectures}};
-  j["network"] = {{"performance", t.network_performance},
-                  {"baseline_gbps", Opt(t.network_baseline_gbps)},
-                  {"peak_gbps", Opt(t.network_peak_gbps)},
-                  {"cards", t.network_cards},
-                  {"max_interfaces", t.max_network_interfaces},
-                  {"efa", t.efa},
-                  {"max_efa_interfaces", t.max_efa_interfaces},
-                  {"ena_srd", t.ena_srd}};
+  j["network"] = {
+      {"performance", t.network_performance},       {"baseline_gbps", Opt(t.network_baseline_gbps)},
+      {"peak_gbps", Opt(t.network_peak_gbps)},      {"cards", t.network_cards},
+      {"max_interfaces", t.max_network_interfaces}, {"efa", t.efa},
+      {"max_efa_interfaces", t.max_efa_interfaces}, {"ena_srd", t.ena_srd}};
   j["local_storage"] = {{"total_gb", Opt(t.local_storage_gb)},
                         {"disk_count", t.local_disk_count},
                         {"disk_gb", Opt(t.local_disk_gb)},
@@ -206,7 +202,9 @@ ojson ShowJson(const Catalog& c, const InstanceType& t, const std::string& regio
   j["spec_date"] = t.spec_from.date;
   ojson regions = ojson::array();
   for (const RegionOffer& o : t.regions) {
-    auto price = [&](const std::optional<Price>& p) { return p ? Money(p->usd_per_hour) : ojson(); };
+    auto price = [&](const std::optional<Price>& p) {
+      return p ? Money(p->usd_per_hour) : ojson();
+    };
     regions.push_back({
         {"region", o.region},
         {"offered", Opt(o.offered)},
@@ -251,17 +249,15 @@ Table ShowRegionsTable(const InstanceType& t, const Freshness& fresh) {
       src = o.on_demand->from.source + " (" + o.on_demand->from.date + ")" +
             (fresh.Stale(o.on_demand->from.date) ? " stale" : "");
     }
-    tab.AddRow({o.region,
-                o.offered ? std::optional<std::string>(*o.offered ? "yes" : "no") : std::nullopt,
-                std::to_string(o.az_ids.size()),
-                o.on_demand ? Cell(std::optional<double>(o.on_demand->usd_per_hour), 3)
-                            : std::nullopt,
-                spot,
-                o.spot_band ? std::optional<std::string>(o.spot_band->label) : std::nullopt,
-                o.reserved_1y_no_upfront
-                    ? Cell(std::optional<double>(o.reserved_1y_no_upfront->usd_per_hour), 3)
-                    : std::nullopt,
-                src});
+    tab.AddRow(
+        {o.region, o.offered ? std::optional<std::string>(*o.offered ? "yes" : "no") : std::nullopt,
+         std::to_string(o.az_ids.size()),
+         o.on_demand ? Cell(std::optional<double>(o.on_demand->usd_per_hour), 3) : std::nullopt,
+         spot, o.spot_band ? std::optional<std::string>(o.spot_band->label) : std::nullopt,
+         o.reserved_1y_no_upfront
+             ? Cell(std::optional<double>(o.reserved_1y_no_upfront->usd_per_hour), 3)
+             : std::nullopt,
+         src});
   }
   return tab;
 }
@@ -275,16 +271,15 @@ std::vector<GpuSummary> SummarizeGpus(const Catalog& c, bool include_retired) {
       s.types.push_back(&t);
       for (const RegionOffer& o : t.regions) {
         InstanceRow r = MakeInstanceRow(c, t, o.region);
-        if (r.usd_per_gpu_hour &&
-            (!s.cheapest_on_demand || *r.usd_per_gpu_hour < *s.cheapest_on_demand->usd_per_gpu_hour)) {
+        if (r.usd_per_gpu_hour && (!s.cheapest_on_demand ||
+                                   *r.usd_per_gpu_hour < *s.cheapest_on_demand->usd_per_gpu_hour)) {
           s.cheapest_on_demand = r;
         }
         double devices = t.accelerator.device_equivalents();
         if (r.spot_usd_per_hour && devices > 0 &&
-            (!s.cheapest_spot ||
-             *r.spot_usd_per_hour / devices <
-                 *s.cheapest_spot->spot_usd_per_hour /
-                     s.cheapest_spot->type->accelerator.device_equivalents())) {
+            (!s.cheapest_spot || *r.spot_usd_per_hour / devices <
+                                     *s.cheapest_spot->spot_usd_per_hour /
+                                         s.cheapest_spot->type->accelerator.device_equivalents())) {
           s.cheapest_spot = r;
         }
       }
@@ -306,7 +301,9 @@ ojson CheapestJson(const std::optional<InstanceRow>& r, bool spot) {
              {"usd_per_gpu_hour", Money(usd)},
              {"usd_per_hour", Money(spot ? r->spot_usd_per_hour : r->on_demand_usd_per_hour)}};
   if (spot) j["estimated"] = o && o->spot && o->spot->estimated;
-  const Price* p = o ? (spot ? (o->spot ? &*o->spot : nullptr) : (o->on_demand ? &*o->on_demand : nullptr)) : nullptr;
+  const Price* p =
+      o ? (spot ? (o->spot ? &*o->spot : nullptr) : (o->on_demand ? &*o->on_demand : nullptr))
+        : nullptr;
   j["source"] = p ? ojson(p->from.source) : ojson();
   j["date"] = p ? ojson(p->from.date) : ojson();
   return j;
@@ -380,19 +377,21 @@ ojson CatalogInfoJson(const Catalog& c, const Freshness& fresh) {
   for (const CatalogSource& s : c.sources) {
     std::optional<int> age = fresh.AgeDays(s.snapshot_date);
     bool price_kind = s.kind != "specs" && s.kind != "availability";
-    sources.push_back({{"id", s.id},
-                       {"name", s.name},
-                       {"kind", s.kind},
-                       {"snapshot_date", s.snapshot_date.empty() ? ojson() : ojson(s.snapshot_date)},
-                       {"age_days", Opt(age)},
-                       {"stale", price_kind ? ojson(!age || *age > fresh.max_price_age_days) : ojson()},
-                       {"figures_used", prices_by_source.count(s.id) ? prices_by_source[s.id] : 0},
-                       {"origin", s.origin},
-                       {"description", s.description}});
+    sources.push_back(
+        {{"id", s.id},
+         {"name", s.name},
+         {"kind", s.kind},
+         {"snapshot_date", s.snapshot_date.empty() ? ojson() : ojson(s.snapshot_date)},
+         {"age_days", Opt(age)},
+         {"stale", price_kind ? ojson(!age || *age > fresh.max_price_age_days) : ojson()},
+         {"figures_used", prices_by_source.count(s.id) ? prices_by_source[s.id] : 0},
+         {"origin", s.origin},
+         {"description", s.description}});
   }
   ojson corrections = ojson::array();
   for (const Correction& k : c.corrections) {
-    corrections.push_back({{"subject", k.subject}, {"from", k.from}, {"to", k.to}, {"reason", k.reason}});
+    corrections.push_back(
+        {{"subject", k.subject}, {"from", k.from}, {"to", k.to}, {"reason", k.reason}});
   }
   std::string newest = c.NewestPriceDate();
   return {{"schema", c.schema},
@@ -433,9 +432,9 @@ std::vector<std::string> StaleWarnings(const std::vector<InstanceRow>& rows,
   for (const auto& [src, e] : stale) {
     std::optional<int> age = fresh.AgeDays(e.first);
     out.push_back("prices from " + src + " are " +
-                  (age ? std::to_string(*age) + " days old" : std::string("undated")) +
-                  " (over " + std::to_string(fresh.max_price_age_days) + "): " +
-                  std::to_string(e.second) + " rows; refresh with `gpuadvisor catalog import`");
+                  (age ? std::to_string(*age) + " days old" : std::string("undated")) + " (over " +
+                  std::to_string(fresh.max_price_age_days) + "): " + std::to_string(e.second) +
+                  " rows; refresh with `gpuadvisor catalog import`");
   }
   return out;
 }

@@ -47,7 +47,8 @@ Table GpusTable(const std::vector<GpuSummary>& gpus);
 ojson CatalogInfoJson(const Catalog& c, const Freshness& fresh);
 
 // Human lines for stale prices among the rows (empty when all are fresh).
-std::vector<std::string> StaleWarnings(const std::vector<InstanceRow>& rows, const Freshness& fresh);
+std::vector<std::string> StaleWarnings(const std::vector<InstanceRow>& rows,
+                                       const Freshness& fresh);
 
 }  // namespace gpuadvisor
 

@@ -60,9 +60,9 @@ void MemoryRows(const MemoryEstimate& m, Rows* r) {
   r->Num("KV cache per token, whole model (KiB)", m.kv_cache_kib_per_token, 1);
   r->Num("working set (GiB/device)", m.working_set_gib, 2);
   r->Num("overhead (GiB/device)", m.overhead_gib, 2);
-  r->Text("total / usable (GiB/device)",
-          FormatFixed(m.total_gib, 2) + " / " + FormatFixed(m.device_gib, 2) +
-              (m.fits ? "  fits" : "  DOES NOT FIT"));
+  r->Text("total / usable (GiB/device)", FormatFixed(m.total_gib, 2) + " / " +
+                                             FormatFixed(m.device_gib, 2) +
+                                             (m.fits ? "  fits" : "  DOES NOT FIT"));
 }
 
 void PerformanceRows(const PerformanceEstimate& p, Rows* r) {
@@ -96,10 +96,10 @@ void CostRows(const CostEstimate& c, Rows* r) {
   const std::string region = c.region.empty() ? "" : " " + c.region;
   row("cost on-demand", c.on_demand_usd, c.on_demand_usd_per_hour, c.on_demand_from,
       region.c_str());
-  const std::string spot = region + (c.spot_estimated ? " (estimated)" : "") +
-                           (c.spot_interruption_band.empty()
-                                ? ""
-                                : " interruptions " + c.spot_interruption_band + "/month");
+  const std::string spot =
+      region + (c.spot_estimated ? " (estimated)" : "") +
+      (c.spot_interruption_band.empty() ? ""
+                                        : " interruptions " + c.spot_interruption_band + "/month");
   row("cost spot", c.spot_usd, c.spot_usd_per_hour, c.spot_from, spot.c_str());
   row("cost 1y reserved, no upfront", c.reserved_1y_usd, c.reserved_1y_usd_per_hour,
       c.reserved_1y_from, region.c_str());
@@ -149,8 +149,8 @@ Table EstimateTable(const Estimate& e, bool with_assumptions) {
            FormatFixed(lo, Decimals(lo)) + " .. " + FormatFixed(hi, Decimals(hi)));
     if (std::string(e.uncertainty_metric) == "time.hours" && e.cost.on_demand_usd) {
       const double c = *e.cost.on_demand_usd;
-      r.Text("uncertainty (cost on-demand $)", FormatFixed(c * (1 - e.band_low), 0) + " .. " +
-                                                   FormatFixed(c * (1 + e.band_high), 0));
+      r.Text("uncertainty (cost on-demand $)",
+             FormatFixed(c * (1 - e.band_low), 0) + " .. " + FormatFixed(c * (1 + e.band_high), 0));
     }
   }
   if (with_assumptions) {

@@ -57,8 +57,8 @@ ojson PricingJson(const PricingResult& r, const Freshness& fresh) {
             {"utilization", u.hours_per_month / kHoursPerMonth},
             {"interruptible", u.interruptible},
             {"checkpoint_gib", u.checkpoint_gib},
-            {"checkpoint_interval_s", u.checkpoint_interval_s > 0
-                                          ? ojson(u.checkpoint_interval_s) : ojson(nullptr)},
+            {"checkpoint_interval_s",
+             u.checkpoint_interval_s > 0 ? ojson(u.checkpoint_interval_s) : ojson(nullptr)},
             {"restart_s", u.restart_s}}},
           {"options", options},
           {"cheapest", r.cheapest >= 0 ? ojson(r.options[r.cheapest].option) : ojson(nullptr)},
@@ -83,12 +83,12 @@ Table PricingTable(const PricingResult& r) {
     std::string note = c.priced ? c.from.source + " (" + c.from.date + ")" : "";
     if (c.estimated) note += " estimated";
     if (c.spot) {
-      note += "; +" + FormatFixed(100 * c.spot->overhead_fraction, 1) + "% time, checkpoint every " +
-              FormatFixed(c.spot->interval_s / 60, 0) + " min";
+      note += "; +" + FormatFixed(100 * c.spot->overhead_fraction, 1) +
+              "% time, checkpoint every " + FormatFixed(c.spot->interval_s / 60, 0) + " min";
     }
     if (!c.note.empty()) note += (note.empty() ? "" : "; ") + c.note;
-    t.AddRow({name, Money(c.usd_per_hour), Money(c.total_usd), Money(c.usd_per_used_hour), be,
-              note});
+    t.AddRow(
+        {name, Money(c.usd_per_hour), Money(c.total_usd), Money(c.usd_per_used_hour), be, note});
   }
   return t;
 }

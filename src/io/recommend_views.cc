@@ -17,8 +17,11 @@ ojson Strings(const std::vector<std::string>& v) {
 ojson Levers(const std::vector<SavingsLever>& levers) {
   ojson a = ojson::array();
   for (const SavingsLever& l : levers) {
-    a.push_back({{"lever", l.lever}, {"cost_usd", l.cost_usd}, {"saving", l.saving},
-                 {"detail", l.detail}, {"tradeoff", l.tradeoff}});
+    a.push_back({{"lever", l.lever},
+                 {"cost_usd", l.cost_usd},
+                 {"saving", l.saving},
+                 {"detail", l.detail},
+                 {"tradeoff", l.tradeoff}});
   }
   return a;
 }
@@ -33,18 +36,21 @@ ojson PlanJson(const Plan& p) {
              {"gpu_model", p.type->accelerator.model},
              {"region", p.region},
              {"purchase", PurchaseKindName(p.purchase)},
-             {"parallelism", llm ? ojson{{"tp", par.tp}, {"pp", par.pp}, {"dp", par.dp},
-                                         {"zero", par.zero}, {"micro_batch", par.micro_batch}}
-                                 : ojson{{"tp", nullptr}, {"pp", nullptr}, {"dp", nullptr},
-                                         {"zero", nullptr}}},
+             {"parallelism",
+              llm ? ojson{{"tp", par.tp},
+                          {"pp", par.pp},
+                          {"dp", par.dp},
+                          {"zero", par.zero},
+                          {"micro_batch", par.micro_batch}}
+                  : ojson{{"tp", nullptr}, {"pp", nullptr}, {"dp", nullptr}, {"zero", nullptr}}},
              {"memory_per_gpu_gib", p.memory_per_gpu_gib},
              {"device_gib", p.device_gib},
              {"fits", p.fits},
              {"time_hours", p.time_hours},
              {"cost_usd", p.cost_usd},
              {"usd_per_hour", p.usd_per_hour},
-             {"spot_overhead", p.purchase == PurchaseKind::kSpot ? ojson(p.spot_overhead)
-                                                                  : ojson(nullptr)},
+             {"spot_overhead",
+              p.purchase == PurchaseKind::kSpot ? ojson(p.spot_overhead) : ojson(nullptr)},
              {"price_source", p.price_from.source},
              {"price_date", p.price_from.date},
              {"why", Strings(p.why)},
@@ -103,7 +109,9 @@ Table RecommendTable(const Recommendation& r) {
               FormatFixed(p.time_hours, p.time_hours >= 100 ? 0 : 2), Money(p.cost_usd),
               Money(p.usd_per_hour),
               FormatFixed(p.memory_per_gpu_gib, 1) + "/" + FormatFixed(p.device_gib, 1),
-              p.why.size() > 1 ? p.why[1] : p.why.empty() ? "" : p.why[0]});
+              p.why.size() > 1 ? p.why[1]
+              : p.why.empty()  ? ""
+                               : p.why[0]});
   }
   return t;
 }
@@ -136,8 +144,8 @@ std::string RecommendDetails(const Recommendation& r, bool all_rejections) {
   }
   out += "\n" + std::to_string(r.candidates) + " configurations (" + std::to_string(r.layouts) +
          " parallelism layouts) estimated, " + std::to_string(r.pruned) +
-         " skipped by the memory lower bound, " +
-         std::to_string(r.priced) + " priced; prices as of " + r.catalog_date + "\n";
+         " skipped by the memory lower bound, " + std::to_string(r.priced) +
+         " priced; prices as of " + r.catalog_date + "\n";
   return out;
 }
 
@@ -163,11 +171,12 @@ std::string RecommendSvg(const Recommendation& r) {
     const double a = std::log10(c0 / 1.2), b = std::log10(c1 * 1.2);
     return H - B - (std::log10(v) - a) / (b - a) * (H - T - B);
   };
-  std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"720\" height=\"480\" "
-                  "font-family=\"sans-serif\" font-size=\"12\">\n"
-                  "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-                  "<text x=\"360\" y=\"18\" text-anchor=\"middle\" font-size=\"14\">cost vs time "
-                  "(log-log); line: Pareto front, dots: ranked plans</text>\n";
+  std::string s =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"720\" height=\"480\" "
+      "font-family=\"sans-serif\" font-size=\"12\">\n"
+      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      "<text x=\"360\" y=\"18\" text-anchor=\"middle\" font-size=\"14\">cost vs time "
+      "(log-log); line: Pareto front, dots: ranked plans</text>\n";
   s += "<line x1=\"80\" y1=\"420\" x2=\"700\" y2=\"420\" stroke=\"black\"/>\n"
        "<line x1=\"80\" y1=\"30\" x2=\"80\" y2=\"420\" stroke=\"black\"/>\n"
        "<text x=\"390\" y=\"455\" text-anchor=\"middle\">time (hours)</text>\n"

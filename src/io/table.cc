@@ -38,9 +38,12 @@ void Table::AddRow(std::vector<std::optional<std::string>> cells) {
 
 std::string Table::Render(OutputFormat format, bool color) const {
   switch (format) {
-    case OutputFormat::kCsv: return RenderCsv();
-    case OutputFormat::kMarkdown: return RenderMarkdown();
-    default: return RenderAligned(color);
+    case OutputFormat::kCsv:
+      return RenderCsv();
+    case OutputFormat::kMarkdown:
+      return RenderMarkdown();
+    default:
+      return RenderAligned(color);
   }
 }
 

@@ -17,7 +17,6 @@ std::string Usd(double v) { return "$" + FormatFixed(v, v >= 100 ? 0 : 2); }
 std::string Hours(double h) { return FormatFixed(h, h >= 100 ? 0 : h >= 10 ? 1 : 2) + " h"; }
 std::string Pct(double f) { return FormatFixed(100 * f, 0) + "%"; }
 
-
 std::string Config(const Candidate& c) {
   return c.type->name + " x " + std::to_string(c.instances) + " " + PurchaseKindName(c.purchase) +
          " in " + *c.region;
@@ -78,8 +77,8 @@ std::string Binding(const Workload& w, const Candidate& c, const RecommendReques
     return "the request rate / latency targets bind: " + std::to_string(half) +
            " instance(s) would not keep up";
   }
-  if (r.deadline_hours && e->hours && *e->hours * (c.time_hours / *c.estimate->hours) >
-                                          *r.deadline_hours) {
+  if (r.deadline_hours && e->hours &&
+      *e->hours * (c.time_hours / *c.estimate->hours) > *r.deadline_hours) {
     return "the deadline binds: " + std::to_string(half) + " instance(s) would take " +
            Hours(*e->hours);
   }
@@ -144,7 +143,8 @@ void Advice(const Workload& w, const Candidate& c, const Estimate& e, Plan* p) {
   const InstanceType& t = *c.type;
   const bool neuron = t.accelerator.kind == AcceleratorKind::kNeuron;
   if (neuron) {
-    p->warnings.push_back(t.accelerator.model + " runs models compiled with the AWS Neuron SDK "
+    p->warnings.push_back(t.accelerator.model +
+                          " runs models compiled with the AWS Neuron SDK "
                           "(NxD / transformers-neuronx): check that the architecture is "
                           "supported; Neuron efficiencies here are low-confidence");
   }
@@ -170,19 +170,22 @@ void Advice(const Workload& w, const Candidate& c, const Estimate& e, Plan* p) {
                                "parameter at launch)"
                              : "AMI: AWS Deep Learning AMI (GPU, PyTorch; resolve its public SSM "
                                "parameter at launch)");
-  p->advice.push_back("monitoring: CloudWatch agent with nvidia_gpu metrics (utilisation, "
-                      "memory); stop idle instances (gpuadvisor idle / watch)");
+  p->advice.push_back(
+      "monitoring: CloudWatch agent with nvidia_gpu metrics (utilisation, "
+      "memory); stop idle instances (gpuadvisor idle / watch)");
   if (IsTrainingTask(w.task) && !neuron) {
     if (e.precision == Precision::kFp32 || e.precision == Precision::kTf32) {
-      p->advice.push_back("mixed precision (bf16/fp16) would run the matmuls on tensor cores, "
-                          "several times faster");
+      p->advice.push_back(
+          "mixed precision (bf16/fp16) would run the matmuls on tensor cores, "
+          "several times faster");
     } else if (e.precision == Precision::kBf16 &&
                (w.task == TaskKind::kPretrain || w.task == TaskKind::kFinetune)) {
       const std::string arch = e.gpu_model;
-      if (arch == "H100" || arch == "H200" || arch == "B200" || arch == "B300" ||
-          arch == "L40S" || arch == "L4") {
-        p->advice.push_back("FP8 training (TransformerEngine) is supported here: ~1.3-1.5x "
-                            "the BF16 throughput for large models");
+      if (arch == "H100" || arch == "H200" || arch == "B200" || arch == "B300" || arch == "L40S" ||
+          arch == "L4") {
+        p->advice.push_back(
+            "FP8 training (TransformerEngine) is supported here: ~1.3-1.5x "
+            "the BF16 throughput for large models");
       }
     }
   }
@@ -197,16 +200,18 @@ void Advice(const Workload& w, const Candidate& c, const Estimate& e, Plan* p) {
     u.interruptible = true;
     u.checkpoint_gib = e.checkpoint_gib.value_or(0) / c.instances;
     const RegionOffer* o = t.FindRegion(*c.region);
-    const SpotOverhead s = SpotInterruptionOverhead(
-        t, o && o->spot_band ? &*o->spot_band : nullptr, u);
-    p->advice.push_back("spot: checkpoint about every " + FormatFixed(s.optimal_interval_s / 60, 0) +
+    const SpotOverhead s =
+        SpotInterruptionOverhead(t, o && o->spot_band ? &*o->spot_band : nullptr, u);
+    p->advice.push_back("spot: checkpoint about every " +
+                        FormatFixed(s.optimal_interval_s / 60, 0) +
                         " min (Young/Daly for the interruption band); spread across AZs "
-                        "(capacity-optimized allocation); +" + Pct(c.spot_overhead) +
-                        " expected time is included");
+                        "(capacity-optimized allocation); +" +
+                        Pct(c.spot_overhead) + " expected time is included");
   }
   if (w.task == TaskKind::kServe) {
-    p->advice.push_back("serving: autoscale replicas on queue depth / KV-cache use; keep an "
-                        "on-demand base and add spot replicas for bursts");
+    p->advice.push_back(
+        "serving: autoscale replicas on queue depth / KV-cache use; keep an "
+        "on-demand base and add spot replicas for bursts");
   }
 }
 
@@ -232,8 +237,8 @@ Plan MakeBarePlan(const Candidate& c) {
 }
 
 Plan MakePlan(const Catalog& catalog, const Workload& w, const std::vector<Candidate>& ranked,
-              size_t i, LeverCache* cache,
-              const RecommendRequest& req, const std::vector<std::string>&) {
+              size_t i, LeverCache* cache, const RecommendRequest& req,
+              const std::vector<std::string>&) {
   const Candidate& c = ranked[i];
   Plan p = MakeBarePlan(c);
   p.rank = static_cast<int>(i) + 1;
@@ -266,8 +271,9 @@ std::vector<Rejection> Rejections(
     const std::vector<Candidate>& feasible) {
   std::set<const InstanceType*> ok;
   for (const Candidate& c : feasible) ok.insert(c.type);
-  std::string where = regions.size() <= 3 ? "" : "any of the " + std::to_string(regions.size()) +
-                                                     " requested regions";
+  std::string where = regions.size() <= 3
+                          ? ""
+                          : "any of the " + std::to_string(regions.size()) + " requested regions";
   if (where.empty()) {
     for (const std::string& r : regions) where += (where.empty() ? "" : ", ") + r;
   }

@@ -28,17 +28,17 @@ struct Candidate {
 // What the search saw for one instance type, to explain a rejection in one line.
 struct TypeOutcome {
   bool retired = false;
-  bool offered = false;          // has an offer in at least one requested region
+  bool offered = false;            // has an offer in at least one requested region
   bool feasible_estimate = false;  // some count fit and met the serving targets
-  std::string hard_reason;       // Unsupported (precision, NVENC, Neuron, no peak)
-  std::string other_reason;      // last estimator error at some count
-  double min_needed_gib = 0;     // smallest per-device need seen when nothing fit
+  std::string hard_reason;         // Unsupported (precision, NVENC, Neuron, no peak)
+  std::string other_reason;        // last estimator error at some count
+  double min_needed_gib = 0;       // smallest per-device need seen when nothing fit
   int max_count_tried = 0;
   double device_gib = 0;
-  int targets_missed_at = 0;     // largest count that missed the serving targets
+  int targets_missed_at = 0;  // largest count that missed the serving targets
   bool demand_missed = false;
-  double fastest_hours = 0;      // best time that missed the deadline
-  double cheapest_usd = 0;       // best cost that missed the budget
+  double fastest_hours = 0;  // best time that missed the deadline
+  double cheapest_usd = 0;   // best cost that missed the budget
   int gpu_cap = 0;
 
   static TypeOutcome Retired() {
@@ -83,8 +83,8 @@ inline bool IsBatchTask(TaskKind t) {
 // The i-th ranked candidate as a full plan: re-estimated in detailed mode, with why
 // (objective, binding constraint, drivers, runner-up), warnings and advice.
 Plan MakePlan(const Catalog& catalog, const Workload& w, const std::vector<Candidate>& ranked,
-              size_t i, LeverCache* cache,
-              const RecommendRequest& req, const std::vector<std::string>& regions);
+              size_t i, LeverCache* cache, const RecommendRequest& req,
+              const std::vector<std::string>& regions);
 // What each applicable savings lever would cost on the plan's instance type (fewer instances
 // allowed), relative to the plan.
 // Serving levers (quantisation) search every type in the plan's region and purchase option, as

@@ -52,11 +52,12 @@ void Add(const Candidate& c, const char* lever, const Variant& v, const std::str
   l.lever = lever;
   l.cost_usd = v.cost;
   l.saving = 1 - v.cost / base;
-  l.detail = what + (v.instances < c.instances ? ", on " + std::to_string(v.instances) +
-                                                     " instance(s) instead of " +
-                                                     std::to_string(c.instances)
-                                               : std::string()) +
-             ": " + (l.saving >= 0 ? "-" : "+") + Pct(std::abs(l.saving));
+  l.detail =
+      what +
+      (v.instances < c.instances ? ", on " + std::to_string(v.instances) +
+                                       " instance(s) instead of " + std::to_string(c.instances)
+                                 : std::string()) +
+      ": " + (l.saving >= 0 ? "-" : "+") + Pct(std::abs(l.saving));
   l.tradeoff = tradeoff;
   out->push_back(l);
 }
@@ -82,9 +83,12 @@ std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& 
         "small accuracy risk; needs FP8 recipes (delayed scaling) and a loss-curve check", &out);
   }
   if (w.task == TaskKind::kFinetune) {
-    Add(c, "lora", Cheapest(With(w, "task", "lora"), c, req), "LoRA (rank 16) instead of full "
-        "fine-tuning", "usually close to full fine-tuning on instruction tasks; learns less new "
-        "knowledge", &out);
+    Add(c, "lora", Cheapest(With(w, "task", "lora"), c, req),
+        "LoRA (rank 16) instead of full "
+        "fine-tuning",
+        "usually close to full fine-tuning on instruction tasks; learns less new "
+        "knowledge",
+        &out);
   }
   if (w.task == TaskKind::kServe && !w.quantization) {
     struct Q {
@@ -117,10 +121,9 @@ std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& 
       }
       const LeverCache::Best& best = it->second;
       if (best.type == nullptr) continue;
-      const std::string where = best.type == c.type
-                                    ? ""
-                                    : " on " + best.type->name + " x " +
-                                          std::to_string(best.instances);
+      const std::string where =
+          best.type == c.type ? ""
+                              : " on " + best.type->name + " x " + std::to_string(best.instances);
       Add(c, q.lever, {best.type == c.type ? best.instances : c.instances, best.usd_per_hour, 0},
           std::string(q.what) + where, q.tradeoff, &out);
     }
@@ -140,8 +143,7 @@ std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& 
     Add(c, "spot", v, "spot with checkpoints (+" + Pct(overhead) + " time)",
         "interruptions: needs checkpoint/restart; large spot clusters may be unavailable", &out);
   }
-  if (!IsBatchTask(w.task) && c.purchase == PurchaseKind::kOnDemand &&
-      o->reserved_1y_no_upfront) {
+  if (!IsBatchTask(w.task) && c.purchase == PurchaseKind::kOnDemand && o->reserved_1y_no_upfront) {
     const double rate = o->reserved_1y_no_upfront->usd_per_hour;
     const Variant v{c.instances, rate * c.instances, 0};
     Add(c, "reserved-1y", v, "1-year reserved instance, no upfront",

@@ -54,10 +54,10 @@ std::vector<std::string> Regions(const Catalog& c, const RecommendRequest& r) {
 
 std::vector<PurchaseKind> Purchases(const Workload& w, const RecommendRequest& r) {
   if (!r.purchase.empty()) return r.purchase;
-  if (recommend_internal::IsBatchTask(w.task)) return {PurchaseKind::kOnDemand, PurchaseKind::kSpot};
+  if (recommend_internal::IsBatchTask(w.task))
+    return {PurchaseKind::kOnDemand, PurchaseKind::kSpot};
   return {PurchaseKind::kOnDemand};
 }
-
 
 // Checkpoint size per instance for the spot model: each instance writes its shard in parallel.
 double CheckpointGibPerInstance(const Estimate& e) {
@@ -67,9 +67,9 @@ double CheckpointGibPerInstance(const Estimate& e) {
 // Prices one estimate in every region and purchase option; appends the candidates that pass
 // the budget and notes the cheapest miss.
 void PriceCandidates(const InstanceType& t, const GpuSpec* gpu, int instances, const Estimate& e,
-           const std::vector<std::string>& regions, const std::vector<PurchaseKind>& purchases,
-           const RecommendRequest& req, TypeOutcome* out, std::vector<Candidate>* candidates,
-           int64_t* priced) {
+                     const std::vector<std::string>& regions,
+                     const std::vector<PurchaseKind>& purchases, const RecommendRequest& req,
+                     TypeOutcome* out, std::vector<Candidate>* candidates, int64_t* priced) {
   for (const std::string& region : regions) {
     const RegionOffer* o = t.FindRegion(region);
     if (o == nullptr || o->offered == false) continue;
@@ -94,17 +94,16 @@ void PriceCandidates(const InstanceType& t, const GpuSpec* gpu, int instances, c
         u.instances = instances;
         u.interruptible = true;
         u.checkpoint_gib = CheckpointGibPerInstance(e);
-        c.spot_overhead =
-            SpotInterruptionOverhead(t, o->spot_band ? &*o->spot_band : nullptr, u)
-                .overhead_fraction;
+        c.spot_overhead = SpotInterruptionOverhead(t, o->spot_band ? &*o->spot_band : nullptr, u)
+                              .overhead_fraction;
         hours *= 1 + c.spot_overhead;
       }
       if (recommend_internal::IsBatchTask(e.task)) hours += kLaunchHours;
       c.time_hours = hours;
       c.usd_per_hour = price->usd_per_hour * instances;
       // A reservation bills every hour of its 1-year term, whatever the run uses.
-      const double billed = p == PurchaseKind::kReserved1y ? std::max(hours, 12 * kHoursPerMonth)
-                                                           : hours;
+      const double billed =
+          p == PurchaseKind::kReserved1y ? std::max(hours, 12 * kHoursPerMonth) : hours;
       c.cost_usd = c.usd_per_hour * billed;
       if (req.deadline_hours && c.time_hours > *req.deadline_hours) {
         out->NoteDeadline(c.time_hours);
@@ -124,8 +123,7 @@ TypeOutcome SearchType(const Catalog& catalog, const InstanceType& t, const Work
                        const RecommendRequest& req, const std::vector<std::string>& regions,
                        const std::vector<PurchaseKind>& purchases,
                        std::vector<Candidate>* candidates, std::deque<Estimate>* estimates,
-                       int64_t* evaluated, int64_t* layouts, int64_t* pruned,
-                       int64_t* priced) {
+                       int64_t* evaluated, int64_t* layouts, int64_t* pruned, int64_t* priced) {
   TypeOutcome out;
   const GpuSpec* gpu = catalog.GpuOf(t);
   const AcceleratorKind kind = t.accelerator.kind;
@@ -182,16 +180,20 @@ TypeOutcome SearchType(const Catalog& catalog, const InstanceType& t, const Work
     }
     out.feasible_estimate = true;
     estimates->push_back(std::move(e).value());
-    PriceCandidates(t, gpu, n, estimates->back(), regions, purchases, req, &out, candidates, priced);
+    PriceCandidates(t, gpu, n, estimates->back(), regions, purchases, req, &out, candidates,
+                    priced);
   }
   return out;
 }
 
 double Score(const Candidate& c, Objective o) {
   switch (o) {
-    case Objective::kCost: return c.cost_usd + 1e-9 * c.time_hours;
-    case Objective::kTime: return c.time_hours + 1e-9 * c.cost_usd;
-    case Objective::kBalanced: return c.cost_usd * c.time_hours;
+    case Objective::kCost:
+      return c.cost_usd + 1e-9 * c.time_hours;
+    case Objective::kTime:
+      return c.time_hours + 1e-9 * c.cost_usd;
+    case Objective::kBalanced:
+      return c.cost_usd * c.time_hours;
   }
   return c.cost_usd;
 }
@@ -228,18 +230,24 @@ std::vector<Candidate> ParetoFront(const std::vector<Candidate>& ranked) {
 
 const char* ObjectiveName(Objective o) {
   switch (o) {
-    case Objective::kCost: return "cost";
-    case Objective::kTime: return "time";
-    case Objective::kBalanced: return "balanced";
+    case Objective::kCost:
+      return "cost";
+    case Objective::kTime:
+      return "time";
+    case Objective::kBalanced:
+      return "balanced";
   }
   return "cost";
 }
 
 const char* PurchaseKindName(PurchaseKind p) {
   switch (p) {
-    case PurchaseKind::kOnDemand: return "on-demand";
-    case PurchaseKind::kSpot: return "spot";
-    case PurchaseKind::kReserved1y: return "reserved-1y-no-upfront";
+    case PurchaseKind::kOnDemand:
+      return "on-demand";
+    case PurchaseKind::kSpot:
+      return "spot";
+    case PurchaseKind::kReserved1y:
+      return "reserved-1y-no-upfront";
   }
   return "on-demand";
 }
@@ -261,9 +269,9 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
       outcomes.push_back({&t, TypeOutcome::Retired()});
       continue;
     }
-    outcomes.push_back({&t, SearchType(catalog, t, w, req, regions, purchases, &candidates,
-                                       &estimates, &rec.candidates, &rec.layouts, &rec.pruned,
-                                       &rec.priced)});
+    outcomes.push_back(
+        {&t, SearchType(catalog, t, w, req, regions, purchases, &candidates, &estimates,
+                        &rec.candidates, &rec.layouts, &rec.pruned, &rec.priced)});
   }
   const std::vector<Candidate> ranked = BestPerConfiguration(candidates, req.objective);
   const size_t top = std::min<size_t>(ranked.size(), static_cast<size_t>(req.top));

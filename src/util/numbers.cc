@@ -48,12 +48,26 @@ Result<double> ParseSiNumber(std::string_view text, std::string_view what) {
   double mult = 1;
   if (!s.empty()) {
     switch (s.back()) {
-      case 'k': case 'K': mult = 1e3; break;
-      case 'M': mult = 1e6; break;
-      case 'B': case 'G': case 'b': mult = 1e9; break;
-      case 'T': mult = 1e12; break;
-      case 'P': mult = 1e15; break;
-      default: break;
+      case 'k':
+      case 'K':
+        mult = 1e3;
+        break;
+      case 'M':
+        mult = 1e6;
+        break;
+      case 'B':
+      case 'G':
+      case 'b':
+        mult = 1e9;
+        break;
+      case 'T':
+        mult = 1e12;
+        break;
+      case 'P':
+        mult = 1e15;
+        break;
+      default:
+        break;
     }
     if (mult != 1) s.remove_suffix(1);
   }
@@ -69,11 +83,21 @@ Result<double> ParseDurationSeconds(std::string_view text, std::string_view what
   double mult = 3600;  // a bare number is hours
   if (!s.empty()) {
     switch (s.back()) {
-      case 's': mult = 1; break;
-      case 'm': mult = 60; break;
-      case 'h': mult = 3600; break;
-      case 'd': mult = 86400; break;
-      case 'w': mult = 7 * 86400; break;
+      case 's':
+        mult = 1;
+        break;
+      case 'm':
+        mult = 60;
+        break;
+      case 'h':
+        mult = 3600;
+        break;
+      case 'd':
+        mult = 86400;
+        break;
+      case 'w':
+        mult = 7 * 86400;
+        break;
       default:
         if (!std::isdigit(static_cast<unsigned char>(s.back())) && s.back() != '.') {
           return Expected(what, "a duration such as 90m, 36h or 14d", text);

@@ -9,8 +9,9 @@ using rapidjson::Value;
 Status ParseRapidJson(std::string_view text, std::string_view origin, rapidjson::Document* doc) {
   doc->Parse(text.data(), text.size());
   if (!doc->HasParseError()) return Status::OK();
-  return Status::ParseError(std::string(origin) + ": byte " + std::to_string(doc->GetErrorOffset()) +
-                            ": " + rapidjson::GetParseError_En(doc->GetParseError()));
+  return Status::ParseError(std::string(origin) + ": byte " +
+                            std::to_string(doc->GetErrorOffset()) + ": " +
+                            rapidjson::GetParseError_En(doc->GetParseError()));
 }
 
 void RjReader::Fail(const std::string& path, std::string_view expected) {
@@ -75,7 +76,8 @@ double RjReader::Num(const Value& obj, const char* key, const std::string& path)
   return v->GetDouble();
 }
 
-std::optional<int64_t> RjReader::OptInt(const Value& obj, const char* key, const std::string& path) {
+std::optional<int64_t> RjReader::OptInt(const Value& obj, const char* key,
+                                        const std::string& path) {
   const Value* v = Get(obj, key, path, false);
   if (!v) return std::nullopt;
   if (!v->IsInt64()) {

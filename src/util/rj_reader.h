@@ -31,7 +31,8 @@ class RjReader {
   bool Bool(const Value& obj, const char* key, const std::string& path);
   std::vector<std::string> StrList(const Value& obj, const char* key, const std::string& path);
   // The array at key (an empty array, plus an error when required or mistyped, otherwise).
-  const Value& Array(const Value& obj, const char* key, const std::string& path, bool required = true);
+  const Value& Array(const Value& obj, const char* key, const std::string& path,
+                     bool required = true);
   const Value* OptObject(const Value& obj, const char* key, const std::string& path);
 
   void Fail(const std::string& path, std::string_view expected);

@@ -19,13 +19,20 @@ Status Status::WithPrefix(std::string_view prefix) const {
 
 const char* StatusCodeName(StatusCode code) {
   switch (code) {
-    case StatusCode::kOk: return "ok";
-    case StatusCode::kInvalidArgument: return "invalid_argument";
-    case StatusCode::kNotFound: return "not_found";
-    case StatusCode::kParseError: return "parse_error";
-    case StatusCode::kIOError: return "io_error";
-    case StatusCode::kUnsupported: return "unsupported";
-    case StatusCode::kNoResult: return "no_result";
+    case StatusCode::kOk:
+      return "ok";
+    case StatusCode::kInvalidArgument:
+      return "invalid_argument";
+    case StatusCode::kNotFound:
+      return "not_found";
+    case StatusCode::kParseError:
+      return "parse_error";
+    case StatusCode::kIOError:
+      return "io_error";
+    case StatusCode::kUnsupported:
+      return "unsupported";
+    case StatusCode::kNoResult:
+      return "no_result";
   }
   return "unknown";
 }

@@ -13,15 +13,11 @@ namespace {
 // kernels; they reproduce the published MFU of Megatron-LM (A100) and MosaicML (A100/H100)
 // together with the bandwidth and communication terms (doc/estimation.md).
 const GenerationEfficiency kGenerations[] = {
-    {"Kepler", 0.60, 0.75, 0.60, 12, true},
-    {"Maxwell", 0.60, 0.75, 0.60, 12, true},
+    {"Kepler", 0.60, 0.75, 0.60, 12, true},       {"Maxwell", 0.60, 0.75, 0.60, 12, true},
     {"Volta", 0.70, 0.80, 0.70, 12, false},  // PaLM Table 3, Megatron-LM 2019
-    {"Turing", 0.60, 0.80, 0.70, 12, true},
-    {"Ampere", 0.75, 0.80, 0.70, 25, false},
-    {"Ada Lovelace", 0.65, 0.80, 0.70, 25, true},
-    {"Hopper", 0.65, 0.80, 0.70, 50, false},
-    {"Blackwell", 0.60, 0.80, 0.70, 50, true},
-    {"Neuron", 0.50, 0.70, 0.55, 25, true},
+    {"Turing", 0.60, 0.80, 0.70, 12, true},       {"Ampere", 0.75, 0.80, 0.70, 25, false},
+    {"Ada Lovelace", 0.65, 0.80, 0.70, 25, true}, {"Hopper", 0.65, 0.80, 0.70, 50, false},
+    {"Blackwell", 0.60, 0.80, 0.70, 50, true},    {"Neuron", 0.50, 0.70, 0.55, 25, true},
     {"Other", 0.50, 0.70, 0.55, 12, true},
 };
 
@@ -39,7 +35,7 @@ DeviceClass ClassOf(const GpuSpec& gpu) {
   if (vendor == "nvidia") return DeviceClass::kNvidia;
   if (vendor == "aws") {
     return gpu.architecture.find("v1") != std::string::npos ? DeviceClass::kInferentia1
-                                                             : DeviceClass::kNeuron;
+                                                            : DeviceClass::kNeuron;
   }
   return DeviceClass::kOther;
 }
@@ -58,12 +54,24 @@ const GenerationEfficiency& EfficiencyFor(const GpuSpec& gpu) {
 std::optional<double> PeakFlops(const GpuSpec& gpu, Precision p) {
   std::optional<double> tflops;
   switch (p) {
-    case Precision::kFp64: tflops = gpu.fp64_tflops; break;
-    case Precision::kFp32: tflops = gpu.fp32_tflops; break;
-    case Precision::kTf32: tflops = gpu.tf32_tflops; break;
-    case Precision::kBf16: tflops = gpu.bf16_tflops ? gpu.bf16_tflops : gpu.fp16_tflops; break;
-    case Precision::kFp8: tflops = gpu.fp8_tflops; break;
-    case Precision::kInt8: tflops = gpu.int8_tops; break;
+    case Precision::kFp64:
+      tflops = gpu.fp64_tflops;
+      break;
+    case Precision::kFp32:
+      tflops = gpu.fp32_tflops;
+      break;
+    case Precision::kTf32:
+      tflops = gpu.tf32_tflops;
+      break;
+    case Precision::kBf16:
+      tflops = gpu.bf16_tflops ? gpu.bf16_tflops : gpu.fp16_tflops;
+      break;
+    case Precision::kFp8:
+      tflops = gpu.fp8_tflops;
+      break;
+    case Precision::kInt8:
+      tflops = gpu.int8_tops;
+      break;
     case Precision::kFp16:
     case Precision::kInt4:
     case Precision::kFp4:

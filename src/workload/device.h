@@ -17,12 +17,12 @@ enum class DeviceClass { kNvidia, kNeuron, kInferentia1, kOther };
 
 // Efficiency assumptions of one accelerator generation (doc/estimation.md, "Efficiencies").
 struct GenerationEfficiency {
-  const char* name;        // "Ampere"
-  double matmul;           // achieved / dense peak on large GEMMs (cuBLAS-class)
-  double bandwidth;        // achieved / peak HBM bandwidth, streaming kernels
-  double decode_mbu;       // bandwidth utilisation of LLM decode with 16-bit weights
-  double pcie_gbps;        // host link per device, GB/s one direction (peak)
-  bool low_confidence;     // no published LLM efficiency for this generation
+  const char* name;     // "Ampere"
+  double matmul;        // achieved / dense peak on large GEMMs (cuBLAS-class)
+  double bandwidth;     // achieved / peak HBM bandwidth, streaming kernels
+  double decode_mbu;    // bandwidth utilisation of LLM decode with 16-bit weights
+  double pcie_gbps;     // host link per device, GB/s one direction (peak)
+  bool low_confidence;  // no published LLM efficiency for this generation
 };
 const GenerationEfficiency& EfficiencyFor(const GpuSpec& gpu);
 
@@ -42,9 +42,9 @@ struct Topology {
   int gpus_per_node = 1;
   int nodes = 1;
   bool nvlink = false;
-  double intra_bps = 0;       // effective bytes/s per device, one direction, inside a node
-  double intra_latency_s = 0; // per collective
-  double inter_bps_node = 0;  // effective bytes/s per node between nodes
+  double intra_bps = 0;        // effective bytes/s per device, one direction, inside a node
+  double intra_latency_s = 0;  // per collective
+  double inter_bps_node = 0;   // effective bytes/s per node between nodes
   double inter_latency_s = 0;
   bool network_assumed = false;  // no instance and no override: a default was used
 };
@@ -54,9 +54,9 @@ Topology MakeTopology(const Hardware& hw);
 double DeviceMemoryBytes(const GpuSpec& gpu);
 
 inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-inline constexpr double kNvlinkEfficiency = 0.7;   // NCCL bus bandwidth / link peak
+inline constexpr double kNvlinkEfficiency = 0.7;  // NCCL bus bandwidth / link peak
 inline constexpr double kPcieEfficiency = 0.7;
-inline constexpr double kNetworkEfficiency = 0.8;  // EFA/IB achieved / line rate
+inline constexpr double kNetworkEfficiency = 0.8;       // EFA/IB achieved / line rate
 inline constexpr double kDefaultNodeNetworkGbps = 400;  // when nothing says otherwise
 
 }  // namespace gpuadvisor::workload_internal

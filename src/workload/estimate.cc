@@ -36,8 +36,8 @@ void SetMemory(const EstimateContext& ctx, const MemoryBytes& m, bool training, 
   out.device_gib = DeviceMemoryBytes(ctx.gpu) / kGiB;
   out.fits = out.total_gib <= out.device_gib;
   if (!out.fits) {
-    ctx.Warn("does not fit: needs " + Num(out.total_gib, 1) + " GiB per device, " +
-             ctx.gpu.model + " has " + Num(out.device_gib, 1) +
+    ctx.Warn("does not fit: needs " + Num(out.total_gib, 1) + " GiB per device, " + ctx.gpu.model +
+             " has " + Num(out.device_gib, 1) +
              " GiB usable; performance shown as if memory allowed it");
   }
 }
@@ -71,14 +71,21 @@ Status Dispatch(const EstimateContext& ctx) {
     case TaskKind::kPretrain:
     case TaskKind::kFinetune:
     case TaskKind::kLora:
-    case TaskKind::kQlora: return EstimateTraining(ctx);
-    case TaskKind::kServe: return EstimateServing(ctx);
+    case TaskKind::kQlora:
+      return EstimateTraining(ctx);
+    case TaskKind::kServe:
+      return EstimateServing(ctx);
     case TaskKind::kTrainVision:
-    case TaskKind::kInferVision: return EstimateVision(ctx);
-    case TaskKind::kHpc: return EstimateHpc(ctx);
-    case TaskKind::kTranscode: return EstimateTranscode(ctx);
-    case TaskKind::kRender: return EstimateRender(ctx);
-    case TaskKind::kAnalytics: return EstimateAnalytics(ctx);
+    case TaskKind::kInferVision:
+      return EstimateVision(ctx);
+    case TaskKind::kHpc:
+      return EstimateHpc(ctx);
+    case TaskKind::kTranscode:
+      return EstimateTranscode(ctx);
+    case TaskKind::kRender:
+      return EstimateRender(ctx);
+    case TaskKind::kAnalytics:
+      return EstimateAnalytics(ctx);
   }
   return Status::InvalidArgument("task: unknown");
 }
@@ -127,9 +134,9 @@ std::optional<GpuSpec> InstanceDevice(const Hardware& hw) {
   if (memory_differs) g.aws_memory_mib = *a.memory_mib_each;
   if (a.fractional()) {
     const double f = a.partition_size;
-    for (std::optional<double>* v : {&g.memory_bw_gbps, &g.fp64_tflops, &g.fp32_tflops,
-                                     &g.tf32_tflops, &g.bf16_tflops, &g.fp16_tflops,
-                                     &g.fp8_tflops, &g.int8_tops}) {
+    for (std::optional<double>* v :
+         {&g.memory_bw_gbps, &g.fp64_tflops, &g.fp32_tflops, &g.tf32_tflops, &g.bf16_tflops,
+          &g.fp16_tflops, &g.fp8_tflops, &g.int8_tops}) {
       if (*v) **v *= f;
     }
     if (g.nvenc) g.nvenc = static_cast<int>(std::floor(*g.nvenc * f));
@@ -146,16 +153,23 @@ double MemoryLowerBoundGib(const Workload& w, int devices) {
   const double params = ComputeModelParams(w.model).total;
   double bytes_per_param = 0;
   switch (w.task) {
-    case TaskKind::kServe: bytes_per_param = WeightBytes(w.quantization); break;
-    case TaskKind::kQlora: bytes_per_param = 0.5; break;
-    case TaskKind::kLora: bytes_per_param = 2; break;
+    case TaskKind::kServe:
+      bytes_per_param = WeightBytes(w.quantization);
+      break;
+    case TaskKind::kQlora:
+      bytes_per_param = 0.5;
+      break;
+    case TaskKind::kLora:
+      bytes_per_param = 2;
+      break;
     default: {
-      const bool fp32 = w.precision && (*w.precision == Precision::kFp32 ||
-                                        *w.precision == Precision::kTf32);
+      const bool fp32 =
+          w.precision && (*w.precision == Precision::kFp32 || *w.precision == Precision::kTf32);
       const bool offload = w.parallelism.offload && *w.parallelism.offload != Offload::kNone;
-      bytes_per_param = (fp32 ? 8 : 4) + (offload ? 0 : OptimizerBytesPerParam(
-                                                             w.optimizer, w.precision.value_or(
-                                                                              Precision::kBf16)));
+      bytes_per_param =
+          (fp32 ? 8 : 4) +
+          (offload ? 0
+                   : OptimizerBytesPerParam(w.optimizer, w.precision.value_or(Precision::kBf16)));
     }
   }
   return params * bytes_per_param / devices / kGiB;

@@ -23,7 +23,10 @@ json HardwareJson(const Estimate& e) {
 json ParallelismJson(const Estimate& e) {
   const ParallelismChoice& p = e.parallelism;
   if (!e.parallelism_applies) {
-    return {{"tp", nullptr}, {"pp", nullptr}, {"dp", nullptr}, {"zero", nullptr},
+    return {{"tp", nullptr},
+            {"pp", nullptr},
+            {"dp", nullptr},
+            {"zero", nullptr},
             {"micro_batch", nullptr}};
   }
   const bool serve = e.task == TaskKind::kServe;
@@ -104,7 +107,8 @@ json BandsJson(const Estimate& e) {
     bands.push_back({{"metric", metric}, {"low", a}, {"high", b}});
   };
   const std::string primary = e.uncertainty_metric;
-  bands.push_back({{"metric", primary}, {"low", *e.uncertainty_low}, {"high", *e.uncertainty_high}});
+  bands.push_back(
+      {{"metric", primary}, {"low", *e.uncertainty_low}, {"high", *e.uncertainty_high}});
   const PerformanceEstimate& p = e.performance;
   if (primary == "time.hours") {
     add("time.gpu_hours", e.gpu_hours, false);

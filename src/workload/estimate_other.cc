@@ -9,12 +9,12 @@
 namespace gpuadvisor::workload_internal {
 namespace {
 
-constexpr double kHpcEfficiency = 0.6;     // of the vector FP64/FP32 peak (HPL-class codes)
-constexpr double kMultiNodeScaling = 0.9;  // parallel efficiency once the job spans nodes
-constexpr double kVisionUnhidden = 0.5;    // share of the smaller roofline term not overlapped
+constexpr double kHpcEfficiency = 0.6;        // of the vector FP64/FP32 peak (HPL-class codes)
+constexpr double kMultiNodeScaling = 0.9;     // parallel efficiency once the job spans nodes
+constexpr double kVisionUnhidden = 0.5;       // share of the smaller roofline term not overlapped
 constexpr double kDecodeImagesPerVcpu = 150;  // JPEG decode + resize at 224 px per vCPU (PIL)
-constexpr double kNvencFps1080p = 1140;    // per engine: NVIDIA T4 brief, 38 x 1080p30 H.264
-constexpr double kScanEfficiency = 0.5;    // cuDF/RAPIDS scans vs peak HBM bandwidth
+constexpr double kNvencFps1080p = 1140;       // per engine: NVIDIA T4 brief, 38 x 1080p30 H.264
+constexpr double kScanEfficiency = 0.5;       // cuDF/RAPIDS scans vs peak HBM bandwidth
 constexpr double kAnalyticsMemoryFactor = 2;  // working memory / dataset (joins, group-by)
 
 bool ComputeCapable(const GpuSpec& gpu) {
@@ -91,7 +91,7 @@ Status EstimateVision(const EstimateContext& ctx) {
   const bool fp32_acts = precision == Precision::kFp32 || precision == Precision::kTf32;
   double flop = m.fwd_flop_per_image * scale;
   double bytes = m.fwd_bytes_per_image * scale * (fp32_acts ? 2 : 1);  // 4-byte activations
-  if (m.family == ModelFamily::kDiffusion && !train) {  // CFG doubles every step
+  if (m.family == ModelFamily::kDiffusion && !train) {                 // CFG doubles every step
     const double steps = w.steps > 0 ? w.steps : m.diffusion_steps;
     flop = 2 * steps * flop + m.decoder_flop_per_image * scale;
     bytes = 2 * steps * bytes;
@@ -126,8 +126,11 @@ Status EstimateVision(const EstimateContext& ctx) {
                           inst->vcpus * ctx.out->instances;
     if (decode < ips) {
       ips = decode;
-      ctx.Warn("input pipeline bound: " + std::to_string(inst->vcpus) + " vCPUs per instance "
-               "decode ~" + Num(decode, 0) + " images/s; decode on the GPU (NVIDIA DALI) or pick "
+      ctx.Warn("input pipeline bound: " + std::to_string(inst->vcpus) +
+               " vCPUs per instance "
+               "decode ~" +
+               Num(decode, 0) +
+               " images/s; decode on the GPU (NVIDIA DALI) or pick "
                "an instance with more vCPUs");
     }
   }
@@ -140,8 +143,8 @@ Status EstimateVision(const EstimateContext& ctx) {
   SetBand(ctx.out, "time.hours", *ctx.out->hours, 0.25, 0.35);
   if (ctx.detailed()) {
     ctx.Assume("per image: " + Num(passes * flop / 1e9, 1) + " GFLOP and " +
-               Num(passes * bytes / 1e6, 0) + " MB of non-matmul memory traffic at " +
-               Num(res, 0) + " px; batch " + std::to_string(batch) + " per GPU");
+               Num(passes * bytes / 1e6, 0) + " MB of non-matmul memory traffic at " + Num(res, 0) +
+               " px; batch " + std::to_string(batch) + " per GPU");
     if (m.family == ModelFamily::kDiffusion) {
       ctx.Warn("diffusion FLOP per step is approximate (low confidence)");
     }
@@ -211,19 +214,24 @@ Status EstimateTranscode(const EstimateContext& ctx) {
     return Status::Unsupported("task: NVENC engine count of " + g.model + " is not verified");
   }
   if (*g.nvenc == 0) {
-    return Status::Unsupported("task: " + g.model + " has no NVENC video encoder; use G-family "
+    return Status::Unsupported("task: " + g.model +
+                               " has no NVENC video encoder; use G-family "
                                "GPUs (T4, A10G, L4, L40S)");
   }
-  const bool av1_capable = StartsWith(g.architecture, "Ada") || StartsWith(g.architecture, "Blackwell");
+  const bool av1_capable =
+      StartsWith(g.architecture, "Ada") || StartsWith(g.architecture, "Blackwell");
   if (w.codec == Codec::kAv1 && !av1_capable) {
     return Status::Unsupported("codec: " + g.model + " (" + g.architecture +
                                ") has no AV1 encoder (Ada and newer)");
   }
   const double codec_factor = w.codec == Codec::kH264 ? 1.0 : 0.9;
-  const double pixel_ratio = (1080.0 / w.stream_resolution_lines) * (1080.0 / w.stream_resolution_lines);
+  const double pixel_ratio =
+      (1080.0 / w.stream_resolution_lines) * (1080.0 / w.stream_resolution_lines);
   const double per_gpu = std::floor(*g.nvenc * kNvencFps1080p * codec_factor * pixel_ratio / w.fps);
-  const Capacity c{"streams", double(w.streams), per_gpu, 0.3 * kGiB / pixel_ratio, 0.5 * kGiB,
-                   "performance.streams_per_gpu", 0.3, 0.3};  // frame surfaces per stream
+  const Capacity c{"streams",  double(w.streams),
+                   per_gpu,    0.3 * kGiB / pixel_ratio,
+                   0.5 * kGiB, "performance.streams_per_gpu",
+                   0.3,        0.3};  // frame surfaces per stream
   ReportCapacity(ctx, c, &ctx.out->performance.streams_per_gpu);
   if (ctx.detailed()) {
     ctx.Assume(std::to_string(*g.nvenc) + " NVENC engine(s), " + Num(kNvencFps1080p, 0) +
@@ -238,13 +246,16 @@ Status EstimateRender(const EstimateContext& ctx) {
   const double session_gib = w.session_gib > 0 ? w.session_gib : 4;
   const double device_gib = DeviceMemoryBytes(ctx.gpu) / kGiB;
   const double per_gpu = std::floor((device_gib - 1) / session_gib);
-  const Capacity c{"sessions", double(w.sessions), per_gpu, session_gib * kGiB, 1.0 * kGiB,
-                   "performance.sessions_per_gpu", 0.25, 0.1};
+  const Capacity c{"sessions", double(w.sessions),
+                   per_gpu,    session_gib * kGiB,
+                   1.0 * kGiB, "performance.sessions_per_gpu",
+                   0.25,       0.1};
   ReportCapacity(ctx, c, &ctx.out->performance.sessions_per_gpu);
   if (ctx.detailed()) {
     ctx.Assume(Num(session_gib, 1) + " GiB of GPU memory per session (--session-gib)");
     if (ctx.gpu.nvenc && *ctx.gpu.nvenc == 0) {
-      ctx.Warn(ctx.gpu.model + " is a compute GPU without display engines or NVENC; virtual "
+      ctx.Warn(ctx.gpu.model +
+               " is a compute GPU without display engines or NVENC; virtual "
                "workstations belong on G-family instances");
     }
   }
@@ -271,8 +282,9 @@ Status EstimateAnalytics(const EstimateContext& ctx) {
     }
   }
   if (ctx.detailed()) {
-    ctx.Assume("GPU dataframes need about 2x the dataset in GPU memory; scans at 50% of HBM "
-               "bandwidth");
+    ctx.Assume(
+        "GPU dataframes need about 2x the dataset in GPU memory; scans at 50% of HBM "
+        "bandwidth");
   }
   return Status::OK();
 }

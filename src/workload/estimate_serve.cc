@@ -13,8 +13,8 @@ constexpr double kLatencyP95Factor = 1.3;  // p95 over modelled mean under load 
 
 struct ServePlan {
   ServeConfig config;
-  double capacity = 0;   // requests per replica the KV cache holds
-  double batch = 1;      // requests in flight per replica
+  double capacity = 0;  // requests per replica the KV cache holds
+  double batch = 1;     // requests in flight per replica
   bool saturated = false;
   ServeTiming timing;
   MemoryBytes memory;
@@ -25,9 +25,13 @@ struct ServePlan {
 double KvElementBytes(const Workload& w) {
   if (!w.kv_precision) return 2;
   switch (*w.kv_precision) {
-    case Precision::kFp8: case Precision::kInt8: return 1;
-    case Precision::kFp32: return 4;
-    default: return 2;
+    case Precision::kFp8:
+    case Precision::kInt8:
+      return 1;
+    case Precision::kFp32:
+      return 4;
+    default:
+      return 2;
   }
 }
 
@@ -40,8 +44,8 @@ Precision ComputePrecision(const Workload& w, const GpuSpec& gpu) {
 }
 
 // Open loop: requests in flight per replica by Little's law, n = lambda x e2e(n).
-double BatchForRate(const ServeConfig& c, const GpuSpec& gpu, const Topology& topo,
-                    double rate, double cap, bool* saturated) {
+double BatchForRate(const ServeConfig& c, const GpuSpec& gpu, const Topology& topo, double rate,
+                    double cap, bool* saturated) {
   double n = 1;
   for (int i = 0; i < 40; ++i) {
     const ServeTiming t = ServingTiming(c, gpu, topo, n);
@@ -144,9 +148,9 @@ void Report(const EstimateContext& ctx, const ServePlan& p, const ModelShape& m,
     perf.ttft_ms = p.timing.ttft_s * 1e3;
     perf.e2e_latency_ms = (p.timing.ttft_s + c.output_tokens * p.timing.itl_s) * 1e3;
   }
-  const double flop_per_token = ForwardFlopPerToken(m, c.input_tokens + c.output_tokens / 2) +
-                                ForwardFlopPerToken(m, c.input_tokens / 2) * c.input_tokens /
-                                    c.output_tokens;
+  const double flop_per_token =
+      ForwardFlopPerToken(m, c.input_tokens + c.output_tokens / 2) +
+      ForwardFlopPerToken(m, c.input_tokens / 2) * c.input_tokens / c.output_tokens;
   if (peak > 0) {
     perf.tflops_per_gpu = flop_per_token * tokens / ctx.topo.gpus / 1e12;
     perf.mfu = *perf.tflops_per_gpu * 1e12 / peak;
@@ -160,8 +164,9 @@ void Report(const EstimateContext& ctx, const ServePlan& p, const ModelShape& m,
   if (!ctx.detailed()) return;
   ctx.Assume("requests of " + Num(c.input_tokens, 0) + " input + " + Num(c.output_tokens, 0) +
              " output tokens; " + Num(p.batch, 1) + " in flight per replica (" +
-             (w.concurrency > 0 ? "--concurrency" : w.rps > 0 ? "--rps, Little's law"
-                                                              : "offline: KV-cache limit") +
+             (w.concurrency > 0 ? "--concurrency"
+              : w.rps > 0       ? "--rps, Little's law"
+                                : "offline: KV-cache limit") +
              ")");
   ctx.Assume("decode bandwidth utilisation " + Num(p.timing.mbu) + ", KV cache " +
              Num(c.kv_bytes, 0) + " B/element, 90% of memory usable (vLLM default)");
@@ -182,8 +187,10 @@ void Report(const EstimateContext& ctx, const ServePlan& p, const ModelShape& m,
   target("e2e", p.timing.ttft_s + c.output_tokens * p.timing.itl_s, w.e2e_p95_s);
   if (!targets.empty()) {
     const std::string line = "p95 latency (1.3x the modelled mean): " + targets;
-    if (p.meets_slo) ctx.Assume(line + ": targets met");
-    else ctx.Warn(line + ": targets NOT met");
+    if (p.meets_slo)
+      ctx.Assume(line + ": targets met");
+    else
+      ctx.Warn(line + ": targets NOT met");
   }
   if (!p.timing.compute_known) {
     ctx.Warn("no published compute peak for " + ctx.gpu.model +
@@ -234,8 +241,7 @@ Status EstimateServing(const EstimateContext& ctx) {
     if (r.tp) break;
   }
   if (!found) {
-    return Status::InvalidArgument("tp: tp x pp must divide the " + std::to_string(gpus) +
-                                   " GPUs");
+    return Status::InvalidArgument("tp: tp x pp must divide the " + std::to_string(gpus) + " GPUs");
   }
   ctx.out->parallelism.chosen = !r.tp;
   ctx.out->layouts_evaluated = evaluated;

@@ -87,9 +87,9 @@ struct Search {
       for (int j = 0; j < npp; ++j) TryDegrees(tp, pps[j], cp);
     }
     if (!found) {
-      return Status::InvalidArgument(
-          "tp: tp x pp x context-parallel must divide the " + std::to_string(gpus) +
-          " GPUs (and tp the " + std::to_string(heads) + " heads)");
+      return Status::InvalidArgument("tp: tp x pp x context-parallel must divide the " +
+                                     std::to_string(gpus) + " GPUs (and tp the " +
+                                     std::to_string(heads) + " heads)");
     }
     return Status::OK();
   }
@@ -133,8 +133,10 @@ struct Search {
     for (int z = 0; z < nzero; ++z) {
       for (int k = 0; k < nrc; ++k) {
         for (int mb : mbs_all) {
-          if (r.micro_batch) mb = *r.micro_batch;
-          else if (mb > per_dp || (pp > 1 && mb > 1)) continue;
+          if (r.micro_batch)
+            mb = *r.micro_batch;
+          else if (mb > per_dp || (pp > 1 && mb > 1))
+            continue;
           TrainConfig c = base;
           c.par.tp = tp;
           c.par.pp = pp;
@@ -181,8 +183,10 @@ Status CheckTrainingHardware(const EstimateContext& ctx, Precision p) {
                                " is an inference accelerator; train on Trainium or a GPU");
   }
   if (cls == DeviceClass::kNeuron && ctx.w.task == TaskKind::kQlora) {
-    return Status::Unsupported("task: qlora's NF4 base model (bitsandbytes kernels) runs on CUDA "
-                               "GPUs only; use lora on " + ctx.gpu.model);
+    return Status::Unsupported(
+        "task: qlora's NF4 base model (bitsandbytes kernels) runs on CUDA "
+        "GPUs only; use lora on " +
+        ctx.gpu.model);
   }
   return CheckPrecisionSupported(ctx.gpu, p, "precision");
 }
@@ -234,8 +238,9 @@ void Report(const EstimateContext& ctx, const Plan& plan, double peak, const Mod
                " s, pipeline bubble " + Num(100 * plan.step.bubble_fraction, 1) + "%");
   }
   if (!w.flash_attention) ctx.Assume("unfused attention (no FlashAttention)");
-  if (low_conf) ctx.Warn("no published LLM training efficiency for " + ctx.gpu.model +
-                         "; wide uncertainty band");
+  if (low_conf)
+    ctx.Warn("no published LLM training efficiency for " + ctx.gpu.model +
+             "; wide uncertainty band");
   if (m.shape_assumed) {
     ctx.Assume("architecture not given: GPT-like shape assumed (" + Num(m.layers, 0) +
                " layers, hidden " + Num(m.hidden, 0) + ")");
@@ -253,8 +258,9 @@ Status EstimateTraining(const EstimateContext& ctx) {
   ctx.out->params_total = m.params.total;
   ctx.out->params_active = m.params.active;
   const std::optional<double> peak = PeakFlops(ctx.gpu, precision);
-  Search search{ctx, m, BaseConfig(ctx, m, precision), DeviceMemoryBytes(ctx.gpu),
-                peak.value_or(0), false, {}, 0};
+  Search search{
+      ctx, m, BaseConfig(ctx, m, precision), DeviceMemoryBytes(ctx.gpu), peak.value_or(0), false,
+      {},  0};
   GPUADVISOR_RETURN_IF_ERROR(search.Run());
   ctx.out->layouts_evaluated = search.tried;
   const ParallelismRequest& r = ctx.req;
@@ -271,10 +277,9 @@ Status EstimateTraining(const EstimateContext& ctx) {
   }
   if (ctx.detailed() && ctx.out->parallelism.chosen) {
     const ParallelismChoice& p = ctx.out->parallelism;
-    ctx.Assume("parallelism chosen: tp " + std::to_string(p.tp) + ", pp " +
-               std::to_string(p.pp) + ", dp " + std::to_string(p.dp) + ", ZeRO " +
-               std::to_string(p.zero) + ", recompute " + RecomputeName(p.recompute) +
-               " (fastest that fits)");
+    ctx.Assume("parallelism chosen: tp " + std::to_string(p.tp) + ", pp " + std::to_string(p.pp) +
+               ", dp " + std::to_string(p.dp) + ", ZeRO " + std::to_string(p.zero) +
+               ", recompute " + RecomputeName(p.recompute) + " (fastest that fits)");
   }
   return Status::OK();
 }

@@ -78,9 +78,9 @@ Status SetModelConfig(Workload* w, std::string_view key, std::string_view v) {
 }
 
 Status SetFamily(Workload* w, std::string_view key, std::string_view v) {
-  static const ModelFamily kAll[] = {ModelFamily::kDecoder,  ModelFamily::kEncoder,
-                                     ModelFamily::kEncoderDecoder, ModelFamily::kConvNet,
-                                     ModelFamily::kVit, ModelFamily::kDiffusion};
+  static const ModelFamily kAll[] = {
+      ModelFamily::kDecoder, ModelFamily::kEncoder, ModelFamily::kEncoderDecoder,
+      ModelFamily::kConvNet, ModelFamily::kVit,     ModelFamily::kDiffusion};
   const std::string s = ToLower(Trim(v));
   for (ModelFamily f : kAll) {
     if (s == ModelFamilyName(f)) {
@@ -90,145 +90,184 @@ Status SetFamily(Workload* w, std::string_view key, std::string_view v) {
   }
   return Status::InvalidArgument(std::string(key) +
                                  ": expected one of decoder|encoder|encoder-decoder|convnet|"
-                                 "vit|diffusion, got \"" + std::string(v) + "\"");
+                                 "vit|diffusion, got \"" +
+                                 std::string(v) + "\"");
 }
 
 Status SetSeqLen(Workload* w, std::string_view k, std::string_view v) {
   return Assign(IntAtLeast(k, v, 1), &w->seq_len);
 }
 
-#define GA_INT(field, min) \
+#define GA_INT(field, min)                                  \
   [](Workload* w, std::string_view k, std::string_view v) { \
-    return Assign(IntAtLeast(k, v, min), &w->field); }
-#define GA_NUM(field) \
+    return Assign(IntAtLeast(k, v, min), &w->field);        \
+  }
+#define GA_NUM(field)                                       \
   [](Workload* w, std::string_view k, std::string_view v) { \
-    return Assign(PositiveNumber(k, v), &w->field); }
-#define GA_FRAC(field) \
+    return Assign(PositiveNumber(k, v), &w->field);         \
+  }
+#define GA_FRAC(field)                                      \
   [](Workload* w, std::string_view k, std::string_view v) { \
-    return Assign(Fraction(k, v), &w->field); }
-#define GA_ARCH_INT(field, min, bit) \
-  [](Workload* w, std::string_view k, std::string_view v) { \
-    return AssignArch(w, IntAtLeast(k, v, min), &w->model.field, bit); }
-#define GA_PAR_INT(field, min) \
-  [](Workload* w, std::string_view k, std::string_view v) { \
-    return Assign(IntAtLeast(k, v, min), &w->parallelism.field); }
+    return Assign(Fraction(k, v), &w->field);               \
+  }
+#define GA_ARCH_INT(field, min, bit)                                   \
+  [](Workload* w, std::string_view k, std::string_view v) {            \
+    return AssignArch(w, IntAtLeast(k, v, min), &w->model.field, bit); \
+  }
+#define GA_PAR_INT(field, min)                                   \
+  [](Workload* w, std::string_view k, std::string_view v) {      \
+    return Assign(IntAtLeast(k, v, min), &w->parallelism.field); \
+  }
 
 // Sorted by name (binary search).
 const FieldDef kFields[] = {
     {"active-experts", GA_ARCH_INT(active_experts, 1, kArchActiveExperts)},
-    {"attention-bias", [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(Bool(k, v), &w->model.attention_bias); }},
+    {"attention-bias",
+     [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(Bool(k, v), &w->model.attention_bias);
+     }},
     {"batch", GA_INT(batch, 1)},
-    {"codec", [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(ParseCodec(k, v), &w->codec); }},
+    {"codec", [](Workload* w, std::string_view k,
+                 std::string_view v) { return Assign(ParseCodec(k, v), &w->codec); }},
     {"concurrency", GA_INT(concurrency, 1)},
     {"context-parallel", GA_PAR_INT(context_parallel, 1)},
     {"dataset-gib", GA_NUM(dataset_gib)},
     {"dp", GA_PAR_INT(dp, 1)},
-    {"dropout", [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(Bool(k, v), &w->model.dropout); }},
-    {"e2e-p95", [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(LatencySeconds(k, v), &w->e2e_p95_s); }},
+    {"dropout", [](Workload* w, std::string_view k,
+                   std::string_view v) { return Assign(Bool(k, v), &w->model.dropout); }},
+    {"e2e-p95", [](Workload* w, std::string_view k,
+                   std::string_view v) { return Assign(LatencySeconds(k, v), &w->e2e_p95_s); }},
     {"epochs", GA_NUM(epochs)},
     {"experts", GA_ARCH_INT(experts, 1, kArchExperts)},
     {"family", SetFamily},
     {"ffn", GA_ARCH_INT(ffn, 1, kArchFfn)},
-    {"flash-attention", [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(Bool(k, v), &w->flash_attention); }},
+    {"flash-attention", [](Workload* w, std::string_view k,
+                           std::string_view v) { return Assign(Bool(k, v), &w->flash_attention); }},
     {"fp32-flop", GA_NUM(fp32_flop)},
     {"fp32-flops", GA_NUM(fp32_flops_needed)},
     {"fp64-flop", GA_NUM(fp64_flop)},
     {"fp64-flops", GA_NUM(fp64_flops_needed)},
     {"fps", GA_NUM(fps)},
-    {"gated-mlp", [](Workload* w, std::string_view k, std::string_view v) {
-       return AssignArch(w, Bool(k, v), &w->model.gated_mlp, kArchGated); }},
+    {"gated-mlp",
+     [](Workload* w, std::string_view k, std::string_view v) {
+       return AssignArch(w, Bool(k, v), &w->model.gated_mlp, kArchGated);
+     }},
     {"global-batch", GA_INT(global_batch, 1)},
     {"global-batch-tokens", GA_NUM(global_batch_tokens)},
     {"goodput", GA_FRAC(goodput)},
     {"head-dim", GA_ARCH_INT(head_dim, 1, kArchHeadDim)},
     {"heads", GA_ARCH_INT(heads, 1, kArchHeads)},
     {"hidden", GA_ARCH_INT(hidden, 1, kArchHidden)},
-    {"hours", [](Workload* w, std::string_view k, std::string_view v) {
+    {"hours",
+     [](Workload* w, std::string_view k, std::string_view v) {
        Result<double> s = DurationSeconds(k, v);
        if (!s.ok()) return s.status();
        w->hours = *s / 3600;
-       return Status::OK(); }},
+       return Status::OK();
+     }},
     {"images", GA_NUM(images)},
     {"input-tokens", GA_INT(input_tokens, 1)},
-    {"itl-p95", [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(LatencySeconds(k, v), &w->itl_p95_s); }},
+    {"itl-p95", [](Workload* w, std::string_view k,
+                   std::string_view v) { return Assign(LatencySeconds(k, v), &w->itl_p95_s); }},
     {"kv-heads", GA_ARCH_INT(kv_heads, 1, kArchKvHeads)},
-    {"kv-precision", [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(ParsePrecision(k, v, {Precision::kFp16, Precision::kBf16, Precision::kFp8,
-                                           Precision::kInt8, Precision::kFp32}),
-                     &w->kv_precision); }},
+    {"kv-precision",
+     [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(ParsePrecision(k, v,
+                                    {Precision::kFp16, Precision::kBf16, Precision::kFp8,
+                                     Precision::kInt8, Precision::kFp32}),
+                     &w->kv_precision);
+     }},
     {"layers", GA_ARCH_INT(layers, 1, kArchLayers)},
     {"lora-rank", GA_INT(lora_rank, 1)},
-    {"lora-targets", [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(ParseLoraTargets(k, v), &w->lora_targets); }},
+    {"lora-targets",
+     [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(ParseLoraTargets(k, v), &w->lora_targets);
+     }},
     {"max-positions", GA_ARCH_INT(max_positions, 0, kArchMaxPositions)},
     {"mbu", GA_FRAC(mbu)},
     {"mfu", GA_FRAC(mfu)},
     {"micro-batch", GA_PAR_INT(micro_batch, 1)},
     {"model", SetModel},
     {"model-config", SetModelConfig},
-    {"offload", [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(ParseOffload(k, v), &w->parallelism.offload); }},
-    {"optimizer", [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(ParseOptimizer(k, v), &w->optimizer); }},
+    {"offload",
+     [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(ParseOffload(k, v), &w->parallelism.offload);
+     }},
+    {"optimizer", [](Workload* w, std::string_view k,
+                     std::string_view v) { return Assign(ParseOptimizer(k, v), &w->optimizer); }},
     {"output-tokens", GA_INT(output_tokens, 1)},
-    {"params", [](Workload* w, std::string_view k, std::string_view v) {
-       return AssignArch(w, PositiveNumber(k, v), &w->model.params, kArchParams); }},
+    {"params",
+     [](Workload* w, std::string_view k, std::string_view v) {
+       return AssignArch(w, PositiveNumber(k, v), &w->model.params, kArchParams);
+     }},
     {"pp", GA_PAR_INT(pp, 1)},
-    {"precision", [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(ParsePrecision(k, v, {Precision::kFp32, Precision::kTf32, Precision::kBf16,
-                                           Precision::kFp16, Precision::kFp8}),
-                     &w->precision); }},
-    {"quantization", [](Workload* w, std::string_view k, std::string_view v) {
+    {"precision",
+     [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(ParsePrecision(k, v,
+                                    {Precision::kFp32, Precision::kTf32, Precision::kBf16,
+                                     Precision::kFp16, Precision::kFp8}),
+                     &w->precision);
+     }},
+    {"quantization",
+     [](Workload* w, std::string_view k, std::string_view v) {
        const std::string s = ToLower(Trim(v));
        if (s == "none" || s == "fp16" || s == "bf16") {
          w->quantization.reset();
          return Status::OK();
        }
-       return Assign(ParsePrecision(k, v, {Precision::kFp8, Precision::kInt8, Precision::kInt4,
-                                           Precision::kFp4, Precision::kNf4}),
-                     &w->quantization); }},
-    {"recompute", [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(ParseRecompute(k, v), &w->parallelism.recompute); }},
+       return Assign(ParsePrecision(k, v,
+                                    {Precision::kFp8, Precision::kInt8, Precision::kInt4,
+                                     Precision::kFp4, Precision::kNf4}),
+                     &w->quantization);
+     }},
+    {"recompute",
+     [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(ParseRecompute(k, v), &w->parallelism.recompute);
+     }},
     {"resolution", GA_INT(resolution, 8)},
     {"rps", GA_NUM(rps)},
-    {"runtime", [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(DurationSeconds(k, v), &w->runtime_target_s); }},
+    {"runtime",
+     [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(DurationSeconds(k, v), &w->runtime_target_s);
+     }},
     {"scans-per-hour", GA_NUM(scans_per_hour)},
     {"seq-len", SetSeqLen},
-    {"sequence-parallel", [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(Bool(k, v), &w->parallelism.sequence_parallel); }},
+    {"sequence-parallel",
+     [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(Bool(k, v), &w->parallelism.sequence_parallel);
+     }},
     {"session-gib", GA_NUM(session_gib)},
     {"sessions", GA_INT(sessions, 1)},
     {"sliding-window", GA_ARCH_INT(sliding_window, 0, kArchSlidingWindow)},
     {"steps", GA_INT(steps, 1)},
-    {"stream-resolution", [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(VideoLines(k, v), &w->stream_resolution_lines); }},
+    {"stream-resolution",
+     [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(VideoLines(k, v), &w->stream_resolution_lines);
+     }},
     {"streams", GA_INT(streams, 1)},
-    {"task", [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(ParseTask(k, v), &w->task); }},
-    {"tied-embeddings", [](Workload* w, std::string_view k, std::string_view v) {
-       return AssignArch(w, Bool(k, v), &w->model.tied_embeddings, kArchTied); }},
+    {"task", [](Workload* w, std::string_view k,
+                std::string_view v) { return Assign(ParseTask(k, v), &w->task); }},
+    {"tied-embeddings",
+     [](Workload* w, std::string_view k, std::string_view v) {
+       return AssignArch(w, Bool(k, v), &w->model.tied_embeddings, kArchTied);
+     }},
     {"tokens", GA_NUM(tokens)},
     {"tp", GA_PAR_INT(tp, 1)},
-    {"ttft-p95", [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(LatencySeconds(k, v), &w->ttft_p95_s); }},
+    {"ttft-p95", [](Workload* w, std::string_view k,
+                    std::string_view v) { return Assign(LatencySeconds(k, v), &w->ttft_p95_s); }},
     {"virtual-pp", GA_PAR_INT(virtual_pp, 1)},
     {"vocab", GA_ARCH_INT(vocab, 1, kArchVocab)},
     {"working-set-gib", GA_NUM(working_set_gib)},
-    {"zero", [](Workload* w, std::string_view k, std::string_view v) {
+    {"zero",
+     [](Workload* w, std::string_view k, std::string_view v) {
        Result<int> z = IntAtLeast(k, v, 0);
        if (!z.ok() || *z > 3) {
          return Status::InvalidArgument(std::string(k) + ": expected 0, 1, 2 or 3, got \"" +
                                         std::string(v) + "\"");
        }
        w->parallelism.zero = *z;
-       return Status::OK(); }},
+       return Status::OK();
+     }},
 };
 
 #undef GA_INT
@@ -251,7 +290,8 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"e2e-p95", "DUR", "serving: end-to-end latency target, p95 (200ms, 1.5s)"},
     {"epochs", "N", "passes over the dataset (fine-tuning, vision)"},
     {"experts", "N", "MoE experts per layer"},
-    {"family", "NAME", "architecture family: decoder|encoder|encoder-decoder|convnet|vit|diffusion"},
+    {"family", "NAME",
+     "architecture family: decoder|encoder|encoder-decoder|convnet|vit|diffusion"},
     {"ffn", "N", "FFN inner size (per expert for MoE)"},
     {"flash-attention", "BOOL", "fused attention kernels, no s^2 activations (default true)"},
     {"fp32-flop", "N", "hpc: total FP32 FLOP of the job"},
@@ -301,7 +341,8 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"steps", "N", "diffusion: denoising steps per image"},
     {"stream-resolution", "RES", "transcode: 720p|1080p|1440p|4k|8k"},
     {"streams", "N", "transcode: concurrent video streams"},
-    {"task", "TASK", "pretrain|finetune|lora|qlora|serve|train-vision|infer-vision|hpc|transcode|render|analytics"},
+    {"task", "TASK",
+     "pretrain|finetune|lora|qlora|serve|train-vision|infer-vision|hpc|transcode|render|analytics"},
     {"tied-embeddings", "BOOL", "output head shares the embedding matrix"},
     {"tokens", "N", "training tokens (2T, 300B); fine-tuning: dataset tokens per epoch"},
     {"tp", "N", "tensor-parallel degree"},
@@ -318,11 +359,18 @@ struct Alias {
   const char* name;
 };
 const Alias kAliases[] = {
-    {"efficiency", "mfu"},       {"gpu-memory-per-session", "session-gib"},
-    {"kv-precision-bits", "kv-precision"}, {"micro-batch-size", "micro-batch"},
-    {"microbatch", "micro-batch"}, {"num-layers", "layers"}, {"sequence-length", "seq-len"},
-    {"seq-length", "seq-len"},   {"users", "sessions"},    {"virtual-pipeline", "virtual-pp"},
-    {"zero-stage", "zero"},      {"hf-config", "model-config"},
+    {"efficiency", "mfu"},
+    {"gpu-memory-per-session", "session-gib"},
+    {"kv-precision-bits", "kv-precision"},
+    {"micro-batch-size", "micro-batch"},
+    {"microbatch", "micro-batch"},
+    {"num-layers", "layers"},
+    {"sequence-length", "seq-len"},
+    {"seq-length", "seq-len"},
+    {"users", "sessions"},
+    {"virtual-pipeline", "virtual-pp"},
+    {"zero-stage", "zero"},
+    {"hf-config", "model-config"},
 };
 
 const FieldDef* FindField(std::string_view name) {

@@ -14,13 +14,12 @@ constexpr int kMaxDevices = 1000000;
 Status CheckModelled(const InstanceType& t, const GpuSpec* g) {
   const Accelerator& a = t.accelerator;
   if (g == nullptr || a.kind == AcceleratorKind::kFpga || a.kind == AcceleratorKind::kMedia) {
-    return Status::Unsupported("--instance: " + t.name + " carries " + a.vendor + " " +
-                               a.model + " (" + AcceleratorKindName(a.kind) +
+    return Status::Unsupported("--instance: " + t.name + " carries " + a.vendor + " " + a.model +
+                               " (" + AcceleratorKindName(a.kind) +
                                "), which the estimator does not model");
   }
   return Status::OK();
 }
-
 
 Result<Hardware> FromInstance(const Catalog& c, const HardwareRequest& r) {
   Result<const InstanceType*> t = ResolveInstanceType(c, r.instance_type);

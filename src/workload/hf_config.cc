@@ -4,8 +4,8 @@
 #include <string>
 
 #include "gpuadvisor/workload.h"
-#include "workload/json_text.h"
 #include "util/strings.h"
+#include "workload/json_text.h"
 #include "workload/model_internal.h"
 
 namespace gpuadvisor {
@@ -67,8 +67,8 @@ ModelArch ArchFromConfig(const json& cfg) {
   m.heads = IntKey(cfg, {"num_attention_heads", "n_head", "n_heads", "num_heads"});
   m.kv_heads = IntKey(cfg, {"num_key_value_heads", "num_kv_heads", "n_kv_heads"});
   m.head_dim = IntKey(cfg, {"head_dim", "d_kv"});
-  m.ffn = IntKey(cfg, {"moe_intermediate_size", "intermediate_size", "ffn_dim", "n_inner",
-                       "d_ff", "ffn_hidden_size"});
+  m.ffn = IntKey(cfg, {"moe_intermediate_size", "intermediate_size", "ffn_dim", "n_inner", "d_ff",
+                       "ffn_hidden_size"});
   if (m.ffn == 0 && cfg.contains("expansion_ratio") && cfg["expansion_ratio"].is_number()) {
     const double ffn = cfg["expansion_ratio"].get<double>() * m.hidden;  // MPT
     m.ffn = ffn >= 0 && ffn <= kMaxConfigInt ? static_cast<int>(ffn) : -1;
@@ -113,13 +113,17 @@ Status ApplyHfConfigJson(Workload* w, std::string_view json_text, std::string_vi
     return Status::ParseError(std::string(origin) + ": " + missing +
                               ": expected a positive integer (field is missing)");
   }
-  const std::pair<const char*, int> sizes[] = {
-      {"hidden_size", m.hidden},     {"num_hidden_layers", m.layers},
-      {"num_attention_heads", m.heads}, {"num_key_value_heads", m.kv_heads},
-      {"head_dim", m.head_dim},      {"intermediate_size", m.ffn},
-      {"vocab_size", m.vocab},       {"num_local_experts", m.experts},
-      {"num_experts_per_tok", m.active_experts}, {"sliding_window", m.sliding_window},
-      {"max_position_embeddings", m.max_positions}};
+  const std::pair<const char*, int> sizes[] = {{"hidden_size", m.hidden},
+                                               {"num_hidden_layers", m.layers},
+                                               {"num_attention_heads", m.heads},
+                                               {"num_key_value_heads", m.kv_heads},
+                                               {"head_dim", m.head_dim},
+                                               {"intermediate_size", m.ffn},
+                                               {"vocab_size", m.vocab},
+                                               {"num_local_experts", m.experts},
+                                               {"num_experts_per_tok", m.active_experts},
+                                               {"sliding_window", m.sliding_window},
+                                               {"max_position_embeddings", m.max_positions}};
   for (const auto& [key, value] : sizes) {
     if (value < 0) {
       return Status::ParseError(std::string(origin) + ": " + key +

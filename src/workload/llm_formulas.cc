@@ -70,9 +70,12 @@ double TrainFlopPerToken(const ModelShape& m, double seq) {
 double TrainHardwareFlopPerToken(const ModelShape& m, double seq, Recompute r) {
   const double attention = 4 * m.layers * AttentionContext(m, seq) * m.heads * m.head_dim;
   switch (r) {
-    case Recompute::kNone: return TrainFlopPerToken(m, seq);
-    case Recompute::kSelective: return TrainFlopPerToken(m, seq) + attention;
-    case Recompute::kFull: return TrainFlopPerToken(m, seq) + ForwardFlopPerToken(m, seq);
+    case Recompute::kNone:
+      return TrainFlopPerToken(m, seq);
+    case Recompute::kSelective:
+      return TrainFlopPerToken(m, seq) + attention;
+    case Recompute::kFull:
+      return TrainFlopPerToken(m, seq) + ForwardFlopPerToken(m, seq);
   }
   return TrainFlopPerToken(m, seq);
 }

@@ -16,8 +16,8 @@ struct ModelShape {
   double window = 0, window_fraction = 1;  // sliding-window attention
   bool gated = true, dropout = false, tied = false;
   ModelParams params;
-  double matmul_params = 0;   // parameters multiplied per token (active, minus the lookup table)
-  bool shape_assumed = false; // only `params` was given: GPT-like aspect ratio assumed
+  double matmul_params = 0;    // parameters multiplied per token (active, minus the lookup table)
+  bool shape_assumed = false;  // only `params` was given: GPT-like aspect ratio assumed
 };
 
 // REQUIRES: Validate() passed for an LLM task.
@@ -48,8 +48,7 @@ struct ActivationOptions {
   bool flash_attention = true;
   Recompute recompute = Recompute::kNone;
 };
-double ActivationBytesPerLayer(const ModelShape& m, double s, double b,
-                               const ActivationOptions& o);
+double ActivationBytesPerLayer(const ModelShape& m, double s, double b, const ActivationOptions& o);
 // Output logits kept in fp32 for the loss: 4·s·b·V/t.
 double LogitBytes(const ModelShape& m, double s, double b, double t);
 

@@ -7,72 +7,108 @@ namespace gpuadvisor {
 
 const char* TaskKindName(TaskKind t) {
   switch (t) {
-    case TaskKind::kPretrain: return "pretrain";
-    case TaskKind::kFinetune: return "finetune";
-    case TaskKind::kLora: return "lora";
-    case TaskKind::kQlora: return "qlora";
-    case TaskKind::kServe: return "serve";
-    case TaskKind::kTrainVision: return "train-vision";
-    case TaskKind::kInferVision: return "infer-vision";
-    case TaskKind::kHpc: return "hpc";
-    case TaskKind::kTranscode: return "transcode";
-    case TaskKind::kRender: return "render";
-    case TaskKind::kAnalytics: return "analytics";
+    case TaskKind::kPretrain:
+      return "pretrain";
+    case TaskKind::kFinetune:
+      return "finetune";
+    case TaskKind::kLora:
+      return "lora";
+    case TaskKind::kQlora:
+      return "qlora";
+    case TaskKind::kServe:
+      return "serve";
+    case TaskKind::kTrainVision:
+      return "train-vision";
+    case TaskKind::kInferVision:
+      return "infer-vision";
+    case TaskKind::kHpc:
+      return "hpc";
+    case TaskKind::kTranscode:
+      return "transcode";
+    case TaskKind::kRender:
+      return "render";
+    case TaskKind::kAnalytics:
+      return "analytics";
   }
   return "pretrain";
 }
 
 const char* PrecisionName(Precision p) {
   switch (p) {
-    case Precision::kFp32: return "fp32";
-    case Precision::kTf32: return "tf32";
-    case Precision::kBf16: return "bf16";
-    case Precision::kFp16: return "fp16";
-    case Precision::kFp8: return "fp8";
-    case Precision::kInt8: return "int8";
-    case Precision::kInt4: return "int4";
-    case Precision::kFp4: return "fp4";
-    case Precision::kNf4: return "nf4";
-    case Precision::kFp64: return "fp64";
+    case Precision::kFp32:
+      return "fp32";
+    case Precision::kTf32:
+      return "tf32";
+    case Precision::kBf16:
+      return "bf16";
+    case Precision::kFp16:
+      return "fp16";
+    case Precision::kFp8:
+      return "fp8";
+    case Precision::kInt8:
+      return "int8";
+    case Precision::kInt4:
+      return "int4";
+    case Precision::kFp4:
+      return "fp4";
+    case Precision::kNf4:
+      return "nf4";
+    case Precision::kFp64:
+      return "fp64";
   }
   return "bf16";
 }
 
 const char* OptimizerName(Optimizer o) {
   switch (o) {
-    case Optimizer::kAdamW: return "adamw";
-    case Optimizer::kAdam8bit: return "adam8bit";
-    case Optimizer::kSgd: return "sgd";
+    case Optimizer::kAdamW:
+      return "adamw";
+    case Optimizer::kAdam8bit:
+      return "adam8bit";
+    case Optimizer::kSgd:
+      return "sgd";
   }
   return "adamw";
 }
 
 const char* RecomputeName(Recompute r) {
   switch (r) {
-    case Recompute::kNone: return "none";
-    case Recompute::kSelective: return "selective";
-    case Recompute::kFull: return "full";
+    case Recompute::kNone:
+      return "none";
+    case Recompute::kSelective:
+      return "selective";
+    case Recompute::kFull:
+      return "full";
   }
   return "none";
 }
 
 const char* CodecName(Codec c) {
   switch (c) {
-    case Codec::kH264: return "h264";
-    case Codec::kHevc: return "hevc";
-    case Codec::kAv1: return "av1";
+    case Codec::kH264:
+      return "h264";
+    case Codec::kHevc:
+      return "hevc";
+    case Codec::kAv1:
+      return "av1";
   }
   return "h264";
 }
 
 const char* ModelFamilyName(ModelFamily f) {
   switch (f) {
-    case ModelFamily::kDecoder: return "decoder";
-    case ModelFamily::kEncoder: return "encoder";
-    case ModelFamily::kEncoderDecoder: return "encoder-decoder";
-    case ModelFamily::kConvNet: return "convnet";
-    case ModelFamily::kVit: return "vit";
-    case ModelFamily::kDiffusion: return "diffusion";
+    case ModelFamily::kDecoder:
+      return "decoder";
+    case ModelFamily::kEncoder:
+      return "encoder";
+    case ModelFamily::kEncoderDecoder:
+      return "encoder-decoder";
+    case ModelFamily::kConvNet:
+      return "convnet";
+    case ModelFamily::kVit:
+      return "vit";
+    case ModelFamily::kDiffusion:
+      return "diffusion";
   }
   return "decoder";
 }
@@ -82,9 +118,7 @@ bool IsTrainingTask(TaskKind t) {
          t == TaskKind::kQlora;
 }
 bool IsLlmTask(TaskKind t) { return IsTrainingTask(t) || t == TaskKind::kServe; }
-bool IsVisionTask(TaskKind t) {
-  return t == TaskKind::kTrainVision || t == TaskKind::kInferVision;
-}
+bool IsVisionTask(TaskKind t) { return t == TaskKind::kTrainVision || t == TaskKind::kInferVision; }
 
 int KvHeads(const ModelArch& m) { return m.kv_heads > 0 ? m.kv_heads : m.heads; }
 int HeadDim(const ModelArch& m) {

@@ -71,18 +71,13 @@ constexpr ModelArch Diffusion(ModelArch m, int steps, double decoder_flop) {
 }
 
 const ModelPreset kPresets[] = {
-    {"llama-2-7b", "meta-llama/Llama-2-7b-hf config.json",
-     Llama(32, 4096, 32, 32, 11008, 32000)},
-    {"llama-2-13b", "meta-llama/Llama-2-13b-hf config.json",
-     Llama(40, 5120, 40, 40, 13824, 32000)},
-    {"llama-2-70b", "meta-llama/Llama-2-70b-hf config.json",
-     Llama(80, 8192, 64, 8, 28672, 32000)},
-    {"llama-3-8b", "meta-llama/Meta-Llama-3-8B config.json",
-     Llama(32, 4096, 32, 8, 14336, 128256)},
+    {"llama-2-7b", "meta-llama/Llama-2-7b-hf config.json", Llama(32, 4096, 32, 32, 11008, 32000)},
+    {"llama-2-13b", "meta-llama/Llama-2-13b-hf config.json", Llama(40, 5120, 40, 40, 13824, 32000)},
+    {"llama-2-70b", "meta-llama/Llama-2-70b-hf config.json", Llama(80, 8192, 64, 8, 28672, 32000)},
+    {"llama-3-8b", "meta-llama/Meta-Llama-3-8B config.json", Llama(32, 4096, 32, 8, 14336, 128256)},
     {"llama-3-70b", "meta-llama/Meta-Llama-3-70B config.json",
      Llama(80, 8192, 64, 8, 28672, 128256)},
-    {"llama-3.1-8b", "meta-llama/Llama-3.1-8B config.json",
-     Llama(32, 4096, 32, 8, 14336, 128256)},
+    {"llama-3.1-8b", "meta-llama/Llama-3.1-8B config.json", Llama(32, 4096, 32, 8, 14336, 128256)},
     {"llama-3.1-70b", "meta-llama/Llama-3.1-70B config.json",
      Llama(80, 8192, 64, 8, 28672, 128256)},
     {"llama-3.1-405b", "meta-llama/Llama-3.1-405B config.json",
@@ -111,7 +106,9 @@ const ModelPreset kPresets[] = {
      Window(Tied(HeadDimOf(Llama(46, 4608, 32, 16, 36864, 256000), 128)), 4096, 0.5)},
     {"gpt3-175b", "Brown et al. 2020 (GPT-3) Table 2.1: 96 layers, d_model 12288, 96 heads",
      Gpt(96, 12288, 96, 49152, 50257, 2048, true, true)},
-    {"gpt3-13b", "Brown et al. 2020 (GPT-3) Table 2.1: 40 layers, 40 heads x 128 (the table prints d_model 5140)",
+    {"gpt3-13b",
+     "Brown et al. 2020 (GPT-3) Table 2.1: 40 layers, 40 heads x 128 (the table prints d_model "
+     "5140)",
      Gpt(40, 5120, 40, 20480, 50257, 2048, true, true)},
     {"gpt-neox-20b", "EleutherAI/gpt-neox-20b config.json",
      [] {
@@ -135,9 +132,9 @@ const ModelPreset kPresets[] = {
     {"bert-large", "google-bert/bert-large-uncased config.json",
      Family(Gpt(24, 1024, 16, 4096, 30522, 514, true, true), ModelFamily::kEncoder)},
     {"t5-11b", "google-t5/t5-11b config.json (d_kv 128, 128 heads, d_ff 65536, ReLU)",
-     HeadDimOf(Family(Gpt(24, 1024, 128, 65536, 32128, 0, false, true),
-                      ModelFamily::kEncoderDecoder),
-               128)},
+     HeadDimOf(
+         Family(Gpt(24, 1024, 128, 65536, 32128, 0, false, true), ModelFamily::kEncoderDecoder),
+         128)},
     // Vision: forward FLOP = 2 x multiply-adds at the reference resolution; bytes = HBM traffic
     // of the non-matmul layers (normalisation, activation, residual) in 16-bit, forward pass.
     {"resnet50", "He et al. 2016; 25.6M params, 4.1 GMAC at 224x224 (torchvision)",

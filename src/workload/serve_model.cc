@@ -6,17 +6,15 @@
 namespace gpuadvisor::workload_internal {
 namespace {
 
-constexpr double kMemoryUtilization = 0.9;         // vLLM default; TRT-LLM 0.9-0.95
-constexpr double kContextBytes = 1.0 * kGiB;       // CUDA context, graphs, allocator
-constexpr double kLaunchOverheadPerLayer_s = 8e-6; // kernel launches/scheduling per layer step
-constexpr double kPrefillChunkTokens = 2048;       // tokens per prefill chunk (workspace)
+constexpr double kMemoryUtilization = 0.9;          // vLLM default; TRT-LLM 0.9-0.95
+constexpr double kContextBytes = 1.0 * kGiB;        // CUDA context, graphs, allocator
+constexpr double kLaunchOverheadPerLayer_s = 8e-6;  // kernel launches/scheduling per layer step
+constexpr double kPrefillChunkTokens = 2048;        // tokens per prefill chunk (workspace)
 
 double Shards(const ServeConfig& c) { return double(c.tp) * c.pp; }
 
 // KV heads are split across TP ranks; with fewer KV heads than ranks they are replicated.
-double KvShards(const ServeConfig& c) {
-  return std::min<double>(c.tp, c.model->kv_heads) * c.pp;
-}
+double KvShards(const ServeConfig& c) { return std::min<double>(c.tp, c.model->kv_heads) * c.pp; }
 
 // Weight bytes read per decode step by one device: everything but the input-embedding table,
 // of which only the rows of the batch's tokens are read. MoE reads the experts the batch hits.
@@ -37,24 +35,38 @@ double DecodeWeightBytes(const ServeConfig& c, double batch) {
 double WeightBytes(std::optional<Precision> q) {
   if (!q) return 2;
   switch (*q) {
-    case Precision::kFp32: case Precision::kTf32: return 4;
-    case Precision::kFp8: case Precision::kInt8: return 1;
-    case Precision::kInt4: return 0.5 + 4.0 / 128;
-    case Precision::kFp4: return 0.5 + 1.0 / 16;
-    case Precision::kNf4: return 0.5 + 0.127 / 8;
-    default: return 2;
+    case Precision::kFp32:
+    case Precision::kTf32:
+      return 4;
+    case Precision::kFp8:
+    case Precision::kInt8:
+      return 1;
+    case Precision::kInt4:
+      return 0.5 + 4.0 / 128;
+    case Precision::kFp4:
+      return 0.5 + 1.0 / 16;
+    case Precision::kNf4:
+      return 0.5 + 0.127 / 8;
+    default:
+      return 2;
   }
 }
 
 double QuantizedMbuFactor(std::optional<Precision> q) {
   if (!q) return 1;
   switch (*q) {
-    case Precision::kFp8: return 1.0;  // native FP8 GEMM/GEMV
-    case Precision::kInt8: return 0.8;
-    case Precision::kInt4: return 0.6;
-    case Precision::kFp4: return 0.9;
-    case Precision::kNf4: return 0.5;
-    default: return 1;
+    case Precision::kFp8:
+      return 1.0;  // native FP8 GEMM/GEMV
+    case Precision::kInt8:
+      return 0.8;
+    case Precision::kInt4:
+      return 0.6;
+    case Precision::kFp4:
+      return 0.9;
+    case Precision::kNf4:
+      return 0.5;
+    default:
+      return 1;
   }
 }
 
@@ -67,8 +79,7 @@ MemoryBytes ServingMemory(const ServeConfig& c, const GpuSpec&, double batch) {
   const double seq = c.input_tokens + c.output_tokens;
   out.kv_cache = batch * KvBytesPerSequence(m, seq, c.kv_bytes) / KvShards(c);
   // Prefill workspace: one chunk's hidden and FFN activations, and fp32 logits of the batch.
-  out.activations = (kPrefillChunkTokens * (4 * m.hidden + 4 * m.ffn) +
-                     4 * batch * m.vocab) / c.tp;
+  out.activations = (kPrefillChunkTokens * (4 * m.hidden + 4 * m.ffn) + 4 * batch * m.vocab) / c.tp;
   out.overhead = kContextBytes + (1 - kMemoryUtilization) * 0;  // the 10% reserve is headroom
   return out;
 }
@@ -104,17 +115,18 @@ ServeTiming ServingTiming(const ServeConfig& c, const GpuSpec& gpu, const Topolo
   // Small-message all-reduce latency grows with the tree depth (NCCL: ~8 us per level on
   // NVLink; gpt-fast's TP rows show ~20-35 us per all-reduce at TP 2-8).
   const double tp_latency = topo.intra_latency_s * (1 + std::log2(double(c.tp)));
-  const double tp_s = c.tp > 1 ? 2 * m.layers / c.pp *
-                                     (tp_latency +
-                                      2.0 * (c.tp - 1) / c.tp * batch * m.hidden * 2 / tp_bw)
-                               : 0;
+  const double tp_s =
+      c.tp > 1 ? 2 * m.layers / c.pp *
+                     (tp_latency + 2.0 * (c.tp - 1) / c.tp * batch * m.hidden * 2 / tp_bw)
+               : 0;
   out.step_s = std::max(compute_s, mem_s) + tp_s + m.layers * kLaunchOverheadPerLayer_s;
   if (out.compute_known) {  // causal prompt: 2N·S + 2·L·S²·a·d_h, and one weight read
     const double s = c.input_tokens;
-    const double flop = 2 * m.matmul_params * s +
-                        2 * m.layers * AttentionContext(m, s) * s * m.heads * m.head_dim;
-    out.prefill_s = std::max(flop / (c.tp * c.peak_flops * prefill_eff),
-                             DecodeWeightBytes(c, s) * c.pp / bw) + tp_s;
+    const double flop =
+        2 * m.matmul_params * s + 2 * m.layers * AttentionContext(m, s) * s * m.heads * m.head_dim;
+    out.prefill_s =
+        std::max(flop / (c.tp * c.peak_flops * prefill_eff), DecodeWeightBytes(c, s) * c.pp / bw) +
+        tp_s;
   }
   // Continuous batching: each request's prefill stalls the batch once per output sequence.
   out.itl_s = out.step_s + batch * out.prefill_s / c.output_tokens;

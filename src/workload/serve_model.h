@@ -24,9 +24,9 @@ struct ServeConfig {
   double kv_bytes = 2;                    // per KV element
   int tp = 1, pp = 1, replicas = 1;
   double input_tokens = 512, output_tokens = 256;
-  double peak_flops = 0;                  // compute peak of the weights' format; 0 = unknown
-  double mbu = 0;                         // 0 = generation default x quantisation factor
-  double prefill_eff = 0;                 // 0 = 0.75 x generation matmul efficiency
+  double peak_flops = 0;   // compute peak of the weights' format; 0 = unknown
+  double mbu = 0;          // 0 = generation default x quantisation factor
+  double prefill_eff = 0;  // 0 = 0.75 x generation matmul efficiency
 };
 
 // Memory per device for `batch` concurrent requests per replica.
@@ -35,11 +35,11 @@ MemoryBytes ServingMemory(const ServeConfig& c, const GpuSpec& gpu, double batch
 double KvCapacityRequests(const ServeConfig& c, const GpuSpec& gpu);
 
 struct ServeTiming {
-  double prefill_s = 0;    // one request's prompt, unloaded; nullopt-like 0 when peak unknown
-  double step_s = 0;       // one decode step at the batch
-  double itl_s = 0;        // average time between tokens of a request incl. prefill stalls
-  double ttft_s = 0;       // prefill + joining a decode step
-  double tokens_per_s = 0; // generated tokens per second, one replica
+  double prefill_s = 0;     // one request's prompt, unloaded; nullopt-like 0 when peak unknown
+  double step_s = 0;        // one decode step at the batch
+  double itl_s = 0;         // average time between tokens of a request incl. prefill stalls
+  double ttft_s = 0;        // prefill + joining a decode step
+  double tokens_per_s = 0;  // generated tokens per second, one replica
   double mbu = 0;
   bool compute_bound = false;
   bool compute_known = true;

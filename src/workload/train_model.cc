@@ -13,8 +13,8 @@ constexpr double kDpOverlap = 0.9;                // share of DP traffic hidden 
 constexpr double kQloraMatmulSlowdown = 1.4;      // NF4 dequantisation in every base matmul
 // FP8 training (TransformerEngine-style): only the Linear GEMMs run in FP8, and they reach a
 // smaller share of their (doubled) peak than BF16 GEMMs do of theirs; attention stays 16-bit.
-constexpr double kFp8GemmEfficiency = 0.85;       // FP8 GEMM share of peak / BF16 GEMM share
-constexpr double kFp8CastBytes = 3;               // read 16-bit + write 8-bit per GEMM input
+constexpr double kFp8GemmEfficiency = 0.85;  // FP8 GEMM share of peak / BF16 GEMM share
+constexpr double kFp8CastBytes = 3;          // read 16-bit + write 8-bit per GEMM input
 
 bool IsLora(TaskKind t) { return t == TaskKind::kLora || t == TaskKind::kQlora; }
 bool Is32Bit(Precision p) { return p == Precision::kFp32 || p == Precision::kTf32; }
@@ -88,7 +88,7 @@ double LoraAdapterParams(const ModelShape& m, int rank, LoraTargets targets) {
   const double qv = (h + q) + (h + kv);
   const double attention = qv + (h + kv) + (q + h);
   const double mlp = (m.gated ? 3 : 2) * (h + m.ffn) * m.experts;
-  double per_layer = targets == LoraTargets::kQv ? qv
+  double per_layer = targets == LoraTargets::kQv          ? qv
                      : targets == LoraTargets::kAttention ? attention
                                                           : attention + mlp;
   return rank * per_layer * m.layers;
@@ -97,9 +97,12 @@ double LoraAdapterParams(const ModelShape& m, int rank, LoraTargets targets) {
 double OptimizerBytesPerParam(Optimizer o, Precision p) {
   const bool fp32 = Is32Bit(p);
   switch (o) {
-    case Optimizer::kAdamW: return fp32 ? 8 : 12;
-    case Optimizer::kAdam8bit: return fp32 ? 2 : 6;
-    case Optimizer::kSgd: return fp32 ? 4 : 8;
+    case Optimizer::kAdamW:
+      return fp32 ? 8 : 12;
+    case Optimizer::kAdam8bit:
+      return fp32 ? 2 : 6;
+    case Optimizer::kSgd:
+      return fp32 ? 4 : 8;
   }
   return 12;
 }
@@ -140,8 +143,8 @@ double Activations(const TrainConfig& c) {
   const double layers_per_stage = m.layers / p.pp;
   const double mb = c.MicroBatches();
   const double in_flight = p.pp > 1 ? std::min<double>(p.pp, mb) : 1;
-  const double interleave = p.pp > 1 && p.virtual_pp > 1
-                                ? 1 + (p.pp - 1.0) / (double(p.pp) * p.virtual_pp) : 1;
+  const double interleave =
+      p.pp > 1 && p.virtual_pp > 1 ? 1 + (p.pp - 1.0) / (double(p.pp) * p.virtual_pp) : 1;
   double stage0 = layers_per_stage * per_layer * in_flight * interleave;
   if (p.recompute == Recompute::kFull) {  // one layer is rebuilt in full during backward
     ActivationOptions live = o;
@@ -176,9 +179,9 @@ double DpCommSeconds(const TrainConfig& c, const Topology& topo, double compute_
   const ParallelismChoice& p = c.par;
   if (p.dp <= 1) return 0;
   const ModelShape& m = *c.model;
-  const double psi = IsLora(c.task) ? LoraAdapterParams(m, c.lora_rank, c.lora_targets) /
-                                          (p.tp * p.pp)
-                                    : ParamsPerDevice(m, p.tp, p.pp);
+  const double psi = IsLora(c.task)
+                         ? LoraAdapterParams(m, c.lora_rank, c.lora_targets) / (p.tp * p.pp)
+                         : ParamsPerDevice(m, p.tp, p.pp);
   const double bytes = Is32Bit(c.precision) ? 4 : 2;
   const double bw = DpBandwidth(topo, p.tp, p.pp, p.dp);
   const double latency = topo.nodes > 1 ? topo.inter_latency_s : topo.intra_latency_s;
@@ -202,8 +205,7 @@ double TpCommSeconds(const TrainConfig& c, const Topology& topo, double tokens_p
   const double collectives = p.recompute == Recompute::kFull ? 6 : 4;
   const double bytes_per_token = 2 * m.hidden;
   const double layers = m.layers / p.pp;
-  return layers * collectives * 2 * (p.tp - 1) / p.tp * bytes_per_token * tokens_per_pipeline /
-         bw;
+  return layers * collectives * 2 * (p.tp - 1) / p.tp * bytes_per_token * tokens_per_pipeline / bw;
 }
 
 double PpCommSeconds(const TrainConfig& c, const Topology& topo) {
@@ -243,9 +245,9 @@ TrainStep TrainingStep(const TrainConfig& c, const GpuSpec& gpu, const Topology&
   if (c.precision == Precision::kFp8 && bf16_peak) {
     const double fwd = ForwardFlopPerToken(m, c.seq);
     const double attention_share = (fwd - 2 * m.matmul_params) / fwd;
-    out.compute_s = hw_flop * (1 - attention_share) /
-                        (peak_flops * matmul_eff * kFp8GemmEfficiency) +
-                    hw_flop * attention_share / (*bf16_peak * matmul_eff);
+    out.compute_s =
+        hw_flop * (1 - attention_share) / (peak_flops * matmul_eff * kFp8GemmEfficiency) +
+        hw_flop * attention_share / (*bf16_peak * matmul_eff);
   } else {
     out.compute_s = hw_flop / (peak_flops * matmul_eff);
   }
@@ -274,8 +276,8 @@ TrainStep TrainingStep(const TrainConfig& c, const GpuSpec& gpu, const Topology&
     const double states = ParamsPerDevice(m, p.tp, p.pp) * 16 / (p.zero >= 1 ? p.dp : 1);
     out.optimizer_s = lora ? 0 : 2 * states / bw;
   }
-  out.step_s = busy * (1 + out.bubble_fraction) + out.pp_comm_s + out.dp_comm_exposed_s +
-               out.optimizer_s;
+  out.step_s =
+      busy * (1 + out.bubble_fraction) + out.pp_comm_s + out.dp_comm_exposed_s + out.optimizer_s;
   return out;
 }
 

@@ -31,7 +31,9 @@ struct TrainConfig {
 // Bytes per device.
 struct MemoryBytes {
   double weights = 0, gradients = 0, optimizer = 0, activations = 0, kv_cache = 0, overhead = 0;
-  double Total() const { return weights + gradients + optimizer + activations + kv_cache + overhead; }
+  double Total() const {
+    return weights + gradients + optimizer + activations + kv_cache + overhead;
+  }
 };
 
 // Parameters held by one device before ZeRO: (layers/pp + embedding on the first/last stage)/tp.

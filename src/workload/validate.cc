@@ -21,32 +21,50 @@ Status CheckLimits(const Workload& w) {
   const ModelArch& m = w.model;
   const ParallelismRequest& p = w.parallelism;
   const Limit limits[] = {
-      {"layers", double(m.layers), 1e4}, {"hidden", double(m.hidden), 1e6},
-      {"heads", double(m.heads), 1e5}, {"kv-heads", double(m.kv_heads), 1e5},
-      {"head-dim", double(m.head_dim), 1e5}, {"ffn", double(m.ffn), 1e7},
-      {"vocab", double(m.vocab), 1e8}, {"experts", double(m.experts), 1e5},
+      {"layers", double(m.layers), 1e4},
+      {"hidden", double(m.hidden), 1e6},
+      {"heads", double(m.heads), 1e5},
+      {"kv-heads", double(m.kv_heads), 1e5},
+      {"head-dim", double(m.head_dim), 1e5},
+      {"ffn", double(m.ffn), 1e7},
+      {"vocab", double(m.vocab), 1e8},
+      {"experts", double(m.experts), 1e5},
       {"active-experts", double(m.active_experts), 1e5},
       {"max-positions", double(m.max_positions), 1e8},
-      {"sliding-window", double(m.sliding_window), 1e8}, {"params", m.params, 1e15},
-      {"tokens", w.tokens, 1e18}, {"seq-len", double(w.seq_len), 1e8},
+      {"sliding-window", double(m.sliding_window), 1e8},
+      {"params", m.params, 1e15},
+      {"tokens", w.tokens, 1e18},
+      {"seq-len", double(w.seq_len), 1e8},
       {"global-batch", double(w.global_batch), 1e9},
       {"global-batch-tokens", w.global_batch_tokens, 1e13},
-      {"tp", double(p.tp.value_or(1)), 1024}, {"pp", double(p.pp.value_or(1)), 1024},
+      {"tp", double(p.tp.value_or(1)), 1024},
+      {"pp", double(p.pp.value_or(1)), 1024},
       {"dp", double(p.dp.value_or(1)), 1e7},
       {"context-parallel", double(p.context_parallel.value_or(1)), 1024},
       {"virtual-pp", double(p.virtual_pp.value_or(1)), 1024},
       {"micro-batch", double(p.micro_batch.value_or(1)), 1e6},
-      {"lora-rank", double(w.lora_rank), 1e5}, {"epochs", w.epochs, 1e6},
-      {"rps", w.rps, 1e9}, {"input-tokens", double(w.input_tokens), 1e8},
+      {"lora-rank", double(w.lora_rank), 1e5},
+      {"epochs", w.epochs, 1e6},
+      {"rps", w.rps, 1e9},
+      {"input-tokens", double(w.input_tokens), 1e8},
       {"output-tokens", double(w.output_tokens), 1e8},
-      {"concurrency", double(w.concurrency), 1e8}, {"images", w.images, 1e13},
-      {"resolution", double(w.resolution), 1e5}, {"batch", double(w.batch), 1e6},
-      {"steps", double(w.steps), 1e5}, {"fp64-flop", w.fp64_flop, 1e30},
-      {"fp32-flop", w.fp32_flop, 1e30}, {"fp64-flops", w.fp64_flops_needed, 1e22},
-      {"fp32-flops", w.fp32_flops_needed, 1e22}, {"working-set-gib", w.working_set_gib, 1e9},
-      {"runtime", w.runtime_target_s, 1e10}, {"streams", double(w.streams), 1e7},
-      {"fps", w.fps, 1e4}, {"hours", w.hours, 1e6}, {"sessions", double(w.sessions), 1e7},
-      {"session-gib", w.session_gib, 1e6}, {"dataset-gib", w.dataset_gib, 1e9},
+      {"concurrency", double(w.concurrency), 1e8},
+      {"images", w.images, 1e13},
+      {"resolution", double(w.resolution), 1e5},
+      {"batch", double(w.batch), 1e6},
+      {"steps", double(w.steps), 1e5},
+      {"fp64-flop", w.fp64_flop, 1e30},
+      {"fp32-flop", w.fp32_flop, 1e30},
+      {"fp64-flops", w.fp64_flops_needed, 1e22},
+      {"fp32-flops", w.fp32_flops_needed, 1e22},
+      {"working-set-gib", w.working_set_gib, 1e9},
+      {"runtime", w.runtime_target_s, 1e10},
+      {"streams", double(w.streams), 1e7},
+      {"fps", w.fps, 1e4},
+      {"hours", w.hours, 1e6},
+      {"sessions", double(w.sessions), 1e7},
+      {"session-gib", w.session_gib, 1e6},
+      {"dataset-gib", w.dataset_gib, 1e9},
       {"scans-per-hour", w.scans_per_hour, 1e6},
   };
   for (const Limit& l : limits) {
@@ -96,8 +114,9 @@ Status ValidateLlm(const Workload& w) {
                " needs a language model, got a " + ModelFamilyName(m.family) + " model");
   }
   if (m.params <= 0 && (m.layers <= 0 || m.hidden <= 0)) {
-    return Bad("model: give a preset (--model), a config.json (--model-config) or the "
-               "architecture (--params or --layers/--hidden/--heads/--vocab)");
+    return Bad(
+        "model: give a preset (--model), a config.json (--model-config) or the "
+        "architecture (--params or --layers/--hidden/--heads/--vocab)");
   }
   GPUADVISOR_RETURN_IF_ERROR(ValidateArchitecture(m));
   if (IsTrainingTask(w.task) && w.tokens <= 0) {

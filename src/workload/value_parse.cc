@@ -10,8 +10,8 @@ namespace gpuadvisor::workload_internal {
 namespace {
 
 Status Expected(std::string_view key, std::string_view what, std::string_view value) {
-  return Status::InvalidArgument(std::string(key) + ": expected " + std::string(what) +
-                                 ", got \"" + std::string(value) + "\"");
+  return Status::InvalidArgument(std::string(key) + ": expected " + std::string(what) + ", got \"" +
+                                 std::string(value) + "\"");
 }
 
 // Matches `value` (case-insensitive) against names[i]; returns the index or -1.
@@ -50,7 +50,7 @@ Result<double> NonNegativeNumber(std::string_view key, std::string_view value) {
 
 Result<int> IntAtLeast(std::string_view key, std::string_view value, int min) {
   Result<double> v = ParseSiNumber(value, key);
-  const std::string what = min == 0 ? "a non-negative integer"
+  const std::string what = min == 0   ? "a non-negative integer"
                            : min == 1 ? "a positive integer"
                                       : "an integer >= " + std::to_string(min);
   if (!v.ok() || std::floor(*v) != *v || *v < min || *v > 2e9) return Expected(key, what, value);
@@ -108,9 +108,9 @@ Result<int> VideoLines(std::string_view key, std::string_view value) {
 }
 
 Result<TaskKind> ParseTask(std::string_view key, std::string_view value) {
-  static const char* const kNames[] = {"pretrain", "finetune",     "lora", "qlora",
-                                       "serve",    "train-vision", "infer-vision",
-                                       "hpc",      "transcode",    "render", "analytics"};
+  static const char* const kNames[] = {"pretrain",  "finetune",     "lora",         "qlora",
+                                       "serve",     "train-vision", "infer-vision", "hpc",
+                                       "transcode", "render",       "analytics"};
   int i = MatchName(value, kNames);
   if (i < 0) return Expected(key, OneOf(kNames), value);
   return static_cast<TaskKind>(i);
@@ -119,7 +119,7 @@ Result<TaskKind> ParseTask(std::string_view key, std::string_view value) {
 Result<Precision> ParsePrecision(std::string_view key, std::string_view value,
                                  std::initializer_list<Precision> allowed) {
   static const char* const kNames[] = {"fp32", "tf32", "bf16", "fp16", "fp8",
-                                       "int8", "int4", "fp4",  "nf4", "fp64"};
+                                       "int8", "int4", "fp4",  "nf4",  "fp64"};
   std::string v = ToLower(Trim(value));
   if (v == "float32") v = "fp32";
   if (v == "bfloat16") v = "bf16";
@@ -139,11 +139,11 @@ Result<Precision> ParsePrecision(std::string_view key, std::string_view value,
 }
 
 Result<Optimizer> ParseOptimizer(std::string_view key, std::string_view value) {
-  static const char* const kNames[] = {"adamw", "adam8bit", "sgd", "adam", "adamw8bit",
-                                       "adam-8bit"};
-  static const Optimizer kValues[] = {Optimizer::kAdamW, Optimizer::kAdam8bit, Optimizer::kSgd,
-                                      Optimizer::kAdamW, Optimizer::kAdam8bit,
-                                      Optimizer::kAdam8bit};
+  static const char* const kNames[] = {"adamw", "adam8bit",  "sgd",
+                                       "adam",  "adamw8bit", "adam-8bit"};
+  static const Optimizer kValues[] = {Optimizer::kAdamW,    Optimizer::kAdam8bit,
+                                      Optimizer::kSgd,      Optimizer::kAdamW,
+                                      Optimizer::kAdam8bit, Optimizer::kAdam8bit};
   int i = MatchName(value, kNames);
   if (i < 0) return Expected(key, "one of adamw|adam8bit|sgd", value);
   return kValues[i];

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "gpuadvisor/workload.h"
-#include "workload/json_text.h"
 #include "util/strings.h"
+#include "workload/json_text.h"
 
 namespace gpuadvisor {
 namespace {

@@ -37,7 +37,8 @@ const char* kSpecs =
     "model,vendor,architecture,memory_gib,memory_bw_gbps,fp64_tflops,fp32_tflops,tf32_tflops_dense,"
     "fp16_bf16_tflops_dense,fp8_tflops_dense,int8_tops_dense,nvlink_gbps,tdp_w,nvenc,source,"
     "aws_api_name,aws_reported_memory_mib,aws_instance_families,notes\n"
-    "H100 80GB (SXM5),NVIDIA,Hopper,80,3350,34,67,494.5,989.5,1979,1979,900,700,0,ds,H100,81920,p5,\n"
+    "H100 80GB "
+    "(SXM5),NVIDIA,Hopper,80,3350,34,67,494.5,989.5,1979,1979,900,700,0,ds,H100,81920,p5,\n"
     "L4,NVIDIA,Ada Lovelace,24,300,,30.3,60,121,242.5,242.5,,72,2,ds,L4,22888,g6,\n"
     "V100 16GB (SXM2),NVIDIA,Volta,16,900,7.8,15.7,,125,,,300,300,,ds,V100,16384,p3,\n"
     "Trainium2,AWS,NeuronCore-v3,96,2900,,181,667,667,1299,,,,,ds,Trainium2,524288,trn2,\n";
@@ -192,12 +193,14 @@ TEST(CatalogBuildTest, MalformedInputsNameTheirPlace) {
       build::ReadPriceCsv("instance_type,region\nx,y\n", "m.csv", {});
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.status().message().find("ondemand_usd_per_hour_linux"), std::string::npos);
-  Result<std::vector<InstanceType>> bad = build::ReadDescribeInstanceTypes("{\"InstanceTypes\": [", "d.json");
+  Result<std::vector<InstanceType>> bad =
+      build::ReadDescribeInstanceTypes("{\"InstanceTypes\": [", "d.json");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), StatusCode::kParseError);
   EXPECT_NE(bad.status().message().find("d.json: byte"), std::string::npos);
   Result<Catalog> wrong = ParseCatalogJson(R"({"schema":"gpuadvisor-catalog/1","sources":[],
-      "gpus":[],"instance_types":[{"instance_type":"x","family":"x","retired":"no"}]})", "c.json");
+      "gpus":[],"instance_types":[{"instance_type":"x","family":"x","retired":"no"}]})",
+                                           "c.json");
   ASSERT_FALSE(wrong.ok());
   EXPECT_NE(wrong.status().message().find("instance_types[0].retired"), std::string::npos);
 }

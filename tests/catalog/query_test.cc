@@ -30,8 +30,8 @@ TEST(EmbeddedCatalogTest, P5Facts) {
   EXPECT_EQ(p5->accelerator.model, "H100");
   EXPECT_DOUBLE_EQ(*C().GpuOf(*p5)->bf16_tflops, 989.5);
   EXPECT_DOUBLE_EQ(p5->FindRegion("us-east-1")->on_demand->usd_per_hour, 55.04);
-  EXPECT_DOUBLE_EQ(C().FindInstanceType("g6.xlarge")->FindRegion("us-east-1")->on_demand->usd_per_hour,
-                   0.8048);
+  EXPECT_DOUBLE_EQ(
+      C().FindInstanceType("g6.xlarge")->FindRegion("us-east-1")->on_demand->usd_per_hour, 0.8048);
 }
 
 TEST(QueryTest, DefaultListsCurrentTypesInUsEast1) {

@@ -8,8 +8,8 @@
 namespace gpuadvisor {
 namespace {
 
-InstanceType Type(std::optional<double> od, std::optional<double> spot,
-                  std::optional<double> ri, int band) {
+InstanceType Type(std::optional<double> od, std::optional<double> spot, std::optional<double> ri,
+                  int band) {
   InstanceType t;
   t.name = "p9.48xlarge";
   t.ebs_max_mbps = 80000;  // 10 GB/s: the 1 GB/s gp3 ceiling applies
@@ -51,10 +51,10 @@ TEST(PricingTest, ReservedBillsTheWholeTermAndBreaksEvenAtTheRateRatio) {
   Result<PricingResult> r = PriceUsage(Type(10, std::nullopt, 6, -1), "us-east-1", u);
   ASSERT_TRUE(r.ok());
   const PurchaseOptionCost& ri = Option(*r, "reserved-1y-no-upfront");
-  EXPECT_DOUBLE_EQ(*ri.total_usd, 6.0 * 730 * 12);             // every hour of the term
-  EXPECT_DOUBLE_EQ(*ri.usd_per_used_hour, 6.0 * 730 / 365);    // 12 $/used hour at 50% use
+  EXPECT_DOUBLE_EQ(*ri.total_usd, 6.0 * 730 * 12);           // every hour of the term
+  EXPECT_DOUBLE_EQ(*ri.usd_per_used_hour, 6.0 * 730 / 365);  // 12 $/used hour at 50% use
   EXPECT_DOUBLE_EQ(*ri.break_even_utilization, 0.6);
-  EXPECT_EQ(r->options[r->cheapest].option, "on-demand");      // 50% use < 60% break-even
+  EXPECT_EQ(r->options[r->cheapest].option, "on-demand");  // 50% use < 60% break-even
   u.hours_per_month = 730;
   r = PriceUsage(Type(10, std::nullopt, 6, -1), "us-east-1", u);
   EXPECT_EQ(r->options[r->cheapest].option, "reserved-1y-no-upfront");
@@ -74,8 +74,8 @@ TEST(PricingTest, SpotOverheadFollowsYoungDaly) {
   ASSERT_TRUE(r.ok());
   const PurchaseOptionCost& spot = Option(*r, "spot");
   ASSERT_TRUE(spot.spot.has_value());
-  const double mtbi = 730 * 3600 / (0.25 * 4);        // s, four instances
-  const double write = 100 * 1.073741824 / 1.0;       // GiB at 1 GB/s
+  const double mtbi = 730 * 3600 / (0.25 * 4);   // s, four instances
+  const double write = 100 * 1.073741824 / 1.0;  // GiB at 1 GB/s
   const double tau = std::sqrt(2 * write * mtbi);
   const double overhead = write / tau + (tau / 2 + 600 + write) / mtbi;
   EXPECT_NEAR(spot.spot->mtbi_hours, mtbi / 3600, 1e-9);
@@ -110,14 +110,14 @@ TEST(PricingTest, UnpricedOptionsAreListedWithoutFigures) {
 TEST(PricingTest, BadUsageNamesTheFlag) {
   UsagePattern u;
   u.hours_per_month = 800;
-  EXPECT_NE(PriceUsage(Type(10, 3, 6, 0), "us-east-1", u).status().message().find(
-                "--hours-per-month"), std::string::npos);
+  EXPECT_NE(
+      PriceUsage(Type(10, 3, 6, 0), "us-east-1", u).status().message().find("--hours-per-month"),
+      std::string::npos);
   u.hours_per_month = 100;
   u.months = -1;
   EXPECT_NE(PriceUsage(Type(10, 3, 6, 0), "us-east-1", u).status().message().find("--months"),
             std::string::npos);
-  EXPECT_EQ(PriceUsage(Type(10, 3, 6, 0), "eu-west-3", {}).status().code(),
-            StatusCode::kNotFound);
+  EXPECT_EQ(PriceUsage(Type(10, 3, 6, 0), "eu-west-3", {}).status().code(), StatusCode::kNotFound);
 }
 
 }  // namespace

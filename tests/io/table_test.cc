@@ -24,7 +24,8 @@ TEST(TableTest, AlignedRightAlignsNumbersAndShowsUnknownAsDash) {
 }
 
 TEST(TableTest, CsvLeavesUnknownEmpty) {
-  EXPECT_EQ(Sample().Render(OutputFormat::kCsv, false), "type,$/h\ng6.xlarge,0.805\np5.48xlarge,\n");
+  EXPECT_EQ(Sample().Render(OutputFormat::kCsv, false),
+            "type,$/h\ng6.xlarge,0.805\np5.48xlarge,\n");
 }
 
 TEST(TableTest, Markdown) {

@@ -1,10 +1,11 @@
 // The judgements an experienced buyer would make (issue 4), on the embedded catalog.
+#include "gpuadvisor/recommend.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
 
-#include "gpuadvisor/recommend.h"
 #include "workload/test_hardware.h"
 
 namespace gpuadvisor {
@@ -32,9 +33,11 @@ std::set<std::string> Models(const Recommendation& r) {
 }
 
 TEST(RecommendTest, SmallModelAtLowRateLandsOnOneCheapInferenceDevice) {
-  const Recommendation r = RunSearch(MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"},
-                                             {"rps", "0.5"}, {"input-tokens", "500"},
-                                             {"output-tokens", "200"}}));
+  const Recommendation r = RunSearch(MakeWorkload({{"task", "serve"},
+                                                   {"model", "llama-3.1-8b"},
+                                                   {"rps", "0.5"},
+                                                   {"input-tokens", "500"},
+                                                   {"output-tokens", "200"}}));
   ASSERT_FALSE(r.plans.empty());
   const Plan& best = r.plans[0];
   EXPECT_EQ(best.instances, 1);
@@ -47,8 +50,8 @@ TEST(RecommendTest, SmallModelAtLowRateLandsOnOneCheapInferenceDevice) {
 TEST(RecommendTest, LargePretrainingWithADeadlineLandsOnManyHopperOrBlackwellNodesWithEfa) {
   RecommendRequest req;
   req.deadline_hours = 30 * 24;
-  const Recommendation r = RunSearch(MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"},
-                                             {"tokens", "1T"}}), req);
+  const Recommendation r = RunSearch(
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"}}), req);
   ASSERT_FALSE(r.plans.empty());
   const std::set<std::string> big = {"H100", "H200", "B200", "B300", "Trainium2"};
   const Plan& best = r.plans[0];
@@ -62,8 +65,8 @@ TEST(RecommendTest, LargePretrainingWithADeadlineLandsOnManyHopperOrBlackwellNod
 }
 
 TEST(RecommendTest, Fp64NeverLandsOnWeakFp64Gpus) {
-  const Recommendation r = RunSearch(MakeWorkload({{"task", "hpc"}, {"fp64-flop", "1e19"},
-                                             {"working-set-gib", "100"}}));
+  const Recommendation r =
+      RunSearch(MakeWorkload({{"task", "hpc"}, {"fp64-flop", "1e19"}, {"working-set-gib", "100"}}));
   ASSERT_FALSE(r.plans.empty());
   for (const std::string& m : Models(r)) {
     EXPECT_TRUE(m != "L4" && m != "A10G" && m != "L40S" && m != "T4") << m;
@@ -71,16 +74,16 @@ TEST(RecommendTest, Fp64NeverLandsOnWeakFp64Gpus) {
 }
 
 TEST(RecommendTest, TranscodingNeverLandsOnComputeGpusWithoutNvenc) {
-  const Recommendation r = RunSearch(MakeWorkload({{"task", "transcode"}, {"streams", "200"},
-                                             {"codec", "h264"}}));
+  const Recommendation r =
+      RunSearch(MakeWorkload({{"task", "transcode"}, {"streams", "200"}, {"codec", "h264"}}));
   ASSERT_FALSE(r.plans.empty());
   for (const std::string& m : Models(r)) {
     EXPECT_TRUE(m.rfind("A100", 0) != 0 && m != "H100" && m != "H200") << m;
   }
   bool says_why = false;
   for (const Rejection& x : r.rejected) {
-    says_why = says_why || (x.instance_type.rfind("p5", 0) == 0 &&
-                            x.reason.find("NVENC") != std::string::npos);
+    says_why = says_why ||
+               (x.instance_type.rfind("p5", 0) == 0 && x.reason.find("NVENC") != std::string::npos);
   }
   EXPECT_TRUE(says_why);
 }
@@ -88,8 +91,11 @@ TEST(RecommendTest, TranscodingNeverLandsOnComputeGpusWithoutNvenc) {
 TEST(RecommendTest, Bf16TrainingNeverLandsOnT4OrV100) {
   RecommendRequest req;
   req.allow_retired = true;  // p3 (V100) too
-  const Recommendation r = RunSearch(MakeWorkload({{"task", "finetune"}, {"model", "llama-3.2-1b"},
-                                             {"tokens", "100M"}, {"precision", "bf16"}}), req);
+  const Recommendation r = RunSearch(MakeWorkload({{"task", "finetune"},
+                                                   {"model", "llama-3.2-1b"},
+                                                   {"tokens", "100M"},
+                                                   {"precision", "bf16"}}),
+                                     req);
   ASSERT_FALSE(r.plans.empty());
   for (const std::string& m : Models(r)) {
     EXPECT_TRUE(m != "T4" && m.rfind("V100", 0) != 0 && m != "T4G") << m;
@@ -100,8 +106,8 @@ TEST(RecommendTest, MaxInstancesAndMaxGpusHold) {
   RecommendRequest req;
   req.max_instances = 1;
   req.max_gpus = 4;
-  const Recommendation r = RunSearch(MakeWorkload({{"task", "lora"}, {"model", "llama-3.1-8b"},
-                                             {"tokens", "20M"}}), req);
+  const Recommendation r = RunSearch(
+      MakeWorkload({{"task", "lora"}, {"model", "llama-3.1-8b"}, {"tokens", "20M"}}), req);
   ASSERT_FALSE(r.plans.empty());
   for (const Plan& p : r.plans) {
     EXPECT_EQ(p.instances, 1);
@@ -112,8 +118,8 @@ TEST(RecommendTest, MaxInstancesAndMaxGpusHold) {
 TEST(RecommendTest, ImpossibleBudgetGivesNoPlanAndReasons) {
   RecommendRequest req;
   req.budget_usd = 100;
-  const Recommendation r = RunSearch(MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"},
-                                             {"tokens", "1T"}}), req);
+  const Recommendation r = RunSearch(
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"}}), req);
   EXPECT_TRUE(r.plans.empty());
   ASSERT_FALSE(r.rejected.empty());
   EXPECT_NE(r.rejected[0].reason.find("over budget"), std::string::npos);
@@ -123,8 +129,8 @@ TEST(RecommendTest, RegionsAndPurchaseOptionsAreRespected) {
   RecommendRequest req;
   req.regions = {"eu-west-1"};
   req.purchase = {PurchaseKind::kOnDemand};
-  const Recommendation r = RunSearch(MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"},
-                                             {"concurrency", "4"}}), req);
+  const Recommendation r = RunSearch(
+      MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"}, {"concurrency", "4"}}), req);
   ASSERT_FALSE(r.plans.empty());
   for (const Plan& p : r.plans) {
     EXPECT_EQ(p.region, "eu-west-1");
@@ -134,8 +140,8 @@ TEST(RecommendTest, RegionsAndPurchaseOptionsAreRespected) {
 }
 
 TEST(RecommendTest, ParetoFrontIsNonDominatedAndObjectivesOrder) {
-  const Workload w = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"},
-                                   {"tokens", "100B"}});
+  const Workload w =
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "100B"}});
   const Recommendation r = RunSearch(w);
   ASSERT_GE(r.pareto.size(), 2u);
   for (size_t i = 1; i < r.pareto.size(); ++i) {
@@ -182,8 +188,8 @@ const SavingsLever* FindLever(const Plan& p, const std::string& name) {
 }
 
 TEST(SavingsLeverTest, QuantisedWeightsFitCheaperHardwareForServing) {
-  const Recommendation r = RunSearch(MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-70b"},
-                                                   {"rps", "1"}}));
+  const Recommendation r =
+      RunSearch(MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-70b"}, {"rps", "1"}}));
   ASSERT_FALSE(r.plans.empty());
   const SavingsLever* int4 = FindLever(r.plans[0], "quantization-int4");
   ASSERT_NE(int4, nullptr);
@@ -195,9 +201,8 @@ TEST(SavingsLeverTest, QuantisedWeightsFitCheaperHardwareForServing) {
 TEST(SavingsLeverTest, Fp8AndLoraForFineTuningOnHopper) {
   RecommendRequest req;
   req.purchase = {PurchaseKind::kOnDemand};
-  const Recommendation r = RunSearch(MakeWorkload({{"task", "finetune"},
-                                                   {"model", "llama-3.1-8b"}, {"tokens", "1B"}}),
-                                     req);
+  const Recommendation r = RunSearch(
+      MakeWorkload({{"task", "finetune"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}}), req);
   ASSERT_FALSE(r.plans.empty());
   const Plan& p = r.plans[0];
   if (p.type->accelerator.model == "H100" || p.type->accelerator.model == "H200" ||

@@ -86,20 +86,21 @@ std::string Describe(const Estimate& e) {
   if (!e.parallelism_applies) return "";
   const ParallelismChoice& p = e.parallelism;
   char buf[160];
-  std::snprintf(buf, sizeof buf, "tp %d pp %d (v %d) dp %d zero %d mb %d recompute %s", p.tp,
-                p.pp, p.virtual_pp, p.dp, p.zero, p.micro_batch, RecomputeName(p.recompute));
+  std::snprintf(buf, sizeof buf, "tp %d pp %d (v %d) dp %d zero %d mb %d recompute %s", p.tp, p.pp,
+                p.virtual_pp, p.dp, p.zero, p.micro_batch, RecomputeName(p.recompute));
   return buf;
 }
 
 // Runs every case of `file`, prints the tables, returns |error| per group (empty on failure).
-std::map<std::string, std::vector<double>> RunCases(const std::string& file,
-                                                    double outlier_bar) {
+std::map<std::string, std::vector<double>> RunCases(const std::string& file, double outlier_bar) {
   const std::string path = std::string(GPUADVISOR_WORKLOAD_FIXTURES) + "/" + file;
   YAML::Node doc = YAML::LoadFile(path);
   std::map<std::string, std::vector<double>> errors;
   std::string outliers;
-  std::printf("\n%s\n\n| case | group | metric | published | estimated | error |\n"
-              "|---|---|---|---:|---:|---:|\n", file.c_str());
+  std::printf(
+      "\n%s\n\n| case | group | metric | published | estimated | error |\n"
+      "|---|---|---|---:|---:|---:|\n",
+      file.c_str());
   for (const YAML::Node& c : doc["cases"]) {
     const std::string id = c["id"].as<std::string>();
     SCOPED_TRACE(id);

@@ -20,11 +20,18 @@ void ExpectSame(const char* what, const std::optional<double>& a, const std::opt
 
 TEST(CatalogSpecsTest, TestGpusMatchTheEmbeddedCatalog) {
   std::shared_ptr<const Catalog> c = *EmbeddedCatalog();
-  const std::pair<const char*, const char*> names[] = {
-      {"A100-40GB", "A100-40GB"}, {"A100-80GB", "A100-80GB"}, {"H100", "H100"},
-      {"H200", "H200"},           {"B200", "B200"},           {"V100", "V100-16GB"},
-      {"T4", "T4"},               {"A10G", "A10G"},           {"L4", "L4"},
-      {"L40S", "L40S"},           {"Trainium", "Trainium"},   {"Inferentia2", "Inferentia2"}};
+  const std::pair<const char*, const char*> names[] = {{"A100-40GB", "A100-40GB"},
+                                                       {"A100-80GB", "A100-80GB"},
+                                                       {"H100", "H100"},
+                                                       {"H200", "H200"},
+                                                       {"B200", "B200"},
+                                                       {"V100", "V100-16GB"},
+                                                       {"T4", "T4"},
+                                                       {"A10G", "A10G"},
+                                                       {"L4", "L4"},
+                                                       {"L40S", "L40S"},
+                                                       {"Trainium", "Trainium"},
+                                                       {"Inferentia2", "Inferentia2"}};
   for (const auto& [test_name, catalog_name] : names) {
     SCOPED_TRACE(test_name);
     const GpuSpec& t = testing::TestGpu(test_name);

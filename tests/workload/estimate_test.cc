@@ -1,7 +1,8 @@
 // EstimateWorkload end to end: the contract's JSON for every task, hardware checks, cost.
+#include "gpuadvisor/estimate.h"
+
 #include <gtest/gtest.h>
 
-#include "gpuadvisor/estimate.h"
 #include "workload/test_hardware.h"
 
 namespace gpuadvisor {
@@ -21,8 +22,8 @@ Hardware OnInstance(const char* type, int instances) {
 }
 
 void ExpectContractShape(const nlohmann::json& j) {
-  for (const char* k : {"hardware", "parallelism", "memory", "performance", "flops", "time",
-                        "cost", "uncertainty", "assumptions"}) {
+  for (const char* k : {"hardware", "parallelism", "memory", "performance", "flops", "time", "cost",
+                        "uncertainty", "assumptions"}) {
     EXPECT_TRUE(j.contains(k)) << k;
   }
   for (const char* k : {"gpu", "gpus", "instance_type", "instances"}) {
@@ -35,9 +36,9 @@ void ExpectContractShape(const nlohmann::json& j) {
                         "kv_cache_gib", "overhead_gib", "total_gib", "device_gib", "fits"}) {
     EXPECT_TRUE(j["memory"].contains(k)) << k;
   }
-  for (const char* k : {"tokens_per_s", "tokens_per_s_per_gpu", "tflops_per_gpu", "mfu",
-                        "step_time_s", "images_per_s", "ttft_ms", "itl_ms", "requests_per_s",
-                        "max_concurrency"}) {
+  for (const char* k :
+       {"tokens_per_s", "tokens_per_s_per_gpu", "tflops_per_gpu", "mfu", "step_time_s",
+        "images_per_s", "ttft_ms", "itl_ms", "requests_per_s", "max_concurrency"}) {
     EXPECT_TRUE(j["performance"].contains(k)) << k;
   }
   EXPECT_TRUE(j["flops"].contains("total"));
@@ -58,23 +59,50 @@ TEST(EstimateJsonTest, EveryTaskKindGivesTheContractObject) {
     const char* must_be_null;
   };
   const Case cases[] = {
-      {{{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "100B"}}, "H100", 16,
-       "tokens_per_s", "ttft_ms"},
-      {{{"task", "finetune"}, {"model", "llama-2-7b"}, {"tokens", "50M"}}, "A100-80GB", 8,
-       "mfu", "images_per_s"},
-      {{{"task", "lora"}, {"model", "mistral-7b"}, {"tokens", "20M"}}, "L4", 1,
-       "tokens_per_s", "itl_ms"},
-      {{{"task", "qlora"}, {"model", "llama-2-13b"}, {"tokens", "20M"}}, "T4", 1,
-       "step_time_s", "max_concurrency"},
-      {{{"task", "serve"}, {"model", "llama-3.1-8b"}, {"rps", "2"}}, "L40S", 1, "itl_ms",
+      {{{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "100B"}},
+       "H100",
+       16,
+       "tokens_per_s",
+       "ttft_ms"},
+      {{{"task", "finetune"}, {"model", "llama-2-7b"}, {"tokens", "50M"}},
+       "A100-80GB",
+       8,
+       "mfu",
+       "images_per_s"},
+      {{{"task", "lora"}, {"model", "mistral-7b"}, {"tokens", "20M"}},
+       "L4",
+       1,
+       "tokens_per_s",
+       "itl_ms"},
+      {{{"task", "qlora"}, {"model", "llama-2-13b"}, {"tokens", "20M"}},
+       "T4",
+       1,
+       "step_time_s",
+       "max_concurrency"},
+      {{{"task", "serve"}, {"model", "llama-3.1-8b"}, {"rps", "2"}},
+       "L40S",
+       1,
+       "itl_ms",
        "images_per_s"},
       {{{"task", "train-vision"}, {"model", "resnet50"}, {"images", "1.28M"}, {"epochs", "90"}},
-       "A100-80GB", 8, "images_per_s", "tokens_per_s"},
-      {{{"task", "infer-vision"}, {"model", "stable-diffusion-xl"}, {"images", "1000"}}, "L4", 1,
-       "images_per_s", "ttft_ms"},
-      {{{"task", "hpc"}, {"fp64-flop", "1e18"}, {"working-set-gib", "100"}}, "H100", 8,
-       "tflops_per_gpu", "tokens_per_s"},
-      {{{"task", "transcode"}, {"streams", "40"}, {"codec", "h264"}}, "L4", 1, nullptr,
+       "A100-80GB",
+       8,
+       "images_per_s",
+       "tokens_per_s"},
+      {{{"task", "infer-vision"}, {"model", "stable-diffusion-xl"}, {"images", "1000"}},
+       "L4",
+       1,
+       "images_per_s",
+       "ttft_ms"},
+      {{{"task", "hpc"}, {"fp64-flop", "1e18"}, {"working-set-gib", "100"}},
+       "H100",
+       8,
+       "tflops_per_gpu",
+       "tokens_per_s"},
+      {{{"task", "transcode"}, {"streams", "40"}, {"codec", "h264"}},
+       "L4",
+       1,
+       nullptr,
        "tokens_per_s"},
       {{{"task", "render"}, {"sessions", "8"}}, "L40S", 2, nullptr, "mfu"},
       {{{"task", "analytics"}, {"dataset-gib", "50"}}, "A100-80GB", 2, nullptr, "itl_ms"},
@@ -105,14 +133,16 @@ TEST(EstimateTest, ServingHasNoGradientsAndTrainingNoKvCache) {
   EXPECT_TRUE(s["memory"]["gradients_gib"].is_null());
   EXPECT_TRUE(s["memory"]["kv_cache_gib"].is_number());
   EXPECT_TRUE(s["parallelism"]["zero"].is_null());
-  const Workload train = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
+  const Workload train =
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
   const auto t = EstimateToJson(*EstimateWorkload(train, Gpus("H100", 8)));
   EXPECT_TRUE(t["memory"]["kv_cache_gib"].is_null());
   EXPECT_TRUE(t["memory"]["optimizer_gib"].is_number());
 }
 
 TEST(EstimateTest, CostForEachPurchaseOption) {
-  const Workload w = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "10B"}});
+  const Workload w =
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "10B"}});
   Result<Estimate> e = EstimateWorkload(w, OnInstance("p5.48xlarge", 2));
   ASSERT_TRUE(e.ok()) << e.status().ToString();
   EXPECT_EQ(e->instances, 2);
@@ -126,7 +156,8 @@ TEST(EstimateTest, CostForEachPurchaseOption) {
 }
 
 TEST(EstimateTest, UnsetParallelismIsChosenAndReported) {
-  const Workload w = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"}});
+  const Workload w =
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"}});
   Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 64));
   ASSERT_TRUE(e.ok()) << e.status().ToString();
   EXPECT_TRUE(e->memory.fits);
@@ -149,31 +180,30 @@ TEST(EstimateTest, ExplicitParallelismIsKeptOrRejected) {
   EXPECT_EQ(e->parallelism.pp, 2);
   EXPECT_EQ(e->parallelism.dp, 2);
   r.tp = 3;
-  EXPECT_EQ(EstimateWorkload(w, Gpus("H100", 8), r).status().code(),
-            StatusCode::kInvalidArgument);
+  EXPECT_EQ(EstimateWorkload(w, Gpus("H100", 8), r).status().code(), StatusCode::kInvalidArgument);
 }
 
 TEST(EstimateTest, MfuOverrideSetsTheThroughput) {
-  const Workload w = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"},
-                           {"mfu", "0.5"}});
+  const Workload w = MakeWorkload(
+      {{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}, {"mfu", "0.5"}});
   Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 8));
   ASSERT_TRUE(e.ok());
   EXPECT_NEAR(*e->performance.mfu, 0.5, 1e-9);
 }
 
 TEST(HardwareCheckTest, PrecisionSupport) {
-  const Workload bf16 = MakeWorkload({{"task", "pretrain"}, {"model", "llama-2-7b"}, {"tokens", "1B"},
-                              {"precision", "bf16"}});
+  const Workload bf16 = MakeWorkload(
+      {{"task", "pretrain"}, {"model", "llama-2-7b"}, {"tokens", "1B"}, {"precision", "bf16"}});
   EXPECT_EQ(EstimateWorkload(bf16, Gpus("V100", 8)).status().code(), StatusCode::kUnsupported);
   EXPECT_EQ(EstimateWorkload(bf16, Gpus("T4", 1)).status().code(), StatusCode::kUnsupported);
-  const Workload fp8 = MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"},
-                             {"quantization", "fp8"}});
-  EXPECT_EQ(EstimateWorkload(fp8, Gpus("A100-80GB", 1)).status().code(),
-            StatusCode::kUnsupported);
+  const Workload fp8 =
+      MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"}, {"quantization", "fp8"}});
+  EXPECT_EQ(EstimateWorkload(fp8, Gpus("A100-80GB", 1)).status().code(), StatusCode::kUnsupported);
   EXPECT_TRUE(EstimateWorkload(fp8, Gpus("L4", 1)).ok());
   EXPECT_TRUE(EstimateWorkload(fp8, Gpus("H100", 1)).ok());
   // Unset precision falls back to fp16 on Volta.
-  const Workload any = MakeWorkload({{"task", "pretrain"}, {"model", "llama-2-7b"}, {"tokens", "1B"}});
+  const Workload any =
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-2-7b"}, {"tokens", "1B"}});
   Result<Estimate> v = EstimateWorkload(any, Gpus("V100", 8));
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->precision, Precision::kFp16);
@@ -192,13 +222,13 @@ TEST(HardwareCheckTest, NvencAndNeuron) {
   const Workload av1 = MakeWorkload({{"task", "transcode"}, {"streams", "10"}, {"codec", "av1"}});
   EXPECT_EQ(EstimateWorkload(av1, Gpus("T4", 1)).status().code(), StatusCode::kUnsupported);
   EXPECT_TRUE(EstimateWorkload(av1, Gpus("L4", 1)).ok());
-  const Workload train = MakeWorkload({{"task", "pretrain"}, {"model", "llama-2-7b"}, {"tokens", "1B"}});
+  const Workload train =
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-2-7b"}, {"tokens", "1B"}});
   EXPECT_EQ(EstimateWorkload(train, Gpus("Inferentia2", 1)).status().code(),
             StatusCode::kUnsupported);
   Result<Estimate> trn = EstimateWorkload(train, Gpus("Trainium", 16));
   ASSERT_TRUE(trn.ok()) << trn.status().ToString();
-  EXPECT_EQ(EstimateWorkload(video, Gpus("Trainium", 1)).status().code(),
-            StatusCode::kUnsupported);
+  EXPECT_EQ(EstimateWorkload(video, Gpus("Trainium", 1)).status().code(), StatusCode::kUnsupported);
 }
 
 TEST(HardwareCheckTest, UnknownPeakGivesMemoryButNoTime) {
@@ -211,7 +241,8 @@ TEST(HardwareCheckTest, UnknownPeakGivesMemoryButNoTime) {
 }
 
 TEST(EstimateTest, FastModeBuildsNoStrings) {
-  const Workload w = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
+  const Workload w =
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
   Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 8), {}, EstimateMode::kFast);
   ASSERT_TRUE(e.ok());
   EXPECT_TRUE(e->assumptions.empty());
@@ -220,7 +251,8 @@ TEST(EstimateTest, FastModeBuildsNoStrings) {
 }
 
 TEST(EstimateTest, UncertaintyBandBracketsTheValue) {
-  const Workload w = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
+  const Workload w =
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
   Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 8));
   ASSERT_TRUE(e.ok());
   EXPECT_STREQ(e->uncertainty_metric, "time.hours");

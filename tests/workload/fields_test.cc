@@ -15,21 +15,57 @@ TEST(FieldsTest, TableIsSortedForBinarySearch) {
 }
 
 TEST(FieldsTest, EveryContractFlagIsAccepted) {
-  const std::pair<const char*, const char*> flags[] = {
-      {"task", "pretrain"}, {"params", "7B"}, {"layers", "32"}, {"hidden", "4096"},
-      {"heads", "32"}, {"kv-heads", "8"}, {"ffn", "14336"}, {"vocab", "32000"},
-      {"experts", "8"}, {"active-experts", "2"}, {"tokens", "2T"}, {"seq-len", "4096"},
-      {"global-batch-tokens", "4M"}, {"global-batch", "1024"}, {"micro-batch", "2"},
-      {"precision", "bf16"}, {"optimizer", "adam8bit"}, {"recompute", "selective"},
-      {"zero", "3"}, {"lora-rank", "64"}, {"rps", "5"}, {"input-tokens", "512"},
-      {"output-tokens", "128"}, {"concurrency", "16"}, {"quantization", "int4"},
-      {"kv-precision", "fp8"}, {"ttft-p95", "500ms"}, {"itl-p95", "50ms"},
-      {"images", "1.28M"}, {"epochs", "90"}, {"resolution", "224"}, {"batch", "32"},
-      {"fp64-flop", "1e18"}, {"fp32-flop", "1e18"}, {"working-set-gib", "40"},
-      {"streams", "16"}, {"stream-resolution", "1080p"}, {"fps", "30"}, {"codec", "hevc"},
-      {"dataset-gib", "100"}, {"mfu", "0.4"}, {"mbu", "0.6"}, {"goodput", "0.9"},
-      {"sessions", "4"}, {"tp", "2"}, {"pp", "2"}, {"dp", "4"}, {"context-parallel", "2"},
-      {"virtual-pp", "2"}, {"sequence-parallel", "true"}, {"offload", "cpu"}};
+  const std::pair<const char*, const char*> flags[] = {{"task", "pretrain"},
+                                                       {"params", "7B"},
+                                                       {"layers", "32"},
+                                                       {"hidden", "4096"},
+                                                       {"heads", "32"},
+                                                       {"kv-heads", "8"},
+                                                       {"ffn", "14336"},
+                                                       {"vocab", "32000"},
+                                                       {"experts", "8"},
+                                                       {"active-experts", "2"},
+                                                       {"tokens", "2T"},
+                                                       {"seq-len", "4096"},
+                                                       {"global-batch-tokens", "4M"},
+                                                       {"global-batch", "1024"},
+                                                       {"micro-batch", "2"},
+                                                       {"precision", "bf16"},
+                                                       {"optimizer", "adam8bit"},
+                                                       {"recompute", "selective"},
+                                                       {"zero", "3"},
+                                                       {"lora-rank", "64"},
+                                                       {"rps", "5"},
+                                                       {"input-tokens", "512"},
+                                                       {"output-tokens", "128"},
+                                                       {"concurrency", "16"},
+                                                       {"quantization", "int4"},
+                                                       {"kv-precision", "fp8"},
+                                                       {"ttft-p95", "500ms"},
+                                                       {"itl-p95", "50ms"},
+                                                       {"images", "1.28M"},
+                                                       {"epochs", "90"},
+                                                       {"resolution", "224"},
+                                                       {"batch", "32"},
+                                                       {"fp64-flop", "1e18"},
+                                                       {"fp32-flop", "1e18"},
+                                                       {"working-set-gib", "40"},
+                                                       {"streams", "16"},
+                                                       {"stream-resolution", "1080p"},
+                                                       {"fps", "30"},
+                                                       {"codec", "hevc"},
+                                                       {"dataset-gib", "100"},
+                                                       {"mfu", "0.4"},
+                                                       {"mbu", "0.6"},
+                                                       {"goodput", "0.9"},
+                                                       {"sessions", "4"},
+                                                       {"tp", "2"},
+                                                       {"pp", "2"},
+                                                       {"dp", "4"},
+                                                       {"context-parallel", "2"},
+                                                       {"virtual-pp", "2"},
+                                                       {"sequence-parallel", "true"},
+                                                       {"offload", "cpu"}};
   Workload w;
   for (const auto& [k, v] : flags) {
     EXPECT_TRUE(SetWorkloadField(&w, k, v).ok()) << k << "=" << v;
@@ -62,7 +98,8 @@ TEST(FieldsTest, BadValuesNameTheField) {
   EXPECT_EQ(st.message(), "heads: expected a positive integer, got \"3.5\"");
   st = SetWorkloadField(&w, "precision", "fp12");
   EXPECT_NE(st.message().find("precision: expected one of fp32|tf32|bf16|fp16|fp8"),
-            std::string::npos) << st.message();
+            std::string::npos)
+      << st.message();
   st = SetWorkloadField(&w, "zero", "4");
   EXPECT_EQ(st.message(), "zero: expected 0, 1, 2 or 3, got \"4\"");
   st = SetWorkloadField(&w, "mfu", "1.5");
@@ -105,9 +142,8 @@ TEST(FieldsTest, PresetNamesAreCaseInsensitive) {
   EXPECT_STREQ((*p)->name, "llama-3.1-70b");
   for (const char* name : {"llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3.1-8b",
                            "llama-3.1-70b", "llama-3.1-405b", "mistral-7b", "mixtral-8x7b",
-                           "qwen2.5-7b", "qwen2.5-72b", "gemma-2-9b", "gemma-2-27b",
-                           "gpt3-175b", "bert-large", "t5-11b", "resnet50", "vit-b16",
-                           "stable-diffusion-xl"}) {
+                           "qwen2.5-7b", "qwen2.5-72b", "gemma-2-9b", "gemma-2-27b", "gpt3-175b",
+                           "bert-large", "t5-11b", "resnet50", "vit-b16", "stable-diffusion-xl"}) {
     EXPECT_TRUE(FindModelPreset(name).ok()) << name;
   }
 }

@@ -33,11 +33,11 @@ TEST(ModelParamsTest, PresetsAreWithinTwoPercentOfTheirNames) {
   struct Case {
     const char* name;
     double billions;
-  } cases[] = {{"llama-2-13b", 13.0},  {"llama-2-70b", 69.0},   {"llama-3.1-70b", 70.6},
-               {"llama-3.1-405b", 405.9}, {"mistral-7b", 7.24}, {"qwen2.5-7b", 7.62},
-               {"qwen2.5-72b", 72.7},  {"gemma-2-9b", 9.24},    {"gemma-2-27b", 27.2},
-               {"gpt3-175b", 175.0},   {"bert-large", 0.335},   {"t5-11b", 11.3},
-               {"mpt-7b", 6.65},       {"bloom-176b", 176.2},   {"opt-13b", 12.9}};
+  } cases[] = {{"llama-2-13b", 13.0},     {"llama-2-70b", 69.0}, {"llama-3.1-70b", 70.6},
+               {"llama-3.1-405b", 405.9}, {"mistral-7b", 7.24},  {"qwen2.5-7b", 7.62},
+               {"qwen2.5-72b", 72.7},     {"gemma-2-9b", 9.24},  {"gemma-2-27b", 27.2},
+               {"gpt3-175b", 175.0},      {"bert-large", 0.335}, {"t5-11b", 11.3},
+               {"mpt-7b", 6.65},          {"bloom-176b", 176.2}, {"opt-13b", 12.9}};
   for (const Case& c : cases) {
     EXPECT_NEAR(ComputeModelParams(Preset(c.name)).total / 1e9, c.billions, 0.02 * c.billions)
         << c.name;
@@ -131,8 +131,8 @@ TEST(ActivationTest, KorthikantiTable2) {
 
 TEST(OptimizerTest, MixedPrecisionAdamIsSixteenBytesPerParameter) {
   // 2 (16-bit weights) + 2 (16-bit grads) + K = 12 (fp32 master, m, v) [ZeRO §3.1].
-  EXPECT_EQ(2 + 2 + workload_internal::OptimizerBytesPerParam(Optimizer::kAdamW,
-                                                               Precision::kBf16), 16);
+  EXPECT_EQ(2 + 2 + workload_internal::OptimizerBytesPerParam(Optimizer::kAdamW, Precision::kBf16),
+            16);
   EXPECT_EQ(workload_internal::OptimizerBytesPerParam(Optimizer::kAdam8bit, Precision::kBf16), 6);
   EXPECT_EQ(workload_internal::OptimizerBytesPerParam(Optimizer::kSgd, Precision::kBf16), 8);
   EXPECT_EQ(workload_internal::OptimizerBytesPerParam(Optimizer::kAdamW, Precision::kFp32), 8);

@@ -66,20 +66,25 @@ TEST(ResolveHardwareTest, FractionalGpuIsASmallerDevice) {
   r.instance_type = "g6.xlarge";
   Result<Hardware> whole = ResolveHardware(Embedded(), r);
   ASSERT_TRUE(whole.ok());
-  const Workload w = MakeWorkload({{"task", "serve"}, {"model", "llama-3.2-1b"}, {"concurrency", "1"}});
+  const Workload w =
+      MakeWorkload({{"task", "serve"}, {"model", "llama-3.2-1b"}, {"concurrency", "1"}});
   Result<Estimate> a = EstimateWorkload(w, *part);
   Result<Estimate> b = EstimateWorkload(w, *whole);
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_DOUBLE_EQ(a->device_fraction, 0.125);
-  EXPECT_NEAR(a->memory.device_gib, 2861.0 / 1024, 1e-9);  // AWS-reported partition memory
+  EXPECT_NEAR(a->memory.device_gib, 2861.0 / 1024, 1e-9);         // AWS-reported partition memory
   EXPECT_GT(*a->performance.itl_ms, 4 * *b->performance.itl_ms);  // 1/8 of the bandwidth
   EXPECT_EQ(a->gpu_model, "L4");
 }
 
 TEST(PipelineTest, InterleavingIsChosenWhenItShrinksTheBubble) {
-  const Workload w = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"},
-                           {"tp", "8"}, {"pp", "4"}, {"micro-batch", "1"},
-                           {"global-batch", "32"}});
+  const Workload w = MakeWorkload({{"task", "pretrain"},
+                                   {"model", "llama-3.1-70b"},
+                                   {"tokens", "1T"},
+                                   {"tp", "8"},
+                                   {"pp", "4"},
+                                   {"micro-batch", "1"},
+                                   {"global-batch", "32"}});
   Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 64));
   ASSERT_TRUE(e.ok());
   EXPECT_GT(e->parallelism.virtual_pp, 1);
@@ -95,19 +100,30 @@ TEST(PipelineTest, LargeVocabularyLastStageSlowsThePipeline) {
   // Same layers, 8x the vocabulary: per-GPU throughput in model FLOPs falls with PP (the last
   // stage carries the head) but not without PP.
   auto tflops = [](const char* vocab, const char* pp) {
-    const Workload w = MakeWorkload({{"task", "pretrain"}, {"layers", "32"}, {"hidden", "4096"},
-                             {"heads", "32"}, {"vocab", vocab}, {"tokens", "1T"}, {"tp", "1"},
-                             {"pp", pp}, {"virtual-pp", "1"}, {"zero", "1"},
-                             {"micro-batch", "1"}, {"recompute", "full"}});
+    const Workload w = MakeWorkload({{"task", "pretrain"},
+                                     {"layers", "32"},
+                                     {"hidden", "4096"},
+                                     {"heads", "32"},
+                                     {"vocab", vocab},
+                                     {"tokens", "1T"},
+                                     {"tp", "1"},
+                                     {"pp", pp},
+                                     {"virtual-pp", "1"},
+                                     {"zero", "1"},
+                                     {"micro-batch", "1"},
+                                     {"recompute", "full"}});
     return *EstimateWorkload(w, Gpus("H100", 64))->performance.tflops_per_gpu;
   };
-  EXPECT_LT(tflops("256000", "8") / tflops("32000", "8"), tflops("256000", "1") / tflops("32000", "1"));
+  EXPECT_LT(tflops("256000", "8") / tflops("32000", "8"),
+            tflops("256000", "1") / tflops("32000", "1"));
 }
 
 TEST(Fp8TrainingTest, FasterThanBf16ButLessThanTwice) {
   auto tps = [](const char* precision) {
-    const Workload w = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1T"},
-                             {"precision", precision}});
+    const Workload w = MakeWorkload({{"task", "pretrain"},
+                                     {"model", "llama-3.1-8b"},
+                                     {"tokens", "1T"},
+                                     {"precision", precision}});
     return *EstimateWorkload(w, Gpus("H100", 8))->performance.tokens_per_s;
   };
   const double speedup = tps("fp8") / tps("bf16");

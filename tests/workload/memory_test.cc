@@ -33,7 +33,8 @@ TEST(ZeroTest, ModelStatesPerStageMatchTheZeroPaper) {
 }
 
 TEST(FitTest, Llama70bFp16DoesNotFitOne80GbGpuForInference) {
-  const Workload w = MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-70b"}, {"concurrency", "1"}});
+  const Workload w =
+      MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-70b"}, {"concurrency", "1"}});
   Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 1));
   ASSERT_TRUE(e.ok()) << e.status().ToString();
   EXPECT_FALSE(e->memory.fits);
@@ -46,8 +47,11 @@ TEST(FitTest, Llama70bFp16DoesNotFitOne80GbGpuForInference) {
 
 TEST(FitTest, QloraOf70bModelFitsIn48Gb) {  // Dettmers et al. 2023: 65B on one 48 GB GPU
   for (const char* model : {"llama-2-70b", "llama-3.1-70b"}) {
-    const Workload w = MakeWorkload({{"task", "qlora"}, {"model", model}, {"tokens", "10M"},
-                             {"seq-len", "1024"}, {"lora-rank", "16"}});
+    const Workload w = MakeWorkload({{"task", "qlora"},
+                                     {"model", model},
+                                     {"tokens", "10M"},
+                                     {"seq-len", "1024"},
+                                     {"lora-rank", "16"}});
     Result<Estimate> e = EstimateWorkload(w, Gpus("L40S", 1));  // 45776 MiB usable
     ASSERT_TRUE(e.ok()) << e.status().ToString();
     EXPECT_TRUE(e->memory.fits) << model << " needs " << e->memory.total_gib;
@@ -56,18 +60,27 @@ TEST(FitTest, QloraOf70bModelFitsIn48Gb) {  // Dettmers et al. 2023: 65B on one 
 }
 
 TEST(FitTest, FullFinetuneOf7bNeedsSixteenBytesPerParameterOfModelStates) {
-  const Workload w = MakeWorkload({{"task", "finetune"}, {"model", "llama-2-7b"}, {"tokens", "1M"},
-                           {"zero", "0"}, {"tp", "1"}, {"pp", "1"}});
+  const Workload w = MakeWorkload({{"task", "finetune"},
+                                   {"model", "llama-2-7b"},
+                                   {"tokens", "1M"},
+                                   {"zero", "0"},
+                                   {"tp", "1"},
+                                   {"pp", "1"}});
   Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 1));
   ASSERT_TRUE(e.ok());
-  const double states = *e->memory.weights_gib + *e->memory.gradients_gib + *e->memory.optimizer_gib;
+  const double states =
+      *e->memory.weights_gib + *e->memory.gradients_gib + *e->memory.optimizer_gib;
   EXPECT_NEAR(states * (1 << 30), 16 * 6738415616.0, 1e3);
   EXPECT_FALSE(e->memory.fits);  // 100 GiB of states alone
 }
 
 TEST(FitTest, ServingKvCacheFollowsConcurrency) {
-  const Workload w = MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"}, {"concurrency", "10"},
-                           {"input-tokens", "1000"}, {"output-tokens", "24"}, {"tp", "1"}});
+  const Workload w = MakeWorkload({{"task", "serve"},
+                                   {"model", "llama-3.1-8b"},
+                                   {"concurrency", "10"},
+                                   {"input-tokens", "1000"},
+                                   {"output-tokens", "24"},
+                                   {"tp", "1"}});
   Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 1));
   ASSERT_TRUE(e.ok());
   // 10 requests x 1024 tokens x 128 KiB = 1.25 GiB.

@@ -40,8 +40,8 @@ TEST(PropertyTest, MoreTokensNeverShortenTime) {
   for (const char* model : {"llama-3.1-8b", "gpt3-175b"}) {
     double previous = 0;
     for (double tokens = 1e6; tokens <= 1e13; tokens *= 10) {
-      Result<Estimate> e = EstimateWorkload(Train(model, tokens), Gpus("A100-80GB", 64), {},
-                                            EstimateMode::kFast);
+      Result<Estimate> e =
+          EstimateWorkload(Train(model, tokens), Gpus("A100-80GB", 64), {}, EstimateMode::kFast);
       ASSERT_TRUE(e.ok());
       EXPECT_GE(*e->hours, previous) << model << " " << tokens;
       previous = *e->hours;

@@ -42,21 +42,27 @@ const GpuMap& AllGpus() {
   static const GpuMap* gpus = [] {
     auto* m = new GpuMap;
     const std::nullopt_t no = std::nullopt;
-    (*m)["A100-40GB"] = Spec("A100-40GB", "Ampere", 40960, 1555, 9.7, 19.5, 156, 312, no, 600, 0, true);
-    (*m)["A100-80GB"] = Spec("A100-80GB", "Ampere", 81920, 2039, 9.7, 19.5, 156, 312, no, 600, 0, true);
+    (*m)["A100-40GB"] =
+        Spec("A100-40GB", "Ampere", 40960, 1555, 9.7, 19.5, 156, 312, no, 600, 0, true);
+    (*m)["A100-80GB"] =
+        Spec("A100-80GB", "Ampere", 81920, 2039, 9.7, 19.5, 156, 312, no, 600, 0, true);
     (*m)["H100"] = Spec("H100", "Hopper", 81920, 3350, 34, 67, 494.5, 989.5, 1979, 900, 0, true);
     (*m)["H200"] = Spec("H200", "Hopper", 144384, 4800, 34, 67, 494.5, 989.5, 1979, 900, 0, true);
-    (*m)["B200"] = Spec("B200", "Blackwell", 183359, 8000, 37, 75, 1125, 2250, 4500, 1800, no, true);
+    (*m)["B200"] =
+        Spec("B200", "Blackwell", 183359, 8000, 37, 75, 1125, 2250, 4500, 1800, no, true);
     (*m)["V100"] = Spec("V100", "Volta", 16384, 900, 7.8, 15.7, no, 125, no, 300, no, false);
     (*m)["T4"] = Spec("T4", "Turing", 16384, 320, no, 8.1, no, 65, no, no, 1, false);
     (*m)["A10G"] = Spec("A10G", "Ampere", 22888, 600, no, no, no, no, no, no, no, true);
     (*m)["A10G"].supports_bf16 = true;  // Ampere: BF16 yes, but no published peak
     (*m)["L4"] = Spec("L4", "Ada Lovelace", 22888, 300, no, 30.3, 60, 121, 242.5, no, 2, true);
-    (*m)["L40S"] = Spec("L40S", "Ada Lovelace", 45776, 864, no, 91.6, 183, 362.05, 733, no, 3, true);
-    GpuSpec trn = Spec("Trainium", "NeuronCore-v2", 32768, 820, no, 47.5, 190, 190, 190, no, no, true);
+    (*m)["L40S"] =
+        Spec("L40S", "Ada Lovelace", 45776, 864, no, 91.6, 183, 362.05, 733, no, 3, true);
+    GpuSpec trn =
+        Spec("Trainium", "NeuronCore-v2", 32768, 820, no, 47.5, 190, 190, 190, no, no, true);
     trn.vendor = "AWS";
     (*m)["Trainium"] = trn;
-    GpuSpec inf2 = Spec("Inferentia2", "NeuronCore-v2", 32768, 820, no, 47.5, 190, 190, 190, no, no, true);
+    GpuSpec inf2 =
+        Spec("Inferentia2", "NeuronCore-v2", 32768, 820, no, 47.5, 190, 190, 190, no, no, true);
     inf2.vendor = "AWS";
     (*m)["Inferentia2"] = inf2;
     return m;

@@ -9,11 +9,8 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   workload/property_test.cc
   workload/calibration_test.cc
   workload/hardware_test.cc
-  workload/fuzz_regressions_test.cc
   workload/catalog_specs_test.cc
 )
 # The calibration fixture is read at run time from the source tree.
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/calibration_test.cc PROPERTIES
   COMPILE_DEFINITIONS "GPUADVISOR_WORKLOAD_FIXTURES=\"${CMAKE_CURRENT_LIST_DIR}/fixtures\"")
-set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/fuzz_regressions_test.cc PROPERTIES
-  COMPILE_DEFINITIONS "GPUADVISOR_FUZZ_REGRESSIONS=\"${CMAKE_SOURCE_DIR}/fuzz/regressions/workload\"")

@@ -9,7 +9,8 @@ namespace {
 TEST(WorkloadJsonTest, FlatAndNestedKeys) {
   Result<Workload> w = ParseWorkloadJson(R"({
     "task": "pretrain", "model": "llama-3.1-8b", "tokens": "1T", "seq_len": 8192,
-    "parallelism": {"tp": 2, "zero": 1}, "precision": "bf16", "mfu": 0.45})", "w.json");
+    "parallelism": {"tp": 2, "zero": 1}, "precision": "bf16", "mfu": 0.45})",
+                                         "w.json");
   ASSERT_TRUE(w.ok()) << w.status().ToString();
   EXPECT_EQ(w->task, TaskKind::kPretrain);
   EXPECT_EQ(w->model.layers, 32);
@@ -60,8 +61,8 @@ TEST(WorkloadYamlTest, SyntaxErrorsCarryTheLine) {
 }
 
 TEST(WorkloadYamlTest, ValueErrorsCarryLineAndField) {
-  Result<Workload> w = ParseWorkloadYaml("task: pretrain\nmodel: llama-2-7b\ntokens: -5\n",
-                                         "w.yaml");
+  Result<Workload> w =
+      ParseWorkloadYaml("task: pretrain\nmodel: llama-2-7b\ntokens: -5\n", "w.yaml");
   ASSERT_FALSE(w.ok());
   EXPECT_EQ(w.status().message(), "w.yaml:3: tokens: expected a positive number, got \"-5\"");
   w = ParseWorkloadYaml("task: serve\nmodel: llama-9\n", "w.yaml");
@@ -96,13 +97,17 @@ TEST(HfConfigTest, MixtralGemmaNeoxOptBert) {
   ASSERT_TRUE(ApplyHfConfigJson(&w, R"({"model_type": "mixtral", "hidden_size": 4096,
       "intermediate_size": 14336, "num_attention_heads": 32, "num_hidden_layers": 32,
       "num_key_value_heads": 8, "vocab_size": 32000, "num_local_experts": 8,
-      "num_experts_per_tok": 2, "sliding_window": null})", "mixtral.json").ok());
+      "num_experts_per_tok": 2, "sliding_window": null})",
+                                "mixtral.json")
+                  .ok());
   EXPECT_DOUBLE_EQ(ComputeModelParams(w.model).active, 12879925248.0);
   Workload g;
   ASSERT_TRUE(ApplyHfConfigJson(&g, R"({"model_type": "gemma2", "hidden_size": 3584,
       "intermediate_size": 14336, "num_attention_heads": 16, "num_hidden_layers": 42,
       "num_key_value_heads": 8, "head_dim": 256, "vocab_size": 256000,
-      "sliding_window": 4096})", "gemma.json").ok());
+      "sliding_window": 4096})",
+                                "gemma.json")
+                  .ok());
   EXPECT_TRUE(g.model.tied_embeddings);
   EXPECT_EQ(g.model.sliding_window, 4096);
   EXPECT_DOUBLE_EQ(g.model.sliding_window_fraction, 0.5);
@@ -110,19 +115,25 @@ TEST(HfConfigTest, MixtralGemmaNeoxOptBert) {
   Workload n;
   ASSERT_TRUE(ApplyHfConfigJson(&n, R"({"model_type": "gpt_neox", "hidden_size": 6144,
       "intermediate_size": 24576, "num_attention_heads": 64, "num_hidden_layers": 44,
-      "vocab_size": 50432, "tie_word_embeddings": false})", "neox.json").ok());
+      "vocab_size": 50432, "tie_word_embeddings": false})",
+                                "neox.json")
+                  .ok());
   EXPECT_FALSE(n.model.gated_mlp);
   EXPECT_NEAR(ComputeModelParams(n.model).total / 1e9, 20.55, 0.1);  // GPT-NeoX-20B
   Workload o;
   ASSERT_TRUE(ApplyHfConfigJson(&o, R"({"model_type": "opt", "hidden_size": 5120,
       "ffn_dim": 20480, "num_attention_heads": 40, "num_hidden_layers": 40,
-      "vocab_size": 50272, "max_position_embeddings": 2048})", "opt.json").ok());
+      "vocab_size": 50272, "max_position_embeddings": 2048})",
+                                "opt.json")
+                  .ok());
   EXPECT_NEAR(ComputeModelParams(o.model).total / 1e9, 12.85, 0.05);  // OPT-13B
   Workload b;
   ASSERT_TRUE(ApplyHfConfigJson(&b, R"({"model_type": "bert", "hidden_size": 1024,
       "intermediate_size": 4096, "num_attention_heads": 16, "num_hidden_layers": 24,
       "vocab_size": 30522, "max_position_embeddings": 512, "type_vocab_size": 2,
-      "hidden_dropout_prob": 0.1})", "bert.json").ok());
+      "hidden_dropout_prob": 0.1})",
+                                "bert.json")
+                  .ok());
   EXPECT_EQ(b.model.family, ModelFamily::kEncoder);
   EXPECT_TRUE(b.model.dropout);
   EXPECT_NEAR(ComputeModelParams(b.model).total / 1e6, 335, 3);  // BERT-large

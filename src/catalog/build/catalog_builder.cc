@@ -1,7 +1,7 @@
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
-#include <cctype>
 #include <set>
 
 #include "catalog/build/sources.h"
@@ -24,9 +24,12 @@ bool IsRegionCode(const std::string& r) {
   // Shape: geo "-" [gov "-"] area "-" number, e.g. "ap-southeast-5", "us-gov-west-1".
   std::vector<std::string_view> parts = Split(r, '-');
   if (parts.size() == 4 && parts[1] == "gov") parts.erase(parts.begin() + 1);
-  if (parts.size() != 3 || parts[0].size() != 2 || parts[0] == "cn" || parts[1].empty()) return false;
+  if (parts.size() != 3 || parts[0].size() != 2 || parts[0] == "cn" || parts[1].empty())
+    return false;
   auto all = [](std::string_view s, int (*pred)(int)) {
-    return !s.empty() && std::all_of(s.begin(), s.end(), [&](char c) { return pred(static_cast<unsigned char>(c)) != 0; });
+    return !s.empty() && std::all_of(s.begin(), s.end(), [&](char c) {
+      return pred(static_cast<unsigned char>(c)) != 0;
+    });
   };
   return all(parts[0], islower) && all(parts[1], islower) && all(parts[2], isdigit);
 }
@@ -47,10 +50,10 @@ bool Newer(const CatalogSource& a, const CatalogSource& b) {
 
 struct Builder {
   Catalog catalog;
-  std::map<std::string, InstanceType> types;        // by name
+  std::map<std::string, InstanceType> types;  // by name
   std::map<std::string, const CatalogSource*> spec_source;
   int skipped_local_zone_rows = 0;
-  std::set<std::string> unpriced_unknown_types;     // priced types with no specs
+  std::set<std::string> unpriced_unknown_types;  // priced types with no specs
 
   // Best price per (type, region, kind) and the source that gave it.
   struct Candidate {
@@ -182,13 +185,13 @@ struct Builder {
     const double datasheet_mib = *g.memory_gib * 1024;
     if (*a.memory_mib_each <= 1.5 * datasheet_mib) return;
     int fixed = static_cast<int>(std::lround(datasheet_mib));
-    catalog.corrections.push_back(
-        {t->name + " accelerator.memory_mib_each", std::to_string(*a.memory_mib_each),
-         std::to_string(fixed),
-         "DescribeInstanceTypes reports " + std::to_string(*a.memory_mib_each) + " MiB per " +
-             a.aws_name + " device, more than the vendor's documented " +
-             FormatFixed(*g.memory_gib, 0) + " GiB (" + g.source_note +
-             "); the API value is treated as an AWS data error"});
+    catalog.corrections.push_back({t->name + " accelerator.memory_mib_each",
+                                   std::to_string(*a.memory_mib_each), std::to_string(fixed),
+                                   "DescribeInstanceTypes reports " +
+                                       std::to_string(*a.memory_mib_each) + " MiB per " +
+                                       a.aws_name + " device, more than the vendor's documented " +
+                                       FormatFixed(*g.memory_gib, 0) + " GiB (" + g.source_note +
+                                       "); the API value is treated as an AWS data error"});
     a.memory_mib_each = fixed;
     a.memory_mib_total = static_cast<int64_t>(fixed) * std::max(a.count, a.logical_count);
   }
@@ -197,11 +200,11 @@ struct Builder {
     for (GpuSpec& g : catalog.gpus) {
       if (g.aws_memory_mib && g.memory_gib && *g.aws_memory_mib > 1.5 * *g.memory_gib * 1024) {
         int fixed = static_cast<int>(std::lround(*g.memory_gib * 1024));
-        catalog.corrections.push_back(
-            {"gpu " + g.model + " aws_memory_mib", std::to_string(*g.aws_memory_mib),
-             std::to_string(fixed),
-             "the AWS-reported figure contradicts the vendor's " + FormatFixed(*g.memory_gib, 0) +
-                 " GiB; the datasheet value is used"});
+        catalog.corrections.push_back({"gpu " + g.model + " aws_memory_mib",
+                                       std::to_string(*g.aws_memory_mib), std::to_string(fixed),
+                                       "the AWS-reported figure contradicts the vendor's " +
+                                           FormatFixed(*g.memory_gib, 0) +
+                                           " GiB; the datasheet value is used"});
         g.aws_memory_mib = fixed;
       }
     }
@@ -239,8 +242,8 @@ struct Builder {
     if (auto it = bands.find({type, region}); it != bands.end()) {
       const SpotAdvice& a = it->second.first;
       const CatalogSource& s = *it->second.second;
-      o.spot_band = SpotBand{a.range_index, a.label, a.max_pct, a.savings_pct,
-                             {s.id, s.snapshot_date}};
+      o.spot_band =
+          SpotBand{a.range_index, a.label, a.max_pct, a.savings_pct, {s.id, s.snapshot_date}};
       if (!o.spot && o.on_demand) {
         Price est;
         est.usd_per_hour = o.on_demand->usd_per_hour * (1.0 - a.savings_pct / 100.0);
@@ -328,8 +331,9 @@ Result<Catalog> BuildCatalog(const std::vector<BuildInput>& inputs,
     GPUADVISOR_RETURN_IF_ERROR(b.Add(inputs[i], b.catalog.sources[i]));
   }
   if (b.types.empty()) {
-    return Status::InvalidArgument("no instance types: the manifest needs a "
-                                   "describe-instance-types-json source");
+    return Status::InvalidArgument(
+        "no instance types: the manifest needs a "
+        "describe-instance-types-json source");
   }
   b.FinishGpus();
   b.FinishTypes();
@@ -346,8 +350,8 @@ Result<Catalog> BuildCatalog(const std::vector<BuildInput>& inputs,
   if (!b.unpriced_unknown_types.empty()) {
     std::string names;
     for (const std::string& n : b.unpriced_unknown_types) names += (names.empty() ? "" : ", ") + n;
-    c.notes.push_back("Priced but without DescribeInstanceTypes specs, so not in the catalog: " +
-                      names + ".");
+    c.notes.push_back(
+        "Priced but without DescribeInstanceTypes specs, so not in the catalog: " + names + ".");
   }
   c.Index();
   return std::move(b.catalog);

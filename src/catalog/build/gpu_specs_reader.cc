@@ -73,12 +73,12 @@ Result<std::vector<GpuSpec>> ReadGpuSpecsCsv(std::string_view csv, std::string_v
                                 : reader.status();
   }
   CsvHeader header(row);
-  GPUADVISOR_RETURN_IF_ERROR(header.Require(
-      {"model", "vendor", "architecture", "memory_gib", "memory_bw_gbps", "fp64_tflops",
-       "fp32_tflops", "tf32_tflops_dense", "fp16_bf16_tflops_dense", "fp8_tflops_dense",
-       "int8_tops_dense", "nvlink_gbps", "tdp_w", "nvenc", "source", "aws_api_name",
-       "aws_reported_memory_mib"},
-      std::string(origin) + ":1"));
+  GPUADVISOR_RETURN_IF_ERROR(
+      header.Require({"model", "vendor", "architecture", "memory_gib", "memory_bw_gbps",
+                      "fp64_tflops", "fp32_tflops", "tf32_tflops_dense", "fp16_bf16_tflops_dense",
+                      "fp8_tflops_dense", "int8_tops_dense", "nvlink_gbps", "tdp_w", "nvenc",
+                      "source", "aws_api_name", "aws_reported_memory_mib"},
+                     std::string(origin) + ":1"));
   std::vector<GpuSpec> out;
   while (reader.Next(&row)) {
     if (row.size() == 1 && row[0].empty()) continue;

@@ -59,9 +59,9 @@ std::optional<DeviceGroup> ReadDevices(RjReader& r, const json& info, const std:
     if (const json* core = r.OptObject(d, "CoreInfo", lp)) {
       g.cores = static_cast<int>(r.OptInt(*core, "Count", lp + ".CoreInfo").value_or(0));
     }
-    for (const char* key : {"TotalGpuMemoryInMiB", "TotalNeuronDeviceMemoryInMiB",
-                            "TotalInferenceMemoryInMiB", "TotalFpgaMemoryInMiB",
-                            "TotalMediaMemoryInMiB"}) {
+    for (const char* key :
+         {"TotalGpuMemoryInMiB", "TotalNeuronDeviceMemoryInMiB", "TotalInferenceMemoryInMiB",
+          "TotalFpgaMemoryInMiB", "TotalMediaMemoryInMiB"}) {
       if (auto t = r.OptInt(*block, key, bp)) g.total_mib = *t;
     }
     if (!g.total_mib && g.memory_mib) {
@@ -103,7 +103,8 @@ void ReadNetwork(RjReader& r, const json& info, const std::string& path, Instanc
 void ReadStorage(RjReader& r, const json& info, const std::string& path, InstanceType* t) {
   if (const json* st = r.OptObject(info, "InstanceStorageInfo", path)) {
     std::string sp = path + ".InstanceStorageInfo";
-    if (auto total = r.OptInt(*st, "TotalSizeInGB", sp)) t->local_storage_gb = static_cast<int>(*total);
+    if (auto total = r.OptInt(*st, "TotalSizeInGB", sp))
+      t->local_storage_gb = static_cast<int>(*total);
     std::string nvme = r.Str(*st, "NvmeSupport", sp, false);
     t->local_nvme = nvme == "required" || nvme == "supported";
     const json& disks = r.Array(*st, "Disks", sp, false);
@@ -117,8 +118,10 @@ void ReadStorage(RjReader& r, const json& info, const std::string& path, Instanc
   if (const json* ebs = r.OptObject(info, "EbsInfo", path)) {
     if (const json* opt = r.OptObject(*ebs, "EbsOptimizedInfo", path + ".EbsInfo")) {
       std::string op = path + ".EbsInfo.EbsOptimizedInfo";
-      if (auto b = r.OptInt(*opt, "BaselineBandwidthInMbps", op)) t->ebs_baseline_mbps = static_cast<int>(*b);
-      if (auto m = r.OptInt(*opt, "MaximumBandwidthInMbps", op)) t->ebs_max_mbps = static_cast<int>(*m);
+      if (auto b = r.OptInt(*opt, "BaselineBandwidthInMbps", op))
+        t->ebs_baseline_mbps = static_cast<int>(*b);
+      if (auto m = r.OptInt(*opt, "MaximumBandwidthInMbps", op))
+        t->ebs_max_mbps = static_cast<int>(*m);
     }
   }
 }
@@ -176,8 +179,10 @@ std::optional<double> ParseNetworkPerformanceGbps(std::string_view text) {
   double v = std::strtod(s.c_str(), &end);
   if (end == s.c_str() || v <= 0 || mult <= 0) return std::nullopt;
   std::string unit = std::string(Trim(end));
-  if (StartsWith(unit, "megabit")) v /= 1000;
-  else if (!StartsWith(unit, "gigabit")) return std::nullopt;
+  if (StartsWith(unit, "megabit"))
+    v /= 1000;
+  else if (!StartsWith(unit, "gigabit"))
+    return std::nullopt;
   return v * mult;
 }
 
@@ -215,8 +220,7 @@ Result<std::vector<InstanceType>> ReadDescribeInstanceTypes(std::string_view tex
       std::string path = "$[\"" + key + "\"]";
       const json& v = it->value;
       if (v.IsObject() && v.HasMember("record")) {
-        take(v["record"], path + ".record", true,
-             r.Str(v, "last_seen_commit_date", path, false));
+        take(v["record"], path + ".record", true, r.Str(v, "last_seen_commit_date", path, false));
       } else {
         take(v, path, false, "");
       }

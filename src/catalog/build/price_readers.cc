@@ -2,8 +2,8 @@
 
 #include "catalog/build/sources.h"
 #include "util/csv.h"
-#include "util/rj_reader.h"
 #include "util/numbers.h"
+#include "util/rj_reader.h"
 #include "util/strings.h"
 
 namespace gpuadvisor::build {
@@ -28,8 +28,8 @@ Result<std::vector<PriceRecord>> ReadPriceCsv(std::string_view csv, std::string_
                                               const PriceCsvColumns& cols) {
   CsvReader reader(csv, std::string(origin));
   std::vector<std::string> required = {cols.instance_type, cols.region};
-  for (const std::string* c : {&cols.az_id, &cols.on_demand, &cols.spot,
-                               &cols.reserved_1y_no_upfront}) {
+  for (const std::string* c :
+       {&cols.az_id, &cols.on_demand, &cols.spot, &cols.reserved_1y_no_upfront}) {
     if (!c->empty()) required.push_back(*c);
   }
   Result<CsvHeader> header = ReadHeader(reader, origin, required);

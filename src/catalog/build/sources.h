@@ -69,8 +69,7 @@ struct SpotAdvice {
   std::string label;
   double max_pct = 0;
 };
-Result<std::vector<SpotAdvice>> ReadSpotAdvisorJson(std::string_view json,
-                                                    std::string_view origin);
+Result<std::vector<SpotAdvice>> ReadSpotAdvisorJson(std::string_view json, std::string_view origin);
 
 // DescribeInstanceTypeOfferings-derived CSV: instance_type,region[,availability_zone_id].
 struct Offering {
