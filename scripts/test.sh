@@ -9,7 +9,7 @@ mode=${1:-release}
 bash scripts/deps.sh
 case "$mode" in
   release) dir=build-test; flags=(-DCMAKE_BUILD_TYPE=Release) ;;
-  sanitize) dir=build-asan; flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUADVISOR_SANITIZE=ON)
+  sanitize) dir=build-asan; flags=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS=-O1" -DGPUADVISOR_SANITIZE=ON)
             export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ;;
   coverage) dir=build-cov; flags=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS=--coverage -O1")
             dpkg-query -W -f='${Status}' gcovr 2>/dev/null | grep -q "install ok installed" ||
