@@ -24,13 +24,8 @@ std::string Config(const Candidate& c) {
 
 Result<Estimate> Reestimate(const Workload& w, const Candidate& c, int instances,
                             EstimateMode mode) {
-  Hardware hw;
-  hw.gpu = c.gpu;
-  hw.instance = c.type;
-  hw.instances = instances;
-  hw.gpus = instances * c.type->accelerator.devices();
-  hw.offer = c.type->FindRegion(*c.region);
-  return EstimateWorkload(w, hw, {}, mode);
+  return EstimateWorkload(
+      w, InstanceHardware(*c.type, c.gpu, instances, c.type->FindRegion(*c.region)), {}, mode);
 }
 
 std::string Objective(const std::vector<Candidate>& ranked, size_t i, const RecommendRequest& r) {
@@ -195,13 +190,7 @@ void Advice(const Workload& w, const Candidate& c, const Estimate& e, Plan* p) {
                           "Capacity Blocks or an on-demand capacity reservation");
   }
   if (c.purchase == PurchaseKind::kSpot) {
-    UsagePattern u;
-    u.instances = c.instances;
-    u.interruptible = true;
-    u.checkpoint_gib = e.checkpoint_gib.value_or(0) / c.instances;
-    const RegionOffer* o = t.FindRegion(*c.region);
-    const SpotOverhead s =
-        SpotInterruptionOverhead(t, o && o->spot_band ? &*o->spot_band : nullptr, u);
+    const SpotOverhead s = JobSpotOverhead(t, t.FindRegion(*c.region), e, c.instances);
     p->advice.push_back("spot: checkpoint about every " +
                         FormatFixed(s.optimal_interval_s / 60, 0) +
                         " min (Young/Daly for the interruption band); spread across AZs "
@@ -216,6 +205,27 @@ void Advice(const Workload& w, const Candidate& c, const Estimate& e, Plan* p) {
 }
 
 }  // namespace
+
+Hardware InstanceHardware(const InstanceType& type, const GpuSpec* gpu, int instances,
+                          const RegionOffer* offer) {
+  Hardware hw;
+  hw.gpu = gpu;
+  hw.instance = &type;
+  hw.instances = instances;
+  hw.gpus = instances * type.accelerator.devices();
+  hw.offer = offer;
+  return hw;
+}
+
+SpotOverhead JobSpotOverhead(const InstanceType& type, const RegionOffer* offer, const Estimate& e,
+                             int instances) {
+  UsagePattern u;
+  u.instances = instances;
+  u.interruptible = true;
+  u.checkpoint_gib = e.checkpoint_gib.value_or(0) / std::max(1, instances);
+  return SpotInterruptionOverhead(type, offer && offer->spot_band ? &*offer->spot_band : nullptr,
+                                  u);
+}
 
 Plan MakeBarePlan(const Candidate& c) {
   Plan p;

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpuadvisor/cost.h"
 #include "gpuadvisor/recommend.h"
 
 namespace gpuadvisor::recommend_internal {
@@ -73,6 +74,15 @@ struct LeverCache {
   };
   std::map<std::string, Best> searches;
 };
+// `instances` of `type` (whose accelerator is `gpu`); `offer` may be null (then no cost).
+Hardware InstanceHardware(const InstanceType& type, const GpuSpec* gpu, int instances,
+                          const RegionOffer* offer = nullptr);
+
+// Spot overhead of a job on `instances` of `type`, interrupted at the band of `offer` (null: the
+// worst band); each instance writes its share of the job's checkpoint (Estimate::checkpoint_gib).
+SpotOverhead JobSpotOverhead(const InstanceType& type, const RegionOffer* offer, const Estimate& e,
+                             int instances);
+
 // Batch jobs (training, vision, HPC) are judged per run; services (serving, transcode, render,
 // analytics) per hour.
 inline bool IsBatchTask(TaskKind t) {

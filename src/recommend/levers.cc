@@ -25,12 +25,8 @@ Variant Cheapest(const Workload& w, const Candidate& c, const RecommendRequest& 
   const bool batch = IsBatchTask(w.task);
   const double spot_factor = c.time_hours / *c.estimate->hours;  // interruptions, as the plan
   for (int n = 1; n <= c.instances; n *= 2) {
-    Hardware hw;
-    hw.gpu = c.gpu;
-    hw.instance = c.type;
-    hw.instances = n;
-    hw.gpus = n * c.type->accelerator.devices();
-    Result<Estimate> e = EstimateWorkload(w, hw, {}, EstimateMode::kFast);
+    Result<Estimate> e =
+        EstimateWorkload(w, InstanceHardware(*c.type, c.gpu, n), {}, EstimateMode::kFast);
     if (!e.ok() || !e->memory.fits || !e->demand_met || !e->slo_met || !e->hours) continue;
     const double hours = *e->hours * spot_factor;
     if (batch && req.deadline_hours && hours > *req.deadline_hours) continue;
@@ -131,13 +127,7 @@ std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& 
   const RegionOffer* o = c.type->FindRegion(*c.region);
   if (o == nullptr) return out;
   if (IsBatchTask(w.task) && c.purchase == PurchaseKind::kOnDemand && o->spot) {
-    UsagePattern u;
-    u.instances = c.instances;
-    u.interruptible = true;
-    u.checkpoint_gib = c.estimate->checkpoint_gib.value_or(0) / c.instances;
-    const double overhead =
-        SpotInterruptionOverhead(*c.type, o->spot_band ? &*o->spot_band : nullptr, u)
-            .overhead_fraction;
+    const double overhead = JobSpotOverhead(*c.type, o, *c.estimate, c.instances).overhead_fraction;
     const double hours = *c.estimate->hours * (1 + overhead);
     const Variant v{c.instances, o->spot->usd_per_hour * c.instances * hours, hours};
     Add(c, "spot", v, "spot with checkpoints (+" + Pct(overhead) + " time)",

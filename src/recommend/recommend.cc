@@ -59,11 +59,6 @@ std::vector<PurchaseKind> Purchases(const Workload& w, const RecommendRequest& r
   return {PurchaseKind::kOnDemand};
 }
 
-// Checkpoint size per instance for the spot model: each instance writes its shard in parallel.
-double CheckpointGibPerInstance(const Estimate& e) {
-  return e.checkpoint_gib.value_or(0) / std::max(1, e.instances);
-}
-
 // Prices one estimate in every region and purchase option; appends the candidates that pass
 // the budget and notes the cheapest miss.
 void PriceCandidates(const InstanceType& t, const GpuSpec* gpu, int instances, const Estimate& e,
@@ -90,12 +85,7 @@ void PriceCandidates(const InstanceType& t, const GpuSpec* gpu, int instances, c
       c.estimate = &e;
       double hours = *e.hours;
       if (p == PurchaseKind::kSpot) {
-        UsagePattern u;
-        u.instances = instances;
-        u.interruptible = true;
-        u.checkpoint_gib = CheckpointGibPerInstance(e);
-        c.spot_overhead = SpotInterruptionOverhead(t, o->spot_band ? &*o->spot_band : nullptr, u)
-                              .overhead_fraction;
+        c.spot_overhead = recommend_internal::JobSpotOverhead(t, o, e, instances).overhead_fraction;
         hours *= 1 + c.spot_overhead;
       }
       if (recommend_internal::IsBatchTask(e.task)) hours += kLaunchHours;
@@ -149,13 +139,9 @@ TypeOutcome SearchType(const Catalog& catalog, const InstanceType& t, const Work
       out.NoteGpuCap(req.max_gpus);
       break;
     }
-    Hardware hw;
-    hw.gpu = gpu;
-    hw.instance = &t;
-    hw.instances = n;
-    hw.gpus = n * per;
     ++*evaluated;
-    Result<Estimate> e = EstimateWorkload(w, hw, {}, EstimateMode::kFast);
+    Result<Estimate> e = EstimateWorkload(w, recommend_internal::InstanceHardware(t, gpu, n), {},
+                                          EstimateMode::kFast);
     if (e.ok()) *layouts += e->layouts_evaluated;
     if (!e.ok()) {
       if (e.status().code() == StatusCode::kUnsupported) {
