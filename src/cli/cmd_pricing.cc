@@ -21,34 +21,22 @@ struct PricingOptions {
 };
 
 Status ParseUsage(const PricingOptions& o, UsagePattern* u) {
-  auto number = [](const std::string& text, const char* flag, double* out) -> Status {
-    if (text.empty()) return Status::OK();
-    Result<double> v = ParseSiNumber(text, flag);
-    if (!v.ok()) return v.status();
-    *out = *v;
-    return Status::OK();
-  };
-  auto duration = [](const std::string& text, const char* flag, double* out) -> Status {
-    if (text.empty()) return Status::OK();
-    Result<double> v = ParseDurationSeconds(text, flag);
-    if (!v.ok()) return v.status();
-    *out = *v;
-    return Status::OK();
-  };
   double count = 1;
-  GPUADVISOR_RETURN_IF_ERROR(number(o.hours_per_month, "--hours-per-month", &u->hours_per_month));
-  GPUADVISOR_RETURN_IF_ERROR(number(o.months, "--months", &u->months));
-  GPUADVISOR_RETURN_IF_ERROR(number(o.count, "--count", &count));
+  GPUADVISOR_RETURN_IF_ERROR(
+      ParseOptNumber(o.hours_per_month, "--hours-per-month", &u->hours_per_month));
+  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.months, "--months", &u->months));
+  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.count, "--count", &count));
   if (count != static_cast<int>(count) || count < 1 || count > 100000) {
     return Status::InvalidArgument("--count: expected a whole number of instances, 1 to 100000");
   }
   u->instances = static_cast<int>(count);
   u->interruptible = o.interruptible;
   GPUADVISOR_RETURN_IF_ERROR(
-      duration(o.checkpoint_interval, "--checkpoint-interval", &u->checkpoint_interval_s));
-  GPUADVISOR_RETURN_IF_ERROR(number(o.checkpoint_gib, "--checkpoint-gib", &u->checkpoint_gib));
-  GPUADVISOR_RETURN_IF_ERROR(number(o.storage_gbps, "--storage-gbps", &u->storage_gbps));
-  GPUADVISOR_RETURN_IF_ERROR(duration(o.restart, "--restart", &u->restart_s));
+      ParseOptDuration(o.checkpoint_interval, "--checkpoint-interval", &u->checkpoint_interval_s));
+  GPUADVISOR_RETURN_IF_ERROR(
+      ParseOptNumber(o.checkpoint_gib, "--checkpoint-gib", &u->checkpoint_gib));
+  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.storage_gbps, "--storage-gbps", &u->storage_gbps));
+  GPUADVISOR_RETURN_IF_ERROR(ParseOptDuration(o.restart, "--restart", &u->restart_s));
   return Status::OK();
 }
 

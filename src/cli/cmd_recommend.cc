@@ -21,15 +21,11 @@ struct RecommendOptions {
   std::string plot;
 };
 
+// "a, b,,c" -> {"a", "b", "c"}.
 std::vector<std::string> SplitList(const std::string& text) {
   std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t comma = text.find(',', start);
-    const std::string item(Trim(text.substr(start, comma - start)));
-    if (!item.empty()) out.push_back(item);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
+  for (std::string_view item : Split(text, ',')) {
+    if (!Trim(item).empty()) out.emplace_back(Trim(item));
   }
   return out;
 }
@@ -48,15 +44,11 @@ Status ParseInteger(const std::string& text, const char* flag, int* out) {
 
 Status ParseRequest(const RecommendOptions& o, RecommendRequest* r) {
   if (!o.deadline.empty()) {
-    Result<double> d = ParseDurationSeconds(o.deadline, "--deadline");
-    if (!d.ok()) return d.status();
-    r->deadline_hours = *d / 3600;
+    double seconds = 0;
+    GPUADVISOR_RETURN_IF_ERROR(ParseOptDuration(o.deadline, "--deadline", &seconds));
+    r->deadline_hours = seconds / 3600;
   }
-  if (!o.budget.empty()) {
-    Result<double> b = ParseSiNumber(o.budget, "--budget");
-    if (!b.ok()) return b.status();
-    r->budget_usd = *b;
-  }
+  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.budget, "--budget", &r->budget_usd));
   r->regions = SplitList(o.regions);
   for (const std::string& p : SplitList(o.purchase)) {
     const std::string name = ToLower(p);

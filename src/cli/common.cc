@@ -101,4 +101,19 @@ Status ParseOptNumber(const std::string& text, const char* flag, std::optional<d
   return Status::OK();
 }
 
+Status ParseOptNumber(const std::string& text, const char* flag, double* out) {
+  std::optional<double> v;
+  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(text, flag, &v));
+  if (v) *out = *v;
+  return Status::OK();
+}
+
+Status ParseOptDuration(const std::string& text, const char* flag, double* out_seconds) {
+  if (text.empty()) return Status::OK();
+  Result<double> v = ParseDurationSeconds(text, flag);
+  if (!v.ok()) return v.status();
+  *out_seconds = *v;
+  return Status::OK();
+}
+
 }  // namespace gpuadvisor::cli

@@ -53,8 +53,11 @@ void Emit(const Context& ctx, const std::function<ojson()>& json,
           const std::function<Table()>& table, const std::vector<std::string>& warnings = {});
 void Warn(const std::string& line);
 
-// Optional numeric flag held as text, parsed with our own messages.
+// Optional numeric flag held as text, parsed with our own messages. Empty text leaves *out as is.
 Status ParseOptNumber(const std::string& text, const char* flag, std::optional<double>* out);
+Status ParseOptNumber(const std::string& text, const char* flag, double* out);
+// The same for a duration ("90m", "36h", "14d"; a plain number is hours), in seconds.
+Status ParseOptDuration(const std::string& text, const char* flag, double* out_seconds);
 
 // A subcommand: registers its options and sets `*exit_code` when it runs.
 struct Command {
