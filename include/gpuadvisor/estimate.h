@@ -22,6 +22,10 @@
 
 namespace gpuadvisor {
 
+// Devices one estimate accepts at most: far beyond the largest clusters, and small enough that
+// device counts times anything the estimator multiplies them by stays inside int.
+inline constexpr int kMaxDevices = 1000000;
+
 // The hardware to estimate on. Pointers are non-owning and must outlive the call.
 struct Hardware {
   const GpuSpec* gpu = nullptr;            // REQUIRED

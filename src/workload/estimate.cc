@@ -178,14 +178,14 @@ double MemoryLowerBoundGib(const Workload& w, int devices) {
 Result<Estimate> EstimateWorkload(const Workload& w, const Hardware& hw,
                                   const ParallelismRequest& request, EstimateMode mode) {
   if (hw.gpu == nullptr) return Status::InvalidArgument("gpu: no GPU given");
-  if (hw.gpus < 1 || hw.gpus > 1000000) {
-    return Status::InvalidArgument("gpus: expected 1 to 1000000");
+  if (hw.gpus < 1 || hw.gpus > kMaxDevices) {
+    return Status::InvalidArgument("gpus: expected 1 to " + std::to_string(kMaxDevices));
   }
   const std::optional<GpuSpec> scaled = InstanceDevice(hw);
   const GpuSpec& gpu = scaled ? *scaled : *hw.gpu;
   Estimate e;
   e.task = w.task;
-  e.model_name = w.model_name;
+  if (mode == EstimateMode::kDetailed) e.model_name = w.model_name;  // no copy on the hot path
   e.gpu_model = hw.gpu->model;
   if (hw.instance != nullptr && hw.instance->accelerator.fractional()) {
     e.device_fraction = hw.instance->accelerator.partition_size;

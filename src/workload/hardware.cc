@@ -9,7 +9,6 @@ namespace gpuadvisor {
 namespace {
 
 constexpr int kMaxInstances = 100000;
-constexpr int kMaxDevices = 1000000;
 
 Status CheckModelled(const InstanceType& t, const GpuSpec* g) {
   const Accelerator& a = t.accelerator;
