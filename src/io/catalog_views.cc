@@ -10,11 +10,6 @@
 namespace gpuadvisor {
 namespace {
 
-template <typename T>
-ojson Opt(const std::optional<T>& v) {
-  return v ? ojson(*v) : ojson(nullptr);
-}
-
 // Rounds for output so JSON does not carry binary noise (0.80479999999).
 ojson Money(std::optional<double> v, int decimals = 6) {
   if (!v) return nullptr;

@@ -4,6 +4,7 @@
 #define GPUADVISOR_IO_CATALOG_VIEWS_H_
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,12 @@
 namespace gpuadvisor {
 
 using ojson = nlohmann::ordered_json;
+
+// The value, or JSON null for an unknown one (the contract's "missing knowledge is null").
+template <typename T>
+ojson Opt(const std::optional<T>& v) {
+  return v ? ojson(*v) : ojson(nullptr);
+}
 
 // How old prices may be before outputs flag them (days), and today's date (ISO).
 struct Freshness {

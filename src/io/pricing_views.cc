@@ -5,8 +5,6 @@
 namespace gpuadvisor {
 namespace {
 
-ojson Opt(const std::optional<double>& v) { return v ? ojson(*v) : ojson(nullptr); }
-
 ojson SpotJson(const SpotOverhead& s) {
   return {{"interruptions_per_month", s.interruptions_per_month},
           {"mtbi_hours", s.mtbi_hours},

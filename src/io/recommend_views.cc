@@ -8,12 +8,6 @@
 namespace gpuadvisor {
 namespace {
 
-ojson Strings(const std::vector<std::string>& v) {
-  ojson a = ojson::array();
-  for (const std::string& s : v) a.push_back(s);
-  return a;
-}
-
 ojson Levers(const std::vector<SavingsLever>& levers) {
   ojson a = ojson::array();
   for (const SavingsLever& l : levers) {
@@ -53,9 +47,9 @@ ojson PlanJson(const Plan& p) {
               p.purchase == PurchaseKind::kSpot ? ojson(p.spot_overhead) : ojson(nullptr)},
              {"price_source", p.price_from.source},
              {"price_date", p.price_from.date},
-             {"why", Strings(p.why)},
-             {"warnings", Strings(p.warnings)},
-             {"advice", Strings(p.advice)},
+             {"why", ojson(p.why)},
+             {"warnings", ojson(p.warnings)},
+             {"advice", ojson(p.advice)},
              {"savings", Levers(p.savings)}};
   if (p.rank > 0) j["estimate"] = EstimateToJson(p.estimate);
   return j;
