@@ -13,14 +13,9 @@ namespace {
 
 using testing::MakeWorkload;
 
-const Catalog& Embedded() {
-  static std::shared_ptr<const Catalog> c = *EmbeddedCatalog();
-  return *c;
-}
-
 Recommendation RunSearch(const Workload& w, RecommendRequest r = {}) {
   r.top = std::max(r.top, 10);
-  Result<Recommendation> rec = Recommend(Embedded(), w, r);
+  Result<Recommendation> rec = Recommend(testing::EmbeddedForTests(), w, r);
   EXPECT_TRUE(rec.ok()) << rec.status().ToString();
   return rec.ok() ? std::move(rec).value() : Recommendation{};
 }
@@ -162,16 +157,19 @@ TEST(RecommendTest, BadRequestsNameTheFlag) {
   const Workload w = MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"}});
   RecommendRequest bad_region;
   bad_region.regions = {"us-est-1"};
-  EXPECT_NE(Recommend(Embedded(), w, bad_region).status().message().find("--regions"),
-            std::string::npos);
+  EXPECT_NE(
+      Recommend(testing::EmbeddedForTests(), w, bad_region).status().message().find("--regions"),
+      std::string::npos);
   RecommendRequest bad_budget;
   bad_budget.budget_usd = -5;
-  EXPECT_NE(Recommend(Embedded(), w, bad_budget).status().message().find("--budget"),
-            std::string::npos);
+  EXPECT_NE(
+      Recommend(testing::EmbeddedForTests(), w, bad_budget).status().message().find("--budget"),
+      std::string::npos);
   RecommendRequest bad_deadline;
   bad_deadline.deadline_hours = 0;
-  EXPECT_NE(Recommend(Embedded(), w, bad_deadline).status().message().find("--deadline"),
-            std::string::npos);
+  EXPECT_NE(
+      Recommend(testing::EmbeddedForTests(), w, bad_deadline).status().message().find("--deadline"),
+      std::string::npos);
 }
 
 }  // namespace

@@ -13,17 +13,12 @@ namespace {
 using testing::Gpus;
 using testing::MakeWorkload;
 
-const Catalog& Embedded() {
-  static std::shared_ptr<const Catalog> c = *EmbeddedCatalog();
-  return *c;
-}
-
 TEST(ResolveHardwareTest, InstanceGivesDevicesPricesAndRegion) {
   HardwareRequest r;
   r.instance_type = "p5.48xlarge";
   r.instances = 2;
   r.region = "us-east-1";
-  Result<Hardware> hw = ResolveHardware(Embedded(), r);
+  Result<Hardware> hw = ResolveHardware(testing::EmbeddedForTests(), r);
   ASSERT_TRUE(hw.ok()) << hw.status().ToString();
   EXPECT_EQ(hw->gpus, 16);
   EXPECT_EQ(hw->instances, 2);
@@ -36,35 +31,40 @@ TEST(ResolveHardwareTest, GpusDeriveInstancesAndContradictionsAreRejected) {
   HardwareRequest r;
   r.instance_type = "g6.12xlarge";
   r.gpus = 8;
-  Result<Hardware> hw = ResolveHardware(Embedded(), r);
+  Result<Hardware> hw = ResolveHardware(testing::EmbeddedForTests(), r);
   ASSERT_TRUE(hw.ok());
   EXPECT_EQ(hw->instances, 2);
   r.gpus = 6;
-  EXPECT_NE(ResolveHardware(Embedded(), r).status().message().find("--gpus"), std::string::npos);
+  EXPECT_NE(ResolveHardware(testing::EmbeddedForTests(), r).status().message().find("--gpus"),
+            std::string::npos);
   r.gpus = 0;
   r.gpu = "H100";
-  EXPECT_NE(ResolveHardware(Embedded(), r).status().message().find("does not match"),
-            std::string::npos);
+  EXPECT_NE(
+      ResolveHardware(testing::EmbeddedForTests(), r).status().message().find("does not match"),
+      std::string::npos);
   HardwareRequest none;
-  EXPECT_EQ(ResolveHardware(Embedded(), none).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(ResolveHardware(testing::EmbeddedForTests(), none).status().code(),
+            StatusCode::kInvalidArgument);
   HardwareRequest fpga;
   fpga.instance_type = "f1.2xlarge";
-  if (Embedded().FindInstanceType("f1.2xlarge") != nullptr) {
-    EXPECT_EQ(ResolveHardware(Embedded(), fpga).status().code(), StatusCode::kUnsupported);
+  if (testing::EmbeddedForTests().FindInstanceType("f1.2xlarge") != nullptr) {
+    EXPECT_EQ(ResolveHardware(testing::EmbeddedForTests(), fpga).status().code(),
+              StatusCode::kUnsupported);
   }
   HardwareRequest typo;
   typo.instance_type = "p5.48xlarg";
-  EXPECT_NE(ResolveHardware(Embedded(), typo).status().message().find("did you mean"),
-            std::string::npos);
+  EXPECT_NE(
+      ResolveHardware(testing::EmbeddedForTests(), typo).status().message().find("did you mean"),
+      std::string::npos);
 }
 
 TEST(ResolveHardwareTest, FractionalGpuIsASmallerDevice) {
   HardwareRequest r;
   r.instance_type = "g6f.large";
-  Result<Hardware> part = ResolveHardware(Embedded(), r);
+  Result<Hardware> part = ResolveHardware(testing::EmbeddedForTests(), r);
   ASSERT_TRUE(part.ok());
   r.instance_type = "g6.xlarge";
-  Result<Hardware> whole = ResolveHardware(Embedded(), r);
+  Result<Hardware> whole = ResolveHardware(testing::EmbeddedForTests(), r);
   ASSERT_TRUE(whole.ok());
   const Workload w =
       MakeWorkload({{"task", "serve"}, {"model", "llama-3.2-1b"}, {"concurrency", "1"}});

@@ -20,6 +20,9 @@ const GpuSpec& TestGpu(std::string_view model);
 // "p5.48xlarge" (8x H100, 3200 Gbps EFA), each with a us-east-1 offer.
 const InstanceType& TestInstance(std::string_view name);
 
+// The catalog linked into the binary (parsed once), for tests that check against real data.
+inline const Catalog& EmbeddedForTests() { return **EmbeddedCatalog(); }
+
 // A validated workload from (key, value) pairs; a bad field or failed Validate() fails the test.
 Workload MakeWorkload(std::initializer_list<std::pair<const char*, const char*>> fields);
 
