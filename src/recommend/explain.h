@@ -74,6 +74,10 @@ struct LeverCache {
   };
   std::map<std::string, Best> searches;
 };
+// A batch job pays for its instances from launch: boot, AMI, container, model and data staging
+// before the first step (billed per second on Linux, but not free).
+inline constexpr double kLaunchHours = 0.15;
+
 // `instances` of `type` (whose accelerator is `gpu`); `offer` may be null (then no cost).
 Hardware InstanceHardware(const InstanceType& type, const GpuSpec* gpu, int instances,
                           const RegionOffer* offer = nullptr);

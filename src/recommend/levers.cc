@@ -128,7 +128,7 @@ std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& 
   if (o == nullptr) return out;
   if (IsBatchTask(w.task) && c.purchase == PurchaseKind::kOnDemand && o->spot) {
     const double overhead = JobSpotOverhead(*c.type, o, *c.estimate, c.instances).overhead_fraction;
-    const double hours = *c.estimate->hours * (1 + overhead);
+    const double hours = *c.estimate->hours * (1 + overhead) + kLaunchHours;  // as the plan
     const Variant v{c.instances, o->spot->usd_per_hour * c.instances * hours, hours};
     Add(c, "spot", v, "spot with checkpoints (+" + Pct(overhead) + " time)",
         "interruptions: needs checkpoint/restart; large spot clusters may be unavailable", &out);

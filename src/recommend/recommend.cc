@@ -20,9 +20,6 @@
 namespace gpuadvisor {
 namespace {
 
-// A batch job pays for its instances from launch: boot, AMI, container, model and data staging
-// before the first step (billed per second on Linux, but not free).
-constexpr double kLaunchHours = 0.15;
 
 using recommend_internal::Candidate;
 using recommend_internal::TypeOutcome;
@@ -88,7 +85,7 @@ void PriceCandidates(const InstanceType& t, const GpuSpec* gpu, int instances, c
         c.spot_overhead = recommend_internal::JobSpotOverhead(t, o, e, instances).overhead_fraction;
         hours *= 1 + c.spot_overhead;
       }
-      if (recommend_internal::IsBatchTask(e.task)) hours += kLaunchHours;
+      if (recommend_internal::IsBatchTask(e.task)) hours += recommend_internal::kLaunchHours;
       c.time_hours = hours;
       c.usd_per_hour = price->usd_per_hour * instances;
       // A reservation bills every hour of its 1-year term, whatever the run uses.
