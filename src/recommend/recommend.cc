@@ -20,7 +20,6 @@
 namespace gpuadvisor {
 namespace {
 
-
 using recommend_internal::Candidate;
 using recommend_internal::TypeOutcome;
 
