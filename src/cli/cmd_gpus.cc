@@ -1,5 +1,6 @@
 // `gpuadvisor gpus`: accelerator models, datasheet figures, cheapest offers.
 #include "cli/common.h"
+#include "io/requests.h"
 
 namespace gpuadvisor::cli {
 namespace {
@@ -12,10 +13,7 @@ struct GpusOptions {
 int Run(const GpusOptions& o) {
   Result<Context> ctx = MakeContext(o.common);
   if (!ctx.ok()) return Fail(ctx.status());
-  std::vector<GpuSummary> gpus = SummarizeGpus(*ctx->catalog, o.include_retired);
-  if (!o.include_retired) {
-    std::erase_if(gpus, [](const GpuSummary& s) { return s.types.empty(); });
-  }
+  const std::vector<GpuSummary> gpus = ListGpus(*ctx->catalog, o.include_retired);
   Emit(*ctx, [&] { return GpusJson(gpus); }, [&] { return GpusTable(gpus); });
   return kExitOk;
 }

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "io/requests.h"
 #include "util/numbers.h"
 #include "util/strings.h"
 
@@ -68,22 +69,12 @@ Result<Context> MakeContext(const CommonOptions& o) {
                                    : OutputFormat::kTable;
   ctx.color = ctx.format == OutputFormat::kTable && !o.no_color && ::isatty(STDOUT_FILENO) &&
               std::getenv("NO_COLOR") == nullptr;
-  Result<int64_t> age = ParseInt(o.max_price_age, "--max-price-age");
-  if (!age.ok()) return age.status();
-  if (*age < 0)
-    return Status::InvalidArgument("--max-price-age: expected a non-negative number of days");
-  ctx.fresh.max_price_age_days = static_cast<int>(*age);
-  ctx.fresh.today = TodayUtc();
-  if (const char* today = std::getenv("GPUADVISOR_TODAY")) ctx.fresh.today = today;  // tests
-  if (o.catalog_path.empty()) {
-    Result<std::shared_ptr<const Catalog>> c = EmbeddedCatalog();
-    if (!c.ok()) return c.status();
-    ctx.catalog = *c;
-  } else {
-    Result<Catalog> c = LoadCatalogFile(o.catalog_path);
-    if (!c.ok()) return c.status().WithPrefix("--catalog");
-    ctx.catalog = std::make_shared<const Catalog>(std::move(c).value());
-  }
+  Result<Freshness> fresh = MakeFreshness(o.max_price_age);
+  if (!fresh.ok()) return fresh.status();
+  ctx.fresh = *fresh;
+  Result<std::shared_ptr<const Catalog>> c = OpenCatalog(o.catalog_path);
+  if (!c.ok()) return c.status();
+  ctx.catalog = *c;
   return ctx;
 }
 

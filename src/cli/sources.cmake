@@ -1,5 +1,5 @@
 set(GPUADVISOR_CLI_SOURCES
-  src/cli/main.cc
+  src/cli/run.cc
   src/cli/common.cc
   src/cli/cmd_instances.cc
   src/cli/cmd_show.cc

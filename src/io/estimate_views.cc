@@ -107,6 +107,12 @@ void CostRows(const CostEstimate& c, Rows* r) {
 
 }  // namespace
 
+std::string AssumptionsText(const Estimate& e) {
+  std::string out = "\nAssumptions:\n";
+  for (const std::string& a : e.assumptions) out += "  - " + a + "\n";
+  return out;
+}
+
 std::string HardwareLine(const Estimate& e) {
   std::string s = e.device_fraction < 1
                       ? FormatFixed(e.device_fraction, 3) + " of one " + e.gpu_model

@@ -14,6 +14,9 @@ namespace gpuadvisor {
 // `with_assumptions` (CSV/Markdown), otherwise callers print them below the table.
 Table EstimateTable(const Estimate& e, bool with_assumptions);
 
+// The "Assumptions:" block printed below the table format (a blank line first).
+std::string AssumptionsText(const Estimate& e);
+
 // "8 x H100 (1 x p5.48xlarge)" style one-liner.
 std::string HardwareLine(const Estimate& e);
 
