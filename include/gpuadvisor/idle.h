@@ -28,8 +28,8 @@
 namespace gpuadvisor {
 
 struct IdleOptions {
-  double idle_threshold_pct = 5;   // at or under: idle
-  double idle_window_s = 30 * 60;  // shortest stretch that counts as an idle period
+  double idle_threshold_pct = 5;     // at or under: idle
+  double idle_window_s = 30 * 60;    // shortest stretch that counts as an idle period
   std::string region = "us-east-1";  // for hosts the inventory does not place
   std::string purchase = "on-demand";
   size_t max_periods = 20;  // idle periods listed per host (all are counted)
@@ -64,8 +64,8 @@ struct GpuUsage {
 struct IdleRecommendation {
   // "stop", "schedule", "fewer-gpus", "smaller-gpu", "spot", "keep", "collect-more": stable names.
   std::string action;
-  std::string summary;                      // one line, for people
-  std::string target_instance_type;         // fewer-gpus, smaller-gpu, spot: the type to move to
+  std::string summary;               // one line, for people
+  std::string target_instance_type;  // fewer-gpus, smaller-gpu, spot: the type to move to
   std::optional<double> target_usd_per_hour;
   std::optional<double> savings_usd_per_month;  // if the observed pattern continues
 };

@@ -41,7 +41,7 @@ struct TelemetrySample {
   int gpu_index = -1;     // -1 when the source does not say
   std::string_view uuid;  // "" when unknown
   std::string_view gpu_name;
-  std::optional<double> time_s;  // Unix seconds (UTC); null when the source carries no time
+  std::optional<double> time_s;    // Unix seconds (UTC); null when the source carries no time
   std::optional<double> util_pct;  // 0..100
   std::optional<double> mem_used_mib, mem_total_mib, power_w;
   size_t line = 0;  // where the sample came from, for messages

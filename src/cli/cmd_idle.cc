@@ -39,7 +39,9 @@ class Progress {
     last_ = now;
     const double s = std::chrono::duration<double>(now - start_).count();
     std::string line = "\r  reading " + file_;
-    if (total > 0) line += "  " + FormatFixed(100.0 * static_cast<double>(done) / static_cast<double>(total), 0) + "%";
+    if (total > 0)
+      line += "  " +
+              FormatFixed(100.0 * static_cast<double>(done) / static_cast<double>(total), 0) + "%";
     line += "  " + FormatFixed(static_cast<double>(done) / 1e6, 0) + " MB";
     if (s > 0.05) line += "  " + FormatFixed(static_cast<double>(done) / 1e6 / s, 0) + " MB/s";
     line += "   ";
@@ -89,8 +91,7 @@ int Run(const IdleCliOptions& o) {
   if (!o.inventory.empty()) {
     Result<std::string> text = ReadFile(o.inventory);
     if (!text.ok()) return Fail(text.status());
-    Result<std::vector<InventoryEntry>> inv =
-        ParseInventoryCsv(*ctx->catalog, *text, o.inventory);
+    Result<std::vector<InventoryEntry>> inv = ParseInventoryCsv(*ctx->catalog, *text, o.inventory);
     if (!inv.ok()) return Fail(inv.status());
     inventory = std::move(*inv);
   }
@@ -130,7 +131,8 @@ void SetupIdle(CLI::App* app, int* exit_code) {
                   "Utilisation at or under this percentage is idle (default 5)");
   app->add_option("--idle-window", o->window,
                   "Shortest idle stretch that counts, e.g. 30m, 2h (default 30m)");
-  app->add_option("--region", o->region, "Region of hosts not in the inventory (default us-east-1)");
+  app->add_option("--region", o->region,
+                  "Region of hosts not in the inventory (default us-east-1)");
   app->add_option("--purchase", o->purchase,
                   "Purchase option of hosts not in the inventory (default on-demand)")
       ->check(CLI::IsMember({"on-demand", "spot", "reserved"}));
@@ -138,8 +140,7 @@ void SetupIdle(CLI::App* app, int* exit_code) {
                   "auto (default), nvidia-smi-csv, nvidia-smi-xml, prometheus or cloudwatch");
   app->add_option("--columns", o->columns,
                   "Column list of header-less nvidia-smi CSV (the --query-gpu list)");
-  app->add_option("--host", o->host,
-                  "Host name of files without one (default: each file's name)");
+  app->add_option("--host", o->host, "Host name of files without one (default: each file's name)");
   app->add_flag("--no-progress", o->no_progress, "No progress bar on a terminal");
   app->footer(
       R"(Idle = every GPU of a host at or under the threshold for at least the window; shorter dips

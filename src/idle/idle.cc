@@ -119,8 +119,8 @@ struct HostState {
   double tick_util_sum = 0;
   int tick_util_n = 0, tick_busy = 0;
   bool tick_all_idle = true;
-  Histogram tick_util;                  // mean over GPUs per tick
-  std::vector<uint64_t> busy_hist;      // ticks by number of busy GPUs
+  Histogram tick_util;              // mean over GPUs per tick
+  std::vector<uint64_t> busy_hist;  // ticks by number of busy GPUs
   IdleTracker tracker;
   HostState(double window, size_t max) : tracker(window, max) {}
 };
@@ -172,7 +172,8 @@ struct IdleAnalyzer::Impl {
     if (h.tick_util_n > 0) {
       h.tick_util.Add(h.tick_util_sum / h.tick_util_n);
       h.tracker.Add(*h.tick_t, h.tick_all_idle);
-      if (h.busy_hist.size() <= static_cast<size_t>(h.tick_busy)) h.busy_hist.resize(h.tick_busy + 1);
+      if (h.busy_hist.size() <= static_cast<size_t>(h.tick_busy))
+        h.busy_hist.resize(h.tick_busy + 1);
       ++h.busy_hist[static_cast<size_t>(h.tick_busy)];
     }
     h.tick_t.reset();
@@ -208,10 +209,10 @@ struct IdleAnalyzer::Impl {
     if (!s.time_s) return Status::OK();
     const double t = *s.time_s;
     if (g.last_t && t < *g.last_t) {
-      return Status::ParseError(origin + ":" + std::to_string(s.line) + ": time goes backwards for " +
-                                h.host + " GPU " + std::to_string(g.index) + " (" + FormatUtc(t) +
-                                " after " + FormatUtc(*g.last_t) +
-                                "); give each host's files in time order");
+      return Status::ParseError(origin + ":" + std::to_string(s.line) +
+                                ": time goes backwards for " + h.host + " GPU " +
+                                std::to_string(g.index) + " (" + FormatUtc(t) + " after " +
+                                FormatUtc(*g.last_t) + "); give each host's files in time order");
     }
     g.last_t = t;
     if (!h.first_t || t < *h.first_t) h.first_t = t;
@@ -362,8 +363,7 @@ struct IdleAnalyzer::Impl {
                           std::to_string(need) + " of " + std::to_string(devices) +
                               " GPUs busy at once: " + type->name + " -> " + t->name + " ($" +
                               FormatFixed(p->usd_per_hour, 2) + "/h)",
-                          t->name, p->usd_per_hour,
-                          Monthly(usd - p->usd_per_hour, busy_share)});
+                          t->name, p->usd_per_hour, Monthly(usd - p->usd_per_hour, busy_share)});
         }
       }
     }
@@ -397,17 +397,18 @@ struct IdleAnalyzer::Impl {
       if (best != nullptr) {
         const GpuSpec* g = catalog->GpuOf(*best);
         recs.push_back({"smaller-gpu",
-                        "peak " + FormatFixed(*u.mem_used_max_mib / 1024, 1) +
-                            " GiB and p95 " + FormatFixed(u.p95_util_pct.value_or(0), 0) +
-                            "% fit " + std::to_string(best->accelerator.devices()) + "x " +
-                            g->model + ": " + type->name + " -> " + best->name + " ($" +
-                            FormatFixed(best_price, 2) + "/h)",
+                        "peak " + FormatFixed(*u.mem_used_max_mib / 1024, 1) + " GiB and p95 " +
+                            FormatFixed(u.p95_util_pct.value_or(0), 0) + "% fit " +
+                            std::to_string(best->accelerator.devices()) + "x " + g->model + ": " +
+                            type->name + " -> " + best->name + " ($" + FormatFixed(best_price, 2) +
+                            "/h)",
                         best->name, best_price, Monthly(usd - best_price, busy_share)});
       }
     }
-    std::sort(recs.begin(), recs.end(), [](const IdleRecommendation& a, const IdleRecommendation& b) {
-      return a.savings_usd_per_month.value_or(0) > b.savings_usd_per_month.value_or(0);
-    });
+    std::sort(recs.begin(), recs.end(),
+              [](const IdleRecommendation& a, const IdleRecommendation& b) {
+                return a.savings_usd_per_month.value_or(0) > b.savings_usd_per_month.value_or(0);
+              });
     if (u.purchase == "on-demand") {
       const RegionOffer* r = type->FindRegion(u.region);
       if (r != nullptr && r->spot && r->spot->usd_per_hour < usd) {
@@ -493,7 +494,8 @@ struct IdleAnalyzer::Impl {
       u.gpu_idle_hours = std::max(0.0, gpu_idle_s - u.gpus * h.tracker.idle_s) / 3600;
       if (h.tick_util.count > 0) {
         double sum = 0;
-        for (size_t i = 0; i < h.tick_util.bins.size(); ++i) sum += h.tick_util.bins[i] * (static_cast<double>(i) / 10.0);
+        for (size_t i = 0; i < h.tick_util.bins.size(); ++i)
+          sum += h.tick_util.bins[i] * (static_cast<double>(i) / 10.0);
         u.avg_util_pct = sum / static_cast<double>(h.tick_util.count);
         u.p95_util_pct = h.tick_util.Percentile(0.95);
         uint64_t ticks = 0, seen = 0;
@@ -570,15 +572,16 @@ struct IdleAnalyzer::Impl {
         if (!found) rep.warnings.push_back("inventory host " + e.host + " has no telemetry");
       }
     }
-    std::stable_sort(rep.hosts.begin(), rep.hosts.end(), [](const HostUsage& a, const HostUsage& b) {
-      const double sa = a.recommendation.savings_usd_per_month.value_or(0);
-      const double sb = b.recommendation.savings_usd_per_month.value_or(0);
-      if (sa != sb) return sa > sb;
-      if (a.wasted_usd.value_or(0) != b.wasted_usd.value_or(0)) {
-        return a.wasted_usd.value_or(0) > b.wasted_usd.value_or(0);
-      }
-      return a.host < b.host;
-    });
+    std::stable_sort(rep.hosts.begin(), rep.hosts.end(),
+                     [](const HostUsage& a, const HostUsage& b) {
+                       const double sa = a.recommendation.savings_usd_per_month.value_or(0);
+                       const double sb = b.recommendation.savings_usd_per_month.value_or(0);
+                       if (sa != sb) return sa > sb;
+                       if (a.wasted_usd.value_or(0) != b.wasted_usd.value_or(0)) {
+                         return a.wasted_usd.value_or(0) > b.wasted_usd.value_or(0);
+                       }
+                       return a.host < b.host;
+                     });
     return rep;
   }
 };
@@ -653,7 +656,8 @@ Result<std::vector<InventoryEntry>> ParseInventoryCsv(const Catalog& catalog, st
     if (e.purchase == "reserved-1y-no-upfront") e.purchase = "reserved";
     if (!e.purchase.empty() && e.purchase != "on-demand" && e.purchase != "spot" &&
         e.purchase != "reserved") {
-      return Status::ParseError(r.Where() + ": purchase: expected on-demand, spot or reserved, got \"" +
+      return Status::ParseError(r.Where() +
+                                ": purchase: expected on-demand, spot or reserved, got \"" +
                                 e.purchase + "\"");
     }
     out.push_back(std::move(e));

@@ -141,16 +141,18 @@ Table IdleTable(const IdleReport& r) {
   t.AddColumn("save $/mo", true);
   t.AddColumn("recommendation");
   for (const HostUsage& h : r.hosts) {
-    std::string type = h.instance_type.empty() ? "?" : h.instance_type + (h.type_guessed ? "*" : "");
+    std::string type =
+        h.instance_type.empty() ? "?" : h.instance_type + (h.type_guessed ? "*" : "");
     std::string rec = h.recommendation.action;
     if (!h.recommendation.target_instance_type.empty() && h.recommendation.action != "spot") {
       rec += " -> " + h.recommendation.target_instance_type;
     }
-    t.AddRow({h.host, type, std::to_string(h.gpus), std::to_string(h.gpus_busy),
-              FormatFixed(h.hours_covered, 1), Cell(h.avg_util_pct, 1), Cell(h.p95_util_pct, 1),
-              Cell(Gib(h.mem_used_max_mib), 1), FormatFixed(h.idle_hours, 1),
-              Cell(h.idle_fraction ? std::optional<double>(*h.idle_fraction * 100) : std::nullopt, 0),
-              Cell(h.wasted_usd, 2), Cell(h.recommendation.savings_usd_per_month, 0), rec});
+    t.AddRow(
+        {h.host, type, std::to_string(h.gpus), std::to_string(h.gpus_busy),
+         FormatFixed(h.hours_covered, 1), Cell(h.avg_util_pct, 1), Cell(h.p95_util_pct, 1),
+         Cell(Gib(h.mem_used_max_mib), 1), FormatFixed(h.idle_hours, 1),
+         Cell(h.idle_fraction ? std::optional<double>(*h.idle_fraction * 100) : std::nullopt, 0),
+         Cell(h.wasted_usd, 2), Cell(h.recommendation.savings_usd_per_month, 0), rec});
   }
   int gpus = 0;
   double idle = 0;
@@ -187,8 +189,9 @@ std::string IdleNotes(const IdleReport& r) {
     if (h.price) sources[h.price->from.source] = h.price->from.date;
   }
   if (guessed) {
-    out += "* type guessed from the GPU name and count (cheapest such type); name it with "
-           "--inventory hosts.csv (hostname,instance_type,region,purchase)\n";
+    out +=
+        "* type guessed from the GPU name and count (cheapest such type); name it with "
+        "--inventory hosts.csv (hostname,instance_type,region,purchase)\n";
   }
   for (const auto& [src, date] : sources) {
     out += "prices: ";

@@ -98,8 +98,8 @@ Result<uint64_t> ParseCloudWatch(std::string_view json, const std::string& origi
     const Value& resp = *responses[ri];
     const std::string path = doc.IsArray() ? "[" + std::to_string(ri) + "]" : std::string("$");
     if (!resp.IsObject() || !resp.HasMember("MetricDataResults")) {
-      return Status::ParseError(origin + ": " += path +
-                                ": expected a GetMetricData response with MetricDataResults");
+      return Status::ParseError(
+          origin + ": " += path + ": expected a GetMetricData response with MetricDataResults");
     }
     std::map<std::string, SeriesId> queries;
     ReadQueries(resp, &queries);
@@ -135,14 +135,15 @@ Result<uint64_t> ParseCloudWatch(std::string_view json, const std::string& origi
       const std::string gpu_key = index.empty() ? Dim(s, {"pci_bus_id", "uuid"}) : index;
       for (rapidjson::SizeType k = 0; k < ts.Size(); ++k) {
         if (!ts[k].IsString() || !vs[k].IsNumber()) {
-          return Status::ParseError(origin + ": " += rp + ".Timestamps[" + std::to_string(k) +
+          return Status::ParseError(origin + ": " +=
+                                    rp + ".Timestamps[" + std::to_string(k) +
                                     "]: expected an ISO time string and a numeric value");
         }
         const std::optional<double> t = ParseTelemetryTime(ts[k].GetString());
         if (!t) {
           return Status::ParseError(origin + ": " += rp + ".Timestamps[" + std::to_string(k) +
-                                    "]: expected an ISO 8601 time, got \"" + ts[k].GetString() +
-                                    "\"");
+                                                     "]: expected an ISO 8601 time, got \"" +
+                                                     ts[k].GetString() + "\"");
         }
         Point& p = points[{h, gpu_key, *t}];
         p.host = h;

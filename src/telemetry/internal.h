@@ -38,7 +38,7 @@ class LineSource {
   const std::string& origin() const { return origin_; }
   // "origin:line: " for messages.
   std::string Where() const { return origin_ + ":" + std::to_string(line_) + ": "; }
-  uint64_t consumed() const;  // bytes of the stored input consumed so far
+  uint64_t consumed() const;               // bytes of the stored input consumed so far
   uint64_t size() const { return size_; }  // stored size (0 when unknown, e.g. a pipe)
   bool gzip() const { return gzip_; }
   void set_progress(const std::function<void(uint64_t, uint64_t)>* p) { progress_ = p; }

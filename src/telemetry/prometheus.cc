@@ -14,8 +14,18 @@
 namespace gpuadvisor::telemetry {
 namespace {
 
-enum class Metric { kNone, kUtilPct, kUtilRatio, kEngineRatio, kUsedMib, kUsedBytes, kFreeMib,
-                    kTotalBytes, kPowerW, kInfo };
+enum class Metric {
+  kNone,
+  kUtilPct,
+  kUtilRatio,
+  kEngineRatio,
+  kUsedMib,
+  kUsedBytes,
+  kFreeMib,
+  kTotalBytes,
+  kPowerW,
+  kInfo
+};
 
 Metric MetricOf(std::string_view name) {
   if (StartsWith(name, "DCGM_FI_")) {
@@ -110,10 +120,12 @@ Result<uint64_t> ParsePrometheus(LineSource& src, std::string_view host, const S
     s.gpu_index = p.index;
     s.time_s = p.time;
     s.line = p.line;
-    s.util_pct = p.util ? p.util : (p.engine ? std::optional<double>(*p.engine * 100) : std::nullopt);
+    s.util_pct =
+        p.util ? p.util : (p.engine ? std::optional<double>(*p.engine * 100) : std::nullopt);
     s.mem_used_mib = p.used;
-    s.mem_total_mib = p.total ? p.total : (p.used && p.free ? std::optional<double>(*p.used + *p.free)
-                                                              : std::nullopt);
+    s.mem_total_mib =
+        p.total ? p.total
+                : (p.used && p.free ? std::optional<double>(*p.used + *p.free) : std::nullopt);
     s.power_w = p.power;
     GPUADVISOR_RETURN_IF_ERROR(sink(s));
     ++n;
@@ -151,8 +163,9 @@ Result<uint64_t> ParsePrometheus(LineSource& src, std::string_view host, const S
       int64_t ms = 0;
       auto [p2, e2] = std::from_chars(ttext.data(), ttext.data() + ttext.size(), ms);
       if (!ttext.empty() && (e2 != std::errc() || p2 != ttext.data() + ttext.size())) {
-        return Status::ParseError(src.Where() + "expected a millisecond timestamp after the value, "
-                                                "got \"" +
+        return Status::ParseError(src.Where() +
+                                  "expected a millisecond timestamp after the value, "
+                                  "got \"" +
                                   std::string(ttext) + "\"");
       }
       if (!ttext.empty()) t = static_cast<double>(ms) / 1000.0;
@@ -231,9 +244,8 @@ Result<uint64_t> ParsePrometheus(LineSource& src, std::string_view host, const S
   std::vector<Pending*> rest;
   rest.reserve(pending.size());
   for (auto& [k, p] : pending) rest.push_back(&p);
-  std::sort(rest.begin(), rest.end(), [](const Pending* a, const Pending* b) {
-    return a->order < b->order;
-  });
+  std::sort(rest.begin(), rest.end(),
+            [](const Pending* a, const Pending* b) { return a->order < b->order; });
   for (Pending* p : rest) GPUADVISOR_RETURN_IF_ERROR(flush(*p));
   if (n == 0) {
     return Status::ParseError(src.origin() +

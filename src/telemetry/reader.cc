@@ -14,8 +14,8 @@ namespace gpuadvisor {
 namespace telemetry {
 namespace {
 
-constexpr size_t kBlock = size_t{1} << 20;           // bytes read at a time
-constexpr size_t kMaxLine = size_t{64} << 20;        // a longer line is an error
+constexpr size_t kBlock = size_t{1} << 20;             // bytes read at a time
+constexpr size_t kMaxLine = size_t{64} << 20;          // a longer line is an error
 constexpr size_t kMaxWholeDocument = size_t{1} << 30;  // CloudWatch JSON read whole
 
 gzFile Gz(void* p) { return static_cast<gzFile>(p); }
@@ -99,7 +99,8 @@ bool LineSource::Next(std::string_view* line) {
     const size_t left = mem_.size() - pos_;
     const void* nl = left > 0 ? std::memchr(b, '\n', left) : nullptr;
     if (nl != nullptr || (eof_ && left > 0)) {
-      const size_t len = nl != nullptr ? static_cast<size_t>(static_cast<const char*>(nl) - b) : left;
+      const size_t len =
+          nl != nullptr ? static_cast<size_t>(static_cast<const char*>(nl) - b) : left;
       pos_ += nl != nullptr ? len + 1 : len;
       std::string_view l(b, len);
       if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
@@ -225,10 +226,9 @@ std::optional<double> ParseCtimeStyle(std::string_view s) {
   if (!Digits(parts[3], &i, 2, &mm) || parts[3][5] != ':') return std::nullopt;
   i = 6;
   if (!Digits(parts[3], &i, 2, &ss)) return std::nullopt;
-  return static_cast<double>(DaysFromCivil(year, static_cast<unsigned>(mon),
-                                           static_cast<unsigned>(day)) *
-                                 86400 +
-                             int64_t{hh} * 3600 + int64_t{mm} * 60 + ss);
+  return static_cast<double>(
+      DaysFromCivil(year, static_cast<unsigned>(mon), static_cast<unsigned>(day)) * 86400 +
+      int64_t{hh} * 3600 + int64_t{mm} * 60 + ss);
 }
 
 }  // namespace
@@ -245,9 +245,8 @@ std::optional<double> ParseTelemetryTime(std::string_view s) {
     ++i;
     if (!Digits(s, &i, 2, &d)) return std::nullopt;
     if (mo < 1 || mo > 12 || d < 1 || d > 31) return std::nullopt;
-    auto t = static_cast<double>(DaysFromCivil(y, static_cast<unsigned>(mo),
-                                                 static_cast<unsigned>(d)) *
-                                   86400);
+    auto t = static_cast<double>(
+        DaysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d)) * 86400);
     if (i == s.size()) return t;
     if (s[i] != ' ' && s[i] != 'T') return std::nullopt;
     ++i;
@@ -327,9 +326,8 @@ namespace {
 
 // "logs/host-a.csv.gz" -> "host-a".
 std::string Stem(const std::string& path) {
-  std::string s = path.substr(path.find_last_of('/') == std::string::npos
-                                  ? 0
-                                  : path.find_last_of('/') + 1);
+  std::string s =
+      path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
   for (const char* ext : {".gz", ".csv", ".log", ".txt", ".xml", ".json", ".metrics", ".prom"}) {
     const size_t n = std::strlen(ext);
     if (s.size() > n && s.compare(s.size() - n, n, ext) == 0) s.resize(s.size() - n);

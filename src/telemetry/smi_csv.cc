@@ -31,14 +31,22 @@ Role RoleOf(std::string_view name) {
     Role role;
   };
   static const Entry kRoles[] = {
-      {"timestamp", Role::kTime},         {"hostname", Role::kHost},
-      {"host", Role::kHost},              {"index", Role::kIndex},
-      {"uuid", Role::kUuid},              {"gpu_uuid", Role::kUuid},
-      {"name", Role::kName},              {"gpu_name", Role::kName},
-      {"pci.bus_id", Role::kBusId},       {"gpu_bus_id", Role::kBusId},
-      {"utilization.gpu", Role::kUtil},   {"memory.used", Role::kMemUsed},
-      {"memory.total", Role::kMemTotal},  {"memory.free", Role::kMemFree},
-      {"power.draw", Role::kPower},       {"power.draw.average", Role::kPowerAlt},
+      {"timestamp", Role::kTime},
+      {"hostname", Role::kHost},
+      {"host", Role::kHost},
+      {"index", Role::kIndex},
+      {"uuid", Role::kUuid},
+      {"gpu_uuid", Role::kUuid},
+      {"name", Role::kName},
+      {"gpu_name", Role::kName},
+      {"pci.bus_id", Role::kBusId},
+      {"gpu_bus_id", Role::kBusId},
+      {"utilization.gpu", Role::kUtil},
+      {"memory.used", Role::kMemUsed},
+      {"memory.total", Role::kMemTotal},
+      {"memory.free", Role::kMemFree},
+      {"power.draw", Role::kPower},
+      {"power.draw.average", Role::kPowerAlt},
       {"power.draw.instant", Role::kPowerAlt},
   };
   for (const Entry& e : kRoles) {
@@ -211,7 +219,8 @@ Result<uint64_t> ParseSmiCsv(LineSource& src, const TelemetryOptions& o, std::st
       }
     }
     if (!s.power_w) s.power_w = power_alt;
-    if (!s.mem_total_mib && s.mem_used_mib && mem_free) s.mem_total_mib = *s.mem_used_mib + *mem_free;
+    if (!s.mem_total_mib && s.mem_used_mib && mem_free)
+      s.mem_total_mib = *s.mem_used_mib + *mem_free;
     if (s.gpu_index < 0 && s.uuid.empty()) {
       // No GPU identity: rows of one tick are GPUs 0, 1, ... in order.
       const std::string t = s.time_s ? std::to_string(*s.time_s) : std::string();

@@ -57,8 +57,9 @@ Result<uint64_t> ParseSmiXml(LineSource& src, std::string_view host, const Sampl
     if (path_is({"nvidia_smi_log", "timestamp"})) {
       log_time = ParseTelemetryTime(t);
       if (!log_time) {
-        return Status::ParseError(src.Where() + "timestamp: expected a date like \"Mon Apr 24 "
-                                                "16:11:51 2023\", got \"" +
+        return Status::ParseError(src.Where() +
+                                  "timestamp: expected a date like \"Mon Apr 24 "
+                                  "16:11:51 2023\", got \"" +
                                   t + "\"");
       }
     } else if (path_is({"nvidia_smi_log", "gpu", "product_name"})) {
@@ -143,8 +144,9 @@ Result<uint64_t> ParseSmiXml(LineSource& src, std::string_view host, const Sampl
       if (name.empty()) return Status::ParseError(src.Where() + "expected an element name after <");
       if (stack.empty()) {
         if (name != "nvidia_smi_log") {
-          return Status::ParseError(src.Where() + "expected <nvidia_smi_log> (nvidia-smi -q -x "
-                                                  "output), got <" +
+          return Status::ParseError(src.Where() +
+                                    "expected <nvidia_smi_log> (nvidia-smi -q -x "
+                                    "output), got <" +
                                     name + ">");
         }
         saw_root = true;

@@ -20,11 +20,13 @@ inline constexpr int kFleetMinutes = 2 * 24 * 60;
 inline std::string FleetCsv(const std::string& only = "", bool units = true) {
   std::string out =
       only.empty()
-          ? "timestamp, hostname, index, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB]\n"
+          ? "timestamp, hostname, index, name, utilization.gpu [%], memory.used [MiB], "
+            "memory.total [MiB]\n"
           : "index, utilization.gpu [%], name, memory.total [MiB], memory.used [MiB], timestamp\n";
   if (!units) {
-    out = only.empty() ? "timestamp, hostname, index, name, utilization.gpu, memory.used, memory.total\n"
-                       : "index, utilization.gpu, name, memory.total, memory.used, timestamp\n";
+    out = only.empty()
+              ? "timestamp, hostname, index, name, utilization.gpu, memory.used, memory.total\n"
+              : "index, utilization.gpu, name, memory.total, memory.used, timestamp\n";
   }
   char ts[64];
   char line[256];

@@ -17,8 +17,8 @@ IdleReport Analyze(const std::vector<std::pair<std::string, std::string>>& files
   IdleAnalyzer a(Embedded(), o);
   for (const auto& [name, text] : files) {
     TelemetryOptions to;
-    Result<TelemetryFileInfo> info = ReadTelemetryText(
-        text, name, to, [&a](const TelemetrySample& s) { return a.Add(s); });
+    Result<TelemetryFileInfo> info =
+        ReadTelemetryText(text, name, to, [&a](const TelemetrySample& s) { return a.Add(s); });
     EXPECT_TRUE(info.ok()) << info.status().message();
   }
   Result<IdleReport> r = a.Finish(inventory);
@@ -110,11 +110,11 @@ TEST(IdleFleet, OneFilePerHostAndNoUnitsGiveTheSameAnswer) {
 
 TEST(IdleFleet, InventoryPricesHostsAndWindowChangesIdleness) {
   const Catalog& c = *Embedded();
-  Result<std::vector<InventoryEntry>> inv = ParseInventoryCsv(
-      c,
-      "hostname,instance_type,region,purchase\nalways-idle,g6e.2xlarge,,\n"
-      "dips,g4dn.xlarge,us-east-1,spot\n",
-      "hosts.csv");
+  Result<std::vector<InventoryEntry>> inv =
+      ParseInventoryCsv(c,
+                        "hostname,instance_type,region,purchase\nalways-idle,g6e.2xlarge,,\n"
+                        "dips,g4dn.xlarge,us-east-1,spot\n",
+                        "hosts.csv");
   ASSERT_TRUE(inv.ok()) << inv.status().message();
   IdleOptions o;
   o.idle_window_s = 60;  // one minute: now the dips count
@@ -145,8 +145,8 @@ TEST(IdleAnalyzer, BackwardsTimeIsAnError) {
   IdleAnalyzer a(Embedded(), IdleOptions());
   const std::string text =
       "timestamp, index, utilization.gpu\n2026/07/01 00:01:00, 0, 5\n2026/07/01 00:00:00, 0, 5\n";
-  Result<TelemetryFileInfo> r = ReadTelemetryText(
-      text, "h.csv", {}, [&a](const TelemetrySample& s) { return a.Add(s); });
+  Result<TelemetryFileInfo> r =
+      ReadTelemetryText(text, "h.csv", {}, [&a](const TelemetrySample& s) { return a.Add(s); });
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kParseError);
 }

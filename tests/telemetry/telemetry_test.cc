@@ -194,8 +194,9 @@ TEST(Telemetry, CsvErrorsNameFileAndLine) {
   EXPECT_NE(ErrorOf(head + "2026/07/01 00:00:00, 0, 5 %\n2026/07/01 00:01:00, 0\n", "a.csv")
                 .find("a.csv:3: expected 3"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(head + "2026/07/01 00:00:00, 0, busy\n", "a.csv").find("a.csv:2: utilization.gpu"),
-            std::string::npos);
+  EXPECT_NE(
+      ErrorOf(head + "2026/07/01 00:00:00, 0, busy\n", "a.csv").find("a.csv:2: utilization.gpu"),
+      std::string::npos);
   EXPECT_NE(ErrorOf(head + "yesterday, 0, 5\n", "a.csv").find("a.csv:2: timestamp"),
             std::string::npos);
   EXPECT_NE(ErrorOf(head + "2026/07/01 00:00:00, 0, 130 %\n", "a.csv").find("a.csv:2"),
@@ -207,10 +208,10 @@ TEST(Telemetry, CsvErrorsNameFileAndLine) {
 }
 
 TEST(Telemetry, XmlErrorsNameFileAndLine) {
-  EXPECT_NE(ErrorOf("<?xml version=\"1.0\" ?>\n<nvidia_smi_log>\n<gpu>\n</nvidia_smi_log>\n",
-                    "s.xml")
-                .find("s.xml:4: expected </gpu>"),
-            std::string::npos);
+  EXPECT_NE(
+      ErrorOf("<?xml version=\"1.0\" ?>\n<nvidia_smi_log>\n<gpu>\n</nvidia_smi_log>\n", "s.xml")
+          .find("s.xml:4: expected </gpu>"),
+      std::string::npos);
   EXPECT_NE(ErrorOf("<nvidia_smi_log>\n<gpu>\n<utilization><gpu_util>lots</gpu_util>"
                     "</utilization>\n</gpu>\n</nvidia_smi_log>\n",
                     "s.xml")
