@@ -9,5 +9,7 @@ set(GPUADVISOR_CLI_SOURCES
   src/cli/cmd_pricing.cc
   src/cli/cmd_recommend.cc
   src/cli/cmd_launch.cc
+  src/cli/cmd_idle.cc
+  src/cli/cmd_simulate.cc
   src/cli/workload_flags.cc
 )
