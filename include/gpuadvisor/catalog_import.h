@@ -40,7 +40,7 @@ struct ImportInputs {
 
 struct ImportReport {
   struct Input {
-    std::string format;     // "price-list-csv", "price-list-json", "savings-plans-csv", ...
+    std::string format;  // "price-list-csv", "price-list-json", "savings-plans-csv", ...
     std::string path;
     std::string source_id;  // the Catalog::sources entry it became
     int64_t bytes = 0;      // decompressed bytes read
@@ -49,10 +49,10 @@ struct ImportReport {
   };
   std::vector<Input> inputs;
   int types_added = 0;
-  int types_updated = 0;       // existing types with a spec or price set by an input
-  int prices_set = 0;          // figures written (on-demand, spot, RI terms, savings plans)
-  int prices_changed = 0;      // of those, figures whose value differs from the previous catalog
-  int prices_kept_newer = 0;   // figures left as they were because the catalog's were newer
+  int types_updated = 0;      // existing types with a spec or price set by an input
+  int prices_set = 0;         // figures written (on-demand, spot, RI terms, savings plans)
+  int prices_changed = 0;     // of those, figures whose value differs from the previous catalog
+  int prices_kept_newer = 0;  // figures left as they were because the catalog's were newer
   std::vector<std::string> unknown_types;  // priced accelerator types without specs (skipped)
   std::vector<std::string> notes;          // other things the user should know
 };

@@ -51,9 +51,8 @@ class ProgressBar {
     last_ = now;
     const double secs = std::chrono::duration<double>(now - start_).count();
     const double rate = secs > 0 ? static_cast<double>(done) / secs : 0;
-    std::string line = "\r\033[K" + path.substr(path.rfind('/') == std::string::npos
-                                                    ? 0
-                                                    : path.rfind('/') + 1);
+    std::string line =
+        "\r\033[K" + path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
     if (total > 0) {
       const double frac = std::min(1.0, static_cast<double>(done) / static_cast<double>(total));
       const int width = 30, fill = static_cast<int>(frac * width);

@@ -171,11 +171,12 @@ Table CatalogDiffTable(const CatalogDiff& d, size_t limit) {
   t.AddColumn("change", true);
   t.AddColumn("source (old -> new)");
   for (const std::string& n : d.added_types) {
-    t.AddRow({n, std::nullopt, "type added", std::nullopt, std::nullopt, std::nullopt, std::nullopt});
+    t.AddRow(
+        {n, std::nullopt, "type added", std::nullopt, std::nullopt, std::nullopt, std::nullopt});
   }
   for (const std::string& n : d.removed_types) {
-    t.AddRow({n, std::nullopt, "type removed", std::nullopt, std::nullopt, std::nullopt,
-              std::nullopt});
+    t.AddRow(
+        {n, std::nullopt, "type removed", std::nullopt, std::nullopt, std::nullopt, std::nullopt});
   }
   size_t n = 0;
   for (const CatalogDiff::PriceChange& c : d.price_changes) {

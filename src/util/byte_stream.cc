@@ -20,7 +20,7 @@ class ZByteStream final : public ByteStream {
   ZByteStream(std::string origin, int fd, bool own_fd, std::string_view mem)
       : ByteStream(std::move(origin)), fd_(fd), own_fd_(own_fd), mem_(mem) {
     if (fd_ >= 0) {
-      struct stat st {};
+      struct stat st{};
       if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) total_ = st.st_size;
     } else {
       total_ = static_cast<int64_t>(mem_.size());
@@ -163,9 +163,9 @@ class ZByteStream final : public ByteStream {
         continue;
       }
       if (rc != Z_OK && rc != Z_BUF_ERROR) {
-        status_ = Status::ParseError(origin_ + ": byte " + std::to_string(raw_done_) +
-                                     ": corrupt gzip data (" + (z_.msg ? z_.msg : "zlib error") +
-                                     ")");
+        status_ =
+            Status::ParseError(origin_ + ": byte " + std::to_string(raw_done_) +
+                               ": corrupt gzip data (" + (z_.msg ? z_.msg : "zlib error") + ")");
         break;
       }
     }

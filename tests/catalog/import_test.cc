@@ -384,7 +384,8 @@ TEST(Import, SavingsPlansOfferingsSpotHistoryAndAdvisor) {
 TEST(Import, MalformedAwsJsonInputs) {
   Catalog c = Embedded();
   ImportReport r;
-  TempFile bad_spot(R"({"SpotPriceHistory":[{"AvailabilityZone":"us-east-1a","InstanceType":"p5.48xlarge","SpotPrice":"cheap","Timestamp":"2026-11-20T00:00:00Z"}]})");
+  TempFile bad_spot(
+      R"({"SpotPriceHistory":[{"AvailabilityZone":"us-east-1a","InstanceType":"p5.48xlarge","SpotPrice":"cheap","Timestamp":"2026-11-20T00:00:00Z"}]})");
   ImportInputs in;
   in.spot_history = {bad_spot.path};
   Status st = ImportIntoCatalog(&c, in, &r);

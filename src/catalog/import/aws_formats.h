@@ -38,9 +38,9 @@ struct PriceListEntry {
 };
 
 struct PriceListData {
-  std::string version, publication_date;  // from the file's metadata ("2025-09-12")
+  std::string version, publication_date;          // from the file's metadata ("2025-09-12")
   std::map<std::string, PriceListEntry> entries;  // key: type + '\t' + region
-  int64_t rows = 0;            // price rows (CSV) or terms (JSON) read
+  int64_t rows = 0;                               // price rows (CSV) or terms (JSON) read
   int64_t canonical_rows = 0;  // rows that passed the canonical filter and were taken
 };
 
@@ -71,7 +71,7 @@ struct OfferingRecord {
   std::string instance_type, location_type, location;
 };
 Result<std::vector<OfferingRecord>> ReadInstanceTypeOfferingsJson(std::string_view json,
-                                                                 std::string_view origin);
+                                                                  std::string_view origin);
 
 // DescribeSpotPriceHistory (AWS CLI JSON). Linux/UNIX records only.
 struct SpotPriceRecord {

@@ -41,22 +41,23 @@ void ForEachItem(RjReader& r, const rapidjson::Value& root, const char* key, Fn 
 }  // namespace
 
 Result<std::vector<OfferingRecord>> ReadInstanceTypeOfferingsJson(std::string_view json,
-                                                                 std::string_view origin) {
+                                                                  std::string_view origin) {
   rapidjson::Document doc;
   GPUADVISOR_RETURN_IF_ERROR(ParseRapidJson(json, origin, &doc));
   RjReader r{std::string(origin)};
   std::vector<OfferingRecord> out;
-  ForEachItem(r, doc, "InstanceTypeOfferings", [&](const rapidjson::Value& v, const std::string& p) {
-    if (!v.IsObject()) {
-      r.Fail(p, "an offering object");
-      return;
-    }
-    OfferingRecord o;
-    o.instance_type = r.Str(v, "InstanceType", p);
-    o.location = r.Str(v, "Location", p);
-    o.location_type = r.OptStr(v, "LocationType", p).value_or("");
-    if (r.status().ok()) out.push_back(std::move(o));
-  });
+  ForEachItem(r, doc, "InstanceTypeOfferings",
+              [&](const rapidjson::Value& v, const std::string& p) {
+                if (!v.IsObject()) {
+                  r.Fail(p, "an offering object");
+                  return;
+                }
+                OfferingRecord o;
+                o.instance_type = r.Str(v, "InstanceType", p);
+                o.location = r.Str(v, "Location", p);
+                o.location_type = r.OptStr(v, "LocationType", p).value_or("");
+                if (r.status().ok()) out.push_back(std::move(o));
+              });
   if (!r.status().ok()) return r.status();
   return out;
 }

@@ -96,9 +96,9 @@ class Importer {
   }
 
   InstanceType* Type(std::string_view name) {
-    auto it = std::lower_bound(
-        c_.instance_types.begin(), c_.instance_types.end(), name,
-        [](const InstanceType& t, std::string_view n) { return t.name < n; });
+    auto it =
+        std::lower_bound(c_.instance_types.begin(), c_.instance_types.end(), name,
+                         [](const InstanceType& t, std::string_view n) { return t.name < n; });
     return it != c_.instance_types.end() && it->name == name ? &*it : nullptr;
   }
 
@@ -109,8 +109,9 @@ class Importer {
       if (build::LooksLikeAcceleratorType(type)) unknown_.insert(std::string(type));
       return nullptr;
     }
-    auto it = std::lower_bound(t->regions.begin(), t->regions.end(), region,
-                               [](const RegionOffer& r, std::string_view v) { return r.region < v; });
+    auto it =
+        std::lower_bound(t->regions.begin(), t->regions.end(), region,
+                         [](const RegionOffer& r, std::string_view v) { return r.region < v; });
     if (it == t->regions.end() || it->region != region) {
       RegionOffer o;
       o.region = std::string(region);
@@ -214,7 +215,7 @@ class Importer {
             const PriceListEntry::Ri& ri = e.ri[y][k][p];
             if (!ri.hourly && !ri.upfront) continue;
             if (p > 0 && !ri.upfront) continue;  // partial/all upfront without its fee row
-            ReservedPrice rp{import::kRiYears[y], import::kRiClasses[k], import::kPayments[p],
+            ReservedPrice rp{import::kRiYears[y],    import::kRiClasses[k], import::kPayments[p],
                              ri.upfront.value_or(0), ri.hourly.value_or(0), from};
             if (y == 0 && k == 0 && p == 0) {
               SetPrice(o, &o->reserved_1y_no_upfront, kRi1yStdNo,
@@ -226,8 +227,8 @@ class Importer {
         }
       }
     }
-    report_.inputs.push_back({json ? "price-list-json" : "price-list-csv", path, id,
-                              in->position(), data.rows, data.canonical_rows});
+    report_.inputs.push_back({json ? "price-list-json" : "price-list-csv", path, id, in->position(),
+                              data.rows, data.canonical_rows});
     return Status::OK();
   }
 
@@ -244,7 +245,8 @@ class Importer {
     src.kind = "savings-plans";
     src.snapshot_date = date;
     src.origin = path;
-    src.description = "Compute and EC2 Instance Savings Plans rates for Linux shared-tenancy usage.";
+    src.description =
+        "Compute and EC2 Instance Savings Plans rates for Linux shared-tenancy usage.";
     const std::string id = AddSource(src);
     for (auto& [key, rates] : data.rates) {
       auto [type, region] = SplitKey(key);
@@ -256,8 +258,8 @@ class Importer {
         SetTerm(&o->savings_plans, std::move(r));
       }
     }
-    report_.inputs.push_back({"savings-plans-csv", path, id, (*s)->position(), data.rows,
-                              data.canonical_rows});
+    report_.inputs.push_back(
+        {"savings-plans-csv", path, id, (*s)->position(), data.rows, data.canonical_rows});
     return Status::OK();
   }
 
@@ -301,8 +303,8 @@ class Importer {
       }
     }
     c_.Index();
-    report_.inputs.push_back(
-        {"describe-instance-types-json", path, id, bytes, static_cast<int64_t>(recs->size()), taken});
+    report_.inputs.push_back({"describe-instance-types-json", path, id, bytes,
+                              static_cast<int64_t>(recs->size()), taken});
     return Status::OK();
   }
 
@@ -333,14 +335,15 @@ class Importer {
     src.origin = path;
     src.description = "Where each type is offered (regions, availability-zone IDs).";
     const std::string id = AddSource(src);
-    std::set<std::string> covered;                          // regions listed region-wide
+    std::set<std::string> covered;                         // regions listed region-wide
     std::set<std::pair<std::string, std::string>> listed;  // (type, region)
     std::set<std::string> unmapped;
     int64_t taken = 0;
     for (const import::OfferingRecord& r : *recs) {
       std::string region, az_id;
       const std::string& lt = r.location_type;
-      if (lt == "availability-zone-id" || (lt.empty() && r.location.find("-az") != std::string::npos)) {
+      if (lt == "availability-zone-id" ||
+          (lt.empty() && r.location.find("-az") != std::string::npos)) {
         auto it = az_regions.find(r.location.substr(0, r.location.find('-')));
         if (it == az_regions.end()) {
           unmapped.insert(r.location);
@@ -384,7 +387,8 @@ class Importer {
     int64_t bytes = 0;
     Result<std::string> text = Slurp(path, &bytes);
     if (!text.ok()) return text.status();
-    Result<std::vector<import::SpotPriceRecord>> recs = import::ReadSpotPriceHistoryJson(*text, path);
+    Result<std::vector<import::SpotPriceRecord>> recs =
+        import::ReadSpotPriceHistoryJson(*text, path);
     if (!recs.ok()) return recs.status();
     // Latest record per (type, AZ); lowest price per (type, region, day) for the history.
     std::map<std::pair<std::string, std::string>, const import::SpotPriceRecord*> latest;
@@ -426,7 +430,9 @@ class Importer {
       if (!o) continue;
       ++taken;
       SetPrice(o, &o->spot, kSpot,
-               Price{a.usd, {id, a.date}, false,
+               Price{a.usd,
+                     {id, a.date},
+                     false,
                      "lowest of the latest price in " + std::to_string(a.azs) + " AZ" +
                          (a.azs > 1 ? "s" : "")});
     }
@@ -436,8 +442,8 @@ class Importer {
       RegionOffer* o = Offer(std::get<0>(k), std::get<1>(k));
       AddHistory(o, kSpot, usd, {id, std::get<2>(k)});
     }
-    report_.inputs.push_back({"spot-price-history-json", path, id, bytes,
-                              static_cast<int64_t>(recs->size()), taken});
+    report_.inputs.push_back(
+        {"spot-price-history-json", path, id, bytes, static_cast<int64_t>(recs->size()), taken});
     return Status::OK();
   }
 
@@ -453,7 +459,8 @@ class Importer {
     src.kind = "spot-advisor";
     src.snapshot_date = in_.snapshot_date;
     src.origin = path;
-    src.description = "Interruption-frequency band and average savings per type and region (Linux).";
+    src.description =
+        "Interruption-frequency band and average savings per type and region (Linux).";
     const std::string id = AddSource(src);
     int64_t taken = 0;
     for (const build::SpotAdvice& a : *recs) {
@@ -466,8 +473,8 @@ class Importer {
       o->spot_band = SpotBand{a.range_index, a.label, a.max_pct, a.savings_pct, {id, Date()}};
       ++taken;
     }
-    report_.inputs.push_back({"spot-advisor-json", path, id, bytes,
-                              static_cast<int64_t>(recs->size()), taken});
+    report_.inputs.push_back(
+        {"spot-advisor-json", path, id, bytes, static_cast<int64_t>(recs->size()), taken});
     return Status::OK();
   }
 
