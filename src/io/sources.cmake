@@ -7,4 +7,5 @@ set(GPUADVISOR_IO_SOURCES
   src/io/requests.cc
   src/io/idle_views.cc
   src/io/simulate_views.cc
+  src/io/import_views.cc
 )
