@@ -17,7 +17,10 @@ bool NvidiaGpu(const LaunchPlan& p) {
 std::string Tags(const LaunchPlan& p, const std::string& indent) {
   std::string s;
   for (const auto& [k, v] : p.tags) {
-    s += indent + "- Key: " + Quoted(k) + "\n" + indent + "  Value: " + Quoted(v) + "\n";
+    s += indent;
+    s += "- Key: " + Quoted(k) + "\n";
+    s += indent;
+    s += "  Value: " + Quoted(v) + "\n";
   }
   return s;
 }
