@@ -18,7 +18,7 @@ struct LaunchOptions {
   std::string type, count, from_plan, rank = "1";
   WorkloadOptions workload;
   std::string format = "aws-cli", region, purchase, key_name, subnet_id, instance_profile;
-  std::vector<std::string> security_group_ids;
+  std::string security_group_ids;  // repeated options joined with '\n'
   std::string ebs_gib, checkpoint_gib, idle_stop_minutes = "60", name = "gpuadvisor", out;
   bool cli_input_json = false;
 };
@@ -166,8 +166,8 @@ Status BuildRequest(const LaunchOptions& o, const Catalog& catalog, LaunchReques
   r->idle_stop_minutes = static_cast<int>(std::clamp<int64_t>(*idle, -1, 100000));
   r->key_name = o.key_name;
   r->subnet_id = o.subnet_id;
-  for (const std::string& g : o.security_group_ids) {
-    for (std::string_view part : Split(g, ',')) {
+  for (std::string_view line : Split(o.security_group_ids, '\n')) {
+    for (std::string_view part : Split(line, ',')) {
       if (!Trim(part).empty()) r->security_group_ids.emplace_back(Trim(part));
     }
   }
@@ -228,6 +228,7 @@ void SetupLaunch(CLI::App* app, int* exit_code) {
       ->group(g);
   app->add_option("--security-group-ids", o->security_group_ids,
                   "Security groups (comma-separated or repeated)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::Join)
       ->group(g);
   app->add_option("--instance-profile", o->instance_profile,
                   "aws-cli/terraform: instance profile for the CloudWatch agent")

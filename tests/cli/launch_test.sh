@@ -58,6 +58,12 @@ expect_exit 2 '--rank: the plan file has' --from-plan "$TMP/plans.json" --rank 9
 expect_exit 0 '' --task finetune --model llama-3.1-8b --tokens 50M --format aws-cli
 grep -q 'checkpoints x' "$TMP/out" || bad "workload launch: data volume not sized from checkpoints"
 
+# Repeated and comma-separated security groups; the positional TYPE is not taken for one.
+"$BIN" launch --security-group-ids sg-1 g6.xlarge --security-group-ids sg-2,sg-3 --cli-input-json \
+  >"$TMP/sg.json" 2>/dev/null || bad "repeated --security-group-ids failed"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["SecurityGroupIds"] != ["sg-1","sg-2","sg-3"])' \
+  "$TMP/sg.json" || bad "security groups not collected in order"
+
 # Single g6.xlarge: no placement group and no EFA in any format.
 for f in aws-cli cloudformation terraform skypilot; do
   "$BIN" launch g6.xlarge --format $f >"$TMP/g6.$f" 2>/dev/null || bad "g6.xlarge $f failed"
