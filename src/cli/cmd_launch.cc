@@ -21,6 +21,7 @@ struct LaunchOptions {
   std::string security_group_ids;  // repeated options joined with '\n'
   std::string ebs_gib, checkpoint_gib, idle_stop_minutes = "60", name = "gpuadvisor", out;
   bool cli_input_json = false;
+  std::string deadline, budget, max_instances, objective;  // workload mode: recommend's search
 };
 
 Status ParseCount(const std::string& text, const char* flag, int* out) {
@@ -75,6 +76,17 @@ Status CheckSources(const LaunchOptions& o) {
                                    (o.type.empty() ? "--from-plan" : "TYPE \"" + o.type + "\"") +
                                    " (workload flags ask recommend for the plan)");
   }
+  if (workload.empty()) {
+    for (const auto& [flag, text] : {std::pair{"--deadline", &o.deadline},
+                                     {"--budget", &o.budget},
+                                     {"--max-instances", &o.max_instances},
+                                     {"--objective", &o.objective}}) {
+      if (!text->empty()) {
+        return Status::InvalidArgument(std::string(flag) +
+                                       ": only with workload flags (it steers recommend's search)");
+      }
+    }
+  }
   if (!o.count.empty() && o.type.empty()) {
     return Status::InvalidArgument("--count: only with TYPE (the plan sets the instance count)");
   }
@@ -124,6 +136,23 @@ Status FromWorkload(const LaunchOptions& o, const Catalog& catalog, LaunchReques
   req.savings_levers = false;
   if (!o.region.empty()) req.regions = {o.region};
   if (!o.purchase.empty()) req.purchase = {r->purchase};
+  if (!o.deadline.empty()) {
+    double seconds = 0;
+    GPUADVISOR_RETURN_IF_ERROR(ParseOptDuration(o.deadline, "--deadline", &seconds));
+    req.deadline_hours = seconds / 3600;
+  }
+  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.budget, "--budget", &req.budget_usd));
+  if (!o.max_instances.empty()) {
+    GPUADVISOR_RETURN_IF_ERROR(ParseCount(o.max_instances, "--max-instances", &req.max_instances));
+  }
+  if (o.objective == "time") {
+    req.objective = Objective::kTime;
+  } else if (o.objective == "balanced") {
+    req.objective = Objective::kBalanced;
+  } else if (!o.objective.empty() && o.objective != "cost") {
+    return Status::InvalidArgument("--objective: expected cost, time or balanced, got \"" +
+                                   o.objective + "\"");
+  }
   Result<Recommendation> rec = Recommend(catalog, *w, req);
   if (!rec.ok()) return rec.status();
   if (rec->plans.empty()) {
@@ -248,6 +277,12 @@ void SetupLaunch(CLI::App* app, int* exit_code) {
   app->add_flag("--cli-input-json", o->cli_input_json,
                 "aws-cli: print only the run-instances --cli-input-json document")
       ->group(g);
+  const std::string rs = "Recommend (with workload flags)";
+  app->add_option("--deadline", o->deadline, "Finish within DUR (36h, 14d)")->group(rs);
+  app->add_option("--budget", o->budget, "Spend at most USD on the run")->group(rs);
+  app->add_option("--max-instances", o->max_instances, "Instances per plan (default 64)")
+      ->group(rs);
+  app->add_option("--objective", o->objective, "cost (default), time or balanced")->group(rs);
   AddWorkloadOptions(app, &o->workload);
   app->footer(
       R"(Every choice (AMI, EFA interfaces, placement group, disk sizes, spot options) is explained
@@ -258,7 +293,7 @@ Examples:
   gpuadvisor launch g6e.12xlarge --format cloudformation --dataset-gib 200 --out stack.yaml
   gpuadvisor recommend --task finetune --model llama-3.1-8b --tokens 200M --json > plans.json
   gpuadvisor launch --from-plan plans.json --format terraform --out main.tf
-  gpuadvisor launch --task pretrain --model llama-3.1-8b --tokens 100B --format skypilot)");
+  gpuadvisor launch --task pretrain --model llama-3.1-8b --tokens 100B --deadline 14d --format skypilot)");
   app->callback([o, exit_code] { *exit_code = Run(*o); });
 }
 
