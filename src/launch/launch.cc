@@ -19,8 +19,8 @@ constexpr int kRootGib = 150;
 constexpr int kGp3MaxIops = 16000, kGp3MaxThroughput = 1000, kGp3IopsPerGib = 500;
 constexpr double kDataHeadroom = 1.2;
 
-// Families the x86_64 "Deep Learning Base OSS Nvidia Driver GPU AMI" release notes list as
-// supported (2026-07 notes; doc/launch.md).
+// Families the x86_64 GPU DLAMI release notes list as supported instances (the 2026-07-17 notes;
+// doc/launch.md); others get a warning to check.
 const std::set<std::string, std::less<>> kDlamiX86Families = {
     "g4dn", "g5", "g6",  "gr6",  "g6e",     "g7",     "p4d",
     "p4de", "p5", "p5e", "p5en", "p6-b200", "p6-b300"};
