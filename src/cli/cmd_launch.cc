@@ -18,9 +18,10 @@ struct LaunchOptions {
   std::string type, count, from_plan, rank = "1";
   WorkloadArgs workload;
   std::string format = "aws-cli", region, purchase, key_name, subnet_id, instance_profile;
-  std::vector<std::string> security_group_ids;
+  std::string security_group_ids;  // repeated options joined with '\n'
   std::string ebs_gib, checkpoint_gib, idle_stop_minutes = "60", name = "gpuadvisor", out;
   bool cli_input_json = false;
+  std::string deadline, budget, max_instances, objective;  // workload mode: recommend's search
 };
 
 Status ParseCount(const std::string& text, const char* flag, int* out) {
@@ -75,6 +76,17 @@ Status CheckSources(const LaunchOptions& o) {
                                    (o.type.empty() ? "--from-plan" : "TYPE \"" + o.type + "\"") +
                                    " (workload flags ask recommend for the plan)");
   }
+  if (workload.empty()) {
+    for (const auto& [flag, text] : {std::pair{"--deadline", &o.deadline},
+                                     {"--budget", &o.budget},
+                                     {"--max-instances", &o.max_instances},
+                                     {"--objective", &o.objective}}) {
+      if (!text->empty()) {
+        return Status::InvalidArgument(std::string(flag) +
+                                       ": only with workload flags (it steers recommend's search)");
+      }
+    }
+  }
   if (!o.count.empty() && o.type.empty()) {
     return Status::InvalidArgument("--count: only with TYPE (the plan sets the instance count)");
   }
@@ -124,11 +136,29 @@ Status FromWorkload(const LaunchOptions& o, const Catalog& catalog, LaunchReques
   req.savings_levers = false;
   if (!o.region.empty()) req.regions = {o.region};
   if (!o.purchase.empty()) req.purchase = {r->purchase};
+  if (!o.deadline.empty()) {
+    double seconds = 0;
+    GPUADVISOR_RETURN_IF_ERROR(ParseOptDuration(o.deadline, "--deadline", &seconds));
+    req.deadline_hours = seconds / 3600;
+  }
+  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.budget, "--budget", &req.budget_usd));
+  if (!o.max_instances.empty()) {
+    GPUADVISOR_RETURN_IF_ERROR(ParseCount(o.max_instances, "--max-instances", &req.max_instances));
+  }
+  if (o.objective == "time") {
+    req.objective = Objective::kTime;
+  } else if (o.objective == "balanced") {
+    req.objective = Objective::kBalanced;
+  } else if (!o.objective.empty() && o.objective != "cost") {
+    return Status::InvalidArgument("--objective: expected cost, time or balanced, got \"" +
+                                   o.objective + "\"");
+  }
   Result<Recommendation> rec = Recommend(catalog, *w, req);
   if (!rec.ok()) return rec.status();
   if (rec->plans.empty()) {
-    std::string why = rec->rejected.empty() ? "" : ": " + rec->rejected.front().instance_type +
-                                                       " " + rec->rejected.front().reason;
+    std::string why = rec->rejected.empty() ? ""
+                                            : ": " + rec->rejected.front().instance_type + " " +
+                                                  rec->rejected.front().reason;
     return Status::NoResult("recommend found no feasible plan for the workload" + why);
   }
   const Plan& best = rec->plans.front();
@@ -158,15 +188,15 @@ Status BuildRequest(const LaunchOptions& o, const Catalog& catalog, LaunchReques
     GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(ds->second, "--dataset-gib", &r->dataset_gib));
   }
   GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.ebs_gib, "--ebs-gib", &r->ebs_gib));
-  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.checkpoint_gib, "--checkpoint-gib",
-                                            &r->checkpoint_gib));
+  GPUADVISOR_RETURN_IF_ERROR(
+      ParseOptNumber(o.checkpoint_gib, "--checkpoint-gib", &r->checkpoint_gib));
   Result<int64_t> idle = ParseInt(o.idle_stop_minutes, "--idle-stop-minutes");
   if (!idle.ok()) return idle.status();
   r->idle_stop_minutes = static_cast<int>(std::clamp<int64_t>(*idle, -1, 100000));
   r->key_name = o.key_name;
   r->subnet_id = o.subnet_id;
-  for (const std::string& g : o.security_group_ids) {
-    for (std::string_view part : Split(g, ',')) {
+  for (std::string_view line : Split(o.security_group_ids, '\n')) {
+    for (std::string_view part : Split(line, ',')) {
       if (!Trim(part).empty()) r->security_group_ids.emplace_back(Trim(part));
     }
   }
@@ -227,11 +257,13 @@ void SetupLaunch(CLI::App* app, int* exit_code) {
       ->group(g);
   app->add_option("--security-group-ids", o->security_group_ids,
                   "Security groups (comma-separated or repeated)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::Join)
       ->group(g);
   app->add_option("--instance-profile", o->instance_profile,
                   "aws-cli/terraform: instance profile for the CloudWatch agent")
       ->group(g);
-  app->add_option("--ebs-gib", o->ebs_gib, "Data volume size in GiB (default: dataset + checkpoints)")
+  app->add_option("--ebs-gib", o->ebs_gib,
+                  "Data volume size in GiB (default: dataset + checkpoints)")
       ->group(g);
   app->add_option("--checkpoint-gib", o->checkpoint_gib,
                   "One checkpoint in GiB (default: the estimator's, for a plan or workload)")
@@ -245,6 +277,12 @@ void SetupLaunch(CLI::App* app, int* exit_code) {
   app->add_flag("--cli-input-json", o->cli_input_json,
                 "aws-cli: print only the run-instances --cli-input-json document")
       ->group(g);
+  const std::string rs = "Recommend (with workload flags)";
+  app->add_option("--deadline", o->deadline, "Finish within DUR (36h, 14d)")->group(rs);
+  app->add_option("--budget", o->budget, "Spend at most USD on the run")->group(rs);
+  app->add_option("--max-instances", o->max_instances, "Instances per plan (default 64)")
+      ->group(rs);
+  app->add_option("--objective", o->objective, "cost (default), time or balanced")->group(rs);
   AddWorkloadOptions(app, &o->workload);
   app->footer(
       R"(Every choice (AMI, EFA interfaces, placement group, disk sizes, spot options) is explained
@@ -255,7 +293,7 @@ Examples:
   gpuadvisor launch g6e.12xlarge --format cloudformation --dataset-gib 200 --out stack.yaml
   gpuadvisor recommend --task finetune --model llama-3.1-8b --tokens 200M --json > plans.json
   gpuadvisor launch --from-plan plans.json --format terraform --out main.tf
-  gpuadvisor launch --task pretrain --model llama-3.1-8b --tokens 100B --format skypilot)");
+  gpuadvisor launch --task pretrain --model llama-3.1-8b --tokens 100B --deadline 14d --format skypilot)");
   app->callback([o, exit_code] { *exit_code = Run(*o); });
 }
 

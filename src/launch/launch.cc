@@ -19,10 +19,11 @@ constexpr int kRootGib = 150;
 constexpr int kGp3MaxIops = 16000, kGp3MaxThroughput = 1000, kGp3IopsPerGib = 500;
 constexpr double kDataHeadroom = 1.2;
 
-// Families the x86_64 "Deep Learning Base OSS Nvidia Driver GPU AMI" release notes list as
-// supported (2026-07 notes; doc/launch.md).
+// Families the x86_64 GPU DLAMI release notes list as supported instances (the 2026-07-17 notes;
+// doc/launch.md); others get a warning to check.
 const std::set<std::string, std::less<>> kDlamiX86Families = {
-    "g4dn", "g5", "g6", "gr6", "g6e", "g7", "p4d", "p4de", "p5", "p5e", "p5en", "p6-b200", "p6-b300"};
+    "g4dn", "g5", "g6",  "gr6",  "g6e",     "g7",     "p4d",
+    "p4de", "p5", "p5e", "p5en", "p6-b200", "p6-b300"};
 
 std::string Join(const std::vector<std::string>& items, std::string_view sep) {
   std::string out;
@@ -71,23 +72,22 @@ Status CheckOffer(const Catalog& catalog, const InstanceType& t, const LaunchReq
   if (offer == nullptr || (offer->offered && !*offer->offered)) {
     std::vector<std::string> where;
     for (const RegionOffer& o : t.regions) {
-      if (o.offered.value_or(false)) where.push_back(o.region);
+      if (o.offered.value_or(false)) where.emplace_back(o.region);
     }
-    return Status::InvalidArgument(
-        "--region: " + t.name + " is not offered in " + r.region +
-        (where.empty() ? std::string("; no region is known to offer it")
-                       : "; offered in " + Join(where, ", ")));
+    return Status::InvalidArgument("--region: " + t.name + " is not offered in " + r.region +
+                                   (where.empty() ? std::string("; no region is known to offer it")
+                                                  : "; offered in " + Join(where, ", ")));
   }
   if (!offer->offered) {
-    plan->warnings.push_back("whether " + t.name + " is offered in " + r.region +
-                             " is unknown to the catalog; check with describe-instance-type-"
-                             "offerings");
+    plan->warnings.emplace_back("whether " + t.name + " is offered in " + r.region +
+                                " is unknown to the catalog; check with describe-instance-type-"
+                                "offerings");
   }
   if (r.purchase == PurchaseKind::kSpot && !t.HasUsageClass("spot")) {
     return Status::InvalidArgument("--purchase spot: " + t.name + " is not sold as spot (" +
                                    Join(t.usage_classes, ", ") + ")");
   }
-  if (t.retired) plan->warnings.push_back(t.name + " is retired: " + t.retired_note);
+  if (t.retired) plan->warnings.emplace_back(t.name + " is retired: " + t.retired_note);
   return Status::OK();
 }
 
@@ -102,11 +102,14 @@ void ChooseAmi(const Catalog& catalog, LaunchPlan* p) {
   if (a.kind == AcceleratorKind::kNeuron) {
     p->ami_parameter = "/aws/service/neuron/dlami/multi-framework/ubuntu-24.04/latest/image_id";
     p->ami_name = "Deep Learning AMI Neuron (Ubuntu 24.04)";
-    p->reasons.push_back("AMI: the Neuron multi-framework DLAMI: Neuron driver, runtime, compiler "
-                         "and EFA preinstalled for " + a.model);
+    p->reasons.emplace_back(
+        "AMI: the Neuron multi-framework DLAMI: Neuron driver, runtime, compiler "
+        "and EFA preinstalled for " +
+        a.model);
     if (t.family == "inf1") {
-      p->warnings.push_back("Neuron DLAMIs from SDK 2.26.1 on no longer support Inf1: pin an "
-                            "image released with SDK 2.26 or earlier");
+      p->warnings.emplace_back(
+          "Neuron DLAMIs from SDK 2.26.1 on no longer support Inf1: pin an "
+          "image released with SDK 2.26 or earlier");
     }
     return;
   }
@@ -115,38 +118,41 @@ void ChooseAmi(const Catalog& catalog, LaunchPlan* p) {
                        "/base-oss-nvidia-driver-gpu-ubuntu-22.04/latest/ami-id";
     p->ami_name = std::string("Deep Learning ") + (arm ? "ARM64 " : "") +
                   "Base OSS Nvidia Driver GPU AMI (Ubuntu 22.04)";
-    p->reasons.push_back("AMI: " + p->ami_name + " (" + p->architecture +
-                         "): NVIDIA driver, CUDA, NCCL, EFA and aws-ofi-nccl preinstalled" +
-                         (arm ? "; arm64 because " + t.family + " has Graviton CPUs" : ""));
+    p->reasons.emplace_back("AMI: " + p->ami_name + " (" + p->architecture +
+                            "): NVIDIA driver, CUDA, NCCL, EFA and aws-ofi-nccl preinstalled" +
+                            (arm ? "; arm64 because " + t.family + " has Graviton CPUs" : ""));
     const std::string arch = gpu ? gpu->architecture : "";
     if (arch == "Volta" || arch == "Maxwell" || arch == "Kepler") {
-      p->warnings.push_back(a.model + " (" + arch +
-                            ") is not supported by NVIDIA's open kernel modules that the OSS-driver "
-                            "DLAMI uses: pick an AMI with the proprietary driver");
+      p->warnings.emplace_back(
+          a.model + " (" + arch +
+          ") is not supported by NVIDIA's open kernel modules that the OSS-driver "
+          "DLAMI uses: pick an AMI with the proprietary driver");
     } else if (a.fractional()) {
-      p->warnings.push_back(t.family + " shares a GPU through NVIDIA vGPU and needs the GRID "
-                            "driver, which this DLAMI does not ship: see AWS's NVIDIA GRID "
-                            "driver instructions");
+      p->warnings.emplace_back(t.family +
+                               " shares a GPU through NVIDIA vGPU and needs the GRID "
+                               "driver, which this DLAMI does not ship: see AWS's NVIDIA GRID "
+                               "driver instructions");
     } else if (!arm && !kDlamiX86Families.contains(t.family)) {
-      p->warnings.push_back(t.family + " is not in the DLAMI release notes' supported-instance "
-                            "list: check before relying on it");
+      p->warnings.emplace_back(t.family +
+                               " is not in the DLAMI release notes' supported-instance "
+                               "list: check before relying on it");
     }
     return;
   }
   p->ami_parameter = std::string("/aws/service/canonical/ubuntu/server/22.04/stable/current/") +
                      (arm ? "arm64" : "amd64") + "/hvm/ebs-gp2/ami-id";
   p->ami_name = "Ubuntu Server 22.04 LTS (Canonical)";
-  p->reasons.push_back("AMI: plain Ubuntu 22.04: AWS publishes no Deep Learning AMI for " +
-                       (a.vendor.empty() ? a.model : a.vendor + " " + a.model));
-  p->warnings.push_back("install the " + (a.vendor.empty() ? a.model : a.vendor) +
-                        " driver yourself (no DLAMI for this accelerator)");
+  p->reasons.emplace_back("AMI: plain Ubuntu 22.04: AWS publishes no Deep Learning AMI for " +
+                          (a.vendor.empty() ? a.model : a.vendor + " " + a.model));
+  p->warnings.emplace_back("install the " + (a.vendor.empty() ? a.model : a.vendor) +
+                           " driver yourself (no DLAMI for this accelerator)");
 }
 
 void ChooseNetwork(LaunchPlan* p) {
   const InstanceType& t = *p->type;
   const bool multi = p->count > 1;
   if (!multi) {
-    p->reasons.push_back(
+    p->reasons.emplace_back(
         "network: one instance, so no placement group and no EFA (GPUs talk over " +
         std::string(t.accelerator.count > 1 ? "NVLink/PCIe inside the node)" : "PCIe)"));
     return;
@@ -155,13 +161,13 @@ void ChooseNetwork(LaunchPlan* p) {
                                  "cluster") != t.placement_strategies.end();
   if (cluster) {
     p->placement_group = true;
-    p->reasons.push_back("placement: a cluster placement group keeps the " +
-                         std::to_string(p->count) +
-                         " instances on one low-latency network spine (one AZ)");
+    p->reasons.emplace_back("placement: a cluster placement group keeps the " +
+                            std::to_string(p->count) +
+                            " instances on one low-latency network spine (one AZ)");
   }
   if (!t.efa || t.max_efa_interfaces < 1) {
-    p->warnings.push_back(t.name + " has no EFA: inter-node collectives run over TCP at " +
-                          t.network_performance + "; expect poor multi-node scaling");
+    p->warnings.emplace_back(t.name + " has no EFA: inter-node collectives run over TCP at " +
+                             t.network_performance + "; expect poor multi-node scaling");
     return;
   }
   p->efa = true;
@@ -174,20 +180,23 @@ void ChooseNetwork(LaunchPlan* p) {
     p->interfaces.push_back({card, 0, "efa-only"});
   }
   p->efa_interfaces = efa_cards;
-  p->reasons.push_back(
-      "EFA: " + std::to_string(efa_cards) + " EFA-only interfaces, one per EFA-capable network "
-      "card (" + std::to_string(cards) + " cards, " + t.network_performance +
+  p->reasons.emplace_back(
+      "EFA: " + std::to_string(efa_cards) +
+      " EFA-only interfaces, one per EFA-capable network "
+      "card (" +
+      std::to_string(cards) + " cards, " + t.network_performance +
       "), plus the primary ENA interface on card 0 device 0, as AWS recommends for multi-card "
       "instances: NCCL over EFA needs every card for full bandwidth");
   if (first_efa_card > 0) {
-    p->reasons.push_back("EFA: network card 0 carries no EFA device on " + t.name + " (" +
-                         std::to_string(t.max_efa_interfaces) + " EFA interfaces for " +
-                         std::to_string(cards) + " cards), so EFA starts at card " +
-                         std::to_string(first_efa_card));
+    p->reasons.emplace_back("EFA: network card 0 carries no EFA device on " + t.name + " (" +
+                            std::to_string(t.max_efa_interfaces) + " EFA interfaces for " +
+                            std::to_string(cards) +
+                            " cards; inferred from the counts), so EFA starts at card " +
+                            std::to_string(first_efa_card));
   }
-  p->reasons.push_back("EFA: EFA-only interfaces take no IP address, so " +
-                       std::to_string(p->count) + " nodes use " + std::to_string(p->count) +
-                       " subnet addresses, not " + std::to_string(p->count * (efa_cards + 1)));
+  p->reasons.emplace_back("EFA: EFA-only interfaces take no IP address, so " +
+                          std::to_string(p->count) + " nodes use " + std::to_string(p->count) +
+                          " subnet addresses, not " + std::to_string(p->count * (efa_cards + 1)));
 }
 
 VolumeSpec DataVolume(const LaunchPlan& p, double needed_gib) {
@@ -229,22 +238,22 @@ void ChooseStorage(LaunchPlan* p) {
   p->root.why = "root " + std::to_string(kRootGib) +
                 " GiB gp3 at the free baseline (3000 IOPS, 125 MiB/s): above the DLAMI's root "
                 "snapshot, with room for containers and caches";
-  p->reasons.push_back(p->root.why);
+  p->reasons.emplace_back(p->root.why);
   const double ckpt = r.checkpoint_gib.value_or(0) * r.checkpoints_kept;
   const double needed = r.dataset_gib + ckpt;
   if (needed > 0 || r.ebs_gib) {
     p->data = DataVolume(*p, needed);
-    p->reasons.push_back(p->data->why);
+    p->reasons.emplace_back(p->data->why);
     if (r.ebs_gib && *r.ebs_gib < needed) {
-      p->warnings.push_back("--ebs-gib " + FormatFixed(*r.ebs_gib, 0) + " is below the " +
-                            FormatFixed(needed, 0) + " GiB the dataset and checkpoints need");
+      p->warnings.emplace_back("--ebs-gib " + FormatFixed(*r.ebs_gib, 0) + " is below the " +
+                               FormatFixed(needed, 0) + " GiB the dataset and checkpoints need");
     }
   }
   const InstanceType& t = *p->type;
   if (t.local_nvme && t.local_disk_count > 0) {
     p->instance_store = true;
     const double gib = t.local_storage_gb.value_or(0) * kGiBPerGB;
-    p->reasons.push_back(
+    p->reasons.emplace_back(
         "instance store: " + std::to_string(t.local_disk_count) + " x " +
         std::to_string(t.local_disk_gb.value_or(0)) + " GB NVMe" +
         (t.local_disk_count > 1 ? " striped as RAID 0" : "") + " at " + p->instance_store_mount +
@@ -257,20 +266,22 @@ void ChoosePurchase(LaunchPlan* p) {
   const LaunchRequest& r = p->request;
   p->spot = r.purchase == PurchaseKind::kSpot;
   if (r.purchase == PurchaseKind::kReserved1y) {
-    p->reasons.push_back("purchase: on-demand launch; a 1-year reservation or Savings Plan is "
-                         "bought separately and applies to it on the bill");
+    p->reasons.emplace_back(
+        "purchase: on-demand launch; a 1-year reservation or Savings Plan is "
+        "bought separately and applies to it on the bill");
   }
   if (!p->spot) return;
   const RegionOffer* offer = p->type->FindRegion(p->region);
   std::string band = offer && offer->spot_band ? offer->spot_band->label : "unknown";
-  p->reasons.push_back("spot: one-time request, terminate on interruption (2-minute notice); "
-                       "interruption frequency in " + p->region + ": " + band +
-                       " a month (Spot Instance Advisor)");
+  p->reasons.emplace_back(
+      "spot: one-time request, terminate on interruption (2-minute notice); "
+      "interruption frequency in " +
+      p->region + ": " + band + " a month (Spot Instance Advisor)");
   if (p->count > 1) {
-    p->reasons.push_back("spot: MinCount = MaxCount = " + std::to_string(p->count) +
-                         ", so the launch gets every node or none");
-    p->warnings.push_back("an interruption of any of the " + std::to_string(p->count) +
-                          " spot nodes stops the job: checkpoint to /data or S3 and resume");
+    p->reasons.emplace_back("spot: MinCount = MaxCount = " + std::to_string(p->count) +
+                            ", so the launch gets every node or none");
+    p->warnings.emplace_back("an interruption of any of the " + std::to_string(p->count) +
+                             " spot nodes stops the job: checkpoint to /data or S3 and resume");
   }
 }
 
@@ -321,11 +332,13 @@ Result<LaunchPlan> PlanLaunch(const Catalog& catalog, const LaunchRequest& reque
   ChooseNetwork(&p);
   ChooseStorage(&p);
   ChoosePurchase(&p);
-  p.reasons.push_back("IMDSv2 required (HttpTokens=required), hop limit 2 so containers on the "
-                      "instance can still reach the metadata service");
+  p.reasons.emplace_back(
+      "IMDSv2 required (HttpTokens=required), hop limit 2 so containers on the "
+      "instance can still reach the metadata service");
   if (p.type->accelerator.kind == AcceleratorKind::kGpu && p.type->accelerator.vendor == "NVIDIA") {
-    p.reasons.push_back("monitoring: CloudWatch agent publishes nvidia_gpu utilization_gpu, "
-                        "memory_used and power_draw per instance (namespace CWAgent)");
+    p.reasons.emplace_back(
+        "monitoring: CloudWatch agent publishes nvidia_gpu utilization_gpu, "
+        "memory_used and power_draw per instance (namespace CWAgent)");
   }
   p.skypilot_accelerator = SkyPilotAccelerator(**type);
   p.tags = {{"Name", request.name + "-" + launch_internal::Slug(p.type->name)},

@@ -79,7 +79,7 @@ Status ReadPlanJson(std::string_view text, std::string_view origin, int rank,
       return Status::InvalidArgument("--rank: the plan file has " + std::to_string(plans.size()) +
                                      " plan(s), got " + std::to_string(rank));
     }
-    const size_t i = static_cast<size_t>(rank - 1);
+    const auto i = static_cast<size_t>(rank - 1);
     return ReadPlan(plans[i], "plans[" + std::to_string(i) + "]", origin, request);
   }
   return ReadPlan(doc, "plan", origin, request);

@@ -51,7 +51,13 @@ class HclWriter {
   void Flush() {
     size_t width = 0;
     for (const auto& kv : pending_) width = std::max(width, kv.first.size());
-    for (const auto& [k, v] : pending_) Line(k + std::string(width - k.size(), ' ') + " = " + v);
+    for (const auto& [k, v] : pending_) {
+      std::string line = k;
+      line.append(width - k.size(), ' ');
+      line += " = ";
+      line += v;
+      Line(line);
+    }
     pending_.clear();
   }
   std::string out_;
@@ -75,8 +81,8 @@ void Variables(const LaunchPlan& p, HclWriter* w) {
   const LaunchRequest& r = p.request;
   w->Open("variable \"subnet_id\"");
   w->Attr("type", "string");
-  w->Attr("description", Quoted("Subnet for every node (one AZ where " + p.type->name +
-                                " is offered)"));
+  w->Attr("description",
+          Quoted("Subnet for every node (one AZ where " + p.type->name + " is offered)"));
   if (!r.subnet_id.empty()) w->Attr("default", Quoted(r.subnet_id));
   w->Close();
   w->Blank();
@@ -123,19 +129,19 @@ void Volume(const VolumeSpec& v, HclWriter* w) {
 void NetworkResources(const LaunchPlan& p, HclWriter* w) {
   if (p.placement_group) {
     w->Comment("Cluster placement group: all nodes on one low-latency network spine.");
-    w->Open("resource \"aws_placement_group\" \"cluster\"");
+    w->Open(R"(resource "aws_placement_group" "cluster")");
     w->Attr("name", Quoted(p.request.name + "-" + Slug(p.type->name) + "-cluster"));
     w->Attr("strategy", Quoted("cluster"));
     w->Close();
     w->Blank();
   }
   if (!p.efa) return;
-  w->Open("data \"aws_subnet\" \"selected\"");
+  w->Open(R"(data "aws_subnet" "selected")");
   w->Attr("id", "var.subnet_id");
   w->Close();
   w->Blank();
   w->Comment("EFA traffic must be allowed to and from the group itself (all protocols).");
-  w->Open("resource \"aws_security_group\" \"efa\"");
+  w->Open(R"(resource "aws_security_group" "efa")");
   w->Attr("name_prefix", Quoted(p.request.name + "-efa-"));
   w->Attr("description", Quoted("EFA between the nodes of this launch"));
   w->Attr("vpc_id", "data.aws_subnet.selected.vpc_id");
@@ -156,7 +162,7 @@ void NetworkResources(const LaunchPlan& p, HclWriter* w) {
 }
 
 void LaunchTemplate(const LaunchPlan& p, HclWriter* w) {
-  w->Open("resource \"aws_launch_template\" \"node\"");
+  w->Open(R"(resource "aws_launch_template" "node")");
   w->Attr("name_prefix", Quoted(p.request.name + "-" + Slug(p.type->name) + "-"));
   w->Attr("image_id", Quoted("resolve:ssm:" + p.ami_parameter));
   w->Attr("instance_type", Quoted(p.type->name));
@@ -223,8 +229,9 @@ void LaunchTemplate(const LaunchPlan& p, HclWriter* w) {
 std::string RenderTerraform(const LaunchPlan& p) {
   std::string head = "# gpuadvisor launch: " + std::to_string(p.count) + " x " + p.type->name +
                      ", " + (p.spot ? "spot" : "on-demand") + ", " + p.region + "\n";
-  head += "# terraform init && terraform apply -var subnet_id=subnet-... "
-          "-var 'security_group_ids=[\"sg-...\"]'\n#\n# Why each choice:\n";
+  head +=
+      "# terraform init && terraform apply -var subnet_id=subnet-... "
+      "-var 'security_group_ids=[\"sg-...\"]'\n#\n# Why each choice:\n";
   for (const std::string& why : p.reasons) head += "#   - " + why + "\n";
   if (!p.warnings.empty()) {
     head += "#\n# Check before launching:\n";
@@ -254,7 +261,7 @@ std::string RenderTerraform(const LaunchPlan& p) {
   w.Blank();
   NetworkResources(p, &w);
   LaunchTemplate(p, &w);
-  w.Open("resource \"aws_instance\" \"node\"");
+  w.Open(R"(resource "aws_instance" "node")");
   w.Attr("count", std::to_string(p.count));
   if (!p.efa) w.Attr("subnet_id", "var.subnet_id");
   w.Open("launch_template");

@@ -35,6 +35,9 @@ expect_exit 2 '--purchase: expected on-demand or spot' g6.xlarge --purchase rese
 expect_exit 2 '--count: expected 1..1000' g6.xlarge --count 0
 expect_exit 2 'launch: name an instance TYPE' --format aws-cli
 expect_exit 2 '--ebs-gib' g6.xlarge --ebs-gib -5
+expect_exit 2 '--deadline: only with workload flags' g6.xlarge --deadline 3d
+expect_exit 2 '--objective: expected cost, time or balanced' --task finetune \
+  --model llama-3.1-8b --tokens 50M --objective fastest
 
 # --from-plan: a recommend --json file; its region and purchase win over different flags.
 "$BIN" recommend --task finetune --model llama-3.1-8b --tokens 50M --json >"$TMP/plans.json" \
@@ -57,6 +60,14 @@ expect_exit 2 '--rank: the plan file has' --from-plan "$TMP/plans.json" --rank 9
 # A workload: recommend's best plan, with the estimator's checkpoint size on the data volume.
 expect_exit 0 '' --task finetune --model llama-3.1-8b --tokens 50M --format aws-cli
 grep -q 'checkpoints x' "$TMP/out" || bad "workload launch: data volume not sized from checkpoints"
+expect_exit 0 '' --task pretrain --model llama-3.1-8b --tokens 100B --deadline 14d --format skypilot
+grep -qE '^num_nodes: [2-9]' "$TMP/out" || bad "a 14-day deadline on 100B tokens should span nodes"
+
+# Repeated and comma-separated security groups; the positional TYPE is not taken for one.
+"$BIN" launch --security-group-ids sg-1 g6.xlarge --security-group-ids sg-2,sg-3 --cli-input-json \
+  >"$TMP/sg.json" 2>/dev/null || bad "repeated --security-group-ids failed"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["SecurityGroupIds"] != ["sg-1","sg-2","sg-3"])' \
+  "$TMP/sg.json" || bad "security groups not collected in order"
 
 # Single g6.xlarge: no placement group and no EFA in any format.
 for f in aws-cli cloudformation terraform skypilot; do

@@ -85,7 +85,7 @@ TEST(LaunchTest, AmiFollowsArchitectureAndAccelerator) {
   EXPECT_NE(Plan("trn1.32xlarge").ami_parameter.find("/aws/service/neuron/dlami/"),
             std::string::npos);
   EXPECT_NE(Plan("g4ad.xlarge").ami_parameter.find("/canonical/ubuntu/"), std::string::npos);
-  EXPECT_FALSE(Plan("g4ad.xlarge").warnings.empty());   // AMD: install the driver
+  EXPECT_FALSE(Plan("g4ad.xlarge").warnings.empty());    // AMD: install the driver
   EXPECT_FALSE(Plan("p3dn.24xlarge").warnings.empty());  // Volta: no open kernel modules
 }
 
@@ -169,6 +169,53 @@ TEST(LaunchTest, EveryFormatCarriesTheDecisions) {
   EXPECT_EQ(ParseLaunchFormat("pulumi"), std::nullopt);
 }
 
+TEST(LaunchTest, RendersEveryFormatForEveryKindOfType) {
+  struct Case {
+    const char* type;
+    int count;
+    const char* must;  // in every format
+  };
+  for (const Case& c : {Case{"g6.xlarge", 1, "g6.xlarge"}, Case{"trn1.32xlarge", 2, "trn1"},
+                        Case{"g4ad.xlarge", 1, "Ubuntu 22.04"}, Case{"g5g.xlarge", 3, "arm64"},
+                        Case{"p4d.24xlarge", 2, "EFA"}}) {
+    LaunchRequest r;
+    r.instance_type = c.type;
+    r.count = c.count;
+    r.key_name = "k";
+    r.subnet_id = "subnet-1";
+    r.security_group_ids = {"sg-1", "sg-2"};
+    r.instance_profile = "prof";
+    r.ebs_gib = 50;
+    r.dataset_gib = 100;  // more than --ebs-gib: a warning
+    Result<LaunchPlan> p = PlanLaunch(testing::EmbeddedForTests(), r);
+    ASSERT_TRUE(p.ok()) << c.type << ": " << p.status().ToString();
+    EXPECT_FALSE(p->warnings.empty()) << c.type;
+    for (LaunchFormat f : {LaunchFormat::kAwsCli, LaunchFormat::kCloudFormation,
+                           LaunchFormat::kTerraform, LaunchFormat::kSkyPilot}) {
+      const LaunchSpec s = RenderLaunch(*p, f);
+      EXPECT_NE(s.document.find(c.must), std::string::npos) << c.type << " " << LaunchFormatName(f);
+      EXPECT_FALSE(s.file_name.empty());
+    }
+    const std::string cfn = RenderLaunch(*p, LaunchFormat::kCloudFormation).document;
+    const bool nvidia = p->type->accelerator.vendor == "NVIDIA";
+    EXPECT_EQ(cfn.find("nvidia_smi_utilization_gpu") != std::string::npos, nvidia) << c.type;
+    EXPECT_EQ(cfn.find("CPUUtilization") != std::string::npos, !nvidia) << c.type;
+    EXPECT_NE(RenderLaunch(*p, LaunchFormat::kAwsCli).cli_input_json.find("\"subnet-1\""),
+              std::string::npos);
+  }
+}
+
+TEST(LaunchTest, ReservedPlansLaunchOnDemand) {
+  LaunchRequest r;
+  r.instance_type = "g6.xlarge";
+  r.purchase = PurchaseKind::kReserved1y;
+  Result<LaunchPlan> p = PlanLaunch(testing::EmbeddedForTests(), r);
+  ASSERT_TRUE(p.ok());
+  EXPECT_FALSE(p->spot);
+  EXPECT_EQ(RenderLaunch(*p, LaunchFormat::kAwsCli).cli_input_json.find("InstanceMarketOptions"),
+            std::string::npos);
+}
+
 TEST(LaunchTest, TerraformHeredocKeepsShellSyntaxLiteral) {
   const std::string tf = RenderLaunch(Plan("p5.48xlarge", 2), LaunchFormat::kTerraform).document;
   EXPECT_NE(tf.find("$${#NVME[@]}"), std::string::npos);
@@ -191,8 +238,8 @@ TEST(LaunchTest, ReadsRecommendOutputAndSinglePlans) {
   ASSERT_TRUE(ReadPlanJson(R"({"instance_type": "g6.xlarge"})", "p.json", 1, &single).ok());
   EXPECT_EQ(single.count, 1);
 
-  const Status bad = ReadPlanJson(R"({"plans": [{"instance_type": "x", "instances": 0}]})",
-                                  "p.json", 1, &single);
+  const Status bad =
+      ReadPlanJson(R"({"plans": [{"instance_type": "x", "instances": 0}]})", "p.json", 1, &single);
   EXPECT_EQ(bad.message(), "p.json: plans[0].instances: expected an integer 1..1000");
   EXPECT_NE(ReadPlanJson("{", "p.json", 1, &single).message().find("p.json: byte"),
             std::string::npos);
