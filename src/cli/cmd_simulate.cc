@@ -15,7 +15,7 @@ namespace {
 
 struct SimulateOptions {
   CommonOptions common;
-  WorkloadOptions workload;
+  WorkloadArgs workload;
   std::string trace, diurnal, days = "7", step = "5m";
   std::string instance, region = "us-east-1", capacity;
   std::string target = "0.7", out_cooldown = "5m", in_cooldown = "15m", boot = "10m";
