@@ -240,7 +240,7 @@ inline uint64_t WriteJson(std::FILE* f, uint64_t bytes) {
   const uint64_t n = bytes / 3000 + 1;
   std::string buf;
   for (uint64_t i = 0; i < n; ++i) {
-    GenRow r = SyntheticRow(i * 2);
+    GenRow r = SyntheticRow(i);
     buf =
         "    \"" + r.sku + "\" : {\n      \"sku\" : \"" + r.sku +
         "\",\n      \"productFamily\" : \"Compute Instance\",\n      \"attributes\" : {\n"
@@ -267,7 +267,7 @@ inline uint64_t WriteJson(std::FILE* f, uint64_t bytes) {
   }
   std::fputs("  },\n  \"terms\" : {\n    \"OnDemand\" : {\n", f);
   for (uint64_t i = 0; i < n; ++i) {
-    GenRow r = SyntheticRow(i * 2);
+    GenRow r = SyntheticRow(i);
     buf = "      \"" + r.sku + "\" : {\n        \"" + r.sku + ".JRTCKXETXF\" : {\n" +
           "          \"offerTermCode\" : \"JRTCKXETXF\",\n          \"sku\" : \"" + r.sku +
           "\",\n          \"effectiveDate\" : \"2025-09-01T00:00:00Z\",\n"
@@ -286,8 +286,8 @@ inline uint64_t WriteJson(std::FILE* f, uint64_t bytes) {
   }
   std::fputs("    },\n    \"Reserved\" : {\n", f);
   for (uint64_t i = 0; i < n; ++i) {
-    GenRow r = SyntheticRow(i * 2);
-    GenRow t = SyntheticRow(i * 2 + 3);
+    GenRow r = SyntheticRow(i);
+    GenRow t = SyntheticRow(i + 3);
     if (t.term_type != "Reserved")
       t.lease = "1yr", t.purchase = "No Upfront", t.offering_class = "standard",
       t.term_code = "4NA7Y494T4";
