@@ -45,6 +45,11 @@ expect_fail "no history in the embedded catalog" 1 "no price history" show p5.48
 # Every other command accepts the new catalog.
 expect_json "instances on new catalog" 'any(r["instance_type"]=="p5.48xlarge" and r["on_demand_usd_per_hour"]==61.77 for r in d)' instances --catalog "$NEW" --gpu H100 --json
 expect_json "pricing uses imported RI terms" 'any(o["option"]=="reserved-1y-partial-upfront" and o["priced"] and abs(o["usd_per_hour"]-(18.52+162231/8760))<1e-6 for o in d["options"])' pricing p5.48xlarge --catalog "$NEW" --months 12 --json
+# A progress bar (file, %, bytes, rate) on stderr when it is a terminal (script(1) gives a pty).
+if command -v script >/dev/null 2>&1; then
+  out=$(script -qec "'$BIN' catalog import --price-list '$CSV' --out '$T/tty.json'" /dev/null 2>&1)
+  [[ "$out" == *"price-list-p5.csv ["*"%"*"kB"* ]] && ok || bad "progress bar on a TTY: [$out]"
+fi
 # --- JSON offer file, gzip on stdin: the same catalog.
 gzip -c "$FX/price-list-p5.json" | "$BIN" catalog import --price-list - --out "$T/from-json.json" --json >"$T/sum.json" 2>/dev/null || bad "json import"
 expect_json "json via stdin+gzip" "$P5[\"on_demand_usd_per_hour\"]==61.77 and $P5[\"reserved_1y_no_upfront_usd_per_hour\"]==38.91" show p5.48xlarge --catalog "$T/from-json.json" --json

@@ -90,7 +90,7 @@ Result<std::vector<SpotPriceRecord>> ReadSpotPriceHistoryJson(std::string_view j
       r.Fail(p + ".Timestamp", "an ISO 8601 timestamp");
       return;
     }
-    if (product.rfind("Linux/UNIX", 0) == 0) out.push_back(std::move(s));
+    if (product.starts_with("Linux/UNIX")) out.push_back(std::move(s));
   });
   if (!r.status().ok()) return r.status();
   return out;

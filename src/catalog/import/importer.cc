@@ -84,7 +84,7 @@ class Importer {
   std::string Date() const { return in_.snapshot_date.empty() ? "undated" : in_.snapshot_date; }
 
   // Adds (or replaces, by id) a source and returns its id.
-  std::string AddSource(CatalogSource s) {
+  std::string AddSource(const CatalogSource& s) {
     for (CatalogSource& x : c_.sources) {
       if (x.id == s.id) {
         x = s;

@@ -63,8 +63,9 @@ class Columns {
 };
 
 bool ParsePrice(std::string_view s, double* out) {
-  const char* end = s.data() + s.size();
-  auto [p, ec] = std::from_chars(s.data(), end, *out);
+  const char* first = s.begin();
+  const char* end = s.end();
+  auto [p, ec] = std::from_chars(first, end, *out);
   return ec == std::errc() && p == end && std::isfinite(*out) && *out >= 0;
 }
 
@@ -117,7 +118,7 @@ Status ReadPriceListCsv(ByteStream* in, const TypeFilter& keep, PriceListData* o
     if (type.empty() || !keep(type)) continue;
     double usd = 0;
     if (!ParsePrice(csv[price], &usd)) {
-      csv.Fail("column \"PricePerUnit\": expected a non-negative number, got \"" +
+      csv.Fail(R"(column "PricePerUnit": expected a non-negative number, got ")" +
                std::string(csv[price]) + "\"");
       break;
     }
@@ -190,7 +191,7 @@ Status ReadSavingsPlansCsv(ByteStream* in, const TypeFilter& keep, SavingsPlansD
     if (years == 0 || p < 0) continue;
     double usd = 0;
     if (!ParsePrice(csv[rate], &usd)) {
-      csv.Fail("column \"DiscountedRate\": expected a non-negative number, got \"" +
+      csv.Fail(R"(column "DiscountedRate": expected a non-negative number, got ")" +
                std::string(csv[rate]) + "\"");
       break;
     }

@@ -125,7 +125,7 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
                    : k == "publicationDate" ? kPublished
                                             : kOther;
         if (section_ == kTerms && !seen_products_) {
-          error_ = "expected \"products\" before \"terms\" (as AWS writes the offer file)";
+          error_ = R"(expected "products" before "terms" (as AWS writes the offer file))";
           return false;
         }
         if (section_ == kProducts) seen_products_ = true;
@@ -224,7 +224,7 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
     product_key_ = kPOther;
   }
   void EndProduct() {
-    bool canonical = family_.rfind("Compute Instance", 0) == 0 && attrs_[kOs] == "Linux" &&
+    bool canonical = family_.starts_with("Compute Instance") && attrs_[kOs] == "Linux" &&
                      attrs_[kTenancy] == "Shared" && attrs_[kCapacity] == "Used" &&
                      attrs_[kSw] == "NA" &&
                      (attrs_[kLicense].empty() || attrs_[kLicense] == "No License required") &&
