@@ -16,19 +16,6 @@ struct EstimateOptions {
   HardwareRequest hardware;
 };
 
-// Provenance of the datasheet and prices behind the numbers, and their staleness.
-ojson Provenance(const Hardware& hw, const Estimate& e, const Context& ctx) {
-  ojson p;
-  p["gpu_spec_source"] = hw.gpu->source_note.empty() ? ojson(nullptr) : ojson(hw.gpu->source_note);
-  p["gpu_spec_catalog_source"] = hw.gpu->from.source;
-  p["price_date"] =
-      e.cost.on_demand_from.date.empty() ? ojson(nullptr) : ojson(e.cost.on_demand_from.date);
-  p["price_stale"] =
-      !e.cost.on_demand_from.date.empty() && ctx.fresh.Stale(e.cost.on_demand_from.date);
-  p["catalog_generated_at"] = ctx.catalog->generated_at;
-  return p;
-}
-
 std::vector<std::string> Warnings(const Hardware& hw, const Estimate& e, const Context& ctx,
                                   const std::string& region) {
   std::vector<std::string> out;
@@ -65,12 +52,7 @@ int Run(const EstimateOptions& o) {
   const std::vector<std::string> warnings = Warnings(*hw, *e, *ctx, o.hardware.region);
   if (ctx->format == OutputFormat::kJson) {
     Emit(
-        *ctx,
-        [&] {
-          ojson j = EstimateToJson(*e);
-          j["provenance"] = Provenance(*hw, *e, *ctx);
-          return j;
-        },
+        *ctx, [&] { return EstimateResultJson(*ctx->catalog, *hw, *e, ctx->fresh); },
         [] { return Table(); }, warnings);
     return kExitOk;
   }

@@ -12,10 +12,7 @@ struct GpusOptions {
 int Run(const GpusOptions& o) {
   Result<Context> ctx = MakeContext(o.common);
   if (!ctx.ok()) return Fail(ctx.status());
-  std::vector<GpuSummary> gpus = SummarizeGpus(*ctx->catalog, o.include_retired);
-  if (!o.include_retired) {
-    std::erase_if(gpus, [](const GpuSummary& s) { return s.types.empty(); });
-  }
+  const std::vector<GpuSummary> gpus = ListGpus(*ctx->catalog, o.include_retired);
   Emit(*ctx, [&] { return GpusJson(gpus); }, [&] { return GpusTable(gpus); });
   return kExitOk;
 }

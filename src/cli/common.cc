@@ -23,6 +23,7 @@ const std::vector<Command>& Commands() {
        &SetupPricing},
       {"gpus", "Accelerator models with datasheet figures and cheapest offers", &SetupGpus},
       {"catalog", "Catalog sources, dates and counts; build it from source files", &SetupCatalog},
+      {"serve", "HTTP JSON API and a local web page (127.0.0.1 by default)", &SetupServe},
   };
   return kCommands;
 }

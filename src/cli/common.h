@@ -74,6 +74,7 @@ void SetupCatalog(CLI::App* app, int* exit_code);
 void SetupEstimate(CLI::App* app, int* exit_code);
 void SetupPricing(CLI::App* app, int* exit_code);
 void SetupRecommend(CLI::App* app, int* exit_code);
+void SetupServe(CLI::App* app, int* exit_code);
 
 }  // namespace gpuadvisor::cli
 

@@ -9,4 +9,5 @@ set(GPUADVISOR_CLI_SOURCES
   src/cli/cmd_pricing.cc
   src/cli/cmd_recommend.cc
   src/cli/workload_flags.cc
+  src/cli/cmd_serve.cc
 )

@@ -4,4 +4,5 @@ set(GPUADVISOR_IO_SOURCES
   src/io/estimate_views.cc
   src/io/pricing_views.cc
   src/io/recommend_views.cc
+  src/io/request_fields.cc
 )

@@ -1,0 +1,376 @@
+#include "server/api.h"
+
+#include <nlohmann/json.hpp>
+
+#include "gpuadvisor/cost.h"
+#include "gpuadvisor/estimate.h"
+#include "gpuadvisor/query.h"
+#include "gpuadvisor/recommend.h"
+#include "gpuadvisor/workload.h"
+#include "io/estimate_views.h"
+#include "io/pricing_views.h"
+#include "io/recommend_views.h"
+#include "io/request_fields.h"
+#include "server/web_assets.h"
+#include "util/strings.h"
+
+namespace gpuadvisor::server {
+
+CatalogHolder::CatalogHolder(std::shared_ptr<const Catalog> catalog, Loader loader)
+    : catalog_(std::move(catalog)), loader_(std::move(loader)) {}
+
+Status CatalogHolder::Reload() {
+  if (!loader_) return Status::Unsupported("catalog: this server has no catalog source to reload");
+  Result<std::shared_ptr<const Catalog>> fresh = loader_();
+  if (!fresh.ok()) return fresh.status();
+  catalog_.store(std::move(fresh).value());
+  generation_.fetch_add(1);
+  return Status::OK();
+}
+
+namespace {
+
+using json = nlohmann::json;
+
+ApiResponse JsonResponse(const ojson& j, int status = 200) {
+  ApiResponse r;
+  r.status = status;
+  r.body = j.dump();
+  return r;
+}
+
+// "body: tokens: expected ..." -> "tokens"; `unknown parameter "x"` -> "x"; else "".
+std::string FieldOf(std::string_view message) {
+  const bool in_body = StartsWith(message, "body:");
+  if (StartsWith(message, "body: ")) message.remove_prefix(6);
+  for (std::string_view lead : {"unknown parameter \"", "unknown workload field \""}) {
+    if (StartsWith(message, lead)) {
+      std::string_view rest = message.substr(lead.size());
+      return std::string(rest.substr(0, rest.find('"')));
+    }
+  }
+  const size_t colon = message.find(": ");
+  std::string_view key = colon == std::string_view::npos ? "" : message.substr(0, colon);
+  if (key.empty() || key.find(' ') != std::string_view::npos || StartsWith(key, "body:")) {
+    return in_body ? "body" : "";  // "body: expected an object", "body:1:7: syntax error"
+  }
+  while (!key.empty() && key.front() == '-') key.remove_prefix(1);
+  return std::string(key);
+}
+
+// Maximum nesting of [ and { outside strings (a cheap guard before any recursive use).
+int JsonDepth(std::string_view text) {
+  int depth = 0, max_depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      max_depth = std::max(max_depth, ++depth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return max_depth;
+}
+
+// The body as a JSON object, or the error response.
+Result<json> ParseBodyObject(std::string_view body) {
+  if (Trim(body).empty()) return Status::InvalidArgument("body: expected a JSON object, got nothing");
+  if (JsonDepth(body) > kMaxJsonDepth) {
+    return Status::InvalidArgument("body: nested deeper than " + std::to_string(kMaxJsonDepth) +
+                                   " levels");
+  }
+  json doc = json::parse(body.begin(), body.end(), nullptr, false);
+  if (doc.is_discarded()) {
+    // Re-parse through the workload reader for a line:column message.
+    Result<Workload> w = ParseWorkloadJsonInline(body, "body");
+    return w.ok() ? Status::ParseError("body: malformed JSON") : w.status();
+  }
+  if (!doc.is_object()) {
+    return Status::InvalidArgument(std::string("body: expected a JSON object, got ") +
+                                   doc.type_name());
+  }
+  return doc;
+}
+
+// A JSON scalar (or an array of scalars, joined with commas) as option text.
+Result<std::string> OptionText(const std::string& key, const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return std::string(v.get<bool>() ? "true" : "false");
+  if (v.is_number()) return v.dump();
+  if (v.is_array()) {
+    std::string out;
+    for (const json& item : v) {
+      if (item.is_array() || item.is_object()) break;
+      Result<std::string> t = OptionText(key, item);
+      if (!t.ok()) return t.status();
+      out += (out.empty() ? "" : ",") + *t;
+    }
+    if (v.empty() || !out.empty()) return out;
+  }
+  return Status::InvalidArgument(key + ": expected a string, number or boolean, got " +
+                                 std::string(v.type_name()));
+}
+
+// Applies the members of `obj` whose keys are in `keys` with `set`; the others are left in
+// *rest (the workload). REQUIRES: obj is an object.
+template <typename T, typename Setter>
+Status SplitOptions(const json& obj, const std::vector<std::string>& keys, T* target, Setter set,
+                    json* rest) {
+  *rest = json::object();
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    if (!HasOptionKey(keys, it.key())) {
+      (*rest)[it.key()] = it.value();
+      continue;
+    }
+    if (it->is_null()) continue;
+    Result<std::string> text = OptionText(it.key(), *it);
+    if (!text.ok()) return text.status();
+    GPUADVISOR_RETURN_IF_ERROR(set(target, it.key(), *text));
+  }
+  return Status::OK();
+}
+
+Result<Workload> WorkloadOf(const json& rest) {
+  Result<Workload> w = ParseWorkloadJsonInline(rest.dump(), "body");
+  if (!w.ok()) return w.status();
+  GPUADVISOR_RETURN_IF_ERROR(Validate(*w).WithPrefix("body"));
+  return w;
+}
+
+// ---- handlers ----
+
+ApiResponse Health(const ApiContext& ctx, const ApiRequest&, std::string_view) {
+  ojson j;
+  j["status"] = "ok";
+  j["catalog_generated_at"] = ctx.catalog->generated_at;
+  j["catalog_generation"] = ctx.holder ? ctx.holder->generation() : 1;
+  j["instance_types"] = ctx.catalog->instance_types.size();
+  return JsonResponse(j);
+}
+
+ApiResponse Instances(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
+  InstanceQuery q;
+  for (const auto& [key, value] : req.query) {
+    Status st = SetInstanceQueryField(&q, key, value);
+    if (!st.ok()) return ErrorResponse(st);
+  }
+  Result<std::vector<InstanceRow>> rows = QueryInstances(*ctx.catalog, q);
+  if (!rows.ok()) return ErrorResponse(rows.status());
+  return JsonResponse(InstancesJson(*rows, ctx.fresh));
+}
+
+// The query's region (default us-east-1); other keys are refused.
+Result<std::string> OnlyRegion(const ApiRequest& req, const Catalog& c) {
+  std::string region = "us-east-1";
+  for (const auto& [key, value] : req.query) {
+    if (CanonicalOptionKey(key) != "region") {
+      return Status::InvalidArgument("unknown parameter \"" + key + "\"; expected region");
+    }
+    region = value;
+  }
+  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, region, "region"));
+  return region;
+}
+
+ApiResponse Show(const ApiContext& ctx, const ApiRequest& req, std::string_view type) {
+  Result<const InstanceType*> t = ResolveInstanceType(*ctx.catalog, type);
+  if (!t.ok()) return ErrorResponse(404, "not_found", t.status().message(), "type");
+  Result<std::string> region = OnlyRegion(req, *ctx.catalog);
+  if (!region.ok()) return ErrorResponse(region.status());
+  return JsonResponse(ShowJson(*ctx.catalog, **t, *region, ctx.fresh));
+}
+
+ApiResponse Gpus(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
+  bool include_retired = false;
+  for (const auto& [key, value] : req.query) {
+    if (CanonicalOptionKey(key) != "include-retired") {
+      return ErrorResponse(400, "invalid_argument",
+                           "unknown parameter \"" + key + "\"; expected include-retired", key);
+    }
+    include_retired = value.empty() || value == "true" || value == "1";
+  }
+  return JsonResponse(GpusJson(ListGpus(*ctx.catalog, include_retired)));
+}
+
+ApiResponse CatalogInfo(const ApiContext& ctx, const ApiRequest&, std::string_view) {
+  return JsonResponse(CatalogInfoJson(*ctx.catalog, ctx.fresh));
+}
+
+ApiResponse Regions(const ApiContext& ctx, const ApiRequest&, std::string_view) {
+  return JsonResponse(ojson(ctx.catalog->regions()));
+}
+
+ApiResponse Models(const ApiContext&, const ApiRequest&, std::string_view) {
+  ojson out = ojson::array();
+  for (const std::string& name : ModelPresetNames()) {
+    Result<const ModelPreset*> p = FindModelPreset(name);
+    if (!p.ok()) continue;
+    ojson m;
+    m["name"] = name;
+    m["family"] = ModelFamilyName((*p)->arch.family);
+    m["params"] = ComputeModelParams((*p)->arch).total;
+    m["source"] = (*p)->source;
+    out.push_back(std::move(m));
+  }
+  return JsonResponse(out);
+}
+
+ApiResponse Estimate(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
+  Result<json> body = ParseBodyObject(req.body);
+  if (!body.ok()) return ErrorResponse(body.status());
+  HardwareRequest hw_req;
+  json rest;
+  Status split = SplitOptions(*body, HardwareKeys(), &hw_req, SetHardwareField, &rest);
+  if (!split.ok()) return ErrorResponse(split);
+  Result<Workload> w = WorkloadOf(rest);
+  if (!w.ok()) return ErrorResponse(w.status());
+  Result<Hardware> hw = ResolveHardware(*ctx.catalog, hw_req);
+  if (!hw.ok()) return ErrorResponse(hw.status());
+  Result<gpuadvisor::Estimate> e = EstimateWorkload(*w, *hw);
+  if (!e.ok()) return ErrorResponse(e.status());
+  return JsonResponse(EstimateResultJson(*ctx.catalog, *hw, *e, ctx.fresh));
+}
+
+ApiResponse RecommendPlans(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
+  Result<json> body = ParseBodyObject(req.body);
+  if (!body.ok()) return ErrorResponse(body.status());
+  RecommendRequest rr;
+  json rest;
+  Status split = SplitOptions(*body, RecommendKeys(), &rr, SetRecommendField, &rest);
+  if (!split.ok()) return ErrorResponse(split);
+  Result<Workload> w = WorkloadOf(rest);
+  if (!w.ok()) return ErrorResponse(w.status());
+  Result<Recommendation> r = Recommend(*ctx.catalog, *w, rr);
+  if (!r.ok()) return ErrorResponse(r.status());
+  return JsonResponse(RecommendJson(*r, rr));
+}
+
+ApiResponse Pricing(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
+  Result<json> body = ParseBodyObject(req.body);
+  if (!body.ok()) return ErrorResponse(body.status());
+  std::string type, region = "us-east-1";
+  UsagePattern usage;
+  for (auto it = body->begin(); it != body->end(); ++it) {
+    Result<std::string> text = OptionText(it.key(), *it);
+    if (!text.ok()) return ErrorResponse(text.status());
+    const std::string key = CanonicalOptionKey(it.key());
+    Status st;
+    if (key == "type" || key == "instance" || key == "instance-type") {
+      type = *text;
+    } else if (key == "region") {
+      region = *text;
+    } else if (HasOptionKey(UsageKeys(), key)) {
+      st = SetUsageField(&usage, it.key(), *text);
+    } else {
+      st = Status::InvalidArgument("unknown parameter \"" + it.key() +
+                                   "\"; expected type, region or " +
+                                   "hours-per-month, months, count, interruptible, ...");
+    }
+    if (!st.ok()) return ErrorResponse(st);
+  }
+  if (type.empty()) return ErrorResponse(400, "invalid_argument", "type: required", "type");
+  Result<const InstanceType*> t = ResolveInstanceType(*ctx.catalog, type);
+  if (!t.ok()) return ErrorResponse(400, "not_found", t.status().message(), "type");
+  Status rs = CheckRegion(*ctx.catalog, region, "region");
+  if (!rs.ok()) return ErrorResponse(rs);
+  Result<PricingResult> r = PriceUsage(**t, region, usage);
+  if (!r.ok()) {
+    return r.status().code() == StatusCode::kNotFound
+               ? ErrorResponse(404, "no_result", r.status().message(), "region")
+               : ErrorResponse(r.status());
+  }
+  return JsonResponse(PricingJson(*r, ctx.fresh));
+}
+
+ApiResponse Reload(const ApiContext& ctx, const ApiRequest&, std::string_view) {
+  if (ctx.holder == nullptr) return ErrorResponse(Status::Unsupported("catalog: reload unavailable"));
+  Status st = ctx.holder->Reload();
+  if (!st.ok()) return ErrorResponse(500, StatusCodeName(st.code()), st.message(), "catalog");
+  std::shared_ptr<const Catalog> now = ctx.holder->Snapshot();
+  ojson j;
+  j["reloaded"] = true;
+  j["catalog_generation"] = ctx.holder->generation();
+  j["catalog_generated_at"] = now->generated_at;
+  j["instance_types"] = now->instance_types.size();
+  return JsonResponse(j);
+}
+
+ApiResponse OpenApi(const ApiContext&, const ApiRequest&, std::string_view) {
+  ApiResponse r;
+  r.body = std::string(OpenApiDocument());
+  return r;
+}
+
+// "/v1/instances/{type}" matches "/v1/instances/p5.48xlarge" with arg "p5.48xlarge".
+bool Matches(std::string_view pattern, std::string_view path, std::string_view* arg) {
+  const size_t brace = pattern.find('{');
+  if (brace == std::string_view::npos) return pattern == path;
+  if (path.size() <= brace || path.substr(0, brace) != pattern.substr(0, brace)) return false;
+  *arg = path.substr(brace);
+  return arg->find('/') == std::string_view::npos;
+}
+
+}  // namespace
+
+const std::vector<Route>& Routes() {
+  static const std::vector<Route> kRoutes = {
+      {"GET", "/healthz", Health, "Liveness and the catalog snapshot in use"},
+      {"GET", "/v1/openapi.json", OpenApi, "This API as an OpenAPI 3.0 document"},
+      {"GET", "/v1/instances", Instances, "Instance types filtered and sorted (CLI: instances)"},
+      {"GET", "/v1/instances/{type}", Show, "One instance type in full (CLI: show)"},
+      {"GET", "/v1/gpus", Gpus, "Accelerator models with cheapest offers (CLI: gpus)"},
+      {"GET", "/v1/catalog", CatalogInfo, "Catalog sources, dates and counts (CLI: catalog info)"},
+      {"GET", "/v1/regions", Regions, "Regions the catalog knows"},
+      {"GET", "/v1/models", Models, "Model presets for workloads"},
+      {"POST", "/v1/estimate", Estimate, "Memory, time and cost of a workload (CLI: estimate)"},
+      {"POST", "/v1/recommend", RecommendPlans, "Ranked plans for a workload (CLI: recommend)"},
+      {"POST", "/v1/pricing", Pricing, "Purchase options for a usage pattern (CLI: pricing)"},
+      {"POST", "/v1/catalog/reload", Reload, "Swap in a freshly loaded catalog"},
+  };
+  return kRoutes;
+}
+
+ApiResponse Dispatch(const ApiContext& ctx, const ApiRequest& req) {
+  bool path_known = false;
+  for (const Route& r : Routes()) {
+    std::string_view arg;
+    if (!Matches(r.path, req.path, &arg)) continue;
+    path_known = true;
+    if (req.method == r.method) return r.handler(ctx, req, arg);
+  }
+  if (path_known) {
+    return ErrorResponse(405, "method_not_allowed", "method " + req.method + " not allowed here",
+                         "method");
+  }
+  return ErrorResponse(404, "not_found", "no such endpoint: " + req.path, "path");
+}
+
+ApiResponse ErrorResponse(int http_status, std::string_view code, std::string_view message,
+                          std::string_view field) {
+  ojson e;
+  e["code"] = code;
+  e["message"] = message;
+  e["field"] = field.empty() ? ojson(nullptr) : ojson(field);
+  ojson j;
+  j["error"] = std::move(e);
+  return JsonResponse(j, http_status);
+}
+
+ApiResponse ErrorResponse(const Status& status) {
+  int http = 400;
+  if (status.code() == StatusCode::kNoResult) http = 404;
+  if (status.code() == StatusCode::kIOError) http = 500;
+  return ErrorResponse(http, StatusCodeName(status.code()), status.message(),
+                       FieldOf(status.message()));
+}
+
+}  // namespace gpuadvisor::server
