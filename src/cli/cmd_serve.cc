@@ -1,9 +1,9 @@
 // `gpuadvisor serve`: the HTTP JSON API and the web page (server/). Binds 127.0.0.1 unless
 // --host says otherwise; SIGHUP reloads the catalog, SIGINT/SIGTERM stop the server.
 #include <pthread.h>
-#include <signal.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <thread>
@@ -47,11 +47,9 @@ Status ParseLimits(const ServeCliOptions& o, server::ServeOptions* s) {
                                    "\"");
   }
   s->max_body_bytes = static_cast<size_t>(*body);
-  Result<double> t = ParseDurationSeconds(o.timeout.find_first_not_of("0123456789.") ==
-                                                  std::string::npos
-                                              ? o.timeout + "s"
-                                              : o.timeout,
-                                          "--timeout");
+  Result<double> t = ParseDurationSeconds(
+      o.timeout.find_first_not_of("0123456789.") == std::string::npos ? o.timeout + "s" : o.timeout,
+      "--timeout");
   if (!t.ok()) return t.status();
   if (*t < 1 || *t > 3600) return Status::InvalidArgument("--timeout: expected 1s to 1h");
   s->read_timeout_s = s->write_timeout_s = s->keep_alive_timeout_s = static_cast<int>(*t);
@@ -96,9 +94,8 @@ int Run(const ServeCliOptions& o) {
   server::HttpServer http(*checked, &holder);
   Result<int> port = http.Bind();
   if (!port.ok()) return Fail(port.status());
-  const std::string host = checked->host.find(':') != std::string::npos
-                               ? "[" + checked->host + "]"
-                               : checked->host;
+  const std::string host =
+      checked->host.find(':') != std::string::npos ? "[" + checked->host + "]" : checked->host;
   std::printf("gpuadvisor: serving http://%s:%d/ (API under /v1, OpenAPI at /v1/openapi.json)\n",
               host.c_str(), *port);
   std::printf("gpuadvisor: %s; %d worker threads; SIGHUP reloads the catalog, Ctrl-C stops\n",
@@ -121,7 +118,8 @@ int Run(const ServeCliOptions& o) {
 
 void SetupServe(CLI::App* app, int* exit_code) {
   auto o = std::make_shared<ServeCliOptions>();
-  app->add_option("--host", o->serve.host, "Address to bind (default 127.0.0.1: this machine only)");
+  app->add_option("--host", o->serve.host,
+                  "Address to bind (default 127.0.0.1: this machine only)");
   app->add_option("--port", o->serve.port, "TCP port (default 8080; 0 = any free port)");
   app->add_option("--threads", o->serve.threads,
                   "Worker threads, one per open connection (default 16)");
@@ -132,9 +130,13 @@ void SetupServe(CLI::App* app, int* exit_code) {
   app->add_option("--max-body", o->max_body, "Largest request body, bytes (default 1M)");
   app->add_option("--timeout", o->timeout,
                   "Read, write and keep-alive timeout (default 5s; idle clients are cut off)");
+  app->add_option("--cache", o->serve.cache_entries,
+                  "Answers of estimate/recommend/pricing kept for identical requests (default "
+                  "256; 0 = off)");
   app->add_option("--cors", o->serve.cors_origin,
                   "Allow cross-origin requests from this origin (default: none)");
-  app->footer(R"(Endpoints: GET /healthz, /v1/instances, /v1/instances/{type}, /v1/gpus, /v1/catalog,
+  app->footer(
+      R"(Endpoints: GET /healthz, /v1/instances, /v1/instances/{type}, /v1/gpus, /v1/catalog,
 /v1/regions, /v1/models, /v1/openapi.json; POST /v1/estimate, /v1/recommend, /v1/pricing,
 /v1/catalog/reload. The web page is at /. See doc/server.md.
 

@@ -107,10 +107,20 @@ bool HasOptionKey(const std::vector<std::string>& keys, std::string_view key) {
 }
 
 const std::vector<std::string>& InstanceQueryKeys() {
-  static const std::vector<std::string> kKeys = {
-      "region",    "gpu",        "family",   "min-gpus", "max-gpus",
-      "min-gpu-memory", "min-total-gpu-memory", "max-price", "purchase", "efa",
-      "include-retired", "gpus-only", "sort", "limit"};
+  static const std::vector<std::string> kKeys = {"region",
+                                                 "gpu",
+                                                 "family",
+                                                 "min-gpus",
+                                                 "max-gpus",
+                                                 "min-gpu-memory",
+                                                 "min-total-gpu-memory",
+                                                 "max-price",
+                                                 "purchase",
+                                                 "efa",
+                                                 "include-retired",
+                                                 "gpus-only",
+                                                 "sort",
+                                                 "limit"};
   return kKeys;
 }
 
@@ -249,7 +259,7 @@ Status SetRecommendField(RecommendRequest* r, std::string_view key, std::string_
 
 const std::vector<std::string>& UsageKeys() {
   static const std::vector<std::string> kKeys = {
-      "hours-per-month", "months",       "count",   "interruptible",
+      "hours-per-month",     "months",         "count",        "interruptible",
       "checkpoint-interval", "checkpoint-gib", "storage-gbps", "restart"};
   return kKeys;
 }

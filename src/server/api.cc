@@ -17,15 +17,49 @@
 namespace gpuadvisor::server {
 
 CatalogHolder::CatalogHolder(std::shared_ptr<const Catalog> catalog, Loader loader)
-    : catalog_(std::move(catalog)), loader_(std::move(loader)) {}
+    : current_(std::make_shared<const Version>(Version{std::move(catalog), 1})),
+      loader_(std::move(loader)) {}
 
 Status CatalogHolder::Reload() {
   if (!loader_) return Status::Unsupported("catalog: this server has no catalog source to reload");
+  std::lock_guard<std::mutex> lock(reload_mu_);
   Result<std::shared_ptr<const Catalog>> fresh = loader_();
   if (!fresh.ok()) return fresh.status();
-  catalog_.store(std::move(fresh).value());
-  generation_.fetch_add(1);
+  const uint64_t next = Current()->generation + 1;
+  current_.store(std::make_shared<const Version>(Version{std::move(fresh).value(), next}));
   return Status::OK();
+}
+
+std::optional<ApiResponse> ResponseCache::Find(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = index_.find(key);
+  if (it == index_.end()) return std::nullopt;
+  lru_.splice(lru_.begin(), lru_, it->second);
+  ApiResponse r = *it->second->second;
+  r.from_cache = true;
+  return r;
+}
+
+void ResponseCache::Insert(const std::string& key, const ApiResponse& response) {
+  if (max_entries_ == 0) return;
+  auto value = std::make_shared<const ApiResponse>(response);
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = index_.find(key);
+  if (it != index_.end()) {
+    lru_.erase(it->second);
+    index_.erase(it);
+  }
+  lru_.emplace_front(key, std::move(value));
+  index_[key] = lru_.begin();
+  while (lru_.size() > max_entries_) {
+    index_.erase(lru_.back().first);
+    lru_.pop_back();
+  }
+}
+
+size_t ResponseCache::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return lru_.size();
 }
 
 namespace {
@@ -83,7 +117,8 @@ int JsonDepth(std::string_view text) {
 
 // The body as a JSON object, or the error response.
 Result<json> ParseBodyObject(std::string_view body) {
-  if (Trim(body).empty()) return Status::InvalidArgument("body: expected a JSON object, got nothing");
+  if (Trim(body).empty())
+    return Status::InvalidArgument("body: expected a JSON object, got nothing");
   if (JsonDepth(body) > kMaxJsonDepth) {
     return Status::InvalidArgument("body: nested deeper than " + std::to_string(kMaxJsonDepth) +
                                    " levels");
@@ -152,7 +187,7 @@ ApiResponse Health(const ApiContext& ctx, const ApiRequest&, std::string_view) {
   ojson j;
   j["status"] = "ok";
   j["catalog_generated_at"] = ctx.catalog->generated_at;
-  j["catalog_generation"] = ctx.holder ? ctx.holder->generation() : 1;
+  j["catalog_generation"] = ctx.generation;
   j["instance_types"] = ctx.catalog->instance_types.size();
   return JsonResponse(j);
 }
@@ -292,7 +327,8 @@ ApiResponse Pricing(const ApiContext& ctx, const ApiRequest& req, std::string_vi
 }
 
 ApiResponse Reload(const ApiContext& ctx, const ApiRequest&, std::string_view) {
-  if (ctx.holder == nullptr) return ErrorResponse(Status::Unsupported("catalog: reload unavailable"));
+  if (ctx.holder == nullptr)
+    return ErrorResponse(Status::Unsupported("catalog: reload unavailable"));
   Status st = ctx.holder->Reload();
   if (!st.ok()) return ErrorResponse(500, StatusCodeName(st.code()), st.message(), "catalog");
   std::shared_ptr<const Catalog> now = ctx.holder->Snapshot();
@@ -331,9 +367,11 @@ const std::vector<Route>& Routes() {
       {"GET", "/v1/catalog", CatalogInfo, "Catalog sources, dates and counts (CLI: catalog info)"},
       {"GET", "/v1/regions", Regions, "Regions the catalog knows"},
       {"GET", "/v1/models", Models, "Model presets for workloads"},
-      {"POST", "/v1/estimate", Estimate, "Memory, time and cost of a workload (CLI: estimate)"},
-      {"POST", "/v1/recommend", RecommendPlans, "Ranked plans for a workload (CLI: recommend)"},
-      {"POST", "/v1/pricing", Pricing, "Purchase options for a usage pattern (CLI: pricing)"},
+      {"POST", "/v1/estimate", Estimate, "Memory, time and cost of a workload (CLI: estimate)",
+       true},
+      {"POST", "/v1/recommend", RecommendPlans, "Ranked plans for a workload (CLI: recommend)",
+       true},
+      {"POST", "/v1/pricing", Pricing, "Purchase options for a usage pattern (CLI: pricing)", true},
       {"POST", "/v1/catalog/reload", Reload, "Swap in a freshly loaded catalog"},
   };
   return kRoutes;
@@ -345,7 +383,15 @@ ApiResponse Dispatch(const ApiContext& ctx, const ApiRequest& req) {
     std::string_view arg;
     if (!Matches(r.path, req.path, &arg)) continue;
     path_known = true;
-    if (req.method == r.method) return r.handler(ctx, req, arg);
+    if (req.method != r.method) continue;
+    if (!r.cacheable || ctx.cache == nullptr) return r.handler(ctx, req, arg);
+    std::string key = req.path + "\n" + std::to_string(ctx.generation) + "\n" + ctx.fresh.today +
+                      "\n" + std::to_string(ctx.fresh.max_price_age_days) + "\n";
+    key.append(req.body);
+    if (std::optional<ApiResponse> hit = ctx.cache->Find(key)) return *std::move(hit);
+    ApiResponse out = r.handler(ctx, req, arg);
+    if (out.status == 200) ctx.cache->Insert(key, out);
+    return out;
   }
   if (path_known) {
     return ErrorResponse(405, "method_not_allowed", "method " + req.method + " not allowed here",

@@ -11,9 +11,13 @@
 
 #include <atomic>
 #include <functional>
+#include <list>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -31,16 +35,42 @@ class CatalogHolder {
   using Loader = std::function<Result<std::shared_ptr<const Catalog>>()>;
   CatalogHolder(std::shared_ptr<const Catalog> catalog, Loader loader);
 
-  std::shared_ptr<const Catalog> Snapshot() const { return catalog_.load(); }
+  // The catalog and its generation (1, then +1 per successful Reload), read together.
+  struct Version {
+    std::shared_ptr<const Catalog> catalog;
+    uint64_t generation = 1;
+  };
+  std::shared_ptr<const Version> Current() const { return current_.load(); }
+  std::shared_ptr<const Catalog> Snapshot() const { return Current()->catalog; }
+  uint64_t generation() const { return Current()->generation; }
   // Loads a new catalog and swaps it in atomically; on error the current one stays.
+  // Concurrent reloads are serialised.
   Status Reload();
-  // Incremented by every successful Reload() (starts at 1).
-  uint64_t generation() const { return generation_.load(); }
 
  private:
-  std::atomic<std::shared_ptr<const Catalog>> catalog_;
-  std::atomic<uint64_t> generation_{1};
+  std::atomic<std::shared_ptr<const Version>> current_;
+  std::mutex reload_mu_;  // serialises Reload(); readers never take it
   Loader loader_;
+};
+
+struct ApiResponse;
+
+// Answers of the pure POST endpoints (estimate, recommend), keyed by the endpoint, the catalog
+// generation, today's date and the body's bytes. Bounded LRU; thread-safe (the mutex is held
+// for lookups and inserts only, never while an answer is computed).
+class ResponseCache {
+ public:
+  explicit ResponseCache(size_t max_entries) : max_entries_(max_entries) {}
+  std::optional<ApiResponse> Find(const std::string& key);
+  void Insert(const std::string& key, const ApiResponse& response);
+  size_t size() const;
+
+ private:
+  using Entry = std::pair<std::string, std::shared_ptr<const ApiResponse>>;
+  const size_t max_entries_;
+  mutable std::mutex mu_;
+  std::list<Entry> lru_;  // guarded by mu_; most recently used first
+  std::unordered_map<std::string, std::list<Entry>::iterator> index_;  // guarded by mu_
 };
 
 struct ApiRequest {
@@ -54,13 +84,16 @@ struct ApiResponse {
   int status = 200;
   std::string body;  // JSON text
   std::string content_type = "application/json";
+  bool from_cache = false;  // answered by the ResponseCache
 };
 
 // What a handler may use. `catalog` is the snapshot taken when the request arrived.
 struct ApiContext {
   std::shared_ptr<const Catalog> catalog;
   Freshness fresh;
+  uint64_t generation = 1;          // of `catalog`
   CatalogHolder* holder = nullptr;  // for reload and health; may be null in tests
+  ResponseCache* cache = nullptr;   // null: no caching
 };
 
 using ApiHandler = ApiResponse (*)(const ApiContext& ctx, const ApiRequest& req,
@@ -72,6 +105,7 @@ struct Route {
   const char* path;
   ApiHandler handler;
   const char* summary;
+  bool cacheable = false;  // a pure function of (catalog, date, body): ResponseCache may answer
 };
 const std::vector<Route>& Routes();
 

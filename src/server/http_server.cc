@@ -67,6 +67,7 @@ std::string Today() {
 struct HttpServer::Impl {
   ServeOptions options;
   CatalogHolder* holder = nullptr;
+  std::unique_ptr<ResponseCache> cache;
   httplib::Server server;
   int listen_fd = -1;
 
@@ -95,8 +96,11 @@ struct HttpServer::Impl {
       }
     }
     ApiContext ctx;
-    ctx.catalog = holder->Snapshot();
+    const std::shared_ptr<const CatalogHolder::Version> version = holder->Current();
+    ctx.catalog = version->catalog;
+    ctx.generation = version->generation;
     ctx.holder = holder;
+    ctx.cache = cache.get();
     ctx.fresh.today = Today();
     ctx.fresh.max_price_age_days = options.max_price_age_days;
     ApiRequest api;
@@ -105,6 +109,7 @@ struct HttpServer::Impl {
     api.query.assign(req.params.begin(), req.params.end());
     api.body = req.body;
     ApiResponse out = Dispatch(ctx, api);
+    if (out.from_cache) res.set_header("X-Cache", "hit");
     if (out.body.size() >= kGzipMinBytes && req.has_header(kGzipMark)) {
       std::string gz = Gzip(out.body, 4);
       if (!gz.empty()) {
@@ -142,7 +147,7 @@ struct HttpServer::Impl {
     }
     if (SuspiciousPath(req.path)) {
       SetError(res, 400, "invalid_argument",
-               "path: \".\" and \"..\" segments, backslashes and NUL are not allowed", "path");
+               R"(path: "." and ".." segments, backslashes and NUL are not allowed)", "path");
       return httplib::Server::HandlerResponse::Handled;
     }
     if (req.method == "OPTIONS" && !options.cors_origin.empty()) {
@@ -177,9 +182,11 @@ HttpServer::HttpServer(const ServeOptions& options, CatalogHolder* holder)
     : impl_(std::make_unique<Impl>()) {
   impl_->options = options;
   impl_->holder = holder;
+  if (options.cache_entries > 0)
+    impl_->cache = std::make_unique<ResponseCache>(options.cache_entries);
   Impl* impl = impl_.get();
   httplib::Server& s = impl->server;
-  const size_t threads = static_cast<size_t>(options.threads);
+  const auto threads = static_cast<size_t>(options.threads);
   s.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   s.set_payload_max_length(options.max_body_bytes);
   s.set_read_timeout(options.read_timeout_s, 0);
@@ -192,12 +199,14 @@ HttpServer::HttpServer(const ServeOptions& options, CatalogHolder* holder)
     ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
     impl->listen_fd = fd;
   });
-  s.set_pre_routing_handler(
-      [impl](const httplib::Request& req, httplib::Response& res) { return impl->PreRoute(req, res); });
-  s.set_error_handler(httplib::Server::HandlerWithResponse(Impl::OnError));
-  s.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
-    SetError(res, 500, "internal", "internal error while handling the request", "");
+  s.set_pre_routing_handler([impl](const httplib::Request& req, httplib::Response& res) {
+    return impl->PreRoute(req, res);
   });
+  s.set_error_handler(httplib::Server::HandlerWithResponse(Impl::OnError));
+  s.set_exception_handler(
+      [](const httplib::Request&, httplib::Response& res, const std::exception_ptr&) {
+        SetError(res, 500, "internal", "internal error while handling the request", "");
+      });
   auto handle = [impl](const httplib::Request& req, httplib::Response& res) {
     impl->Handle(req, res);
   };

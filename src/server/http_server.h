@@ -18,10 +18,10 @@
 namespace gpuadvisor::server {
 
 struct ServeOptions {
-  std::string host = "127.0.0.1";  // loopback unless the user says otherwise
-  int port = 8080;                 // 0 = any free port (tests)
-  int threads = 16;                // worker pool size, 1..1024
-  size_t max_body_bytes = 1 << 20;  // larger request bodies get 413
+  std::string host = "127.0.0.1";      // loopback unless the user says otherwise
+  int port = 8080;                     // 0 = any free port (tests)
+  int threads = 16;                    // worker pool size, 1..1024
+  size_t max_body_bytes = 1 << 20;     // larger request bodies get 413
   size_t max_header_bytes = 16 << 10;  // all header lines together; larger get 431
   int max_headers = 64;                // header count; more get 431
   int read_timeout_s = 5;              // a request must keep arriving (slowloris guard)
@@ -30,6 +30,7 @@ struct ServeOptions {
   int keep_alive_max = 100;  // requests per connection before it is closed
   std::string cors_origin;   // "" = no CORS headers (default); "*" or an origin to allow
   int max_price_age_days = 90;
+  size_t cache_entries = 256;  // answers of estimate/recommend/pricing kept (LRU); 0 = none
 };
 
 class HttpServer {

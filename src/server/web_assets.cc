@@ -11,14 +11,18 @@
 #endif
 
 // One symbol pair (NAME_begin, NAME_end) per embedded file.
-#define GPUADVISOR_INCBIN(name, file)                           \
-  __asm__(".section .rodata\n"                                 \
-          ".balign 16\n"                                       \
-          "gpuadvisor_web_" #name "_begin:\n"                   \
-          ".incbin \"" GPUADVISOR_SOURCE_DIR "/" file "\"\n"   \
-          "gpuadvisor_web_" #name "_end:\n"                     \
-          ".byte 0\n"                                          \
-          ".previous\n");                                      \
+#define GPUADVISOR_INCBIN(name, file)                                                              \
+  __asm__(                                                                                         \
+      ".section .rodata\n"                                                                         \
+      ".balign 16\n"                                                                               \
+      "gpuadvisor_web_" #name                                                                      \
+      "_begin:\n"                                                                                  \
+      ".incbin \"" GPUADVISOR_SOURCE_DIR "/" file                                                  \
+      "\"\n"                                                                                       \
+      "gpuadvisor_web_" #name                                                                      \
+      "_end:\n"                                                                                    \
+      ".byte 0\n"                                                                                  \
+      ".previous\n");                                                                              \
   extern "C" const char gpuadvisor_web_##name##_begin[] __asm__("gpuadvisor_web_" #name "_begin"); \
   extern "C" const char gpuadvisor_web_##name##_end[] __asm__("gpuadvisor_web_" #name "_end");
 
@@ -30,10 +34,10 @@ GPUADVISOR_INCBIN(uplot_css, "web/vendor/uplot/uPlot.min.css")
 GPUADVISOR_INCBIN(uplot_license, "web/vendor/uplot/LICENSE")
 GPUADVISOR_INCBIN(openapi_json, "src/server/openapi.json")
 
-#define GPUADVISOR_ASSET_DATA(name)                                    \
-  std::string_view(gpuadvisor_web_##name##_begin,                      \
-                   static_cast<size_t>(gpuadvisor_web_##name##_end -   \
-                                       gpuadvisor_web_##name##_begin))
+#define GPUADVISOR_ASSET_DATA(name)  \
+  std::string_view(                  \
+      gpuadvisor_web_##name##_begin, \
+      static_cast<size_t>(gpuadvisor_web_##name##_end - gpuadvisor_web_##name##_begin))
 
 namespace gpuadvisor::server {
 

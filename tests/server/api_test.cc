@@ -75,8 +75,12 @@ TEST(ApiTest, InstancesAreTheCliJson) {
 
 TEST(ApiTest, InstanceFiltersAsQueryParameters) {
   ApiResponse r = Call("GET", "/v1/instances", "",
-                       {{"gpu", "L4,L40S"}, {"min_gpus", "4"}, {"sort", "usd_per_gpu_hour:desc"},
-                        {"limit", "3"}, {"efa", ""}, {"region", "us-east-1"}});
+                       {{"gpu", "L4,L40S"},
+                        {"min_gpus", "4"},
+                        {"sort", "usd_per_gpu_hour:desc"},
+                        {"limit", "3"},
+                        {"efa", ""},
+                        {"region", "us-east-1"}});
   ASSERT_EQ(r.status, 200) << r.body;
   json rows = Parse(r);
   ASSERT_LE(rows.size(), 3u);
@@ -88,10 +92,10 @@ TEST(ApiTest, InstanceFiltersAsQueryParameters) {
 }
 
 TEST(ApiTest, InstanceFilterErrorsNameTheParameter) {
-  EXPECT_NE(ExpectError(Call("GET", "/v1/instances", "", {{"min-gpus", "abc"}}), 400, "min-gpus")
-                ["message"]
-                    .get<std::string>()
-                    .find("abc"),
+  EXPECT_NE(ExpectError(Call("GET", "/v1/instances", "", {{"min-gpus", "abc"}}), 400,
+                        "min-gpus")["message"]
+                .get<std::string>()
+                .find("abc"),
             std::string::npos);
   json e = ExpectError(Call("GET", "/v1/instances", "", {{"gpuu", "H100"}}), 400, "gpuu");
   EXPECT_NE(e["message"].get<std::string>().find("did you mean"), std::string::npos);
@@ -234,8 +238,7 @@ TEST(ApiTest, Pricing) {
   ExpectError(Call("POST", "/v1/pricing", R"({"type":"p4d.24xlarg"})"), 400, "type");
   ExpectError(Call("POST", "/v1/pricing", R"({"type":"p4d.24xlarge","months":"x"})"), 400,
               "months");
-  ExpectError(Call("POST", "/v1/pricing", R"({"type":"p4d.24xlarge","colour":1})"), 400,
-              "colour");
+  ExpectError(Call("POST", "/v1/pricing", R"({"type":"p4d.24xlarge","colour":1})"), 400, "colour");
   ExpectError(Call("POST", "/v1/pricing", R"({"type":"p4d.24xlarge","count":1.5})"), 400, "count");
   ExpectError(Call("POST", "/v1/pricing", R"({"type":"p4d.24xlarge","region":"xx-1"})"), 400,
               "region");
@@ -268,6 +271,33 @@ TEST(ApiTest, ReloadSwapsTheSnapshot) {
   ExpectError(bad, 500, "catalog");
   EXPECT_EQ(failing.generation(), 1u);
   ExpectError(Dispatch(Context(), req), 400, "catalog");
+}
+
+TEST(ApiTest, CacheAnswersIdenticalRequestsOnly) {
+  ResponseCache cache(2);
+  ApiContext ctx = Context();
+  ctx.cache = &cache;
+  const std::string body = R"({"task":"serve","model":"llama-3.1-8b","rps":1,"top":1})";
+  ApiRequest req{"POST", "/v1/recommend", {}, body};
+  ApiResponse first = Dispatch(ctx, req);
+  ASSERT_EQ(first.status, 200);
+  EXPECT_FALSE(first.from_cache);
+  ApiResponse second = Dispatch(ctx, req);
+  EXPECT_TRUE(second.from_cache);
+  EXPECT_EQ(second.body, first.body);
+  ctx.generation = 2;  // a reloaded catalog: computed again
+  EXPECT_FALSE(Dispatch(ctx, req).from_cache);
+  ApiRequest bad{"POST", "/v1/recommend", {}, "{"};
+  EXPECT_EQ(Dispatch(ctx, bad).status, 400);
+  EXPECT_FALSE(Dispatch(ctx, bad).from_cache);  // errors are not kept
+  ApiRequest other{
+      "POST", "/v1/estimate", {}, R"({"task":"serve","model":"llama-3.1-8b","gpu":"L4"})"};
+  EXPECT_EQ(Dispatch(ctx, other).status, 200);
+  EXPECT_EQ(cache.size(), 2u);  // bounded: the oldest went
+  ctx.generation = 1;
+  EXPECT_FALSE(Dispatch(ctx, req).from_cache);
+  ApiRequest get{"GET", "/v1/gpus", {}, ""};
+  EXPECT_FALSE(Dispatch(ctx, get).from_cache);
 }
 
 TEST(ApiTest, OpenApiListsEveryRoute) {

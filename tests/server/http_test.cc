@@ -103,18 +103,18 @@ TEST_F(HttpTest, ServesApiAndPage) {
   EXPECT_NE(page->body.find("<html"), std::string::npos);
   EXPECT_NE(page->get_header_value("Content-Security-Policy").find("default-src 'self'"),
             std::string::npos);
-  auto post = c.Post("/v1/estimate",
-                     R"({"task":"serve","model":"llama-3.1-8b","instance":"g6e.xlarge"})",
-                     "application/json");
+  auto post =
+      c.Post("/v1/estimate", R"({"task":"serve","model":"llama-3.1-8b","instance":"g6e.xlarge"})",
+             "application/json");
   ASSERT_TRUE(post);
   EXPECT_EQ(post->status, 200) << post->body;
 }
 
 TEST_F(HttpTest, GzipAndEtag) {
   // Raw request so that no client decompresses behind our back.
-  std::string res = Raw(
-      "GET /app.js HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip, deflate, br\r\n"
-      "Connection: close\r\n\r\n");
+  std::string res =
+      Raw("GET /app.js HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip, deflate, br\r\n"
+          "Connection: close\r\n\r\n");
   EXPECT_NE(res.find("Content-Encoding: gzip"), std::string::npos) << res.substr(0, 400);
   EXPECT_EQ(res.find("Content-Encoding: br"), std::string::npos);  // not compressed twice
   const size_t etag_at = res.find("ETag: ");
@@ -124,9 +124,9 @@ TEST_F(HttpTest, GzipAndEtag) {
   auto again = c.Get("/app.js", {{"If-None-Match", etag}});
   ASSERT_TRUE(again);
   EXPECT_EQ(again->status, 304);
-  std::string big = Raw(
-      "GET /v1/instances?region=all HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br, gzip\r\n"
-      "Connection: close\r\n\r\n");
+  std::string big =
+      Raw("GET /v1/instances?region=all HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br, gzip\r\n"
+          "Connection: close\r\n\r\n");
   EXPECT_NE(big.find("Content-Encoding: gzip"), std::string::npos) << big.substr(0, 400);
 }
 
@@ -157,9 +157,10 @@ TEST_F(HttpTest, MalformedJsonAndWrongTypes) {
 }
 
 TEST_F(HttpTest, PathTraversalIsRefused) {
-  for (const char* target : {"/../../etc/passwd", "/v1/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd",
-                             "/vendor/uplot/../../../etc/passwd"}) {
-    std::string res = Raw(std::string("GET ") + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  for (const char* target : {"/../../etc/passwd", "/v1/../../etc/passwd",
+                             "/%2e%2e/%2e%2e/etc/passwd", "/vendor/uplot/../../../etc/passwd"}) {
+    std::string res =
+        Raw(std::string("GET ") + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     EXPECT_NE(res.find("HTTP/1.1 400"), std::string::npos) << target << ": " << res.substr(0, 200);
     EXPECT_EQ(res.find("root:"), std::string::npos);
   }
