@@ -170,6 +170,12 @@ struct HttpServer::Impl {
       case 404:
         SetError(res, 404, "not_found", "no such endpoint", "path");
         break;
+      case 400:
+        SetError(res, 400, "invalid_argument",
+                 "request: malformed HTTP (request line, headers, or a body without "
+                 "Content-Length)",
+                 "");
+        break;
       default:
         SetError(res, res.status, res.status >= 500 ? "internal" : "invalid_argument",
                  "request: refused with HTTP " + std::to_string(res.status), "");
