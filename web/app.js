@@ -252,11 +252,34 @@ function renderPlans(rec) {
     return `<li><h3>#${p.rank} ${esc(p.instance_type)} × ${p.instances} (${esc(p.purchase)}, ${esc(p.region)})</h3>
       <div class="figs">${num(p.time_hours, 2)} h · $${num(p.cost_usd, 2)} · $${num(p.usd_per_hour, 2)}/h · ${p.gpus} × ${esc(p.gpu_model)} · ${num(p.memory_per_gpu_gib, 1)}/${num(p.device_gib, 1)} GiB per GPU · price ${esc(p.price_source)} ${esc(p.price_date)}</div>
       ${list(p.why, "why")}${list(p.warnings, "warn")}
+      <div class="launch"><label>Launch spec <select class="launch-format" aria-label="Launch spec format for plan ${p.rank}">
+        <option value="aws-cli">AWS CLI script</option><option value="cloudformation">CloudFormation</option>
+        <option value="terraform">Terraform</option><option value="skypilot">SkyPilot</option></select></label>
+        <button type="button" class="launch-get" data-rank="${p.rank}">Download</button></div>
       <details><summary>Advice, savings and the estimate</summary>${list(p.advice, "advice")}${list(savings, "savings")}
       <p class="figs">parallelism: ${esc(JSON.stringify(p.parallelism))}; tokens/s ${num(perf.tokens_per_s, 0)}; MFU ${perf.mfu == null ? "–" : num(perf.mfu * 100, 1) + "%"}; TTFT ${num(perf.ttft_ms, 1)} ms; ITL ${num(perf.itl_ms, 1)} ms</p></details></li>`;
   }).join("");
   $("#rejected ul").innerHTML = rec.rejected.map((r) => `<li><b>${esc(r.instance_type)}</b>: ${esc(r.reason)}</li>`).join("");
   $("#rejected summary").textContent = `Left out (${rec.rejected.length})`;
+}
+
+let lastRec;
+async function downloadLaunch(button) {
+  const plan = lastRec.plans.find((p) => String(p.rank) === button.dataset.rank);
+  const format = button.parentElement.querySelector(".launch-format").value;
+  const status = $("#rec-status");
+  try {
+    const spec = await api("/v1/launch", {plan, format});
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([spec.document], {type: "text/plain"}));
+    a.download = spec.file_name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setStatus(status, `Launch spec ${spec.file_name} for plan #${plan.rank} (${spec.warnings.length} warning(s) inside)`);
+  } catch (err) {
+    setStatus(status, err.message, true);
+  }
 }
 
 async function submitRecommend(e) {
@@ -269,6 +292,7 @@ async function submitRecommend(e) {
     const body = await recommendBody();
     const [rec] = await Promise.all([api("/v1/recommend", body), loadUplot()]);
     $("#rec-out").hidden = false;
+    lastRec = rec;
     renderPlans(rec);
     drawChart(rec);
     setStatus(status, rec.plans.length
@@ -287,6 +311,10 @@ function initRecommend(models) {
   $("#r-model").value = "llama-3.1-8b";
   $("#r-task").addEventListener("change", taskFields);
   $("#rec-form").addEventListener("submit", submitRecommend);
+  $("#plans").addEventListener("click", (e) => {
+    const b = e.target.closest(".launch-get");
+    if (b) downloadLaunch(b);
+  });
   taskFields();
 }
 

@@ -5,38 +5,18 @@
 #include "cli/workload_flags.h"
 #include "gpuadvisor/estimate.h"
 #include "io/estimate_views.h"
-#include "util/strings.h"
 
 namespace gpuadvisor::cli {
 namespace {
 
 struct EstimateOptions {
   CommonOptions common;
-  WorkloadOptions workload;
+  WorkloadArgs workload;
   HardwareRequest hardware;
 };
 
-std::vector<std::string> Warnings(const Hardware& hw, const Estimate& e, const Context& ctx,
-                                  const std::string& region) {
-  std::vector<std::string> out;
-  if (hw.instance != nullptr && hw.offer == nullptr) {
-    out.push_back(hw.instance->name + " has no catalog entry in " + region + ": cost not shown");
-  } else if (hw.instance != nullptr && !e.cost.on_demand_usd_per_hour) {
-    out.push_back(hw.instance->name + " has no on-demand price in " + region);
-  }
-  if (!e.cost.on_demand_from.date.empty() && ctx.fresh.Stale(e.cost.on_demand_from.date)) {
-    out.push_back("prices dated " + e.cost.on_demand_from.date + " are older than " +
-                  std::to_string(ctx.fresh.max_price_age_days) + " days");
-  }
-  for (const std::string& a : e.assumptions) {
-    if (StartsWith(a, "warning: ")) out.push_back(a.substr(9));
-  }
-  return out;
-}
-
 void PrintAssumptions(const Estimate& e) {
-  std::string out = "\nAssumptions:\n";
-  for (const std::string& a : e.assumptions) out += "  - " + a + "\n";
+  const std::string out = AssumptionsText(e);
   std::fwrite(out.data(), 1, out.size(), stdout);
 }
 
@@ -49,10 +29,11 @@ int Run(const EstimateOptions& o) {
   if (!hw.ok()) return Fail(hw.status());
   Result<Estimate> e = EstimateWorkload(*w, *hw);
   if (!e.ok()) return Fail(e.status());
-  const std::vector<std::string> warnings = Warnings(*hw, *e, *ctx, o.hardware.region);
+  const std::vector<std::string> warnings =
+      EstimateWarnings(*hw, *e, ctx->fresh, o.hardware.region);
   if (ctx->format == OutputFormat::kJson) {
     Emit(
-        *ctx, [&] { return EstimateResultJson(*ctx->catalog, *hw, *e, ctx->fresh); },
+        *ctx, [&] { return EstimateReportJson(*hw, *e, *ctx->catalog, ctx->fresh); },
         [] { return Table(); }, warnings);
     return kExitOk;
   }

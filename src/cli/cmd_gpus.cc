@@ -1,5 +1,6 @@
 // `gpuadvisor gpus`: accelerator models, datasheet figures, cheapest offers.
 #include "cli/common.h"
+#include "io/requests.h"
 
 namespace gpuadvisor::cli {
 namespace {

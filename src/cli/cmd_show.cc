@@ -3,6 +3,7 @@
 
 #include "cli/common.h"
 #include "gpuadvisor/query.h"
+#include "io/requests.h"
 #include "util/strings.h"
 
 namespace gpuadvisor::cli {
@@ -65,15 +66,13 @@ int Run(const ShowOptions& o) {
   Result<Context> ctx = MakeContext(o.common);
   if (!ctx.ok()) return Fail(ctx.status());
   const Catalog& c = *ctx->catalog;
-  Result<const InstanceType*> t = ResolveInstanceType(c, o.type);
-  if (!t.ok()) return Fail(t.status());
-  Status region = CheckRegion(c, o.region, "--region");
-  if (!region.ok()) return Fail(region);
-  ojson j = ShowJson(c, **t, o.region, ctx->fresh);
+  Result<ojson> j = ShowTypeJson(c, o.type, o.region, ctx->fresh);
+  if (!j.ok()) return Fail(j.status());
   if (ctx->format == OutputFormat::kJson) {
-    Emit(*ctx, [&] { return j; }, [] { return Table(); });
+    Emit(*ctx, [&] { return *j; }, [] { return Table(); });
     return kExitOk;
   }
+  Result<const InstanceType*> t = ResolveInstanceType(c, o.type);  // found by ShowTypeJson
   std::string out = SummaryTable(c, **t, *ctx).Render(ctx->format, ctx->color) + "\n" +
                     ShowRegionsTable(**t, ctx->fresh).Render(ctx->format, ctx->color);
   std::fwrite(out.data(), 1, out.size(), stdout);

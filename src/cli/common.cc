@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "io/requests.h"
 #include "util/numbers.h"
 #include "util/strings.h"
 
@@ -19,6 +20,8 @@ const std::vector<Command>& Commands() {
       {"estimate", "Memory, time and cost of a workload on given hardware", &SetupEstimate},
       {"recommend", "Ranked plans for a workload: instance, count, region, purchase, why",
        &SetupRecommend},
+      {"launch", "Launch spec for a plan: aws-cli, CloudFormation, Terraform or SkyPilot",
+       &SetupLaunch},
       {"pricing", "Cost of each purchase option for a usage pattern, with break-even",
        &SetupPricing},
       {"gpus", "Accelerator models with datasheet figures and cheapest offers", &SetupGpus},
@@ -67,22 +70,12 @@ Result<Context> MakeContext(const CommonOptions& o) {
                                    : OutputFormat::kTable;
   ctx.color = ctx.format == OutputFormat::kTable && !o.no_color && ::isatty(STDOUT_FILENO) &&
               std::getenv("NO_COLOR") == nullptr;
-  Result<int64_t> age = ParseInt(o.max_price_age, "--max-price-age");
-  if (!age.ok()) return age.status();
-  if (*age < 0)
-    return Status::InvalidArgument("--max-price-age: expected a non-negative number of days");
-  ctx.fresh.max_price_age_days = static_cast<int>(*age);
-  ctx.fresh.today = TodayUtc();
-  if (const char* today = std::getenv("GPUADVISOR_TODAY")) ctx.fresh.today = today;  // tests
-  if (o.catalog_path.empty()) {
-    Result<std::shared_ptr<const Catalog>> c = EmbeddedCatalog();
-    if (!c.ok()) return c.status();
-    ctx.catalog = *c;
-  } else {
-    Result<Catalog> c = LoadCatalogFile(o.catalog_path);
-    if (!c.ok()) return c.status().WithPrefix("--catalog");
-    ctx.catalog = std::make_shared<const Catalog>(std::move(c).value());
-  }
+  Result<Freshness> fresh = MakeFreshness(o.max_price_age);
+  if (!fresh.ok()) return fresh.status();
+  ctx.fresh = *fresh;
+  Result<std::shared_ptr<const Catalog>> c = OpenCatalog(o.catalog_path);
+  if (!c.ok()) return c.status();
+  ctx.catalog = *c;
   return ctx;
 }
 

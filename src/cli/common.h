@@ -67,6 +67,9 @@ struct Command {
 };
 const std::vector<Command>& Commands();
 
+// The whole command line (argv[0] is the program name); returns the exit code.
+int RunCli(int argc, char** argv);
+
 void SetupInstances(CLI::App* app, int* exit_code);
 void SetupShow(CLI::App* app, int* exit_code);
 void SetupGpus(CLI::App* app, int* exit_code);
@@ -75,6 +78,7 @@ void SetupEstimate(CLI::App* app, int* exit_code);
 void SetupPricing(CLI::App* app, int* exit_code);
 void SetupRecommend(CLI::App* app, int* exit_code);
 void SetupServe(CLI::App* app, int* exit_code);
+void SetupLaunch(CLI::App* app, int* exit_code);
 
 }  // namespace gpuadvisor::cli
 

@@ -1,5 +1,5 @@
 set(GPUADVISOR_CLI_SOURCES
-  src/cli/main.cc
+  src/cli/run.cc
   src/cli/common.cc
   src/cli/cmd_instances.cc
   src/cli/cmd_show.cc
@@ -8,6 +8,7 @@ set(GPUADVISOR_CLI_SOURCES
   src/cli/cmd_estimate.cc
   src/cli/cmd_pricing.cc
   src/cli/cmd_recommend.cc
+  src/cli/cmd_launch.cc
   src/cli/workload_flags.cc
   src/cli/cmd_serve.cc
 )

@@ -434,12 +434,4 @@ std::vector<std::string> StaleWarnings(const std::vector<InstanceRow>& rows,
   return out;
 }
 
-std::vector<GpuSummary> ListGpus(const Catalog& c, bool include_retired) {
-  std::vector<GpuSummary> gpus = SummarizeGpus(c, include_retired);
-  if (!include_retired) {
-    std::erase_if(gpus, [](const GpuSummary& s) { return s.types.empty(); });
-  }
-  return gpus;
-}
-
 }  // namespace gpuadvisor

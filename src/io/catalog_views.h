@@ -48,8 +48,6 @@ struct GpuSummary {
 };
 // One summary per accelerator model (retired types only when `include_retired`).
 std::vector<GpuSummary> SummarizeGpus(const Catalog& c, bool include_retired);
-// What `gpus` lists: SummarizeGpus, leaving out models on no type unless `include_retired`.
-std::vector<GpuSummary> ListGpus(const Catalog& c, bool include_retired);
 ojson GpusJson(const std::vector<GpuSummary>& gpus);
 Table GpusTable(const std::vector<GpuSummary>& gpus);
 

@@ -107,6 +107,12 @@ void CostRows(const CostEstimate& c, Rows* r) {
 
 }  // namespace
 
+std::string AssumptionsText(const Estimate& e) {
+  std::string out = "\nAssumptions:\n";
+  for (const std::string& a : e.assumptions) out += "  - " + a + "\n";
+  return out;
+}
+
 std::string HardwareLine(const Estimate& e) {
   std::string s = e.device_fraction < 1
                       ? FormatFixed(e.device_fraction, 3) + " of one " + e.gpu_model
@@ -157,20 +163,6 @@ Table EstimateTable(const Estimate& e, bool with_assumptions) {
     for (const std::string& a : e.assumptions) r.Text("assumption", a);
   }
   return t;
-}
-
-ojson EstimateResultJson(const Catalog& catalog, const Hardware& hw, const Estimate& e,
-                         const Freshness& fresh) {
-  ojson j = EstimateToJson(e);
-  ojson p;
-  p["gpu_spec_source"] = hw.gpu->source_note.empty() ? ojson(nullptr) : ojson(hw.gpu->source_note);
-  p["gpu_spec_catalog_source"] = hw.gpu->from.source;
-  p["price_date"] =
-      e.cost.on_demand_from.date.empty() ? ojson(nullptr) : ojson(e.cost.on_demand_from.date);
-  p["price_stale"] = !e.cost.on_demand_from.date.empty() && fresh.Stale(e.cost.on_demand_from.date);
-  p["catalog_generated_at"] = catalog.generated_at;
-  j["provenance"] = std::move(p);
-  return j;
 }
 
 }  // namespace gpuadvisor

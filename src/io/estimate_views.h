@@ -6,7 +6,6 @@
 #include <string>
 
 #include "gpuadvisor/estimate.h"
-#include "io/catalog_views.h"
 #include "io/table.h"
 
 namespace gpuadvisor {
@@ -15,10 +14,8 @@ namespace gpuadvisor {
 // `with_assumptions` (CSV/Markdown), otherwise callers print them below the table.
 Table EstimateTable(const Estimate& e, bool with_assumptions);
 
-// The `estimate` JSON object of the CLI (--json) and the HTTP API: EstimateToJson() plus
-// `provenance` (datasheet and price sources, price staleness, catalog build time).
-ojson EstimateResultJson(const Catalog& catalog, const Hardware& hw, const Estimate& e,
-                         const Freshness& fresh);
+// The "Assumptions:" block printed below the table format (a blank line first).
+std::string AssumptionsText(const Estimate& e);
 
 // "8 x H100 (1 x p5.48xlarge)" style one-liner.
 std::string HardwareLine(const Estimate& e);

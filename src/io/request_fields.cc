@@ -11,7 +11,7 @@ namespace {
 
 std::string Quoted(std::string_view v) { return "\"" + std::string(v) + "\""; }
 
-// "true", "1", "yes", "on" or "" (a bare flag / query parameter) -> true.
+// "true", "1", "yes", "on" or "" (a bare query parameter) -> true.
 Status ParseBool(std::string_view key, std::string_view value, bool* out) {
   const std::string v = ToLower(Trim(value));
   if (v.empty() || v == "true" || v == "1" || v == "yes" || v == "on") {
@@ -25,30 +25,11 @@ Status ParseBool(std::string_view key, std::string_view value, bool* out) {
   return Status::OK();
 }
 
-Status ParseNonNegative(std::string_view key, std::string_view value, double* out) {
+// A whole number in [lo, hi] (JSON bodies may send 4 or 4.0).
+Status ParseCount(std::string_view key, std::string_view value, int lo, int hi, int* out) {
   Result<double> v = ParseSiNumber(Trim(value), key);
   if (!v.ok()) return v.status();
-  if (!std::isfinite(*v) || *v < 0) {
-    return Status::InvalidArgument(std::string(key) + ": expected a non-negative number, got " +
-                                   Quoted(value));
-  }
-  *out = *v;
-  return Status::OK();
-}
-
-Status ParseOptional(std::string_view key, std::string_view value, std::optional<double>* out) {
-  double v = 0;
-  GPUADVISOR_RETURN_IF_ERROR(ParseNonNegative(key, value, &v));
-  *out = v;
-  return Status::OK();
-}
-
-// A whole number in [lo, hi].
-Status ParseCount(std::string_view key, std::string_view value, int64_t lo, int64_t hi, int* out) {
-  Result<double> v = ParseSiNumber(Trim(value), key);
-  if (!v.ok()) return v.status();
-  if (!std::isfinite(*v) || *v != std::floor(*v) || *v < static_cast<double>(lo) ||
-      *v > static_cast<double>(hi)) {
+  if (!std::isfinite(*v) || *v != std::floor(*v) || *v < lo || *v > hi) {
     return Status::InvalidArgument(std::string(key) + ": expected a whole number from " +
                                    std::to_string(lo) + " to " + std::to_string(hi) + ", got " +
                                    Quoted(value));
@@ -57,40 +38,23 @@ Status ParseCount(std::string_view key, std::string_view value, int64_t lo, int6
   return Status::OK();
 }
 
-Status ParseDuration(std::string_view key, std::string_view value, double* seconds) {
-  Result<double> v = ParseDurationSeconds(Trim(value), key);
-  if (!v.ok()) return v.status();
-  *seconds = *v;
-  return Status::OK();
-}
-
-// "a, b,,c" appended to *out as {"a", "b", "c"}.
 void AppendList(std::string_view value, std::vector<std::string>* out) {
   for (std::string_view item : Split(value, ',')) {
     if (!Trim(item).empty()) out->emplace_back(Trim(item));
   }
 }
 
+// Appends to a comma-separated list held as text.
+void AppendText(std::string_view value, std::string* out) {
+  if (Trim(value).empty()) return;
+  if (!out->empty()) *out += ',';
+  *out += std::string(Trim(value));
+}
+
 Status UnknownKey(std::string_view key, const std::vector<std::string>& keys) {
   const std::string hint = DidYouMean(CanonicalOptionKey(key), keys);
   return Status::InvalidArgument("unknown parameter " + Quoted(key) +
                                  (hint.empty() ? "" : "; " + hint));
-}
-
-Status SetSort(InstanceQuery* q, std::string_view key, std::string_view value) {
-  std::string s(Trim(value));
-  const size_t colon = s.find(':');
-  if (colon != std::string::npos) {
-    const std::string dir = s.substr(colon + 1);
-    if (dir != "asc" && dir != "desc") {
-      return Status::InvalidArgument(std::string(key) + ": expected FIELD[:asc|desc], got " +
-                                     Quoted(value));
-    }
-    q->sort_descending = dir == "desc";
-    s.resize(colon);
-  }
-  q->sort = s;
-  return Status::OK();
 }
 
 }  // namespace
@@ -106,73 +70,57 @@ bool HasOptionKey(const std::vector<std::string>& keys, std::string_view key) {
   return std::find(keys.begin(), keys.end(), CanonicalOptionKey(key)) != keys.end();
 }
 
-const std::vector<std::string>& InstanceQueryKeys() {
-  static const std::vector<std::string> kKeys = {"region",
-                                                 "gpu",
-                                                 "family",
-                                                 "min-gpus",
-                                                 "max-gpus",
-                                                 "min-gpu-memory",
-                                                 "min-total-gpu-memory",
-                                                 "max-price",
-                                                 "purchase",
-                                                 "efa",
-                                                 "include-retired",
-                                                 "gpus-only",
-                                                 "sort",
-                                                 "limit"};
+const std::vector<std::string>& InstancesArgKeys() {
+  static const std::vector<std::string> kKeys = {
+      "region",    "gpu",      "family", "min-gpus",        "max-gpus",  "min-gpu-memory",
+      "min-total-gpu-memory", "max-price", "purchase", "efa", "include-retired", "gpus-only",
+      "sort",      "limit"};
   return kKeys;
 }
 
-Status SetInstanceQueryField(InstanceQuery* q, std::string_view key, std::string_view value) {
+Status SetInstancesArg(InstancesArgs* a, std::string_view key, std::string_view value) {
   const std::string k = CanonicalOptionKey(key);
+  const std::string v(Trim(value));
   if (k == "region") {
-    q->region = std::string(Trim(value));
+    a->region = v;
   } else if (k == "gpu") {
-    AppendList(value, &q->gpus);
+    AppendList(v, &a->gpus);
   } else if (k == "family") {
-    AppendList(value, &q->families);
+    AppendList(v, &a->families);
   } else if (k == "min-gpus") {
-    return ParseOptional(key, value, &q->min_gpus);
+    a->min_gpus = v;
   } else if (k == "max-gpus") {
-    return ParseOptional(key, value, &q->max_gpus);
+    a->max_gpus = v;
   } else if (k == "min-gpu-memory") {
-    return ParseOptional(key, value, &q->min_gpu_memory_gib);
+    a->min_gpu_memory = v;
   } else if (k == "min-total-gpu-memory") {
-    return ParseOptional(key, value, &q->min_total_gpu_memory_gib);
+    a->min_total_gpu_memory = v;
   } else if (k == "max-price") {
-    return ParseOptional(key, value, &q->max_price_usd);
+    a->max_price = v;
   } else if (k == "purchase") {
-    const std::string p = ToLower(Trim(value));
-    if (p != "on-demand" && p != "spot") {
-      return Status::InvalidArgument(std::string(key) + ": expected on-demand or spot, got " +
-                                     Quoted(value));
-    }
-    q->purchase = p == "spot" ? Purchase::kSpot : Purchase::kOnDemand;
+    a->purchase = v;
   } else if (k == "efa") {
-    return ParseBool(key, value, &q->efa_only);
+    return ParseBool(key, value, &a->efa);
   } else if (k == "include-retired") {
-    return ParseBool(key, value, &q->include_retired);
+    return ParseBool(key, value, &a->include_retired);
   } else if (k == "gpus-only") {
-    return ParseBool(key, value, &q->gpus_only);
+    return ParseBool(key, value, &a->gpus_only);
   } else if (k == "sort") {
-    return SetSort(q, key, value);
+    a->sort = v;
   } else if (k == "limit") {
-    int n = 0;
-    GPUADVISOR_RETURN_IF_ERROR(ParseCount(key, value, 0, 1000000, &n));
-    q->limit = static_cast<size_t>(n);
+    a->limit = v;
   } else {
-    return UnknownKey(key, InstanceQueryKeys());
+    return UnknownKey(key, InstancesArgKeys());
   }
   return Status::OK();
 }
 
-const std::vector<std::string>& HardwareKeys() {
+const std::vector<std::string>& HardwareArgKeys() {
   static const std::vector<std::string> kKeys = {"instance", "count", "gpu", "gpus", "region"};
   return kKeys;
 }
 
-Status SetHardwareField(HardwareRequest* h, std::string_view key, std::string_view value) {
+Status SetHardwareArg(HardwareRequest* h, std::string_view key, std::string_view value) {
   const std::string k = CanonicalOptionKey(key);
   if (k == "instance") {
     h->instance_type = std::string(Trim(value));
@@ -185,96 +133,77 @@ Status SetHardwareField(HardwareRequest* h, std::string_view key, std::string_vi
   } else if (k == "region") {
     h->region = std::string(Trim(value));
   } else {
-    return UnknownKey(key, HardwareKeys());
+    return UnknownKey(key, HardwareArgKeys());
   }
   return Status::OK();
 }
 
-const std::vector<std::string>& RecommendKeys() {
+const std::vector<std::string>& RecommendArgKeys() {
   static const std::vector<std::string> kKeys = {
       "deadline", "budget",    "regions", "purchase",      "max-instances",
       "max-gpus", "objective", "top",     "allow-retired", "explain"};
   return kKeys;
 }
 
-namespace {
-
-Status SetPurchaseList(RecommendRequest* r, std::string_view key, std::string_view value) {
-  std::vector<std::string> items;
-  AppendList(value, &items);
-  for (const std::string& p : items) {
-    const std::string name = ToLower(p);
-    if (name == "on-demand" || name == "ondemand") {
-      r->purchase.push_back(PurchaseKind::kOnDemand);
-    } else if (name == "spot") {
-      r->purchase.push_back(PurchaseKind::kSpot);
-    } else if (name == "reserved" || name == "reserved-1y" || name == "reserved-1y-no-upfront") {
-      r->purchase.push_back(PurchaseKind::kReserved1y);
-    } else {
-      return Status::InvalidArgument(std::string(key) +
-                                     ": expected on-demand, spot or reserved-1y, got " + Quoted(p));
-    }
-  }
-  return Status::OK();
-}
-
-}  // namespace
-
-Status SetRecommendField(RecommendRequest* r, std::string_view key, std::string_view value) {
+Status SetRecommendArg(RecommendArgs* a, std::string_view key, std::string_view value) {
   const std::string k = CanonicalOptionKey(key);
+  const std::string v(Trim(value));
   if (k == "deadline") {
-    double seconds = 0;
-    GPUADVISOR_RETURN_IF_ERROR(ParseDuration(key, value, &seconds));
-    r->deadline_hours = seconds / 3600;
+    a->deadline = v;
   } else if (k == "budget") {
-    return ParseOptional(key, value, &r->budget_usd);
+    a->budget = v;
   } else if (k == "regions") {
-    AppendList(value, &r->regions);
+    AppendText(v, &a->regions);
   } else if (k == "purchase") {
-    return SetPurchaseList(r, key, value);
+    AppendText(v, &a->purchase);
   } else if (k == "max-instances") {
-    return ParseCount(key, value, 1, 1000000, &r->max_instances);
+    a->max_instances = v;
   } else if (k == "max-gpus") {
-    return ParseCount(key, value, 1, 1000000, &r->max_gpus);
+    a->max_gpus = v;
   } else if (k == "objective") {
-    const std::string o = ToLower(Trim(value));
-    if (o != "cost" && o != "time" && o != "balanced") {
-      return Status::InvalidArgument(std::string(key) + ": expected cost, time or balanced, got " +
-                                     Quoted(value));
-    }
-    r->objective = o == "time"       ? Objective::kTime
-                   : o == "balanced" ? Objective::kBalanced
-                                     : Objective::kCost;
+    a->objective = v;
   } else if (k == "top") {
-    return ParseCount(key, value, 1, 1000, &r->top);
+    a->top = v;
   } else if (k == "allow-retired") {
-    return ParseBool(key, value, &r->allow_retired);
+    return ParseBool(key, value, &a->allow_retired);
   } else if (k == "explain") {
-    return ParseBool(key, value, &r->explain);
+    return ParseBool(key, value, &a->explain);
   } else {
-    return UnknownKey(key, RecommendKeys());
+    return UnknownKey(key, RecommendArgKeys());
   }
   return Status::OK();
 }
 
-const std::vector<std::string>& UsageKeys() {
+const std::vector<std::string>& UsageArgKeys() {
   static const std::vector<std::string> kKeys = {
       "hours-per-month",     "months",         "count",        "interruptible",
       "checkpoint-interval", "checkpoint-gib", "storage-gbps", "restart"};
   return kKeys;
 }
 
-Status SetUsageField(UsagePattern* u, std::string_view key, std::string_view value) {
+Status SetUsageArg(UsageArgs* a, std::string_view key, std::string_view value) {
   const std::string k = CanonicalOptionKey(key);
-  if (k == "hours-per-month") return ParseNonNegative(key, value, &u->hours_per_month);
-  if (k == "months") return ParseNonNegative(key, value, &u->months);
-  if (k == "count") return ParseCount(key, value, 1, 100000, &u->instances);
-  if (k == "interruptible") return ParseBool(key, value, &u->interruptible);
-  if (k == "checkpoint-interval") return ParseDuration(key, value, &u->checkpoint_interval_s);
-  if (k == "checkpoint-gib") return ParseNonNegative(key, value, &u->checkpoint_gib);
-  if (k == "storage-gbps") return ParseNonNegative(key, value, &u->storage_gbps);
-  if (k == "restart") return ParseDuration(key, value, &u->restart_s);
-  return UnknownKey(key, UsageKeys());
+  const std::string v(Trim(value));
+  if (k == "hours-per-month") {
+    a->hours_per_month = v;
+  } else if (k == "months") {
+    a->months = v;
+  } else if (k == "count") {
+    a->count = v;
+  } else if (k == "interruptible") {
+    return ParseBool(key, value, &a->interruptible);
+  } else if (k == "checkpoint-interval") {
+    a->checkpoint_interval = v;
+  } else if (k == "checkpoint-gib") {
+    a->checkpoint_gib = v;
+  } else if (k == "storage-gbps") {
+    a->storage_gbps = v;
+  } else if (k == "restart") {
+    a->restart = v;
+  } else {
+    return UnknownKey(key, UsageArgKeys());
+  }
+  return Status::OK();
 }
 
 }  // namespace gpuadvisor

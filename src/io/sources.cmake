@@ -5,4 +5,5 @@ set(GPUADVISOR_IO_SOURCES
   src/io/pricing_views.cc
   src/io/recommend_views.cc
   src/io/request_fields.cc
+  src/io/requests.cc
 )

@@ -4,14 +4,16 @@
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
+#include "gpuadvisor/launch.h"
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/recommend.h"
 #include "gpuadvisor/workload.h"
-#include "io/estimate_views.h"
 #include "io/pricing_views.h"
 #include "io/recommend_views.h"
 #include "io/request_fields.h"
+#include "io/requests.h"
 #include "server/web_assets.h"
+#include "util/numbers.h"
 #include "util/strings.h"
 
 namespace gpuadvisor::server {
@@ -193,12 +195,14 @@ ApiResponse Health(const ApiContext& ctx, const ApiRequest&, std::string_view) {
 }
 
 ApiResponse Instances(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
-  InstanceQuery q;
+  InstancesArgs args;
   for (const auto& [key, value] : req.query) {
-    Status st = SetInstanceQueryField(&q, key, value);
+    Status st = SetInstancesArg(&args, key, value);
     if (!st.ok()) return ErrorResponse(st);
   }
-  Result<std::vector<InstanceRow>> rows = QueryInstances(*ctx.catalog, q);
+  Result<InstanceQuery> q = MakeInstanceQuery(args);
+  if (!q.ok()) return ErrorResponse(q.status());
+  Result<std::vector<InstanceRow>> rows = QueryInstances(*ctx.catalog, *q);
   if (!rows.ok()) return ErrorResponse(rows.status());
   return JsonResponse(InstancesJson(*rows, ctx.fresh));
 }
@@ -264,7 +268,7 @@ ApiResponse Estimate(const ApiContext& ctx, const ApiRequest& req, std::string_v
   if (!body.ok()) return ErrorResponse(body.status());
   HardwareRequest hw_req;
   json rest;
-  Status split = SplitOptions(*body, HardwareKeys(), &hw_req, SetHardwareField, &rest);
+  Status split = SplitOptions(*body, HardwareArgKeys(), &hw_req, SetHardwareArg, &rest);
   if (!split.ok()) return ErrorResponse(split);
   Result<Workload> w = WorkloadOf(rest);
   if (!w.ok()) return ErrorResponse(w.status());
@@ -272,16 +276,19 @@ ApiResponse Estimate(const ApiContext& ctx, const ApiRequest& req, std::string_v
   if (!hw.ok()) return ErrorResponse(hw.status());
   Result<gpuadvisor::Estimate> e = EstimateWorkload(*w, *hw);
   if (!e.ok()) return ErrorResponse(e.status());
-  return JsonResponse(EstimateResultJson(*ctx.catalog, *hw, *e, ctx.fresh));
+  return JsonResponse(EstimateReportJson(*hw, *e, *ctx.catalog, ctx.fresh));
 }
 
 ApiResponse RecommendPlans(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
   Result<json> body = ParseBodyObject(req.body);
   if (!body.ok()) return ErrorResponse(body.status());
-  RecommendRequest rr;
+  RecommendArgs args;
   json rest;
-  Status split = SplitOptions(*body, RecommendKeys(), &rr, SetRecommendField, &rest);
+  Status split = SplitOptions(*body, RecommendArgKeys(), &args, SetRecommendArg, &rest);
   if (!split.ok()) return ErrorResponse(split);
+  RecommendRequest rr;
+  Status parsed = ParseRecommendRequest(args, &rr);
+  if (!parsed.ok()) return ErrorResponse(parsed);
   Result<Workload> w = WorkloadOf(rest);
   if (!w.ok()) return ErrorResponse(w.status());
   Result<Recommendation> r = Recommend(*ctx.catalog, *w, rr);
@@ -293,7 +300,7 @@ ApiResponse Pricing(const ApiContext& ctx, const ApiRequest& req, std::string_vi
   Result<json> body = ParseBodyObject(req.body);
   if (!body.ok()) return ErrorResponse(body.status());
   std::string type, region = "us-east-1";
-  UsagePattern usage;
+  UsageArgs usage;
   for (auto it = body->begin(); it != body->end(); ++it) {
     Result<std::string> text = OptionText(it.key(), *it);
     if (!text.ok()) return ErrorResponse(text.status());
@@ -303,8 +310,8 @@ ApiResponse Pricing(const ApiContext& ctx, const ApiRequest& req, std::string_vi
       type = *text;
     } else if (key == "region") {
       region = *text;
-    } else if (HasOptionKey(UsageKeys(), key)) {
-      st = SetUsageField(&usage, it.key(), *text);
+    } else if (HasOptionKey(UsageArgKeys(), key)) {
+      st = SetUsageArg(&usage, it.key(), *text);
     } else {
       st = Status::InvalidArgument("unknown parameter \"" + it.key() +
                                    "\"; expected type, region or " +
@@ -315,15 +322,131 @@ ApiResponse Pricing(const ApiContext& ctx, const ApiRequest& req, std::string_vi
   if (type.empty()) return ErrorResponse(400, "invalid_argument", "type: required", "type");
   Result<const InstanceType*> t = ResolveInstanceType(*ctx.catalog, type);
   if (!t.ok()) return ErrorResponse(400, "not_found", t.status().message(), "type");
-  Status rs = CheckRegion(*ctx.catalog, region, "region");
-  if (!rs.ok()) return ErrorResponse(rs);
-  Result<PricingResult> r = PriceUsage(**t, region, usage);
+  Result<PricingResult> r = PriceType(*ctx.catalog, type, region, usage);
   if (!r.ok()) {
-    return r.status().code() == StatusCode::kNotFound
+    return r.status().code() == StatusCode::kNoResult
                ? ErrorResponse(404, "no_result", r.status().message(), "region")
                : ErrorResponse(r.status());
   }
   return JsonResponse(PricingJson(*r, ctx.fresh));
+}
+
+// ---- launch ----
+
+// One launch option from text: the `launch` flags without dashes.
+Status SetLaunchArg(LaunchRequest* r, const std::string& key, const std::string& text) {
+  auto number = [&](double lo, double hi, double* out) -> Status {
+    Result<double> v = ParseSiNumber(Trim(text), key);
+    if (!v.ok()) return v.status();
+    if (!(*v >= lo && *v <= hi)) {
+      return Status::InvalidArgument(key + ": expected " + FormatFixed(lo, 0) + " to " +
+                                     FormatFixed(hi, 0) + ", got \"" + text + "\"");
+    }
+    *out = *v;
+    return Status::OK();
+  };
+  double v = 0;
+  if (key == "type" || key == "instance" || key == "instance-type") {
+    r->instance_type = text;
+  } else if (key == "count") {
+    GPUADVISOR_RETURN_IF_ERROR(number(1, 1000, &v));
+    r->count = static_cast<int>(v);
+  } else if (key == "region") {
+    r->region = text;
+  } else if (key == "purchase") {
+    if (text != "on-demand" && text != "spot") {
+      return Status::InvalidArgument("purchase: expected on-demand or spot, got \"" + text + "\"");
+    }
+    r->purchase = text == "spot" ? PurchaseKind::kSpot : PurchaseKind::kOnDemand;
+  } else if (key == "key-name") {
+    r->key_name = text;
+  } else if (key == "subnet-id") {
+    r->subnet_id = text;
+  } else if (key == "security-group-ids") {
+    for (std::string_view id : Split(text, ',')) {
+      if (!Trim(id).empty()) r->security_group_ids.emplace_back(Trim(id));
+    }
+  } else if (key == "instance-profile") {
+    r->instance_profile = text;
+  } else if (key == "ebs-gib") {
+    GPUADVISOR_RETURN_IF_ERROR(number(1, 65536, &v));
+    r->ebs_gib = v;
+  } else if (key == "checkpoint-gib") {
+    GPUADVISOR_RETURN_IF_ERROR(number(0, 1e6, &v));
+    r->checkpoint_gib = v;
+  } else if (key == "idle-stop-minutes") {
+    GPUADVISOR_RETURN_IF_ERROR(number(0, 100000, &v));
+    r->idle_stop_minutes = static_cast<int>(v);
+  } else if (key == "name") {
+    r->name = text;
+  } else {
+    return Status::InvalidArgument(
+        "unknown parameter \"" + key +
+        "\"; expected plan, rank, format, type, count, region, purchase, key-name, subnet-id, "
+        "security-group-ids, instance-profile, ebs-gib, checkpoint-gib, idle-stop-minutes, name");
+  }
+  return Status::OK();
+}
+
+// A plan from /v1/recommend ("plan": one plan or the whole answer, "rank") fills the type,
+// count, region, purchase and checkpoint size; the other keys are the `launch` options.
+ApiResponse Launch(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
+  Result<json> body = ParseBodyObject(req.body);
+  if (!body.ok()) return ErrorResponse(body.status());
+  LaunchRequest lr;
+  LaunchFormat format = LaunchFormat::kAwsCli;
+  int rank = 1;
+  const json* plan = nullptr;
+  for (auto it = body->begin(); it != body->end(); ++it) {
+    const std::string key = CanonicalOptionKey(it.key());
+    if (key == "plan") {
+      if (!it->is_object()) return ErrorResponse(400, "invalid_argument", "plan: expected an object", "plan");
+      plan = &*it;
+      continue;
+    }
+    Result<std::string> text = OptionText(key, *it);
+    if (!text.ok()) return ErrorResponse(text.status());
+    Status st;
+    if (key == "format") {
+      std::optional<LaunchFormat> f = ParseLaunchFormat(*text);
+      if (!f) st = Status::InvalidArgument("format: expected aws-cli, cloudformation, terraform or skypilot, got \"" + *text + "\"");
+      if (f) format = *f;
+    } else if (key == "rank") {
+      Result<double> n = ParseSiNumber(*text, "rank");
+      st = n.ok() && *n >= 1 && *n <= 1000 ? Status::OK() : Status::InvalidArgument("rank: expected 1 to 1000");
+      if (st.ok()) rank = static_cast<int>(*n);
+    } else if (plan != nullptr || body->contains("plan")) {
+      if (key == "type" || key == "instance" || key == "count" || key == "region" || key == "purchase") {
+        st = Status::InvalidArgument(key + ": conflicts with the plan (the plan sets it)");
+      } else {
+        st = SetLaunchArg(&lr, key, *text);
+      }
+    } else {
+      st = SetLaunchArg(&lr, key, *text);
+    }
+    if (!st.ok()) return ErrorResponse(st);
+  }
+  if (plan != nullptr) {
+    Status st = ReadPlanJson(plan->dump(), "plan", rank, &lr);
+    if (!st.ok()) return ErrorResponse(400, StatusCodeName(st.code()), st.message(), "plan");
+  } else if (lr.instance_type.empty()) {
+    return ErrorResponse(400, "invalid_argument", "type: required (or a plan from /v1/recommend)", "type");
+  }
+  Result<LaunchPlan> lp = PlanLaunch(*ctx.catalog, lr);
+  if (!lp.ok()) return ErrorResponse(lp.status());
+  LaunchSpec spec = RenderLaunch(*lp, format);
+  ojson j;
+  j["format"] = LaunchFormatName(spec.format);
+  j["file_name"] = spec.file_name;
+  j["instance_type"] = lp->type->name;
+  j["count"] = lp->count;
+  j["region"] = lp->region;
+  j["spot"] = lp->spot;
+  j["reasons"] = lp->reasons;
+  j["warnings"] = lp->warnings;
+  j["document"] = spec.document;
+  j["cli_input_json"] = spec.cli_input_json.empty() ? ojson(nullptr) : ojson(spec.cli_input_json);
+  return JsonResponse(j);
 }
 
 ApiResponse Reload(const ApiContext& ctx, const ApiRequest&, std::string_view) {
@@ -372,6 +495,7 @@ const std::vector<Route>& Routes() {
       {"POST", "/v1/recommend", RecommendPlans, "Ranked plans for a workload (CLI: recommend)",
        true},
       {"POST", "/v1/pricing", Pricing, "Purchase options for a usage pattern (CLI: pricing)", true},
+      {"POST", "/v1/launch", Launch, "A launch spec for a plan or type (CLI: launch)", true},
       {"POST", "/v1/catalog/reload", Reload, "Swap in a freshly loaded catalog"},
   };
   return kRoutes;
@@ -415,8 +539,10 @@ ApiResponse ErrorResponse(const Status& status) {
   int http = 400;
   if (status.code() == StatusCode::kNoResult) http = 404;
   if (status.code() == StatusCode::kIOError) http = 500;
-  return ErrorResponse(http, StatusCodeName(status.code()), status.message(),
-                       FieldOf(status.message()));
+  // The shared parsers name CLI flags ("--min-gpus: ..."); over HTTP the key has no dashes.
+  std::string_view message = status.message();
+  while (StartsWith(message, "-")) message.remove_prefix(1);
+  return ErrorResponse(http, StatusCodeName(status.code()), message, FieldOf(message));
 }
 
 }  // namespace gpuadvisor::server

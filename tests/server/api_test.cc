@@ -244,6 +244,36 @@ TEST(ApiTest, Pricing) {
               "region");
 }
 
+TEST(ApiTest, LaunchSpecForAPlanOrAType) {
+  ApiResponse rec = Call("POST", "/v1/recommend",
+                         R"({"task":"finetune","model":"llama-3.1-8b","tokens":"200M","top":2})");
+  ASSERT_EQ(rec.status, 200) << rec.body;
+  json plan = Parse(rec)["plans"][1];
+  json body = {{"plan", plan}, {"format", "cloudformation"}, {"name", "job1"}};
+  ApiResponse r = Call("POST", "/v1/launch", body.dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  json j = Parse(r);
+  EXPECT_EQ(j["instance_type"], plan["instance_type"]);
+  EXPECT_EQ(j["count"], plan["instances"]);
+  EXPECT_EQ(j["format"], "cloudformation");
+  EXPECT_NE(j["document"].get<std::string>().find("AWSTemplateFormatVersion"), std::string::npos);
+  json whole = {{"plan", Parse(rec)}, {"rank", 2}};
+  EXPECT_EQ(Parse(Call("POST", "/v1/launch", whole.dump()))["instance_type"],
+            plan["instance_type"]);
+  ApiResponse typed = Call("POST", "/v1/launch", R"({"type":"g6e.xlarge","count":2})");
+  ASSERT_EQ(typed.status, 200) << typed.body;
+  EXPECT_FALSE(Parse(typed)["cli_input_json"].is_null());
+  ExpectError(Call("POST", "/v1/launch", R"({"count":2})"), 400, "type");
+  ExpectError(Call("POST", "/v1/launch", R"({"type":"g6e.xlarge","format":"ansible"})"), 400,
+              "format");
+  ExpectError(Call("POST", "/v1/launch", R"({"type":"g6e.xlarge","count":0})"), 400, "count");
+  ExpectError(Call("POST", "/v1/launch", R"({"type":"g6e.xlarge","colour":1})"), 400, "colour");
+  ExpectError(Call("POST", "/v1/launch", R"({"plan":5})"), 400, "plan");
+  ExpectError(Call("POST", "/v1/launch", R"({"plan":{"x":1}})"), 400, "plan");
+  json conflict = {{"plan", plan}, {"region", "eu-west-1"}};
+  ExpectError(Call("POST", "/v1/launch", conflict.dump()), 400, "region");
+}
+
 TEST(ApiTest, UnknownPathsAndMethods) {
   ExpectError(Call("GET", "/v2/instances"), 404, "path");
   ExpectError(Call("POST", "/v1/instances"), 405, "method");

@@ -84,6 +84,13 @@ const check = (ok, what) => {
   const caption = await page.textContent("#chart-caption");
   check(caption.includes("wall-clock time"), `chart is cost vs time (${caption})`);
   await page.screenshot({path: process.env.SCREENSHOT, fullPage: true});
+
+  // The launch spec of plan #1 downloads as a file.
+  const [download] = await Promise.all([
+    page.waitForEvent("download", {timeout: 10000}),
+    page.locator("#plans li .launch-get").first().click(),
+  ]);
+  check(/\.sh$/.test(download.suggestedFilename()), `launch spec download (${download.suggestedFilename()})`);
   console.log(`screenshot: ${process.env.SCREENSHOT}`);
 
   const scriptErrors = errors.length;

@@ -1,0 +1,632 @@
+"""gpuadvisor: which AWS GPU instance, how many, where, how to pay, how much — from Python.
+
+The same library as the ``gpuadvisor`` command line, called directly (no subprocess)::
+
+    import gpuadvisor as ga
+
+    job = ga.Workload(task="qlora", model="llama-2-70b", tokens="50M")
+    rec = ga.recommend(job, max_instances=1)
+    best = rec.plans[0]
+    print(best.instance_type, best.cost_usd, best.time_hours)
+    rec.to_dict()          # exactly `gpuadvisor recommend ... --json`
+
+Every result has attributes named like the CLI's JSON fields, ``to_dict()`` giving exactly the
+CLI's ``--json`` object, ``str()`` giving the CLI's table, and ``to_pandas()`` when pandas is
+installed. Errors raise subclasses of :class:`Error` with the CLI's one-line message; ``field``
+names the option or workload field at fault.
+
+Option names are the CLI's flags with underscores (``--min-gpus`` is ``min_gpus=``); values may be
+numbers or the CLI's text (``tokens="50M"``, ``deadline="36h"``).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import sys
+import threading
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+
+from . import _core
+from ._core import (  # noqa: F401  (re-exported)
+    Error,
+    InvalidArgument,
+    IoError,
+    NoResult,
+    NotFound,
+    ParseError,
+    Unsupported,
+)
+
+__all__ = [
+    "Catalog", "CatalogInfo", "Error", "Estimate", "GpuModel", "InstanceDetails", "InstanceRow",
+    "InvalidArgument", "IoError", "NoResult", "NotFound", "ParseError", "Plan", "Pricing",
+    "PurchaseOption", "Recommendation", "Record", "RecordList", "Unsupported", "Workload",
+    "catalog", "console_main", "estimate", "main", "model_presets", "pricing", "recommend", "workload_fields",
+]
+__version__ = "0.1.0"
+
+Value = Union[str, int, float, bool]
+
+
+# ---- text conversion: the library parses options exactly as the CLI flags -------------------
+
+def _text(value: Any) -> Optional[str]:
+    """A Python value as the CLI would have received it; None stays None (not given)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value) if value != int(value) or abs(value) >= 1e16 else str(int(value))
+    return str(value)
+
+
+def _text_list(value: Union[None, str, Iterable[str]]) -> Optional[str]:
+    """A list as comma-separated text (``["us-east-1", "eu-west-1"]`` -> ``"us-east-1,eu-west-1"``)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    return ",".join(str(v) for v in value)
+
+
+def _as_list(value: Union[None, str, Iterable[str]]) -> List[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return [str(v) for v in value]
+
+
+# ---- results ---------------------------------------------------------------------------------
+
+def _pandas():
+    try:
+        import pandas  # noqa: WPS433  (optional dependency)
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("to_pandas() needs pandas (apt-get install python3-pandas)") from exc
+    return pandas
+
+
+class Record:
+    """A result object: one of the CLI's JSON objects with its fields as attributes.
+
+    ``rec.field`` reads a field (nested objects are Records, lists of objects RecordLists);
+    ``rec["field"]`` works too. ``to_dict()`` returns a deep copy of the CLI's JSON object.
+    """
+
+    _nested: Dict[str, type] = {}
+
+    def __init__(self, data: Mapping[str, Any]):
+        object.__setattr__(self, "_data", dict(data))
+
+    def __getattr__(self, name: str) -> Any:
+        data = object.__getattribute__(self, "_data")
+        if name not in data:
+            raise AttributeError(f"{type(self).__name__} has no field {name!r}; fields: "
+                                 + ", ".join(data))
+        return _wrap(data[name], type(self)._nested.get(name, Record))
+
+    def __getitem__(self, name: str) -> Any:
+        return self.__getattr__(name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is read-only")
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._data
+
+    def __dir__(self) -> List[str]:
+        return sorted(set(super().__dir__()) | set(self._data))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Record) and self._data == other._data
+
+    def __repr__(self) -> str:
+        keys = list(self._data)[:4]
+        inner = ", ".join(f"{k}={self._data[k]!r}" for k in keys)
+        return f"{type(self).__name__}({inner}{', ...' if len(self._data) > 4 else ''})"
+
+    def keys(self) -> List[str]:
+        """The field names, in the CLI's JSON order."""
+        return list(self._data)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The CLI's ``--json`` object for this result (a deep copy)."""
+        return copy.deepcopy(self._data)
+
+
+def _wrap(value: Any, cls: type) -> Any:
+    if isinstance(value, dict):
+        return cls(value)
+    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        return RecordList([cls(v) for v in value])
+    if isinstance(value, list):
+        return list(value)
+    return value
+
+
+class RecordList(list):
+    """A list of Records with ``to_dict()`` (a list of the CLI's JSON objects) and ``to_pandas()``."""
+
+    text: str = ""
+    warnings: List[str] = []
+
+    def to_dict(self) -> List[Dict[str, Any]]:
+        """The CLI's ``--json`` array."""
+        return [r.to_dict() for r in self]
+
+    def to_pandas(self):
+        """A pandas DataFrame, one row per element, nested fields flattened (``accelerator.model``)."""
+        return _pandas().json_normalize(self.to_dict())
+
+    def __str__(self) -> str:
+        return self.text or list.__repr__(self)
+
+
+class InstanceRow(Record):
+    """One row of :meth:`Catalog.instances` (``gpuadvisor instances --json``)."""
+
+    instance_type: str
+    family: str
+    region: str
+    accelerator: Record
+    vcpus: int
+    memory_gib: float
+    on_demand_usd_per_hour: Optional[float]
+    spot_usd_per_hour: Optional[float]
+    usd_per_gpu_hour: Optional[float]
+    price_source: Optional[str]
+    price_date: Optional[str]
+    price_stale: Optional[bool]
+
+
+class InstanceDetails(Record):
+    """One instance type in full, every region (``gpuadvisor show TYPE --json``)."""
+
+    instance_type: str
+
+
+class GpuModel(Record):
+    """One accelerator model with datasheet figures and cheapest offers (``gpuadvisor gpus --json``)."""
+
+    model: str
+    instance_types: List[str]
+    cheapest_on_demand: Optional[Record]
+    cheapest_spot: Optional[Record]
+
+
+class CatalogInfo(Record):
+    """Catalog sources, snapshot dates, counts and staleness (``gpuadvisor catalog info --json``)."""
+
+    schema: str
+    generated_at: str
+    counts: Record
+    sources: "RecordList"
+
+
+class Estimate(Record):
+    """Memory, time and cost of a workload on given hardware (``gpuadvisor estimate --json``).
+
+    ``warnings`` holds what the CLI prints to stderr; ``str()`` is the CLI's table.
+    """
+
+    task: str
+    memory: Record
+    performance: Record
+    parallelism: Record
+    time: Record
+    cost: Record
+    uncertainty: Record
+    assumptions: List[str]
+    provenance: Record
+
+    def __init__(self, data: Mapping[str, Any], warnings: Sequence[str] = (), text: str = ""):
+        super().__init__(data)
+        object.__setattr__(self, "warnings", list(warnings))
+        object.__setattr__(self, "text", text)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Plan(Record):
+    """One ranked plan of a :class:`Recommendation`."""
+
+    _nested = {"estimate": Estimate}
+    rank: int
+    instance_type: str
+    instances: int
+    gpus: int
+    gpu_model: str
+    region: str
+    purchase: str
+    parallelism: Record
+    memory_per_gpu_gib: float
+    fits: bool
+    time_hours: float
+    cost_usd: float
+    usd_per_hour: float
+    why: List[str]
+    warnings: List[str]
+    advice: List[str]
+    savings: "RecordList"
+    estimate: Estimate
+
+
+class Recommendation(Record):
+    """Ranked plans for a workload (``gpuadvisor recommend --json``).
+
+    ``plans`` are ranked by the objective; ``pareto`` is the cost-vs-time front; ``rejected``
+    says why each left-out family failed. ``svg()`` is the CLI's ``--plot`` chart.
+    """
+
+    _nested = {"plans": Plan}
+    objective: str
+    candidates_evaluated: int
+    plans: "RecordList"
+    pareto: "RecordList"
+    rejected: "RecordList"
+
+    def __init__(self, handle: Any):
+        super().__init__(handle.json())
+        object.__setattr__(self, "_handle", handle)
+        object.__setattr__(self, "warnings", handle.warnings())
+
+    @property
+    def best(self) -> Optional[Plan]:
+        """The first-ranked plan, or None when no plan is feasible."""
+        plans = self.plans
+        return plans[0] if plans else None
+
+    def svg(self) -> str:
+        """Cost (log) against time (log) of the Pareto front and the ranked plans, as SVG."""
+        return self._handle.svg()
+
+    def __str__(self) -> str:
+        return self._handle.table()
+
+    def to_pandas(self):
+        """The ranked plans as a DataFrame (one row per plan, estimate and lists left out)."""
+        rows = []
+        for plan in self.to_dict()["plans"]:
+            row = {k: v for k, v in plan.items()
+                   if k not in ("estimate", "why", "warnings", "advice", "savings", "parallelism")}
+            for k, v in (plan.get("parallelism") or {}).items():
+                row[k] = v
+            rows.append(row)
+        return _pandas().DataFrame(rows)
+
+
+class PurchaseOption(Record):
+    """One purchase option of a :class:`Pricing` result."""
+
+    option: str
+    priced: bool
+    usd_per_hour: Optional[float]
+    total_usd: Optional[float]
+    break_even_utilization: Optional[float]
+
+
+class Pricing(Record):
+    """Every purchase option for a usage pattern (``gpuadvisor pricing TYPE --json``)."""
+
+    _nested = {"options": PurchaseOption}
+    instance_type: str
+    region: str
+    usage: Record
+    options: "RecordList"
+    cheapest: Optional[str]
+
+    def __init__(self, data: Mapping[str, Any], warnings: Sequence[str] = (), text: str = ""):
+        super().__init__(data)
+        object.__setattr__(self, "warnings", list(warnings))
+        object.__setattr__(self, "text", text)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def to_pandas(self):
+        """The options as a DataFrame (one row per purchase option)."""
+        return _pandas().json_normalize(self.to_dict()["options"])
+
+
+# ---- catalog ---------------------------------------------------------------------------------
+
+class Catalog:
+    """The instance catalog: the embedded one (``path=None``) or a catalog file.
+
+    ``max_price_age`` (days) decides which prices results flag as stale, as ``--max-price-age``.
+    A Catalog is immutable and may be shared between threads.
+    """
+
+    def __init__(self, path: Optional[Union[str, os.PathLike]] = None, *, max_price_age: int = 90):
+        self._core = _core.Catalog("" if path is None else os.fspath(path), _text(max_price_age))
+        self.path = None if path is None else os.fspath(path)
+
+    def __repr__(self) -> str:
+        where = self.path or "embedded"
+        return f"<gpuadvisor.Catalog {where}, built {self._core.generated_at}>"
+
+    @property
+    def generated_at(self) -> str:
+        """Build timestamp of the catalog."""
+        return self._core.generated_at
+
+    def instances(self, *, region: str = "us-east-1", gpu: Union[None, str, Sequence[str]] = None,
+                  family: Union[None, str, Sequence[str]] = None, min_gpus: Optional[float] = None,
+                  max_gpus: Optional[float] = None, min_gpu_memory: Optional[float] = None,
+                  min_total_gpu_memory: Optional[float] = None, max_price: Optional[float] = None,
+                  purchase: str = "on-demand", efa: bool = False, include_retired: bool = False,
+                  gpus_only: bool = False, sort: Optional[str] = None,
+                  limit: Optional[int] = None) -> RecordList:
+        """Filter, sort and list instance types with prices (``gpuadvisor instances``).
+
+        ``region="all"`` gives one row per type and region; ``gpu``/``family`` take a name or a
+        list (any matches); ``sort`` is ``"FIELD[:asc|desc]"`` over the JSON field names.
+        Returns a RecordList of :class:`InstanceRow` (empty when nothing matches; ``warnings``
+        then says so). Raises InvalidArgument / NotFound naming the option.
+        """
+        args = {
+            "region": region, "gpu": _as_list(gpu), "family": _as_list(family),
+            "min_gpus": _text(min_gpus), "max_gpus": _text(max_gpus),
+            "min_gpu_memory": _text(min_gpu_memory),
+            "min_total_gpu_memory": _text(min_total_gpu_memory), "max_price": _text(max_price),
+            "purchase": purchase, "efa": efa, "include_retired": include_retired,
+            "gpus_only": gpus_only, "sort": sort, "limit": _text(limit),
+        }
+        data, warnings, text = self._core.instances(args)
+        out = RecordList(InstanceRow(r) for r in data)
+        out.warnings, out.text = warnings, text
+        return out
+
+    def show(self, instance_type: str, *, region: str = "us-east-1") -> InstanceDetails:
+        """Everything about one instance type: specs, datasheet, prices per region
+        (``gpuadvisor show TYPE``). Raises NotFound with a "did you mean" for an unknown type."""
+        return InstanceDetails(self._core.show(instance_type, region))
+
+    def gpus(self, *, include_retired: bool = False) -> RecordList:
+        """Accelerator models with datasheet figures and cheapest offers (``gpuadvisor gpus``)."""
+        data, text = self._core.gpus(include_retired)
+        out = RecordList(GpuModel(g) for g in data)
+        out.text = text
+        return out
+
+    def info(self) -> CatalogInfo:
+        """Sources, snapshot dates, counts and staleness (``gpuadvisor catalog info``)."""
+        return CatalogInfo(self._core.info())
+
+    def estimate(self, workload: "Workload", **kwargs: Any) -> Estimate:
+        """:func:`estimate` on this catalog."""
+        return estimate(workload, catalog=self, **kwargs)
+
+    def recommend(self, workload: "Workload", **kwargs: Any) -> Recommendation:
+        """:func:`recommend` on this catalog."""
+        return recommend(workload, catalog=self, **kwargs)
+
+    def pricing(self, instance_type: str, **kwargs: Any) -> Pricing:
+        """:func:`pricing` on this catalog."""
+        return pricing(instance_type, catalog=self, **kwargs)
+
+
+_embedded: Optional[Catalog] = None
+_embedded_lock = threading.Lock()
+
+
+def catalog(path: Optional[Union[str, os.PathLike]] = None, *, max_price_age: int = 90) -> Catalog:
+    """The embedded catalog (parsed once, shared) or the catalog file at ``path``.
+
+    Raises IoError (unreadable), ParseError (malformed, naming the field or byte offset).
+    """
+    global _embedded
+    if path is None and max_price_age == 90:
+        with _embedded_lock:
+            if _embedded is None:
+                _embedded = Catalog()
+            return _embedded
+    return Catalog(path, max_price_age=max_price_age)
+
+
+def _catalog_of(c: Optional[Catalog]) -> Catalog:
+    return catalog() if c is None else c
+
+
+# ---- workloads -------------------------------------------------------------------------------
+
+def _field_name(key: str) -> str:
+    return key.replace("_", "-")
+
+
+class Workload:
+    """A job to size: ``Workload(task=..., model=..., **fields)``.
+
+    Fields are the CLI's workload flags with underscores (``kv_heads=8`` for ``--kv-heads 8``);
+    values are numbers, booleans or the CLI's text (``tokens="1T"``, ``hours="36h"``). ``model``
+    is a preset name (:func:`model_presets`). Checked on construction: InvalidArgument names the
+    field, NotFound an unknown model (with a "did you mean").
+
+    Also :meth:`from_yaml` / :meth:`from_json` (a workload file) and :meth:`from_config_json`
+    (a Hugging Face ``config.json``).
+    """
+
+    def __init__(self, task: Optional[str] = None, model: Optional[str] = None, *,
+                 _file: str = "", **fields: Value):
+        values: Dict[str, str] = {}
+        if task is not None:
+            values["task"] = _text(task)
+        if model is not None:
+            values["model"] = _text(model)
+        for key, value in fields.items():
+            if value is None:
+                continue
+            if value is False:  # a flag not given
+                continue
+            values[_field_name(key)] = _text(value)
+        self._file = _file
+        self._values = values
+        try:
+            self._core = _core.Workload(_file, values)
+        except InvalidArgument as err:
+            prefix = 'unknown workload field "'
+            message = str(err)
+            if err.field is None and message.startswith(prefix):
+                err.field = message[len(prefix):].split('"', 1)[0].replace("-", "_")
+            raise
+
+    @classmethod
+    def from_yaml(cls, path: Union[str, os.PathLike], **fields: Value) -> "Workload":
+        """A YAML workload file (keys as the CLI flags); ``fields`` apply on top."""
+        return cls(_file=os.fspath(path), **fields)
+
+    @classmethod
+    def from_json(cls, path: Union[str, os.PathLike], **fields: Value) -> "Workload":
+        """A JSON workload file (keys as the CLI flags); ``fields`` apply on top."""
+        return cls(_file=os.fspath(path), **fields)
+
+    @classmethod
+    def from_file(cls, path: Union[str, os.PathLike], **fields: Value) -> "Workload":
+        """A YAML or JSON workload file (``--workload FILE``); ``fields`` apply on top."""
+        return cls(_file=os.fspath(path), **fields)
+
+    @classmethod
+    def from_config_json(cls, path: Union[str, os.PathLike], task: Optional[str] = None,
+                         **fields: Value) -> "Workload":
+        """The architecture from a Hugging Face ``config.json`` (``--model-config``), for
+        ``task`` (the workload's default, pretrain, when None) with ``fields`` on top."""
+        return cls(task=task, model_config=os.fspath(path), **fields)
+
+    def replace(self, **fields: Value) -> "Workload":
+        """A copy with some fields changed or added."""
+        merged: Dict[str, Any] = {k.replace("-", "_"): v for k, v in self._values.items()}
+        merged.update(fields)
+        return Workload(_file=self._file, **merged)
+
+    @property
+    def task(self) -> str:
+        """The task name ("pretrain", "qlora", "serve", ...)."""
+        return self._core.task
+
+    @property
+    def model_name(self) -> str:
+        """Preset name or config origin; "" for an explicit architecture."""
+        return self._core.model_name
+
+    @property
+    def params(self) -> float:
+        """Total parameters of the model (derived from the architecture)."""
+        return self._core.params
+
+    @property
+    def fields(self) -> Dict[str, str]:
+        """The fields as given (dashed names, text)."""
+        return dict(self._values)
+
+    def cli_args(self) -> List[str]:
+        """The same workload as CLI flags (``["--task", "qlora", ...]``)."""
+        out: List[str] = []
+        if self._file:
+            out += ["--workload", self._file]
+        for key, value in self._values.items():
+            out.append(f"--{key}={value}")
+        return out
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k.replace('-', '_')}={v!r}" for k, v in self._values.items())
+        if self._file:
+            inner = f"file={self._file!r}" + (", " + inner if inner else "")
+        return f"Workload({inner})"
+
+
+def _parallelism_fields(parallelism: Mapping[str, Any]) -> Dict[str, Any]:
+    return {k: v for k, v in parallelism.items() if v is not None}
+
+
+# ---- estimate, recommend, pricing -----------------------------------------------------------
+
+def estimate(workload: Workload, *, instance: Optional[str] = None, count: Optional[int] = None,
+             gpu: Optional[str] = None, gpus: Optional[int] = None, region: str = "us-east-1",
+             catalog: Optional[Catalog] = None, **parallelism: Value) -> Estimate:
+    """Memory, time and cost of ``workload`` on given hardware (``gpuadvisor estimate``).
+
+    Hardware: ``instance`` (and ``count`` instances), or ``gpu`` (and ``gpus`` devices).
+    ``parallelism``: ``tp``, ``pp``, ``dp``, ``zero``, ``micro_batch``, ``recompute``, ... (the
+    CLI's workload flags); unset ones are chosen (the fastest layout that fits).
+    Raises NotFound (unknown type / GPU / region), InvalidArgument naming the option,
+    Unsupported (the hardware cannot run the task).
+    """
+    if parallelism:
+        workload = workload.replace(**_parallelism_fields(parallelism))
+    args = {"instance": instance, "count": count, "gpu": gpu, "gpus": gpus, "region": region}
+    data, warnings, text = _catalog_of(catalog)._core.estimate(workload._core, args)
+    return Estimate(data, warnings, text)
+
+
+def recommend(workload: Workload, *, deadline: Union[None, str, float] = None,
+              budget: Optional[float] = None, regions: Union[None, str, Sequence[str]] = None,
+              purchase: Union[None, str, Sequence[str]] = None, max_instances: int = 64,
+              max_gpus: Optional[int] = None, objective: str = "cost", top: int = 5,
+              allow_retired: bool = False, explain: bool = False,
+              catalog: Optional[Catalog] = None) -> Recommendation:
+    """Ranked plans for ``workload`` over the whole catalog (``gpuadvisor recommend``).
+
+    ``deadline`` is a duration (``"36h"``, ``"14d"``; a number is hours); ``budget`` USD for the
+    run; ``regions`` a list or ``"all"`` (default us-east-1); ``purchase`` any of
+    ``"on-demand"``, ``"spot"``, ``"reserved-1y"``; ``objective`` ``"cost"``, ``"time"`` or
+    ``"balanced"``. No feasible plan is not an error: ``plans`` is empty and ``rejected`` says
+    why. The GIL is released during the search; calls from several threads run in parallel.
+    """
+    args = {
+        "deadline": _text(deadline), "budget": _text(budget), "regions": _text_list(regions),
+        "purchase": _text_list(purchase), "max_instances": _text(max_instances),
+        "max_gpus": _text(max_gpus), "objective": objective, "top": _text(top),
+        "allow_retired": allow_retired, "explain": explain,
+    }
+    return Recommendation(_catalog_of(catalog)._core.recommend(workload._core, args))
+
+
+def pricing(instance_type: str, *, region: str = "us-east-1", hours_per_month: float = 730,
+            months: float = 1, count: int = 1, interruptible: bool = False,
+            checkpoint_interval: Union[None, str, float] = None,
+            checkpoint_gib: Optional[float] = None, storage_gbps: Optional[float] = None,
+            restart: Union[None, str, float] = None,
+            catalog: Optional[Catalog] = None) -> Pricing:
+    """Cost of each purchase option for a usage pattern, with break-even (``gpuadvisor pricing``).
+
+    Durations (``checkpoint_interval``, ``restart``) take ``"30m"``-style text (a number is
+    hours). Raises NotFound for an unknown type or region, NoResult when the type is not sold in
+    the region, InvalidArgument naming the option.
+    """
+    args = {
+        "region": region, "hours_per_month": _text(hours_per_month), "months": _text(months),
+        "count": _text(count), "interruptible": interruptible,
+        "checkpoint_interval": _text(checkpoint_interval), "checkpoint_gib": _text(checkpoint_gib),
+        "storage_gbps": _text(storage_gbps), "restart": _text(restart),
+    }
+    data, warnings, text = _catalog_of(catalog)._core.pricing(instance_type, args)
+    return Pricing(data, warnings, text)
+
+
+# ---- helpers ---------------------------------------------------------------------------------
+
+def workload_fields() -> List[str]:
+    """Every workload field name (the CLI's spelling; use underscores as keyword arguments)."""
+    return list(_core.workload_fields())
+
+
+def model_presets() -> List[str]:
+    """Names of the built-in model architectures (``model=`` values)."""
+    return list(_core.model_presets())
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Runs the gpuadvisor command line in this process (``python -m gpuadvisor ...``)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    return _core.main(["gpuadvisor", *args])
+
+
+def console_main() -> None:
+    """Entry point of the ``gpuadvisor`` command that ``pip install`` creates."""
+    sys.exit(main())

@@ -1,0 +1,62 @@
+// The command-line front end: parses arguments, calls the library and prints. Shared by the
+// gpuadvisor binary (main.cc) and `python -m gpuadvisor`.
+#include <iostream>
+
+#include "cli/common.h"
+#include "util/strings.h"
+
+namespace {
+
+constexpr const char* kFooter = R"(Examples:
+  gpuadvisor instances --gpu H100
+  gpuadvisor instances --gpu L4 --min-gpus 4 --format json
+  gpuadvisor show p5.48xlarge
+  gpuadvisor gpus
+  gpuadvisor catalog info
+  gpuadvisor estimate --task serve --model llama-3.1-8b --instance g6e.xlarge
+Run `gpuadvisor COMMAND --help` for a command's options.)";
+
+}  // namespace
+
+namespace gpuadvisor::cli {
+
+int RunCli(int argc, char** argv) {
+  CLI::App app{"gpuadvisor: which AWS GPU instance, how many, where, how to pay, how much."};
+  app.name("gpuadvisor");
+  app.footer(kFooter);
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "gpuadvisor 0.1.0");
+  int exit_code = kExitOk;
+  std::vector<std::string> names;
+  for (const Command& c : Commands()) {
+    c.setup(app.add_subcommand(c.name, c.summary), &exit_code);
+    names.push_back(c.name);
+  }
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string word = argv[1];
+    if (std::find(names.begin(), names.end(), word) == names.end()) {
+      std::string hint = DidYouMean(word, names);
+      std::cerr << "gpuadvisor: unknown command \"" << word << "\""
+                << (hint.empty() ? "; run `gpuadvisor --help`" : "; " + hint) << "\n";
+      return kExitBadInput;
+    }
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return kExitOk;
+  } catch (const CLI::CallForAllHelp&) {
+    std::cout << app.help("", CLI::AppFormatMode::All);
+    return kExitOk;
+  } catch (const CLI::CallForVersion&) {
+    std::cout << "gpuadvisor 0.1.0\n";
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "gpuadvisor: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  return exit_code;
+}
+
+}  // namespace gpuadvisor::cli

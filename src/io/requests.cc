@@ -1,0 +1,289 @@
+#include "io/requests.h"
+
+#include <cstdlib>
+#include <utility>
+
+#include "util/files.h"
+#include "util/numbers.h"
+#include "util/strings.h"
+
+namespace gpuadvisor {
+namespace {
+
+Status OptNumber(const std::string& text, const char* flag, std::optional<double>* out) {
+  if (text.empty()) return Status::OK();
+  Result<double> v = ParseSiNumber(text, flag);
+  if (!v.ok()) return v.status();
+  *out = *v;
+  return Status::OK();
+}
+
+Status OptNumber(const std::string& text, const char* flag, double* out) {
+  std::optional<double> v;
+  GPUADVISOR_RETURN_IF_ERROR(OptNumber(text, flag, &v));
+  if (v) *out = *v;
+  return Status::OK();
+}
+
+Status OptDuration(const std::string& text, const char* flag, double* out_seconds) {
+  if (text.empty()) return Status::OK();
+  Result<double> v = ParseDurationSeconds(text, flag);
+  if (!v.ok()) return v.status();
+  *out_seconds = *v;
+  return Status::OK();
+}
+
+Status PositiveInteger(const std::string& text, const char* flag, int* out) {
+  if (text.empty()) return Status::OK();
+  Result<int64_t> v = ParseInt(text, flag);
+  if (!v.ok()) return v.status();
+  if (*v < 1 || *v > 1000000) {
+    return Status::InvalidArgument(std::string(flag) + ": expected a positive integer, got \"" +
+                                   text + "\"");
+  }
+  *out = static_cast<int>(*v);
+  return Status::OK();
+}
+
+// "a, b,,c" -> {"a", "b", "c"}.
+std::vector<std::string> SplitList(const std::string& text) {
+  std::vector<std::string> out;
+  for (std::string_view item : Split(text, ',')) {
+    if (!Trim(item).empty()) out.emplace_back(Trim(item));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<Freshness> MakeFreshness(const std::string& max_price_age) {
+  Freshness fresh;
+  Result<int64_t> age = ParseInt(max_price_age, "--max-price-age");
+  if (!age.ok()) return age.status();
+  if (*age < 0 || *age > 1000000) {
+    return Status::InvalidArgument("--max-price-age: expected a non-negative number of days");
+  }
+  fresh.max_price_age_days = static_cast<int>(*age);
+  fresh.today = TodayUtc();
+  if (const char* today = std::getenv("GPUADVISOR_TODAY")) fresh.today = today;  // tests
+  return fresh;
+}
+
+Result<std::shared_ptr<const Catalog>> OpenCatalog(const std::string& path) {
+  if (path.empty()) return EmbeddedCatalog();
+  Result<Catalog> c = LoadCatalogFile(path);
+  if (!c.ok()) return c.status().WithPrefix("--catalog");
+  return std::shared_ptr<const Catalog>(std::make_shared<const Catalog>(std::move(c).value()));
+}
+
+Result<InstanceQuery> MakeInstanceQuery(const InstancesArgs& a) {
+  InstanceQuery q;
+  q.region = a.region;
+  q.gpus = a.gpus;
+  q.families = a.families;
+  GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.min_gpus, "--min-gpus", &q.min_gpus));
+  GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.max_gpus, "--max-gpus", &q.max_gpus));
+  GPUADVISOR_RETURN_IF_ERROR(
+      OptNumber(a.min_gpu_memory, "--min-gpu-memory", &q.min_gpu_memory_gib));
+  GPUADVISOR_RETURN_IF_ERROR(
+      OptNumber(a.min_total_gpu_memory, "--min-total-gpu-memory", &q.min_total_gpu_memory_gib));
+  GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.max_price, "--max-price", &q.max_price_usd));
+  if (a.purchase != "on-demand" && a.purchase != "spot") {
+    return Status::InvalidArgument("--purchase: expected on-demand or spot, got \"" + a.purchase +
+                                   "\"");
+  }
+  q.purchase = a.purchase == "spot" ? Purchase::kSpot : Purchase::kOnDemand;
+  q.efa_only = a.efa;
+  q.include_retired = a.include_retired;
+  q.gpus_only = a.gpus_only;
+  if (!a.sort.empty()) {
+    std::string s = a.sort;
+    size_t colon = s.find(':');
+    if (colon != std::string::npos) {
+      std::string dir = s.substr(colon + 1);
+      if (dir != "asc" && dir != "desc") {
+        return Status::InvalidArgument("--sort: expected FIELD[:asc|desc], got \"" + a.sort + "\"");
+      }
+      q.sort_descending = dir == "desc";
+      s = s.substr(0, colon);
+    }
+    q.sort = s;
+  }
+  if (!a.limit.empty()) {
+    Result<int64_t> n = ParseInt(a.limit, "--limit");
+    if (!n.ok()) return n.status();
+    if (*n < 0) return Status::InvalidArgument("--limit: expected a non-negative integer");
+    q.limit = static_cast<size_t>(*n);
+  }
+  return q;
+}
+
+std::vector<GpuSummary> ListGpus(const Catalog& c, bool include_retired) {
+  std::vector<GpuSummary> gpus = SummarizeGpus(c, include_retired);
+  if (!include_retired) {
+    std::erase_if(gpus, [](const GpuSummary& s) { return s.types.empty(); });
+  }
+  return gpus;
+}
+
+Result<ojson> ShowTypeJson(const Catalog& c, const std::string& type, const std::string& region,
+                           const Freshness& fresh) {
+  Result<const InstanceType*> t = ResolveInstanceType(c, type);
+  if (!t.ok()) return t.status();
+  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, region, "--region"));
+  return ShowJson(c, **t, region, fresh);
+}
+
+Result<Workload> BuildWorkload(const WorkloadArgs& a) {
+  Workload w;
+  if (!a.file.empty()) {
+    Result<std::string> text = ReadFile(a.file);  // "-" reads stdin
+    if (!text.ok()) return text.status();
+    Result<Workload> parsed = ParseWorkloadText(*text, a.file == "-" ? "<stdin>" : a.file);
+    if (!parsed.ok()) return parsed.status();
+    w = std::move(parsed).value();
+  }
+  // Presets first so that flags which refine them apply on top, whatever the order given.
+  for (const char* first : {"model-config", "model"}) {
+    auto it = a.values.find(first);
+    if (it != a.values.end() && !it->second.empty()) {
+      GPUADVISOR_RETURN_IF_ERROR(SetWorkloadField(&w, it->first, it->second));
+    }
+  }
+  for (const auto& [name, text] : a.values) {
+    if (text.empty() || name == "model" || name == "model-config") continue;
+    GPUADVISOR_RETURN_IF_ERROR(SetWorkloadField(&w, name, text));
+  }
+  GPUADVISOR_RETURN_IF_ERROR(Validate(w));
+  return w;
+}
+
+ojson EstimateReportJson(const Hardware& hw, const Estimate& e, const Catalog& c,
+                         const Freshness& fresh) {
+  ojson j = EstimateToJson(e);
+  ojson p;
+  p["gpu_spec_source"] = hw.gpu->source_note.empty() ? ojson(nullptr) : ojson(hw.gpu->source_note);
+  p["gpu_spec_catalog_source"] = hw.gpu->from.source;
+  p["price_date"] =
+      e.cost.on_demand_from.date.empty() ? ojson(nullptr) : ojson(e.cost.on_demand_from.date);
+  p["price_stale"] = !e.cost.on_demand_from.date.empty() && fresh.Stale(e.cost.on_demand_from.date);
+  p["catalog_generated_at"] = c.generated_at;
+  j["provenance"] = std::move(p);
+  return j;
+}
+
+std::vector<std::string> EstimateWarnings(const Hardware& hw, const Estimate& e,
+                                          const Freshness& fresh, const std::string& region) {
+  std::vector<std::string> out;
+  if (hw.instance != nullptr && hw.offer == nullptr) {
+    out.push_back(hw.instance->name + " has no catalog entry in " + region + ": cost not shown");
+  } else if (hw.instance != nullptr && !e.cost.on_demand_usd_per_hour) {
+    out.push_back(hw.instance->name + " has no on-demand price in " + region);
+  }
+  if (!e.cost.on_demand_from.date.empty() && fresh.Stale(e.cost.on_demand_from.date)) {
+    out.push_back("prices dated " + e.cost.on_demand_from.date + " are older than " +
+                  std::to_string(fresh.max_price_age_days) + " days");
+  }
+  for (const std::string& line : e.assumptions) {
+    if (StartsWith(line, "warning: ")) out.push_back(line.substr(9));
+  }
+  return out;
+}
+
+Status ParseUsage(const UsageArgs& a, UsagePattern* u) {
+  double count = 1;
+  GPUADVISOR_RETURN_IF_ERROR(
+      OptNumber(a.hours_per_month, "--hours-per-month", &u->hours_per_month));
+  GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.months, "--months", &u->months));
+  GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.count, "--count", &count));
+  if (count != static_cast<int>(count) || count < 1 || count > 100000) {
+    return Status::InvalidArgument("--count: expected a whole number of instances, 1 to 100000");
+  }
+  u->instances = static_cast<int>(count);
+  u->interruptible = a.interruptible;
+  GPUADVISOR_RETURN_IF_ERROR(
+      OptDuration(a.checkpoint_interval, "--checkpoint-interval", &u->checkpoint_interval_s));
+  GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.checkpoint_gib, "--checkpoint-gib", &u->checkpoint_gib));
+  GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.storage_gbps, "--storage-gbps", &u->storage_gbps));
+  GPUADVISOR_RETURN_IF_ERROR(OptDuration(a.restart, "--restart", &u->restart_s));
+  return Status::OK();
+}
+
+Result<PricingResult> PriceType(const Catalog& c, const std::string& type,
+                                const std::string& region, const UsageArgs& a) {
+  Result<const InstanceType*> t = ResolveInstanceType(c, type);
+  if (!t.ok()) return t.status();
+  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, region, "--region"));
+  UsagePattern u;
+  GPUADVISOR_RETURN_IF_ERROR(ParseUsage(a, &u));
+  Result<PricingResult> r = PriceUsage(**t, region, u);
+  if (!r.ok() && r.status().code() == StatusCode::kNotFound) {
+    return Status::NoResult(r.status().message());
+  }
+  return r;
+}
+
+std::vector<std::string> PricingWarnings(const PricingResult& r, const Freshness& fresh) {
+  std::vector<std::string> warnings;
+  for (const PurchaseOptionCost& c : r.options) {
+    if (!c.priced || !fresh.Stale(c.from.date)) continue;
+    const std::optional<int> age = fresh.AgeDays(c.from.date);
+    warnings.push_back(c.option + " price from " + c.from.source +
+                       (age ? " is " + std::to_string(*age) + " days old (over " +
+                                  std::to_string(fresh.max_price_age_days) + ")"
+                            : " is undated"));
+  }
+  return warnings;
+}
+
+Status ParseRecommendRequest(const RecommendArgs& a, RecommendRequest* r) {
+  if (!a.deadline.empty()) {
+    double seconds = 0;
+    GPUADVISOR_RETURN_IF_ERROR(OptDuration(a.deadline, "--deadline", &seconds));
+    r->deadline_hours = seconds / 3600;
+  }
+  GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.budget, "--budget", &r->budget_usd));
+  r->regions = SplitList(a.regions);
+  for (const std::string& p : SplitList(a.purchase)) {
+    const std::string name = ToLower(p);
+    if (name == "on-demand" || name == "ondemand") {
+      r->purchase.push_back(PurchaseKind::kOnDemand);
+    } else if (name == "spot") {
+      r->purchase.push_back(PurchaseKind::kSpot);
+    } else if (name == "reserved" || name == "reserved-1y" || name == "reserved-1y-no-upfront") {
+      r->purchase.push_back(PurchaseKind::kReserved1y);
+    } else {
+      return Status::InvalidArgument("--purchase: expected on-demand, spot or reserved-1y, got \"" +
+                                     p + "\"");
+    }
+  }
+  GPUADVISOR_RETURN_IF_ERROR(
+      PositiveInteger(a.max_instances, "--max-instances", &r->max_instances));
+  GPUADVISOR_RETURN_IF_ERROR(PositiveInteger(a.max_gpus, "--max-gpus", &r->max_gpus));
+  GPUADVISOR_RETURN_IF_ERROR(PositiveInteger(a.top, "--top", &r->top));
+  if (a.objective == "cost") {
+    r->objective = Objective::kCost;
+  } else if (a.objective == "time") {
+    r->objective = Objective::kTime;
+  } else if (a.objective == "balanced") {
+    r->objective = Objective::kBalanced;
+  } else {
+    return Status::InvalidArgument("--objective: expected cost, time or balanced, got \"" +
+                                   a.objective + "\"");
+  }
+  r->allow_retired = a.allow_retired;
+  r->explain = a.explain;
+  return Status::OK();
+}
+
+std::vector<std::string> RecommendWarnings(const Recommendation& r, const Freshness& fresh) {
+  std::vector<std::string> warnings;
+  if (fresh.Stale(r.catalog_date)) {
+    warnings.push_back("newest prices are from " + r.catalog_date + ", older than " +
+                       std::to_string(fresh.max_price_age_days) + " days");
+  }
+  if (r.plans.empty()) warnings.push_back("no feasible plan; see the reasons below");
+  return warnings;
+}
+
+}  // namespace gpuadvisor

@@ -1,0 +1,370 @@
+// gpuadvisor._core: the compiled part of the Python module (python/gpuadvisor/ is the Pythonic
+// API around it). It exposes the library, not the CLI: requests are built with the same parsers
+// as the CLI flags (io/requests.h) and results are the CLI's JSON objects (io/*_views.h),
+// converted to Python dicts. Library errors raise the exception class of their StatusCode with
+// the library's message. The GIL is released while the library works (catalog loading,
+// estimate, recommend, the CLI entry); the library is thread-safe for concurrent calls on a
+// shared catalog.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cctype>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli/common.h"
+#include "gpuadvisor/estimate.h"
+#include "gpuadvisor/recommend.h"
+#include "io/catalog_views.h"
+#include "io/estimate_views.h"
+#include "io/pricing_views.h"
+#include "io/recommend_views.h"
+#include "io/requests.h"
+
+namespace py = pybind11;
+
+namespace gpuadvisor::python {
+namespace {
+
+// The exception classes, created once when the module is imported (then only read).
+struct Exceptions {
+  py::object error, invalid_argument, not_found, parse_error, io_error, unsupported, no_result;
+};
+Exceptions* g_exceptions = nullptr;  // NOLINT: set once in PYBIND11_MODULE, never freed
+
+py::object ClassFor(StatusCode code) {
+  const Exceptions& e = *g_exceptions;
+  switch (code) {
+    case StatusCode::kInvalidArgument:
+      return e.invalid_argument;
+    case StatusCode::kNotFound:
+      return e.not_found;
+    case StatusCode::kParseError:
+      return e.parse_error;
+    case StatusCode::kIOError:
+      return e.io_error;
+    case StatusCode::kUnsupported:
+      return e.unsupported;
+    case StatusCode::kNoResult:
+      return e.no_result;
+    default:
+      return e.error;
+  }
+}
+
+// The field or flag a message names first ("--min-gpus: ...", "tokens: ...", "job.yaml:3:
+// input-tokens: ..."), in Python's spelling ("min_gpus"); None when it names none.
+py::object FieldOf(const std::string& message) {
+  size_t start = 0;
+  for (int token = 0; token < 2; ++token) {
+    const size_t colon = message.find(": ", start);
+    if (colon == std::string::npos) return py::none();
+    std::string name = message.substr(start, colon - start);
+    if (name.find(' ') != std::string::npos) return py::none();
+    const size_t first = name.find_first_not_of('-');
+    bool plain = first != std::string::npos;
+    for (size_t i = plain ? first : name.size(); i < name.size(); ++i) {
+      char& ch = name[i];
+      if (ch == '-') ch = '_';
+      if (std::islower(static_cast<unsigned char>(ch)) == 0 &&
+          std::isdigit(static_cast<unsigned char>(ch)) == 0 && ch != '_') {
+        plain = false;
+      }
+    }
+    if (plain) return py::str(name.substr(first));
+    start = colon + 2;  // "file.yaml:3: key: ..." names the key second
+  }
+  return py::none();
+}
+
+[[noreturn]] void Raise(const Status& status) {
+  py::object cls = ClassFor(status.code());
+  py::object exc = cls(status.message());
+  exc.attr("code") = StatusCodeName(status.code());
+  exc.attr("field") = FieldOf(status.message());
+  PyErr_SetObject(cls.ptr(), exc.ptr());
+  throw py::error_already_set();
+}
+
+template <typename T>
+T Take(Result<T> r) {
+  if (!r.ok()) Raise(r.status());
+  return std::move(r).value();
+}
+
+void Check(const Status& st) {
+  if (!st.ok()) Raise(st);
+}
+
+// nlohmann JSON -> Python objects (dicts keep the views' key order).
+py::object ToPy(const ojson& j) {
+  switch (j.type()) {
+    case ojson::value_t::boolean:
+      return py::bool_(j.get<bool>());
+    case ojson::value_t::number_integer:
+      return py::int_(j.get<int64_t>());
+    case ojson::value_t::number_unsigned:
+      return py::int_(j.get<uint64_t>());
+    case ojson::value_t::number_float:
+      return py::float_(j.get<double>());
+    case ojson::value_t::string:
+      return py::str(j.get_ref<const std::string&>());
+    case ojson::value_t::array: {
+      py::list out;
+      for (const ojson& v : j) out.append(ToPy(v));
+      return out;
+    }
+    case ojson::value_t::object: {
+      py::dict out;
+      for (const auto& [k, v] : j.items()) out[py::str(k)] = ToPy(v);
+      return out;
+    }
+    default:
+      return py::none();
+  }
+}
+
+// Options arrive as a dict of text (the Python layer converts numbers, durations and lists).
+std::string Text(const py::dict& d, const char* key, const std::string& fallback = "") {
+  if (!d.contains(key) || d[key].is_none()) return fallback;
+  return py::str(d[key]);
+}
+bool Flag(const py::dict& d, const char* key) {
+  return d.contains(key) && !d[key].is_none() && d[key].cast<bool>();
+}
+std::vector<std::string> TextList(const py::dict& d, const char* key) {
+  if (!d.contains(key) || d[key].is_none()) return {};
+  return d[key].cast<std::vector<std::string>>();
+}
+
+std::string Render(const Table& t) { return t.Render(OutputFormat::kTable, false); }
+
+struct PyCatalog {
+  std::shared_ptr<const Catalog> catalog;
+  Freshness fresh;
+};
+
+struct PyWorkload {
+  Workload workload;
+};
+
+// A recommendation keeps its catalog alive (plans point into it) for the SVG and text views.
+struct PyRecommendation {
+  std::shared_ptr<const Catalog> catalog;
+  Recommendation result;
+  RecommendRequest request;
+  Freshness fresh;
+};
+
+PyCatalog OpenPyCatalog(const std::string& path, const std::string& max_price_age) {
+  PyCatalog out;
+  out.fresh = Take(MakeFreshness(max_price_age));
+  Result<std::shared_ptr<const Catalog>> c = Status::InvalidArgument("not loaded");
+  {
+    py::gil_scoped_release release;
+    c = OpenCatalog(path);
+  }
+  out.catalog = Take(std::move(c));
+  return out;
+}
+
+py::tuple Instances(const PyCatalog& pc, const py::dict& args) {
+  InstancesArgs a;
+  a.region = Text(args, "region", a.region);
+  a.gpus = TextList(args, "gpu");
+  a.families = TextList(args, "family");
+  a.min_gpus = Text(args, "min_gpus");
+  a.max_gpus = Text(args, "max_gpus");
+  a.min_gpu_memory = Text(args, "min_gpu_memory");
+  a.min_total_gpu_memory = Text(args, "min_total_gpu_memory");
+  a.max_price = Text(args, "max_price");
+  a.purchase = Text(args, "purchase", a.purchase);
+  a.sort = Text(args, "sort");
+  a.limit = Text(args, "limit");
+  a.efa = Flag(args, "efa");
+  a.include_retired = Flag(args, "include_retired");
+  a.gpus_only = Flag(args, "gpus_only");
+  InstanceQuery q = Take(MakeInstanceQuery(a));
+  std::vector<InstanceRow> rows = Take(QueryInstances(*pc.catalog, q));
+  std::vector<std::string> warnings = StaleWarnings(rows, pc.fresh);
+  if (rows.empty()) warnings.emplace_back("no instance type matches these filters");
+  return py::make_tuple(ToPy(InstancesJson(rows, pc.fresh)), warnings,
+                        Render(InstancesTable(rows)));
+}
+
+py::object Show(const PyCatalog& pc, const std::string& type, const std::string& region) {
+  return ToPy(Take(ShowTypeJson(*pc.catalog, type, region, pc.fresh)));
+}
+
+py::tuple Gpus(const PyCatalog& pc, bool include_retired) {
+  const std::vector<GpuSummary> gpus = ListGpus(*pc.catalog, include_retired);
+  return py::make_tuple(ToPy(GpusJson(gpus)), Render(GpusTable(gpus)));
+}
+
+PyWorkload MakeWorkload(const std::string& file, const std::map<std::string, std::string>& values) {
+  WorkloadArgs a;
+  a.file = file;
+  a.values = values;
+  return PyWorkload{Take(BuildWorkload(a))};
+}
+
+py::tuple EstimateOn(const PyCatalog& pc, const PyWorkload& w, const py::dict& args) {
+  HardwareRequest req;
+  req.instance_type = Text(args, "instance");
+  req.gpu = Text(args, "gpu");
+  req.region = Text(args, "region", req.region);
+  if (args.contains("count") && !args["count"].is_none()) req.instances = args["count"].cast<int>();
+  if (args.contains("gpus") && !args["gpus"].is_none()) req.gpus = args["gpus"].cast<int>();
+  Result<Hardware> hw = Status::InvalidArgument("not resolved");
+  Result<Estimate> e = Status::InvalidArgument("not estimated");
+  {
+    py::gil_scoped_release release;
+    hw = ResolveHardware(*pc.catalog, req);
+    if (hw.ok()) e = EstimateWorkload(w.workload, *hw);
+  }
+  const Hardware h = Take(std::move(hw));
+  const Estimate est = Take(std::move(e));
+  return py::make_tuple(ToPy(EstimateReportJson(h, est, *pc.catalog, pc.fresh)),
+                        EstimateWarnings(h, est, pc.fresh, req.region),
+                        Render(EstimateTable(est, false)) + AssumptionsText(est));
+}
+
+PyRecommendation RecommendOn(const PyCatalog& pc, const PyWorkload& w, const py::dict& args) {
+  RecommendArgs a;
+  a.deadline = Text(args, "deadline");
+  a.budget = Text(args, "budget");
+  a.regions = Text(args, "regions");
+  a.purchase = Text(args, "purchase");
+  a.max_instances = Text(args, "max_instances", a.max_instances);
+  a.max_gpus = Text(args, "max_gpus");
+  a.top = Text(args, "top", a.top);
+  a.objective = Text(args, "objective", a.objective);
+  a.allow_retired = Flag(args, "allow_retired");
+  a.explain = Flag(args, "explain");
+  PyRecommendation out;
+  out.catalog = pc.catalog;
+  out.fresh = pc.fresh;
+  Check(ParseRecommendRequest(a, &out.request));
+  Result<Recommendation> r = Status::InvalidArgument("not run");
+  {
+    py::gil_scoped_release release;
+    r = Recommend(*pc.catalog, w.workload, out.request);
+  }
+  out.result = Take(std::move(r));
+  return out;
+}
+
+py::tuple PricingOn(const PyCatalog& pc, const std::string& type, const py::dict& args) {
+  UsageArgs a;
+  a.hours_per_month = Text(args, "hours_per_month", a.hours_per_month);
+  a.months = Text(args, "months", a.months);
+  a.count = Text(args, "count", a.count);
+  a.interruptible = Flag(args, "interruptible");
+  a.checkpoint_interval = Text(args, "checkpoint_interval");
+  a.checkpoint_gib = Text(args, "checkpoint_gib");
+  a.storage_gbps = Text(args, "storage_gbps");
+  a.restart = Text(args, "restart");
+  const PricingResult r = Take(PriceType(*pc.catalog, type, Text(args, "region", "us-east-1"), a));
+  return py::make_tuple(ToPy(PricingJson(r, pc.fresh)), PricingWarnings(r, pc.fresh),
+                        Render(PricingTable(r)));
+}
+
+int Main(const std::vector<std::string>& argv) {
+  std::vector<std::string> args = argv;
+  std::vector<char*> ptrs;
+  ptrs.reserve(args.size() + 1);
+  for (std::string& s : args) ptrs.push_back(s.data());
+  ptrs.push_back(nullptr);
+  int rc = 0;
+  {
+    py::gil_scoped_release release;
+    rc = cli::RunCli(static_cast<int>(args.size()), ptrs.data());
+    std::cout.flush();
+    std::fflush(stdout);
+    std::fflush(stderr);
+  }
+  return rc;
+}
+
+py::object NewException(py::module_& m, const char* name, py::handle bases, const char* doc) {
+  const std::string qualified = std::string("gpuadvisor.") + name;
+  PyObject* cls = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, bases.ptr(), nullptr);
+  if (cls == nullptr) throw py::error_already_set();
+  py::object out = py::reinterpret_steal<py::object>(cls);
+  m.attr(name) = out;
+  return out;
+}
+
+}  // namespace
+
+void Init(py::module_& m) {
+  m.doc() = "gpuadvisor's compiled core; use the `gpuadvisor` package, not this module.";
+  auto* e = new Exceptions();  // NOLINT: lives as long as the interpreter
+  e->error = NewException(m, "Error", PyExc_Exception,
+                          "Base class of every gpuadvisor error; `code` and `field` attributes.");
+  auto with = [&](PyObject* base) { return py::make_tuple(e->error, py::handle(base)); };
+  e->invalid_argument = NewException(m, "InvalidArgument", with(PyExc_ValueError),
+                                     "A value, option or field is wrong (`field` names it).");
+  e->not_found = NewException(m, "NotFound", with(PyExc_LookupError),
+                              "A named instance type, GPU, model or region does not exist.");
+  e->parse_error = NewException(m, "ParseError", with(PyExc_ValueError),
+                                "An input file is malformed (the message names file:line).");
+  e->io_error =
+      NewException(m, "IoError", with(PyExc_OSError), "A file could not be read or written.");
+  e->unsupported = NewException(m, "Unsupported", e->error,
+                                "A valid request the hardware or tool cannot answer.");
+  e->no_result = NewException(m, "NoResult", e->error,
+                              "Nothing matches (e.g. the type is not sold in the region).");
+  g_exceptions = e;
+
+  py::class_<PyCatalog>(m, "Catalog")
+      .def(py::init(&OpenPyCatalog), py::arg("path"), py::arg("max_price_age"))
+      .def("instances", &Instances, py::arg("args"))
+      .def("show", &Show, py::arg("type"), py::arg("region"))
+      .def("gpus", &Gpus, py::arg("include_retired"))
+      .def("info", [](const PyCatalog& pc) { return ToPy(CatalogInfoJson(*pc.catalog, pc.fresh)); })
+      .def("estimate", &EstimateOn, py::arg("workload"), py::arg("args"))
+      .def("recommend", &RecommendOn, py::arg("workload"), py::arg("args"))
+      .def("pricing", &PricingOn, py::arg("type"), py::arg("args"))
+      .def_property_readonly("generated_at",
+                             [](const PyCatalog& pc) { return pc.catalog->generated_at; })
+      .def_property_readonly("max_price_age",
+                             [](const PyCatalog& pc) { return pc.fresh.max_price_age_days; });
+
+  py::class_<PyWorkload>(m, "Workload")
+      .def(py::init(&MakeWorkload), py::arg("file"), py::arg("values"))
+      .def_property_readonly("task",
+                             [](const PyWorkload& w) { return TaskKindName(w.workload.task); })
+      .def_property_readonly("model_name",
+                             [](const PyWorkload& w) { return w.workload.model_name; })
+      .def_property_readonly("params", [](const PyWorkload& w) {
+        const ModelParams p = ComputeModelParams(w.workload.model);
+        return p.total;
+      });
+
+  py::class_<PyRecommendation>(m, "Recommendation")
+      .def("json",
+           [](const PyRecommendation& r) { return ToPy(RecommendJson(r.result, r.request)); })
+      .def("warnings",
+           [](const PyRecommendation& r) { return RecommendWarnings(r.result, r.fresh); })
+      .def("table",
+           [](const PyRecommendation& r) {
+             return Render(RecommendTable(r.result)) +
+                    RecommendDetails(r.result, r.request.explain);
+           })
+      .def("svg", [](const PyRecommendation& r) { return RecommendSvg(r.result); });
+
+  m.def("main", &Main, py::arg("argv"));
+  m.def("workload_fields", [] { return WorkloadFieldNames(); });
+  m.def("model_presets", [] { return ModelPresetNames(); });
+  m.def("sort_fields", [] { return InstanceSortFields(); });
+}
+
+}  // namespace gpuadvisor::python
+
+PYBIND11_MODULE(_core, m) { gpuadvisor::python::Init(m); }

@@ -1,0 +1,362 @@
+"""The Python module against the CLI: every function, to_dict() == the CLI's --json for the same
+inputs, error classes and messages, threads."""
+import json
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import gpuadvisor as ga
+
+# Three different recommend workloads: (python kwargs for Workload, recommend kwargs, CLI flags).
+RECOMMEND_CASES = [
+    ({"task": "qlora", "model": "llama-2-70b", "tokens": "50M"},
+     {"max_instances": 1},
+     ["--task", "qlora", "--model", "llama-2-70b", "--tokens", "50M", "--max-instances", "1"]),
+    ({"task": "serve", "model": "llama-3.1-8b", "rps": 2, "input_tokens": 1000,
+      "output_tokens": 200},
+     {"top": 3, "purchase": ["on-demand", "reserved-1y"]},
+     ["--task", "serve", "--model", "llama-3.1-8b", "--rps", "2", "--input-tokens", "1000",
+      "--output-tokens", "200", "--top", "3", "--purchase", "on-demand,reserved-1y"]),
+    ({"task": "pretrain", "model": "llama-3.1-8b", "tokens": 2e11, "seq_len": 4096},
+     {"deadline": "14d", "regions": ["us-east-1", "us-west-2"], "objective": "balanced"},
+     ["--task", "pretrain", "--model", "llama-3.1-8b", "--tokens", "200B", "--seq-len", "4096",
+      "--deadline", "14d", "--regions", "us-east-1,us-west-2", "--objective", "balanced"]),
+]
+
+
+# ---- catalog -----------------------------------------------------------------------------------
+
+def test_catalog_is_shared_and_info_matches_cli(cli_json):
+    c = ga.catalog()
+    assert c is ga.catalog()
+    info = c.info()
+    assert info.counts.instance_types > 0
+    assert info.schema == "gpuadvisor-catalog/1"
+    assert info.to_dict() == cli_json("catalog", "info")
+    assert "embedded" in repr(c)
+
+
+def test_instances_match_cli_and_have_attributes(cli_json):
+    rows = ga.catalog().instances(gpu="L4", min_gpus=4)
+    assert rows.to_dict() == cli_json("instances", "--gpu", "L4", "--min-gpus", "4")
+    assert rows and all(r.accelerator.model == "L4" for r in rows)
+    assert isinstance(rows[0], ga.InstanceRow)
+    assert rows[0].on_demand_usd_per_hour > 0
+    assert "instance type" in str(rows)
+
+
+def test_instances_all_regions_sorted_limited(cli_json):
+    rows = ga.catalog().instances(gpu=["H100"], region="all", sort="on_demand_usd_per_hour:desc",
+                                  limit=4)
+    assert len(rows) == 4
+    assert rows.to_dict() == cli_json("instances", "--gpu", "H100", "--region", "all", "--sort",
+                                      "on_demand_usd_per_hour:desc", "--limit", "4")
+    prices = [r.on_demand_usd_per_hour for r in rows]
+    assert prices == sorted(prices, reverse=True)
+
+
+def test_instances_nothing_found_is_an_empty_list_with_a_warning():
+    rows = ga.catalog().instances(gpu="H100", max_price=0.01)
+    assert len(rows) == 0
+    assert rows.warnings == ["no instance type matches these filters"]
+
+
+def test_show_and_gpus_match_cli(cli_json):
+    c = ga.catalog()
+    shown = c.show("p5.48xlarge", region="us-west-2")
+    assert shown.to_dict() == cli_json("show", "p5.48xlarge", "--region", "us-west-2")
+    assert shown.instance_type == "p5.48xlarge"
+    gpus = c.gpus()
+    assert gpus.to_dict() == cli_json("gpus")
+    assert any(g.model == "H100" for g in gpus)
+    assert len(c.gpus(include_retired=True)) >= len(gpus)
+
+
+def test_catalog_file_and_max_price_age(tmp_path, cli_path):
+    path = tmp_path / "catalog.json"
+    out = subprocess.run([cli_path, "catalog", "info", "--json"], capture_output=True, text=True,
+                         check=True)
+    assert out.returncode == 0
+    with pytest.raises(ga.IoError) as err:
+        ga.catalog(tmp_path / "missing.json")
+    assert err.value.field == "catalog"
+    path.write_text("{ not json")
+    with pytest.raises(ga.ParseError) as err:
+        ga.Catalog(path)
+    assert str(err.value).startswith("--catalog: ")
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.catalog(max_price_age=-1)
+    assert err.value.field == "max_price_age"
+    fresh = ga.catalog(max_price_age=100000)
+    assert fresh.info().prices_stale is False
+
+
+# ---- errors ------------------------------------------------------------------------------------
+
+def test_error_hierarchy():
+    for cls in (ga.InvalidArgument, ga.NotFound, ga.ParseError, ga.IoError, ga.Unsupported,
+                ga.NoResult):
+        assert issubclass(cls, ga.Error)
+    assert issubclass(ga.InvalidArgument, ValueError)
+    assert issubclass(ga.NotFound, LookupError)
+    assert issubclass(ga.IoError, OSError)
+
+
+def test_bad_filter_same_message_as_cli(cli_error):
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.catalog().instances(min_gpus="abc")
+    message, code = cli_error("instances", "--min-gpus", "abc")
+    assert str(err.value) == message and code == 2
+    assert err.value.field == "min_gpus"
+    assert err.value.code == "invalid_argument"
+
+
+def test_unknown_names_raise_not_found_with_hint(cli_error):
+    with pytest.raises(ga.NotFound) as err:
+        ga.catalog().show("p5.48xlarg")
+    assert str(err.value) == cli_error("show", "p5.48xlarg")[0]
+    assert "did you mean" in str(err.value)
+    with pytest.raises(ga.InvalidArgument) as err:  # a filter value, as the CLI reports it
+        ga.catalog().instances(gpu="H1000")
+    assert err.value.field == "gpu" and "did you mean H100" in str(err.value)
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.catalog().instances(sort="price:up")
+    assert err.value.field == "sort"
+
+
+# ---- workloads ---------------------------------------------------------------------------------
+
+def test_workload_fields_and_errors(cli_error):
+    w = ga.Workload(task="qlora", model="llama-2-70b", tokens="50M")
+    assert w.task == "qlora" and w.model_name == "llama-2-70b"
+    assert 6e10 < w.params < 8e10
+    assert "--task=qlora" in w.cli_args()
+    assert "tokens" in repr(w)
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.Workload(task="pretrain", model="llama-3.1-8b", tokens=-5)
+    message, _ = cli_error("estimate", "--task", "pretrain", "--model", "llama-3.1-8b",
+                           "--tokens", "-5", "--gpu", "H100")
+    assert str(err.value) == message == 'tokens: expected a positive number, got "-5"'
+    assert err.value.field == "tokens"
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.Workload(task="pretrain", layers=32, hidden=4096, heads=30, vocab=32000, tokens="1B")
+    assert err.value.field == "heads"
+    with pytest.raises(ga.NotFound) as err:
+        ga.Workload(task="finetune", model="llama-3.1-8", tokens="1B")
+    assert "did you mean" in str(err.value)
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.Workload(task="finetune", model="llama-3.1-8b", tokenz="1B")
+    assert err.value.field == "tokenz"
+    assert "tokens" in ga.workload_fields() and "llama-3.1-8b" in ga.model_presets()
+
+
+def test_workload_files(tmp_path):
+    good = tmp_path / "job.yaml"
+    good.write_text("task: lora\nmodel: llama-3.1-8b\ntokens: 100M\n")
+    w = ga.Workload.from_yaml(good, epochs=2)
+    assert w.task == "lora"
+    js = tmp_path / "job.json"
+    js.write_text(json.dumps({"task": "lora", "model": "llama-3.1-8b", "tokens": "100M"}))
+    assert ga.Workload.from_json(js).task == "lora"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("task: serve\nmodel: llama-3.1-8b\ninput-tokens: abc\n")
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.Workload.from_yaml(bad)
+    assert str(err.value).startswith(f"{bad}:3: input-tokens:")
+    assert err.value.field == "input_tokens"
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("task: [serve\n")
+    with pytest.raises(ga.ParseError):
+        ga.Workload.from_yaml(broken)
+    with pytest.raises(ga.IoError):
+        ga.Workload.from_yaml(tmp_path / "none.yaml")
+
+
+def test_workload_from_hf_config(tmp_path):
+    cfg = tmp_path / "config.json"
+    cfg.write_text(json.dumps({
+        "architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 2048,
+        "intermediate_size": 8192, "num_attention_heads": 32, "num_hidden_layers": 16,
+        "num_key_value_heads": 8, "vocab_size": 128256, "tie_word_embeddings": True,
+    }))
+    w = ga.Workload.from_config_json(cfg, task="finetune", tokens="10M")
+    assert w.task == "finetune"
+    assert 1.0e9 < w.params < 1.5e9
+    served = ga.Workload.from_config_json(cfg, task="serve")
+    assert served.task == "serve" and served.params == w.params
+
+
+# ---- estimate ----------------------------------------------------------------------------------
+
+def test_estimate_matches_cli(cli_json):
+    w = ga.Workload(task="finetune", model="llama-3.1-8b", tokens="200M", epochs=2)
+    e = ga.estimate(w, instance="p5.48xlarge")
+    assert e.to_dict() == cli_json("estimate", "--task", "finetune", "--model", "llama-3.1-8b",
+                                   "--tokens", "200M", "--epochs", "2", "--instance",
+                                   "p5.48xlarge")
+    assert e.memory.fits is True
+    assert e.time.hours > 0
+    assert e.provenance.gpu_spec_catalog_source
+    assert "Assumptions:" in str(e)
+
+
+def test_estimate_gpu_count_and_parallelism(cli_json):
+    w = ga.Workload(task="serve", model="llama-3.1-70b", quantization="fp8")
+    e = ga.catalog().estimate(w, gpu="H100", gpus=4, tp=4, region="us-east-1")
+    assert e.parallelism.tp == 4
+    assert e.to_dict() == cli_json("estimate", "--task", "serve", "--model", "llama-3.1-70b",
+                                   "--quantization", "fp8", "--gpu", "H100", "--gpus", "4",
+                                   "--tp", "4")
+
+
+def test_estimate_errors(cli_error):
+    w = ga.Workload(task="pretrain", model="llama-3.1-8b", tokens="1B", precision="bf16")
+    with pytest.raises(ga.Unsupported) as err:
+        ga.estimate(w, gpu="V100")
+    assert str(err.value) == cli_error("estimate", "--task", "pretrain", "--model",
+                                       "llama-3.1-8b", "--tokens", "1B", "--precision", "bf16",
+                                       "--gpu", "V100")[0]
+    assert err.value.field == "precision"
+    with pytest.raises(ga.NotFound):
+        ga.estimate(w, instance="p9.48xlarge")
+    with pytest.raises(ga.InvalidArgument):
+        ga.estimate(w, instance="p5.48xlarge", tp=3)
+
+
+# ---- recommend ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fields,kwargs,flags", RECOMMEND_CASES)
+def test_recommend_same_as_cli(cli_json, fields, kwargs, flags):
+    rec = ga.recommend(ga.Workload(**fields), **kwargs)
+    assert rec.to_dict() == cli_json("recommend", *flags)
+    assert rec.plans, "expected feasible plans"
+    best = rec.best
+    assert isinstance(best, ga.Plan) and best.rank == 1
+    assert isinstance(best.estimate, ga.Estimate)
+    assert best.cost_usd > 0 and best.time_hours > 0 and best.why
+
+
+def test_recommend_views():
+    rec = ga.recommend(ga.Workload(**RECOMMEND_CASES[0][0]), **RECOMMEND_CASES[0][1])
+    assert rec.svg().lstrip().startswith("<svg")
+    assert "instance type" in str(rec) and rec.best.instance_type in str(rec)
+    assert rec.pareto and all(p.cost_usd > 0 for p in rec.pareto)
+    assert isinstance(rec.warnings, list)
+    assert rec["objective"] == "cost" and "plans" in rec
+    with pytest.raises(AttributeError):
+        rec.no_such_field  # noqa: B018
+    with pytest.raises(AttributeError):
+        rec.objective = "time"
+
+
+def test_recommend_infeasible_is_not_an_error(cli_json):
+    w = ga.Workload(task="pretrain", model="llama-3.1-70b", tokens="1T")
+    rec = ga.recommend(w, deadline="1h", max_instances=1)
+    assert rec.plans == [] and rec.best is None and rec.rejected
+    assert "no feasible plan; see the reasons below" in rec.warnings
+    assert rec.to_dict() == cli_json("recommend", "--task", "pretrain", "--model", "llama-3.1-70b",
+                                     "--tokens", "1T", "--deadline", "1h", "--max-instances", "1",
+                                     ok_codes=(1,))
+
+
+def test_recommend_bad_arguments_name_the_field(cli_error):
+    w = ga.Workload(task="qlora", model="llama-2-70b", tokens="50M")
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.recommend(w, objective="fastest")
+    assert err.value.field == "objective"
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.recommend(w, deadline="soon")
+    assert err.value.field == "deadline"
+    assert str(err.value) == cli_error("recommend", "--task", "qlora", "--model", "llama-2-70b",
+                                       "--tokens", "50M", "--deadline", "soon")[0]
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.recommend(w, purchase=["on-demand", "lease"])
+    assert err.value.field == "purchase"
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.recommend(w, top=0)
+    assert err.value.field == "top"
+    with pytest.raises(ga.Error) as err:
+        ga.recommend(w, regions=["us-east-9"])
+    assert err.value.field == "regions"
+
+
+def test_recommend_four_threads_same_as_serial():
+    cases = [RECOMMEND_CASES[i % len(RECOMMEND_CASES)] for i in range(4)]
+    work = [(ga.Workload(**fields), kwargs) for fields, kwargs, _ in cases]
+    serial = [ga.recommend(w, **kw).to_dict() for w, kw in work]
+    results = [None] * 4
+    errors = []
+    barrier = threading.Barrier(4)
+
+    def run(i):
+        try:
+            barrier.wait()
+            for _ in range(3):
+                out = ga.recommend(work[i][0], **work[i][1]).to_dict()
+                assert results[i] is None or results[i] == out
+                results[i] = out
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert results == serial
+
+
+# ---- pricing -----------------------------------------------------------------------------------
+
+def test_pricing_matches_cli(cli_json):
+    p = ga.pricing("p5.48xlarge", hours_per_month=300, months=12)
+    assert p.to_dict() == cli_json("pricing", "p5.48xlarge", "--hours-per-month", "300",
+                                   "--months", "12")
+    assert p.options[0].option == "on-demand"
+    assert isinstance(p.options[0], ga.PurchaseOption)
+    assert p.cheapest
+    spot = ga.catalog().pricing("g6e.12xlarge", interruptible=True, checkpoint_gib=40,
+                                checkpoint_interval="30m", count=2)
+    assert spot.to_dict() == cli_json("pricing", "g6e.12xlarge", "--interruptible",
+                                      "--checkpoint-gib", "40", "--checkpoint-interval", "30m",
+                                      "--count", "2")
+
+
+def test_pricing_errors(cli_error):
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.pricing("p5.48xlarge", hours_per_month=1000)
+    assert str(err.value) == cli_error("pricing", "p5.48xlarge", "--hours-per-month", "1000")[0]
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.pricing("p5.48xlarge", count=1.5)
+    assert err.value.field == "count"
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.pricing("p5.48xlarge", region="mars-1")
+    assert err.value.field == "region"
+    with pytest.raises(ga.NotFound):
+        ga.pricing("p5.48xlarg")
+
+
+# ---- command line and pandas -------------------------------------------------------------------
+
+def test_python_m_gpuadvisor_forwards_to_the_cli(cli_path):
+    args = ["instances", "--gpu", "L4", "--json"]
+    ours = subprocess.run([sys.executable, "-m", "gpuadvisor", *args], capture_output=True,
+                          text=True, check=False)
+    theirs = subprocess.run([cli_path, *args], capture_output=True, text=True, check=False)
+    assert ours.returncode == 0
+    assert json.loads(ours.stdout) == json.loads(theirs.stdout)
+    bad = subprocess.run([sys.executable, "-m", "gpuadvisor", "instancez"], capture_output=True,
+                         text=True, check=False)
+    assert bad.returncode == 2 and "did you mean" in bad.stderr
+
+
+def test_to_pandas():
+    pandas = pytest.importorskip("pandas")
+    rows = ga.catalog().instances(gpu="L4")
+    frame = rows.to_pandas()
+    assert isinstance(frame, pandas.DataFrame) and len(frame) == len(rows)
+    rec = ga.recommend(ga.Workload(**RECOMMEND_CASES[0][0]), **RECOMMEND_CASES[0][1])
+    assert list(rec.to_pandas()["rank"]) == [p.rank for p in rec.plans]
