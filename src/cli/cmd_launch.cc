@@ -16,7 +16,7 @@ namespace {
 struct LaunchOptions {
   std::string catalog_path;
   std::string type, count, from_plan, rank = "1";
-  WorkloadOptions workload;
+  WorkloadArgs workload;
   std::string format = "aws-cli", region, purchase, key_name, subnet_id, instance_profile;
   std::vector<std::string> security_group_ids;
   std::string ebs_gib, checkpoint_gib, idle_stop_minutes = "60", name = "gpuadvisor", out;
