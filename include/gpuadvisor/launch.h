@@ -81,11 +81,11 @@ struct LaunchPlan {
   std::optional<VolumeSpec> data;
   bool instance_store = false;  // NVMe instance store to assemble and mount
   std::string instance_store_mount = "/opt/dlami/nvme";
-  std::string user_data;                   // the boot script (bash), plain text
-  std::string cloudwatch_config;           // amazon-cloudwatch-agent JSON
-  std::string skypilot_accelerator;        // "H100:8"; "" when SkyPilot has no name for it
-  std::vector<std::string> reasons;        // one line per decision, rendered as comments
-  std::vector<std::string> warnings;       // things the user must check
+  std::string user_data;              // the boot script (bash), plain text
+  std::string cloudwatch_config;      // amazon-cloudwatch-agent JSON
+  std::string skypilot_accelerator;   // "H100:8"; "" when SkyPilot has no name for it
+  std::vector<std::string> reasons;   // one line per decision, rendered as comments
+  std::vector<std::string> warnings;  // things the user must check
   std::vector<std::pair<std::string, std::string>> tags;  // Key, Value
   LaunchRequest request;
 };

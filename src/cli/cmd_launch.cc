@@ -127,8 +127,9 @@ Status FromWorkload(const LaunchOptions& o, const Catalog& catalog, LaunchReques
   Result<Recommendation> rec = Recommend(catalog, *w, req);
   if (!rec.ok()) return rec.status();
   if (rec->plans.empty()) {
-    std::string why = rec->rejected.empty() ? "" : ": " + rec->rejected.front().instance_type +
-                                                       " " + rec->rejected.front().reason;
+    std::string why = rec->rejected.empty() ? ""
+                                            : ": " + rec->rejected.front().instance_type + " " +
+                                                  rec->rejected.front().reason;
     return Status::NoResult("recommend found no feasible plan for the workload" + why);
   }
   const Plan& best = rec->plans.front();
@@ -158,8 +159,8 @@ Status BuildRequest(const LaunchOptions& o, const Catalog& catalog, LaunchReques
     GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(ds->second, "--dataset-gib", &r->dataset_gib));
   }
   GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.ebs_gib, "--ebs-gib", &r->ebs_gib));
-  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.checkpoint_gib, "--checkpoint-gib",
-                                            &r->checkpoint_gib));
+  GPUADVISOR_RETURN_IF_ERROR(
+      ParseOptNumber(o.checkpoint_gib, "--checkpoint-gib", &r->checkpoint_gib));
   Result<int64_t> idle = ParseInt(o.idle_stop_minutes, "--idle-stop-minutes");
   if (!idle.ok()) return idle.status();
   r->idle_stop_minutes = static_cast<int>(std::clamp<int64_t>(*idle, -1, 100000));
@@ -231,7 +232,8 @@ void SetupLaunch(CLI::App* app, int* exit_code) {
   app->add_option("--instance-profile", o->instance_profile,
                   "aws-cli/terraform: instance profile for the CloudWatch agent")
       ->group(g);
-  app->add_option("--ebs-gib", o->ebs_gib, "Data volume size in GiB (default: dataset + checkpoints)")
+  app->add_option("--ebs-gib", o->ebs_gib,
+                  "Data volume size in GiB (default: dataset + checkpoints)")
       ->group(g);
   app->add_option("--checkpoint-gib", o->checkpoint_gib,
                   "One checkpoint in GiB (default: the estimator's, for a plan or workload)")

@@ -71,10 +71,20 @@ bool HasOptionKey(const std::vector<std::string>& keys, std::string_view key) {
 }
 
 const std::vector<std::string>& InstancesArgKeys() {
-  static const std::vector<std::string> kKeys = {
-      "region",    "gpu",      "family", "min-gpus",        "max-gpus",  "min-gpu-memory",
-      "min-total-gpu-memory", "max-price", "purchase", "efa", "include-retired", "gpus-only",
-      "sort",      "limit"};
+  static const std::vector<std::string> kKeys = {"region",
+                                                 "gpu",
+                                                 "family",
+                                                 "min-gpus",
+                                                 "max-gpus",
+                                                 "min-gpu-memory",
+                                                 "min-total-gpu-memory",
+                                                 "max-price",
+                                                 "purchase",
+                                                 "efa",
+                                                 "include-retired",
+                                                 "gpus-only",
+                                                 "sort",
+                                                 "limit"};
   return kKeys;
 }
 

@@ -22,7 +22,8 @@ constexpr double kDataHeadroom = 1.2;
 // Families the x86_64 "Deep Learning Base OSS Nvidia Driver GPU AMI" release notes list as
 // supported (2026-07 notes; doc/launch.md).
 const std::set<std::string, std::less<>> kDlamiX86Families = {
-    "g4dn", "g5", "g6", "gr6", "g6e", "g7", "p4d", "p4de", "p5", "p5e", "p5en", "p6-b200", "p6-b300"};
+    "g4dn", "g5", "g6",  "gr6",  "g6e",     "g7",     "p4d",
+    "p4de", "p5", "p5e", "p5en", "p6-b200", "p6-b300"};
 
 std::string Join(const std::vector<std::string>& items, std::string_view sep) {
   std::string out;
@@ -73,10 +74,9 @@ Status CheckOffer(const Catalog& catalog, const InstanceType& t, const LaunchReq
     for (const RegionOffer& o : t.regions) {
       if (o.offered.value_or(false)) where.push_back(o.region);
     }
-    return Status::InvalidArgument(
-        "--region: " + t.name + " is not offered in " + r.region +
-        (where.empty() ? std::string("; no region is known to offer it")
-                       : "; offered in " + Join(where, ", ")));
+    return Status::InvalidArgument("--region: " + t.name + " is not offered in " + r.region +
+                                   (where.empty() ? std::string("; no region is known to offer it")
+                                                  : "; offered in " + Join(where, ", ")));
   }
   if (!offer->offered) {
     plan->warnings.push_back("whether " + t.name + " is offered in " + r.region +
@@ -102,11 +102,14 @@ void ChooseAmi(const Catalog& catalog, LaunchPlan* p) {
   if (a.kind == AcceleratorKind::kNeuron) {
     p->ami_parameter = "/aws/service/neuron/dlami/multi-framework/ubuntu-24.04/latest/image_id";
     p->ami_name = "Deep Learning AMI Neuron (Ubuntu 24.04)";
-    p->reasons.push_back("AMI: the Neuron multi-framework DLAMI: Neuron driver, runtime, compiler "
-                         "and EFA preinstalled for " + a.model);
+    p->reasons.push_back(
+        "AMI: the Neuron multi-framework DLAMI: Neuron driver, runtime, compiler "
+        "and EFA preinstalled for " +
+        a.model);
     if (t.family == "inf1") {
-      p->warnings.push_back("Neuron DLAMIs from SDK 2.26.1 on no longer support Inf1: pin an "
-                            "image released with SDK 2.26 or earlier");
+      p->warnings.push_back(
+          "Neuron DLAMIs from SDK 2.26.1 on no longer support Inf1: pin an "
+          "image released with SDK 2.26 or earlier");
     }
     return;
   }
@@ -120,15 +123,18 @@ void ChooseAmi(const Catalog& catalog, LaunchPlan* p) {
                          (arm ? "; arm64 because " + t.family + " has Graviton CPUs" : ""));
     const std::string arch = gpu ? gpu->architecture : "";
     if (arch == "Volta" || arch == "Maxwell" || arch == "Kepler") {
-      p->warnings.push_back(a.model + " (" + arch +
-                            ") is not supported by NVIDIA's open kernel modules that the OSS-driver "
-                            "DLAMI uses: pick an AMI with the proprietary driver");
+      p->warnings.push_back(
+          a.model + " (" + arch +
+          ") is not supported by NVIDIA's open kernel modules that the OSS-driver "
+          "DLAMI uses: pick an AMI with the proprietary driver");
     } else if (a.fractional()) {
-      p->warnings.push_back(t.family + " shares a GPU through NVIDIA vGPU and needs the GRID "
+      p->warnings.push_back(t.family +
+                            " shares a GPU through NVIDIA vGPU and needs the GRID "
                             "driver, which this DLAMI does not ship: see AWS's NVIDIA GRID "
                             "driver instructions");
     } else if (!arm && !kDlamiX86Families.contains(t.family)) {
-      p->warnings.push_back(t.family + " is not in the DLAMI release notes' supported-instance "
+      p->warnings.push_back(t.family +
+                            " is not in the DLAMI release notes' supported-instance "
                             "list: check before relying on it");
     }
     return;
@@ -175,8 +181,10 @@ void ChooseNetwork(LaunchPlan* p) {
   }
   p->efa_interfaces = efa_cards;
   p->reasons.push_back(
-      "EFA: " + std::to_string(efa_cards) + " EFA-only interfaces, one per EFA-capable network "
-      "card (" + std::to_string(cards) + " cards, " + t.network_performance +
+      "EFA: " + std::to_string(efa_cards) +
+      " EFA-only interfaces, one per EFA-capable network "
+      "card (" +
+      std::to_string(cards) + " cards, " + t.network_performance +
       "), plus the primary ENA interface on card 0 device 0, as AWS recommends for multi-card "
       "instances: NCCL over EFA needs every card for full bandwidth");
   if (first_efa_card > 0) {
@@ -244,12 +252,11 @@ void ChooseStorage(LaunchPlan* p) {
   if (t.local_nvme && t.local_disk_count > 0) {
     p->instance_store = true;
     const double gib = t.local_storage_gb.value_or(0) * kGiBPerGB;
-    p->reasons.push_back(
-        "instance store: " + std::to_string(t.local_disk_count) + " x " +
-        std::to_string(t.local_disk_gb.value_or(0)) + " GB NVMe" +
-        (t.local_disk_count > 1 ? " striped as RAID 0" : "") + " at " + p->instance_store_mount +
-        " (" + FormatFixed(gib, 0) +
-        " GiB) for scratch and data caches; it is erased when the instance stops");
+    p->reasons.push_back("instance store: " + std::to_string(t.local_disk_count) + " x " +
+                         std::to_string(t.local_disk_gb.value_or(0)) + " GB NVMe" +
+                         (t.local_disk_count > 1 ? " striped as RAID 0" : "") + " at " +
+                         p->instance_store_mount + " (" + FormatFixed(gib, 0) +
+                         " GiB) for scratch and data caches; it is erased when the instance stops");
   }
 }
 
@@ -257,15 +264,17 @@ void ChoosePurchase(LaunchPlan* p) {
   const LaunchRequest& r = p->request;
   p->spot = r.purchase == PurchaseKind::kSpot;
   if (r.purchase == PurchaseKind::kReserved1y) {
-    p->reasons.push_back("purchase: on-demand launch; a 1-year reservation or Savings Plan is "
-                         "bought separately and applies to it on the bill");
+    p->reasons.push_back(
+        "purchase: on-demand launch; a 1-year reservation or Savings Plan is "
+        "bought separately and applies to it on the bill");
   }
   if (!p->spot) return;
   const RegionOffer* offer = p->type->FindRegion(p->region);
   std::string band = offer && offer->spot_band ? offer->spot_band->label : "unknown";
-  p->reasons.push_back("spot: one-time request, terminate on interruption (2-minute notice); "
-                       "interruption frequency in " + p->region + ": " + band +
-                       " a month (Spot Instance Advisor)");
+  p->reasons.push_back(
+      "spot: one-time request, terminate on interruption (2-minute notice); "
+      "interruption frequency in " +
+      p->region + ": " + band + " a month (Spot Instance Advisor)");
   if (p->count > 1) {
     p->reasons.push_back("spot: MinCount = MaxCount = " + std::to_string(p->count) +
                          ", so the launch gets every node or none");
@@ -321,11 +330,13 @@ Result<LaunchPlan> PlanLaunch(const Catalog& catalog, const LaunchRequest& reque
   ChooseNetwork(&p);
   ChooseStorage(&p);
   ChoosePurchase(&p);
-  p.reasons.push_back("IMDSv2 required (HttpTokens=required), hop limit 2 so containers on the "
-                      "instance can still reach the metadata service");
+  p.reasons.push_back(
+      "IMDSv2 required (HttpTokens=required), hop limit 2 so containers on the "
+      "instance can still reach the metadata service");
   if (p.type->accelerator.kind == AcceleratorKind::kGpu && p.type->accelerator.vendor == "NVIDIA") {
-    p.reasons.push_back("monitoring: CloudWatch agent publishes nvidia_gpu utilization_gpu, "
-                        "memory_used and power_draw per instance (namespace CWAgent)");
+    p.reasons.push_back(
+        "monitoring: CloudWatch agent publishes nvidia_gpu utilization_gpu, "
+        "memory_used and power_draw per instance (namespace CWAgent)");
   }
   p.skypilot_accelerator = SkyPilotAccelerator(**type);
   p.tags = {{"Name", request.name + "-" + launch_internal::Slug(p.type->name)},

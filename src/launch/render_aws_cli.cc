@@ -70,14 +70,13 @@ ojson RunInstancesInput(const LaunchPlan& p) {
   }
   if (p.placement_group) j["Placement"] = {{"GroupName", PlacementGroupName(p)}};
   if (p.spot) {
-    j["InstanceMarketOptions"] = {{"MarketType", "spot"},
-                                  {"SpotOptions",
-                                   {{"SpotInstanceType", "one-time"},
-                                    {"InstanceInterruptionBehavior", "terminate"}}}};
+    j["InstanceMarketOptions"] = {
+        {"MarketType", "spot"},
+        {"SpotOptions",
+         {{"SpotInstanceType", "one-time"}, {"InstanceInterruptionBehavior", "terminate"}}}};
   }
-  j["MetadataOptions"] = {{"HttpTokens", "required"},
-                          {"HttpEndpoint", "enabled"},
-                          {"HttpPutResponseHopLimit", 2}};
+  j["MetadataOptions"] = {
+      {"HttpTokens", "required"}, {"HttpEndpoint", "enabled"}, {"HttpPutResponseHopLimit", 2}};
   if (!r.instance_profile.empty()) j["IamInstanceProfile"] = {{"Name", r.instance_profile}};
   j["TagSpecifications"] = ojson::array({Tags(p, "instance"), Tags(p, "volume")});
   j["UserData"] = p.user_data;
@@ -104,8 +103,8 @@ std::string Variables(const LaunchPlan& p) {
   std::string s = "set -euo pipefail\n\nREGION=" + p.region + "\nSPEC=\"${SPEC:-$(mktemp)}\"\n";
   if (NeedSubnet(p)) {
     s += "# One subnet for every node: a cluster placement group and EFA stay inside one AZ.\n"
-         ": \"${SUBNET_ID:?set SUBNET_ID=subnet-... (an AZ where " + p.type->name +
-         " is offered)}\"\n";
+         ": \"${SUBNET_ID:?set SUBNET_ID=subnet-... (an AZ where " +
+         p.type->name + " is offered)}\"\n";
   }
   if (NeedGroup(p)) {
     s += "# EFA needs a security group that allows all traffic to and from itself, e.g.:\n"
@@ -122,21 +121,26 @@ std::string Variables(const LaunchPlan& p) {
 std::string Steps(const LaunchPlan& p, const std::string& json) {
   std::string s;
   s += "\n# 1. The AMI the SSM parameter resolves to today (RunInstances resolves it again).\n"
-       "aws ssm get-parameter --region \"$REGION\" --name " + p.ami_parameter +
-       " --query Parameter.Value --output text\n";
+       "aws ssm get-parameter --region \"$REGION\" --name " +
+       p.ami_parameter + " --query Parameter.Value --output text\n";
   if (p.placement_group) {
     const std::string pg = PlacementGroupName(p);
     s += "\n# 2. Cluster placement group (created once, reused by later launches).\n"
-         "aws ec2 describe-placement-groups --region \"$REGION\" --group-names " + pg +
+         "aws ec2 describe-placement-groups --region \"$REGION\" --group-names " +
+         pg +
          " >/dev/null 2>&1 ||\n"
-         "  aws ec2 create-placement-group --region \"$REGION\" --group-name " + pg +
-         " --strategy cluster\n";
+         "  aws ec2 create-placement-group --region \"$REGION\" --group-name " +
+         pg + " --strategy cluster\n";
   }
-  s += "\n# 3. The run-instances input" + std::string(p.efa ? " (" +
-       std::to_string(p.interfaces.size()) + " network interfaces per instance: 1 ENA + " +
-       std::to_string(p.efa_interfaces) + " EFA-only)" : "") + ".\n";
+  s += "\n# 3. The run-instances input" +
+       std::string(p.efa ? " (" + std::to_string(p.interfaces.size()) +
+                               " network interfaces per instance: 1 ENA + " +
+                               std::to_string(p.efa_interfaces) + " EFA-only)"
+                         : "") +
+       ".\n";
   s += "cat > \"$SPEC\" <<'GPUADVISOR_JSON'\n" + json + "\nGPUADVISOR_JSON\n";
-  if (NeedSubnet(p)) s += "sed -i \"s/" + std::string(kSubnetPlaceholder) + "/$SUBNET_ID/g\" \"$SPEC\"\n";
+  if (NeedSubnet(p))
+    s += "sed -i \"s/" + std::string(kSubnetPlaceholder) + "/$SUBNET_ID/g\" \"$SPEC\"\n";
   if (NeedGroup(p)) {
     s += "sed -i \"s/" + std::string(kGroupPlaceholder) + "/$SECURITY_GROUP_ID/g\" \"$SPEC\"\n";
   }

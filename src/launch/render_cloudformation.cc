@@ -25,13 +25,13 @@ std::string Tags(const LaunchPlan& p, const std::string& indent) {
 std::string Parameters(const LaunchPlan& p) {
   const LaunchRequest& r = p.request;
   std::string s = "Parameters:\n";
-  s += "  # The AMI through its public SSM parameter: always the latest release of " +
-       p.ami_name + ".\n";
+  s += "  # The AMI through its public SSM parameter: always the latest release of " + p.ami_name +
+       ".\n";
   s += "  ImageId:\n    Type: AWS::SSM::Parameter::Value<AWS::EC2::Image::Id>\n    Default: " +
        p.ami_parameter + "\n";
   s += "  SubnetId:\n    Type: AWS::EC2::Subnet::Id\n"
-       "    Description: Subnet for every node (one AZ where " + p.type->name +
-       " is offered)\n";
+       "    Description: Subnet for every node (one AZ where " +
+       p.type->name + " is offered)\n";
   if (!r.subnet_id.empty()) s += "    Default: " + Quoted(r.subnet_id) + "\n";
   s += "  SecurityGroupIds:\n    Type: List<AWS::EC2::SecurityGroup::Id>\n"
        "    Description: Security groups for access (SSH, your services)\n";
@@ -60,7 +60,8 @@ std::string SharedResources(const LaunchPlan& p) {
        "without SSH.\n"
        "  InstanceRole:\n    Type: AWS::IAM::Role\n    Properties:\n"
        "      AssumeRolePolicyDocument:\n        Version: \"2012-10-17\"\n        Statement:\n"
-       "          - Effect: Allow\n            Principal:\n              Service: ec2.amazonaws.com\n"
+       "          - Effect: Allow\n            Principal:\n              Service: "
+       "ec2.amazonaws.com\n"
        "            Action: sts:AssumeRole\n"
        "      ManagedPolicyArns:\n"
        "        - !Sub arn:${AWS::Partition}:iam::aws:policy/CloudWatchAgentServerPolicy\n"
@@ -87,10 +88,13 @@ std::string SharedResources(const LaunchPlan& p) {
 }
 
 std::string Volume(const VolumeSpec& v) {
-  return "          # " + v.why + "\n"
-         "          - DeviceName: " + v.device_name + "\n            Ebs:\n"
-         "              VolumeType: gp3\n              VolumeSize: " + std::to_string(v.size_gib) +
-         "\n              Iops: " + std::to_string(v.iops) +
+  return "          # " + v.why +
+         "\n"
+         "          - DeviceName: " +
+         v.device_name +
+         "\n            Ebs:\n"
+         "              VolumeType: gp3\n              VolumeSize: " +
+         std::to_string(v.size_gib) + "\n              Iops: " + std::to_string(v.iops) +
          "\n              Throughput: " + std::to_string(v.throughput) +
          "\n              Encrypted: true\n              DeleteOnTermination: true\n";
 }
@@ -116,7 +120,9 @@ std::string LaunchTemplate(const LaunchPlan& p) {
       "  LaunchTemplate:\n    Type: AWS::EC2::LaunchTemplate\n    Properties:\n"
       "      LaunchTemplateData:\n"
       "        ImageId: !Ref ImageId\n"
-      "        InstanceType: " + p.type->name + "\n"
+      "        InstanceType: " +
+      p.type->name +
+      "\n"
       "        KeyName: !If [HasKeyName, !Ref KeyName, !Ref AWS::NoValue]\n"
       "        IamInstanceProfile:\n          Arn: !GetAtt InstanceProfile.Arn\n"
       "        BlockDeviceMappings:\n";
@@ -151,12 +157,14 @@ std::string LaunchTemplate(const LaunchPlan& p) {
 
 std::string Node(const LaunchPlan& p, int i) {
   const std::string id = "Node" + std::to_string(i);
-  std::string s = "  " + id + ":\n    Type: AWS::EC2::Instance\n    Properties:\n"
+  std::string s = "  " + id +
+                  ":\n    Type: AWS::EC2::Instance\n    Properties:\n"
                   "      LaunchTemplate:\n        LaunchTemplateId: !Ref LaunchTemplate\n"
                   "        Version: !GetAtt LaunchTemplate.LatestVersionNumber\n";
   if (!p.efa) s += "      SubnetId: !Ref SubnetId\n";
   const bool gpu = NvidiaGpu(p);
-  s += "  " + id + "IdleAlarm:\n    Type: AWS::CloudWatch::Alarm\n    Condition: IdleAlarm\n"
+  s += "  " + id +
+       "IdleAlarm:\n    Type: AWS::CloudWatch::Alarm\n    Condition: IdleAlarm\n"
        "    Properties:\n"
        "      AlarmDescription: " +
        Quoted(std::string(p.spot ? "Terminate" : "Stop") + " " + id + " when its " +
@@ -189,8 +197,9 @@ std::string RenderCloudFormation(const LaunchPlan& p) {
        Quoted("gpuadvisor launch: " + std::to_string(p.count) + " x " + p.type->name + ", " +
               (p.spot ? "spot" : "on-demand") + ", " + p.region) +
        "\n";
-  s += "# Deploy: aws cloudformation deploy --region " + p.region +
-       " --stack-name " + p.request.name + " --template-file THIS_FILE --capabilities "
+  s += "# Deploy: aws cloudformation deploy --region " + p.region + " --stack-name " +
+       p.request.name +
+       " --template-file THIS_FILE --capabilities "
        "CAPABILITY_IAM --parameter-overrides SubnetId=subnet-... SecurityGroupIds=sg-..." +
        (p.efa ? " VpcId=vpc-..." : "") + "\n#\n# Why each choice:\n";
   for (const std::string& why : p.reasons) s += "#   - " + why + "\n";

@@ -8,9 +8,9 @@
 namespace gpuadvisor::launch_internal {
 
 std::string RenderSkyPilot(const LaunchPlan& p) {
-  std::string s = "# gpuadvisor launch: " + std::to_string(p.count) + " x " + p.type->name +
-                  ", " + (p.spot ? "spot" : "on-demand") + ", " + p.region +
-                  "\n# sky launch -c " + p.request.name + " THIS_FILE\n#\n# Why each choice:\n";
+  std::string s = "# gpuadvisor launch: " + std::to_string(p.count) + " x " + p.type->name + ", " +
+                  (p.spot ? "spot" : "on-demand") + ", " + p.region + "\n# sky launch -c " +
+                  p.request.name + " THIS_FILE\n#\n# Why each choice:\n";
   for (const std::string& why : p.reasons) s += "#   - " + why + "\n";
   if (!p.warnings.empty()) {
     s += "#\n# Check before launching:\n";
@@ -42,7 +42,8 @@ std::string RenderSkyPilot(const LaunchPlan& p) {
   s += "setup: |\n";
   if (p.instance_store) {
     s += "  # Instance store: SkyPilot images leave the NVMe disks unformatted.\n"
-         "  if ! mountpoint -q " + p.instance_store_mount +
+         "  if ! mountpoint -q " +
+         p.instance_store_mount +
          "; then\n"
          "    mapfile -t NVME < <(lsblk -dnpo NAME,MODEL | awk '/Instance Storage/ {print $1}')\n"
          "    if [ \"${#NVME[@]}\" -gt 1 ]; then sudo mdadm --create /dev/md0 --run --level=0 "

@@ -75,8 +75,8 @@ void Variables(const LaunchPlan& p, HclWriter* w) {
   const LaunchRequest& r = p.request;
   w->Open("variable \"subnet_id\"");
   w->Attr("type", "string");
-  w->Attr("description", Quoted("Subnet for every node (one AZ where " + p.type->name +
-                                " is offered)"));
+  w->Attr("description",
+          Quoted("Subnet for every node (one AZ where " + p.type->name + " is offered)"));
   if (!r.subnet_id.empty()) w->Attr("default", Quoted(r.subnet_id));
   w->Close();
   w->Blank();
@@ -223,8 +223,9 @@ void LaunchTemplate(const LaunchPlan& p, HclWriter* w) {
 std::string RenderTerraform(const LaunchPlan& p) {
   std::string head = "# gpuadvisor launch: " + std::to_string(p.count) + " x " + p.type->name +
                      ", " + (p.spot ? "spot" : "on-demand") + ", " + p.region + "\n";
-  head += "# terraform init && terraform apply -var subnet_id=subnet-... "
-          "-var 'security_group_ids=[\"sg-...\"]'\n#\n# Why each choice:\n";
+  head +=
+      "# terraform init && terraform apply -var subnet_id=subnet-... "
+      "-var 'security_group_ids=[\"sg-...\"]'\n#\n# Why each choice:\n";
   for (const std::string& why : p.reasons) head += "#   - " + why + "\n";
   if (!p.warnings.empty()) {
     head += "#\n# Check before launching:\n";

@@ -24,7 +24,9 @@ std::string InstanceStoreStep(const LaunchPlan& p) {
   return "\n# Instance store: " + std::to_string(p.type->local_disk_count) +
          " NVMe disk(s) as one RAID 0 XFS volume at " + m +
          " (the DLAMI may have mounted it already).\n"
-         "MNT=" + m + "\n"
+         "MNT=" +
+         m +
+         "\n"
          "if ! mountpoint -q \"$MNT\"; then\n"
          "  mapfile -t NVME < <(lsblk -dnpo NAME,MODEL | awk '/Instance Storage/ {print $1}')\n"
          "  DEV=\"\"\n"
@@ -54,7 +56,8 @@ std::string DataVolumeStep(const LaunchPlan& p) {
          "    if [ \"$(lsblk -no NAME \"$d\" | wc -l)\" -eq 1 ] && "
          "[ -z \"$(blkid -o value -s TYPE \"$d\" || true)\" ]; then\n"
          "      mkfs.xfs -f \"$d\" && mkdir -p /data && mount -o noatime \"$d\" /data\n"
-         "      echo \"UUID=$(blkid -o value -s UUID \"$d\") /data xfs defaults,noatime,nofail 0 2\" "
+         "      echo \"UUID=$(blkid -o value -s UUID \"$d\") /data xfs defaults,noatime,nofail 0 "
+         "2\" "
          ">> /etc/fstab\n"
          "      chmod 1777 /data\n"
          "      break 2\n"
@@ -69,16 +72,23 @@ std::string CloudWatchStep(const LaunchPlan& p) {
   const std::string dir = "/opt/aws/amazon-cloudwatch-agent";
   return "\n# CloudWatch agent: GPU utilisation, memory and power per instance (needs an instance "
          "profile with CloudWatchAgentServerPolicy).\n"
-         "if [ ! -x " + dir + "/bin/amazon-cloudwatch-agent-ctl ]; then\n"
+         "if [ ! -x " +
+         dir +
+         "/bin/amazon-cloudwatch-agent-ctl ]; then\n"
          "  curl -fsSL -o /tmp/cwagent.deb "
-         "https://amazoncloudwatch-agent.s3.amazonaws.com/ubuntu/" + deb_arch +
+         "https://amazoncloudwatch-agent.s3.amazonaws.com/ubuntu/" +
+         deb_arch +
          "/latest/amazon-cloudwatch-agent.deb && dpkg -i /tmp/cwagent.deb || echo "
          "\"warning: CloudWatch agent not installed\"\n"
          "fi\n"
-         "if [ -x " + dir + "/bin/amazon-cloudwatch-agent-ctl ]; then\n"
-         "  cat > " + dir + "/etc/gpuadvisor.json <<'GPUADVISOR_CWAGENT'\n" +
-         p.cloudwatch_config + "GPUADVISOR_CWAGENT\n"
-         "  " + dir + "/bin/amazon-cloudwatch-agent-ctl -a fetch-config -m ec2 -s -c file:" + dir +
+         "if [ -x " +
+         dir +
+         "/bin/amazon-cloudwatch-agent-ctl ]; then\n"
+         "  cat > " +
+         dir + "/etc/gpuadvisor.json <<'GPUADVISOR_CWAGENT'\n" + p.cloudwatch_config +
+         "GPUADVISOR_CWAGENT\n"
+         "  " +
+         dir + "/bin/amazon-cloudwatch-agent-ctl -a fetch-config -m ec2 -s -c file:" + dir +
          "/etc/gpuadvisor.json || echo \"warning: CloudWatch agent not started\"\n"
          "fi\n";
 }
@@ -126,22 +136,22 @@ std::string CloudWatchConfig(const LaunchPlan& p) {
                      {"resources", {"/"}},
                      {"metrics_collection_interval", 300}};
   if (p.data) metrics["disk"]["resources"].push_back("/data");
-  ojson config = {
-      {"agent", {{"metrics_collection_interval", 60}}},
-      {"metrics",
-       {{"namespace", "CWAgent"},
-        {"append_dimensions", {{"InstanceId", "${aws:InstanceId}"}}},
-        // One series per instance (the GPUs rolled up), which the idle alarm watches.
-        {"aggregation_dimensions", {{"InstanceId"}}},
-        {"metrics_collected", metrics}}}};
+  ojson config = {{"agent", {{"metrics_collection_interval", 60}}},
+                  {"metrics",
+                   {{"namespace", "CWAgent"},
+                    {"append_dimensions", {{"InstanceId", "${aws:InstanceId}"}}},
+                    // One series per instance (the GPUs rolled up), which the idle alarm watches.
+                    {"aggregation_dimensions", {{"InstanceId"}}},
+                    {"metrics_collected", metrics}}}};
   return config.dump(2) + "\n";
 }
 
 std::string UserData(const LaunchPlan& p) {
   std::string s =
       "#!/bin/bash\n"
-      "# Boot script written by gpuadvisor launch for " + std::to_string(p.count) + " x " +
-      p.type->name + " (" + p.ami_name + ").\n"
+      "# Boot script written by gpuadvisor launch for " +
+      std::to_string(p.count) + " x " + p.type->name + " (" + p.ami_name +
+      ").\n"
       "set -uo pipefail\n"
       "exec > >(tee -a /var/log/gpuadvisor-boot.log) 2>&1\n";
   s += InstanceStoreStep(p);

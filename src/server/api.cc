@@ -400,7 +400,8 @@ ApiResponse Launch(const ApiContext& ctx, const ApiRequest& req, std::string_vie
   for (auto it = body->begin(); it != body->end(); ++it) {
     const std::string key = CanonicalOptionKey(it.key());
     if (key == "plan") {
-      if (!it->is_object()) return ErrorResponse(400, "invalid_argument", "plan: expected an object", "plan");
+      if (!it->is_object())
+        return ErrorResponse(400, "invalid_argument", "plan: expected an object", "plan");
       plan = &*it;
       continue;
     }
@@ -409,14 +410,19 @@ ApiResponse Launch(const ApiContext& ctx, const ApiRequest& req, std::string_vie
     Status st;
     if (key == "format") {
       std::optional<LaunchFormat> f = ParseLaunchFormat(*text);
-      if (!f) st = Status::InvalidArgument("format: expected aws-cli, cloudformation, terraform or skypilot, got \"" + *text + "\"");
+      if (!f)
+        st = Status::InvalidArgument(
+            "format: expected aws-cli, cloudformation, terraform or skypilot, got \"" + *text +
+            "\"");
       if (f) format = *f;
     } else if (key == "rank") {
       Result<double> n = ParseSiNumber(*text, "rank");
-      st = n.ok() && *n >= 1 && *n <= 1000 ? Status::OK() : Status::InvalidArgument("rank: expected 1 to 1000");
+      st = n.ok() && *n >= 1 && *n <= 1000 ? Status::OK()
+                                           : Status::InvalidArgument("rank: expected 1 to 1000");
       if (st.ok()) rank = static_cast<int>(*n);
     } else if (plan != nullptr || body->contains("plan")) {
-      if (key == "type" || key == "instance" || key == "count" || key == "region" || key == "purchase") {
+      if (key == "type" || key == "instance" || key == "count" || key == "region" ||
+          key == "purchase") {
         st = Status::InvalidArgument(key + ": conflicts with the plan (the plan sets it)");
       } else {
         st = SetLaunchArg(&lr, key, *text);
@@ -430,7 +436,8 @@ ApiResponse Launch(const ApiContext& ctx, const ApiRequest& req, std::string_vie
     Status st = ReadPlanJson(plan->dump(), "plan", rank, &lr);
     if (!st.ok()) return ErrorResponse(400, StatusCodeName(st.code()), st.message(), "plan");
   } else if (lr.instance_type.empty()) {
-    return ErrorResponse(400, "invalid_argument", "type: required (or a plan from /v1/recommend)", "type");
+    return ErrorResponse(400, "invalid_argument", "type: required (or a plan from /v1/recommend)",
+                         "type");
   }
   Result<LaunchPlan> lp = PlanLaunch(*ctx.catalog, lr);
   if (!lp.ok()) return ErrorResponse(lp.status());

@@ -85,7 +85,7 @@ TEST(LaunchTest, AmiFollowsArchitectureAndAccelerator) {
   EXPECT_NE(Plan("trn1.32xlarge").ami_parameter.find("/aws/service/neuron/dlami/"),
             std::string::npos);
   EXPECT_NE(Plan("g4ad.xlarge").ami_parameter.find("/canonical/ubuntu/"), std::string::npos);
-  EXPECT_FALSE(Plan("g4ad.xlarge").warnings.empty());   // AMD: install the driver
+  EXPECT_FALSE(Plan("g4ad.xlarge").warnings.empty());    // AMD: install the driver
   EXPECT_FALSE(Plan("p3dn.24xlarge").warnings.empty());  // Volta: no open kernel modules
 }
 
@@ -191,8 +191,8 @@ TEST(LaunchTest, ReadsRecommendOutputAndSinglePlans) {
   ASSERT_TRUE(ReadPlanJson(R"({"instance_type": "g6.xlarge"})", "p.json", 1, &single).ok());
   EXPECT_EQ(single.count, 1);
 
-  const Status bad = ReadPlanJson(R"({"plans": [{"instance_type": "x", "instances": 0}]})",
-                                  "p.json", 1, &single);
+  const Status bad =
+      ReadPlanJson(R"({"plans": [{"instance_type": "x", "instances": 0}]})", "p.json", 1, &single);
   EXPECT_EQ(bad.message(), "p.json: plans[0].instances: expected an integer 1..1000");
   EXPECT_NE(ReadPlanJson("{", "p.json", 1, &single).message().find("p.json: byte"),
             std::string::npos);

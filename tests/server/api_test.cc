@@ -9,6 +9,7 @@
 
 #include "gpuadvisor/query.h"
 #include "io/catalog_views.h"
+#include "io/requests.h"
 #include "server/web_assets.h"
 
 namespace gpuadvisor::server {
