@@ -4,10 +4,13 @@
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
+#include "gpuadvisor/idle.h"
 #include "gpuadvisor/launch.h"
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/recommend.h"
+#include "gpuadvisor/telemetry.h"
 #include "gpuadvisor/workload.h"
+#include "io/idle_views.h"
 #include "io/pricing_views.h"
 #include "io/recommend_views.h"
 #include "io/request_fields.h"
@@ -456,6 +459,84 @@ ApiResponse Launch(const ApiContext& ctx, const ApiRequest& req, std::string_vie
   return JsonResponse(j);
 }
 
+// ---- idle ----
+
+// The upload is the telemetry itself (nvidia-smi CSV or XML, DCGM/Prometheus text, CloudWatch
+// JSON); the `idle` options come as query parameters.
+struct IdleQuery {
+  IdleOptions options;
+  TelemetryOptions telemetry;
+  std::string host = "upload";
+  std::string instance_type;
+};
+
+Status ParseIdleQuery(const ApiContext& ctx, const ApiRequest& req, IdleQuery* q) {
+  for (const auto& [key, value] : req.query) {
+    const std::string k = CanonicalOptionKey(key);
+    if (k == "idle-threshold") {
+      Result<double> v = ParseSiNumber(value, key);
+      if (!v.ok() || *v < 0 || *v > 100) {
+        return Status::InvalidArgument(key + ": expected a percentage, 0 to 100");
+      }
+      q->options.idle_threshold_pct = *v;
+    } else if (k == "idle-window") {
+      Result<double> v = ParseDurationSeconds(value, key);
+      if (!v.ok()) return v.status();
+      q->options.idle_window_s = *v;
+    } else if (k == "region") {
+      GPUADVISOR_RETURN_IF_ERROR(CheckRegion(*ctx.catalog, value, key));
+      q->options.region = value;
+    } else if (k == "purchase") {
+      q->options.purchase = value;
+    } else if (k == "format") {
+      std::optional<TelemetryFormat> f = ParseTelemetryFormat(value);
+      if (!f) {
+        return Status::InvalidArgument(key +
+                                       ": expected auto, nvidia-smi-csv, nvidia-smi-xml, "
+                                       "prometheus or cloudwatch, got \"" +
+                                       value + "\"");
+      }
+      q->telemetry.format = *f;
+    } else if (k == "host") {
+      q->host = value;
+    } else if (k == "instance-type") {
+      q->instance_type = value;
+    } else {
+      return Status::InvalidArgument(
+          "unknown parameter \"" + key +
+          "\"; expected idle-threshold, idle-window, region, purchase, format, host, "
+          "instance-type");
+    }
+  }
+  return Status::OK();
+}
+
+ApiResponse Idle(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
+  IdleQuery q;
+  Status st = ParseIdleQuery(ctx, req, &q);
+  if (!st.ok()) return ErrorResponse(st);
+  if (Trim(req.body).empty()) {
+    return ErrorResponse(400, "invalid_argument", "body: expected telemetry (nvidia-smi CSV, ...)",
+                         "body");
+  }
+  std::vector<InventoryEntry> inventory;
+  if (!q.instance_type.empty()) {
+    Result<const InstanceType*> t = ResolveInstanceType(*ctx.catalog, q.instance_type);
+    if (!t.ok()) return ErrorResponse(400, "not_found", t.status().message(), "instance-type");
+    inventory.push_back({q.host, (*t)->name, q.options.region, q.options.purchase, 0});
+  }
+  IdleAnalyzer analyzer(ctx.catalog, q.options);
+  Result<TelemetryFileInfo> read =
+      ReadTelemetryText(req.body, q.host, q.telemetry,
+                        [&analyzer](const TelemetrySample& s) { return analyzer.Add(s); });
+  if (!read.ok())
+    return ErrorResponse(400, StatusCodeName(read.status().code()), read.status().message(),
+                         "body");
+  Result<IdleReport> r = analyzer.Finish(inventory);
+  if (!r.ok()) return ErrorResponse(r.status());
+  return JsonResponse(IdleReportJson(*r, ctx.fresh));
+}
+
 ApiResponse Reload(const ApiContext& ctx, const ApiRequest&, std::string_view) {
   if (ctx.holder == nullptr)
     return ErrorResponse(Status::Unsupported("catalog: reload unavailable"));
@@ -502,6 +583,7 @@ const std::vector<Route>& Routes() {
       {"POST", "/v1/recommend", RecommendPlans, "Ranked plans for a workload (CLI: recommend)",
        true},
       {"POST", "/v1/pricing", Pricing, "Purchase options for a usage pattern (CLI: pricing)", true},
+      {"POST", "/v1/idle", Idle, "Idle GPUs and rightsizing from uploaded telemetry (CLI: idle)"},
       {"POST", "/v1/launch", Launch, "A launch spec for a plan or type (CLI: launch)", true},
       {"POST", "/v1/catalog/reload", Reload, "Swap in a freshly loaded catalog"},
   };

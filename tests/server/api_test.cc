@@ -11,6 +11,7 @@
 #include "io/catalog_views.h"
 #include "io/requests.h"
 #include "server/web_assets.h"
+#include "util/files.h"
 
 namespace gpuadvisor::server {
 namespace {
@@ -273,6 +274,25 @@ TEST(ApiTest, LaunchSpecForAPlanOrAType) {
   ExpectError(Call("POST", "/v1/launch", R"({"plan":{"x":1}})"), 400, "plan");
   json conflict = {{"plan", plan}, {"region", "eu-west-1"}};
   ExpectError(Call("POST", "/v1/launch", conflict.dump()), 400, "region");
+}
+
+TEST(ApiTest, IdleFromUploadedTelemetry) {
+  Result<std::string> csv =
+      ReadFile(std::string(GPUADVISOR_TESTS_DIR) + "/fixtures/telemetry/smi-nvidia-l40s-idle.csv");
+  ASSERT_TRUE(csv.ok());
+  ApiResponse r = Call("POST", "/v1/idle", *csv,
+                       {{"instance-type", "g6e.xlarge"}, {"host", "box1"}, {"idle-window", "1m"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_NE(r.body.find("box1"), std::string::npos);
+  EXPECT_NE(r.body.find("g6e.xlarge"), std::string::npos);
+  ExpectError(Call("POST", "/v1/idle", ""), 400, "body");
+  ExpectError(Call("POST", "/v1/idle", *csv, {{"idle-threshold", "150"}}), 400, "idle-threshold");
+  ExpectError(Call("POST", "/v1/idle", *csv, {{"format", "excel"}}), 400, "format");
+  ExpectError(Call("POST", "/v1/idle", *csv, {{"instance-type", "g6e.xlarg"}}), 400,
+              "instance-type");
+  ExpectError(Call("POST", "/v1/idle", *csv, {{"colour", "red"}}), 400, "colour");
+  ExpectError(Call("POST", "/v1/idle", "not,telemetry\n1,2\n", {{"format", "nvidia-smi-csv"}}), 400,
+              "body");
 }
 
 TEST(ApiTest, UnknownPathsAndMethods) {
