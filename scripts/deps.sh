@@ -2,12 +2,17 @@
 # Installs the Debian packages gpuadvisor needs, only those that are missing. Run as root.
 set -euo pipefail
 pkgs=(g++ cmake ninja-build pkg-config nlohmann-json3-dev rapidjson-dev libcli11-dev libgtest-dev libgmock-dev
-      libbenchmark-dev libyaml-cpp-dev python3 ccache zlib1g-dev
+      libbenchmark-dev libyaml-cpp-dev python3 ccache zlib1g-dev libcpp-httplib-dev
       python3-dev pybind11-dev python3-pytest python3-pandas)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Web page browser test (chromium + node/npm for playwright-core) and the HTTP load test (wrk);
+# checked by command so that a node from another source (with its own npm) is kept.
+command -v chromium >/dev/null || missing+=(chromium)
+command -v npm >/dev/null || missing+=(nodejs npm)
+command -v wrk >/dev/null || missing+=(wrk)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive

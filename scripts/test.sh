@@ -19,7 +19,9 @@ esac
 cmake -S . -B "$dir" -G Ninja "${flags[@]}" -DGPUADVISOR_BUILD_TESTS=ON -DGPUADVISOR_WERROR=ON >/dev/null
 cmake --build "$dir" -j2
 [ "$mode" = coverage ] && find "$dir" -name '*.gcda' -delete
-ctest --test-dir "$dir" --output-on-failure -j2
+# Browser and load tests (labels browser, load) run in release mode only.
+skip=(); [ "$mode" != release ] && skip=(-LE 'browser|load')
+ctest --test-dir "$dir" --output-on-failure -j2 "${skip[@]}"
 if [ "$mode" = coverage ]; then
   # Line coverage of src/ (library and CLI); fails under the floor in .ci/coverage-floor.
   floor=$(cat .ci/coverage-floor)

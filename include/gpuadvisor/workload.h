@@ -209,6 +209,13 @@ const WorkloadFieldInfo* FindWorkloadFieldInfo(std::string_view name);
 // be a preset name or an object of architecture keys. Errors: ParseError "<origin>:<line>: ..."
 // (YAML) or "<origin>: byte N" (JSON), InvalidArgument "<origin>: <key>: ..." for bad values.
 Result<Workload> ParseWorkloadJson(std::string_view text, std::string_view origin);
+// The same for untrusted input (the HTTP API): never touches the filesystem. "model-config"
+// (any spelling) must be the config.json content as an inline JSON object; a string (a path,
+// or "-" for stdin) is InvalidArgument naming the key.
+Result<Workload> ParseWorkloadJsonInline(std::string_view text, std::string_view origin);
+// True when `key` (any accepted spelling: "model-config", "hf_config", ...) names the field
+// whose value is a file to read.
+bool IsFileWorkloadField(std::string_view key);
 Result<Workload> ParseWorkloadYaml(std::string_view text, std::string_view origin);
 // Picks JSON when the first non-blank character is '{', YAML otherwise.
 Result<Workload> ParseWorkloadText(std::string_view text, std::string_view origin);

@@ -29,6 +29,7 @@ const std::vector<Command>& Commands() {
       {"idle", "Idle GPUs, wasted dollars and rightsizing from GPU telemetry", &SetupIdle},
       {"simulate", "Replay a request-rate trace against an autoscaled serving fleet",
        &SetupSimulate},
+      {"serve", "HTTP JSON API and a local web page (127.0.0.1 by default)", &SetupServe},
   };
   return kCommands;
 }

@@ -13,4 +13,5 @@ set(GPUADVISOR_CLI_SOURCES
   src/cli/cmd_idle.cc
   src/cli/cmd_simulate.cc
   src/cli/workload_flags.cc
+  src/cli/cmd_serve.cc
 )

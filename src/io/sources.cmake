@@ -4,6 +4,7 @@ set(GPUADVISOR_IO_SOURCES
   src/io/estimate_views.cc
   src/io/pricing_views.cc
   src/io/recommend_views.cc
+  src/io/request_fields.cc
   src/io/requests.cc
   src/io/idle_views.cc
   src/io/simulate_views.cc

@@ -402,6 +402,11 @@ const WorkloadFieldInfo* FindWorkloadFieldInfo(std::string_view name) {
   return nullptr;
 }
 
+bool IsFileWorkloadField(std::string_view key) {
+  const FieldDef* f = FindField(CanonicalKey(key));
+  return f != nullptr && std::string_view(f->name) == "model-config";
+}
+
 Status SetWorkloadField(Workload* w, std::string_view key, std::string_view value) {
   const std::string name = CanonicalKey(key);
   const FieldDef* f = FindField(name);

@@ -38,14 +38,32 @@ Result<std::string> JsonScalarText(const nlohmann::json& v, const std::string& k
                                  std::string(v.type_name()));
 }
 
-Status ApplyJsonObject(Workload* w, const nlohmann::json& obj, bool in_model);
+// Untrusted input (ParseWorkloadJsonInline) may not name files: config.json comes inline.
+struct JsonMode {
+  bool inline_only = false;
+};
 
-Status ApplyJsonMember(Workload* w, const std::string& key, const nlohmann::json& v,
-                       bool in_model) {
+Status ApplyJsonObject(Workload* w, const nlohmann::json& obj, bool in_model, JsonMode mode);
+
+Status ApplyInlineConfig(Workload* w, const std::string& key, const nlohmann::json& v) {
+  if (!v.is_object()) {
+    return Status::InvalidArgument(
+        key +
+        ": file paths (and - for stdin) are not accepted here; send the config.json "
+        "content as a JSON object");
+  }
+  return ApplyHfConfigJson(w, v.dump(), key);
+}
+
+Status ApplyJsonMember(Workload* w, const std::string& key, const nlohmann::json& v, bool in_model,
+                       JsonMode mode) {
   if (v.is_null()) return Status::OK();
+  if (mode.inline_only && IsFileWorkloadField(in_model ? ModelSubkey(key) : key)) {
+    return ApplyInlineConfig(w, key, v);
+  }
   if (v.is_object()) {
-    if (!in_model && key == "model") return ApplyJsonObject(w, v, true);
-    if (!in_model && IsFlattenedSection(key)) return ApplyJsonObject(w, v, false);
+    if (!in_model && key == "model") return ApplyJsonObject(w, v, true, mode);
+    if (!in_model && IsFlattenedSection(key)) return ApplyJsonObject(w, v, false, mode);
     return Status::InvalidArgument(key + ": expected a value, got an object");
   }
   Result<std::string> text = JsonScalarText(v, key);
@@ -53,18 +71,18 @@ Status ApplyJsonMember(Workload* w, const std::string& key, const nlohmann::json
   return SetWorkloadField(w, in_model ? ModelSubkey(key) : key, *text);
 }
 
-Status ApplyJsonObject(Workload* w, const nlohmann::json& obj, bool in_model) {
+Status ApplyJsonObject(Workload* w, const nlohmann::json& obj, bool in_model, JsonMode mode) {
   // A preset first, so that sibling architecture keys refine it (order-independent anyway).
   for (const char* first : {"name", "preset", "model"}) {
     auto it = obj.find(first);
     if (it != obj.end() && it->is_string() && (in_model || std::string_view(first) == "model")) {
-      GPUADVISOR_RETURN_IF_ERROR(ApplyJsonMember(w, first, *it, in_model));
+      GPUADVISOR_RETURN_IF_ERROR(ApplyJsonMember(w, first, *it, in_model, mode));
     }
   }
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     const std::string& key = it.key();
     if ((key == "name" || key == "preset" || key == "model") && it->is_string()) continue;
-    GPUADVISOR_RETURN_IF_ERROR(ApplyJsonMember(w, key, *it, in_model));
+    GPUADVISOR_RETURN_IF_ERROR(ApplyJsonMember(w, key, *it, in_model, mode));
   }
   return Status::OK();
 }
@@ -122,18 +140,26 @@ Status ApplyYamlMap(Workload* w, const YAML::Node& map, bool in_model, std::stri
   return Status::OK();
 }
 
-}  // namespace
-
-Result<Workload> ParseWorkloadJson(std::string_view text, std::string_view origin) {
+Result<Workload> ParseJsonWorkload(std::string_view text, std::string_view origin, JsonMode mode) {
   Result<nlohmann::json> doc = workload_internal::ParseJson(text, origin);
   if (!doc.ok()) return doc.status();
   if (!doc->is_object()) {
     return Status::ParseError(std::string(origin) + ": expected a JSON object of workload keys");
   }
   Workload w;
-  Status st = ApplyJsonObject(&w, *doc, false);
+  Status st = ApplyJsonObject(&w, *doc, false, mode);
   if (!st.ok()) return st.WithPrefix(origin);
   return w;
+}
+
+}  // namespace
+
+Result<Workload> ParseWorkloadJson(std::string_view text, std::string_view origin) {
+  return ParseJsonWorkload(text, origin, JsonMode{});
+}
+
+Result<Workload> ParseWorkloadJsonInline(std::string_view text, std::string_view origin) {
+  return ParseJsonWorkload(text, origin, JsonMode{.inline_only = true});
 }
 
 Result<Workload> ParseWorkloadYaml(std::string_view text, std::string_view origin) {

@@ -1,0 +1,637 @@
+#include "server/api.h"
+
+#include <nlohmann/json.hpp>
+
+#include "gpuadvisor/cost.h"
+#include "gpuadvisor/estimate.h"
+#include "gpuadvisor/idle.h"
+#include "gpuadvisor/launch.h"
+#include "gpuadvisor/query.h"
+#include "gpuadvisor/recommend.h"
+#include "gpuadvisor/telemetry.h"
+#include "gpuadvisor/workload.h"
+#include "io/idle_views.h"
+#include "io/pricing_views.h"
+#include "io/recommend_views.h"
+#include "io/request_fields.h"
+#include "io/requests.h"
+#include "server/web_assets.h"
+#include "util/numbers.h"
+#include "util/strings.h"
+
+namespace gpuadvisor::server {
+
+CatalogHolder::CatalogHolder(std::shared_ptr<const Catalog> catalog, Loader loader)
+    : current_(std::make_shared<const Version>(Version{std::move(catalog), 1})),
+      loader_(std::move(loader)) {}
+
+Status CatalogHolder::Reload() {
+  if (!loader_) return Status::Unsupported("catalog: this server has no catalog source to reload");
+  std::lock_guard<std::mutex> lock(reload_mu_);
+  Result<std::shared_ptr<const Catalog>> fresh = loader_();
+  if (!fresh.ok()) return fresh.status();
+  const uint64_t next = Current()->generation + 1;
+  current_.store(std::make_shared<const Version>(Version{std::move(fresh).value(), next}));
+  return Status::OK();
+}
+
+std::optional<ApiResponse> ResponseCache::Find(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = index_.find(key);
+  if (it == index_.end()) return std::nullopt;
+  lru_.splice(lru_.begin(), lru_, it->second);
+  ApiResponse r = *it->second->second;
+  r.from_cache = true;
+  return r;
+}
+
+void ResponseCache::Insert(const std::string& key, const ApiResponse& response) {
+  if (max_entries_ == 0) return;
+  auto value = std::make_shared<const ApiResponse>(response);
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = index_.find(key);
+  if (it != index_.end()) {
+    lru_.erase(it->second);
+    index_.erase(it);
+  }
+  lru_.emplace_front(key, std::move(value));
+  index_[key] = lru_.begin();
+  while (lru_.size() > max_entries_) {
+    index_.erase(lru_.back().first);
+    lru_.pop_back();
+  }
+}
+
+size_t ResponseCache::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return lru_.size();
+}
+
+namespace {
+
+using json = nlohmann::json;
+
+ApiResponse JsonResponse(const ojson& j, int status = 200) {
+  ApiResponse r;
+  r.status = status;
+  r.body = j.dump();
+  return r;
+}
+
+// "body: tokens: expected ..." -> "tokens"; `unknown parameter "x"` -> "x"; else "".
+std::string FieldOf(std::string_view message) {
+  const bool in_body = StartsWith(message, "body:");
+  if (StartsWith(message, "body: ")) message.remove_prefix(6);
+  for (std::string_view lead : {"unknown parameter \"", "unknown workload field \""}) {
+    if (StartsWith(message, lead)) {
+      std::string_view rest = message.substr(lead.size());
+      return std::string(rest.substr(0, rest.find('"')));
+    }
+  }
+  const size_t colon = message.find(": ");
+  std::string_view key = colon == std::string_view::npos ? "" : message.substr(0, colon);
+  if (key.empty() || key.find(' ') != std::string_view::npos || StartsWith(key, "body:")) {
+    return in_body ? "body" : "";  // "body: expected an object", "body:1:7: syntax error"
+  }
+  while (!key.empty() && key.front() == '-') key.remove_prefix(1);
+  return std::string(key);
+}
+
+// Maximum nesting of [ and { outside strings (a cheap guard before any recursive use).
+int JsonDepth(std::string_view text) {
+  int depth = 0, max_depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      max_depth = std::max(max_depth, ++depth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return max_depth;
+}
+
+// The body as a JSON object, or the error response.
+Result<json> ParseBodyObject(std::string_view body) {
+  if (Trim(body).empty())
+    return Status::InvalidArgument("body: expected a JSON object, got nothing");
+  if (JsonDepth(body) > kMaxJsonDepth) {
+    return Status::InvalidArgument("body: nested deeper than " + std::to_string(kMaxJsonDepth) +
+                                   " levels");
+  }
+  json doc = json::parse(body.begin(), body.end(), nullptr, false);
+  if (doc.is_discarded()) {
+    // Re-parse through the workload reader for a line:column message.
+    Result<Workload> w = ParseWorkloadJsonInline(body, "body");
+    return w.ok() ? Status::ParseError("body: malformed JSON") : w.status();
+  }
+  if (!doc.is_object()) {
+    return Status::InvalidArgument(std::string("body: expected a JSON object, got ") +
+                                   doc.type_name());
+  }
+  return doc;
+}
+
+// A JSON scalar (or an array of scalars, joined with commas) as option text.
+Result<std::string> OptionText(const std::string& key, const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return std::string(v.get<bool>() ? "true" : "false");
+  if (v.is_number()) return v.dump();
+  if (v.is_array()) {
+    std::string out;
+    for (const json& item : v) {
+      if (item.is_array() || item.is_object()) break;
+      Result<std::string> t = OptionText(key, item);
+      if (!t.ok()) return t.status();
+      out += (out.empty() ? "" : ",") + *t;
+    }
+    if (v.empty() || !out.empty()) return out;
+  }
+  return Status::InvalidArgument(key + ": expected a string, number or boolean, got " +
+                                 std::string(v.type_name()));
+}
+
+// Applies the members of `obj` whose keys are in `keys` with `set`; the others are left in
+// *rest (the workload). REQUIRES: obj is an object.
+template <typename T, typename Setter>
+Status SplitOptions(const json& obj, const std::vector<std::string>& keys, T* target, Setter set,
+                    json* rest) {
+  *rest = json::object();
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    if (!HasOptionKey(keys, it.key())) {
+      (*rest)[it.key()] = it.value();
+      continue;
+    }
+    if (it->is_null()) continue;
+    Result<std::string> text = OptionText(it.key(), *it);
+    if (!text.ok()) return text.status();
+    GPUADVISOR_RETURN_IF_ERROR(set(target, it.key(), *text));
+  }
+  return Status::OK();
+}
+
+Result<Workload> WorkloadOf(const json& rest) {
+  Result<Workload> w = ParseWorkloadJsonInline(rest.dump(), "body");
+  if (!w.ok()) return w.status();
+  GPUADVISOR_RETURN_IF_ERROR(Validate(*w).WithPrefix("body"));
+  return w;
+}
+
+// ---- handlers ----
+
+ApiResponse Health(const ApiContext& ctx, const ApiRequest&, std::string_view) {
+  ojson j;
+  j["status"] = "ok";
+  j["catalog_generated_at"] = ctx.catalog->generated_at;
+  j["catalog_generation"] = ctx.generation;
+  j["instance_types"] = ctx.catalog->instance_types.size();
+  return JsonResponse(j);
+}
+
+ApiResponse Instances(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
+  InstancesArgs args;
+  for (const auto& [key, value] : req.query) {
+    Status st = SetInstancesArg(&args, key, value);
+    if (!st.ok()) return ErrorResponse(st);
+  }
+  Result<InstanceQuery> q = MakeInstanceQuery(args);
+  if (!q.ok()) return ErrorResponse(q.status());
+  Result<std::vector<InstanceRow>> rows = QueryInstances(*ctx.catalog, *q);
+  if (!rows.ok()) return ErrorResponse(rows.status());
+  return JsonResponse(InstancesJson(*rows, ctx.fresh));
+}
+
+// The query's region (default us-east-1); other keys are refused.
+Result<std::string> OnlyRegion(const ApiRequest& req, const Catalog& c) {
+  std::string region = "us-east-1";
+  for (const auto& [key, value] : req.query) {
+    if (CanonicalOptionKey(key) != "region") {
+      return Status::InvalidArgument("unknown parameter \"" + key + "\"; expected region");
+    }
+    region = value;
+  }
+  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, region, "region"));
+  return region;
+}
+
+ApiResponse Show(const ApiContext& ctx, const ApiRequest& req, std::string_view type) {
+  Result<const InstanceType*> t = ResolveInstanceType(*ctx.catalog, type);
+  if (!t.ok()) return ErrorResponse(404, "not_found", t.status().message(), "type");
+  Result<std::string> region = OnlyRegion(req, *ctx.catalog);
+  if (!region.ok()) return ErrorResponse(region.status());
+  return JsonResponse(ShowJson(*ctx.catalog, **t, *region, ctx.fresh));
+}
+
+ApiResponse Gpus(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
+  bool include_retired = false;
+  for (const auto& [key, value] : req.query) {
+    if (CanonicalOptionKey(key) != "include-retired") {
+      return ErrorResponse(400, "invalid_argument",
+                           "unknown parameter \"" + key + "\"; expected include-retired", key);
+    }
+    include_retired = value.empty() || value == "true" || value == "1";
+  }
+  return JsonResponse(GpusJson(ListGpus(*ctx.catalog, include_retired)));
+}
+
+ApiResponse CatalogInfo(const ApiContext& ctx, const ApiRequest&, std::string_view) {
+  return JsonResponse(CatalogInfoJson(*ctx.catalog, ctx.fresh));
+}
+
+ApiResponse Regions(const ApiContext& ctx, const ApiRequest&, std::string_view) {
+  return JsonResponse(ojson(ctx.catalog->regions()));
+}
+
+ApiResponse Models(const ApiContext&, const ApiRequest&, std::string_view) {
+  ojson out = ojson::array();
+  for (const std::string& name : ModelPresetNames()) {
+    Result<const ModelPreset*> p = FindModelPreset(name);
+    if (!p.ok()) continue;
+    ojson m;
+    m["name"] = name;
+    m["family"] = ModelFamilyName((*p)->arch.family);
+    m["params"] = ComputeModelParams((*p)->arch).total;
+    m["source"] = (*p)->source;
+    out.push_back(std::move(m));
+  }
+  return JsonResponse(out);
+}
+
+ApiResponse Estimate(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
+  Result<json> body = ParseBodyObject(req.body);
+  if (!body.ok()) return ErrorResponse(body.status());
+  HardwareRequest hw_req;
+  json rest;
+  Status split = SplitOptions(*body, HardwareArgKeys(), &hw_req, SetHardwareArg, &rest);
+  if (!split.ok()) return ErrorResponse(split);
+  Result<Workload> w = WorkloadOf(rest);
+  if (!w.ok()) return ErrorResponse(w.status());
+  Result<Hardware> hw = ResolveHardware(*ctx.catalog, hw_req);
+  if (!hw.ok()) return ErrorResponse(hw.status());
+  Result<gpuadvisor::Estimate> e = EstimateWorkload(*w, *hw);
+  if (!e.ok()) return ErrorResponse(e.status());
+  return JsonResponse(EstimateReportJson(*hw, *e, *ctx.catalog, ctx.fresh));
+}
+
+ApiResponse RecommendPlans(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
+  Result<json> body = ParseBodyObject(req.body);
+  if (!body.ok()) return ErrorResponse(body.status());
+  RecommendArgs args;
+  json rest;
+  Status split = SplitOptions(*body, RecommendArgKeys(), &args, SetRecommendArg, &rest);
+  if (!split.ok()) return ErrorResponse(split);
+  RecommendRequest rr;
+  Status parsed = ParseRecommendRequest(args, &rr);
+  if (!parsed.ok()) return ErrorResponse(parsed);
+  Result<Workload> w = WorkloadOf(rest);
+  if (!w.ok()) return ErrorResponse(w.status());
+  Result<Recommendation> r = Recommend(*ctx.catalog, *w, rr);
+  if (!r.ok()) return ErrorResponse(r.status());
+  return JsonResponse(RecommendJson(*r, rr));
+}
+
+ApiResponse Pricing(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
+  Result<json> body = ParseBodyObject(req.body);
+  if (!body.ok()) return ErrorResponse(body.status());
+  std::string type, region = "us-east-1";
+  UsageArgs usage;
+  for (auto it = body->begin(); it != body->end(); ++it) {
+    Result<std::string> text = OptionText(it.key(), *it);
+    if (!text.ok()) return ErrorResponse(text.status());
+    const std::string key = CanonicalOptionKey(it.key());
+    Status st;
+    if (key == "type" || key == "instance" || key == "instance-type") {
+      type = *text;
+    } else if (key == "region") {
+      region = *text;
+    } else if (HasOptionKey(UsageArgKeys(), key)) {
+      st = SetUsageArg(&usage, it.key(), *text);
+    } else {
+      st = Status::InvalidArgument("unknown parameter \"" + it.key() +
+                                   "\"; expected type, region or " +
+                                   "hours-per-month, months, count, interruptible, ...");
+    }
+    if (!st.ok()) return ErrorResponse(st);
+  }
+  if (type.empty()) return ErrorResponse(400, "invalid_argument", "type: required", "type");
+  Result<const InstanceType*> t = ResolveInstanceType(*ctx.catalog, type);
+  if (!t.ok()) return ErrorResponse(400, "not_found", t.status().message(), "type");
+  Result<PricingResult> r = PriceType(*ctx.catalog, type, region, usage);
+  if (!r.ok()) {
+    return r.status().code() == StatusCode::kNoResult
+               ? ErrorResponse(404, "no_result", r.status().message(), "region")
+               : ErrorResponse(r.status());
+  }
+  return JsonResponse(PricingJson(*r, ctx.fresh));
+}
+
+// ---- launch ----
+
+// One launch option from text: the `launch` flags without dashes.
+Status SetLaunchArg(LaunchRequest* r, const std::string& key, const std::string& text) {
+  auto number = [&](double lo, double hi, double* out) -> Status {
+    Result<double> v = ParseSiNumber(Trim(text), key);
+    if (!v.ok()) return v.status();
+    if (!(*v >= lo && *v <= hi)) {
+      return Status::InvalidArgument(key + ": expected " + FormatFixed(lo, 0) + " to " +
+                                     FormatFixed(hi, 0) + ", got \"" + text + "\"");
+    }
+    *out = *v;
+    return Status::OK();
+  };
+  double v = 0;
+  if (key == "type" || key == "instance" || key == "instance-type") {
+    r->instance_type = text;
+  } else if (key == "count") {
+    GPUADVISOR_RETURN_IF_ERROR(number(1, 1000, &v));
+    r->count = static_cast<int>(v);
+  } else if (key == "region") {
+    r->region = text;
+  } else if (key == "purchase") {
+    if (text != "on-demand" && text != "spot") {
+      return Status::InvalidArgument("purchase: expected on-demand or spot, got \"" + text + "\"");
+    }
+    r->purchase = text == "spot" ? PurchaseKind::kSpot : PurchaseKind::kOnDemand;
+  } else if (key == "key-name") {
+    r->key_name = text;
+  } else if (key == "subnet-id") {
+    r->subnet_id = text;
+  } else if (key == "security-group-ids") {
+    for (std::string_view id : Split(text, ',')) {
+      if (!Trim(id).empty()) r->security_group_ids.emplace_back(Trim(id));
+    }
+  } else if (key == "instance-profile") {
+    r->instance_profile = text;
+  } else if (key == "ebs-gib") {
+    GPUADVISOR_RETURN_IF_ERROR(number(1, 65536, &v));
+    r->ebs_gib = v;
+  } else if (key == "checkpoint-gib") {
+    GPUADVISOR_RETURN_IF_ERROR(number(0, 1e6, &v));
+    r->checkpoint_gib = v;
+  } else if (key == "idle-stop-minutes") {
+    GPUADVISOR_RETURN_IF_ERROR(number(0, 100000, &v));
+    r->idle_stop_minutes = static_cast<int>(v);
+  } else if (key == "name") {
+    r->name = text;
+  } else {
+    return Status::InvalidArgument(
+        "unknown parameter \"" + key +
+        "\"; expected plan, rank, format, type, count, region, purchase, key-name, subnet-id, "
+        "security-group-ids, instance-profile, ebs-gib, checkpoint-gib, idle-stop-minutes, name");
+  }
+  return Status::OK();
+}
+
+// A plan from /v1/recommend ("plan": one plan or the whole answer, "rank") fills the type,
+// count, region, purchase and checkpoint size; the other keys are the `launch` options.
+ApiResponse Launch(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
+  Result<json> body = ParseBodyObject(req.body);
+  if (!body.ok()) return ErrorResponse(body.status());
+  LaunchRequest lr;
+  LaunchFormat format = LaunchFormat::kAwsCli;
+  int rank = 1;
+  const json* plan = nullptr;
+  for (auto it = body->begin(); it != body->end(); ++it) {
+    const std::string key = CanonicalOptionKey(it.key());
+    if (key == "plan") {
+      if (!it->is_object())
+        return ErrorResponse(400, "invalid_argument", "plan: expected an object", "plan");
+      plan = &*it;
+      continue;
+    }
+    Result<std::string> text = OptionText(key, *it);
+    if (!text.ok()) return ErrorResponse(text.status());
+    Status st;
+    if (key == "format") {
+      std::optional<LaunchFormat> f = ParseLaunchFormat(*text);
+      if (!f)
+        st = Status::InvalidArgument(
+            "format: expected aws-cli, cloudformation, terraform or skypilot, got \"" + *text +
+            "\"");
+      if (f) format = *f;
+    } else if (key == "rank") {
+      Result<double> n = ParseSiNumber(*text, "rank");
+      st = n.ok() && *n >= 1 && *n <= 1000 ? Status::OK()
+                                           : Status::InvalidArgument("rank: expected 1 to 1000");
+      if (st.ok()) rank = static_cast<int>(*n);
+    } else if (plan != nullptr || body->contains("plan")) {
+      if (key == "type" || key == "instance" || key == "count" || key == "region" ||
+          key == "purchase") {
+        st = Status::InvalidArgument(key + ": conflicts with the plan (the plan sets it)");
+      } else {
+        st = SetLaunchArg(&lr, key, *text);
+      }
+    } else {
+      st = SetLaunchArg(&lr, key, *text);
+    }
+    if (!st.ok()) return ErrorResponse(st);
+  }
+  if (plan != nullptr) {
+    Status st = ReadPlanJson(plan->dump(), "plan", rank, &lr);
+    if (!st.ok()) return ErrorResponse(400, StatusCodeName(st.code()), st.message(), "plan");
+  } else if (lr.instance_type.empty()) {
+    return ErrorResponse(400, "invalid_argument", "type: required (or a plan from /v1/recommend)",
+                         "type");
+  }
+  Result<LaunchPlan> lp = PlanLaunch(*ctx.catalog, lr);
+  if (!lp.ok()) return ErrorResponse(lp.status());
+  LaunchSpec spec = RenderLaunch(*lp, format);
+  ojson j;
+  j["format"] = LaunchFormatName(spec.format);
+  j["file_name"] = spec.file_name;
+  j["instance_type"] = lp->type->name;
+  j["count"] = lp->count;
+  j["region"] = lp->region;
+  j["spot"] = lp->spot;
+  j["reasons"] = lp->reasons;
+  j["warnings"] = lp->warnings;
+  j["document"] = spec.document;
+  j["cli_input_json"] = spec.cli_input_json.empty() ? ojson(nullptr) : ojson(spec.cli_input_json);
+  return JsonResponse(j);
+}
+
+// ---- idle ----
+
+// The upload is the telemetry itself (nvidia-smi CSV or XML, DCGM/Prometheus text, CloudWatch
+// JSON); the `idle` options come as query parameters.
+struct IdleQuery {
+  IdleOptions options;
+  TelemetryOptions telemetry;
+  std::string host = "upload";
+  std::string instance_type;
+};
+
+Status ParseIdleQuery(const ApiContext& ctx, const ApiRequest& req, IdleQuery* q) {
+  for (const auto& [key, value] : req.query) {
+    const std::string k = CanonicalOptionKey(key);
+    if (k == "idle-threshold") {
+      Result<double> v = ParseSiNumber(value, key);
+      if (!v.ok() || *v < 0 || *v > 100) {
+        return Status::InvalidArgument(key + ": expected a percentage, 0 to 100");
+      }
+      q->options.idle_threshold_pct = *v;
+    } else if (k == "idle-window") {
+      Result<double> v = ParseDurationSeconds(value, key);
+      if (!v.ok()) return v.status();
+      q->options.idle_window_s = *v;
+    } else if (k == "region") {
+      GPUADVISOR_RETURN_IF_ERROR(CheckRegion(*ctx.catalog, value, key));
+      q->options.region = value;
+    } else if (k == "purchase") {
+      q->options.purchase = value;
+    } else if (k == "format") {
+      std::optional<TelemetryFormat> f = ParseTelemetryFormat(value);
+      if (!f) {
+        return Status::InvalidArgument(key +
+                                       ": expected auto, nvidia-smi-csv, nvidia-smi-xml, "
+                                       "prometheus or cloudwatch, got \"" +
+                                       value + "\"");
+      }
+      q->telemetry.format = *f;
+    } else if (k == "host") {
+      q->host = value;
+    } else if (k == "instance-type") {
+      q->instance_type = value;
+    } else {
+      return Status::InvalidArgument(
+          "unknown parameter \"" + key +
+          "\"; expected idle-threshold, idle-window, region, purchase, format, host, "
+          "instance-type");
+    }
+  }
+  return Status::OK();
+}
+
+ApiResponse Idle(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
+  IdleQuery q;
+  Status st = ParseIdleQuery(ctx, req, &q);
+  if (!st.ok()) return ErrorResponse(st);
+  if (Trim(req.body).empty()) {
+    return ErrorResponse(400, "invalid_argument", "body: expected telemetry (nvidia-smi CSV, ...)",
+                         "body");
+  }
+  std::vector<InventoryEntry> inventory;
+  if (!q.instance_type.empty()) {
+    Result<const InstanceType*> t = ResolveInstanceType(*ctx.catalog, q.instance_type);
+    if (!t.ok()) return ErrorResponse(400, "not_found", t.status().message(), "instance-type");
+    inventory.push_back({q.host, (*t)->name, q.options.region, q.options.purchase, 0});
+  }
+  IdleAnalyzer analyzer(ctx.catalog, q.options);
+  Result<TelemetryFileInfo> read =
+      ReadTelemetryText(req.body, q.host, q.telemetry,
+                        [&analyzer](const TelemetrySample& s) { return analyzer.Add(s); });
+  if (!read.ok())
+    return ErrorResponse(400, StatusCodeName(read.status().code()), read.status().message(),
+                         "body");
+  Result<IdleReport> r = analyzer.Finish(inventory);
+  if (!r.ok()) return ErrorResponse(r.status());
+  return JsonResponse(IdleReportJson(*r, ctx.fresh));
+}
+
+ApiResponse Reload(const ApiContext& ctx, const ApiRequest&, std::string_view) {
+  if (ctx.holder == nullptr)
+    return ErrorResponse(Status::Unsupported("catalog: reload unavailable"));
+  Status st = ctx.holder->Reload();
+  if (!st.ok()) return ErrorResponse(500, StatusCodeName(st.code()), st.message(), "catalog");
+  std::shared_ptr<const Catalog> now = ctx.holder->Snapshot();
+  ojson j;
+  j["reloaded"] = true;
+  j["catalog_generation"] = ctx.holder->generation();
+  j["catalog_generated_at"] = now->generated_at;
+  j["instance_types"] = now->instance_types.size();
+  return JsonResponse(j);
+}
+
+ApiResponse OpenApi(const ApiContext&, const ApiRequest&, std::string_view) {
+  ApiResponse r;
+  r.body = std::string(OpenApiDocument());
+  return r;
+}
+
+// "/v1/instances/{type}" matches "/v1/instances/p5.48xlarge" with arg "p5.48xlarge".
+bool Matches(std::string_view pattern, std::string_view path, std::string_view* arg) {
+  const size_t brace = pattern.find('{');
+  if (brace == std::string_view::npos) return pattern == path;
+  if (path.size() <= brace || path.substr(0, brace) != pattern.substr(0, brace)) return false;
+  *arg = path.substr(brace);
+  return arg->find('/') == std::string_view::npos;
+}
+
+}  // namespace
+
+const std::vector<Route>& Routes() {
+  static const std::vector<Route> kRoutes = {
+      {"GET", "/healthz", Health, "Liveness and the catalog snapshot in use"},
+      {"GET", "/v1/openapi.json", OpenApi, "This API as an OpenAPI 3.0 document"},
+      {"GET", "/v1/instances", Instances, "Instance types filtered and sorted (CLI: instances)"},
+      {"GET", "/v1/instances/{type}", Show, "One instance type in full (CLI: show)"},
+      {"GET", "/v1/gpus", Gpus, "Accelerator models with cheapest offers (CLI: gpus)"},
+      {"GET", "/v1/catalog", CatalogInfo, "Catalog sources, dates and counts (CLI: catalog info)"},
+      {"GET", "/v1/regions", Regions, "Regions the catalog knows"},
+      {"GET", "/v1/models", Models, "Model presets for workloads"},
+      {"POST", "/v1/estimate", Estimate, "Memory, time and cost of a workload (CLI: estimate)",
+       true},
+      {"POST", "/v1/recommend", RecommendPlans, "Ranked plans for a workload (CLI: recommend)",
+       true},
+      {"POST", "/v1/pricing", Pricing, "Purchase options for a usage pattern (CLI: pricing)", true},
+      {"POST", "/v1/idle", Idle, "Idle GPUs and rightsizing from uploaded telemetry (CLI: idle)"},
+      {"POST", "/v1/launch", Launch, "A launch spec for a plan or type (CLI: launch)", true},
+      {"POST", "/v1/catalog/reload", Reload, "Swap in a freshly loaded catalog"},
+  };
+  return kRoutes;
+}
+
+ApiResponse Dispatch(const ApiContext& ctx, const ApiRequest& req) {
+  bool path_known = false;
+  for (const Route& r : Routes()) {
+    std::string_view arg;
+    if (!Matches(r.path, req.path, &arg)) continue;
+    path_known = true;
+    if (req.method != r.method) continue;
+    if (!r.cacheable || ctx.cache == nullptr) return r.handler(ctx, req, arg);
+    std::string key = req.path + "\n" + std::to_string(ctx.generation) + "\n" + ctx.fresh.today +
+                      "\n" + std::to_string(ctx.fresh.max_price_age_days) + "\n";
+    key.append(req.body);
+    if (std::optional<ApiResponse> hit = ctx.cache->Find(key)) return *std::move(hit);
+    ApiResponse out = r.handler(ctx, req, arg);
+    if (out.status == 200) ctx.cache->Insert(key, out);
+    return out;
+  }
+  if (path_known) {
+    return ErrorResponse(405, "method_not_allowed", "method " + req.method + " not allowed here",
+                         "method");
+  }
+  return ErrorResponse(404, "not_found", "no such endpoint: " + req.path, "path");
+}
+
+ApiResponse ErrorResponse(int http_status, std::string_view code, std::string_view message,
+                          std::string_view field) {
+  ojson e;
+  e["code"] = code;
+  e["message"] = message;
+  e["field"] = field.empty() ? ojson(nullptr) : ojson(field);
+  ojson j;
+  j["error"] = std::move(e);
+  return JsonResponse(j, http_status);
+}
+
+ApiResponse ErrorResponse(const Status& status) {
+  int http = 400;
+  if (status.code() == StatusCode::kNoResult) http = 404;
+  if (status.code() == StatusCode::kIOError) http = 500;
+  // The shared parsers name CLI flags ("--min-gpus: ..."); over HTTP the key has no dashes.
+  std::string_view message = status.message();
+  while (StartsWith(message, "-")) message.remove_prefix(1);
+  return ErrorResponse(http, StatusCodeName(status.code()), message, FieldOf(message));
+}
+
+}  // namespace gpuadvisor::server

@@ -1,0 +1,127 @@
+// The HTTP API as plain functions: a request (method, path, query, body) in, a response
+// (status, JSON text) out. Independent of the HTTP library, so every endpoint is tested without
+// sockets, and a new endpoint is one line in Routes() plus its handler.
+//
+// Every JSON object is the one the CLI prints with --json (the views in src/io). Errors are
+// {"error": {"code", "message", "field"}} with 400 (bad input), 404 (unknown path or resource),
+// 413 (body too large, from the HTTP layer) or 500. Bodies never name files: a workload's
+// "model-config" must be an inline config.json object (ParseWorkloadJsonInline).
+#ifndef GPUADVISOR_SERVER_API_H_
+#define GPUADVISOR_SERVER_API_H_
+
+#include <atomic>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "gpuadvisor/catalog.h"
+#include "io/catalog_views.h"
+
+namespace gpuadvisor::server {
+
+// The catalog every worker reads: an immutable snapshot, replaced whole by Reload(). Readers
+// keep the snapshot they took for the whole request, so a swap never changes a request's data
+// and never drops one. Thread-safe.
+class CatalogHolder {
+ public:
+  // `loader` produces a fresh catalog (the --catalog file, or the embedded one) for Reload().
+  using Loader = std::function<Result<std::shared_ptr<const Catalog>>()>;
+  CatalogHolder(std::shared_ptr<const Catalog> catalog, Loader loader);
+
+  // The catalog and its generation (1, then +1 per successful Reload), read together.
+  struct Version {
+    std::shared_ptr<const Catalog> catalog;
+    uint64_t generation = 1;
+  };
+  std::shared_ptr<const Version> Current() const { return current_.load(); }
+  std::shared_ptr<const Catalog> Snapshot() const { return Current()->catalog; }
+  uint64_t generation() const { return Current()->generation; }
+  // Loads a new catalog and swaps it in atomically; on error the current one stays.
+  // Concurrent reloads are serialised.
+  Status Reload();
+
+ private:
+  std::atomic<std::shared_ptr<const Version>> current_;
+  std::mutex reload_mu_;  // serialises Reload(); readers never take it
+  Loader loader_;
+};
+
+struct ApiResponse;
+
+// Answers of the pure POST endpoints (estimate, recommend), keyed by the endpoint, the catalog
+// generation, today's date and the body's bytes. Bounded LRU; thread-safe (the mutex is held
+// for lookups and inserts only, never while an answer is computed).
+class ResponseCache {
+ public:
+  explicit ResponseCache(size_t max_entries) : max_entries_(max_entries) {}
+  std::optional<ApiResponse> Find(const std::string& key);
+  void Insert(const std::string& key, const ApiResponse& response);
+  size_t size() const;
+
+ private:
+  using Entry = std::pair<std::string, std::shared_ptr<const ApiResponse>>;
+  const size_t max_entries_;
+  mutable std::mutex mu_;
+  std::list<Entry> lru_;  // guarded by mu_; most recently used first
+  std::unordered_map<std::string, std::list<Entry>::iterator> index_;  // guarded by mu_
+};
+
+struct ApiRequest {
+  std::string method;  // "GET", "POST"
+  std::string path;    // decoded, without the query: "/v1/instances/p5.48xlarge"
+  std::vector<std::pair<std::string, std::string>> query;  // in order; repeated keys kept
+  std::string_view body;
+};
+
+struct ApiResponse {
+  int status = 200;
+  std::string body;  // JSON text
+  std::string content_type = "application/json";
+  bool from_cache = false;  // answered by the ResponseCache
+};
+
+// What a handler may use. `catalog` is the snapshot taken when the request arrived.
+struct ApiContext {
+  std::shared_ptr<const Catalog> catalog;
+  Freshness fresh;
+  uint64_t generation = 1;          // of `catalog`
+  CatalogHolder* holder = nullptr;  // for reload and health; may be null in tests
+  ResponseCache* cache = nullptr;   // null: no caching
+};
+
+using ApiHandler = ApiResponse (*)(const ApiContext& ctx, const ApiRequest& req,
+                                   std::string_view path_arg);
+
+// One endpoint. `path` is exact, or ends in "/{name}" to take one path segment as path_arg.
+struct Route {
+  const char* method;
+  const char* path;
+  ApiHandler handler;
+  const char* summary;
+  bool cacheable = false;  // a pure function of (catalog, date, body): ResponseCache may answer
+};
+const std::vector<Route>& Routes();
+
+// Finds the route for method + path: 404 / 405 responses when there is none.
+ApiResponse Dispatch(const ApiContext& ctx, const ApiRequest& req);
+
+// {"error": {"code", "message", "field"}}; `field` "" is null.
+ApiResponse ErrorResponse(int http_status, std::string_view code, std::string_view message,
+                          std::string_view field);
+// A library Status: code name from StatusCodeName, the field from the message's "<key>: "
+// prefix, HTTP 400 for bad input, 404 for NoResult, 500 for I/O.
+ApiResponse ErrorResponse(const Status& status);
+
+// Bodies deeper than this (nested arrays/objects) are refused before parsing.
+inline constexpr int kMaxJsonDepth = 32;
+
+}  // namespace gpuadvisor::server
+
+#endif  // GPUADVISOR_SERVER_API_H_

@@ -1,0 +1,28 @@
+# The HTTP server (`gpuadvisor serve`): its own library so the core library does not depend on
+# cpp-httplib (Debian libcpp-httplib-dev, found with pkg-config).
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(CPPHTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
+find_package(ZLIB REQUIRED)
+
+set(GPUADVISOR_SERVER_SOURCES
+  src/server/api.cc
+  src/server/http_server.cc
+  src/server/web_assets.cc
+)
+# Embedded with .incbin by web_assets.cc; listed so the object is rebuilt when one changes.
+set(GPUADVISOR_WEB_FILES
+  ${CMAKE_SOURCE_DIR}/web/index.html
+  ${CMAKE_SOURCE_DIR}/web/app.js
+  ${CMAKE_SOURCE_DIR}/web/app.css
+  ${CMAKE_SOURCE_DIR}/web/vendor/uplot/uPlot.iife.min.js
+  ${CMAKE_SOURCE_DIR}/web/vendor/uplot/uPlot.min.css
+  ${CMAKE_SOURCE_DIR}/web/vendor/uplot/LICENSE
+  ${CMAKE_SOURCE_DIR}/src/server/openapi.json
+)
+add_library(gpuadvisor_server STATIC ${GPUADVISOR_SERVER_SOURCES})
+target_compile_options(gpuadvisor_server PRIVATE ${GPUADVISOR_WARNINGS})
+target_compile_definitions(gpuadvisor_server PRIVATE GPUADVISOR_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+target_link_libraries(gpuadvisor_server PUBLIC gpuadvisor_lib PkgConfig::CPPHTTPLIB
+                      PRIVATE ZLIB::ZLIB)
+set_source_files_properties(src/server/web_assets.cc PROPERTIES
+  OBJECT_DEPENDS "${GPUADVISOR_WEB_FILES}")

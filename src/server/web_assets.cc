@@ -1,0 +1,102 @@
+// The web/ files and openapi.json linked in with the GNU assembler's .incbin. CMake passes the
+// source directory and rebuilds this object when any of the files changes.
+#include "server/web_assets.h"
+
+#include <zlib.h>
+
+#include <mutex>
+
+#ifndef GPUADVISOR_SOURCE_DIR
+#error "GPUADVISOR_SOURCE_DIR must name the source tree"
+#endif
+
+// One symbol pair (NAME_begin, NAME_end) per embedded file.
+#define GPUADVISOR_INCBIN(name, file)                                                              \
+  __asm__(                                                                                         \
+      ".section .rodata\n"                                                                         \
+      ".balign 16\n"                                                                               \
+      "gpuadvisor_web_" #name                                                                      \
+      "_begin:\n"                                                                                  \
+      ".incbin \"" GPUADVISOR_SOURCE_DIR "/" file                                                  \
+      "\"\n"                                                                                       \
+      "gpuadvisor_web_" #name                                                                      \
+      "_end:\n"                                                                                    \
+      ".byte 0\n"                                                                                  \
+      ".previous\n");                                                                              \
+  extern "C" const char gpuadvisor_web_##name##_begin[] __asm__("gpuadvisor_web_" #name "_begin"); \
+  extern "C" const char gpuadvisor_web_##name##_end[] __asm__("gpuadvisor_web_" #name "_end");
+
+GPUADVISOR_INCBIN(index_html, "web/index.html")
+GPUADVISOR_INCBIN(app_js, "web/app.js")
+GPUADVISOR_INCBIN(app_css, "web/app.css")
+GPUADVISOR_INCBIN(uplot_js, "web/vendor/uplot/uPlot.iife.min.js")
+GPUADVISOR_INCBIN(uplot_css, "web/vendor/uplot/uPlot.min.css")
+GPUADVISOR_INCBIN(uplot_license, "web/vendor/uplot/LICENSE")
+GPUADVISOR_INCBIN(openapi_json, "src/server/openapi.json")
+
+#define GPUADVISOR_ASSET_DATA(name)  \
+  std::string_view(                  \
+      gpuadvisor_web_##name##_begin, \
+      static_cast<size_t>(gpuadvisor_web_##name##_end - gpuadvisor_web_##name##_begin))
+
+namespace gpuadvisor::server {
+
+std::string Gzip(std::string_view data, int level) {
+  z_stream z{};
+  if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
+    return "";
+  }
+  std::string out(deflateBound(&z, static_cast<uLong>(data.size())), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  const int rc = deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return rc == Z_STREAM_END ? out : "";
+}
+
+namespace {
+
+// FNV-1a, enough to tell builds apart for If-None-Match.
+std::string Etag(std::string_view data) {
+  uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : data) h = (h ^ c) * 1099511628211ULL;
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "\"%016llx\"", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+WebAsset Make(std::string_view path, std::string_view type, std::string_view data) {
+  return WebAsset{path, type, data, Gzip(data, Z_BEST_COMPRESSION), Etag(data)};
+}
+
+}  // namespace
+
+const std::vector<WebAsset>& WebAssets() {
+  static const std::vector<WebAsset> kAssets = {
+      Make("/", "text/html; charset=utf-8", GPUADVISOR_ASSET_DATA(index_html)),
+      Make("/app.js", "text/javascript; charset=utf-8", GPUADVISOR_ASSET_DATA(app_js)),
+      Make("/app.css", "text/css; charset=utf-8", GPUADVISOR_ASSET_DATA(app_css)),
+      Make("/vendor/uplot/uPlot.iife.min.js", "text/javascript; charset=utf-8",
+           GPUADVISOR_ASSET_DATA(uplot_js)),
+      Make("/vendor/uplot/uPlot.min.css", "text/css; charset=utf-8",
+           GPUADVISOR_ASSET_DATA(uplot_css)),
+      Make("/vendor/uplot/LICENSE", "text/plain; charset=utf-8",
+           GPUADVISOR_ASSET_DATA(uplot_license)),
+  };
+  return kAssets;
+}
+
+const WebAsset* FindWebAsset(std::string_view path) {
+  if (path == "/index.html") path = "/";
+  for (const WebAsset& a : WebAssets()) {
+    if (a.path == path) return &a;
+  }
+  return nullptr;
+}
+
+std::string_view OpenApiDocument() { return GPUADVISOR_ASSET_DATA(openapi_json); }
+
+}  // namespace gpuadvisor::server

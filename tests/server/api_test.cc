@@ -1,0 +1,389 @@
+// The API handlers without sockets (server/api.h): every endpoint, the same JSON as the CLI's
+// views, and the errors bad bodies get.
+#include "server/api.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "gpuadvisor/query.h"
+#include "io/catalog_views.h"
+#include "io/requests.h"
+#include "server/web_assets.h"
+#include "util/files.h"
+
+namespace gpuadvisor::server {
+namespace {
+
+using json = nlohmann::json;
+
+std::shared_ptr<const Catalog> Embedded() {
+  Result<std::shared_ptr<const Catalog>> c = EmbeddedCatalog();
+  EXPECT_TRUE(c.ok());
+  return *c;
+}
+
+ApiContext Context(CatalogHolder* holder = nullptr) {
+  ApiContext ctx;
+  ctx.catalog = holder ? holder->Snapshot() : Embedded();
+  ctx.holder = holder;
+  ctx.fresh.today = "2026-12-01";
+  return ctx;
+}
+
+ApiResponse Call(const std::string& method, const std::string& path, std::string_view body = "",
+                 std::vector<std::pair<std::string, std::string>> query = {}) {
+  ApiRequest req{method, path, std::move(query), body};
+  return Dispatch(Context(), req);
+}
+
+json Parse(const ApiResponse& r) { return json::parse(r.body); }
+
+// Checks the error object's shape and returns it.
+json ExpectError(const ApiResponse& r, int status, const std::string& field) {
+  EXPECT_EQ(r.status, status) << r.body;
+  json j = Parse(r);
+  EXPECT_TRUE(j.contains("error")) << r.body;
+  EXPECT_TRUE(j["error"]["code"].is_string());
+  EXPECT_TRUE(j["error"]["message"].is_string());
+  if (field.empty()) {
+    EXPECT_TRUE(j["error"]["field"].is_null()) << r.body;
+  } else {
+    EXPECT_EQ(j["error"]["field"], field) << r.body;
+  }
+  return j["error"];
+}
+
+TEST(ApiTest, HealthReportsTheCatalog) {
+  ApiResponse r = Call("GET", "/healthz");
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(Parse(r)["status"], "ok");
+  EXPECT_GT(Parse(r)["instance_types"].get<int>(), 50);
+}
+
+TEST(ApiTest, InstancesAreTheCliJson) {
+  ApiResponse r = Call("GET", "/v1/instances", "", {{"gpu", "H100"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  InstanceQuery q;
+  q.gpus = {"H100"};
+  Result<std::vector<InstanceRow>> rows = QueryInstances(*Embedded(), q);
+  ASSERT_TRUE(rows.ok());
+  Freshness fresh;
+  fresh.today = "2026-12-01";
+  EXPECT_EQ(r.body, InstancesJson(*rows, fresh).dump());
+  EXPECT_FALSE(Parse(r).empty());
+}
+
+TEST(ApiTest, InstanceFiltersAsQueryParameters) {
+  ApiResponse r = Call("GET", "/v1/instances", "",
+                       {{"gpu", "L4,L40S"},
+                        {"min_gpus", "4"},
+                        {"sort", "usd_per_gpu_hour:desc"},
+                        {"limit", "3"},
+                        {"efa", ""},
+                        {"region", "us-east-1"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  json rows = Parse(r);
+  ASSERT_LE(rows.size(), 3u);
+  for (const json& row : rows) {
+    EXPECT_GE(row["accelerator"]["count"].get<double>(), 4);
+    EXPECT_TRUE(row["efa"].get<bool>());
+  }
+  EXPECT_EQ(Parse(Call("GET", "/v1/instances", "", {{"max-price", "0.0001"}})).size(), 0u);
+}
+
+TEST(ApiTest, InstanceFilterErrorsNameTheParameter) {
+  EXPECT_NE(ExpectError(Call("GET", "/v1/instances", "", {{"min-gpus", "abc"}}), 400,
+                        "min-gpus")["message"]
+                .get<std::string>()
+                .find("abc"),
+            std::string::npos);
+  json e = ExpectError(Call("GET", "/v1/instances", "", {{"gpuu", "H100"}}), 400, "gpuu");
+  EXPECT_NE(e["message"].get<std::string>().find("did you mean"), std::string::npos);
+  ExpectError(Call("GET", "/v1/instances", "", {{"region", "us-est-1"}}), 400, "region");
+  ExpectError(Call("GET", "/v1/instances", "", {{"sort", "price:up"}}), 400, "sort");
+  ExpectError(Call("GET", "/v1/instances", "", {{"efa", "maybe"}}), 400, "efa");
+  ExpectError(Call("GET", "/v1/instances", "", {{"limit", "-1"}}), 400, "limit");
+  ExpectError(Call("GET", "/v1/instances", "", {{"purchase", "free"}}), 400, "purchase");
+}
+
+TEST(ApiTest, ShowAndUnknownType) {
+  ApiResponse r = Call("GET", "/v1/instances/p5.48xlarge", "", {{"region", "us-west-2"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(Parse(r)["instance_type"], "p5.48xlarge");
+  EXPECT_TRUE(Parse(r)["regions"].is_array());
+  json e = ExpectError(Call("GET", "/v1/instances/p5.48xlarg"), 404, "type");
+  EXPECT_NE(e["message"].get<std::string>().find("did you mean"), std::string::npos);
+  ExpectError(Call("GET", "/v1/instances/p5.48xlarge", "", {{"color", "red"}}), 400, "color");
+  ExpectError(Call("GET", "/v1/instances/p5.48xlarge/x"), 404, "path");
+}
+
+TEST(ApiTest, CatalogViews) {
+  EXPECT_EQ(Call("GET", "/v1/gpus").body, GpusJson(ListGpus(*Embedded(), false)).dump());
+  EXPECT_GT(Parse(Call("GET", "/v1/gpus", "", {{"include-retired", "true"}})).size(),
+            Parse(Call("GET", "/v1/gpus")).size() - 1);
+  ExpectError(Call("GET", "/v1/gpus", "", {{"x", "1"}}), 400, "x");
+  json info = Parse(Call("GET", "/v1/catalog"));
+  EXPECT_EQ(info["schema"], "gpuadvisor-catalog/1");
+  json regions = Parse(Call("GET", "/v1/regions"));
+  EXPECT_NE(std::find(regions.begin(), regions.end(), "us-east-1"), regions.end());
+  json models = Parse(Call("GET", "/v1/models"));
+  ASSERT_FALSE(models.empty());
+  EXPECT_GT(models[0]["params"].get<double>(), 0);
+}
+
+TEST(ApiTest, EstimateFlatBody) {
+  ApiResponse r = Call("POST", "/v1/estimate",
+                       R"({"task":"serve","model":"llama-3.1-8b","instance":"g6e.xlarge",
+                           "rps":1,"input-tokens":1000,"output_tokens":200})");
+  ASSERT_EQ(r.status, 200) << r.body;
+  json j = Parse(r);
+  EXPECT_EQ(j["hardware"]["instance_type"], "g6e.xlarge");
+  EXPECT_TRUE(j["memory"]["fits"].get<bool>());
+  EXPECT_TRUE(j["provenance"]["price_date"].is_string());
+  EXPECT_TRUE(j["uncertainty"].is_object());
+}
+
+TEST(ApiTest, EstimateBadInput) {
+  ExpectError(Call("POST", "/v1/estimate", "{bad"), 400, "body");
+  ExpectError(Call("POST", "/v1/estimate", ""), 400, "body");
+  ExpectError(Call("POST", "/v1/estimate", "[1,2]"), 400, "body");
+  ExpectError(Call("POST", "/v1/estimate", std::string(100, '[') + std::string(100, ']')), 400,
+              "body");
+  ExpectError(Call("POST", "/v1/estimate",
+                   R"({"task":"pretrain","model":"llama-3.1-8b","tokens":[1,[2]],"gpu":"H100"})"),
+              400, "tokens");
+  ExpectError(Call("POST", "/v1/estimate",
+                   R"({"task":"pretrain","model":"llama-3.1-8b","tokens":-5,"gpu":"H100"})"),
+              400, "tokens");
+  ExpectError(Call("POST", "/v1/estimate",
+                   R"({"task":"pretrain","model":"llama-3.1-8b","tokens":"1B","gpus":"many"})"),
+              400, "gpus");
+  ExpectError(Call("POST", "/v1/estimate",
+                   R"({"task":"pretrain","model":"llama-3.1-8b","tokens":"1B","gpu":{"a":1}})"),
+              400, "gpu");
+  ExpectError(Call("POST", "/v1/estimate", R"({"task":"serve","modle":"llama-3.1-8b"})"), 400,
+              "modle");
+  json e = ExpectError(Call("POST", "/v1/estimate",
+                            R"({"task":"serve","model":"llama-3.1-8b","instance":"p5.48xlarg"})"),
+                       400, "instance");
+  EXPECT_EQ(e["code"], "not_found");
+}
+
+TEST(ApiTest, ModelConfigMustBeInline) {
+  for (const char* body :
+       {R"({"task":"serve","model-config":"/etc/passwd","gpu":"H100"})",
+        R"({"task":"serve","model_config":"-","gpu":"H100"})",
+        R"({"task":"serve","hf-config":"config.json","gpu":"H100"})",
+        R"({"task":"serve","model":{"config":"/etc/hostname"},"gpu":"H100"})",
+        R"({"task":"serve","workload":{"model-config":"/etc/hostname"},"gpu":"H100"})"}) {
+    ApiResponse r = Call("POST", "/v1/estimate", body);
+    EXPECT_EQ(r.status, 400) << body;
+    EXPECT_NE(r.body.find("not accepted"), std::string::npos) << r.body;
+  }
+  const char* inline_config = R"({"task":"serve","gpu":"H100","model-config":{
+      "model_type":"llama","hidden_size":4096,"intermediate_size":14336,"num_attention_heads":32,
+      "num_key_value_heads":8,"num_hidden_layers":32,"vocab_size":128256}})";
+  ApiResponse r = Call("POST", "/v1/estimate", inline_config);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_GT(Parse(r)["memory"]["weights_gib"].get<double>(), 10);
+}
+
+TEST(ApiTest, RecommendServing) {
+  ApiResponse r =
+      Call("POST", "/v1/recommend",
+           R"({"task":"serve","model":"llama-3.1-8b","rps":0.5,"top":2,"regions":["us-east-1"],
+               "purchase":["on-demand","spot"]})");
+  ASSERT_EQ(r.status, 200) << r.body;
+  json j = Parse(r);
+  ASSERT_EQ(j["plans"].size(), 2u);
+  EXPECT_EQ(j["plans"][0]["rank"], 1);
+  EXPECT_FALSE(j["plans"][0]["why"].empty());
+  EXPECT_FALSE(j["pareto"].empty());
+}
+
+TEST(ApiTest, RecommendNothingFeasibleIsStillAnAnswer) {
+  ApiResponse r = Call("POST", "/v1/recommend",
+                       R"({"task":"pretrain","model":"llama-3.1-405b","tokens":"15T",
+                           "deadline":"1h","max-instances":1})");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_TRUE(Parse(r)["plans"].empty());
+  EXPECT_FALSE(Parse(r)["rejected"].empty());
+}
+
+TEST(ApiTest, RecommendBadOptions) {
+  ExpectError(Call("POST", "/v1/recommend", R"({"task":"serve","model":"llama-3.1-8b","top":0})"),
+              400, "top");
+  ExpectError(
+      Call("POST", "/v1/recommend", R"({"task":"serve","model":"llama-3.1-8b","deadline":"soon"})"),
+      400, "deadline");
+  ExpectError(Call("POST", "/v1/recommend",
+                   R"({"task":"serve","model":"llama-3.1-8b","purchase":["lease"]})"),
+              400, "purchase");
+  ExpectError(Call("POST", "/v1/recommend",
+                   R"({"task":"serve","model":"llama-3.1-8b","objective":"speed"})"),
+              400, "objective");
+  ExpectError(Call("POST", "/v1/recommend",
+                   R"({"task":"serve","model":"llama-3.1-8b","regions":"mars-1"})"),
+              400, "regions");
+  ExpectError(Call("POST", "/v1/recommend", R"({"task":"serve"})"), 400, "model");
+}
+
+TEST(ApiTest, Pricing) {
+  ApiResponse r = Call("POST", "/v1/pricing",
+                       R"({"type":"p4d.24xlarge","hours-per-month":300,"months":12,
+                           "interruptible":true,"checkpoint-gib":100})");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_TRUE(Parse(r)["options"].is_array());
+  ExpectError(Call("POST", "/v1/pricing", R"({"months":12})"), 400, "type");
+  ExpectError(Call("POST", "/v1/pricing", R"({"type":"p4d.24xlarg"})"), 400, "type");
+  ExpectError(Call("POST", "/v1/pricing", R"({"type":"p4d.24xlarge","months":"x"})"), 400,
+              "months");
+  ExpectError(Call("POST", "/v1/pricing", R"({"type":"p4d.24xlarge","colour":1})"), 400, "colour");
+  ExpectError(Call("POST", "/v1/pricing", R"({"type":"p4d.24xlarge","count":1.5})"), 400, "count");
+  ExpectError(Call("POST", "/v1/pricing", R"({"type":"p4d.24xlarge","region":"xx-1"})"), 400,
+              "region");
+}
+
+TEST(ApiTest, LaunchSpecForAPlanOrAType) {
+  ApiResponse rec = Call("POST", "/v1/recommend",
+                         R"({"task":"finetune","model":"llama-3.1-8b","tokens":"200M","top":2})");
+  ASSERT_EQ(rec.status, 200) << rec.body;
+  json plan = Parse(rec)["plans"][1];
+  json body = {{"plan", plan}, {"format", "cloudformation"}, {"name", "job1"}};
+  ApiResponse r = Call("POST", "/v1/launch", body.dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  json j = Parse(r);
+  EXPECT_EQ(j["instance_type"], plan["instance_type"]);
+  EXPECT_EQ(j["count"], plan["instances"]);
+  EXPECT_EQ(j["format"], "cloudformation");
+  EXPECT_NE(j["document"].get<std::string>().find("AWSTemplateFormatVersion"), std::string::npos);
+  json whole = {{"plan", Parse(rec)}, {"rank", 2}};
+  EXPECT_EQ(Parse(Call("POST", "/v1/launch", whole.dump()))["instance_type"],
+            plan["instance_type"]);
+  ApiResponse typed = Call("POST", "/v1/launch", R"({"type":"g6e.xlarge","count":2})");
+  ASSERT_EQ(typed.status, 200) << typed.body;
+  EXPECT_FALSE(Parse(typed)["cli_input_json"].is_null());
+  ExpectError(Call("POST", "/v1/launch", R"({"count":2})"), 400, "type");
+  ExpectError(Call("POST", "/v1/launch", R"({"type":"g6e.xlarge","format":"ansible"})"), 400,
+              "format");
+  ExpectError(Call("POST", "/v1/launch", R"({"type":"g6e.xlarge","count":0})"), 400, "count");
+  ExpectError(Call("POST", "/v1/launch", R"({"type":"g6e.xlarge","colour":1})"), 400, "colour");
+  ExpectError(Call("POST", "/v1/launch", R"({"plan":5})"), 400, "plan");
+  ExpectError(Call("POST", "/v1/launch", R"({"plan":{"x":1}})"), 400, "plan");
+  json conflict = {{"plan", plan}, {"region", "eu-west-1"}};
+  ExpectError(Call("POST", "/v1/launch", conflict.dump()), 400, "region");
+}
+
+TEST(ApiTest, IdleFromUploadedTelemetry) {
+  Result<std::string> csv =
+      ReadFile(std::string(GPUADVISOR_TESTS_DIR) + "/fixtures/telemetry/smi-nvidia-l40s-idle.csv");
+  ASSERT_TRUE(csv.ok());
+  ApiResponse r = Call("POST", "/v1/idle", *csv,
+                       {{"instance-type", "g6e.xlarge"}, {"host", "box1"}, {"idle-window", "1m"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_NE(r.body.find("box1"), std::string::npos);
+  EXPECT_NE(r.body.find("g6e.xlarge"), std::string::npos);
+  ExpectError(Call("POST", "/v1/idle", ""), 400, "body");
+  ExpectError(Call("POST", "/v1/idle", *csv, {{"idle-threshold", "150"}}), 400, "idle-threshold");
+  ExpectError(Call("POST", "/v1/idle", *csv, {{"format", "excel"}}), 400, "format");
+  ExpectError(Call("POST", "/v1/idle", *csv, {{"instance-type", "g6e.xlarg"}}), 400,
+              "instance-type");
+  ExpectError(Call("POST", "/v1/idle", *csv, {{"colour", "red"}}), 400, "colour");
+  ExpectError(Call("POST", "/v1/idle", "not,telemetry\n1,2\n", {{"format", "nvidia-smi-csv"}}), 400,
+              "body");
+}
+
+TEST(ApiTest, UnknownPathsAndMethods) {
+  ExpectError(Call("GET", "/v2/instances"), 404, "path");
+  ExpectError(Call("POST", "/v1/instances"), 405, "method");
+  ExpectError(Call("GET", "/v1/recommend"), 405, "method");
+}
+
+TEST(ApiTest, ReloadSwapsTheSnapshot) {
+  int loads = 0;
+  CatalogHolder holder(Embedded(), [&]() -> Result<std::shared_ptr<const Catalog>> {
+    ++loads;
+    return Embedded();
+  });
+  std::shared_ptr<const Catalog> before = holder.Snapshot();
+  ApiRequest req{"POST", "/v1/catalog/reload", {}, ""};
+  ApiResponse r = Dispatch(Context(&holder), req);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(Parse(r)["catalog_generation"], 2);
+  EXPECT_EQ(loads, 1);
+  EXPECT_NE(before, nullptr);  // the old snapshot stays valid for whoever holds it
+
+  CatalogHolder failing(Embedded(), []() -> Result<std::shared_ptr<const Catalog>> {
+    return Status::ParseError("catalog.json:1: broken");
+  });
+  ApiResponse bad = Dispatch(Context(&failing), req);
+  ExpectError(bad, 500, "catalog");
+  EXPECT_EQ(failing.generation(), 1u);
+  ExpectError(Dispatch(Context(), req), 400, "catalog");
+}
+
+TEST(ApiTest, CacheAnswersIdenticalRequestsOnly) {
+  ResponseCache cache(2);
+  ApiContext ctx = Context();
+  ctx.cache = &cache;
+  const std::string body = R"({"task":"serve","model":"llama-3.1-8b","rps":1,"top":1})";
+  ApiRequest req{"POST", "/v1/recommend", {}, body};
+  ApiResponse first = Dispatch(ctx, req);
+  ASSERT_EQ(first.status, 200);
+  EXPECT_FALSE(first.from_cache);
+  ApiResponse second = Dispatch(ctx, req);
+  EXPECT_TRUE(second.from_cache);
+  EXPECT_EQ(second.body, first.body);
+  ctx.generation = 2;  // a reloaded catalog: computed again
+  EXPECT_FALSE(Dispatch(ctx, req).from_cache);
+  ApiRequest bad{"POST", "/v1/recommend", {}, "{"};
+  EXPECT_EQ(Dispatch(ctx, bad).status, 400);
+  EXPECT_FALSE(Dispatch(ctx, bad).from_cache);  // errors are not kept
+  ApiRequest other{
+      "POST", "/v1/estimate", {}, R"({"task":"serve","model":"llama-3.1-8b","gpu":"L4"})"};
+  EXPECT_EQ(Dispatch(ctx, other).status, 200);
+  EXPECT_EQ(cache.size(), 2u);  // bounded: the oldest went
+  ctx.generation = 1;
+  EXPECT_FALSE(Dispatch(ctx, req).from_cache);
+  ApiRequest get{"GET", "/v1/gpus", {}, ""};
+  EXPECT_FALSE(Dispatch(ctx, get).from_cache);
+}
+
+TEST(ApiTest, OpenApiListsEveryRoute) {
+  ApiResponse r = Call("GET", "/v1/openapi.json");
+  ASSERT_EQ(r.status, 200);
+  json doc = Parse(r);
+  EXPECT_EQ(doc["openapi"], "3.0.3");
+  std::set<std::string> documented;
+  for (const Route& route : Routes()) {
+    std::string method = route.method;
+    std::transform(method.begin(), method.end(), method.begin(), ::tolower);
+    EXPECT_TRUE(doc["paths"].contains(route.path)) << route.path;
+    if (doc["paths"].contains(route.path)) {
+      EXPECT_TRUE(doc["paths"][route.path].contains(method)) << route.method << " " << route.path;
+    }
+  }
+}
+
+TEST(ApiTest, WebAssetsAreEmbeddedAndCompressed) {
+  const WebAsset* index = FindWebAsset("/");
+  ASSERT_NE(index, nullptr);
+  EXPECT_NE(index->data.find("<html"), std::string::npos);
+  EXPECT_EQ(FindWebAsset("/index.html"), index);
+  EXPECT_EQ(FindWebAsset("/../etc/passwd"), nullptr);
+  size_t first_paint = 0;
+  for (const char* path : {"/", "/app.js", "/app.css"}) {
+    const WebAsset* a = FindWebAsset(path);
+    ASSERT_NE(a, nullptr) << path;
+    EXPECT_FALSE(a->gzip.empty());
+    EXPECT_LT(a->gzip.size(), a->data.size());
+    first_paint += a->gzip.size();
+  }
+  EXPECT_LT(first_paint, 100u * 1024);
+  EXPECT_NE(FindWebAsset("/vendor/uplot/uPlot.iife.min.js"), nullptr);
+}
+
+}  // namespace
+}  // namespace gpuadvisor::server

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The web page in a real browser: Debian's chromium driven by playwright-core (npm). Loads the
+# page, filters and sorts the catalog table, submits a recommendation from the keyboard, waits
+# for the plans and the chart, checks the first-paint transfer size, and saves a screenshot.
+# Usage: browser_test.sh PATH/TO/gpuadvisor WORKDIR
+# Exit 77 (ctest: skipped) with a message when chromium, node/npm or playwright-core is missing.
+set -u
+BIN=${1:?usage: browser_test.sh PATH/TO/gpuadvisor WORKDIR}
+WORK=${2:?usage: browser_test.sh PATH/TO/gpuadvisor WORKDIR}
+HERE=$(cd "$(dirname "$0")" && pwd)
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+skip() { echo "browser_test: SKIPPED: $*"; exit 77; }
+[ -x "$CHROMIUM" ] || skip "no chromium at $CHROMIUM (apt-get install chromium)"
+command -v node >/dev/null || skip "no node (apt-get install nodejs npm)"
+mkdir -p "$WORK"
+if [ ! -d "$WORK/node_modules/playwright-core" ]; then
+  command -v npm >/dev/null || skip "no npm to install playwright-core"
+  echo "browser_test: installing playwright-core into $WORK (npm)"
+  (cd "$WORK" && timeout 180 npm install --no-audit --no-fund --silent playwright-core@1 >/dev/null 2>&1) ||
+    skip "npm install playwright-core failed (offline?)"
+fi
+out=$(mktemp -d)
+pid=
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$out"' EXIT
+"$BIN" serve --port 0 --threads 8 >"$out/serve.log" 2>&1 &
+pid=$!
+url=
+for _ in $(seq 1 100); do
+  url=$(grep -o 'http://[^ ]*/' "$out/serve.log" 2>/dev/null | head -1)
+  [ -n "$url" ] && break
+  sleep 0.05
+done
+[ -n "$url" ] || { echo "browser_test: server did not start: $(cat "$out/serve.log")"; exit 1; }
+NODE_PATH="$WORK/node_modules" CHROMIUM="$CHROMIUM" PROFILE="$out/profile" \
+  SCREENSHOT="$WORK/recommend.png" timeout 150 node "$HERE/browser_test.js" "$url"
