@@ -22,6 +22,7 @@ numbers or the CLI's text (``tokens="50M"``, ``deadline="36h"``).
 from __future__ import annotations
 
 import copy
+import math
 import os
 import sys
 import threading
@@ -58,7 +59,9 @@ def _text(value: Any) -> Optional[str]:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
-        return repr(value) if value != int(value) or abs(value) >= 1e16 else str(int(value))
+        if not math.isfinite(value) or value != int(value) or abs(value) >= 1e16:
+            return repr(value)
+        return str(int(value))
     return str(value)
 
 
@@ -459,8 +462,6 @@ class Workload:
             values["model"] = _text(model)
         for key, value in fields.items():
             if value is None:
-                continue
-            if value is False:  # a flag not given
                 continue
             values[_field_name(key)] = _text(value)
         self._file = _file

@@ -282,7 +282,7 @@ std::vector<std::string> RecommendWarnings(const Recommendation& r, const Freshn
     warnings.push_back("newest prices are from " + r.catalog_date + ", older than " +
                        std::to_string(fresh.max_price_age_days) + " days");
   }
-  if (r.plans.empty()) warnings.push_back("no feasible plan; see the reasons below");
+  if (r.plans.empty()) warnings.emplace_back("no feasible plan; see the reasons below");
   return warnings;
 }
 

@@ -295,7 +295,7 @@ py::object NewException(py::module_& m, const char* name, py::handle bases, cons
   const std::string qualified = std::string("gpuadvisor.") + name;
   PyObject* cls = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, bases.ptr(), nullptr);
   if (cls == nullptr) throw py::error_already_set();
-  py::object out = py::reinterpret_steal<py::object>(cls);
+  auto out = py::reinterpret_steal<py::object>(cls);
   m.attr(name) = out;
   return out;
 }

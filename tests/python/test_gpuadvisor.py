@@ -150,6 +150,12 @@ def test_workload_fields_and_errors(cli_error):
         ga.Workload(task="finetune", model="llama-3.1-8b", tokenz="1B")
     assert err.value.field == "tokenz"
     assert "tokens" in ga.workload_fields() and "llama-3.1-8b" in ga.model_presets()
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.Workload(task="pretrain", model="llama-3.1-8b", tokens=float("inf"))
+    assert err.value.field == "tokens"
+    # Booleans: False is passed on (flash_attention defaults to on), numbers keep their value.
+    off = ga.Workload(task="pretrain", model="llama-3.1-8b", tokens=1e9, flash_attention=False)
+    assert off.fields["flash-attention"] == "false" and off.fields["tokens"] == "1000000000"
 
 
 def test_workload_files(tmp_path):
