@@ -231,7 +231,7 @@ class Estimate(Record):
         object.__setattr__(self, "text", text)
 
     def __str__(self) -> str:
-        return self.text
+        return self.text or repr(self)
 
 
 class Plan(Record):
@@ -328,7 +328,7 @@ class Pricing(Record):
         object.__setattr__(self, "text", text)
 
     def __str__(self) -> str:
-        return self.text
+        return self.text or repr(self)
 
     def to_pandas(self):
         """The options as a DataFrame (one row per purchase option)."""

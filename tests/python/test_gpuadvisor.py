@@ -240,7 +240,7 @@ def test_recommend_same_as_cli(cli_json, fields, kwargs, flags):
     assert rec.plans, "expected feasible plans"
     best = rec.best
     assert isinstance(best, ga.Plan) and best.rank == 1
-    assert isinstance(best.estimate, ga.Estimate)
+    assert isinstance(best.estimate, ga.Estimate) and str(best.estimate).startswith("Estimate(")
     assert best.cost_usd > 0 and best.time_hours > 0 and best.why
 
 
