@@ -20,6 +20,8 @@ const std::vector<Command>& Commands() {
       {"estimate", "Memory, time and cost of a workload on given hardware", &SetupEstimate},
       {"recommend", "Ranked plans for a workload: instance, count, region, purchase, why",
        &SetupRecommend},
+      {"launch", "Launch spec for a plan: aws-cli, CloudFormation, Terraform or SkyPilot",
+       &SetupLaunch},
       {"pricing", "Cost of each purchase option for a usage pattern, with break-even",
        &SetupPricing},
       {"gpus", "Accelerator models with datasheet figures and cheapest offers", &SetupGpus},

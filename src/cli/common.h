@@ -77,6 +77,7 @@ void SetupCatalog(CLI::App* app, int* exit_code);
 void SetupEstimate(CLI::App* app, int* exit_code);
 void SetupPricing(CLI::App* app, int* exit_code);
 void SetupRecommend(CLI::App* app, int* exit_code);
+void SetupLaunch(CLI::App* app, int* exit_code);
 
 }  // namespace gpuadvisor::cli
 

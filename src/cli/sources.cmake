@@ -8,5 +8,6 @@ set(GPUADVISOR_CLI_SOURCES
   src/cli/cmd_estimate.cc
   src/cli/cmd_pricing.cc
   src/cli/cmd_recommend.cc
+  src/cli/cmd_launch.cc
   src/cli/workload_flags.cc
 )

@@ -1,0 +1,365 @@
+// PlanLaunch: every decision of a launch spec, each with its one-line reason. The facts and the
+// documents they come from are listed in doc/launch.md.
+#include "gpuadvisor/launch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "gpuadvisor/query.h"
+#include "launch/internal.h"
+#include "util/numbers.h"
+#include "util/strings.h"
+
+namespace gpuadvisor {
+namespace {
+
+constexpr double kGiBPerGB = 1e9 / (1024.0 * 1024 * 1024);  // decimal GB -> GiB
+constexpr int kRootGib = 150;
+constexpr int kGp3MaxIops = 16000, kGp3MaxThroughput = 1000, kGp3IopsPerGib = 500;
+constexpr double kDataHeadroom = 1.2;
+
+// Families the x86_64 "Deep Learning Base OSS Nvidia Driver GPU AMI" release notes list as
+// supported (2026-07 notes; doc/launch.md).
+const std::set<std::string, std::less<>> kDlamiX86Families = {
+    "g4dn", "g5", "g6", "gr6", "g6e", "g7", "p4d", "p4de", "p5", "p5e", "p5en", "p6-b200", "p6-b300"};
+
+std::string Join(const std::vector<std::string>& items, std::string_view sep) {
+  std::string out;
+  for (const std::string& s : items) {
+    if (!out.empty()) out += sep;
+    out += s;
+  }
+  return out;
+}
+
+std::string Int(double v) { return std::to_string(static_cast<long long>(std::llround(v))); }
+
+Status CheckRequest(const LaunchRequest& r) {
+  if (r.count < 1 || r.count > 1000) {
+    return Status::InvalidArgument("--count: expected 1..1000 instances, got " +
+                                   std::to_string(r.count));
+  }
+  if (r.ebs_gib && (*r.ebs_gib < 1 || *r.ebs_gib > 65536)) {
+    return Status::InvalidArgument("--ebs-gib: expected 1..65536 GiB (gp3 limit 64 TiB)");
+  }
+  if (r.dataset_gib < 0 || r.dataset_gib > 1e7) {
+    return Status::InvalidArgument("--dataset-gib: expected a size in GiB >= 0");
+  }
+  if (r.checkpoint_gib && *r.checkpoint_gib < 0) {
+    return Status::InvalidArgument("checkpoint_gib: expected a size in GiB >= 0");
+  }
+  if (r.idle_stop_minutes < 0 || r.idle_stop_minutes > 10080) {
+    return Status::InvalidArgument("--idle-stop-minutes: expected 0..10080");
+  }
+  for (char c : r.name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') {
+      return Status::InvalidArgument("--name: letters, digits and '-' only, got \"" + r.name +
+                                     "\"");
+    }
+  }
+  if (r.name.empty() || r.name.size() > 40) {
+    return Status::InvalidArgument("--name: 1..40 characters");
+  }
+  return Status::OK();
+}
+
+Status CheckOffer(const Catalog& catalog, const InstanceType& t, const LaunchRequest& r,
+                  LaunchPlan* plan) {
+  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(catalog, r.region, "--region"));
+  const RegionOffer* offer = t.FindRegion(r.region);
+  if (offer == nullptr || (offer->offered && !*offer->offered)) {
+    std::vector<std::string> where;
+    for (const RegionOffer& o : t.regions) {
+      if (o.offered.value_or(false)) where.push_back(o.region);
+    }
+    return Status::InvalidArgument(
+        "--region: " + t.name + " is not offered in " + r.region +
+        (where.empty() ? std::string("; no region is known to offer it")
+                       : "; offered in " + Join(where, ", ")));
+  }
+  if (!offer->offered) {
+    plan->warnings.push_back("whether " + t.name + " is offered in " + r.region +
+                             " is unknown to the catalog; check with describe-instance-type-"
+                             "offerings");
+  }
+  if (r.purchase == PurchaseKind::kSpot && !t.HasUsageClass("spot")) {
+    return Status::InvalidArgument("--purchase spot: " + t.name + " is not sold as spot (" +
+                                   Join(t.usage_classes, ", ") + ")");
+  }
+  if (t.retired) plan->warnings.push_back(t.name + " is retired: " + t.retired_note);
+  return Status::OK();
+}
+
+void ChooseAmi(const Catalog& catalog, LaunchPlan* p) {
+  const InstanceType& t = *p->type;
+  const bool arm = std::find(t.cpu_architectures.begin(), t.cpu_architectures.end(), "arm64") !=
+                   t.cpu_architectures.end();
+  p->architecture = arm ? "arm64" : "x86_64";
+  p->ssh_user = "ubuntu";
+  const Accelerator& a = t.accelerator;
+  const GpuSpec* gpu = catalog.GpuOf(t);
+  if (a.kind == AcceleratorKind::kNeuron) {
+    p->ami_parameter = "/aws/service/neuron/dlami/multi-framework/ubuntu-24.04/latest/image_id";
+    p->ami_name = "Deep Learning AMI Neuron (Ubuntu 24.04)";
+    p->reasons.push_back("AMI: the Neuron multi-framework DLAMI: Neuron driver, runtime, compiler "
+                         "and EFA preinstalled for " + a.model);
+    if (t.family == "inf1") {
+      p->warnings.push_back("Neuron DLAMIs from SDK 2.26.1 on no longer support Inf1: pin an "
+                            "image released with SDK 2.26 or earlier");
+    }
+    return;
+  }
+  if (a.kind == AcceleratorKind::kGpu && a.vendor == "NVIDIA") {
+    p->ami_parameter = "/aws/service/deeplearning/ami/" + p->architecture +
+                       "/base-oss-nvidia-driver-gpu-ubuntu-22.04/latest/ami-id";
+    p->ami_name = std::string("Deep Learning ") + (arm ? "ARM64 " : "") +
+                  "Base OSS Nvidia Driver GPU AMI (Ubuntu 22.04)";
+    p->reasons.push_back("AMI: " + p->ami_name + " (" + p->architecture +
+                         "): NVIDIA driver, CUDA, NCCL, EFA and aws-ofi-nccl preinstalled" +
+                         (arm ? "; arm64 because " + t.family + " has Graviton CPUs" : ""));
+    const std::string arch = gpu ? gpu->architecture : "";
+    if (arch == "Volta" || arch == "Maxwell" || arch == "Kepler") {
+      p->warnings.push_back(a.model + " (" + arch +
+                            ") is not supported by NVIDIA's open kernel modules that the OSS-driver "
+                            "DLAMI uses: pick an AMI with the proprietary driver");
+    } else if (a.fractional()) {
+      p->warnings.push_back(t.family + " shares a GPU through NVIDIA vGPU and needs the GRID "
+                            "driver, which this DLAMI does not ship: see AWS's NVIDIA GRID "
+                            "driver instructions");
+    } else if (!arm && !kDlamiX86Families.contains(t.family)) {
+      p->warnings.push_back(t.family + " is not in the DLAMI release notes' supported-instance "
+                            "list: check before relying on it");
+    }
+    return;
+  }
+  p->ami_parameter = std::string("/aws/service/canonical/ubuntu/server/22.04/stable/current/") +
+                     (arm ? "arm64" : "amd64") + "/hvm/ebs-gp2/ami-id";
+  p->ami_name = "Ubuntu Server 22.04 LTS (Canonical)";
+  p->reasons.push_back("AMI: plain Ubuntu 22.04: AWS publishes no Deep Learning AMI for " +
+                       (a.vendor.empty() ? a.model : a.vendor + " " + a.model));
+  p->warnings.push_back("install the " + (a.vendor.empty() ? a.model : a.vendor) +
+                        " driver yourself (no DLAMI for this accelerator)");
+}
+
+void ChooseNetwork(LaunchPlan* p) {
+  const InstanceType& t = *p->type;
+  const bool multi = p->count > 1;
+  if (!multi) {
+    p->reasons.push_back(
+        "network: one instance, so no placement group and no EFA (GPUs talk over " +
+        std::string(t.accelerator.count > 1 ? "NVLink/PCIe inside the node)" : "PCIe)"));
+    return;
+  }
+  const bool cluster = std::find(t.placement_strategies.begin(), t.placement_strategies.end(),
+                                 "cluster") != t.placement_strategies.end();
+  if (cluster) {
+    p->placement_group = true;
+    p->reasons.push_back("placement: a cluster placement group keeps the " +
+                         std::to_string(p->count) +
+                         " instances on one low-latency network spine (one AZ)");
+  }
+  if (!t.efa || t.max_efa_interfaces < 1) {
+    p->warnings.push_back(t.name + " has no EFA: inter-node collectives run over TCP at " +
+                          t.network_performance + "; expect poor multi-node scaling");
+    return;
+  }
+  p->efa = true;
+  const int cards = std::max(1, t.network_cards);
+  const int efa_cards = std::min(t.max_efa_interfaces, cards);
+  const int first_efa_card = cards - efa_cards;  // p6-b300: 17 cards, 16 EFA -> card 0 ENA only
+  p->interfaces.push_back({0, 0, "interface"});
+  if (first_efa_card == 0) p->interfaces.push_back({0, 1, "efa-only"});
+  for (int card = std::max(1, first_efa_card); card < cards; ++card) {
+    p->interfaces.push_back({card, 0, "efa-only"});
+  }
+  p->efa_interfaces = efa_cards;
+  p->reasons.push_back(
+      "EFA: " + std::to_string(efa_cards) + " EFA-only interfaces, one per EFA-capable network "
+      "card (" + std::to_string(cards) + " cards, " + t.network_performance +
+      "), plus the primary ENA interface on card 0 device 0, as AWS recommends for multi-card "
+      "instances: NCCL over EFA needs every card for full bandwidth");
+  if (first_efa_card > 0) {
+    p->reasons.push_back("EFA: network card 0 carries no EFA device on " + t.name + " (" +
+                         std::to_string(t.max_efa_interfaces) + " EFA interfaces for " +
+                         std::to_string(cards) + " cards), so EFA starts at card " +
+                         std::to_string(first_efa_card));
+  }
+  p->reasons.push_back("EFA: EFA-only interfaces take no IP address, so " +
+                       std::to_string(p->count) + " nodes use " + std::to_string(p->count) +
+                       " subnet addresses, not " + std::to_string(p->count * (efa_cards + 1)));
+}
+
+VolumeSpec DataVolume(const LaunchPlan& p, double needed_gib) {
+  const LaunchRequest& r = p.request;
+  VolumeSpec v;
+  v.device_name = "/dev/sdf";
+  v.mount = "/data";
+  const double sized = std::max(10.0, std::ceil(needed_gib * kDataHeadroom / 10) * 10);
+  v.size_gib = static_cast<int>(r.ebs_gib ? std::ceil(*r.ebs_gib) : sized);
+  // Throughput: as fast as the instance's EBS bandwidth allows, up to the gp3 maximum; gp3 needs
+  // 4 IOPS per MiB/s and allows 500 IOPS per GiB.
+  int throughput = kGp3MaxThroughput;
+  if (p.type->ebs_max_mbps) {
+    throughput = std::min(throughput, static_cast<int>(*p.type->ebs_max_mbps / 8.0 / 1.048576));
+  }
+  v.iops = std::clamp(throughput * 4, 3000, std::min(kGp3MaxIops, kGp3IopsPerGib * v.size_gib));
+  v.iops = std::max(v.iops, 3000);
+  v.throughput = std::clamp(std::min(throughput, v.iops / 4), 125, kGp3MaxThroughput);
+  std::string parts;
+  if (r.dataset_gib > 0) parts = "dataset " + FormatFixed(r.dataset_gib, 0) + " GiB";
+  if (r.checkpoint_gib && *r.checkpoint_gib > 0) {
+    parts += std::string(parts.empty() ? "" : " + ") + std::to_string(r.checkpoints_kept) +
+             " checkpoints x " + FormatFixed(*r.checkpoint_gib, 1) + " GiB";
+  }
+  v.why = r.ebs_gib ? "data volume " + std::to_string(v.size_gib) + " GiB as given (--ebs-gib)"
+                    : "data volume " + std::to_string(v.size_gib) + " GiB gp3 = (" + parts +
+                          ") x 1.2 headroom, rounded up to 10 GiB";
+  v.why += "; " + std::to_string(v.throughput) + " MiB/s, " + std::to_string(v.iops) + " IOPS";
+  if (r.checkpoint_gib && *r.checkpoint_gib > 0) {
+    const double seconds = *r.checkpoint_gib * 1024 / v.throughput;
+    v.why += " (one checkpoint written in ~" + Int(seconds) + " s)";
+  }
+  return v;
+}
+
+void ChooseStorage(LaunchPlan* p) {
+  const LaunchRequest& r = p->request;
+  p->root = VolumeSpec{"/dev/sda1", kRootGib, 3000, 125, "/", ""};
+  p->root.why = "root " + std::to_string(kRootGib) +
+                " GiB gp3 at the free baseline (3000 IOPS, 125 MiB/s): above the DLAMI's root "
+                "snapshot, with room for containers and caches";
+  p->reasons.push_back(p->root.why);
+  const double ckpt = r.checkpoint_gib.value_or(0) * r.checkpoints_kept;
+  const double needed = r.dataset_gib + ckpt;
+  if (needed > 0 || r.ebs_gib) {
+    p->data = DataVolume(*p, needed);
+    p->reasons.push_back(p->data->why);
+    if (r.ebs_gib && *r.ebs_gib < needed) {
+      p->warnings.push_back("--ebs-gib " + FormatFixed(*r.ebs_gib, 0) + " is below the " +
+                            FormatFixed(needed, 0) + " GiB the dataset and checkpoints need");
+    }
+  }
+  const InstanceType& t = *p->type;
+  if (t.local_nvme && t.local_disk_count > 0) {
+    p->instance_store = true;
+    const double gib = t.local_storage_gb.value_or(0) * kGiBPerGB;
+    p->reasons.push_back(
+        "instance store: " + std::to_string(t.local_disk_count) + " x " +
+        std::to_string(t.local_disk_gb.value_or(0)) + " GB NVMe" +
+        (t.local_disk_count > 1 ? " striped as RAID 0" : "") + " at " + p->instance_store_mount +
+        " (" + FormatFixed(gib, 0) +
+        " GiB) for scratch and data caches; it is erased when the instance stops");
+  }
+}
+
+void ChoosePurchase(LaunchPlan* p) {
+  const LaunchRequest& r = p->request;
+  p->spot = r.purchase == PurchaseKind::kSpot;
+  if (r.purchase == PurchaseKind::kReserved1y) {
+    p->reasons.push_back("purchase: on-demand launch; a 1-year reservation or Savings Plan is "
+                         "bought separately and applies to it on the bill");
+  }
+  if (!p->spot) return;
+  const RegionOffer* offer = p->type->FindRegion(p->region);
+  std::string band = offer && offer->spot_band ? offer->spot_band->label : "unknown";
+  p->reasons.push_back("spot: one-time request, terminate on interruption (2-minute notice); "
+                       "interruption frequency in " + p->region + ": " + band +
+                       " a month (Spot Instance Advisor)");
+  if (p->count > 1) {
+    p->reasons.push_back("spot: MinCount = MaxCount = " + std::to_string(p->count) +
+                         ", so the launch gets every node or none");
+    p->warnings.push_back("an interruption of any of the " + std::to_string(p->count) +
+                          " spot nodes stops the job: checkpoint to /data or S3 and resume");
+  }
+}
+
+std::string SkyPilotAccelerator(const InstanceType& t) {
+  const Accelerator& a = t.accelerator;
+  if (a.fractional() || a.count < 1) return "";
+  std::string name = a.aws_name.empty() ? a.model : a.aws_name;
+  if (a.model == "A100-80GB") name = "A100-80GB";
+  if (a.model == "V100-32GB") name = "V100-32GB";
+  return name + ":" + std::to_string(a.count);
+}
+
+}  // namespace
+
+const char* LaunchFormatName(LaunchFormat f) {
+  switch (f) {
+    case LaunchFormat::kAwsCli:
+      return "aws-cli";
+    case LaunchFormat::kCloudFormation:
+      return "cloudformation";
+    case LaunchFormat::kTerraform:
+      return "terraform";
+    case LaunchFormat::kSkyPilot:
+      return "skypilot";
+  }
+  return "aws-cli";
+}
+
+std::optional<LaunchFormat> ParseLaunchFormat(std::string_view name) {
+  for (LaunchFormat f : {LaunchFormat::kAwsCli, LaunchFormat::kCloudFormation,
+                         LaunchFormat::kTerraform, LaunchFormat::kSkyPilot}) {
+    if (name == LaunchFormatName(f)) return f;
+  }
+  return std::nullopt;
+}
+
+Result<LaunchPlan> PlanLaunch(const Catalog& catalog, const LaunchRequest& request) {
+  GPUADVISOR_RETURN_IF_ERROR(CheckRequest(request));
+  Result<const InstanceType*> type = ResolveInstanceType(catalog, request.instance_type);
+  if (!type.ok()) return type.status();
+  LaunchPlan p;
+  p.type = *type;
+  p.count = request.count;
+  p.region = request.region;
+  p.request = request;
+  GPUADVISOR_RETURN_IF_ERROR(CheckOffer(catalog, **type, request, &p));
+  ChooseAmi(catalog, &p);
+  ChooseNetwork(&p);
+  ChooseStorage(&p);
+  ChoosePurchase(&p);
+  p.reasons.push_back("IMDSv2 required (HttpTokens=required), hop limit 2 so containers on the "
+                      "instance can still reach the metadata service");
+  if (p.type->accelerator.kind == AcceleratorKind::kGpu && p.type->accelerator.vendor == "NVIDIA") {
+    p.reasons.push_back("monitoring: CloudWatch agent publishes nvidia_gpu utilization_gpu, "
+                        "memory_used and power_draw per instance (namespace CWAgent)");
+  }
+  p.skypilot_accelerator = SkyPilotAccelerator(**type);
+  p.tags = {{"Name", request.name + "-" + launch_internal::Slug(p.type->name)},
+            {"gpuadvisor:instance-type", p.type->name},
+            {"gpuadvisor:purchase", p.spot ? "spot" : "on-demand"},
+            {"gpuadvisor:plan", request.plan_note.empty() ? "manual" : request.plan_note}};
+  p.cloudwatch_config = launch_internal::CloudWatchConfig(p);
+  p.user_data = launch_internal::UserData(p);
+  return p;
+}
+
+LaunchSpec RenderLaunch(const LaunchPlan& plan, LaunchFormat format) {
+  LaunchSpec s;
+  s.format = format;
+  const std::string slug = launch_internal::Slug(plan.type->name);
+  switch (format) {
+    case LaunchFormat::kAwsCli:
+      s.document = launch_internal::RenderAwsCli(plan, &s.cli_input_json);
+      s.file_name = "launch-" + slug + ".sh";
+      break;
+    case LaunchFormat::kCloudFormation:
+      s.document = launch_internal::RenderCloudFormation(plan);
+      s.file_name = "launch-" + slug + ".yaml";
+      break;
+    case LaunchFormat::kTerraform:
+      s.document = launch_internal::RenderTerraform(plan);
+      s.file_name = "main.tf";
+      break;
+    case LaunchFormat::kSkyPilot:
+      s.document = launch_internal::RenderSkyPilot(plan);
+      s.file_name = "task.yaml";
+      break;
+  }
+  return s;
+}
+
+}  // namespace gpuadvisor

@@ -1,0 +1,88 @@
+// ReadPlanJson: a plan as `recommend --json` writes it (CLI-CONTRACT.md, "recommend").
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "gpuadvisor/launch.h"
+#include "util/numbers.h"
+
+namespace gpuadvisor {
+namespace {
+
+using json = nlohmann::json;
+
+Status Bad(std::string_view origin, const std::string& field, const std::string& expected) {
+  return Status::ParseError(std::string(origin) + ": " + field + ": expected " + expected);
+}
+
+Status ReadPlan(const json& plan, const std::string& at, std::string_view origin,
+                LaunchRequest* r) {
+  if (!plan.is_object()) return Bad(origin, at, "a plan object");
+  const auto type = plan.find("instance_type");
+  if (type == plan.end() || !type->is_string() || type->get<std::string>().empty()) {
+    return Bad(origin, at + ".instance_type", "an instance type name");
+  }
+  r->instance_type = type->get<std::string>();
+  if (const auto n = plan.find("instances"); n != plan.end()) {
+    if (!n->is_number_integer() || n->get<int64_t>() < 1 || n->get<int64_t>() > 1000) {
+      return Bad(origin, at + ".instances", "an integer 1..1000");
+    }
+    r->count = static_cast<int>(n->get<int64_t>());
+  }
+  if (const auto region = plan.find("region"); region != plan.end()) {
+    if (!region->is_string()) return Bad(origin, at + ".region", "a region name");
+    r->region = region->get<std::string>();
+  }
+  if (const auto p = plan.find("purchase"); p != plan.end()) {
+    const std::string name = p->is_string() ? p->get<std::string>() : "";
+    if (name == "on-demand") {
+      r->purchase = PurchaseKind::kOnDemand;
+    } else if (name == "spot") {
+      r->purchase = PurchaseKind::kSpot;
+    } else if (name == "reserved-1y") {
+      r->purchase = PurchaseKind::kReserved1y;
+    } else {
+      return Bad(origin, at + ".purchase", "on-demand, spot or reserved-1y");
+    }
+  }
+  if (const auto e = plan.find("estimate"); e != plan.end() && e->is_object()) {
+    const auto c = e->find("checkpoint_gib");
+    if (c != e->end() && !c->is_null()) {
+      if (!c->is_number() || c->get<double>() < 0) {
+        return Bad(origin, at + ".estimate.checkpoint_gib", "a size in GiB or null");
+      }
+      r->checkpoint_gib = c->get<double>();
+    }
+  }
+  r->plan_note = "plan";
+  if (const auto rank = plan.find("rank"); rank != plan.end() && rank->is_number_integer()) {
+    r->plan_note = "recommend rank " + std::to_string(rank->get<int64_t>());
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status ReadPlanJson(std::string_view text, std::string_view origin, int rank,
+                    LaunchRequest* request) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    return Status::ParseError(std::string(origin) + ": byte " + std::to_string(e.byte) +
+                              ": not valid JSON");
+  }
+  if (doc.is_object() && doc.contains("plans")) {
+    const json& plans = doc["plans"];
+    if (!plans.is_array()) return Bad(origin, "plans", "an array");
+    if (plans.empty()) return Bad(origin, "plans", "at least one plan (the search found none)");
+    if (rank < 1 || static_cast<size_t>(rank) > plans.size()) {
+      return Status::InvalidArgument("--rank: the plan file has " + std::to_string(plans.size()) +
+                                     " plan(s), got " + std::to_string(rank));
+    }
+    const size_t i = static_cast<size_t>(rank - 1);
+    return ReadPlan(plans[i], "plans[" + std::to_string(i) + "]", origin, request);
+  }
+  return ReadPlan(doc, "plan", origin, request);
+}
+
+}  // namespace gpuadvisor

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# `gpuadvisor launch` end to end (issue 7): exit codes and messages for bad input, what each
+# format must and must not contain, --out, --from-plan, and a structural check of the Terraform
+# (always) plus `terraform fmt -check` when terraform is installed. bash + python3 stdlib only.
+set -uo pipefail
+BIN=$1
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# expect_exit CODE PATTERN ARGS...: exit code and a stderr line matching PATTERN.
+expect_exit() {
+  local code=$1 pattern=$2
+  shift 2
+  "$BIN" launch "$@" >"$TMP/out" 2>"$TMP/err"
+  local rc=$?
+  [ "$rc" = "$code" ] || bad "launch $* exited $rc, expected $code: $(cat "$TMP/err")"
+  grep -qE -- "$pattern" "$TMP/err" || bad "launch $*: stderr lacks /$pattern/: $(cat "$TMP/err")"
+  [ "$code" = 0 ] || [ ! -s "$TMP/out" ] || bad "launch $*: output written on failure"
+}
+
+expect_exit 2 'unknown instance type "p5.48xlarg".*did you mean p5.48xlarge' p5.48xlarg
+expect_exit 2 '--region: p6-b200.48xlarge is not offered in eu-west-1; offered in .*us-east-1' \
+  p6-b200.48xlarge --region eu-west-1
+expect_exit 2 '--region: unknown region "us-east-9"' g6.xlarge --region us-east-9
+expect_exit 2 '--from-plan: conflicts with TYPE' g6.xlarge --from-plan plan.json
+expect_exit 2 '--task: conflicts with TYPE' g6.xlarge --task finetune --model llama-3.1-8b
+expect_exit 2 '--count: only with TYPE' --task finetune --model llama-3.1-8b --count 2
+expect_exit 2 '--cli-input-json: only with --format aws-cli' g6.xlarge --format terraform \
+  --cli-input-json
+expect_exit 2 '--format: expected aws-cli, cloudformation, terraform or skypilot' g6.xlarge \
+  --format pulumi
+expect_exit 2 '--purchase: expected on-demand or spot' g6.xlarge --purchase reserved
+expect_exit 2 '--count: expected 1..1000' g6.xlarge --count 0
+expect_exit 2 'launch: name an instance TYPE' --format aws-cli
+expect_exit 2 '--ebs-gib' g6.xlarge --ebs-gib -5
+
+# --from-plan: a recommend --json file; its region and purchase win over different flags.
+"$BIN" recommend --task finetune --model llama-3.1-8b --tokens 50M --json >"$TMP/plans.json" \
+  2>/dev/null || bad "recommend for the plan file failed"
+TYPE=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["plans"][0]["instance_type"])' \
+  "$TMP/plans.json")
+expect_exit 0 '' --from-plan "$TMP/plans.json" --format aws-cli
+grep -q "\"InstanceType\": \"$TYPE\"" "$TMP/out" || bad "--from-plan: plan 1 type $TYPE not launched"
+grep -q 'recommend rank 1' "$TMP/out" || bad "--from-plan: plan not named in the tags/comments"
+expect_exit 2 "--region eu-west-1: conflicts with the plan's region" --from-plan \
+  "$TMP/plans.json" --region eu-west-1
+expect_exit 2 '--count: only with TYPE' --from-plan "$TMP/plans.json" --count 3
+echo '{"plans": [{"instance_type": 7}]}' >"$TMP/bad.json"
+expect_exit 2 'bad.json: plans\[0\].instance_type: expected an instance type name' \
+  --from-plan "$TMP/bad.json"
+echo '{"plans": [' >"$TMP/broken.json"
+expect_exit 2 'broken.json: byte [0-9]+: not valid JSON' --from-plan "$TMP/broken.json"
+expect_exit 2 '--rank: the plan file has' --from-plan "$TMP/plans.json" --rank 99
+
+# A workload: recommend's best plan, with the estimator's checkpoint size on the data volume.
+expect_exit 0 '' --task finetune --model llama-3.1-8b --tokens 50M --format aws-cli
+grep -q 'checkpoints x' "$TMP/out" || bad "workload launch: data volume not sized from checkpoints"
+
+# Single g6.xlarge: no placement group and no EFA in any format.
+for f in aws-cli cloudformation terraform skypilot; do
+  "$BIN" launch g6.xlarge --format $f >"$TMP/g6.$f" 2>/dev/null || bad "g6.xlarge $f failed"
+  grep -qiE 'placement_group|PlacementGroup|"Placement"|efa-only|network_tier' "$TMP/g6.$f" &&
+    bad "g6.xlarge $f: placement group or EFA in a single-node launch"
+done
+grep -q 'no placement group and no EFA' "$TMP/g6.aws-cli" || bad "g6.xlarge: reason missing"
+
+# g5g: the arm64 DLAMI everywhere an AMI is named.
+for f in aws-cli cloudformation terraform; do
+  "$BIN" launch g5g.xlarge --format $f >"$TMP/g5g.$f" 2>/dev/null || bad "g5g $f failed"
+  grep -q '/aws/service/deeplearning/ami/arm64/base-oss-nvidia-driver-gpu-ubuntu-22.04' \
+    "$TMP/g5g.$f" || bad "g5g $f: no arm64 DLAMI"
+done
+
+# SkyPilot for the p5 x 4 spot plan.
+"$BIN" launch p5.48xlarge --count 4 --purchase spot --format skypilot >"$TMP/sky.yaml" 2>/dev/null
+for want in 'num_nodes: 4' 'accelerators: "H100:8"' 'use_spot: true' 'network_tier: best' \
+  'instance_type: p5.48xlarge' 'region: us-east-1'; do
+  grep -qF "$want" "$TMP/sky.yaml" || bad "skypilot: missing '$want'"
+done
+
+# --out: written atomically; an unwritable path is an I/O error (exit 3) and leaves nothing.
+"$BIN" launch g6.xlarge --format terraform --out "$TMP/main.tf" 2>"$TMP/err" ||
+  bad "--out failed: $(cat "$TMP/err")"
+grep -q 'wrote .*main.tf (terraform' "$TMP/err" || bad "--out: no 'wrote' line"
+cmp -s "$TMP/main.tf" "$TMP/g6.terraform" || bad "--out differs from stdout"
+"$BIN" launch g6.xlarge --out "$TMP/missing/dir/x.sh" 2>"$TMP/err"
+[ $? = 3 ] || bad "--out into a missing directory: expected exit 3"
+[ -e "$TMP/missing" ] && bad "--out left something behind"
+
+# Terraform: balanced braces and brackets outside strings and heredocs, every block header well
+# formed, every resource/data label pair unique; then terraform fmt -check when available.
+"$BIN" launch p5.48xlarge --count 4 --purchase spot --dataset-gib 200 --checkpoint-gib 60 \
+  --format terraform >"$TMP/p5.tf" 2>/dev/null
+"$BIN" launch trn1.32xlarge --count 2 --format terraform >"$TMP/trn1.tf" 2>/dev/null
+for tf in "$TMP/p5.tf" "$TMP/trn1.tf" "$TMP/g6.terraform" "$TMP/g5g.terraform"; do
+  python3 - "$tf" <<'PY' || bad "terraform structure: $tf"
+import re, sys
+text = open(sys.argv[1]).read()
+depth, stack, heredoc, seen = 0, [], None, set()
+header = re.compile(r'^\s*(resource|data)\s+"[a-z0-9_]+"\s+"[a-z0-9_]+"\s*\{\s*$|'
+                    r'^\s*(variable|output|provider)\s+"[a-z0-9_]+"\s*\{\s*$|'
+                    r'^\s*(terraform|locals|required_providers|[a-z_]+|dynamic\s+"[a-z_]+")\s*\{\s*$|'
+                    r'^\s*("?[A-Za-z0-9_:.-]+"?)\s*=\s*\{\s*$')
+for n, line in enumerate(text.splitlines(), 1):
+    if heredoc:
+        if line.strip() == heredoc:
+            heredoc = None
+        continue
+    m = re.search(r'<<-?([A-Z_]+)\s*$', line)
+    if m:
+        heredoc = m.group(1)
+    code = re.sub(r'"(\\.|[^"\\])*"', '""', line.split('#', 1)[0] if line.lstrip().startswith('#') else line)
+    if code.strip().startswith('#'):
+        continue
+    if code.rstrip().endswith('{') and not header.match(line):
+        sys.exit(f"{sys.argv[1]}:{n}: malformed block header: {line!r}")
+    kind = re.match(r'^(resource|data)\s+"([^"]+)"\s+"([^"]+)"', line)
+    if kind:
+        key = kind.groups()
+        if key in seen:
+            sys.exit(f"{sys.argv[1]}:{n}: duplicate {key}")
+        seen.add(key)
+    for ch in code:
+        if ch in '{[(':
+            stack.append((ch, n))
+        elif ch in '}])':
+            if not stack or '{[('['}])'.index(ch)] != stack[-1][0]:
+                sys.exit(f"{sys.argv[1]}:{n}: unbalanced {ch!r}")
+            stack.pop()
+if heredoc:
+    sys.exit(f"{sys.argv[1]}: heredoc {heredoc} not closed")
+if stack:
+    sys.exit(f"{sys.argv[1]}:{stack[-1][1]}: {stack[-1][0]!r} never closed")
+if ("resource", "aws_launch_template", "node") not in seen or \
+   ("resource", "aws_instance", "node") not in seen:
+    sys.exit(f"{sys.argv[1]}: launch template or instances missing")
+PY
+done
+grep -q 'resource "aws_placement_group" "cluster"' "$TMP/p5.tf" || bad "p5 terraform: no placement group"
+[ "$(grep -c 'interface_type        = "efa-only"' "$TMP/p5.tf")" = 32 ] || bad "p5 terraform: not 32 EFA"
+if command -v terraform >/dev/null 2>&1; then
+  for tf in "$TMP/p5.tf" "$TMP/trn1.tf" "$TMP/g6.terraform"; do
+    mkdir -p "$TMP/fmt" && cp "$tf" "$TMP/fmt/main.tf"
+    terraform fmt -check -diff "$TMP/fmt" >"$TMP/fmt.out" 2>&1 || {
+      bad "terraform fmt -check: $tf"
+      cat "$TMP/fmt.out"
+    }
+  done
+else
+  echo "note: terraform not installed; structural check only"
+fi
+
+[ "$fail" = 0 ] && echo "ok: launch CLI"
+exit $fail

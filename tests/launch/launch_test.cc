@@ -1,0 +1,205 @@
+// Launch planning and rendering (issue 7) on the embedded catalog.
+#include "gpuadvisor/launch.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "workload/test_hardware.h"
+
+namespace gpuadvisor {
+namespace {
+
+LaunchPlan Plan(const std::string& type, int count = 1,
+                PurchaseKind purchase = PurchaseKind::kOnDemand) {
+  LaunchRequest r;
+  r.instance_type = type;
+  r.count = count;
+  r.purchase = purchase;
+  Result<LaunchPlan> p = PlanLaunch(testing::EmbeddedForTests(), r);
+  EXPECT_TRUE(p.ok()) << p.status().ToString();
+  return p.ok() ? std::move(p).value() : LaunchPlan{};
+}
+
+int EfaOnCard(const LaunchPlan& p, int card) {
+  return static_cast<int>(std::count_if(
+      p.interfaces.begin(), p.interfaces.end(), [card](const NetworkInterfaceSpec& n) {
+        return n.network_card_index == card && n.interface_type == "efa-only";
+      }));
+}
+
+TEST(LaunchTest, P5ClusterGetsOneEfaInterfacePerNetworkCard) {
+  const LaunchPlan p = Plan("p5.48xlarge", 4, PurchaseKind::kSpot);
+  EXPECT_TRUE(p.efa);
+  EXPECT_TRUE(p.placement_group);
+  EXPECT_TRUE(p.spot);
+  EXPECT_EQ(p.efa_interfaces, 32);
+  ASSERT_EQ(p.interfaces.size(), 33u);
+  // Primary ENA on card 0 device 0, EFA-only on card 0 device 1, then card N device 0.
+  EXPECT_EQ(p.interfaces[0].interface_type, "interface");
+  EXPECT_EQ(p.interfaces[1].network_card_index, 0);
+  EXPECT_EQ(p.interfaces[1].device_index, 1);
+  for (int card = 0; card < 32; ++card) EXPECT_EQ(EfaOnCard(p, card), 1) << card;
+  EXPECT_EQ(p.interfaces[32].network_card_index, 31);
+  EXPECT_EQ(p.interfaces[32].device_index, 0);
+}
+
+TEST(LaunchTest, EfaLayoutFollowsTheCatalogNetworkCards) {
+  EXPECT_EQ(Plan("p4d.24xlarge", 2).efa_interfaces, 4);
+  EXPECT_EQ(Plan("p5en.48xlarge", 2).efa_interfaces, 16);
+  EXPECT_EQ(Plan("p6-b200.48xlarge", 2).efa_interfaces, 8);
+  EXPECT_EQ(Plan("trn1.32xlarge", 2).efa_interfaces, 8);
+  // p6-b300: 17 cards, 16 EFA interfaces: card 0 carries only the ENA primary.
+  const LaunchPlan b300 = Plan("p6-b300.48xlarge", 2);
+  EXPECT_EQ(b300.efa_interfaces, 16);
+  EXPECT_EQ(EfaOnCard(b300, 0), 0);
+  EXPECT_EQ(EfaOnCard(b300, 16), 1);
+  // One-card EFA type: ENA primary and one EFA-only interface behind it on card 0.
+  const LaunchPlan g5 = Plan("g5.12xlarge", 2);
+  EXPECT_EQ(g5.efa_interfaces, 1);
+  EXPECT_EQ(EfaOnCard(g5, 0), 1);
+}
+
+TEST(LaunchTest, SingleNodeHasNoPlacementGroupAndNoEfa) {
+  for (const char* type : {"g6.xlarge", "p5.48xlarge"}) {
+    const LaunchPlan p = Plan(type);
+    EXPECT_FALSE(p.efa) << type;
+    EXPECT_FALSE(p.placement_group) << type;
+    EXPECT_TRUE(p.interfaces.empty()) << type;
+  }
+}
+
+TEST(LaunchTest, MultiNodeWithoutEfaWarns) {
+  const LaunchPlan p = Plan("g6.xlarge", 2);
+  EXPECT_FALSE(p.efa);
+  EXPECT_TRUE(p.placement_group);
+  ASSERT_FALSE(p.warnings.empty());
+  EXPECT_NE(p.warnings[0].find("no EFA"), std::string::npos);
+}
+
+TEST(LaunchTest, AmiFollowsArchitectureAndAccelerator) {
+  EXPECT_EQ(Plan("g5g.xlarge").architecture, "arm64");
+  EXPECT_NE(Plan("g5g.xlarge").ami_parameter.find("/deeplearning/ami/arm64/"), std::string::npos);
+  EXPECT_NE(Plan("g6.xlarge").ami_parameter.find("/deeplearning/ami/x86_64/"), std::string::npos);
+  EXPECT_NE(Plan("trn1.32xlarge").ami_parameter.find("/aws/service/neuron/dlami/"),
+            std::string::npos);
+  EXPECT_NE(Plan("g4ad.xlarge").ami_parameter.find("/canonical/ubuntu/"), std::string::npos);
+  EXPECT_FALSE(Plan("g4ad.xlarge").warnings.empty());   // AMD: install the driver
+  EXPECT_FALSE(Plan("p3dn.24xlarge").warnings.empty());  // Volta: no open kernel modules
+}
+
+TEST(LaunchTest, DataVolumeHoldsDatasetAndCheckpoints) {
+  LaunchRequest r;
+  r.instance_type = "p5.48xlarge";
+  r.dataset_gib = 500;
+  r.checkpoint_gib = 100;
+  Result<LaunchPlan> p = PlanLaunch(testing::EmbeddedForTests(), r);
+  ASSERT_TRUE(p.ok());
+  ASSERT_TRUE(p->data.has_value());
+  EXPECT_EQ(p->data->size_gib, 840);  // (500 + 2 x 100) x 1.2
+  EXPECT_EQ(p->data->throughput, 1000);
+  EXPECT_EQ(p->data->iops, 4000);
+  EXPECT_TRUE(p->instance_store);
+  // No dataset and no checkpoints: root volume only.
+  EXPECT_FALSE(Plan("g6.xlarge").data.has_value());
+  // A slow EBS link caps the throughput asked of gp3.
+  r.instance_type = "g4dn.xlarge";
+  p = PlanLaunch(testing::EmbeddedForTests(), r);
+  ASSERT_TRUE(p.ok());
+  EXPECT_LT(p->data->throughput, 1000);
+  EXPECT_GE(p->data->iops, 3000);
+  EXPECT_LE(p->data->throughput * 4, p->data->iops);
+}
+
+TEST(LaunchTest, BadRequestsNameTheFlag) {
+  const Catalog& c = testing::EmbeddedForTests();
+  LaunchRequest r;
+  r.instance_type = "p5.48xlarg";
+  Result<LaunchPlan> p = PlanLaunch(c, r);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(p.status().message().find("did you mean p5.48xlarge"), std::string::npos);
+
+  r.instance_type = "p6-b200.48xlarge";
+  r.region = "eu-west-1";
+  p = PlanLaunch(c, r);
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("--region"), std::string::npos);
+
+  r = LaunchRequest{};
+  r.instance_type = "g6.xlarge";
+  r.count = 0;
+  EXPECT_NE(PlanLaunch(c, r).status().message().find("--count"), std::string::npos);
+  r.count = 1;
+  r.ebs_gib = 0;
+  EXPECT_NE(PlanLaunch(c, r).status().message().find("--ebs-gib"), std::string::npos);
+}
+
+TEST(LaunchTest, SpotOnATypeSoldWithoutSpotIsRefused) {
+  Catalog c = testing::EmbeddedForTests();
+  for (InstanceType& t : c.instance_types) {
+    if (t.name == "g6.xlarge") t.usage_classes = {"on-demand"};
+  }
+  c.Index();
+  LaunchRequest r;
+  r.instance_type = "g6.xlarge";
+  r.purchase = PurchaseKind::kSpot;
+  Result<LaunchPlan> p = PlanLaunch(c, r);
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("--purchase spot: g6.xlarge is not sold as spot"),
+            std::string::npos);
+}
+
+TEST(LaunchTest, EveryFormatCarriesTheDecisions) {
+  const LaunchPlan p = Plan("p5.48xlarge", 2, PurchaseKind::kSpot);
+  for (LaunchFormat f : {LaunchFormat::kAwsCli, LaunchFormat::kCloudFormation,
+                         LaunchFormat::kTerraform, LaunchFormat::kSkyPilot}) {
+    const LaunchSpec s = RenderLaunch(p, f);
+    EXPECT_NE(s.document.find("p5.48xlarge"), std::string::npos) << LaunchFormatName(f);
+    EXPECT_NE(s.document.find("# Why each choice:"), std::string::npos) << LaunchFormatName(f);
+    EXPECT_NE(s.document.find("EFA"), std::string::npos) << LaunchFormatName(f);
+    EXPECT_EQ(ParseLaunchFormat(LaunchFormatName(f)), f);
+  }
+  const LaunchSpec cli = RenderLaunch(p, LaunchFormat::kAwsCli);
+  EXPECT_NE(cli.document.find(cli.cli_input_json.substr(0, cli.cli_input_json.size() - 1)),
+            std::string::npos);  // the script embeds the document verbatim
+  EXPECT_NE(RenderLaunch(p, LaunchFormat::kCloudFormation).document.find("ec2:terminate"),
+            std::string::npos);
+  EXPECT_EQ(ParseLaunchFormat("pulumi"), std::nullopt);
+}
+
+TEST(LaunchTest, TerraformHeredocKeepsShellSyntaxLiteral) {
+  const std::string tf = RenderLaunch(Plan("p5.48xlarge", 2), LaunchFormat::kTerraform).document;
+  EXPECT_NE(tf.find("$${#NVME[@]}"), std::string::npos);
+  EXPECT_EQ(tf.find(" ${#NVME"), std::string::npos);
+}
+
+TEST(LaunchTest, ReadsRecommendOutputAndSinglePlans) {
+  LaunchRequest r;
+  const char* rec = R"({"plans": [{"rank": 1, "instance_type": "p5.48xlarge", "instances": 4,
+    "region": "us-east-2", "purchase": "spot", "estimate": {"checkpoint_gib": 91.5}}]})";
+  ASSERT_TRUE(ReadPlanJson(rec, "plans.json", 1, &r).ok());
+  EXPECT_EQ(r.instance_type, "p5.48xlarge");
+  EXPECT_EQ(r.count, 4);
+  EXPECT_EQ(r.region, "us-east-2");
+  EXPECT_EQ(r.purchase, PurchaseKind::kSpot);
+  EXPECT_DOUBLE_EQ(r.checkpoint_gib.value_or(0), 91.5);
+  EXPECT_EQ(r.plan_note, "recommend rank 1");
+
+  LaunchRequest single;
+  ASSERT_TRUE(ReadPlanJson(R"({"instance_type": "g6.xlarge"})", "p.json", 1, &single).ok());
+  EXPECT_EQ(single.count, 1);
+
+  const Status bad = ReadPlanJson(R"({"plans": [{"instance_type": "x", "instances": 0}]})",
+                                  "p.json", 1, &single);
+  EXPECT_EQ(bad.message(), "p.json: plans[0].instances: expected an integer 1..1000");
+  EXPECT_NE(ReadPlanJson("{", "p.json", 1, &single).message().find("p.json: byte"),
+            std::string::npos);
+  EXPECT_NE(ReadPlanJson(rec, "p.json", 2, &single).message().find("--rank"), std::string::npos);
+  EXPECT_NE(ReadPlanJson(R"({"plans": []})", "p.json", 1, &single).message().find("plans"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuadvisor
