@@ -49,6 +49,40 @@ struct SpotBand {
   Provenance from;
 };
 
+// A reserved-instance price for one of the 12 terms (1y/3y x standard/convertible x
+// no/partial/all upfront), Linux, shared tenancy, from the AWS Price List.
+struct ReservedPrice {
+  int years = 1;               // 1 or 3
+  std::string offering_class;  // "standard" | "convertible"
+  std::string payment;         // "no-upfront" | "partial-upfront" | "all-upfront"
+  double upfront_usd = 0;      // one-time fee per instance
+  double usd_per_hour = 0;     // recurring hourly charge (0 for all-upfront)
+  Provenance from;
+  // Hourly charge plus the upfront fee spread over the term (8760 hours a year, as AWS does).
+  double effective_usd_per_hour() const { return usd_per_hour + upfront_usd / (years * 8760.0); }
+  // "1y-standard-no-upfront"
+  std::string term() const { return std::to_string(years) + "y-" + offering_class + "-" + payment; }
+};
+
+// A Savings Plans rate for this type in this region (Linux, shared tenancy).
+struct SavingsPlanRate {
+  std::string plan;     // "compute" | "ec2-instance"
+  int years = 1;        // 1 or 3
+  std::string payment;  // "no-upfront" | "partial-upfront" | "all-upfront"
+  double usd_per_hour = 0;
+  Provenance from;
+  std::string term() const {
+    return plan + "-" + std::to_string(years) + "y-" + payment;  // "compute-3y-all-upfront"
+  }
+};
+
+// One dated observation of a price, kept per source so a price's movement can be shown.
+struct PricePoint {
+  std::string kind;  // "on-demand", "spot", "reserved-1y-standard-no-upfront"
+  double usd_per_hour = 0;
+  Provenance from;
+};
+
 // What a type costs and whether it is sold in one region.
 struct RegionOffer {
   std::string region;               // "us-east-1"
@@ -58,6 +92,13 @@ struct RegionOffer {
   std::optional<Price> spot;        // lowest AZ spot price, or estimated from the band
   std::optional<Price> reserved_1y_no_upfront;  // 1-year standard RI, effective hourly
   std::optional<SpotBand> spot_band;
+  std::vector<ReservedPrice> reserved;         // every RI term known, sorted by term()
+  std::vector<SavingsPlanRate> savings_plans;  // sorted by term()
+  std::vector<PricePoint> history;             // sorted by kind, then date
+
+  // The RI term, or null. `payment` as in ReservedPrice.
+  const ReservedPrice* FindReserved(int years, std::string_view offering_class,
+                                    std::string_view payment) const;
 };
 
 struct Accelerator {

@@ -37,6 +37,14 @@ const RegionOffer* InstanceType::FindRegion(std::string_view region) const {
   return it != regions.end() && it->region == region ? &*it : nullptr;
 }
 
+const ReservedPrice* RegionOffer::FindReserved(int years, std::string_view offering_class,
+                                               std::string_view payment) const {
+  for (const ReservedPrice& r : reserved) {
+    if (r.years == years && r.offering_class == offering_class && r.payment == payment) return &r;
+  }
+  return nullptr;
+}
+
 bool InstanceType::HasUsageClass(std::string_view cls) const {
   return std::find(usage_classes.begin(), usage_classes.end(), cls) != usage_classes.end();
 }

@@ -36,11 +36,48 @@ ojson RegionJson(const RegionOffer& r) {
             {"max_pct", r.spot_band->max_pct},    {"savings_pct", r.spot_band->savings_pct},
             {"source", r.spot_band->from.source}, {"date", r.spot_band->from.date}};
   }
-  return {
+  ojson o = {
       {"region", r.region},        {"offered", Opt(r.offered)},
       {"az_ids", r.az_ids},        {"on_demand", PriceJson(r.on_demand)},
       {"spot", PriceJson(r.spot)}, {"reserved_1y_no_upfront", PriceJson(r.reserved_1y_no_upfront)},
       {"spot_band", band}};
+  // Written only when present, so catalogs without them stay byte-identical.
+  if (!r.reserved.empty()) {
+    ojson list = ojson::array();
+    for (const ReservedPrice& p : r.reserved) {
+      list.push_back({{"years", p.years},
+                      {"offering_class", p.offering_class},
+                      {"payment", p.payment},
+                      {"upfront_usd", p.upfront_usd},
+                      {"usd_per_hour", p.usd_per_hour},
+                      {"source", p.from.source},
+                      {"date", p.from.date}});
+    }
+    o["reserved"] = std::move(list);
+  }
+  if (!r.savings_plans.empty()) {
+    ojson list = ojson::array();
+    for (const SavingsPlanRate& p : r.savings_plans) {
+      list.push_back({{"plan", p.plan},
+                      {"years", p.years},
+                      {"payment", p.payment},
+                      {"usd_per_hour", p.usd_per_hour},
+                      {"source", p.from.source},
+                      {"date", p.from.date}});
+    }
+    o["savings_plans"] = std::move(list);
+  }
+  if (!r.history.empty()) {
+    ojson list = ojson::array();
+    for (const PricePoint& p : r.history) {
+      list.push_back({{"kind", p.kind},
+                      {"usd_per_hour", p.usd_per_hour},
+                      {"source", p.from.source},
+                      {"date", p.from.date}});
+    }
+    o["history"] = std::move(list);
+  }
+  return o;
 }
 
 ojson InstanceJson(const InstanceType& t) {
@@ -158,6 +195,44 @@ RegionOffer ReadRegion(RjReader& r, const rapidjson::Value& obj, const std::stri
     band.from.source = r.Str(*b, "source", bp);
     band.from.date = r.Str(*b, "date", bp);
     o.spot_band = band;
+  }
+  const rapidjson::Value& reserved = r.Array(obj, "reserved", path, false);
+  for (rapidjson::SizeType i = 0; i < reserved.Size() && r.status().ok(); ++i) {
+    std::string p = path + ".reserved[" + std::to_string(i) + "]";
+    ReservedPrice rp;
+    rp.years = static_cast<int>(r.Int(reserved[i], "years", p));
+    rp.offering_class = r.Str(reserved[i], "offering_class", p);
+    rp.payment = r.Str(reserved[i], "payment", p);
+    rp.upfront_usd = r.Num(reserved[i], "upfront_usd", p);
+    rp.usd_per_hour = r.Num(reserved[i], "usd_per_hour", p);
+    rp.from.source = r.Str(reserved[i], "source", p);
+    rp.from.date = r.Str(reserved[i], "date", p);
+    if (rp.years != 1 && rp.years != 3) r.Fail(p + ".years", "1 or 3");
+    if (rp.upfront_usd < 0 || rp.usd_per_hour < 0) r.Fail(p, "non-negative prices");
+    o.reserved.push_back(std::move(rp));
+  }
+  const rapidjson::Value& plans = r.Array(obj, "savings_plans", path, false);
+  for (rapidjson::SizeType i = 0; i < plans.Size() && r.status().ok(); ++i) {
+    std::string p = path + ".savings_plans[" + std::to_string(i) + "]";
+    SavingsPlanRate sp;
+    sp.plan = r.Str(plans[i], "plan", p);
+    sp.years = static_cast<int>(r.Int(plans[i], "years", p));
+    sp.payment = r.Str(plans[i], "payment", p);
+    sp.usd_per_hour = r.Num(plans[i], "usd_per_hour", p);
+    sp.from.source = r.Str(plans[i], "source", p);
+    sp.from.date = r.Str(plans[i], "date", p);
+    if (sp.usd_per_hour < 0) r.Fail(p + ".usd_per_hour", "a non-negative price");
+    o.savings_plans.push_back(std::move(sp));
+  }
+  const rapidjson::Value& history = r.Array(obj, "history", path, false);
+  for (rapidjson::SizeType i = 0; i < history.Size() && r.status().ok(); ++i) {
+    std::string p = path + ".history[" + std::to_string(i) + "]";
+    PricePoint pt;
+    pt.kind = r.Str(history[i], "kind", p);
+    pt.usd_per_hour = r.Num(history[i], "usd_per_hour", p);
+    pt.from.source = r.Str(history[i], "source", p);
+    pt.from.date = r.Str(history[i], "date", p);
+    o.history.push_back(std::move(pt));
   }
   return o;
 }

@@ -8,3 +8,10 @@ set(GPUADVISOR_CATALOG_SOURCES
   src/catalog/build/price_readers.cc
   src/catalog/build/catalog_builder.cc
 )
+list(APPEND GPUADVISOR_CATALOG_SOURCES
+  src/catalog/import/price_list_csv.cc
+  src/catalog/import/price_list_json.cc
+  src/catalog/import/aws_json.cc
+  src/catalog/import/importer.cc
+  src/catalog/import/diff.cc
+)

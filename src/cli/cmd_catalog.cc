@@ -111,6 +111,8 @@ int RunBuild(const BuildOptions& o) {
 
 }  // namespace
 
+void SetupCatalogImport(CLI::App* catalog, int* exit_code);  // cmd_catalog_import.cc
+
 void SetupCatalog(CLI::App* app, int* exit_code) {
   app->require_subcommand(1);
   CLI::App* info = app->add_subcommand("info", "Sources, snapshot dates, counts and staleness");
@@ -132,6 +134,7 @@ void SetupCatalog(CLI::App* app, int* exit_code) {
       "  gpuadvisor catalog build --manifest data/sources.json --root ../shared/data --out "
       "data/catalog.json");
   build->callback([bo, exit_code] { *exit_code = RunBuild(*bo); });
+  SetupCatalogImport(app, exit_code);
 }
 
 }  // namespace gpuadvisor::cli

@@ -3,7 +3,7 @@
 
 #include "cli/common.h"
 #include "gpuadvisor/query.h"
-#include "io/requests.h"
+#include "io/import_views.h"
 #include "util/strings.h"
 
 namespace gpuadvisor::cli {
@@ -13,6 +13,7 @@ struct ShowOptions {
   CommonOptions common;
   std::string type;
   std::string region = "us-east-1";
+  bool history = false;
 };
 
 // Key-value summary above the per-region table.
@@ -66,15 +67,42 @@ int Run(const ShowOptions& o) {
   Result<Context> ctx = MakeContext(o.common);
   if (!ctx.ok()) return Fail(ctx.status());
   const Catalog& c = *ctx->catalog;
-  Result<ojson> j = ShowTypeJson(c, o.type, o.region, ctx->fresh);
-  if (!j.ok()) return Fail(j.status());
-  if (ctx->format == OutputFormat::kJson) {
-    Emit(*ctx, [&] { return *j; }, [] { return Table(); });
+  Result<const InstanceType*> t = ResolveInstanceType(c, o.type);
+  if (!t.ok()) return Fail(t.status());
+  Status region = CheckRegion(c, o.region, "--region");
+  if (!region.ok()) return Fail(region);
+  const RegionOffer* offer = (*t)->FindRegion(o.region);
+  if (o.history) {
+    // The dated prices of one region: how each price moved, source by source.
+    if (ctx->format == OutputFormat::kJson) {
+      ojson h = {{"instance_type", (*t)->name},
+                 {"region", o.region},
+                 {"history", offer ? HistoryJson(*offer) : ojson::array()}};
+      Emit(*ctx, [&] { return h; }, [] { return Table(); });
+      return kExitOk;
+    }
+    if (!offer || offer->history.empty()) {
+      std::cerr << "gpuadvisor: no price history for " << (*t)->name << " in " << o.region
+                << " (history is recorded by `gpuadvisor catalog import`)\n";
+      return kExitNothingFound;
+    }
+    std::string out = ShowHistoryTable(*offer).Render(ctx->format, ctx->color);
+    std::fwrite(out.data(), 1, out.size(), stdout);
     return kExitOk;
   }
-  Result<const InstanceType*> t = ResolveInstanceType(c, o.type);  // found by ShowTypeJson
+  if (ctx->format == OutputFormat::kJson) {
+    Emit(*ctx, [&] { return ShowJson(c, **t, o.region, ctx->fresh); }, [] { return Table(); });
+    return kExitOk;
+  }
   std::string out = SummaryTable(c, **t, *ctx).Render(ctx->format, ctx->color) + "\n" +
                     ShowRegionsTable(**t, ctx->fresh).Render(ctx->format, ctx->color);
+  if (offer && (!offer->reserved.empty() || !offer->savings_plans.empty())) {
+    Table terms = ShowTermsTable(*offer);
+    if (ctx->format == OutputFormat::kTable) {
+      out += "\nreserved instances and savings plans in " + o.region + " (Linux, shared tenancy)\n";
+    }
+    out += "\n" + terms.Render(ctx->format, ctx->color);
+  }
   std::fwrite(out.data(), 1, out.size(), stdout);
   return kExitOk;
 }
@@ -86,10 +114,14 @@ void SetupShow(CLI::App* app, int* exit_code) {
   AddCommonOptions(app, &o->common);
   app->add_option("type", o->type, "Instance type, e.g. p5.48xlarge")->required();
   app->add_option("--region", o->region,
-                  "Region for the top-level price fields (default us-east-1)");
+                  "Region for the top-level price fields, the reserved / savings-plan table and "
+                  "--history (default us-east-1)");
+  app->add_flag("--history", o->history,
+                "Dated prices in --region, per source, with the change from the previous one");
   app->footer(R"(Examples:
   gpuadvisor show p5.48xlarge
-  gpuadvisor show g6e.12xlarge --region eu-west-1 --json)");
+  gpuadvisor show g6e.12xlarge --region eu-west-1 --json
+  gpuadvisor show p5.48xlarge --catalog my-catalog.json --history)");
   app->callback([o, exit_code] { *exit_code = Run(*o); });
 }
 

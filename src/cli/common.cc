@@ -26,6 +26,9 @@ const std::vector<Command>& Commands() {
        &SetupPricing},
       {"gpus", "Accelerator models with datasheet figures and cheapest offers", &SetupGpus},
       {"catalog", "Catalog sources, dates and counts; build it from source files", &SetupCatalog},
+      {"idle", "Idle GPUs, wasted dollars and rightsizing from GPU telemetry", &SetupIdle},
+      {"simulate", "Replay a request-rate trace against an autoscaled serving fleet",
+       &SetupSimulate},
   };
   return kCommands;
 }

@@ -78,6 +78,8 @@ void SetupEstimate(CLI::App* app, int* exit_code);
 void SetupPricing(CLI::App* app, int* exit_code);
 void SetupRecommend(CLI::App* app, int* exit_code);
 void SetupLaunch(CLI::App* app, int* exit_code);
+void SetupIdle(CLI::App* app, int* exit_code);
+void SetupSimulate(CLI::App* app, int* exit_code);
 
 }  // namespace gpuadvisor::cli
 

@@ -5,9 +5,12 @@ set(GPUADVISOR_CLI_SOURCES
   src/cli/cmd_show.cc
   src/cli/cmd_gpus.cc
   src/cli/cmd_catalog.cc
+  src/cli/cmd_catalog_import.cc
   src/cli/cmd_estimate.cc
   src/cli/cmd_pricing.cc
   src/cli/cmd_recommend.cc
   src/cli/cmd_launch.cc
+  src/cli/cmd_idle.cc
+  src/cli/cmd_simulate.cc
   src/cli/workload_flags.cc
 )

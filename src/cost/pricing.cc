@@ -154,19 +154,31 @@ Result<PricingResult> PriceUsage(const InstanceType& t, const std::string& regio
   const char* kNoSource =
       "not in the catalog (no public source); import an AWS price list "
       "with `catalog import` to price it";
-  for (const char* name : {"reserved-1y-partial-upfront", "reserved-1y-all-upfront"}) {
-    r.options.push_back(Unpriced(name, 12, kNoSource));
-  }
-  for (const char* name :
-       {"reserved-3y-no-upfront", "reserved-3y-partial-upfront", "reserved-3y-all-upfront"}) {
-    r.options.push_back(Unpriced(name, 36, kNoSource));
-  }
-  for (const char* name : {"savings-plan-compute-1y", "savings-plan-ec2-instance-1y"}) {
-    r.options.push_back(Unpriced(name, 12, kNoSource));
-  }
-  for (const char* name : {"savings-plan-compute-3y", "savings-plan-ec2-instance-3y"}) {
-    r.options.push_back(Unpriced(name, 36, kNoSource));
-  }
+  // Standard RI terms and no-upfront savings plans, where an imported price list has them.
+  auto reserved = [&](const char* name, int years, const char* payment) {
+    const ReservedPrice* p = o->FindReserved(years, "standard", payment);
+    if (!p) return Unpriced(name, years * 12, kNoSource);
+    return Commitment(name, years * 12, Price{p->usd_per_hour, p->from, false, ""}, p->upfront_usd,
+                      o->on_demand, u);
+  };
+  auto plan = [&](const char* name, const char* kind, int years) {
+    for (const SavingsPlanRate& s : o->savings_plans) {
+      if (s.plan == kind && s.years == years && s.payment == "no-upfront") {
+        return Commitment(name, years * 12, Price{s.usd_per_hour, s.from, false, ""}, 0,
+                          o->on_demand, u);
+      }
+    }
+    return Unpriced(name, years * 12, kNoSource);
+  };
+  r.options.push_back(reserved("reserved-1y-partial-upfront", 1, "partial-upfront"));
+  r.options.push_back(reserved("reserved-1y-all-upfront", 1, "all-upfront"));
+  r.options.push_back(reserved("reserved-3y-no-upfront", 3, "no-upfront"));
+  r.options.push_back(reserved("reserved-3y-partial-upfront", 3, "partial-upfront"));
+  r.options.push_back(reserved("reserved-3y-all-upfront", 3, "all-upfront"));
+  r.options.push_back(plan("savings-plan-compute-1y", "compute", 1));
+  r.options.push_back(plan("savings-plan-ec2-instance-1y", "ec2-instance", 1));
+  r.options.push_back(plan("savings-plan-compute-3y", "compute", 3));
+  r.options.push_back(plan("savings-plan-ec2-instance-3y", "ec2-instance", 3));
   r.capacity_blocks = t.HasUsageClass("capacity-block");
   if (r.capacity_blocks) {
     r.notes.push_back(t.name +

@@ -217,6 +217,9 @@ ojson ShowJson(const Catalog& c, const InstanceType& t, const std::string& regio
         {"spot_source", o.spot ? ojson(o.spot->from.source) : ojson()},
         {"reserved_source",
          o.reserved_1y_no_upfront ? ojson(o.reserved_1y_no_upfront->from.source) : ojson()},
+        {"reserved", ReservedJson(o)},
+        {"savings_plans", SavingsPlansJson(o)},
+        {"history", HistoryJson(o)},
     });
   }
   j["regions"] = regions;

@@ -40,6 +40,14 @@ ojson GpuSpecJson(const GpuSpec& g);
 ojson ShowJson(const Catalog& c, const InstanceType& t, const std::string& region,
                const Freshness& fresh);
 Table ShowRegionsTable(const InstanceType& t, const Freshness& fresh);
+// Every reserved term / savings plan / dated price of one region offer (show JSON, per region).
+ojson ReservedJson(const RegionOffer& o);
+ojson SavingsPlansJson(const RegionOffer& o);
+ojson HistoryJson(const RegionOffer& o);
+// `show TYPE`: reserved terms and savings plans of one region, with the saving vs on-demand.
+Table ShowTermsTable(const RegionOffer& o);
+// `show TYPE --history`: dated prices per kind, oldest first, with the change from the last one.
+Table ShowHistoryTable(const RegionOffer& o);
 
 struct GpuSummary {
   const GpuSpec* gpu;

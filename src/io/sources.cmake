@@ -5,4 +5,7 @@ set(GPUADVISOR_IO_SOURCES
   src/io/pricing_views.cc
   src/io/recommend_views.cc
   src/io/requests.cc
+  src/io/idle_views.cc
+  src/io/simulate_views.cc
+  src/io/import_views.cc
 )

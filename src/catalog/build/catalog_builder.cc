@@ -11,16 +11,12 @@
 #include "util/strings.h"
 
 namespace gpuadvisor {
-namespace {
-
-using build::Offering;
-using build::PriceRecord;
-using build::SpotAdvice;
+namespace build {
 
 // Commercial and GovCloud regions ("us-east-1", "us-gov-west-1"). Local and Wavelength Zones
 // ("us-east-1-atl-1") belong to a parent region and are not separate regions; China regions
 // are priced in CNY by the sources and are left out.
-bool IsRegionCode(const std::string& r) {
+bool IsRegionCode(std::string_view r) {
   // Shape: geo "-" [gov "-"] area "-" number, e.g. "ap-southeast-5", "us-gov-west-1".
   std::vector<std::string_view> parts = Split(r, '-');
   if (parts.size() == 4 && parts[1] == "gov") parts.erase(parts.begin() + 1);
@@ -35,13 +31,55 @@ bool IsRegionCode(const std::string& r) {
 }
 
 // Accelerator families by name (p3, g6e, gr6, inf2, trn1, dl1, vt1, f2, u-p6e...).
-bool LooksLikeAcceleratorType(const std::string& type) {
+bool LooksLikeAcceleratorType(std::string_view type) {
   for (const char* prefix : {"gr", "inf", "trn", "dl", "vt", "u-p"}) {
     if (StartsWith(type, prefix)) return true;
   }
   return type.size() > 1 && (type[0] == 'p' || type[0] == 'g' || type[0] == 'f') &&
          std::isdigit(static_cast<unsigned char>(type[1]));
 }
+
+const GpuSpec* MatchGpuSpec(const std::vector<GpuSpec>& gpus, const Accelerator& a) {
+  const GpuSpec* best = nullptr;
+  for (const GpuSpec& g : gpus) {
+    if (std::find(g.aws_names.begin(), g.aws_names.end(), a.aws_name) == g.aws_names.end()) {
+      continue;
+    }
+    if (!best) best = &g;
+    if (a.memory_mib_each && g.aws_memory_mib && *g.aws_memory_mib == *a.memory_mib_each) {
+      return &g;
+    }
+  }
+  return best;
+}
+
+std::optional<Correction> CorrectAcceleratorMemory(InstanceType* t, const GpuSpec& g) {
+  Accelerator& a = t->accelerator;
+  if (!a.memory_mib_each || !g.memory_gib) return std::nullopt;
+  const double datasheet_mib = *g.memory_gib * 1024;
+  if (*a.memory_mib_each <= 1.5 * datasheet_mib) return std::nullopt;
+  int fixed = static_cast<int>(std::lround(datasheet_mib));
+  Correction c{t->name + " accelerator.memory_mib_each", std::to_string(*a.memory_mib_each),
+               std::to_string(fixed),
+               "DescribeInstanceTypes reports " + std::to_string(*a.memory_mib_each) + " MiB per " +
+                   a.aws_name + " device, more than the vendor's documented " +
+                   FormatFixed(*g.memory_gib, 0) + " GiB (" + g.source_note +
+                   "); the API value is treated as an AWS data error"};
+  a.memory_mib_each = fixed;
+  a.memory_mib_total = static_cast<int64_t>(fixed) * std::max(a.count, a.logical_count);
+  return c;
+}
+
+}  // namespace build
+
+namespace {
+
+using build::IsRegionCode;
+using build::LooksLikeAcceleratorType;
+
+using build::Offering;
+using build::PriceRecord;
+using build::SpotAdvice;
 
 // Ordering of sources for "newest wins": by snapshot date, undated ("") oldest.
 bool Newer(const CatalogSource& a, const CatalogSource& b) {
@@ -166,34 +204,11 @@ struct Builder {
   }
 
   const GpuSpec* MatchGpu(const Accelerator& a) const {
-    const GpuSpec* best = nullptr;
-    for (const GpuSpec& g : catalog.gpus) {
-      if (std::find(g.aws_names.begin(), g.aws_names.end(), a.aws_name) == g.aws_names.end()) {
-        continue;
-      }
-      if (!best) best = &g;
-      if (a.memory_mib_each && g.aws_memory_mib && *g.aws_memory_mib == *a.memory_mib_each) {
-        return &g;
-      }
-    }
-    return best;
+    return build::MatchGpuSpec(catalog.gpus, a);
   }
 
   void CorrectMemory(InstanceType* t, const GpuSpec& g) {
-    Accelerator& a = t->accelerator;
-    if (!a.memory_mib_each || !g.memory_gib) return;
-    const double datasheet_mib = *g.memory_gib * 1024;
-    if (*a.memory_mib_each <= 1.5 * datasheet_mib) return;
-    int fixed = static_cast<int>(std::lround(datasheet_mib));
-    catalog.corrections.push_back({t->name + " accelerator.memory_mib_each",
-                                   std::to_string(*a.memory_mib_each), std::to_string(fixed),
-                                   "DescribeInstanceTypes reports " +
-                                       std::to_string(*a.memory_mib_each) + " MiB per " +
-                                       a.aws_name + " device, more than the vendor's documented " +
-                                       FormatFixed(*g.memory_gib, 0) + " GiB (" + g.source_note +
-                                       "); the API value is treated as an AWS data error"});
-    a.memory_mib_each = fixed;
-    a.memory_mib_total = static_cast<int64_t>(fixed) * std::max(a.count, a.logical_count);
+    if (auto c = build::CorrectAcceleratorMemory(t, g)) catalog.corrections.push_back(*c);
   }
 
   void FinishGpus() {

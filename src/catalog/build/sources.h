@@ -77,6 +77,18 @@ struct Offering {
 };
 Result<std::vector<Offering>> ReadOfferingsCsv(std::string_view csv, std::string_view origin);
 
+// Commercial and GovCloud region codes ("us-east-1", "us-gov-west-1"); not Local/Wavelength
+// Zones ("us-east-1-atl-1") or China (priced in CNY).
+bool IsRegionCode(std::string_view region);
+// Accelerator families by name (p5, g6e, gr6, inf2, trn1, dl1, vt1, f2, u-p6e...).
+bool LooksLikeAcceleratorType(std::string_view type);
+// The datasheet row for an accelerator as DescribeInstanceTypes reports it (by AWS name, then
+// reported memory), or null.
+const GpuSpec* MatchGpuSpec(const std::vector<GpuSpec>& gpus, const Accelerator& a);
+// Fixes a per-device memory figure that contradicts the datasheet (an AWS data error) and says
+// what was changed; nullopt when the figure is plausible.
+std::optional<Correction> CorrectAcceleratorMemory(InstanceType* t, const GpuSpec& g);
+
 // "3200 Gigabit" -> 3200, "Up to 25 Gigabit" -> 25, "4x 100 Gigabit" -> 400, "High" -> null.
 std::optional<double> ParseNetworkPerformanceGbps(std::string_view text);
 

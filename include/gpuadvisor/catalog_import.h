@@ -1,0 +1,80 @@
+// Refreshing a catalog from AWS's own data formats (the `catalog import` command), and comparing
+// two catalogs (`catalog diff`).
+//
+// ImportIntoCatalog merges, into an existing catalog:
+//  - AWS Price List bulk EC2 offer files (CSV or JSON, global or per region, gzip or plain):
+//    the canonical Linux on-demand price and the 12 reserved terms (1y/3y x standard/convertible
+//    x no/partial/all upfront; upfront fee + hourly);
+//  - Savings Plans regional rate files (CSV): compute and EC2-instance savings plans;
+//  - DescribeInstanceTypes (specs; new types are added), DescribeInstanceTypeOfferings (where
+//    offered), DescribeSpotPriceHistory (latest price per AZ + history), the spot-advisor feed.
+// Every figure keeps its provenance; a figure from a source dated before the catalog's own stays
+// as it is and is only added to the history. Inputs are streamed (constant memory for the
+// multi-GB offer files). The library never writes the catalog: the caller does (atomically).
+#ifndef GPUADVISOR_CATALOG_IMPORT_H_
+#define GPUADVISOR_CATALOG_IMPORT_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gpuadvisor/catalog.h"
+
+namespace gpuadvisor {
+
+struct ImportInputs {
+  // Paths; "-" is standard input; gzip is detected from the content.
+  std::vector<std::string> price_list;  // EC2 offer file, CSV or JSON (detected)
+  std::vector<std::string> savings_plans;
+  std::vector<std::string> instance_types;
+  std::vector<std::string> offerings;
+  std::vector<std::string> spot_advisor;
+  std::vector<std::string> spot_history;
+  // Date recorded for inputs that carry none (DescribeInstanceTypes, offerings, spot advisor);
+  // ISO "2026-12-02".
+  std::string snapshot_date;
+  // Called while reading: (input path, raw bytes read, total bytes or -1 when unknown).
+  std::function<void(const std::string& path, int64_t done, int64_t total)> progress;
+};
+
+struct ImportReport {
+  struct Input {
+    std::string format;  // "price-list-csv", "price-list-json", "savings-plans-csv", ...
+    std::string path;
+    std::string source_id;  // the Catalog::sources entry it became
+    int64_t bytes = 0;      // decompressed bytes read
+    int64_t rows = 0;       // records read (CSV rows, JSON terms or items)
+    int64_t taken = 0;      // records that passed the filters and were used
+  };
+  std::vector<Input> inputs;
+  int types_added = 0;
+  int types_updated = 0;      // existing types with a spec or price set by an input
+  int prices_set = 0;         // figures written (on-demand, spot, RI terms, savings plans)
+  int prices_changed = 0;     // of those, figures whose value differs from the previous catalog
+  int prices_kept_newer = 0;  // figures left as they were because the catalog's were newer
+  std::vector<std::string> unknown_types;  // priced accelerator types without specs (skipped)
+  std::vector<std::string> notes;          // other things the user should know
+};
+
+// Errors: IOError when an input cannot be read, ParseError "<file>:<line>: ..." or
+// "<file>: byte N: ..." when one is malformed (the catalog is then in an unspecified state:
+// discard it).
+Status ImportIntoCatalog(Catalog* catalog, const ImportInputs& inputs, ImportReport* report);
+
+// What changed between two catalogs.
+struct CatalogDiff {
+  std::vector<std::string> added_types, removed_types;
+  struct PriceChange {
+    std::string instance_type, region;
+    std::string price;  // "on-demand", "spot", "reserved-1y-standard-no-upfront", "sp-..."
+    std::optional<double> old_usd_per_hour, new_usd_per_hour;  // null: absent on that side
+    std::string old_source, new_source;
+  };
+  std::vector<PriceChange> price_changes;  // sorted by type, region, price
+};
+CatalogDiff DiffCatalogs(const Catalog& old_catalog, const Catalog& new_catalog);
+
+}  // namespace gpuadvisor
+
+#endif  // GPUADVISOR_CATALOG_IMPORT_H_

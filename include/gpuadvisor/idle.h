@@ -1,0 +1,138 @@
+// Idle and rightsizing analysis of GPU telemetry (PRODUCT.md §7, `gpuadvisor idle`).
+//
+// Samples (see telemetry.h) are folded per host and per GPU as they stream in: memory does not
+// grow with the number of samples (utilisation percentiles come from 0.1 %-wide histograms).
+//
+// Idleness. A GPU is idle at a sample when its utilisation is at or under the threshold; a host
+// when all its GPUs are. Each sample stands for the time until the next one (a gap over ten
+// intervals and over 10 minutes is missing data, not time). Only a stretch of idle samples lasting
+// at least the window is an idle period: brief dips between bursts of work are not idleness.
+//
+// Money. The hourly price is the catalog's for the host's instance type, region and purchase
+// option (from an inventory, or guessed from the GPU name and count, which the report says).
+// Wasted dollars = price × idle hours of the whole host + price per GPU × hours single GPUs sat
+// idle while others worked. Savings per month assume the observed pattern continues (730 h).
+#ifndef GPUADVISOR_IDLE_H_
+#define GPUADVISOR_IDLE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuadvisor/catalog.h"
+#include "gpuadvisor/result.h"
+#include "gpuadvisor/telemetry.h"
+
+namespace gpuadvisor {
+
+struct IdleOptions {
+  double idle_threshold_pct = 5;     // at or under: idle
+  double idle_window_s = 30 * 60;    // shortest stretch that counts as an idle period
+  std::string region = "us-east-1";  // for hosts the inventory does not place
+  std::string purchase = "on-demand";
+  size_t max_periods = 20;  // idle periods listed per host (all are counted)
+};
+
+// One line of an inventory CSV: hostname,instance_type[,region][,purchase].
+struct InventoryEntry {
+  std::string host, instance_type, region, purchase;
+  size_t line = 0;
+};
+// Columns by header name; region and purchase may be absent or empty (then the defaults apply).
+// purchase: on-demand | spot | reserved (1-year no-upfront). Unknown types and regions are
+// errors naming origin:line with "did you mean".
+Result<std::vector<InventoryEntry>> ParseInventoryCsv(const Catalog& catalog, std::string_view text,
+                                                      const std::string& origin);
+
+struct IdlePeriod {
+  double start_s = 0, end_s = 0;  // Unix seconds
+};
+
+struct GpuUsage {
+  int index = -1;
+  std::string uuid, name;
+  uint64_t samples = 0;
+  double hours_covered = 0;
+  std::optional<double> avg_util_pct, p95_util_pct;
+  std::optional<double> mem_used_avg_mib, mem_used_max_mib, mem_total_mib, avg_power_w;
+  double idle_hours = 0;
+  std::optional<double> idle_fraction;  // null without timed samples
+};
+
+struct IdleRecommendation {
+  // "stop", "schedule", "fewer-gpus", "smaller-gpu", "spot", "keep", "collect-more": stable names.
+  std::string action;
+  std::string summary;               // one line, for people
+  std::string target_instance_type;  // fewer-gpus, smaller-gpu, spot: the type to move to
+  std::optional<double> target_usd_per_hour;
+  std::optional<double> savings_usd_per_month;  // if the observed pattern continues
+};
+
+struct HostUsage {
+  std::string host;
+  std::string instance_type;  // "" when neither the inventory nor a guess gives one
+  bool type_guessed = false;
+  std::string type_note;  // how it was guessed, or why not
+  std::string region, purchase;
+  std::optional<Price> price;  // per instance-hour for that purchase option
+  std::string gpu_name;
+  int gpus = 0;
+  uint64_t samples = 0;
+  std::optional<double> first_s, last_s;
+  double hours_covered = 0;
+  std::optional<double> avg_util_pct, p95_util_pct;  // mean over the host's GPUs at each time
+  int gpus_busy = 0;  // GPUs over the threshold at the same time (99th percentile of ticks)
+  std::optional<double> mem_used_max_mib, mem_total_mib;  // busiest GPU; per GPU
+  double idle_hours = 0;
+  std::optional<double> idle_fraction;
+  std::vector<IdlePeriod> idle_periods;  // the first IdleOptions::max_periods
+  size_t idle_period_count = 0;
+  double longest_idle_hours = 0;
+  double gpu_idle_hours = 0;  // GPU-hours single GPUs idled while the host worked
+  std::optional<double> wasted_usd;
+  IdleRecommendation recommendation;
+  std::vector<IdleRecommendation> alternatives;  // other levers that also apply
+  std::vector<GpuUsage> gpu_usage;               // by index
+};
+
+struct IdleReport {
+  IdleOptions options;
+  std::vector<TelemetryFileInfo> files;
+  std::vector<HostUsage> hosts;  // largest saving first
+  double total_wasted_usd = 0;
+  double total_savings_usd_per_month = 0;
+  double hours_covered = 0;  // longest host span
+  std::vector<std::string> warnings;
+};
+
+// Folds samples one at a time; Finish() prices and recommends. Not thread-safe.
+class IdleAnalyzer {
+ public:
+  IdleAnalyzer(std::shared_ptr<const Catalog> catalog, IdleOptions options);
+  ~IdleAnalyzer();
+  IdleAnalyzer(const IdleAnalyzer&) = delete;
+  IdleAnalyzer& operator=(const IdleAnalyzer&) = delete;
+
+  // Errors: ParseError when a GPU's time goes backwards (origin:line).
+  Status Add(const TelemetrySample& s);
+  // Reads a file through Add(). IOError / ParseError naming file:line.
+  Status AddFile(const std::string& path, const TelemetryOptions& options);
+  // Errors: InvalidArgument for a bad option; NoResult when no samples were added.
+  Result<IdleReport> Finish(const std::vector<InventoryEntry>& inventory);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// All of the above in one call.
+Result<IdleReport> AnalyzeIdle(std::shared_ptr<const Catalog> catalog,
+                               const std::vector<std::string>& paths,
+                               const TelemetryOptions& telemetry, const IdleOptions& options,
+                               const std::vector<InventoryEntry>& inventory);
+
+}  // namespace gpuadvisor
+
+#endif  // GPUADVISOR_IDLE_H_

@@ -1,0 +1,90 @@
+// GPU telemetry readers (PRODUCT.md §7): every format users collect GPU utilisation in, read
+// into one stream of samples (host, GPU, time, utilisation, memory, power).
+//
+// Formats (detected from the content unless given):
+//  - nvidia-smi --query-gpu=... --format=csv[,nounits][,noheader]: any subset and order of
+//    columns; the values may carry units ("35 %", "81559 MiB", "69.85 W") or not; "[N/A]" and
+//    other bracketed values are unknown. A file without a header needs the column list
+//    (TelemetryOptions::columns, the same list given to --query-gpu). A "hostname" column names
+//    the host of each row; otherwise the whole file is one host (TelemetryOptions::host, else the
+//    file name without directories and extensions).
+//  - nvidia-smi -q -x XML: one or more <nvidia_smi_log> snapshots (as `-q -x -l N` appends them).
+//  - Prometheus text exposition: dcgm-exporter (DCGM_FI_DEV_GPU_UTIL,
+//    DCGM_FI_PROF_GR_ENGINE_ACTIVE, DCGM_FI_DEV_FB_USED/FREE, DCGM_FI_DEV_POWER_USAGE) and
+//    nvidia_gpu_exporter (nvidia_smi_utilization_gpu_ratio, nvidia_smi_memory_used_bytes, ...);
+//    optional millisecond timestamps after the value.
+//  - CloudWatch GetMetricData JSON with CloudWatch agent nvidia_gpu metrics
+//    (nvidia_smi_utilization_gpu, nvidia_smi_memory_used, nvidia_smi_memory_total,
+//    nvidia_smi_power_draw).
+// Any file may be gzip-compressed. Text formats are streamed in fixed-size blocks (memory does
+// not grow with the file); CloudWatch JSON responses are parsed whole (they are per-request).
+//
+// Errors: ParseError "file:line: ..." naming what was expected; IOError when a file cannot be
+// read. Timestamps without a zone (nvidia-smi writes the host's local time) are taken as UTC.
+#ifndef GPUADVISOR_TELEMETRY_H_
+#define GPUADVISOR_TELEMETRY_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuadvisor/result.h"
+
+namespace gpuadvisor {
+
+// One reading of one GPU. The views are valid only during the callback that receives it.
+struct TelemetrySample {
+  std::string_view host;
+  int gpu_index = -1;     // -1 when the source does not say
+  std::string_view uuid;  // "" when unknown
+  std::string_view gpu_name;
+  std::optional<double> time_s;    // Unix seconds (UTC); null when the source carries no time
+  std::optional<double> util_pct;  // 0..100
+  std::optional<double> mem_used_mib, mem_total_mib, power_w;
+  size_t line = 0;  // where the sample came from, for messages
+};
+
+enum class TelemetryFormat { kAuto, kNvidiaSmiCsv, kNvidiaSmiXml, kPrometheus, kCloudWatch };
+const char* TelemetryFormatName(TelemetryFormat f);  // "nvidia-smi-csv", ...
+std::optional<TelemetryFormat> ParseTelemetryFormat(std::string_view name);
+
+struct TelemetryOptions {
+  TelemetryFormat format = TelemetryFormat::kAuto;
+  std::string host;                  // host of samples without one; "" = the file's stem
+  std::vector<std::string> columns;  // for header-less nvidia-smi CSV
+  // Called now and then with bytes consumed (of the file as stored) and the file size.
+  std::function<void(uint64_t done, uint64_t total)> progress;
+};
+
+// Return a non-OK Status from the sink to stop reading (it is passed through).
+using SampleSink = std::function<Status(const TelemetrySample&)>;
+
+struct TelemetryFileInfo {
+  std::string path;
+  TelemetryFormat format = TelemetryFormat::kAuto;
+  uint64_t bytes = 0;  // as stored (compressed size for .gz)
+  uint64_t samples = 0;
+  bool gzip = false;
+};
+
+// Reads one file ("-" = standard input) and passes every sample to `sink`, in file order.
+Result<TelemetryFileInfo> ReadTelemetryFile(const std::string& path,
+                                            const TelemetryOptions& options,
+                                            const SampleSink& sink);
+// The same over text already in memory; `origin` names it in errors (and is the default host).
+Result<TelemetryFileInfo> ReadTelemetryText(std::string_view text, const std::string& origin,
+                                            const TelemetryOptions& options,
+                                            const SampleSink& sink);
+
+// "2026/07/14 08:12:38.696", "2026-07-14T08:12:38Z", "2026-07-14 08:12:38+02:00",
+// "Mon Apr 24 16:11:51 2023", or Unix seconds. Null when not a timestamp.
+std::optional<double> ParseTelemetryTime(std::string_view text);
+// ISO 8601 UTC with seconds: "2026-07-14T08:12:38Z".
+std::string FormatUtc(double unix_s);
+
+}  // namespace gpuadvisor
+
+#endif  // GPUADVISOR_TELEMETRY_H_

@@ -1,0 +1,89 @@
+// Streaming readers for AWS's own data formats, used by `catalog import` (ImportCatalog).
+// Each reader reports the first problem as ParseError "<origin>:<line>: <what was expected>"
+// (CSV) or "<origin>: byte N: ..." / a JSON path (JSON).
+#ifndef GPUADVISOR_CATALOG_IMPORT_AWS_FORMATS_H_
+#define GPUADVISOR_CATALOG_IMPORT_AWS_FORMATS_H_
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuadvisor/catalog.h"
+#include "util/byte_stream.h"
+
+namespace gpuadvisor::import {
+
+// Which instance types to keep (the rest are skipped without allocating anything).
+using TypeFilter = std::function<bool(std::string_view type)>;
+
+// Reserved-term axes, as indices.
+constexpr std::array<int, 2> kRiYears = {1, 3};
+constexpr std::array<const char*, 2> kRiClasses = {"standard", "convertible"};
+constexpr std::array<const char*, 3> kPayments = {"no-upfront", "partial-upfront", "all-upfront"};
+// "No Upfront" -> 0, "Partial Upfront" -> 1, "All Upfront" -> 2, else -1.
+int PaymentIndex(std::string_view aws_purchase_option);
+
+// The canonical Linux prices of one (instance type, region) in an EC2 offer file.
+struct PriceListEntry {
+  std::optional<double> on_demand;
+  struct Ri {
+    std::optional<double> upfront, hourly;
+  };
+  Ri ri[2][2][3];  // [1y, 3y][standard, convertible][no, partial, all upfront]
+};
+
+struct PriceListData {
+  std::string version, publication_date;          // from the file's metadata ("2025-09-12")
+  std::map<std::string, PriceListEntry> entries;  // key: type + '\t' + region
+  int64_t rows = 0;                               // price rows (CSV) or terms (JSON) read
+  int64_t canonical_rows = 0;  // rows that passed the canonical filter and were taken
+};
+
+// The EC2 offer file, CSV variant: metadata lines, a header starting with "SKU", one row per
+// price dimension. Columns are found by header name. Canonical rows: Product Family "Compute
+// Instance*", Operating System Linux, Tenancy Shared, Pre Installed S/W NA, CapacityStatus Used,
+// License Model "No License required" (or empty), operation RunInstances (when the column
+// exists), Currency USD; TermType OnDemand (Unit Hrs) or Reserved (Hrs = hourly, Quantity =
+// upfront fee). Everything else is ignored.
+Status ReadPriceListCsv(ByteStream* in, const TypeFilter& keep, PriceListData* out);
+// The same prices from the JSON variant, read with a SAX parser (constant memory apart from the
+// canonical SKUs). "products" must come before "terms" (as AWS writes it).
+Status ReadPriceListJson(ByteStream* in, const TypeFilter& keep, PriceListData* out);
+
+// Savings Plans regional CSV: rates for Linux shared-tenancy usage (DiscountedUsageType
+// "*BoxUsage:*", DiscountedOperation RunInstances), USD.
+struct SavingsPlansData {
+  std::string version, publication_date;
+  std::map<std::string, std::vector<SavingsPlanRate>> rates;  // key: type + '\t' + region
+  int64_t rows = 0, canonical_rows = 0;
+};
+Status ReadSavingsPlansCsv(ByteStream* in, const TypeFilter& keep, SavingsPlansData* out);
+
+// DescribeInstanceTypeOfferings (AWS CLI JSON; one response, an array of pages, or a bare array
+// of offerings). `region_of` maps a Location (a region, AZ name or AZ ID) to its region ("" if
+// unknown).
+struct OfferingRecord {
+  std::string instance_type, location_type, location;
+};
+Result<std::vector<OfferingRecord>> ReadInstanceTypeOfferingsJson(std::string_view json,
+                                                                  std::string_view origin);
+
+// DescribeSpotPriceHistory (AWS CLI JSON). Linux/UNIX records only.
+struct SpotPriceRecord {
+  std::string instance_type, availability_zone, timestamp;
+  double usd_per_hour = 0;
+};
+Result<std::vector<SpotPriceRecord>> ReadSpotPriceHistoryJson(std::string_view json,
+                                                              std::string_view origin);
+
+// "us-east-1a" -> "us-east-1"; "us-east-1-atl-1a" (Local Zone) -> "us-east-1-atl-1".
+std::string RegionOfAzName(std::string_view az);
+
+}  // namespace gpuadvisor::import
+
+#endif  // GPUADVISOR_CATALOG_IMPORT_AWS_FORMATS_H_

@@ -1,0 +1,99 @@
+// DescribeInstanceTypeOfferings and DescribeSpotPriceHistory responses (AWS CLI JSON). These are
+// small (one record per type and location / per price change), so they are read as a DOM.
+#include <charconv>
+#include <cmath>
+
+#include "catalog/import/aws_formats.h"
+#include "util/rj_reader.h"
+
+namespace gpuadvisor::import {
+namespace {
+
+// Calls fn(item, path) for every element of `key` in a response, an array of responses (pages),
+// or a bare array of items.
+template <typename Fn>
+void ForEachItem(RjReader& r, const rapidjson::Value& root, const char* key, Fn fn) {
+  auto page = [&](const rapidjson::Value& v, const std::string& path) {
+    if (v.IsObject()) {
+      const rapidjson::Value& list = r.Array(v, key, path);
+      for (rapidjson::SizeType i = 0; i < list.Size() && r.status().ok(); ++i) {
+        fn(list[i], path + "." + key + "[" + std::to_string(i) + "]");
+      }
+      return true;
+    }
+    return false;
+  };
+  if (page(root, "$")) return;
+  if (!root.IsArray()) {
+    r.Fail("$", std::string("an object with \"") + key + "\" or an array");
+    return;
+  }
+  for (rapidjson::SizeType i = 0; i < root.Size() && r.status().ok(); ++i) {
+    const std::string p = "$[" + std::to_string(i) + "]";
+    if (root[i].IsObject() && root[i].HasMember(key)) {
+      page(root[i], p);
+    } else {
+      fn(root[i], p);
+    }
+  }
+}
+
+}  // namespace
+
+Result<std::vector<OfferingRecord>> ReadInstanceTypeOfferingsJson(std::string_view json,
+                                                                  std::string_view origin) {
+  rapidjson::Document doc;
+  GPUADVISOR_RETURN_IF_ERROR(ParseRapidJson(json, origin, &doc));
+  RjReader r{std::string(origin)};
+  std::vector<OfferingRecord> out;
+  ForEachItem(r, doc, "InstanceTypeOfferings",
+              [&](const rapidjson::Value& v, const std::string& p) {
+                if (!v.IsObject()) {
+                  r.Fail(p, "an offering object");
+                  return;
+                }
+                OfferingRecord o;
+                o.instance_type = r.Str(v, "InstanceType", p);
+                o.location = r.Str(v, "Location", p);
+                o.location_type = r.OptStr(v, "LocationType", p).value_or("");
+                if (r.status().ok()) out.push_back(std::move(o));
+              });
+  if (!r.status().ok()) return r.status();
+  return out;
+}
+
+Result<std::vector<SpotPriceRecord>> ReadSpotPriceHistoryJson(std::string_view json,
+                                                              std::string_view origin) {
+  rapidjson::Document doc;
+  GPUADVISOR_RETURN_IF_ERROR(ParseRapidJson(json, origin, &doc));
+  RjReader r{std::string(origin)};
+  std::vector<SpotPriceRecord> out;
+  ForEachItem(r, doc, "SpotPriceHistory", [&](const rapidjson::Value& v, const std::string& p) {
+    if (!v.IsObject()) {
+      r.Fail(p, "a spot price object");
+      return;
+    }
+    SpotPriceRecord s;
+    s.instance_type = r.Str(v, "InstanceType", p);
+    s.availability_zone = r.Str(v, "AvailabilityZone", p);
+    s.timestamp = r.Str(v, "Timestamp", p);
+    std::string price = r.Str(v, "SpotPrice", p);
+    std::string product = r.OptStr(v, "ProductDescription", p).value_or("Linux/UNIX");
+    if (!r.status().ok()) return;
+    const char* end = price.data() + price.size();
+    auto [q, ec] = std::from_chars(price.data(), end, s.usd_per_hour);
+    if (ec != std::errc() || q != end || !std::isfinite(s.usd_per_hour) || s.usd_per_hour < 0) {
+      r.Fail(p + ".SpotPrice", "a non-negative number as a string, e.g. \"0.0437\"");
+      return;
+    }
+    if (s.timestamp.size() < 10) {
+      r.Fail(p + ".Timestamp", "an ISO 8601 timestamp");
+      return;
+    }
+    if (product.rfind("Linux/UNIX", 0) == 0) out.push_back(std::move(s));
+  });
+  if (!r.status().ok()) return r.status();
+  return out;
+}
+
+}  // namespace gpuadvisor::import

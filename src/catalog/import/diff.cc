@@ -1,0 +1,83 @@
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "gpuadvisor/catalog_import.h"
+
+namespace gpuadvisor {
+namespace {
+
+struct Figure {
+  double usd = 0;
+  std::string source;
+};
+
+// Every price of one region offer, by name.
+std::map<std::string, Figure> Figures(const RegionOffer& o) {
+  std::map<std::string, Figure> m;
+  if (o.on_demand) m["on-demand"] = {o.on_demand->usd_per_hour, o.on_demand->from.source};
+  if (o.spot) {
+    m[o.spot->estimated ? "spot (estimated)" : "spot"] = {o.spot->usd_per_hour,
+                                                          o.spot->from.source};
+  }
+  if (o.reserved_1y_no_upfront && o.reserved.empty()) {
+    m["reserved-1y-standard-no-upfront"] = {o.reserved_1y_no_upfront->usd_per_hour,
+                                            o.reserved_1y_no_upfront->from.source};
+  }
+  for (const ReservedPrice& r : o.reserved) {
+    m["reserved-" + r.term()] = {r.effective_usd_per_hour(), r.from.source};
+  }
+  for (const SavingsPlanRate& s : o.savings_plans) {
+    m["savings-plan-" + s.term()] = {s.usd_per_hour, s.from.source};
+  }
+  return m;
+}
+
+}  // namespace
+
+CatalogDiff DiffCatalogs(const Catalog& a, const Catalog& b) {
+  CatalogDiff d;
+  for (const InstanceType& t : a.instance_types) {
+    if (!b.FindInstanceType(t.name)) d.removed_types.push_back(t.name);
+  }
+  for (const InstanceType& t : b.instance_types) {
+    const InstanceType* old = a.FindInstanceType(t.name);
+    if (!old) {
+      d.added_types.push_back(t.name);
+      continue;
+    }
+    std::set<std::string> regions;
+    for (const RegionOffer& o : old->regions) regions.insert(o.region);
+    for (const RegionOffer& o : t.regions) regions.insert(o.region);
+    for (const std::string& region : regions) {
+      const RegionOffer* x = old->FindRegion(region);
+      const RegionOffer* y = t.FindRegion(region);
+      std::map<std::string, Figure> fx = x ? Figures(*x) : std::map<std::string, Figure>{};
+      std::map<std::string, Figure> fy = y ? Figures(*y) : std::map<std::string, Figure>{};
+      std::set<std::string> names;
+      for (const auto& [k, v] : fx) names.insert(k);
+      for (const auto& [k, v] : fy) names.insert(k);
+      for (const std::string& n : names) {
+        auto i = fx.find(n);
+        auto j = fy.find(n);
+        CatalogDiff::PriceChange c{t.name, region, n, std::nullopt, std::nullopt, "", ""};
+        if (i != fx.end()) {
+          c.old_usd_per_hour = i->second.usd;
+          c.old_source = i->second.source;
+        }
+        if (j != fy.end()) {
+          c.new_usd_per_hour = j->second.usd;
+          c.new_source = j->second.source;
+        }
+        if (c.old_usd_per_hour && c.new_usd_per_hour &&
+            std::fabs(*c.old_usd_per_hour - *c.new_usd_per_hour) <= 1e-9) {
+          continue;
+        }
+        d.price_changes.push_back(std::move(c));
+      }
+    }
+  }
+  return d;
+}
+
+}  // namespace gpuadvisor

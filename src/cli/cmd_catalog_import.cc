@@ -1,0 +1,212 @@
+// `gpuadvisor catalog import` (refresh from AWS data formats) and `catalog diff OLD NEW`.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+
+#include "cli/common.h"
+#include "gpuadvisor/catalog_import.h"
+#include "io/import_views.h"
+#include "util/files.h"
+#include "util/strings.h"
+
+namespace gpuadvisor::cli {
+namespace {
+
+struct ImportOptions {
+  CommonOptions common;
+  ImportInputs inputs;
+  std::string out;
+  std::string generated_at;
+  bool no_progress = false;
+};
+
+std::string Iso(const char* fmt) {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, fmt, &tm);
+  return buf;
+}
+
+std::string HumanBytes(double b) {
+  if (b >= 1e9) return FormatFixed(b / 1e9, 2) + " GB";
+  if (b >= 1e6) return FormatFixed(b / 1e6, 1) + " MB";
+  return FormatFixed(b / 1e3, 0) + " kB";
+}
+
+// A one-line progress bar on stderr (TTY only), redrawn at most 10 times a second.
+class ProgressBar {
+ public:
+  void Update(const std::string& path, int64_t done, int64_t total) {
+    auto now = std::chrono::steady_clock::now();
+    if (path != path_) {
+      path_ = path;
+      start_ = now;
+    }
+    if (now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    const double secs = std::chrono::duration<double>(now - start_).count();
+    const double rate = secs > 0 ? static_cast<double>(done) / secs : 0;
+    std::string line =
+        "\r\033[K" + path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+    if (total > 0) {
+      const double frac = std::min(1.0, static_cast<double>(done) / static_cast<double>(total));
+      const int width = 30, fill = static_cast<int>(frac * width);
+      line += " [" + std::string(static_cast<size_t>(fill), '#') +
+              std::string(static_cast<size_t>(width - fill), '.') + "] " +
+              FormatFixed(frac * 100, 0) + "% " + HumanBytes(static_cast<double>(done)) + " / " +
+              HumanBytes(static_cast<double>(total));
+      if (rate > 0) {
+        const int eta = static_cast<int>(static_cast<double>(total - done) / rate);
+        line += " " + HumanBytes(rate) + "/s ETA " + std::to_string(eta / 60) + ":" +
+                (eta % 60 < 10 ? "0" : "") + std::to_string(eta % 60);
+      }
+    } else {
+      line += " " + HumanBytes(static_cast<double>(done)) + " " + HumanBytes(rate) + "/s";
+    }
+    std::fputs(line.c_str(), stderr);
+    shown_ = true;
+  }
+  void Clear() {
+    if (shown_) std::fputs("\r\033[K", stderr);
+  }
+
+ private:
+  std::string path_;
+  std::chrono::steady_clock::time_point start_, last_;
+  bool shown_ = false;
+};
+
+int RunImport(ImportOptions o) {
+  const ImportInputs& in = o.inputs;
+  if (in.price_list.empty() && in.savings_plans.empty() && in.instance_types.empty() &&
+      in.offerings.empty() && in.spot_advisor.empty() && in.spot_history.empty()) {
+    return Fail(Status::InvalidArgument(
+        "catalog import: expected at least one input (--price-list, --savings-plans, "
+        "--instance-types, --offerings, --spot-advisor or --spot-history)"));
+  }
+  Result<Context> ctx = MakeContext(o.common);
+  if (!ctx.ok()) return Fail(ctx.status());
+  if (o.inputs.snapshot_date.empty()) o.inputs.snapshot_date = Iso("%Y-%m-%d");
+  ProgressBar bar;
+  if (!o.no_progress && ::isatty(STDERR_FILENO)) {
+    o.inputs.progress = [&bar](const std::string& p, int64_t done, int64_t total) {
+      bar.Update(p, done, total);
+    };
+  }
+  const Catalog& before = *ctx->catalog;
+  Catalog after = before;
+  ImportReport report;
+  Status st = ImportIntoCatalog(&after, o.inputs, &report);
+  bar.Clear();
+  if (!st.ok()) return Fail(st);
+  after.generated_at = o.generated_at.empty() ? Iso("%Y-%m-%dT%H:%M:%SZ") : o.generated_at;
+  after.generator = "gpuadvisor catalog import";
+  // The file written must be one every command accepts: parse it back before replacing PATH.
+  std::string json = CatalogToJson(after);
+  Result<Catalog> check = ParseCatalogJson(json, o.out);
+  if (!check.ok()) return Fail(check.status().WithPrefix("internal error: the imported catalog"));
+  st = WriteFileAtomic(o.out, json);
+  if (!st.ok()) return Fail(st);
+  CatalogDiff diff = DiffCatalogs(before, after);
+  if (ctx->format == OutputFormat::kJson) {
+    std::string s = ImportReportJson(report, diff, o.out).dump(2) + "\n";
+    std::fwrite(s.data(), 1, s.size(), stdout);
+    return kExitOk;
+  }
+  std::string s = ImportInputsTable(report).Render(ctx->format, ctx->color);
+  if (ctx->format == OutputFormat::kTable) {
+    s += "\nwrote " + o.out + ": " + std::to_string(report.types_updated) + " types updated, " +
+         std::to_string(report.types_added) + " added; " + std::to_string(report.prices_set) +
+         " prices set, " + std::to_string(report.prices_changed) + " changed, " +
+         std::to_string(report.prices_kept_newer) + " kept (the catalog's were newer)\n";
+    s += "vs the previous catalog: " + std::to_string(diff.price_changes.size()) +
+         " price changes, " + std::to_string(diff.added_types.size()) + " types added, " +
+         std::to_string(diff.removed_types.size()) + " removed";
+    s += diff.price_changes.size() > 10 ? " (first 10; all: gpuadvisor catalog diff)\n" : "\n";
+    if (!diff.price_changes.empty() || !diff.added_types.empty()) {
+      s += "\n" + CatalogDiffTable(diff, 10).Render(ctx->format, ctx->color);
+    }
+    for (const std::string& n : report.notes) s += "note: " + n + "\n";
+  }
+  std::fwrite(s.data(), 1, s.size(), stdout);
+  if (!report.unknown_types.empty()) {
+    std::string names;
+    for (const std::string& n : report.unknown_types) names += (names.empty() ? "" : ", ") + n;
+    Warn("priced but not in the catalog (import DescribeInstanceTypes to add them): " + names);
+  }
+  return kExitOk;
+}
+
+struct DiffOptions {
+  CommonOptions common;
+  std::string old_path, new_path;
+};
+
+Result<Catalog> LoadNamed(const std::string& path) {
+  if (path == "embedded") {
+    Result<std::shared_ptr<const Catalog>> c = EmbeddedCatalog();
+    if (!c.ok()) return c.status();
+    return **c;
+  }
+  return LoadCatalogFile(path);
+}
+
+int RunDiff(const DiffOptions& o) {
+  Result<Context> ctx = MakeContext(o.common);
+  if (!ctx.ok()) return Fail(ctx.status());
+  Result<Catalog> a = LoadNamed(o.old_path);
+  if (!a.ok()) return Fail(a.status());
+  Result<Catalog> b = LoadNamed(o.new_path);
+  if (!b.ok()) return Fail(b.status());
+  CatalogDiff d = DiffCatalogs(*a, *b);
+  Emit(*ctx, [&] { return CatalogDiffJson(d); }, [&] { return CatalogDiffTable(d); });
+  return kExitOk;
+}
+
+}  // namespace
+
+void SetupCatalogImport(CLI::App* catalog, int* exit_code) {
+  CLI::App* app = catalog->add_subcommand(
+      "import", "Refresh a catalog from AWS data: price list, savings plans, EC2 API, spot feeds");
+  auto o = std::make_shared<ImportOptions>();
+  AddCommonOptions(app, &o->common);
+  app->add_option("--price-list", o->inputs.price_list,
+                  "AWS Price List EC2 offer file, CSV or JSON (gzip ok; - = stdin)");
+  app->add_option("--savings-plans", o->inputs.savings_plans,
+                  "Savings Plans regional rate file (CSV)");
+  app->add_option("--instance-types", o->inputs.instance_types,
+                  "aws ec2 describe-instance-types output (JSON)");
+  app->add_option("--offerings", o->inputs.offerings,
+                  "aws ec2 describe-instance-type-offerings output (JSON)");
+  app->add_option("--spot-advisor", o->inputs.spot_advisor, "spot-advisor-data.json feed");
+  app->add_option("--spot-history", o->inputs.spot_history,
+                  "aws ec2 describe-spot-price-history output (JSON)");
+  app->add_option("--out", o->out, "Catalog file to write (atomically)")->required();
+  app->add_option("--snapshot-date", o->inputs.snapshot_date,
+                  "Date recorded for inputs that carry none (default today, UTC)");
+  app->add_option("--generated-at", o->generated_at, "Build timestamp to record (default now)");
+  app->add_flag("--no-progress", o->no_progress, "No progress bar (it is shown on a TTY only)");
+  app->footer(R"(Examples:
+  gpuadvisor catalog import --price-list index.csv.gz --out my-catalog.json
+  curl -s https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonEC2/current/us-east-1/index.csv \
+    | gpuadvisor catalog import --price-list - --out my-catalog.json
+  gpuadvisor show p5.48xlarge --catalog my-catalog.json)");
+  app->callback([o, exit_code] { *exit_code = RunImport(*o); });
+
+  CLI::App* diff = catalog->add_subcommand("diff", "Price changes and added/removed types");
+  auto d = std::make_shared<DiffOptions>();
+  AddCommonOptions(diff, &d->common);
+  diff->add_option("old", d->old_path, "Old catalog file (or \"embedded\")")->required();
+  diff->add_option("new", d->new_path, "New catalog file (or \"embedded\")")->required();
+  diff->footer(
+      "Examples:\n  gpuadvisor catalog diff embedded my-catalog.json\n"
+      "  gpuadvisor catalog diff old.json new.json --json");
+  diff->callback([d, exit_code] { *exit_code = RunDiff(*d); });
+}
+
+}  // namespace gpuadvisor::cli

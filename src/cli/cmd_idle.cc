@@ -1,0 +1,159 @@
+// `gpuadvisor idle FILE...`: idle periods, waste and rightsizing from GPU telemetry.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "cli/common.h"
+#include "gpuadvisor/idle.h"
+#include "gpuadvisor/query.h"
+#include "io/idle_views.h"
+#include "util/files.h"
+#include "util/strings.h"
+
+namespace gpuadvisor::cli {
+namespace {
+
+struct IdleCliOptions {
+  CommonOptions common;
+  std::vector<std::string> files;
+  std::string inventory;
+  std::string threshold = "5", window = "30m";
+  std::string region = "us-east-1", purchase = "on-demand";
+  std::string telemetry_format = "auto", columns, host;
+  bool no_progress = false;
+};
+
+// "\r reading a.csv  42%  1.2 GB  310 MB/s" on stderr, at most every 100 ms.
+class Progress {
+ public:
+  explicit Progress(bool on) : on_(on) {}
+  void Start(const std::string& file) {
+    file_ = file;
+    start_ = last_ = std::chrono::steady_clock::now();
+  }
+  void Update(uint64_t done, uint64_t total) {
+    if (!on_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(100) && done != total) return;
+    last_ = now;
+    const double s = std::chrono::duration<double>(now - start_).count();
+    std::string line = "\r  reading " + file_;
+    if (total > 0)
+      line += "  " +
+              FormatFixed(100.0 * static_cast<double>(done) / static_cast<double>(total), 0) + "%";
+    line += "  " + FormatFixed(static_cast<double>(done) / 1e6, 0) + " MB";
+    if (s > 0.05) line += "  " + FormatFixed(static_cast<double>(done) / 1e6 / s, 0) + " MB/s";
+    line += "   ";
+    std::fputs(line.c_str(), stderr);
+    shown_ = true;
+  }
+  void Done() {
+    if (shown_) std::fputs("\r\033[K", stderr);
+    shown_ = false;
+  }
+
+ private:
+  bool on_;
+  bool shown_ = false;
+  std::string file_;
+  std::chrono::steady_clock::time_point start_, last_;
+};
+
+int Run(const IdleCliOptions& o) {
+  Result<Context> ctx = MakeContext(o.common);
+  if (!ctx.ok()) return Fail(ctx.status());
+  IdleOptions io;
+  Status st = ParseOptNumber(o.threshold, "--idle-threshold", &io.idle_threshold_pct);
+  if (st.ok()) st = ParseOptDuration(o.window, "--idle-window", &io.idle_window_s);
+  if (!st.ok()) return Fail(st);
+  if (io.idle_threshold_pct < 0 || io.idle_threshold_pct > 100) {
+    return Fail(Status::InvalidArgument("--idle-threshold: expected a percentage, 0 to 100"));
+  }
+  st = CheckRegion(*ctx->catalog, o.region, "--region");
+  if (!st.ok()) return Fail(st);
+  io.region = o.region;
+  io.purchase = o.purchase;
+  TelemetryOptions to;
+  std::optional<TelemetryFormat> f = ParseTelemetryFormat(o.telemetry_format);
+  if (!f) {
+    return Fail(Status::InvalidArgument(
+        "--telemetry-format: expected auto, nvidia-smi-csv, nvidia-smi-xml, prometheus or "
+        "cloudwatch, got \"" +
+        o.telemetry_format + "\""));
+  }
+  to.format = *f;
+  to.host = o.host;
+  for (std::string_view c : Split(o.columns, ',')) {
+    if (!Trim(c).empty()) to.columns.emplace_back(Trim(c));
+  }
+  std::vector<InventoryEntry> inventory;
+  if (!o.inventory.empty()) {
+    Result<std::string> text = ReadFile(o.inventory);
+    if (!text.ok()) return Fail(text.status());
+    Result<std::vector<InventoryEntry>> inv = ParseInventoryCsv(*ctx->catalog, *text, o.inventory);
+    if (!inv.ok()) return Fail(inv.status());
+    inventory = std::move(*inv);
+  }
+  Progress progress(!o.no_progress && ::isatty(STDERR_FILENO));
+  to.progress = [&progress](uint64_t done, uint64_t total) { progress.Update(done, total); };
+  IdleAnalyzer analyzer(ctx->catalog, io);
+  for (const std::string& file : o.files) {
+    progress.Start(file);
+    st = analyzer.AddFile(file, to);
+    progress.Done();
+    if (!st.ok()) return Fail(st);
+  }
+  Result<IdleReport> r = analyzer.Finish(inventory);
+  if (!r.ok()) return Fail(r.status());
+  Emit(
+      *ctx, [&] { return IdleReportJson(*r, ctx->fresh); }, [&] { return IdleTable(*r); },
+      r->warnings);
+  if (ctx->format == OutputFormat::kTable) {
+    const std::string notes = IdleNotes(*r);
+    std::fwrite(notes.data(), 1, notes.size(), stdout);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void SetupIdle(CLI::App* app, int* exit_code) {
+  auto o = std::make_shared<IdleCliOptions>();
+  AddCommonOptions(app, &o->common);
+  app->add_option("files", o->files,
+                  "Telemetry files (nvidia-smi CSV or -q -x XML, DCGM/Prometheus text, "
+                  "CloudWatch GetMetricData JSON; .gz too; - for stdin)")
+      ->required();
+  app->add_option("--inventory", o->inventory,
+                  "CSV hostname,instance_type[,region][,purchase] mapping hosts to prices");
+  app->add_option("--idle-threshold", o->threshold,
+                  "Utilisation at or under this percentage is idle (default 5)");
+  app->add_option("--idle-window", o->window,
+                  "Shortest idle stretch that counts, e.g. 30m, 2h (default 30m)");
+  app->add_option("--region", o->region,
+                  "Region of hosts not in the inventory (default us-east-1)");
+  app->add_option("--purchase", o->purchase,
+                  "Purchase option of hosts not in the inventory (default on-demand)")
+      ->check(CLI::IsMember({"on-demand", "spot", "reserved"}));
+  app->add_option("--telemetry-format", o->telemetry_format,
+                  "auto (default), nvidia-smi-csv, nvidia-smi-xml, prometheus or cloudwatch");
+  app->add_option("--columns", o->columns,
+                  "Column list of header-less nvidia-smi CSV (the --query-gpu list)");
+  app->add_option("--host", o->host, "Host name of files without one (default: each file's name)");
+  app->add_flag("--no-progress", o->no_progress, "No progress bar on a terminal");
+  app->footer(
+      R"(Idle = every GPU of a host at or under the threshold for at least the window; shorter dips
+are not idleness. Wasted dollars use the catalog price of each host's type (the inventory, or a
+guess from the GPU name and count, marked *). Hosts are listed largest saving first.
+
+Examples:
+  nvidia-smi --query-gpu=timestamp,hostname,index,name,utilization.gpu,memory.used,memory.total \
+    --format=csv -l 60 >> gpu.csv
+  gpuadvisor idle gpu.csv
+  gpuadvisor idle logs/*.csv.gz --inventory hosts.csv --idle-window 1h --json
+  gpuadvisor idle scrape.prom --idle-threshold 10)");
+  app->callback([o, exit_code] { *exit_code = Run(*o); });
+}
+
+}  // namespace gpuadvisor::cli

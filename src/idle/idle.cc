@@ -1,0 +1,669 @@
+#include "gpuadvisor/idle.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <unordered_map>
+
+#include "gpuadvisor/cost.h"
+#include "gpuadvisor/query.h"
+#include "util/csv.h"
+#include "util/strings.h"
+
+namespace gpuadvisor {
+namespace {
+
+constexpr int kBins = 1001;  // utilisation histogram: 0.1 % per bin
+
+struct Histogram {
+  std::array<uint32_t, kBins> bins{};
+  uint64_t count = 0;
+  void Add(double pct) {
+    const int b = static_cast<int>(std::lround(std::clamp(pct, 0.0, 100.0) * 10));
+    ++bins[static_cast<size_t>(b)];
+    ++count;
+  }
+  void Merge(const Histogram& o) {
+    for (size_t i = 0; i < bins.size(); ++i) bins[i] += o.bins[i];
+    count += o.count;
+  }
+  std::optional<double> Percentile(double p) const {
+    if (count == 0) return std::nullopt;
+    const auto rank = static_cast<uint64_t>(std::ceil(p * static_cast<double>(count)));
+    uint64_t seen = 0;
+    for (size_t i = 0; i < bins.size(); ++i) {
+      seen += bins[i];
+      if (seen >= std::max<uint64_t>(rank, 1)) return static_cast<double>(i) / 10.0;
+    }
+    return 100.0;
+  }
+};
+
+// Idle stretches of one time series of (time, idle?) points.
+class IdleTracker {
+ public:
+  IdleTracker(double window_s, size_t max_periods) : window_(window_s), max_(max_periods) {}
+
+  void Add(double t, bool idle) {
+    if (prev_t_) {
+      const double dt = t - *prev_t_;
+      if (dt <= 0) return;  // the same instant again
+      const bool gap = last_dt_ > 0 && dt > 10 * last_dt_ && dt > 600;
+      Account(gap ? last_dt_ : dt);
+      if (gap) {
+        EndRun();
+      } else {
+        last_dt_ = dt;
+      }
+    }
+    prev_t_ = t;
+    prev_idle_ = idle;
+  }
+  void Finish() {
+    if (prev_t_) Account(last_dt_);
+    prev_t_.reset();
+    EndRun();
+  }
+
+  double covered_s = 0, idle_s = 0, longest_s = 0;
+  size_t count = 0;
+  std::vector<IdlePeriod> periods;
+
+ private:
+  void Account(double dt) {
+    covered_s += dt;
+    if (prev_idle_) {
+      if (run_len_ == 0) run_start_ = prev_t_.value_or(0);
+      run_len_ += dt;
+    } else {
+      EndRun();
+    }
+  }
+  void EndRun() {
+    if (run_len_ > 0 && run_len_ >= window_) {
+      idle_s += run_len_;
+      longest_s = std::max(longest_s, run_len_);
+      ++count;
+      if (periods.size() < max_) periods.push_back({run_start_, run_start_ + run_len_});
+    }
+    run_len_ = 0;
+  }
+  double window_;
+  size_t max_;
+  std::optional<double> prev_t_;
+  bool prev_idle_ = false;
+  double last_dt_ = 0, run_start_ = 0, run_len_ = 0;
+};
+
+struct GpuState {
+  int index = -1;
+  std::string uuid, name;
+  uint64_t samples = 0;
+  Histogram util;
+  double util_sum = 0;
+  double mem_sum = 0, mem_max = -1, mem_total = -1, power_sum = 0;
+  uint64_t mem_n = 0, power_n = 0;
+  std::optional<double> last_t;
+  IdleTracker tracker;
+  GpuState(double window, size_t max) : tracker(window, max) {}
+};
+
+struct HostState {
+  std::string host;
+  std::vector<GpuState> gpus;
+  uint64_t samples = 0;
+  std::optional<double> first_t, last_t;
+  // The current tick: samples of the host's GPUs taken together.
+  std::optional<double> tick_t;
+  std::vector<bool> tick_seen;
+  double tick_util_sum = 0;
+  int tick_util_n = 0, tick_busy = 0;
+  bool tick_all_idle = true;
+  Histogram tick_util;              // mean over GPUs per tick
+  std::vector<uint64_t> busy_hist;  // ticks by number of busy GPUs
+  IdleTracker tracker;
+  HostState(double window, size_t max) : tracker(window, max) {}
+};
+
+std::string Lower(std::string_view s) { return ToLower(s); }
+
+}  // namespace
+
+struct IdleAnalyzer::Impl {
+  std::shared_ptr<const Catalog> catalog;
+  IdleOptions o;
+  std::vector<HostState> hosts;
+  std::unordered_map<std::string, size_t> host_index;
+  size_t last_host = SIZE_MAX;
+  std::string origin;
+  std::vector<TelemetryFileInfo> files;
+  uint64_t samples = 0;
+
+  HostState& HostFor(std::string_view name) {
+    if (last_host != SIZE_MAX && hosts[last_host].host == name) return hosts[last_host];
+    auto it = host_index.find(std::string(name));
+    if (it == host_index.end()) {
+      it = host_index.emplace(std::string(name), hosts.size()).first;
+      hosts.emplace_back(o.idle_window_s, o.max_periods);
+      hosts.back().host = std::string(name);
+    }
+    last_host = it->second;
+    return hosts[it->second];
+  }
+
+  static size_t GpuSlot(HostState& h, const TelemetrySample& s, double window, size_t max) {
+    for (size_t i = 0; i < h.gpus.size(); ++i) {
+      GpuState& g = h.gpus[i];
+      if (s.gpu_index >= 0 ? g.index == s.gpu_index : (!s.uuid.empty() && g.uuid == s.uuid)) {
+        return i;
+      }
+    }
+    h.gpus.emplace_back(window, max);
+    GpuState& g = h.gpus.back();
+    g.index = s.gpu_index;
+    g.uuid = std::string(s.uuid);
+    g.name = std::string(s.gpu_name);
+    h.tick_seen.push_back(false);
+    return h.gpus.size() - 1;
+  }
+
+  void CloseTick(HostState& h) {
+    if (!h.tick_t) return;
+    if (h.tick_util_n > 0) {
+      h.tick_util.Add(h.tick_util_sum / h.tick_util_n);
+      h.tracker.Add(*h.tick_t, h.tick_all_idle);
+      if (h.busy_hist.size() <= static_cast<size_t>(h.tick_busy))
+        h.busy_hist.resize(h.tick_busy + 1);
+      ++h.busy_hist[static_cast<size_t>(h.tick_busy)];
+    }
+    h.tick_t.reset();
+    std::fill(h.tick_seen.begin(), h.tick_seen.end(), false);
+    h.tick_util_sum = 0;
+    h.tick_util_n = 0;
+    h.tick_busy = 0;
+    h.tick_all_idle = true;
+  }
+
+  Status Add(const TelemetrySample& s) {
+    HostState& h = HostFor(s.host.empty() ? std::string_view("unknown") : s.host);
+    const size_t slot = GpuSlot(h, s, o.idle_window_s, o.max_periods);
+    GpuState& g = h.gpus[slot];
+    ++g.samples;
+    ++h.samples;
+    ++samples;
+    if (g.name.empty() && !s.gpu_name.empty()) g.name = std::string(s.gpu_name);
+    if (s.mem_used_mib) {
+      g.mem_sum += *s.mem_used_mib;
+      g.mem_max = std::max(g.mem_max, *s.mem_used_mib);
+      ++g.mem_n;
+    }
+    if (s.mem_total_mib) g.mem_total = std::max(g.mem_total, *s.mem_total_mib);
+    if (s.power_w) {
+      g.power_sum += *s.power_w;
+      ++g.power_n;
+    }
+    if (s.util_pct) {
+      g.util.Add(*s.util_pct);
+      g.util_sum += *s.util_pct;
+    }
+    if (!s.time_s) return Status::OK();
+    const double t = *s.time_s;
+    if (g.last_t && t < *g.last_t) {
+      return Status::ParseError(origin + ":" + std::to_string(s.line) +
+                                ": time goes backwards for " + h.host + " GPU " +
+                                std::to_string(g.index) + " (" + FormatUtc(t) + " after " +
+                                FormatUtc(*g.last_t) + "); give each host's files in time order");
+    }
+    g.last_t = t;
+    if (!h.first_t || t < *h.first_t) h.first_t = t;
+    if (!h.last_t || t > *h.last_t) h.last_t = t;
+    const bool idle = !s.util_pct || *s.util_pct <= o.idle_threshold_pct;
+    if (s.util_pct) g.tracker.Add(t, idle);
+    // Host tick: a GPU reporting twice, or a sample 2 s after the tick began, starts a new one.
+    if (h.tick_t && (h.tick_seen[slot] || t - *h.tick_t >= 2.0)) CloseTick(h);
+    if (!h.tick_t) h.tick_t = t;
+    h.tick_seen[slot] = true;
+    if (s.util_pct) {
+      h.tick_util_sum += *s.util_pct;
+      ++h.tick_util_n;
+      if (!idle) {
+        ++h.tick_busy;
+        h.tick_all_idle = false;
+      }
+    }
+    return Status::OK();
+  }
+
+  // Candidate types with a GPU matching `spec`, priced for `purchase` in `region`.
+  std::optional<Price> PriceOf(const InstanceType& t, const std::string& region,
+                               const std::string& purchase) const {
+    const RegionOffer* r = t.FindRegion(region);
+    if (r == nullptr) return std::nullopt;
+    if (purchase == "spot") return r->spot;
+    if (purchase == "reserved") return r->reserved_1y_no_upfront;
+    return r->on_demand;
+  }
+
+  const GpuSpec* MatchGpu(const std::string& name) const {
+    std::string rest = name;
+    for (const char* prefix : {"NVIDIA ", "Tesla ", "Quadro "}) {
+      if (StartsWith(rest, prefix)) rest = rest.substr(std::string_view(prefix).size());
+    }
+    if (const GpuSpec* g = catalog->FindGpu(rest)) return g;
+    std::vector<std::string_view> words;
+    for (std::string_view w : Split(rest, ' ')) {
+      if (!w.empty()) words.push_back(w);
+    }
+    if (words.empty()) return nullptr;
+    // "A100-SXM4-80GB" -> "A100-80GB"; "H100 80GB HBM3" -> "H100-80GB", then "H100".
+    std::vector<std::string_view> parts = Split(words[0], '-');
+    std::string base(parts[0]);
+    std::string mem;
+    for (std::string_view w : words) {
+      for (std::string_view p : Split(w, '-')) {
+        if (p.size() > 2 && p.substr(p.size() - 2) == "GB") mem = std::string(p);
+      }
+    }
+    if (!mem.empty()) {
+      if (const GpuSpec* g = catalog->FindGpu(base + "-" + mem)) return g;
+    }
+    return catalog->FindGpu(base);
+  }
+
+  // The cheapest current type carrying `spec` with exactly (else at least) `count` devices.
+  const InstanceType* GuessType(const GpuSpec& spec, int count, const std::string& region,
+                                const std::string& purchase, bool exact) const {
+    const InstanceType* best = nullptr;
+    double best_price = 0;
+    int best_devices = 0;
+    for (const InstanceType& t : catalog->instance_types) {
+      if (t.retired || t.accelerator.fractional()) continue;
+      const GpuSpec* g = catalog->GpuOf(t);
+      if (g == nullptr || g->model != spec.model) continue;
+      const int d = t.accelerator.devices();
+      if (exact ? d != count : d < count) continue;
+      std::optional<Price> p = PriceOf(t, region, purchase);
+      if (!p) continue;
+      if (best == nullptr || d < best_devices ||
+          (d == best_devices && p->usd_per_hour < best_price)) {
+        best = &t;
+        best_price = p->usd_per_hour;
+        best_devices = d;
+      }
+    }
+    return best;
+  }
+
+  static bool SharesArchitecture(const InstanceType& a, const InstanceType& b) {
+    for (const std::string& x : a.cpu_architectures) {
+      if (std::find(b.cpu_architectures.begin(), b.cpu_architectures.end(), x) !=
+          b.cpu_architectures.end()) {
+        return true;
+      }
+    }
+    return a.cpu_architectures.empty() || b.cpu_architectures.empty();
+  }
+
+  static double Tflops(const GpuSpec& g) {
+    return g.bf16_tflops.value_or(g.fp16_tflops.value_or(g.fp32_tflops.value_or(0)));
+  }
+
+  static std::optional<double> Monthly(double usd_per_hour, double share) {
+    return usd_per_hour * kHoursPerMonth * share;
+  }
+
+  void Recommend(HostUsage& u, const InstanceType* type) const {
+    std::vector<IdleRecommendation> recs;
+    const double f = u.idle_fraction.value_or(0);
+    const bool priced = u.price.has_value();
+    const double usd = priced ? u.price->usd_per_hour : 0;
+    auto monthly = [&](double usd_per_hour, double share) -> std::optional<double> {
+      if (!priced) return std::nullopt;
+      return usd_per_hour * kHoursPerMonth * share;
+    };
+    if (u.hours_covered <= 0) {
+      u.recommendation = {"collect-more",
+                          "no time covered (a single snapshot): log utilisation over days, e.g. "
+                          "nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu,memory.used,"
+                          "memory.total --format=csv -l 60",
+                          "", std::nullopt, std::nullopt};
+      return;
+    }
+    const std::string idle_pct = FormatFixed(f * 100, 0) + "%";
+    if (f >= 0.9) {
+      recs.push_back({"stop",
+                      "idle " + idle_pct + " of " + FormatFixed(u.hours_covered, 1) +
+                          " h observed: stop or terminate it",
+                      "", std::nullopt, monthly(usd, f)});
+    } else if (f >= 0.1 && u.idle_period_count > 0) {
+      recs.push_back({"schedule",
+                      "idle " + idle_pct + " in " + std::to_string(u.idle_period_count) +
+                          " stretch(es), longest " + FormatFixed(u.longest_idle_hours, 1) +
+                          " h: stop it when idle (gpuadvisor watch) or on a schedule",
+                      "", std::nullopt, monthly(usd, f)});
+    }
+    if (type == nullptr || !priced) {
+      if (recs.empty()) {
+        recs.push_back({"keep", "in use " + FormatFixed((1 - f) * 100, 0) + "% of the time", "",
+                        std::nullopt, std::nullopt});
+      }
+      u.recommendation = recs.front();
+      u.alternatives.assign(recs.begin() + 1, recs.end());
+      return;
+    }
+    const GpuSpec* spec = catalog->GpuOf(*type);
+    const int devices = type->accelerator.devices();
+    const int need = std::max(1, u.gpus_busy);
+    const double busy_share = 1 - f;
+    if (spec != nullptr && need < devices) {
+      if (const InstanceType* t = GuessType(*spec, need, u.region, u.purchase, false)) {
+        std::optional<Price> p = PriceOf(*t, u.region, u.purchase);
+        if (t != type && p && p->usd_per_hour < usd) {
+          recs.push_back({"fewer-gpus",
+                          std::to_string(need) + " of " + std::to_string(devices) +
+                              " GPUs busy at once: " + type->name + " -> " + t->name + " ($" +
+                              FormatFixed(p->usd_per_hour, 2) + "/h)",
+                          t->name, p->usd_per_hour, Monthly(usd - p->usd_per_hour, busy_share)});
+        }
+      }
+    }
+    // A smaller or cheaper GPU: memory of the busiest GPU + 20 %, compute of the busy GPUs at
+    // their p95 utilisation + 25 % (utilisation counts time a kernel ran, so this is generous).
+    if (spec != nullptr && u.mem_used_max_mib && Tflops(*spec) > 0) {
+      double compute = 0;
+      for (const GpuUsage& g : u.gpu_usage) {
+        compute += Tflops(*spec) * g.p95_util_pct.value_or(100) / 100.0;
+      }
+      compute *= 1.25;
+      const double mem_need = *u.mem_used_max_mib * 1.2;
+      const InstanceType* best = nullptr;
+      double best_price = usd;
+      for (const InstanceType& t : catalog->instance_types) {
+        if (t.retired || t.accelerator.fractional()) continue;
+        const GpuSpec* g = catalog->GpuOf(t);
+        if (g == nullptr || g->model == spec->model || g->vendor != "NVIDIA") continue;
+        if (!SharesArchitecture(t, *type)) continue;  // no x86 -> Graviton surprises
+        const int d = t.accelerator.devices();
+        if (d < need || !t.accelerator.memory_mib_each ||
+            *t.accelerator.memory_mib_each < mem_need || d * Tflops(*g) < compute) {
+          continue;
+        }
+        std::optional<Price> p = PriceOf(t, u.region, u.purchase);
+        if (p && p->usd_per_hour < best_price * 0.95) {
+          best = &t;
+          best_price = p->usd_per_hour;
+        }
+      }
+      if (best != nullptr) {
+        const GpuSpec* g = catalog->GpuOf(*best);
+        recs.push_back({"smaller-gpu",
+                        "peak " + FormatFixed(*u.mem_used_max_mib / 1024, 1) + " GiB and p95 " +
+                            FormatFixed(u.p95_util_pct.value_or(0), 0) + "% fit " +
+                            std::to_string(best->accelerator.devices()) + "x " + g->model + ": " +
+                            type->name + " -> " + best->name + " ($" + FormatFixed(best_price, 2) +
+                            "/h)",
+                        best->name, best_price, Monthly(usd - best_price, busy_share)});
+      }
+    }
+    std::sort(recs.begin(), recs.end(),
+              [](const IdleRecommendation& a, const IdleRecommendation& b) {
+                return a.savings_usd_per_month.value_or(0) > b.savings_usd_per_month.value_or(0);
+              });
+    if (u.purchase == "on-demand") {
+      const RegionOffer* r = type->FindRegion(u.region);
+      if (r != nullptr && r->spot && r->spot->usd_per_hour < usd) {
+        std::string band = r->spot_band ? " (interruptions " + r->spot_band->label + "/month)" : "";
+        recs.push_back({"spot",
+                        "if the work tolerates interruptions: spot at $" +
+                            FormatFixed(r->spot->usd_per_hour, 2) + "/h" + band,
+                        type->name, r->spot->usd_per_hour,
+                        Monthly(usd - r->spot->usd_per_hour, busy_share)});
+      }
+    }
+    if (recs.empty()) {
+      recs.push_back({"keep", "busy " + FormatFixed((1 - f) * 100, 0) + "% of the time", "",
+                      std::nullopt, std::nullopt});
+    }
+    u.recommendation = recs.front();
+    for (size_t i = 1; i < recs.size(); ++i) {
+      if (recs[i].savings_usd_per_month.value_or(0) >= 1) u.alternatives.push_back(recs[i]);
+    }
+  }
+
+  Result<IdleReport> Finish(const std::vector<InventoryEntry>& inventory) {
+    if (!(o.idle_threshold_pct >= 0 && o.idle_threshold_pct <= 100)) {
+      return Status::InvalidArgument("--idle-threshold: expected a percentage, 0 to 100");
+    }
+    if (!(o.idle_window_s >= 0)) {
+      return Status::InvalidArgument("--idle-window: expected a non-negative duration");
+    }
+    if (samples == 0) return Status::NoResult("no GPU samples in the telemetry");
+    IdleReport rep;
+    rep.options = o;
+    rep.files = files;
+    std::unordered_map<std::string, const InventoryEntry*> inv;
+    for (const InventoryEntry& e : inventory) inv[Lower(e.host)] = &e;
+    for (HostState& h : hosts) {
+      CloseTick(h);
+      h.tracker.Finish();
+      HostUsage u;
+      u.host = h.host;
+      u.samples = h.samples;
+      u.first_s = h.first_t;
+      u.last_s = h.last_t;
+      u.gpus = static_cast<int>(h.gpus.size());
+      std::sort(h.gpus.begin(), h.gpus.end(),
+                [](const GpuState& a, const GpuState& b) { return a.index < b.index; });
+      Histogram all;
+      double gpu_idle_s = 0;
+      for (GpuState& g : h.gpus) {
+        g.tracker.Finish();
+        GpuUsage gu;
+        gu.index = g.index;
+        gu.uuid = g.uuid;
+        gu.name = g.name;
+        gu.samples = g.samples;
+        gu.hours_covered = g.tracker.covered_s / 3600;
+        if (g.util.count > 0) {
+          gu.avg_util_pct = g.util_sum / static_cast<double>(g.util.count);
+          gu.p95_util_pct = g.util.Percentile(0.95);
+        }
+        if (g.mem_n > 0) {
+          gu.mem_used_avg_mib = g.mem_sum / static_cast<double>(g.mem_n);
+          gu.mem_used_max_mib = g.mem_max;
+        }
+        if (g.mem_total >= 0) gu.mem_total_mib = g.mem_total;
+        if (g.power_n > 0) gu.avg_power_w = g.power_sum / static_cast<double>(g.power_n);
+        gu.idle_hours = g.tracker.idle_s / 3600;
+        if (g.tracker.covered_s > 0) gu.idle_fraction = g.tracker.idle_s / g.tracker.covered_s;
+        gpu_idle_s += g.tracker.idle_s;
+        all.Merge(g.util);
+        if (u.gpu_name.empty()) u.gpu_name = g.name;
+        if (gu.mem_used_max_mib) {
+          u.mem_used_max_mib = std::max(u.mem_used_max_mib.value_or(0), *gu.mem_used_max_mib);
+        }
+        if (gu.mem_total_mib) u.mem_total_mib = gu.mem_total_mib;
+        u.gpu_usage.push_back(std::move(gu));
+      }
+      u.hours_covered = h.tracker.covered_s / 3600;
+      u.idle_hours = h.tracker.idle_s / 3600;
+      if (h.tracker.covered_s > 0) u.idle_fraction = h.tracker.idle_s / h.tracker.covered_s;
+      u.idle_periods = h.tracker.periods;
+      u.idle_period_count = h.tracker.count;
+      u.longest_idle_hours = h.tracker.longest_s / 3600;
+      u.gpu_idle_hours = std::max(0.0, gpu_idle_s - u.gpus * h.tracker.idle_s) / 3600;
+      if (h.tick_util.count > 0) {
+        double sum = 0;
+        for (size_t i = 0; i < h.tick_util.bins.size(); ++i)
+          sum += h.tick_util.bins[i] * (static_cast<double>(i) / 10.0);
+        u.avg_util_pct = sum / static_cast<double>(h.tick_util.count);
+        u.p95_util_pct = h.tick_util.Percentile(0.95);
+        uint64_t ticks = 0, seen = 0;
+        for (uint64_t c : h.busy_hist) ticks += c;
+        for (size_t k = 0; k < h.busy_hist.size(); ++k) {
+          seen += h.busy_hist[k];
+          if (static_cast<double>(seen) >= 0.99 * static_cast<double>(ticks)) {
+            u.gpus_busy = static_cast<int>(k);
+            break;
+          }
+        }
+      } else if (all.count > 0) {
+        double sum = 0;
+        for (const GpuUsage& g : u.gpu_usage) sum += g.avg_util_pct.value_or(0);
+        u.avg_util_pct = sum / u.gpus;
+        u.p95_util_pct = all.Percentile(0.95);
+        u.gpus_busy = u.gpus;
+      }
+      // Instance type: the inventory, else a guess from the GPU model and count.
+      const InstanceType* type = nullptr;
+      u.region = o.region;
+      u.purchase = o.purchase;
+      auto it = inv.find(Lower(h.host));
+      if (it != inv.end()) {
+        type = catalog->FindInstanceType(it->second->instance_type);
+        if (!it->second->region.empty()) u.region = it->second->region;
+        if (!it->second->purchase.empty()) u.purchase = it->second->purchase;
+        if (type != nullptr && type->accelerator.devices() != u.gpus) {
+          rep.warnings.push_back(h.host + ": the inventory says " + type->name + " (" +
+                                 std::to_string(type->accelerator.devices()) +
+                                 " GPUs) but the telemetry shows " + std::to_string(u.gpus));
+        }
+      } else if (const GpuSpec* spec = MatchGpu(u.gpu_name)) {
+        type = GuessType(*spec, u.gpus, u.region, u.purchase, true);
+        if (type == nullptr) type = GuessType(*spec, u.gpus, u.region, u.purchase, false);
+        u.type_guessed = type != nullptr;
+        u.type_note = type != nullptr
+                          ? "guessed from " + std::to_string(u.gpus) + "x " + u.gpu_name +
+                                ": the cheapest type with that GPU and count; name it in "
+                                "--inventory"
+                          : "no priced type with " + std::to_string(u.gpus) + "x " + spec->model +
+                                " in " + u.region;
+      } else {
+        u.type_note = u.gpu_name.empty() ? "no GPU name in the telemetry; name the type in "
+                                           "--inventory"
+                                         : "GPU \"" + u.gpu_name +
+                                               "\" is not in the catalog; name the type in "
+                                               "--inventory";
+      }
+      if (type != nullptr) {
+        u.instance_type = type->name;
+        u.price = PriceOf(*type, u.region, u.purchase);
+        if (!u.price) {
+          rep.warnings.push_back(h.host + ": no " + u.purchase + " price for " + type->name +
+                                 " in " + u.region + "; wasted dollars unknown");
+        }
+      } else {
+        rep.warnings.push_back(h.host + ": instance type unknown (" + u.type_note + ")");
+      }
+      if (u.price) {
+        const double per_gpu = u.price->usd_per_hour / std::max(1, type->accelerator.devices());
+        u.wasted_usd = u.price->usd_per_hour * u.idle_hours + per_gpu * u.gpu_idle_hours;
+        rep.total_wasted_usd += *u.wasted_usd;
+      }
+      Recommend(u, type);
+      rep.total_savings_usd_per_month += u.recommendation.savings_usd_per_month.value_or(0);
+      rep.hours_covered = std::max(rep.hours_covered, u.hours_covered);
+      rep.hosts.push_back(std::move(u));
+    }
+    for (const InventoryEntry& e : inventory) {
+      if (host_index.count(e.host) == 0) {
+        bool found = false;
+        for (const HostState& h : hosts) found |= Lower(h.host) == Lower(e.host);
+        if (!found) rep.warnings.push_back("inventory host " + e.host + " has no telemetry");
+      }
+    }
+    std::stable_sort(rep.hosts.begin(), rep.hosts.end(),
+                     [](const HostUsage& a, const HostUsage& b) {
+                       const double sa = a.recommendation.savings_usd_per_month.value_or(0);
+                       const double sb = b.recommendation.savings_usd_per_month.value_or(0);
+                       if (sa != sb) return sa > sb;
+                       if (a.wasted_usd.value_or(0) != b.wasted_usd.value_or(0)) {
+                         return a.wasted_usd.value_or(0) > b.wasted_usd.value_or(0);
+                       }
+                       return a.host < b.host;
+                     });
+    return rep;
+  }
+};
+
+IdleAnalyzer::IdleAnalyzer(std::shared_ptr<const Catalog> catalog, IdleOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->catalog = std::move(catalog);
+  impl_->o = std::move(options);
+}
+
+IdleAnalyzer::~IdleAnalyzer() = default;
+
+Status IdleAnalyzer::Add(const TelemetrySample& s) { return impl_->Add(s); }
+
+Status IdleAnalyzer::AddFile(const std::string& path, const TelemetryOptions& options) {
+  impl_->origin = path;
+  Result<TelemetryFileInfo> info =
+      ReadTelemetryFile(path, options, [this](const TelemetrySample& s) { return impl_->Add(s); });
+  if (!info.ok()) return info.status();
+  impl_->files.push_back(*info);
+  return Status::OK();
+}
+
+Result<IdleReport> IdleAnalyzer::Finish(const std::vector<InventoryEntry>& inventory) {
+  return impl_->Finish(inventory);
+}
+
+Result<IdleReport> AnalyzeIdle(std::shared_ptr<const Catalog> catalog,
+                               const std::vector<std::string>& paths,
+                               const TelemetryOptions& telemetry, const IdleOptions& options,
+                               const std::vector<InventoryEntry>& inventory) {
+  IdleAnalyzer a(std::move(catalog), options);
+  for (const std::string& p : paths) GPUADVISOR_RETURN_IF_ERROR(a.AddFile(p, telemetry));
+  return a.Finish(inventory);
+}
+
+Result<std::vector<InventoryEntry>> ParseInventoryCsv(const Catalog& catalog, std::string_view text,
+                                                      const std::string& origin) {
+  CsvReader r(text, origin);
+  std::vector<std::string> row;
+  if (!r.Next(&row)) {
+    if (!r.status().ok()) return r.status();
+    return Status::ParseError(origin + ": empty (expected hostname,instance_type,region,purchase)");
+  }
+  std::vector<std::string> names;
+  names.reserve(row.size());
+  for (const std::string& h : row) names.push_back(ToLower(Trim(h)));
+  CsvHeader header(names);
+  GPUADVISOR_RETURN_IF_ERROR(header.Require({"hostname", "instance_type"}, r.Where()));
+  const int hc = header.Find("hostname"), tc = header.Find("instance_type");
+  const int rc = header.Find("region"), pc = header.Find("purchase");
+  std::vector<InventoryEntry> out;
+  while (r.Next(&row)) {
+    if (row.size() == 1 && Trim(row[0]).empty()) continue;
+    if (row.size() != names.size()) {
+      return Status::ParseError(r.Where() + ": expected " + std::to_string(names.size()) +
+                                " fields as in the header, got " + std::to_string(row.size()));
+    }
+    InventoryEntry e;
+    e.line = r.line();
+    e.host = std::string(Trim(row[static_cast<size_t>(hc)]));
+    e.instance_type = ToLower(Trim(row[static_cast<size_t>(tc)]));
+    if (rc >= 0) e.region = std::string(Trim(row[static_cast<size_t>(rc)]));
+    if (pc >= 0) e.purchase = ToLower(Trim(row[static_cast<size_t>(pc)]));
+    if (e.host.empty()) return Status::ParseError(r.Where() + ": hostname: expected a host name");
+    Result<const InstanceType*> t = ResolveInstanceType(catalog, e.instance_type);
+    if (!t.ok()) return Status::ParseError(r.Where() + ": " + t.status().message());
+    if (!e.region.empty()) {
+      Status st = CheckRegion(catalog, e.region, "region");
+      if (!st.ok()) return Status::ParseError(r.Where() + ": " + st.message());
+    }
+    if (e.purchase == "reserved-1y-no-upfront") e.purchase = "reserved";
+    if (!e.purchase.empty() && e.purchase != "on-demand" && e.purchase != "spot" &&
+        e.purchase != "reserved") {
+      return Status::ParseError(r.Where() +
+                                ": purchase: expected on-demand, spot or reserved, got \"" +
+                                e.purchase + "\"");
+    }
+    out.push_back(std::move(e));
+  }
+  if (!r.status().ok()) return r.status();
+  return out;
+}
+
+}  // namespace gpuadvisor

@@ -1,0 +1,207 @@
+#include "io/idle_views.h"
+
+#include <cmath>
+#include <map>
+
+#include "util/strings.h"
+
+namespace gpuadvisor {
+namespace {
+
+ojson RecJson(const IdleRecommendation& r) {
+  return {{"action", r.action},
+          {"summary", r.summary},
+          {"target_instance_type",
+           r.target_instance_type.empty() ? ojson(nullptr) : ojson(r.target_instance_type)},
+          {"target_usd_per_hour", Opt(r.target_usd_per_hour)},
+          {"savings_usd_per_month", Opt(r.savings_usd_per_month)}};
+}
+
+ojson TimeOrNull(const std::optional<double>& t) {
+  return t ? ojson(FormatUtc(*t)) : ojson(nullptr);
+}
+
+std::optional<double> Gib(const std::optional<double>& mib) {
+  if (!mib) return std::nullopt;
+  return *mib / 1024;
+}
+
+double Round(double v, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  return std::round(v * scale) / scale;
+}
+
+std::optional<double> Round(const std::optional<double>& v, int decimals) {
+  if (!v) return std::nullopt;
+  return Round(*v, decimals);
+}
+
+ojson HostJson(const HostUsage& h, const Freshness& fresh) {
+  ojson periods = ojson::array();
+  for (const IdlePeriod& p : h.idle_periods) {
+    periods.push_back({{"start", FormatUtc(p.start_s)},
+                       {"end", FormatUtc(p.end_s)},
+                       {"hours", Round((p.end_s - p.start_s) / 3600, 3)}});
+  }
+  ojson gpus = ojson::array();
+  for (const GpuUsage& g : h.gpu_usage) {
+    gpus.push_back({{"index", g.index},
+                    {"uuid", g.uuid.empty() ? ojson(nullptr) : ojson(g.uuid)},
+                    {"name", g.name.empty() ? ojson(nullptr) : ojson(g.name)},
+                    {"samples", g.samples},
+                    {"hours_covered", Round(g.hours_covered, 3)},
+                    {"avg_util_pct", Opt(Round(g.avg_util_pct, 2))},
+                    {"p95_util_pct", Opt(g.p95_util_pct)},
+                    {"mem_used_avg_mib", Opt(Round(g.mem_used_avg_mib, 0))},
+                    {"mem_used_max_mib", Opt(g.mem_used_max_mib)},
+                    {"mem_total_mib", Opt(g.mem_total_mib)},
+                    {"avg_power_w", Opt(Round(g.avg_power_w, 1))},
+                    {"idle_hours", Round(g.idle_hours, 3)},
+                    {"idle_fraction", Opt(Round(g.idle_fraction, 4))}});
+  }
+  ojson alts = ojson::array();
+  for (const IdleRecommendation& a : h.alternatives) alts.push_back(RecJson(a));
+  return {{"host", h.host},
+          {"instance_type", h.instance_type.empty() ? ojson(nullptr) : ojson(h.instance_type)},
+          {"type_guessed", h.type_guessed},
+          {"type_note", h.type_note.empty() ? ojson(nullptr) : ojson(h.type_note)},
+          {"region", h.region},
+          {"purchase", h.purchase},
+          {"usd_per_hour", h.price ? ojson(h.price->usd_per_hour) : ojson(nullptr)},
+          {"price_source", h.price ? ojson(h.price->from.source) : ojson(nullptr)},
+          {"price_date", h.price ? ojson(h.price->from.date) : ojson(nullptr)},
+          {"price_stale", h.price && fresh.Stale(h.price->from.date)},
+          {"gpu_name", h.gpu_name.empty() ? ojson(nullptr) : ojson(h.gpu_name)},
+          {"gpus", h.gpus},
+          {"gpus_busy", h.gpus_busy},
+          {"samples", h.samples},
+          {"first_sample", TimeOrNull(h.first_s)},
+          {"last_sample", TimeOrNull(h.last_s)},
+          {"hours_covered", Round(h.hours_covered, 3)},
+          {"avg_util_pct", Opt(Round(h.avg_util_pct, 2))},
+          {"p95_util_pct", Opt(h.p95_util_pct)},
+          {"mem_used_max_gib", Opt(Round(Gib(h.mem_used_max_mib), 2))},
+          {"mem_total_gib", Opt(Round(Gib(h.mem_total_mib), 2))},
+          {"idle_hours", Round(h.idle_hours, 3)},
+          {"idle_fraction", Opt(Round(h.idle_fraction, 4))},
+          {"idle_period_count", h.idle_period_count},
+          {"longest_idle_hours", Round(h.longest_idle_hours, 3)},
+          {"idle_periods", periods},
+          {"gpu_idle_hours", Round(h.gpu_idle_hours, 3)},
+          {"wasted_usd", Opt(Round(h.wasted_usd, 2))},
+          {"recommendation", RecJson(h.recommendation)},
+          {"alternatives", alts},
+          {"gpu_details", gpus}};
+}
+
+}  // namespace
+
+ojson IdleReportJson(const IdleReport& r, const Freshness& fresh) {
+  ojson files = ojson::array();
+  for (const TelemetryFileInfo& f : r.files) {
+    files.push_back({{"path", f.path},
+                     {"format", TelemetryFormatName(f.format)},
+                     {"gzip", f.gzip},
+                     {"bytes", f.bytes},
+                     {"samples", f.samples}});
+  }
+  ojson hosts = ojson::array();
+  for (const HostUsage& h : r.hosts) hosts.push_back(HostJson(h, fresh));
+  return {{"settings",
+           {{"idle_threshold_pct", r.options.idle_threshold_pct},
+            {"idle_window_s", r.options.idle_window_s},
+            {"region", r.options.region},
+            {"purchase", r.options.purchase}}},
+          {"files", files},
+          {"hours_covered", Round(r.hours_covered, 3)},
+          {"instances", hosts},
+          {"total_wasted_usd", Round(r.total_wasted_usd, 2)},
+          {"total_savings_usd_per_month", Round(r.total_savings_usd_per_month, 2)},
+          {"assumptions",
+           {"idle: every GPU at or under the threshold for at least the window",
+            "utilisation is nvidia-smi utilization.gpu / DCGM GPU_UTIL: the share of time a kernel "
+            "ran, not the share of the GPU it used",
+            "savings per month assume the observed pattern continues for 730 h"}},
+          {"warnings", r.warnings}};
+}
+
+Table IdleTable(const IdleReport& r) {
+  Table t;
+  t.AddColumn("host");
+  t.AddColumn("type");
+  t.AddColumn("GPUs", true);
+  t.AddColumn("busy", true);
+  t.AddColumn("hours", true);
+  t.AddColumn("avg %", true);
+  t.AddColumn("p95 %", true);
+  t.AddColumn("mem GiB", true);
+  t.AddColumn("idle h", true);
+  t.AddColumn("idle %", true);
+  t.AddColumn("wasted $", true);
+  t.AddColumn("save $/mo", true);
+  t.AddColumn("recommendation");
+  for (const HostUsage& h : r.hosts) {
+    std::string type =
+        h.instance_type.empty() ? "?" : h.instance_type + (h.type_guessed ? "*" : "");
+    std::string rec = h.recommendation.action;
+    if (!h.recommendation.target_instance_type.empty() && h.recommendation.action != "spot") {
+      rec += " -> " + h.recommendation.target_instance_type;
+    }
+    t.AddRow(
+        {h.host, type, std::to_string(h.gpus), std::to_string(h.gpus_busy),
+         FormatFixed(h.hours_covered, 1), Cell(h.avg_util_pct, 1), Cell(h.p95_util_pct, 1),
+         Cell(Gib(h.mem_used_max_mib), 1), FormatFixed(h.idle_hours, 1),
+         Cell(h.idle_fraction ? std::optional<double>(*h.idle_fraction * 100) : std::nullopt, 0),
+         Cell(h.wasted_usd, 2), Cell(h.recommendation.savings_usd_per_month, 0), rec});
+  }
+  int gpus = 0;
+  double idle = 0;
+  for (const HostUsage& h : r.hosts) {
+    gpus += h.gpus;
+    idle += h.idle_hours;
+  }
+  t.AddRow({"TOTAL (" + std::to_string(r.hosts.size()) + " hosts)", "", std::to_string(gpus), "",
+            "", "", "", "", FormatFixed(idle, 1), "", FormatFixed(r.total_wasted_usd, 2),
+            FormatFixed(r.total_savings_usd_per_month, 0), ""});
+  return t;
+}
+
+std::string IdleNotes(const IdleReport& r) {
+  std::string out = "\n";
+  for (const HostUsage& h : r.hosts) {
+    out += h.host + ": " + h.recommendation.summary;
+    if (h.recommendation.savings_usd_per_month) {
+      out += " (saves ~$" + FormatFixed(*h.recommendation.savings_usd_per_month, 0) + "/month)";
+    }
+    out += "\n";
+    for (const IdleRecommendation& a : h.alternatives) {
+      out += "  also: " + a.summary;
+      if (a.savings_usd_per_month) {
+        out += " (~$" + FormatFixed(*a.savings_usd_per_month, 0) + "/month)";
+      }
+      out += "\n";
+    }
+  }
+  bool guessed = false;
+  std::map<std::string, std::string> sources;
+  for (const HostUsage& h : r.hosts) {
+    guessed |= h.type_guessed;
+    if (h.price) sources[h.price->from.source] = h.price->from.date;
+  }
+  if (guessed) {
+    out +=
+        "* type guessed from the GPU name and count (cheapest such type); name it with "
+        "--inventory hosts.csv (hostname,instance_type,region,purchase)\n";
+  }
+  for (const auto& [src, date] : sources) {
+    out += "prices: ";
+    out += src;
+    out += " (" + date + ")\n";
+  }
+  out += "idle = every GPU at or under " + FormatFixed(r.options.idle_threshold_pct, 0) +
+         "% for at least " + FormatFixed(r.options.idle_window_s / 60, 0) +
+         " min; savings assume the observed pattern continues\n";
+  return out;
+}
+
+}  // namespace gpuadvisor

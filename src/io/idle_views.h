@@ -1,0 +1,21 @@
+// JSON object, table and notes for `idle` (idle and rightsizing report).
+#ifndef GPUADVISOR_IO_IDLE_VIEWS_H_
+#define GPUADVISOR_IO_IDLE_VIEWS_H_
+
+#include <string>
+
+#include "gpuadvisor/idle.h"
+#include "io/catalog_views.h"
+#include "io/table.h"
+
+namespace gpuadvisor {
+
+ojson IdleReportJson(const IdleReport& r, const Freshness& fresh);
+// One row per host (largest saving first) and a fleet total row.
+Table IdleTable(const IdleReport& r);
+// Lines under the table: recommendations in full, guessed types, price sources, settings.
+std::string IdleNotes(const IdleReport& r);
+
+}  // namespace gpuadvisor
+
+#endif  // GPUADVISOR_IO_IDLE_VIEWS_H_

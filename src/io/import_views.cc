@@ -1,0 +1,195 @@
+#include "io/import_views.h"
+
+#include <cmath>
+
+#include "util/strings.h"
+
+namespace gpuadvisor {
+namespace {
+
+ojson Usd(std::optional<double> v) {
+  if (!v) return nullptr;
+  return std::round(*v * 1e6) / 1e6;
+}
+
+std::optional<double> ChangePct(const CatalogDiff::PriceChange& c) {
+  if (!c.old_usd_per_hour || !c.new_usd_per_hour || *c.old_usd_per_hour == 0) return std::nullopt;
+  return (*c.new_usd_per_hour - *c.old_usd_per_hour) / *c.old_usd_per_hour * 100;
+}
+
+}  // namespace
+
+ojson ReservedJson(const RegionOffer& o) {
+  ojson list = ojson::array();
+  for (const ReservedPrice& r : o.reserved) {
+    list.push_back({{"term", r.term()},
+                    {"years", r.years},
+                    {"offering_class", r.offering_class},
+                    {"payment", r.payment},
+                    {"upfront_usd", Usd(r.upfront_usd)},
+                    {"usd_per_hour", Usd(r.usd_per_hour)},
+                    {"effective_usd_per_hour", Usd(r.effective_usd_per_hour())},
+                    {"source", r.from.source},
+                    {"date", r.from.date}});
+  }
+  return list;
+}
+
+ojson SavingsPlansJson(const RegionOffer& o) {
+  ojson list = ojson::array();
+  for (const SavingsPlanRate& s : o.savings_plans) {
+    list.push_back({{"term", s.term()},
+                    {"plan", s.plan},
+                    {"years", s.years},
+                    {"payment", s.payment},
+                    {"usd_per_hour", Usd(s.usd_per_hour)},
+                    {"source", s.from.source},
+                    {"date", s.from.date}});
+  }
+  return list;
+}
+
+ojson HistoryJson(const RegionOffer& o) {
+  ojson list = ojson::array();
+  for (const PricePoint& p : o.history) {
+    list.push_back({{"kind", p.kind},
+                    {"usd_per_hour", Usd(p.usd_per_hour)},
+                    {"source", p.from.source},
+                    {"date", p.from.date}});
+  }
+  return list;
+}
+
+Table ShowTermsTable(const RegionOffer& o) {
+  Table t;
+  t.AddColumn("term");
+  t.AddColumn("upfront $", true);
+  t.AddColumn("$/h", true);
+  t.AddColumn("effective $/h", true);
+  t.AddColumn("vs on-demand", true);
+  t.AddColumn("source (date)");
+  auto saving = [&](double eff) -> std::optional<std::string> {
+    if (!o.on_demand || o.on_demand->usd_per_hour <= 0) return std::nullopt;
+    return "-" + FormatFixed((1 - eff / o.on_demand->usd_per_hour) * 100, 0) + "%";
+  };
+  for (const ReservedPrice& r : o.reserved) {
+    t.AddRow({"RI " + r.term(), FormatFixed(r.upfront_usd, 0), FormatFixed(r.usd_per_hour, 3),
+              FormatFixed(r.effective_usd_per_hour(), 3), saving(r.effective_usd_per_hour()),
+              r.from.source + " (" + r.from.date + ")"});
+  }
+  for (const SavingsPlanRate& s : o.savings_plans) {
+    t.AddRow({"SP " + s.term(), std::nullopt, FormatFixed(s.usd_per_hour, 3),
+              FormatFixed(s.usd_per_hour, 3), saving(s.usd_per_hour),
+              s.from.source + " (" + s.from.date + ")"});
+  }
+  return t;
+}
+
+Table ShowHistoryTable(const RegionOffer& o) {
+  Table t;
+  t.AddColumn("price");
+  t.AddColumn("date");
+  t.AddColumn("$/h", true);
+  t.AddColumn("change", true);
+  t.AddColumn("source");
+  const PricePoint* prev = nullptr;
+  for (const PricePoint& p : o.history) {
+    if (prev && prev->kind != p.kind) prev = nullptr;
+    std::optional<std::string> change;
+    if (prev && prev->usd_per_hour > 0) {
+      double pct = (p.usd_per_hour - prev->usd_per_hour) / prev->usd_per_hour * 100;
+      change = (pct >= 0 ? "+" : "") + FormatFixed(pct, 1) + "%";
+    }
+    t.AddRow({p.kind, p.from.date, FormatFixed(p.usd_per_hour, 4), change, p.from.source});
+    prev = &p;
+  }
+  return t;
+}
+
+ojson ImportReportJson(const ImportReport& r, const CatalogDiff& diff, const std::string& out) {
+  ojson inputs = ojson::array();
+  for (const ImportReport::Input& in : r.inputs) {
+    inputs.push_back({{"format", in.format},
+                      {"path", in.path},
+                      {"source", in.source_id},
+                      {"bytes", in.bytes},
+                      {"rows_read", in.rows},
+                      {"rows_taken", in.taken}});
+  }
+  return {{"out", out},
+          {"inputs", inputs},
+          {"types_added", r.types_added},
+          {"types_updated", r.types_updated},
+          {"prices_set", r.prices_set},
+          {"prices_changed", r.prices_changed},
+          {"prices_kept_newer", r.prices_kept_newer},
+          {"unknown_types", r.unknown_types},
+          {"notes", r.notes},
+          {"diff", CatalogDiffJson(diff)}};
+}
+
+Table ImportInputsTable(const ImportReport& r) {
+  Table t;
+  t.AddColumn("input");
+  t.AddColumn("format");
+  t.AddColumn("MB read", true);
+  t.AddColumn("rows read", true);
+  t.AddColumn("rows taken", true);
+  t.AddColumn("source id");
+  for (const ImportReport::Input& in : r.inputs) {
+    t.AddRow({in.path, in.format, FormatFixed(static_cast<double>(in.bytes) / 1e6, 1),
+              std::to_string(in.rows), std::to_string(in.taken), in.source_id});
+  }
+  return t;
+}
+
+ojson CatalogDiffJson(const CatalogDiff& d) {
+  ojson changes = ojson::array();
+  for (const CatalogDiff::PriceChange& c : d.price_changes) {
+    std::optional<double> pct = ChangePct(c);
+    changes.push_back({{"instance_type", c.instance_type},
+                       {"region", c.region},
+                       {"price", c.price},
+                       {"old_usd_per_hour", Usd(c.old_usd_per_hour)},
+                       {"new_usd_per_hour", Usd(c.new_usd_per_hour)},
+                       {"change_pct", pct ? ojson(std::round(*pct * 100) / 100) : ojson()},
+                       {"old_source", c.old_source.empty() ? ojson() : ojson(c.old_source)},
+                       {"new_source", c.new_source.empty() ? ojson() : ojson(c.new_source)}});
+  }
+  return {{"added_types", d.added_types},
+          {"removed_types", d.removed_types},
+          {"price_changes", changes}};
+}
+
+Table CatalogDiffTable(const CatalogDiff& d, size_t limit) {
+  Table t;
+  t.AddColumn("instance type");
+  t.AddColumn("region");
+  t.AddColumn("price");
+  t.AddColumn("old $/h", true);
+  t.AddColumn("new $/h", true);
+  t.AddColumn("change", true);
+  t.AddColumn("source (old -> new)");
+  for (const std::string& n : d.added_types) {
+    t.AddRow(
+        {n, std::nullopt, "type added", std::nullopt, std::nullopt, std::nullopt, std::nullopt});
+  }
+  for (const std::string& n : d.removed_types) {
+    t.AddRow(
+        {n, std::nullopt, "type removed", std::nullopt, std::nullopt, std::nullopt, std::nullopt});
+  }
+  size_t n = 0;
+  for (const CatalogDiff::PriceChange& c : d.price_changes) {
+    if (limit && ++n > limit) break;
+    std::optional<double> pct = ChangePct(c);
+    std::optional<std::string> change;
+    if (pct) change = (*pct >= 0 ? "+" : "") + FormatFixed(*pct, 1) + "%";
+    t.AddRow({c.instance_type, c.region, c.price, Cell(c.old_usd_per_hour, 4),
+              Cell(c.new_usd_per_hour, 4), change,
+              (c.old_source.empty() ? "-" : c.old_source) + " -> " +
+                  (c.new_source.empty() ? "-" : c.new_source)});
+  }
+  return t;
+}
+
+}  // namespace gpuadvisor

@@ -1,0 +1,258 @@
+// Prometheus text exposition from dcgm-exporter and nvidia_gpu_exporter: one metric per line,
+// merged into one sample per GPU and scrape (a scrape ends when a GPU's metric repeats or the
+// timestamp changes).
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "telemetry/internal.h"
+#include "util/strings.h"
+
+namespace gpuadvisor::telemetry {
+namespace {
+
+enum class Metric {
+  kNone,
+  kUtilPct,
+  kUtilRatio,
+  kEngineRatio,
+  kUsedMib,
+  kUsedBytes,
+  kFreeMib,
+  kTotalBytes,
+  kPowerW,
+  kInfo
+};
+
+Metric MetricOf(std::string_view name) {
+  if (StartsWith(name, "DCGM_FI_")) {
+    if (name == "DCGM_FI_DEV_GPU_UTIL") return Metric::kUtilPct;
+    if (name == "DCGM_FI_PROF_GR_ENGINE_ACTIVE") return Metric::kEngineRatio;
+    if (name == "DCGM_FI_DEV_FB_USED") return Metric::kUsedMib;
+    if (name == "DCGM_FI_DEV_FB_FREE") return Metric::kFreeMib;
+    if (name == "DCGM_FI_DEV_POWER_USAGE") return Metric::kPowerW;
+    return Metric::kNone;
+  }
+  if (StartsWith(name, "nvidia_smi_")) {
+    if (name == "nvidia_smi_utilization_gpu_ratio") return Metric::kUtilRatio;
+    if (name == "nvidia_smi_memory_used_bytes") return Metric::kUsedBytes;
+    if (name == "nvidia_smi_memory_total_bytes") return Metric::kTotalBytes;
+    if (name == "nvidia_smi_power_draw_watts") return Metric::kPowerW;
+    if (name == "nvidia_smi_gpu_info") return Metric::kInfo;
+  }
+  return Metric::kNone;
+}
+
+struct Pending {
+  std::string host, uuid, name;
+  int index = -1;
+  std::optional<double> time;
+  std::optional<double> util, engine, used, free, total, power;
+  size_t line = 0;
+  uint64_t order = 0;
+};
+
+struct Info {
+  std::string name;
+  int index = -1;
+};
+
+// Parses `{k="v",...}` starting at s[*i] == '{'. False on malformed labels.
+bool ParseLabels(std::string_view s, size_t* i, std::map<std::string, std::string>* labels) {
+  ++*i;
+  for (;;) {
+    while (*i < s.size() && (s[*i] == ' ' || s[*i] == ',')) ++*i;
+    if (*i >= s.size()) return false;
+    if (s[*i] == '}') {
+      ++*i;
+      return true;
+    }
+    const size_t eq = s.find('=', *i);
+    if (eq == std::string_view::npos || eq + 1 >= s.size() || s[eq + 1] != '"') return false;
+    std::string key(Trim(s.substr(*i, eq - *i)));
+    std::string val;
+    size_t j = eq + 2;
+    for (; j < s.size() && s[j] != '"'; ++j) {
+      if (s[j] == '\\' && j + 1 < s.size()) {
+        ++j;
+        val.push_back(s[j] == 'n' ? '\n' : s[j]);
+      } else {
+        val.push_back(s[j]);
+      }
+    }
+    if (j >= s.size()) return false;
+    *i = j + 1;
+    (*labels)[std::move(key)] = std::move(val);
+  }
+}
+
+std::string LabelOr(const std::map<std::string, std::string>& l,
+                    std::initializer_list<const char*> keys) {
+  for (const char* k : keys) {
+    auto it = l.find(k);
+    if (it != l.end() && !it->second.empty()) return it->second;
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<uint64_t> ParsePrometheus(LineSource& src, std::string_view host, const SampleSink& sink) {
+  std::map<std::string, Pending> pending;  // by host|gpu
+  std::map<std::string, Info> info;        // nvidia_smi_gpu_info by uuid
+  uint64_t n = 0, order = 0;
+  std::string_view line;
+  std::map<std::string, std::string> labels;
+
+  auto flush = [&](Pending& p) -> Status {
+    TelemetrySample s;
+    auto it = info.find(p.uuid);
+    if (it != info.end()) {
+      if (p.name.empty()) p.name = it->second.name;
+      if (p.index < 0) p.index = it->second.index;
+    }
+    s.host = p.host;
+    s.uuid = p.uuid;
+    s.gpu_name = p.name;
+    s.gpu_index = p.index;
+    s.time_s = p.time;
+    s.line = p.line;
+    s.util_pct =
+        p.util ? p.util : (p.engine ? std::optional<double>(*p.engine * 100) : std::nullopt);
+    s.mem_used_mib = p.used;
+    s.mem_total_mib =
+        p.total ? p.total
+                : (p.used && p.free ? std::optional<double>(*p.used + *p.free) : std::nullopt);
+    s.power_w = p.power;
+    GPUADVISOR_RETURN_IF_ERROR(sink(s));
+    ++n;
+    return Status::OK();
+  };
+
+  while (src.Next(&line)) {
+    size_t i = 0;
+    while (i < line.size() && line[i] == ' ') ++i;
+    if (i == line.size() || line[i] == '#') continue;
+    size_t e = i;
+    while (e < line.size() && line[e] != '{' && line[e] != ' ' && line[e] != '\t') ++e;
+    const std::string_view name = line.substr(i, e - i);
+    const Metric m = MetricOf(name);
+    if (m == Metric::kNone) continue;
+    labels.clear();
+    i = e;
+    if (i < line.size() && line[i] == '{' && !ParseLabels(line, &i, &labels)) {
+      return Status::ParseError(src.Where() + "malformed labels: expected {name=\"value\",...}");
+    }
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    const std::string_view rest = line.substr(i);
+    const size_t sp = rest.find_first_of(" \t");
+    const std::string_view vtext = rest.substr(0, sp);
+    double v = 0;
+    auto [ptr, ec] = std::from_chars(vtext.data(), vtext.data() + vtext.size(), v);
+    if (vtext.empty() || ec != std::errc() || ptr != vtext.data() + vtext.size()) {
+      if (vtext == "NaN" || vtext == "+Inf" || vtext == "-Inf") continue;
+      return Status::ParseError(src.Where() + std::string(name) + ": expected a number, got \"" +
+                                std::string(vtext) + "\"");
+    }
+    std::optional<double> t;
+    if (sp != std::string_view::npos) {
+      const std::string_view ttext = Trim(rest.substr(sp));
+      int64_t ms = 0;
+      auto [p2, e2] = std::from_chars(ttext.data(), ttext.data() + ttext.size(), ms);
+      if (!ttext.empty() && (e2 != std::errc() || p2 != ttext.data() + ttext.size())) {
+        return Status::ParseError(src.Where() +
+                                  "expected a millisecond timestamp after the value, "
+                                  "got \"" +
+                                  std::string(ttext) + "\"");
+      }
+      if (!ttext.empty()) t = static_cast<double>(ms) / 1000.0;
+    }
+    std::string uuid = LabelOr(labels, {"UUID", "uuid"});
+    std::string index = LabelOr(labels, {"gpu", "index", "minor_number"});
+    int idx = -1;
+    if (!index.empty()) {
+      auto [p3, e3] = std::from_chars(index.data(), index.data() + index.size(), idx);
+      if (e3 != std::errc()) idx = -1;
+    }
+    if (m == Metric::kInfo) {
+      info[uuid] = Info{LabelOr(labels, {"name", "modelName"}), idx};
+      continue;
+    }
+    std::string h = LabelOr(labels, {"Hostname", "hostname", "host", "instance"});
+    if (h.empty()) {
+      h = std::string(host);
+    } else if (h.find(':') != std::string::npos && labels.count("instance") != 0 &&
+               h == labels["instance"]) {
+      h = h.substr(0, h.rfind(':'));  // scrape target "10.0.0.5:9400"
+    }
+    const std::string key = h + "|" + (uuid.empty() ? index : uuid);
+    auto [it, fresh] = pending.try_emplace(key);
+    Pending* p = &it->second;
+    std::optional<double>* slot = nullptr;
+    switch (m) {
+      case Metric::kUtilPct:
+        slot = &p->util;
+        break;
+      case Metric::kUtilRatio:
+        slot = &p->util;
+        v *= 100;
+        break;
+      case Metric::kEngineRatio:
+        slot = &p->engine;
+        break;
+      case Metric::kUsedMib:
+        slot = &p->used;
+        break;
+      case Metric::kUsedBytes:
+        slot = &p->used;
+        v /= 1048576.0;
+        break;
+      case Metric::kFreeMib:
+        slot = &p->free;
+        break;
+      case Metric::kTotalBytes:
+        slot = &p->total;
+        v /= 1048576.0;
+        break;
+      case Metric::kPowerW:
+        slot = &p->power;
+        break;
+      case Metric::kInfo:
+      case Metric::kNone:
+        break;
+    }
+    if (!fresh && (slot->has_value() || p->time != t)) {  // the next scrape of this GPU
+      GPUADVISOR_RETURN_IF_ERROR(flush(*p));
+      *p = Pending();
+      fresh = true;
+    }
+    if (fresh) {
+      p->host = h;
+      p->uuid = uuid;
+      p->index = idx;
+      p->name = LabelOr(labels, {"modelName", "name"});
+      p->time = t;
+      p->line = src.line();
+      p->order = order++;
+    }
+    *slot = v;
+  }
+  if (!src.status().ok()) return src.status();
+  std::vector<Pending*> rest;
+  rest.reserve(pending.size());
+  for (auto& [k, p] : pending) rest.push_back(&p);
+  std::sort(rest.begin(), rest.end(),
+            [](const Pending* a, const Pending* b) { return a->order < b->order; });
+  for (Pending* p : rest) GPUADVISOR_RETURN_IF_ERROR(flush(*p));
+  if (n == 0) {
+    return Status::ParseError(src.origin() +
+                              ": no GPU metrics (expected DCGM_FI_DEV_GPU_UTIL, "
+                              "DCGM_FI_PROF_GR_ENGINE_ACTIVE or nvidia_smi_utilization_gpu_ratio)");
+  }
+  return n;
+}
+
+}  // namespace gpuadvisor::telemetry

@@ -1,0 +1,239 @@
+// nvidia-smi --query-gpu=... --format=csv[,nounits][,noheader] logs.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "telemetry/internal.h"
+#include "util/strings.h"
+
+namespace gpuadvisor::telemetry {
+namespace {
+
+enum class Role {
+  kIgnore,
+  kTime,
+  kHost,
+  kIndex,
+  kUuid,
+  kName,
+  kBusId,
+  kUtil,
+  kMemUsed,
+  kMemTotal,
+  kMemFree,
+  kPower,
+  kPowerAlt
+};
+
+Role RoleOf(std::string_view name) {
+  struct Entry {
+    const char* name;
+    Role role;
+  };
+  static const Entry kRoles[] = {
+      {"timestamp", Role::kTime},
+      {"hostname", Role::kHost},
+      {"host", Role::kHost},
+      {"index", Role::kIndex},
+      {"uuid", Role::kUuid},
+      {"gpu_uuid", Role::kUuid},
+      {"name", Role::kName},
+      {"gpu_name", Role::kName},
+      {"pci.bus_id", Role::kBusId},
+      {"gpu_bus_id", Role::kBusId},
+      {"utilization.gpu", Role::kUtil},
+      {"memory.used", Role::kMemUsed},
+      {"memory.total", Role::kMemTotal},
+      {"memory.free", Role::kMemFree},
+      {"power.draw", Role::kPower},
+      {"power.draw.average", Role::kPowerAlt},
+      {"power.draw.instant", Role::kPowerAlt},
+  };
+  for (const Entry& e : kRoles) {
+    if (name == e.name) return e.role;
+  }
+  return Role::kIgnore;
+}
+
+// "utilization.gpu [%]" -> "utilization.gpu".
+std::string_view ColumnName(std::string_view field) {
+  field = Trim(field);
+  const size_t br = field.find(" [");
+  if (br != std::string_view::npos && field.back() == ']') field = Trim(field.substr(0, br));
+  return field;
+}
+
+struct Layout {
+  std::vector<Role> roles;
+  std::vector<std::string> names;
+  bool has_util = false, has_time = false;
+};
+
+Layout MakeLayout(const std::vector<std::string_view>& names) {
+  Layout l;
+  for (std::string_view n : names) {
+    l.names.emplace_back(ColumnName(n));
+    l.roles.push_back(RoleOf(l.names.back()));
+    l.has_util |= l.roles.back() == Role::kUtil;
+    l.has_time |= l.roles.back() == Role::kTime;
+  }
+  return l;
+}
+
+bool LooksLikeHeader(const std::vector<std::string_view>& fields) {
+  for (std::string_view f : fields) {
+    if (RoleOf(ColumnName(f)) != Role::kIgnore) return true;
+  }
+  return false;
+}
+
+// Splits on ',' into `out` (reused), trimming spaces around fields.
+void SplitFields(std::string_view line, std::vector<std::string_view>* out) {
+  out->clear();
+  size_t start = 0;
+  for (;;) {
+    const void* c = std::memchr(line.data() + start, ',', line.size() - start);
+    const size_t end =
+        c != nullptr ? static_cast<size_t>(static_cast<const char*>(c) - line.data()) : line.size();
+    std::string_view f = line.substr(start, end - start);
+    while (!f.empty() && f.front() == ' ') f.remove_prefix(1);
+    while (!f.empty() && (f.back() == ' ' || f.back() == '\t')) f.remove_suffix(1);
+    out->push_back(f);
+    if (c == nullptr) break;
+    start = end + 1;
+  }
+}
+
+}  // namespace
+
+Result<uint64_t> ParseSmiCsv(LineSource& src, const TelemetryOptions& o, std::string_view host,
+                             const SampleSink& sink) {
+  Layout layout;
+  bool have_layout = false;
+  if (!o.columns.empty()) {
+    std::vector<std::string_view> names(o.columns.begin(), o.columns.end());
+    layout = MakeLayout(names);
+    have_layout = true;
+    if (!layout.has_util) {
+      return Status::InvalidArgument("--columns: no utilization.gpu column");
+    }
+  }
+  std::vector<std::string_view> fields;
+  std::string_view line;
+  uint64_t n = 0;
+  int row_in_tick = 0;
+  std::string last_time;
+  while (src.Next(&line)) {
+    if (line.empty() || line.front() == '#') continue;
+    SplitFields(line, &fields);
+    // A header (first line, or repeated when logs are appended) sets the columns.
+    const bool maybe_header = !have_layout || ColumnName(fields[0]) == layout.names[0];
+    if (maybe_header && LooksLikeHeader(fields)) {
+      layout = MakeLayout(fields);
+      have_layout = true;
+      if (!layout.has_util) {
+        return Status::ParseError(src.Where() +
+                                  "no utilization.gpu column (query it with "
+                                  "nvidia-smi --query-gpu=timestamp,index,utilization.gpu,...)");
+      }
+      continue;
+    }
+    if (!have_layout) {
+      return Status::ParseError(
+          src.Where() +
+          "expected an nvidia-smi CSV header (timestamp, index, utilization.gpu, ...); for "
+          "--format=csv,noheader logs pass --columns with the --query-gpu list");
+    }
+    if (fields.size() != layout.roles.size()) {
+      return Status::ParseError(src.Where() + "expected " + std::to_string(layout.roles.size()) +
+                                " comma-separated fields as in the header, got " +
+                                std::to_string(fields.size()));
+    }
+    TelemetrySample s;
+    s.host = host;
+    s.line = src.line();
+    std::optional<double> mem_free, power_alt;
+    for (size_t i = 0; i < fields.size(); ++i) {
+      const Role r = layout.roles[i];
+      if (r == Role::kIgnore) continue;
+      std::string_view f = fields[i];
+      bool ok = true;
+      switch (r) {
+        case Role::kTime:
+          s.time_s = ParseTelemetryTime(f);
+          if (!s.time_s) {
+            return Status::ParseError(src.Where() +
+                                      "timestamp: expected a time like 2026/07/14 08:12:38.696, "
+                                      "got \"" +
+                                      std::string(f) + "\"");
+          }
+          break;
+        case Role::kHost:
+          if (!f.empty() && f.front() != '[' && f != "N/A") s.host = f;
+          break;
+        case Role::kIndex: {
+          bool iok = true;
+          std::optional<double> v = ParseValue(f, &iok);
+          if (!iok || (v && (*v < 0 || *v > 4096 || *v != static_cast<int>(*v)))) {
+            return Status::ParseError(src.Where() + "index: expected a GPU index, got \"" +
+                                      std::string(f) + "\"");
+          }
+          if (v) s.gpu_index = static_cast<int>(*v);
+          break;
+        }
+        case Role::kUuid:
+          s.uuid = f;
+          break;
+        case Role::kBusId:
+          if (s.uuid.empty()) s.uuid = f;
+          break;
+        case Role::kName:
+          s.gpu_name = f;
+          break;
+        case Role::kUtil:
+          s.util_pct = ParseValue(f, &ok);
+          if (ok && s.util_pct && (*s.util_pct < 0 || *s.util_pct > 100)) ok = false;
+          break;
+        case Role::kMemUsed:
+          s.mem_used_mib = ParseValue(f, &ok);
+          break;
+        case Role::kMemTotal:
+          s.mem_total_mib = ParseValue(f, &ok);
+          break;
+        case Role::kMemFree:
+          mem_free = ParseValue(f, &ok);
+          break;
+        case Role::kPower:
+          s.power_w = ParseValue(f, &ok);
+          break;
+        case Role::kPowerAlt:
+          power_alt = ParseValue(f, &ok);
+          break;
+        case Role::kIgnore:
+          break;
+      }
+      if (!ok) {
+        return Status::ParseError(src.Where() + layout.names[i] +
+                                  ": expected a number (with an optional unit) or [N/A], got \"" +
+                                  std::string(f) + "\"");
+      }
+    }
+    if (!s.power_w) s.power_w = power_alt;
+    if (!s.mem_total_mib && s.mem_used_mib && mem_free)
+      s.mem_total_mib = *s.mem_used_mib + *mem_free;
+    if (s.gpu_index < 0 && s.uuid.empty()) {
+      // No GPU identity: rows of one tick are GPUs 0, 1, ... in order.
+      const std::string t = s.time_s ? std::to_string(*s.time_s) : std::string();
+      row_in_tick = t == last_time ? row_in_tick + 1 : 0;
+      last_time = t;
+      s.gpu_index = row_in_tick;
+    }
+    GPUADVISOR_RETURN_IF_ERROR(sink(s));
+    ++n;
+  }
+  if (!src.status().ok()) return src.status();
+  if (!have_layout) return Status::ParseError(src.origin() + ": no nvidia-smi CSV header or rows");
+  return n;
+}
+
+}  // namespace gpuadvisor::telemetry

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# End-to-end checks of `gpuadvisor idle` (issue 6): the five-host fleet, every telemetry format,
+# gzip, inventories, and bad input naming file:line with exit 2.
+# Usage: idle_test.sh PATH/TO/gpuadvisor FIXTURE-DIR
+set -u
+BIN=${1:?usage: idle_test.sh PATH/TO/gpuadvisor FIXTURE-DIR}
+FIX=${2:?fixture dir}
+PY=${PYTHON:-/usr/bin/python3}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass+1)); }
+bad() { fail=$((fail+1)); echo "FAIL: $*"; }
+expect_json() {
+  local name=$1 expr=$2; shift 2
+  local out
+  out=$("$BIN" "$@" 2>/dev/null)
+  if printf '%s' "$out" | "$PY" -c "import json,sys; d=json.load(sys.stdin); H={h['host']:h for h in d.get('instances',[])}; sys.exit(0 if ($expr) else 1)"; then ok; else bad "$name: $* -> $expr"; fi
+}
+expect_exit() {
+  local name=$1 code=$2 needle=$3; shift 3
+  local err rc
+  err=$("$BIN" "$@" 2>&1 >/dev/null); rc=$?
+  if [ "$rc" = "$code" ] && [[ "$err" == *"$needle"* ]]; then ok
+  else bad "$name: $* -> rc=$rc stderr=[$err], want rc=$code containing [$needle]"; fi
+}
+
+# The fleet: two days, one sample a minute (see tests/idle/fleet.h for the same in C++).
+"$PY" - "$T" <<'PYEOF'
+import sys, datetime
+out = sys.argv[1]
+start = datetime.datetime(2026, 7, 1)
+hosts = {"always-idle": ("NVIDIA L40S", 1), "busy": ("NVIDIA A10G", 1), "half": ("NVIDIA L4", 1),
+         "one-of-eight": ("NVIDIA H100 80GB HBM3", 8), "dips": ("Tesla T4", 1)}
+def util(h, i, m):
+    if h == "always-idle": return 0
+    if h == "busy": return 85
+    if h == "half": return 0 if m % 1440 < 720 else 70
+    if h == "one-of-eight": return 90 if i == 0 else 0
+    return 0 if m % 60 < 2 else 60
+with open(out + "/fleet.csv", "w") as f:
+    f.write("timestamp, hostname, index, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB]\n")
+    for m in range(2 * 1440):
+        t = (start + datetime.timedelta(minutes=m)).strftime("%Y/%m/%d %H:%M:%S.000")
+        for h, (name, n) in hosts.items():
+            for i in range(n):
+                u = util(h, i, m)
+                f.write(f"{t}, {h}, {i}, {name}, {u} %, {1000 if u else 0} MiB, 20000 MiB\n")
+PYEOF
+F=$T/fleet.csv
+expect_json "fields" 'all(k in h for h in d["instances"] for k in ["host","instance_type","gpus","samples","avg_util_pct","p95_util_pct","idle_hours","idle_fraction","wasted_usd","recommendation"]) and "total_wasted_usd" in d' idle "$F" --json
+expect_json "idle ~1" 'abs(H["always-idle"]["idle_fraction"]-1)<0.01' idle "$F" --json
+expect_json "busy ~0" 'H["busy"]["idle_fraction"]<0.01' idle "$F" --json
+expect_json "half ~0.5" 'abs(H["half"]["idle_fraction"]-0.5)<0.01' idle "$F" --json
+expect_json "dips ~0" 'H["dips"]["idle_fraction"]<0.01 and H["dips"]["idle_period_count"]==0' idle "$F" --json
+expect_json "idle host wasted at catalog price" 'abs(H["always-idle"]["wasted_usd"]-48*H["always-idle"]["usd_per_hour"])<0.01 and H["always-idle"]["price_source"] and H["always-idle"]["recommendation"]["action"]=="stop"' idle "$F" --json
+expect_json "fewer gpus" 'H["one-of-eight"]["instance_type"]=="p5.48xlarge" and H["one-of-eight"]["recommendation"]["action"]=="fewer-gpus" and H["one-of-eight"]["recommendation"]["target_instance_type"]=="p5.4xlarge"' idle "$F" --json
+expect_json "top savings first" '[h["host"] for h in d["instances"]][0]=="one-of-eight"' idle "$F" --json
+expect_json "totals" 'abs(d["total_wasted_usd"]-sum(h["wasted_usd"] or 0 for h in d["instances"]))<0.05' idle "$F" --json
+expect_json "threshold+window" 'H["dips"]["idle_period_count"]==48' idle "$F" --json --idle-window 1m --idle-threshold 1
+gzip -c "$F" > "$T/fleet.csv.gz"
+expect_json "gzip" 'd["files"][0]["gzip"] and abs(H["half"]["idle_fraction"]-0.5)<0.01' idle "$T/fleet.csv.gz" --json
+printf 'hostname,instance_type,region,purchase\nalways-idle,g6e.4xlarge,us-west-2,on-demand\n' > "$T/inv.csv"
+expect_json "inventory" 'H["always-idle"]["instance_type"]=="g6e.4xlarge" and not H["always-idle"]["type_guessed"] and H["always-idle"]["region"]=="us-west-2"' idle "$F" --inventory "$T/inv.csv" --json
+out=$("$BIN" idle "$F" 2>/dev/null)
+if [[ "$out" == *"TOTAL (5 hosts)"* && "$out" == *"fewer-gpus -> p5.4xlarge"* && "$out" == *"prices: "* ]]; then ok; else bad "table: $out"; fi
+expect_json "csv format" 'True' idle "$F" --json
+"$BIN" idle "$F" --format csv > "$T/out.csv" 2>/dev/null && head -1 "$T/out.csv" | grep -q '^host,type' && ok || bad "csv output"
+
+# Every trimmed real capture parses.
+for f in "$FIX"/*; do
+  "$BIN" idle "$f" --json > /dev/null 2>"$T/err" && ok || bad "fixture $f: $(cat "$T/err")"
+done
+expect_json "many files at once" 'len(d["files"])>=15' idle "$FIX"/* --json
+
+# Bad input: exit 2 naming file:line.
+printf 'timestamp, index, utilization.gpu [%%]\n2026/07/01 00:00:00, 0, 5 %%\n2026/07/01 00:01:00, 0, lots\n' > "$T/bad.csv"
+expect_exit "bad value" 2 "bad.csv:3: utilization.gpu" idle "$T/bad.csv"
+printf 'timestamp, index, utilization.gpu\n2026/07/01 00:00:00, 0\n' > "$T/short.csv"
+expect_exit "short row" 2 "short.csv:2: expected 3" idle "$T/short.csv"
+printf '<nvidia_smi_log>\n<gpu>\n</nvidia_smi_log>\n' > "$T/bad.xml"
+expect_exit "bad xml" 2 "bad.xml:3:" idle "$T/bad.xml"
+printf 'DCGM_FI_DEV_GPU_UTIL{gpu="0" 5\n' > "$T/bad.prom"
+expect_exit "bad prom" 2 "bad.prom:1:" idle "$T/bad.prom"
+printf 'hostname,instance_type\nx,p5.48xlarg\n' > "$T/badinv.csv"
+expect_exit "bad inventory" 2 "badinv.csv:2" idle "$F" --inventory "$T/badinv.csv"
+expect_exit "missing file" 3 "cannot open" idle "$T/nope.csv"
+expect_exit "bad threshold" 2 "--idle-threshold" idle "$F" --idle-threshold 120
+expect_exit "bad window" 2 "--idle-window" idle "$F" --idle-window soon
+expect_exit "noheader" 2 "--columns" idle "$T/short.csv" --telemetry-format nvidia-smi-csv --columns x,y
+tail -n +2 "$F" | head -100 > "$T/noheader.csv"
+expect_exit "noheader needs columns" 2 "noheader.csv:1" idle "$T/noheader.csv"
+expect_json "noheader with columns" 'len(d["instances"])==5' idle "$T/noheader.csv" --json --columns timestamp,hostname,index,name,utilization.gpu,memory.used,memory.total
+
+echo "idle_test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

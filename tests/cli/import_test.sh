@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# End-to-end checks of `gpuadvisor catalog import` / `catalog diff` / `show --history` on the
+# checked-in fixtures: the canonical-row rule with decoys, JSON/gzip/stdin inputs, exit 2 with
+# file:line on malformed input leaving --out byte-for-byte unchanged, and kill -9 mid-import.
+# Usage: import_test.sh PATH/TO/gpuadvisor FIXTURES_DIR
+set -u
+BIN=${1:?usage: import_test.sh PATH/TO/gpuadvisor FIXTURES_DIR}
+FX=${2:?fixtures dir}
+PY=${PYTHON:-python3}
+pass=0 fail=0
+ok() { pass=$((pass+1)); }
+bad() { fail=$((fail+1)); echo "FAIL: $*"; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# expect_json NAME PYTHON-EXPR ARGS...: stdout as JSON in `d`.
+expect_json() {
+  local name=$1 expr=$2; shift 2
+  if "$BIN" "$@" 2>/dev/null | "$PY" -c "import json,sys; d=json.load(sys.stdin); sys.exit(0 if ($expr) else 1)"; then ok; else bad "$name: $* -> $expr"; fi
+}
+# expect_fail NAME CODE STDERR-SUBSTRING ARGS...
+expect_fail() {
+  local name=$1 code=$2 needle=$3; shift 3
+  local err rc
+  err=$("$BIN" "$@" 2>&1 >/dev/null); rc=$?
+  if [ "$rc" = "$code" ] && [[ "$err" == *"$needle"* ]]; then ok
+  else bad "$name: rc=$rc stderr=[$err], want rc=$code containing [$needle]"; fi
+}
+
+CSV=$FX/price-list-p5.csv
+NEW=$T/new.json
+# --- Must show: the canonical p5.48xlarge row wins over Windows/dedicated/reservation/SQL decoys.
+"$BIN" catalog import --price-list "$CSV" --out "$NEW" >"$T/summary.txt" 2>"$T/err.txt" || bad "import rc=$?"
+grep -q "rows read" "$T/summary.txt" && grep -q "prices set" "$T/summary.txt" && ok || bad "summary: $(cat "$T/summary.txt")"
+grep -q "p7.48xlarge" "$T/err.txt" && ok || bad "unknown type warning: $(cat "$T/err.txt")"
+grep -q $'\r' "$T/err.txt" && bad "progress bar on a non-TTY" || ok
+P5='[r for r in d["regions"] if r["region"]=="us-east-1"][0]'
+expect_json "p5 on-demand imported" "$P5[\"on_demand_usd_per_hour\"]==61.77 and $P5[\"price_source\"]==\"aws-price-list-20261120180000\"" show p5.48xlarge --catalog "$NEW" --json
+expect_json "p5 1y RI imported" "$P5[\"reserved_1y_no_upfront_usd_per_hour\"]==38.91" show p5.48xlarge --catalog "$NEW" --json
+expect_json "p5 RI terms" "len($P5[\"reserved\"])==6 and any(t[\"term\"]==\"1y-standard-partial-upfront\" and t[\"upfront_usd\"]==162231 for t in $P5[\"reserved\"])" show p5.48xlarge --catalog "$NEW" --json
+"$BIN" show p5.48xlarge --catalog "$NEW" 2>/dev/null | grep -E "^us-east-1 " | grep -q "61.770.*38.910" && ok || bad "show table p5 us-east-1"
+"$BIN" show p5.48xlarge --catalog "$NEW" 2>/dev/null | grep -q "RI 1y-standard-partial-upfront *162231" && ok || bad "show RI table"
+"$BIN" show p5.48xlarge --catalog "$NEW" --history 2>/dev/null | grep -q "on-demand *2026-11-20 *61.7700 *+12.2%" && ok || bad "show --history"
+expect_fail "no history in the embedded catalog" 1 "no price history" show p5.48xlarge --history
+# Every other command accepts the new catalog.
+expect_json "instances on new catalog" 'any(r["instance_type"]=="p5.48xlarge" and r["on_demand_usd_per_hour"]==61.77 for r in d)' instances --catalog "$NEW" --gpu H100 --json
+expect_json "pricing uses imported RI terms" 'any(o["option"]=="reserved-1y-partial-upfront" and o["priced"] and abs(o["usd_per_hour"]-(18.52+162231/8760))<1e-6 for o in d["options"])' pricing p5.48xlarge --catalog "$NEW" --months 12 --json
+# --- JSON offer file, gzip on stdin: the same catalog.
+gzip -c "$FX/price-list-p5.json" | "$BIN" catalog import --price-list - --out "$T/from-json.json" --json >"$T/sum.json" 2>/dev/null || bad "json import"
+expect_json "json via stdin+gzip" "$P5[\"on_demand_usd_per_hour\"]==61.77 and $P5[\"reserved_1y_no_upfront_usd_per_hour\"]==38.91" show p5.48xlarge --catalog "$T/from-json.json" --json
+"$PY" -c "import json; d=json.load(open('$T/sum.json')); assert d['inputs'][0]['format']=='price-list-json' and d['prices_changed']>=2" && ok || bad "import --json summary"
+# --- catalog diff
+expect_json "diff" 'any(c["instance_type"]=="p5.48xlarge" and c["region"]=="us-east-1" and c["price"]=="on-demand" and c["old_usd_per_hour"]==55.04 and c["new_usd_per_hour"]==61.77 for c in d["price_changes"]) and d["added_types"]==[]' catalog diff embedded "$NEW" --json
+"$BIN" catalog diff embedded "$NEW" | grep -q "p5.48xlarge.*us-east-1.*on-demand.*55.0400.*61.7700.*+12.2%" && ok || bad "diff table"
+# --- DescribeInstanceTypes: a new type appears in `instances`.
+sed 's/p7\.48xlarge/p5z.48xlarge/g' "$CSV" >"$T/p5z.csv"
+"$BIN" catalog import --instance-types "$FX/describe-instance-types-new-type.json" --price-list "$T/p5z.csv" --out "$T/newtype.json" >/dev/null 2>&1 || bad "new type import"
+expect_json "new type in instances" 'any(r["instance_type"]=="p5z.48xlarge" and r["accelerator"]["model"]=="H100" for r in d)' instances --catalog "$T/newtype.json" --json
+expect_json "diff added type" '"p5z.48xlarge" in d["added_types"]' catalog diff embedded "$T/newtype.json" --json
+# --- Savings plans, offerings, spot history, spot advisor.
+"$BIN" catalog import --savings-plans "$FX/savings-plans-p5.csv" --offerings "$FX/offerings-az-id.json" \
+  --spot-history "$FX/spot-history-p5.json" --spot-advisor "$FX/spot-advisor-trimmed.json" \
+  --snapshot-date 2026-12-01 --catalog "$NEW" --out "$T/all.json" >/dev/null 2>&1 || bad "all-sources import"
+expect_json "savings plans + spot" "len($P5[\"savings_plans\"])==3 and $P5[\"spot_usd_per_hour\"]==18.12 and \"use1-az9\" in $P5[\"az_ids\"] and $P5[\"on_demand_usd_per_hour\"]==61.77" show p5.48xlarge --catalog "$T/all.json" --json
+"$BIN" show p5.48xlarge --catalog "$T/all.json" 2>/dev/null | grep -q "SP compute-1y-no-upfront" && ok || bad "show SP rows"
+
+# --- Malformed input: exit 2, file:line, --out byte-for-byte unchanged.
+cp "$NEW" "$T/keep.json"
+sed 's/"PricePerUnit"/"Price"/' "$CSV" >"$T/nocol.csv"
+expect_fail "missing PricePerUnit" 2 "nocol.csv:6: missing column \"PricePerUnit\"" catalog import --price-list "$T/nocol.csv" --out "$T/keep.json"
+cmp -s "$NEW" "$T/keep.json" && ok || bad "out changed after missing column"
+{ cat "$CSV"; printf '\x00\x01\xff\xfegarbage,,\n'; } >"$T/garbage.csv"
+expect_fail "garbage bytes" 2 "garbage.csv:31: expected 91 fields" catalog import --price-list "$T/garbage.csv" --out "$T/keep.json"
+cmp -s "$NEW" "$T/keep.json" && ok || bad "out changed after garbage"
+head -c 5000 "$FX/price-list-p5.json" >"$T/trunc.json"
+expect_fail "truncated JSON" 2 "trunc.json: byte " catalog import --price-list "$T/trunc.json" --out "$T/keep.json"
+cmp -s "$NEW" "$T/keep.json" && ok || bad "out changed after truncated JSON"
+gzip -c "$CSV" | head -c 1000 >"$T/trunc.csv.gz"
+expect_fail "truncated gzip" 2 "truncated gzip" catalog import --price-list "$T/trunc.csv.gz" --out "$T/keep.json"
+cmp -s "$NEW" "$T/keep.json" && ok || bad "out changed after truncated gzip"
+expect_fail "no inputs" 2 "expected at least one input" catalog import --out "$T/keep.json"
+expect_fail "unreadable input" 3 "cannot open" catalog import --price-list "$T/missing.csv" --out "$T/keep.json"
+[ -z "$(ls "$T" | grep '\.tmp\.')" ] && ok || bad "temporary files left: $(ls "$T")"
+
+# --- kill -9 during an import (input still streaming): --out unchanged, no partial file.
+mkfifo "$T/fifo"
+"$BIN" catalog import --price-list "$T/fifo" --out "$T/keep.json" >/dev/null 2>&1 &
+pid=$!
+exec 3>"$T/fifo"          # the writer stays open: the import waits for more input
+cat "$CSV" >&3
+sleep 0.5
+if kill -0 "$pid" 2>/dev/null; then ok; else bad "import ended before kill"; fi
+kill -9 "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+exec 3>&-
+cmp -s "$NEW" "$T/keep.json" && ok || bad "out changed after kill -9"
+"$BIN" show p5.48xlarge --catalog "$T/keep.json" >/dev/null 2>&1 && ok || bad "catalog unreadable after kill -9"
+
+echo "import_test: $pass passed, $fail failed"
+[ "$fail" = 0 ]

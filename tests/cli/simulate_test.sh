@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# End-to-end checks of `gpuadvisor simulate` (issue 6). Usage: simulate_test.sh PATH/TO/gpuadvisor
+set -u
+BIN=${1:?usage: simulate_test.sh PATH/TO/gpuadvisor}
+PY=${PYTHON:-/usr/bin/python3}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass+1)); }
+bad() { fail=$((fail+1)); echo "FAIL: $*"; }
+expect_json() {
+  local name=$1 expr=$2; shift 2
+  local out
+  out=$("$BIN" "$@" 2>/dev/null)
+  if printf '%s' "$out" | "$PY" -c "import json,sys; d=json.load(sys.stdin); sys.exit(0 if ($expr) else 1)"; then ok; else bad "$name: $* -> $expr"; fi
+}
+expect_exit() {
+  local name=$1 code=$2 needle=$3; shift 3
+  local err rc
+  err=$("$BIN" "$@" 2>&1 >/dev/null); rc=$?
+  if [ "$rc" = "$code" ] && [[ "$err" == *"$needle"* ]]; then ok
+  else bad "$name: $* -> rc=$rc stderr=[$err], want rc=$code containing [$needle]"; fi
+}
+printf 'timestamp,requests_per_s\n0,10\n3600,30\n7200,30\n10800,10\n' > "$T/tiny.csv"
+# By hand: 1+3+3+1 instance-hours of g5.xlarge at 10 req/s each.
+expect_json "tiny trace" 'd["policy"]["instance_hours"]==8 and abs(d["policy"]["cost_usd"]-8*d["on_demand_usd_per_hour"])<0.01 and d["policy"]["violated_requests"]==0' simulate --instance g5.xlarge --capacity-rps 10 --trace "$T/tiny.csv" --target-utilization 1 --boot-time 0 --scale-out-cooldown 0 --scale-in-cooldown 0 --no-search --json
+expect_json "tiny boot" 'd["policy"]["violated_requests"]==72000' simulate --instance g5.xlarge --capacity-rps 10 --trace "$T/tiny.csv" --target-utilization 1 --boot-time 1h --scale-out-cooldown 0 --scale-in-cooldown 0 --no-search --json
+expect_json "diurnal beats static" 'd["best"]["meets_slo"] and d["best"]["violated_requests"]==0 and d["best"]["cost_usd"]<d["static_peak"]["cost_usd"] and d["savings_vs_static_usd"]>0' simulate --instance g5.xlarge --capacity-rps 5 --diurnal 60,6 --days 3 --json
+expect_json "estimator capacity" 'd["capacity_rps_per_instance"]>0 and d["price_source"]' simulate --instance g6e.xlarge --diurnal 20 --days 1 --task serve --model llama-3-8b --itl-p95 50ms --no-search --json
+expect_json "spot search" 'd["best"]["policy"]["spot_share"]>0' simulate --instance g5.xlarge --capacity-rps 5 --diurnal 60,6 --days 2 --allow-spot --max-missed 1 --json
+"$BIN" simulate --instance g5.xlarge --capacity-rps 5 --diurnal 60,6 --days 1 --plot "$T/f.svg" > "$T/out.txt" 2>&1
+if grep -q '<svg' "$T/f.svg" && grep -q 'polyline' "$T/f.svg" && grep -q 'static peak' "$T/out.txt"; then ok; else bad "plot"; fi
+printf 'timestamp,requests_per_s\n0,10\n60,lots\n' > "$T/bad.csv"
+expect_exit "bad trace" 2 "bad.csv:3: requests_per_s" simulate --instance g5.xlarge --capacity-rps 5 --trace "$T/bad.csv"
+expect_exit "no trace" 2 "--diurnal" simulate --instance g5.xlarge --capacity-rps 5
+expect_exit "bad target" 2 "--target-utilization" simulate --instance g5.xlarge --capacity-rps 5 --diurnal 10 --target-utilization 2
+expect_exit "bad type" 2 "did you mean" simulate --instance g5.xlarg --capacity-rps 5 --diurnal 10
+expect_exit "not serve" 2 "--task" simulate --instance g5.xlarge --diurnal 10 --task pretrain --model llama-3-8b --tokens 1e9
+echo "simulate_test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,5 @@
+# Telemetry readers and idle analysis (issue 6). Paths are relative to tests/.
+list(APPEND GPUADVISOR_TEST_SOURCES
+  telemetry/telemetry_test.cc
+  idle/idle_test.cc
+)
