@@ -1,6 +1,7 @@
 """The Python module against the CLI: every function, to_dict() == the CLI's --json for the same
 inputs, error classes and messages, threads."""
 import json
+import pathlib
 import subprocess
 import sys
 import threading
@@ -366,3 +367,43 @@ def test_to_pandas():
     assert isinstance(frame, pandas.DataFrame) and len(frame) == len(rows)
     rec = ga.recommend(ga.Workload(**RECOMMEND_CASES[0][0]), **RECOMMEND_CASES[0][1])
     assert list(rec.to_pandas()["rank"]) == [p.rank for p in rec.plans]
+
+
+# ---- idle --------------------------------------------------------------------------------------
+
+TELEMETRY = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "telemetry"
+
+
+def test_idle_matches_cli(cli_json, tmp_path):
+    files = [TELEMETRY / "smi-nvidia-h100-80gb-hbm3-idle.csv",
+             TELEMETRY / "smi-nvidia-h200-load.csv"]
+    report = ga.idle(files, idle_window="1m")
+    assert report.to_dict() == cli_json("idle", *map(str, files), "--idle-window", "1m")
+    assert report.instances and isinstance(report.instances[0], ga.HostUsage)
+    assert report.total_wasted_usd >= 0
+    assert "host" in str(report)
+    inventory = tmp_path / "hosts.csv"
+    host = report.instances[0].host
+    inventory.write_text(f"hostname,instance_type,region\n{host},p5.48xlarge,us-west-2\n")
+    priced = ga.catalog().idle(files[0], inventory, idle_window="1m")
+    assert priced.to_dict() == cli_json("idle", str(files[0]), "--inventory", str(inventory),
+                                        "--idle-window", "1m")
+    assert priced.instances[0].instance_type == "p5.48xlarge"
+
+
+def test_idle_errors(tmp_path, cli_error):
+    f = TELEMETRY / "smi-nvidia-h100-80gb-hbm3-idle.csv"
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.idle(f, idle_threshold=150)
+    assert err.value.field == "idle_threshold"
+    assert str(err.value) == cli_error("idle", str(f), "--idle-threshold", "150")[0]
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.idle(f, purchase="lease")
+    assert err.value.field == "purchase"
+    with pytest.raises(ga.IoError):
+        ga.idle(tmp_path / "missing.csv")
+    bad = tmp_path / "hosts.csv"
+    bad.write_text("hostname,instance_type\nh1,p5.48xlarg\n")
+    with pytest.raises(ga.Error) as err:
+        ga.idle(f, inventory=bad)
+    assert f"{bad}:2" in str(err.value)
