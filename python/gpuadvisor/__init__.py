@@ -22,6 +22,7 @@ numbers or the CLI's text (``tokens="50M"``, ``deadline="36h"``).
 from __future__ import annotations
 
 import copy
+import math
 import os
 import sys
 import threading
@@ -39,10 +40,10 @@ from ._core import (  # noqa: F401  (re-exported)
 )
 
 __all__ = [
-    "Catalog", "CatalogInfo", "Error", "Estimate", "GpuModel", "InstanceDetails", "InstanceRow",
+    "Catalog", "CatalogInfo", "Error", "HostUsage", "IdleReport", "Estimate", "GpuModel", "InstanceDetails", "InstanceRow",
     "InvalidArgument", "IoError", "NoResult", "NotFound", "ParseError", "Plan", "Pricing",
     "PurchaseOption", "Recommendation", "Record", "RecordList", "Unsupported", "Workload",
-    "catalog", "console_main", "estimate", "main", "model_presets", "pricing", "recommend", "workload_fields",
+    "catalog", "console_main", "estimate", "idle", "main", "model_presets", "pricing", "recommend", "workload_fields",
 ]
 __version__ = "0.1.0"
 
@@ -58,7 +59,9 @@ def _text(value: Any) -> Optional[str]:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
-        return repr(value) if value != int(value) or abs(value) >= 1e16 else str(int(value))
+        if not math.isfinite(value) or value != int(value) or abs(value) >= 1e16:
+            return repr(value)
+        return str(int(value))
     return str(value)
 
 
@@ -228,7 +231,7 @@ class Estimate(Record):
         object.__setattr__(self, "text", text)
 
     def __str__(self) -> str:
-        return self.text
+        return self.text or repr(self)
 
 
 class Plan(Record):
@@ -325,11 +328,45 @@ class Pricing(Record):
         object.__setattr__(self, "text", text)
 
     def __str__(self) -> str:
-        return self.text
+        return self.text or repr(self)
 
     def to_pandas(self):
         """The options as a DataFrame (one row per purchase option)."""
         return _pandas().json_normalize(self.to_dict()["options"])
+
+
+class HostUsage(Record):
+    """One host of an :class:`IdleReport`: usage, idle time, waste and the recommended action."""
+
+    host: str
+    instance_type: Optional[str]
+    gpus: int
+    idle_hours: float
+    idle_fraction: Optional[float]
+    wasted_usd: Optional[float]
+    recommendation: Record
+
+
+class IdleReport(Record):
+    """Idle GPUs, wasted dollars and rightsizing from telemetry (``gpuadvisor idle --json``)."""
+
+    _nested = {"instances": HostUsage}
+    instances: "RecordList"
+    total_wasted_usd: float
+
+    def __init__(self, data: Mapping[str, Any], warnings: Sequence[str] = (), text: str = ""):
+        super().__init__(data)
+        object.__setattr__(self, "warnings", list(warnings))
+        object.__setattr__(self, "text", text)
+
+    def __str__(self) -> str:
+        return self.text or repr(self)
+
+    def to_pandas(self):
+        """The hosts as a DataFrame (one row per host, nested fields flattened)."""
+        hosts = [{k: v for k, v in h.items() if k not in ("idle_periods", "gpu_usage", "alternatives")}
+                 for h in self.to_dict()["instances"]]
+        return _pandas().json_normalize(hosts)
 
 
 # ---- catalog ---------------------------------------------------------------------------------
@@ -409,6 +446,11 @@ class Catalog:
         """:func:`pricing` on this catalog."""
         return pricing(instance_type, catalog=self, **kwargs)
 
+    def idle(self, paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
+             inventory: Union[None, str, os.PathLike] = None, **kwargs: Any) -> "IdleReport":
+        """:func:`idle` on this catalog."""
+        return idle(paths, inventory, catalog=self, **kwargs)
+
 
 _embedded: Optional[Catalog] = None
 _embedded_lock = threading.Lock()
@@ -459,8 +501,6 @@ class Workload:
             values["model"] = _text(model)
         for key, value in fields.items():
             if value is None:
-                continue
-            if value is False:  # a flag not given
                 continue
             values[_field_name(key)] = _text(value)
         self._file = _file
@@ -605,6 +645,32 @@ def pricing(instance_type: str, *, region: str = "us-east-1", hours_per_month: f
     }
     data, warnings, text = _catalog_of(catalog)._core.pricing(instance_type, args)
     return Pricing(data, warnings, text)
+
+
+def idle(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
+         inventory: Union[None, str, os.PathLike] = None, *, idle_threshold: float = 5,
+         idle_window: Union[str, float] = "30m", region: str = "us-east-1",
+         purchase: str = "on-demand", telemetry_format: str = "auto",
+         columns: Union[None, str, Sequence[str]] = None, host: Optional[str] = None,
+         catalog: Optional[Catalog] = None) -> IdleReport:
+    """Idle periods, wasted dollars and rightsizing from GPU telemetry (``gpuadvisor idle``).
+
+    ``paths``: nvidia-smi CSV or ``-q -x`` XML, DCGM/Prometheus text, CloudWatch GetMetricData
+    JSON (``.gz`` too). ``inventory``: CSV ``hostname,instance_type[,region][,purchase]``.
+    ``idle_threshold`` percent utilisation; ``idle_window`` the shortest idle stretch (``"30m"``,
+    a number is hours). The GIL is released while the files are read. Raises IoError /
+    ParseError naming file:line, InvalidArgument naming the option, NoResult without samples.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    args = {
+        "inventory": None if inventory is None else os.fspath(inventory),
+        "idle_threshold": _text(idle_threshold), "idle_window": _text(idle_window),
+        "region": region, "purchase": purchase, "telemetry_format": telemetry_format,
+        "columns": _text_list(columns), "host": host,
+    }
+    data, warnings, text = _catalog_of(catalog)._core.idle([os.fspath(p) for p in paths], args)
+    return IdleReport(data, warnings, text)
 
 
 # ---- helpers ---------------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 #include "gpuadvisor/idle.h"
 #include "gpuadvisor/query.h"
 #include "io/idle_views.h"
+#include "io/requests.h"
 #include "util/files.h"
 #include "util/strings.h"
 
@@ -17,10 +18,7 @@ namespace {
 struct IdleCliOptions {
   CommonOptions common;
   std::vector<std::string> files;
-  std::string inventory;
-  std::string threshold = "5", window = "30m";
-  std::string region = "us-east-1", purchase = "on-demand";
-  std::string telemetry_format = "auto", columns, host;
+  IdleArgs idle;
   bool no_progress = false;
 };
 
@@ -63,44 +61,16 @@ class Progress {
 int Run(const IdleCliOptions& o) {
   Result<Context> ctx = MakeContext(o.common);
   if (!ctx.ok()) return Fail(ctx.status());
-  IdleOptions io;
-  Status st = ParseOptNumber(o.threshold, "--idle-threshold", &io.idle_threshold_pct);
-  if (st.ok()) st = ParseOptDuration(o.window, "--idle-window", &io.idle_window_s);
-  if (!st.ok()) return Fail(st);
-  if (io.idle_threshold_pct < 0 || io.idle_threshold_pct > 100) {
-    return Fail(Status::InvalidArgument("--idle-threshold: expected a percentage, 0 to 100"));
-  }
-  st = CheckRegion(*ctx->catalog, o.region, "--region");
-  if (!st.ok()) return Fail(st);
-  io.region = o.region;
-  io.purchase = o.purchase;
-  TelemetryOptions to;
-  std::optional<TelemetryFormat> f = ParseTelemetryFormat(o.telemetry_format);
-  if (!f) {
-    return Fail(Status::InvalidArgument(
-        "--telemetry-format: expected auto, nvidia-smi-csv, nvidia-smi-xml, prometheus or "
-        "cloudwatch, got \"" +
-        o.telemetry_format + "\""));
-  }
-  to.format = *f;
-  to.host = o.host;
-  for (std::string_view c : Split(o.columns, ',')) {
-    if (!Trim(c).empty()) to.columns.emplace_back(Trim(c));
-  }
-  std::vector<InventoryEntry> inventory;
-  if (!o.inventory.empty()) {
-    Result<std::string> text = ReadFile(o.inventory);
-    if (!text.ok()) return Fail(text.status());
-    Result<std::vector<InventoryEntry>> inv = ParseInventoryCsv(*ctx->catalog, *text, o.inventory);
-    if (!inv.ok()) return Fail(inv.status());
-    inventory = std::move(*inv);
-  }
+  Result<IdleSetup> setup = ParseIdleArgs(*ctx->catalog, o.idle);
+  if (!setup.ok()) return Fail(setup.status());
+  TelemetryOptions to = setup->telemetry;
+  const std::vector<InventoryEntry>& inventory = setup->inventory;
   Progress progress(!o.no_progress && ::isatty(STDERR_FILENO));
   to.progress = [&progress](uint64_t done, uint64_t total) { progress.Update(done, total); };
-  IdleAnalyzer analyzer(ctx->catalog, io);
+  IdleAnalyzer analyzer(ctx->catalog, setup->options);
   for (const std::string& file : o.files) {
     progress.Start(file);
-    st = analyzer.AddFile(file, to);
+    Status st = analyzer.AddFile(file, to);
     progress.Done();
     if (!st.ok()) return Fail(st);
   }
@@ -125,22 +95,23 @@ void SetupIdle(CLI::App* app, int* exit_code) {
                   "Telemetry files (nvidia-smi CSV or -q -x XML, DCGM/Prometheus text, "
                   "CloudWatch GetMetricData JSON; .gz too; - for stdin)")
       ->required();
-  app->add_option("--inventory", o->inventory,
+  app->add_option("--inventory", o->idle.inventory,
                   "CSV hostname,instance_type[,region][,purchase] mapping hosts to prices");
-  app->add_option("--idle-threshold", o->threshold,
+  app->add_option("--idle-threshold", o->idle.threshold,
                   "Utilisation at or under this percentage is idle (default 5)");
-  app->add_option("--idle-window", o->window,
+  app->add_option("--idle-window", o->idle.window,
                   "Shortest idle stretch that counts, e.g. 30m, 2h (default 30m)");
-  app->add_option("--region", o->region,
+  app->add_option("--region", o->idle.region,
                   "Region of hosts not in the inventory (default us-east-1)");
-  app->add_option("--purchase", o->purchase,
+  app->add_option("--purchase", o->idle.purchase,
                   "Purchase option of hosts not in the inventory (default on-demand)")
       ->check(CLI::IsMember({"on-demand", "spot", "reserved"}));
-  app->add_option("--telemetry-format", o->telemetry_format,
+  app->add_option("--telemetry-format", o->idle.telemetry_format,
                   "auto (default), nvidia-smi-csv, nvidia-smi-xml, prometheus or cloudwatch");
-  app->add_option("--columns", o->columns,
+  app->add_option("--columns", o->idle.columns,
                   "Column list of header-less nvidia-smi CSV (the --query-gpu list)");
-  app->add_option("--host", o->host, "Host name of files without one (default: each file's name)");
+  app->add_option("--host", o->idle.host,
+                  "Host name of files without one (default: each file's name)");
   app->add_flag("--no-progress", o->no_progress, "No progress bar on a terminal");
   app->footer(
       R"(Idle = every GPU of a host at or under the threshold for at least the window; shorter dips

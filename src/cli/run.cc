@@ -30,7 +30,7 @@ int RunCli(int argc, char** argv) {
   std::vector<std::string> names;
   for (const Command& c : Commands()) {
     c.setup(app.add_subcommand(c.name, c.summary), &exit_code);
-    names.push_back(c.name);
+    names.emplace_back(c.name);
   }
   if (argc > 1 && argv[1][0] != '-') {
     std::string word = argv[1];

@@ -282,8 +282,46 @@ std::vector<std::string> RecommendWarnings(const Recommendation& r, const Freshn
     warnings.push_back("newest prices are from " + r.catalog_date + ", older than " +
                        std::to_string(fresh.max_price_age_days) + " days");
   }
-  if (r.plans.empty()) warnings.push_back("no feasible plan; see the reasons below");
+  if (r.plans.empty()) warnings.emplace_back("no feasible plan; see the reasons below");
   return warnings;
+}
+
+Result<IdleSetup> ParseIdleArgs(const Catalog& c, const IdleArgs& a) {
+  IdleSetup out;
+  IdleOptions& io = out.options;
+  GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.threshold, "--idle-threshold", &io.idle_threshold_pct));
+  GPUADVISOR_RETURN_IF_ERROR(OptDuration(a.window, "--idle-window", &io.idle_window_s));
+  if (io.idle_threshold_pct < 0 || io.idle_threshold_pct > 100) {
+    return Status::InvalidArgument("--idle-threshold: expected a percentage, 0 to 100");
+  }
+  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, a.region, "--region"));
+  if (a.purchase != "on-demand" && a.purchase != "spot" && a.purchase != "reserved") {
+    return Status::InvalidArgument("--purchase: expected on-demand, spot or reserved, got \"" +
+                                   a.purchase + "\"");
+  }
+  io.region = a.region;
+  io.purchase = a.purchase;
+  TelemetryOptions& to = out.telemetry;
+  std::optional<TelemetryFormat> f = ParseTelemetryFormat(a.telemetry_format);
+  if (!f) {
+    return Status::InvalidArgument(
+        "--telemetry-format: expected auto, nvidia-smi-csv, nvidia-smi-xml, prometheus or "
+        "cloudwatch, got \"" +
+        a.telemetry_format + "\"");
+  }
+  to.format = *f;
+  to.host = a.host;
+  for (std::string_view col : Split(a.columns, ',')) {
+    if (!Trim(col).empty()) to.columns.emplace_back(Trim(col));
+  }
+  if (!a.inventory.empty()) {
+    Result<std::string> text = ReadFile(a.inventory);
+    if (!text.ok()) return text.status();
+    Result<std::vector<InventoryEntry>> inv = ParseInventoryCsv(c, *text, a.inventory);
+    if (!inv.ok()) return inv.status();
+    out.inventory = std::move(inv).value();
+  }
+  return out;
 }
 
 }  // namespace gpuadvisor

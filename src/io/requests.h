@@ -13,6 +13,7 @@
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
+#include "gpuadvisor/idle.h"
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/recommend.h"
 #include "gpuadvisor/workload.h"
@@ -77,6 +78,20 @@ struct RecommendArgs {
 };
 Status ParseRecommendRequest(const RecommendArgs& a, RecommendRequest* r);
 std::vector<std::string> RecommendWarnings(const Recommendation& r, const Freshness& fresh);
+
+// `idle FILE...` options. The inventory CSV is read and checked against the catalog.
+struct IdleArgs {
+  std::string inventory;  // CSV path; "" = none
+  std::string threshold = "5", window = "30m";
+  std::string region = "us-east-1", purchase = "on-demand";
+  std::string telemetry_format = "auto", columns, host;
+};
+struct IdleSetup {
+  IdleOptions options;
+  TelemetryOptions telemetry;  // no progress callback
+  std::vector<InventoryEntry> inventory;
+};
+Result<IdleSetup> ParseIdleArgs(const Catalog& c, const IdleArgs& a);
 
 }  // namespace gpuadvisor
 

@@ -22,6 +22,7 @@
 #include "gpuadvisor/recommend.h"
 #include "io/catalog_views.h"
 #include "io/estimate_views.h"
+#include "io/idle_views.h"
 #include "io/pricing_views.h"
 #include "io/recommend_views.h"
 #include "io/requests.h"
@@ -274,6 +275,32 @@ py::tuple PricingOn(const PyCatalog& pc, const std::string& type, const py::dict
                         Render(PricingTable(r)));
 }
 
+py::tuple IdleOn(const PyCatalog& pc, const std::vector<std::string>& paths, const py::dict& args) {
+  IdleArgs a;
+  a.inventory = Text(args, "inventory");
+  a.threshold = Text(args, "idle_threshold", a.threshold);
+  a.window = Text(args, "idle_window", a.window);
+  a.region = Text(args, "region", a.region);
+  a.purchase = Text(args, "purchase", a.purchase);
+  a.telemetry_format = Text(args, "telemetry_format", a.telemetry_format);
+  a.columns = Text(args, "columns");
+  a.host = Text(args, "host");
+  if (paths.empty()) Raise(Status::InvalidArgument("paths: expected at least one telemetry file"));
+  Result<IdleSetup> setup = Status::InvalidArgument("not parsed");
+  Result<IdleReport> r = Status::InvalidArgument("not run");
+  {
+    py::gil_scoped_release release;  // reads the inventory and every telemetry file
+    setup = ParseIdleArgs(*pc.catalog, a);
+    if (setup.ok()) {
+      r = AnalyzeIdle(pc.catalog, paths, setup->telemetry, setup->options, setup->inventory);
+    }
+  }
+  Take(std::move(setup));
+  const IdleReport report = Take(std::move(r));
+  return py::make_tuple(ToPy(IdleReportJson(report, pc.fresh)), report.warnings,
+                        Render(IdleTable(report)) + IdleNotes(report));
+}
+
 int Main(const std::vector<std::string>& argv) {
   std::vector<std::string> args = argv;
   std::vector<char*> ptrs;
@@ -295,7 +322,7 @@ py::object NewException(py::module_& m, const char* name, py::handle bases, cons
   const std::string qualified = std::string("gpuadvisor.") + name;
   PyObject* cls = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, bases.ptr(), nullptr);
   if (cls == nullptr) throw py::error_already_set();
-  py::object out = py::reinterpret_steal<py::object>(cls);
+  auto out = py::reinterpret_steal<py::object>(cls);
   m.attr(name) = out;
   return out;
 }
@@ -331,6 +358,7 @@ void Init(py::module_& m) {
       .def("estimate", &EstimateOn, py::arg("workload"), py::arg("args"))
       .def("recommend", &RecommendOn, py::arg("workload"), py::arg("args"))
       .def("pricing", &PricingOn, py::arg("type"), py::arg("args"))
+      .def("idle", &IdleOn, py::arg("paths"), py::arg("args"))
       .def_property_readonly("generated_at",
                              [](const PyCatalog& pc) { return pc.catalog->generated_at; })
       .def_property_readonly("max_price_age",

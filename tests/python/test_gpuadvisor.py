@@ -1,6 +1,7 @@
 """The Python module against the CLI: every function, to_dict() == the CLI's --json for the same
 inputs, error classes and messages, threads."""
 import json
+import pathlib
 import subprocess
 import sys
 import threading
@@ -150,6 +151,12 @@ def test_workload_fields_and_errors(cli_error):
         ga.Workload(task="finetune", model="llama-3.1-8b", tokenz="1B")
     assert err.value.field == "tokenz"
     assert "tokens" in ga.workload_fields() and "llama-3.1-8b" in ga.model_presets()
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.Workload(task="pretrain", model="llama-3.1-8b", tokens=float("inf"))
+    assert err.value.field == "tokens"
+    # Booleans: False is passed on (flash_attention defaults to on), numbers keep their value.
+    off = ga.Workload(task="pretrain", model="llama-3.1-8b", tokens=1e9, flash_attention=False)
+    assert off.fields["flash-attention"] == "false" and off.fields["tokens"] == "1000000000"
 
 
 def test_workload_files(tmp_path):
@@ -234,7 +241,7 @@ def test_recommend_same_as_cli(cli_json, fields, kwargs, flags):
     assert rec.plans, "expected feasible plans"
     best = rec.best
     assert isinstance(best, ga.Plan) and best.rank == 1
-    assert isinstance(best.estimate, ga.Estimate)
+    assert isinstance(best.estimate, ga.Estimate) and str(best.estimate).startswith("Estimate(")
     assert best.cost_usd > 0 and best.time_hours > 0 and best.why
 
 
@@ -360,3 +367,43 @@ def test_to_pandas():
     assert isinstance(frame, pandas.DataFrame) and len(frame) == len(rows)
     rec = ga.recommend(ga.Workload(**RECOMMEND_CASES[0][0]), **RECOMMEND_CASES[0][1])
     assert list(rec.to_pandas()["rank"]) == [p.rank for p in rec.plans]
+
+
+# ---- idle --------------------------------------------------------------------------------------
+
+TELEMETRY = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "telemetry"
+
+
+def test_idle_matches_cli(cli_json, tmp_path):
+    files = [TELEMETRY / "smi-nvidia-h100-80gb-hbm3-idle.csv",
+             TELEMETRY / "smi-nvidia-h200-load.csv"]
+    report = ga.idle(files, idle_window="1m")
+    assert report.to_dict() == cli_json("idle", *map(str, files), "--idle-window", "1m")
+    assert report.instances and isinstance(report.instances[0], ga.HostUsage)
+    assert report.total_wasted_usd >= 0
+    assert "host" in str(report)
+    inventory = tmp_path / "hosts.csv"
+    host = report.instances[0].host
+    inventory.write_text(f"hostname,instance_type,region\n{host},p5.48xlarge,us-west-2\n")
+    priced = ga.catalog().idle(files[0], inventory, idle_window="1m")
+    assert priced.to_dict() == cli_json("idle", str(files[0]), "--inventory", str(inventory),
+                                        "--idle-window", "1m")
+    assert priced.instances[0].instance_type == "p5.48xlarge"
+
+
+def test_idle_errors(tmp_path, cli_error):
+    f = TELEMETRY / "smi-nvidia-h100-80gb-hbm3-idle.csv"
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.idle(f, idle_threshold=150)
+    assert err.value.field == "idle_threshold"
+    assert str(err.value) == cli_error("idle", str(f), "--idle-threshold", "150")[0]
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.idle(f, purchase="lease")
+    assert err.value.field == "purchase"
+    with pytest.raises(ga.IoError):
+        ga.idle(tmp_path / "missing.csv")
+    bad = tmp_path / "hosts.csv"
+    bad.write_text("hostname,instance_type\nh1,p5.48xlarg\n")
+    with pytest.raises(ga.Error) as err:
+        ga.idle(f, inventory=bad)
+    assert f"{bad}:2" in str(err.value)
