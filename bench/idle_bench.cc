@@ -30,8 +30,8 @@ std::string MakeCsv() {
       std::snprintf(line, sizeof line,
                     "2026/07/%02ld %02ld:%02ld:%02ld.%03d, ip-10-0-12-34, %d, NVIDIA H100 80GB "
                     "HBM3, %d %%, %d MiB, 81559 MiB, %d.%02d W\n",
-                    1 + day % 28, sec / 3600, sec / 60 % 60, sec % 60, g * 2, g, util,
-                    util * 700, 70 + util * 6, g * 7 % 100);
+                    1 + day % 28, sec / 3600, sec / 60 % 60, sec % 60, g * 2, g, util, util * 700,
+                    70 + util * 6, g * 7 % 100);
       out += line;
     }
   }

@@ -53,8 +53,8 @@ struct ScalingPolicy {
   double scale_in_cooldown_s = 900;
   int min_instances = 1;
   int max_instances = 100;
-  double boot_s = 600;      // launch to serving
-  double spot_share = 0;    // share of launches on spot, [0, 1]
+  double boot_s = 600;    // launch to serving
+  double spot_share = 0;  // share of launches on spot, [0, 1]
 };
 
 struct FleetCosts {
@@ -98,9 +98,9 @@ struct PolicySearch {
 
 struct SimulationReport {
   FleetCosts costs;
-  Trace trace;  // without points when large? kept for the plot
-  SimResult policy;       // the policy as given
-  SimResult static_peak;  // ceil(peak / capacity) on-demand instances all the time
+  Trace trace;                    // without points when large? kept for the plot
+  SimResult policy;               // the policy as given
+  SimResult static_peak;          // ceil(peak / capacity) on-demand instances all the time
   std::optional<SimResult> best;  // cheapest searched policy meeting the SLO
   int policies_searched = 0;
   PolicySearch search;
@@ -110,9 +110,8 @@ struct SimulationReport {
 // Simulates the given policy, static peak provisioning, and (when `search`) a grid of target
 // utilisations, cooldowns, minimum sizes and spot shares, keeping the cheapest within the SLO.
 Result<SimulationReport> SimulateAndSearch(const Trace& trace, const FleetCosts& costs,
-                                           const ScalingPolicy& policy,
-                                           const PolicySearch& search, bool do_search,
-                                           uint64_t seed = 1);
+                                           const ScalingPolicy& policy, const PolicySearch& search,
+                                           bool do_search, uint64_t seed = 1);
 
 // Requests per second one instance of `type` serves for the serve workload `w` within its
 // latency targets (the largest arrival rate with demand met and the SLO held, by bisection over

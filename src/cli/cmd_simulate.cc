@@ -35,7 +35,8 @@ Status Count(const std::string& text, const char* flag, int* out) {
 }
 
 Status ParsePolicy(const SimulateOptions& o, ScalingPolicy* p) {
-  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.target, "--target-utilization", &p->target_utilization));
+  GPUADVISOR_RETURN_IF_ERROR(
+      ParseOptNumber(o.target, "--target-utilization", &p->target_utilization));
   GPUADVISOR_RETURN_IF_ERROR(
       ParseOptDuration(o.out_cooldown, "--scale-out-cooldown", &p->scale_out_cooldown_s));
   GPUADVISOR_RETURN_IF_ERROR(
@@ -111,8 +112,8 @@ int Run(const SimulateOptions& o) {
   }
   Result<FleetCosts> costs = FleetCostsFor(**type, o.region, capacity);
   if (!costs.ok()) return Fail(Status::NoResult(costs.status().message()));
-  Result<SimulationReport> r = SimulateAndSearch(*trace, *costs, policy, search, !o.no_search,
-                                                 static_cast<uint64_t>(*seed));
+  Result<SimulationReport> r =
+      SimulateAndSearch(*trace, *costs, policy, search, !o.no_search, static_cast<uint64_t>(*seed));
   if (!r.ok()) return Fail(r.status());
   if (!o.plot.empty()) {
     st = WriteFileAtomic(o.plot, SimulationSvg(*r));

@@ -26,6 +26,8 @@ const std::vector<Command>& Commands() {
       {"idle", "Idle GPUs, wasted dollars and rightsizing from GPU telemetry", &SetupIdle},
       {"simulate", "Replay a request-rate trace against an autoscaled serving fleet",
        &SetupSimulate},
+      {"watch", "On-instance agent: stop the instance after a stretch of GPU idleness",
+       &SetupWatch},
   };
   return kCommands;
 }

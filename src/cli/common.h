@@ -76,6 +76,7 @@ void SetupPricing(CLI::App* app, int* exit_code);
 void SetupRecommend(CLI::App* app, int* exit_code);
 void SetupIdle(CLI::App* app, int* exit_code);
 void SetupSimulate(CLI::App* app, int* exit_code);
+void SetupWatch(CLI::App* app, int* exit_code);
 
 }  // namespace gpuadvisor::cli
 

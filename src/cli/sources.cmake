@@ -10,5 +10,6 @@ set(GPUADVISOR_CLI_SOURCES
   src/cli/cmd_recommend.cc
   src/cli/cmd_idle.cc
   src/cli/cmd_simulate.cc
+  src/cli/cmd_watch.cc
   src/cli/workload_flags.cc
 )

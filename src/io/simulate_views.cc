@@ -49,28 +49,27 @@ std::string Policy(const ScalingPolicy& p) {
 
 ojson SimulationJson(const SimulationReport& r) {
   const double v = r.search.max_violation_fraction;
-  ojson j = {
-      {"instance_type", r.costs.instance_type},
-      {"capacity_rps_per_instance", Round(r.costs.capacity_rps, 3)},
-      {"on_demand_usd_per_hour", r.costs.on_demand_usd_per_hour},
-      {"spot_usd_per_hour", Opt(r.costs.spot_usd_per_hour)},
-      {"price_source", r.costs.on_demand_from.source},
-      {"price_date", r.costs.on_demand_from.date},
-      {"spot_interruptions_per_hour", r.costs.spot_interruptions_per_hour},
-      {"trace",
-       {{"origin", r.trace.origin},
-        {"points", r.trace.points.size()},
-        {"step_s", r.trace.step_s},
-        {"hours", Round(r.trace.Duration() / 3600, 3)},
-        {"peak_rps", r.trace.Peak()}}},
-      {"slo_max_violation_fraction", v},
-      {"policy", ResultJson(r.policy, v)},
-      {"static_peak", ResultJson(r.static_peak, v)},
-      {"best", r.best ? ResultJson(*r.best, v) : ojson(nullptr)},
-      {"policies_searched", r.policies_searched},
-      {"savings_vs_static_usd",
-       r.best ? ojson(Round(r.static_peak.cost_usd - r.best->cost_usd, 2)) : ojson(nullptr)},
-      {"notes", r.notes}};
+  ojson j = {{"instance_type", r.costs.instance_type},
+             {"capacity_rps_per_instance", Round(r.costs.capacity_rps, 3)},
+             {"on_demand_usd_per_hour", r.costs.on_demand_usd_per_hour},
+             {"spot_usd_per_hour", Opt(r.costs.spot_usd_per_hour)},
+             {"price_source", r.costs.on_demand_from.source},
+             {"price_date", r.costs.on_demand_from.date},
+             {"spot_interruptions_per_hour", r.costs.spot_interruptions_per_hour},
+             {"trace",
+              {{"origin", r.trace.origin},
+               {"points", r.trace.points.size()},
+               {"step_s", r.trace.step_s},
+               {"hours", Round(r.trace.Duration() / 3600, 3)},
+               {"peak_rps", r.trace.Peak()}}},
+             {"slo_max_violation_fraction", v},
+             {"policy", ResultJson(r.policy, v)},
+             {"static_peak", ResultJson(r.static_peak, v)},
+             {"best", r.best ? ResultJson(*r.best, v) : ojson(nullptr)},
+             {"policies_searched", r.policies_searched},
+             {"savings_vs_static_usd",
+              r.best ? ojson(Round(r.static_peak.cost_usd - r.best->cost_usd, 2)) : ojson(nullptr)},
+             {"notes", r.notes}};
   return j;
 }
 
@@ -118,8 +117,9 @@ std::string SimulationNotes(const SimulationReport& r) {
            "% less)\n";
   }
   for (const std::string& n : r.notes) out += "note: " + n + "\n";
-  out += "missed = requests over the ready capacity (they miss the latency target); instances are "
-         "paid from launch, boot included\n";
+  out +=
+      "missed = requests over the ready capacity (they miss the latency target); instances are "
+      "paid from launch, boot included\n";
   return out;
 }
 
@@ -142,27 +142,30 @@ std::string SimulationSvg(const SimulationReport& r) {
   ymax *= 1.1;
   cmax *= 1.1;
   auto x = [&](double t) { return FormatFixed(left + t / tmax * (width - left - right), 1); };
-  auto y = [&](double v) { return FormatFixed(height - bottom - v / ymax * (height - top - bottom), 1); };
-  auto yc = [&](double v) { return FormatFixed(height - bottom - v / cmax * (height - top - bottom), 1); };
+  auto y = [&](double v) {
+    return FormatFixed(height - bottom - v / ymax * (height - top - bottom), 1);
+  };
+  auto yc = [&](double v) {
+    return FormatFixed(height - bottom - v / cmax * (height - top - bottom), 1);
+  };
   auto line = [&](const std::vector<SimStep>& steps, auto value, auto ymap, const char* color,
                   const char* dash) {
     std::string pts;
     for (const SimStep& s : steps) pts += x(s.t_s) + "," + ymap(value(s)) + " ";
     return R"(<polyline fill="none" stroke=")" + std::string(color) +
-           R"(" stroke-width="1.5" stroke-dasharray=")" + dash + R"(" points=")" + pts +
-           "\"/>\n";
+           R"(" stroke-width="1.5" stroke-dasharray=")" + dash + R"(" points=")" + pts + "\"/>\n";
   };
-  std::string s =
-      R"(<svg xmlns="http://www.w3.org/2000/svg" width="900" height="420" )"
-      "font-family=\"sans-serif\" font-size=\"12\">\n"
-      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      R"(<text x="450" y="18" text-anchor="middle" font-size="14">)" +
-      r.costs.instance_type + ": load and capacity (req/s, left), cumulative cost (USD, right)" +
-      "</text>\n"
-      "<line x1=\"70\" y1=\"370\" x2=\"830\" y2=\"370\" stroke=\"black\"/>\n"
-      "<line x1=\"70\" y1=\"40\" x2=\"70\" y2=\"370\" stroke=\"black\"/>\n"
-      "<line x1=\"830\" y1=\"40\" x2=\"830\" y2=\"370\" stroke=\"black\"/>\n"
-      "<text x=\"450\" y=\"405\" text-anchor=\"middle\">hours</text>\n";
+  std::string s = R"(<svg xmlns="http://www.w3.org/2000/svg" width="900" height="420" )"
+                  "font-family=\"sans-serif\" font-size=\"12\">\n"
+                  "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+                  R"(<text x="450" y="18" text-anchor="middle" font-size="14">)" +
+                  r.costs.instance_type +
+                  ": load and capacity (req/s, left), cumulative cost (USD, right)" +
+                  "</text>\n"
+                  "<line x1=\"70\" y1=\"370\" x2=\"830\" y2=\"370\" stroke=\"black\"/>\n"
+                  "<line x1=\"70\" y1=\"40\" x2=\"70\" y2=\"370\" stroke=\"black\"/>\n"
+                  "<line x1=\"830\" y1=\"40\" x2=\"830\" y2=\"370\" stroke=\"black\"/>\n"
+                  "<text x=\"450\" y=\"405\" text-anchor=\"middle\">hours</text>\n";
   for (int k = 0; k <= 4; ++k) {
     const double f = k / 4.0;
     s += R"(<text x=")" + x(f * tmax) + R"(" y="386" text-anchor="middle">)" +

@@ -51,9 +51,8 @@ Result<Trace> ParseTraceCsv(std::string_view text, const std::string& origin) {
     if (!ts) {
       Result<double> secs = ParseDouble(row[tc], "timestamp");
       if (!secs.ok()) {
-        return Status::ParseError(r.Where() +
-                                  ": timestamp: expected an ISO time or seconds, got \"" +
-                                  row[tc] + "\"");
+        return Status::ParseError(
+            r.Where() + ": timestamp: expected an ISO time or seconds, got \"" + row[tc] + "\"");
       }
       ts.emplace(secs.value());
     }
@@ -75,7 +74,8 @@ Result<Trace> ParseTraceCsv(std::string_view text, const std::string& origin) {
   }
   std::vector<double> gaps;
   gaps.reserve(t.points.size() - 1);
-  for (size_t i = 1; i < t.points.size(); ++i) gaps.push_back(t.points[i].t_s - t.points[i - 1].t_s);
+  for (size_t i = 1; i < t.points.size(); ++i)
+    gaps.push_back(t.points[i].t_s - t.points[i - 1].t_s);
   std::nth_element(gaps.begin(), gaps.begin() + static_cast<long>(gaps.size() / 2), gaps.end());
   t.step_s = gaps[gaps.size() / 2];
   return t;
@@ -111,8 +111,9 @@ Status CheckPolicy(const ScalingPolicy& p) {
     return Status::InvalidArgument("--target-utilization: expected a fraction in (0, 1]");
   }
   if (!(p.scale_out_cooldown_s >= 0) || !(p.scale_in_cooldown_s >= 0) || !(p.boot_s >= 0)) {
-    return Status::InvalidArgument("--scale-out-cooldown, --scale-in-cooldown, --boot-time: "
-                                   "expected non-negative durations");
+    return Status::InvalidArgument(
+        "--scale-out-cooldown, --scale-in-cooldown, --boot-time: "
+        "expected non-negative durations");
   }
   if (p.min_instances < 0 || p.max_instances < 1 || p.min_instances > p.max_instances ||
       p.max_instances > 100000) {
@@ -150,8 +151,8 @@ Result<SimResult> SimulateFleet(const Trace& trace, const FleetCosts& c, const S
     return std::clamp(static_cast<int>(std::min(d, 1e6)), p.min_instances, p.max_instances);
   };
   auto spot_count = [&fleet] {
-    return static_cast<int>(std::count_if(fleet.begin(), fleet.end(),
-                                          [](const Instance& i) { return i.spot; }));
+    return static_cast<int>(
+        std::count_if(fleet.begin(), fleet.end(), [](const Instance& i) { return i.spot; }));
   };
   auto launch = [&](int n, int desired, double ready_at) {
     const int want_spot = static_cast<int>(std::lround(p.spot_share * desired));
@@ -165,8 +166,7 @@ Result<SimResult> SimulateFleet(const Trace& trace, const FleetCosts& c, const S
   if (keep_steps) r.steps.reserve(trace.points.size());
   for (size_t i = 0; i < trace.points.size(); ++i) {
     const double t = trace.points[i].t_s;
-    const double dt =
-        i + 1 < trace.points.size() ? trace.points[i + 1].t_s - t : trace.step_s;
+    const double dt = i + 1 < trace.points.size() ? trace.points[i + 1].t_s - t : trace.step_s;
     const double load = trace.points[i].requests_per_s;
     const int desired = desired_for(load);
     const int total = static_cast<int>(fleet.size());
@@ -212,9 +212,8 @@ Result<SimResult> SimulateFleet(const Trace& trace, const FleetCosts& c, const S
 }
 
 Result<SimulationReport> SimulateAndSearch(const Trace& trace, const FleetCosts& costs,
-                                           const ScalingPolicy& policy,
-                                           const PolicySearch& search, bool do_search,
-                                           uint64_t seed) {
+                                           const ScalingPolicy& policy, const PolicySearch& search,
+                                           bool do_search, uint64_t seed) {
   SimulationReport rep;
   rep.costs = costs;
   rep.trace = trace;
@@ -223,8 +222,8 @@ Result<SimulationReport> SimulateAndSearch(const Trace& trace, const FleetCosts&
   if (!given.ok()) return given.status();
   rep.policy = std::move(*given);
   ScalingPolicy fixed;
-  const int peak_n = std::max(
-      1, static_cast<int>(std::ceil(trace.Peak() / costs.capacity_rps - 1e-9)));
+  const int peak_n =
+      std::max(1, static_cast<int>(std::ceil(trace.Peak() / costs.capacity_rps - 1e-9)));
   fixed.target_utilization = 1;
   fixed.min_instances = fixed.max_instances = std::max(peak_n, policy.min_instances);
   fixed.boot_s = 0;
@@ -261,8 +260,9 @@ Result<SimulationReport> SimulateAndSearch(const Trace& trace, const FleetCosts&
     Result<SimResult> again = SimulateFleet(trace, costs, rep.best->policy, seed, true);
     if (again.ok()) rep.best = std::move(*again);
   } else {
-    rep.notes.emplace_back("no searched policy meets the SLO; raise --max-instances or shorten "
-                        "--boot-time");
+    rep.notes.emplace_back(
+        "no searched policy meets the SLO; raise --max-instances or shorten "
+        "--boot-time");
   }
   return rep;
 }
