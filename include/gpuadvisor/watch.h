@@ -17,8 +17,8 @@ namespace gpuadvisor {
 
 struct WatchOptions {
   double idle_threshold_pct = 5;
-  double idle_s = 30 * 60;     // idle this long before acting
-  double boot_grace_s = 600;   // no action this soon after boot
+  double idle_s = 30 * 60;      // idle this long before acting
+  double boot_grace_s = 600;    // no action this soon after boot
   std::string action = "stop";  // stop | hibernate | terminate | command:<shell command>
   bool dry_run = true;
 };

@@ -74,7 +74,8 @@ int Run(const WatchCliOptions& o) {
   WatchState state(w);
   const auto start = std::chrono::steady_clock::now();
   for (long n = 1;; ++n) {
-    const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double now =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::vector<double> utils;
     Result<std::string> out =
         RunCapture(o.smi + " --query-gpu=utilization.gpu --format=csv,noheader,nounits");
@@ -89,7 +90,7 @@ int Run(const WatchCliOptions& o) {
     } else {
       why = out.status().message();
     }
-    struct stat sb {};
+    struct stat sb{};
     const bool keep = !o.keep_alive.empty() && ::stat(o.keep_alive.c_str(), &sb) == 0;
     double idle_for = 0;
     const WatchDecision d = state.Observe(now, UptimeSeconds(), utils, keep, &idle_for);
@@ -112,8 +113,7 @@ int Run(const WatchCliOptions& o) {
           return kExitIoError;
         }
       }
-      const std::vector<std::string> argv =
-          WatchActionArgv(w.action, id, o.region, o.aws_endpoint);
+      const std::vector<std::string> argv = WatchActionArgv(w.action, id, o.region, o.aws_endpoint);
       std::string cmd;
       for (const std::string& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
       if (w.dry_run) {
@@ -122,8 +122,8 @@ int Run(const WatchCliOptions& o) {
         log("running: " + cmd);
         Result<int> rc = RunArgv(argv);
         if (!rc.ok() || *rc != 0) {
-          log("action failed: " + (rc.ok() ? "exit status " + std::to_string(*rc)
-                                           : rc.status().message()));
+          log("action failed: " +
+              (rc.ok() ? "exit status " + std::to_string(*rc) : rc.status().message()));
           if (logf != nullptr) std::fclose(logf);
           return kExitIoError;
         }

@@ -64,8 +64,8 @@ WatchDecision WatchState::Observe(double now_s, double uptime_s, const std::vect
 Status CheckWatchAction(const std::string& a) {
   if (a == "stop" || a == "hibernate" || a == "terminate") return Status::OK();
   if (StartsWith(a, "command:") && a.size() > 8) return Status::OK();
-  return Status::InvalidArgument("--action: expected stop, hibernate, terminate or command:CMD, got \"" +
-                                 a + "\"");
+  return Status::InvalidArgument(
+      "--action: expected stop, hibernate, terminate or command:CMD, got \"" + a + "\"");
 }
 
 Result<std::vector<double>> ParseSmiUtilization(const std::string& text) {
@@ -151,9 +151,9 @@ Result<std::string> Http(const std::string& endpoint, const std::string& method,
   ::close(fd);
   const size_t sp = resp.find(' ');
   if (sp == std::string::npos || resp.compare(sp + 1, 3, "200") != 0) {
-    return Status::IOError("IMDS " + method + " " + path + ": " +
-                           (resp.empty() ? std::string("no response")
-                                         : resp.substr(0, resp.find('\r'))));
+    return Status::IOError(
+        "IMDS " + method + " " + path + ": " +
+        (resp.empty() ? std::string("no response") : resp.substr(0, resp.find('\r'))));
   }
   const size_t body = resp.find("\r\n\r\n");
   return body == std::string::npos ? std::string() : resp.substr(body + 4);
