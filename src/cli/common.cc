@@ -30,6 +30,8 @@ const std::vector<Command>& Commands() {
       {"simulate", "Replay a request-rate trace against an autoscaled serving fleet",
        &SetupSimulate},
       {"serve", "HTTP JSON API and a local web page (127.0.0.1 by default)", &SetupServe},
+      {"watch", "On-instance agent: stop the instance after a stretch of GPU idleness",
+       &SetupWatch},
   };
   return kCommands;
 }

@@ -81,6 +81,7 @@ void SetupServe(CLI::App* app, int* exit_code);
 void SetupLaunch(CLI::App* app, int* exit_code);
 void SetupIdle(CLI::App* app, int* exit_code);
 void SetupSimulate(CLI::App* app, int* exit_code);
+void SetupWatch(CLI::App* app, int* exit_code);
 
 }  // namespace gpuadvisor::cli
 

@@ -12,6 +12,7 @@ set(GPUADVISOR_CLI_SOURCES
   src/cli/cmd_launch.cc
   src/cli/cmd_idle.cc
   src/cli/cmd_simulate.cc
+  src/cli/cmd_watch.cc
   src/cli/workload_flags.cc
   src/cli/cmd_serve.cc
 )

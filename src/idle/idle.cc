@@ -19,6 +19,7 @@ struct Histogram {
   std::array<uint32_t, kBins> bins{};
   uint64_t count = 0;
   void Add(double pct) {
+    if (std::isnan(pct)) return;
     const int b = static_cast<int>(std::lround(std::clamp(pct, 0.0, 100.0) * 10));
     ++bins[static_cast<size_t>(b)];
     ++count;

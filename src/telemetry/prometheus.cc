@@ -157,6 +157,7 @@ Result<uint64_t> ParsePrometheus(LineSource& src, std::string_view host, const S
       return Status::ParseError(src.Where() + std::string(name) + ": expected a number, got \"" +
                                 std::string(vtext) + "\"");
     }
+    if (!std::isfinite(v)) continue;  // NaN / Inf: no reading
     std::optional<double> t;
     if (sp != std::string_view::npos) {
       const std::string_view ttext = Trim(rest.substr(sp));

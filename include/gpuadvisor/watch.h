@@ -1,0 +1,74 @@
+// The on-instance idle agent behind `gpuadvisor watch` (PRODUCT.md §7): samples GPU utilisation,
+// and after a stretch of idleness runs an action (stop / hibernate / terminate the instance via
+// the AWS CLI with the instance id from IMDSv2, or a shell command). Dry-run unless told.
+//
+// WatchState is the decision logic alone (pure, unit-tested); the sampling, IMDS and process
+// helpers below do the I/O.
+#ifndef GPUADVISOR_WATCH_H_
+#define GPUADVISOR_WATCH_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuadvisor/result.h"
+
+namespace gpuadvisor {
+
+struct WatchOptions {
+  double idle_threshold_pct = 5;
+  double idle_s = 30 * 60;      // idle this long before acting
+  double boot_grace_s = 600;    // no action this soon after boot
+  std::string action = "stop";  // stop | hibernate | terminate | command:<shell command>
+  bool dry_run = true;
+};
+
+enum class WatchDecision {
+  kBusy,       // some GPU is busy: the idle clock restarts
+  kIdle,       // idle, not long enough yet
+  kKeepAlive,  // the keep-alive file exists: the idle clock restarts
+  kGrace,      // idle long enough, but within the boot grace period
+  kNoData,     // no GPU reading this time: the idle clock keeps its start
+  kAct,        // run the action now
+};
+const char* WatchDecisionName(WatchDecision d);
+
+class WatchState {
+ public:
+  explicit WatchState(WatchOptions o) : o_(std::move(o)) {}
+  // One sample at `now_s` (any monotonic clock) with `uptime_s` since boot. `utils` empty = no
+  // reading. Returns the decision and sets *idle_for_s.
+  WatchDecision Observe(double now_s, double uptime_s, const std::vector<double>& utils,
+                        bool keep_alive, double* idle_for_s);
+
+ private:
+  WatchOptions o_;
+  std::optional<double> idle_since_;
+};
+
+// Errors: InvalidArgument for an action other than stop|hibernate|terminate|command:CMD.
+Status CheckWatchAction(const std::string& action);
+
+// Utilisation of each GPU from `nvidia-smi --query-gpu=utilization.gpu
+// --format=csv,noheader,nounits` output ("[N/A]" lines are skipped). ParseError on other text.
+Result<std::vector<double>> ParseSmiUtilization(const std::string& text);
+
+// Runs a command through /bin/sh -c and returns its standard output (IOError when it cannot run
+// or exits non-zero).
+Result<std::string> RunCapture(const std::string& command);
+
+// IMDSv2: PUT <endpoint>/latest/api/token, then GET <endpoint>/latest/meta-data/instance-id with
+// the token. `endpoint` is "http://host[:port]". IOError naming the step on failure.
+Result<std::string> ImdsInstanceId(const std::string& endpoint, double timeout_s = 2);
+
+// The argument vector of the AWS CLI call for an action ("aws ec2 stop-instances --instance-ids
+// ID [--hibernate] [--region R] [--endpoint-url U]"), or of /bin/sh -c for command:CMD.
+std::vector<std::string> WatchActionArgv(const std::string& action, const std::string& instance_id,
+                                         const std::string& region,
+                                         const std::string& endpoint_url);
+// Runs argv (PATH lookup), waits; returns its exit status (IOError when it cannot start).
+Result<int> RunArgv(const std::vector<std::string>& argv);
+
+}  // namespace gpuadvisor
+
+#endif  // GPUADVISOR_WATCH_H_
