@@ -4,25 +4,8 @@
 set -u
 BIN=${1:?usage: cli_test.sh PATH/TO/gpuadvisor}
 PY=${PYTHON:-python3}
-pass=0 fail=0
-ok() { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
-
-# expect_json NAME PYTHON-EXPR ARGS...: runs the binary, loads stdout as JSON into `d`, asserts.
-expect_json() {
-  local name=$1 expr=$2; shift 2
-  local out
-  out=$("$BIN" "$@" 2>/dev/null)
-  if printf '%s' "$out" | "$PY" -c "import json,sys; d=json.load(sys.stdin); sys.exit(0 if ($expr) else 1)"; then ok; else bad "$name: $* -> $expr"; fi
-}
-# expect_exit NAME CODE STDERR-SUBSTRING ARGS...
-expect_exit() {
-  local name=$1 code=$2 needle=$3; shift 3
-  local err rc
-  err=$("$BIN" "$@" 2>&1 >/dev/null); rc=$?
-  if [ "$rc" = "$code" ] && [[ "$err" == *"$needle"* ]] && [ "$(printf '%s\n' "$err" | grep -vc warning)" -le 1 ]; then ok
-  else bad "$name: $* -> rc=$rc stderr=[$err], want rc=$code containing [$needle]"; fi
-}
+ONE_LINE_ERRORS=1
+source "$(dirname "$0")/lib.sh"
 
 F='d[0]'
 expect_json "instances count" 'len([r for r in d if not r["retired"]]) >= 80' instances --format json
@@ -137,5 +120,4 @@ done
 "$BIN" instances --gpu H100 2>/dev/null | grep -q 'p5.48xlarge' && ok || bad "table"
 "$BIN" instances --help | grep -q 'Examples' && ok || bad "help examples"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish cli_test

@@ -8,22 +8,8 @@ FIX=${2:?fixture dir}
 PY=${PYTHON:-/usr/bin/python3}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
-expect_json() {
-  local name=$1 expr=$2; shift 2
-  local out
-  out=$("$BIN" "$@" 2>/dev/null)
-  if printf '%s' "$out" | "$PY" -c "import json,sys; d=json.load(sys.stdin); H={h['host']:h for h in d.get('instances',[])}; sys.exit(0 if ($expr) else 1)"; then ok; else bad "$name: $* -> $expr"; fi
-}
-expect_exit() {
-  local name=$1 code=$2 needle=$3; shift 3
-  local err rc
-  err=$("$BIN" "$@" 2>&1 >/dev/null); rc=$?
-  if [ "$rc" = "$code" ] && [[ "$err" == *"$needle"* ]]; then ok
-  else bad "$name: $* -> rc=$rc stderr=[$err], want rc=$code containing [$needle]"; fi
-}
+JSON_PRELUDE="H={h['host']:h for h in d.get('instances',[])}"
+source "$(dirname "$0")/lib.sh"
 
 # The fleet: two days, one sample a minute (see tests/idle/fleet.h for the same in C++).
 "$PY" - "$T" <<'PYEOF'
@@ -92,5 +78,4 @@ tail -n +2 "$F" | head -100 > "$T/noheader.csv"
 expect_exit "noheader needs columns" 2 "noheader.csv:1" idle "$T/noheader.csv"
 expect_json "noheader with columns" 'len(d["instances"])==5' idle "$T/noheader.csv" --json --columns timestamp,hostname,index,name,utilization.gpu,memory.used,memory.total
 
-echo "idle_test: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish idle_test

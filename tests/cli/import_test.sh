@@ -7,25 +7,9 @@ set -u
 BIN=${1:?usage: import_test.sh PATH/TO/gpuadvisor FIXTURES_DIR}
 FX=${2:?fixtures dir}
 PY=${PYTHON:-python3}
-pass=0 fail=0
-ok() { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
+source "$(dirname "$0")/lib.sh"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-
-# expect_json NAME PYTHON-EXPR ARGS...: stdout as JSON in `d`.
-expect_json() {
-  local name=$1 expr=$2; shift 2
-  if "$BIN" "$@" 2>/dev/null | "$PY" -c "import json,sys; d=json.load(sys.stdin); sys.exit(0 if ($expr) else 1)"; then ok; else bad "$name: $* -> $expr"; fi
-}
-# expect_fail NAME CODE STDERR-SUBSTRING ARGS...
-expect_fail() {
-  local name=$1 code=$2 needle=$3; shift 3
-  local err rc
-  err=$("$BIN" "$@" 2>&1 >/dev/null); rc=$?
-  if [ "$rc" = "$code" ] && [[ "$err" == *"$needle"* ]]; then ok
-  else bad "$name: rc=$rc stderr=[$err], want rc=$code containing [$needle]"; fi
-}
 
 CSV=$FX/price-list-p5.csv
 NEW=$T/new.json
@@ -41,7 +25,7 @@ expect_json "p5 RI terms" "len($P5[\"reserved\"])==6 and any(t[\"term\"]==\"1y-s
 "$BIN" show p5.48xlarge --catalog "$NEW" 2>/dev/null | grep -E "^us-east-1 " | grep -q "61.770.*38.910" && ok || bad "show table p5 us-east-1"
 "$BIN" show p5.48xlarge --catalog "$NEW" 2>/dev/null | grep -q "RI 1y-standard-partial-upfront *162231" && ok || bad "show RI table"
 "$BIN" show p5.48xlarge --catalog "$NEW" --history 2>/dev/null | grep -q "on-demand *2026-11-20 *61.7700 *+12.2%" && ok || bad "show --history"
-expect_fail "no history in the embedded catalog" 1 "no price history" show p5.48xlarge --history
+expect_exit "no history in the embedded catalog" 1 "no price history" show p5.48xlarge --history
 # Every other command accepts the new catalog.
 expect_json "instances on new catalog" 'any(r["instance_type"]=="p5.48xlarge" and r["on_demand_usd_per_hour"]==61.77 for r in d)' instances --catalog "$NEW" --gpu H100 --json
 expect_json "pricing uses imported RI terms" 'any(o["option"]=="reserved-1y-partial-upfront" and o["priced"] and abs(o["usd_per_hour"]-(18.52+162231/8760))<1e-6 for o in d["options"])' pricing p5.48xlarge --catalog "$NEW" --months 12 --json
@@ -72,19 +56,19 @@ expect_json "savings plans + spot" "len($P5[\"savings_plans\"])==3 and $P5[\"spo
 # --- Malformed input: exit 2, file:line, --out byte-for-byte unchanged.
 cp "$NEW" "$T/keep.json"
 sed 's/"PricePerUnit"/"Price"/' "$CSV" >"$T/nocol.csv"
-expect_fail "missing PricePerUnit" 2 "nocol.csv:6: missing column \"PricePerUnit\"" catalog import --price-list "$T/nocol.csv" --out "$T/keep.json"
+expect_exit "missing PricePerUnit" 2 "nocol.csv:6: missing column \"PricePerUnit\"" catalog import --price-list "$T/nocol.csv" --out "$T/keep.json"
 cmp -s "$NEW" "$T/keep.json" && ok || bad "out changed after missing column"
 { cat "$CSV"; printf '\x00\x01\xff\xfegarbage,,\n'; } >"$T/garbage.csv"
-expect_fail "garbage bytes" 2 "garbage.csv:31: expected 91 fields" catalog import --price-list "$T/garbage.csv" --out "$T/keep.json"
+expect_exit "garbage bytes" 2 "garbage.csv:31: expected 91 fields" catalog import --price-list "$T/garbage.csv" --out "$T/keep.json"
 cmp -s "$NEW" "$T/keep.json" && ok || bad "out changed after garbage"
 head -c 5000 "$FX/price-list-p5.json" >"$T/trunc.json"
-expect_fail "truncated JSON" 2 "trunc.json: byte " catalog import --price-list "$T/trunc.json" --out "$T/keep.json"
+expect_exit "truncated JSON" 2 "trunc.json: byte " catalog import --price-list "$T/trunc.json" --out "$T/keep.json"
 cmp -s "$NEW" "$T/keep.json" && ok || bad "out changed after truncated JSON"
 gzip -c "$CSV" | head -c 1000 >"$T/trunc.csv.gz"
-expect_fail "truncated gzip" 2 "truncated gzip" catalog import --price-list "$T/trunc.csv.gz" --out "$T/keep.json"
+expect_exit "truncated gzip" 2 "truncated gzip" catalog import --price-list "$T/trunc.csv.gz" --out "$T/keep.json"
 cmp -s "$NEW" "$T/keep.json" && ok || bad "out changed after truncated gzip"
-expect_fail "no inputs" 2 "expected at least one input" catalog import --out "$T/keep.json"
-expect_fail "unreadable input" 3 "cannot open" catalog import --price-list "$T/missing.csv" --out "$T/keep.json"
+expect_exit "no inputs" 2 "expected at least one input" catalog import --out "$T/keep.json"
+expect_exit "unreadable input" 3 "cannot open" catalog import --price-list "$T/missing.csv" --out "$T/keep.json"
 [ -z "$(ls "$T" | grep '\.tmp\.')" ] && ok || bad "temporary files left: $(ls "$T")"
 
 # --- kill -9 during an import (input still streaming): --out unchanged, no partial file.
@@ -101,5 +85,4 @@ exec 3>&-
 cmp -s "$NEW" "$T/keep.json" && ok || bad "out changed after kill -9"
 "$BIN" show p5.48xlarge --catalog "$T/keep.json" >/dev/null 2>&1 && ok || bad "catalog unreadable after kill -9"
 
-echo "import_test: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish import_test

@@ -9,9 +9,7 @@ work=$(mktemp -d)
 pid=
 cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
-pass=0 fail=0
-ok() { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
+source "$(dirname "$0")/lib.sh"
 
 "$BIN" serve --port 0 --threads 4 >"$work/out" 2>"$work/err" &
 pid=$!
@@ -72,5 +70,4 @@ err=$("$BIN" serve --max-body abc 2>&1 >/dev/null); rc=$?
 err=$("$BIN" serve --catalog /nonexistent.json 2>&1 >/dev/null); rc=$?
 [ "$rc" = 3 ] && ok || bad "--catalog missing -> exit 3: rc=$rc [$err]"
 
-echo "serve_test: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish serve_test

@@ -5,22 +5,7 @@ BIN=${1:?usage: simulate_test.sh PATH/TO/gpuadvisor}
 PY=${PYTHON:-/usr/bin/python3}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
-expect_json() {
-  local name=$1 expr=$2; shift 2
-  local out
-  out=$("$BIN" "$@" 2>/dev/null)
-  if printf '%s' "$out" | "$PY" -c "import json,sys; d=json.load(sys.stdin); sys.exit(0 if ($expr) else 1)"; then ok; else bad "$name: $* -> $expr"; fi
-}
-expect_exit() {
-  local name=$1 code=$2 needle=$3; shift 3
-  local err rc
-  err=$("$BIN" "$@" 2>&1 >/dev/null); rc=$?
-  if [ "$rc" = "$code" ] && [[ "$err" == *"$needle"* ]]; then ok
-  else bad "$name: $* -> rc=$rc stderr=[$err], want rc=$code containing [$needle]"; fi
-}
+source "$(dirname "$0")/lib.sh"
 printf 'timestamp,requests_per_s\n0,10\n3600,30\n7200,30\n10800,10\n' > "$T/tiny.csv"
 # By hand: 1+3+3+1 instance-hours of g5.xlarge at 10 req/s each.
 expect_json "tiny trace" 'd["policy"]["instance_hours"]==8 and abs(d["policy"]["cost_usd"]-8*d["on_demand_usd_per_hour"])<0.01 and d["policy"]["violated_requests"]==0' simulate --instance g5.xlarge --capacity-rps 10 --trace "$T/tiny.csv" --target-utilization 1 --boot-time 0 --scale-out-cooldown 0 --scale-in-cooldown 0 --no-search --json
@@ -36,5 +21,4 @@ expect_exit "no trace" 2 "--diurnal" simulate --instance g5.xlarge --capacity-rp
 expect_exit "bad target" 2 "--target-utilization" simulate --instance g5.xlarge --capacity-rps 5 --diurnal 10 --target-utilization 2
 expect_exit "bad type" 2 "did you mean" simulate --instance g5.xlarg --capacity-rps 5 --diurnal 10
 expect_exit "not serve" 2 "--task" simulate --instance g5.xlarge --diurnal 10 --task pretrain --model llama-3-8b --tokens 1e9
-echo "simulate_test: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish simulate_test

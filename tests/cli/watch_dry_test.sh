@@ -5,9 +5,7 @@ set -u
 BIN=$(realpath "${1:?usage: watch_dry_test.sh PATH/TO/gpuadvisor}")
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
+source "$(dirname "$0")/lib.sh"
 mkdir -p "$T/bin"
 smi() { printf '#!/bin/sh\n%s\n' "$1" > "$T/bin/nvidia-smi"; chmod +x "$T/bin/nvidia-smi"; }
 w() { PATH="$T/bin:$PATH" "$BIN" watch --interval 0.1s --idle-minutes 0.005 --boot-grace 0 \
@@ -24,5 +22,4 @@ smi 'printf "0\n"'; out=$(w --execute); rc=$?; [ $rc = 3 ] && [[ "$out" == *"can
 out=$(w --boot-grace 100000d); [[ "$out" == *"boot-grace"* && "$out" != *"would run"* ]] && ok || bad "grace: $out"
 "$BIN" watch --action reboot >/dev/null 2>&1; [ $? = 2 ] && ok || bad "bad action"
 "$BIN" watch --interval soon >/dev/null 2>&1; [ $? = 2 ] && ok || bad "bad interval"
-echo "watch_dry_test: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish watch_dry_test

@@ -14,9 +14,7 @@ T=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$T"; }
 trap cleanup EXIT
-pass=0 fail=0
-ok() { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
+source "$(dirname "$0")/lib.sh"
 free_port() { "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing AWS_DEFAULT_REGION=us-east-1 AWS_PAGER=""
 MOTO_PORT=$(free_port)
@@ -82,5 +80,4 @@ printf '#!/bin/sh\nprintf "0\\n55\\n"\n' > "$T/bin/nvidia-smi"
 run_watch --execute > "$T/busy.out" 2>&1
 grep -q 'busy: gpu util \[0,55\]' "$T/busy.out" && ! grep -q running: "$T/busy.out" && ok || bad "busy: $(cat "$T/busy.out")"
 "$BIN" watch --action reboot 2>/dev/null; [ $? = 2 ] && ok || bad "bad action exit code"
-echo "watch_test: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish watch_test
