@@ -491,10 +491,11 @@ Status ParseIdleQuery(const ApiContext& ctx, const ApiRequest& req, IdleQuery* q
     } else if (k == "format") {
       std::optional<TelemetryFormat> f = ParseTelemetryFormat(value);
       if (!f) {
-        return Status::InvalidArgument(key +
-                                       ": expected auto, nvidia-smi-csv, nvidia-smi-xml, "
-                                       "prometheus or cloudwatch, got \"" +
-                                       value + "\"");
+        std::string msg = key;
+        msg += ": expected auto, nvidia-smi-csv, nvidia-smi-xml, prometheus or cloudwatch, got \"";
+        msg += value;
+        msg += '"';
+        return Status::InvalidArgument(msg);
       }
       q->telemetry.format = *f;
     } else if (k == "host") {
