@@ -209,7 +209,20 @@ class CatalogInfo(Record):
     sources: "RecordList"
 
 
-class Estimate(Record):
+class Report(Record):
+    """A command's whole answer: the JSON object, the warning lines the CLI prints to stderr
+    (``warnings``) and the CLI's table (``str()``)."""
+
+    def __init__(self, data: Mapping[str, Any], warnings: Sequence[str] = (), text: str = ""):
+        super().__init__(data)
+        object.__setattr__(self, "warnings", list(warnings))
+        object.__setattr__(self, "text", text)
+
+    def __str__(self) -> str:
+        return self.text or repr(self)
+
+
+class Estimate(Report):
     """Memory, time and cost of a workload on given hardware (``gpuadvisor estimate --json``).
 
     ``warnings`` holds what the CLI prints to stderr; ``str()`` is the CLI's table.
@@ -224,14 +237,6 @@ class Estimate(Record):
     uncertainty: Record
     assumptions: List[str]
     provenance: Record
-
-    def __init__(self, data: Mapping[str, Any], warnings: Sequence[str] = (), text: str = ""):
-        super().__init__(data)
-        object.__setattr__(self, "warnings", list(warnings))
-        object.__setattr__(self, "text", text)
-
-    def __str__(self) -> str:
-        return self.text or repr(self)
 
 
 class Plan(Record):
@@ -312,7 +317,7 @@ class PurchaseOption(Record):
     break_even_utilization: Optional[float]
 
 
-class Pricing(Record):
+class Pricing(Report):
     """Every purchase option for a usage pattern (``gpuadvisor pricing TYPE --json``)."""
 
     _nested = {"options": PurchaseOption}
@@ -321,14 +326,6 @@ class Pricing(Record):
     usage: Record
     options: "RecordList"
     cheapest: Optional[str]
-
-    def __init__(self, data: Mapping[str, Any], warnings: Sequence[str] = (), text: str = ""):
-        super().__init__(data)
-        object.__setattr__(self, "warnings", list(warnings))
-        object.__setattr__(self, "text", text)
-
-    def __str__(self) -> str:
-        return self.text or repr(self)
 
     def to_pandas(self):
         """The options as a DataFrame (one row per purchase option)."""
@@ -347,20 +344,12 @@ class HostUsage(Record):
     recommendation: Record
 
 
-class IdleReport(Record):
+class IdleReport(Report):
     """Idle GPUs, wasted dollars and rightsizing from telemetry (``gpuadvisor idle --json``)."""
 
     _nested = {"instances": HostUsage}
     instances: "RecordList"
     total_wasted_usd: float
-
-    def __init__(self, data: Mapping[str, Any], warnings: Sequence[str] = (), text: str = ""):
-        super().__init__(data)
-        object.__setattr__(self, "warnings", list(warnings))
-        object.__setattr__(self, "text", text)
-
-    def __str__(self) -> str:
-        return self.text or repr(self)
 
     def to_pandas(self):
         """The hosts as a DataFrame (one row per host, nested fields flattened)."""
