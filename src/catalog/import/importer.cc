@@ -191,17 +191,17 @@ class Importer {
     GPUADVISOR_RETURN_IF_ERROR(json ? import::ReadPriceListJson(in, keep, &data)
                                     : import::ReadPriceListCsv(in, keep, &data));
     const std::string date = data.publication_date.empty() ? Date() : data.publication_date;
-    CatalogSource src;
-    src.id = "aws-price-list-" + (data.version.empty() ? date : data.version);
-    src.name = "AWS Price List bulk offer file (AmazonEC2), " + std::string(json ? "JSON" : "CSV");
-    src.kind = "on-demand+reserved";
-    src.snapshot_date = date;
-    src.origin = path;
-    src.description =
-        "Canonical Linux rows (shared tenancy, no pre-installed software, capacity status Used, "
-        "RunInstances): on-demand and the 12 reserved terms; imported with `gpuadvisor catalog "
-        "import`.";
-    const std::string id = AddSource(src);
+    const std::string id =
+        AddSource({.id = "aws-price-list-" + (data.version.empty() ? date : data.version),
+                   .name = "AWS Price List bulk offer file (AmazonEC2), " +
+                           std::string(json ? "JSON" : "CSV"),
+                   .kind = "on-demand+reserved",
+                   .snapshot_date = date,
+                   .origin = path,
+                   .description = "Canonical Linux rows (shared tenancy, no pre-installed "
+                                  "software, capacity status Used, RunInstances): on-demand and "
+                                  "the 12 reserved terms; imported with `gpuadvisor catalog "
+                                  "import`."});
     const Provenance from{id, date};
     for (auto& [key, e] : data.entries) {
       auto [type, region] = SplitKey(key);
@@ -239,15 +239,14 @@ class Importer {
     import::TypeFilter keep = [this](std::string_view t) { return Keep(t); };
     GPUADVISOR_RETURN_IF_ERROR(import::ReadSavingsPlansCsv(s->get(), keep, &data));
     const std::string date = data.publication_date.empty() ? Date() : data.publication_date;
-    CatalogSource src;
-    src.id = "aws-savings-plans-" + (data.version.empty() ? date : data.version);
-    src.name = "AWS Price List Savings Plans rate file";
-    src.kind = "savings-plans";
-    src.snapshot_date = date;
-    src.origin = path;
-    src.description =
-        "Compute and EC2 Instance Savings Plans rates for Linux shared-tenancy usage.";
-    const std::string id = AddSource(src);
+    const std::string id = AddSource(
+        {.id = "aws-savings-plans-" + (data.version.empty() ? date : data.version),
+         .name = "AWS Price List Savings Plans rate file",
+         .kind = "savings-plans",
+         .snapshot_date = date,
+         .origin = path,
+         .description =
+             "Compute and EC2 Instance Savings Plans rates for Linux shared-tenancy usage."});
     for (auto& [key, rates] : data.rates) {
       auto [type, region] = SplitKey(key);
       if (!build::IsRegionCode(region)) continue;
@@ -269,14 +268,13 @@ class Importer {
     if (!text.ok()) return text.status();
     Result<std::vector<InstanceType>> recs = build::ReadDescribeInstanceTypes(*text, path);
     if (!recs.ok()) return recs.status();
-    CatalogSource src;
-    src.id = "describe-instance-types-" + Date();
-    src.name = "EC2 DescribeInstanceTypes";
-    src.kind = "specs";
-    src.snapshot_date = in_.snapshot_date;
-    src.origin = path;
-    src.description = "Instance specs as the EC2 API reports them (accelerated types).";
-    const std::string id = AddSource(src);
+    const std::string id = AddSource(
+        {.id = "describe-instance-types-" + Date(),
+         .name = "EC2 DescribeInstanceTypes",
+         .kind = "specs",
+         .snapshot_date = in_.snapshot_date,
+         .origin = path,
+         .description = "Instance specs as the EC2 API reports them (accelerated types)."});
     int64_t taken = 0;
     for (InstanceType& t : *recs) {
       ++taken;
@@ -327,14 +325,13 @@ class Importer {
         import::ReadInstanceTypeOfferingsJson(*text, path);
     if (!recs.ok()) return recs.status();
     const std::map<std::string, std::string> az_regions = AzIdRegions();
-    CatalogSource src;
-    src.id = "instance-type-offerings-" + Date();
-    src.name = "EC2 DescribeInstanceTypeOfferings";
-    src.kind = "availability";
-    src.snapshot_date = in_.snapshot_date;
-    src.origin = path;
-    src.description = "Where each type is offered (regions, availability-zone IDs).";
-    const std::string id = AddSource(src);
+    const std::string id =
+        AddSource({.id = "instance-type-offerings-" + Date(),
+                   .name = "EC2 DescribeInstanceTypeOfferings",
+                   .kind = "availability",
+                   .snapshot_date = in_.snapshot_date,
+                   .origin = path,
+                   .description = "Where each type is offered (regions, availability-zone IDs)."});
     std::set<std::string> covered;                         // regions listed region-wide
     std::set<std::pair<std::string, std::string>> listed;  // (type, region)
     std::set<std::string> unmapped;
@@ -404,14 +401,13 @@ class Importer {
       if (d == daily.end() || r.usd_per_hour < d->second) daily[key] = r.usd_per_hour;
       newest = std::max(newest, r.timestamp.substr(0, 10));
     }
-    CatalogSource src;
-    src.id = "spot-price-history-" + (newest.empty() ? Date() : newest);
-    src.name = "EC2 DescribeSpotPriceHistory (Linux/UNIX)";
-    src.kind = "spot";
-    src.snapshot_date = newest;
-    src.origin = path;
-    src.description = "Spot price: the lowest of the latest price in each AZ; history per day.";
-    const std::string id = AddSource(src);
+    const std::string id = AddSource(
+        {.id = "spot-price-history-" + (newest.empty() ? Date() : newest),
+         .name = "EC2 DescribeSpotPriceHistory (Linux/UNIX)",
+         .kind = "spot",
+         .snapshot_date = newest,
+         .origin = path,
+         .description = "Spot price: the lowest of the latest price in each AZ; history per day."});
     struct Agg {
       double usd = 0;
       int azs = 0;
@@ -453,15 +449,14 @@ class Importer {
     if (!text.ok()) return text.status();
     Result<std::vector<build::SpotAdvice>> recs = build::ReadSpotAdvisorJson(*text, path);
     if (!recs.ok()) return recs.status();
-    CatalogSource src;
-    src.id = "spot-advisor-" + Date();
-    src.name = "AWS Spot Instance Advisor feed";
-    src.kind = "spot-advisor";
-    src.snapshot_date = in_.snapshot_date;
-    src.origin = path;
-    src.description =
-        "Interruption-frequency band and average savings per type and region (Linux).";
-    const std::string id = AddSource(src);
+    const std::string id = AddSource(
+        {.id = "spot-advisor-" + Date(),
+         .name = "AWS Spot Instance Advisor feed",
+         .kind = "spot-advisor",
+         .snapshot_date = in_.snapshot_date,
+         .origin = path,
+         .description =
+             "Interruption-frequency band and average savings per type and region (Linux)."});
     int64_t taken = 0;
     for (const build::SpotAdvice& a : *recs) {
       if (!build::IsRegionCode(a.region) || !Type(a.instance_type)) continue;
