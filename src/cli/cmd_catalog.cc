@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/common.h"
+#include "cli/progress.h"
 #include "gpuadvisor/catalog_build.h"
 #include "util/strings.h"
 
@@ -84,19 +85,10 @@ struct BuildOptions {
   std::string generated_at;
 };
 
-std::string NowIso() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 int RunBuild(const BuildOptions& o) {
   Result<std::vector<BuildInput>> inputs = LoadBuildManifest(o.manifest, o.root);
   if (!inputs.ok()) return Fail(inputs.status());
-  Result<Catalog> c = BuildCatalog(*inputs, o.generated_at.empty() ? NowIso() : o.generated_at);
+  Result<Catalog> c = BuildCatalog(*inputs, o.generated_at.empty() ? NowUtcIso() : o.generated_at);
   if (!c.ok()) return Fail(c.status());
   Status st = WriteCatalogFile(*c, o.out);
   if (!st.ok()) return Fail(st);

@@ -1,13 +1,13 @@
 // `gpuadvisor catalog import` (refresh from AWS data formats) and `catalog diff OLD NEW`.
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <iostream>
 
 #include "cli/common.h"
+#include "cli/progress.h"
 #include "gpuadvisor/catalog_import.h"
+#include "gpuadvisor/query.h"
 #include "io/import_views.h"
 #include "util/files.h"
 #include "util/strings.h"
@@ -23,64 +23,6 @@ struct ImportOptions {
   bool no_progress = false;
 };
 
-std::string Iso(const char* fmt) {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, fmt, &tm);
-  return buf;
-}
-
-std::string HumanBytes(double b) {
-  if (b >= 1e9) return FormatFixed(b / 1e9, 2) + " GB";
-  if (b >= 1e6) return FormatFixed(b / 1e6, 1) + " MB";
-  return FormatFixed(b / 1e3, 0) + " kB";
-}
-
-// A one-line progress bar on stderr (TTY only), redrawn at most 10 times a second.
-class ProgressBar {
- public:
-  void Update(const std::string& path, int64_t done, int64_t total) {
-    auto now = std::chrono::steady_clock::now();
-    if (path != path_) {
-      path_ = path;
-      start_ = now;
-    }
-    if (now - last_ < std::chrono::milliseconds(100)) return;
-    last_ = now;
-    const double secs = std::chrono::duration<double>(now - start_).count();
-    const double rate = secs > 0 ? static_cast<double>(done) / secs : 0;
-    std::string line =
-        "\r\033[K" + path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
-    if (total > 0) {
-      const double frac = std::min(1.0, static_cast<double>(done) / static_cast<double>(total));
-      const int width = 30, fill = static_cast<int>(frac * width);
-      line += " [" + std::string(static_cast<size_t>(fill), '#') +
-              std::string(static_cast<size_t>(width - fill), '.') + "] " +
-              FormatFixed(frac * 100, 0) + "% " + HumanBytes(static_cast<double>(done)) + " / " +
-              HumanBytes(static_cast<double>(total));
-      if (rate > 0) {
-        const int eta = static_cast<int>(static_cast<double>(total - done) / rate);
-        line += " " + HumanBytes(rate) + "/s ETA " + std::to_string(eta / 60) + ":" +
-                (eta % 60 < 10 ? "0" : "") + std::to_string(eta % 60);
-      }
-    } else {
-      line += " " + HumanBytes(static_cast<double>(done)) + " " + HumanBytes(rate) + "/s";
-    }
-    std::fputs(line.c_str(), stderr);
-    shown_ = true;
-  }
-  void Clear() {
-    if (shown_) std::fputs("\r\033[K", stderr);
-  }
-
- private:
-  std::string path_;
-  std::chrono::steady_clock::time_point start_, last_;
-  bool shown_ = false;
-};
-
 int RunImport(ImportOptions o) {
   const ImportInputs& in = o.inputs;
   if (in.price_list.empty() && in.savings_plans.empty() && in.instance_types.empty() &&
@@ -91,9 +33,10 @@ int RunImport(ImportOptions o) {
   }
   Result<Context> ctx = MakeContext(o.common);
   if (!ctx.ok()) return Fail(ctx.status());
-  if (o.inputs.snapshot_date.empty()) o.inputs.snapshot_date = Iso("%Y-%m-%d");
-  ProgressBar bar;
-  if (!o.no_progress && ::isatty(STDERR_FILENO)) {
+  if (o.inputs.snapshot_date.empty()) o.inputs.snapshot_date = TodayUtc();
+  const bool tty = !o.no_progress && ::isatty(STDERR_FILENO);
+  ProgressBar bar(tty);
+  if (tty) {
     o.inputs.progress = [&bar](const std::string& p, int64_t done, int64_t total) {
       bar.Update(p, done, total);
     };
@@ -104,7 +47,7 @@ int RunImport(ImportOptions o) {
   Status st = ImportIntoCatalog(&after, o.inputs, &report);
   bar.Clear();
   if (!st.ok()) return Fail(st);
-  after.generated_at = o.generated_at.empty() ? Iso("%Y-%m-%dT%H:%M:%SZ") : o.generated_at;
+  after.generated_at = o.generated_at.empty() ? NowUtcIso() : o.generated_at;
   after.generator = "gpuadvisor catalog import";
   // The file written must be one every command accepts: parse it back before replacing PATH.
   std::string json = CatalogToJson(after);

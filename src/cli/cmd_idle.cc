@@ -1,10 +1,10 @@
 // `gpuadvisor idle FILE...`: idle periods, waste and rightsizing from GPU telemetry.
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 
 #include "cli/common.h"
+#include "cli/progress.h"
 #include "gpuadvisor/idle.h"
 #include "gpuadvisor/query.h"
 #include "io/idle_views.h"
@@ -22,42 +22,6 @@ struct IdleCliOptions {
   bool no_progress = false;
 };
 
-// "\r reading a.csv  42%  1.2 GB  310 MB/s" on stderr, at most every 100 ms.
-class Progress {
- public:
-  explicit Progress(bool on) : on_(on) {}
-  void Start(const std::string& file) {
-    file_ = file;
-    start_ = last_ = std::chrono::steady_clock::now();
-  }
-  void Update(uint64_t done, uint64_t total) {
-    if (!on_) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_ < std::chrono::milliseconds(100) && done != total) return;
-    last_ = now;
-    const double s = std::chrono::duration<double>(now - start_).count();
-    std::string line = "\r  reading " + file_;
-    if (total > 0)
-      line += "  " +
-              FormatFixed(100.0 * static_cast<double>(done) / static_cast<double>(total), 0) + "%";
-    line += "  " + FormatFixed(static_cast<double>(done) / 1e6, 0) + " MB";
-    if (s > 0.05) line += "  " + FormatFixed(static_cast<double>(done) / 1e6 / s, 0) + " MB/s";
-    line += "   ";
-    std::fputs(line.c_str(), stderr);
-    shown_ = true;
-  }
-  void Done() {
-    if (shown_) std::fputs("\r\033[K", stderr);
-    shown_ = false;
-  }
-
- private:
-  bool on_;
-  bool shown_ = false;
-  std::string file_;
-  std::chrono::steady_clock::time_point start_, last_;
-};
-
 int Run(const IdleCliOptions& o) {
   Result<Context> ctx = MakeContext(o.common);
   if (!ctx.ok()) return Fail(ctx.status());
@@ -65,13 +29,16 @@ int Run(const IdleCliOptions& o) {
   if (!setup.ok()) return Fail(setup.status());
   TelemetryOptions to = setup->telemetry;
   const std::vector<InventoryEntry>& inventory = setup->inventory;
-  Progress progress(!o.no_progress && ::isatty(STDERR_FILENO));
-  to.progress = [&progress](uint64_t done, uint64_t total) { progress.Update(done, total); };
+  ProgressBar bar(!o.no_progress && ::isatty(STDERR_FILENO));
+  std::string current;  // the file being read
+  to.progress = [&bar, &current](uint64_t done, uint64_t total) {
+    bar.Update(current, static_cast<int64_t>(done), static_cast<int64_t>(total));
+  };
   IdleAnalyzer analyzer(ctx->catalog, setup->options);
   for (const std::string& file : o.files) {
-    progress.Start(file);
+    current = file;
     Status st = analyzer.AddFile(file, to);
-    progress.Done();
+    bar.Clear();
     if (!st.ok()) return Fail(st);
   }
   Result<IdleReport> r = analyzer.Finish(inventory);

@@ -1,6 +1,7 @@
 set(GPUADVISOR_CLI_SOURCES
   src/cli/run.cc
   src/cli/common.cc
+  src/cli/progress.cc
   src/cli/cmd_instances.cc
   src/cli/cmd_show.cc
   src/cli/cmd_gpus.cc
