@@ -134,7 +134,18 @@ struct GpuSpec {
   std::optional<double> memory_bw_gbps;  // GB/s
   std::optional<double> fp64_tflops, fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops,
       int8_tops;
+  std::optional<double> fp64_tensor_tflops;  // FP64 on tensor cores (DGEMM/HPL); null = none
   std::optional<double> nvlink_gbps;  // total bidirectional per GPU; null = PCIe only / unknown
+  // AWS Neuron devices: NeuronCores per device and the NeuronLink device-to-device interconnect
+  // (total bidirectional GB/s per device; topology "ring", "2d-torus", ...). Empty elsewhere.
+  int neuron_cores = 0;
+  std::optional<double> neuronlink_gbyte_s;
+  std::string neuronlink_topology;
+  // How far the figures can be trusted: "published" (vendor datasheet or AWS documentation for
+  // every figure used), "derived" (some figures computed from clocks x units or a sibling part;
+  // `derivation` says which and how). Empty = not graded (catalogs written before this field).
+  std::string confidence;
+  std::string derivation;
   std::optional<double> tdp_w;
   std::optional<int> nvenc;                       // NVENC engines; 0 = none; null = not verified
   std::optional<std::string> compute_capability;  // "9.0"
