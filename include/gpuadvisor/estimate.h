@@ -97,6 +97,9 @@ struct ParallelismChoice {
   int micro_batch = 1;
   bool sequence_parallel = false;
   Recompute recompute = Recompute::kNone;
+  // Training: whose communication overlap, pipeline split and loss kernel the step assumes
+  // (Workload::framework, or inferred: Megatron-Core with TP/PP, FSDP otherwise).
+  Framework framework = Framework::kFsdp;
   bool chosen = false;  // at least one value was picked by the estimator
 };
 

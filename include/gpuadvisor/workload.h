@@ -41,9 +41,21 @@ enum class TaskKind {
 // Names as in the contract ("fp32", "bf16", "int4", ...): do not rename.
 enum class Precision { kFp32, kTf32, kBf16, kFp16, kFp8, kInt8, kInt4, kFp4, kNf4, kFp64 };
 enum class Optimizer { kAdamW, kAdam8bit, kSgd };
-enum class Recompute { kNone, kSelective, kFull };
+// Activation recomputation: none; selective (Megatron: the attention core); full (only each
+// layer's input is kept); op (torchtitan's op-level selective AC: matmul and attention outputs
+// are saved except every second matmul of a block, elementwise ops are recomputed).
+enum class Recompute { kNone, kSelective, kFull, kOp };
 enum class Codec { kH264, kHevc, kAv1 };
 enum class Offload { kNone, kCpu, kNvme };
+// Training framework: decides which communication overlaps compute, how pipeline stages are
+// balanced and which loss kernel runs (doc/estimation.md, "Frameworks"). Unset = inferred from
+// the layout: Megatron-Core when TP or PP > 1, PyTorch FSDP otherwise.
+//   megatron-core  Megatron-Core / NeMo: TP comm overlap, overlapped distributed optimizer
+//   megatron-lm    Megatron-LM before Megatron-Core (2021-22) and Megatron-DeepSpeed: no overlap
+//   fsdp           PyTorch FSDP / DDP with a fused loss (MosaicML llm-foundry, HF Accelerate)
+//   torchtitan     PyTorch FSDP2 with the eager cross-entropy loss (torchtitan)
+//   deepspeed      DeepSpeed ZeRO (gradients reduced in the training precision)
+enum class Framework { kMegatronCore, kMegatronLm, kFsdp, kTorchtitan, kDeepSpeed };
 // Which linear layers LoRA adapts.
 enum class LoraTargets { kAll, kAttention, kQv };
 
@@ -61,6 +73,7 @@ const char* TaskKindName(TaskKind t);
 const char* PrecisionName(Precision p);
 const char* OptimizerName(Optimizer o);
 const char* RecomputeName(Recompute r);
+const char* FrameworkName(Framework f);
 const char* CodecName(Codec c);
 const char* ModelFamilyName(ModelFamily f);
 bool IsTrainingTask(TaskKind t);  // pretrain, finetune, lora, qlora
@@ -140,6 +153,7 @@ struct Workload {
   int global_batch = 0;                // sequences per optimizer step
   std::optional<Precision> precision;  // unset = bf16 where supported, else fp16
   Optimizer optimizer = Optimizer::kAdamW;
+  std::optional<Framework> framework;  // unset = inferred from the parallel layout
   bool flash_attention = true;  // fused attention (no s^2 activations)
   int lora_rank = 16;
   LoraTargets lora_targets = LoraTargets::kAll;

@@ -142,6 +142,20 @@ Topology MakeTopology(const Hardware& hw) {
   }
   t.inter_bps_node = gbps / 8 * 1e9 * kNetworkEfficiency;
   t.inter_latency_s = 30e-6;
+  const InstanceType* inst = hw.instance;
+  const int per_instance = inst != nullptr ? inst->accelerator.devices() : 1;
+  if (inst != nullptr && inst->vcpus > 0) {
+    t.host_cores_per_device = inst->vcpus / 2.0 / per_instance;  // vCPUs are hyperthreads
+  } else {
+    t.host_cores_per_device = kDefaultHostCoresPerDevice;
+    t.host_assumed = true;
+  }
+  if (inst != nullptr) {
+    const int drives = inst->local_nvme ? std::max(1, inst->local_disk_count) : 0;
+    t.nvme_bps_per_device = drives * kNvmeDriveBps / per_instance;
+  } else {
+    t.nvme_bps_per_device = kNvmeDriveBps;  // 8 drives for 8 GPUs
+  }
   return t;
 }
 

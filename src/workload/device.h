@@ -47,6 +47,10 @@ struct Topology {
   double inter_bps_node = 0;   // effective bytes/s per node between nodes
   double inter_latency_s = 0;
   bool network_assumed = false;  // no instance and no override: a default was used
+  // Host side, for optimizer offload (ZeRO-Offload / ZeRO-Infinity).
+  double host_cores_per_device = 0;  // physical CPU cores per device (vCPUs / 2)
+  double nvme_bps_per_device = 0;    // local NVMe bytes/s per device
+  bool host_assumed = false;         // no instance: a DGX-class host was assumed
 };
 Topology MakeTopology(const Hardware& hw);
 
@@ -58,6 +62,12 @@ inline constexpr double kNvlinkEfficiency = 0.7;  // NCCL bus bandwidth / link p
 inline constexpr double kPcieEfficiency = 0.7;
 inline constexpr double kNetworkEfficiency = 0.8;       // EFA/IB achieved / line rate
 inline constexpr double kDefaultNodeNetworkGbps = 400;  // when nothing says otherwise
+// Host of a bare GPU count: NVIDIA DGX H100 (2 x 56-core Xeon 8480C for 8 GPUs, DGX H100 user
+// guide) = 14 physical cores per GPU; and 8 local NVMe drives for 8 GPUs (p4d/p5 class).
+inline constexpr double kDefaultHostCoresPerDevice = 14;
+// Sequential throughput of one local NVMe drive: AWS quotes 16 GB/s of read throughput from the
+// eight 1 TB NVMe drives of p4d.24xlarge (p4d launch announcement, 2020) = 2 GB/s per drive.
+inline constexpr double kNvmeDriveBps = 2e9;
 
 }  // namespace gpuadvisor::workload_internal
 

@@ -39,6 +39,7 @@ json ParallelismJson(const Estimate& e) {
           {"virtual_pp", p.virtual_pp},
           {"sequence_parallel", p.sequence_parallel},
           {"recompute", serve ? json(nullptr) : json(RecomputeName(p.recompute))},
+          {"framework", serve ? json(nullptr) : json(FrameworkName(p.framework))},
           {"chosen", p.chosen}};
 }
 

@@ -123,11 +123,13 @@ struct Search {
     const int zero_single[] = {0};
     const int* zeros = r.zero ? zero_fixed : dp > 1 ? zeros_all : zero_single;
     const int nzero = r.zero || dp == 1 ? 1 : 3;
-    const Recompute rc_all[] = {Recompute::kNone, Recompute::kSelective, Recompute::kFull};
+    const Recompute rc_all[] = {Recompute::kNone, Recompute::kSelective, Recompute::kOp,
+                                Recompute::kFull};
     const Recompute rc_fixed[] = {r.recompute.value_or(Recompute::kFull)};
     const bool rc_given = r.recompute || ctx.w.task == TaskKind::kQlora;
     const Recompute* rcs = rc_given ? rc_fixed : rc_all;
-    const int nrc = rc_given ? 1 : 3;
+    const int nrc = rc_given ? 1 : 4;
+    const Framework framework = ctx.w.framework.value_or(DefaultFramework(tp, pp));
     const int per_dp = static_cast<int>(std::ceil(base.global_batch / dp));
     const int mbs_all[] = {16, 8, 4, 2, 1};
     for (int z = 0; z < nzero; ++z) {
@@ -144,6 +146,7 @@ struct Search {
           c.par.cp = cp;
           c.par.zero = zeros[z];
           c.par.recompute = rcs[k];
+          c.par.framework = framework;
           c.par.micro_batch = mb;
           c.par.sequence_parallel = r.sequence_parallel.value_or(tp > 1) && tp > 1;
           TryInterleaving(c);
@@ -238,6 +241,18 @@ void Report(const EstimateContext& ctx, const Plan& plan, double peak, const Mod
                " s, pipeline bubble " + Num(100 * plan.step.bubble_fraction, 1) + "%");
   }
   if (!w.flash_attention) ctx.Assume("unfused attention (no FlashAttention)");
+  const FrameworkTraits& fw = TraitsOf(c.par.framework);
+  ctx.Assume(std::string("framework ") + FrameworkName(c.par.framework) +
+             (w.framework ? "" : " (default for this layout; --framework)") + ": TP comm " +
+             (fw.tp_overlap && c.par.sequence_parallel ? "overlapped with GEMMs" : "not overlapped") +
+             ", gradient reduction " + (fw.grad_reduce_overlap ? "behind backward" : "after it") +
+             (fw.uneven_pipeline ? ", pipeline stages balanced with embedding and head" : ""));
+  if (c.offload != Offload::kNone) {
+    ctx.Assume("optimizer offloaded to " + std::string(c.offload == Offload::kNvme ? "NVMe" : "CPU") +
+               ": host Adam, PCIe and NVMe traffic " + Num(plan.step.offload_s, 3) + " s per step (" +
+               Num(ctx.topo.host_cores_per_device, 0) + " CPU cores per GPU" +
+               (ctx.topo.host_assumed ? ", DGX-class host assumed" : "") + ")");
+  }
   if (low_conf)
     ctx.Warn("no published LLM training efficiency for " + ctx.gpu.model +
              "; wide uncertainty band");

@@ -148,6 +148,10 @@ const FieldDef kFields[] = {
     {"fp64-flop", GA_NUM(fp64_flop)},
     {"fp64-flops", GA_NUM(fp64_flops_needed)},
     {"fps", GA_NUM(fps)},
+    {"framework",
+     [](Workload* w, std::string_view k, std::string_view v) {
+       return Assign(ParseFramework(k, v), &w->framework);
+     }},
     {"gated-mlp",
      [](Workload* w, std::string_view k, std::string_view v) {
        return AssignArch(w, Bool(k, v), &w->model.gated_mlp, kArchGated);
@@ -299,6 +303,9 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"fp64-flop", "N", "hpc: total FP64 FLOP of the job"},
     {"fp64-flops", "N", "hpc: sustained FP64 FLOP/s needed"},
     {"fps", "N", "transcode: frames per second per stream"},
+    {"framework", "FW",
+     "training framework: megatron-core|megatron-lm|fsdp|torchtitan|deepspeed (default: "
+     "megatron-core with TP/PP, else fsdp)"},
     {"gated-mlp", "BOOL", "SwiGLU/GeGLU MLP (3 matrices) instead of GELU (2)"},
     {"global-batch", "N", "sequences per optimizer step"},
     {"global-batch-tokens", "N", "tokens per optimizer step (alternative to --global-batch)"},
@@ -328,7 +335,7 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"pp", "N", "pipeline-parallel degree"},
     {"precision", "P", "training compute precision fp32|tf32|bf16|fp16|fp8"},
     {"quantization", "Q", "serving weights: none|fp8|int8|int4|fp4|nf4"},
-    {"recompute", "R", "activation recomputation: none|selective|full"},
+    {"recompute", "R", "activation recomputation: none|selective|full|op (torchtitan op-level)"},
     {"resolution", "PX", "vision: input side length in pixels"},
     {"rps", "N", "serving: request arrival rate per second (open loop)"},
     {"runtime", "DUR", "hpc: runtime target (36h)"},

@@ -76,8 +76,17 @@ double TrainHardwareFlopPerToken(const ModelShape& m, double seq, Recompute r) {
       return TrainFlopPerToken(m, seq) + attention;
     case Recompute::kFull:
       return TrainFlopPerToken(m, seq) + ForwardFlopPerToken(m, seq);
+    case Recompute::kOp:
+      return TrainFlopPerToken(m, seq) + OpRecomputeFlopPerToken(m);
   }
   return TrainFlopPerToken(m, seq);
+}
+
+double OpRecomputeFlopPerToken(const ModelShape& m) {
+  const double k = m.kv_heads * m.head_dim, q = m.heads * m.head_dim;
+  // wk (h x k), wo (q x h), and w3 (gated) or w2 (GELU): both h x f per active expert.
+  const double per_layer = 2 * (m.hidden * k + q * m.hidden + m.hidden * m.ffn * m.active_experts);
+  return per_layer * m.layers;
 }
 
 double LoraFlopPerToken(const ModelShape& m, double seq) {
@@ -96,18 +105,35 @@ double ActivationBytesPerLayer(const ModelShape& m, double s, double b,
                                const ActivationOptions& o) {
   const double sbh = s * b * m.hidden;
   const double t = std::max(1.0, o.t);
+  const double t_sp = o.sequence_parallel ? t : 1;
   if (o.recompute == Recompute::kFull) {  // only the layer input is kept
-    return 2 * sbh / (o.sequence_parallel ? t : 1);
+    return 2 * sbh / t_sp;
   }
   const double kv_ratio = m.kv_heads * m.head_dim / m.hidden;
+  const double q_ratio = m.heads * m.head_dim / m.hidden;
+  const double f_ratio = m.ffn * m.active_experts / m.hidden;
+  if (o.recompute == Recompute::kOp) {
+    // Saved: the block input and the outputs of the odd matmuls (q, v, w1 and, gated, w2) and
+    // of attention (its output; the log-sum-exp is negligible); everything else is rebuilt.
+    const double replicated = 2 + (m.gated ? 2 : 0);  // block input, w2 output
+    const double sharded = 2 * q_ratio + 2 * kv_ratio + 2 * q_ratio + 2 * f_ratio;
+    return (replicated / t_sp + sharded / t) * sbh;
+  }
   const double mask = m.dropout ? 1 : 0;
   // Korthikanti: attention 11sbh (MHA, with dropout) = QKV input 2 + Q 2 + K 2 + V 2 +
   // projection input 2 + dropout mask 1; MLP 19sbh = input 2 + 4h-wide outputs 8+8 + mask 1;
   // two LayerNorm inputs 4. Gated MLPs store gate, up, activation and product (8·f/h).
-  const double replicated = 4 + 2 + 2 + 2 * mask;  // norms, block inputs, dropout masks
-  const double mlp_sharded = m.gated ? 8 * m.ffn / m.hidden : 4 * m.ffn / m.hidden;
+  double replicated = 4 + 2 + 2 + 2 * mask;  // norms, block inputs, dropout masks
+  double mlp_sharded = m.gated ? 8 * m.ffn / m.hidden : 4 * m.ffn / m.hidden;
   const double attn_sharded = 2 + 4 * kv_ratio + 2;
-  double per_sbh = replicated / (o.sequence_parallel ? t : 1) + (attn_sharded + mlp_sharded) / t;
+  if (o.frozen_base && *o.frozen_base != LoraTargets::kAll) {
+    // Frozen, unadapted MLP: neither its input (the second norm's output) nor the input of the
+    // down projection (gated product / GELU output, 2f/h) is needed. The attention projection's
+    // input stays: it is also the attention output FlashAttention's backward reads.
+    replicated -= 2;
+    mlp_sharded -= 2 * m.ffn / m.hidden;
+  }
+  double per_sbh = replicated / t_sp + (attn_sharded + mlp_sharded) / t;
   const bool scores_stored = !o.flash_attention && o.recompute == Recompute::kNone;
   double scores = 0;
   if (scores_stored) {

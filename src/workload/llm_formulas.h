@@ -4,6 +4,8 @@
 #ifndef GPUADVISOR_WORKLOAD_LLM_FORMULAS_H_
 #define GPUADVISOR_WORKLOAD_LLM_FORMULAS_H_
 
+#include <optional>
+
 #include "gpuadvisor/workload.h"
 
 namespace gpuadvisor::workload_internal {
@@ -30,8 +32,14 @@ double AttentionContext(const ModelShape& m, double seq);
 // (the Megatron/MosaicML convention: no causal saving). Training = 3x forward.
 double ForwardFlopPerToken(const ModelShape& m, double seq);
 double TrainFlopPerToken(const ModelShape& m, double seq);
-// Hardware FLOPs including recomputation: full adds one forward, selective the attention core.
+// Hardware FLOPs including recomputation: full adds one forward, selective the attention core,
+// op the matmuls torchtitan's op-level policy does not save (OpRecomputeFlopPerToken).
 double TrainHardwareFlopPerToken(const ModelShape& m, double seq, Recompute r);
+// torchtitan's op-level selective AC (torchtitan/distributed/activation_checkpoint.py, Dec 2024:
+// `_save_list` = mm + SDPA + reduce_scatter, "except every second mm") counts the matmuls of a
+// block in call order (q, k, v, o, then w1, w3, w2 gated or w1, w2 GELU) and recomputes the
+// even ones: k, o and the second MLP matmul. Their forward FLOPs per token, all layers.
+double OpRecomputeFlopPerToken(const ModelShape& m);
 // LoRA/QLoRA: the frozen base needs no weight gradients (2N fewer per token).
 double LoraFlopPerToken(const ModelShape& m, double seq);
 
@@ -47,6 +55,9 @@ struct ActivationOptions {
   bool sequence_parallel = false;
   bool flash_attention = true;
   Recompute recompute = Recompute::kNone;
+  // LoRA/QLoRA: the base weights are frozen, so a Linear whose weight needs no gradient and
+  // carries no adapter does not keep its input (dX = dY·W^T needs only W). Unset = full training.
+  std::optional<LoraTargets> frozen_base;
 };
 double ActivationBytesPerLayer(const ModelShape& m, double s, double b, const ActivationOptions& o);
 // Output logits kept in fp32 for the loss: 4·s·b·V/t.

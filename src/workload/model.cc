@@ -79,8 +79,26 @@ const char* RecomputeName(Recompute r) {
       return "selective";
     case Recompute::kFull:
       return "full";
+    case Recompute::kOp:
+      return "op";
   }
   return "none";
+}
+
+const char* FrameworkName(Framework f) {
+  switch (f) {
+    case Framework::kMegatronCore:
+      return "megatron-core";
+    case Framework::kMegatronLm:
+      return "megatron-lm";
+    case Framework::kFsdp:
+      return "fsdp";
+    case Framework::kTorchtitan:
+      return "torchtitan";
+    case Framework::kDeepSpeed:
+      return "deepspeed";
+  }
+  return "fsdp";
 }
 
 const char* CodecName(Codec c) {

@@ -8,9 +8,26 @@ namespace {
 
 constexpr double kCudaContextBytes = 1.0 * kGiB;  // CUDA context + framework (0.5-1 GB)
 constexpr double kCommBufferBytes = 0.5 * kGiB;   // NCCL buffers when more than one device
-constexpr double kFragmentation = 0.05;           // allocator fragmentation (5-10%)
-constexpr double kDpOverlap = 0.9;                // share of DP traffic hidden behind backward
-constexpr double kQloraMatmulSlowdown = 1.4;      // NF4 dequantisation in every base matmul
+// PyTorch's caching allocator keeps freed blocks reserved and splits them; with recomputation,
+// sharded training and LoRA its fragmentation, (reserved - allocated) / reserved, averages 15%
+// (up to 33%) over eight LLMs on A100-80GB [Guo et al., GMLake, ASPLOS 2024]. What a device
+// must hold is the reserved figure: allocated / (1 - 0.15).
+constexpr double kAllocatorFragmentation = 0.15;
+// A collective that runs beside compute slows it: 18.9% on average (up to 40%) over GPT and
+// Llama layers on A100, H100, MI250 and MI210 [Lee et al. 2025, arXiv:2507.03114] (NCCL's
+// CTAs take SMs from the GEMMs). Overlapped communication of duration c costs 0.19·c.
+constexpr double kOverlapContention = 0.19;
+// TransformerEngine userbuffers split each TP-overlapped GEMM into chunks and exchange one
+// chunk while the next computes (NeMo/MLPerf tp_comm_overlap configs: "pipeline" method,
+// num_splits 4): one chunk of the collective stays exposed.
+constexpr double kTpOverlapChunks = 4;
+// DeepSpeed CPU-Adam: 0.22 s for one billion parameters on the 2 x 24-core Xeon Platinum 8168
+// of a DGX-2 [Ren et al., ZeRO-Offload, USENIX ATC 2021, Table 3] = 95 M parameters/s per core.
+constexpr double kCpuAdamParamsPerCoreS = 1e9 / (0.22 * 48);
+// ZeRO-Infinity moves the fp32 master weights and both Adam moments (12 B/param) from NVMe and
+// back every step [Rajbhandari et al. 2021]; the reads and writes pipeline with CPU-Adam.
+constexpr double kNvmeOptimizerBytes = 2 * 12;
+constexpr double kQloraMatmulSlowdown = 1.4;  // NF4 dequantisation in every base matmul
 // FP8 training (TransformerEngine-style): only the Linear GEMMs run in FP8, and they reach a
 // smaller share of their (doubled) peak than BF16 GEMMs do of theirs; attention stays 16-bit.
 constexpr double kFp8GemmEfficiency = 0.85;  // FP8 GEMM share of peak / BF16 GEMM share
@@ -26,12 +43,34 @@ double ElementwiseBytesPerTokenLayer(const ModelShape& m, double t, bool sp) {
   return 40 * m.hidden / (sp ? t : 1) + 12 * m.ffn * m.active_experts / t;
 }
 
+// Elementwise traffic of eager PyTorch (torchtitan without torch.compile), per token and
+// layer, forward, from the ops of torchtitan's Llama block: RMSNorm = x.float(), pow, mean,
+// rsqrt, mul, type_as, weight mul = 36 B per element (2 norms); two residual adds of 6 B; the
+// complex-number rotary embedding on q and k = 20 B per element; SiLU and the gated product
+// = 10 B per FFN element. Backward ops move about twice as much, as in the fused count.
+double EagerElementwiseBytesPerTokenLayer(const ModelShape& m, double t, bool sp) {
+  const double qk = (m.heads + m.kv_heads) * m.head_dim;
+  return (2 * 36 + 2 * 6) * m.hidden / (sp ? t : 1) + 20 * qk / t +
+         10 * m.ffn * m.active_experts / t;
+}
+
+// Share of the dense peak that fused attention reaches. FlashAttention-2 was written for
+// Ampere and reaches GEMM-class utilisation there (Dao 2023: 72% model FLOPs utilisation
+// end to end on A100), but only 35% of an H100's peak; Hopper kernels (FlashAttention-3,
+// cuDNN 9 fused attention) reach 75% forward and about half in backward [Shah et al. 2024,
+// FlashAttention-3, §1 and §4.1]. Elsewhere attention is taken at the GEMM efficiency.
+double AttentionEfficiency(const GpuSpec& gpu, const FrameworkTraits& f, double matmul) {
+  if (gpu.architecture.rfind("Hopper", 0) != 0) return matmul;
+  return f.hopper_attention ? 0.6 : 0.35;
+}
+
 // Softmax/mask/dropout traffic of unfused attention per token per layer, one pass.
 double UnfusedAttentionBytesPerTokenLayer(const ModelShape& m, double s, double t) {
   return (m.dropout ? 14 : 8) * m.heads * AttentionContext(m, s) / t;
 }
 
-double Passes(Recompute r) { return r == Recompute::kFull ? 4 : 3; }  // fwd + 2x bwd (+ refwd)
+// fwd + 2x bwd, + a re-forward of the elementwise ops with full or op-level recomputation.
+double Passes(Recompute r) { return r == Recompute::kFull || r == Recompute::kOp ? 4 : 3; }
 
 // Elements entering FP8 GEMMs per token per layer (QKV, output projection, MLP up and down),
 // each cast (and, backward, transposed) once per pass.
@@ -40,22 +79,31 @@ double Fp8CastBytesPerTokenLayer(const ModelShape& m, double t) {
   return kFp8CastBytes * inputs / t;
 }
 
-// Heaviest pipeline stage over the mean one: each of the v chunks of a stage holds at most
-// ceil(L/(p·v)) layers and the last stage also the LM head (and loss), so a large vocabulary
-// or an uneven split slows the whole pipeline.
-double StageImbalance(const ModelShape& m, double seq, int pp, int v) {
+// Heaviest pipeline stage over the mean one. Equal split (Megatron-LM before Megatron-Core):
+// each of the v chunks of a stage holds at most ceil(L/(p·v)) layers and the last stage also
+// the LM head (and loss), so a large vocabulary or an uneven split slows the whole pipeline.
+// Balanced split (Megatron-Core --decoder-last-pipeline-num-layers; Llama 3 §3.3.2 takes one
+// layer off the first and last stages): the last stage holds n layers and the head, the
+// others share the rest evenly, with the n that minimises the heaviest stage.
+double StageImbalance(const ModelShape& m, double seq, int pp, int v, bool balanced) {
   if (pp <= 1) return 1;
   const double head = 2 * m.vocab * m.hidden;
   const double layer = (ForwardFlopPerToken(m, seq) - head) / m.layers;
   const double mean = (m.layers * layer + head) / pp;
-  const double heaviest = std::ceil(m.layers / (pp * v)) * v * layer + head;
+  double heaviest = std::ceil(m.layers / (pp * v)) * v * layer + head;
+  if (balanced) {
+    for (double last = 0; last <= std::ceil(m.layers / pp); ++last) {
+      const double others = std::ceil((m.layers - last) / (pp - 1)) * layer;
+      heaviest = std::min(heaviest, std::max(others, last * layer + head));
+    }
+  }
   return std::max(1.0, heaviest / mean);
 }
 
-// Ring all-reduce time of `bytes` over n ranks at `bps` with `latency` per step.
-double AllReduceSeconds(double bytes, double n, double bps, double latency) {
-  if (n <= 1) return 0;
-  return 2 * (n - 1) / n * bytes / bps + 2 * std::log2(n) * latency;  // tree latency
+// Time of `comm` seconds of communication run beside `compute` seconds of work it can hide
+// behind, beyond the compute itself: what does not fit is exposed, what fits slows the compute.
+double Overlapped(double comm, double compute) {
+  return std::max(0.0, comm - compute) + kOverlapContention * std::min(comm, compute);
 }
 
 // Bandwidth seen by one DP rank: NVLink/PCIe when the DP group fits in a node, otherwise the
@@ -68,6 +116,54 @@ double DpBandwidth(const Topology& topo, double tp, double pp, double dp) {
 }
 
 }  // namespace
+
+const FrameworkTraits& TraitsOf(Framework f) {
+  // Megatron-Core / NeMo performance recipes: --tp-comm-overlap (TransformerEngine userbuffers;
+  // MLPerf Training v4.0 NVIDIA configs set TP_COMM_OVERLAP=True), --overlap-grad-reduce and
+  // --overlap-param-gather with --use-distributed-optimizer, uneven first/last stages;
+  // Megatron-LM sets accumulate_allreduce_grads_in_fp32 for bf16 (arguments.py); the
+  // vocab-parallel cross entropy keeps fp32 softmax and writes its gradient in place.
+  // TransformerEngine's fused attention runs cuDNN 9's Hopper kernels; fused norms/activations.
+  static const FrameworkTraits kMegatronCore{true, true,  true, true, false,
+                                             true, false, 4,    true, false};
+  // Megatron-LM 2021 (Narayanan et al.) and Megatron-DeepSpeed (BLOOM): the gradient
+  // all-reduce runs after the last micro-batch, nothing overlaps, stages split evenly.
+  static const FrameworkTraits kMegatronLm{false, false, false, false, false,
+                                           true,  false, 4,     false, false};
+  // PyTorch FSDP/DDP [Zhao et al., PyTorch FSDP, VLDB 2023; Li et al., PyTorch DDP, VLDB 2020]:
+  // bucketed gradient reduction during backward, ZeRO-3 gathers prefetched a layer ahead,
+  // reduce_dtype fp32 (Composer's FSDP mixed precision DEFAULT); llm-foundry's fused loss and
+  // kernels, FlashAttention-2.
+  static const FrameworkTraits kFsdp{false, true, false, false, true, true, false, 4, false, false};
+  // torchtitan (Dec 2024): FSDP2 as above (mixed_precision_reduce = float32); the loss is the
+  // eager F.cross_entropy(pred.float()): bf16 logits, an fp32 copy and the fp32 log-softmax in
+  // forward; at the backward's peak the saved log-softmax, its gradient and the input gradient,
+  // all fp32 = 12 B per logit. PyTorch SDPA's flash backend (FlashAttention-2); without
+  // torch.compile every norm, rotary and activation op is its own kernel.
+  static const FrameworkTraits kTorchtitan{false, true, false, false, true,
+                                           true,  false, 12,   false, true};
+  // DeepSpeed ZeRO: overlap_comm buckets, gradients communicated in the training dtype
+  // (communication_data_type unset), ZeRO-2 reduce-scatters every micro-batch's gradients.
+  static const FrameworkTraits kDeepSpeed{false, true,  false, false, false,
+                                          false, true,  4,     false, false};
+  switch (f) {
+    case Framework::kMegatronCore:
+      return kMegatronCore;
+    case Framework::kMegatronLm:
+      return kMegatronLm;
+    case Framework::kFsdp:
+      return kFsdp;
+    case Framework::kTorchtitan:
+      return kTorchtitan;
+    case Framework::kDeepSpeed:
+      return kDeepSpeed;
+  }
+  return kFsdp;
+}
+
+Framework DefaultFramework(int tp, int pp) {
+  return tp > 1 || pp > 1 ? Framework::kMegatronCore : Framework::kFsdp;
+}
 
 double TrainConfig::MicroBatches() const {
   const double per_pipeline = global_batch / std::max(1, par.dp);
@@ -120,9 +216,13 @@ void ModelStates(const TrainConfig& c, MemoryBytes* out) {
   if (IsLora(c.task)) {
     trainable = LoraAdapterParams(m, c.lora_rank, c.lora_targets) / (p.tp * p.pp);
     const double linear_share = m.params.total > 0 ? m.params.linear / m.params.total : 1;
-    const double base_bytes = c.task == TaskKind::kQlora
-                                  ? linear_share * (0.5 + 0.127 / 8) + (1 - linear_share) * 2
-                                  : wbytes;  // QLoRA: NF4 + double-quantised constants
+    // QLoRA: NF4 + double-quantised constants. LoRA in FP8: a frozen base needs no master
+    // copy, so its Linear weights are kept in FP8 (TransformerEngine fp8_model_init; NeMo's
+    // fp8_params, set in NVIDIA's MLPerf Training v4.0 Llama-2-70B LoRA configuration).
+    const double base_bytes =
+        c.task == TaskKind::kQlora ? linear_share * (0.5 + 0.127 / 8) + (1 - linear_share) * 2
+        : c.precision == Precision::kFp8 ? linear_share * 1 + (1 - linear_share) * 2
+                                         : wbytes;
     out->weights = psi * base_bytes + trainable * 2;
     out->gradients = trainable * 2;
     out->optimizer = trainable * 12 / (p.zero >= 1 ? dp : 1);
@@ -138,7 +238,8 @@ double Activations(const TrainConfig& c) {
   const ModelShape& m = *c.model;
   const ParallelismChoice& p = c.par;
   const double s = c.seq / p.cp, b = p.micro_batch;
-  ActivationOptions o{double(p.tp), p.sequence_parallel, c.flash_attention, p.recompute};
+  ActivationOptions o{double(p.tp), p.sequence_parallel, c.flash_attention, p.recompute, {}};
+  if (IsLora(c.task)) o.frozen_base = c.lora_targets;
   const double per_layer = ActivationBytesPerLayer(m, s, b, o);
   const double layers_per_stage = m.layers / p.pp;
   const double mb = c.MicroBatches();
@@ -146,12 +247,14 @@ double Activations(const TrainConfig& c) {
   const double interleave =
       p.pp > 1 && p.virtual_pp > 1 ? 1 + (p.pp - 1.0) / (double(p.pp) * p.virtual_pp) : 1;
   double stage0 = layers_per_stage * per_layer * in_flight * interleave;
-  if (p.recompute == Recompute::kFull) {  // one layer is rebuilt in full during backward
-    ActivationOptions live = o;
+  if (p.recompute == Recompute::kFull || p.recompute == Recompute::kOp) {
+    ActivationOptions live = o;  // one layer is rebuilt in full during its backward
     live.recompute = Recompute::kNone;
     stage0 += ActivationBytesPerLayer(m, s, b, live);
   }
-  const double logits = LogitBytes(m, s, b, p.tp);
+  // The loss kernel's peak per logit (fp32 logits = LogitBytes' 4 B; eager losses more).
+  const double logits =
+      LogitBytes(m, s, b, p.tp) * TraitsOf(p.framework).loss_bytes_per_logit / 4;
   if (p.pp <= 1) return stage0 + logits;
   const double last = layers_per_stage * per_layer + logits;
   return std::max(stage0, last);
@@ -163,49 +266,128 @@ MemoryBytes TrainingMemory(const TrainConfig& c) {
   MemoryBytes out;
   ModelStates(c, &out);
   out.activations = Activations(c);
-  double overhead = kCudaContextBytes + (c.gpus > 1 ? kCommBufferBytes : 0);
+  double buffers = 0;
   if (c.par.zero >= 3 && !IsLora(c.task)) {  // two gathered layers (current + prefetch)
-    overhead += 2 * c.model->params.per_layer / c.par.tp * (Is32Bit(c.precision) ? 4 : 2);
+    buffers += 2 * c.model->params.per_layer / c.par.tp * (Is32Bit(c.precision) ? 4 : 2);
   }
-  overhead += kFragmentation * (out.weights + out.gradients + out.optimizer + out.activations);
-  out.overhead = overhead;
+  // Through the caching allocator (fragmented): states, activations, gather buffers; beside
+  // it: the CUDA context and NCCL's own buffers.
+  const double allocated = out.weights + out.gradients + out.optimizer + out.activations + buffers;
+  out.overhead = buffers + allocated * kAllocatorFragmentation / (1 - kAllocatorFragmentation) +
+                 kCudaContextBytes + (c.gpus > 1 ? kCommBufferBytes : 0);
   return out;
 }
 
 namespace {
 
+// Bytes per element of the data-parallel gradient reduction.
+double ReduceBytes(const TrainConfig& c) {
+  if (Is32Bit(c.precision)) return 4;
+  const FrameworkTraits& f = TraitsOf(c.par.framework);
+  if (f.fp32_reduce_always) return 4;
+  return f.fp32_reduce_with_bf16 && c.precision != Precision::kFp16 ? 4 : 2;
+}
+
+// The work of one micro-batch on one device that data-parallel traffic can hide behind.
+struct MicroBatchWindow {
+  double forward_s = 0, backward_s = 0;  // backward includes any recomputation
+};
+
+// ZeRO-3 / FSDP FULL_SHARD, one micro-batch: each layer's weights are all-gathered while the
+// previous layer computes (FSDP prefetch), in backward the gather of the next layer and the
+// reduce-scatter of the last one share the link beside one layer's backward; the first gather
+// and the last reduce-scatter have nothing to hide behind [Zhao et al. 2023, §3.3-3.4].
+double FsdpMicroBatchSeconds(const TrainConfig& c, const MicroBatchWindow& mb, double psi,
+                             double bw, double latency) {
+  const ParallelismChoice& p = c.par;
+  const double layers = std::max(1.0, c.model->layers / p.pp);
+  const double share = (p.dp - 1.0) / p.dp * psi / layers;  // one layer's shard of the traffic
+  const double gather = share * (Is32Bit(c.precision) ? 4 : 2) / bw + latency;
+  const double reduce = share * ReduceBytes(c) / bw + latency;
+  const double forward = gather + (layers - 1) * Overlapped(gather, mb.forward_s / layers);
+  const double backward = layers * Overlapped(gather + reduce, mb.backward_s / layers) + reduce;
+  return forward + backward;
+}
+
 // Exposed data-parallel (ZeRO/FSDP) communication per step.
-double DpCommSeconds(const TrainConfig& c, const Topology& topo, double compute_s) {
+double DpCommSeconds(const TrainConfig& c, const Topology& topo, const MicroBatchWindow& mb) {
   const ParallelismChoice& p = c.par;
   if (p.dp <= 1) return 0;
   const ModelShape& m = *c.model;
-  const double psi = IsLora(c.task)
-                         ? LoraAdapterParams(m, c.lora_rank, c.lora_targets) / (p.tp * p.pp)
-                         : ParamsPerDevice(m, p.tp, p.pp);
-  const double bytes = Is32Bit(c.precision) ? 4 : 2;
+  const FrameworkTraits& f = TraitsOf(p.framework);
+  const bool lora = IsLora(c.task);
+  const double psi = lora ? LoraAdapterParams(m, c.lora_rank, c.lora_targets) / (p.tp * p.pp)
+                          : ParamsPerDevice(m, p.tp, p.pp);
   const double bw = DpBandwidth(topo, p.tp, p.pp, p.dp);
   const double latency = topo.nodes > 1 ? topo.inter_latency_s : topo.intra_latency_s;
-  // All-reduce (= reduce-scatter + all-gather) of the gradients once per step; ZeRO-3 also
-  // all-gathers the weights for forward and backward of every micro-batch [ZeRO §7].
-  double comm = AllReduceSeconds(psi * bytes, p.dp, bw, latency);
-  if (p.zero >= 3 && !IsLora(c.task)) {
-    comm += 2 * c.MicroBatches() * (p.dp - 1) / p.dp * psi * bytes / bw;
+  if (p.zero >= 3 && !lora) return c.MicroBatches() * FsdpMicroBatchSeconds(c, mb, psi, bw, latency);
+  // ZeRO 0-2: the gradients are reduce-scattered (ZeRO-0: all-reduced) once per step behind
+  // the last backward passes, or after them; ZeRO-1/2 all-gather the updated weights, before
+  // the next forward or behind its first passes. With a pipeline the 1F1B cool-down runs
+  // min(p, m) backward passes after the last forward and the warm-up min(p, m) forwards
+  // before the first backward [Narayanan et al. 2021, §2.2]: that is the window.
+  const double window = std::min<double>(p.pp, c.MicroBatches());
+  const MicroBatchWindow edge{mb.forward_s * window, mb.backward_s * window};
+  const double volume = (p.dp - 1.0) / p.dp * psi;
+  double reduce = volume * ReduceBytes(c) / bw + std::log2(p.dp) * latency;
+  if (p.zero == 2 && f.reduce_every_micro_batch) reduce *= c.MicroBatches();
+  const double gather = volume * (Is32Bit(c.precision) ? 4 : 2) / bw + std::log2(p.dp) * latency;
+  if (p.zero == 0) {  // all-reduce = both halves behind the backward
+    return f.grad_reduce_overlap ? Overlapped(reduce + gather, edge.backward_s) : reduce + gather;
   }
-  return std::max(comm * (1 - kDpOverlap), comm - kDpOverlap * compute_s * 2 / 3);
+  return (f.grad_reduce_overlap ? Overlapped(reduce, edge.backward_s) : reduce) +
+         (f.param_gather_overlap ? Overlapped(gather, edge.forward_s) : gather);
 }
 
+// TP collectives per step: 4 all-reduce-sized collectives of s·b·h 16-bit values per layer
+// (2 forward, 2 backward; with SP each is an all-gather + reduce-scatter of the same volume),
+// 6 when the forward is recomputed in full; op-level recomputation re-runs the forward's
+// all-gathers (reduce-scatter outputs are saved; without SP both all-reduces rerun).
 double TpCommSeconds(const TrainConfig& c, const Topology& topo, double tokens_per_pipeline) {
   const ParallelismChoice& p = c.par;
   if (p.tp <= 1) return 0;
   const ModelShape& m = *c.model;
   const bool in_node = p.tp <= topo.gpus_per_node;
   const double bw = in_node ? topo.intra_bps : topo.inter_bps_node / topo.gpus_per_node;
-  // Megatron: 2 all-reduces of s·b·h 16-bit values per layer forward, 2 backward, 2 more when
-  // the forward is recomputed; SP turns each into RS + AG of the same volume.
-  const double collectives = p.recompute == Recompute::kFull ? 6 : 4;
+  double collectives = 4;
+  if (p.recompute == Recompute::kFull) collectives = 6;
+  if (p.recompute == Recompute::kOp) collectives = p.sequence_parallel ? 5 : 6;
   const double bytes_per_token = 2 * m.hidden;
   const double layers = m.layers / p.pp;
-  return layers * collectives * 2 * (p.tp - 1) / p.tp * bytes_per_token * tokens_per_pipeline / bw;
+  const double comm =
+      layers * collectives * 2 * (p.tp - 1) / p.tp * bytes_per_token * tokens_per_pipeline / bw;
+  // TransformerEngine's userbuffers overlap (with SP) leaves one chunk exposed and slows the
+  // GEMMs beside the rest.
+  if (TraitsOf(p.framework).tp_overlap && p.sequence_parallel) {
+    const double hidden = comm * (1 - 1 / kTpOverlapChunks);
+    return comm / kTpOverlapChunks + kOverlapContention * hidden;
+  }
+  return comm;
+}
+
+// Optimizer offload [ZeRO-Offload, Ren et al. 2021; ZeRO-Infinity, Rajbhandari et al. 2021]:
+// each device's share of the gradients goes to the host over PCIe behind the last backward,
+// the host runs Adam on its cores (DeepSpeedCPUAdam copies the updated 16-bit weights back
+// while it computes), and NVMe offload streams the optimizer states through the same step.
+double OffloadSeconds(const TrainConfig& c, const GpuSpec& gpu, const Topology& topo,
+                      const MicroBatchWindow& mb) {
+  const ParallelismChoice& p = c.par;
+  const ModelShape& m = *c.model;
+  const double trainable = IsLora(c.task)
+                               ? LoraAdapterParams(m, c.lora_rank, c.lora_targets) / (p.tp * p.pp)
+                               : ParamsPerDevice(m, p.tp, p.pp);
+  const double shard = trainable / (p.zero >= 1 ? p.dp : 1);
+  const double pcie = EfficiencyFor(gpu).pcie_gbps * 1e9 * kPcieEfficiency;
+  const double wbytes = Is32Bit(c.precision) ? 4 : 2;
+  const double to_host = shard * wbytes / pcie;
+  const double to_device = shard * wbytes / pcie;
+  const double cores = std::max(1.0, topo.host_cores_per_device);
+  double host = std::max(shard / (kCpuAdamParamsPerCoreS * cores), to_device);
+  if (c.offload == Offload::kNvme) {
+    const double nvme = std::max(1e6, topo.nvme_bps_per_device);
+    host = std::max(host, shard * kNvmeOptimizerBytes / nvme);
+  }
+  return Overlapped(to_host, mb.backward_s) + host;
 }
 
 double PpCommSeconds(const TrainConfig& c, const Topology& topo) {
@@ -238,24 +420,33 @@ TrainStep TrainingStep(const TrainConfig& c, const GpuSpec& gpu, const Topology&
     out.step_s = out.compute_s;
     return out;
   }
+  const FrameworkTraits& framework = TraitsOf(p.framework);
   double matmul_eff = eff.matmul;
   if (c.task == TaskKind::kQlora) matmul_eff /= kQloraMatmulSlowdown;
-  const double hw_flop = out.hardware_flop_per_token * tokens_per_gpu;
+  // Attention core (QK^T, PV): forward, two backward passes, and a re-forward with selective
+  // or full recomputation; the rest of the hardware FLOPs are Linear GEMMs.
+  const double attention_fwd = ForwardFlopPerToken(m, c.seq) - 2 * m.matmul_params;
+  const bool reforward = p.recompute == Recompute::kSelective || p.recompute == Recompute::kFull;
+  const double attention_flop = attention_fwd * (reforward ? 4 : 3) * tokens_per_gpu;
+  const double linear_flop = out.hardware_flop_per_token * tokens_per_gpu - attention_flop;
+  const double attention_eff =
+      c.flash_attention ? AttentionEfficiency(gpu, framework, eff.matmul) : eff.matmul;
   const std::optional<double> bf16_peak = PeakFlops(gpu, Precision::kBf16);
-  if (c.precision == Precision::kFp8 && bf16_peak) {
-    const double fwd = ForwardFlopPerToken(m, c.seq);
-    const double attention_share = (fwd - 2 * m.matmul_params) / fwd;
-    out.compute_s =
-        hw_flop * (1 - attention_share) / (peak_flops * matmul_eff * kFp8GemmEfficiency) +
-        hw_flop * attention_share / (*bf16_peak * matmul_eff);
+  if (c.precision == Precision::kFp8 && bf16_peak) {  // attention stays 16-bit
+    out.compute_s = linear_flop / (peak_flops * matmul_eff * kFp8GemmEfficiency) +
+                    attention_flop / (*bf16_peak * attention_eff);
   } else {
-    out.compute_s = hw_flop / (peak_flops * matmul_eff);
+    out.compute_s = linear_flop / (peak_flops * matmul_eff) +
+                    attention_flop / (peak_flops * attention_eff);
   }
-  out.compute_s *= StageImbalance(m, c.seq, p.pp, p.virtual_pp);
+  out.compute_s *= StageImbalance(m, c.seq, p.pp, p.virtual_pp, framework.uneven_pipeline);
   const double bw = gpu.memory_bw_gbps.value_or(0) * 1e9 * eff.bandwidth;
   if (bw > 0) {
-    double per_token_layer =
-        Passes(p.recompute) * ElementwiseBytesPerTokenLayer(m, p.tp, p.sequence_parallel);
+    const double elementwise =
+        framework.eager_elementwise
+            ? EagerElementwiseBytesPerTokenLayer(m, p.tp, p.sequence_parallel)
+            : ElementwiseBytesPerTokenLayer(m, p.tp, p.sequence_parallel);
+    double per_token_layer = Passes(p.recompute) * elementwise;
     if (!c.flash_attention) {
       per_token_layer += Passes(p.recompute) * UnfusedAttentionBytesPerTokenLayer(m, c.seq, p.tp);
     }
@@ -271,8 +462,15 @@ TrainStep TrainingStep(const TrainConfig& c, const GpuSpec& gpu, const Topology&
   out.pp_comm_s = PpCommSeconds(c, topo);
   const double busy = out.compute_s + out.memory_s + out.tp_comm_s;
   out.bubble_fraction = p.pp > 1 ? (p.pp - 1.0) / (p.virtual_pp * c.MicroBatches()) : 0;
-  out.dp_comm_exposed_s = DpCommSeconds(c, topo, out.compute_s);
-  if (bw > 0) {  // optimizer step streams weights, grads and states once
+  // One micro-batch's work on this device, split forward / backward by FLOPs.
+  const double per_mb = (out.compute_s + out.memory_s) / c.MicroBatches();
+  const double forward_share = ForwardFlopPerToken(m, c.seq) / out.hardware_flop_per_token;
+  const MicroBatchWindow window{per_mb * forward_share, per_mb * (1 - forward_share)};
+  out.dp_comm_exposed_s = DpCommSeconds(c, topo, window);
+  if (c.offload != Offload::kNone) {
+    out.offload_s = OffloadSeconds(c, gpu, topo, window);
+    out.optimizer_s = out.offload_s;
+  } else if (bw > 0) {  // optimizer step streams weights, grads and states once
     const double states = ParamsPerDevice(m, p.tp, p.pp) * 16 / (p.zero >= 1 ? p.dp : 1);
     out.optimizer_s = lora ? 0 : 2 * states / bw;
   }

@@ -10,6 +10,24 @@
 
 namespace gpuadvisor::workload_internal {
 
+// What a training framework overlaps, how it splits the pipeline and which loss kernel it runs:
+// documented defaults of each framework (sources at TraitsOf in train_model.cc).
+struct FrameworkTraits {
+  bool tp_overlap;                // TP collectives pipelined with the GEMMs (needs SP)
+  bool grad_reduce_overlap;       // DP gradient reduction bucketed behind the backward pass
+  bool param_gather_overlap;      // ZeRO-1/2 parameter all-gather behind the next forward
+  bool uneven_pipeline;           // stages balanced counting the embedding and the LM head
+  bool fp32_reduce_always;        // gradients reduced in fp32 whatever the training precision
+  bool fp32_reduce_with_bf16;     // ... in fp32 when training in bf16/fp8 (fp16: 16-bit)
+  bool reduce_every_micro_batch;  // ZeRO-2 reduces each micro-batch's gradients
+  double loss_bytes_per_logit;    // peak memory of the loss per logit element
+  bool hopper_attention;          // fused attention written for Hopper (cuDNN 9 / FA3 class)
+  bool eager_elementwise;         // norms, rotary, activations as separate eager PyTorch ops
+};
+const FrameworkTraits& TraitsOf(Framework f);
+// Megatron-Core when the layout has TP or PP, PyTorch FSDP otherwise.
+Framework DefaultFramework(int tp, int pp);
+
 // Everything a training configuration fixes. Degrees are >= 1.
 struct TrainConfig {
   const ModelShape* model = nullptr;
@@ -46,11 +64,13 @@ double OptimizerBytesPerParam(Optimizer o, Precision p);
 
 MemoryBytes TrainingMemory(const TrainConfig& c);
 
-// Step-time breakdown in seconds.
+// Step-time breakdown in seconds. tp_comm_s and dp_comm_exposed_s are what the overlap leaves
+// exposed (including the slowdown of compute that runs beside a collective).
 struct TrainStep {
   double step_s = 0;
   double compute_s = 0, memory_s = 0, tp_comm_s = 0, pp_comm_s = 0, dp_comm_exposed_s = 0;
-  double optimizer_s = 0;
+  double optimizer_s = 0;  // on the device; with offload: the host step and PCIe/NVMe traffic
+  double offload_s = 0;    // part of optimizer_s spent on the offloaded step
   double bubble_fraction = 0;
   double model_flop_per_token = 0, hardware_flop_per_token = 0;
 };

@@ -35,6 +35,9 @@ Result<Precision> ParsePrecision(std::string_view key, std::string_view value,
                                  std::initializer_list<Precision> allowed);
 Result<Optimizer> ParseOptimizer(std::string_view key, std::string_view value);
 Result<Recompute> ParseRecompute(std::string_view key, std::string_view value);
+// megatron-core|megatron-lm|fsdp|torchtitan|deepspeed; also nemo, megatron, llm-foundry,
+// composer, megatron-deepspeed.
+Result<Framework> ParseFramework(std::string_view key, std::string_view value);
 Result<Codec> ParseCodec(std::string_view key, std::string_view value);
 Result<Offload> ParseOffload(std::string_view key, std::string_view value);
 Result<LoraTargets> ParseLoraTargets(std::string_view key, std::string_view value);
