@@ -159,8 +159,8 @@ double MemoryLowerBoundGib(const Workload& w, int devices) {
     case TaskKind::kQlora:
       bytes_per_param = 0.5;
       break;
-    case TaskKind::kLora:
-      bytes_per_param = 2;
+    case TaskKind::kLora:  // the frozen base in 16-bit, or FP8 when training in FP8
+      bytes_per_param = w.precision && *w.precision == Precision::kFp8 ? 1 : 2;
       break;
     default: {
       const bool fp32 =

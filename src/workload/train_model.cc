@@ -10,8 +10,9 @@ constexpr double kCudaContextBytes = 1.0 * kGiB;  // CUDA context + framework (0
 constexpr double kCommBufferBytes = 0.5 * kGiB;   // NCCL buffers when more than one device
 // PyTorch's caching allocator keeps freed blocks reserved and splits them; with recomputation,
 // sharded training and LoRA its fragmentation, (reserved - allocated) / reserved, averages 15%
-// (up to 33%) over eight LLMs on A100-80GB [Guo et al., GMLake, ASPLOS 2024]. What a device
-// must hold is the reserved figure: allocated / (1 - 0.15).
+// (up to 33%) over eight LLMs on A100-80GB [Guo et al., GMLake, ASPLOS 2024]. It comes from
+// what is allocated and freed during a step (activations, gradients, gather buffers); weights
+// and optimizer states are allocated once. A device must hold the reserved figure.
 constexpr double kAllocatorFragmentation = 0.15;
 // A collective that runs beside compute slows it: 18.9% on average (up to 40%) over GPT and
 // Llama layers on A100, H100, MI250 and MI210 [Lee et al. 2025, arXiv:2507.03114] (NCCL's
@@ -270,10 +271,10 @@ MemoryBytes TrainingMemory(const TrainConfig& c) {
   if (c.par.zero >= 3 && !IsLora(c.task)) {  // two gathered layers (current + prefetch)
     buffers += 2 * c.model->params.per_layer / c.par.tp * (Is32Bit(c.precision) ? 4 : 2);
   }
-  // Through the caching allocator (fragmented): states, activations, gather buffers; beside
-  // it: the CUDA context and NCCL's own buffers.
-  const double allocated = out.weights + out.gradients + out.optimizer + out.activations + buffers;
-  out.overhead = buffers + allocated * kAllocatorFragmentation / (1 - kAllocatorFragmentation) +
+  // Allocated and freed every step (fragmented in the caching allocator); beside the allocator:
+  // the CUDA context and NCCL's own buffers.
+  const double per_step = out.gradients + out.activations + buffers;
+  out.overhead = buffers + per_step * kAllocatorFragmentation / (1 - kAllocatorFragmentation) +
                  kCudaContextBytes + (c.gpus > 1 ? kCommBufferBytes : 0);
   return out;
 }

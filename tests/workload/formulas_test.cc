@@ -119,13 +119,13 @@ TEST(ActivationTest, KorthikantiTable2) {
   EXPECT_DOUBLE_EQ(ActivationBytesPerLayer(m, s, b, o), 34 * sbh + 5 * 4 * s * s * b);
   o.flash_attention = true;
   EXPECT_DOUBLE_EQ(ActivationBytesPerLayer(m, s, b, o), 34 * sbh);
-  o = {2, false, false, Recompute::kNone};  // TP 2, no SP: 10 + 24/t
+  o = {2, false, false, Recompute::kNone, {}};  // TP 2, no SP: 10 + 24/t
   EXPECT_DOUBLE_EQ(ActivationBytesPerLayer(m, s, b, o), (10 + 12) * sbh + 5 * 4 * s * s * b / 2);
-  o = {2, true, true, Recompute::kNone};  // TP + SP: 34/t
+  o = {2, true, true, Recompute::kNone, {}};  // TP + SP: 34/t
   EXPECT_DOUBLE_EQ(ActivationBytesPerLayer(m, s, b, o), 34 * sbh / 2);
-  o = {2, true, false, Recompute::kSelective};  // selective = scores dropped
+  o = {2, true, false, Recompute::kSelective, {}};  // selective = scores dropped
   EXPECT_DOUBLE_EQ(ActivationBytesPerLayer(m, s, b, o), 34 * sbh / 2);
-  o = {1, false, true, Recompute::kFull};
+  o = {1, false, true, Recompute::kFull, {}};
   EXPECT_DOUBLE_EQ(ActivationBytesPerLayer(m, s, b, o), 2 * sbh);
 }
 

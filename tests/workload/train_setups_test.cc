@@ -1,0 +1,260 @@
+// Modern training setups (issue 15, item 4): op-level recomputation, optimizer offload, FSDP's
+// per-layer overlap, frameworks, and an MLPerf-style LoRA run.
+#include <gtest/gtest.h>
+
+#include "gpuadvisor/estimate.h"
+#include "workload/device.h"
+#include "workload/llm_formulas.h"
+#include "workload/test_hardware.h"
+#include "workload/train_model.h"
+
+namespace gpuadvisor {
+namespace {
+
+using testing::Gpus;
+using testing::MakeWorkload;
+using testing::TestGpu;
+using workload_internal::MakeShape;
+using workload_internal::ModelShape;
+using workload_internal::TrainConfig;
+using workload_internal::TrainingMemory;
+using workload_internal::TrainingStep;
+using workload_internal::TrainStep;
+
+ModelShape Llama8b() {
+  Result<const ModelPreset*> p = FindModelPreset("llama-3.1-8b");
+  EXPECT_TRUE(p.ok());
+  return MakeShape((*p)->arch);
+}
+
+// Llama-3.1-8B, 8 GPUs, FSDP (ZeRO-3), seq 8192, global batch 64.
+TrainConfig Fsdp8(const ModelShape& m) {
+  TrainConfig c;
+  c.model = &m;
+  c.seq = 8192;
+  c.global_batch = 64;
+  c.gpus = 8;
+  c.par.dp = 8;
+  c.par.zero = 3;
+  c.par.micro_batch = 2;
+  c.par.framework = Framework::kFsdp;
+  return c;
+}
+
+TrainStep Step(const TrainConfig& c, const workload_internal::Topology& topo) {
+  const GpuSpec& h100 = TestGpu("H100");
+  return TrainingStep(c, h100, topo, *h100.bf16_tflops * 1e12, 0);
+}
+
+workload_internal::Topology H100Node() { return workload_internal::MakeTopology(Gpus("H100", 8)); }
+
+TEST(OpRecomputeTest, MemoryAndFlopsLieBetweenNoneAndFull) {
+  const ModelShape m = Llama8b();
+  TrainConfig c = Fsdp8(m);
+  double act[3], flop[3];
+  const Recompute order[] = {Recompute::kNone, Recompute::kOp, Recompute::kFull};
+  for (int i = 0; i < 3; ++i) {
+    c.par.recompute = order[i];
+    act[i] = TrainingMemory(c).activations;
+    flop[i] = workload_internal::TrainHardwareFlopPerToken(m, c.seq, order[i]);
+  }
+  EXPECT_LT(act[1], act[0]);
+  EXPECT_GT(act[1], act[2]);
+  EXPECT_GT(flop[1], flop[0]);
+  EXPECT_LT(flop[1], flop[2]);
+  // torchtitan's policy keeps the block input and the q, v, w1, w2 and attention outputs:
+  // (2 + 2 + 0.5 + 2 + 7 + 2) s·b·h bytes = 15.5 for Llama-3.1-8B (k = h/4, f = 3.5h).
+  workload_internal::ActivationOptions o;
+  o.recompute = Recompute::kOp;
+  const double sbh = 8192.0 * 2 * 4096;
+  EXPECT_NEAR(workload_internal::ActivationBytesPerLayer(m, 8192, 2, o) / sbh, 15.5, 1e-9);
+  // Recomputed: wk (h x h/4), wo (h x h), w3 (h x 3.5h), forward only.
+  EXPECT_NEAR(workload_internal::OpRecomputeFlopPerToken(m),
+              2.0 * 4096 * (1024 + 4096 + 14336) * 32, 1);
+}
+
+TEST(OpRecomputeTest, IsAFieldValueAndInTheSearch) {
+  Workload w;
+  ASSERT_TRUE(SetWorkloadField(&w, "recompute", "op").ok());
+  EXPECT_EQ(*w.parallelism.recompute, Recompute::kOp);
+  EXPECT_STREQ(RecomputeName(Recompute::kOp), "op");
+  const Status bad = SetWorkloadField(&w, "recompute", "ops");
+  EXPECT_NE(bad.message().find("none|selective|full|op"), std::string::npos) << bad.message();
+  // Llama-3.1-405B on 8192 H100 (TP 8, PP 16): no recompute does not fit 80 GB, op-level does
+  // and re-runs less than full recomputation, so the search takes it.
+  const Workload big = MakeWorkload({{"model", "llama-3.1-405b"},
+                                     {"tokens", "15T"},
+                                     {"seq-len", "8192"},
+                                     {"tp", "8"},
+                                     {"pp", "16"},
+                                     {"micro-batch", "1"},
+                                     {"global-batch", "2048"}});
+  Hardware hw = Gpus("H100", 8192);
+  hw.node_network_gbps = 3200;
+  Result<Estimate> e = EstimateWorkload(big, hw);
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_EQ(e->parallelism.recompute, Recompute::kOp);
+  EXPECT_TRUE(e->memory.fits);
+}
+
+TEST(OffloadTest, CpuOffloadAddsTheTransferAndHostAdam) {
+  const ModelShape m = Llama8b();
+  TrainConfig c = Fsdp8(m);
+  c.par.zero = 2;
+  const workload_internal::Topology topo = H100Node();
+  const TrainStep on_device = Step(c, topo);
+  c.offload = Offload::kCpu;
+  const TrainStep cpu = Step(c, topo);
+  // The updated bf16 weights of this GPU's shard come back over PCIe Gen5 (50 GB/s x 0.7).
+  const double shard = m.params.total / 8;
+  const double to_device = shard * 2 / (50e9 * 0.7);
+  EXPECT_GE(cpu.offload_s, to_device);
+  EXPECT_GT(cpu.step_s - on_device.step_s, to_device - on_device.optimizer_s);
+  EXPECT_EQ(cpu.optimizer_s, cpu.offload_s);
+  // Fewer host cores per GPU: CPU-Adam takes longer.
+  workload_internal::Topology small_host = topo;
+  small_host.host_cores_per_device = 2;
+  EXPECT_GT(Step(c, small_host).step_s, cpu.step_s);
+  // NVMe streams the fp32 states too: slower again.
+  c.offload = Offload::kNvme;
+  EXPECT_GT(Step(c, topo).step_s, cpu.step_s);
+}
+
+TEST(OffloadTest, InstanceVcpusSetTheHostCores) {
+  Hardware hw;
+  hw.instance = &testing::TestInstance("p5.48xlarge");
+  hw.gpu = &TestGpu("H100");
+  hw.gpus = 8;
+  InstanceType with_cpus = *hw.instance;
+  with_cpus.vcpus = 192;
+  with_cpus.local_nvme = true;
+  with_cpus.local_disk_count = 8;
+  hw.instance = &with_cpus;
+  const workload_internal::Topology t = workload_internal::MakeTopology(hw);
+  EXPECT_DOUBLE_EQ(t.host_cores_per_device, 12);  // 192 vCPUs = 96 cores for 8 GPUs
+  EXPECT_FALSE(t.host_assumed);
+  EXPECT_DOUBLE_EQ(t.nvme_bps_per_device, 2e9);
+  EXPECT_TRUE(workload_internal::MakeTopology(Gpus("H100", 8)).host_assumed);
+}
+
+TEST(FsdpOverlapTest, ExposureGrowsAsTheMicroBatchShrinks) {
+  const ModelShape m = Llama8b();
+  TrainConfig c = Fsdp8(m);
+  const workload_internal::Topology topo = H100Node();
+  double previous = 0;
+  for (int mb : {8, 4, 2, 1}) {
+    c.par.micro_batch = mb;
+    const TrainStep s = Step(c, topo);
+    const double share = s.dp_comm_exposed_s / s.step_s;
+    EXPECT_GT(share, previous) << "micro-batch " << mb;
+    previous = share;
+  }
+}
+
+// Exposed FSDP time per micro-batch: fixed (contention, first gather, last reduce-scatter)
+// while each layer's compute covers its gathers, growing once it no longer does.
+double ExposedPerMicroBatch(TrainConfig c, int micro_batch, double node_gbps) {
+  c.par.micro_batch = micro_batch;
+  Hardware hw = Gpus("H100", c.gpus);
+  hw.node_network_gbps = node_gbps;
+  return Step(c, workload_internal::MakeTopology(hw)).dp_comm_exposed_s / c.MicroBatches();
+}
+
+TEST(FsdpOverlapTest, LayersHideTheirGathersUntilTheComputeIsShorter) {
+  const ModelShape m = Llama8b();
+  TrainConfig c = Fsdp8(m);
+  c.gpus = 64;
+  c.par.dp = 64;
+  c.global_batch = 512;
+  // 3200 Gb/s per node (p5): a layer's gather (218M x 2 B over ~320 GB/s) is ~1.4 ms, its
+  // forward at micro-batch 1 ~6 ms: hidden at every size, the same cost per micro-batch.
+  EXPECT_NEAR(ExposedPerMicroBatch(c, 1, 3200), ExposedPerMicroBatch(c, 8, 3200),
+              0.01 * ExposedPerMicroBatch(c, 8, 3200));
+  // 400 Gb/s per node: ~14 ms per gather, longer than micro-batch 1's layer, shorter than 8's.
+  EXPECT_GT(ExposedPerMicroBatch(c, 1, 400), 2 * ExposedPerMicroBatch(c, 8, 400));
+}
+
+TEST(FrameworkTest, MegatronCoreOverlapsTpCommunicationMegatronLmDoesNot) {
+  Result<const ModelPreset*> p = FindModelPreset("llama-3.1-70b");
+  ASSERT_TRUE(p.ok());
+  const ModelShape m = MakeShape((*p)->arch);
+  TrainConfig c;
+  c.model = &m;
+  c.seq = 4096;
+  c.global_batch = 64;
+  c.gpus = 64;
+  c.par.tp = 8;
+  c.par.pp = 4;
+  c.par.dp = 2;
+  c.par.zero = 1;
+  c.par.sequence_parallel = true;
+  c.par.recompute = Recompute::kFull;
+  Hardware hw = Gpus("H100", 64);
+  hw.node_network_gbps = 3200;
+  const workload_internal::Topology topo = workload_internal::MakeTopology(hw);
+  c.par.framework = Framework::kMegatronLm;
+  const TrainStep legacy = Step(c, topo);
+  c.par.framework = Framework::kMegatronCore;
+  const TrainStep core = Step(c, topo);
+  EXPECT_LT(core.tp_comm_s, 0.5 * legacy.tp_comm_s);
+  EXPECT_LT(core.step_s, legacy.step_s);
+  // The default framework follows the layout.
+  EXPECT_EQ(workload_internal::DefaultFramework(8, 1), Framework::kMegatronCore);
+  EXPECT_EQ(workload_internal::DefaultFramework(1, 1), Framework::kFsdp);
+  Workload w;
+  ASSERT_TRUE(SetWorkloadField(&w, "framework", "nemo").ok());
+  EXPECT_EQ(*w.framework, Framework::kMegatronCore);
+  EXPECT_FALSE(SetWorkloadField(&w, "framework", "jax").ok());
+}
+
+// MLPerf Training v4.0, NVIDIA's Llama-2-70B LoRA on one DGX H100: TP 4, SP, DP 2, FP8 with
+// FP8 weights, micro-batch 1, seq 8192, no activation checkpointing, rank 16 on attention.
+Workload MlperfLora(const char* precision) {
+  return MakeWorkload({{"task", "lora"},
+                       {"model", "llama-2-70b"},
+                       {"lora-rank", "16"},
+                       {"lora-targets", "attention"},
+                       {"seq-len", "8192"},
+                       {"precision", precision},
+                       {"framework", "megatron-core"},
+                       {"tp", "4"},
+                       {"pp", "1"},
+                       {"sequence-parallel", "true"},
+                       {"micro-batch", "1"},
+                       {"global-batch", "8"},
+                       {"recompute", "none"},
+                       {"tokens", "10M"}});
+}
+
+TEST(LoraTest, MlperfLlama70bLoraFits80GbWithoutRecompute) {
+  Result<Estimate> e = EstimateWorkload(MlperfLora("fp8"), Gpus("H100", 8));
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_TRUE(e->memory.fits) << e->memory.total_gib;
+  EXPECT_LT(e->memory.total_gib, 79.6);
+  EXPECT_EQ(e->parallelism.recompute, Recompute::kNone);
+  // FP8 base weights: 1 B per Linear weight of the 69B / TP 4.
+  EXPECT_LT(*e->memory.weights_gib, 17);
+  // Kept in bf16 the same run would not fit: the FP8 weights are what makes it fit.
+  Result<Estimate> bf16 = EstimateWorkload(MlperfLora("bf16"), Gpus("H100", 8));
+  ASSERT_TRUE(bf16.ok());
+  EXPECT_FALSE(bf16->memory.fits) << bf16->memory.total_gib;
+}
+
+TEST(LoraTest, FrozenUnadaptedMlpKeepsNoInputs) {
+  const ModelShape m = Llama8b();
+  workload_internal::ActivationOptions full;
+  workload_internal::ActivationOptions attention_only;
+  attention_only.frozen_base = LoraTargets::kAttention;
+  workload_internal::ActivationOptions all_adapted;
+  all_adapted.frozen_base = LoraTargets::kAll;
+  const double sbh = 8192.0 * 4096;
+  const double none = workload_internal::ActivationBytesPerLayer(m, 8192, 1, full);
+  // The second norm's output (2) and the gated product (2 x 3.5) are not kept.
+  EXPECT_NEAR((none - workload_internal::ActivationBytesPerLayer(m, 8192, 1, attention_only)) /
+                  sbh,
+              2 + 7, 1e-9);
+  EXPECT_DOUBLE_EQ(workload_internal::ActivationBytesPerLayer(m, 8192, 1, all_adapted), none);
+}
+
+}  // namespace
+}  // namespace gpuadvisor
