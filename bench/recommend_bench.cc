@@ -55,12 +55,11 @@ void BM_Lora8bExplain(benchmark::State& s) {
   r.explain = true;
   Run(s, Make({{"task", "lora"}, {"model", "llama-3.1-8b"}, {"tokens", "20M"}}), r);
 }
-void BM_HpcFp64(benchmark::State& s) {
-  Run(s, Make({{"task", "hpc"}, {"fp64-flop", "1e18"}}), {});
-}
+void BM_HpcFp64(benchmark::State& s) { Run(s, Make({{"task", "hpc"}, {"fp64-flop", "1e18"}}), {}); }
 void BM_TrainResnet50(benchmark::State& s) {
-  Run(s, Make({{"task", "train-vision"}, {"model", "resnet50"}, {"images", "1.28M"},
-               {"epochs", "90"}}),
+  Run(s,
+      Make(
+          {{"task", "train-vision"}, {"model", "resnet50"}, {"images", "1.28M"}, {"epochs", "90"}}),
       {});
 }
 BENCHMARK(BM_Lora8bExplain)->Unit(benchmark::kMillisecond);

@@ -153,7 +153,7 @@ struct Estimate {
   std::optional<double> uncertainty_low, uncertainty_high;
   double band_low = 0, band_high = 0;
   Confidence confidence = Confidence::kLow;
-  std::string confidence_basis;  // kDetailed only: the measurements the grade rests on
+  std::string confidence_basis;          // kDetailed only: the measurements the grade rests on
   std::vector<std::string> assumptions;  // kDetailed only; warnings start with "warning: "
 };
 

@@ -65,8 +65,8 @@ struct Plan {
   // Factor from the estimate's band to its pessimistic end (1 + band on time; 1 / (1 - band) on a
   // rate), by which the ranking scales cost and time.
   double risk_factor = 1;
-  Estimate estimate;         // the estimator's figures for this configuration (kDetailed for the
-                             // top plans only)
+  Estimate estimate;  // the estimator's figures for this configuration (kDetailed for the
+                      // top plans only)
   std::vector<std::string> why, warnings, advice;
   std::vector<SavingsLever> savings;  // top plans only; levers that apply to the workload
   Provenance price_from;

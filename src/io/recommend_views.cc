@@ -75,20 +75,19 @@ ojson RecommendJson(const Recommendation& r, const RecommendRequest& req) {
   for (const Rejection& x : r.rejected) {
     rejected.push_back({{"instance_type", x.instance_type}, {"reason", x.reason}});
   }
-  return {{"catalog", {{"source", r.catalog_source}, {"date", r.catalog_date}}},
-          {"objective", ObjectiveName(req.objective)},
-          {"candidates_evaluated", r.candidates},
-          {"layouts_evaluated", r.layouts},
-          {"configurations_pruned", r.pruned},
-          {"options_priced", r.priced},
-          {"plans", plans},
-          {"confidence_note",
-           r.confidence_note.empty() ? ojson(nullptr) : ojson(r.confidence_note)},
-          {"high_confidence_alternative", r.high_confidence_alternative
-                                              ? PlanJson(*r.high_confidence_alternative)
-                                              : ojson(nullptr)},
-          {"pareto", pareto},
-          {"rejected", rejected}};
+  return {
+      {"catalog", {{"source", r.catalog_source}, {"date", r.catalog_date}}},
+      {"objective", ObjectiveName(req.objective)},
+      {"candidates_evaluated", r.candidates},
+      {"layouts_evaluated", r.layouts},
+      {"configurations_pruned", r.pruned},
+      {"options_priced", r.priced},
+      {"plans", plans},
+      {"confidence_note", r.confidence_note.empty() ? ojson(nullptr) : ojson(r.confidence_note)},
+      {"high_confidence_alternative",
+       r.high_confidence_alternative ? PlanJson(*r.high_confidence_alternative) : ojson(nullptr)},
+      {"pareto", pareto},
+      {"rejected", rejected}};
 }
 
 Table RecommendTable(const Recommendation& r) {
@@ -137,9 +136,9 @@ std::string RecommendDetails(const Recommendation& r, bool all_rejections) {
   }
   if (!r.confidence_note.empty()) out += "\nnote: " + r.confidence_note + "\n";
   if (const std::optional<Plan>& a = r.high_confidence_alternative) {
-    out += "best high-confidence plan: #" + std::to_string(a->rank) + " " + a->type->name +
-           " x " + std::to_string(a->instances) + " (" + PurchaseKindName(a->purchase) + ", " +
-           a->region + "): " + a->why.front() + "\n";
+    out += "best high-confidence plan: #" + std::to_string(a->rank) + " " + a->type->name + " x " +
+           std::to_string(a->instances) + " (" + PurchaseKindName(a->purchase) + ", " + a->region +
+           "): " + a->why.front() + "\n";
   }
   if (!r.rejected.empty()) {
     out += "\nleft out:\n";

@@ -274,8 +274,8 @@ Plan MakePlan(const Catalog& catalog, const Workload& w, const std::vector<Candi
   }
   const std::string runner = RunnerUp(ranked, i);
   if (!runner.empty()) p.why.push_back(runner);
-  p.why.push_back(std::string(ConfidenceName(p.estimate.confidence)) +
-                  "-confidence estimate (" + p.estimate.confidence_basis + "); ranked at the " +
+  p.why.push_back(std::string(ConfidenceName(p.estimate.confidence)) + "-confidence estimate (" +
+                  p.estimate.confidence_basis + "); ranked at the " +
                   "pessimistic end of its band (x" + FormatFixed(c.risk_factor, 2) + ")");
   for (const std::string& a : p.estimate.assumptions) {
     if (StartsWith(a, "warning: ")) p.warnings.push_back(a.substr(9));

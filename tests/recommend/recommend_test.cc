@@ -190,8 +190,7 @@ TEST(RecommendTest, ConfidenceDrivesTheRankingAndTheAlternative) {
       EXPECT_EQ(alt->estimate.confidence, Confidence::kHigh);
       EXPECT_GT(alt->rank, 1);
     } else {
-      EXPECT_NE(rec->confidence_note.find("no plan rests on a high-confidence"),
-                std::string::npos);
+      EXPECT_NE(rec->confidence_note.find("no plan rests on a high-confidence"), std::string::npos);
     }
   }
   EXPECT_GE(alternatives, 1);

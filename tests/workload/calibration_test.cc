@@ -40,9 +40,13 @@ constexpr double kKindBar = 0.15;  // issue 15: median |error| <= 15% per kind
 
 // The kinds of the report, in the order it prints them.
 const std::vector<std::string>& Kinds() {
-  static const std::vector<std::string> kKinds = {
-      "gpu-llm-training", "gpu-llm-serving", "neuron-training", "neuron-serving",
-      "vision",           "hpc",             "memory"};
+  static const std::vector<std::string> kKinds = {"gpu-llm-training",
+                                                  "gpu-llm-serving",
+                                                  "neuron-training",
+                                                  "neuron-serving",
+                                                  "vision",
+                                                  "hpc",
+                                                  "memory"};
   return kKinds;
 }
 
@@ -97,11 +101,16 @@ YAML::Node Get(const YAML::Node& n, const char* key) {
 // one: torchtitan's H100 96GB HBM2e, gpt-fast's power-capped A100).
 void Override(GpuSpec* g, const std::string& key, double v) {
   static const std::map<std::string, std::optional<double> GpuSpec::*> kFields = {
-      {"memory_gib", &GpuSpec::memory_gib},         {"memory_bw_gbps", &GpuSpec::memory_bw_gbps},
-      {"fp64_tflops", &GpuSpec::fp64_tflops},       {"fp32_tflops", &GpuSpec::fp32_tflops},
-      {"tf32_tflops", &GpuSpec::tf32_tflops},       {"bf16_tflops", &GpuSpec::bf16_tflops},
-      {"fp16_tflops", &GpuSpec::fp16_tflops},       {"fp8_tflops", &GpuSpec::fp8_tflops},
-      {"int8_tops", &GpuSpec::int8_tops},           {"nvlink_gbps", &GpuSpec::nvlink_gbps},
+      {"memory_gib", &GpuSpec::memory_gib},
+      {"memory_bw_gbps", &GpuSpec::memory_bw_gbps},
+      {"fp64_tflops", &GpuSpec::fp64_tflops},
+      {"fp32_tflops", &GpuSpec::fp32_tflops},
+      {"tf32_tflops", &GpuSpec::tf32_tflops},
+      {"bf16_tflops", &GpuSpec::bf16_tflops},
+      {"fp16_tflops", &GpuSpec::fp16_tflops},
+      {"fp8_tflops", &GpuSpec::fp8_tflops},
+      {"int8_tops", &GpuSpec::int8_tops},
+      {"nvlink_gbps", &GpuSpec::nvlink_gbps},
       {"fp64_tensor_tflops", &GpuSpec::fp64_tensor_tflops},
       {"neuronlink_gbyte_s", &GpuSpec::neuronlink_gbyte_s}};
   if (key == "aws_memory_mib") {

@@ -47,8 +47,7 @@ TEST(ConfidenceTest, SiblingIsMediumAndUnmeasuredArchitectureIsLowWithWiderBands
 }
 
 TEST(ConfidenceTest, RoughWorkloadOrDerivedFiguresCapAtMedium) {
-  const Workload rough =
-      MakeWorkload({{"task", "pretrain"}, {"params", "8B"}, {"tokens", "10B"}});
+  const Workload rough = MakeWorkload({{"task", "pretrain"}, {"params", "8B"}, {"tokens", "10B"}});
   EXPECT_EQ(EstimateOn(rough, testing::Gpus("H100", 8)).confidence, Confidence::kMedium);
   GpuSpec derived = testing::TestGpu("H100");
   derived.confidence = "derived";

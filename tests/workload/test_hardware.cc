@@ -84,10 +84,10 @@ const GpuMap& AllGpus() {
     // 1.71 GHz = 35.0; tensor FP16/BF16 with FP32 accumulate at 512 FLOP/clk/SM (half the A10's
     // 1024: 125 TFLOPS / (72 SMs x 1.695 GHz)) = 70.0, INT8 2x = 140 (Baseten's A10G table:
     // 35 / 70 / 140); FP64 1/64 of FP32 (cc 8.6).
-    (*m)["A10G"] = Derived(Spec("A10G", "Ampere", 22888, 600, 35.0 / 64, 35.0, 35.0, 70.0, no, no,
-                                no, true),
-                           "A10G compute = 80 SMs x 1.71 GHz x GA10x per-SM rates (FP32 256, "
-                           "FP16/BF16 tensor with FP32 accumulate 512 FLOP/clk); fp64 = fp32/64");
+    (*m)["A10G"] =
+        Derived(Spec("A10G", "Ampere", 22888, 600, 35.0 / 64, 35.0, 35.0, 70.0, no, no, no, true),
+                "A10G compute = 80 SMs x 1.71 GHz x GA10x per-SM rates (FP32 256, "
+                "FP16/BF16 tensor with FP32 accumulate 512 FLOP/clk); fp64 = fp32/64");
     (*m)["A10G"].int8_tops = 140;
     // L4 / L40S datasheets give no FP64: AD10x runs FP64 at 1/64 of FP32 (cc 8.9).
     (*m)["L4"] = Derived(
