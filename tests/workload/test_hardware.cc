@@ -86,15 +86,15 @@ const GpuMap& AllGpus() {
     // 1.71 GHz = 35.0; tensor FP16/BF16 with FP32 accumulate at 512 FLOP/clk/SM (half the A10's
     // 1024: 125 TFLOPS / (72 SMs x 1.695 GHz)) = 70.0, INT8 2x = 140 (Baseten's A10G table:
     // 35 / 70 / 140); FP64 1/64 of FP32 (cc 8.6).
-    (*m)["A10G"] = Derived(Spec("A10G", "Ampere", 22888, 600, 0.547, 35.0, 35.0, 70.0, no, no,
-                                no, true),
-                           "80 SMs x 1.71 GHz x GA10x per-SM rates (FP32 256, FP16/BF16 tensor "
-                           "with FP32 accumulate 512 FLOP/clock); fp64_tflops: FP32 / 64");
+    (*m)["A10G"] =
+        Derived(Spec("A10G", "Ampere", 22888, 600, 0.547, 35.0, 35.0, 70.0, no, no, no, true),
+                "80 SMs x 1.71 GHz x GA10x per-SM rates (FP32 256, FP16/BF16 tensor "
+                "with FP32 accumulate 512 FLOP/clock); fp64_tflops: FP32 / 64");
     (*m)["A10G"].int8_tops = 140;
     // L4 / L40S datasheets give no FP64: AD10x runs FP64 at 1/64 of FP32 (cc 8.9).
-    (*m)["L4"] = Derived(
-        Spec("L4", "Ada Lovelace", 22888, 300, 0.473, 30.3, 60, 121, 242.5, no, 2, true),
-        "fp64_tflops: FP32 / 64 (cc 8.9 FP64 rate)");
+    (*m)["L4"] =
+        Derived(Spec("L4", "Ada Lovelace", 22888, 300, 0.473, 30.3, 60, 121, 242.5, no, 2, true),
+                "fp64_tflops: FP32 / 64 (cc 8.9 FP64 rate)");
     (*m)["L40S"] = Derived(
         Spec("L40S", "Ada Lovelace", 45776, 864, 1.431, 91.6, 183, 362.05, 733, no, 3, true),
         "fp64_tflops: FP32 / 64 (cc 8.9 FP64 rate)");
