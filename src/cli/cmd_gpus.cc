@@ -1,7 +1,7 @@
 // `gpuadvisor gpus`: accelerator models, datasheet figures, cheapest offers.
-#include "cli/common.h"
 #include <cstdio>
 
+#include "cli/common.h"
 #include "io/requests.h"
 
 namespace gpuadvisor::cli {

@@ -57,10 +57,9 @@ Table SummaryTable(const Catalog& c, const InstanceType& t, const Context& ctx) 
     add("NVLink GB/s", Cell(g->nvlink_gbps, 0));
     if (g->neuron_cores > 0) add("NeuronCores per device", std::to_string(g->neuron_cores));
     if (g->neuronlink_gbyte_s) {
-      add("NeuronLink GB/s per device", FormatFixed(*g->neuronlink_gbyte_s, 0) +
-                                            (g->neuronlink_topology.empty()
-                                                 ? ""
-                                                 : " (" + g->neuronlink_topology + ")"));
+      add("NeuronLink GB/s per device",
+          FormatFixed(*g->neuronlink_gbyte_s, 0) +
+              (g->neuronlink_topology.empty() ? "" : " (" + g->neuronlink_topology + ")"));
     }
     add("NVENC engines",
         g->nvenc ? std::optional<std::string>(std::to_string(*g->nvenc)) : std::nullopt);

@@ -34,10 +34,10 @@ std::string ErrorOf(const std::string& body) {
 }
 
 TEST(AcceleratorFiguresTest, ReadsNumbersTextAndBasis) {
-  Result<std::vector<AcceleratorFigure>> r =
-      Read("A10G,bf16_tflops,70,derived,Baseten,80 SMs x 512 x 1.71 GHz\n"
-           "Trainium,neuronlink_topology,2d-torus,published,trn1-arch,\n"
-           "Trainium,neuron_cores,2,published,trainium,\n");
+  Result<std::vector<AcceleratorFigure>> r = Read(
+      "A10G,bf16_tflops,70,derived,Baseten,80 SMs x 512 x 1.71 GHz\n"
+      "Trainium,neuronlink_topology,2d-torus,published,trn1-arch,\n"
+      "Trainium,neuron_cores,2,published,trainium,\n");
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r->size(), 3u);
   EXPECT_EQ((*r)[0].model, "A10G");
@@ -102,15 +102,15 @@ const GpuSpec& Find(const std::vector<GpuSpec>& gpus, const char* model) {
 }
 
 TEST(AcceleratorFiguresTest, FillsGapsAndGradesEachSpec) {
-  Result<std::vector<AcceleratorFigure>> f =
-      Read("A10G,bf16_tflops,70,derived,src,tensor rate x SMs x clock\n"
-           "A10G,fp32_tflops,35,derived,src,lanes x clock\n"
-           "A10G,tf32_tflops,35,derived,src,lanes x clock\n"
-           "A10G,memory_bw_gbps,600,published,src,\n"  // equal to the datasheet: no change
-           "Tesla-T4,fp64_tflops,0.253,derived,src,fp32 / 32\n"
-           "Trainium,neuron_cores,2,published,src,\n"
-           "Trainium,neuronlink_gbyte_s,384,published,src,\n"
-           "Trainium,neuronlink_topology,2d-torus,published,src,\n");
+  Result<std::vector<AcceleratorFigure>> f = Read(
+      "A10G,bf16_tflops,70,derived,src,tensor rate x SMs x clock\n"
+      "A10G,fp32_tflops,35,derived,src,lanes x clock\n"
+      "A10G,tf32_tflops,35,derived,src,lanes x clock\n"
+      "A10G,memory_bw_gbps,600,published,src,\n"  // equal to the datasheet: no change
+      "Tesla-T4,fp64_tflops,0.253,derived,src,fp32 / 32\n"
+      "Trainium,neuron_cores,2,published,src,\n"
+      "Trainium,neuronlink_gbyte_s,384,published,src,\n"
+      "Trainium,neuronlink_topology,2d-torus,published,src,\n");
   ASSERT_TRUE(f.ok()) << f.status().ToString();
   std::vector<GpuSpec> gpus = Specs();
   std::vector<Correction> corrections;

@@ -139,9 +139,8 @@ Result<std::vector<AcceleratorFigure>> ReadAcceleratorFiguresCsv(std::string_vie
                                 : reader.status();
   }
   CsvHeader header(row);
-  GPUADVISOR_RETURN_IF_ERROR(
-      header.Require({"model", "field", "value", "basis", "source", "derivation"},
-                     std::string(origin) + ":1"));
+  GPUADVISOR_RETURN_IF_ERROR(header.Require(
+      {"model", "field", "value", "basis", "source", "derivation"}, std::string(origin) + ":1"));
   const std::vector<std::string>& fields = AcceleratorFigureFields();
   std::vector<AcceleratorFigure> out;
   std::set<std::pair<std::string, std::string>> seen;
@@ -221,8 +220,8 @@ Status ApplyAcceleratorFigures(const std::vector<AcceleratorFigure>& figures,
     }
     if (!old.empty()) {
       corrections->push_back({"gpu " + g->model + " " + f.field, old, FigureText(f),
-                              "the datasheet row is contradicted by " + f.where + " (" +
-                                  f.source + (f.derived ? "; " + f.derivation : "") + ")"});
+                              "the datasheet row is contradicted by " + f.where + " (" + f.source +
+                                  (f.derived ? "; " + f.derivation : "") + ")"});
     }
     if (f.derived) derived[g->model].push_back(&f);
   }

@@ -40,8 +40,8 @@ Result<std::vector<GpuSpec>> ReadGpuSpecsCsv(std::string_view csv, std::string_v
 // model,field,value,basis,source,derivation). It fills a figure the datasheet CSV lacks, with
 // the document it comes from and, for basis "derived", how it was computed.
 struct AcceleratorFigure {
-  std::string model;  // catalog id or alias ("A10G", "T4G", "Trainium2")
-  std::string field;  // a GpuSpec field name, e.g. "bf16_tflops", "neuronlink_topology"
+  std::string model;            // catalog id or alias ("A10G", "T4G", "Trainium2")
+  std::string field;            // a GpuSpec field name, e.g. "bf16_tflops", "neuronlink_topology"
   std::optional<double> value;  // numeric fields
   std::string text;             // text fields (neuronlink_topology)
   bool derived = false;         // basis "derived" (else "published")
