@@ -10,6 +10,7 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   workload/calibration_test.cc
   workload/hardware_test.cc
   workload/catalog_specs_test.cc
+  workload/confidence_test.cc
   workload/train_setups_test.cc
 )
 # The calibration fixture is read at run time from the source tree.
