@@ -16,7 +16,8 @@ expect_exit() {
   "$BIN" launch "$@" >"$TMP/out" 2>"$TMP/err"
   local rc=$?
   [ "$rc" = "$code" ] || bad "launch $* exited $rc, expected $code: $(cat "$TMP/err")"
-  grep -qE -- "$pattern" "$TMP/err" || bad "launch $*: stderr lacks /$pattern/: $(cat "$TMP/err")"
+  [ -z "$pattern" ] || grep -qE -- "$pattern" "$TMP/err" ||
+    bad "launch $*: stderr lacks /$pattern/: $(cat "$TMP/err")"
   [ "$code" = 0 ] || [ ! -s "$TMP/out" ] || bad "launch $*: output written on failure"
 }
 
