@@ -86,14 +86,18 @@ double Fp8CastBytesPerTokenLayer(const ModelShape& m, double t) {
 // Balanced split (Megatron-Core --decoder-last-pipeline-num-layers; Llama 3 §3.3.2 takes one
 // layer off the first and last stages): the last stage holds n layers and the head, the
 // others share the rest evenly, with the n that minimises the heaviest stage.
-double StageImbalance(const ModelShape& m, double seq, int pp, int v, bool balanced) {
+// `forward` is ForwardFlopPerToken(m, seq).
+double StageImbalance(const ModelShape& m, double forward, int pp, int v, bool balanced) {
   if (pp <= 1) return 1;
   const double head = 2 * m.vocab * m.hidden;
-  const double layer = (ForwardFlopPerToken(m, seq) - head) / m.layers;
+  const double layer = (forward - head) / m.layers;
   const double mean = (m.layers * layer + head) / pp;
   double heaviest = std::ceil(m.layers / (pp * v)) * v * layer + head;
-  if (balanced) {
-    for (double last = 0; last <= std::ceil(m.layers / pp); ++last) {
+  if (balanced) {  // the best n is next to where both sides are equal
+    const double even =
+        std::clamp(std::floor((m.layers - (pp - 1) * head / layer) / pp), 0.0, m.layers);
+    for (double last = even - 1; last <= even + 1; ++last) {
+      if (last < 0 || last > m.layers) continue;
       const double others = std::ceil((m.layers - last) / (pp - 1)) * layer;
       heaviest = std::min(heaviest, std::max(others, last * layer + head));
     }
@@ -292,6 +296,7 @@ double ReduceBytes(const TrainConfig& c) {
 // The work of one micro-batch on one device that data-parallel traffic can hide behind.
 struct MicroBatchWindow {
   double forward_s = 0, backward_s = 0;  // backward includes any recomputation
+  double count = 1;                      // micro-batches per step (TrainConfig::MicroBatches)
 };
 
 // ZeRO-3 / FSDP FULL_SHARD, one micro-batch: each layer's weights are all-gathered while the
@@ -321,18 +326,19 @@ double DpCommSeconds(const TrainConfig& c, const Topology& topo, const MicroBatc
                           : ParamsPerDevice(m, p.tp, p.pp);
   const double bw = DpBandwidth(topo, p.tp, p.pp, p.dp);
   const double latency = topo.nodes > 1 ? topo.inter_latency_s : topo.intra_latency_s;
-  if (p.zero >= 3 && !lora) return c.MicroBatches() * FsdpMicroBatchSeconds(c, mb, psi, bw, latency);
+  if (p.zero >= 3 && !lora) return mb.count * FsdpMicroBatchSeconds(c, mb, psi, bw, latency);
   // ZeRO 0-2: the gradients are reduce-scattered (ZeRO-0: all-reduced) once per step behind
   // the last backward passes, or after them; ZeRO-1/2 all-gather the updated weights, before
   // the next forward or behind its first passes. With a pipeline the 1F1B cool-down runs
   // min(p, m) backward passes after the last forward and the warm-up min(p, m) forwards
   // before the first backward [Narayanan et al. 2021, §2.2]: that is the window.
-  const double window = std::min<double>(p.pp, c.MicroBatches());
-  const MicroBatchWindow edge{mb.forward_s * window, mb.backward_s * window};
+  const double window = std::min<double>(p.pp, mb.count);
+  const MicroBatchWindow edge{mb.forward_s * window, mb.backward_s * window, 1};
   const double volume = (p.dp - 1.0) / p.dp * psi;
-  double reduce = volume * ReduceBytes(c) / bw + std::log2(p.dp) * latency;
-  if (p.zero == 2 && f.reduce_every_micro_batch) reduce *= c.MicroBatches();
-  const double gather = volume * (Is32Bit(c.precision) ? 4 : 2) / bw + std::log2(p.dp) * latency;
+  const double tree_latency = std::log2(p.dp) * latency;
+  double reduce = volume * ReduceBytes(c) / bw + tree_latency;
+  if (p.zero == 2 && f.reduce_every_micro_batch) reduce *= mb.count;
+  const double gather = volume * (Is32Bit(c.precision) ? 4 : 2) / bw + tree_latency;
   if (p.zero == 0) {  // all-reduce = both halves behind the backward
     return f.grad_reduce_overlap ? Overlapped(reduce + gather, edge.backward_s) : reduce + gather;
   }
@@ -415,6 +421,7 @@ TrainStep TrainingStep(const TrainConfig& c, const GpuSpec& gpu, const Topology&
   out.hardware_flop_per_token = out.model_flop_per_token + recompute_extra;
   const double tokens_step = c.global_batch * c.seq;
   const double tokens_per_gpu = tokens_step / c.gpus;
+  const double micro_batches = c.MicroBatches();
   const double tokens_per_pipeline = tokens_step / (double(p.dp) * p.cp);
   if (mfu_override > 0) {
     out.compute_s = out.model_flop_per_token * tokens_per_gpu / (peak_flops * mfu_override);
@@ -426,7 +433,8 @@ TrainStep TrainingStep(const TrainConfig& c, const GpuSpec& gpu, const Topology&
   if (c.task == TaskKind::kQlora) matmul_eff /= kQloraMatmulSlowdown;
   // Attention core (QK^T, PV): forward, two backward passes, and a re-forward with selective
   // or full recomputation; the rest of the hardware FLOPs are Linear GEMMs.
-  const double attention_fwd = ForwardFlopPerToken(m, c.seq) - 2 * m.matmul_params;
+  const double forward = ForwardFlopPerToken(m, c.seq);
+  const double attention_fwd = forward - 2 * m.matmul_params;
   const bool reforward = p.recompute == Recompute::kSelective || p.recompute == Recompute::kFull;
   const double attention_flop = attention_fwd * (reforward ? 4 : 3) * tokens_per_gpu;
   const double linear_flop = out.hardware_flop_per_token * tokens_per_gpu - attention_flop;
@@ -440,7 +448,7 @@ TrainStep TrainingStep(const TrainConfig& c, const GpuSpec& gpu, const Topology&
     out.compute_s = linear_flop / (peak_flops * matmul_eff) +
                     attention_flop / (peak_flops * attention_eff);
   }
-  out.compute_s *= StageImbalance(m, c.seq, p.pp, p.virtual_pp, framework.uneven_pipeline);
+  out.compute_s *= StageImbalance(m, forward, p.pp, p.virtual_pp, framework.uneven_pipeline);
   const double bw = gpu.memory_bw_gbps.value_or(0) * 1e9 * eff.bandwidth;
   if (bw > 0) {
     const double elementwise =
@@ -462,11 +470,12 @@ TrainStep TrainingStep(const TrainConfig& c, const GpuSpec& gpu, const Topology&
   out.tp_comm_s = TpCommSeconds(c, topo, tokens_per_pipeline);
   out.pp_comm_s = PpCommSeconds(c, topo);
   const double busy = out.compute_s + out.memory_s + out.tp_comm_s;
-  out.bubble_fraction = p.pp > 1 ? (p.pp - 1.0) / (p.virtual_pp * c.MicroBatches()) : 0;
+  out.bubble_fraction = p.pp > 1 ? (p.pp - 1.0) / (p.virtual_pp * micro_batches) : 0;
   // One micro-batch's work on this device, split forward / backward by FLOPs.
-  const double per_mb = (out.compute_s + out.memory_s) / c.MicroBatches();
-  const double forward_share = ForwardFlopPerToken(m, c.seq) / out.hardware_flop_per_token;
-  const MicroBatchWindow window{per_mb * forward_share, per_mb * (1 - forward_share)};
+  const double per_mb = (out.compute_s + out.memory_s) / micro_batches;
+  const double forward_share = forward / out.hardware_flop_per_token;
+  const MicroBatchWindow window{per_mb * forward_share, per_mb * (1 - forward_share),
+                                micro_batches};
   out.dp_comm_exposed_s = DpCommSeconds(c, topo, window);
   if (c.offload != Offload::kNone) {
     out.offload_s = OffloadSeconds(c, gpu, topo, window);
