@@ -154,7 +154,7 @@ struct Workload {
   std::optional<Precision> precision;  // unset = bf16 where supported, else fp16
   Optimizer optimizer = Optimizer::kAdamW;
   std::optional<Framework> framework;  // unset = inferred from the parallel layout
-  bool flash_attention = true;  // fused attention (no s^2 activations)
+  bool flash_attention = true;         // fused attention (no s^2 activations)
   int lora_rank = 16;
   LoraTargets lora_targets = LoraTargets::kAll;
   double epochs = 1;  // also used by train-vision

@@ -242,15 +242,17 @@ void Report(const EstimateContext& ctx, const Plan& plan, double peak, const Mod
   }
   if (!w.flash_attention) ctx.Assume("unfused attention (no FlashAttention)");
   const FrameworkTraits& fw = TraitsOf(c.par.framework);
-  ctx.Assume(std::string("framework ") + FrameworkName(c.par.framework) +
-             (w.framework ? "" : " (default for this layout; --framework)") + ": TP comm " +
-             (fw.tp_overlap && c.par.sequence_parallel ? "overlapped with GEMMs" : "not overlapped") +
-             ", gradient reduction " + (fw.grad_reduce_overlap ? "behind backward" : "after it") +
-             (fw.uneven_pipeline ? ", pipeline stages balanced with embedding and head" : ""));
+  ctx.Assume(
+      std::string("framework ") + FrameworkName(c.par.framework) +
+      (w.framework ? "" : " (default for this layout; --framework)") + ": TP comm " +
+      (fw.tp_overlap && c.par.sequence_parallel ? "overlapped with GEMMs" : "not overlapped") +
+      ", gradient reduction " + (fw.grad_reduce_overlap ? "behind backward" : "after it") +
+      (fw.uneven_pipeline ? ", pipeline stages balanced with embedding and head" : ""));
   if (c.offload != Offload::kNone) {
-    ctx.Assume("optimizer offloaded to " + std::string(c.offload == Offload::kNvme ? "NVMe" : "CPU") +
-               ": host Adam, PCIe and NVMe traffic " + Num(plan.step.offload_s, 3) + " s per step (" +
-               Num(ctx.topo.host_cores_per_device, 0) + " CPU cores per GPU" +
+    ctx.Assume("optimizer offloaded to " +
+               std::string(c.offload == Offload::kNvme ? "NVMe" : "CPU") +
+               ": host Adam, PCIe and NVMe traffic " + Num(plan.step.offload_s, 3) +
+               " s per step (" + Num(ctx.topo.host_cores_per_device, 0) + " CPU cores per GPU" +
                (ctx.topo.host_assumed ? ", DGX-class host assumed" : "") + ")");
   }
   if (low_conf)

@@ -19,11 +19,12 @@ constexpr double kAllocatorFragmentation = 0.15;
 // CTAs take SMs from the GEMMs). Overlapped communication of duration c costs 0.19·c.
 constexpr double kOverlapContention = 0.19;
 // TransformerEngine userbuffers split each TP-overlapped GEMM into chunks and exchange one
-// chunk while the next computes (NeMo/MLPerf tp_comm_overlap configs: "pipeline" method,
-// num_splits 4): one chunk of the collective stays exposed.
+// chunk while the next computes (TE's initialize_ub default and NeMo's tp_comm_overlap configs:
+// "pipeline" method, num_splits 4): one chunk of the collective stays exposed.
 constexpr double kTpOverlapChunks = 4;
 // DeepSpeed CPU-Adam: 0.22 s for one billion parameters on the 2 x 24-core Xeon Platinum 8168
-// of a DGX-2 [Ren et al., ZeRO-Offload, USENIX ATC 2021, Table 3] = 95 M parameters/s per core.
+// of a DGX-2 [Ren et al., ZeRO-Offload, USENIX ATC 2021, CPU-Adam latency table] = 95 M
+// parameters/s per core.
 constexpr double kCpuAdamParamsPerCoreS = 1e9 / (0.22 * 48);
 // ZeRO-Infinity moves the fp32 master weights and both Adam moments (12 B/param) from NVMe and
 // back every step [Rajbhandari et al. 2021]; the reads and writes pipeline with CPU-Adam.
@@ -127,30 +128,71 @@ const FrameworkTraits& TraitsOf(Framework f) {
   // MLPerf Training v4.0 NVIDIA configs set TP_COMM_OVERLAP=True), --overlap-grad-reduce and
   // --overlap-param-gather with --use-distributed-optimizer, uneven first/last stages;
   // Megatron-LM sets accumulate_allreduce_grads_in_fp32 for bf16 (arguments.py); the
-  // vocab-parallel cross entropy keeps fp32 softmax and writes its gradient in place.
+  // vocab-parallel cross entropy keeps fp32 softmax and writes its gradient in place;
   // TransformerEngine's fused attention runs cuDNN 9's Hopper kernels; fused norms/activations.
-  static const FrameworkTraits kMegatronCore{true, true,  true, true, false,
-                                             true, false, 4,    true, false};
+  static const FrameworkTraits kMegatronCore{.tp_overlap = true,
+                                             .grad_reduce_overlap = true,
+                                             .param_gather_overlap = true,
+                                             .uneven_pipeline = true,
+                                             .fp32_reduce_always = false,
+                                             .fp32_reduce_with_bf16 = true,
+                                             .reduce_every_micro_batch = false,
+                                             .loss_bytes_per_logit = 4,
+                                             .hopper_attention = true,
+                                             .eager_elementwise = false};
   // Megatron-LM 2021 (Narayanan et al.) and Megatron-DeepSpeed (BLOOM): the gradient
   // all-reduce runs after the last micro-batch, nothing overlaps, stages split evenly.
-  static const FrameworkTraits kMegatronLm{false, false, false, false, false,
-                                           true,  false, 4,     false, false};
+  static const FrameworkTraits kMegatronLm{.tp_overlap = false,
+                                           .grad_reduce_overlap = false,
+                                           .param_gather_overlap = false,
+                                           .uneven_pipeline = false,
+                                           .fp32_reduce_always = false,
+                                           .fp32_reduce_with_bf16 = true,
+                                           .reduce_every_micro_batch = false,
+                                           .loss_bytes_per_logit = 4,
+                                           .hopper_attention = false,
+                                           .eager_elementwise = false};
   // PyTorch FSDP/DDP [Zhao et al., PyTorch FSDP, VLDB 2023; Li et al., PyTorch DDP, VLDB 2020]:
   // bucketed gradient reduction during backward, ZeRO-3 gathers prefetched a layer ahead,
   // reduce_dtype fp32 (Composer's FSDP mixed precision DEFAULT); llm-foundry's fused loss and
   // kernels, FlashAttention-2.
-  static const FrameworkTraits kFsdp{false, true, false, false, true, true, false, 4, false, false};
-  // torchtitan (Dec 2024): FSDP2 as above (mixed_precision_reduce = float32); the loss is the
-  // eager F.cross_entropy(pred.float()): bf16 logits, an fp32 copy and the fp32 log-softmax in
+  static const FrameworkTraits kFsdp{.tp_overlap = false,
+                                     .grad_reduce_overlap = true,
+                                     .param_gather_overlap = false,
+                                     .uneven_pipeline = false,
+                                     .fp32_reduce_always = true,
+                                     .fp32_reduce_with_bf16 = true,
+                                     .reduce_every_micro_batch = false,
+                                     .loss_bytes_per_logit = 4,
+                                     .hopper_attention = false,
+                                     .eager_elementwise = false};
+  // torchtitan (Dec 2024) in eager mode: FSDP2 as above (mixed_precision_reduce = float32); the
+  // loss is F.cross_entropy(pred.float()): bf16 logits, an fp32 copy and the fp32 log-softmax in
   // forward; at the backward's peak the saved log-softmax, its gradient and the input gradient,
   // all fp32 = 12 B per logit. PyTorch SDPA's flash backend (FlashAttention-2); without
   // torch.compile every norm, rotary and activation op is its own kernel.
-  static const FrameworkTraits kTorchtitan{false, true, false, false, true,
-                                           true,  false, 12,   false, true};
+  static const FrameworkTraits kTorchtitan{.tp_overlap = false,
+                                           .grad_reduce_overlap = true,
+                                           .param_gather_overlap = false,
+                                           .uneven_pipeline = false,
+                                           .fp32_reduce_always = true,
+                                           .fp32_reduce_with_bf16 = true,
+                                           .reduce_every_micro_batch = false,
+                                           .loss_bytes_per_logit = 12,
+                                           .hopper_attention = false,
+                                           .eager_elementwise = true};
   // DeepSpeed ZeRO: overlap_comm buckets, gradients communicated in the training dtype
   // (communication_data_type unset), ZeRO-2 reduce-scatters every micro-batch's gradients.
-  static const FrameworkTraits kDeepSpeed{false, true,  false, false, false,
-                                          false, true,  4,     false, false};
+  static const FrameworkTraits kDeepSpeed{.tp_overlap = false,
+                                          .grad_reduce_overlap = true,
+                                          .param_gather_overlap = false,
+                                          .uneven_pipeline = false,
+                                          .fp32_reduce_always = false,
+                                          .fp32_reduce_with_bf16 = false,
+                                          .reduce_every_micro_batch = true,
+                                          .loss_bytes_per_logit = 4,
+                                          .hopper_attention = false,
+                                          .eager_elementwise = false};
   switch (f) {
     case Framework::kMegatronCore:
       return kMegatronCore;
@@ -225,7 +267,7 @@ void ModelStates(const TrainConfig& c, MemoryBytes* out) {
     // copy, so its Linear weights are kept in FP8 (TransformerEngine fp8_model_init; NeMo's
     // fp8_params, set in NVIDIA's MLPerf Training v4.0 Llama-2-70B LoRA configuration).
     const double base_bytes =
-        c.task == TaskKind::kQlora ? linear_share * (0.5 + 0.127 / 8) + (1 - linear_share) * 2
+        c.task == TaskKind::kQlora       ? linear_share * (0.5 + 0.127 / 8) + (1 - linear_share) * 2
         : c.precision == Precision::kFp8 ? linear_share * 1 + (1 - linear_share) * 2
                                          : wbytes;
     out->weights = psi * base_bytes + trainable * 2;
@@ -258,8 +300,7 @@ double Activations(const TrainConfig& c) {
     stage0 += ActivationBytesPerLayer(m, s, b, live);
   }
   // The loss kernel's peak per logit (fp32 logits = LogitBytes' 4 B; eager losses more).
-  const double logits =
-      LogitBytes(m, s, b, p.tp) * TraitsOf(p.framework).loss_bytes_per_logit / 4;
+  const double logits = LogitBytes(m, s, b, p.tp) * TraitsOf(p.framework).loss_bytes_per_logit / 4;
   if (p.pp <= 1) return stage0 + logits;
   const double last = layers_per_stage * per_layer + logits;
   return std::max(stage0, last);
@@ -445,8 +486,8 @@ TrainStep TrainingStep(const TrainConfig& c, const GpuSpec& gpu, const Topology&
     out.compute_s = linear_flop / (peak_flops * matmul_eff * kFp8GemmEfficiency) +
                     attention_flop / (*bf16_peak * attention_eff);
   } else {
-    out.compute_s = linear_flop / (peak_flops * matmul_eff) +
-                    attention_flop / (peak_flops * attention_eff);
+    out.compute_s =
+        linear_flop / (peak_flops * matmul_eff) + attention_flop / (peak_flops * attention_eff);
   }
   out.compute_s *= StageImbalance(m, forward, p.pp, p.virtual_pp, framework.uneven_pipeline);
   const double bw = gpu.memory_bw_gbps.value_or(0) * 1e9 * eff.bandwidth;

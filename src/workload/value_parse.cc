@@ -161,13 +161,13 @@ Result<Recompute> ParseRecompute(std::string_view key, std::string_view value) {
 Result<Framework> ParseFramework(std::string_view key, std::string_view value) {
   // Canonical names first (the message lists them), then the products built on them.
   static const char* const kNames[] = {
-      "megatron-core", "megatron-lm", "fsdp",          "torchtitan", "deepspeed",
-      "nemo",          "megatron",    "llm-foundry",   "composer",   "megatron-deepspeed"};
-  static const Framework kValues[] = {
-      Framework::kMegatronCore, Framework::kMegatronLm, Framework::kFsdp,
-      Framework::kTorchtitan,   Framework::kDeepSpeed,  Framework::kMegatronCore,
-      Framework::kMegatronCore, Framework::kFsdp,       Framework::kFsdp,
-      Framework::kMegatronLm};
+      "megatron-core", "megatron-lm", "fsdp",        "torchtitan", "deepspeed",
+      "nemo",          "megatron",    "llm-foundry", "composer",   "megatron-deepspeed"};
+  static const Framework kValues[] = {Framework::kMegatronCore, Framework::kMegatronLm,
+                                      Framework::kFsdp,         Framework::kTorchtitan,
+                                      Framework::kDeepSpeed,    Framework::kMegatronCore,
+                                      Framework::kMegatronCore, Framework::kFsdp,
+                                      Framework::kFsdp,         Framework::kMegatronLm};
   int i = MatchName(value, kNames);
   if (i < 0) {
     return Expected(key, "one of megatron-core|megatron-lm|fsdp|torchtitan|deepspeed", value);

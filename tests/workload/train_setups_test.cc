@@ -250,8 +250,7 @@ TEST(LoraTest, FrozenUnadaptedMlpKeepsNoInputs) {
   const double sbh = 8192.0 * 4096;
   const double none = workload_internal::ActivationBytesPerLayer(m, 8192, 1, full);
   // The second norm's output (2) and the gated product (2 x 3.5) are not kept.
-  EXPECT_NEAR((none - workload_internal::ActivationBytesPerLayer(m, 8192, 1, attention_only)) /
-                  sbh,
+  EXPECT_NEAR((none - workload_internal::ActivationBytesPerLayer(m, 8192, 1, attention_only)) / sbh,
               2 + 7, 1e-9);
   EXPECT_DOUBLE_EQ(workload_internal::ActivationBytesPerLayer(m, 8192, 1, all_adapted), none);
 }
