@@ -93,6 +93,18 @@ const char* WorkloadCap(const Workload& w) {
   return "";
 }
 
+// Whether a figure the task class's model reads is derived (catalogs and specs that list no
+// fields count as wholly derived).
+bool UsesDerivedFigure(const GpuSpec& gpu, TaskClass task) {
+  if (gpu.confidence != "derived") return false;
+  if (gpu.derived_fields.empty()) return true;
+  for (const std::string& f : gpu.derived_fields) {
+    const bool fp64 = f == "fp64_tflops" || f == "fp64_tensor_tflops";
+    if (task == TaskClass::kHpc ? fp64 || f == "fp32_tflops" : !fp64) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 TaskClass ClassOfTask(TaskKind t) {
@@ -130,7 +142,7 @@ ConfidenceGrade GradeConfidence(const Workload& w, const GpuSpec& gpu, bool with
   ConfidenceGrade out;
   out.grade = same ? Confidence::kHigh : sibling ? Confidence::kMedium : Confidence::kLow;
   std::string caps;
-  if (gpu.confidence == "derived" && out.grade == Confidence::kHigh) {
+  if (UsesDerivedFigure(gpu, task) && out.grade == Confidence::kHigh) {
     out.grade = Confidence::kMedium;
     caps = "; " + gpu.model + "'s peak figures are derived, not published";
   }
