@@ -39,11 +39,13 @@ constexpr double kTileWidth = 128;
 // channels_last) costs a transpose of every convolution input: one more read and write per
 // element and pass (cuDNN "Convolutional Layers User's Guide", tensor layouts).
 constexpr double kNchwTransposeAccesses = 2;
-// Minimum time of one layer's kernel: launch latency and a single wave's ramp-up and tail, a
-// few microseconds on NVIDIA GPUs (CUDA Graphs blog: ~2-5 us per launch); ~10 us per layer on
-// Neuron (inf2 batch-1 latencies: 0.6 ms for ResNet-18, 1.2 ms for ResNet-152).
-constexpr double kLayerFloorGpuS = 5e-6;
-constexpr double kLayerFloorNeuronS = 10e-6;
+// Under-fill: a convolution/GEMM kernel cuts its output into 128x128 tiles, one per SM (or per
+// NeuronCore pass); a layer with too few tiles for a full wave still takes a wave's time. Modelled
+// as a fixed cost per layer and pass on top of the batch's work, t = n x t_sample + layers x
+// 5 us, which is throughput n / (n + n_half): ResNet-50 at batch 1 on a V100 with TensorRT runs
+// ~1 ms where the FLOP need 0.13 ms (the torchvision/TensorRT batch-1 comparisons); the inf2
+// batch-1 latencies give 2-15 us per layer (0.6 ms ResNet-18 .. 1.2 ms ResNet-152).
+constexpr double kLayerFillS = 5e-6;
 // Eager PyTorch dispatches ~3 operators per layer (conv, norm, activation) from the host at
 // ~30 us each (module call, autograd and autocast bookkeeping): ResNet-50 at batch 1 is
 // host-bound at 5-13 ms (DeepLearningExamples inference tables on V100 and T4).
@@ -170,14 +172,13 @@ SampleTime PerSample(const EstimateContext& ctx, const VisionPlan& p, double flo
           std::max(compute, memory) + unhidden * std::min(compute, memory)};
 }
 
-// Seconds of one batch of `n` samples: every layer's kernels take at least the floor, and an
-// eager framework cannot issue them faster than the host dispatches them.
+// Seconds of one batch of `n` samples: the batch's work plus every layer's under-filled wave,
+// and an eager framework cannot issue the kernels faster than the host dispatches them.
 double PerBatch(const VisionPlan& p, double sample_s, double n) {
-  const double kernels_per_layer = p.engine == Engine::kEager ? kEagerOpsPerLayer : 1;
-  const double kernels = p.layers * p.passes * kernels_per_layer;
-  const double floor_s = p.neuron ? kLayerFloorNeuronS : kLayerFloorGpuS;
-  const double device = kernels * std::max(floor_s, n * sample_s / kernels);
-  const double host = p.engine == Engine::kEager ? kernels * kEagerHostPerOpS : 0;
+  const double device = n * sample_s + p.layers * p.passes * kLayerFillS;
+  const double host = p.engine == Engine::kEager
+                          ? p.layers * p.passes * kEagerOpsPerLayer * kEagerHostPerOpS
+                          : 0;
   return std::max(device, host);
 }
 
@@ -187,9 +188,13 @@ Status CheckVisionDevice(const EstimateContext& ctx, bool train) {
     case DeviceClass::kNvidia:
       return Status::OK();
     case DeviceClass::kNeuron:
-      if (train && g.model.find("Inferentia") != std::string::npos) {
-        return Status::Unsupported("task: " + g.model +
-                                   " is an inference accelerator; train on Trainium or a GPU");
+      // No published Neuron vision-training figure exists to check a model against, and which
+      // convolution/normalisation layers train on Trainium depends on the compiler release:
+      // refused rather than guessed (inference is checked against the inf2 tables).
+      if (train) {
+        return Status::Unsupported("task: vision training on " + g.model +
+                                   " is not modelled (no published Neuron vision-training "
+                                   "figure); train on a GPU, serve on Inferentia2/Trainium");
       }
       return Status::OK();
     default:
@@ -230,6 +235,9 @@ Status ResolvePlan(const EstimateContext& ctx, VisionPlan* p) {
                                                 : (m.family == ModelFamily::kConvNet ? 256
                                                                                      : kCustomBatch));
   if (m.family == ModelFamily::kDiffusion && !p->train && w.batch <= 0) p->batch = 1;
+  // Neuron runs a compiled batch on every NeuronCore of the device (torch-neuronx DataParallel,
+  // as in the Neuron benchmark tables): the device holds batch x cores samples at once.
+  if (p->neuron && ctx.gpu.neuron_cores > 1) p->batch *= ctx.gpu.neuron_cores;
   p->mix = MixOf(w);
   p->passes = p->train ? 3 : 1;
   p->unfused_attention = p->neuron || !w.flash_attention;
@@ -299,10 +307,6 @@ void DescribeVision(const EstimateContext& ctx, const VisionPlan& p, const Sampl
   }
   if (m.family == ModelFamily::kDiffusion && ctx.w.model_name == "stable-diffusion-xl") {
     ctx.Warn("diffusion FLOP per step is approximate (low confidence)");
-  }
-  if (p.neuron && p.train) {
-    ctx.Warn("vision training on " + ctx.gpu.model +
-             " is estimated from the inference model (no published figure; low confidence)");
   }
 }
 
