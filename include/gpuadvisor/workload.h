@@ -108,9 +108,9 @@ struct ModelArch {
   // Vision (ConvNet, ViT, 3D U-Net, detectors, diffusion): per sample (image, volume patch) at
   // `resolution_px`, forward pass only. A preset fills all of it; a custom model gives the FLOP,
   // activations and dominant kernel class (--fwd-gflop-per-sample ...), the rest defaults.
-  double fwd_flop_per_image = 0;  // FLOP (2 per multiply-add); diffusion: one UNet evaluation
-  double conv_share = 0;          // share of the FLOP in convolutions
-  double attention_share = 0;     // ... in the attention core (QK^T, PV); the rest is GEMM
+  double fwd_flop_per_image = 0;   // FLOP (2 per multiply-add); diffusion: one UNet evaluation
+  double conv_share = 0;           // share of the FLOP in convolutions
+  double attention_share = 0;      // ... in the attention core (QK^T, PV); the rest is GEMM
   double act_elems_per_image = 0;  // outputs of the conv/linear layers: what a fused engine writes
   // HBM accesses per activation element in the forward pass (0 = the kernel class's default):
   // eager training (normalisation reads twice), eager inference, fused engine.

@@ -11,8 +11,8 @@
 namespace gpuadvisor::workload_internal {
 namespace {
 
-constexpr double kHpcEfficiency = 0.6;     // general codes: of the vector FP64/FP32 peak
-constexpr double kMultiNodeScaling = 0.9;  // parallel efficiency once the job spans nodes
+constexpr double kHpcEfficiency = 0.6;        // general codes: of the vector FP64/FP32 peak
+constexpr double kMultiNodeScaling = 0.9;     // parallel efficiency once the job spans nodes
 constexpr double kNvencFps1080p = 1140;       // per engine: NVIDIA T4 brief, 38 x 1080p30 H.264
 constexpr double kScanEfficiency = 0.5;       // cuDF/RAPIDS scans vs peak HBM bandwidth
 constexpr double kAnalyticsMemoryFactor = 2;  // working memory / dataset (joins, group-by)
@@ -41,8 +41,7 @@ struct HplEfficiency {
   const char* generation;
   double efficiency;
 };
-constexpr HplEfficiency kHplEfficiency[] = {
-    {"Hopper", 0.663}, {"Ampere", 0.784}, {"Volta", 0.747}};
+constexpr HplEfficiency kHplEfficiency[] = {{"Hopper", 0.663}, {"Ampere", 0.784}, {"Volta", 0.747}};
 constexpr double kHplEfficiencyOther = 0.7;  // generations without a TOP500 entry (low confidence)
 
 // {efficiency, published}: the TOP500 median of the device's generation, or the default.

@@ -42,9 +42,9 @@ constexpr double kNchwTransposeAccesses = 2;
 // Under-fill: a convolution/GEMM kernel cuts its output into 128x128 tiles, one per SM (or per
 // NeuronCore pass); a layer with too few tiles for a full wave still takes a wave's time. Modelled
 // as a fixed cost per layer and pass on top of the batch's work, t = n x t_sample + layers x
-// 5 us, which is throughput n / (n + n_half): ResNet-50 at batch 1 on a V100 with TensorRT runs
-// ~1 ms where the FLOP need 0.13 ms (the torchvision/TensorRT batch-1 comparisons); the inf2
-// batch-1 latencies give 2-15 us per layer (0.6 ms ResNet-18 .. 1.2 ms ResNet-152).
+// 5 us, i.e. throughput n / (n + n_half). 5 us sits inside the range the inf2 batch-1 latencies
+// give (2-15 us per layer: 0.6 ms for ResNet-18 .. 1.2 ms for ResNet-152); ResNet-50 at batch 1
+// with TensorRT on a V100 (~1.1 ms where its FLOP need 0.13 ms: ~18 us per layer) is the slow end.
 constexpr double kLayerFillS = 5e-6;
 // Eager PyTorch dispatches ~3 operators per layer (conv, norm, activation) from the host at
 // ~30 us each (module call, autograd and autocast bookkeeping): ResNet-50 at batch 1 is
@@ -59,7 +59,7 @@ constexpr double kStoredPerElement = 2;
 // Inference keeps the largest layers' inputs and outputs alive (ResNet-50: the stem and stage
 // 1 hold ~20% of the activation elements).
 constexpr double kLiveInferenceShare = 0.2;
-constexpr int kCustomLayers = 50;   // custom model without a layer count
+constexpr int kCustomLayers = 50;  // custom model without a layer count
 constexpr int kCustomBatch = 32;
 
 // The kernel-class mix of a custom model: all its FLOP in the named class.
@@ -146,10 +146,10 @@ struct SampleTime {
 
 SampleTime PerSample(const EstimateContext& ctx, const VisionPlan& p, double flop) {
   const ModelArch& m = ctx.w.model;
-  const double base = EfficiencyFor(ctx.gpu).matmul *
-                      (p.precision == Precision::kInt8 || p.precision == Precision::kFp8
-                           ? kLowPrecisionEfficiency
-                           : 1);
+  const double base =
+      EfficiencyFor(ctx.gpu).matmul *
+      (p.precision == Precision::kInt8 || p.precision == Precision::kFp8 ? kLowPrecisionEfficiency
+                                                                         : 1);
   const double attention_eff = base * (p.neuron ? 1 : kAttentionVsGemm);
   const bool tile_math = p.neuron || p.precision != Precision::kFp32;  // tensor cores / array
   const double narrow = tile_math ? NarrowPenalty(m, p.neuron) : 1;
@@ -157,7 +157,8 @@ SampleTime PerSample(const EstimateContext& ctx, const VisionPlan& p, double flo
       (p.mix.conv / base + p.mix.gemm / base + p.mix.attention / attention_eff) * narrow;
   const double compute = p.passes * flop * per_flop / p.peak;
   const Accesses a = AccessesOf(m, p.mix);
-  double accesses = p.engine == Engine::kFused ? a.fused : (p.train ? a.eager_train : a.eager_infer);
+  double accesses =
+      p.engine == Engine::kFused ? a.fused : (p.train ? a.eager_train : a.eager_infer);
   if (p.engine == Engine::kEager && p.precision == Precision::kTf32 && p.mix.conv > 0) {
     accesses += kNchwTransposeAccesses * p.mix.conv;
   }
@@ -168,17 +169,15 @@ SampleTime PerSample(const EstimateContext& ctx, const VisionPlan& p, double flo
   }
   const double memory = p.bw > 0 ? p.passes * bytes / p.bw : 0;
   const double unhidden = p.engine == Engine::kFused ? kUnhiddenFused : kUnhiddenEager;
-  return {compute, memory,
-          std::max(compute, memory) + unhidden * std::min(compute, memory)};
+  return {compute, memory, std::max(compute, memory) + unhidden * std::min(compute, memory)};
 }
 
 // Seconds of one batch of `n` samples: the batch's work plus every layer's under-filled wave,
 // and an eager framework cannot issue the kernels faster than the host dispatches them.
 double PerBatch(const VisionPlan& p, double sample_s, double n) {
   const double device = n * sample_s + p.layers * p.passes * kLayerFillS;
-  const double host = p.engine == Engine::kEager
-                          ? p.layers * p.passes * kEagerOpsPerLayer * kEagerHostPerOpS
-                          : 0;
+  const double host =
+      p.engine == Engine::kEager ? p.layers * p.passes * kEagerOpsPerLayer * kEagerHostPerOpS : 0;
   return std::max(device, host);
 }
 
@@ -230,10 +229,10 @@ Status ResolvePlan(const EstimateContext& ctx, VisionPlan* p) {
   const double ref = p->custom || m.resolution_px <= 0 ? p->res : m.resolution_px;
   p->scale = std::pow(p->res / ref, m.spatial_dims == 3 ? 3 : 2);
   p->layers = m.vision_layers > 0 ? m.vision_layers : kCustomLayers;
-  p->batch = w.batch > 0 ? w.batch
-                         : (m.default_batch > 0 ? m.default_batch
-                                                : (m.family == ModelFamily::kConvNet ? 256
-                                                                                     : kCustomBatch));
+  p->batch = w.batch > 0
+                 ? w.batch
+                 : (m.default_batch > 0 ? m.default_batch
+                                        : (m.family == ModelFamily::kConvNet ? 256 : kCustomBatch));
   if (m.family == ModelFamily::kDiffusion && !p->train && w.batch <= 0) p->batch = 1;
   // Neuron runs a compiled batch on every NeuronCore of the device (torch-neuronx DataParallel,
   // as in the Neuron benchmark tables): the device holds batch x cores samples at once.
@@ -253,7 +252,8 @@ void SetVisionMemory(const EstimateContext& ctx, const VisionPlan& p) {
   MemoryBytes mem;
   mem.weights = m.params * (p.train ? 4 : act);  // AMP keeps fp32 master weights
   mem.gradients = p.train ? m.params * 4 : 0;
-  mem.optimizer = p.train ? m.params * OptimizerBytesPerParam(ctx.w.optimizer, Precision::kFp32) : 0;
+  mem.optimizer =
+      p.train ? m.params * OptimizerBytesPerParam(ctx.w.optimizer, Precision::kFp32) : 0;
   const double elems = m.act_elems_per_image * p.scale * samples * act;
   mem.activations = p.train ? kStoredPerElement * elems : kLiveInferenceShare * elems;
   mem.overhead = 1.0 * kGiB;
@@ -325,8 +325,7 @@ Status EstimateVision(const EstimateContext& ctx) {
   const double steps = w.steps > 0 ? w.steps : std::max(1, m.diffusion_steps);
   const double decoder_flop = m.decoder_flop_per_image * p.scale;
   // FLOP per output sample: diffusion runs the UNet on the guided pair at every step.
-  const double sample_flop =
-      diffusion_infer ? 2 * steps * flop + decoder_flop : p.passes * flop;
+  const double sample_flop = diffusion_infer ? 2 * steps * flop + decoder_flop : p.passes * flop;
   const double samples = w.images * (p.train ? w.epochs : 1);
   ctx.out->flops_total = sample_flop * samples;
   const std::optional<double> peak = PeakFlops(ctx.gpu, p.precision);

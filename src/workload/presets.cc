@@ -58,7 +58,7 @@ constexpr ModelArch Family(ModelArch m, ModelFamily f) {
 // FLOP is GEMM), per sample at the reference resolution (doc/estimation.md, "Vision").
 struct VisionFigures {
   double params, fwd_flop, conv_share, attention_share;
-  double act_elems;                                // conv/linear outputs per sample
+  double act_elems;                                 // conv/linear outputs per sample
   double eager_train, eager_infer, fused_accesses;  // HBM accesses per activation element
   int layers, resolution, default_batch;
 };
@@ -182,9 +182,9 @@ const ModelPreset kPresets[] = {
      // eager: (11.1M x 7 + 5.5M x 5) / 11.1M = 9.5 (training), 8.5 (inference); fused 2.5
      Narrow(Vision(ModelFamily::kConvNet,
                    {25.6e6, 8.18e9, 1.0, 0, 11.1e6, 9.5, 8.5, 2.5, 54, 224, 256}),
-            {0.029, 3, 64},     // 7x7 stem on RGB
-            {0.113, 64, 64},    // stage-1 1x1/3x3 convolutions to 64 channels
-            {0.050, 64, 256})}, // stage-1 expansions from 64 channels
+            {0.029, 3, 64},      // 7x7 stem on RGB
+            {0.113, 64, 64},     // stage-1 1x1/3x3 convolutions to 64 channels
+            {0.050, 64, 256})},  // stage-1 expansions from 64 channels
     {"vit-b16",
      "Dosovitskiy et al. 2021; timm vit_base_patch16_224: 86.6M params, 17.6 GMAC at 224x224 "
      "(attention core 0.72 GMAC: 12 layers x 2 x 197^2 x 768)",
@@ -205,20 +205,20 @@ const ModelPreset kPresets[] = {
      "anchors) at 800x800: ResNeXt50-32x4d 53.9 GMAC (4.23 GMAC at 224, torchvision) + FPN 11 + "
      "class/box heads 137 = 202 GMAC; 41M params; 250M conv outputs (counted from the layers)",
      // no residuals in FPN and heads: eager (11 ResNeXt blocks as resnet50, heads 7/6) ~8.5/7.5
-     Narrow(Vision(ModelFamily::kConvNet,
-                   {41e6, 403.8e9, 1.0, 0, 250e6, 8.5, 7.5, 2.2, 111, 800, 16}),
-            {0.0075, 3, 64},    // stem
-            {0.015, 16, 16})},  // grouped 3x3 convolutions: 4-32 channels per group
+     Narrow(
+         Vision(ModelFamily::kConvNet, {41e6, 403.8e9, 1.0, 0, 250e6, 8.5, 7.5, 2.2, 111, 800, 16}),
+         {0.0075, 3, 64},    // stem
+         {0.015, 16, 16})},  // grouped 3x3 convolutions: 4-32 channels per group
     {"unet3d",
      "MLPerf 3D U-Net for KiTS19 (mlcommons/training image_segmentation, No New-Net variant): "
      "filters 32-64-128-256-320-320, 3x3x3 convolutions with instance norm, 2x2x2 transposed "
      "convolutions; per 128^3 patch 477 GMAC, 31.2M params, 453M conv outputs (from the layers)",
      // instance norm computes statistics in inference too: 7 accesses either way; fused 2
-     Volumetric(Narrow(Vision(ModelFamily::kConvNet,
-                              {31.2e6, 954.6e9, 1.0, 0, 453e6, 7, 7, 2, 28, 128, 2}),
-                       {0.495, 43, 32},   // full-resolution level: 32 output channels
-                       {0.247, 86, 64},   // second level: 64
-                       {0.045, 38, 77}))},
+     Volumetric(Narrow(
+         Vision(ModelFamily::kConvNet, {31.2e6, 954.6e9, 1.0, 0, 453e6, 7, 7, 2, 28, 128, 2}),
+         {0.495, 43, 32},  // full-resolution level: 32 output channels
+         {0.247, 86, 64},  // second level: 64
+         {0.045, 38, 77}))},
     {"stable-diffusion-2",
      "Stability AI stable-diffusion-2-base, 512x512 (64x64 latent), the MLPerf Training "
      "text-to-image benchmark: UNet 865M params, 444 GMAC per sample and evaluation (onnx-tool "
@@ -228,9 +228,8 @@ const ModelPreset kPresets[] = {
      "block layout (approximate)",
      // 2.8e8 GEMM/conv outputs per evaluation (22 h-sized tensors per token in each of the 16
      // transformer blocks, 2 per ResNet block); scores: 5/10/20 heads at 4096/1024/256 tokens
-     Diffusion(Scores(Narrow(Vision(ModelFamily::kDiffusion,
-                                    {865e6, 0.889e12, 0.49, 0.14, 2.8e8, 3.5, 3.5, 2.1, 300, 512,
-                                     8}),
+     Diffusion(Scores(Narrow(Vision(ModelFamily::kDiffusion, {865e6, 0.889e12, 0.49, 0.14, 2.8e8,
+                                                              3.5, 3.5, 2.1, 300, 512, 8}),
                              {0.07, 64, 4096}),  // QK^T over the 64-wide head dimension
                       4.8e8),
                50, 2.54e12)},

@@ -180,11 +180,11 @@ Result<LoraTargets> ParseLoraTargets(std::string_view key, std::string_view valu
 }
 
 Result<KernelClass> ParseKernelClass(std::string_view key, std::string_view value) {
-  static const char* const kNames[] = {"conv", "gemm", "attention", "convolution", "matmul",
-                                       "linear"};
-  static const KernelClass kValues[] = {KernelClass::kConv, KernelClass::kGemm,
+  static const char* const kNames[] = {"conv",        "gemm",   "attention",
+                                       "convolution", "matmul", "linear"};
+  static const KernelClass kValues[] = {KernelClass::kConv,      KernelClass::kGemm,
                                         KernelClass::kAttention, KernelClass::kConv,
-                                        KernelClass::kGemm, KernelClass::kGemm};
+                                        KernelClass::kGemm,      KernelClass::kGemm};
   int i = MatchName(value, kNames);
   if (i < 0) return Expected(key, "one of conv|gemm|attention", value);
   return kValues[i];
