@@ -84,6 +84,9 @@ const char* WorkloadCap(const Workload& w) {
     if (m.layers == 0 && m.params > 0) return "architecture not given (GPT-like shape assumed)";
     if (IsTrainingTask(w.task) && m.experts > 1) return "MoE training (no expert parallelism)";
   }
+  if (IsVisionTask(w.task) && w.model_name.empty()) {
+    return "custom vision model (kernel mix and activation traffic defaulted)";
+  }
   if (IsVisionTask(w.task) && m.family == ModelFamily::kDiffusion) {
     return "diffusion FLOP figures are approximate";
   }
