@@ -165,9 +165,10 @@ void AssumeTopology(const EstimateContext& ctx) {
                " GB/s effective per device)");
   }
   if (chip != nullptr && t.gpus > 1 && ctx.out->parallelism_applies) {
-    const int cores = NeuronCoresPerChip(ctx.gpu);
+    const int cores = NeuronLogicalCoresPerChip(ctx.gpu);
     ctx.Assume("device = " + ctx.gpu.model + " chip (" + std::to_string(cores) +
-               " NeuronCores): TP " + std::to_string(ctx.out->parallelism.tp) + " chips = " +
+               " NeuronCores as frameworks count them): TP " +
+               std::to_string(ctx.out->parallelism.tp) + " chips = " +
                std::to_string(ctx.out->parallelism.tp * cores) + " NeuronCores");
   }
 }

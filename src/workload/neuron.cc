@@ -1,5 +1,6 @@
 #include "workload/neuron.h"
 
+#include <algorithm>
 #include <iterator>
 #include <string>
 
@@ -24,15 +25,18 @@ namespace {
 //   1299 FP8 dense TFLOPS, 181 FP32 per chip; 4 NeuronLink-v3, ~1.28 TB/s per chip (AWS Trn2
 //   product page), 4x4 2D torus in a trn2.48xlarge; 16 x 200 Gbps EFA.
 // Per-core peaks are the chip figures over the cores.
+// LNC: Trainium2 runs at Logical NeuronCore size 2 by default, so frameworks see 4 cores per
+// chip (logical-neuroncore-config.rst: "a Trn2.48xlarge instance presents 64 NeuronCores");
+// NeuronCore-v1/v2 chips have LNC 1.
 const NeuronChip kChips[] = {
-    {"Inferentia", "NeuronCore-v1", 4, 16, 0, 0, 32, 32 * 1.073741824, "ring", 16, 100,
+    {"Inferentia", "NeuronCore-v1", 4, 1, 16, 0, 0, 32, 32 * 1.073741824, "ring", 16, 100,
      "inf1.24xlarge"},
-    {"Inferentia2", "NeuronCore-v2", 2, 95, 95, 23.75, 190, 192, "ring", 12, 100,
+    {"Inferentia2", "NeuronCore-v2", 2, 1, 95, 95, 23.75, 190, 192, "ring", 12, 100,
      "inf2.48xlarge"},
-    {"Trainium", "NeuronCore-v2", 2, 95, 95, 23.75, 190, 384, "2d-torus", 16, 800,
+    {"Trainium", "NeuronCore-v2", 2, 1, 95, 95, 23.75, 190, 384, "2d-torus", 16, 800,
      "trn1.32xlarge"},
-    {"Trainium2", "NeuronCore-v3", 8, 667.0 / 8, 1299.0 / 8, 181.0 / 8, 0, 1280, "2d-torus", 16,
-     3200, "trn2.48xlarge"},
+    {"Trainium2", "NeuronCore-v3", 8, 2, 667.0 / 8, 1299.0 / 8, 181.0 / 8, 0, 1280, "2d-torus",
+     16, 3200, "trn2.48xlarge"},
 };
 
 // Efficiencies of the Neuron software stack, per NeuronCore generation (doc/estimation.md,
@@ -84,6 +88,12 @@ int NeuronCoresPerChip(const GpuSpec& gpu) {
   return chip != nullptr ? chip->cores : 1;
 }
 
+int NeuronLogicalCoresPerChip(const GpuSpec& gpu) {
+  const NeuronChip* chip = NeuronChipOf(gpu);
+  const int lnc = chip != nullptr ? chip->lnc : 1;
+  return std::max(1, NeuronCoresPerChip(gpu) / lnc);
+}
+
 double NeuronLinkGbyteS(const GpuSpec& gpu, const InstanceType* instance) {
   double gbyte_s = 0;
   if (gpu.neuronlink_gbyte_s && *gpu.neuronlink_gbyte_s > 0) {
@@ -132,7 +142,7 @@ Precision NeuronMatmulPrecision(Precision p) {
 }
 
 std::optional<int> ChipsForNeuronCores(const GpuSpec& gpu, int neuron_cores) {
-  const int per_chip = NeuronCoresPerChip(gpu);
+  const int per_chip = NeuronLogicalCoresPerChip(gpu);
   if (neuron_cores < 1 || neuron_cores % per_chip != 0) return std::nullopt;
   return neuron_cores / per_chip;
 }

@@ -20,7 +20,8 @@ namespace gpuadvisor::workload_internal {
 struct NeuronChip {
   const char* model;         // catalog id: "Trainium"
   const char* core;          // "NeuronCore-v2"
-  int cores;                 // NeuronCores per chip
+  int cores;                 // physical NeuronCores per chip
+  int lnc;                   // default Logical NeuronCore size (physical cores per logical one)
   // Dense peaks per NeuronCore, TFLOP/s (TOP/s for int8); 0 = not published.
   double core_bf16_tflops, core_fp8_tflops, core_fp32_tflops, core_int8_tops;
   double neuronlink_gbyte_s;  // NeuronLink per chip, total bidirectional GB/s
@@ -33,8 +34,11 @@ struct NeuronChip {
 // The chip table entry for `gpu`, or null when it is not an AWS Neuron device.
 const NeuronChip* NeuronChipOf(const GpuSpec& gpu);
 
-// NeuronCores per chip: GpuSpec::neuron_cores when the catalog has it, else the table's.
+// Physical NeuronCores per chip: GpuSpec::neuron_cores when the catalog has it, else the table's.
 int NeuronCoresPerChip(const GpuSpec& gpu);
+// NeuronCores per chip as the frameworks count them (tensor-parallel ranks): physical cores over
+// the default Logical NeuronCore size (Trainium2: 8 / LNC 2 = 4).
+int NeuronLogicalCoresPerChip(const GpuSpec& gpu);
 // NeuronLink per chip (total bidirectional GB/s) and topology, catalog first, then the table.
 // `instance` (may be null) matters for Trainium: a trn1n.32xlarge has twice a trn1.32xlarge's
 // NeuronLink per chip.
@@ -49,8 +53,9 @@ std::optional<double> NeuronChipPeakFlops(const GpuSpec& gpu, Precision p);
 // gradients and optimizer states stay FP32).
 Precision NeuronMatmulPrecision(Precision p);
 
-// A tensor-parallel degree published in NeuronCores ("TP=24" on inf2.48xlarge) in chips (12);
-// nullopt when `neuron_cores` is not a whole number of chips.
+// A tensor-parallel degree published in (logical) NeuronCores in chips: "TP=24" on
+// inf2.48xlarge is 12 chips, "TP=64" at LNC=2 on trn2.48xlarge 16; nullopt when `neuron_cores`
+// is not a whole number of chips.
 std::optional<int> ChipsForNeuronCores(const GpuSpec& gpu, int neuron_cores);
 
 // Efficiencies of the Neuron stack on this chip's NeuronCore generation.
