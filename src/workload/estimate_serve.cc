@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "workload/estimate_internal.h"
+#include "workload/neuron.h"
 #include "workload/serve_model.h"
 
 namespace gpuadvisor::workload_internal {
@@ -242,6 +243,11 @@ Status EstimateServing(const EstimateContext& ctx) {
   }
   if (!found) {
     return Status::InvalidArgument("tp: tp x pp must divide the " + std::to_string(gpus) + " GPUs");
+  }
+  if (ctx.hw.instance != nullptr && NeuronChipOf(ctx.gpu) != nullptr) {
+    const int per_instance = std::min(gpus, ctx.hw.instance->accelerator.devices());
+    GPUADVISOR_RETURN_IF_ERROR(
+        CheckNeuronHostMemory(*ctx.hw.instance, best.memory.weights * per_instance));
   }
   ctx.out->parallelism.chosen = !r.tp;
   ctx.out->layouts_evaluated = evaluated;

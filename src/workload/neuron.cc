@@ -1,6 +1,7 @@
 #include "workload/neuron.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <string>
 
@@ -145,6 +146,24 @@ std::optional<int> ChipsForNeuronCores(const GpuSpec& gpu, int neuron_cores) {
   const int per_chip = NeuronLogicalCoresPerChip(gpu);
   if (neuron_cores < 1 || neuron_cores % per_chip != 0) return std::nullopt;
   return neuron_cores / per_chip;
+}
+
+// Reports of 7-13 GB models that compile but are killed while loading on inf2.xlarge (16 GiB
+// of host memory): Hugging Face aws-neuron/Mistral-7B-Instruct-v0.1-neuron-1x2048-2-cores
+// discussion #1 (TGI shard killed, signal 9) and the gemma3-12b-int8-inf2 model card ("Neuron
+// Runtime DMA-pins weight pages during loading"; OS + Python ~2-3 GB): the weights plus
+// kNeuronHostReserveGib must fit the host.
+Status CheckNeuronHostMemory(const InstanceType& instance, double weight_bytes) {
+  if (instance.memory_mib <= 0) return Status::OK();
+  const double host = double(instance.memory_mib) * 1024 * 1024;
+  const double need = weight_bytes + kNeuronHostReserveGib * kGiB;
+  if (need <= host) return Status::OK();
+  return Status::Unsupported(
+      "--instance: " + instance.name + " has " + FormatFixed(host / kGiB, 0) +
+      " GiB of host memory; the Neuron runtime pins the " + FormatFixed(weight_bytes / kGiB, 1) +
+      " GiB of weights it loads (plus ~" + FormatFixed(kNeuronHostReserveGib, 0) +
+      " GiB for the OS and runtime): use an instance with at least " +
+      FormatFixed(std::ceil(need / kGiB), 0) + " GiB of host memory, or quantize");
 }
 
 const GenerationEfficiency& NeuronEfficiency(const GpuSpec& gpu) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gpuadvisor/catalog.h"
+#include "gpuadvisor/status.h"
 #include "gpuadvisor/workload.h"
 #include "workload/device.h"
 
@@ -60,6 +61,13 @@ std::optional<int> ChipsForNeuronCores(const GpuSpec& gpu, int neuron_cores);
 
 // Efficiencies of the Neuron stack on this chip's NeuronCore generation.
 const GenerationEfficiency& NeuronEfficiency(const GpuSpec& gpu);
+
+// Neuron serving needs the weights in host memory while it loads them: the Neuron runtime
+// DMA-pins the pages it copies to the chips (they cannot be swapped), beside the OS, Python and
+// runtime. Unsupported naming the instance when `weight_bytes` (what one instance loads) and
+// the reserve exceed its host memory; OK otherwise or when the host memory is unknown.
+Status CheckNeuronHostMemory(const InstanceType& instance, double weight_bytes);
+inline constexpr double kNeuronHostReserveGib = 3;
 
 // Latency of one small (< 1 MB) collective among the chips of one instance over NeuronLink.
 inline constexpr double kNeuronCollectiveLatency_s = 10e-6;

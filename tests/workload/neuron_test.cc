@@ -195,6 +195,36 @@ TEST(NeuronServingTest, InferentiaOneServesNoLlm) {
   EXPECT_EQ(EstimateWorkload(serve, hw).status().code(), StatusCode::kUnsupported);
 }
 
+// The Neuron runtime pins the weights in host memory while it loads them: an 8B model in bf16
+// (15 GiB) cannot start on an inf2.xlarge (16 GiB of host memory); int8 weights or an
+// inf2.8xlarge (64 GiB) can.
+TEST(NeuronServingTest, HostMemoryMustStageTheWeights) {
+  auto serve = [](int host_mib, const char* quantization) {
+    InstanceType t = NeuronInstance("inf2.test", "inf2", 1, 15);
+    t.memory_mib = host_mib;
+    Hardware hw = Gpus("Inferentia2", 1);
+    hw.instance = &t;
+    Workload w = MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"}, {"rps", "0.5"}});
+    if (*quantization) {
+      EXPECT_TRUE(SetWorkloadField(&w, "quantization", quantization).ok());
+    }
+    return EstimateWorkload(w, hw).status();
+  };
+  const Status small = serve(16384, "");
+  EXPECT_EQ(small.code(), StatusCode::kUnsupported);
+  EXPECT_NE(small.message().find("host memory"), std::string::npos) << small.ToString();
+  EXPECT_NE(small.message().find("inf2.test"), std::string::npos);
+  EXPECT_TRUE(serve(16384, "int8").ok());
+  EXPECT_TRUE(serve(65536, "").ok());
+  // GPUs load through memory-mapped safetensors: no such limit.
+  InstanceType g = NeuronInstance("g6.test", "g6", 1, 10);
+  g.memory_mib = 16384;
+  Hardware l4 = Gpus("L4", 1);
+  l4.instance = &g;
+  const Workload w = MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"}, {"rps", "0.5"}});
+  EXPECT_TRUE(EstimateWorkload(w, l4).ok());
+}
+
 // AWS "Trn1 Training Performance": Llama-3.1-8B pretraining on 32 trn1.32xlarge, TP=32
 // NeuronCores (16 chips), DP 32, ZeRO-1, seq 8192, global batch 1024: 47.95 sequences/s.
 TEST(NeuronTrainingTest, TensorParallelOverNeuronLinkMatchesTheTrn1Table) {
