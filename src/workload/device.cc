@@ -18,8 +18,8 @@ const GenerationEfficiency kGenerations[] = {
     {"Volta", 0.70, 0.80, 0.70, 12, false},  // PaLM Table 3, Megatron-LM 2019
     {"Turing", 0.60, 0.80, 0.70, 12, true},       {"Ampere", 0.75, 0.80, 0.70, 25, false},
     {"Ada Lovelace", 0.65, 0.80, 0.70, 25, true}, {"Hopper", 0.65, 0.80, 0.70, 50, false},
-    {"Blackwell", 0.60, 0.80, 0.70, 50, true},    {"Neuron", 0.50, 0.70, 0.55, 25, true},
-    {"Other", 0.50, 0.70, 0.55, 12, true},
+    {"Blackwell", 0.60, 0.80, 0.70, 50, true},
+    {"Other", 0.50, 0.70, 0.55, 12, true},  // Neuron generations: neuron.cc
 };
 
 const GenerationEfficiency& Generation(std::string_view name) {
