@@ -195,6 +195,19 @@ TEST(NeuronServingTest, InferentiaOneServesNoLlm) {
   EXPECT_EQ(EstimateWorkload(serve, hw).status().code(), StatusCode::kUnsupported);
 }
 
+// 70B in bf16 (141 GB) only fits inf2.48xlarge sharded over all 12 chips (TP=24 NeuronCores, as
+// the Inf2 tables run it): the TP search must try the non-power-of-two node size.
+TEST(NeuronServingTest, TensorParallelOverEveryChipOfAnInf2Node) {
+  const Workload w = MakeWorkload({{"task", "serve"}, {"model", "llama-3-70b"}, {"rps", "0.2"}});
+  Result<Estimate> e = EstimateWorkload(w, Gpus("Inferentia2", 12));
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_EQ(e->parallelism.tp, 12);
+  EXPECT_TRUE(e->memory.fits);
+  Result<Estimate> h100 = EstimateWorkload(w, Gpus("H100", 12));  // GPUs: powers of two only
+  ASSERT_TRUE(h100.ok());
+  EXPECT_NE(h100->parallelism.tp, 12);
+}
+
 // The Neuron runtime pins the weights in host memory while it loads them: an 8B model in bf16
 // (15 GiB) cannot start on an inf2.xlarge (16 GiB of host memory); int8 weights or an
 // inf2.8xlarge (64 GiB) can.
