@@ -75,27 +75,29 @@ const GpuMap& AllGpus() {
         Spec("B200", "Blackwell", 183359, 8000, 37, 75, 1125, 2250, 4500, 1800, no, true);
     (*m)["B200"].fp64_tensor_tflops = 37;
     (*m)["V100"] = Spec("V100", "Volta", 16384, 900, 7.8, 15.7, no, 125, no, 300, no, false);
-    // T4 datasheet: 8.1 FP32, 65 FP16 tensor, 130 INT8. FP64 is not in the datasheet: TU104 runs
-    // FP64 at 1/32 of FP32 (CUDA C Programming Guide, arithmetic throughput table, cc 7.5).
-    (*m)["T4"] = Derived(Spec("T4", "Turing", 16384, 320, 8.1 / 32, 8.1, no, 65, no, no, 1, false),
-                         "fp64 = fp32 8.1 / 32 (cc 7.5 FP64 rate)");
+    // The figures of data/accelerator-figures.csv (doc/estimation.md "Hardware figures"), as
+    // the catalog build merges them; derivations abridged. T4 datasheet: 8.1 FP32, 65 FP16
+    // tensor, 130 INT8; FP64 is not in it: TU104 runs FP64 at 1/32 of FP32 (CUDA C++ Programming
+    // Guide, arithmetic instruction throughput, cc 7.5).
+    (*m)["T4"] = Derived(Spec("T4", "Turing", 16384, 320, 0.253, 8.1, no, 65, no, no, 1, false),
+                         "fp64_tflops: FP32 8.1 / 32 (cc 7.5 FP64 rate)");
     (*m)["T4"].int8_tops = 130;
     // A10G: no NVIDIA datasheet. GA102, 80 SMs at 1.71 GHz boost: FP32 = 80 x 256 FLOP/clk x
     // 1.71 GHz = 35.0; tensor FP16/BF16 with FP32 accumulate at 512 FLOP/clk/SM (half the A10's
     // 1024: 125 TFLOPS / (72 SMs x 1.695 GHz)) = 70.0, INT8 2x = 140 (Baseten's A10G table:
     // 35 / 70 / 140); FP64 1/64 of FP32 (cc 8.6).
     (*m)["A10G"] =
-        Derived(Spec("A10G", "Ampere", 22888, 600, 35.0 / 64, 35.0, 35.0, 70.0, no, no, no, true),
-                "A10G compute = 80 SMs x 1.71 GHz x GA10x per-SM rates (FP32 256, "
-                "FP16/BF16 tensor with FP32 accumulate 512 FLOP/clk); fp64 = fp32/64");
+        Derived(Spec("A10G", "Ampere", 22888, 600, 0.547, 35.0, 35.0, 70.0, no, no, no, true),
+                "80 SMs x 1.71 GHz x GA10x per-SM rates (FP32 256, FP16/BF16 tensor "
+                "with FP32 accumulate 512 FLOP/clock); fp64_tflops: FP32 / 64");
     (*m)["A10G"].int8_tops = 140;
     // L4 / L40S datasheets give no FP64: AD10x runs FP64 at 1/64 of FP32 (cc 8.9).
-    (*m)["L4"] = Derived(
-        Spec("L4", "Ada Lovelace", 22888, 300, 30.3 / 64, 30.3, 60, 121, 242.5, no, 2, true),
-        "fp64 = fp32 / 64 (cc 8.9 FP64 rate)");
+    (*m)["L4"] =
+        Derived(Spec("L4", "Ada Lovelace", 22888, 300, 0.473, 30.3, 60, 121, 242.5, no, 2, true),
+                "fp64_tflops: FP32 / 64 (cc 8.9 FP64 rate)");
     (*m)["L40S"] = Derived(
-        Spec("L40S", "Ada Lovelace", 45776, 864, 91.6 / 64, 91.6, 183, 362.05, 733, no, 3, true),
-        "fp64 = fp32 / 64 (cc 8.9 FP64 rate)");
+        Spec("L40S", "Ada Lovelace", 45776, 864, 1.431, 91.6, 183, 362.05, 733, no, 3, true),
+        "fp64_tflops: FP32 / 64 (cc 8.9 FP64 rate)");
     // Neuron devices (AWS Neuron architecture pages). NeuronLink per device: trn1-arch 384 GB/s
     // per Trainium = 4 NeuronLink-v2 links x 96 GB/s; Inferentia2 has 2 such links: 192 GB/s, as
     // inf2-arch states. Trn1 servers wire 16 chips as a 2D torus (4x4), inf2.48xlarge as a ring;
