@@ -2,8 +2,10 @@
 // capacity, and reports latency and throughput.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "workload/estimate_internal.h"
+#include "workload/neuron.h"
 #include "workload/serve_model.h"
 
 namespace gpuadvisor::workload_internal {
@@ -198,6 +200,17 @@ void Report(const EstimateContext& ctx, const ServePlan& p, const ModelShape& m,
   }
 }
 
+// TP degrees to try: powers of two within a node. Neuron frameworks also shard over every chip
+// of an instance whose chip count is not a power of two (inf2.48xlarge's TP=24 NeuronCores is 12
+// chips, inf2.24xlarge's 6), so those node sizes are candidates there.
+std::vector<int> TpCandidates(const EstimateContext& ctx) {
+  const int limit = std::min(ctx.topo.gpus, ctx.topo.gpus_per_node);
+  std::vector<int> tps;
+  for (int tp = 1; tp <= limit; tp *= 2) tps.push_back(tp);
+  if (NeuronChipOf(ctx.gpu) != nullptr && limit != tps.back()) tps.push_back(limit);
+  return tps;
+}
+
 }  // namespace
 
 Status EstimateServing(const EstimateContext& ctx) {
@@ -224,12 +237,8 @@ Status EstimateServing(const EstimateContext& ctx) {
   bool found = false;
   int64_t evaluated = 0;
   ServePlan best;
-  for (int tp = 1; tp <= std::min(gpus, ctx.topo.gpus_per_node); tp *= 2) {
-    const int t = r.tp.value_or(tp);
-    if (gpus % (t * pp) != 0 || (r.dp && *r.dp != gpus / (t * pp))) {
-      if (r.tp) break;
-      continue;
-    }
+  for (int t : r.tp ? std::vector<int>{*r.tp} : TpCandidates(ctx)) {
+    if (gpus % (t * pp) != 0 || (r.dp && *r.dp != gpus / (t * pp))) continue;
     ServeConfig c = base;
     c.tp = t;
     c.pp = pp;
@@ -238,10 +247,14 @@ Status EstimateServing(const EstimateContext& ctx) {
     ++evaluated;
     if (!found || Better(p, best, fixed_demand)) best = p;
     found = true;
-    if (r.tp) break;
   }
   if (!found) {
     return Status::InvalidArgument("tp: tp x pp must divide the " + std::to_string(gpus) + " GPUs");
+  }
+  if (ctx.hw.instance != nullptr && NeuronChipOf(ctx.gpu) != nullptr) {
+    const int per_instance = std::min(gpus, ctx.hw.instance->accelerator.devices());
+    GPUADVISOR_RETURN_IF_ERROR(
+        CheckNeuronHostMemory(*ctx.hw.instance, best.memory.weights * per_instance));
   }
   ctx.out->parallelism.chosen = !r.tp;
   ctx.out->layouts_evaluated = evaluated;

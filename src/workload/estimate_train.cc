@@ -6,6 +6,7 @@
 
 #include "workload/estimate_internal.h"
 #include "workload/llm_formulas.h"
+#include "workload/neuron.h"
 
 namespace gpuadvisor::workload_internal {
 namespace {
@@ -257,7 +258,10 @@ Status EstimateTraining(const EstimateContext& ctx) {
   ctx.out->precision = precision;
   ctx.out->params_total = m.params.total;
   ctx.out->params_active = m.params.active;
-  const std::optional<double> peak = PeakFlops(ctx.gpu, precision);
+  // Neuron: FP32 training still multiplies in BF16 (neuronx-cc auto-cast, neuron.h).
+  const bool neuron = NeuronChipOf(ctx.gpu) != nullptr;
+  const Precision matmul = neuron ? NeuronMatmulPrecision(precision) : precision;
+  const std::optional<double> peak = PeakFlops(ctx.gpu, matmul);
   Search search{
       ctx, m, BaseConfig(ctx, m, precision), DeviceMemoryBytes(ctx.gpu), peak.value_or(0), false,
       {},  0};
@@ -270,6 +274,11 @@ Status EstimateTraining(const EstimateContext& ctx) {
   if (!peak) {
     ctx.Warn("no published dense " + std::string(PrecisionName(precision)) + " peak for " +
              ctx.gpu.model + ": time is not estimated");
+  }
+  if (ctx.detailed() && matmul != precision) {
+    ctx.Assume(std::string("matmuls in ") + PrecisionName(matmul) + " (neuronx-cc default " +
+               "--auto-cast matmult); weights and optimizer states in " +
+               PrecisionName(precision));
   }
   if (ctx.detailed() && !w.precision) {
     ctx.Assume(std::string("precision ") + PrecisionName(precision) + " (default for " +

@@ -8,7 +8,6 @@ namespace {
 
 constexpr double kMemoryUtilization = 0.9;          // vLLM default; TRT-LLM 0.9-0.95
 constexpr double kContextBytes = 1.0 * kGiB;        // CUDA context, graphs, allocator
-constexpr double kLaunchOverheadPerLayer_s = 8e-6;  // kernel launches/scheduling per layer step
 constexpr double kPrefillChunkTokens = 2048;        // tokens per prefill chunk (workspace)
 
 double Shards(const ServeConfig& c) { return double(c.tp) * c.pp; }
@@ -103,7 +102,7 @@ ServeTiming ServingTiming(const ServeConfig& c, const GpuSpec& gpu, const Topolo
   const double context = c.input_tokens + c.output_tokens / 2;  // average during decode
   const double kv_read = batch * KvBytesPerSequence(m, context, c.kv_bytes) / KvShards(c);
   const double mem_s = (DecodeWeightBytes(c, batch) + kv_read) / bw;
-  const double prefill_eff = c.prefill_eff > 0 ? c.prefill_eff : 0.75 * eff.matmul;
+  const double prefill_eff = c.prefill_eff > 0 ? c.prefill_eff : eff.PrefillEfficiency();
   out.compute_known = c.peak_flops > 0;
   double compute_s = 0;
   if (out.compute_known) {
@@ -112,14 +111,14 @@ ServeTiming ServingTiming(const ServeConfig& c, const GpuSpec& gpu, const Topolo
   out.compute_bound = compute_s > mem_s;
   // Two all-reduces of batch x hidden 16-bit values per layer with TP.
   const double tp_bw = topo.intra_bps > 0 ? topo.intra_bps : 1e12;
-  // Small-message all-reduce latency grows with the tree depth (NCCL: ~8 us per level on
-  // NVLink; gpt-fast's TP rows show ~20-35 us per all-reduce at TP 2-8).
-  const double tp_latency = topo.intra_latency_s * (1 + std::log2(double(c.tp)));
+  // Small-message all-reduce latency: NCCL's grows with the tree depth (~8 us per level on
+  // NVLink; gpt-fast's TP rows show ~20-35 us per all-reduce at TP 2-8), Neuron's does not.
+  const double tp_latency = topo.SmallAllReduceLatency(c.tp);
   const double tp_s =
       c.tp > 1 ? 2 * m.layers / c.pp *
                      (tp_latency + 2.0 * (c.tp - 1) / c.tp * batch * m.hidden * 2 / tp_bw)
                : 0;
-  out.step_s = std::max(compute_s, mem_s) + tp_s + m.layers * kLaunchOverheadPerLayer_s;
+  out.step_s = std::max(compute_s, mem_s) + tp_s + m.layers * eff.decode_layer_s;
   if (out.compute_known) {  // causal prompt: 2N·S + 2·L·S²·a·d_h, and one weight read
     const double s = c.input_tokens;
     const double flop =

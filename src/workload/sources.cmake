@@ -10,6 +10,7 @@ set(GPUADVISOR_WORKLOAD_SOURCES
   src/workload/json_text.cc
   src/workload/validate.cc
   src/workload/device.cc
+  src/workload/neuron.cc
   src/workload/llm_formulas.cc
   src/workload/train_model.cc
   src/workload/serve_model.cc

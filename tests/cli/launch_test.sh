@@ -9,14 +9,16 @@ trap 'rm -rf "$TMP"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-# expect_exit CODE PATTERN ARGS...: exit code and a stderr line matching PATTERN.
+# expect_exit CODE PATTERN ARGS...: exit code and a stderr line matching PATTERN ('' = any stderr,
+# none included).
 expect_exit() {
   local code=$1 pattern=$2
   shift 2
   "$BIN" launch "$@" >"$TMP/out" 2>"$TMP/err"
   local rc=$?
   [ "$rc" = "$code" ] || bad "launch $* exited $rc, expected $code: $(cat "$TMP/err")"
-  grep -qE -- "$pattern" "$TMP/err" || bad "launch $*: stderr lacks /$pattern/: $(cat "$TMP/err")"
+  [ -z "$pattern" ] || grep -qE -- "$pattern" "$TMP/err" ||
+    bad "launch $*: stderr lacks /$pattern/: $(cat "$TMP/err")"
   [ "$code" = 0 ] || [ ! -s "$TMP/out" ] || bad "launch $*: output written on failure"
 }
 

@@ -12,6 +12,7 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   workload/hardware_test.cc
   workload/catalog_specs_test.cc
   workload/confidence_test.cc
+  workload/neuron_test.cc
 )
 # The calibration fixture is read at run time from the source tree.
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/calibration_test.cc PROPERTIES
