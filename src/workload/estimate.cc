@@ -154,8 +154,7 @@ double MemoryLowerBoundGib(const Workload& w, int devices) {
   double bytes_per_param = 0;
   switch (w.task) {
     case TaskKind::kServe:
-      bytes_per_param = WeightBytes(w.quantization);
-      break;
+      return ServedWeightBytes(MakeShape(w.model), w.quantization) / devices / kGiB;
     case TaskKind::kQlora:
       bytes_per_param = 0.5;
       break;
@@ -198,6 +197,9 @@ Result<Estimate> EstimateWorkload(const Workload& w, const Hardware& hw,
   e.gpus_per_node = ctx.topo.gpus_per_node;
   GPUADVISOR_RETURN_IF_ERROR(Dispatch(ctx));
   AddCost(hw, &e);
+  if (ctx.detailed()) {  // how the model was resolved (Hugging Face id, config.json keys)
+    e.assumptions.insert(e.assumptions.begin(), w.model_notes.begin(), w.model_notes.end());
+  }
   if (ctx.detailed() && ctx.topo.network_assumed) {
     ctx.Assume("inter-node network " + Num(kDefaultNodeNetworkGbps, 0) +
                " Gbps per node assumed (no instance type given)");

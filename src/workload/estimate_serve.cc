@@ -149,7 +149,7 @@ void Report(const EstimateContext& ctx, const ServePlan& p, const ModelShape& m,
     perf.e2e_latency_ms = (p.timing.ttft_s + c.output_tokens * p.timing.itl_s) * 1e3;
   }
   const double flop_per_token =
-      ForwardFlopPerToken(m, c.input_tokens + c.output_tokens / 2) +
+      DecodeFlopPerToken(m, c.input_tokens + c.output_tokens / 2) +
       ForwardFlopPerToken(m, c.input_tokens / 2) * c.input_tokens / c.output_tokens;
   if (peak > 0) {
     perf.tflops_per_gpu = flop_per_token * tokens / ctx.topo.gpus / 1e12;
@@ -213,8 +213,8 @@ Status EstimateServing(const EstimateContext& ctx) {
   base.model = &m;
   base.quantization = w.quantization;
   base.kv_bytes = KvElementBytes(w);
-  base.input_tokens = w.input_tokens > 0 ? w.input_tokens : 512;
-  base.output_tokens = w.output_tokens > 0 ? w.output_tokens : 256;
+  base.input_tokens = w.input_tokens > 0 ? w.input_tokens : kDefaultInputTokens;
+  base.output_tokens = w.output_tokens > 0 ? w.output_tokens : kDefaultOutputTokens;
   base.peak_flops = peak;
   base.mbu = w.mbu;
   base.prefill_eff = w.mfu;
