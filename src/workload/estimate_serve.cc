@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "workload/estimate_internal.h"
+#include "workload/model_internal.h"
 #include "workload/serve_model.h"
 
 namespace gpuadvisor::workload_internal {
@@ -213,8 +214,9 @@ Status EstimateServing(const EstimateContext& ctx) {
   base.model = &m;
   base.quantization = w.quantization;
   base.kv_bytes = KvElementBytes(w);
-  base.input_tokens = w.input_tokens > 0 ? w.input_tokens : kDefaultInputTokens;
-  base.output_tokens = w.output_tokens > 0 ? w.output_tokens : kDefaultOutputTokens;
+  const RequestShape request = ServeRequestShape(w);
+  base.input_tokens = request.input;
+  base.output_tokens = request.output;
   base.peak_flops = peak;
   base.mbu = w.mbu;
   base.prefill_eff = w.mfu;

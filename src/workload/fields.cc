@@ -43,6 +43,18 @@ void ReplaceArchKeepingExplicit(Workload* w, const ModelArch& base) {
   if (s & kArchDenseFfn) m.dense_ffn = old.dense_ffn;
 }
 
+RequestShape ServeRequestShape(const Workload& w) {
+  const int window = w.model.context_length;
+  RequestShape r{w.input_tokens > 0 ? w.input_tokens : kDefaultInputTokens,
+                 w.output_tokens > 0 ? w.output_tokens : kDefaultOutputTokens};
+  if (window <= 0) return r;
+  if (w.output_tokens <= 0) {
+    r.output = std::max(1, std::min(r.output, w.input_tokens > 0 ? window - r.input : window / 3));
+  }
+  if (w.input_tokens <= 0) r.input = std::max(1, std::min(r.input, window - r.output));
+  return r;
+}
+
 }  // namespace workload_internal
 
 namespace {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "gpuadvisor/workload.h"
+#include "workload/model_internal.h"
 
 namespace gpuadvisor {
 namespace {
@@ -155,16 +156,17 @@ Status ValidateArchitecture(const ModelArch& m) {
 Status ValidateContextWindow(const Workload& w) {
   const int window = w.model.context_length;
   if (window <= 0) return Status::OK();
-  const int64_t in = w.input_tokens > 0 ? w.input_tokens : kDefaultInputTokens;
-  const int64_t out = w.output_tokens > 0 ? w.output_tokens : kDefaultOutputTokens;
+  const workload_internal::RequestShape r = workload_internal::ServeRequestShape(w);
+  const int64_t in = r.input, out = r.output;
   const std::string limit = "the model's context window of " + std::to_string(window) +
                             " tokens (--context-length overrides it)";
   if (in > window) {
     return Bad("input-tokens: " + std::to_string(in) + " exceeds " + limit);
   }
   if (in + out > window) {
-    return Bad("output-tokens: " + std::to_string(in) + " input + " + std::to_string(out) +
-               " output tokens exceed " + limit);
+    return Bad(std::string(w.output_tokens > 0 ? "output-tokens: " : "input-tokens: ") +
+               std::to_string(in) + " input + " + std::to_string(out) + " output tokens exceed " +
+               limit);
   }
   return Status::OK();
 }
