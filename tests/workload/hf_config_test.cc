@@ -120,7 +120,7 @@ TEST(HfConfigMlaTest, DeepSeekV2AndLite) {
 
 // The MLA cache holds one latent of kv_lora_rank plus the shared rotary key per layer:
 // DeepSeek-V3 in bf16 61 x (512 + 64) x 2 B = 70,272 B, the "~70 KB per token" DeepSeek and
-// vLLM quote (against ~516 KB for the same model with per-head keys and values).
+// vLLM quote (multi-head attention with the same 128 heads of 128 would cache 4.0 MB).
 TEST(HfConfigMlaTest, KvCacheIsTheLatent) {
   const Estimate e = Serve(Import("deepseek_v3.json"), "H200", 8);
   const double bytes = e.memory.kv_cache_kib_per_token.value_or(0) * 1024;
