@@ -47,6 +47,24 @@ void BM_Pretrain70bAllRegions(benchmark::State& s) {
 void BM_Serve8b(benchmark::State& s) {
   Run(s, Make({{"task", "serve"}, {"model", "llama-3.1-8b"}, {"rps", "2"}}), {});
 }
+// Issue 15's checks: the most common jobs (fine-tune / serve an 8B model) and the non-LLM
+// scenarios, each over the whole catalog with the confidence grading and the high-confidence
+// alternative (--explain keeps the assumption texts of the top plans).
+void BM_Lora8bExplain(benchmark::State& s) {
+  RecommendRequest r;
+  r.explain = true;
+  Run(s, Make({{"task", "lora"}, {"model", "llama-3.1-8b"}, {"tokens", "20M"}}), r);
+}
+void BM_HpcFp64(benchmark::State& s) { Run(s, Make({{"task", "hpc"}, {"fp64-flop", "1e18"}}), {}); }
+void BM_TrainResnet50(benchmark::State& s) {
+  Run(s,
+      Make(
+          {{"task", "train-vision"}, {"model", "resnet50"}, {"images", "1.28M"}, {"epochs", "90"}}),
+      {});
+}
+BENCHMARK(BM_Lora8bExplain)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_HpcFp64)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TrainResnet50)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Pretrain70bOneRegion)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Pretrain70bAllRegions)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Serve8b)->Unit(benchmark::kMillisecond);

@@ -8,6 +8,8 @@
 //    undated sources only fill gaps;
 //  - spot: the lowest AZ price of the winning source, else on-demand x (1 - spot-advisor
 //    savings), marked estimated;
+//  - the project's accelerator figures fill datasheet gaps (a contradiction is a correction) and
+//    grade each GpuSpec "published" or "derived";
 //  - known source errors are corrected and listed in Catalog::corrections.
 #ifndef GPUADVISOR_CATALOG_BUILD_H_
 #define GPUADVISOR_CATALOG_BUILD_H_
@@ -26,7 +28,8 @@ struct BuildInput {
   std::string text;    // file contents
 };
 
-// Reads the manifest and every file it names (paths relative to `root`).
+// Reads the manifest and every file it names (paths relative to `root`, or to the manifest's
+// folder for a source with "relative_to": "manifest").
 // Errors: IOError for unreadable files, ParseError naming the manifest field.
 Result<std::vector<BuildInput>> LoadBuildManifest(const std::string& manifest_path,
                                                   const std::string& root);

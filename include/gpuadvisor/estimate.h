@@ -111,6 +111,14 @@ struct CostEstimate {
   std::string spot_interruption_band;  // spot-advisor label, e.g. "<5%"; "" if unknown
 };
 
+// How close an estimate's hardware and workload are to published measurements
+// (doc/estimation.md, "Confidence"): kHigh = this accelerator was measured on this class of task;
+// kMedium = a sibling of the same architecture was, or the hardware figures are derived, or the
+// workload is described only roughly; kLow = nothing comparable was measured. The uncertainty
+// band widens with a lower grade, and `recommend` ranks plans at the pessimistic end of it.
+enum class Confidence { kLow, kMedium, kHigh };  // names "low", "medium", "high"
+const char* ConfidenceName(Confidence c);
+
 struct Estimate {
   TaskKind task = TaskKind::kPretrain;
   std::string gpu_model;  // GpuSpec::model
@@ -144,6 +152,8 @@ struct Estimate {
   const char* uncertainty_metric = nullptr;
   std::optional<double> uncertainty_low, uncertainty_high;
   double band_low = 0, band_high = 0;
+  Confidence confidence = Confidence::kLow;
+  std::string confidence_basis;          // kDetailed only: the measurements the grade rests on
   std::vector<std::string> assumptions;  // kDetailed only; warnings start with "warning: "
 };
 

@@ -62,8 +62,11 @@ struct Plan {
   double cost_usd = 0;
   double usd_per_hour = 0;   // all instances
   double spot_overhead = 0;  // extra time on spot (interruptions, checkpoints)
-  Estimate estimate;         // the estimator's figures for this configuration (kDetailed for the
-                             // top plans only)
+  // Factor from the estimate's band to its pessimistic end (1 + band on time; 1 / (1 - band) on a
+  // rate), by which the ranking scales cost and time.
+  double risk_factor = 1;
+  Estimate estimate;  // the estimator's figures for this configuration (kDetailed for the
+                      // top plans only)
   std::vector<std::string> why, warnings, advice;
   std::vector<SavingsLever> savings;  // top plans only; levers that apply to the workload
   Provenance price_from;
@@ -83,6 +86,11 @@ struct Recommendation {
   int64_t layouts = 0;     // parallelism layouts evaluated within them
   int64_t pruned = 0;      // (type, count) skipped by the memory lower bound
   int64_t priced = 0;      // x regions x purchase options considered
+  // Plans are ranked at the pessimistic end of their uncertainty band (a low-confidence estimate
+  // has a wider band, so it must win by more). When the top plan's estimate is not of high
+  // confidence, the best-ranked plan that is (if any) is given here, with the reason.
+  std::optional<Plan> high_confidence_alternative;
+  std::string confidence_note;  // "" when the top plan is of high confidence
 };
 
 // Errors: InvalidArgument naming the flag (unknown region, non-positive deadline/budget, ...),

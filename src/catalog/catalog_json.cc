@@ -147,13 +147,19 @@ ojson GpuJson(const GpuSpec& g) {
           {"fp16_tflops", Opt(g.fp16_tflops)},
           {"fp8_tflops", Opt(g.fp8_tflops)},
           {"int8_tops", Opt(g.int8_tops)},
+          {"fp64_tensor_tflops", Opt(g.fp64_tensor_tflops)},
           {"nvlink_gbps", Opt(g.nvlink_gbps)},
+          {"neuron_cores", g.neuron_cores > 0 ? ojson(g.neuron_cores) : ojson(nullptr)},
+          {"neuronlink_gbyte_s", Opt(g.neuronlink_gbyte_s)},
+          {"neuronlink_topology", g.neuronlink_topology},
           {"tdp_w", Opt(g.tdp_w)},
           {"nvenc", Opt(g.nvenc)},
           {"compute_capability", Opt(g.compute_capability)},
           {"supports_bf16", g.supports_bf16},
           {"supports_fp8", g.supports_fp8},
           {"supports_tf32", g.supports_tf32},
+          {"confidence", g.confidence},
+          {"derivation", g.derivation},
           {"source", g.from.source},
           {"date", g.from.date},
           {"datasheet", g.source_note},
@@ -333,6 +339,13 @@ GpuSpec ReadGpu(RjReader& r, const rapidjson::Value& obj, const std::string& pat
   g.fp8_tflops = r.OptNum(obj, "fp8_tflops", path);
   g.int8_tops = r.OptNum(obj, "int8_tops", path);
   g.nvlink_gbps = r.OptNum(obj, "nvlink_gbps", path);
+  // Written since the figures grading (issue 15); older catalogs lack them: absent = unknown.
+  g.fp64_tensor_tflops = r.OptNum(obj, "fp64_tensor_tflops", path);
+  g.neuron_cores = OptCast<int>(r.OptInt(obj, "neuron_cores", path)).value_or(0);
+  g.neuronlink_gbyte_s = r.OptNum(obj, "neuronlink_gbyte_s", path);
+  g.neuronlink_topology = r.OptStr(obj, "neuronlink_topology", path).value_or("");
+  g.confidence = r.OptStr(obj, "confidence", path).value_or("");
+  g.derivation = r.OptStr(obj, "derivation", path).value_or("");
   g.tdp_w = r.OptNum(obj, "tdp_w", path);
   g.nvenc = OptCast<int>(r.OptInt(obj, "nvenc", path));
   g.compute_capability = r.OptStr(obj, "compute_capability", path);

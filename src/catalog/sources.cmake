@@ -5,6 +5,7 @@ set(GPUADVISOR_CATALOG_SOURCES
   src/catalog/query.cc
   src/catalog/build/instance_types_reader.cc
   src/catalog/build/gpu_specs_reader.cc
+  src/catalog/build/accelerator_figures.cc
   src/catalog/build/price_readers.cc
   src/catalog/build/catalog_builder.cc
 )

@@ -1,4 +1,6 @@
 // `gpuadvisor gpus`: accelerator models, datasheet figures, cheapest offers.
+#include <cstdio>
+
 #include "cli/common.h"
 #include "io/requests.h"
 
@@ -15,6 +17,10 @@ int Run(const GpusOptions& o) {
   if (!ctx.ok()) return Fail(ctx.status());
   const std::vector<GpuSummary> gpus = ListGpus(*ctx->catalog, o.include_retired);
   Emit(*ctx, [&] { return GpusJson(gpus); }, [&] { return GpusTable(gpus); });
+  if (ctx->format == OutputFormat::kTable || ctx->format == OutputFormat::kMarkdown) {
+    const std::string note = GpusTableFootnote(gpus);
+    std::fwrite(note.data(), 1, note.size(), stdout);
+  }
   return kExitOk;
 }
 

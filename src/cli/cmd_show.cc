@@ -53,10 +53,20 @@ Table SummaryTable(const Catalog& c, const InstanceType& t, const Context& ctx) 
     add("dense FP8 TFLOP/s per device", Cell(g->fp8_tflops, 1));
     add("FP64 TFLOP/s per device", Cell(g->fp64_tflops, 2));
     add("memory bandwidth GB/s", Cell(g->memory_bw_gbps, 0));
+    add("FP64 tensor TFLOP/s per device", Cell(g->fp64_tensor_tflops, 1));
     add("NVLink GB/s", Cell(g->nvlink_gbps, 0));
+    if (g->neuron_cores > 0) add("NeuronCores per device", std::to_string(g->neuron_cores));
+    if (g->neuronlink_gbyte_s) {
+      add("NeuronLink GB/s per device",
+          FormatFixed(*g->neuronlink_gbyte_s, 0) +
+              (g->neuronlink_topology.empty() ? "" : " (" + g->neuronlink_topology + ")"));
+    }
     add("NVENC engines",
         g->nvenc ? std::optional<std::string>(std::to_string(*g->nvenc)) : std::nullopt);
     add("datasheet", g->source_note);
+    if (!g->confidence.empty()) {
+      add("figures", g->confidence + (g->derivation.empty() ? "" : " (" + g->derivation + ")"));
+    }
   }
   add("specs from", t.spec_from.source + " (" + t.spec_from.date + ")");
   (void)ctx;

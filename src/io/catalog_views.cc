@@ -162,13 +162,20 @@ ojson GpuSpecJson(const GpuSpec& g) {
           {"fp16_tflops", Opt(g.fp16_tflops)},
           {"fp8_tflops", Opt(g.fp8_tflops)},
           {"int8_tops", Opt(g.int8_tops)},
+          {"fp64_tensor_tflops", Opt(g.fp64_tensor_tflops)},
           {"nvlink_gbps", Opt(g.nvlink_gbps)},
+          {"neuron_cores", g.neuron_cores > 0 ? ojson(g.neuron_cores) : ojson(nullptr)},
+          {"neuronlink_gbyte_s", Opt(g.neuronlink_gbyte_s)},
+          {"neuronlink_topology",
+           g.neuronlink_topology.empty() ? ojson(nullptr) : ojson(g.neuronlink_topology)},
           {"tdp_w", Opt(g.tdp_w)},
           {"nvenc", Opt(g.nvenc)},
           {"compute_capability", Opt(g.compute_capability)},
           {"supports_bf16", g.supports_bf16},
           {"supports_fp8", g.supports_fp8},
           {"supports_tf32", g.supports_tf32},
+          {"confidence", g.confidence.empty() ? ojson(nullptr) : ojson(g.confidence)},
+          {"derivation", g.derivation.empty() ? ojson(nullptr) : ojson(g.derivation)},
           {"datasheet", g.source_note},
           {"source", g.from.source},
           {"notes", g.notes}};
@@ -343,12 +350,24 @@ Table GpusTable(const std::vector<GpuSummary>& gpus) {
       cheapest = FormatFixed(*s.cheapest_on_demand->usd_per_gpu_hour, 3) + " (" +
                  s.cheapest_on_demand->type->name + ", " + s.cheapest_on_demand->region + ")";
     }
-    t.AddRow({g.model, g.vendor, g.architecture, Cell(g.memory_gib, 0), Cell(g.memory_bw_gbps, 0),
+    // "*": some figure was derived (clocks x units, a sibling part); see the footnote.
+    std::string model = g.confidence == "derived" ? g.model + "*" : g.model;
+    t.AddRow({model, g.vendor, g.architecture, Cell(g.memory_gib, 0), Cell(g.memory_bw_gbps, 0),
               Cell(g.bf16_tflops, 1), Cell(g.fp8_tflops, 1), Cell(g.fp64_tflops, 2),
               g.nvenc ? std::optional<std::string>(std::to_string(*g.nvenc)) : std::nullopt,
               std::to_string(s.types.size()), cheapest});
   }
   return t;
+}
+
+std::string GpusTableFootnote(const std::vector<GpuSummary>& gpus) {
+  std::string out;
+  for (const GpuSummary& s : gpus) {
+    if (s.gpu->confidence != "derived") continue;
+    if (out.empty()) out = "* figures derived, not published (show them with --json):\n";
+    out += "  " + s.gpu->model + ": " + s.gpu->derivation + "\n";
+  }
+  return out;
 }
 
 ojson CatalogInfoJson(const Catalog& c, const Freshness& fresh) {

@@ -57,7 +57,10 @@ struct GpuSummary {
 // One summary per accelerator model (retired types only when `include_retired`).
 std::vector<GpuSummary> SummarizeGpus(const Catalog& c, bool include_retired);
 ojson GpusJson(const std::vector<GpuSummary>& gpus);
+// A "*" after a model marks figures that were derived (GpuSpec::confidence "derived").
 Table GpusTable(const std::vector<GpuSummary>& gpus);
+// The footnote explaining "*" (with the derivations), or "" when no listed model has one.
+std::string GpusTableFootnote(const std::vector<GpuSummary>& gpus);
 
 ojson CatalogInfoJson(const Catalog& c, const Freshness& fresh);
 

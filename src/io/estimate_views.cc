@@ -159,6 +159,8 @@ Table EstimateTable(const Estimate& e, bool with_assumptions) {
              FormatFixed(c * (1 - e.band_low), 0) + " .. " + FormatFixed(c * (1 + e.band_high), 0));
     }
   }
+  r.Text("confidence", std::string(ConfidenceName(e.confidence)) +
+                           (e.confidence_basis.empty() ? "" : ": " + e.confidence_basis));
   if (with_assumptions) {
     for (const std::string& a : e.assumptions) r.Text("assumption", a);
   }

@@ -45,6 +45,8 @@ ojson PlanJson(const Plan& p) {
              {"usd_per_hour", p.usd_per_hour},
              {"spot_overhead",
               p.purchase == PurchaseKind::kSpot ? ojson(p.spot_overhead) : ojson(nullptr)},
+             {"confidence", ConfidenceName(p.estimate.confidence)},
+             {"risk_factor", p.risk_factor},
              {"price_source", p.price_from.source},
              {"price_date", p.price_from.date},
              {"why", ojson(p.why)},
@@ -73,15 +75,19 @@ ojson RecommendJson(const Recommendation& r, const RecommendRequest& req) {
   for (const Rejection& x : r.rejected) {
     rejected.push_back({{"instance_type", x.instance_type}, {"reason", x.reason}});
   }
-  return {{"catalog", {{"source", r.catalog_source}, {"date", r.catalog_date}}},
-          {"objective", ObjectiveName(req.objective)},
-          {"candidates_evaluated", r.candidates},
-          {"layouts_evaluated", r.layouts},
-          {"configurations_pruned", r.pruned},
-          {"options_priced", r.priced},
-          {"plans", plans},
-          {"pareto", pareto},
-          {"rejected", rejected}};
+  return {
+      {"catalog", {{"source", r.catalog_source}, {"date", r.catalog_date}}},
+      {"objective", ObjectiveName(req.objective)},
+      {"candidates_evaluated", r.candidates},
+      {"layouts_evaluated", r.layouts},
+      {"configurations_pruned", r.pruned},
+      {"options_priced", r.priced},
+      {"plans", plans},
+      {"confidence_note", r.confidence_note.empty() ? ojson(nullptr) : ojson(r.confidence_note)},
+      {"high_confidence_alternative",
+       r.high_confidence_alternative ? PlanJson(*r.high_confidence_alternative) : ojson(nullptr)},
+      {"pareto", pareto},
+      {"rejected", rejected}};
 }
 
 Table RecommendTable(const Recommendation& r) {
@@ -96,6 +102,7 @@ Table RecommendTable(const Recommendation& r) {
   t.AddColumn("cost $", true);
   t.AddColumn("$/h", true);
   t.AddColumn("GiB/GPU used", true);
+  t.AddColumn("confidence");
   t.AddColumn("why");
   for (const Plan& p : r.plans) {
     t.AddRow({std::to_string(p.rank), p.type->name, std::to_string(p.instances),
@@ -103,6 +110,7 @@ Table RecommendTable(const Recommendation& r) {
               FormatFixed(p.time_hours, p.time_hours >= 100 ? 0 : 2), Money(p.cost_usd),
               Money(p.usd_per_hour),
               FormatFixed(p.memory_per_gpu_gib, 1) + "/" + FormatFixed(p.device_gib, 1),
+              ConfidenceName(p.estimate.confidence),
               p.why.size() > 1 ? p.why[1]
               : p.why.empty()  ? ""
                                : p.why[0]});
@@ -125,6 +133,12 @@ std::string RecommendDetails(const Recommendation& r, bool all_rejections) {
     for (const std::string& s : p.estimate.assumptions) {
       if (!StartsWith(s, "warning: ")) out += "  assumption: " + s + "\n";
     }
+  }
+  if (!r.confidence_note.empty()) out += "\nnote: " + r.confidence_note + "\n";
+  if (const std::optional<Plan>& a = r.high_confidence_alternative) {
+    out += "best high-confidence plan: #" + std::to_string(a->rank) + " " + a->type->name + " x " +
+           std::to_string(a->instances) + " (" + PurchaseKindName(a->purchase) + ", " + a->region +
+           "): " + a->why.front() + "\n";
   }
   if (!r.rejected.empty()) {
     out += "\nleft out:\n";

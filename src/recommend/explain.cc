@@ -141,7 +141,7 @@ void Advice(const Workload& w, const Candidate& c, const Estimate& e, Plan* p) {
     p->warnings.push_back(t.accelerator.model +
                           " runs models compiled with the AWS Neuron SDK "
                           "(NxD / transformers-neuronx): check that the architecture is "
-                          "supported; Neuron efficiencies here are low-confidence");
+                          "supported");
   }
   if (c.instances > 1) {
     if (t.efa) {
@@ -227,6 +227,13 @@ SpotOverhead JobSpotOverhead(const InstanceType& type, const RegionOffer* offer,
                                   u);
 }
 
+double RiskFactor(const Estimate& e) {
+  if (!e.uncertainty_metric) return 1;
+  const std::string_view metric = e.uncertainty_metric;
+  if (metric == "time.hours" || metric == "performance.scan_time_s") return 1 + e.band_high;
+  return e.band_low < 0.95 ? 1 / (1 - e.band_low) : 20;
+}
+
 Plan MakeBarePlan(const Candidate& c) {
   Plan p;
   p.type = c.type;
@@ -242,6 +249,7 @@ Plan MakeBarePlan(const Candidate& c) {
   p.cost_usd = c.cost_usd;
   p.usd_per_hour = c.usd_per_hour;
   p.spot_overhead = c.spot_overhead;
+  p.risk_factor = c.risk_factor;
   p.price_from = c.price->from;
   return p;
 }
@@ -266,6 +274,9 @@ Plan MakePlan(const Catalog& catalog, const Workload& w, const std::vector<Candi
   }
   const std::string runner = RunnerUp(ranked, i);
   if (!runner.empty()) p.why.push_back(runner);
+  p.why.push_back(std::string(ConfidenceName(p.estimate.confidence)) + "-confidence estimate (" +
+                  p.estimate.confidence_basis + "); ranked at the " +
+                  "pessimistic end of its band (x" + FormatFixed(c.risk_factor, 2) + ")");
   for (const std::string& a : p.estimate.assumptions) {
     if (StartsWith(a, "warning: ")) p.warnings.push_back(a.substr(9));
   }

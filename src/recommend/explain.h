@@ -24,7 +24,12 @@ struct Candidate {
   const Price* price = nullptr;
   const Estimate* estimate = nullptr;  // fast mode: numbers only
   double time_hours = 0, cost_usd = 0, usd_per_hour = 0, spot_overhead = 0;
+  double risk_factor = 1;  // see Plan::risk_factor
 };
+
+// The factor from an estimate to the pessimistic end of its uncertainty band: 1 + band on a time,
+// 1 / (1 - band) on a rate (throughput short by the band needs that much more capacity).
+double RiskFactor(const Estimate& e);
 
 // What the search saw for one instance type, to explain a rejection in one line.
 struct TypeOutcome {

@@ -79,6 +79,7 @@ void PriceCandidates(const InstanceType& t, const GpuSpec* gpu, int instances, c
       c.purchase = p;
       c.price = &*price;
       c.estimate = &e;
+      c.risk_factor = recommend_internal::RiskFactor(e);
       double hours = *e.hours;
       if (p == PurchaseKind::kSpot) {
         c.spot_overhead = recommend_internal::JobSpotOverhead(t, o, e, instances).overhead_fraction;
@@ -171,11 +172,11 @@ TypeOutcome SearchType(const Catalog& catalog, const InstanceType& t, const Work
 double Score(const Candidate& c, Objective o) {
   switch (o) {
     case Objective::kCost:
-      return c.cost_usd + 1e-9 * c.time_hours;
+      return c.risk_factor * (c.cost_usd + 1e-9 * c.time_hours);
     case Objective::kTime:
-      return c.time_hours + 1e-9 * c.cost_usd;
+      return c.risk_factor * (c.time_hours + 1e-9 * c.cost_usd);
     case Objective::kBalanced:
-      return c.cost_usd * c.time_hours;
+      return c.risk_factor * c.risk_factor * c.cost_usd * c.time_hours;
   }
   return c.cost_usd;
 }
@@ -206,6 +207,28 @@ std::vector<Candidate> ParetoFront(const std::vector<Candidate>& ranked) {
     }
   }
   return front;
+}
+
+// When the top plan rests on an estimate below high confidence, the best-ranked plan whose
+// estimate is of high confidence goes beside it (PRODUCT.md §6: say how sure the answer is).
+void AddHighConfidenceAlternative(const Catalog& catalog, const Workload& w,
+                                  const std::vector<Candidate>& ranked, const RecommendRequest& req,
+                                  const std::vector<std::string>& regions,
+                                  recommend_internal::LeverCache* levers, Recommendation* rec) {
+  if (rec->plans.empty() || rec->plans[0].estimate.confidence == Confidence::kHigh) return;
+  const Plan& top = rec->plans[0];
+  rec->confidence_note = "the top plan rests on a " +
+                         std::string(ConfidenceName(top.estimate.confidence)) +
+                         "-confidence estimate (" + top.estimate.confidence_basis + ")";
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    if (ranked[i].estimate->confidence != Confidence::kHigh) continue;
+    RecommendRequest quiet = req;
+    quiet.savings_levers = false;
+    rec->high_confidence_alternative =
+        recommend_internal::MakePlan(catalog, w, ranked, i, levers, quiet, regions);
+    return;
+  }
+  rec->confidence_note += "; no plan rests on a high-confidence estimate";
 }
 
 }  // namespace
@@ -265,6 +288,7 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
     rec.pareto.push_back(recommend_internal::MakeBarePlan(c));
   }
   rec.rejected = recommend_internal::Rejections(outcomes, regions, req, ranked);
+  AddHighConfidenceAlternative(catalog, w, ranked, req, regions, &levers, &rec);
   return rec;
 }
 

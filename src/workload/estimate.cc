@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "util/strings.h"
+#include "workload/confidence.h"
 #include "workload/estimate_internal.h"
 #include "workload/serve_model.h"
 
@@ -196,6 +197,10 @@ Result<Estimate> EstimateWorkload(const Workload& w, const Hardware& hw,
   EstimateContext ctx{w, hw, gpu, merged, MakeTopology(hw), mode, &e};
   e.gpus_per_node = ctx.topo.gpus_per_node;
   GPUADVISOR_RETURN_IF_ERROR(Dispatch(ctx));
+  const ConfidenceGrade grade = GradeConfidence(w, *hw.gpu, ctx.detailed());
+  e.confidence = grade.grade;
+  e.confidence_basis = grade.basis;
+  WidenBandForConfidence(&e);
   AddCost(hw, &e);
   if (ctx.detailed()) {  // how the model was resolved (Hugging Face id, config.json keys)
     e.assumptions.insert(e.assumptions.begin(), w.model_notes.begin(), w.model_notes.end());

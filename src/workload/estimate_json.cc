@@ -148,6 +148,7 @@ nlohmann::ordered_json EstimateToJson(const Estimate& e) {
       {"high", Opt(e.uncertainty_high)},
       {"metric", e.uncertainty_metric ? json(e.uncertainty_metric) : json(nullptr)},
       {"bands", BandsJson(e)}};
+  out["confidence"] = {{"grade", ConfidenceName(e.confidence)}, {"basis", Str(e.confidence_basis)}};
   out["assumptions"] = e.assumptions;
   return out;
 }

@@ -14,6 +14,7 @@ set(GPUADVISOR_WORKLOAD_SOURCES
   src/workload/train_model.cc
   src/workload/serve_model.cc
   src/workload/estimate.cc
+  src/workload/confidence.cc
   src/workload/estimate_train.cc
   src/workload/estimate_serve.cc
   src/workload/estimate_other.cc

@@ -153,6 +153,49 @@ TEST(RecommendTest, ParetoFrontIsNonDominatedAndObjectivesOrder) {
   EXPECT_DOUBLE_EQ(r.plans[0].cost_usd, r.pareto.back().cost_usd);
 }
 
+// Plans are ranked at the pessimistic end of their band, and a top plan below high confidence
+// gets the best high-confidence plan beside it.
+TEST(RecommendTest, ConfidenceDrivesTheRankingAndTheAlternative) {
+  const Workload w =
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "100B"}});
+  const Recommendation r = RunSearch(w);
+  ASSERT_GE(r.plans.size(), 2u);
+  for (size_t i = 1; i < r.plans.size(); ++i) {
+    EXPECT_LE(r.plans[i - 1].cost_usd * r.plans[i - 1].risk_factor,
+              r.plans[i].cost_usd * r.plans[i].risk_factor * (1 + 1e-9));
+  }
+  for (const Plan& p : r.plans) {
+    EXPECT_NEAR(p.risk_factor, 1 + p.estimate.band_high, 1e-9) << p.type->name;
+  }
+  // Whenever the top plan is below high confidence, the note says so and the best-ranked
+  // high-confidence plan (if any) is beside it; the workloads below exercise that at least once.
+  int alternatives = 0;
+  for (const Workload& x :
+       {w, MakeWorkload({{"task", "hpc"}, {"fp64-flop", "1e18"}}),
+        MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"}, {"rps", "20"}}),
+        MakeWorkload({{"task", "transcode"}, {"streams", "40"}})}) {
+    RecommendRequest req;
+    req.top = 3;
+    Result<Recommendation> rec = Recommend(testing::EmbeddedForTests(), x, req);
+    ASSERT_TRUE(rec.ok());
+    ASSERT_FALSE(rec->plans.empty());
+    if (rec->plans[0].estimate.confidence == Confidence::kHigh) {
+      EXPECT_TRUE(rec->confidence_note.empty());
+      EXPECT_FALSE(rec->high_confidence_alternative.has_value());
+      continue;
+    }
+    EXPECT_NE(rec->confidence_note.find("-confidence estimate"), std::string::npos);
+    if (const std::optional<Plan>& alt = rec->high_confidence_alternative) {
+      ++alternatives;
+      EXPECT_EQ(alt->estimate.confidence, Confidence::kHigh);
+      EXPECT_GT(alt->rank, 1);
+    } else {
+      EXPECT_NE(rec->confidence_note.find("no plan rests on a high-confidence"), std::string::npos);
+    }
+  }
+  EXPECT_GE(alternatives, 1);
+}
+
 TEST(RecommendTest, BadRequestsNameTheFlag) {
   const Workload w = MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"}});
   RecommendRequest bad_region;
@@ -213,9 +256,17 @@ TEST(SavingsLeverTest, Fp8AndLoraForFineTuningOnHopper) {
   const SavingsLever* lora = FindLever(p, "lora");
   ASSERT_NE(lora, nullptr);
   EXPECT_GT(lora->saving, 0);
+  // Spot is a lever only where the region has a spot price (the g7e RTX PRO 6000 types, which
+  // now have compute figures and can rank first, have none in the catalog).
+  const RegionOffer* offer = p.type->FindRegion(p.region);
+  ASSERT_NE(offer, nullptr);
   const SavingsLever* spot = FindLever(p, "spot");
-  ASSERT_NE(spot, nullptr);
-  EXPECT_GT(spot->saving, 0.3);
+  if (offer->spot) {
+    ASSERT_NE(spot, nullptr);
+    EXPECT_GT(spot->saving, 0.3);
+  } else {
+    EXPECT_EQ(spot, nullptr);
+  }
 }
 
 }  // namespace

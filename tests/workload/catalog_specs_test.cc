@@ -31,7 +31,8 @@ TEST(CatalogSpecsTest, TestGpusMatchTheEmbeddedCatalog) {
                                                        {"L4", "L4"},
                                                        {"L40S", "L40S"},
                                                        {"Trainium", "Trainium"},
-                                                       {"Inferentia2", "Inferentia2"}};
+                                                       {"Inferentia2", "Inferentia2"},
+                                                       {"Trainium2", "Trainium2"}};
   for (const auto& [test_name, catalog_name] : names) {
     SCOPED_TRACE(test_name);
     const GpuSpec& t = testing::TestGpu(test_name);
@@ -44,6 +45,14 @@ TEST(CatalogSpecsTest, TestGpusMatchTheEmbeddedCatalog) {
     ExpectSame("fp32_tflops", t.fp32_tflops, g->fp32_tflops);
     ExpectSame("fp64_tflops", t.fp64_tflops, g->fp64_tflops);
     ExpectSame("nvlink_gbps", t.nvlink_gbps, g->nvlink_gbps);
+    ExpectSame("bf16_tflops", t.bf16_tflops, g->bf16_tflops);
+    ExpectSame("tf32_tflops", t.tf32_tflops, g->tf32_tflops);
+    ExpectSame("int8_tops", t.int8_tops, g->int8_tops);
+    ExpectSame("fp64_tensor_tflops", t.fp64_tensor_tflops, g->fp64_tensor_tflops);
+    ExpectSame("neuronlink_gbyte_s", t.neuronlink_gbyte_s, g->neuronlink_gbyte_s);
+    EXPECT_EQ(t.neuron_cores, g->neuron_cores);
+    EXPECT_EQ(t.neuronlink_topology, g->neuronlink_topology);
+    EXPECT_EQ(t.confidence, g->confidence);
     EXPECT_EQ(t.supports_bf16, g->supports_bf16);
     EXPECT_EQ(t.supports_fp8, g->supports_fp8);
     EXPECT_EQ(t.vendor, g->vendor);

@@ -233,11 +233,28 @@ TEST(HardwareCheckTest, NvencAndNeuron) {
 
 TEST(HardwareCheckTest, UnknownPeakGivesMemoryButNoTime) {
   const Workload w = MakeWorkload({{"task", "lora"}, {"model", "llama-2-7b"}, {"tokens", "1M"}});
-  Result<Estimate> e = EstimateWorkload(w, Gpus("A10G", 1));  // no published tensor peak
+  // Every catalog GPU now has a training peak; a spec without one (an imported catalog that
+  // lacks it) still gets a memory estimate and no time.
+  GpuSpec bare = testing::TestGpu("A10G");
+  bare.fp32_tflops = bare.tf32_tflops = bare.bf16_tflops = bare.fp16_tflops = std::nullopt;
+  bare.fp8_tflops = bare.int8_tops = std::nullopt;
+  Hardware hw;
+  hw.gpu = &bare;
+  hw.gpus = 1;
+  Result<Estimate> e = EstimateWorkload(w, hw);
   ASSERT_TRUE(e.ok());
   EXPECT_GT(e->memory.total_gib, 10);
   EXPECT_FALSE(e->hours.has_value());
   EXPECT_FALSE(e->performance.tokens_per_s.has_value());
+}
+
+TEST(HardwareCheckTest, A10gHasADerivedTrainingPeak) {
+  const Workload w = MakeWorkload({{"task", "lora"}, {"model", "llama-2-7b"}, {"tokens", "1M"}});
+  Result<Estimate> e = EstimateWorkload(w, Gpus("A10G", 1));
+  ASSERT_TRUE(e.ok());
+  EXPECT_TRUE(e->hours.has_value());
+  EXPECT_EQ(testing::TestGpu("A10G").confidence, "derived");
+  EXPECT_FALSE(testing::TestGpu("A10G").derivation.empty());
 }
 
 TEST(EstimateTest, FastModeBuildsNoStrings) {

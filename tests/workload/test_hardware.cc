@@ -38,33 +38,85 @@ GpuSpec Spec(const char* model, const char* arch, int mib, double bw, std::optio
 
 using GpuMap = std::map<std::string, GpuSpec, std::less<>>;
 
+// The AWS Neuron devices: vendor AWS, NeuronCores and the NeuronLink interconnect per device.
+GpuSpec Neuron(GpuSpec g, int cores, double neuronlink_gbyte_s, const char* topology) {
+  g.vendor = "AWS";
+  g.neuron_cores = cores;
+  g.neuronlink_gbyte_s = neuronlink_gbyte_s;
+  g.neuronlink_topology = topology;
+  return g;
+}
+
+GpuSpec Derived(GpuSpec g, const char* derivation) {
+  g.confidence = "derived";
+  g.derivation = derivation;
+  return g;
+}
+
 const GpuMap& AllGpus() {
   static const GpuMap* gpus = [] {
     auto* m = new GpuMap;
     const std::nullopt_t no = std::nullopt;
+    // FP64 tensor-core peaks (DGEMM): NVIDIA A100 datasheet 19.5; H100/H200 SXM datasheets 67;
+    // HGX B200 296 TFLOPS FP64/FP64-tensor per 8 GPUs = 37.
     (*m)["A100-40GB"] =
         Spec("A100-40GB", "Ampere", 40960, 1555, 9.7, 19.5, 156, 312, no, 600, 0, true);
     (*m)["A100-80GB"] =
         Spec("A100-80GB", "Ampere", 81920, 2039, 9.7, 19.5, 156, 312, no, 600, 0, true);
+    for (const char* a100 : {"A100-40GB", "A100-80GB"}) {
+      (*m)[a100].fp64_tensor_tflops = 19.5;
+      (*m)[a100].int8_tops = 624;
+    }
     (*m)["H100"] = Spec("H100", "Hopper", 81920, 3350, 34, 67, 494.5, 989.5, 1979, 900, 0, true);
     (*m)["H200"] = Spec("H200", "Hopper", 144384, 4800, 34, 67, 494.5, 989.5, 1979, 900, 0, true);
+    (*m)["H100"].fp64_tensor_tflops = 67;
+    (*m)["H200"].fp64_tensor_tflops = 67;
     (*m)["B200"] =
         Spec("B200", "Blackwell", 183359, 8000, 37, 75, 1125, 2250, 4500, 1800, no, true);
+    (*m)["B200"].fp64_tensor_tflops = 37;
     (*m)["V100"] = Spec("V100", "Volta", 16384, 900, 7.8, 15.7, no, 125, no, 300, no, false);
-    (*m)["T4"] = Spec("T4", "Turing", 16384, 320, no, 8.1, no, 65, no, no, 1, false);
-    (*m)["A10G"] = Spec("A10G", "Ampere", 22888, 600, no, no, no, no, no, no, no, true);
-    (*m)["A10G"].supports_bf16 = true;  // Ampere: BF16 yes, but no published peak
-    (*m)["L4"] = Spec("L4", "Ada Lovelace", 22888, 300, no, 30.3, 60, 121, 242.5, no, 2, true);
-    (*m)["L40S"] =
-        Spec("L40S", "Ada Lovelace", 45776, 864, no, 91.6, 183, 362.05, 733, no, 3, true);
+    // The figures of data/accelerator-figures.csv (doc/estimation.md "Hardware figures"), as
+    // the catalog build merges them; derivations abridged. T4 datasheet: 8.1 FP32, 65 FP16
+    // tensor, 130 INT8; FP64 is not in it: TU104 runs FP64 at 1/32 of FP32 (CUDA C++ Programming
+    // Guide, arithmetic instruction throughput, cc 7.5).
+    (*m)["T4"] = Derived(Spec("T4", "Turing", 16384, 320, 0.253, 8.1, no, 65, no, no, 1, false),
+                         "fp64_tflops: FP32 8.1 / 32 (cc 7.5 FP64 rate)");
+    (*m)["T4"].int8_tops = 130;
+    // A10G: no NVIDIA datasheet. GA102, 80 SMs at 1.71 GHz boost: FP32 = 80 x 256 FLOP/clk x
+    // 1.71 GHz = 35.0; tensor FP16/BF16 with FP32 accumulate at 512 FLOP/clk/SM (half the A10's
+    // 1024: 125 TFLOPS / (72 SMs x 1.695 GHz)) = 70.0, INT8 2x = 140 (Baseten's A10G table:
+    // 35 / 70 / 140); FP64 1/64 of FP32 (cc 8.6).
+    (*m)["A10G"] =
+        Derived(Spec("A10G", "Ampere", 22888, 600, 0.547, 35.0, 35.0, 70.0, no, no, no, true),
+                "80 SMs x 1.71 GHz x GA10x per-SM rates (FP32 256, FP16/BF16 tensor "
+                "with FP32 accumulate 512 FLOP/clock); fp64_tflops: FP32 / 64");
+    (*m)["A10G"].int8_tops = 140;
+    // L4 / L40S datasheets give no FP64: AD10x runs FP64 at 1/64 of FP32 (cc 8.9).
+    (*m)["L4"] =
+        Derived(Spec("L4", "Ada Lovelace", 22888, 300, 0.473, 30.3, 60, 121, 242.5, no, 2, true),
+                "fp64_tflops: FP32 / 64 (cc 8.9 FP64 rate)");
+    (*m)["L40S"] = Derived(
+        Spec("L40S", "Ada Lovelace", 45776, 864, 1.431, 91.6, 183, 362.05, 733, no, 3, true),
+        "fp64_tflops: FP32 / 64 (cc 8.9 FP64 rate)");
+    // Neuron devices (AWS Neuron architecture pages). NeuronLink per device: trn1-arch 384 GB/s
+    // per Trainium = 4 NeuronLink-v2 links x 96 GB/s; Inferentia2 has 2 such links: 192 GB/s, as
+    // inf2-arch states. Trn1 servers wire 16 chips as a 2D torus (4x4), inf2.48xlarge as a ring;
+    // Trainium2: 1.28 TB/s NeuronLink-v3 per chip (trainium2 page), 4x4 2D torus (trn2-arch).
     GpuSpec trn =
         Spec("Trainium", "NeuronCore-v2", 32768, 820, no, 47.5, 190, 190, 190, no, no, true);
-    trn.vendor = "AWS";
-    (*m)["Trainium"] = trn;
+    trn.int8_tops = 380;
+    (*m)["Trainium"] = Neuron(trn, 2, 384, "2d-torus");
     GpuSpec inf2 =
         Spec("Inferentia2", "NeuronCore-v2", 32768, 820, no, 47.5, 190, 190, 190, no, no, true);
-    inf2.vendor = "AWS";
-    (*m)["Inferentia2"] = inf2;
+    inf2.int8_tops = 380;
+    (*m)["Inferentia2"] = Neuron(inf2, 2, 192, "ring");
+    GpuSpec trn2 =
+        Spec("Trainium2", "NeuronCore-v3", 98304, 2900, no, 181, 667, 667, 1299, no, no, true);
+    trn2.int8_tops = std::nullopt;  // not published
+    (*m)["Trainium2"] = Neuron(trn2, 8, 1280, "2d-torus");
+    for (auto& [name, g] : *m) {
+      if (g.confidence.empty()) g.confidence = "published";
+    }
     return m;
   }();
   return *gpus;

@@ -14,7 +14,8 @@
 namespace gpuadvisor::testing {
 
 // "A100-40GB", "A100-80GB", "H100", "H200", "B200", "V100", "T4", "A10G", "L4", "L40S",
-// "Trainium", "Inferentia2". Aborts the test on an unknown name.
+// "Trainium", "Inferentia2", "Trainium2". Aborts the test on an unknown name. Each carries the
+// confidence grade (and derivation) the catalog build gives it.
 const GpuSpec& TestGpu(std::string_view model);
 // "g5.12xlarge" (4x A10G, 40 Gbps), "p4d.24xlarge" (8x A100-40GB, 400 Gbps EFA),
 // "p5.48xlarge" (8x H100, 3200 Gbps EFA), each with a us-east-1 offer.

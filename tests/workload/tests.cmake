@@ -11,6 +11,7 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   workload/calibration_test.cc
   workload/hardware_test.cc
   workload/catalog_specs_test.cc
+  workload/confidence_test.cc
 )
 # The calibration fixture is read at run time from the source tree.
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/calibration_test.cc PROPERTIES

@@ -104,6 +104,8 @@ struct Builder {
   std::map<std::pair<std::string, std::string>, std::set<std::string>> azs;
   std::set<std::pair<std::string, std::string>> offered;
   std::set<std::string> offering_regions;  // regions the offering sources cover
+  // Project-owned figures, applied once every datasheet row is read (order-independent).
+  std::vector<build::AcceleratorFigure> figures;
 
   Status AddSpecs(const BuildInput& in, const CatalogSource& src) {
     Result<std::vector<InstanceType>> recs = build::ReadDescribeInstanceTypes(in.text, in.origin);
@@ -183,6 +185,13 @@ struct Builder {
       }
       return Status::OK();
     }
+    if (f == "accelerator-figures-csv") {
+      Result<std::vector<build::AcceleratorFigure>> rows =
+          build::ReadAcceleratorFiguresCsv(in.text, in.origin);
+      if (!rows.ok()) return rows.status();
+      for (build::AcceleratorFigure& r : *rows) figures.push_back(std::move(r));
+      return Status::OK();
+    }
     if (f == "ondemand-csv") return AddPrices(in, src, {});
     if (f == "ondemand-reserved-csv") {
       build::PriceCsvColumns cols;
@@ -211,7 +220,9 @@ struct Builder {
     if (auto c = build::CorrectAcceleratorMemory(t, g)) catalog.corrections.push_back(*c);
   }
 
-  void FinishGpus() {
+  Status FinishGpus() {
+    GPUADVISOR_RETURN_IF_ERROR(
+        build::ApplyAcceleratorFigures(figures, &catalog.gpus, &catalog.corrections));
     for (GpuSpec& g : catalog.gpus) {
       if (g.aws_memory_mib && g.memory_gib && *g.aws_memory_mib > 1.5 * *g.memory_gib * 1024) {
         int fixed = static_cast<int>(std::lround(*g.memory_gib * 1024));
@@ -225,6 +236,7 @@ struct Builder {
     }
     std::sort(catalog.gpus.begin(), catalog.gpus.end(),
               [](const GpuSpec& a, const GpuSpec& b) { return a.model < b.model; });
+    return Status::OK();
   }
 
   Price MakePrice(const Candidate& c) const {
@@ -300,6 +312,12 @@ struct Builder {
   }
 };
 
+// The folder of the manifest file ("data" for "data/sources.json"; "" for "sources.json").
+std::string ManifestDir(const std::string& manifest_path) {
+  size_t slash = manifest_path.rfind('/');
+  return slash == std::string::npos ? "" : manifest_path.substr(0, slash);
+}
+
 }  // namespace
 
 Result<std::vector<BuildInput>> LoadBuildManifest(const std::string& manifest_path,
@@ -322,8 +340,16 @@ Result<std::vector<BuildInput>> LoadBuildManifest(const std::string& manifest_pa
     in.meta.description = r.Str(list[i], "description", p, false);
     in.format = r.Str(list[i], "format", p);
     std::string file = r.Str(list[i], "file", p);
+    std::string base = r.OptStr(list[i], "relative_to", p).value_or("root");
     if (!r.status().ok()) break;
-    in.origin = root.empty() ? file : root + "/" + file;
+    if (base != "root" && base != "manifest") {
+      return Status::ParseError(manifest_path + ": " + p + ".relative_to: \"" + base +
+                                "\" is not \"root\" or \"manifest\"");
+    }
+    // Project-owned sources (data/accelerator-figures.csv) sit next to the manifest; public
+    // snapshots live under --root.
+    const std::string dir = base == "manifest" ? ManifestDir(manifest_path) : root;
+    in.origin = dir.empty() ? file : dir + "/" + file;
     Result<std::string> data = ReadFile(in.origin);
     if (!data.ok()) return data.status();
     in.text = std::move(data).value();
@@ -350,7 +376,7 @@ Result<Catalog> BuildCatalog(const std::vector<BuildInput>& inputs,
         "no instance types: the manifest needs a "
         "describe-instance-types-json source");
   }
-  b.FinishGpus();
+  GPUADVISOR_RETURN_IF_ERROR(b.FinishGpus());
   b.FinishTypes();
   Catalog& c = b.catalog;
   c.notes.push_back(

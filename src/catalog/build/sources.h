@@ -36,6 +36,33 @@ Result<std::vector<InstanceType>> ReadDescribeInstanceTypes(std::string_view jso
 // Models are given catalog ids and aliases ("A100 80GB (SXM4)" -> "A100-80GB").
 Result<std::vector<GpuSpec>> ReadGpuSpecsCsv(std::string_view csv, std::string_view origin);
 
+// One row of the project's accelerator-figures CSV (data/accelerator-figures.csv; header:
+// model,field,value,basis,source,derivation). It fills a figure the datasheet CSV lacks, with
+// the document it comes from and, for basis "derived", how it was computed.
+struct AcceleratorFigure {
+  std::string model;            // catalog id or alias ("A10G", "T4G", "Trainium2")
+  std::string field;            // a GpuSpec field name, e.g. "bf16_tflops", "neuronlink_topology"
+  std::optional<double> value;  // numeric fields
+  std::string text;             // text fields (neuronlink_topology)
+  bool derived = false;         // basis "derived" (else "published")
+  std::string source;           // citation
+  std::string derivation;       // required when derived
+  std::string where;            // "file:line", for error messages and corrections
+};
+// Fields a figure row may set (GpuSpec names).
+const std::vector<std::string>& AcceleratorFigureFields();
+// Errors: ParseError "<origin>:<line>: ..." for a missing column, an unknown field or basis, a
+// non-numeric or negative value, a derived row without a derivation, a repeated model+field.
+Result<std::vector<AcceleratorFigure>> ReadAcceleratorFiguresCsv(std::string_view csv,
+                                                                 std::string_view origin);
+// Merges figures into the datasheet specs: a figure fills an empty field; one equal to the
+// datasheet value changes nothing; one that contradicts it replaces it and is recorded in
+// *corrections (never silently). Then grades every spec: confidence "derived" with the
+// derivation of each derived figure it uses, else "published". Error: InvalidArgument naming
+// the row of a figure whose model is in no datasheet row.
+Status ApplyAcceleratorFigures(const std::vector<AcceleratorFigure>& figures,
+                               std::vector<GpuSpec>* gpus, std::vector<Correction>* corrections);
+
 // One price observation.
 struct PriceRecord {
   enum Kind { kOnDemand, kSpot, kReserved1yNoUpfront };

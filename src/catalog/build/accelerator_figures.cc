@@ -1,0 +1,236 @@
+// The project's own accelerator figures (data/accelerator-figures.csv): figures the vendor
+// datasheet CSV lacks, each with its citation and, when computed, its derivation. Reading and
+// the merge rule (fill gaps; a contradiction is a recorded correction) live here.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "catalog/build/sources.h"
+#include "util/csv.h"
+#include "util/numbers.h"
+#include "util/strings.h"
+
+namespace gpuadvisor::build {
+namespace {
+
+constexpr const char* kTopologyField = "neuronlink_topology";
+
+// The numeric GpuSpec fields a figure row may set.
+struct NumericField {
+  const char* name;
+  std::optional<double> GpuSpec::*member;
+};
+
+const std::vector<NumericField>& NumericFields() {
+  static const std::vector<NumericField> kFields = {
+      {"memory_gib", &GpuSpec::memory_gib},
+      {"memory_bw_gbps", &GpuSpec::memory_bw_gbps},
+      {"fp64_tflops", &GpuSpec::fp64_tflops},
+      {"fp64_tensor_tflops", &GpuSpec::fp64_tensor_tflops},
+      {"fp32_tflops", &GpuSpec::fp32_tflops},
+      {"tf32_tflops", &GpuSpec::tf32_tflops},
+      {"bf16_tflops", &GpuSpec::bf16_tflops},
+      {"fp16_tflops", &GpuSpec::fp16_tflops},
+      {"fp8_tflops", &GpuSpec::fp8_tflops},
+      {"int8_tops", &GpuSpec::int8_tops},
+      {"nvlink_gbps", &GpuSpec::nvlink_gbps},
+      {"neuronlink_gbyte_s", &GpuSpec::neuronlink_gbyte_s},
+      {"tdp_w", &GpuSpec::tdp_w},
+  };
+  return kFields;
+}
+
+// Integer fields: stored as int in GpuSpec, 0 / null = unknown.
+bool IsIntegerField(std::string_view f) { return f == "neuron_cores" || f == "nvenc"; }
+
+std::optional<double> GetNumber(const GpuSpec& g, std::string_view field) {
+  if (field == "neuron_cores") {
+    return g.neuron_cores > 0 ? std::optional<double>(g.neuron_cores) : std::nullopt;
+  }
+  if (field == "nvenc") return g.nvenc ? std::optional<double>(*g.nvenc) : std::nullopt;
+  for (const NumericField& f : NumericFields()) {
+    if (field == f.name) return g.*f.member;
+  }
+  return std::nullopt;
+}
+
+void SetNumber(GpuSpec* g, std::string_view field, double v) {
+  if (field == "neuron_cores") {
+    g->neuron_cores = static_cast<int>(std::lround(v));
+  } else if (field == "nvenc") {
+    g->nvenc = static_cast<int>(std::lround(v));
+  } else {
+    for (const NumericField& f : NumericFields()) {
+      if (field == f.name) g->*f.member = v;
+    }
+  }
+}
+
+// A precision figure for a spec whose architecture lacks that precision is a data error (a
+// BF16 peak on a Turing part), not a gap to fill.
+std::optional<std::string> ContradictsArchitecture(const GpuSpec& g, std::string_view field) {
+  if (field == "bf16_tflops" && !g.supports_bf16) return "has no BF16";
+  if (field == "tf32_tflops" && !g.supports_tf32) return "has no TF32";
+  if (field == "fp8_tflops" && !g.supports_fp8) return "has no FP8";
+  return std::nullopt;
+}
+
+GpuSpec* FindSpec(std::vector<GpuSpec>* gpus, std::string_view model) {
+  for (GpuSpec& g : *gpus) {
+    if (g.model == model) return &g;
+  }
+  for (GpuSpec& g : *gpus) {
+    if (std::find(g.aliases.begin(), g.aliases.end(), model) != g.aliases.end()) return &g;
+  }
+  return nullptr;
+}
+
+// Shortest faithful text of a figure ("70", "0.547").
+std::string Number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+std::string FigureText(const AcceleratorFigure& f) { return f.value ? Number(*f.value) : f.text; }
+
+bool SameValue(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, b); }
+
+// "fp32_tflops, tf32_tflops: 80 SMs x ...; fp64_tflops: fp32 / 64": one entry per distinct
+// derivation, fields in file order.
+std::string JoinDerivations(const std::vector<const AcceleratorFigure*>& derived) {
+  std::vector<std::pair<std::string, std::string>> groups;  // (fields, derivation)
+  for (const AcceleratorFigure* f : derived) {
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const auto& g) { return g.second == f->derivation; });
+    if (it == groups.end()) {
+      groups.push_back({f->field, f->derivation});
+    } else {
+      it->first += ", " + f->field;
+    }
+  }
+  std::string out;
+  for (const auto& [fields, how] : groups) out += (out.empty() ? "" : "; ") + fields + ": " + how;
+  return out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& AcceleratorFigureFields() {
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> v;
+    for (const NumericField& f : NumericFields()) v.push_back(f.name);
+    v.push_back("neuron_cores");
+    v.push_back("nvenc");
+    v.push_back(kTopologyField);
+    return v;
+  }();
+  return kNames;
+}
+
+Result<std::vector<AcceleratorFigure>> ReadAcceleratorFiguresCsv(std::string_view csv,
+                                                                 std::string_view origin) {
+  CsvReader reader(csv, std::string(origin));
+  std::vector<std::string> row;
+  if (!reader.Next(&row)) {
+    return reader.status().ok() ? Status::ParseError(std::string(origin) + ":1: empty file")
+                                : reader.status();
+  }
+  CsvHeader header(row);
+  GPUADVISOR_RETURN_IF_ERROR(header.Require(
+      {"model", "field", "value", "basis", "source", "derivation"}, std::string(origin) + ":1"));
+  const std::vector<std::string>& fields = AcceleratorFigureFields();
+  std::vector<AcceleratorFigure> out;
+  std::set<std::pair<std::string, std::string>> seen;
+  while (reader.Next(&row)) {
+    if (row.size() == 1 && row[0].empty()) continue;
+    auto cell = [&](const char* name) -> std::string {
+      int i = header.Find(name);
+      return static_cast<size_t>(i) < row.size() ? std::string(Trim(row[i])) : std::string();
+    };
+    AcceleratorFigure f;
+    f.where = reader.Where();
+    auto fail = [&](const std::string& what) { return Status::ParseError(f.where + ": " + what); };
+    f.model = cell("model");
+    f.field = cell("field");
+    f.source = cell("source");
+    f.derivation = cell("derivation");
+    const std::string basis = cell("basis");
+    const std::string value = cell("value");
+    if (f.model.empty()) return fail("column \"model\" is empty");
+    if (std::find(fields.begin(), fields.end(), f.field) == fields.end()) {
+      std::string known;
+      for (const std::string& n : fields) known += (known.empty() ? "" : ", ") + n;
+      return fail("column \"field\": unknown field \"" + f.field + "\" (one of " + known + ")");
+    }
+    if (basis != "published" && basis != "derived") {
+      return fail("column \"basis\": \"" + basis + "\" is not published or derived");
+    }
+    f.derived = basis == "derived";
+    if (f.source.empty()) return fail("column \"source\" is empty: cite the document");
+    if (f.derived && f.derivation.empty()) {
+      return fail("column \"derivation\" is empty: a derived figure says how it was computed");
+    }
+    if (value.empty()) return fail("column \"value\" is empty");
+    if (f.field == kTopologyField) {
+      f.text = value;
+    } else {
+      Result<double> d = ParseDouble(value, "column \"value\"");
+      if (!d.ok()) return fail(d.status().message());
+      if (*d < 0) return fail("column \"value\": " + value + " is negative");
+      if (IsIntegerField(f.field) && *d != std::floor(*d)) {
+        return fail("column \"value\": " + f.field + " is a whole number, got " + value);
+      }
+      f.value = *d;
+    }
+    if (!seen.insert({f.model, f.field}).second) {
+      return fail(f.model + " " + f.field + " is given twice");
+    }
+    out.push_back(std::move(f));
+  }
+  if (!reader.status().ok()) return reader.status();
+  return out;
+}
+
+Status ApplyAcceleratorFigures(const std::vector<AcceleratorFigure>& figures,
+                               std::vector<GpuSpec>* gpus, std::vector<Correction>* corrections) {
+  std::map<std::string, std::vector<const AcceleratorFigure*>> derived;  // by catalog id
+  for (const AcceleratorFigure& f : figures) {
+    GpuSpec* g = FindSpec(gpus, f.model);
+    if (!g) {
+      return Status::InvalidArgument(f.where + ": model \"" + f.model +
+                                     "\" is in no gpu-specs row");
+    }
+    if (std::optional<std::string> why = ContradictsArchitecture(*g, f.field)) {
+      return Status::InvalidArgument(f.where + ": " + f.field + " for " + g->model + ", which " +
+                                     *why);
+    }
+    std::string old;
+    if (f.field == kTopologyField) {
+      old = g->neuronlink_topology;
+      if (old == f.text) continue;
+      g->neuronlink_topology = f.text;
+    } else {
+      std::optional<double> current = GetNumber(*g, f.field);
+      if (current && SameValue(*f.value, *current)) continue;
+      if (current) old = Number(*current);
+      SetNumber(g, f.field, *f.value);
+    }
+    if (!old.empty()) {
+      corrections->push_back({"gpu " + g->model + " " + f.field, old, FigureText(f),
+                              "the datasheet row is contradicted by " + f.where + " (" + f.source +
+                                  (f.derived ? "; " + f.derivation : "") + ")"});
+    }
+    if (f.derived) derived[g->model].push_back(&f);
+  }
+  for (GpuSpec& g : *gpus) {
+    auto it = derived.find(g.model);
+    g.confidence = it == derived.end() ? "published" : "derived";
+    g.derivation = it == derived.end() ? "" : JoinDerivations(it->second);
+  }
+  return Status::OK();
+}
+
+}  // namespace gpuadvisor::build
