@@ -151,22 +151,68 @@ const HfType* FindHfType(std::string_view name) {
 // Keys that look architectural but change neither the parameter count nor the KV cache.
 const std::set<std::string>& HarmlessKeys() {
   static const std::set<std::string> keys = {
-      "_remove_final_layer_norm", "add_cross_attention", "attention_dropout",
-      "attention_probs_dropout_prob", "attn_logit_softcapping", "attn_pdrop", "aux_loss_alpha",
-      "chunk_size_feed_forward", "classifier_dropout", "cross_attention_hidden_size",
-      "do_layer_norm_before", "emb_pdrop", "embd_pdrop", "embedding_dropout", "ep_size",
-      "final_logit_softcapping", "hidden_act", "hidden_activation", "hidden_dropout",
-      "init_config", "initial_context_length", "initializer_range", "is_decoder",
-      "layer_norm_eps", "layer_norm_epsilon", "layer_norm_type", "layerdrop", "learned_pos_emb",
-      "length_penalty", "logit_scale", "max_length", "min_length", "n_group", "no_repeat_ngram_size",
-      "norm_topk_prob", "num_beam_groups", "num_beams", "num_labels", "num_return_sequences",
-      "output_router_logits", "position_embedding_type", "pretraining_tp",
-      "query_pre_attn_scalar", "relative_attention_max_distance",
-      "relative_attention_num_buckets", "reorder_and_upcast_attn", "rope_local_base_freq",
-      "rotary_emb_base", "rotary_pct", "routed_scaling_factor", "router_aux_loss_coef",
-      "router_jitter_noise", "router_z_loss_coef", "scale_attn_by_inverse_layer_idx",
-      "scale_attn_weights", "scoring_func", "seq_aux", "swiglu_limit", "tie_encoder_decoder",
-      "topk_group", "topk_method", "use_parallel_residual",
+      "_remove_final_layer_norm",
+      "add_cross_attention",
+      "attention_dropout",
+      "attention_probs_dropout_prob",
+      "attn_logit_softcapping",
+      "attn_pdrop",
+      "aux_loss_alpha",
+      "chunk_size_feed_forward",
+      "classifier_dropout",
+      "cross_attention_hidden_size",
+      "do_layer_norm_before",
+      "emb_pdrop",
+      "embd_pdrop",
+      "embedding_dropout",
+      "ep_size",
+      "final_logit_softcapping",
+      "hidden_act",
+      "hidden_activation",
+      "hidden_dropout",
+      "init_config",
+      "initial_context_length",
+      "initializer_range",
+      "is_decoder",
+      "layer_norm_eps",
+      "layer_norm_epsilon",
+      "layer_norm_type",
+      "layerdrop",
+      "learned_pos_emb",
+      "length_penalty",
+      "logit_scale",
+      "max_length",
+      "min_length",
+      "n_group",
+      "no_repeat_ngram_size",
+      "norm_topk_prob",
+      "num_beam_groups",
+      "num_beams",
+      "num_labels",
+      "num_return_sequences",
+      "output_router_logits",
+      "position_embedding_type",
+      "pretraining_tp",
+      "query_pre_attn_scalar",
+      "relative_attention_max_distance",
+      "relative_attention_num_buckets",
+      "reorder_and_upcast_attn",
+      "rope_local_base_freq",
+      "rotary_emb_base",
+      "rotary_pct",
+      "routed_scaling_factor",
+      "router_aux_loss_coef",
+      "router_jitter_noise",
+      "router_z_loss_coef",
+      "scale_attn_by_inverse_layer_idx",
+      "scale_attn_weights",
+      "scoring_func",
+      "seq_aux",
+      "swiglu_limit",
+      "tie_encoder_decoder",
+      "topk_group",
+      "topk_method",
+      "use_parallel_residual",
   };
   return keys;
 }
@@ -193,12 +239,12 @@ bool IsMoeKey(const std::string& key) {
 // Keys that may size something: the warning's candidates.
 bool LooksArchitectural(const std::string& key) {
   static const std::set<std::string> tokens = {
-      "size",  "dim",   "dims",      "layer",      "layers",   "head",     "heads",
-      "rank",  "window", "ffn",      "inner",      "vocab",    "position", "positions",
-      "lora",  "shared", "kv",       "attn",       "attention", "block",   "blocks",
-      "mlp",   "embed", "embd",      "embeddings", "proj",     "pattern",  "latent",
-      "bias",  "tie",   "sinks",     "group",      "groups",   "ratio",    "width",
-      "depth", "context", "seq",     "len",        "length",   "hidden",   "intermediate",
+      "size",  "dim",     "dims",  "layer",      "layers",    "head",     "heads",
+      "rank",  "window",  "ffn",   "inner",      "vocab",     "position", "positions",
+      "lora",  "shared",  "kv",    "attn",       "attention", "block",    "blocks",
+      "mlp",   "embed",   "embd",  "embeddings", "proj",      "pattern",  "latent",
+      "bias",  "tie",     "sinks", "group",      "groups",    "ratio",    "width",
+      "depth", "context", "seq",   "len",        "length",    "hidden",   "intermediate",
       "ctx",   "stride"};
   const std::vector<std::string> t = KeyTokens(key);
   if (!t.empty() && (t[0] == "n" || t[0] == "num" || t[0] == "d")) return true;
@@ -227,12 +273,13 @@ Status CheckUnusedKeys(const json& cfg, const ConfigReader& r, std::string_view 
     if (LooksArchitectural(key)) unknown += (unknown.empty() ? "" : ", ") + key;
   }
   if (!unknown.empty()) {
-    notes->Warn(std::string(origin) + ": keys not understood, the parameter count or KV cache "
-                "may differ from the model's: " + unknown);
+    notes->Warn(std::string(origin) +
+                ": keys not understood, the parameter count or KV cache "
+                "may differ from the model's: " +
+                unknown);
   }
   return Status::OK();
 }
-
 
 // ---- Readers ----
 
@@ -392,7 +439,8 @@ ReadResult ReadLlama(ConfigReader& r, const HfType& t, ImportNotes* notes,
   m.tied_embeddings = r.Bool("tie_word_embeddings", t.tied);
   m.attention_bias = r.Bool("attention_bias", t.bias);
   if (type == "llama" && r.Bool("mlp_bias", false) && !m.attention_bias) {
-    notes->Warn(std::string(origin) + ": mlp_bias: MLP biases without attention biases are not "
+    notes->Warn(std::string(origin) +
+                ": mlp_bias: MLP biases without attention biases are not "
                 "counted (under 0.01% of the parameters)");
   }
   out.required = {{"hidden_size", m.hidden},
@@ -428,9 +476,8 @@ ReadResult ReadGpt2(ConfigReader& r, const HfType& t) {
   m.vocab = r.Int({"vocab_size"});
   m.max_positions = r.Int({"n_positions"});
   const int n_ctx = r.Int({"n_ctx"});
-  m.context_length = n_ctx > 0 && (m.max_positions == 0 || n_ctx < m.max_positions)
-                         ? n_ctx
-                         : m.max_positions;
+  m.context_length =
+      n_ctx > 0 && (m.max_positions == 0 || n_ctx < m.max_positions) ? n_ctx : m.max_positions;
   out.context_how = "n_positions";
   m.tied_embeddings = r.Bool("tie_word_embeddings", t.tied);
   m.attention_bias = t.bias;
@@ -478,8 +525,7 @@ ReadResult ReadBert(ConfigReader& r, const HfType& t) {
   const int positions = r.Int({"max_position_embeddings"});
   // Learned positions and token types; RoBERTa's first two positions are padding offsets.
   m.max_positions = positions > 0 ? positions + r.Int({"type_vocab_size"}) : 0;
-  m.context_length = t.name == std::string_view("roberta") ? std::max(0, positions - 2)
-                                                            : positions;
+  m.context_length = t.name == std::string_view("roberta") ? std::max(0, positions - 2) : positions;
   out.context_how = "max_position_embeddings";
   m.tied_embeddings = r.Bool("tie_word_embeddings", t.tied);
   m.attention_bias = t.bias;
@@ -522,8 +568,10 @@ ReadResult ReadBloom(ConfigReader& r, const HfType& t) {
   out.context_how = "seq_length";
   m.tied_embeddings = r.Bool("tie_word_embeddings", t.tied);
   m.attention_bias = t.bias;
-  out.required = {
-      {"hidden_size", m.hidden}, {"n_layer", m.layers}, {"n_head", m.heads}, {"vocab_size", m.vocab}};
+  out.required = {{"hidden_size", m.hidden},
+                  {"n_layer", m.layers},
+                  {"n_head", m.heads},
+                  {"vocab_size", m.vocab}};
   ReadDropout(r, &m);
   return out;
 }
@@ -552,7 +600,8 @@ ReadResult ReadMpt(ConfigReader& r, const HfType& t) {
   }
   if (const json* ffn = r.Object("ffn_config")) {
     auto kind = ffn->find("ffn_type");
-    m.gated_mlp = kind != ffn->end() && kind->is_string() && Contains(kind->get<std::string>(), "glu");
+    m.gated_mlp =
+        kind != ffn->end() && kind->is_string() && Contains(kind->get<std::string>(), "glu");
   } else {
     m.gated_mlp = false;
   }
@@ -577,8 +626,10 @@ ReadResult ReadT5(ConfigReader& r, const HfType& t) {
   m.gated_mlp = Contains(r.Str("feed_forward_proj"), "gated");  // T5 v1.1 "gated-gelu"
   r.Bool("is_gated_act", false);
   r.Str("dense_act_fn");
-  out.required = {
-      {"d_model", m.hidden}, {"num_layers", m.layers}, {"num_heads", m.heads}, {"vocab_size", m.vocab}};
+  out.required = {{"d_model", m.hidden},
+                  {"num_layers", m.layers},
+                  {"num_heads", m.heads},
+                  {"vocab_size", m.vocab}};
   ReadDropout(r, &m);
   return out;
 }
@@ -620,11 +671,12 @@ ReadResult ReadArch(ConfigReader& r, const HfType& t, ImportNotes* notes, std::s
 // MXFP4 (OCP Microscaling spec v1.0: FP4 E2M1 elements in blocks of 32 sharing an E8M0 scale,
 // 4.25 bits) and the rest in bf16: serving counts the experts so. Other formats are stated;
 // the estimate keeps 16-bit weights unless --quantization says otherwise.
-void ReadQuantization(const json* q, std::string_view type, std::string_view origin,
-                      ModelArch* m, ImportNotes* notes) {
+void ReadQuantization(const json* q, std::string_view type, std::string_view origin, ModelArch* m,
+                      ImportNotes* notes) {
   if (q == nullptr) return;
   auto it = q->find("quant_method");
-  const std::string method = it != q->end() && it->is_string() ? ToLower(it->get<std::string>()) : "";
+  const std::string method =
+      it != q->end() && it->is_string() ? ToLower(it->get<std::string>()) : "";
   if (method.empty()) return;
   if (method == "mxfp4" && type == "gpt_oss" && m->experts > 1) {
     m->expert_weight_bytes = 4.25 / 8;
@@ -706,9 +758,9 @@ Status ApplyHfConfigJson(Workload* w, std::string_view json_text, std::string_vi
   if (t->layout == Layout::kT5) {
     const int decoder = r.Int({"num_decoder_layers"});
     if (decoder > 0 && decoder != m.layers) {
-      return Status::InvalidArgument(std::string(origin) + ": num_decoder_layers: " +
-                                     std::to_string(decoder) + " differs from num_layers " +
-                                     std::to_string(m.layers) +
+      return Status::InvalidArgument(std::string(origin) +
+                                     ": num_decoder_layers: " + std::to_string(decoder) +
+                                     " differs from num_layers " + std::to_string(m.layers) +
                                      ": encoder and decoder stacks of different depths are not "
                                      "modelled");
     }
@@ -735,7 +787,8 @@ Status ApplyHfConfigJson(Workload* w, std::string_view json_text, std::string_vi
   summary += ": " + Billions(params.total) + " parameters";
   if (params.active < params.total) summary += " (" + Billions(params.active) + " active)";
   if (m.context_length > 0) {
-    summary += ", context " + std::to_string(m.context_length) + " tokens (" + read.context_how + ")";
+    summary +=
+        ", context " + std::to_string(m.context_length) + " tokens (" + read.context_how + ")";
   }
   notes.lines.insert(notes.lines.begin(), summary);
   workload_internal::ReplaceArchKeepingExplicit(w, m);

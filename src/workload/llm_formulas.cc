@@ -96,8 +96,8 @@ double ForwardFlopPerToken(const ModelShape& m, double seq) {
 }
 
 double DecodeFlopPerToken(const ModelShape& m, double context) {
-  return 2 * m.matmul_params + 2 * m.layers * m.heads * (m.decode_qk_dim + m.decode_v_dim) *
-                                   AttentionContext(m, context);
+  return 2 * m.matmul_params +
+         2 * m.layers * m.heads * (m.decode_qk_dim + m.decode_v_dim) * AttentionContext(m, context);
 }
 
 double TrainFlopPerToken(const ModelShape& m, double seq) {

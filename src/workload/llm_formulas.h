@@ -13,21 +13,21 @@ struct ModelShape {
   ModelFamily family = ModelFamily::kDecoder;
   double layers = 0, hidden = 0, heads = 0, kv_heads = 0, head_dim = 0, ffn = 0, vocab = 0;
   double experts = 1, active_experts = 1;
-  double moe_layers = 0;       // layers with routed experts (0 for dense models)
-  double shared_ffn = 0;       // shared experts' FFN width in a MoE layer
-  double dense_ffn = 0;        // FFN width of the layers without experts
-  double ffn_active = 0;       // FFN width a token passes through, mean over layers (top-k
-                               // experts + shared experts in MoE layers, the dense FFN elsewhere)
-  double expert_params = 0;    // all routed experts' MLP parameters, every layer
+  double moe_layers = 0;     // layers with routed experts (0 for dense models)
+  double shared_ffn = 0;     // shared experts' FFN width in a MoE layer
+  double dense_ffn = 0;      // FFN width of the layers without experts
+  double ffn_active = 0;     // FFN width a token passes through, mean over layers (top-k
+                             // experts + shared experts in MoE layers, the dense FFN elsewhere)
+  double expert_params = 0;  // all routed experts' MLP parameters, every layer
   double expert_weight_bytes = 0;  // ModelArch::expert_weight_bytes
   // Attention widths per head: query/key and value as trained and in prefill, and as decode
   // computes them. MLA decodes with the up-projections absorbed into the query and output
   // (DeepSeek-V2 §2.1.2; vLLM's and FlashMLA's decode kernels): every head then attends over
   // the cached latent (kv_lora_rank + rope_head_dim) and reads values of kv_lora_rank.
   double qk_dim = 0, v_dim = 0, decode_qk_dim = 0, decode_v_dim = 0;
-  double kv_elements = 0;      // KV-cache elements per token per layer: 2·k·d_h, MLA c + d_rope
-  double kv_shard_limit = 0;   // TP ranks the KV cache splits over at most: KV heads; MLA 1
-                               // (its latent is shared by all heads: replicated per rank)
+  double kv_elements = 0;     // KV-cache elements per token per layer: 2·k·d_h, MLA c + d_rope
+  double kv_shard_limit = 0;  // TP ranks the KV cache splits over at most: KV heads; MLA 1
+                              // (its latent is shared by all heads: replicated per rank)
   double window = 0, window_fraction = 1;  // sliding-window attention
   bool gated = true, dropout = false, tied = false;
   ModelParams params;

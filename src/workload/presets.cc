@@ -112,13 +112,18 @@ constexpr ModelArch Diffusion(ModelArch m, int steps, double decoder_flop) {
 }
 
 const ModelPreset kPresets[] = {
-    {"llama-2-7b", "meta-llama/Llama-2-7b-hf config.json", Ctx(Llama(32, 4096, 32, 32, 11008, 32000), 4096)},
-    {"llama-2-13b", "meta-llama/Llama-2-13b-hf config.json", Ctx(Llama(40, 5120, 40, 40, 13824, 32000), 4096)},
-    {"llama-2-70b", "meta-llama/Llama-2-70b-hf config.json", Ctx(Llama(80, 8192, 64, 8, 28672, 32000), 4096)},
-    {"llama-3-8b", "meta-llama/Meta-Llama-3-8B config.json", Ctx(Llama(32, 4096, 32, 8, 14336, 128256), 8192)},
+    {"llama-2-7b", "meta-llama/Llama-2-7b-hf config.json",
+     Ctx(Llama(32, 4096, 32, 32, 11008, 32000), 4096)},
+    {"llama-2-13b", "meta-llama/Llama-2-13b-hf config.json",
+     Ctx(Llama(40, 5120, 40, 40, 13824, 32000), 4096)},
+    {"llama-2-70b", "meta-llama/Llama-2-70b-hf config.json",
+     Ctx(Llama(80, 8192, 64, 8, 28672, 32000), 4096)},
+    {"llama-3-8b", "meta-llama/Meta-Llama-3-8B config.json",
+     Ctx(Llama(32, 4096, 32, 8, 14336, 128256), 8192)},
     {"llama-3-70b", "meta-llama/Meta-Llama-3-70B config.json",
      Ctx(Llama(80, 8192, 64, 8, 28672, 128256), 8192)},
-    {"llama-3.1-8b", "meta-llama/Llama-3.1-8B config.json", Ctx(Llama(32, 4096, 32, 8, 14336, 128256), 131072)},
+    {"llama-3.1-8b", "meta-llama/Llama-3.1-8B config.json",
+     Ctx(Llama(32, 4096, 32, 8, 14336, 128256), 131072)},
     {"llama-3.1-70b", "meta-llama/Llama-3.1-70B config.json",
      Ctx(Llama(80, 8192, 64, 8, 28672, 128256), 131072)},
     {"llama-3.1-405b", "meta-llama/Llama-3.1-405B config.json",
@@ -135,10 +140,14 @@ const ModelPreset kPresets[] = {
      Ctx(Moe(Llama(32, 4096, 32, 8, 14336, 32000), 8, 2), 32768)},
     {"mixtral-8x22b", "mistralai/Mixtral-8x22B-v0.1 config.json",
      Ctx(Moe(Llama(56, 6144, 48, 8, 16384, 32768), 8, 2), 65536)},
-    {"qwen2.5-7b", "Qwen/Qwen2.5-7B config.json", Ctx(Llama(28, 3584, 28, 4, 18944, 152064), 131072)},
-    {"qwen2.5-14b", "Qwen/Qwen2.5-14B config.json", Ctx(Llama(48, 5120, 40, 8, 13824, 152064), 131072)},
-    {"qwen2.5-32b", "Qwen/Qwen2.5-32B config.json", Ctx(Llama(64, 5120, 40, 8, 27648, 152064), 131072)},
-    {"qwen2.5-72b", "Qwen/Qwen2.5-72B config.json", Ctx(Llama(80, 8192, 64, 8, 29568, 152064), 131072)},
+    {"qwen2.5-7b", "Qwen/Qwen2.5-7B config.json",
+     Ctx(Llama(28, 3584, 28, 4, 18944, 152064), 131072)},
+    {"qwen2.5-14b", "Qwen/Qwen2.5-14B config.json",
+     Ctx(Llama(48, 5120, 40, 8, 13824, 152064), 131072)},
+    {"qwen2.5-32b", "Qwen/Qwen2.5-32B config.json",
+     Ctx(Llama(64, 5120, 40, 8, 27648, 152064), 131072)},
+    {"qwen2.5-72b", "Qwen/Qwen2.5-72B config.json",
+     Ctx(Llama(80, 8192, 64, 8, 29568, 152064), 131072)},
     {"gemma-2-2b", "google/gemma-2-2b config.json (sliding window on alternate layers)",
      Ctx(Window(Tied(HeadDimOf(Llama(26, 2304, 8, 4, 9216, 256000), 256)), 4096, 0.5), 8192)},
     {"gemma-2-9b", "google/gemma-2-9b config.json (sliding window on alternate layers)",
@@ -152,20 +161,25 @@ const ModelPreset kPresets[] = {
      "5140)",
      Ctx(Gpt(40, 5120, 40, 20480, 50257, 2048, true, true), 2048)},
     {"gpt-neox-20b", "EleutherAI/gpt-neox-20b config.json",
-     Ctx([] {
-       ModelArch m = Gpt(44, 6144, 64, 24576, 50432, 0, true, false);
-       m.tied_embeddings = false;
-       return m;
-     }(), 2048)},
-    {"opt-13b", "facebook/opt-13b config.json", Ctx(Gpt(40, 5120, 40, 20480, 50272, 2050, true, true), 2048)},
-    {"opt-66b", "facebook/opt-66b config.json", Ctx(Gpt(64, 9216, 72, 36864, 50272, 2050, true, true), 2048)},
+     Ctx(
+         [] {
+           ModelArch m = Gpt(44, 6144, 64, 24576, 50432, 0, true, false);
+           m.tied_embeddings = false;
+           return m;
+         }(),
+         2048)},
+    {"opt-13b", "facebook/opt-13b config.json",
+     Ctx(Gpt(40, 5120, 40, 20480, 50272, 2050, true, true), 2048)},
+    {"opt-66b", "facebook/opt-66b config.json",
+     Ctx(Gpt(64, 9216, 72, 36864, 50272, 2050, true, true), 2048)},
     {"bloom-176b", "bigscience/bloom config.json (ALiBi, tied embeddings)",
      Ctx(Gpt(70, 14336, 112, 57344, 250880, 0, true, false), 2048)},
     {"mpt-7b", "mosaicml/mpt-7b config.json (ALiBi, no biases)",
      Ctx(Gpt(32, 4096, 32, 16384, 50432, 0, false, false), 2048)},
     {"mpt-13b", "mosaicml/llm-foundry scripts/train/yamls/pretrain/mpt-13b.yaml",
      Ctx(Gpt(40, 5120, 40, 20480, 50368, 0, false, false), 2048)},
-    {"mpt-30b", "mosaicml/mpt-30b config.json", Ctx(Gpt(48, 7168, 64, 28672, 50432, 0, false, false), 8192)},
+    {"mpt-30b", "mosaicml/mpt-30b config.json",
+     Ctx(Gpt(48, 7168, 64, 28672, 50432, 0, false, false), 8192)},
     {"mpt-70b", "mosaicml/llm-foundry scripts/train/yamls/pretrain/mpt-70b.yaml",
      Ctx(Gpt(80, 8192, 64, 32768, 50368, 0, false, false), 2048)},
     {"bert-base", "google-bert/bert-base-uncased config.json",

@@ -93,8 +93,8 @@ double LoraAdapterParams(const ModelShape& m, int rank, LoraTargets targets) {
   double mlp = matrices * (h + m.ffn) * m.experts;
   if (m.moe_layers > 0) {
     const double moe = mlp + (m.shared_ffn > 0 ? matrices * (h + m.shared_ffn) : 0);
-    mlp = (m.moe_layers * moe + (m.layers - m.moe_layers) * matrices * (h + m.dense_ffn)) /
-          m.layers;
+    mlp =
+        (m.moe_layers * moe + (m.layers - m.moe_layers) * matrices * (h + m.dense_ffn)) / m.layers;
   }
   double per_layer = targets == LoraTargets::kQv          ? qv
                      : targets == LoraTargets::kAttention ? attention

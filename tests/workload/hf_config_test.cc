@@ -135,8 +135,8 @@ TEST(HfConfigMlaTest, DecodeAndPrefillAttentionWidths) {
   const ModelShape m = MakeShape(Preset("deepseek-v3"));
   EXPECT_DOUBLE_EQ(m.kv_shard_limit, 1);
   EXPECT_DOUBLE_EQ(workload_internal::KvBytesPerToken(m, 2), 61.0 * 576 * 2);
-  const double per_context_decode = workload_internal::DecodeFlopPerToken(m, 1000) -
-                                    workload_internal::DecodeFlopPerToken(m, 0);
+  const double per_context_decode =
+      workload_internal::DecodeFlopPerToken(m, 1000) - workload_internal::DecodeFlopPerToken(m, 0);
   EXPECT_DOUBLE_EQ(per_context_decode, 1000.0 * 2 * 61 * 128 * (576 + 512));
   const double per_context_prefill = workload_internal::ForwardFlopPerToken(m, 1000) -
                                      workload_internal::ForwardFlopPerToken(m, 0);
@@ -156,11 +156,21 @@ TEST(HfConfigMlaTest, DecodeAndPrefillAttentionWidths) {
 // The same architecture given key by key (the workload file's spelling) counts the same.
 TEST(HfConfigMlaTest, ExplicitKeysMatchTheImport) {
   Workload w;
-  for (const auto& [k, v] : std::vector<std::pair<const char*, const char*>>{
-           {"layers", "27"}, {"hidden", "2048"}, {"heads", "16"}, {"vocab", "102400"},
-           {"head-dim", "128"}, {"kv-lora-rank", "512"}, {"rope-head-dim", "64"},
-           {"v-head-dim", "128"}, {"experts", "64"}, {"active-experts", "6"}, {"ffn", "1408"},
-           {"shared-ffn", "2816"}, {"dense-layers", "1"}, {"dense-ffn", "10944"}}) {
+  for (const auto& [k, v] :
+       std::vector<std::pair<const char*, const char*>>{{"layers", "27"},
+                                                        {"hidden", "2048"},
+                                                        {"heads", "16"},
+                                                        {"vocab", "102400"},
+                                                        {"head-dim", "128"},
+                                                        {"kv-lora-rank", "512"},
+                                                        {"rope-head-dim", "64"},
+                                                        {"v-head-dim", "128"},
+                                                        {"experts", "64"},
+                                                        {"active-experts", "6"},
+                                                        {"ffn", "1408"},
+                                                        {"shared-ffn", "2816"},
+                                                        {"dense-layers", "1"},
+                                                        {"dense-ffn", "10944"}}) {
     ASSERT_TRUE(SetWorkloadField(&w, k, v).ok()) << k;
   }
   EXPECT_DOUBLE_EQ(ComputeModelParams(w.model).total,
@@ -233,7 +243,8 @@ TEST(HfConfigGptOssTest, WindowsKvAndMxfp4Experts) {
   EXPECT_DOUBLE_EQ(e.memory.kv_cache_kib_per_token.value_or(0), 36.0 * 2 * 8 * 64 * 2 / 1024);
   EXPECT_TRUE(e.memory.fits);
   EXPECT_LT(e.memory.weights_gib.value_or(0) * kGiB, 80e9);
-  EXPECT_GT(e.memory.weights_gib.value_or(0) * kGiB, 60e9);  // not 16-bit (234 GB), not all-4-bit either
+  EXPECT_GT(e.memory.weights_gib.value_or(0) * kGiB,
+            60e9);  // not 16-bit (234 GB), not all-4-bit either
   Workload twenty = Import("gpt_oss_20b.json");
   twenty.concurrency = 1;
   EXPECT_LT(Serve(twenty, "L4", 1).memory.weights_gib.value_or(0) * kGiB, 16e9);
@@ -276,8 +287,9 @@ TEST(HfConfigStrictTest, UnknownMoeKeysAreRefused) {
 TEST(HfConfigStrictTest, UnknownSizeKeysAreWarned) {
   const Workload w = Import("llama_unknown_key.json");
   EXPECT_DOUBLE_EQ(ComputeModelParams(w.model).total, 8030261248.0);
-  EXPECT_TRUE(AnyNoteContains(w.model_notes, "warning: llama_unknown_key.json: keys not "
-                                             "understood"));
+  EXPECT_TRUE(AnyNoteContains(w.model_notes,
+                              "warning: llama_unknown_key.json: keys not "
+                              "understood"));
   EXPECT_TRUE(AnyNoteContains(w.model_notes, "cross_attention_layers"));
   EXPECT_FALSE(AnyNoteContains(w.model_notes, "pad_token_id"));
   EXPECT_NE(w.model_notes.front().find("llama config read from hidden_size"), std::string::npos)
