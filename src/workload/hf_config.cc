@@ -16,6 +16,7 @@
 //    prediction module) and the checkpoint's weight format are stated there too.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -152,6 +153,10 @@ const HfType* FindHfType(std::string_view name) {
 const std::set<std::string>& HarmlessKeys() {
   static const std::set<std::string> keys = {
       "_remove_final_layer_norm",
+      "bias_dropout_fusion",
+      "layer_norm_elementwise_affine",
+      "skip_bias_add",
+      "skip_bias_add_qkv",
       "add_cross_attention",
       "attention_dropout",
       "attention_probs_dropout_prob",
@@ -260,8 +265,9 @@ Status CheckUnusedKeys(const json& cfg, const ConfigReader& r, std::string_view 
   std::string unknown;
   for (auto it = cfg.begin(); it != cfg.end(); ++it) {
     const std::string& key = it.key();
+    // "summary_*": GPT-2's sequence-summary head of the double-heads model, not the LM.
     if (r.Used(key) || it->is_null() || HarmlessKeys().count(key) > 0 || key == "model_type" ||
-        StartsWith(key, "_")) {
+        StartsWith(key, "_") || StartsWith(key, "summary_")) {
       continue;
     }
     if (IsMoeKey(key)) {
@@ -365,22 +371,24 @@ int ReadRopeContext(ConfigReader& r, std::string_view type, int max_pos, std::st
 // first_k_dense_replace with i % moe_layer_freq == 0. Qwen-MoE (modeling_qwen2_moe.py): i not
 // in mlp_only_layers with (i + 1) % decoder_sparse_step == 0.
 int CountMoeLayers(ConfigReader& r, bool deepseek, int layers) {
-  int count = 0;
-  if (deepseek) {
-    const int first_dense = r.Int({"first_k_dense_replace"});
-    const int freq = std::max(1, r.Int({"moe_layer_freq"}));
-    for (int i = 0; i < layers; ++i) count += i >= first_dense && i % freq == 0;
-    return count;
+  if (layers <= 0) return 0;
+  if (deepseek) {  // multiples of freq in [first_dense, layers), counted without a loop
+    const int64_t first_dense = r.Int({"first_k_dense_replace"});
+    const int64_t freq = std::max(1, r.Int({"moe_layer_freq"}));
+    if (first_dense >= layers) return 0;
+    const int64_t below = first_dense == 0 ? 0 : (first_dense - 1) / freq + 1;
+    return static_cast<int>((layers - 1) / freq + 1 - below);
   }
-  std::set<int> dense_only;
+  const int64_t step = std::max(1, r.Int({"decoder_sparse_step"}));
+  int64_t count = layers / step;  // i with (i + 1) % step == 0
+  std::set<int64_t> dense_only;
   if (const json* only = r.Array("mlp_only_layers")) {
     for (const json& i : *only) {
-      if (i.is_number_integer()) dense_only.insert(i.get<int>());
+      if (i.is_number_integer()) dense_only.insert(i.get<int64_t>());
     }
   }
-  const int step = std::max(1, r.Int({"decoder_sparse_step"}));
-  for (int i = 0; i < layers; ++i) count += dense_only.count(i) == 0 && (i + 1) % step == 0;
-  return count;
+  for (int64_t i : dense_only) count -= i >= 0 && i < layers && (i + 1) % step == 0;
+  return static_cast<int>(count);
 }
 
 // Experts of Mixtral, gpt-oss, Qwen-MoE and DeepSeekMoE; each type reads its own keys only.
@@ -595,7 +603,7 @@ ReadResult ReadMpt(ConfigReader& r, const HfType& t) {
     if (kind != attn->end() && kind->is_string() &&
         kind->get<std::string>() == "grouped_query_attention" && kv != attn->end() &&
         kv->is_number_integer()) {
-      m.kv_heads = std::clamp(kv->get<int>(), 0, static_cast<int>(kMaxConfigInt));
+      m.kv_heads = static_cast<int>(std::clamp<int64_t>(kv->get<int64_t>(), 0, 1000000000));
     }
   }
   if (const json* ffn = r.Object("ffn_config")) {
@@ -766,8 +774,9 @@ Status ApplyHfConfigJson(Workload* w, std::string_view json_text, std::string_vi
     }
   }
   const json* quant = r.Object("quantization_config");
-  if (quant == nullptr && nested && outer["quantization_config"].is_object()) {
-    quant = &outer["quantization_config"];
+  if (auto it = outer.find("quantization_config");
+      quant == nullptr && nested && it != outer.end() && it->is_object()) {
+    quant = &*it;
   }
   ReadQuantization(quant, t->name, origin, &m, &notes);
   GPUADVISOR_RETURN_IF_ERROR(CheckUnusedKeys(cfg, r, t->name, origin, &notes));
