@@ -12,6 +12,7 @@
 #ifndef GPUADVISOR_WORKLOAD_H_
 #define GPUADVISOR_WORKLOAD_H_
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -46,6 +47,19 @@ enum class Codec { kH264, kHevc, kAv1 };
 enum class Offload { kNone, kCpu, kNvme };
 // Which linear layers LoRA adapts.
 enum class LoraTargets { kAll, kAttention, kQv };
+// Kernel classes a vision model's forward FLOPs are spread over; each has its own efficiency
+// (doc/estimation.md, "Vision"). Names ("conv", "gemm", "attention") appear in files.
+enum class KernelClass { kConv, kGemm, kAttention };
+// How a framework runs a vision model's layers. kEager: one kernel per operator (PyTorch eager
+// with cuDNN), so normalisation, activation and residual adds are separate passes over HBM.
+// kFused: a graph compiler folds them into the convolution/GEMM epilogues (TensorRT,
+// torch.compile, XLA, NVIDIA's MLPerf MXNet kernels, the Neuron compiler). Names "eager",
+// "fused".
+enum class Engine { kEager, kFused };
+// HPC codes: kDenseLa (HPL-like dense linear algebra, DGEMM-bound: runs on FP64 tensor cores
+// where the GPU has them) or kGeneral (anything else: the vector FP64/FP32 peak). Names
+// "dense-la", "general".
+enum class HpcKind { kGeneral, kDenseLa };
 
 // Architecture family; decides which formulas apply.
 enum class ModelFamily {
@@ -63,6 +77,9 @@ const char* OptimizerName(Optimizer o);
 const char* RecomputeName(Recompute r);
 const char* CodecName(Codec c);
 const char* ModelFamilyName(ModelFamily f);
+const char* KernelClassName(KernelClass k);
+const char* EngineName(Engine e);
+const char* HpcKindName(HpcKind k);
 bool IsTrainingTask(TaskKind t);  // pretrain, finetune, lora, qlora
 bool IsLlmTask(TaskKind t);       // the four training kinds and serve
 bool IsVisionTask(TaskKind t);    // train-vision, infer-vision
@@ -106,12 +123,31 @@ struct ModelArch {
   // bits); serving uses it when no --quantization is given. 0 = like the other weights.
   double expert_weight_bytes = 0;
   bool dropout = false;         // dropout in training (Megatron/GPT-3 era: yes; Llama era: no)
-  // Vision (ConvNet, ViT, diffusion); per image at `resolution_px`, forward pass only.
-  double fwd_flop_per_image = 0;      // FLOP (2 per multiply-add); diffusion: one UNet evaluation
-  double fwd_bytes_per_image = 0;     // HBM traffic of the non-matmul ops, 16-bit activations
+  // Vision (ConvNet, ViT, 3D U-Net, detectors, diffusion): per sample (image, volume patch) at
+  // `resolution_px`, forward pass only. A preset fills all of it; a custom model gives the FLOP,
+  // activations and dominant kernel class (--fwd-gflop-per-sample ...), the rest defaults.
+  double fwd_flop_per_image = 0;   // FLOP (2 per multiply-add); diffusion: one UNet evaluation
+  double conv_share = 0;           // share of the FLOP in convolutions
+  double attention_share = 0;      // ... in the attention core (QK^T, PV); the rest is GEMM
+  double act_elems_per_image = 0;  // outputs of the conv/linear layers: what a fused engine writes
+  // HBM accesses per activation element in the forward pass (0 = the kernel class's default):
+  // eager training (normalisation reads twice), eager inference, fused engine.
+  double eager_accesses_train = 0, eager_accesses_infer = 0, fused_accesses = 0;
+  double attention_score_elems = 0;  // softmax scores per sample (unfused attention writes them)
+  // Layers narrower than a 128-wide tile (GPU tensor-core CTA tile, Neuron's 128x128 systolic
+  // array), as {share of FLOP, input channels, output channels}; unlisted layers are wide.
+  struct NarrowLayers {
+    double share = 0;
+    int c_in = 0, c_out = 0;
+  };
+  std::array<NarrowLayers, 3> narrow{};
+  int vision_layers = 0;              // conv/linear layers per forward (kernel launches)
   int resolution_px = 0;              // reference input side length
+  int spatial_dims = 2;               // 3 for volumetric models: FLOP scale with the cube
+  int default_batch = 0;              // per-device batch when --batch is not given
   int diffusion_steps = 0;            // default denoising steps (diffusion only)
-  double decoder_flop_per_image = 0;  // VAE decode etc., once per image (diffusion only)
+  double decoder_flop_per_image = 0;  // VAE decode etc., once per image (diffusion inference)
+  KernelClass dominant_kernel = KernelClass::kConv;  // custom models: where the FLOP goes
 };
 
 // Bits of ModelArch set explicitly by the user (they survive a later "model" preset).
@@ -130,14 +166,17 @@ enum ArchField : uint32_t {
   kArchMaxPositions = 1u << 11,
   kArchTied = 1u << 12,
   kArchGated = 1u << 13,
-  kArchContextLength = 1u << 14,
-  kArchKvLoraRank = 1u << 15,
-  kArchQLoraRank = 1u << 16,
-  kArchRopeHeadDim = 1u << 17,
-  kArchVHeadDim = 1u << 18,
-  kArchSharedFfn = 1u << 19,
-  kArchDenseLayers = 1u << 20,
-  kArchDenseFfn = 1u << 21,
+  kArchFwdFlop = 1u << 14,      // custom vision model
+  kArchActivations = 1u << 15,  // custom vision model
+  kArchKernelClass = 1u << 16,  // custom vision model
+  kArchContextLength = 1u << 17,
+  kArchKvLoraRank = 1u << 18,
+  kArchQLoraRank = 1u << 19,
+  kArchRopeHeadDim = 1u << 20,
+  kArchVHeadDim = 1u << 21,
+  kArchSharedFfn = 1u << 22,
+  kArchDenseLayers = 1u << 23,
+  kArchDenseFfn = 1u << 24,
 };
 
 // Parallelism and memory-saving choices; every field unset = let the estimator choose.
@@ -167,7 +206,8 @@ struct Workload {
   int seq_len = 0;                     // 0 = default (2048 train; 4096 cap by model)
   double global_batch_tokens = 0;      // alternatively global_batch sequences
   int global_batch = 0;                // sequences per optimizer step
-  std::optional<Precision> precision;  // unset = bf16 where supported, else fp16
+  std::optional<Precision> precision;  // unset = bf16 where supported, else fp16;
+                                       // int8 only for vision inference
   Optimizer optimizer = Optimizer::kAdamW;
   bool flash_attention = true;  // fused attention (no s^2 activations)
   int lora_rank = 16;
@@ -185,14 +225,16 @@ struct Workload {
   // Vision.
   double images = 0;   // images per epoch (train) or to process (infer)
   int resolution = 0;  // input side length in pixels; 0 = the model's reference
-  int batch = 0;       // inference batch; 0 = default
+  int batch = 0;       // per-device batch (inference or training); 0 = the model's default
   int steps = 0;       // diffusion denoising steps; 0 = model default
+  std::optional<Engine> engine;  // unset: eager on NVIDIA (fused for int8/fp8), fused on Neuron
 
   // HPC.
   double fp64_flop = 0, fp32_flop = 0;                  // total FLOP of the job
   double fp64_flops_needed = 0, fp32_flops_needed = 0;  // or a sustained FLOP/s target
   double working_set_gib = 0;
   double runtime_target_s = 0;
+  HpcKind hpc_kind = HpcKind::kGeneral;
 
   // Transcode.
   int streams = 0;

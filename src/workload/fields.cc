@@ -33,6 +33,9 @@ void ReplaceArchKeepingExplicit(Workload* w, const ModelArch& base) {
   if (s & kArchMaxPositions) m.max_positions = old.max_positions;
   if (s & kArchTied) m.tied_embeddings = old.tied_embeddings;
   if (s & kArchGated) m.gated_mlp = old.gated_mlp;
+  if (s & kArchFwdFlop) m.fwd_flop_per_image = old.fwd_flop_per_image;
+  if (s & kArchActivations) m.act_elems_per_image = old.act_elems_per_image;
+  if (s & kArchKernelClass) m.dominant_kernel = old.dominant_kernel;
   if (s & kArchContextLength) m.context_length = old.context_length;
   if (s & kArchKvLoraRank) m.kv_lora_rank = old.kv_lora_rank;
   if (s & kArchQLoraRank) m.q_lora_rank = old.q_lora_rank;
@@ -128,6 +131,23 @@ Status SetFamily(Workload* w, std::string_view key, std::string_view v) {
                                  std::string(v) + "\"");
 }
 
+// Custom vision model: GFLOP and MB (16-bit activations) per sample, stored in base units.
+Status SetFwdGflop(Workload* w, std::string_view k, std::string_view v) {
+  Result<double> g = PositiveNumber(k, v);
+  if (!g.ok()) return g.status();
+  w->model.fwd_flop_per_image = *g * 1e9;
+  w->arch_set |= kArchFwdFlop;
+  return Status::OK();
+}
+
+Status SetActivationMb(Workload* w, std::string_view k, std::string_view v) {
+  Result<double> mb = PositiveNumber(k, v);
+  if (!mb.ok()) return mb.status();
+  w->model.act_elems_per_image = *mb * 1e6 / 2;  // 2 bytes per 16-bit element
+  w->arch_set |= kArchActivations;
+  return Status::OK();
+}
+
 Status SetSeqLen(Workload* w, std::string_view k, std::string_view v) {
   return Assign(IntAtLeast(k, v, 1), &w->seq_len);
 }
@@ -155,6 +175,7 @@ Status SetSeqLen(Workload* w, std::string_view k, std::string_view v) {
 
 // Sorted by name (binary search).
 const FieldDef kFields[] = {
+    {"activation-mb-per-sample", SetActivationMb},
     {"active-experts", GA_ARCH_INT(active_experts, 1, kArchActiveExperts)},
     {"attention-bias",
      [](Workload* w, std::string_view k, std::string_view v) {
@@ -174,6 +195,8 @@ const FieldDef kFields[] = {
                    std::string_view v) { return Assign(Bool(k, v), &w->model.dropout); }},
     {"e2e-p95", [](Workload* w, std::string_view k,
                    std::string_view v) { return Assign(LatencySeconds(k, v), &w->e2e_p95_s); }},
+    {"engine", [](Workload* w, std::string_view k,
+                  std::string_view v) { return Assign(ParseEngine(k, v), &w->engine); }},
     {"epochs", GA_NUM(epochs)},
     {"experts", GA_ARCH_INT(experts, 1, kArchExperts)},
     {"family", SetFamily},
@@ -185,6 +208,7 @@ const FieldDef kFields[] = {
     {"fp64-flop", GA_NUM(fp64_flop)},
     {"fp64-flops", GA_NUM(fp64_flops_needed)},
     {"fps", GA_NUM(fps)},
+    {"fwd-gflop-per-sample", SetFwdGflop},
     {"gated-mlp",
      [](Workload* w, std::string_view k, std::string_view v) {
        return AssignArch(w, Bool(k, v), &w->model.gated_mlp, kArchGated);
@@ -202,10 +226,16 @@ const FieldDef kFields[] = {
        w->hours = *s / 3600;
        return Status::OK();
      }},
+    {"hpc-kind", [](Workload* w, std::string_view k,
+                    std::string_view v) { return Assign(ParseHpcKind(k, v), &w->hpc_kind); }},
     {"images", GA_NUM(images)},
     {"input-tokens", GA_INT(input_tokens, 1)},
     {"itl-p95", [](Workload* w, std::string_view k,
                    std::string_view v) { return Assign(LatencySeconds(k, v), &w->itl_p95_s); }},
+    {"kernel-class",
+     [](Workload* w, std::string_view k, std::string_view v) {
+       return AssignArch(w, ParseKernelClass(k, v), &w->model.dominant_kernel, kArchKernelClass);
+     }},
     {"kv-heads", GA_ARCH_INT(kv_heads, 1, kArchKvHeads)},
     {"kv-lora-rank", GA_ARCH_INT(kv_lora_rank, 0, kArchKvLoraRank)},
     {"kv-precision",
@@ -243,7 +273,7 @@ const FieldDef kFields[] = {
      [](Workload* w, std::string_view k, std::string_view v) {
        return Assign(ParsePrecision(k, v,
                                     {Precision::kFp32, Precision::kTf32, Precision::kBf16,
-                                     Precision::kFp16, Precision::kFp8}),
+                                     Precision::kFp16, Precision::kFp8, Precision::kInt8}),
                      &w->precision);
      }},
     {"q-lora-rank", GA_ARCH_INT(q_lora_rank, 0, kArchQLoraRank)},
@@ -320,9 +350,11 @@ const FieldDef kFields[] = {
 
 // Help per field, sorted by name like kFields (a test checks that every field has one).
 const WorkloadFieldInfo kFieldInfo[] = {
+    {"activation-mb-per-sample", "MB",
+     "custom vision model: MB of conv/linear outputs the forward writes per sample (16-bit)"},
     {"active-experts", "N", "MoE experts used per token (top-k)"},
     {"attention-bias", "BOOL", "QKV/O and MLP biases (GPT-2/OPT/BERT style)"},
-    {"batch", "N", "inference batch (vision)"},
+    {"batch", "N", "vision: per-GPU batch, inference or training (default: the model's)"},
     {"codec", "CODEC", "transcode codec: h264|hevc|av1"},
     {"concurrency", "N", "serving: requests kept in flight (closed loop)"},
     {"context-length", "N",
@@ -335,6 +367,8 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"dp", "N", "data-parallel degree"},
     {"dropout", "BOOL", "dropout during training (stores masks)"},
     {"e2e-p95", "DUR", "serving: end-to-end latency target, p95 (200ms, 1.5s)"},
+    {"engine", "E",
+     "vision: eager (PyTorch, one kernel per op) or fused (TensorRT, torch.compile, XLA, Neuron)"},
     {"epochs", "N", "passes over the dataset (fine-tuning, vision)"},
     {"experts", "N", "MoE experts per layer"},
     {"family", "NAME",
@@ -346,6 +380,7 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"fp64-flop", "N", "hpc: total FP64 FLOP of the job"},
     {"fp64-flops", "N", "hpc: sustained FP64 FLOP/s needed"},
     {"fps", "N", "transcode: frames per second per stream"},
+    {"fwd-gflop-per-sample", "N", "custom vision model: forward GFLOP per sample (2 per MAC)"},
     {"gated-mlp", "BOOL", "SwiGLU/GeGLU MLP (3 matrices) instead of GELU (2)"},
     {"global-batch", "N", "sequences per optimizer step"},
     {"global-batch-tokens", "N", "tokens per optimizer step (alternative to --global-batch)"},
@@ -354,9 +389,11 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"heads", "N", "attention (query) heads"},
     {"hidden", "N", "model width"},
     {"hours", "DUR", "transcode/render/analytics: how long the service runs (36h, 14d)"},
+    {"hpc-kind", "K", "hpc: dense-la (HPL-like, FP64 tensor cores) or general (vector peak)"},
     {"images", "N", "vision: images per epoch (train) or to process (infer)"},
     {"input-tokens", "N", "serving: prompt tokens per request"},
     {"itl-p95", "DUR", "serving: inter-token latency target, p95"},
+    {"kernel-class", "K", "custom vision model: dominant kernel class conv|gemm|attention"},
     {"kv-heads", "N", "KV heads (GQA; default = heads)"},
     {"kv-lora-rank", "N",
      "multi-head latent attention: cached KV latent width (DeepSeek-V2/V3; 0 = GQA/MHA)"},
@@ -377,7 +414,7 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"output-tokens", "N", "serving: generated tokens per request"},
     {"params", "N", "total parameters (7B, 7e9); overrides the derived count"},
     {"pp", "N", "pipeline-parallel degree"},
-    {"precision", "P", "training compute precision fp32|tf32|bf16|fp16|fp8"},
+    {"precision", "P", "compute precision fp32|tf32|bf16|fp16|fp8 (int8: vision inference)"},
     {"q-lora-rank", "N", "multi-head latent attention: query latent width (0 = full rank)"},
     {"quantization", "Q", "serving weights: none|fp8|int8|int4|fp4|nf4"},
     {"recompute", "R", "activation recomputation: none|selective|full"},

@@ -114,6 +114,22 @@ const char* ModelFamilyName(ModelFamily f) {
   return "decoder";
 }
 
+const char* KernelClassName(KernelClass k) {
+  switch (k) {
+    case KernelClass::kConv:
+      return "conv";
+    case KernelClass::kGemm:
+      return "gemm";
+    case KernelClass::kAttention:
+      return "attention";
+  }
+  return "conv";
+}
+
+const char* EngineName(Engine e) { return e == Engine::kFused ? "fused" : "eager"; }
+
+const char* HpcKindName(HpcKind k) { return k == HpcKind::kDenseLa ? "dense-la" : "general"; }
+
 bool IsTrainingTask(TaskKind t) {
   return t == TaskKind::kPretrain || t == TaskKind::kFinetune || t == TaskKind::kLora ||
          t == TaskKind::kQlora;

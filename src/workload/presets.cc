@@ -95,14 +95,43 @@ constexpr ModelArch Family(ModelArch m, ModelFamily f) {
   m.family = f;
   return m;
 }
-constexpr ModelArch Vision(ModelFamily f, double params, double fwd_flop, double fwd_bytes,
-                           int resolution) {
+// A vision model by its forward FLOP and how they split over the kernel classes (the rest of the
+// FLOP is GEMM), per sample at the reference resolution (doc/estimation.md, "Vision").
+struct VisionFigures {
+  double params, fwd_flop, conv_share, attention_share;
+  double act_elems;                                 // conv/linear outputs per sample
+  double eager_train, eager_infer, fused_accesses;  // HBM accesses per activation element
+  int layers, resolution, default_batch;
+};
+
+constexpr ModelArch Vision(ModelFamily f, VisionFigures v) {
   ModelArch m;
   m.family = f;
-  m.params = params;
-  m.fwd_flop_per_image = fwd_flop;
-  m.fwd_bytes_per_image = fwd_bytes;
-  m.resolution_px = resolution;
+  m.params = v.params;
+  m.fwd_flop_per_image = v.fwd_flop;
+  m.conv_share = v.conv_share;
+  m.attention_share = v.attention_share;
+  m.act_elems_per_image = v.act_elems;
+  m.eager_accesses_train = v.eager_train;
+  m.eager_accesses_infer = v.eager_infer;
+  m.fused_accesses = v.fused_accesses;
+  m.vision_layers = v.layers;
+  m.resolution_px = v.resolution;
+  m.default_batch = v.default_batch;
+  m.dominant_kernel = v.conv_share >= 0.5 ? KernelClass::kConv : KernelClass::kGemm;
+  return m;
+}
+constexpr ModelArch Narrow(ModelArch m, ModelArch::NarrowLayers a, ModelArch::NarrowLayers b = {},
+                           ModelArch::NarrowLayers c = {}) {
+  m.narrow = {a, b, c};
+  return m;
+}
+constexpr ModelArch Scores(ModelArch m, double attention_score_elems) {
+  m.attention_score_elems = attention_score_elems;
+  return m;
+}
+constexpr ModelArch Volumetric(ModelArch m) {
+  m.spatial_dims = 3;
   return m;
 }
 constexpr ModelArch Diffusion(ModelArch m, int steps, double decoder_flop) {
@@ -204,18 +233,82 @@ const ModelPreset kPresets[] = {
      DeepSeek(27, 2048, 16, 0, 1, 10944, 64, 6, 2, 1408, 102400)},
     {"gpt-oss-120b", "openai/gpt-oss-120b config.json (MXFP4 experts)", GptOss(36, 128)},
     {"gpt-oss-20b", "openai/gpt-oss-20b config.json (MXFP4 experts)", GptOss(24, 32)},
-    // Vision: forward FLOP = 2 x multiply-adds at the reference resolution; bytes = HBM traffic
-    // of the non-matmul layers (normalisation, activation, residual) in 16-bit, forward pass.
-    {"resnet50", "He et al. 2016; 25.6M params, 4.1 GMAC at 224x224 (torchvision)",
-     Vision(ModelFamily::kConvNet, 25.6e6, 8.2e9, 226e6, 224)},
-    {"vit-b16", "Dosovitskiy et al. 2021; 86.6M params, 17.6 GMAC at 224x224 (timm)",
-     Vision(ModelFamily::kVit, 86.6e6, 35.1e9, 240e6, 224)},
-    {"vit-l16", "Dosovitskiy et al. 2021; 304M params, 61.6 GMAC at 224x224 (timm)",
-     Vision(ModelFamily::kVit, 304e6, 123e9, 640e6, 224)},
+    // Vision. Forward FLOP = 2 x multiply-adds at the reference resolution. Activation elements
+    // are the outputs of the conv/linear layers per sample (what a fused engine writes and the
+    // next layer reads); the access counts per element are counted from the layer sequence:
+    //   conv-BN-ReLU (eager): conv writes 1, BN reads 2 (statistics + normalise; 1 in
+    //     inference with running statistics) and writes 1, ReLU reads and writes, the next
+    //     layer reads 1 = 7 (6); a residual add reads 2 and writes 1, its ReLU 2 more = 5 per
+    //     element of the block output; fused (TensorRT/XLA/Neuron): write 1, read 1, plus the
+    //     skip read in the residual epilogue.
+    //   transformer block per token (eager): 39 h-sized accesses around 12 h of GEMM outputs
+    //     (LayerNorm reads twice, GELU, residual adds) = 3.25 per element; fused 25/12 = 2.1.
+    // Narrow layers (fewer than 128 channels) and the counts were computed from the published
+    // architectures (layer tables of the cited papers / reference implementations).
+    {"resnet50",
+     "He et al. 2016; torchvision resnet50: 25.6M params, 4.09 GMAC at 224x224; 11.1M conv "
+     "outputs + 5.5M residual-block outputs per image (counted from the layer table)",
+     // eager: (11.1M x 7 + 5.5M x 5) / 11.1M = 9.5 (training), 8.5 (inference); fused 2.5
+     Narrow(Vision(ModelFamily::kConvNet,
+                   {25.6e6, 8.18e9, 1.0, 0, 11.1e6, 9.5, 8.5, 2.5, 54, 224, 256}),
+            {0.029, 3, 64},      // 7x7 stem on RGB
+            {0.113, 64, 64},     // stage-1 1x1/3x3 convolutions to 64 channels
+            {0.050, 64, 256})},  // stage-1 expansions from 64 channels
+    {"vit-b16",
+     "Dosovitskiy et al. 2021; timm vit_base_patch16_224: 86.6M params, 17.6 GMAC at 224x224 "
+     "(attention core 0.72 GMAC: 12 layers x 2 x 197^2 x 768)",
+     // 12 h per token and layer: 12 x 768 x 197 x 12 = 21.8M elements; scores 12 heads x 197^2
+     Scores(Narrow(Vision(ModelFamily::kVit,
+                          {86.6e6, 35.1e9, 0.007, 0.041, 21.8e6, 3.25, 3.25, 2.1, 62, 224, 64}),
+                   {0.0205, 64, 197}),  // QK^T contracts over the 64-wide head dimension
+            5.6e6)},
+    {"vit-l16",
+     "Dosovitskiy et al. 2021; timm vit_large_patch16_224: 304M params, 61.6 GMAC at 224x224 "
+     "(attention core 1.9 GMAC)",
+     Scores(Narrow(Vision(ModelFamily::kVit,
+                          {304e6, 123e9, 0.0025, 0.031, 58.1e6, 3.25, 3.25, 2.1, 122, 224, 64}),
+                   {0.0155, 64, 197}),
+            14.9e6)},
+    {"retinanet",
+     "MLPerf RetinaNet (torchvision retinanet_resnext50_32x4d_fpn, 264 OpenImages classes, 9 "
+     "anchors) at 800x800: ResNeXt50-32x4d 53.9 GMAC (4.23 GMAC at 224, torchvision) + FPN 11 + "
+     "class/box heads 137 = 202 GMAC; 41M params; 250M conv outputs (counted from the layers)",
+     // no residuals in FPN and heads: eager (11 ResNeXt blocks as resnet50, heads 7/6) ~8.5/7.5
+     Narrow(
+         Vision(ModelFamily::kConvNet, {41e6, 403.8e9, 1.0, 0, 250e6, 8.5, 7.5, 2.2, 111, 800, 16}),
+         {0.0075, 3, 64},    // stem
+         {0.015, 16, 16})},  // grouped 3x3 convolutions: 4-32 channels per group
+    {"unet3d",
+     "MLPerf 3D U-Net for KiTS19 (mlcommons/training image_segmentation, No New-Net variant): "
+     "filters 32-64-128-256-320-320, 3x3x3 convolutions with instance norm, 2x2x2 transposed "
+     "convolutions; per 128^3 patch 477 GMAC, 31.2M params, 453M conv outputs (from the layers)",
+     // instance norm computes statistics in inference too: 7 accesses either way; fused 2
+     Volumetric(Narrow(
+         Vision(ModelFamily::kConvNet, {31.2e6, 954.6e9, 1.0, 0, 453e6, 7, 7, 2, 28, 128, 2}),
+         {0.495, 43, 32},  // full-resolution level: 32 output channels
+         {0.247, 86, 64},  // second level: 64
+         {0.045, 38, 77}))},
+    {"stable-diffusion-2",
+     "Stability AI stable-diffusion-2-base, 512x512 (64x64 latent), the MLPerf Training "
+     "text-to-image benchmark: UNet 865M params, 444 GMAC per sample and evaluation (onnx-tool "
+     "profile of the SD 1.x UNet, 888.9 GMAC for its exported batch of 2; SD 2 keeps the block "
+     "layout and 320/640/1280 widths), 49% in convolutions and 14% in attention einsums (same "
+     "profile); VAE decoder 1.27 TMAC per 512x512 image (onnx-tool); activation counts from the "
+     "block layout (approximate)",
+     // 2.8e8 GEMM/conv outputs per evaluation (22 h-sized tensors per token in each of the 16
+     // transformer blocks, 2 per ResNet block); scores: 5/10/20 heads at 4096/1024/256 tokens
+     Diffusion(Scores(Narrow(Vision(ModelFamily::kDiffusion, {865e6, 0.889e12, 0.49, 0.14, 2.8e8,
+                                                              3.5, 3.5, 2.1, 300, 512, 8}),
+                             {0.07, 64, 4096}),  // QK^T over the 64-wide head dimension
+                      4.8e8),
+               50, 2.54e12)},
     {"stable-diffusion-xl",
-     "Podell et al. 2023 (SDXL): 2.6B-param UNet + 0.8B text encoders; FLOP per UNet step is "
-     "an approximate figure (low confidence)",
-     Diffusion(Vision(ModelFamily::kDiffusion, 3.5e9, 5.0e12, 3.0e9, 1024), 30, 2.5e12)},
+     "Podell et al. 2023 (SDXL): 2.6B-param UNet + 0.8B text encoders; FLOP per UNet step, its "
+     "kernel mix and activation counts are approximate figures (low confidence)",
+     Diffusion(Scores(Vision(ModelFamily::kDiffusion,
+                             {3.5e9, 5.0e12, 0.25, 0.15, 2.4e9, 3.5, 3.5, 2.1, 740, 1024, 1}),
+                      2.9e9),
+               30, 2.5e12)},
 };
 
 }  // namespace

@@ -18,6 +18,7 @@ set(GPUADVISOR_WORKLOAD_SOURCES
   src/workload/estimate_train.cc
   src/workload/estimate_serve.cc
   src/workload/estimate_other.cc
+  src/workload/estimate_vision.cc
   src/workload/estimate_json.cc
   src/workload/hardware.cc
 )

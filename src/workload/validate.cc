@@ -63,6 +63,8 @@ Status CheckLimits(const Workload& w) {
       {"resolution", double(w.resolution), 1e5},
       {"batch", double(w.batch), 1e6},
       {"steps", double(w.steps), 1e5},
+      {"fwd-gflop-per-sample", m.fwd_flop_per_image / 1e9, 1e9},
+      {"activation-mb-per-sample", m.act_elems_per_image * 2 / 1e6, 1e9},
       {"fp64-flop", w.fp64_flop, 1e30},
       {"fp32-flop", w.fp32_flop, 1e30},
       {"fp64-flops", w.fp64_flops_needed, 1e22},
@@ -201,9 +203,15 @@ Status ValidateVision(const Workload& w) {
   const ModelArch& m = w.model;
   if (m.fwd_flop_per_image <= 0) {
     return Bad("model: task " + std::string(TaskKindName(w.task)) +
-               " needs a vision preset (resnet50, vit-b16, stable-diffusion-xl, ...)");
+               " needs a vision preset (resnet50, vit-b16, unet3d, retinanet, "
+               "stable-diffusion-2, ...) or a custom model (--fwd-gflop-per-sample)");
   }
   if (w.images <= 0) return Bad("images: required (e.g. --images 1.28M)");
+  if (w.precision == Precision::kInt8 && w.engine == Engine::kEager) {
+    return Bad(
+        "engine: int8 vision inference runs in a fused engine (TensorRT); eager PyTorch has no "
+        "int8 convolutions");
+  }
   return Status::OK();
 }
 
@@ -233,6 +241,11 @@ Status ValidateOther(const Workload& w) {
 
 Status Validate(const Workload& w) {
   GPUADVISOR_RETURN_IF_ERROR(CheckLimits(w));
+  if (w.precision == Precision::kInt8 && w.task != TaskKind::kInferVision) {
+    return Bad(
+        "precision: int8 compute is for vision inference (TensorRT); LLM serving quantizes "
+        "weights with --quantization int8");
+  }
   if (IsLlmTask(w.task)) return ValidateLlm(w);
   if (IsVisionTask(w.task)) return ValidateVision(w);
   return ValidateOther(w);

@@ -179,6 +179,37 @@ Result<LoraTargets> ParseLoraTargets(std::string_view key, std::string_view valu
   return static_cast<LoraTargets>(i);
 }
 
+Result<KernelClass> ParseKernelClass(std::string_view key, std::string_view value) {
+  static const char* const kNames[] = {"conv",        "gemm",   "attention",
+                                       "convolution", "matmul", "linear"};
+  static const KernelClass kValues[] = {KernelClass::kConv,      KernelClass::kGemm,
+                                        KernelClass::kAttention, KernelClass::kConv,
+                                        KernelClass::kGemm,      KernelClass::kGemm};
+  int i = MatchName(value, kNames);
+  if (i < 0) return Expected(key, "one of conv|gemm|attention", value);
+  return kValues[i];
+}
+
+Result<Engine> ParseEngine(std::string_view key, std::string_view value) {
+  // The fusing runtimes by name, so a workload can say what it runs on.
+  static const char* const kNames[] = {"eager",    "fused", "tensorrt", "trt",
+                                       "compiled", "xla",   "neuron",   "torch-compile"};
+  static const Engine kValues[] = {Engine::kEager, Engine::kFused, Engine::kFused, Engine::kFused,
+                                   Engine::kFused, Engine::kFused, Engine::kFused, Engine::kFused};
+  int i = MatchName(value, kNames);
+  if (i < 0) return Expected(key, "one of eager|fused (tensorrt, compiled, xla, neuron)", value);
+  return kValues[i];
+}
+
+Result<HpcKind> ParseHpcKind(std::string_view key, std::string_view value) {
+  static const char* const kNames[] = {"general", "dense-la", "hpl", "dgemm", "other"};
+  static const HpcKind kValues[] = {HpcKind::kGeneral, HpcKind::kDenseLa, HpcKind::kDenseLa,
+                                    HpcKind::kDenseLa, HpcKind::kGeneral};
+  int i = MatchName(value, kNames);
+  if (i < 0) return Expected(key, "one of dense-la|general", value);
+  return kValues[i];
+}
+
 std::string CanonicalKey(std::string_view key) {
   std::string_view k = Trim(key);
   while (!k.empty() && k.front() == '-') k.remove_prefix(1);

@@ -9,6 +9,7 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   workload/estimate_test.cc
   workload/property_test.cc
   workload/calibration_test.cc
+  workload/vision_test.cc
   workload/hardware_test.cc
   workload/catalog_specs_test.cc
   workload/confidence_test.cc
