@@ -181,8 +181,7 @@ double MemoryLowerBoundGib(const Workload& w, int devices) {
   double bytes_per_param = 0;
   switch (w.task) {
     case TaskKind::kServe:
-      bytes_per_param = WeightBytes(w.quantization);
-      break;
+      return ServedWeightBytes(MakeShape(w.model), w.quantization) / devices / kGiB;
     case TaskKind::kQlora:
       bytes_per_param = 0.5;
       break;
@@ -229,6 +228,9 @@ Result<Estimate> EstimateWorkload(const Workload& w, const Hardware& hw,
   e.confidence_basis = grade.basis;
   WidenBandForConfidence(&e);
   AddCost(hw, &e);
+  if (ctx.detailed()) {  // how the model was resolved (Hugging Face id, config.json keys)
+    e.assumptions.insert(e.assumptions.begin(), w.model_notes.begin(), w.model_notes.end());
+  }
   if (ctx.detailed()) AssumeTopology(ctx);
   return e;
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "workload/estimate_internal.h"
+#include "workload/model_internal.h"
 #include "workload/neuron.h"
 #include "workload/serve_model.h"
 
@@ -151,7 +152,7 @@ void Report(const EstimateContext& ctx, const ServePlan& p, const ModelShape& m,
     perf.e2e_latency_ms = (p.timing.ttft_s + c.output_tokens * p.timing.itl_s) * 1e3;
   }
   const double flop_per_token =
-      ForwardFlopPerToken(m, c.input_tokens + c.output_tokens / 2) +
+      DecodeFlopPerToken(m, c.input_tokens + c.output_tokens / 2) +
       ForwardFlopPerToken(m, c.input_tokens / 2) * c.input_tokens / c.output_tokens;
   if (peak > 0) {
     perf.tflops_per_gpu = flop_per_token * tokens / ctx.topo.gpus / 1e12;
@@ -226,8 +227,9 @@ Status EstimateServing(const EstimateContext& ctx) {
   base.model = &m;
   base.quantization = w.quantization;
   base.kv_bytes = KvElementBytes(w);
-  base.input_tokens = w.input_tokens > 0 ? w.input_tokens : 512;
-  base.output_tokens = w.output_tokens > 0 ? w.output_tokens : 256;
+  const RequestShape request = ServeRequestShape(w);
+  base.input_tokens = request.input;
+  base.output_tokens = request.output;
   base.peak_flops = peak;
   base.mbu = w.mbu;
   base.prefill_eff = w.mfu;

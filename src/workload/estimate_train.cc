@@ -163,7 +163,9 @@ TrainConfig BaseConfig(const EstimateContext& ctx, const ModelShape& m, Precisio
   c.precision = precision;
   c.optimizer = w.optimizer;
   c.offload = ctx.req.offload.value_or(Offload::kNone);
-  c.seq = w.seq_len > 0 ? w.seq_len : 2048;
+  // Default 2048 tokens, or the model's whole window when it is shorter (BERT: 512).
+  const int window = w.model.context_length;
+  c.seq = w.seq_len > 0 ? w.seq_len : (window > 0 ? std::min(2048, window) : 2048);
   c.global_batch = DefaultGlobalBatch(w, static_cast<int>(c.seq));
   c.flash_attention = w.flash_attention;
   c.lora_rank = w.lora_rank;
@@ -279,6 +281,14 @@ Status EstimateTraining(const EstimateContext& ctx) {
     ctx.Assume(std::string("matmuls in ") + PrecisionName(matmul) + " (neuronx-cc default " +
                "--auto-cast matmult); weights and optimizer states in " +
                PrecisionName(precision));
+  }
+  // Training past the window is how context gets extended (position interpolation, YaRN, long-
+  // context continued pretraining): a warning, not an error, unlike serving (Validate).
+  if (w.model.context_length > 0 && w.seq_len > w.model.context_length) {
+    ctx.Warn("seq-len " + std::to_string(w.seq_len) + " exceeds the model's " +
+             std::to_string(w.model.context_length) +
+             "-token context window: training that long extends the window (RoPE scaling, "
+             "long-context fine-tuning); estimated as given");
   }
   if (ctx.detailed() && !w.precision) {
     ctx.Assume(std::string("precision ") + PrecisionName(precision) + " (default for " +

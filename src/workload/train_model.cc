@@ -23,7 +23,7 @@ bool Is32Bit(Precision p) { return p == Precision::kFp32 || p == Precision::kTf3
 // activation functions, dropout, bias; about 40 bytes per hidden unit and 12 per FFN unit in
 // unfused PyTorch/Megatron kernels.
 double ElementwiseBytesPerTokenLayer(const ModelShape& m, double t, bool sp) {
-  return 40 * m.hidden / (sp ? t : 1) + 12 * m.ffn * m.active_experts / t;
+  return 40 * m.hidden / (sp ? t : 1) + 12 * m.ffn_active / t;
 }
 
 // Softmax/mask/dropout traffic of unfused attention per token per layer, one pass.
@@ -36,7 +36,7 @@ double Passes(Recompute r) { return r == Recompute::kFull ? 4 : 3; }  // fwd + 2
 // Elements entering FP8 GEMMs per token per layer (QKV, output projection, MLP up and down),
 // each cast (and, backward, transposed) once per pass.
 double Fp8CastBytesPerTokenLayer(const ModelShape& m, double t) {
-  const double inputs = 2 * m.hidden + m.heads * m.head_dim + m.ffn * m.active_experts;
+  const double inputs = 2 * m.hidden + m.heads * m.v_dim + m.ffn_active;
   return kFp8CastBytes * inputs / t;
 }
 
@@ -87,7 +87,15 @@ double LoraAdapterParams(const ModelShape& m, int rank, LoraTargets targets) {
   const double h = m.hidden, q = m.heads * m.head_dim, kv = m.kv_heads * m.head_dim;
   const double qv = (h + q) + (h + kv);
   const double attention = qv + (h + kv) + (q + h);
-  const double mlp = (m.gated ? 3 : 2) * (h + m.ffn) * m.experts;
+  // MLP matrices per layer, mean over layers: every routed and shared expert of a MoE layer,
+  // the dense FFN elsewhere. (MLA's projections are approximated by heads of head_dim.)
+  const double matrices = m.gated ? 3 : 2;
+  double mlp = matrices * (h + m.ffn) * m.experts;
+  if (m.moe_layers > 0) {
+    const double moe = mlp + (m.shared_ffn > 0 ? matrices * (h + m.shared_ffn) : 0);
+    mlp =
+        (m.moe_layers * moe + (m.layers - m.moe_layers) * matrices * (h + m.dense_ffn)) / m.layers;
+  }
   double per_layer = targets == LoraTargets::kQv          ? qv
                      : targets == LoraTargets::kAttention ? attention
                                                           : attention + mlp;

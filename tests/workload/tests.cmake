@@ -5,6 +5,7 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   workload/memory_test.cc
   workload/fields_test.cc
   workload/workload_file_test.cc
+  workload/hf_config_test.cc
   workload/estimate_test.cc
   workload/property_test.cc
   workload/calibration_test.cc
@@ -17,3 +18,6 @@ list(APPEND GPUADVISOR_TEST_SOURCES
 # The calibration fixture is read at run time from the source tree.
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/calibration_test.cc PROPERTIES
   COMPILE_DEFINITIONS "GPUADVISOR_WORKLOAD_FIXTURES=\"${CMAKE_CURRENT_LIST_DIR}/fixtures\"")
+# Hand-written config.json fixtures of the Hugging Face import tests.
+set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/hf_config_test.cc PROPERTIES
+  COMPILE_DEFINITIONS "GPUADVISOR_HF_FIXTURES=\"${CMAKE_CURRENT_LIST_DIR}/fixtures/hf\"")
