@@ -146,6 +146,7 @@ struct GpuSpec {
   // `derivation` says which and how). Empty = not graded (catalogs written before this field).
   std::string confidence;
   std::string derivation;
+  std::vector<std::string> derived_fields;  // the derived figures' JSON names ("bf16_tflops")
   std::optional<double> tdp_w;
   std::optional<int> nvenc;                       // NVENC engines; 0 = none; null = not verified
   std::optional<std::string> compute_capability;  // "9.0"

@@ -12,6 +12,7 @@
 #ifndef GPUADVISOR_WORKLOAD_H_
 #define GPUADVISOR_WORKLOAD_H_
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -49,15 +50,30 @@ enum class Codec { kH264, kHevc, kAv1 };
 enum class Offload { kNone, kCpu, kNvme };
 // Training framework: decides which communication overlaps compute, how pipeline stages are
 // balanced and which loss kernel runs (doc/estimation.md, "Frameworks"). Unset = inferred from
-// the layout: Megatron-Core when TP or PP > 1, PyTorch FSDP otherwise.
+// the layout: Megatron-Core when TP or PP > 1, PyTorch FSDP otherwise; NeuronX Distributed on
+// Neuron devices.
 //   megatron-core  Megatron-Core / NeMo: TP comm overlap, overlapped distributed optimizer
 //   megatron-lm    Megatron-LM before Megatron-Core (2021-22) and Megatron-DeepSpeed: no overlap
 //   fsdp           PyTorch FSDP / DDP with a fused loss (MosaicML llm-foundry, HF Accelerate)
 //   torchtitan     PyTorch FSDP2 with the eager cross-entropy loss (torchtitan)
 //   deepspeed      DeepSpeed ZeRO (gradients reduced in the training precision)
-enum class Framework { kMegatronCore, kMegatronLm, kFsdp, kTorchtitan, kDeepSpeed };
+//   neuronx        AWS NeuronX Distributed on Trainium (Megatron-style TP/PP, ZeRO-1)
+enum class Framework { kMegatronCore, kMegatronLm, kFsdp, kTorchtitan, kDeepSpeed, kNeuronx };
 // Which linear layers LoRA adapts.
 enum class LoraTargets { kAll, kAttention, kQv };
+// Kernel classes a vision model's forward FLOPs are spread over; each has its own efficiency
+// (doc/estimation.md, "Vision"). Names ("conv", "gemm", "attention") appear in files.
+enum class KernelClass { kConv, kGemm, kAttention };
+// How a framework runs a vision model's layers. kEager: one kernel per operator (PyTorch eager
+// with cuDNN), so normalisation, activation and residual adds are separate passes over HBM.
+// kFused: a graph compiler folds them into the convolution/GEMM epilogues (TensorRT,
+// torch.compile, XLA, NVIDIA's MLPerf MXNet kernels, the Neuron compiler). Names "eager",
+// "fused".
+enum class Engine { kEager, kFused };
+// HPC codes: kDenseLa (HPL-like dense linear algebra, DGEMM-bound: runs on FP64 tensor cores
+// where the GPU has them) or kGeneral (anything else: the vector FP64/FP32 peak). Names
+// "dense-la", "general".
+enum class HpcKind { kGeneral, kDenseLa };
 
 // Architecture family; decides which formulas apply.
 enum class ModelFamily {
@@ -76,6 +92,9 @@ const char* RecomputeName(Recompute r);
 const char* FrameworkName(Framework f);
 const char* CodecName(Codec c);
 const char* ModelFamilyName(ModelFamily f);
+const char* KernelClassName(KernelClass k);
+const char* EngineName(Engine e);
+const char* HpcKindName(HpcKind k);
 bool IsTrainingTask(TaskKind t);  // pretrain, finetune, lora, qlora
 bool IsLlmTask(TaskKind t);       // the four training kinds and serve
 bool IsVisionTask(TaskKind t);    // train-vision, infer-vision
@@ -95,18 +114,55 @@ struct ModelArch {
   int experts = 0;                       // MoE experts per layer (0/1 = dense)
   int active_experts = 0;                // experts per token (top-k)
   int max_positions = 0;                 // learned absolute positions (0 = rotary/ALiBi: no table)
+  int context_length = 0;                // longest sequence it was built for (prompt + output);
+                                         // 0 = unknown, not checked
   int sliding_window = 0;                // tokens of attention window; 0 = full attention
   double sliding_window_fraction = 1.0;  // share of layers using the window (Gemma-2: 0.5)
   bool gated_mlp = true;                 // SwiGLU/GeGLU (3 matrices) vs GELU MLP (2 matrices)
   bool tied_embeddings = false;
-  bool attention_bias = false;  // QKV/O and MLP biases (GPT-2/OPT/BERT-style)
-  bool dropout = false;         // dropout in training (Megatron/GPT-3 era: yes; Llama era: no)
-  // Vision (ConvNet, ViT, diffusion); per image at `resolution_px`, forward pass only.
-  double fwd_flop_per_image = 0;      // FLOP (2 per multiply-add); diffusion: one UNet evaluation
-  double fwd_bytes_per_image = 0;     // HBM traffic of the non-matmul ops, 16-bit activations
+  bool attention_bias = false;  // QKV/O, MLP (and MoE router) biases (GPT-2/OPT/BERT, gpt-oss)
+  // Multi-head latent attention (DeepSeek-V2/V3; DeepSeek-AI 2024, arXiv:2405.04434 §2.1): keys
+  // and values are cached as one `kv_lora_rank`-wide latent plus a `rope_head_dim`-wide rotary
+  // key shared by all heads. With MLA, head_dim is the non-rotary query/key width per head
+  // (qk_nope_head_dim), the query/key head is head_dim + rope_head_dim wide, values v_head_dim.
+  int kv_lora_rank = 0;   // 0 = ordinary (GQA/MHA) attention
+  int q_lora_rank = 0;    // compressed query width; 0 = full-rank query projection
+  int rope_head_dim = 0;  // decoupled rotary key width (qk_rope_head_dim)
+  int v_head_dim = 0;     // value width per head; 0 = head_dim
+  // Fine-grained MoE (DeepSeekMoE, Qwen-MoE): always-used shared experts next to the routed
+  // ones, and leading layers that keep a dense MLP.
+  int shared_ffn = 0;    // FFN inner size of the shared expert(s) of a MoE layer, summed; 0 = none
+  int dense_layers = 0;  // layers with a dense MLP of `dense_ffn` instead of experts
+  int dense_ffn = 0;     // 0 = ffn
+  // Expert weights as the checkpoint stores them when the rest is 16-bit (gpt-oss: MXFP4, 4.25
+  // bits); serving uses it when no --quantization is given. 0 = like the other weights.
+  double expert_weight_bytes = 0;
+  bool dropout = false;  // dropout in training (Megatron/GPT-3 era: yes; Llama era: no)
+  // Vision (ConvNet, ViT, 3D U-Net, detectors, diffusion): per sample (image, volume patch) at
+  // `resolution_px`, forward pass only. A preset fills all of it; a custom model gives the FLOP,
+  // activations and dominant kernel class (--fwd-gflop-per-sample ...), the rest defaults.
+  double fwd_flop_per_image = 0;   // FLOP (2 per multiply-add); diffusion: one UNet evaluation
+  double conv_share = 0;           // share of the FLOP in convolutions
+  double attention_share = 0;      // ... in the attention core (QK^T, PV); the rest is GEMM
+  double act_elems_per_image = 0;  // outputs of the conv/linear layers: what a fused engine writes
+  // HBM accesses per activation element in the forward pass (0 = the kernel class's default):
+  // eager training (normalisation reads twice), eager inference, fused engine.
+  double eager_accesses_train = 0, eager_accesses_infer = 0, fused_accesses = 0;
+  double attention_score_elems = 0;  // softmax scores per sample (unfused attention writes them)
+  // Layers narrower than a 128-wide tile (GPU tensor-core CTA tile, Neuron's 128x128 systolic
+  // array), as {share of FLOP, input channels, output channels}; unlisted layers are wide.
+  struct NarrowLayers {
+    double share = 0;
+    int c_in = 0, c_out = 0;
+  };
+  std::array<NarrowLayers, 3> narrow{};
+  int vision_layers = 0;              // conv/linear layers per forward (kernel launches)
   int resolution_px = 0;              // reference input side length
+  int spatial_dims = 2;               // 3 for volumetric models: FLOP scale with the cube
+  int default_batch = 0;              // per-device batch when --batch is not given
   int diffusion_steps = 0;            // default denoising steps (diffusion only)
-  double decoder_flop_per_image = 0;  // VAE decode etc., once per image (diffusion only)
+  double decoder_flop_per_image = 0;  // VAE decode etc., once per image (diffusion inference)
+  KernelClass dominant_kernel = KernelClass::kConv;  // custom models: where the FLOP goes
 };
 
 // Bits of ModelArch set explicitly by the user (they survive a later "model" preset).
@@ -125,6 +181,17 @@ enum ArchField : uint32_t {
   kArchMaxPositions = 1u << 11,
   kArchTied = 1u << 12,
   kArchGated = 1u << 13,
+  kArchFwdFlop = 1u << 14,      // custom vision model
+  kArchActivations = 1u << 15,  // custom vision model
+  kArchKernelClass = 1u << 16,  // custom vision model
+  kArchContextLength = 1u << 17,
+  kArchKvLoraRank = 1u << 18,
+  kArchQLoraRank = 1u << 19,
+  kArchRopeHeadDim = 1u << 20,
+  kArchVHeadDim = 1u << 21,
+  kArchSharedFfn = 1u << 22,
+  kArchDenseLayers = 1u << 23,
+  kArchDenseFfn = 1u << 24,
 };
 
 // Parallelism and memory-saving choices; every field unset = let the estimator choose.
@@ -142,6 +209,9 @@ struct ParallelismRequest {
 struct Workload {
   TaskKind task = TaskKind::kPretrain;
   std::string model_name;  // preset name or config.json origin; "" for explicit architecture
+  // How the model was resolved (a Hugging Face id read as a preset, config.json keys used or
+  // not understood); the estimate lists them among its assumptions, "warning: " first = warning.
+  std::vector<std::string> model_notes;
   ModelArch model;
   uint32_t arch_set = 0;  // ArchField bits set explicitly
   ParallelismRequest parallelism;
@@ -151,7 +221,8 @@ struct Workload {
   int seq_len = 0;                     // 0 = default (2048 train; 4096 cap by model)
   double global_batch_tokens = 0;      // alternatively global_batch sequences
   int global_batch = 0;                // sequences per optimizer step
-  std::optional<Precision> precision;  // unset = bf16 where supported, else fp16
+  std::optional<Precision> precision;  // unset = bf16 where supported, else fp16;
+                                       // int8 only for vision inference
   Optimizer optimizer = Optimizer::kAdamW;
   std::optional<Framework> framework;  // unset = inferred from the parallel layout
   bool flash_attention = true;         // fused attention (no s^2 activations)
@@ -161,7 +232,7 @@ struct Workload {
 
   // Serving.
   double rps = 0;                                       // open-loop arrival rate; 0 = unset
-  int input_tokens = 0, output_tokens = 0;              // per request; 0 = defaults (512 / 256)
+  int input_tokens = 0, output_tokens = 0;              // per request; 0 = the defaults below
   int concurrency = 0;                                  // closed-loop requests in flight; 0 = unset
   std::optional<Precision> quantization;                // weights: unset/none = 16-bit
   std::optional<Precision> kv_precision;                // unset = 16-bit
@@ -170,14 +241,16 @@ struct Workload {
   // Vision.
   double images = 0;   // images per epoch (train) or to process (infer)
   int resolution = 0;  // input side length in pixels; 0 = the model's reference
-  int batch = 0;       // inference batch; 0 = default
+  int batch = 0;       // per-device batch (inference or training); 0 = the model's default
   int steps = 0;       // diffusion denoising steps; 0 = model default
+  std::optional<Engine> engine;  // unset: eager on NVIDIA (fused for int8/fp8), fused on Neuron
 
   // HPC.
   double fp64_flop = 0, fp32_flop = 0;                  // total FLOP of the job
   double fp64_flops_needed = 0, fp32_flops_needed = 0;  // or a sustained FLOP/s target
   double working_set_gib = 0;
   double runtime_target_s = 0;
+  HpcKind hpc_kind = HpcKind::kGeneral;
 
   // Transcode.
   int streams = 0;
@@ -199,6 +272,10 @@ struct Workload {
   double mbu = 0;      // memory-bandwidth utilisation for decode
   double goodput = 0;  // share of wall clock doing useful steps (restarts, evals)
 };
+
+// Serving request shape when --input-tokens / --output-tokens are not given.
+constexpr int kDefaultInputTokens = 512;
+constexpr int kDefaultOutputTokens = 256;
 
 // Sets one field from text. `key` is a contract flag name without dashes ("kv-heads");
 // underscores are accepted for dashes. Values: numbers accept SI suffixes ("7B", "2T"),
@@ -235,7 +312,8 @@ Result<Workload> ParseWorkloadYaml(std::string_view text, std::string_view origi
 Result<Workload> ParseWorkloadText(std::string_view text, std::string_view origin);
 
 // Cross-field checks: heads divide hidden, kv-heads divide heads, positive token counts, the
-// task has what it needs (a model for LLM tasks, streams for transcode, ...).
+// task has what it needs (a model for LLM tasks, streams for transcode, ...), a served request
+// (input + output tokens) within the model's context window.
 // Errors: InvalidArgument naming the field.
 Status Validate(const Workload& w);
 
@@ -248,13 +326,29 @@ struct ModelPreset {
   ModelArch arch;
 };
 // NotFound "unknown model \"x\"; did you mean ...?" for an unknown name (case-insensitive).
+// A Hugging Face id ("meta-llama/Llama-3.1-8B-Instruct") is looked up by FindModelPresetForHfId.
 Result<const ModelPreset*> FindModelPreset(std::string_view name);
 const std::vector<std::string>& ModelPresetNames();
+// True for text shaped like a Hugging Face repository id: "org/name", one slash, no file
+// extension (.json/.yaml/.yml).
+bool LooksLikeHfId(std::string_view text);
+// The preset whose architecture a Hugging Face repository has: the id's name, less the
+// fine-tuning suffixes that keep the architecture (-Instruct, -chat, -hf, -it, -base) and a
+// "Meta-" prefix, is the preset's name or the name of the repository the preset cites
+// ("mistralai/Mistral-7B-Instruct-v0.1" -> mistral-7b; "mistralai/Mistral-7B-Instruct-v0.3"
+// is not: its vocabulary and window differ). NotFound "...; did you mean <closest preset>?".
+Result<const ModelPreset*> FindModelPresetForHfId(std::string_view id);
 
-// Fills w->model from a Hugging Face config.json (Llama, Mistral, Mixtral, Qwen2/Qwen2-MoE,
-// Gemma/Gemma-2, GPT-NeoX, GPT-2, OPT, BERT, MPT, T5 key names). Explicitly set architecture
-// fields are kept. ParseError "<origin>: ..." for malformed JSON or missing sizes.
+// Fills w->model from a Hugging Face config.json whose model_type is one of
+// SupportedHfModelTypes(). Explicitly set architecture fields are kept. Errors: ParseError
+// "<origin>: ..." for malformed JSON or missing sizes; InvalidArgument "<origin>: model_type:
+// ..." for a missing or unsupported model_type (listing the supported ones) and for keys that
+// would change the parameter count which the importer does not model (e.g. a MoE layout it does
+// not know). Other keys it does not understand that may change the parameter count or KV cache,
+// and the keys it read, are recorded in w->model_notes (warnings / assumptions).
 Status ApplyHfConfigJson(Workload* w, std::string_view json_text, std::string_view origin);
+// The model_type values ApplyHfConfigJson accepts, sorted.
+const std::vector<std::string>& SupportedHfModelTypes();
 
 // Parameter counts derived from the architecture (ModelArch::params overrides the total).
 struct ModelParams {
@@ -263,7 +357,7 @@ struct ModelParams {
   double embedding = 0;   // input embedding table (+ learned positions)
   double lm_head = 0;     // output projection, 0 when tied (it is the embedding)
   double per_layer = 0;   // one transformer block, all experts
-  double expert_mlp = 0;  // one expert's MLP in one layer (MoE), 0 for dense
+  double expert_mlp = 0;  // one routed expert's MLP in one layer (MoE), 0 for dense
   double linear = 0;      // parameters in Linear layers (what weight quantization touches)
 };
 ModelParams ComputeModelParams(const ModelArch& m);
@@ -272,6 +366,12 @@ ModelParams ComputeModelParams(const ModelArch& m);
 int KvHeads(const ModelArch& m);
 int HeadDim(const ModelArch& m);
 int FfnDim(const ModelArch& m);
+// Per-head query/key and value widths: head_dim for both, or with MLA head_dim + rope_head_dim
+// and v_head_dim.
+int QkHeadDim(const ModelArch& m);
+int VHeadDim(const ModelArch& m);
+// Layers whose MLP is routed experts: layers - dense_layers for MoE, 0 for dense models.
+int MoeLayers(const ModelArch& m);
 
 }  // namespace gpuadvisor
 

@@ -160,6 +160,7 @@ ojson GpuJson(const GpuSpec& g) {
           {"supports_tf32", g.supports_tf32},
           {"confidence", g.confidence},
           {"derivation", g.derivation},
+          {"derived_fields", g.derived_fields},
           {"source", g.from.source},
           {"date", g.from.date},
           {"datasheet", g.source_note},
@@ -346,6 +347,7 @@ GpuSpec ReadGpu(RjReader& r, const rapidjson::Value& obj, const std::string& pat
   g.neuronlink_topology = r.OptStr(obj, "neuronlink_topology", path).value_or("");
   g.confidence = r.OptStr(obj, "confidence", path).value_or("");
   g.derivation = r.OptStr(obj, "derivation", path).value_or("");
+  g.derived_fields = r.StrList(obj, "derived_fields", path);
   g.tdp_w = r.OptNum(obj, "tdp_w", path);
   g.nvenc = OptCast<int>(r.OptInt(obj, "nvenc", path));
   g.compute_capability = r.OptStr(obj, "compute_capability", path);

@@ -84,6 +84,9 @@ const char* WorkloadCap(const Workload& w) {
     if (m.layers == 0 && m.params > 0) return "architecture not given (GPT-like shape assumed)";
     if (IsTrainingTask(w.task) && m.experts > 1) return "MoE training (no expert parallelism)";
   }
+  if (IsVisionTask(w.task) && w.model_name.empty()) {
+    return "custom vision model (kernel mix and activation traffic defaulted)";
+  }
   if (IsVisionTask(w.task) && m.family == ModelFamily::kDiffusion) {
     return "diffusion FLOP figures are approximate";
   }
@@ -91,6 +94,18 @@ const char* WorkloadCap(const Workload& w) {
     return "FP32 HPC codes vary widely in efficiency";
   }
   return "";
+}
+
+// Whether a figure the task class's model reads is derived (catalogs and specs that list no
+// fields count as wholly derived).
+bool UsesDerivedFigure(const GpuSpec& gpu, TaskClass task) {
+  if (gpu.confidence != "derived") return false;
+  if (gpu.derived_fields.empty()) return true;
+  for (const std::string& f : gpu.derived_fields) {
+    const bool fp64 = f == "fp64_tflops" || f == "fp64_tensor_tflops";
+    if (task == TaskClass::kHpc ? fp64 || f == "fp32_tflops" : !fp64) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -130,7 +145,7 @@ ConfidenceGrade GradeConfidence(const Workload& w, const GpuSpec& gpu, bool with
   ConfidenceGrade out;
   out.grade = same ? Confidence::kHigh : sibling ? Confidence::kMedium : Confidence::kLow;
   std::string caps;
-  if (gpu.confidence == "derived" && out.grade == Confidence::kHigh) {
+  if (UsesDerivedFigure(gpu, task) && out.grade == Confidence::kHigh) {
     out.grade = Confidence::kMedium;
     caps = "; " + gpu.model + "'s peak figures are derived, not published";
   }

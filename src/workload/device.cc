@@ -5,6 +5,7 @@
 #include <string>
 
 #include "util/strings.h"
+#include "workload/neuron.h"
 
 namespace gpuadvisor::workload_internal {
 namespace {
@@ -17,8 +18,8 @@ const GenerationEfficiency kGenerations[] = {
     {"Volta", 0.70, 0.80, 0.70, 12, false},  // PaLM Table 3, Megatron-LM 2019
     {"Turing", 0.60, 0.80, 0.70, 12, true},       {"Ampere", 0.75, 0.80, 0.70, 25, false},
     {"Ada Lovelace", 0.65, 0.80, 0.70, 25, true}, {"Hopper", 0.65, 0.80, 0.70, 50, false},
-    {"Blackwell", 0.60, 0.80, 0.70, 50, true},    {"Neuron", 0.50, 0.70, 0.55, 25, true},
-    {"Other", 0.50, 0.70, 0.55, 12, true},
+    {"Blackwell", 0.60, 0.80, 0.70, 50, true},
+    {"Other", 0.50, 0.70, 0.55, 12, true},  // Neuron generations: neuron.cc
 };
 
 const GenerationEfficiency& Generation(std::string_view name) {
@@ -42,7 +43,7 @@ DeviceClass ClassOf(const GpuSpec& gpu) {
 
 const GenerationEfficiency& EfficiencyFor(const GpuSpec& gpu) {
   if (ClassOf(gpu) == DeviceClass::kNeuron || ClassOf(gpu) == DeviceClass::kInferentia1) {
-    return Generation("Neuron");
+    return NeuronEfficiency(gpu);  // per NeuronCore generation (neuron.cc)
   }
   if (ClassOf(gpu) != DeviceClass::kNvidia) return Generation("Other");
   const std::string& arch = gpu.architecture;
@@ -79,7 +80,10 @@ std::optional<double> PeakFlops(const GpuSpec& gpu, Precision p) {
       tflops = gpu.fp16_tflops ? gpu.fp16_tflops : gpu.bf16_tflops;
       break;
   }
-  if (!tflops || *tflops <= 0) return std::nullopt;
+  if (!tflops || *tflops <= 0) {
+    // Neuron chips without a catalog figure: NeuronCores x the per-core peak.
+    return p == Precision::kFp64 ? std::nullopt : NeuronChipPeakFlops(gpu, p);
+  }
   return *tflops * 1e12;
 }
 
@@ -114,32 +118,78 @@ double DeviceMemoryBytes(const GpuSpec& gpu) {
   return gpu.memory_gib.value_or(0) * kGiB;
 }
 
+double Topology::SmallAllReduceLatency(int devices) const {
+  if (devices <= 1) return 0;
+  if (link == IntraLink::kNeuronLink) return intra_latency_s;
+  return intra_latency_s * (1 + std::log2(double(devices)));
+}
+
+std::string Topology::LinkName() const {
+  switch (link) {
+    case IntraLink::kNvlink:
+      return "NVLink";
+    case IntraLink::kNeuronLink:
+      return "NeuronLink (" + link_topology + ")";
+    case IntraLink::kPcie:
+      break;
+  }
+  return "PCIe";
+}
+
+namespace {
+
+// Inside a node: NVLink where the GPU has it (or the caller says so), NeuronLink between the
+// chips of a Neuron instance (never PCIe: the chips exchange data device to device, bypassing
+// the host; Neuron collective-communication docs), else PCIe.
+void SetIntraLink(const Hardware& hw, Topology* t) {
+  const GpuSpec& g = *hw.gpu;
+  const bool neuron = NeuronChipOf(g) != nullptr;
+  const bool has_nvlink = g.nvlink_gbps && *g.nvlink_gbps > 0;
+  t->nvlink = !neuron && hw.nvlink.value_or(has_nvlink) && t->gpus_per_node > 1;
+  if (neuron && NeuronLinkGbyteS(g, hw.instance) > 0) {
+    t->link = IntraLink::kNeuronLink;
+    t->link_topology = NeuronLinkTopology(g);
+    // Neuron collectives run rings over the chips (on the torus, its two link-disjoint
+    // Hamiltonian cycles), each sending one way (intra-node collectives page): a chip sends on
+    // half of its links in one direction, a quarter of the total bidirectional figure.
+    t->intra_bps = NeuronLinkGbyteS(g, hw.instance) / 4 * 1e9 * kNeuronLinkEfficiency;
+    t->intra_latency_s = kNeuronCollectiveLatency_s;
+  } else if (t->nvlink) {
+    t->link = IntraLink::kNvlink;
+    t->intra_bps = g.nvlink_gbps.value_or(0) / 2 * 1e9 * kNvlinkEfficiency;  // one direction
+    t->intra_latency_s = 8e-6;
+  } else {
+    t->link = IntraLink::kPcie;
+    t->intra_bps = EfficiencyFor(g).pcie_gbps * 1e9 * kPcieEfficiency;
+    t->intra_latency_s = 25e-6;
+  }
+}
+
+}  // namespace
+
 Topology MakeTopology(const Hardware& hw) {
   Topology t;
   t.gpus = std::max(1, hw.gpus);
+  const NeuronChip* chip = NeuronChipOf(*hw.gpu);
   int per_node = hw.gpus_per_node;
   if (per_node <= 0 && hw.instance != nullptr) per_node = hw.instance->accelerator.logical_count;
-  if (per_node <= 0) per_node = std::min(t.gpus, 8);
+  if (per_node <= 0) {
+    // A bare device count: 8 GPUs per node, or the chips of the largest Neuron instance.
+    per_node = std::min(t.gpus, chip != nullptr ? chip->chips_per_node : 8);
+    t.node_assumed = t.gpus > 1;
+  }
   t.gpus_per_node = std::clamp(per_node, 1, t.gpus);
   t.nodes = (t.gpus + t.gpus_per_node - 1) / t.gpus_per_node;
-  const GpuSpec& g = *hw.gpu;
-  const bool has_nvlink = g.nvlink_gbps && *g.nvlink_gbps > 0;
-  t.nvlink = hw.nvlink.value_or(has_nvlink) && t.gpus_per_node > 1;
-  if (t.nvlink) {
-    t.intra_bps = g.nvlink_gbps.value_or(0) / 2 * 1e9 * kNvlinkEfficiency;  // one direction
-    t.intra_latency_s = 8e-6;
-  } else {
-    t.intra_bps = EfficiencyFor(g).pcie_gbps * 1e9 * kPcieEfficiency;
-    t.intra_latency_s = 25e-6;
-  }
+  SetIntraLink(hw, &t);
   double gbps = hw.node_network_gbps;
   if (gbps <= 0 && hw.instance != nullptr && hw.instance->network_gbps) {
     gbps = *hw.instance->network_gbps;
   }
   if (gbps <= 0) {
-    gbps = kDefaultNodeNetworkGbps;
+    gbps = chip != nullptr ? chip->node_network_gbps : kDefaultNodeNetworkGbps;
     t.network_assumed = t.nodes > 1;
   }
+  t.node_network_gbps = gbps;
   t.inter_bps_node = gbps / 8 * 1e9 * kNetworkEfficiency;
   t.inter_latency_s = 30e-6;
   const InstanceType* inst = hw.instance;

@@ -23,6 +23,16 @@ struct GenerationEfficiency {
   double decode_mbu;    // bandwidth utilisation of LLM decode with 16-bit weights
   double pcie_gbps;     // host link per device, GB/s one direction (peak)
   bool low_confidence;  // no published LLM efficiency for this generation
+  // Serving. Share of the dense peak reached by prompt processing and compute-bound decode;
+  // 0 = 0.75 x matmul (GPUs: cuBLAS GEMMs on short, ragged batches).
+  double prefill = 0;
+  // Fixed time per layer and decode step: kernel launches and scheduling on GPUs (CUDA graphs
+  // leave ~8 us per layer), per-layer synchronisation of the compiled graph on Neuron.
+  double decode_layer_s = 8e-6;
+  // Training: share of the elementwise (memory-bound) time hidden behind the matmuls. GPUs run
+  // them as separate kernels (0); NeuronCores run Vector/Scalar engines beside the Tensor engine.
+  double elementwise_overlap = 0;
+  double PrefillEfficiency() const { return prefill > 0 ? prefill : 0.75 * matmul; }
 };
 const GenerationEfficiency& EfficiencyFor(const GpuSpec& gpu);
 
@@ -36,21 +46,33 @@ Status CheckPrecisionSupported(const GpuSpec& gpu, Precision p, const char* fiel
 // bf16 where supported, else fp16.
 Precision Default16Bit(const GpuSpec& gpu);
 
+// The link between the devices of one node.
+enum class IntraLink { kPcie, kNvlink, kNeuronLink };
+
 // Links and sizes derived from the Hardware.
 struct Topology {
   int gpus = 1;
   int gpus_per_node = 1;
   int nodes = 1;
   bool nvlink = false;
+  IntraLink link = IntraLink::kPcie;
+  std::string link_topology;   // NeuronLink: "ring", "2d-torus"
   double intra_bps = 0;        // effective bytes/s per device, one direction, inside a node
-  double intra_latency_s = 0;  // per collective
+  double intra_latency_s = 0;  // per collective (NVLink/PCIe: per tree level)
   double inter_bps_node = 0;   // effective bytes/s per node between nodes
+  double node_network_gbps = 0;  // line rate behind inter_bps_node
   double inter_latency_s = 0;
   bool network_assumed = false;  // no instance and no override: a default was used
+  bool node_assumed = false;     // no instance and no override: devices per node assumed
   // Host side, for optimizer offload (ZeRO-Offload / ZeRO-Infinity).
   double host_cores_per_device = 0;  // physical CPU cores per device (vCPUs / 2)
   double nvme_bps_per_device = 0;    // local NVMe bytes/s per device
   bool host_assumed = false;         // no instance: a DGX-class host was assumed
+  // Latency of one small all-reduce over `devices` devices of a node. NCCL's tree grows one
+  // level per doubling; Neuron's Mesh algorithm (< 1 MB) reaches every chip in one step.
+  double SmallAllReduceLatency(int devices) const;
+  // "NVLink", "PCIe", "NeuronLink (ring)".
+  std::string LinkName() const;
 };
 Topology MakeTopology(const Hardware& hw);
 

@@ -7,6 +7,7 @@
 #include "util/strings.h"
 #include "workload/confidence.h"
 #include "workload/estimate_internal.h"
+#include "workload/neuron.h"
 #include "workload/serve_model.h"
 
 namespace gpuadvisor {
@@ -147,6 +148,31 @@ std::optional<GpuSpec> InstanceDevice(const Hardware& hw) {
   return g;
 }
 
+void AssumeTopology(const EstimateContext& ctx) {
+  const Topology& t = ctx.topo;
+  const NeuronChip* chip = NeuronChipOf(ctx.gpu);
+  if (t.node_assumed) {
+    ctx.Assume(std::to_string(t.gpus_per_node) + " devices per node assumed" +
+               (chip != nullptr ? std::string(" (") + chip->node_instance + ")" : "") +
+               " (no instance type given)");
+  }
+  if (t.network_assumed) {
+    ctx.Assume("inter-node network " + Num(t.node_network_gbps, 0) +
+               " Gbps per node assumed (no instance type given)");
+  }
+  if (t.gpus > 1) {
+    ctx.Assume(t.LinkName() + " inside a node (" + Num(t.intra_bps / 1e9, 0) +
+               " GB/s effective per device)");
+  }
+  if (chip != nullptr && t.gpus > 1 && ctx.out->parallelism_applies) {
+    const int cores = NeuronLogicalCoresPerChip(ctx.gpu);
+    ctx.Assume("device = " + ctx.gpu.model + " chip (" + std::to_string(cores) +
+               " NeuronCores as frameworks count them): TP " +
+               std::to_string(ctx.out->parallelism.tp) + " chips = " +
+               std::to_string(ctx.out->parallelism.tp * cores) + " NeuronCores");
+  }
+}
+
 }  // namespace
 
 double MemoryLowerBoundGib(const Workload& w, int devices) {
@@ -155,8 +181,7 @@ double MemoryLowerBoundGib(const Workload& w, int devices) {
   double bytes_per_param = 0;
   switch (w.task) {
     case TaskKind::kServe:
-      bytes_per_param = WeightBytes(w.quantization);
-      break;
+      return ServedWeightBytes(MakeShape(w.model), w.quantization) / devices / kGiB;
     case TaskKind::kQlora:
       bytes_per_param = 0.5;
       break;
@@ -203,14 +228,10 @@ Result<Estimate> EstimateWorkload(const Workload& w, const Hardware& hw,
   e.confidence_basis = grade.basis;
   WidenBandForConfidence(&e);
   AddCost(hw, &e);
-  if (ctx.detailed() && ctx.topo.network_assumed) {
-    ctx.Assume("inter-node network " + Num(kDefaultNodeNetworkGbps, 0) +
-               " Gbps per node assumed (no instance type given)");
+  if (ctx.detailed()) {  // how the model was resolved (Hugging Face id, config.json keys)
+    e.assumptions.insert(e.assumptions.begin(), w.model_notes.begin(), w.model_notes.end());
   }
-  if (ctx.detailed() && ctx.topo.gpus > 1) {
-    ctx.Assume(std::string(ctx.topo.nvlink ? "NVLink" : "PCIe") + " inside a node (" +
-               Num(ctx.topo.intra_bps / 1e9, 0) + " GB/s effective per device)");
-  }
+  if (ctx.detailed()) AssumeTopology(ctx);
   return e;
 }
 

@@ -1,7 +1,9 @@
-// Vision training/inference, HPC, transcode, render and analytics: roofline and capacity
-// models (doc/estimation.md).
+// HPC, transcode, render and analytics: peak-rate and capacity models (doc/estimation.md).
+// Vision lives in estimate_vision.cc.
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <utility>
 
 #include "util/strings.h"
 #include "workload/estimate_internal.h"
@@ -9,10 +11,8 @@
 namespace gpuadvisor::workload_internal {
 namespace {
 
-constexpr double kHpcEfficiency = 0.6;        // of the vector FP64/FP32 peak (HPL-class codes)
+constexpr double kHpcEfficiency = 0.6;        // general codes: of the vector FP64/FP32 peak
 constexpr double kMultiNodeScaling = 0.9;     // parallel efficiency once the job spans nodes
-constexpr double kVisionUnhidden = 0.5;       // share of the smaller roofline term not overlapped
-constexpr double kDecodeImagesPerVcpu = 150;  // JPEG decode + resize at 224 px per vCPU (PIL)
 constexpr double kNvencFps1080p = 1140;       // per engine: NVIDIA T4 brief, 38 x 1080p30 H.264
 constexpr double kScanEfficiency = 0.5;       // cuDF/RAPIDS scans vs peak HBM bandwidth
 constexpr double kAnalyticsMemoryFactor = 2;  // working memory / dataset (joins, group-by)
@@ -29,6 +29,72 @@ Status NeedsCuda(const EstimateContext& ctx, const char* task) {
 }
 
 double HoursOr1(const Workload& w) { return w.hours > 0 ? w.hours : 1; }
+
+// Dense linear algebra (HPL-like): Rmax / Rpeak of tensor-core systems on the TOP500, median per
+// GPU generation. Whole-system runs, so they already include the scale-out loss.
+//   Hopper:  Eos (DGX H100, Nov 2023) 121.40 / 188.65 = 0.644; Eagle (Azure NDv5 H100, Nov 2023)
+//            561.20 / 846.84 = 0.663; Alps (GH200, Jun 2024) 270.00 / 353.75 = 0.763
+//   Ampere:  Selene (DGX A100, Nov 2020) 63.46 / 79.22 = 0.801; Perlmutter (Nov 2022)
+//            70.87 / 93.75 = 0.756; Leonardo (Nov 2023) 238.70 / 304.47 = 0.784
+//   Volta (vector FP64): Summit 148.6 / 200.79 = 0.740; Sierra 94.64 / 125.71 = 0.753
+struct HplEfficiency {
+  const char* generation;
+  double efficiency;
+};
+constexpr HplEfficiency kHplEfficiency[] = {{"Hopper", 0.663}, {"Ampere", 0.784}, {"Volta", 0.747}};
+constexpr double kHplEfficiencyOther = 0.7;  // generations without a TOP500 entry (low confidence)
+
+// {efficiency, published}: the TOP500 median of the device's generation, or the default.
+std::pair<double, bool> HplEfficiencyFor(const GpuSpec& gpu) {
+  const std::string gen = EfficiencyFor(gpu).name;
+  for (const HplEfficiency& h : kHplEfficiency) {
+    if (gen == h.generation) return {h.efficiency, true};
+  }
+  return {kHplEfficiencyOther, false};
+}
+
+// The FP64/FP32 rate an HPC job sustains on the whole allocation, with what it assumed.
+struct HpcRate {
+  double per_gpu_tflops = 0;  // the peak used
+  double efficiency = 0;
+  double flops = 0;  // sustained FLOP/s, all devices
+  std::string basis;
+};
+
+Result<HpcRate> HpcRateFor(const EstimateContext& ctx, bool fp64) {
+  const GpuSpec& g = ctx.gpu;
+  HpcRate r;
+  const bool dense = ctx.w.hpc_kind == HpcKind::kDenseLa;
+  if (dense && fp64 && g.fp64_tensor_tflops && *g.fp64_tensor_tflops > 0) {
+    r.per_gpu_tflops = *g.fp64_tensor_tflops;
+    r.basis = "FP64 tensor-core peak";
+  } else {
+    std::optional<double> tflops = fp64 ? g.fp64_tflops : g.fp32_tflops;
+    r.basis = std::string(fp64 ? "FP64" : "FP32") + " vector peak";
+    if (fp64 && !tflops && g.fp32_tflops) {  // consumer-class dies: FP64 at 1/64 of FP32
+      tflops = *g.fp32_tflops / (g.architecture == "Turing" ? 32 : 64);
+      r.basis = "FP64 derived as 1/" + std::string(g.architecture == "Turing" ? "32" : "64") +
+                " of FP32 (weak FP64 part, low confidence)";
+    }
+    if (!tflops) {
+      return Status::Unsupported(std::string("task: no published ") + (fp64 ? "FP64" : "FP32") +
+                                 " rate for " + g.model);
+    }
+    r.per_gpu_tflops = *tflops;
+  }
+  double scaling = ctx.topo.nodes > 1 ? kMultiNodeScaling : 1;
+  if (dense) {
+    const auto [eff, published] = HplEfficiencyFor(g);
+    r.efficiency = eff;
+    scaling = 1;  // the TOP500 ratios are whole-system runs
+    r.basis += std::string(" at the TOP500 HPL efficiency of ") + EfficiencyFor(g).name +
+               (published ? " systems" : " (no TOP500 entry: default, low confidence)");
+  } else {
+    r.efficiency = kHpcEfficiency;
+  }
+  r.flops = ctx.topo.gpus * r.per_gpu_tflops * 1e12 * r.efficiency * scaling;
+  return r;
+}
 
 // Tasks without model weights hold data (or frames, or sessions): report it as a working set.
 void MoveToWorkingSet(Estimate* e) {
@@ -65,92 +131,7 @@ void ReportCapacity(const EstimateContext& ctx, const Capacity& c, std::optional
   SetBand(ctx.out, c.band_metric, c.per_gpu, c.band_low, c.band_high);
 }
 
-// Vision: a roofline with partial overlap. Convolutions (compute) and normalisation/activation
-// passes (HBM traffic) alternate layer by layer, but cuDNN fuses part of the elementwise work
-// into convolution epilogues, so half of the smaller term hides behind the larger one.
-double SecondsPerImage(const EstimateContext& ctx, double flop, double bytes, double peak) {
-  const GenerationEfficiency& eff = EfficiencyFor(ctx.gpu);
-  const double bw = ctx.gpu.memory_bw_gbps.value_or(0) * 1e9 * eff.bandwidth;
-  const double compute = flop / (peak * eff.matmul), memory = bw > 0 ? bytes / bw : 0;
-  return std::max(compute, memory) + kVisionUnhidden * std::min(compute, memory);
-}
-
 }  // namespace
-
-Status EstimateVision(const EstimateContext& ctx) {
-  GPUADVISOR_RETURN_IF_ERROR(NeedsCuda(ctx, TaskKindName(ctx.w.task)));
-  const Workload& w = ctx.w;
-  const ModelArch& m = w.model;
-  const bool train = w.task == TaskKind::kTrainVision;
-  const Precision precision = w.precision.value_or(Default16Bit(ctx.gpu));
-  GPUADVISOR_RETURN_IF_ERROR(CheckPrecisionSupported(ctx.gpu, precision, "precision"));
-  ctx.out->precision = precision;
-  ctx.out->params_total = ctx.out->params_active = m.params;
-  const double res = w.resolution > 0 ? w.resolution : m.resolution_px;
-  const double scale = (res / m.resolution_px) * (res / m.resolution_px);
-  const bool fp32_acts = precision == Precision::kFp32 || precision == Precision::kTf32;
-  double flop = m.fwd_flop_per_image * scale;
-  double bytes = m.fwd_bytes_per_image * scale * (fp32_acts ? 2 : 1);  // 4-byte activations
-  if (m.family == ModelFamily::kDiffusion && !train) {                 // CFG doubles every step
-    const double steps = w.steps > 0 ? w.steps : m.diffusion_steps;
-    flop = 2 * steps * flop + m.decoder_flop_per_image * scale;
-    bytes = 2 * steps * bytes;
-  }
-  const double passes = train ? 3 : 1;
-  const int batch = w.batch > 0 ? w.batch : (m.family == ModelFamily::kConvNet ? 256 : 64);
-  MemoryBytes mem;
-  mem.weights = m.params * (train ? 4 : 2);  // AMP keeps fp32 weights
-  mem.gradients = train ? m.params * 4 : 0;
-  mem.optimizer = train ? m.params * OptimizerBytesPerParam(w.optimizer, Precision::kFp32) : 0;
-  const double act_batch = m.family == ModelFamily::kDiffusion ? 1 : batch;
-  mem.activations = (train ? 0.4 : 0.1) * m.fwd_bytes_per_image * scale * act_batch;
-  mem.overhead = 1.0 * kGiB;
-  SetMemory(ctx, mem, train, false);
-  if (!train) ctx.out->memory.gradients_gib = ctx.out->memory.optimizer_gib = std::nullopt;
-  const std::optional<double> peak = PeakFlops(ctx.gpu, precision);
-  const double images = w.images * (train ? w.epochs : 1);
-  ctx.out->flops_total = passes * flop * images;
-  if (!peak) {
-    ctx.Warn("no published " + std::string(PrecisionName(precision)) + " peak for " +
-             ctx.gpu.model + ": time is not estimated");
-    return Status::OK();
-  }
-  const double scaling = ctx.topo.nodes > 1 ? kMultiNodeScaling : 1;
-  const double per_image = SecondsPerImage(ctx, passes * flop, passes * bytes, *peak);
-  double ips = ctx.topo.gpus * scaling / per_image;
-  // The host decodes and resizes the images (PyTorch DataLoader + PIL): ~150 images/s per vCPU at
-  // 224 px, fewer for larger images. Diffusion generates images, it reads none.
-  const InstanceType* inst = ctx.hw.instance;
-  if (inst != nullptr && inst->vcpus > 0 && m.family != ModelFamily::kDiffusion) {
-    const double decode = kDecodeImagesPerVcpu / std::max(1.0, res * res / (224.0 * 224.0)) *
-                          inst->vcpus * ctx.out->instances;
-    if (decode < ips) {
-      ips = decode;
-      ctx.Warn("input pipeline bound: " + std::to_string(inst->vcpus) +
-               " vCPUs per instance "
-               "decode ~" +
-               Num(decode, 0) +
-               " images/s; decode on the GPU (NVIDIA DALI) or pick "
-               "an instance with more vCPUs");
-    }
-  }
-  ctx.out->performance.images_per_s = ips;
-  ctx.out->performance.tflops_per_gpu = passes * flop * ips / ctx.topo.gpus / 1e12;
-  ctx.out->performance.mfu = *ctx.out->performance.tflops_per_gpu * 1e12 / *peak;
-  const double goodput = w.goodput > 0 ? w.goodput : (train ? 0.95 : 1.0);
-  ctx.out->hours = images / ips / goodput / 3600;
-  ctx.out->gpu_hours = *ctx.out->hours * ctx.topo.gpus;
-  SetBand(ctx.out, "time.hours", *ctx.out->hours, 0.25, 0.35);
-  if (ctx.detailed()) {
-    ctx.Assume("per image: " + Num(passes * flop / 1e9, 1) + " GFLOP and " +
-               Num(passes * bytes / 1e6, 0) + " MB of non-matmul memory traffic at " + Num(res, 0) +
-               " px; batch " + std::to_string(batch) + " per GPU");
-    if (m.family == ModelFamily::kDiffusion) {
-      ctx.Warn("diffusion FLOP per step is approximate (low confidence)");
-    }
-  }
-  return Status::OK();
-}
 
 Status EstimateHpc(const EstimateContext& ctx) {
   const Workload& w = ctx.w;
@@ -159,18 +140,9 @@ Status EstimateHpc(const EstimateContext& ctx) {
                                " is not modelled (no FP64 support published)");
   }
   const bool fp64 = w.fp64_flop > 0 || w.fp64_flops_needed > 0;
-  std::optional<double> tflops = fp64 ? ctx.gpu.fp64_tflops : ctx.gpu.fp32_tflops;
-  bool derived = false;
-  if (fp64 && !tflops && ctx.gpu.fp32_tflops) {  // consumer-class dies: FP64 at 1/64 of FP32
-    tflops = *ctx.gpu.fp32_tflops / (ctx.gpu.architecture == "Turing" ? 32 : 64);
-    derived = true;
-  }
-  if (!tflops) {
-    return Status::Unsupported(std::string("task: no published ") + (fp64 ? "FP64" : "FP32") +
-                               " rate for " + ctx.gpu.model);
-  }
-  const double scaling = ctx.topo.nodes > 1 ? kMultiNodeScaling : 1;
-  const double rate = ctx.topo.gpus * *tflops * 1e12 * kHpcEfficiency * scaling;
+  Result<HpcRate> r = HpcRateFor(ctx, fp64);
+  if (!r.ok()) return r.status();
+  const double rate = r->flops;
   MemoryBytes mem;
   mem.activations = w.working_set_gib * kGiB / ctx.topo.gpus;
   mem.overhead = 1.0 * kGiB;
@@ -197,9 +169,13 @@ Status EstimateHpc(const EstimateContext& ctx) {
   ctx.out->gpu_hours = *ctx.out->hours * ctx.topo.gpus;
   SetBand(ctx.out, "time.hours", *ctx.out->hours, 0.3, 0.6);
   if (ctx.detailed()) {
-    ctx.Assume(std::string(fp64 ? "FP64" : "FP32") + " vector peak " + Num(*tflops, 2) +
-               " TFLOP/s per GPU at " + Num(kHpcEfficiency) + " efficiency" +
-               (derived ? " (FP64 derived as 1/64 of FP32: weak FP64 part, low confidence)" : ""));
+    ctx.Assume(std::string("hpc-kind ") + HpcKindName(w.hpc_kind) + ": " + r->basis + ", " +
+               Num(r->per_gpu_tflops, 2) + " TFLOP/s per GPU at " + Num(r->efficiency, 3) +
+               " efficiency");
+    if (w.hpc_kind == HpcKind::kGeneral && fp64 && ctx.gpu.fp64_tensor_tflops) {
+      ctx.Assume("dense linear algebra (HPL, DGEMM-bound solvers) runs on the FP64 tensor cores (" +
+                 Num(*ctx.gpu.fp64_tensor_tflops, 1) + " TFLOP/s): --hpc-kind dense-la");
+    }
   }
   return Status::OK();
 }

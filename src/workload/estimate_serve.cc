@@ -2,8 +2,11 @@
 // capacity, and reports latency and throughput.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "workload/estimate_internal.h"
+#include "workload/model_internal.h"
+#include "workload/neuron.h"
 #include "workload/serve_model.h"
 
 namespace gpuadvisor::workload_internal {
@@ -149,7 +152,7 @@ void Report(const EstimateContext& ctx, const ServePlan& p, const ModelShape& m,
     perf.e2e_latency_ms = (p.timing.ttft_s + c.output_tokens * p.timing.itl_s) * 1e3;
   }
   const double flop_per_token =
-      ForwardFlopPerToken(m, c.input_tokens + c.output_tokens / 2) +
+      DecodeFlopPerToken(m, c.input_tokens + c.output_tokens / 2) +
       ForwardFlopPerToken(m, c.input_tokens / 2) * c.input_tokens / c.output_tokens;
   if (peak > 0) {
     perf.tflops_per_gpu = flop_per_token * tokens / ctx.topo.gpus / 1e12;
@@ -198,6 +201,17 @@ void Report(const EstimateContext& ctx, const ServePlan& p, const ModelShape& m,
   }
 }
 
+// TP degrees to try: powers of two within a node. Neuron frameworks also shard over every chip
+// of an instance whose chip count is not a power of two (inf2.48xlarge's TP=24 NeuronCores is 12
+// chips, inf2.24xlarge's 6), so those node sizes are candidates there.
+std::vector<int> TpCandidates(const EstimateContext& ctx) {
+  const int limit = std::min(ctx.topo.gpus, ctx.topo.gpus_per_node);
+  std::vector<int> tps;
+  for (int tp = 1; tp <= limit; tp *= 2) tps.push_back(tp);
+  if (NeuronChipOf(ctx.gpu) != nullptr && limit != tps.back()) tps.push_back(limit);
+  return tps;
+}
+
 }  // namespace
 
 Status EstimateServing(const EstimateContext& ctx) {
@@ -213,8 +227,9 @@ Status EstimateServing(const EstimateContext& ctx) {
   base.model = &m;
   base.quantization = w.quantization;
   base.kv_bytes = KvElementBytes(w);
-  base.input_tokens = w.input_tokens > 0 ? w.input_tokens : 512;
-  base.output_tokens = w.output_tokens > 0 ? w.output_tokens : 256;
+  const RequestShape request = ServeRequestShape(w);
+  base.input_tokens = request.input;
+  base.output_tokens = request.output;
   base.peak_flops = peak;
   base.mbu = w.mbu;
   base.prefill_eff = w.mfu;
@@ -224,12 +239,8 @@ Status EstimateServing(const EstimateContext& ctx) {
   bool found = false;
   int64_t evaluated = 0;
   ServePlan best;
-  for (int tp = 1; tp <= std::min(gpus, ctx.topo.gpus_per_node); tp *= 2) {
-    const int t = r.tp.value_or(tp);
-    if (gpus % (t * pp) != 0 || (r.dp && *r.dp != gpus / (t * pp))) {
-      if (r.tp) break;
-      continue;
-    }
+  for (int t : r.tp ? std::vector<int>{*r.tp} : TpCandidates(ctx)) {
+    if (gpus % (t * pp) != 0 || (r.dp && *r.dp != gpus / (t * pp))) continue;
     ServeConfig c = base;
     c.tp = t;
     c.pp = pp;
@@ -238,10 +249,14 @@ Status EstimateServing(const EstimateContext& ctx) {
     ++evaluated;
     if (!found || Better(p, best, fixed_demand)) best = p;
     found = true;
-    if (r.tp) break;
   }
   if (!found) {
     return Status::InvalidArgument("tp: tp x pp must divide the " + std::to_string(gpus) + " GPUs");
+  }
+  if (ctx.hw.instance != nullptr && NeuronChipOf(ctx.gpu) != nullptr) {
+    const int per_instance = std::min(gpus, ctx.hw.instance->accelerator.devices());
+    GPUADVISOR_RETURN_IF_ERROR(
+        CheckNeuronHostMemory(*ctx.hw.instance, best.memory.weights * per_instance));
   }
   ctx.out->parallelism.chosen = !r.tp;
   ctx.out->layouts_evaluated = evaluated;

@@ -6,6 +6,7 @@
 
 #include "workload/estimate_internal.h"
 #include "workload/llm_formulas.h"
+#include "workload/neuron.h"
 
 namespace gpuadvisor::workload_internal {
 namespace {
@@ -129,7 +130,8 @@ struct Search {
     const bool rc_given = r.recompute || ctx.w.task == TaskKind::kQlora;
     const Recompute* rcs = rc_given ? rc_fixed : rc_all;
     const int nrc = rc_given ? 1 : 4;
-    const Framework framework = ctx.w.framework.value_or(DefaultFramework(tp, pp));
+    const bool neuron = ClassOf(ctx.gpu) == DeviceClass::kNeuron;
+    const Framework framework = ctx.w.framework.value_or(DefaultFramework(tp, pp, neuron));
     const int per_dp = static_cast<int>(std::ceil(base.global_batch / dp));
     const int mbs_all[] = {16, 8, 4, 2, 1};
     for (int z = 0; z < nzero; ++z) {
@@ -165,7 +167,9 @@ TrainConfig BaseConfig(const EstimateContext& ctx, const ModelShape& m, Precisio
   c.precision = precision;
   c.optimizer = w.optimizer;
   c.offload = ctx.req.offload.value_or(Offload::kNone);
-  c.seq = w.seq_len > 0 ? w.seq_len : 2048;
+  // Default 2048 tokens, or the model's whole window when it is shorter (BERT: 512).
+  const int window = w.model.context_length;
+  c.seq = w.seq_len > 0 ? w.seq_len : (window > 0 ? std::min(2048, window) : 2048);
   c.global_batch = DefaultGlobalBatch(w, static_cast<int>(c.seq));
   c.flash_attention = w.flash_attention;
   c.lora_rank = w.lora_rank;
@@ -274,7 +278,10 @@ Status EstimateTraining(const EstimateContext& ctx) {
   ctx.out->precision = precision;
   ctx.out->params_total = m.params.total;
   ctx.out->params_active = m.params.active;
-  const std::optional<double> peak = PeakFlops(ctx.gpu, precision);
+  // Neuron: FP32 training still multiplies in BF16 (neuronx-cc auto-cast, neuron.h).
+  const bool neuron = NeuronChipOf(ctx.gpu) != nullptr;
+  const Precision matmul = neuron ? NeuronMatmulPrecision(precision) : precision;
+  const std::optional<double> peak = PeakFlops(ctx.gpu, matmul);
   Search search{
       ctx, m, BaseConfig(ctx, m, precision), DeviceMemoryBytes(ctx.gpu), peak.value_or(0), false,
       {},  0};
@@ -287,6 +294,18 @@ Status EstimateTraining(const EstimateContext& ctx) {
   if (!peak) {
     ctx.Warn("no published dense " + std::string(PrecisionName(precision)) + " peak for " +
              ctx.gpu.model + ": time is not estimated");
+  }
+  if (ctx.detailed() && matmul != precision) {
+    ctx.Assume(std::string("matmuls in ") + PrecisionName(matmul) + " (neuronx-cc default " +
+               "--auto-cast matmult); weights and optimizer states in " + PrecisionName(precision));
+  }
+  // Training past the window is how context gets extended (position interpolation, YaRN, long-
+  // context continued pretraining): a warning, not an error, unlike serving (Validate).
+  if (w.model.context_length > 0 && w.seq_len > w.model.context_length) {
+    ctx.Warn("seq-len " + std::to_string(w.seq_len) + " exceeds the model's " +
+             std::to_string(w.model.context_length) +
+             "-token context window: training that long extends the window (RoPE scaling, "
+             "long-context fine-tuning); estimated as given");
   }
   if (ctx.detailed() && !w.precision) {
     ctx.Assume(std::string("precision ") + PrecisionName(precision) + " (default for " +

@@ -33,6 +33,29 @@ void ReplaceArchKeepingExplicit(Workload* w, const ModelArch& base) {
   if (s & kArchMaxPositions) m.max_positions = old.max_positions;
   if (s & kArchTied) m.tied_embeddings = old.tied_embeddings;
   if (s & kArchGated) m.gated_mlp = old.gated_mlp;
+  if (s & kArchFwdFlop) m.fwd_flop_per_image = old.fwd_flop_per_image;
+  if (s & kArchActivations) m.act_elems_per_image = old.act_elems_per_image;
+  if (s & kArchKernelClass) m.dominant_kernel = old.dominant_kernel;
+  if (s & kArchContextLength) m.context_length = old.context_length;
+  if (s & kArchKvLoraRank) m.kv_lora_rank = old.kv_lora_rank;
+  if (s & kArchQLoraRank) m.q_lora_rank = old.q_lora_rank;
+  if (s & kArchRopeHeadDim) m.rope_head_dim = old.rope_head_dim;
+  if (s & kArchVHeadDim) m.v_head_dim = old.v_head_dim;
+  if (s & kArchSharedFfn) m.shared_ffn = old.shared_ffn;
+  if (s & kArchDenseLayers) m.dense_layers = old.dense_layers;
+  if (s & kArchDenseFfn) m.dense_ffn = old.dense_ffn;
+}
+
+RequestShape ServeRequestShape(const Workload& w) {
+  const int window = w.model.context_length;
+  RequestShape r{w.input_tokens > 0 ? w.input_tokens : kDefaultInputTokens,
+                 w.output_tokens > 0 ? w.output_tokens : kDefaultOutputTokens};
+  if (window <= 0) return r;
+  if (w.output_tokens <= 0) {
+    r.output = std::max(1, std::min(r.output, w.input_tokens > 0 ? window - r.input : window / 3));
+  }
+  if (w.input_tokens <= 0) r.input = std::max(1, std::min(r.input, window - r.output));
+  return r;
 }
 
 }  // namespace workload_internal
@@ -62,18 +85,32 @@ Status AssignArch(Workload* w, Result<T> r, U* out, uint32_t bit) {
   return Status::OK();
 }
 
-Status SetModel(Workload* w, std::string_view, std::string_view v) {
-  Result<const ModelPreset*> p = FindModelPreset(Trim(v));
+// A preset by name, or by the Hugging Face id of a repository with the same architecture
+// (said among the assumptions, so that a fine-tune's name is never silently reinterpreted).
+Status SetModel(Workload* w, std::string_view key, std::string_view v) {
+  const std::string_view name = Trim(v);
+  Result<const ModelPreset*> p = FindModelPreset(name);
   if (!p.ok()) return p.status();
   ReplaceArchKeepingExplicit(w, (*p)->arch);
   w->model_name = (*p)->name;
+  w->model_notes.clear();
+  if (LooksLikeHfId(name)) {
+    w->model_notes.push_back(std::string(key) + " " + std::string(name) +
+                             ": Hugging Face id read as preset " + (*p)->name + " (" +
+                             (*p)->source + ")");
+  }
   return Status::OK();
 }
 
+// A config.json file; a name that is no file but an "org/name" Hugging Face id selects the
+// preset with that architecture (as --model does).
 Status SetModelConfig(Workload* w, std::string_view key, std::string_view v) {
   const std::string path(Trim(v));
   Result<std::string> text = ReadFile(path);
-  if (!text.ok()) return text.status().WithPrefix(key);
+  if (!text.ok()) {
+    if (path != "-" && LooksLikeHfId(path)) return SetModel(w, key, path);
+    return text.status().WithPrefix(key);
+  }
   return ApplyHfConfigJson(w, *text, path);
 }
 
@@ -92,6 +129,23 @@ Status SetFamily(Workload* w, std::string_view key, std::string_view v) {
                                  ": expected one of decoder|encoder|encoder-decoder|convnet|"
                                  "vit|diffusion, got \"" +
                                  std::string(v) + "\"");
+}
+
+// Custom vision model: GFLOP and MB (16-bit activations) per sample, stored in base units.
+Status SetFwdGflop(Workload* w, std::string_view k, std::string_view v) {
+  Result<double> g = PositiveNumber(k, v);
+  if (!g.ok()) return g.status();
+  w->model.fwd_flop_per_image = *g * 1e9;
+  w->arch_set |= kArchFwdFlop;
+  return Status::OK();
+}
+
+Status SetActivationMb(Workload* w, std::string_view k, std::string_view v) {
+  Result<double> mb = PositiveNumber(k, v);
+  if (!mb.ok()) return mb.status();
+  w->model.act_elems_per_image = *mb * 1e6 / 2;  // 2 bytes per 16-bit element
+  w->arch_set |= kArchActivations;
+  return Status::OK();
 }
 
 Status SetSeqLen(Workload* w, std::string_view k, std::string_view v) {
@@ -121,6 +175,7 @@ Status SetSeqLen(Workload* w, std::string_view k, std::string_view v) {
 
 // Sorted by name (binary search).
 const FieldDef kFields[] = {
+    {"activation-mb-per-sample", SetActivationMb},
     {"active-experts", GA_ARCH_INT(active_experts, 1, kArchActiveExperts)},
     {"attention-bias",
      [](Workload* w, std::string_view k, std::string_view v) {
@@ -130,13 +185,18 @@ const FieldDef kFields[] = {
     {"codec", [](Workload* w, std::string_view k,
                  std::string_view v) { return Assign(ParseCodec(k, v), &w->codec); }},
     {"concurrency", GA_INT(concurrency, 1)},
+    {"context-length", GA_ARCH_INT(context_length, 0, kArchContextLength)},
     {"context-parallel", GA_PAR_INT(context_parallel, 1)},
     {"dataset-gib", GA_NUM(dataset_gib)},
+    {"dense-ffn", GA_ARCH_INT(dense_ffn, 1, kArchDenseFfn)},
+    {"dense-layers", GA_ARCH_INT(dense_layers, 0, kArchDenseLayers)},
     {"dp", GA_PAR_INT(dp, 1)},
     {"dropout", [](Workload* w, std::string_view k,
                    std::string_view v) { return Assign(Bool(k, v), &w->model.dropout); }},
     {"e2e-p95", [](Workload* w, std::string_view k,
                    std::string_view v) { return Assign(LatencySeconds(k, v), &w->e2e_p95_s); }},
+    {"engine", [](Workload* w, std::string_view k,
+                  std::string_view v) { return Assign(ParseEngine(k, v), &w->engine); }},
     {"epochs", GA_NUM(epochs)},
     {"experts", GA_ARCH_INT(experts, 1, kArchExperts)},
     {"family", SetFamily},
@@ -152,6 +212,7 @@ const FieldDef kFields[] = {
      [](Workload* w, std::string_view k, std::string_view v) {
        return Assign(ParseFramework(k, v), &w->framework);
      }},
+    {"fwd-gflop-per-sample", SetFwdGflop},
     {"gated-mlp",
      [](Workload* w, std::string_view k, std::string_view v) {
        return AssignArch(w, Bool(k, v), &w->model.gated_mlp, kArchGated);
@@ -169,11 +230,18 @@ const FieldDef kFields[] = {
        w->hours = *s / 3600;
        return Status::OK();
      }},
+    {"hpc-kind", [](Workload* w, std::string_view k,
+                    std::string_view v) { return Assign(ParseHpcKind(k, v), &w->hpc_kind); }},
     {"images", GA_NUM(images)},
     {"input-tokens", GA_INT(input_tokens, 1)},
     {"itl-p95", [](Workload* w, std::string_view k,
                    std::string_view v) { return Assign(LatencySeconds(k, v), &w->itl_p95_s); }},
+    {"kernel-class",
+     [](Workload* w, std::string_view k, std::string_view v) {
+       return AssignArch(w, ParseKernelClass(k, v), &w->model.dominant_kernel, kArchKernelClass);
+     }},
     {"kv-heads", GA_ARCH_INT(kv_heads, 1, kArchKvHeads)},
+    {"kv-lora-rank", GA_ARCH_INT(kv_lora_rank, 0, kArchKvLoraRank)},
     {"kv-precision",
      [](Workload* w, std::string_view k, std::string_view v) {
        return Assign(ParsePrecision(k, v,
@@ -209,9 +277,10 @@ const FieldDef kFields[] = {
      [](Workload* w, std::string_view k, std::string_view v) {
        return Assign(ParsePrecision(k, v,
                                     {Precision::kFp32, Precision::kTf32, Precision::kBf16,
-                                     Precision::kFp16, Precision::kFp8}),
+                                     Precision::kFp16, Precision::kFp8, Precision::kInt8}),
                      &w->precision);
      }},
+    {"q-lora-rank", GA_ARCH_INT(q_lora_rank, 0, kArchQLoraRank)},
     {"quantization",
      [](Workload* w, std::string_view k, std::string_view v) {
        const std::string s = ToLower(Trim(v));
@@ -229,6 +298,7 @@ const FieldDef kFields[] = {
        return Assign(ParseRecompute(k, v), &w->parallelism.recompute);
      }},
     {"resolution", GA_INT(resolution, 8)},
+    {"rope-head-dim", GA_ARCH_INT(rope_head_dim, 0, kArchRopeHeadDim)},
     {"rps", GA_NUM(rps)},
     {"runtime",
      [](Workload* w, std::string_view k, std::string_view v) {
@@ -242,6 +312,7 @@ const FieldDef kFields[] = {
      }},
     {"session-gib", GA_NUM(session_gib)},
     {"sessions", GA_INT(sessions, 1)},
+    {"shared-ffn", GA_ARCH_INT(shared_ffn, 0, kArchSharedFfn)},
     {"sliding-window", GA_ARCH_INT(sliding_window, 0, kArchSlidingWindow)},
     {"steps", GA_INT(steps, 1)},
     {"stream-resolution",
@@ -259,6 +330,7 @@ const FieldDef kFields[] = {
     {"tp", GA_PAR_INT(tp, 1)},
     {"ttft-p95", [](Workload* w, std::string_view k,
                     std::string_view v) { return Assign(LatencySeconds(k, v), &w->ttft_p95_s); }},
+    {"v-head-dim", GA_ARCH_INT(v_head_dim, 0, kArchVHeadDim)},
     {"virtual-pp", GA_PAR_INT(virtual_pp, 1)},
     {"vocab", GA_ARCH_INT(vocab, 1, kArchVocab)},
     {"working-set-gib", GA_NUM(working_set_gib)},
@@ -282,16 +354,25 @@ const FieldDef kFields[] = {
 
 // Help per field, sorted by name like kFields (a test checks that every field has one).
 const WorkloadFieldInfo kFieldInfo[] = {
+    {"activation-mb-per-sample", "MB",
+     "custom vision model: MB of conv/linear outputs the forward writes per sample (16-bit)"},
     {"active-experts", "N", "MoE experts used per token (top-k)"},
     {"attention-bias", "BOOL", "QKV/O and MLP biases (GPT-2/OPT/BERT style)"},
-    {"batch", "N", "inference batch (vision)"},
+    {"batch", "N", "vision: per-GPU batch, inference or training (default: the model's)"},
     {"codec", "CODEC", "transcode codec: h264|hevc|av1"},
     {"concurrency", "N", "serving: requests kept in flight (closed loop)"},
+    {"context-length", "N",
+     "longest sequence the model takes, prompt + output (0 = unchecked); presets and "
+     "config.json set it"},
     {"context-parallel", "N", "context-parallel degree (sequence split across GPUs)"},
     {"dataset-gib", "GIB", "analytics: dataset size in GiB"},
+    {"dense-ffn", "N", "MoE: FFN inner size of the dense layers (default ffn)"},
+    {"dense-layers", "N", "MoE: layers with a dense MLP instead of experts (DeepSeek: first k)"},
     {"dp", "N", "data-parallel degree"},
     {"dropout", "BOOL", "dropout during training (stores masks)"},
     {"e2e-p95", "DUR", "serving: end-to-end latency target, p95 (200ms, 1.5s)"},
+    {"engine", "E",
+     "vision: eager (PyTorch, one kernel per op) or fused (TensorRT, torch.compile, XLA, Neuron)"},
     {"epochs", "N", "passes over the dataset (fine-tuning, vision)"},
     {"experts", "N", "MoE experts per layer"},
     {"family", "NAME",
@@ -304,20 +385,25 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"fp64-flops", "N", "hpc: sustained FP64 FLOP/s needed"},
     {"fps", "N", "transcode: frames per second per stream"},
     {"framework", "FW",
-     "training framework: megatron-core|megatron-lm|fsdp|torchtitan|deepspeed (default: "
-     "megatron-core with TP/PP, else fsdp)"},
+     "training framework: megatron-core|megatron-lm|fsdp|torchtitan|deepspeed|neuronx (default: "
+     "megatron-core with TP/PP, else fsdp; neuronx on Trainium)"},
+    {"fwd-gflop-per-sample", "N", "custom vision model: forward GFLOP per sample (2 per MAC)"},
     {"gated-mlp", "BOOL", "SwiGLU/GeGLU MLP (3 matrices) instead of GELU (2)"},
     {"global-batch", "N", "sequences per optimizer step"},
     {"global-batch-tokens", "N", "tokens per optimizer step (alternative to --global-batch)"},
     {"goodput", "X", "share of wall clock doing useful steps, (0,1]"},
-    {"head-dim", "N", "attention head size (default hidden/heads)"},
+    {"head-dim", "N", "attention head size (default hidden/heads; MLA: non-rotary query/key part)"},
     {"heads", "N", "attention (query) heads"},
     {"hidden", "N", "model width"},
     {"hours", "DUR", "transcode/render/analytics: how long the service runs (36h, 14d)"},
+    {"hpc-kind", "K", "hpc: dense-la (HPL-like, FP64 tensor cores) or general (vector peak)"},
     {"images", "N", "vision: images per epoch (train) or to process (infer)"},
     {"input-tokens", "N", "serving: prompt tokens per request"},
     {"itl-p95", "DUR", "serving: inter-token latency target, p95"},
+    {"kernel-class", "K", "custom vision model: dominant kernel class conv|gemm|attention"},
     {"kv-heads", "N", "KV heads (GQA; default = heads)"},
+    {"kv-lora-rank", "N",
+     "multi-head latent attention: cached KV latent width (DeepSeek-V2/V3; 0 = GQA/MHA)"},
     {"kv-precision", "P", "serving: KV-cache precision fp16|fp8|int8"},
     {"layers", "N", "transformer layers"},
     {"lora-rank", "N", "LoRA rank r"},
@@ -326,17 +412,21 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"mbu", "X", "override decode memory-bandwidth utilisation, (0,1]"},
     {"mfu", "X", "override model FLOPs utilisation, (0,1]"},
     {"micro-batch", "N", "sequences per micro-batch per GPU"},
-    {"model", "NAME", "model preset (llama-3.1-8b, mixtral-8x7b, resnet50, ...)"},
-    {"model-config", "FILE", "Hugging Face config.json"},
+    {"model", "NAME",
+     "model preset (llama-3.1-8b, mixtral-8x7b, resnet50, ...) or a Hugging Face id with the "
+     "same architecture (meta-llama/Llama-3.1-8B-Instruct)"},
+    {"model-config", "FILE", "Hugging Face config.json (or an org/name id, as --model)"},
     {"offload", "WHERE", "optimizer-state offload: none|cpu|nvme"},
     {"optimizer", "OPT", "adamw|adam8bit|sgd"},
     {"output-tokens", "N", "serving: generated tokens per request"},
     {"params", "N", "total parameters (7B, 7e9); overrides the derived count"},
     {"pp", "N", "pipeline-parallel degree"},
-    {"precision", "P", "training compute precision fp32|tf32|bf16|fp16|fp8"},
+    {"precision", "P", "compute precision fp32|tf32|bf16|fp16|fp8 (int8: vision inference)"},
+    {"q-lora-rank", "N", "multi-head latent attention: query latent width (0 = full rank)"},
     {"quantization", "Q", "serving weights: none|fp8|int8|int4|fp4|nf4"},
     {"recompute", "R", "activation recomputation: none|selective|full|op (torchtitan op-level)"},
     {"resolution", "PX", "vision: input side length in pixels"},
+    {"rope-head-dim", "N", "multi-head latent attention: decoupled rotary key width per head"},
     {"rps", "N", "serving: request arrival rate per second (open loop)"},
     {"runtime", "DUR", "hpc: runtime target (36h)"},
     {"scans-per-hour", "N", "analytics: full scans of the dataset per hour"},
@@ -344,6 +434,7 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"sequence-parallel", "BOOL", "Megatron sequence parallelism (with tp > 1)"},
     {"session-gib", "GIB", "render: GPU memory per session (default 4)"},
     {"sessions", "N", "render: concurrent sessions / users"},
+    {"shared-ffn", "N", "MoE: FFN inner size of the always-used shared expert(s), summed"},
     {"sliding-window", "N", "attention window in tokens (0 = full)"},
     {"steps", "N", "diffusion: denoising steps per image"},
     {"stream-resolution", "RES", "transcode: 720p|1080p|1440p|4k|8k"},
@@ -354,6 +445,7 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"tokens", "N", "training tokens (2T, 300B); fine-tuning: dataset tokens per epoch"},
     {"tp", "N", "tensor-parallel degree"},
     {"ttft-p95", "DUR", "serving: time-to-first-token target, p95"},
+    {"v-head-dim", "N", "value width per head (default head-dim; MLA: 128)"},
     {"virtual-pp", "N", "interleaved pipeline chunks per GPU"},
     {"vocab", "N", "vocabulary size"},
     {"working-set-gib", "GIB", "hpc: memory working set in GiB"},
@@ -378,6 +470,7 @@ const Alias kAliases[] = {
     {"virtual-pipeline", "virtual-pp"},
     {"zero-stage", "zero"},
     {"hf-config", "model-config"},
+    {"max-model-len", "context-length"},
 };
 
 const FieldDef* FindField(std::string_view name) {

@@ -17,6 +17,10 @@ void AssumeShapeFromParams(ModelShape* s, double params) {
   s->kv_heads = s->heads;
   s->head_dim = 128;
   s->ffn = 4 * h;
+  s->ffn_active = s->dense_ffn = s->ffn;
+  s->qk_dim = s->v_dim = s->decode_qk_dim = s->decode_v_dim = s->head_dim;
+  s->kv_elements = 2 * s->kv_heads * s->head_dim;
+  s->kv_shard_limit = s->kv_heads;
   s->vocab = 50257;
   s->gated = false;
   s->shape_assumed = true;
@@ -44,6 +48,30 @@ ModelShape MakeShape(const ModelArch& m) {
   s.vocab = m.vocab;
   s.experts = m.experts > 1 ? m.experts : 1;
   s.active_experts = m.experts > 1 ? std::max(1, m.active_experts) : 1;
+  s.moe_layers = MoeLayers(m);
+  s.expert_params = s.moe_layers * s.experts * s.params.expert_mlp;
+  s.expert_weight_bytes = m.expert_weight_bytes;
+  s.shared_ffn = s.moe_layers > 0 ? m.shared_ffn : 0;
+  s.dense_ffn = s.moe_layers > 0 && m.dense_ffn > 0 ? m.dense_ffn : s.ffn;
+  const double moe_ffn = s.active_experts * s.ffn + s.shared_ffn;
+  s.ffn_active = (s.moe_layers * moe_ffn + (m.layers - s.moe_layers) * s.dense_ffn) / m.layers;
+  s.qk_dim = QkHeadDim(m);
+  s.v_dim = VHeadDim(m);
+  if (m.kv_lora_rank > 0) {
+    s.decode_qk_dim = m.kv_lora_rank + m.rope_head_dim;
+    s.decode_v_dim = m.kv_lora_rank;
+    s.kv_elements = m.kv_lora_rank + m.rope_head_dim;
+    s.kv_shard_limit = 1;
+    // Training and prefill materialise per-head keys and values: the activation and FP8-cast
+    // formulas see heads of the mean query/key and value width.
+    s.kv_heads = s.heads;
+    s.head_dim = (s.qk_dim + s.v_dim) / 2;
+  } else {
+    s.decode_qk_dim = s.qk_dim;
+    s.decode_v_dim = s.v_dim;
+    s.kv_elements = s.kv_heads * (s.qk_dim + s.v_dim);
+    s.kv_shard_limit = s.kv_heads;
+  }
   s.window = m.sliding_window;
   s.window_fraction = m.sliding_window > 0 ? m.sliding_window_fraction : 0;
   s.gated = m.gated_mlp;
@@ -59,8 +87,17 @@ double AttentionContext(const ModelShape& m, double seq) {
   return m.window_fraction * m.window + (1 - m.window_fraction) * seq;
 }
 
+double AttentionFlopPerContextToken(const ModelShape& m) {
+  return 2 * m.layers * m.heads * (m.qk_dim + m.v_dim);
+}
+
 double ForwardFlopPerToken(const ModelShape& m, double seq) {
-  return 2 * m.matmul_params + 4 * m.layers * AttentionContext(m, seq) * m.heads * m.head_dim;
+  return 2 * m.matmul_params + AttentionFlopPerContextToken(m) * AttentionContext(m, seq);
+}
+
+double DecodeFlopPerToken(const ModelShape& m, double context) {
+  return 2 * m.matmul_params +
+         2 * m.layers * m.heads * (m.decode_qk_dim + m.decode_v_dim) * AttentionContext(m, context);
 }
 
 double TrainFlopPerToken(const ModelShape& m, double seq) {
@@ -68,7 +105,7 @@ double TrainFlopPerToken(const ModelShape& m, double seq) {
 }
 
 double TrainHardwareFlopPerToken(const ModelShape& m, double seq, Recompute r) {
-  const double attention = 4 * m.layers * AttentionContext(m, seq) * m.heads * m.head_dim;
+  const double attention = AttentionFlopPerContextToken(m) * AttentionContext(m, seq);
   switch (r) {
     case Recompute::kNone:
       return TrainFlopPerToken(m, seq);
@@ -84,8 +121,8 @@ double TrainHardwareFlopPerToken(const ModelShape& m, double seq, Recompute r) {
 
 double OpRecomputeFlopPerToken(const ModelShape& m) {
   const double k = m.kv_heads * m.head_dim, q = m.heads * m.head_dim;
-  // wk (h x k), wo (q x h), and w3 (gated) or w2 (GELU): both h x f per active expert.
-  const double per_layer = 2 * (m.hidden * k + q * m.hidden + m.hidden * m.ffn * m.active_experts);
+  // wk (h x k), wo (q x h), and w3 (gated) or w2 (GELU): both h x f per expert a token visits.
+  const double per_layer = 2 * (m.hidden * k + q * m.hidden + m.hidden * m.ffn_active);
   return per_layer * m.layers;
 }
 
@@ -94,7 +131,7 @@ double LoraFlopPerToken(const ModelShape& m, double seq) {
 }
 
 double KvBytesPerToken(const ModelShape& m, double bytes_per_element) {
-  return 2 * m.layers * m.kv_heads * m.head_dim * bytes_per_element;
+  return m.layers * m.kv_elements * bytes_per_element;
 }
 
 double KvBytesPerSequence(const ModelShape& m, double tokens, double bytes_per_element) {
@@ -111,7 +148,7 @@ double ActivationBytesPerLayer(const ModelShape& m, double s, double b,
   }
   const double kv_ratio = m.kv_heads * m.head_dim / m.hidden;
   const double q_ratio = m.heads * m.head_dim / m.hidden;
-  const double f_ratio = m.ffn * m.active_experts / m.hidden;
+  const double f_ratio = m.ffn_active / m.hidden;
   if (o.recompute == Recompute::kOp) {
     // Saved: the block input and the outputs of the odd matmuls (q, v, w1 and, gated, w2) and
     // of attention (its output; the log-sum-exp is negligible); everything else is rebuilt.
@@ -124,14 +161,15 @@ double ActivationBytesPerLayer(const ModelShape& m, double s, double b,
   // projection input 2 + dropout mask 1; MLP 19sbh = input 2 + 4h-wide outputs 8+8 + mask 1;
   // two LayerNorm inputs 4. Gated MLPs store gate, up, activation and product (8·f/h).
   double replicated = 4 + 2 + 2 + 2 * mask;  // norms, block inputs, dropout masks
-  double mlp_sharded = m.gated ? 8 * m.ffn / m.hidden : 4 * m.ffn / m.hidden;
+  // MoE: every routed copy of a token stores its expert's activations (top-k + shared).
+  double mlp_sharded = (m.gated ? 8 : 4) * m.ffn_active / m.hidden;
   const double attn_sharded = 2 + 4 * kv_ratio + 2;
   if (o.frozen_base && *o.frozen_base != LoraTargets::kAll) {
     // Frozen, unadapted MLP: neither its input (the second norm's output) nor the input of the
     // down projection (gated product / GELU output, 2f/h) is needed. The attention projection's
     // input stays: it is also the attention output FlashAttention's backward reads.
     replicated -= 2;
-    mlp_sharded -= 2 * m.ffn / m.hidden;
+    mlp_sharded -= 2 * m.ffn_active / m.hidden;
   }
   double per_sbh = replicated / t_sp + (attn_sharded + mlp_sharded) / t;
   const bool scores_stored = !o.flash_attention && o.recompute == Recompute::kNone;

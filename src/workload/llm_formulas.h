@@ -15,6 +15,21 @@ struct ModelShape {
   ModelFamily family = ModelFamily::kDecoder;
   double layers = 0, hidden = 0, heads = 0, kv_heads = 0, head_dim = 0, ffn = 0, vocab = 0;
   double experts = 1, active_experts = 1;
+  double moe_layers = 0;     // layers with routed experts (0 for dense models)
+  double shared_ffn = 0;     // shared experts' FFN width in a MoE layer
+  double dense_ffn = 0;      // FFN width of the layers without experts
+  double ffn_active = 0;     // FFN width a token passes through, mean over layers (top-k
+                             // experts + shared experts in MoE layers, the dense FFN elsewhere)
+  double expert_params = 0;  // all routed experts' MLP parameters, every layer
+  double expert_weight_bytes = 0;  // ModelArch::expert_weight_bytes
+  // Attention widths per head: query/key and value as trained and in prefill, and as decode
+  // computes them. MLA decodes with the up-projections absorbed into the query and output
+  // (DeepSeek-V2 §2.1.2; vLLM's and FlashMLA's decode kernels): every head then attends over
+  // the cached latent (kv_lora_rank + rope_head_dim) and reads values of kv_lora_rank.
+  double qk_dim = 0, v_dim = 0, decode_qk_dim = 0, decode_v_dim = 0;
+  double kv_elements = 0;     // KV-cache elements per token per layer: 2·k·d_h, MLA c + d_rope
+  double kv_shard_limit = 0;  // TP ranks the KV cache splits over at most: KV heads; MLA 1
+                              // (its latent is shared by all heads: replicated per rank)
   double window = 0, window_fraction = 1;  // sliding-window attention
   bool gated = true, dropout = false, tied = false;
   ModelParams params;
@@ -31,6 +46,10 @@ double AttentionContext(const ModelShape& m, double seq);
 // Forward model FLOPs per token at sequence length `seq`: 2·N_matmul + 4·L·s·a·d_h
 // (the Megatron/MosaicML convention: no causal saving). Training = 3x forward.
 double ForwardFlopPerToken(const ModelShape& m, double seq);
+// The same for one decoded token attending over `context` cached tokens (MLA: absorbed form).
+double DecodeFlopPerToken(const ModelShape& m, double context);
+// Attention-core FLOPs (QK^T and AV) per token per token of context, summed over layers.
+double AttentionFlopPerContextToken(const ModelShape& m);
 double TrainFlopPerToken(const ModelShape& m, double seq);
 // Hardware FLOPs including recomputation: full adds one forward, selective the attention core,
 // op the matmuls torchtitan's op-level policy does not save (OpRecomputeFlopPerToken).
@@ -43,7 +62,8 @@ double OpRecomputeFlopPerToken(const ModelShape& m);
 // LoRA/QLoRA: the frozen base needs no weight gradients (2N fewer per token).
 double LoraFlopPerToken(const ModelShape& m, double seq);
 
-// KV cache bytes per token summed over layers: 2·L·k·d_h·bytes (no window).
+// KV cache bytes per token summed over layers: 2·L·k·d_h·bytes, MLA L·(c + d_rope)·bytes
+// (no window).
 double KvBytesPerToken(const ModelShape& m, double bytes_per_element);
 // KV bytes of one sequence holding `tokens` tokens (sliding-window layers keep the window).
 double KvBytesPerSequence(const ModelShape& m, double tokens, double bytes_per_element);

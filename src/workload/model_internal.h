@@ -11,6 +11,13 @@ namespace gpuadvisor::workload_internal {
 // Replaces w->model by `base`, keeping the fields whose ArchField bit is in w->arch_set.
 void ReplaceArchKeepingExplicit(Workload* w, const ModelArch& base);
 
+// Tokens per served request: the given ones, else the defaults (kDefaultInputTokens /
+// kDefaultOutputTokens) shortened to fit the model's context window (BERT: 342 + 170).
+struct RequestShape {
+  int input = 0, output = 0;
+};
+RequestShape ServeRequestShape(const Workload& w);
+
 }  // namespace gpuadvisor::workload_internal
 
 #endif  // GPUADVISOR_WORKLOAD_MODEL_INTERNAL_H_

@@ -8,29 +8,44 @@ namespace {
 
 constexpr double kMemoryUtilization = 0.9;          // vLLM default; TRT-LLM 0.9-0.95
 constexpr double kContextBytes = 1.0 * kGiB;        // CUDA context, graphs, allocator
-constexpr double kLaunchOverheadPerLayer_s = 8e-6;  // kernel launches/scheduling per layer step
 constexpr double kPrefillChunkTokens = 2048;        // tokens per prefill chunk (workspace)
 
 double Shards(const ServeConfig& c) { return double(c.tp) * c.pp; }
 
-// KV heads are split across TP ranks; with fewer KV heads than ranks they are replicated.
-double KvShards(const ServeConfig& c) { return std::min<double>(c.tp, c.model->kv_heads) * c.pp; }
+// KV heads are split across TP ranks; with fewer KV heads than ranks they are replicated (an
+// MLA latent, shared by all heads, on every rank).
+double KvShards(const ServeConfig& c) {
+  return std::min<double>(c.tp, c.model->kv_shard_limit) * c.pp;
+}
+
+// Bytes per routed-expert weight: the quantization's, else the checkpoint's expert format
+// (gpt-oss MXFP4), else 16-bit.
+double ExpertWeightBytes(const ModelShape& m, std::optional<Precision> q) {
+  if (q || m.expert_weight_bytes <= 0) return WeightBytes(q);
+  return m.expert_weight_bytes;
+}
 
 // Weight bytes read per decode step by one device: everything but the input-embedding table,
 // of which only the rows of the batch's tokens are read. MoE reads the experts the batch hits.
 double DecodeWeightBytes(const ServeConfig& c, double batch) {
   const ModelShape& m = *c.model;
-  const double qbytes = WeightBytes(c.quantization);
-  double linear = m.params.linear;
-  if (m.experts > 1) {
+  double experts_read = m.expert_params;
+  if (m.moe_layers > 0) {
     const double experts_hit = m.experts * (1 - std::pow(1 - m.active_experts / m.experts, batch));
-    linear -= m.layers * (m.experts - experts_hit) * m.params.expert_mlp;
+    experts_read = m.moe_layers * experts_hit * m.params.expert_mlp;
   }
   const double other = std::max(0.0, m.params.total - m.params.linear - m.params.embedding);
-  return (linear * qbytes + other * 2) / Shards(c);
+  return ((m.params.linear - m.expert_params) * WeightBytes(c.quantization) +
+          experts_read * ExpertWeightBytes(m, c.quantization) + other * 2) /
+         Shards(c);
 }
 
 }  // namespace
+
+double ServedWeightBytes(const ModelShape& m, std::optional<Precision> q) {
+  return (m.params.linear - m.expert_params) * WeightBytes(q) +
+         m.expert_params * ExpertWeightBytes(m, q) + (m.params.total - m.params.linear) * 2;
+}
 
 double WeightBytes(std::optional<Precision> q) {
   if (!q) return 2;
@@ -73,13 +88,12 @@ double QuantizedMbuFactor(std::optional<Precision> q) {
 MemoryBytes ServingMemory(const ServeConfig& c, const GpuSpec&, double batch) {
   const ModelShape& m = *c.model;
   MemoryBytes out;
-  const double qbytes = WeightBytes(c.quantization);
-  const double other = m.params.total - m.params.linear;
-  out.weights = (m.params.linear * qbytes + other * 2) / Shards(c);
+  out.weights = ServedWeightBytes(m, c.quantization) / Shards(c);
   const double seq = c.input_tokens + c.output_tokens;
   out.kv_cache = batch * KvBytesPerSequence(m, seq, c.kv_bytes) / KvShards(c);
   // Prefill workspace: one chunk's hidden and FFN activations, and fp32 logits of the batch.
-  out.activations = (kPrefillChunkTokens * (4 * m.hidden + 4 * m.ffn) + 4 * batch * m.vocab) / c.tp;
+  out.activations =
+      (kPrefillChunkTokens * (4 * m.hidden + 4 * m.ffn_active) + 4 * batch * m.vocab) / c.tp;
   out.overhead = kContextBytes + (1 - kMemoryUtilization) * 0;  // the 10% reserve is headroom
   return out;
 }
@@ -103,27 +117,27 @@ ServeTiming ServingTiming(const ServeConfig& c, const GpuSpec& gpu, const Topolo
   const double context = c.input_tokens + c.output_tokens / 2;  // average during decode
   const double kv_read = batch * KvBytesPerSequence(m, context, c.kv_bytes) / KvShards(c);
   const double mem_s = (DecodeWeightBytes(c, batch) + kv_read) / bw;
-  const double prefill_eff = c.prefill_eff > 0 ? c.prefill_eff : 0.75 * eff.matmul;
+  const double prefill_eff = c.prefill_eff > 0 ? c.prefill_eff : eff.PrefillEfficiency();
   out.compute_known = c.peak_flops > 0;
   double compute_s = 0;
   if (out.compute_known) {
-    compute_s = batch * ForwardFlopPerToken(m, context) / (Shards(c) * c.peak_flops * prefill_eff);
+    compute_s = batch * DecodeFlopPerToken(m, context) / (Shards(c) * c.peak_flops * prefill_eff);
   }
   out.compute_bound = compute_s > mem_s;
   // Two all-reduces of batch x hidden 16-bit values per layer with TP.
   const double tp_bw = topo.intra_bps > 0 ? topo.intra_bps : 1e12;
-  // Small-message all-reduce latency grows with the tree depth (NCCL: ~8 us per level on
-  // NVLink; gpt-fast's TP rows show ~20-35 us per all-reduce at TP 2-8).
-  const double tp_latency = topo.intra_latency_s * (1 + std::log2(double(c.tp)));
+  // Small-message all-reduce latency: NCCL's grows with the tree depth (~8 us per level on
+  // NVLink; gpt-fast's TP rows show ~20-35 us per all-reduce at TP 2-8), Neuron's does not.
+  const double tp_latency = topo.SmallAllReduceLatency(c.tp);
   const double tp_s =
       c.tp > 1 ? 2 * m.layers / c.pp *
                      (tp_latency + 2.0 * (c.tp - 1) / c.tp * batch * m.hidden * 2 / tp_bw)
                : 0;
-  out.step_s = std::max(compute_s, mem_s) + tp_s + m.layers * kLaunchOverheadPerLayer_s;
+  out.step_s = std::max(compute_s, mem_s) + tp_s + m.layers * eff.decode_layer_s;
   if (out.compute_known) {  // causal prompt: 2N·S + 2·L·S²·a·d_h, and one weight read
     const double s = c.input_tokens;
     const double flop =
-        2 * m.matmul_params * s + 2 * m.layers * AttentionContext(m, s) * s * m.heads * m.head_dim;
+        2 * m.matmul_params * s + AttentionFlopPerContextToken(m) * AttentionContext(m, s) * s / 2;
     out.prefill_s =
         std::max(flop / (c.tp * c.peak_flops * prefill_eff), DecodeWeightBytes(c, s) * c.pp / bw) +
         tp_s;

@@ -18,6 +18,11 @@ double WeightBytes(std::optional<Precision> quantization);
 // costs), e.g. int4 0.6: gpt-fast reaches 42% of peak with int4 vs 69% with bf16 on A100.
 double QuantizedMbuFactor(std::optional<Precision> quantization);
 
+// Bytes of all weights as served: linear weights at the quantization's width (unquantized
+// routed experts at the checkpoint's expert format, ModelArch::expert_weight_bytes), the rest
+// (norms, embeddings, router) 16-bit.
+double ServedWeightBytes(const ModelShape& m, std::optional<Precision> quantization);
+
 struct ServeConfig {
   const ModelShape* model = nullptr;
   std::optional<Precision> quantization;  // nullopt = 16-bit

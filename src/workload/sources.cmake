@@ -10,6 +10,7 @@ set(GPUADVISOR_WORKLOAD_SOURCES
   src/workload/json_text.cc
   src/workload/validate.cc
   src/workload/device.cc
+  src/workload/neuron.cc
   src/workload/llm_formulas.cc
   src/workload/train_model.cc
   src/workload/serve_model.cc
@@ -18,6 +19,7 @@ set(GPUADVISOR_WORKLOAD_SOURCES
   src/workload/estimate_train.cc
   src/workload/estimate_serve.cc
   src/workload/estimate_other.cc
+  src/workload/estimate_vision.cc
   src/workload/estimate_json.cc
   src/workload/hardware.cc
 )

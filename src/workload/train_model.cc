@@ -42,7 +42,7 @@ bool Is32Bit(Precision p) { return p == Precision::kFp32 || p == Precision::kTf3
 // activation functions, dropout, bias; about 40 bytes per hidden unit and 12 per FFN unit in
 // unfused PyTorch/Megatron kernels.
 double ElementwiseBytesPerTokenLayer(const ModelShape& m, double t, bool sp) {
-  return 40 * m.hidden / (sp ? t : 1) + 12 * m.ffn * m.active_experts / t;
+  return 40 * m.hidden / (sp ? t : 1) + 12 * m.ffn_active / t;
 }
 
 // Elementwise traffic of eager PyTorch (torchtitan without torch.compile), per token and
@@ -77,7 +77,7 @@ double Passes(Recompute r) { return r == Recompute::kFull || r == Recompute::kOp
 // Elements entering FP8 GEMMs per token per layer (QKV, output projection, MLP up and down),
 // each cast (and, backward, transposed) once per pass.
 double Fp8CastBytesPerTokenLayer(const ModelShape& m, double t) {
-  const double inputs = 2 * m.hidden + m.heads * m.head_dim + m.ffn * m.active_experts;
+  const double inputs = 2 * m.hidden + m.heads * m.v_dim + m.ffn_active;
   return kFp8CastBytes * inputs / t;
 }
 
@@ -193,7 +193,22 @@ const FrameworkTraits& TraitsOf(Framework f) {
                                           .loss_bytes_per_logit = 4,
                                           .hopper_attention = false,
                                           .eager_elementwise = false};
+  // AWS NeuronX Distributed (Trainium): Megatron-style TP/SP layers and ZeRO-1; the Neuron
+  // compiler schedules the collectives, no TP-GEMM overlap is documented; gradients reduced in
+  // the training precision.
+  static const FrameworkTraits kNeuronx{.tp_overlap = false,
+                                        .grad_reduce_overlap = true,
+                                        .param_gather_overlap = false,
+                                        .uneven_pipeline = false,
+                                        .fp32_reduce_always = false,
+                                        .fp32_reduce_with_bf16 = false,
+                                        .reduce_every_micro_batch = false,
+                                        .loss_bytes_per_logit = 4,
+                                        .hopper_attention = false,
+                                        .eager_elementwise = false};
   switch (f) {
+    case Framework::kNeuronx:
+      return kNeuronx;
     case Framework::kMegatronCore:
       return kMegatronCore;
     case Framework::kMegatronLm:
@@ -208,7 +223,8 @@ const FrameworkTraits& TraitsOf(Framework f) {
   return kFsdp;
 }
 
-Framework DefaultFramework(int tp, int pp) {
+Framework DefaultFramework(int tp, int pp, bool neuron) {
+  if (neuron) return Framework::kNeuronx;
   return tp > 1 || pp > 1 ? Framework::kMegatronCore : Framework::kFsdp;
 }
 
@@ -230,7 +246,15 @@ double LoraAdapterParams(const ModelShape& m, int rank, LoraTargets targets) {
   const double h = m.hidden, q = m.heads * m.head_dim, kv = m.kv_heads * m.head_dim;
   const double qv = (h + q) + (h + kv);
   const double attention = qv + (h + kv) + (q + h);
-  const double mlp = (m.gated ? 3 : 2) * (h + m.ffn) * m.experts;
+  // MLP matrices per layer, mean over layers: every routed and shared expert of a MoE layer,
+  // the dense FFN elsewhere. (MLA's projections are approximated by heads of head_dim.)
+  const double matrices = m.gated ? 3 : 2;
+  double mlp = matrices * (h + m.ffn) * m.experts;
+  if (m.moe_layers > 0) {
+    const double moe = mlp + (m.shared_ffn > 0 ? matrices * (h + m.shared_ffn) : 0);
+    mlp =
+        (m.moe_layers * moe + (m.layers - m.moe_layers) * matrices * (h + m.dense_ffn)) / m.layers;
+  }
   double per_layer = targets == LoraTargets::kQv          ? qv
                      : targets == LoraTargets::kAttention ? attention
                                                           : attention + mlp;
@@ -510,10 +534,10 @@ TrainStep TrainingStep(const TrainConfig& c, const GpuSpec& gpu, const Topology&
   }
   out.tp_comm_s = TpCommSeconds(c, topo, tokens_per_pipeline);
   out.pp_comm_s = PpCommSeconds(c, topo);
-  const double busy = out.compute_s + out.memory_s + out.tp_comm_s;
+  const double busy = out.compute_s + out.memory_s * (1 - eff.elementwise_overlap) + out.tp_comm_s;
   out.bubble_fraction = p.pp > 1 ? (p.pp - 1.0) / (p.virtual_pp * micro_batches) : 0;
   // One micro-batch's work on this device, split forward / backward by FLOPs.
-  const double per_mb = (out.compute_s + out.memory_s) / micro_batches;
+  const double per_mb = (busy - out.tp_comm_s) / micro_batches;
   const double forward_share = forward / out.hardware_flop_per_token;
   const MicroBatchWindow window{per_mb * forward_share, per_mb * (1 - forward_share),
                                 micro_batches};

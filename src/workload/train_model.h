@@ -25,8 +25,9 @@ struct FrameworkTraits {
   bool eager_elementwise;         // norms, rotary, activations as separate eager PyTorch ops
 };
 const FrameworkTraits& TraitsOf(Framework f);
-// Megatron-Core when the layout has TP or PP, PyTorch FSDP otherwise.
-Framework DefaultFramework(int tp, int pp);
+// NeuronX Distributed on Neuron devices; else Megatron-Core when the layout has TP or PP,
+// PyTorch FSDP otherwise.
+Framework DefaultFramework(int tp, int pp, bool neuron);
 
 // Everything a training configuration fixes. Degrees are >= 1.
 struct TrainConfig {

@@ -1,8 +1,10 @@
 // Cross-field checks of a Workload. Each message names the field (as a flag name).
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
 #include "gpuadvisor/workload.h"
+#include "workload/model_internal.h"
 
 namespace gpuadvisor {
 namespace {
@@ -31,6 +33,14 @@ Status CheckLimits(const Workload& w) {
       {"experts", double(m.experts), 1e5},
       {"active-experts", double(m.active_experts), 1e5},
       {"max-positions", double(m.max_positions), 1e8},
+      {"context-length", double(m.context_length), 1e8},
+      {"kv-lora-rank", double(m.kv_lora_rank), 1e6},
+      {"q-lora-rank", double(m.q_lora_rank), 1e6},
+      {"rope-head-dim", double(m.rope_head_dim), 1e5},
+      {"v-head-dim", double(m.v_head_dim), 1e5},
+      {"shared-ffn", double(m.shared_ffn), 1e7},
+      {"dense-layers", double(m.dense_layers), 1e4},
+      {"dense-ffn", double(m.dense_ffn), 1e7},
       {"sliding-window", double(m.sliding_window), 1e8},
       {"params", m.params, 1e15},
       {"tokens", w.tokens, 1e18},
@@ -53,6 +63,8 @@ Status CheckLimits(const Workload& w) {
       {"resolution", double(w.resolution), 1e5},
       {"batch", double(w.batch), 1e6},
       {"steps", double(w.steps), 1e5},
+      {"fwd-gflop-per-sample", m.fwd_flop_per_image / 1e9, 1e9},
+      {"activation-mb-per-sample", m.act_elems_per_image * 2 / 1e6, 1e9},
       {"fp64-flop", w.fp64_flop, 1e30},
       {"fp32-flop", w.fp32_flop, 1e30},
       {"fp64-flops", w.fp64_flops_needed, 1e22},
@@ -83,12 +95,45 @@ bool IsTransformer(ModelFamily f) {
          f == ModelFamily::kEncoderDecoder;
 }
 
+// Multi-head latent attention needs its widths; its keys mean nothing without it.
+Status ValidateLatentAttention(const ModelArch& m) {
+  if (m.kv_lora_rank <= 0) {
+    if (m.q_lora_rank > 0) return Bad("q-lora-rank: only applies with kv-lora-rank (MLA)");
+    if (m.rope_head_dim > 0) return Bad("rope-head-dim: only applies with kv-lora-rank (MLA)");
+    return Status::OK();
+  }
+  if (m.head_dim <= 0) {
+    return Bad("head-dim: required with kv-lora-rank (the non-rotary query/key width per head)");
+  }
+  if (m.rope_head_dim <= 0) {
+    return Bad("rope-head-dim: required with kv-lora-rank (the rotary key width)");
+  }
+  return Status::OK();
+}
+
+// Shared experts and dense layers refine a MoE model; on a dense one they would be ignored.
+Status ValidateMoeLayout(const ModelArch& m) {
+  if (m.experts <= 1) {
+    if (m.shared_ffn > 0) return Bad("shared-ffn: only applies to MoE models (set experts)");
+    if (m.dense_layers > 0) return Bad("dense-layers: only applies to MoE models (set experts)");
+    if (m.dense_ffn > 0) return Bad("dense-ffn: only applies to MoE models (set experts)");
+    return Status::OK();
+  }
+  if (m.dense_layers > m.layers) {
+    return Bad("dense-layers: " + std::to_string(m.dense_layers) + " exceeds layers " +
+               std::to_string(m.layers));
+  }
+  return Status::OK();
+}
+
 Status ValidateArchitecture(const ModelArch& m) {
   const bool any_shape = m.layers > 0 || m.hidden > 0 || m.heads > 0;
   if (!any_shape) return Status::OK();  // params only: a GPT-like shape is assumed
   if (m.layers <= 0) return Bad("layers: required with hidden/heads");
   if (m.hidden <= 0) return Bad("hidden: required with layers/heads");
   if (m.heads <= 0) return Bad("heads: required with layers/hidden");
+  GPUADVISOR_RETURN_IF_ERROR(ValidateLatentAttention(m));
+  GPUADVISOR_RETURN_IF_ERROR(ValidateMoeLayout(m));
   if (m.head_dim == 0 && m.hidden % m.heads != 0) {
     return Bad("heads: " + std::to_string(m.heads) + " does not divide hidden " +
                std::to_string(m.hidden));
@@ -103,6 +148,27 @@ Status ValidateArchitecture(const ModelArch& m) {
   }
   if (m.vocab <= 0 && m.family != ModelFamily::kEncoder) {
     return Bad("vocab: required with an explicit architecture");
+  }
+  return Status::OK();
+}
+
+// A served request (prompt + generated tokens) must fit the model's context window: engines
+// refuse longer ones (vLLM: max_model_len, derived from the config in _get_and_verify_max_len).
+// Training past the window is only a warning (estimate_train.cc): that is how windows grow.
+Status ValidateContextWindow(const Workload& w) {
+  const int window = w.model.context_length;
+  if (window <= 0) return Status::OK();
+  const workload_internal::RequestShape r = workload_internal::ServeRequestShape(w);
+  const int64_t in = r.input, out = r.output;
+  const std::string limit = "the model's context window of " + std::to_string(window) +
+                            " tokens (--context-length overrides it)";
+  if (in > window) {
+    return Bad("input-tokens: " + std::to_string(in) + " exceeds " + limit);
+  }
+  if (in + out > window) {
+    return Bad(std::string(w.output_tokens > 0 ? "output-tokens: " : "input-tokens: ") +
+               std::to_string(in) + " input + " + std::to_string(out) + " output tokens exceed " +
+               limit);
   }
   return Status::OK();
 }
@@ -129,6 +195,7 @@ Status ValidateLlm(const Workload& w) {
   if (w.parallelism.zero && (w.task == TaskKind::kServe)) {
     return Bad("zero: does not apply to serving");
   }
+  if (w.task == TaskKind::kServe) return ValidateContextWindow(w);
   return Status::OK();
 }
 
@@ -136,9 +203,15 @@ Status ValidateVision(const Workload& w) {
   const ModelArch& m = w.model;
   if (m.fwd_flop_per_image <= 0) {
     return Bad("model: task " + std::string(TaskKindName(w.task)) +
-               " needs a vision preset (resnet50, vit-b16, stable-diffusion-xl, ...)");
+               " needs a vision preset (resnet50, vit-b16, unet3d, retinanet, "
+               "stable-diffusion-2, ...) or a custom model (--fwd-gflop-per-sample)");
   }
   if (w.images <= 0) return Bad("images: required (e.g. --images 1.28M)");
+  if (w.precision == Precision::kInt8 && w.engine == Engine::kEager) {
+    return Bad(
+        "engine: int8 vision inference runs in a fused engine (TensorRT); eager PyTorch has no "
+        "int8 convolutions");
+  }
   return Status::OK();
 }
 
@@ -168,6 +241,11 @@ Status ValidateOther(const Workload& w) {
 
 Status Validate(const Workload& w) {
   GPUADVISOR_RETURN_IF_ERROR(CheckLimits(w));
+  if (w.precision == Precision::kInt8 && w.task != TaskKind::kInferVision) {
+    return Bad(
+        "precision: int8 compute is for vision inference (TensorRT); LLM serving quantizes "
+        "weights with --quantization int8");
+  }
   if (IsLlmTask(w.task)) return ValidateLlm(w);
   if (IsVisionTask(w.task)) return ValidateVision(w);
   return ValidateOther(w);

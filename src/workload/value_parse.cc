@@ -160,17 +160,29 @@ Result<Recompute> ParseRecompute(std::string_view key, std::string_view value) {
 
 Result<Framework> ParseFramework(std::string_view key, std::string_view value) {
   // Canonical names first (the message lists them), then the products built on them.
-  static const char* const kNames[] = {
-      "megatron-core", "megatron-lm", "fsdp",        "torchtitan", "deepspeed",
-      "nemo",          "megatron",    "llm-foundry", "composer",   "megatron-deepspeed"};
-  static const Framework kValues[] = {Framework::kMegatronCore, Framework::kMegatronLm,
-                                      Framework::kFsdp,         Framework::kTorchtitan,
-                                      Framework::kDeepSpeed,    Framework::kMegatronCore,
-                                      Framework::kMegatronCore, Framework::kFsdp,
-                                      Framework::kFsdp,         Framework::kMegatronLm};
+  static const char* const kNames[] = {"megatron-core",
+                                       "megatron-lm",
+                                       "fsdp",
+                                       "torchtitan",
+                                       "deepspeed",
+                                       "neuronx",
+                                       "nemo",
+                                       "megatron",
+                                       "llm-foundry",
+                                       "composer",
+                                       "megatron-deepspeed",
+                                       "neuronx-distributed",
+                                       "nxd"};
+  static const Framework kValues[] = {
+      Framework::kMegatronCore, Framework::kMegatronLm,   Framework::kFsdp,
+      Framework::kTorchtitan,   Framework::kDeepSpeed,    Framework::kNeuronx,
+      Framework::kMegatronCore, Framework::kMegatronCore, Framework::kFsdp,
+      Framework::kFsdp,         Framework::kMegatronLm,   Framework::kNeuronx,
+      Framework::kNeuronx};
   int i = MatchName(value, kNames);
   if (i < 0) {
-    return Expected(key, "one of megatron-core|megatron-lm|fsdp|torchtitan|deepspeed", value);
+    return Expected(key, "one of megatron-core|megatron-lm|fsdp|torchtitan|deepspeed|neuronx",
+                    value);
   }
   return kValues[i];
 }
@@ -196,6 +208,37 @@ Result<LoraTargets> ParseLoraTargets(std::string_view key, std::string_view valu
   int i = MatchName(value, kNames);
   if (i < 0) return Expected(key, OneOf(kNames), value);
   return static_cast<LoraTargets>(i);
+}
+
+Result<KernelClass> ParseKernelClass(std::string_view key, std::string_view value) {
+  static const char* const kNames[] = {"conv",        "gemm",   "attention",
+                                       "convolution", "matmul", "linear"};
+  static const KernelClass kValues[] = {KernelClass::kConv,      KernelClass::kGemm,
+                                        KernelClass::kAttention, KernelClass::kConv,
+                                        KernelClass::kGemm,      KernelClass::kGemm};
+  int i = MatchName(value, kNames);
+  if (i < 0) return Expected(key, "one of conv|gemm|attention", value);
+  return kValues[i];
+}
+
+Result<Engine> ParseEngine(std::string_view key, std::string_view value) {
+  // The fusing runtimes by name, so a workload can say what it runs on.
+  static const char* const kNames[] = {"eager",    "fused", "tensorrt", "trt",
+                                       "compiled", "xla",   "neuron",   "torch-compile"};
+  static const Engine kValues[] = {Engine::kEager, Engine::kFused, Engine::kFused, Engine::kFused,
+                                   Engine::kFused, Engine::kFused, Engine::kFused, Engine::kFused};
+  int i = MatchName(value, kNames);
+  if (i < 0) return Expected(key, "one of eager|fused (tensorrt, compiled, xla, neuron)", value);
+  return kValues[i];
+}
+
+Result<HpcKind> ParseHpcKind(std::string_view key, std::string_view value) {
+  static const char* const kNames[] = {"general", "dense-la", "hpl", "dgemm", "other"};
+  static const HpcKind kValues[] = {HpcKind::kGeneral, HpcKind::kDenseLa, HpcKind::kDenseLa,
+                                    HpcKind::kDenseLa, HpcKind::kGeneral};
+  int i = MatchName(value, kNames);
+  if (i < 0) return Expected(key, "one of dense-la|general", value);
+  return kValues[i];
 }
 
 std::string CanonicalKey(std::string_view key) {

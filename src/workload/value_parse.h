@@ -35,12 +35,16 @@ Result<Precision> ParsePrecision(std::string_view key, std::string_view value,
                                  std::initializer_list<Precision> allowed);
 Result<Optimizer> ParseOptimizer(std::string_view key, std::string_view value);
 Result<Recompute> ParseRecompute(std::string_view key, std::string_view value);
-// megatron-core|megatron-lm|fsdp|torchtitan|deepspeed; also nemo, megatron, llm-foundry,
-// composer, megatron-deepspeed.
+// megatron-core|megatron-lm|fsdp|torchtitan|deepspeed|neuronx; also nemo, megatron,
+// llm-foundry, composer, megatron-deepspeed, neuronx-distributed, nxd.
 Result<Framework> ParseFramework(std::string_view key, std::string_view value);
 Result<Codec> ParseCodec(std::string_view key, std::string_view value);
 Result<Offload> ParseOffload(std::string_view key, std::string_view value);
 Result<LoraTargets> ParseLoraTargets(std::string_view key, std::string_view value);
+Result<KernelClass> ParseKernelClass(std::string_view key, std::string_view value);
+// "eager" or "fused"; the fusing runtimes' names ("tensorrt", "xla", "neuron") mean fused.
+Result<Engine> ParseEngine(std::string_view key, std::string_view value);
+Result<HpcKind> ParseHpcKind(std::string_view key, std::string_view value);
 
 // "kv_heads", "--kv-heads" and "KV-Heads" all become "kv-heads".
 std::string CanonicalKey(std::string_view key);

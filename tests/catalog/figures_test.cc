@@ -125,6 +125,9 @@ TEST(AcceleratorFiguresTest, FillsGapsAndGradesEachSpec) {
   const GpuSpec& t4 = Find(gpus, "T4");  // found by alias
   EXPECT_DOUBLE_EQ(*t4.fp64_tflops, 0.253);
   EXPECT_EQ(t4.confidence, "derived");
+  EXPECT_EQ(t4.derived_fields, std::vector<std::string>{"fp64_tflops"});
+  EXPECT_EQ(a10g.derived_fields,
+            (std::vector<std::string>{"bf16_tflops", "fp32_tflops", "tf32_tflops"}));
   const GpuSpec& trn = Find(gpus, "Trainium");
   EXPECT_EQ(trn.neuron_cores, 2);
   EXPECT_DOUBLE_EQ(*trn.neuronlink_gbyte_s, 384);

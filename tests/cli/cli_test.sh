@@ -81,6 +81,21 @@ expect_exit "no hardware" 2 "--instance TYPE" estimate --task serve --model llam
 expect_exit "gpus vs instance" 2 "--gpus" estimate --task serve --model llama-3.1-8b --instance p5.48xlarge --gpus 4
 expect_exit "unknown instance" 2 "did you mean" estimate --task serve --model llama-3.1-8b --instance p5.48xlarg
 expect_exit "missing config" 3 "cannot open" estimate --task serve --model-config /nonexistent/config.json --gpu H100
+# Hugging Face configs and ids (issue 15): never miscounted, refused with one line, exit 2.
+HF="$(dirname "$0")/../workload/fixtures/hf"
+expect_json "DeepSeek-V3 MLA KV ~70 KB/token" 'abs(d["memory"]["kv_cache_kib_per_token"]*1024/70e3-1)<0.1 and abs(d["model"]["params_total"]/671e9-1)<0.01' estimate --task serve --model-config "$HF/deepseek_v3.json" --gpu H200 --gpus 8 --quantization fp8 --json
+expect_json "gpt-oss-120b MXFP4 fits one H100" 'd["memory"]["fits"] and abs(d["model"]["params_total"]/116.83e9-1)<0.001' estimate --task serve --model-config "$HF/gpt_oss_120b.json" --gpu H100 --concurrency 1 --json
+expect_json "HF id -> preset" 'd["model"]["name"]=="llama-3.1-8b" and any("Hugging Face id read as preset llama-3.1-8b" in a for a in d["assumptions"])' estimate --task serve --model meta-llama/Llama-3.1-8B-Instruct --gpu H100 --json
+expect_json "HF id as model-config" 'd["model"]["name"]=="mixtral-8x7b"' estimate --task serve --model-config mistralai/Mixtral-8x7B-v0.1 --gpu H100 --gpus 2 --json
+expect_exit "unknown HF id" 2 "did you mean llama-3.1-8b" estimate --task serve --model someone/Llama-3.1-8B-finetuned --gpu H100
+expect_exit "unknown model_type" 2 "model_type: \"falcon\" is not supported (supported: bert," estimate --task serve --model-config "$HF/falcon_7b.json" --gpu H100
+expect_exit "missing model_type" 2 "model_type: missing" estimate --task serve --model-config "$HF/no_model_type.json" --gpu H100
+expect_exit "unknown MoE key" 2 "num_experts: not modelled for model_type llama" estimate --task serve --model-config "$HF/llama_with_experts.json" --gpu H100
+"$BIN" estimate --task serve --model-config "$HF/llama_unknown_key.json" --gpu H100 2>&1 >/dev/null | grep -q 'warning: .*keys not understood.*cross_attention_layers' && ok || bad "unknown size key warned"
+expect_exit "serve past the window" 2 "output-tokens: 4000 input + 200 output tokens exceed the model's context window of 4096" estimate --task serve --model llama-2-7b --input-tokens 4000 --output-tokens 200 --gpu H100
+expect_exit "prompt past the window" 2 "input-tokens: 140000 exceeds" estimate --task serve --model-config "$HF/qwen2.5_7b_instruct_yarn.json" --input-tokens 140000 --gpu H100
+"$BIN" estimate --task serve --model llama-2-7b --input-tokens 4000 --output-tokens 200 --context-length 8192 --gpu H100 >/dev/null 2>&1 && ok || bad "--context-length overrides the window"
+"$BIN" estimate --task finetune --model llama-2-7b --seq-len 8192 --tokens 10M --gpu H100 --gpus 8 2>&1 >/dev/null | grep -q 'warning: seq-len 8192 exceeds' && ok || bad "training past the window warns"
 "$BIN" estimate --task serve --model llama-3.1-8b --gpu L4 2>/dev/null | grep -q 'Assumptions:' && ok || bad "estimate table"
 "$BIN" estimate --task serve --model llama-3.1-8b --gpu L4 --format csv 2>/dev/null | grep -q '^assumption,' && ok || bad "estimate csv"
 "$BIN" estimate --help | grep -q -- '--kv-precision' && ok || bad "estimate help"

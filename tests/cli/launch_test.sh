@@ -9,7 +9,8 @@ trap 'rm -rf "$TMP"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-# expect_exit CODE PATTERN ARGS...: exit code and a stderr line matching PATTERN.
+# expect_exit CODE PATTERN ARGS...: exit code and a stderr line matching PATTERN ('' = any stderr,
+# none included).
 expect_exit() {
   local code=$1 pattern=$2
   shift 2

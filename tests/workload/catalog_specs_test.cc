@@ -53,6 +53,7 @@ TEST(CatalogSpecsTest, TestGpusMatchTheEmbeddedCatalog) {
     EXPECT_EQ(t.neuron_cores, g->neuron_cores);
     EXPECT_EQ(t.neuronlink_topology, g->neuronlink_topology);
     EXPECT_EQ(t.confidence, g->confidence);
+    EXPECT_EQ(t.derived_fields, g->derived_fields);
     EXPECT_EQ(t.supports_bf16, g->supports_bf16);
     EXPECT_EQ(t.supports_fp8, g->supports_fp8);
     EXPECT_EQ(t.vendor, g->vendor);

@@ -57,6 +57,12 @@ TEST(ConfidenceTest, RoughWorkloadOrDerivedFiguresCapAtMedium) {
   const Estimate e = EstimateOn(Pretrain(), hw);
   EXPECT_EQ(e.confidence, Confidence::kMedium);
   EXPECT_NE(e.confidence_basis.find("derived"), std::string::npos) << e.confidence_basis;
+  // Only the figures the task reads count: a derived FP64 rate leaves LLM training alone but
+  // caps FP64 HPC.
+  derived.derived_fields = {"fp64_tflops"};
+  EXPECT_EQ(EstimateOn(Pretrain(), hw).confidence, Confidence::kHigh);
+  const Workload hpc = MakeWorkload({{"task", "hpc"}, {"fp64-flop", "1e18"}});
+  EXPECT_EQ(EstimateOn(hpc, hw).confidence, Confidence::kMedium);
 }
 
 TEST(ConfidenceTest, FastModeGradesWithoutBasisAndJsonCarriesTheGrade) {

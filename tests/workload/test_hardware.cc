@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace gpuadvisor::testing {
 namespace {
@@ -47,9 +49,10 @@ GpuSpec Neuron(GpuSpec g, int cores, double neuronlink_gbyte_s, const char* topo
   return g;
 }
 
-GpuSpec Derived(GpuSpec g, const char* derivation) {
+GpuSpec Derived(GpuSpec g, const char* derivation, std::vector<std::string> fields) {
   g.confidence = "derived";
   g.derivation = derivation;
+  g.derived_fields = std::move(fields);
   return g;
 }
 
@@ -80,24 +83,25 @@ const GpuMap& AllGpus() {
     // tensor, 130 INT8; FP64 is not in it: TU104 runs FP64 at 1/32 of FP32 (CUDA C++ Programming
     // Guide, arithmetic instruction throughput, cc 7.5).
     (*m)["T4"] = Derived(Spec("T4", "Turing", 16384, 320, 0.253, 8.1, no, 65, no, no, 1, false),
-                         "fp64_tflops: FP32 8.1 / 32 (cc 7.5 FP64 rate)");
+                         "fp64_tflops: FP32 8.1 / 32 (cc 7.5 FP64 rate)", {"fp64_tflops"});
     (*m)["T4"].int8_tops = 130;
     // A10G: no NVIDIA datasheet. GA102, 80 SMs at 1.71 GHz boost: FP32 = 80 x 256 FLOP/clk x
     // 1.71 GHz = 35.0; tensor FP16/BF16 with FP32 accumulate at 512 FLOP/clk/SM (half the A10's
     // 1024: 125 TFLOPS / (72 SMs x 1.695 GHz)) = 70.0, INT8 2x = 140 (Baseten's A10G table:
     // 35 / 70 / 140); FP64 1/64 of FP32 (cc 8.6).
-    (*m)["A10G"] =
-        Derived(Spec("A10G", "Ampere", 22888, 600, 0.547, 35.0, 35.0, 70.0, no, no, no, true),
-                "80 SMs x 1.71 GHz x GA10x per-SM rates (FP32 256, FP16/BF16 tensor "
-                "with FP32 accumulate 512 FLOP/clock); fp64_tflops: FP32 / 64");
+    (*m)["A10G"] = Derived(
+        Spec("A10G", "Ampere", 22888, 600, 0.547, 35.0, 35.0, 70.0, no, no, no, true),
+        "80 SMs x 1.71 GHz x GA10x per-SM rates (FP32 256, FP16/BF16 tensor "
+        "with FP32 accumulate 512 FLOP/clock); fp64_tflops: FP32 / 64",
+        {"fp32_tflops", "tf32_tflops", "bf16_tflops", "fp16_tflops", "int8_tops", "fp64_tflops"});
     (*m)["A10G"].int8_tops = 140;
     // L4 / L40S datasheets give no FP64: AD10x runs FP64 at 1/64 of FP32 (cc 8.9).
     (*m)["L4"] =
         Derived(Spec("L4", "Ada Lovelace", 22888, 300, 0.473, 30.3, 60, 121, 242.5, no, 2, true),
-                "fp64_tflops: FP32 / 64 (cc 8.9 FP64 rate)");
+                "fp64_tflops: FP32 / 64 (cc 8.9 FP64 rate)", {"fp64_tflops"});
     (*m)["L40S"] = Derived(
         Spec("L40S", "Ada Lovelace", 45776, 864, 1.431, 91.6, 183, 362.05, 733, no, 3, true),
-        "fp64_tflops: FP32 / 64 (cc 8.9 FP64 rate)");
+        "fp64_tflops: FP32 / 64 (cc 8.9 FP64 rate)", {"fp64_tflops"});
     // Neuron devices (AWS Neuron architecture pages). NeuronLink per device: trn1-arch 384 GB/s
     // per Trainium = 4 NeuronLink-v2 links x 96 GB/s; Inferentia2 has 2 such links: 192 GB/s, as
     // inf2-arch states. Trn1 servers wire 16 chips as a 2D torus (4x4), inf2.48xlarge as a ring;

@@ -5,14 +5,20 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   workload/memory_test.cc
   workload/fields_test.cc
   workload/workload_file_test.cc
+  workload/hf_config_test.cc
   workload/estimate_test.cc
   workload/property_test.cc
   workload/calibration_test.cc
+  workload/vision_test.cc
   workload/hardware_test.cc
   workload/catalog_specs_test.cc
   workload/confidence_test.cc
+  workload/neuron_test.cc
   workload/train_setups_test.cc
 )
 # The calibration fixture is read at run time from the source tree.
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/calibration_test.cc PROPERTIES
   COMPILE_DEFINITIONS "GPUADVISOR_WORKLOAD_FIXTURES=\"${CMAKE_CURRENT_LIST_DIR}/fixtures\"")
+# Hand-written config.json fixtures of the Hugging Face import tests.
+set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/hf_config_test.cc PROPERTIES
+  COMPILE_DEFINITIONS "GPUADVISOR_HF_FIXTURES=\"${CMAKE_CURRENT_LIST_DIR}/fixtures/hf\"")

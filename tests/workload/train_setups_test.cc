@@ -199,8 +199,9 @@ TEST(FrameworkTest, MegatronCoreOverlapsTpCommunicationMegatronLmDoesNot) {
   EXPECT_LT(core.tp_comm_s, 0.5 * legacy.tp_comm_s);
   EXPECT_LT(core.step_s, legacy.step_s);
   // The default framework follows the layout.
-  EXPECT_EQ(workload_internal::DefaultFramework(8, 1), Framework::kMegatronCore);
-  EXPECT_EQ(workload_internal::DefaultFramework(1, 1), Framework::kFsdp);
+  EXPECT_EQ(workload_internal::DefaultFramework(8, 1, false), Framework::kMegatronCore);
+  EXPECT_EQ(workload_internal::DefaultFramework(1, 1, false), Framework::kFsdp);
+  EXPECT_EQ(workload_internal::DefaultFramework(8, 1, true), Framework::kNeuronx);
   Workload w;
   ASSERT_TRUE(SetWorkloadField(&w, "framework", "nemo").ok());
   EXPECT_EQ(*w.framework, Framework::kMegatronCore);

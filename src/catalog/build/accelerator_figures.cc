@@ -20,7 +20,7 @@ constexpr const char* kTopologyField = "neuronlink_topology";
 // The numeric GpuSpec fields a figure row may set.
 struct NumericField {
   const char* name;
-  std::optional<double> GpuSpec::*member;
+  std::optional<double> GpuSpec::* member;
 };
 
 const std::vector<NumericField>& NumericFields() {
@@ -229,6 +229,14 @@ Status ApplyAcceleratorFigures(const std::vector<AcceleratorFigure>& figures,
     auto it = derived.find(g.model);
     g.confidence = it == derived.end() ? "published" : "derived";
     g.derivation = it == derived.end() ? "" : JoinDerivations(it->second);
+    g.derived_fields.clear();
+    if (it == derived.end()) continue;
+    for (const AcceleratorFigure* f : it->second) {
+      if (std::find(g.derived_fields.begin(), g.derived_fields.end(), f->field) ==
+          g.derived_fields.end()) {
+        g.derived_fields.push_back(f->field);
+      }
+    }
   }
   return Status::OK();
 }

@@ -1,0 +1,362 @@
+// Vision training and inference from kernel classes (doc/estimation.md, "Vision").
+//
+// A model's forward FLOP are spread over convolution, GEMM and attention kernels, each at its
+// own share of the dense peak of the compute precision; the activations the layers write are
+// read back a number of times that depends on the framework (eager PyTorch vs a fusing engine
+// such as TensorRT or the Neuron compiler). Per sample the two terms meet in a roofline with
+// partial overlap; per batch every layer takes at least a launch's worth of time, so small
+// batches under-fill the device.
+#include <algorithm>
+#include <cmath>
+
+#include "util/strings.h"
+#include "workload/estimate_internal.h"
+
+namespace gpuadvisor::workload_internal {
+namespace {
+
+// Share of the smaller roofline term left exposed. Eager: the normalisation/activation kernels
+// run between the convolutions and cuDNN hides part of them in its epilogues (0.5, set on the
+// DeepLearningExamples ResNet-50 rows). Fused: the elementwise work runs inside the conv/GEMM
+// epilogues and only the layer-boundary traffic the next layer waits for stays exposed (0.25;
+// checked on the seven CNN rows of the AWS Neuron inf2 table and MLPerf ResNet-50 on H100).
+constexpr double kUnhiddenEager = 0.5;
+constexpr double kUnhiddenFused = 0.25;
+// INT8/FP8 kernels reach 0.85 of the 16-bit kernels' share of their (doubled) peak, as the FP8
+// GEMMs of the training model (TransformerEngine; NeMo's FP8/BF16 speed-ups of 1.3-1.6x).
+constexpr double kLowPrecisionEfficiency = 0.85;
+// Fused attention relative to a large GEMM: FlashAttention-2 reaches 50-73% of the A100 peak
+// (Dao 2023, Fig. 5) where cuBLAS GEMMs reach ~80%.
+constexpr double kAttentionVsGemm = 0.8;
+// Width of the compute tile a narrow layer under-fills: the 128-wide CTA tiles of cuDNN/CUTLASS
+// tensor-core kernels (output channels), the 128x128 systolic TensorEngine of a NeuronCore-v2
+// (input channels: a convolution is lowered to per-tap matmuls contracting over them; AWS
+// Neuron architecture guide). It explains the Neuron inf2 CNN table: ResNet-18 runs at 13% of
+// the BF16 peak, VGG-16 at 34%.
+constexpr double kTileWidth = 128;
+// PyTorch eager on NVIDIA: cuDNN's tensor-core convolutions want NHWC; PyTorch's default NCHW
+// layout (which TF32/FP32 runs keep; AMP recipes such as DeepLearningExamples switch to
+// channels_last) costs a transpose of every convolution input: one more read and write per
+// element and pass (cuDNN "Convolutional Layers User's Guide", tensor layouts).
+constexpr double kNchwTransposeAccesses = 2;
+// Under-fill: a convolution/GEMM kernel cuts its output into 128x128 tiles, one per SM (or per
+// NeuronCore pass); a layer with too few tiles for a full wave still takes a wave's time. Modelled
+// as a fixed cost per layer and pass on top of the batch's work, t = n x t_sample + layers x
+// 5 us, i.e. throughput n / (n + n_half). 5 us sits inside the range the inf2 batch-1 latencies
+// give (2-15 us per layer: 0.6 ms for ResNet-18 .. 1.2 ms for ResNet-152); ResNet-50 at batch 1
+// with TensorRT on a V100 (~1.1 ms where its FLOP need 0.13 ms: ~18 us per layer) is the slow end.
+constexpr double kLayerFillS = 5e-6;
+// Eager PyTorch dispatches ~3 operators per layer (conv, norm, activation) from the host at
+// ~30 us each (module call, autograd and autocast bookkeeping): ResNet-50 at batch 1 is
+// host-bound at 5-13 ms (DeepLearningExamples inference tables on V100 and T4).
+constexpr double kEagerOpsPerLayer = 3;
+constexpr double kEagerHostPerOpS = 30e-6;
+// Host JPEG decode + resize at 224 px per vCPU (PyTorch DataLoader with PIL).
+constexpr double kDecodeImagesPerVcpu = 150;
+constexpr double kMultiNodeScaling = 0.9;  // data-parallel efficiency across nodes
+// Activations kept for the backward pass: each conv/linear output and its normalised copy.
+constexpr double kStoredPerElement = 2;
+// Inference keeps the largest layers' inputs and outputs alive (ResNet-50: the stem and stage
+// 1 hold ~20% of the activation elements).
+constexpr double kLiveInferenceShare = 0.2;
+constexpr int kCustomLayers = 50;  // custom model without a layer count
+constexpr int kCustomBatch = 32;
+
+// The kernel-class mix of a custom model: all its FLOP in the named class.
+struct Mix {
+  double conv, attention, gemm;
+};
+
+Mix MixOf(const Workload& w) {
+  const ModelArch& m = w.model;
+  const bool custom_class = (w.arch_set & kArchKernelClass) != 0;
+  if (!custom_class && (m.conv_share > 0 || m.attention_share > 0)) {
+    return {m.conv_share, m.attention_share, std::max(0.0, 1 - m.conv_share - m.attention_share)};
+  }
+  switch (m.dominant_kernel) {
+    case KernelClass::kConv:
+      return {1, 0, 0};
+    case KernelClass::kAttention:
+      return {0, 1, 0};
+    case KernelClass::kGemm:
+      break;
+  }
+  return {0, 0, 1};
+}
+
+// Access counts per activation element; a custom model gets its kernel class's defaults (a
+// conv-BN-ReLU network with residuals like ResNet-50, or a transformer block like ViT).
+struct Accesses {
+  double eager_train, eager_infer, fused;
+};
+
+Accesses AccessesOf(const ModelArch& m, const Mix& mix) {
+  const bool conv = mix.conv >= 0.5;
+  Accesses a{conv ? 9.5 : 3.25, conv ? 8.5 : 3.25, conv ? 2.5 : 2.1};
+  if (m.eager_accesses_train > 0) a.eager_train = m.eager_accesses_train;
+  if (m.eager_accesses_infer > 0) a.eager_infer = m.eager_accesses_infer;
+  if (m.fused_accesses > 0) a.fused = m.fused_accesses;
+  return a;
+}
+
+// Time multiplier of the narrow layers: 1 / (FLOP-weighted fill of the compute tile).
+double NarrowPenalty(const ModelArch& m, bool neuron) {
+  double wide = 1, time = 0;
+  for (const ModelArch::NarrowLayers& n : m.narrow) {
+    if (n.share <= 0) continue;
+    const double channels = neuron ? n.c_in : n.c_out;
+    wide -= n.share;
+    time += n.share / std::min(1.0, std::max(1.0, channels) / kTileWidth);
+  }
+  return std::max(0.0, wide) + time;
+}
+
+double ActivationBytes(Precision p) {
+  switch (p) {
+    case Precision::kFp32:
+    case Precision::kTf32:
+      return 4;
+    case Precision::kInt8:
+    case Precision::kFp8:
+      return 1;
+    default:
+      return 2;
+  }
+}
+
+// Everything the per-sample and per-batch times need, resolved once.
+struct VisionPlan {
+  Precision precision = Precision::kBf16;
+  Engine engine = Engine::kEager;
+  bool neuron = false, train = false, custom = false, unfused_attention = false;
+  double peak = 0;   // FLOP/s of the compute precision
+  double bw = 0;     // achieved HBM bytes/s
+  double scale = 1;  // resolution scaling of FLOP and activations
+  double res = 0;
+  int layers = 0, batch = 0;
+  Mix mix{};
+  double passes = 1;
+};
+
+// Seconds of one sample through the network, roofline with partial overlap; `flop` and
+// `elems` at the plan's resolution.
+struct SampleTime {
+  double compute, memory, total;
+};
+
+SampleTime PerSample(const EstimateContext& ctx, const VisionPlan& p, double flop) {
+  const ModelArch& m = ctx.w.model;
+  const double base =
+      EfficiencyFor(ctx.gpu).matmul *
+      (p.precision == Precision::kInt8 || p.precision == Precision::kFp8 ? kLowPrecisionEfficiency
+                                                                         : 1);
+  const double attention_eff = base * (p.neuron ? 1 : kAttentionVsGemm);
+  const bool tile_math = p.neuron || p.precision != Precision::kFp32;  // tensor cores / array
+  const double narrow = tile_math ? NarrowPenalty(m, p.neuron) : 1;
+  const double per_flop =
+      (p.mix.conv / base + p.mix.gemm / base + p.mix.attention / attention_eff) * narrow;
+  const double compute = p.passes * flop * per_flop / p.peak;
+  const Accesses a = AccessesOf(m, p.mix);
+  double accesses =
+      p.engine == Engine::kFused ? a.fused : (p.train ? a.eager_train : a.eager_infer);
+  if (p.engine == Engine::kEager && p.precision == Precision::kTf32 && p.mix.conv > 0) {
+    accesses += kNchwTransposeAccesses * p.mix.conv;
+  }
+  const double act = ActivationBytes(p.precision);
+  double bytes = m.act_elems_per_image * p.scale * accesses * act;
+  if (p.unfused_attention) {  // scores written and read back (eager softmax: 4 accesses)
+    bytes += m.attention_score_elems * p.scale * (p.engine == Engine::kEager ? 4 : 2) * act;
+  }
+  const double memory = p.bw > 0 ? p.passes * bytes / p.bw : 0;
+  const double unhidden = p.engine == Engine::kFused ? kUnhiddenFused : kUnhiddenEager;
+  return {compute, memory, std::max(compute, memory) + unhidden * std::min(compute, memory)};
+}
+
+// Seconds of one batch of `n` samples: the batch's work plus every layer's under-filled wave,
+// and an eager framework cannot issue the kernels faster than the host dispatches them.
+double PerBatch(const VisionPlan& p, double sample_s, double n) {
+  const double device = n * sample_s + p.layers * p.passes * kLayerFillS;
+  const double host =
+      p.engine == Engine::kEager ? p.layers * p.passes * kEagerOpsPerLayer * kEagerHostPerOpS : 0;
+  return std::max(device, host);
+}
+
+Status CheckVisionDevice(const EstimateContext& ctx, bool train) {
+  const GpuSpec& g = ctx.gpu;
+  switch (ClassOf(g)) {
+    case DeviceClass::kNvidia:
+      return Status::OK();
+    case DeviceClass::kNeuron:
+      // No published Neuron vision-training figure exists to check a model against, and which
+      // convolution/normalisation layers train on Trainium depends on the compiler release:
+      // refused rather than guessed (inference is checked against the inf2 tables).
+      if (train) {
+        return Status::Unsupported("task: vision training on " + g.model +
+                                   " is not modelled (no published Neuron vision-training "
+                                   "figure); train on a GPU, serve on Inferentia2/Trainium");
+      }
+      return Status::OK();
+    default:
+      return Status::Unsupported(std::string("task: ") + TaskKindName(ctx.w.task) + " on " +
+                                 g.model + " is not modelled (NVIDIA GPUs, Trainium, Inferentia2)");
+  }
+}
+
+Status ResolvePlan(const EstimateContext& ctx, VisionPlan* p) {
+  const Workload& w = ctx.w;
+  const ModelArch& m = w.model;
+  p->train = w.task == TaskKind::kTrainVision;
+  p->neuron = ClassOf(ctx.gpu) == DeviceClass::kNeuron;
+  GPUADVISOR_RETURN_IF_ERROR(CheckVisionDevice(ctx, p->train));
+  p->precision = w.precision.value_or(Default16Bit(ctx.gpu));
+  GPUADVISOR_RETURN_IF_ERROR(CheckPrecisionSupported(ctx.gpu, p->precision, "precision"));
+  const bool low = p->precision == Precision::kInt8 || p->precision == Precision::kFp8;
+  if (p->neuron) {
+    if (low) {
+      return Status::Unsupported("precision: " + std::string(PrecisionName(p->precision)) +
+                                 " vision on " + ctx.gpu.model + " is not modelled; use bf16");
+    }
+    if (w.engine == Engine::kEager) {
+      return Status::Unsupported("engine: " + ctx.gpu.model +
+                                 " runs compiled graphs only (torch-neuronx); use fused");
+    }
+    p->engine = Engine::kFused;
+  } else {
+    p->engine = w.engine.value_or(low ? Engine::kFused : Engine::kEager);
+  }
+  p->custom = w.model_name.empty();
+  p->res = w.resolution > 0 ? w.resolution : (m.resolution_px > 0 ? m.resolution_px : 224);
+  const double ref = p->custom || m.resolution_px <= 0 ? p->res : m.resolution_px;
+  p->scale = std::pow(p->res / ref, m.spatial_dims == 3 ? 3 : 2);
+  p->layers = m.vision_layers > 0 ? m.vision_layers : kCustomLayers;
+  p->batch = w.batch > 0
+                 ? w.batch
+                 : (m.default_batch > 0 ? m.default_batch
+                                        : (m.family == ModelFamily::kConvNet ? 256 : kCustomBatch));
+  if (m.family == ModelFamily::kDiffusion && !p->train && w.batch <= 0) p->batch = 1;
+  // Neuron runs a compiled batch on every NeuronCore of the device (torch-neuronx DataParallel,
+  // as in the Neuron benchmark tables): the device holds batch x cores samples at once.
+  if (p->neuron && ctx.gpu.neuron_cores > 1) p->batch *= ctx.gpu.neuron_cores;
+  p->mix = MixOf(w);
+  p->passes = p->train ? 3 : 1;
+  p->unfused_attention = p->neuron || !w.flash_attention;
+  p->bw = ctx.gpu.memory_bw_gbps.value_or(0) * 1e9 * EfficiencyFor(ctx.gpu).bandwidth;
+  return Status::OK();
+}
+
+void SetVisionMemory(const EstimateContext& ctx, const VisionPlan& p) {
+  const ModelArch& m = ctx.w.model;
+  const double act = ActivationBytes(p.precision);
+  const bool diffusion_infer = m.family == ModelFamily::kDiffusion && !p.train;
+  const double samples = diffusion_infer ? 2.0 * p.batch : p.batch;  // CFG pair per image
+  MemoryBytes mem;
+  mem.weights = m.params * (p.train ? 4 : act);  // AMP keeps fp32 master weights
+  mem.gradients = p.train ? m.params * 4 : 0;
+  mem.optimizer =
+      p.train ? m.params * OptimizerBytesPerParam(ctx.w.optimizer, Precision::kFp32) : 0;
+  const double elems = m.act_elems_per_image * p.scale * samples * act;
+  mem.activations = p.train ? kStoredPerElement * elems : kLiveInferenceShare * elems;
+  mem.overhead = 1.0 * kGiB;
+  SetMemory(ctx, mem, p.train, false);
+  if (!p.train) ctx.out->memory.gradients_gib = ctx.out->memory.optimizer_gib = std::nullopt;
+}
+
+// The host decodes and resizes the images (PyTorch DataLoader + PIL): ~150 images/s per vCPU at
+// 224 px, fewer for larger images. Diffusion generates images and volumetric models read
+// preprocessed arrays: neither decodes JPEGs.
+double CapByInputPipeline(const EstimateContext& ctx, const VisionPlan& p, double ips) {
+  const InstanceType* inst = ctx.hw.instance;
+  const ModelArch& m = ctx.w.model;
+  if (inst == nullptr || inst->vcpus <= 0 || m.family == ModelFamily::kDiffusion ||
+      m.spatial_dims == 3) {
+    return ips;
+  }
+  const double decode = kDecodeImagesPerVcpu / std::max(1.0, p.res * p.res / (224.0 * 224.0)) *
+                        inst->vcpus * ctx.out->instances;
+  if (decode >= ips) return ips;
+  ctx.Warn("input pipeline bound: " + std::to_string(inst->vcpus) + " vCPUs per instance decode ~" +
+           Num(decode, 0) +
+           " images/s; decode on the GPU (NVIDIA DALI) or pick an instance with more vCPUs");
+  return decode;
+}
+
+void DescribeVision(const EstimateContext& ctx, const VisionPlan& p, const SampleTime& t,
+                    double flop) {
+  const ModelArch& m = ctx.w.model;
+  ctx.Assume("per sample: " + Num(p.passes * flop / 1e9, 1) + " GFLOP (conv " +
+             Num(100 * p.mix.conv, 0) + "%, attention " + Num(100 * p.mix.attention, 0) +
+             "%, GEMM " + Num(100 * p.mix.gemm, 0) + "%) at " + Num(p.res, 0) + " px, " +
+             PrecisionName(p.precision) + " on the " + (p.neuron ? "NeuronCore" : "GPU") +
+             ": compute " + Num(t.compute * 1e6, 1) + " us, activation traffic " +
+             Num(t.memory * 1e6, 1) + " us; batch " + std::to_string(p.batch) + " per device");
+  ctx.Assume(std::string("engine ") + EngineName(p.engine) +
+             (p.engine == Engine::kFused
+                  ? " (normalisation and activations fused into the conv/GEMM epilogues)"
+                  : " (one kernel per operator, as PyTorch eager)") +
+             (ctx.w.engine ? "" : "; --engine eager|fused to change"));
+  if (p.custom) {
+    if (m.act_elems_per_image <= 0) {
+      ctx.Warn(
+          "no --activation-mb-per-sample: activation traffic is not modelled (optimistic for "
+          "convolutional networks)");
+    }
+    if (m.params <= 0) ctx.Warn("no --params: weights and optimizer memory are not counted");
+    if (m.vision_layers <= 0) {
+      ctx.Assume(std::to_string(kCustomLayers) + " layers per forward pass (custom model)");
+    }
+  }
+  if (m.family == ModelFamily::kDiffusion && ctx.w.model_name == "stable-diffusion-xl") {
+    ctx.Warn("diffusion FLOP per step is approximate (low confidence)");
+  }
+}
+
+}  // namespace
+
+Status EstimateVision(const EstimateContext& ctx) {
+  const Workload& w = ctx.w;
+  const ModelArch& m = w.model;
+  VisionPlan p;
+  GPUADVISOR_RETURN_IF_ERROR(ResolvePlan(ctx, &p));
+  ctx.out->precision = p.precision;
+  ctx.out->params_total = ctx.out->params_active = m.params;
+  SetVisionMemory(ctx, p);
+  const double flop = m.fwd_flop_per_image * p.scale;
+  const bool diffusion_infer = m.family == ModelFamily::kDiffusion && !p.train;
+  const double steps = w.steps > 0 ? w.steps : std::max(1, m.diffusion_steps);
+  const double decoder_flop = m.decoder_flop_per_image * p.scale;
+  // FLOP per output sample: diffusion runs the UNet on the guided pair at every step.
+  const double sample_flop = diffusion_infer ? 2 * steps * flop + decoder_flop : p.passes * flop;
+  const double samples = w.images * (p.train ? w.epochs : 1);
+  ctx.out->flops_total = sample_flop * samples;
+  const std::optional<double> peak = PeakFlops(ctx.gpu, p.precision);
+  if (!peak) {
+    ctx.Warn("no published " + std::string(PrecisionName(p.precision)) + " peak for " +
+             ctx.gpu.model + ": time is not estimated");
+    return Status::OK();
+  }
+  p.peak = *peak;
+  const SampleTime t = PerSample(ctx, p, flop);
+  double per_sample = 0;
+  if (diffusion_infer) {  // UNet at batch 2b per step, then the VAE decoder at batch b
+    const double decoder_s = decoder_flop / (p.peak * EfficiencyFor(ctx.gpu).matmul);
+    per_sample = (steps * PerBatch(p, t.total, 2.0 * p.batch) + p.batch * decoder_s) / p.batch;
+  } else {
+    per_sample = PerBatch(p, t.total, p.batch) / p.batch;
+  }
+  const double scaling = ctx.topo.nodes > 1 ? kMultiNodeScaling : 1;
+  double ips = ctx.topo.gpus * scaling / per_sample;
+  ips = CapByInputPipeline(ctx, p, ips);
+  ctx.out->performance.images_per_s = ips;
+  ctx.out->performance.tflops_per_gpu = sample_flop * ips / ctx.topo.gpus / 1e12;
+  ctx.out->performance.mfu = *ctx.out->performance.tflops_per_gpu * 1e12 / p.peak;
+  const double goodput = w.goodput > 0 ? w.goodput : (p.train ? 0.95 : 1.0);
+  ctx.out->hours = samples / ips / goodput / 3600;
+  ctx.out->gpu_hours = *ctx.out->hours * ctx.topo.gpus;
+  const bool low_confidence = p.neuron || p.custom || EfficiencyFor(ctx.gpu).low_confidence;
+  SetBand(ctx.out, "time.hours", *ctx.out->hours, low_confidence ? 0.35 : 0.25,
+          low_confidence ? 0.6 : 0.35);
+  if (ctx.detailed()) DescribeVision(ctx, p, t, flop);
+  return Status::OK();
+}
+
+}  // namespace gpuadvisor::workload_internal
