@@ -277,8 +277,7 @@ TrainStep TrainingStep(const TrainConfig& c, const GpuSpec& gpu, const Topology&
   }
   out.tp_comm_s = TpCommSeconds(c, topo, tokens_per_pipeline);
   out.pp_comm_s = PpCommSeconds(c, topo);
-  const double busy =
-      out.compute_s + out.memory_s * (1 - eff.elementwise_overlap) + out.tp_comm_s;
+  const double busy = out.compute_s + out.memory_s * (1 - eff.elementwise_overlap) + out.tp_comm_s;
   out.bubble_fraction = p.pp > 1 ? (p.pp - 1.0) / (p.virtual_pp * c.MicroBatches()) : 0;
   out.dp_comm_exposed_s = DpCommSeconds(c, topo, out.compute_s);
   if (bw > 0) {  // optimizer step streams weights, grads and states once

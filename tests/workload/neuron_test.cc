@@ -93,7 +93,7 @@ TEST(NeuronTopologyTest, BareCountAssumesTheLargestInstance) {
   EXPECT_EQ(t.nodes, 32);
   EXPECT_TRUE(t.node_assumed);
   EXPECT_TRUE(t.network_assumed);
-  EXPECT_DOUBLE_EQ(t.node_network_gbps, 800);  // trn1.32xlarge EFA
+  EXPECT_DOUBLE_EQ(t.node_network_gbps, 800);                          // trn1.32xlarge EFA
   EXPECT_EQ(MakeTopology(Gpus("Inferentia2", 24)).gpus_per_node, 12);  // inf2.48xlarge
   EXPECT_DOUBLE_EQ(MakeTopology(Gpus("Trainium2", 64)).node_network_gbps, 3200);
   EXPECT_EQ(MakeTopology(Gpus("H100", 64)).gpus_per_node, 8);  // GPUs unchanged
@@ -110,8 +110,8 @@ TEST(NeuronTopologyTest, SmallAllReduceLatencyFlatOnNeuronGrowingOnNvlink) {
 TEST(NeuronChipTest, TensorParallelDegreesInNeuronCoresBecomeChips) {
   EXPECT_EQ(ChipsForNeuronCores(TestGpu("Inferentia2"), 24), 12);  // inf2.48xlarge TP=24
   EXPECT_EQ(ChipsForNeuronCores(TestGpu("Trainium"), 32), 16);     // trn1.32xlarge TP=32
-  EXPECT_EQ(NeuronLogicalCoresPerChip(TestGpu("Trainium2")), 4);  // 8 physical at LNC=2
-  EXPECT_EQ(ChipsForNeuronCores(TestGpu("Trainium2"), 64), 16);   // trn2.48xlarge TP=64
+  EXPECT_EQ(NeuronLogicalCoresPerChip(TestGpu("Trainium2")), 4);   // 8 physical at LNC=2
+  EXPECT_EQ(ChipsForNeuronCores(TestGpu("Trainium2"), 64), 16);    // trn2.48xlarge TP=64
   EXPECT_FALSE(ChipsForNeuronCores(TestGpu("Trainium"), 3).has_value());
   EXPECT_FALSE(ChipsForNeuronCores(TestGpu("Trainium"), 0).has_value());
   EXPECT_EQ(NeuronChipOf(TestGpu("H100")), nullptr);
