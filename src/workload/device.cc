@@ -14,10 +14,13 @@ namespace {
 // kernels; they reproduce the published MFU of Megatron-LM (A100) and MosaicML (A100/H100)
 // together with the bandwidth and communication terms (doc/estimation.md).
 const GenerationEfficiency kGenerations[] = {
-    {"Kepler", 0.60, 0.75, 0.60, 12, true},       {"Maxwell", 0.60, 0.75, 0.60, 12, true},
+    {"Kepler", 0.60, 0.75, 0.60, 12, true},
+    {"Maxwell", 0.60, 0.75, 0.60, 12, true},
     {"Volta", 0.70, 0.80, 0.70, 12, false},  // PaLM Table 3, Megatron-LM 2019
-    {"Turing", 0.60, 0.80, 0.70, 12, true},       {"Ampere", 0.75, 0.80, 0.70, 25, false},
-    {"Ada Lovelace", 0.65, 0.80, 0.70, 25, true}, {"Hopper", 0.65, 0.80, 0.70, 50, false},
+    {"Turing", 0.60, 0.80, 0.70, 12, true},
+    {"Ampere", 0.75, 0.80, 0.70, 25, false},
+    {"Ada Lovelace", 0.65, 0.80, 0.70, 25, true},
+    {"Hopper", 0.65, 0.80, 0.70, 50, false},
     {"Blackwell", 0.60, 0.80, 0.70, 50, true},
     {"Other", 0.50, 0.70, 0.55, 12, true},  // Neuron generations: neuron.cc
 };
@@ -153,7 +156,7 @@ void SetIntraLink(const Hardware& hw, Topology* t) {
     // Hamiltonian cycles), each sending one way (intra-node collectives page): a chip sends on
     // half of its links in one direction, a quarter of the total bidirectional figure.
     t->intra_bps = NeuronLinkGbyteS(g, hw.instance) / 4 * 1e9 * kNeuronLinkEfficiency;
-    t->intra_latency_s = kNeuronCollectiveLatency_s;
+    t->intra_latency_s = kNeuronCollectiveLatencyS;
   } else if (t->nvlink) {
     t->link = IntraLink::kNvlink;
     t->intra_bps = g.nvlink_gbps.value_or(0) / 2 * 1e9 * kNvlinkEfficiency;  // one direction

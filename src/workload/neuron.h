@@ -19,10 +19,10 @@ namespace gpuadvisor::workload_internal {
 
 // One Neuron chip model and the NeuronCore generation it carries.
 struct NeuronChip {
-  const char* model;         // catalog id: "Trainium"
-  const char* core;          // "NeuronCore-v2"
-  int cores;                 // physical NeuronCores per chip
-  int lnc;                   // default Logical NeuronCore size (physical cores per logical one)
+  const char* model;  // catalog id: "Trainium"
+  const char* core;   // "NeuronCore-v2"
+  int cores;          // physical NeuronCores per chip
+  int lnc;            // default Logical NeuronCore size (physical cores per logical one)
   // Dense peaks per NeuronCore, TFLOP/s (TOP/s for int8); 0 = not published.
   double core_bf16_tflops, core_fp8_tflops, core_fp32_tflops, core_int8_tops;
   double neuronlink_gbyte_s;  // NeuronLink per chip, total bidirectional GB/s
@@ -70,7 +70,7 @@ Status CheckNeuronHostMemory(const InstanceType& instance, double weight_bytes);
 inline constexpr double kNeuronHostReserveGib = 3;
 
 // Latency of one small (< 1 MB) collective among the chips of one instance over NeuronLink.
-inline constexpr double kNeuronCollectiveLatency_s = 10e-6;
+inline constexpr double kNeuronCollectiveLatencyS = 10e-6;
 // Achieved share of NeuronLink bandwidth by ring/RDH collectives on large buffers.
 inline constexpr double kNeuronLinkEfficiency = 0.7;
 

@@ -62,7 +62,7 @@ double EagerElementwiseBytesPerTokenLayer(const ModelShape& m, double t, bool sp
 // cuDNN 9 fused attention) reach 75% forward and about half in backward [Shah et al. 2024,
 // FlashAttention-3, §1 and §4.1]. Elsewhere attention is taken at the GEMM efficiency.
 double AttentionEfficiency(const GpuSpec& gpu, const FrameworkTraits& f, double matmul) {
-  if (gpu.architecture.rfind("Hopper", 0) != 0) return matmul;
+  if (!gpu.architecture.starts_with("Hopper")) return matmul;
   return f.hopper_attention ? 0.6 : 0.35;
 }
 

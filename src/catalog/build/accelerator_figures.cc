@@ -106,13 +106,18 @@ std::string JoinDerivations(const std::vector<const AcceleratorFigure*>& derived
     auto it = std::find_if(groups.begin(), groups.end(),
                            [&](const auto& g) { return g.second == f->derivation; });
     if (it == groups.end()) {
-      groups.push_back({f->field, f->derivation});
+      groups.emplace_back(f->field, f->derivation);
     } else {
       it->first += ", " + f->field;
     }
   }
   std::string out;
-  for (const auto& [fields, how] : groups) out += (out.empty() ? "" : "; ") + fields + ": " + how;
+  for (const auto& [fields, how] : groups) {
+    if (!out.empty()) out += "; ";
+    out += fields;
+    out += ": ";
+    out += how;
+  }
   return out;
 }
 
@@ -121,10 +126,10 @@ std::string JoinDerivations(const std::vector<const AcceleratorFigure*>& derived
 const std::vector<std::string>& AcceleratorFigureFields() {
   static const std::vector<std::string> kNames = [] {
     std::vector<std::string> v;
-    for (const NumericField& f : NumericFields()) v.push_back(f.name);
-    v.push_back("neuron_cores");
-    v.push_back("nvenc");
-    v.push_back(kTopologyField);
+    for (const NumericField& f : NumericFields()) v.emplace_back(f.name);
+    v.emplace_back("neuron_cores");
+    v.emplace_back("nvenc");
+    v.emplace_back(kTopologyField);
     return v;
   }();
   return kNames;
@@ -163,10 +168,10 @@ Result<std::vector<AcceleratorFigure>> ReadAcceleratorFiguresCsv(std::string_vie
     if (std::find(fields.begin(), fields.end(), f.field) == fields.end()) {
       std::string known;
       for (const std::string& n : fields) known += (known.empty() ? "" : ", ") + n;
-      return fail("column \"field\": unknown field \"" + f.field + "\" (one of " + known + ")");
+      return fail(R"(column "field": unknown field ")" + f.field + "\" (one of " + known + ")");
     }
     if (basis != "published" && basis != "derived") {
-      return fail("column \"basis\": \"" + basis + "\" is not published or derived");
+      return fail(R"(column "basis": ")" + basis + "\" is not published or derived");
     }
     f.derived = basis == "derived";
     if (f.source.empty()) return fail("column \"source\" is empty: cite the document");
@@ -214,9 +219,10 @@ Status ApplyAcceleratorFigures(const std::vector<AcceleratorFigure>& figures,
       g->neuronlink_topology = f.text;
     } else {
       std::optional<double> current = GetNumber(*g, f.field);
-      if (current && SameValue(*f.value, *current)) continue;
+      const double value = f.value.value_or(0);  // numeric fields always carry a value
+      if (current && SameValue(value, *current)) continue;
       if (current) old = Number(*current);
-      SetNumber(g, f.field, *f.value);
+      SetNumber(g, f.field, value);
     }
     if (!old.empty()) {
       corrections->push_back({"gpu " + g->model + " " + f.field, old, FigureText(f),

@@ -343,13 +343,17 @@ Result<std::vector<BuildInput>> LoadBuildManifest(const std::string& manifest_pa
     std::string base = r.OptStr(list[i], "relative_to", p).value_or("root");
     if (!r.status().ok()) break;
     if (base != "root" && base != "manifest") {
-      return Status::ParseError(manifest_path + ": " + p + ".relative_to: \"" + base +
-                                "\" is not \"root\" or \"manifest\"");
+      std::string msg = manifest_path;
+      msg += ": " + p;
+      msg += R"(.relative_to: ")" + base;
+      msg += R"(" is not "root" or "manifest")";
+      return Status::ParseError(msg);
     }
     // Project-owned sources (data/accelerator-figures.csv) sit next to the manifest; public
     // snapshots live under --root.
     const std::string dir = base == "manifest" ? ManifestDir(manifest_path) : root;
-    in.origin = dir.empty() ? file : dir + "/" + file;
+    in.origin = dir.empty() ? file : dir;
+    if (!dir.empty()) in.origin += "/" + file;
     Result<std::string> data = ReadFile(in.origin);
     if (!data.ok()) return data.status();
     in.text = std::move(data).value();
