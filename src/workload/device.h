@@ -56,10 +56,10 @@ struct Topology {
   int nodes = 1;
   bool nvlink = false;
   IntraLink link = IntraLink::kPcie;
-  std::string link_topology;   // NeuronLink: "ring", "2d-torus"
-  double intra_bps = 0;        // effective bytes/s per device, one direction, inside a node
-  double intra_latency_s = 0;  // per collective (NVLink/PCIe: per tree level)
-  double inter_bps_node = 0;   // effective bytes/s per node between nodes
+  std::string link_topology;     // NeuronLink: "ring", "2d-torus"
+  double intra_bps = 0;          // effective bytes/s per device, one direction, inside a node
+  double intra_latency_s = 0;    // per collective (NVLink/PCIe: per tree level)
+  double inter_bps_node = 0;     // effective bytes/s per node between nodes
   double node_network_gbps = 0;  // line rate behind inter_bps_node
   double inter_latency_s = 0;
   bool network_assumed = false;  // no instance and no override: a default was used

@@ -168,8 +168,8 @@ void AssumeTopology(const EstimateContext& ctx) {
     const int cores = NeuronLogicalCoresPerChip(ctx.gpu);
     ctx.Assume("device = " + ctx.gpu.model + " chip (" + std::to_string(cores) +
                " NeuronCores as frameworks count them): TP " +
-               std::to_string(ctx.out->parallelism.tp) + " chips = " +
-               std::to_string(ctx.out->parallelism.tp * cores) + " NeuronCores");
+               std::to_string(ctx.out->parallelism.tp) +
+               " chips = " + std::to_string(ctx.out->parallelism.tp * cores) + " NeuronCores");
   }
 }
 

@@ -19,9 +19,9 @@ namespace {
 //   inf2.24xlarge/48xlarge in a ring (inf2.48xlarge: 12 chips, 100 Gbps ENA).
 // * Trainium (trainium.rst, trn1-arch.rst): the same NeuronCore-v2 pair; 4 NeuronLink-v2 per
 //   chip (NKI "Trainium/Inferentia2 Architecture Guide": 2 on Inferentia2, 4 on Trainium),
-//   384 GiB/s per chip in trn1-arch.rst's table (768 on trn1n); the 16 chips of a trn1.32xlarge form a 2D torus (the Neuron
-//   intra-node collectives page; older trn1-arch revisions call the same 4x4 torus a 4D
-//   hypercube); 800 Gbps EFA (trn1n: 1600).
+//   384 GiB/s per chip in trn1-arch.rst's table (768 on trn1n); the 16 chips of a trn1.32xlarge
+//   form a 2D torus (the Neuron intra-node collectives page; older trn1-arch revisions call the
+//   same 4x4 torus a 4D hypercube); 800 Gbps EFA (trn1n: 1600).
 // * Trainium2 (trainium2.rst, NKI Trainium2 guide): 8 NeuronCore-v3, 667 BF16/FP16/TF32 and
 //   1299 FP8 dense TFLOPS, 181 FP32 per chip; 4 NeuronLink-v3, ~1.28 TB/s per chip (AWS Trn2
 //   product page), 4x4 2D torus in a trn2.48xlarge; 16 x 200 Gbps EFA.
@@ -36,8 +36,8 @@ const NeuronChip kChips[] = {
      "inf2.48xlarge"},
     {"Trainium", "NeuronCore-v2", 2, 1, 95, 95, 23.75, 190, 384, "2d-torus", 16, 800,
      "trn1.32xlarge"},
-    {"Trainium2", "NeuronCore-v3", 8, 2, 667.0 / 8, 1299.0 / 8, 181.0 / 8, 0, 1280, "2d-torus",
-     16, 3200, "trn2.48xlarge"},
+    {"Trainium2", "NeuronCore-v3", 8, 2, 667.0 / 8, 1299.0 / 8, 181.0 / 8, 0, 1280, "2d-torus", 16,
+     3200, "trn2.48xlarge"},
 };
 
 // Efficiencies of the Neuron software stack, per NeuronCore generation (doc/estimation.md,
@@ -61,10 +61,10 @@ const NeuronChip kChips[] = {
 // trn2.48xlarge), which the v2 constants reproduce within ~20%: low confidence.
 // NeuronCore-v1 (Inferentia) runs no current LLM; its figures are the former generic ones.
 const GenerationEfficiency kNeuronV1 = {"NeuronCore-v1", 0.50, 0.70, 0.55, 25, true};
-const GenerationEfficiency kNeuronV2 = {"NeuronCore-v2", 0.45, 0.70, 0.60, 25, false, 0.20,
-                                        110e-6, 0.5};
+const GenerationEfficiency kNeuronV2 = {"NeuronCore-v2", 0.45, 0.70,   0.60, 25,
+                                        false,           0.20, 110e-6, 0.5};
 const GenerationEfficiency kNeuronV3 = {"NeuronCore-v3", 0.45, 0.70, 0.60, 25, true, 0.20,
-                                        110e-6, 0.5};
+                                        110e-6,          0.5};
 
 }  // namespace
 

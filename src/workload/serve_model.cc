@@ -6,9 +6,9 @@
 namespace gpuadvisor::workload_internal {
 namespace {
 
-constexpr double kMemoryUtilization = 0.9;          // vLLM default; TRT-LLM 0.9-0.95
-constexpr double kContextBytes = 1.0 * kGiB;        // CUDA context, graphs, allocator
-constexpr double kPrefillChunkTokens = 2048;        // tokens per prefill chunk (workspace)
+constexpr double kMemoryUtilization = 0.9;    // vLLM default; TRT-LLM 0.9-0.95
+constexpr double kContextBytes = 1.0 * kGiB;  // CUDA context, graphs, allocator
+constexpr double kPrefillChunkTokens = 2048;  // tokens per prefill chunk (workspace)
 
 double Shards(const ServeConfig& c) { return double(c.tp) * c.pp; }
 
