@@ -62,17 +62,21 @@ struct Search {
   Plan best;
   int64_t tried = 0;
 
-  void Try(const TrainConfig& c) {
+  // Returns whether `c` fits. A layout that does not fit cannot beat one that does, so once one
+  // fits the step time of those that do not is not computed.
+  bool Try(const TrainConfig& c) {
     ++tried;
     Plan p;
     p.config = c;
     p.memory = TrainingMemory(c);
     p.fits = p.memory.Total() <= device_bytes;
+    if (found && best.fits && !p.fits) return false;
     p.step = TrainingStep(c, ctx.gpu, ctx.topo, peak > 0 ? peak : 1, ctx.w.mfu);
     if (!found || Better(p, best)) {
       best = p;
       found = true;
     }
+    return p.fits;
   }
 
   Status Run() {
@@ -98,19 +102,20 @@ struct Search {
   // Interleaved 1F1B: v model chunks per GPU shrink the bubble v-fold for v-fold more p2p
   // traffic and a little more activation memory. Unset: v in 1, 2, 4, 8 with at least one
   // layer per chunk (uneven chunks cost their imbalance, see StageImbalance).
-  void TryInterleaving(TrainConfig c) {
+  bool TryInterleaving(TrainConfig c) {
     const ParallelismRequest& r = ctx.req;
     if (r.virtual_pp || c.par.pp <= 1) {
       c.par.virtual_pp = r.virtual_pp.value_or(1);
-      Try(c);
-      return;
+      return Try(c);
     }
     const int layers = static_cast<int>(model.layers);
+    bool fits = false;
     for (int v = 1; v <= 8; v *= 2) {
       if (layers < c.par.pp * v) break;
       c.par.virtual_pp = v;
-      Try(c);
+      fits = Try(c) || fits;
     }
+    return fits;
   }
 
   void TryDegrees(int tp, int pp, int cp) {
@@ -134,26 +139,32 @@ struct Search {
     const Framework framework = ctx.w.framework.value_or(DefaultFramework(tp, pp, neuron));
     const int per_dp = static_cast<int>(std::ceil(base.global_batch / dp));
     const int mbs_all[] = {16, 8, 4, 2, 1};
+    // Recompute only adds work to a step (more FLOPs, passes and TP collectives), so for one
+    // (ZeRO, micro-batch) the policies are tried from none to full and the search stops at the
+    // first level that fits: none; then selective and op (neither dominates the other); full.
     for (int z = 0; z < nzero; ++z) {
-      for (int k = 0; k < nrc; ++k) {
-        for (int mb : mbs_all) {
-          if (r.micro_batch)
-            mb = *r.micro_batch;
-          else if (mb > per_dp || (pp > 1 && mb > 1))
-            continue;
-          TrainConfig c = base;
-          c.par.tp = tp;
-          c.par.pp = pp;
-          c.par.dp = dp;
-          c.par.cp = cp;
-          c.par.zero = zeros[z];
+      for (int mb : mbs_all) {
+        if (r.micro_batch)
+          mb = *r.micro_batch;
+        else if (mb > per_dp || (pp > 1 && mb > 1))
+          continue;
+        TrainConfig c = base;
+        c.par.tp = tp;
+        c.par.pp = pp;
+        c.par.dp = dp;
+        c.par.cp = cp;
+        c.par.zero = zeros[z];
+        c.par.framework = framework;
+        c.par.micro_batch = mb;
+        c.par.sequence_parallel = r.sequence_parallel.value_or(tp > 1) && tp > 1;
+        bool fits_at_level = false;
+        for (int k = 0; k < nrc; ++k) {
+          const bool same_level = rcs[k] == Recompute::kOp;  // op pairs with selective
+          if (fits_at_level && !same_level) break;
           c.par.recompute = rcs[k];
-          c.par.framework = framework;
-          c.par.micro_batch = mb;
-          c.par.sequence_parallel = r.sequence_parallel.value_or(tp > 1) && tp > 1;
-          TryInterleaving(c);
-          if (r.micro_batch) break;
+          fits_at_level = TryInterleaving(c) || (same_level && fits_at_level);
         }
+        if (r.micro_batch) break;
       }
     }
   }

@@ -2,6 +2,10 @@
 // per-layer overlap, frameworks, and an MLPerf-style LoRA run.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <string>
+
 #include "gpuadvisor/estimate.h"
 #include "workload/device.h"
 #include "workload/llm_formulas.h"
@@ -254,6 +258,46 @@ TEST(LoraTest, FrozenUnadaptedMlpKeepsNoInputs) {
   EXPECT_NEAR((none - workload_internal::ActivationBytesPerLayer(m, 8192, 1, attention_only)) / sbh,
               2 + 7, 1e-9);
   EXPECT_DOUBLE_EQ(workload_internal::ActivationBytesPerLayer(m, 8192, 1, all_adapted), none);
+}
+
+}  // namespace
+}  // namespace gpuadvisor
+
+namespace gpuadvisor {
+namespace {
+
+// The search stops at the first recompute level that fits (recompute only adds work); whatever it
+// skips, the plan it picks is as fast as the best plan of every recompute policy searched alone.
+TEST(ParallelismSearchTest, RecomputePruningKeepsTheFastestPlan) {
+  struct Case {
+    const char* model;
+    const char* gpu;
+    int gpus;
+    const char* seq;
+  };
+  for (const Case& k :
+       {Case{"llama-3.1-8b", "H100", 8, "8192"}, Case{"llama-3.1-70b", "H100", 64, "4096"},
+        Case{"llama-3.1-8b", "A100-40GB", 8, "4096"},
+        Case{"llama-3.1-70b", "A100-80GB", 32, "2048"}, Case{"llama-3.1-8b", "L40S", 4, "4096"}}) {
+    SCOPED_TRACE(std::string(k.model) + " on " + k.gpu);
+    const Workload w = MakeWorkload(
+        {{"task", "pretrain"}, {"model", k.model}, {"tokens", "10B"}, {"seq-len", k.seq}});
+    Result<Estimate> searched = EstimateWorkload(w, Gpus(k.gpu, k.gpus), {}, EstimateMode::kFast);
+    ASSERT_TRUE(searched.ok()) << searched.status().ToString();
+    double best = INFINITY;
+    for (Recompute rc :
+         {Recompute::kNone, Recompute::kSelective, Recompute::kOp, Recompute::kFull}) {
+      ParallelismRequest req;
+      req.recompute = rc;
+      Result<Estimate> e = EstimateWorkload(w, Gpus(k.gpu, k.gpus), req, EstimateMode::kFast);
+      ASSERT_TRUE(e.ok()) << e.status().ToString();
+      if (e->memory.fits && e->performance.step_time_s)
+        best = std::min(best, *e->performance.step_time_s);
+    }
+    ASSERT_TRUE(std::isfinite(best));
+    ASSERT_TRUE(searched->memory.fits);
+    EXPECT_NEAR(*searched->performance.step_time_s, best, 1e-9 * best);
+  }
 }
 
 }  // namespace
