@@ -124,6 +124,8 @@ double DpBandwidth(const Topology& topo, double tp, double pp, double dp) {
 }  // namespace
 
 const FrameworkTraits& TraitsOf(Framework f) {
+  // Each framework lists what it does beyond the defaults of FrameworkTraits (nothing overlapped,
+  // reductions in the training precision, even stages, 4 B of loss per logit, fused kernels).
   // Megatron-Core / NeMo performance recipes: --tp-comm-overlap (TransformerEngine userbuffers;
   // MLPerf Training v4.0 NVIDIA configs set TP_COMM_OVERLAP=True), --overlap-grad-reduce and
   // --overlap-param-gather with --use-distributed-optimizer, uneven first/last stages;
@@ -134,78 +136,35 @@ const FrameworkTraits& TraitsOf(Framework f) {
                                              .grad_reduce_overlap = true,
                                              .param_gather_overlap = true,
                                              .uneven_pipeline = true,
-                                             .fp32_reduce_always = false,
                                              .fp32_reduce_with_bf16 = true,
-                                             .reduce_every_micro_batch = false,
-                                             .loss_bytes_per_logit = 4,
-                                             .hopper_attention = true,
-                                             .eager_elementwise = false};
+                                             .hopper_attention = true};
   // Megatron-LM 2021 (Narayanan et al.) and Megatron-DeepSpeed (BLOOM): the gradient
   // all-reduce runs after the last micro-batch, nothing overlaps, stages split evenly.
-  static const FrameworkTraits kMegatronLm{.tp_overlap = false,
-                                           .grad_reduce_overlap = false,
-                                           .param_gather_overlap = false,
-                                           .uneven_pipeline = false,
-                                           .fp32_reduce_always = false,
-                                           .fp32_reduce_with_bf16 = true,
-                                           .reduce_every_micro_batch = false,
-                                           .loss_bytes_per_logit = 4,
-                                           .hopper_attention = false,
-                                           .eager_elementwise = false};
+  static const FrameworkTraits kMegatronLm{.fp32_reduce_with_bf16 = true};
   // PyTorch FSDP/DDP [Zhao et al., PyTorch FSDP, VLDB 2023; Li et al., PyTorch DDP, VLDB 2020]:
   // bucketed gradient reduction during backward, ZeRO-3 gathers prefetched a layer ahead,
   // reduce_dtype fp32 (Composer's FSDP mixed precision DEFAULT); llm-foundry's fused loss and
   // kernels, FlashAttention-2.
-  static const FrameworkTraits kFsdp{.tp_overlap = false,
-                                     .grad_reduce_overlap = true,
-                                     .param_gather_overlap = false,
-                                     .uneven_pipeline = false,
-                                     .fp32_reduce_always = true,
-                                     .fp32_reduce_with_bf16 = true,
-                                     .reduce_every_micro_batch = false,
-                                     .loss_bytes_per_logit = 4,
-                                     .hopper_attention = false,
-                                     .eager_elementwise = false};
+  static const FrameworkTraits kFsdp{
+      .grad_reduce_overlap = true, .fp32_reduce_always = true, .fp32_reduce_with_bf16 = true};
   // torchtitan (Dec 2024) in eager mode: FSDP2 as above (mixed_precision_reduce = float32); the
   // loss is F.cross_entropy(pred.float()): bf16 logits, an fp32 copy and the fp32 log-softmax in
   // forward; at the backward's peak the saved log-softmax, its gradient and the input gradient,
   // all fp32 = 12 B per logit. PyTorch SDPA's flash backend (FlashAttention-2); without
   // torch.compile every norm, rotary and activation op is its own kernel.
-  static const FrameworkTraits kTorchtitan{.tp_overlap = false,
-                                           .grad_reduce_overlap = true,
-                                           .param_gather_overlap = false,
-                                           .uneven_pipeline = false,
+  static const FrameworkTraits kTorchtitan{.grad_reduce_overlap = true,
                                            .fp32_reduce_always = true,
                                            .fp32_reduce_with_bf16 = true,
-                                           .reduce_every_micro_batch = false,
                                            .loss_bytes_per_logit = 12,
-                                           .hopper_attention = false,
                                            .eager_elementwise = true};
   // DeepSpeed ZeRO: overlap_comm buckets, gradients communicated in the training dtype
   // (communication_data_type unset), ZeRO-2 reduce-scatters every micro-batch's gradients.
-  static const FrameworkTraits kDeepSpeed{.tp_overlap = false,
-                                          .grad_reduce_overlap = true,
-                                          .param_gather_overlap = false,
-                                          .uneven_pipeline = false,
-                                          .fp32_reduce_always = false,
-                                          .fp32_reduce_with_bf16 = false,
-                                          .reduce_every_micro_batch = true,
-                                          .loss_bytes_per_logit = 4,
-                                          .hopper_attention = false,
-                                          .eager_elementwise = false};
+  static const FrameworkTraits kDeepSpeed{.grad_reduce_overlap = true,
+                                          .reduce_every_micro_batch = true};
   // AWS NeuronX Distributed (Trainium): Megatron-style TP/SP layers and ZeRO-1; the Neuron
   // compiler schedules the collectives, no TP-GEMM overlap is documented; gradients reduced in
   // the training precision.
-  static const FrameworkTraits kNeuronx{.tp_overlap = false,
-                                        .grad_reduce_overlap = true,
-                                        .param_gather_overlap = false,
-                                        .uneven_pipeline = false,
-                                        .fp32_reduce_always = false,
-                                        .fp32_reduce_with_bf16 = false,
-                                        .reduce_every_micro_batch = false,
-                                        .loss_bytes_per_logit = 4,
-                                        .hopper_attention = false,
-                                        .eager_elementwise = false};
+  static const FrameworkTraits kNeuronx{.grad_reduce_overlap = true};
   switch (f) {
     case Framework::kNeuronx:
       return kNeuronx;

@@ -13,16 +13,16 @@ namespace gpuadvisor::workload_internal {
 // What a training framework overlaps, how it splits the pipeline and which loss kernel it runs:
 // documented defaults of each framework (sources at TraitsOf in train_model.cc).
 struct FrameworkTraits {
-  bool tp_overlap;                // TP collectives pipelined with the GEMMs (needs SP)
-  bool grad_reduce_overlap;       // DP gradient reduction bucketed behind the backward pass
-  bool param_gather_overlap;      // ZeRO-1/2 parameter all-gather behind the next forward
-  bool uneven_pipeline;           // stages balanced counting the embedding and the LM head
-  bool fp32_reduce_always;        // gradients reduced in fp32 whatever the training precision
-  bool fp32_reduce_with_bf16;     // ... in fp32 when training in bf16/fp8 (fp16: 16-bit)
-  bool reduce_every_micro_batch;  // ZeRO-2 reduces each micro-batch's gradients
-  double loss_bytes_per_logit;    // peak memory of the loss per logit element
-  bool hopper_attention;          // fused attention written for Hopper (cuDNN 9 / FA3 class)
-  bool eager_elementwise;         // norms, rotary, activations as separate eager PyTorch ops
+  bool tp_overlap = false;             // TP collectives pipelined with the GEMMs (needs SP)
+  bool grad_reduce_overlap = false;    // DP gradient reduction bucketed behind the backward pass
+  bool param_gather_overlap = false;   // ZeRO-1/2 parameter all-gather behind the next forward
+  bool uneven_pipeline = false;        // stages balanced counting the embedding and the LM head
+  bool fp32_reduce_always = false;     // gradients reduced in fp32 whatever the training precision
+  bool fp32_reduce_with_bf16 = false;  // ... in fp32 when training in bf16/fp8 (fp16: 16-bit)
+  bool reduce_every_micro_batch = false;  // ZeRO-2 reduces each micro-batch's gradients
+  double loss_bytes_per_logit = 4;        // peak memory of the loss per logit element
+  bool hopper_attention = false;   // fused attention written for Hopper (cuDNN 9 / FA3 class)
+  bool eager_elementwise = false;  // norms, rotary, activations as separate eager PyTorch ops
 };
 const FrameworkTraits& TraitsOf(Framework f);
 // NeuronX Distributed on Neuron devices; else Megatron-Core when the layout has TP or PP,
