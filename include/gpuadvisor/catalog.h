@@ -156,6 +156,16 @@ struct GpuSpec {
   std::string notes;
 };
 
+// GpuSpec's optional numeric figures by their catalog JSON name ("bf16_tflops"), in catalog order:
+// the one list the figures reader and the tools that set figures by name share.
+struct GpuFigure {
+  const char* name;
+  std::optional<double> GpuSpec::* member;
+};
+const std::vector<GpuFigure>& GpuFigures();
+// The figure named `name`; nullptr when GpuSpec has no such numeric figure.
+const GpuFigure* FindGpuFigure(std::string_view name);
+
 struct InstanceType {
   std::string name;    // "p5.48xlarge"
   std::string family;  // "p5"

@@ -6,6 +6,32 @@
 
 namespace gpuadvisor {
 
+const std::vector<GpuFigure>& GpuFigures() {
+  static const std::vector<GpuFigure> kFigures = {
+      {"memory_gib", &GpuSpec::memory_gib},
+      {"memory_bw_gbps", &GpuSpec::memory_bw_gbps},
+      {"fp64_tflops", &GpuSpec::fp64_tflops},
+      {"fp64_tensor_tflops", &GpuSpec::fp64_tensor_tflops},
+      {"fp32_tflops", &GpuSpec::fp32_tflops},
+      {"tf32_tflops", &GpuSpec::tf32_tflops},
+      {"bf16_tflops", &GpuSpec::bf16_tflops},
+      {"fp16_tflops", &GpuSpec::fp16_tflops},
+      {"fp8_tflops", &GpuSpec::fp8_tflops},
+      {"int8_tops", &GpuSpec::int8_tops},
+      {"nvlink_gbps", &GpuSpec::nvlink_gbps},
+      {"neuronlink_gbyte_s", &GpuSpec::neuronlink_gbyte_s},
+      {"tdp_w", &GpuSpec::tdp_w},
+  };
+  return kFigures;
+}
+
+const GpuFigure* FindGpuFigure(std::string_view name) {
+  for (const GpuFigure& f : GpuFigures()) {
+    if (name == f.name) return &f;
+  }
+  return nullptr;
+}
+
 const char* AcceleratorKindName(AcceleratorKind kind) {
   switch (kind) {
     case AcceleratorKind::kGpu:

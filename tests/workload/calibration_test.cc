@@ -100,26 +100,13 @@ YAML::Node Get(const YAML::Node& n, const char* key) {
 // Numeric GpuSpec fields a case may override (a published system's part differs from the AWS
 // one: torchtitan's H100 96GB HBM2e, gpt-fast's power-capped A100).
 void Override(GpuSpec* g, const std::string& key, double v) {
-  static const std::map<std::string, std::optional<double> GpuSpec::*> kFields = {
-      {"memory_gib", &GpuSpec::memory_gib},
-      {"memory_bw_gbps", &GpuSpec::memory_bw_gbps},
-      {"fp64_tflops", &GpuSpec::fp64_tflops},
-      {"fp32_tflops", &GpuSpec::fp32_tflops},
-      {"tf32_tflops", &GpuSpec::tf32_tflops},
-      {"bf16_tflops", &GpuSpec::bf16_tflops},
-      {"fp16_tflops", &GpuSpec::fp16_tflops},
-      {"fp8_tflops", &GpuSpec::fp8_tflops},
-      {"int8_tops", &GpuSpec::int8_tops},
-      {"nvlink_gbps", &GpuSpec::nvlink_gbps},
-      {"fp64_tensor_tflops", &GpuSpec::fp64_tensor_tflops},
-      {"neuronlink_gbyte_s", &GpuSpec::neuronlink_gbyte_s}};
   if (key == "aws_memory_mib") {
     g->aws_memory_mib = static_cast<int>(v);
     return;
   }
-  auto it = kFields.find(key);
-  ASSERT_NE(it, kFields.end()) << "gpu_overrides: unknown field " << key;
-  g->*(it->second) = v;
+  const GpuFigure* f = FindGpuFigure(key);
+  ASSERT_NE(f, nullptr) << "gpu_overrides: unknown field " << key;
+  g->*(f->member) = v;
 }
 
 // Specs with overrides live as long as the test program (Hardware points into them).

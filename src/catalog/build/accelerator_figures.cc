@@ -17,31 +17,6 @@ namespace {
 
 constexpr const char* kTopologyField = "neuronlink_topology";
 
-// The numeric GpuSpec fields a figure row may set.
-struct NumericField {
-  const char* name;
-  std::optional<double> GpuSpec::* member;
-};
-
-const std::vector<NumericField>& NumericFields() {
-  static const std::vector<NumericField> kFields = {
-      {"memory_gib", &GpuSpec::memory_gib},
-      {"memory_bw_gbps", &GpuSpec::memory_bw_gbps},
-      {"fp64_tflops", &GpuSpec::fp64_tflops},
-      {"fp64_tensor_tflops", &GpuSpec::fp64_tensor_tflops},
-      {"fp32_tflops", &GpuSpec::fp32_tflops},
-      {"tf32_tflops", &GpuSpec::tf32_tflops},
-      {"bf16_tflops", &GpuSpec::bf16_tflops},
-      {"fp16_tflops", &GpuSpec::fp16_tflops},
-      {"fp8_tflops", &GpuSpec::fp8_tflops},
-      {"int8_tops", &GpuSpec::int8_tops},
-      {"nvlink_gbps", &GpuSpec::nvlink_gbps},
-      {"neuronlink_gbyte_s", &GpuSpec::neuronlink_gbyte_s},
-      {"tdp_w", &GpuSpec::tdp_w},
-  };
-  return kFields;
-}
-
 // Integer fields: stored as int in GpuSpec, 0 / null = unknown.
 bool IsIntegerField(std::string_view f) { return f == "neuron_cores" || f == "nvenc"; }
 
@@ -50,10 +25,8 @@ std::optional<double> GetNumber(const GpuSpec& g, std::string_view field) {
     return g.neuron_cores > 0 ? std::optional<double>(g.neuron_cores) : std::nullopt;
   }
   if (field == "nvenc") return g.nvenc ? std::optional<double>(*g.nvenc) : std::nullopt;
-  for (const NumericField& f : NumericFields()) {
-    if (field == f.name) return g.*f.member;
-  }
-  return std::nullopt;
+  const GpuFigure* f = FindGpuFigure(field);
+  return f ? g.*f->member : std::nullopt;
 }
 
 void SetNumber(GpuSpec* g, std::string_view field, double v) {
@@ -62,9 +35,7 @@ void SetNumber(GpuSpec* g, std::string_view field, double v) {
   } else if (field == "nvenc") {
     g->nvenc = static_cast<int>(std::lround(v));
   } else {
-    for (const NumericField& f : NumericFields()) {
-      if (field == f.name) g->*f.member = v;
-    }
+    if (const GpuFigure* f = FindGpuFigure(field)) g->*f->member = v;
   }
 }
 
@@ -126,7 +97,7 @@ std::string JoinDerivations(const std::vector<const AcceleratorFigure*>& derived
 const std::vector<std::string>& AcceleratorFigureFields() {
   static const std::vector<std::string> kNames = [] {
     std::vector<std::string> v;
-    for (const NumericField& f : NumericFields()) v.emplace_back(f.name);
+    for (const GpuFigure& f : GpuFigures()) v.emplace_back(f.name);
     v.emplace_back("neuron_cores");
     v.emplace_back("nvenc");
     v.emplace_back(kTopologyField);
