@@ -300,6 +300,20 @@ bool Contains(std::string_view s, std::string_view part) {
   return s.find(part) != std::string_view::npos;
 }
 
+// The dimensions most configs name alike (Llama, OPT, BERT, GPT-NeoX families), required in this
+// order when missing.
+void ReadCommonDims(ConfigReader& r, ReadResult* out) {
+  ModelArch& m = out->arch;
+  m.hidden = r.Int({"hidden_size"});
+  m.layers = r.Int({"num_hidden_layers"});
+  m.heads = r.Int({"num_attention_heads"});
+  m.vocab = r.Int({"vocab_size"});
+  out->required = {{"hidden_size", m.hidden},
+                   {"num_hidden_layers", m.layers},
+                   {"num_attention_heads", m.heads},
+                   {"vocab_size", m.vocab}};
+}
+
 void ReadDropout(ConfigReader& r, ModelArch* m) {
   for (const char* k : {"hidden_dropout_prob", "dropout", "resid_pdrop", "dropout_rate"}) {
     if (r.Number(k, 0) > 0) m->dropout = true;
@@ -438,12 +452,9 @@ ReadResult ReadLlama(ConfigReader& r, const HfType& t, ImportNotes* notes,
   ReadResult out;
   ModelArch& m = out.arch;
   const std::string_view type = t.name;
-  m.hidden = r.Int({"hidden_size"});
-  m.layers = r.Int({"num_hidden_layers"});
-  m.heads = r.Int({"num_attention_heads"});
+  ReadCommonDims(r, &out);
   m.kv_heads = r.Int({"num_key_value_heads"});
   m.ffn = r.Int({"intermediate_size"});
-  m.vocab = r.Int({"vocab_size"});
   m.tied_embeddings = r.Bool("tie_word_embeddings", t.tied);
   m.attention_bias = r.Bool("attention_bias", t.bias);
   if (type == "llama" && r.Bool("mlp_bias", false) && !m.attention_bias) {
@@ -451,10 +462,6 @@ ReadResult ReadLlama(ConfigReader& r, const HfType& t, ImportNotes* notes,
                 ": mlp_bias: MLP biases without attention biases are not "
                 "counted (under 0.01% of the parameters)");
   }
-  out.required = {{"hidden_size", m.hidden},
-                  {"num_hidden_layers", m.layers},
-                  {"num_attention_heads", m.heads},
-                  {"vocab_size", m.vocab}};
   if (StartsWith(type, "deepseek")) {
     ReadLatentAttention(r, &out);
     m.kv_heads = m.heads;  // MLA: every head has its own (up-projected) key and value
@@ -498,11 +505,8 @@ ReadResult ReadGpt2(ConfigReader& r, const HfType& t) {
 ReadResult ReadOpt(ConfigReader& r, const HfType& t, ImportNotes* notes, std::string_view origin) {
   ReadResult out;
   ModelArch& m = out.arch;
-  m.hidden = r.Int({"hidden_size"});
-  m.layers = r.Int({"num_hidden_layers"});
-  m.heads = r.Int({"num_attention_heads"});
+  ReadCommonDims(r, &out);
   m.ffn = r.Int({"ffn_dim"});
-  m.vocab = r.Int({"vocab_size"});
   m.context_length = r.Int({"max_position_embeddings"});
   out.context_how = "max_position_embeddings";
   m.max_positions = m.context_length > 0 ? m.context_length + 2 : 0;  // OPT's offset of 2
@@ -513,10 +517,6 @@ ReadResult ReadOpt(ConfigReader& r, const HfType& t, ImportNotes* notes, std::st
     notes->Warn(std::string(origin) + ": word_embed_proj_dim " + std::to_string(proj) +
                 " differs from hidden_size: the embedding projections are not counted");
   }
-  out.required = {{"hidden_size", m.hidden},
-                  {"num_hidden_layers", m.layers},
-                  {"num_attention_heads", m.heads},
-                  {"vocab_size", m.vocab}};
   ReadDropout(r, &m);
   return out;
 }
@@ -525,11 +525,8 @@ ReadResult ReadBert(ConfigReader& r, const HfType& t) {
   ReadResult out;
   ModelArch& m = out.arch;
   m.family = t.family;
-  m.hidden = r.Int({"hidden_size"});
-  m.layers = r.Int({"num_hidden_layers"});
-  m.heads = r.Int({"num_attention_heads"});
+  ReadCommonDims(r, &out);
   m.ffn = r.Int({"intermediate_size"});
-  m.vocab = r.Int({"vocab_size"});
   const int positions = r.Int({"max_position_embeddings"});
   // Learned positions and token types; RoBERTa's first two positions are padding offsets.
   m.max_positions = positions > 0 ? positions + r.Int({"type_vocab_size"}) : 0;
@@ -537,10 +534,6 @@ ReadResult ReadBert(ConfigReader& r, const HfType& t) {
   out.context_how = "max_position_embeddings";
   m.tied_embeddings = r.Bool("tie_word_embeddings", t.tied);
   m.attention_bias = t.bias;
-  out.required = {{"hidden_size", m.hidden},
-                  {"num_hidden_layers", m.layers},
-                  {"num_attention_heads", m.heads},
-                  {"vocab_size", m.vocab}};
   ReadDropout(r, &m);
   return out;
 }
@@ -548,19 +541,12 @@ ReadResult ReadBert(ConfigReader& r, const HfType& t) {
 ReadResult ReadGptNeox(ConfigReader& r, const HfType& t) {
   ReadResult out;
   ModelArch& m = out.arch;
-  m.hidden = r.Int({"hidden_size"});
-  m.layers = r.Int({"num_hidden_layers"});
-  m.heads = r.Int({"num_attention_heads"});
+  ReadCommonDims(r, &out);
   m.ffn = r.Int({"intermediate_size"});
-  m.vocab = r.Int({"vocab_size"});
   m.context_length = r.Int({"max_position_embeddings"});
   out.context_how = "max_position_embeddings";
   m.tied_embeddings = r.Bool("tie_word_embeddings", t.tied);
   m.attention_bias = r.Bool("attention_bias", t.bias);
-  out.required = {{"hidden_size", m.hidden},
-                  {"num_hidden_layers", m.layers},
-                  {"num_attention_heads", m.heads},
-                  {"vocab_size", m.vocab}};
   ReadDropout(r, &m);
   return out;
 }
