@@ -1,5 +1,5 @@
-# The HTTP server (`gpuadvisor serve`): its own library so the core library does not depend on
-# cpp-httplib (Debian libcpp-httplib-dev, found with pkg-config).
+# The HTTP server (`gpuadvisor serve`): its own library (the core library uses cpp-httplib only as
+# the Prometheus client, privately; Debian libcpp-httplib-dev, found with pkg-config).
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(CPPHTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 find_package(ZLIB REQUIRED)
