@@ -15,8 +15,8 @@ if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then
   exit 77
 fi
 T=${KEEP_T:-$(mktemp -d)}
-pid=
-cleanup() { [ -n "$pid" ] && { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }; [ -z "${KEEP_T:-}" ] && rm -rf "$T"; }
+pid= spid=
+cleanup() { [ -n "$spid" ] && kill "$spid" 2>/dev/null; [ -n "$pid" ] && { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }; [ -z "${KEEP_T:-}" ] && rm -rf "$T"; }
 trap cleanup EXIT
 source "$HERE/lib.sh"
 
@@ -105,6 +105,34 @@ expect_exit "query refused" 2 "the server refused the query" idle --prometheus "
   "${RANGE[@]}" --selector '{Hostname=~"("}'
 expect_exit "bad url" 2 "--prometheus: expected http(s)://" idle --prometheus "localhost:$PORT"
 expect_exit "files and url" 2 "one of the two" idle "$T/fleet.prom" --prometheus "$URL"
+# POST /v1/idle?prometheus=URL: the same report from `serve`, for allowed URLs only.
+GPUADVISOR_PROMETHEUS_URLS="$URL" "$BIN" serve --port 0 --threads 2 > "$T/serve.out" 2>&1 &
+spid=$!
+API=
+for _ in $(seq 100); do
+  API=$(grep -o 'http://[^ ]*/' "$T/serve.out" 2>/dev/null | head -1)
+  [ -n "$API" ] && break
+  sleep 0.05
+done
+"$PY" - "$API" "$URL" "$END" "$T" <<'PYEOF' && ok || bad "POST /v1/idle?prometheus= (see above)"
+import json, sys, urllib.error, urllib.parse, urllib.request
+api, url, end, t = sys.argv[1:]
+def post(params):
+    q = urllib.parse.urlencode(params)
+    try:
+        with urllib.request.urlopen(urllib.request.Request(f"{api}v1/idle?{q}", data=b"")) as r:
+            return r.status, json.load(r)
+    except urllib.error.HTTPError as e:
+        return e.code, json.load(e)
+status, d = post({"prometheus": url, "since": "36h", "until": end, "step": "1m"})
+f = json.load(open(f"{t}/prom.json"))
+strip = lambda d: {k: v for k, v in d.items() if k not in ("files", "prometheus")}
+assert status == 200 and strip(d) == strip(f), (status, str(d)[:500])
+assert d["prometheus"]["gpus"] == 20
+status, d = post({"prometheus": "http://169.254.169.254", "since": "1d"})
+assert status == 403 and d["error"]["field"] == "prometheus", (status, d)
+PYEOF
+kill "$spid"; wait "$spid" 2>/dev/null; spid=
 kill "$pid"; wait "$pid" 2>/dev/null; pid=
 expect_exit "server down" 3 "$URL/api/v1/series" idle --prometheus "$URL"
 finish idle_prometheus_test

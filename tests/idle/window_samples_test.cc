@@ -2,6 +2,7 @@
 // Prometheus source produces them, weigh as the readings they stand for.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,7 @@ TelemetrySample Base() {
   return s;
 }
 
-IdleReport Run(int window_min) {
+IdleReport AnalyzeWindows(int window_min) {
   IdleAnalyzer a(*EmbeddedCatalog(), IdleOptions{});
   for (int w = 0; w < 240; w += window_min) {
     TelemetrySample s = Base();
@@ -56,7 +57,7 @@ IdleReport Run(int window_min) {
 }
 
 TEST(Issue17WindowSamples, WeighAsTheirReadings) {
-  const IdleReport raw = Run(1), win = Run(5);
+  const IdleReport raw = AnalyzeWindows(1), win = AnalyzeWindows(5);
   ASSERT_EQ(raw.hosts.size(), 1u);
   ASSERT_EQ(win.hosts.size(), 1u);
   const HostUsage& r = raw.hosts[0];
