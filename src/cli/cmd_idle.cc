@@ -85,7 +85,7 @@ void SetupIdle(CLI::App* app, int* exit_code) {
   app->add_option("--until", o->idle.until,
                   "With --prometheus: end of the range, ISO time or Unix seconds (default now)");
   app->add_option("--selector", o->idle.selector,
-                  "With --prometheus: label matchers, e.g. '{cluster=\"a\",job=\"dcgm\"}'");
+                  R"(With --prometheus: label matchers, e.g. '{cluster="a",job="dcgm"}')");
   app->add_option("--step", o->idle.step,
                   "With --prometheus: window each sample summarises (default 5m; the scrape "
                   "interval reproduces the file analysis exactly)");

@@ -310,8 +310,8 @@ Result<PrometheusOptions> ParsePrometheusArgs(const IdleArgs& a) {
   if (!a.until.empty()) {
     p.end_s = ParseTelemetryTime(a.until);
     if (!p.end_s) {
-      return Status::InvalidArgument("--until: expected an ISO 8601 time or Unix seconds, got \"" +
-                                     a.until + "\"");
+      return Status::InvalidArgument(
+          R"(--until: expected an ISO 8601 time or Unix seconds, got ")" + a.until + "\"");
     }
   }
   if (!a.max_points.empty()) {

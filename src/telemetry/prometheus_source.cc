@@ -110,7 +110,7 @@ Result<std::string> MatchersOf(std::string_view selector) {
   if (s.find_first_of("{}") != std::string_view::npos ||
       (!s.empty() && s.find_first_of("=~") == std::string_view::npos)) {
     return Status::InvalidArgument(
-        "--selector: expected label matchers {label=\"value\",...}, got \"" +
+        R"(--selector: expected label matchers {label="value",...}, got ")" +
         std::string(selector) + "\"");
   }
   return std::string(s);
@@ -256,7 +256,7 @@ Status ReadMatrix(const std::string& where, const json& data, int64_t back_ms,
         return Status::ParseError(where + ": expected [time, \"value\"] points");
       }
       const int64_t t_ms = std::llround(p[0].get<double>() * 1000) - back_ms;
-      const std::string& text = p[1].get_ref<const std::string&>();
+      const auto& text = p[1].get_ref<const std::string&>();
       double v = 0;
       if (std::from_chars(text.data(), text.data() + text.size(), v).ec != std::errc() ||
           !std::isfinite(v)) {
@@ -345,8 +345,9 @@ std::string PrometheusWindowQuery(const std::string& matchers, double step_s) {
   std::string q;
   for (const auto& p : kParts) {
     if (!q.empty()) q += " or ";
-    q += std::string("label_replace(") + p.fn + "(" + p.metric + "{" + matchers + "}" + range +
-         "), \"gpuadvisor_agg\", \"" + p.agg + "\", \"\", \"\")";
+    q.append("label_replace(").append(p.fn).append("(").append(p.metric).append("{");
+    q.append(matchers).append("}").append(range).append(R"(), "gpuadvisor_agg", ")");
+    q.append(p.agg).append(R"(", "", ""))");
   }
   return q;
 }
@@ -363,7 +364,7 @@ Result<PrometheusSourceInfo> ReadPrometheus(const PrometheusOptions& o, const Sa
   }
   for (const std::string& h : o.headers) {
     if (h.find(':') == std::string::npos || h.find_first_of("\r\n") != std::string::npos) {
-      return Status::InvalidArgument("--prometheus-header: expected \"Name: value\", got \"" + h +
+      return Status::InvalidArgument(R"(--prometheus-header: expected "Name: value", got ")" + h +
                                      "\"");
     }
   }
