@@ -62,6 +62,8 @@ ojson HostJson(const HostUsage& h, const Freshness& fresh) {
   ojson alts = ojson::array();
   for (const IdleRecommendation& a : h.alternatives) alts.push_back(RecJson(a));
   return {{"host", h.host},
+          {"status", DataStatusName(h.status)},
+          {"status_reason", h.status_reason.empty() ? ojson(nullptr) : ojson(h.status_reason)},
           {"instance_type", h.instance_type.empty() ? ojson(nullptr) : ojson(h.instance_type)},
           {"type_guessed", h.type_guessed},
           {"type_note", h.type_note.empty() ? ojson(nullptr) : ojson(h.type_note)},
@@ -110,6 +112,7 @@ ojson IdleReportJson(const IdleReport& r, const Freshness& fresh) {
   return {{"settings",
            {{"idle_threshold_pct", r.options.idle_threshold_pct},
             {"idle_window_s", r.options.idle_window_s},
+            {"min_rightsizing_span_s", r.options.min_rightsizing_span_s},
             {"region", r.options.region},
             {"purchase", r.options.purchase}}},
           {"files", files},
@@ -132,6 +135,7 @@ Table IdleTable(const IdleReport& r) {
   t.AddColumn("GPUs", true);
   t.AddColumn("busy", true);
   t.AddColumn("hours", true);
+  t.AddColumn("data");
   t.AddColumn("avg %", true);
   t.AddColumn("p95 %", true);
   t.AddColumn("mem GiB", true);
@@ -149,8 +153,8 @@ Table IdleTable(const IdleReport& r) {
     }
     t.AddRow(
         {h.host, type, std::to_string(h.gpus), std::to_string(h.gpus_busy),
-         FormatFixed(h.hours_covered, 1), Cell(h.avg_util_pct, 1), Cell(h.p95_util_pct, 1),
-         Cell(Gib(h.mem_used_max_mib), 1), FormatFixed(h.idle_hours, 1),
+         FormatFixed(h.hours_covered, 1), DataStatusName(h.status), Cell(h.avg_util_pct, 1),
+         Cell(h.p95_util_pct, 1), Cell(Gib(h.mem_used_max_mib), 1), FormatFixed(h.idle_hours, 1),
          Cell(h.idle_fraction ? std::optional<double>(*h.idle_fraction * 100) : std::nullopt, 0),
          Cell(h.wasted_usd, 2), Cell(h.recommendation.savings_usd_per_month, 0), rec});
   }
@@ -161,7 +165,7 @@ Table IdleTable(const IdleReport& r) {
     idle += h.idle_hours;
   }
   t.AddRow({"TOTAL (" + std::to_string(r.hosts.size()) + " hosts)", "", std::to_string(gpus), "",
-            "", "", "", "", FormatFixed(idle, 1), "", FormatFixed(r.total_wasted_usd, 2),
+            "", "", "", "", "", FormatFixed(idle, 1), "", FormatFixed(r.total_wasted_usd, 2),
             FormatFixed(r.total_savings_usd_per_month, 0), ""});
   return t;
 }
@@ -174,6 +178,9 @@ std::string IdleNotes(const IdleReport& r) {
       out += " (saves ~$" + FormatFixed(*h.recommendation.savings_usd_per_month, 0) + "/month)";
     }
     out += "\n";
+    if (!h.status_reason.empty() && h.status_reason != h.recommendation.summary) {
+      out += "  " + h.status_reason + "\n";
+    }
     for (const IdleRecommendation& a : h.alternatives) {
       out += "  also: " + a.summary;
       if (a.savings_usd_per_month) {
