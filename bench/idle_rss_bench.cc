@@ -1,5 +1,5 @@
 // Peak memory of one idle analysis by host count (issue 16): what POST /v1/idle does with one
-// upload (ReadTelemetryText -> IdleAnalyzer -> Finish -> the JSON report, serialised), on
+// upload (ReadTelemetryText -> IdleAnalyzer -> Finish -> IdleReportJsonText), on
 // generated nvidia-smi CSV of 1k, 10k and 25k hosts (one GPU sample per host per line, as the
 // issue's 1 MB body of 25k hosts), each case in a fresh process so that its peak RSS (VmHWM) is
 // its own. With the default caps (IdleOptions::max_hosts = 10000) the 25k body is refused when
@@ -71,7 +71,9 @@ Outcome OneRequest(const std::shared_ptr<const Catalog>& catalog, const std::str
     out.error = r.status().message();
     return out;
   }
-  out.json_bytes = IdleReportJson(*r, Freshness{"2026-12-01", 90}).dump().size();
+  if (std::getenv("IDLE_RSS_NO_JSON") == nullptr) {
+    out.json_bytes = IdleReportJsonText(*r, Freshness{"2026-12-01", 90}).size();
+  }
   out.ok = true;
   return out;
 }
@@ -92,8 +94,9 @@ int RunCase(int hosts, size_t max_hosts, int threads) {
   for (std::thread& th : pool) th.join();
   const long peak = StatusKib("VmHWM"), after = StatusKib("VmRSS");
   const Outcome& first = outcomes[0];
-  std::printf("%7d %9zu %7d %8.2f %-9s %9.1f %9.1f %10.2f %9.1f\n", hosts, max_hosts, threads,
-              static_cast<double>(bodies[0].size()) / (1 << 20), first.ok ? "ok" : "refused",
+  std::printf("%7d %9zu %7d %8.2f %8.2f %-9s %9.1f %9.1f %10.2f %9.1f\n", hosts, max_hosts, threads,
+              static_cast<double>(bodies[0].size()) / (1 << 20),
+              static_cast<double>(first.json_bytes) / (1 << 20), first.ok ? "ok" : "refused",
               static_cast<double>(base) / 1024, static_cast<double>(peak) / 1024,
               static_cast<double>(peak - base) / threads / std::max(1, hosts),
               static_cast<double>(after) / 1024);
@@ -116,7 +119,8 @@ int main(int argc, char** argv) {
   if (n <= 0) return 1;
   self[n] = '\0';
   std::printf(
-      "  hosts max_hosts threads body_MiB result    base_MiB  peak_MiB KiB/host*  after_MiB\n");
+      "  hosts max_hosts threads body_MiB json_MiB result    base_MiB  peak_MiB KiB/host*  "
+      "after_MiB\n");
   std::fflush(stdout);
   struct Case {
     int hosts;

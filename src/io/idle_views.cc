@@ -96,9 +96,8 @@ ojson HostJson(const HostUsage& h, const Freshness& fresh) {
           {"gpu_details", gpus}};
 }
 
-}  // namespace
-
-ojson IdleReportJson(const IdleReport& r, const Freshness& fresh) {
+// The report with an empty "instances" array (its hosts are added by the callers).
+ojson ReportJsonWithoutHosts(const IdleReport& r) {
   ojson files = ojson::array();
   for (const TelemetryFileInfo& f : r.files) {
     files.push_back({{"path", f.path},
@@ -107,8 +106,6 @@ ojson IdleReportJson(const IdleReport& r, const Freshness& fresh) {
                      {"bytes", f.bytes},
                      {"samples", f.samples}});
   }
-  ojson hosts = ojson::array();
-  for (const HostUsage& h : r.hosts) hosts.push_back(HostJson(h, fresh));
   return {{"settings",
            {{"idle_threshold_pct", r.options.idle_threshold_pct},
             {"idle_window_s", r.options.idle_window_s},
@@ -117,7 +114,7 @@ ojson IdleReportJson(const IdleReport& r, const Freshness& fresh) {
             {"purchase", r.options.purchase}}},
           {"files", files},
           {"hours_covered", Round(r.hours_covered, 3)},
-          {"instances", hosts},
+          {"instances", ojson::array()},
           {"total_wasted_usd", Round(r.total_wasted_usd, 2)},
           {"total_savings_usd_per_month", Round(r.total_savings_usd_per_month, 2)},
           {"assumptions",
@@ -126,6 +123,31 @@ ojson IdleReportJson(const IdleReport& r, const Freshness& fresh) {
             "ran, not the share of the GPU it used",
             "savings per month assume the observed pattern continues for 730 h"}},
           {"warnings", r.warnings}};
+}
+
+}  // namespace
+
+ojson IdleReportJson(const IdleReport& r, const Freshness& fresh) {
+  ojson j = ReportJsonWithoutHosts(r);
+  ojson& hosts = j["instances"];
+  for (const HostUsage& h : r.hosts) hosts.push_back(HostJson(h, fresh));
+  return j;
+}
+
+std::string IdleReportJsonText(const IdleReport& r, const Freshness& fresh) {
+  const std::string outer = ReportJsonWithoutHosts(r).dump();
+  // Inside JSON strings every quote is escaped, so this text is the key itself.
+  const std::string key = ",\"instances\":[";
+  const size_t at = outer.find(key) + key.size();
+  std::string out = outer.substr(0, at);
+  for (size_t i = 0; i < r.hosts.size(); ++i) {
+    const std::string host = HostJson(r.hosts[i], fresh).dump();
+    if (i == 0) out.reserve(outer.size() + (host.size() + 64) * r.hosts.size());
+    if (i > 0) out += ',';
+    out += host;
+  }
+  out.append(outer, at, std::string::npos);
+  return out;
 }
 
 Table IdleTable(const IdleReport& r) {

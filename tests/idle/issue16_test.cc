@@ -7,6 +7,8 @@
 #include <string>
 
 #include "gpuadvisor/idle.h"
+#include "idle/fleet.h"
+#include "io/idle_views.h"
 #include "util/files.h"
 
 namespace gpuadvisor {
@@ -186,6 +188,20 @@ TEST(Issue16Histogram, SparseAndDenseGiveTheSamePercentiles) {
     EXPECT_NEAR(*g.p95_util_pct, std::round(p95 * 10) / 10, 0.051) << distinct;
     EXPECT_NEAR(*r->hosts[0].avg_util_pct, sum / n, 0.05) << distinct;
   }
+}
+
+// The server writes the report host by host; it must be the JSON tree's text byte for byte.
+TEST(Issue16Json, TextBuiltHostByHostEqualsTheTreeDump) {
+  const Freshness fresh{"2026-12-01", 90};
+  Result<IdleReport> r = Analyze(testing::FleetCsv());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->hosts.size(), 5u);
+  EXPECT_EQ(IdleReportJsonText(*r, fresh), IdleReportJson(*r, fresh).dump());
+  r->hosts.resize(1);
+  r->files.push_back({"a \"instances\":[] b.csv", TelemetryFormat::kNvidiaSmiCsv, 1, 1, false});
+  EXPECT_EQ(IdleReportJsonText(*r, fresh), IdleReportJson(*r, fresh).dump());
+  r->hosts.clear();
+  EXPECT_EQ(IdleReportJsonText(*r, fresh), IdleReportJson(*r, fresh).dump());
 }
 
 }  // namespace
