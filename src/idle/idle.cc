@@ -244,9 +244,10 @@ struct IdleAnalyzer::Impl {
   size_t GpuSlot(HostState& h, const TelemetrySample& s, Status* st) {
     for (size_t i = 0; i < h.gpus.size(); ++i) {
       GpuState& g = h.gpus[i];
-      if (s.gpu_index >= 0 ? g.index == s.gpu_index : (!s.uuid.empty() && g.uuid == s.uuid)) {
-        return i;
-      }
+      // By index, else by UUID; a sample with neither is the host's one unnamed GPU (not a new
+      // series per sample).
+      const bool same = s.gpu_index >= 0 ? g.index == s.gpu_index : g.index < 0 && g.uuid == s.uuid;
+      if (same) return i;
     }
     if (h.gpus.size() >= o.max_gpus_per_host) {
       *st = LimitError(o.max_gpus_per_host, "GPUs of one host", "max_gpus_per_host");

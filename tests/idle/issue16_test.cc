@@ -163,6 +163,24 @@ TEST(Issue16Limits, GpusPerHostAndSeriesAreCapped) {
       << r.status().message();
 }
 
+// A source that names no GPU (no index, no UUID) feeds one series per host, not one per sample.
+TEST(Issue16Limits, AnonymousSamplesAreOneGpu) {
+  IdleAnalyzer a(Embedded(), IdleOptions());
+  TelemetrySample s;
+  s.host = "h";
+  for (int i = 0; i < 100; ++i) {
+    s.time_s = 1782864000.0 + 60 * i;
+    s.util_pct = 50;
+    ASSERT_TRUE(a.Add(s).ok()) << i;
+  }
+  s.uuid = "GPU-x";
+  ASSERT_TRUE(a.Add(s).ok());
+  Result<IdleReport> r = a.Finish({});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->hosts[0].gpus, 2);
+  EXPECT_EQ(r->hosts[0].gpu_usage[0].samples + r->hosts[0].gpu_usage[1].samples, 101u);
+}
+
 // The sparse histogram turns dense past 128 distinct values: percentiles and means must agree
 // with the exact figures either way.
 TEST(Issue16Histogram, SparseAndDenseGiveTheSamePercentiles) {
