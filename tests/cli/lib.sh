@@ -15,6 +15,19 @@ expect_json() {
 sys.exit(0 if ($expr) else 1)"; then ok; else bad "$name: $* -> $expr"; fi
 }
 
+# expect_json2 NAME PYTHON-EXPR ARGS... -- ARGS2...: the same over two runs, the first's JSON in
+# `d`, the second's in `e` (a rule between two commands instead of a figure from the catalog).
+expect_json2() {
+  local name=$1 expr=$2; shift 2
+  local a=() out1 out2
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do a+=("$1"); shift; done
+  shift
+  out1=$("$BIN" "${a[@]}" 2>/dev/null)
+  out2=$("$BIN" "$@" 2>/dev/null)
+  if OUT2=$out2 "$PY" -c "import json,os,sys; d=json.load(sys.stdin); e=json.loads(os.environ['OUT2'])
+sys.exit(0 if ($expr) else 1)" <<<"$out1"; then ok; else bad "$name: ${a[*]} / $* -> $expr"; fi
+}
+
 # expect_exit NAME CODE STDERR-SUBSTRING ARGS...
 expect_exit() {
   local name=$1 code=$2 needle=$3; shift 3
