@@ -19,13 +19,14 @@ sys.exit(0 if ($expr) else 1)"; then ok; else bad "$name: $* -> $expr"; fi
 # `d`, the second's in `e` (a rule between two commands instead of a figure from the catalog).
 expect_json2() {
   local name=$1 expr=$2; shift 2
-  local a=() out1 out2
+  local a=() second
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do a+=("$1"); shift; done
   shift
-  out1=$("$BIN" "${a[@]}" 2>/dev/null)
-  out2=$("$BIN" "$@" 2>/dev/null)
-  if OUT2=$out2 "$PY" -c "import json,os,sys; d=json.load(sys.stdin); e=json.loads(os.environ['OUT2'])
-sys.exit(0 if ($expr) else 1)" <<<"$out1"; then ok; else bad "$name: ${a[*]} / $* -> $expr"; fi
+  second=$(mktemp)
+  "$BIN" "$@" >"$second" 2>/dev/null
+  if "$BIN" "${a[@]}" 2>/dev/null | "$PY" -c "import json,sys; d=json.load(sys.stdin); e=json.load(open(sys.argv[1]))
+sys.exit(0 if ($expr) else 1)" "$second"; then ok; else bad "$name: ${a[*]} / $* -> $expr"; fi
+  rm -f "$second"
 }
 
 # expect_exit NAME CODE STDERR-SUBSTRING ARGS...
