@@ -166,4 +166,13 @@ else
 fi
 
 [ "$fail" = 0 ] && echo "ok: launch CLI"
+# Every naming/placement option reaches the spec it renders (an ignored option would leave the
+# default there).
+"$BIN" launch g6.xlarge --key-name key-7q --subnet-id subnet-0abc123 --instance-profile prof-9q \
+  --name job-x1 >"$TMP/opts.json" 2>/dev/null || bad "launch with naming options failed"
+for want in '"KeyName": "key-7q"' '"SubnetId": "subnet-0abc123"' '"Name": "prof-9q"' '"job-x1-g6-xlarge"'; do
+  grep -qF -- "$want" "$TMP/opts.json" || bad "launch aws-cli lacks $want"
+done
+"$BIN" launch g6.xlarge --idle-stop-minutes 37 --format cloudformation 2>/dev/null |
+  grep -A2 '^  IdleStopMinutes:' | grep -q 'Default: 37' || bad "--idle-stop-minutes not in the template"
 exit $fail
