@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
+#include <string>
 
 namespace gpuadvisor {
 namespace {
@@ -56,8 +58,16 @@ TEST(EmbeddedCatalogTest, P5Facts) {
 TEST(QueryTest, DefaultListsCurrentTypesInUsEast1) {
   Result<std::vector<InstanceRow>> rows = QueryInstances(C(), InstanceQuery{});
   ASSERT_TRUE(rows.ok());
-  EXPECT_GE(rows->size(), 80u);
-  for (const InstanceRow& r : *rows) EXPECT_FALSE(r.type->retired) << r.type->name;
+  // Exactly the current types us-east-1 knows: offered (or not known not to be) or priced there.
+  std::set<std::string> want, got;
+  for (const InstanceType& t : C().instance_types) {
+    const RegionOffer* o = t.FindRegion("us-east-1");
+    if (!t.retired && o && (o->offered.value_or(true) || o->on_demand)) want.insert(t.name);
+  }
+  for (const InstanceRow& r : *rows) got.insert(r.type->name);
+  EXPECT_FALSE(want.empty());
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(got.size(), rows->size()) << "a type listed twice";
   InstanceQuery with_retired;
   with_retired.include_retired = true;
   auto all = QueryInstances(C(), with_retired);
@@ -171,11 +181,15 @@ TEST(QueryTest, AllRegionsCoversEveryPricedRegion) {
   q.region = "all";
   auto rows = QueryInstances(C(), q);
   ASSERT_TRUE(rows.ok());
-  std::vector<std::string> regions;
-  for (const InstanceRow& r : *rows) regions.push_back(r.region);
-  std::sort(regions.begin(), regions.end());
-  regions.erase(std::unique(regions.begin(), regions.end()), regions.end());
-  EXPECT_GE(regions.size(), 25u);
+  std::set<std::string> regions, priced;
+  for (const InstanceRow& r : *rows) regions.insert(r.region);
+  for (const InstanceType& t : C().instance_types) {
+    for (const RegionOffer& o : t.regions) {
+      if (!t.retired && o.on_demand) priced.insert(o.region);
+    }
+  }
+  EXPECT_GT(priced.size(), 1u);
+  EXPECT_TRUE(std::includes(regions.begin(), regions.end(), priced.begin(), priced.end()));
 }
 
 TEST(QueryTest, BadInputGetsSuggestions) {
