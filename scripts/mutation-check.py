@@ -184,6 +184,11 @@ def main():
     if build(build_dir, needed, log, args.jobs) != 0:
         sys.exit(f"mutation-check: the unmutated tree does not build, see {log}")
     print(f"mutation-check: baseline built in {time.time() - t0:.0f} s", flush=True)
+    # Unmutated, every named test must pass: else each mutation would be "killed" for nothing.
+    for test in sorted({m["test"] for m in mutations}):
+        if run_tests(build_dir, test, log) != 0:
+            sys.exit(f"mutation-check: \"{test}\" fails on the unmutated tree, see {log}")
+    print(f"mutation-check: baseline tests pass ({time.time() - t0:.0f} s)", flush=True)
 
     rows, bad = [], 0
     for m in mutations:
