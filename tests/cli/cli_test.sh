@@ -74,6 +74,10 @@ expect_json "estimate hpc" "$E"' and d["precision"]=="fp64" and d["time"]["hours
 expect_json "estimate transcode" "$E"' and d["performance"]["streams_per_gpu"]>0 and d["precision"] is None' estimate --task transcode --streams 100 --codec hevc --instance g6.12xlarge --json
 expect_json "estimate render" "$E"' and d["performance"]["sessions_per_gpu"]>0' estimate --task render --sessions 10 --instance g6e.12xlarge --json
 expect_json "estimate analytics" "$E"' and d["performance"]["scan_time_s"]>0' estimate --task analytics --dataset-gib 100 --instance p4de.24xlarge --json
+# --count N instances of the type; --region prices it there, at the price `show` gives.
+expect_json "estimate count" 'd["hardware"]["instances"]==2 and d["hardware"]["gpus"]==16' estimate --task serve --model llama-3.1-8b --instance p5.48xlarge --count 2 --json
+REG=$("$BIN" show p5.48xlarge --json 2>/dev/null | "$PY" -c 'import json,sys; print([r["region"] for r in json.load(sys.stdin)["regions"] if r["region"]!="us-east-1" and r["on_demand_usd_per_hour"]][0])')
+expect_json2 "estimate region" "d['cost']['region']=='$REG' and d['cost']['on_demand_usd_per_hour']==[r for r in e['regions'] if r['region']=='$REG'][0]['on_demand_usd_per_hour']>0" estimate --task serve --model llama-3.1-8b --instance p5.48xlarge --region "$REG" --json -- show p5.48xlarge --json
 expect_json "llama-3.1-8b KV 128 KiB/token" 'd["memory"]["kv_cache_kib_per_token"]==128' estimate --task serve --model llama-3.1-8b --gpu H100 --json
 expect_json "70B fp16 does not fit one 80 GB GPU" 'd["memory"]["fits"] is False and d["memory"]["weights_gib"]>120' estimate --task serve --model llama-2-70b --gpu A100-80GB --json
 expect_json "70B fp16 fits four" 'd["memory"]["fits"] is True' estimate --task serve --model llama-2-70b --gpu A100-80GB --gpus 4 --json

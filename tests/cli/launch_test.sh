@@ -58,6 +58,15 @@ expect_exit 2 'bad.json: plans\[0\].instance_type: expected an instance type nam
 echo '{"plans": [' >"$TMP/broken.json"
 expect_exit 2 'broken.json: byte [0-9]+: not valid JSON' --from-plan "$TMP/broken.json"
 expect_exit 2 '--rank: the plan file has' --from-plan "$TMP/plans.json" --rank 99
+# --rank N launches plan N, not plan 1.
+TYPE2=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["plans"][1]["instance_type"])' \
+  "$TMP/plans.json")
+expect_exit 0 '' --from-plan "$TMP/plans.json" --rank 2 --format aws-cli
+grep -q "\"InstanceType\": \"$TYPE2\"" "$TMP/out" || bad "--rank 2: plan 2 type $TYPE2 not launched"
+grep -q 'recommend rank 2' "$TMP/out" || bad "--rank 2: plan 2 not named in the tags/comments"
+# --ebs-gib sizes the data volume as given.
+expect_exit 0 '' p5.48xlarge --ebs-gib 777
+grep -q '"VolumeSize": 777,' "$TMP/out" || bad "--ebs-gib 777: not the data volume's size"
 
 # A workload: recommend's best plan, with the estimator's checkpoint size on the data volume.
 expect_exit 0 '' --task finetune --model llama-3.1-8b --tokens 50M --format aws-cli
