@@ -22,8 +22,8 @@ The list: blocks separated by blank lines, "#" comments, keys:
   replace: what replaces it
   test:    unit GTEST_FILTER   (build/tests/gpuadvisor_tests)
            server GTEST_FILTER (gpuadvisor_server_tests)
-           ctest REGEX         (ctest -R over the registered tests, e.g. cli_contract; not
-                               the browser, load, network and python ones)
+           ctest REGEX         (ctest -R over the tests that run the CLI binary, e.g.
+                               ^cli_contract$; not the browser, load, network and python ones)
   why:     what the mutation breaks, for the table
 Exit: 0 all killed, 1 a mutation survived, went stale or did not build, 2 bad usage.
 """
@@ -37,7 +37,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KEYS = ("name", "file", "find", "replace", "test", "why")
 TARGETS = {"unit": ["gpuadvisor_tests"], "server": ["gpuadvisor_server_tests"],
-           "ctest": ["all"]}
+           "ctest": ["gpuadvisor"]}
 TEST_TIMEOUT_S = 600
 
 

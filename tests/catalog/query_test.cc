@@ -144,6 +144,34 @@ TEST(QueryTest, EveryFilterNarrowsTheListToWhatItAsks) {
                           [](const InstanceRow& r) { return r.type->retired; }));
 }
 
+// Every --sort field orders the rows its own way: ascending differs from the default order (by
+// on-demand price) and from descending. An ignored field would leave the default order.
+TEST(QueryTest, EverySortFieldReordersTheRows) {
+  auto names = [](const InstanceQuery& q) {
+    std::vector<std::string> out;
+    const Result<std::vector<InstanceRow>> rows = QueryInstances(C(), q);
+    EXPECT_TRUE(rows.ok()) << q.sort;
+    if (rows.ok()) {
+      for (const InstanceRow& r : *rows) out.push_back(r.type->name);
+    }
+    return out;
+  };
+  for (const std::string& field : InstanceSortFields()) {
+    InstanceQuery q;
+    if (field == "region") q.region = "all";  // one region: nothing to order
+    const std::vector<std::string> by_default = names(q);
+    q.sort = field;
+    const std::vector<std::string> asc = names(q);
+    q.sort_descending = true;
+    const std::vector<std::string> desc = names(q);
+    EXPECT_EQ(asc.size(), by_default.size()) << field;
+    EXPECT_NE(asc, desc) << field;
+    if (field != "on_demand_usd_per_hour") {
+      EXPECT_NE(asc, by_default) << field;
+    }
+  }
+}
+
 TEST(QueryTest, GpuAndMinGpusCombine) {
   InstanceQuery q;
   q.gpus = {"L4"};
