@@ -165,12 +165,7 @@ Fields Companions(const std::string& field) {
 // What an estimate says, less the assumption lines (they may echo an option without using it):
 // the JSON with its warnings, or the error. Two workloads the estimator treats alike give the
 // same text.
-std::string Outcome(const Fields& fields, const Row& row) {
-  Workload w;
-  for (const auto& [k, v] : fields) {
-    Status st = SetWorkloadField(&w, k, v);
-    if (!st.ok()) return "set " + k + ": " + st.ToString();
-  }
+std::string Outcome(const Workload& w, const Row& row) {
   if (Status st = Validate(w); !st.ok()) return "invalid: " + st.ToString();
   Result<Estimate> e = EstimateWorkload(w, Gpus(row.gpu, row.gpus));
   if (!e.ok()) return "estimate: " + e.status().ToString();
@@ -181,6 +176,25 @@ std::string Outcome(const Fields& fields, const Row& row) {
   }
   j["assumptions"] = warnings;
   return j.dump();
+}
+
+// The outcome of the fields set one by one (as the CLI flags are).
+std::string Outcome(const Fields& fields, const Row& row) {
+  Workload w;
+  for (const auto& [k, v] : fields) {
+    Status st = SetWorkloadField(&w, k, v);
+    if (!st.ok()) return "set " + k + ": " + st.ToString();
+  }
+  return Outcome(w, row);
+}
+
+// ... and of the same fields in a workload file (as `--workload` and the HTTP body give them).
+std::string FileOutcome(const Fields& fields, const Row& row) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : fields) j[k] = v;
+  Result<Workload> w = ParseWorkloadJson(j.dump(), "w.json");
+  if (!w.ok()) return "file: " + w.status().ToString();
+  return Outcome(*w, row);
 }
 
 TEST(OptionEffectsTest, EveryWorkloadFieldHasARow) {
@@ -206,6 +220,17 @@ TEST(OptionEffectsTest, EveryWorkloadFieldChangesTheEstimate) {
     EXPECT_EQ(before.rfind("{", 0), 0u) << r.field << ": the base workload fails: " << before;
     EXPECT_TRUE(before != after) << "--" << r.field << " " << r.value << " changes nothing on "
                                  << r.gpus << " x " << r.gpu;
+  }
+}
+
+TEST(OptionEffectsTest, EveryWorkloadFieldReadsTheSameFromAFile) {
+  for (const Row& r : Rows()) {
+    Fields with = *r.base;
+    for (const auto& c : Companions(r.field)) with.push_back(c);
+    with.emplace_back(r.field, r.value);
+    const std::string flags = Outcome(with, r), file = FileOutcome(with, r);
+    EXPECT_TRUE(flags == file) << r.field << " " << r.value
+                               << " differs in a workload file: " << file.substr(0, 300);
   }
 }
 
