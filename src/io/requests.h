@@ -91,6 +91,8 @@ struct IdleArgs {
   std::string prometheus, since = "7d", until, selector, step = "5m", max_points;
   std::string bearer_token_file, basic_auth_file;  // basic: "user:password" in the file
   std::vector<std::string> headers;                // "Name: value"
+  std::string min_rightsizing_span;                // duration; "" = IdleOptions' default (24h)
+  std::string max_hosts;                           // "" = IdleOptions' default (10000)
 };
 struct IdleSetup {
   IdleOptions options;

@@ -4,4 +4,5 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   telemetry/prometheus_source_test.cc
   idle/idle_test.cc
   idle/window_samples_test.cc
+  idle/issue16_test.cc
 )
