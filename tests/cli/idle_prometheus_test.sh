@@ -48,6 +48,14 @@ RANGE=(--since "${HOURS}h" --until "$END")
 # Small pages: one host per request and ~2 h time chunks (7 aggregates x 4 GPUs x 120 steps).
 "$BIN" idle --prometheus "$URL/" "${RANGE[@]}" --step 1m --prometheus-max-points 3360 --json \
   > "$T/paged.json" 2>"$T/paged.err" || bad "paged idle --prometheus failed: $(cat "$T/paged.err")"
+# Credentials and tenant headers are sent (this prometheus does not check them): same report.
+echo "token-123" > "$T/token"; echo "user:pass" > "$T/basic"
+"$BIN" idle --prometheus "$URL" "${RANGE[@]}" --step 1m --bearer-token-file "$T/token" \
+  --prometheus-header 'X-Scope-OrgID: team-a' --json > "$T/bearer.json" 2>/dev/null &&
+  "$BIN" idle --prometheus "$URL" "${RANGE[@]}" --step 1m --basic-auth-file "$T/basic" \
+  --json > "$T/basic.json" 2>/dev/null || bad "idle --prometheus with credentials failed"
+expect_exit "bad basic file" 2 "--basic-auth-file: expected user:password" idle \
+  --prometheus "$URL" --basic-auth-file "$T/token"
 "$BIN" idle --prometheus "$URL" "${RANGE[@]}" --json > "$T/coarse.json" 2>/dev/null ||
   bad "idle --prometheus --step 5m failed"
 "$BIN" idle --prometheus "$URL" "${RANGE[@]}" --step 1m --selector '{modelName="NVIDIA L4"}' \
@@ -57,7 +65,8 @@ RANGE=(--since "${HOURS}h" --until "$END")
 import json, sys
 t = sys.argv[1]
 load = lambda n: json.load(open(f"{t}/{n}.json"))
-f, p, paged, coarse, l4 = (load(n) for n in ("file", "prom", "paged", "coarse", "l4"))
+f, p, paged, coarse, l4, bearer, basic = (
+    load(n) for n in ("file", "prom", "paged", "coarse", "l4", "bearer", "basic"))
 def strip(d):
     return {k: v for k, v in d.items() if k not in ("files", "prometheus")}
 ok = True
@@ -70,6 +79,7 @@ check(len(f["instances"]) == 5 and f["total_wasted_usd"] > 0, "file report: 5 ho
 check(strip(p) == strip(f), "--step 1m differs from the file:\n" +
       json.dumps(strip(p), sort_keys=True)[:1500] + "\n" + json.dumps(strip(f), sort_keys=True)[:1500])
 check(strip(paged) == strip(f), "paginated result differs from the file")
+check(strip(bearer) == strip(f) and strip(basic) == strip(f), "with credentials")
 src, psrc = p["prometheus"], paged["prometheus"]
 # The series list, one query for the four Hostname hosts, one for the host named by instance.
 check(src["hosts"] == 5 and src["gpus"] == 20 and src["requests"] == 3, f"one page: {src}")
