@@ -1,5 +1,6 @@
 #include "io/requests.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <utility>
 
@@ -42,6 +43,23 @@ Status PositiveInteger(const std::string& text, const char* flag, int* out) {
                                    text + "\"");
   }
   *out = static_cast<int>(*v);
+  return Status::OK();
+}
+
+// The usage bounds keep every figure finite; a figure past any real bill (the spot overhead of a
+// petabyte checkpoint at 1 MB/s) is refused rather than printed as "inf" or 17 digits.
+Status CheckPricedFigures(const PricingResult& r) {
+  constexpr double kMaxUsd = 1e15;
+  for (const PurchaseOptionCost& c : r.options) {
+    for (const std::optional<double>& usd : {c.usd_per_hour, c.upfront_usd, c.total_usd,
+                                             c.usd_per_used_hour, c.break_even_utilization}) {
+      if (usd && !(std::abs(*usd) <= kMaxUsd)) {
+        return Status::InvalidArgument(
+            c.option + ": the usage prices beyond $1e15; check --count, --months, " +
+            "--checkpoint-gib and --storage-gbps");
+      }
+    }
+  }
   return Status::OK();
 }
 
@@ -196,7 +214,7 @@ Status ParseUsage(const UsageArgs& a, UsagePattern* u) {
       OptNumber(a.hours_per_month, "--hours-per-month", &u->hours_per_month));
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.months, "--months", &u->months));
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.count, "--count", &count));
-  if (count != static_cast<int>(count) || count < 1 || count > 100000) {
+  if (!(count >= 1 && count <= 100000) || count != std::floor(count)) {  // range before the cast
     return Status::InvalidArgument("--count: expected a whole number of instances, 1 to 100000");
   }
   u->instances = static_cast<int>(count);
@@ -220,6 +238,7 @@ Result<PricingResult> PriceType(const Catalog& c, const std::string& type,
   if (!r.ok() && r.status().code() == StatusCode::kNotFound) {
     return Status::NoResult(r.status().message());
   }
+  if (r.ok()) GPUADVISOR_RETURN_IF_ERROR(CheckPricedFigures(*r));
   return r;
 }
 

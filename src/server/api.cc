@@ -444,6 +444,7 @@ ApiResponse Launch(const ApiContext& ctx, const ApiRequest& req, std::string_vie
   }
   Result<LaunchPlan> lp = PlanLaunch(*ctx.catalog, lr);
   if (!lp.ok()) return ErrorResponse(lp.status());
+  if (Status fits = CheckLaunchFormat(*lp, format); !fits.ok()) return ErrorResponse(fits);
   LaunchSpec spec = RenderLaunch(*lp, format);
   ojson j;
   j["format"] = LaunchFormatName(spec.format);
