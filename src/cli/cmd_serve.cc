@@ -60,7 +60,8 @@ Status ParseLimits(const ServeCliOptions& o, server::ServeOptions* s) {
   Result<double> head = ParseDurationSeconds(
       ht.find_first_not_of("0123456789.") == std::string::npos ? ht + "s" : ht, "--header-timeout");
   if (!head.ok()) return head.status();
-  if (*head < 1 || *head > 3600) return Status::InvalidArgument("--header-timeout: expected 1s to 1h");
+  if (*head < 1 || *head > 3600)
+    return Status::InvalidArgument("--header-timeout: expected 1s to 1h");
   s->header_timeout_s = static_cast<int>(*head);
   Result<double> cache = ParseSiNumber(o.cache_bytes, "--cache-bytes");
   if (!cache.ok()) return cache.status();

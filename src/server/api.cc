@@ -52,8 +52,8 @@ void ResponseCache::EraseLocked(std::list<Entry>::iterator it) {
 }
 
 void ResponseCache::Insert(const std::string& key, const ApiResponse& response) {
-  const size_t cost = key.size() + response.body.size() + response.content_type.size() +
-                      kEntryOverhead;
+  const size_t cost =
+      key.size() + response.body.size() + response.content_type.size() + kEntryOverhead;
   if (max_entries_ == 0 || cost > max_bytes_ / kMaxEntryShare) return;
   auto value = std::make_shared<const ApiResponse>(response);
   std::lock_guard<std::mutex> lock(mu_);

@@ -31,7 +31,9 @@ bool IsTokenChar(char c) {
   return std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
 }
 
-bool IsToken(std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), IsTokenChar); }
+bool IsToken(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), IsTokenChar);
+}
 
 HeadError Error(int status, std::string code, std::string message, std::string field) {
   return HeadError{status, std::move(code), std::move(message), std::move(field)};
@@ -132,8 +134,7 @@ HeadError ApplyHeaders(HttpRequest* req) {
       }
     } else if (IEquals(name, "Expect")) {
       if (!IEquals(value, "100-continue")) {
-        return Error(417, "invalid_argument", "Expect: only 100-continue is understood",
-                     "headers");
+        return Error(417, "invalid_argument", "Expect: only 100-continue is understood", "headers");
       }
       req->expect_continue = true;
     }
@@ -247,8 +248,7 @@ bool ValidUtf8(std::string_view s) {
   return true;
 }
 
-bool HostAllowed(std::string_view host_header, const std::vector<std::string>& allowed,
-                 int port) {
+bool HostAllowed(std::string_view host_header, const std::vector<std::string>& allowed, int port) {
   std::string_view host = TrimOws(host_header);
   if (host.empty()) return true;
   std::string_view name = host;

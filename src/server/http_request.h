@@ -15,8 +15,8 @@
 namespace gpuadvisor::server {
 
 struct HttpRequest {
-  std::string method;  // "GET", "POST", ... (upper-case token)
-  std::string path;    // percent-decoded, without the query
+  std::string method;                                      // "GET", "POST", ... (upper-case token)
+  std::string path;                                        // percent-decoded, without the query
   std::vector<std::pair<std::string, std::string>> query;  // decoded, in order, repeats kept
   std::vector<std::pair<std::string, std::string>> headers;
   int minor_version = 1;      // HTTP/1.<minor>

@@ -60,25 +60,44 @@ std::string Today() {
 
 const char* Reason(int status) {
   switch (status) {
-    case 100: return "Continue";
-    case 200: return "OK";
-    case 204: return "No Content";
-    case 304: return "Not Modified";
-    case 400: return "Bad Request";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 408: return "Request Timeout";
-    case 411: return "Length Required";
-    case 413: return "Payload Too Large";
-    case 414: return "URI Too Long";
-    case 417: return "Expectation Failed";
-    case 421: return "Misdirected Request";
-    case 431: return "Request Header Fields Too Large";
-    case 500: return "Internal Server Error";
-    case 503: return "Service Unavailable";
-    case 505: return "HTTP Version Not Supported";
-    default: return status < 400 ? "OK" : status < 500 ? "Bad Request" : "Server Error";
+    case 100:
+      return "Continue";
+    case 200:
+      return "OK";
+    case 204:
+      return "No Content";
+    case 304:
+      return "Not Modified";
+    case 400:
+      return "Bad Request";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 408:
+      return "Request Timeout";
+    case 411:
+      return "Length Required";
+    case 413:
+      return "Payload Too Large";
+    case 414:
+      return "URI Too Long";
+    case 417:
+      return "Expectation Failed";
+    case 421:
+      return "Misdirected Request";
+    case 431:
+      return "Request Header Fields Too Large";
+    case 500:
+      return "Internal Server Error";
+    case 503:
+      return "Service Unavailable";
+    case 505:
+      return "HTTP Version Not Supported";
+    default:
+      return status < 400 ? "OK" : status < 500 ? "Bad Request" : "Server Error";
   }
 }
 
@@ -139,9 +158,9 @@ struct Conn {
   enum class State { kIdle, kHead, kBody, kDrain };
   int fd = -1;
   State state = State::kIdle;
-  std::string in;          // bytes read and not yet consumed (pipelined requests stay here)
-  size_t head_end = 0;     // with kBody: where the body starts in `in`
-  size_t scanned = 0;      // with kHead: `in` searched for the blank line up to here
+  std::string in;       // bytes read and not yet consumed (pipelined requests stay here)
+  size_t head_end = 0;  // with kBody: where the body starts in `in`
+  size_t scanned = 0;   // with kHead: `in` searched for the blank line up to here
   Clock::time_point deadline;
   HttpRequest req;
   int served = 0;
@@ -173,7 +192,7 @@ struct HttpServer::Impl {
   std::vector<std::unique_ptr<Conn>> back;  // guarded by back_mu
 
   std::unordered_map<int, std::unique_ptr<Conn>> conns;  // reactor-owned (reactor thread only)
-  bool accept_paused = false;                             // reactor thread only
+  bool accept_paused = false;                            // reactor thread only
 
   ~Impl() {
     for (int fd : {listen_fd, epoll_fd, wake_fd}) {
@@ -249,10 +268,10 @@ struct HttpServer::Impl {
     if (!hosts.empty() && !HostAllowed(req.Header("Host"), hosts, port)) {
       std::string names;
       for (const std::string& h : hosts) names += (names.empty() ? "" : ", ") + h;
-      res.SetError(421, "host_not_allowed",
-                   "host: this server answers to " + names +
-                       " (start it with --allow-host NAME to add one)",
-                   "host");
+      res.SetError(
+          421, "host_not_allowed",
+          "host: this server answers to " + names + " (start it with --allow-host NAME to add one)",
+          "host");
       return res;
     }
     if (SuspiciousPath(req.path)) {
@@ -288,8 +307,8 @@ struct HttpServer::Impl {
       const Response res = Answer(c->req);
       const bool keep = c->req.keep_alive && c->served < options.keep_alive_max &&
                         !stop.load(std::memory_order_relaxed);
-      const bool written = WriteAll(
-          c->fd, Serialize(res, c->req.method == "HEAD", keep), options.write_timeout_s);
+      const bool written =
+          WriteAll(c->fd, Serialize(res, c->req.method == "HEAD", keep), options.write_timeout_s);
       if (!written || !keep) {
         Close(c->fd, true);
         continue;
@@ -388,8 +407,7 @@ struct HttpServer::Impl {
         (void)!::send(c->fd, kContinue.data(), kContinue.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
       }
     }
-    if (c->state == Conn::State::kBody &&
-        c->in.size() - c->head_end >= c->req.content_length) {
+    if (c->state == Conn::State::kBody && c->in.size() - c->head_end >= c->req.content_length) {
       c->req.body = c->in.substr(c->head_end, c->req.content_length);
       c->in.erase(0, c->head_end + c->req.content_length);
       const int fd = c->fd;
@@ -416,8 +434,7 @@ struct HttpServer::Impl {
         if (c->state != Conn::State::kDrain) c->in.append(buf, static_cast<size_t>(n));
         // A request larger than the limits is refused by Advance before the buffer grows
         // further; stop reading once a whole request is here (pipelined rest stays queued).
-        if (c->state == Conn::State::kBody &&
-            c->in.size() - c->head_end >= c->req.content_length) {
+        if (c->state == Conn::State::kBody && c->in.size() - c->head_end >= c->req.content_length) {
           break;
         }
         if (c->state == Conn::State::kHead || c->state == Conn::State::kIdle) {
@@ -448,10 +465,10 @@ struct HttpServer::Impl {
       }
       if (open.load(std::memory_order_relaxed) >= options.max_connections) {
         Response res;
-        res.SetError(503, "unavailable",
-                     "server: " + std::to_string(options.max_connections) +
-                         " connections open; try again",
-                     "");
+        res.SetError(
+            503, "unavailable",
+            "server: " + std::to_string(options.max_connections) + " connections open; try again",
+            "");
         res.Set("Retry-After", "1");
         const std::string bytes = Serialize(res, false, false);
         (void)!::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -590,9 +607,7 @@ HttpServer::HttpServer(const ServeOptions& options, CatalogHolder* holder)
   }
 }
 
-HttpServer::~HttpServer() {
-  Stop();
-}
+HttpServer::~HttpServer() { Stop(); }
 
 Result<int> HttpServer::Bind() {
   (void)WebAssets();  // compress the page once, before the first request
@@ -692,8 +707,8 @@ Result<ServeOptions> CheckServeOptions(const ServeOptions& o) {
     const bool bracketed = !h.empty() && h.front() == '[' && h.back() == ']';
     if (h.empty() || h.find_first_of(" /@") != std::string::npos ||
         (!bracketed && h.find(':') != std::string::npos)) {
-      return Status::InvalidArgument("--allow-host: expected a host name without port, got \"" +
-                                     h + "\"");
+      return Status::InvalidArgument("--allow-host: expected a host name without port, got \"" + h +
+                                     "\"");
     }
   }
   return out;

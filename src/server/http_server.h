@@ -44,8 +44,8 @@ struct ServeOptions {
   std::string cors_origin;       // "" = no CORS headers (default); "*" or an origin to allow
   std::vector<std::string> allow_hosts;  // Host names answered besides the loopback ones
   int max_price_age_days = 90;
-  size_t cache_entries = 256;       // answers of estimate/recommend/pricing kept (LRU); 0 = none
-  size_t cache_bytes = 64 << 20;    // and at most this many bytes of them
+  size_t cache_entries = 256;     // answers of estimate/recommend/pricing kept (LRU); 0 = none
+  size_t cache_bytes = 64 << 20;  // and at most this many bytes of them
 };
 
 class HttpServer {

@@ -398,7 +398,10 @@ TEST(ApiTest, ErrorsDoNotEchoLargeInput) {
 TEST(ApiTest, ListInputsAreDeduplicatedAndCapped) {
   std::string regions = "us-east-1";
   for (int i = 0; i < 500; ++i) regions += ",us-east-1";
-  const json one = {{"task", "serve"}, {"model", "llama-3.1-8b"}, {"rps", 1}, {"top", 2},
+  const json one = {{"task", "serve"},
+                    {"model", "llama-3.1-8b"},
+                    {"rps", 1},
+                    {"top", 2},
                     {"regions", "us-east-1"}};
   json many = one;
   many["regions"] = regions;
@@ -434,8 +437,9 @@ TEST(ApiTest, IdleInstanceTypeWithNamedHosts) {
   }
   ExpectError(Call("POST", "/v1/idle", csv, {{"instance-type", "g6e.xlarge"}}), 400,
               "instance-type");
-  ApiResponse ok = Call("POST", "/v1/idle", csv,
-                        {{"instance-type", "g6e.xlarge"}, {"host", "gpu-a"}, {"idle-window", "1m"}});
+  ApiResponse ok =
+      Call("POST", "/v1/idle", csv,
+           {{"instance-type", "g6e.xlarge"}, {"host", "gpu-a"}, {"idle-window", "1m"}});
   ASSERT_EQ(ok.status, 200) << ok.body;
   EXPECT_NE(ok.body.find("g6e.xlarge"), std::string::npos);
   ApiResponse guessed = Call("POST", "/v1/idle", csv, {{"idle-window", "1m"}});
