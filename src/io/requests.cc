@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <unordered_set>
 #include <utility>
 
 #include "util/files.h"
@@ -94,11 +95,30 @@ Result<std::shared_ptr<const Catalog>> OpenCatalog(const std::string& path) {
   return std::shared_ptr<const Catalog>(std::make_shared<const Catalog>(std::move(c).value()));
 }
 
+Result<std::vector<std::string>> DistinctListItems(const std::vector<std::string>& items,
+                                                   std::string_view flag) {
+  if (items.size() > kMaxListItems) {
+    return Status::InvalidArgument(std::string(flag) + ": at most " +
+                                   std::to_string(kMaxListItems) + " items, got " +
+                                   std::to_string(items.size()));
+  }
+  std::vector<std::string> out;
+  std::unordered_set<std::string> seen;
+  for (const std::string& item : items) {
+    if (seen.insert(ToLower(item)).second) out.push_back(item);
+  }
+  return out;
+}
+
 Result<InstanceQuery> MakeInstanceQuery(const InstancesArgs& a) {
   InstanceQuery q;
   q.region = a.region;
-  q.gpus = a.gpus;
-  q.families = a.families;
+  Result<std::vector<std::string>> gpus = DistinctListItems(a.gpus, "--gpu");
+  if (!gpus.ok()) return gpus.status();
+  q.gpus = *std::move(gpus);
+  Result<std::vector<std::string>> families = DistinctListItems(a.families, "--family");
+  if (!families.ok()) return families.status();
+  q.families = *std::move(families);
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.min_gpus, "--min-gpus", &q.min_gpus));
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.max_gpus, "--max-gpus", &q.max_gpus));
   GPUADVISOR_RETURN_IF_ERROR(
@@ -262,8 +282,13 @@ Status ParseRecommendRequest(const RecommendArgs& a, RecommendRequest* r) {
     r->deadline_hours = seconds / 3600;
   }
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.budget, "--budget", &r->budget_usd));
-  r->regions = SplitList(a.regions);
-  for (const std::string& p : SplitList(a.purchase)) {
+  Result<std::vector<std::string>> regions = DistinctListItems(SplitList(a.regions), "--regions");
+  if (!regions.ok()) return regions.status();
+  r->regions = *std::move(regions);
+  Result<std::vector<std::string>> purchase =
+      DistinctListItems(SplitList(a.purchase), "--purchase");
+  if (!purchase.ok()) return purchase.status();
+  for (const std::string& p : *purchase) {
     const std::string name = ToLower(p);
     if (name == "on-demand" || name == "ondemand") {
       r->purchase.push_back(PurchaseKind::kOnDemand);
