@@ -330,6 +330,61 @@ std::vector<std::string> RecommendWarnings(const Recommendation& r, const Freshn
   return warnings;
 }
 
+namespace {
+
+// The first line of a secret file, without its line end.
+Result<std::string> ReadSecret(const std::string& path, const char* flag) {
+  Result<std::string> text = ReadFile(path);
+  if (!text.ok()) return Status::IOError(std::string(flag) + ": " + text.status().message());
+  std::string line = text->substr(0, text->find('\n'));
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (line.empty()) return Status::InvalidArgument(std::string(flag) + ": " + path + " is empty");
+  return line;
+}
+
+}  // namespace
+
+Result<PrometheusOptions> ParsePrometheusArgs(const IdleArgs& a) {
+  PrometheusOptions p;
+  p.url = a.prometheus;
+  p.selector = a.selector;
+  p.headers = a.headers;
+  GPUADVISOR_RETURN_IF_ERROR(OptDuration(a.since, "--since", &p.since_s));
+  GPUADVISOR_RETURN_IF_ERROR(OptDuration(a.step, "--step", &p.step_s));
+  if (!a.until.empty()) {
+    p.end_s = ParseTelemetryTime(a.until);
+    if (!p.end_s) {
+      return Status::InvalidArgument(
+          R"(--until: expected an ISO 8601 time or Unix seconds, got ")" + a.until + "\"");
+    }
+  }
+  if (!a.max_points.empty()) {
+    Result<double> n = ParseSiNumber(a.max_points, "--prometheus-max-points");
+    if (!n.ok()) return n.status();
+    if (!(*n >= 7 && *n <= 1e9)) {
+      return Status::InvalidArgument("--prometheus-max-points: expected 7 to 1e9");
+    }
+    p.max_points_per_query = static_cast<size_t>(*n);
+  }
+  if (!a.bearer_token_file.empty()) {
+    Result<std::string> t = ReadSecret(a.bearer_token_file, "--bearer-token-file");
+    if (!t.ok()) return t.status();
+    p.bearer_token = *t;
+  }
+  if (!a.basic_auth_file.empty()) {
+    Result<std::string> t = ReadSecret(a.basic_auth_file, "--basic-auth-file");
+    if (!t.ok()) return t.status();
+    const size_t colon = t->find(':');
+    if (colon == std::string::npos) {
+      return Status::InvalidArgument("--basic-auth-file: expected user:password in " +
+                                     a.basic_auth_file);
+    }
+    p.basic_user = t->substr(0, colon);
+    p.basic_password = t->substr(colon + 1);
+  }
+  return p;
+}
+
 Result<IdleSetup> ParseIdleArgs(const Catalog& c, const IdleArgs& a) {
   IdleSetup out;
   IdleOptions& io = out.options;
@@ -369,6 +424,11 @@ Result<IdleSetup> ParseIdleArgs(const Catalog& c, const IdleArgs& a) {
     Result<std::vector<InventoryEntry>> inv = ParseInventoryCsv(c, *text, a.inventory);
     if (!inv.ok()) return inv.status();
     out.inventory = std::move(inv).value();
+  }
+  if (!a.prometheus.empty()) {
+    Result<PrometheusOptions> prom = ParsePrometheusArgs(a);
+    if (!prom.ok()) return prom.status();
+    out.prometheus = std::move(prom).value();
   }
   return out;
 }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -293,6 +294,24 @@ TEST(ApiTest, IdleFromUploadedTelemetry) {
   ExpectError(Call("POST", "/v1/idle", *csv, {{"colour", "red"}}), 400, "colour");
   ExpectError(Call("POST", "/v1/idle", "not,telemetry\n1,2\n", {{"format", "nvidia-smi-csv"}}), 400,
               "body");
+}
+
+// Issue 17: a Prometheus source only for the URLs the operator allows (the end-to-end run with
+// a real prometheus is tests/cli/idle_prometheus_test.sh).
+TEST(ApiTest, IdleFromPrometheusOnlyWhereAllowed) {
+  ::unsetenv("GPUADVISOR_PROMETHEUS_URLS");
+  const std::vector<std::pair<std::string, std::string>> q = {{"prometheus", "http://127.0.0.1:1"},
+                                                              {"since", "1d"}};
+  ExpectError(Call("POST", "/v1/idle", "", q), 403, "prometheus");
+  ::setenv("GPUADVISOR_PROMETHEUS_URLS", "http://127.0.0.1:1/, http://other", 1);
+  ExpectError(Call("POST", "/v1/idle", "", {{"prometheus", "http://127.0.0.1:10"}}), 403,
+              "prometheus");
+  ExpectError(Call("POST", "/v1/idle", "GPU,0\n", q), 400, "body");
+  ExpectError(Call("POST", "/v1/idle", "", {{"prometheus", "http://127.0.0.1:1"}, {"step", "x"}}),
+              400, "step");
+  // Allowed, but nothing listens on port 1: the upstream failed.
+  ExpectError(Call("POST", "/v1/idle", "", q), 502, "prometheus");
+  ::unsetenv("GPUADVISOR_PROMETHEUS_URLS");
 }
 
 // Issue 16: a 13-minute upload gets no verdict; the span threshold is a query parameter; a body
