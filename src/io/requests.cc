@@ -1,6 +1,8 @@
 #include "io/requests.h"
 
+#include <cmath>
 #include <cstdlib>
+#include <unordered_set>
 #include <utility>
 
 #include "util/files.h"
@@ -45,6 +47,23 @@ Status PositiveInteger(const std::string& text, const char* flag, int* out) {
   return Status::OK();
 }
 
+// The usage bounds keep every figure finite; a figure past any real bill (the spot overhead of a
+// petabyte checkpoint at 1 MB/s) is refused rather than printed as "inf" or 17 digits.
+Status CheckPricedFigures(const PricingResult& r) {
+  constexpr double kMaxUsd = 1e15;
+  for (const PurchaseOptionCost& c : r.options) {
+    for (const std::optional<double>& usd : {c.usd_per_hour, c.upfront_usd, c.total_usd,
+                                             c.usd_per_used_hour, c.break_even_utilization}) {
+      if (usd && !(std::abs(*usd) <= kMaxUsd)) {
+        return Status::InvalidArgument(
+            c.option + ": the usage prices beyond $1e15; check --count, --months, " +
+            "--checkpoint-gib and --storage-gbps");
+      }
+    }
+  }
+  return Status::OK();
+}
+
 // "a, b,,c" -> {"a", "b", "c"}.
 std::vector<std::string> SplitList(const std::string& text) {
   std::vector<std::string> out;
@@ -76,11 +95,30 @@ Result<std::shared_ptr<const Catalog>> OpenCatalog(const std::string& path) {
   return std::shared_ptr<const Catalog>(std::make_shared<const Catalog>(std::move(c).value()));
 }
 
+Result<std::vector<std::string>> DistinctListItems(const std::vector<std::string>& items,
+                                                   std::string_view flag) {
+  if (items.size() > kMaxListItems) {
+    return Status::InvalidArgument(std::string(flag) + ": at most " +
+                                   std::to_string(kMaxListItems) + " items, got " +
+                                   std::to_string(items.size()));
+  }
+  std::vector<std::string> out;
+  std::unordered_set<std::string> seen;
+  for (const std::string& item : items) {
+    if (seen.insert(ToLower(item)).second) out.push_back(item);
+  }
+  return out;
+}
+
 Result<InstanceQuery> MakeInstanceQuery(const InstancesArgs& a) {
   InstanceQuery q;
   q.region = a.region;
-  q.gpus = a.gpus;
-  q.families = a.families;
+  Result<std::vector<std::string>> gpus = DistinctListItems(a.gpus, "--gpu");
+  if (!gpus.ok()) return gpus.status();
+  q.gpus = *std::move(gpus);
+  Result<std::vector<std::string>> families = DistinctListItems(a.families, "--family");
+  if (!families.ok()) return families.status();
+  q.families = *std::move(families);
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.min_gpus, "--min-gpus", &q.min_gpus));
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.max_gpus, "--max-gpus", &q.max_gpus));
   GPUADVISOR_RETURN_IF_ERROR(
@@ -196,7 +234,7 @@ Status ParseUsage(const UsageArgs& a, UsagePattern* u) {
       OptNumber(a.hours_per_month, "--hours-per-month", &u->hours_per_month));
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.months, "--months", &u->months));
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.count, "--count", &count));
-  if (count != static_cast<int>(count) || count < 1 || count > 100000) {
+  if (!(count >= 1 && count <= 100000) || count != std::floor(count)) {  // range before the cast
     return Status::InvalidArgument("--count: expected a whole number of instances, 1 to 100000");
   }
   u->instances = static_cast<int>(count);
@@ -220,6 +258,7 @@ Result<PricingResult> PriceType(const Catalog& c, const std::string& type,
   if (!r.ok() && r.status().code() == StatusCode::kNotFound) {
     return Status::NoResult(r.status().message());
   }
+  if (r.ok()) GPUADVISOR_RETURN_IF_ERROR(CheckPricedFigures(*r));
   return r;
 }
 
@@ -243,8 +282,13 @@ Status ParseRecommendRequest(const RecommendArgs& a, RecommendRequest* r) {
     r->deadline_hours = seconds / 3600;
   }
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.budget, "--budget", &r->budget_usd));
-  r->regions = SplitList(a.regions);
-  for (const std::string& p : SplitList(a.purchase)) {
+  Result<std::vector<std::string>> regions = DistinctListItems(SplitList(a.regions), "--regions");
+  if (!regions.ok()) return regions.status();
+  r->regions = *std::move(regions);
+  Result<std::vector<std::string>> purchase =
+      DistinctListItems(SplitList(a.purchase), "--purchase");
+  if (!purchase.ok()) return purchase.status();
+  for (const std::string& p : *purchase) {
     const std::string name = ToLower(p);
     if (name == "on-demand" || name == "ondemand") {
       r->purchase.push_back(PurchaseKind::kOnDemand);

@@ -27,6 +27,14 @@ Result<Freshness> MakeFreshness(const std::string& max_price_age);
 // "" = the embedded catalog; otherwise the file (errors prefixed "--catalog").
 Result<std::shared_ptr<const Catalog>> OpenCatalog(const std::string& path);
 
+// List options (--gpu, --family, --regions, --purchase) hold at most this many items; repeats
+// count once (a list of 60k copies of one region is one region, not 60k searches).
+inline constexpr size_t kMaxListItems = 1000;
+// `items` without repeats (first occurrence kept, case-insensitive), or InvalidArgument naming
+// `flag` when there are more than kMaxListItems of them (repeats included).
+Result<std::vector<std::string>> DistinctListItems(const std::vector<std::string>& items,
+                                                   std::string_view flag);
+
 // `instances` filters.
 struct InstancesArgs {
   std::string region = "us-east-1";

@@ -42,26 +42,28 @@ std::optional<ApiResponse> ResponseCache::Find(const std::string& key) {
   auto it = index_.find(key);
   if (it == index_.end()) return std::nullopt;
   lru_.splice(lru_.begin(), lru_, it->second);
-  ApiResponse r = *it->second->second;
+  ApiResponse r = *it->second->value;
   r.from_cache = true;
   return r;
 }
 
+void ResponseCache::EraseLocked(std::list<Entry>::iterator it) {
+  bytes_ -= it->bytes;
+  index_.erase(it->key);
+  lru_.erase(it);
+}
+
 void ResponseCache::Insert(const std::string& key, const ApiResponse& response) {
-  if (max_entries_ == 0) return;
+  const size_t cost =
+      key.size() + response.body.size() + response.content_type.size() + kEntryOverhead;
+  if (max_entries_ == 0 || cost > max_bytes_ / kMaxEntryShare) return;
   auto value = std::make_shared<const ApiResponse>(response);
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = index_.find(key);
-  if (it != index_.end()) {
-    lru_.erase(it->second);
-    index_.erase(it);
-  }
-  lru_.emplace_front(key, std::move(value));
+  if (auto it = index_.find(key); it != index_.end()) EraseLocked(it->second);
+  lru_.push_front(Entry{key, std::move(value), cost});
   index_[key] = lru_.begin();
-  while (lru_.size() > max_entries_) {
-    index_.erase(lru_.back().first);
-    lru_.pop_back();
-  }
+  bytes_ += cost;
+  while (lru_.size() > max_entries_ || bytes_ > max_bytes_) EraseLocked(std::prev(lru_.end()));
 }
 
 size_t ResponseCache::size() const {
@@ -69,15 +71,47 @@ size_t ResponseCache::size() const {
   return lru_.size();
 }
 
+size_t ResponseCache::bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return bytes_;
+}
+
+std::string CapEcho(std::string_view text, size_t max) {
+  if (text.size() <= max) return std::string(text);
+  size_t cut = max;
+  // Back up to the first byte of a UTF-8 sequence.
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(text.substr(0, cut)) + "\u2026";
+}
+
 namespace {
 
 using json = nlohmann::json;
 
+// Never throws: bytes that are not UTF-8 (from an uploaded file, say) become U+FFFD.
 ApiResponse JsonResponse(const ojson& j, int status = 200) {
   ApiResponse r;
   r.status = status;
-  r.body = j.dump();
+  r.body = j.dump(-1, ' ', false, ojson::error_handler_t::replace);
   return r;
+}
+
+// Every "quoted" stretch of `message` cut with CapEcho, then the whole message.
+std::string CapMessage(std::string_view message) {
+  std::string out;
+  size_t i = 0;
+  while (i < message.size()) {
+    const size_t open = message.find('"', i);
+    if (open == std::string_view::npos) break;
+    const size_t close = message.find('"', open + 1);
+    if (close == std::string_view::npos) break;
+    out.append(message.substr(i, open + 1 - i));
+    out += CapEcho(message.substr(open + 1, close - open - 1));
+    out += '"';
+    i = close + 1;
+  }
+  out.append(message.substr(std::min(i, message.size())));
+  return CapEcho(out, kMaxErrorMessageChars);
 }
 
 // "body: tokens: expected ..." -> "tokens"; `unknown parameter "x"` -> "x"; else "".
@@ -446,6 +480,7 @@ ApiResponse Launch(const ApiContext& ctx, const ApiRequest& req, std::string_vie
   }
   Result<LaunchPlan> lp = PlanLaunch(*ctx.catalog, lr);
   if (!lp.ok()) return ErrorResponse(lp.status());
+  if (Status fits = CheckLaunchFormat(*lp, format); !fits.ok()) return ErrorResponse(fits);
   LaunchSpec spec = RenderLaunch(*lp, format);
   ojson j;
   j["format"] = LaunchFormatName(spec.format);
@@ -601,12 +636,27 @@ ApiResponse Idle(const ApiContext& ctx, const ApiRequest& req, std::string_view)
   if (!q.prom.prometheus.empty()) return IdleFromPrometheus(ctx, q, inventory);
   IdleAnalyzer analyzer(ctx.catalog, q.options);  // caps hosts and GPU series (IdleOptions)
   analyzer.set_origin(q.host);
-  Result<TelemetryFileInfo> read =
-      ReadTelemetryText(req.body, q.host, q.telemetry,
-                        [&analyzer](const TelemetrySample& s) { return analyzer.Add(s); });
+  std::string other_host;  // a host the upload names besides q.host
+  Result<TelemetryFileInfo> read = ReadTelemetryText(
+      req.body, q.host, q.telemetry, [&analyzer, &other_host, &q](const TelemetrySample& s) {
+        if (other_host.empty() && s.host != q.host) other_host = std::string(s.host);
+        return analyzer.Add(s);
+      });
   if (!read.ok())
     return ErrorResponse(400, StatusCodeName(read.status().code()), read.status().message(),
                          "body");
+  // instance-type prices the one host of the upload (`host`, default "upload"); an upload that
+  // names its hosts needs a type per host, which is `idle --inventory` on the CLI (the CLI has
+  // no single-type option). Applying it silently to none of them was the old behaviour.
+  if (!q.instance_type.empty() && !other_host.empty()) {
+    return ErrorResponse(400, "invalid_argument",
+                         "instance-type: applies to an upload of one host (named by host, "
+                         "default \"upload\"), but this one names host \"" +
+                             other_host +
+                             "\"; leave instance-type out (types are guessed from the GPUs, as "
+                             "`gpuadvisor idle` does without --inventory) or set host to it",
+                         "instance-type");
+  }
   Result<IdleReport> r = analyzer.Finish(inventory);
   if (!r.ok()) return ErrorResponse(r.status());
   ApiResponse response;  // serialised host by host: ~10 KiB less per host than a JSON tree
@@ -694,8 +744,8 @@ ApiResponse ErrorResponse(int http_status, std::string_view code, std::string_vi
                           std::string_view field) {
   ojson e;
   e["code"] = code;
-  e["message"] = message;
-  e["field"] = field.empty() ? ojson(nullptr) : ojson(field);
+  e["message"] = CapMessage(message);
+  e["field"] = field.empty() ? ojson(nullptr) : ojson(CapEcho(field));
   ojson j;
   j["error"] = std::move(e);
   return JsonResponse(j, http_status);
