@@ -14,6 +14,7 @@
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/idle.h"
+#include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/recommend.h"
 #include "gpuadvisor/workload.h"
@@ -93,13 +94,24 @@ struct IdleArgs {
   std::string threshold = "5", window = "30m";
   std::string region = "us-east-1", purchase = "on-demand";
   std::string telemetry_format = "auto", columns, host;
+  // --prometheus URL instead of files (prometheus_source.h). until: ISO time or Unix seconds
+  // ("" = now); the token and password are read from files so they stay off command lines.
+  std::string prometheus, since = "7d", until, selector, step = "5m", max_points;
+  std::string bearer_token_file, basic_auth_file;  // basic: "user:password" in the file
+  std::vector<std::string> headers;                // "Name: value"
+  std::string min_rightsizing_span;                // duration; "" = IdleOptions' default (24h)
+  std::string max_hosts;                           // "" = IdleOptions' default (10000)
 };
 struct IdleSetup {
   IdleOptions options;
   TelemetryOptions telemetry;  // no progress callback
   std::vector<InventoryEntry> inventory;
+  std::optional<PrometheusOptions> prometheus;  // set when IdleArgs::prometheus is
 };
 Result<IdleSetup> ParseIdleArgs(const Catalog& c, const IdleArgs& a);
+// The Prometheus part of IdleArgs (a.prometheus set). InvalidArgument naming the flag; IOError
+// when a secret file cannot be read.
+Result<PrometheusOptions> ParsePrometheusArgs(const IdleArgs& a);
 
 }  // namespace gpuadvisor
 

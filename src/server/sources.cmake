@@ -1,6 +1,7 @@
 # The HTTP server (`gpuadvisor serve`): its own library. The HTTP layer is our own
 # (http_server.cc, http_request.cc); cpp-httplib (Debian libcpp-httplib-dev, found with
-# pkg-config) remains a dependency for the tests' HTTP client.
+# pkg-config) remains a dependency for the tests' HTTP client, and the core library uses it
+# privately as the Prometheus client.
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(CPPHTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 find_package(ZLIB REQUIRED)

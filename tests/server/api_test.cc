@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -293,6 +294,48 @@ TEST(ApiTest, IdleFromUploadedTelemetry) {
   ExpectError(Call("POST", "/v1/idle", *csv, {{"colour", "red"}}), 400, "colour");
   ExpectError(Call("POST", "/v1/idle", "not,telemetry\n1,2\n", {{"format", "nvidia-smi-csv"}}), 400,
               "body");
+}
+
+// Issue 17: a Prometheus source only for the URLs the operator allows (the end-to-end run with
+// a real prometheus is tests/cli/idle_prometheus_test.sh).
+TEST(ApiTest, IdleFromPrometheusOnlyWhereAllowed) {
+  ::unsetenv("GPUADVISOR_PROMETHEUS_URLS");
+  const std::vector<std::pair<std::string, std::string>> q = {{"prometheus", "http://127.0.0.1:1"},
+                                                              {"since", "1d"}};
+  ExpectError(Call("POST", "/v1/idle", "", q), 403, "prometheus");
+  ::setenv("GPUADVISOR_PROMETHEUS_URLS", "http://127.0.0.1:1/, http://other", 1);
+  ExpectError(Call("POST", "/v1/idle", "", {{"prometheus", "http://127.0.0.1:10"}}), 403,
+              "prometheus");
+  ExpectError(Call("POST", "/v1/idle", "GPU,0\n", q), 400, "body");
+  ExpectError(Call("POST", "/v1/idle", "", {{"prometheus", "http://127.0.0.1:1"}, {"step", "x"}}),
+              400, "step");
+  // Allowed, but nothing listens on port 1: the upstream failed.
+  ExpectError(Call("POST", "/v1/idle", "", q), 502, "prometheus");
+  ::unsetenv("GPUADVISOR_PROMETHEUS_URLS");
+}
+
+// Issue 16: a 13-minute upload gets no verdict; the span threshold is a query parameter; a body
+// with more hosts than the cap is refused with the limit named.
+TEST(ApiTest, IdleNeedsEnoughDataAndCapsHosts) {
+  Result<std::string> csv =
+      ReadFile(std::string(GPUADVISOR_TESTS_DIR) + "/idle/fixtures/h100x8-13min.csv");
+  ASSERT_TRUE(csv.ok());
+  ApiResponse r = Call("POST", "/v1/idle", *csv);
+  ASSERT_EQ(r.status, 200) << r.body;
+  json j = json::parse(r.body);
+  EXPECT_EQ(j["instances"][0]["status"], "insufficient-data");
+  EXPECT_EQ(j["instances"][0]["recommendation"]["action"], "collect-more");
+  EXPECT_TRUE(j["instances"][0]["recommendation"]["target_instance_type"].is_null());
+  r = Call("POST", "/v1/idle", *csv, {{"idle-window", "5m"}, {"min-rightsizing-span", "10m"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["instances"][0]["status"], "ok");
+  ExpectError(Call("POST", "/v1/idle", *csv, {{"min-rightsizing-span", "soon"}}), 400,
+              "min-rightsizing-span");
+  std::string many = "timestamp, hostname, index, utilization.gpu\n";
+  for (int h = 0; h <= 10000; ++h)
+    many += "2026/11/20 00:00:00, h" + std::to_string(h) + ", 0, 1\n";
+  const json e = ExpectError(Call("POST", "/v1/idle", many), 400, "body");
+  EXPECT_NE(e["message"].get<std::string>().find("max_hosts"), std::string::npos) << e.dump();
 }
 
 TEST(ApiTest, UnknownPathsAndMethods) {
