@@ -39,7 +39,7 @@ HeadError Error(int status, std::string code, std::string message, std::string f
   return HeadError{status, std::move(code), std::move(message), std::move(field)};
 }
 
-HeadError Malformed(std::string what) {
+HeadError Malformed(const std::string& what) {
   return Error(400, "invalid_argument", "request: malformed HTTP (" + what + ")", "");
 }
 

@@ -123,7 +123,7 @@ struct Response {
 // The bytes of a response; no body for HEAD, 204 and 304 (Content-Length still says its size).
 std::string Serialize(const Response& r, bool head_only, bool keep_alive) {
   std::string out = "HTTP/1.1 " + std::to_string(r.status) + " " + Reason(r.status) + "\r\n";
-  for (const auto& [k, v] : r.headers) out += k + ": " + v + "\r\n";
+  for (const auto& [k, v] : r.headers) out.append(k).append(": ").append(v).append("\r\n");
   const bool no_body = r.status == 204 || r.status == 304;
   if (!no_body) {
     out += "Content-Type: " + r.content_type + "\r\n";
@@ -584,6 +584,7 @@ struct HttpServer::Impl {
 
   void CloseAll() {
     std::vector<int> fds;
+    fds.reserve(conns.size());
     for (auto& [fd, c] : conns) fds.push_back(fd);
     for (int fd : fds) CloseConn(conns[fd].get());
     std::lock_guard<std::mutex> lock(back_mu);
@@ -662,6 +663,7 @@ Result<int> HttpServer::Bind() {
 Status HttpServer::Run() {
   if (impl_->listen_fd < 0) return Status::IOError("serve: Run() before Bind()");
   std::vector<std::thread> workers;
+  workers.reserve(static_cast<size_t>(impl_->options.threads));
   for (int i = 0; i < impl_->options.threads; ++i) {
     workers.emplace_back([impl = impl_.get()] { impl->WorkerLoop(); });
   }
