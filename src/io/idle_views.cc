@@ -156,6 +156,20 @@ std::string IdleReportJsonText(const IdleReport& r, const Freshness& fresh) {
   return out;
 }
 
+ojson PrometheusSourceJson(const PrometheusSourceInfo& info) {
+  return {{"url", info.url},
+          {"selector", info.selector},
+          {"start", FormatUtc(info.start_s)},
+          {"end", FormatUtc(info.end_s)},
+          {"step_s", info.step_s},
+          {"hosts", info.hosts},
+          {"gpus", info.gpus},
+          {"requests", info.requests},
+          {"response_bytes", info.response_bytes},
+          {"points", info.points},
+          {"window_samples", info.samples}};
+}
+
 Table IdleTable(const IdleReport& r) {
   Table t;
   t.AddColumn("host");
