@@ -27,7 +27,8 @@ inline void FuzzTelemetry(const uint8_t* data, size_t size, const TelemetryOptio
       text, "fuzz", to, [&analyzer](const TelemetrySample& s) { return analyzer.Add(s); });
   if (!info.ok()) return;
   Result<IdleReport> report = analyzer.Finish({});
-  if (report.ok()) (void)IdleReportJson(*report, Freshness{"2026-12-01", 90}).dump();
+  // The text POST /v1/idle sends (non-UTF-8 host names are replaced, not thrown).
+  if (report.ok()) (void)IdleReportJsonText(*report, Freshness{"2026-12-01", 90});
 }
 
 }  // namespace gpuadvisor::fuzz

@@ -135,15 +135,19 @@ ojson IdleReportJson(const IdleReport& r, const Freshness& fresh) {
 }
 
 std::string IdleReportJsonText(const IdleReport& r, const Freshness& fresh) {
-  const std::string outer = ReportJsonWithoutHosts(r).dump();
+  // Bytes that are not UTF-8 (a host name from a file) become U+FFFD instead of throwing.
+  constexpr auto kReplace = ojson::error_handler_t::replace;
+  const std::string outer = ReportJsonWithoutHosts(r).dump(-1, ' ', false, kReplace);
   // Inside JSON strings every quote is escaped, so this text is the key itself.
   const std::string key = ",\"instances\":[";
   const size_t pos = outer.find(key);
-  if (pos == std::string::npos) return IdleReportJson(r, fresh).dump();  // not reached
+  if (pos == std::string::npos) {
+    return IdleReportJson(r, fresh).dump(-1, ' ', false, kReplace);  // not reached
+  }
   const size_t at = pos + key.size();
   std::string out = outer.substr(0, at);
   for (size_t i = 0; i < r.hosts.size(); ++i) {
-    const std::string host = HostJson(r.hosts[i], fresh).dump();
+    const std::string host = HostJson(r.hosts[i], fresh).dump(-1, ' ', false, kReplace);
     if (i == 0) out.reserve(outer.size() + (host.size() + 64) * r.hosts.size());
     if (i > 0) out += ',';
     out += host;

@@ -110,6 +110,9 @@ Status CheckRequest(const LaunchRequest& r) {
   if (r.checkpoint_gib && !(*r.checkpoint_gib >= 0 && *r.checkpoint_gib <= 1e6)) {
     return Status::InvalidArgument("--checkpoint-gib: expected 0 to 1e6 GiB");
   }
+  if (r.checkpoint_gib && !(*r.checkpoint_gib <= 1e7)) {  // sizes the data volume (int GiB)
+    return Status::InvalidArgument("checkpoint_gib: expected a size in GiB up to 1e7");
+  }
   if (r.idle_stop_minutes < 0 || r.idle_stop_minutes > 10080) {
     return Status::InvalidArgument("--idle-stop-minutes: expected 0..10080");
   }

@@ -342,5 +342,24 @@ TEST(LaunchTest, ReadsRecommendOutputAndSinglePlans) {
             std::string::npos);
 }
 
+// Issue 16, found by fuzz_plan_file (fuzz/regressions/plan_file/): a number past double's range
+// threw out of ReadPlanJson (abort), and a huge checkpoint size overflowed the data volume's int.
+TEST(LaunchTest, PlanFileNumbersOutOfRangeAreErrors) {
+  LaunchRequest r;
+  const Status inf = ReadPlanJson(
+      R"({"instance_type":"g5.xlarge","estimate":{"checkpoint_gib":1e400}})", "p.json", 1, &r);
+  EXPECT_EQ(inf.message(), "p.json: a number out of range (over 1.8e308)");
+  const Status huge = ReadPlanJson(
+      R"({"instance_type":"g5.xlarge","estimate":{"checkpoint_gib":1e300}})", "p.json", 1, &r);
+  EXPECT_EQ(huge.message(),
+            "p.json: plan.estimate.checkpoint_gib: expected a size in GiB (0 to 1e7) or null");
+  LaunchRequest direct;
+  direct.instance_type = "g5.xlarge";
+  direct.checkpoint_gib = 1e300;
+  Result<LaunchPlan> plan = PlanLaunch(testing::EmbeddedForTests(), direct);
+  ASSERT_FALSE(plan.ok());
+  EXPECT_EQ(plan.status().code(), StatusCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace gpuadvisor
