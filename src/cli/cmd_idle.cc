@@ -47,8 +47,7 @@ int Run(const IdleCliOptions& o) {
       *ctx, [&] { return IdleReportJson(*r, ctx->fresh); }, [&] { return IdleTable(*r); },
       r->warnings);
   if (ctx->format == OutputFormat::kTable) {
-    const std::string notes = IdleNotes(*r);
-    std::fwrite(notes.data(), 1, notes.size(), stdout);
+    PrintText(IdleNotes(*r));
   }
   return kExitOk;
 }

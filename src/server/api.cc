@@ -16,6 +16,7 @@
 #include "io/request_fields.h"
 #include "io/requests.h"
 #include "server/web_assets.h"
+#include "util/json_text.h"
 #include "util/numbers.h"
 #include "util/strings.h"
 
@@ -74,7 +75,7 @@ using json = nlohmann::json;
 ApiResponse JsonResponse(const ojson& j, int status = 200) {
   ApiResponse r;
   r.status = status;
-  r.body = j.dump();
+  r.body = DumpJson(j);
   return r;
 }
 
