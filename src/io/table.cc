@@ -30,7 +30,8 @@ std::string CsvQuote(const std::string& s) {
 // Cells are made terminal-safe on the way in, so every format (and the width arithmetic) sees
 // the escaped text: a hostname or file name cannot carry an escape sequence to the terminal.
 void Table::AddColumn(std::string header, bool numeric) {
-  columns_.push_back({TerminalSafe(header), numeric});
+  header = TerminalSafe(header);
+  columns_.push_back({std::move(header), numeric});
 }
 
 void Table::AddRow(std::vector<std::optional<std::string>> cells) {
