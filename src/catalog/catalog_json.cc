@@ -5,6 +5,7 @@
 
 #include "gpuadvisor/catalog.h"
 #include "util/files.h"
+#include "util/json_text.h"
 #include "util/rj_reader.h"
 
 namespace gpuadvisor {
@@ -390,7 +391,7 @@ std::string CatalogToJson(const Catalog& c) {
                {"corrections", corrections},
                {"gpus", gpus},
                {"instance_types", types}};
-  return doc.dump(1) + "\n";
+  return DumpJson(doc, 1) + "\n";
 }
 
 Result<Catalog> ParseCatalogJson(std::string_view text, std::string_view origin) {

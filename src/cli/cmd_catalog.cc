@@ -58,18 +58,20 @@ int RunInfo(const InfoOptions& o) {
                      " priced type-regions, " + std::to_string(n["spot_type_regions"].get<int>()) +
                      " with spot (" + std::to_string(n["spot_estimated"].get<int>()) +
                      " estimated from spot-advisor savings)\n\n";
-  std::string out = ctx->format == OutputFormat::kTable ? head : "";
-  out += InfoTable(info).Render(ctx->format, ctx->color);
+  // The catalog's own strings (a file given with --catalog) go through PrintText.
+  if (ctx->format == OutputFormat::kTable) PrintText(head);
+  const std::string table = InfoTable(info).Render(ctx->format, ctx->color);
+  std::fwrite(table.data(), 1, table.size(), stdout);
   if (ctx->format == OutputFormat::kTable) {
-    out += "\ncorrections:\n";
+    std::string out = "\ncorrections:\n";
     for (const auto& k : info["corrections"]) {
       out += "  " + k["subject"].get<std::string>() + ": " + k["from"].get<std::string>() + " -> " +
              k["to"].get<std::string>() + " (" + k["reason"].get<std::string>() + ")\n";
     }
     out += "\nbuild rules:\n";
     for (const auto& note : info["notes"]) out += "  - " + note.get<std::string>() + "\n";
+    PrintText(out);
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
   if (info["prices_stale"].get<bool>()) {
     Warn("the newest prices are dated " + info["newest_price_date"].get<std::string>() +
          ", older than " + std::to_string(ctx->fresh.max_price_age_days) +
@@ -94,7 +96,7 @@ int RunBuild(const BuildOptions& o) {
   if (!st.ok()) return Fail(st);
   size_t current = 0;
   for (const InstanceType& t : c->instance_types) current += !t.retired;
-  std::cerr << "gpuadvisor: wrote " << o.out << ": " << c->instance_types.size()
+  std::cerr << "gpuadvisor: wrote " << TerminalSafe(o.out) << ": " << c->instance_types.size()
             << " instance types (" << current << " current), " << c->gpus.size()
             << " accelerator models, " << c->regions().size() << " regions, "
             << c->corrections.size() << " corrections\n";

@@ -10,6 +10,7 @@
 #include "gpuadvisor/query.h"
 #include "io/import_views.h"
 #include "util/files.h"
+#include "util/json_text.h"
 #include "util/strings.h"
 
 namespace gpuadvisor::cli {
@@ -57,15 +58,16 @@ int RunImport(ImportOptions o) {
   if (!st.ok()) return Fail(st);
   CatalogDiff diff = DiffCatalogs(before, after);
   if (ctx->format == OutputFormat::kJson) {
-    std::string s = ImportReportJson(report, diff, o.out).dump(2) + "\n";
+    std::string s = DumpJson(ImportReportJson(report, diff, o.out), 2) + "\n";
     std::fwrite(s.data(), 1, s.size(), stdout);
     return kExitOk;
   }
   std::string s = ImportInputsTable(report).Render(ctx->format, ctx->color);
   if (ctx->format == OutputFormat::kTable) {
-    s += "\nwrote " + o.out + ": " + std::to_string(report.types_updated) + " types updated, " +
-         std::to_string(report.types_added) + " added; " + std::to_string(report.prices_set) +
-         " prices set, " + std::to_string(report.prices_changed) + " changed, " +
+    s += "\nwrote " + TerminalSafe(o.out) + ": " + std::to_string(report.types_updated) +
+         " types updated, " + std::to_string(report.types_added) + " added; " +
+         std::to_string(report.prices_set) + " prices set, " +
+         std::to_string(report.prices_changed) + " changed, " +
          std::to_string(report.prices_kept_newer) + " kept (the catalog's were newer)\n";
     s += "vs the previous catalog: " + std::to_string(diff.price_changes.size()) +
          " price changes, " + std::to_string(diff.added_types.size()) + " types added, " +
@@ -74,7 +76,7 @@ int RunImport(ImportOptions o) {
     if (!diff.price_changes.empty() || !diff.added_types.empty()) {
       s += "\n" + CatalogDiffTable(diff, 10).Render(ctx->format, ctx->color);
     }
-    for (const std::string& n : report.notes) s += "note: " + n + "\n";
+    for (const std::string& n : report.notes) s += "note: " + TerminalSafe(n) + "\n";
   }
   std::fwrite(s.data(), 1, s.size(), stdout);
   if (!report.unknown_types.empty()) {

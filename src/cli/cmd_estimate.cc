@@ -15,10 +15,7 @@ struct EstimateOptions {
   HardwareRequest hardware;
 };
 
-void PrintAssumptions(const Estimate& e) {
-  const std::string out = AssumptionsText(e);
-  std::fwrite(out.data(), 1, out.size(), stdout);
-}
+void PrintAssumptions(const Estimate& e) { PrintText(AssumptionsText(e)); }
 
 int Run(const EstimateOptions& o) {
   Result<Context> ctx = MakeContext(o.common);

@@ -18,8 +18,7 @@ int Run(const GpusOptions& o) {
   const std::vector<GpuSummary> gpus = ListGpus(*ctx->catalog, o.include_retired);
   Emit(*ctx, [&] { return GpusJson(gpus); }, [&] { return GpusTable(gpus); });
   if (ctx->format == OutputFormat::kTable || ctx->format == OutputFormat::kMarkdown) {
-    const std::string note = GpusTableFootnote(gpus);
-    std::fwrite(note.data(), 1, note.size(), stdout);
+    PrintText(GpusTableFootnote(gpus));
   }
   return kExitOk;
 }

@@ -64,8 +64,7 @@ int Run(const IdleCliOptions& o) {
       },
       [&] { return IdleTable(*r); }, r->warnings);
   if (ctx->format == OutputFormat::kTable) {
-    const std::string notes = IdleNotes(*r);
-    std::fwrite(notes.data(), 1, notes.size(), stdout);
+    PrintText(IdleNotes(*r));
   }
   return kExitOk;
 }

@@ -232,7 +232,7 @@ int Run(const LaunchOptions& o) {
   }
   Status written = WriteFileAtomic(o.out, text);
   if (!written.ok()) return Fail(written.WithPrefix("--out"));
-  std::fprintf(stderr, "gpuadvisor: wrote %s (%s, %zu bytes)\n", o.out.c_str(),
+  std::fprintf(stderr, "gpuadvisor: wrote %s (%s, %zu bytes)\n", TerminalSafe(o.out).c_str(),
                LaunchFormatName(*format), text.size());
   return kExitOk;
 }

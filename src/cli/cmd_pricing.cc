@@ -28,7 +28,7 @@ void PrintNotes(const PricingResult& r) {
     out += "note: " + unpriced + " (import an AWS price list with `catalog import`)\n";
   }
   for (const std::string& n : r.notes) out += "note: " + n + "\n";
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  PrintText(out);
 }
 
 int Run(const PricingOptions& o) {

@@ -34,8 +34,7 @@ int Run(const RecommendOptions& o) {
   const std::vector<std::string> warnings = RecommendWarnings(*r, ctx->fresh);
   Emit(*ctx, [&] { return RecommendJson(*r, req); }, [&] { return RecommendTable(*r); }, warnings);
   if (ctx->format == OutputFormat::kTable) {
-    const std::string details = RecommendDetails(*r, o.search.explain);
-    std::fwrite(details.data(), 1, details.size(), stdout);
+    PrintText(RecommendDetails(*r, o.search.explain));
   }
   return r->plans.empty() ? kExitNothingFound : kExitOk;
 }

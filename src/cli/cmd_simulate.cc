@@ -130,8 +130,7 @@ int Run(const SimulateOptions& o) {
   }
   Emit(*ctx, [&] { return SimulationJson(*r); }, [&] { return SimulationTable(*r); });
   if (ctx->format == OutputFormat::kTable) {
-    const std::string notes = SimulationNotes(*r);
-    std::fwrite(notes.data(), 1, notes.size(), stdout);
+    PrintText(SimulationNotes(*r));
   }
   return kExitOk;
 }

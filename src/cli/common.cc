@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "io/requests.h"
+#include "util/json_text.h"
 #include "util/numbers.h"
 #include "util/strings.h"
 
@@ -60,11 +61,18 @@ int ExitCodeFor(StatusCode code) {
 }
 
 int Fail(const Status& status) {
-  std::cerr << "gpuadvisor: " << status.message() << "\n";
+  std::cerr << "gpuadvisor: " << TerminalSafe(status.message()) << "\n";
   return ExitCodeFor(status.code());
 }
 
-void Warn(const std::string& line) { std::cerr << "gpuadvisor: warning: " << line << "\n"; }
+void Warn(const std::string& line) {
+  std::cerr << "gpuadvisor: warning: " << TerminalSafe(line) << "\n";
+}
+
+void PrintText(std::string_view text) {
+  const std::string safe = TerminalSafe(text, /*keep_newlines=*/true);
+  std::fwrite(safe.data(), 1, safe.size(), stdout);
+}
 
 Result<Context> MakeContext(const CommonOptions& o) {
   Context ctx;
@@ -87,7 +95,7 @@ Result<Context> MakeContext(const CommonOptions& o) {
 void Emit(const Context& ctx, const std::function<ojson()>& json,
           const std::function<Table()>& table, const std::vector<std::string>& warnings) {
   for (const std::string& w : warnings) Warn(w);
-  std::string out = ctx.format == OutputFormat::kJson ? json().dump(2) + "\n"
+  std::string out = ctx.format == OutputFormat::kJson ? DumpJson(json(), 2) + "\n"
                                                       : table().Render(ctx.format, ctx.color);
   std::fwrite(out.data(), 1, out.size(), stdout);
 }

@@ -33,7 +33,8 @@ struct CommonOptions {
 // Adds --format, --json, --catalog, --max-price-age, --no-color to a subcommand.
 void AddCommonOptions(CLI::App* cmd, CommonOptions* opts);
 
-// Maps a non-OK status to an exit code and prints "gpuadvisor: <message>" to stderr.
+// Maps a non-OK status to an exit code and prints "gpuadvisor: <message>" to stderr. This is the
+// one place the CLI prints errors: the message (which may quote input) goes through TerminalSafe.
 int Fail(const Status& status);
 int ExitCodeFor(StatusCode code);
 
@@ -52,6 +53,9 @@ Result<Context> MakeContext(const CommonOptions& opts);
 void Emit(const Context& ctx, const std::function<ojson()>& json,
           const std::function<Table()>& table, const std::vector<std::string>& warnings = {});
 void Warn(const std::string& line);
+// Free text (notes, details, footnotes) to stdout through TerminalSafe with newlines kept: the
+// text may quote hostnames, file names or catalog strings. Rendered tables are already safe.
+void PrintText(std::string_view text);
 
 // Optional numeric flag held as text, parsed with our own messages. Empty text leaves *out as is.
 Status ParseOptNumber(const std::string& text, const char* flag, std::optional<double>* out);

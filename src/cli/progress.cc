@@ -30,7 +30,7 @@ void ProgressBar::Update(const std::string& path, int64_t done, int64_t total) {
   const double rate = secs > 0 ? static_cast<double>(done) / secs : 0;
   const size_t slash = path.rfind('/');
   std::string line = "\r\033[K";
-  line += path.substr(slash == std::string::npos ? 0 : slash + 1);
+  line += TerminalSafe(path.substr(slash == std::string::npos ? 0 : slash + 1));
   if (total > 0) {
     const double frac = std::min(1.0, static_cast<double>(done) / static_cast<double>(total));
     const int width = 30, fill = static_cast<int>(frac * width);

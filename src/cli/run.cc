@@ -36,7 +36,7 @@ int RunCli(int argc, char** argv) {
     std::string word = argv[1];
     if (std::find(names.begin(), names.end(), word) == names.end()) {
       std::string hint = DidYouMean(word, names);
-      std::cerr << "gpuadvisor: unknown command \"" << word << "\""
+      std::cerr << "gpuadvisor: unknown command \"" << TerminalSafe(word) << "\""
                 << (hint.empty() ? "; run `gpuadvisor --help`" : "; " + hint) << "\n";
       return kExitBadInput;
     }
@@ -53,7 +53,7 @@ int RunCli(int argc, char** argv) {
     std::cout << "gpuadvisor 0.1.0\n";
     return kExitOk;
   } catch (const CLI::ParseError& e) {
-    std::cerr << "gpuadvisor: " << e.what() << "\n";
+    std::cerr << "gpuadvisor: " << TerminalSafe(e.what()) << "\n";
     return kExitBadInput;
   }
   return exit_code;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <map>
 
+#include "util/json_text.h"
 #include "util/strings.h"
 
 namespace gpuadvisor {
@@ -135,19 +136,15 @@ ojson IdleReportJson(const IdleReport& r, const Freshness& fresh) {
 }
 
 std::string IdleReportJsonText(const IdleReport& r, const Freshness& fresh) {
-  // Bytes that are not UTF-8 (a host name from a file) become U+FFFD instead of throwing.
-  constexpr auto kReplace = ojson::error_handler_t::replace;
-  const std::string outer = ReportJsonWithoutHosts(r).dump(-1, ' ', false, kReplace);
+  const std::string outer = DumpJson(ReportJsonWithoutHosts(r));
   // Inside JSON strings every quote is escaped, so this text is the key itself.
   const std::string key = ",\"instances\":[";
   const size_t pos = outer.find(key);
-  if (pos == std::string::npos) {
-    return IdleReportJson(r, fresh).dump(-1, ' ', false, kReplace);  // not reached
-  }
+  if (pos == std::string::npos) return DumpJson(IdleReportJson(r, fresh));  // not reached
   const size_t at = pos + key.size();
   std::string out = outer.substr(0, at);
   for (size_t i = 0; i < r.hosts.size(); ++i) {
-    const std::string host = HostJson(r.hosts[i], fresh).dump(-1, ' ', false, kReplace);
+    const std::string host = DumpJson(HostJson(r.hosts[i], fresh));
     if (i == 0) out.reserve(outer.size() + (host.size() + 64) * r.hosts.size());
     if (i > 0) out += ',';
     out += host;

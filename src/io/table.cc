@@ -27,12 +27,18 @@ std::string CsvQuote(const std::string& s) {
 
 }  // namespace
 
+// Cells are made terminal-safe on the way in, so every format (and the width arithmetic) sees
+// the escaped text: a hostname or file name cannot carry an escape sequence to the terminal.
 void Table::AddColumn(std::string header, bool numeric) {
+  header = TerminalSafe(header);
   columns_.push_back({std::move(header), numeric});
 }
 
 void Table::AddRow(std::vector<std::optional<std::string>> cells) {
   assert(cells.size() == columns_.size());
+  for (std::optional<std::string>& cell : cells) {
+    if (cell) *cell = TerminalSafe(*cell);
+  }
   rows_.push_back(std::move(cells));
 }
 

@@ -13,7 +13,8 @@ enum class OutputFormat { kTable, kJson, kCsv, kMarkdown };
 
 class Table {
  public:
-  // `header` includes the unit, e.g. "$/h (on-demand)". Numeric columns align right.
+  // `header` includes the unit, e.g. "$/h (on-demand)". Numeric columns align right. Headers and
+  // cells pass through TerminalSafe (control bytes and invalid UTF-8 become visible escapes).
   void AddColumn(std::string header, bool numeric = false);
   // REQUIRES: cells.size() == number of columns. An empty optional is an unknown value.
   void AddRow(std::vector<std::optional<std::string>> cells);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "launch/internal.h"
+#include "util/json_text.h"
 
 namespace gpuadvisor::launch_internal {
 namespace {
@@ -159,7 +160,7 @@ std::string Steps(const LaunchPlan& p, const std::string& json) {
 }  // namespace
 
 std::string RenderAwsCli(const LaunchPlan& plan, std::string* cli_input_json) {
-  const std::string json = RunInstancesInput(plan).dump(2);
+  const std::string json = DumpJson(RunInstancesInput(plan), 2);
   if (cli_input_json != nullptr) *cli_input_json = json + "\n";
   return Header(plan) + Variables(plan) + Steps(plan, json);
 }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "launch/internal.h"
+#include "util/json_text.h"
 #include "util/numbers.h"
 
 namespace gpuadvisor::launch_internal {
@@ -107,7 +108,7 @@ std::string Slug(std::string_view text, bool alnum_only) {
   return out;
 }
 
-std::string Quoted(std::string_view text) { return ojson(std::string(text)).dump(); }
+std::string Quoted(std::string_view text) { return DumpJson(ojson(std::string(text))); }
 
 std::string Commented(std::string_view text, std::string_view prefix) {
   std::string out;
@@ -143,7 +144,7 @@ std::string CloudWatchConfig(const LaunchPlan& p) {
                     // One series per instance (the GPUs rolled up), which the idle alarm watches.
                     {"aggregation_dimensions", {{"InstanceId"}}},
                     {"metrics_collected", metrics}}}};
-  return config.dump(2) + "\n";
+  return DumpJson(config, 2) + "\n";
 }
 
 std::string UserData(const LaunchPlan& p) {

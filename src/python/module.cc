@@ -27,6 +27,7 @@
 #include "io/pricing_views.h"
 #include "io/recommend_views.h"
 #include "io/requests.h"
+#include "util/strings.h"
 
 namespace py = pybind11;
 
@@ -103,6 +104,14 @@ void Check(const Status& st) {
   if (!st.ok()) Raise(st);
 }
 
+// Text from outside (file names, hostnames) may not be UTF-8; py::str would raise
+// UnicodeDecodeError from the middle of a result, so invalid bytes become U+FFFD as in DumpJson.
+py::str ToPyStr(const std::string& s) {
+  PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
+  if (o == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(o);
+}
+
 // nlohmann JSON -> Python objects (dicts keep the views' key order).
 py::object ToPy(const ojson& j) {
   switch (j.type()) {
@@ -115,7 +124,7 @@ py::object ToPy(const ojson& j) {
     case ojson::value_t::number_float:
       return py::float_(j.get<double>());
     case ojson::value_t::string:
-      return py::str(j.get_ref<const std::string&>());
+      return ToPyStr(j.get_ref<const std::string&>());
     case ojson::value_t::array: {
       py::list out;
       for (const ojson& v : j) out.append(ToPy(v));
@@ -123,7 +132,7 @@ py::object ToPy(const ojson& j) {
     }
     case ojson::value_t::object: {
       py::dict out;
-      for (const auto& [k, v] : j.items()) out[py::str(k)] = ToPy(v);
+      for (const auto& [k, v] : j.items()) out[ToPyStr(k)] = ToPy(v);
       return out;
     }
     default:
@@ -145,6 +154,14 @@ std::vector<std::string> TextList(const py::dict& d, const char* key) {
 }
 
 std::string Render(const Table& t) { return t.Render(OutputFormat::kTable, false); }
+// Text shown to people (tables with notes, warnings) as the CLI prints it: TerminalSafe, so
+// hostnames and file names can neither carry escape sequences nor fail to decode as UTF-8.
+std::string Shown(std::string_view text) { return TerminalSafe(text, /*keep_newlines=*/true); }
+std::vector<std::string> Shown(const std::vector<std::string>& lines) {
+  std::vector<std::string> out;
+  for (const std::string& l : lines) out.push_back(TerminalSafe(l));
+  return out;
+}
 
 struct PyCatalog {
   std::shared_ptr<const Catalog> catalog;
@@ -233,7 +250,7 @@ py::tuple EstimateOn(const PyCatalog& pc, const PyWorkload& w, const py::dict& a
   const Estimate est = Take(std::move(e));
   return py::make_tuple(ToPy(EstimateReportJson(h, est, *pc.catalog, pc.fresh)),
                         EstimateWarnings(h, est, pc.fresh, req.region),
-                        Render(EstimateTable(est, false)) + AssumptionsText(est));
+                        Shown(Render(EstimateTable(est, false)) + AssumptionsText(est)));
 }
 
 PyRecommendation RecommendOn(const PyCatalog& pc, const PyWorkload& w, const py::dict& args) {
@@ -321,7 +338,8 @@ py::tuple IdleOn(const PyCatalog& pc, const std::vector<std::string>& paths, con
   const IdleReport report = Take(std::move(r));
   ojson j = IdleReportJson(report, pc.fresh);
   if (prom) j["prometheus"] = PrometheusSourceJson(*prom);
-  return py::make_tuple(ToPy(j), report.warnings, Render(IdleTable(report)) + IdleNotes(report));
+  return py::make_tuple(ToPy(j), Shown(report.warnings),
+                        Shown(Render(IdleTable(report)) + IdleNotes(report)));
 }
 
 int Main(const std::vector<std::string>& argv) {
@@ -405,8 +423,8 @@ void Init(py::module_& m) {
            [](const PyRecommendation& r) { return RecommendWarnings(r.result, r.fresh); })
       .def("table",
            [](const PyRecommendation& r) {
-             return Render(RecommendTable(r.result)) +
-                    RecommendDetails(r.result, r.request.explain);
+             return Shown(Render(RecommendTable(r.result)) +
+                          RecommendDetails(r.result, r.request.explain));
            })
       .def("svg", [](const PyRecommendation& r) { return RecommendSvg(r.result); });
 

@@ -18,6 +18,7 @@
 #include "io/request_fields.h"
 #include "io/requests.h"
 #include "server/web_assets.h"
+#include "util/json_text.h"
 #include "util/numbers.h"
 #include "util/strings.h"
 
@@ -92,7 +93,7 @@ using json = nlohmann::json;
 ApiResponse JsonResponse(const ojson& j, int status = 200) {
   ApiResponse r;
   r.status = status;
-  r.body = j.dump(-1, ' ', false, ojson::error_handler_t::replace);
+  r.body = DumpJson(j);
   return r;
 }
 
@@ -551,7 +552,7 @@ ApiResponse IdleFromPrometheus(const ApiContext& ctx, const IdleQuery& q,
   ApiResponse response;  // serialised host by host, as for uploads, plus the source
   response.body = IdleReportJsonText(*r, ctx.fresh);
   response.body.pop_back();  // the report object's closing brace
-  response.body += R"(,"prometheus":)" + PrometheusSourceJson(*info).dump() + "}";
+  response.body += R"(,"prometheus":)" + DumpJson(PrometheusSourceJson(*info)) + "}";
   return response;
 }
 

@@ -1,19 +1,336 @@
 #include "util/files.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <iterator>
+#include <optional>
+#include <random>
+#include <utility>
+#include <vector>
 
 namespace gpuadvisor {
 namespace {
 
-Status Errno(std::string_view what, const std::string& path) {
-  return Status::IOError(std::string(what) + " " + path + ": " + std::strerror(errno));
+constexpr int kMaxSymlinkHops = 40;  // the kernel's own limit for a path walk
+constexpr int kMaxNameAttempts = 64;
+constexpr std::string_view kTempMark = ".gpuadvisor-tmp.";
+constexpr size_t kMaxBaseInTempName = 160;  // keeps temporary names below NAME_MAX (255)
+constexpr size_t kRandomHexDigits = 16;
+
+Status Errno(std::string_view what, const std::string& path, int err) {
+  return Status::IOError(std::string(what) + " " + path + ": " + std::strerror(err));
+}
+Status Errno(std::string_view what, const std::string& path) { return Errno(what, path, errno); }
+
+// Owns a file descriptor; Close() reports close()'s own error (NFS reports late write errors
+// there), the destructor only releases.
+class UniqueFd {
+ public:
+  explicit UniqueFd(int fd = -1) : fd_(fd) {}
+  UniqueFd(UniqueFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  UniqueFd& operator=(UniqueFd&& other) noexcept {
+    if (this != &other) {
+      Close();
+      fd_ = std::exchange(other.fd_, -1);
+    }
+    return *this;
+  }
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  ~UniqueFd() { Close(); }
+  int get() const { return fd_; }
+  int Close() {
+    const int fd = std::exchange(fd_, -1);
+    return fd < 0 ? 0 : ::close(fd);
+  }
+
+ private:
+  int fd_;
+};
+
+Status WriteAll(int fd, std::string_view data, const std::string& path) {
+  size_t off = 0;
+  while (off < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + off, data.size() - off);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Errno("cannot write", path);
+    }
+    off += static_cast<size_t>(n);
+  }
+  return Status::OK();
+}
+
+std::string DirName(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string BaseName(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string JoinPath(const std::string& dir, std::string_view name) {
+  if (dir == ".") return std::string(name);
+  return dir + (dir.back() == '/' ? "" : "/") + std::string(name);
+}
+
+Result<std::string> ReadLink(const std::string& path) {
+  std::string buf(256, '\0');
+  for (;;) {
+    const ssize_t n = ::readlink(path.c_str(), buf.data(), buf.size());
+    if (n < 0) return Errno("cannot read the link", path);
+    if (static_cast<size_t>(n) < buf.size()) return buf.substr(0, static_cast<size_t>(n));
+    buf.resize(buf.size() * 2);
+  }
+}
+
+// Follows symbolic links in the last component until a name that is not a link (or does not
+// exist: a dangling link creates its target, as the shell's `>` does).
+Result<std::string> ResolveLinks(std::string path) {
+  for (int hop = 0; hop <= kMaxSymlinkHops; ++hop) {
+    struct stat st{};
+    if (::lstat(path.c_str(), &st) != 0) {
+      if (errno == ENOENT) return path;
+      return Errno("cannot stat", path);
+    }
+    if (!S_ISLNK(st.st_mode)) return path;
+    Result<std::string> target = ReadLink(path);
+    if (!target.ok()) return target.status();
+    path = !target->empty() && target->front() == '/' ? *target : JoinPath(DirName(path), *target);
+  }
+  return Errno("cannot follow", path, ELOOP);
+}
+
+uint64_t RandomU64(const WriteFileOptions& options) {
+  if (options.random != nullptr) return options.random();
+  uint64_t v = 0;
+  if (::getrandom(&v, sizeof v, 0) == static_cast<ssize_t>(sizeof v)) return v;
+  std::random_device rd;
+  return (static_cast<uint64_t>(rd()) << 32) ^ rd();
+}
+
+// Parses "PID.HEX16" (what follows ".BASE.gpuadvisor-tmp."); 0 when `rest` has another shape.
+pid_t TempOwner(std::string_view rest) {
+  const size_t dot = rest.find('.');
+  if (dot == 0 || dot == std::string_view::npos || rest.size() - dot - 1 != kRandomHexDigits) {
+    return 0;
+  }
+  pid_t pid = 0;
+  for (char c : rest.substr(0, dot)) {
+    if (c < '0' || c > '9' || pid > 100000000) return 0;
+    pid = pid * 10 + (c - '0');
+  }
+  for (char c : rest.substr(dot + 1)) {
+    if ((c < '0' || c > '9') && (c < 'a' || c > 'f')) return 0;
+  }
+  return pid;
+}
+
+// Removes our temporary files for `base` whose writer no longer runs (killed between link and
+// rename, or during the named fallback's write). Only regular files this user owns are touched.
+void RemoveStaleTemps(int dirfd, const std::string& base) {
+  const std::string prefix = "." + base.substr(0, kMaxBaseInTempName) + std::string(kTempMark);
+  const int fd = ::openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  DIR* dir = ::fdopendir(fd);
+  if (dir == nullptr) {
+    ::close(fd);
+    return;
+  }
+  std::vector<std::string> stale;
+  while (const dirent* e = ::readdir(dir)) {
+    const std::string_view name = e->d_name;
+    if (name.substr(0, prefix.size()) == prefix) {
+      const pid_t pid = TempOwner(name.substr(prefix.size()));
+      if (pid > 0 && pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH) {
+        stale.emplace_back(name);
+      }
+    }
+  }
+  ::closedir(dir);
+  for (const std::string& name : stale) {
+    struct stat st{};
+    if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+        st.st_uid == ::geteuid()) {
+      ::unlinkat(dirfd, name.c_str(), 0);
+    }
+  }
+}
+
+// A character device or FIFO: written in place, never replaced.
+Status WriteThrough(const std::string& path, const struct stat& st, std::string_view data) {
+  if (S_ISDIR(st.st_mode)) return Status::IOError("cannot write " + path + ": it is a directory");
+  if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+    return Status::IOError("cannot write " + path +
+                           ": not a regular file, character device or FIFO");
+  }
+  const bool fifo = S_ISFIFO(st.st_mode);
+  // O_NONBLOCK: opening a FIFO nobody reads fails with ENXIO instead of waiting forever.
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | (fifo ? O_NONBLOCK : 0)));
+  if (fd.get() < 0) {
+    return errno == ENXIO ? Status::IOError("cannot write " + path + ": no process reads the FIFO")
+                          : Errno("cannot open", path);
+  }
+  if (fifo) {
+    const int flags = ::fcntl(fd.get(), F_GETFL);
+    if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0) {
+      return Errno("cannot write", path);
+    }
+  }
+  GPUADVISOR_RETURN_IF_ERROR(WriteAll(fd.get(), data, path));
+  if (fd.Close() != 0) return Errno("cannot write", path);
+  return Status::OK();
+}
+
+// Where a replacement is assembled: the target's directory (held open, so every step happens
+// in the same directory even if a path component is swapped meanwhile) and the file's name.
+struct Target {
+  std::string path;  // as the caller named it, for messages
+  std::string dir;
+  std::string base;
+  UniqueFd dirfd;
+  std::optional<struct stat> existing;  // the regular file being replaced
+};
+
+// The temporary file; `name` is empty while it is an unnamed O_TMPFILE.
+struct Temp {
+  UniqueFd fd;
+  std::string name;
+};
+
+Result<Temp> OpenUnnamedTemp(const Target& t, mode_t mode) {
+  const int fd = ::openat(t.dirfd.get(), ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+  if (fd >= 0) return Temp{UniqueFd(fd), ""};
+  // Old kernels say EISDIR or ENOENT, file systems without support EOPNOTSUPP.
+  if (errno == EOPNOTSUPP || errno == EISDIR || errno == ENOENT || errno == EINVAL) {
+    return Status::Unsupported("O_TMPFILE");
+  }
+  return Errno("cannot create a temporary file in", t.dir);
+}
+
+Result<Temp> OpenNamedTemp(const Target& t, mode_t mode, const WriteFileOptions& options) {
+  for (int attempt = 0; attempt < kMaxNameAttempts; ++attempt) {
+    std::string name = TempFileName(t.base, RandomU64(options));
+    // O_EXCL|O_NOFOLLOW: a name someone planted (file or symlink) is never opened.
+    const int fd = ::openat(t.dirfd.get(), name.c_str(),
+                            O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    if (fd >= 0) return Temp{UniqueFd(fd), std::move(name)};
+    if (errno != EEXIST) return Errno("cannot create", JoinPath(t.dir, name));
+  }
+  return Status::IOError("cannot create a temporary file in " + t.dir + ": every name taken");
+}
+
+// Mode and owner of the file being replaced, then the data, durably.
+Status Fill(const Target& t, const Temp& tmp, std::string_view data) {
+  if (t.existing) {
+    const struct stat& old = *t.existing;
+    if (old.st_uid != ::geteuid() || old.st_gid != ::getegid()) {
+      // Best effort: only root may give a file away; otherwise the writer owns the new file.
+      const int chowned = ::fchown(tmp.fd.get(), old.st_uid, old.st_gid);
+      static_cast<void>(chowned);
+    }
+    // After fchown, which clears set-id bits; the umask does not apply to fchmod.
+    if (::fchmod(tmp.fd.get(), old.st_mode & 07777) != 0) {
+      return Errno("cannot set the mode of a temporary file for", t.path);
+    }
+  }
+  GPUADVISOR_RETURN_IF_ERROR(WriteAll(tmp.fd.get(), data, t.path));
+  if (::fsync(tmp.fd.get()) != 0) return Errno("cannot flush", t.path);
+  return Status::OK();
+}
+
+// Names an unnamed temporary file; -1 with errno on failure.
+int LinkUnnamed(const Temp& tmp, int dirfd, const std::string& name) {
+  const std::string proc = "/proc/self/fd/" + std::to_string(tmp.fd.get());
+  if (::linkat(AT_FDCWD, proc.c_str(), dirfd, name.c_str(), AT_SYMLINK_FOLLOW) == 0) return 0;
+  if (errno == EEXIST) return -1;
+  // Without /proc: AT_EMPTY_PATH (needs CAP_DAC_READ_SEARCH).
+  return ::linkat(tmp.fd.get(), "", dirfd, name.c_str(), AT_EMPTY_PATH);
+}
+
+// Gives the unnamed file a name: the target's own when there is none yet (no temporary name
+// ever exists), else a random one to rename over the target.
+Status NameUnnamed(const Target& t, Temp* tmp, const WriteFileOptions& options) {
+  if (!t.existing) {
+    if (LinkUnnamed(*tmp, t.dirfd.get(), t.base) == 0) return Status::OK();
+    if (errno != EEXIST) {
+      return errno == ENOENT ? Status::Unsupported("linkat") : Errno("cannot create", t.path);
+    }
+  }
+  for (int attempt = 0; attempt < kMaxNameAttempts; ++attempt) {
+    std::string name = TempFileName(t.base, RandomU64(options));
+    if (LinkUnnamed(*tmp, t.dirfd.get(), name) == 0) {
+      tmp->name = std::move(name);
+      return Status::OK();
+    }
+    if (errno != EEXIST) {
+      return errno == ENOENT ? Status::Unsupported("linkat")
+                             : Errno("cannot create", JoinPath(t.dir, name));
+    }
+  }
+  return Status::IOError("cannot create a temporary file in " + t.dir + ": every name taken");
+}
+
+// Renames the named temporary file over the target and makes the rename durable.
+// REQUIRES: an unnamed temporary file has been named (closing it would discard it).
+Status Publish(const Target& t, Temp* tmp) {
+  if (tmp->fd.Close() != 0) return Errno("cannot write", t.path);
+  if (!tmp->name.empty()) {
+    if (::renameat(t.dirfd.get(), tmp->name.c_str(), t.dirfd.get(), t.base.c_str()) != 0) {
+      return Errno("cannot rename onto", t.path);
+    }
+    tmp->name.clear();
+  }
+  // Some file systems cannot fsync a directory (EINVAL); the rename itself has happened.
+  if (::fsync(t.dirfd.get()) != 0 && errno != EINVAL) return Errno("cannot flush", t.dir);
+  return Status::OK();
+}
+
+Status Replace(Target* t, std::string_view data, bool unnamed, const WriteFileOptions& options) {
+  const mode_t mode = t->existing ? (t->existing->st_mode & 0777) : 0666;
+  Result<Temp> tmp = unnamed ? OpenUnnamedTemp(*t, mode) : OpenNamedTemp(*t, mode, options);
+  if (!tmp.ok()) return tmp.status();
+  Status st = Fill(*t, *tmp, data);
+  if (st.ok() && unnamed) st = NameUnnamed(*t, &*tmp, options);
+  if (st.ok()) st = Publish(*t, &*tmp);
+  if (!st.ok() && !tmp->name.empty()) ::unlinkat(t->dirfd.get(), tmp->name.c_str(), 0);
+  return st;
+}
+
+Result<Target> OpenTarget(const std::string& path) {
+  Result<std::string> real = ResolveLinks(path);
+  if (!real.ok()) return real.status();
+  Target t;
+  t.path = path;
+  t.dir = DirName(*real);
+  t.base = BaseName(*real);
+  if (t.base.empty() || t.base == "." || t.base == "..") {
+    return Status::IOError("cannot write " + path + ": not a file name");
+  }
+  t.dirfd = UniqueFd(::open(t.dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (t.dirfd.get() < 0) return Errno("cannot open the directory", t.dir);
+  struct stat st{};
+  if (::fstatat(t.dirfd.get(), t.base.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    if (!S_ISREG(st.st_mode)) {
+      return Status::IOError("cannot write " + path + ": it changed while being written");
+    }
+    t.existing = st;
+  } else if (errno != ENOENT) {
+    return Errno("cannot stat", path);
+  }
+  return t;
 }
 
 }  // namespace
@@ -42,33 +359,26 @@ Result<std::string> ReadFile(const std::string& path) {
   return data;
 }
 
-Status WriteFileAtomic(const std::string& path, std::string_view data) {
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return Errno("cannot create", tmp);
-  size_t off = 0;
-  while (off < data.size()) {
-    ssize_t n = ::write(fd, data.data() + off, data.size() - off);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      Status st = Errno("cannot write", tmp);
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return st;
-    }
-    off += static_cast<size_t>(n);
+std::string TempFileName(std::string_view base, uint64_t random) {
+  char hex[kRandomHexDigits + 1];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(random));
+  return "." + std::string(base.substr(0, kMaxBaseInTempName)) + std::string(kTempMark) +
+         std::to_string(::getpid()) + "." + hex;
+}
+
+Status WriteFileAtomic(const std::string& path, std::string_view data,
+                       const WriteFileOptions& options) {
+  if (path.empty()) return Status::IOError("cannot write a file with an empty name");
+  struct stat st{};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return WriteThrough(path, st, data);
+  Result<Target> target = OpenTarget(path);
+  if (!target.ok()) return target.status();
+  RemoveStaleTemps(target->dirfd.get(), target->base);
+  if (options.use_o_tmpfile) {
+    Status st_unnamed = Replace(&*target, data, /*unnamed=*/true, options);
+    if (st_unnamed.code() != StatusCode::kUnsupported) return st_unnamed;
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    Status st = Errno("cannot flush", tmp);
-    ::unlink(tmp.c_str());
-    return st;
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    Status st = Errno("cannot rename onto", path);
-    ::unlink(tmp.c_str());
-    return st;
-  }
-  return Status::OK();
+  return Replace(&*target, data, /*unnamed=*/false, options);
 }
 
 }  // namespace gpuadvisor

@@ -1,7 +1,23 @@
-// File helpers. Reading returns IOError naming the path; writing is atomic.
+// File helpers. Reading returns IOError naming the path; writing never leaves a partial file.
+//
+// The write policy (doc/design.md, "Writing files"), for every --out / --plot and catalog write:
+// - A regular file, or a name that does not exist yet, is replaced atomically: the data goes to
+//   an unnamed O_TMPFILE in the target's directory (or, where the file system has none, to a
+//   random ".NAME.gpuadvisor-tmp.PID.RANDOM" created with O_EXCL|O_NOFOLLOW), is fsynced, gets
+//   its name with linkat/renameat, and the directory is fsynced. Readers see the old file or the
+//   new one, never a mix; a writer killed with SIGKILL leaves no temporary file (the named
+//   fallback's leftovers, and a kill between link and rename, are swept by the next write).
+// - A symbolic link is followed: the file it points to is replaced, the link stays.
+// - An existing file keeps its permission bits (0600 stays 0600) and, best effort, its owner
+//   and group; a new file gets 0666 minus the umask.
+// - A character device or FIFO (/dev/null, /dev/stdout on a pipe, a named pipe) is written
+//   through, never renamed over; its write errors (ENOSPC from /dev/full) are IOError. A FIFO
+//   nobody reads is IOError rather than a hang. Directories, block devices and sockets are
+//   refused with IOError. The CLI maps IOError to exit 3.
 #ifndef GPUADVISOR_UTIL_FILES_H_
 #define GPUADVISOR_UTIL_FILES_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -11,9 +27,22 @@ namespace gpuadvisor {
 
 // Whole file into memory; "-" reads standard input.
 Result<std::string> ReadFile(const std::string& path);
-// Writes `data` to a temporary file in PATH's directory, fsyncs it, then renames it over PATH.
-// On any failure PATH is left as it was and the temporary file is removed.
-Status WriteFileAtomic(const std::string& path, std::string_view data);
+
+// Knobs for tests; callers use the defaults.
+struct WriteFileOptions {
+  // false: skip O_TMPFILE and use the named temporary file (the fallback path).
+  bool use_o_tmpfile = true;
+  // Source of the temporary names' random part; nullptr: getrandom().
+  uint64_t (*random)() = nullptr;
+};
+
+// Writes `data` to PATH by the policy above. On any failure PATH is left as it was, no
+// temporary file remains, and the status is IOError naming the path and the system's reason.
+Status WriteFileAtomic(const std::string& path, std::string_view data,
+                       const WriteFileOptions& options = {});
+
+// The name of the fallback temporary file for the file `base` (no directory) and `random`.
+std::string TempFileName(std::string_view base, uint64_t random);
 
 }  // namespace gpuadvisor
 

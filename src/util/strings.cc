@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstdio>
 
 namespace gpuadvisor {
@@ -100,6 +101,81 @@ std::string FormatFixed(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
+}
+
+namespace {
+
+// Length of the valid UTF-8 sequence at s[i] (1-4) and its code point, or 0 when invalid
+// (bad lead byte, truncated, overlong, surrogate or above U+10FFFF).
+size_t Utf8Sequence(std::string_view s, size_t i, uint32_t* cp) {
+  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  const unsigned char c = b(0);
+  // Lead byte -> sequence length; C0/C1 leads are overlong, F5-FF are beyond U+10FFFF.
+  const size_t len = c >= 0xC2 && c <= 0xDF   ? 2
+                     : c >= 0xE0 && c <= 0xEF ? 3
+                     : c >= 0xF0 && c <= 0xF4 ? 4
+                                              : 0;
+  if (len == 0) return 0;
+  static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+  *cp = c & (0x7Fu >> len);
+  if (i + len > s.size()) return 0;
+  for (size_t k = 1; k < len; ++k) {
+    if ((b(k) & 0xC0) != 0x80) return 0;
+    *cp = (*cp << 6) | (b(k) & 0x3Fu);
+  }
+  if (*cp < kMin[len] || *cp > 0x10FFFF || (*cp >= 0xD800 && *cp <= 0xDFFF)) return 0;
+  return len;
+}
+
+// C1 controls, and code points that reorder (bidi embeddings, overrides, isolates) or break
+// (line/paragraph separators) the text around them.
+bool IsUnsafeCodePoint(uint32_t cp) {
+  return (cp >= 0x80 && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) || cp == 0x2028 ||
+         cp == 0x2029 || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E || cp == 0x200F ||
+         cp == 0x061C;
+}
+
+void AppendEscape(std::string* out, const char* format, uint32_t value) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, format, static_cast<unsigned>(value));
+  *out += buf;
+}
+
+}  // namespace
+
+std::string TerminalSafe(std::string_view s, bool keep_newlines) {
+  const auto plain = [&](unsigned char c) {
+    return (c >= 0x20 && c < 0x7F) || (keep_newlines && (c == '\n' || c == '\t'));
+  };
+  if (std::all_of(s.begin(), s.end(), [&](char c) { return plain(static_cast<unsigned char>(c)); }))
+    return std::string(s);
+  std::string out;
+  out.reserve(s.size() + 16);
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      if (plain(c)) {
+        out += static_cast<char>(c);
+      } else {
+        AppendEscape(&out, "\\x%02x", c);
+      }
+      ++i;
+      continue;
+    }
+    uint32_t cp = 0;
+    const size_t len = Utf8Sequence(s, i, &cp);
+    if (len == 0) {
+      AppendEscape(&out, "\\x%02x", c);
+      ++i;
+    } else if (IsUnsafeCodePoint(cp)) {
+      AppendEscape(&out, "\\u%04x", cp);
+      i += len;
+    } else {
+      out.append(s.substr(i, len));
+      i += len;
+    }
+  }
+  return out;
 }
 
 std::string FormatSci(double v, int digits) {

@@ -22,6 +22,13 @@ std::vector<std::string> Suggest(std::string_view word, const std::vector<std::s
                                  size_t max = 3);
 // "did you mean p5.48xlarge, p5e.48xlarge?" or "" when there is no suggestion.
 std::string DidYouMean(std::string_view word, const std::vector<std::string>& candidates);
+// Text from outside (file names, telemetry hostnames, imported catalog strings, error messages
+// quoting input) made safe to print on a terminal: C0 controls, DEL and bytes that are not valid
+// UTF-8 become "\x1b"-style escapes, C1 controls (U+0080-U+009F) and the bidi/line-separator
+// code points that reorder or split what is shown become "\u009b"; other text is unchanged.
+// `keep_newlines` keeps '\n' and '\t' (multi-line notes); table cells and one-line messages
+// pass false so nothing can break the layout or forge a line.
+std::string TerminalSafe(std::string_view s, bool keep_newlines = false);
 // printf-style double formatting with a fixed number of decimals, no trailing garbage.
 std::string FormatFixed(double v, int decimals);
 // Scientific notation with `digits` significant digits: 3.14e+23.

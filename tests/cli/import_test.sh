@@ -69,7 +69,7 @@ expect_exit "truncated gzip" 2 "truncated gzip" catalog import --price-list "$T/
 cmp -s "$NEW" "$T/keep.json" && ok || bad "out changed after truncated gzip"
 expect_exit "no inputs" 2 "expected at least one input" catalog import --out "$T/keep.json"
 expect_exit "unreadable input" 3 "cannot open" catalog import --price-list "$T/missing.csv" --out "$T/keep.json"
-[ -z "$(ls "$T" | grep '\.tmp\.')" ] && ok || bad "temporary files left: $(ls "$T")"
+[ -z "$(ls -A "$T" | grep -E '\.tmp\.|gpuadvisor-tmp')" ] && ok || bad "temporary files left: $(ls -A "$T")"
 
 # --- kill -9 during an import (input still streaming): --out unchanged, no partial file.
 mkfifo "$T/fifo"

@@ -34,5 +34,22 @@ TEST(TableTest, Markdown) {
   EXPECT_NE(md.find("| p5.48xlarge | – |"), std::string::npos);
 }
 
+// Issue 16: a hostname carrying a terminal escape sequence is shown escaped in every format.
+TEST(TableTest, CellsAndHeadersAreTerminalSafe) {
+  Table t;
+  t.AddColumn("host\x1b[1m");
+  t.AddColumn("gpus", true);
+  t.AddRow({"\x1b]0;pwned\x07\x1b[31mbox", "8"});
+  for (OutputFormat f : {OutputFormat::kTable, OutputFormat::kCsv, OutputFormat::kMarkdown}) {
+    const std::string out = t.Render(f, false);
+    EXPECT_EQ(out.find('\x1b'), std::string::npos) << out;
+    EXPECT_EQ(out.find('\x07'), std::string::npos) << out;
+    EXPECT_NE(out.find("\\x1b]0;pwned\\x07\\x1b[31mbox"), std::string::npos) << out;
+  }
+  // Widths are those of the escaped text: the number column still lines up.
+  const std::string table = t.Render(OutputFormat::kTable, false);
+  EXPECT_NE(table.find("\\x1b]0;pwned\\x07\\x1b[31mbox     8\n"), std::string::npos) << table;
+}
+
 }  // namespace
 }  // namespace gpuadvisor

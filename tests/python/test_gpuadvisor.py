@@ -395,6 +395,22 @@ def test_idle_matches_cli(cli_json, tmp_path):
     assert priced.instances[0].instance_type == "p5.48xlarge"
 
 
+def test_idle_hostname_not_utf8(tmp_path):
+    # Issue 16: a hostname with bytes that are not UTF-8 gives U+FFFD in dicts and a visible
+    # escape in the table, never UnicodeDecodeError.
+    f = tmp_path / "bad-host.csv"
+    rows = [b"timestamp, hostname, index, name, utilization.gpu [%], memory.used [MiB], "
+            b"memory.total [MiB]\n"]
+    for m in range(60):
+        rows.append(b"2026/07/01 00:%02d:00.000, h\xff\x1b[31m, 0, NVIDIA L4, 0 %%, 0 MiB, "
+                    b"20000 MiB\n" % m)
+    f.write_bytes(b"".join(rows))
+    report = ga.idle(f, idle_window="1m")
+    assert report.to_dict()["instances"][0]["host"] == "h\ufffd\x1b[31m"
+    text = str(report)
+    assert "\x1b" not in text and "h\\xff\\x1b[31m" in text
+
+
 def test_idle_prometheus_source(tmp_path, cli_error):
     # Issue 17: the Prometheus source from Python (the end-to-end run against a real prometheus
     # is tests/cli/idle_prometheus_test.sh). Port 1: nothing listens.

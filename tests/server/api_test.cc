@@ -296,6 +296,34 @@ TEST(ApiTest, IdleFromUploadedTelemetry) {
               "body");
 }
 
+// Issue 16: bytes that are not UTF-8 (query keys and values, hostnames in a body) gave HTTP 500
+// (nlohmann type_error 316 while serialising the answer). Now: 400 or 200, always valid JSON.
+TEST(ApiTest, NonUtf8InputNeverBreaksTheJson) {
+  auto valid = [](const ApiResponse& r) {
+    return json::accept(r.body) && r.body.find('\xff') == std::string::npos;
+  };
+  ApiResponse r = Call("GET", "/v1/instances", "", {{"gpu\xff", "H100"}});
+  EXPECT_TRUE(valid(r)) << r.body;
+  ExpectError(r, 400, "gpu\uFFFD");
+  r = Call("GET", "/v1/instances", "", {{"region", "us-east-1\xfe\xff"}});
+  EXPECT_TRUE(valid(r)) << r.body;
+  ExpectError(r, 400, "region");
+  r = Call("GET", "/v1/gpus", "", {{"\xc3\x28", "1"}});
+  EXPECT_TRUE(valid(r)) << r.body;
+  EXPECT_EQ(r.status, 400);
+  std::string csv =
+      "timestamp, hostname, index, name, utilization.gpu [%], memory.used [MiB], memory.total "
+      "[MiB]\n";
+  for (int m = 0; m < 60; ++m) {
+    csv += "2026/07/01 00:" + std::string(m < 10 ? "0" : "") + std::to_string(m) +
+           ":00.000, host\xff\x80, 0, NVIDIA L4, 0 %, 0 MiB, 20000 MiB\n";
+  }
+  r = Call("POST", "/v1/idle", csv, {{"idle-window", "1m"}});
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_TRUE(valid(r)) << r.body;
+  EXPECT_NE(r.body.find("host\uFFFD\uFFFD"), std::string::npos) << r.body;
+}
+
 // Issue 17: a Prometheus source only for the URLs the operator allows (the end-to-end run with
 // a real prometheus is tests/cli/idle_prometheus_test.sh).
 TEST(ApiTest, IdleFromPrometheusOnlyWhereAllowed) {

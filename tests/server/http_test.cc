@@ -189,6 +189,21 @@ TEST_F(HttpTest, PathTraversalIsRefused) {
   ExpectStillServing();
 }
 
+// Issue 16: a query string that is not UTF-8 (percent-encoded or raw) is a 400 with a JSON body,
+// not a 500 from nlohmann's type_error 316 while serialising the error.
+TEST_F(HttpTest, NonUtf8QueryIs400NotA500) {
+  for (const char* target : {"/v1/instances?gpu%FF=H100", "/v1/instances?region=us-east-1%FE%FF",
+                             "/v1/gpus?\xff\xfe=1", "/v1/instances/p5.48xlarge?region=%C3%28"}) {
+    const std::string res = Raw(std::string("GET ") + target +
+                                " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    EXPECT_NE(res.find("HTTP/1.1 400"), std::string::npos) << target << ": " << res.substr(0, 300);
+    const size_t body = res.find("\r\n\r\n");
+    ASSERT_NE(body, std::string::npos) << target;
+    EXPECT_TRUE(nlohmann::json::accept(res.substr(body + 4))) << target << ": " << res;
+  }
+  ExpectStillServing();
+}
+
 TEST_F(HttpTest, TooManyHeadersIs431) {
   std::string req = "GET /healthz HTTP/1.1\r\n" + Host() + "Connection: close\r\n";
   for (int i = 0; i < 100; ++i) req += "X-Pad-" + std::to_string(i) + ": y\r\n";

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
+#include "util/json_text.h"
+
 namespace gpuadvisor {
 namespace {
 
@@ -29,6 +33,41 @@ TEST(StringsTest, SplitKeepsEmptyFields) {
   auto parts = Split("a,,b", ',');
   ASSERT_EQ(parts.size(), 3u);
   EXPECT_EQ(parts[1], "");
+}
+
+// Issue 16: untrusted text on a terminal.
+TEST(StringsTest, TerminalSafeEscapesControlsAndInvalidUtf8) {
+  EXPECT_EQ(TerminalSafe("p5.48xlarge · H100 – 8"), "p5.48xlarge · H100 – 8");
+  EXPECT_EQ(TerminalSafe("\x1b]0;pwned\x07\x1b[31m"), "\\x1b]0;pwned\\x07\\x1b[31m");
+  EXPECT_EQ(TerminalSafe("a\x7f\tb\nc\rd"), "a\\x7f\\x09b\\x0ac\\x0dd");
+  EXPECT_EQ(TerminalSafe("a\tb\nc\r", /*keep_newlines=*/true), "a\tb\nc\\x0d");
+  EXPECT_EQ(TerminalSafe("\xc2\x9b"
+                         "2J"),
+            "\\u009b2J");  // C1 CSI, UTF-8 encoded
+  EXPECT_EQ(TerminalSafe("\x9b"
+                         "2J"),
+            "\\x9b2J");  // C1 CSI, bare byte
+  EXPECT_EQ(TerminalSafe("host\xff\xfe"), "host\\xff\\xfe");
+  EXPECT_EQ(TerminalSafe("\xc0\xaf"), "\\xc0\\xaf");                // overlong '/'
+  EXPECT_EQ(TerminalSafe("\xed\xa0\x80"), "\\xed\\xa0\\x80");       // surrogate
+  EXPECT_EQ(TerminalSafe("\xe2\x82"), "\\xe2\\x82");                // truncated
+  EXPECT_EQ(TerminalSafe("\xf0\x9f\x9a\x80"), "\xf0\x9f\x9a\x80");  // U+1F680 kept
+  EXPECT_EQ(TerminalSafe("abc\xe2\x80\xae"
+                         "fed"),
+            "abc\\u202efed");  // bidi override
+  EXPECT_EQ(TerminalSafe(std::string("a\0b", 3)), "a\\x00b");
+}
+
+// Issue 16: nlohmann's dump() throws type_error 316 on invalid UTF-8 (exit 134, HTTP 500).
+TEST(StringsTest, DumpJsonNeverThrowsOnInvalidUtf8) {
+  nlohmann::ordered_json j;
+  j["host"] = "gpu\xff\xfe-1";
+  j["file"] = std::string("a\xc3", 2);
+  EXPECT_THROW(static_cast<void>(j.dump()), nlohmann::json::type_error);
+  const std::string text = DumpJson(j);
+  EXPECT_EQ(text, "{\"host\":\"gpu\xef\xbf\xbd\xef\xbf\xbd-1\",\"file\":\"a\xef\xbf\xbd\"}");
+  EXPECT_TRUE(nlohmann::json::accept(text));
+  EXPECT_EQ(DumpJson(nlohmann::json{{"a", 1}}, 2), "{\n  \"a\": 1\n}");
 }
 
 }  // namespace

@@ -1,0 +1,361 @@
+// WriteFileAtomic's policy (issue 16, "Data loss and security"): devices and FIFOs written
+// through, symlinks followed, modes kept, temporary names exclusive, nothing left after SIGKILL.
+#include "util/files.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace gpuadvisor {
+namespace {
+
+std::string Read(const std::string& path) {
+  Result<std::string> r = ReadFile(path);
+  return r.ok() ? *r : "<" + r.status().message() + ">";
+}
+
+void Put(const std::string& path, const std::string& data, mode_t mode = 0644) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, mode);
+  ASSERT_GE(fd, 0) << path;
+  ASSERT_EQ(::write(fd, data.data(), data.size()), static_cast<ssize_t>(data.size()));
+  ASSERT_EQ(::fchmod(fd, mode), 0);
+  ::close(fd);
+}
+
+// Every name in `dir` except "." and "..", sorted.
+std::vector<std::string> List(const std::string& dir) {
+  std::vector<std::string> names;
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return names;
+  while (const dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (name != "." && name != "..") names.push_back(name);
+  }
+  ::closedir(d);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+mode_t Mode(const std::string& path) {
+  struct stat st{};
+  EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
+  return st.st_mode;
+}
+
+class FilesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = ::testing::TempDir() + "/files_test.XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override { ASSERT_EQ(std::system(("rm -rf '" + dir_ + "'").c_str()), 0); }
+
+  std::string Path(const std::string& name) const { return dir_ + "/" + name; }
+
+  std::string dir_;
+};
+
+using Names = std::vector<std::string>;
+
+TEST_F(FilesTest, CreatesAndReplacesARegularFileLeavingNothingElse) {
+  for (bool unnamed : {true, false}) {
+    const std::string p = Path("out.json");
+    ::unlink(p.c_str());
+    WriteFileOptions options;
+    options.use_o_tmpfile = unnamed;
+    ASSERT_TRUE(WriteFileAtomic(p, "first", options).ok());
+    EXPECT_EQ(Read(p), "first");
+    ASSERT_TRUE(WriteFileAtomic(p, "second, longer", options).ok());
+    EXPECT_EQ(Read(p), "second, longer");
+    EXPECT_EQ(List(dir_), Names{"out.json"}) << "unnamed=" << unnamed;
+  }
+}
+
+TEST_F(FilesTest, RelativePathInTheCurrentDirectory) {
+  char cwd[4096];
+  ASSERT_NE(::getcwd(cwd, sizeof cwd), nullptr);
+  ASSERT_EQ(::chdir(dir_.c_str()), 0);
+  Status st = WriteFileAtomic("plain.txt", "x");
+  ASSERT_EQ(::chdir(cwd), 0);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(Read(Path("plain.txt")), "x");
+}
+
+TEST_F(FilesTest, KeepsTheModeOfTheFileItReplaces) {
+  for (mode_t mode : {0600, 0640, 0700, 0666}) {
+    for (bool unnamed : {true, false}) {
+      const std::string p = Path("secret");
+      Put(p, "old", mode);
+      WriteFileOptions options;
+      options.use_o_tmpfile = unnamed;
+      ASSERT_TRUE(WriteFileAtomic(p, "new", options).ok());
+      EXPECT_EQ(Mode(p) & 07777, mode) << std::oct << mode << " unnamed=" << unnamed;
+      EXPECT_EQ(Read(p), "new");
+    }
+  }
+}
+
+TEST_F(FilesTest, NewFilesGet0666MinusTheUmask) {
+  for (mode_t mask : {022, 077}) {
+    for (bool unnamed : {true, false}) {
+      const std::string p = Path("fresh");
+      ::unlink(p.c_str());
+      const mode_t old_mask = ::umask(mask);
+      WriteFileOptions options;
+      options.use_o_tmpfile = unnamed;
+      Status st = WriteFileAtomic(p, "x", options);
+      ::umask(old_mask);
+      ASSERT_TRUE(st.ok()) << st.message();
+      EXPECT_EQ(Mode(p) & 07777, 0666 & ~mask) << "unnamed=" << unnamed;
+    }
+  }
+}
+
+TEST_F(FilesTest, KeepsTheOwnerWhereAllowed) {
+  if (::geteuid() != 0) GTEST_SKIP() << "giving a file away needs root";
+  const std::string p = Path("owned");
+  Put(p, "old");
+  ASSERT_EQ(::chown(p.c_str(), 12345, 54321), 0);
+  ASSERT_TRUE(WriteFileAtomic(p, "new").ok());
+  struct stat st{};
+  ASSERT_EQ(::stat(p.c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, 12345u);
+  EXPECT_EQ(st.st_gid, 54321u);
+}
+
+TEST_F(FilesTest, FollowsSymlinksAndKeepsThem) {
+  ASSERT_EQ(::mkdir(Path("real").c_str(), 0755), 0);
+  ASSERT_EQ(::mkdir(Path("links").c_str(), 0755), 0);
+  Put(Path("real/target.json"), "old", 0600);
+  // links/b -> a (relative) -> ../real/target.json (relative to links/)
+  ASSERT_EQ(::symlink("../real/target.json", Path("links/a").c_str()), 0);
+  ASSERT_EQ(::symlink("a", Path("links/b").c_str()), 0);
+  for (bool unnamed : {true, false}) {
+    WriteFileOptions options;
+    options.use_o_tmpfile = unnamed;
+    const std::string data = unnamed ? "via the chain" : "via the chain, fallback";
+    ASSERT_TRUE(WriteFileAtomic(Path("links/b"), data, options).ok());
+    EXPECT_TRUE(S_ISLNK(Mode(Path("links/a"))));
+    EXPECT_TRUE(S_ISLNK(Mode(Path("links/b"))));
+    EXPECT_EQ(Read(Path("real/target.json")), data);
+    EXPECT_EQ(Mode(Path("real/target.json")) & 07777, 0600u);
+    EXPECT_EQ(List(Path("real")), Names{"target.json"});
+    EXPECT_EQ(List(Path("links")), (Names{"a", "b"}));
+  }
+}
+
+TEST_F(FilesTest, DanglingSymlinkCreatesItsTarget) {
+  ASSERT_EQ(::symlink("made.txt", Path("link").c_str()), 0);
+  ASSERT_TRUE(WriteFileAtomic(Path("link"), "made").ok());
+  EXPECT_TRUE(S_ISLNK(Mode(Path("link"))));
+  EXPECT_EQ(Read(Path("made.txt")), "made");
+}
+
+TEST_F(FilesTest, SymlinkLoopIsAnIoError) {
+  ASSERT_EQ(::symlink("loop", Path("loop").c_str()), 0);
+  Status st = WriteFileAtomic(Path("loop"), "x");
+  EXPECT_EQ(st.code(), StatusCode::kIOError);
+  EXPECT_TRUE(S_ISLNK(Mode(Path("loop"))));
+}
+
+TEST_F(FilesTest, DevNullIsWrittenThroughNotReplaced) {
+  struct stat before{};
+  if (::stat("/dev/null", &before) != 0 || !S_ISCHR(before.st_mode)) GTEST_SKIP();
+  Status st = WriteFileAtomic("/dev/null", "discarded");
+  EXPECT_TRUE(st.ok()) << st.message();
+  struct stat after{};
+  ASSERT_EQ(::stat("/dev/null", &after), 0);
+  EXPECT_TRUE(S_ISCHR(after.st_mode));
+  EXPECT_EQ(after.st_rdev, before.st_rdev);
+  EXPECT_EQ(after.st_ino, before.st_ino);
+}
+
+TEST_F(FilesTest, DevFullReportsNoSpaceAndStaysADevice) {
+  struct stat before{};
+  if (::stat("/dev/full", &before) != 0 || !S_ISCHR(before.st_mode)) GTEST_SKIP();
+  Status st = WriteFileAtomic("/dev/full", "nowhere to go");
+  EXPECT_EQ(st.code(), StatusCode::kIOError);
+  EXPECT_NE(st.message().find("/dev/full"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find(std::strerror(ENOSPC)), std::string::npos) << st.message();
+  struct stat after{};
+  ASSERT_EQ(::stat("/dev/full", &after), 0);
+  EXPECT_TRUE(S_ISCHR(after.st_mode));
+  EXPECT_EQ(after.st_ino, before.st_ino);
+}
+
+TEST_F(FilesTest, SymlinkToADeviceWritesThroughIt) {
+  if (::access("/dev/full", W_OK) != 0) GTEST_SKIP();
+  ASSERT_EQ(::symlink("/dev/full", Path("full").c_str()), 0);
+  EXPECT_EQ(WriteFileAtomic(Path("full"), "x").code(), StatusCode::kIOError);
+  EXPECT_TRUE(S_ISLNK(Mode(Path("full"))));
+  EXPECT_EQ(List(dir_), Names{"full"});
+}
+
+TEST_F(FilesTest, FifoWithAReaderIsWrittenThroughAndWithoutOneFailsFast) {
+  const std::string p = Path("pipe");
+  ASSERT_EQ(::mkfifo(p.c_str(), 0600), 0);
+  // Nobody reads: an error now, not a hang.
+  Status st = WriteFileAtomic(p, "x");
+  EXPECT_EQ(st.code(), StatusCode::kIOError);
+  EXPECT_NE(st.message().find("no process reads"), std::string::npos) << st.message();
+  const int reader = ::open(p.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  st = WriteFileAtomic(p, "through the pipe");
+  EXPECT_TRUE(st.ok()) << st.message();
+  char buf[64] = {};
+  EXPECT_EQ(::read(reader, buf, sizeof buf), 16);
+  EXPECT_STREQ(buf, "through the pipe");
+  ::close(reader);
+  EXPECT_TRUE(S_ISFIFO(Mode(p)));
+}
+
+TEST_F(FilesTest, DirectoryIsRefused) {
+  ASSERT_EQ(::mkdir(Path("d").c_str(), 0755), 0);
+  Status st = WriteFileAtomic(Path("d"), "x");
+  EXPECT_EQ(st.code(), StatusCode::kIOError);
+  EXPECT_NE(st.message().find("directory"), std::string::npos) << st.message();
+  EXPECT_EQ(WriteFileAtomic(Path("missing/x.json"), "x").code(), StatusCode::kIOError);
+}
+
+// The old writer used PATH.tmp.<pid>; the new names are random but a test can choose them.
+uint64_t g_next_random = 0;
+uint64_t CountingRandom() { return g_next_random++; }
+
+TEST_F(FilesTest, PlantedSymlinksAtTemporaryNamesAreNeverFollowed) {
+  const std::string victim = Path("victim");
+  Put(victim, "precious");
+  const std::string p = Path("out.json");
+  Put(p, "old");
+  for (bool unnamed : {true, false}) {
+    // A symlink at the old predictable name and at the first two names the writer will try.
+    const std::string old_name = p + ".tmp." + std::to_string(::getpid());
+    ::unlink(old_name.c_str());
+    ASSERT_EQ(::symlink(victim.c_str(), old_name.c_str()), 0);
+    for (uint64_t r : {1000, 1001}) {
+      ASSERT_EQ(::symlink(victim.c_str(), Path(TempFileName("out.json", r)).c_str()), 0);
+    }
+    g_next_random = 1000;
+    WriteFileOptions options;
+    options.use_o_tmpfile = unnamed;
+    options.random = &CountingRandom;
+    Status st = WriteFileAtomic(p, "new", options);
+    ASSERT_TRUE(st.ok()) << st.message();
+    EXPECT_EQ(Read(p), "new");
+    EXPECT_EQ(Read(victim), "precious");
+    EXPECT_FALSE(S_ISLNK(Mode(p)));
+    EXPECT_GE(g_next_random, 1003u) << "the planted names were tried and skipped";
+    for (uint64_t r : {1000, 1001}) {
+      EXPECT_TRUE(S_ISLNK(Mode(Path(TempFileName("out.json", r)))));
+      ::unlink(Path(TempFileName("out.json", r)).c_str());
+    }
+  }
+}
+
+TEST_F(FilesTest, TemporaryNamesAreHiddenRandomAndBounded) {
+  const std::string a = TempFileName("catalog.json", 1), b = TempFileName("catalog.json", 2);
+  EXPECT_NE(a, b);
+  EXPECT_EQ(a.rfind(".catalog.json.gpuadvisor-tmp.", 0), 0u) << a;
+  EXPECT_LT(TempFileName(std::string(255, 'x'), ~0ull).size(), 255u);
+}
+
+TEST_F(FilesTest, AFailedWriteLeavesTheTargetAndNoTemporaryFile) {
+  // RLIMIT_FSIZE makes the write fail (EFBIG) like a full disk would, in a child process.
+  const std::string p = Path("out.json");
+  Put(p, "old");
+  for (bool unnamed : {true, false}) {
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      std::signal(SIGXFSZ, SIG_IGN);
+      struct rlimit limit = {1024, 1024};
+      ::setrlimit(RLIMIT_FSIZE, &limit);
+      WriteFileOptions options;
+      options.use_o_tmpfile = unnamed;
+      Status st = WriteFileAtomic(p, std::string(1 << 20, 'n'), options);
+      ::_exit(st.code() == StatusCode::kIOError ? 0 : 1);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "unnamed=" << unnamed;
+    EXPECT_EQ(Read(p), "old");
+    EXPECT_EQ(List(dir_), Names{"out.json"});
+  }
+}
+
+// Kills a writer of a large file with SIGKILL at random moments. The target must be the old
+// or the new content, whole. With O_TMPFILE nothing else may remain, except in the few
+// microseconds between linkat and renameat, where a complete temporary file can; the next
+// write must sweep that (and the fallback's partial leftovers) away.
+void KillWritersAtRandom(const std::string& dir, bool unnamed, int runs) {
+  const std::string p = dir + "/big.json";
+  const std::string old_data(4 << 20, 'o'), new_data(8 << 20, 'n');
+  WriteFileOptions options;
+  options.use_o_tmpfile = unnamed;
+  ASSERT_TRUE(WriteFileAtomic(p, old_data, options).ok());
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_TRUE(WriteFileAtomic(p, old_data, options).ok());
+  const auto write_us =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0)
+          .count();
+  std::mt19937_64 rng(12345);
+  std::uniform_int_distribution<int64_t> delay_us(0, write_us * 3 / 2 + 100);
+  int complete_leftovers = 0, killed_mid_write = 0;
+  for (int run = 0; run < runs; ++run) {
+    ASSERT_TRUE(WriteFileAtomic(p, old_data, options).ok());
+    ASSERT_EQ(List(dir), Names{"big.json"});
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      Status st = WriteFileAtomic(p, new_data, options);
+      ::_exit(st.ok() ? 0 : 1);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(delay_us(rng)));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    killed_mid_write += WIFSIGNALED(status) ? 1 : 0;
+    Result<std::string> now = ReadFile(p);
+    ASSERT_TRUE(now.ok());
+    EXPECT_TRUE(*now == old_data || *now == new_data) << "run " << run << ": a torn target";
+    for (const std::string& name : List(dir)) {
+      if (name == "big.json") continue;
+      ASSERT_FALSE(unnamed && Read(dir + "/" + name) != new_data)
+          << "run " << run << ": an incomplete temporary file " << name;
+      complete_leftovers += 1;
+    }
+  }
+  ASSERT_TRUE(WriteFileAtomic(p, old_data, options).ok());
+  EXPECT_EQ(List(dir), Names{"big.json"}) << "the next write sweeps leftovers";
+  if (unnamed) {
+    EXPECT_LE(complete_leftovers, 2) << "only the link-to-rename window leaves one";
+  }
+  std::printf("unnamed=%d: %d of %d writers killed before finishing, %d leftovers swept\n", unnamed,
+              killed_mid_write, runs, complete_leftovers);
+}
+
+TEST_F(FilesTest, SigkillLeavesNoTemporaryFileWithOTmpfile) {
+  KillWritersAtRandom(dir_, /*unnamed=*/true, 40);
+}
+
+TEST_F(FilesTest, SigkillLeftoversOfTheNamedFallbackAreSweptByTheNextWrite) {
+  KillWritersAtRandom(dir_, /*unnamed=*/false, 40);
+}
+
+}  // namespace
+}  // namespace gpuadvisor
