@@ -11,10 +11,11 @@ for p in clang-19 libclang-rt-19-dev; do
 done
 CXX=clang++-19 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DGPUADVISOR_BUILD_FUZZ=ON -DGPUADVISOR_BUILD_TESTS=OFF >/dev/null
-cmake --build build-fuzz -j2 --target fuzz_catalog_json fuzz_price_csv fuzz_instance_types_json fuzz_workload \
-  fuzz_price_list_csv fuzz_price_list_json fuzz_aws_json
+targets=(catalog_json price_csv instance_types_json workload price_list_csv price_list_json aws_json
+         telemetry_csv telemetry_xml telemetry_prom telemetry_cloudwatch inventory_csv plan_file)
+cmake --build build-fuzz -j2 --target "${targets[@]/#/fuzz_}"
 mkdir -p build-fuzz/crashes
-for t in catalog_json price_csv instance_types_json workload price_list_csv price_list_json aws_json; do
+for t in "${targets[@]}"; do
   work=build-fuzz/corpus-$t
   mkdir -p "$work"
   log=build-fuzz/fuzz-$t.log

@@ -643,13 +643,17 @@ def idle(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
          idle_window: Union[str, float] = "30m", region: str = "us-east-1",
          purchase: str = "on-demand", telemetry_format: str = "auto",
          columns: Union[None, str, Sequence[str]] = None, host: Optional[str] = None,
+         min_rightsizing_span: Union[str, float] = "24h", max_hosts: int = 10000,
          catalog: Optional[Catalog] = None) -> IdleReport:
     """Idle periods, wasted dollars and rightsizing from GPU telemetry (``gpuadvisor idle``).
 
     ``paths``: nvidia-smi CSV or ``-q -x`` XML, DCGM/Prometheus text, CloudWatch GetMetricData
     JSON (``.gz`` too). ``inventory``: CSV ``hostname,instance_type[,region][,purchase]``.
     ``idle_threshold`` percent utilisation; ``idle_window`` the shortest idle stretch (``"30m"``,
-    a number is hours). The GIL is released while the files are read. Raises IoError /
+    a number is hours). ``min_rightsizing_span``: observed time before a smaller type is suggested
+    (below the idle window a host gets no idle verdict; see each host's ``status``).
+    ``max_hosts`` caps distinct hosts (memory). The GIL is released while the files are read.
+    Raises IoError /
     ParseError naming file:line, InvalidArgument naming the option, NoResult without samples.
     """
     if isinstance(paths, (str, os.PathLike)):
@@ -659,6 +663,7 @@ def idle(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
         "idle_threshold": _text(idle_threshold), "idle_window": _text(idle_window),
         "region": region, "purchase": purchase, "telemetry_format": telemetry_format,
         "columns": _text_list(columns), "host": host,
+        "min_rightsizing_span": _text(min_rightsizing_span), "max_hosts": _text(max_hosts),
     }
     data, warnings, text = _catalog_of(catalog)._core.idle([os.fspath(p) for p in paths], args)
     return IdleReport(data, warnings, text)

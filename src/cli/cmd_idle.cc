@@ -68,6 +68,11 @@ void SetupIdle(CLI::App* app, int* exit_code) {
                   "Utilisation at or under this percentage is idle (default 5)");
   app->add_option("--idle-window", o->idle.window,
                   "Shortest idle stretch that counts, e.g. 30m, 2h (default 30m)");
+  app->add_option("--min-rightsizing-span", o->idle.min_rightsizing_span,
+                  "Observed time needed before a smaller or cheaper type is suggested, e.g. 12h, "
+                  "7d (default 24h); under the idle window no idle verdict at all");
+  app->add_option("--max-hosts", o->idle.max_hosts,
+                  "Most distinct hosts in one run (default 10000; memory is bounded by it)");
   app->add_option("--region", o->idle.region,
                   "Region of hosts not in the inventory (default us-east-1)");
   app->add_option("--purchase", o->idle.purchase,

@@ -11,6 +11,9 @@
 namespace gpuadvisor {
 
 ojson IdleReportJson(const IdleReport& r, const Freshness& fresh);
+// IdleReportJson(r, fresh).dump(), byte for byte, built one host at a time: the whole JSON tree of
+// a report of thousands of hosts (about 10 KiB per host) never exists at once (issue 16).
+std::string IdleReportJsonText(const IdleReport& r, const Freshness& fresh);
 // One row per host (largest saving first) and a fleet total row.
 Table IdleTable(const IdleReport& r);
 // Lines under the table: recommendations in full, guessed types, price sources, settings.

@@ -291,6 +291,11 @@ Result<IdleSetup> ParseIdleArgs(const Catalog& c, const IdleArgs& a) {
   IdleOptions& io = out.options;
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.threshold, "--idle-threshold", &io.idle_threshold_pct));
   GPUADVISOR_RETURN_IF_ERROR(OptDuration(a.window, "--idle-window", &io.idle_window_s));
+  GPUADVISOR_RETURN_IF_ERROR(
+      OptDuration(a.min_rightsizing_span, "--min-rightsizing-span", &io.min_rightsizing_span_s));
+  int max_hosts = static_cast<int>(io.max_hosts);
+  GPUADVISOR_RETURN_IF_ERROR(PositiveInteger(a.max_hosts, "--max-hosts", &max_hosts));
+  io.max_hosts = static_cast<size_t>(max_hosts);
   if (io.idle_threshold_pct < 0 || io.idle_threshold_pct > 100) {
     return Status::InvalidArgument("--idle-threshold: expected a percentage, 0 to 100");
   }

@@ -87,6 +87,8 @@ struct IdleArgs {
   std::string threshold = "5", window = "30m";
   std::string region = "us-east-1", purchase = "on-demand";
   std::string telemetry_format = "auto", columns, host;
+  std::string min_rightsizing_span;  // duration; "" = IdleOptions' default (24h)
+  std::string max_hosts;             // "" = IdleOptions' default (10000)
 };
 struct IdleSetup {
   IdleOptions options;

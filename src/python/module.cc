@@ -286,6 +286,8 @@ py::tuple IdleOn(const PyCatalog& pc, const std::vector<std::string>& paths, con
   a.telemetry_format = Text(args, "telemetry_format", a.telemetry_format);
   a.columns = Text(args, "columns");
   a.host = Text(args, "host");
+  a.min_rightsizing_span = Text(args, "min_rightsizing_span");
+  a.max_hosts = Text(args, "max_hosts");
   if (paths.empty()) Raise(Status::InvalidArgument("paths: expected at least one telemetry file"));
   Result<IdleSetup> setup = Status::InvalidArgument("not parsed");
   Result<IdleReport> r = Status::InvalidArgument("not run");

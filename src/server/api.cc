@@ -485,6 +485,10 @@ Status ParseIdleQuery(const ApiContext& ctx, const ApiRequest& req, IdleQuery* q
       Result<double> v = ParseDurationSeconds(value, key);
       if (!v.ok()) return v.status();
       q->options.idle_window_s = *v;
+    } else if (k == "min-rightsizing-span") {
+      Result<double> v = ParseDurationSeconds(value, key);
+      if (!v.ok()) return v.status();
+      q->options.min_rightsizing_span_s = *v;
     } else if (k == "region") {
       GPUADVISOR_RETURN_IF_ERROR(CheckRegion(*ctx.catalog, value, key));
       q->options.region = value;
@@ -509,8 +513,8 @@ Status ParseIdleQuery(const ApiContext& ctx, const ApiRequest& req, IdleQuery* q
     } else {
       return Status::InvalidArgument(
           "unknown parameter \"" + key +
-          "\"; expected idle-threshold, idle-window, region, purchase, format, host, "
-          "instance-type");
+          "\"; expected idle-threshold, idle-window, min-rightsizing-span, region, purchase, "
+          "format, host, instance-type");
     }
   }
   return Status::OK();
@@ -530,7 +534,8 @@ ApiResponse Idle(const ApiContext& ctx, const ApiRequest& req, std::string_view)
     if (!t.ok()) return ErrorResponse(400, "not_found", t.status().message(), "instance-type");
     inventory.push_back({q.host, (*t)->name, q.options.region, q.options.purchase, 0});
   }
-  IdleAnalyzer analyzer(ctx.catalog, q.options);
+  IdleAnalyzer analyzer(ctx.catalog, q.options);  // caps hosts and GPU series (IdleOptions)
+  analyzer.set_origin(q.host);
   Result<TelemetryFileInfo> read =
       ReadTelemetryText(req.body, q.host, q.telemetry,
                         [&analyzer](const TelemetrySample& s) { return analyzer.Add(s); });
@@ -539,7 +544,9 @@ ApiResponse Idle(const ApiContext& ctx, const ApiRequest& req, std::string_view)
                          "body");
   Result<IdleReport> r = analyzer.Finish(inventory);
   if (!r.ok()) return ErrorResponse(r.status());
-  return JsonResponse(IdleReportJson(*r, ctx.fresh));
+  ApiResponse response;  // serialised host by host: ~10 KiB less per host than a JSON tree
+  response.body = IdleReportJsonText(*r, ctx.fresh);
+  return response;
 }
 
 ApiResponse Reload(const ApiContext& ctx, const ApiRequest&, std::string_view) {

@@ -67,6 +67,15 @@ expect_exit 2 'bad.json: plans\[0\].instance_type: expected an instance type nam
 echo '{"plans": [' >"$TMP/broken.json"
 expect_exit 2 'broken.json: byte [0-9]+: not valid JSON' --from-plan "$TMP/broken.json"
 expect_exit 2 '--rank: the plan file has' --from-plan "$TMP/plans.json" --rank 99
+# --rank N launches plan N, not plan 1.
+TYPE2=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["plans"][1]["instance_type"])' \
+  "$TMP/plans.json")
+expect_exit 0 '' --from-plan "$TMP/plans.json" --rank 2 --format aws-cli
+grep -q "\"InstanceType\": \"$TYPE2\"" "$TMP/out" || bad "--rank 2: plan 2 type $TYPE2 not launched"
+grep -q 'recommend rank 2' "$TMP/out" || bad "--rank 2: plan 2 not named in the tags/comments"
+# --ebs-gib sizes the data volume as given.
+expect_exit 0 '' p5.48xlarge --ebs-gib 777
+grep -q '"VolumeSize": 777,' "$TMP/out" || bad "--ebs-gib 777: not the data volume's size"
 
 # A workload: recommend's best plan, with the estimator's checkpoint size on the data volume.
 expect_exit 0 '' --task finetune --model llama-3.1-8b --tokens 50M --format aws-cli
@@ -193,4 +202,13 @@ else
 fi
 
 [ "$fail" = 0 ] && echo "ok: launch CLI"
+# Every naming/placement option reaches the spec it renders (an ignored option would leave the
+# default there).
+"$BIN" launch g6.xlarge --key-name key-7q --subnet-id subnet-0abc123 --instance-profile prof-9q \
+  --name job-x1 >"$TMP/opts.json" 2>/dev/null || bad "launch with naming options failed"
+for want in '"KeyName": "key-7q"' '"SubnetId": "subnet-0abc123"' '"Name": "prof-9q"' '"job-x1-g6-xlarge"'; do
+  grep -qF -- "$want" "$TMP/opts.json" || bad "launch aws-cli lacks $want"
+done
+"$BIN" launch g6.xlarge --idle-stop-minutes 37 --format cloudformation 2>/dev/null |
+  grep -A2 '^  IdleStopMinutes:' | grep -q 'Default: 37' || bad "--idle-stop-minutes not in the template"
 exit $fail

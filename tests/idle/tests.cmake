@@ -2,4 +2,5 @@
 list(APPEND GPUADVISOR_TEST_SOURCES
   telemetry/telemetry_test.cc
   idle/idle_test.cc
+  idle/issue16_test.cc
 )

@@ -89,6 +89,18 @@ TEST(LaunchTest, AmiFollowsArchitectureAndAccelerator) {
   EXPECT_FALSE(Plan("p3dn.24xlarge").warnings.empty());  // Volta: no open kernel modules
 }
 
+// gp3 sizing (doc/launch.md): throughput as fast as the instance's EBS link allows, at most
+// 1000 MiB/s; IOPS 4 per MiB/s, at least the free 3000, at most 16000 and 500 per GiB.
+void ExpectGp3Rule(const LaunchPlan& p) {
+  ASSERT_TRUE(p.data.has_value());
+  int link = 1000;
+  if (p.type->ebs_max_mbps)
+    link = std::min(link, static_cast<int>(*p.type->ebs_max_mbps / 8.0 / 1.048576));
+  const int iops = std::max(3000, std::min({4 * link, 16000, 500 * p.data->size_gib}));
+  EXPECT_EQ(p.data->iops, iops) << p.type->name;
+  EXPECT_EQ(p.data->throughput, std::clamp(std::min(link, iops / 4), 125, 1000)) << p.type->name;
+}
+
 TEST(LaunchTest, DataVolumeHoldsDatasetAndCheckpoints) {
   LaunchRequest r;
   r.instance_type = "p5.48xlarge";
@@ -98,8 +110,7 @@ TEST(LaunchTest, DataVolumeHoldsDatasetAndCheckpoints) {
   ASSERT_TRUE(p.ok());
   ASSERT_TRUE(p->data.has_value());
   EXPECT_EQ(p->data->size_gib, 840);  // (500 + 2 x 100) x 1.2
-  EXPECT_EQ(p->data->throughput, 1000);
-  EXPECT_EQ(p->data->iops, 4000);
+  ExpectGp3Rule(*p);
   EXPECT_TRUE(p->instance_store);
   // No dataset and no checkpoints: root volume only.
   EXPECT_FALSE(Plan("g6.xlarge").data.has_value());
@@ -107,9 +118,18 @@ TEST(LaunchTest, DataVolumeHoldsDatasetAndCheckpoints) {
   r.instance_type = "g4dn.xlarge";
   p = PlanLaunch(testing::EmbeddedForTests(), r);
   ASSERT_TRUE(p.ok());
+  ASSERT_TRUE(p->type->ebs_max_mbps.has_value());
+  EXPECT_LT(*p->type->ebs_max_mbps / 8 / 1.048576, 1000) << "no longer a slow link: pick another";
   EXPECT_LT(p->data->throughput, 1000);
-  EXPECT_GE(p->data->iops, 3000);
-  EXPECT_LE(p->data->throughput * 4, p->data->iops);
+  ExpectGp3Rule(*p);
+  // A small volume caps the IOPS at 500 per GiB, and the throughput at a quarter of that.
+  r.instance_type = "p5.48xlarge";
+  r.ebs_gib = 7;
+  p = PlanLaunch(testing::EmbeddedForTests(), r);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_EQ(p->data->size_gib, 7);
+  ExpectGp3Rule(*p);
+  EXPECT_EQ(p->data->iops, 3500);
 }
 
 TEST(LaunchTest, BadRequestsNameTheFlag) {

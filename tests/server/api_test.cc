@@ -303,6 +303,30 @@ TEST(ApiTest, IdleFromUploadedTelemetry) {
               "body");
 }
 
+// Issue 16: a 13-minute upload gets no verdict; the span threshold is a query parameter; a body
+// with more hosts than the cap is refused with the limit named.
+TEST(ApiTest, IdleNeedsEnoughDataAndCapsHosts) {
+  Result<std::string> csv =
+      ReadFile(std::string(GPUADVISOR_TESTS_DIR) + "/idle/fixtures/h100x8-13min.csv");
+  ASSERT_TRUE(csv.ok());
+  ApiResponse r = Call("POST", "/v1/idle", *csv);
+  ASSERT_EQ(r.status, 200) << r.body;
+  json j = json::parse(r.body);
+  EXPECT_EQ(j["instances"][0]["status"], "insufficient-data");
+  EXPECT_EQ(j["instances"][0]["recommendation"]["action"], "collect-more");
+  EXPECT_TRUE(j["instances"][0]["recommendation"]["target_instance_type"].is_null());
+  r = Call("POST", "/v1/idle", *csv, {{"idle-window", "5m"}, {"min-rightsizing-span", "10m"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["instances"][0]["status"], "ok");
+  ExpectError(Call("POST", "/v1/idle", *csv, {{"min-rightsizing-span", "soon"}}), 400,
+              "min-rightsizing-span");
+  std::string many = "timestamp, hostname, index, utilization.gpu\n";
+  for (int h = 0; h <= 10000; ++h)
+    many += "2026/11/20 00:00:00, h" + std::to_string(h) + ", 0, 1\n";
+  const json e = ExpectError(Call("POST", "/v1/idle", many), 400, "body");
+  EXPECT_NE(e["message"].get<std::string>().find("max_hosts"), std::string::npos) << e.dump();
+}
+
 TEST(ApiTest, UnknownPathsAndMethods) {
   ExpectError(Call("GET", "/v2/instances"), 404, "path");
   ExpectError(Call("POST", "/v1/instances"), 405, "method");
