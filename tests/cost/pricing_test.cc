@@ -129,7 +129,7 @@ InstanceType BlockType() {
   RegionOffer other;
   other.region = "eu-north-1";
   other.on_demand = Price{60, {"test", "2026-07-01"}, false, ""};
-  t.regions.push_back(other);
+  t.regions.insert(t.regions.begin(), other);  // regions stay sorted by name
   return t;
 }
 
