@@ -35,3 +35,19 @@ for t in "${targets[@]}"; do
     echo "fuzz $t: ${runs:-0} executions in ${seconds}s" >>"$GPUADVISOR_SUMMARY"
   fi
 done
+# The server's request-head parser (its own CMake block: no gpuadvisor_lib).
+cmake --build build-fuzz -j2 --target fuzz_http_head
+mkdir -p build-fuzz/corpus-http_head
+if ! ./build-fuzz/fuzz/fuzz_http_head -max_total_time="$seconds" -max_len=4096 \
+     -artifact_prefix=build-fuzz/crashes/http_head- build-fuzz/corpus-http_head \
+     fuzz/corpus/http_head >build-fuzz/fuzz-http_head.log 2>&1; then
+  tail -30 build-fuzz/fuzz-http_head.log
+  mkdir -p fuzz/regressions/http_head
+  cp build-fuzz/crashes/http_head-* fuzz/regressions/http_head/ 2>/dev/null || true
+  echo "fuzz: http_head FAILED; the input is now in fuzz/regressions/http_head/"
+  exit 1
+fi
+runs=$(grep -Eo 'Done [0-9]+ runs' build-fuzz/fuzz-http_head.log | tail -1 | grep -Eo '[0-9]+')
+echo "fuzz: http_head ${runs:-0} executions in ${seconds}s"
+[ -z "${GPUADVISOR_SUMMARY:-}" ] ||
+  echo "fuzz http_head: ${runs:-0} executions in ${seconds}s" >>"$GPUADVISOR_SUMMARY"

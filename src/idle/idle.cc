@@ -28,9 +28,9 @@ constexpr size_t kTrimAfterSeries = 1024;
 // Utilisation histogram with 0.1 %-wide bins: the memory of a GPU does not grow with samples.
 class Histogram {
  public:
-  void Add(double pct) {
+  void Add(double pct, uint32_t weight = 1) {
     if (std::isnan(pct)) return;
-    AddBin(static_cast<uint16_t>(std::lround(std::clamp(pct, 0.0, 100.0) * 10)), 1);
+    AddBin(static_cast<uint16_t>(std::lround(std::clamp(pct, 0.0, 100.0) * 10)), weight);
   }
   void Merge(const Histogram& o) {
     o.ForEach([this](size_t bin, uint64_t n) {
@@ -179,6 +179,7 @@ struct HostState {
   std::vector<bool> tick_seen;
   double tick_util_sum = 0;
   int tick_util_n = 0, tick_busy = 0;
+  uint32_t tick_readings = 1;  // readings each GPU's sample of the tick summarises
   bool tick_all_idle = true;
   Histogram tick_util;              // mean over GPUs per tick
   std::vector<uint64_t> busy_hist;  // ticks by number of busy GPUs
@@ -270,17 +271,18 @@ struct IdleAnalyzer::Impl {
   void CloseTick(HostState& h) {
     if (!h.tick_t) return;
     if (h.tick_util_n > 0) {
-      h.tick_util.Add(h.tick_util_sum / h.tick_util_n);
+      h.tick_util.Add(h.tick_util_sum / h.tick_util_n, h.tick_readings);
       h.tracker.Add(*h.tick_t, h.tick_all_idle);
       if (h.busy_hist.size() <= static_cast<size_t>(h.tick_busy))
         h.busy_hist.resize(h.tick_busy + 1);
-      ++h.busy_hist[static_cast<size_t>(h.tick_busy)];
+      h.busy_hist[static_cast<size_t>(h.tick_busy)] += h.tick_readings;
     }
     h.tick_t.reset();
     std::fill(h.tick_seen.begin(), h.tick_seen.end(), false);
     h.tick_util_sum = 0;
     h.tick_util_n = 0;
     h.tick_busy = 0;
+    h.tick_readings = 1;
     h.tick_all_idle = true;
   }
 
@@ -292,23 +294,26 @@ struct IdleAnalyzer::Impl {
     const size_t slot = GpuSlot(h, s, &st);
     if (slot == SIZE_MAX) return st;
     GpuState& g = h.gpus[slot];
-    ++g.samples;
-    ++h.samples;
-    ++samples;
+    // A window summary (prometheus_source.h) weighs as the readings it stands for.
+    const uint32_t n = std::max<uint32_t>(s.readings, 1);
+    const auto w = static_cast<double>(n);
+    g.samples += n;
+    h.samples += n;
+    samples += n;
     if (g.name.empty() && !s.gpu_name.empty()) g.name = std::string(s.gpu_name);
     if (s.mem_used_mib) {
-      g.mem_sum += *s.mem_used_mib;
-      g.mem_max = std::max(g.mem_max, *s.mem_used_mib);
-      ++g.mem_n;
+      g.mem_sum += *s.mem_used_mib * w;
+      g.mem_max = std::max(g.mem_max, s.mem_used_max_mib.value_or(*s.mem_used_mib));
+      g.mem_n += n;
     }
     if (s.mem_total_mib) g.mem_total = std::max(g.mem_total, *s.mem_total_mib);
     if (s.power_w) {
-      g.power_sum += *s.power_w;
-      ++g.power_n;
+      g.power_sum += *s.power_w * w;
+      g.power_n += n;
     }
     if (s.util_pct) {
-      g.util.Add(*s.util_pct);
-      g.util_sum += *s.util_pct;
+      g.util.Add(*s.util_pct, n);
+      g.util_sum += *s.util_pct * w;
     }
     if (!s.time_s) return Status::OK();
     const double t = *s.time_s;
@@ -321,12 +326,14 @@ struct IdleAnalyzer::Impl {
     g.last_t = t;
     if (!h.first_t || t < *h.first_t) h.first_t = t;
     if (!h.last_t || t > *h.last_t) h.last_t = t;
-    const bool idle = !s.util_pct || *s.util_pct <= o.idle_threshold_pct;
+    // A window is idle only when its busiest reading is.
+    const bool idle = !s.util_pct || s.util_max_pct.value_or(*s.util_pct) <= o.idle_threshold_pct;
     if (s.util_pct) g.tracker.Add(t, idle);
     // Host tick: a GPU reporting twice, or a sample 2 s after the tick began, starts a new one.
     if (h.tick_t && (h.tick_seen[slot] || t - *h.tick_t >= 2.0)) CloseTick(h);
     if (!h.tick_t) h.tick_t = t;
     h.tick_seen[slot] = true;
+    h.tick_readings = std::max(h.tick_readings, n);
     if (s.util_pct) {
       h.tick_util_sum += *s.util_pct;
       ++h.tick_util_n;

@@ -138,7 +138,9 @@ std::string IdleReportJsonText(const IdleReport& r, const Freshness& fresh) {
   const std::string outer = ReportJsonWithoutHosts(r).dump();
   // Inside JSON strings every quote is escaped, so this text is the key itself.
   const std::string key = ",\"instances\":[";
-  const size_t at = outer.find(key) + key.size();
+  const size_t pos = outer.find(key);
+  if (pos == std::string::npos) return IdleReportJson(r, fresh).dump();  // not reached
+  const size_t at = pos + key.size();
   std::string out = outer.substr(0, at);
   for (size_t i = 0; i < r.hosts.size(); ++i) {
     const std::string host = HostJson(r.hosts[i], fresh).dump();
@@ -148,6 +150,20 @@ std::string IdleReportJsonText(const IdleReport& r, const Freshness& fresh) {
   }
   out.append(outer, at, std::string::npos);
   return out;
+}
+
+ojson PrometheusSourceJson(const PrometheusSourceInfo& info) {
+  return {{"url", info.url},
+          {"selector", info.selector},
+          {"start", FormatUtc(info.start_s)},
+          {"end", FormatUtc(info.end_s)},
+          {"step_s", info.step_s},
+          {"hosts", info.hosts},
+          {"gpus", info.gpus},
+          {"requests", info.requests},
+          {"response_bytes", info.response_bytes},
+          {"points", info.points},
+          {"window_samples", info.samples}};
 }
 
 Table IdleTable(const IdleReport& r) {

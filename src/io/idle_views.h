@@ -5,12 +5,15 @@
 #include <string>
 
 #include "gpuadvisor/idle.h"
+#include "gpuadvisor/prometheus_source.h"
 #include "io/catalog_views.h"
 #include "io/table.h"
 
 namespace gpuadvisor {
 
 ojson IdleReportJson(const IdleReport& r, const Freshness& fresh);
+// The "prometheus" member of a report whose samples came from a Prometheus server.
+ojson PrometheusSourceJson(const PrometheusSourceInfo& info);
 // IdleReportJson(r, fresh).dump(), byte for byte, built one host at a time: the whole JSON tree of
 // a report of thousands of hosts (about 10 KiB per host) never exists at once (issue 16).
 std::string IdleReportJsonText(const IdleReport& r, const Freshness& fresh);

@@ -51,6 +51,10 @@ expect_json "inventory" 'H["always-idle"]["instance_type"]=="g6e.4xlarge" and no
 out=$("$BIN" idle "$F" 2>/dev/null)
 if [[ "$out" == *"TOTAL (5 hosts)"* && "$out" == *"fewer-gpus -> p5.4xlarge"* && "$out" == *"prices: "* ]]; then ok; else bad "table: $out"; fi
 expect_json "csv format" 'True' idle "$F" --json
+# --max-hosts: the five-host fleet fits in 5 and not in 4 (exit 2 naming the limit).
+expect_json "max-hosts fits" 'len(d["instances"])==5' idle "$F" --max-hosts 5 --json
+"$BIN" idle "$F" --max-hosts 4 --json >/dev/null 2>"$T/err"; rc=$?
+[ "$rc" = 2 ] && grep -q -- "--max-hosts" "$T/err" && ok || bad "--max-hosts 4: rc=$rc $(cat "$T/err")"
 "$BIN" idle "$F" --format csv > "$T/out.csv" 2>/dev/null && head -1 "$T/out.csv" | grep -q '^host,type' && ok || bad "csv output"
 
 # Every trimmed real capture parses.

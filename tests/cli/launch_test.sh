@@ -201,6 +201,22 @@ else
   echo "note: terraform not installed; structural check only"
 fi
 
+# Issue 16: CloudFormation's 500-resource limit (an instance and an idle alarm per node, 6 shared
+# with EFA), and the EC2 vCPU quota warning for large launches in every format.
+expect_exit 2 '--format cloudformation: 250 x p5.48xlarge needs 506 resources.*limit of 500 per template; use --format terraform or aws-cli, or launch at most 247 instances per stack' \
+  p5.48xlarge --count 250 --format cloudformation
+expect_exit 0 '' p5.48xlarge --count 2 --format cloudformation
+grep -q 'EfaSecurityGroup' "$TMP/out" || bad "p5 x 2 cloudformation: no EFA security group"
+grep -q 'vCPU quota' "$TMP/err" && bad "p5 x 2: quota warning for 384 vCPUs"
+for f in aws-cli cloudformation terraform skypilot; do
+  expect_exit 0 'warning: EC2 vCPU quota: 200 x p5.48xlarge need 38400 vCPUs of "Running On-Demand P instances" \(L-417A185B\)' \
+    p5.48xlarge --count 200 --format $f
+  grep -q 'L-417A185B' "$TMP/out" || bad "p5 x 200 $f: the quota warning is not in the document"
+done
+expect_exit 0 '"All P Spot Instance Requests" \(L-7212CCBC\)' p5.48xlarge --count 200 --purchase spot \
+  --format terraform
+expect_exit 2 '--checkpoint-gib: expected 0 to 1e6 GiB' g6.xlarge --checkpoint-gib 1e300
+
 [ "$fail" = 0 ] && echo "ok: launch CLI"
 # Every naming/placement option reaches the spec it renders (an ignored option would leave the
 # default there).

@@ -225,6 +225,80 @@ TEST(LaunchTest, RendersEveryFormatForEveryKindOfType) {
   }
 }
 
+// The resources between "Resources:" and "Outputs:" of a rendered template.
+int TemplateResources(const std::string& cfn) {
+  const size_t from = cfn.find("\nResources:\n"), to = cfn.find("\nOutputs:\n");
+  int n = 0;
+  for (size_t at = cfn.find("\n    Type: AWS::", from); at < to;
+       at = cfn.find("\n    Type: AWS::", at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+// Issue 16: CloudFormation refuses templates with over 500 resources at deploy time.
+TEST(LaunchTest, CloudFormationOverFiveHundredResourcesIsRefused) {
+  for (const auto& [type, count] :
+       {std::pair{"p5.48xlarge", 2}, {"p5.48xlarge", 1}, {"g6.xlarge", 3}, {"p5.48xlarge", 40}}) {
+    const LaunchPlan p = Plan(type, count);
+    EXPECT_EQ(CloudFormationResourceCount(p),
+              TemplateResources(RenderLaunch(p, LaunchFormat::kCloudFormation).document))
+        << type << " x " << count;
+  }
+  const LaunchPlan fits = Plan("p5.48xlarge", 247);  // 6 shared + 2 x 247 = 500
+  EXPECT_EQ(CloudFormationResourceCount(fits), 500);
+  EXPECT_TRUE(CheckLaunchFormat(fits, LaunchFormat::kCloudFormation).ok());
+  const LaunchPlan big = Plan("p5.48xlarge", 248);
+  const Status st = CheckLaunchFormat(big, LaunchFormat::kCloudFormation);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("--format cloudformation: 248 x p5.48xlarge needs 502 resources"),
+            std::string::npos)
+      << st.message();
+  EXPECT_NE(st.message().find("limit of 500 per template; use --format terraform or aws-cli, or "
+                              "launch at most 247 instances per stack"),
+            std::string::npos)
+      << st.message();
+  for (LaunchFormat f :
+       {LaunchFormat::kAwsCli, LaunchFormat::kTerraform, LaunchFormat::kSkyPilot}) {
+    EXPECT_TRUE(CheckLaunchFormat(big, f).ok()) << LaunchFormatName(f);
+  }
+  // Over 51,200 bytes `aws cloudformation deploy` needs an S3 bucket for the template.
+  const std::string large = RenderLaunch(fits, LaunchFormat::kCloudFormation).document;
+  EXPECT_GT(large.size(), 51200u);
+  EXPECT_NE(large.find("--template-file THIS_FILE --s3-bucket BUCKET"), std::string::npos);
+  EXPECT_EQ(RenderLaunch(Plan("p5.48xlarge", 2), LaunchFormat::kCloudFormation)
+                .document.find("--s3-bucket"),
+            std::string::npos);
+}
+
+// Issue 16: many vCPUs get a warning naming the EC2 quota they draw on, in every format.
+TEST(LaunchTest, LargeLaunchesWarnAboutTheVcpuQuota) {
+  auto quota_warning = [](const LaunchPlan& p) {
+    for (const std::string& w : p.warnings) {
+      if (w.rfind("EC2 vCPU quota:", 0) == 0) return w;
+    }
+    return std::string();
+  };
+  EXPECT_EQ(quota_warning(Plan("p5.48xlarge", 2)), "");  // 384 vCPUs
+  const LaunchPlan p5 = Plan("p5.48xlarge", 200);
+  const std::string w = quota_warning(p5);
+  EXPECT_NE(w.find("200 x p5.48xlarge need 38400 vCPUs of \"Running On-Demand P instances\" "
+                   "(L-417A185B) in us-east-1"),
+            std::string::npos)
+      << w;
+  for (LaunchFormat f : {LaunchFormat::kAwsCli, LaunchFormat::kTerraform, LaunchFormat::kSkyPilot,
+                         LaunchFormat::kCloudFormation}) {
+    EXPECT_NE(RenderLaunch(p5, f).document.find("L-417A185B"), std::string::npos)
+        << LaunchFormatName(f);
+  }
+  EXPECT_NE(quota_warning(Plan("p5.48xlarge", 8, PurchaseKind::kSpot))
+                .find("\"All P Spot Instance Requests\" (L-7212CCBC)"),
+            std::string::npos);
+  EXPECT_NE(quota_warning(Plan("g6.xlarge", 200)).find("G and VT instances\" (L-DB2E81BA)"),
+            std::string::npos);
+  EXPECT_NE(quota_warning(Plan("trn1.32xlarge", 8)).find("(L-2C3B7624)"), std::string::npos);
+}
+
 TEST(LaunchTest, ReservedPlansLaunchOnDemand) {
   LaunchRequest r;
   r.instance_type = "g6.xlarge";

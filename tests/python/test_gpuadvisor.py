@@ -395,6 +395,21 @@ def test_idle_matches_cli(cli_json, tmp_path):
     assert priced.instances[0].instance_type == "p5.48xlarge"
 
 
+def test_idle_prometheus_source(tmp_path, cli_error):
+    # Issue 17: the Prometheus source from Python (the end-to-end run against a real prometheus
+    # is tests/cli/idle_prometheus_test.sh). Port 1: nothing listens.
+    url = "http://127.0.0.1:1"
+    with pytest.raises(ga.IoError) as err:
+        ga.idle([], prometheus=url, since="1d", step="1m")
+    assert url + "/api/v1/series" in str(err.value)
+    assert str(err.value) == cli_error("idle", "--prometheus", url, "--since", "1d", "--step", "1m")[0]
+    with pytest.raises(ga.InvalidArgument):
+        ga.idle(TELEMETRY / "smi-nvidia-h100-80gb-hbm3-idle.csv", prometheus=url)
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.idle([], prometheus=url, selector="up{")
+    assert "selector" in str(err.value)
+
+
 def test_idle_errors(tmp_path, cli_error):
     f = TELEMETRY / "smi-nvidia-h100-80gb-hbm3-idle.csv"
     with pytest.raises(ga.InvalidArgument) as err:
