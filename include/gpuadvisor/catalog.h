@@ -78,7 +78,7 @@ struct SavingsPlanRate {
 
 // One dated observation of a price, kept per source so a price's movement can be shown.
 struct PricePoint {
-  std::string kind;  // "on-demand", "spot", "reserved-1y-standard-no-upfront"
+  std::string kind;  // "on-demand", "spot", "reserved-1y-standard-no-upfront", "capacity-block"
   double usd_per_hour = 0;
   Provenance from;
 };
@@ -91,6 +91,9 @@ struct RegionOffer {
   std::optional<Price> on_demand;   // Linux, shared tenancy
   std::optional<Price> spot;        // lowest AZ spot price, or estimated from the band
   std::optional<Price> reserved_1y_no_upfront;  // 1-year standard RI, effective hourly
+  // EC2 Capacity Blocks for ML: the published effective rate per instance-hour (a block is paid
+  // upfront for its whole duration); null where the type is not sold that way in the region.
+  std::optional<Price> capacity_block;
   std::optional<SpotBand> spot_band;
   std::vector<ReservedPrice> reserved;         // every RI term known, sorted by term()
   std::vector<SavingsPlanRate> savings_plans;  // sorted by term()

@@ -19,6 +19,14 @@ namespace gpuadvisor {
 
 inline constexpr double kHoursPerMonth = 730;  // AWS's billing month (8760 / 12)
 
+// EC2 Capacity Blocks for ML (AWS user guide, "Capacity Blocks for ML"): reserved for 1 to 182
+// whole days, 1 to 64 instances per block, paid upfront when reserved.
+inline constexpr int kCapacityBlockMaxDays = 182;
+inline constexpr int kCapacityBlockMaxInstances = 64;
+// Whole days of block that cover `hours` of running (at least 1; may exceed the maximum, then
+// the usage needs consecutive blocks).
+int CapacityBlockDays(double hours);
+
 struct UsagePattern {
   double hours_per_month = kHoursPerMonth;  // hours the instances run per month, (0, 730]
   double months = 1;                        // how long the usage lasts, > 0
@@ -68,6 +76,7 @@ struct PricingResult {
   std::vector<PurchaseOptionCost> options;  // fixed order, priced or not
   int cheapest = -1;             // index of the cheapest suitable priced option (total), -1 if none
   bool capacity_blocks = false;  // the type is sold as EC2 Capacity Blocks for ML
+  std::optional<int> capacity_block_days;  // block length priced (whole days), when priced
   std::vector<std::string> notes;
 };
 

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "gpuadvisor/catalog.h"
+#include "gpuadvisor/purchase.h"
 #include "gpuadvisor/result.h"
 #include "gpuadvisor/telemetry.h"
 
@@ -46,7 +47,7 @@ struct IdleOptions {
   double idle_threshold_pct = 5;     // at or under: idle
   double idle_window_s = 30 * 60;    // shortest stretch that counts as an idle period
   std::string region = "us-east-1";  // for hosts the inventory does not place
-  std::string purchase = "on-demand";
+  PurchaseKind purchase = PurchaseKind::kOnDemand;
   size_t max_periods = 20;  // idle periods listed per host (all are counted)
   // Shortest observed time (hours covered, gaps excluded) for a rightsizing recommendation
   // (fewer-gpus, smaller-gpu, spot): hours of data say nothing about next week's peak.
@@ -60,12 +61,13 @@ struct IdleOptions {
 
 // One line of an inventory CSV: hostname,instance_type[,region][,purchase].
 struct InventoryEntry {
-  std::string host, instance_type, region, purchase;
+  std::string host, instance_type, region;
+  std::optional<PurchaseKind> purchase;  // null: the default
   size_t line = 0;
 };
 // Columns by header name; region and purchase may be absent or empty (then the defaults apply).
-// purchase: on-demand | spot | reserved (1-year no-upfront). Unknown types and regions are
-// errors naming origin:line with "did you mean".
+// purchase: any ParsePurchaseKind name (on-demand, spot, reserved-1y-no-upfront, capacity-block).
+// Unknown types and regions are errors naming origin:line with "did you mean".
 Result<std::vector<InventoryEntry>> ParseInventoryCsv(const Catalog& catalog, std::string_view text,
                                                       const std::string& origin);
 
@@ -108,7 +110,8 @@ struct HostUsage {
   std::string instance_type;  // "" when neither the inventory nor a guess gives one
   bool type_guessed = false;
   std::string type_note;  // how it was guessed, or why not
-  std::string region, purchase;
+  std::string region;
+  PurchaseKind purchase = PurchaseKind::kOnDemand;
   std::optional<Price> price;  // per instance-hour for that purchase option
   std::string gpu_name;
   int gpus = 0;

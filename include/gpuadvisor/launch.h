@@ -32,8 +32,12 @@ struct LaunchRequest {
   std::string instance_type;  // "p5.48xlarge"
   int count = 1;              // instances, 1..1000
   std::string region = "us-east-1";
-  // kReserved1y launches on-demand capacity (a reservation is billing, not a launch option).
+  // kReserved1y launches on-demand capacity (a reservation is billing, not a launch option);
+  // kCapacityBlock launches into a purchased EC2 Capacity Block for ML.
   PurchaseKind purchase = PurchaseKind::kOnDemand;
+  // The Capacity Block's reservation id ("cr-0123456789abcdef0"); "" = a parameter the user
+  // fills in. Only with kCapacityBlock.
+  std::string capacity_reservation_id;
   std::string key_name;                         // "" = none (use SSM Session Manager)
   std::string subnet_id;                        // "" = a placeholder / parameter
   std::vector<std::string> security_group_ids;  // empty = a placeholder / parameter
@@ -69,11 +73,13 @@ struct LaunchPlan {
   int count = 1;
   std::string region;
   bool spot = false;
-  std::string architecture;   // "x86_64" or "arm64"
-  std::string ami_parameter;  // public SSM parameter name of the AMI
-  std::string ami_name;       // the AMI family it resolves to, e.g. "Deep Learning Base OSS ..."
-  std::string ssh_user;       // "ubuntu"
-  bool efa = false;           // EFA interfaces requested
+  bool capacity_block = false;  // launched into a Capacity Block (MarketType capacity-block)
+  std::string market;           // "on-demand", "spot" or "capacity-block", for headers and tags
+  std::string architecture;     // "x86_64" or "arm64"
+  std::string ami_parameter;    // public SSM parameter name of the AMI
+  std::string ami_name;         // the AMI family it resolves to, e.g. "Deep Learning Base OSS ..."
+  std::string ssh_user;         // "ubuntu"
+  bool efa = false;             // EFA interfaces requested
   bool placement_group = false;
   std::vector<NetworkInterfaceSpec> interfaces;  // empty = the default single ENA interface
   int efa_interfaces = 0;                        // interfaces with an EFA device

@@ -8,10 +8,9 @@
 #include <vector>
 
 #include "gpuadvisor/catalog.h"
+#include "gpuadvisor/purchase.h"
 
 namespace gpuadvisor {
-
-enum class Purchase { kOnDemand, kSpot };
 
 struct InstanceQuery {
   std::string region = "us-east-1";                // "all": one row per type x region
@@ -21,7 +20,7 @@ struct InstanceQuery {
   std::optional<double> min_gpu_memory_gib;        // per device
   std::optional<double> min_total_gpu_memory_gib;  // per instance
   std::optional<double> max_price_usd;             // per instance-hour at `purchase`
-  Purchase purchase = Purchase::kOnDemand;
+  PurchaseKind purchase = PurchaseKind::kOnDemand;
   bool efa_only = false;
   bool include_retired = false;
   bool gpus_only = false;                       // leave out FPGA / media / inference-only types

@@ -14,16 +14,14 @@
 
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/estimate.h"
+#include "gpuadvisor/purchase.h"
 #include "gpuadvisor/result.h"
 #include "gpuadvisor/workload.h"
 
 namespace gpuadvisor {
 
 enum class Objective { kCost, kTime, kBalanced };  // names "cost", "time", "balanced"
-// Purchase options the search prices. Names as in `pricing`: do not rename.
-enum class PurchaseKind { kOnDemand, kSpot, kReserved1y };
 const char* ObjectiveName(Objective o);
-const char* PurchaseKindName(PurchaseKind p);
 
 struct RecommendRequest {
   std::optional<double> deadline_hours;  // wall clock of the run
@@ -91,6 +89,10 @@ struct Recommendation {
   // confidence, the best-ranked plan that is (if any) is given here, with the reason.
   std::optional<Plan> high_confidence_alternative;
   std::string confidence_note;  // "" when the top plan is of high confidence
+  // The best-ranked plan of each purchase option searched that has none among `plans` (e.g. the
+  // best capacity-block plan behind cheaper spot ones), with its rank, so every way to pay that
+  // was asked for is answered.
+  std::vector<Plan> purchase_alternatives;
 };
 
 // Errors: InvalidArgument naming the flag (unknown region, non-positive deadline/budget, ...),

@@ -615,20 +615,22 @@ def recommend(workload: Workload, *, deadline: Union[None, str, float] = None,
 
 
 def pricing(instance_type: str, *, region: str = "us-east-1", hours_per_month: float = 730,
-            months: float = 1, count: int = 1, interruptible: bool = False,
-            checkpoint_interval: Union[None, str, float] = None,
+            months: float = 1, hours: Optional[float] = None, count: int = 1,
+            interruptible: bool = False, checkpoint_interval: Union[None, str, float] = None,
             checkpoint_gib: Optional[float] = None, storage_gbps: Optional[float] = None,
             restart: Union[None, str, float] = None,
             catalog: Optional[Catalog] = None) -> Pricing:
     """Cost of each purchase option for a usage pattern, with break-even (``gpuadvisor pricing``).
 
     Durations (``checkpoint_interval``, ``restart``) take ``"30m"``-style text (a number is
-    hours). Raises NotFound for an unknown type or region, NoResult when the type is not sold in
-    the region, InvalidArgument naming the option.
+    hours). ``hours`` is one continuous run of that many hours per instance (instead of
+    ``hours_per_month`` and ``months``; a Capacity Block covers it in whole days). Raises NotFound
+    for an unknown type or region, NoResult when the type is not sold in the region,
+    InvalidArgument naming the option.
     """
     args = {
         "region": region, "hours_per_month": _text(hours_per_month), "months": _text(months),
-        "count": _text(count), "interruptible": interruptible,
+        "hours": _text(hours), "count": _text(count), "interruptible": interruptible,
         "checkpoint_interval": _text(checkpoint_interval), "checkpoint_gib": _text(checkpoint_gib),
         "storage_gbps": _text(storage_gbps), "restart": _text(restart),
     }

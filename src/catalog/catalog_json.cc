@@ -43,6 +43,7 @@ ojson RegionJson(const RegionOffer& r) {
       {"spot", PriceJson(r.spot)}, {"reserved_1y_no_upfront", PriceJson(r.reserved_1y_no_upfront)},
       {"spot_band", band}};
   // Written only when present, so catalogs without them stay byte-identical.
+  if (r.capacity_block) o["capacity_block"] = PriceJson(r.capacity_block);
   if (!r.reserved.empty()) {
     ojson list = ojson::array();
     for (const ReservedPrice& p : r.reserved) {
@@ -193,6 +194,7 @@ RegionOffer ReadRegion(RjReader& r, const rapidjson::Value& obj, const std::stri
   o.on_demand = ReadPrice(r, obj, "on_demand", path);
   o.spot = ReadPrice(r, obj, "spot", path);
   o.reserved_1y_no_upfront = ReadPrice(r, obj, "reserved_1y_no_upfront", path);
+  o.capacity_block = ReadPrice(r, obj, "capacity_block", path);
   if (const rapidjson::Value* b = r.OptObject(obj, "spot_band", path)) {
     std::string bp = path + ".spot_band";
     SpotBand band;

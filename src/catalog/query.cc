@@ -173,10 +173,10 @@ bool Matches(const InstanceQuery& q, const std::vector<const GpuSpec*>& gpus,
   if (q.efa_only && !t.efa) return false;
   if (q.max_price_usd) {
     std::optional<double> p =
-        q.purchase == Purchase::kSpot ? r.spot_usd_per_hour : r.on_demand_usd_per_hour;
+        q.purchase == PurchaseKind::kSpot ? r.spot_usd_per_hour : r.on_demand_usd_per_hour;
     if (!p || *p > *q.max_price_usd) return false;
   }
-  if (q.purchase == Purchase::kSpot && !r.spot_usd_per_hour && !t.HasUsageClass("spot")) {
+  if (q.purchase == PurchaseKind::kSpot && !r.spot_usd_per_hour && !t.HasUsageClass("spot")) {
     return false;
   }
   return true;

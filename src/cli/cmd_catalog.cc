@@ -41,6 +41,12 @@ int RunInfo(const InfoOptions& o) {
   Result<Context> ctx = MakeContext(o.common);
   if (!ctx.ok()) return Fail(ctx.status());
   ojson info = CatalogInfoJson(*ctx->catalog, ctx->fresh);
+  // One stale-price line, before the output (the per-source staleness is in the table).
+  if (info["prices_stale"].get<bool>()) {
+    Warn("the newest prices are dated " + info["newest_price_date"].get<std::string>() +
+         ", older than " + std::to_string(ctx->fresh.max_price_age_days) +
+         " days; refresh with `gpuadvisor catalog import`");
+  }
   if (ctx->format == OutputFormat::kJson) {
     Emit(*ctx, [&] { return info; }, [] { return Table(); });
     return kExitOk;
@@ -71,11 +77,6 @@ int RunInfo(const InfoOptions& o) {
     out += "\nbuild rules:\n";
     for (const auto& note : info["notes"]) out += "  - " + note.get<std::string>() + "\n";
     PrintText(out);
-  }
-  if (info["prices_stale"].get<bool>()) {
-    Warn("the newest prices are dated " + info["newest_price_date"].get<std::string>() +
-         ", older than " + std::to_string(ctx->fresh.max_price_age_days) +
-         " days; refresh with `gpuadvisor catalog import`");
   }
   return kExitOk;
 }

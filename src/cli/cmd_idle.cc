@@ -111,8 +111,8 @@ void SetupIdle(CLI::App* app, int* exit_code) {
   app->add_option("--region", o->idle.region,
                   "Region of hosts not in the inventory (default us-east-1)");
   app->add_option("--purchase", o->idle.purchase,
-                  "Purchase option of hosts not in the inventory (default on-demand)")
-      ->check(CLI::IsMember({"on-demand", "spot", "reserved"}));
+                  "Purchase option of hosts not in the inventory: on-demand (default), spot, "
+                  "reserved-1y-no-upfront or capacity-block");
   app->add_option("--telemetry-format", o->idle.telemetry_format,
                   "auto (default), nvidia-smi-csv, nvidia-smi-xml, prometheus or cloudwatch");
   app->add_option("--columns", o->idle.columns,

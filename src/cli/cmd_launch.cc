@@ -18,6 +18,7 @@ struct LaunchOptions {
   std::string type, count, from_plan, rank = "1";
   WorkloadArgs workload;
   std::string format = "aws-cli", region, purchase, key_name, subnet_id, instance_profile;
+  std::string capacity_reservation_id;
   std::string security_group_ids;  // repeated options joined with '\n'
   std::string ebs_gib, checkpoint_gib, idle_stop_minutes = "60", name = "gpuadvisor", out;
   bool cli_input_json = false;
@@ -35,14 +36,9 @@ Status ParseCount(const std::string& text, const char* flag, int* out) {
 }
 
 Status ParsePurchase(const std::string& text, PurchaseKind* out) {
-  const std::string name = ToLower(text);
-  if (name == "on-demand" || name == "ondemand") {
-    *out = PurchaseKind::kOnDemand;
-  } else if (name == "spot") {
-    *out = PurchaseKind::kSpot;
-  } else {
-    return Status::InvalidArgument("--purchase: expected on-demand or spot, got \"" + text + "\"");
-  }
+  Result<PurchaseKind> p = ParsePurchaseKind(text, "--purchase", AllPurchaseKinds());
+  if (!p.ok()) return p.status();
+  *out = *p;
   return Status::OK();
 }
 
@@ -194,6 +190,7 @@ Status BuildRequest(const LaunchOptions& o, const Catalog& catalog, LaunchReques
   if (!idle.ok()) return idle.status();
   r->idle_stop_minutes = static_cast<int>(std::clamp<int64_t>(*idle, -1, 100000));
   r->key_name = o.key_name;
+  r->capacity_reservation_id = o.capacity_reservation_id;
   r->subnet_id = o.subnet_id;
   for (std::string_view line : Split(o.security_group_ids, '\n')) {
     for (std::string_view part : Split(line, ',')) {
@@ -253,7 +250,13 @@ void SetupLaunch(CLI::App* app, int* exit_code) {
   app->add_option("--format", o->format, "aws-cli (default), cloudformation, terraform, skypilot")
       ->group(g);
   app->add_option("--region", o->region, "Region (default us-east-1, or the plan's)")->group(g);
-  app->add_option("--purchase", o->purchase, "on-demand (default) or spot")->group(g);
+  app->add_option("--purchase", o->purchase,
+                  "on-demand (default), spot, capacity-block or reserved-1y-no-upfront (launched "
+                  "on-demand)")
+      ->group(g);
+  app->add_option("--capacity-reservation-id", o->capacity_reservation_id,
+                  "capacity-block: the block's reservation id cr-... (default: a parameter)")
+      ->group(g);
   app->add_option("--key-name", o->key_name, "EC2 key pair (default: none, use SSM)")->group(g);
   app->add_option("--subnet-id", o->subnet_id, "Subnet (default: a placeholder/parameter)")
       ->group(g);
@@ -292,6 +295,7 @@ in a comment of the generated file; see doc/launch.md for the facts behind them.
 
 Examples:
   gpuadvisor launch p5.48xlarge --count 4 --purchase spot --format aws-cli
+  gpuadvisor launch p5.48xlarge --count 8 --purchase capacity-block --capacity-reservation-id cr-0123456789abcdef0
   gpuadvisor launch g6e.12xlarge --format cloudformation --dataset-gib 200 --out stack.yaml
   gpuadvisor recommend --task finetune --model llama-3.1-8b --tokens 200M --json > plans.json
   gpuadvisor launch --from-plan plans.json --format terraform --out main.tf

@@ -54,6 +54,9 @@ void SetupPricing(CLI::App* app, int* exit_code) {
   app->add_option("--hours-per-month", o->usage.hours_per_month,
                   "Hours the instances run per month, up to 730 (default 730: always on)");
   app->add_option("--months", o->usage.months, "How many months the usage lasts (default 1)");
+  app->add_option("--hours", o->usage.hours,
+                  "One continuous run of H hours per instance (instead of --hours-per-month and "
+                  "--months; a Capacity Block covers it in whole days)");
   app->add_option("--count", o->usage.count, "Instances used together (default 1)");
   app->add_flag("--interruptible", o->usage.interruptible,
                 "The job checkpoints and can run on spot");
@@ -71,6 +74,7 @@ of interruptions (spot-advisor band), checkpoint writes, restores and lost work.
 
 Examples:
   gpuadvisor pricing p5.48xlarge --hours-per-month 300 --months 12
+  gpuadvisor pricing p5.48xlarge --hours 336 --count 4
   gpuadvisor pricing g6e.12xlarge --region eu-west-1 --interruptible --checkpoint-gib 40
   gpuadvisor pricing p4d.24xlarge --count 4 --months 2 --interruptible --checkpoint-interval 30m --json)");
   app->callback([o, exit_code] { *exit_code = Run(*o); });

@@ -93,7 +93,8 @@ int Run(const ShowOptions& o) {
     }
     if (!offer || offer->history.empty()) {
       std::cerr << "gpuadvisor: no price history for " << (*t)->name << " in " << o.region
-                << " (history is recorded by `gpuadvisor catalog import`)\n";
+                << " (Capacity Block rates come with the catalog; other prices are recorded "
+                   "by `gpuadvisor catalog import`)\n";
       return kExitNothingFound;
     }
     std::string out = ShowHistoryTable(*offer).Render(ctx->format, ctx->color);

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <set>
 
 #include "io/requests.h"
 #include "util/json_text.h"
@@ -94,7 +95,11 @@ Result<Context> MakeContext(const CommonOptions& o) {
 
 void Emit(const Context& ctx, const std::function<ojson()>& json,
           const std::function<Table()>& table, const std::vector<std::string>& warnings) {
-  for (const std::string& w : warnings) Warn(w);
+  // Each line once, in order (several results may carry the same stale-price line).
+  std::set<std::string> seen;
+  for (const std::string& w : warnings) {
+    if (seen.insert(w).second) Warn(w);
+  }
   std::string out = ctx.format == OutputFormat::kJson ? DumpJson(json(), 2) + "\n"
                                                       : table().Render(ctx.format, ctx.color);
   std::fwrite(out.data(), 1, out.size(), stdout);

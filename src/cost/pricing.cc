@@ -4,6 +4,7 @@
 #include <string>
 
 #include "gpuadvisor/cost.h"
+#include "util/strings.h"
 
 namespace gpuadvisor {
 namespace {
@@ -117,6 +118,52 @@ PurchaseOptionCost Commitment(const char* name, double term, const std::optional
   return c;
 }
 
+// A Capacity Block covering the used hours of each instance, rounded up to whole days, paid
+// upfront at the catalog's instance-hour rate. Part-time use is assumed to be packed into
+// consecutive days (a block runs around the clock whether used or not).
+PurchaseOptionCost CapacityBlock(const InstanceType& t, const RegionOffer& o, const UsagePattern& u,
+                                 PricingResult* r) {
+  PurchaseOptionCost c;
+  c.option = "capacity-block";
+  c.commitment = true;
+  if (!o.capacity_block) {
+    std::string where;
+    for (const RegionOffer& other : t.regions) {
+      if (other.capacity_block) where += (where.empty() ? "" : ", ") + other.region;
+    }
+    c.note = !where.empty() ? "no Capacity Block offer for " + t.name + " in " + o.region +
+                                  " (offered in " + where + ")"
+             : r->capacity_blocks
+                 ? t.name + " is sold as Capacity Blocks but the catalog has no price for it"
+                 : t.name + " is not sold as EC2 Capacity Blocks for ML";
+    r->notes.push_back("capacity-block: " + c.note);
+    return c;
+  }
+  const double hours = u.hours_per_month * u.months;
+  const int days = CapacityBlockDays(hours);
+  const int blocks = (days + kCapacityBlockMaxDays - 1) / kCapacityBlockMaxDays;
+  c.priced = true;
+  c.from = o.capacity_block->from;
+  c.usd_per_hour = o.capacity_block->usd_per_hour;
+  c.term_months = days * 24 / kHoursPerMonth;
+  c.upfront_usd = *c.usd_per_hour * days * 24;
+  c.total_usd = *c.upfront_usd * u.instances;
+  c.usd_per_used_hour = *c.total_usd / UsedInstanceHours(u);
+  r->capacity_block_days = days;
+  c.note = std::to_string(days) + "-day block paid upfront ($" + FormatFixed(*c.upfront_usd, 0) +
+           " per instance)";
+  if (blocks > 1) {
+    c.note += " as " + std::to_string(blocks) + " consecutive blocks of at most " +
+              std::to_string(kCapacityBlockMaxDays) + " days";
+  }
+  if (u.instances > kCapacityBlockMaxInstances) {
+    c.suitable = false;
+    c.note += "; not suitable: a block holds 1 to " + std::to_string(kCapacityBlockMaxInstances) +
+              " instances";
+  }
+  return c;
+}
+
 PurchaseOptionCost Unpriced(const char* name, double term, const char* note) {
   PurchaseOptionCost c;
   c.option = name;
@@ -127,6 +174,11 @@ PurchaseOptionCost Unpriced(const char* name, double term, const char* note) {
 }
 
 }  // namespace
+
+int CapacityBlockDays(double hours) {
+  // A hair under a whole day (float noise in hours-per-month x months) stays that day.
+  return std::max(1, static_cast<int>(std::ceil(hours / 24 - 1e-9)));
+}
 
 SpotOverhead SpotInterruptionOverhead(const InstanceType& t, const SpotBand* band,
                                       const UsagePattern& u) {
@@ -161,6 +213,9 @@ Result<PricingResult> PriceUsage(const InstanceType& t, const std::string& regio
   r.options.push_back(Spot(t, *o, u));
   r.options.push_back(
       Commitment("reserved-1y-no-upfront", 12, o->reserved_1y_no_upfront, 0, o->on_demand, u));
+  r.capacity_blocks = t.HasUsageClass("capacity-block");
+  r.options.push_back(CapacityBlock(t, *o, u, &r));
+  const bool block_priced = r.options.back().priced;
   const char* kNoSource =
       "not in the catalog (no public source); import an AWS price list "
       "with `catalog import` to price it";
@@ -189,11 +244,11 @@ Result<PricingResult> PriceUsage(const InstanceType& t, const std::string& regio
   r.options.push_back(plan("savings-plan-ec2-instance-1y", "ec2-instance", 1));
   r.options.push_back(plan("savings-plan-compute-3y", "compute", 3));
   r.options.push_back(plan("savings-plan-ec2-instance-3y", "ec2-instance", 3));
-  r.capacity_blocks = t.HasUsageClass("capacity-block");
-  if (r.capacity_blocks) {
-    r.notes.push_back(t.name +
-                      " is sold as EC2 Capacity Blocks for ML (reserved 1-182 days "
-                      "ahead, paid upfront); prices are not in the catalog");
+  if (block_priced) {
+    r.notes.push_back(
+        "capacity-block: reserved up to 8 weeks ahead for 1-182 days, paid upfront; the "
+        "catalog's rate is the published one, the real price is quoted at purchase "
+        "(describe-capacity-block-offerings)");
   }
   for (size_t i = 0; i < r.options.size(); ++i) {
     const PurchaseOptionCost& c = r.options[i];

@@ -347,12 +347,11 @@ struct IdleAnalyzer::Impl {
 
   // Candidate types with a GPU matching `spec`, priced for `purchase` in `region`.
   std::optional<Price> PriceOf(const InstanceType& t, const std::string& region,
-                               const std::string& purchase) const {
+                               PurchaseKind purchase) const {
     const RegionOffer* r = t.FindRegion(region);
     if (r == nullptr) return std::nullopt;
-    if (purchase == "spot") return r->spot;
-    if (purchase == "reserved") return r->reserved_1y_no_upfront;
-    return r->on_demand;
+    const Price* p = PurchasePrice(*r, purchase);
+    return p != nullptr ? std::optional<Price>(*p) : std::nullopt;
   }
 
   const GpuSpec* MatchGpu(const std::string& name) const {
@@ -383,7 +382,7 @@ struct IdleAnalyzer::Impl {
 
   // The cheapest current type carrying `spec` with exactly (else at least) `count` devices.
   const InstanceType* GuessType(const GpuSpec& spec, int count, const std::string& region,
-                                const std::string& purchase, bool exact) const {
+                                PurchaseKind purchase, bool exact) const {
     const InstanceType* best = nullptr;
     double best_price = 0;
     int best_devices = 0;
@@ -554,7 +553,7 @@ struct IdleAnalyzer::Impl {
               [](const IdleRecommendation& a, const IdleRecommendation& b) {
                 return a.savings_usd_per_month.value_or(0) > b.savings_usd_per_month.value_or(0);
               });
-    if (u.purchase == "on-demand") {
+    if (u.purchase == PurchaseKind::kOnDemand) {
       const RegionOffer* r = type->FindRegion(u.region);
       if (r != nullptr && r->spot && r->spot->usd_per_hour < usd) {
         std::string band = r->spot_band ? " (interruptions " + r->spot_band->label + "/month)" : "";
@@ -667,7 +666,7 @@ struct IdleAnalyzer::Impl {
       if (it != inv.end()) {
         type = catalog->FindInstanceType(it->second->instance_type);
         if (!it->second->region.empty()) u.region = it->second->region;
-        if (!it->second->purchase.empty()) u.purchase = it->second->purchase;
+        if (it->second->purchase) u.purchase = *it->second->purchase;
         if (type != nullptr && type->accelerator.devices() != u.gpus) {
           rep.warnings.push_back(h.host + ": the inventory says " + type->name + " (" +
                                  std::to_string(type->accelerator.devices()) +
@@ -694,8 +693,8 @@ struct IdleAnalyzer::Impl {
         u.instance_type = type->name;
         u.price = PriceOf(*type, u.region, u.purchase);
         if (!u.price) {
-          rep.warnings.push_back(h.host + ": no " + u.purchase + " price for " + type->name +
-                                 " in " + u.region + "; wasted dollars unknown");
+          rep.warnings.push_back(h.host + ": no " + PurchaseKindName(u.purchase) + " price for " +
+                                 type->name + " in " + u.region + "; wasted dollars unknown");
         }
       } else {
         rep.warnings.push_back(h.host + ": instance type unknown (" + u.type_note + ")");
@@ -805,7 +804,7 @@ Result<std::vector<InventoryEntry>> ParseInventoryCsv(const Catalog& catalog, st
     e.host = std::string(Trim(row[static_cast<size_t>(hc)]));
     e.instance_type = ToLower(Trim(row[static_cast<size_t>(tc)]));
     if (rc >= 0) e.region = std::string(Trim(row[static_cast<size_t>(rc)]));
-    if (pc >= 0) e.purchase = ToLower(Trim(row[static_cast<size_t>(pc)]));
+    std::string_view purchase = pc >= 0 ? Trim(row[static_cast<size_t>(pc)]) : "";
     if (e.host.empty()) return Status::ParseError(r.Where() + ": hostname: expected a host name");
     Result<const InstanceType*> t = ResolveInstanceType(catalog, e.instance_type);
     if (!t.ok()) return Status::ParseError(r.Where() + ": " + t.status().message());
@@ -813,12 +812,10 @@ Result<std::vector<InventoryEntry>> ParseInventoryCsv(const Catalog& catalog, st
       Status st = CheckRegion(catalog, e.region, "region");
       if (!st.ok()) return Status::ParseError(r.Where() + ": " + st.message());
     }
-    if (e.purchase == "reserved-1y-no-upfront") e.purchase = "reserved";
-    if (!e.purchase.empty() && e.purchase != "on-demand" && e.purchase != "spot" &&
-        e.purchase != "reserved") {
-      return Status::ParseError(r.Where() +
-                                ": purchase: expected on-demand, spot or reserved, got \"" +
-                                e.purchase + "\"");
+    if (!purchase.empty()) {
+      Result<PurchaseKind> p = ParsePurchaseKind(purchase, "purchase", AllPurchaseKinds());
+      if (!p.ok()) return Status::ParseError(r.Where() + ": " + p.status().message());
+      e.purchase = *p;
     }
     out.push_back(std::move(e));
   }

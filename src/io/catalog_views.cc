@@ -224,6 +224,8 @@ ojson ShowJson(const Catalog& c, const InstanceType& t, const std::string& regio
         {"spot_source", o.spot ? ojson(o.spot->from.source) : ojson()},
         {"reserved_source",
          o.reserved_1y_no_upfront ? ojson(o.reserved_1y_no_upfront->from.source) : ojson()},
+        {"capacity_block_usd_per_hour", price(o.capacity_block)},
+        {"capacity_block_date", o.capacity_block ? ojson(o.capacity_block->from.date) : ojson()},
         {"reserved", ReservedJson(o)},
         {"savings_plans", SavingsPlansJson(o)},
         {"history", HistoryJson(o)},
@@ -371,7 +373,7 @@ std::string GpusTableFootnote(const std::vector<GpuSummary>& gpus) {
 }
 
 ojson CatalogInfoJson(const Catalog& c, const Freshness& fresh) {
-  int current = 0, retired = 0, priced_rows = 0, spot_rows = 0, spot_estimated = 0;
+  int current = 0, retired = 0, priced_rows = 0, spot_rows = 0, spot_estimated = 0, block_rows = 0;
   std::set<std::string> families;
   std::map<std::string, int> prices_by_source;
   for (const InstanceType& t : c.instance_types) {
@@ -383,6 +385,10 @@ ojson CatalogInfoJson(const Catalog& c, const Freshness& fresh) {
         prices_by_source[o.on_demand->from.source]++;
       }
       if (o.reserved_1y_no_upfront) prices_by_source[o.reserved_1y_no_upfront->from.source]++;
+      if (o.capacity_block) {
+        ++block_rows;
+        prices_by_source[o.capacity_block->from.source]++;
+      }
       if (o.spot) {
         ++spot_rows;
         spot_estimated += o.spot->estimated;
@@ -423,7 +429,8 @@ ojson CatalogInfoJson(const Catalog& c, const Freshness& fresh) {
             {"regions", c.regions().size()},
             {"priced_type_regions", priced_rows},
             {"spot_type_regions", spot_rows},
-            {"spot_estimated", spot_estimated}}},
+            {"spot_estimated", spot_estimated},
+            {"capacity_block_type_regions", block_rows}}},
           {"newest_price_date", newest},
           {"max_price_age_days", fresh.max_price_age_days},
           {"prices_stale", fresh.Stale(newest)},
@@ -433,27 +440,36 @@ ojson CatalogInfoJson(const Catalog& c, const Freshness& fresh) {
           {"regions", c.regions()}};
 }
 
+std::optional<std::string> StalePricesWarning(const std::vector<Provenance>& used,
+                                              const Freshness& fresh) {
+  std::map<std::pair<std::string, std::string>, int> stale;  // (source, date) -> prices
+  int count = 0;
+  for (const Provenance& p : used) {
+    if (!fresh.Stale(p.date)) continue;
+    ++stale[{p.source, p.date}];
+    ++count;
+  }
+  if (stale.empty()) return std::nullopt;
+  std::string list;
+  for (const auto& [key, n] : stale) {
+    const std::optional<int> age = fresh.AgeDays(key.second);
+    list += (list.empty() ? "" : ", ") + key.first + " (" +
+            (age ? key.second + ", " + std::to_string(*age) + " days" : std::string("undated")) +
+            ")";
+  }
+  return std::to_string(count) + (count == 1 ? " price is" : " prices are") +
+         " undated or older than " + std::to_string(fresh.max_price_age_days) + " days: " + list +
+         "; refresh with `gpuadvisor catalog import`";
+}
+
 std::vector<std::string> StaleWarnings(const std::vector<InstanceRow>& rows,
                                        const Freshness& fresh) {
-  std::map<std::string, std::pair<std::string, int>> stale;  // source -> (date, rows)
+  std::vector<Provenance> used;
   for (const InstanceRow& r : rows) {
-    if (!r.offer || !r.offer->on_demand) continue;
-    const Price& p = *r.offer->on_demand;
-    if (fresh.Stale(p.from.date)) {
-      auto& e = stale[p.from.source];
-      e.first = p.from.date;
-      e.second++;
-    }
+    if (r.offer && r.offer->on_demand) used.push_back(r.offer->on_demand->from);
   }
-  std::vector<std::string> out;
-  for (const auto& [src, e] : stale) {
-    std::optional<int> age = fresh.AgeDays(e.first);
-    out.push_back("prices from " + src + " are " +
-                  (age ? std::to_string(*age) + " days old" : std::string("undated")) + " (over " +
-                  std::to_string(fresh.max_price_age_days) + "): " + std::to_string(e.second) +
-                  " rows; refresh with `gpuadvisor catalog import`");
-  }
-  return out;
+  std::optional<std::string> line = StalePricesWarning(used, fresh);
+  return line ? std::vector<std::string>{*line} : std::vector<std::string>{};
 }
 
 }  // namespace gpuadvisor

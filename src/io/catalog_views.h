@@ -31,6 +31,12 @@ struct Freshness {
   bool Stale(const std::string& date) const;
 };
 
+// The one stale-price warning a command prints (at most one line, whatever the number of sources
+// and rows): the sources of the `used` prices that are undated or older than the limit, each with
+// its date and age, and how many of the prices that is; nullopt when none is stale.
+std::optional<std::string> StalePricesWarning(const std::vector<Provenance>& used,
+                                              const Freshness& fresh);
+
 ojson InstanceRowJson(const InstanceRow& row, const Freshness& fresh);
 ojson InstancesJson(const std::vector<InstanceRow>& rows, const Freshness& fresh);
 Table InstancesTable(const std::vector<InstanceRow>& rows);

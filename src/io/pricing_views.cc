@@ -61,6 +61,7 @@ ojson PricingJson(const PricingResult& r, const Freshness& fresh) {
           {"options", options},
           {"cheapest", r.cheapest >= 0 ? ojson(r.options[r.cheapest].option) : ojson(nullptr)},
           {"capacity_blocks", r.capacity_blocks},
+          {"capacity_block_days", Opt(r.capacity_block_days)},
           {"notes", r.notes}};
 }
 
@@ -94,7 +95,8 @@ Table PricingTable(const PricingResult& r) {
 std::string PricingUnpricedLine(const PricingResult& r) {
   std::string names;
   for (const PurchaseOptionCost& c : r.options) {
-    if (!c.priced) names += (names.empty() ? "" : ", ") + c.option;
+    // Capacity Blocks are not in price lists; PricingResult::notes says why one is missing.
+    if (!c.priced && c.option != "capacity-block") names += (names.empty() ? "" : ", ") + c.option;
   }
   return names.empty() ? "" : "not priced in the catalog: " + names;
 }

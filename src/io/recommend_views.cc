@@ -59,11 +59,15 @@ ojson PlanJson(const Plan& p) {
 
 std::string Money(double v) { return FormatFixed(v, v >= 100 ? 0 : 2); }
 
+std::string SignedPct(double f) { return (f >= 0 ? "+" : "") + FormatFixed(100 * f, 0) + "%"; }
+
 }  // namespace
 
 ojson RecommendJson(const Recommendation& r, const RecommendRequest& req) {
   ojson plans = ojson::array(), pareto = ojson::array(), rejected = ojson::array();
   for (const Plan& p : r.plans) plans.push_back(PlanJson(p));
+  ojson alternatives = ojson::array();
+  for (const Plan& p : r.purchase_alternatives) alternatives.push_back(PlanJson(p));
   for (const Plan& p : r.pareto) {
     pareto.push_back({{"instance_type", p.type->name},
                       {"instances", p.instances},
@@ -86,6 +90,7 @@ ojson RecommendJson(const Recommendation& r, const RecommendRequest& req) {
       {"confidence_note", r.confidence_note.empty() ? ojson(nullptr) : ojson(r.confidence_note)},
       {"high_confidence_alternative",
        r.high_confidence_alternative ? PlanJson(*r.high_confidence_alternative) : ojson(nullptr)},
+      {"purchase_alternatives", alternatives},
       {"pareto", pareto},
       {"rejected", rejected}};
 }
@@ -139,6 +144,18 @@ std::string RecommendDetails(const Recommendation& r, bool all_rejections) {
     out += "best high-confidence plan: #" + std::to_string(a->rank) + " " + a->type->name + " x " +
            std::to_string(a->instances) + " (" + PurchaseKindName(a->purchase) + ", " + a->region +
            "): " + a->why.front() + "\n";
+  }
+  for (const Plan& a : r.purchase_alternatives) {
+    const Plan& top = r.plans.front();
+    out += "best " + std::string(PurchaseKindName(a.purchase)) + " plan: #" +
+           std::to_string(a.rank) + " " + a.type->name + " x " + std::to_string(a.instances) +
+           " (" + a.region + "): $" + Money(a.cost_usd) + ", " +
+           FormatFixed(a.time_hours, a.time_hours >= 100 ? 0 : 2) +
+           " h; vs #1: " + SignedPct(a.cost_usd / top.cost_usd - 1) + " cost, " +
+           SignedPct(a.time_hours / top.time_hours - 1) + " time\n";
+    for (const std::string& s : a.why) {
+      if (StartsWith(s, "Capacity Block of ")) out += "  why: " + s + "\n";
+    }
   }
   if (!r.rejected.empty()) {
     out += "\nleft out:\n";

@@ -187,7 +187,7 @@ Status SetRecommendArg(RecommendArgs* a, std::string_view key, std::string_view 
 
 const std::vector<std::string>& UsageArgKeys() {
   static const std::vector<std::string> kKeys = {
-      "hours-per-month",     "months",         "count",        "interruptible",
+      "hours-per-month",     "months",         "hours",        "count",  "interruptible",
       "checkpoint-interval", "checkpoint-gib", "storage-gbps", "restart"};
   return kKeys;
 }
@@ -199,6 +199,8 @@ Status SetUsageArg(UsageArgs* a, std::string_view key, std::string_view value) {
     a->hours_per_month = v;
   } else if (k == "months") {
     a->months = v;
+  } else if (k == "hours") {
+    a->hours = v;
   } else if (k == "count") {
     a->count = v;
   } else if (k == "interruptible") {

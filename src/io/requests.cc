@@ -126,11 +126,10 @@ Result<InstanceQuery> MakeInstanceQuery(const InstancesArgs& a) {
   GPUADVISOR_RETURN_IF_ERROR(
       OptNumber(a.min_total_gpu_memory, "--min-total-gpu-memory", &q.min_total_gpu_memory_gib));
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.max_price, "--max-price", &q.max_price_usd));
-  if (a.purchase != "on-demand" && a.purchase != "spot") {
-    return Status::InvalidArgument("--purchase: expected on-demand or spot, got \"" + a.purchase +
-                                   "\"");
-  }
-  q.purchase = a.purchase == "spot" ? Purchase::kSpot : Purchase::kOnDemand;
+  Result<PurchaseKind> purchase =
+      ParsePurchaseKind(a.purchase, "--purchase", {PurchaseKind::kOnDemand, PurchaseKind::kSpot});
+  if (!purchase.ok()) return purchase.status();
+  q.purchase = *purchase;
   q.efa_only = a.efa;
   q.include_retired = a.include_retired;
   q.gpus_only = a.gpus_only;
@@ -218,10 +217,11 @@ std::vector<std::string> EstimateWarnings(const Hardware& hw, const Estimate& e,
   } else if (hw.instance != nullptr && !e.cost.on_demand_usd_per_hour) {
     out.push_back(hw.instance->name + " has no on-demand price in " + region);
   }
-  if (!e.cost.on_demand_from.date.empty() && fresh.Stale(e.cost.on_demand_from.date)) {
-    out.push_back("prices dated " + e.cost.on_demand_from.date + " are older than " +
-                  std::to_string(fresh.max_price_age_days) + " days");
+  std::vector<Provenance> used;
+  for (const Provenance* p : {&e.cost.on_demand_from, &e.cost.spot_from}) {
+    if (!p->source.empty()) used.push_back(*p);
   }
+  if (auto line = StalePricesWarning(used, fresh)) out.push_back(*line);
   for (const std::string& line : e.assumptions) {
     if (StartsWith(line, "warning: ")) out.push_back(line.substr(9));
   }
@@ -234,6 +234,20 @@ Status ParseUsage(const UsageArgs& a, UsagePattern* u) {
       OptNumber(a.hours_per_month, "--hours-per-month", &u->hours_per_month));
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.months, "--months", &u->months));
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.count, "--count", &count));
+  if (!a.hours.empty()) {
+    if (a.hours_per_month != UsageArgs().hours_per_month || a.months != UsageArgs().months) {
+      return Status::InvalidArgument("--hours: conflicts with --hours-per-month / --months");
+    }
+    double hours = 0;
+    GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.hours, "--hours", &hours));
+    if (!(hours > 0 && hours <= 600 * kHoursPerMonth)) {
+      return Status::InvalidArgument("--hours: expected a number of hours in (0, 438000], got \"" +
+                                     a.hours + "\"");
+    }
+    // Always on for `hours`: the months the run spans.
+    u->hours_per_month = kHoursPerMonth;
+    u->months = hours / kHoursPerMonth;
+  }
   if (!(count >= 1 && count <= 100000) || count != std::floor(count)) {  // range before the cast
     return Status::InvalidArgument("--count: expected a whole number of instances, 1 to 100000");
   }
@@ -263,16 +277,12 @@ Result<PricingResult> PriceType(const Catalog& c, const std::string& type,
 }
 
 std::vector<std::string> PricingWarnings(const PricingResult& r, const Freshness& fresh) {
-  std::vector<std::string> warnings;
+  std::vector<Provenance> used;
   for (const PurchaseOptionCost& c : r.options) {
-    if (!c.priced || !fresh.Stale(c.from.date)) continue;
-    const std::optional<int> age = fresh.AgeDays(c.from.date);
-    warnings.push_back(c.option + " price from " + c.from.source +
-                       (age ? " is " + std::to_string(*age) + " days old (over " +
-                                  std::to_string(fresh.max_price_age_days) + ")"
-                            : " is undated"));
+    if (c.priced) used.push_back(c.from);
   }
-  return warnings;
+  std::optional<std::string> line = StalePricesWarning(used, fresh);
+  return line ? std::vector<std::string>{*line} : std::vector<std::string>{};
 }
 
 Status ParseRecommendRequest(const RecommendArgs& a, RecommendRequest* r) {
@@ -285,21 +295,12 @@ Status ParseRecommendRequest(const RecommendArgs& a, RecommendRequest* r) {
   Result<std::vector<std::string>> regions = DistinctListItems(SplitList(a.regions), "--regions");
   if (!regions.ok()) return regions.status();
   r->regions = *std::move(regions);
-  Result<std::vector<std::string>> purchase =
-      DistinctListItems(SplitList(a.purchase), "--purchase");
-  if (!purchase.ok()) return purchase.status();
-  for (const std::string& p : *purchase) {
-    const std::string name = ToLower(p);
-    if (name == "on-demand" || name == "ondemand") {
-      r->purchase.push_back(PurchaseKind::kOnDemand);
-    } else if (name == "spot") {
-      r->purchase.push_back(PurchaseKind::kSpot);
-    } else if (name == "reserved" || name == "reserved-1y" || name == "reserved-1y-no-upfront") {
-      r->purchase.push_back(PurchaseKind::kReserved1y);
-    } else {
-      return Status::InvalidArgument("--purchase: expected on-demand, spot or reserved-1y, got \"" +
-                                     p + "\"");
-    }
+  Result<std::vector<std::string>> names = DistinctListItems(SplitList(a.purchase), "--purchase");
+  if (!names.ok()) return names.status();
+  for (const std::string& name : *names) {
+    Result<PurchaseKind> p = ParsePurchaseKind(name, "--purchase", AllPurchaseKinds());
+    if (!p.ok()) return p.status();
+    r->purchase.push_back(*p);
   }
   GPUADVISOR_RETURN_IF_ERROR(
       PositiveInteger(a.max_instances, "--max-instances", &r->max_instances));
@@ -322,10 +323,9 @@ Status ParseRecommendRequest(const RecommendArgs& a, RecommendRequest* r) {
 
 std::vector<std::string> RecommendWarnings(const Recommendation& r, const Freshness& fresh) {
   std::vector<std::string> warnings;
-  if (fresh.Stale(r.catalog_date)) {
-    warnings.push_back("newest prices are from " + r.catalog_date + ", older than " +
-                       std::to_string(fresh.max_price_age_days) + " days");
-  }
+  std::vector<Provenance> used;
+  for (const Plan& p : r.plans) used.push_back(p.price_from);
+  if (auto line = StalePricesWarning(used, fresh)) warnings.push_back(*line);
   if (r.plans.empty()) warnings.emplace_back("no feasible plan; see the reasons below");
   return warnings;
 }
@@ -399,12 +399,10 @@ Result<IdleSetup> ParseIdleArgs(const Catalog& c, const IdleArgs& a) {
     return Status::InvalidArgument("--idle-threshold: expected a percentage, 0 to 100");
   }
   GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, a.region, "--region"));
-  if (a.purchase != "on-demand" && a.purchase != "spot" && a.purchase != "reserved") {
-    return Status::InvalidArgument("--purchase: expected on-demand, spot or reserved, got \"" +
-                                   a.purchase + "\"");
-  }
+  Result<PurchaseKind> purchase = ParsePurchaseKind(a.purchase, "--purchase", AllPurchaseKinds());
+  if (!purchase.ok()) return purchase.status();
   io.region = a.region;
-  io.purchase = a.purchase;
+  io.purchase = *purchase;
   TelemetryOptions& to = out.telemetry;
   std::optional<TelemetryFormat> f = ParseTelemetryFormat(a.telemetry_format);
   if (!f) {

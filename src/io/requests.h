@@ -67,9 +67,11 @@ ojson EstimateReportJson(const Hardware& hw, const Estimate& e, const Catalog& c
 std::vector<std::string> EstimateWarnings(const Hardware& hw, const Estimate& e,
                                           const Freshness& fresh, const std::string& region);
 
-// `pricing TYPE`: usage pattern flags.
+// `pricing TYPE`: usage pattern flags. `hours` (one continuous run of H hours per instance, as a
+// Capacity Block is used) replaces hours_per_month and months; giving both is an error.
 struct UsageArgs {
   std::string hours_per_month = "730", months = "1", count = "1";
+  std::string hours;
   bool interruptible = false;
   std::string checkpoint_interval, checkpoint_gib, storage_gbps, restart;
 };

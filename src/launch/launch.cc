@@ -3,9 +3,11 @@
 #include "gpuadvisor/launch.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
 
+#include "gpuadvisor/cost.h"
 #include "gpuadvisor/query.h"
 #include "launch/internal.h"
 #include "util/numbers.h"
@@ -128,6 +130,14 @@ Status CheckRequest(const LaunchRequest& r) {
   return Status::OK();
 }
 
+// "cr-" and 8 or 17 hex digits, as EC2 writes capacity reservation ids.
+bool ValidReservationId(const std::string& id) {
+  if (!StartsWith(id, "cr-") || (id.size() != 11 && id.size() != 20)) return false;
+  return std::all_of(id.begin() + 3, id.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f');
+  });
+}
+
 Status CheckOffer(const Catalog& catalog, const InstanceType& t, const LaunchRequest& r,
                   LaunchPlan* plan) {
   GPUADVISOR_RETURN_IF_ERROR(CheckRegion(catalog, r.region, "--region"));
@@ -145,6 +155,25 @@ Status CheckOffer(const Catalog& catalog, const InstanceType& t, const LaunchReq
     plan->warnings.emplace_back("whether " + t.name + " is offered in " + r.region +
                                 " is unknown to the catalog; check with describe-instance-type-"
                                 "offerings");
+  }
+  if (r.purchase == PurchaseKind::kCapacityBlock && !t.HasUsageClass("capacity-block")) {
+    return Status::InvalidArgument("--purchase capacity-block: " + t.name +
+                                   " is not sold as EC2 Capacity Blocks for ML (" +
+                                   Join(t.usage_classes, ", ") + ")");
+  }
+  if (r.purchase == PurchaseKind::kCapacityBlock && r.count > kCapacityBlockMaxInstances) {
+    return Status::InvalidArgument("--count: a Capacity Block holds 1 to " +
+                                   std::to_string(kCapacityBlockMaxInstances) + " instances, got " +
+                                   std::to_string(r.count));
+  }
+  if (!r.capacity_reservation_id.empty() && r.purchase != PurchaseKind::kCapacityBlock) {
+    return Status::InvalidArgument(
+        "--capacity-reservation-id: only with --purchase capacity-block");
+  }
+  if (!r.capacity_reservation_id.empty() && !ValidReservationId(r.capacity_reservation_id)) {
+    return Status::InvalidArgument(
+        "--capacity-reservation-id: expected cr- and hex digits, got \"" +
+        r.capacity_reservation_id + "\"");
   }
   if (r.purchase == PurchaseKind::kSpot && !t.HasUsageClass("spot")) {
     return Status::InvalidArgument("--purchase spot: " + t.name + " is not sold as spot (" +
@@ -222,7 +251,11 @@ void ChooseNetwork(LaunchPlan* p) {
   }
   const bool cluster = std::find(t.placement_strategies.begin(), t.placement_strategies.end(),
                                  "cluster") != t.placement_strategies.end();
-  if (cluster) {
+  if (cluster && p->request.purchase == PurchaseKind::kCapacityBlock) {
+    p->reasons.emplace_back(
+        "placement: no placement group; a Capacity Block's instances are already co-located "
+        "in an EC2 UltraCluster, in the block's one AZ");
+  } else if (cluster) {
     p->placement_group = true;
     p->reasons.emplace_back("placement: a cluster placement group keeps the " +
                             std::to_string(p->count) +
@@ -328,6 +361,19 @@ void ChooseStorage(LaunchPlan* p) {
 void ChoosePurchase(LaunchPlan* p) {
   const LaunchRequest& r = p->request;
   p->spot = r.purchase == PurchaseKind::kSpot;
+  p->capacity_block = r.purchase == PurchaseKind::kCapacityBlock;
+  p->market = p->spot ? "spot" : p->capacity_block ? "capacity-block" : "on-demand";
+  if (p->capacity_block) {
+    p->reasons.emplace_back(
+        "capacity block: launched into the purchased block " +
+        (r.capacity_reservation_id.empty() ? std::string("(its reservation id is a parameter)")
+                                           : r.capacity_reservation_id) +
+        " with MarketType capacity-block; the subnet must be in the block's AZ and the "
+        "launch within its start and end time");
+    p->warnings.emplace_back(
+        "AWS begins terminating a Capacity Block's instances 30 minutes before the block's end "
+        "time: checkpoint to /data or S3 before then");
+  }
   if (r.purchase == PurchaseKind::kReserved1y) {
     p->reasons.emplace_back(
         "purchase: on-demand launch; a 1-year reservation or Savings Plan is "
@@ -407,7 +453,7 @@ Result<LaunchPlan> PlanLaunch(const Catalog& catalog, const LaunchRequest& reque
   p.skypilot_accelerator = SkyPilotAccelerator(**type);
   p.tags = {{"Name", request.name + "-" + launch_internal::Slug(p.type->name)},
             {"gpuadvisor:instance-type", p.type->name},
-            {"gpuadvisor:purchase", p.spot ? "spot" : "on-demand"},
+            {"gpuadvisor:purchase", p.market},
             {"gpuadvisor:plan", request.plan_note.empty() ? "manual" : request.plan_note}};
   p.cloudwatch_config = launch_internal::CloudWatchConfig(p);
   p.user_data = launch_internal::UserData(p);

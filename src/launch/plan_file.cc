@@ -35,16 +35,11 @@ Status ReadPlan(const json& plan, const std::string& at, std::string_view origin
     r->region = region->get<std::string>();
   }
   if (const auto p = plan.find("purchase"); p != plan.end()) {
-    const std::string name = p->is_string() ? p->get<std::string>() : "";
-    if (name == "on-demand") {
-      r->purchase = PurchaseKind::kOnDemand;
-    } else if (name == "spot") {
-      r->purchase = PurchaseKind::kSpot;
-    } else if (name == "reserved-1y") {
-      r->purchase = PurchaseKind::kReserved1y;
-    } else {
-      return Bad(origin, at + ".purchase", "on-demand, spot or reserved-1y");
-    }
+    // recommend writes PurchaseKindName; the parser also takes the short forms.
+    Result<PurchaseKind> kind = ParsePurchaseKind(p->is_string() ? p->get<std::string>() : "",
+                                                  at + ".purchase", AllPurchaseKinds());
+    if (!kind.ok()) return Status::ParseError(std::string(origin) + ": " + kind.status().message());
+    r->purchase = *kind;
   }
   if (const auto e = plan.find("estimate"); e != plan.end() && e->is_object()) {
     const auto c = e->find("checkpoint_gib");

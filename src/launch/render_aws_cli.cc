@@ -12,6 +12,7 @@ namespace {
 using ojson = nlohmann::ordered_json;
 
 constexpr const char* kSubnetPlaceholder = "@SUBNET_ID@";
+constexpr const char* kReservationPlaceholder = "@CAPACITY_RESERVATION_ID@";
 constexpr const char* kGroupPlaceholder = "@SECURITY_GROUP_ID@";
 
 ojson Tags(const LaunchPlan& p, const char* resource) {
@@ -33,6 +34,9 @@ ojson Volume(const VolumeSpec& v) {
 
 bool NeedSubnet(const LaunchPlan& p) { return p.efa && p.request.subnet_id.empty(); }
 bool NeedGroup(const LaunchPlan& p) { return p.efa && p.request.security_group_ids.empty(); }
+bool NeedReservation(const LaunchPlan& p) {
+  return p.capacity_block && p.request.capacity_reservation_id.empty();
+}
 
 ojson Groups(const LaunchPlan& p) {
   if (!p.request.security_group_ids.empty()) return p.request.security_group_ids;
@@ -76,6 +80,14 @@ ojson RunInstancesInput(const LaunchPlan& p) {
         {"SpotOptions",
          {{"SpotInstanceType", "one-time"}, {"InstanceInterruptionBehavior", "terminate"}}}};
   }
+  if (p.capacity_block) {
+    j["InstanceMarketOptions"] = {{"MarketType", "capacity-block"}};
+    j["CapacityReservationSpecification"] = {
+        {"CapacityReservationTarget",
+         {{"CapacityReservationId", r.capacity_reservation_id.empty()
+                                        ? kReservationPlaceholder
+                                        : r.capacity_reservation_id}}}};
+  }
   j["MetadataOptions"] = {
       {"HttpTokens", "required"}, {"HttpEndpoint", "enabled"}, {"HttpPutResponseHopLimit", 2}};
   if (!r.instance_profile.empty()) j["IamInstanceProfile"] = {{"Name", r.instance_profile}};
@@ -86,9 +98,9 @@ ojson RunInstancesInput(const LaunchPlan& p) {
 
 std::string Header(const LaunchPlan& p) {
   std::string s = "#!/usr/bin/env bash\n";
-  s += "# gpuadvisor launch: " + std::to_string(p.count) + " x " + p.type->name + ", " +
-       (p.spot ? "spot" : "on-demand") + ", " + p.region + " (" +
-       (p.request.plan_note.empty() ? "manual" : p.request.plan_note) + ")\n";
+  s += "# gpuadvisor launch: " + std::to_string(p.count) + " x " + p.type->name + ", " + p.market +
+       ", " + p.region + " (" + (p.request.plan_note.empty() ? "manual" : p.request.plan_note) +
+       ")\n";
   s += "#\n# Why each choice:\n";
   for (const std::string& why : p.reasons) s += "#   - " + why + "\n";
   if (!p.warnings.empty()) {
@@ -106,6 +118,12 @@ std::string Variables(const LaunchPlan& p) {
     s += "# One subnet for every node: a cluster placement group and EFA stay inside one AZ.\n"
          ": \"${SUBNET_ID:?set SUBNET_ID=subnet-... (an AZ where " +
          p.type->name + " is offered)}\"\n";
+  }
+  if (NeedReservation(p)) {
+    s += "# The Capacity Block bought for this launch (aws ec2 describe-capacity-block-offerings,\n"
+         "# then purchase-capacity-block): its reservation id.\n"
+         ": \"${CAPACITY_RESERVATION_ID:?set CAPACITY_RESERVATION_ID=cr-... (the Capacity "
+         "Block)}\"\n";
   }
   if (NeedGroup(p)) {
     s += "# EFA needs a security group that allows all traffic to and from itself, e.g.:\n"
@@ -142,6 +160,10 @@ std::string Steps(const LaunchPlan& p, const std::string& json) {
   s += "cat > \"$SPEC\" <<'GPUADVISOR_JSON'\n" + json + "\nGPUADVISOR_JSON\n";
   if (NeedSubnet(p))
     s += "sed -i \"s/" + std::string(kSubnetPlaceholder) + "/$SUBNET_ID/g\" \"$SPEC\"\n";
+  if (NeedReservation(p)) {
+    s += "sed -i \"s/" + std::string(kReservationPlaceholder) +
+         "/$CAPACITY_RESERVATION_ID/g\" \"$SPEC\"\n";
+  }
   if (NeedGroup(p)) {
     s += "sed -i \"s/" + std::string(kGroupPlaceholder) + "/$SECURITY_GROUP_ID/g\" \"$SPEC\"\n";
   }

@@ -43,6 +43,14 @@ std::string Parameters(const LaunchPlan& p) {
     for (const std::string& g : r.security_group_ids) joined += (joined.empty() ? "" : ",") + g;
     s += "    Default: " + Quoted(joined) + "\n";
   }
+  if (p.capacity_block) {
+    s += "  # The Capacity Block bought for this launch (purchase-capacity-block).\n"
+         "  CapacityReservationId:\n    Type: String\n    AllowedPattern: \"^cr-[0-9a-f]+$\"\n"
+         "    Description: Reservation id of the Capacity Block (cr-...)\n";
+    if (!r.capacity_reservation_id.empty()) {
+      s += "    Default: " + Quoted(r.capacity_reservation_id) + "\n";
+    }
+  }
   s += "  KeyName:\n    Type: String\n    Default: " + Quoted(r.key_name) +
        "\n    Description: EC2 key pair for SSH; empty = none (use SSM Session Manager)\n";
   if (p.efa) {
@@ -145,6 +153,12 @@ std::string LaunchTemplate(const LaunchPlan& p) {
          "            SpotInstanceType: one-time\n"
          "            InstanceInterruptionBehavior: terminate\n";
   }
+  if (p.capacity_block) {
+    s += "        # Launched into the purchased Capacity Block, in its AZ and time window.\n"
+         "        InstanceMarketOptions:\n          MarketType: capacity-block\n"
+         "        CapacityReservationSpecification:\n          CapacityReservationTarget:\n"
+         "            CapacityReservationId: !Ref CapacityReservationId\n";
+  }
   s += "        # IMDSv2 only; hop limit 2 lets containers reach the metadata service.\n"
        "        MetadataOptions:\n          HttpTokens: required\n          HttpEndpoint: enabled\n"
        "          HttpPutResponseHopLimit: 2\n"
@@ -202,7 +216,7 @@ std::string RenderCloudFormation(const LaunchPlan& p) {
   std::string s = "AWSTemplateFormatVersion: \"2010-09-09\"\n";
   s += "Description: " +
        Quoted("gpuadvisor launch: " + std::to_string(p.count) + " x " + p.type->name + ", " +
-              (p.spot ? "spot" : "on-demand") + ", " + p.region) +
+              p.market + ", " + p.region) +
        "\n";
   s += "# Deploy: aws cloudformation deploy --region " + p.region + " --stack-name " +
        p.request.name +

@@ -9,8 +9,8 @@ namespace gpuadvisor::launch_internal {
 
 std::string RenderSkyPilot(const LaunchPlan& p) {
   std::string s = "# gpuadvisor launch: " + std::to_string(p.count) + " x " + p.type->name + ", " +
-                  (p.spot ? "spot" : "on-demand") + ", " + p.region + "\n# sky launch -c " +
-                  p.request.name + " THIS_FILE\n#\n# Why each choice:\n";
+                  p.market + ", " + p.region + "\n# sky launch -c " + p.request.name +
+                  " THIS_FILE\n#\n# Why each choice:\n";
   for (const std::string& why : p.reasons) s += "#   - " + why + "\n";
   if (!p.warnings.empty()) {
     s += "#\n# Check before launching:\n";

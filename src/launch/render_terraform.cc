@@ -96,6 +96,14 @@ void Variables(const LaunchPlan& p, HclWriter* w) {
   if (!r.security_group_ids.empty()) w->Attr("default", "[" + groups + "]");
   w->Close();
   w->Blank();
+  if (p.capacity_block) {
+    w->Open("variable \"capacity_reservation_id\"");
+    w->Attr("type", "string");
+    w->Attr("description", Quoted("Reservation id of the Capacity Block bought for this launch"));
+    if (!r.capacity_reservation_id.empty()) w->Attr("default", Quoted(r.capacity_reservation_id));
+    w->Close();
+    w->Blank();
+  }
   w->Open("variable \"key_name\"");
   w->Attr("type", "string");
   w->Attr("description", Quoted("EC2 key pair for SSH; null = none (use SSM Session Manager)"));
@@ -200,6 +208,17 @@ void LaunchTemplate(const LaunchPlan& p, HclWriter* w) {
     w->Close();
     w->Close();
   }
+  if (p.capacity_block) {
+    w->Comment("Launched into the purchased Capacity Block, in its AZ and time window.");
+    w->Open("instance_market_options");
+    w->Attr("market_type", Quoted("capacity-block"));
+    w->Close();
+    w->Open("capacity_reservation_specification");
+    w->Open("capacity_reservation_target");
+    w->Attr("capacity_reservation_id", "var.capacity_reservation_id");
+    w->Close();
+    w->Close();
+  }
   w->Comment("IMDSv2 only; hop limit 2 lets containers reach the metadata service.");
   w->Open("metadata_options");
   w->Attr("http_tokens", Quoted("required"));
@@ -228,7 +247,7 @@ void LaunchTemplate(const LaunchPlan& p, HclWriter* w) {
 
 std::string RenderTerraform(const LaunchPlan& p) {
   std::string head = "# gpuadvisor launch: " + std::to_string(p.count) + " x " + p.type->name +
-                     ", " + (p.spot ? "spot" : "on-demand") + ", " + p.region + "\n";
+                     ", " + p.market + ", " + p.region + "\n";
   head +=
       "# terraform init && terraform apply -var subnet_id=subnet-... "
       "-var 'security_group_ids=[\"sg-...\"]'\n#\n# Why each choice:\n";

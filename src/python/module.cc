@@ -282,6 +282,7 @@ py::tuple PricingOn(const PyCatalog& pc, const std::string& type, const py::dict
   UsageArgs a;
   a.hours_per_month = Text(args, "hours_per_month", a.hours_per_month);
   a.months = Text(args, "months", a.months);
+  a.hours = Text(args, "hours");
   a.count = Text(args, "count", a.count);
   a.interruptible = Flag(args, "interruptible");
   a.checkpoint_interval = Text(args, "checkpoint_interval");

@@ -134,6 +134,43 @@ std::string RunnerUp(const std::vector<Candidate>& ranked, size_t i) {
   return "";
 }
 
+// Clusters this large are rarely granted at once on spot or on-demand for the big training
+// families; AWS sells those as Capacity Blocks (or on-demand capacity reservations).
+constexpr int kLargeCluster = 8;
+
+// For a large spot or on-demand cluster: says it would realistically need a Capacity Block and,
+// where the catalog prices one in the plan's region, what the same run costs on one.
+std::string LargeClusterNote(const Candidate& c) {
+  const InstanceType& t = *c.type;
+  if (c.instances < kLargeCluster ||
+      (c.purchase != PurchaseKind::kSpot && c.purchase != PurchaseKind::kOnDemand)) {
+    return "";
+  }
+  std::string line = std::to_string(c.instances) + " " + PurchaseKindName(c.purchase) +
+                     " instances of " + t.name + " at once are rarely available";
+  if (!t.HasUsageClass("capacity-block")) {
+    if (c.purchase == PurchaseKind::kOnDemand) return "";  // nothing better to point to
+    return line + "; for a cluster this size consider an on-demand capacity reservation";
+  }
+  const RegionOffer* o = t.FindRegion(*c.region);
+  const Price* block = o != nullptr ? PurchasePrice(*o, PurchaseKind::kCapacityBlock) : nullptr;
+  // The run without spot's interruption overhead, in whole days of block.
+  const double hours = c.time_hours / (1 + c.spot_overhead);
+  const int days = CapacityBlockDays(hours);
+  if (block == nullptr || days > kCapacityBlockMaxDays ||
+      c.instances > kCapacityBlockMaxInstances) {
+    return line +
+           "; a cluster this size realistically needs a Capacity Block or an on-demand "
+           "capacity reservation";
+  }
+  const double cost = block->usd_per_hour * c.instances * days * 24;
+  return line +
+         "; a cluster this size realistically needs a Capacity Block: " + std::to_string(days) +
+         " days x " + std::to_string(c.instances) + " at " + Usd(block->usd_per_hour) +
+         "/h = " + Usd(cost) + " in " + *c.region + " (" + (cost >= c.cost_usd ? "+" : "") +
+         Pct(cost / c.cost_usd - 1) + " vs this plan; --purchase capacity-block)";
+}
+
 void Advice(const Workload& w, const Candidate& c, const Estimate& e, Plan* p) {
   const InstanceType& t = *c.type;
   const bool neuron = t.accelerator.kind == AcceleratorKind::kNeuron;
@@ -184,11 +221,8 @@ void Advice(const Workload& w, const Candidate& c, const Estimate& e, Plan* p) {
       }
     }
   }
-  if (c.purchase == PurchaseKind::kSpot && c.instances >= 8) {
-    p->warnings.push_back(std::to_string(c.instances) + " spot instances of " + t.name +
-                          " at once are rarely available; for a cluster this size consider "
-                          "Capacity Blocks or an on-demand capacity reservation");
-  }
+  const std::string cluster = LargeClusterNote(c);
+  if (!cluster.empty()) p->warnings.push_back(cluster);
   if (c.purchase == PurchaseKind::kSpot) {
     const SpotOverhead s = JobSpotOverhead(t, t.FindRegion(*c.region), e, c.instances);
     p->advice.push_back("spot: checkpoint about every " +
@@ -267,6 +301,13 @@ Plan MakePlan(const Catalog& catalog, const Workload& w, const std::vector<Candi
   if (!drivers.empty()) p.why.push_back(drivers);
   const std::string binding = Binding(w, c, req);
   if (!binding.empty()) p.why.push_back(binding);
+  if (c.purchase == PurchaseKind::kCapacityBlock) {
+    const int days = CapacityBlockDays(c.time_hours);
+    p.why.push_back("Capacity Block of " + std::to_string(days) + " days x " +
+                    std::to_string(c.instances) + " at " + Usd(c.price->usd_per_hour) +
+                    "/h per instance (" + c.price->from.source + ", " + c.price->from.date +
+                    "), paid upfront when reserved (up to 8 weeks ahead); no interruptions");
+  }
   if (c.purchase == PurchaseKind::kSpot) {
     p.why.push_back("spot at " + Usd(c.price->usd_per_hour) + "/h per instance" +
                     (c.price->estimated ? " (estimated from spot-advisor savings)" : "") +

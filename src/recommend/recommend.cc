@@ -52,9 +52,26 @@ std::vector<std::string> Regions(const Catalog& c, const RecommendRequest& r) {
 
 std::vector<PurchaseKind> Purchases(const Workload& w, const RecommendRequest& r) {
   if (!r.purchase.empty()) return r.purchase;
+  // Training runs also price Capacity Blocks; PriceCandidates keeps those to multi-node plans
+  // of the families sold that way (the ones with a block price).
+  if (IsTrainingTask(w.task)) {
+    return {PurchaseKind::kOnDemand, PurchaseKind::kSpot, PurchaseKind::kCapacityBlock};
+  }
   if (recommend_internal::IsBatchTask(w.task))
     return {PurchaseKind::kOnDemand, PurchaseKind::kSpot};
   return {PurchaseKind::kOnDemand};
+}
+
+// What the run is billed for, in instance-hours per instance: a reservation its whole 1-year
+// term, a Capacity Block whole days (nullopt: no block fits the run), else the run.
+std::optional<double> BilledHours(PurchaseKind p, double hours) {
+  if (p == PurchaseKind::kReserved1y) return std::max(hours, 12 * kHoursPerMonth);
+  if (p == PurchaseKind::kCapacityBlock) {
+    const int days = CapacityBlockDays(hours);
+    if (days > kCapacityBlockMaxDays) return std::nullopt;
+    return days * 24.0;
+  }
+  return hours;
 }
 
 // Prices one estimate in every region and purchase option; appends the candidates that pass
@@ -68,10 +85,12 @@ void PriceCandidates(const InstanceType& t, const GpuSpec* gpu, int instances, c
     if (o == nullptr || o->offered == false) continue;
     out->offered = true;
     for (PurchaseKind p : purchases) {
-      const std::optional<Price>& price = p == PurchaseKind::kOnDemand ? o->on_demand
-                                          : p == PurchaseKind::kSpot   ? o->spot
-                                                                       : o->reserved_1y_no_upfront;
-      if (!price) continue;
+      const Price* price = PurchasePrice(*o, p);
+      if (price == nullptr) continue;
+      if (p == PurchaseKind::kCapacityBlock &&
+          (instances > kCapacityBlockMaxInstances || (req.purchase.empty() && instances < 2))) {
+        continue;  // a block holds 1-64 instances; by default only clusters are offered one
+      }
       ++*priced;
       Candidate c;
       c.type = &t;
@@ -79,7 +98,7 @@ void PriceCandidates(const InstanceType& t, const GpuSpec* gpu, int instances, c
       c.instances = instances;
       c.region = &o->region;
       c.purchase = p;
-      c.price = &*price;
+      c.price = price;
       c.estimate = &e;
       c.risk_factor = recommend_internal::RiskFactor(e);
       double hours = *e.hours;
@@ -90,10 +109,9 @@ void PriceCandidates(const InstanceType& t, const GpuSpec* gpu, int instances, c
       if (recommend_internal::IsBatchTask(e.task)) hours += recommend_internal::kLaunchHours;
       c.time_hours = hours;
       c.usd_per_hour = price->usd_per_hour * instances;
-      // A reservation bills every hour of its 1-year term, whatever the run uses.
-      const double billed =
-          p == PurchaseKind::kReserved1y ? std::max(hours, 12 * kHoursPerMonth) : hours;
-      c.cost_usd = c.usd_per_hour * billed;
+      const std::optional<double> billed = BilledHours(p, hours);
+      if (!billed) continue;  // longer than the longest Capacity Block
+      c.cost_usd = c.usd_per_hour * *billed;
       if (req.deadline_hours && c.time_hours > *req.deadline_hours) {
         out->NoteDeadline(c.time_hours);
         continue;
@@ -233,6 +251,28 @@ void AddHighConfidenceAlternative(const Catalog& catalog, const Workload& w,
   rec->confidence_note += "; no plan rests on a high-confidence estimate";
 }
 
+// The best-ranked plan of each searched purchase option missing from the top plans.
+void AddPurchaseAlternatives(const Catalog& catalog, const Workload& w,
+                             const std::vector<Candidate>& ranked, const RecommendRequest& req,
+                             const std::vector<std::string>& regions,
+                             const std::vector<PurchaseKind>& purchases,
+                             recommend_internal::LeverCache* levers, Recommendation* rec) {
+  if (rec->plans.empty()) return;
+  for (PurchaseKind p : purchases) {
+    const bool shown = std::any_of(rec->plans.begin(), rec->plans.end(),
+                                   [p](const Plan& plan) { return plan.purchase == p; });
+    if (shown) continue;
+    for (size_t i = rec->plans.size(); i < ranked.size(); ++i) {
+      if (ranked[i].purchase != p) continue;
+      RecommendRequest quiet = req;
+      quiet.savings_levers = false;
+      rec->purchase_alternatives.push_back(
+          recommend_internal::MakePlan(catalog, w, ranked, i, levers, quiet, regions));
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 const char* ObjectiveName(Objective o) {
@@ -245,18 +285,6 @@ const char* ObjectiveName(Objective o) {
       return "balanced";
   }
   return "cost";
-}
-
-const char* PurchaseKindName(PurchaseKind p) {
-  switch (p) {
-    case PurchaseKind::kOnDemand:
-      return "on-demand";
-    case PurchaseKind::kSpot:
-      return "spot";
-    case PurchaseKind::kReserved1y:
-      return "reserved-1y-no-upfront";
-  }
-  return "on-demand";
 }
 
 Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
@@ -291,6 +319,7 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
   }
   rec.rejected = recommend_internal::Rejections(outcomes, regions, req, ranked);
   AddHighConfidenceAlternative(catalog, w, ranked, req, regions, &levers, &rec);
+  AddPurchaseAlternatives(catalog, w, ranked, req, regions, purchases, &levers, &rec);
   return rec;
 }
 

@@ -394,10 +394,11 @@ Status SetLaunchArg(LaunchRequest* r, const std::string& key, const std::string&
   } else if (key == "region") {
     r->region = text;
   } else if (key == "purchase") {
-    if (text != "on-demand" && text != "spot") {
-      return Status::InvalidArgument("purchase: expected on-demand or spot, got \"" + text + "\"");
-    }
-    r->purchase = text == "spot" ? PurchaseKind::kSpot : PurchaseKind::kOnDemand;
+    Result<PurchaseKind> p = ParsePurchaseKind(text, "purchase", AllPurchaseKinds());
+    if (!p.ok()) return p.status();
+    r->purchase = *p;
+  } else if (key == "capacity-reservation-id") {
+    r->capacity_reservation_id = text;
   } else if (key == "key-name") {
     r->key_name = text;
   } else if (key == "subnet-id") {
@@ -422,7 +423,8 @@ Status SetLaunchArg(LaunchRequest* r, const std::string& key, const std::string&
   } else {
     return Status::InvalidArgument(
         "unknown parameter \"" + key +
-        "\"; expected plan, rank, format, type, count, region, purchase, key-name, subnet-id, "
+        "\"; expected plan, rank, format, type, count, region, purchase, "
+        "capacity-reservation-id, key-name, subnet-id, "
         "security-group-ids, instance-profile, ebs-gib, checkpoint-gib, idle-stop-minutes, name");
   }
   return Status::OK();
@@ -577,7 +579,9 @@ Status ParseIdleQuery(const ApiContext& ctx, const ApiRequest& req, IdleQuery* q
       GPUADVISOR_RETURN_IF_ERROR(CheckRegion(*ctx.catalog, value, key));
       q->options.region = value;
     } else if (k == "purchase") {
-      q->options.purchase = value;
+      Result<PurchaseKind> p = ParsePurchaseKind(value, key, AllPurchaseKinds());
+      if (!p.ok()) return p.status();
+      q->options.purchase = *p;
     } else if (k == "format") {
       std::optional<TelemetryFormat> f = ParseTelemetryFormat(value);
       if (!f) {

@@ -212,5 +212,64 @@ TEST(CatalogBuildTest, NetworkPerformanceStrings) {
   EXPECT_FALSE(build::ParseNetworkPerformanceGbps("High").has_value());
 }
 
+// Capacity Blocks (issue 17): per type and region the rate with the newest row date is the price
+// (with its source and date); every dated rate is history; Local Zones and unknown regions are
+// left out; GovCloud is a region like any other.
+TEST(CatalogBuildTest, CapacityBlockRatesNewestDateWinsAndHistoryIsKept) {
+  const std::string header =
+      "commit,instance_type,region,capacity_block_usd_per_hour_instance,last_updated\n";
+  Catalog c = Build({In("cb", "capacity-block-csv", "2026-07-22",
+                        header + "a,p5.48xlarge,us-east-1,41.528,2026-07-22T07:14:56Z\n"
+                                 "b,p5.48xlarge,us-east-1,31.464,2026-03-01T00:00:00Z\n"
+                                 "b,p5.48xlarge,us-gov-west-1,45.0,2026-03-01T00:00:00Z\n"
+                                 "c,p5.48xlarge,us-east-1,31.464,2026-01-31T14:16:57Z\n"
+                                 "a,p5.48xlarge,us-east-1-dfw-2a,30.0,2026-07-22T07:14:56Z\n"
+                                 "c,p5.48xlarge,unknown,3.9,2026-01-31T14:16:57Z\n"
+                                 "a,p5.48xlarge,eu-west-1,,2026-07-22T07:14:56Z\n")});
+  const InstanceType* p5 = c.FindInstanceType("p5.48xlarge");
+  ASSERT_NE(p5, nullptr);
+  const RegionOffer* east = p5->FindRegion("us-east-1");
+  ASSERT_NE(east, nullptr);
+  ASSERT_TRUE(east->capacity_block.has_value());
+  EXPECT_DOUBLE_EQ(east->capacity_block->usd_per_hour, 41.528);
+  EXPECT_EQ(east->capacity_block->from.source, "cb");
+  EXPECT_EQ(east->capacity_block->from.date, "2026-07-22");
+  ASSERT_EQ(east->history.size(), 3u);
+  EXPECT_EQ(east->history[0].kind, "capacity-block");
+  EXPECT_EQ(east->history[0].from.date, "2026-01-31");
+  EXPECT_DOUBLE_EQ(east->history[1].usd_per_hour, 31.464);
+  EXPECT_EQ(east->history[2].from.date, "2026-07-22");
+  EXPECT_DOUBLE_EQ(east->on_demand->usd_per_hour, 55.04);  // other prices untouched
+  const RegionOffer* gov = p5->FindRegion("us-gov-west-1");
+  ASSERT_NE(gov, nullptr);
+  EXPECT_DOUBLE_EQ(gov->capacity_block->usd_per_hour, 45.0);
+  EXPECT_FALSE(p5->FindRegion("eu-west-1")->capacity_block.has_value());  // empty rate
+  EXPECT_EQ(p5->FindRegion("us-east-1-dfw-2a"), nullptr);
+  EXPECT_EQ(p5->FindRegion("unknown"), nullptr);
+  // Round trip through the catalog JSON.
+  Result<Catalog> back = ParseCatalogJson(CatalogToJson(c), "c.json");
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(CatalogToJson(*back), CatalogToJson(c));
+  EXPECT_DOUBLE_EQ(
+      back->FindInstanceType("p5.48xlarge")->FindRegion("us-east-1")->capacity_block->usd_per_hour,
+      41.528);
+}
+
+TEST(CatalogBuildTest, CapacityBlockCsvErrorsNameTheLine) {
+  const std::string header =
+      "instance_type,region,capacity_block_usd_per_hour_instance,last_updated\n";
+  Result<std::vector<build::CapacityBlockRate>> r = build::ReadCapacityBlockCsv(
+      header + "p5.48xlarge,us-east-1,41.5,2026-07-22\np5.48xlarge,us-east-1,-1,2026-07-22\n",
+      "cb.csv");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("cb.csv:3"), std::string::npos) << r.status().message();
+  r = build::ReadCapacityBlockCsv(header + "p5.48xlarge,us-east-1,41.5,July\n", "cb.csv");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("last_updated"), std::string::npos);
+  r = build::ReadCapacityBlockCsv("instance_type,region\n", "cb.csv");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("capacity_block_usd_per_hour_instance"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpuadvisor

@@ -112,7 +112,7 @@ TEST(QueryTest, EveryFilterNarrowsTheListToWhatItAsks) {
       {"--max-price 2 --purchase spot",
        [](InstanceQuery* q) {
          q->max_price_usd = 2;
-         q->purchase = Purchase::kSpot;
+         q->purchase = PurchaseKind::kSpot;
        },
        [](const InstanceRow& r) { return r.spot_usd_per_hour && *r.spot_usd_per_hour <= 2; }},
       {"--efa", [](InstanceQuery* q) { q->efa_only = true; },

@@ -133,6 +133,21 @@ expect_json "pricing shape" 'd["instance_type"]=="p4d.24xlarge" and [o["option"]
 expect_json "pricing od total" '[abs(o["total_usd"]-o["usd_per_hour"]*300*12*2)<1e-6 for o in d["options"] if o["option"]=="on-demand"]==[True]' pricing p4d.24xlarge --hours-per-month 300 --months 12 --count 2 --json
 expect_json "pricing break-even" 'abs(d["options"][2]["break_even_utilization"]-d["options"][2]["usd_per_hour"]/d["options"][0]["usd_per_hour"])<1e-9 and 0<d["options"][2]["break_even_utilization"]<1' pricing p4d.24xlarge --json
 expect_json "pricing spot interruptible" 'd["cheapest"]=="spot" and [o for o in d["options"] if o["option"]=="spot"][0]["spot"]["overhead_fraction"]>0' pricing p4d.24xlarge --interruptible --checkpoint-gib 100 --json
+# Capacity Blocks (issue 17): whole days at the catalog's dated block rate, paid upfront; --hours
+# is one continuous run; a type not sold as blocks says so.
+expect_json "pricing capacity block 336 h" 'd["capacity_block_days"]==14 and [abs(o["total_usd"]-o["usd_per_hour"]*14*24*4)<1e-6 and bool(o["price_date"] and o["price_source"]) for o in d["options"] if o["option"]=="capacity-block"]==[True] and [abs(o["total_usd"]-o["usd_per_hour"]*336*4)<1e-6 for o in d["options"] if o["option"]=="on-demand"]==[True]' pricing p5.48xlarge --hours 336 --count 4 --json
+expect_json "pricing capacity block 337 h" 'd["capacity_block_days"]==15' pricing p5.48xlarge --hours 337 --json
+expect_json "pricing no capacity block" 'd["capacity_block_days"] is None and any("not sold as EC2 Capacity Blocks" in n for n in d["notes"])' pricing g6.xlarge --hours 48 --json
+expect_exit "pricing hours conflict" 2 "--hours: conflicts with --hours-per-month" pricing p5.48xlarge --hours 48 --months 2
+expect_json "show history has capacity blocks" '[h["date"] for h in d["history"] if h["kind"]=="capacity-block"]==sorted(h["date"] for h in d["history"] if h["kind"]=="capacity-block") and len([h for h in d["history"] if h["kind"]=="capacity-block"])>=2' show p5.48xlarge --history --json
+expect_json "g7 listed with prices" 'len(d)>=6 and all(r["instance_type"].startswith("g7.") and r["on_demand_usd_per_hour"] for r in d)' instances --family g7 --json
+# One stale-price warning line at most, whatever the number of stale sources and rows (issue 17).
+for cmd in "instances --region all" "instances --gpu H100 --region all" "catalog info" \
+  "pricing p4d.24xlarge --interruptible" "estimate --task finetune --model llama-3.1-8b --tokens 20M --instance p5.48xlarge"; do
+  # shellcheck disable=SC2086
+  n=$(GPUADVISOR_TODAY=2027-12-01 "$BIN" $cmd 2>&1 >/dev/null | grep -c 'older than')
+  if [ "$n" = 1 ]; then ok; else bad "$cmd: $n stale-price warning lines, want 1"; fi
+done
 expect_json "pricing spot not interruptible" 'd["cheapest"]!="spot"' pricing p4d.24xlarge --json
 # Checkpoints go at --storage-gbps (size / rate), and each interruption costs --restart of
 # extra time (overhead = write / interval + (interval / 2 + restart + read) / MTBI).

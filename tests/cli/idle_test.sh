@@ -89,6 +89,11 @@ expect_exit "bad inventory" 2 "badinv.csv:2" idle "$F" --inventory "$T/badinv.cs
 expect_exit "missing file" 3 "cannot open" idle "$T/nope.csv"
 expect_exit "bad threshold" 2 "--idle-threshold" idle "$F" --idle-threshold 120
 expect_exit "bad window" 2 "--idle-window" idle "$F" --idle-window soon
+# One purchase-option parser (issue 18): the same message as HTTP and Python, never on-demand.
+expect_exit "bad purchase" 2 '--purchase: expected one of on-demand, spot, reserved-1y-no-upfront, capacity-block, got "bogus"' idle "$F" --purchase bogus
+printf 'hostname,instance_type,region,purchase\nalways-idle,g6e.4xlarge,us-west-2,lease\n' > "$T/badbuy.csv"
+expect_exit "bad inventory purchase" 2 'badbuy.csv:2: purchase: expected one of on-demand' idle "$F" --inventory "$T/badbuy.csv"
+expect_json "reserved inventory priced as reserved" 'H["always-idle"]["purchase"]=="reserved-1y-no-upfront" and H["always-idle"]["price_source"]' idle "$F" --inventory <(printf 'hostname,instance_type,region,purchase\nalways-idle,g6e.4xlarge,us-east-1,reserved\n') --json
 expect_exit "noheader" 2 "--columns" idle "$T/short.csv" --telemetry-format nvidia-smi-csv --columns x,y
 tail -n +2 "$F" | head -100 > "$T/noheader.csv"
 expect_exit "noheader needs columns" 2 "noheader.csv:1" idle "$T/noheader.csv"

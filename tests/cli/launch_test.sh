@@ -33,7 +33,16 @@ expect_exit 2 '--cli-input-json: only with --format aws-cli' g6.xlarge --format 
   --cli-input-json
 expect_exit 2 '--format: expected aws-cli, cloudformation, terraform or skypilot' g6.xlarge \
   --format pulumi
-expect_exit 2 '--purchase: expected on-demand or spot' g6.xlarge --purchase reserved
+expect_exit 2 '--purchase: expected one of on-demand, spot, reserved-1y-no-upfront, capacity-block, got "bogus"' \
+  g6.xlarge --purchase bogus
+expect_exit 2 '--purchase capacity-block: g6.xlarge is not sold as EC2 Capacity Blocks' g6.xlarge \
+  --purchase capacity-block
+expect_exit 2 '--capacity-reservation-id: only with --purchase capacity-block' p5.48xlarge \
+  --capacity-reservation-id cr-0123456789abcdef0
+expect_exit 2 '--capacity-reservation-id: expected cr- and hex digits' p5.48xlarge \
+  --purchase capacity-block --capacity-reservation-id cr-xyz
+expect_exit 2 '--count: a Capacity Block holds 1 to 64 instances' p5.48xlarge --count 65 \
+  --purchase capacity-block
 expect_exit 2 '--count: expected 1..1000' g6.xlarge --count 0
 expect_exit 2 'launch: name an instance TYPE' --format aws-cli
 expect_exit 2 '--ebs-gib' g6.xlarge --ebs-gib -5
@@ -95,6 +104,23 @@ for f in aws-cli cloudformation terraform; do
     "$TMP/g5g.$f" || bad "g5g $f: no arm64 DLAMI"
 done
 
+# Capacity Block (issue 17): every format launches into the block's reservation, a parameter
+# when no id is given.
+for f in aws-cli cloudformation terraform; do
+  "$BIN" launch p5.48xlarge --count 4 --purchase capacity-block --format $f >"$TMP/cb.$f" \
+    2>/dev/null || bad "p5 capacity-block $f failed"
+  grep -qiE 'capacity-block' "$TMP/cb.$f" || bad "p5 capacity-block $f: no capacity-block market"
+  grep -qiE 'CapacityReservationId|capacity_reservation_id' "$TMP/cb.$f" ||
+    bad "p5 capacity-block $f: no reservation id"
+  grep -qiE 'PlacementGroup|aws_placement_group|"Placement"' "$TMP/cb.$f" &&
+    bad "p5 capacity-block $f: placement group inside a block"
+done
+grep -q 'CAPACITY_RESERVATION_ID:?set' "$TMP/cb.aws-cli" || bad "aws-cli: reservation id not asked for"
+grep -q 'CapacityReservationId: !Ref CapacityReservationId' "$TMP/cb.cloudformation" ||
+  bad "cloudformation: reservation id not a parameter"
+grep -q 'capacity_reservation_id = var.capacity_reservation_id' "$TMP/cb.terraform" ||
+  bad "terraform: reservation id not a variable"
+
 # SkyPilot for the p5 x 4 spot plan.
 "$BIN" launch p5.48xlarge --count 4 --purchase spot --format skypilot >"$TMP/sky.yaml" 2>/dev/null
 for want in 'num_nodes: 4' 'accelerators: "H100:8"' 'use_spot: true' 'network_tier: best' \
@@ -116,7 +142,8 @@ cmp -s "$TMP/main.tf" "$TMP/g6.terraform" || bad "--out differs from stdout"
 "$BIN" launch p5.48xlarge --count 4 --purchase spot --dataset-gib 200 --checkpoint-gib 60 \
   --format terraform >"$TMP/p5.tf" 2>/dev/null
 "$BIN" launch trn1.32xlarge --count 2 --format terraform >"$TMP/trn1.tf" 2>/dev/null
-for tf in "$TMP/p5.tf" "$TMP/trn1.tf" "$TMP/g6.terraform" "$TMP/g5g.terraform"; do
+for tf in "$TMP/p5.tf" "$TMP/trn1.tf" "$TMP/g6.terraform" "$TMP/g5g.terraform" \
+  "$TMP/cb.terraform"; do
   python3 - "$tf" <<'PY' || bad "terraform structure: $tf"
 import re, sys
 text = open(sys.argv[1]).read()

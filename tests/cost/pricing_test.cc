@@ -120,6 +120,62 @@ TEST(PricingTest, BadUsageNamesTheFlag) {
   EXPECT_EQ(PriceUsage(Type(10, 3, 6, 0), "eu-west-3", {}).status().code(), StatusCode::kNotFound);
 }
 
+// Capacity Blocks (issue 17): whole days of block at the catalog's instance-hour rate, paid
+// upfront for every instance; 336 h is exactly 14 days, one hour more is a 15th day.
+InstanceType BlockType() {
+  InstanceType t = Type(50, 20, 35, 4);
+  t.usage_classes.push_back("capacity-block");
+  t.regions[0].capacity_block = Price{40, {"cb-test", "2026-07-22"}, false, ""};
+  RegionOffer other;
+  other.region = "eu-north-1";
+  other.on_demand = Price{60, {"test", "2026-07-01"}, false, ""};
+  t.regions.insert(t.regions.begin(), other);  // regions stay sorted by name
+  return t;
+}
+
+UsagePattern Continuous(double hours, int instances) {
+  UsagePattern u;
+  u.hours_per_month = kHoursPerMonth;
+  u.months = hours / kHoursPerMonth;
+  u.instances = instances;
+  return u;
+}
+
+TEST(PricingTest, CapacityBlockIsWholeDaysPaidUpfront) {
+  Result<PricingResult> r = PriceUsage(BlockType(), "us-east-1", Continuous(336, 4));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const PurchaseOptionCost& cb = Option(*r, "capacity-block");
+  ASSERT_TRUE(cb.priced);
+  EXPECT_EQ(r->capacity_block_days, 14);
+  EXPECT_DOUBLE_EQ(*cb.usd_per_hour, 40);
+  EXPECT_DOUBLE_EQ(*cb.upfront_usd, 40.0 * 14 * 24);
+  EXPECT_DOUBLE_EQ(*cb.total_usd, 40.0 * 14 * 24 * 4);
+  EXPECT_EQ(cb.from.source, "cb-test");
+  EXPECT_EQ(cb.from.date, "2026-07-22");
+  EXPECT_EQ(r->options[r->cheapest].option, "capacity-block");  // below on-demand, no spot use
+  r = PriceUsage(BlockType(), "us-east-1", Continuous(337, 1));
+  EXPECT_EQ(r->capacity_block_days, 15);
+  EXPECT_DOUBLE_EQ(*Option(*r, "capacity-block").total_usd, 40.0 * 15 * 24);
+  r = PriceUsage(BlockType(), "us-east-1", Continuous(2, 1));  // the shortest block is a day
+  EXPECT_EQ(r->capacity_block_days, 1);
+  EXPECT_EQ(CapacityBlockDays(24.0 * 182 + 1), 183);
+  r = PriceUsage(BlockType(), "us-east-1", Continuous(24.0 * 200, 1));
+  EXPECT_NE(Option(*r, "capacity-block").note.find("2 consecutive blocks"), std::string::npos);
+  r = PriceUsage(BlockType(), "us-east-1", Continuous(24, 65));
+  EXPECT_FALSE(Option(*r, "capacity-block").suitable);  // a block holds at most 64 instances
+}
+
+TEST(PricingTest, CapacityBlockMissingSaysWhy) {
+  Result<PricingResult> r = PriceUsage(BlockType(), "eu-north-1", Continuous(48, 1));
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(Option(*r, "capacity-block").priced);
+  EXPECT_NE(Option(*r, "capacity-block").note.find("offered in us-east-1"), std::string::npos);
+  r = PriceUsage(Type(10, 4, 6, 0), "us-east-1", Continuous(48, 1));
+  EXPECT_NE(Option(*r, "capacity-block").note.find("not sold as EC2 Capacity Blocks"),
+            std::string::npos);
+  EXPECT_FALSE(r->capacity_block_days.has_value());
+}
+
 // Issue 16: the spot model's inputs have ranges; past them the figures came out as inf or with
 // hundreds of digits.
 TEST(PricingTest, SpotModelInputsOutsideTheirRangesNameTheFlag) {

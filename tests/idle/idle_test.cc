@@ -123,7 +123,7 @@ TEST(IdleFleet, InventoryPricesHostsAndWindowChangesIdleness) {
   EXPECT_EQ(h["always-idle"].instance_type, "g6e.2xlarge");
   EXPECT_FALSE(h["always-idle"].type_guessed);
   EXPECT_NEAR(*h["always-idle"].wasted_usd, 48 * OnDemand("g6e.2xlarge"), 1e-6);
-  EXPECT_EQ(h["dips"].purchase, "spot");
+  EXPECT_EQ(h["dips"].purchase, PurchaseKind::kSpot);
   EXPECT_NEAR(*h["dips"].idle_fraction, 2.0 / 60, 1e-9);
   EXPECT_EQ(h["dips"].idle_period_count, 48u);
 }

@@ -24,6 +24,7 @@ run g6 g6.xlarge --subnet-id subnet-0abc --security-group-ids sg-1 --dataset-gib
 run trn1 trn1.32xlarge --count 2 --checkpoint-gib 50
 run g5g g5g.xlarge --key-name my-key
 run p6b300 p6-b300.48xlarge --count 2
+run p5-cb p5.48xlarge --count 8 --purchase capacity-block --capacity-reservation-id cr-0123456789abcdef0
 # One cfn-lint run over every template (it starts slowly). Exit bits: 2 = errors; 4 warnings and
 # 8 informational findings are allowed.
 cfn-lint --format parseable -- "$TMP"/*.yaml >"$TMP/lint.out"

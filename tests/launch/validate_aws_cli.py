@@ -76,6 +76,20 @@ check("/neuron/dlami/" in doc["ImageId"], "trn1: Neuron DLAMI")
 data = [b for b in doc["BlockDeviceMappings"] if b["DeviceName"] == "/dev/sdf"]
 check(data and data[0]["Ebs"]["VolumeSize"] == 840, f"trn1: data volume (500+2x100)x1.2 = 840 GiB")
 
+# Capacity Block (issue 17): the capacity-block market and the reservation it launches into; the
+# block's instances are co-located already, so no placement group.
+doc = launch("p5.48xlarge", "--count", "8", "--purchase", "capacity-block",
+             "--capacity-reservation-id", "cr-0123456789abcdef0")
+check(doc.get("InstanceMarketOptions") == {"MarketType": "capacity-block"},
+      f"p5 capacity block: market {doc.get('InstanceMarketOptions')}")
+check(doc.get("CapacityReservationSpecification", {}).get("CapacityReservationTarget") ==
+      {"CapacityReservationId": "cr-0123456789abcdef0"}, "p5 capacity block: reservation target")
+check("Placement" not in doc, "p5 capacity block: no placement group")
+# Without an id the document carries a placeholder the script substitutes.
+doc = launch("trn1.32xlarge", "--count", "2", "--purchase", "capacity-block")
+check(doc["CapacityReservationSpecification"]["CapacityReservationTarget"]
+      ["CapacityReservationId"] == "@CAPACITY_RESERVATION_ID@", "trn1 capacity block: placeholder")
+
 for f in failures:
     print("FAIL:", f)
 print(f"{'FAILED' if failures else 'ok'}: aws-cli documents validated with botocore "

@@ -435,6 +435,9 @@ def test_idle_errors(tmp_path, cli_error):
     with pytest.raises(ga.InvalidArgument) as err:
         ga.idle(f, purchase="lease")
     assert err.value.field == "purchase"
+    assert isinstance(err.value, ValueError)
+    assert str(err.value) == cli_error("idle", str(f), "--purchase", "lease")[0]
+    assert "expected one of on-demand, spot, reserved-1y-no-upfront, capacity-block" in str(err.value)
     with pytest.raises(ga.IoError):
         ga.idle(tmp_path / "missing.csv")
     bad = tmp_path / "hosts.csv"

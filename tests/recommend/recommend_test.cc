@@ -3,9 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 #include <string>
 
+#include "gpuadvisor/cost.h"
 #include "workload/test_hardware.h"
 
 namespace gpuadvisor {
@@ -132,6 +134,74 @@ TEST(RecommendTest, RegionsAndPurchaseOptionsAreRespected) {
     EXPECT_EQ(p.purchase, PurchaseKind::kOnDemand);
     ASSERT_NE(p.type->FindRegion("eu-west-1"), nullptr);
   }
+}
+
+// Capacity Blocks (issue 17): asked for, the best block plan is ranked (in the top plans or as
+// the purchase alternative), billed for whole days at the catalog's block rate; a large spot
+// cluster of a family sold as blocks says it realistically needs one, and at what cost.
+TEST(RecommendTest, CapacityBlocksAreRankedAndLargeSpotClustersPointToThem) {
+  RecommendRequest req;
+  req.deadline_hours = 30 * 24;
+  req.purchase = {PurchaseKind::kOnDemand, PurchaseKind::kSpot, PurchaseKind::kCapacityBlock};
+  req.top = 3;
+  Result<Recommendation> got = Recommend(
+      testing::EmbeddedForTests(),
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"}}), req);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  const Recommendation& r = *got;
+  ASSERT_FALSE(r.plans.empty());
+  std::vector<Plan> all = r.plans;
+  all.insert(all.end(), r.purchase_alternatives.begin(), r.purchase_alternatives.end());
+  const Plan* block = nullptr;
+  for (const Plan& p : all) {
+    if (p.purchase == PurchaseKind::kCapacityBlock && block == nullptr) block = &p;
+  }
+  ASSERT_NE(block, nullptr) << "no capacity-block plan ranked";
+  EXPECT_GT(block->rank, 0);
+  EXPECT_TRUE(block->type->HasUsageClass("capacity-block")) << block->type->name;
+  const Price* rate =
+      PurchasePrice(*block->type->FindRegion(block->region), PurchaseKind::kCapacityBlock);
+  ASSERT_NE(rate, nullptr);
+  EXPECT_EQ(block->price_from.source, rate->from.source);
+  const double days = std::ceil(block->time_hours / 24 - 1e-9);
+  EXPECT_NEAR(block->cost_usd, rate->usd_per_hour * block->instances * days * 24, 1e-6);
+  EXPECT_LE(block->instances, kCapacityBlockMaxInstances);
+  bool why = false;
+  for (const std::string& s : block->why) why = why || s.rfind("Capacity Block of ", 0) == 0;
+  EXPECT_TRUE(why);
+  for (const Plan& p : r.plans) {
+    if (p.purchase != PurchaseKind::kSpot || p.instances < 8 ||
+        !p.type->HasUsageClass("capacity-block") ||
+        !PurchasePrice(*p.type->FindRegion(p.region), PurchaseKind::kCapacityBlock)) {
+      continue;
+    }
+    bool points = false;
+    for (const std::string& w : p.warnings) {
+      points = points || w.find("realistically needs a Capacity Block: ") != std::string::npos;
+    }
+    EXPECT_TRUE(points) << p.type->name << " x " << p.instances;
+  }
+}
+
+// By default a training run also prices blocks, for multi-node plans only; serving never does.
+TEST(RecommendTest, DefaultPurchaseSetOffersBlocksToMultiNodeTraining) {
+  RecommendRequest req;
+  req.deadline_hours = 30 * 24;
+  req.top = 40;
+  const Recommendation r = RunSearch(
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"}}), req);
+  bool block = false;
+  for (const Plan& p : r.plans) {
+    if (p.purchase != PurchaseKind::kCapacityBlock) continue;
+    block = true;
+    EXPECT_GE(p.instances, 2);
+  }
+  for (const Plan& p : r.purchase_alternatives)
+    block = block || p.purchase == PurchaseKind::kCapacityBlock;
+  EXPECT_TRUE(block);
+  const Recommendation serve =
+      RunSearch(MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"}, {"concurrency", "4"}}));
+  for (const Plan& p : serve.plans) EXPECT_NE(p.purchase, PurchaseKind::kCapacityBlock);
 }
 
 TEST(RecommendTest, ParetoFrontIsNonDominatedAndObjectivesOrder) {

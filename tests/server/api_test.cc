@@ -289,6 +289,14 @@ TEST(ApiTest, IdleFromUploadedTelemetry) {
   ExpectError(Call("POST", "/v1/idle", ""), 400, "body");
   ExpectError(Call("POST", "/v1/idle", *csv, {{"idle-threshold", "150"}}), 400, "idle-threshold");
   ExpectError(Call("POST", "/v1/idle", *csv, {{"format", "excel"}}), 400, "format");
+  // Issue 18: an unknown purchase option was priced as on-demand (200); now the CLI's error.
+  json bad = ExpectError(Call("POST", "/v1/idle", *csv, {{"purchase", "bogus"}}), 400, "purchase");
+  EXPECT_EQ(bad["message"],
+            "purchase: expected one of on-demand, spot, reserved-1y-no-upfront, capacity-block, "
+            "got \"bogus\"");
+  EXPECT_EQ(Call("POST", "/v1/idle", *csv, {{"purchase", "spot"}, {"instance-type", "g6e.xlarge"}})
+                .status,
+            200);
   ExpectError(Call("POST", "/v1/idle", *csv, {{"instance-type", "g6e.xlarg"}}), 400,
               "instance-type");
   ExpectError(Call("POST", "/v1/idle", *csv, {{"colour", "red"}}), 400, "colour");

@@ -102,6 +102,14 @@ struct Builder {
   std::map<std::tuple<std::string, std::string, int>, Candidate> prices;
   std::map<std::pair<std::string, std::string>, std::pair<SpotAdvice, const CatalogSource*>> bands;
   std::map<std::pair<std::string, std::string>, std::set<std::string>> azs;
+  // Capacity Block rates per (type, region): every dated observation, for the headline (newest
+  // date) and the history.
+  struct BlockRate {
+    double usd = 0;
+    std::string date;
+    const CatalogSource* src = nullptr;
+  };
+  std::map<std::pair<std::string, std::string>, std::vector<BlockRate>> blocks;
   std::set<std::pair<std::string, std::string>> offered;
   std::set<std::string> offering_regions;  // regions the offering sources cover
   // Project-owned figures, applied once every datasheet row is read (order-independent).
@@ -149,6 +157,40 @@ struct Builder {
       Offer(p, src);
     }
     return Status::OK();
+  }
+
+  Status AddCapacityBlocks(const BuildInput& in, const CatalogSource& src) {
+    Result<std::vector<build::CapacityBlockRate>> recs =
+        build::ReadCapacityBlockCsv(in.text, in.origin);
+    if (!recs.ok()) return recs.status();
+    for (build::CapacityBlockRate& r : *recs) {
+      if (!IsRegionCode(r.region)) {
+        ++skipped_local_zone_rows;
+        continue;
+      }
+      blocks[{r.instance_type, r.region}].push_back({r.usd_per_hour, std::move(r.date), &src});
+    }
+    return Status::OK();
+  }
+
+  // The newest dated rate is the price; each date's rate (first source listing it) is history.
+  void SetCapacityBlock(const std::string& type, RegionOffer* o) const {
+    auto it = blocks.find({type, o->region});
+    if (it == blocks.end()) return;
+    std::vector<BlockRate> rates = it->second;
+    std::stable_sort(rates.begin(), rates.end(),
+                     [](const BlockRate& a, const BlockRate& b) { return a.date < b.date; });
+    std::string last_date;
+    for (const BlockRate& r : rates) {
+      if (r.date == last_date) continue;
+      last_date = r.date;
+      o->history.push_back({"capacity-block", r.usd, {r.src->id, r.date}});
+    }
+    const PricePoint& newest = o->history.back();
+    Price p;
+    p.usd_per_hour = newest.usd_per_hour;
+    p.from = newest.from;
+    o->capacity_block = p;
   }
 
   Status AddSpotAdvisor(const BuildInput& in, const CatalogSource& src) {
@@ -208,6 +250,7 @@ struct Builder {
       return AddPrices(in, src, cols);
     }
     if (f == "spot-advisor-json") return AddSpotAdvisor(in, src);
+    if (f == "capacity-block-csv") return AddCapacityBlocks(in, src);
     if (f == "offerings-csv") return AddOfferings(in);
     return Status::InvalidArgument(in.origin + ": unknown source format \"" + f + "\"");
   }
@@ -266,6 +309,7 @@ struct Builder {
     o.on_demand = get(PriceRecord::kOnDemand);
     o.spot = get(PriceRecord::kSpot);
     o.reserved_1y_no_upfront = get(PriceRecord::kReserved1yNoUpfront);
+    SetCapacityBlock(type, &o);
     if (auto it = bands.find({type, region}); it != bands.end()) {
       const SpotAdvice& a = it->second.first;
       const CatalogSource& s = *it->second.second;
@@ -288,6 +332,7 @@ struct Builder {
     std::set<std::pair<std::string, std::string>> keys;  // (type, region)
     for (const auto& [k, c] : prices) keys.insert({std::get<0>(k), std::get<1>(k)});
     for (const auto& tr : offered) keys.insert(tr);
+    for (const auto& [tr, rates] : blocks) keys.insert(tr);
     for (const auto& [tr, b] : bands) {
       if (types.count(tr.first)) keys.insert(tr);
     }
@@ -389,6 +434,9 @@ Result<Catalog> BuildCatalog(const std::vector<BuildInput>& inputs,
   c.notes.push_back(
       "Spot: the lowest AZ price of the winning source; where no source has one, on-demand x "
       "(1 - spot-advisor savings), marked estimated.");
+  c.notes.push_back(
+      "Capacity Blocks: the rate with the newest date per type and region; every dated rate is "
+      "kept in history[].");
   c.notes.push_back("Regions are commercial and GovCloud regions; " +
                     std::to_string(b.skipped_local_zone_rows) +
                     " price rows for Local/Wavelength Zones and China (CNY) were left out.");

@@ -71,6 +71,48 @@ Result<std::vector<PriceRecord>> ReadPriceCsv(std::string_view csv, std::string_
   return out;
 }
 
+Result<std::vector<CapacityBlockRate>> ReadCapacityBlockCsv(std::string_view csv,
+                                                            std::string_view origin) {
+  static const char* kRate = "capacity_block_usd_per_hour_instance";
+  CsvReader reader(csv, std::string(origin));
+  Result<CsvHeader> header =
+      ReadHeader(reader, origin, {"instance_type", "region", kRate, "last_updated"});
+  if (!header.ok()) return header.status();
+  const int type_col = header->Find("instance_type"), region_col = header->Find("region"),
+            rate_col = header->Find(kRate), date_col = header->Find("last_updated");
+  const size_t need = static_cast<size_t>(std::max({type_col, region_col, rate_col, date_col})) + 1;
+  std::vector<CapacityBlockRate> out;
+  std::vector<std::string> row;
+  while (reader.Next(&row)) {
+    if (row.size() == 1 && row[0].empty()) continue;  // blank line
+    if (row.size() < need) {
+      return Status::ParseError(reader.Where() + ": expected " + std::to_string(need) +
+                                " or more columns, got " + std::to_string(row.size()));
+    }
+    const std::string_view rate = Trim(row[static_cast<size_t>(rate_col)]);
+    if (rate.empty()) continue;
+    Result<double> v = ParseDouble(rate, kRate);
+    if (!v.ok() || *v < 0) {
+      return Status::ParseError(
+          reader.Where() + ": column \"" + kRate +
+          "\": expected a non-negative price in USD per instance-hour, got \"" + std::string(rate) +
+          "\"");
+    }
+    const std::string_view stamp = Trim(row[static_cast<size_t>(date_col)]);
+    const std::string date(stamp.substr(0, 10));
+    if (date.size() != 10 || date[4] != '-' || date[7] != '-') {
+      return Status::ParseError(reader.Where() +
+                                ": column \"last_updated\": expected an ISO date or timestamp, "
+                                "got \"" +
+                                std::string(stamp) + "\"");
+    }
+    out.push_back({std::string(Trim(row[static_cast<size_t>(type_col)])),
+                   std::string(Trim(row[static_cast<size_t>(region_col)])), date, *v});
+  }
+  if (!reader.status().ok()) return reader.status();
+  return out;
+}
+
 Result<std::vector<SpotAdvice>> ReadSpotAdvisorJson(std::string_view text,
                                                     std::string_view origin) {
   rapidjson::Document doc;

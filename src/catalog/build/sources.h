@@ -87,6 +87,18 @@ struct PriceCsvColumns {
 Result<std::vector<PriceRecord>> ReadPriceCsv(std::string_view csv, std::string_view origin,
                                               const PriceCsvColumns& columns);
 
+// EC2 Capacity Blocks for ML rates (header: instance_type, region,
+// capacity_block_usd_per_hour_instance, last_updated; other columns ignored). One dated rate per
+// row, dated by last_updated (ISO timestamp or date), so a history file of several versions
+// reads the same way. Rows with an empty rate are skipped.
+struct CapacityBlockRate {
+  std::string instance_type, region;
+  std::string date;  // "2026-07-22"
+  double usd_per_hour = 0;
+};
+Result<std::vector<CapacityBlockRate>> ReadCapacityBlockCsv(std::string_view csv,
+                                                            std::string_view origin);
+
 // AWS Spot Instance Advisor feed (spot-advisor-data.json): {"ranges":[{index,label,max}],
 // "spot_advisor":{region:{"Linux":{type:{"s":savings_pct,"r":range_index}}}}}. Linux only.
 struct SpotAdvice {

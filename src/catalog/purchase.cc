@@ -1,0 +1,87 @@
+// The purchase-option type: names, the one parser, and the catalog price of each option.
+#include "gpuadvisor/purchase.h"
+
+#include <algorithm>
+
+#include "util/strings.h"
+
+namespace gpuadvisor {
+
+const char* PurchaseKindName(PurchaseKind p) {
+  switch (p) {
+    case PurchaseKind::kOnDemand:
+      return "on-demand";
+    case PurchaseKind::kSpot:
+      return "spot";
+    case PurchaseKind::kReserved1y:
+      return "reserved-1y-no-upfront";
+    case PurchaseKind::kCapacityBlock:
+      return "capacity-block";
+  }
+  return "on-demand";
+}
+
+const std::vector<PurchaseKind>& AllPurchaseKinds() {
+  static const std::vector<PurchaseKind> kAll = {PurchaseKind::kOnDemand, PurchaseKind::kSpot,
+                                                 PurchaseKind::kReserved1y,
+                                                 PurchaseKind::kCapacityBlock};
+  return kAll;
+}
+
+Result<PurchaseKind> ParsePurchaseKind(std::string_view text, std::string_view field,
+                                       const std::vector<PurchaseKind>& allowed) {
+  const std::string name = ToLower(Trim(text));
+  // Short forms users type; the canonical names are PurchaseKindName's.
+  static const std::pair<const char*, PurchaseKind> kAliases[] = {
+      {"ondemand", PurchaseKind::kOnDemand},
+      {"reserved", PurchaseKind::kReserved1y},
+      {"reserved-1y", PurchaseKind::kReserved1y},
+      {"cb", PurchaseKind::kCapacityBlock}};
+  std::optional<PurchaseKind> found;
+  for (PurchaseKind p : AllPurchaseKinds()) {
+    if (name == PurchaseKindName(p)) found = p;
+  }
+  for (const auto& [alias, p] : kAliases) {
+    if (name == alias) found = p;
+  }
+  if (found && std::find(allowed.begin(), allowed.end(), *found) != allowed.end()) return *found;
+  std::string names;
+  for (PurchaseKind p : allowed)
+    names += std::string(names.empty() ? "" : ", ") + PurchaseKindName(p);
+  std::string msg(field);
+  msg += ": expected one of " + names + ", got \"" + std::string(text) + "\"";
+  return Status::InvalidArgument(msg);
+}
+
+Result<std::vector<PurchaseKind>> ParsePurchaseKinds(std::string_view text, std::string_view field,
+                                                     const std::vector<PurchaseKind>& allowed) {
+  std::vector<PurchaseKind> out;
+  for (std::string_view item : Split(text, ',')) {
+    if (Trim(item).empty()) continue;
+    Result<PurchaseKind> p = ParsePurchaseKind(item, field, allowed);
+    if (!p.ok()) return p.status();
+    if (std::find(out.begin(), out.end(), *p) == out.end()) out.push_back(*p);
+  }
+  return out;
+}
+
+const Price* PurchasePrice(const RegionOffer& o, PurchaseKind p) {
+  const std::optional<Price>* price = nullptr;
+  switch (p) {
+    case PurchaseKind::kOnDemand:
+      price = &o.on_demand;
+      break;
+    case PurchaseKind::kSpot:
+      price = &o.spot;
+      break;
+    case PurchaseKind::kReserved1y:
+      price = &o.reserved_1y_no_upfront;
+      break;
+    case PurchaseKind::kCapacityBlock:
+      price = &o.capacity_block;
+      break;
+  }
+  return price != nullptr && price->has_value() ? &**price : nullptr;
+}
+
+}  // namespace gpuadvisor
