@@ -63,9 +63,9 @@ Result<const GpuSpec*> ResolveGpu(const Catalog& catalog, std::string_view name)
 // A100-80GB) or an AWS name shared by them; otherwise an alias or full name selects its row.
 // InvalidArgument with GpuSuggestion when nothing matches (never an empty selection).
 Result<std::vector<const GpuSpec*>> ResolveGpuFamily(const Catalog& catalog, std::string_view name);
-// "did you mean A10G?" for an unknown GPU name, or "" when nothing is close. Names are compared
-// without case and punctuation; the model number decides first (A10 -> A10G, not A100), then
-// the edit distance; every name at the best score is listed.
+// "did you mean A10G?" for an unknown GPU name (model ids and families), or "" when nothing is
+// close. Names are compared without case and punctuation, by edit distance; at equal distance the
+// same model number wins (A10 -> A10G, not A100). Every name at the best score is listed.
 std::string GpuSuggestion(const Catalog& catalog, std::string_view name);
 
 // "" when `type` has an on-demand price in `region`; else why not and where it is offered:

@@ -300,37 +300,32 @@ Result<std::vector<const GpuSpec*>> ResolveGpuFamily(const Catalog& c, std::stri
 std::string GpuSuggestion(const Catalog& c, std::string_view name) {
   const std::string n = NormalizeName(name);
   const std::string digits = DigitsOf(n);
-  struct Scored {
-    bool other_number;  // the model number differs: A10 vs A100 is another GPU, A10G a variant
-    size_t distance;
-    std::string name;
-  };
-  std::vector<Scored> scored;
+  // Score: twice the edit distance, plus one when the model number differs, so at equal distance
+  // the same number wins: A10 -> A10G (a variant), not A100 (another GPU).
+  std::vector<std::pair<size_t, std::string>> scored;
   auto consider = [&](const std::string& candidate) {
     const std::string cn = NormalizeName(candidate);
     const size_t d = EditDistance(n, cn);
     // Close in spelling, or the typed name is a prefix of the candidate ("rtx pro" ->
     // RTX-PRO-4500).
     if (d > std::max<size_t>(2, n.size() / 3) && !(n.size() >= 2 && StartsWith(cn, n))) return;
-    scored.push_back({DigitsOf(cn) != digits, d, candidate});
+    scored.emplace_back(2 * d + (DigitsOf(cn) != digits ? 1 : 0), candidate);
   };
   for (const GpuSpec& g : c.gpus) {
     consider(g.model);
     if (GpuFamily(g.model) != g.model) consider(GpuFamily(g.model));
   }
   if (scored.empty()) return "";
-  std::sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
-    return std::tie(a.other_number, a.distance, a.name) <
-           std::tie(b.other_number, b.distance, b.name);
-  });
+  std::sort(scored.begin(), scored.end());
   std::vector<std::string> best;
-  for (const Scored& x : scored) {
-    if (x.other_number != scored[0].other_number || x.distance != scored[0].distance) break;
-    if (std::find(best.begin(), best.end(), x.name) == best.end()) best.push_back(x.name);
+  for (const auto& [score, candidate] : scored) {
+    if (score != scored[0].first) break;
+    if (std::find(best.begin(), best.end(), candidate) == best.end()) best.push_back(candidate);
   }
   std::string out = "did you mean ";
-  for (size_t i = 0; i < best.size(); ++i)
+  for (size_t i = 0; i < best.size(); ++i) {
     out += (i ? (i + 1 == best.size() ? " or " : ", ") : "") + best[i];
+  }
   return out + "?";
 }
 
