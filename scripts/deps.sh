@@ -13,6 +13,9 @@ done
 command -v chromium >/dev/null || missing+=(chromium)
 command -v npm >/dev/null || missing+=(nodejs npm)
 command -v wrk >/dev/null || missing+=(wrk)
+# The `idle --prometheus` end-to-end test starts a real prometheus 2.x on a loopback port and
+# backfills it with promtool (tests/cli/idle_prometheus_test.sh).
+command -v promtool >/dev/null || missing+=(prometheus)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive

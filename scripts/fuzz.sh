@@ -11,10 +11,11 @@ for p in clang-19 libclang-rt-19-dev; do
 done
 CXX=clang++-19 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DGPUADVISOR_BUILD_FUZZ=ON -DGPUADVISOR_BUILD_TESTS=OFF >/dev/null
-cmake --build build-fuzz -j2 --target fuzz_catalog_json fuzz_price_csv fuzz_instance_types_json fuzz_workload \
-  fuzz_price_list_csv fuzz_price_list_json fuzz_aws_json
+targets=(catalog_json price_csv instance_types_json workload price_list_csv price_list_json aws_json
+         telemetry_csv telemetry_xml telemetry_prom telemetry_cloudwatch inventory_csv plan_file)
+cmake --build build-fuzz -j2 --target "${targets[@]/#/fuzz_}"
 mkdir -p build-fuzz/crashes
-for t in catalog_json price_csv instance_types_json workload price_list_csv price_list_json aws_json; do
+for t in "${targets[@]}"; do
   work=build-fuzz/corpus-$t
   mkdir -p "$work"
   log=build-fuzz/fuzz-$t.log
@@ -34,3 +35,19 @@ for t in catalog_json price_csv instance_types_json workload price_list_csv pric
     echo "fuzz $t: ${runs:-0} executions in ${seconds}s" >>"$GPUADVISOR_SUMMARY"
   fi
 done
+# The server's request-head parser (its own CMake block: no gpuadvisor_lib).
+cmake --build build-fuzz -j2 --target fuzz_http_head
+mkdir -p build-fuzz/corpus-http_head
+if ! ./build-fuzz/fuzz/fuzz_http_head -max_total_time="$seconds" -max_len=4096 \
+     -artifact_prefix=build-fuzz/crashes/http_head- build-fuzz/corpus-http_head \
+     fuzz/corpus/http_head >build-fuzz/fuzz-http_head.log 2>&1; then
+  tail -30 build-fuzz/fuzz-http_head.log
+  mkdir -p fuzz/regressions/http_head
+  cp build-fuzz/crashes/http_head-* fuzz/regressions/http_head/ 2>/dev/null || true
+  echo "fuzz: http_head FAILED; the input is now in fuzz/regressions/http_head/"
+  exit 1
+fi
+runs=$(grep -Eo 'Done [0-9]+ runs' build-fuzz/fuzz-http_head.log | tail -1 | grep -Eo '[0-9]+')
+echo "fuzz: http_head ${runs:-0} executions in ${seconds}s"
+[ -z "${GPUADVISOR_SUMMARY:-}" ] ||
+  echo "fuzz http_head: ${runs:-0} executions in ${seconds}s" >>"$GPUADVISOR_SUMMARY"

@@ -8,6 +8,21 @@
 // intervals and over 10 minutes is missing data, not time). Only a stretch of idle samples lasting
 // at least the window is an idle period: brief dips between bursts of work are not idleness.
 //
+// Enough data. A host observed for less than the idle window gets no idle verdict (its
+// idle_fraction and wasted_usd are null, its status "insufficient-data"); one observed for less
+// than IdleOptions::min_rightsizing_span_s (default a day) may be told to stop or to schedule, but
+// is never told to move to a smaller or cheaper type (status "collect-more").
+//
+// Bounded memory. State is a fixed-size summary per host and per GPU (a few hundred bytes; the
+// utilisation histograms are sparse until they need 4 KiB), and IdleOptions caps hosts and GPU
+// series per analysis: the next new host or GPU past a cap is an InvalidArgument error naming the
+// limit, so one request cannot grow memory without bound.
+//
+// Feeding the analysis. Any source (the file readers of telemetry.h, or a metrics API) passes
+// per-GPU samples to IdleAnalyzer::Add. REQUIRES: the timed samples of each GPU arrive in time
+// order (several files of one host: in order); a sample older than the GPU's previous one is a
+// ParseError naming origin:line. Samples of different GPUs and hosts may interleave freely.
+//
 // Money. The hourly price is the catalog's for the host's instance type, region and purchase
 // option (from an inventory, or guessed from the GPU name and count, which the report says).
 // Wasted dollars = price × idle hours of the whole host + price per GPU × hours single GPUs sat
@@ -33,6 +48,14 @@ struct IdleOptions {
   std::string region = "us-east-1";  // for hosts the inventory does not place
   std::string purchase = "on-demand";
   size_t max_periods = 20;  // idle periods listed per host (all are counted)
+  // Shortest observed time (hours covered, gaps excluded) for a rightsizing recommendation
+  // (fewer-gpus, smaller-gpu, spot): hours of data say nothing about next week's peak.
+  double min_rightsizing_span_s = 24 * 3600;
+  // Caps per analysis (one CLI run, one HTTP request): more distinct hosts, GPUs of one host, or
+  // (host, GPU) series in all is an InvalidArgument error naming the limit.
+  size_t max_hosts = 10000;
+  size_t max_gpus_per_host = 64;
+  size_t max_series = 100000;
 };
 
 // One line of an inventory CSV: hostname,instance_type[,region][,purchase].
@@ -70,8 +93,18 @@ struct IdleRecommendation {
   std::optional<double> savings_usd_per_month;  // if the observed pattern continues
 };
 
+// Whether a host had enough data for each kind of verdict. Stable names in the JSON `status`.
+enum class DataStatus {
+  kOk,                // observed for at least min_rightsizing_span_s: every recommendation
+  kCollectMore,       // at least the idle window, less than min_rightsizing_span_s: no rightsizing
+  kInsufficientData,  // less than the idle window: no idle verdict either
+};
+const char* DataStatusName(DataStatus s);  // "ok", "collect-more", "insufficient-data"
+
 struct HostUsage {
   std::string host;
+  DataStatus status = DataStatus::kOk;
+  std::string status_reason;  // why not kOk, for people ("" when kOk)
   std::string instance_type;  // "" when neither the inventory nor a guess gives one
   bool type_guessed = false;
   std::string type_note;  // how it was guessed, or why not
@@ -86,12 +119,12 @@ struct HostUsage {
   int gpus_busy = 0;  // GPUs over the threshold at the same time (99th percentile of ticks)
   std::optional<double> mem_used_max_mib, mem_total_mib;  // busiest GPU; per GPU
   double idle_hours = 0;
-  std::optional<double> idle_fraction;
+  std::optional<double> idle_fraction;   // null below the idle window (kInsufficientData)
   std::vector<IdlePeriod> idle_periods;  // the first IdleOptions::max_periods
   size_t idle_period_count = 0;
   double longest_idle_hours = 0;
-  double gpu_idle_hours = 0;  // GPU-hours single GPUs idled while the host worked
-  std::optional<double> wasted_usd;
+  double gpu_idle_hours = 0;         // GPU-hours single GPUs idled while the host worked
+  std::optional<double> wasted_usd;  // null without a price or an idle verdict
   IdleRecommendation recommendation;
   std::vector<IdleRecommendation> alternatives;  // other levers that also apply
   std::vector<GpuUsage> gpu_usage;               // by index
@@ -107,7 +140,8 @@ struct IdleReport {
   std::vector<std::string> warnings;
 };
 
-// Folds samples one at a time; Finish() prices and recommends. Not thread-safe.
+// Folds samples one at a time; Finish() prices and recommends. Not thread-safe; independent
+// analyzers may run on different threads.
 class IdleAnalyzer {
  public:
   IdleAnalyzer(std::shared_ptr<const Catalog> catalog, IdleOptions options);
@@ -115,8 +149,11 @@ class IdleAnalyzer {
   IdleAnalyzer(const IdleAnalyzer&) = delete;
   IdleAnalyzer& operator=(const IdleAnalyzer&) = delete;
 
-  // Errors: ParseError when a GPU's time goes backwards (origin:line).
+  // Errors: ParseError when a GPU's time goes backwards (origin:line); InvalidArgument when the
+  // sample's host or GPU would pass a cap of IdleOptions (the message names the limit).
   Status Add(const TelemetrySample& s);
+  // Names the input in Add()'s messages ("file.csv"); AddFile sets it to the path.
+  void set_origin(std::string origin);
   // Reads a file through Add(). IOError / ParseError naming file:line.
   Status AddFile(const std::string& path, const TelemetryOptions& options);
   // Errors: InvalidArgument for a bad option; NoResult when no samples were added.

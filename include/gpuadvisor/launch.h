@@ -92,6 +92,7 @@ struct LaunchPlan {
 
 // Errors: NotFound for an unknown type (with "did you mean"); InvalidArgument naming the flag for
 // a region the type is not offered in, spot on a type sold without spot, a bad count or size.
+// A launch needing many vCPUs gets a warning naming the EC2 vCPU quota it draws on.
 Result<LaunchPlan> PlanLaunch(const Catalog& catalog, const LaunchRequest& request);
 
 // Reads a plan saved from `recommend --json` (the whole output: plans[rank - 1]) or a single plan
@@ -100,6 +101,18 @@ Result<LaunchPlan> PlanLaunch(const Catalog& catalog, const LaunchRequest& reque
 // input in errors. Errors: ParseError naming the byte offset or the field and what was expected.
 Status ReadPlanJson(std::string_view json, std::string_view origin, int rank,
                     LaunchRequest* request);
+
+// CloudFormation's quota of resources declared in one template.
+inline constexpr int kCloudFormationMaxResources = 500;
+// Resources the CloudFormation template of `plan` declares: the instance role and profile, the
+// launch template, the placement group and the EFA security group with its ingress rule when the
+// plan has them, and an instance and its idle alarm per node (the EFA network interfaces are
+// part of the launch template, not resources of their own).
+int CloudFormationResourceCount(const LaunchPlan& plan);
+// Whether `plan` can be written as `format`. InvalidArgument naming --format, the count of
+// resources, the limit and the ways out for a CloudFormation template over
+// kCloudFormationMaxResources (AWS would reject the stack at deploy time).
+Status CheckLaunchFormat(const LaunchPlan& plan, LaunchFormat format);
 
 // The rendered files. `document` is what `launch` prints or writes with --out.
 struct LaunchSpec {

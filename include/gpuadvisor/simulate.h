@@ -41,8 +41,16 @@ struct Trace {
   double Peak() const;
 };
 
+// Bounds of every trace and fleet (as the estimator bounds its workloads): request rates (trace,
+// --diurnal, --capacity-rps) up to kMaxTraceRps, a trace spanning up to kMaxTraceDays, a static
+// fleet of up to kMaxFleetInstances. They keep every cost and request count finite.
+inline constexpr double kMaxTraceRps = 1e9;
+inline constexpr double kMaxTraceDays = 366;
+inline constexpr int kMaxFleetInstances = 100000;
+
 // CSV with a header naming timestamp (ISO / nvidia-smi style time, or seconds) and
-// requests_per_s columns. Errors: ParseError naming origin:line.
+// requests_per_s columns. Errors: ParseError naming origin:line (also for a rate over
+// kMaxTraceRps or a span over kMaxTraceDays).
 Result<Trace> ParseTraceCsv(std::string_view text, const std::string& origin);
 // A day-periodic load: trough at 04:00, peak at 16:00 (a cosine), for `days` days.
 Result<Trace> DiurnalTrace(double peak_rps, double trough_rps, double days, double step_s);
@@ -109,6 +117,7 @@ struct SimulationReport {
 
 // Simulates the given policy, static peak provisioning, and (when `search`) a grid of target
 // utilisations, cooldowns, minimum sizes and spot shares, keeping the cheapest within the SLO.
+// InvalidArgument when the trace's peak needs over kMaxFleetInstances instances.
 Result<SimulationReport> SimulateAndSearch(const Trace& trace, const FleetCosts& costs,
                                            const ScalingPolicy& policy, const PolicySearch& search,
                                            bool do_search, uint64_t seed = 1);

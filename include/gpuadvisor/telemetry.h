@@ -45,6 +45,11 @@ struct TelemetrySample {
   std::optional<double> util_pct;  // 0..100
   std::optional<double> mem_used_mib, mem_total_mib, power_w;
   size_t line = 0;  // where the sample came from, for messages
+  // A sample may summarise several readings of one window (prometheus_source.h): then the
+  // fields above are their means, `readings` their count and these their maxima (null: the
+  // sample is one reading).
+  uint32_t readings = 1;
+  std::optional<double> util_max_pct, mem_used_max_mib;
 };
 
 enum class TelemetryFormat { kAuto, kNvidiaSmiCsv, kNvidiaSmiXml, kPrometheus, kCloudWatch };

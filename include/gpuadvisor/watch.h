@@ -15,12 +15,28 @@
 
 namespace gpuadvisor {
 
+// What to do when the GPUs cannot be read for `wedged_after` samples in a row (a hung or
+// mismatched driver: nvidia-smi times out or fails). Names as on the command line.
+enum class WedgedPolicy {
+  // Default. Never act while the GPUs cannot be read, and restart the idle clock: a failed read
+  // says nothing about the work. After an unattended driver upgrade nvidia-smi fails ("Driver/
+  // library version mismatch") while running CUDA jobs go on; a hung nvidia-smi can be a busy
+  // GPU's driver. Stopping would kill that work; an idle instance costs only money.
+  kKeepAlive,
+  // Treat the wedged instance as idle: run the action (after the boot grace, unless the
+  // keep-alive file exists). For fleets where a wedged node is useless and is replaced.
+  kStop,
+};
+const char* WedgedPolicyName(WedgedPolicy p);  // "keep-alive", "stop"
+
 struct WatchOptions {
   double idle_threshold_pct = 5;
   double idle_s = 30 * 60;      // idle this long before acting
   double boot_grace_s = 600;    // no action this soon after boot
   std::string action = "stop";  // stop | hibernate | terminate | command:<shell command>
   bool dry_run = true;
+  int wedged_after = 5;  // failed reads in a row that make the driver "wedged", >= 1
+  WedgedPolicy on_wedged = WedgedPolicy::kKeepAlive;
 };
 
 enum class WatchDecision {
@@ -38,12 +54,18 @@ class WatchState {
   explicit WatchState(WatchOptions o) : o_(std::move(o)) {}
   // One sample at `now_s` (any monotonic clock) with `uptime_s` since boot. `utils` empty = no
   // reading. Returns the decision and sets *idle_for_s.
+  // A wedged driver under WedgedPolicy::kStop returns kAct (or kGrace / kKeepAlive); under
+  // kKeepAlive it returns kNoData and restarts the idle clock.
   WatchDecision Observe(double now_s, double uptime_s, const std::vector<double>& utils,
                         bool keep_alive, double* idle_for_s);
+  // Samples in a row without a reading, up to and including the last one observed.
+  int failed_reads() const { return failed_reads_; }
+  bool wedged() const { return failed_reads_ >= o_.wedged_after; }
 
  private:
   WatchOptions o_;
   std::optional<double> idle_since_;
+  int failed_reads_ = 0;
 };
 
 // Errors: InvalidArgument for an action other than stop|hibernate|terminate|command:CMD.
@@ -53,9 +75,13 @@ Status CheckWatchAction(const std::string& action);
 // --format=csv,noheader,nounits` output ("[N/A]" lines are skipped). ParseError on other text.
 Result<std::vector<double>> ParseSmiUtilization(const std::string& text);
 
-// Runs a command through /bin/sh -c and returns its standard output (IOError when it cannot run
-// or exits non-zero).
-Result<std::string> RunCapture(const std::string& command);
+// Runs a command through /bin/sh -c (stdin /dev/null, stderr inherited) and returns its standard
+// output. With timeout_s > 0 it gets that long: then the child's whole process group is killed
+// (SIGKILL) and reaped, and the pipe closed. A child stuck in an uninterruptible driver call
+// dies only when the call returns: it is reaped by a later call, so none stays a zombie.
+// IOError when it cannot start, exits non-zero, dies of a signal, writes over 1 MiB or runs out
+// of time ("... timed out after 20 s (killed)").
+Result<std::string> RunCapture(const std::string& command, double timeout_s = 0);
 
 // IMDSv2: PUT <endpoint>/latest/api/token, then GET <endpoint>/latest/meta-data/instance-id with
 // the token. `endpoint` is "http://host[:port]". IOError naming the step on failure.

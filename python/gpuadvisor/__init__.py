@@ -641,14 +641,29 @@ def idle(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
          idle_window: Union[str, float] = "30m", region: str = "us-east-1",
          purchase: str = "on-demand", telemetry_format: str = "auto",
          columns: Union[None, str, Sequence[str]] = None, host: Optional[str] = None,
-         catalog: Optional[Catalog] = None) -> IdleReport:
+         min_rightsizing_span: Union[str, float] = "24h", max_hosts: int = 10000,
+         catalog: Optional[Catalog] = None, prometheus: Optional[str] = None,
+         since: Union[str, float] = "7d", until: Union[None, str, float] = None,
+         selector: Optional[str] = None, step: Union[str, float] = "5m",
+         max_points: Optional[int] = None,
+         bearer_token_file: Union[None, str, os.PathLike] = None,
+         basic_auth_file: Union[None, str, os.PathLike] = None,
+         headers: Optional[Sequence[str]] = None) -> IdleReport:
     """Idle periods, wasted dollars and rightsizing from GPU telemetry (``gpuadvisor idle``).
 
     ``paths``: nvidia-smi CSV or ``-q -x`` XML, DCGM/Prometheus text, CloudWatch GetMetricData
     JSON (``.gz`` too). ``inventory``: CSV ``hostname,instance_type[,region][,purchase]``.
     ``idle_threshold`` percent utilisation; ``idle_window`` the shortest idle stretch (``"30m"``,
-    a number is hours). The GIL is released while the files are read. Raises IoError /
+    a number is hours). ``min_rightsizing_span``: observed time before a smaller type is suggested
+    (below the idle window a host gets no idle verdict; see each host's ``status``).
+    ``max_hosts`` caps distinct hosts (memory). The GIL is released while the files are read.
+    Raises IoError /
     ParseError naming file:line, InvalidArgument naming the option, NoResult without samples.
+
+    ``prometheus="http://host:9090"`` (with ``paths=[]``) reads DCGM metrics from a
+    Prometheus-compatible server instead, summarised there per ``step`` window over ``since``
+    up to ``until`` (``idle --prometheus``; ``selector`` label matchers, ``headers`` like
+    ``"X-Scope-OrgID: a"``, secrets from ``bearer_token_file`` / ``basic_auth_file``).
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -657,6 +672,13 @@ def idle(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
         "idle_threshold": _text(idle_threshold), "idle_window": _text(idle_window),
         "region": region, "purchase": purchase, "telemetry_format": telemetry_format,
         "columns": _text_list(columns), "host": host,
+        "min_rightsizing_span": _text(min_rightsizing_span), "max_hosts": _text(max_hosts),
+        "prometheus": prometheus,
+        "since": _text(since), "until": _text(until), "selector": selector, "step": _text(step),
+        "max_points": _text(max_points),
+        "bearer_token_file": None if bearer_token_file is None else os.fspath(bearer_token_file),
+        "basic_auth_file": None if basic_auth_file is None else os.fspath(basic_auth_file),
+        "headers": None if headers is None else list(headers),
     }
     data, warnings, text = _catalog_of(catalog)._core.idle([os.fspath(p) for p in paths], args)
     return IdleReport(data, warnings, text)

@@ -221,6 +221,8 @@ int Run(const LaunchOptions& o) {
   if (!built.ok()) return Fail(built);
   Result<LaunchPlan> plan = PlanLaunch(*ctx->catalog, req);
   if (!plan.ok()) return Fail(plan.status());
+  Status fits = CheckLaunchFormat(*plan, *format);
+  if (!fits.ok()) return Fail(fits);
   const LaunchSpec spec = RenderLaunch(*plan, *format);
   for (const std::string& w : plan->warnings) Warn(w);
   const std::string& text = o.cli_input_json ? spec.cli_input_json : spec.document;

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cli/common.h"
+#include "server/http_request.h"
 #include "server/http_server.h"
 #include "util/numbers.h"
 
@@ -21,6 +22,8 @@ struct ServeCliOptions {
   std::string max_price_age = "90";
   std::string max_body = "1M";
   std::string timeout = "5";
+  std::string header_timeout = "10";
+  std::string cache_bytes = "64M";
 };
 
 // --catalog FILE is re-read on every reload; the embedded catalog is parsed once.
@@ -53,6 +56,20 @@ Status ParseLimits(const ServeCliOptions& o, server::ServeOptions* s) {
   if (!t.ok()) return t.status();
   if (*t < 1 || *t > 3600) return Status::InvalidArgument("--timeout: expected 1s to 1h");
   s->read_timeout_s = s->write_timeout_s = s->keep_alive_timeout_s = static_cast<int>(*t);
+  const std::string& ht = o.header_timeout;
+  Result<double> head = ParseDurationSeconds(
+      ht.find_first_not_of("0123456789.") == std::string::npos ? ht + "s" : ht, "--header-timeout");
+  if (!head.ok()) return head.status();
+  if (*head < 1 || *head > 3600)
+    return Status::InvalidArgument("--header-timeout: expected 1s to 1h");
+  s->header_timeout_s = static_cast<int>(*head);
+  Result<double> cache = ParseSiNumber(o.cache_bytes, "--cache-bytes");
+  if (!cache.ok()) return cache.status();
+  if (*cache < 0 || *cache > 64e9) {
+    return Status::InvalidArgument("--cache-bytes: expected 0 to 64G bytes, got \"" +
+                                   o.cache_bytes + "\"");
+  }
+  s->cache_bytes = static_cast<size_t>(*cache);
   return Status::OK();
 }
 
@@ -99,7 +116,7 @@ int Run(const ServeCliOptions& o) {
   std::printf("gpuadvisor: serving http://%s:%d/ (API under /v1, OpenAPI at /v1/openapi.json)\n",
               host.c_str(), *port);
   std::printf("gpuadvisor: %s; %d worker threads; SIGHUP reloads the catalog, Ctrl-C stops\n",
-              checked->host == "127.0.0.1" || checked->host == "localhost" || checked->host == "::1"
+              server::IsLoopbackAddress(checked->host)
                   ? "bound to loopback only (--host 0.0.0.0 to expose it)"
                   : "listening beyond loopback: anyone who can reach this address can use it",
               checked->threads);
@@ -122,7 +139,10 @@ void SetupServe(CLI::App* app, int* exit_code) {
                   "Address to bind (default 127.0.0.1: this machine only)");
   app->add_option("--port", o->serve.port, "TCP port (default 8080; 0 = any free port)");
   app->add_option("--threads", o->serve.threads,
-                  "Worker threads, one per open connection (default 16)");
+                  "Worker threads answering complete requests (default 16); idle and slow "
+                  "connections hold none");
+  app->add_option("--max-connections", o->serve.max_connections,
+                  "Open connections at once, idle ones included (default 1024); more get 503");
   app->add_option("--catalog", o->catalog_path,
                   "Catalog file (default: the embedded catalog); re-read on reload");
   app->add_option("--max-price-age", o->max_price_age,
@@ -130,9 +150,17 @@ void SetupServe(CLI::App* app, int* exit_code) {
   app->add_option("--max-body", o->max_body, "Largest request body, bytes (default 1M)");
   app->add_option("--timeout", o->timeout,
                   "Read, write and keep-alive timeout (default 5s; idle clients are cut off)");
+  app->add_option("--header-timeout", o->header_timeout,
+                  "A request's head must arrive whole within this, however slowly (default 10s)");
   app->add_option("--cache", o->serve.cache_entries,
                   "Answers of estimate/recommend/pricing kept for identical requests (default "
                   "256; 0 = off)");
+  app->add_option("--cache-bytes", o->cache_bytes,
+                  "Bytes of those answers kept, least recently used dropped first (default 64M)");
+  app->add_option("--allow-host", o->serve.allow_hosts,
+                  "Answer requests whose Host header names this (repeatable). Bound to loopback, "
+                  "only localhost, 127.0.0.1 and [::1] are answered otherwise (DNS rebinding); "
+                  "bound elsewhere, any Host is answered unless this is given ('*' = any)");
   app->add_option("--cors", o->serve.cors_origin,
                   "Allow cross-origin requests from this origin (default: none)");
   app->footer(

@@ -34,17 +34,23 @@ Status Count(const std::string& text, const char* flag, int* out) {
   return Status::OK();
 }
 
+// Every numeric flag has a range (stated in --help and doc/cost-control.md); outside it, or not a
+// finite number, is exit 2 naming the flag.
+constexpr double kDay = 86400;
+
 Status ParsePolicy(const SimulateOptions& o, ScalingPolicy* p) {
+  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.target, "--target-utilization", 0.01, 1,
+                                            "a fraction, 0.01 to 1", &p->target_utilization));
+  GPUADVISOR_RETURN_IF_ERROR(ParseOptDuration(o.out_cooldown, "--scale-out-cooldown", 0, 7 * kDay,
+                                              "0 to 7d", &p->scale_out_cooldown_s));
+  GPUADVISOR_RETURN_IF_ERROR(ParseOptDuration(o.in_cooldown, "--scale-in-cooldown", 0, 7 * kDay,
+                                              "0 to 7d", &p->scale_in_cooldown_s));
   GPUADVISOR_RETURN_IF_ERROR(
-      ParseOptNumber(o.target, "--target-utilization", &p->target_utilization));
-  GPUADVISOR_RETURN_IF_ERROR(
-      ParseOptDuration(o.out_cooldown, "--scale-out-cooldown", &p->scale_out_cooldown_s));
-  GPUADVISOR_RETURN_IF_ERROR(
-      ParseOptDuration(o.in_cooldown, "--scale-in-cooldown", &p->scale_in_cooldown_s));
-  GPUADVISOR_RETURN_IF_ERROR(ParseOptDuration(o.boot, "--boot-time", &p->boot_s));
+      ParseOptDuration(o.boot, "--boot-time", 0, kDay, "0 to 1d", &p->boot_s));
   GPUADVISOR_RETURN_IF_ERROR(Count(o.min_instances, "--min-instances", &p->min_instances));
   GPUADVISOR_RETURN_IF_ERROR(Count(o.max_instances, "--max-instances", &p->max_instances));
-  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.spot_share, "--spot-share", &p->spot_share));
+  GPUADVISOR_RETURN_IF_ERROR(
+      ParseOptNumber(o.spot_share, "--spot-share", 0, 1, "a fraction, 0 to 1", &p->spot_share));
   return Status::OK();
 }
 
@@ -61,18 +67,21 @@ Result<Trace> LoadTrace(const SimulateOptions& o) {
     return Status::InvalidArgument("expected --trace FILE.csv or --diurnal PEAK[,TROUGH]");
   }
   std::vector<std::string_view> parts = Split(o.diurnal, ',');
-  Result<double> peak = ParseSiNumber(parts[0], "--diurnal");
-  if (!peak.ok()) return peak.status();
-  double trough = *peak / 5;
+  if (parts.size() > 2) {
+    return Status::InvalidArgument("--diurnal: expected PEAK[,TROUGH], got \"" + o.diurnal + "\"");
+  }
+  double peak = 0;
+  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(std::string(Trim(parts[0])), "--diurnal", 0,
+                                            kMaxTraceRps, "PEAK 0 to 1e9 req/s", &peak));
+  double trough = peak / 5;
   if (parts.size() > 1) {
-    Result<double> t = ParseSiNumber(parts[1], "--diurnal");
-    if (!t.ok()) return t.status();
-    trough = *t;
+    GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(std::string(Trim(parts[1])), "--diurnal", 0,
+                                              kMaxTraceRps, "TROUGH 0 to 1e9 req/s", &trough));
   }
   double days = 7, step = 300;
-  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.days, "--days", &days));
-  GPUADVISOR_RETURN_IF_ERROR(ParseOptDuration(o.step, "--step", &step));
-  return DiurnalTrace(*peak, trough, days, step);
+  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.days, "--days", 0, 366, "0 to 366", &days));
+  GPUADVISOR_RETURN_IF_ERROR(ParseOptDuration(o.step, "--step", 1, kDay, "1s to 1d", &step));
+  return DiurnalTrace(peak, trough, days, step);
 }
 
 int Run(const SimulateOptions& o) {
@@ -86,11 +95,8 @@ int Run(const SimulateOptions& o) {
   PolicySearch search;
   search.allow_spot = o.allow_spot || policy.spot_share > 0;
   double slo_pct = 0;
-  st = ParseOptNumber(o.slo, "--max-missed", &slo_pct);
+  st = ParseOptNumber(o.slo, "--max-missed", 0, 100, "a percentage, 0 to 100", &slo_pct);
   if (!st.ok()) return Fail(st);
-  if (slo_pct < 0 || slo_pct > 100) {
-    return Fail(Status::InvalidArgument("--max-missed: expected a percentage, 0 to 100"));
-  }
   search.max_violation_fraction = slo_pct / 100;
   Result<int64_t> seed = ParseInt(o.seed, "--seed");
   if (!seed.ok()) return Fail(seed.status());
@@ -100,9 +106,12 @@ int Run(const SimulateOptions& o) {
   if (!type.ok()) return Fail(type.status());
   double capacity = 0;
   if (!o.capacity.empty()) {
-    st = ParseOptNumber(o.capacity, "--capacity-rps", &capacity);
+    st = ParseOptNumber(o.capacity, "--capacity-rps", 0, kMaxTraceRps, "over 0, up to 1e9 req/s",
+                        &capacity);
     if (!st.ok()) return Fail(st);
-    if (!(capacity > 0)) return Fail(Status::InvalidArgument("--capacity-rps: expected > 0"));
+    if (!(capacity > 0)) {
+      return Fail(Status::InvalidArgument("--capacity-rps: expected over 0, up to 1e9 req/s"));
+    }
   } else {
     Result<Workload> w = BuildWorkload(o.workload);
     if (!w.ok()) return Fail(w.status());

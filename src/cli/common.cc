@@ -115,4 +115,34 @@ Status ParseOptDuration(const std::string& text, const char* flag, double* out_s
   return Status::OK();
 }
 
+namespace {
+
+// The message quotes what the user typed: a duration's seconds would not match `range`.
+Status InRange(double v, double lo, double hi, const std::string& text, const char* flag,
+               const char* range) {
+  if (v >= lo && v <= hi) return Status::OK();
+  return Status::InvalidArgument(std::string(flag) + ": expected " + range + ", got \"" + text +
+                                 "\"");
+}
+
+}  // namespace
+
+Status ParseOptNumber(const std::string& text, const char* flag, double lo, double hi,
+                      const char* range, double* out) {
+  double v = *out;
+  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(text, flag, &v));
+  GPUADVISOR_RETURN_IF_ERROR(InRange(v, lo, hi, text, flag, range));
+  *out = v;
+  return Status::OK();
+}
+
+Status ParseOptDuration(const std::string& text, const char* flag, double lo_s, double hi_s,
+                        const char* range, double* out_seconds) {
+  double v = *out_seconds;
+  GPUADVISOR_RETURN_IF_ERROR(ParseOptDuration(text, flag, &v));
+  GPUADVISOR_RETURN_IF_ERROR(InRange(v, lo_s, hi_s, text, flag, range));
+  *out_seconds = v;
+  return Status::OK();
+}
+
 }  // namespace gpuadvisor::cli

@@ -35,9 +35,19 @@ Status ValidateUsage(const UsagePattern& u) {
   if (u.instances < 1 || u.instances > 100000) {
     return Status::InvalidArgument("--count: expected 1 to 100000 instances");
   }
-  if (u.checkpoint_interval_s < 0 || u.checkpoint_gib < 0 || u.storage_gbps < 0 ||
-      u.restart_s < 0 || !std::isfinite(u.checkpoint_gib + u.checkpoint_interval_s)) {
-    return Status::InvalidArgument("--checkpoint-*: expected non-negative numbers");
+  // The spot model's inputs, bounded so every figure it forms stays finite and readable.
+  if (!(u.checkpoint_interval_s >= 0 && u.checkpoint_interval_s <= 30 * 86400)) {
+    return Status::InvalidArgument(
+        "--checkpoint-interval: expected 0 (the Young/Daly optimum) to 30d");
+  }
+  if (!(u.checkpoint_gib >= 0 && u.checkpoint_gib <= 1e6)) {
+    return Status::InvalidArgument("--checkpoint-gib: expected 0 to 1e6 GiB");
+  }
+  if (!(u.storage_gbps == 0 || (u.storage_gbps >= 0.001 && u.storage_gbps <= 1000))) {
+    return Status::InvalidArgument("--storage-gbps: expected 0 (EBS) or 0.001 to 1000 GB/s");
+  }
+  if (!(u.restart_s >= 0 && u.restart_s <= 7 * 86400)) {
+    return Status::InvalidArgument("--restart: expected 0 to 7d");
   }
   return Status::OK();
 }

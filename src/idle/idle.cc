@@ -5,6 +5,10 @@
 #include <cmath>
 #include <unordered_map>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/query.h"
 #include "util/csv.h"
@@ -14,30 +18,86 @@ namespace gpuadvisor {
 namespace {
 
 constexpr int kBins = 1001;  // utilisation histogram: 0.1 % per bin
+// Bins kept as (bin, count) pairs until there are this many; then 4 KiB of counts. Integer
+// percentages (nvidia-smi, DCGM GPU_UTIL) use at most 101 bins, so most GPUs stay sparse.
+constexpr size_t kSparseMax = 128;
+// An analyzer that held more series than this hands freed memory back to the system when it is
+// destroyed (glibc keeps freed chunks of a long-lived server otherwise).
+constexpr size_t kTrimAfterSeries = 1024;
 
-struct Histogram {
-  std::array<uint32_t, kBins> bins{};
-  uint64_t count = 0;
-  void Add(double pct) {
+// Utilisation histogram with 0.1 %-wide bins: the memory of a GPU does not grow with samples.
+class Histogram {
+ public:
+  void Add(double pct, uint32_t weight = 1) {
     if (std::isnan(pct)) return;
-    const int b = static_cast<int>(std::lround(std::clamp(pct, 0.0, 100.0) * 10));
-    ++bins[static_cast<size_t>(b)];
-    ++count;
+    AddBin(static_cast<uint16_t>(std::lround(std::clamp(pct, 0.0, 100.0) * 10)), weight);
   }
   void Merge(const Histogram& o) {
-    for (size_t i = 0; i < bins.size(); ++i) bins[i] += o.bins[i];
-    count += o.count;
+    o.ForEach([this](size_t bin, uint64_t n) {
+      AddBin(static_cast<uint16_t>(bin), static_cast<uint32_t>(n));
+    });
+  }
+  uint64_t count() const { return count_; }
+  // Calls f(bin, count) for every non-empty bin in increasing order.
+  template <typename F>
+  void ForEach(F f) const {
+    if (dense_) {
+      for (size_t i = 0; i < dense_->size(); ++i) {
+        if ((*dense_)[i] != 0) f(i, (*dense_)[i]);
+      }
+      return;
+    }
+    for (const Bin& x : sparse_) f(x.bin, x.n);
   }
   std::optional<double> Percentile(double p) const {
-    if (count == 0) return std::nullopt;
-    const auto rank = static_cast<uint64_t>(std::ceil(p * static_cast<double>(count)));
+    if (count_ == 0) return std::nullopt;
+    const auto rank =
+        std::max<uint64_t>(static_cast<uint64_t>(std::ceil(p * static_cast<double>(count_))), 1);
     uint64_t seen = 0;
-    for (size_t i = 0; i < bins.size(); ++i) {
-      seen += bins[i];
-      if (seen >= std::max<uint64_t>(rank, 1)) return static_cast<double>(i) / 10.0;
-    }
-    return 100.0;
+    std::optional<double> out;
+    ForEach([&](size_t bin, uint64_t n) {
+      seen += n;
+      if (!out && seen >= rank) out = static_cast<double>(bin) / 10.0;
+    });
+    return out.value_or(100.0);
   }
+  double Mean() const {
+    double sum = 0;
+    ForEach([&sum](size_t bin, uint64_t n) { sum += static_cast<double>(n * bin) / 10.0; });
+    return count_ == 0 ? 0 : sum / static_cast<double>(count_);
+  }
+
+ private:
+  struct Bin {
+    uint16_t bin;
+    uint32_t n;
+  };
+  void MakeDense() {
+    dense_ = std::make_unique<std::array<uint32_t, kBins>>();
+    for (const Bin& x : sparse_) (*dense_)[x.bin] = x.n;
+    sparse_.clear();
+    sparse_.shrink_to_fit();
+  }
+  void AddBin(uint16_t b, uint32_t n) {
+    count_ += n;
+    if (dense_) {
+      (*dense_)[b] += n;
+      return;
+    }
+    auto it = std::lower_bound(sparse_.begin(), sparse_.end(), b,
+                               [](const Bin& x, uint16_t v) { return x.bin < v; });
+    if (it != sparse_.end() && it->bin == b) {
+      it->n += n;
+    } else if (sparse_.size() < kSparseMax) {
+      sparse_.insert(it, Bin{b, n});
+    } else {
+      MakeDense();
+      (*dense_)[b] += n;
+    }
+  }
+  std::vector<Bin> sparse_;  // sorted by bin
+  std::unique_ptr<std::array<uint32_t, kBins>> dense_;
+  uint64_t count_ = 0;
 };
 
 // Idle stretches of one time series of (time, idle?) points.
@@ -119,6 +179,7 @@ struct HostState {
   std::vector<bool> tick_seen;
   double tick_util_sum = 0;
   int tick_util_n = 0, tick_busy = 0;
+  uint32_t tick_readings = 1;  // readings each GPU's sample of the tick summarises
   bool tick_all_idle = true;
   Histogram tick_util;              // mean over GPUs per tick
   std::vector<uint64_t> busy_hist;  // ticks by number of busy GPUs
@@ -128,38 +189,77 @@ struct HostState {
 
 std::string Lower(std::string_view s) { return ToLower(s); }
 
+// Host names are looked up by string_view (no copy per sample).
+struct NameHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+};
+
+Status LimitError(size_t limit, const char* what, const char* name) {
+  return Status::InvalidArgument("telemetry: more than " + std::to_string(limit) + " " + what +
+                                 " in one analysis (limit " + name +
+                                 "); split the telemetry into smaller inputs or raise the limit");
+}
+
 }  // namespace
 
 struct IdleAnalyzer::Impl {
   std::shared_ptr<const Catalog> catalog;
   IdleOptions o;
   std::vector<HostState> hosts;
-  std::unordered_map<std::string, size_t> host_index;
+  std::unordered_map<std::string, size_t, NameHash, std::equal_to<>> host_index;
   size_t last_host = SIZE_MAX;
+  size_t series = 0;  // (host, GPU) pairs in all
   std::string origin;
   std::vector<TelemetryFileInfo> files;
   uint64_t samples = 0;
 
-  HostState& HostFor(std::string_view name) {
-    if (last_host != SIZE_MAX && hosts[last_host].host == name) return hosts[last_host];
-    auto it = host_index.find(std::string(name));
+  ~Impl() {
+#ifdef __GLIBC__
+    if (series > kTrimAfterSeries) {
+      std::vector<HostState>().swap(hosts);
+      decltype(host_index)().swap(host_index);
+      malloc_trim(0);
+    }
+#endif
+  }
+
+  // The state of host `name`; null with *st set past IdleOptions::max_hosts.
+  HostState* HostFor(std::string_view name, Status* st) {
+    if (last_host != SIZE_MAX && hosts[last_host].host == name) return &hosts[last_host];
+    auto it = host_index.find(name);
     if (it == host_index.end()) {
+      if (hosts.size() >= o.max_hosts) {
+        *st = LimitError(o.max_hosts, "hosts", "max_hosts, --max-hosts");
+        return nullptr;
+      }
       it = host_index.emplace(std::string(name), hosts.size()).first;
       hosts.emplace_back(o.idle_window_s, o.max_periods);
       hosts.back().host = std::string(name);
     }
     last_host = it->second;
-    return hosts[it->second];
+    return &hosts[it->second];
   }
 
-  static size_t GpuSlot(HostState& h, const TelemetrySample& s, double window, size_t max) {
+  // The slot of the sample's GPU in `h`; SIZE_MAX with *st set past a GPU cap.
+  size_t GpuSlot(HostState& h, const TelemetrySample& s, Status* st) {
     for (size_t i = 0; i < h.gpus.size(); ++i) {
       GpuState& g = h.gpus[i];
-      if (s.gpu_index >= 0 ? g.index == s.gpu_index : (!s.uuid.empty() && g.uuid == s.uuid)) {
-        return i;
-      }
+      // By index, else by UUID; a sample with neither is the host's one unnamed GPU (not a new
+      // series per sample).
+      const bool same = s.gpu_index >= 0 ? g.index == s.gpu_index : g.index < 0 && g.uuid == s.uuid;
+      if (same) return i;
     }
-    h.gpus.emplace_back(window, max);
+    if (h.gpus.size() >= o.max_gpus_per_host) {
+      *st = LimitError(o.max_gpus_per_host, "GPUs of one host", "max_gpus_per_host");
+      return SIZE_MAX;
+    }
+    if (series >= o.max_series) {
+      *st = LimitError(o.max_series, "GPU series", "max_series");
+      return SIZE_MAX;
+    }
+    ++series;
+    h.gpus.emplace_back(o.idle_window_s, o.max_periods);
     GpuState& g = h.gpus.back();
     g.index = s.gpu_index;
     g.uuid = std::string(s.uuid);
@@ -171,41 +271,49 @@ struct IdleAnalyzer::Impl {
   void CloseTick(HostState& h) {
     if (!h.tick_t) return;
     if (h.tick_util_n > 0) {
-      h.tick_util.Add(h.tick_util_sum / h.tick_util_n);
+      h.tick_util.Add(h.tick_util_sum / h.tick_util_n, h.tick_readings);
       h.tracker.Add(*h.tick_t, h.tick_all_idle);
       if (h.busy_hist.size() <= static_cast<size_t>(h.tick_busy))
         h.busy_hist.resize(h.tick_busy + 1);
-      ++h.busy_hist[static_cast<size_t>(h.tick_busy)];
+      h.busy_hist[static_cast<size_t>(h.tick_busy)] += h.tick_readings;
     }
     h.tick_t.reset();
     std::fill(h.tick_seen.begin(), h.tick_seen.end(), false);
     h.tick_util_sum = 0;
     h.tick_util_n = 0;
     h.tick_busy = 0;
+    h.tick_readings = 1;
     h.tick_all_idle = true;
   }
 
   Status Add(const TelemetrySample& s) {
-    HostState& h = HostFor(s.host.empty() ? std::string_view("unknown") : s.host);
-    const size_t slot = GpuSlot(h, s, o.idle_window_s, o.max_periods);
+    Status st;
+    HostState* hp = HostFor(s.host.empty() ? std::string_view("unknown") : s.host, &st);
+    if (hp == nullptr) return st;
+    HostState& h = *hp;
+    const size_t slot = GpuSlot(h, s, &st);
+    if (slot == SIZE_MAX) return st;
     GpuState& g = h.gpus[slot];
-    ++g.samples;
-    ++h.samples;
-    ++samples;
+    // A window summary (prometheus_source.h) weighs as the readings it stands for.
+    const uint32_t n = std::max<uint32_t>(s.readings, 1);
+    const auto w = static_cast<double>(n);
+    g.samples += n;
+    h.samples += n;
+    samples += n;
     if (g.name.empty() && !s.gpu_name.empty()) g.name = std::string(s.gpu_name);
     if (s.mem_used_mib) {
-      g.mem_sum += *s.mem_used_mib;
-      g.mem_max = std::max(g.mem_max, *s.mem_used_mib);
-      ++g.mem_n;
+      g.mem_sum += *s.mem_used_mib * w;
+      g.mem_max = std::max(g.mem_max, s.mem_used_max_mib.value_or(*s.mem_used_mib));
+      g.mem_n += n;
     }
     if (s.mem_total_mib) g.mem_total = std::max(g.mem_total, *s.mem_total_mib);
     if (s.power_w) {
-      g.power_sum += *s.power_w;
-      ++g.power_n;
+      g.power_sum += *s.power_w * w;
+      g.power_n += n;
     }
     if (s.util_pct) {
-      g.util.Add(*s.util_pct);
-      g.util_sum += *s.util_pct;
+      g.util.Add(*s.util_pct, n);
+      g.util_sum += *s.util_pct * w;
     }
     if (!s.time_s) return Status::OK();
     const double t = *s.time_s;
@@ -218,12 +326,14 @@ struct IdleAnalyzer::Impl {
     g.last_t = t;
     if (!h.first_t || t < *h.first_t) h.first_t = t;
     if (!h.last_t || t > *h.last_t) h.last_t = t;
-    const bool idle = !s.util_pct || *s.util_pct <= o.idle_threshold_pct;
+    // A window is idle only when its busiest reading is.
+    const bool idle = !s.util_pct || s.util_max_pct.value_or(*s.util_pct) <= o.idle_threshold_pct;
     if (s.util_pct) g.tracker.Add(t, idle);
     // Host tick: a GPU reporting twice, or a sample 2 s after the tick began, starts a new one.
     if (h.tick_t && (h.tick_seen[slot] || t - *h.tick_t >= 2.0)) CloseTick(h);
     if (!h.tick_t) h.tick_t = t;
     h.tick_seen[slot] = true;
+    h.tick_readings = std::max(h.tick_readings, n);
     if (s.util_pct) {
       h.tick_util_sum += *s.util_pct;
       ++h.tick_util_n;
@@ -313,6 +423,36 @@ struct IdleAnalyzer::Impl {
     return usd_per_hour * kHoursPerMonth * share;
   }
 
+  // Whether the host was observed long enough for an idle verdict and for rightsizing.
+  void SetDataStatus(HostUsage& u) const {
+    const double span_s = u.hours_covered * 3600;
+    if (span_s <= 0) {
+      u.status = DataStatus::kInsufficientData;
+      u.status_reason =
+          "insufficient data: no time covered (a single snapshot); log utilisation over days, "
+          "e.g. nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu,memory.used,"
+          "memory.total --format=csv -l 60";
+    } else if (span_s < o.idle_window_s) {
+      u.status = DataStatus::kInsufficientData;
+      u.status_reason = "insufficient data: observed " + Span(span_s) +
+                        ", need at least the idle window (" + Span(o.idle_window_s) + ")";
+    } else if (span_s < o.min_rightsizing_span_s) {
+      u.status = DataStatus::kCollectMore;
+      u.status_reason =
+          "collect more data: " + FormatFixed(u.hours_covered, 1) +
+          " h observed, rightsizing needs >= " + FormatFixed(o.min_rightsizing_span_s / 3600, 0) +
+          " h";
+    }
+    if (u.status == DataStatus::kInsufficientData) {
+      u.idle_fraction.reset();  // no verdict, not "never idle"
+      for (GpuUsage& g : u.gpu_usage) g.idle_fraction.reset();
+    }
+  }
+
+  static std::string Span(double s) {
+    return s < 2 * 3600 ? FormatFixed(s / 60, 0) + " min" : FormatFixed(s / 3600, 1) + " h";
+  }
+
   void Recommend(HostUsage& u, const InstanceType* type) const {
     std::vector<IdleRecommendation> recs;
     const double f = u.idle_fraction.value_or(0);
@@ -322,12 +462,8 @@ struct IdleAnalyzer::Impl {
       if (!priced) return std::nullopt;
       return usd_per_hour * kHoursPerMonth * share;
     };
-    if (u.hours_covered <= 0) {
-      u.recommendation = {"collect-more",
-                          "no time covered (a single snapshot): log utilisation over days, e.g. "
-                          "nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu,memory.used,"
-                          "memory.total --format=csv -l 60",
-                          "", std::nullopt, std::nullopt};
+    if (u.status == DataStatus::kInsufficientData) {
+      u.recommendation = {"collect-more", u.status_reason, "", std::nullopt, std::nullopt};
       return;
     }
     const std::string idle_pct = FormatFixed(f * 100, 0) + "%";
@@ -342,6 +478,14 @@ struct IdleAnalyzer::Impl {
                           " stretch(es), longest " + FormatFixed(u.longest_idle_hours, 1) +
                           " h: stop it when idle (gpuadvisor watch) or on a schedule",
                       "", std::nullopt, monthly(usd, f)});
+    }
+    if (u.status == DataStatus::kCollectMore) {
+      // Hours of data say nothing about next week's peak: idleness only, no other type.
+      if (recs.empty()) {
+        recs.push_back({"collect-more", u.status_reason, "", std::nullopt, std::nullopt});
+      }
+      u.recommendation = recs.front();
+      return;
     }
     if (type == nullptr || !priced) {
       if (recs.empty()) {
@@ -438,6 +582,9 @@ struct IdleAnalyzer::Impl {
     if (!(o.idle_window_s >= 0)) {
       return Status::InvalidArgument("--idle-window: expected a non-negative duration");
     }
+    if (!(o.min_rightsizing_span_s >= 0)) {
+      return Status::InvalidArgument("--min-rightsizing-span: expected a non-negative duration");
+    }
     if (samples == 0) return Status::NoResult("no GPU samples in the telemetry");
     IdleReport rep;
     rep.options = o;
@@ -465,8 +612,8 @@ struct IdleAnalyzer::Impl {
         gu.name = g.name;
         gu.samples = g.samples;
         gu.hours_covered = g.tracker.covered_s / 3600;
-        if (g.util.count > 0) {
-          gu.avg_util_pct = g.util_sum / static_cast<double>(g.util.count);
+        if (g.util.count() > 0) {
+          gu.avg_util_pct = g.util_sum / static_cast<double>(g.util.count());
           gu.p95_util_pct = g.util.Percentile(0.95);
         }
         if (g.mem_n > 0) {
@@ -493,11 +640,8 @@ struct IdleAnalyzer::Impl {
       u.idle_period_count = h.tracker.count;
       u.longest_idle_hours = h.tracker.longest_s / 3600;
       u.gpu_idle_hours = std::max(0.0, gpu_idle_s - u.gpus * h.tracker.idle_s) / 3600;
-      if (h.tick_util.count > 0) {
-        double sum = 0;
-        for (size_t i = 0; i < h.tick_util.bins.size(); ++i)
-          sum += h.tick_util.bins[i] * (static_cast<double>(i) / 10.0);
-        u.avg_util_pct = sum / static_cast<double>(h.tick_util.count);
+      if (h.tick_util.count() > 0) {
+        u.avg_util_pct = h.tick_util.Mean();
         u.p95_util_pct = h.tick_util.Percentile(0.95);
         uint64_t ticks = 0, seen = 0;
         for (uint64_t c : h.busy_hist) ticks += c;
@@ -508,7 +652,7 @@ struct IdleAnalyzer::Impl {
             break;
           }
         }
-      } else if (all.count > 0) {
+      } else if (all.count() > 0) {
         double sum = 0;
         for (const GpuUsage& g : u.gpu_usage) sum += g.avg_util_pct.value_or(0);
         u.avg_util_pct = sum / u.gpus;
@@ -556,7 +700,8 @@ struct IdleAnalyzer::Impl {
       } else {
         rep.warnings.push_back(h.host + ": instance type unknown (" + u.type_note + ")");
       }
-      if (u.price) {
+      SetDataStatus(u);
+      if (u.price && u.idle_fraction) {
         const double per_gpu = u.price->usd_per_hour / std::max(1, type->accelerator.devices());
         u.wasted_usd = u.price->usd_per_hour * u.idle_hours + per_gpu * u.gpu_idle_hours;
         rep.total_wasted_usd += *u.wasted_usd;
@@ -594,6 +739,20 @@ IdleAnalyzer::IdleAnalyzer(std::shared_ptr<const Catalog> catalog, IdleOptions o
 }
 
 IdleAnalyzer::~IdleAnalyzer() = default;
+
+void IdleAnalyzer::set_origin(std::string origin) { impl_->origin = std::move(origin); }
+
+const char* DataStatusName(DataStatus s) {
+  switch (s) {
+    case DataStatus::kOk:
+      break;
+    case DataStatus::kCollectMore:
+      return "collect-more";
+    case DataStatus::kInsufficientData:
+      return "insufficient-data";
+  }
+  return "ok";
+}
 
 Status IdleAnalyzer::Add(const TelemetrySample& s) { return impl_->Add(s); }
 

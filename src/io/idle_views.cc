@@ -62,6 +62,8 @@ ojson HostJson(const HostUsage& h, const Freshness& fresh) {
   ojson alts = ojson::array();
   for (const IdleRecommendation& a : h.alternatives) alts.push_back(RecJson(a));
   return {{"host", h.host},
+          {"status", DataStatusName(h.status)},
+          {"status_reason", h.status_reason.empty() ? ojson(nullptr) : ojson(h.status_reason)},
           {"instance_type", h.instance_type.empty() ? ojson(nullptr) : ojson(h.instance_type)},
           {"type_guessed", h.type_guessed},
           {"type_note", h.type_note.empty() ? ojson(nullptr) : ojson(h.type_note)},
@@ -94,9 +96,8 @@ ojson HostJson(const HostUsage& h, const Freshness& fresh) {
           {"gpu_details", gpus}};
 }
 
-}  // namespace
-
-ojson IdleReportJson(const IdleReport& r, const Freshness& fresh) {
+// The report with an empty "instances" array (its hosts are added by the callers).
+ojson ReportJsonWithoutHosts(const IdleReport& r) {
   ojson files = ojson::array();
   for (const TelemetryFileInfo& f : r.files) {
     files.push_back({{"path", f.path},
@@ -105,16 +106,15 @@ ojson IdleReportJson(const IdleReport& r, const Freshness& fresh) {
                      {"bytes", f.bytes},
                      {"samples", f.samples}});
   }
-  ojson hosts = ojson::array();
-  for (const HostUsage& h : r.hosts) hosts.push_back(HostJson(h, fresh));
   return {{"settings",
            {{"idle_threshold_pct", r.options.idle_threshold_pct},
             {"idle_window_s", r.options.idle_window_s},
+            {"min_rightsizing_span_s", r.options.min_rightsizing_span_s},
             {"region", r.options.region},
             {"purchase", r.options.purchase}}},
           {"files", files},
           {"hours_covered", Round(r.hours_covered, 3)},
-          {"instances", hosts},
+          {"instances", ojson::array()},
           {"total_wasted_usd", Round(r.total_wasted_usd, 2)},
           {"total_savings_usd_per_month", Round(r.total_savings_usd_per_month, 2)},
           {"assumptions",
@@ -125,6 +125,51 @@ ojson IdleReportJson(const IdleReport& r, const Freshness& fresh) {
           {"warnings", r.warnings}};
 }
 
+}  // namespace
+
+ojson IdleReportJson(const IdleReport& r, const Freshness& fresh) {
+  ojson j = ReportJsonWithoutHosts(r);
+  ojson& hosts = j["instances"];
+  for (const HostUsage& h : r.hosts) hosts.push_back(HostJson(h, fresh));
+  return j;
+}
+
+std::string IdleReportJsonText(const IdleReport& r, const Freshness& fresh) {
+  // Bytes that are not UTF-8 (a host name from a file) become U+FFFD instead of throwing.
+  constexpr auto kReplace = ojson::error_handler_t::replace;
+  const std::string outer = ReportJsonWithoutHosts(r).dump(-1, ' ', false, kReplace);
+  // Inside JSON strings every quote is escaped, so this text is the key itself.
+  const std::string key = ",\"instances\":[";
+  const size_t pos = outer.find(key);
+  if (pos == std::string::npos) {
+    return IdleReportJson(r, fresh).dump(-1, ' ', false, kReplace);  // not reached
+  }
+  const size_t at = pos + key.size();
+  std::string out = outer.substr(0, at);
+  for (size_t i = 0; i < r.hosts.size(); ++i) {
+    const std::string host = HostJson(r.hosts[i], fresh).dump(-1, ' ', false, kReplace);
+    if (i == 0) out.reserve(outer.size() + (host.size() + 64) * r.hosts.size());
+    if (i > 0) out += ',';
+    out += host;
+  }
+  out.append(outer, at, std::string::npos);
+  return out;
+}
+
+ojson PrometheusSourceJson(const PrometheusSourceInfo& info) {
+  return {{"url", info.url},
+          {"selector", info.selector},
+          {"start", FormatUtc(info.start_s)},
+          {"end", FormatUtc(info.end_s)},
+          {"step_s", info.step_s},
+          {"hosts", info.hosts},
+          {"gpus", info.gpus},
+          {"requests", info.requests},
+          {"response_bytes", info.response_bytes},
+          {"points", info.points},
+          {"window_samples", info.samples}};
+}
+
 Table IdleTable(const IdleReport& r) {
   Table t;
   t.AddColumn("host");
@@ -132,6 +177,7 @@ Table IdleTable(const IdleReport& r) {
   t.AddColumn("GPUs", true);
   t.AddColumn("busy", true);
   t.AddColumn("hours", true);
+  t.AddColumn("data");
   t.AddColumn("avg %", true);
   t.AddColumn("p95 %", true);
   t.AddColumn("mem GiB", true);
@@ -149,8 +195,8 @@ Table IdleTable(const IdleReport& r) {
     }
     t.AddRow(
         {h.host, type, std::to_string(h.gpus), std::to_string(h.gpus_busy),
-         FormatFixed(h.hours_covered, 1), Cell(h.avg_util_pct, 1), Cell(h.p95_util_pct, 1),
-         Cell(Gib(h.mem_used_max_mib), 1), FormatFixed(h.idle_hours, 1),
+         FormatFixed(h.hours_covered, 1), DataStatusName(h.status), Cell(h.avg_util_pct, 1),
+         Cell(h.p95_util_pct, 1), Cell(Gib(h.mem_used_max_mib), 1), FormatFixed(h.idle_hours, 1),
          Cell(h.idle_fraction ? std::optional<double>(*h.idle_fraction * 100) : std::nullopt, 0),
          Cell(h.wasted_usd, 2), Cell(h.recommendation.savings_usd_per_month, 0), rec});
   }
@@ -161,7 +207,7 @@ Table IdleTable(const IdleReport& r) {
     idle += h.idle_hours;
   }
   t.AddRow({"TOTAL (" + std::to_string(r.hosts.size()) + " hosts)", "", std::to_string(gpus), "",
-            "", "", "", "", FormatFixed(idle, 1), "", FormatFixed(r.total_wasted_usd, 2),
+            "", "", "", "", "", FormatFixed(idle, 1), "", FormatFixed(r.total_wasted_usd, 2),
             FormatFixed(r.total_savings_usd_per_month, 0), ""});
   return t;
 }
@@ -174,6 +220,9 @@ std::string IdleNotes(const IdleReport& r) {
       out += " (saves ~$" + FormatFixed(*h.recommendation.savings_usd_per_month, 0) + "/month)";
     }
     out += "\n";
+    if (!h.status_reason.empty() && h.status_reason != h.recommendation.summary) {
+      out += "  " + h.status_reason + "\n";
+    }
     for (const IdleRecommendation& a : h.alternatives) {
       out += "  also: " + a.summary;
       if (a.savings_usd_per_month) {

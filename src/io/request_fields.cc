@@ -52,7 +52,8 @@ void AppendText(std::string_view value, std::string* out) {
 }
 
 Status UnknownKey(std::string_view key, const std::vector<std::string>& keys) {
-  const std::string hint = DidYouMean(CanonicalOptionKey(key), keys);
+  // No suggestion for a key far longer than any option (edit distance is quadratic).
+  const std::string hint = key.size() > 64 ? "" : DidYouMean(CanonicalOptionKey(key), keys);
   return Status::InvalidArgument("unknown parameter " + Quoted(key) +
                                  (hint.empty() ? "" : "; " + hint));
 }

@@ -1,6 +1,8 @@
 #include "io/requests.h"
 
+#include <cmath>
 #include <cstdlib>
+#include <unordered_set>
 #include <utility>
 
 #include "util/files.h"
@@ -45,6 +47,23 @@ Status PositiveInteger(const std::string& text, const char* flag, int* out) {
   return Status::OK();
 }
 
+// The usage bounds keep every figure finite; a figure past any real bill (the spot overhead of a
+// petabyte checkpoint at 1 MB/s) is refused rather than printed as "inf" or 17 digits.
+Status CheckPricedFigures(const PricingResult& r) {
+  constexpr double kMaxUsd = 1e15;
+  for (const PurchaseOptionCost& c : r.options) {
+    for (const std::optional<double>& usd : {c.usd_per_hour, c.upfront_usd, c.total_usd,
+                                             c.usd_per_used_hour, c.break_even_utilization}) {
+      if (usd && !(std::abs(*usd) <= kMaxUsd)) {
+        return Status::InvalidArgument(
+            c.option + ": the usage prices beyond $1e15; check --count, --months, " +
+            "--checkpoint-gib and --storage-gbps");
+      }
+    }
+  }
+  return Status::OK();
+}
+
 // "a, b,,c" -> {"a", "b", "c"}.
 std::vector<std::string> SplitList(const std::string& text) {
   std::vector<std::string> out;
@@ -76,11 +95,30 @@ Result<std::shared_ptr<const Catalog>> OpenCatalog(const std::string& path) {
   return std::shared_ptr<const Catalog>(std::make_shared<const Catalog>(std::move(c).value()));
 }
 
+Result<std::vector<std::string>> DistinctListItems(const std::vector<std::string>& items,
+                                                   std::string_view flag) {
+  if (items.size() > kMaxListItems) {
+    return Status::InvalidArgument(std::string(flag) + ": at most " +
+                                   std::to_string(kMaxListItems) + " items, got " +
+                                   std::to_string(items.size()));
+  }
+  std::vector<std::string> out;
+  std::unordered_set<std::string> seen;
+  for (const std::string& item : items) {
+    if (seen.insert(ToLower(item)).second) out.push_back(item);
+  }
+  return out;
+}
+
 Result<InstanceQuery> MakeInstanceQuery(const InstancesArgs& a) {
   InstanceQuery q;
   q.region = a.region;
-  q.gpus = a.gpus;
-  q.families = a.families;
+  Result<std::vector<std::string>> gpus = DistinctListItems(a.gpus, "--gpu");
+  if (!gpus.ok()) return gpus.status();
+  q.gpus = *std::move(gpus);
+  Result<std::vector<std::string>> families = DistinctListItems(a.families, "--family");
+  if (!families.ok()) return families.status();
+  q.families = *std::move(families);
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.min_gpus, "--min-gpus", &q.min_gpus));
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.max_gpus, "--max-gpus", &q.max_gpus));
   GPUADVISOR_RETURN_IF_ERROR(
@@ -194,7 +232,7 @@ Status ParseUsage(const UsageArgs& a, UsagePattern* u) {
       OptNumber(a.hours_per_month, "--hours-per-month", &u->hours_per_month));
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.months, "--months", &u->months));
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.count, "--count", &count));
-  if (count != static_cast<int>(count) || count < 1 || count > 100000) {
+  if (!(count >= 1 && count <= 100000) || count != std::floor(count)) {  // range before the cast
     return Status::InvalidArgument("--count: expected a whole number of instances, 1 to 100000");
   }
   u->instances = static_cast<int>(count);
@@ -220,6 +258,7 @@ Result<PricingResult> PriceType(const Catalog& c, const std::string& type,
   if (!r.ok() && r.status().code() == StatusCode::kNotFound) {
     return Status::NoResult(hint.empty() ? r.status().message() : hint);
   }
+  if (r.ok()) GPUADVISOR_RETURN_IF_ERROR(CheckPricedFigures(*r));
   if (r.ok() && !hint.empty()) r->notes.push_back(hint);
   return r;
 }
@@ -244,8 +283,13 @@ Status ParseRecommendRequest(const RecommendArgs& a, RecommendRequest* r) {
     r->deadline_hours = seconds / 3600;
   }
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.budget, "--budget", &r->budget_usd));
-  r->regions = SplitList(a.regions);
-  for (const std::string& p : SplitList(a.purchase)) {
+  Result<std::vector<std::string>> regions = DistinctListItems(SplitList(a.regions), "--regions");
+  if (!regions.ok()) return regions.status();
+  r->regions = *std::move(regions);
+  Result<std::vector<std::string>> purchase =
+      DistinctListItems(SplitList(a.purchase), "--purchase");
+  if (!purchase.ok()) return purchase.status();
+  for (const std::string& p : *purchase) {
     const std::string name = ToLower(p);
     if (name == "on-demand" || name == "ondemand") {
       r->purchase.push_back(PurchaseKind::kOnDemand);
@@ -287,11 +331,71 @@ std::vector<std::string> RecommendWarnings(const Recommendation& r, const Freshn
   return warnings;
 }
 
+namespace {
+
+// The first line of a secret file, without its line end.
+Result<std::string> ReadSecret(const std::string& path, const char* flag) {
+  Result<std::string> text = ReadFile(path);
+  if (!text.ok()) return Status::IOError(std::string(flag) + ": " + text.status().message());
+  std::string line = text->substr(0, text->find('\n'));
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (line.empty()) return Status::InvalidArgument(std::string(flag) + ": " + path + " is empty");
+  return line;
+}
+
+}  // namespace
+
+Result<PrometheusOptions> ParsePrometheusArgs(const IdleArgs& a) {
+  PrometheusOptions p;
+  p.url = a.prometheus;
+  p.selector = a.selector;
+  p.headers = a.headers;
+  GPUADVISOR_RETURN_IF_ERROR(OptDuration(a.since, "--since", &p.since_s));
+  GPUADVISOR_RETURN_IF_ERROR(OptDuration(a.step, "--step", &p.step_s));
+  if (!a.until.empty()) {
+    p.end_s = ParseTelemetryTime(a.until);
+    if (!p.end_s) {
+      return Status::InvalidArgument(
+          R"(--until: expected an ISO 8601 time or Unix seconds, got ")" + a.until + "\"");
+    }
+  }
+  if (!a.max_points.empty()) {
+    Result<double> n = ParseSiNumber(a.max_points, "--prometheus-max-points");
+    if (!n.ok()) return n.status();
+    if (!(*n >= 7 && *n <= 1e9)) {
+      return Status::InvalidArgument("--prometheus-max-points: expected 7 to 1e9");
+    }
+    p.max_points_per_query = static_cast<size_t>(*n);
+  }
+  if (!a.bearer_token_file.empty()) {
+    Result<std::string> t = ReadSecret(a.bearer_token_file, "--bearer-token-file");
+    if (!t.ok()) return t.status();
+    p.bearer_token = *t;
+  }
+  if (!a.basic_auth_file.empty()) {
+    Result<std::string> t = ReadSecret(a.basic_auth_file, "--basic-auth-file");
+    if (!t.ok()) return t.status();
+    const size_t colon = t->find(':');
+    if (colon == std::string::npos) {
+      return Status::InvalidArgument("--basic-auth-file: expected user:password in " +
+                                     a.basic_auth_file);
+    }
+    p.basic_user = t->substr(0, colon);
+    p.basic_password = t->substr(colon + 1);
+  }
+  return p;
+}
+
 Result<IdleSetup> ParseIdleArgs(const Catalog& c, const IdleArgs& a) {
   IdleSetup out;
   IdleOptions& io = out.options;
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.threshold, "--idle-threshold", &io.idle_threshold_pct));
   GPUADVISOR_RETURN_IF_ERROR(OptDuration(a.window, "--idle-window", &io.idle_window_s));
+  GPUADVISOR_RETURN_IF_ERROR(
+      OptDuration(a.min_rightsizing_span, "--min-rightsizing-span", &io.min_rightsizing_span_s));
+  int max_hosts = static_cast<int>(io.max_hosts);
+  GPUADVISOR_RETURN_IF_ERROR(PositiveInteger(a.max_hosts, "--max-hosts", &max_hosts));
+  io.max_hosts = static_cast<size_t>(max_hosts);
   if (io.idle_threshold_pct < 0 || io.idle_threshold_pct > 100) {
     return Status::InvalidArgument("--idle-threshold: expected a percentage, 0 to 100");
   }
@@ -321,6 +425,11 @@ Result<IdleSetup> ParseIdleArgs(const Catalog& c, const IdleArgs& a) {
     Result<std::vector<InventoryEntry>> inv = ParseInventoryCsv(c, *text, a.inventory);
     if (!inv.ok()) return inv.status();
     out.inventory = std::move(inv).value();
+  }
+  if (!a.prometheus.empty()) {
+    Result<PrometheusOptions> prom = ParsePrometheusArgs(a);
+    if (!prom.ok()) return prom.status();
+    out.prometheus = std::move(prom).value();
   }
   return out;
 }

@@ -14,6 +14,7 @@
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/idle.h"
+#include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/recommend.h"
 #include "gpuadvisor/workload.h"
@@ -25,6 +26,14 @@ namespace gpuadvisor {
 Result<Freshness> MakeFreshness(const std::string& max_price_age);
 // "" = the embedded catalog; otherwise the file (errors prefixed "--catalog").
 Result<std::shared_ptr<const Catalog>> OpenCatalog(const std::string& path);
+
+// List options (--gpu, --family, --regions, --purchase) hold at most this many items; repeats
+// count once (a list of 60k copies of one region is one region, not 60k searches).
+inline constexpr size_t kMaxListItems = 1000;
+// `items` without repeats (first occurrence kept, case-insensitive), or InvalidArgument naming
+// `flag` when there are more than kMaxListItems of them (repeats included).
+Result<std::vector<std::string>> DistinctListItems(const std::vector<std::string>& items,
+                                                   std::string_view flag);
 
 // `instances` filters.
 struct InstancesArgs {
@@ -85,13 +94,24 @@ struct IdleArgs {
   std::string threshold = "5", window = "30m";
   std::string region = "us-east-1", purchase = "on-demand";
   std::string telemetry_format = "auto", columns, host;
+  // --prometheus URL instead of files (prometheus_source.h). until: ISO time or Unix seconds
+  // ("" = now); the token and password are read from files so they stay off command lines.
+  std::string prometheus, since = "7d", until, selector, step = "5m", max_points;
+  std::string bearer_token_file, basic_auth_file;  // basic: "user:password" in the file
+  std::vector<std::string> headers;                // "Name: value"
+  std::string min_rightsizing_span;                // duration; "" = IdleOptions' default (24h)
+  std::string max_hosts;                           // "" = IdleOptions' default (10000)
 };
 struct IdleSetup {
   IdleOptions options;
   TelemetryOptions telemetry;  // no progress callback
   std::vector<InventoryEntry> inventory;
+  std::optional<PrometheusOptions> prometheus;  // set when IdleArgs::prometheus is
 };
 Result<IdleSetup> ParseIdleArgs(const Catalog& c, const IdleArgs& a);
+// The Prometheus part of IdleArgs (a.prometheus set). InvalidArgument naming the flag; IOError
+// when a secret file cannot be read.
+Result<PrometheusOptions> ParsePrometheusArgs(const IdleArgs& a);
 
 }  // namespace gpuadvisor
 

@@ -36,6 +36,66 @@ std::string Join(const std::vector<std::string>& items, std::string_view sep) {
 
 std::string Int(double v) { return std::to_string(static_cast<long long>(std::llround(v))); }
 
+// EC2 caps the vCPUs of running instances per account and region by groups of families (Service
+// Quotas codes; doc/launch.md). AWS's default for the accelerated groups is 0.
+struct VcpuQuota {
+  const char* family_prefix;  // letters before the generation digit: "p", "g", "inf"
+  const char* on_demand;      // quota name and code
+  const char* on_demand_code;
+  const char* spot;
+  const char* spot_code;
+};
+constexpr VcpuQuota kVcpuQuotas[] = {
+    {"p", "Running On-Demand P instances", "L-417A185B", "All P Spot Instance Requests",
+     "L-7212CCBC"},
+    {"g", "Running On-Demand G and VT instances", "L-DB2E81BA",
+     "All G and VT Spot Instance Requests", "L-3819A6DF"},
+    {"gr", "Running On-Demand G and VT instances", "L-DB2E81BA",
+     "All G and VT Spot Instance Requests", "L-3819A6DF"},
+    {"vt", "Running On-Demand G and VT instances", "L-DB2E81BA",
+     "All G and VT Spot Instance Requests", "L-3819A6DF"},
+    {"inf", "Running On-Demand Inf instances", "L-1945791B", "All Inf Spot Instance Requests",
+     "L-B5D1601B"},
+    {"trn", "Running On-Demand Trn instances", "L-2C3B7624", "All Trn Spot Instance Requests",
+     "L-6B0D517C"},
+    {"dl", "Running On-Demand DL instances", "L-6E869C2A", "All DL Spot Instance Requests",
+     "L-85EED4F7"},
+    {"f", "Running On-Demand F instances", "L-74FC7D96", "All F Spot Instance Requests",
+     "L-88CF9481"},
+};
+constexpr VcpuQuota kStandardQuota = {
+    "", "Running On-Demand Standard (A, C, D, H, I, M, R, T, Z) instances", "L-1216C47A",
+    "All Standard (A, C, D, H, I, M, R, T, Z) Spot Instance Requests", "L-34B43A08"};
+// Above this many vCPUs a launch gets the quota warning: more than most accounts hold for an
+// accelerated group without a quota request (new accounts hold 0).
+constexpr long kQuotaWarnVcpus = 512;
+
+const VcpuQuota& QuotaOf(const InstanceType& t) {
+  size_t letters = 0;
+  while (letters < t.family.size() && std::isalpha(static_cast<unsigned char>(t.family[letters]))) {
+    ++letters;
+  }
+  const std::string_view prefix = std::string_view(t.family).substr(0, letters);
+  for (const VcpuQuota& q : kVcpuQuotas) {
+    if (prefix == q.family_prefix) return q;
+  }
+  return kStandardQuota;
+}
+
+void AddQuotaWarning(LaunchPlan* p) {
+  const long vcpus = static_cast<long>(p->count) * p->type->vcpus;
+  if (vcpus <= kQuotaWarnVcpus) return;
+  const VcpuQuota& q = QuotaOf(*p->type);
+  const char* name = p->spot ? q.spot : q.on_demand;
+  const char* code = p->spot ? q.spot_code : q.on_demand_code;
+  p->warnings.push_back(
+      "EC2 vCPU quota: " + std::to_string(p->count) + " x " + p->type->name + " need " +
+      std::to_string(vcpus) + " vCPUs of \"" + name + "\" (" + code + ") in " + p->region +
+      "; AWS's default is 0 and raised quotas are often far lower: check with `aws service-quotas "
+      "get-service-quota --service-code ec2 --quota-code " +
+      code + " --region " + p->region + "` and request an increase before launching");
+}
+
 Status CheckRequest(const LaunchRequest& r) {
   if (r.count < 1 || r.count > 1000) {
     return Status::InvalidArgument("--count: expected 1..1000 instances, got " +
@@ -47,8 +107,11 @@ Status CheckRequest(const LaunchRequest& r) {
   if (r.dataset_gib < 0 || r.dataset_gib > 1e7) {
     return Status::InvalidArgument("--dataset-gib: expected a size in GiB >= 0");
   }
-  if (r.checkpoint_gib && *r.checkpoint_gib < 0) {
-    return Status::InvalidArgument("checkpoint_gib: expected a size in GiB >= 0");
+  if (r.checkpoint_gib && !(*r.checkpoint_gib >= 0 && *r.checkpoint_gib <= 1e6)) {
+    return Status::InvalidArgument("--checkpoint-gib: expected 0 to 1e6 GiB");
+  }
+  if (r.checkpoint_gib && !(*r.checkpoint_gib <= 1e7)) {  // sizes the data volume (int GiB)
+    return Status::InvalidArgument("checkpoint_gib: expected a size in GiB up to 1e7");
   }
   if (r.idle_stop_minutes < 0 || r.idle_stop_minutes > 10080) {
     return Status::InvalidArgument("--idle-stop-minutes: expected 0..10080");
@@ -332,6 +395,7 @@ Result<LaunchPlan> PlanLaunch(const Catalog& catalog, const LaunchRequest& reque
   ChooseNetwork(&p);
   ChooseStorage(&p);
   ChoosePurchase(&p);
+  AddQuotaWarning(&p);
   p.reasons.emplace_back(
       "IMDSv2 required (HttpTokens=required), hop limit 2 so containers on the "
       "instance can still reach the metadata service");
@@ -348,6 +412,21 @@ Result<LaunchPlan> PlanLaunch(const Catalog& catalog, const LaunchRequest& reque
   p.cloudwatch_config = launch_internal::CloudWatchConfig(p);
   p.user_data = launch_internal::UserData(p);
   return p;
+}
+
+Status CheckLaunchFormat(const LaunchPlan& plan, LaunchFormat format) {
+  if (format != LaunchFormat::kCloudFormation) return Status::OK();
+  const int resources = CloudFormationResourceCount(plan);
+  if (resources <= kCloudFormationMaxResources) return Status::OK();
+  const int per_node = 2, shared = resources - per_node * plan.count;
+  const int fit = (kCloudFormationMaxResources - shared) / per_node;
+  return Status::InvalidArgument(
+      "--format cloudformation: " + std::to_string(plan.count) + " x " + plan.type->name +
+      " needs " + std::to_string(resources) +
+      " resources (an instance and an idle alarm per node), " + "over CloudFormation's limit of " +
+      std::to_string(kCloudFormationMaxResources) +
+      " per template; use --format terraform or aws-cli, or launch at most " + std::to_string(fit) +
+      " instances per stack");
 }
 
 LaunchSpec RenderLaunch(const LaunchPlan& plan, LaunchFormat format) {

@@ -10,6 +10,8 @@ namespace {
 
 using json = nlohmann::json;
 
+constexpr double kMaxCheckpointGib = 1e7;
+
 Status Bad(std::string_view origin, const std::string& field, const std::string& expected) {
   return Status::ParseError(std::string(origin) + ": " + field + ": expected " + expected);
 }
@@ -47,8 +49,9 @@ Status ReadPlan(const json& plan, const std::string& at, std::string_view origin
   if (const auto e = plan.find("estimate"); e != plan.end() && e->is_object()) {
     const auto c = e->find("checkpoint_gib");
     if (c != e->end() && !c->is_null()) {
-      if (!c->is_number() || c->get<double>() < 0) {
-        return Bad(origin, at + ".estimate.checkpoint_gib", "a size in GiB or null");
+      // Bounded as --dataset-gib is: the data volume is sized from it (an int of GiB).
+      if (!c->is_number() || !(c->get<double>() >= 0 && c->get<double>() <= kMaxCheckpointGib)) {
+        return Bad(origin, at + ".estimate.checkpoint_gib", "a size in GiB (0 to 1e7) or null");
       }
       r->checkpoint_gib = c->get<double>();
     }
@@ -70,6 +73,8 @@ Status ReadPlanJson(std::string_view text, std::string_view origin, int rank,
   } catch (const json::parse_error& e) {
     return Status::ParseError(std::string(origin) + ": byte " + std::to_string(e.byte) +
                               ": not valid JSON");
+  } catch (const json::out_of_range&) {  // "1e400": the parser refuses, it does not give inf
+    return Status::ParseError(std::string(origin) + ": a number out of range (over 1.8e308)");
   }
   if (doc.is_object() && doc.contains("plans")) {
     const json& plans = doc["plans"];

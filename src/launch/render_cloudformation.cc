@@ -192,6 +192,10 @@ std::string Node(const LaunchPlan& p, int i) {
   return s;
 }
 
+// `aws cloudformation deploy` sends a template this large or smaller inline; a larger one must go
+// through an S3 bucket (--s3-bucket).
+constexpr size_t kInlineTemplateBytes = 51200;
+
 }  // namespace
 
 std::string RenderCloudFormation(const LaunchPlan& p) {
@@ -221,7 +225,22 @@ std::string RenderCloudFormation(const LaunchPlan& p) {
     s += std::string(i > 1 ? ", " : "") + "!Ref Node" + std::to_string(i);
   }
   s += "]]\n";
+  if (s.size() > kInlineTemplateBytes) {
+    const std::string file = "--template-file THIS_FILE";
+    s.insert(s.find(file) + file.size(), " --s3-bucket BUCKET");
+    s.insert(s.find("\n#\n# Why each choice:"),
+             "\n# (--s3-bucket: deploy sends templates over 51,200 bytes through an S3 bucket)");
+  }
   return s;
 }
 
 }  // namespace gpuadvisor::launch_internal
+
+namespace gpuadvisor {
+
+int CloudFormationResourceCount(const LaunchPlan& p) {
+  const int shared = 3 + (p.placement_group ? 1 : 0) + (p.efa ? 2 : 0);  // see SharedResources
+  return shared + 2 * p.count;                                           // Node() and its alarm
+}
+
+}  // namespace gpuadvisor

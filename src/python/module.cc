@@ -19,6 +19,7 @@
 
 #include "cli/common.h"
 #include "gpuadvisor/estimate.h"
+#include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/recommend.h"
 #include "io/catalog_views.h"
 #include "io/estimate_views.h"
@@ -285,20 +286,42 @@ py::tuple IdleOn(const PyCatalog& pc, const std::vector<std::string>& paths, con
   a.telemetry_format = Text(args, "telemetry_format", a.telemetry_format);
   a.columns = Text(args, "columns");
   a.host = Text(args, "host");
-  if (paths.empty()) Raise(Status::InvalidArgument("paths: expected at least one telemetry file"));
+  a.min_rightsizing_span = Text(args, "min_rightsizing_span");
+  a.max_hosts = Text(args, "max_hosts");
+  a.prometheus = Text(args, "prometheus");
+  a.since = Text(args, "since", a.since);
+  a.until = Text(args, "until");
+  a.selector = Text(args, "selector");
+  a.step = Text(args, "step", a.step);
+  a.max_points = Text(args, "max_points");
+  a.bearer_token_file = Text(args, "bearer_token_file");
+  a.basic_auth_file = Text(args, "basic_auth_file");
+  a.headers = TextList(args, "headers");
+  if (paths.empty() == a.prometheus.empty()) {
+    Raise(Status::InvalidArgument(
+        "paths: expected telemetry files or prometheus=URL (one of the two)"));
+  }
   Result<IdleSetup> setup = Status::InvalidArgument("not parsed");
   Result<IdleReport> r = Status::InvalidArgument("not run");
+  std::optional<PrometheusSourceInfo> prom;
   {
-    py::gil_scoped_release release;  // reads the inventory and every telemetry file
+    py::gil_scoped_release release;  // reads the inventory and the files, or queries the server
     setup = ParseIdleArgs(*pc.catalog, a);
-    if (setup.ok()) {
+    if (setup.ok() && setup->prometheus) {
+      IdleAnalyzer analyzer(pc.catalog, setup->options);
+      Result<PrometheusSourceInfo> info = ReadPrometheus(
+          *setup->prometheus, [&analyzer](const TelemetrySample& s) { return analyzer.Add(s); });
+      r = info.ok() ? analyzer.Finish(setup->inventory) : Result<IdleReport>(info.status());
+      if (info.ok()) prom = *info;
+    } else if (setup.ok()) {
       r = AnalyzeIdle(pc.catalog, paths, setup->telemetry, setup->options, setup->inventory);
     }
   }
   Take(std::move(setup));
   const IdleReport report = Take(std::move(r));
-  return py::make_tuple(ToPy(IdleReportJson(report, pc.fresh)), report.warnings,
-                        Render(IdleTable(report)) + IdleNotes(report));
+  ojson j = IdleReportJson(report, pc.fresh);
+  if (prom) j["prometheus"] = PrometheusSourceJson(*prom);
+  return py::make_tuple(ToPy(j), report.warnings, Render(IdleTable(report)) + IdleNotes(report));
 }
 
 int Main(const std::vector<std::string>& argv) {

@@ -24,11 +24,13 @@ using recommend_internal::Candidate;
 using recommend_internal::TypeOutcome;
 
 Status CheckRequest(const Catalog& c, const RecommendRequest& r) {
-  if (r.deadline_hours && !(*r.deadline_hours > 0)) {
-    return Status::InvalidArgument("--deadline: expected a positive duration such as 36h or 14d");
+  // Upper bounds past any real run (ten years, a trillion dollars), as the workload's own.
+  if (r.deadline_hours && !(*r.deadline_hours > 0 && *r.deadline_hours <= 87600)) {
+    return Status::InvalidArgument(
+        "--deadline: expected a positive duration such as 36h or 14d, at most 3650d");
   }
-  if (r.budget_usd && !(*r.budget_usd > 0)) {
-    return Status::InvalidArgument("--budget: expected a positive amount in USD");
+  if (r.budget_usd && !(*r.budget_usd > 0 && *r.budget_usd <= 1e12)) {
+    return Status::InvalidArgument("--budget: expected a positive amount in USD, at most 1e12");
   }
   if (r.max_instances < 1 || r.max_instances > 4096) {
     return Status::InvalidArgument("--max-instances: expected 1 to 4096");

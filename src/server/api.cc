@@ -1,11 +1,13 @@
 #include "server/api.h"
 
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/idle.h"
 #include "gpuadvisor/launch.h"
+#include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/recommend.h"
 #include "gpuadvisor/telemetry.h"
@@ -40,26 +42,28 @@ std::optional<ApiResponse> ResponseCache::Find(const std::string& key) {
   auto it = index_.find(key);
   if (it == index_.end()) return std::nullopt;
   lru_.splice(lru_.begin(), lru_, it->second);
-  ApiResponse r = *it->second->second;
+  ApiResponse r = *it->second->value;
   r.from_cache = true;
   return r;
 }
 
+void ResponseCache::EraseLocked(std::list<Entry>::iterator it) {
+  bytes_ -= it->bytes;
+  index_.erase(it->key);
+  lru_.erase(it);
+}
+
 void ResponseCache::Insert(const std::string& key, const ApiResponse& response) {
-  if (max_entries_ == 0) return;
+  const size_t cost =
+      key.size() + response.body.size() + response.content_type.size() + kEntryOverhead;
+  if (max_entries_ == 0 || cost > max_bytes_ / kMaxEntryShare) return;
   auto value = std::make_shared<const ApiResponse>(response);
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = index_.find(key);
-  if (it != index_.end()) {
-    lru_.erase(it->second);
-    index_.erase(it);
-  }
-  lru_.emplace_front(key, std::move(value));
+  if (auto it = index_.find(key); it != index_.end()) EraseLocked(it->second);
+  lru_.push_front(Entry{key, std::move(value), cost});
   index_[key] = lru_.begin();
-  while (lru_.size() > max_entries_) {
-    index_.erase(lru_.back().first);
-    lru_.pop_back();
-  }
+  bytes_ += cost;
+  while (lru_.size() > max_entries_ || bytes_ > max_bytes_) EraseLocked(std::prev(lru_.end()));
 }
 
 size_t ResponseCache::size() const {
@@ -67,15 +71,47 @@ size_t ResponseCache::size() const {
   return lru_.size();
 }
 
+size_t ResponseCache::bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return bytes_;
+}
+
+std::string CapEcho(std::string_view text, size_t max) {
+  if (text.size() <= max) return std::string(text);
+  size_t cut = max;
+  // Back up to the first byte of a UTF-8 sequence.
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(text.substr(0, cut)) + "\u2026";
+}
+
 namespace {
 
 using json = nlohmann::json;
 
+// Never throws: bytes that are not UTF-8 (from an uploaded file, say) become U+FFFD.
 ApiResponse JsonResponse(const ojson& j, int status = 200) {
   ApiResponse r;
   r.status = status;
-  r.body = j.dump();
+  r.body = j.dump(-1, ' ', false, ojson::error_handler_t::replace);
   return r;
+}
+
+// Every "quoted" stretch of `message` cut with CapEcho, then the whole message.
+std::string CapMessage(std::string_view message) {
+  std::string out;
+  size_t i = 0;
+  while (i < message.size()) {
+    const size_t open = message.find('"', i);
+    if (open == std::string_view::npos) break;
+    const size_t close = message.find('"', open + 1);
+    if (close == std::string_view::npos) break;
+    out.append(message.substr(i, open + 1 - i));
+    out += CapEcho(message.substr(open + 1, close - open - 1));
+    out += '"';
+    i = close + 1;
+  }
+  out.append(message.substr(std::min(i, message.size())));
+  return CapEcho(out, kMaxErrorMessageChars);
 }
 
 // "body: tokens: expected ..." -> "tokens"; `unknown parameter "x"` -> "x"; else "".
@@ -444,6 +480,7 @@ ApiResponse Launch(const ApiContext& ctx, const ApiRequest& req, std::string_vie
   }
   Result<LaunchPlan> lp = PlanLaunch(*ctx.catalog, lr);
   if (!lp.ok()) return ErrorResponse(lp.status());
+  if (Status fits = CheckLaunchFormat(*lp, format); !fits.ok()) return ErrorResponse(fits);
   LaunchSpec spec = RenderLaunch(*lp, format);
   ojson j;
   j["format"] = LaunchFormatName(spec.format);
@@ -462,13 +499,61 @@ ApiResponse Launch(const ApiContext& ctx, const ApiRequest& req, std::string_vie
 // ---- idle ----
 
 // The upload is the telemetry itself (nvidia-smi CSV or XML, DCGM/Prometheus text, CloudWatch
-// JSON); the `idle` options come as query parameters.
+// JSON), or the body is empty and `prometheus=URL` names a server to query; the `idle` options
+// come as query parameters.
 struct IdleQuery {
   IdleOptions options;
   TelemetryOptions telemetry;
   std::string host = "upload";
   std::string instance_type;
+  IdleArgs prom;  // prometheus, since, until, selector, step, max-points
 };
+
+// The server queries only the Prometheus URLs its operator lists (comma-separated prefixes in
+// GPUADVISOR_PROMETHEUS_URLS): a request must not make it reach arbitrary hosts.
+bool PrometheusAllowed(const std::string& url) {
+  const char* env = std::getenv("GPUADVISOR_PROMETHEUS_URLS");
+  if (env == nullptr) return false;
+  for (std::string_view allowed : Split(env, ',')) {
+    allowed = Trim(allowed);
+    while (!allowed.empty() && allowed.back() == '/') allowed.remove_suffix(1);
+    if (allowed.empty() || !StartsWith(url, allowed)) continue;
+    const std::string_view rest = std::string_view(url).substr(allowed.size());
+    if (rest.empty() || rest.front() == '/') return true;
+  }
+  return false;
+}
+
+// Idle report of a Prometheus server's DCGM metrics (prometheus_source.h).
+ApiResponse IdleFromPrometheus(const ApiContext& ctx, const IdleQuery& q,
+                               const std::vector<InventoryEntry>& inventory) {
+  Result<PrometheusOptions> po = ParsePrometheusArgs(q.prom);
+  if (!po.ok()) return ErrorResponse(po.status());
+  if (!PrometheusAllowed(po->url)) {
+    return ErrorResponse(403, "forbidden",
+                         "prometheus: this server may query only the URLs listed in "
+                         "GPUADVISOR_PROMETHEUS_URLS when it starts",
+                         "prometheus");
+  }
+  IdleAnalyzer analyzer(ctx.catalog, q.options);
+  Result<PrometheusSourceInfo> info =
+      ReadPrometheus(*po, [&analyzer](const TelemetrySample& s) { return analyzer.Add(s); });
+  if (!info.ok()) {
+    if (info.status().code() == StatusCode::kIOError ||
+        info.status().code() == StatusCode::kParseError) {
+      return ErrorResponse(502, StatusCodeName(info.status().code()), info.status().message(),
+                           "prometheus");
+    }
+    return ErrorResponse(info.status());
+  }
+  Result<IdleReport> r = analyzer.Finish(inventory);
+  if (!r.ok()) return ErrorResponse(r.status());
+  ApiResponse response;  // serialised host by host, as for uploads, plus the source
+  response.body = IdleReportJsonText(*r, ctx.fresh);
+  response.body.pop_back();  // the report object's closing brace
+  response.body += R"(,"prometheus":)" + PrometheusSourceJson(*info).dump() + "}";
+  return response;
+}
 
 Status ParseIdleQuery(const ApiContext& ctx, const ApiRequest& req, IdleQuery* q) {
   for (const auto& [key, value] : req.query) {
@@ -483,6 +568,10 @@ Status ParseIdleQuery(const ApiContext& ctx, const ApiRequest& req, IdleQuery* q
       Result<double> v = ParseDurationSeconds(value, key);
       if (!v.ok()) return v.status();
       q->options.idle_window_s = *v;
+    } else if (k == "min-rightsizing-span") {
+      Result<double> v = ParseDurationSeconds(value, key);
+      if (!v.ok()) return v.status();
+      q->options.min_rightsizing_span_s = *v;
     } else if (k == "region") {
       GPUADVISOR_RETURN_IF_ERROR(CheckRegion(*ctx.catalog, value, key));
       q->options.region = value;
@@ -502,11 +591,23 @@ Status ParseIdleQuery(const ApiContext& ctx, const ApiRequest& req, IdleQuery* q
       q->host = value;
     } else if (k == "instance-type") {
       q->instance_type = value;
+    } else if (k == "prometheus") {
+      q->prom.prometheus = value;
+    } else if (k == "since") {
+      q->prom.since = value;
+    } else if (k == "until") {
+      q->prom.until = value;
+    } else if (k == "selector") {
+      q->prom.selector = value;
+    } else if (k == "step") {
+      q->prom.step = value;
+    } else if (k == "max-points") {
+      q->prom.max_points = value;
     } else {
       return Status::InvalidArgument(
           "unknown parameter \"" + key +
-          "\"; expected idle-threshold, idle-window, region, purchase, format, host, "
-          "instance-type");
+          "\"; expected idle-threshold, idle-window, min-rightsizing-span, region, purchase, "
+          "format, host, instance-type, prometheus, since, until, selector, step, max-points");
     }
   }
   return Status::OK();
@@ -516,7 +617,13 @@ ApiResponse Idle(const ApiContext& ctx, const ApiRequest& req, std::string_view)
   IdleQuery q;
   Status st = ParseIdleQuery(ctx, req, &q);
   if (!st.ok()) return ErrorResponse(st);
-  if (Trim(req.body).empty()) {
+  if (!q.prom.prometheus.empty() && !Trim(req.body).empty()) {
+    return ErrorResponse(400, "invalid_argument",
+                         "body: expected none with prometheus=URL (telemetry or a server, not "
+                         "both)",
+                         "body");
+  }
+  if (Trim(req.body).empty() && q.prom.prometheus.empty()) {
     return ErrorResponse(400, "invalid_argument", "body: expected telemetry (nvidia-smi CSV, ...)",
                          "body");
   }
@@ -526,16 +633,35 @@ ApiResponse Idle(const ApiContext& ctx, const ApiRequest& req, std::string_view)
     if (!t.ok()) return ErrorResponse(400, "not_found", t.status().message(), "instance-type");
     inventory.push_back({q.host, (*t)->name, q.options.region, q.options.purchase, 0});
   }
-  IdleAnalyzer analyzer(ctx.catalog, q.options);
-  Result<TelemetryFileInfo> read =
-      ReadTelemetryText(req.body, q.host, q.telemetry,
-                        [&analyzer](const TelemetrySample& s) { return analyzer.Add(s); });
+  if (!q.prom.prometheus.empty()) return IdleFromPrometheus(ctx, q, inventory);
+  IdleAnalyzer analyzer(ctx.catalog, q.options);  // caps hosts and GPU series (IdleOptions)
+  analyzer.set_origin(q.host);
+  std::string other_host;  // a host the upload names besides q.host
+  Result<TelemetryFileInfo> read = ReadTelemetryText(
+      req.body, q.host, q.telemetry, [&analyzer, &other_host, &q](const TelemetrySample& s) {
+        if (other_host.empty() && s.host != q.host) other_host = std::string(s.host);
+        return analyzer.Add(s);
+      });
   if (!read.ok())
     return ErrorResponse(400, StatusCodeName(read.status().code()), read.status().message(),
                          "body");
+  // instance-type prices the one host of the upload (`host`, default "upload"); an upload that
+  // names its hosts needs a type per host, which is `idle --inventory` on the CLI (the CLI has
+  // no single-type option). Applying it silently to none of them was the old behaviour.
+  if (!q.instance_type.empty() && !other_host.empty()) {
+    return ErrorResponse(400, "invalid_argument",
+                         "instance-type: applies to an upload of one host (named by host, "
+                         "default \"upload\"), but this one names host \"" +
+                             other_host +
+                             "\"; leave instance-type out (types are guessed from the GPUs, as "
+                             "`gpuadvisor idle` does without --inventory) or set host to it",
+                         "instance-type");
+  }
   Result<IdleReport> r = analyzer.Finish(inventory);
   if (!r.ok()) return ErrorResponse(r.status());
-  return JsonResponse(IdleReportJson(*r, ctx.fresh));
+  ApiResponse response;  // serialised host by host: ~10 KiB less per host than a JSON tree
+  response.body = IdleReportJsonText(*r, ctx.fresh);
+  return response;
 }
 
 ApiResponse Reload(const ApiContext& ctx, const ApiRequest&, std::string_view) {
@@ -618,8 +744,8 @@ ApiResponse ErrorResponse(int http_status, std::string_view code, std::string_vi
                           std::string_view field) {
   ojson e;
   e["code"] = code;
-  e["message"] = message;
-  e["field"] = field.empty() ? ojson(nullptr) : ojson(field);
+  e["message"] = CapMessage(message);
+  e["field"] = field.empty() ? ojson(nullptr) : ojson(CapEcho(field));
   ojson j;
   j["error"] = std::move(e);
   return JsonResponse(j, http_status);

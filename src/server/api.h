@@ -4,7 +4,7 @@
 //
 // Every JSON object is the one the CLI prints with --json (the views in src/io). Errors are
 // {"error": {"code", "message", "field"}} with 400 (bad input), 404 (unknown path or resource),
-// 413 (body too large, from the HTTP layer) or 500. Bodies never name files: a workload's
+// 413 / 421 / 431 (from the HTTP layer) or 500. Bodies never name files: a workload's
 // "model-config" must be an inline config.json object (ParseWorkloadJsonInline).
 #ifndef GPUADVISOR_SERVER_API_H_
 #define GPUADVISOR_SERVER_API_H_
@@ -56,21 +56,33 @@ class CatalogHolder {
 struct ApiResponse;
 
 // Answers of the pure POST endpoints (estimate, recommend), keyed by the endpoint, the catalog
-// generation, today's date and the body's bytes. Bounded LRU; thread-safe (the mutex is held
-// for lookups and inserts only, never while an answer is computed).
+// generation, today's date and the body's bytes. Bounded LRU, by entries and by bytes (key +
+// body + a fixed overhead per entry); an answer larger than max_bytes / kMaxEntryShare is not
+// kept, so one huge answer never flushes the rest. Thread-safe (the mutex is held for lookups
+// and inserts only, never while an answer is computed).
 class ResponseCache {
  public:
-  explicit ResponseCache(size_t max_entries) : max_entries_(max_entries) {}
+  static constexpr size_t kMaxEntryShare = 8;
+  static constexpr size_t kEntryOverhead = 160;  // list node, map slot, shared_ptr, strings
+  ResponseCache(size_t max_entries, size_t max_bytes)
+      : max_entries_(max_entries), max_bytes_(max_bytes) {}
   std::optional<ApiResponse> Find(const std::string& key);
   void Insert(const std::string& key, const ApiResponse& response);
   size_t size() const;
+  size_t bytes() const;  // accounted bytes of the entries kept
 
  private:
-  using Entry = std::pair<std::string, std::shared_ptr<const ApiResponse>>;
-  const size_t max_entries_;
+  struct Entry {
+    std::string key;
+    std::shared_ptr<const ApiResponse> value;
+    size_t bytes = 0;
+  };
+  void EraseLocked(std::list<Entry>::iterator it);
+  const size_t max_entries_, max_bytes_;
   mutable std::mutex mu_;
   std::list<Entry> lru_;  // guarded by mu_; most recently used first
   std::unordered_map<std::string, std::list<Entry>::iterator> index_;  // guarded by mu_
+  size_t bytes_ = 0;                                                   // guarded by mu_
 };
 
 struct ApiRequest {
@@ -112,12 +124,19 @@ const std::vector<Route>& Routes();
 // Finds the route for method + path: 404 / 405 responses when there is none.
 ApiResponse Dispatch(const ApiContext& ctx, const ApiRequest& req);
 
-// {"error": {"code", "message", "field"}}; `field` "" is null.
+// {"error": {"code", "message", "field"}}; `field` "" is null. Input echoed in the message
+// (every "quoted" stretch) is cut to kMaxEchoChars characters plus "…", the field name too,
+// and the whole message to kMaxErrorMessageChars: an error never echoes a large body back.
 ApiResponse ErrorResponse(int http_status, std::string_view code, std::string_view message,
                           std::string_view field);
 // A library Status: code name from StatusCodeName, the field from the message's "<key>: "
 // prefix, HTTP 400 for bad input, 404 for NoResult, 500 for I/O.
 ApiResponse ErrorResponse(const Status& status);
+
+inline constexpr size_t kMaxEchoChars = 80;
+inline constexpr size_t kMaxErrorMessageChars = 600;
+// `text` cut to at most `max` bytes on a UTF-8 boundary, with "…" when it was cut.
+std::string CapEcho(std::string_view text, size_t max = kMaxEchoChars);
 
 // Bodies deeper than this (nested arrays/objects) are refused before parsing.
 inline constexpr int kMaxJsonDepth = 32;

@@ -1,16 +1,27 @@
-// The HTTP front end of `gpuadvisor serve`: cpp-httplib with limits and timeouts around the API
-// (server/api.h) and the embedded web page (server/web_assets.h).
+// The HTTP front end of `gpuadvisor serve`: a small HTTP/1.1 server of our own (no cpp-httplib
+// here) with limits and deadlines around the API (server/api.h) and the embedded web page
+// (server/web_assets.h).
 //
-// Model: one listening socket; a pool of `threads` workers, each serving one connection at a
-// time (cpp-httplib's model: a keep-alive connection holds its worker until it closes, goes
-// idle for keep_alive_timeout_s, or has served keep_alive_max requests). Connections beyond
-// the pool wait in the accept queue. Idle or slow clients are cut off by the read timeout.
+// Model: one reactor thread owns the listening socket and every idle or partly-read connection
+// (non-blocking sockets, epoll). It reads each request's head and body into the connection's
+// buffer, enforcing the limits (header bytes and count, body size) and the deadlines (the first
+// byte within keep_alive_timeout_s, the whole head within header_timeout_s however slowly it
+// drips, then body bytes at least every read_timeout_s). Only a complete request is handed to
+// the pool of `threads` workers; the worker runs the handler, writes the response (write
+// deadline write_timeout_s) and gives a keep-alive connection back to the reactor. So an idle or
+// slow client costs a file descriptor and a buffer, never a worker: up to max_connections
+// connections may be open whatever the pool size; the next one gets 503 and is closed.
+//
+// Host allow-list (DNS rebinding): bound to a loopback address, requests whose Host header names
+// anything but localhost, 127.0.0.1, [::1] or an --allow-host name (with the bound port, if a
+// port is given) get 421. Bound elsewhere, Host is not checked unless allow_hosts is given.
 #ifndef GPUADVISOR_SERVER_HTTP_SERVER_H_
 #define GPUADVISOR_SERVER_HTTP_SERVER_H_
 
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gpuadvisor/result.h"
 #include "server/api.h"
@@ -24,13 +35,17 @@ struct ServeOptions {
   size_t max_body_bytes = 1 << 20;     // larger request bodies get 413
   size_t max_header_bytes = 16 << 10;  // all header lines together; larger get 431
   int max_headers = 64;                // header count; more get 431
-  int read_timeout_s = 5;              // a request must keep arriving (slowloris guard)
+  int read_timeout_s = 5;              // longest pause between body bytes
   int write_timeout_s = 5;
-  int keep_alive_timeout_s = 5;
-  int keep_alive_max = 100;  // requests per connection before it is closed
-  std::string cors_origin;   // "" = no CORS headers (default); "*" or an origin to allow
+  int keep_alive_timeout_s = 5;  // longest wait for a request's first byte
+  int header_timeout_s = 10;     // the whole head, from its first byte (slowloris guard)
+  int keep_alive_max = 100;      // requests per connection before it is closed
+  int max_connections = 1024;    // open at once (idle ones included); more get 503
+  std::string cors_origin;       // "" = no CORS headers (default); "*" or an origin to allow
+  std::vector<std::string> allow_hosts;  // Host names answered besides the loopback ones
   int max_price_age_days = 90;
-  size_t cache_entries = 256;  // answers of estimate/recommend/pricing kept (LRU); 0 = none
+  size_t cache_entries = 256;     // answers of estimate/recommend/pricing kept (LRU); 0 = none
+  size_t cache_bytes = 64 << 20;  // and at most this many bytes of them
 };
 
 class HttpServer {
@@ -56,7 +71,8 @@ class HttpServer {
 };
 
 // Returns a copy of `o` with defaults applied and checked: InvalidArgument naming the option
-// (threads outside 1..1024, port outside 0..65535, zero timeouts, ...).
+// (threads outside 1..1024, port outside 0..65535, zero timeouts, ...). Host names in
+// allow_hosts are lower-cased.
 Result<ServeOptions> CheckServeOptions(const ServeOptions& o);
 
 }  // namespace gpuadvisor::server

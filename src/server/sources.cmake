@@ -1,11 +1,14 @@
-# The HTTP server (`gpuadvisor serve`): its own library so the core library does not depend on
-# cpp-httplib (Debian libcpp-httplib-dev, found with pkg-config).
+# The HTTP server (`gpuadvisor serve`): its own library. The HTTP layer is our own
+# (http_server.cc, http_request.cc); cpp-httplib (Debian libcpp-httplib-dev, found with
+# pkg-config) remains a dependency for the tests' HTTP client, and the core library uses it
+# privately as the Prometheus client.
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(CPPHTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 find_package(ZLIB REQUIRED)
 
 set(GPUADVISOR_SERVER_SOURCES
   src/server/api.cc
+  src/server/http_request.cc
   src/server/http_server.cc
   src/server/web_assets.cc
 )

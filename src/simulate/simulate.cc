@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 
 #include "gpuadvisor/cost.h"
@@ -57,14 +58,17 @@ Result<Trace> ParseTraceCsv(std::string_view text, const std::string& origin) {
       ts.emplace(secs.value());
     }
     Result<double> rps = ParseDouble(row[rc], "requests_per_s");
-    if (!rps.ok() || *rps < 0) {
-      return Status::ParseError(r.Where() + ": requests_per_s: expected a rate >= 0, got \"" +
+    if (!rps.ok() || *rps < 0 || *rps > kMaxTraceRps) {
+      return Status::ParseError(r.Where() + ": requests_per_s: expected a rate 0 to 1e9, got \"" +
                                 row[rc] + "\"");
     }
     if (!first) first = ts;
     const double rel = *ts - *first;
     if (!t.points.empty() && rel <= t.points.back().t_s) {
       return Status::ParseError(r.Where() + ": timestamp: expected times in increasing order");
+    }
+    if (rel > kMaxTraceDays * 86400) {
+      return Status::ParseError(r.Where() + ": timestamp: the trace spans over 366 days");
     }
     t.points.push_back({rel, *rps});
   }
@@ -82,10 +86,13 @@ Result<Trace> ParseTraceCsv(std::string_view text, const std::string& origin) {
 }
 
 Result<Trace> DiurnalTrace(double peak, double trough, double days, double step_s) {
-  if (!(peak > 0) || !(trough >= 0) || trough > peak) {
-    return Status::InvalidArgument("--diurnal: expected PEAK[,TROUGH] with 0 <= TROUGH <= PEAK");
+  if (!(peak > 0) || !(trough >= 0) || trough > peak || peak > kMaxTraceRps) {
+    return Status::InvalidArgument(
+        "--diurnal: expected PEAK[,TROUGH] with 0 <= TROUGH <= PEAK <= 1e9 req/s");
   }
-  if (!(days > 0) || days > 366) return Status::InvalidArgument("--days: expected 0 to 366 days");
+  if (!(days > 0) || days > kMaxTraceDays) {
+    return Status::InvalidArgument("--days: expected 0 to 366 days");
+  }
   if (!(step_s >= 1) || step_s > 86400) {
     return Status::InvalidArgument("--step: expected 1 s to 1 day");
   }
@@ -110,10 +117,12 @@ Status CheckPolicy(const ScalingPolicy& p) {
   if (!(p.target_utilization > 0 && p.target_utilization <= 1)) {
     return Status::InvalidArgument("--target-utilization: expected a fraction in (0, 1]");
   }
-  if (!(p.scale_out_cooldown_s >= 0) || !(p.scale_in_cooldown_s >= 0) || !(p.boot_s >= 0)) {
+  constexpr double kWeek = 7 * 86400;
+  if (!(p.scale_out_cooldown_s >= 0 && p.scale_out_cooldown_s <= kWeek) ||
+      !(p.scale_in_cooldown_s >= 0 && p.scale_in_cooldown_s <= kWeek) ||
+      !(p.boot_s >= 0 && p.boot_s <= 86400)) {
     return Status::InvalidArgument(
-        "--scale-out-cooldown, --scale-in-cooldown, --boot-time: "
-        "expected non-negative durations");
+        "--scale-out-cooldown, --scale-in-cooldown: expected 0 to 7d; --boot-time: 0 to 1d");
   }
   if (p.min_instances < 0 || p.max_instances < 1 || p.min_instances > p.max_instances ||
       p.max_instances > 100000) {
@@ -221,9 +230,18 @@ Result<SimulationReport> SimulateAndSearch(const Trace& trace, const FleetCosts&
   Result<SimResult> given = SimulateFleet(trace, costs, policy, seed, true);
   if (!given.ok()) return given.status();
   rep.policy = std::move(*given);
+  // Checked before the cast: a peak of 1e9 req/s on 1e-3 req/s instances overflows an int.
+  const double peak_fleet = std::ceil(trace.Peak() / costs.capacity_rps - 1e-9);
+  if (!(peak_fleet <= kMaxFleetInstances)) {
+    char msg[200];
+    std::snprintf(msg, sizeof msg,
+                  "--capacity-rps: the trace's peak of %g req/s needs over %d instances of %g "
+                  "req/s each",
+                  trace.Peak(), kMaxFleetInstances, costs.capacity_rps);
+    return Status::InvalidArgument(msg);
+  }
   ScalingPolicy fixed;
-  const int peak_n =
-      std::max(1, static_cast<int>(std::ceil(trace.Peak() / costs.capacity_rps - 1e-9)));
+  const int peak_n = std::max(1, static_cast<int>(peak_fleet));
   fixed.target_utilization = 1;
   fixed.min_instances = fixed.max_instances = std::max(peak_n, policy.min_instances);
   fixed.boot_s = 0;

@@ -72,7 +72,8 @@ Result<double> ParseSiNumber(std::string_view text, std::string_view what) {
     if (mult != 1) s.remove_suffix(1);
   }
   double v = 0;
-  if (!ParseWholeDouble(s, &v)) {
+  // The suffix can carry a finite number past the largest double ("1e300T").
+  if (!ParseWholeDouble(s, &v) || !std::isfinite(v * mult)) {
     return Expected(what, "a number such as 7e9, 7B or 2T", text);
   }
   return v * mult;
@@ -106,7 +107,7 @@ Result<double> ParseDurationSeconds(std::string_view text, std::string_view what
     if (!std::isdigit(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
   }
   double v = 0;
-  if (!ParseWholeDouble(s, &v) || v < 0) {
+  if (!ParseWholeDouble(s, &v) || v < 0 || !std::isfinite(v * mult)) {
     return Expected(what, "a duration such as 90m, 36h or 14d", text);
   }
   return v * mult;

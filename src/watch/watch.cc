@@ -1,16 +1,23 @@
 #include "gpuadvisor/watch.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netdb.h>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
+#include <thread>
 
 #include "util/numbers.h"
 #include "util/strings.h"
@@ -37,14 +44,25 @@ const char* WatchDecisionName(WatchDecision d) {
   return "?";
 }
 
+const char* WedgedPolicyName(WedgedPolicy p) {
+  return p == WedgedPolicy::kStop ? "stop" : "keep-alive";
+}
+
 WatchDecision WatchState::Observe(double now_s, double uptime_s, const std::vector<double>& utils,
                                   bool keep_alive, double* idle_for_s) {
   *idle_for_s = 0;
+  failed_reads_ = utils.empty() ? failed_reads_ + 1 : 0;
   if (keep_alive) {
     idle_since_.reset();
     return WatchDecision::kKeepAlive;
   }
   if (utils.empty()) {
+    if (wedged()) {
+      // Whatever happened while the GPUs could not be read, keep-alive does not count it as idle.
+      idle_since_.reset();
+      if (o_.on_wedged == WedgedPolicy::kKeepAlive) return WatchDecision::kNoData;
+      return uptime_s < o_.boot_grace_s ? WatchDecision::kGrace : WatchDecision::kAct;
+    }
     if (idle_since_) *idle_for_s = now_s - *idle_since_;
     return WatchDecision::kNoData;
   }
@@ -87,18 +105,140 @@ Result<std::vector<double>> ParseSmiUtilization(const std::string& text) {
   return out;
 }
 
-Result<std::string> RunCapture(const std::string& command) {
-  FILE* p = ::popen(command.c_str(), "r");
-  if (p == nullptr) return Status::IOError("cannot run " + command + ": " + std::strerror(errno));
-  std::string out;
-  char buf[4096];
-  size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int rc = ::pclose(p);
-  if (rc != 0) {
-    return Status::IOError(command + " failed (exit status " +
-                           std::to_string(WIFEXITED(rc) ? WEXITSTATUS(rc) : rc) + ")");
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr size_t kMaxCaptureBytes = size_t{1} << 20;
+
+// Children killed on a deadline that had not exited within a second (a process in an
+// uninterruptible driver call dies only when the call returns). Later calls reap them.
+struct Unreaped {
+  std::mutex mu;
+  std::vector<pid_t> pids;  // guarded by mu
+};
+Unreaped& Leftovers() {
+  static Unreaped u;
+  return u;
+}
+
+void ReapLeftovers() {
+  Unreaped& u = Leftovers();
+  std::lock_guard<std::mutex> lock(u.mu);
+  std::erase_if(u.pids, [](pid_t pid) {
+    int status = 0;
+    return ::waitpid(pid, &status, WNOHANG) != 0;  // reaped, or no longer our child
+  });
+}
+
+// Reaps `pid` if it exits before `until`; true when it is gone.
+bool ReapBy(pid_t pid, Clock::time_point until, int* status) {
+  for (;;) {
+    const pid_t r = ::waitpid(pid, status, WNOHANG);
+    if (r == pid || (r < 0 && errno != EINTR)) return true;
+    if (Clock::now() >= until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+}
+
+void KillAndReap(pid_t pid) {
+  ::kill(-pid, SIGKILL);  // its process group: the shell and whatever it started
+  int status = 0;
+  if (ReapBy(pid, Clock::now() + std::chrono::seconds(1), &status)) return;
+  Unreaped& u = Leftovers();
+  std::lock_guard<std::mutex> lock(u.mu);
+  u.pids.push_back(pid);
+}
+
+Result<pid_t> SpawnShell(const std::string& command, int stdout_fd) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, stdout_fd, STDOUT_FILENO);
+  posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);  // its own group, so a timeout kills all of it
+  const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, "/bin/sh", &fa, &attr, const_cast<char* const*>(argv), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) return Status::IOError("cannot run " + command + ": " + std::strerror(rc));
+  return pid;
+}
+
+enum class ReadEnd { kEof, kTimeout, kTooLong, kError };
+
+// Reads `fd` to its end or the deadline.
+ReadEnd ReadAll(int fd, std::optional<Clock::time_point> deadline, std::string* out) {
+  char buf[4096];
+  for (;;) {
+    int wait_ms = -1;
+    if (deadline) {
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(*deadline - Clock::now());
+      if (left.count() <= 0) return ReadEnd::kTimeout;
+      wait_ms = static_cast<int>(std::min<int64_t>(left.count(), 60000));
+    }
+    pollfd p{fd, POLLIN, 0};
+    const int n = ::poll(&p, 1, wait_ms);
+    if (n < 0 && errno != EINTR) return ReadEnd::kError;
+    if (n <= 0) continue;
+    const ssize_t got = ::read(fd, buf, sizeof buf);
+    if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (got < 0) return ReadEnd::kError;
+    if (got == 0) return ReadEnd::kEof;
+    out->append(buf, static_cast<size_t>(got));
+    if (out->size() > kMaxCaptureBytes) return ReadEnd::kTooLong;
+  }
+}
+
+std::string ExitText(int status) {
+  if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
+  return "exit status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : status);
+}
+
+}  // namespace
+
+Result<std::string> RunCapture(const std::string& command, double timeout_s) {
+  ReapLeftovers();
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
+    return Status::IOError("cannot run " + command + ": pipe: " + std::strerror(errno));
+  }
+  Result<pid_t> pid = SpawnShell(command, fds[1]);
+  ::close(fds[1]);
+  if (!pid.ok()) {
+    ::close(fds[0]);
+    return pid.status();
+  }
+  std::optional<Clock::time_point> deadline;
+  if (timeout_s > 0) {
+    deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                  std::chrono::duration<double>(timeout_s));
+  }
+  std::string out;
+  ReadEnd end = ReadAll(fds[0], deadline, &out);
+  ::close(fds[0]);
+  int status = 0;
+  if (end == ReadEnd::kEof) {
+    // The output is closed, but the command may still hang before it exits.
+    if (!deadline) {
+      while (::waitpid(*pid, &status, 0) < 0 && errno == EINTR) {
+      }
+    } else if (!ReapBy(*pid, *deadline, &status)) {
+      end = ReadEnd::kTimeout;
+    }
+  }
+  if (end != ReadEnd::kEof) {
+    KillAndReap(*pid);
+    if (end == ReadEnd::kTimeout) {
+      return Status::IOError(command + " timed out after " + FormatFixed(timeout_s, 1) +
+                             " s (killed)");
+    }
+    return Status::IOError(command + (end == ReadEnd::kTooLong ? " wrote over 1 MiB (killed)"
+                                                               : " could not be read (killed)"));
+  }
+  if (status != 0) return Status::IOError(command + " failed (" + ExitText(status) + ")");
   return out;
 }
 

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
+#include <string>
 
 namespace gpuadvisor {
 namespace {
@@ -13,11 +15,27 @@ const Catalog& C() {
   return *c;
 }
 
-TEST(EmbeddedCatalogTest, CoversCurrentAndRetiredTypes) {
+// The catalog is rebuilt from new sources now and then: these state rules it keeps, not the
+// counts and prices of one snapshot.
+TEST(EmbeddedCatalogTest, EveryCurrentTypeIsListedAndEveryPriceHasProvenance) {
   int current = 0, retired = 0;
-  for (const InstanceType& t : C().instance_types) (t.retired ? retired : current)++;
-  EXPECT_EQ(current, 90);
-  EXPECT_EQ(retired, 16);
+  for (const InstanceType& t : C().instance_types) {
+    (t.retired ? retired : current)++;
+    if (t.retired) continue;
+    bool listed = false;
+    for (const RegionOffer& o : t.regions) {
+      listed = listed || o.offered.value_or(false) || o.on_demand || o.spot;
+      for (const std::optional<Price>& p : {o.on_demand, o.spot, o.reserved_1y_no_upfront}) {
+        if (!p) continue;
+        EXPECT_GT(p->usd_per_hour, 0) << t.name << " " << o.region;
+        EXPECT_FALSE(p->from.source.empty()) << t.name << " " << o.region;
+        EXPECT_FALSE(p->from.date.empty()) << t.name << " " << o.region;
+      }
+    }
+    EXPECT_TRUE(listed) << t.name << " is offered and priced nowhere";
+  }
+  EXPECT_GT(current, 0);
+  EXPECT_GT(retired, 0);
   EXPECT_TRUE(C().FindInstanceType("p3.16xlarge")->retired);
 }
 
@@ -28,22 +46,135 @@ TEST(EmbeddedCatalogTest, P5Facts) {
   EXPECT_EQ(*p5->accelerator.memory_mib_each, 81920);
   EXPECT_TRUE(p5->efa);
   EXPECT_EQ(p5->accelerator.model, "H100");
-  EXPECT_DOUBLE_EQ(*C().GpuOf(*p5)->bf16_tflops, 989.5);
-  EXPECT_DOUBLE_EQ(p5->FindRegion("us-east-1")->on_demand->usd_per_hour, 55.04);
-  EXPECT_DOUBLE_EQ(
-      C().FindInstanceType("g6.xlarge")->FindRegion("us-east-1")->on_demand->usd_per_hour, 0.8048);
+  EXPECT_DOUBLE_EQ(*C().GpuOf(*p5)->bf16_tflops, 989.5);  // the datasheet's dense BF16
+  // A listing row carries the region's price, and per GPU the eighth of it.
+  const RegionOffer* us = p5->FindRegion("us-east-1");
+  ASSERT_TRUE(us != nullptr && us->on_demand);
+  const InstanceRow row = MakeInstanceRow(C(), *p5, "us-east-1");
+  EXPECT_DOUBLE_EQ(*row.on_demand_usd_per_hour, us->on_demand->usd_per_hour);
+  EXPECT_DOUBLE_EQ(*row.usd_per_gpu_hour, us->on_demand->usd_per_hour / 8);
 }
 
 TEST(QueryTest, DefaultListsCurrentTypesInUsEast1) {
   Result<std::vector<InstanceRow>> rows = QueryInstances(C(), InstanceQuery{});
   ASSERT_TRUE(rows.ok());
-  EXPECT_GE(rows->size(), 80u);
-  for (const InstanceRow& r : *rows) EXPECT_FALSE(r.type->retired) << r.type->name;
+  // Exactly the current types us-east-1 knows: offered (or not known not to be) or priced there.
+  std::set<std::string> want, got;
+  for (const InstanceType& t : C().instance_types) {
+    const RegionOffer* o = t.FindRegion("us-east-1");
+    if (!t.retired && o && (o->offered.value_or(true) || o->on_demand)) want.insert(t.name);
+  }
+  for (const InstanceRow& r : *rows) got.insert(r.type->name);
+  EXPECT_FALSE(want.empty());
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(got.size(), rows->size()) << "a type listed twice";
   InstanceQuery with_retired;
   with_retired.include_retired = true;
   auto all = QueryInstances(C(), with_retired);
   EXPECT_TRUE(std::any_of(all->begin(), all->end(),
                           [](const InstanceRow& r) { return r.type->name == "p3.2xlarge"; }));
+}
+
+// Every InstanceQuery filter (the `instances` options): each row it keeps satisfies it, and it
+// keeps fewer rows than the default query. Add a row here with each new filter.
+TEST(QueryTest, EveryFilterNarrowsTheListToWhatItAsks) {
+  using Set = void (*)(InstanceQuery*);
+  using Check = bool (*)(const InstanceRow&);
+  const struct {
+    const char* option;
+    Set set;
+    Check check;
+  } filters[] = {
+      {"--region eu-west-1", [](InstanceQuery* q) { q->region = "eu-west-1"; },
+       [](const InstanceRow& r) { return r.region == "eu-west-1"; }},
+      {"--gpu L4", [](InstanceQuery* q) { q->gpus = {"L4"}; },
+       [](const InstanceRow& r) { return r.type->accelerator.model == "L4"; }},
+      {"--family g6e", [](InstanceQuery* q) { q->families = {"g6e"}; },
+       [](const InstanceRow& r) { return r.type->family == "g6e"; }},
+      {"--min-gpus 4", [](InstanceQuery* q) { q->min_gpus = 4; },
+       [](const InstanceRow& r) { return r.type->accelerator.device_equivalents() >= 4; }},
+      {"--max-gpus 1", [](InstanceQuery* q) { q->max_gpus = 1; },
+       [](const InstanceRow& r) { return r.type->accelerator.device_equivalents() <= 1; }},
+      {"--min-gpu-memory 40", [](InstanceQuery* q) { q->min_gpu_memory_gib = 40; },
+       [](const InstanceRow& r) {
+         return r.type->accelerator.memory_mib_each.value_or(0) / 1024.0 >= 40;
+       }},
+      {"--min-total-gpu-memory 300", [](InstanceQuery* q) { q->min_total_gpu_memory_gib = 300; },
+       [](const InstanceRow& r) {
+         return r.type->accelerator.memory_mib_each.value_or(0) / 1024.0 *
+                    r.type->accelerator.device_equivalents() >=
+                300 - 1e-9;
+       }},
+      {"--max-price 2", [](InstanceQuery* q) { q->max_price_usd = 2; },
+       [](const InstanceRow& r) {
+         return r.on_demand_usd_per_hour && *r.on_demand_usd_per_hour <= 2;
+       }},
+      {"--max-price 2 --purchase spot",
+       [](InstanceQuery* q) {
+         q->max_price_usd = 2;
+         q->purchase = Purchase::kSpot;
+       },
+       [](const InstanceRow& r) { return r.spot_usd_per_hour && *r.spot_usd_per_hour <= 2; }},
+      {"--efa", [](InstanceQuery* q) { q->efa_only = true; },
+       [](const InstanceRow& r) { return r.type->efa; }},
+      {"--gpus-only", [](InstanceQuery* q) { q->gpus_only = true; },
+       [](const InstanceRow& r) { return r.type->accelerator.kind == AcceleratorKind::kGpu; }},
+      {"--limit 5", [](InstanceQuery* q) { q->limit = 5; },
+       [](const InstanceRow&) { return true; }},
+  };
+  const size_t all = QueryInstances(C(), InstanceQuery{})->size();
+  for (const auto& f : filters) {
+    InstanceQuery q;
+    f.set(&q);
+    Result<std::vector<InstanceRow>> rows = QueryInstances(C(), q);
+    ASSERT_TRUE(rows.ok()) << f.option << ": " << rows.status().ToString();
+    EXPECT_FALSE(rows->empty()) << f.option;
+    EXPECT_LT(rows->size(), all) << f.option << " keeps every row";
+    for (const InstanceRow& r : *rows) EXPECT_TRUE(f.check(r)) << f.option << ": " << r.type->name;
+  }
+  InstanceQuery q;
+  q.limit = 5;
+  EXPECT_EQ(QueryInstances(C(), q)->size(), 5u);
+  // --include-retired adds rows, retired ones among them.
+  q = InstanceQuery{};
+  q.include_retired = true;
+  Result<std::vector<InstanceRow>> with = QueryInstances(C(), q);
+  EXPECT_GT(with->size(), all);
+  EXPECT_TRUE(std::any_of(with->begin(), with->end(),
+                          [](const InstanceRow& r) { return r.type->retired; }));
+}
+
+// Every --sort field orders the rows its own way: ascending differs from the default order (by
+// on-demand price) and from descending. An ignored field would leave the default order.
+TEST(QueryTest, EverySortFieldReordersTheRows) {
+  auto names = [](const InstanceQuery& q) {
+    std::vector<std::string> out;
+    const Result<std::vector<InstanceRow>> rows = QueryInstances(C(), q);
+    EXPECT_TRUE(rows.ok()) << q.sort;
+    if (rows.ok()) {
+      for (const InstanceRow& r : *rows) out.push_back(r.type->name);
+    }
+    return out;
+  };
+  for (const std::string& field : InstanceSortFields()) {
+    InstanceQuery q;
+    if (field == "region") q.region = "all";  // one region: nothing to order
+    const std::vector<std::string> by_default = names(q);
+    q.sort = field;
+    const std::vector<std::string> asc = names(q);
+    q.sort_descending = true;
+    const std::vector<std::string> desc = names(q);
+    EXPECT_EQ(asc.size(), by_default.size()) << field;
+    // A field the catalog holds for no row leaves the tie order (by name) both ways.
+    std::vector<std::string> by_name = asc;
+    std::sort(by_name.begin(), by_name.end());
+    if (asc != by_name) {
+      EXPECT_NE(asc, desc) << field;
+    }
+    if (field != "on_demand_usd_per_hour") {
+      EXPECT_NE(asc, by_default) << field;
+    }
+  }
 }
 
 TEST(QueryTest, GpuAndMinGpusCombine) {
@@ -83,11 +214,15 @@ TEST(QueryTest, AllRegionsCoversEveryPricedRegion) {
   q.region = "all";
   auto rows = QueryInstances(C(), q);
   ASSERT_TRUE(rows.ok());
-  std::vector<std::string> regions;
-  for (const InstanceRow& r : *rows) regions.push_back(r.region);
-  std::sort(regions.begin(), regions.end());
-  regions.erase(std::unique(regions.begin(), regions.end()), regions.end());
-  EXPECT_GE(regions.size(), 25u);
+  std::set<std::string> regions, priced;
+  for (const InstanceRow& r : *rows) regions.insert(r.region);
+  for (const InstanceType& t : C().instance_types) {
+    for (const RegionOffer& o : t.regions) {
+      if (!t.retired && o.on_demand) priced.insert(o.region);
+    }
+  }
+  EXPECT_GT(priced.size(), 1u);
+  EXPECT_TRUE(std::includes(regions.begin(), regions.end(), priced.begin(), priced.end()));
 }
 
 TEST(QueryTest, BadInputGetsSuggestions) {

@@ -8,11 +8,13 @@ ONE_LINE_ERRORS=1
 source "$(dirname "$0")/lib.sh"
 
 F='d[0]'
-expect_json "instances count" 'len([r for r in d if not r["retired"]]) >= 80' instances --format json
+expect_json2 "instances count" 'len(d)==len({r["instance_type"] for r in d})==len([r for r in e if r["region"]=="us-east-1" and not r["retired"]])>0 and not any(r["retired"] for r in d)' instances --format json -- instances --region all --json
 expect_json "contract fields" 'all(k in r for r in d for k in ["instance_type","family","retired","region","accelerator","vcpus","memory_gib","network_gbps","efa","local_nvme_gb","on_demand_usd_per_hour","spot_usd_per_hour","usd_per_gpu_hour","price_source","price_date"]) and all(k in r["accelerator"] for r in d for k in ["kind","vendor","model","count","logical_count","memory_mib_each","memory_gib_total"])' instances --json
-expect_json "p5 price" '[r for r in d if r["instance_type"]=="p5.48xlarge"][0]["on_demand_usd_per_hour"]==55.04' instances --json
+# Prices are the catalog's (rebuilt from new sources now and then): rules, not figures. The
+# listing's price is the one `show` gives for the same type and region.
+expect_json2 "p5 price" '[r for r in d if r["instance_type"]=="p5.48xlarge"][0]["on_demand_usd_per_hour"]==[r for r in e["regions"] if r["region"]=="us-east-1"][0]["on_demand_usd_per_hour"]>0' instances --json -- show p5.48xlarge --json
 expect_json "p5 gpus" 'any(r["instance_type"]=="p5.48xlarge" and r["accelerator"]["count"]==8 and r["accelerator"]["memory_mib_each"]==81920 and r["efa"] for r in d)' instances --json
-expect_json "g6 price" 'any(r["instance_type"]=="g6.xlarge" and r["on_demand_usd_per_hour"]==0.8048 for r in d)' instances --json
+expect_json "per GPU price" 'all(abs(r["usd_per_gpu_hour"]*r["accelerator"]["count"]-r["on_demand_usd_per_hour"])<1e-3*r["on_demand_usd_per_hour"] for r in d if r["usd_per_gpu_hour"] and not r["accelerator"].get("fractional"))' instances --json
 expect_json "g6f fractional" 'any(r["instance_type"]=="g6f.large" and r["accelerator"]["fractional"] and r["accelerator"]["model"]=="L4" and r["accelerator"]["count"]==0.125 and r["accelerator"]["logical_count"]==1 for r in d)' instances --json
 expect_json "no retired by default" 'not any(r["retired"] for r in d)' instances --json
 expect_json "include retired" 'any(r["instance_type"].startswith("p3.") and r["retired"] for r in d)' instances --json --include-retired
@@ -20,12 +22,34 @@ expect_json "L4 min 4" 'len(d)>0 and all(r["accelerator"]["model"]=="L4" and r["
 expect_json "efa filter" 'len(d)>0 and all(r["efa"] for r in d)' instances --efa --json
 expect_json "sort desc" '[r["vcpus"] for r in d]==sorted([r["vcpus"] for r in d], reverse=True)' instances --sort vcpus:desc --json
 expect_json "limit" 'len(d)==3' instances --limit 3 --json
-expect_json "region all" 'len({r["region"] for r in d})>=25' instances --region all --json
+expect_json2 "region all" '1<len({x["region"] for x in e["regions"] if x["on_demand_usd_per_hour"]}) and {x["region"] for x in e["regions"] if x["on_demand_usd_per_hour"]}<={r["region"] for r in d if r["instance_type"]=="p5.48xlarge"}' instances --region all --json -- show p5.48xlarge --json
 expect_json "max price" 'len(d)>0 and all(r["on_demand_usd_per_hour"]<=1 for r in d)' instances --max-price 1 --json
+# Every `instances` filter, one row each: the rows it keeps satisfy it, and it keeps fewer than
+# no filter does (an ignored option keeps them all). Add a row with each new filter.
+all_rows=$("$BIN" instances --json 2>/dev/null | "$PY" -c 'import json,sys; print(len(json.load(sys.stdin)))')
+while IFS='|' read -r opts rule; do
+  # shellcheck disable=SC2086  # opts are words
+  expect_json "instances $opts" "0<len(d)<$all_rows and all($rule for r in d)" instances $opts --json
+done <<'EOF_FILTERS'
+--region eu-west-1|r["region"]=="eu-west-1"
+--gpu L4|r["accelerator"]["model"]=="L4"
+--family g6e|r["family"]=="g6e"
+--min-gpus 4|r["accelerator"]["count"]>=4
+--max-gpus 1|r["accelerator"]["count"]<=1
+--min-gpu-memory 40|r["accelerator"]["memory_mib_each"]>=40*1024
+--min-total-gpu-memory 300|r["accelerator"]["memory_gib_total"]>=300
+--max-price 2|r["on_demand_usd_per_hour"]<=2
+--max-price 2 --purchase spot|r["spot_usd_per_hour"] is not None and r["spot_usd_per_hour"]<=2
+--efa|r["efa"]
+--gpus-only|r["accelerator"]["kind"]=="gpu"
+--limit 4|len(d)==4
+EOF_FILTERS
 expect_json "show regions" 'd["instance_type"]=="p5.48xlarge" and len(d["regions"])>5 and d["gpu_spec"]["bf16_tflops"]==989.5 and all("on_demand_usd_per_hour" in r and "spot_interruption_band" in r for r in d["regions"])' show p5.48xlarge --json
 expect_json "show trn2 memory" 'd["accelerator"]["memory_mib_each"]==98304' show trn2.48xlarge --json
 expect_json "gpus" 'any(g["model"]=="H100" and g["bf16_tflops"]==989.5 and "p5.48xlarge" in g["instance_types"] and g["cheapest_on_demand"]["usd_per_gpu_hour"]>0 for g in d) and all(k in g for g in d for k in ["model","vendor","memory_gib","bf16_tflops","fp64_tflops","memory_bw_gbps","instance_types","cheapest_on_demand","cheapest_spot"])' gpus --json
-expect_json "catalog info" 'd["counts"]["current"]==90 and d["counts"]["retired"]==16 and len(d["sources"])>=5 and all("snapshot_date" in s for s in d["sources"])' catalog info --json
+# --include-retired adds the models found only on retired types (or on none), strictly more.
+expect_json2 "gpus include retired" 'len(d)>len(e) and {g["model"] for g in e}<{g["model"] for g in d} and all(not set(g["instance_types"])&{t for x in e for t in x["instance_types"]} for g in d if g["model"] not in {x["model"] for x in e})' gpus --include-retired --json -- gpus --json
+expect_json2 "catalog info counts" 'd["counts"]["current"]==len({r["instance_type"] for r in e if not r["retired"]}) and d["counts"]["retired"]==len({r["instance_type"] for r in e if r["retired"]}) and d["counts"]["current"]>0 and d["counts"]["retired"]>0 and d["counts"]["instance_types"]==d["counts"]["current"]+d["counts"]["retired"] and len(d["sources"])>=5 and all("snapshot_date" in s for s in d["sources"])' catalog info --json -- instances --include-retired --region all --json
 expect_json "stale flag" 'd["prices_stale"] is True' catalog info --json --max-price-age 30
 expect_json "fresh flag" 'd["prices_stale"] is False' catalog info --json --max-price-age 100000
 
@@ -50,6 +74,10 @@ expect_json "estimate hpc" "$E"' and d["precision"]=="fp64" and d["time"]["hours
 expect_json "estimate transcode" "$E"' and d["performance"]["streams_per_gpu"]>0 and d["precision"] is None' estimate --task transcode --streams 100 --codec hevc --instance g6.12xlarge --json
 expect_json "estimate render" "$E"' and d["performance"]["sessions_per_gpu"]>0' estimate --task render --sessions 10 --instance g6e.12xlarge --json
 expect_json "estimate analytics" "$E"' and d["performance"]["scan_time_s"]>0' estimate --task analytics --dataset-gib 100 --instance p4de.24xlarge --json
+# --count N instances of the type; --region prices it there, at the price `show` gives.
+expect_json "estimate count" 'd["hardware"]["instances"]==2 and d["hardware"]["gpus"]==16' estimate --task serve --model llama-3.1-8b --instance p5.48xlarge --count 2 --json
+REG=$("$BIN" show p5.48xlarge --json 2>/dev/null | "$PY" -c 'import json,sys; print([r["region"] for r in json.load(sys.stdin)["regions"] if r["region"]!="us-east-1" and r["on_demand_usd_per_hour"]][0])')
+expect_json2 "estimate region" "d['cost']['region']=='$REG' and d['cost']['on_demand_usd_per_hour']==[r for r in e['regions'] if r['region']=='$REG'][0]['on_demand_usd_per_hour']>0" estimate --task serve --model llama-3.1-8b --instance p5.48xlarge --region "$REG" --json -- show p5.48xlarge --json
 expect_json "llama-3.1-8b KV 128 KiB/token" 'd["memory"]["kv_cache_kib_per_token"]==128' estimate --task serve --model llama-3.1-8b --gpu H100 --json
 expect_json "70B fp16 does not fit one 80 GB GPU" 'd["memory"]["fits"] is False and d["memory"]["weights_gib"]>120' estimate --task serve --model llama-2-70b --gpu A100-80GB --json
 expect_json "70B fp16 fits four" 'd["memory"]["fits"] is True' estimate --task serve --model llama-2-70b --gpu A100-80GB --gpus 4 --json
@@ -106,6 +134,11 @@ expect_json "pricing od total" '[abs(o["total_usd"]-o["usd_per_hour"]*300*12*2)<
 expect_json "pricing break-even" 'abs(d["options"][2]["break_even_utilization"]-d["options"][2]["usd_per_hour"]/d["options"][0]["usd_per_hour"])<1e-9 and 0<d["options"][2]["break_even_utilization"]<1' pricing p4d.24xlarge --json
 expect_json "pricing spot interruptible" 'd["cheapest"]=="spot" and [o for o in d["options"] if o["option"]=="spot"][0]["spot"]["overhead_fraction"]>0' pricing p4d.24xlarge --interruptible --checkpoint-gib 100 --json
 expect_json "pricing spot not interruptible" 'd["cheapest"]!="spot"' pricing p4d.24xlarge --json
+# Checkpoints go at --storage-gbps (size / rate), and each interruption costs --restart of
+# extra time (overhead = write / interval + (interval / 2 + restart + read) / MTBI).
+SPOT='[o for o in d["options"] if o["option"]=="spot"][0]["spot"]'
+expect_json "pricing storage-gbps" "abs($SPOT[\"checkpoint_write_s\"]-100*2**30/1e9/4)<1e-6" pricing p4d.24xlarge --interruptible --checkpoint-gib 100 --storage-gbps 4 --json
+expect_json2 "pricing restart" "abs($SPOT[\"overhead_fraction\"]-[o for o in e[\"options\"] if o[\"option\"]==\"spot\"][0][\"spot\"][\"overhead_fraction\"]-3600/($SPOT[\"mtbi_hours\"]*3600))<1e-9" pricing p4d.24xlarge --interruptible --checkpoint-gib 100 --checkpoint-interval 1h --restart 70m --json -- pricing p4d.24xlarge --interruptible --checkpoint-gib 100 --checkpoint-interval 1h --restart 10m --json
 expect_exit "pricing hours" 2 "--hours-per-month" pricing p4d.24xlarge --hours-per-month 800
 expect_exit "pricing interval" 2 "--checkpoint-interval" pricing p4d.24xlarge --checkpoint-interval 3x
 expect_exit "pricing type" 2 "did you mean" pricing p4d.24xlarg
@@ -117,6 +150,14 @@ expect_json "recommend pretrain" "$R"' and d["plans"][0]["gpu_model"] in ("H100"
 expect_json "recommend max-instances" 'all(p["instances"]==1 for p in d["plans"]) and len(d["plans"])>0' recommend --task qlora --model llama-2-70b --tokens 50M --max-instances 1 --json
 expect_json "recommend no fp64 on L4" 'len(d["plans"])>0 and not any(p["gpu_model"] in ("L4","A10G","L40S","T4") for p in d["plans"])' recommend --task hpc --fp64-flop 1e19 --working-set-gib 100 --json
 expect_json "recommend no nvenc" 'len(d["plans"])>0 and not any(p["gpu_model"] in ("H100","H200","A100-40GB","A100-80GB") for p in d["plans"])' recommend --task transcode --streams 200 --json
+# --max-gpus caps every plan where the uncapped search goes beyond it; --allow-retired brings
+# retired types into the search (evaluated or rejected with a reason); --explain says more.
+expect_json2 "recommend max-gpus" 'len(d["plans"])>0 and all(p["gpus"]<=8 for p in d["plans"]) and any(p["gpus"]>8 for p in e["plans"])' recommend --task finetune --model llama-3.1-8b --tokens 1B --max-gpus 8 --json -- recommend --task finetune --model llama-3.1-8b --tokens 1B --json
+RETIRED=$("$BIN" instances --include-retired --region all --json 2>/dev/null | "$PY" -c 'import json,sys; print(sorted({r["instance_type"] for r in json.load(sys.stdin) if r["retired"]}))')
+expect_json2 "recommend allow-retired" "d['candidates_evaluated']>e['candidates_evaluated'] and any(t in x['instance_type'] for x in d['rejected'] + d['plans'] for t in $RETIRED) and not any(t in x['instance_type'] for x in e['rejected'] + e['plans'] for t in $RETIRED)" recommend --task serve --model llama-3.1-8b --rps 0.5 --allow-retired --json -- recommend --task serve --model llama-3.1-8b --rps 0.5 --json
+brief=$("$BIN" recommend --task serve --model llama-3.1-8b --rps 0.5 2>/dev/null | wc -l)
+full=$("$BIN" recommend --task serve --model llama-3.1-8b --rps 0.5 --explain 2>/dev/null | wc -l)
+[ "$full" -gt "$brief" ] && ok || bad "recommend --explain adds nothing ($full vs $brief lines)"
 "$BIN" recommend --task pretrain --model llama-3.1-70b --tokens 1T --budget 100 --json >/tmp/gpuadvisor-rec.json 2>/dev/null; rc=$?
 [ "$rc" = 1 ] && "$PY" -c "import json; d=json.load(open('/tmp/gpuadvisor-rec.json')); assert d['plans']==[] and 'over budget' in d['rejected'][0]['reason']" && ok || bad "impossible budget -> exit 1 with reasons (rc=$rc)"
 expect_exit "recommend deadline" 2 "--deadline" recommend --task serve --model llama-3.1-8b --deadline 3x

@@ -51,6 +51,10 @@ expect_json "inventory" 'H["always-idle"]["instance_type"]=="g6e.4xlarge" and no
 out=$("$BIN" idle "$F" 2>/dev/null)
 if [[ "$out" == *"TOTAL (5 hosts)"* && "$out" == *"fewer-gpus -> p5.4xlarge"* && "$out" == *"prices: "* ]]; then ok; else bad "table: $out"; fi
 expect_json "csv format" 'True' idle "$F" --json
+# --max-hosts: the five-host fleet fits in 5 and not in 4 (exit 2 naming the limit).
+expect_json "max-hosts fits" 'len(d["instances"])==5' idle "$F" --max-hosts 5 --json
+"$BIN" idle "$F" --max-hosts 4 --json >/dev/null 2>"$T/err"; rc=$?
+[ "$rc" = 2 ] && grep -q -- "--max-hosts" "$T/err" && ok || bad "--max-hosts 4: rc=$rc $(cat "$T/err")"
 "$BIN" idle "$F" --format csv > "$T/out.csv" 2>/dev/null && head -1 "$T/out.csv" | grep -q '^host,type' && ok || bad "csv output"
 
 # Every trimmed real capture parses.
@@ -58,6 +62,18 @@ for f in "$FIX"/*; do
   "$BIN" idle "$f" --json > /dev/null 2>"$T/err" && ok || bad "fixture $f: $(cat "$T/err")"
 done
 expect_json "many files at once" 'len(d["files"])>=15' idle "$FIX"/* --json
+
+# Issue 16: 13 minutes of 8x H100 get no verdict (not "move to a g4dn"); under a day no
+# rightsizing; the two-day fleet above is rightsized (status ok).
+SHORT=$(dirname "$0")/../idle/fixtures/h100x8-13min.csv
+expect_json "13 min: no verdict" 'd["instances"][0]["status"]=="insufficient-data" and d["instances"][0]["recommendation"]["action"]=="collect-more" and d["instances"][0]["recommendation"]["target_instance_type"] is None and d["instances"][0]["idle_fraction"] is None and "need at least the idle window" in d["instances"][0]["status_reason"]' idle "$SHORT" --json
+expect_json "13 min, 5m window: collect more" 'd["instances"][0]["status"]=="collect-more" and d["instances"][0]["recommendation"]["action"]=="collect-more" and "rightsizing needs >= 24 h" in d["instances"][0]["status_reason"]' idle "$SHORT" --json --idle-window 5m
+expect_json "span is an option" 'd["instances"][0]["status"]=="ok" and d["instances"][0]["recommendation"]["target_instance_type"] is not None and d["settings"]["min_rightsizing_span_s"]==600' idle "$SHORT" --json --idle-window 5m --min-rightsizing-span 10m
+expect_json "2 days: ok" 'all(h["status"]=="ok" and h["status_reason"] is None for h in d["instances"])' idle "$F" --json
+out=$("$BIN" idle "$SHORT" 2>/dev/null)
+if [[ "$out" == *"insufficient-data"* && "$out" == *"insufficient data: observed 13 min"* && "$out" != *"g4dn"* ]]; then ok; else bad "13 min table: $out"; fi
+expect_exit "host cap" 2 "more than 2 hosts in one analysis (limit max_hosts, --max-hosts)" idle "$F" --max-hosts 2
+expect_exit "bad span" 2 "--min-rightsizing-span" idle "$F" --min-rightsizing-span soon
 
 # Bad input: exit 2 naming file:line.
 printf 'timestamp, index, utilization.gpu [%%]\n2026/07/01 00:00:00, 0, 5 %%\n2026/07/01 00:01:00, 0, lots\n' > "$T/bad.csv"

@@ -58,6 +58,15 @@ expect_exit 2 'bad.json: plans\[0\].instance_type: expected an instance type nam
 echo '{"plans": [' >"$TMP/broken.json"
 expect_exit 2 'broken.json: byte [0-9]+: not valid JSON' --from-plan "$TMP/broken.json"
 expect_exit 2 '--rank: the plan file has' --from-plan "$TMP/plans.json" --rank 99
+# --rank N launches plan N, not plan 1.
+TYPE2=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["plans"][1]["instance_type"])' \
+  "$TMP/plans.json")
+expect_exit 0 '' --from-plan "$TMP/plans.json" --rank 2 --format aws-cli
+grep -q "\"InstanceType\": \"$TYPE2\"" "$TMP/out" || bad "--rank 2: plan 2 type $TYPE2 not launched"
+grep -q 'recommend rank 2' "$TMP/out" || bad "--rank 2: plan 2 not named in the tags/comments"
+# --ebs-gib sizes the data volume as given.
+expect_exit 0 '' p5.48xlarge --ebs-gib 777
+grep -q '"VolumeSize": 777,' "$TMP/out" || bad "--ebs-gib 777: not the data volume's size"
 
 # A workload: recommend's best plan, with the estimator's checkpoint size on the data volume.
 expect_exit 0 '' --task finetune --model llama-3.1-8b --tokens 50M --format aws-cli
@@ -165,5 +174,30 @@ else
   echo "note: terraform not installed; structural check only"
 fi
 
+# Issue 16: CloudFormation's 500-resource limit (an instance and an idle alarm per node, 6 shared
+# with EFA), and the EC2 vCPU quota warning for large launches in every format.
+expect_exit 2 '--format cloudformation: 250 x p5.48xlarge needs 506 resources.*limit of 500 per template; use --format terraform or aws-cli, or launch at most 247 instances per stack' \
+  p5.48xlarge --count 250 --format cloudformation
+expect_exit 0 '' p5.48xlarge --count 2 --format cloudformation
+grep -q 'EfaSecurityGroup' "$TMP/out" || bad "p5 x 2 cloudformation: no EFA security group"
+grep -q 'vCPU quota' "$TMP/err" && bad "p5 x 2: quota warning for 384 vCPUs"
+for f in aws-cli cloudformation terraform skypilot; do
+  expect_exit 0 'warning: EC2 vCPU quota: 200 x p5.48xlarge need 38400 vCPUs of "Running On-Demand P instances" \(L-417A185B\)' \
+    p5.48xlarge --count 200 --format $f
+  grep -q 'L-417A185B' "$TMP/out" || bad "p5 x 200 $f: the quota warning is not in the document"
+done
+expect_exit 0 '"All P Spot Instance Requests" \(L-7212CCBC\)' p5.48xlarge --count 200 --purchase spot \
+  --format terraform
+expect_exit 2 '--checkpoint-gib: expected 0 to 1e6 GiB' g6.xlarge --checkpoint-gib 1e300
+
 [ "$fail" = 0 ] && echo "ok: launch CLI"
+# Every naming/placement option reaches the spec it renders (an ignored option would leave the
+# default there).
+"$BIN" launch g6.xlarge --key-name key-7q --subnet-id subnet-0abc123 --instance-profile prof-9q \
+  --name job-x1 >"$TMP/opts.json" 2>/dev/null || bad "launch with naming options failed"
+for want in '"KeyName": "key-7q"' '"SubnetId": "subnet-0abc123"' '"Name": "prof-9q"' '"job-x1-g6-xlarge"'; do
+  grep -qF -- "$want" "$TMP/opts.json" || bad "launch aws-cli lacks $want"
+done
+"$BIN" launch g6.xlarge --idle-stop-minutes 37 --format cloudformation 2>/dev/null |
+  grep -A2 '^  IdleStopMinutes:' | grep -q 'Default: 37' || bad "--idle-stop-minutes not in the template"
 exit $fail

@@ -15,6 +15,20 @@ expect_json() {
 sys.exit(0 if ($expr) else 1)"; then ok; else bad "$name: $* -> $expr"; fi
 }
 
+# expect_json2 NAME PYTHON-EXPR ARGS... -- ARGS2...: the same over two runs, the first's JSON in
+# `d`, the second's in `e` (a rule between two commands instead of a figure from the catalog).
+expect_json2() {
+  local name=$1 expr=$2; shift 2
+  local a=() second
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do a+=("$1"); shift; done
+  shift
+  second=$(mktemp)
+  "$BIN" "$@" >"$second" 2>/dev/null
+  if "$BIN" "${a[@]}" 2>/dev/null | "$PY" -c "import json,sys; d=json.load(sys.stdin); e=json.load(open(sys.argv[1]))
+sys.exit(0 if ($expr) else 1)" "$second"; then ok; else bad "$name: ${a[*]} / $* -> $expr"; fi
+  rm -f "$second"
+}
+
 # expect_exit NAME CODE STDERR-SUBSTRING ARGS...
 expect_exit() {
   local name=$1 code=$2 needle=$3; shift 3

@@ -11,7 +11,8 @@ cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 source "$(dirname "$0")/lib.sh"
 
-"$BIN" serve --port 0 --threads 4 >"$work/out" 2>"$work/err" &
+"$BIN" serve --port 0 --threads 4 --header-timeout 5s --cache-bytes 32M --max-connections 256 \
+  --allow-host gpu.internal >"$work/out" 2>"$work/err" &
 pid=$!
 url=
 for _ in $(seq 1 100); do
@@ -67,6 +68,12 @@ err=$("$BIN" serve --threads 0 2>&1 >/dev/null); rc=$?
 [ "$rc" = 2 ] && [[ "$err" == *"--threads"* ]] && ok || bad "--threads 0 -> exit 2 naming --threads: rc=$rc [$err]"
 err=$("$BIN" serve --max-body abc 2>&1 >/dev/null); rc=$?
 [ "$rc" = 2 ] && [[ "$err" == *"--max-body"* ]] && ok || bad "--max-body abc -> exit 2: rc=$rc [$err]"
+err=$("$BIN" serve --header-timeout 0 2>&1 >/dev/null); rc=$?
+[ "$rc" = 2 ] && [[ "$err" == *"--header-timeout"* ]] && ok || bad "--header-timeout 0 -> exit 2: rc=$rc [$err]"
+err=$("$BIN" serve --cache-bytes lots 2>&1 >/dev/null); rc=$?
+[ "$rc" = 2 ] && [[ "$err" == *"--cache-bytes"* ]] && ok || bad "--cache-bytes lots -> exit 2: rc=$rc [$err]"
+err=$("$BIN" serve --allow-host evil.example:80 2>&1 >/dev/null); rc=$?
+[ "$rc" = 2 ] && [[ "$err" == *"--allow-host"* ]] && ok || bad "--allow-host with a port -> exit 2: rc=$rc [$err]"
 err=$("$BIN" serve --catalog /nonexistent.json 2>&1 >/dev/null); rc=$?
 [ "$rc" = 3 ] && ok || bad "--catalog missing -> exit 3: rc=$rc [$err]"
 

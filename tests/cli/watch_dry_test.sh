@@ -19,7 +19,48 @@ smi 'printf "0\n90\n"'; out=$(w); [[ "$out" == *"busy: gpu util [0,90]"* && "$ou
 smi 'exit 9'; out=$(w); [[ "$out" == *"no-data"* && "$out" != *"would run"* ]] && ok || bad "no data: $out"
 smi 'echo "No devices were found"'; out=$(w); [[ "$out" == *"no-data"* ]] && ok || bad "garbage: $out"
 smi 'printf "0\n"'; out=$(w --execute); rc=$?; [ $rc = 3 ] && [[ "$out" == *"cannot act: IMDS"* ]] && ok || bad "no IMDS with --execute: rc=$rc $out"
-out=$(w --boot-grace 100000d); [[ "$out" == *"boot-grace"* && "$out" != *"would run"* ]] && ok || bad "grace: $out"
+out=$(w --boot-grace 365d); [[ "$out" == *"boot-grace"* && "$out" != *"would run"* ]] && ok || bad "grace: $out"
+# Issue 16: a hung nvidia-smi is killed at --sample-timeout and logged as no-data; the loop goes
+# on. (It used to block forever: `timeout` turns a regression into a failure, not a hang.)
+smi 'exec sleep 86399'
+out=$(timeout 60 env PATH="$T/bin:$PATH" "$BIN" watch --interval 0.1s --idle-minutes 0.005 \
+  --boot-grace 0 --imds-endpoint http://127.0.0.1:9 --keep-alive-file "$T/keep" --max-samples 3 \
+  --sample-timeout 0.3s 2>&1); rc=$?
+n=$(grep -c 'no-data: gpu util \[\] idle 0.0 min (.*timed out after 0.3 s (killed))' <<<"$out")
+[ $rc = 0 ] && [ "$n" = 3 ] && [[ "$out" == *"stopping after --max-samples"* ]] && ok || bad "hung nvidia-smi: rc=$rc $out"
+left=$(pgrep -f 'sleep 86399'); [ -z "$left" ] && ok || { bad "hung nvidia-smi left running: $left"; kill $left; }
+# A wedged driver: keep-alive (default) never acts and says so once; stop runs the action.
+smi 'exit 9'
+out=$(w --wedged-after 3); [ "$(grep -c 'wedged: no GPU reading for 3 samples in a row; --on-wedged keep-alive' <<<"$out")" = 1 ] && [[ "$out" != *"would run"* ]] && ok || bad "wedged keep-alive: $out"
+out=$(w --wedged-after 2 --on-wedged stop); [[ "$out" == *"--on-wedged stop: the wedged instance counts as idle"* && "$out" == *"would run: aws ec2 stop-instances"* ]] && ok || bad "wedged stop: $out"
+out=$(w --wedged-after 2 --on-wedged stop --boot-grace 365d); [[ "$out" == *"boot-grace"* && "$out" != *"would run"* ]] && ok || bad "wedged stop in grace: $out"
+# Fails its first 3 runs, then reads one idle GPU.
+cat > "$T/bin/nvidia-smi" <<SH
+#!/bin/sh
+n=\$(cat "$T/runs" 2>/dev/null || echo 0); n=\$((n + 1)); echo \$n > "$T/runs"
+[ \$n -le 3 ] && exit 9
+printf '0\\n'
+SH
+out=$(w --wedged-after 2)
+[[ "$out" == *"wedged: no GPU reading"* && "$out" == *"recovered: GPU readings are back after 3 failed samples"* && "$out" == *"idle: gpu util [0]"* ]] && ok || bad "recovery: $out"
+# Issue 16: every numeric flag has a range; outside it (or not finite) is exit 2 naming the flag.
+for args in "--idle-minutes 1e300|--idle-minutes: expected 0 to 43200" \
+            "--idle-minutes -1|--idle-minutes: expected 0 to 43200" \
+            "--interval 1e308h|--interval: expected a duration" \
+            "--interval 1e300h|--interval: expected 0.01s to 1d, got \"1e300h\"" \
+            "--interval 2d|--interval: expected 0.01s to 1d" \
+            "--idle-threshold 101|--idle-threshold: expected a percentage, 0 to 100" \
+            "--boot-grace 100000d|--boot-grace: expected 0 to 365d" \
+            "--max-samples 1.5|--max-samples: expected a whole number" \
+            "--max-samples 1e300|--max-samples: expected a whole number, 0 to 1e9" \
+            "--sample-timeout 0|--sample-timeout: expected 0.01s to 1h" \
+            "--wedged-after 0|--wedged-after: expected a whole number, 1 to 10000" \
+            "--on-wedged reboot|--on-wedged: expected keep-alive or stop"; do
+  flags=${args%%|*} want=${args#*|}
+  # shellcheck disable=SC2086
+  err=$(timeout 20 "$BIN" watch $flags 2>&1 >/dev/null); rc=$?
+  [ $rc = 2 ] && [[ "$err" == *"$want"* ]] && ! grep -qiwE 'inf|nan' <<<"$err" && ok || bad "watch $flags: rc=$rc $err"
+done
 "$BIN" watch --action reboot >/dev/null 2>&1; [ $? = 2 ] && ok || bad "bad action"
 "$BIN" watch --interval soon >/dev/null 2>&1; [ $? = 2 ] && ok || bad "bad interval"
 finish watch_dry_test

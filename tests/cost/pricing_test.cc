@@ -120,5 +120,40 @@ TEST(PricingTest, BadUsageNamesTheFlag) {
   EXPECT_EQ(PriceUsage(Type(10, 3, 6, 0), "eu-west-3", {}).status().code(), StatusCode::kNotFound);
 }
 
+// Issue 16: the spot model's inputs have ranges; past them the figures came out as inf or with
+// hundreds of digits.
+TEST(PricingTest, SpotModelInputsOutsideTheirRangesNameTheFlag) {
+  struct Case {
+    const char* flag;
+    void (*set)(UsagePattern*);
+  } cases[] = {
+      {"--restart", [](UsagePattern* u) { u->restart_s = 1e305; }},
+      {"--restart", [](UsagePattern* u) { u->restart_s = -1; }},
+      {"--checkpoint-gib", [](UsagePattern* u) { u->checkpoint_gib = 1e300; }},
+      {"--checkpoint-gib", [](UsagePattern* u) { u->checkpoint_gib = std::nan(""); }},
+      {"--storage-gbps", [](UsagePattern* u) { u->storage_gbps = 1e-300; }},
+      {"--storage-gbps", [](UsagePattern* u) { u->storage_gbps = 1e9; }},
+      {"--checkpoint-interval", [](UsagePattern* u) { u->checkpoint_interval_s = 1e300; }},
+      {"--checkpoint-interval", [](UsagePattern* u) { u->checkpoint_interval_s = INFINITY; }},
+  };
+  for (const Case& c : cases) {
+    UsagePattern u;
+    u.interruptible = true;
+    c.set(&u);
+    Result<PricingResult> r = PriceUsage(Type(10, 3, 6, 0), "us-east-1", u);
+    ASSERT_FALSE(r.ok()) << c.flag;
+    EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_EQ(r.status().message().rfind(c.flag, 0), 0u) << r.status().message();
+  }
+  UsagePattern edge;  // the ends of the ranges are accepted and stay finite
+  edge.interruptible = true;
+  edge.checkpoint_gib = 1e6;
+  edge.storage_gbps = 0.001;
+  edge.restart_s = 7 * 86400;
+  Result<PricingResult> r = PriceUsage(Type(10, 3, 6, 0), "us-east-1", edge);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(std::isfinite(*Option(*r, "spot").total_usd));
+}
+
 }  // namespace
 }  // namespace gpuadvisor

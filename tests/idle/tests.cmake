@@ -1,5 +1,8 @@
 # Telemetry readers and idle analysis (issue 6). Paths are relative to tests/.
 list(APPEND GPUADVISOR_TEST_SOURCES
   telemetry/telemetry_test.cc
+  telemetry/prometheus_source_test.cc
   idle/idle_test.cc
+  idle/window_samples_test.cc
+  idle/issue16_test.cc
 )

@@ -89,6 +89,18 @@ TEST(LaunchTest, AmiFollowsArchitectureAndAccelerator) {
   EXPECT_FALSE(Plan("p3dn.24xlarge").warnings.empty());  // Volta: no open kernel modules
 }
 
+// gp3 sizing (doc/launch.md): throughput as fast as the instance's EBS link allows, at most
+// 1000 MiB/s; IOPS 4 per MiB/s, at least the free 3000, at most 16000 and 500 per GiB.
+void ExpectGp3Rule(const LaunchPlan& p) {
+  ASSERT_TRUE(p.data.has_value());
+  int link = 1000;
+  if (p.type->ebs_max_mbps)
+    link = std::min(link, static_cast<int>(*p.type->ebs_max_mbps / 8.0 / 1.048576));
+  const int iops = std::max(3000, std::min({4 * link, 16000, 500 * p.data->size_gib}));
+  EXPECT_EQ(p.data->iops, iops) << p.type->name;
+  EXPECT_EQ(p.data->throughput, std::clamp(std::min(link, iops / 4), 125, 1000)) << p.type->name;
+}
+
 TEST(LaunchTest, DataVolumeHoldsDatasetAndCheckpoints) {
   LaunchRequest r;
   r.instance_type = "p5.48xlarge";
@@ -98,8 +110,7 @@ TEST(LaunchTest, DataVolumeHoldsDatasetAndCheckpoints) {
   ASSERT_TRUE(p.ok());
   ASSERT_TRUE(p->data.has_value());
   EXPECT_EQ(p->data->size_gib, 840);  // (500 + 2 x 100) x 1.2
-  EXPECT_EQ(p->data->throughput, 1000);
-  EXPECT_EQ(p->data->iops, 4000);
+  ExpectGp3Rule(*p);
   EXPECT_TRUE(p->instance_store);
   // No dataset and no checkpoints: root volume only.
   EXPECT_FALSE(Plan("g6.xlarge").data.has_value());
@@ -107,9 +118,18 @@ TEST(LaunchTest, DataVolumeHoldsDatasetAndCheckpoints) {
   r.instance_type = "g4dn.xlarge";
   p = PlanLaunch(testing::EmbeddedForTests(), r);
   ASSERT_TRUE(p.ok());
+  ASSERT_TRUE(p->type->ebs_max_mbps.has_value());
+  EXPECT_LT(*p->type->ebs_max_mbps / 8 / 1.048576, 1000) << "no longer a slow link: pick another";
   EXPECT_LT(p->data->throughput, 1000);
-  EXPECT_GE(p->data->iops, 3000);
-  EXPECT_LE(p->data->throughput * 4, p->data->iops);
+  ExpectGp3Rule(*p);
+  // A small volume caps the IOPS at 500 per GiB, and the throughput at a quarter of that.
+  r.instance_type = "p5.48xlarge";
+  r.ebs_gib = 7;
+  p = PlanLaunch(testing::EmbeddedForTests(), r);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_EQ(p->data->size_gib, 7);
+  ExpectGp3Rule(*p);
+  EXPECT_EQ(p->data->iops, 3500);
 }
 
 TEST(LaunchTest, BadRequestsNameTheFlag) {
@@ -205,6 +225,80 @@ TEST(LaunchTest, RendersEveryFormatForEveryKindOfType) {
   }
 }
 
+// The resources between "Resources:" and "Outputs:" of a rendered template.
+int TemplateResources(const std::string& cfn) {
+  const size_t from = cfn.find("\nResources:\n"), to = cfn.find("\nOutputs:\n");
+  int n = 0;
+  for (size_t at = cfn.find("\n    Type: AWS::", from); at < to;
+       at = cfn.find("\n    Type: AWS::", at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+// Issue 16: CloudFormation refuses templates with over 500 resources at deploy time.
+TEST(LaunchTest, CloudFormationOverFiveHundredResourcesIsRefused) {
+  for (const auto& [type, count] :
+       {std::pair{"p5.48xlarge", 2}, {"p5.48xlarge", 1}, {"g6.xlarge", 3}, {"p5.48xlarge", 40}}) {
+    const LaunchPlan p = Plan(type, count);
+    EXPECT_EQ(CloudFormationResourceCount(p),
+              TemplateResources(RenderLaunch(p, LaunchFormat::kCloudFormation).document))
+        << type << " x " << count;
+  }
+  const LaunchPlan fits = Plan("p5.48xlarge", 247);  // 6 shared + 2 x 247 = 500
+  EXPECT_EQ(CloudFormationResourceCount(fits), 500);
+  EXPECT_TRUE(CheckLaunchFormat(fits, LaunchFormat::kCloudFormation).ok());
+  const LaunchPlan big = Plan("p5.48xlarge", 248);
+  const Status st = CheckLaunchFormat(big, LaunchFormat::kCloudFormation);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("--format cloudformation: 248 x p5.48xlarge needs 502 resources"),
+            std::string::npos)
+      << st.message();
+  EXPECT_NE(st.message().find("limit of 500 per template; use --format terraform or aws-cli, or "
+                              "launch at most 247 instances per stack"),
+            std::string::npos)
+      << st.message();
+  for (LaunchFormat f :
+       {LaunchFormat::kAwsCli, LaunchFormat::kTerraform, LaunchFormat::kSkyPilot}) {
+    EXPECT_TRUE(CheckLaunchFormat(big, f).ok()) << LaunchFormatName(f);
+  }
+  // Over 51,200 bytes `aws cloudformation deploy` needs an S3 bucket for the template.
+  const std::string large = RenderLaunch(fits, LaunchFormat::kCloudFormation).document;
+  EXPECT_GT(large.size(), 51200u);
+  EXPECT_NE(large.find("--template-file THIS_FILE --s3-bucket BUCKET"), std::string::npos);
+  EXPECT_EQ(RenderLaunch(Plan("p5.48xlarge", 2), LaunchFormat::kCloudFormation)
+                .document.find("--s3-bucket"),
+            std::string::npos);
+}
+
+// Issue 16: many vCPUs get a warning naming the EC2 quota they draw on, in every format.
+TEST(LaunchTest, LargeLaunchesWarnAboutTheVcpuQuota) {
+  auto quota_warning = [](const LaunchPlan& p) {
+    for (const std::string& w : p.warnings) {
+      if (w.rfind("EC2 vCPU quota:", 0) == 0) return w;
+    }
+    return std::string();
+  };
+  EXPECT_EQ(quota_warning(Plan("p5.48xlarge", 2)), "");  // 384 vCPUs
+  const LaunchPlan p5 = Plan("p5.48xlarge", 200);
+  const std::string w = quota_warning(p5);
+  EXPECT_NE(w.find("200 x p5.48xlarge need 38400 vCPUs of \"Running On-Demand P instances\" "
+                   "(L-417A185B) in us-east-1"),
+            std::string::npos)
+      << w;
+  for (LaunchFormat f : {LaunchFormat::kAwsCli, LaunchFormat::kTerraform, LaunchFormat::kSkyPilot,
+                         LaunchFormat::kCloudFormation}) {
+    EXPECT_NE(RenderLaunch(p5, f).document.find("L-417A185B"), std::string::npos)
+        << LaunchFormatName(f);
+  }
+  EXPECT_NE(quota_warning(Plan("p5.48xlarge", 8, PurchaseKind::kSpot))
+                .find("\"All P Spot Instance Requests\" (L-7212CCBC)"),
+            std::string::npos);
+  EXPECT_NE(quota_warning(Plan("g6.xlarge", 200)).find("G and VT instances\" (L-DB2E81BA)"),
+            std::string::npos);
+  EXPECT_NE(quota_warning(Plan("trn1.32xlarge", 8)).find("(L-2C3B7624)"), std::string::npos);
+}
+
 TEST(LaunchTest, ReservedPlansLaunchOnDemand) {
   LaunchRequest r;
   r.instance_type = "g6.xlarge";
@@ -246,6 +340,25 @@ TEST(LaunchTest, ReadsRecommendOutputAndSinglePlans) {
   EXPECT_NE(ReadPlanJson(rec, "p.json", 2, &single).message().find("--rank"), std::string::npos);
   EXPECT_NE(ReadPlanJson(R"({"plans": []})", "p.json", 1, &single).message().find("plans"),
             std::string::npos);
+}
+
+// Issue 16, found by fuzz_plan_file (fuzz/regressions/plan_file/): a number past double's range
+// threw out of ReadPlanJson (abort), and a huge checkpoint size overflowed the data volume's int.
+TEST(LaunchTest, PlanFileNumbersOutOfRangeAreErrors) {
+  LaunchRequest r;
+  const Status inf = ReadPlanJson(
+      R"({"instance_type":"g5.xlarge","estimate":{"checkpoint_gib":1e400}})", "p.json", 1, &r);
+  EXPECT_EQ(inf.message(), "p.json: a number out of range (over 1.8e308)");
+  const Status huge = ReadPlanJson(
+      R"({"instance_type":"g5.xlarge","estimate":{"checkpoint_gib":1e300}})", "p.json", 1, &r);
+  EXPECT_EQ(huge.message(),
+            "p.json: plan.estimate.checkpoint_gib: expected a size in GiB (0 to 1e7) or null");
+  LaunchRequest direct;
+  direct.instance_type = "g5.xlarge";
+  direct.checkpoint_gib = 1e300;
+  Result<LaunchPlan> plan = PlanLaunch(testing::EmbeddedForTests(), direct);
+  ASSERT_FALSE(plan.ok());
+  EXPECT_EQ(plan.status().code(), StatusCode::kInvalidArgument);
 }
 
 }  // namespace

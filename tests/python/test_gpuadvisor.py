@@ -72,7 +72,11 @@ def test_show_and_gpus_match_cli(cli_json):
     gpus = c.gpus()
     assert gpus.to_dict() == cli_json("gpus")
     assert any(g.model == "H100" for g in gpus)
-    assert len(c.gpus(include_retired=True)) >= len(gpus)
+    # Models only on retired types (or on none) come in: strictly more, and the same
+    # answer as the CLI's flag.
+    with_retired = c.gpus(include_retired=True)
+    assert with_retired.to_dict() == cli_json("gpus", "--include-retired")
+    assert {g.model for g in gpus} < {g.model for g in with_retired}
 
 
 def test_catalog_file_and_max_price_age(tmp_path, cli_path):
@@ -389,6 +393,21 @@ def test_idle_matches_cli(cli_json, tmp_path):
     assert priced.to_dict() == cli_json("idle", str(files[0]), "--inventory", str(inventory),
                                         "--idle-window", "1m")
     assert priced.instances[0].instance_type == "p5.48xlarge"
+
+
+def test_idle_prometheus_source(tmp_path, cli_error):
+    # Issue 17: the Prometheus source from Python (the end-to-end run against a real prometheus
+    # is tests/cli/idle_prometheus_test.sh). Port 1: nothing listens.
+    url = "http://127.0.0.1:1"
+    with pytest.raises(ga.IoError) as err:
+        ga.idle([], prometheus=url, since="1d", step="1m")
+    assert url + "/api/v1/series" in str(err.value)
+    assert str(err.value) == cli_error("idle", "--prometheus", url, "--since", "1d", "--step", "1m")[0]
+    with pytest.raises(ga.InvalidArgument):
+        ga.idle(TELEMETRY / "smi-nvidia-h100-80gb-hbm3-idle.csv", prometheus=url)
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.idle([], prometheus=url, selector="up{")
+    assert "selector" in str(err.value)
 
 
 def test_idle_errors(tmp_path, cli_error):

@@ -213,6 +213,19 @@ TEST(RecommendTest, BadRequestsNameTheFlag) {
   EXPECT_NE(
       Recommend(testing::EmbeddedForTests(), w, bad_deadline).status().message().find("--deadline"),
       std::string::npos);
+  // Issue 16: upper bounds as the workload's own (a 1e300 budget or deadline is no constraint).
+  bad_budget.budget_usd = 1e300;
+  EXPECT_NE(Recommend(testing::EmbeddedForTests(), w, bad_budget)
+                .status()
+                .message()
+                .find("--budget: expected a positive amount in USD, at most 1e12"),
+            std::string::npos);
+  bad_deadline.deadline_hours = 1e300;
+  EXPECT_NE(Recommend(testing::EmbeddedForTests(), w, bad_deadline)
+                .status()
+                .message()
+                .find("at most 3650d"),
+            std::string::npos);
 }
 
 }  // namespace

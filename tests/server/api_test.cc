@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -295,6 +296,48 @@ TEST(ApiTest, IdleFromUploadedTelemetry) {
               "body");
 }
 
+// Issue 17: a Prometheus source only for the URLs the operator allows (the end-to-end run with
+// a real prometheus is tests/cli/idle_prometheus_test.sh).
+TEST(ApiTest, IdleFromPrometheusOnlyWhereAllowed) {
+  ::unsetenv("GPUADVISOR_PROMETHEUS_URLS");
+  const std::vector<std::pair<std::string, std::string>> q = {{"prometheus", "http://127.0.0.1:1"},
+                                                              {"since", "1d"}};
+  ExpectError(Call("POST", "/v1/idle", "", q), 403, "prometheus");
+  ::setenv("GPUADVISOR_PROMETHEUS_URLS", "http://127.0.0.1:1/, http://other", 1);
+  ExpectError(Call("POST", "/v1/idle", "", {{"prometheus", "http://127.0.0.1:10"}}), 403,
+              "prometheus");
+  ExpectError(Call("POST", "/v1/idle", "GPU,0\n", q), 400, "body");
+  ExpectError(Call("POST", "/v1/idle", "", {{"prometheus", "http://127.0.0.1:1"}, {"step", "x"}}),
+              400, "step");
+  // Allowed, but nothing listens on port 1: the upstream failed.
+  ExpectError(Call("POST", "/v1/idle", "", q), 502, "prometheus");
+  ::unsetenv("GPUADVISOR_PROMETHEUS_URLS");
+}
+
+// Issue 16: a 13-minute upload gets no verdict; the span threshold is a query parameter; a body
+// with more hosts than the cap is refused with the limit named.
+TEST(ApiTest, IdleNeedsEnoughDataAndCapsHosts) {
+  Result<std::string> csv =
+      ReadFile(std::string(GPUADVISOR_TESTS_DIR) + "/idle/fixtures/h100x8-13min.csv");
+  ASSERT_TRUE(csv.ok());
+  ApiResponse r = Call("POST", "/v1/idle", *csv);
+  ASSERT_EQ(r.status, 200) << r.body;
+  json j = json::parse(r.body);
+  EXPECT_EQ(j["instances"][0]["status"], "insufficient-data");
+  EXPECT_EQ(j["instances"][0]["recommendation"]["action"], "collect-more");
+  EXPECT_TRUE(j["instances"][0]["recommendation"]["target_instance_type"].is_null());
+  r = Call("POST", "/v1/idle", *csv, {{"idle-window", "5m"}, {"min-rightsizing-span", "10m"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["instances"][0]["status"], "ok");
+  ExpectError(Call("POST", "/v1/idle", *csv, {{"min-rightsizing-span", "soon"}}), 400,
+              "min-rightsizing-span");
+  std::string many = "timestamp, hostname, index, utilization.gpu\n";
+  for (int h = 0; h <= 10000; ++h)
+    many += "2026/11/20 00:00:00, h" + std::to_string(h) + ", 0, 1\n";
+  const json e = ExpectError(Call("POST", "/v1/idle", many), 400, "body");
+  EXPECT_NE(e["message"].get<std::string>().find("max_hosts"), std::string::npos) << e.dump();
+}
+
 TEST(ApiTest, UnknownPathsAndMethods) {
   ExpectError(Call("GET", "/v2/instances"), 404, "path");
   ExpectError(Call("POST", "/v1/instances"), 405, "method");
@@ -325,7 +368,7 @@ TEST(ApiTest, ReloadSwapsTheSnapshot) {
 }
 
 TEST(ApiTest, CacheAnswersIdenticalRequestsOnly) {
-  ResponseCache cache(2);
+  ResponseCache cache(2, 64 << 20);
   ApiContext ctx = Context();
   ctx.cache = &cache;
   const std::string body = R"({"task":"serve","model":"llama-3.1-8b","rps":1,"top":1})";
@@ -349,6 +392,101 @@ TEST(ApiTest, CacheAnswersIdenticalRequestsOnly) {
   EXPECT_FALSE(Dispatch(ctx, req).from_cache);
   ApiRequest get{"GET", "/v1/gpus", {}, ""};
   EXPECT_FALSE(Dispatch(ctx, get).from_cache);
+}
+
+// Issue 16: the cache is bounded in bytes (LRU), and one answer larger than an eighth of the
+// budget is not kept at all.
+TEST(ApiTest, CacheIsBoundedInBytes) {
+  ResponseCache cache(1000, 10000);
+  ApiResponse small;
+  small.body = std::string(500, 'a');
+  for (int i = 0; i < 100; ++i) cache.Insert("k" + std::to_string(i), small);
+  EXPECT_LE(cache.bytes(), 10000u);
+  EXPECT_LT(cache.size(), 100u);
+  EXPECT_GT(cache.size(), 5u);
+  EXPECT_TRUE(cache.Find("k99").has_value());  // the newest stay
+  EXPECT_FALSE(cache.Find("k0").has_value());  // the oldest went
+  ApiResponse big;
+  big.body = std::string(2000, 'b');  // over 10000 / 8
+  cache.Insert("big", big);
+  EXPECT_FALSE(cache.Find("big").has_value());
+  EXPECT_TRUE(cache.Find("k99").has_value());  // and it flushed nothing
+}
+
+// Issue 16: error bodies do not echo large input; quoted input is cut at 80 characters + "…".
+TEST(ApiTest, ErrorsDoNotEchoLargeInput) {
+  const std::string huge(900 * 1024, 'x');
+  ApiResponse r = Call("GET", "/v1/instances", "", {{"min-gpus", huge}});
+  json e = ExpectError(r, 400, "min-gpus");
+  EXPECT_LT(r.body.size(), 1000u);
+  EXPECT_NE(e["message"].get<std::string>().find(std::string(80, 'x') + "\u2026"),
+            std::string::npos)
+      << r.body;
+  ApiResponse unknown = Call("GET", "/v1/instances", "", {{huge, "1"}});
+  EXPECT_EQ(unknown.status, 400);
+  EXPECT_LT(unknown.body.size(), 1000u);
+  ApiResponse path = Call("GET", "/v1/" + huge);
+  EXPECT_EQ(path.status, 404);
+  EXPECT_LT(path.body.size(), 1000u);
+  // Cutting never splits a UTF-8 sequence.
+  EXPECT_EQ(CapEcho(std::string(79, 'a') + "\u00e9\u00e9"), std::string(79, 'a') + "\u2026");
+  // Bytes that are not UTF-8 are replaced, not thrown on.
+  ApiResponse bad = ErrorResponse(400, "invalid_argument", "x: got \"\xff\xfe\"", "x");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_TRUE(json::accept(bad.body)) << bad.body;
+}
+
+// Issue 16: repeated list items count once (the answer equals the one-item answer); more than
+// kMaxListItems is 400 naming the field.
+TEST(ApiTest, ListInputsAreDeduplicatedAndCapped) {
+  std::string regions = "us-east-1";
+  for (int i = 0; i < 500; ++i) regions += ",us-east-1";
+  const json one = {{"task", "serve"},
+                    {"model", "llama-3.1-8b"},
+                    {"rps", 1},
+                    {"top", 2},
+                    {"regions", "us-east-1"}};
+  json many = one;
+  many["regions"] = regions;
+  ApiResponse a = Call("POST", "/v1/recommend", one.dump());
+  ApiResponse b = Call("POST", "/v1/recommend", many.dump());
+  ASSERT_EQ(a.status, 200) << a.body;
+  ASSERT_EQ(b.status, 200) << b.body;
+  EXPECT_EQ(Parse(a)["plans"], Parse(b)["plans"]);
+  for (int i = 0; i < 1000; ++i) regions += ",us-east-1";
+  many["regions"] = regions;
+  ExpectError(Call("POST", "/v1/recommend", many.dump()), 400, "regions");
+  std::vector<std::pair<std::string, std::string>> query(1001, {"gpu", "H100"});
+  ExpectError(Call("GET", "/v1/instances", "", query), 400, "gpu");
+  query.resize(300);
+  ApiResponse rows = Call("GET", "/v1/instances", "", query);
+  ApiResponse single = Call("GET", "/v1/instances", "", {{"gpu", "H100"}});
+  ASSERT_EQ(rows.status, 200);
+  EXPECT_EQ(rows.body, single.body);
+  Result<std::vector<std::string>> d = DistinctListItems({"a", "b", "A", "a"}, "--gpu");
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(*d, (std::vector<std::string>{"a", "b"}));
+}
+
+// Issue 16: instance-type with an upload that names its hosts was silently ignored; it is now
+// 400 naming instance-type, unless `host` names the upload's one host.
+TEST(ApiTest, IdleInstanceTypeWithNamedHosts) {
+  std::string csv =
+      "timestamp, hostname, index, name, utilization.gpu [%], memory.used [MiB], memory.total "
+      "[MiB]\n";
+  for (int m = 0; m < 50; ++m) {
+    const std::string t = "2026/07/03 08:" + std::string(m < 10 ? "0" : "") + std::to_string(m);
+    csv += t + ":00.000, gpu-a, 0, NVIDIA L40S, 0 %, 0 MiB, 46068 MiB\n";
+  }
+  ExpectError(Call("POST", "/v1/idle", csv, {{"instance-type", "g6e.xlarge"}}), 400,
+              "instance-type");
+  ApiResponse ok =
+      Call("POST", "/v1/idle", csv,
+           {{"instance-type", "g6e.xlarge"}, {"host", "gpu-a"}, {"idle-window", "1m"}});
+  ASSERT_EQ(ok.status, 200) << ok.body;
+  EXPECT_NE(ok.body.find("g6e.xlarge"), std::string::npos);
+  ApiResponse guessed = Call("POST", "/v1/idle", csv, {{"idle-window", "1m"}});
+  EXPECT_EQ(guessed.status, 200) << guessed.body;
 }
 
 TEST(ApiTest, OpenApiListsEveryRoute) {

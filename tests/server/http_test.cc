@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -29,7 +30,9 @@ class HttpTest : public ::testing::Test {
     o.threads = 4;
     o.read_timeout_s = 1;
     o.keep_alive_timeout_s = 1;
+    o.header_timeout_s = 2;
     o.max_body_bytes = 64 * 1024;
+    Configure(&o);
     server_ = std::make_unique<HttpServer>(o, holder_.get());
     Result<int> port = server_->Bind();
     ASSERT_TRUE(port.ok()) << port.status().message();
@@ -39,6 +42,7 @@ class HttpTest : public ::testing::Test {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
   }
+  virtual void Configure(ServeOptions*) {}
   void TearDown() override {
     if (server_) server_->Stop();
     if (thread_.joinable()) thread_.join();
@@ -53,18 +57,17 @@ class HttpTest : public ::testing::Test {
   // Sends raw bytes on a fresh connection and returns everything read until the server closes
   // (or `wait_s` passes).
   std::string Raw(const std::string& bytes, int wait_s = 5) const {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<uint16_t>(port_));
-    ::inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-      ::close(fd);
-      return "";
-    }
+    const int fd = Connect();
+    if (fd < 0) return "";
     timeval tv{wait_s, 0};
     ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    if (!bytes.empty()) (void)!::send(fd, bytes.data(), bytes.size(), 0);
+    if (!bytes.empty()) (void)!::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    std::string out = ReadAll(fd);
+    ::close(fd);
+    return out;
+  }
+
+  static std::string ReadAll(int fd) {
     std::string out;
     char buf[4096];
     for (;;) {
@@ -72,9 +75,24 @@ class HttpTest : public ::testing::Test {
       if (n <= 0) break;
       out.append(buf, static_cast<size_t>(n));
     }
-    ::close(fd);
     return out;
   }
+
+  // A connected socket, or -1.
+  int Connect() const {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<uint16_t>(port_));
+    ::inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+      ::close(fd);
+      return -1;
+    }
+    return fd;
+  }
+
+  std::string Host() const { return "Host: 127.0.0.1:" + std::to_string(port_) + "\r\n"; }
 
   void ExpectStillServing() {
     httplib::Client c = Client();
@@ -112,9 +130,9 @@ TEST_F(HttpTest, ServesApiAndPage) {
 
 TEST_F(HttpTest, GzipAndEtag) {
   // Raw request so that no client decompresses behind our back.
-  std::string res =
-      Raw("GET /app.js HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip, deflate, br\r\n"
-          "Connection: close\r\n\r\n");
+  std::string res = Raw("GET /app.js HTTP/1.1\r\n" + Host() +
+                        "Accept-Encoding: gzip, deflate, br\r\n"
+                        "Connection: close\r\n\r\n");
   EXPECT_NE(res.find("Content-Encoding: gzip"), std::string::npos) << res.substr(0, 400);
   EXPECT_EQ(res.find("Content-Encoding: br"), std::string::npos);  // not compressed twice
   const size_t etag_at = res.find("ETag: ");
@@ -124,9 +142,9 @@ TEST_F(HttpTest, GzipAndEtag) {
   auto again = c.Get("/app.js", {{"If-None-Match", etag}});
   ASSERT_TRUE(again);
   EXPECT_EQ(again->status, 304);
-  std::string big =
-      Raw("GET /v1/instances?region=all HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br, gzip\r\n"
-          "Connection: close\r\n\r\n");
+  std::string big = Raw("GET /v1/instances?region=all HTTP/1.1\r\n" + Host() +
+                        "Accept-Encoding: br, gzip\r\n"
+                        "Connection: close\r\n\r\n");
   EXPECT_NE(big.find("Content-Encoding: gzip"), std::string::npos) << big.substr(0, 400);
 }
 
@@ -160,7 +178,7 @@ TEST_F(HttpTest, PathTraversalIsRefused) {
   for (const char* target : {"/../../etc/passwd", "/v1/../../etc/passwd",
                              "/%2e%2e/%2e%2e/etc/passwd", "/vendor/uplot/../../../etc/passwd"}) {
     std::string res =
-        Raw(std::string("GET ") + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        Raw(std::string("GET ") + target + " HTTP/1.1\r\n" + Host() + "Connection: close\r\n\r\n");
     EXPECT_NE(res.find("HTTP/1.1 400"), std::string::npos) << target << ": " << res.substr(0, 200);
     EXPECT_EQ(res.find("root:"), std::string::npos);
   }
@@ -172,7 +190,7 @@ TEST_F(HttpTest, PathTraversalIsRefused) {
 }
 
 TEST_F(HttpTest, TooManyHeadersIs431) {
-  std::string req = "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n";
+  std::string req = "GET /healthz HTTP/1.1\r\n" + Host() + "Connection: close\r\n";
   for (int i = 0; i < 100; ++i) req += "X-Pad-" + std::to_string(i) + ": y\r\n";
   std::string res = Raw(req + "\r\n");
   EXPECT_NE(res.find("HTTP/1.1 431"), std::string::npos) << res.substr(0, 200);
@@ -215,6 +233,191 @@ TEST_F(HttpTest, ReloadWhileServing) {
   EXPECT_EQ(holder_->generation(), 6u);
 }
 
+// ---- issue 16: connections that hold no worker, deadlines, Host allow-list, bodies ----
+
+class HttpIdleTest : public HttpTest {
+ protected:
+  void Configure(ServeOptions* o) override {
+    o->keep_alive_timeout_s = 30;  // idle sockets stay open for the whole test
+    o->max_body_bytes = 1 << 20;
+  }
+};
+
+// True while the server has neither answered nor closed `fd`.
+bool StillOpen(int fd) {
+  char c;
+  const ssize_t n = ::recv(fd, &c, 1, MSG_DONTWAIT | MSG_PEEK);
+  return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+}
+
+// 64 idle sockets and 4 half-sent heads against 4 workers: /healthz is still answered while
+// they are all open (cpp-httplib gave each a worker until its timeout: 30 s here, past the
+// client's 10 s).
+TEST_F(HttpIdleTest, IdleSocketsHoldNoWorker) {
+  std::vector<int> idle;
+  for (int i = 0; i < 64; ++i) idle.push_back(Connect());
+  for (int i = 0; i < 4; ++i) {
+    const int fd = Connect();
+    const std::string part = "GET /healthz HTTP/1.1\r\nHo";
+    (void)!::send(fd, part.data(), part.size(), MSG_NOSIGNAL);
+    idle.push_back(fd);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  for (int i = 0; i < 3; ++i) ExpectStillServing();
+  int open = 0;
+  for (int fd : idle) open += fd >= 0 && StillOpen(fd) ? 1 : 0;
+  EXPECT_EQ(open, 68);  // answered while every one of them was still open
+  for (int fd : idle) ::close(fd);
+}
+
+// A head dripped a byte at a time is cut off at the header deadline (2 s here) with 408,
+// however steadily the bytes come (the old read timeout restarted with every byte).
+TEST_F(HttpIdleTest, HeaderDeadlineEndsADrip) {
+  const int fd = Connect();
+  ASSERT_GE(fd, 0);
+  const std::string line = "GET /healthz HTTP/1.1\r\n" + Host();
+  (void)!::send(fd, line.data(), line.size(), MSG_NOSIGNAL);
+  const auto start = std::chrono::steady_clock::now();
+  bool cut = false;
+  while (std::chrono::steady_clock::now() - start < std::chrono::seconds(20)) {
+    if (::send(fd, "X", 1, MSG_NOSIGNAL) != 1 || !StillOpen(fd)) {
+      cut = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  EXPECT_TRUE(cut) << "the drip was never cut off";
+  timeval tv{5, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  const std::string res = ReadAll(fd);
+  ::close(fd);
+  EXPECT_NE(res.find("HTTP/1.1 408"), std::string::npos) << res.substr(0, 200);
+  EXPECT_NE(res.find(R"("code":"timeout")"), std::string::npos) << res;
+  ExpectStillServing();
+}
+
+// Bound to loopback: a Host naming another name (DNS rebinding) or another port is 421.
+TEST_F(HttpIdleTest, HostAllowList) {
+  const std::string port = std::to_string(port_);
+  for (const std::string& host : std::vector<std::string>{
+           "evil.example:" + port, "evil.example", "127.0.0.1:" + std::to_string(port_ + 1)}) {
+    const std::string res =
+        Raw("GET /healthz HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n");
+    EXPECT_NE(res.find("HTTP/1.1 421"), std::string::npos) << host << ": " << res.substr(0, 200);
+    const json j = json::parse(res.substr(res.find("\r\n\r\n") + 4));
+    EXPECT_EQ(j["error"]["field"], "host");
+  }
+  for (const std::string& host :
+       std::vector<std::string>{"localhost:" + port, "127.0.0.1", "[::1]:" + port, "LOCALHOST"}) {
+    const std::string res =
+        Raw("GET /healthz HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n");
+    EXPECT_NE(res.find("HTTP/1.1 200"), std::string::npos) << host << ": " << res.substr(0, 200);
+  }
+}
+
+class HttpAllowHostTest : public HttpTest {
+ protected:
+  void Configure(ServeOptions* o) override { o->allow_hosts = {"GPU.internal"}; }
+};
+
+TEST_F(HttpAllowHostTest, AllowHostAddsAName) {
+  std::string res = Raw("GET /healthz HTTP/1.1\r\nHost: gpu.internal:" + std::to_string(port_) +
+                        "\r\nConnection: close\r\n\r\n");
+  EXPECT_NE(res.find("HTTP/1.1 200"), std::string::npos) << res.substr(0, 200);
+  res = Raw("GET /healthz HTTP/1.1\r\nHost: other.internal\r\nConnection: close\r\n\r\n");
+  EXPECT_NE(res.find("HTTP/1.1 421"), std::string::npos) << res.substr(0, 200);
+}
+
+// `curl --data-binary @file` sends application/x-www-form-urlencoded: a 900 KB JSON body with
+// that type is read as JSON (cpp-httplib refused form bodies over 8 KB with 413).
+TEST_F(HttpIdleTest, FormContentTypeBodyIsJson) {
+  std::string body = R"({"task":"serve","model":"llama-3.1-8b","rps":1,"top":1})";
+  body.insert(1, std::string(900 * 1024, ' '));
+  httplib::Client c = Client();
+  auto res = c.Post("/v1/recommend", body, "application/x-www-form-urlencoded");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 200) << res->body.substr(0, 300);
+  // And with Expect: 100-continue, as curl sends for large bodies.
+  const std::string head = "POST /v1/recommend HTTP/1.1\r\n" + Host() +
+                           "Content-Type: application/x-www-form-urlencoded\r\n"
+                           "Expect: 100-continue\r\nConnection: close\r\nContent-Length: " +
+                           std::to_string(body.size()) + "\r\n\r\n";
+  const int fd = Connect();
+  ASSERT_GE(fd, 0);
+  (void)!::send(fd, head.data(), head.size(), MSG_NOSIGNAL);
+  char buf[64] = {};
+  timeval tv{5, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  const ssize_t n = ::recv(fd, buf, sizeof buf - 1, 0);
+  EXPECT_EQ(std::string(buf, n > 0 ? static_cast<size_t>(n) : 0), "HTTP/1.1 100 Continue\r\n\r\n");
+  (void)!::send(fd, body.data(), body.size(), MSG_NOSIGNAL);
+  const std::string rest = ReadAll(fd);
+  ::close(fd);
+  EXPECT_NE(rest.find("HTTP/1.1 200"), std::string::npos) << rest.substr(0, 200);
+}
+
+// A bodyless POST to /v1/catalog/reload, as `curl -X POST URL` sends it, is accepted.
+TEST_F(HttpTest, BodylessReload) {
+  std::string res =
+      Raw("POST /v1/catalog/reload HTTP/1.1\r\n" + Host() + "Connection: close\r\n\r\n");
+  EXPECT_NE(res.find("HTTP/1.1 200"), std::string::npos) << res.substr(0, 300);
+  res = Raw("POST /v1/catalog/reload HTTP/1.1\r\n" + Host() +
+            "Content-Length: 0\r\nConnection: close\r\n\r\n");
+  EXPECT_NE(res.find("HTTP/1.1 200"), std::string::npos) << res.substr(0, 300);
+  EXPECT_EQ(holder_->generation(), 3u);
+}
+
+// Bytes that are not UTF-8 in a query string are 400 naming the parameter, never 500.
+TEST_F(HttpTest, NonUtf8QueryIs400) {
+  for (const char* q : {"gpu=%FF%FE", "min-gpus=%C3", "region=%ED%A0%80", "%FF=1"}) {
+    const std::string res = Raw(std::string("GET /v1/instances?") + q + " HTTP/1.1\r\n" + Host() +
+                                "Connection: close\r\n\r\n");
+    EXPECT_NE(res.find("HTTP/1.1 400"), std::string::npos) << q << ": " << res.substr(0, 300);
+    EXPECT_TRUE(json::accept(res.substr(res.find("\r\n\r\n") + 4))) << q;
+  }
+  ExpectStillServing();
+}
+
+// Beyond max_connections open at once, a new connection gets 503 (and the server recovers).
+class HttpMaxConnectionsTest : public HttpTest {
+ protected:
+  void Configure(ServeOptions* o) override {
+    o->max_connections = 8;
+    o->keep_alive_timeout_s = 30;
+  }
+};
+
+TEST_F(HttpMaxConnectionsTest, RefusesPastTheBound) {
+  std::vector<int> idle;
+  for (int i = 0; i < 8; ++i) idle.push_back(Connect());
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::string res = Raw("GET /healthz HTTP/1.1\r\n" + Host() + "Connection: close\r\n\r\n");
+  EXPECT_NE(res.find("HTTP/1.1 503"), std::string::npos) << res.substr(0, 200);
+  for (int fd : idle) ::close(fd);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ExpectStillServing();
+}
+
+// Keep-alive: several requests on one connection, pipelined ones included, then close at max.
+TEST_F(HttpTest, KeepAliveAndPipelining) {
+  const std::string one = "GET /healthz HTTP/1.1\r\n" + Host() + "\r\n";
+  const std::string res =
+      Raw(one + one + "GET /v1/regions HTTP/1.1\r\n" + Host() + "Connection: close\r\n\r\n");
+  size_t count = 0;
+  for (size_t at = res.find("HTTP/1.1 200"); at != std::string::npos;
+       at = res.find("HTTP/1.1 200", at + 1)) {
+    ++count;
+  }
+  EXPECT_EQ(count, 3u) << res;
+  httplib::Client c = Client();
+  c.set_keep_alive(true);
+  for (int i = 0; i < 5; ++i) {
+    auto r = c.Get("/healthz");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
+  }
+}
+
 TEST(ServeOptionsTest, Checks) {
   ServeOptions o;
   EXPECT_TRUE(CheckServeOptions(o).ok());
@@ -232,6 +435,16 @@ TEST(ServeOptionsTest, Checks) {
   o.max_body_bytes = 4096;
   o.host = "";
   EXPECT_FALSE(CheckServeOptions(o).ok());
+  o.host = "127.0.0.1";
+  o.allow_hosts = {"Example.COM", "[::1]"};
+  Result<ServeOptions> lowered = CheckServeOptions(o);
+  ASSERT_TRUE(lowered.ok());
+  EXPECT_EQ(lowered->allow_hosts[0], "example.com");
+  o.allow_hosts = {"example.com:8080"};
+  EXPECT_NE(CheckServeOptions(o).status().message().find("--allow-host"), std::string::npos);
+  o.allow_hosts = {};
+  o.max_connections = 0;
+  EXPECT_NE(CheckServeOptions(o).status().message().find("--max-connections"), std::string::npos);
 }
 
 TEST(HttpBindTest, BusyPortIsAnError) {

@@ -131,5 +131,34 @@ TEST(Simulate, BadInput) {
   EXPECT_FALSE(DiurnalTrace(10, 20, 1, 60).ok());
 }
 
+// Issue 16: rates, spans and fleets have bounds, so no figure overflows (a static fleet of
+// 1e301 instances was cast to int and printed as 1).
+TEST(Simulate, MagnitudesBeyondTheBoundsAreRefused) {
+  Result<Trace> huge = ParseTraceCsv("timestamp,requests_per_s\n0,1\n60,1e300\n", "x.csv");
+  ASSERT_FALSE(huge.ok());
+  EXPECT_NE(huge.status().message().find("x.csv:3: requests_per_s: expected a rate 0 to 1e9"),
+            std::string::npos)
+      << huge.status().message();
+  Result<Trace> long_span = ParseTraceCsv("timestamp,requests_per_s\n0,1\n1e300,1\n", "x.csv");
+  ASSERT_FALSE(long_span.ok());
+  EXPECT_NE(long_span.status().message().find("x.csv:3: timestamp: the trace spans over 366"),
+            std::string::npos);
+  EXPECT_FALSE(DiurnalTrace(1e300, 1, 1, 60).ok());
+  EXPECT_TRUE(DiurnalTrace(kMaxTraceRps, 1, 1, 3600).ok());
+  FleetCosts tiny = Costs();
+  tiny.capacity_rps = 1e-300;
+  Result<SimulationReport> r = SimulateAndSearch(Tiny(), tiny, Instant(), {}, false);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("--capacity-rps: the trace's peak of 30 req/s needs over "
+                                      "100000 instances"),
+            std::string::npos)
+      << r.status().message();
+  ScalingPolicy slow = Instant();
+  slow.boot_s = 1e300;
+  EXPECT_NE(SimulateFleet(Tiny(), Costs(), slow).status().message().find("--boot-time: 0 to 1d"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpuadvisor

@@ -37,5 +37,13 @@ TEST(NumbersTest, Durations) {
   EXPECT_FALSE(ParseDurationSeconds("-1h", "--deadline").ok());
 }
 
+// Issue 16: a finite number times its suffix can overflow ("1e305h" was inf seconds).
+TEST(NumbersTest, SuffixesThatOverflowAreRefused) {
+  EXPECT_FALSE(ParseSiNumber("1e300T", "--x").ok());
+  EXPECT_FALSE(ParseDurationSeconds("1e305h", "--restart").ok());
+  EXPECT_FALSE(ParseDurationSeconds("1e308w", "--restart").ok());
+  EXPECT_DOUBLE_EQ(*ParseDurationSeconds("1e300s", "--x"), 1e300);
+}
+
 }  // namespace
 }  // namespace gpuadvisor

@@ -189,6 +189,15 @@ TEST(EstimateTest, MfuOverrideSetsTheThroughput) {
   Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 8));
   ASSERT_TRUE(e.ok());
   EXPECT_NEAR(*e->performance.mfu, 0.5, 1e-9);
+  // ... and the throughput with it: half the dense BF16 peak per GPU, tokens/s = that over the
+  // model FLOPs per token (6 x params plus attention), so MFU 0.25 halves it.
+  EXPECT_NEAR(*e->performance.tflops_per_gpu, 0.5 * *testing::TestGpu("H100").bf16_tflops, 1e-6);
+  Workload quarter = w;
+  quarter.mfu = 0.25;
+  Result<Estimate> q = EstimateWorkload(quarter, Gpus("H100", 8));
+  ASSERT_TRUE(q.ok());
+  EXPECT_NEAR(*q->performance.tokens_per_s / *e->performance.tokens_per_s, 0.5, 1e-9);
+  EXPECT_NEAR(*q->hours / *e->hours, 2, 1e-9);
 }
 
 TEST(HardwareCheckTest, PrecisionSupport) {

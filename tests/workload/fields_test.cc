@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "gpuadvisor/workload.h"
 
@@ -14,69 +15,86 @@ TEST(FieldsTest, TableIsSortedForBinarySearch) {
   EXPECT_GT(names.size(), 60u);
 }
 
-TEST(FieldsTest, EveryContractFlagIsAccepted) {
-  const std::pair<const char*, const char*> flags[] = {{"task", "pretrain"},
-                                                       {"params", "7B"},
-                                                       {"layers", "32"},
-                                                       {"hidden", "4096"},
-                                                       {"heads", "32"},
-                                                       {"kv-heads", "8"},
-                                                       {"ffn", "14336"},
-                                                       {"vocab", "32000"},
-                                                       {"experts", "8"},
-                                                       {"active-experts", "2"},
-                                                       {"tokens", "2T"},
-                                                       {"seq-len", "4096"},
-                                                       {"global-batch-tokens", "4M"},
-                                                       {"global-batch", "1024"},
-                                                       {"micro-batch", "2"},
-                                                       {"precision", "bf16"},
-                                                       {"optimizer", "adam8bit"},
-                                                       {"recompute", "selective"},
-                                                       {"zero", "3"},
-                                                       {"lora-rank", "64"},
-                                                       {"rps", "5"},
-                                                       {"input-tokens", "512"},
-                                                       {"output-tokens", "128"},
-                                                       {"concurrency", "16"},
-                                                       {"quantization", "int4"},
-                                                       {"kv-precision", "fp8"},
-                                                       {"ttft-p95", "500ms"},
-                                                       {"itl-p95", "50ms"},
-                                                       {"images", "1.28M"},
-                                                       {"epochs", "90"},
-                                                       {"resolution", "224"},
-                                                       {"batch", "32"},
-                                                       {"fp64-flop", "1e18"},
-                                                       {"fp32-flop", "1e18"},
-                                                       {"working-set-gib", "40"},
-                                                       {"streams", "16"},
-                                                       {"stream-resolution", "1080p"},
-                                                       {"fps", "30"},
-                                                       {"codec", "hevc"},
-                                                       {"dataset-gib", "100"},
-                                                       {"mfu", "0.4"},
-                                                       {"mbu", "0.6"},
-                                                       {"goodput", "0.9"},
-                                                       {"sessions", "4"},
-                                                       {"tp", "2"},
-                                                       {"pp", "2"},
-                                                       {"dp", "4"},
-                                                       {"context-parallel", "2"},
-                                                       {"virtual-pp", "2"},
-                                                       {"sequence-parallel", "true"},
-                                                       {"offload", "cpu"}};
-  Workload w;
-  for (const auto& [k, v] : flags) {
-    EXPECT_TRUE(SetWorkloadField(&w, k, v).ok()) << k << "=" << v;
+TEST(FieldsTest, EveryContractFlagIsAcceptedAndLandsInItsField) {
+  // Each flag with the field it must set: a flag accepted but stored elsewhere (or nowhere)
+  // fails its own line.
+  using Check = bool (*)(const Workload&);
+  const struct {
+    const char* key;
+    const char* value;
+    Check check;
+  } flags[] = {
+      {"task", "pretrain", [](const Workload& w) { return w.task == TaskKind::kPretrain; }},
+      {"params", "7B", [](const Workload& w) { return w.model.params == 7e9; }},
+      {"layers", "32", [](const Workload& w) { return w.model.layers == 32; }},
+      {"hidden", "4096", [](const Workload& w) { return w.model.hidden == 4096; }},
+      {"heads", "32", [](const Workload& w) { return w.model.heads == 32; }},
+      {"kv-heads", "8", [](const Workload& w) { return w.model.kv_heads == 8; }},
+      {"ffn", "14336", [](const Workload& w) { return w.model.ffn == 14336; }},
+      {"vocab", "32000", [](const Workload& w) { return w.model.vocab == 32000; }},
+      {"experts", "8", [](const Workload& w) { return w.model.experts == 8; }},
+      {"active-experts", "2", [](const Workload& w) { return w.model.active_experts == 2; }},
+      {"tokens", "2T", [](const Workload& w) { return w.tokens == 2e12; }},
+      {"seq-len", "4096", [](const Workload& w) { return w.seq_len == 4096; }},
+      {"global-batch-tokens", "4M", [](const Workload& w) { return w.global_batch_tokens == 4e6; }},
+      {"global-batch", "1024", [](const Workload& w) { return w.global_batch == 1024; }},
+      {"micro-batch", "2", [](const Workload& w) { return w.parallelism.micro_batch == 2; }},
+      {"precision", "bf16", [](const Workload& w) { return w.precision == Precision::kBf16; }},
+      {"optimizer", "adam8bit",
+       [](const Workload& w) { return w.optimizer == Optimizer::kAdam8bit; }},
+      {"recompute", "selective",
+       [](const Workload& w) { return w.parallelism.recompute == Recompute::kSelective; }},
+      {"zero", "3", [](const Workload& w) { return w.parallelism.zero == 3; }},
+      {"lora-rank", "64", [](const Workload& w) { return w.lora_rank == 64; }},
+      {"lora-targets", "qv", [](const Workload& w) { return w.lora_targets == LoraTargets::kQv; }},
+      {"rps", "5", [](const Workload& w) { return w.rps == 5; }},
+      {"input-tokens", "512", [](const Workload& w) { return w.input_tokens == 512; }},
+      {"output-tokens", "128", [](const Workload& w) { return w.output_tokens == 128; }},
+      {"concurrency", "16", [](const Workload& w) { return w.concurrency == 16; }},
+      {"quantization", "int4",
+       [](const Workload& w) { return w.quantization == Precision::kInt4; }},
+      {"kv-precision", "fp8", [](const Workload& w) { return w.kv_precision == Precision::kFp8; }},
+      {"ttft-p95", "500ms", [](const Workload& w) { return w.ttft_p95_s == 0.5; }},
+      {"itl-p95", "50ms", [](const Workload& w) { return std::abs(w.itl_p95_s - 0.05) < 1e-12; }},
+      {"e2e-p95", "2s", [](const Workload& w) { return w.e2e_p95_s == 2; }},
+      {"images", "1.28M", [](const Workload& w) { return w.images == 1.28e6; }},
+      {"epochs", "90", [](const Workload& w) { return w.epochs == 90; }},
+      {"resolution", "224", [](const Workload& w) { return w.resolution == 224; }},
+      {"batch", "32", [](const Workload& w) { return w.batch == 32; }},
+      {"fp64-flop", "1e18", [](const Workload& w) { return w.fp64_flop == 1e18; }},
+      {"fp32-flop", "2e18", [](const Workload& w) { return w.fp32_flop == 2e18; }},
+      {"fp64-flops", "1e15", [](const Workload& w) { return w.fp64_flops_needed == 1e15; }},
+      {"fp32-flops", "2e15", [](const Workload& w) { return w.fp32_flops_needed == 2e15; }},
+      {"working-set-gib", "40", [](const Workload& w) { return w.working_set_gib == 40; }},
+      {"runtime", "36h", [](const Workload& w) { return w.runtime_target_s == 36 * 3600; }},
+      {"streams", "16", [](const Workload& w) { return w.streams == 16; }},
+      {"stream-resolution", "4k",
+       [](const Workload& w) { return w.stream_resolution_lines == 2160; }},
+      {"fps", "60", [](const Workload& w) { return w.fps == 60; }},
+      {"codec", "hevc", [](const Workload& w) { return w.codec == Codec::kHevc; }},
+      {"hours", "90m", [](const Workload& w) { return w.hours == 1.5; }},
+      {"dataset-gib", "100", [](const Workload& w) { return w.dataset_gib == 100; }},
+      {"scans-per-hour", "12", [](const Workload& w) { return w.scans_per_hour == 12; }},
+      {"mfu", "0.4", [](const Workload& w) { return w.mfu == 0.4; }},
+      {"mbu", "0.6", [](const Workload& w) { return w.mbu == 0.6; }},
+      {"goodput", "0.9", [](const Workload& w) { return w.goodput == 0.9; }},
+      {"sessions", "4", [](const Workload& w) { return w.sessions == 4; }},
+      {"session-gib", "6", [](const Workload& w) { return w.session_gib == 6; }},
+      {"tp", "2", [](const Workload& w) { return w.parallelism.tp == 2; }},
+      {"pp", "3", [](const Workload& w) { return w.parallelism.pp == 3; }},
+      {"dp", "4", [](const Workload& w) { return w.parallelism.dp == 4; }},
+      {"context-parallel", "5",
+       [](const Workload& w) { return w.parallelism.context_parallel == 5; }},
+      {"virtual-pp", "6", [](const Workload& w) { return w.parallelism.virtual_pp == 6; }},
+      {"sequence-parallel", "true",
+       [](const Workload& w) { return w.parallelism.sequence_parallel == true; }},
+      {"offload", "cpu", [](const Workload& w) { return w.parallelism.offload == Offload::kCpu; }},
+  };
+  for (const auto& f : flags) {
+    Workload w;
+    ASSERT_TRUE(SetWorkloadField(&w, f.key, f.value).ok()) << f.key << "=" << f.value;
+    EXPECT_TRUE(f.check(w)) << f.key << "=" << f.value << " did not land in its field";
   }
-  EXPECT_EQ(w.model.kv_heads, 8);
-  EXPECT_DOUBLE_EQ(w.tokens, 2e12);
-  EXPECT_DOUBLE_EQ(w.ttft_p95_s, 0.5);
-  EXPECT_EQ(w.parallelism.zero, 3);
-  EXPECT_EQ(w.quantization, Precision::kInt4);
-  EXPECT_EQ(w.codec, Codec::kHevc);
-  EXPECT_EQ(w.stream_resolution_lines, 1080);
 }
 
 TEST(FieldsTest, UnderscoresDashesAndCaseAreEquivalent) {

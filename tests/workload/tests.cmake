@@ -15,10 +15,13 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   workload/confidence_test.cc
   workload/neuron_test.cc
   workload/train_setups_test.cc
+  workload/option_effects_test.cc
 )
 # The calibration fixture is read at run time from the source tree.
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/calibration_test.cc PROPERTIES
   COMPILE_DEFINITIONS "GPUADVISOR_WORKLOAD_FIXTURES=\"${CMAKE_CURRENT_LIST_DIR}/fixtures\"")
 # Hand-written config.json fixtures of the Hugging Face import tests.
-set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/hf_config_test.cc PROPERTIES
+# (the option effects test reads one as --model-config).
+set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/hf_config_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/option_effects_test.cc PROPERTIES
   COMPILE_DEFINITIONS "GPUADVISOR_HF_FIXTURES=\"${CMAKE_CURRENT_LIST_DIR}/fixtures/hf\"")

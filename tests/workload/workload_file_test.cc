@@ -16,6 +16,8 @@ TEST(WorkloadJsonTest, FlatAndNestedKeys) {
   EXPECT_EQ(w->model.layers, 32);
   EXPECT_EQ(w->seq_len, 8192);
   EXPECT_EQ(w->parallelism.tp, 2);
+  EXPECT_EQ(w->parallelism.zero, 1);
+  EXPECT_EQ(w->precision, Precision::kBf16);
   EXPECT_DOUBLE_EQ(w->mfu, 0.45);
   EXPECT_DOUBLE_EQ(w->tokens, 1e12);
 }

@@ -1,0 +1,82 @@
+// GPU telemetry from a Prometheus-compatible server (Prometheus, Thanos, Mimir, Amazon Managed
+// Prometheus) over its HTTP API, aggregated on the server (`gpuadvisor idle --prometheus URL`).
+//
+// A fleet's month of per-minute DCGM samples is too large to download, so the server summarises
+// each GPU per window of `step_s` seconds and only the summaries travel:
+//   avg_over_time / max_over_time / count_over_time (DCGM_FI_DEV_GPU_UTIL[w])
+//   avg_over_time / max_over_time (DCGM_FI_DEV_FB_USED[w]), avg_over_time (DCGM_FI_DEV_FB_FREE[w]),
+//   avg_over_time (DCGM_FI_DEV_POWER_USAGE[w])
+// in one query_range per host batch and time chunk (the seven joined with `or`, told apart by a
+// `gpuadvisor_agg` label). Each window of each GPU becomes one TelemetrySample (`readings` =
+// the count, the value fields the means, util_max_pct / mem_used_max_mib the maxima), timed at the
+// window's start (a sample stands for the time until the next), and goes to the same analysis as
+// file samples. With `step_s` equal to the scrape interval every window holds one reading and the
+// result equals `idle` on the raw samples.
+//
+// Window [t, t + step) is the range `[step - 1ms]` evaluated at t + step - 1ms: Prometheus 2.x
+// ranges are closed at both ends, so a reading exactly on a window boundary is counted once
+// (Prometheus 3's left-open ranges would drop a reading that falls exactly on t, to the ms).
+//
+// Pagination: the GPUs are listed first (/api/v1/series), grouped into hosts (labels Hostname,
+// hostname, host, else instance without its port: the conventions of the text reader), and hosts
+// are queried in batches of at most `max_points_per_query` returned points per request (series x
+// steps x 7), in time chunks of at most 10,000 steps (Prometheus refuses over 11,000 per series).
+//
+// Memory is bounded by one response: bodies over `max_response_bytes` are refused (an error that
+// says to lower max_points_per_query), and one batch-chunk of summaries is held at a time.
+// Errors: InvalidArgument for bad options or a query the server rejects (HTTP 400/422, with its
+// message), IOError when the server cannot be reached or answers otherwise, ParseError for a
+// response that is not the Prometheus API's JSON, NoResult when no GPU series match.
+#ifndef GPUADVISOR_PROMETHEUS_SOURCE_H_
+#define GPUADVISOR_PROMETHEUS_SOURCE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuadvisor/result.h"
+#include "gpuadvisor/telemetry.h"
+
+namespace gpuadvisor {
+
+struct PrometheusOptions {
+  // http(s)://host[:port][/path-prefix], e.g. http://prometheus:9090,
+  // http://mimir:8080/prometheus, https://aps-workspaces.REGION.amazonaws.com/workspaces/ws-ID
+  std::string url;
+  // Extra label matchers, with or without braces: `{job="dcgm",cluster="a"}`.
+  std::string selector;
+  double since_s = 7 * 86400;                     // length of the analysed range, ending at end_s
+  std::optional<double> end_s;                    // Unix seconds; null = now
+  double step_s = 300;                            // window summarised per sample
+  size_t max_points_per_query = 500000;           // returned points per request (pagination)
+  size_t max_response_bytes = size_t{256} << 20;  // per response body (after decompression)
+  double timeout_s = 120;                         // connect / read / write, per request
+  std::string bearer_token;                       // Authorization: Bearer ...
+  std::string basic_user, basic_password;         // Authorization: Basic ... when user is set
+  std::vector<std::string> headers;               // "Name: value", e.g. "X-Scope-OrgID: team-a"
+};
+
+// What the source did; reported next to the analysis.
+struct PrometheusSourceInfo {
+  std::string url, selector;
+  double start_s = 0, end_s = 0, step_s = 0;
+  uint64_t hosts = 0, gpus = 0;
+  uint64_t requests = 0;        // HTTP requests made
+  uint64_t response_bytes = 0;  // response bodies received (after decompression)
+  uint64_t points = 0;          // values received
+  uint64_t samples = 0;         // window samples passed to the sink
+};
+
+// Lists the matching GPUs, queries their window summaries host batch by host batch and passes
+// every (GPU, window) to `sink` in time order per host. A non-OK Status from the sink stops it.
+Result<PrometheusSourceInfo> ReadPrometheus(const PrometheusOptions& options,
+                                            const SampleSink& sink);
+
+// The PromQL of one batch: the seven summaries over `selector` (matchers without braces) with
+// windows of `step_s`. Exposed for tests and docs.
+std::string PrometheusWindowQuery(const std::string& matchers, double step_s);
+
+}  // namespace gpuadvisor
+
+#endif  // GPUADVISOR_PROMETHEUS_SOURCE_H_

@@ -1,0 +1,283 @@
+#include "server/http_request.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace gpuadvisor::server {
+namespace {
+
+bool IEquals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string_view TrimOws(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// RFC 9110 token characters (header names, methods).
+bool IsTokenChar(char c) {
+  if (std::isalnum(static_cast<unsigned char>(c))) return true;
+  return std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+
+bool IsToken(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), IsTokenChar);
+}
+
+HeadError Error(int status, std::string code, std::string message, std::string field) {
+  return HeadError{status, std::move(code), std::move(message), std::move(field)};
+}
+
+HeadError Malformed(const std::string& what) {
+  return Error(400, "invalid_argument", "request: malformed HTTP (" + what + ")", "");
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Splits "a=1&b=2" into decoded pairs; a key without "=" has the value "".
+HeadError ParseQuery(std::string_view text, HttpRequest* req) {
+  while (!text.empty()) {
+    const size_t amp = text.find('&');
+    std::string_view item = text.substr(0, amp);
+    text = amp == std::string_view::npos ? std::string_view() : text.substr(amp + 1);
+    if (item.empty()) continue;
+    const size_t eq = item.find('=');
+    std::string key = PercentDecode(item.substr(0, eq), true);
+    std::string value =
+        eq == std::string_view::npos ? std::string() : PercentDecode(item.substr(eq + 1), true);
+    if (!ValidUtf8(key)) {
+      return Error(400, "invalid_argument", "query: a parameter name is not valid UTF-8", "query");
+    }
+    if (!ValidUtf8(value)) {
+      return Error(400, "invalid_argument", key + ": expected UTF-8 text (percent-encoded)", key);
+    }
+    if (key.empty()) continue;
+    req->query.emplace_back(std::move(key), std::move(value));
+  }
+  return {};
+}
+
+HeadError ParseRequestLine(std::string_view line, const HeadLimits& limits, HttpRequest* req) {
+  const size_t sp1 = line.find(' ');
+  const size_t sp2 = sp1 == std::string_view::npos ? sp1 : line.rfind(' ');
+  if (sp1 == std::string_view::npos || sp2 == sp1) return Malformed("request line");
+  const std::string_view method = line.substr(0, sp1);
+  std::string_view target = line.substr(sp1 + 1, sp2 - sp1 - 1);
+  const std::string_view version = line.substr(sp2 + 1);
+  if (!IsToken(method)) return Malformed("method");
+  if (target.size() > limits.max_target_bytes) {
+    return Error(414, "uri_too_long", "path: the request target is too long", "path");
+  }
+  if (version == "HTTP/1.1") {
+    req->minor_version = 1;
+  } else if (version == "HTTP/1.0") {
+    req->minor_version = 0;
+  } else if (version.size() == 8 && version.substr(0, 5) == "HTTP/") {
+    return Error(505, "unsupported", "request: HTTP/1.0 and HTTP/1.1 are served", "");
+  } else {
+    return Malformed("version");
+  }
+  if (target.empty() || target.find_first_of(" \t") != std::string_view::npos) {
+    return Malformed("request target");
+  }
+  req->method = std::string(method);
+  if (target == "*" && method == "OPTIONS") target = "/";
+  if (target.front() != '/') return Malformed("request target: expected a path from /");
+  target = target.substr(0, target.find('#'));
+  const size_t q = target.find('?');
+  req->path = PercentDecode(target.substr(0, q), false);
+  if (!ValidUtf8(req->path)) {
+    return Error(400, "invalid_argument", "path: expected UTF-8 text (percent-encoded)", "path");
+  }
+  if (q != std::string_view::npos) return ParseQuery(target.substr(q + 1), req);
+  return {};
+}
+
+// The semantics of the headers the reactor acts on: body length, keep-alive, Expect.
+HeadError ApplyHeaders(HttpRequest* req) {
+  bool have_length = false;
+  req->keep_alive = req->minor_version >= 1;
+  for (const auto& [name, value] : req->headers) {
+    if (IEquals(name, "Content-Length")) {
+      if (value.empty() || value.size() > 18 ||
+          !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        return Malformed("Content-Length");
+      }
+      const size_t n = std::stoull(value);
+      if (have_length && n != req->content_length) return Malformed("two Content-Lengths");
+      req->content_length = n;
+      have_length = true;
+    } else if (IEquals(name, "Transfer-Encoding")) {
+      return Error(411, "invalid_argument",
+                   "body: send it with Content-Length (chunked bodies are not accepted)", "body");
+    } else if (IEquals(name, "Connection")) {
+      const std::string v = Lower(value);
+      if (v.find("close") != std::string::npos) req->keep_alive = false;
+      if (v.find("keep-alive") != std::string::npos && req->minor_version == 0) {
+        req->keep_alive = true;
+      }
+    } else if (IEquals(name, "Expect")) {
+      if (!IEquals(value, "100-continue")) {
+        return Error(417, "invalid_argument", "Expect: only 100-continue is understood", "headers");
+      }
+      req->expect_continue = true;
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string_view HttpRequest::Header(std::string_view name) const {
+  for (const auto& [k, v] : headers) {
+    if (IEquals(k, name)) return v;
+  }
+  return {};
+}
+
+bool HttpRequest::HasHeader(std::string_view name) const {
+  return std::any_of(headers.begin(), headers.end(),
+                     [name](const auto& h) { return IEquals(h.first, name); });
+}
+
+HeadError ParseRequestHead(std::string_view head, const HeadLimits& limits, HttpRequest* req) {
+  *req = HttpRequest();
+  // Empty lines before the request line are ignored (RFC 9112 section 2.2).
+  while (!head.empty() && (head.front() == '\r' || head.front() == '\n')) head.remove_prefix(1);
+  bool first = true;
+  size_t header_bytes = 0;
+  while (!head.empty()) {
+    const size_t nl = head.find('\n');
+    std::string_view line = head.substr(0, nl);
+    head = nl == std::string_view::npos ? std::string_view() : head.substr(nl + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.find('\0') != std::string_view::npos || line.find('\r') != std::string_view::npos) {
+      return Malformed("control character in the head");
+    }
+    if (first) {
+      first = false;
+      if (HeadError e = ParseRequestLine(line, limits, req)) return e;
+      continue;
+    }
+    if (line.empty()) break;  // only when the caller passed the blank line too
+    if (line.front() == ' ' || line.front() == '\t') return Malformed("folded header line");
+    const size_t colon = line.find(':');
+    if (colon == std::string_view::npos || !IsToken(line.substr(0, colon))) {
+      return Malformed("header line");
+    }
+    const std::string_view value = TrimOws(line.substr(colon + 1));
+    header_bytes += colon + value.size() + 4;
+    req->headers.emplace_back(std::string(line.substr(0, colon)), std::string(value));
+    if (req->headers.size() > static_cast<size_t>(limits.max_headers) ||
+        header_bytes > limits.max_header_bytes) {
+      return Error(431, "headers_too_large",
+                   "request headers: at most " + std::to_string(limits.max_headers) +
+                       " headers and " + std::to_string(limits.max_header_bytes) + " bytes",
+                   "headers");
+    }
+  }
+  if (first) return Malformed("empty request");
+  return ApplyHeaders(req);
+}
+
+std::string PercentDecode(std::string_view s, bool plus_is_space) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '%' && i + 2 < s.size() && HexValue(s[i + 1]) >= 0 && HexValue(s[i + 2]) >= 0) {
+      out += static_cast<char>(HexValue(s[i + 1]) * 16 + HexValue(s[i + 2]));
+      i += 2;
+    } else if (c == '+' && plus_is_space) {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+bool ValidUtf8(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    int n = 0;
+    uint32_t cp = 0;
+    if ((c & 0xE0) == 0xC0) {
+      n = 1;
+      cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      n = 2;
+      cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      n = 3;
+      cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (i + static_cast<size_t>(n) >= s.size()) return false;
+    for (int k = 1; k <= n; ++k) {
+      const auto cc = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
+      if ((cc & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    static constexpr uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += static_cast<size_t>(n) + 1;
+  }
+  return true;
+}
+
+bool HostAllowed(std::string_view host_header, const std::vector<std::string>& allowed, int port) {
+  std::string_view host = TrimOws(host_header);
+  if (host.empty()) return true;
+  std::string_view name = host;
+  std::string_view port_text;
+  if (host.front() == '[') {  // [::1]:8080
+    const size_t close = host.find(']');
+    if (close == std::string_view::npos) return false;
+    name = host.substr(0, close + 1);
+    std::string_view rest = host.substr(close + 1);
+    if (!rest.empty()) {
+      if (rest.front() != ':') return false;
+      port_text = rest.substr(1);
+    }
+  } else if (const size_t colon = host.rfind(':'); colon != std::string_view::npos) {
+    name = host.substr(0, colon);
+    port_text = host.substr(colon + 1);
+  }
+  if (!port_text.empty() && port_text != std::to_string(port)) return false;
+  const std::string lower = Lower(name);
+  for (const std::string& a : allowed) {
+    if (a == "*" || a == lower) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> LoopbackHostNames() { return {"localhost", "127.0.0.1", "[::1]"}; }
+
+bool IsLoopbackAddress(std::string_view host) {
+  return host == "localhost" || host == "::1" || host == "[::1]" || host.substr(0, 4) == "127.";
+}
+
+}  // namespace gpuadvisor::server

@@ -1,0 +1,72 @@
+// HTTP/1.x request heads as data: the parser the server's reactor runs on each complete head
+// (request line + header lines, up to but not including the blank line), and the checks that
+// belong to the head alone (limits, UTF-8 of the decoded path and query, the Host allow-list).
+// Pure functions over bytes: unit-tested and fuzzed (fuzz/fuzz_http_head.cc) without sockets.
+#ifndef GPUADVISOR_SERVER_HTTP_REQUEST_H_
+#define GPUADVISOR_SERVER_HTTP_REQUEST_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace gpuadvisor::server {
+
+struct HttpRequest {
+  std::string method;                                      // "GET", "POST", ... (upper-case token)
+  std::string path;                                        // percent-decoded, without the query
+  std::vector<std::pair<std::string, std::string>> query;  // decoded, in order, repeats kept
+  std::vector<std::pair<std::string, std::string>> headers;
+  int minor_version = 1;      // HTTP/1.<minor>
+  size_t content_length = 0;  // body bytes that follow the head
+  bool keep_alive = true;     // HTTP/1.1 unless "Connection: close"; 1.0 only with keep-alive
+  bool expect_continue = false;
+  std::string body;
+
+  // The first header named `name` (case-insensitive), or "".
+  std::string_view Header(std::string_view name) const;
+  bool HasHeader(std::string_view name) const;
+};
+
+struct HeadLimits {
+  size_t max_header_bytes = 16 << 10;  // all header lines: name + value + 4 each
+  int max_headers = 64;
+  size_t max_target_bytes = 8 << 10;  // the request target; longer is 414
+};
+
+// An HTTP error from the head: status, the error code and message of the JSON body, the field.
+struct HeadError {
+  int status = 0;  // 0 = none
+  std::string code, message, field;
+  explicit operator bool() const { return status != 0; }
+};
+
+// Parses `head` (the bytes before the blank line; CRLF or bare LF line ends) into *req.
+// 400 malformed, 414 target too long, 431 too many / too large headers, 411 chunked or other
+// transfer codings (bodies must carry Content-Length), 417 an Expect other than 100-continue,
+// 505 a version other than HTTP/1.0 or 1.1. Non-UTF-8 bytes in the decoded path or query are
+// 400 naming the parameter.
+HeadError ParseRequestHead(std::string_view head, const HeadLimits& limits, HttpRequest* req);
+
+// "%41+b" -> "A b" when plus_is_space (query strings); malformed escapes are kept as they are.
+std::string PercentDecode(std::string_view s, bool plus_is_space);
+
+// True when `s` is well-formed UTF-8 (no overlongs, surrogates or code points past U+10FFFF).
+bool ValidUtf8(std::string_view s);
+
+// Whether a request with this Host header may be served. `allowed` holds lower-case names
+// (no port); "*" allows any. A Host with a port must name `port`. An empty Host (HTTP/1.0
+// clients) is allowed: browsers always send one, and rebinding needs a browser.
+bool HostAllowed(std::string_view host_header, const std::vector<std::string>& allowed, int port);
+
+// The names a loopback-bound server answers to: localhost, 127.0.0.1 and [::1].
+std::vector<std::string> LoopbackHostNames();
+
+// True for 127.0.0.0/8, ::1 and "localhost".
+bool IsLoopbackAddress(std::string_view host);
+
+}  // namespace gpuadvisor::server
+
+#endif  // GPUADVISOR_SERVER_HTTP_REQUEST_H_
