@@ -90,7 +90,8 @@ struct RegionOffer {
   std::vector<std::string> az_ids;  // availability-zone IDs where offered, e.g. "use1-az4"
   std::optional<Price> on_demand;   // Linux, shared tenancy
   std::optional<Price> spot;        // lowest AZ spot price, or estimated from the band
-  std::optional<Price> reserved_1y_no_upfront;  // 1-year standard RI, effective hourly
+  // 1-year standard no-upfront RI, effective hourly; always what Reserved1y() chooses.
+  std::optional<Price> reserved_1y_no_upfront;
   // EC2 Capacity Blocks for ML: the published effective rate per instance-hour (a block is paid
   // upfront for its whole duration); null where the type is not sold that way in the region.
   std::optional<Price> capacity_block;
@@ -102,7 +103,17 @@ struct RegionOffer {
   // The RI term, or null. `payment` as in ReservedPrice.
   const ReservedPrice* FindReserved(int years, std::string_view offering_class,
                                     std::string_view payment) const;
+  // Chooses the one 1-year RI price: the 1-year standard no-upfront offer, which may be known
+  // twice, as the itemised Price List term in `reserved` and as the headline
+  // `reserved_1y_no_upfront` (from a build source, or an import dated before the catalog's
+  // figure). The newer date wins (undated is oldest), the itemised term on a tie. The catalog
+  // reader and the importer store the choice in `reserved_1y_no_upfront`, which every command
+  // reads (show, instances, pricing, recommend, estimate, idle, catalog diff).
+  std::optional<Price> Reserved1y() const;
 };
+
+// The offer Reserved1y() prices, as ReservedPrice::term() writes it.
+inline constexpr const char* kReserved1yTerm = "1y-standard-no-upfront";
 
 struct Accelerator {
   AcceleratorKind kind = AcceleratorKind::kGpu;

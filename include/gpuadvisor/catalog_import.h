@@ -51,15 +51,26 @@ struct ImportReport {
   int types_added = 0;
   int types_updated = 0;      // existing types with a spec or price set by an input
   int prices_set = 0;         // figures written (on-demand, spot, RI terms, savings plans)
-  int prices_changed = 0;     // of those, figures whose value differs from the previous catalog
   int prices_kept_newer = 0;  // figures left as they were because the catalog's were newer
+  // How many figures changed is not counted here: DiffCatalogs(before, after) is the one source
+  // of that number (the summary and the diff table both read it).
+  // Records left out under the validation policy (src/catalog/record_checks.h): $0 prices, rows
+  // without a type or region. Malformed figures are errors instead.
+  struct Skipped {
+    std::string path;    // the input
+    std::string reason;  // "$0 price (a term AWS lists but does not sell)"
+    int64_t rows = 0;
+  };
+  std::vector<Skipped> skipped;
   std::vector<std::string> unknown_types;  // priced accelerator types without specs (skipped)
   std::vector<std::string> notes;          // other things the user should know
 };
 
-// Errors: IOError when an input cannot be read, ParseError "<file>:<line>: ..." or
-// "<file>: byte N: ..." when one is malformed (the catalog is then in an unspecified state:
-// discard it).
+// Errors: IOError when an input cannot be read, ParseError "<file>:<line>: ..." (JSON:
+// "<file>:<line>: byte N: ..." or a JSON path) when one is malformed or holds a figure outside
+// the validation policy (a negative, non-finite or over-$10,000/h price, 10^12 GPUs, ...);
+// InvalidArgument for a snapshot_date that is not an ISO date. The catalog is then in an
+// unspecified state: discard it.
 Status ImportIntoCatalog(Catalog* catalog, const ImportInputs& inputs, ImportReport* report);
 
 // What changed between two catalogs.

@@ -53,7 +53,24 @@ InstanceRow MakeInstanceRow(const Catalog& catalog, const InstanceType& type,
 
 // NotFound with "did you mean" when the name is unknown.
 Result<const InstanceType*> ResolveInstanceType(const Catalog& catalog, std::string_view name);
+// One datasheet row (for estimates): by model id, full name, alias or AWS name, case- and
+// punctuation-insensitive ("rtx pro 4500"). InvalidArgument with GpuSuggestion otherwise.
 Result<const GpuSpec*> ResolveGpu(const Catalog& catalog, std::string_view name);
+// Every row a --gpu filter selects. A name that is exactly a model id selects that row
+// ("A100-80GB", "A10G", "T4"); a model family selects all its memory variants, the family being a
+// model id without its memory suffix ("V100" -> V100-16GB and V100-32GB; "A100" -> A100-40GB and
+// A100-80GB) or an AWS name shared by them; otherwise an alias or full name selects its row.
+// InvalidArgument with GpuSuggestion when nothing matches (never an empty selection).
+Result<std::vector<const GpuSpec*>> ResolveGpuFamily(const Catalog& catalog, std::string_view name);
+// "did you mean A10G?" for an unknown GPU name (model ids and families), or "" when nothing is
+// close. Names are compared without case and punctuation, by edit distance; at equal distance the
+// same model number wins (A10 -> A10G, not A100). Every name at the best score is listed.
+std::string GpuSuggestion(const Catalog& catalog, std::string_view name);
+
+// "" when `type` has an on-demand price in `region`; else why not and where it is offered:
+// "dl2q.24xlarge is not offered in us-east-1; it is offered in eu-central-1, us-west-2 (try
+// --region eu-central-1)".
+std::string RegionHint(const InstanceType& type, std::string_view region);
 Status CheckRegion(const Catalog& catalog, std::string_view region, std::string_view what);
 
 // Days between an ISO date ("2026-07-20") and `today` (same format); nullopt if unparsable.

@@ -71,6 +71,18 @@ const ReservedPrice* RegionOffer::FindReserved(int years, std::string_view offer
   return nullptr;
 }
 
+std::optional<Price> RegionOffer::Reserved1y() const {
+  const ReservedPrice* term = FindReserved(1, "standard", "no-upfront");
+  auto date = [](const std::string& d) { return d == "undated" ? std::string() : d; };
+  if (reserved_1y_no_upfront &&
+      (!term || date(reserved_1y_no_upfront->from.date) > date(term->from.date))) {
+    return reserved_1y_no_upfront;
+  }
+  if (!term) return std::nullopt;
+  return Price{term->effective_usd_per_hour(), term->from, false,
+               "1-year standard no-upfront RI, AWS Price List"};
+}
+
 bool InstanceType::HasUsageClass(std::string_view cls) const {
   return std::find(usage_classes.begin(), usage_classes.end(), cls) != usage_classes.end();
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "catalog/record_checks.h"
 #include "gpuadvisor/catalog.h"
 #include "util/files.h"
 #include "util/json_text.h"
@@ -170,6 +171,38 @@ ojson GpuJson(const GpuSpec& g) {
 }
 
 // ---- reading (RapidJSON: the hot path of every CLI start) ----
+// Figures are held to the import policy (catalog/record_checks.h): a catalog is our own file, so
+// anything outside it (a $0 or 1e308 price, 10^12 GPUs, negative memory) is refused, never
+// skipped.
+
+void CheckUsd(RjReader& r, double usd, const std::string& path, bool zero_ok = false,
+              double cap = kMaxUsdPerHour) {
+  PriceCheck c = CheckPrice(usd, cap);
+  if (c == PriceCheck::kBad || (c == PriceCheck::kZero && !zero_ok)) {
+    r.Fail(path, PriceWanted(usd, cap));
+  }
+}
+
+// An integer field within [lo, hi]; lo - 1 (after recording the error) when outside.
+int64_t IntIn(RjReader& r, const rapidjson::Value& obj, const char* key, const std::string& path,
+              int64_t lo, int64_t hi) {
+  int64_t v = r.Int(obj, key, path);
+  std::string bad = CheckCount(v, lo, hi);
+  if (!bad.empty() && r.status().ok()) r.Fail(path + "." + key, bad);
+  return bad.empty() ? v : lo;
+}
+
+std::optional<int64_t> OptMemory(RjReader& r, const rapidjson::Value& obj, const char* key,
+                                 const std::string& path, int64_t hi) {
+  std::optional<int64_t> v = r.OptInt(obj, key, path);
+  if (!v) return v;
+  std::string bad = CheckMemoryMib(*v, hi);
+  if (!bad.empty()) {
+    r.Fail(path + "." + key, bad);
+    return std::nullopt;
+  }
+  return v;
+}
 
 std::optional<Price> ReadPrice(RjReader& r, const rapidjson::Value& obj, const char* key,
                                const std::string& path) {
@@ -182,7 +215,7 @@ std::optional<Price> ReadPrice(RjReader& r, const rapidjson::Value& obj, const c
   price.from.date = r.Str(*p, "date", pp);
   price.estimated = r.OptBool(*p, "estimated", pp).value_or(false);
   price.note = r.OptStr(*p, "note", pp).value_or("");
-  if (price.usd_per_hour < 0) r.Fail(pp + ".usd_per_hour", "a non-negative price");
+  CheckUsd(r, price.usd_per_hour, pp + ".usd_per_hour");
   return price;
 }
 
@@ -218,7 +251,10 @@ RegionOffer ReadRegion(RjReader& r, const rapidjson::Value& obj, const std::stri
     rp.from.source = r.Str(reserved[i], "source", p);
     rp.from.date = r.Str(reserved[i], "date", p);
     if (rp.years != 1 && rp.years != 3) r.Fail(p + ".years", "1 or 3");
-    if (rp.upfront_usd < 0 || rp.usd_per_hour < 0) r.Fail(p, "non-negative prices");
+    // An All Upfront term has a $0 hourly charge and a no-upfront one a $0 fee; not both.
+    CheckUsd(r, rp.upfront_usd, p + ".upfront_usd", true, kMaxUpfrontUsd);
+    CheckUsd(r, rp.usd_per_hour, p + ".usd_per_hour", true);
+    if (r.status().ok()) CheckUsd(r, rp.effective_usd_per_hour(), p + " (effective hourly)");
     o.reserved.push_back(std::move(rp));
   }
   const rapidjson::Value& plans = r.Array(obj, "savings_plans", path, false);
@@ -231,9 +267,12 @@ RegionOffer ReadRegion(RjReader& r, const rapidjson::Value& obj, const std::stri
     sp.usd_per_hour = r.Num(plans[i], "usd_per_hour", p);
     sp.from.source = r.Str(plans[i], "source", p);
     sp.from.date = r.Str(plans[i], "date", p);
-    if (sp.usd_per_hour < 0) r.Fail(p + ".usd_per_hour", "a non-negative price");
+    CheckUsd(r, sp.usd_per_hour, p + ".usd_per_hour");
     o.savings_plans.push_back(std::move(sp));
   }
+  // One 1-year RI price for every command, even in a catalog where the headline figure and the
+  // itemised term disagree (written before the choice was made in one place).
+  o.reserved_1y_no_upfront = o.Reserved1y();
   const rapidjson::Value& history = r.Array(obj, "history", path, false);
   for (rapidjson::SizeType i = 0; i < history.Size() && r.status().ok(); ++i) {
     std::string p = path + ".history[" + std::to_string(i) + "]";
@@ -242,6 +281,7 @@ RegionOffer ReadRegion(RjReader& r, const rapidjson::Value& obj, const std::stri
     pt.usd_per_hour = r.Num(history[i], "usd_per_hour", p);
     pt.from.source = r.Str(history[i], "source", p);
     pt.from.date = r.Str(history[i], "date", p);
+    CheckUsd(r, pt.usd_per_hour, p + ".usd_per_hour");
     o.history.push_back(std::move(pt));
   }
   return o;
@@ -255,6 +295,7 @@ std::optional<T> OptCast(const std::optional<int64_t>& v) {
 InstanceType ReadInstance(RjReader& r, const rapidjson::Value& obj, const std::string& path) {
   InstanceType t;
   t.name = r.Str(obj, "instance_type", path);
+  if (t.name.empty() && r.status().ok()) r.Fail(path + ".instance_type", "a non-empty name");
   t.family = r.Str(obj, "family", path);
   t.retired = r.Bool(obj, "retired", path);
   t.retired_note = r.OptStr(obj, "retired_note", path).value_or("");
@@ -275,14 +316,22 @@ InstanceType ReadInstance(RjReader& r, const rapidjson::Value& obj, const std::s
   acc.vendor = r.Str(*a, "vendor", ap);
   acc.model = r.Str(*a, "model", ap);
   acc.aws_name = r.Str(*a, "aws_name", ap, false);
-  acc.count = static_cast<int>(r.Int(*a, "count", ap));
-  acc.logical_count = static_cast<int>(r.Int(*a, "logical_count", ap));
+  acc.count = static_cast<int>(IntIn(r, *a, "count", ap, 0, kMaxDevicesPerInstance));
+  acc.logical_count =
+      static_cast<int>(IntIn(r, *a, "logical_count", ap, 0, kMaxDevicesPerInstance));
   acc.partition_size = r.Num(*a, "partition_size", ap);
-  acc.memory_mib_each = OptCast<int>(r.OptInt(*a, "memory_mib_each", ap));
-  acc.memory_mib_total = r.OptInt(*a, "memory_mib_total", ap);
+  if (!(acc.partition_size > 0 && acc.partition_size <= 1) && r.status().ok()) {
+    r.Fail(ap + ".partition_size", "a fraction above 0 and at most 1");
+  }
+  acc.memory_mib_each = OptCast<int>(OptMemory(r, *a, "memory_mib_each", ap, kMaxDeviceMemoryMib));
+  acc.memory_mib_total =
+      OptMemory(r, *a, "memory_mib_total", ap, kMaxDeviceMemoryMib * kMaxDevicesPerInstance);
   acc.neuron_cores_each = OptCast<int>(r.OptInt(*a, "neuron_cores_each", ap));
-  t.vcpus = static_cast<int>(r.Int(obj, "vcpus", path));
+  t.vcpus = static_cast<int>(IntIn(r, obj, "vcpus", path, 0, kMaxVcpus));
   t.memory_mib = r.Int(obj, "memory_mib", path);
+  if (!CheckMemoryMib(t.memory_mib, kMaxInstanceMemoryMib).empty() && r.status().ok()) {
+    r.Fail(path + ".memory_mib", CheckMemoryMib(t.memory_mib, kMaxInstanceMemoryMib));
+  }
   t.cpu_architectures = r.StrList(obj, "cpu_architectures", path);
   t.cpu_vendor = r.Str(obj, "cpu_vendor", path, false);
   if (const rapidjson::Value* n = r.OptObject(obj, "network", path)) {

@@ -114,9 +114,9 @@ bool ListedIn(const RegionOffer* o) {
 Status CheckQuery(const Catalog& c, const InstanceQuery& q, std::vector<const GpuSpec*>* gpus) {
   if (q.region != "all") GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, q.region, "--region"));
   for (const std::string& g : q.gpus) {
-    Result<const GpuSpec*> spec = ResolveGpu(c, g);
-    if (!spec.ok()) return spec.status().WithPrefix("--gpu");
-    gpus->push_back(*spec);
+    Result<std::vector<const GpuSpec*>> specs = ResolveGpuFamily(c, g);
+    if (!specs.ok()) return specs.status().WithPrefix("--gpu");
+    gpus->insert(gpus->end(), specs->begin(), specs->end());
   }
   std::vector<std::string> families;
   for (const InstanceType& t : c.instance_types) families.push_back(t.family);
@@ -182,6 +182,37 @@ bool Matches(const InstanceQuery& q, const std::vector<const GpuSpec*>& gpus,
   return true;
 }
 
+// A model id without its memory-variant suffix: "V100-32GB" -> "V100", "A100-40GB" -> "A100";
+// other ids are their own family ("H100", "A10G").
+std::string GpuFamily(const std::string& model) {
+  size_t dash = model.rfind('-');
+  if (dash == std::string::npos || dash + 3 > model.size()) return model;
+  std::string_view suffix = std::string_view(model).substr(dash + 1);
+  if (ToLower(suffix.substr(suffix.size() - 2)) != "gb") return model;
+  std::string_view digits = suffix.substr(0, suffix.size() - 2);
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos) {
+    return model;
+  }
+  return model.substr(0, dash);
+}
+
+std::string DigitsOf(std::string_view s) {
+  std::string d;
+  for (char ch : s) {
+    if (ch >= '0' && ch <= '9') d.push_back(ch);
+  }
+  return d;
+}
+
+// A type is listed in a region that prices it on demand.
+std::vector<std::string> PricedRegions(const InstanceType& t) {
+  std::vector<std::string> out;
+  for (const RegionOffer& o : t.regions) {
+    if (o.on_demand && o.offered.value_or(true)) out.push_back(o.region);
+  }
+  return out;
+}
+
 }  // namespace
 
 const std::vector<std::string>& InstanceSortFields() {
@@ -244,9 +275,74 @@ Result<const InstanceType*> ResolveInstanceType(const Catalog& c, std::string_vi
 
 Result<const GpuSpec*> ResolveGpu(const Catalog& c, std::string_view name) {
   if (const GpuSpec* g = c.FindGpu(name)) return g;
-  std::string hint = DidYouMean(name, c.GpuNames());
+  std::string hint = GpuSuggestion(c, name);
   return Status::InvalidArgument("unknown GPU \"" + std::string(name) + "\"" +
                                  (hint.empty() ? "; see `gpuadvisor gpus`" : "; " + hint));
+}
+
+Result<std::vector<const GpuSpec*>> ResolveGpuFamily(const Catalog& c, std::string_view name) {
+  const std::string n = NormalizeName(name);
+  std::vector<const GpuSpec*> out;
+  for (const GpuSpec& g : c.gpus) {
+    if (NormalizeName(g.model) == n) return std::vector<const GpuSpec*>{&g};
+  }
+  for (const GpuSpec& g : c.gpus) {
+    bool family = NormalizeName(GpuFamily(g.model)) == n;
+    for (const std::string& a : g.aws_names) family |= NormalizeName(a) == n;
+    if (family) out.push_back(&g);
+  }
+  if (!out.empty()) return out;
+  Result<const GpuSpec*> one = ResolveGpu(c, name);
+  if (!one.ok()) return one.status();
+  return std::vector<const GpuSpec*>{*one};
+}
+
+std::string GpuSuggestion(const Catalog& c, std::string_view name) {
+  const std::string n = NormalizeName(name);
+  const std::string digits = DigitsOf(n);
+  // Score: twice the edit distance, plus one when the model number differs, so at equal distance
+  // the same number wins: A10 -> A10G (a variant), not A100 (another GPU).
+  std::vector<std::pair<size_t, std::string>> scored;
+  auto consider = [&](const std::string& candidate) {
+    const std::string cn = NormalizeName(candidate);
+    const size_t d = EditDistance(n, cn);
+    // Close in spelling, or the typed name is a prefix of the candidate ("rtx pro" ->
+    // RTX-PRO-4500).
+    if (d > std::max<size_t>(2, n.size() / 3) && !(n.size() >= 2 && StartsWith(cn, n))) return;
+    scored.emplace_back(2 * d + (DigitsOf(cn) != digits ? 1 : 0), candidate);
+  };
+  for (const GpuSpec& g : c.gpus) {
+    consider(g.model);
+    if (GpuFamily(g.model) != g.model) consider(GpuFamily(g.model));
+  }
+  if (scored.empty()) return "";
+  std::sort(scored.begin(), scored.end());
+  std::vector<std::string> best;
+  for (const auto& [score, candidate] : scored) {
+    if (score != scored[0].first) break;
+    if (std::find(best.begin(), best.end(), candidate) == best.end()) best.push_back(candidate);
+  }
+  std::string out = "did you mean ";
+  for (size_t i = 0; i < best.size(); ++i) {
+    out += (i ? (i + 1 == best.size() ? " or " : ", ") : "") + best[i];
+  }
+  return out + "?";
+}
+
+std::string RegionHint(const InstanceType& t, std::string_view region) {
+  const RegionOffer* o = t.FindRegion(region);
+  if (o && o->on_demand && o->offered.value_or(true)) return "";
+  std::string why =
+      t.name +
+      (o && o->offered.value_or(true) ? " has no on-demand price in " : " is not offered in ") +
+      std::string(region);
+  std::vector<std::string> priced = PricedRegions(t);
+  if (priced.empty()) return why + "; no region in the catalog prices it";
+  constexpr size_t kShown = 6;
+  std::string list;
+  for (size_t i = 0; i < priced.size() && i < kShown; ++i) list += (i ? ", " : "") + priced[i];
+  if (priced.size() > kShown) list += " and " + std::to_string(priced.size() - kShown) + " more";
+  return why + "; it is offered in " + list + " (try --region " + priced[0] + ")";
 }
 
 Status CheckRegion(const Catalog& c, std::string_view region, std::string_view what) {

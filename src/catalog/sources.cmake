@@ -4,6 +4,7 @@ set(GPUADVISOR_CATALOG_SOURCES
   src/catalog/embedded.cc
   src/catalog/query.cc
   src/catalog/purchase.cc
+  src/catalog/record_checks.cc
   src/catalog/build/instance_types_reader.cc
   src/catalog/build/gpu_specs_reader.cc
   src/catalog/build/accelerator_figures.cc

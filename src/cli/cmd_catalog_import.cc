@@ -64,15 +64,7 @@ int RunImport(ImportOptions o) {
   }
   std::string s = ImportInputsTable(report).Render(ctx->format, ctx->color);
   if (ctx->format == OutputFormat::kTable) {
-    s += "\nwrote " + TerminalSafe(o.out) + ": " + std::to_string(report.types_updated) +
-         " types updated, " + std::to_string(report.types_added) + " added; " +
-         std::to_string(report.prices_set) + " prices set, " +
-         std::to_string(report.prices_changed) + " changed, " +
-         std::to_string(report.prices_kept_newer) + " kept (the catalog's were newer)\n";
-    s += "vs the previous catalog: " + std::to_string(diff.price_changes.size()) +
-         " price changes, " + std::to_string(diff.added_types.size()) + " types added, " +
-         std::to_string(diff.removed_types.size()) + " removed";
-    s += diff.price_changes.size() > 10 ? " (first 10; all: gpuadvisor catalog diff)\n" : "\n";
+    s += "\n" + ImportSummaryText(report, diff, o.out);
     if (!diff.price_changes.empty() || !diff.added_types.empty()) {
       s += "\n" + CatalogDiffTable(diff, 10).Render(ctx->format, ctx->color);
     }

@@ -82,6 +82,8 @@ int Run(const ShowOptions& o) {
   Status region = CheckRegion(c, o.region, "--region");
   if (!region.ok()) return Fail(region);
   const RegionOffer* offer = (*t)->FindRegion(o.region);
+  // The top-level price fields are those of --region: say where the type is sold instead.
+  if (std::string hint = RegionHint(**t, o.region); !hint.empty() && !o.history) Warn(hint);
   if (o.history) {
     // The dated prices of one region: how each price moved, source by source.
     if (ctx->format == OutputFormat::kJson) {
@@ -113,6 +115,13 @@ int Run(const ShowOptions& o) {
       out += "\nreserved instances and savings plans in " + o.region + " (Linux, shared tenancy)\n";
     }
     out += "\n" + terms.Render(ctx->format, ctx->color);
+  }
+  if (offer && offer->reserved_1y_no_upfront && ctx->format == OutputFormat::kTable) {
+    // The one 1-year RI price pricing, recommend and estimate use (RegionOffer::Reserved1y).
+    const Price& ri = *offer->reserved_1y_no_upfront;
+    out += "\n1-year RI price used in " + o.region + ": " + kReserved1yTerm + ", $" +
+           FormatFixed(ri.usd_per_hour, 3) + "/h effective, " + ri.from.source + " (" +
+           ri.from.date + ")\n";
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
   return kExitOk;

@@ -17,6 +17,15 @@ std::optional<double> ChangePct(const CatalogDiff::PriceChange& c) {
   return (*c.new_usd_per_hour - *c.old_usd_per_hour) / *c.old_usd_per_hour * 100;
 }
 
+// Distinct instance types with at least one price change.
+size_t TypesWithChanges(const CatalogDiff& d) {
+  size_t n = 0;
+  for (size_t i = 0; i < d.price_changes.size(); ++i) {
+    if (i == 0 || d.price_changes[i].instance_type != d.price_changes[i - 1].instance_type) ++n;
+  }
+  return n;
+}
+
 }  // namespace
 
 ojson ReservedJson(const RegionOffer& o) {
@@ -72,10 +81,18 @@ Table ShowTermsTable(const RegionOffer& o) {
     if (!o.on_demand || o.on_demand->usd_per_hour <= 0) return std::nullopt;
     return "-" + FormatFixed((1 - eff / o.on_demand->usd_per_hour) * 100, 0) + "%";
   };
+  const std::optional<Price>& used = o.reserved_1y_no_upfront;
   for (const ReservedPrice& r : o.reserved) {
+    std::string source = r.from.source + " (" + r.from.date + ")";
+    // The 1-year RI every command uses is RegionOffer::Reserved1y's choice; say so when it is
+    // not this itemised term.
+    if (r.term() == kReserved1yTerm && used &&
+        (used->from.source != r.from.source || used->from.date != r.from.date)) {
+      source += "; not used: " + used->from.source + " (" + used->from.date + ") is newer";
+    }
     t.AddRow({"RI " + r.term(), FormatFixed(r.upfront_usd, 0), FormatFixed(r.usd_per_hour, 3),
               FormatFixed(r.effective_usd_per_hour(), 3), saving(r.effective_usd_per_hour()),
-              r.from.source + " (" + r.from.date + ")"});
+              source});
   }
   for (const SavingsPlanRate& s : o.savings_plans) {
     t.AddRow({"SP " + s.term(), std::nullopt, FormatFixed(s.usd_per_hour, 3),
@@ -116,16 +133,44 @@ ojson ImportReportJson(const ImportReport& r, const CatalogDiff& diff, const std
                       {"rows_read", in.rows},
                       {"rows_taken", in.taken}});
   }
+  ojson skipped = ojson::array();
+  int64_t skipped_rows = 0;
+  for (const ImportReport::Skipped& k : r.skipped) {
+    skipped.push_back({{"path", k.path}, {"reason", k.reason}, {"rows", k.rows}});
+    skipped_rows += k.rows;
+  }
   return {{"out", out},
           {"inputs", inputs},
-          {"types_added", r.types_added},
+          {"types_added", diff.added_types.size()},
+          {"types_removed", diff.removed_types.size()},
           {"types_updated", r.types_updated},
           {"prices_set", r.prices_set},
-          {"prices_changed", r.prices_changed},
+          {"prices_changed", diff.price_changes.size()},
+          {"types_with_price_changes", TypesWithChanges(diff)},
           {"prices_kept_newer", r.prices_kept_newer},
+          {"rows_skipped", skipped_rows},
+          {"skipped", skipped},
           {"unknown_types", r.unknown_types},
           {"notes", r.notes},
           {"diff", CatalogDiffJson(diff)}};
+}
+
+std::string ImportSummaryText(const ImportReport& r, const CatalogDiff& diff,
+                              const std::string& out) {
+  const size_t changes = diff.price_changes.size();
+  std::string s = "wrote " + TerminalSafe(out) + ": " + std::to_string(r.types_updated) +
+                  " types updated; " + std::to_string(r.prices_set) + " prices set, " +
+                  std::to_string(r.prices_kept_newer) + " kept (the catalog's were newer)\n";
+  s += "vs the previous catalog: " + std::to_string(changes) + " price changes in " +
+       std::to_string(TypesWithChanges(diff)) + " types, " +
+       std::to_string(diff.added_types.size()) + " types added, " +
+       std::to_string(diff.removed_types.size()) + " removed";
+  s += changes > 10 ? " (first 10; all: gpuadvisor catalog diff)\n" : "\n";
+  for (const ImportReport::Skipped& k : r.skipped) {
+    s += "skipped " + std::to_string(k.rows) + " rows of " + TerminalSafe(k.path) + ": " +
+         TerminalSafe(k.reason) + "\n";
+  }
+  return s;
 }
 
 Table ImportInputsTable(const ImportReport& r) {

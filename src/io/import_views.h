@@ -7,8 +7,15 @@
 
 namespace gpuadvisor {
 
+// The import report. Every count of changes (prices changed, types added and removed) is read
+// from `diff` (DiffCatalogs of the catalogs before and after), the one source of truth that the
+// diff table shows too; the report adds what only the import knows (figures set, kept, skipped).
 ojson ImportReportJson(const ImportReport& r, const CatalogDiff& diff, const std::string& out);
 Table ImportInputsTable(const ImportReport& r);
+// The summary lines under the inputs table: "wrote PATH: ...", the changes vs the previous
+// catalog (from `diff`), and one "skipped" line per input and reason.
+std::string ImportSummaryText(const ImportReport& r, const CatalogDiff& diff,
+                              const std::string& out);
 
 ojson CatalogDiffJson(const CatalogDiff& d);
 // One row per price change (added and removed types first, as rows without prices).

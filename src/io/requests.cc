@@ -212,10 +212,8 @@ ojson EstimateReportJson(const Hardware& hw, const Estimate& e, const Catalog& c
 std::vector<std::string> EstimateWarnings(const Hardware& hw, const Estimate& e,
                                           const Freshness& fresh, const std::string& region) {
   std::vector<std::string> out;
-  if (hw.instance != nullptr && hw.offer == nullptr) {
-    out.push_back(hw.instance->name + " has no catalog entry in " + region + ": cost not shown");
-  } else if (hw.instance != nullptr && !e.cost.on_demand_usd_per_hour) {
-    out.push_back(hw.instance->name + " has no on-demand price in " + region);
+  if (hw.instance != nullptr && (hw.offer == nullptr || !e.cost.on_demand_usd_per_hour)) {
+    out.push_back(RegionHint(*hw.instance, region) + ": cost not shown");
   }
   std::vector<Provenance> used;
   for (const Provenance* p : {&e.cost.on_demand_from, &e.cost.spot_from}) {
@@ -268,11 +266,14 @@ Result<PricingResult> PriceType(const Catalog& c, const std::string& type,
   GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, region, "--region"));
   UsagePattern u;
   GPUADVISOR_RETURN_IF_ERROR(ParseUsage(a, &u));
+  // Name the regions that do price the type rather than just "no entry here".
+  const std::string hint = RegionHint(**t, region);
   Result<PricingResult> r = PriceUsage(**t, region, u);
   if (!r.ok() && r.status().code() == StatusCode::kNotFound) {
-    return Status::NoResult(r.status().message());
+    return Status::NoResult(hint.empty() ? r.status().message() : hint);
   }
   if (r.ok()) GPUADVISOR_RETURN_IF_ERROR(CheckPricedFigures(*r));
+  if (r.ok() && !hint.empty()) r->notes.push_back(hint);
   return r;
 }
 

@@ -7,7 +7,10 @@ namespace gpuadvisor {
 using rapidjson::Value;
 
 Status ParseRapidJson(std::string_view text, std::string_view origin, rapidjson::Document* doc) {
-  doc->Parse(text.data(), text.size());
+  // Iterative: the default reader recurses once per nesting level, and a file nested a million
+  // deep (a hostile --catalog) overflowed the stack. The DOM's pool allocator frees without
+  // recursion too.
+  doc->Parse<rapidjson::kParseIterativeFlag>(text.data(), text.size());
   if (!doc->HasParseError()) return Status::OK();
   return Status::ParseError(std::string(origin) + ": byte " +
                             std::to_string(doc->GetErrorOffset()) + ": " +

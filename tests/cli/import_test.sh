@@ -63,7 +63,7 @@ cmp -s "$NEW" "$T/keep.json" && ok || bad "out changed after missing column"
 expect_exit "garbage bytes" 2 "garbage.csv:31: expected 91 fields" catalog import --price-list "$T/garbage.csv" --out "$T/keep.json"
 cmp -s "$NEW" "$T/keep.json" && ok || bad "out changed after garbage"
 head -c 5000 "$FX/price-list-p5.json" >"$T/trunc.json"
-expect_exit "truncated JSON" 2 "trunc.json: byte " catalog import --price-list "$T/trunc.json" --out "$T/keep.json"
+expect_exit "truncated JSON" 2 "trunc.json:" catalog import --price-list "$T/trunc.json" --out "$T/keep.json"
 cmp -s "$NEW" "$T/keep.json" && ok || bad "out changed after truncated JSON"
 gzip -c "$CSV" | head -c 1000 >"$T/trunc.csv.gz"
 expect_exit "truncated gzip" 2 "truncated gzip" catalog import --price-list "$T/trunc.csv.gz" --out "$T/keep.json"
@@ -71,6 +71,20 @@ cmp -s "$NEW" "$T/keep.json" && ok || bad "out changed after truncated gzip"
 expect_exit "no inputs" 2 "expected at least one input" catalog import --out "$T/keep.json"
 expect_exit "unreadable input" 3 "cannot open" catalog import --price-list "$T/missing.csv" --out "$T/keep.json"
 [ -z "$(ls -A "$T" | grep -E '\.tmp\.|gpuadvisor-tmp')" ] && ok || bad "temporary files left: $(ls -A "$T")"
+
+# --- Issue 16: validation policy, summary counts from the diff, where a type is sold, GPU names.
+sed 's/"61\.7700000000"/"1e308"/' "$CSV" >"$T/huge.csv"
+expect_exit "1e308 price" 2 "huge.csv:20: column \"PricePerUnit\": expected a price above \$0" catalog import --price-list "$T/huge.csv" --out "$T/keep.json"
+cmp -s "$NEW" "$T/keep.json" && ok || bad "out changed after a 1e308 price"
+sed 's/"61\.7700000000"/"0.0000000000"/' "$CSV" >"$T/zero.csv"
+"$BIN" catalog import --price-list "$T/zero.csv" --out "$T/zero.json" >"$T/zero.txt" 2>/dev/null || bad "import with a \$0 row"
+grep -q "skipped 1 rows of $T/zero.csv: \$0 price" "$T/zero.txt" && ok || bad "\$0 row not counted: $(cat "$T/zero.txt")"
+"$PY" -c "import json; d=json.load(open('$T/sum.json')); assert d['prices_changed']==len(d['diff']['price_changes'])" && ok || bad "summary count != diff"
+grep -q "vs the previous catalog: 8 price changes in 1 types" "$T/summary.txt" && ok || bad "summary: $(cat "$T/summary.txt")"
+"$BIN" show dl2q.24xlarge 2>&1 >/dev/null | grep -q "not offered in us-east-1; it is offered in eu-central-1, us-west-2" && ok || bad "show: where dl2q is sold"
+expect_exit "pricing outside the type's regions" 1 "it is offered in eu-central-1" pricing dl2q.24xlarge
+expect_exit "--gpu A10" 2 "did you mean A10G?" instances --gpu A10
+expect_json "--gpu V100 finds p3dn" 'any(r["instance_type"]=="p3dn.24xlarge" for r in d) and any(r["instance_type"]=="p3.2xlarge" for r in d)' instances --gpu V100 --include-retired --region all --json
 
 # --- kill -9 during an import (input still streaming): --out unchanged, no partial file.
 mkfifo "$T/fifo"

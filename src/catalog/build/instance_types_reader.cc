@@ -1,6 +1,7 @@
 #include <cmath>
 
 #include "catalog/build/sources.h"
+#include "catalog/record_checks.h"
 #include "util/rj_reader.h"
 #include "util/strings.h"
 
@@ -19,6 +20,32 @@ struct DeviceGroup {
   std::optional<int64_t> total_mib;
   std::optional<int> cores;
 };
+
+// An integer field within [lo, hi] (catalog/record_checks.h); records an error naming the path
+// otherwise, so a count of 10^12 never wraps into a negative int.
+std::optional<int64_t> IntIn(RjReader& r, const json& obj, const char* key, const std::string& path,
+                             int64_t lo, int64_t hi) {
+  std::optional<int64_t> v = r.OptInt(obj, key, path);
+  if (!v) return v;
+  std::string bad = CheckCount(*v, lo, hi);
+  if (!bad.empty()) {
+    r.Fail(path + "." + key, bad);  // RjReader adds "expected "
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<int64_t> MemoryIn(RjReader& r, const json& obj, const char* key,
+                                const std::string& path, int64_t hi) {
+  std::optional<int64_t> v = r.OptInt(obj, key, path);
+  if (!v) return v;
+  std::string bad = CheckMemoryMib(*v, hi);
+  if (!bad.empty()) {
+    r.Fail(path + "." + key, bad);
+    return std::nullopt;
+  }
+  return v;
+}
 
 std::optional<DeviceGroup> ReadDevices(RjReader& r, const json& info, const std::string& path) {
   struct Block {
@@ -50,19 +77,27 @@ std::optional<DeviceGroup> ReadDevices(RjReader& r, const json& info, const std:
     if (g.kind == AcceleratorKind::kInference && StartsWith(g.name, "Inferentia")) {
       g.kind = AcceleratorKind::kNeuron;
     }
-    g.count = static_cast<int>(r.OptInt(d, "Count", lp).value_or(0));
-    g.logical_count = static_cast<int>(r.OptInt(d, "LogicalGpuCount", lp).value_or(g.count));
+    g.count = static_cast<int>(IntIn(r, d, "Count", lp, 0, kMaxDevicesPerInstance).value_or(0));
+    g.logical_count = static_cast<int>(
+        IntIn(r, d, "LogicalGpuCount", lp, 0, kMaxDevicesPerInstance).value_or(g.count));
     g.partition_size = r.OptNum(d, "GpuPartitionSize", lp).value_or(1.0);
+    if (!(g.partition_size > 0 && g.partition_size <= 1)) {
+      r.Fail(lp + ".GpuPartitionSize", "a fraction above 0 and at most 1");
+    }
     if (const json* mem = r.OptObject(d, "MemoryInfo", lp)) {
-      g.memory_mib = static_cast<int>(r.OptInt(*mem, "SizeInMiB", lp + ".MemoryInfo").value_or(0));
+      if (auto m = MemoryIn(r, *mem, "SizeInMiB", lp + ".MemoryInfo", kMaxDeviceMemoryMib)) {
+        g.memory_mib = static_cast<int>(*m);
+      }
     }
     if (const json* core = r.OptObject(d, "CoreInfo", lp)) {
-      g.cores = static_cast<int>(r.OptInt(*core, "Count", lp + ".CoreInfo").value_or(0));
+      g.cores = static_cast<int>(IntIn(r, *core, "Count", lp + ".CoreInfo", 0, 1024).value_or(0));
     }
     for (const char* key :
          {"TotalGpuMemoryInMiB", "TotalNeuronDeviceMemoryInMiB", "TotalInferenceMemoryInMiB",
           "TotalFpgaMemoryInMiB", "TotalMediaMemoryInMiB"}) {
-      if (auto t = r.OptInt(*block, key, bp)) g.total_mib = *t;
+      if (auto t = MemoryIn(r, *block, key, bp, kMaxDeviceMemoryMib * kMaxDevicesPerInstance)) {
+        g.total_mib = *t;
+      }
     }
     if (!g.total_mib && g.memory_mib) {
       g.total_mib = static_cast<int64_t>(*g.memory_mib) * std::max(g.logical_count, g.count);
@@ -132,6 +167,7 @@ std::optional<InstanceType> ReadInfo(RjReader& r, const json& info, const std::s
   if (!dev) return std::nullopt;
   InstanceType t;
   t.name = r.Str(info, "InstanceType", path);
+  if (t.name.empty() && r.status().ok()) r.Fail(path + ".InstanceType", "a non-empty name");
   t.family = t.name.substr(0, t.name.find('.'));
   Accelerator& a = t.accelerator;
   a.kind = dev->kind;
@@ -145,10 +181,14 @@ std::optional<InstanceType> ReadInfo(RjReader& r, const json& info, const std::s
   a.memory_mib_total = dev->total_mib;
   a.neuron_cores_each = dev->cores;
   if (const json* cpu = r.OptObject(info, "VCpuInfo", path)) {
-    t.vcpus = static_cast<int>(r.Int(*cpu, "DefaultVCpus", path + ".VCpuInfo"));
+    const std::string cp = path + ".VCpuInfo";
+    r.Int(*cpu, "DefaultVCpus", cp);  // required: records the error when missing
+    t.vcpus = static_cast<int>(IntIn(r, *cpu, "DefaultVCpus", cp, 1, kMaxVcpus).value_or(0));
   }
   if (const json* mem = r.OptObject(info, "MemoryInfo", path)) {
-    t.memory_mib = r.Int(*mem, "SizeInMiB", path + ".MemoryInfo");
+    const std::string mp = path + ".MemoryInfo";
+    r.Int(*mem, "SizeInMiB", mp);
+    t.memory_mib = MemoryIn(r, *mem, "SizeInMiB", mp, kMaxInstanceMemoryMib).value_or(0);
   }
   if (const json* proc = r.OptObject(info, "ProcessorInfo", path)) {
     t.cpu_architectures = r.StrList(*proc, "SupportedArchitectures", path + ".ProcessorInfo");

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "catalog/build/sources.h"
+#include "catalog/record_checks.h"
 #include "util/csv.h"
 #include "util/numbers.h"
 #include "util/rj_reader.h"
@@ -58,10 +59,16 @@ Result<std::vector<PriceRecord>> ReadPriceCsv(std::string_view csv, std::string_
                                 : kind == PriceRecord::kSpot   ? cols.spot
                                                                : cols.reserved_1y_no_upfront;
       Result<double> v = ParseDouble(at(c), "column \"" + name + "\"");
-      if (!v.ok() || *v < 0) {
-        return Status::ParseError(reader.Where() + ": column \"" + name +
-                                  "\": expected a non-negative price in USD per hour, got \"" +
+      if (!v.ok() || CheckPrice(*v) == PriceCheck::kBad) {
+        return Status::ParseError(reader.Where() + ": column \"" + name + "\": expected " +
+                                  "a price in USD per hour from $0 to $" +
+                                  std::to_string(static_cast<int>(kMaxUsdPerHour)) + ", got \"" +
                                   std::string(at(c)) + "\"");
+      }
+      if (*v == 0) continue;  // $0: no price (record_checks.h), as an empty cell
+      if (at(type_col).empty()) {
+        return Status::ParseError(reader.Where() + ": column \"" + cols.instance_type +
+                                  "\": expected a non-empty instance type");
       }
       out.push_back({std::string(at(type_col)), std::string(at(region_col)),
                      std::string(at(az_col)), kind, *v});
@@ -148,7 +155,9 @@ Result<std::vector<SpotAdvice>> ReadSpotAdvisorJson(std::string_view text,
       SpotAdvice a;
       a.instance_type = type;
       a.region = region;
-      a.savings_pct = static_cast<int>(r.Int(t->value, "s", tp));
+      const int64_t savings = r.Int(t->value, "s", tp);
+      if (savings < 0 || savings > 100) r.Fail(tp + ".s", "a savings percentage from 0 to 100");
+      a.savings_pct = static_cast<int>(savings);
       a.range_index = static_cast<int>(r.Int(t->value, "r", tp));
       if (a.range_index < 0 || static_cast<size_t>(a.range_index) >= ranges.size()) {
         r.Fail(tp + ".r", "an index into $.ranges");

@@ -82,8 +82,8 @@ struct PriceCsvColumns {
   std::string spot;
   std::string reserved_1y_no_upfront;
 };
-// Rows whose price cell is empty are skipped (the source has no price). Non-numeric or
-// negative prices are errors.
+// Rows whose price cell is empty or $0 are skipped (the source has no price). Non-numeric,
+// negative or over-cap prices and priced rows without a type are errors (record_checks.h).
 Result<std::vector<PriceRecord>> ReadPriceCsv(std::string_view csv, std::string_view origin,
                                               const PriceCsvColumns& columns);
 

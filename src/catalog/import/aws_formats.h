@@ -37,12 +37,24 @@ struct PriceListEntry {
   Ri ri[2][2][3];  // [1y, 3y][standard, convertible][no, partial, all upfront]
 };
 
+// Why a canonical row was skipped (keys of PriceListData::skipped and SavingsPlansData::skipped);
+// the policy is in catalog/record_checks.h.
+inline constexpr const char* kSkipZeroPrice = "$0 price (a term AWS lists but does not sell)";
+inline constexpr const char* kSkipNoTypeOrRegion = "no instance type or region code";
+
 struct PriceListData {
   std::string version, publication_date;          // from the file's metadata ("2025-09-12")
   std::map<std::string, PriceListEntry> entries;  // key: type + '\t' + region
   int64_t rows = 0;                               // price rows (CSV) or terms (JSON) read
-  int64_t canonical_rows = 0;  // rows that passed the canonical filter and were taken
+  int64_t canonical_rows = 0;              // rows that passed the canonical filter and were taken
+  std::map<std::string, int64_t> skipped;  // canonical rows left out, by reason (kSkip*)
 };
+
+// Stores a reserved term's recurring hourly charge or (`upfront`) its fee into *ri; false, and
+// the row counted in out->skipped, for a $0 figure other than an All Upfront term's hourly
+// charge (`payment` as PaymentIndex). REQUIRES: usd passed CheckPrice (not kBad).
+bool TakeRiFigure(int payment, bool upfront, double usd, PriceListEntry::Ri* ri,
+                  PriceListData* out);
 
 // The EC2 offer file, CSV variant: metadata lines, a header starting with "SKU", one row per
 // price dimension. Columns are found by header name. Canonical rows: Product Family "Compute
@@ -61,6 +73,7 @@ struct SavingsPlansData {
   std::string version, publication_date;
   std::map<std::string, std::vector<SavingsPlanRate>> rates;  // key: type + '\t' + region
   int64_t rows = 0, canonical_rows = 0;
+  std::map<std::string, int64_t> skipped;  // canonical rows left out, by reason (kSkip*)
 };
 Status ReadSavingsPlansCsv(ByteStream* in, const TypeFilter& keep, SavingsPlansData* out);
 
@@ -78,8 +91,11 @@ struct SpotPriceRecord {
   std::string instance_type, availability_zone, timestamp;
   double usd_per_hour = 0;
 };
-Result<std::vector<SpotPriceRecord>> ReadSpotPriceHistoryJson(std::string_view json,
-                                                              std::string_view origin);
+// Refused: an empty type or zone, a price that is not a number, negative or above the cap, a
+// Timestamp that does not parse. Records priced $0 are left out and counted in *skipped.
+Result<std::vector<SpotPriceRecord>> ReadSpotPriceHistoryJson(
+    std::string_view json, std::string_view origin,
+    std::map<std::string, int64_t>* skipped = nullptr);
 
 // "us-east-1a" -> "us-east-1"; "us-east-1-atl-1a" (Local Zone) -> "us-east-1-atl-1".
 std::string RegionOfAzName(std::string_view az);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "catalog/import/aws_formats.h"
+#include "catalog/record_checks.h"
 #include "util/rj_reader.h"
 
 namespace gpuadvisor::import {
@@ -56,14 +57,16 @@ Result<std::vector<OfferingRecord>> ReadInstanceTypeOfferingsJson(std::string_vi
                 o.instance_type = r.Str(v, "InstanceType", p);
                 o.location = r.Str(v, "Location", p);
                 o.location_type = r.OptStr(v, "LocationType", p).value_or("");
+                if (o.instance_type.empty()) r.Fail(p + ".InstanceType", "a non-empty name");
+                if (o.location.empty()) r.Fail(p + ".Location", "a non-empty location");
                 if (r.status().ok()) out.push_back(std::move(o));
               });
   if (!r.status().ok()) return r.status();
   return out;
 }
 
-Result<std::vector<SpotPriceRecord>> ReadSpotPriceHistoryJson(std::string_view json,
-                                                              std::string_view origin) {
+Result<std::vector<SpotPriceRecord>> ReadSpotPriceHistoryJson(
+    std::string_view json, std::string_view origin, std::map<std::string, int64_t>* skipped) {
   rapidjson::Document doc;
   GPUADVISOR_RETURN_IF_ERROR(ParseRapidJson(json, origin, &doc));
   RjReader r{std::string(origin)};
@@ -80,17 +83,26 @@ Result<std::vector<SpotPriceRecord>> ReadSpotPriceHistoryJson(std::string_view j
     std::string price = r.Str(v, "SpotPrice", p);
     std::string product = r.OptStr(v, "ProductDescription", p).value_or("Linux/UNIX");
     if (!r.status().ok()) return;
+    if (s.instance_type.empty()) return r.Fail(p + ".InstanceType", "a non-empty name");
+    if (s.availability_zone.empty()) return r.Fail(p + ".AvailabilityZone", "a non-empty zone");
     const char* end = price.data() + price.size();
     auto [q, ec] = std::from_chars(price.data(), end, s.usd_per_hour);
-    if (ec != std::errc() || q != end || !std::isfinite(s.usd_per_hour) || s.usd_per_hour < 0) {
-      r.Fail(p + ".SpotPrice", "a non-negative number as a string, e.g. \"0.0437\"");
+    if (ec != std::errc() || q != end || price.empty()) {
+      return r.Fail(p + ".SpotPrice", "a number as a string, e.g. \"0.0437\"");
+    }
+    const PriceCheck check = CheckPrice(s.usd_per_hour);
+    if (check == PriceCheck::kBad) return r.Fail(p + ".SpotPrice", PriceWanted(s.usd_per_hour));
+    // The latest record per AZ and the daily history are ordered by it: refuse, never guess.
+    if (!IsIsoTimestamp(s.timestamp)) {
+      return r.Fail(p + ".Timestamp", "an ISO 8601 timestamp (\"2026-11-20T08:15:00Z\"), got \"" +
+                                          s.timestamp + "\"");
+    }
+    if (!product.starts_with("Linux/UNIX")) return;
+    if (check == PriceCheck::kZero) {
+      if (skipped) ++(*skipped)[kSkipZeroPrice];
       return;
     }
-    if (s.timestamp.size() < 10) {
-      r.Fail(p + ".Timestamp", "an ISO 8601 timestamp");
-      return;
-    }
-    if (product.starts_with("Linux/UNIX")) out.push_back(std::move(s));
+    out.push_back(std::move(s));
   });
   if (!r.status().ok()) return r.status();
   return out;

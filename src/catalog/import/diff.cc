@@ -20,12 +20,16 @@ std::map<std::string, Figure> Figures(const RegionOffer& o) {
     m[o.spot->estimated ? "spot (estimated)" : "spot"] = {o.spot->usd_per_hour,
                                                           o.spot->from.source};
   }
-  if (o.reserved_1y_no_upfront && o.reserved.empty()) {
-    m["reserved-1y-standard-no-upfront"] = {o.reserved_1y_no_upfront->usd_per_hour,
-                                            o.reserved_1y_no_upfront->from.source};
+  // The 1-year standard no-upfront RI is the price the commands use (RegionOffer::Reserved1y),
+  // not an itemised term it superseded.
+  if (o.reserved_1y_no_upfront) {
+    m[std::string("reserved-") + kReserved1yTerm] = {o.reserved_1y_no_upfront->usd_per_hour,
+                                                     o.reserved_1y_no_upfront->from.source};
   }
   for (const ReservedPrice& r : o.reserved) {
-    m["reserved-" + r.term()] = {r.effective_usd_per_hour(), r.from.source};
+    if (r.term() != kReserved1yTerm) {
+      m["reserved-" + r.term()] = {r.effective_usd_per_hour(), r.from.source};
+    }
   }
   for (const SavingsPlanRate& s : o.savings_plans) {
     m["savings-plan-" + s.term()] = {s.usd_per_hour, s.from.source};

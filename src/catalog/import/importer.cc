@@ -5,6 +5,7 @@
 
 #include "catalog/build/sources.h"
 #include "catalog/import/aws_formats.h"
+#include "catalog/record_checks.h"
 #include "gpuadvisor/catalog_import.h"
 #include "util/byte_stream.h"
 #include "util/strings.h"
@@ -49,6 +50,11 @@ class Importer {
   Importer(Catalog* c, const ImportInputs& in, ImportReport* r) : c_(*c), in_(in), report_(*r) {}
 
   Status Run() {
+    if (!in_.snapshot_date.empty() && !IsIsoTimestamp(in_.snapshot_date)) {
+      return Status::InvalidArgument(
+          "--snapshot-date: expected an ISO 8601 date (2026-12-02), got \"" + in_.snapshot_date +
+          "\"");
+    }
     for (const std::string& p : in_.instance_types) GPUADVISOR_RETURN_IF_ERROR(InstanceTypes(p));
     for (const std::string& p : in_.offerings) GPUADVISOR_RETURN_IF_ERROR(Offerings(p));
     for (const std::string& p : in_.price_list) GPUADVISOR_RETURN_IF_ERROR(PriceList(p));
@@ -56,6 +62,7 @@ class Importer {
     for (const std::string& p : in_.spot_history) GPUADVISOR_RETURN_IF_ERROR(SpotHistory(p));
     for (const std::string& p : in_.spot_advisor) GPUADVISOR_RETURN_IF_ERROR(SpotAdvisor(p));
     RefreshEstimatedSpot();
+    ChooseReserved1y();
     for (const std::string& t : unknown_) report_.unknown_types.push_back(t);
     report_.types_updated = static_cast<int>(touched_.size());
     c_.Index();
@@ -79,6 +86,10 @@ class Importer {
     Result<std::string> text = ReadAll(s->get());
     if (text.ok()) *bytes = static_cast<int64_t>(text->size());
     return text;
+  }
+
+  void CountSkipped(const std::string& path, const std::map<std::string, int64_t>& skipped) {
+    for (const auto& [reason, rows] : skipped) report_.skipped.push_back({path, reason, rows});
   }
 
   std::string Date() const { return in_.snapshot_date.empty() ? "undated" : in_.snapshot_date; }
@@ -146,9 +157,6 @@ class Importer {
         return;
       }
     }
-    if (!*slot || std::fabs((*slot)->usd_per_hour - p.usd_per_hour) > 1e-9) {
-      ++report_.prices_changed;
-    }
     AddHistory(o, kind, p.usd_per_hour, p.from);
     *slot = std::move(p);
     ++report_.prices_set;
@@ -162,12 +170,10 @@ class Importer {
         ++report_.prices_kept_newer;
         return;
       }
-      if (std::fabs(x.usd_per_hour - v.usd_per_hour) > 1e-9) ++report_.prices_changed;
       x = std::move(v);
       ++report_.prices_set;
       return;
     }
-    ++report_.prices_changed;
     ++report_.prices_set;
     list->push_back(std::move(v));
     std::sort(list->begin(), list->end(),
@@ -229,6 +235,7 @@ class Importer {
     }
     report_.inputs.push_back({json ? "price-list-json" : "price-list-csv", path, id, in->position(),
                               data.rows, data.canonical_rows});
+    CountSkipped(path, data.skipped);
     return Status::OK();
   }
 
@@ -259,6 +266,7 @@ class Importer {
     }
     report_.inputs.push_back(
         {"savings-plans-csv", path, id, (*s)->position(), data.rows, data.canonical_rows});
+    CountSkipped(path, data.skipped);
     return Status::OK();
   }
 
@@ -384,8 +392,9 @@ class Importer {
     int64_t bytes = 0;
     Result<std::string> text = Slurp(path, &bytes);
     if (!text.ok()) return text.status();
+    std::map<std::string, int64_t> skipped;
     Result<std::vector<import::SpotPriceRecord>> recs =
-        import::ReadSpotPriceHistoryJson(*text, path);
+        import::ReadSpotPriceHistoryJson(*text, path, &skipped);
     if (!recs.ok()) return recs.status();
     // Latest record per (type, AZ); lowest price per (type, region, day) for the history.
     std::map<std::pair<std::string, std::string>, const import::SpotPriceRecord*> latest;
@@ -440,6 +449,7 @@ class Importer {
     }
     report_.inputs.push_back(
         {"spot-price-history-json", path, id, bytes, static_cast<int64_t>(recs->size()), taken});
+    CountSkipped(path, skipped);
     return Status::OK();
   }
 
@@ -473,6 +483,14 @@ class Importer {
     return Status::OK();
   }
 
+  // The headline 1-year RI price is the one RegionOffer::Reserved1y() chooses, so an itemised
+  // term newer than the headline (or a headline newer than the term) shows one price everywhere.
+  void ChooseReserved1y() {
+    for (const std::string& name : touched_) {
+      for (RegionOffer& o : Type(name)->regions) o.reserved_1y_no_upfront = o.Reserved1y();
+    }
+  }
+
   // Estimated spot prices follow the current on-demand price and band.
   void RefreshEstimatedSpot() {
     for (const std::string& name : touched_) {
@@ -481,6 +499,7 @@ class Importer {
         if (!o.spot_band || !o.on_demand || (o.spot && !o.spot->estimated)) continue;
         Price est;
         est.usd_per_hour = o.on_demand->usd_per_hour * (1.0 - o.spot_band->savings_pct / 100.0);
+        if (est.usd_per_hour <= 0) continue;  // "100% savings" is no price
         est.from = o.spot_band->from;
         est.estimated = true;
         est.note = "on-demand (" + o.on_demand->from.source + ") x (1 - " +

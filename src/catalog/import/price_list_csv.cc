@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "catalog/import/aws_formats.h"
+#include "catalog/record_checks.h"
 #include "util/stream_csv.h"
 
 namespace gpuadvisor::import {
@@ -28,7 +29,16 @@ Status ReadPreamble(StreamCsv& csv, std::string_view first, std::string* version
     }
     if (csv.size() == 2) {
       if (csv[0] == "Version") *version = std::string(csv[1]);
-      if (csv[0] == "Publication Date") *published = std::string(csv[1].substr(0, 10));
+      if (csv[0] == "Publication Date") {
+        // The date every figure of the file is recorded with: refuse one that does not parse
+        // rather than sort prices by garbage.
+        if (!IsIsoTimestamp(csv[1])) {
+          csv.Fail(R"("Publication Date": expected an ISO 8601 timestamp, got ")" +
+                   std::string(csv[1]) + "\"");
+          return csv.status();
+        }
+        *published = std::string(csv[1].substr(0, 10));
+      }
     }
   }
   csv.Fail("expected a header row starting with \"" + std::string(first) + "\" within the first " +
@@ -62,11 +72,23 @@ class Columns {
   Status status_;
 };
 
-bool ParsePrice(std::string_view s, double* out) {
-  const char* first = s.begin();
-  const char* end = s.end();
-  auto [p, ec] = std::from_chars(first, end, *out);
-  return ec == std::errc() && p == end && std::isfinite(*out) && *out >= 0;
+// Parses a price cell and applies the shared policy (catalog/record_checks.h): false (and a
+// ParseError on the line) for a non-number, a negative figure or one above `cap`; true with *out
+// = 0 for $0, which the caller skips and counts.
+bool ParsePrice(StreamCsv& csv, std::string_view column, std::string_view s, double cap,
+                double* out) {
+  const char* end = s.data() + s.size();
+  auto [p, ec] = std::from_chars(s.data(), end, *out);
+  if (ec != std::errc() || p != end || s.empty()) {
+    csv.Fail("column \"" + std::string(column) + "\": expected a number, got \"" + std::string(s) +
+             "\"");
+    return false;
+  }
+  if (CheckPrice(*out, cap) == PriceCheck::kBad) {
+    csv.Fail("column \"" + std::string(column) + "\": " + ExpectedPrice(*out, cap));
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -115,19 +137,27 @@ Status ReadPriceListCsv(ByteStream* in, const TypeFilter& keep, PriceListData* o
     if (operation >= 0 && csv[operation] != "RunInstances") continue;
     if (market >= 0 && !csv[market].empty() && csv[market] != "OnDemand") continue;
     const std::string_view type = csv[type_col];
-    if (type.empty() || !keep(type)) continue;
+    if (type.empty() || csv[region_col].empty()) {
+      ++out->skipped[kSkipNoTypeOrRegion];
+      continue;
+    }
+    if (!keep(type)) continue;
+    const std::string_view u = csv[unit];
+    const bool upfront = !on_demand && u == "Quantity";
+    if (!(u == "Hrs" || upfront)) continue;
     double usd = 0;
-    if (!ParsePrice(csv[price], &usd)) {
-      csv.Fail(R"(column "PricePerUnit": expected a non-negative number, got ")" +
-               std::string(csv[price]) + "\"");
+    if (!ParsePrice(csv, "PricePerUnit", csv[price], upfront ? kMaxUpfrontUsd : kMaxUsdPerHour,
+                    &usd)) {
       break;
     }
-    const std::string_view u = csv[unit];
     key.assign(type);
     key += '\t';
     key += csv[region_col];
     if (on_demand) {
-      if (u != "Hrs") continue;
+      if (usd == 0) {
+        ++out->skipped[kSkipZeroPrice];
+        continue;
+      }
       out->entries[key].on_demand = usd;
       ++out->canonical_rows;
       continue;
@@ -137,17 +167,23 @@ Status ReadPriceListCsv(ByteStream* in, const TypeFilter& keep, PriceListData* o
     const int k = c == "standard" ? 0 : c == "convertible" ? 1 : -1;
     const int p = PaymentIndex(csv[purchase]);
     if (y < 0 || k < 0 || p < 0) continue;
-    PriceListEntry::Ri& ri = out->entries[key].ri[y][k][p];
-    if (u == "Hrs") {
-      ri.hourly = usd;
-    } else if (u == "Quantity") {
-      ri.upfront = usd;
-    } else {
-      continue;
-    }
+    if (!TakeRiFigure(p, upfront, usd, &out->entries[key].ri[y][k][p], out)) continue;
     ++out->canonical_rows;
   }
   return csv.status();
+}
+
+bool TakeRiFigure(int payment, bool upfront, double usd, PriceListEntry::Ri* ri,
+                  PriceListData* out) {
+  // All Upfront terms carry a $0 recurring charge by definition; any other $0 is a term AWS
+  // lists without selling it.
+  const bool all_upfront_hourly = payment == 2 && !upfront;
+  if (usd == 0 && !all_upfront_hourly) {
+    ++out->skipped[kSkipZeroPrice];
+    return false;
+  }
+  (upfront ? ri->upfront : ri->hourly) = usd;
+  return true;
 }
 
 Status ReadSavingsPlansCsv(ByteStream* in, const TypeFilter& keep, SavingsPlansData* out) {
@@ -183,17 +219,26 @@ Status ReadSavingsPlansCsv(ByteStream* in, const TypeFilter& keep, SavingsPlansD
                        : fam == "EC2InstanceSavingsPlans" ? "ec2-instance"
                                                           : nullptr;
     const std::string_view type = csv[type_col];
-    if (!plan || type.empty() || !keep(type)) continue;
+    if (!plan) continue;
+    if (type.empty()) {
+      ++out->skipped[kSkipNoTypeOrRegion];
+      continue;
+    }
+    if (!keep(type)) continue;
     const std::string_view l = csv[lease];
     if (lease_unit >= 0 && !csv[lease_unit].empty() && csv[lease_unit] != "year") continue;
     const int years = l == "1" ? 1 : l == "3" ? 3 : 0;
     const int p = PaymentIndex(csv[purchase]);
     if (years == 0 || p < 0) continue;
+    if (csv[region_col].empty()) {
+      ++out->skipped[kSkipNoTypeOrRegion];
+      continue;
+    }
     double usd = 0;
-    if (!ParsePrice(csv[rate], &usd)) {
-      csv.Fail(R"(column "DiscountedRate": expected a non-negative number, got ")" +
-               std::string(csv[rate]) + "\"");
-      break;
+    if (!ParsePrice(csv, "DiscountedRate", csv[rate], kMaxUsdPerHour, &usd)) break;
+    if (usd == 0) {
+      ++out->skipped[kSkipZeroPrice];
+      continue;
     }
     key.assign(type);
     key += '\t';

@@ -3,11 +3,13 @@
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <unordered_map>
 
 #include "catalog/import/aws_formats.h"
+#include "catalog/record_checks.h"
 
 namespace gpuadvisor::import {
 namespace {
@@ -28,6 +30,12 @@ class RjStream {
     return c;
   }
   size_t Tell() const { return count_ + static_cast<size_t>(cur_ - buf_.data()); }
+  // The 1-based line of the current position, for error messages: the newlines of the buffers
+  // already consumed (counted at each refill, a vectorised std::count) plus those before cur_.
+  size_t Line() const {
+    return lines_ +
+           static_cast<size_t>(std::count(buf_.data(), static_cast<const char*>(cur_), '\n')) + 1;
+  }
   // Found by argument-dependent lookup from RapidJSON's reader: skips the offer file's heavy
   // indentation over the buffer directly instead of one Peek/Take per character.
   friend void SkipWhitespace(RjStream& s) {
@@ -51,6 +59,7 @@ class RjStream {
   // the data, as RapidJSON's FileReadStream does.
   void Fill() {
     count_ += read_;
+    lines_ += static_cast<size_t>(std::count(buf_.data(), buf_.data() + read_, '\n'));
     const size_t cap = buf_.size() - 1;
     read_ = 0;
     while (read_ < cap) {
@@ -71,7 +80,7 @@ class RjStream {
   std::vector<char> buf_;
   char* cur_ = nullptr;
   char* last_ = nullptr;
-  size_t read_ = 0, count_ = 0;
+  size_t read_ = 0, count_ = 0, lines_ = 0;
   bool eof_ = false;
 };
 
@@ -92,7 +101,7 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
 
   bool Default() { return true; }
   bool StartObject() {
-    ++depth_;
+    if (!Enter()) return false;
     if (depth_ == 4 && section_ == kProducts && product_key_ == kAttributes) in_attributes_ = true;
     if (depth_ == 5 && section_ == kTerms) BeginTerm();
     if (depth_ == 7 && section_ == kTerms && term_key_ == kDimensions && entry_ >= 0) {
@@ -103,14 +112,11 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
   bool EndObject(rapidjson::SizeType) {
     if (depth_ == 4) in_attributes_ = false;
     if (depth_ == 3 && section_ == kProducts) EndProduct();
-    if (depth_ == 5 && section_ == kTerms) EndTerm();
+    if (depth_ == 5 && section_ == kTerms && !EndTerm()) return false;
     --depth_;
     return true;
   }
-  bool StartArray() {
-    ++depth_;
-    return true;
-  }
+  bool StartArray() { return Enter(); }
   bool EndArray(rapidjson::SizeType) {
     --depth_;
     return true;
@@ -183,7 +189,14 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
     std::string_view v(s, n);
     if (depth_ == 1) {
       if (section_ == kVersion) out_->version.assign(v);
-      if (section_ == kPublished) out_->publication_date.assign(v.substr(0, 10));
+      if (section_ == kPublished) {
+        if (!IsIsoTimestamp(v)) {
+          error_ =
+              "publicationDate: expected an ISO 8601 timestamp, got \"" + std::string(v) + "\"";
+          return false;
+        }
+        out_->publication_date.assign(v.substr(0, 10));
+      }
     } else if (section_ == kProducts) {
       if (depth_ == 3 && product_key_ == kFamily) family_.assign(v);
       if (depth_ == 4 && in_attributes_ && attr_ >= 0) attrs_[attr_].assign(v);
@@ -195,9 +208,8 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
         const char* end = s + n;
         auto [p, ec] = std::from_chars(s, end, d.usd);
         d.has_usd = true;
-        if (ec != std::errc() || p != end || !std::isfinite(d.usd) || d.usd < 0) {
-          error_ =
-              "pricePerUnit.USD: expected a non-negative number, got \"" + std::string(v) + "\"";
+        if (ec != std::errc() || p != end || n == 0 || !std::isfinite(d.usd)) {
+          error_ = "pricePerUnit.USD: expected a number, got \"" + std::string(v) + "\"";
           return false;
         }
       }
@@ -217,6 +229,17 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
     bool has_usd = false;
   };
   static constexpr int kMaxDims = 4;
+  // The offer file nests 8 deep; RapidJSON's reader recurses once per level, so an adversarial
+  // file nested ~80k deep would overflow the stack. Far beyond any AWS shape, far below that.
+  static constexpr int kMaxDepth = 64;
+
+  bool Enter() {
+    if (++depth_ > kMaxDepth) {
+      error_ = "nested deeper than " + std::to_string(kMaxDepth) + " levels";
+      return false;
+    }
+    return true;
+  }
 
   void ResetProduct() {
     family_.clear();
@@ -229,9 +252,12 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
                      attrs_[kSw] == "NA" &&
                      (attrs_[kLicense].empty() || attrs_[kLicense] == "No License required") &&
                      (attrs_[kOperation].empty() || attrs_[kOperation] == "RunInstances") &&
-                     (attrs_[kMarket].empty() || attrs_[kMarket] == "OnDemand") &&
-                     !attrs_[kType].empty() && !attrs_[kRegion].empty() && keep_(attrs_[kType]);
-    if (canonical) {
+                     (attrs_[kMarket].empty() || attrs_[kMarket] == "OnDemand");
+    if (canonical && (attrs_[kType].empty() || attrs_[kRegion].empty())) {
+      ++out_->skipped[kSkipNoTypeOrRegion];
+      return;
+    }
+    if (canonical && keep_(attrs_[kType])) {
       std::string key = attrs_[kType] + '\t' + attrs_[kRegion];
       auto it = out_->entries.try_emplace(key).first;
       keys_.push_back(&*it);
@@ -243,32 +269,50 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
     for (std::string& t : term_attrs_) t.clear();
     term_key_ = kTOther;
   }
-  void EndTerm() {
+  // A canonical term's dimensions, checked as the CSV rows are (catalog/record_checks.h);
+  // false with error_ set for a figure that cannot be a price.
+  bool CheckDims(bool reserved) {
+    for (int i = 0; i < ndim_; ++i) {
+      const Dim& d = dims_[i];
+      const bool upfront = reserved && d.unit == "Quantity";
+      if (!d.has_usd || !(d.unit == "Hrs" || upfront)) continue;
+      const double cap = upfront ? kMaxUpfrontUsd : kMaxUsdPerHour;
+      if (CheckPrice(d.usd, cap) == PriceCheck::kBad) {
+        error_ = "pricePerUnit.USD: " + ExpectedPrice(d.usd, cap);
+        return false;
+      }
+    }
+    return true;
+  }
+  bool EndTerm() {
     ++out_->rows;
-    if (entry_ < 0) return;
+    if (entry_ < 0) return true;
+    if (!CheckDims(term_type_ == 2)) return false;
     PriceListEntry& e = keys_[static_cast<size_t>(entry_)]->second;
     if (term_type_ == 1) {
       for (int i = 0; i < ndim_; ++i) {
-        if (dims_[i].unit == "Hrs" && dims_[i].has_usd) {
-          e.on_demand = dims_[i].usd;
-          ++out_->canonical_rows;
+        if (dims_[i].unit != "Hrs" || !dims_[i].has_usd) continue;
+        if (dims_[i].usd == 0) {
+          ++out_->skipped[kSkipZeroPrice];
+          continue;
         }
+        e.on_demand = dims_[i].usd;
+        ++out_->canonical_rows;
       }
-      return;
+      return true;
     }
     const std::string& l = term_attrs_[0];
     const std::string& c = term_attrs_[1];
     const int y = l == "1yr" ? 0 : l == "3yr" ? 1 : -1;
     const int k = c == "standard" ? 0 : c == "convertible" ? 1 : -1;
     const int p = PaymentIndex(term_attrs_[2]);
-    if (y < 0 || k < 0 || p < 0) return;
-    PriceListEntry::Ri& ri = e.ri[y][k][p];
+    if (y < 0 || k < 0 || p < 0) return true;
     for (int i = 0; i < ndim_; ++i) {
-      if (!dims_[i].has_usd) continue;
-      if (dims_[i].unit == "Hrs") ri.hourly = dims_[i].usd;
-      if (dims_[i].unit == "Quantity") ri.upfront = dims_[i].usd;
-      ++out_->canonical_rows;
+      const bool upfront = dims_[i].unit == "Quantity";
+      if (!dims_[i].has_usd || !(upfront || dims_[i].unit == "Hrs")) continue;
+      if (TakeRiFigure(p, upfront, dims_[i].usd, &e.ri[y][k][p], out_)) ++out_->canonical_rows;
     }
+    return true;
   }
 
   const TypeFilter& keep_;
@@ -308,7 +352,8 @@ Status ReadPriceListJson(ByteStream* in, const TypeFilter& keep, PriceListData* 
     std::string what = !handler.error().empty()
                            ? handler.error()
                            : std::string(rapidjson::GetParseError_En(ok.Code()));
-    return Status::ParseError(in->origin() + ": byte " + std::to_string(ok.Offset()) + ": " + what);
+    return Status::ParseError(in->origin() + ":" + std::to_string(stream.Line()) + ": byte " +
+                              std::to_string(ok.Offset()) + ": " + what);
   }
   return Status::OK();
 }
