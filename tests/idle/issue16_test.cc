@@ -225,8 +225,9 @@ TEST(Issue16Json, TextBuiltHostByHostEqualsTheTreeDump) {
 // Found by fuzz_telemetry_csv (fuzz/regressions/telemetry_csv/): a host name that is not UTF-8
 // made the report's dump throw (abort in the CLI, 500 from the server).
 TEST(Issue16Json, NonUtf8HostNamesAreReplacedNotThrown) {
-  Result<IdleReport> r = Analyze("timestamp, hostname, index, utilization.gpu\n"
-                                 "2026/11/20 00:00:00, bad\xff\x9ehost, 0, 5\n");
+  Result<IdleReport> r = Analyze(
+      "timestamp, hostname, index, utilization.gpu\n"
+      "2026/11/20 00:00:00, bad\xff\x9ehost, 0, 5\n");
   ASSERT_TRUE(r.ok()) << r.status().message();
   std::string text;
   ASSERT_NO_THROW(text = IdleReportJsonText(*r, Freshness{"2026-12-01", 90}));
