@@ -192,18 +192,6 @@ int64_t IntIn(RjReader& r, const rapidjson::Value& obj, const char* key, const s
   return bad.empty() ? v : lo;
 }
 
-std::optional<int64_t> OptMemory(RjReader& r, const rapidjson::Value& obj, const char* key,
-                                 const std::string& path, int64_t hi) {
-  std::optional<int64_t> v = r.OptInt(obj, key, path);
-  if (!v) return v;
-  std::string bad = CheckMemoryMib(*v, hi);
-  if (!bad.empty()) {
-    r.Fail(path + "." + key, bad);
-    return std::nullopt;
-  }
-  return v;
-}
-
 std::optional<Price> ReadPrice(RjReader& r, const rapidjson::Value& obj, const char* key,
                                const std::string& path) {
   const rapidjson::Value* p = r.OptObject(obj, key, path);
@@ -323,9 +311,10 @@ InstanceType ReadInstance(RjReader& r, const rapidjson::Value& obj, const std::s
   if (!(acc.partition_size > 0 && acc.partition_size <= 1) && r.status().ok()) {
     r.Fail(ap + ".partition_size", "a fraction above 0 and at most 1");
   }
-  acc.memory_mib_each = OptCast<int>(OptMemory(r, *a, "memory_mib_each", ap, kMaxDeviceMemoryMib));
+  acc.memory_mib_each =
+      OptCast<int>(OptMemoryMib(r, *a, "memory_mib_each", ap, kMaxDeviceMemoryMib));
   acc.memory_mib_total =
-      OptMemory(r, *a, "memory_mib_total", ap, kMaxDeviceMemoryMib * kMaxDevicesPerInstance);
+      OptMemoryMib(r, *a, "memory_mib_total", ap, kMaxDeviceMemoryMib * kMaxDevicesPerInstance);
   acc.neuron_cores_each = OptCast<int>(r.OptInt(*a, "neuron_cores_each", ap));
   t.vcpus = static_cast<int>(IntIn(r, obj, "vcpus", path, 0, kMaxVcpus));
   t.memory_mib = r.Int(obj, "memory_mib", path);

@@ -79,6 +79,18 @@ std::string CheckMemoryMib(int64_t mib, int64_t hi) {
          std::to_string(mib);
 }
 
+std::optional<int64_t> OptMemoryMib(RjReader& r, const rapidjson::Value& obj, const char* key,
+                                    const std::string& path, int64_t hi) {
+  std::optional<int64_t> v = r.OptInt(obj, key, path);
+  if (!v) return v;
+  std::string bad = CheckMemoryMib(*v, hi);
+  if (!bad.empty()) {
+    r.Fail(path + "." + key, bad);
+    return std::nullopt;
+  }
+  return v;
+}
+
 bool IsIsoTimestamp(std::string_view s) {
   if (s.size() < 10 || !Digits(s, 0, 4) || s[4] != '-' || !Digits(s, 5, 2) || s[7] != '-' ||
       !Digits(s, 8, 2)) {

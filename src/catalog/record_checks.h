@@ -13,8 +13,11 @@
 #define GPUADVISOR_CATALOG_RECORD_CHECKS_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+
+#include "util/rj_reader.h"
 
 namespace gpuadvisor {
 
@@ -45,6 +48,10 @@ std::string ExpectedPrice(double usd, double cap = kMaxUsdPerHour);
 std::string CheckCount(int64_t v, int64_t lo, int64_t hi);
 // The same for a memory size in MiB in (0, hi].
 std::string CheckMemoryMib(int64_t mib, int64_t hi);
+// The optional memory figure at obj[key] in MiB, checked by CheckMemoryMib; a bad one is recorded
+// on `r` (path.key) and read as absent.
+std::optional<int64_t> OptMemoryMib(RjReader& r, const rapidjson::Value& obj, const char* key,
+                                    const std::string& path, int64_t hi);
 
 // True for an ISO 8601 date "2026-11-20" (a real calendar day), optionally followed by a time
 // "T08:15:00", "T08:15:00Z", "T08:15:00.000+00:00" or " 08:15:00".

@@ -35,18 +35,6 @@ std::optional<int64_t> IntIn(RjReader& r, const json& obj, const char* key, cons
   return v;
 }
 
-std::optional<int64_t> MemoryIn(RjReader& r, const json& obj, const char* key,
-                                const std::string& path, int64_t hi) {
-  std::optional<int64_t> v = r.OptInt(obj, key, path);
-  if (!v) return v;
-  std::string bad = CheckMemoryMib(*v, hi);
-  if (!bad.empty()) {
-    r.Fail(path + "." + key, bad);
-    return std::nullopt;
-  }
-  return v;
-}
-
 std::optional<DeviceGroup> ReadDevices(RjReader& r, const json& info, const std::string& path) {
   struct Block {
     const char* info;
@@ -85,7 +73,7 @@ std::optional<DeviceGroup> ReadDevices(RjReader& r, const json& info, const std:
       r.Fail(lp + ".GpuPartitionSize", "a fraction above 0 and at most 1");
     }
     if (const json* mem = r.OptObject(d, "MemoryInfo", lp)) {
-      if (auto m = MemoryIn(r, *mem, "SizeInMiB", lp + ".MemoryInfo", kMaxDeviceMemoryMib)) {
+      if (auto m = OptMemoryMib(r, *mem, "SizeInMiB", lp + ".MemoryInfo", kMaxDeviceMemoryMib)) {
         g.memory_mib = static_cast<int>(*m);
       }
     }
@@ -95,7 +83,7 @@ std::optional<DeviceGroup> ReadDevices(RjReader& r, const json& info, const std:
     for (const char* key :
          {"TotalGpuMemoryInMiB", "TotalNeuronDeviceMemoryInMiB", "TotalInferenceMemoryInMiB",
           "TotalFpgaMemoryInMiB", "TotalMediaMemoryInMiB"}) {
-      if (auto t = MemoryIn(r, *block, key, bp, kMaxDeviceMemoryMib * kMaxDevicesPerInstance)) {
+      if (auto t = OptMemoryMib(r, *block, key, bp, kMaxDeviceMemoryMib * kMaxDevicesPerInstance)) {
         g.total_mib = *t;
       }
     }
@@ -188,7 +176,7 @@ std::optional<InstanceType> ReadInfo(RjReader& r, const json& info, const std::s
   if (const json* mem = r.OptObject(info, "MemoryInfo", path)) {
     const std::string mp = path + ".MemoryInfo";
     r.Int(*mem, "SizeInMiB", mp);
-    t.memory_mib = MemoryIn(r, *mem, "SizeInMiB", mp, kMaxInstanceMemoryMib).value_or(0);
+    t.memory_mib = OptMemoryMib(r, *mem, "SizeInMiB", mp, kMaxInstanceMemoryMib).value_or(0);
   }
   if (const json* proc = r.OptObject(info, "ProcessorInfo", path)) {
     t.cpu_architectures = r.StrList(*proc, "SupportedArchitectures", path + ".ProcessorInfo");
