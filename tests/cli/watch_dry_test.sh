@@ -22,13 +22,18 @@ smi 'printf "0\n"'; out=$(w --execute); rc=$?; [ $rc = 3 ] && [[ "$out" == *"can
 out=$(w --boot-grace 365d); [[ "$out" == *"boot-grace"* && "$out" != *"would run"* ]] && ok || bad "grace: $out"
 # Issue 16: a hung nvidia-smi is killed at --sample-timeout and logged as no-data; the loop goes
 # on. (It used to block forever: `timeout` turns a regression into a failure, not a hang.)
-smi 'exec sleep 86399'
+# A duration unique to this run, so a concurrent run's sleeper is not taken for ours.
+NAP=$(( 80000 + $$ % 10000 ))
+smi "exec sleep $NAP"
 out=$(timeout 60 env PATH="$T/bin:$PATH" "$BIN" watch --interval 0.1s --idle-minutes 0.005 \
   --boot-grace 0 --imds-endpoint http://127.0.0.1:9 --keep-alive-file "$T/keep" --max-samples 3 \
   --sample-timeout 0.3s 2>&1); rc=$?
 n=$(grep -c 'no-data: gpu util \[\] idle 0.0 min (.*timed out after 0.3 s (killed))' <<<"$out")
 [ $rc = 0 ] && [ "$n" = 3 ] && [[ "$out" == *"stopping after --max-samples"* ]] && ok || bad "hung nvidia-smi: rc=$rc $out"
-left=$(pgrep -f 'sleep 86399'); [ -z "$left" ] && ok || { bad "hung nvidia-smi left running: $left"; kill $left; }
+# SIGKILL is delivered at once but the kernel may take a moment to tear the process down on a
+# loaded machine: give it up to 5 s before calling it left running.
+for _ in $(seq 50); do left=$(pgrep -f "sleep $NAP\$"); [ -z "$left" ] && break; sleep 0.1; done
+[ -z "$left" ] && ok || { bad "hung nvidia-smi left running: $left"; kill $left; }
 # A wedged driver: keep-alive (default) never acts and says so once; stop runs the action.
 smi 'exit 9'
 out=$(w --wedged-after 3); [ "$(grep -c 'wedged: no GPU reading for 3 samples in a row; --on-wedged keep-alive' <<<"$out")" = 1 ] && [[ "$out" != *"would run"* ]] && ok || bad "wedged keep-alive: $out"
