@@ -41,9 +41,10 @@ int Run(const IdleCliOptions& o) {
   };
   IdleAnalyzer analyzer(ctx->catalog, setup->options);
   std::optional<PrometheusSourceInfo> prom;
-  if (setup->prometheus) {
-    Result<PrometheusSourceInfo> info = ReadPrometheus(
-        *setup->prometheus, [&analyzer](const TelemetrySample& s) { return analyzer.Add(s); });
+  // A local copy: clang-tidy cannot follow the check through Result's operator->.
+  if (const std::optional<PrometheusOptions> query = setup->prometheus) {
+    Result<PrometheusSourceInfo> info =
+        ReadPrometheus(*query, [&analyzer](const TelemetrySample& s) { return analyzer.Add(s); });
     if (!info.ok()) return Fail(info.status());
     prom = *info;
   }

@@ -245,7 +245,7 @@ Result<PricingResult> PriceUsage(const InstanceType& t, const std::string& regio
   r.options.push_back(plan("savings-plan-compute-3y", "compute", 3));
   r.options.push_back(plan("savings-plan-ec2-instance-3y", "ec2-instance", 3));
   if (block_priced) {
-    r.notes.push_back(
+    r.notes.emplace_back(
         "capacity-block: reserved up to 8 weeks ahead for 1-182 days, paid upfront; the "
         "catalog's rate is the published one, the real price is quoted at purchase "
         "(describe-capacity-block-offerings)");

@@ -325,6 +325,7 @@ Status ParseRecommendRequest(const RecommendArgs& a, RecommendRequest* r) {
 std::vector<std::string> RecommendWarnings(const Recommendation& r, const Freshness& fresh) {
   std::vector<std::string> warnings;
   std::vector<Provenance> used;
+  used.reserve(r.plans.size());
   for (const Plan& p : r.plans) used.push_back(p.price_from);
   if (auto line = StalePricesWarning(used, fresh)) warnings.push_back(*line);
   if (r.plans.empty()) warnings.emplace_back("no feasible plan; see the reasons below");

@@ -159,6 +159,7 @@ std::string Render(const Table& t) { return t.Render(OutputFormat::kTable, false
 std::string Shown(std::string_view text) { return TerminalSafe(text, /*keep_newlines=*/true); }
 std::vector<std::string> Shown(const std::vector<std::string>& lines) {
   std::vector<std::string> out;
+  out.reserve(lines.size());
   for (const std::string& l : lines) out.push_back(TerminalSafe(l));
   return out;
 }
@@ -325,10 +326,12 @@ py::tuple IdleOn(const PyCatalog& pc, const std::vector<std::string>& paths, con
   {
     py::gil_scoped_release release;  // reads the inventory and the files, or queries the server
     setup = ParseIdleArgs(*pc.catalog, a);
-    if (setup.ok() && setup->prometheus) {
+    const std::optional<PrometheusOptions> query =
+        setup.ok() ? setup->prometheus : std::optional<PrometheusOptions>();
+    if (query) {
       IdleAnalyzer analyzer(pc.catalog, setup->options);
-      Result<PrometheusSourceInfo> info = ReadPrometheus(
-          *setup->prometheus, [&analyzer](const TelemetrySample& s) { return analyzer.Add(s); });
+      Result<PrometheusSourceInfo> info =
+          ReadPrometheus(*query, [&analyzer](const TelemetrySample& s) { return analyzer.Add(s); });
       r = info.ok() ? analyzer.Finish(setup->inventory) : Result<IdleReport>(info.status());
       if (info.ok()) prom = *info;
     } else if (setup.ok()) {

@@ -428,13 +428,13 @@ Result<Catalog> BuildCatalog(const std::vector<BuildInput>& inputs,
   GPUADVISOR_RETURN_IF_ERROR(b.FinishGpus());
   b.FinishTypes();
   Catalog& c = b.catalog;
-  c.notes.push_back(
+  c.notes.emplace_back(
       "Per figure (type x region x price kind) the source with the newest snapshot date wins; "
       "undated sources only fill gaps.");
-  c.notes.push_back(
+  c.notes.emplace_back(
       "Spot: the lowest AZ price of the winning source; where no source has one, on-demand x "
       "(1 - spot-advisor savings), marked estimated.");
-  c.notes.push_back(
+  c.notes.emplace_back(
       "Capacity Blocks: the rate with the newest date per type and region; every dated rate is "
       "kept in history[].");
   c.notes.push_back("Regions are commercial and GovCloud regions; " +

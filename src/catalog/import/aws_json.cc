@@ -94,7 +94,7 @@ Result<std::vector<SpotPriceRecord>> ReadSpotPriceHistoryJson(
     if (check == PriceCheck::kBad) return r.Fail(p + ".SpotPrice", PriceWanted(s.usd_per_hour));
     // The latest record per AZ and the daily history are ordered by it: refuse, never guess.
     if (!IsIsoTimestamp(s.timestamp)) {
-      return r.Fail(p + ".Timestamp", "an ISO 8601 timestamp (\"2026-11-20T08:15:00Z\"), got \"" +
+      return r.Fail(p + ".Timestamp", R"(an ISO 8601 timestamp ("2026-11-20T08:15:00Z"), got ")" +
                                           s.timestamp + "\"");
     }
     if (!product.starts_with("Linux/UNIX")) return;

@@ -77,8 +77,9 @@ class Columns {
 // = 0 for $0, which the caller skips and counts.
 bool ParsePrice(StreamCsv& csv, std::string_view column, std::string_view s, double cap,
                 double* out) {
-  const char* end = s.data() + s.size();
-  auto [p, ec] = std::from_chars(s.data(), end, *out);
+  const char* begin = s.begin();
+  const char* end = s.end();
+  auto [p, ec] = std::from_chars(begin, end, *out);
   if (ec != std::errc() || p != end || s.empty()) {
     csv.Fail("column \"" + std::string(column) + "\": expected a number, got \"" + std::string(s) +
              "\"");
