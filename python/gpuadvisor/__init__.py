@@ -66,8 +66,12 @@ def _text(value: Any) -> Optional[str]:
 
 # ---- options: one table per command, shared with the CLI and the HTTP API -------------------
 
+def _python_options(command: str) -> List[Dict[str, Any]]:
+    return [o for o in _core.option_table(command) if "python" in o["front_ends"]]
+
+
 def _option_names(command: str) -> List[str]:
-    return [o["name"] for o in _core.option_table(command)]
+    return [o["name"] for o in _python_options(command)]
 
 
 def _with_options(command: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -82,7 +86,7 @@ def _with_options(command: str) -> Callable[[Callable[..., Any]], Callable[..., 
         sig = inspect.signature(fn)
         fixed = [p for p in sig.parameters.values() if p.kind != inspect.Parameter.VAR_KEYWORD]
         taken = {p.name for p in fixed}
-        table = [o for o in _core.option_table(command)
+        table = [o for o in _python_options(command)
                  if not o["positional"] and o["name"] not in taken]
         params = [p for p in fixed if p.kind != inspect.Parameter.KEYWORD_ONLY]
         params += [inspect.Parameter(o["name"], inspect.Parameter.KEYWORD_ONLY, default=None)

@@ -347,6 +347,13 @@ Result<PrometheusOptions> ParsePrometheusArgs(const OptionValues& v) {
   return p;
 }
 
+Result<PrometheusSourceInfo> AddPrometheus(const PrometheusOptions& p, IdleAnalyzer* analyzer) {
+  Result<PrometheusSourceInfo> info =
+      ReadPrometheus(p, [analyzer](const TelemetrySample& s) { return analyzer->Add(s); });
+  if (!info.ok()) return info.status().WithField("prometheus");
+  return info;
+}
+
 Result<IdleSetup> ParseIdleArgs(const Catalog& c, const OptionValues& v) {
   GPUADVISOR_RETURN_IF_ERROR(v.Check());
   IdleSetup out;

@@ -78,6 +78,8 @@ Result<IdleSetup> ParseIdleArgs(const Catalog& c, const OptionValues& v);
 // The Prometheus part (the prometheus option set). InvalidArgument naming the option; IOError
 // when a secret file cannot be read.
 Result<PrometheusOptions> ParsePrometheusArgs(const OptionValues& v);
+// The Prometheus server's samples into `analyzer`; its errors name the field "prometheus".
+Result<PrometheusSourceInfo> AddPrometheus(const PrometheusOptions& p, IdleAnalyzer* analyzer);
 
 }  // namespace gpuadvisor
 

@@ -516,9 +516,8 @@ ApiResponse IdleFromPrometheus(const ApiContext& ctx, const IdleQuery& q,
                          "prometheus");
   }
   IdleAnalyzer analyzer(ctx.catalog, q.setup.options);
-  Result<PrometheusSourceInfo> info =
-      ReadPrometheus(prom, [&analyzer](const TelemetrySample& s) { return analyzer.Add(s); });
-  if (!info.ok()) return ErrorResponse(info.status().WithField("prometheus"));
+  Result<PrometheusSourceInfo> info = AddPrometheus(prom, &analyzer);
+  if (!info.ok()) return ErrorResponse(info.status());
   Result<IdleReport> r = analyzer.Finish(inventory);
   if (!r.ok()) return ErrorResponse(r.status());
   ApiResponse response;  // serialised host by host, as for uploads, plus the source
