@@ -638,14 +638,14 @@ def launch(instance_type: Optional[str] = None, *, plan: Any = None,
            catalog: Optional[Catalog] = None, **options: Any) -> Dict[str, Any]:
     """A ready-to-run launch spec (``gpuadvisor launch``), as ``POST /v1/launch`` answers it.
 
-    Give an instance type, or ``plan``: a :class:`Recommendation`, its ``json()`` dict (``rank``
+    Give an instance type, or ``plan``: a :class:`Recommendation`, its ``to_dict()`` (``rank``
     picks the plan) or one plan of it; the plan sets the type, count, region and purchase option
     (``region``/``purchase`` must agree with it). Returns a dict with format, file_name,
     instance_type, count, region, spot, reasons, warnings, document and cli_input_json (aws-cli).
     Raises InvalidArgument naming the option (``.field``), NotFound for an unknown type or region.
     """
     if isinstance(plan, Recommendation):
-        plan = plan.json()
+        plan = plan.to_dict()
     args = dict(options)
     if instance_type is not None:
         args["type"] = instance_type

@@ -204,6 +204,9 @@ void SetupLaunch(CLI::App* app, int* exit_code) {
   app->add_option("--catalog", o->catalog_path, "Catalog file (default: the embedded catalog)");
   const std::string g = "Launch";
   o->table.Add(app, "launch", g);
+  // One ID per --security-group-ids (repeat it or use commas): a greedy list would take the
+  // positional TYPE after it for a group.
+  app->get_option("--security-group-ids")->allow_extra_args(false);
   app->add_option("--from-plan", o->from_plan,
                   "Plan from `recommend --json` (the whole output or one plan; - = stdin)")
       ->group(g);

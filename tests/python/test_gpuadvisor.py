@@ -358,7 +358,7 @@ def test_launch_for_a_type_or_a_plan(cli_path):
     assert (spec["instance_type"], spec["count"], spec["format"]) == ("g6e.xlarge", 2, "aws-cli")
     assert json.loads(spec["cli_input_json"])["InstanceType"] == "g6e.xlarge"
     rec = ga.recommend(ga.Workload(task="finetune", model="llama-3.1-8b", tokens="200M"), top=2)
-    whole = rec.json()
+    whole = rec.to_dict()
     second = whole["plans"][1]
     spec = ga.catalog().launch(plan=whole, rank=2, format="cloudformation")
     assert spec["instance_type"] == second["instance_type"]
@@ -384,7 +384,7 @@ def test_launch_errors_name_the_option(args, kwargs, error, field):
 
 
 def test_launch_refuses_a_region_other_than_the_plans():
-    plan = ga.recommend(ga.Workload(task="finetune", model="llama-3.1-8b", tokens="200M")).json()
+    plan = ga.recommend(ga.Workload(task="finetune", model="llama-3.1-8b", tokens="200M")).to_dict()
     other = "eu-west-1" if plan["plans"][0]["region"] != "eu-west-1" else "us-east-1"
     with pytest.raises(ga.InvalidArgument) as err:
         ga.launch(plan=plan, region=other)
