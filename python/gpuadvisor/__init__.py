@@ -44,7 +44,7 @@ __all__ = [
     "Catalog", "CatalogInfo", "Error", "HostUsage", "IdleReport", "Estimate", "GpuModel", "InstanceDetails", "InstanceRow",
     "InvalidArgument", "IoError", "NoResult", "NotFound", "ParseError", "Plan", "Pricing",
     "PurchaseOption", "Recommendation", "Record", "RecordList", "Unsupported", "Workload",
-    "catalog", "console_main", "estimate", "idle", "main", "model_presets", "pricing", "recommend", "workload_fields",
+    "catalog", "console_main", "estimate", "idle", "launch", "main", "model_presets", "pricing", "recommend", "workload_fields",
 ]
 __version__ = "0.1.0"
 
@@ -445,6 +445,11 @@ class Catalog:
         """:func:`pricing` on this catalog."""
         return pricing(instance_type, catalog=self, **kwargs)
 
+    def launch(self, instance_type: Optional[str] = None, *, plan: Any = None,
+               **kwargs: Any) -> Dict[str, Any]:
+        """:func:`launch` on this catalog."""
+        return launch(instance_type, plan=plan, catalog=self, **kwargs)
+
     def idle(self, paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
              inventory: Union[None, str, os.PathLike] = None, **kwargs: Any) -> "IdleReport":
         """:func:`idle` on this catalog."""
@@ -630,6 +635,25 @@ def pricing(instance_type: str, *, catalog: Optional[Catalog] = None,
     """
     data, warnings, text = _catalog_of(catalog)._core.pricing({"type": instance_type, **options})
     return Pricing(data, warnings, text)
+
+
+@_with_options("launch")
+def launch(instance_type: Optional[str] = None, *, plan: Any = None,
+           catalog: Optional[Catalog] = None, **options: Any) -> Dict[str, Any]:
+    """A ready-to-run launch spec (``gpuadvisor launch``), as ``POST /v1/launch`` answers it.
+
+    Give an instance type, or ``plan``: a :class:`Recommendation`, its ``to_dict()`` (``rank``
+    picks the plan) or one plan of it; the plan sets the type, count, region and purchase option
+    (``region``/``purchase`` must agree with it). Returns a dict with format, file_name,
+    instance_type, count, region, spot, reasons, warnings, document and cli_input_json (aws-cli).
+    Raises InvalidArgument naming the option (``.field``), NotFound for an unknown type or region.
+    """
+    if isinstance(plan, Recommendation):
+        plan = plan.to_dict()
+    args = dict(options)
+    if instance_type is not None:
+        args["type"] = instance_type
+    return _catalog_of(catalog)._core.launch(plan, args)
 
 
 @_with_options("idle")

@@ -293,6 +293,23 @@ py::tuple PricingOn(const PyCatalog& pc, const py::dict& args) {
                         Render(PricingTable(r)));
 }
 
+// `plan`: None, or a dict from recommend(...).json() (whole, or one of its plans).
+py::object LaunchOn(const PyCatalog& pc, const py::object& plan, const py::dict& args) {
+  const OptionValues values = Options("launch", args);
+  std::optional<std::string> plan_json;
+  if (!plan.is_none()) {
+    if (!py::isinstance<py::dict>(plan)) {
+      Raise(Status::InvalidArgument("plan: expected a dict from recommend(...).json()")
+                .WithField("plan"));
+    }
+    plan_json = py::str(py::module_::import("json").attr("dumps")(plan));
+  }
+  const LaunchArgs a = Take(MakeLaunchRequest(values, plan_json ? &*plan_json : nullptr, "plan"));
+  const LaunchPlan lp = Take(PlanLaunch(*pc.catalog, a.request));
+  Check(CheckLaunchFormat(lp, a.format));
+  return ToPy(LaunchAnswerJson(lp, RenderLaunch(lp, a.format)));
+}
+
 py::tuple IdleOn(const PyCatalog& pc, const std::vector<std::string>& paths, const py::dict& args) {
   const OptionValues values = Options("idle", args);
   if (paths.empty() == values.Text("prometheus").empty()) {
@@ -382,6 +399,7 @@ void Init(py::module_& m) {
       .def("estimate", &EstimateOn, py::arg("workload"), py::arg("args"))
       .def("recommend", &RecommendOn, py::arg("workload"), py::arg("args"))
       .def("pricing", &PricingOn, py::arg("args"))
+      .def("launch", &LaunchOn, py::arg("plan"), py::arg("args"))
       .def("idle", &IdleOn, py::arg("paths"), py::arg("args"))
       .def_property_readonly("generated_at",
                              [](const PyCatalog& pc) { return pc.catalog->generated_at; })
