@@ -22,7 +22,7 @@ constexpr std::string_view kListForm =
 
 // The option's default as JSON of its own type ("730" -> 730, "" -> null = none).
 ojson DefaultOf(const OptionSpec& o) {
-  const std::string text(o.default_text);
+  std::string text(o.default_text);
   if (text.empty()) return nullptr;
   switch (o.type) {
     case OptionType::kBool:
