@@ -16,6 +16,7 @@
 #include "io/pricing_views.h"
 #include "io/recommend_views.h"
 #include "io/requests.h"
+#include "server/openapi.h"
 #include "server/web_assets.h"
 #include "util/json_text.h"
 #include "util/numbers.h"
@@ -505,7 +506,7 @@ ApiResponse Reload(const ApiContext& ctx, const ApiRequest&, std::string_view) {
 
 ApiResponse OpenApi(const ApiContext&, const ApiRequest&, std::string_view) {
   ApiResponse r;
-  r.body = std::string(OpenApiDocument());
+  r.body = OpenApiJson();
   return r;
 }
 
