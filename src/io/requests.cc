@@ -254,7 +254,7 @@ Status ParseUsage(const UsageArgs& a, UsagePattern* u) {
   GPUADVISOR_RETURN_IF_ERROR(
       OptDuration(a.checkpoint_interval, "--checkpoint-interval", &u->checkpoint_interval_s));
   GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.checkpoint_gib, "--checkpoint-gib", &u->checkpoint_gib));
-  GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.storage_gbps, "--storage-gbps", &u->storage_gbps));
+  GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.storage_gbps, "--storage-gbps", &u->storage_gbyte_s));
   GPUADVISOR_RETURN_IF_ERROR(OptDuration(a.restart, "--restart", &u->restart_s));
   return Status::OK();
 }
