@@ -110,7 +110,7 @@ Status CheckServingHardware(const EstimateContext& ctx) {
     return Status::Unsupported("task: " + ctx.gpu.model +
                                " (NeuronCore-v1) does not run current LLMs; use Inferentia2");
   }
-  if (!ctx.gpu.memory_bw_gbps || *ctx.gpu.memory_bw_gbps <= 0) {
+  if (!ctx.gpu.memory_bw_gbyte_s || *ctx.gpu.memory_bw_gbyte_s <= 0) {
     return Status::Unsupported("task: no published memory bandwidth for " + ctx.gpu.model +
                                ": LLM decode cannot be estimated");
   }
