@@ -46,15 +46,25 @@ class Status {
   // "InvalidArgument: --min-gpus: expected an integer, got \"abc\"".
   std::string ToString() const;
   // Returns a copy whose message is "<prefix>: <message>" (used to add a file name or field).
+  // The field, if any, is kept.
   Status WithPrefix(std::string_view prefix) const;
+
+  // The input the error is about, as data: an option in its canonical spelling ("min-gpus"), a
+  // workload field ("tokens"), or a part of a request ("body", "type", "plan"); empty when the
+  // error names none. Front ends show it in their own spelling (HTTP "field", Python `field`,
+  // with dashes as underscores) instead of parsing it out of the message.
+  const std::string& field() const;
+  // A copy naming `field` (message and code unchanged). OK stays OK.
+  Status WithField(std::string_view field) const;
 
  private:
   struct Rep {
     StatusCode code;
     std::string message;
+    std::string field;
   };
   Status(StatusCode code, std::string_view msg)
-      : rep_(std::make_shared<const Rep>(Rep{code, std::string(msg)})) {}
+      : rep_(std::make_shared<const Rep>(Rep{code, std::string(msg), {}})) {}
   std::shared_ptr<const Rep> rep_;  // null when OK; immutable, so copies share it
 };
 

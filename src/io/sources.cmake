@@ -6,6 +6,7 @@ set(GPUADVISOR_IO_SOURCES
   src/io/recommend_views.cc
   src/io/request_fields.cc
   src/io/requests.cc
+  src/io/options.cc
   src/io/idle_views.cc
   src/io/simulate_views.cc
   src/io/import_views.cc

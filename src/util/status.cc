@@ -14,7 +14,20 @@ std::string Status::ToString() const {
 
 Status Status::WithPrefix(std::string_view prefix) const {
   if (ok()) return *this;
-  return Status(code(), std::string(prefix) + ": " + rep_->message);
+  Status out(code(), std::string(prefix) + ": " + rep_->message);
+  return rep_->field.empty() ? out : out.WithField(rep_->field);
+}
+
+const std::string& Status::field() const {
+  static const std::string kEmpty;
+  return rep_ ? rep_->field : kEmpty;
+}
+
+Status Status::WithField(std::string_view field) const {
+  if (ok()) return *this;
+  Status out;
+  out.rep_ = std::make_shared<const Rep>(Rep{code(), rep_->message, std::string(field)});
+  return out;
 }
 
 const char* StatusCodeName(StatusCode code) {

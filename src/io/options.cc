@@ -1,0 +1,741 @@
+// The option tables (one per command) and OptionValues, the one checker behind every front end.
+#include "gpuadvisor/options.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdio>
+#include <unordered_set>
+
+#include "gpuadvisor/purchase.h"
+#include "util/numbers.h"
+#include "util/strings.h"
+
+namespace gpuadvisor {
+namespace {
+
+constexpr double kHour = 3600;
+constexpr double kDay = 24 * kHour;
+
+std::string Quoted(std::string_view v) { return "\"" + std::string(v) + "\""; }
+
+std::string Flag(const OptionSpec& o) { return "--" + std::string(o.name); }
+
+// 730 -> "730", 0.001 -> "0.001", 1e9 -> "1e+09".
+std::string FormatNumber(double v) {
+  if (v == std::floor(v) && std::abs(v) < 1e7) return std::to_string(static_cast<int64_t>(v));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+// A duration in the largest unit that divides it: 600 -> "10m", 86400 -> "1d".
+std::string DurationText(double seconds) {
+  for (const auto& [unit, scale] : {std::pair{"d", kDay}, {"h", kHour}, {"m", 60.0}}) {
+    if (seconds >= scale && std::fmod(seconds, scale) == 0) {
+      return FormatNumber(seconds / scale) + unit;
+    }
+  }
+  return FormatNumber(seconds) + "s";
+}
+
+std::string BoundText(const OptionSpec& o, double v) {
+  return o.type == OptionType::kDuration ? DurationText(v) : FormatNumber(v);
+}
+
+std::string ChoicesText(const std::vector<std::string_view>& choices) {
+  std::string out;
+  for (size_t i = 0; i < choices.size(); ++i) {
+    if (i > 0) out += i + 1 == choices.size() ? " or " : ", ";
+    out += choices[i];
+  }
+  return out;
+}
+
+// "a, b,,c" -> {"a", "b", "c"}.
+std::vector<std::string> ListItems(std::string_view text) {
+  std::vector<std::string> out;
+  for (std::string_view item : Split(text, ',')) {
+    if (!Trim(item).empty()) out.emplace_back(Trim(item));
+  }
+  return out;
+}
+
+// "true", "1", "yes", "on" or "" (a bare flag or query key) -> true.
+std::optional<bool> BoolOf(std::string_view text) {
+  const std::string v = ToLower(Trim(text));
+  if (v.empty() || v == "true" || v == "1" || v == "yes" || v == "on") return true;
+  if (v == "false" || v == "0" || v == "no" || v == "off") return false;
+  return std::nullopt;
+}
+
+bool InChoices(const OptionSpec& o, std::string_view text) {
+  const std::string v = ToLower(Trim(text));
+  if (std::any_of(o.choices.begin(), o.choices.end(),
+                  [&](std::string_view c) { return ToLower(c) == v; })) {
+    return true;
+  }
+  // Purchase options also go by their short names ("reserved", "cb"): the one parser decides.
+  Result<PurchaseKind> p = ParsePurchaseKind(v, "", AllPurchaseKinds());
+  return p.ok() && std::find(o.choices.begin(), o.choices.end(),
+                             std::string_view(PurchaseKindName(*p))) != o.choices.end();
+}
+
+// The purchase options each command supports; ParsePurchaseKind also takes its short names.
+std::vector<std::string_view> PurchaseNames(std::initializer_list<PurchaseKind> kinds) {
+  std::vector<std::string_view> out;
+  for (PurchaseKind k : kinds) out.emplace_back(PurchaseKindName(k));
+  return out;
+}
+const std::vector<std::string_view>& AllPurchaseNames() {
+  static const std::vector<std::string_view> kNames =
+      PurchaseNames({PurchaseKind::kOnDemand, PurchaseKind::kSpot, PurchaseKind::kReserved1y,
+                     PurchaseKind::kCapacityBlock});
+  return kNames;
+}
+
+// A number parsed for `o`; SI suffixes for numbers, units for durations.
+Result<double> ParseFor(const OptionSpec& o, std::string_view text) {
+  const std::string flag = Flag(o);
+  Result<double> v = o.type == OptionType::kDuration ? ParseDurationSeconds(Trim(text), flag)
+                                                     : ParseSiNumber(Trim(text), flag);
+  if (!v.ok()) return v.status().WithField(o.name);
+  const bool whole = o.type != OptionType::kInteger || *v == std::floor(*v);
+  if (!std::isfinite(*v) || !whole || *v < o.lo || *v > o.hi) {
+    std::string what = o.type == OptionType::kInteger    ? "a whole number"
+                       : o.type == OptionType::kDuration ? "a duration"
+                                                         : "a number";
+    const std::string range = OptionRangeText(o);
+    if (!range.empty()) what += (StartsWith(range, "at ") ? ", " : " from ") + range;
+    return Status::InvalidArgument(flag + ": expected " + what + ", got " + Quoted(Trim(text)))
+        .WithField(o.name);
+  }
+  return *v;
+}
+
+// ---- the tables ----
+// Each entry names only what differs from OptionSpec's defaults; g++ 12 warns about the members a
+// designated initializer leaves to their default member initializers, which is the point here.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#endif
+
+OptionSpec Region(std::string_view help) {
+  return {.name = "region", .help = help, .default_text = "us-east-1", .metavar = "REGION"};
+}
+
+OptionSpec TypeArg(std::string_view help) {
+  return {.name = "type",
+          .help = help,
+          .positional = true,
+          .required = true,
+          .aliases = {"instance", "instance-type"},
+          .metavar = "TYPE"};
+}
+
+CommandSpec InstancesSpec() {
+  return {"instances",
+          {
+              Region("Region code, or `all` for one row per type and region"),
+              {.name = "gpu",
+               .type = OptionType::kList,
+               .help = "Accelerator model or alias: H100, A100-80GB, L4 ...",
+               .metavar = "GPU"},
+              {.name = "family",
+               .type = OptionType::kList,
+               .help = "Instance family: p5, g6e ...",
+               .metavar = "FAMILY"},
+              {.name = "min-gpus",
+               .type = OptionType::kNumber,
+               .help = "At least N GPUs (whole-device equivalents)",
+               .lo = 0,
+               .hi = 1024},
+              {.name = "max-gpus",
+               .type = OptionType::kNumber,
+               .help = "At most N GPUs",
+               .lo = 0,
+               .hi = 1024},
+              {.name = "min-gpu-memory",
+               .type = OptionType::kNumber,
+               .help = "At least this much memory per GPU",
+               .unit = "GiB",
+               .lo = 0,
+               .hi = 1e6},
+              {.name = "min-total-gpu-memory",
+               .type = OptionType::kNumber,
+               .help = "At least this much accelerator memory per instance",
+               .unit = "GiB",
+               .lo = 0,
+               .hi = 1e7},
+              {.name = "max-price",
+               .type = OptionType::kNumber,
+               .help = "At most this per instance-hour (at --purchase)",
+               .unit = "USD/h",
+               .lo = 0,
+               .hi = 1e6},
+              {.name = "purchase",
+               .type = OptionType::kChoice,
+               .help = "Price used by --max-price and the price columns",
+               .default_text = "on-demand",
+               .choices = PurchaseNames({PurchaseKind::kOnDemand, PurchaseKind::kSpot})},
+              {.name = "efa", .type = OptionType::kBool, .help = "Only types with EFA networking"},
+              {.name = "include-retired",
+               .type = OptionType::kBool,
+               .help = "Also list retired types (p2, p3, g3 ...)"},
+              {.name = "gpus-only",
+               .type = OptionType::kBool,
+               .help = "Only GPU types (no FPGA, media or Neuron)"},
+              {.name = "sort",
+               .help = "Sort by a column, e.g. usd_per_gpu_hour or on_demand_usd_per_hour:desc",
+               .metavar = "FIELD[:asc|desc]"},
+              {.name = "limit",
+               .type = OptionType::kInteger,
+               .help = "Show at most N rows",
+               .lo = 0,
+               .hi = 1e9},
+          }};
+}
+
+CommandSpec ShowSpec() {
+  return {"show",
+          {TypeArg("Instance type, e.g. p5.48xlarge"),
+           Region("Region for the top-level price fields and the commitment and history tables"),
+           {.name = "history",
+            .type = OptionType::kBool,
+            .help = "Dated prices in --region per source, with the change from the previous one"}}};
+}
+
+CommandSpec GpusSpec() {
+  return {"gpus",
+          {{.name = "include-retired",
+            .type = OptionType::kBool,
+            .help = "Also list models found only on retired types"}}};
+}
+
+CommandSpec PricingSpec() {
+  return {"pricing",
+          {
+              TypeArg("Instance type, e.g. p5.48xlarge"),
+              Region("Region"),
+              {.name = "hours-per-month",
+               .type = OptionType::kNumber,
+               .help = "Hours the instances run per month (730 = always on)",
+               .unit = "h",
+               .default_text = "730",
+               .lo = 0.001,
+               .hi = 730},
+              {.name = "months",
+               .type = OptionType::kNumber,
+               .help = "How many months the usage lasts",
+               .default_text = "1",
+               .lo = 0.001,
+               .hi = 600},
+              {.name = "hours",
+               .type = OptionType::kNumber,
+               .help = "One continuous run of H hours per instance, instead of --hours-per-month "
+                       "and --months (a Capacity Block covers it in whole days)",
+               .unit = "h",
+               .lo = 0.001,
+               .hi = 438000},
+              {.name = "count",
+               .type = OptionType::kInteger,
+               .help = "Instances used together",
+               .default_text = "1",
+               .lo = 1,
+               .hi = 100000},
+              {.name = "interruptible",
+               .type = OptionType::kBool,
+               .help = "The job checkpoints and can run on spot"},
+              {.name = "checkpoint-interval",
+               .type = OptionType::kDuration,
+               .help = "Checkpoint this often (default: the Young/Daly optimum)",
+               .lo = 1,
+               .hi = 30 * kDay},
+              {.name = "checkpoint-gib",
+               .type = OptionType::kNumber,
+               .help = "Checkpoint size per instance",
+               .unit = "GiB",
+               .lo = 0,
+               .hi = 1e6},
+              {.name = "storage-gbyte-s",
+               .type = OptionType::kNumber,
+               .help = "Checkpoint storage bandwidth per instance (default: EBS, at most 1 GB/s)",
+               .unit = "GB/s",
+               .lo = 0,
+               .hi = 1000,
+               .aliases = {"storage-gbps"}},
+              {.name = "restart",
+               .type = OptionType::kDuration,
+               .help = "Relaunch and warm-up after an interruption",
+               .default_text = "10m",
+               .lo = 0,
+               .hi = 7 * kDay},
+          }};
+}
+
+CommandSpec EstimateSpec() {
+  return {"estimate",
+          {
+              {.name = "instance",
+               .help = "Instance type, e.g. p5.48xlarge",
+               .aliases = {"instance-type", "type"},
+               .metavar = "TYPE"},
+              {.name = "count",
+               .type = OptionType::kInteger,
+               .help = "Instances of --instance (default 1)",
+               .lo = 1,
+               .hi = 100000},
+              {.name = "gpu", .help = "GPU model without an instance, e.g. H100", .metavar = "GPU"},
+              {.name = "gpus",
+               .type = OptionType::kInteger,
+               .help = "Devices in total (default 1, or count x per instance)",
+               .lo = 1,
+               .hi = 1000000},
+              Region("Region for prices"),
+          }};
+}
+
+CommandSpec RecommendSpec() {
+  return {"recommend",
+          {
+              {.name = "deadline",
+               .type = OptionType::kDuration,
+               .help = "Finish within this time",
+               .lo = 60,
+               .hi = 3650 * kDay},
+              {.name = "budget",
+               .type = OptionType::kNumber,
+               .help = "Spend at most this on the run",
+               .unit = "USD",
+               .lo = 0.01,
+               .hi = 1e12},
+              {.name = "regions",
+               .type = OptionType::kList,
+               .help = "Regions to search, or all (default us-east-1)",
+               .metavar = "REGION"},
+              {.name = "purchase",
+               .type = OptionType::kList,
+               .help = "Purchase options to search (default on-demand, plus spot for batch jobs)",
+               .choices = AllPurchaseNames()},
+              {.name = "max-instances",
+               .type = OptionType::kInteger,
+               .help = "Instances per plan",
+               .default_text = "64",
+               .lo = 1,
+               .hi = 4096},
+              {.name = "max-gpus",
+               .type = OptionType::kInteger,
+               .help = "GPUs per plan",
+               .lo = 1,
+               .hi = 1000000},
+              {.name = "objective",
+               .type = OptionType::kChoice,
+               .help = "What ranks plans",
+               .default_text = "cost",
+               .choices = {"cost", "time", "balanced"}},
+              {.name = "top",
+               .type = OptionType::kInteger,
+               .help = "Plans to show",
+               .default_text = "5",
+               .lo = 1,
+               .hi = 1000},
+              {.name = "allow-retired",
+               .type = OptionType::kBool,
+               .help = "Consider retired instance types"},
+              {.name = "explain",
+               .type = OptionType::kBool,
+               .help = "Full reasoning: assumptions and every rejection"},
+          }};
+}
+
+CommandSpec IdleSpec() {
+  constexpr unsigned kLocal = kCli | kPython;  // options that read files of the caller's machine
+  return {"idle",
+          {
+              {.name = "inventory",
+               .help = "CSV hostname,instance_type[,region][,purchase] mapping hosts to prices",
+               .front_ends = kLocal,
+               .metavar = "FILE"},
+              {.name = "instance-type",
+               .help = "Instance type of an upload's one host (named by --host)",
+               .front_ends = kHttp,
+               .metavar = "TYPE"},
+              {.name = "idle-threshold",
+               .type = OptionType::kNumber,
+               .help = "Utilisation at or under this is idle",
+               .unit = "%",
+               .default_text = "5",
+               .lo = 0,
+               .hi = 100,
+               .aliases = {"threshold"}},
+              {.name = "idle-window",
+               .type = OptionType::kDuration,
+               .help = "Shortest idle stretch that counts",
+               .default_text = "30m",
+               .lo = 1,
+               .hi = 30 * kDay,
+               .aliases = {"window"}},
+              {.name = "min-rightsizing-span",
+               .type = OptionType::kDuration,
+               .help = "Observed time needed before a smaller or cheaper type is suggested; under "
+                       "the idle window no idle verdict at all",
+               .default_text = "24h",
+               .lo = 0,
+               .hi = 3650 * kDay},
+              {.name = "max-hosts",
+               .type = OptionType::kInteger,
+               .help = "Most distinct hosts in one run (memory is bounded by it)",
+               .default_text = "10000",
+               .lo = 1,
+               .hi = 1000000},
+              Region("Region of hosts not in the inventory"),
+              {.name = "purchase",
+               .type = OptionType::kChoice,
+               .help = "Purchase option of hosts not in the inventory",
+               .default_text = "on-demand",
+               .choices = AllPurchaseNames()},
+              {.name = "telemetry-format",
+               .type = OptionType::kChoice,
+               .help = "Format of the telemetry",
+               .default_text = "auto",
+               .choices = {"auto", "nvidia-smi-csv", "nvidia-smi-xml", "prometheus", "cloudwatch"},
+               .aliases = {"format"}},
+              {.name = "columns",
+               .help = "Column list of header-less nvidia-smi CSV (the --query-gpu list)",
+               .metavar = "LIST"},
+              {.name = "host",
+               .help = "Host name of telemetry without one (CLI default: each file's name; HTTP: "
+                       "upload)",
+               .metavar = "NAME"},
+              {.name = "prometheus",
+               .help = "Read DCGM metrics from a Prometheus-compatible server instead of files, "
+                       "summarised on the server (http(s)://host:port[/prefix])",
+               .metavar = "URL"},
+              {.name = "since",
+               .type = OptionType::kDuration,
+               .help = "With --prometheus: how far back",
+               .default_text = "7d",
+               .lo = 60,
+               .hi = 3650 * kDay},
+              {.name = "until",
+               .help = "With --prometheus: end of the range, ISO time or Unix seconds (default "
+                       "now)",
+               .metavar = "TIME"},
+              {.name = "selector",
+               .help = R"(With --prometheus: label matchers, e.g. {cluster="a",job="dcgm"})",
+               .metavar = "MATCHERS"},
+              {.name = "step",
+               .type = OptionType::kDuration,
+               .help = "With --prometheus: window each sample summarises (the scrape interval "
+                       "reproduces the file analysis exactly)",
+               .default_text = "5m",
+               .lo = 1,
+               .hi = kDay},
+              {.name = "prometheus-max-points",
+               .type = OptionType::kInteger,
+               .help = "With --prometheus: values per request, the host batch size",
+               .default_text = "500000",
+               .lo = 7,
+               .hi = 1e9,
+               .aliases = {"max-points"}},
+              {.name = "bearer-token-file",
+               .help = "With --prometheus: file holding a bearer token",
+               .front_ends = kLocal,
+               .metavar = "FILE"},
+              {.name = "basic-auth-file",
+               .help = "With --prometheus: file holding user:password",
+               .front_ends = kLocal,
+               .metavar = "FILE"},
+              {.name = "prometheus-header",
+               .type = OptionType::kList,
+               .help = "With --prometheus: extra header 'Name: value' (e.g. X-Scope-OrgID)",
+               .front_ends = kLocal,
+               .aliases = {"headers"},
+               .metavar = "HEADER"},
+          }};
+}
+
+CommandSpec LaunchSpec() {
+  OptionSpec type = TypeArg("Instance type to launch (or a plan)");
+  type.required = false;
+  return {
+      "launch",
+      {
+          type,
+          {.name = "count",
+           .type = OptionType::kInteger,
+           .help = "Instances of TYPE (default 1)",
+           .lo = 1,
+           .hi = 1000},
+          {.name = "rank",
+           .type = OptionType::kInteger,
+           .help = "Which plan of a recommendation",
+           .default_text = "1",
+           .lo = 1,
+           .hi = 1000},
+          {.name = "format",
+           .type = OptionType::kChoice,
+           .help = "What to generate",
+           .default_text = "aws-cli",
+           .choices = {"aws-cli", "cloudformation", "terraform", "skypilot"}},
+          Region("Region (default us-east-1, or the plan's)"),
+          {.name = "purchase",
+           .type = OptionType::kChoice,
+           .help = "How to buy (reserved-1y-no-upfront is launched on-demand; default "
+                   "on-demand, or the plan's)",
+           .choices = AllPurchaseNames()},
+          {.name = "capacity-reservation-id",
+           .help = "capacity-block: the block's reservation id cr-... (default: a parameter)",
+           .metavar = "ID"},
+          {.name = "key-name", .help = "EC2 key pair (default: none, use SSM)", .metavar = "NAME"},
+          {.name = "subnet-id",
+           .help = "Subnet (default: a placeholder/parameter)",
+           .metavar = "ID"},
+          {.name = "security-group-ids",
+           .type = OptionType::kList,
+           .help = "Security groups",
+           .metavar = "ID"},
+          {.name = "instance-profile",
+           .help = "aws-cli/terraform: instance profile for the CloudWatch agent",
+           .metavar = "NAME"},
+          {.name = "ebs-gib",
+           .type = OptionType::kNumber,
+           .help = "Data volume size (default: dataset + checkpoints)",
+           .unit = "GiB",
+           .lo = 1,
+           .hi = 65536},
+          {.name = "checkpoint-gib",
+           .type = OptionType::kNumber,
+           .help = "One checkpoint (default: the estimator's, for a plan or workload)",
+           .unit = "GiB",
+           .lo = 0,
+           .hi = 1e6},
+          {.name = "idle-stop-minutes",
+           .type = OptionType::kInteger,
+           .help = "cloudformation: stop a node idle this long (0 = no alarm)",
+           .unit = "min",
+           .default_text = "60",
+           .lo = 0,
+           .hi = 10080},
+          {.name = "name",
+           .help = "Prefix of names and the Name tag",
+           .default_text = "gpuadvisor",
+           .metavar = "NAME"},
+      }};
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+}  // namespace
+
+const char* OptionTypeName(OptionType type) {
+  switch (type) {
+    case OptionType::kText:
+      return "text";
+    case OptionType::kBool:
+      return "bool";
+    case OptionType::kNumber:
+      return "number";
+    case OptionType::kInteger:
+      return "integer";
+    case OptionType::kDuration:
+      return "duration";
+    case OptionType::kChoice:
+      return "choice";
+    case OptionType::kList:
+      return "list";
+  }
+  return "text";
+}
+
+const std::vector<CommandSpec>& CommandSpecs() {
+  static const std::vector<CommandSpec> kSpecs = {InstancesSpec(), ShowSpec(),     GpusSpec(),
+                                                  PricingSpec(),   EstimateSpec(), RecommendSpec(),
+                                                  IdleSpec(),      LaunchSpec()};
+  return kSpecs;
+}
+
+Result<const CommandSpec*> FindCommandSpec(std::string_view command) {
+  for (const CommandSpec& c : CommandSpecs()) {
+    if (c.name == command) return &c;
+  }
+  return Status::NotFound("no option table for command " + Quoted(command));
+}
+
+const OptionSpec* CommandSpec::Find(std::string_view key) const {
+  const std::string k = CanonicalOptionKey(key);
+  for (const OptionSpec& o : options) {
+    if (o.name == k) return &o;
+    if (std::find(o.aliases.begin(), o.aliases.end(), k) != o.aliases.end()) return &o;
+  }
+  return nullptr;
+}
+
+std::string CanonicalOptionKey(std::string_view key) {
+  while (!key.empty() && key.front() == '-') key.remove_prefix(1);
+  std::string out = ToLower(Trim(key));
+  std::replace(out.begin(), out.end(), '_', '-');
+  return out;
+}
+
+std::string OptionRangeText(const OptionSpec& o) {
+  if (o.type != OptionType::kNumber && o.type != OptionType::kInteger &&
+      o.type != OptionType::kDuration) {
+    return "";
+  }
+  const bool has_lo = std::isfinite(o.lo), has_hi = std::isfinite(o.hi);
+  if (has_lo && has_hi) return BoundText(o, o.lo) + " to " + BoundText(o, o.hi);
+  if (has_lo) return "at least " + BoundText(o, o.lo);
+  if (has_hi) return "at most " + BoundText(o, o.hi);
+  return "";
+}
+
+std::string OptionHelpText(const OptionSpec& o) {
+  std::string out(o.help);
+  std::vector<std::string> facts;
+  std::string range = OptionRangeText(o);
+  if (!range.empty()) facts.push_back(range + (o.unit.empty() ? "" : " " + std::string(o.unit)));
+  if (range.empty() && !o.unit.empty()) facts.emplace_back(o.unit);
+  if (!o.choices.empty()) facts.push_back(ChoicesText(o.choices));
+  if (o.type == OptionType::kList) facts.emplace_back("repeatable or comma-separated");
+  if (!o.default_text.empty()) facts.push_back("default " + std::string(o.default_text));
+  if (!facts.empty()) {
+    out += " [";
+    for (size_t i = 0; i < facts.size(); ++i) out += (i == 0 ? "" : "; ") + facts[i];
+    out += "]";
+  }
+  return out;
+}
+
+// ---- OptionValues ----
+
+const OptionSpec& OptionValues::Spec(std::string_view name) const {
+  const OptionSpec* o = spec_->Find(name);
+  assert(o != nullptr && "option not in the command's table");
+  return *o;
+}
+
+Status OptionValues::Set(std::string_view key, std::string_view text, FrontEnd from) {
+  const OptionSpec* o = spec_->Find(key);
+  if (o == nullptr || (o->front_ends & from) == 0) {
+    std::vector<std::string> names;
+    for (const OptionSpec& s : spec_->options) {
+      if ((s.front_ends & from) != 0) names.emplace_back(s.name);
+    }
+    // No suggestion for a key far longer than any option (edit distance is quadratic).
+    const std::string hint = key.size() > 64 ? "" : DidYouMean(CanonicalOptionKey(key), names);
+    return Status::InvalidArgument("unknown parameter " + Quoted(key) +
+                                   (hint.empty() ? "" : "; " + hint))
+        .WithField(CanonicalOptionKey(key));
+  }
+  std::string& slot = given_[std::string(o->name)];
+  if (o->type != OptionType::kList) {
+    slot = std::string(Trim(text));
+    return Status::OK();
+  }
+  const std::vector<std::string> items = ListItems(text);
+  size_t count = ListItems(slot).size() + items.size();
+  if (count > kMaxListItems) {
+    return Status::InvalidArgument(Flag(*o) + ": at most " + std::to_string(kMaxListItems) +
+                                   " items, got " + std::to_string(count))
+        .WithField(o->name);
+  }
+  for (const std::string& item : items) slot += (slot.empty() ? "" : ",") + item;
+  return Status::OK();
+}
+
+Status OptionValues::CheckOne(const OptionSpec& o, const std::string& text) const {
+  switch (o.type) {
+    case OptionType::kText:
+      return Status::OK();
+    case OptionType::kBool:
+      if (BoolOf(text)) return Status::OK();
+      return Status::InvalidArgument(Flag(o) + ": expected true or false, got " + Quoted(text))
+          .WithField(o.name);
+    case OptionType::kNumber:
+    case OptionType::kInteger:
+    case OptionType::kDuration: {
+      Result<double> v = ParseFor(o, text);
+      return v.ok() ? Status::OK() : v.status();
+    }
+    case OptionType::kChoice:
+      if (InChoices(o, text)) return Status::OK();
+      break;
+    case OptionType::kList:
+      if (o.choices.empty()) return Status::OK();
+      for (const std::string& item : ListItems(text)) {
+        if (!InChoices(o, item)) {
+          return Status::InvalidArgument(Flag(o) + ": expected items from " +
+                                         ChoicesText(o.choices) + ", got " + Quoted(item))
+              .WithField(o.name);
+        }
+      }
+      return Status::OK();
+  }
+  const std::string hint = text.size() > 64 ? "" : [&] {
+    std::vector<std::string> names(o.choices.begin(), o.choices.end());
+    return DidYouMean(ToLower(text), names);
+  }();
+  return Status::InvalidArgument(Flag(o) + ": expected " + ChoicesText(o.choices) + ", got " +
+                                 Quoted(text) + (hint.empty() ? "" : "; " + hint))
+      .WithField(o.name);
+}
+
+Status OptionValues::Check() const {
+  for (const OptionSpec& o : spec_->options) {
+    auto it = given_.find(o.name);
+    if (it != given_.end()) GPUADVISOR_RETURN_IF_ERROR(CheckOne(o, it->second));
+  }
+  return Status::OK();
+}
+
+bool OptionValues::Given(std::string_view name) const {
+  return given_.find(Spec(name).name) != given_.end();
+}
+
+std::string OptionValues::Text(std::string_view name) const {
+  const OptionSpec& o = Spec(name);
+  auto it = given_.find(o.name);
+  return it != given_.end() ? it->second : std::string(o.default_text);
+}
+
+bool OptionValues::Bool(std::string_view name) const {
+  const OptionSpec& o = Spec(name);
+  auto it = given_.find(o.name);
+  return it != given_.end() && BoolOf(it->second).value_or(false);
+}
+
+Result<std::optional<double>> OptionValues::Number(std::string_view name) const {
+  const OptionSpec& o = Spec(name);
+  const std::string text = Text(name);
+  if (text.empty()) return std::optional<double>();
+  Result<double> v = ParseFor(o, text);
+  if (!v.ok()) return v.status();
+  return std::optional<double>(*v);
+}
+
+Result<std::vector<std::string>> OptionValues::List(std::string_view name) const {
+  const OptionSpec& o = Spec(name);
+  const std::string text = Text(name);
+  GPUADVISOR_RETURN_IF_ERROR(CheckOne(o, text));
+  std::vector<std::string> out;
+  std::unordered_set<std::string> seen;
+  for (std::string& item : ListItems(text)) {
+    if (seen.insert(ToLower(item)).second) out.push_back(std::move(item));
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> OptionValues::GivenPairs() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const OptionSpec& o : spec_->options) {
+    auto it = given_.find(o.name);
+    if (it != given_.end()) out.emplace_back(o.name, it->second);
+  }
+  return out;
+}
+
+}  // namespace gpuadvisor
