@@ -8,10 +8,11 @@ A function's length is counted from the first line of its signature to its closi
 both included (so a 3-line signature plus a 10-line body counts 13). Lambdas and local
 classes count towards the function that contains them. The scan is lexical, not a compiler:
 comments, string and character literals (raw strings included) are blanked, then braces are
-matched; a "{" opens a function body when the text before it, back to the previous ";", "{"
-or "}", ends with a parameter list (optionally followed by const, noexcept, override, a
-trailing return type or a constructor's member initialisers) and does not start with a
-control keyword. Good enough for this code base's Google-style formatting; not a CI gate.
+matched; a "{" opens a function body when the text before it, back to the previous ";",
+"{", "}" or access specifier, ends with a parameter list (optionally followed by const,
+noexcept, override, a trailing return type or a constructor's member initialisers) and does
+not start with a control keyword. Good enough for this code base's Google-style formatting;
+not a CI gate.
 Exit: 0 always (it is a report), 2 on bad usage.
 """
 import argparse
@@ -24,6 +25,7 @@ EXTENSIONS = (".cc", ".h", ".cpp", ".hpp")
 CONTROL = re.compile(r"^\s*(if|for|while|switch|catch|do|else|return|case)\b")
 # A scope that is not a function: namespace, class/struct/union/enum, extern "C".
 AGGREGATE = re.compile(r"\b(namespace|class|struct|union|enum)\b[^()]*$|^\s*extern\s*$")
+ACCESS = re.compile(r"\b(public|private|protected)\s*$")
 NAME_BEFORE_PARAMS = re.compile(r"([~\w:<>]+|operator\s*\S+)\s*\($")
 
 
@@ -125,6 +127,8 @@ def scan(path):
             last_stop = i + 1
         elif ch == ";":
             last_stop = i + 1
+        elif ch == ":" and ACCESS.search(text, last_stop, i) and text[i + 1:i + 2] != ":":
+            last_stop = i + 1  # "public:" / "private:" ends nothing but starts the next member
 
 
 def files_under(paths):
