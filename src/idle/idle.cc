@@ -476,11 +476,11 @@ struct IdleAnalyzer::Impl {
   }
 
   // The same GPU on a type with fewer of them, when fewer are ever busy at once.
+  // `usd`: the host's price per hour.
   std::optional<IdleRecommendation> FewerGpus(const HostUsage& u, const InstanceType& type,
-                                              const GpuSpec& spec) const {
+                                              const GpuSpec& spec, double usd) const {
     const int devices = type.accelerator.devices();
     const int need = std::max(1, u.gpus_busy);
-    const double usd = u.price->usd_per_hour;
     if (need >= devices) return std::nullopt;
     const InstanceType* t = GuessType(spec, need, u.region, u.purchase, false);
     if (t == nullptr) return std::nullopt;
@@ -496,10 +496,9 @@ struct IdleAnalyzer::Impl {
   // A smaller or cheaper GPU: memory of the busiest GPU + 20 %, compute of the busy GPUs at
   // their p95 utilisation + 25 % (utilisation counts time a kernel ran, so this is generous).
   std::optional<IdleRecommendation> SmallerGpu(const HostUsage& u, const InstanceType& type,
-                                               const GpuSpec& spec) const {
+                                               const GpuSpec& spec, double usd) const {
     if (!u.mem_used_max_mib || !(Tflops(spec) > 0)) return std::nullopt;
     const int need = std::max(1, u.gpus_busy);
-    const double usd = u.price->usd_per_hour;
     double compute = 0;
     for (const GpuUsage& g : u.gpu_usage) {
       compute += Tflops(spec) * g.p95_util_pct.value_or(100) / 100.0;
@@ -536,10 +535,9 @@ struct IdleAnalyzer::Impl {
   }
 
   // Spot for an on-demand host whose type has a cheaper spot price in its region.
-  static std::optional<IdleRecommendation> SpotOption(const HostUsage& u,
-                                                      const InstanceType& type) {
+  static std::optional<IdleRecommendation> SpotOption(const HostUsage& u, const InstanceType& type,
+                                                      double usd) {
     if (u.purchase != PurchaseKind::kOnDemand) return std::nullopt;
-    const double usd = u.price->usd_per_hour;
     const RegionOffer* r = type.FindRegion(u.region);
     if (r == nullptr || !r->spot || r->spot->usd_per_hour >= usd) return std::nullopt;
     std::string band = r->spot_band ? " (interruptions " + r->spot_band->label + "/month)" : "";
@@ -577,15 +575,16 @@ struct IdleAnalyzer::Impl {
       u.alternatives.assign(recs.begin() + 1, recs.end());
       return;
     }
+    const double usd = u.price->usd_per_hour;
     if (const GpuSpec* spec = catalog->GpuOf(*type)) {
-      if (auto r = FewerGpus(u, *type, *spec)) recs.push_back(std::move(*r));
-      if (auto r = SmallerGpu(u, *type, *spec)) recs.push_back(std::move(*r));
+      if (auto r = FewerGpus(u, *type, *spec, usd)) recs.push_back(std::move(*r));
+      if (auto r = SmallerGpu(u, *type, *spec, usd)) recs.push_back(std::move(*r));
     }
     std::sort(recs.begin(), recs.end(),
               [](const IdleRecommendation& a, const IdleRecommendation& b) {
                 return a.savings_usd_per_month.value_or(0) > b.savings_usd_per_month.value_or(0);
               });
-    if (auto r = SpotOption(u, *type)) recs.push_back(std::move(*r));
+    if (auto r = SpotOption(u, *type, usd)) recs.push_back(std::move(*r));
     if (recs.empty()) {
       recs.push_back({"keep", "busy " + FormatFixed((1 - f) * 100, 0) + "% of the time", "",
                       std::nullopt, std::nullopt});
