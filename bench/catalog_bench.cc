@@ -1,4 +1,5 @@
-// Catalog load and query costs behind every CLI start (§10: < 20 ms start to first output).
+// Catalog load and query costs behind every CLI start (target, doc/design.md: < 20 ms start to
+// first output).
 //   cmake -S . -B build-bench -DGPUADVISOR_BUILD_BENCH=ON && cmake --build build-bench --target
 //   catalog_bench build-bench/bench/catalog_bench
 #include <benchmark/benchmark.h>

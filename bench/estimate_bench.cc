@@ -1,6 +1,6 @@
 // Estimator cost per call: the recommendation engine evaluates candidates with
-// EstimateMode::kFast (§10: >= 1 M candidate evaluations per second per core), the CLI with
-// kDetailed and the parallelism search when the user leaves it unset.
+// EstimateMode::kFast (target, doc/design.md: >= 1 M candidate evaluations per second per core),
+// the CLI with kDetailed and the parallelism search when the user leaves it unset.
 //   cmake -S . -B build-bench -DGPUADVISOR_BUILD_BENCH=ON && cmake --build build-bench --target
 //   estimate_bench build-bench/bench/estimate_bench
 #include <benchmark/benchmark.h>

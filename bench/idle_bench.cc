@@ -1,7 +1,8 @@
-// Telemetry analysis throughput (§10: >= 200 MB/s of nvidia-smi CSV). Writes a 64 MiB log of an
-// 8-GPU host (the columns people log: timestamp, hostname, index, name, utilization.gpu,
-// memory.used, memory.total, power.draw, with units) to a temporary file, then times reading it
-// and folding it into the idle analysis; also the parser alone, a gzip copy and Prometheus text.
+// Telemetry analysis throughput (target, doc/design.md: >= 200 MB/s of nvidia-smi CSV). Writes
+// a 64 MiB log of an 8-GPU host (the columns people log: timestamp, hostname, index, name,
+// utilization.gpu, memory.used, memory.total, power.draw, with units) to a temporary file, then
+// times reading it and folding it into the idle analysis; also the parser alone, a gzip copy and
+// Prometheus text.
 //   cmake -S . -B build-bench -DGPUADVISOR_BUILD_BENCH=ON && cmake --build build-bench --target
 //   idle_bench && build-bench/bench/idle_bench
 #include <benchmark/benchmark.h>

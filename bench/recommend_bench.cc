@@ -1,6 +1,6 @@
-// The recommendation engine over the embedded catalog (§10: a CLI run < 50 ms; >= 1 M candidate
-// evaluations per second per core). Reports configurations estimated and options priced per
-// second alongside the wall time of one Recommend() call.
+// The recommendation engine over the embedded catalog (targets, doc/design.md: a CLI run < 50 ms;
+// >= 1 M candidate evaluations per second per core). Reports configurations estimated and options
+// priced per second alongside the wall time of one Recommend() call.
 //   cmake -S . -B build-bench -DGPUADVISOR_BUILD_BENCH=ON && cmake --build build-bench --target
 //   recommend_bench build-bench/bench/recommend_bench
 #include <benchmark/benchmark.h>

@@ -1,4 +1,4 @@
-// Purchase options (PRODUCT.md §5): what an instance type costs in a region for a usage pattern
+// Purchase options (doc/recommend.md): what an instance type costs in a region for a usage pattern
 // under each way to pay — on-demand, spot with interruptions and checkpoints, reserved
 // instances, savings plans, capacity blocks — with the break-even utilisation of each
 // commitment against on-demand.

@@ -180,7 +180,8 @@ Result<Estimate> EstimateWorkload(const Workload& w, const Hardware& hw,
                                   const ParallelismRequest& request = {},
                                   EstimateMode mode = EstimateMode::kDetailed);
 
-// The contract's `estimate` JSON object (CLI-CONTRACT.md); non-applicable fields are null.
+// The contract's `estimate` JSON object (doc/formats.md, "estimate"); non-applicable fields are
+// null.
 nlohmann::ordered_json EstimateToJson(const Estimate& e);
 
 }  // namespace gpuadvisor

@@ -1,4 +1,4 @@
-// Idle and rightsizing analysis of GPU telemetry (PRODUCT.md §7, `gpuadvisor idle`).
+// Idle and rightsizing analysis of GPU telemetry (doc/cost-control.md, `gpuadvisor idle`).
 //
 // Samples (see telemetry.h) are folded per host and per GPU as they stream in: memory does not
 // grow with the number of samples (utilisation percentiles come from 0.1 %-wide histograms).

@@ -1,4 +1,4 @@
-// Launch specs (PRODUCT.md §8): turns a plan — an instance type, a count, a region and a purchase
+// Launch specs (doc/launch.md): turns a plan — an instance type, a count, a region and a purchase
 // option — into files a user can run: an `aws ec2 run-instances` input document with the shell
 // steps around it, a CloudFormation template, Terraform HCL or a SkyPilot task.
 //

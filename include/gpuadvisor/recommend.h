@@ -1,4 +1,4 @@
-// Recommendation (PRODUCT.md §6): for one workload, search instance type x instance count x
+// Recommendation (doc/recommend.md): for one workload, search instance type x instance count x
 // region x purchase option (x parallelism, chosen by the estimator) over the whole catalog, keep
 // the plans that fit and meet the constraints, rank them by an objective, and say why — for the
 // plans and for every family left out.
@@ -37,7 +37,7 @@ struct RecommendRequest {
   bool savings_levers = true;  // evaluate the guide's savings levers for top plans
 };
 
-// What one of the guide's savings levers would change for a plan (PRODUCT.md §6): the same
+// What one of the guide's savings levers would change for a plan (doc/recommend.md): the same
 // instance type re-estimated with the lever applied (possibly on fewer instances).
 struct SavingsLever {
   std::string lever;     // "fp8", "quantization-int8", "lora", "spot", "reserved-1y", ...

@@ -1,5 +1,5 @@
-// Fleet simulation (PRODUCT.md §7, `gpuadvisor simulate`): a request-rate trace replayed against
-// an autoscaled fleet of one serving instance type, with optional spot instances that are
+// Fleet simulation (doc/cost-control.md, `gpuadvisor simulate`): a request-rate trace replayed
+// against an autoscaled fleet of one serving instance type, with optional spot instances that are
 // interrupted at the rate of their spot-advisor band.
 //
 // Model (deterministic for a given seed). Time advances in the trace's steps; the load is

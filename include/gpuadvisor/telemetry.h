@@ -1,4 +1,4 @@
-// GPU telemetry readers (PRODUCT.md §7): every format users collect GPU utilisation in, read
+// GPU telemetry readers (doc/cost-control.md): every format users collect GPU utilisation in, read
 // into one stream of samples (host, GPU, time, utilisation, memory, power).
 //
 // Formats (detected from the content unless given):

@@ -1,6 +1,7 @@
-// The on-instance idle agent behind `gpuadvisor watch` (PRODUCT.md §7): samples GPU utilisation,
-// and after a stretch of idleness runs an action (stop / hibernate / terminate the instance via
-// the AWS CLI with the instance id from IMDSv2, or a shell command). Dry-run unless told.
+// The on-instance idle agent behind `gpuadvisor watch` (doc/cost-control.md): samples GPU
+// utilisation, and after a stretch of idleness runs an action (stop / hibernate / terminate the
+// instance via the AWS CLI with the instance id from IMDSv2, or a shell command). Dry-run unless
+// told.
 //
 // WatchState is the decision logic alone (pure, unit-tested); the sampling, IMDS and process
 // helpers below do the I/O.

@@ -2,7 +2,7 @@
 //
 // One description serves every front end. CLI flags, YAML/JSON workload files, HTTP bodies and
 // the Python module all go through SetWorkloadField(), which accepts the flag names of
-// CLI-CONTRACT.md without the leading dashes ("seq-len"; "seq_len" is accepted too). A Workload
+// doc/estimation.md without the leading dashes ("seq-len"; "seq_len" is accepted too). A Workload
 // is a plain value: cheap to copy, no pointers, safe to share read-only between threads.
 //
 // The model architecture comes from a preset (FindModelPreset), a Hugging Face config.json

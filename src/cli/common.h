@@ -1,5 +1,5 @@
 // What every subcommand shares: output options, catalog loading, number flags, and the single
-// place where library Status codes become exit codes (CLI-CONTRACT.md).
+// place where library Status codes become exit codes (README.md, doc/design.md).
 #ifndef GPUADVISOR_CLI_COMMON_H_
 #define GPUADVISOR_CLI_COMMON_H_
 
@@ -18,7 +18,7 @@
 
 namespace gpuadvisor::cli {
 
-// Exit codes (CLI-CONTRACT.md). Do not renumber.
+// Exit codes (README.md lists them for users). Do not renumber.
 constexpr int kExitOk = 0;
 constexpr int kExitNothingFound = 1;
 constexpr int kExitBadInput = 2;

@@ -1,6 +1,6 @@
-// The workload flags shared by `estimate` and `recommend` (CLI-CONTRACT.md, "Workload flags"):
-// one option per SetWorkloadField key, plus --workload FILE|-. The library does the parsing;
-// this only collects text.
+// The workload flags shared by `estimate` and `recommend` (doc/estimation.md, "Workload
+// description"): one option per SetWorkloadField key, plus --workload FILE|-. The library does the
+// parsing; this only collects text.
 #ifndef GPUADVISOR_CLI_WORKLOAD_FLAGS_H_
 #define GPUADVISOR_CLI_WORKLOAD_FLAGS_H_
 

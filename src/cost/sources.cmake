@@ -1,4 +1,4 @@
-# Purchase options and their costs (issue 4, PRODUCT.md §5).
+# Purchase options and their costs (issue 4; doc/recommend.md).
 set(GPUADVISOR_COST_SOURCES
   src/cost/pricing.cc
 )

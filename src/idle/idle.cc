@@ -452,32 +452,112 @@ struct IdleAnalyzer::Impl {
     return s < 2 * 3600 ? FormatFixed(s / 60, 0) + " min" : FormatFixed(s / 3600, 1) + " h";
   }
 
-  void Recommend(HostUsage& u, const InstanceType* type) const {
-    std::vector<IdleRecommendation> recs;
+  // Stop (mostly idle) or schedule (idle in stretches); none for a host in use.
+  static std::optional<IdleRecommendation> IdleLever(const HostUsage& u) {
     const double f = u.idle_fraction.value_or(0);
-    const bool priced = u.price.has_value();
-    const double usd = priced ? u.price->usd_per_hour : 0;
-    auto monthly = [&](double usd_per_hour, double share) -> std::optional<double> {
-      if (!priced) return std::nullopt;
-      return usd_per_hour * kHoursPerMonth * share;
-    };
+    std::optional<double> savings;
+    if (u.price) savings = Monthly(u.price->usd_per_hour, f);
+    const std::string idle_pct = FormatFixed(f * 100, 0) + "%";
+    if (f >= 0.9) {
+      return IdleRecommendation{"stop",
+                                "idle " + idle_pct + " of " + FormatFixed(u.hours_covered, 1) +
+                                    " h observed: stop or terminate it",
+                                "", std::nullopt, savings};
+    }
+    if (f >= 0.1 && u.idle_period_count > 0) {
+      return IdleRecommendation{"schedule",
+                                "idle " + idle_pct + " in " + std::to_string(u.idle_period_count) +
+                                    " stretch(es), longest " +
+                                    FormatFixed(u.longest_idle_hours, 1) +
+                                    " h: stop it when idle (gpuadvisor watch) or on a schedule",
+                                "", std::nullopt, savings};
+    }
+    return std::nullopt;
+  }
+
+  // The same GPU on a type with fewer of them, when fewer are ever busy at once.
+  // `usd`: the host's price per hour.
+  std::optional<IdleRecommendation> FewerGpus(const HostUsage& u, const InstanceType& type,
+                                              const GpuSpec& spec, double usd) const {
+    const int devices = type.accelerator.devices();
+    const int need = std::max(1, u.gpus_busy);
+    if (need >= devices) return std::nullopt;
+    const InstanceType* t = GuessType(spec, need, u.region, u.purchase, false);
+    if (t == nullptr) return std::nullopt;
+    std::optional<Price> p = PriceOf(*t, u.region, u.purchase);
+    if (t == &type || !p || p->usd_per_hour >= usd) return std::nullopt;
+    return IdleRecommendation{
+        "fewer-gpus",
+        std::to_string(need) + " of " + std::to_string(devices) + " GPUs busy at once: " +
+            type.name + " -> " + t->name + " ($" + FormatFixed(p->usd_per_hour, 2) + "/h)",
+        t->name, p->usd_per_hour, Monthly(usd - p->usd_per_hour, 1 - u.idle_fraction.value_or(0))};
+  }
+
+  // A smaller or cheaper GPU: memory of the busiest GPU + 20 %, compute of the busy GPUs at
+  // their p95 utilisation + 25 % (utilisation counts time a kernel ran, so this is generous).
+  std::optional<IdleRecommendation> SmallerGpu(const HostUsage& u, const InstanceType& type,
+                                               const GpuSpec& spec, double usd) const {
+    if (!u.mem_used_max_mib || !(Tflops(spec) > 0)) return std::nullopt;
+    const int need = std::max(1, u.gpus_busy);
+    double compute = 0;
+    for (const GpuUsage& g : u.gpu_usage) {
+      compute += Tflops(spec) * g.p95_util_pct.value_or(100) / 100.0;
+    }
+    compute *= 1.25;
+    const double mem_need = *u.mem_used_max_mib * 1.2;
+    const InstanceType* best = nullptr;
+    double best_price = usd;
+    for (const InstanceType& t : catalog->instance_types()) {
+      if (t.retired || t.accelerator.fractional()) continue;
+      const GpuSpec* g = catalog->GpuOf(t);
+      if (g == nullptr || g->model == spec.model || g->vendor != "NVIDIA") continue;
+      if (!SharesArchitecture(t, type)) continue;  // no x86 -> Graviton surprises
+      const int d = t.accelerator.devices();
+      if (d < need || !t.accelerator.memory_mib_each || *t.accelerator.memory_mib_each < mem_need ||
+          d * Tflops(*g) < compute) {
+        continue;
+      }
+      std::optional<Price> p = PriceOf(t, u.region, u.purchase);
+      if (p && p->usd_per_hour < best_price * 0.95) {
+        best = &t;
+        best_price = p->usd_per_hour;
+      }
+    }
+    if (best == nullptr) return std::nullopt;
+    const GpuSpec* g = catalog->GpuOf(*best);
+    return IdleRecommendation{
+        "smaller-gpu",
+        "peak " + FormatFixed(*u.mem_used_max_mib / 1024, 1) + " GiB and p95 " +
+            FormatFixed(u.p95_util_pct.value_or(0), 0) + "% fit " +
+            std::to_string(best->accelerator.devices()) + "x " + g->model + ": " + type.name +
+            " -> " + best->name + " ($" + FormatFixed(best_price, 2) + "/h)",
+        best->name, best_price, Monthly(usd - best_price, 1 - u.idle_fraction.value_or(0))};
+  }
+
+  // Spot for an on-demand host whose type has a cheaper spot price in its region.
+  static std::optional<IdleRecommendation> SpotOption(const HostUsage& u, const InstanceType& type,
+                                                      double usd) {
+    if (u.purchase != PurchaseKind::kOnDemand) return std::nullopt;
+    const RegionOffer* r = type.FindRegion(u.region);
+    if (r == nullptr || !r->spot || r->spot->usd_per_hour >= usd) return std::nullopt;
+    std::string band = r->spot_band ? " (interruptions " + r->spot_band->label + "/month)" : "";
+    return IdleRecommendation{
+        "spot",
+        "if the work tolerates interruptions: spot at $" + FormatFixed(r->spot->usd_per_hour, 2) +
+            "/h" + band,
+        type.name, r->spot->usd_per_hour,
+        Monthly(usd - r->spot->usd_per_hour, 1 - u.idle_fraction.value_or(0))};
+  }
+
+  // Sets u.recommendation (the first lever) and u.alternatives (the others).
+  void Recommend(HostUsage& u, const InstanceType* type) const {
     if (u.status == DataStatus::kInsufficientData) {
       u.recommendation = {"collect-more", u.status_reason, "", std::nullopt, std::nullopt};
       return;
     }
-    const std::string idle_pct = FormatFixed(f * 100, 0) + "%";
-    if (f >= 0.9) {
-      recs.push_back({"stop",
-                      "idle " + idle_pct + " of " + FormatFixed(u.hours_covered, 1) +
-                          " h observed: stop or terminate it",
-                      "", std::nullopt, monthly(usd, f)});
-    } else if (f >= 0.1 && u.idle_period_count > 0) {
-      recs.push_back({"schedule",
-                      "idle " + idle_pct + " in " + std::to_string(u.idle_period_count) +
-                          " stretch(es), longest " + FormatFixed(u.longest_idle_hours, 1) +
-                          " h: stop it when idle (gpuadvisor watch) or on a schedule",
-                      "", std::nullopt, monthly(usd, f)});
-    }
+    const double f = u.idle_fraction.value_or(0);
+    std::vector<IdleRecommendation> recs;
+    if (std::optional<IdleRecommendation> r = IdleLever(u)) recs.push_back(std::move(*r));
     if (u.status == DataStatus::kCollectMore) {
       // Hours of data say nothing about next week's peak: idleness only, no other type.
       if (recs.empty()) {
@@ -486,7 +566,7 @@ struct IdleAnalyzer::Impl {
       u.recommendation = recs.front();
       return;
     }
-    if (type == nullptr || !priced) {
+    if (type == nullptr || !u.price) {
       if (recs.empty()) {
         recs.push_back({"keep", "in use " + FormatFixed((1 - f) * 100, 0) + "% of the time", "",
                         std::nullopt, std::nullopt});
@@ -495,75 +575,16 @@ struct IdleAnalyzer::Impl {
       u.alternatives.assign(recs.begin() + 1, recs.end());
       return;
     }
-    const GpuSpec* spec = catalog->GpuOf(*type);
-    const int devices = type->accelerator.devices();
-    const int need = std::max(1, u.gpus_busy);
-    const double busy_share = 1 - f;
-    if (spec != nullptr && need < devices) {
-      if (const InstanceType* t = GuessType(*spec, need, u.region, u.purchase, false)) {
-        std::optional<Price> p = PriceOf(*t, u.region, u.purchase);
-        if (t != type && p && p->usd_per_hour < usd) {
-          recs.push_back({"fewer-gpus",
-                          std::to_string(need) + " of " + std::to_string(devices) +
-                              " GPUs busy at once: " + type->name + " -> " + t->name + " ($" +
-                              FormatFixed(p->usd_per_hour, 2) + "/h)",
-                          t->name, p->usd_per_hour, Monthly(usd - p->usd_per_hour, busy_share)});
-        }
-      }
-    }
-    // A smaller or cheaper GPU: memory of the busiest GPU + 20 %, compute of the busy GPUs at
-    // their p95 utilisation + 25 % (utilisation counts time a kernel ran, so this is generous).
-    if (spec != nullptr && u.mem_used_max_mib && Tflops(*spec) > 0) {
-      double compute = 0;
-      for (const GpuUsage& g : u.gpu_usage) {
-        compute += Tflops(*spec) * g.p95_util_pct.value_or(100) / 100.0;
-      }
-      compute *= 1.25;
-      const double mem_need = *u.mem_used_max_mib * 1.2;
-      const InstanceType* best = nullptr;
-      double best_price = usd;
-      for (const InstanceType& t : catalog->instance_types()) {
-        if (t.retired || t.accelerator.fractional()) continue;
-        const GpuSpec* g = catalog->GpuOf(t);
-        if (g == nullptr || g->model == spec->model || g->vendor != "NVIDIA") continue;
-        if (!SharesArchitecture(t, *type)) continue;  // no x86 -> Graviton surprises
-        const int d = t.accelerator.devices();
-        if (d < need || !t.accelerator.memory_mib_each ||
-            *t.accelerator.memory_mib_each < mem_need || d * Tflops(*g) < compute) {
-          continue;
-        }
-        std::optional<Price> p = PriceOf(t, u.region, u.purchase);
-        if (p && p->usd_per_hour < best_price * 0.95) {
-          best = &t;
-          best_price = p->usd_per_hour;
-        }
-      }
-      if (best != nullptr) {
-        const GpuSpec* g = catalog->GpuOf(*best);
-        recs.push_back({"smaller-gpu",
-                        "peak " + FormatFixed(*u.mem_used_max_mib / 1024, 1) + " GiB and p95 " +
-                            FormatFixed(u.p95_util_pct.value_or(0), 0) + "% fit " +
-                            std::to_string(best->accelerator.devices()) + "x " + g->model + ": " +
-                            type->name + " -> " + best->name + " ($" + FormatFixed(best_price, 2) +
-                            "/h)",
-                        best->name, best_price, Monthly(usd - best_price, busy_share)});
-      }
+    const double usd = u.price->usd_per_hour;
+    if (const GpuSpec* spec = catalog->GpuOf(*type)) {
+      if (auto r = FewerGpus(u, *type, *spec, usd)) recs.push_back(std::move(*r));
+      if (auto r = SmallerGpu(u, *type, *spec, usd)) recs.push_back(std::move(*r));
     }
     std::sort(recs.begin(), recs.end(),
               [](const IdleRecommendation& a, const IdleRecommendation& b) {
                 return a.savings_usd_per_month.value_or(0) > b.savings_usd_per_month.value_or(0);
               });
-    if (u.purchase == PurchaseKind::kOnDemand) {
-      const RegionOffer* r = type->FindRegion(u.region);
-      if (r != nullptr && r->spot && r->spot->usd_per_hour < usd) {
-        std::string band = r->spot_band ? " (interruptions " + r->spot_band->label + "/month)" : "";
-        recs.push_back({"spot",
-                        "if the work tolerates interruptions: spot at $" +
-                            FormatFixed(r->spot->usd_per_hour, 2) + "/h" + band,
-                        type->name, r->spot->usd_per_hour,
-                        Monthly(usd - r->spot->usd_per_hour, busy_share)});
-      }
-    }
+    if (auto r = SpotOption(u, *type, usd)) recs.push_back(std::move(*r));
     if (recs.empty()) {
       recs.push_back({"keep", "busy " + FormatFixed((1 - f) * 100, 0) + "% of the time", "",
                       std::nullopt, std::nullopt});
@@ -574,7 +595,7 @@ struct IdleAnalyzer::Impl {
     }
   }
 
-  Result<IdleReport> Finish(const std::vector<InventoryEntry>& inventory) {
+  Status ValidateOptions() const {
     if (!(o.idle_threshold_pct >= 0 && o.idle_threshold_pct <= 100)) {
       return Status::InvalidArgument("--idle-threshold: expected a percentage, 0 to 100");
     }
@@ -584,6 +605,185 @@ struct IdleAnalyzer::Impl {
     if (!(o.min_rightsizing_span_s >= 0)) {
       return Status::InvalidArgument("--min-rightsizing-span: expected a non-negative duration");
     }
+    return Status::OK();
+  }
+
+  // One GPU's figures; closes its idle tracker.
+  static GpuUsage SummarizeGpu(GpuState& g) {
+    g.tracker.Finish();
+    GpuUsage gu;
+    gu.index = g.index;
+    gu.uuid = g.uuid;
+    gu.name = g.name;
+    gu.samples = g.samples;
+    gu.hours_covered = g.tracker.covered_s / 3600;
+    if (g.util.count() > 0) {
+      gu.avg_util_pct = g.util_sum / static_cast<double>(g.util.count());
+      gu.p95_util_pct = g.util.Percentile(0.95);
+    }
+    if (g.mem_n > 0) {
+      gu.mem_used_avg_mib = g.mem_sum / static_cast<double>(g.mem_n);
+      gu.mem_used_max_mib = g.mem_max;
+    }
+    if (g.mem_total >= 0) gu.mem_total_mib = g.mem_total;
+    if (g.power_n > 0) gu.avg_power_w = g.power_sum / static_cast<double>(g.power_n);
+    gu.idle_hours = g.tracker.idle_s / 3600;
+    if (g.tracker.covered_s > 0) gu.idle_fraction = g.tracker.idle_s / g.tracker.covered_s;
+    return gu;
+  }
+
+  // The smallest number of busy GPUs that covers 99 % of the ticks (`busy_hist`: ticks by
+  // number of busy GPUs).
+  static int BusyGpusP99(const std::vector<uint64_t>& busy_hist) {
+    uint64_t ticks = 0, seen = 0;
+    for (uint64_t c : busy_hist) ticks += c;
+    for (size_t k = 0; k < busy_hist.size(); ++k) {
+      seen += busy_hist[k];
+      if (static_cast<double>(seen) >= 0.99 * static_cast<double>(ticks)) {
+        return static_cast<int>(k);
+      }
+    }
+    return 0;
+  }
+
+  // Host utilisation from its ticks; without timed samples, from the GPUs' pooled histogram
+  // `all` (every GPU counted busy).
+  static void SetHostUtilisation(const HostState& h, const Histogram& all, HostUsage& u) {
+    if (h.tick_util.count() > 0) {
+      u.avg_util_pct = h.tick_util.Mean();
+      u.p95_util_pct = h.tick_util.Percentile(0.95);
+      u.gpus_busy = BusyGpusP99(h.busy_hist);
+    } else if (all.count() > 0) {
+      double sum = 0;
+      for (const GpuUsage& g : u.gpu_usage) sum += g.avg_util_pct.value_or(0);
+      u.avg_util_pct = sum / u.gpus;
+      u.p95_util_pct = all.Percentile(0.95);
+      u.gpus_busy = u.gpus;
+    }
+  }
+
+  // The host's usage figures (no type, price, verdict yet); closes its trackers and sorts its
+  // GPUs by index.
+  HostUsage SummarizeHost(HostState& h) {
+    CloseTick(h);
+    h.tracker.Finish();
+    HostUsage u;
+    u.host = h.host;
+    u.samples = h.samples;
+    u.first_s = h.first_t;
+    u.last_s = h.last_t;
+    u.gpus = static_cast<int>(h.gpus.size());
+    std::sort(h.gpus.begin(), h.gpus.end(),
+              [](const GpuState& a, const GpuState& b) { return a.index < b.index; });
+    Histogram all;
+    double gpu_idle_s = 0;
+    for (GpuState& g : h.gpus) {
+      GpuUsage gu = SummarizeGpu(g);
+      gpu_idle_s += g.tracker.idle_s;
+      all.Merge(g.util);
+      if (u.gpu_name.empty()) u.gpu_name = g.name;
+      if (gu.mem_used_max_mib) {
+        u.mem_used_max_mib = std::max(u.mem_used_max_mib.value_or(0), *gu.mem_used_max_mib);
+      }
+      if (gu.mem_total_mib) u.mem_total_mib = gu.mem_total_mib;
+      u.gpu_usage.push_back(std::move(gu));
+    }
+    u.hours_covered = h.tracker.covered_s / 3600;
+    u.idle_hours = h.tracker.idle_s / 3600;
+    if (h.tracker.covered_s > 0) u.idle_fraction = h.tracker.idle_s / h.tracker.covered_s;
+    u.idle_periods = h.tracker.periods;
+    u.idle_period_count = h.tracker.count;
+    u.longest_idle_hours = h.tracker.longest_s / 3600;
+    u.gpu_idle_hours = std::max(0.0, gpu_idle_s - u.gpus * h.tracker.idle_s) / 3600;
+    SetHostUtilisation(h, all, u);
+    return u;
+  }
+
+  // Instance type from the inventory entry `inv` (may be null); sets u.region and u.purchase.
+  const InstanceType* InventoryType(const InventoryEntry& inv, HostUsage& u,
+                                    std::vector<std::string>& warnings) const {
+    const InstanceType* type = catalog->FindInstanceType(inv.instance_type);
+    if (!inv.region.empty()) u.region = inv.region;
+    if (inv.purchase) u.purchase = *inv.purchase;
+    if (type != nullptr && type->accelerator.devices() != u.gpus) {
+      warnings.push_back(u.host + ": the inventory says " + type->name + " (" +
+                         std::to_string(type->accelerator.devices()) +
+                         " GPUs) but the telemetry shows " + std::to_string(u.gpus));
+    }
+    return type;
+  }
+
+  // Without an inventory entry: the cheapest type with the host's GPU model and count (else at
+  // least that count); sets u.type_guessed and u.type_note.
+  const InstanceType* GuessHostType(HostUsage& u) const {
+    const GpuSpec* spec = MatchGpu(u.gpu_name);
+    if (spec == nullptr) {
+      u.type_note = u.gpu_name.empty() ? "no GPU name in the telemetry; name the type in "
+                                         "--inventory"
+                                       : "GPU \"" + u.gpu_name +
+                                             "\" is not in the catalog; name the type in "
+                                             "--inventory";
+      return nullptr;
+    }
+    const InstanceType* type = GuessType(*spec, u.gpus, u.region, u.purchase, true);
+    if (type == nullptr) type = GuessType(*spec, u.gpus, u.region, u.purchase, false);
+    u.type_guessed = type != nullptr;
+    u.type_note = type != nullptr ? "guessed from " + std::to_string(u.gpus) + "x " + u.gpu_name +
+                                        ": the cheapest type with that GPU and count; name it in "
+                                        "--inventory"
+                                  : "no priced type with " + std::to_string(u.gpus) + "x " +
+                                        spec->model + " in " + u.region;
+    return type;
+  }
+
+  // Sets u.instance_type and u.price for `type` (null: unknown), warning when either is missing.
+  void PriceHost(const InstanceType* type, HostUsage& u, std::vector<std::string>& warnings) const {
+    if (type == nullptr) {
+      warnings.push_back(u.host + ": instance type unknown (" + u.type_note + ")");
+      return;
+    }
+    u.instance_type = type->name;
+    u.price = PriceOf(*type, u.region, u.purchase);
+    if (!u.price) {
+      warnings.push_back(u.host + ": no " + PurchaseKindName(u.purchase) + " price for " +
+                         type->name + " in " + u.region + "; wasted dollars unknown");
+    }
+  }
+
+  // Dollars spent while idle: the whole host's idle hours, plus single GPUs idling while the
+  // host worked at a per-GPU share of the price.
+  static std::optional<double> WastedUsd(const HostUsage& u, const InstanceType* type) {
+    if (!u.price || !u.idle_fraction) return std::nullopt;
+    const double per_gpu = u.price->usd_per_hour / std::max(1, type->accelerator.devices());
+    return u.price->usd_per_hour * u.idle_hours + per_gpu * u.gpu_idle_hours;
+  }
+
+  void WarnInventoryWithoutTelemetry(const std::vector<InventoryEntry>& inventory,
+                                     std::vector<std::string>& warnings) const {
+    for (const InventoryEntry& e : inventory) {
+      if (host_index.count(e.host) == 0) {
+        bool found = false;
+        for (const HostState& h : hosts) found |= Lower(h.host) == Lower(e.host);
+        if (!found) warnings.push_back("inventory host " + e.host + " has no telemetry");
+      }
+    }
+  }
+
+  // Largest monthly saving first, then most dollars wasted, then by name.
+  static void SortHosts(std::vector<HostUsage>& hosts) {
+    std::stable_sort(hosts.begin(), hosts.end(), [](const HostUsage& a, const HostUsage& b) {
+      const double sa = a.recommendation.savings_usd_per_month.value_or(0);
+      const double sb = b.recommendation.savings_usd_per_month.value_or(0);
+      if (sa != sb) return sa > sb;
+      if (a.wasted_usd.value_or(0) != b.wasted_usd.value_or(0)) {
+        return a.wasted_usd.value_or(0) > b.wasted_usd.value_or(0);
+      }
+      return a.host < b.host;
+    });
+  }
+
+  Result<IdleReport> Finish(const std::vector<InventoryEntry>& inventory) {
+    GPUADVISOR_RETURN_IF_ERROR(ValidateOptions());
     if (samples == 0) return Status::NoResult("no GPU samples in the telemetry");
     IdleReport rep;
     rep.options = o;
@@ -591,142 +791,24 @@ struct IdleAnalyzer::Impl {
     std::unordered_map<std::string, const InventoryEntry*> inv;
     for (const InventoryEntry& e : inventory) inv[Lower(e.host)] = &e;
     for (HostState& h : hosts) {
-      CloseTick(h);
-      h.tracker.Finish();
-      HostUsage u;
-      u.host = h.host;
-      u.samples = h.samples;
-      u.first_s = h.first_t;
-      u.last_s = h.last_t;
-      u.gpus = static_cast<int>(h.gpus.size());
-      std::sort(h.gpus.begin(), h.gpus.end(),
-                [](const GpuState& a, const GpuState& b) { return a.index < b.index; });
-      Histogram all;
-      double gpu_idle_s = 0;
-      for (GpuState& g : h.gpus) {
-        g.tracker.Finish();
-        GpuUsage gu;
-        gu.index = g.index;
-        gu.uuid = g.uuid;
-        gu.name = g.name;
-        gu.samples = g.samples;
-        gu.hours_covered = g.tracker.covered_s / 3600;
-        if (g.util.count() > 0) {
-          gu.avg_util_pct = g.util_sum / static_cast<double>(g.util.count());
-          gu.p95_util_pct = g.util.Percentile(0.95);
-        }
-        if (g.mem_n > 0) {
-          gu.mem_used_avg_mib = g.mem_sum / static_cast<double>(g.mem_n);
-          gu.mem_used_max_mib = g.mem_max;
-        }
-        if (g.mem_total >= 0) gu.mem_total_mib = g.mem_total;
-        if (g.power_n > 0) gu.avg_power_w = g.power_sum / static_cast<double>(g.power_n);
-        gu.idle_hours = g.tracker.idle_s / 3600;
-        if (g.tracker.covered_s > 0) gu.idle_fraction = g.tracker.idle_s / g.tracker.covered_s;
-        gpu_idle_s += g.tracker.idle_s;
-        all.Merge(g.util);
-        if (u.gpu_name.empty()) u.gpu_name = g.name;
-        if (gu.mem_used_max_mib) {
-          u.mem_used_max_mib = std::max(u.mem_used_max_mib.value_or(0), *gu.mem_used_max_mib);
-        }
-        if (gu.mem_total_mib) u.mem_total_mib = gu.mem_total_mib;
-        u.gpu_usage.push_back(std::move(gu));
-      }
-      u.hours_covered = h.tracker.covered_s / 3600;
-      u.idle_hours = h.tracker.idle_s / 3600;
-      if (h.tracker.covered_s > 0) u.idle_fraction = h.tracker.idle_s / h.tracker.covered_s;
-      u.idle_periods = h.tracker.periods;
-      u.idle_period_count = h.tracker.count;
-      u.longest_idle_hours = h.tracker.longest_s / 3600;
-      u.gpu_idle_hours = std::max(0.0, gpu_idle_s - u.gpus * h.tracker.idle_s) / 3600;
-      if (h.tick_util.count() > 0) {
-        u.avg_util_pct = h.tick_util.Mean();
-        u.p95_util_pct = h.tick_util.Percentile(0.95);
-        uint64_t ticks = 0, seen = 0;
-        for (uint64_t c : h.busy_hist) ticks += c;
-        for (size_t k = 0; k < h.busy_hist.size(); ++k) {
-          seen += h.busy_hist[k];
-          if (static_cast<double>(seen) >= 0.99 * static_cast<double>(ticks)) {
-            u.gpus_busy = static_cast<int>(k);
-            break;
-          }
-        }
-      } else if (all.count() > 0) {
-        double sum = 0;
-        for (const GpuUsage& g : u.gpu_usage) sum += g.avg_util_pct.value_or(0);
-        u.avg_util_pct = sum / u.gpus;
-        u.p95_util_pct = all.Percentile(0.95);
-        u.gpus_busy = u.gpus;
-      }
-      // Instance type: the inventory, else a guess from the GPU model and count.
-      const InstanceType* type = nullptr;
+      HostUsage u = SummarizeHost(h);
       u.region = o.region;
       u.purchase = o.purchase;
+      // Instance type: the inventory, else a guess from the GPU model and count.
       auto it = inv.find(Lower(h.host));
-      if (it != inv.end()) {
-        type = catalog->FindInstanceType(it->second->instance_type);
-        if (!it->second->region.empty()) u.region = it->second->region;
-        if (it->second->purchase) u.purchase = *it->second->purchase;
-        if (type != nullptr && type->accelerator.devices() != u.gpus) {
-          rep.warnings.push_back(h.host + ": the inventory says " + type->name + " (" +
-                                 std::to_string(type->accelerator.devices()) +
-                                 " GPUs) but the telemetry shows " + std::to_string(u.gpus));
-        }
-      } else if (const GpuSpec* spec = MatchGpu(u.gpu_name)) {
-        type = GuessType(*spec, u.gpus, u.region, u.purchase, true);
-        if (type == nullptr) type = GuessType(*spec, u.gpus, u.region, u.purchase, false);
-        u.type_guessed = type != nullptr;
-        u.type_note = type != nullptr
-                          ? "guessed from " + std::to_string(u.gpus) + "x " + u.gpu_name +
-                                ": the cheapest type with that GPU and count; name it in "
-                                "--inventory"
-                          : "no priced type with " + std::to_string(u.gpus) + "x " + spec->model +
-                                " in " + u.region;
-      } else {
-        u.type_note = u.gpu_name.empty() ? "no GPU name in the telemetry; name the type in "
-                                           "--inventory"
-                                         : "GPU \"" + u.gpu_name +
-                                               "\" is not in the catalog; name the type in "
-                                               "--inventory";
-      }
-      if (type != nullptr) {
-        u.instance_type = type->name;
-        u.price = PriceOf(*type, u.region, u.purchase);
-        if (!u.price) {
-          rep.warnings.push_back(h.host + ": no " + PurchaseKindName(u.purchase) + " price for " +
-                                 type->name + " in " + u.region + "; wasted dollars unknown");
-        }
-      } else {
-        rep.warnings.push_back(h.host + ": instance type unknown (" + u.type_note + ")");
-      }
+      const InstanceType* type =
+          it != inv.end() ? InventoryType(*it->second, u, rep.warnings) : GuessHostType(u);
+      PriceHost(type, u, rep.warnings);
       SetDataStatus(u);
-      if (u.price && u.idle_fraction) {
-        const double per_gpu = u.price->usd_per_hour / std::max(1, type->accelerator.devices());
-        u.wasted_usd = u.price->usd_per_hour * u.idle_hours + per_gpu * u.gpu_idle_hours;
-        rep.total_wasted_usd += *u.wasted_usd;
-      }
+      u.wasted_usd = WastedUsd(u, type);
+      rep.total_wasted_usd += u.wasted_usd.value_or(0);
       Recommend(u, type);
       rep.total_savings_usd_per_month += u.recommendation.savings_usd_per_month.value_or(0);
       rep.hours_covered = std::max(rep.hours_covered, u.hours_covered);
       rep.hosts.push_back(std::move(u));
     }
-    for (const InventoryEntry& e : inventory) {
-      if (host_index.count(e.host) == 0) {
-        bool found = false;
-        for (const HostState& h : hosts) found |= Lower(h.host) == Lower(e.host);
-        if (!found) rep.warnings.push_back("inventory host " + e.host + " has no telemetry");
-      }
-    }
-    std::stable_sort(rep.hosts.begin(), rep.hosts.end(),
-                     [](const HostUsage& a, const HostUsage& b) {
-                       const double sa = a.recommendation.savings_usd_per_month.value_or(0);
-                       const double sb = b.recommendation.savings_usd_per_month.value_or(0);
-                       if (sa != sb) return sa > sb;
-                       if (a.wasted_usd.value_or(0) != b.wasted_usd.value_or(0)) {
-                         return a.wasted_usd.value_or(0) > b.wasted_usd.value_or(0);
-                       }
-                       return a.host < b.host;
-                     });
+    WarnInventoryWithoutTelemetry(inventory, rep.warnings);
+    SortHosts(rep.hosts);
     return rep;
   }
 };

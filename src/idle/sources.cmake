@@ -1,4 +1,4 @@
-# Idle and rightsizing analysis (issue 6, PRODUCT.md §7).
+# Idle and rightsizing analysis (issue 6; doc/cost-control.md).
 set(GPUADVISOR_IDLE_SOURCES
   src/idle/idle.cc
 )

@@ -1,5 +1,6 @@
-// The JSON objects (CLI-CONTRACT.md: instances, show, gpus, catalog info) and human tables for
-// catalog results. The CLI, the HTTP server and the Python module all emit these same objects.
+// The JSON objects (doc/formats.md, "Command JSON": instances, show, gpus, catalog info) and human
+// tables for catalog results. The CLI, the HTTP server and the Python module all emit these same
+// objects.
 #ifndef GPUADVISOR_IO_CATALOG_VIEWS_H_
 #define GPUADVISOR_IO_CATALOG_VIEWS_H_
 

@@ -1,4 +1,4 @@
-// JSON object (CLI-CONTRACT.md `recommend`), table and SVG chart for a Recommendation.
+// JSON object (doc/formats.md, `recommend`), table and SVG chart for a Recommendation.
 #ifndef GPUADVISOR_IO_RECOMMEND_VIEWS_H_
 #define GPUADVISOR_IO_RECOMMEND_VIEWS_H_
 

@@ -1,4 +1,4 @@
-// ReadPlanJson: a plan as `recommend --json` writes it (CLI-CONTRACT.md, "recommend").
+// ReadPlanJson: a plan as `recommend --json` writes it (doc/formats.md, "recommend").
 #include <nlohmann/json.hpp>
 #include <string>
 

@@ -1,4 +1,4 @@
-# Launch specs (issue 7, PRODUCT.md §8).
+# Launch specs (issue 7; doc/launch.md).
 set(GPUADVISOR_LAUNCH_SOURCES
   src/launch/launch.cc
   src/launch/plan_file.cc

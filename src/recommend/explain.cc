@@ -327,27 +327,104 @@ Plan MakePlan(const Catalog& catalog, const Workload& w, const std::vector<Candi
   return p;
 }
 
+namespace {
+
+// "us-east-1, us-west-2", or "any of the N requested regions" past three.
+std::string RegionsPhrase(const std::vector<std::string>& regions) {
+  if (regions.size() > 3) {
+    return "any of the " + std::to_string(regions.size()) + " requested regions";
+  }
+  std::string where;
+  for (const std::string& r : regions) where += (where.empty() ? "" : ", ") + r;
+  return where;
+}
+
+// Most informative first: constraints the user set, then memory and serving capacity, then
+// what the hardware cannot do, then availability. Within a category, catalog order.
+struct RejectionLine {
+  int category;
+  const InstanceType* type;
+  std::string reason;
+  double value = 0;  // deadline/budget misses: the best time or cost, merged by family
+};
+
+// Why type `t` (not retired, not feasible) was rejected; `where`: the regions phrase.
+RejectionLine ClassifyRejection(const InstanceType* t, const TypeOutcome& o,
+                                const std::string& where) {
+  int category = 0;
+  double value = 0;
+  std::string reason;
+  if (!o.hard_reason.empty()) {
+    category = 3;
+    reason = o.hard_reason;
+    for (const char* prefix : {"task: ", "precision: ", "--instance: "}) {
+      if (StartsWith(reason, prefix)) reason = reason.substr(std::string(prefix).size());
+    }
+  } else if (o.min_needed_gib > 0 && !o.feasible_estimate) {
+    category = 1;
+    reason = "needs " + FormatFixed(o.min_needed_gib, 1) + " GiB per device even on " +
+             std::to_string(o.max_count_tried) + " instance(s); " + t->accelerator.model + " has " +
+             FormatFixed(o.device_gib, 1);
+  } else if (o.targets_missed_at > 0 && !o.feasible_estimate) {
+    category = 2;
+    reason = o.demand_missed ? "cannot keep up with the request rate on up to " +
+                                   std::to_string(o.targets_missed_at) + " instance(s)"
+                             : "misses the latency targets";
+  } else if (!o.offered) {
+    category = 4;
+    reason = "not offered in " + where;
+  } else if (o.fastest_hours > 0) {
+    reason = "misses the deadline";
+    value = o.fastest_hours;
+  } else if (o.cheapest_usd > 0) {
+    reason = "over budget";
+    value = o.cheapest_usd;
+  } else if (o.gpu_cap > 0) {
+    category = 1;
+    reason = "more GPUs per instance than --max-gpus " + std::to_string(o.gpu_cap);
+  } else if (!o.other_reason.empty()) {
+    category = 3;
+    reason = o.other_reason;
+  } else {
+    category = 4;
+    reason = "no price for the requested purchase options in " + where;
+  }
+  return {category, t, reason, value};
+}
+
+// One rejection for lines [i, j) of one family and reason: "g4dn.* (6 sizes)" when they are
+// all of the family's `family_size` sizes, else the names; a deadline or budget miss states
+// the family's best figure.
+Rejection MergeRejections(const std::vector<RejectionLine>& lines, size_t i, size_t j,
+                          int family_size, const RecommendRequest& req) {
+  const int n = static_cast<int>(j - i);
+  double best = lines[i].value;
+  for (size_t k = i; k < j; ++k) best = std::min(best, lines[k].value);
+  std::string reason = lines[i].reason;
+  if (reason == "misses the deadline") {
+    reason += ": fastest " + Hours(best) + " (deadline " + Hours(*req.deadline_hours) + ")";
+  } else if (reason == "over budget") {
+    reason += ": cheapest " + Usd(best) + " (budget " + Usd(*req.budget_usd) + ")";
+  }
+  std::string who = lines[i].type->name;
+  if (n > 1 && n == family_size) {
+    who = lines[i].type->family + ".* (" + std::to_string(n) + " sizes)";
+  } else {
+    for (size_t k = i + 1; k < j; ++k) who += ", " + lines[k].type->name;
+  }
+  return {who, reason};
+}
+
+}  // namespace
+
 std::vector<Rejection> Rejections(
     const std::vector<std::pair<const InstanceType*, TypeOutcome>>& outcomes,
     const std::vector<std::string>& regions, const RecommendRequest& req,
     const std::vector<Candidate>& feasible) {
   std::set<const InstanceType*> ok;
   for (const Candidate& c : feasible) ok.insert(c.type);
-  std::string where = regions.size() <= 3
-                          ? ""
-                          : "any of the " + std::to_string(regions.size()) + " requested regions";
-  if (where.empty()) {
-    for (const std::string& r : regions) where += (where.empty() ? "" : ", ") + r;
-  }
-  // Most informative first: constraints the user set, then memory and serving capacity, then
-  // what the hardware cannot do, then availability. Within a category, catalog order.
-  struct Line {
-    int category;
-    const InstanceType* type;
-    std::string reason;
-    double value = 0;  // deadline/budget misses: the best time or cost, merged by family
-  };
-  std::vector<Line> lines;
+  const std::string where = RegionsPhrase(regions);
+  std::vector<RejectionLine> lines;
   std::vector<std::string> retired;
   for (const auto& [t, o] : outcomes) {
     if (ok.count(t)) continue;
@@ -355,48 +432,11 @@ std::vector<Rejection> Rejections(
       retired.push_back(t->name);
       continue;
     }
-    int category = 0;
-    double value = 0;
-    std::string reason;
-    if (!o.hard_reason.empty()) {
-      category = 3;
-      reason = o.hard_reason;
-      for (const char* prefix : {"task: ", "precision: ", "--instance: "}) {
-        if (StartsWith(reason, prefix)) reason = reason.substr(std::string(prefix).size());
-      }
-    } else if (o.min_needed_gib > 0 && !o.feasible_estimate) {
-      category = 1;
-      reason = "needs " + FormatFixed(o.min_needed_gib, 1) + " GiB per device even on " +
-               std::to_string(o.max_count_tried) + " instance(s); " + t->accelerator.model +
-               " has " + FormatFixed(o.device_gib, 1);
-    } else if (o.targets_missed_at > 0 && !o.feasible_estimate) {
-      category = 2;
-      reason = o.demand_missed ? "cannot keep up with the request rate on up to " +
-                                     std::to_string(o.targets_missed_at) + " instance(s)"
-                               : "misses the latency targets";
-    } else if (!o.offered) {
-      category = 4;
-      reason = "not offered in " + where;
-    } else if (o.fastest_hours > 0) {
-      reason = "misses the deadline";
-      value = o.fastest_hours;
-    } else if (o.cheapest_usd > 0) {
-      reason = "over budget";
-      value = o.cheapest_usd;
-    } else if (o.gpu_cap > 0) {
-      category = 1;
-      reason = "more GPUs per instance than --max-gpus " + std::to_string(o.gpu_cap);
-    } else if (!o.other_reason.empty()) {
-      category = 3;
-      reason = o.other_reason;
-    } else {
-      category = 4;
-      reason = "no price for the requested purchase options in " + where;
-    }
-    lines.push_back({category, t, reason, value});
+    lines.push_back(ClassifyRejection(t, o, where));
   }
-  std::stable_sort(lines.begin(), lines.end(),
-                   [](const Line& a, const Line& b) { return a.category < b.category; });
+  std::stable_sort(lines.begin(), lines.end(), [](const RejectionLine& a, const RejectionLine& b) {
+    return a.category < b.category;
+  });
   // Merge the sizes of one family that share a reason: "g4dn.* (6 sizes): ...".
   std::map<std::string, int> family_sizes;
   for (const auto& [t, o] : outcomes) family_sizes[t->family] += o.retired ? 0 : 1;
@@ -407,22 +447,7 @@ std::vector<Rejection> Rejections(
            lines[j].reason == lines[i].reason) {
       ++j;
     }
-    const int n = static_cast<int>(j - i);
-    double best = lines[i].value;
-    for (size_t k = i; k < j; ++k) best = std::min(best, lines[k].value);
-    std::string reason = lines[i].reason;
-    if (reason == "misses the deadline") {
-      reason += ": fastest " + Hours(best) + " (deadline " + Hours(*req.deadline_hours) + ")";
-    } else if (reason == "over budget") {
-      reason += ": cheapest " + Usd(best) + " (budget " + Usd(*req.budget_usd) + ")";
-    }
-    std::string who = lines[i].type->name;
-    if (n > 1 && n == family_sizes[lines[i].type->family]) {
-      who = lines[i].type->family + ".* (" + std::to_string(n) + " sizes)";
-    } else {
-      for (size_t k = i + 1; k < j; ++k) who += ", " + lines[k].type->name;
-    }
-    out.push_back({who, reason});
+    out.push_back(MergeRejections(lines, i, j, family_sizes[lines[i].type->family], req));
     i = j;
   }
   if (!retired.empty()) {

@@ -1,4 +1,4 @@
-// Savings levers for a plan (PRODUCT.md §6): FP8 training, weight quantisation for serving,
+// Savings levers for a plan (doc/recommend.md): FP8 training, weight quantisation for serving,
 // LoRA instead of full fine-tuning, spot with checkpoints, a 1-year reservation for services.
 // Each lever re-estimates the same instance type with the lever applied, on the plan's instance
 // count or fewer, so "int8 weights fit one instance instead of two" shows up as such.

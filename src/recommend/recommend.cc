@@ -230,7 +230,7 @@ std::vector<Candidate> ParetoFront(const std::vector<Candidate>& ranked) {
 }
 
 // When the top plan rests on an estimate below high confidence, the best-ranked plan whose
-// estimate is of high confidence goes beside it (PRODUCT.md §6: say how sure the answer is).
+// estimate is of high confidence goes beside it (doc/recommend.md: an answer says how sure it is).
 void AddHighConfidenceAlternative(const Catalog& catalog, const Workload& w,
                                   const std::vector<Candidate>& ranked, const RecommendRequest& req,
                                   const std::vector<std::string>& regions,

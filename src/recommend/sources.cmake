@@ -1,4 +1,4 @@
-# Recommendation engine (issue 4, PRODUCT.md §6).
+# Recommendation engine (issue 4; doc/recommend.md).
 set(GPUADVISOR_RECOMMEND_SOURCES
   src/recommend/recommend.cc
   src/recommend/explain.cc

@@ -1,4 +1,4 @@
-# Fleet simulation with autoscaling and spot (issue 6, PRODUCT.md §7).
+# Fleet simulation with autoscaling and spot (issue 6; doc/cost-control.md).
 set(GPUADVISOR_SIMULATE_SOURCES
   src/simulate/simulate.cc
 )

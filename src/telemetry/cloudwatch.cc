@@ -79,89 +79,109 @@ void ReadQueries(const Value& doc, std::map<std::string, SeriesId>* out) {
   }
 }
 
-}  // namespace
+// Points by (host, GPU, time): the metrics of one GPU at one time merge into one sample.
+using PointMap = std::map<std::tuple<std::string, std::string, double>, Point>;
+using QueryMap = std::map<std::string, SeriesId>;
 
-Result<uint64_t> ParseCloudWatch(std::string_view json, const std::string& origin,
-                                 std::string_view host, const SampleSink& sink) {
-  rapidjson::Document doc;
-  GPUADVISOR_RETURN_IF_ERROR(ParseRapidJson(json, origin, &doc));
-  std::vector<const Value*> responses;
-  if (doc.IsArray()) {
-    for (const Value& v : doc.GetArray()) responses.push_back(&v);
-  } else {
-    responses.push_back(&doc);
+// The field of Point a CloudWatch agent metric fills; null for other metrics.
+std::optional<double> Point::* FieldOf(const std::string& metric) {
+  if (metric == "nvidia_smi_utilization_gpu") return &Point::util;
+  if (metric == "nvidia_smi_memory_used") return &Point::used;
+  if (metric == "nvidia_smi_memory_total") return &Point::total;
+  if (metric == "nvidia_smi_power_draw") return &Point::power;
+  return nullptr;
+}
+
+// The query with the result's Id, else the Label; the Label completes a query without a metric.
+SeriesId ResolveSeries(const QueryMap& queries, const std::string& id, const std::string& label) {
+  auto q = queries.find(id);
+  SeriesId s = q != queries.end() ? q->second : FromLabel(label);
+  if (s.metric.empty()) {
+    SeriesId from_label = FromLabel(label);
+    s.metric = from_label.metric;
+    if (s.dims.empty()) s.dims = from_label.dims;
   }
-  RjReader r(origin);
-  std::map<std::tuple<std::string, std::string, double>, Point> points;
-  size_t series = 0;
-  for (size_t ri = 0; ri < responses.size(); ++ri) {
-    const Value& resp = *responses[ri];
-    const std::string path = doc.IsArray() ? "[" + std::to_string(ri) + "]" : std::string("$");
-    if (!resp.IsObject() || !resp.HasMember("MetricDataResults")) {
-      return Status::ParseError(
-          origin + ": " += path + ": expected a GetMetricData response with MetricDataResults");
+  return s;
+}
+
+// Where one result's values go, and how they are named in messages.
+struct ResultContext {
+  const std::string& origin;
+  std::string_view host;  // for series without a host or InstanceId dimension
+  PointMap* points;
+};
+
+// Adds values `vs` at times `ts` of series `s` (result at JSON path `rp`) to the points.
+Status AddValues(const SeriesId& s, const Value& ts, const Value& vs, const std::string& rp,
+                 const ResultContext& c) {
+  std::optional<double> Point::* field = FieldOf(s.metric);
+  std::string h = Dim(s, {"host", "InstanceId"});
+  if (h.empty()) h = std::string(c.host);
+  const std::string index = Dim(s, {"index"});
+  const std::string gpu_key = index.empty() ? Dim(s, {"pci_bus_id", "uuid"}) : index;
+  for (rapidjson::SizeType k = 0; k < ts.Size(); ++k) {
+    if (!ts[k].IsString() || !vs[k].IsNumber()) {
+      return Status::ParseError(c.origin + ": " +=
+                                rp + ".Timestamps[" + std::to_string(k) +
+                                "]: expected an ISO time string and a numeric value");
     }
-    std::map<std::string, SeriesId> queries;
-    ReadQueries(resp, &queries);
-    const Value& results = r.Array(resp, "MetricDataResults", path);
-    for (rapidjson::SizeType i = 0; i < results.Size(); ++i) {
-      const Value& res = results[i];
-      const std::string rp = path + ".MetricDataResults[" + std::to_string(i) + "]";
-      const std::string id = r.Str(res, "Id", rp);
-      const std::string label = r.OptStr(res, "Label", rp).value_or("");
-      const Value& ts = r.Array(res, "Timestamps", rp);
-      const Value& vs = r.Array(res, "Values", rp);
-      GPUADVISOR_RETURN_IF_ERROR(r.status());
-      if (ts.Size() != vs.Size()) {
-        return Status::ParseError(origin + ": " += rp + ": expected as many Values as Timestamps");
-      }
-      auto q = queries.find(id);
-      SeriesId s = q != queries.end() ? q->second : FromLabel(label);
-      if (s.metric.empty()) {
-        SeriesId from_label = FromLabel(label);
-        s.metric = from_label.metric;
-        if (s.dims.empty()) s.dims = from_label.dims;
-      }
-      enum { kUtil, kUsed, kTotal, kPower, kOther } kind = kOther;
-      if (s.metric == "nvidia_smi_utilization_gpu") kind = kUtil;
-      if (s.metric == "nvidia_smi_memory_used") kind = kUsed;
-      if (s.metric == "nvidia_smi_memory_total") kind = kTotal;
-      if (s.metric == "nvidia_smi_power_draw") kind = kPower;
-      if (kind == kOther) continue;
-      ++series;
-      std::string h = Dim(s, {"host", "InstanceId"});
-      if (h.empty()) h = std::string(host);
-      const std::string index = Dim(s, {"index"});
-      const std::string gpu_key = index.empty() ? Dim(s, {"pci_bus_id", "uuid"}) : index;
-      for (rapidjson::SizeType k = 0; k < ts.Size(); ++k) {
-        if (!ts[k].IsString() || !vs[k].IsNumber()) {
-          return Status::ParseError(origin + ": " +=
-                                    rp + ".Timestamps[" + std::to_string(k) +
-                                    "]: expected an ISO time string and a numeric value");
-        }
-        const std::optional<double> t = ParseTelemetryTime(ts[k].GetString());
-        if (!t) {
-          return Status::ParseError(origin + ": " += rp + ".Timestamps[" + std::to_string(k) +
-                                                     "]: expected an ISO 8601 time, got \"" +
-                                                     ts[k].GetString() + "\"");
-        }
-        Point& p = points[{h, gpu_key, *t}];
-        p.host = h;
-        p.time = *t;
-        p.name = Dim(s, {"name"});
-        p.uuid = Dim(s, {"uuid", "pci_bus_id"});
-        if (!index.empty()) p.index = std::atoi(index.c_str());
-        const double v = vs[k].GetDouble();
-        (kind == kUtil ? p.util : kind == kUsed ? p.used : kind == kTotal ? p.total : p.power) = v;
-      }
+    const std::optional<double> t = ParseTelemetryTime(ts[k].GetString());
+    if (!t) {
+      return Status::ParseError(c.origin + ": " += rp + ".Timestamps[" + std::to_string(k) +
+                                                   "]: expected an ISO 8601 time, got \"" +
+                                                   ts[k].GetString() + "\"");
     }
+    Point& p = (*c.points)[{h, gpu_key, *t}];
+    p.host = h;
+    p.time = *t;
+    p.name = Dim(s, {"name"});
+    p.uuid = Dim(s, {"uuid", "pci_bus_id"});
+    if (!index.empty()) p.index = std::atoi(index.c_str());
+    p.*field = vs[k].GetDouble();
   }
-  if (series == 0) {
-    return Status::ParseError(origin +
-                              ": no nvidia_smi_* series (expected CloudWatch agent nvidia_gpu "
-                              "metrics such as nvidia_smi_utilization_gpu; name them in "
-                              "MetricDataQueries or in each Label)");
+  return Status::OK();
+}
+
+// Adds the points of MetricDataResults entry `res` (JSON path `rp`); *read is false for a
+// series of another metric.
+Status AddResult(const Value& res, const std::string& rp, const QueryMap& queries, RjReader& r,
+                 const ResultContext& c, bool* read) {
+  *read = false;
+  const std::string id = r.Str(res, "Id", rp);
+  const std::string label = r.OptStr(res, "Label", rp).value_or("");
+  const Value& ts = r.Array(res, "Timestamps", rp);
+  const Value& vs = r.Array(res, "Values", rp);
+  GPUADVISOR_RETURN_IF_ERROR(r.status());
+  if (ts.Size() != vs.Size()) {
+    return Status::ParseError(c.origin + ": " += rp + ": expected as many Values as Timestamps");
   }
+  const SeriesId s = ResolveSeries(queries, id, label);
+  if (FieldOf(s.metric) == nullptr) return Status::OK();
+  *read = true;
+  return AddValues(s, ts, vs, rp, c);
+}
+
+// Adds the points of one GetMetricData response (JSON path `path`); counts the series read.
+Status AddResponse(const Value& resp, const std::string& path, RjReader& r, const ResultContext& c,
+                   size_t* series) {
+  if (!resp.IsObject() || !resp.HasMember("MetricDataResults")) {
+    return Status::ParseError(c.origin + ": " +=
+                              path + ": expected a GetMetricData response with MetricDataResults");
+  }
+  QueryMap queries;
+  ReadQueries(resp, &queries);
+  const Value& results = r.Array(resp, "MetricDataResults", path);
+  for (rapidjson::SizeType i = 0; i < results.Size(); ++i) {
+    const std::string rp = path + ".MetricDataResults[" + std::to_string(i) + "]";
+    bool read = false;
+    GPUADVISOR_RETURN_IF_ERROR(AddResult(results[i], rp, queries, r, c, &read));
+    if (read) ++*series;
+  }
+  return Status::OK();
+}
+
+// Passes the points to `sink` in time order (stable: by host and GPU within one time).
+Result<uint64_t> EmitInTimeOrder(const PointMap& points, const SampleSink& sink) {
   std::vector<const Point*> order;
   order.reserve(points.size());
   for (const auto& [k, p] : points) order.push_back(&p);
@@ -183,6 +203,35 @@ Result<uint64_t> ParseCloudWatch(std::string_view json, const std::string& origi
     ++n;
   }
   return n;
+}
+
+}  // namespace
+
+Result<uint64_t> ParseCloudWatch(std::string_view json, const std::string& origin,
+                                 std::string_view host, const SampleSink& sink) {
+  rapidjson::Document doc;
+  GPUADVISOR_RETURN_IF_ERROR(ParseRapidJson(json, origin, &doc));
+  std::vector<const Value*> responses;
+  if (doc.IsArray()) {
+    for (const Value& v : doc.GetArray()) responses.push_back(&v);
+  } else {
+    responses.push_back(&doc);
+  }
+  RjReader r(origin);
+  PointMap points;
+  const ResultContext c{origin, host, &points};
+  size_t series = 0;
+  for (size_t ri = 0; ri < responses.size(); ++ri) {
+    const std::string path = doc.IsArray() ? "[" + std::to_string(ri) + "]" : std::string("$");
+    GPUADVISOR_RETURN_IF_ERROR(AddResponse(*responses[ri], path, r, c, &series));
+  }
+  if (series == 0) {
+    return Status::ParseError(origin +
+                              ": no nvidia_smi_* series (expected CloudWatch agent nvidia_gpu "
+                              "metrics such as nvidia_smi_utilization_gpu; name them in "
+                              "MetricDataQueries or in each Label)");
+  }
+  return EmitInTimeOrder(points, sink);
 }
 
 }  // namespace gpuadvisor::telemetry

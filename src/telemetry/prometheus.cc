@@ -98,162 +98,208 @@ std::string LabelOr(const std::map<std::string, std::string>& l,
   return {};
 }
 
-}  // namespace
+using Labels = std::map<std::string, std::string>;
 
-Result<uint64_t> ParsePrometheus(LineSource& src, std::string_view host, const SampleSink& sink) {
-  std::map<std::string, Pending> pending;  // by host|gpu
-  std::map<std::string, Info> info;        // nvidia_smi_gpu_info by uuid
-  uint64_t n = 0, order = 0;
-  std::string_view line;
-  std::map<std::string, std::string> labels;
+// The host of a series: its host label, a scrape target "10.0.0.5:9400" without the port, else
+// `fallback` (the file's host).
+std::string HostOf(const Labels& labels, std::string_view fallback) {
+  std::string h = LabelOr(labels, {"Hostname", "hostname", "host", "instance"});
+  if (h.empty()) return std::string(fallback);
+  auto instance = labels.find("instance");
+  if (h.find(':') != std::string::npos && instance != labels.end() && h == instance->second) {
+    h = h.substr(0, h.rfind(':'));
+  }
+  return h;
+}
 
-  auto flush = [&](Pending& p) -> Status {
-    TelemetrySample s;
-    auto it = info.find(p.uuid);
-    if (it != info.end()) {
-      if (p.name.empty()) p.name = it->second.name;
-      if (p.index < 0) p.index = it->second.index;
+// The GPU index label as a number; -1 when absent or not an integer.
+int IndexOf(const std::string& index) {
+  int idx = -1;
+  if (!index.empty()) {
+    auto [p, ec] = std::from_chars(index.data(), index.data() + index.size(), idx);
+    if (ec != std::errc()) idx = -1;
+  }
+  return idx;
+}
+
+// The field of `p` that metric `m` fills, with `*v` scaled to its unit (%, MiB, W).
+std::optional<double>* SlotOf(Pending& p, Metric m, double* v) {
+  switch (m) {
+    case Metric::kUtilPct:
+      return &p.util;
+    case Metric::kUtilRatio:
+      *v *= 100;
+      return &p.util;
+    case Metric::kEngineRatio:
+      return &p.engine;
+    case Metric::kUsedMib:
+      return &p.used;
+    case Metric::kUsedBytes:
+      *v /= 1048576.0;
+      return &p.used;
+    case Metric::kFreeMib:
+      return &p.free;
+    case Metric::kTotalBytes:
+      *v /= 1048576.0;
+      return &p.total;
+    case Metric::kPowerW:
+      return &p.power;
+    case Metric::kInfo:
+    case Metric::kNone:
+      break;
+  }
+  return nullptr;
+}
+
+// The value and optional millisecond timestamp after a metric's labels. `*reading` is false for
+// NaN and infinities (no reading, not an error).
+Status ParseValueAndTime(std::string_view rest, std::string_view name, const LineSource& src,
+                         double* v, std::optional<double>* t, bool* reading) {
+  const size_t sp = rest.find_first_of(" \t");
+  const std::string_view vtext = rest.substr(0, sp);
+  *reading = false;
+  auto [ptr, ec] = std::from_chars(vtext.data(), vtext.data() + vtext.size(), *v);
+  if (vtext.empty() || ec != std::errc() || ptr != vtext.data() + vtext.size()) {
+    if (vtext == "NaN" || vtext == "+Inf" || vtext == "-Inf") return Status::OK();
+    return Status::ParseError(src.Where() + std::string(name) + ": expected a number, got \"" +
+                              std::string(vtext) + "\"");
+  }
+  if (!std::isfinite(*v)) return Status::OK();  // NaN / Inf: no reading
+  if (sp != std::string_view::npos) {
+    const std::string_view ttext = Trim(rest.substr(sp));
+    int64_t ms = 0;
+    auto [p2, e2] = std::from_chars(ttext.data(), ttext.data() + ttext.size(), ms);
+    if (!ttext.empty() && (e2 != std::errc() || p2 != ttext.data() + ttext.size())) {
+      return Status::ParseError(src.Where() +
+                                "expected a millisecond timestamp after the value, "
+                                "got \"" +
+                                std::string(ttext) + "\"");
     }
-    s.host = p.host;
-    s.uuid = p.uuid;
-    s.gpu_name = p.name;
-    s.gpu_index = p.index;
-    s.time_s = p.time;
-    s.line = p.line;
-    s.util_pct =
-        p.util ? p.util : (p.engine ? std::optional<double>(*p.engine * 100) : std::nullopt);
-    s.mem_used_mib = p.used;
-    s.mem_total_mib =
-        p.total ? p.total
-                : (p.used && p.free ? std::optional<double>(*p.used + *p.free) : std::nullopt);
-    s.power_w = p.power;
-    GPUADVISOR_RETURN_IF_ERROR(sink(s));
-    ++n;
-    return Status::OK();
-  };
+    if (!ttext.empty()) *t = static_cast<double>(ms) / 1000.0;
+  }
+  *reading = true;
+  return Status::OK();
+}
 
-  while (src.Next(&line)) {
+// The sample of one GPU's scrape; name and index fall back to nvidia_smi_gpu_info.
+TelemetrySample ToSample(Pending& p, const std::map<std::string, Info>& info) {
+  TelemetrySample s;
+  auto it = info.find(p.uuid);
+  if (it != info.end()) {
+    if (p.name.empty()) p.name = it->second.name;
+    if (p.index < 0) p.index = it->second.index;
+  }
+  s.host = p.host;
+  s.uuid = p.uuid;
+  s.gpu_name = p.name;
+  s.gpu_index = p.index;
+  s.time_s = p.time;
+  s.line = p.line;
+  s.util_pct = p.util ? p.util : (p.engine ? std::optional<double>(*p.engine * 100) : std::nullopt);
+  s.mem_used_mib = p.used;
+  s.mem_total_mib =
+      p.total ? p.total
+              : (p.used && p.free ? std::optional<double>(*p.used + *p.free) : std::nullopt);
+  s.power_w = p.power;
+  return s;
+}
+
+// Lines are merged per GPU into pending_ until that GPU's next scrape starts; the rest are
+// flushed in order of first appearance at the end.
+class PrometheusParser {
+ public:
+  PrometheusParser(LineSource& src, std::string_view host, const SampleSink& sink)
+      : src_(src), host_(host), sink_(sink) {}
+
+  Result<uint64_t> Run() {
+    std::string_view line;
+    while (src_.Next(&line)) GPUADVISOR_RETURN_IF_ERROR(ParseLine(line));
+    if (!src_.status().ok()) return src_.status();
+    std::vector<Pending*> rest;
+    rest.reserve(pending_.size());
+    for (auto& [k, p] : pending_) rest.push_back(&p);
+    std::sort(rest.begin(), rest.end(),
+              [](const Pending* a, const Pending* b) { return a->order < b->order; });
+    for (Pending* p : rest) GPUADVISOR_RETURN_IF_ERROR(Flush(*p));
+    if (n_ == 0) {
+      return Status::ParseError(
+          src_.origin() +
+          ": no GPU metrics (expected DCGM_FI_DEV_GPU_UTIL, "
+          "DCGM_FI_PROF_GR_ENGINE_ACTIVE or nvidia_smi_utilization_gpu_ratio)");
+    }
+    return n_;
+  }
+
+ private:
+  Status ParseLine(std::string_view line) {
     size_t i = 0;
     while (i < line.size() && line[i] == ' ') ++i;
-    if (i == line.size() || line[i] == '#') continue;
+    if (i == line.size() || line[i] == '#') return Status::OK();
     size_t e = i;
     while (e < line.size() && line[e] != '{' && line[e] != ' ' && line[e] != '\t') ++e;
     const std::string_view name = line.substr(i, e - i);
     const Metric m = MetricOf(name);
-    if (m == Metric::kNone) continue;
-    labels.clear();
+    if (m == Metric::kNone) return Status::OK();
+    labels_.clear();
     i = e;
-    if (i < line.size() && line[i] == '{' && !ParseLabels(line, &i, &labels)) {
-      return Status::ParseError(src.Where() + "malformed labels: expected {name=\"value\",...}");
+    if (i < line.size() && line[i] == '{' && !ParseLabels(line, &i, &labels_)) {
+      return Status::ParseError(src_.Where() + "malformed labels: expected {name=\"value\",...}");
     }
     while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    const std::string_view rest = line.substr(i);
-    const size_t sp = rest.find_first_of(" \t");
-    const std::string_view vtext = rest.substr(0, sp);
     double v = 0;
-    auto [ptr, ec] = std::from_chars(vtext.data(), vtext.data() + vtext.size(), v);
-    if (vtext.empty() || ec != std::errc() || ptr != vtext.data() + vtext.size()) {
-      if (vtext == "NaN" || vtext == "+Inf" || vtext == "-Inf") continue;
-      return Status::ParseError(src.Where() + std::string(name) + ": expected a number, got \"" +
-                                std::string(vtext) + "\"");
-    }
-    if (!std::isfinite(v)) continue;  // NaN / Inf: no reading
     std::optional<double> t;
-    if (sp != std::string_view::npos) {
-      const std::string_view ttext = Trim(rest.substr(sp));
-      int64_t ms = 0;
-      auto [p2, e2] = std::from_chars(ttext.data(), ttext.data() + ttext.size(), ms);
-      if (!ttext.empty() && (e2 != std::errc() || p2 != ttext.data() + ttext.size())) {
-        return Status::ParseError(src.Where() +
-                                  "expected a millisecond timestamp after the value, "
-                                  "got \"" +
-                                  std::string(ttext) + "\"");
-      }
-      if (!ttext.empty()) t = static_cast<double>(ms) / 1000.0;
-    }
-    std::string uuid = LabelOr(labels, {"UUID", "uuid"});
-    std::string index = LabelOr(labels, {"gpu", "index", "minor_number"});
-    int idx = -1;
-    if (!index.empty()) {
-      auto [p3, e3] = std::from_chars(index.data(), index.data() + index.size(), idx);
-      if (e3 != std::errc()) idx = -1;
-    }
+    bool reading = false;
+    GPUADVISOR_RETURN_IF_ERROR(ParseValueAndTime(line.substr(i), name, src_, &v, &t, &reading));
+    if (!reading) return Status::OK();
+    std::string uuid = LabelOr(labels_, {"UUID", "uuid"});
+    std::string index = LabelOr(labels_, {"gpu", "index", "minor_number"});
+    const int idx = IndexOf(index);
     if (m == Metric::kInfo) {
-      info[uuid] = Info{LabelOr(labels, {"name", "modelName"}), idx};
-      continue;
+      info_[uuid] = Info{LabelOr(labels_, {"name", "modelName"}), idx};
+      return Status::OK();
     }
-    std::string h = LabelOr(labels, {"Hostname", "hostname", "host", "instance"});
-    if (h.empty()) {
-      h = std::string(host);
-    } else if (h.find(':') != std::string::npos && labels.count("instance") != 0 &&
-               h == labels["instance"]) {
-      h = h.substr(0, h.rfind(':'));  // scrape target "10.0.0.5:9400"
-    }
+    std::string h = HostOf(labels_, host_);
     const std::string key = h + "|" + (uuid.empty() ? index : uuid);
-    auto [it, fresh] = pending.try_emplace(key);
+    auto [it, fresh] = pending_.try_emplace(key);
     Pending* p = &it->second;
-    std::optional<double>* slot = nullptr;
-    switch (m) {
-      case Metric::kUtilPct:
-        slot = &p->util;
-        break;
-      case Metric::kUtilRatio:
-        slot = &p->util;
-        v *= 100;
-        break;
-      case Metric::kEngineRatio:
-        slot = &p->engine;
-        break;
-      case Metric::kUsedMib:
-        slot = &p->used;
-        break;
-      case Metric::kUsedBytes:
-        slot = &p->used;
-        v /= 1048576.0;
-        break;
-      case Metric::kFreeMib:
-        slot = &p->free;
-        break;
-      case Metric::kTotalBytes:
-        slot = &p->total;
-        v /= 1048576.0;
-        break;
-      case Metric::kPowerW:
-        slot = &p->power;
-        break;
-      case Metric::kInfo:
-      case Metric::kNone:
-        break;
-    }
+    std::optional<double>* slot = SlotOf(*p, m, &v);
     if (!fresh && (slot->has_value() || p->time != t)) {  // the next scrape of this GPU
-      GPUADVISOR_RETURN_IF_ERROR(flush(*p));
+      GPUADVISOR_RETURN_IF_ERROR(Flush(*p));
       *p = Pending();
       fresh = true;
     }
     if (fresh) {
-      p->host = h;
-      p->uuid = uuid;
+      p->host = std::move(h);
+      p->uuid = std::move(uuid);
       p->index = idx;
-      p->name = LabelOr(labels, {"modelName", "name"});
+      p->name = LabelOr(labels_, {"modelName", "name"});
       p->time = t;
-      p->line = src.line();
-      p->order = order++;
+      p->line = src_.line();
+      p->order = order_++;
     }
     *slot = v;
+    return Status::OK();
   }
-  if (!src.status().ok()) return src.status();
-  std::vector<Pending*> rest;
-  rest.reserve(pending.size());
-  for (auto& [k, p] : pending) rest.push_back(&p);
-  std::sort(rest.begin(), rest.end(),
-            [](const Pending* a, const Pending* b) { return a->order < b->order; });
-  for (Pending* p : rest) GPUADVISOR_RETURN_IF_ERROR(flush(*p));
-  if (n == 0) {
-    return Status::ParseError(src.origin() +
-                              ": no GPU metrics (expected DCGM_FI_DEV_GPU_UTIL, "
-                              "DCGM_FI_PROF_GR_ENGINE_ACTIVE or nvidia_smi_utilization_gpu_ratio)");
+
+  Status Flush(Pending& p) {
+    GPUADVISOR_RETURN_IF_ERROR(sink_(ToSample(p, info_)));
+    ++n_;
+    return Status::OK();
   }
-  return n;
+
+  LineSource& src_;
+  std::string_view host_;
+  const SampleSink& sink_;
+  std::map<std::string, Pending> pending_;  // by host|gpu
+  std::map<std::string, Info> info_;        // nvidia_smi_gpu_info by uuid
+  uint64_t n_ = 0, order_ = 0;
+  Labels labels_;  // of the current line, reused
+};
+
+}  // namespace
+
+Result<uint64_t> ParsePrometheus(LineSource& src, std::string_view host, const SampleSink& sink) {
+  return PrometheusParser(src, host, sink).Run();
 }
 
 }  // namespace gpuadvisor::telemetry

@@ -324,6 +324,93 @@ std::string HostMatcher(const HostGroup& first, const std::vector<const HostGrou
   return Join(m, first.label + "=~\"" + alt + "\"");
 }
 
+// The checks ReadPrometheus makes before any request (the URL and selector are checked apart).
+Status ValidatePrometheusOptions(const PrometheusOptions& o) {
+  if (!(o.step_s >= 1)) return Status::InvalidArgument("--step: expected at least 1s");
+  if (!(o.since_s >= o.step_s)) return Status::InvalidArgument("--since: expected at least --step");
+  if (o.max_points_per_query < kAggregates) {
+    return Status::InvalidArgument("--prometheus-max-points: expected at least 7");
+  }
+  for (const std::string& h : o.headers) {
+    if (h.find(':') == std::string::npos || h.find_first_of("\r\n") != std::string::npos) {
+      return Status::InvalidArgument(R"(--prometheus-header: expected "Name: value", got ")" + h +
+                                     "\"");
+    }
+  }
+  return Status::OK();
+}
+
+// Window starts on the step grid, in ms: the first window holds the range's beginning, the
+// last its end. Window [t, t + step) is evaluated at its last millisecond
+// (PrometheusWindowQuery's range).
+struct WindowGrid {
+  int64_t step_ms = 0, first = 0, last = 0;
+};
+
+WindowGrid GridOf(const PrometheusOptions& o) {
+  WindowGrid g;
+  g.step_ms = static_cast<int64_t>(std::llround(o.step_s * 1000));
+  const double end = o.end_s.value_or(static_cast<double>(std::time(nullptr)));
+  const auto end_ms = static_cast<int64_t>(std::llround(end * 1000));
+  const auto begin_ms = end_ms - static_cast<int64_t>(std::llround(o.since_s * 1000));
+  g.first = begin_ms / g.step_ms * g.step_ms;
+  g.last = end_ms / g.step_ms * g.step_ms;
+  return g;
+}
+
+// The GPU series in the range, grouped by host; sets info->hosts and info->gpus. NoResult when
+// none match.
+Result<std::map<std::string, HostGroup>> ListHosts(Client& client, const std::string& url,
+                                                   const std::string& matchers,
+                                                   const WindowGrid& grid,
+                                                   PrometheusSourceInfo* info) {
+  Result<json> listed =
+      client.Call("/api/v1/series", {{"match[]", std::string(kUtilMetric) + "{" + matchers + "}"},
+                                     {"start", Seconds(grid.first)},
+                                     {"end", Seconds(grid.last + grid.step_ms)}});
+  if (!listed.ok()) return listed.status();
+  if (!listed->is_array()) return Status::ParseError(url + "/api/v1/series: expected a list");
+  std::map<std::string, HostGroup> hosts;
+  std::set<std::string> gpu_keys;
+  for (const json& labels : *listed) {
+    if (!labels.is_object()) return Status::ParseError(url + "/api/v1/series: expected labels");
+    const HostLabel h = HostOf(labels);
+    HostGroup& g = hosts[h.host];
+    g.label = h.label;
+    if (!h.value.empty()) g.values.insert(h.value);
+    ++g.series;
+    gpu_keys.insert(h.host + "|" + GpuKeyOf(labels));
+  }
+  if (hosts.empty()) {
+    return Status::NoResult(url + ": no " + kUtilMetric + " series match {" + matchers +
+                            "} between " + FormatUtc(info->start_s) + " and " +
+                            FormatUtc(info->end_s));
+  }
+  info->hosts = hosts.size();
+  info->gpus = gpu_keys.size();
+  return hosts;
+}
+
+// How the range is cut: windows per request, and series per host batch.
+struct Chunking {
+  int64_t chunk_steps = 1;
+  size_t budget_series = 0;
+};
+
+// The chunk length lets the largest host fit one request of at most `max_points` values.
+Chunking ChunkingOf(const std::map<std::string, HostGroup>& hosts, const WindowGrid& grid,
+                    size_t max_points) {
+  size_t widest = 0;
+  for (const auto& [name, h] : hosts) widest = std::max(widest, h.series);
+  const int64_t steps = (grid.last - grid.first) / grid.step_ms + 1;
+  const auto fit = static_cast<int64_t>(max_points / (kAggregates * widest));
+  Chunking c;
+  c.chunk_steps = std::clamp<int64_t>(fit, 1, std::min(steps, kMaxStepsPerQuery));
+  c.budget_series =
+      std::max<size_t>(widest, max_points / (kAggregates * static_cast<size_t>(c.chunk_steps)));
+  return c;
+}
+
 }  // namespace
 
 std::string PrometheusWindowQuery(const std::string& matchers, double step_s) {
@@ -352,104 +439,75 @@ std::string PrometheusWindowQuery(const std::string& matchers, double step_s) {
   return q;
 }
 
+namespace {
+
+// What a batch query needs besides the batch.
+struct BatchQuery {
+  const PrometheusOptions& o;
+  const std::string& matchers;
+  WindowGrid grid;
+  int64_t chunk_steps;
+};
+
+// Queries one host batch chunk by chunk, passing its windows to `sink`.
+Status QueryBatch(Client& client, const BatchQuery& b, const std::vector<const HostGroup*>& batch,
+                  const SampleSink& sink, PrometheusSourceInfo* info) {
+  const std::string q =
+      PrometheusWindowQuery(Join(b.matchers, HostMatcher(*batch.front(), batch)), b.o.step_s);
+  const int64_t step_ms = b.grid.step_ms;
+  std::map<std::string, GpuWindows> windows;
+  for (int64_t c = b.grid.first; c <= b.grid.last; c += b.chunk_steps * step_ms) {
+    const int64_t c_end = std::min(b.grid.last, c + (b.chunk_steps - 1) * step_ms);
+    Result<json> data = client.Call("/api/v1/query_range", {{"query", q},
+                                                            {"start", Seconds(c + step_ms - 1)},
+                                                            {"end", Seconds(c_end + step_ms - 1)},
+                                                            {"step", Seconds(step_ms)}});
+    if (!data.ok()) return data.status();
+    GPUADVISOR_RETURN_IF_ERROR(
+        ReadMatrix(b.o.url + "/api/v1/query_range", *data, step_ms - 1, &windows, &info->points));
+    GPUADVISOR_RETURN_IF_ERROR(Emit(&windows, sink, &info->samples));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Result<PrometheusSourceInfo> ReadPrometheus(const PrometheusOptions& o, const SampleSink& sink) {
   std::string origin, prefix;
   GPUADVISOR_RETURN_IF_ERROR(SplitUrl(o.url, &origin, &prefix));
   Result<std::string> matchers = MatchersOf(o.selector);
   if (!matchers.ok()) return matchers.status();
-  if (!(o.step_s >= 1)) return Status::InvalidArgument("--step: expected at least 1s");
-  if (!(o.since_s >= o.step_s)) return Status::InvalidArgument("--since: expected at least --step");
-  if (o.max_points_per_query < kAggregates) {
-    return Status::InvalidArgument("--prometheus-max-points: expected at least 7");
-  }
-  for (const std::string& h : o.headers) {
-    if (h.find(':') == std::string::npos || h.find_first_of("\r\n") != std::string::npos) {
-      return Status::InvalidArgument(R"(--prometheus-header: expected "Name: value", got ")" + h +
-                                     "\"");
-    }
-  }
+  GPUADVISOR_RETURN_IF_ERROR(ValidatePrometheusOptions(o));
   PrometheusSourceInfo info;
   info.url = o.url;
   info.selector = *matchers;
   info.step_s = o.step_s;
-  const auto step_ms = static_cast<int64_t>(std::llround(o.step_s * 1000));
-  const double end = o.end_s.value_or(static_cast<double>(std::time(nullptr)));
-  const auto end_ms = static_cast<int64_t>(std::llround(end * 1000));
-  const auto begin_ms = end_ms - static_cast<int64_t>(std::llround(o.since_s * 1000));
-  // Window starts on the step grid, the first window holding `begin`, the last `end`. Window
-  // [t, t + step) is evaluated at its last millisecond (PrometheusWindowQuery's range).
-  const int64_t first = begin_ms / step_ms * step_ms;
-  const int64_t last = end_ms / step_ms * step_ms;
-  info.start_s = static_cast<double>(first) / 1000;
-  info.end_s = static_cast<double>(last) / 1000;
+  const WindowGrid grid = GridOf(o);
+  info.start_s = static_cast<double>(grid.first) / 1000;
+  info.end_s = static_cast<double>(grid.last) / 1000;
   Client client(o, origin, prefix, &info);
 
-  // 1. The GPU series, grouped by host.
-  Result<json> listed =
-      client.Call("/api/v1/series", {{"match[]", std::string(kUtilMetric) + "{" + *matchers + "}"},
-                                     {"start", Seconds(first)},
-                                     {"end", Seconds(last + step_ms)}});
-  if (!listed.ok()) return listed.status();
-  if (!listed->is_array()) return Status::ParseError(o.url + "/api/v1/series: expected a list");
-  std::map<std::string, HostGroup> hosts;
-  std::set<std::string> gpu_keys;
-  for (const json& labels : *listed) {
-    if (!labels.is_object()) return Status::ParseError(o.url + "/api/v1/series: expected labels");
-    const HostLabel h = HostOf(labels);
-    HostGroup& g = hosts[h.host];
-    g.label = h.label;
-    if (!h.value.empty()) g.values.insert(h.value);
-    ++g.series;
-    gpu_keys.insert(h.host + "|" + GpuKeyOf(labels));
-  }
-  if (hosts.empty()) {
-    return Status::NoResult(o.url + ": no " + kUtilMetric + " series match {" + *matchers +
-                            "} between " + FormatUtc(info.start_s) + " and " +
-                            FormatUtc(info.end_s));
-  }
-  info.hosts = hosts.size();
-  info.gpus = gpu_keys.size();
-
-  // 2. Chunk length: the largest host must fit one request.
-  size_t widest = 0;
-  for (const auto& [name, h] : hosts) widest = std::max(widest, h.series);
-  const int64_t steps = (last - first) / step_ms + 1;
-  const auto fit = static_cast<int64_t>(o.max_points_per_query / (kAggregates * widest));
-  const int64_t chunk_steps = std::clamp<int64_t>(fit, 1, std::min(steps, kMaxStepsPerQuery));
-  const auto budget_series = std::max<size_t>(
-      widest, o.max_points_per_query / (kAggregates * static_cast<size_t>(chunk_steps)));
+  // 1. The GPU series, grouped by host. 2. Chunk length: the largest host fits one request.
+  Result<std::map<std::string, HostGroup>> hosts = ListHosts(client, o.url, *matchers, grid, &info);
+  if (!hosts.ok()) return hosts.status();
+  const Chunking chunking = ChunkingOf(*hosts, grid, o.max_points_per_query);
 
   // 3. Host batches (one host label each), each queried chunk by chunk.
+  const BatchQuery query{o, *matchers, grid, chunking.chunk_steps};
   std::vector<const HostGroup*> batch;
   size_t batch_series = 0;
-  std::map<std::string, GpuWindows> windows;
-  auto flush = [&]() -> Status {
-    if (batch.empty()) return Status::OK();
-    const std::string q =
-        PrometheusWindowQuery(Join(*matchers, HostMatcher(*batch.front(), batch)), o.step_s);
-    for (int64_t c = first; c <= last; c += chunk_steps * step_ms) {
-      const int64_t c_end = std::min(last, c + (chunk_steps - 1) * step_ms);
-      Result<json> data = client.Call("/api/v1/query_range", {{"query", q},
-                                                              {"start", Seconds(c + step_ms - 1)},
-                                                              {"end", Seconds(c_end + step_ms - 1)},
-                                                              {"step", Seconds(step_ms)}});
-      if (!data.ok()) return data.status();
-      GPUADVISOR_RETURN_IF_ERROR(
-          ReadMatrix(o.url + "/api/v1/query_range", *data, step_ms - 1, &windows, &info.points));
-      GPUADVISOR_RETURN_IF_ERROR(Emit(&windows, sink, &info.samples));
-    }
-    batch.clear();
-    batch_series = 0;
-    return Status::OK();
-  };
-  for (const auto& [name, h] : hosts) {
-    const bool fits = batch_series + h.series <= budget_series &&
+  for (const auto& [name, h] : *hosts) {
+    const bool fits = batch_series + h.series <= chunking.budget_series &&
                       (batch.empty() || batch.front()->label == h.label);
-    if (!fits) GPUADVISOR_RETURN_IF_ERROR(flush());
+    if (!fits && !batch.empty()) {
+      GPUADVISOR_RETURN_IF_ERROR(QueryBatch(client, query, batch, sink, &info));
+      batch.clear();
+      batch_series = 0;
+    }
     batch.push_back(&h);
     batch_series += h.series;
   }
-  GPUADVISOR_RETURN_IF_ERROR(flush());
+  if (!batch.empty()) GPUADVISOR_RETURN_IF_ERROR(QueryBatch(client, query, batch, sink, &info));
   return info;
 }
 

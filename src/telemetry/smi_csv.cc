@@ -104,135 +104,179 @@ void SplitFields(std::string_view line, std::vector<std::string_view>* out) {
   }
 }
 
+// The header, as given with --columns (a header-less log).
+Result<Layout> LayoutFromColumns(const std::vector<std::string>& columns) {
+  std::vector<std::string_view> names(columns.begin(), columns.end());
+  Layout layout = MakeLayout(names);
+  if (!layout.has_util) return Status::InvalidArgument("--columns: no utilization.gpu column");
+  return layout;
+}
+
+// The header line `fields` of `src`.
+Result<Layout> LayoutFromHeader(const std::vector<std::string_view>& fields,
+                                const LineSource& src) {
+  Layout layout = MakeLayout(fields);
+  if (!layout.has_util) {
+    return Status::ParseError(src.Where() +
+                              "no utilization.gpu column (query it with "
+                              "nvidia-smi --query-gpu=timestamp,index,utilization.gpu,...)");
+  }
+  return layout;
+}
+
+// Fields of a row that only complete others once the whole row is read.
+struct Fallbacks {
+  std::optional<double> mem_free, power_alt;
+};
+
+// An index column: a whole number 0 to 4096, or unknown ([N/A]: *index unchanged).
+Status ParseGpuIndex(std::string_view f, const LineSource& src, int* index) {
+  bool ok = true;
+  std::optional<double> v = ParseValue(f, &ok);
+  if (!ok || (v && (*v < 0 || *v > 4096 || *v != static_cast<int>(*v)))) {
+    return Status::ParseError(src.Where() + "index: expected a GPU index, got \"" + std::string(f) +
+                              "\"");
+  }
+  if (v) *index = static_cast<int>(*v);
+  return Status::OK();
+}
+
+// Stores field `f`, of role `r` in column `column`, in `s` (or `fb`). ParseError naming the
+// column and the text when it is not what the role expects.
+Status ApplyField(Role r, std::string_view f, const std::string& column, const LineSource& src,
+                  TelemetrySample& s, Fallbacks& fb) {
+  bool ok = true;
+  switch (r) {
+    case Role::kTime:
+      s.time_s = ParseTelemetryTime(f);
+      if (!s.time_s) {
+        return Status::ParseError(src.Where() +
+                                  "timestamp: expected a time like 2026/07/14 08:12:38.696, "
+                                  "got \"" +
+                                  std::string(f) + "\"");
+      }
+      break;
+    case Role::kHost:
+      if (!f.empty() && f.front() != '[' && f != "N/A") s.host = f;
+      break;
+    case Role::kIndex:
+      return ParseGpuIndex(f, src, &s.gpu_index);
+    case Role::kUuid:
+      s.uuid = f;
+      break;
+    case Role::kBusId:
+      if (s.uuid.empty()) s.uuid = f;
+      break;
+    case Role::kName:
+      s.gpu_name = f;
+      break;
+    case Role::kUtil:
+      s.util_pct = ParseValue(f, &ok);
+      if (ok && s.util_pct && (*s.util_pct < 0 || *s.util_pct > 100)) ok = false;
+      break;
+    case Role::kMemUsed:
+      s.mem_used_mib = ParseValue(f, &ok);
+      break;
+    case Role::kMemTotal:
+      s.mem_total_mib = ParseValue(f, &ok);
+      break;
+    case Role::kMemFree:
+      fb.mem_free = ParseValue(f, &ok);
+      break;
+    case Role::kPower:
+      s.power_w = ParseValue(f, &ok);
+      break;
+    case Role::kPowerAlt:
+      fb.power_alt = ParseValue(f, &ok);
+      break;
+    case Role::kIgnore:
+      break;
+  }
+  if (!ok) {
+    return Status::ParseError(src.Where() + column +
+                              ": expected a number (with an optional unit) or [N/A], got \"" +
+                              std::string(f) + "\"");
+  }
+  return Status::OK();
+}
+
+// The sample of data row `fields`; its string_views point into the row.
+Result<TelemetrySample> ParseRow(const Layout& layout, const std::vector<std::string_view>& fields,
+                                 const LineSource& src, std::string_view host) {
+  if (fields.size() != layout.roles.size()) {
+    return Status::ParseError(src.Where() + "expected " + std::to_string(layout.roles.size()) +
+                              " comma-separated fields as in the header, got " +
+                              std::to_string(fields.size()));
+  }
+  TelemetrySample s;
+  s.host = host;
+  s.line = src.line();
+  Fallbacks fb;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (layout.roles[i] == Role::kIgnore) continue;
+    GPUADVISOR_RETURN_IF_ERROR(ApplyField(layout.roles[i], fields[i], layout.names[i], src, s, fb));
+  }
+  if (!s.power_w) s.power_w = fb.power_alt;
+  if (!s.mem_total_mib && s.mem_used_mib && fb.mem_free)
+    s.mem_total_mib = *s.mem_used_mib + *fb.mem_free;
+  return s;
+}
+
+// Rows without a GPU identity (no index, UUID or bus id): the rows of one tick are GPUs 0, 1,
+// ... in order.
+class RowIndexer {
+ public:
+  int Next(const std::optional<double>& time_s) {
+    const std::string t = time_s ? std::to_string(*time_s) : std::string();
+    row_in_tick_ = t == last_time_ ? row_in_tick_ + 1 : 0;
+    last_time_ = t;
+    return row_in_tick_;
+  }
+
+ private:
+  int row_in_tick_ = 0;
+  std::string last_time_;
+};
+
 }  // namespace
 
 Result<uint64_t> ParseSmiCsv(LineSource& src, const TelemetryOptions& o, std::string_view host,
                              const SampleSink& sink) {
-  Layout layout;
-  bool have_layout = false;
+  std::optional<Layout> layout;
   if (!o.columns.empty()) {
-    std::vector<std::string_view> names(o.columns.begin(), o.columns.end());
-    layout = MakeLayout(names);
-    have_layout = true;
-    if (!layout.has_util) {
-      return Status::InvalidArgument("--columns: no utilization.gpu column");
-    }
+    Result<Layout> l = LayoutFromColumns(o.columns);
+    if (!l.ok()) return l.status();
+    layout = std::move(*l);
   }
   std::vector<std::string_view> fields;
   std::string_view line;
   uint64_t n = 0;
-  int row_in_tick = 0;
-  std::string last_time;
+  RowIndexer indexer;
   while (src.Next(&line)) {
     if (line.empty() || line.front() == '#') continue;
     SplitFields(line, &fields);
     // A header (first line, or repeated when logs are appended) sets the columns.
-    const bool maybe_header = !have_layout || ColumnName(fields[0]) == layout.names[0];
+    const bool maybe_header = !layout || ColumnName(fields[0]) == layout->names[0];
     if (maybe_header && LooksLikeHeader(fields)) {
-      layout = MakeLayout(fields);
-      have_layout = true;
-      if (!layout.has_util) {
-        return Status::ParseError(src.Where() +
-                                  "no utilization.gpu column (query it with "
-                                  "nvidia-smi --query-gpu=timestamp,index,utilization.gpu,...)");
-      }
+      Result<Layout> l = LayoutFromHeader(fields, src);
+      if (!l.ok()) return l.status();
+      layout = std::move(*l);
       continue;
     }
-    if (!have_layout) {
+    if (!layout) {
       return Status::ParseError(
           src.Where() +
           "expected an nvidia-smi CSV header (timestamp, index, utilization.gpu, ...); for "
           "--format=csv,noheader logs pass --columns with the --query-gpu list");
     }
-    if (fields.size() != layout.roles.size()) {
-      return Status::ParseError(src.Where() + "expected " + std::to_string(layout.roles.size()) +
-                                " comma-separated fields as in the header, got " +
-                                std::to_string(fields.size()));
-    }
-    TelemetrySample s;
-    s.host = host;
-    s.line = src.line();
-    std::optional<double> mem_free, power_alt;
-    for (size_t i = 0; i < fields.size(); ++i) {
-      const Role r = layout.roles[i];
-      if (r == Role::kIgnore) continue;
-      std::string_view f = fields[i];
-      bool ok = true;
-      switch (r) {
-        case Role::kTime:
-          s.time_s = ParseTelemetryTime(f);
-          if (!s.time_s) {
-            return Status::ParseError(src.Where() +
-                                      "timestamp: expected a time like 2026/07/14 08:12:38.696, "
-                                      "got \"" +
-                                      std::string(f) + "\"");
-          }
-          break;
-        case Role::kHost:
-          if (!f.empty() && f.front() != '[' && f != "N/A") s.host = f;
-          break;
-        case Role::kIndex: {
-          bool iok = true;
-          std::optional<double> v = ParseValue(f, &iok);
-          if (!iok || (v && (*v < 0 || *v > 4096 || *v != static_cast<int>(*v)))) {
-            return Status::ParseError(src.Where() + "index: expected a GPU index, got \"" +
-                                      std::string(f) + "\"");
-          }
-          if (v) s.gpu_index = static_cast<int>(*v);
-          break;
-        }
-        case Role::kUuid:
-          s.uuid = f;
-          break;
-        case Role::kBusId:
-          if (s.uuid.empty()) s.uuid = f;
-          break;
-        case Role::kName:
-          s.gpu_name = f;
-          break;
-        case Role::kUtil:
-          s.util_pct = ParseValue(f, &ok);
-          if (ok && s.util_pct && (*s.util_pct < 0 || *s.util_pct > 100)) ok = false;
-          break;
-        case Role::kMemUsed:
-          s.mem_used_mib = ParseValue(f, &ok);
-          break;
-        case Role::kMemTotal:
-          s.mem_total_mib = ParseValue(f, &ok);
-          break;
-        case Role::kMemFree:
-          mem_free = ParseValue(f, &ok);
-          break;
-        case Role::kPower:
-          s.power_w = ParseValue(f, &ok);
-          break;
-        case Role::kPowerAlt:
-          power_alt = ParseValue(f, &ok);
-          break;
-        case Role::kIgnore:
-          break;
-      }
-      if (!ok) {
-        return Status::ParseError(src.Where() + layout.names[i] +
-                                  ": expected a number (with an optional unit) or [N/A], got \"" +
-                                  std::string(f) + "\"");
-      }
-    }
-    if (!s.power_w) s.power_w = power_alt;
-    if (!s.mem_total_mib && s.mem_used_mib && mem_free)
-      s.mem_total_mib = *s.mem_used_mib + *mem_free;
-    if (s.gpu_index < 0 && s.uuid.empty()) {
-      // No GPU identity: rows of one tick are GPUs 0, 1, ... in order.
-      const std::string t = s.time_s ? std::to_string(*s.time_s) : std::string();
-      row_in_tick = t == last_time ? row_in_tick + 1 : 0;
-      last_time = t;
-      s.gpu_index = row_in_tick;
-    }
-    GPUADVISOR_RETURN_IF_ERROR(sink(s));
+    Result<TelemetrySample> s = ParseRow(*layout, fields, src, host);
+    if (!s.ok()) return s.status();
+    if (s->gpu_index < 0 && s->uuid.empty()) s->gpu_index = indexer.Next(s->time_s);
+    GPUADVISOR_RETURN_IF_ERROR(sink(*s));
     ++n;
   }
   if (!src.status().ok()) return src.status();
-  if (!have_layout) return Status::ParseError(src.origin() + ": no nvidia-smi CSV header or rows");
+  if (!layout) return Status::ParseError(src.origin() + ": no nvidia-smi CSV header or rows");
   return n;
 }
 

@@ -1,4 +1,4 @@
-# GPU telemetry readers (issue 6, PRODUCT.md §7).
+# GPU telemetry readers (issue 6; doc/cost-control.md).
 set(GPUADVISOR_TELEMETRY_SOURCES
   src/telemetry/reader.cc
   src/telemetry/smi_csv.cc

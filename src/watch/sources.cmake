@@ -1,4 +1,4 @@
-# On-instance idle agent (issue 6, PRODUCT.md §7).
+# On-instance idle agent (issue 6; doc/cost-control.md).
 set(GPUADVISOR_WATCH_SOURCES
   src/watch/watch.cc
 )

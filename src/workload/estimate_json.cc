@@ -1,4 +1,5 @@
-// The contract's `estimate` JSON object (CLI-CONTRACT.md). Unknown / non-applicable = null.
+// The contract's `estimate` JSON object (doc/formats.md, "estimate"). Unknown / non-applicable =
+// null.
 #include <nlohmann/json.hpp>
 
 #include "gpuadvisor/estimate.h"

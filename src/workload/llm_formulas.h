@@ -1,5 +1,5 @@
 // Closed-form transformer formulas: FLOPs per token, KV-cache bytes, activation bytes.
-// Sources: modeling-notes.md §1-§6; Narayanan et al. 2021; Korthikanti et al. 2022;
+// Sources (method in doc/estimation.md): Narayanan et al. 2021; Korthikanti et al. 2022;
 // Kwon et al. 2023. All sizes in bytes, FLOP counts in FLOP (2 per multiply-add).
 #ifndef GPUADVISOR_WORKLOAD_LLM_FORMULAS_H_
 #define GPUADVISOR_WORKLOAD_LLM_FORMULAS_H_

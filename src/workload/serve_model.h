@@ -1,5 +1,5 @@
 // LLM serving: weights and KV cache per device, prefill (compute-bound) and decode
-// (bandwidth-bound with batch) times, continuous-batching throughput. modeling-notes.md §6.
+// (bandwidth-bound with batch) times, continuous-batching throughput. doc/estimation.md, "Serving".
 #ifndef GPUADVISOR_WORKLOAD_SERVE_MODEL_H_
 #define GPUADVISOR_WORKLOAD_SERVE_MODEL_H_
 

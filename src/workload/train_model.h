@@ -1,6 +1,6 @@
 // Training: per-device memory (model states, activations, overhead) and step time
 // (compute, memory-bound ops, TP/PP/DP communication, pipeline bubble).
-// Methods: modeling-notes.md §3-§9 and doc/estimation.md.
+// Methods: doc/estimation.md, "Training" and "Frameworks".
 #ifndef GPUADVISOR_WORKLOAD_TRAIN_MODEL_H_
 #define GPUADVISOR_WORKLOAD_TRAIN_MODEL_H_
 

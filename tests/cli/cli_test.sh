@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# End-to-end checks of the gpuadvisor binary against CLI-CONTRACT.md: JSON shapes, figures a
-# user would verify, filters, exit codes and error messages. Usage: cli_test.sh PATH/TO/gpuadvisor
+# End-to-end checks of the gpuadvisor binary against its documented contract (README.md,
+# doc/formats.md): JSON shapes, figures a user would verify, filters, exit codes and error
+# messages. Usage: cli_test.sh PATH/TO/gpuadvisor
 set -u
 BIN=${1:?usage: cli_test.sh PATH/TO/gpuadvisor}
 PY=${PYTHON:-python3}

@@ -1,4 +1,5 @@
 # Recommendation engine (issue 4). Paths are relative to tests/.
 list(APPEND GPUADVISOR_TEST_SOURCES
   recommend/recommend_test.cc
+  recommend/rejections_test.cc
 )

@@ -1,8 +1,9 @@
 // Published figures through the estimator, in gpuadvisor's workload schema:
-//   fixtures/calibration.yaml      the cases of ../shared/data/calibration-cases.json
-//   fixtures/calibration-*.yaml    the cases of ../shared/data/calibration-cases-2.json (Neuron,
-//                                  MLPerf, torchtitan, HPL), one file per area
-//   fixtures/holdout*.yaml         published results in neither file, checked against loose bars
+//   fixtures/calibration.yaml      the first calibration set (Megatron, MosaicML, KV cache)
+//   fixtures/calibration-*.yaml    the second set (Neuron, MLPerf, torchtitan, HPL), one file
+//                                  per area
+//   fixtures/holdout*.yaml         published results in neither set, checked against loose bars
+// Each case names its primary source; doc/estimation.md, "Calibration", lists them all.
 // Every case has a `kind`; the report (reproduced in doc/estimation.md) gives the error per case,
 // the median |error| per kind and the share of all cases within +/-20%. The calibration set is
 // held to issue 15's bars: median |error| <= 15% for every kind and >= 75% of the cases within

@@ -1,6 +1,6 @@
-// GPU specs and instance types for workload tests, with the figures of
-// ../shared/data/gpu-specs.csv (dense tensor throughput, AWS-reported memory) so the tests do
-// not depend on the embedded catalog.
+// GPU specs and instance types for workload tests, with the vendors' datasheet figures (dense
+// tensor throughput) and the memory AWS reports, as the catalog's GPU source has them, so the
+// tests do not depend on the embedded catalog.
 #ifndef GPUADVISOR_TESTS_WORKLOAD_TEST_HARDWARE_H_
 #define GPUADVISOR_TESTS_WORKLOAD_TEST_HARDWARE_H_
 

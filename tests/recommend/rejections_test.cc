@@ -1,0 +1,69 @@
+// Rejection lines (issue 18 split them into classify and merge steps): the regions phrase,
+// one line per family and reason, and the best figure of a deadline or budget miss.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "gpuadvisor/recommend.h"
+#include "workload/test_hardware.h"
+
+namespace gpuadvisor {
+namespace {
+
+using testing::MakeWorkload;
+
+Recommendation Rejected(RecommendRequest req, const Workload& w) {
+  req.explain = true;
+  Result<Recommendation> r = Recommend(testing::EmbeddedForTests(), w, req);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  return r.ok() ? std::move(r).value() : Recommendation{};
+}
+
+int CountReason(const Recommendation& r, const std::string& reason) {
+  int n = 0;
+  for (const Rejection& x : r.rejected) n += x.reason == reason ? 1 : 0;
+  return n;
+}
+
+TEST(RejectionsTest, RegionsAreListedUpToThreeThenCounted) {
+  const Workload w = MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"}});
+  RecommendRequest req;
+  req.regions = {"eu-west-1", "ap-south-1"};
+  EXPECT_GT(CountReason(Rejected(req, w), "not offered in eu-west-1, ap-south-1"), 0);
+  req.regions = {"us-east-1", "eu-west-1", "ap-south-1", "sa-east-1"};
+  const Recommendation four = Rejected(req, w);
+  EXPECT_GT(CountReason(four, "not offered in any of the 4 requested regions"), 0);
+  for (const Rejection& x : four.rejected) {
+    EXPECT_EQ(x.reason.find("eu-west-1"), std::string::npos) << x.reason;
+  }
+}
+
+TEST(RejectionsTest, AFamilyIsMergedAndABudgetMissStatesTheCheapest) {
+  RecommendRequest req;
+  req.budget_usd = 100;
+  const Recommendation r = Rejected(
+      req, MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"}}));
+  const std::regex whole_family(R"([a-z0-9-]+\.\* \([0-9]+ sizes\))");
+  const std::regex budget(R"(over budget: cheapest \$[0-9.,]+ \(budget \$100\))");
+  int families = 0, budget_lines = 0;
+  for (const Rejection& x : r.rejected) {
+    families += std::regex_match(x.instance_type, whole_family) ? 1 : 0;
+    if (x.reason.rfind("over budget", 0) == 0) {
+      ++budget_lines;
+      EXPECT_TRUE(std::regex_match(x.reason, budget)) << x.reason;
+    }
+    // Sizes listed by name share one family: "g4dn.12xlarge, g4dn.metal".
+    const std::string family = x.instance_type.substr(0, x.instance_type.find('.'));
+    for (size_t at = x.instance_type.find(", "); at != std::string::npos;
+         at = x.instance_type.find(", ", at + 2)) {
+      EXPECT_EQ(x.instance_type.compare(at + 2, family.size() + 1, family + "."), 0)
+          << x.instance_type;
+    }
+  }
+  EXPECT_GT(families, 0);
+  EXPECT_GT(budget_lines, 0);
+}
+
+}  // namespace
+}  // namespace gpuadvisor
