@@ -434,7 +434,9 @@ std::string CatalogToJson(const Catalog& c) {
   return DumpJson(doc, 1) + "\n";
 }
 
-Result<Catalog> ParseCatalogJson(std::string_view text, std::string_view origin) {
+namespace {
+
+Result<Catalog> ReadCatalogJson(std::string_view text, std::string_view origin) {
   rapidjson::Document doc;
   GPUADVISOR_RETURN_IF_ERROR(ParseRapidJson(text, origin, &doc));
   RjReader r{std::string(origin)};
@@ -488,9 +490,17 @@ Result<Catalog> ParseCatalogJson(std::string_view text, std::string_view origin)
   return c;
 }
 
+}  // namespace
+
+Result<Catalog> ParseCatalogJson(std::string_view text, std::string_view origin) {
+  Result<Catalog> c = ReadCatalogJson(text, origin);
+  if (!c.ok()) return c.status().WithField("catalog");
+  return c;
+}
+
 Result<Catalog> LoadCatalogFile(const std::string& path) {
   Result<std::string> text = ReadFile(path);
-  if (!text.ok()) return text.status();
+  if (!text.ok()) return text.status().WithField("catalog");
   return ParseCatalogJson(*text, path);
 }
 

@@ -115,7 +115,7 @@ Result<uint64_t> ParseSmiCsv(LineSource& src, const TelemetryOptions& o, std::st
     layout = MakeLayout(names);
     have_layout = true;
     if (!layout.has_util) {
-      return Status::InvalidArgument("--columns: no utilization.gpu column");
+      return Status::InvalidArgument("--columns: no utilization.gpu column").WithField("columns");
     }
   }
   std::vector<std::string_view> fields;
