@@ -22,11 +22,12 @@ numbers or the CLI's text (``tokens="50M"``, ``deadline="36h"``).
 from __future__ import annotations
 
 import copy
+import inspect
 import math
 import os
 import sys
 import threading
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 from . import _core
 from ._core import (  # noqa: F401  (re-exported)
@@ -50,8 +51,6 @@ __version__ = "0.1.0"
 Value = Union[str, int, float, bool]
 
 
-# ---- text conversion: the library parses options exactly as the CLI flags -------------------
-
 def _text(value: Any) -> Optional[str]:
     """A Python value as the CLI would have received it; None stays None (not given)."""
     if value is None:
@@ -65,21 +64,39 @@ def _text(value: Any) -> Optional[str]:
     return str(value)
 
 
-def _text_list(value: Union[None, str, Iterable[str]]) -> Optional[str]:
-    """A list as comma-separated text (``["us-east-1", "eu-west-1"]`` -> ``"us-east-1,eu-west-1"``)."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return value
-    return ",".join(str(v) for v in value)
+# ---- options: one table per command, shared with the CLI and the HTTP API -------------------
+
+def _option_names(command: str) -> List[str]:
+    return [o["name"] for o in _core.option_table(command)]
 
 
-def _as_list(value: Union[None, str, Iterable[str]]) -> List[str]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [value]
-    return [str(v) for v in value]
+def _with_options(command: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Gives a wrapper the keyword arguments and docstring of ``command``'s option table.
+
+    The wrapper takes ``**options`` and hands them to the library, which checks them exactly as
+    the CLI checks its flags (unknown names raise InvalidArgument with "did you mean"). The
+    signature shown by ``help()`` and IDEs, and the "Options" part of the docstring, are made
+    here from the same table as ``gpuadvisor COMMAND --help``, so they cannot drift apart.
+    """
+    def wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
+        sig = inspect.signature(fn)
+        fixed = [p for p in sig.parameters.values() if p.kind != inspect.Parameter.VAR_KEYWORD]
+        taken = {p.name for p in fixed}
+        table = [o for o in _core.option_table(command)
+                 if not o["positional"] and o["name"] not in taken]
+        params = [p for p in fixed if p.kind != inspect.Parameter.KEYWORD_ONLY]
+        params += [inspect.Parameter(o["name"], inspect.Parameter.KEYWORD_ONLY, default=None)
+                   for o in table]
+        params += [p for p in fixed if p.kind == inspect.Parameter.KEYWORD_ONLY]
+        if any(p.kind == inspect.Parameter.VAR_KEYWORD for p in sig.parameters.values()):
+            extra = [p for p in sig.parameters.values() if p.kind == inspect.Parameter.VAR_KEYWORD]
+            params += extra
+        fn.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+        lines = [f"    {o['name']} ({o['type']}): {o['help']}" for o in table]
+        fn.__doc__ = (fn.__doc__ or "").rstrip() + "\n\n    Options (the `gpuadvisor " + command + \
+            "` flags, with underscores):\n" + "\n".join(lines) + "\n"
+        return fn
+    return wrap
 
 
 # ---- results ---------------------------------------------------------------------------------
@@ -380,13 +397,8 @@ class Catalog:
         """Build timestamp of the catalog."""
         return self._core.generated_at
 
-    def instances(self, *, region: str = "us-east-1", gpu: Union[None, str, Sequence[str]] = None,
-                  family: Union[None, str, Sequence[str]] = None, min_gpus: Optional[float] = None,
-                  max_gpus: Optional[float] = None, min_gpu_memory: Optional[float] = None,
-                  min_total_gpu_memory: Optional[float] = None, max_price: Optional[float] = None,
-                  purchase: str = "on-demand", efa: bool = False, include_retired: bool = False,
-                  gpus_only: bool = False, sort: Optional[str] = None,
-                  limit: Optional[int] = None) -> RecordList:
+    @_with_options("instances")
+    def instances(self, **options: Any) -> RecordList:
         """Filter, sort and list instance types with prices (``gpuadvisor instances``).
 
         ``region="all"`` gives one row per type and region; ``gpu``/``family`` take a name or a
@@ -394,27 +406,21 @@ class Catalog:
         Returns a RecordList of :class:`InstanceRow` (empty when nothing matches; ``warnings``
         then says so). Raises InvalidArgument / NotFound naming the option.
         """
-        args = {
-            "region": region, "gpu": _as_list(gpu), "family": _as_list(family),
-            "min_gpus": _text(min_gpus), "max_gpus": _text(max_gpus),
-            "min_gpu_memory": _text(min_gpu_memory),
-            "min_total_gpu_memory": _text(min_total_gpu_memory), "max_price": _text(max_price),
-            "purchase": purchase, "efa": efa, "include_retired": include_retired,
-            "gpus_only": gpus_only, "sort": sort, "limit": _text(limit),
-        }
-        data, warnings, text = self._core.instances(args)
+        data, warnings, text = self._core.instances(options)
         out = RecordList(InstanceRow(r) for r in data)
         out.warnings, out.text = warnings, text
         return out
 
-    def show(self, instance_type: str, *, region: str = "us-east-1") -> InstanceDetails:
+    @_with_options("show")
+    def show(self, instance_type: str, **options: Any) -> InstanceDetails:
         """Everything about one instance type: specs, datasheet, prices per region
         (``gpuadvisor show TYPE``). Raises NotFound with a "did you mean" for an unknown type."""
-        return InstanceDetails(self._core.show(instance_type, region))
+        return InstanceDetails(self._core.show({"type": instance_type, **options}))
 
-    def gpus(self, *, include_retired: bool = False) -> RecordList:
+    @_with_options("gpus")
+    def gpus(self, **options: Any) -> RecordList:
         """Accelerator models with datasheet figures and cheapest offers (``gpuadvisor gpus``)."""
-        data, text = self._core.gpus(include_retired)
+        data, text = self._core.gpus(options)
         out = RecordList(GpuModel(g) for g in data)
         out.text = text
         return out
@@ -573,53 +579,43 @@ def _parallelism_fields(parallelism: Mapping[str, Any]) -> Dict[str, Any]:
 
 # ---- estimate, recommend, pricing -----------------------------------------------------------
 
-def estimate(workload: Workload, *, instance: Optional[str] = None, count: Optional[int] = None,
-             gpu: Optional[str] = None, gpus: Optional[int] = None, region: str = "us-east-1",
-             catalog: Optional[Catalog] = None, **parallelism: Value) -> Estimate:
+@_with_options("estimate")
+def estimate(workload: Workload, *, catalog: Optional[Catalog] = None,
+             **options: Value) -> Estimate:
     """Memory, time and cost of ``workload`` on given hardware (``gpuadvisor estimate``).
 
-    Hardware: ``instance`` (and ``count`` instances), or ``gpu`` (and ``gpus`` devices).
-    ``parallelism``: ``tp``, ``pp``, ``dp``, ``zero``, ``micro_batch``, ``recompute``, ... (the
-    CLI's workload flags); unset ones are chosen (the fastest layout that fits).
+    Hardware: ``instance`` (and ``count`` instances), or ``gpu`` (and ``gpus`` devices). Other
+    keyword arguments are workload fields that refine ``workload``: ``tp``, ``pp``, ``dp``,
+    ``zero``, ``micro_batch``, ``recompute``, ... (the CLI's workload flags); unset parallelism
+    is chosen (the fastest layout that fits).
     Raises NotFound (unknown type / GPU / region), InvalidArgument naming the option,
     Unsupported (the hardware cannot run the task).
     """
-    if parallelism:
-        workload = workload.replace(**_parallelism_fields(parallelism))
-    args = {"instance": instance, "count": count, "gpu": gpu, "gpus": gpus, "region": region}
-    data, warnings, text = _catalog_of(catalog)._core.estimate(workload._core, args)
+    names = set(_option_names("estimate"))
+    hardware = {k: v for k, v in options.items() if k.replace("-", "_") in names}
+    fields = {k: v for k, v in options.items() if k.replace("-", "_") not in names}
+    if fields:
+        workload = workload.replace(**{k: v for k, v in fields.items() if v is not None})
+    data, warnings, text = _catalog_of(catalog)._core.estimate(workload._core, hardware)
     return Estimate(data, warnings, text)
 
 
-def recommend(workload: Workload, *, deadline: Union[None, str, float] = None,
-              budget: Optional[float] = None, regions: Union[None, str, Sequence[str]] = None,
-              purchase: Union[None, str, Sequence[str]] = None, max_instances: int = 64,
-              max_gpus: Optional[int] = None, objective: str = "cost", top: int = 5,
-              allow_retired: bool = False, explain: bool = False,
-              catalog: Optional[Catalog] = None) -> Recommendation:
+@_with_options("recommend")
+def recommend(workload: Workload, *, catalog: Optional[Catalog] = None,
+              **options: Any) -> Recommendation:
     """Ranked plans for ``workload`` over the whole catalog (``gpuadvisor recommend``).
 
     ``deadline`` is a duration (``"36h"``, ``"14d"``; a number is hours); ``budget`` USD for the
-    run; ``regions`` a list or ``"all"`` (default us-east-1); ``purchase`` any of
-    ``"on-demand"``, ``"spot"``, ``"reserved-1y"``; ``objective`` ``"cost"``, ``"time"`` or
-    ``"balanced"``. No feasible plan is not an error: ``plans`` is empty and ``rejected`` says
-    why. The GIL is released during the search; calls from several threads run in parallel.
+    run; ``regions`` a list or ``"all"`` (default us-east-1); ``purchase`` a name or a list.
+    No feasible plan is not an error: ``plans`` is empty and ``rejected`` says why. The GIL is
+    released during the search; calls from several threads run in parallel.
     """
-    args = {
-        "deadline": _text(deadline), "budget": _text(budget), "regions": _text_list(regions),
-        "purchase": _text_list(purchase), "max_instances": _text(max_instances),
-        "max_gpus": _text(max_gpus), "objective": objective, "top": _text(top),
-        "allow_retired": allow_retired, "explain": explain,
-    }
-    return Recommendation(_catalog_of(catalog)._core.recommend(workload._core, args))
+    return Recommendation(_catalog_of(catalog)._core.recommend(workload._core, options))
 
 
-def pricing(instance_type: str, *, region: str = "us-east-1", hours_per_month: float = 730,
-            months: float = 1, hours: Optional[float] = None, count: int = 1,
-            interruptible: bool = False, checkpoint_interval: Union[None, str, float] = None,
-            checkpoint_gib: Optional[float] = None, storage_gbps: Optional[float] = None,
-            restart: Union[None, str, float] = None,
-            catalog: Optional[Catalog] = None) -> Pricing:
+@_with_options("pricing")
+def pricing(instance_type: str, *, catalog: Optional[Catalog] = None,
+            **options: Any) -> Pricing:
     """Cost of each purchase option for a usage pattern, with break-even (``gpuadvisor pricing``).
 
     Durations (``checkpoint_interval``, ``restart``) take ``"30m"``-style text (a number is
@@ -628,61 +624,32 @@ def pricing(instance_type: str, *, region: str = "us-east-1", hours_per_month: f
     for an unknown type or region, NoResult when the type is not sold in the region,
     InvalidArgument naming the option.
     """
-    args = {
-        "region": region, "hours_per_month": _text(hours_per_month), "months": _text(months),
-        "hours": _text(hours), "count": _text(count), "interruptible": interruptible,
-        "checkpoint_interval": _text(checkpoint_interval), "checkpoint_gib": _text(checkpoint_gib),
-        "storage_gbps": _text(storage_gbps), "restart": _text(restart),
-    }
-    data, warnings, text = _catalog_of(catalog)._core.pricing(instance_type, args)
+    data, warnings, text = _catalog_of(catalog)._core.pricing({"type": instance_type, **options})
     return Pricing(data, warnings, text)
 
 
+@_with_options("idle")
 def idle(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
-         inventory: Union[None, str, os.PathLike] = None, *, idle_threshold: float = 5,
-         idle_window: Union[str, float] = "30m", region: str = "us-east-1",
-         purchase: str = "on-demand", telemetry_format: str = "auto",
-         columns: Union[None, str, Sequence[str]] = None, host: Optional[str] = None,
-         min_rightsizing_span: Union[str, float] = "24h", max_hosts: int = 10000,
-         catalog: Optional[Catalog] = None, prometheus: Optional[str] = None,
-         since: Union[str, float] = "7d", until: Union[None, str, float] = None,
-         selector: Optional[str] = None, step: Union[str, float] = "5m",
-         max_points: Optional[int] = None,
-         bearer_token_file: Union[None, str, os.PathLike] = None,
-         basic_auth_file: Union[None, str, os.PathLike] = None,
-         headers: Optional[Sequence[str]] = None) -> IdleReport:
+         inventory: Union[None, str, os.PathLike] = None, *,
+         catalog: Optional[Catalog] = None, **options: Any) -> IdleReport:
     """Idle periods, wasted dollars and rightsizing from GPU telemetry (``gpuadvisor idle``).
 
     ``paths``: nvidia-smi CSV or ``-q -x`` XML, DCGM/Prometheus text, CloudWatch GetMetricData
     JSON (``.gz`` too). ``inventory``: CSV ``hostname,instance_type[,region][,purchase]``.
-    ``idle_threshold`` percent utilisation; ``idle_window`` the shortest idle stretch (``"30m"``,
-    a number is hours). ``min_rightsizing_span``: observed time before a smaller type is suggested
-    (below the idle window a host gets no idle verdict; see each host's ``status``).
-    ``max_hosts`` caps distinct hosts (memory). The GIL is released while the files are read.
-    Raises IoError /
-    ParseError naming file:line, InvalidArgument naming the option, NoResult without samples.
+    Durations take ``"30m"``-style text (a number is hours). Each host's ``status`` says whether
+    it was observed long enough for a verdict. The GIL is released while the files are read.
+    Raises IoError / ParseError naming file:line, InvalidArgument naming the option, NoResult
+    without samples.
 
     ``prometheus="http://host:9090"`` (with ``paths=[]``) reads DCGM metrics from a
     Prometheus-compatible server instead, summarised there per ``step`` window over ``since``
-    up to ``until`` (``idle --prometheus``; ``selector`` label matchers, ``headers`` like
-    ``"X-Scope-OrgID: a"``, secrets from ``bearer_token_file`` / ``basic_auth_file``).
+    up to ``until``.
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    args = {
-        "inventory": None if inventory is None else os.fspath(inventory),
-        "idle_threshold": _text(idle_threshold), "idle_window": _text(idle_window),
-        "region": region, "purchase": purchase, "telemetry_format": telemetry_format,
-        "columns": _text_list(columns), "host": host,
-        "min_rightsizing_span": _text(min_rightsizing_span), "max_hosts": _text(max_hosts),
-        "prometheus": prometheus,
-        "since": _text(since), "until": _text(until), "selector": selector, "step": _text(step),
-        "max_points": _text(max_points),
-        "bearer_token_file": None if bearer_token_file is None else os.fspath(bearer_token_file),
-        "basic_auth_file": None if basic_auth_file is None else os.fspath(basic_auth_file),
-        "headers": None if headers is None else list(headers),
-    }
-    data, warnings, text = _catalog_of(catalog)._core.idle([os.fspath(p) for p in paths], args)
+    if inventory is not None:
+        options["inventory"] = os.fspath(inventory)
+    data, warnings, text = _catalog_of(catalog)._core.idle([os.fspath(p) for p in paths], options)
     return IdleReport(data, warnings, text)
 
 

@@ -12,7 +12,7 @@ namespace {
 struct EstimateOptions {
   CommonOptions common;
   WorkloadArgs workload;
-  HardwareRequest hardware;
+  TableOptions hardware;
 };
 
 void PrintAssumptions(const Estimate& e) { PrintText(AssumptionsText(e)); }
@@ -22,12 +22,15 @@ int Run(const EstimateOptions& o) {
   if (!ctx.ok()) return Fail(ctx.status());
   Result<Workload> w = BuildWorkload(o.workload);
   if (!w.ok()) return Fail(w.status());
-  Result<Hardware> hw = ResolveHardware(*ctx->catalog, o.hardware);
+  Result<OptionValues> values = o.hardware.Values();
+  if (!values.ok()) return Fail(values.status());
+  Result<HardwareRequest> req = MakeHardwareRequest(*values);
+  if (!req.ok()) return Fail(req.status());
+  Result<Hardware> hw = ResolveHardware(*ctx->catalog, *req);
   if (!hw.ok()) return Fail(hw.status());
   Result<Estimate> e = EstimateWorkload(*w, *hw);
   if (!e.ok()) return Fail(e.status());
-  const std::vector<std::string> warnings =
-      EstimateWarnings(*hw, *e, ctx->fresh, o.hardware.region);
+  const std::vector<std::string> warnings = EstimateWarnings(*hw, *e, ctx->fresh, req->region);
   if (ctx->format == OutputFormat::kJson) {
     Emit(
         *ctx, [&] { return EstimateReportJson(*hw, *e, *ctx->catalog, ctx->fresh); },
@@ -48,16 +51,7 @@ void SetupEstimate(CLI::App* app, int* exit_code) {
   auto o = std::make_shared<EstimateOptions>();
   AddCommonOptions(app, &o->common);
   const std::string hw = "Hardware";
-  app->add_option("--instance", o->hardware.instance_type, "Instance type, e.g. p5.48xlarge")
-      ->group(hw);
-  app->add_option("--count", o->hardware.instances, "Instances of --instance (default: 1)")
-      ->group(hw);
-  app->add_option("--gpu", o->hardware.gpu, "GPU model without an instance, e.g. H100")->group(hw);
-  app->add_option("--gpus", o->hardware.gpus,
-                  "Devices in total (default: 1, or count x per instance)")
-      ->group(hw);
-  app->add_option("--region", o->hardware.region, "Region for prices (default us-east-1)")
-      ->group(hw);
+  o->hardware.Add(app, "estimate", hw);
   AddWorkloadOptions(app, &o->workload);
   app->footer(R"(Unset parallelism (--tp/--pp/--dp/--zero/--micro-batch/--recompute) is chosen: the
 fastest layout that fits. Every figure carries a low/high band and its assumptions.

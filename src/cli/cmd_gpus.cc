@@ -9,13 +9,16 @@ namespace {
 
 struct GpusOptions {
   CommonOptions common;
-  bool include_retired = false;
+  TableOptions table;
 };
 
 int Run(const GpusOptions& o) {
   Result<Context> ctx = MakeContext(o.common);
   if (!ctx.ok()) return Fail(ctx.status());
-  const std::vector<GpuSummary> gpus = ListGpus(*ctx->catalog, o.include_retired);
+  Result<OptionValues> values = o.table.Values();
+  if (!values.ok()) return Fail(values.status());
+  if (Status checked = values->Check(); !checked.ok()) return Fail(checked);
+  const std::vector<GpuSummary> gpus = ListGpus(*ctx->catalog, values->Bool("include-retired"));
   Emit(*ctx, [&] { return GpusJson(gpus); }, [&] { return GpusTable(gpus); });
   if (ctx->format == OutputFormat::kTable || ctx->format == OutputFormat::kMarkdown) {
     PrintText(GpusTableFootnote(gpus));
@@ -28,8 +31,7 @@ int Run(const GpusOptions& o) {
 void SetupGpus(CLI::App* app, int* exit_code) {
   auto o = std::make_shared<GpusOptions>();
   AddCommonOptions(app, &o->common);
-  app->add_flag("--include-retired", o->include_retired,
-                "Also models only on retired types, and models on no listed type");
+  o->table.Add(app, "gpus");
   app->footer("Example:\n  gpuadvisor gpus --format markdown");
   app->callback([o, exit_code] { *exit_code = Run(*o); });
 }

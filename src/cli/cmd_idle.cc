@@ -19,14 +19,16 @@ namespace {
 struct IdleCliOptions {
   CommonOptions common;
   std::vector<std::string> files;
-  IdleArgs idle;
+  TableOptions idle;
   bool no_progress = false;
 };
 
 int Run(const IdleCliOptions& o) {
   Result<Context> ctx = MakeContext(o.common);
   if (!ctx.ok()) return Fail(ctx.status());
-  Result<IdleSetup> setup = ParseIdleArgs(*ctx->catalog, o.idle);
+  Result<OptionValues> values = o.idle.Values();
+  if (!values.ok()) return Fail(values.status());
+  Result<IdleSetup> setup = ParseIdleArgs(*ctx->catalog, *values);
   if (!setup.ok()) return Fail(setup.status());
   if (o.files.empty() == !setup->prometheus) {
     return Fail(Status::InvalidArgument(
@@ -78,48 +80,7 @@ void SetupIdle(CLI::App* app, int* exit_code) {
   app->add_option("files", o->files,
                   "Telemetry files (nvidia-smi CSV or -q -x XML, DCGM/Prometheus text, "
                   "CloudWatch GetMetricData JSON; .gz too; - for stdin)");
-  app->add_option("--prometheus", o->idle.prometheus,
-                  "Read DCGM metrics from a Prometheus-compatible server instead of files, "
-                  "summarised on the server (http(s)://host:port[/prefix])");
-  app->add_option("--since", o->idle.since, "With --prometheus: how far back (default 7d)");
-  app->add_option("--until", o->idle.until,
-                  "With --prometheus: end of the range, ISO time or Unix seconds (default now)");
-  app->add_option("--selector", o->idle.selector,
-                  R"(With --prometheus: label matchers, e.g. '{cluster="a",job="dcgm"}')");
-  app->add_option("--step", o->idle.step,
-                  "With --prometheus: window each sample summarises (default 5m; the scrape "
-                  "interval reproduces the file analysis exactly)");
-  app->add_option("--prometheus-max-points", o->idle.max_points,
-                  "With --prometheus: values per request, the host batch size (default 500k)");
-  app->add_option("--bearer-token-file", o->idle.bearer_token_file,
-                  "With --prometheus: file holding a bearer token");
-  app->add_option("--basic-auth-file", o->idle.basic_auth_file,
-                  "With --prometheus: file holding user:password");
-  app->add_option("--prometheus-header", o->idle.headers,
-                  "With --prometheus: extra header 'Name: value' (repeatable; e.g. "
-                  "X-Scope-OrgID for Mimir)");
-  app->add_option("--inventory", o->idle.inventory,
-                  "CSV hostname,instance_type[,region][,purchase] mapping hosts to prices");
-  app->add_option("--idle-threshold", o->idle.threshold,
-                  "Utilisation at or under this percentage is idle (default 5)");
-  app->add_option("--idle-window", o->idle.window,
-                  "Shortest idle stretch that counts, e.g. 30m, 2h (default 30m)");
-  app->add_option("--min-rightsizing-span", o->idle.min_rightsizing_span,
-                  "Observed time needed before a smaller or cheaper type is suggested, e.g. 12h, "
-                  "7d (default 24h); under the idle window no idle verdict at all");
-  app->add_option("--max-hosts", o->idle.max_hosts,
-                  "Most distinct hosts in one run (default 10000; memory is bounded by it)");
-  app->add_option("--region", o->idle.region,
-                  "Region of hosts not in the inventory (default us-east-1)");
-  app->add_option("--purchase", o->idle.purchase,
-                  "Purchase option of hosts not in the inventory: on-demand (default), spot, "
-                  "reserved-1y-no-upfront or capacity-block");
-  app->add_option("--telemetry-format", o->idle.telemetry_format,
-                  "auto (default), nvidia-smi-csv, nvidia-smi-xml, prometheus or cloudwatch");
-  app->add_option("--columns", o->idle.columns,
-                  "Column list of header-less nvidia-smi CSV (the --query-gpu list)");
-  app->add_option("--host", o->idle.host,
-                  "Host name of files without one (default: each file's name)");
+  o->idle.Add(app, "idle");
   app->add_flag("--no-progress", o->no_progress, "No progress bar on a terminal");
   app->footer(
       R"(Idle = every GPU of a host at or under the threshold for at least the window; shorter dips

@@ -12,9 +12,7 @@ namespace {
 
 struct PricingOptions {
   CommonOptions common;
-  std::string type;
-  std::string region = "us-east-1";
-  UsageArgs usage;
+  TableOptions table;
 };
 
 void PrintNotes(const PricingResult& r) {
@@ -34,7 +32,9 @@ void PrintNotes(const PricingResult& r) {
 int Run(const PricingOptions& o) {
   Result<Context> ctx = MakeContext(o.common);
   if (!ctx.ok()) return Fail(ctx.status());
-  Result<PricingResult> r = PriceType(*ctx->catalog, o.type, o.region, o.usage);
+  Result<OptionValues> values = o.table.Values();
+  if (!values.ok()) return Fail(values.status());
+  Result<PricingResult> r = PriceType(*ctx->catalog, *values);
   if (!r.ok()) return Fail(r.status());
   const std::vector<std::string> warnings = PricingWarnings(*r, ctx->fresh);
   Emit(
@@ -49,24 +49,7 @@ int Run(const PricingOptions& o) {
 void SetupPricing(CLI::App* app, int* exit_code) {
   auto o = std::make_shared<PricingOptions>();
   AddCommonOptions(app, &o->common);
-  app->add_option("type", o->type, "Instance type, e.g. p5.48xlarge")->required();
-  app->add_option("--region", o->region, "Region (default us-east-1)");
-  app->add_option("--hours-per-month", o->usage.hours_per_month,
-                  "Hours the instances run per month, up to 730 (default 730: always on)");
-  app->add_option("--months", o->usage.months, "How many months the usage lasts (default 1)");
-  app->add_option("--hours", o->usage.hours,
-                  "One continuous run of H hours per instance (instead of --hours-per-month and "
-                  "--months; a Capacity Block covers it in whole days)");
-  app->add_option("--count", o->usage.count, "Instances used together (default 1)");
-  app->add_flag("--interruptible", o->usage.interruptible,
-                "The job checkpoints and can run on spot");
-  app->add_option("--checkpoint-interval", o->usage.checkpoint_interval,
-                  "Checkpoint every DUR (default: the Young/Daly optimum)");
-  app->add_option("--checkpoint-gib", o->usage.checkpoint_gib, "Checkpoint size per instance, GiB");
-  app->add_option("--storage-gbps", o->usage.storage_gbps,
-                  "Checkpoint storage GB/s per instance (default: EBS, at most 1 GB/s)");
-  app->add_option("--restart", o->usage.restart,
-                  "Relaunch and warm-up after an interruption (default 10m)");
+  o->table.Add(app, "pricing");
   app->footer(
       R"(Reserved and savings-plan rows are amortised over their term; break-even use is the share of
 hours a commitment must be used to cost what on-demand costs. Spot includes the expected extra time

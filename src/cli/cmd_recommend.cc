@@ -13,16 +13,18 @@ namespace {
 struct RecommendOptions {
   CommonOptions common;
   WorkloadArgs workload;
-  RecommendArgs search;
+  TableOptions search;
   std::string plot;
 };
 
 int Run(const RecommendOptions& o) {
   Result<Context> ctx = MakeContext(o.common);
   if (!ctx.ok()) return Fail(ctx.status());
-  RecommendRequest req;
-  Status parsed = ParseRecommendRequest(o.search, &req);
-  if (!parsed.ok()) return Fail(parsed);
+  Result<OptionValues> values = o.search.Values();
+  if (!values.ok()) return Fail(values.status());
+  Result<RecommendRequest> parsed = MakeRecommendRequest(*values);
+  if (!parsed.ok()) return Fail(parsed.status());
+  const RecommendRequest& req = *parsed;
   Result<Workload> w = BuildWorkload(o.workload);
   if (!w.ok()) return Fail(w.status());
   Result<Recommendation> r = Recommend(*ctx->catalog, *w, req);
@@ -34,7 +36,7 @@ int Run(const RecommendOptions& o) {
   const std::vector<std::string> warnings = RecommendWarnings(*r, ctx->fresh);
   Emit(*ctx, [&] { return RecommendJson(*r, req); }, [&] { return RecommendTable(*r); }, warnings);
   if (ctx->format == OutputFormat::kTable) {
-    PrintText(RecommendDetails(*r, o.search.explain));
+    PrintText(RecommendDetails(*r, req.explain));
   }
   return r->plans.empty() ? kExitNothingFound : kExitOk;
 }
@@ -45,28 +47,7 @@ void SetupRecommend(CLI::App* app, int* exit_code) {
   auto o = std::make_shared<RecommendOptions>();
   AddCommonOptions(app, &o->common);
   const std::string g = "Search";
-  app->add_option("--deadline", o->search.deadline,
-                  "Finish within DUR (36h, 14d; plain number = hours)")
-      ->group(g);
-  app->add_option("--budget", o->search.budget, "Spend at most USD on the run")->group(g);
-  app->add_option("--regions", o->search.regions,
-                  "Comma-separated regions or all (default us-east-1)")
-      ->group(g);
-  app->add_option("--purchase", o->search.purchase,
-                  "Comma-separated: on-demand, spot, reserved-1y (default: on-demand, plus spot "
-                  "for batch jobs)")
-      ->group(g);
-  app->add_option("--max-instances", o->search.max_instances, "Instances per plan (default 64)")
-      ->group(g);
-  app->add_option("--max-gpus", o->search.max_gpus, "GPUs per plan")->group(g);
-  app->add_option("--objective", o->search.objective, "cost (default), time or balanced")
-      ->check(CLI::IsMember({"cost", "time", "balanced"}))
-      ->group(g);
-  app->add_option("--top", o->search.top, "Plans to show (default 5)")->group(g);
-  app->add_flag("--allow-retired", o->search.allow_retired, "Consider retired instance types")
-      ->group(g);
-  app->add_flag("--explain", o->search.explain, "Full reasoning: assumptions and every rejection")
-      ->group(g);
+  o->search.Add(app, "recommend", g);
   app->add_option("--plot", o->plot, "Write cost vs time with the Pareto front as SVG")->group(g);
   AddWorkloadOptions(app, &o->workload);
   app->footer(

@@ -4,6 +4,7 @@
 #include "cli/common.h"
 #include "gpuadvisor/query.h"
 #include "io/import_views.h"
+#include "io/requests.h"
 #include "util/strings.h"
 
 namespace gpuadvisor::cli {
@@ -11,9 +12,7 @@ namespace {
 
 struct ShowOptions {
   CommonOptions common;
-  std::string type;
-  std::string region = "us-east-1";
-  bool history = false;
+  TableOptions table;
 };
 
 // Key-value summary above the per-region table.
@@ -73,28 +72,44 @@ Table SummaryTable(const Catalog& c, const InstanceType& t, const Context& ctx) 
   return s;
 }
 
-int Run(const ShowOptions& o) {
-  Result<Context> ctx = MakeContext(o.common);
+// What `show` was asked, checked.
+struct ShowRequest {
+  const InstanceType* type = nullptr;
+  std::string region;
+  bool history = false;
+};
+
+Result<ShowRequest> MakeShowRequest(const Catalog& c, const Result<OptionValues>& v) {
+  if (!v.ok()) return v.status();
+  GPUADVISOR_RETURN_IF_ERROR(v->Check());
+  Result<const InstanceType*> t = ResolveInstanceType(c, v->Text("type"));
+  if (!t.ok()) return t.status().WithField("type");
+  ShowRequest r{*t, v->Text("region"), v->Bool("history")};
+  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, r.region, "--region"));
+  return r;
+}
+
+int Run(const ShowOptions& opts) {
+  Result<Context> ctx = MakeContext(opts.common);
   if (!ctx.ok()) return Fail(ctx.status());
   const Catalog& c = *ctx->catalog;
-  Result<const InstanceType*> t = ResolveInstanceType(c, o.type);
-  if (!t.ok()) return Fail(t.status());
-  Status region = CheckRegion(c, o.region, "--region");
-  if (!region.ok()) return Fail(region);
-  const RegionOffer* offer = (*t)->FindRegion(o.region);
+  const Result<OptionValues> values = opts.table.Values();
+  Result<ShowRequest> req = MakeShowRequest(c, values);
+  if (!req.ok()) return Fail(req.status());
+  const ShowRequest& o = *req;
+  const RegionOffer* offer = o.type->FindRegion(o.region);
   // The top-level price fields are those of --region: say where the type is sold instead.
-  if (std::string hint = RegionHint(**t, o.region); !hint.empty() && !o.history) Warn(hint);
+  if (std::string hint = RegionHint(*o.type, o.region); !hint.empty() && !o.history) Warn(hint);
+  if (ctx->format == OutputFormat::kJson) {  // the same object as the HTTP API's and Python's
+    Result<ojson> j = ShowTypeJson(c, *values, ctx->fresh);
+    if (!j.ok()) return Fail(j.status());
+    Emit(*ctx, [&] { return *j; }, [] { return Table(); });
+    return kExitOk;
+  }
   if (o.history) {
     // The dated prices of one region: how each price moved, source by source.
-    if (ctx->format == OutputFormat::kJson) {
-      ojson h = {{"instance_type", (*t)->name},
-                 {"region", o.region},
-                 {"history", offer ? HistoryJson(*offer) : ojson::array()}};
-      Emit(*ctx, [&] { return h; }, [] { return Table(); });
-      return kExitOk;
-    }
     if (!offer || offer->history.empty()) {
-      std::cerr << "gpuadvisor: no price history for " << (*t)->name << " in " << o.region
+      std::cerr << "gpuadvisor: no price history for " << o.type->name << " in " << o.region
                 << " (Capacity Block rates come with the catalog; other prices are recorded "
                    "by `gpuadvisor catalog import`)\n";
       return kExitNothingFound;
@@ -103,12 +118,8 @@ int Run(const ShowOptions& o) {
     std::fwrite(out.data(), 1, out.size(), stdout);
     return kExitOk;
   }
-  if (ctx->format == OutputFormat::kJson) {
-    Emit(*ctx, [&] { return ShowJson(c, **t, o.region, ctx->fresh); }, [] { return Table(); });
-    return kExitOk;
-  }
-  std::string out = SummaryTable(c, **t, *ctx).Render(ctx->format, ctx->color) + "\n" +
-                    ShowRegionsTable(**t, ctx->fresh).Render(ctx->format, ctx->color);
+  std::string out = SummaryTable(c, *o.type, *ctx).Render(ctx->format, ctx->color) + "\n" +
+                    ShowRegionsTable(*o.type, ctx->fresh).Render(ctx->format, ctx->color);
   if (offer && (!offer->reserved.empty() || !offer->savings_plans.empty())) {
     Table terms = ShowTermsTable(*offer);
     if (ctx->format == OutputFormat::kTable) {
@@ -132,12 +143,7 @@ int Run(const ShowOptions& o) {
 void SetupShow(CLI::App* app, int* exit_code) {
   auto o = std::make_shared<ShowOptions>();
   AddCommonOptions(app, &o->common);
-  app->add_option("type", o->type, "Instance type, e.g. p5.48xlarge")->required();
-  app->add_option("--region", o->region,
-                  "Region for the top-level price fields, the reserved / savings-plan table and "
-                  "--history (default us-east-1)");
-  app->add_flag("--history", o->history,
-                "Dated prices in --region, per source, with the change from the previous one");
+  o->table.Add(app, "show");
   app->footer(R"(Examples:
   gpuadvisor show p5.48xlarge
   gpuadvisor show g6e.12xlarge --region eu-west-1 --json

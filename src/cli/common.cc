@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cassert>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -46,6 +47,55 @@ void AddCommonOptions(CLI::App* cmd, CommonOptions* o) {
   cmd->add_option("--max-price-age", o->max_price_age,
                   "Flag prices older than this many days as stale (default 90)");
   cmd->add_flag("--no-color", o->no_color, "Never use colour (also: NO_COLOR env)");
+}
+
+void TableOptions::Add(CLI::App* app, std::string_view command, const std::string& group) {
+  Result<const CommandSpec*> spec = FindCommandSpec(command);
+  assert(spec.ok() && "every command with a table is registered in CommandSpecs()");
+  spec_ = *spec;
+  for (const OptionSpec& o : spec_->options) {
+    if ((o.front_ends & kCli) == 0) continue;
+    Slot& slot = slots_.emplace_back();
+    slot.spec = &o;
+    std::string name = o.positional ? std::string(o.name) : "--" + std::string(o.name);
+    if (!o.positional) {
+      // Older spellings, unless the command already has a flag of that name (idle's `format`
+      // alias of telemetry-format is HTTP's; the CLI's --format is the output format).
+      for (std::string_view alias : o.aliases) {
+        const std::string flag = "--" + std::string(alias);
+        if (app->get_option_no_throw(flag) == nullptr) name += "," + flag;
+      }
+    }
+    const std::string help = OptionHelpText(o);
+    if (o.type == OptionType::kBool) {
+      slot.option = app->add_flag(name, slot.flag, help);
+    } else if (o.type == OptionType::kList) {
+      slot.option = app->add_option(name, slot.items, help);
+    } else {
+      slot.option = app->add_option(name, slot.text, help);
+    }
+    if (!o.metavar.empty()) slot.option->type_name(std::string(o.metavar));
+    if (o.required) slot.option->required();
+    if (!group.empty()) slot.option->group(group);
+  }
+}
+
+Result<OptionValues> TableOptions::Values() const {
+  OptionValues values(*spec_);
+  for (const Slot& slot : slots_) {
+    if (slot.option->count() == 0) continue;
+    const std::string_view name = slot.spec->name;
+    if (slot.spec->type == OptionType::kBool) {
+      GPUADVISOR_RETURN_IF_ERROR(values.Set(name, slot.flag ? "true" : "false", kCli));
+    } else if (slot.spec->type == OptionType::kList) {
+      for (const std::string& item : slot.items) {
+        GPUADVISOR_RETURN_IF_ERROR(values.Set(name, item, kCli));
+      }
+    } else {
+      GPUADVISOR_RETURN_IF_ERROR(values.Set(name, slot.text, kCli));
+    }
+  }
+  return values;
 }
 
 int ExitCodeFor(StatusCode code) {

@@ -4,6 +4,7 @@
 #define GPUADVISOR_CLI_COMMON_H_
 
 #include <CLI/CLI.hpp>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "gpuadvisor/catalog.h"
+#include "gpuadvisor/options.h"
 #include "io/catalog_views.h"
 #include "io/table.h"
 
@@ -56,6 +58,28 @@ void Warn(const std::string& line);
 // Free text (notes, details, footnotes) to stdout through TerminalSafe with newlines kept: the
 // text may quote hostnames, file names or catalog strings. Rendered tables are already safe.
 void PrintText(std::string_view text);
+
+// A command's option table (options.h) as flags and arguments: names, --help text, metavars and
+// defaults all come from the table. After parsing, Values() hands what was typed to the one
+// checker every front end uses.
+class TableOptions {
+ public:
+  // Adds every option of `command` that the CLI offers, in table order, to `app` (in `group`).
+  void Add(CLI::App* app, std::string_view command, const std::string& group = "");
+  // The options given on the command line (not yet checked: the request functions check).
+  Result<OptionValues> Values() const;
+
+ private:
+  struct Slot {
+    const OptionSpec* spec = nullptr;
+    CLI::Option* option = nullptr;
+    std::string text;
+    std::vector<std::string> items;
+    bool flag = false;
+  };
+  const CommandSpec* spec_ = nullptr;
+  std::deque<Slot> slots_;  // CLI11 writes into them: their addresses must not move
+};
 
 // Optional numeric flag held as text, parsed with our own messages. Empty text leaves *out as is.
 Status ParseOptNumber(const std::string& text, const char* flag, std::optional<double>* out);

@@ -43,10 +43,11 @@ std::string BoundText(const OptionSpec& o, double v) {
   return o.type == OptionType::kDuration ? DurationText(v) : FormatNumber(v);
 }
 
+// "one of a, b, c" (the form ParsePurchaseKind's errors use too).
 std::string ChoicesText(const std::vector<std::string_view>& choices) {
-  std::string out;
+  std::string out = "one of ";
   for (size_t i = 0; i < choices.size(); ++i) {
-    if (i > 0) out += i + 1 == choices.size() ? " or " : ", ";
+    if (i > 0) out += ", ";
     out += choices[i];
   }
   return out;
@@ -249,8 +250,8 @@ CommandSpec PricingSpec() {
                .help = "The job checkpoints and can run on spot"},
               {.name = "checkpoint-interval",
                .type = OptionType::kDuration,
-               .help = "Checkpoint this often (default: the Young/Daly optimum)",
-               .lo = 1,
+               .help = "Checkpoint this often (0 or not given: the Young/Daly optimum)",
+               .lo = 0,
                .hi = 30 * kDay},
               {.name = "checkpoint-gib",
                .type = OptionType::kNumber,
@@ -669,7 +670,7 @@ Status OptionValues::CheckOne(const OptionSpec& o, const std::string& text) cons
       for (const std::string& item : ListItems(text)) {
         if (!InChoices(o, item)) {
           return Status::InvalidArgument(Flag(o) + ": expected items from " +
-                                         ChoicesText(o.choices) + ", got " + Quoted(item))
+                                         ChoicesText(o.choices).substr(7) + ", got " + Quoted(item))
               .WithField(o.name);
         }
       }

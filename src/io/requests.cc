@@ -12,38 +12,19 @@
 namespace gpuadvisor {
 namespace {
 
-Status OptNumber(const std::string& text, const char* flag, std::optional<double>* out) {
-  if (text.empty()) return Status::OK();
-  Result<double> v = ParseSiNumber(text, flag);
-  if (!v.ok()) return v.status();
-  *out = *v;
+// Sets *out from a number option when it is given or defaulted.
+template <typename T>
+Status AssignNumber(const OptionValues& v, std::string_view name, T* out) {
+  Result<std::optional<double>> n = v.Number(name);
+  if (!n.ok()) return n.status();
+  if (*n) *out = static_cast<T>(**n);
   return Status::OK();
 }
 
-Status OptNumber(const std::string& text, const char* flag, double* out) {
-  std::optional<double> v;
-  GPUADVISOR_RETURN_IF_ERROR(OptNumber(text, flag, &v));
-  if (v) *out = *v;
-  return Status::OK();
-}
-
-Status OptDuration(const std::string& text, const char* flag, double* out_seconds) {
-  if (text.empty()) return Status::OK();
-  Result<double> v = ParseDurationSeconds(text, flag);
-  if (!v.ok()) return v.status();
-  *out_seconds = *v;
-  return Status::OK();
-}
-
-Status PositiveInteger(const std::string& text, const char* flag, int* out) {
-  if (text.empty()) return Status::OK();
-  Result<int64_t> v = ParseInt(text, flag);
-  if (!v.ok()) return v.status();
-  if (*v < 1 || *v > 1000000) {
-    return Status::InvalidArgument(std::string(flag) + ": expected a positive integer, got \"" +
-                                   text + "\"");
-  }
-  *out = static_cast<int>(*v);
+Status AssignNumber(const OptionValues& v, std::string_view name, std::optional<double>* out) {
+  Result<std::optional<double>> n = v.Number(name);
+  if (!n.ok()) return n.status();
+  if (*n) *out = *n;
   return Status::OK();
 }
 
@@ -64,15 +45,6 @@ Status CheckPricedFigures(const PricingResult& r) {
   return Status::OK();
 }
 
-// "a, b,,c" -> {"a", "b", "c"}.
-std::vector<std::string> SplitList(const std::string& text) {
-  std::vector<std::string> out;
-  for (std::string_view item : Split(text, ',')) {
-    if (!Trim(item).empty()) out.emplace_back(Trim(item));
-  }
-  return out;
-}
-
 }  // namespace
 
 Result<Freshness> MakeFreshness(const std::string& max_price_age) {
@@ -91,66 +63,48 @@ Result<Freshness> MakeFreshness(const std::string& max_price_age) {
 Result<std::shared_ptr<const Catalog>> OpenCatalog(const std::string& path) {
   if (path.empty()) return EmbeddedCatalog();
   Result<Catalog> c = LoadCatalogFile(path);
-  if (!c.ok()) return c.status().WithPrefix("--catalog");
+  if (!c.ok()) return c.status().WithPrefix("--catalog").WithField("catalog");
   return std::shared_ptr<const Catalog>(std::make_shared<const Catalog>(std::move(c).value()));
 }
 
-Result<std::vector<std::string>> DistinctListItems(const std::vector<std::string>& items,
-                                                   std::string_view flag) {
-  if (items.size() > kMaxListItems) {
-    return Status::InvalidArgument(std::string(flag) + ": at most " +
-                                   std::to_string(kMaxListItems) + " items, got " +
-                                   std::to_string(items.size()));
-  }
-  std::vector<std::string> out;
-  std::unordered_set<std::string> seen;
-  for (const std::string& item : items) {
-    if (seen.insert(ToLower(item)).second) out.push_back(item);
-  }
-  return out;
-}
-
-Result<InstanceQuery> MakeInstanceQuery(const InstancesArgs& a) {
+Result<InstanceQuery> MakeInstanceQuery(const OptionValues& v) {
+  GPUADVISOR_RETURN_IF_ERROR(v.Check());
   InstanceQuery q;
-  q.region = a.region;
-  Result<std::vector<std::string>> gpus = DistinctListItems(a.gpus, "--gpu");
+  q.region = v.Text("region");
+  Result<std::vector<std::string>> gpus = v.List("gpu");
   if (!gpus.ok()) return gpus.status();
   q.gpus = *std::move(gpus);
-  Result<std::vector<std::string>> families = DistinctListItems(a.families, "--family");
+  Result<std::vector<std::string>> families = v.List("family");
   if (!families.ok()) return families.status();
   q.families = *std::move(families);
-  GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.min_gpus, "--min-gpus", &q.min_gpus));
-  GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.max_gpus, "--max-gpus", &q.max_gpus));
-  GPUADVISOR_RETURN_IF_ERROR(
-      OptNumber(a.min_gpu_memory, "--min-gpu-memory", &q.min_gpu_memory_gib));
-  GPUADVISOR_RETURN_IF_ERROR(
-      OptNumber(a.min_total_gpu_memory, "--min-total-gpu-memory", &q.min_total_gpu_memory_gib));
-  GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.max_price, "--max-price", &q.max_price_usd));
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "min-gpus", &q.min_gpus));
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "max-gpus", &q.max_gpus));
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "min-gpu-memory", &q.min_gpu_memory_gib));
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "min-total-gpu-memory", &q.min_total_gpu_memory_gib));
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "max-price", &q.max_price_usd));
   Result<PurchaseKind> purchase =
-      ParsePurchaseKind(a.purchase, "--purchase", {PurchaseKind::kOnDemand, PurchaseKind::kSpot});
+      ParsePurchaseKind(v.Text("purchase"), "--purchase", AllPurchaseKinds());
   if (!purchase.ok()) return purchase.status();
   q.purchase = *purchase;
-  q.efa_only = a.efa;
-  q.include_retired = a.include_retired;
-  q.gpus_only = a.gpus_only;
-  if (!a.sort.empty()) {
-    std::string s = a.sort;
-    size_t colon = s.find(':');
+  q.efa_only = v.Bool("efa");
+  q.include_retired = v.Bool("include-retired");
+  q.gpus_only = v.Bool("gpus-only");
+  if (const std::string sort = v.Text("sort"); !sort.empty()) {
+    const size_t colon = sort.find(':');
     if (colon != std::string::npos) {
-      std::string dir = s.substr(colon + 1);
+      const std::string dir = sort.substr(colon + 1);
       if (dir != "asc" && dir != "desc") {
-        return Status::InvalidArgument("--sort: expected FIELD[:asc|desc], got \"" + a.sort + "\"");
+        return Status::InvalidArgument("--sort: expected FIELD[:asc|desc], got \"" + sort + "\"")
+            .WithField("sort");
       }
       q.sort_descending = dir == "desc";
-      s = s.substr(0, colon);
     }
-    q.sort = s;
+    q.sort = sort.substr(0, colon);
   }
-  if (!a.limit.empty()) {
-    Result<int64_t> n = ParseInt(a.limit, "--limit");
-    if (!n.ok()) return n.status();
-    if (*n < 0) return Status::InvalidArgument("--limit: expected a non-negative integer");
-    q.limit = static_cast<size_t>(*n);
+  if (v.Given("limit")) {
+    double limit = 0;
+    GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "limit", &limit));
+    q.limit = static_cast<size_t>(limit);
   }
   return q;
 }
@@ -163,12 +117,28 @@ std::vector<GpuSummary> ListGpus(const Catalog& c, bool include_retired) {
   return gpus;
 }
 
-Result<ojson> ShowTypeJson(const Catalog& c, const std::string& type, const std::string& region,
-                           const Freshness& fresh) {
-  Result<const InstanceType*> t = ResolveInstanceType(c, type);
-  if (!t.ok()) return t.status();
+Result<ojson> ShowTypeJson(const Catalog& c, const OptionValues& v, const Freshness& fresh) {
+  GPUADVISOR_RETURN_IF_ERROR(v.Check());
+  Result<const InstanceType*> t = ResolveInstanceType(c, v.Text("type"));
+  if (!t.ok()) return t.status().WithField("type");
+  const std::string region = v.Text("region");
   GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, region, "--region"));
-  return ShowJson(c, **t, region, fresh);
+  if (!v.Bool("history")) return ShowJson(c, **t, region, fresh);
+  const RegionOffer* offer = (*t)->FindRegion(region);
+  return ojson{{"instance_type", (*t)->name},
+               {"region", region},
+               {"history", offer ? HistoryJson(*offer) : ojson::array()}};
+}
+
+Result<HardwareRequest> MakeHardwareRequest(const OptionValues& v) {
+  GPUADVISOR_RETURN_IF_ERROR(v.Check());
+  HardwareRequest h;
+  h.instance_type = v.Text("instance");
+  h.gpu = v.Text("gpu");
+  h.region = v.Text("region");
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "count", &h.instances));
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "gpus", &h.gpus));
+  return h;
 }
 
 Result<Workload> BuildWorkload(const WorkloadArgs& a) {
@@ -226,51 +196,47 @@ std::vector<std::string> EstimateWarnings(const Hardware& hw, const Estimate& e,
   return out;
 }
 
-Status ParseUsage(const UsageArgs& a, UsagePattern* u) {
-  double count = 1;
-  GPUADVISOR_RETURN_IF_ERROR(
-      OptNumber(a.hours_per_month, "--hours-per-month", &u->hours_per_month));
-  GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.months, "--months", &u->months));
-  GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.count, "--count", &count));
-  if (!a.hours.empty()) {
-    if (a.hours_per_month != UsageArgs().hours_per_month || a.months != UsageArgs().months) {
-      return Status::InvalidArgument("--hours: conflicts with --hours-per-month / --months");
+Result<UsagePattern> MakeUsage(const OptionValues& v) {
+  GPUADVISOR_RETURN_IF_ERROR(v.Check());
+  UsagePattern u;
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "hours-per-month", &u.hours_per_month));
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "months", &u.months));
+  if (v.Given("hours")) {
+    if (v.Given("hours-per-month") || v.Given("months")) {
+      return Status::InvalidArgument("--hours: conflicts with --hours-per-month / --months")
+          .WithField("hours");
     }
     double hours = 0;
-    GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.hours, "--hours", &hours));
-    if (!(hours > 0 && hours <= 600 * kHoursPerMonth)) {
-      return Status::InvalidArgument("--hours: expected a number of hours in (0, 438000], got \"" +
-                                     a.hours + "\"");
-    }
+    GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "hours", &hours));
     // Always on for `hours`: the months the run spans.
-    u->hours_per_month = kHoursPerMonth;
-    u->months = hours / kHoursPerMonth;
+    u.hours_per_month = kHoursPerMonth;
+    u.months = hours / kHoursPerMonth;
   }
-  if (!(count >= 1 && count <= 100000) || count != std::floor(count)) {  // range before the cast
-    return Status::InvalidArgument("--count: expected a whole number of instances, 1 to 100000");
-  }
-  u->instances = static_cast<int>(count);
-  u->interruptible = a.interruptible;
-  GPUADVISOR_RETURN_IF_ERROR(
-      OptDuration(a.checkpoint_interval, "--checkpoint-interval", &u->checkpoint_interval_s));
-  GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.checkpoint_gib, "--checkpoint-gib", &u->checkpoint_gib));
-  GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.storage_gbps, "--storage-gbps", &u->storage_gbps));
-  GPUADVISOR_RETURN_IF_ERROR(OptDuration(a.restart, "--restart", &u->restart_s));
-  return Status::OK();
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "count", &u.instances));
+  u.interruptible = v.Bool("interruptible");
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "checkpoint-interval", &u.checkpoint_interval_s));
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "checkpoint-gib", &u.checkpoint_gib));
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "storage-gbyte-s", &u.storage_gbps));
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "restart", &u.restart_s));
+  return u;
 }
 
-Result<PricingResult> PriceType(const Catalog& c, const std::string& type,
-                                const std::string& region, const UsageArgs& a) {
-  Result<const InstanceType*> t = ResolveInstanceType(c, type);
-  if (!t.ok()) return t.status();
+Result<PricingResult> PriceType(const Catalog& c, const OptionValues& v) {
+  GPUADVISOR_RETURN_IF_ERROR(v.Check());
+  if (v.Text("type").empty()) {
+    return Status::InvalidArgument("type: required, e.g. p5.48xlarge").WithField("type");
+  }
+  Result<const InstanceType*> t = ResolveInstanceType(c, v.Text("type"));
+  if (!t.ok()) return t.status().WithField("type");
+  const std::string region = v.Text("region");
   GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, region, "--region"));
-  UsagePattern u;
-  GPUADVISOR_RETURN_IF_ERROR(ParseUsage(a, &u));
+  Result<UsagePattern> u = MakeUsage(v);
+  if (!u.ok()) return u.status();
   // Name the regions that do price the type rather than just "no entry here".
   const std::string hint = RegionHint(**t, region);
-  Result<PricingResult> r = PriceUsage(**t, region, u);
+  Result<PricingResult> r = PriceUsage(**t, region, *u);
   if (!r.ok() && r.status().code() == StatusCode::kNotFound) {
-    return Status::NoResult(hint.empty() ? r.status().message() : hint);
+    return Status::NoResult(hint.empty() ? r.status().message() : hint).WithField("region");
   }
   if (r.ok()) GPUADVISOR_RETURN_IF_ERROR(CheckPricedFigures(*r));
   if (r.ok() && !hint.empty()) r->notes.push_back(hint);
@@ -286,40 +252,37 @@ std::vector<std::string> PricingWarnings(const PricingResult& r, const Freshness
   return line ? std::vector<std::string>{*line} : std::vector<std::string>{};
 }
 
-Status ParseRecommendRequest(const RecommendArgs& a, RecommendRequest* r) {
-  if (!a.deadline.empty()) {
+Result<RecommendRequest> MakeRecommendRequest(const OptionValues& v) {
+  GPUADVISOR_RETURN_IF_ERROR(v.Check());
+  RecommendRequest r;
+  if (v.Given("deadline")) {
     double seconds = 0;
-    GPUADVISOR_RETURN_IF_ERROR(OptDuration(a.deadline, "--deadline", &seconds));
-    r->deadline_hours = seconds / 3600;
+    GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "deadline", &seconds));
+    r.deadline_hours = seconds / 3600;
   }
-  GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.budget, "--budget", &r->budget_usd));
-  Result<std::vector<std::string>> regions = DistinctListItems(SplitList(a.regions), "--regions");
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "budget", &r.budget_usd));
+  Result<std::vector<std::string>> regions = v.List("regions");
   if (!regions.ok()) return regions.status();
-  r->regions = *std::move(regions);
-  Result<std::vector<std::string>> names = DistinctListItems(SplitList(a.purchase), "--purchase");
+  r.regions = *std::move(regions);
+  Result<std::vector<std::string>> names = v.List("purchase");
   if (!names.ok()) return names.status();
   for (const std::string& name : *names) {
     Result<PurchaseKind> p = ParsePurchaseKind(name, "--purchase", AllPurchaseKinds());
     if (!p.ok()) return p.status();
-    r->purchase.push_back(*p);
+    if (std::find(r.purchase.begin(), r.purchase.end(), *p) == r.purchase.end()) {
+      r.purchase.push_back(*p);
+    }
   }
-  GPUADVISOR_RETURN_IF_ERROR(
-      PositiveInteger(a.max_instances, "--max-instances", &r->max_instances));
-  GPUADVISOR_RETURN_IF_ERROR(PositiveInteger(a.max_gpus, "--max-gpus", &r->max_gpus));
-  GPUADVISOR_RETURN_IF_ERROR(PositiveInteger(a.top, "--top", &r->top));
-  if (a.objective == "cost") {
-    r->objective = Objective::kCost;
-  } else if (a.objective == "time") {
-    r->objective = Objective::kTime;
-  } else if (a.objective == "balanced") {
-    r->objective = Objective::kBalanced;
-  } else {
-    return Status::InvalidArgument("--objective: expected cost, time or balanced, got \"" +
-                                   a.objective + "\"");
-  }
-  r->allow_retired = a.allow_retired;
-  r->explain = a.explain;
-  return Status::OK();
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "max-instances", &r.max_instances));
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "max-gpus", &r.max_gpus));
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "top", &r.top));
+  const std::string objective = ToLower(v.Text("objective"));
+  r.objective = objective == "time"       ? Objective::kTime
+                : objective == "balanced" ? Objective::kBalanced
+                                          : Objective::kCost;
+  r.allow_retired = v.Bool("allow-retired");
+  r.explain = v.Bool("explain");
+  return r;
 }
 
 std::vector<std::string> RecommendWarnings(const Recommendation& r, const Freshness& fresh) {
@@ -346,40 +309,37 @@ Result<std::string> ReadSecret(const std::string& path, const char* flag) {
 
 }  // namespace
 
-Result<PrometheusOptions> ParsePrometheusArgs(const IdleArgs& a) {
+Result<PrometheusOptions> ParsePrometheusArgs(const OptionValues& v) {
+  GPUADVISOR_RETURN_IF_ERROR(v.Check());
   PrometheusOptions p;
-  p.url = a.prometheus;
-  p.selector = a.selector;
-  p.headers = a.headers;
-  GPUADVISOR_RETURN_IF_ERROR(OptDuration(a.since, "--since", &p.since_s));
-  GPUADVISOR_RETURN_IF_ERROR(OptDuration(a.step, "--step", &p.step_s));
-  if (!a.until.empty()) {
-    p.end_s = ParseTelemetryTime(a.until);
+  p.url = v.Text("prometheus");
+  p.selector = v.Text("selector");
+  Result<std::vector<std::string>> headers = v.List("prometheus-header");
+  if (!headers.ok()) return headers.status();
+  p.headers = *std::move(headers);
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "since", &p.since_s));
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "step", &p.step_s));
+  if (const std::string until = v.Text("until"); !until.empty()) {
+    p.end_s = ParseTelemetryTime(until);
     if (!p.end_s) {
       return Status::InvalidArgument(
-          R"(--until: expected an ISO 8601 time or Unix seconds, got ")" + a.until + "\"");
+                 R"(--until: expected an ISO 8601 time or Unix seconds, got ")" + until + "\"")
+          .WithField("until");
     }
   }
-  if (!a.max_points.empty()) {
-    Result<double> n = ParseSiNumber(a.max_points, "--prometheus-max-points");
-    if (!n.ok()) return n.status();
-    if (!(*n >= 7 && *n <= 1e9)) {
-      return Status::InvalidArgument("--prometheus-max-points: expected 7 to 1e9");
-    }
-    p.max_points_per_query = static_cast<size_t>(*n);
-  }
-  if (!a.bearer_token_file.empty()) {
-    Result<std::string> t = ReadSecret(a.bearer_token_file, "--bearer-token-file");
-    if (!t.ok()) return t.status();
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "prometheus-max-points", &p.max_points_per_query));
+  if (const std::string file = v.Text("bearer-token-file"); !file.empty()) {
+    Result<std::string> t = ReadSecret(file, "--bearer-token-file");
+    if (!t.ok()) return t.status().WithField("bearer-token-file");
     p.bearer_token = *t;
   }
-  if (!a.basic_auth_file.empty()) {
-    Result<std::string> t = ReadSecret(a.basic_auth_file, "--basic-auth-file");
-    if (!t.ok()) return t.status();
+  if (const std::string file = v.Text("basic-auth-file"); !file.empty()) {
+    Result<std::string> t = ReadSecret(file, "--basic-auth-file");
+    if (!t.ok()) return t.status().WithField("basic-auth-file");
     const size_t colon = t->find(':');
     if (colon == std::string::npos) {
-      return Status::InvalidArgument("--basic-auth-file: expected user:password in " +
-                                     a.basic_auth_file);
+      return Status::InvalidArgument("--basic-auth-file: expected user:password in " + file)
+          .WithField("basic-auth-file");
     }
     p.basic_user = t->substr(0, colon);
     p.basic_password = t->substr(colon + 1);
@@ -387,46 +347,36 @@ Result<PrometheusOptions> ParsePrometheusArgs(const IdleArgs& a) {
   return p;
 }
 
-Result<IdleSetup> ParseIdleArgs(const Catalog& c, const IdleArgs& a) {
+Result<IdleSetup> ParseIdleArgs(const Catalog& c, const OptionValues& v) {
+  GPUADVISOR_RETURN_IF_ERROR(v.Check());
   IdleSetup out;
   IdleOptions& io = out.options;
-  GPUADVISOR_RETURN_IF_ERROR(OptNumber(a.threshold, "--idle-threshold", &io.idle_threshold_pct));
-  GPUADVISOR_RETURN_IF_ERROR(OptDuration(a.window, "--idle-window", &io.idle_window_s));
-  GPUADVISOR_RETURN_IF_ERROR(
-      OptDuration(a.min_rightsizing_span, "--min-rightsizing-span", &io.min_rightsizing_span_s));
-  int max_hosts = static_cast<int>(io.max_hosts);
-  GPUADVISOR_RETURN_IF_ERROR(PositiveInteger(a.max_hosts, "--max-hosts", &max_hosts));
-  io.max_hosts = static_cast<size_t>(max_hosts);
-  if (io.idle_threshold_pct < 0 || io.idle_threshold_pct > 100) {
-    return Status::InvalidArgument("--idle-threshold: expected a percentage, 0 to 100");
-  }
-  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, a.region, "--region"));
-  Result<PurchaseKind> purchase = ParsePurchaseKind(a.purchase, "--purchase", AllPurchaseKinds());
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "idle-threshold", &io.idle_threshold_pct));
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "idle-window", &io.idle_window_s));
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "min-rightsizing-span", &io.min_rightsizing_span_s));
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "max-hosts", &io.max_hosts));
+  io.region = v.Text("region");
+  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, io.region, "--region"));
+  Result<PurchaseKind> purchase =
+      ParsePurchaseKind(v.Text("purchase"), "--purchase", AllPurchaseKinds());
   if (!purchase.ok()) return purchase.status();
-  io.region = a.region;
   io.purchase = *purchase;
   TelemetryOptions& to = out.telemetry;
-  std::optional<TelemetryFormat> f = ParseTelemetryFormat(a.telemetry_format);
-  if (!f) {
-    return Status::InvalidArgument(
-        "--telemetry-format: expected auto, nvidia-smi-csv, nvidia-smi-xml, prometheus or "
-        "cloudwatch, got \"" +
-        a.telemetry_format + "\"");
-  }
-  to.format = *f;
-  to.host = a.host;
-  for (std::string_view col : Split(a.columns, ',')) {
+  to.format = ParseTelemetryFormat(ToLower(v.Text("telemetry-format"))).value_or(to.format);
+  to.host = v.Text("host");
+  const std::string columns = v.Text("columns");  // Split returns views into it
+  for (std::string_view col : Split(columns, ',')) {
     if (!Trim(col).empty()) to.columns.emplace_back(Trim(col));
   }
-  if (!a.inventory.empty()) {
-    Result<std::string> text = ReadFile(a.inventory);
-    if (!text.ok()) return text.status();
-    Result<std::vector<InventoryEntry>> inv = ParseInventoryCsv(c, *text, a.inventory);
-    if (!inv.ok()) return inv.status();
+  if (const std::string file = v.Text("inventory"); !file.empty()) {
+    Result<std::string> text = ReadFile(file);
+    if (!text.ok()) return text.status().WithField("inventory");
+    Result<std::vector<InventoryEntry>> inv = ParseInventoryCsv(c, *text, file);
+    if (!inv.ok()) return inv.status().WithField("inventory");
     out.inventory = std::move(inv).value();
   }
-  if (!a.prometheus.empty()) {
-    Result<PrometheusOptions> prom = ParsePrometheusArgs(a);
+  if (!v.Text("prometheus").empty()) {
+    Result<PrometheusOptions> prom = ParsePrometheusArgs(v);
     if (!prom.ok()) return prom.status();
     out.prometheus = std::move(prom).value();
   }

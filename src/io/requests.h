@@ -1,7 +1,7 @@
-// Command requests from their options as text: the one parser behind the CLI flags, the HTTP
-// API and the Python module, so every front end accepts the same values, reports the same
-// one-line errors (naming the flag, e.g. `--min-gpus: expected a number, got "x"`) and emits the
-// same JSON objects. Each *Args struct holds what a user typed; "" means "not given".
+// Command requests from their options: the one step from a command's OptionValues (options.h,
+// filled by whichever front end) to the library's request structs, so every front end accepts
+// the same values, reports the same one-line errors (naming the option, e.g. `--min-gpus:
+// expected a number from 0 to 1024, got "x"`, with field() "min-gpus") and emits the same JSON.
 #ifndef GPUADVISOR_IO_REQUESTS_H_
 #define GPUADVISOR_IO_REQUESTS_H_
 
@@ -14,6 +14,7 @@
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/idle.h"
+#include "gpuadvisor/options.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/recommend.h"
@@ -27,31 +28,18 @@ Result<Freshness> MakeFreshness(const std::string& max_price_age);
 // "" = the embedded catalog; otherwise the file (errors prefixed "--catalog").
 Result<std::shared_ptr<const Catalog>> OpenCatalog(const std::string& path);
 
-// List options (--gpu, --family, --regions, --purchase) hold at most this many items; repeats
-// count once (a list of 60k copies of one region is one region, not 60k searches).
-inline constexpr size_t kMaxListItems = 1000;
-// `items` without repeats (first occurrence kept, case-insensitive), or InvalidArgument naming
-// `flag` when there are more than kMaxListItems of them (repeats included).
-Result<std::vector<std::string>> DistinctListItems(const std::vector<std::string>& items,
-                                                   std::string_view flag);
-
-// `instances` filters.
-struct InstancesArgs {
-  std::string region = "us-east-1";
-  std::vector<std::string> gpus, families;
-  std::string min_gpus, max_gpus, min_gpu_memory, min_total_gpu_memory, max_price, limit;
-  std::string purchase = "on-demand";
-  std::string sort;  // FIELD[:asc|desc]
-  bool efa = false, include_retired = false, gpus_only = false;
-};
-Result<InstanceQuery> MakeInstanceQuery(const InstancesArgs& a);
+// `instances` filters (the "instances" option table).
+Result<InstanceQuery> MakeInstanceQuery(const OptionValues& v);
 
 // `gpus`: one summary per model; models on no listed type only with `include_retired`.
 std::vector<GpuSummary> ListGpus(const Catalog& c, bool include_retired);
 
-// `show TYPE`: NotFound (with "did you mean") for the type or the region.
-Result<ojson> ShowTypeJson(const Catalog& c, const std::string& type, const std::string& region,
-                           const Freshness& fresh);
+// `show TYPE` ("show" table): NotFound (with "did you mean") for the type or the region. With
+// `history`, the dated prices of the region ({instance_type, region, history}).
+Result<ojson> ShowTypeJson(const Catalog& c, const OptionValues& v, const Freshness& fresh);
+
+// `estimate` hardware ("estimate" table).
+Result<HardwareRequest> MakeHardwareRequest(const OptionValues& v);
 
 // Workload: a YAML/JSON file ("-" = stdin), then SetWorkloadField per value (presets first, so
 // fields that refine them apply on top), then Validate(). Keys are SetWorkloadField keys.
@@ -67,53 +55,29 @@ ojson EstimateReportJson(const Hardware& hw, const Estimate& e, const Catalog& c
 std::vector<std::string> EstimateWarnings(const Hardware& hw, const Estimate& e,
                                           const Freshness& fresh, const std::string& region);
 
-// `pricing TYPE`: usage pattern flags. `hours` (one continuous run of H hours per instance, as a
-// Capacity Block is used) replaces hours_per_month and months; giving both is an error.
-struct UsageArgs {
-  std::string hours_per_month = "730", months = "1", count = "1";
-  std::string hours;
-  bool interruptible = false;
-  std::string checkpoint_interval, checkpoint_gib, storage_gbps, restart;
-};
-Status ParseUsage(const UsageArgs& a, UsagePattern* u);
+// `pricing TYPE` ("pricing" table). `hours` (one continuous run of H hours per instance, as a
+// Capacity Block is used) replaces hours-per-month and months; giving both is an error.
+Result<UsagePattern> MakeUsage(const OptionValues& v);
 // Resolves the type and region, prices the usage. A type not sold in the region is NoResult.
-Result<PricingResult> PriceType(const Catalog& c, const std::string& type,
-                                const std::string& region, const UsageArgs& a);
+Result<PricingResult> PriceType(const Catalog& c, const OptionValues& v);
 std::vector<std::string> PricingWarnings(const PricingResult& r, const Freshness& fresh);
 
-// `recommend` search flags.
-struct RecommendArgs {
-  std::string deadline, budget, regions, purchase, max_instances = "64", max_gpus, top = "5";
-  std::string objective = "cost";
-  bool allow_retired = false, explain = false;
-};
-Status ParseRecommendRequest(const RecommendArgs& a, RecommendRequest* r);
+// `recommend` search options ("recommend" table).
+Result<RecommendRequest> MakeRecommendRequest(const OptionValues& v);
 std::vector<std::string> RecommendWarnings(const Recommendation& r, const Freshness& fresh);
 
-// `idle FILE...` options. The inventory CSV is read and checked against the catalog.
-struct IdleArgs {
-  std::string inventory;  // CSV path; "" = none
-  std::string threshold = "5", window = "30m";
-  std::string region = "us-east-1", purchase = "on-demand";
-  std::string telemetry_format = "auto", columns, host;
-  // --prometheus URL instead of files (prometheus_source.h). until: ISO time or Unix seconds
-  // ("" = now); the token and password are read from files so they stay off command lines.
-  std::string prometheus, since = "7d", until, selector, step = "5m", max_points;
-  std::string bearer_token_file, basic_auth_file;  // basic: "user:password" in the file
-  std::vector<std::string> headers;                // "Name: value"
-  std::string min_rightsizing_span;                // duration; "" = IdleOptions' default (24h)
-  std::string max_hosts;                           // "" = IdleOptions' default (10000)
-};
+// `idle FILE...` options ("idle" table). The inventory CSV is read and checked against the
+// catalog; --prometheus's token and password are read from files so they stay off command lines.
 struct IdleSetup {
   IdleOptions options;
   TelemetryOptions telemetry;  // no progress callback
   std::vector<InventoryEntry> inventory;
-  std::optional<PrometheusOptions> prometheus;  // set when IdleArgs::prometheus is
+  std::optional<PrometheusOptions> prometheus;  // set when the prometheus option is
 };
-Result<IdleSetup> ParseIdleArgs(const Catalog& c, const IdleArgs& a);
-// The Prometheus part of IdleArgs (a.prometheus set). InvalidArgument naming the flag; IOError
+Result<IdleSetup> ParseIdleArgs(const Catalog& c, const OptionValues& v);
+// The Prometheus part (the prometheus option set). InvalidArgument naming the option; IOError
 // when a secret file cannot be read.
-Result<PrometheusOptions> ParsePrometheusArgs(const IdleArgs& a);
+Result<PrometheusOptions> ParsePrometheusArgs(const OptionValues& v);
 
 }  // namespace gpuadvisor
 

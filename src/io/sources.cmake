@@ -4,7 +4,6 @@ set(GPUADVISOR_IO_SOURCES
   src/io/estimate_views.cc
   src/io/pricing_views.cc
   src/io/recommend_views.cc
-  src/io/request_fields.cc
   src/io/requests.cc
   src/io/options.cc
   src/io/idle_views.cc

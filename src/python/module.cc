@@ -8,7 +8,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -60,36 +62,14 @@ py::object ClassFor(StatusCode code) {
   }
 }
 
-// The field or flag a message names first ("--min-gpus: ...", "tokens: ...", "job.yaml:3:
-// input-tokens: ..."), in Python's spelling ("min_gpus"); None when it names none.
-py::object FieldOf(const std::string& message) {
-  size_t start = 0;
-  for (int token = 0; token < 2; ++token) {
-    const size_t colon = message.find(": ", start);
-    if (colon == std::string::npos) return py::none();
-    std::string name = message.substr(start, colon - start);
-    if (name.find(' ') != std::string::npos) return py::none();
-    const size_t first = name.find_first_not_of('-');
-    bool plain = first != std::string::npos;
-    for (size_t i = plain ? first : name.size(); i < name.size(); ++i) {
-      char& ch = name[i];
-      if (ch == '-') ch = '_';
-      if (std::islower(static_cast<unsigned char>(ch)) == 0 &&
-          std::isdigit(static_cast<unsigned char>(ch)) == 0 && ch != '_') {
-        plain = false;
-      }
-    }
-    if (plain) return py::str(name.substr(first));
-    start = colon + 2;  // "file.yaml:3: key: ..." names the key second
-  }
-  return py::none();
-}
-
 [[noreturn]] void Raise(const Status& status) {
   py::object cls = ClassFor(status.code());
   py::object exc = cls(status.message());
   exc.attr("code") = StatusCodeName(status.code());
-  exc.attr("field") = FieldOf(status.message());
+  // Python spells options with underscores: "min-gpus" -> "min_gpus".
+  std::string field = status.field();
+  std::replace(field.begin(), field.end(), '-', '_');
+  exc.attr("field") = field.empty() ? py::object(py::none()) : py::object(py::str(field));
   PyErr_SetObject(cls.ptr(), exc.ptr());
   throw py::error_already_set();
 }
@@ -140,17 +120,66 @@ py::object ToPy(const ojson& j) {
   }
 }
 
-// Options arrive as a dict of text (the Python layer converts numbers, durations and lists).
-std::string Text(const py::dict& d, const char* key, const std::string& fallback = "") {
-  if (!d.contains(key) || d[key].is_none()) return fallback;
-  return py::str(d[key]);
+// A keyword argument's value as option text: the CLI's spelling of it. None is "not given".
+std::optional<std::string> OptionTextOf(const std::string& key, const py::handle& v) {
+  if (v.is_none()) return std::nullopt;
+  if (py::isinstance<py::bool_>(v)) return std::string(v.cast<bool>() ? "true" : "false");
+  if (py::isinstance<py::int_>(v)) return std::string(py::str(v));
+  if (py::isinstance<py::float_>(v)) {
+    const double d = v.cast<double>();
+    if (std::isfinite(d) && d == std::floor(d) && std::abs(d) < 1e15) {
+      return std::to_string(static_cast<int64_t>(d));
+    }
+    return std::string(py::repr(v));
+  }
+  if (py::isinstance<py::str>(v)) return v.cast<std::string>();
+  if (py::hasattr(v, "__fspath__")) return py::str(v.attr("__fspath__")()).cast<std::string>();
+  Raise(Status::InvalidArgument(key +
+                                ": expected a string, number, boolean or a list of them, "
+                                "got " +
+                                std::string(py::str(py::type::of(v).attr("__name__"))))
+            .WithField(CanonicalOptionKey(key)));
 }
-bool Flag(const py::dict& d, const char* key) {
-  return d.contains(key) && !d[key].is_none() && d[key].cast<bool>();
+
+// Keyword arguments as the options of `command` (options.h), checked as the CLI's flags are.
+// Lists and tuples give one value per item (repeatable options).
+OptionValues Options(std::string_view command, const py::dict& kwargs) {
+  OptionValues values(*Take(FindCommandSpec(command)));
+  for (const auto& [k, v] : kwargs) {
+    const std::string key = py::str(k);
+    const bool many = py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v);
+    for (const py::handle item :
+         many ? py::reinterpret_borrow<py::iterable>(v) : py::iterable(py::make_tuple(v))) {
+      if (std::optional<std::string> text = OptionTextOf(key, item)) {
+        Check(values.Set(key, *text, kPython));
+      }
+    }
+  }
+  return values;
 }
-std::vector<std::string> TextList(const py::dict& d, const char* key) {
-  if (!d.contains(key) || d[key].is_none()) return {};
-  return d[key].cast<std::vector<std::string>>();
+
+// A command's option table for the Python layer's signatures and docstrings.
+py::list OptionTable(const std::string& command) {
+  py::list out;
+  for (const OptionSpec& o : Take(FindCommandSpec(command))->options) {
+    if ((o.front_ends & kPython) == 0) continue;
+    std::string name(o.name);
+    std::replace(name.begin(), name.end(), '-', '_');
+    py::dict d;
+    d["name"] = name;
+    d["type"] = OptionTypeName(o.type);
+    d["unit"] = std::string(o.unit);
+    d["default"] = o.default_text.empty() ? py::object(py::none())
+                                          : py::object(py::str(std::string(o.default_text)));
+    d["help"] = OptionHelpText(o);
+    d["positional"] = o.positional;
+    d["required"] = o.required;
+    py::list choices;
+    for (std::string_view c : o.choices) choices.append(std::string(c));
+    d["choices"] = choices;
+    out.append(d);
+  }
+  return out;
 }
 
 std::string Render(const Table& t) { return t.Render(OutputFormat::kTable, false); }
@@ -194,22 +223,7 @@ PyCatalog OpenPyCatalog(const std::string& path, const std::string& max_price_ag
 }
 
 py::tuple Instances(const PyCatalog& pc, const py::dict& args) {
-  InstancesArgs a;
-  a.region = Text(args, "region", a.region);
-  a.gpus = TextList(args, "gpu");
-  a.families = TextList(args, "family");
-  a.min_gpus = Text(args, "min_gpus");
-  a.max_gpus = Text(args, "max_gpus");
-  a.min_gpu_memory = Text(args, "min_gpu_memory");
-  a.min_total_gpu_memory = Text(args, "min_total_gpu_memory");
-  a.max_price = Text(args, "max_price");
-  a.purchase = Text(args, "purchase", a.purchase);
-  a.sort = Text(args, "sort");
-  a.limit = Text(args, "limit");
-  a.efa = Flag(args, "efa");
-  a.include_retired = Flag(args, "include_retired");
-  a.gpus_only = Flag(args, "gpus_only");
-  InstanceQuery q = Take(MakeInstanceQuery(a));
+  InstanceQuery q = Take(MakeInstanceQuery(Options("instances", args)));
   std::vector<InstanceRow> rows = Take(QueryInstances(*pc.catalog, q));
   std::vector<std::string> warnings = StaleWarnings(rows, pc.fresh);
   if (rows.empty()) warnings.emplace_back("no instance type matches these filters");
@@ -217,12 +231,14 @@ py::tuple Instances(const PyCatalog& pc, const py::dict& args) {
                         Render(InstancesTable(rows)));
 }
 
-py::object Show(const PyCatalog& pc, const std::string& type, const std::string& region) {
-  return ToPy(Take(ShowTypeJson(*pc.catalog, type, region, pc.fresh)));
+py::object Show(const PyCatalog& pc, const py::dict& args) {
+  return ToPy(Take(ShowTypeJson(*pc.catalog, Options("show", args), pc.fresh)));
 }
 
-py::tuple Gpus(const PyCatalog& pc, bool include_retired) {
-  const std::vector<GpuSummary> gpus = ListGpus(*pc.catalog, include_retired);
+py::tuple Gpus(const PyCatalog& pc, const py::dict& args) {
+  const OptionValues values = Options("gpus", args);
+  Check(values.Check());
+  const std::vector<GpuSummary> gpus = ListGpus(*pc.catalog, values.Bool("include-retired"));
   return py::make_tuple(ToPy(GpusJson(gpus)), Render(GpusTable(gpus)));
 }
 
@@ -234,12 +250,7 @@ PyWorkload MakeWorkload(const std::string& file, const std::map<std::string, std
 }
 
 py::tuple EstimateOn(const PyCatalog& pc, const PyWorkload& w, const py::dict& args) {
-  HardwareRequest req;
-  req.instance_type = Text(args, "instance");
-  req.gpu = Text(args, "gpu");
-  req.region = Text(args, "region", req.region);
-  if (args.contains("count") && !args["count"].is_none()) req.instances = args["count"].cast<int>();
-  if (args.contains("gpus") && !args["gpus"].is_none()) req.gpus = args["gpus"].cast<int>();
+  const HardwareRequest req = Take(MakeHardwareRequest(Options("estimate", args)));
   Result<Hardware> hw = Status::InvalidArgument("not resolved");
   Result<Estimate> e = Status::InvalidArgument("not estimated");
   {
@@ -255,21 +266,10 @@ py::tuple EstimateOn(const PyCatalog& pc, const PyWorkload& w, const py::dict& a
 }
 
 PyRecommendation RecommendOn(const PyCatalog& pc, const PyWorkload& w, const py::dict& args) {
-  RecommendArgs a;
-  a.deadline = Text(args, "deadline");
-  a.budget = Text(args, "budget");
-  a.regions = Text(args, "regions");
-  a.purchase = Text(args, "purchase");
-  a.max_instances = Text(args, "max_instances", a.max_instances);
-  a.max_gpus = Text(args, "max_gpus");
-  a.top = Text(args, "top", a.top);
-  a.objective = Text(args, "objective", a.objective);
-  a.allow_retired = Flag(args, "allow_retired");
-  a.explain = Flag(args, "explain");
   PyRecommendation out;
   out.catalog = pc.catalog;
   out.fresh = pc.fresh;
-  Check(ParseRecommendRequest(a, &out.request));
+  out.request = Take(MakeRecommendRequest(Options("recommend", args)));
   Result<Recommendation> r = Status::InvalidArgument("not run");
   {
     py::gil_scoped_release release;
@@ -279,53 +279,25 @@ PyRecommendation RecommendOn(const PyCatalog& pc, const PyWorkload& w, const py:
   return out;
 }
 
-py::tuple PricingOn(const PyCatalog& pc, const std::string& type, const py::dict& args) {
-  UsageArgs a;
-  a.hours_per_month = Text(args, "hours_per_month", a.hours_per_month);
-  a.months = Text(args, "months", a.months);
-  a.hours = Text(args, "hours");
-  a.count = Text(args, "count", a.count);
-  a.interruptible = Flag(args, "interruptible");
-  a.checkpoint_interval = Text(args, "checkpoint_interval");
-  a.checkpoint_gib = Text(args, "checkpoint_gib");
-  a.storage_gbps = Text(args, "storage_gbps");
-  a.restart = Text(args, "restart");
-  const PricingResult r = Take(PriceType(*pc.catalog, type, Text(args, "region", "us-east-1"), a));
+py::tuple PricingOn(const PyCatalog& pc, const py::dict& args) {
+  const PricingResult r = Take(PriceType(*pc.catalog, Options("pricing", args)));
   return py::make_tuple(ToPy(PricingJson(r, pc.fresh)), PricingWarnings(r, pc.fresh),
                         Render(PricingTable(r)));
 }
 
 py::tuple IdleOn(const PyCatalog& pc, const std::vector<std::string>& paths, const py::dict& args) {
-  IdleArgs a;
-  a.inventory = Text(args, "inventory");
-  a.threshold = Text(args, "idle_threshold", a.threshold);
-  a.window = Text(args, "idle_window", a.window);
-  a.region = Text(args, "region", a.region);
-  a.purchase = Text(args, "purchase", a.purchase);
-  a.telemetry_format = Text(args, "telemetry_format", a.telemetry_format);
-  a.columns = Text(args, "columns");
-  a.host = Text(args, "host");
-  a.min_rightsizing_span = Text(args, "min_rightsizing_span");
-  a.max_hosts = Text(args, "max_hosts");
-  a.prometheus = Text(args, "prometheus");
-  a.since = Text(args, "since", a.since);
-  a.until = Text(args, "until");
-  a.selector = Text(args, "selector");
-  a.step = Text(args, "step", a.step);
-  a.max_points = Text(args, "max_points");
-  a.bearer_token_file = Text(args, "bearer_token_file");
-  a.basic_auth_file = Text(args, "basic_auth_file");
-  a.headers = TextList(args, "headers");
-  if (paths.empty() == a.prometheus.empty()) {
+  const OptionValues values = Options("idle", args);
+  if (paths.empty() == values.Text("prometheus").empty()) {
     Raise(Status::InvalidArgument(
-        "paths: expected telemetry files or prometheus=URL (one of the two)"));
+              "paths: expected telemetry files or prometheus=URL (one of the two)")
+              .WithField("paths"));
   }
   Result<IdleSetup> setup = Status::InvalidArgument("not parsed");
   Result<IdleReport> r = Status::InvalidArgument("not run");
   std::optional<PrometheusSourceInfo> prom;
   {
     py::gil_scoped_release release;  // reads the inventory and the files, or queries the server
-    setup = ParseIdleArgs(*pc.catalog, a);
+    setup = ParseIdleArgs(*pc.catalog, values);
     const std::optional<PrometheusOptions> query =
         setup.ok() ? setup->prometheus : std::optional<PrometheusOptions>();
     if (query) {
@@ -397,12 +369,12 @@ void Init(py::module_& m) {
   py::class_<PyCatalog>(m, "Catalog")
       .def(py::init(&OpenPyCatalog), py::arg("path"), py::arg("max_price_age"))
       .def("instances", &Instances, py::arg("args"))
-      .def("show", &Show, py::arg("type"), py::arg("region"))
-      .def("gpus", &Gpus, py::arg("include_retired"))
+      .def("show", &Show, py::arg("args"))
+      .def("gpus", &Gpus, py::arg("args"))
       .def("info", [](const PyCatalog& pc) { return ToPy(CatalogInfoJson(*pc.catalog, pc.fresh)); })
       .def("estimate", &EstimateOn, py::arg("workload"), py::arg("args"))
       .def("recommend", &RecommendOn, py::arg("workload"), py::arg("args"))
-      .def("pricing", &PricingOn, py::arg("type"), py::arg("args"))
+      .def("pricing", &PricingOn, py::arg("args"))
       .def("idle", &IdleOn, py::arg("paths"), py::arg("args"))
       .def_property_readonly("generated_at",
                              [](const PyCatalog& pc) { return pc.catalog->generated_at; })
@@ -436,6 +408,7 @@ void Init(py::module_& m) {
   m.def("workload_fields", [] { return WorkloadFieldNames(); });
   m.def("model_presets", [] { return ModelPresetNames(); });
   m.def("sort_fields", [] { return InstanceSortFields(); });
+  m.def("option_table", &OptionTable, py::arg("command"));
 }
 
 }  // namespace gpuadvisor::python

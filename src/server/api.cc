@@ -15,7 +15,6 @@
 #include "io/idle_views.h"
 #include "io/pricing_views.h"
 #include "io/recommend_views.h"
-#include "io/request_fields.h"
 #include "io/requests.h"
 #include "server/web_assets.h"
 #include "util/json_text.h"
@@ -115,25 +114,6 @@ std::string CapMessage(std::string_view message) {
   return CapEcho(out, kMaxErrorMessageChars);
 }
 
-// "body: tokens: expected ..." -> "tokens"; `unknown parameter "x"` -> "x"; else "".
-std::string FieldOf(std::string_view message) {
-  const bool in_body = StartsWith(message, "body:");
-  if (StartsWith(message, "body: ")) message.remove_prefix(6);
-  for (std::string_view lead : {"unknown parameter \"", "unknown workload field \""}) {
-    if (StartsWith(message, lead)) {
-      std::string_view rest = message.substr(lead.size());
-      return std::string(rest.substr(0, rest.find('"')));
-    }
-  }
-  const size_t colon = message.find(": ");
-  std::string_view key = colon == std::string_view::npos ? "" : message.substr(0, colon);
-  if (key.empty() || key.find(' ') != std::string_view::npos || StartsWith(key, "body:")) {
-    return in_body ? "body" : "";  // "body: expected an object", "body:1:7: syntax error"
-  }
-  while (!key.empty() && key.front() == '-') key.remove_prefix(1);
-  return std::string(key);
-}
-
 // Maximum nesting of [ and { outside strings (a cheap guard before any recursive use).
 int JsonDepth(std::string_view text) {
   int depth = 0, max_depth = 0;
@@ -158,7 +138,7 @@ int JsonDepth(std::string_view text) {
 }
 
 // The body as a JSON object, or the error response.
-Result<json> ParseBodyObject(std::string_view body) {
+Result<json> ParseBodyObjectOf(std::string_view body) {
   if (Trim(body).empty())
     return Status::InvalidArgument("body: expected a JSON object, got nothing");
   if (JsonDepth(body) > kMaxJsonDepth) {
@@ -176,6 +156,13 @@ Result<json> ParseBodyObject(std::string_view body) {
                                    doc.type_name());
   }
   return doc;
+}
+
+// The body as a JSON object; every error names the field "body" (or a workload field in it).
+Result<json> ParseBodyObject(std::string_view body) {
+  Result<json> doc = ParseBodyObjectOf(body);
+  if (doc.ok() || !doc.status().field().empty()) return doc;
+  return doc.status().WithField("body");
 }
 
 // A JSON scalar (or an array of scalars, joined with commas) as option text.
@@ -197,23 +184,56 @@ Result<std::string> OptionText(const std::string& key, const json& v) {
                                  std::string(v.type_name()));
 }
 
-// Applies the members of `obj` whose keys are in `keys` with `set`; the others are left in
-// *rest (the workload). REQUIRES: obj is an object.
-template <typename T, typename Setter>
-Status SplitOptions(const json& obj, const std::vector<std::string>& keys, T* target, Setter set,
-                    json* rest) {
+// The members of `obj` that `values`' table names go to it; the others are left in *rest (the
+// workload). REQUIRES: obj is an object.
+Status SplitOptions(const json& obj, OptionValues* values, json* rest) {
   *rest = json::object();
   for (auto it = obj.begin(); it != obj.end(); ++it) {
-    if (!HasOptionKey(keys, it.key())) {
+    const OptionSpec* o = values->spec().Find(it.key());
+    if (o == nullptr || (o->front_ends & kHttp) == 0) {
       (*rest)[it.key()] = it.value();
       continue;
     }
     if (it->is_null()) continue;
     Result<std::string> text = OptionText(it.key(), *it);
-    if (!text.ok()) return text.status();
-    GPUADVISOR_RETURN_IF_ERROR(set(target, it.key(), *text));
+    if (!text.ok()) return text.status().WithField(o->name);
+    GPUADVISOR_RETURN_IF_ERROR(values->Set(it.key(), *text, kHttp));
   }
   return Status::OK();
+}
+
+// Every member of `obj` as an option of `values`' table (none is a workload field).
+Status BodyOptions(const json& obj, OptionValues* values) {
+  json rest;
+  GPUADVISOR_RETURN_IF_ERROR(SplitOptions(obj, values, &rest));
+  for (auto it = rest.begin(); it != rest.end(); ++it) {
+    GPUADVISOR_RETURN_IF_ERROR(values->Set(it.key(), "", kHttp));  // unknown: the table's error
+  }
+  return Status::OK();
+}
+
+// The query parameters as options of `command`.
+Result<OptionValues> QueryOptions(std::string_view command, const ApiRequest& req) {
+  Result<const CommandSpec*> spec = FindCommandSpec(command);
+  if (!spec.ok()) return spec.status();
+  OptionValues values(**spec);
+  for (const auto& [key, value] : req.query) {
+    GPUADVISOR_RETURN_IF_ERROR(values.Set(key, value, kHttp));
+  }
+  return values;
+}
+
+// The body's members as options of `command`, the rest as the workload (`rest`), or null.
+Result<OptionValues> BodyOptions(std::string_view command, const json& body, json* rest) {
+  Result<const CommandSpec*> spec = FindCommandSpec(command);
+  if (!spec.ok()) return spec.status();
+  OptionValues values(**spec);
+  if (rest != nullptr) {
+    GPUADVISOR_RETURN_IF_ERROR(SplitOptions(body, &values, rest));
+  } else {
+    GPUADVISOR_RETURN_IF_ERROR(BodyOptions(body, &values));
+  }
+  return values;
 }
 
 Result<Workload> WorkloadOf(const json& rest) {
@@ -235,49 +255,34 @@ ApiResponse Health(const ApiContext& ctx, const ApiRequest&, std::string_view) {
 }
 
 ApiResponse Instances(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
-  InstancesArgs args;
-  for (const auto& [key, value] : req.query) {
-    Status st = SetInstancesArg(&args, key, value);
-    if (!st.ok()) return ErrorResponse(st);
-  }
-  Result<InstanceQuery> q = MakeInstanceQuery(args);
+  Result<OptionValues> values = QueryOptions("instances", req);
+  if (!values.ok()) return ErrorResponse(values.status());
+  Result<InstanceQuery> q = MakeInstanceQuery(*values);
   if (!q.ok()) return ErrorResponse(q.status());
   Result<std::vector<InstanceRow>> rows = QueryInstances(*ctx.catalog, *q);
   if (!rows.ok()) return ErrorResponse(rows.status());
   return JsonResponse(InstancesJson(*rows, ctx.fresh));
 }
 
-// The query's region (default us-east-1); other keys are refused.
-Result<std::string> OnlyRegion(const ApiRequest& req, const Catalog& c) {
-  std::string region = "us-east-1";
-  for (const auto& [key, value] : req.query) {
-    if (CanonicalOptionKey(key) != "region") {
-      return Status::InvalidArgument("unknown parameter \"" + key + "\"; expected region");
-    }
-    region = value;
-  }
-  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, region, "region"));
-  return region;
-}
-
+// `type` comes from the path: a query may not name it again.
 ApiResponse Show(const ApiContext& ctx, const ApiRequest& req, std::string_view type) {
-  Result<const InstanceType*> t = ResolveInstanceType(*ctx.catalog, type);
-  if (!t.ok()) return ErrorResponse(404, "not_found", t.status().message(), "type");
-  Result<std::string> region = OnlyRegion(req, *ctx.catalog);
-  if (!region.ok()) return ErrorResponse(region.status());
-  return JsonResponse(ShowJson(*ctx.catalog, **t, *region, ctx.fresh));
+  Result<OptionValues> values = QueryOptions("show", req);
+  if (!values.ok()) return ErrorResponse(values.status());
+  if (values->Given("type")) {
+    return ErrorResponse(
+        Status::InvalidArgument("type: given by the path, not the query").WithField("type"));
+  }
+  (void)values->Set("type", type, kHttp);
+  Result<ojson> j = ShowTypeJson(*ctx.catalog, *values, ctx.fresh);
+  if (!j.ok()) return ErrorResponse(j.status());
+  return JsonResponse(*j);
 }
 
 ApiResponse Gpus(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
-  bool include_retired = false;
-  for (const auto& [key, value] : req.query) {
-    if (CanonicalOptionKey(key) != "include-retired") {
-      return ErrorResponse(400, "invalid_argument",
-                           "unknown parameter \"" + key + "\"; expected include-retired", key);
-    }
-    include_retired = value.empty() || value == "true" || value == "1";
-  }
-  return JsonResponse(GpusJson(ListGpus(*ctx.catalog, include_retired)));
+  Result<OptionValues> values = QueryOptions("gpus", req);
+  if (!values.ok()) return ErrorResponse(values.status());
+  if (Status st = values->Check(); !st.ok()) return ErrorResponse(st);
+  return JsonResponse(GpusJson(ListGpus(*ctx.catalog, values->Bool("include-retired"))));
 }
 
 ApiResponse CatalogInfo(const ApiContext& ctx, const ApiRequest&, std::string_view) {
@@ -306,13 +311,14 @@ ApiResponse Models(const ApiContext&, const ApiRequest&, std::string_view) {
 ApiResponse Estimate(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
   Result<json> body = ParseBodyObject(req.body);
   if (!body.ok()) return ErrorResponse(body.status());
-  HardwareRequest hw_req;
   json rest;
-  Status split = SplitOptions(*body, HardwareArgKeys(), &hw_req, SetHardwareArg, &rest);
-  if (!split.ok()) return ErrorResponse(split);
+  Result<OptionValues> values = BodyOptions("estimate", *body, &rest);
+  if (!values.ok()) return ErrorResponse(values.status());
+  Result<HardwareRequest> hw_req = MakeHardwareRequest(*values);
+  if (!hw_req.ok()) return ErrorResponse(hw_req.status());
   Result<Workload> w = WorkloadOf(rest);
   if (!w.ok()) return ErrorResponse(w.status());
-  Result<Hardware> hw = ResolveHardware(*ctx.catalog, hw_req);
+  Result<Hardware> hw = ResolveHardware(*ctx.catalog, *hw_req);
   if (!hw.ok()) return ErrorResponse(hw.status());
   Result<gpuadvisor::Estimate> e = EstimateWorkload(*w, *hw);
   if (!e.ok()) return ErrorResponse(e.status());
@@ -322,52 +328,25 @@ ApiResponse Estimate(const ApiContext& ctx, const ApiRequest& req, std::string_v
 ApiResponse RecommendPlans(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
   Result<json> body = ParseBodyObject(req.body);
   if (!body.ok()) return ErrorResponse(body.status());
-  RecommendArgs args;
   json rest;
-  Status split = SplitOptions(*body, RecommendArgKeys(), &args, SetRecommendArg, &rest);
-  if (!split.ok()) return ErrorResponse(split);
-  RecommendRequest rr;
-  Status parsed = ParseRecommendRequest(args, &rr);
-  if (!parsed.ok()) return ErrorResponse(parsed);
+  Result<OptionValues> values = BodyOptions("recommend", *body, &rest);
+  if (!values.ok()) return ErrorResponse(values.status());
+  Result<RecommendRequest> rr = MakeRecommendRequest(*values);
+  if (!rr.ok()) return ErrorResponse(rr.status());
   Result<Workload> w = WorkloadOf(rest);
   if (!w.ok()) return ErrorResponse(w.status());
-  Result<Recommendation> r = Recommend(*ctx.catalog, *w, rr);
+  Result<Recommendation> r = Recommend(*ctx.catalog, *w, *rr);
   if (!r.ok()) return ErrorResponse(r.status());
-  return JsonResponse(RecommendJson(*r, rr));
+  return JsonResponse(RecommendJson(*r, *rr));
 }
 
 ApiResponse Pricing(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
   Result<json> body = ParseBodyObject(req.body);
   if (!body.ok()) return ErrorResponse(body.status());
-  std::string type, region = "us-east-1";
-  UsageArgs usage;
-  for (auto it = body->begin(); it != body->end(); ++it) {
-    Result<std::string> text = OptionText(it.key(), *it);
-    if (!text.ok()) return ErrorResponse(text.status());
-    const std::string key = CanonicalOptionKey(it.key());
-    Status st;
-    if (key == "type" || key == "instance" || key == "instance-type") {
-      type = *text;
-    } else if (key == "region") {
-      region = *text;
-    } else if (HasOptionKey(UsageArgKeys(), key)) {
-      st = SetUsageArg(&usage, it.key(), *text);
-    } else {
-      st = Status::InvalidArgument("unknown parameter \"" + it.key() +
-                                   "\"; expected type, region or " +
-                                   "hours-per-month, months, count, interruptible, ...");
-    }
-    if (!st.ok()) return ErrorResponse(st);
-  }
-  if (type.empty()) return ErrorResponse(400, "invalid_argument", "type: required", "type");
-  Result<const InstanceType*> t = ResolveInstanceType(*ctx.catalog, type);
-  if (!t.ok()) return ErrorResponse(400, "not_found", t.status().message(), "type");
-  Result<PricingResult> r = PriceType(*ctx.catalog, type, region, usage);
-  if (!r.ok()) {
-    return r.status().code() == StatusCode::kNoResult
-               ? ErrorResponse(404, "no_result", r.status().message(), "region")
-               : ErrorResponse(r.status());
-  }
+  Result<OptionValues> values = BodyOptions("pricing", *body, nullptr);
+  if (!values.ok()) return ErrorResponse(values.status());
+  Result<PricingResult> r = PriceType(*ctx.catalog, *values);
+  if (!r.ok()) return ErrorResponse(r.status());
   return JsonResponse(PricingJson(*r, ctx.fresh));
 }
 
@@ -505,11 +484,10 @@ ApiResponse Launch(const ApiContext& ctx, const ApiRequest& req, std::string_vie
 // JSON), or the body is empty and `prometheus=URL` names a server to query; the `idle` options
 // come as query parameters.
 struct IdleQuery {
-  IdleOptions options;
-  TelemetryOptions telemetry;
-  std::string host = "upload";
+  IdleSetup setup;
+  std::string host;
   std::string instance_type;
-  IdleArgs prom;  // prometheus, since, until, selector, step, max-points
+  std::optional<OptionValues> values;
 };
 
 // The server queries only the Prometheus URLs its operator lists (comma-separated prefixes in
@@ -530,25 +508,17 @@ bool PrometheusAllowed(const std::string& url) {
 // Idle report of a Prometheus server's DCGM metrics (prometheus_source.h).
 ApiResponse IdleFromPrometheus(const ApiContext& ctx, const IdleQuery& q,
                                const std::vector<InventoryEntry>& inventory) {
-  Result<PrometheusOptions> po = ParsePrometheusArgs(q.prom);
-  if (!po.ok()) return ErrorResponse(po.status());
-  if (!PrometheusAllowed(po->url)) {
+  const PrometheusOptions& prom = *q.setup.prometheus;
+  if (!PrometheusAllowed(prom.url)) {
     return ErrorResponse(403, "forbidden",
                          "prometheus: this server may query only the URLs listed in "
                          "GPUADVISOR_PROMETHEUS_URLS when it starts",
                          "prometheus");
   }
-  IdleAnalyzer analyzer(ctx.catalog, q.options);
+  IdleAnalyzer analyzer(ctx.catalog, q.setup.options);
   Result<PrometheusSourceInfo> info =
-      ReadPrometheus(*po, [&analyzer](const TelemetrySample& s) { return analyzer.Add(s); });
-  if (!info.ok()) {
-    if (info.status().code() == StatusCode::kIOError ||
-        info.status().code() == StatusCode::kParseError) {
-      return ErrorResponse(502, StatusCodeName(info.status().code()), info.status().message(),
-                           "prometheus");
-    }
-    return ErrorResponse(info.status());
-  }
+      ReadPrometheus(prom, [&analyzer](const TelemetrySample& s) { return analyzer.Add(s); });
+  if (!info.ok()) return ErrorResponse(info.status().WithField("prometheus"));
   Result<IdleReport> r = analyzer.Finish(inventory);
   if (!r.ok()) return ErrorResponse(r.status());
   ApiResponse response;  // serialised host by host, as for uploads, plus the source
@@ -559,62 +529,15 @@ ApiResponse IdleFromPrometheus(const ApiContext& ctx, const IdleQuery& q,
 }
 
 Status ParseIdleQuery(const ApiContext& ctx, const ApiRequest& req, IdleQuery* q) {
-  for (const auto& [key, value] : req.query) {
-    const std::string k = CanonicalOptionKey(key);
-    if (k == "idle-threshold") {
-      Result<double> v = ParseSiNumber(value, key);
-      if (!v.ok() || *v < 0 || *v > 100) {
-        return Status::InvalidArgument(key + ": expected a percentage, 0 to 100");
-      }
-      q->options.idle_threshold_pct = *v;
-    } else if (k == "idle-window") {
-      Result<double> v = ParseDurationSeconds(value, key);
-      if (!v.ok()) return v.status();
-      q->options.idle_window_s = *v;
-    } else if (k == "min-rightsizing-span") {
-      Result<double> v = ParseDurationSeconds(value, key);
-      if (!v.ok()) return v.status();
-      q->options.min_rightsizing_span_s = *v;
-    } else if (k == "region") {
-      GPUADVISOR_RETURN_IF_ERROR(CheckRegion(*ctx.catalog, value, key));
-      q->options.region = value;
-    } else if (k == "purchase") {
-      Result<PurchaseKind> p = ParsePurchaseKind(value, key, AllPurchaseKinds());
-      if (!p.ok()) return p.status();
-      q->options.purchase = *p;
-    } else if (k == "format") {
-      std::optional<TelemetryFormat> f = ParseTelemetryFormat(value);
-      if (!f) {
-        std::string msg = key;
-        msg += ": expected auto, nvidia-smi-csv, nvidia-smi-xml, prometheus or cloudwatch, got \"";
-        msg += value;
-        msg += '"';
-        return Status::InvalidArgument(msg);
-      }
-      q->telemetry.format = *f;
-    } else if (k == "host") {
-      q->host = value;
-    } else if (k == "instance-type") {
-      q->instance_type = value;
-    } else if (k == "prometheus") {
-      q->prom.prometheus = value;
-    } else if (k == "since") {
-      q->prom.since = value;
-    } else if (k == "until") {
-      q->prom.until = value;
-    } else if (k == "selector") {
-      q->prom.selector = value;
-    } else if (k == "step") {
-      q->prom.step = value;
-    } else if (k == "max-points") {
-      q->prom.max_points = value;
-    } else {
-      return Status::InvalidArgument(
-          "unknown parameter \"" + key +
-          "\"; expected idle-threshold, idle-window, min-rightsizing-span, region, purchase, "
-          "format, host, instance-type, prometheus, since, until, selector, step, max-points");
-    }
-  }
+  Result<OptionValues> values = QueryOptions("idle", req);
+  if (!values.ok()) return values.status();
+  Result<IdleSetup> setup = ParseIdleArgs(*ctx.catalog, *values);
+  if (!setup.ok()) return setup.status();
+  q->setup = *std::move(setup);
+  q->host = values->Given("host") ? values->Text("host") : "upload";
+  q->setup.telemetry.host = q->host;
+  q->instance_type = values->Text("instance-type");
+  q->values = *std::move(values);
   return Status::OK();
 }
 
@@ -622,34 +545,33 @@ ApiResponse Idle(const ApiContext& ctx, const ApiRequest& req, std::string_view)
   IdleQuery q;
   Status st = ParseIdleQuery(ctx, req, &q);
   if (!st.ok()) return ErrorResponse(st);
-  if (!q.prom.prometheus.empty() && !Trim(req.body).empty()) {
+  const bool from_prometheus = q.setup.prometheus.has_value();
+  if (from_prometheus && !Trim(req.body).empty()) {
     return ErrorResponse(400, "invalid_argument",
                          "body: expected none with prometheus=URL (telemetry or a server, not "
                          "both)",
                          "body");
   }
-  if (Trim(req.body).empty() && q.prom.prometheus.empty()) {
+  if (Trim(req.body).empty() && !from_prometheus) {
     return ErrorResponse(400, "invalid_argument", "body: expected telemetry (nvidia-smi CSV, ...)",
                          "body");
   }
   std::vector<InventoryEntry> inventory;
   if (!q.instance_type.empty()) {
     Result<const InstanceType*> t = ResolveInstanceType(*ctx.catalog, q.instance_type);
-    if (!t.ok()) return ErrorResponse(400, "not_found", t.status().message(), "instance-type");
-    inventory.push_back({q.host, (*t)->name, q.options.region, q.options.purchase, 0});
+    if (!t.ok()) return ErrorResponse(t.status().WithField("instance-type"));
+    inventory.push_back({q.host, (*t)->name, q.setup.options.region, q.setup.options.purchase, 0});
   }
-  if (!q.prom.prometheus.empty()) return IdleFromPrometheus(ctx, q, inventory);
-  IdleAnalyzer analyzer(ctx.catalog, q.options);  // caps hosts and GPU series (IdleOptions)
+  if (from_prometheus) return IdleFromPrometheus(ctx, q, inventory);
+  IdleAnalyzer analyzer(ctx.catalog, q.setup.options);  // caps hosts and GPU series (IdleOptions)
   analyzer.set_origin(q.host);
   std::string other_host;  // a host the upload names besides q.host
   Result<TelemetryFileInfo> read = ReadTelemetryText(
-      req.body, q.host, q.telemetry, [&analyzer, &other_host, &q](const TelemetrySample& s) {
+      req.body, q.host, q.setup.telemetry, [&analyzer, &other_host, &q](const TelemetrySample& s) {
         if (other_host.empty() && s.host != q.host) other_host = std::string(s.host);
         return analyzer.Add(s);
       });
-  if (!read.ok())
-    return ErrorResponse(400, StatusCodeName(read.status().code()), read.status().message(),
-                         "body");
+  if (!read.ok()) return ErrorResponse(read.status().WithField("body"));
   // instance-type prices the one host of the upload (`host`, default "upload"); an upload that
   // names its hosts needs a type per host, which is `idle --inventory` on the CLI (the CLI has
   // no single-type option). Applying it silently to none of them was the old behaviour.
@@ -671,7 +593,7 @@ ApiResponse Idle(const ApiContext& ctx, const ApiRequest& req, std::string_view)
 
 ApiResponse Reload(const ApiContext& ctx, const ApiRequest&, std::string_view) {
   if (ctx.holder == nullptr)
-    return ErrorResponse(Status::Unsupported("catalog: reload unavailable"));
+    return ErrorResponse(Status::Unsupported("catalog: reload unavailable").WithField("catalog"));
   Status st = ctx.holder->Reload();
   if (!st.ok()) return ErrorResponse(500, StatusCodeName(st.code()), st.message(), "catalog");
   std::shared_ptr<const Catalog> now = ctx.holder->Snapshot();
@@ -756,14 +678,31 @@ ApiResponse ErrorResponse(int http_status, std::string_view code, std::string_vi
   return JsonResponse(j, http_status);
 }
 
+int HttpStatusFor(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kOk:
+      return 200;
+    case StatusCode::kNotFound:
+    case StatusCode::kNoResult:
+      return 404;
+    case StatusCode::kIOError:
+    case StatusCode::kParseError:
+      // What the server fetched (a Prometheus answer) was bad: the fault is upstream.
+      if (status.field() == "prometheus") return 502;
+      return status.code() == StatusCode::kIOError ? 500 : 400;
+    case StatusCode::kInvalidArgument:
+    case StatusCode::kUnsupported:
+      return 400;
+  }
+  return 500;
+}
+
 ApiResponse ErrorResponse(const Status& status) {
-  int http = 400;
-  if (status.code() == StatusCode::kNoResult) http = 404;
-  if (status.code() == StatusCode::kIOError) http = 500;
   // The shared parsers name CLI flags ("--min-gpus: ..."); over HTTP the key has no dashes.
   std::string_view message = status.message();
   while (StartsWith(message, "-")) message.remove_prefix(1);
-  return ErrorResponse(http, StatusCodeName(status.code()), message, FieldOf(message));
+  return ErrorResponse(HttpStatusFor(status), StatusCodeName(status.code()), message,
+                       status.field());
 }
 
 }  // namespace gpuadvisor::server

@@ -129,8 +129,12 @@ ApiResponse Dispatch(const ApiContext& ctx, const ApiRequest& req);
 // and the whole message to kMaxErrorMessageChars: an error never echoes a large body back.
 ApiResponse ErrorResponse(int http_status, std::string_view code, std::string_view message,
                           std::string_view field);
-// A library Status: code name from StatusCodeName, the field from the message's "<key>: "
-// prefix, HTTP 400 for bad input, 404 for NoResult, 500 for I/O.
+// The one mapping from a library Status to an HTTP status: 400 bad input (InvalidArgument,
+// ParseError, Unsupported), 404 NotFound / NoResult, 500 IOError; an IOError or ParseError whose
+// field is "prometheus" (a server we queried) is 502.
+int HttpStatusFor(const Status& status);
+// A library Status as an error response: code name from StatusCodeName, field from
+// Status::field(), HTTP status from HttpStatusFor.
 ApiResponse ErrorResponse(const Status& status);
 
 inline constexpr size_t kMaxEchoChars = 80;

@@ -24,6 +24,13 @@
 namespace gpuadvisor {
 namespace {
 
+// `pricing TYPE` with every other option at its default.
+OptionValues PricingOf(const std::string& type) {
+  OptionValues v(**FindCommandSpec("pricing"));
+  EXPECT_TRUE(v.Set("type", type, kCli).ok());
+  return v;
+}
+
 std::string Fixture(const std::string& name) {
   std::ifstream f(std::string(IMPORT_FIXTURES) + "/" + name, std::ios::binary);
   std::stringstream s;
@@ -395,7 +402,7 @@ TEST(Issue16Reserved1y, OneChoiceEverywhere) {
     EXPECT_NE(ch.price, "reserved-1y-standard-no-upfront") << ch.instance_type;
   }
   // pricing prices the same 1-year RI.
-  Result<PricingResult> p = PriceType(old_list, "p4de.24xlarge", "us-east-1", UsageArgs{});
+  Result<PricingResult> p = PriceType(old_list, PricingOf("p4de.24xlarge"));
   ASSERT_TRUE(p.ok()) << p.status().message();
   for (const PurchaseOptionCost& c : p->options) {
     if (c.option == "reserved-1y-no-upfront") {
@@ -483,7 +490,7 @@ TEST(Issue16Regions, ATypeSoldElsewhereSaysWhere) {
             "dl2q.24xlarge is not offered in us-east-1; it is offered in eu-central-1, us-west-2 "
             "(try --region eu-central-1)");
   EXPECT_EQ(RegionHint(dl2q, "us-west-2"), "");
-  Result<PricingResult> p = PriceType(Embedded(), "dl2q.24xlarge", "us-east-1", UsageArgs{});
+  Result<PricingResult> p = PriceType(Embedded(), PricingOf("dl2q.24xlarge"));
   ASSERT_FALSE(p.ok());
   EXPECT_TRUE(Has(p.status().message(), "it is offered in eu-central-1")) << p.status().message();
 }

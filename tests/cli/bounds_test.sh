@@ -20,14 +20,14 @@ refuse() {
 }
 
 P=(pricing p5.48xlarge)
-refuse "pricing hours" "--hours-per-month: expected a number in (0, 730]" "${P[@]}" --hours-per-month 1e308
-refuse "pricing months" "--months: expected a number in (0, 600]" "${P[@]}" --months 1e300
-refuse "pricing count" "--count: expected a whole number of instances, 1 to 100000" "${P[@]}" --count 1e300
-refuse "pricing restart" "--restart: expected 0 to 7d" "${P[@]}" --interruptible --restart 1e300d
+refuse "pricing hours" "--hours-per-month: expected a number from 0.001 to 730" "${P[@]}" --hours-per-month 1e308
+refuse "pricing months" "--months: expected a number from 0.001 to 600" "${P[@]}" --months 1e300
+refuse "pricing count" "--count: expected a whole number from 1 to 100000" "${P[@]}" --count 1e300
+refuse "pricing restart" "--restart: expected a duration from 0s to 7d" "${P[@]}" --interruptible --restart 1e300d
 refuse "pricing restart overflow" "--restart: expected a duration" "${P[@]}" --interruptible --restart 1e305
-refuse "pricing checkpoint" "--checkpoint-gib: expected 0 to 1e6 GiB" "${P[@]}" --interruptible --checkpoint-gib 1e300
+refuse "pricing checkpoint" "--checkpoint-gib: expected a number from 0 to 1000000" "${P[@]}" --interruptible --checkpoint-gib 1e300
 refuse "pricing storage" "--storage-gbps: expected 0 (EBS) or 0.001 to 1000 GB/s" "${P[@]}" --interruptible --checkpoint-gib 10 --storage-gbps 1e-300
-refuse "pricing interval" "--checkpoint-interval: expected 0 (the Young/Daly optimum) to 30d" "${P[@]}" --interruptible --checkpoint-interval 1e300
+refuse "pricing interval" "--checkpoint-interval: expected a duration from 0s to 30d" "${P[@]}" --interruptible --checkpoint-interval 1e300
 refuse "pricing suffix" "--checkpoint-gib: expected a number" "${P[@]}" --checkpoint-gib 1e300P
 # Inside every range, but a petabyte checkpoint at 1 MB/s on 100000 nodes: the figure is refused.
 refuse "pricing overflow" "spot: the usage prices beyond \$1e15" "${P[@]}" --interruptible --count 100000 --months 600 --checkpoint-gib 1e6 --storage-gbps 0.001
@@ -55,7 +55,7 @@ refuse "simulate trace span" "long.csv:3: timestamp: the trace spans over 366 da
 refuse "simulate rps" "rps: 1e+300 is beyond any real workload" "${S[@]}" --diurnal 10 --task serve --model llama-3-8b --rps 1e300
 
 W=(recommend --task finetune --model llama-3.1-8b --tokens 50M)
-refuse "recommend budget" "--budget: expected a positive amount in USD, at most 1e12" "${W[@]}" --budget 1e300
-refuse "recommend deadline" "--deadline: expected a positive duration such as 36h or 14d, at most 3650d" "${W[@]}" --deadline 1e300
+refuse "recommend budget" "--budget: expected a number from 0.01 to 1e+12" "${W[@]}" --budget 1e300
+refuse "recommend deadline" "--deadline: expected a duration from 1m to 3650d" "${W[@]}" --deadline 1e300
 refuse "recommend deadline overflow" "--deadline: expected a duration" "${W[@]}" --deadline 1e307w
 finish bounds_test

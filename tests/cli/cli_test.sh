@@ -149,10 +149,10 @@ for cmd in "instances --region all" "instances --gpu H100 --region all" "catalog
   if [ "$n" = 1 ]; then ok; else bad "$cmd: $n stale-price warning lines, want 1"; fi
 done
 expect_json "pricing spot not interruptible" 'd["cheapest"]!="spot"' pricing p4d.24xlarge --json
-# Checkpoints go at --storage-gbps (size / rate), and each interruption costs --restart of
+# Checkpoints go at --storage-gbyte-s (old name --storage-gbps) (size / rate), and each interruption costs --restart of
 # extra time (overhead = write / interval + (interval / 2 + restart + read) / MTBI).
 SPOT='[o for o in d["options"] if o["option"]=="spot"][0]["spot"]'
-expect_json "pricing storage-gbps" "abs($SPOT[\"checkpoint_write_s\"]-100*2**30/1e9/4)<1e-6" pricing p4d.24xlarge --interruptible --checkpoint-gib 100 --storage-gbps 4 --json
+expect_json "pricing storage-gbyte-s" "abs($SPOT[\"checkpoint_write_s\"]-100*2**30/1e9/4)<1e-6" pricing p4d.24xlarge --interruptible --checkpoint-gib 100 --storage-gbyte-s 4 --json
 expect_json2 "pricing restart" "abs($SPOT[\"overhead_fraction\"]-[o for o in e[\"options\"] if o[\"option\"]==\"spot\"][0][\"spot\"][\"overhead_fraction\"]-3600/($SPOT[\"mtbi_hours\"]*3600))<1e-9" pricing p4d.24xlarge --interruptible --checkpoint-gib 100 --checkpoint-interval 1h --restart 70m --json -- pricing p4d.24xlarge --interruptible --checkpoint-gib 100 --checkpoint-interval 1h --restart 10m --json
 expect_exit "pricing hours" 2 "--hours-per-month" pricing p4d.24xlarge --hours-per-month 800
 expect_exit "pricing interval" 2 "--checkpoint-interval" pricing p4d.24xlarge --checkpoint-interval 3x
