@@ -44,7 +44,7 @@ __all__ = [
     "Catalog", "CatalogInfo", "Error", "HostUsage", "IdleReport", "Estimate", "GpuModel", "InstanceDetails", "InstanceRow",
     "InvalidArgument", "IoError", "NoResult", "NotFound", "ParseError", "Plan", "Pricing",
     "PurchaseOption", "Recommendation", "Record", "RecordList", "Unsupported", "Workload",
-    "catalog", "console_main", "estimate", "idle", "main", "model_presets", "pricing", "recommend", "workload_fields",
+    "catalog", "console_main", "estimate", "idle", "launch", "main", "model_presets", "pricing", "recommend", "workload_fields",
 ]
 __version__ = "0.1.0"
 
@@ -66,8 +66,12 @@ def _text(value: Any) -> Optional[str]:
 
 # ---- options: one table per command, shared with the CLI and the HTTP API -------------------
 
+def _python_options(command: str) -> List[Dict[str, Any]]:
+    return [o for o in _core.option_table(command) if "python" in o["front_ends"]]
+
+
 def _option_names(command: str) -> List[str]:
-    return [o["name"] for o in _core.option_table(command)]
+    return [o["name"] for o in _python_options(command)]
 
 
 def _with_options(command: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -82,7 +86,7 @@ def _with_options(command: str) -> Callable[[Callable[..., Any]], Callable[..., 
         sig = inspect.signature(fn)
         fixed = [p for p in sig.parameters.values() if p.kind != inspect.Parameter.VAR_KEYWORD]
         taken = {p.name for p in fixed}
-        table = [o for o in _core.option_table(command)
+        table = [o for o in _python_options(command)
                  if not o["positional"] and o["name"] not in taken]
         params = [p for p in fixed if p.kind != inspect.Parameter.KEYWORD_ONLY]
         params += [inspect.Parameter(o["name"], inspect.Parameter.KEYWORD_ONLY, default=None)
@@ -441,6 +445,11 @@ class Catalog:
         """:func:`pricing` on this catalog."""
         return pricing(instance_type, catalog=self, **kwargs)
 
+    def launch(self, instance_type: Optional[str] = None, *, plan: Any = None,
+               **kwargs: Any) -> Dict[str, Any]:
+        """:func:`launch` on this catalog."""
+        return launch(instance_type, plan=plan, catalog=self, **kwargs)
+
     def idle(self, paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
              inventory: Union[None, str, os.PathLike] = None, **kwargs: Any) -> "IdleReport":
         """:func:`idle` on this catalog."""
@@ -626,6 +635,25 @@ def pricing(instance_type: str, *, catalog: Optional[Catalog] = None,
     """
     data, warnings, text = _catalog_of(catalog)._core.pricing({"type": instance_type, **options})
     return Pricing(data, warnings, text)
+
+
+@_with_options("launch")
+def launch(instance_type: Optional[str] = None, *, plan: Any = None,
+           catalog: Optional[Catalog] = None, **options: Any) -> Dict[str, Any]:
+    """A ready-to-run launch spec (``gpuadvisor launch``), as ``POST /v1/launch`` answers it.
+
+    Give an instance type, or ``plan``: a :class:`Recommendation`, its ``to_dict()`` (``rank``
+    picks the plan) or one plan of it; the plan sets the type, count, region and purchase option
+    (``region``/``purchase`` must agree with it). Returns a dict with format, file_name,
+    instance_type, count, region, spot, reasons, warnings, document and cli_input_json (aws-cli).
+    Raises InvalidArgument naming the option (``.field``), NotFound for an unknown type or region.
+    """
+    if isinstance(plan, Recommendation):
+        plan = plan.to_dict()
+    args = dict(options)
+    if instance_type is not None:
+        args["type"] = instance_type
+    return _catalog_of(catalog)._core.launch(plan, args)
 
 
 @_with_options("idle")

@@ -45,8 +45,7 @@ int Run(const IdleCliOptions& o) {
   std::optional<PrometheusSourceInfo> prom;
   // A local copy: clang-tidy cannot follow the check through Result's operator->.
   if (const std::optional<PrometheusOptions> query = setup->prometheus) {
-    Result<PrometheusSourceInfo> info =
-        ReadPrometheus(*query, [&analyzer](const TelemetrySample& s) { return analyzer.Add(s); });
+    Result<PrometheusSourceInfo> info = AddPrometheus(*query, &analyzer);
     if (!info.ok()) return Fail(info.status());
     prom = *info;
   }

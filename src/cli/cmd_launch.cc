@@ -6,6 +6,7 @@
 #include "cli/workload_flags.h"
 #include "gpuadvisor/launch.h"
 #include "gpuadvisor/recommend.h"
+#include "io/requests.h"
 #include "util/files.h"
 #include "util/numbers.h"
 #include "util/strings.h"
@@ -15,32 +16,12 @@ namespace {
 
 struct LaunchOptions {
   std::string catalog_path;
-  std::string type, count, from_plan, rank = "1";
+  TableOptions table;  // the "launch" table: type, count, rank, format, region, purchase, ...
+  std::string from_plan, out;
   WorkloadArgs workload;
-  std::string format = "aws-cli", region, purchase, key_name, subnet_id, instance_profile;
-  std::string capacity_reservation_id;
-  std::string security_group_ids;  // repeated options joined with '\n'
-  std::string ebs_gib, checkpoint_gib, idle_stop_minutes = "60", name = "gpuadvisor", out;
   bool cli_input_json = false;
   std::string deadline, budget, max_instances, objective;  // workload mode: recommend's search
 };
-
-Status ParseCount(const std::string& text, const char* flag, int* out) {
-  Result<int64_t> v = ParseInt(text, flag);
-  if (!v.ok()) return v.status();
-  if (*v < 1 || *v > 1000) {
-    return Status::InvalidArgument(std::string(flag) + ": expected 1..1000, got " + text);
-  }
-  *out = static_cast<int>(*v);
-  return Status::OK();
-}
-
-Status ParsePurchase(const std::string& text, PurchaseKind* out) {
-  Result<PurchaseKind> p = ParsePurchaseKind(text, "--purchase", AllPurchaseKinds());
-  if (!p.ok()) return p.status();
-  *out = *p;
-  return Status::OK();
-}
 
 // Workload flags other than --dataset-gib (which also sizes the data volume of a TYPE launch).
 std::string FirstWorkloadFlag(const LaunchOptions& o) {
@@ -54,23 +35,27 @@ std::string FirstWorkloadFlag(const LaunchOptions& o) {
 }
 
 // Exactly one source: TYPE, --from-plan or a workload; flags that only fit another source are
-// conflicts. Exit 2 names the flag.
-Status CheckSources(const LaunchOptions& o) {
+// conflicts. Exit 2 names the flag. (Conflicts with the plan's own settings are the library's.)
+Status CheckSources(const LaunchOptions& o, const OptionValues& v) {
+  const std::string type = v.Text("type");
   const std::string workload = FirstWorkloadFlag(o);
-  const int sources = static_cast<int>(!o.type.empty()) + static_cast<int>(!o.from_plan.empty()) +
+  const int sources = static_cast<int>(!type.empty()) + static_cast<int>(!o.from_plan.empty()) +
                       static_cast<int>(!workload.empty());
   if (sources == 0) {
     return Status::InvalidArgument(
-        "launch: name an instance TYPE, --from-plan PLAN.json or a workload (--task ...)");
+               "launch: name an instance TYPE, --from-plan PLAN.json or a workload (--task ...)")
+        .WithField("type");
   }
-  if (!o.type.empty() && !o.from_plan.empty()) {
-    return Status::InvalidArgument("--from-plan: conflicts with TYPE \"" + o.type +
-                                   "\" (the plan names the type)");
+  if (!type.empty() && !o.from_plan.empty()) {
+    return Status::InvalidArgument("--from-plan: conflicts with TYPE \"" + type +
+                                   "\" (the plan names the type)")
+        .WithField("from-plan");
   }
   if (!workload.empty() && sources > 1) {
     return Status::InvalidArgument(workload + ": conflicts with " +
-                                   (o.type.empty() ? "--from-plan" : "TYPE \"" + o.type + "\"") +
-                                   " (workload flags ask recommend for the plan)");
+                                   (type.empty() ? "--from-plan" : "TYPE \"" + type + "\"") +
+                                   " (workload flags ask recommend for the plan)")
+        .WithField(workload.substr(2));
   }
   if (workload.empty()) {
     for (const auto& [flag, text] : {std::pair{"--deadline", &o.deadline},
@@ -79,59 +64,51 @@ Status CheckSources(const LaunchOptions& o) {
                                      {"--objective", &o.objective}}) {
       if (!text->empty()) {
         return Status::InvalidArgument(std::string(flag) +
-                                       ": only with workload flags (it steers recommend's search)");
+                                       ": only with workload flags (it steers recommend's search)")
+            .WithField(std::string_view(flag).substr(2));
       }
     }
   }
-  if (!o.count.empty() && o.type.empty()) {
-    return Status::InvalidArgument("--count: only with TYPE (the plan sets the instance count)");
+  if (v.Given("count") && type.empty()) {
+    return Status::InvalidArgument("--count: only with TYPE (the plan sets the instance count)")
+        .WithField("count");
   }
-  if (o.rank != "1" && o.from_plan.empty()) {
-    return Status::InvalidArgument("--rank: only with --from-plan");
+  if (v.Given("rank") && o.from_plan.empty()) {
+    return Status::InvalidArgument("--rank: only with --from-plan").WithField("rank");
   }
-  if (o.cli_input_json && o.format != "aws-cli") {
+  if (o.cli_input_json && v.Text("format") != "aws-cli") {
     return Status::InvalidArgument("--cli-input-json: only with --format aws-cli, got --format " +
-                                   o.format);
+                                   v.Text("format"))
+        .WithField("cli-input-json");
   }
   return Status::OK();
 }
 
-// A plan file's region and purchase win unless the flags say the same thing.
-Status CheckAgainstPlan(const LaunchOptions& o, const LaunchRequest& r) {
-  if (!o.region.empty() && o.region != r.region) {
-    return Status::InvalidArgument("--region " + o.region + ": conflicts with the plan's region " +
-                                   r.region);
+Status ParseCount(const std::string& text, const char* flag, int* out) {
+  Result<int64_t> v = ParseInt(text, flag);
+  if (!v.ok()) return v.status();
+  if (*v < 1 || *v > 1000) {
+    return Status::InvalidArgument(std::string(flag) + ": expected 1..1000, got " + text);
   }
-  if (!o.purchase.empty()) {
-    PurchaseKind p = PurchaseKind::kOnDemand;
-    GPUADVISOR_RETURN_IF_ERROR(ParsePurchase(o.purchase, &p));
-    if (p != r.purchase) {
-      return Status::InvalidArgument("--purchase " + o.purchase +
-                                     ": conflicts with the plan's purchase option " +
-                                     PurchaseKindName(r.purchase));
-    }
-  }
+  *out = static_cast<int>(*v);
   return Status::OK();
-}
-
-Status FromPlanFile(const LaunchOptions& o, LaunchRequest* r) {
-  int rank = 1;
-  GPUADVISOR_RETURN_IF_ERROR(ParseCount(o.rank, "--rank", &rank));
-  Result<std::string> text = ReadFile(o.from_plan);
-  if (!text.ok()) return text.status().WithPrefix("--from-plan");
-  GPUADVISOR_RETURN_IF_ERROR(ReadPlanJson(*text, o.from_plan, rank, r));
-  return CheckAgainstPlan(o, *r);
 }
 
 // The best plan recommend finds, restricted to --region / --purchase when given.
-Status FromWorkload(const LaunchOptions& o, const Catalog& catalog, LaunchRequest* r) {
+Status FromWorkload(const LaunchOptions& o, const OptionValues& v, const Catalog& catalog,
+                    LaunchRequest* r) {
   Result<Workload> w = BuildWorkload(o.workload);
   if (!w.ok()) return w.status();
   RecommendRequest req;
   req.top = 1;
   req.savings_levers = false;
-  if (!o.region.empty()) req.regions = {o.region};
-  if (!o.purchase.empty()) req.purchase = {r->purchase};
+  if (v.Given("region")) req.regions = {v.Text("region")};
+  if (v.Given("purchase")) {
+    Result<PurchaseKind> p =
+        ParsePurchaseKind(v.Text("purchase"), "--purchase", AllPurchaseKinds());
+    if (!p.ok()) return p.status().WithField("purchase");
+    req.purchase = {*p};
+  }
   if (!o.deadline.empty()) {
     double seconds = 0;
     GPUADVISOR_RETURN_IF_ERROR(ParseOptDuration(o.deadline, "--deadline", &seconds));
@@ -167,39 +144,30 @@ Status FromWorkload(const LaunchOptions& o, const Catalog& catalog, LaunchReques
   return Status::OK();
 }
 
-Status BuildRequest(const LaunchOptions& o, const Catalog& catalog, LaunchRequest* r) {
-  GPUADVISOR_RETURN_IF_ERROR(CheckSources(o));
-  if (!o.purchase.empty()) GPUADVISOR_RETURN_IF_ERROR(ParsePurchase(o.purchase, &r->purchase));
-  if (!o.region.empty()) r->region = o.region;
-  if (!o.type.empty()) {
-    r->instance_type = o.type;
-    if (!o.count.empty()) GPUADVISOR_RETURN_IF_ERROR(ParseCount(o.count, "--count", &r->count));
-  } else if (!o.from_plan.empty()) {
-    GPUADVISOR_RETURN_IF_ERROR(FromPlanFile(o, r));
+// The request for the one source CheckSources allowed.
+Result<LaunchArgs> BuildRequest(const LaunchOptions& o, const OptionValues& v,
+                                const Catalog& catalog) {
+  GPUADVISOR_RETURN_IF_ERROR(v.Check());
+  GPUADVISOR_RETURN_IF_ERROR(CheckSources(o, v));
+  Result<LaunchArgs> a = LaunchArgs{};
+  if (!o.from_plan.empty()) {
+    Result<std::string> text = ReadFile(o.from_plan);
+    if (!text.ok()) return text.status().WithPrefix("--from-plan").WithField("from-plan");
+    a = MakeLaunchRequest(v, &*text, o.from_plan);
+  } else if (!v.Text("type").empty()) {
+    a = MakeLaunchRequest(v, nullptr, "");
   } else {
-    GPUADVISOR_RETURN_IF_ERROR(FromWorkload(o, catalog, r));
+    a->format = *ParseLaunchFormat(v.Text("format"));  // v.Check() held it to the table's choices
+    GPUADVISOR_RETURN_IF_ERROR(FromWorkload(o, v, catalog, &a->request));
+    GPUADVISOR_RETURN_IF_ERROR(ApplyLaunchOptions(v, &a->request));
   }
+  if (!a.ok()) return a.status();
   const auto ds = o.workload.values.find("dataset-gib");
   if (ds != o.workload.values.end() && !ds->second.empty()) {
-    GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(ds->second, "--dataset-gib", &r->dataset_gib));
+    GPUADVISOR_RETURN_IF_ERROR(
+        ParseOptNumber(ds->second, "--dataset-gib", &a->request.dataset_gib));
   }
-  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.ebs_gib, "--ebs-gib", &r->ebs_gib));
-  GPUADVISOR_RETURN_IF_ERROR(
-      ParseOptNumber(o.checkpoint_gib, "--checkpoint-gib", &r->checkpoint_gib));
-  Result<int64_t> idle = ParseInt(o.idle_stop_minutes, "--idle-stop-minutes");
-  if (!idle.ok()) return idle.status();
-  r->idle_stop_minutes = static_cast<int>(std::clamp<int64_t>(*idle, -1, 100000));
-  r->key_name = o.key_name;
-  r->capacity_reservation_id = o.capacity_reservation_id;
-  r->subnet_id = o.subnet_id;
-  for (std::string_view line : Split(o.security_group_ids, '\n')) {
-    for (std::string_view part : Split(line, ',')) {
-      if (!Trim(part).empty()) r->security_group_ids.emplace_back(Trim(part));
-    }
-  }
-  r->instance_profile = o.instance_profile;
-  r->name = o.name;
-  return Status::OK();
+  return a;
 }
 
 int Run(const LaunchOptions& o) {
@@ -207,20 +175,15 @@ int Run(const LaunchOptions& o) {
   common.catalog_path = o.catalog_path;
   Result<Context> ctx = MakeContext(common);
   if (!ctx.ok()) return Fail(ctx.status());
-  const std::optional<LaunchFormat> format = ParseLaunchFormat(o.format);
-  if (!format) {
-    return Fail(Status::InvalidArgument(
-        "--format: expected aws-cli, cloudformation, terraform or skypilot, got \"" + o.format +
-        "\""));
-  }
-  LaunchRequest req;
-  Status built = BuildRequest(o, *ctx->catalog, &req);
-  if (!built.ok()) return Fail(built);
-  Result<LaunchPlan> plan = PlanLaunch(*ctx->catalog, req);
+  Result<OptionValues> values = o.table.Values();
+  if (!values.ok()) return Fail(values.status());
+  Result<LaunchArgs> args = BuildRequest(o, *values, *ctx->catalog);
+  if (!args.ok()) return Fail(args.status());
+  Result<LaunchPlan> plan = PlanLaunch(*ctx->catalog, args->request);
   if (!plan.ok()) return Fail(plan.status());
-  Status fits = CheckLaunchFormat(*plan, *format);
+  Status fits = CheckLaunchFormat(*plan, args->format);
   if (!fits.ok()) return Fail(fits);
-  const LaunchSpec spec = RenderLaunch(*plan, *format);
+  const LaunchSpec spec = RenderLaunch(*plan, args->format);
   for (const std::string& w : plan->warnings) Warn(w);
   const std::string& text = o.cli_input_json ? spec.cli_input_json : spec.document;
   if (o.out.empty()) {
@@ -230,7 +193,7 @@ int Run(const LaunchOptions& o) {
   Status written = WriteFileAtomic(o.out, text);
   if (!written.ok()) return Fail(written.WithPrefix("--out"));
   std::fprintf(stderr, "gpuadvisor: wrote %s (%s, %zu bytes)\n", TerminalSafe(o.out).c_str(),
-               LaunchFormatName(*format), text.size());
+               LaunchFormatName(args->format), text.size());
   return kExitOk;
 }
 
@@ -240,43 +203,12 @@ void SetupLaunch(CLI::App* app, int* exit_code) {
   auto o = std::make_shared<LaunchOptions>();
   app->add_option("--catalog", o->catalog_path, "Catalog file (default: the embedded catalog)");
   const std::string g = "Launch";
-  app->add_option("type", o->type, "Instance type to launch (or use --from-plan / a workload)")
-      ->group(g);
-  app->add_option("--count", o->count, "Instances of TYPE (default 1)")->group(g);
+  o->table.Add(app, "launch", g);
+  // One ID per --security-group-ids (repeat it or use commas): a greedy list would take the
+  // positional TYPE after it for a group.
+  app->get_option("--security-group-ids")->allow_extra_args(false);
   app->add_option("--from-plan", o->from_plan,
                   "Plan from `recommend --json` (the whole output or one plan; - = stdin)")
-      ->group(g);
-  app->add_option("--rank", o->rank, "Which plan of a --from-plan file (default 1)")->group(g);
-  app->add_option("--format", o->format, "aws-cli (default), cloudformation, terraform, skypilot")
-      ->group(g);
-  app->add_option("--region", o->region, "Region (default us-east-1, or the plan's)")->group(g);
-  app->add_option("--purchase", o->purchase,
-                  "on-demand (default), spot, capacity-block or reserved-1y-no-upfront (launched "
-                  "on-demand)")
-      ->group(g);
-  app->add_option("--capacity-reservation-id", o->capacity_reservation_id,
-                  "capacity-block: the block's reservation id cr-... (default: a parameter)")
-      ->group(g);
-  app->add_option("--key-name", o->key_name, "EC2 key pair (default: none, use SSM)")->group(g);
-  app->add_option("--subnet-id", o->subnet_id, "Subnet (default: a placeholder/parameter)")
-      ->group(g);
-  app->add_option("--security-group-ids", o->security_group_ids,
-                  "Security groups (comma-separated or repeated)")
-      ->multi_option_policy(CLI::MultiOptionPolicy::Join)
-      ->group(g);
-  app->add_option("--instance-profile", o->instance_profile,
-                  "aws-cli/terraform: instance profile for the CloudWatch agent")
-      ->group(g);
-  app->add_option("--ebs-gib", o->ebs_gib,
-                  "Data volume size in GiB (default: dataset + checkpoints)")
-      ->group(g);
-  app->add_option("--checkpoint-gib", o->checkpoint_gib,
-                  "One checkpoint in GiB (default: the estimator's, for a plan or workload)")
-      ->group(g);
-  app->add_option("--idle-stop-minutes", o->idle_stop_minutes,
-                  "cloudformation: stop a node idle this long (default 60, 0 = no alarm)")
-      ->group(g);
-  app->add_option("--name", o->name, "Prefix of names and the Name tag (default gpuadvisor)")
       ->group(g);
   app->add_option("--out", o->out, "Write to FILE (atomically) instead of stdout")->group(g);
   app->add_flag("--cli-input-json", o->cli_input_json,

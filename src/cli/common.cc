@@ -68,7 +68,8 @@ void TableOptions::Add(CLI::App* app, std::string_view command, const std::strin
     }
     const std::string help = OptionHelpText(o);
     if (o.type == OptionType::kBool) {
-      slot.option = app->add_flag(name, slot.flag, help);
+      // Bound to text so that `--efa=maybe` reaches the one checker (its message and field).
+      slot.option = app->add_flag(name, slot.text, help);
     } else if (o.type == OptionType::kList) {
       slot.option = app->add_option(name, slot.items, help);
     } else {
@@ -86,7 +87,7 @@ Result<OptionValues> TableOptions::Values() const {
     if (slot.option->count() == 0) continue;
     const std::string_view name = slot.spec->name;
     if (slot.spec->type == OptionType::kBool) {
-      GPUADVISOR_RETURN_IF_ERROR(values.Set(name, slot.flag ? "true" : "false", kCli));
+      GPUADVISOR_RETURN_IF_ERROR(values.Set(name, slot.text, kCli));
     } else if (slot.spec->type == OptionType::kList) {
       for (const std::string& item : slot.items) {
         GPUADVISOR_RETURN_IF_ERROR(values.Set(name, item, kCli));
@@ -111,8 +112,25 @@ int ExitCodeFor(StatusCode code) {
   }
 }
 
+namespace {
+// Set once a command knows its output is JSON (MakeContext); RunCli clears it. The CLI runs one
+// command per process, or one at a time under the Python module's lock-free main(), which the
+// GIL serialises.
+bool g_json_errors = false;  // NOLINT: process-wide CLI state, see above
+}  // namespace
+
+void SetJsonErrors(bool on) { g_json_errors = on; }
+
 int Fail(const Status& status) {
   std::cerr << "gpuadvisor: " << TerminalSafe(status.message()) << "\n";
+  if (g_json_errors) {
+    // The HTTP API's error object, so scripts get the code and the field as data.
+    ojson e;
+    e["code"] = StatusCodeName(status.code());
+    e["message"] = status.message();
+    e["field"] = status.field().empty() ? ojson(nullptr) : ojson(status.field());
+    std::cout << DumpJson(ojson{{"error", std::move(e)}}) << "\n";
+  }
   return ExitCodeFor(status.code());
 }
 
@@ -132,6 +150,7 @@ Result<Context> MakeContext(const CommonOptions& o) {
                : fmt == "csv"      ? OutputFormat::kCsv
                : fmt == "markdown" ? OutputFormat::kMarkdown
                                    : OutputFormat::kTable;
+  SetJsonErrors(ctx.format == OutputFormat::kJson);
   ctx.color = ctx.format == OutputFormat::kTable && !o.no_color && ::isatty(STDOUT_FILENO) &&
               std::getenv("NO_COLOR") == nullptr;
   Result<Freshness> fresh = MakeFreshness(o.max_price_age);

@@ -37,7 +37,10 @@ void AddCommonOptions(CLI::App* cmd, CommonOptions* opts);
 
 // Maps a non-OK status to an exit code and prints "gpuadvisor: <message>" to stderr. This is the
 // one place the CLI prints errors: the message (which may quote input) goes through TerminalSafe.
+// With JSON output (SetJsonErrors, done by MakeContext) the error is also printed to stdout as
+// {"error": {"code", "message", "field"}}, the HTTP API's error object.
 int Fail(const Status& status);
+void SetJsonErrors(bool on);
 int ExitCodeFor(StatusCode code);
 
 // Context built once options are parsed.
@@ -75,7 +78,6 @@ class TableOptions {
     CLI::Option* option = nullptr;
     std::string text;
     std::vector<std::string> items;
-    bool flag = false;
   };
   const CommandSpec* spec_ = nullptr;
   std::deque<Slot> slots_;  // CLI11 writes into them: their addresses must not move

@@ -27,6 +27,7 @@ int RunCli(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "gpuadvisor 0.1.0");
   int exit_code = kExitOk;
+  SetJsonErrors(false);
   std::vector<std::string> names;
   for (const Command& c : Commands()) {
     c.setup(app.add_subcommand(c.name, c.summary), &exit_code);

@@ -252,6 +252,112 @@ std::vector<std::string> PricingWarnings(const PricingResult& r, const Freshness
   return line ? std::vector<std::string>{*line} : std::vector<std::string>{};
 }
 
+Status ApplyLaunchOptions(const OptionValues& v, LaunchRequest* r) {
+  GPUADVISOR_RETURN_IF_ERROR(v.Check());
+  r->capacity_reservation_id = v.Text("capacity-reservation-id");
+  r->key_name = v.Text("key-name");
+  r->subnet_id = v.Text("subnet-id");
+  Result<std::vector<std::string>> groups = v.List("security-group-ids");
+  if (!groups.ok()) return groups.status();
+  r->security_group_ids = *groups;
+  r->instance_profile = v.Text("instance-profile");
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "ebs-gib", &r->ebs_gib));
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "checkpoint-gib", &r->checkpoint_gib));
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "idle-stop-minutes", &r->idle_stop_minutes));
+  r->name = v.Text("name");
+  return Status::OK();
+}
+
+namespace {
+
+// The plan's instances; the type and count options conflict with it, region and purchase
+// options must say what the plan says (a silently different launch would be worse).
+Status LaunchFromPlan(const OptionValues& v, const std::string& plan_json,
+                      std::string_view plan_origin, LaunchRequest* r) {
+  if (v.Given("type")) {
+    return Status::InvalidArgument("type \"" + v.Text("type") +
+                                   "\": conflicts with the plan (the plan names the type)")
+        .WithField("type");
+  }
+  if (v.Given("count")) {
+    return Status::InvalidArgument("--count: conflicts with the plan (the plan sets the count)")
+        .WithField("count");
+  }
+  int rank = 1;
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "rank", &rank));
+  Status read = ReadPlanJson(plan_json, plan_origin, rank, r);
+  if (!read.ok()) return read.WithField(StartsWith(read.message(), "--rank") ? "rank" : "plan");
+  if (v.Given("region") && v.Text("region") != r->region) {
+    return Status::InvalidArgument("--region " + v.Text("region") +
+                                   ": conflicts with the plan's region " + r->region)
+        .WithField("region");
+  }
+  if (v.Given("purchase")) {
+    Result<PurchaseKind> p =
+        ParsePurchaseKind(v.Text("purchase"), "--purchase", AllPurchaseKinds());
+    if (!p.ok()) return p.status().WithField("purchase");
+    if (*p != r->purchase) {
+      return Status::InvalidArgument("--purchase " + v.Text("purchase") +
+                                     ": conflicts with the plan's purchase option " +
+                                     PurchaseKindName(r->purchase))
+          .WithField("purchase");
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<LaunchArgs> MakeLaunchRequest(const OptionValues& v, const std::string* plan_json,
+                                     std::string_view plan_origin) {
+  GPUADVISOR_RETURN_IF_ERROR(v.Check());
+  LaunchArgs a;
+  const std::optional<LaunchFormat> format = ParseLaunchFormat(v.Text("format"));
+  if (!format) {  // the table's choices are the formats: only a table out of step gets here
+    return Status::InvalidArgument("--format: unknown format " + v.Text("format"))
+        .WithField("format");
+  }
+  a.format = *format;
+  LaunchRequest& r = a.request;
+  if (plan_json != nullptr) {
+    GPUADVISOR_RETURN_IF_ERROR(LaunchFromPlan(v, *plan_json, plan_origin, &r));
+  } else {
+    if (v.Text("type").empty()) {
+      return Status::InvalidArgument("type: required, e.g. p5.48xlarge (or a plan from recommend)")
+          .WithField("type");
+    }
+    if (v.Given("rank")) {
+      return Status::InvalidArgument("--rank: only with a plan").WithField("rank");
+    }
+    r.instance_type = v.Text("type");
+    GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "count", &r.count));
+    if (v.Given("region")) r.region = v.Text("region");
+    if (v.Given("purchase")) {
+      Result<PurchaseKind> p =
+          ParsePurchaseKind(v.Text("purchase"), "--purchase", AllPurchaseKinds());
+      if (!p.ok()) return p.status().WithField("purchase");
+      r.purchase = *p;
+    }
+  }
+  GPUADVISOR_RETURN_IF_ERROR(ApplyLaunchOptions(v, &r));
+  return a;
+}
+
+ojson LaunchAnswerJson(const LaunchPlan& plan, const LaunchSpec& spec) {
+  ojson j;
+  j["format"] = LaunchFormatName(spec.format);
+  j["file_name"] = spec.file_name;
+  j["instance_type"] = plan.type->name;
+  j["count"] = plan.count;
+  j["region"] = plan.region;
+  j["spot"] = plan.spot;
+  j["reasons"] = plan.reasons;
+  j["warnings"] = plan.warnings;
+  j["document"] = spec.document;
+  j["cli_input_json"] = spec.cli_input_json.empty() ? ojson(nullptr) : ojson(spec.cli_input_json);
+  return j;
+}
+
 Result<RecommendRequest> MakeRecommendRequest(const OptionValues& v) {
   GPUADVISOR_RETURN_IF_ERROR(v.Check());
   RecommendRequest r;
@@ -345,6 +451,13 @@ Result<PrometheusOptions> ParsePrometheusArgs(const OptionValues& v) {
     p.basic_password = t->substr(colon + 1);
   }
   return p;
+}
+
+Result<PrometheusSourceInfo> AddPrometheus(const PrometheusOptions& p, IdleAnalyzer* analyzer) {
+  Result<PrometheusSourceInfo> info =
+      ReadPrometheus(p, [analyzer](const TelemetrySample& s) { return analyzer->Add(s); });
+  if (!info.ok()) return info.status().WithField("prometheus");
+  return info;
 }
 
 Result<IdleSetup> ParseIdleArgs(const Catalog& c, const OptionValues& v) {

@@ -14,6 +14,7 @@
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/idle.h"
+#include "gpuadvisor/launch.h"
 #include "gpuadvisor/options.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/query.h"
@@ -66,6 +67,24 @@ std::vector<std::string> PricingWarnings(const PricingResult& r, const Freshness
 Result<RecommendRequest> MakeRecommendRequest(const OptionValues& v);
 std::vector<std::string> RecommendWarnings(const Recommendation& r, const Freshness& fresh);
 
+// `launch` ("launch" table). The request for an instance type (type, count) or for a plan:
+// `plan_json` is the JSON of `recommend --json` (the whole answer or one plan; rank picks the
+// plan) and `plan_origin` names it in errors (a file name, "plan"). A plan sets the type, count,
+// region, purchase and checkpoint size: type and count are conflicts, a region or purchase option
+// must agree with the plan's. Errors carry field() ("type", "count", "region", "plan", ...).
+struct LaunchArgs {
+  LaunchRequest request;
+  LaunchFormat format = LaunchFormat::kAwsCli;
+};
+Result<LaunchArgs> MakeLaunchRequest(const OptionValues& v, const std::string* plan_json,
+                                     std::string_view plan_origin);
+// The HTTP and Python answer: format, file_name, instance_type, count, region, spot, reasons,
+// warnings, document and cli_input_json (null except for aws-cli).
+ojson LaunchAnswerJson(const LaunchPlan& plan, const LaunchSpec& spec);
+// The options that do not pick the instances (all but type, count, rank, region and purchase)
+// onto `r`: for a request whose instances come from elsewhere (recommend, at the CLI).
+Status ApplyLaunchOptions(const OptionValues& v, LaunchRequest* r);
+
 // `idle FILE...` options ("idle" table). The inventory CSV is read and checked against the
 // catalog; --prometheus's token and password are read from files so they stay off command lines.
 struct IdleSetup {
@@ -78,6 +97,8 @@ Result<IdleSetup> ParseIdleArgs(const Catalog& c, const OptionValues& v);
 // The Prometheus part (the prometheus option set). InvalidArgument naming the option; IOError
 // when a secret file cannot be read.
 Result<PrometheusOptions> ParsePrometheusArgs(const OptionValues& v);
+// The Prometheus server's samples into `analyzer`; its errors name the field "prometheus".
+Result<PrometheusSourceInfo> AddPrometheus(const PrometheusOptions& p, IdleAnalyzer* analyzer);
 
 }  // namespace gpuadvisor
 

@@ -158,11 +158,11 @@ OptionValues Options(std::string_view command, const py::dict& kwargs) {
   return values;
 }
 
-// A command's option table for the Python layer's signatures and docstrings.
+// A command's option table (every front end's options; `front_ends` says which) for the Python
+// layer's signatures and docstrings and for the tests that compare the front ends.
 py::list OptionTable(const std::string& command) {
   py::list out;
   for (const OptionSpec& o : Take(FindCommandSpec(command))->options) {
-    if ((o.front_ends & kPython) == 0) continue;
     std::string name(o.name);
     std::replace(name.begin(), name.end(), '-', '_');
     py::dict d;
@@ -177,6 +177,14 @@ py::list OptionTable(const std::string& command) {
     py::list choices;
     for (std::string_view c : o.choices) choices.append(std::string(c));
     d["choices"] = choices;
+    py::list front_ends;
+    for (const auto& [bit, label] :
+         {std::pair{kCli, "cli"}, {kHttp, "http"}, {kPython, "python"}}) {
+      if ((o.front_ends & bit) != 0) front_ends.append(label);
+    }
+    d["front_ends"] = front_ends;
+    d["lo"] = o.lo;
+    d["hi"] = o.hi;
     out.append(d);
   }
   return out;
@@ -285,6 +293,23 @@ py::tuple PricingOn(const PyCatalog& pc, const py::dict& args) {
                         Render(PricingTable(r)));
 }
 
+// `plan`: None, or a dict from recommend(...).json() (whole, or one of its plans).
+py::object LaunchOn(const PyCatalog& pc, const py::object& plan, const py::dict& args) {
+  const OptionValues values = Options("launch", args);
+  std::optional<std::string> plan_json;
+  if (!plan.is_none()) {
+    if (!py::isinstance<py::dict>(plan)) {
+      Raise(Status::InvalidArgument("plan: expected a dict from recommend(...).json()")
+                .WithField("plan"));
+    }
+    plan_json = py::str(py::module_::import("json").attr("dumps")(plan));
+  }
+  const LaunchArgs a = Take(MakeLaunchRequest(values, plan_json ? &*plan_json : nullptr, "plan"));
+  const LaunchPlan lp = Take(PlanLaunch(*pc.catalog, a.request));
+  Check(CheckLaunchFormat(lp, a.format));
+  return ToPy(LaunchAnswerJson(lp, RenderLaunch(lp, a.format)));
+}
+
 py::tuple IdleOn(const PyCatalog& pc, const std::vector<std::string>& paths, const py::dict& args) {
   const OptionValues values = Options("idle", args);
   if (paths.empty() == values.Text("prometheus").empty()) {
@@ -302,8 +327,7 @@ py::tuple IdleOn(const PyCatalog& pc, const std::vector<std::string>& paths, con
         setup.ok() ? setup->prometheus : std::optional<PrometheusOptions>();
     if (query) {
       IdleAnalyzer analyzer(pc.catalog, setup->options);
-      Result<PrometheusSourceInfo> info =
-          ReadPrometheus(*query, [&analyzer](const TelemetrySample& s) { return analyzer.Add(s); });
+      Result<PrometheusSourceInfo> info = AddPrometheus(*query, &analyzer);
       r = info.ok() ? analyzer.Finish(setup->inventory) : Result<IdleReport>(info.status());
       if (info.ok()) prom = *info;
     } else if (setup.ok()) {
@@ -375,6 +399,7 @@ void Init(py::module_& m) {
       .def("estimate", &EstimateOn, py::arg("workload"), py::arg("args"))
       .def("recommend", &RecommendOn, py::arg("workload"), py::arg("args"))
       .def("pricing", &PricingOn, py::arg("args"))
+      .def("launch", &LaunchOn, py::arg("plan"), py::arg("args"))
       .def("idle", &IdleOn, py::arg("paths"), py::arg("args"))
       .def_property_readonly("generated_at",
                              [](const PyCatalog& pc) { return pc.catalog->generated_at; })

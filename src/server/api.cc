@@ -16,6 +16,7 @@
 #include "io/pricing_views.h"
 #include "io/recommend_views.h"
 #include "io/requests.h"
+#include "server/openapi.h"
 #include "server/web_assets.h"
 #include "util/json_text.h"
 #include "util/numbers.h"
@@ -353,130 +354,29 @@ ApiResponse Pricing(const ApiContext& ctx, const ApiRequest& req, std::string_vi
 
 // ---- launch ----
 
-// One launch option from text: the `launch` flags without dashes.
-Status SetLaunchArg(LaunchRequest* r, const std::string& key, const std::string& text) {
-  auto number = [&](double lo, double hi, double* out) -> Status {
-    Result<double> v = ParseSiNumber(Trim(text), key);
-    if (!v.ok()) return v.status();
-    if (!(*v >= lo && *v <= hi)) {
-      return Status::InvalidArgument(key + ": expected " + FormatFixed(lo, 0) + " to " +
-                                     FormatFixed(hi, 0) + ", got \"" + text + "\"");
-    }
-    *out = *v;
-    return Status::OK();
-  };
-  double v = 0;
-  if (key == "type" || key == "instance" || key == "instance-type") {
-    r->instance_type = text;
-  } else if (key == "count") {
-    GPUADVISOR_RETURN_IF_ERROR(number(1, 1000, &v));
-    r->count = static_cast<int>(v);
-  } else if (key == "region") {
-    r->region = text;
-  } else if (key == "purchase") {
-    Result<PurchaseKind> p = ParsePurchaseKind(text, "purchase", AllPurchaseKinds());
-    if (!p.ok()) return p.status();
-    r->purchase = *p;
-  } else if (key == "capacity-reservation-id") {
-    r->capacity_reservation_id = text;
-  } else if (key == "key-name") {
-    r->key_name = text;
-  } else if (key == "subnet-id") {
-    r->subnet_id = text;
-  } else if (key == "security-group-ids") {
-    for (std::string_view id : Split(text, ',')) {
-      if (!Trim(id).empty()) r->security_group_ids.emplace_back(Trim(id));
-    }
-  } else if (key == "instance-profile") {
-    r->instance_profile = text;
-  } else if (key == "ebs-gib") {
-    GPUADVISOR_RETURN_IF_ERROR(number(1, 65536, &v));
-    r->ebs_gib = v;
-  } else if (key == "checkpoint-gib") {
-    GPUADVISOR_RETURN_IF_ERROR(number(0, 1e6, &v));
-    r->checkpoint_gib = v;
-  } else if (key == "idle-stop-minutes") {
-    GPUADVISOR_RETURN_IF_ERROR(number(0, 100000, &v));
-    r->idle_stop_minutes = static_cast<int>(v);
-  } else if (key == "name") {
-    r->name = text;
-  } else {
-    return Status::InvalidArgument(
-        "unknown parameter \"" + key +
-        "\"; expected plan, rank, format, type, count, region, purchase, "
-        "capacity-reservation-id, key-name, subnet-id, "
-        "security-group-ids, instance-profile, ebs-gib, checkpoint-gib, idle-stop-minutes, name");
-  }
-  return Status::OK();
-}
-
 // A plan from /v1/recommend ("plan": one plan or the whole answer, "rank") fills the type,
 // count, region, purchase and checkpoint size; the other keys are the `launch` options.
 ApiResponse Launch(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
   Result<json> body = ParseBodyObject(req.body);
   if (!body.ok()) return ErrorResponse(body.status());
-  LaunchRequest lr;
-  LaunchFormat format = LaunchFormat::kAwsCli;
-  int rank = 1;
-  const json* plan = nullptr;
-  for (auto it = body->begin(); it != body->end(); ++it) {
-    const std::string key = CanonicalOptionKey(it.key());
-    if (key == "plan") {
-      if (!it->is_object())
-        return ErrorResponse(400, "invalid_argument", "plan: expected an object", "plan");
-      plan = &*it;
-      continue;
+  std::optional<std::string> plan;
+  if (auto it = body->find("plan"); it != body->end()) {
+    if (!it->is_object()) {
+      return ErrorResponse(400, "invalid_argument", "plan: expected an object", "plan");
     }
-    Result<std::string> text = OptionText(key, *it);
-    if (!text.ok()) return ErrorResponse(text.status());
-    Status st;
-    if (key == "format") {
-      std::optional<LaunchFormat> f = ParseLaunchFormat(*text);
-      if (!f)
-        st = Status::InvalidArgument(
-            "format: expected aws-cli, cloudformation, terraform or skypilot, got \"" + *text +
-            "\"");
-      if (f) format = *f;
-    } else if (key == "rank") {
-      Result<double> n = ParseSiNumber(*text, "rank");
-      st = n.ok() && *n >= 1 && *n <= 1000 ? Status::OK()
-                                           : Status::InvalidArgument("rank: expected 1 to 1000");
-      if (st.ok()) rank = static_cast<int>(*n);
-    } else if (plan != nullptr || body->contains("plan")) {
-      if (key == "type" || key == "instance" || key == "count" || key == "region" ||
-          key == "purchase") {
-        st = Status::InvalidArgument(key + ": conflicts with the plan (the plan sets it)");
-      } else {
-        st = SetLaunchArg(&lr, key, *text);
-      }
-    } else {
-      st = SetLaunchArg(&lr, key, *text);
-    }
-    if (!st.ok()) return ErrorResponse(st);
+    plan = it->dump();
+    body->erase(it);
   }
-  if (plan != nullptr) {
-    Status st = ReadPlanJson(plan->dump(), "plan", rank, &lr);
-    if (!st.ok()) return ErrorResponse(400, StatusCodeName(st.code()), st.message(), "plan");
-  } else if (lr.instance_type.empty()) {
-    return ErrorResponse(400, "invalid_argument", "type: required (or a plan from /v1/recommend)",
-                         "type");
-  }
+  Result<OptionValues> values = BodyOptions("launch", *body, nullptr);
+  if (!values.ok()) return ErrorResponse(values.status());
+  Result<LaunchArgs> args = MakeLaunchRequest(*values, plan ? &*plan : nullptr, "plan");
+  if (!args.ok()) return ErrorResponse(args.status());
+  const LaunchRequest& lr = args->request;
+  const LaunchFormat format = args->format;
   Result<LaunchPlan> lp = PlanLaunch(*ctx.catalog, lr);
   if (!lp.ok()) return ErrorResponse(lp.status());
   if (Status fits = CheckLaunchFormat(*lp, format); !fits.ok()) return ErrorResponse(fits);
-  LaunchSpec spec = RenderLaunch(*lp, format);
-  ojson j;
-  j["format"] = LaunchFormatName(spec.format);
-  j["file_name"] = spec.file_name;
-  j["instance_type"] = lp->type->name;
-  j["count"] = lp->count;
-  j["region"] = lp->region;
-  j["spot"] = lp->spot;
-  j["reasons"] = lp->reasons;
-  j["warnings"] = lp->warnings;
-  j["document"] = spec.document;
-  j["cli_input_json"] = spec.cli_input_json.empty() ? ojson(nullptr) : ojson(spec.cli_input_json);
-  return JsonResponse(j);
+  return JsonResponse(LaunchAnswerJson(*lp, RenderLaunch(*lp, format)));
 }
 
 // ---- idle ----
@@ -517,9 +417,8 @@ ApiResponse IdleFromPrometheus(const ApiContext& ctx, const IdleQuery& q,
                          "prometheus");
   }
   IdleAnalyzer analyzer(ctx.catalog, q.setup.options);
-  Result<PrometheusSourceInfo> info =
-      ReadPrometheus(prom, [&analyzer](const TelemetrySample& s) { return analyzer.Add(s); });
-  if (!info.ok()) return ErrorResponse(info.status().WithField("prometheus"));
+  Result<PrometheusSourceInfo> info = AddPrometheus(prom, &analyzer);
+  if (!info.ok()) return ErrorResponse(info.status());
   Result<IdleReport> r = analyzer.Finish(inventory);
   if (!r.ok()) return ErrorResponse(r.status());
   ApiResponse response;  // serialised host by host, as for uploads, plus the source
@@ -608,7 +507,7 @@ ApiResponse Reload(const ApiContext& ctx, const ApiRequest&, std::string_view) {
 
 ApiResponse OpenApi(const ApiContext&, const ApiRequest&, std::string_view) {
   ApiResponse r;
-  r.body = std::string(OpenApiDocument());
+  r.body = OpenApiJson();
   return r;
 }
 

@@ -10,6 +10,7 @@ set(GPUADVISOR_SERVER_SOURCES
   src/server/api.cc
   src/server/http_request.cc
   src/server/http_server.cc
+  src/server/openapi.cc
   src/server/web_assets.cc
 )
 # Embedded with .incbin by web_assets.cc; listed so the object is rebuilt when one changes.

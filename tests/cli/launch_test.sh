@@ -31,7 +31,7 @@ expect_exit 2 '--task: conflicts with TYPE' g6.xlarge --task finetune --model ll
 expect_exit 2 '--count: only with TYPE' --task finetune --model llama-3.1-8b --count 2
 expect_exit 2 '--cli-input-json: only with --format aws-cli' g6.xlarge --format terraform \
   --cli-input-json
-expect_exit 2 '--format: expected aws-cli, cloudformation, terraform or skypilot' g6.xlarge \
+expect_exit 2 '--format: expected one of aws-cli, cloudformation, terraform, skypilot' g6.xlarge \
   --format pulumi
 expect_exit 2 '--purchase: expected one of on-demand, spot, reserved-1y-no-upfront, capacity-block, got "bogus"' \
   g6.xlarge --purchase bogus
@@ -43,7 +43,7 @@ expect_exit 2 '--capacity-reservation-id: expected cr- and hex digits' p5.48xlar
   --purchase capacity-block --capacity-reservation-id cr-xyz
 expect_exit 2 '--count: a Capacity Block holds 1 to 64 instances' p5.48xlarge --count 65 \
   --purchase capacity-block
-expect_exit 2 '--count: expected 1..1000' g6.xlarge --count 0
+expect_exit 2 '--count: expected a whole number from 1 to 1000' g6.xlarge --count 0
 expect_exit 2 'launch: name an instance TYPE' --format aws-cli
 expect_exit 2 '--ebs-gib' g6.xlarge --ebs-gib -5
 expect_exit 2 '--deadline: only with workload flags' g6.xlarge --deadline 3d
@@ -215,7 +215,7 @@ for f in aws-cli cloudformation terraform skypilot; do
 done
 expect_exit 0 '"All P Spot Instance Requests" \(L-7212CCBC\)' p5.48xlarge --count 200 --purchase spot \
   --format terraform
-expect_exit 2 '--checkpoint-gib: expected 0 to 1e6 GiB' g6.xlarge --checkpoint-gib 1e300
+expect_exit 2 '--checkpoint-gib: expected a number from 0 to 1000000' g6.xlarge --checkpoint-gib 1e300
 
 [ "$fail" = 0 ] && echo "ok: launch CLI"
 # Every naming/placement option reaches the spec it renders (an ignored option would leave the

@@ -350,6 +350,47 @@ def test_pricing_errors(cli_error):
         ga.pricing("p5.48xlarg")
 
 
+def test_launch_for_a_type_or_a_plan(cli_path):
+    spec = ga.launch("g6e.xlarge", count=2, format="aws-cli", name="job1")
+    theirs = subprocess.run([cli_path, "launch", "g6e.xlarge", "--count", "2", "--name", "job1"],
+                            capture_output=True, text=True, check=True)
+    assert spec["document"] == theirs.stdout
+    assert (spec["instance_type"], spec["count"], spec["format"]) == ("g6e.xlarge", 2, "aws-cli")
+    assert json.loads(spec["cli_input_json"])["InstanceType"] == "g6e.xlarge"
+    rec = ga.recommend(ga.Workload(task="finetune", model="llama-3.1-8b", tokens="200M"), top=2)
+    whole = rec.to_dict()
+    second = whole["plans"][1]
+    spec = ga.catalog().launch(plan=whole, rank=2, format="cloudformation")
+    assert spec["instance_type"] == second["instance_type"]
+    assert spec["count"] == second["instances"]
+    assert spec["cli_input_json"] is None and "AWSTemplateFormatVersion" in spec["document"]
+    assert ga.launch(plan=second)["instance_type"] == second["instance_type"]
+    assert ga.launch(plan=rec)["instance_type"] == whole["plans"][0]["instance_type"]
+
+
+@pytest.mark.parametrize("args, kwargs, error, field", [
+    (("g6e.xlarge",), {"format": "ansible"}, ga.InvalidArgument, "format"),
+    (("g6e.xlarge",), {"count": 0}, ga.InvalidArgument, "count"),
+    (("g6e.xlarge",), {"colour": 1}, ga.InvalidArgument, "colour"),
+    ((), {}, ga.InvalidArgument, "type"),
+    ((), {"plan": 5}, ga.InvalidArgument, "plan"),
+    ((), {"plan": {"x": 1}}, ga.Error, "plan"),
+    (("g6e.xlarge",), {"plan": {"x": 1}}, ga.InvalidArgument, "type"),
+])
+def test_launch_errors_name_the_option(args, kwargs, error, field):
+    with pytest.raises(error) as err:
+        ga.launch(*args, **kwargs)
+    assert err.value.field == field
+
+
+def test_launch_refuses_a_region_other_than_the_plans():
+    plan = ga.recommend(ga.Workload(task="finetune", model="llama-3.1-8b", tokens="200M")).to_dict()
+    other = "eu-west-1" if plan["plans"][0]["region"] != "eu-west-1" else "us-east-1"
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.launch(plan=plan, region=other)
+    assert err.value.field == "region" and "conflicts with the plan" in str(err.value)
+
+
 # ---- command line and pandas -------------------------------------------------------------------
 
 def test_python_m_gpuadvisor_forwards_to_the_cli(cli_path):
