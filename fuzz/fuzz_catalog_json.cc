@@ -1,4 +1,4 @@
-// libFuzzer target: the catalog file reader (gpuadvisor-catalog/1) on arbitrary bytes.
+// libFuzzer target: the catalog file reader (gpuadvisor-catalog/1 and /2) on arbitrary bytes.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

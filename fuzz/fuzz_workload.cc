@@ -31,7 +31,7 @@ const GpuSpec& H100() {
     g->aws_names = {"H100"};
     g->memory_gib = 80.0;
     g->aws_memory_mib = 81920;
-    g->memory_bw_gbps = 3350.0;
+    g->memory_bw_gbyte_s = 3350.0;
     g->fp64_tflops = 34.0;
     g->fp32_tflops = 67.0;
     g->tf32_tflops = 494.5;
@@ -39,7 +39,7 @@ const GpuSpec& H100() {
     g->fp16_tflops = 989.5;
     g->fp8_tflops = 1979.0;
     g->int8_tops = 1979.0;
-    g->nvlink_gbps = 900.0;
+    g->nvlink_gbyte_s = 900.0;
     g->tdp_w = 700.0;
     g->nvenc = 0;
     g->compute_capability = "9.0";

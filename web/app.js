@@ -58,7 +58,7 @@ const columns = () => {
     {key: "mem", label: "GiB/GPU", n: 1, get: (r) => (r.accelerator.memory_mib_each == null ? null : r.accelerator.memory_mib_each / 1024)},
     {key: "vcpus", label: "vCPU", n: 0, get: (r) => r.vcpus},
     {key: "ram", label: "RAM GiB", n: 0, get: (r) => r.memory_gib},
-    {key: "net", label: "Net Gbps", n: 0, get: (r) => r.network_gbps},
+    {key: "net", label: "Net Gbit/s", n: 0, get: (r) => r.network_gbit_s},
     {key: "efa", label: "EFA", get: (r) => (r.efa ? "yes" : "")},
     {key: "price", label: gpu ? "$/GPU·h on-demand" : "$/h on-demand", n: 3, get: (r) => per(r, r.on_demand_usd_per_hour)},
     {key: "spot", label: gpu ? "$/GPU·h spot" : "$/h spot", n: 3, get: (r) => per(r, r.spot_usd_per_hour)},

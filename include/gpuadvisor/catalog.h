@@ -6,7 +6,9 @@
 // between threads (the server holds a std::shared_ptr<const Catalog>).
 //
 // Unknown facts are std::nullopt, never a guessed number. The on-disk form is the JSON schema
-// in doc/formats.md ("gpuadvisor-catalog/1"); the binary embeds one built by `catalog build`.
+// in doc/formats.md ("gpuadvisor-catalog/2"; version 1 files still load); the binary embeds one
+// built by `catalog build`. Units in names: `_gbyte_s` is gigabytes per second (memory, NVLink),
+// `_gbit_s` gigabits per second (network), `_mbps` megabits per second (EBS, as AWS reports it).
 #ifndef GPUADVISOR_CATALOG_H_
 #define GPUADVISOR_CATALOG_H_
 
@@ -140,16 +142,17 @@ struct GpuSpec {
   std::string model;      // catalog id, e.g. "H100"
   std::string full_name;  // "H100 80GB (SXM5)"
   std::string vendor;
-  std::string architecture;              // "Hopper"
-  std::vector<std::string> aliases;      // other accepted names ("H100-80GB", "H100-SXM")
-  std::vector<std::string> aws_names;    // DescribeInstanceTypes names ("H100")
-  std::optional<double> memory_gib;      // nominal (marketing) capacity
-  std::optional<int> aws_memory_mib;     // usable capacity as AWS reports it
-  std::optional<double> memory_bw_gbps;  // GB/s
+  std::string architecture;                 // "Hopper"
+  std::vector<std::string> aliases;         // other accepted names ("H100-80GB", "H100-SXM")
+  std::vector<std::string> aws_names;       // DescribeInstanceTypes names ("H100")
+  std::optional<double> memory_gib;         // nominal (marketing) capacity
+  std::optional<int> aws_memory_mib;        // usable capacity as AWS reports it
+  std::optional<double> memory_bw_gbyte_s;  // GB/s (gigabytes per second)
   std::optional<double> fp64_tflops, fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops,
       int8_tops;
   std::optional<double> fp64_tensor_tflops;  // FP64 on tensor cores (DGEMM/HPL); null = none
-  std::optional<double> nvlink_gbps;  // total bidirectional per GPU; null = PCIe only / unknown
+  // NVLink GB/s, total bidirectional per GPU; null = PCIe only / unknown.
+  std::optional<double> nvlink_gbyte_s;
   // AWS Neuron devices: NeuronCores per device and the NeuronLink device-to-device interconnect
   // (total bidirectional GB/s per device; topology "ring", "2d-torus", ...). Empty elsewhere.
   int neuron_cores = 0;
@@ -190,9 +193,9 @@ struct InstanceType {
   int64_t memory_mib = 0;
   std::vector<std::string> cpu_architectures;  // "x86_64", "arm64"
   std::string cpu_vendor;
-  std::string network_performance;     // AWS's marketing string, e.g. "3200 Gigabit"
-  std::optional<double> network_gbps;  // parsed from that string ("Up to 25" -> 25)
-  std::optional<double> network_baseline_gbps, network_peak_gbps;  // summed over network cards
+  std::string network_performance;       // AWS's marketing string, e.g. "3200 Gigabit"
+  std::optional<double> network_gbit_s;  // Gbit/s, parsed from that string ("Up to 25" -> 25)
+  std::optional<double> network_baseline_gbit_s, network_peak_gbit_s;  // summed over network cards
   int network_cards = 1;
   int max_network_interfaces = 0;
   bool efa = false;
@@ -231,19 +234,47 @@ struct Correction {
   std::string reason;
 };
 
+// The schema version CatalogToJson writes. ParseCatalogJson also reads "gpuadvisor-catalog/1"
+// (the key names before the units rename, doc/formats.md "Schema versions").
+inline constexpr const char* kCatalogSchema = "gpuadvisor-catalog/2";
+
+// Owns the records and the lookup indices over them. The records are read-only from outside;
+// every method that changes them keeps them sorted and the indices right, so no caller has to
+// re-index.
 class Catalog {
  public:
-  std::string schema;        // "gpuadvisor-catalog/1"
+  std::string schema;        // the version read ("gpuadvisor-catalog/1"), or kCatalogSchema
   std::string generated_at;  // ISO timestamp of the build
   std::string generator;     // command that built it
   std::vector<CatalogSource> sources;
-  std::vector<GpuSpec> gpus;                 // sorted by model
-  std::vector<InstanceType> instance_types;  // sorted by name
   std::vector<Correction> corrections;
   std::vector<std::string> notes;  // precedence rules and other build decisions
 
-  // Rebuilds lookup indices; call after mutating the vectors. REQUIRES: vectors sorted.
-  void Index();
+  const std::vector<GpuSpec>& gpus() const { return gpus_; }                           // by model
+  const std::vector<InstanceType>& instance_types() const { return instance_types_; }  // by name
+
+  // Replace every record (sorted here).
+  void SetGpus(std::vector<GpuSpec> gpus);
+  void SetInstanceTypes(std::vector<InstanceType> types);
+  // Adds a type, or replaces the one with the same name.
+  void PutInstanceType(InstanceType type);
+  // Removes the type named `name`; false when there is none.
+  bool RemoveInstanceType(std::string_view name);
+  // Adds an accelerator model, or replaces the one with the same model id.
+  void PutGpu(GpuSpec gpu);
+  // Changes records in place: `edit` gets the vector (it may add, remove, reorder or change
+  // records, names included); afterwards the records are sorted and the indices rebuilt.
+  // REQUIRES: `edit` keeps no reference to the vector.
+  template <typename Edit>
+  void EditInstanceTypes(Edit&& edit) {
+    edit(instance_types_);
+    SortAndIndex();
+  }
+  template <typename Edit>
+  void EditGpus(Edit&& edit) {
+    edit(gpus_);
+    SortAndIndex();
+  }
 
   const InstanceType* FindInstanceType(std::string_view name) const;
   // Accepts model ids, full names, AWS names and aliases, case- and punctuation-insensitive.
@@ -260,15 +291,20 @@ class Catalog {
   std::string NewestPriceDate() const;
 
  private:
+  void SortAndIndex();
+
+  std::vector<GpuSpec> gpus_;                 // sorted by model
+  std::vector<InstanceType> instance_types_;  // sorted by name
   std::map<std::string, size_t, std::less<>> type_index_;
-  std::map<std::string, size_t, std::less<>> gpu_index_;  // normalized name -> gpus index
+  std::map<std::string, size_t, std::less<>> gpu_index_;  // normalized name -> gpus_ index
   std::vector<std::string> regions_;
 };
 
-// Parses a catalog in the gpuadvisor-catalog/1 JSON schema. `origin` names the input in errors.
-// Errors: ParseError naming the field or byte offset; field() is "catalog".
+// Parses a catalog in the gpuadvisor-catalog/2 (or /1) JSON schema. `origin` names the input in
+// errors. Errors: ParseError naming the field or byte offset; field() is "catalog".
 Result<Catalog> ParseCatalogJson(std::string_view json, std::string_view origin);
-// Serialises a catalog (stable key order, 1 figure per key, so diffs are readable).
+// Serialises a catalog in kCatalogSchema (stable key order, 1 figure per key, so diffs are
+// readable). ParseCatalogJson(CatalogToJson(c)) gives back every field of c.
 std::string CatalogToJson(const Catalog& catalog);
 // Reads PATH; IOError if unreadable, ParseError if malformed (field "catalog" either way).
 Result<Catalog> LoadCatalogFile(const std::string& path);

@@ -34,8 +34,8 @@ struct UsagePattern {
   bool interruptible = false;               // may run on spot (checkpoints, restarts)
   double checkpoint_interval_s = 0;         // 0 = the Young/Daly optimum
   double checkpoint_gib = 0;                // one checkpoint, per instance
-  double storage_gbps = 0;  // checkpoint write/read GB/s per instance; 0 = min(EBS, 1 GB/s gp3)
-  double restart_s = 600;   // relaunch, setup and warm-up after an interruption (s)
+  double storage_gbyte_s = 0;  // checkpoint write/read GB/s per instance; 0 = min(EBS, 1 GB/s gp3)
+  double restart_s = 600;      // relaunch, setup and warm-up after an interruption (s)
 };
 
 // Expected cost of interruptions on spot [Young 1974; Daly 2006]: with interruptions at rate

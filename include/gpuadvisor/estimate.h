@@ -34,9 +34,9 @@ struct Hardware {
   int instances = 0;                       // 0 = derived from gpus / devices per instance
   const RegionOffer* offer = nullptr;      // nullable; prices for cost
   // Overrides for hardware not in the catalog (e.g. published clusters); 0 = derive.
-  int gpus_per_node = 0;         // default: instance devices, else min(gpus, 8)
-  double node_network_gbps = 0;  // inter-node, per node; default: instance network_gbps
-  std::optional<bool> nvlink;    // default: GpuSpec::nvlink_gbps is set and > 1 GPU/node
+  int gpus_per_node = 0;           // default: instance devices, else min(gpus, 8)
+  double node_network_gbit_s = 0;  // Gbit/s inter-node, per node; default: the instance's network
+  std::optional<bool> nvlink;      // default: GpuSpec::nvlink_gbyte_s is set and > 1 GPU/node
 };
 
 // What a user names: an instance type (and how many), or a GPU model (and how many).

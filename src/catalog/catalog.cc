@@ -9,7 +9,7 @@ namespace gpuadvisor {
 const std::vector<GpuFigure>& GpuFigures() {
   static const std::vector<GpuFigure> kFigures = {
       {"memory_gib", &GpuSpec::memory_gib},
-      {"memory_bw_gbps", &GpuSpec::memory_bw_gbps},
+      {"memory_bw_gbyte_s", &GpuSpec::memory_bw_gbyte_s},
       {"fp64_tflops", &GpuSpec::fp64_tflops},
       {"fp64_tensor_tflops", &GpuSpec::fp64_tensor_tflops},
       {"fp32_tflops", &GpuSpec::fp32_tflops},
@@ -18,7 +18,7 @@ const std::vector<GpuFigure>& GpuFigures() {
       {"fp16_tflops", &GpuSpec::fp16_tflops},
       {"fp8_tflops", &GpuSpec::fp8_tflops},
       {"int8_tops", &GpuSpec::int8_tops},
-      {"nvlink_gbps", &GpuSpec::nvlink_gbps},
+      {"nvlink_gbyte_s", &GpuSpec::nvlink_gbyte_s},
       {"neuronlink_gbyte_s", &GpuSpec::neuronlink_gbyte_s},
       {"tdp_w", &GpuSpec::tdp_w},
   };
@@ -87,22 +87,69 @@ bool InstanceType::HasUsageClass(std::string_view cls) const {
   return std::find(usage_classes.begin(), usage_classes.end(), cls) != usage_classes.end();
 }
 
-void Catalog::Index() {
+void Catalog::SetGpus(std::vector<GpuSpec> gpus) {
+  gpus_ = std::move(gpus);
+  SortAndIndex();
+}
+
+void Catalog::SetInstanceTypes(std::vector<InstanceType> types) {
+  instance_types_ = std::move(types);
+  SortAndIndex();
+}
+
+void Catalog::PutInstanceType(InstanceType type) {
+  EditInstanceTypes([&](std::vector<InstanceType>& types) {
+    auto same = [&](const InstanceType& t) { return t.name == type.name; };
+    auto it = std::find_if(types.begin(), types.end(), same);
+    if (it != types.end()) {
+      *it = std::move(type);
+    } else {
+      types.push_back(std::move(type));
+    }
+  });
+}
+
+bool Catalog::RemoveInstanceType(std::string_view name) {
+  size_t removed = 0;
+  EditInstanceTypes([&](std::vector<InstanceType>& types) {
+    removed = std::erase_if(types, [&](const InstanceType& t) { return t.name == name; });
+  });
+  return removed > 0;
+}
+
+void Catalog::PutGpu(GpuSpec gpu) {
+  EditGpus([&](std::vector<GpuSpec>& gpus) {
+    auto it = std::find_if(gpus.begin(), gpus.end(),
+                           [&](const GpuSpec& g) { return g.model == gpu.model; });
+    if (it != gpus.end()) {
+      *it = std::move(gpu);
+    } else {
+      gpus.push_back(std::move(gpu));
+    }
+  });
+}
+
+void Catalog::SortAndIndex() {
+  // Stable: records with equal keys keep the order they were given in.
+  std::stable_sort(gpus_.begin(), gpus_.end(),
+                   [](const GpuSpec& a, const GpuSpec& b) { return a.model < b.model; });
+  std::stable_sort(instance_types_.begin(), instance_types_.end(),
+                   [](const InstanceType& a, const InstanceType& b) { return a.name < b.name; });
   type_index_.clear();
   gpu_index_.clear();
-  for (size_t i = 0; i < instance_types.size(); ++i) type_index_[instance_types[i].name] = i;
-  for (size_t i = 0; i < gpus.size(); ++i) {
-    const GpuSpec& g = gpus[i];
+  for (size_t i = 0; i < instance_types_.size(); ++i) type_index_[instance_types_[i].name] = i;
+  for (size_t i = 0; i < gpus_.size(); ++i) {
+    const GpuSpec& g = gpus_[i];
     gpu_index_.emplace(NormalizeName(g.model), i);
     gpu_index_.emplace(NormalizeName(g.full_name), i);
     for (const std::string& a : g.aliases) gpu_index_.emplace(NormalizeName(a), i);
   }
   // AWS names last: "A100" maps to whichever spec claims it first as an alias, else first spec.
-  for (size_t i = 0; i < gpus.size(); ++i) {
-    for (const std::string& a : gpus[i].aws_names) gpu_index_.emplace(NormalizeName(a), i);
+  for (size_t i = 0; i < gpus_.size(); ++i) {
+    for (const std::string& a : gpus_[i].aws_names) gpu_index_.emplace(NormalizeName(a), i);
   }
   regions_.clear();
-  for (const InstanceType& t : instance_types) {
+  for (const InstanceType& t : instance_types_) {
     for (const RegionOffer& r : t.regions) regions_.push_back(r.region);
   }
   std::sort(regions_.begin(), regions_.end());
@@ -111,17 +158,17 @@ void Catalog::Index() {
 
 const InstanceType* Catalog::FindInstanceType(std::string_view name) const {
   auto it = type_index_.find(ToLower(Trim(name)));
-  return it == type_index_.end() ? nullptr : &instance_types[it->second];
+  return it == type_index_.end() ? nullptr : &instance_types_[it->second];
 }
 
 const GpuSpec* Catalog::FindGpu(std::string_view name) const {
   auto it = gpu_index_.find(NormalizeName(name));
-  return it == gpu_index_.end() ? nullptr : &gpus[it->second];
+  return it == gpu_index_.end() ? nullptr : &gpus_[it->second];
 }
 
 const GpuSpec* Catalog::GpuOf(const InstanceType& type) const {
   auto it = gpu_index_.find(NormalizeName(type.accelerator.model));
-  return it == gpu_index_.end() ? nullptr : &gpus[it->second];
+  return it == gpu_index_.end() ? nullptr : &gpus_[it->second];
 }
 
 const CatalogSource* Catalog::FindSource(std::string_view id) const {
@@ -137,14 +184,14 @@ bool Catalog::HasRegion(std::string_view region) const {
 
 std::vector<std::string> Catalog::InstanceTypeNames() const {
   std::vector<std::string> out;
-  out.reserve(instance_types.size());
-  for (const InstanceType& t : instance_types) out.push_back(t.name);
+  out.reserve(instance_types_.size());
+  for (const InstanceType& t : instance_types_) out.push_back(t.name);
   return out;
 }
 
 std::vector<std::string> Catalog::GpuNames() const {
   std::vector<std::string> out;
-  for (const GpuSpec& g : gpus) {
+  for (const GpuSpec& g : gpus_) {
     out.push_back(g.model);
     for (const std::string& a : g.aliases) out.push_back(a);
   }

@@ -48,7 +48,9 @@ const std::vector<std::pair<std::string, SortKey>>& NumericKeys() {
        [](const InstanceRow& r) -> std::optional<double> {
          return static_cast<double>(r.type->memory_mib) / 1024;
        }},
-      {"network_gbps", [](const InstanceRow& r) { return r.type->network_gbps; }},
+      {"network_gbit_s", [](const InstanceRow& r) { return r.type->network_gbit_s; }},
+      // The contract's name for the same Gbit/s (the JSON carries both).
+      {"network_gbps", [](const InstanceRow& r) { return r.type->network_gbit_s; }},
       {"local_nvme_gb",
        [](const InstanceRow& r) -> std::optional<double> {
          if (!r.type->local_storage_gb) return std::nullopt;
@@ -58,9 +60,13 @@ const std::vector<std::pair<std::string, SortKey>>& NumericKeys() {
        [](const InstanceRow& r) -> std::optional<double> {
          return r.gpu ? r.gpu->bf16_tflops : std::nullopt;
        }},
-      {"memory_bw_gbps",
+      {"memory_bw_gbyte_s",
        [](const InstanceRow& r) -> std::optional<double> {
-         return r.gpu ? r.gpu->memory_bw_gbps : std::nullopt;
+         return r.gpu ? r.gpu->memory_bw_gbyte_s : std::nullopt;
+       }},
+      {"memory_bw_gbps",  // the contract's name for the same GB/s
+       [](const InstanceRow& r) -> std::optional<double> {
+         return r.gpu ? r.gpu->memory_bw_gbyte_s : std::nullopt;
        }},
       {"spot_interruption_band",
        [](const InstanceRow& r) -> std::optional<double> {
@@ -119,7 +125,7 @@ Status CheckQuery(const Catalog& c, const InstanceQuery& q, std::vector<const Gp
     gpus->insert(gpus->end(), specs->begin(), specs->end());
   }
   std::vector<std::string> families;
-  for (const InstanceType& t : c.instance_types) families.push_back(t.family);
+  for (const InstanceType& t : c.instance_types()) families.push_back(t.family);
   std::sort(families.begin(), families.end());
   families.erase(std::unique(families.begin(), families.end()), families.end());
   for (const std::string& f : q.families) {
@@ -252,7 +258,7 @@ Result<std::vector<InstanceRow>> QueryInstances(const Catalog& c, const Instance
   std::vector<const GpuSpec*> gpus;
   GPUADVISOR_RETURN_IF_ERROR(CheckQuery(c, q, &gpus));
   std::vector<InstanceRow> rows;
-  for (const InstanceType& t : c.instance_types) {
+  for (const InstanceType& t : c.instance_types()) {
     if (q.region == "all") {
       for (const RegionOffer& o : t.regions) {
         if (!ListedIn(&o)) continue;
@@ -288,10 +294,10 @@ Result<const GpuSpec*> ResolveGpu(const Catalog& c, std::string_view name) {
 Result<std::vector<const GpuSpec*>> ResolveGpuFamily(const Catalog& c, std::string_view name) {
   const std::string n = NormalizeName(name);
   std::vector<const GpuSpec*> out;
-  for (const GpuSpec& g : c.gpus) {
+  for (const GpuSpec& g : c.gpus()) {
     if (NormalizeName(g.model) == n) return std::vector<const GpuSpec*>{&g};
   }
-  for (const GpuSpec& g : c.gpus) {
+  for (const GpuSpec& g : c.gpus()) {
     bool family = NormalizeName(GpuFamily(g.model)) == n;
     for (const std::string& a : g.aws_names) family |= NormalizeName(a) == n;
     if (family) out.push_back(&g);
@@ -316,7 +322,7 @@ std::string GpuSuggestion(const Catalog& c, std::string_view name) {
     if (d > std::max<size_t>(2, n.size() / 3) && !(n.size() >= 2 && StartsWith(cn, n))) return;
     scored.emplace_back(2 * d + (DigitsOf(cn) != digits ? 1 : 0), candidate);
   };
-  for (const GpuSpec& g : c.gpus) {
+  for (const GpuSpec& g : c.gpus()) {
     consider(g.model);
     if (GpuFamily(g.model) != g.model) consider(GpuFamily(g.model));
   }

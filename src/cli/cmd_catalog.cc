@@ -96,11 +96,27 @@ int RunBuild(const BuildOptions& o) {
   Status st = WriteCatalogFile(*c, o.out);
   if (!st.ok()) return Fail(st);
   size_t current = 0;
-  for (const InstanceType& t : c->instance_types) current += !t.retired;
-  std::cerr << "gpuadvisor: wrote " << TerminalSafe(o.out) << ": " << c->instance_types.size()
-            << " instance types (" << current << " current), " << c->gpus.size()
+  for (const InstanceType& t : c->instance_types()) current += !t.retired;
+  std::cerr << "gpuadvisor: wrote " << TerminalSafe(o.out) << ": " << c->instance_types().size()
+            << " instance types (" << current << " current), " << c->gpus().size()
             << " accelerator models, " << c->regions().size() << " regions, "
             << c->corrections.size() << " corrections\n";
+  return kExitOk;
+}
+
+struct UpgradeOptions {
+  std::string in;
+  std::string out;
+};
+
+// Rewrites a catalog file of any schema version this binary reads in the current one.
+int RunUpgrade(const UpgradeOptions& o) {
+  Result<Catalog> c = LoadCatalogFile(o.in);
+  if (!c.ok()) return Fail(c.status());
+  Status st = WriteCatalogFile(*c, o.out);
+  if (!st.ok()) return Fail(st);
+  std::cerr << "gpuadvisor: wrote " << TerminalSafe(o.out) << ": " << kCatalogSchema << " (read "
+            << TerminalSafe(c->schema) << ")\n";
   return kExitOk;
 }
 
@@ -124,6 +140,15 @@ void SetupCatalog(CLI::App* app, int* exit_code) {
   build->add_option("--root", bo->root, "Directory the manifest's file paths are relative to");
   build->add_option("--out", bo->out, "Catalog file to write (atomically)")->required();
   build->add_option("--generated-at", bo->generated_at, "Build timestamp to record (default now)");
+  CLI::App* upgrade = app->add_subcommand(
+      "upgrade", "Rewrite a catalog file in the current schema (older versions are read as-is)");
+  auto uo = std::make_shared<UpgradeOptions>();
+  upgrade->add_option("--catalog", uo->in, "Catalog file to read")->required();
+  upgrade->add_option("--out", uo->out, "Catalog file to write (atomically; may be the same)")
+      ->required();
+  upgrade->footer("Example:\n  gpuadvisor catalog upgrade --catalog old.json --out old.json");
+  upgrade->callback([uo, exit_code] { *exit_code = RunUpgrade(*uo); });
+
   build->footer(
       "Example (regenerates the embedded catalog):\n"
       "  gpuadvisor catalog build --manifest data/sources.json --root ../shared/data --out "

@@ -51,9 +51,9 @@ Table SummaryTable(const Catalog& c, const InstanceType& t, const Context& ctx) 
     add("dense BF16 TFLOP/s per device", Cell(g->bf16_tflops, 1));
     add("dense FP8 TFLOP/s per device", Cell(g->fp8_tflops, 1));
     add("FP64 TFLOP/s per device", Cell(g->fp64_tflops, 2));
-    add("memory bandwidth GB/s", Cell(g->memory_bw_gbps, 0));
+    add("memory bandwidth GB/s", Cell(g->memory_bw_gbyte_s, 0));
     add("FP64 tensor TFLOP/s per device", Cell(g->fp64_tensor_tflops, 1));
-    add("NVLink GB/s", Cell(g->nvlink_gbps, 0));
+    add("NVLink GB/s", Cell(g->nvlink_gbyte_s, 0));
     if (g->neuron_cores > 0) add("NeuronCores per device", std::to_string(g->neuron_cores));
     if (g->neuronlink_gbyte_s) {
       add("NeuronLink GB/s per device",

@@ -53,6 +53,9 @@ void TableOptions::Add(CLI::App* app, std::string_view command, const std::strin
   Result<const CommandSpec*> spec = FindCommandSpec(command);
   assert(spec.ok() && "every command with a table is registered in CommandSpecs()");
   spec_ = *spec;
+  app_ = app;
+  // Unknown flags reach Values(), which reports them as every front end does (with a hint).
+  app->allow_extras();
   for (const OptionSpec& o : spec_->options) {
     if ((o.front_ends & kCli) == 0) continue;
     Slot& slot = slots_.emplace_back();
@@ -83,6 +86,14 @@ void TableOptions::Add(CLI::App* app, std::string_view command, const std::strin
 
 Result<OptionValues> TableOptions::Values() const {
   OptionValues values(*spec_);
+  for (const std::string& extra : app_->remaining()) {
+    if (!StartsWith(extra, "-")) {
+      return Status::InvalidArgument("unexpected argument \"" + extra + "\"");
+    }
+    const size_t eq = extra.find('=');
+    // Known flags never get here, so this is the table's "unknown parameter" error.
+    GPUADVISOR_RETURN_IF_ERROR(values.Set(extra.substr(0, eq), "", kCli));
+  }
   for (const Slot& slot : slots_) {
     if (slot.option->count() == 0) continue;
     const std::string_view name = slot.spec->name;

@@ -80,6 +80,7 @@ class TableOptions {
     std::vector<std::string> items;
   };
   const CommandSpec* spec_ = nullptr;
+  CLI::App* app_ = nullptr;
   std::deque<Slot> slots_;  // CLI11 writes into them: their addresses must not move
 };
 

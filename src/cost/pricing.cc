@@ -21,7 +21,7 @@ double BandMidpointPct(const SpotBand* band) {
 }
 
 double StorageGbps(const InstanceType& t, const UsagePattern& u) {
-  if (u.storage_gbps > 0) return u.storage_gbps;
+  if (u.storage_gbyte_s > 0) return u.storage_gbyte_s;
   const double ebs = t.ebs_max_mbps ? *t.ebs_max_mbps / 8000.0 : kGp3Gbps;  // Mbit/s -> GB/s
   return std::min(ebs, kGp3Gbps);
 }
@@ -47,7 +47,7 @@ Status ValidateUsage(const UsagePattern& u) {
     return Status::InvalidArgument("--checkpoint-gib: expected 0 to 1e6 GiB")
         .WithField("checkpoint-gib");
   }
-  if (!(u.storage_gbps == 0 || (u.storage_gbps >= 0.001 && u.storage_gbps <= 1000))) {
+  if (!(u.storage_gbyte_s == 0 || (u.storage_gbyte_s >= 0.001 && u.storage_gbyte_s <= 1000))) {
     return Status::InvalidArgument("--storage-gbps: expected 0 (EBS) or 0.001 to 1000 GB/s")
         .WithField("storage-gbyte-s");
   }

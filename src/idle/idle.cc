@@ -386,7 +386,7 @@ struct IdleAnalyzer::Impl {
     const InstanceType* best = nullptr;
     double best_price = 0;
     int best_devices = 0;
-    for (const InstanceType& t : catalog->instance_types) {
+    for (const InstanceType& t : catalog->instance_types()) {
       if (t.retired || t.accelerator.fractional()) continue;
       const GpuSpec* g = catalog->GpuOf(t);
       if (g == nullptr || g->model != spec.model) continue;
@@ -522,7 +522,7 @@ struct IdleAnalyzer::Impl {
       const double mem_need = *u.mem_used_max_mib * 1.2;
       const InstanceType* best = nullptr;
       double best_price = usd;
-      for (const InstanceType& t : catalog->instance_types) {
+      for (const InstanceType& t : catalog->instance_types()) {
         if (t.retired || t.accelerator.fractional()) continue;
         const GpuSpec* g = catalog->GpuOf(t);
         if (g == nullptr || g->model == spec->model || g->vendor != "NVIDIA") continue;

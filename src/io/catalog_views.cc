@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "catalog/catalog_schema.h"
 #include "util/strings.h"
 
 namespace gpuadvisor {
@@ -70,7 +71,8 @@ ojson InstanceRowJson(const InstanceRow& r, const Freshness& fresh) {
       {"accelerator", AcceleratorJson(t.accelerator)},
       {"vcpus", t.vcpus},
       {"memory_gib", Gib(static_cast<double>(t.memory_mib))},
-      {"network_gbps", Opt(t.network_gbps)},
+      {"network_gbit_s", Opt(t.network_gbit_s)},
+      {"network_gbps", Opt(t.network_gbit_s)},  // the same Gbit/s, the name CLI-CONTRACT.md uses
       {"efa", t.efa},
       {"max_efa_interfaces", t.max_efa_interfaces},
       {"local_nvme_gb", Opt(LocalNvmeGb(t))},
@@ -130,7 +132,7 @@ Table InstancesTable(const std::vector<InstanceRow>& rows) {
                                       : std::nullopt);
     cells.push_back(std::to_string(it.vcpus));
     cells.push_back(FormatFixed(static_cast<double>(it.memory_mib) / 1024, 0));
-    cells.push_back(Cell(it.network_gbps, 0));
+    cells.push_back(Cell(it.network_gbit_s, 0));
     cells.push_back(it.efa ? "yes" : "no");
     cells.push_back(Cell(r.on_demand_usd_per_hour, 3));
     std::optional<std::string> spot = Cell(r.spot_usd_per_hour, 3);
@@ -147,49 +149,29 @@ Table InstancesTable(const std::vector<InstanceRow>& rows) {
 }
 
 ojson GpuSpecJson(const GpuSpec& g) {
-  return {{"model", g.model},
-          {"full_name", g.full_name},
-          {"vendor", g.vendor},
-          {"architecture", g.architecture},
-          {"aliases", g.aliases},
-          {"memory_gib", Opt(g.memory_gib)},
-          {"aws_memory_mib", Opt(g.aws_memory_mib)},
-          {"memory_bw_gbps", Opt(g.memory_bw_gbps)},
-          {"fp64_tflops", Opt(g.fp64_tflops)},
-          {"fp32_tflops", Opt(g.fp32_tflops)},
-          {"tf32_tflops", Opt(g.tf32_tflops)},
-          {"bf16_tflops", Opt(g.bf16_tflops)},
-          {"fp16_tflops", Opt(g.fp16_tflops)},
-          {"fp8_tflops", Opt(g.fp8_tflops)},
-          {"int8_tops", Opt(g.int8_tops)},
-          {"fp64_tensor_tflops", Opt(g.fp64_tensor_tflops)},
-          {"nvlink_gbps", Opt(g.nvlink_gbps)},
-          {"neuron_cores", g.neuron_cores > 0 ? ojson(g.neuron_cores) : ojson(nullptr)},
-          {"neuronlink_gbyte_s", Opt(g.neuronlink_gbyte_s)},
-          {"neuronlink_topology",
-           g.neuronlink_topology.empty() ? ojson(nullptr) : ojson(g.neuronlink_topology)},
-          {"tdp_w", Opt(g.tdp_w)},
-          {"nvenc", Opt(g.nvenc)},
-          {"compute_capability", Opt(g.compute_capability)},
-          {"supports_bf16", g.supports_bf16},
-          {"supports_fp8", g.supports_fp8},
-          {"supports_tf32", g.supports_tf32},
-          {"confidence", g.confidence.empty() ? ojson(nullptr) : ojson(g.confidence)},
-          {"derivation", g.derivation.empty() ? ojson(nullptr) : ojson(g.derivation)},
-          {"datasheet", g.source_note},
-          {"source", g.from.source},
-          {"notes", g.notes}};
+  // The catalog file's own record (catalog/catalog_schema.h), so the two cannot differ, plus
+  // `memory_bw_gbps`: the name CLI-CONTRACT.md requires, the same GB/s as `memory_bw_gbyte_s`.
+  const ojson spec = GpuSpecToJson(g);
+  ojson out = ojson::object();
+  for (auto it = spec.begin(); it != spec.end(); ++it) {
+    out[it.key()] = *it;
+    if (it.key() == "memory_bw_gbyte_s") out["memory_bw_gbps"] = *it;
+  }
+  return out;
 }
 
 ojson ShowJson(const Catalog& c, const InstanceType& t, const std::string& region,
                const Freshness& fresh) {
   ojson j = InstanceRowJson(MakeInstanceRow(c, t, region), fresh);
   j["cpu"] = {{"vendor", t.cpu_vendor}, {"architectures", t.cpu_architectures}};
-  j["network"] = {
-      {"performance", t.network_performance},       {"baseline_gbps", Opt(t.network_baseline_gbps)},
-      {"peak_gbps", Opt(t.network_peak_gbps)},      {"cards", t.network_cards},
-      {"max_interfaces", t.max_network_interfaces}, {"efa", t.efa},
-      {"max_efa_interfaces", t.max_efa_interfaces}, {"ena_srd", t.ena_srd}};
+  j["network"] = {{"performance", t.network_performance},
+                  {"baseline_gbit_s", Opt(t.network_baseline_gbit_s)},
+                  {"peak_gbit_s", Opt(t.network_peak_gbit_s)},
+                  {"cards", t.network_cards},
+                  {"max_interfaces", t.max_network_interfaces},
+                  {"efa", t.efa},
+                  {"max_efa_interfaces", t.max_efa_interfaces},
+                  {"ena_srd", t.ena_srd}};
   j["local_storage"] = {{"total_gb", Opt(t.local_storage_gb)},
                         {"disk_count", t.local_disk_count},
                         {"disk_gb", Opt(t.local_disk_gb)},
@@ -274,9 +256,9 @@ Table ShowRegionsTable(const InstanceType& t, const Freshness& fresh) {
 
 std::vector<GpuSummary> SummarizeGpus(const Catalog& c, bool include_retired) {
   std::vector<GpuSummary> out;
-  for (const GpuSpec& g : c.gpus) {
+  for (const GpuSpec& g : c.gpus()) {
     GpuSummary s{&g, {}, std::nullopt, std::nullopt};
-    for (const InstanceType& t : c.instance_types) {
+    for (const InstanceType& t : c.instance_types()) {
       if (c.GpuOf(t) != &g || (t.retired && !include_retired)) continue;
       s.types.push_back(&t);
       for (const RegionOffer& o : t.regions) {
@@ -357,7 +339,7 @@ Table GpusTable(const std::vector<GpuSummary>& gpus) {
     }
     // "*": some figure was derived (clocks x units, a sibling part); see the footnote.
     std::string model = g.confidence == "derived" ? g.model + "*" : g.model;
-    t.AddRow({model, g.vendor, g.architecture, Cell(g.memory_gib, 0), Cell(g.memory_bw_gbps, 0),
+    t.AddRow({model, g.vendor, g.architecture, Cell(g.memory_gib, 0), Cell(g.memory_bw_gbyte_s, 0),
               Cell(g.bf16_tflops, 1), Cell(g.fp8_tflops, 1), Cell(g.fp64_tflops, 2),
               g.nvenc ? std::optional<std::string>(std::to_string(*g.nvenc)) : std::nullopt,
               std::to_string(s.types.size()), cheapest});
@@ -379,7 +361,7 @@ ojson CatalogInfoJson(const Catalog& c, const Freshness& fresh) {
   int current = 0, retired = 0, priced_rows = 0, spot_rows = 0, spot_estimated = 0, block_rows = 0;
   std::set<std::string> families;
   std::map<std::string, int> prices_by_source;
-  for (const InstanceType& t : c.instance_types) {
+  for (const InstanceType& t : c.instance_types()) {
     (t.retired ? retired : current)++;
     families.insert(t.family);
     for (const RegionOffer& o : t.regions) {
@@ -424,11 +406,11 @@ ojson CatalogInfoJson(const Catalog& c, const Freshness& fresh) {
           {"generated_at", c.generated_at},
           {"generator", c.generator},
           {"counts",
-           {{"instance_types", c.instance_types.size()},
+           {{"instance_types", c.instance_types().size()},
             {"current", current},
             {"retired", retired},
             {"families", families.size()},
-            {"accelerator_models", c.gpus.size()},
+            {"accelerator_models", c.gpus().size()},
             {"regions", c.regions().size()},
             {"priced_type_regions", priced_rows},
             {"spot_type_regions", spot_rows},

@@ -216,7 +216,7 @@ Result<UsagePattern> MakeUsage(const OptionValues& v) {
   u.interruptible = v.Bool("interruptible");
   GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "checkpoint-interval", &u.checkpoint_interval_s));
   GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "checkpoint-gib", &u.checkpoint_gib));
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "storage-gbyte-s", &u.storage_gbps));
+  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "storage-gbyte-s", &u.storage_gbyte_s));
   GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "restart", &u.restart_s));
   return u;
 }

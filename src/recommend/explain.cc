@@ -186,7 +186,7 @@ void Advice(const Workload& w, const Candidate& c, const Estimate& e, Plan* p) {
                           " interfaces) and launch into a cluster placement group in one AZ");
     } else {
       p->warnings.push_back(t.name + " has no EFA: inter-node traffic goes over ENA at " +
-                            FormatFixed(t.network_gbps.value_or(0), 0) + " Gbps");
+                            FormatFixed(t.network_gbit_s.value_or(0), 0) + " Gbps");
     }
   }
   if (IsTrainingTask(w.task) || w.task == TaskKind::kTrainVision) {

@@ -304,7 +304,7 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
   std::vector<Candidate> candidates;
   std::deque<Estimate> estimates;  // owned here; candidates point into it (stable addresses)
   std::vector<std::pair<const InstanceType*, TypeOutcome>> outcomes;
-  for (const InstanceType& t : catalog.instance_types) {
+  for (const InstanceType& t : catalog.instance_types()) {
     if (t.retired && !req.allow_retired) {
       outcomes.push_back({&t, TypeOutcome::Retired()});
       continue;

@@ -252,7 +252,7 @@ ApiResponse Health(const ApiContext& ctx, const ApiRequest&, std::string_view) {
   j["status"] = "ok";
   j["catalog_generated_at"] = ctx.catalog->generated_at;
   j["catalog_generation"] = ctx.generation;
-  j["instance_types"] = ctx.catalog->instance_types.size();
+  j["instance_types"] = ctx.catalog->instance_types().size();
   return JsonResponse(j);
 }
 
@@ -501,7 +501,7 @@ ApiResponse Reload(const ApiContext& ctx, const ApiRequest&, std::string_view) {
   j["reloaded"] = true;
   j["catalog_generation"] = ctx.holder->generation();
   j["catalog_generated_at"] = now->generated_at;
-  j["instance_types"] = now->instance_types.size();
+  j["instance_types"] = now->instance_types().size();
   return JsonResponse(j);
 }
 

@@ -9,8 +9,10 @@ using rapidjson::Value;
 Status ParseRapidJson(std::string_view text, std::string_view origin, rapidjson::Document* doc) {
   // Iterative: the default reader recurses once per nesting level, and a file nested a million
   // deep (a hostile --catalog) overflowed the stack. The DOM's pool allocator frees without
-  // recursion too.
-  doc->Parse<rapidjson::kParseIterativeFlag>(text.data(), text.size());
+  // recursion too. Full precision: the default number parser can be off by one ULP, which a
+  // catalog read and written again (`catalog import`, `catalog upgrade`) would keep as a change.
+  doc->Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag>(text.data(),
+                                                                                  text.size());
   if (!doc->HasParseError()) return Status::OK();
   return Status::ParseError(std::string(origin) + ": byte " +
                             std::to_string(doc->GetErrorOffset()) + ": " +

@@ -151,7 +151,7 @@ namespace {
 void SetIntraLink(const Hardware& hw, Topology* t) {
   const GpuSpec& g = *hw.gpu;
   const bool neuron = NeuronChipOf(g) != nullptr;
-  const bool has_nvlink = g.nvlink_gbps && *g.nvlink_gbps > 0;
+  const bool has_nvlink = g.nvlink_gbyte_s && *g.nvlink_gbyte_s > 0;
   t->nvlink = !neuron && hw.nvlink.value_or(has_nvlink) && t->gpus_per_node > 1;
   if (neuron && NeuronLinkGbyteS(g, hw.instance) > 0) {
     t->link = IntraLink::kNeuronLink;
@@ -163,11 +163,11 @@ void SetIntraLink(const Hardware& hw, Topology* t) {
     t->intra_latency_s = kNeuronCollectiveLatencyS;
   } else if (t->nvlink) {
     t->link = IntraLink::kNvlink;
-    t->intra_bps = g.nvlink_gbps.value_or(0) / 2 * 1e9 * kNvlinkEfficiency;  // one direction
+    t->intra_bps = g.nvlink_gbyte_s.value_or(0) / 2 * 1e9 * kNvlinkEfficiency;  // one direction
     t->intra_latency_s = 8e-6;
   } else {
     t->link = IntraLink::kPcie;
-    t->intra_bps = EfficiencyFor(g).pcie_gbps * 1e9 * kPcieEfficiency;
+    t->intra_bps = EfficiencyFor(g).pcie_gbyte_s * 1e9 * kPcieEfficiency;
     t->intra_latency_s = 25e-6;
   }
 }
@@ -188,15 +188,15 @@ Topology MakeTopology(const Hardware& hw) {
   t.gpus_per_node = std::clamp(per_node, 1, t.gpus);
   t.nodes = (t.gpus + t.gpus_per_node - 1) / t.gpus_per_node;
   SetIntraLink(hw, &t);
-  double gbps = hw.node_network_gbps;
-  if (gbps <= 0 && hw.instance != nullptr && hw.instance->network_gbps) {
-    gbps = *hw.instance->network_gbps;
+  double gbps = hw.node_network_gbit_s;
+  if (gbps <= 0 && hw.instance != nullptr && hw.instance->network_gbit_s) {
+    gbps = *hw.instance->network_gbit_s;
   }
   if (gbps <= 0) {
-    gbps = chip != nullptr ? chip->node_network_gbps : kDefaultNodeNetworkGbps;
+    gbps = chip != nullptr ? chip->node_network_gbit_s : kDefaultNodeNetworkGbps;
     t.network_assumed = t.nodes > 1;
   }
-  t.node_network_gbps = gbps;
+  t.node_network_gbit_s = gbps;
   t.inter_bps_node = gbps / 8 * 1e9 * kNetworkEfficiency;
   t.inter_latency_s = 30e-6;
   const InstanceType* inst = hw.instance;

@@ -21,7 +21,7 @@ struct GenerationEfficiency {
   double matmul;        // achieved / dense peak on large GEMMs (cuBLAS-class)
   double bandwidth;     // achieved / peak HBM bandwidth, streaming kernels
   double decode_mbu;    // bandwidth utilisation of LLM decode with 16-bit weights
-  double pcie_gbps;     // host link per device, GB/s one direction (peak)
+  double pcie_gbyte_s;  // host link per device, GB/s one direction (peak)
   bool low_confidence;  // no published LLM efficiency for this generation
   // Serving. Share of the dense peak reached by prompt processing and compute-bound decode;
   // 0 = 0.75 x matmul (GPUs: cuBLAS GEMMs on short, ragged batches).
@@ -56,11 +56,11 @@ struct Topology {
   int nodes = 1;
   bool nvlink = false;
   IntraLink link = IntraLink::kPcie;
-  std::string link_topology;     // NeuronLink: "ring", "2d-torus"
-  double intra_bps = 0;          // effective bytes/s per device, one direction, inside a node
-  double intra_latency_s = 0;    // per collective (NVLink/PCIe: per tree level)
-  double inter_bps_node = 0;     // effective bytes/s per node between nodes
-  double node_network_gbps = 0;  // line rate behind inter_bps_node
+  std::string link_topology;       // NeuronLink: "ring", "2d-torus"
+  double intra_bps = 0;            // effective bytes/s per device, one direction, inside a node
+  double intra_latency_s = 0;      // per collective (NVLink/PCIe: per tree level)
+  double inter_bps_node = 0;       // effective bytes/s per node between nodes
+  double node_network_gbit_s = 0;  // Gbit/s line rate behind inter_bps_node
   double inter_latency_s = 0;
   bool network_assumed = false;  // no instance and no override: a default was used
   bool node_assumed = false;     // no instance and no override: devices per node assumed

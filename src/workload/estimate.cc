@@ -137,12 +137,12 @@ std::optional<GpuSpec> InstanceDevice(const Hardware& hw) {
   if (a.fractional()) {
     const double f = a.partition_size;
     for (std::optional<double>* v :
-         {&g.memory_bw_gbps, &g.fp64_tflops, &g.fp32_tflops, &g.tf32_tflops, &g.bf16_tflops,
+         {&g.memory_bw_gbyte_s, &g.fp64_tflops, &g.fp32_tflops, &g.tf32_tflops, &g.bf16_tflops,
           &g.fp16_tflops, &g.fp8_tflops, &g.int8_tops}) {
       if (*v) **v *= f;
     }
     if (g.nvenc) g.nvenc = static_cast<int>(std::floor(*g.nvenc * f));
-    g.nvlink_gbps.reset();
+    g.nvlink_gbyte_s.reset();
     g.model += " (" + FormatFixed(f, 3) + " partition)";
   }
   return g;
@@ -157,7 +157,7 @@ void AssumeTopology(const EstimateContext& ctx) {
                " (no instance type given)");
   }
   if (t.network_assumed) {
-    ctx.Assume("inter-node network " + Num(t.node_network_gbps, 0) +
+    ctx.Assume("inter-node network " + Num(t.node_network_gbit_s, 0) +
                " Gbps per node assumed (no instance type given)");
   }
   if (t.gpus > 1) {

@@ -253,7 +253,7 @@ Status EstimateAnalytics(const EstimateContext& ctx) {
   mem.overhead = 1.0 * kGiB;
   SetMemory(ctx, mem, false, false);
   MoveToWorkingSet(ctx.out);
-  const double bw = ctx.gpu.memory_bw_gbps.value_or(0) * 1e9 * kScanEfficiency * ctx.topo.gpus;
+  const double bw = ctx.gpu.memory_bw_gbyte_s.value_or(0) * 1e9 * kScanEfficiency * ctx.topo.gpus;
   if (bw > 0) ctx.out->performance.scan_time_s = w.dataset_gib * kGiB / bw;
   ctx.out->hours = HoursOr1(w);
   ctx.out->gpu_hours = *ctx.out->hours * ctx.topo.gpus;

@@ -112,7 +112,7 @@ Status CheckServingHardware(const EstimateContext& ctx) {
                                " (NeuronCore-v1) does not run current LLMs; use Inferentia2")
         .WithField("task");
   }
-  if (!ctx.gpu.memory_bw_gbps || *ctx.gpu.memory_bw_gbps <= 0) {
+  if (!ctx.gpu.memory_bw_gbyte_s || *ctx.gpu.memory_bw_gbyte_s <= 0) {
     return Status::Unsupported("task: no published memory bandwidth for " + ctx.gpu.model +
                                ": LLM decode cannot be estimated")
         .WithField("task");

@@ -244,7 +244,7 @@ Status ResolvePlan(const EstimateContext& ctx, VisionPlan* p) {
   p->mix = MixOf(w);
   p->passes = p->train ? 3 : 1;
   p->unfused_attention = p->neuron || !w.flash_attention;
-  p->bw = ctx.gpu.memory_bw_gbps.value_or(0) * 1e9 * EfficiencyFor(ctx.gpu).bandwidth;
+  p->bw = ctx.gpu.memory_bw_gbyte_s.value_or(0) * 1e9 * EfficiencyFor(ctx.gpu).bandwidth;
   return Status::OK();
 }
 

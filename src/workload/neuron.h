@@ -25,11 +25,11 @@ struct NeuronChip {
   int lnc;            // default Logical NeuronCore size (physical cores per logical one)
   // Dense peaks per NeuronCore, TFLOP/s (TOP/s for int8); 0 = not published.
   double core_bf16_tflops, core_fp8_tflops, core_fp32_tflops, core_int8_tops;
-  double neuronlink_gbyte_s;  // NeuronLink per chip, total bidirectional GB/s
-  const char* topology;       // "ring", "2d-torus"
-  int chips_per_node;         // chips of the largest instance (the node a bare count assumes)
-  double node_network_gbps;   // EFA/ENA of that instance
-  const char* node_instance;  // "trn1.32xlarge"
+  double neuronlink_gbyte_s;   // NeuronLink per chip, total bidirectional GB/s
+  const char* topology;        // "ring", "2d-torus"
+  int chips_per_node;          // chips of the largest instance (the node a bare count assumes)
+  double node_network_gbit_s;  // Gbit/s, EFA/ENA of that instance
+  const char* node_instance;   // "trn1.32xlarge"
 };
 
 // The chip table entry for `gpu`, or null when it is not an AWS Neuron device.

@@ -113,7 +113,7 @@ ServeTiming ServingTiming(const ServeConfig& c, const GpuSpec& gpu, const Topolo
   ServeTiming out;
   batch = std::max(1.0, batch);
   out.mbu = c.mbu > 0 ? c.mbu : eff.decode_mbu * QuantizedMbuFactor(c.quantization);
-  const double bw = gpu.memory_bw_gbps.value_or(0) * 1e9 * out.mbu;
+  const double bw = gpu.memory_bw_gbyte_s.value_or(0) * 1e9 * out.mbu;
   const double context = c.input_tokens + c.output_tokens / 2;  // average during decode
   const double kv_read = batch * KvBytesPerSequence(m, context, c.kv_bytes) / KvShards(c);
   const double mem_s = (DecodeWeightBytes(c, batch) + kv_read) / bw;

@@ -408,7 +408,7 @@ double OffloadSeconds(const TrainConfig& c, const GpuSpec& gpu, const Topology& 
                                ? LoraAdapterParams(m, c.lora_rank, c.lora_targets) / (p.tp * p.pp)
                                : ParamsPerDevice(m, p.tp, p.pp);
   const double shard = trainable / (p.zero >= 1 ? p.dp : 1);
-  const double pcie = EfficiencyFor(gpu).pcie_gbps * 1e9 * kPcieEfficiency;
+  const double pcie = EfficiencyFor(gpu).pcie_gbyte_s * 1e9 * kPcieEfficiency;
   const double wbytes = Is32Bit(c.precision) ? 4 : 2;
   const double to_host = shard * wbytes / pcie;
   const double to_device = shard * wbytes / pcie;
@@ -473,7 +473,7 @@ TrainStep TrainingStep(const TrainConfig& c, const GpuSpec& gpu, const Topology&
         linear_flop / (peak_flops * matmul_eff) + attention_flop / (peak_flops * attention_eff);
   }
   out.compute_s *= StageImbalance(m, forward, p.pp, p.virtual_pp, framework.uneven_pipeline);
-  const double bw = gpu.memory_bw_gbps.value_or(0) * 1e9 * eff.bandwidth;
+  const double bw = gpu.memory_bw_gbyte_s.value_or(0) * 1e9 * eff.bandwidth;
   if (bw > 0) {
     const double elementwise =
         framework.eager_elementwise

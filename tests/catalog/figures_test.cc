@@ -79,7 +79,7 @@ std::vector<GpuSpec> Specs() {
   GpuSpec a10g;
   a10g.model = "A10G";
   a10g.memory_gib = 24;
-  a10g.memory_bw_gbps = 600;
+  a10g.memory_bw_gbyte_s = 600;
   a10g.supports_bf16 = a10g.supports_tf32 = true;
   GpuSpec t4;
   t4.model = "T4";
@@ -106,7 +106,7 @@ TEST(AcceleratorFiguresTest, FillsGapsAndGradesEachSpec) {
       "A10G,bf16_tflops,70,derived,src,tensor rate x SMs x clock\n"
       "A10G,fp32_tflops,35,derived,src,lanes x clock\n"
       "A10G,tf32_tflops,35,derived,src,lanes x clock\n"
-      "A10G,memory_bw_gbps,600,published,src,\n"  // equal to the datasheet: no change
+      "A10G,memory_bw_gbyte_s,600,published,src,\n"  // equal to the datasheet: no change
       "Tesla-T4,fp64_tflops,0.253,derived,src,fp32 / 32\n"
       "Trainium,neuron_cores,2,published,src,\n"
       "Trainium,neuronlink_gbyte_s,384,published,src,\n"
@@ -118,7 +118,7 @@ TEST(AcceleratorFiguresTest, FillsGapsAndGradesEachSpec) {
   EXPECT_TRUE(corrections.empty());
   const GpuSpec& a10g = Find(gpus, "A10G");
   EXPECT_DOUBLE_EQ(*a10g.bf16_tflops, 70);
-  EXPECT_DOUBLE_EQ(*a10g.memory_bw_gbps, 600);
+  EXPECT_DOUBLE_EQ(*a10g.memory_bw_gbyte_s, 600);
   EXPECT_EQ(a10g.confidence, "derived");
   EXPECT_EQ(a10g.derivation,
             "bf16_tflops: tensor rate x SMs x clock; fp32_tflops, tf32_tflops: lanes x clock");
@@ -249,7 +249,7 @@ TEST(AcceleratorFiguresTest, ManifestPathsRelativeToTheManifest) {
 TEST(EmbeddedCatalogFiguresTest, CurrentAcceleratorsHaveGradedFigures) {
   std::shared_ptr<const Catalog> c = *EmbeddedCatalog();
   std::set<std::string> checked;
-  for (const InstanceType& t : c->instance_types) {
+  for (const InstanceType& t : c->instance_types()) {
     const AcceleratorKind kind = t.accelerator.kind;
     if (t.retired || (kind != AcceleratorKind::kGpu && kind != AcceleratorKind::kNeuron &&
                       kind != AcceleratorKind::kInference)) {
@@ -260,7 +260,7 @@ TEST(EmbeddedCatalogFiguresTest, CurrentAcceleratorsHaveGradedFigures) {
     if (!checked.insert(g->model).second) continue;
     SCOPED_TRACE(g->model);
     EXPECT_TRUE(g->memory_gib.has_value() || g->aws_memory_mib.has_value());
-    EXPECT_TRUE(g->memory_bw_gbps.has_value());
+    EXPECT_TRUE(g->memory_bw_gbyte_s.has_value());
     if (g->model == "Radeon-Pro-V520") {
       EXPECT_TRUE(g->fp32_tflops.has_value());
     } else {

@@ -302,7 +302,7 @@ std::string SpecJson(InstanceType t) {
   t.regions.clear();
   t.spec_from = {};
   Catalog one;
-  one.instance_types.push_back(std::move(t));
+  one.PutInstanceType(std::move(t));
   return CatalogToJson(one);
 }
 
@@ -318,9 +318,9 @@ TEST(Import, DescribeInstanceTypesRoundTripsTheEmbeddedSpecs) {
   EXPECT_EQ(r.inputs[0].taken, 90);
   EXPECT_EQ(r.types_added, 0);
   EXPECT_EQ(r.types_updated, 90);
-  EXPECT_EQ(c.instance_types.size(), before.instance_types.size());
+  EXPECT_EQ(c.instance_types().size(), before.instance_types().size());
   int compared = 0;
-  for (const InstanceType& t : c.instance_types) {
+  for (const InstanceType& t : c.instance_types()) {
     const InstanceType* old = before.FindInstanceType(t.name);
     ASSERT_NE(old, nullptr);
     if (t.retired) continue;

@@ -233,9 +233,10 @@ TEST(Issue16CatalogJson, FiguresOutsideThePolicyAreRefused) {
   }
   for (const char* price : {"0", "-1", "1e300"}) {
     Catalog c = Embedded();
-    InstanceType& t = c.instance_types.front();
+    InstanceType t = c.instance_types().front();
     ASSERT_FALSE(t.regions.empty());
     t.regions[0].on_demand = Price{1, {"x", "2026-01-01"}, false, ""};
+    c.PutInstanceType(t);
     std::string text = CatalogToJson(c);
     text = Replace(text, "\"usd_per_hour\": 1.0,", std::string("\"usd_per_hour\": ") + price + ",");
     Result<Catalog> r = ParseCatalogJson(text, "cat.json");
@@ -312,20 +313,22 @@ TEST(Issue16Import, SummaryCountsComeFromTheDiff) {
   // Mixed changes: two prices of one type, one of another, a type added and a type removed.
   Catalog before = Embedded();
   Catalog after = before;
-  for (InstanceType& t : after.instance_types) {
-    if (t.name == "p5.48xlarge") {
-      RegionOffer& o = *std::find_if(t.regions.begin(), t.regions.end(),
-                                     [](const RegionOffer& x) { return x.region == "us-east-1"; });
-      o.on_demand->usd_per_hour += 1;
-      o.spot->usd_per_hour += 1;
+  after.EditInstanceTypes([](std::vector<InstanceType>& types) {
+    for (InstanceType& t : types) {
+      if (t.name == "p5.48xlarge") {
+        RegionOffer& o =
+            *std::find_if(t.regions.begin(), t.regions.end(),
+                          [](const RegionOffer& x) { return x.region == "us-east-1"; });
+        o.on_demand->usd_per_hour += 1;
+        o.spot->usd_per_hour += 1;
+      }
+      if (t.name == "g6.xlarge") t.regions[0].on_demand->usd_per_hour += 0.5;  // ap-northeast-1
     }
-    if (t.name == "g6.xlarge") t.regions[0].on_demand->usd_per_hour += 0.5;  // ap-northeast-1
-  }
+  });
   InstanceType added = *after.FindInstanceType("p5.48xlarge");
   added.name = "p9.48xlarge";
-  after.instance_types.push_back(added);
-  std::erase_if(after.instance_types, [](const InstanceType& t) { return t.name == "g5.xlarge"; });
-  after.Index();
+  after.PutInstanceType(added);
+  after.RemoveInstanceType("g5.xlarge");
   CatalogDiff diff = DiffCatalogs(before, after);
   ASSERT_EQ(diff.price_changes.size(), 3u);
   ImportReport r;
@@ -420,15 +423,15 @@ TEST(Issue16Reserved1y, TheCatalogReaderReconcilesAStaleHeadline) {
   // A catalog whose headline figure is older than its itemised term (written before the choice
   // lived in one place) loads with the term's price as the 1-year RI.
   Catalog c = ImportP4de("2026-11-20");
-  auto t = std::find_if(c.instance_types.begin(), c.instance_types.end(),
-                        [](const InstanceType& x) { return x.name == "p4de.24xlarge"; });
-  ASSERT_NE(t, c.instance_types.end());
-  auto use1 = std::find_if(t->regions.begin(), t->regions.end(),
+  ASSERT_NE(c.FindInstanceType("p4de.24xlarge"), nullptr);
+  InstanceType t = *c.FindInstanceType("p4de.24xlarge");
+  auto use1 = std::find_if(t.regions.begin(), t.regions.end(),
                            [](const RegionOffer& x) { return x.region == "us-east-1"; });
-  ASSERT_NE(use1, t->regions.end());
+  ASSERT_NE(use1, t.regions.end());
   RegionOffer& o = *use1;
   ASSERT_FALSE(o.reserved.empty());
   o.reserved_1y_no_upfront = Price{1.0, {"old-source", "2020-01-01"}, false, ""};
+  c.PutInstanceType(t);
   Result<Catalog> back = ParseCatalogJson(CatalogToJson(c), "c.json");
   ASSERT_TRUE(back.ok()) << back.status().message();
   const RegionOffer& b = *back->FindInstanceType("p4de.24xlarge")->FindRegion("us-east-1");

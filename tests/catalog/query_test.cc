@@ -19,7 +19,7 @@ const Catalog& C() {
 // counts and prices of one snapshot.
 TEST(EmbeddedCatalogTest, EveryCurrentTypeIsListedAndEveryPriceHasProvenance) {
   int current = 0, retired = 0;
-  for (const InstanceType& t : C().instance_types) {
+  for (const InstanceType& t : C().instance_types()) {
     (t.retired ? retired : current)++;
     if (t.retired) continue;
     bool listed = false;
@@ -60,7 +60,7 @@ TEST(QueryTest, DefaultListsCurrentTypesInUsEast1) {
   ASSERT_TRUE(rows.ok());
   // Exactly the current types us-east-1 knows: offered (or not known not to be) or priced there.
   std::set<std::string> want, got;
-  for (const InstanceType& t : C().instance_types) {
+  for (const InstanceType& t : C().instance_types()) {
     const RegionOffer* o = t.FindRegion("us-east-1");
     if (!t.retired && o && (o->offered.value_or(true) || o->on_demand)) want.insert(t.name);
   }
@@ -216,7 +216,7 @@ TEST(QueryTest, AllRegionsCoversEveryPricedRegion) {
   ASSERT_TRUE(rows.ok());
   std::set<std::string> regions, priced;
   for (const InstanceRow& r : *rows) regions.insert(r.region);
-  for (const InstanceType& t : C().instance_types) {
+  for (const InstanceType& t : C().instance_types()) {
     for (const RegionOffer& o : t.regions) {
       if (!t.retired && o.on_demand) priced.insert(o.region);
     }

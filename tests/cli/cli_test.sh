@@ -191,4 +191,21 @@ done
 "$BIN" instances --gpu H100 2>/dev/null | grep -q 'p5.48xlarge' && ok || bad "table"
 "$BIN" instances --help | grep -q 'Examples' && ok || bad "help examples"
 
+# Units in names (issue 18): the Gbit/s and GB/s figures under their unit names, and the names
+# CLI-CONTRACT.md requires (network_gbps, memory_bw_gbps) with the same values.
+expect_json "network gbit_s" 'all(r["network_gbit_s"]==r["network_gbps"] for r in d) and any(r["network_gbit_s"]==3200 for r in d)' instances --gpu H100 --json
+expect_json "show units" 'd["network"]["peak_gbit_s"]==3200 and "peak_gbps" not in d["network"] and d["gpu_spec"]["memory_bw_gbyte_s"]==d["gpu_spec"]["memory_bw_gbps"]==3350 and d["gpu_spec"]["nvlink_gbyte_s"]==900' show p5.48xlarge --json
+expect_json "gpus units" 'all(g["memory_bw_gbyte_s"]==g["memory_bw_gbps"] for g in d) and "aws_names" in d[0]' gpus --json
+expect_json "sort by unit name" '[r["network_gbit_s"] for r in d]==sorted([r["network_gbit_s"] for r in d], reverse=True)' instances --gpu L4 --sort network_gbit_s:desc --json
+# A version-1 catalog (a user's import from before the rename) is read, and `catalog upgrade`
+# rewrites it in the current schema.
+V1="$(dirname "$0")/../catalog/fixtures/catalog-v1.json"
+expect_json "v1 catalog reads" 'd[0]["network_gbit_s"]==10 and d[0]["instance_type"]=="g5g.xlarge"' instances --catalog "$V1" --json
+UP=$(mktemp)
+if "$BIN" catalog upgrade --catalog "$V1" --out "$UP" 2>/dev/null && "$PY" -c "
+import json,sys; c=json.load(open(sys.argv[1])); g=c['gpus'][0]; n=c['instance_types'][0]['network']
+sys.exit(0 if c['schema']=='gpuadvisor-catalog/2' and g['memory_bw_gbyte_s']==320 and 'memory_bw_gbps' not in g and g['derived_fields'][0]=='memory_bw_gbyte_s' and n['baseline_gbit_s']==1.25 else 1)" "$UP"; then ok; else bad "catalog upgrade"; fi
+rm -f "$UP"
+expect_exit "upgrade a missing file" 3 "cannot open" catalog upgrade --catalog /nonexistent/c.json --out /tmp/x.json
+
 finish cli_test

@@ -187,8 +187,8 @@ TEST(PricingTest, SpotModelInputsOutsideTheirRangesNameTheFlag) {
       {"--restart", [](UsagePattern* u) { u->restart_s = -1; }},
       {"--checkpoint-gib", [](UsagePattern* u) { u->checkpoint_gib = 1e300; }},
       {"--checkpoint-gib", [](UsagePattern* u) { u->checkpoint_gib = std::nan(""); }},
-      {"--storage-gbps", [](UsagePattern* u) { u->storage_gbps = 1e-300; }},
-      {"--storage-gbps", [](UsagePattern* u) { u->storage_gbps = 1e9; }},
+      {"--storage-gbps", [](UsagePattern* u) { u->storage_gbyte_s = 1e-300; }},
+      {"--storage-gbps", [](UsagePattern* u) { u->storage_gbyte_s = 1e9; }},
       {"--checkpoint-interval", [](UsagePattern* u) { u->checkpoint_interval_s = 1e300; }},
       {"--checkpoint-interval", [](UsagePattern* u) { u->checkpoint_interval_s = INFINITY; }},
   };
@@ -204,7 +204,7 @@ TEST(PricingTest, SpotModelInputsOutsideTheirRangesNameTheFlag) {
   UsagePattern edge;  // the ends of the ranges are accepted and stay finite
   edge.interruptible = true;
   edge.checkpoint_gib = 1e6;
-  edge.storage_gbps = 0.001;
+  edge.storage_gbyte_s = 0.001;
   edge.restart_s = 7 * 86400;
   Result<PricingResult> r = PriceUsage(Type(10, 3, 6, 0), "us-east-1", edge);
   ASSERT_TRUE(r.ok()) << r.status().ToString();

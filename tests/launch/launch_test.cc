@@ -158,10 +158,9 @@ TEST(LaunchTest, BadRequestsNameTheFlag) {
 
 TEST(LaunchTest, SpotOnATypeSoldWithoutSpotIsRefused) {
   Catalog c = testing::EmbeddedForTests();
-  for (InstanceType& t : c.instance_types) {
-    if (t.name == "g6.xlarge") t.usage_classes = {"on-demand"};
-  }
-  c.Index();
+  InstanceType t = *c.FindInstanceType("g6.xlarge");
+  t.usage_classes = {"on-demand"};
+  c.PutInstanceType(t);
   LaunchRequest r;
   r.instance_type = "g6.xlarge";
   r.purchase = PurchaseKind::kSpot;

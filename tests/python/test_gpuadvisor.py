@@ -34,7 +34,7 @@ def test_catalog_is_shared_and_info_matches_cli(cli_json):
     assert c is ga.catalog()
     info = c.info()
     assert info.counts.instance_types > 0
-    assert info.schema == "gpuadvisor-catalog/1"
+    assert info.schema == "gpuadvisor-catalog/2"
     assert info.to_dict() == cli_json("catalog", "info")
     assert "embedded" in repr(c)
 

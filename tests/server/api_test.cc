@@ -127,7 +127,7 @@ TEST(ApiTest, CatalogViews) {
             Parse(Call("GET", "/v1/gpus")).size() - 1);
   ExpectError(Call("GET", "/v1/gpus", "", {{"x", "1"}}), 400, "x");
   json info = Parse(Call("GET", "/v1/catalog"));
-  EXPECT_EQ(info["schema"], "gpuadvisor-catalog/1");
+  EXPECT_EQ(info["schema"], "gpuadvisor-catalog/2");
   json regions = Parse(Call("GET", "/v1/regions"));
   EXPECT_NE(std::find(regions.begin(), regions.end(), "us-east-1"), regions.end());
   json models = Parse(Call("GET", "/v1/models"));

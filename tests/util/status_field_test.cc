@@ -253,7 +253,7 @@ const std::vector<Case>& Cases() {
       {"pricing: hours", [] { return PricingError([](auto& r) { r.hours_per_month = 800; }); },
        "hours-per-month"},
       {"pricing: count", [] { return PricingError([](auto& r) { r.instances = 0; }); }, "count"},
-      {"pricing: storage", [] { return PricingError([](auto& r) { r.storage_gbps = 5000; }); },
+      {"pricing: storage", [] { return PricingError([](auto& r) { r.storage_gbyte_s = 5000; }); },
        "storage-gbyte-s"},
       {"pricing: region", [] { return PricingError([](auto&) {}, "mars-1"); }, "region"},
       // Launch and plan files.

@@ -115,7 +115,7 @@ std::deque<GpuSpec>& OverriddenSpecs() {
   return specs;
 }
 
-// {gpu, gpus, gpus_per_node?, node_network_gbps?, nvlink?, gpu_overrides?} on the test GPUs, or
+// {gpu, gpus, gpus_per_node?, node_network_gbit_s?, nvlink?, gpu_overrides?} on the test GPUs, or
 // {instance, count} resolved from the embedded catalog.
 Result<Hardware> HardwareOf(const YAML::Node& n) {
   if (Get(n, "instance")) {
@@ -132,8 +132,8 @@ Result<Hardware> HardwareOf(const YAML::Node& n) {
     hw.gpu = &OverriddenSpecs().back();
   }
   if (Get(n, "gpus_per_node")) hw.gpus_per_node = Get(n, "gpus_per_node").as<int>();
-  if (Get(n, "node_network_gbps")) {
-    hw.node_network_gbps = Get(n, "node_network_gbps").as<double>();
+  if (Get(n, "node_network_gbit_s")) {
+    hw.node_network_gbit_s = Get(n, "node_network_gbit_s").as<double>();
   }
   if (Get(n, "nvlink")) hw.nvlink = Get(n, "nvlink").as<bool>();
   return hw;

@@ -39,12 +39,12 @@ TEST(CatalogSpecsTest, TestGpusMatchTheEmbeddedCatalog) {
     const GpuSpec* g = c->FindGpu(catalog_name);
     ASSERT_NE(g, nullptr);
     EXPECT_EQ(t.aws_memory_mib, g->aws_memory_mib);
-    ExpectSame("memory_bw_gbps", t.memory_bw_gbps, g->memory_bw_gbps);
+    ExpectSame("memory_bw_gbyte_s", t.memory_bw_gbyte_s, g->memory_bw_gbyte_s);
     ExpectSame("fp16_tflops", t.fp16_tflops, g->fp16_tflops);
     ExpectSame("fp8_tflops", t.fp8_tflops, g->fp8_tflops);
     ExpectSame("fp32_tflops", t.fp32_tflops, g->fp32_tflops);
     ExpectSame("fp64_tflops", t.fp64_tflops, g->fp64_tflops);
-    ExpectSame("nvlink_gbps", t.nvlink_gbps, g->nvlink_gbps);
+    ExpectSame("nvlink_gbyte_s", t.nvlink_gbyte_s, g->nvlink_gbyte_s);
     ExpectSame("bf16_tflops", t.bf16_tflops, g->bf16_tflops);
     ExpectSame("tf32_tflops", t.tf32_tflops, g->tf32_tflops);
     ExpectSame("int8_tops", t.int8_tops, g->int8_tops);

@@ -41,7 +41,7 @@ InstanceType NeuronInstance(const char* name, const char* family, int chips, dou
   t.family = family;
   t.accelerator.kind = AcceleratorKind::kNeuron;
   t.accelerator.count = t.accelerator.logical_count = chips;
-  t.network_gbps = gbps;
+  t.network_gbit_s = gbps;
   t.efa = true;
   return t;
 }
@@ -93,9 +93,9 @@ TEST(NeuronTopologyTest, BareCountAssumesTheLargestInstance) {
   EXPECT_EQ(t.nodes, 32);
   EXPECT_TRUE(t.node_assumed);
   EXPECT_TRUE(t.network_assumed);
-  EXPECT_DOUBLE_EQ(t.node_network_gbps, 800);                          // trn1.32xlarge EFA
+  EXPECT_DOUBLE_EQ(t.node_network_gbit_s, 800);                          // trn1.32xlarge EFA
   EXPECT_EQ(MakeTopology(Gpus("Inferentia2", 24)).gpus_per_node, 12);  // inf2.48xlarge
-  EXPECT_DOUBLE_EQ(MakeTopology(Gpus("Trainium2", 64)).node_network_gbps, 3200);
+  EXPECT_DOUBLE_EQ(MakeTopology(Gpus("Trainium2", 64)).node_network_gbit_s, 3200);
   EXPECT_EQ(MakeTopology(Gpus("H100", 64)).gpus_per_node, 8);  // GPUs unchanged
 }
 
@@ -254,7 +254,7 @@ TEST(NeuronTrainingTest, TensorParallelOverNeuronLinkMatchesTheTrn1Table) {
                                    {"sequence-parallel", "true"},
                                    {"tokens", "10B"}});
   Hardware hw = Gpus("Trainium", 512);
-  hw.node_network_gbps = 800;
+  hw.node_network_gbit_s = 800;
   Result<Estimate> e = EstimateWorkload(w, hw);
   ASSERT_TRUE(e.ok()) << e.status().ToString();
   const double seq_per_s = *e->performance.tokens_per_s / 8192;

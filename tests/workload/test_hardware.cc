@@ -22,7 +22,7 @@ GpuSpec Spec(const char* model, const char* arch, int mib, double bw, std::optio
   g.architecture = arch;
   g.aws_memory_mib = mib;
   g.memory_gib = mib / 1024.0;
-  g.memory_bw_gbps = bw;
+  g.memory_bw_gbyte_s = bw;
   g.fp64_tflops = fp64;
   g.fp32_tflops = fp32;
   g.tf32_tflops = tf32;
@@ -30,7 +30,7 @@ GpuSpec Spec(const char* model, const char* arch, int mib, double bw, std::optio
   if (bf16) g.bf16_tflops = f16;
   g.fp8_tflops = fp8;
   g.int8_tops = fp8;
-  g.nvlink_gbps = nvlink;
+  g.nvlink_gbyte_s = nvlink;
   g.nvenc = nvenc;
   g.supports_bf16 = bf16 && f16.has_value();
   g.supports_fp8 = fp8.has_value();
@@ -134,7 +134,7 @@ InstanceType Instance(const char* name, const char* gpu, int count, double gbps,
   t.accelerator.model = gpu;
   t.accelerator.count = count;
   t.accelerator.logical_count = count;
-  t.network_gbps = gbps;
+  t.network_gbit_s = gbps;
   t.efa = efa;
   RegionOffer offer;
   offer.region = "us-east-1";

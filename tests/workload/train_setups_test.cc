@@ -94,7 +94,7 @@ TEST(OpRecomputeTest, IsAFieldValueAndInTheSearch) {
                                      {"micro-batch", "1"},
                                      {"global-batch", "2048"}});
   Hardware hw = Gpus("H100", 8192);
-  hw.node_network_gbps = 3200;
+  hw.node_network_gbit_s = 3200;
   Result<Estimate> e = EstimateWorkload(big, hw);
   ASSERT_TRUE(e.ok()) << e.status().ToString();
   EXPECT_EQ(e->parallelism.recompute, Recompute::kOp);
@@ -160,7 +160,7 @@ TEST(FsdpOverlapTest, ExposureGrowsAsTheMicroBatchShrinks) {
 double ExposedPerMicroBatch(TrainConfig c, int micro_batch, double node_gbps) {
   c.par.micro_batch = micro_batch;
   Hardware hw = Gpus("H100", c.gpus);
-  hw.node_network_gbps = node_gbps;
+  hw.node_network_gbit_s = node_gbps;
   return Step(c, workload_internal::MakeTopology(hw)).dp_comm_exposed_s / c.MicroBatches();
 }
 
@@ -194,7 +194,7 @@ TEST(FrameworkTest, MegatronCoreOverlapsTpCommunicationMegatronLmDoesNot) {
   c.par.sequence_parallel = true;
   c.par.recompute = Recompute::kFull;
   Hardware hw = Gpus("H100", 64);
-  hw.node_network_gbps = 3200;
+  hw.node_network_gbit_s = 3200;
   const workload_internal::Topology topo = workload_internal::MakeTopology(hw);
   c.par.framework = Framework::kMegatronLm;
   const TrainStep legacy = Step(c, topo);

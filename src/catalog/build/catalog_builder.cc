@@ -88,6 +88,9 @@ bool Newer(const CatalogSource& a, const CatalogSource& b) {
 
 struct Builder {
   Catalog catalog;
+  // The records, handed to `catalog` once complete (Catalog sorts and indexes them then).
+  std::vector<GpuSpec> gpus;
+  std::vector<InstanceType> instance_types;
   std::map<std::string, InstanceType> types;  // by name
   std::map<std::string, const CatalogSource*> spec_source;
   int skipped_local_zone_rows = 0;
@@ -223,7 +226,7 @@ struct Builder {
       if (!specs.ok()) return specs.status();
       for (GpuSpec& g : *specs) {
         g.from = {src.id, src.snapshot_date};
-        catalog.gpus.push_back(std::move(g));
+        gpus.push_back(std::move(g));
       }
       return Status::OK();
     }
@@ -255,9 +258,7 @@ struct Builder {
     return Status::InvalidArgument(in.origin + ": unknown source format \"" + f + "\"");
   }
 
-  const GpuSpec* MatchGpu(const Accelerator& a) const {
-    return build::MatchGpuSpec(catalog.gpus, a);
-  }
+  const GpuSpec* MatchGpu(const Accelerator& a) const { return build::MatchGpuSpec(gpus, a); }
 
   void CorrectMemory(InstanceType* t, const GpuSpec& g) {
     if (auto c = build::CorrectAcceleratorMemory(t, g)) catalog.corrections.push_back(*c);
@@ -265,8 +266,8 @@ struct Builder {
 
   Status FinishGpus() {
     GPUADVISOR_RETURN_IF_ERROR(
-        build::ApplyAcceleratorFigures(figures, &catalog.gpus, &catalog.corrections));
-    for (GpuSpec& g : catalog.gpus) {
+        build::ApplyAcceleratorFigures(figures, &gpus, &catalog.corrections));
+    for (GpuSpec& g : gpus) {
       if (g.aws_memory_mib && g.memory_gib && *g.aws_memory_mib > 1.5 * *g.memory_gib * 1024) {
         int fixed = static_cast<int>(std::lround(*g.memory_gib * 1024));
         catalog.corrections.push_back({"gpu " + g.model + " aws_memory_mib",
@@ -277,7 +278,7 @@ struct Builder {
         g.aws_memory_mib = fixed;
       }
     }
-    std::sort(catalog.gpus.begin(), catalog.gpus.end(),
+    std::sort(gpus.begin(), gpus.end(),
               [](const GpuSpec& a, const GpuSpec& b) { return a.model < b.model; });
     return Status::OK();
   }
@@ -352,7 +353,7 @@ struct Builder {
       }
       std::sort(t.regions.begin(), t.regions.end(),
                 [](const RegionOffer& a, const RegionOffer& b) { return a.region < b.region; });
-      catalog.instance_types.push_back(std::move(t));
+      instance_types.push_back(std::move(t));
     }
   }
 };
@@ -411,7 +412,7 @@ Result<std::vector<BuildInput>> LoadBuildManifest(const std::string& manifest_pa
 Result<Catalog> BuildCatalog(const std::vector<BuildInput>& inputs,
                              const std::string& generated_at) {
   Builder b;
-  b.catalog.schema = "gpuadvisor-catalog/1";
+  b.catalog.schema = kCatalogSchema;
   b.catalog.generated_at = generated_at;
   b.catalog.generator = "gpuadvisor catalog build";
   // Sources are stored first so Candidate pointers below stay valid (no reallocation later).
@@ -446,7 +447,8 @@ Result<Catalog> BuildCatalog(const std::vector<BuildInput>& inputs,
     c.notes.push_back(
         "Priced but without DescribeInstanceTypes specs, so not in the catalog: " + names + ".");
   }
-  c.Index();
+  c.SetGpus(std::move(b.gpus));
+  c.SetInstanceTypes(std::move(b.instance_types));
   return std::move(b.catalog);
 }
 

@@ -111,14 +111,14 @@ Result<std::vector<GpuSpec>> ReadGpuSpecsCsv(std::string_view csv, std::string_v
     g.vendor = cell("vendor");
     g.architecture = cell("architecture");
     g.memory_gib = num("memory_gib");
-    g.memory_bw_gbps = num("memory_bw_gbps");
+    g.memory_bw_gbyte_s = num("memory_bw_gbps");
     g.fp64_tflops = num("fp64_tflops");
     g.fp32_tflops = num("fp32_tflops");
     g.tf32_tflops = num("tf32_tflops_dense");
     std::optional<double> half = num("fp16_bf16_tflops_dense");
     g.fp8_tflops = num("fp8_tflops_dense");
     g.int8_tops = num("int8_tops_dense");
-    g.nvlink_gbps = num("nvlink_gbps");
+    g.nvlink_gbyte_s = num("nvlink_gbps");
     g.tdp_w = num("tdp_w");
     if (auto n = num("nvenc")) g.nvenc = static_cast<int>(*n);
     if (auto m = num("aws_reported_memory_mib")) g.aws_memory_mib = static_cast<int>(*m);

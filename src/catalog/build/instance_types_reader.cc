@@ -100,7 +100,7 @@ void ReadNetwork(RjReader& r, const json& info, const std::string& path, Instanc
   if (!net) return;
   std::string np = path + ".NetworkInfo";
   t->network_performance = r.Str(*net, "NetworkPerformance", np, false);
-  t->network_gbps = ParseNetworkPerformanceGbps(t->network_performance);
+  t->network_gbit_s = ParseNetworkPerformanceGbps(t->network_performance);
   t->network_cards = static_cast<int>(r.OptInt(*net, "MaximumNetworkCards", np).value_or(1));
   t->max_network_interfaces =
       static_cast<int>(r.OptInt(*net, "MaximumNetworkInterfaces", np).value_or(0));
@@ -118,8 +118,8 @@ void ReadNetwork(RjReader& r, const json& info, const std::string& path, Instanc
       base += r.OptNum(cards[i], "BaselineBandwidthInGbps", cp).value_or(0);
       peak += r.OptNum(cards[i], "PeakBandwidthInGbps", cp).value_or(0);
     }
-    if (base > 0) t->network_baseline_gbps = base;
-    if (peak > 0) t->network_peak_gbps = peak;
+    if (base > 0) t->network_baseline_gbit_s = base;
+    if (peak > 0) t->network_peak_gbit_s = peak;
   }
 }
 

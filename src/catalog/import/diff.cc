@@ -41,10 +41,10 @@ std::map<std::string, Figure> Figures(const RegionOffer& o) {
 
 CatalogDiff DiffCatalogs(const Catalog& a, const Catalog& b) {
   CatalogDiff d;
-  for (const InstanceType& t : a.instance_types) {
+  for (const InstanceType& t : a.instance_types()) {
     if (!b.FindInstanceType(t.name)) d.removed_types.push_back(t.name);
   }
-  for (const InstanceType& t : b.instance_types) {
+  for (const InstanceType& t : b.instance_types()) {
     const InstanceType* old = a.FindInstanceType(t.name);
     if (!old) {
       d.added_types.push_back(t.name);

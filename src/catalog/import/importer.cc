@@ -49,7 +49,19 @@ class Importer {
  public:
   Importer(Catalog* c, const ImportInputs& in, ImportReport* r) : c_(*c), in_(in), report_(*r) {}
 
+  // The types are changed in place, then sorted and re-indexed by the catalog.
   Status Run() {
+    Status st;
+    c_.EditInstanceTypes([&](std::vector<InstanceType>& types) {
+      types_ = &types;
+      st = RunAll();
+      types_ = nullptr;
+    });
+    return st;
+  }
+
+ private:
+  Status RunAll() {
     if (!in_.snapshot_date.empty() && !IsIsoTimestamp(in_.snapshot_date)) {
       return Status::InvalidArgument(
                  "--snapshot-date: expected an ISO 8601 date (2026-12-02), got \"" +
@@ -66,11 +78,9 @@ class Importer {
     ChooseReserved1y();
     for (const std::string& t : unknown_) report_.unknown_types.push_back(t);
     report_.types_updated = static_cast<int>(touched_.size());
-    c_.Index();
     return Status::OK();
   }
 
- private:
   Result<std::unique_ptr<ByteStream>> Open(const std::string& path) {
     Result<std::unique_ptr<ByteStream>> s = ByteStream::Open(path);
     if (!s.ok()) return s.status();
@@ -109,9 +119,9 @@ class Importer {
 
   InstanceType* Type(std::string_view name) {
     auto it =
-        std::lower_bound(c_.instance_types.begin(), c_.instance_types.end(), name,
+        std::lower_bound(types_->begin(), types_->end(), name,
                          [](const InstanceType& t, std::string_view n) { return t.name < n; });
-    return it != c_.instance_types.end() && it->name == name ? &*it : nullptr;
+    return it != types_->end() && it->name == name ? &*it : nullptr;
   }
 
   // The type's offer for a region, created (sorted) when absent. Null for unknown types.
@@ -181,8 +191,8 @@ class Importer {
               [](const T& a, const T& b) { return TermRank(a) < TermRank(b); });
   }
 
-  bool Keep(std::string_view type) const {
-    return c_.FindInstanceType(type) != nullptr || build::LooksLikeAcceleratorType(type);
+  bool Keep(std::string_view type) {
+    return Type(type) != nullptr || build::LooksLikeAcceleratorType(type);
   }
 
   Status PriceList(const std::string& path) {
@@ -288,7 +298,7 @@ class Importer {
     for (InstanceType& t : *recs) {
       ++taken;
       t.spec_from = {id, Date()};
-      if (const GpuSpec* g = build::MatchGpuSpec(c_.gpus, t.accelerator)) {
+      if (const GpuSpec* g = build::MatchGpuSpec(c_.gpus(), t.accelerator)) {
         t.accelerator.model = g->model;
         if (auto fix = build::CorrectAcceleratorMemory(&t, *g)) {
           bool known = std::any_of(c_.corrections.begin(), c_.corrections.end(),
@@ -304,12 +314,11 @@ class Importer {
         ++report_.types_added;
         unknown_.erase(t.name);
         auto it = std::lower_bound(
-            c_.instance_types.begin(), c_.instance_types.end(), t.name,
+            types_->begin(), types_->end(), t.name,
             [](const InstanceType& x, const std::string& n) { return x.name < n; });
-        c_.instance_types.insert(it, std::move(t));
+        types_->insert(it, std::move(t));
       }
     }
-    c_.Index();
     report_.inputs.push_back({"describe-instance-types-json", path, id, bytes,
                               static_cast<int64_t>(recs->size()), taken});
     return Status::OK();
@@ -318,7 +327,7 @@ class Importer {
   // AZ-ID prefix ("use1") -> region, learnt from the catalog's own AZ IDs.
   std::map<std::string, std::string> AzIdRegions() const {
     std::map<std::string, std::string> m;
-    for (const InstanceType& t : c_.instance_types) {
+    for (const InstanceType& t : *types_) {
       for (const RegionOffer& o : t.regions) {
         for (const std::string& az : o.az_ids) m[az.substr(0, az.find('-'))] = o.region;
       }
@@ -374,7 +383,7 @@ class Importer {
       listed.insert({r.instance_type, region});
       ++taken;
     }
-    for (InstanceType& t : c_.instance_types) {
+    for (InstanceType& t : *types_) {
       for (RegionOffer& o : t.regions) {
         if (covered.count(o.region) && !listed.count({t.name, o.region})) o.offered = false;
       }
@@ -511,6 +520,7 @@ class Importer {
   }
 
   Catalog& c_;
+  std::vector<InstanceType>* types_ = nullptr;  // c_'s types while Run() edits them
   const ImportInputs& in_;
   ImportReport& report_;
   std::set<std::string> touched_;
