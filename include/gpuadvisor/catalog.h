@@ -301,12 +301,12 @@ class Catalog {
 };
 
 // Parses a catalog in the gpuadvisor-catalog/2 (or /1) JSON schema. `origin` names the input in
-// errors. Errors: ParseError naming the field or byte offset.
+// errors. Errors: ParseError naming the field or byte offset; field() is "catalog".
 Result<Catalog> ParseCatalogJson(std::string_view json, std::string_view origin);
 // Serialises a catalog in kCatalogSchema (stable key order, 1 figure per key, so diffs are
 // readable). ParseCatalogJson(CatalogToJson(c)) gives back every field of c.
 std::string CatalogToJson(const Catalog& catalog);
-// Reads PATH; IOError if unreadable, ParseError if malformed.
+// Reads PATH; IOError if unreadable, ParseError if malformed (field "catalog" either way).
 Result<Catalog> LoadCatalogFile(const std::string& path);
 // The catalog embedded in the binary at build time. Parsed once, shared afterwards.
 Result<std::shared_ptr<const Catalog>> EmbeddedCatalog();

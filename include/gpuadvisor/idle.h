@@ -67,7 +67,8 @@ struct InventoryEntry {
 };
 // Columns by header name; region and purchase may be absent or empty (then the defaults apply).
 // purchase: any ParsePurchaseKind name (on-demand, spot, reserved-1y-no-upfront, capacity-block).
-// Unknown types and regions are errors naming origin:line with "did you mean".
+// Unknown types and regions are errors naming origin:line with "did you mean"; every error
+// carries the field "inventory".
 Result<std::vector<InventoryEntry>> ParseInventoryCsv(const Catalog& catalog, std::string_view text,
                                                       const std::string& origin);
 

@@ -24,7 +24,8 @@ const std::vector<PurchaseKind>& AllPurchaseKinds();
 
 // One name, case-insensitive; also accepts "ondemand", "reserved", "reserved-1y" and "cb".
 // `allowed` is what the command supports. Error: InvalidArgument
-// "<field>: expected one of on-demand, spot, ..., got \"x\"" listing the allowed names.
+// "<field>: expected one of on-demand, spot, ..., got \"x\"" listing the allowed names; its
+// field() is `field` without leading dashes ("--purchase" -> "purchase").
 Result<PurchaseKind> ParsePurchaseKind(std::string_view text, std::string_view field,
                                        const std::vector<PurchaseKind>& allowed);
 // A comma-separated list ("on-demand,spot"); empty items are skipped, repeats kept once.

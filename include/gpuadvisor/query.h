@@ -51,10 +51,12 @@ Result<std::vector<InstanceRow>> QueryInstances(const Catalog& catalog, const In
 InstanceRow MakeInstanceRow(const Catalog& catalog, const InstanceType& type,
                             const std::string& region);
 
-// NotFound with "did you mean" when the name is unknown.
+// NotFound with "did you mean" when the name is unknown; its field() is "type" (callers that
+// take the name from another option name that one with WithField).
 Result<const InstanceType*> ResolveInstanceType(const Catalog& catalog, std::string_view name);
 // One datasheet row (for estimates): by model id, full name, alias or AWS name, case- and
-// punctuation-insensitive ("rtx pro 4500"). InvalidArgument with GpuSuggestion otherwise.
+// punctuation-insensitive ("rtx pro 4500"). InvalidArgument with GpuSuggestion otherwise
+// (field "gpu").
 Result<const GpuSpec*> ResolveGpu(const Catalog& catalog, std::string_view name);
 // Every row a --gpu filter selects. A name that is exactly a model id selects that row
 // ("A100-80GB", "A10G", "T4"); a model family selects all its memory variants, the family being a
@@ -71,6 +73,8 @@ std::string GpuSuggestion(const Catalog& catalog, std::string_view name);
 // "dl2q.24xlarge is not offered in us-east-1; it is offered in eu-central-1, us-west-2 (try
 // --region eu-central-1)".
 std::string RegionHint(const InstanceType& type, std::string_view region);
+// InvalidArgument "<what>: unknown region ..." unless the catalog knows `region`; the field is
+// `what` without its leading dashes ("--regions" -> "regions").
 Status CheckRegion(const Catalog& catalog, std::string_view region, std::string_view what);
 
 // Days between an ISO date ("2026-07-20") and `today` (same format); nullopt if unparsable.

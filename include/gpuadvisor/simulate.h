@@ -50,7 +50,7 @@ inline constexpr int kMaxFleetInstances = 100000;
 
 // CSV with a header naming timestamp (ISO / nvidia-smi style time, or seconds) and
 // requests_per_s columns. Errors: ParseError naming origin:line (also for a rate over
-// kMaxTraceRps or a span over kMaxTraceDays).
+// kMaxTraceRps or a span over kMaxTraceDays); every error carries the field "trace".
 Result<Trace> ParseTraceCsv(std::string_view text, const std::string& origin);
 // A day-periodic load: trough at 04:00, peak at 16:00 (a cosine), for `days` days.
 Result<Trace> DiurnalTrace(double peak_rps, double trough_rps, double days, double step_s);

@@ -283,6 +283,7 @@ constexpr int kDefaultOutputTokens = 256;
 // hours). Returns InvalidArgument naming the key, e.g. `tokens: expected a positive number, got
 // "-5"`, also for an unknown key (with a "did you mean"); NotFound for an unknown preset (with a
 // "did you mean"). "model-config" reads the named Hugging Face config.json file (IOError).
+// Every error's field() is the key in canonical spelling ("input_tokens" -> "input-tokens").
 Status SetWorkloadField(Workload* w, std::string_view key, std::string_view value);
 // All keys SetWorkloadField accepts (dashed spelling), for help texts and suggestions.
 const std::vector<std::string>& WorkloadFieldNames();
@@ -299,6 +300,7 @@ const WorkloadFieldInfo* FindWorkloadFieldInfo(std::string_view name);
 // Parses a workload file: a JSON/YAML object whose keys are SetWorkloadField keys. "model" may
 // be a preset name or an object of architecture keys. Errors: ParseError "<origin>:<line>: ..."
 // (YAML) or "<origin>: byte N" (JSON), InvalidArgument "<origin>: <key>: ..." for bad values.
+// field(): the key as SetWorkloadField names it, or "workload" for the document as a whole.
 Result<Workload> ParseWorkloadJson(std::string_view text, std::string_view origin);
 // The same for untrusted input (the HTTP API): never touches the filesystem. "model-config"
 // (any spelling) must be the config.json content as an inline JSON object; a string (a path,
@@ -314,7 +316,7 @@ Result<Workload> ParseWorkloadText(std::string_view text, std::string_view origi
 // Cross-field checks: heads divide hidden, kv-heads divide heads, positive token counts, the
 // task has what it needs (a model for LLM tasks, streams for transcode, ...), a served request
 // (input + output tokens) within the model's context window.
-// Errors: InvalidArgument naming the field.
+// Errors: InvalidArgument naming the field, in the message and as field().
 Status Validate(const Workload& w);
 
 // ---- Models ----

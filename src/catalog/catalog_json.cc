@@ -272,7 +272,9 @@ std::string CatalogToJson(const Catalog& c) {
   return DumpJson(w.out, 1) + "\n";
 }
 
-Result<Catalog> ParseCatalogJson(std::string_view text, std::string_view origin) {
+namespace {
+
+Result<Catalog> ReadCatalogJson(std::string_view text, std::string_view origin) {
   rapidjson::Document doc;
   GPUADVISOR_RETURN_IF_ERROR(ParseRapidJson(text, origin, &doc));
   RjReader r{std::string(origin)};
@@ -294,9 +296,17 @@ Result<Catalog> ParseCatalogJson(std::string_view text, std::string_view origin)
   return c;
 }
 
+}  // namespace
+
+Result<Catalog> ParseCatalogJson(std::string_view text, std::string_view origin) {
+  Result<Catalog> c = ReadCatalogJson(text, origin);
+  if (!c.ok()) return c.status().WithField("catalog");
+  return c;
+}
+
 Result<Catalog> LoadCatalogFile(const std::string& path) {
   Result<std::string> text = ReadFile(path);
-  if (!text.ok()) return text.status();
+  if (!text.ok()) return text.status().WithField("catalog");
   return ParseCatalogJson(*text, path);
 }
 

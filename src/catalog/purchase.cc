@@ -50,7 +50,7 @@ Result<PurchaseKind> ParsePurchaseKind(std::string_view text, std::string_view f
     names += std::string(names.empty() ? "" : ", ") + PurchaseKindName(p);
   std::string msg(field);
   msg += ": expected one of " + names + ", got \"" + std::string(text) + "\"";
-  return Status::InvalidArgument(msg);
+  return Status::InvalidArgument(msg).WithField(OptionName(field));
 }
 
 Result<std::vector<PurchaseKind>> ParsePurchaseKinds(std::string_view text, std::string_view field,

@@ -121,7 +121,7 @@ Status CheckQuery(const Catalog& c, const InstanceQuery& q, std::vector<const Gp
   if (q.region != "all") GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, q.region, "--region"));
   for (const std::string& g : q.gpus) {
     Result<std::vector<const GpuSpec*>> specs = ResolveGpuFamily(c, g);
-    if (!specs.ok()) return specs.status().WithPrefix("--gpu");
+    if (!specs.ok()) return specs.status().WithPrefix("--gpu").WithField("gpu");
     gpus->insert(gpus->end(), specs->begin(), specs->end());
   }
   std::vector<std::string> families;
@@ -132,17 +132,19 @@ Status CheckQuery(const Catalog& c, const InstanceQuery& q, std::vector<const Gp
     if (!std::binary_search(families.begin(), families.end(), ToLower(f))) {
       std::string hint = DidYouMean(f, families);
       return Status::InvalidArgument("--family: unknown instance family \"" + f + "\"" +
-                                     (hint.empty() ? "" : "; " + hint));
+                                     (hint.empty() ? "" : "; " + hint))
+          .WithField("family");
     }
   }
   const auto& fields = InstanceSortFields();
   if (std::find(fields.begin(), fields.end(), q.sort) == fields.end()) {
     std::string hint = DidYouMean(q.sort, fields);
     return Status::InvalidArgument("--sort: unknown column \"" + q.sort + "\"" +
-                                   (hint.empty() ? "" : "; " + hint));
+                                   (hint.empty() ? "" : "; " + hint))
+        .WithField("sort");
   }
   if (q.min_gpus && q.max_gpus && *q.min_gpus > *q.max_gpus) {
-    return Status::InvalidArgument("--min-gpus is greater than --max-gpus");
+    return Status::InvalidArgument("--min-gpus is greater than --max-gpus").WithField("min-gpus");
   }
   for (const auto& [v, name] : {std::pair{q.min_gpus, "--min-gpus"},
                                 {q.max_gpus, "--max-gpus"},
@@ -150,7 +152,8 @@ Status CheckQuery(const Catalog& c, const InstanceQuery& q, std::vector<const Gp
                                 {q.min_total_gpu_memory_gib, "--min-total-gpu-memory"},
                                 {q.max_price_usd, "--max-price"}}) {
     if (v && *v < 0) {
-      return Status::InvalidArgument(std::string(name) + ": expected a non-negative number");
+      return Status::InvalidArgument(std::string(name) + ": expected a non-negative number")
+          .WithField(OptionName(name));
     }
   }
   return Status::OK();
@@ -276,14 +279,16 @@ Result<const InstanceType*> ResolveInstanceType(const Catalog& c, std::string_vi
   if (const InstanceType* t = c.FindInstanceType(name)) return t;
   std::string hint = DidYouMean(name, c.InstanceTypeNames());
   return Status::NotFound("unknown instance type \"" + std::string(name) + "\"" +
-                          (hint.empty() ? "" : "; " + hint));
+                          (hint.empty() ? "" : "; " + hint))
+      .WithField("type");
 }
 
 Result<const GpuSpec*> ResolveGpu(const Catalog& c, std::string_view name) {
   if (const GpuSpec* g = c.FindGpu(name)) return g;
   std::string hint = GpuSuggestion(c, name);
   return Status::InvalidArgument("unknown GPU \"" + std::string(name) + "\"" +
-                                 (hint.empty() ? "; see `gpuadvisor gpus`" : "; " + hint));
+                                 (hint.empty() ? "; see `gpuadvisor gpus`" : "; " + hint))
+      .WithField("gpu");
 }
 
 Result<std::vector<const GpuSpec*>> ResolveGpuFamily(const Catalog& c, std::string_view name) {
@@ -355,7 +360,8 @@ Status CheckRegion(const Catalog& c, std::string_view region, std::string_view w
   if (c.HasRegion(region)) return Status::OK();
   std::string hint = DidYouMean(region, c.regions());
   return Status::InvalidArgument(std::string(what) + ": unknown region \"" + std::string(region) +
-                                 "\"" + (hint.empty() ? "" : "; " + hint));
+                                 "\"" + (hint.empty() ? "" : "; " + hint))
+      .WithField(OptionName(what));
 }
 
 std::optional<int> DaysBetween(const std::string& from, const std::string& to) {

@@ -230,7 +230,7 @@ struct IdleAnalyzer::Impl {
     auto it = host_index.find(name);
     if (it == host_index.end()) {
       if (hosts.size() >= o.max_hosts) {
-        *st = LimitError(o.max_hosts, "hosts", "max_hosts, --max-hosts");
+        *st = LimitError(o.max_hosts, "hosts", "max_hosts, --max-hosts").WithField("max-hosts");
         return nullptr;
       }
       it = host_index.emplace(std::string(name), hosts.size()).first;
@@ -597,13 +597,16 @@ struct IdleAnalyzer::Impl {
 
   Status ValidateOptions() const {
     if (!(o.idle_threshold_pct >= 0 && o.idle_threshold_pct <= 100)) {
-      return Status::InvalidArgument("--idle-threshold: expected a percentage, 0 to 100");
+      return Status::InvalidArgument("--idle-threshold: expected a percentage, 0 to 100")
+          .WithField("idle-threshold");
     }
     if (!(o.idle_window_s >= 0)) {
-      return Status::InvalidArgument("--idle-window: expected a non-negative duration");
+      return Status::InvalidArgument("--idle-window: expected a non-negative duration")
+          .WithField("idle-window");
     }
     if (!(o.min_rightsizing_span_s >= 0)) {
-      return Status::InvalidArgument("--min-rightsizing-span: expected a non-negative duration");
+      return Status::InvalidArgument("--min-rightsizing-span: expected a non-negative duration")
+          .WithField("min-rightsizing-span");
     }
     return Status::OK();
   }
@@ -859,8 +862,10 @@ Result<IdleReport> AnalyzeIdle(std::shared_ptr<const Catalog> catalog,
   return a.Finish(inventory);
 }
 
-Result<std::vector<InventoryEntry>> ParseInventoryCsv(const Catalog& catalog, std::string_view text,
-                                                      const std::string& origin) {
+namespace {
+
+Result<std::vector<InventoryEntry>> ReadInventoryCsv(const Catalog& catalog, std::string_view text,
+                                                     const std::string& origin) {
   CsvReader r(text, origin);
   std::vector<std::string> row;
   if (!r.Next(&row)) {
@@ -903,6 +908,15 @@ Result<std::vector<InventoryEntry>> ParseInventoryCsv(const Catalog& catalog, st
   }
   if (!r.status().ok()) return r.status();
   return out;
+}
+
+}  // namespace
+
+Result<std::vector<InventoryEntry>> ParseInventoryCsv(const Catalog& catalog, std::string_view text,
+                                                      const std::string& origin) {
+  Result<std::vector<InventoryEntry>> entries = ReadInventoryCsv(catalog, text, origin);
+  if (!entries.ok()) return entries.status().WithField("inventory");
+  return entries;
 }
 
 }  // namespace gpuadvisor

@@ -101,31 +101,37 @@ void AddQuotaWarning(LaunchPlan* p) {
 Status CheckRequest(const LaunchRequest& r) {
   if (r.count < 1 || r.count > 1000) {
     return Status::InvalidArgument("--count: expected 1..1000 instances, got " +
-                                   std::to_string(r.count));
+                                   std::to_string(r.count))
+        .WithField("count");
   }
   if (r.ebs_gib && (*r.ebs_gib < 1 || *r.ebs_gib > 65536)) {
-    return Status::InvalidArgument("--ebs-gib: expected 1..65536 GiB (gp3 limit 64 TiB)");
+    return Status::InvalidArgument("--ebs-gib: expected 1..65536 GiB (gp3 limit 64 TiB)")
+        .WithField("ebs-gib");
   }
   if (r.dataset_gib < 0 || r.dataset_gib > 1e7) {
-    return Status::InvalidArgument("--dataset-gib: expected a size in GiB >= 0");
+    return Status::InvalidArgument("--dataset-gib: expected a size in GiB >= 0")
+        .WithField("dataset-gib");
   }
   if (r.checkpoint_gib && !(*r.checkpoint_gib >= 0 && *r.checkpoint_gib <= 1e6)) {
-    return Status::InvalidArgument("--checkpoint-gib: expected 0 to 1e6 GiB");
+    return Status::InvalidArgument("--checkpoint-gib: expected 0 to 1e6 GiB")
+        .WithField("checkpoint-gib");
   }
   if (r.checkpoint_gib && !(*r.checkpoint_gib <= 1e7)) {  // sizes the data volume (int GiB)
-    return Status::InvalidArgument("checkpoint_gib: expected a size in GiB up to 1e7");
+    return Status::InvalidArgument("checkpoint_gib: expected a size in GiB up to 1e7")
+        .WithField("checkpoint-gib");
   }
   if (r.idle_stop_minutes < 0 || r.idle_stop_minutes > 10080) {
-    return Status::InvalidArgument("--idle-stop-minutes: expected 0..10080");
+    return Status::InvalidArgument("--idle-stop-minutes: expected 0..10080")
+        .WithField("idle-stop-minutes");
   }
   for (char c : r.name) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') {
-      return Status::InvalidArgument("--name: letters, digits and '-' only, got \"" + r.name +
-                                     "\"");
+      return Status::InvalidArgument("--name: letters, digits and '-' only, got \"" + r.name + "\"")
+          .WithField("name");
     }
   }
   if (r.name.empty() || r.name.size() > 40) {
-    return Status::InvalidArgument("--name: 1..40 characters");
+    return Status::InvalidArgument("--name: 1..40 characters").WithField("name");
   }
   return Status::OK();
 }
@@ -149,7 +155,8 @@ Status CheckOffer(const Catalog& catalog, const InstanceType& t, const LaunchReq
     }
     return Status::InvalidArgument("--region: " + t.name + " is not offered in " + r.region +
                                    (where.empty() ? std::string("; no region is known to offer it")
-                                                  : "; offered in " + Join(where, ", ")));
+                                                  : "; offered in " + Join(where, ", ")))
+        .WithField("region");
   }
   if (!offer->offered) {
     plan->warnings.emplace_back("whether " + t.name + " is offered in " + r.region +
@@ -159,25 +166,29 @@ Status CheckOffer(const Catalog& catalog, const InstanceType& t, const LaunchReq
   if (r.purchase == PurchaseKind::kCapacityBlock && !t.HasUsageClass("capacity-block")) {
     return Status::InvalidArgument("--purchase capacity-block: " + t.name +
                                    " is not sold as EC2 Capacity Blocks for ML (" +
-                                   Join(t.usage_classes, ", ") + ")");
+                                   Join(t.usage_classes, ", ") + ")")
+        .WithField("purchase");
   }
   if (r.purchase == PurchaseKind::kCapacityBlock && r.count > kCapacityBlockMaxInstances) {
     return Status::InvalidArgument("--count: a Capacity Block holds 1 to " +
                                    std::to_string(kCapacityBlockMaxInstances) + " instances, got " +
-                                   std::to_string(r.count));
+                                   std::to_string(r.count))
+        .WithField("count");
   }
   if (!r.capacity_reservation_id.empty() && r.purchase != PurchaseKind::kCapacityBlock) {
-    return Status::InvalidArgument(
-        "--capacity-reservation-id: only with --purchase capacity-block");
+    return Status::InvalidArgument("--capacity-reservation-id: only with --purchase capacity-block")
+        .WithField("capacity-reservation-id");
   }
   if (!r.capacity_reservation_id.empty() && !ValidReservationId(r.capacity_reservation_id)) {
     return Status::InvalidArgument(
-        "--capacity-reservation-id: expected cr- and hex digits, got \"" +
-        r.capacity_reservation_id + "\"");
+               "--capacity-reservation-id: expected cr- and hex digits, got \"" +
+               r.capacity_reservation_id + "\"")
+        .WithField("capacity-reservation-id");
   }
   if (r.purchase == PurchaseKind::kSpot && !t.HasUsageClass("spot")) {
     return Status::InvalidArgument("--purchase spot: " + t.name + " is not sold as spot (" +
-                                   Join(t.usage_classes, ", ") + ")");
+                                   Join(t.usage_classes, ", ") + ")")
+        .WithField("purchase");
   }
   if (t.retired) plan->warnings.emplace_back(t.name + " is retired: " + t.retired_note);
   return Status::OK();
@@ -467,12 +478,13 @@ Status CheckLaunchFormat(const LaunchPlan& plan, LaunchFormat format) {
   const int per_node = 2, shared = resources - per_node * plan.count;
   const int fit = (kCloudFormationMaxResources - shared) / per_node;
   return Status::InvalidArgument(
-      "--format cloudformation: " + std::to_string(plan.count) + " x " + plan.type->name +
-      " needs " + std::to_string(resources) +
-      " resources (an instance and an idle alarm per node), " + "over CloudFormation's limit of " +
-      std::to_string(kCloudFormationMaxResources) +
-      " per template; use --format terraform or aws-cli, or launch at most " + std::to_string(fit) +
-      " instances per stack");
+             "--format cloudformation: " + std::to_string(plan.count) + " x " + plan.type->name +
+             " needs " + std::to_string(resources) +
+             " resources (an instance and an idle alarm per node), " +
+             "over CloudFormation's limit of " + std::to_string(kCloudFormationMaxResources) +
+             " per template; use --format terraform or aws-cli, or launch at most " +
+             std::to_string(fit) + " instances per stack")
+      .WithField("format");
 }
 
 LaunchSpec RenderLaunch(const LaunchPlan& plan, LaunchFormat format) {

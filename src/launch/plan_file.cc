@@ -13,7 +13,8 @@ using json = nlohmann::json;
 constexpr double kMaxCheckpointGib = 1e7;
 
 Status Bad(std::string_view origin, const std::string& field, const std::string& expected) {
-  return Status::ParseError(std::string(origin) + ": " + field + ": expected " + expected);
+  return Status::ParseError(std::string(origin) + ": " + field + ": expected " + expected)
+      .WithField("plan");
 }
 
 Status ReadPlan(const json& plan, const std::string& at, std::string_view origin,
@@ -38,7 +39,10 @@ Status ReadPlan(const json& plan, const std::string& at, std::string_view origin
     // recommend writes PurchaseKindName; the parser also takes the short forms.
     Result<PurchaseKind> kind = ParsePurchaseKind(p->is_string() ? p->get<std::string>() : "",
                                                   at + ".purchase", AllPurchaseKinds());
-    if (!kind.ok()) return Status::ParseError(std::string(origin) + ": " + kind.status().message());
+    if (!kind.ok()) {
+      return Status::ParseError(std::string(origin) + ": " + kind.status().message())
+          .WithField("plan");
+    }
     r->purchase = *kind;
   }
   if (const auto e = plan.find("estimate"); e != plan.end() && e->is_object()) {
@@ -67,9 +71,11 @@ Status ReadPlanJson(std::string_view text, std::string_view origin, int rank,
     doc = json::parse(text);
   } catch (const json::parse_error& e) {
     return Status::ParseError(std::string(origin) + ": byte " + std::to_string(e.byte) +
-                              ": not valid JSON");
+                              ": not valid JSON")
+        .WithField("plan");
   } catch (const json::out_of_range&) {  // "1e400": the parser refuses, it does not give inf
-    return Status::ParseError(std::string(origin) + ": a number out of range (over 1.8e308)");
+    return Status::ParseError(std::string(origin) + ": a number out of range (over 1.8e308)")
+        .WithField("plan");
   }
   if (doc.is_object() && doc.contains("plans")) {
     const json& plans = doc["plans"];
@@ -77,7 +83,8 @@ Status ReadPlanJson(std::string_view text, std::string_view origin, int rank,
     if (plans.empty()) return Bad(origin, "plans", "at least one plan (the search found none)");
     if (rank < 1 || static_cast<size_t>(rank) > plans.size()) {
       return Status::InvalidArgument("--rank: the plan file has " + std::to_string(plans.size()) +
-                                     " plan(s), got " + std::to_string(rank));
+                                     " plan(s), got " + std::to_string(rank))
+          .WithField("rank");
     }
     const auto i = static_cast<size_t>(rank - 1);
     return ReadPlan(plans[i], "plans[" + std::to_string(i) + "]", origin, request);

@@ -148,9 +148,10 @@ Result<json> ParseBodyObjectOf(std::string_view body) {
   }
   json doc = json::parse(body.begin(), body.end(), nullptr, false);
   if (doc.is_discarded()) {
-    // Re-parse through the workload reader for a line:column message.
+    // Re-parse through the workload reader for a line:column message. It names a malformed
+    // document "workload"; over HTTP that document is the body.
     Result<Workload> w = ParseWorkloadJsonInline(body, "body");
-    return w.ok() ? Status::ParseError("body: malformed JSON") : w.status();
+    return w.ok() ? Status::ParseError("body: malformed JSON") : w.status().WithField("body");
   }
   if (!doc.is_object()) {
     return Status::InvalidArgument(std::string("body: expected a JSON object, got ") +

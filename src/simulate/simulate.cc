@@ -25,7 +25,9 @@ double Trace::Peak() const {
   return p;
 }
 
-Result<Trace> ParseTraceCsv(std::string_view text, const std::string& origin) {
+namespace {
+
+Result<Trace> ReadTraceCsv(std::string_view text, const std::string& origin) {
   CsvReader r(text, origin);
   std::vector<std::string> row;
   if (!r.Next(&row)) {
@@ -85,16 +87,25 @@ Result<Trace> ParseTraceCsv(std::string_view text, const std::string& origin) {
   return t;
 }
 
+}  // namespace
+
+Result<Trace> ParseTraceCsv(std::string_view text, const std::string& origin) {
+  Result<Trace> t = ReadTraceCsv(text, origin);
+  if (!t.ok()) return t.status().WithField("trace");
+  return t;
+}
+
 Result<Trace> DiurnalTrace(double peak, double trough, double days, double step_s) {
   if (!(peak > 0) || !(trough >= 0) || trough > peak || peak > kMaxTraceRps) {
     return Status::InvalidArgument(
-        "--diurnal: expected PEAK[,TROUGH] with 0 <= TROUGH <= PEAK <= 1e9 req/s");
+               "--diurnal: expected PEAK[,TROUGH] with 0 <= TROUGH <= PEAK <= 1e9 req/s")
+        .WithField("diurnal");
   }
   if (!(days > 0) || days > kMaxTraceDays) {
-    return Status::InvalidArgument("--days: expected 0 to 366 days");
+    return Status::InvalidArgument("--days: expected 0 to 366 days").WithField("days");
   }
   if (!(step_s >= 1) || step_s > 86400) {
-    return Status::InvalidArgument("--step: expected 1 s to 1 day");
+    return Status::InvalidArgument("--step: expected 1 s to 1 day").WithField("step");
   }
   Trace t;
   t.origin = "diurnal";
@@ -115,21 +126,30 @@ namespace {
 
 Status CheckPolicy(const ScalingPolicy& p) {
   if (!(p.target_utilization > 0 && p.target_utilization <= 1)) {
-    return Status::InvalidArgument("--target-utilization: expected a fraction in (0, 1]");
+    return Status::InvalidArgument("--target-utilization: expected a fraction in (0, 1]")
+        .WithField("target-utilization");
   }
   constexpr double kWeek = 7 * 86400;
   if (!(p.scale_out_cooldown_s >= 0 && p.scale_out_cooldown_s <= kWeek) ||
       !(p.scale_in_cooldown_s >= 0 && p.scale_in_cooldown_s <= kWeek) ||
       !(p.boot_s >= 0 && p.boot_s <= 86400)) {
+    const char* field =
+        !(p.scale_out_cooldown_s >= 0 && p.scale_out_cooldown_s <= kWeek)
+            ? "scale-out-cooldown"
+            : (!(p.boot_s >= 0 && p.boot_s <= 86400) ? "boot-time" : "scale-in-cooldown");
     return Status::InvalidArgument(
-        "--scale-out-cooldown, --scale-in-cooldown: expected 0 to 7d; --boot-time: 0 to 1d");
+               "--scale-out-cooldown, --scale-in-cooldown: expected 0 to 7d; --boot-time: 0 to 1d")
+        .WithField(field);
   }
   if (p.min_instances < 0 || p.max_instances < 1 || p.min_instances > p.max_instances ||
       p.max_instances > 100000) {
-    return Status::InvalidArgument("--min/--max: expected 0 <= min <= max <= 100000, max >= 1");
+    const bool max_bad = p.max_instances < 1 || p.max_instances > 100000;
+    return Status::InvalidArgument("--min/--max: expected 0 <= min <= max <= 100000, max >= 1")
+        .WithField(max_bad ? "max-instances" : "min-instances");
   }
   if (!(p.spot_share >= 0 && p.spot_share <= 1)) {
-    return Status::InvalidArgument("--spot-share: expected a fraction in [0, 1]");
+    return Status::InvalidArgument("--spot-share: expected a fraction in [0, 1]")
+        .WithField("spot-share");
   }
   return Status::OK();
 }
@@ -144,10 +164,15 @@ struct Instance {
 Result<SimResult> SimulateFleet(const Trace& trace, const FleetCosts& c, const ScalingPolicy& p,
                                 uint64_t seed, bool keep_steps) {
   GPUADVISOR_RETURN_IF_ERROR(CheckPolicy(p));
-  if (trace.points.empty()) return Status::InvalidArgument("the trace has no points");
-  if (!(c.capacity_rps > 0)) return Status::InvalidArgument("capacity per instance must be > 0");
+  if (trace.points.empty()) {
+    return Status::InvalidArgument("the trace has no points").WithField("trace");
+  }
+  if (!(c.capacity_rps > 0)) {
+    return Status::InvalidArgument("capacity per instance must be > 0").WithField("capacity-rps");
+  }
   if (p.spot_share > 0 && !c.spot_usd_per_hour) {
-    return Status::InvalidArgument("--spot-share: " + c.instance_type + " has no spot price here");
+    return Status::InvalidArgument("--spot-share: " + c.instance_type + " has no spot price here")
+        .WithField("spot-share");
   }
   SimResult r;
   r.policy = p;
@@ -238,7 +263,7 @@ Result<SimulationReport> SimulateAndSearch(const Trace& trace, const FleetCosts&
                   "--capacity-rps: the trace's peak of %g req/s needs over %d instances of %g "
                   "req/s each",
                   trace.Peak(), kMaxFleetInstances, costs.capacity_rps);
-    return Status::InvalidArgument(msg);
+    return Status::InvalidArgument(msg).WithField("capacity-rps");
   }
   ScalingPolicy fixed;
   const int peak_n = std::max(1, static_cast<int>(peak_fleet));
@@ -288,7 +313,8 @@ Result<SimulationReport> SimulateAndSearch(const Trace& trace, const FleetCosts&
 Result<double> ServingCapacityRps(const Catalog& catalog, const Workload& w,
                                   const InstanceType& type) {
   if (w.task != TaskKind::kServe) {
-    return Status::InvalidArgument("--task: simulate sizes serving fleets; expected --task serve");
+    return Status::InvalidArgument("--task: simulate sizes serving fleets; expected --task serve")
+        .WithField("task");
   }
   HardwareRequest hr;
   hr.instance_type = type.name;
@@ -328,7 +354,8 @@ Result<FleetCosts> FleetCostsFor(const InstanceType& type, const std::string& re
                                  double capacity_rps) {
   const RegionOffer* r = type.FindRegion(region);
   if (r == nullptr || !r->on_demand) {
-    return Status::NotFound("no on-demand price for " + type.name + " in " + region);
+    return Status::NotFound("no on-demand price for " + type.name + " in " + region)
+        .WithField("region");
   }
   FleetCosts c;
   c.instance_type = type.name;

@@ -90,7 +90,8 @@ Status SplitUrl(const std::string& url, std::string* origin, std::string* prefix
   const std::string s = scheme == std::string::npos ? "" : url.substr(0, scheme);
   if ((s != "http" && s != "https") || url.size() <= scheme + 3) {
     return Status::InvalidArgument("--prometheus: expected http(s)://host[:port][/path], got \"" +
-                                   url + "\"");
+                                   url + "\"")
+        .WithField("prometheus");
   }
   const size_t slash = url.find('/', scheme + 3);
   *origin = url.substr(0, slash);
@@ -104,14 +105,16 @@ Result<std::string> MatchersOf(std::string_view selector) {
   std::string_view s = Trim(selector);
   if (!s.empty() && s.front() == '{') {
     if (s.back() != '}')
-      return Status::InvalidArgument("--selector: expected {label=\"value\",...}");
+      return Status::InvalidArgument("--selector: expected {label=\"value\",...}")
+          .WithField("selector");
     s = Trim(s.substr(1, s.size() - 2));
   }
   if (s.find_first_of("{}") != std::string_view::npos ||
       (!s.empty() && s.find_first_of("=~") == std::string_view::npos)) {
     return Status::InvalidArgument(
-        R"(--selector: expected label matchers {label="value",...}, got ")" +
-        std::string(selector) + "\"");
+               R"(--selector: expected label matchers {label="value",...}, got ")" +
+               std::string(selector) + "\"")
+        .WithField("selector");
   }
   return std::string(s);
 }
@@ -189,9 +192,13 @@ class Client {
     const std::string where = o_.url + api;
     if (over) {
       return Status::IOError(where + ": response over " + std::to_string(o_.max_response_bytes) +
-                             " bytes; query fewer GPUs at once (--prometheus-max-points)");
+                             " bytes; query fewer GPUs at once (--prometheus-max-points)")
+          .WithField("prometheus");
     }
-    if (!res) return Status::IOError(where + ": " + httplib::to_string(res.error()));
+    if (!res) {
+      return Status::IOError(where + ": " + httplib::to_string(res.error()))
+          .WithField("prometheus");
+    }
     return Parse(where, res->status, body);
   }
 
@@ -205,13 +212,16 @@ class Client {
                           : body.substr(0, 200);
     if (status == 400 || status == 422) {
       return Status::InvalidArgument(where + ": the server refused the query (" +
-                                     std::to_string(status) + "): " + msg);
+                                     std::to_string(status) + "): " + msg)
+          .WithField("prometheus");
     }
     if (status != 200) {
-      return Status::IOError(where + ": HTTP " + std::to_string(status) + ": " + msg);
+      return Status::IOError(where + ": HTTP " + std::to_string(status) + ": " + msg)
+          .WithField("prometheus");
     }
     return Status::ParseError(where + ": expected the Prometheus API's JSON, got \"" +
-                              body.substr(0, 80) + "\"");
+                              body.substr(0, 80) + "\"")
+        .WithField("prometheus");
   }
 
   const PrometheusOptions& o_;
@@ -231,12 +241,14 @@ struct HostGroup {
 Status ReadMatrix(const std::string& where, const json& data, int64_t back_ms,
                   std::map<std::string, GpuWindows>* gpus, uint64_t* points) {
   if (!data.is_object() || !data.contains("result") || !data["result"].is_array()) {
-    return Status::ParseError(where + ": expected data.result to be a matrix");
+    return Status::ParseError(where + ": expected data.result to be a matrix")
+        .WithField("prometheus");
   }
   for (const json& series : data["result"]) {
     if (!series.is_object() || !series.contains("metric") || !series.contains("values") ||
         !series["values"].is_array() || !series["metric"].is_object()) {
-      return Status::ParseError(where + ": expected {metric, values} series");
+      return Status::ParseError(where + ": expected {metric, values} series")
+          .WithField("prometheus");
     }
     const json& labels = series["metric"];
     const std::string host = HostOf(labels).host;
@@ -253,7 +265,8 @@ Status ReadMatrix(const std::string& where, const json& data, int64_t back_ms,
     }
     for (const json& p : series["values"]) {
       if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_string()) {
-        return Status::ParseError(where + ": expected [time, \"value\"] points");
+        return Status::ParseError(where + ": expected [time, \"value\"] points")
+            .WithField("prometheus");
       }
       const int64_t t_ms = std::llround(p[0].get<double>() * 1000) - back_ms;
       const auto& text = p[1].get_ref<const std::string&>();
@@ -326,15 +339,19 @@ std::string HostMatcher(const HostGroup& first, const std::vector<const HostGrou
 
 // The checks ReadPrometheus makes before any request (the URL and selector are checked apart).
 Status ValidatePrometheusOptions(const PrometheusOptions& o) {
-  if (!(o.step_s >= 1)) return Status::InvalidArgument("--step: expected at least 1s");
-  if (!(o.since_s >= o.step_s)) return Status::InvalidArgument("--since: expected at least --step");
+  if (!(o.step_s >= 1))
+    return Status::InvalidArgument("--step: expected at least 1s").WithField("step");
+  if (!(o.since_s >= o.step_s))
+    return Status::InvalidArgument("--since: expected at least --step").WithField("since");
   if (o.max_points_per_query < kAggregates) {
-    return Status::InvalidArgument("--prometheus-max-points: expected at least 7");
+    return Status::InvalidArgument("--prometheus-max-points: expected at least 7")
+        .WithField("prometheus-max-points");
   }
   for (const std::string& h : o.headers) {
     if (h.find(':') == std::string::npos || h.find_first_of("\r\n") != std::string::npos) {
       return Status::InvalidArgument(R"(--prometheus-header: expected "Name: value", got ")" + h +
-                                     "\"");
+                                     "\"")
+          .WithField("prometheus-header");
     }
   }
   return Status::OK();
@@ -369,11 +386,15 @@ Result<std::map<std::string, HostGroup>> ListHosts(Client& client, const std::st
                                      {"start", Seconds(grid.first)},
                                      {"end", Seconds(grid.last + grid.step_ms)}});
   if (!listed.ok()) return listed.status();
-  if (!listed->is_array()) return Status::ParseError(url + "/api/v1/series: expected a list");
+  if (!listed->is_array()) {
+    return Status::ParseError(url + "/api/v1/series: expected a list").WithField("prometheus");
+  }
   std::map<std::string, HostGroup> hosts;
   std::set<std::string> gpu_keys;
   for (const json& labels : *listed) {
-    if (!labels.is_object()) return Status::ParseError(url + "/api/v1/series: expected labels");
+    if (!labels.is_object()) {
+      return Status::ParseError(url + "/api/v1/series: expected labels").WithField("prometheus");
+    }
     const HostLabel h = HostOf(labels);
     HostGroup& g = hosts[h.host];
     g.label = h.label;

@@ -108,7 +108,9 @@ void SplitFields(std::string_view line, std::vector<std::string_view>* out) {
 Result<Layout> LayoutFromColumns(const std::vector<std::string>& columns) {
   std::vector<std::string_view> names(columns.begin(), columns.end());
   Layout layout = MakeLayout(names);
-  if (!layout.has_util) return Status::InvalidArgument("--columns: no utilization.gpu column");
+  if (!layout.has_util) {
+    return Status::InvalidArgument("--columns: no utilization.gpu column").WithField("columns");
+  }
   return layout;
 }
 

@@ -9,9 +9,20 @@
 namespace gpuadvisor {
 namespace {
 
+// `what` names an option ("--min-gpus", "tokens") or describes a place ("column \"usd\""); only
+// a name is a field.
+std::string_view FieldNamed(std::string_view what) {
+  const std::string_view name = OptionName(what);
+  for (char c : name) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return {};
+  }
+  return name;
+}
+
 Status Expected(std::string_view what, std::string_view kind, std::string_view text) {
   return Status::InvalidArgument(std::string(what) + ": expected " + std::string(kind) +
-                                 ", got \"" + std::string(text) + "\"");
+                                 ", got \"" + std::string(text) + "\"")
+      .WithField(FieldNamed(what));
 }
 
 // Parses a full double from [b, e); false if anything is left over.

@@ -1,6 +1,7 @@
 // Parsing of user-typed numbers: plain, scientific and SI-suffixed ("7e9", "7B", "2T", "1.5k"),
 // and durations ("90m", "36h", "14d", "30s"). All return InvalidArgument naming `what`
-// (typically the flag, e.g. "--min-gpus") and the offending text.
+// (typically the flag, e.g. "--min-gpus") and the offending text; when `what` is a name (letters,
+// digits, '-', leading dashes dropped) the error's field() is that name ("min-gpus").
 #ifndef GPUADVISOR_UTIL_NUMBERS_H_
 #define GPUADVISOR_UTIL_NUMBERS_H_
 

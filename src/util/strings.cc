@@ -36,6 +36,11 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
 }
 
+std::string_view OptionName(std::string_view flag) {
+  while (!flag.empty() && flag.front() == '-') flag.remove_prefix(1);
+  return flag;
+}
+
 std::string NormalizeName(std::string_view s) {
   std::string out;
   out.reserve(s.size());

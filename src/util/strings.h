@@ -12,6 +12,8 @@ std::string ToLower(std::string_view s);
 std::string_view Trim(std::string_view s);
 std::vector<std::string_view> Split(std::string_view s, char sep);
 bool StartsWith(std::string_view s, std::string_view prefix);
+// An option's canonical name as Status::field() carries it: "--min-gpus" -> "min-gpus".
+std::string_view OptionName(std::string_view flag);
 // Lower-case with spaces, '-', '_' and '.' removed: "H100-SXM" and "h100 sxm" compare equal.
 std::string NormalizeName(std::string_view s);
 // Levenshtein distance (case-sensitive; callers lower-case first when they want).

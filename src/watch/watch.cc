@@ -83,7 +83,8 @@ Status CheckWatchAction(const std::string& a) {
   if (a == "stop" || a == "hibernate" || a == "terminate") return Status::OK();
   if (StartsWith(a, "command:") && a.size() > 8) return Status::OK();
   return Status::InvalidArgument(
-      "--action: expected stop, hibernate, terminate or command:CMD, got \"" + a + "\"");
+             "--action: expected stop, hibernate, terminate or command:CMD, got \"" + a + "\"")
+      .WithField("action");
 }
 
 Result<std::vector<double>> ParseSmiUtilization(const std::string& text) {

@@ -94,18 +94,22 @@ Status CheckPrecisionSupported(const GpuSpec& gpu, Precision p, const char* fiel
   const std::string who = gpu.model + " (" + gpu.architecture + ")";
   if (p == Precision::kBf16 && !gpu.supports_bf16 && !gpu.bf16_tflops) {
     return Status::Unsupported(std::string(field) + ": " + who +
-                               " has no BF16; use fp16 (mixed precision) or fp32");
+                               " has no BF16; use fp16 (mixed precision) or fp32")
+        .WithField(field);
   }
   if (p == Precision::kFp8 && !gpu.supports_fp8 && !gpu.fp8_tflops) {
     return Status::Unsupported(std::string(field) + ": " + who +
-                               " has no FP8 tensor cores (Ada, Hopper and Blackwell do)");
+                               " has no FP8 tensor cores (Ada, Hopper and Blackwell do)")
+        .WithField(field);
   }
   if (p == Precision::kTf32 && !gpu.supports_tf32 && !gpu.tf32_tflops) {
-    return Status::Unsupported(std::string(field) + ": " + who + " has no TF32; use fp32");
+    return Status::Unsupported(std::string(field) + ": " + who + " has no TF32; use fp32")
+        .WithField(field);
   }
   if (p == Precision::kFp4 && !StartsWith(gpu.architecture, "Blackwell")) {
     return Status::Unsupported(std::string(field) + ": " + who +
-                               " has no FP4 tensor cores (Blackwell does)");
+                               " has no FP4 tensor cores (Blackwell does)")
+        .WithField(field);
   }
   return Status::OK();
 }

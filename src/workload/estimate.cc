@@ -89,7 +89,7 @@ Status Dispatch(const EstimateContext& ctx) {
     case TaskKind::kAnalytics:
       return EstimateAnalytics(ctx);
   }
-  return Status::InvalidArgument("task: unknown");
+  return Status::InvalidArgument("task: unknown").WithField("task");
 }
 
 int InstancesFor(const Hardware& hw) {
@@ -203,9 +203,10 @@ double MemoryLowerBoundGib(const Workload& w, int devices) {
 
 Result<Estimate> EstimateWorkload(const Workload& w, const Hardware& hw,
                                   const ParallelismRequest& request, EstimateMode mode) {
-  if (hw.gpu == nullptr) return Status::InvalidArgument("gpu: no GPU given");
+  if (hw.gpu == nullptr) return Status::InvalidArgument("gpu: no GPU given").WithField("gpu");
   if (hw.gpus < 1 || hw.gpus > kMaxDevices) {
-    return Status::InvalidArgument("gpus: expected 1 to " + std::to_string(kMaxDevices));
+    return Status::InvalidArgument("gpus: expected 1 to " + std::to_string(kMaxDevices))
+        .WithField("gpus");
   }
   const std::optional<GpuSpec> scaled = InstanceDevice(hw);
   const GpuSpec& gpu = scaled ? *scaled : *hw.gpu;

@@ -25,7 +25,8 @@ bool ComputeCapable(const GpuSpec& gpu) {
 Status NeedsCuda(const EstimateContext& ctx, const char* task) {
   if (ComputeCapable(ctx.gpu)) return Status::OK();
   return Status::Unsupported(std::string("task: ") + task + " on " + ctx.gpu.model +
-                             " is not modelled (needs an NVIDIA GPU)");
+                             " is not modelled (needs an NVIDIA GPU)")
+      .WithField("task");
 }
 
 double HoursOr1(const Workload& w) { return w.hours > 0 ? w.hours : 1; }
@@ -78,7 +79,8 @@ Result<HpcRate> HpcRateFor(const EstimateContext& ctx, bool fp64) {
     }
     if (!tflops) {
       return Status::Unsupported(std::string("task: no published ") + (fp64 ? "FP64" : "FP32") +
-                                 " rate for " + g.model);
+                                 " rate for " + g.model)
+          .WithField("task");
     }
     r.per_gpu_tflops = *tflops;
   }
@@ -137,7 +139,8 @@ Status EstimateHpc(const EstimateContext& ctx) {
   const Workload& w = ctx.w;
   if (ClassOf(ctx.gpu) != DeviceClass::kNvidia) {
     return Status::Unsupported("task: hpc on " + ctx.gpu.model +
-                               " is not modelled (no FP64 support published)");
+                               " is not modelled (no FP64 support published)")
+        .WithField("task");
   }
   const bool fp64 = w.fp64_flop > 0 || w.fp64_flops_needed > 0;
   Result<HpcRate> r = HpcRateFor(ctx, fp64);
@@ -184,21 +187,25 @@ Status EstimateTranscode(const EstimateContext& ctx) {
   const Workload& w = ctx.w;
   const GpuSpec& g = ctx.gpu;
   if (ClassOf(g) != DeviceClass::kNvidia) {
-    return Status::Unsupported("task: transcode on " + g.model + " is not modelled (NVENC only)");
+    return Status::Unsupported("task: transcode on " + g.model + " is not modelled (NVENC only)")
+        .WithField("task");
   }
   if (!g.nvenc) {
-    return Status::Unsupported("task: NVENC engine count of " + g.model + " is not verified");
+    return Status::Unsupported("task: NVENC engine count of " + g.model + " is not verified")
+        .WithField("task");
   }
   if (*g.nvenc == 0) {
     return Status::Unsupported("task: " + g.model +
                                " has no NVENC video encoder; use G-family "
-                               "GPUs (T4, A10G, L4, L40S)");
+                               "GPUs (T4, A10G, L4, L40S)")
+        .WithField("task");
   }
   const bool av1_capable =
       StartsWith(g.architecture, "Ada") || StartsWith(g.architecture, "Blackwell");
   if (w.codec == Codec::kAv1 && !av1_capable) {
     return Status::Unsupported("codec: " + g.model + " (" + g.architecture +
-                               ") has no AV1 encoder (Ada and newer)");
+                               ") has no AV1 encoder (Ada and newer)")
+        .WithField("codec");
   }
   const double codec_factor = w.codec == Codec::kH264 ? 1.0 : 0.9;
   const double pixel_ratio =

@@ -104,15 +104,18 @@ bool Better(const ServePlan& a, const ServePlan& b, bool fixed_demand) {
 Status CheckServingHardware(const EstimateContext& ctx) {
   const DeviceClass cls = ClassOf(ctx.gpu);
   if (cls == DeviceClass::kOther) {
-    return Status::Unsupported("task: LLM serving on " + ctx.gpu.model + " is not modelled");
+    return Status::Unsupported("task: LLM serving on " + ctx.gpu.model + " is not modelled")
+        .WithField("task");
   }
   if (cls == DeviceClass::kInferentia1) {
     return Status::Unsupported("task: " + ctx.gpu.model +
-                               " (NeuronCore-v1) does not run current LLMs; use Inferentia2");
+                               " (NeuronCore-v1) does not run current LLMs; use Inferentia2")
+        .WithField("task");
   }
   if (!ctx.gpu.memory_bw_gbyte_s || *ctx.gpu.memory_bw_gbyte_s <= 0) {
     return Status::Unsupported("task: no published memory bandwidth for " + ctx.gpu.model +
-                               ": LLM decode cannot be estimated");
+                               ": LLM decode cannot be estimated")
+        .WithField("task");
   }
   if (ctx.w.precision) {
     GPUADVISOR_RETURN_IF_ERROR(CheckPrecisionSupported(ctx.gpu, *ctx.w.precision, "precision"));
@@ -251,7 +254,8 @@ Status EstimateServing(const EstimateContext& ctx) {
     found = true;
   }
   if (!found) {
-    return Status::InvalidArgument("tp: tp x pp must divide the " + std::to_string(gpus) + " GPUs");
+    return Status::InvalidArgument("tp: tp x pp must divide the " + std::to_string(gpus) + " GPUs")
+        .WithField("tp");
   }
   if (ctx.hw.instance != nullptr && NeuronChipOf(ctx.gpu) != nullptr) {
     const int per_instance = std::min(gpus, ctx.hw.instance->accelerator.devices());

@@ -94,7 +94,8 @@ struct Search {
     if (!found) {
       return Status::InvalidArgument("tp: tp x pp x context-parallel must divide the " +
                                      std::to_string(gpus) + " GPUs (and tp the " +
-                                     std::to_string(heads) + " heads)");
+                                     std::to_string(heads) + " heads)")
+          .WithField("tp");
     }
     return Status::OK();
   }
@@ -193,18 +194,21 @@ Status CheckTrainingHardware(const EstimateContext& ctx, Precision p) {
   const DeviceClass cls = ClassOf(ctx.gpu);
   if (cls == DeviceClass::kOther) {
     return Status::Unsupported("task: LLM training on " + ctx.gpu.model +
-                               " is not modelled (CUDA GPUs and Trainium only)");
+                               " is not modelled (CUDA GPUs and Trainium only)")
+        .WithField("task");
   }
   if (cls == DeviceClass::kInferentia1 ||
       (cls == DeviceClass::kNeuron && ctx.gpu.model.find("Inferentia") != std::string::npos)) {
     return Status::Unsupported("task: " + ctx.gpu.model +
-                               " is an inference accelerator; train on Trainium or a GPU");
+                               " is an inference accelerator; train on Trainium or a GPU")
+        .WithField("task");
   }
   if (cls == DeviceClass::kNeuron && ctx.w.task == TaskKind::kQlora) {
     return Status::Unsupported(
-        "task: qlora's NF4 base model (bitsandbytes kernels) runs on CUDA "
-        "GPUs only; use lora on " +
-        ctx.gpu.model);
+               "task: qlora's NF4 base model (bitsandbytes kernels) runs on CUDA "
+               "GPUs only; use lora on " +
+               ctx.gpu.model)
+        .WithField("task");
   }
   return CheckPrecisionSupported(ctx.gpu, p, "precision");
 }

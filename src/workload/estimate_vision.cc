@@ -193,12 +193,14 @@ Status CheckVisionDevice(const EstimateContext& ctx, bool train) {
       if (train) {
         return Status::Unsupported("task: vision training on " + g.model +
                                    " is not modelled (no published Neuron vision-training "
-                                   "figure); train on a GPU, serve on Inferentia2/Trainium");
+                                   "figure); train on a GPU, serve on Inferentia2/Trainium")
+            .WithField("task");
       }
       return Status::OK();
     default:
       return Status::Unsupported(std::string("task: ") + TaskKindName(ctx.w.task) + " on " +
-                                 g.model + " is not modelled (NVIDIA GPUs, Trainium, Inferentia2)");
+                                 g.model + " is not modelled (NVIDIA GPUs, Trainium, Inferentia2)")
+          .WithField("task");
   }
 }
 
@@ -214,11 +216,13 @@ Status ResolvePlan(const EstimateContext& ctx, VisionPlan* p) {
   if (p->neuron) {
     if (low) {
       return Status::Unsupported("precision: " + std::string(PrecisionName(p->precision)) +
-                                 " vision on " + ctx.gpu.model + " is not modelled; use bf16");
+                                 " vision on " + ctx.gpu.model + " is not modelled; use bf16")
+          .WithField("precision");
     }
     if (w.engine == Engine::kEager) {
       return Status::Unsupported("engine: " + ctx.gpu.model +
-                                 " runs compiled graphs only (torch-neuronx); use fused");
+                                 " runs compiled graphs only (torch-neuronx); use fused")
+          .WithField("engine");
     }
     p->engine = Engine::kFused;
   } else {

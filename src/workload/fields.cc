@@ -513,9 +513,12 @@ Status SetWorkloadField(Workload* w, std::string_view key, std::string_view valu
   if (f == nullptr) {
     std::string hint = DidYouMean(name, WorkloadFieldNames());
     return Status::InvalidArgument("unknown workload field \"" + std::string(key) + "\"" +
-                                   (hint.empty() ? "" : "; " + hint));
+                                   (hint.empty() ? "" : "; " + hint))
+        .WithField(name);
   }
-  return f->set(w, name, value);
+  // Every error is about this key, whatever the value parser or a config.json reader named.
+  Status st = f->set(w, name, value);
+  return st.ok() ? st : st.WithField(name);
 }
 
 }  // namespace gpuadvisor

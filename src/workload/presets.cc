@@ -413,7 +413,8 @@ Result<const ModelPreset*> FindModelPresetForHfId(std::string_view id) {
   return Status::NotFound("model: unknown Hugging Face id \"" + std::string(t) +
                           "\": no preset has its architecture; did you mean " +
                           ClosestPreset(arch).name +
-                          "? (or pass the model's config.json with --model-config)");
+                          "? (or pass the model's config.json with --model-config)")
+      .WithField("model");
 }
 
 Result<const ModelPreset*> FindModelPreset(std::string_view name) {
@@ -425,7 +426,7 @@ Result<const ModelPreset*> FindModelPreset(std::string_view name) {
   std::string msg = "model: unknown preset \"" + std::string(name) + "\"";
   std::string hint = DidYouMean(name, ModelPresetNames());
   msg += hint.empty() ? " (see the preset list in doc/estimation.md)" : "; " + hint;
-  return Status::NotFound(msg);
+  return Status::NotFound(msg).WithField("model");
 }
 
 }  // namespace gpuadvisor

@@ -9,7 +9,10 @@
 namespace gpuadvisor {
 namespace {
 
-Status Bad(const std::string& msg) { return Status::InvalidArgument(msg); }
+// "<field>: <what>", naming the field as data too.
+Status Bad(std::string_view field, const std::string& what) {
+  return Status::InvalidArgument(std::string(field) + ": " + what).WithField(field);
+}
 
 // Upper bounds far beyond any real workload: they keep every product the estimator forms
 // finite and every integer product (tp x pp x context-parallel, ...) inside int.
@@ -82,9 +85,8 @@ Status CheckLimits(const Workload& w) {
   for (const Limit& l : limits) {
     if (!(l.value <= l.max)) {  // also catches NaN
       char msg[160];
-      std::snprintf(msg, sizeof msg, ": %g is beyond any real workload (at most %g)", l.value,
-                    l.max);
-      return Bad(l.field + std::string(msg));
+      std::snprintf(msg, sizeof msg, "%g is beyond any real workload (at most %g)", l.value, l.max);
+      return Bad(l.field, msg);
     }
   }
   return Status::OK();
@@ -98,15 +100,15 @@ bool IsTransformer(ModelFamily f) {
 // Multi-head latent attention needs its widths; its keys mean nothing without it.
 Status ValidateLatentAttention(const ModelArch& m) {
   if (m.kv_lora_rank <= 0) {
-    if (m.q_lora_rank > 0) return Bad("q-lora-rank: only applies with kv-lora-rank (MLA)");
-    if (m.rope_head_dim > 0) return Bad("rope-head-dim: only applies with kv-lora-rank (MLA)");
+    if (m.q_lora_rank > 0) return Bad("q-lora-rank", "only applies with kv-lora-rank (MLA)");
+    if (m.rope_head_dim > 0) return Bad("rope-head-dim", "only applies with kv-lora-rank (MLA)");
     return Status::OK();
   }
   if (m.head_dim <= 0) {
-    return Bad("head-dim: required with kv-lora-rank (the non-rotary query/key width per head)");
+    return Bad("head-dim", "required with kv-lora-rank (the non-rotary query/key width per head)");
   }
   if (m.rope_head_dim <= 0) {
-    return Bad("rope-head-dim: required with kv-lora-rank (the rotary key width)");
+    return Bad("rope-head-dim", "required with kv-lora-rank (the rotary key width)");
   }
   return Status::OK();
 }
@@ -114,14 +116,14 @@ Status ValidateLatentAttention(const ModelArch& m) {
 // Shared experts and dense layers refine a MoE model; on a dense one they would be ignored.
 Status ValidateMoeLayout(const ModelArch& m) {
   if (m.experts <= 1) {
-    if (m.shared_ffn > 0) return Bad("shared-ffn: only applies to MoE models (set experts)");
-    if (m.dense_layers > 0) return Bad("dense-layers: only applies to MoE models (set experts)");
-    if (m.dense_ffn > 0) return Bad("dense-ffn: only applies to MoE models (set experts)");
+    if (m.shared_ffn > 0) return Bad("shared-ffn", "only applies to MoE models (set experts)");
+    if (m.dense_layers > 0) return Bad("dense-layers", "only applies to MoE models (set experts)");
+    if (m.dense_ffn > 0) return Bad("dense-ffn", "only applies to MoE models (set experts)");
     return Status::OK();
   }
   if (m.dense_layers > m.layers) {
-    return Bad("dense-layers: " + std::to_string(m.dense_layers) + " exceeds layers " +
-               std::to_string(m.layers));
+    return Bad("dense-layers",
+               std::to_string(m.dense_layers) + " exceeds layers " + std::to_string(m.layers));
   }
   return Status::OK();
 }
@@ -129,25 +131,25 @@ Status ValidateMoeLayout(const ModelArch& m) {
 Status ValidateArchitecture(const ModelArch& m) {
   const bool any_shape = m.layers > 0 || m.hidden > 0 || m.heads > 0;
   if (!any_shape) return Status::OK();  // params only: a GPT-like shape is assumed
-  if (m.layers <= 0) return Bad("layers: required with hidden/heads");
-  if (m.hidden <= 0) return Bad("hidden: required with layers/heads");
-  if (m.heads <= 0) return Bad("heads: required with layers/hidden");
+  if (m.layers <= 0) return Bad("layers", "required with hidden/heads");
+  if (m.hidden <= 0) return Bad("hidden", "required with layers/heads");
+  if (m.heads <= 0) return Bad("heads", "required with layers/hidden");
   GPUADVISOR_RETURN_IF_ERROR(ValidateLatentAttention(m));
   GPUADVISOR_RETURN_IF_ERROR(ValidateMoeLayout(m));
   if (m.head_dim == 0 && m.hidden % m.heads != 0) {
-    return Bad("heads: " + std::to_string(m.heads) + " does not divide hidden " +
-               std::to_string(m.hidden));
+    return Bad("heads",
+               std::to_string(m.heads) + " does not divide hidden " + std::to_string(m.hidden));
   }
   if (m.kv_heads > 0 && m.heads % m.kv_heads != 0) {
-    return Bad("kv-heads: " + std::to_string(m.kv_heads) + " does not divide heads " +
-               std::to_string(m.heads));
+    return Bad("kv-heads",
+               std::to_string(m.kv_heads) + " does not divide heads " + std::to_string(m.heads));
   }
   if (m.experts > 1 && m.active_experts > m.experts) {
-    return Bad("active-experts: " + std::to_string(m.active_experts) + " exceeds experts " +
-               std::to_string(m.experts));
+    return Bad("active-experts",
+               std::to_string(m.active_experts) + " exceeds experts " + std::to_string(m.experts));
   }
   if (m.vocab <= 0 && m.family != ModelFamily::kEncoder) {
-    return Bad("vocab: required with an explicit architecture");
+    return Bad("vocab", "required with an explicit architecture");
   }
   return Status::OK();
 }
@@ -163,12 +165,12 @@ Status ValidateContextWindow(const Workload& w) {
   const std::string limit = "the model's context window of " + std::to_string(window) +
                             " tokens (--context-length overrides it)";
   if (in > window) {
-    return Bad("input-tokens: " + std::to_string(in) + " exceeds " + limit);
+    return Bad("input-tokens", std::to_string(in) + " exceeds " + limit);
   }
   if (in + out > window) {
-    return Bad(std::string(w.output_tokens > 0 ? "output-tokens: " : "input-tokens: ") +
-               std::to_string(in) + " input + " + std::to_string(out) + " output tokens exceed " +
-               limit);
+    return Bad(
+        w.output_tokens > 0 ? "output-tokens" : "input-tokens",
+        std::to_string(in) + " input + " + std::to_string(out) + " output tokens exceed " + limit);
   }
   return Status::OK();
 }
@@ -176,24 +178,25 @@ Status ValidateContextWindow(const Workload& w) {
 Status ValidateLlm(const Workload& w) {
   const ModelArch& m = w.model;
   if (!IsTransformer(m.family)) {
-    return Bad(std::string("model: task ") + TaskKindName(w.task) +
-               " needs a language model, got a " + ModelFamilyName(m.family) + " model");
+    return Bad("model", std::string("task ") + TaskKindName(w.task) +
+                            " needs a language model, got a " + ModelFamilyName(m.family) +
+                            " model");
   }
   if (m.params <= 0 && (m.layers <= 0 || m.hidden <= 0)) {
-    return Bad(
-        "model: give a preset (--model), a config.json (--model-config) or the "
-        "architecture (--params or --layers/--hidden/--heads/--vocab)");
+    return Bad("model",
+               "give a preset (--model), a config.json (--model-config) or the "
+               "architecture (--params or --layers/--hidden/--heads/--vocab)");
   }
   GPUADVISOR_RETURN_IF_ERROR(ValidateArchitecture(m));
   if (IsTrainingTask(w.task) && w.tokens <= 0) {
-    return Bad("tokens: required for training (e.g. --tokens 2T)");
+    return Bad("tokens", "required for training (e.g. --tokens 2T)");
   }
   if (w.task == TaskKind::kQlora && w.quantization && *w.quantization != Precision::kNf4 &&
       *w.quantization != Precision::kInt4) {
-    return Bad("quantization: qlora keeps the base model in 4-bit (nf4/int4)");
+    return Bad("quantization", "qlora keeps the base model in 4-bit (nf4/int4)");
   }
   if (w.parallelism.zero && (w.task == TaskKind::kServe)) {
-    return Bad("zero: does not apply to serving");
+    return Bad("zero", "does not apply to serving");
   }
   if (w.task == TaskKind::kServe) return ValidateContextWindow(w);
   return Status::OK();
@@ -202,15 +205,15 @@ Status ValidateLlm(const Workload& w) {
 Status ValidateVision(const Workload& w) {
   const ModelArch& m = w.model;
   if (m.fwd_flop_per_image <= 0) {
-    return Bad("model: task " + std::string(TaskKindName(w.task)) +
-               " needs a vision preset (resnet50, vit-b16, unet3d, retinanet, "
-               "stable-diffusion-2, ...) or a custom model (--fwd-gflop-per-sample)");
+    return Bad("model", "task " + std::string(TaskKindName(w.task)) +
+                            " needs a vision preset (resnet50, vit-b16, unet3d, retinanet, "
+                            "stable-diffusion-2, ...) or a custom model (--fwd-gflop-per-sample)");
   }
-  if (w.images <= 0) return Bad("images: required (e.g. --images 1.28M)");
+  if (w.images <= 0) return Bad("images", "required (e.g. --images 1.28M)");
   if (w.precision == Precision::kInt8 && w.engine == Engine::kEager) {
-    return Bad(
-        "engine: int8 vision inference runs in a fused engine (TensorRT); eager PyTorch has no "
-        "int8 convolutions");
+    return Bad("engine",
+               "int8 vision inference runs in a fused engine (TensorRT); eager PyTorch has no "
+               "int8 convolutions");
   }
   return Status::OK();
 }
@@ -220,17 +223,17 @@ Status ValidateOther(const Workload& w) {
     case TaskKind::kHpc:
       if (w.fp64_flop <= 0 && w.fp32_flop <= 0 && w.fp64_flops_needed <= 0 &&
           w.fp32_flops_needed <= 0) {
-        return Bad("fp64-flop: an hpc workload needs --fp64-flop or --fp32-flop (total FLOP)");
+        return Bad("fp64-flop", "an hpc workload needs --fp64-flop or --fp32-flop (total FLOP)");
       }
       return Status::OK();
     case TaskKind::kTranscode:
-      if (w.streams <= 0) return Bad("streams: required for transcode (e.g. --streams 16)");
+      if (w.streams <= 0) return Bad("streams", "required for transcode (e.g. --streams 16)");
       return Status::OK();
     case TaskKind::kRender:
-      if (w.sessions <= 0) return Bad("sessions: required for render (e.g. --sessions 4)");
+      if (w.sessions <= 0) return Bad("sessions", "required for render (e.g. --sessions 4)");
       return Status::OK();
     case TaskKind::kAnalytics:
-      if (w.dataset_gib <= 0) return Bad("dataset-gib: required for analytics");
+      if (w.dataset_gib <= 0) return Bad("dataset-gib", "required for analytics");
       return Status::OK();
     default:
       return Status::OK();
@@ -242,9 +245,9 @@ Status ValidateOther(const Workload& w) {
 Status Validate(const Workload& w) {
   GPUADVISOR_RETURN_IF_ERROR(CheckLimits(w));
   if (w.precision == Precision::kInt8 && w.task != TaskKind::kInferVision) {
-    return Bad(
-        "precision: int8 compute is for vision inference (TensorRT); LLM serving quantizes "
-        "weights with --quantization int8");
+    return Bad("precision",
+               "int8 compute is for vision inference (TensorRT); LLM serving quantizes "
+               "weights with --quantization int8");
   }
   if (IsLlmTask(w.task)) return ValidateLlm(w);
   if (IsVisionTask(w.task)) return ValidateVision(w);

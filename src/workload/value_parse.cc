@@ -11,7 +11,8 @@ namespace {
 
 Status Expected(std::string_view key, std::string_view what, std::string_view value) {
   return Status::InvalidArgument(std::string(key) + ": expected " + std::string(what) + ", got \"" +
-                                 std::string(value) + "\"");
+                                 std::string(value) + "\"")
+      .WithField(key);
 }
 
 // Matches `value` (case-insensitive) against names[i]; returns the index or -1.

@@ -8,6 +8,7 @@
 #include "gpuadvisor/workload.h"
 #include "util/strings.h"
 #include "workload/json_text.h"
+#include "workload/value_parse.h"
 
 namespace gpuadvisor {
 namespace {
@@ -25,6 +26,15 @@ std::string ModelSubkey(std::string_view key) {
   if (key == "config" || key == "hf-config" || key == "hf_config") return "model-config";
   return std::string(key);
 }
+
+// The field an error about `key` names: the key as SetWorkloadField names it ("input-tokens";
+// "model" for a "model:" mapping's "name").
+std::string FieldOf(const std::string& key, bool in_model) {
+  return workload_internal::CanonicalKey(in_model ? ModelSubkey(key) : key);
+}
+
+// The field of errors about the whole document (syntax, not a mapping).
+constexpr std::string_view kDocument = "workload";
 
 // ---- JSON ----
 
@@ -59,15 +69,17 @@ Status ApplyJsonMember(Workload* w, const std::string& key, const nlohmann::json
                        JsonMode mode) {
   if (v.is_null()) return Status::OK();
   if (mode.inline_only && IsFileWorkloadField(in_model ? ModelSubkey(key) : key)) {
-    return ApplyInlineConfig(w, key, v);
+    Status st = ApplyInlineConfig(w, key, v);
+    return st.ok() ? st : st.WithField(FieldOf(key, in_model));
   }
   if (v.is_object()) {
     if (!in_model && key == "model") return ApplyJsonObject(w, v, true, mode);
     if (!in_model && IsFlattenedSection(key)) return ApplyJsonObject(w, v, false, mode);
-    return Status::InvalidArgument(key + ": expected a value, got an object");
+    return Status::InvalidArgument(key + ": expected a value, got an object")
+        .WithField(FieldOf(key, in_model));
   }
   Result<std::string> text = JsonScalarText(v, key);
-  if (!text.ok()) return text.status();
+  if (!text.ok()) return text.status().WithField(FieldOf(key, in_model));
   return SetWorkloadField(w, in_model ? ModelSubkey(key) : key, *text);
 }
 
@@ -107,11 +119,13 @@ Status ApplyYamlMember(Workload* w, const std::string& key, const YAML::Node& v,
     if (!in_model && key == "model") return ApplyYamlMap(w, v, true, origin);
     if (!in_model && IsFlattenedSection(key)) return ApplyYamlMap(w, v, false, origin);
     return Status::InvalidArgument(key + ": expected a value, got a mapping")
-        .WithPrefix(YamlWhere(origin, v.Mark()));
+        .WithPrefix(YamlWhere(origin, v.Mark()))
+        .WithField(FieldOf(key, in_model));
   }
   if (!v.IsScalar()) {
     return Status::InvalidArgument(key + ": expected a value, got a list")
-        .WithPrefix(YamlWhere(origin, v.Mark()));
+        .WithPrefix(YamlWhere(origin, v.Mark()))
+        .WithField(FieldOf(key, in_model));
   }
   Status st = SetWorkloadField(w, in_model ? ModelSubkey(key) : key, v.Scalar());
   return st.ok() ? st : st.WithPrefix(YamlWhere(origin, v.Mark()));
@@ -130,7 +144,8 @@ Status ApplyYamlMap(Workload* w, const YAML::Node& map, bool in_model, std::stri
   }
   for (const auto& kv : map) {
     if (!kv.first.IsScalar()) {
-      return Status::ParseError(YamlWhere(origin, kv.first.Mark()) + ": expected a key");
+      return Status::ParseError(YamlWhere(origin, kv.first.Mark()) + ": expected a key")
+          .WithField(kDocument);
     }
     const std::string key = kv.first.Scalar();
     if (key == "<<") continue;
@@ -142,9 +157,10 @@ Status ApplyYamlMap(Workload* w, const YAML::Node& map, bool in_model, std::stri
 
 Result<Workload> ParseJsonWorkload(std::string_view text, std::string_view origin, JsonMode mode) {
   Result<nlohmann::json> doc = workload_internal::ParseJson(text, origin);
-  if (!doc.ok()) return doc.status();
+  if (!doc.ok()) return doc.status().WithField(kDocument);
   if (!doc->is_object()) {
-    return Status::ParseError(std::string(origin) + ": expected a JSON object of workload keys");
+    return Status::ParseError(std::string(origin) + ": expected a JSON object of workload keys")
+        .WithField(kDocument);
   }
   Workload w;
   Status st = ApplyJsonObject(&w, *doc, false, mode);
@@ -168,16 +184,18 @@ Result<Workload> ParseWorkloadYaml(std::string_view text, std::string_view origi
     doc = YAML::Load(std::string(text));
   } catch (const YAML::Exception& e) {
     return Status::ParseError(YamlWhere(origin, e.mark) + ":" + std::to_string(e.mark.column + 1) +
-                              ": " + e.msg);
+                              ": " + e.msg)
+        .WithField(kDocument);
   }
   if (!doc.IsMap()) {
-    return Status::ParseError(std::string(origin) + ": expected a mapping of workload keys");
+    return Status::ParseError(std::string(origin) + ": expected a mapping of workload keys")
+        .WithField(kDocument);
   }
   Workload w;
   try {
     GPUADVISOR_RETURN_IF_ERROR(ApplyYamlMap(&w, doc, false, origin));
   } catch (const YAML::Exception& e) {
-    return Status::ParseError(YamlWhere(origin, e.mark) + ": " + e.msg);
+    return Status::ParseError(YamlWhere(origin, e.mark) + ": " + e.msg).WithField(kDocument);
   }
   return w;
 }

@@ -64,8 +64,9 @@ class Importer {
   Status RunAll() {
     if (!in_.snapshot_date.empty() && !IsIsoTimestamp(in_.snapshot_date)) {
       return Status::InvalidArgument(
-          "--snapshot-date: expected an ISO 8601 date (2026-12-02), got \"" + in_.snapshot_date +
-          "\"");
+                 "--snapshot-date: expected an ISO 8601 date (2026-12-02), got \"" +
+                 in_.snapshot_date + "\"")
+          .WithField("snapshot-date");
     }
     for (const std::string& p : in_.instance_types) GPUADVISOR_RETURN_IF_ERROR(InstanceTypes(p));
     for (const std::string& p : in_.offerings) GPUADVISOR_RETURN_IF_ERROR(Offerings(p));
