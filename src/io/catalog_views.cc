@@ -72,7 +72,8 @@ ojson InstanceRowJson(const InstanceRow& r, const Freshness& fresh) {
       {"vcpus", t.vcpus},
       {"memory_gib", Gib(static_cast<double>(t.memory_mib))},
       {"network_gbit_s", Opt(t.network_gbit_s)},
-      {"network_gbps", Opt(t.network_gbit_s)},  // the same Gbit/s, the name CLI-CONTRACT.md uses
+      {"network_gbps", Opt(t.network_gbit_s)},  // the same Gbit/s, the name the v1 JSON contract
+                                                // uses (doc/formats.md)
       {"efa", t.efa},
       {"max_efa_interfaces", t.max_efa_interfaces},
       {"local_nvme_gb", Opt(LocalNvmeGb(t))},
@@ -150,7 +151,8 @@ Table InstancesTable(const std::vector<InstanceRow>& rows) {
 
 ojson GpuSpecJson(const GpuSpec& g) {
   // The catalog file's own record (catalog/catalog_schema.h), so the two cannot differ, plus
-  // `memory_bw_gbps`: the name CLI-CONTRACT.md requires, the same GB/s as `memory_bw_gbyte_s`.
+  // `memory_bw_gbps`: the name the v1 JSON contract requires (doc/formats.md), the same GB/s as
+  // `memory_bw_gbyte_s`.
   const ojson spec = GpuSpecToJson(g);
   ojson out = ojson::object();
   for (auto it = spec.begin(); it != spec.end(); ++it) {

@@ -52,7 +52,8 @@ Result<Freshness> MakeFreshness(const std::string& max_price_age) {
   Result<int64_t> age = ParseInt(max_price_age, "--max-price-age");
   if (!age.ok()) return age.status();
   if (*age < 0 || *age > 1000000) {
-    return Status::InvalidArgument("--max-price-age: expected a non-negative number of days");
+    return Status::InvalidArgument("--max-price-age: expected a non-negative number of days")
+        .WithField("max-price-age");
   }
   fresh.max_price_age_days = static_cast<int>(*age);
   fresh.today = TodayUtc();

@@ -193,7 +193,7 @@ done
 "$BIN" instances --help | grep -q 'Examples' && ok || bad "help examples"
 
 # Units in names (issue 18): the Gbit/s and GB/s figures under their unit names, and the names
-# CLI-CONTRACT.md requires (network_gbps, memory_bw_gbps) with the same values.
+# The v1 JSON contract (doc/formats.md) requires (network_gbps, memory_bw_gbps) with the same values.
 expect_json "network gbit_s" 'all(r["network_gbit_s"]==r["network_gbps"] for r in d) and any(r["network_gbit_s"]==3200 for r in d)' instances --gpu H100 --json
 expect_json "show units" 'd["network"]["peak_gbit_s"]==3200 and "peak_gbps" not in d["network"] and d["gpu_spec"]["memory_bw_gbyte_s"]==d["gpu_spec"]["memory_bw_gbps"]==3350 and d["gpu_spec"]["nvlink_gbyte_s"]==900' show p5.48xlarge --json
 expect_json "gpus units" 'all(g["memory_bw_gbyte_s"]==g["memory_bw_gbps"] for g in d) and "aws_names" in d[0]' gpus --json

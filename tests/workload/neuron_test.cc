@@ -93,7 +93,7 @@ TEST(NeuronTopologyTest, BareCountAssumesTheLargestInstance) {
   EXPECT_EQ(t.nodes, 32);
   EXPECT_TRUE(t.node_assumed);
   EXPECT_TRUE(t.network_assumed);
-  EXPECT_DOUBLE_EQ(t.node_network_gbit_s, 800);                          // trn1.32xlarge EFA
+  EXPECT_DOUBLE_EQ(t.node_network_gbit_s, 800);                        // trn1.32xlarge EFA
   EXPECT_EQ(MakeTopology(Gpus("Inferentia2", 24)).gpus_per_node, 12);  // inf2.48xlarge
   EXPECT_DOUBLE_EQ(MakeTopology(Gpus("Trainium2", 64)).node_network_gbit_s, 3200);
   EXPECT_EQ(MakeTopology(Gpus("H100", 64)).gpus_per_node, 8);  // GPUs unchanged
