@@ -157,7 +157,8 @@ Result<LaunchArgs> BuildRequest(const LaunchOptions& o, const OptionValues& v,
   } else if (!v.Text("type").empty()) {
     a = MakeLaunchRequest(v, nullptr, "");
   } else {
-    a->format = *ParseLaunchFormat(v.Text("format"));  // v.Check() held it to the table's choices
+    // v.Check() held it to the table's choices.
+    a->format = ParseLaunchFormat(v.Text("format")).value_or(LaunchFormat::kAwsCli);
     GPUADVISOR_RETURN_IF_ERROR(FromWorkload(o, v, catalog, &a->request));
     GPUADVISOR_RETURN_IF_ERROR(ApplyLaunchOptions(v, &a->request));
   }

@@ -17,7 +17,7 @@ template <typename T>
 Status AssignNumber(const OptionValues& v, std::string_view name, T* out) {
   Result<std::optional<double>> n = v.Number(name);
   if (!n.ok()) return n.status();
-  if (*n) *out = static_cast<T>(**n);
+  if (const std::optional<double> value = *n) *out = static_cast<T>(*value);
   return Status::OK();
 }
 

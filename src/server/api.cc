@@ -409,6 +409,7 @@ bool PrometheusAllowed(const std::string& url) {
 // Idle report of a Prometheus server's DCGM metrics (prometheus_source.h).
 ApiResponse IdleFromPrometheus(const ApiContext& ctx, const IdleQuery& q,
                                const std::vector<InventoryEntry>& inventory) {
+  if (!q.setup.prometheus) return ErrorResponse(Status::InvalidArgument("prometheus: required"));
   const PrometheusOptions& prom = *q.setup.prometheus;
   if (!PrometheusAllowed(prom.url)) {
     return ErrorResponse(403, "forbidden",
