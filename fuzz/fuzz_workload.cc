@@ -16,6 +16,7 @@
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/workload.h"
+#include "workload/estimate_json.h"
 
 namespace {
 

@@ -11,7 +11,6 @@
 #ifndef GPUADVISOR_ESTIMATE_H_
 #define GPUADVISOR_ESTIMATE_H_
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -179,10 +178,6 @@ inline bool PrecisionApplies(TaskKind t) {
 Result<Estimate> EstimateWorkload(const Workload& w, const Hardware& hw,
                                   const ParallelismRequest& request = {},
                                   EstimateMode mode = EstimateMode::kDetailed);
-
-// The contract's `estimate` JSON object (doc/formats.md, "estimate"); non-applicable fields are
-// null.
-nlohmann::ordered_json EstimateToJson(const Estimate& e);
 
 }  // namespace gpuadvisor
 

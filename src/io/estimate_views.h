@@ -1,5 +1,5 @@
 // Human views of an Estimate: a two-column table (quantity with its unit, value) for the table,
-// CSV and Markdown formats. The JSON object is EstimateToJson() (gpuadvisor/estimate.h).
+// CSV and Markdown formats. The JSON object is EstimateToJson() (workload/estimate_json.h).
 #ifndef GPUADVISOR_IO_ESTIMATE_VIEWS_H_
 #define GPUADVISOR_IO_ESTIMATE_VIEWS_H_
 
@@ -7,6 +7,7 @@
 
 #include "gpuadvisor/estimate.h"
 #include "io/table.h"
+#include "workload/estimate_json.h"
 
 namespace gpuadvisor {
 

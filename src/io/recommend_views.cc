@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "util/strings.h"
+#include "workload/estimate_json.h"
 
 namespace gpuadvisor {
 namespace {

@@ -8,6 +8,7 @@
 #include "util/files.h"
 #include "util/numbers.h"
 #include "util/strings.h"
+#include "workload/estimate_json.h"
 
 namespace gpuadvisor {
 namespace {

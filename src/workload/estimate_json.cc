@@ -1,5 +1,7 @@
 // The contract's `estimate` JSON object (doc/formats.md, "estimate"). Unknown / non-applicable =
 // null.
+#include "workload/estimate_json.h"
+
 #include <nlohmann/json.hpp>
 
 #include "gpuadvisor/estimate.h"

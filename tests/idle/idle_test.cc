@@ -5,7 +5,7 @@
 
 #include <map>
 
-#include "idle/fleet.h"
+#include "testutil/fleet.h"
 
 namespace gpuadvisor {
 namespace {

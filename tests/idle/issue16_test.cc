@@ -7,8 +7,8 @@
 #include <string>
 
 #include "gpuadvisor/idle.h"
-#include "idle/fleet.h"
 #include "io/idle_views.h"
+#include "testutil/fleet.h"
 #include "util/files.h"
 
 namespace gpuadvisor {

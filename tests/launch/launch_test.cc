@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <string>
 
-#include "workload/test_hardware.h"
+#include "testutil/test_hardware.h"
 
 namespace gpuadvisor {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "gpuadvisor/cost.h"
-#include "workload/test_hardware.h"
+#include "testutil/test_hardware.h"
 
 namespace gpuadvisor {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "gpuadvisor/recommend.h"
-#include "workload/test_hardware.h"
+#include "testutil/test_hardware.h"
 
 namespace gpuadvisor {
 namespace {

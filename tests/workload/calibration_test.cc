@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "gpuadvisor/estimate.h"
+#include "testutil/test_hardware.h"
 #include "workload/llm_formulas.h"
-#include "workload/test_hardware.h"
 
 #ifndef GPUADVISOR_WORKLOAD_FIXTURES
 #define GPUADVISOR_WORKLOAD_FIXTURES "tests/workload/fixtures"

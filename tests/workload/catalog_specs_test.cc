@@ -6,7 +6,7 @@
 
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/query.h"
-#include "workload/test_hardware.h"
+#include "testutil/test_hardware.h"
 
 namespace gpuadvisor {
 namespace {

@@ -5,7 +5,8 @@
 #include <string>
 
 #include "gpuadvisor/estimate.h"
-#include "workload/test_hardware.h"
+#include "testutil/test_hardware.h"
+#include "workload/estimate_json.h"
 
 namespace gpuadvisor {
 namespace {

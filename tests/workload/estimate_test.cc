@@ -3,7 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "workload/test_hardware.h"
+#include "testutil/test_hardware.h"
+#include "workload/estimate_json.h"
 
 namespace gpuadvisor {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "gpuadvisor/estimate.h"
-#include "workload/test_hardware.h"
+#include "testutil/test_hardware.h"
 
 namespace gpuadvisor {
 namespace {

@@ -11,8 +11,8 @@
 
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/workload.h"
+#include "testutil/test_hardware.h"
 #include "workload/llm_formulas.h"
-#include "workload/test_hardware.h"
 
 #ifndef GPUADVISOR_HF_FIXTURES
 #define GPUADVISOR_HF_FIXTURES "tests/workload/fixtures/hf"

@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "gpuadvisor/estimate.h"
+#include "testutil/test_hardware.h"
 #include "workload/llm_formulas.h"
-#include "workload/test_hardware.h"
 #include "workload/train_model.h"
 
 namespace gpuadvisor {

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "gpuadvisor/estimate.h"
+#include "testutil/test_hardware.h"
 #include "workload/device.h"
-#include "workload/test_hardware.h"
 
 namespace gpuadvisor {
 namespace {

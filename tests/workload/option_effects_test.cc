@@ -12,7 +12,8 @@
 #include <vector>
 
 #include "gpuadvisor/estimate.h"
-#include "workload/test_hardware.h"
+#include "testutil/test_hardware.h"
+#include "workload/estimate_json.h"
 
 namespace gpuadvisor {
 namespace {

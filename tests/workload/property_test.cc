@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "gpuadvisor/estimate.h"
-#include "workload/test_hardware.h"
+#include "testutil/test_hardware.h"
 
 namespace gpuadvisor {
 namespace {

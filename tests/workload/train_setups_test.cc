@@ -7,9 +7,9 @@
 #include <string>
 
 #include "gpuadvisor/estimate.h"
+#include "testutil/test_hardware.h"
 #include "workload/device.h"
 #include "workload/llm_formulas.h"
-#include "workload/test_hardware.h"
 #include "workload/train_model.h"
 
 namespace gpuadvisor {

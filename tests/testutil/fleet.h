@@ -5,8 +5,8 @@
 //   half          1x L4, 0 % from 00:00 to 12:00 each day, 70 % after
 //   one-of-eight  8x H100, GPU 0 at 90 %, GPUs 1-7 at 0 %
 //   dips          1x T4, 60 % with a 2-minute dip to 0 % at the top of every hour
-#ifndef GPUADVISOR_TESTS_IDLE_FLEET_H_
-#define GPUADVISOR_TESTS_IDLE_FLEET_H_
+#ifndef GPUADVISOR_TESTS_TESTUTIL_FLEET_H_
+#define GPUADVISOR_TESTS_TESTUTIL_FLEET_H_
 
 #include <cstdio>
 #include <string>
@@ -78,4 +78,4 @@ inline std::string FleetCsv(const std::string& only = "", bool units = true) {
 
 }  // namespace gpuadvisor::testing
 
-#endif  // GPUADVISOR_TESTS_IDLE_FLEET_H_
+#endif  // GPUADVISOR_TESTS_TESTUTIL_FLEET_H_

@@ -1,4 +1,4 @@
-#include "workload/test_hardware.h"
+#include "testutil/test_hardware.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // GPU specs and instance types for workload tests, with the vendors' datasheet figures (dense
 // tensor throughput) and the memory AWS reports, as the catalog's GPU source has them, so the
 // tests do not depend on the embedded catalog.
-#ifndef GPUADVISOR_TESTS_WORKLOAD_TEST_HARDWARE_H_
-#define GPUADVISOR_TESTS_WORKLOAD_TEST_HARDWARE_H_
+#ifndef GPUADVISOR_TESTS_TESTUTIL_TEST_HARDWARE_H_
+#define GPUADVISOR_TESTS_TESTUTIL_TEST_HARDWARE_H_
 
 #include <initializer_list>
 #include <string_view>
@@ -36,4 +36,4 @@ inline Hardware Gpus(std::string_view model, int count) {
 
 }  // namespace gpuadvisor::testing
 
-#endif  // GPUADVISOR_TESTS_WORKLOAD_TEST_HARDWARE_H_
+#endif  // GPUADVISOR_TESTS_TESTUTIL_TEST_HARDWARE_H_
