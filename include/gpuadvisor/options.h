@@ -58,7 +58,8 @@ struct CommandSpec {
   const OptionSpec* Find(std::string_view key) const;
 };
 
-// The commands that take options through more than one front end, in a stable order.
+// Every command's table, in a stable order: the shared commands first, then the CLI-only ones
+// (simulate, watch, serve), whose options all have front_ends = kCli.
 const std::vector<CommandSpec>& CommandSpecs();
 // NotFound for a command without a table.
 Result<const CommandSpec*> FindCommandSpec(std::string_view command);

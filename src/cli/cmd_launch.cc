@@ -110,11 +110,15 @@ Status FromWorkload(const LaunchOptions& o, const OptionValues& v, const Catalog
     req.purchase = {*p};
   }
   if (!o.deadline.empty()) {
-    double seconds = 0;
-    GPUADVISOR_RETURN_IF_ERROR(ParseOptDuration(o.deadline, "--deadline", &seconds));
-    req.deadline_hours = seconds / 3600;
+    Result<double> seconds = ParseDurationSeconds(o.deadline, "--deadline");
+    if (!seconds.ok()) return seconds.status();
+    req.deadline_hours = *seconds / 3600;
   }
-  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.budget, "--budget", &req.budget_usd));
+  if (!o.budget.empty()) {
+    Result<double> budget = ParseSiNumber(o.budget, "--budget");
+    if (!budget.ok()) return budget.status();
+    req.budget_usd = *budget;
+  }
   if (!o.max_instances.empty()) {
     GPUADVISOR_RETURN_IF_ERROR(ParseCount(o.max_instances, "--max-instances", &req.max_instances));
   }
@@ -165,8 +169,9 @@ Result<LaunchArgs> BuildRequest(const LaunchOptions& o, const OptionValues& v,
   if (!a.ok()) return a.status();
   const auto ds = o.workload.values.find("dataset-gib");
   if (ds != o.workload.values.end() && !ds->second.empty()) {
-    GPUADVISOR_RETURN_IF_ERROR(
-        ParseOptNumber(ds->second, "--dataset-gib", &a->request.dataset_gib));
+    Result<double> gib = ParseSiNumber(ds->second, "--dataset-gib");
+    if (!gib.ok()) return gib.status();
+    a->request.dataset_gib = *gib;
   }
   return a;
 }

@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <thread>
 
 #include "cli/common.h"
@@ -16,14 +17,9 @@
 namespace gpuadvisor::cli {
 namespace {
 
+// The flags, their ranges and defaults are in the "serve" option table (options.cc).
 struct ServeCliOptions {
-  server::ServeOptions serve;
-  std::string catalog_path;
-  std::string max_price_age = "90";
-  std::string max_body = "1M";
-  std::string timeout = "5";
-  std::string header_timeout = "10";
-  std::string cache_bytes = "64M";
+  TableOptions table;
 };
 
 // --catalog FILE is re-read on every reload; the embedded catalog is parsed once.
@@ -36,40 +32,43 @@ server::CatalogHolder::Loader MakeLoader(const std::string& path) {
   };
 }
 
-Status ParseLimits(const ServeCliOptions& o, server::ServeOptions* s) {
-  Result<int64_t> age = ParseInt(o.max_price_age, "--max-price-age");
-  if (!age.ok()) return age.status();
-  if (*age < 0 || *age > 100000) {
-    return Status::InvalidArgument("--max-price-age: expected 0 to 100000 days");
+// --timeout 5 has always meant seconds (a table duration's plain number is hours).
+Status PlainSeconds(OptionValues* v, std::string_view name) {
+  const std::string text = v->Text(name);
+  if (!v->Given(name) || text.empty() ||
+      text.find_first_not_of("0123456789.") != std::string::npos) {
+    return Status::OK();
   }
-  s->max_price_age_days = static_cast<int>(*age);
-  Result<double> body = ParseSiNumber(o.max_body, "--max-body");
-  if (!body.ok()) return body.status();
-  if (*body < 1024 || *body > 1e9) {
-    return Status::InvalidArgument("--max-body: expected 1k to 1G bytes, got \"" + o.max_body +
-                                   "\"");
+  return v->Set(name, text + "s", kCli);
+}
+
+// The table checked every value and its range; what is left is the ServeOptions fields.
+Status ParseLimits(OptionValues* v, server::ServeOptions* s, std::string* catalog_path) {
+  GPUADVISOR_RETURN_IF_ERROR(PlainSeconds(v, "timeout"));
+  GPUADVISOR_RETURN_IF_ERROR(PlainSeconds(v, "header-timeout"));
+  GPUADVISOR_RETURN_IF_ERROR(v->Check());
+  std::map<std::string_view, double> n;
+  for (std::string_view name : {"port", "threads", "max-connections", "max-price-age", "max-body",
+                                "timeout", "header-timeout", "cache", "cache-bytes"}) {
+    Result<std::optional<double>> x = v->Number(name);
+    if (!x.ok()) return x.status();
+    n[name] = x->value_or(0);  // every one has a default
   }
-  s->max_body_bytes = static_cast<size_t>(*body);
-  Result<double> t = ParseDurationSeconds(
-      o.timeout.find_first_not_of("0123456789.") == std::string::npos ? o.timeout + "s" : o.timeout,
-      "--timeout");
-  if (!t.ok()) return t.status();
-  if (*t < 1 || *t > 3600) return Status::InvalidArgument("--timeout: expected 1s to 1h");
-  s->read_timeout_s = s->write_timeout_s = s->keep_alive_timeout_s = static_cast<int>(*t);
-  const std::string& ht = o.header_timeout;
-  Result<double> head = ParseDurationSeconds(
-      ht.find_first_not_of("0123456789.") == std::string::npos ? ht + "s" : ht, "--header-timeout");
-  if (!head.ok()) return head.status();
-  if (*head < 1 || *head > 3600)
-    return Status::InvalidArgument("--header-timeout: expected 1s to 1h");
-  s->header_timeout_s = static_cast<int>(*head);
-  Result<double> cache = ParseSiNumber(o.cache_bytes, "--cache-bytes");
-  if (!cache.ok()) return cache.status();
-  if (*cache < 0 || *cache > 64e9) {
-    return Status::InvalidArgument("--cache-bytes: expected 0 to 64G bytes, got \"" +
-                                   o.cache_bytes + "\"");
-  }
-  s->cache_bytes = static_cast<size_t>(*cache);
+  s->host = v->Text("host");
+  s->port = static_cast<int>(n["port"]);
+  s->threads = static_cast<int>(n["threads"]);
+  s->max_connections = static_cast<int>(n["max-connections"]);
+  s->max_price_age_days = static_cast<int>(n["max-price-age"]);
+  s->max_body_bytes = static_cast<size_t>(n["max-body"]);
+  s->read_timeout_s = s->write_timeout_s = s->keep_alive_timeout_s = static_cast<int>(n["timeout"]);
+  s->header_timeout_s = static_cast<int>(n["header-timeout"]);
+  s->cache_entries = static_cast<size_t>(n["cache"]);
+  s->cache_bytes = static_cast<size_t>(n["cache-bytes"]);
+  Result<std::vector<std::string>> hosts = v->List("allow-host");
+  if (!hosts.ok()) return hosts.status();
+  s->allow_hosts = *hosts;
+  s->cors_origin = v->Text("cors");
+  *catalog_path = v->Text("catalog");
   return Status::OK();
 }
 
@@ -94,12 +93,15 @@ void SignalLoop(sigset_t set, server::HttpServer* http, server::CatalogHolder* h
 }
 
 int Run(const ServeCliOptions& o) {
-  server::ServeOptions s = o.serve;
-  Status limits = ParseLimits(o, &s);
+  Result<OptionValues> values = o.table.Values();
+  if (!values.ok()) return Fail(values.status());
+  server::ServeOptions s;
+  std::string catalog_path;
+  Status limits = ParseLimits(&*values, &s, &catalog_path);
   if (!limits.ok()) return Fail(limits);
   Result<server::ServeOptions> checked = server::CheckServeOptions(s);
   if (!checked.ok()) return Fail(checked.status());
-  server::CatalogHolder::Loader loader = MakeLoader(o.catalog_path);
+  server::CatalogHolder::Loader loader = MakeLoader(catalog_path);
   Result<std::shared_ptr<const Catalog>> catalog = loader();
   if (!catalog.ok()) return Fail(catalog.status());
   server::CatalogHolder holder(*catalog, loader);
@@ -135,34 +137,7 @@ int Run(const ServeCliOptions& o) {
 
 void SetupServe(CLI::App* app, int* exit_code) {
   auto o = std::make_shared<ServeCliOptions>();
-  app->add_option("--host", o->serve.host,
-                  "Address to bind (default 127.0.0.1: this machine only)");
-  app->add_option("--port", o->serve.port, "TCP port (default 8080; 0 = any free port)");
-  app->add_option("--threads", o->serve.threads,
-                  "Worker threads answering complete requests (default 16); idle and slow "
-                  "connections hold none");
-  app->add_option("--max-connections", o->serve.max_connections,
-                  "Open connections at once, idle ones included (default 1024); more get 503");
-  app->add_option("--catalog", o->catalog_path,
-                  "Catalog file (default: the embedded catalog); re-read on reload");
-  app->add_option("--max-price-age", o->max_price_age,
-                  "Flag prices older than this many days as stale (default 90)");
-  app->add_option("--max-body", o->max_body, "Largest request body, bytes (default 1M)");
-  app->add_option("--timeout", o->timeout,
-                  "Read, write and keep-alive timeout (default 5s; idle clients are cut off)");
-  app->add_option("--header-timeout", o->header_timeout,
-                  "A request's head must arrive whole within this, however slowly (default 10s)");
-  app->add_option("--cache", o->serve.cache_entries,
-                  "Answers of estimate/recommend/pricing kept for identical requests (default "
-                  "256; 0 = off)");
-  app->add_option("--cache-bytes", o->cache_bytes,
-                  "Bytes of those answers kept, least recently used dropped first (default 64M)");
-  app->add_option("--allow-host", o->serve.allow_hosts,
-                  "Answer requests whose Host header names this (repeatable). Bound to loopback, "
-                  "only localhost, 127.0.0.1 and [::1] are answered otherwise (DNS rebinding); "
-                  "bound elsewhere, any Host is answered unless this is given ('*' = any)");
-  app->add_option("--cors", o->serve.cors_origin,
-                  "Allow cross-origin requests from this origin (default: none)");
+  o->table.Add(app, "serve");
   app->footer(
       R"(Endpoints: GET /healthz, /v1/instances, /v1/instances/{type}, /v1/gpus, /v1/catalog,
 /v1/regions, /v1/models, /v1/openapi.json; POST /v1/estimate, /v1/recommend, /v1/pricing,

@@ -18,13 +18,14 @@
 namespace gpuadvisor::cli {
 namespace {
 
+// The flags, their ranges and defaults are in the "watch" option table (options.cc).
 struct WatchCliOptions {
-  std::string interval = "60s", idle_minutes = "30", threshold = "5", grace = "10m";
-  std::string action = "stop", keep_alive = "/etc/gpuadvisor/keep-alive", log;
-  std::string imds, aws_endpoint, region, smi = "nvidia-smi";
-  std::string max_samples = "0", sample_timeout = "20s", wedged_after = "5";
-  std::string on_wedged = "keep-alive";
-  bool execute = false;
+  TableOptions table;
+};
+
+// The text options the loop and the action use, read once from the table.
+struct WatchTexts {
+  std::string keep_alive, log, imds, aws_endpoint, region, smi;
 };
 
 // What the loop needs besides the decision logic's options.
@@ -40,39 +41,34 @@ double UptimeSeconds() {
   return up;
 }
 
-// Every numeric flag has a range (doc/cost-control.md); outside it is exit 2 naming the flag.
-Status ParseWatchFlags(const WatchCliOptions& o, WatchOptions* w, WatchLoop* loop) {
-  double idle_min = 30, wedged_after = 5;
-  GPUADVISOR_RETURN_IF_ERROR(
-      ParseOptDuration(o.interval, "--interval", 0.01, 86400, "0.01s to 1d", &loop->interval_s));
-  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.idle_minutes, "--idle-minutes", 0, 43200,
-                                            "0 to 43200 (30 days)", &idle_min));
-  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.threshold, "--idle-threshold", 0, 100,
-                                            "a percentage, 0 to 100", &w->idle_threshold_pct));
-  GPUADVISOR_RETURN_IF_ERROR(
-      ParseOptDuration(o.grace, "--boot-grace", 0, 365 * 86400.0, "0 to 365d", &w->boot_grace_s));
-  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.max_samples, "--max-samples", 0, 1e9,
-                                            "a whole number, 0 to 1e9", &loop->max_samples));
-  GPUADVISOR_RETURN_IF_ERROR(ParseOptDuration(o.sample_timeout, "--sample-timeout", 0.01, 3600,
-                                              "0.01s to 1h", &loop->sample_timeout_s));
-  GPUADVISOR_RETURN_IF_ERROR(ParseOptNumber(o.wedged_after, "--wedged-after", 1, 10000,
-                                            "a whole number, 1 to 10000", &wedged_after));
-  if (loop->max_samples != std::floor(loop->max_samples)) {
-    return Status::InvalidArgument("--max-samples: expected a whole number, 0 to 1e9");
+// Every numeric flag has a range (the table; doc/cost-control.md); outside it is exit 2 naming
+// the flag.
+Status ParseWatchFlags(const OptionValues& v, WatchOptions* w, WatchLoop* loop, WatchTexts* t) {
+  GPUADVISOR_RETURN_IF_ERROR(v.Check());
+  double idle_min = 0, wedged_after = 0;
+  const std::pair<const char*, double*> kNumbers[] = {{"interval", &loop->interval_s},
+                                                      {"idle-minutes", &idle_min},
+                                                      {"idle-threshold", &w->idle_threshold_pct},
+                                                      {"boot-grace", &w->boot_grace_s},
+                                                      {"max-samples", &loop->max_samples},
+                                                      {"sample-timeout", &loop->sample_timeout_s},
+                                                      {"wedged-after", &wedged_after}};
+  for (const auto& [name, out] : kNumbers) {
+    Result<std::optional<double>> n = v.Number(name);
+    if (!n.ok()) return n.status();
+    *out = n->value_or(0);  // every one has a default
   }
-  if (wedged_after != std::floor(wedged_after)) {
-    return Status::InvalidArgument("--wedged-after: expected a whole number, 1 to 10000");
-  }
-  if (o.on_wedged != "keep-alive" && o.on_wedged != "stop") {
-    return Status::InvalidArgument("--on-wedged: expected keep-alive or stop, got \"" +
-                                   o.on_wedged + "\"");
-  }
-  GPUADVISOR_RETURN_IF_ERROR(CheckWatchAction(o.action));
+  const std::string action = v.Text("action");
+  Status st = CheckWatchAction(action);
+  if (!st.ok()) return st.WithField("action");
   w->idle_s = idle_min * 60;
   w->wedged_after = static_cast<int>(wedged_after);
-  w->on_wedged = o.on_wedged == "stop" ? WedgedPolicy::kStop : WedgedPolicy::kKeepAlive;
-  w->action = o.action;
-  w->dry_run = !o.execute;
+  w->on_wedged =
+      ToLower(v.Text("on-wedged")) == "stop" ? WedgedPolicy::kStop : WedgedPolicy::kKeepAlive;
+  w->action = action;
+  w->dry_run = !v.Bool("execute");
+  *t = {v.Text("keep-alive-file"),  v.Text("log"),    v.Text("imds-endpoint"),
+        v.Text("aws-endpoint-url"), v.Text("region"), v.Text("nvidia-smi")};
   return Status::OK();
 }
 
@@ -102,7 +98,7 @@ class WatchLog {
 };
 
 // One reading of every GPU's utilisation; empty with `*why` set when there is none.
-std::vector<double> SampleGpus(const WatchCliOptions& o, const WatchLoop& loop, std::string* why) {
+std::vector<double> SampleGpus(const WatchTexts& o, const WatchLoop& loop, std::string* why) {
   Result<std::string> out = RunCapture(
       o.smi + " --query-gpu=utilization.gpu --format=csv,noheader,nounits", loop.sample_timeout_s);
   if (!out.ok()) {
@@ -134,7 +130,7 @@ void LogWedged(const WatchState& state, const WatchOptions& w, int failed_before
 }
 
 // Runs (or, dry, logs) the action; the exit code of `watch`.
-int Act(const WatchCliOptions& o, const WatchOptions& w, const WatchLog& log) {
+int Act(const WatchTexts& o, const WatchOptions& w, const WatchLog& log) {
   std::string imds = o.imds;
   if (imds.empty()) {
     const char* e = std::getenv("GPUADVISOR_IMDS_ENDPOINT");
@@ -171,10 +167,13 @@ int Act(const WatchCliOptions& o, const WatchOptions& w, const WatchLog& log) {
   return kExitOk;
 }
 
-int Run(const WatchCliOptions& o) {
+int Run(const WatchCliOptions& opts) {
+  Result<OptionValues> values = opts.table.Values();
+  if (!values.ok()) return Fail(values.status());
   WatchOptions w;
   WatchLoop loop;
-  Status st = ParseWatchFlags(o, &w, &loop);
+  WatchTexts o;
+  Status st = ParseWatchFlags(*values, &w, &loop, &o);
   if (!st.ok()) return Fail(st);
   FILE* logf = o.log.empty() ? nullptr : std::fopen(o.log.c_str(), "ae");
   if (!o.log.empty() && logf == nullptr) {
@@ -223,32 +222,7 @@ int Run(const WatchCliOptions& o) {
 
 void SetupWatch(CLI::App* app, int* exit_code) {
   auto o = std::make_shared<WatchCliOptions>();
-  app->add_option("--interval", o->interval, "Sampling interval (default 60s, 0.01s to 1d)");
-  app->add_option("--idle-minutes", o->idle_minutes,
-                  "Act after this many minutes of idleness (default 30, 0 to 43200)");
-  app->add_option("--idle-threshold", o->threshold,
-                  "Every GPU at or under this utilisation % is idle (default 5, 0 to 100)");
-  app->add_option("--boot-grace", o->grace,
-                  "No action this soon after boot (default 10m, 0 to 365d)");
-  app->add_option("--action", o->action,
-                  "stop (default), hibernate, terminate, or command:SHELL-COMMAND");
-  app->add_flag("--execute", o->execute, "Really act (default: dry run, log only)");
-  app->add_option("--keep-alive-file", o->keep_alive,
-                  "While this file exists nothing happens (default /etc/gpuadvisor/keep-alive)");
-  app->add_option("--log", o->log, "Also append the decision log to this file");
-  app->add_option("--imds-endpoint", o->imds,
-                  "Instance metadata endpoint (default http://169.254.169.254, env "
-                  "GPUADVISOR_IMDS_ENDPOINT)");
-  app->add_option("--aws-endpoint-url", o->aws_endpoint, "Passed to aws --endpoint-url");
-  app->add_option("--region", o->region, "Passed to aws --region");
-  app->add_option("--nvidia-smi", o->smi, "nvidia-smi command (default: nvidia-smi on PATH)");
-  app->add_option("--max-samples", o->max_samples, "Stop after N samples (0: run forever)");
-  app->add_option("--sample-timeout", o->sample_timeout,
-                  "Kill nvidia-smi after this long and log no-data (default 20s, at most 1h)");
-  app->add_option("--wedged-after", o->wedged_after,
-                  "Failed samples in a row that mean a wedged driver (default 5, 1-10000)");
-  app->add_option("--on-wedged", o->on_wedged,
-                  "keep-alive (default: never stop while the GPUs cannot be read) or stop");
+  o->table.Add(app, "watch");
   app->footer(
       R"(One log line per sample on stderr (and --log). The instance id comes from IMDSv2; stop,
 hibernate and terminate run `aws ec2 stop-instances|terminate-instances`, so the instance role

@@ -84,18 +84,6 @@ class TableOptions {
   std::deque<Slot> slots_;  // CLI11 writes into them: their addresses must not move
 };
 
-// Optional numeric flag held as text, parsed with our own messages. Empty text leaves *out as is.
-Status ParseOptNumber(const std::string& text, const char* flag, std::optional<double>* out);
-Status ParseOptNumber(const std::string& text, const char* flag, double* out);
-// The same for a duration ("90m", "36h", "14d"; a plain number is hours), in seconds.
-Status ParseOptDuration(const std::string& text, const char* flag, double* out_seconds);
-// The same within [lo, hi] (seconds for durations): outside it is InvalidArgument naming the flag
-// and `range`, the bounds as the user types them and --help documents them ("0s to 1d").
-Status ParseOptNumber(const std::string& text, const char* flag, double lo, double hi,
-                      const char* range, double* out);
-Status ParseOptDuration(const std::string& text, const char* flag, double lo_s, double hi_s,
-                        const char* range, double* out_seconds);
-
 // A subcommand: registers its options and sets `*exit_code` when it runs.
 struct Command {
   const char* name;

@@ -38,16 +38,20 @@ refuse "pricing overflow" "spot: the usage prices beyond \$1e15" "${P[@]}" --int
 S=(simulate --instance g5.xlarge)
 refuse "simulate peak" "--diurnal: expected PEAK 0 to 1e9 req/s" "${S[@]}" --capacity-rps 10 --diurnal 1e300
 refuse "simulate trough" "--diurnal: expected TROUGH 0 to 1e9 req/s" "${S[@]}" --capacity-rps 10 --diurnal 10,1e300
-refuse "simulate capacity" "--capacity-rps: expected over 0, up to 1e9 req/s" "${S[@]}" --capacity-rps 1e300 --diurnal 10
+refuse "simulate capacity" "--capacity-rps: expected a number from 0 to 1e+09, got \"1e300\"" "${S[@]}" --capacity-rps 1e300 --diurnal 10
+refuse "simulate zero capacity" "--capacity-rps: expected over 0, up to 1e9 req/s" "${S[@]}" --capacity-rps 0 --diurnal 10
 refuse "simulate tiny capacity" "--capacity-rps: the trace's peak of 10 req/s needs over 100000 instances" "${S[@]}" --capacity-rps 1e-300 --diurnal 10 --days 1
-refuse "simulate days" "--days: expected 0 to 366" "${S[@]}" --capacity-rps 10 --diurnal 10 --days 1e300
-refuse "simulate step" "--step: expected 1s to 1d" "${S[@]}" --capacity-rps 10 --diurnal 10 --step 1e300s
-refuse "simulate target" "--target-utilization: expected a fraction, 0.01 to 1" "${S[@]}" --capacity-rps 10 --diurnal 10 --target-utilization 1e300
-refuse "simulate boot" "--boot-time: expected 0 to 1d" "${S[@]}" --capacity-rps 10 --diurnal 10 --boot-time 1e300s
-refuse "simulate cooldown" "--scale-in-cooldown: expected 0 to 7d" "${S[@]}" --capacity-rps 10 --diurnal 10 --scale-in-cooldown 1e300
-refuse "simulate spot" "--spot-share: expected a fraction, 0 to 1" "${S[@]}" --capacity-rps 10 --diurnal 10 --spot-share 1e300
-refuse "simulate slo" "--max-missed: expected a percentage, 0 to 100" "${S[@]}" --capacity-rps 10 --diurnal 10 --max-missed 1e300
-refuse "simulate max" "--max-instances: expected 0 to 100000" "${S[@]}" --capacity-rps 10 --diurnal 10 --max-instances 1000000000000
+refuse "simulate days" "--days: expected a number from 0 to 366" "${S[@]}" --capacity-rps 10 --diurnal 10 --days 1e300
+refuse "simulate step" "--step: expected a duration from 1s to 1d" "${S[@]}" --capacity-rps 10 --diurnal 10 --step 1e300s
+refuse "simulate target" "--target-utilization: expected a number from 0.01 to 1" "${S[@]}" --capacity-rps 10 --diurnal 10 --target-utilization 1e300
+refuse "simulate boot" "--boot-time: expected a duration from 0s to 1d" "${S[@]}" --capacity-rps 10 --diurnal 10 --boot-time 1e300s
+refuse "simulate cooldown" "--scale-in-cooldown: expected a duration from 0s to 7d" "${S[@]}" --capacity-rps 10 --diurnal 10 --scale-in-cooldown 1e300
+refuse "simulate spot" "--spot-share: expected a number from 0 to 1" "${S[@]}" --capacity-rps 10 --diurnal 10 --spot-share 1e300
+refuse "simulate slo" "--max-missed: expected a number from 0 to 100" "${S[@]}" --capacity-rps 10 --diurnal 10 --max-missed 1e300
+refuse "simulate max" "--max-instances: expected a whole number from 0 to 100000" "${S[@]}" --capacity-rps 10 --diurnal 10 --max-instances 1000000000000
+# The simulate table's errors carry the option as the JSON error's field, like every front end.
+out=$("$BIN" "${S[@]}" --capacity-rps 10 --diurnal 10 --spot-share 2 --json 2>/dev/null)
+[[ "$out" == *'"field":"spot-share"'* ]] && ok || bad "simulate --spot-share field: $out"
 printf 'timestamp,requests_per_s\n0,10\n60,1e300\n' >"$T/huge.csv"
 refuse "simulate trace rate" "huge.csv:3: requests_per_s: expected a rate 0 to 1e9" "${S[@]}" --capacity-rps 10 --trace "$T/huge.csv"
 printf 'timestamp,requests_per_s\n0,10\n1e300,10\n' >"$T/long.csv"

@@ -11,7 +11,7 @@ cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 source "$(dirname "$0")/lib.sh"
 
-"$BIN" serve --port 0 --threads 4 --header-timeout 5s --cache-bytes 32M --max-connections 256 \
+"$BIN" serve --port 0 --threads 4 --header-timeout 5s --timeout 3 --cache-bytes 32M --max-connections 256 \
   --allow-host gpu.internal >"$work/out" 2>"$work/err" &
 pid=$!
 url=
@@ -74,6 +74,17 @@ err=$("$BIN" serve --cache-bytes lots 2>&1 >/dev/null); rc=$?
 [ "$rc" = 2 ] && [[ "$err" == *"--cache-bytes"* ]] && ok || bad "--cache-bytes lots -> exit 2: rc=$rc [$err]"
 err=$("$BIN" serve --allow-host evil.example:80 2>&1 >/dev/null); rc=$?
 [ "$rc" = 2 ] && [[ "$err" == *"--allow-host"* ]] && ok || bad "--allow-host with a port -> exit 2: rc=$rc [$err]"
+# The serve table's ranges, in the uniform message; a plain --timeout number is seconds.
+for args in "--port 70000|--port: expected a whole number from 0 to 65535, got \"70000\"" \
+            "--max-body 10|--max-body: expected a number from 1024 to 1e+09" \
+            "--timeout 5000|--timeout: expected a duration from 1s to 1h" \
+            "--max-price-age -1|--max-price-age: expected a whole number from 0 to 100000" \
+            "--cache 1.5|--cache: expected a whole number from 0 to 1e+09"; do
+  flags=${args%%|*} want=${args#*|}
+  # shellcheck disable=SC2086
+  err=$("$BIN" serve $flags 2>&1 >/dev/null); rc=$?
+  [ "$rc" = 2 ] && [[ "$err" == *"$want"* ]] && ok || bad "serve $flags: rc=$rc [$err]"
+done
 err=$("$BIN" serve --catalog /nonexistent.json 2>&1 >/dev/null); rc=$?
 [ "$rc" = 3 ] && ok || bad "--catalog missing -> exit 3: rc=$rc [$err]"
 

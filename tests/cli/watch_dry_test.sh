@@ -49,18 +49,18 @@ SH
 out=$(w --wedged-after 2)
 [[ "$out" == *"wedged: no GPU reading"* && "$out" == *"recovered: GPU readings are back after 3 failed samples"* && "$out" == *"idle: gpu util [0]"* ]] && ok || bad "recovery: $out"
 # Issue 16: every numeric flag has a range; outside it (or not finite) is exit 2 naming the flag.
-for args in "--idle-minutes 1e300|--idle-minutes: expected 0 to 43200" \
-            "--idle-minutes -1|--idle-minutes: expected 0 to 43200" \
+for args in "--idle-minutes 1e300|--idle-minutes: expected a number from 0 to 43200, got \"1e300\"" \
+            "--idle-minutes -1|--idle-minutes: expected a number from 0 to 43200" \
             "--interval 1e308h|--interval: expected a duration" \
-            "--interval 1e300h|--interval: expected 0.01s to 1d, got \"1e300h\"" \
-            "--interval 2d|--interval: expected 0.01s to 1d" \
-            "--idle-threshold 101|--idle-threshold: expected a percentage, 0 to 100" \
-            "--boot-grace 100000d|--boot-grace: expected 0 to 365d" \
+            "--interval 1e300h|--interval: expected a duration from 0.01s to 1d, got \"1e300h\"" \
+            "--interval 2d|--interval: expected a duration from 0.01s to 1d" \
+            "--idle-threshold 101|--idle-threshold: expected a number from 0 to 100" \
+            "--boot-grace 100000d|--boot-grace: expected a duration from 0s to 365d" \
             "--max-samples 1.5|--max-samples: expected a whole number" \
-            "--max-samples 1e300|--max-samples: expected a whole number, 0 to 1e9" \
-            "--sample-timeout 0|--sample-timeout: expected 0.01s to 1h" \
-            "--wedged-after 0|--wedged-after: expected a whole number, 1 to 10000" \
-            "--on-wedged reboot|--on-wedged: expected keep-alive or stop"; do
+            "--max-samples 1e300|--max-samples: expected a whole number from 0 to 1e+09" \
+            "--sample-timeout 0|--sample-timeout: expected a duration from 0.01s to 1h" \
+            "--wedged-after 0|--wedged-after: expected a whole number from 1 to 10000" \
+            "--on-wedged reboot|--on-wedged: expected one of keep-alive, stop, got \"reboot\""; do
   flags=${args%%|*} want=${args#*|}
   # shellcheck disable=SC2086
   err=$(timeout 20 "$BIN" watch $flags 2>&1 >/dev/null); rc=$?
