@@ -57,6 +57,7 @@ expect_json "fresh flag" 'd["prices_stale"] is False' catalog info --json --max-
 expect_exit "bad number" 2 "--min-gpus" instances --min-gpus abc
 expect_exit "unknown type" 2 "did you mean p5.48xlarge" show p5.48xlarg
 expect_exit "unknown region" 2 "did you mean us-east-1" instances --region us-est-1
+expect_exit "unknown flag" 2 "unknown parameter \"--min-gpu\"; did you mean min-gpus" instances --min-gpu 4
 expect_exit "unknown gpu" 2 "unknown GPU" instances --gpu H10O
 expect_exit "unknown sort" 2 "--sort" instances --sort price
 expect_exit "unknown command" 2 "did you mean instances" instanses
