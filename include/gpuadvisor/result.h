@@ -26,15 +26,15 @@ class Result {
   // REQUIRES: ok()
   T& value() & {
     assert(ok());
-    return *value_;
+    return *value_;  // NOLINT(bugprone-unchecked-optional-access): REQUIRES ok(), asserted
   }
   const T& value() const& {
     assert(ok());
-    return *value_;
+    return *value_;  // NOLINT(bugprone-unchecked-optional-access): REQUIRES ok(), asserted
   }
   T&& value() && {
     assert(ok());
-    return std::move(*value_);
+    return std::move(*value_);  // NOLINT(bugprone-unchecked-optional-access): as above
   }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }

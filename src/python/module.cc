@@ -126,7 +126,7 @@ std::optional<std::string> OptionTextOf(const std::string& key, const py::handle
   if (py::isinstance<py::bool_>(v)) return std::string(v.cast<bool>() ? "true" : "false");
   if (py::isinstance<py::int_>(v)) return std::string(py::str(v));
   if (py::isinstance<py::float_>(v)) {
-    const double d = v.cast<double>();
+    const auto d = v.cast<double>();
     if (std::isfinite(d) && d == std::floor(d) && std::abs(d) < 1e15) {
       return std::to_string(static_cast<int64_t>(d));
     }
