@@ -6,13 +6,56 @@ namespace gpuadvisor {
 
 using rapidjson::Value;
 
+namespace {
+
+// True when a number outside strings has only zero digits before its exponent ("0e44",
+// "0.00E-3"): RapidJSON's full-precision path passes zero to clz() on those (undefined
+// behaviour, found by fuzz_catalog_json), so such documents are parsed without it.
+bool HasZeroWithExponent(std::string_view text) {
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      continue;
+    }
+    if ((c < '0' || c > '9') ||
+        (i > 0 && ((text[i - 1] >= '0' && text[i - 1] <= '9') || text[i - 1] == '.' ||
+                   text[i - 1] == 'e' || text[i - 1] == 'E' || text[i - 1] == '+'))) {
+      continue;
+    }
+    bool all_zero = true;  // the digits of the mantissa, from the number's first digit
+    size_t j = i;
+    for (; j < text.size() && ((text[j] >= '0' && text[j] <= '9') || text[j] == '.'); ++j) {
+      if (text[j] >= '1' && text[j] <= '9') all_zero = false;
+    }
+    if (all_zero && j < text.size() && (text[j] == 'e' || text[j] == 'E')) return true;
+    i = j;
+  }
+  return false;
+}
+
+}  // namespace
+
 Status ParseRapidJson(std::string_view text, std::string_view origin, rapidjson::Document* doc) {
   // Iterative: the default reader recurses once per nesting level, and a file nested a million
   // deep (a hostile --catalog) overflowed the stack. The DOM's pool allocator frees without
   // recursion too. Full precision: the default number parser can be off by one ULP, which a
   // catalog read and written again (`catalog import`, `catalog upgrade`) would keep as a change.
-  doc->Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag>(text.data(),
-                                                                                  text.size());
+  if (HasZeroWithExponent(text)) {
+    doc->Parse<rapidjson::kParseIterativeFlag>(text.data(), text.size());
+  } else {
+    doc->Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag>(text.data(),
+                                                                                    text.size());
+  }
   if (!doc->HasParseError()) return Status::OK();
   return Status::ParseError(std::string(origin) + ": byte " +
                             std::to_string(doc->GetErrorOffset()) + ": " +
