@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "gpuadvisor/idle.h"
-#include "io/idle_views.h"
+#include "gpuadvisor/views.h"
 
 namespace gpuadvisor {
 namespace {

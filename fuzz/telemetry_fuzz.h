@@ -11,7 +11,7 @@
 
 #include "gpuadvisor/idle.h"
 #include "gpuadvisor/telemetry.h"
-#include "io/idle_views.h"
+#include "gpuadvisor/views.h"
 
 namespace gpuadvisor::fuzz {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
 
 namespace gpuadvisor {
 

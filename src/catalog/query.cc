@@ -6,7 +6,7 @@
 #include <ctime>
 #include <functional>
 
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
 
 namespace gpuadvisor {
 namespace {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
 
 namespace gpuadvisor {
 namespace {

@@ -5,7 +5,7 @@
 #include "cli/common.h"
 #include "cli/progress.h"
 #include "gpuadvisor/catalog_build.h"
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
 
 namespace gpuadvisor::cli {
 namespace {
@@ -14,70 +14,21 @@ struct InfoOptions {
   CommonOptions common;
 };
 
-Table InfoTable(const ojson& info) {
-  Table t;
-  t.AddColumn("source");
-  t.AddColumn("kind");
-  t.AddColumn("snapshot");
-  t.AddColumn("age days", true);
-  t.AddColumn("figures used", true);
-  t.AddColumn("stale");
-  for (const auto& s : info["sources"]) {
-    t.AddRow({s["id"].get<std::string>(), s["kind"].get<std::string>(),
-              s["snapshot_date"].is_null() ? std::optional<std::string>("undated")
-                                           : s["snapshot_date"].get<std::string>(),
-              s["age_days"].is_null()
-                  ? std::nullopt
-                  : std::optional<std::string>(std::to_string(s["age_days"].get<int>())),
-              std::to_string(s["figures_used"].get<int>()),
-              s["stale"].is_null()
-                  ? std::nullopt
-                  : std::optional<std::string>(s["stale"].get<bool>() ? "STALE" : "ok")});
-  }
-  return t;
-}
-
 int RunInfo(const InfoOptions& o) {
   Result<Context> ctx = MakeContext(o.common);
   if (!ctx.ok()) return Fail(ctx.status());
-  ojson info = CatalogInfoJson(*ctx->catalog, ctx->fresh);
+  const Catalog& c = *ctx->catalog;
   // One stale-price line, before the output (the per-source staleness is in the table).
-  if (info["prices_stale"].get<bool>()) {
-    Warn("the newest prices are dated " + info["newest_price_date"].get<std::string>() +
-         ", older than " + std::to_string(ctx->fresh.max_price_age_days) +
-         " days; refresh with `gpuadvisor catalog import`");
-  }
+  if (std::optional<std::string> stale = CatalogStaleWarning(c, ctx->fresh)) Warn(*stale);
   if (ctx->format == OutputFormat::kJson) {
-    Emit(*ctx, [&] { return info; }, [] { return Table(); });
+    Emit(*ctx, [&] { return CatalogInfoJson(c, ctx->fresh); }, [] { return Table(); });
     return kExitOk;
   }
-  const ojson& n = info["counts"];
-  std::string head = "catalog " + info["schema"].get<std::string>() + ", built " +
-                     info["generated_at"].get<std::string>() + "\n" +
-                     std::to_string(n["instance_types"].get<int>()) + " instance types (" +
-                     std::to_string(n["current"].get<int>()) + " current, " +
-                     std::to_string(n["retired"].get<int>()) + " retired) in " +
-                     std::to_string(n["families"].get<int>()) + " families; " +
-                     std::to_string(n["accelerator_models"].get<int>()) + " accelerator models; " +
-                     std::to_string(n["regions"].get<int>()) + " regions; " +
-                     std::to_string(n["priced_type_regions"].get<int>()) +
-                     " priced type-regions, " + std::to_string(n["spot_type_regions"].get<int>()) +
-                     " with spot (" + std::to_string(n["spot_estimated"].get<int>()) +
-                     " estimated from spot-advisor savings)\n\n";
   // The catalog's own strings (a file given with --catalog) go through PrintText.
-  if (ctx->format == OutputFormat::kTable) PrintText(head);
-  const std::string table = InfoTable(info).Render(ctx->format, ctx->color);
+  if (ctx->format == OutputFormat::kTable) PrintText(CatalogInfoHead(c));
+  const std::string table = CatalogInfoTable(c, ctx->fresh).Render(ctx->format, ctx->color);
   std::fwrite(table.data(), 1, table.size(), stdout);
-  if (ctx->format == OutputFormat::kTable) {
-    std::string out = "\ncorrections:\n";
-    for (const auto& k : info["corrections"]) {
-      out += "  " + k["subject"].get<std::string>() + ": " + k["from"].get<std::string>() + " -> " +
-             k["to"].get<std::string>() + " (" + k["reason"].get<std::string>() + ")\n";
-    }
-    out += "\nbuild rules:\n";
-    for (const auto& note : info["notes"]) out += "  - " + note.get<std::string>() + "\n";
-    PrintText(out);
-  }
+  if (ctx->format == OutputFormat::kTable) PrintText(CatalogInfoNotes(c));
   return kExitOk;
 }
 

@@ -7,11 +7,10 @@
 #include "cli/common.h"
 #include "cli/progress.h"
 #include "gpuadvisor/catalog_import.h"
+#include "gpuadvisor/files.h"
 #include "gpuadvisor/query.h"
-#include "io/import_views.h"
-#include "util/files.h"
-#include "util/json_text.h"
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
+#include "gpuadvisor/views.h"
 
 namespace gpuadvisor::cli {
 namespace {
@@ -58,7 +57,7 @@ int RunImport(ImportOptions o) {
   if (!st.ok()) return Fail(st);
   CatalogDiff diff = DiffCatalogs(before, after);
   if (ctx->format == OutputFormat::kJson) {
-    std::string s = DumpJson(ImportReportJson(report, diff, o.out), 2) + "\n";
+    std::string s = ImportReportJson(report, diff, o.out).Text(2) + "\n";
     std::fwrite(s.data(), 1, s.size(), stdout);
     return kExitOk;
   }

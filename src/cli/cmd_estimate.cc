@@ -4,7 +4,7 @@
 #include "cli/common.h"
 #include "cli/workload_flags.h"
 #include "gpuadvisor/estimate.h"
-#include "io/estimate_views.h"
+#include "gpuadvisor/views.h"
 
 namespace gpuadvisor::cli {
 namespace {
@@ -39,7 +39,7 @@ int Run(const EstimateOptions& o) {
   }
   const bool inline_assumptions = ctx->format != OutputFormat::kTable;
   Emit(
-      *ctx, [] { return ojson(); }, [&] { return EstimateTable(*e, inline_assumptions); },
+      *ctx, [] { return JsonDoc(); }, [&] { return EstimateTable(*e, inline_assumptions); },
       warnings);
   if (!inline_assumptions) PrintAssumptions(*e);
   return kExitOk;

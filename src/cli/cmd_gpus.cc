@@ -2,7 +2,7 @@
 #include <cstdio>
 
 #include "cli/common.h"
-#include "io/requests.h"
+#include "gpuadvisor/requests.h"
 
 namespace gpuadvisor::cli {
 namespace {

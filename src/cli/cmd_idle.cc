@@ -5,13 +5,13 @@
 
 #include "cli/common.h"
 #include "cli/progress.h"
+#include "gpuadvisor/files.h"
 #include "gpuadvisor/idle.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/query.h"
-#include "io/idle_views.h"
-#include "io/requests.h"
-#include "util/files.h"
-#include "util/strings.h"
+#include "gpuadvisor/requests.h"
+#include "gpuadvisor/text.h"
+#include "gpuadvisor/views.h"
 
 namespace gpuadvisor::cli {
 namespace {
@@ -58,12 +58,7 @@ int Run(const IdleCliOptions& o) {
   Result<IdleReport> r = analyzer.Finish(inventory);
   if (!r.ok()) return Fail(r.status());
   Emit(
-      *ctx,
-      [&] {
-        ojson j = IdleReportJson(*r, ctx->fresh);
-        if (prom) j["prometheus"] = PrometheusSourceJson(*prom);
-        return j;
-      },
+      *ctx, [&] { return IdleReportJson(*r, ctx->fresh, prom ? &*prom : nullptr); },
       [&] { return IdleTable(*r); }, r->warnings);
   if (ctx->format == OutputFormat::kTable) {
     PrintText(IdleNotes(*r));

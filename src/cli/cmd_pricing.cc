@@ -2,10 +2,10 @@
 #include <cstdio>
 
 #include "cli/common.h"
-#include "io/pricing_views.h"
-#include "io/requests.h"
-#include "util/numbers.h"
-#include "util/strings.h"
+#include "gpuadvisor/numbers.h"
+#include "gpuadvisor/requests.h"
+#include "gpuadvisor/text.h"
+#include "gpuadvisor/views.h"
 
 namespace gpuadvisor::cli {
 namespace {

@@ -10,9 +10,9 @@
 #include <thread>
 
 #include "cli/common.h"
+#include "gpuadvisor/numbers.h"
 #include "server/http_request.h"
 #include "server/http_server.h"
-#include "util/numbers.h"
 
 namespace gpuadvisor::cli {
 namespace {

@@ -3,9 +3,9 @@
 
 #include "cli/common.h"
 #include "gpuadvisor/query.h"
-#include "io/import_views.h"
-#include "io/requests.h"
-#include "util/strings.h"
+#include "gpuadvisor/requests.h"
+#include "gpuadvisor/text.h"
+#include "gpuadvisor/views.h"
 
 namespace gpuadvisor::cli {
 namespace {
@@ -101,7 +101,7 @@ int Run(const ShowOptions& opts) {
   // The top-level price fields are those of --region: say where the type is sold instead.
   if (std::string hint = RegionHint(*o.type, o.region); !hint.empty() && !o.history) Warn(hint);
   if (ctx->format == OutputFormat::kJson) {  // the same object as the HTTP API's and Python's
-    Result<ojson> j = ShowTypeJson(c, *values, ctx->fresh);
+    Result<JsonDoc> j = ShowTypeJson(c, *values, ctx->fresh);
     if (!j.ok()) return Fail(j.status());
     Emit(*ctx, [&] { return *j; }, [] { return Table(); });
     return kExitOk;

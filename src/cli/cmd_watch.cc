@@ -12,8 +12,8 @@
 
 #include "cli/common.h"
 #include "gpuadvisor/telemetry.h"
+#include "gpuadvisor/text.h"
 #include "gpuadvisor/watch.h"
-#include "util/strings.h"
 
 namespace gpuadvisor::cli {
 namespace {

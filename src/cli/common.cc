@@ -8,10 +8,9 @@
 #include <iostream>
 #include <set>
 
-#include "io/requests.h"
-#include "util/json_text.h"
-#include "util/numbers.h"
-#include "util/strings.h"
+#include "gpuadvisor/numbers.h"
+#include "gpuadvisor/requests.h"
+#include "gpuadvisor/text.h"
 
 namespace gpuadvisor::cli {
 
@@ -136,11 +135,8 @@ int Fail(const Status& status) {
   std::cerr << "gpuadvisor: " << TerminalSafe(status.message()) << "\n";
   if (g_json_errors) {
     // The HTTP API's error object, so scripts get the code and the field as data.
-    ojson e;
-    e["code"] = StatusCodeName(status.code());
-    e["message"] = status.message();
-    e["field"] = status.field().empty() ? ojson(nullptr) : ojson(status.field());
-    std::cout << DumpJson(ojson{{"error", std::move(e)}}) << "\n";
+    std::cout << ErrorJson(StatusCodeName(status.code()), status.message(), status.field()).Text()
+              << "\n";
   }
   return ExitCodeFor(status.code());
 }
@@ -173,14 +169,14 @@ Result<Context> MakeContext(const CommonOptions& o) {
   return ctx;
 }
 
-void Emit(const Context& ctx, const std::function<ojson()>& json,
+void Emit(const Context& ctx, const std::function<JsonDoc()>& json,
           const std::function<Table()>& table, const std::vector<std::string>& warnings) {
   // Each line once, in order (several results may carry the same stale-price line).
   std::set<std::string> seen;
   for (const std::string& w : warnings) {
     if (seen.insert(w).second) Warn(w);
   }
-  std::string out = ctx.format == OutputFormat::kJson ? DumpJson(json(), 2) + "\n"
+  std::string out = ctx.format == OutputFormat::kJson ? json().Text(2) + "\n"
                                                       : table().Render(ctx.format, ctx.color);
   std::fwrite(out.data(), 1, out.size(), stdout);
 }

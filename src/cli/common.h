@@ -13,8 +13,8 @@
 
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/options.h"
-#include "io/catalog_views.h"
-#include "io/table.h"
+#include "gpuadvisor/table.h"
+#include "gpuadvisor/views.h"
 
 namespace gpuadvisor::cli {
 
@@ -55,7 +55,7 @@ Result<Context> MakeContext(const CommonOptions& opts);
 
 // Writes JSON (format json) or the table (other formats) to stdout; warnings go to stderr.
 // Only the view the format needs is built.
-void Emit(const Context& ctx, const std::function<ojson()>& json,
+void Emit(const Context& ctx, const std::function<JsonDoc()>& json,
           const std::function<Table()>& table, const std::vector<std::string>& warnings = {});
 void Warn(const std::string& line);
 // Free text (notes, details, footnotes) to stdout through TerminalSafe with newlines kept: the

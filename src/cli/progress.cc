@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <ctime>
 
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
 
 namespace gpuadvisor::cli {
 namespace {

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "cli/common.h"
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "gpuadvisor/cost.h"
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
 
 namespace gpuadvisor {
 namespace {

@@ -11,8 +11,8 @@
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/query.h"
+#include "gpuadvisor/text.h"
 #include "util/csv.h"
-#include "util/strings.h"
 
 namespace gpuadvisor {
 namespace {

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "catalog/catalog_schema.h"
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
 
 namespace gpuadvisor {
 namespace {
@@ -96,10 +96,10 @@ ojson InstanceRowJson(const InstanceRow& r, const Freshness& fresh) {
   return j;
 }
 
-ojson InstancesJson(const std::vector<InstanceRow>& rows, const Freshness& fresh) {
+JsonDoc InstancesJson(const std::vector<InstanceRow>& rows, const Freshness& fresh) {
   ojson out = ojson::array();
   for (const InstanceRow& r : rows) out.push_back(InstanceRowJson(r, fresh));
-  return out;
+  return MakeJsonDoc(std::move(out));
 }
 
 Table InstancesTable(const std::vector<InstanceRow>& rows) {
@@ -305,7 +305,7 @@ ojson CheapestJson(const std::optional<InstanceRow>& r, bool spot) {
 
 }  // namespace
 
-ojson GpusJson(const std::vector<GpuSummary>& gpus) {
+JsonDoc GpusJson(const std::vector<GpuSummary>& gpus) {
   ojson out = ojson::array();
   for (const GpuSummary& s : gpus) {
     ojson j = GpuSpecJson(*s.gpu);
@@ -316,7 +316,7 @@ ojson GpusJson(const std::vector<GpuSummary>& gpus) {
     j["cheapest_spot"] = CheapestJson(s.cheapest_spot, true);
     out.push_back(std::move(j));
   }
-  return out;
+  return MakeJsonDoc(std::move(out));
 }
 
 Table GpusTable(const std::vector<GpuSummary>& gpus) {
@@ -359,34 +359,51 @@ std::string GpusTableFootnote(const std::vector<GpuSummary>& gpus) {
   return out;
 }
 
-ojson CatalogInfoJson(const Catalog& c, const Freshness& fresh) {
+namespace {
+
+// What `catalog info` counts: type-regions with each kind of price, and figures per source.
+struct CatalogCounts {
   int current = 0, retired = 0, priced_rows = 0, spot_rows = 0, spot_estimated = 0, block_rows = 0;
   std::set<std::string> families;
   std::map<std::string, int> prices_by_source;
+};
+
+CatalogCounts CountCatalog(const Catalog& c) {
+  CatalogCounts n;
   for (const InstanceType& t : c.instance_types()) {
-    (t.retired ? retired : current)++;
-    families.insert(t.family);
+    (t.retired ? n.retired : n.current)++;
+    n.families.insert(t.family);
     for (const RegionOffer& o : t.regions) {
       if (o.on_demand) {
-        ++priced_rows;
-        prices_by_source[o.on_demand->from.source]++;
+        ++n.priced_rows;
+        n.prices_by_source[o.on_demand->from.source]++;
       }
-      if (o.reserved_1y_no_upfront) prices_by_source[o.reserved_1y_no_upfront->from.source]++;
+      if (o.reserved_1y_no_upfront) n.prices_by_source[o.reserved_1y_no_upfront->from.source]++;
       if (o.capacity_block) {
-        ++block_rows;
-        prices_by_source[o.capacity_block->from.source]++;
+        ++n.block_rows;
+        n.prices_by_source[o.capacity_block->from.source]++;
       }
       if (o.spot) {
-        ++spot_rows;
-        spot_estimated += o.spot->estimated;
-        prices_by_source[o.spot->from.source]++;
+        ++n.spot_rows;
+        n.spot_estimated += o.spot->estimated;
+        n.prices_by_source[o.spot->from.source]++;
       }
     }
   }
+  return n;
+}
+
+// A price source is stale when undated or older than the limit; specs are never stale.
+bool PriceKind(const CatalogSource& s) { return s.kind != "specs" && s.kind != "availability"; }
+
+}  // namespace
+
+JsonDoc CatalogInfoJson(const Catalog& c, const Freshness& fresh) {
+  CatalogCounts n = CountCatalog(c);
   ojson sources = ojson::array();
   for (const CatalogSource& s : c.sources) {
     std::optional<int> age = fresh.AgeDays(s.snapshot_date);
-    bool price_kind = s.kind != "specs" && s.kind != "availability";
+    const bool price_kind = PriceKind(s);
     sources.push_back(
         {{"id", s.id},
          {"name", s.name},
@@ -394,7 +411,7 @@ ojson CatalogInfoJson(const Catalog& c, const Freshness& fresh) {
          {"snapshot_date", s.snapshot_date.empty() ? ojson() : ojson(s.snapshot_date)},
          {"age_days", Opt(age)},
          {"stale", price_kind ? ojson(!age || *age > fresh.max_price_age_days) : ojson()},
-         {"figures_used", prices_by_source.count(s.id) ? prices_by_source[s.id] : 0},
+         {"figures_used", n.prices_by_source.count(s.id) ? n.prices_by_source[s.id] : 0},
          {"origin", s.origin},
          {"description", s.description}});
   }
@@ -404,27 +421,79 @@ ojson CatalogInfoJson(const Catalog& c, const Freshness& fresh) {
         {{"subject", k.subject}, {"from", k.from}, {"to", k.to}, {"reason", k.reason}});
   }
   std::string newest = c.NewestPriceDate();
-  return {{"schema", c.schema},
-          {"generated_at", c.generated_at},
-          {"generator", c.generator},
-          {"counts",
-           {{"instance_types", c.instance_types().size()},
-            {"current", current},
-            {"retired", retired},
-            {"families", families.size()},
-            {"accelerator_models", c.gpus().size()},
-            {"regions", c.regions().size()},
-            {"priced_type_regions", priced_rows},
-            {"spot_type_regions", spot_rows},
-            {"spot_estimated", spot_estimated},
-            {"capacity_block_type_regions", block_rows}}},
-          {"newest_price_date", newest},
-          {"max_price_age_days", fresh.max_price_age_days},
-          {"prices_stale", fresh.Stale(newest)},
-          {"sources", sources},
-          {"corrections", corrections},
-          {"notes", c.notes},
-          {"regions", c.regions()}};
+  return MakeJsonDoc(ojson{{"schema", c.schema},
+                           {"generated_at", c.generated_at},
+                           {"generator", c.generator},
+                           {"counts",
+                            {{"instance_types", c.instance_types().size()},
+                             {"current", n.current},
+                             {"retired", n.retired},
+                             {"families", n.families.size()},
+                             {"accelerator_models", c.gpus().size()},
+                             {"regions", c.regions().size()},
+                             {"priced_type_regions", n.priced_rows},
+                             {"spot_type_regions", n.spot_rows},
+                             {"spot_estimated", n.spot_estimated},
+                             {"capacity_block_type_regions", n.block_rows}}},
+                           {"newest_price_date", newest},
+                           {"max_price_age_days", fresh.max_price_age_days},
+                           {"prices_stale", fresh.Stale(newest)},
+                           {"sources", sources},
+                           {"corrections", corrections},
+                           {"notes", c.notes},
+                           {"regions", c.regions()}});
+}
+
+std::string CatalogInfoHead(const Catalog& c) {
+  const CatalogCounts n = CountCatalog(c);
+  return "catalog " + c.schema + ", built " + c.generated_at + "\n" +
+         std::to_string(c.instance_types().size()) + " instance types (" +
+         std::to_string(n.current) + " current, " + std::to_string(n.retired) + " retired) in " +
+         std::to_string(n.families.size()) + " families; " + std::to_string(c.gpus().size()) +
+         " accelerator models; " + std::to_string(c.regions().size()) + " regions; " +
+         std::to_string(n.priced_rows) + " priced type-regions, " + std::to_string(n.spot_rows) +
+         " with spot (" + std::to_string(n.spot_estimated) +
+         " estimated from spot-advisor savings)\n\n";
+}
+
+Table CatalogInfoTable(const Catalog& c, const Freshness& fresh) {
+  const CatalogCounts n = CountCatalog(c);
+  Table t;
+  t.AddColumn("source");
+  t.AddColumn("kind");
+  t.AddColumn("snapshot");
+  t.AddColumn("age days", true);
+  t.AddColumn("figures used", true);
+  t.AddColumn("stale");
+  for (const CatalogSource& s : c.sources) {
+    const std::optional<int> age = fresh.AgeDays(s.snapshot_date);
+    const auto used = n.prices_by_source.find(s.id);
+    t.AddRow({s.id, s.kind, s.snapshot_date.empty() ? "undated" : s.snapshot_date,
+              age ? std::optional<std::string>(std::to_string(*age)) : std::nullopt,
+              std::to_string(used == n.prices_by_source.end() ? 0 : used->second),
+              PriceKind(s) ? std::optional<std::string>(
+                                 !age || *age > fresh.max_price_age_days ? "STALE" : "ok")
+                           : std::nullopt});
+  }
+  return t;
+}
+
+std::string CatalogInfoNotes(const Catalog& c) {
+  std::string out = "\ncorrections:\n";
+  for (const Correction& k : c.corrections) {
+    out += "  " + k.subject + ": " + k.from + " -> " + k.to + " (" + k.reason + ")\n";
+  }
+  out += "\nbuild rules:\n";
+  for (const std::string& note : c.notes) out += "  - " + note + "\n";
+  return out;
+}
+
+std::optional<std::string> CatalogStaleWarning(const Catalog& c, const Freshness& fresh) {
+  const std::string newest = c.NewestPriceDate();
+  if (!fresh.Stale(newest)) return std::nullopt;
+  return "the newest prices are dated " + newest + ", older than " +
+         std::to_string(fresh.max_price_age_days) +
+         " days; refresh with `gpuadvisor catalog import`";
 }
 
 std::optional<std::string> StalePricesWarning(const std::vector<Provenance>& used,

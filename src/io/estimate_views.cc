@@ -1,9 +1,8 @@
-#include "io/estimate_views.h"
-
 #include <cmath>
 #include <functional>
 
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
+#include "io/catalog_views.h"
 
 namespace gpuadvisor {
 namespace {

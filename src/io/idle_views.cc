@@ -1,10 +1,9 @@
-#include "io/idle_views.h"
-
 #include <cmath>
 #include <map>
 
+#include "gpuadvisor/text.h"
+#include "io/catalog_views.h"
 #include "util/json_text.h"
-#include "util/strings.h"
 
 namespace gpuadvisor {
 namespace {
@@ -97,62 +96,7 @@ ojson HostJson(const HostUsage& h, const Freshness& fresh) {
           {"gpu_details", gpus}};
 }
 
-// The report with an empty "instances" array (its hosts are added by the callers).
-ojson ReportJsonWithoutHosts(const IdleReport& r) {
-  ojson files = ojson::array();
-  for (const TelemetryFileInfo& f : r.files) {
-    files.push_back({{"path", f.path},
-                     {"format", TelemetryFormatName(f.format)},
-                     {"gzip", f.gzip},
-                     {"bytes", f.bytes},
-                     {"samples", f.samples}});
-  }
-  return {{"settings",
-           {{"idle_threshold_pct", r.options.idle_threshold_pct},
-            {"idle_window_s", r.options.idle_window_s},
-            {"min_rightsizing_span_s", r.options.min_rightsizing_span_s},
-            {"region", r.options.region},
-            {"purchase", PurchaseKindName(r.options.purchase)}}},
-          {"files", files},
-          {"hours_covered", Round(r.hours_covered, 3)},
-          {"instances", ojson::array()},
-          {"total_wasted_usd", Round(r.total_wasted_usd, 2)},
-          {"total_savings_usd_per_month", Round(r.total_savings_usd_per_month, 2)},
-          {"assumptions",
-           {"idle: every GPU at or under the threshold for at least the window",
-            "utilisation is nvidia-smi utilization.gpu / DCGM GPU_UTIL: the share of time a kernel "
-            "ran, not the share of the GPU it used",
-            "savings per month assume the observed pattern continues for 730 h"}},
-          {"warnings", r.warnings}};
-}
-
-}  // namespace
-
-ojson IdleReportJson(const IdleReport& r, const Freshness& fresh) {
-  ojson j = ReportJsonWithoutHosts(r);
-  ojson& hosts = j["instances"];
-  for (const HostUsage& h : r.hosts) hosts.push_back(HostJson(h, fresh));
-  return j;
-}
-
-std::string IdleReportJsonText(const IdleReport& r, const Freshness& fresh) {
-  const std::string outer = DumpJson(ReportJsonWithoutHosts(r));
-  // Inside JSON strings every quote is escaped, so this text is the key itself.
-  const std::string key = ",\"instances\":[";
-  const size_t pos = outer.find(key);
-  if (pos == std::string::npos) return DumpJson(IdleReportJson(r, fresh));  // not reached
-  const size_t at = pos + key.size();
-  std::string out = outer.substr(0, at);
-  for (size_t i = 0; i < r.hosts.size(); ++i) {
-    const std::string host = DumpJson(HostJson(r.hosts[i], fresh));
-    if (i == 0) out.reserve(outer.size() + (host.size() + 64) * r.hosts.size());
-    if (i > 0) out += ',';
-    out += host;
-  }
-  out.append(outer, at, std::string::npos);
-  return out;
-}
-
+// The "prometheus" member of a report whose samples came from a Prometheus server.
 ojson PrometheusSourceJson(const PrometheusSourceInfo& info) {
   return {{"url", info.url},
           {"selector", info.selector},
@@ -165,6 +109,68 @@ ojson PrometheusSourceJson(const PrometheusSourceInfo& info) {
           {"response_bytes", info.response_bytes},
           {"points", info.points},
           {"window_samples", info.samples}};
+}
+
+// The report with an empty "instances" array (its hosts are added by the callers), and the
+// Prometheus source last when there is one.
+ojson ReportJsonWithoutHosts(const IdleReport& r, const PrometheusSourceInfo* prometheus) {
+  ojson files = ojson::array();
+  for (const TelemetryFileInfo& f : r.files) {
+    files.push_back({{"path", f.path},
+                     {"format", TelemetryFormatName(f.format)},
+                     {"gzip", f.gzip},
+                     {"bytes", f.bytes},
+                     {"samples", f.samples}});
+  }
+  ojson j = {
+      {"settings",
+       {{"idle_threshold_pct", r.options.idle_threshold_pct},
+        {"idle_window_s", r.options.idle_window_s},
+        {"min_rightsizing_span_s", r.options.min_rightsizing_span_s},
+        {"region", r.options.region},
+        {"purchase", PurchaseKindName(r.options.purchase)}}},
+      {"files", files},
+      {"hours_covered", Round(r.hours_covered, 3)},
+      {"instances", ojson::array()},
+      {"total_wasted_usd", Round(r.total_wasted_usd, 2)},
+      {"total_savings_usd_per_month", Round(r.total_savings_usd_per_month, 2)},
+      {"assumptions",
+       {"idle: every GPU at or under the threshold for at least the window",
+        "utilisation is nvidia-smi utilization.gpu / DCGM GPU_UTIL: the share of time a kernel "
+        "ran, not the share of the GPU it used",
+        "savings per month assume the observed pattern continues for 730 h"}},
+      {"warnings", r.warnings}};
+  if (prometheus) j["prometheus"] = PrometheusSourceJson(*prometheus);
+  return j;
+}
+
+}  // namespace
+
+JsonDoc IdleReportJson(const IdleReport& r, const Freshness& fresh,
+                       const PrometheusSourceInfo* prometheus) {
+  ojson j = ReportJsonWithoutHosts(r, prometheus);
+  ojson& hosts = j["instances"];
+  for (const HostUsage& h : r.hosts) hosts.push_back(HostJson(h, fresh));
+  return MakeJsonDoc(std::move(j));
+}
+
+std::string IdleReportJsonText(const IdleReport& r, const Freshness& fresh,
+                               const PrometheusSourceInfo* prometheus) {
+  const std::string outer = DumpJson(ReportJsonWithoutHosts(r, prometheus));
+  // Inside JSON strings every quote is escaped, so this text is the key itself.
+  const std::string key = ",\"instances\":[";
+  const size_t pos = outer.find(key);
+  if (pos == std::string::npos) return IdleReportJson(r, fresh, prometheus).Text();  // not reached
+  const size_t at = pos + key.size();
+  std::string out = outer.substr(0, at);
+  for (size_t i = 0; i < r.hosts.size(); ++i) {
+    const std::string host = DumpJson(HostJson(r.hosts[i], fresh));
+    if (i == 0) out.reserve(outer.size() + (host.size() + 64) * r.hosts.size());
+    if (i > 0) out += ',';
+    out += host;
+  }
+  out.append(outer, at, std::string::npos);
+  return out;
 }
 
 Table IdleTable(const IdleReport& r) {

@@ -1,8 +1,7 @@
-#include "io/import_views.h"
-
 #include <cmath>
 
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
+#include "io/catalog_views.h"
 
 namespace gpuadvisor {
 namespace {
@@ -123,7 +122,7 @@ Table ShowHistoryTable(const RegionOffer& o) {
   return t;
 }
 
-ojson ImportReportJson(const ImportReport& r, const CatalogDiff& diff, const std::string& out) {
+JsonDoc ImportReportJson(const ImportReport& r, const CatalogDiff& diff, const std::string& out) {
   ojson inputs = ojson::array();
   for (const ImportReport::Input& in : r.inputs) {
     inputs.push_back({{"format", in.format},
@@ -139,20 +138,20 @@ ojson ImportReportJson(const ImportReport& r, const CatalogDiff& diff, const std
     skipped.push_back({{"path", k.path}, {"reason", k.reason}, {"rows", k.rows}});
     skipped_rows += k.rows;
   }
-  return {{"out", out},
-          {"inputs", inputs},
-          {"types_added", diff.added_types.size()},
-          {"types_removed", diff.removed_types.size()},
-          {"types_updated", r.types_updated},
-          {"prices_set", r.prices_set},
-          {"prices_changed", diff.price_changes.size()},
-          {"types_with_price_changes", TypesWithChanges(diff)},
-          {"prices_kept_newer", r.prices_kept_newer},
-          {"rows_skipped", skipped_rows},
-          {"skipped", skipped},
-          {"unknown_types", r.unknown_types},
-          {"notes", r.notes},
-          {"diff", CatalogDiffJson(diff)}};
+  return MakeJsonDoc(ojson{{"out", out},
+                           {"inputs", inputs},
+                           {"types_added", diff.added_types.size()},
+                           {"types_removed", diff.removed_types.size()},
+                           {"types_updated", r.types_updated},
+                           {"prices_set", r.prices_set},
+                           {"prices_changed", diff.price_changes.size()},
+                           {"types_with_price_changes", TypesWithChanges(diff)},
+                           {"prices_kept_newer", r.prices_kept_newer},
+                           {"rows_skipped", skipped_rows},
+                           {"skipped", skipped},
+                           {"unknown_types", r.unknown_types},
+                           {"notes", r.notes},
+                           {"diff", CatalogDiffJson(diff).rep().value}});
 }
 
 std::string ImportSummaryText(const ImportReport& r, const CatalogDiff& diff,
@@ -188,7 +187,7 @@ Table ImportInputsTable(const ImportReport& r) {
   return t;
 }
 
-ojson CatalogDiffJson(const CatalogDiff& d) {
+JsonDoc CatalogDiffJson(const CatalogDiff& d) {
   ojson changes = ojson::array();
   for (const CatalogDiff::PriceChange& c : d.price_changes) {
     std::optional<double> pct = ChangePct(c);
@@ -201,9 +200,9 @@ ojson CatalogDiffJson(const CatalogDiff& d) {
                        {"old_source", c.old_source.empty() ? ojson() : ojson(c.old_source)},
                        {"new_source", c.new_source.empty() ? ojson() : ojson(c.new_source)}});
   }
-  return {{"added_types", d.added_types},
-          {"removed_types", d.removed_types},
-          {"price_changes", changes}};
+  return MakeJsonDoc(ojson{{"added_types", d.added_types},
+                           {"removed_types", d.removed_types},
+                           {"price_changes", changes}});
 }
 
 Table CatalogDiffTable(const CatalogDiff& d, size_t limit) {

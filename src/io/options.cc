@@ -7,10 +7,10 @@
 #include <cstdio>
 #include <unordered_set>
 
+#include "gpuadvisor/numbers.h"
 #include "gpuadvisor/purchase.h"
 #include "gpuadvisor/simulate.h"
-#include "util/numbers.h"
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
 
 namespace gpuadvisor {
 namespace {

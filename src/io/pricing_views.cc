@@ -1,6 +1,5 @@
-#include "io/pricing_views.h"
-
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
+#include "io/catalog_views.h"
 
 namespace gpuadvisor {
 namespace {
@@ -42,27 +41,28 @@ std::optional<std::string> Money(const std::optional<double>& v) {
 
 }  // namespace
 
-ojson PricingJson(const PricingResult& r, const Freshness& fresh) {
+JsonDoc PricingJson(const PricingResult& r, const Freshness& fresh) {
   const UsagePattern& u = r.usage;
   ojson options = ojson::array();
   for (const PurchaseOptionCost& c : r.options) options.push_back(OptionJson(c, fresh));
-  return {{"instance_type", r.instance_type},
-          {"region", r.region},
-          {"usage",
-           {{"hours_per_month", u.hours_per_month},
-            {"months", u.months},
-            {"instances", u.instances},
-            {"utilization", u.hours_per_month / kHoursPerMonth},
-            {"interruptible", u.interruptible},
-            {"checkpoint_gib", u.checkpoint_gib},
-            {"checkpoint_interval_s",
-             u.checkpoint_interval_s > 0 ? ojson(u.checkpoint_interval_s) : ojson(nullptr)},
-            {"restart_s", u.restart_s}}},
-          {"options", options},
-          {"cheapest", r.cheapest >= 0 ? ojson(r.options[r.cheapest].option) : ojson(nullptr)},
-          {"capacity_blocks", r.capacity_blocks},
-          {"capacity_block_days", Opt(r.capacity_block_days)},
-          {"notes", r.notes}};
+  return MakeJsonDoc(
+      ojson{{"instance_type", r.instance_type},
+            {"region", r.region},
+            {"usage",
+             {{"hours_per_month", u.hours_per_month},
+              {"months", u.months},
+              {"instances", u.instances},
+              {"utilization", u.hours_per_month / kHoursPerMonth},
+              {"interruptible", u.interruptible},
+              {"checkpoint_gib", u.checkpoint_gib},
+              {"checkpoint_interval_s",
+               u.checkpoint_interval_s > 0 ? ojson(u.checkpoint_interval_s) : ojson(nullptr)},
+              {"restart_s", u.restart_s}}},
+            {"options", options},
+            {"cheapest", r.cheapest >= 0 ? ojson(r.options[r.cheapest].option) : ojson(nullptr)},
+            {"capacity_blocks", r.capacity_blocks},
+            {"capacity_block_days", Opt(r.capacity_block_days)},
+            {"notes", r.notes}});
 }
 
 Table PricingTable(const PricingResult& r) {

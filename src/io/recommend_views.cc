@@ -1,9 +1,8 @@
-#include "io/recommend_views.h"
-
 #include <algorithm>
 #include <cmath>
 
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
+#include "io/catalog_views.h"
 #include "workload/estimate_json.h"
 
 namespace gpuadvisor {
@@ -64,7 +63,7 @@ std::string SignedPct(double f) { return (f >= 0 ? "+" : "") + FormatFixed(100 *
 
 }  // namespace
 
-ojson RecommendJson(const Recommendation& r, const RecommendRequest& req) {
+JsonDoc RecommendJson(const Recommendation& r, const RecommendRequest& req) {
   ojson plans = ojson::array(), pareto = ojson::array(), rejected = ojson::array();
   for (const Plan& p : r.plans) plans.push_back(PlanJson(p));
   ojson alternatives = ojson::array();
@@ -80,7 +79,7 @@ ojson RecommendJson(const Recommendation& r, const RecommendRequest& req) {
   for (const Rejection& x : r.rejected) {
     rejected.push_back({{"instance_type", x.instance_type}, {"reason", x.reason}});
   }
-  return {
+  return MakeJsonDoc(ojson{
       {"catalog", {{"source", r.catalog_source}, {"date", r.catalog_date}}},
       {"objective", ObjectiveName(req.objective)},
       {"candidates_evaluated", r.candidates},
@@ -93,7 +92,7 @@ ojson RecommendJson(const Recommendation& r, const RecommendRequest& req) {
        r.high_confidence_alternative ? PlanJson(*r.high_confidence_alternative) : ojson(nullptr)},
       {"purchase_alternatives", alternatives},
       {"pareto", pareto},
-      {"rejected", rejected}};
+      {"rejected", rejected}});
 }
 
 Table RecommendTable(const Recommendation& r) {

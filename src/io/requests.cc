@@ -1,13 +1,14 @@
-#include "io/requests.h"
+#include "gpuadvisor/requests.h"
 
 #include <cmath>
 #include <cstdlib>
 #include <unordered_set>
 #include <utility>
 
-#include "util/files.h"
-#include "util/numbers.h"
-#include "util/strings.h"
+#include "gpuadvisor/files.h"
+#include "gpuadvisor/numbers.h"
+#include "gpuadvisor/text.h"
+#include "io/catalog_views.h"
 #include "workload/estimate_json.h"
 
 namespace gpuadvisor {
@@ -119,17 +120,17 @@ std::vector<GpuSummary> ListGpus(const Catalog& c, bool include_retired) {
   return gpus;
 }
 
-Result<ojson> ShowTypeJson(const Catalog& c, const OptionValues& v, const Freshness& fresh) {
+Result<JsonDoc> ShowTypeJson(const Catalog& c, const OptionValues& v, const Freshness& fresh) {
   GPUADVISOR_RETURN_IF_ERROR(v.Check());
   Result<const InstanceType*> t = ResolveInstanceType(c, v.Text("type"));
   if (!t.ok()) return t.status().WithField("type");
   const std::string region = v.Text("region");
   GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, region, "--region"));
-  if (!v.Bool("history")) return ShowJson(c, **t, region, fresh);
+  if (!v.Bool("history")) return MakeJsonDoc(ShowJson(c, **t, region, fresh));
   const RegionOffer* offer = (*t)->FindRegion(region);
-  return ojson{{"instance_type", (*t)->name},
-               {"region", region},
-               {"history", offer ? HistoryJson(*offer) : ojson::array()}};
+  return MakeJsonDoc(ojson{{"instance_type", (*t)->name},
+                           {"region", region},
+                           {"history", offer ? HistoryJson(*offer) : ojson::array()}});
 }
 
 Result<HardwareRequest> MakeHardwareRequest(const OptionValues& v) {
@@ -167,8 +168,8 @@ Result<Workload> BuildWorkload(const WorkloadArgs& a) {
   return w;
 }
 
-ojson EstimateReportJson(const Hardware& hw, const Estimate& e, const Catalog& c,
-                         const Freshness& fresh) {
+JsonDoc EstimateReportJson(const Hardware& hw, const Estimate& e, const Catalog& c,
+                           const Freshness& fresh) {
   ojson j = EstimateToJson(e);
   ojson p;
   p["gpu_spec_source"] = hw.gpu->source_note.empty() ? ojson(nullptr) : ojson(hw.gpu->source_note);
@@ -178,7 +179,7 @@ ojson EstimateReportJson(const Hardware& hw, const Estimate& e, const Catalog& c
   p["price_stale"] = !e.cost.on_demand_from.date.empty() && fresh.Stale(e.cost.on_demand_from.date);
   p["catalog_generated_at"] = c.generated_at;
   j["provenance"] = std::move(p);
-  return j;
+  return MakeJsonDoc(std::move(j));
 }
 
 std::vector<std::string> EstimateWarnings(const Hardware& hw, const Estimate& e,
@@ -345,7 +346,7 @@ Result<LaunchArgs> MakeLaunchRequest(const OptionValues& v, const std::string* p
   return a;
 }
 
-ojson LaunchAnswerJson(const LaunchPlan& plan, const LaunchSpec& spec) {
+JsonDoc LaunchAnswerJson(const LaunchPlan& plan, const LaunchSpec& spec) {
   ojson j;
   j["format"] = LaunchFormatName(spec.format);
   j["file_name"] = spec.file_name;
@@ -357,7 +358,7 @@ ojson LaunchAnswerJson(const LaunchPlan& plan, const LaunchSpec& spec) {
   j["warnings"] = plan.warnings;
   j["document"] = spec.document;
   j["cli_input_json"] = spec.cli_input_json.empty() ? ojson(nullptr) : ojson(spec.cli_input_json);
-  return j;
+  return MakeJsonDoc(std::move(j));
 }
 
 Result<RecommendRequest> MakeRecommendRequest(const OptionValues& v) {

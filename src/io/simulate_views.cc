@@ -1,9 +1,8 @@
-#include "io/simulate_views.h"
-
 #include <algorithm>
 #include <cmath>
 
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
+#include "io/catalog_views.h"
 
 namespace gpuadvisor {
 namespace {
@@ -47,7 +46,7 @@ std::string Policy(const ScalingPolicy& p) {
 
 }  // namespace
 
-ojson SimulationJson(const SimulationReport& r) {
+JsonDoc SimulationJson(const SimulationReport& r) {
   const double v = r.search.max_violation_fraction;
   ojson j = {{"instance_type", r.costs.instance_type},
              {"capacity_rps_per_instance", Round(r.costs.capacity_rps, 3)},
@@ -70,7 +69,7 @@ ojson SimulationJson(const SimulationReport& r) {
              {"savings_vs_static_usd",
               r.best ? ojson(Round(r.static_peak.cost_usd - r.best->cost_usd, 2)) : ojson(nullptr)},
              {"notes", r.notes}};
-  return j;
+  return MakeJsonDoc(std::move(j));
 }
 
 Table SimulationTable(const SimulationReport& r) {

@@ -1,5 +1,6 @@
 set(GPUADVISOR_IO_SOURCES
   src/io/table.cc
+  src/io/json_doc.cc
   src/io/catalog_views.cc
   src/io/estimate_views.cc
   src/io/pricing_views.cc

@@ -1,9 +1,9 @@
-#include "io/table.h"
+#include "gpuadvisor/table.h"
 
 #include <algorithm>
 #include <cassert>
 
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
 
 namespace gpuadvisor {
 namespace {

@@ -8,10 +8,10 @@
 #include <set>
 
 #include "gpuadvisor/cost.h"
+#include "gpuadvisor/numbers.h"
 #include "gpuadvisor/query.h"
+#include "gpuadvisor/text.h"
 #include "launch/internal.h"
-#include "util/numbers.h"
-#include "util/strings.h"
 
 namespace gpuadvisor {
 namespace {

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "gpuadvisor/launch.h"
-#include "util/numbers.h"
+#include "gpuadvisor/numbers.h"
 
 namespace gpuadvisor {
 namespace {

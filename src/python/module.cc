@@ -1,10 +1,10 @@
 // gpuadvisor._core: the compiled part of the Python module (python/gpuadvisor/ is the Pythonic
 // API around it). It exposes the library, not the CLI: requests are built with the same parsers
-// as the CLI flags (io/requests.h) and results are the CLI's JSON objects (io/*_views.h),
-// converted to Python dicts. Library errors raise the exception class of their StatusCode with
-// the library's message. The GIL is released while the library works (catalog loading,
-// estimate, recommend, the CLI entry); the library is thread-safe for concurrent calls on a
-// shared catalog.
+// as the CLI flags (gpuadvisor/requests.h) and results are the CLI's JSON objects
+// (gpuadvisor/views.h), converted to Python dicts. Library errors raise the exception class of
+// their StatusCode with the library's message. The GIL is released while the library works (catalog
+// loading, estimate, recommend, the CLI entry); the library is thread-safe for concurrent calls on
+// a shared catalog.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -15,6 +15,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,15 +24,12 @@
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/recommend.h"
-#include "io/catalog_views.h"
-#include "io/estimate_views.h"
-#include "io/idle_views.h"
-#include "io/pricing_views.h"
-#include "io/recommend_views.h"
-#include "io/requests.h"
-#include "util/strings.h"
+#include "gpuadvisor/requests.h"
+#include "gpuadvisor/text.h"
+#include "gpuadvisor/views.h"
 
 namespace py = pybind11;
+using ojson = nlohmann::ordered_json;
 
 namespace gpuadvisor::python {
 namespace {
@@ -119,6 +117,10 @@ py::object ToPy(const ojson& j) {
       return py::none();
   }
 }
+
+// A library view -> Python objects, through its text (the library does not hand out its JSON
+// tree; the text round-trips every number exactly).
+py::object ToPy(const JsonDoc& doc) { return ToPy(ojson::parse(doc.Text())); }
 
 // A keyword argument's value as option text: the CLI's spelling of it. None is "not given".
 std::optional<std::string> OptionTextOf(const std::string& key, const py::handle& v) {
@@ -336,9 +338,8 @@ py::tuple IdleOn(const PyCatalog& pc, const std::vector<std::string>& paths, con
   }
   Take(std::move(setup));
   const IdleReport report = Take(std::move(r));
-  ojson j = IdleReportJson(report, pc.fresh);
-  if (prom) j["prometheus"] = PrometheusSourceJson(*prom);
-  return py::make_tuple(ToPy(j), Shown(report.warnings),
+  return py::make_tuple(ToPy(IdleReportJson(report, pc.fresh, prom ? &*prom : nullptr)),
+                        Shown(report.warnings),
                         Shown(Render(IdleTable(report)) + IdleNotes(report)));
 }
 

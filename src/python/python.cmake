@@ -35,7 +35,7 @@ if(GPUADVISOR_BUILD_PYTHON)
     CXX_VISIBILITY_PRESET hidden
     VISIBILITY_INLINES_HIDDEN ON)
   target_compile_options(gpuadvisor_python PRIVATE ${GPUADVISOR_WARNINGS})
-  target_link_libraries(gpuadvisor_python PRIVATE gpuadvisor_cli)
+  target_link_libraries(gpuadvisor_python PRIVATE gpuadvisor_cli nlohmann_json::nlohmann_json)
   # The pure-Python files next to the compiled module, refreshed on every build.
   set(GPUADVISOR_PYTHON_FILES __init__.py __main__.py _core.pyi py.typed)
   set(copied)

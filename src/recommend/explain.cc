@@ -8,7 +8,7 @@
 #include <set>
 
 #include "gpuadvisor/cost.h"
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
 
 namespace gpuadvisor::recommend_internal {
 namespace {

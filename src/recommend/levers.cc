@@ -6,8 +6,8 @@
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/recommend.h"
+#include "gpuadvisor/text.h"
 #include "recommend/explain.h"
-#include "util/strings.h"
 
 namespace gpuadvisor::recommend_internal {
 namespace {

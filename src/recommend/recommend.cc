@@ -14,8 +14,8 @@
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/query.h"
+#include "gpuadvisor/text.h"
 #include "recommend/explain.h"
-#include "util/strings.h"
 
 namespace gpuadvisor {
 namespace {

@@ -7,20 +7,17 @@
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/idle.h"
 #include "gpuadvisor/launch.h"
+#include "gpuadvisor/numbers.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/recommend.h"
+#include "gpuadvisor/requests.h"
 #include "gpuadvisor/telemetry.h"
+#include "gpuadvisor/text.h"
+#include "gpuadvisor/views.h"
 #include "gpuadvisor/workload.h"
-#include "io/idle_views.h"
-#include "io/pricing_views.h"
-#include "io/recommend_views.h"
-#include "io/requests.h"
 #include "server/openapi.h"
 #include "server/web_assets.h"
-#include "util/json_text.h"
-#include "util/numbers.h"
-#include "util/strings.h"
 
 namespace gpuadvisor::server {
 
@@ -88,12 +85,20 @@ std::string CapEcho(std::string_view text, size_t max) {
 namespace {
 
 using json = nlohmann::json;
+using ojson = nlohmann::ordered_json;
 
-// Never throws: bytes that are not UTF-8 (from an uploaded file, say) become U+FFFD.
-ApiResponse JsonResponse(const ojson& j, int status = 200) {
+ApiResponse JsonResponse(const JsonDoc& doc, int status = 200) {
   ApiResponse r;
   r.status = status;
-  r.body = DumpJson(j);
+  r.body = doc.Text();
+  return r;
+}
+
+// The server's own small documents (health, models). Never throws: bytes that are not UTF-8
+// (from a catalog file, say) become U+FFFD, as in JsonDoc::Text().
+ApiResponse JsonResponse(const ojson& j) {
+  ApiResponse r;
+  r.body = j.dump(-1, ' ', false, ojson::error_handler_t::replace);
   return r;
 }
 
@@ -113,29 +118,6 @@ std::string CapMessage(std::string_view message) {
   }
   out.append(message.substr(std::min(i, message.size())));
   return CapEcho(out, kMaxErrorMessageChars);
-}
-
-// Maximum nesting of [ and { outside strings (a cheap guard before any recursive use).
-int JsonDepth(std::string_view text) {
-  int depth = 0, max_depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      max_depth = std::max(max_depth, ++depth);
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return max_depth;
 }
 
 // The body as a JSON object, or the error response.
@@ -275,7 +257,7 @@ ApiResponse Show(const ApiContext& ctx, const ApiRequest& req, std::string_view 
         Status::InvalidArgument("type: given by the path, not the query").WithField("type"));
   }
   (void)values->Set("type", type, kHttp);
-  Result<ojson> j = ShowTypeJson(*ctx.catalog, *values, ctx.fresh);
+  Result<JsonDoc> j = ShowTypeJson(*ctx.catalog, *values, ctx.fresh);
   if (!j.ok()) return ErrorResponse(j.status());
   return JsonResponse(*j);
 }
@@ -422,10 +404,8 @@ ApiResponse IdleFromPrometheus(const ApiContext& ctx, const IdleQuery& q,
   if (!info.ok()) return ErrorResponse(info.status());
   Result<IdleReport> r = analyzer.Finish(inventory);
   if (!r.ok()) return ErrorResponse(r.status());
-  ApiResponse response;  // serialised host by host, as for uploads, plus the source
-  response.body = IdleReportJsonText(*r, ctx.fresh);
-  response.body.pop_back();  // the report object's closing brace
-  response.body += R"(,"prometheus":)" + DumpJson(PrometheusSourceJson(*info)) + "}";
+  ApiResponse response;  // serialised host by host, as for uploads
+  response.body = IdleReportJsonText(*r, ctx.fresh, &*info);
   return response;
 }
 
@@ -570,13 +550,7 @@ ApiResponse Dispatch(const ApiContext& ctx, const ApiRequest& req) {
 
 ApiResponse ErrorResponse(int http_status, std::string_view code, std::string_view message,
                           std::string_view field) {
-  ojson e;
-  e["code"] = code;
-  e["message"] = CapMessage(message);
-  e["field"] = field.empty() ? ojson(nullptr) : ojson(CapEcho(field));
-  ojson j;
-  j["error"] = std::move(e);
-  return JsonResponse(j, http_status);
+  return JsonResponse(ErrorJson(code, CapMessage(message), CapEcho(field)), http_status);
 }
 
 int HttpStatusFor(const Status& status) {

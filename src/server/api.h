@@ -2,7 +2,7 @@
 // (status, JSON text) out. Independent of the HTTP library, so every endpoint is tested without
 // sockets, and a new endpoint is one line in Routes() plus its handler.
 //
-// Every JSON object is the one the CLI prints with --json (the views in src/io). Errors are
+// Every JSON object is the one the CLI prints with --json (gpuadvisor/views.h). Errors are
 // {"error": {"code", "message", "field"}} with 400 (bad input), 404 (unknown path or resource),
 // 413 / 421 / 431 (from the HTTP layer) or 500. Bodies never name files: a workload's
 // "model-config" must be an inline config.json object (ParseWorkloadJsonInline).
@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "gpuadvisor/catalog.h"
-#include "io/catalog_views.h"
+#include "gpuadvisor/views.h"
 
 namespace gpuadvisor::server {
 

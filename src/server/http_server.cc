@@ -23,9 +23,9 @@
 #include <unordered_map>
 
 #include "gpuadvisor/query.h"
+#include "gpuadvisor/text.h"
 #include "server/http_request.h"
 #include "server/web_assets.h"
-#include "util/strings.h"
 
 namespace gpuadvisor::server {
 namespace {

@@ -4,11 +4,11 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "gpuadvisor/numbers.h"
 #include "gpuadvisor/options.h"
+#include "gpuadvisor/text.h"
 #include "gpuadvisor/workload.h"
 #include "server/web_assets.h"
-#include "util/numbers.h"
-#include "util/strings.h"
 
 namespace gpuadvisor::server {
 namespace {

@@ -7,10 +7,10 @@
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
+#include "gpuadvisor/numbers.h"
 #include "gpuadvisor/telemetry.h"
+#include "gpuadvisor/text.h"
 #include "util/csv.h"
-#include "util/numbers.h"
-#include "util/strings.h"
 
 namespace gpuadvisor {
 

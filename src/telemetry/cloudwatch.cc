@@ -9,9 +9,9 @@
 #include <tuple>
 #include <vector>
 
+#include "gpuadvisor/text.h"
 #include "telemetry/internal.h"
 #include "util/rj_reader.h"
-#include "util/strings.h"
 
 namespace gpuadvisor::telemetry {
 namespace {

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
 
 namespace gpuadvisor {
 namespace {

@@ -7,8 +7,8 @@
 #include <ctime>
 
 #include "gpuadvisor/telemetry.h"
+#include "gpuadvisor/text.h"
 #include "telemetry/internal.h"
-#include "util/strings.h"
 
 namespace gpuadvisor {
 namespace telemetry {

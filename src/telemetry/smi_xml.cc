@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "gpuadvisor/text.h"
 #include "telemetry/internal.h"
-#include "util/strings.h"
 
 namespace gpuadvisor::telemetry {
 namespace {

@@ -1,4 +1,4 @@
-#include "util/files.h"
+#include "gpuadvisor/files.h"
 
 #include <dirent.h>
 #include <fcntl.h>

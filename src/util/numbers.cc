@@ -1,10 +1,10 @@
-#include "util/numbers.h"
+#include "gpuadvisor/numbers.h"
 
 #include <charconv>
 #include <cmath>
 #include <string>
 
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
 
 namespace gpuadvisor {
 namespace {

@@ -1,6 +1,13 @@
 #include "util/rj_reader.h"
 
 #include <rapidjson/error/en.h>
+#include <rapidjson/memorystream.h>
+#include <rapidjson/reader.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
 
 namespace gpuadvisor {
 
@@ -8,58 +15,84 @@ using rapidjson::Value;
 
 namespace {
 
-// True when a number outside strings has only zero digits before its exponent ("0e44",
-// "0.00E-3"): RapidJSON's full-precision path passes zero to clz() on those (undefined
-// behaviour, found by fuzz_catalog_json), so such documents are parsed without it.
-bool HasZeroWithExponent(std::string_view text) {
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        in_string = false;
+// Numbers to doubles with std::from_chars (correctly rounded, as a catalog read and written again
+// must keep every figure), everything else straight to the document. RapidJSON's own
+// full-precision path is undefined behaviour on some inputs (clz(0) on "0e44", a signed overflow
+// and an out-of-bounds read on a long mantissa with a large negative exponent; found by
+// fuzz_catalog_json and fuzz_instance_types_json), and its default path can be one ULP off.
+template <typename Handler>
+class ExactNumbers {
+ public:
+  explicit ExactNumbers(Handler* h) : h_(h) {}
+  bool Null() { return h_->Null(); }
+  bool Bool(bool b) { return h_->Bool(b); }
+  bool Int(int i) { return h_->Int(i); }
+  bool Uint(unsigned u) { return h_->Uint(u); }
+  bool Int64(int64_t i) { return h_->Int64(i); }
+  bool Uint64(uint64_t u) { return h_->Uint64(u); }
+  bool Double(double d) { return h_->Double(d); }
+  bool String(const char* s, rapidjson::SizeType n, bool copy) { return h_->String(s, n, copy); }
+  bool StartObject() { return h_->StartObject(); }
+  bool Key(const char* s, rapidjson::SizeType n, bool copy) { return h_->Key(s, n, copy); }
+  bool EndObject(rapidjson::SizeType n) { return h_->EndObject(n); }
+  bool StartArray() { return h_->StartArray(); }
+  bool EndArray(rapidjson::SizeType n) { return h_->EndArray(n); }
+
+  // `s` is the literal as JSON spells it (the reader checked the grammar), null-terminated.
+  bool RawNumber(const char* s, rapidjson::SizeType n, bool /*copy*/) {
+    const char* end = s + n;
+    if (std::find_if(s, end, [](char c) { return c == '.' || c == 'e' || c == 'E'; }) == end) {
+      if (*s == '-') {
+        int64_t i = 0;
+        if (std::from_chars(s, end, i).ec == std::errc()) return h_->Int64(i);
+      } else {
+        uint64_t u = 0;
+        if (std::from_chars(s, end, u).ec == std::errc()) return h_->Uint64(u);
       }
-      continue;
     }
-    if (c == '"') {
-      in_string = true;
-      continue;
+    double d = 0;
+    const std::from_chars_result r = std::from_chars(s, end, d);
+    if (r.ec == std::errc::result_out_of_range) {
+      d = std::strtod(s, nullptr);  // underflow is 0 (or a subnormal); overflow is refused
+      if (std::isinf(d)) {
+        too_big_ = true;
+        return false;
+      }
+    } else if (r.ec != std::errc() || r.ptr != end) {
+      return false;  // not reached: the reader checked the literal
     }
-    if ((c < '0' || c > '9') ||
-        (i > 0 && ((text[i - 1] >= '0' && text[i - 1] <= '9') || text[i - 1] == '.' ||
-                   text[i - 1] == 'e' || text[i - 1] == 'E' || text[i - 1] == '+'))) {
-      continue;
-    }
-    bool all_zero = true;  // the digits of the mantissa, from the number's first digit
-    size_t j = i;
-    for (; j < text.size() && ((text[j] >= '0' && text[j] <= '9') || text[j] == '.'); ++j) {
-      if (text[j] >= '1' && text[j] <= '9') all_zero = false;
-    }
-    if (all_zero && j < text.size() && (text[j] == 'e' || text[j] == 'E')) return true;
-    i = j;
+    return h_->Double(d);
   }
-  return false;
-}
+  bool too_big() const { return too_big_; }
+
+ private:
+  Handler* h_;
+  bool too_big_ = false;
+};
 
 }  // namespace
 
 Status ParseRapidJson(std::string_view text, std::string_view origin, rapidjson::Document* doc) {
   // Iterative: the default reader recurses once per nesting level, and a file nested a million
   // deep (a hostile --catalog) overflowed the stack. The DOM's pool allocator frees without
-  // recursion too. Full precision: the default number parser can be off by one ULP, which a
-  // catalog read and written again (`catalog import`, `catalog upgrade`) would keep as a change.
-  if (HasZeroWithExponent(text)) {
-    doc->Parse<rapidjson::kParseIterativeFlag>(text.data(), text.size());
-  } else {
-    doc->Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag>(text.data(),
-                                                                                    text.size());
-  }
-  if (!doc->HasParseError()) return Status::OK();
-  return Status::ParseError(std::string(origin) + ": byte " +
-                            std::to_string(doc->GetErrorOffset()) + ": " +
-                            rapidjson::GetParseError_En(doc->GetParseError()));
+  // recursion too.
+  rapidjson::ParseResult result;
+  bool too_big = false;
+  auto generate = [&](rapidjson::Document& d) {
+    ExactNumbers<rapidjson::Document> numbers(&d);
+    rapidjson::MemoryStream stream(text.data(), text.size());
+    rapidjson::Reader reader;
+    result = reader.Parse < rapidjson::kParseIterativeFlag |
+             rapidjson::kParseNumbersAsStringsFlag > (stream, numbers);
+    too_big = numbers.too_big();
+    return !result.IsError();
+  };
+  doc->Populate(generate);
+  if (!result.IsError()) return Status::OK();
+  return Status::ParseError(std::string(origin) + ": byte " + std::to_string(result.Offset()) +
+                            ": " +
+                            (too_big ? "Number too big to be stored in double."
+                                     : rapidjson::GetParseError_En(result.Code())));
 }
 
 void RjReader::Fail(const std::string& path, std::string_view expected) {

@@ -1,9 +1,9 @@
-#include "util/strings.h"
-
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
+
+#include "gpuadvisor/text.h"
 
 namespace gpuadvisor {
 
@@ -187,6 +187,29 @@ std::string FormatSci(double v, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*e", digits > 0 ? digits - 1 : 0, v);
   return buf;
+}
+
+int JsonDepth(std::string_view text) {
+  int depth = 0;
+  int max_depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;  // the escaped character, a quote included
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      max_depth = std::max(max_depth, ++depth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return max_depth;
 }
 
 }  // namespace gpuadvisor

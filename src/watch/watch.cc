@@ -19,8 +19,8 @@
 #include <mutex>
 #include <thread>
 
-#include "util/numbers.h"
-#include "util/strings.h"
+#include "gpuadvisor/numbers.h"
+#include "gpuadvisor/text.h"
 
 extern char** environ;
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
 
 namespace gpuadvisor {
 

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
 #include "workload/estimate_internal.h"
 
 namespace gpuadvisor::workload_internal {

@@ -2,9 +2,9 @@
 #include <algorithm>
 #include <string>
 
+#include "gpuadvisor/files.h"
+#include "gpuadvisor/text.h"
 #include "gpuadvisor/workload.h"
-#include "util/files.h"
-#include "util/strings.h"
 #include "workload/model_internal.h"
 #include "workload/value_parse.h"
 

@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "gpuadvisor/text.h"
 #include "gpuadvisor/workload.h"
-#include "util/strings.h"
 #include "workload/json_text.h"
 #include "workload/model_internal.h"
 

@@ -5,7 +5,7 @@
 #include <iterator>
 #include <string>
 
-#include "util/strings.h"
+#include "gpuadvisor/text.h"
 
 namespace gpuadvisor::workload_internal {
 namespace {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "gpuadvisor/text.h"
 #include "gpuadvisor/workload.h"
-#include "util/strings.h"
 
 namespace gpuadvisor {
 namespace {

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <string>
 
-#include "util/numbers.h"
-#include "util/strings.h"
+#include "gpuadvisor/numbers.h"
+#include "gpuadvisor/text.h"
 
 namespace gpuadvisor::workload_internal {
 namespace {

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "gpuadvisor/text.h"
 #include "gpuadvisor/workload.h"
-#include "util/strings.h"
 #include "workload/json_text.h"
 #include "workload/value_parse.h"
 

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "catalog/build/sources.h"
@@ -17,12 +18,14 @@
 #include "catalog/record_checks.h"
 #include "gpuadvisor/catalog_import.h"
 #include "gpuadvisor/query.h"
-#include "io/import_views.h"
-#include "io/requests.h"
+#include "gpuadvisor/requests.h"
+#include "gpuadvisor/views.h"
 #include "util/byte_stream.h"
 
 namespace gpuadvisor {
 namespace {
+
+using ojson = nlohmann::ordered_json;
 
 // `pricing TYPE` with every other option at its default.
 OptionValues PricingOf(const std::string& type) {
@@ -263,7 +266,7 @@ TEST(Issue16Import, ReportCountsSkippedRowsInTableAndJson) {
   ASSERT_EQ(r.skipped.size(), 1u);
   EXPECT_EQ(r.skipped[0].rows, 1);
   CatalogDiff diff = DiffCatalogs(before, after);
-  ojson j = ImportReportJson(r, diff, "out.json");
+  const ojson j = ojson::parse(ImportReportJson(r, diff, "out.json").Text());
   EXPECT_EQ(j["rows_skipped"], 1);
   EXPECT_EQ(j["skipped"][0]["reason"], import::kSkipZeroPrice);
   EXPECT_TRUE(Has(ImportSummaryText(r, diff, "out.json"),
@@ -335,7 +338,7 @@ TEST(Issue16Import, SummaryCountsComeFromTheDiff) {
   r.prices_set = 7;  // figures an import wrote: not the number of changes
   const std::string text = ImportSummaryText(r, diff, "new.json");
   EXPECT_TRUE(Has(text, "3 price changes in 2 types, 1 types added, 1 removed")) << text;
-  ojson j = ImportReportJson(r, diff, "new.json");
+  const ojson j = ojson::parse(ImportReportJson(r, diff, "new.json").Text());
   EXPECT_EQ(j["prices_changed"], 3);
   EXPECT_EQ(j["prices_changed"], j["diff"]["price_changes"].size());
   EXPECT_EQ(j["types_added"], 1);
@@ -358,7 +361,7 @@ TEST(Issue16Import, ImportSummaryAgreesWithItsDiff) {
   ASSERT_TRUE(ImportIntoCatalog(&after, in, &r).ok());
   std::remove(name);
   CatalogDiff diff = DiffCatalogs(before, after);
-  ojson j = ImportReportJson(r, diff, "x");
+  const ojson j = ojson::parse(ImportReportJson(r, diff, "x").Text());
   EXPECT_EQ(j["prices_changed"], diff.price_changes.size());
   EXPECT_EQ(diff.price_changes.size(), 8u);
   EXPECT_TRUE(Has(ImportSummaryText(r, diff, "x"), "vs the previous catalog: 8 price changes"));

@@ -6,10 +6,10 @@
 #include <cstdio>
 #include <string>
 
+#include "gpuadvisor/files.h"
 #include "gpuadvisor/idle.h"
-#include "io/idle_views.h"
+#include "gpuadvisor/views.h"
 #include "testutil/fleet.h"
-#include "util/files.h"
 
 namespace gpuadvisor {
 namespace {
@@ -214,12 +214,23 @@ TEST(Issue16Json, TextBuiltHostByHostEqualsTheTreeDump) {
   Result<IdleReport> r = Analyze(testing::FleetCsv());
   ASSERT_TRUE(r.ok()) << r.status().message();
   ASSERT_EQ(r->hosts.size(), 5u);
-  EXPECT_EQ(IdleReportJsonText(*r, fresh), IdleReportJson(*r, fresh).dump());
+  EXPECT_EQ(IdleReportJsonText(*r, fresh), IdleReportJson(*r, fresh).Text());
   r->hosts.resize(1);
   r->files.push_back({"a \"instances\":[] b.csv", TelemetryFormat::kNvidiaSmiCsv, 1, 1, false});
-  EXPECT_EQ(IdleReportJsonText(*r, fresh), IdleReportJson(*r, fresh).dump());
+  EXPECT_EQ(IdleReportJsonText(*r, fresh), IdleReportJson(*r, fresh).Text());
   r->hosts.clear();
-  EXPECT_EQ(IdleReportJsonText(*r, fresh), IdleReportJson(*r, fresh).dump());
+  EXPECT_EQ(IdleReportJsonText(*r, fresh), IdleReportJson(*r, fresh).Text());
+  // With the Prometheus source, which comes last, after the hosts.
+  PrometheusSourceInfo prom;
+  prom.url = "http://127.0.0.1:9090";
+  prom.selector = "{job=\"dcgm\"}";
+  prom.hosts = 1;
+  const std::string text = IdleReportJsonText(*r, fresh, &prom);
+  EXPECT_EQ(text, IdleReportJson(*r, fresh, &prom).Text());
+  EXPECT_NE(text.find(R"(],"total_wasted_usd")"), std::string::npos) << text;
+  EXPECT_NE(text.find(R"(,"prometheus":{"url":"http://127.0.0.1:9090")"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.back(), '}');
 }
 
 // Found by fuzz_telemetry_csv (fuzz/regressions/telemetry_csv/): a host name that is not UTF-8

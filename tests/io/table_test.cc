@@ -1,4 +1,4 @@
-#include "io/table.h"
+#include "gpuadvisor/table.h"
 
 #include <gtest/gtest.h>
 

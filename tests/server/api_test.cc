@@ -8,12 +8,12 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "gpuadvisor/files.h"
 #include "gpuadvisor/query.h"
-#include "io/catalog_views.h"
-#include "io/requests.h"
+#include "gpuadvisor/requests.h"
+#include "gpuadvisor/views.h"
 #include "server/openapi.h"
 #include "server/web_assets.h"
-#include "util/files.h"
 
 namespace gpuadvisor::server {
 namespace {
@@ -73,7 +73,7 @@ TEST(ApiTest, InstancesAreTheCliJson) {
   ASSERT_TRUE(rows.ok());
   Freshness fresh;
   fresh.today = "2026-12-01";
-  EXPECT_EQ(r.body, InstancesJson(*rows, fresh).dump());
+  EXPECT_EQ(r.body, InstancesJson(*rows, fresh).Text());
   EXPECT_FALSE(Parse(r).empty());
 }
 
@@ -122,7 +122,7 @@ TEST(ApiTest, ShowAndUnknownType) {
 }
 
 TEST(ApiTest, CatalogViews) {
-  EXPECT_EQ(Call("GET", "/v1/gpus").body, GpusJson(ListGpus(*Embedded(), false)).dump());
+  EXPECT_EQ(Call("GET", "/v1/gpus").body, GpusJson(ListGpus(*Embedded(), false)).Text());
   EXPECT_GT(Parse(Call("GET", "/v1/gpus", "", {{"include-retired", "true"}})).size(),
             Parse(Call("GET", "/v1/gpus")).size() - 1);
   ExpectError(Call("GET", "/v1/gpus", "", {{"x", "1"}}), 400, "x");

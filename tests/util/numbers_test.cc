@@ -1,4 +1,4 @@
-#include "util/numbers.h"
+#include "gpuadvisor/numbers.h"
 
 #include <gtest/gtest.h>
 

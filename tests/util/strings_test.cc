@@ -1,9 +1,8 @@
-#include "util/strings.h"
-
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
+#include "gpuadvisor/text.h"
 #include "util/json_text.h"
 
 namespace gpuadvisor {

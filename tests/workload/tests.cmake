@@ -1,6 +1,5 @@
 # Workload and estimator tests (issue 3). Paths are relative to tests/.
 list(APPEND GPUADVISOR_TEST_SOURCES
-  testutil/test_hardware.cc
   workload/formulas_test.cc
   workload/memory_test.cc
   workload/fields_test.cc

@@ -6,9 +6,9 @@
 
 #include "catalog/build/sources.h"
 #include "gpuadvisor/catalog_build.h"
-#include "util/files.h"
+#include "gpuadvisor/files.h"
+#include "gpuadvisor/text.h"
 #include "util/rj_reader.h"
-#include "util/strings.h"
 
 namespace gpuadvisor {
 namespace build {

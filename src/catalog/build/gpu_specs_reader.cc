@@ -1,7 +1,7 @@
 #include "catalog/build/sources.h"
+#include "gpuadvisor/numbers.h"
+#include "gpuadvisor/text.h"
 #include "util/csv.h"
-#include "util/numbers.h"
-#include "util/strings.h"
 
 namespace gpuadvisor::build {
 namespace {

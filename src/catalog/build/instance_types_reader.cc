@@ -2,8 +2,8 @@
 
 #include "catalog/build/sources.h"
 #include "catalog/record_checks.h"
+#include "gpuadvisor/text.h"
 #include "util/rj_reader.h"
-#include "util/strings.h"
 
 namespace gpuadvisor::build {
 namespace {

@@ -1,6 +1,7 @@
-// Small string helpers shared by every layer. Depends on nothing above util/.
-#ifndef GPUADVISOR_UTIL_STRINGS_H_
-#define GPUADVISOR_UTIL_STRINGS_H_
+// Text helpers for the library and its front ends: trimming, splitting, name matching with
+// "did you mean" suggestions, and TerminalSafe for anything from outside shown on a terminal.
+#ifndef GPUADVISOR_TEXT_H_
+#define GPUADVISOR_TEXT_H_
 
 #include <string>
 #include <string_view>
@@ -36,6 +37,10 @@ std::string FormatFixed(double v, int decimals);
 // Scientific notation with `digits` significant digits: 3.14e+23.
 std::string FormatSci(double v, int digits = 3);
 
+// The deepest nesting of arrays and objects in JSON text, strings skipped (0 for a scalar): a
+// cheap bound to check before any recursive parse of untrusted JSON.
+int JsonDepth(std::string_view text);
+
 }  // namespace gpuadvisor
 
-#endif  // GPUADVISOR_UTIL_STRINGS_H_
+#endif  // GPUADVISOR_TEXT_H_

@@ -2,8 +2,8 @@
 // filled by whichever front end) to the library's request structs, so every front end accepts
 // the same values, reports the same one-line errors (naming the option, e.g. `--min-gpus:
 // expected a number from 0 to 1024, got "x"`, with field() "min-gpus") and emits the same JSON.
-#ifndef GPUADVISOR_IO_REQUESTS_H_
-#define GPUADVISOR_IO_REQUESTS_H_
+#ifndef GPUADVISOR_REQUESTS_H_
+#define GPUADVISOR_REQUESTS_H_
 
 #include <map>
 #include <memory>
@@ -14,13 +14,14 @@
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/idle.h"
+#include "gpuadvisor/json_doc.h"
 #include "gpuadvisor/launch.h"
 #include "gpuadvisor/options.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/recommend.h"
+#include "gpuadvisor/views.h"
 #include "gpuadvisor/workload.h"
-#include "io/catalog_views.h"
 
 namespace gpuadvisor {
 
@@ -37,7 +38,7 @@ std::vector<GpuSummary> ListGpus(const Catalog& c, bool include_retired);
 
 // `show TYPE` ("show" table): NotFound (with "did you mean") for the type or the region. With
 // `history`, the dated prices of the region ({instance_type, region, history}).
-Result<ojson> ShowTypeJson(const Catalog& c, const OptionValues& v, const Freshness& fresh);
+Result<JsonDoc> ShowTypeJson(const Catalog& c, const OptionValues& v, const Freshness& fresh);
 
 // `estimate` hardware ("estimate" table).
 Result<HardwareRequest> MakeHardwareRequest(const OptionValues& v);
@@ -51,8 +52,8 @@ struct WorkloadArgs {
 Result<Workload> BuildWorkload(const WorkloadArgs& a);
 
 // `estimate`: the contract's JSON (EstimateToJson plus provenance) and the warning lines.
-ojson EstimateReportJson(const Hardware& hw, const Estimate& e, const Catalog& c,
-                         const Freshness& fresh);
+JsonDoc EstimateReportJson(const Hardware& hw, const Estimate& e, const Catalog& c,
+                           const Freshness& fresh);
 std::vector<std::string> EstimateWarnings(const Hardware& hw, const Estimate& e,
                                           const Freshness& fresh, const std::string& region);
 
@@ -80,7 +81,7 @@ Result<LaunchArgs> MakeLaunchRequest(const OptionValues& v, const std::string* p
                                      std::string_view plan_origin);
 // The HTTP and Python answer: format, file_name, instance_type, count, region, spot, reasons,
 // warnings, document and cli_input_json (null except for aws-cli).
-ojson LaunchAnswerJson(const LaunchPlan& plan, const LaunchSpec& spec);
+JsonDoc LaunchAnswerJson(const LaunchPlan& plan, const LaunchSpec& spec);
 // The options that do not pick the instances (all but type, count, rank, region and purchase)
 // onto `r`: for a request whose instances come from elsewhere (recommend, at the CLI).
 Status ApplyLaunchOptions(const OptionValues& v, LaunchRequest* r);
@@ -102,4 +103,4 @@ Result<PrometheusSourceInfo> AddPrometheus(const PrometheusOptions& p, IdleAnaly
 
 }  // namespace gpuadvisor
 
-#endif  // GPUADVISOR_IO_REQUESTS_H_
+#endif  // GPUADVISOR_REQUESTS_H_

@@ -1,0 +1,23 @@
+// The inside of a JsonDoc (include/gpuadvisor/json_doc.h): an nlohmann ordered_json, for the
+// library's views that build documents.
+#ifndef GPUADVISOR_IO_JSON_DOC_REP_H_
+#define GPUADVISOR_IO_JSON_DOC_REP_H_
+
+#include <nlohmann/json.hpp>
+#include <utility>
+
+#include "gpuadvisor/json_doc.h"
+
+namespace gpuadvisor {
+
+struct JsonDoc::Rep {
+  nlohmann::ordered_json value;
+};
+
+inline JsonDoc MakeJsonDoc(nlohmann::ordered_json value) {
+  return JsonDoc(std::make_shared<JsonDoc::Rep>(JsonDoc::Rep{std::move(value)}));
+}
+
+}  // namespace gpuadvisor
+
+#endif  // GPUADVISOR_IO_JSON_DOC_REP_H_

@@ -1,0 +1,76 @@
+#include "util/rj_reader.h"
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include <limits>
+#include <string>
+
+#include "gpuadvisor/text.h"
+
+namespace gpuadvisor {
+namespace {
+
+TEST(JsonDepthTest, CountsBracketsOutsideStrings) {
+  EXPECT_EQ(JsonDepth("1"), 0);
+  EXPECT_EQ(JsonDepth(R"({"a":[1,{"b":[]}]})"), 4);
+  EXPECT_EQ(JsonDepth(R"({"a":"[[[{{{"})"), 1);
+  EXPECT_EQ(JsonDepth(R"({"a":"\"[[[","b":[1]})"), 2);  // an escaped quote does not end the string
+}
+
+double First(const std::string& text) {
+  rapidjson::Document doc;
+  Status st = ParseRapidJson(text, "t", &doc);
+  EXPECT_TRUE(st.ok()) << text << ": " << st.message();
+  return st.ok() ? doc[0].GetDouble() : std::numeric_limits<double>::quiet_NaN();
+}
+
+// Inputs on which RapidJSON's own full-precision conversion is undefined behaviour (each found by
+// a fuzz target; fuzz/regressions/ replays the originals under the sanitizers).
+TEST(ParseRapidJsonTest, ZeroMantissasAndHugeExponentsAreExact) {
+  EXPECT_EQ(First("[0e44]"), 0.0);
+  EXPECT_EQ(First("[0." + std::string(64, '0') + "]"), 0.0);
+  EXPECT_EQ(First("[-0.0e-400]"), 0.0);
+  EXPECT_EQ(First("[80000074073709551616." + std::string(200, '0') + "6e-555]"), 0.0);
+  EXPECT_EQ(First("[1e-400]"), 0.0);  // underflow is zero
+  rapidjson::Document doc;
+  Status st = ParseRapidJson("[1, 1e400]", "f.json", &doc);  // overflow is refused, at its start
+  EXPECT_EQ(st.message(), "f.json: byte 4: Number too big to be stored in double.");
+  // RapidJSON's literal ends at a second '.': the error is the syntax, not the number.
+  st = ParseRapidJson("[0." + std::string(40, '0') + ".0001]", "f.json", &doc);
+  EXPECT_EQ(st.code(), StatusCode::kParseError);
+  EXPECT_NE(st.message().find("byte 43"), std::string::npos) << st.message();
+}
+
+TEST(ParseRapidJsonTest, NumbersAreCorrectlyRoundedAndIntegersStayIntegers) {
+  EXPECT_EQ(First("[0.1]"), 0.1);
+  EXPECT_EQ(First("[2.2250738585072011e-308]"), 2.2250738585072011e-308);
+  EXPECT_EQ(First("[98.32]"), 98.32);
+  EXPECT_EQ(First("[1.7976931348623157e308]"), 1.7976931348623157e308);
+  rapidjson::Document doc;
+  ASSERT_TRUE(ParseRapidJson(R"({"a":[-9223372036854775808,18446744073709551615,
+                                 18446744073709551616,7,-7,1.5e3]})",
+                             "t", &doc)
+                  .ok());
+  const rapidjson::Value& a = doc["a"];
+  EXPECT_TRUE(a[0].IsInt64());
+  EXPECT_EQ(a[0].GetInt64(), std::numeric_limits<int64_t>::min());
+  EXPECT_TRUE(a[1].IsUint64());
+  EXPECT_EQ(a[1].GetUint64(), std::numeric_limits<uint64_t>::max());
+  EXPECT_TRUE(a[2].IsDouble());  // past uint64: a double, as RapidJSON makes it
+  EXPECT_EQ(a[2].GetDouble(), 18446744073709551616.0);
+  EXPECT_TRUE(a[3].IsInt());
+  EXPECT_EQ(a[4].GetInt(), -7);
+  EXPECT_TRUE(a[5].IsDouble());
+  EXPECT_EQ(a[5].GetDouble(), 1500.0);
+}
+
+TEST(ParseRapidJsonTest, MalformedTextNamesTheByte) {
+  rapidjson::Document doc;
+  Status st = ParseRapidJson(R"({"a": tru})", "c.json", &doc);
+  EXPECT_EQ(st.code(), StatusCode::kParseError);
+  EXPECT_EQ(st.message().rfind("c.json: byte ", 0), 0u) << st.message();
+}
+
+}  // namespace
+}  // namespace gpuadvisor
