@@ -28,8 +28,9 @@ enum class OptionType {
   kDuration,  // 90s, 30m, 36h, 14d (a plain number is hours); bounds in seconds
   kChoice,    // one of `choices`
   kList,      // repeatable and/or comma-separated; items from `choices` when it is not empty
+  kFiles,     // file paths, one per occurrence (repeatable), never split at commas
 };
-// "text", "bool", "number", "integer", "duration", "choice", "list".
+// "text", "bool", "number", "integer", "duration", "choice", "list", "files".
 const char* OptionTypeName(OptionType type);
 
 // Where an option is offered. The HTTP API takes no option that names a file on the server.
@@ -59,7 +60,9 @@ struct CommandSpec {
 };
 
 // Every command's table, in a stable order: the shared commands first, then the CLI-only ones
-// (simulate, watch, serve), whose options all have front_ends = kCli.
+// (simulate, watch, serve, the catalog subcommands as "catalog build" etc., and "output": the
+// output options every CLI command with a table of results takes), whose options all have
+// front_ends = kCli.
 const std::vector<CommandSpec>& CommandSpecs();
 // NotFound for a command without a table.
 Result<const CommandSpec*> FindCommandSpec(std::string_view command);
@@ -98,6 +101,8 @@ class OptionValues {
   Result<std::optional<double>> Number(std::string_view name) const;
   // kList items without repeats (first kept, case-insensitive), checked against `choices`.
   Result<std::vector<std::string>> List(std::string_view name) const;
+  // kFiles paths in the order given (empty when none).
+  std::vector<std::string> Files(std::string_view name) const;
 
   // Given options in table order, as (canonical name, text): a request's cache key or echo.
   std::vector<std::pair<std::string, std::string>> GivenPairs() const;
@@ -107,7 +112,8 @@ class OptionValues {
   Status CheckOne(const OptionSpec& o, const std::string& text) const;
 
   const CommandSpec* spec_;
-  std::map<std::string, std::string, std::less<>> given_;  // canonical name -> text
+  std::map<std::string, std::string, std::less<>> given_;               // canonical name -> text
+  std::map<std::string, std::vector<std::string>, std::less<>> files_;  // kFiles paths
 };
 
 // List options hold at most this many items; repeats count once after the check (a list of

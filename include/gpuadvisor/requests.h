@@ -67,6 +67,11 @@ std::vector<std::string> PricingWarnings(const PricingResult& r, const Freshness
 // `recommend` search options ("recommend" table).
 Result<RecommendRequest> MakeRecommendRequest(const OptionValues& v);
 std::vector<std::string> RecommendWarnings(const Recommendation& r, const Freshness& fresh);
+// `launch` for a workload: the search for its best plan, from launch's deadline, budget,
+// max-instances and objective (recommend's own table entries, so the same bounds and errors) and
+// its region and purchase option, which restrict the search when given. One plan, no savings
+// levers.
+Result<RecommendRequest> MakeLaunchSearch(const OptionValues& v);
 
 // `launch` ("launch" table). The request for an instance type (type, count) or for a plan:
 // `plan_json` is the JSON of `recommend --json` (the whole answer or one plan; rank picks the

@@ -32,41 +32,38 @@ int RunInfo(const InfoOptions& o) {
   return kExitOk;
 }
 
-struct BuildOptions {
-  std::string manifest = "data/sources.json";
-  std::string root = "../shared/data";
-  std::string out;
-  std::string generated_at;
-};
-
-int RunBuild(const BuildOptions& o) {
-  Result<std::vector<BuildInput>> inputs = LoadBuildManifest(o.manifest, o.root);
+// `catalog build` ("catalog build" table).
+int RunBuild(const TableOptions& o) {
+  Result<OptionValues> v = o.Values();
+  if (!v.ok()) return Fail(v.status());
+  if (Status st = v->Check(); !st.ok()) return Fail(st);
+  Result<std::vector<BuildInput>> inputs = LoadBuildManifest(v->Text("manifest"), v->Text("root"));
   if (!inputs.ok()) return Fail(inputs.status());
-  Result<Catalog> c = BuildCatalog(*inputs, o.generated_at.empty() ? NowUtcIso() : o.generated_at);
+  const std::string generated_at = v->Text("generated-at");
+  Result<Catalog> c = BuildCatalog(*inputs, generated_at.empty() ? NowUtcIso() : generated_at);
   if (!c.ok()) return Fail(c.status());
-  Status st = WriteCatalogFile(*c, o.out);
+  const std::string out = v->Text("out");
+  Status st = WriteCatalogFile(*c, out);
   if (!st.ok()) return Fail(st);
   size_t current = 0;
   for (const InstanceType& t : c->instance_types()) current += !t.retired;
-  std::cerr << "gpuadvisor: wrote " << TerminalSafe(o.out) << ": " << c->instance_types().size()
+  std::cerr << "gpuadvisor: wrote " << TerminalSafe(out) << ": " << c->instance_types().size()
             << " instance types (" << current << " current), " << c->gpus().size()
             << " accelerator models, " << c->regions().size() << " regions, "
             << c->corrections.size() << " corrections\n";
   return kExitOk;
 }
 
-struct UpgradeOptions {
-  std::string in;
-  std::string out;
-};
-
 // Rewrites a catalog file of any schema version this binary reads in the current one.
-int RunUpgrade(const UpgradeOptions& o) {
-  Result<Catalog> c = LoadCatalogFile(o.in);
+int RunUpgrade(const TableOptions& o) {
+  Result<OptionValues> v = o.Values();
+  if (!v.ok()) return Fail(v.status());
+  Result<Catalog> c = LoadCatalogFile(v->Text("catalog"));
   if (!c.ok()) return Fail(c.status());
-  Status st = WriteCatalogFile(*c, o.out);
+  const std::string out = v->Text("out");
+  Status st = WriteCatalogFile(*c, out);
   if (!st.ok()) return Fail(st);
-  std::cerr << "gpuadvisor: wrote " << TerminalSafe(o.out) << ": " << kCatalogSchema << " (read "
+  std::cerr << "gpuadvisor: wrote " << TerminalSafe(out) << ": " << kCatalogSchema << " (read "
             << TerminalSafe(c->schema) << ")\n";
   return kExitOk;
 }
@@ -86,23 +83,18 @@ void SetupCatalog(CLI::App* app, int* exit_code) {
 
   CLI::App* build = app->add_subcommand(
       "build", "Build a catalog file from the public-format sources listed in a manifest");
-  auto bo = std::make_shared<BuildOptions>();
-  build->add_option("--manifest", bo->manifest, "Source manifest (default data/sources.json)");
-  build->add_option("--root", bo->root, "Directory the manifest's file paths are relative to");
-  build->add_option("--out", bo->out, "Catalog file to write (atomically)")->required();
-  build->add_option("--generated-at", bo->generated_at, "Build timestamp to record (default now)");
+  auto bo = std::make_shared<TableOptions>();
+  bo->Add(build, "catalog build");
   CLI::App* upgrade = app->add_subcommand(
       "upgrade", "Rewrite a catalog file in the current schema (older versions are read as-is)");
-  auto uo = std::make_shared<UpgradeOptions>();
-  upgrade->add_option("--catalog", uo->in, "Catalog file to read")->required();
-  upgrade->add_option("--out", uo->out, "Catalog file to write (atomically; may be the same)")
-      ->required();
+  auto uo = std::make_shared<TableOptions>();
+  uo->Add(upgrade, "catalog upgrade");
   upgrade->footer("Example:\n  gpuadvisor catalog upgrade --catalog old.json --out old.json");
   upgrade->callback([uo, exit_code] { *exit_code = RunUpgrade(*uo); });
 
   build->footer(
       "Example (regenerates the embedded catalog):\n"
-      "  gpuadvisor catalog build --manifest data/sources.json --root ../shared/data --out "
+      "  gpuadvisor catalog build --manifest data/sources.json --root SOURCES_DIR --out "
       "data/catalog.json");
   build->callback([bo, exit_code] { *exit_code = RunBuild(*bo); });
   SetupCatalogImport(app, exit_code);

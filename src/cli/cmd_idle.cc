@@ -18,9 +18,7 @@ namespace {
 
 struct IdleCliOptions {
   CommonOptions common;
-  std::vector<std::string> files;
-  TableOptions idle;
-  bool no_progress = false;
+  TableOptions idle;  // the "idle" table, FILE... and --no-progress included
 };
 
 int Run(const IdleCliOptions& o) {
@@ -30,13 +28,14 @@ int Run(const IdleCliOptions& o) {
   if (!values.ok()) return Fail(values.status());
   Result<IdleSetup> setup = ParseIdleArgs(*ctx->catalog, *values);
   if (!setup.ok()) return Fail(setup.status());
-  if (o.files.empty() == !setup->prometheus) {
+  const std::vector<std::string> files = values->Files("files");
+  if (files.empty() == !setup->prometheus) {
     return Fail(Status::InvalidArgument(
         "idle: expected telemetry files or --prometheus URL (one of the two)"));
   }
   TelemetryOptions to = setup->telemetry;
   const std::vector<InventoryEntry>& inventory = setup->inventory;
-  ProgressBar bar(!o.no_progress && ::isatty(STDERR_FILENO));
+  ProgressBar bar(!values->Bool("no-progress") && ::isatty(STDERR_FILENO));
   std::string current;  // the file being read
   to.progress = [&bar, &current](uint64_t done, uint64_t total) {
     bar.Update(current, static_cast<int64_t>(done), static_cast<int64_t>(total));
@@ -49,7 +48,7 @@ int Run(const IdleCliOptions& o) {
     if (!info.ok()) return Fail(info.status());
     prom = *info;
   }
-  for (const std::string& file : o.files) {
+  for (const std::string& file : files) {
     current = file;
     Status st = analyzer.AddFile(file, to);
     bar.Clear();
@@ -71,11 +70,7 @@ int Run(const IdleCliOptions& o) {
 void SetupIdle(CLI::App* app, int* exit_code) {
   auto o = std::make_shared<IdleCliOptions>();
   AddCommonOptions(app, &o->common);
-  app->add_option("files", o->files,
-                  "Telemetry files (nvidia-smi CSV or -q -x XML, DCGM/Prometheus text, "
-                  "CloudWatch GetMetricData JSON; .gz too; - for stdin)");
   o->idle.Add(app, "idle");
-  app->add_flag("--no-progress", o->no_progress, "No progress bar on a terminal");
   app->footer(
       R"(Idle = every GPU of a host at or under the threshold for at least the window; shorter dips
 are not idleness. Wasted dollars use the catalog price of each host's type (the inventory, or a

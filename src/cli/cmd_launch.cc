@@ -15,13 +15,15 @@ namespace gpuadvisor::cli {
 namespace {
 
 struct LaunchOptions {
-  std::string catalog_path;
-  TableOptions table;  // the "launch" table: type, count, rank, format, region, purchase, ...
-  std::string from_plan, out;
+  CommonOptions common;  // --catalog only: the document is the output
+  // The "launch" table: type, count, rank, format, region, purchase, ..., the CLI's from-plan,
+  // out and cli-input-json, and recommend's search options for a workload.
+  TableOptions table;
   WorkloadArgs workload;
-  bool cli_input_json = false;
-  std::string deadline, budget, max_instances, objective;  // workload mode: recommend's search
 };
+
+// The launch options that steer recommend's search for a workload (recommend's own table entries).
+constexpr const char* kSearchOptions[] = {"deadline", "budget", "max-instances", "objective"};
 
 // Workload flags other than --dataset-gib (which also sizes the data volume of a TYPE launch).
 std::string FirstWorkloadFlag(const LaunchOptions& o) {
@@ -38,15 +40,16 @@ std::string FirstWorkloadFlag(const LaunchOptions& o) {
 // conflicts. Exit 2 names the flag. (Conflicts with the plan's own settings are the library's.)
 Status CheckSources(const LaunchOptions& o, const OptionValues& v) {
   const std::string type = v.Text("type");
+  const std::string from_plan = v.Text("from-plan");
   const std::string workload = FirstWorkloadFlag(o);
-  const int sources = static_cast<int>(!type.empty()) + static_cast<int>(!o.from_plan.empty()) +
+  const int sources = static_cast<int>(!type.empty()) + static_cast<int>(!from_plan.empty()) +
                       static_cast<int>(!workload.empty());
   if (sources == 0) {
     return Status::InvalidArgument(
                "launch: name an instance TYPE, --from-plan PLAN.json or a workload (--task ...)")
         .WithField("type");
   }
-  if (!type.empty() && !o.from_plan.empty()) {
+  if (!type.empty() && !from_plan.empty()) {
     return Status::InvalidArgument("--from-plan: conflicts with TYPE \"" + type +
                                    "\" (the plan names the type)")
         .WithField("from-plan");
@@ -58,14 +61,11 @@ Status CheckSources(const LaunchOptions& o, const OptionValues& v) {
         .WithField(workload.substr(2));
   }
   if (workload.empty()) {
-    for (const auto& [flag, text] : {std::pair{"--deadline", &o.deadline},
-                                     {"--budget", &o.budget},
-                                     {"--max-instances", &o.max_instances},
-                                     {"--objective", &o.objective}}) {
-      if (!text->empty()) {
-        return Status::InvalidArgument(std::string(flag) +
+    for (const char* name : kSearchOptions) {
+      if (v.Given(name)) {
+        return Status::InvalidArgument("--" + std::string(name) +
                                        ": only with workload flags (it steers recommend's search)")
-            .WithField(std::string_view(flag).substr(2));
+            .WithField(name);
       }
     }
   }
@@ -73,24 +73,14 @@ Status CheckSources(const LaunchOptions& o, const OptionValues& v) {
     return Status::InvalidArgument("--count: only with TYPE (the plan sets the instance count)")
         .WithField("count");
   }
-  if (v.Given("rank") && o.from_plan.empty()) {
+  if (v.Given("rank") && from_plan.empty()) {
     return Status::InvalidArgument("--rank: only with --from-plan").WithField("rank");
   }
-  if (o.cli_input_json && v.Text("format") != "aws-cli") {
+  if (v.Bool("cli-input-json") && v.Text("format") != "aws-cli") {
     return Status::InvalidArgument("--cli-input-json: only with --format aws-cli, got --format " +
                                    v.Text("format"))
         .WithField("cli-input-json");
   }
-  return Status::OK();
-}
-
-Status ParseCount(const std::string& text, const char* flag, int* out) {
-  Result<int64_t> v = ParseInt(text, flag);
-  if (!v.ok()) return v.status();
-  if (*v < 1 || *v > 1000) {
-    return Status::InvalidArgument(std::string(flag) + ": expected 1..1000, got " + text);
-  }
-  *out = static_cast<int>(*v);
   return Status::OK();
 }
 
@@ -99,38 +89,9 @@ Status FromWorkload(const LaunchOptions& o, const OptionValues& v, const Catalog
                     LaunchRequest* r) {
   Result<Workload> w = BuildWorkload(o.workload);
   if (!w.ok()) return w.status();
-  RecommendRequest req;
-  req.top = 1;
-  req.savings_levers = false;
-  if (v.Given("region")) req.regions = {v.Text("region")};
-  if (v.Given("purchase")) {
-    Result<PurchaseKind> p =
-        ParsePurchaseKind(v.Text("purchase"), "--purchase", AllPurchaseKinds());
-    if (!p.ok()) return p.status().WithField("purchase");
-    req.purchase = {*p};
-  }
-  if (!o.deadline.empty()) {
-    Result<double> seconds = ParseDurationSeconds(o.deadline, "--deadline");
-    if (!seconds.ok()) return seconds.status();
-    req.deadline_hours = *seconds / 3600;
-  }
-  if (!o.budget.empty()) {
-    Result<double> budget = ParseSiNumber(o.budget, "--budget");
-    if (!budget.ok()) return budget.status();
-    req.budget_usd = *budget;
-  }
-  if (!o.max_instances.empty()) {
-    GPUADVISOR_RETURN_IF_ERROR(ParseCount(o.max_instances, "--max-instances", &req.max_instances));
-  }
-  if (o.objective == "time") {
-    req.objective = Objective::kTime;
-  } else if (o.objective == "balanced") {
-    req.objective = Objective::kBalanced;
-  } else if (!o.objective.empty() && o.objective != "cost") {
-    return Status::InvalidArgument("--objective: expected cost, time or balanced, got \"" +
-                                   o.objective + "\"");
-  }
-  Result<Recommendation> rec = Recommend(catalog, *w, req);
+  Result<RecommendRequest> req = MakeLaunchSearch(v);
+  if (!req.ok()) return req.status();
+  Result<Recommendation> rec = Recommend(catalog, *w, *req);
   if (!rec.ok()) return rec.status();
   if (rec->plans.empty()) {
     std::string why = rec->rejected.empty() ? ""
@@ -154,10 +115,10 @@ Result<LaunchArgs> BuildRequest(const LaunchOptions& o, const OptionValues& v,
   GPUADVISOR_RETURN_IF_ERROR(v.Check());
   GPUADVISOR_RETURN_IF_ERROR(CheckSources(o, v));
   Result<LaunchArgs> a = LaunchArgs{};
-  if (!o.from_plan.empty()) {
-    Result<std::string> text = ReadFile(o.from_plan);
+  if (const std::string from_plan = v.Text("from-plan"); !from_plan.empty()) {
+    Result<std::string> text = ReadFile(from_plan);
     if (!text.ok()) return text.status().WithPrefix("--from-plan").WithField("from-plan");
-    a = MakeLaunchRequest(v, &*text, o.from_plan);
+    a = MakeLaunchRequest(v, &*text, from_plan);
   } else if (!v.Text("type").empty()) {
     a = MakeLaunchRequest(v, nullptr, "");
   } else {
@@ -177,9 +138,7 @@ Result<LaunchArgs> BuildRequest(const LaunchOptions& o, const OptionValues& v,
 }
 
 int Run(const LaunchOptions& o) {
-  CommonOptions common;
-  common.catalog_path = o.catalog_path;
-  Result<Context> ctx = MakeContext(common);
+  Result<Context> ctx = MakeContext(o.common);
   if (!ctx.ok()) return Fail(ctx.status());
   Result<OptionValues> values = o.table.Values();
   if (!values.ok()) return Fail(values.status());
@@ -191,14 +150,15 @@ int Run(const LaunchOptions& o) {
   if (!fits.ok()) return Fail(fits);
   const LaunchSpec spec = RenderLaunch(*plan, args->format);
   for (const std::string& w : plan->warnings) Warn(w);
-  const std::string& text = o.cli_input_json ? spec.cli_input_json : spec.document;
-  if (o.out.empty()) {
+  const std::string& text = values->Bool("cli-input-json") ? spec.cli_input_json : spec.document;
+  const std::string out = values->Text("out");
+  if (out.empty()) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return kExitOk;
   }
-  Status written = WriteFileAtomic(o.out, text);
+  Status written = WriteFileAtomic(out, text);
   if (!written.ok()) return Fail(written.WithPrefix("--out"));
-  std::fprintf(stderr, "gpuadvisor: wrote %s (%s, %zu bytes)\n", TerminalSafe(o.out).c_str(),
+  std::fprintf(stderr, "gpuadvisor: wrote %s (%s, %zu bytes)\n", TerminalSafe(out).c_str(),
                LaunchFormatName(args->format), text.size());
   return kExitOk;
 }
@@ -207,25 +167,15 @@ int Run(const LaunchOptions& o) {
 
 void SetupLaunch(CLI::App* app, int* exit_code) {
   auto o = std::make_shared<LaunchOptions>();
-  app->add_option("--catalog", o->catalog_path, "Catalog file (default: the embedded catalog)");
+  AddCommonOptions(app, &o->common, {"catalog"});
   const std::string g = "Launch";
   o->table.Add(app, "launch", g);
   // One ID per --security-group-ids (repeat it or use commas): a greedy list would take the
   // positional TYPE after it for a group.
   app->get_option("--security-group-ids")->allow_extra_args(false);
-  app->add_option("--from-plan", o->from_plan,
-                  "Plan from `recommend --json` (the whole output or one plan; - = stdin)")
-      ->group(g);
-  app->add_option("--out", o->out, "Write to FILE (atomically) instead of stdout")->group(g);
-  app->add_flag("--cli-input-json", o->cli_input_json,
-                "aws-cli: print only the run-instances --cli-input-json document")
-      ->group(g);
-  const std::string rs = "Recommend (with workload flags)";
-  app->add_option("--deadline", o->deadline, "Finish within DUR (36h, 14d)")->group(rs);
-  app->add_option("--budget", o->budget, "Spend at most USD on the run")->group(rs);
-  app->add_option("--max-instances", o->max_instances, "Instances per plan (default 64)")
-      ->group(rs);
-  app->add_option("--objective", o->objective, "cost (default), time or balanced")->group(rs);
+  for (const char* name : kSearchOptions) {
+    app->get_option("--" + std::string(name))->group("Recommend (with workload flags)");
+  }
   AddWorkloadOptions(app, &o->workload);
   app->footer(
       R"(Every choice (AMI, EFA interfaces, placement group, disk sizes, spot options) is explained

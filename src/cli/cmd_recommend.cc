@@ -13,8 +13,7 @@ namespace {
 struct RecommendOptions {
   CommonOptions common;
   WorkloadArgs workload;
-  TableOptions search;
-  std::string plot;
+  TableOptions search;  // the "recommend" table, --plot included
 };
 
 int Run(const RecommendOptions& o) {
@@ -29,8 +28,8 @@ int Run(const RecommendOptions& o) {
   if (!w.ok()) return Fail(w.status());
   Result<Recommendation> r = Recommend(*ctx->catalog, *w, req);
   if (!r.ok()) return Fail(r.status());
-  if (!o.plot.empty()) {
-    Status written = WriteFileAtomic(o.plot, RecommendSvg(*r));
+  if (const std::string plot = values->Text("plot"); !plot.empty()) {
+    Status written = WriteFileAtomic(plot, RecommendSvg(*r));
     if (!written.ok()) return Fail(written.WithPrefix("--plot"));
   }
   const std::vector<std::string> warnings = RecommendWarnings(*r, ctx->fresh);
@@ -48,7 +47,6 @@ void SetupRecommend(CLI::App* app, int* exit_code) {
   AddCommonOptions(app, &o->common);
   const std::string g = "Search";
   o->search.Add(app, "recommend", g);
-  app->add_option("--plot", o->plot, "Write cost vs time with the Pareto front as SVG")->group(g);
   AddWorkloadOptions(app, &o->workload);
   app->footer(
       R"(Searches instance type x count (powers of two) x region x purchase option; the estimator

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cassert>
 #include <cstdio>
 #include <cstdlib>
@@ -38,25 +39,49 @@ const std::vector<Command>& Commands() {
   return kCommands;
 }
 
-void AddCommonOptions(CLI::App* cmd, CommonOptions* o) {
-  cmd->add_option("--format", o->format, "Output: table, json, csv or markdown")
-      ->check(CLI::IsMember({"table", "json", "csv", "markdown"}));
-  cmd->add_flag("--json", o->json, "Same as --format json");
-  cmd->add_option("--catalog", o->catalog_path, "Catalog file (default: the embedded catalog)");
-  cmd->add_option("--max-price-age", o->max_price_age,
-                  "Flag prices older than this many days as stale (default 90)");
-  cmd->add_flag("--no-color", o->no_color, "Never use colour (also: NO_COLOR env)");
+void AddCommonOptions(CLI::App* cmd, CommonOptions* o, const std::vector<std::string_view>& only) {
+  o->table.Add(cmd, "output", "", only, /*report_unknown=*/false);
 }
 
-void TableOptions::Add(CLI::App* app, std::string_view command, const std::string& group) {
+namespace {
+
+// The --help placeholder: the table's, else one from the type.
+std::string_view MetavarOf(const OptionSpec& o) {
+  if (!o.metavar.empty()) return o.metavar;
+  switch (o.type) {
+    case OptionType::kBool:
+      return "";
+    case OptionType::kNumber:
+    case OptionType::kInteger:
+      return "N";
+    case OptionType::kDuration:
+      return "DURATION";
+    case OptionType::kChoice:
+      return "CHOICE";
+    case OptionType::kList:
+      return "LIST";
+    case OptionType::kFiles:
+      return "FILE";
+    case OptionType::kText:
+      break;
+  }
+  return "TEXT";
+}
+
+}  // namespace
+
+void TableOptions::Add(CLI::App* app, std::string_view command, const std::string& group,
+                       const std::vector<std::string_view>& only, bool report_unknown) {
   Result<const CommandSpec*> spec = FindCommandSpec(command);
   assert(spec.ok() && "every command with a table is registered in CommandSpecs()");
   spec_ = *spec;
   app_ = app;
+  report_unknown_ = report_unknown;
   // Unknown flags reach Values(), which reports them as every front end does (with a hint).
-  app->allow_extras();
+  if (report_unknown) app->allow_extras();
   for (const OptionSpec& o : spec_->options) {
     if ((o.front_ends & kCli) == 0) continue;
+    if (!only.empty() && std::find(only.begin(), only.end(), o.name) == only.end()) continue;
     Slot& slot = slots_.emplace_back();
     slot.spec = &o;
     std::string name = o.positional ? std::string(o.name) : "--" + std::string(o.name);
@@ -72,12 +97,12 @@ void TableOptions::Add(CLI::App* app, std::string_view command, const std::strin
     if (o.type == OptionType::kBool) {
       // Bound to text so that `--efa=maybe` reaches the one checker (its message and field).
       slot.option = app->add_flag(name, slot.text, help);
-    } else if (o.type == OptionType::kList) {
+    } else if (o.type == OptionType::kList || o.type == OptionType::kFiles) {
       slot.option = app->add_option(name, slot.items, help);
     } else {
       slot.option = app->add_option(name, slot.text, help);
     }
-    if (!o.metavar.empty()) slot.option->type_name(std::string(o.metavar));
+    slot.option->type_name(std::string(MetavarOf(o)));
     if (o.required) slot.option->required();
     if (!group.empty()) slot.option->group(group);
   }
@@ -85,7 +110,8 @@ void TableOptions::Add(CLI::App* app, std::string_view command, const std::strin
 
 Result<OptionValues> TableOptions::Values() const {
   OptionValues values(*spec_);
-  for (const std::string& extra : app_->remaining()) {
+  for (const std::string& extra :
+       report_unknown_ ? app_->remaining() : std::vector<std::string>()) {
     if (!StartsWith(extra, "-")) {
       return Status::InvalidArgument("unexpected argument \"" + extra + "\"");
     }
@@ -98,7 +124,7 @@ Result<OptionValues> TableOptions::Values() const {
     const std::string_view name = slot.spec->name;
     if (slot.spec->type == OptionType::kBool) {
       GPUADVISOR_RETURN_IF_ERROR(values.Set(name, slot.text, kCli));
-    } else if (slot.spec->type == OptionType::kList) {
+    } else if (slot.spec->type == OptionType::kList || slot.spec->type == OptionType::kFiles) {
       for (const std::string& item : slot.items) {
         GPUADVISOR_RETURN_IF_ERROR(values.Set(name, item, kCli));
       }
@@ -151,19 +177,22 @@ void PrintText(std::string_view text) {
 }
 
 Result<Context> MakeContext(const CommonOptions& o) {
+  Result<OptionValues> values = o.table.Values();
+  if (!values.ok()) return values.status();
+  GPUADVISOR_RETURN_IF_ERROR(values->Check());
   Context ctx;
-  std::string fmt = o.json ? "json" : o.format;
+  const std::string fmt = values->Bool("json") ? "json" : values->Text("format");
   ctx.format = fmt == "json"       ? OutputFormat::kJson
                : fmt == "csv"      ? OutputFormat::kCsv
                : fmt == "markdown" ? OutputFormat::kMarkdown
                                    : OutputFormat::kTable;
   SetJsonErrors(ctx.format == OutputFormat::kJson);
-  ctx.color = ctx.format == OutputFormat::kTable && !o.no_color && ::isatty(STDOUT_FILENO) &&
-              std::getenv("NO_COLOR") == nullptr;
-  Result<Freshness> fresh = MakeFreshness(o.max_price_age);
+  ctx.color = ctx.format == OutputFormat::kTable && !values->Bool("no-color") &&
+              ::isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
+  Result<Freshness> fresh = MakeFreshness(values->Text("max-price-age"));
   if (!fresh.ok()) return fresh.status();
   ctx.fresh = *fresh;
-  Result<std::shared_ptr<const Catalog>> c = OpenCatalog(o.catalog_path);
+  Result<std::shared_ptr<const Catalog>> c = OpenCatalog(values->Text("catalog"));
   if (!c.ok()) return c.status();
   ctx.catalog = *c;
   return ctx;

@@ -24,16 +24,41 @@ constexpr int kExitNothingFound = 1;
 constexpr int kExitBadInput = 2;
 constexpr int kExitIoError = 3;
 
-struct CommonOptions {
-  std::string format = "table";      // table|json|csv|markdown
-  bool json = false;                 // --json
-  std::string catalog_path;          // empty: embedded
-  std::string max_price_age = "90";  // days
-  bool no_color = false;
+// A command's option table (options.h) as flags and arguments: names, --help text, metavars and
+// defaults all come from the table. After parsing, Values() hands what was typed to the one
+// checker every front end uses.
+class TableOptions {
+ public:
+  // Adds every option of `command` that the CLI offers (only those in `only`, when it is not
+  // empty), in table order, to `app` (in `group`). Unknown flags are the table's to report
+  // ("unknown parameter ...; did you mean ..."), unless `report_unknown` is false (a table
+  // shared by many commands: the command's own table, or CLI11, reports them).
+  void Add(CLI::App* app, std::string_view command, const std::string& group = "",
+           const std::vector<std::string_view>& only = {}, bool report_unknown = true);
+  // The options given on the command line (not yet checked: the request functions check).
+  Result<OptionValues> Values() const;
+
+ private:
+  struct Slot {
+    const OptionSpec* spec = nullptr;
+    CLI::Option* option = nullptr;
+    std::string text;
+    std::vector<std::string> items;
+  };
+  const CommandSpec* spec_ = nullptr;
+  CLI::App* app_ = nullptr;
+  bool report_unknown_ = true;
+  std::deque<Slot> slots_;  // CLI11 writes into them: their addresses must not move
 };
 
-// Adds --format, --json, --catalog, --max-price-age, --no-color to a subcommand.
-void AddCommonOptions(CLI::App* cmd, CommonOptions* opts);
+// The "output" table: --format, --json, --catalog, --max-price-age, --no-color.
+struct CommonOptions {
+  TableOptions table;
+};
+
+// Adds the output options (all, or those in `only`) to a subcommand.
+void AddCommonOptions(CLI::App* cmd, CommonOptions* opts,
+                      const std::vector<std::string_view>& only = {});
 
 // Maps a non-OK status to an exit code and prints "gpuadvisor: <message>" to stderr. This is the
 // one place the CLI prints errors: the message (which may quote input) goes through TerminalSafe.
@@ -61,28 +86,6 @@ void Warn(const std::string& line);
 // Free text (notes, details, footnotes) to stdout through TerminalSafe with newlines kept: the
 // text may quote hostnames, file names or catalog strings. Rendered tables are already safe.
 void PrintText(std::string_view text);
-
-// A command's option table (options.h) as flags and arguments: names, --help text, metavars and
-// defaults all come from the table. After parsing, Values() hands what was typed to the one
-// checker every front end uses.
-class TableOptions {
- public:
-  // Adds every option of `command` that the CLI offers, in table order, to `app` (in `group`).
-  void Add(CLI::App* app, std::string_view command, const std::string& group = "");
-  // The options given on the command line (not yet checked: the request functions check).
-  Result<OptionValues> Values() const;
-
- private:
-  struct Slot {
-    const OptionSpec* spec = nullptr;
-    CLI::Option* option = nullptr;
-    std::string text;
-    std::vector<std::string> items;
-  };
-  const CommandSpec* spec_ = nullptr;
-  CLI::App* app_ = nullptr;
-  std::deque<Slot> slots_;  // CLI11 writes into them: their addresses must not move
-};
 
 // A subcommand: registers its options and sets `*exit_code` when it runs.
 struct Command {

@@ -348,6 +348,10 @@ CommandSpec RecommendSpec() {
               {.name = "explain",
                .type = OptionType::kBool,
                .help = "Full reasoning: assumptions and every rejection"},
+              {.name = "plot",
+               .help = "Write cost vs time with the Pareto front as SVG",
+               .front_ends = kCli,
+               .metavar = "FILE"},
           }};
 }
 
@@ -355,6 +359,13 @@ CommandSpec IdleSpec() {
   constexpr unsigned kLocal = kCli | kPython;  // options that read files of the caller's machine
   return {"idle",
           {
+              {.name = "files",
+               .type = OptionType::kFiles,
+               .help = "Telemetry files (nvidia-smi CSV or -q -x XML, DCGM/Prometheus text, "
+                       "CloudWatch GetMetricData JSON; .gz too; - for stdin)",
+               .front_ends = kCli,
+               .positional = true,
+               .metavar = "FILE"},
               {.name = "inventory",
                .help = "CSV hostname,instance_type[,region][,purchase] mapping hosts to prices",
                .front_ends = kLocal,
@@ -455,13 +466,17 @@ CommandSpec IdleSpec() {
                .front_ends = kLocal,
                .aliases = {"headers"},
                .metavar = "HEADER"},
+              {.name = "no-progress",
+               .type = OptionType::kBool,
+               .help = "No progress bar on a terminal",
+               .front_ends = kCli},
           }};
 }
 
 CommandSpec LaunchSpec() {
   OptionSpec type = TypeArg("Instance type to launch (or a plan)");
   type.required = false;
-  return {
+  CommandSpec spec = {
       "launch",
       {
           type,
@@ -524,7 +539,27 @@ CommandSpec LaunchSpec() {
            .help = "Prefix of names and the Name tag",
            .default_text = "gpuadvisor",
            .metavar = "NAME"},
+          {.name = "from-plan",
+           .help = "Plan from `recommend --json` (the whole output or one plan; - = stdin)",
+           .front_ends = kCli,
+           .metavar = "FILE"},
+          {.name = "out",
+           .help = "Write to FILE (atomically) instead of stdout",
+           .front_ends = kCli,
+           .metavar = "FILE"},
+          {.name = "cli-input-json",
+           .type = OptionType::kBool,
+           .help = "aws-cli: print only the run-instances --cli-input-json document",
+           .front_ends = kCli},
       }};
+  // A workload instead of TYPE (CLI): recommend's search options, as recommend declares them.
+  const CommandSpec recommend = RecommendSpec();
+  for (const char* name : {"deadline", "budget", "max-instances", "objective"}) {
+    OptionSpec o = *recommend.Find(name);
+    o.front_ends = kCli;
+    spec.options.push_back(o);
+  }
+  return spec;
 }
 
 CommandSpec SimulateSpec() {
@@ -846,6 +881,125 @@ CommandSpec ServeSpec() {
       }};
 }
 
+// The CLI's output options, shared by every command that prints results.
+CommandSpec OutputSpec() {
+  return {"output",
+          {
+              {.name = "format",
+               .type = OptionType::kChoice,
+               .help = "Output",
+               .default_text = "table",
+               .choices = {"table", "json", "csv", "markdown"},
+               .front_ends = kCli},
+              {.name = "json",
+               .type = OptionType::kBool,
+               .help = "Same as --format json",
+               .front_ends = kCli},
+              {.name = "catalog",
+               .help = "Catalog file (default: the embedded catalog)",
+               .front_ends = kCli,
+               .metavar = "FILE"},
+              {.name = "max-price-age",
+               .type = OptionType::kInteger,
+               .help = "Flag prices older than this",
+               .unit = "days",
+               .default_text = "90",
+               .lo = 0,
+               .hi = 1e7,
+               .front_ends = kCli},
+              {.name = "no-color",
+               .type = OptionType::kBool,
+               .help = "Never use colour (also: NO_COLOR env)",
+               .front_ends = kCli},
+          }};
+}
+
+OptionSpec OutFile(std::string_view help) {
+  return {.name = "out", .help = help, .front_ends = kCli, .required = true, .metavar = "FILE"};
+}
+
+OptionSpec GeneratedAt() {
+  return {.name = "generated-at",
+          .help = "Build timestamp to record (default now)",
+          .front_ends = kCli,
+          .metavar = "TIME"};
+}
+
+CommandSpec CatalogBuildSpec() {
+  return {"catalog build",
+          {
+              {.name = "manifest",
+               .help = "Source manifest",
+               .default_text = "data/sources.json",
+               .front_ends = kCli,
+               .metavar = "FILE"},
+              {.name = "root",
+               .help = "Directory the manifest's file paths are relative to (the sources' "
+                       "checkout)",
+               .front_ends = kCli,
+               .required = true,
+               .metavar = "DIR"},
+              OutFile("Catalog file to write (atomically)"),
+              GeneratedAt(),
+          }};
+}
+
+CommandSpec CatalogUpgradeSpec() {
+  return {"catalog upgrade",
+          {
+              {.name = "catalog",
+               .help = "Catalog file to read",
+               .front_ends = kCli,
+               .required = true,
+               .metavar = "FILE"},
+              OutFile("Catalog file to write (atomically; may be the same)"),
+          }};
+}
+
+CommandSpec CatalogImportSpec() {
+  auto input = [](std::string_view name, std::string_view help) {
+    return OptionSpec{.name = name,
+                      .type = OptionType::kFiles,
+                      .help = help,
+                      .front_ends = kCli,
+                      .metavar = "FILE"};
+  };
+  return {
+      "catalog import",
+      {
+          input("price-list", "AWS Price List EC2 offer file, CSV or JSON (gzip ok; - = stdin)"),
+          input("savings-plans", "Savings Plans regional rate file (CSV)"),
+          input("instance-types", "aws ec2 describe-instance-types output (JSON)"),
+          input("offerings", "aws ec2 describe-instance-type-offerings output (JSON)"),
+          input("spot-advisor", "spot-advisor-data.json feed"),
+          input("spot-history", "aws ec2 describe-spot-price-history output (JSON)"),
+          OutFile("Catalog file to write (atomically)"),
+          {.name = "snapshot-date",
+           .help = "Date recorded for inputs that carry none (default today, UTC)",
+           .front_ends = kCli,
+           .metavar = "DATE"},
+          GeneratedAt(),
+          {.name = "no-progress",
+           .type = OptionType::kBool,
+           .help = "No progress bar (it is shown on a TTY only)",
+           .front_ends = kCli},
+      }};
+}
+
+CommandSpec CatalogDiffSpec() {
+  auto file = [](std::string_view name, std::string_view help) {
+    return OptionSpec{.name = name,
+                      .help = help,
+                      .front_ends = kCli,
+                      .positional = true,
+                      .required = true,
+                      .metavar = "FILE"};
+  };
+  return {"catalog diff",
+          {file("old", "Old catalog file (or \"embedded\")"),
+           file("new", "New catalog file (or \"embedded\")")}};
+}
+
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -868,14 +1022,18 @@ const char* OptionTypeName(OptionType type) {
       return "choice";
     case OptionType::kList:
       return "list";
+    case OptionType::kFiles:
+      return "files";
   }
   return "text";
 }
 
 const std::vector<CommandSpec>& CommandSpecs() {
   static const std::vector<CommandSpec> kSpecs = {
-      InstancesSpec(), ShowSpec(),   GpusSpec(),     PricingSpec(), EstimateSpec(), RecommendSpec(),
-      IdleSpec(),      LaunchSpec(), SimulateSpec(), WatchSpec(),   ServeSpec()};
+      InstancesSpec(),      ShowSpec(),          GpusSpec(),        PricingSpec(),
+      EstimateSpec(),       RecommendSpec(),     IdleSpec(),        LaunchSpec(),
+      SimulateSpec(),       WatchSpec(),         ServeSpec(),       CatalogBuildSpec(),
+      CatalogUpgradeSpec(), CatalogImportSpec(), CatalogDiffSpec(), OutputSpec()};
   return kSpecs;
 }
 
@@ -922,6 +1080,7 @@ std::string OptionHelpText(const OptionSpec& o) {
   if (range.empty() && !o.unit.empty()) facts.emplace_back(o.unit);
   if (!o.choices.empty()) facts.push_back(ChoicesText(o.choices));
   if (o.type == OptionType::kList) facts.emplace_back("repeatable or comma-separated");
+  if (o.type == OptionType::kFiles) facts.emplace_back("repeatable");
   if (!o.default_text.empty()) facts.push_back("default " + std::string(o.default_text));
   if (!facts.empty()) {
     out += " [";
@@ -953,6 +1112,17 @@ Status OptionValues::Set(std::string_view key, std::string_view text, FrontEnd f
         .WithField(CanonicalOptionKey(key));
   }
   std::string& slot = given_[std::string(o->name)];
+  if (o->type == OptionType::kFiles) {
+    std::vector<std::string>& files = files_[std::string(o->name)];
+    if (files.size() >= kMaxListItems) {
+      return Status::InvalidArgument(Flag(*o) + ": at most " + std::to_string(kMaxListItems) +
+                                     " files")
+          .WithField(o->name);
+    }
+    files.emplace_back(text);
+    slot += (slot.empty() ? "" : ",") + std::string(text);  // for GivenPairs
+    return Status::OK();
+  }
   if (o->type != OptionType::kList) {
     slot = std::string(Trim(text));
     return Status::OK();
@@ -968,9 +1138,16 @@ Status OptionValues::Set(std::string_view key, std::string_view text, FrontEnd f
   return Status::OK();
 }
 
+std::vector<std::string> OptionValues::Files(std::string_view name) const {
+  const OptionSpec& o = Spec(name);
+  const auto it = files_.find(o.name);
+  return it == files_.end() ? std::vector<std::string>() : it->second;
+}
+
 Status OptionValues::CheckOne(const OptionSpec& o, const std::string& text) const {
   switch (o.type) {
     case OptionType::kText:
+    case OptionType::kFiles:
       return Status::OK();
     case OptionType::kBool:
       if (BoolOf(text)) return Status::OK();

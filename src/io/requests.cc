@@ -394,6 +394,27 @@ Result<RecommendRequest> MakeRecommendRequest(const OptionValues& v) {
   return r;
 }
 
+Result<RecommendRequest> MakeLaunchSearch(const OptionValues& v) {
+  GPUADVISOR_RETURN_IF_ERROR(v.Check());
+  Result<const CommandSpec*> spec = FindCommandSpec("recommend");
+  if (!spec.ok()) return spec.status();
+  OptionValues search(**spec);
+  // launch's option -> recommend's: the region and purchase option given restrict the search.
+  for (const auto& [from, to] : {std::pair{"deadline", "deadline"},
+                                 {"budget", "budget"},
+                                 {"max-instances", "max-instances"},
+                                 {"objective", "objective"},
+                                 {"region", "regions"},
+                                 {"purchase", "purchase"}}) {
+    if (v.Given(from)) GPUADVISOR_RETURN_IF_ERROR(search.Set(to, v.Text(from), kCli));
+  }
+  Result<RecommendRequest> r = MakeRecommendRequest(search);
+  if (!r.ok()) return r.status();
+  r->top = 1;
+  r->savings_levers = false;
+  return r;
+}
+
 std::vector<std::string> RecommendWarnings(const Recommendation& r, const Freshness& fresh) {
   std::vector<std::string> warnings;
   std::vector<Provenance> used;

@@ -77,6 +77,7 @@ ojson OptionSchema(const OptionSpec& o) {
       s = StringEnum(o.choices);
       break;
     case OptionType::kList:
+    case OptionType::kFiles:
       s["type"] = "array";
       s["items"] = StringEnum(o.choices);
       description += kListForm;

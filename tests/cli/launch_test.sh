@@ -47,7 +47,7 @@ expect_exit 2 '--count: expected a whole number from 1 to 1000' g6.xlarge --coun
 expect_exit 2 'launch: name an instance TYPE' --format aws-cli
 expect_exit 2 '--ebs-gib' g6.xlarge --ebs-gib -5
 expect_exit 2 '--deadline: only with workload flags' g6.xlarge --deadline 3d
-expect_exit 2 '--objective: expected cost, time or balanced' --task finetune \
+expect_exit 2 '--objective: expected one of cost, time, balanced' --task finetune \
   --model llama-3.1-8b --tokens 50M --objective fastest
 
 # --from-plan: a recommend --json file; its region and purchase win over different flags.

@@ -9,6 +9,8 @@
 #include <string>
 
 #include "cli/common.h"
+#include "gpuadvisor/text.h"
+#include "gpuadvisor/workload.h"
 
 namespace gpuadvisor {
 namespace {
@@ -46,7 +48,8 @@ TEST(OptionTables, NamesAreUniqueBoundsOrderedAndDefaultsValid) {
 }
 
 TEST(OptionTables, CliOnlyCommandsHaveTables) {
-  for (const char* command : {"simulate", "watch", "serve"}) {
+  for (const char* command : {"simulate", "watch", "serve", "catalog build", "catalog upgrade",
+                              "catalog import", "catalog diff", "output"}) {
     Result<const CommandSpec*> spec = FindCommandSpec(command);
     ASSERT_TRUE(spec.ok()) << command;
     for (const OptionSpec& o : (*spec)->options) {
@@ -55,22 +58,38 @@ TEST(OptionTables, CliOnlyCommandsHaveTables) {
   }
 }
 
+// The CLI as users get it: every command, with its subcommands set up.
+struct CliTree {
+  CLI::App app{"gpuadvisor", "gpuadvisor"};
+  int exit_code = 0;
+  CliTree() {
+    for (const cli::Command& k : cli::Commands())
+      k.setup(app.add_subcommand(k.name, k.summary), &exit_code);
+  }
+  // "instances", "catalog build": the (sub)command a table belongs to. The shared output table
+  // is checked on `instances`.
+  CLI::App* Find(std::string_view table) {
+    if (table == "output") table = "instances";
+    CLI::App* at = &app;
+    for (std::string_view word : Split(table, ' ')) {
+      at = at->get_subcommand_ptr(std::string(word)).get();
+      if (at == nullptr) return nullptr;
+    }
+    return at;
+  }
+};
+
 TEST(OptionTables, CliHelpListsEveryCliOptionWithTheTablesText) {
+  CliTree cli;
   size_t checked = 0;
   for (const CommandSpec& c : CommandSpecs()) {
-    const cli::Command* cmd = nullptr;
-    for (const cli::Command& k : cli::Commands()) {
-      if (c.name == k.name) cmd = &k;
-    }
-    ASSERT_NE(cmd, nullptr) << "no CLI command for table " << c.name;
-    CLI::App app(cmd->summary, cmd->name);
-    int exit_code = 0;
-    cmd->setup(&app, &exit_code);
-    const std::string help = app.help();
+    CLI::App* app = cli.Find(c.name);
+    ASSERT_NE(app, nullptr) << "no CLI command for table " << c.name;
+    const std::string help = app->help();
     for (const OptionSpec& o : c.options) {
       if ((o.front_ends & kCli) == 0) continue;
       const std::string flag = o.positional ? std::string(o.name) : "--" + std::string(o.name);
-      const CLI::Option* opt = app.get_option_no_throw(flag);
+      const CLI::Option* opt = app->get_option_no_throw(flag);
       ASSERT_NE(opt, nullptr) << c.name << " " << flag << " is not a CLI option";
       EXPECT_EQ(opt->get_description(), OptionHelpText(o)) << c.name << " " << flag;
       if (!o.positional) {
@@ -79,7 +98,45 @@ TEST(OptionTables, CliHelpListsEveryCliOptionWithTheTablesText) {
       ++checked;
     }
   }
-  EXPECT_GT(checked, 100U);
+  EXPECT_GT(checked, 150U);
+}
+
+// The other way round: no CLI option is declared outside a table. The workload fields have their
+// own table (WorkloadFieldNames, workload.h) plus --workload, the document they may come in.
+TEST(OptionTables, EveryCliOptionComesFromATable) {
+  CliTree cli;
+  std::set<std::string> workload = {"--workload"};
+  for (const std::string& name : WorkloadFieldNames()) workload.insert("--" + name);
+  std::vector<std::pair<CLI::App*, std::string>> todo = {{&cli.app, ""}};
+  size_t checked = 0;
+  while (!todo.empty()) {
+    auto [app, path] = todo.back();
+    todo.pop_back();
+    for (CLI::App* sub : app->get_subcommands({})) {
+      todo.emplace_back(sub, path.empty() ? sub->get_name() : path + " " + sub->get_name());
+    }
+    if (path.empty()) continue;
+    std::vector<const CommandSpec*> tables;
+    for (const std::string& name : {path, std::string("output")}) {
+      if (Result<const CommandSpec*> spec = FindCommandSpec(name); spec.ok()) {
+        tables.push_back(*spec);
+      }
+    }
+    for (const CLI::Option* opt : app->get_options()) {
+      if (opt->get_lnames().empty() && opt->nonpositional()) continue;  // -h
+      const std::string name = opt->nonpositional() ? "--" + opt->get_lnames().front()
+                                                    : opt->get_name(true);  // "--min-gpus", "type"
+      if (name == "--help" || workload.count(name) != 0) continue;
+      bool declared = false;
+      for (const CommandSpec* t : tables) {
+        const OptionSpec* o = t->Find(name);
+        declared = declared || (o != nullptr && (o->front_ends & kCli) != 0);
+      }
+      EXPECT_TRUE(declared) << "gpuadvisor " << path << " " << name << " is in no option table";
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 200U);
 }
 
 TEST(OptionTables, SimulateWatchServeBoundsAreTheUniformMessage) {

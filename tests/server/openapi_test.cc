@@ -36,6 +36,7 @@ const char* ExpectedType(OptionType t) {
     case OptionType::kInteger:
       return "integer";
     case OptionType::kList:
+    case OptionType::kFiles:
       return "array";
     default:
       return "string";
