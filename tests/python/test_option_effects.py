@@ -1,13 +1,16 @@
-"""Every option of every shared command changes the answer.
+"""Every option of every shared command, and of simulate (CLI-only), changes the answer.
 
 Generated from the option tables like test_frontends.py: each option is given a value other than
 its default (EFFECT_SAMPLES, else the sample test_frontends uses) on top of a base request, and
 the answer must differ from the base answer. An option that cannot show an effect on such a
 request is listed in NO_EFFECT with the reason, and an entry there that does change the answer
 fails too (the list only shrinks). One front end suffices: test_frontends.py shows the three
-agree.
+agree. simulate is run through the CLI. The other CLI-only commands write files or run servers
+(catalog build/import/upgrade, serve, watch): their options are exercised by tests/cli/*.sh,
+which tests/cli/options_covered.py keeps complete.
 """
 import json
+import subprocess
 import threading
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -220,3 +223,58 @@ def test_option_changes_the_answer(command, name, value, catalog, workdir, prome
     assert changed, (f"{command} --{name}={value} leaves the answer unchanged: its effect is "
                      f"untested (give a better value in EFFECT_SAMPLES, or say why in NO_EFFECT)\n"
                      + json.dumps(after, default=str)[:400])
+
+
+# ---- CLI-only commands with a JSON answer: simulate ----
+SIMULATE_BASE = {"instance": "g6e.xlarge", "capacity-rps": "20", "diurnal": "100", "days": "1"}
+SIMULATE_SAMPLES = {
+    "trace": "trace.csv",
+    "diurnal": "300",
+    "days": "2",
+    "step": "10m",
+    "instance": "g5.xlarge",
+    "region": "us-west-2",
+    "capacity-rps": "40",
+    "target-utilization": "0.5",
+    "scale-out-cooldown": "1h",
+    "scale-in-cooldown": "2h",
+    "min-instances": "3",
+    "max-instances": "2",
+    "boot-time": "1h",
+    "spot-share": "0.5",
+    "allow-spot": "true",
+    "max-missed": "5",
+    "no-search": "true",
+    "seed": "7",
+}
+# Where SIMULATE_BASE cannot show an option's effect: what to change it against.
+SIMULATE_EFFECT_BASE = {
+    # Interruptions are drawn: enough spot instance-hours that some happen.
+    "seed": dict(SIMULATE_BASE, **{"spot-share": "0.5", "days": "30", "diurnal": "1000",
+                              "no-search": "true"}),
+    "trace": {k: v for k, v in SIMULATE_BASE.items() if k != "diurnal"},  # one of the two
+}
+SIMULATE_NO_EFFECT = {
+    "plot": "writes an SVG file and not the answer; tests/cli/simulate_test.sh checks the file",
+}
+
+
+def simulate_cli(cli_path, workdir, options):
+    args = [cli_path, "simulate", "--json"] + [f"--{k}={v}" for k, v in options.items()]
+    proc = subprocess.run(args, capture_output=True, text=True, cwd=workdir, check=False)
+    assert proc.returncode == 0, (args, proc.stderr)
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.parametrize("name", [o["name"].replace("_", "-") for o in table("simulate")])
+def test_simulate_option_changes_the_answer(name, cli_path, workdir):
+    assert name in SIMULATE_SAMPLES or name in SIMULATE_NO_EFFECT, f"simulate --{name}: no sample"
+    (workdir / "trace.csv").write_text(
+        "timestamp,requests_per_s\n" +
+        "".join(f"{h * 3600},{10 + 50 * (h % 12)}\n" for h in range(48)))
+    if name in SIMULATE_NO_EFFECT:
+        return  # the reason is in the table above; --plot is used by simulate_test.sh
+    base = SIMULATE_EFFECT_BASE.get(name, SIMULATE_BASE)
+    before = simulate_cli(cli_path, workdir, base if name != "trace" else SIMULATE_BASE)
+    after = simulate_cli(cli_path, workdir, dict(base, **{name: SIMULATE_SAMPLES[name]}))
+    assert before != after, f"simulate --{name}={SIMULATE_SAMPLES[name]} leaves the answer unchanged"
