@@ -182,8 +182,14 @@ void Advice(const Workload& w, const Candidate& c, const Estimate& e, Plan* p) {
   }
   if (c.instances > 1) {
     if (t.efa) {
-      p->advice.push_back("multi-node: enable EFA (up to " + std::to_string(t.max_efa_interfaces) +
-                          " interfaces) and launch into a cluster placement group in one AZ");
+      // A Capacity Block's instances are placed together in an EC2 UltraCluster, in the block's
+      // AZ, by AWS: no placement group to make (the launch spec makes none either).
+      p->advice.push_back(
+          "multi-node: enable EFA (up to " + std::to_string(t.max_efa_interfaces) +
+          (c.purchase == PurchaseKind::kCapacityBlock
+               ? " interfaces); the block's instances are already co-located in an EC2 "
+                 "UltraCluster in its AZ (no placement group)"
+               : " interfaces) and launch into a cluster placement group in one AZ"));
     } else {
       p->warnings.push_back(t.name + " has no EFA: inter-node traffic goes over ENA at " +
                             FormatFixed(t.network_gbit_s.value_or(0), 0) + " Gbps");

@@ -169,6 +169,16 @@ TEST(RecommendTest, CapacityBlocksAreRankedAndLargeSpotClustersPointToThem) {
   bool why = false;
   for (const std::string& s : block->why) why = why || s.rfind("Capacity Block of ", 0) == 0;
   EXPECT_TRUE(why);
+  // AWS places a block's instances together (an EC2 UltraCluster): no placement group to make,
+  // unlike a multi-node plan bought any other way.
+  for (const Plan& p : all) {
+    if (p.instances < 2 || !p.type->efa) continue;
+    std::string advice;
+    for (const std::string& a : p.advice) advice += a + "\n";
+    const bool block_plan = p.purchase == PurchaseKind::kCapacityBlock;
+    EXPECT_EQ(advice.find("cluster placement group") != std::string::npos, !block_plan) << advice;
+    EXPECT_EQ(advice.find("UltraCluster") != std::string::npos, block_plan) << advice;
+  }
   for (const Plan& p : r.plans) {
     if (p.purchase != PurchaseKind::kSpot || p.instances < 8 ||
         !p.type->HasUsageClass("capacity-block") ||
