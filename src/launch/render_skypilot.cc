@@ -1,6 +1,7 @@
 // skypilot: a task YAML for users who launch with SkyPilot (`sky launch task.yaml`). SkyPilot
 // picks its own image, security group and network interfaces; the file pins what the plan
-// decided: instance type, accelerators, node count, spot, disk and network tier.
+// decided: instance type, accelerators, node count, spot, disk and network tier, and for a
+// Capacity Block the reservation to launch into.
 #include <string>
 
 #include "launch/internal.h"
@@ -38,6 +39,15 @@ std::string RenderSkyPilot(const LaunchPlan& p) {
   for (const auto& [k, v] : p.tags) {
     if (k == "Name") continue;
     s += "    " + Quoted(k) + ": " + Quoted(v) + "\n";
+  }
+  if (p.capacity_block) {
+    // Task-level config (SkyPilot's `config` field): launch into this reservation only.
+    const std::string& id = p.request.capacity_reservation_id;
+    s +=
+        "# Capacity Block: SkyPilot launches into the reservations listed here (the block's AZ).\n";
+    if (id.empty()) s += "# Put the block's reservation id (cr-...) here before launching.\n";
+    s += "config:\n  aws:\n    specific_reservations:\n      - " +
+         (id.empty() ? std::string("cr-REPLACE-WITH-YOUR-BLOCK") : Quoted(id)) + "\n";
   }
   s += "setup: |\n";
   if (p.instance_store) {

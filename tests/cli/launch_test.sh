@@ -121,6 +121,27 @@ grep -q 'CapacityReservationId: !Ref CapacityReservationId' "$TMP/cb.cloudformat
 grep -q 'capacity_reservation_id = var.capacity_reservation_id' "$TMP/cb.terraform" ||
   bad "terraform: reservation id not a variable"
 
+# SkyPilot has no market type: the task's own config names the block's reservation (a
+# placeholder to fill in when no id is given).
+"$BIN" launch p5.48xlarge --count 4 --purchase capacity-block --format skypilot \
+  >"$TMP/cb.skypilot" 2>/dev/null || bad "p5 capacity-block skypilot failed"
+grep -q '^    specific_reservations:$' "$TMP/cb.skypilot" && grep -q 'cr-REPLACE-WITH-YOUR-BLOCK' \
+  "$TMP/cb.skypilot" || bad "skypilot capacity-block: no reservation placeholder"
+"$BIN" launch p5.48xlarge --count 4 --purchase capacity-block --format skypilot \
+  --capacity-reservation-id cr-0123456789abcdef0 >"$TMP/cb2.skypilot" 2>/dev/null ||
+  bad "p5 capacity-block skypilot with id failed"
+if python3 -c 'import yaml' 2>/dev/null; then
+  python3 - "$TMP/cb2.skypilot" <<'PY' || bad "skypilot capacity-block: config.aws.specific_reservations"
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+assert d["config"]["aws"]["specific_reservations"] == ["cr-0123456789abcdef0"], d.get("config")
+assert d["resources"]["use_spot"] is False and d["num_nodes"] == 4
+PY
+else
+  grep -q '^      - "cr-0123456789abcdef0"$' "$TMP/cb2.skypilot" ||
+    bad "skypilot capacity-block: reservation id not listed"
+fi
+
 # SkyPilot for the p5 x 4 spot plan.
 "$BIN" launch p5.48xlarge --count 4 --purchase spot --format skypilot >"$TMP/sky.yaml" 2>/dev/null
 for want in 'num_nodes: 4' 'accelerators: "H100:8"' 'use_spot: true' 'network_tier: best' \
