@@ -6,7 +6,6 @@
 
 #include <memory>
 #include <string>
-#include <string_view>
 
 namespace gpuadvisor {
 
@@ -18,18 +17,13 @@ class JsonDoc {
   // spaces. Never throws: a byte that is not UTF-8 (a hostname or file name from input) becomes
   // U+FFFD. Keys keep the order the library wrote them in.
   std::string Text(int indent = -1) const;
-  bool IsNull() const;
-
-  // Sets member `key` of an object document (a null document becomes an object first).
-  // REQUIRES: the document is an object or null.
-  void Set(std::string_view key, const JsonDoc& value);
 
   struct Rep;  // internal (src/io/json_doc_rep.h)
-  explicit JsonDoc(std::shared_ptr<Rep> rep);
+  explicit JsonDoc(std::shared_ptr<const Rep> rep);
   const Rep& rep() const { return *rep_; }
 
  private:
-  std::shared_ptr<Rep> rep_;  // shared between copies; Set() copies on write
+  std::shared_ptr<const Rep> rep_;  // immutable, so copies share it
 };
 
 }  // namespace gpuadvisor

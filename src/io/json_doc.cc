@@ -8,16 +8,9 @@ namespace gpuadvisor {
 
 JsonDoc::JsonDoc() : rep_(std::make_shared<Rep>()) {}
 
-JsonDoc::JsonDoc(std::shared_ptr<Rep> rep) : rep_(std::move(rep)) {}
+JsonDoc::JsonDoc(std::shared_ptr<const Rep> rep) : rep_(std::move(rep)) {}
 
 std::string JsonDoc::Text(int indent) const { return DumpJson(rep_->value, indent); }
-
-bool JsonDoc::IsNull() const { return rep_->value.is_null(); }
-
-void JsonDoc::Set(std::string_view key, const JsonDoc& value) {
-  if (rep_.use_count() > 1) rep_ = std::make_shared<Rep>(*rep_);
-  rep_->value[std::string(key)] = value.rep().value;
-}
 
 JsonDoc ErrorJson(std::string_view code, std::string_view message, std::string_view field) {
   using ojson = nlohmann::ordered_json;

@@ -15,7 +15,7 @@ struct JsonDoc::Rep {
 };
 
 inline JsonDoc MakeJsonDoc(nlohmann::ordered_json value) {
-  return JsonDoc(std::make_shared<JsonDoc::Rep>(JsonDoc::Rep{std::move(value)}));
+  return JsonDoc(std::make_shared<const JsonDoc::Rep>(JsonDoc::Rep{std::move(value)}));
 }
 
 }  // namespace gpuadvisor
