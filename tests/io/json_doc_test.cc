@@ -13,10 +13,10 @@ namespace {
 TEST(JsonDocTest, TextIsOneLineOrIndentedAndKeepsKeyOrder) {
   EXPECT_EQ(JsonDoc().Text(), "null");
   const JsonDoc e = ErrorJson("invalid_argument", "--x: bad", "x");
-  EXPECT_EQ(e.Text(),
-            R"({"error":{"code":"invalid_argument","message":"--x: bad","field":"x"}})");
-  EXPECT_EQ(e.Text(2), "{\n  \"error\": {\n    \"code\": \"invalid_argument\",\n    \"message\": "
-                       "\"--x: bad\",\n    \"field\": \"x\"\n  }\n}");
+  EXPECT_EQ(e.Text(), R"({"error":{"code":"invalid_argument","message":"--x: bad","field":"x"}})");
+  EXPECT_EQ(e.Text(2),
+            "{\n  \"error\": {\n    \"code\": \"invalid_argument\",\n    \"message\": "
+            "\"--x: bad\",\n    \"field\": \"x\"\n  }\n}");
   EXPECT_EQ(ErrorJson("not_found", "no such endpoint", "").Text(),
             R"({"error":{"code":"not_found","message":"no such endpoint","field":null}})");
 }
