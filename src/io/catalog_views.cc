@@ -410,7 +410,7 @@ JsonDoc CatalogInfoJson(const Catalog& c, const Freshness& fresh) {
          {"kind", s.kind},
          {"snapshot_date", s.snapshot_date.empty() ? ojson() : ojson(s.snapshot_date)},
          {"age_days", Opt(age)},
-         {"stale", price_kind ? ojson(!age || *age > fresh.max_price_age_days) : ojson()},
+         {"stale", price_kind ? ojson(fresh.Stale(s.snapshot_date)) : ojson()},
          {"figures_used", n.prices_by_source.count(s.id) ? n.prices_by_source[s.id] : 0},
          {"origin", s.origin},
          {"description", s.description}});
@@ -471,9 +471,9 @@ Table CatalogInfoTable(const Catalog& c, const Freshness& fresh) {
     t.AddRow({s.id, s.kind, s.snapshot_date.empty() ? "undated" : s.snapshot_date,
               age ? std::optional<std::string>(std::to_string(*age)) : std::nullopt,
               std::to_string(used == n.prices_by_source.end() ? 0 : used->second),
-              PriceKind(s) ? std::optional<std::string>(
-                                 !age || *age > fresh.max_price_age_days ? "STALE" : "ok")
-                           : std::nullopt});
+              PriceKind(s)
+                  ? std::optional<std::string>(fresh.Stale(s.snapshot_date) ? "STALE" : "ok")
+                  : std::nullopt});
   }
   return t;
 }
