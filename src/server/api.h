@@ -106,6 +106,10 @@ struct ApiContext {
   uint64_t generation = 1;          // of `catalog`
   CatalogHolder* holder = nullptr;  // for reload and health; may be null in tests
   ResponseCache* cache = nullptr;   // null: no caching
+  // True once the work is no longer wanted: the client has gone, the request's wall-time
+  // ceiling has passed or the server is draining. Long work (upstream calls) checks it between
+  // steps and stops with an error. Null: never cancelled. Called from the handler's thread.
+  std::function<bool()> cancelled;
 };
 
 using ApiHandler = ApiResponse (*)(const ApiContext& ctx, const ApiRequest& req,
