@@ -21,7 +21,7 @@ The list: blocks separated by blank lines, "#" comments, keys:
   find:    text on one line of the file, found exactly once (else the mutation is "stale")
   replace: what replaces it
   test:    unit GTEST_FILTER   (gpuadvisor_tests and gpuadvisor_internal_tests)
-           server GTEST_FILTER (gpuadvisor_server_tests)
+           server GTEST_FILTER (gpuadvisor_server_tests and gpuadvisor_security_tests)
            ctest REGEX         (ctest -R over the tests that run the CLI binary, e.g.
                                ^cli_contract$; not the browser, load, network and python ones)
   why:     what the mutation breaks, for the table
@@ -36,7 +36,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KEYS = ("name", "file", "find", "replace", "test", "why")
-TARGETS = {"unit": ["gpuadvisor_tests", "gpuadvisor_internal_tests"], "server": ["gpuadvisor_server_tests"],
+TARGETS = {"unit": ["gpuadvisor_tests", "gpuadvisor_internal_tests"],
+           "server": ["gpuadvisor_server_tests", "gpuadvisor_security_tests"],
            "ctest": ["gpuadvisor"]}
 TEST_TIMEOUT_S = 600
 
@@ -125,19 +126,15 @@ def build(build_dir, targets, log, jobs):
 
 def run_tests(build_dir, test, log):
     kind, arg = test.split(" ", 1)
-    if kind == "unit":  # the public-API tests and the white-box ones: killed when either fails
-        for exe in TARGETS["unit"]:
+    if kind in ("unit", "server"):  # killed when any of the kind's executables fails
+        for exe in TARGETS[kind]:
             rc = run([os.path.join(build_dir, "tests", exe), f"--gtest_filter={arg}",
                       "--gtest_brief=1"], ROOT, log, TEST_TIMEOUT_S)
             if rc != 0:
                 return rc
         return 0
-    if kind == "server":
-        cmd = [os.path.join(build_dir, "tests", "gpuadvisor_server_tests"),
-               f"--gtest_filter={arg}", "--gtest_brief=1"]
-    else:
-        cmd = ["ctest", "--test-dir", build_dir, "-R", arg, "-LE", "browser|load|network|python",
-               "-j2", "--no-tests=error"]
+    cmd = ["ctest", "--test-dir", build_dir, "-R", arg, "-LE", "browser|load|network|python",
+           "-j2", "--no-tests=error"]
     return run(cmd, ROOT, log, TEST_TIMEOUT_S)
 
 

@@ -1,5 +1,8 @@
 #include "server/http_request.h"
 
+#include <arpa/inet.h>
+#include <sys/socket.h>
+
 #include <algorithm>
 #include <cctype>
 
@@ -248,25 +251,86 @@ bool ValidUtf8(std::string_view s) {
   return true;
 }
 
-bool HostAllowed(std::string_view host_header, const std::vector<std::string>& allowed, int port) {
-  std::string_view host = TrimOws(host_header);
-  if (host.empty()) return true;
-  std::string_view name = host;
-  std::string_view port_text;
-  if (host.front() == '[') {  // [::1]:8080
+namespace {
+
+// `name` without brackets, when it is an IPv4 or IPv6 literal; 4 or 6, else 0.
+int IpLiteral(std::string_view name, unsigned char* bytes) {
+  if (name.size() >= 2 && name.front() == '[' && name.back() == ']') {
+    name = name.substr(1, name.size() - 2);
+  }
+  if (name.empty() || name.size() > 64) return 0;
+  const std::string text(name);
+  if (::inet_pton(AF_INET, text.c_str(), bytes) == 1) return 4;
+  if (::inet_pton(AF_INET6, text.c_str(), bytes) == 1) return 6;
+  return 0;
+}
+
+// Splits "name[:port]" / "[v6][:port]"; false when malformed.
+bool SplitAuthority(std::string_view host, std::string_view* name, std::string_view* port) {
+  *name = host;
+  *port = {};
+  if (!host.empty() && host.front() == '[') {  // [::1]:8080
     const size_t close = host.find(']');
     if (close == std::string_view::npos) return false;
-    name = host.substr(0, close + 1);
-    std::string_view rest = host.substr(close + 1);
+    *name = host.substr(0, close + 1);
+    const std::string_view rest = host.substr(close + 1);
     if (!rest.empty()) {
       if (rest.front() != ':') return false;
-      port_text = rest.substr(1);
+      *port = rest.substr(1);
     }
   } else if (const size_t colon = host.rfind(':'); colon != std::string_view::npos) {
-    name = host.substr(0, colon);
-    port_text = host.substr(colon + 1);
+    *name = host.substr(0, colon);
+    *port = host.substr(colon + 1);
   }
+  return true;
+}
+
+// The media type of a Content-Type value: lower-case, parameters and spaces dropped.
+std::string MediaType(std::string_view value) {
+  return Lower(TrimOws(value.substr(0, value.find(';'))));
+}
+
+bool IsJsonType(std::string_view type) {
+  return type == "application/json" ||
+         (type.size() > 5 && type.substr(type.size() - 5) == "+json" &&
+          type.substr(0, 12) == "application/");
+}
+
+bool IsTelemetryType(std::string_view type) {
+  for (std::string_view t : {"text/csv", "application/xml", "text/xml", "application/x-ndjson",
+                             "application/octet-stream"}) {
+    if (type == t) return true;
+  }
+  return false;
+}
+
+// Origin "scheme://authority" equals the request's own origin: our scheme, Host's name and port.
+bool SameOrigin(std::string_view origin, std::string_view host, bool tls) {
+  const size_t sep = origin.find("://");
+  if (sep == std::string_view::npos || host.empty()) return false;
+  const std::string scheme = Lower(origin.substr(0, sep));
+  if (scheme != (tls ? "https" : "http")) return false;
+  std::string_view oname, oport, hname, hport;
+  if (!SplitAuthority(origin.substr(sep + 3), &oname, &oport) ||
+      !SplitAuthority(host, &hname, &hport)) {
+    return false;
+  }
+  const std::string_view default_port = scheme == "https" ? "443" : "80";
+  if (oport.empty()) oport = default_port;
+  if (hport.empty()) hport = default_port;
+  return IEquals(oname, hname) && oport == hport;
+}
+
+}  // namespace
+
+bool HostAllowed(std::string_view host_header, const std::vector<std::string>& allowed, int port) {
+  const std::string_view host = TrimOws(host_header);
+  if (host.empty()) return true;
+  std::string_view name, port_text;
+  if (!SplitAuthority(host, &name, &port_text)) return false;
   if (!port_text.empty() && port_text != std::to_string(port)) return false;
+  unsigned char bytes[16];
+  if (IpLiteral(name, bytes) != 0) return true;
   const std::string lower = Lower(name);
   for (const std::string& a : allowed) {
     if (a == "*" || a == lower) return true;
@@ -274,10 +338,60 @@ bool HostAllowed(std::string_view host_header, const std::vector<std::string>& a
   return false;
 }
 
-std::vector<std::string> LoopbackHostNames() { return {"localhost", "127.0.0.1", "[::1]"}; }
+std::vector<std::string> LoopbackHostNames() { return {"localhost"}; }
 
 bool IsLoopbackAddress(std::string_view host) {
-  return host == "localhost" || host == "::1" || host == "[::1]" || host.substr(0, 4) == "127.";
+  if (IEquals(host, "localhost")) return true;
+  unsigned char b[16];
+  switch (IpLiteral(host, b)) {
+    case 4:
+      return b[0] == 127;
+    case 6: {
+      static constexpr unsigned char kLoop[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+      static constexpr unsigned char kMapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+      return std::equal(b, b + 16, kLoop) || (std::equal(b, b + 12, kMapped) && b[12] == 127);
+    }
+    default:
+      return false;
+  }
+}
+
+HeadError CheckCrossSite(const HttpRequest& req, const OriginPolicy& policy) {
+  if (req.method == "GET" || req.method == "HEAD" || req.method == "OPTIONS") return {};
+  if (req.HasHeader("Origin")) {
+    const std::string_view origin = TrimOws(req.Header("Origin"));
+    const bool allowed = SameOrigin(origin, TrimOws(req.Header("Host")), policy.tls) ||
+                         policy.cors_origin == "*" ||
+                         (!policy.cors_origin.empty() && IEquals(origin, policy.cors_origin));
+    if (!allowed) {
+      return Error(403, "cross_site_refused",
+                   "origin: a page from another site may not send " + req.method +
+                       " requests to this server (start it with --cors ORIGIN to allow one)",
+                   "origin");
+    }
+  } else if (req.HasHeader("Sec-Fetch-Site")) {
+    const std::string site = Lower(TrimOws(req.Header("Sec-Fetch-Site")));
+    if (site != "same-origin" && site != "none") {
+      return Error(403, "cross_site_refused",
+                   "origin: a " + site + " request without an Origin header is refused", "origin");
+    }
+  }
+  const bool has_type = req.HasHeader("Content-Type");
+  const std::string type = MediaType(req.Header("Content-Type"));
+  const bool empty_body = req.body.empty() && req.content_length == 0;
+  if (!has_type && (req.method == "PUT" || empty_body)) return {};
+  const bool idle = req.path == "/v1/idle";
+  if (IsJsonType(type) || (idle && IsTelemetryType(type))) return {};
+  const std::string want =
+      idle ? "application/json, text/csv or application/xml" : "application/json";
+  return Error(
+      415, "unsupported_media_type",
+      "content-type: expected " + want + ", got " +
+          (has_type ? "\"" + std::string(TrimOws(req.Header("Content-Type"))).substr(0, 60) + "\""
+                    : std::string("none")) +
+          " (curl: -H 'Content-Type: " + (idle ? "text/csv" : "application/json") +
+          "'); browsers send form and text types across sites without asking",
+      "content-type");
 }
 
 }  // namespace gpuadvisor::server

@@ -56,16 +56,36 @@ std::string PercentDecode(std::string_view s, bool plus_is_space);
 // True when `s` is well-formed UTF-8 (no overlongs, surrogates or code points past U+10FFFF).
 bool ValidUtf8(std::string_view s);
 
-// Whether a request with this Host header may be served. `allowed` holds lower-case names
-// (no port); "*" allows any. A Host with a port must name `port`. An empty Host (HTTP/1.0
-// clients) is allowed: browsers always send one, and rebinding needs a browser.
+// Whether a request with this Host header may be served (the DNS-rebinding guard). `allowed`
+// holds lower-case names (no port); "*" allows any. An IP literal (any spelling inet_pton
+// takes, IPv6 in brackets) is always allowed: rebinding needs a name the attacker's DNS
+// answers, and a browser sends a literal only when it connected to that address. A Host with a
+// port must name `port`. An empty Host (HTTP/1.0 clients) is allowed: browsers always send one.
 bool HostAllowed(std::string_view host_header, const std::vector<std::string>& allowed, int port);
 
-// The names a loopback-bound server answers to: localhost, 127.0.0.1 and [::1].
+// The names every server answers to besides IP literals: "localhost".
 std::vector<std::string> LoopbackHostNames();
 
-// True for 127.0.0.0/8, ::1 and "localhost".
+// True for "localhost" and every spelling of a loopback address: 127.0.0.0/8, ::1 in any IPv6
+// form (0:0:0:0:0:0:0:1, [::1]) and IPv4-mapped loopback (::ffff:127.0.0.1).
 bool IsLoopbackAddress(std::string_view host);
+
+// What the cross-site check needs to know about the server.
+struct OriginPolicy {
+  std::string cors_origin;  // --cors: "" none, "*" any, or one origin allowed besides our own
+  bool tls = false;         // our own origin is https://Host, else http://Host
+};
+
+// The cross-site request guard (doc/server.md, "Threat model"). GET, HEAD and OPTIONS pass.
+// Any other method (they change state or call upstream servers) is refused with 403 when it
+// carries an Origin that is neither the request's own (scheme "://" Host) nor --cors, or, with
+// no Origin, a Sec-Fetch-Site other than same-origin or none; and with 415 when a POST body
+// does not declare a JSON type (application/json, *+json) or, on /v1/idle, a telemetry type
+// (text/csv, application/xml, text/xml, application/x-ndjson, application/octet-stream). The
+// three types a page may send cross-site without a preflight (text/plain,
+// application/x-www-form-urlencoded, multipart/form-data) are never accepted. A PUT may omit
+// the type: browsers preflight every cross-site PUT, which this server never grants.
+HeadError CheckCrossSite(const HttpRequest& req, const OriginPolicy& policy);
 
 }  // namespace gpuadvisor::server
 

@@ -173,7 +173,8 @@ struct HttpServer::Impl {
   CatalogHolder* holder = nullptr;
   std::unique_ptr<ResponseCache> cache;
   HeadLimits limits;
-  std::vector<std::string> hosts;  // the Host allow-list; empty = no check
+  std::vector<std::string> hosts;  // the Host allow-list besides IP literals
+  OriginPolicy origin_policy;
   int listen_fd = -1;
   int epoll_fd = -1;
   int wake_fd = -1;  // eventfd: Stop() and workers giving connections back
@@ -265,7 +266,7 @@ struct HttpServer::Impl {
       res.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
       res.Set("Access-Control-Allow-Headers", "Content-Type");
     }
-    if (!hosts.empty() && !HostAllowed(req.Header("Host"), hosts, port)) {
+    if (!HostAllowed(req.Header("Host"), hosts, port)) {
       std::string names;
       for (const std::string& h : hosts) names += (names.empty() ? "" : ", ") + h;
       res.SetError(
@@ -277,6 +278,10 @@ struct HttpServer::Impl {
     if (SuspiciousPath(req.path)) {
       res.SetError(400, "invalid_argument",
                    R"(path: "." and ".." segments, backslashes and NUL are not allowed)", "path");
+      return res;
+    }
+    if (HeadError e = CheckCrossSite(req, origin_policy)) {
+      res.SetError(e.status, e.code, e.message, e.field);
       return res;
     }
     if (req.method == "OPTIONS" && !options.cors_origin.empty()) {
@@ -602,10 +607,11 @@ HttpServer::HttpServer(const ServeOptions& options, CatalogHolder* holder)
   }
   impl_->limits.max_header_bytes = options.max_header_bytes;
   impl_->limits.max_headers = options.max_headers;
-  if (IsLoopbackAddress(options.host) || !options.allow_hosts.empty()) {
-    if (IsLoopbackAddress(options.host)) impl_->hosts = LoopbackHostNames();
-    for (const std::string& h : options.allow_hosts) impl_->hosts.push_back(ToLower(h));
-  }
+  // Checked on every address, not only loopback: a browser on this machine reaches a server
+  // bound to 0.0.0.0 through 127.0.0.1 just as well, so rebinding works against it too.
+  impl_->hosts = LoopbackHostNames();
+  for (const std::string& h : options.allow_hosts) impl_->hosts.push_back(ToLower(h));
+  impl_->origin_policy.cors_origin = options.cors_origin;
 }
 
 HttpServer::~HttpServer() { Stop(); }

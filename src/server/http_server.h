@@ -12,9 +12,10 @@
 // slow client costs a file descriptor and a buffer, never a worker: up to max_connections
 // connections may be open whatever the pool size; the next one gets 503 and is closed.
 //
-// Host allow-list (DNS rebinding): bound to a loopback address, requests whose Host header names
-// anything but localhost, 127.0.0.1, [::1] or an --allow-host name (with the bound port, if a
-// port is given) get 421. Bound elsewhere, Host is not checked unless allow_hosts is given.
+// Host allow-list (DNS rebinding), on every bound address: a Host header naming anything but an
+// IP literal, localhost or an --allow-host name (with the bound port, if a port is given) gets
+// 421. Cross-site guard: a state-changing request from another site's page is 403, a POST body
+// of a type a page may send cross-site without a preflight is 415 (CheckCrossSite).
 #ifndef GPUADVISOR_SERVER_HTTP_SERVER_H_
 #define GPUADVISOR_SERVER_HTTP_SERVER_H_
 

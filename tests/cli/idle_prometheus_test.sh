@@ -130,7 +130,7 @@ api, url, end, t = sys.argv[1:]
 def post(params):
     q = urllib.parse.urlencode(params)
     try:
-        with urllib.request.urlopen(urllib.request.Request(f"{api}v1/idle?{q}", data=b"")) as r:
+        with urllib.request.urlopen(urllib.request.Request(f"{api}v1/idle?{q}", data=b"", headers={"Content-Type": "application/json"})) as r:
             return r.status, json.load(r)
     except urllib.error.HTTPError as e:
         return e.code, json.load(e)

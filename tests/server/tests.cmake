@@ -9,6 +9,15 @@ target_compile_definitions(gpuadvisor_server_tests PRIVATE
   GPUADVISOR_TESTS_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
 gtest_discover_tests(gpuadvisor_server_tests PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
 
+# The security suite (issue 28): `ctest -L security` runs this executable and the scripts and
+# tests of other executables labelled "security" (attacks reproduced, each now refused).
+add_executable(gpuadvisor_security_tests server/security_test.cc)
+target_include_directories(gpuadvisor_security_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_compile_options(gpuadvisor_security_tests PRIVATE ${GPUADVISOR_WARNINGS})
+target_link_libraries(gpuadvisor_security_tests PRIVATE gpuadvisor_server GTest::gtest_main)
+gtest_discover_tests(gpuadvisor_security_tests PROPERTIES LABELS "unit;security"
+                     DISCOVERY_TIMEOUT 60)
+
 # `gpuadvisor serve` end to end: start-up line, endpoints, SIGHUP reload, clean stop.
 add_test(NAME cli_serve
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/serve_test.sh $<TARGET_FILE:gpuadvisor>)

@@ -1,0 +1,264 @@
+// The security suite's cross-site part (issue 28): a page on another site, open in the user's
+// browser, must not drive state-changing or upstream-calling requests; DNS rebinding is refused
+// on every spelling of every bound address. Pure checks first, then the same over loopback.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "server/http_request.h"
+#include "server/http_server.h"
+
+namespace gpuadvisor::server {
+namespace {
+
+HttpRequest Post(std::string path, std::vector<std::pair<std::string, std::string>> headers,
+                 std::string body = "{}") {
+  HttpRequest r;
+  r.method = "POST";
+  r.path = std::move(path);
+  r.headers = std::move(headers);
+  r.content_length = body.size();
+  r.body = std::move(body);
+  return r;
+}
+
+TEST(SecurityLoopbackTest, EverySpellingOfLoopbackIsLoopback) {
+  for (const char* host : {"localhost", "LOCALHOST", "127.0.0.1", "127.1.2.3", "::1", "[::1]",
+                           "0:0:0:0:0:0:0:1", "[0:0:0:0:0:0:0:1]", "0000::0001", "::ffff:127.0.0.1",
+                           "[::ffff:127.0.0.1]", "::FFFF:7f00:1"}) {
+    EXPECT_TRUE(IsLoopbackAddress(host)) << host;
+  }
+  for (const char* host : {"0.0.0.0", "::", "10.0.0.1", "::ffff:10.0.0.1", "128.0.0.1",
+                           "localhost.evil.example", "", "::2", "[::1", "127.0.0.1.evil"}) {
+    EXPECT_FALSE(IsLoopbackAddress(host)) << host;
+  }
+}
+
+TEST(SecurityHostTest, RebindingNamesAreRefusedLiteralsAreNot) {
+  const std::vector<std::string> allowed = LoopbackHostNames();
+  EXPECT_FALSE(HostAllowed("evil.example", allowed, 8080));
+  EXPECT_FALSE(HostAllowed("evil.example:8080", allowed, 8080));
+  EXPECT_FALSE(HostAllowed("localhost.evil.example", allowed, 8080));
+  EXPECT_FALSE(HostAllowed("127.0.0.1:8081", allowed, 8080));  // another port
+  EXPECT_FALSE(HostAllowed("[::1", allowed, 8080));
+  for (const char* host : {"localhost:8080", "127.0.0.1", "[::1]:8080", "[0:0:0:0:0:0:0:1]",
+                           "[::ffff:127.0.0.1]:8080", "10.1.2.3:8080", ""}) {
+    EXPECT_TRUE(HostAllowed(host, allowed, 8080)) << host;
+  }
+}
+
+TEST(SecurityCrossSiteTest, ForeignOriginIsRefusedOnEveryStateChangingMethod) {
+  const OriginPolicy none;
+  for (const char* path : {"/v1/idle", "/v1/catalog/reload", "/v1/estimate"}) {
+    HttpRequest r = Post(path, {{"Host", "127.0.0.1:8080"},
+                                {"Origin", "https://evil.example"},
+                                {"Content-Type", "application/json"}});
+    HeadError e = CheckCrossSite(r, none);
+    EXPECT_EQ(e.status, 403) << path;
+    EXPECT_EQ(e.field, "origin");
+    r.method = "PUT";
+    EXPECT_EQ(CheckCrossSite(r, none).status, 403) << path;
+  }
+  // "null" (sandboxed frames, file: pages) and a look-alike port are foreign too.
+  for (const char* origin : {"null", "http://127.0.0.1:8081", "http://127.0.0.1",
+                             "https://127.0.0.1:8080", "http://localhost:8080", "127.0.0.1:8080"}) {
+    const HttpRequest r = Post(
+        "/v1/estimate",
+        {{"Host", "127.0.0.1:8080"}, {"Origin", origin}, {"Content-Type", "application/json"}});
+    EXPECT_EQ(CheckCrossSite(r, none).status, 403) << origin;
+  }
+}
+
+TEST(SecurityCrossSiteTest, OwnOriginCorsOriginAndNonBrowserClientsPass) {
+  const OriginPolicy none;
+  HttpRequest r = Post("/v1/estimate", {{"Host", "127.0.0.1:8080"},
+                                        {"Origin", "http://127.0.0.1:8080"},
+                                        {"Content-Type", "application/json; charset=utf-8"}});
+  EXPECT_FALSE(CheckCrossSite(r, none));
+  EXPECT_EQ(CheckCrossSite(r, OriginPolicy{"", true}).status, 403);  // served over TLS
+  r = Post("/v1/estimate", {{"Host", "127.0.0.1:8080"},
+                            {"Origin", "https://127.0.0.1:8080"},
+                            {"Content-Type", "application/json"}});
+  EXPECT_FALSE(CheckCrossSite(r, OriginPolicy{"", true}));
+  r = Post("/v1/estimate", {{"Host", "LocalHost"},
+                            {"Origin", "http://localhost:80"},
+                            {"Content-Type", "application/json"}});
+  EXPECT_FALSE(CheckCrossSite(r, none));
+  r = Post("/v1/estimate", {{"Host", "127.0.0.1:8080"},
+                            {"Origin", "https://dash.example"},
+                            {"Content-Type", "application/json"}});
+  EXPECT_FALSE(CheckCrossSite(r, OriginPolicy{"https://dash.example"}));
+  EXPECT_EQ(CheckCrossSite(r, OriginPolicy{"https://other.example"}).status, 403);
+  // curl: no Origin, no Sec-Fetch-*.
+  r = Post("/v1/recommend", {{"Content-Type", "application/json"}});
+  EXPECT_FALSE(CheckCrossSite(r, none));
+  r = Post("/v1/catalog/reload", {}, "");  // curl -X POST: no body, no type
+  EXPECT_FALSE(CheckCrossSite(r, none));
+  r = Post("/v1/idle", {{"Transfer-Encoding", "chunked"}}, "gpu,util\n");  // curl -T -: a PUT
+  r.method = "PUT";
+  EXPECT_FALSE(CheckCrossSite(r, none));
+  r.method = "GET";  // reads pass: a foreign page cannot read the answer without CORS
+  r.headers = {{"Origin", "https://evil.example"}};
+  EXPECT_FALSE(CheckCrossSite(r, none));
+}
+
+TEST(SecurityCrossSiteTest, FetchMetadataWithoutOriginIsChecked) {
+  for (const char* site : {"cross-site", "same-site"}) {
+    const HttpRequest r =
+        Post("/v1/estimate", {{"Sec-Fetch-Site", site}, {"Content-Type", "application/json"}});
+    EXPECT_EQ(CheckCrossSite(r, OriginPolicy{}).status, 403) << site;
+  }
+  for (const char* site : {"same-origin", "none"}) {
+    const HttpRequest r =
+        Post("/v1/estimate", {{"Sec-Fetch-Site", site}, {"Content-Type", "application/json"}});
+    EXPECT_FALSE(CheckCrossSite(r, OriginPolicy{})) << site;
+  }
+}
+
+// The types a page may POST cross-site without a preflight are never bodies of this API.
+TEST(SecurityCrossSiteTest, SimpleContentTypesAre415) {
+  for (const char* type :
+       {"application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+        "text/plain;charset=UTF-8", "TEXT/PLAIN", "", "application/jsonx", "text/json"}) {
+    const HttpRequest r = Post("/v1/recommend", {{"Content-Type", type}});
+    const HeadError e = CheckCrossSite(r, OriginPolicy{});
+    EXPECT_EQ(e.status, 415) << type;
+    EXPECT_EQ(e.field, "content-type");
+    EXPECT_NE(e.message.find("application/json"), std::string::npos) << e.message;
+  }
+  // A POST with a body and no type at all: a no-cors fetch of a Blob sends exactly that.
+  EXPECT_EQ(CheckCrossSite(Post("/v1/recommend", {}), OriginPolicy{}).status, 415);
+  // Telemetry types only where telemetry goes.
+  for (const char* type : {"text/csv", "application/xml", "text/xml", "application/octet-stream"}) {
+    EXPECT_FALSE(CheckCrossSite(Post("/v1/idle", {{"Content-Type", type}}), OriginPolicy{}))
+        << type;
+    EXPECT_EQ(
+        CheckCrossSite(Post("/v1/recommend", {{"Content-Type", type}}), OriginPolicy{}).status, 415)
+        << type;
+  }
+  EXPECT_FALSE(CheckCrossSite(Post("/v1/launch", {{"Content-Type", "application/problem+json"}}),
+                              OriginPolicy{}));
+}
+
+// The same over loopback: a server on `host`, raw requests, the status line back.
+class SecurityHttpTest : public ::testing::Test {
+ protected:
+  bool Start(const std::string& host, std::vector<std::string> allow_hosts = {}) {
+    Result<std::shared_ptr<const Catalog>> c = EmbeddedCatalog();
+    if (!c.ok()) return false;
+    holder_ = std::make_unique<CatalogHolder>(*c, [] { return EmbeddedCatalog(); });
+    ServeOptions o;
+    o.host = host;
+    o.port = 0;
+    o.threads = 2;
+    o.allow_hosts = std::move(allow_hosts);
+    server_ = std::make_unique<HttpServer>(o, holder_.get());
+    Result<int> port = server_->Bind();
+    if (!port.ok()) return false;
+    port_ = *port;
+    family_ = host.find(':') != std::string::npos ? AF_INET6 : AF_INET;
+    thread_ = std::thread([this] { (void)server_->Run(); });
+    for (int i = 0; i < 400 && !server_->running(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return true;
+  }
+  void TearDown() override {
+    if (server_) server_->Stop();
+    if (thread_.joinable()) thread_.join();
+  }
+
+  // The status code of the answer to `bytes` on a fresh connection, or 0.
+  int Status(const std::string& bytes) const {
+    const int fd = ::socket(family_, SOCK_STREAM, 0);
+    sockaddr_storage addr{};
+    socklen_t len = 0;
+    if (family_ == AF_INET6) {
+      auto* a = reinterpret_cast<sockaddr_in6*>(&addr);
+      a->sin6_family = AF_INET6;
+      a->sin6_port = htons(static_cast<uint16_t>(port_));
+      ::inet_pton(AF_INET6, "::1", &a->sin6_addr);
+      len = sizeof *a;
+    } else {
+      auto* a = reinterpret_cast<sockaddr_in*>(&addr);
+      a->sin_family = AF_INET;
+      a->sin_port = htons(static_cast<uint16_t>(port_));
+      ::inet_pton(AF_INET, "127.0.0.1", &a->sin_addr);
+      len = sizeof *a;
+    }
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), len) != 0) {
+      ::close(fd);
+      return 0;
+    }
+    timeval tv{10, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    (void)!::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    std::string out;
+    char buf[4096];
+    for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;) out.append(buf, size_t(n));
+    ::close(fd);
+    return out.size() > 12 && out.compare(0, 9, "HTTP/1.1 ") == 0 ? std::stoi(out.substr(9, 3)) : 0;
+  }
+
+  std::string Get(const std::string& host) const {
+    return "GET /healthz HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n";
+  }
+  std::string PostBytes(const std::string& path, const std::string& extra,
+                        const std::string& body = "{}") const {
+    return "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port_) +
+           "\r\nConnection: close\r\n" + extra + "Content-Length: " + std::to_string(body.size()) +
+           "\r\n\r\n" + body;
+  }
+
+  std::unique_ptr<CatalogHolder> holder_;
+  std::unique_ptr<HttpServer> server_;
+  std::thread thread_;
+  int port_ = 0;
+  int family_ = AF_INET;
+};
+
+// The attack of the finding: a foreign page's no-cors fetch reloading the catalog and asking
+// for an idle report (which makes the server call Prometheus).
+TEST_F(SecurityHttpTest, CrossOriginPostIsRefused) {
+  ASSERT_TRUE(Start("127.0.0.1"));
+  const std::string foreign = "Origin: https://evil.example\r\nSec-Fetch-Site: cross-site\r\n";
+  EXPECT_EQ(Status(PostBytes("/v1/catalog/reload", foreign, "")), 403);
+  EXPECT_EQ(Status(PostBytes("/v1/idle?prometheus=http://127.0.0.1:9090",
+                             foreign + "Content-Type: text/plain\r\n", "")),
+            403);
+  EXPECT_EQ(Status(PostBytes("/v1/estimate", "Content-Type: text/plain;charset=UTF-8\r\n",
+                             R"({"task":"serve","model":"llama-3.1-8b","instance":"g6e.xlarge"})")),
+            415);
+  // The page's own requests and curl's still work.
+  const std::string own = "Origin: http://127.0.0.1:" + std::to_string(port_) +
+                          "\r\nContent-Type: application/json\r\n";
+  EXPECT_EQ(Status(PostBytes("/v1/catalog/reload", own, "")), 200);
+  EXPECT_EQ(Status(PostBytes("/v1/catalog/reload", "", "")), 200);
+  EXPECT_EQ(Status(PostBytes("/v1/estimate", "Content-Type: application/json\r\n",
+                             R"({"task":"serve","model":"llama-3.1-8b","instance":"g6e.xlarge"})")),
+            200);
+}
+
+// The finding: bound to another spelling of loopback, the rebinding guard was off.
+TEST_F(SecurityHttpTest, RebindingGuardOnForEveryLoopbackSpelling) {
+  if (!Start("0:0:0:0:0:0:0:1")) GTEST_SKIP() << "no IPv6 loopback on this machine";
+  EXPECT_EQ(Status(Get("evil.example:" + std::to_string(port_))), 421);
+  EXPECT_EQ(Status(Get("[::1]:" + std::to_string(port_))), 200);
+  EXPECT_EQ(Status(Get("localhost")), 200);
+}
+
+TEST_F(SecurityHttpTest, RebindingGuardOnForWildcardBinds) {
+  ASSERT_TRUE(Start("0.0.0.0", {"gpu.internal"}));
+  EXPECT_EQ(Status(Get("evil.example")), 421);
+  EXPECT_EQ(Status(Get("gpu.internal:" + std::to_string(port_))), 200);
+  EXPECT_EQ(Status(Get("127.0.0.1:" + std::to_string(port_))), 200);
+}
+
+}  // namespace
+}  // namespace gpuadvisor::server
