@@ -189,6 +189,8 @@ RequestReader::State RequestReader::Feed(std::string_view bytes, size_t* consume
       if (ec == http::error::need_more) return State::kNeedMore;
       if (ec == http::error::header_limit) {
         error_ = TooLargeHeaders(limits_.head);
+      } else if (ec == http::error::bad_version) {
+        error_ = HeadError{505, "unsupported", "request: HTTP/1.0 and HTTP/1.1 are served", ""};
       } else if (ec == http::error::body_limit) {
         error_ = BodyTooLarge(limits_.max_body_bytes);
       } else if (ec) {

@@ -703,14 +703,21 @@ Result<int> HttpServer::Bind() {
   const std::string host = o.host.size() > 2 && o.host.front() == '[' && o.host.back() == ']'
                                ? o.host.substr(1, o.host.size() - 2)
                                : o.host;
-  const auto found = resolver.resolve(host, std::to_string(o.port),
-                                      tcp::resolver::passive | tcp::resolver::numeric_service, ec);
-  if (ec) return fail();
-  // Every address of the name ("localhost": 127.0.0.1 and ::1), on one port.
+  // Every address of the name, on one port; "localhost" is 127.0.0.1 and ::1 whatever
+  // /etc/hosts says.
+  std::vector<tcp::endpoint> endpoints;
+  if (ToLower(host) == "localhost") {
+    endpoints = {tcp::endpoint(asio::ip::address_v4::loopback(), 0),
+                 tcp::endpoint(asio::ip::address_v6::loopback(), 0)};
+  } else {
+    const auto found = resolver.resolve(
+        host, std::to_string(o.port), tcp::resolver::passive | tcp::resolver::numeric_service, ec);
+    if (ec) return fail();
+    for (const auto& entry : found) endpoints.push_back(entry.endpoint());
+  }
   int port = o.port;
   std::vector<tcp::endpoint> bound;
-  for (const auto& entry : found) {
-    tcp::endpoint ep = entry.endpoint();
+  for (tcp::endpoint ep : endpoints) {
     ep.port(static_cast<unsigned short>(port));
     if (std::find(bound.begin(), bound.end(), ep) != bound.end()) continue;
     tcp::acceptor a(im.ioc);
@@ -724,10 +731,7 @@ Result<int> HttpServer::Bind() {
     if (!ec) a.listen(asio::socket_base::max_listen_connections, ec);
     if (ec) {
       // Another server on this port is an error; a family this machine lacks is not.
-      if (ec == asio::error::address_in_use || bound.empty()) {
-        if (ec == asio::error::address_in_use) return fail();
-        continue;
-      }
+      if (ec == asio::error::address_in_use) return fail();
       continue;
     }
     port = a.local_endpoint().port();
