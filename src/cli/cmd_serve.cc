@@ -72,6 +72,8 @@ Status ParseLimits(OptionValues* v, server::ServeOptions* s, std::string* catalo
   s->request_timeout_s = static_cast<int>(n["request-timeout"]);
   s->drain_timeout_s = static_cast<int>(n["drain-timeout"]);
   s->access_log = v->Text("access-log");
+  s->tls_cert = v->Text("tls-cert");
+  s->tls_key = v->Text("tls-key");
   s->cache_entries = static_cast<size_t>(n["cache"]);
   s->cache_bytes = static_cast<size_t>(n["cache-bytes"]);
   Result<std::vector<std::string>> hosts = v->List("allow-host");
@@ -125,8 +127,8 @@ int Run(const ServeCliOptions& o) {
   if (!port.ok()) return Fail(port.status());
   const std::string host =
       checked->host.find(':') != std::string::npos ? "[" + checked->host + "]" : checked->host;
-  std::printf("gpuadvisor: serving http://%s:%d/ (API under /v1, OpenAPI at /v1/openapi.json)\n",
-              host.c_str(), *port);
+  std::printf("gpuadvisor: serving %s://%s:%d/ (API under /v1, OpenAPI at /v1/openapi.json)\n",
+              checked->tls_cert.empty() ? "http" : "https", host.c_str(), *port);
   std::printf("gpuadvisor: %s; %d worker threads; SIGHUP reloads the catalog, Ctrl-C stops\n",
               server::IsLoopbackAddress(checked->host)
                   ? "bound to loopback only (--host 0.0.0.0 to expose it)"

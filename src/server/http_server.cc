@@ -9,6 +9,8 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ip/v6_only.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -20,6 +22,7 @@
 #include <ctime>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 
@@ -151,11 +154,51 @@ std::string UtcNow() {
   return buf;
 }
 
+// A connection's byte stream: plain TCP, or TLS over it (--tls-cert).
+class Stream {
+ public:
+  explicit Stream(tcp::socket s) : plain_(std::move(s)) {}
+  Stream(tcp::socket s, asio::ssl::context& tls) : tls_(std::in_place, std::move(s), tls) {}
+  tcp::socket& socket() { return tls_ ? tls_->next_layer() : *plain_; }
+  bool tls() const { return tls_.has_value(); }
+  template <class Handler>
+  void Handshake(Handler&& h) {
+    tls_->async_handshake(asio::ssl::stream_base::server, std::forward<Handler>(h));
+  }
+  template <class Buffers, class Handler>
+  void ReadSome(const Buffers& b, Handler&& h) {
+    if (tls_) {
+      tls_->async_read_some(b, std::forward<Handler>(h));
+    } else {
+      plain_->async_read_some(b, std::forward<Handler>(h));
+    }
+  }
+  template <class Buffers, class Handler>
+  void Write(const Buffers& b, Handler&& h) {
+    if (tls_) {
+      asio::async_write(*tls_, b, std::forward<Handler>(h));
+    } else {
+      asio::async_write(*plain_, b, std::forward<Handler>(h));
+    }
+  }
+  // Bytes sent now if the socket takes them, without waiting (plain TCP only: over TLS they
+  // would corrupt the record stream, so nothing is sent).
+  void SendNow(std::string_view bytes) {
+    if (tls_) return;
+    (void)!::send(plain_->native_handle(), bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+  }
+
+ private:
+  std::optional<tcp::socket> plain_;
+  std::optional<asio::ssl::stream<tcp::socket>> tls_;
+};
+
 // A connection: owned by the I/O thread, handed to a worker only as a request plus a pointer.
 struct Session {
   enum class State { kIdle, kHead, kBody, kHandler, kWrite, kDrain, kClosed };
-  Session(tcp::socket s, const ReaderLimits& limits) : sock(std::move(s)), reader(limits) {}
-  tcp::socket sock;
+  Session(Stream s, const ReaderLimits& limits) : stream(std::move(s)), reader(limits) {}
+  Stream stream;
+  tcp::socket& sock() { return stream.socket(); }
   std::string peer;               // client address, for the per-client cap and logs
   boost::beast::flat_buffer buf;  // received, not yet parsed
   size_t chunk = kReadChunkMin;   // next read size: grows while reads fill it
@@ -189,8 +232,9 @@ struct HttpServer::Impl {
   ReaderLimits reader_limits;
   std::vector<std::string> hosts;  // the Host allow-list; empty = no check
   int port = 0;
-  std::FILE* access_log = nullptr;  // --access-log; null = off
-  mutable std::mutex log_mu;        // one line at a time in either log
+  std::FILE* access_log = nullptr;          // --access-log; null = off
+  std::unique_ptr<asio::ssl::context> tls;  // --tls-cert/--tls-key; null = plain HTTP
+  mutable std::mutex log_mu;                // one line at a time in either log
   std::atomic<bool> stop{false};
   std::atomic<bool> running{false};
   std::atomic<bool> cancel_all{false};  // every request's cancelled() is true (drain is over)
@@ -395,10 +439,6 @@ struct HttpServer::Impl {
     return best;
   }
 
-  static void SendNow(tcp::socket& sock, const std::string& bytes) {
-    (void)!::send(sock.native_handle(), bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-  }
-
   std::string BusyBytes() const {
     Response res;
     res.SetError(503, "unavailable",
@@ -419,25 +459,42 @@ struct HttpServer::Impl {
     if (client_full || server_full) {
       Session* victim = PickVictim(client_full ? peer : std::string());
       if (victim == nullptr) {
-        SendNow(sock, BusyBytes());
+        if (!tls) {
+          const std::string busy = BusyBytes();
+          (void)!::send(sock.native_handle(), busy.data(), busy.size(),
+                        MSG_NOSIGNAL | MSG_DONTWAIT);
+        }
         sock.shutdown(tcp::socket::shutdown_send, ec);
         sock.close(ec);
         if (per_client[peer] == 0) per_client.erase(peer);
         return;
       }
       if (victim->state != Session::State::kIdle || victim->served == 0) {
-        SendNow(victim->sock, BusyBytes());
+        victim->stream.SendNow(BusyBytes());
       }
       Close(FindSession(victim));
     }
     sock.set_option(tcp::no_delay(true), ec);
-    auto s = std::make_shared<Session>(std::move(sock), reader_limits);
+    auto s = std::make_shared<Session>(
+        tls ? Stream(std::move(sock), *tls) : Stream(std::move(sock)), reader_limits);
     s->peer = std::move(peer);
     ++per_client[s->peer];
     s->since = Clock::now();
     s->deadline = s->since + std::chrono::seconds(options.keep_alive_timeout_s);
     sessions.emplace(s.get(), s);
-    Read(s);
+    if (!s->stream.tls()) {
+      Read(s);
+      return;
+    }
+    // The handshake counts against the keep-alive deadline of the first request (Sweep).
+    s->stream.Handshake([this, s](boost::system::error_code hec) {
+      if (s->state == Session::State::kClosed) return;
+      if (hec) {
+        Close(s);
+        return;
+      }
+      Read(s);
+    });
   }
 
   SessionPtr FindSession(Session* raw) {
@@ -449,29 +506,28 @@ struct HttpServer::Impl {
     if (s == nullptr || s->state == Session::State::kClosed) return;
     s->state = Session::State::kClosed;
     boost::system::error_code ec;
-    s->sock.close(ec);
+    s->sock().close(ec);
     if (--per_client[s->peer] <= 0) per_client.erase(s->peer);
     sessions.erase(s.get());
     if (draining && sessions.empty()) ioc.stop();
   }
 
   void Read(const SessionPtr& s) {
-    s->sock.async_read_some(s->buf.prepare(s->chunk),
-                            [this, s](boost::system::error_code ec, size_t n) {
-                              if (s->state == Session::State::kClosed) return;
-                              if (ec) {
-                                Close(s);
-                                return;
-                              }
-                              s->buf.commit(n);
-                              if (n == s->chunk) s->chunk = std::min(s->chunk * 2, kReadChunkMax);
-                              if (s->state == Session::State::kDrain) {
-                                s->buf.consume(s->buf.size());
-                                Read(s);
-                                return;
-                              }
-                              Process(s);
-                            });
+    s->stream.ReadSome(s->buf.prepare(s->chunk), [this, s](boost::system::error_code ec, size_t n) {
+      if (s->state == Session::State::kClosed) return;
+      if (ec) {
+        Close(s);
+        return;
+      }
+      s->buf.commit(n);
+      if (n == s->chunk) s->chunk = std::min(s->chunk * 2, kReadChunkMax);
+      if (s->state == Session::State::kDrain) {
+        s->buf.consume(s->buf.size());
+        Read(s);
+        return;
+      }
+      Process(s);
+    });
   }
 
   // Feeds the received bytes to the parser and acts on what it framed.
@@ -502,7 +558,22 @@ struct HttpServer::Impl {
           s->deadline =
               std::min(now + std::chrono::seconds(options.read_timeout_s), s->body_deadline);
           if (s->reader.request().expect_continue && s->buf.size() == 0) {
-            SendNow(s->sock, "HTTP/1.1 100 Continue\r\n\r\n");
+            static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+            if (!s->stream.tls()) {
+              s->stream.SendNow(kContinue);
+            } else {
+              // No read or write is pending here: write it, then go on reading the body.
+              s->stream.Write(asio::buffer(kContinue.data(), kContinue.size()),
+                              [this, s](boost::system::error_code wec, size_t) {
+                                if (s->state == Session::State::kClosed) return;
+                                if (wec) {
+                                  Close(s);
+                                } else {
+                                  Process(s);
+                                }
+                              });
+              return;
+            }
           }
           continue;
         case RequestReader::State::kDone:
@@ -526,7 +597,7 @@ struct HttpServer::Impl {
     Job job;
     job.session = s;
     job.req = std::move(s->reader.request());
-    job.cancelled = MakeCancelCheck(s->sock.native_handle(),
+    job.cancelled = MakeCancelCheck(s->sock().native_handle(),
                                     Clock::now() + std::chrono::seconds(options.request_timeout_s),
                                     &cancel_all);
     {
@@ -545,26 +616,25 @@ struct HttpServer::Impl {
     s->out = Serialize(res, s->log_method == "HEAD", s->keep);
     s->state = Session::State::kWrite;
     s->deadline = Clock::now() + std::chrono::seconds(options.write_timeout_s);
-    asio::async_write(s->sock, asio::buffer(s->out),
-                      [this, s](boost::system::error_code ec, size_t) {
-                        if (s->state == Session::State::kClosed) return;
-                        LogAccess(*s);
-                        if (ec || !s->keep) {
-                          if (!ec) s->sock.shutdown(tcp::socket::shutdown_send, ec);
-                          Close(s);
-                          return;
-                        }
-                        s->out = std::string();
-                        s->reader.Next();
-                        s->state = Session::State::kIdle;
-                        s->since = Clock::now();
-                        s->deadline = s->since + std::chrono::seconds(options.keep_alive_timeout_s);
-                        if (s->buf.size() == 0) {
-                          s->buf.shrink_to_fit();
-                          s->chunk = kReadChunkMin;
-                        }
-                        Process(s);
-                      });
+    s->stream.Write(asio::buffer(s->out), [this, s](boost::system::error_code ec, size_t) {
+      if (s->state == Session::State::kClosed) return;
+      LogAccess(*s);
+      if (ec || !s->keep) {
+        if (!ec) s->sock().shutdown(tcp::socket::shutdown_send, ec);
+        Close(s);
+        return;
+      }
+      s->out = std::string();
+      s->reader.Next();
+      s->state = Session::State::kIdle;
+      s->since = Clock::now();
+      s->deadline = s->since + std::chrono::seconds(options.keep_alive_timeout_s);
+      if (s->buf.size() == 0) {
+        s->buf.shrink_to_fit();
+        s->chunk = kReadChunkMin;
+      }
+      Process(s);
+    });
   }
 
   // Answers an error without a handler, then reads and discards for `drain` before closing, so
@@ -581,17 +651,16 @@ struct HttpServer::Impl {
     s->state = Session::State::kDrain;
     s->deadline = Clock::now() + drain;
     s->buf.consume(s->buf.size());
-    asio::async_write(s->sock, asio::buffer(s->out),
-                      [this, s](boost::system::error_code ec, size_t) {
-                        if (s->state == Session::State::kClosed) return;
-                        LogAccess(*s);
-                        if (ec) {
-                          Close(s);
-                          return;
-                        }
-                        s->sock.shutdown(tcp::socket::shutdown_send, ec);
-                        Read(s);  // discards until EOF or the deadline
-                      });
+    s->stream.Write(asio::buffer(s->out), [this, s](boost::system::error_code ec, size_t) {
+      if (s->state == Session::State::kClosed) return;
+      LogAccess(*s);
+      if (ec) {
+        Close(s);
+        return;
+      }
+      s->sock().shutdown(tcp::socket::shutdown_send, ec);
+      Read(s);  // discards until EOF or the deadline
+    });
   }
 
   // Every 100 ms: deadlines, and the end of a drain.
@@ -693,6 +762,19 @@ Result<int> HttpServer::Bind() {
     if (im.access_log == nullptr) {
       return Status::IOError("--access-log: cannot open " + o.access_log + " for appending");
     }
+  }
+  if (!o.tls_cert.empty() && im.tls == nullptr) {
+    auto ctx = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
+    boost::system::error_code tec;
+    ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                         asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                         asio::ssl::context::no_tlsv1_1 | asio::ssl::context::single_dh_use,
+                     tec);
+    ctx->use_certificate_chain_file(o.tls_cert, tec);
+    if (tec) return Status::IOError("--tls-cert: cannot load " + o.tls_cert + ": " + tec.message());
+    ctx->use_private_key_file(o.tls_key, asio::ssl::context::pem, tec);
+    if (tec) return Status::IOError("--tls-key: cannot load " + o.tls_key + ": " + tec.message());
+    im.tls = std::move(ctx);
   }
   const auto fail = [&o] {
     return Status::IOError("cannot listen on " + o.host + ":" + std::to_string(o.port) +
@@ -868,6 +950,10 @@ Result<ServeOptions> CheckServeOptions(const ServeOptions& o) {
       return Status::InvalidArgument(std::string(name) + ": expected 1s to 1h");
   }
   if (o.host.empty()) return Status::InvalidArgument("--host: expected an address");
+  if (o.tls_cert.empty() != o.tls_key.empty()) {
+    return Status::InvalidArgument(o.tls_cert.empty() ? "--tls-cert: required with --tls-key"
+                                                      : "--tls-key: required with --tls-cert");
+  }
   if (!CorsOriginValid(o.cors_origin)) {
     return Status::InvalidArgument(
         "--cors: expected * or one origin scheme://host[:port] (http or https, no path), got \"" +

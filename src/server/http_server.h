@@ -63,6 +63,8 @@ struct ServeOptions {
   int request_timeout_s = 60;  // a handler's wall-time ceiling: then ApiContext::cancelled
   int drain_timeout_s = 10;    // after Stop(), in-flight requests may finish for this long
   std::string access_log;      // "" = off, "-" = standard output, else a file appended to
+  std::string tls_cert;        // PEM certificate chain: serve HTTPS (with tls_key); "" = HTTP
+  std::string tls_key;         // PEM private key of tls_cert
   std::string cors_origin;     // "" = no CORS headers (default); "*" or an origin to allow
   std::vector<std::string> allow_hosts;  // Host names answered besides the loopback ones
   int max_price_age_days = 90;
@@ -78,8 +80,9 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // Binds the listening socket. Returns the port (useful with port 0). IOError naming
-  // host:port when the address cannot be bound.
+  // Binds the listening sockets (and loads the TLS certificate and key, if given). Returns the
+  // port (useful with port 0). IOError naming host:port when the address cannot be bound, or
+  // naming --tls-cert / --tls-key when they cannot be loaded.
   Result<int> Bind();
   // Serves until Stop() (from any thread). REQUIRES: Bind() succeeded.
   Status Run();

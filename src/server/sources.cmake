@@ -8,6 +8,7 @@ pkg_check_modules(CPPHTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 find_package(ZLIB REQUIRED)
 find_package(Boost 1.74 REQUIRED)
 find_package(Threads REQUIRED)
+find_package(OpenSSL REQUIRED)  # Boost.Asio SSL for --tls-cert (Debian libssl-dev)
 
 set(GPUADVISOR_SERVER_SOURCES
   src/server/api.cc
@@ -32,6 +33,6 @@ target_compile_options(gpuadvisor_server PRIVATE ${GPUADVISOR_WARNINGS})
 target_compile_definitions(gpuadvisor_server PRIVATE GPUADVISOR_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 target_include_directories(gpuadvisor_server PUBLIC ${GPUADVISOR_FRONTEND_INCLUDE})
 target_link_libraries(gpuadvisor_server PUBLIC gpuadvisor_lib PkgConfig::CPPHTTPLIB
-                      PRIVATE ZLIB::ZLIB Boost::headers Threads::Threads nlohmann_json::nlohmann_json)
+                      PRIVATE ZLIB::ZLIB Boost::headers Threads::Threads OpenSSL::SSL OpenSSL::Crypto nlohmann_json::nlohmann_json)
 set_source_files_properties(src/server/web_assets.cc PROPERTIES
   OBJECT_DEPENDS "${GPUADVISOR_WEB_FILES}")

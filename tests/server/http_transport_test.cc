@@ -13,6 +13,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -465,6 +466,58 @@ TEST_F(AccessLogTest, OneLinePerRequest) {
   EXPECT_NE(lines[2].find(" 421 "), std::string::npos) << lines[2];
 }
 
+// --tls-cert/--tls-key: HTTPS with a self-signed certificate made by openssl at test time.
+class TlsTest : public TransportTest {
+ protected:
+  void Configure(ServeOptions* o) override {
+    const std::string dir = ::testing::TempDir() + "tls-" + std::to_string(::getpid());
+    cert_ = dir + "-cert.pem";
+    key_ = dir + "-key.pem";
+    const std::string cmd =
+        "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost"
+        " -keyout " +
+        key_ + " -out " + cert_ + " >/dev/null 2>&1";
+    have_openssl_ = std::system(cmd.c_str()) == 0;
+    if (have_openssl_) {
+      o->tls_cert = cert_;
+      o->tls_key = key_;
+    }
+  }
+  void TearDown() override {
+    TransportTest::TearDown();
+    std::remove(cert_.c_str());
+    std::remove(key_.c_str());
+  }
+  std::string cert_, key_;
+  bool have_openssl_ = false;
+};
+
+TEST_F(TlsTest, ServesHttps) {
+  if (!have_openssl_) GTEST_SKIP() << "openssl (the command) is not installed: no certificate";
+  httplib::SSLClient c("127.0.0.1", port_);
+  c.enable_server_certificate_verification(false);
+  c.set_read_timeout(5, 0);
+  for (int i = 0; i < 3; ++i) {  // keep-alive over one TLS connection
+    auto res = c.Get("/healthz");
+    ASSERT_TRUE(res) << httplib::to_string(res.error());
+    EXPECT_EQ(res->status, 200);
+  }
+  auto post =
+      c.Post("/v1/estimate", R"({"task":"serve","model":"llama-3.1-8b","instance":"g6e.xlarge"})",
+             "application/json");
+  ASSERT_TRUE(post);
+  EXPECT_EQ(post->status, 200) << post->body;
+  // Plain HTTP to the TLS port is not answered as HTTP.
+  const std::string plain =
+      Raw({"GET /healthz HTTP/1.1\r\n" + Host() + "Connection: close\r\n\r\n"});
+  EXPECT_EQ(plain.find("HTTP/1.1 200"), std::string::npos);
+  httplib::SSLClient after("127.0.0.1", port_);
+  after.enable_server_certificate_verification(false);
+  auto again = after.Get("/healthz");
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->status, 200);
+}
+
 TEST(ServeOptionsTest, CorsAndTransportOptions) {
   ServeOptions o;
   for (const char* good : {"", "*", "http://localhost:3000", "https://app.example.com",
@@ -495,6 +548,9 @@ TEST(ServeOptionsTest, CorsAndTransportOptions) {
   o.max_connections_per_client = 0;
   EXPECT_NE(CheckServeOptions(o).status().message().find("--max-connections-per-client"),
             std::string::npos);
+  o.max_connections_per_client = 256;
+  o.tls_cert = "cert.pem";
+  EXPECT_NE(CheckServeOptions(o).status().message().find("--tls-key"), std::string::npos);
 }
 
 }  // namespace
