@@ -404,7 +404,15 @@ struct HttpServer::Impl {
   void Accept(tcp::acceptor* a) {
     a->async_accept([this, a](boost::system::error_code ec, tcp::socket sock) {
       if (draining || !a->is_open()) return;
-      if (!ec) Admit(std::move(sock));
+      if (!ec) {
+        Admit(std::move(sock));
+      } else if (ec != asio::error::connection_aborted) {
+        // Out of descriptors (EMFILE) and the like: the pending connection stays queued; try
+        // again shortly instead of spinning on the same error.
+        auto retry = std::make_shared<asio::steady_timer>(ioc, std::chrono::milliseconds(100));
+        retry->async_wait([this, a, retry](boost::system::error_code) { Accept(a); });
+        return;
+      }
       Accept(a);
     });
   }
