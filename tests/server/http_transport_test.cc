@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -397,6 +398,58 @@ TEST_F(DrainTest, StopReturnsWithinTheDrainDeadline) {
   EXPECT_GT(took, 0.5);  // the in-flight answer was given its drain time
   EXPECT_LT(took, 3.5);
   ::close(fd);
+}
+
+// A connection whose answer is being written is never closed to make room: with every slot
+// taken by one, the next connection gets 503 with Retry-After.
+class BusyTest : public TransportTest {
+ protected:
+  void Configure(ServeOptions* o) override {
+    o->max_connections = 1;
+    o->write_timeout_s = 30;
+  }
+};
+
+TEST_F(BusyTest, AnswerInFlightIsNotEvicted) {
+  const int fd = Connect();
+  ASSERT_GE(fd, 0);
+  int small = 4096;
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+  std::string req;
+  for (int i = 0; i < 30; ++i) req += "GET /v1/instances?region=all HTTP/1.1\r\n" + Host() + "\r\n";
+  (void)!::send(fd, req.data(), req.size(), MSG_NOSIGNAL);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));  // stuck writing by now
+  const std::string res = Raw({"GET /healthz HTTP/1.1\r\n" + Host() + "Connection: close\r\n\r\n"});
+  EXPECT_NE(res.find("HTTP/1.1 503"), std::string::npos) << res.substr(0, 200);
+  EXPECT_NE(res.find("Retry-After: 1"), std::string::npos);
+  char c;
+  EXPECT_GT(::recv(fd, &c, 1, MSG_DONTWAIT), 0);  // the stuck answer is still there to read
+  ::close(fd);
+}
+
+// Past --max-connections-per-client, the client's own least valuable connection makes room.
+class PerClientTest : public TransportTest {
+ protected:
+  void Configure(ServeOptions* o) override {
+    o->max_connections_per_client = 2;
+    o->keep_alive_timeout_s = 30;
+  }
+};
+
+TEST_F(PerClientTest, OwnIdleConnectionMakesRoom) {
+  const int first = Connect();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const int second = Connect();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const std::string res = Raw({"GET /healthz HTTP/1.1\r\n" + Host() + "Connection: close\r\n\r\n"});
+  EXPECT_NE(res.find("HTTP/1.1 200"), std::string::npos) << res.substr(0, 200);
+  // The oldest was told (it had sent nothing yet, so it may have been a slow client) and closed.
+  EXPECT_NE(ReadAll(first, 2).find("HTTP/1.1 503"), std::string::npos);
+  char c;
+  EXPECT_LT(::recv(second, &c, 1, MSG_DONTWAIT), 0);  // the newer one is still open
+  EXPECT_EQ(errno, EAGAIN);
+  ::close(first);
+  ::close(second);
 }
 
 TEST_F(TransportTest, StopWithNothingInFlightIsImmediate) {
