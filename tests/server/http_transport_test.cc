@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -569,6 +570,31 @@ TEST_F(TlsTest, ServesHttps) {
   auto again = after.Get("/healthz");
   ASSERT_TRUE(again);
   EXPECT_EQ(again->status, 200);
+}
+
+// The cause of a 500 (an exception out of a handler: here the catalog loader throws during a
+// reload) goes to standard error; the client gets the generic JSON error.
+class ErrorLogTest : public TransportTest {
+ protected:
+  void Configure(ServeOptions*) override {
+    Result<std::shared_ptr<const Catalog>> c = EmbeddedCatalog();
+    ASSERT_TRUE(c.ok());
+    holder_ = std::make_unique<CatalogHolder>(*c, []() -> Result<std::shared_ptr<const Catalog>> {
+      throw std::runtime_error("catalog loader exploded");
+    });
+  }
+};
+
+TEST_F(ErrorLogTest, CauseOfA500IsLogged) {
+  ::testing::internal::CaptureStderr();
+  const std::string res = Raw({"POST /v1/catalog/reload HTTP/1.1\r\n" + Host() +
+                               "Content-Length: 0\r\nConnection: close\r\n\r\n"});
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(res.find("HTTP/1.1 500"), std::string::npos) << res.substr(0, 300);
+  EXPECT_NE(res.find(R"("code":"internal")"), std::string::npos) << res;
+  EXPECT_EQ(res.find("exploded"), std::string::npos);  // the cause is not told to the client
+  EXPECT_NE(err.find("500 POST /v1/catalog/reload: catalog loader exploded"), std::string::npos)
+      << err;
 }
 
 TEST(ServeOptionsTest, CorsAndTransportOptions) {
