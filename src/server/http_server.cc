@@ -235,7 +235,6 @@ struct HttpServer::Impl {
   std::FILE* access_log = nullptr;          // --access-log; null = off
   std::unique_ptr<asio::ssl::context> tls;  // --tls-cert/--tls-key; null = plain HTTP
   mutable std::mutex log_mu;                // one line at a time in either log
-  std::atomic<bool> stop{false};
   std::atomic<bool> running{false};
   std::atomic<bool> cancel_all{false};  // every request's cancelled() is true (drain is over)
 
@@ -875,7 +874,6 @@ Status HttpServer::Run() {
 }
 
 void HttpServer::Stop() {
-  impl_->stop.store(true);
   asio::post(impl_->ioc, [impl = impl_.get()] { impl->BeginDrain(); });
 }
 
