@@ -91,7 +91,7 @@ err=$("$BIN" serve --cors $'https://a.example\r\nSet-Cookie: x=1' 2>&1 >/dev/nul
 # Transport: localhost on both families, a chunked upload (curl -T), the access log, and SIGTERM
 # with an answer stuck in flight exits 0 within the drain deadline.
 "$BIN" serve --host localhost --port 0 --threads 2 --drain-timeout 1 --timeout 30 \
-  --access-log "$work/access.log" >"$work/out2" 2>"$work/err2" &
+  --cors http://localhost:3000 --access-log "$work/access.log" >"$work/out2" 2>"$work/err2" &
 pid=$!
 url=
 for _ in $(seq 1 100); do
@@ -108,6 +108,9 @@ if command -v curl >/dev/null; then
   [ "$code" = 200 ] && grep -q '"instances"' "$work/idle.json" && ok || bad "curl -T - (chunked PUT) /v1/idle: $code"
   code=$(curl -s -o /dev/null -w '%{http_code}' -g "http://[::1]:$port/healthz")
   [ "$code" = 200 ] && ok || bad "::1 answers with --host localhost: $code"
+  curl -sI "http://127.0.0.1:$port/healthz" | tr -d '\r' >"$work/headers"
+  grep -qx 'Access-Control-Allow-Origin: http://localhost:3000' "$work/headers" && ok \
+    || bad "--cors ORIGIN sends Access-Control-Allow-Origin: [$(cat "$work/headers")]"
 else
   echo "serve_test: curl not installed, chunked upload and ::1 checks skipped"
 fi
