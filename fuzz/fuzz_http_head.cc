@@ -1,31 +1,73 @@
-// libFuzzer target: the server's HTTP request-head parser (server/http_request.h), the Host
-// allow-list and the percent / UTF-8 decoding it relies on. Every input must parse or be refused
-// with a status; a parsed request's path and query are UTF-8.
+// libFuzzer target: the server's request framing (server/http_reader.h, Boost.Beast's parser)
+// and head parser (server/http_request.h), the Host allow-list and the percent / UTF-8 decoding
+// they rely on. Every input must frame into requests or be refused with a status; a framed
+// request's path and query are UTF-8; and the same bytes fed whole or split at a point chosen
+// by the input frame the same requests (no desync).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <string_view>
+#include <vector>
 
+#include "server/http_reader.h"
 #include "server/http_request.h"
 
+namespace {
+
+using namespace gpuadvisor::server;
+
+// One line per framed request or error, feeding `text` in two pieces cut at `cut`.
+std::string Frame(std::string_view text, size_t cut) {
+  ReaderLimits limits;
+  limits.head.max_header_bytes = 2048;
+  limits.head.max_headers = 16;
+  limits.head.max_target_bytes = 1024;
+  limits.max_body_bytes = 4096;
+  RequestReader reader(limits);
+  std::string out, pending;
+  for (std::string_view piece : {text.substr(0, cut), text.substr(cut)}) {
+    pending.append(piece);
+    for (;;) {
+      size_t used = 0;
+      const RequestReader::State st = reader.Feed(pending, &used);
+      if (used > pending.size()) std::abort();
+      pending.erase(0, used);
+      if (st == RequestReader::State::kError) {
+        const HeadError& e = reader.error();
+        if (e.status < 400 || e.status > 599 || e.message.empty()) std::abort();
+        return out + "error " + std::to_string(e.status) + "\n";
+      }
+      if (st != RequestReader::State::kDone) {
+        if (st == RequestReader::State::kNeedMore) break;
+        continue;  // kHead: the body follows
+      }
+      const HttpRequest& req = reader.request();
+      if (!ValidUtf8(req.path) || req.headers.size() > 16 || req.body.size() > 4096) std::abort();
+      for (const auto& [k, v] : req.query) {
+        if (!ValidUtf8(k) || !ValidUtf8(v)) std::abort();
+      }
+      (void)HostAllowed(req.Header("Host"), LoopbackHostNames(), 8080);
+      out += req.method + " " + req.path + " " + std::to_string(req.body.size()) + "\n";
+      reader.Next();
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  using namespace gpuadvisor::server;
   std::string_view text(reinterpret_cast<const char*>(data), size);
+  const size_t cut = size == 0 ? 0 : data[0] % size;
+  if (Frame(text, cut) != Frame(text, size)) std::abort();  // split vs whole
   HeadLimits limits;
   limits.max_header_bytes = 2048;
   limits.max_headers = 16;
   limits.max_target_bytes = 1024;
   HttpRequest req;
   const HeadError e = ParseRequestHead(text, limits, &req);
-  if (e) {
-    if (e.status < 400 || e.status > 599 || e.message.empty()) std::abort();
-  } else {
-    if (!ValidUtf8(req.path) || req.headers.size() > 16) std::abort();
-    for (const auto& [k, v] : req.query) {
-      if (!ValidUtf8(k) || !ValidUtf8(v)) std::abort();
-    }
-    (void)HostAllowed(req.Header("Host"), LoopbackHostNames(), 8080);
-  }
+  if (e && (e.status < 400 || e.status > 599 || e.message.empty())) std::abort();
   if (PercentDecode(text, true).size() > size) std::abort();
   (void)HostAllowed(text, {"example.com", "*"}, 80);
   return 0;

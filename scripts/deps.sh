@@ -2,7 +2,8 @@
 # Installs the Debian packages gpuadvisor needs, only those that are missing. Run as root.
 set -euo pipefail
 pkgs=(g++ cmake ninja-build pkg-config nlohmann-json3-dev rapidjson-dev libcli11-dev libgtest-dev libgmock-dev
-      libbenchmark-dev libyaml-cpp-dev python3 ccache zlib1g-dev libcpp-httplib-dev
+      libbenchmark-dev libyaml-cpp-dev python3 ccache zlib1g-dev libcpp-httplib-dev libboost-dev
+      libssl-dev
       python3-dev pybind11-dev python3-pytest python3-pandas)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -45,11 +45,16 @@ Status PlainSeconds(OptionValues* v, std::string_view name) {
 // The table checked every value and its range; what is left is the ServeOptions fields.
 Status ParseLimits(OptionValues* v, server::ServeOptions* s, std::string* catalog_path) {
   GPUADVISOR_RETURN_IF_ERROR(PlainSeconds(v, "timeout"));
-  GPUADVISOR_RETURN_IF_ERROR(PlainSeconds(v, "header-timeout"));
+  for (std::string_view name :
+       {"header-timeout", "body-timeout", "request-timeout", "drain-timeout"}) {
+    GPUADVISOR_RETURN_IF_ERROR(PlainSeconds(v, name));
+  }
   GPUADVISOR_RETURN_IF_ERROR(v->Check());
   std::map<std::string_view, double> n;
-  for (std::string_view name : {"port", "threads", "max-connections", "max-price-age", "max-body",
-                                "timeout", "header-timeout", "cache", "cache-bytes"}) {
+  for (std::string_view name :
+       {"port", "threads", "max-connections", "max-connections-per-client", "max-price-age",
+        "max-body", "timeout", "header-timeout", "body-timeout", "request-timeout", "drain-timeout",
+        "cache", "cache-bytes"}) {
     Result<std::optional<double>> x = v->Number(name);
     if (!x.ok()) return x.status();
     n[name] = x->value_or(0);  // every one has a default
@@ -62,6 +67,13 @@ Status ParseLimits(OptionValues* v, server::ServeOptions* s, std::string* catalo
   s->max_body_bytes = static_cast<size_t>(n["max-body"]);
   s->read_timeout_s = s->write_timeout_s = s->keep_alive_timeout_s = static_cast<int>(n["timeout"]);
   s->header_timeout_s = static_cast<int>(n["header-timeout"]);
+  s->max_connections_per_client = static_cast<int>(n["max-connections-per-client"]);
+  s->body_timeout_s = static_cast<int>(n["body-timeout"]);
+  s->request_timeout_s = static_cast<int>(n["request-timeout"]);
+  s->drain_timeout_s = static_cast<int>(n["drain-timeout"]);
+  s->access_log = v->Text("access-log");
+  s->tls_cert = v->Text("tls-cert");
+  s->tls_key = v->Text("tls-key");
   s->cache_entries = static_cast<size_t>(n["cache"]);
   s->cache_bytes = static_cast<size_t>(n["cache-bytes"]);
   Result<std::vector<std::string>> hosts = v->List("allow-host");
@@ -115,8 +127,8 @@ int Run(const ServeCliOptions& o) {
   if (!port.ok()) return Fail(port.status());
   const std::string host =
       checked->host.find(':') != std::string::npos ? "[" + checked->host + "]" : checked->host;
-  std::printf("gpuadvisor: serving http://%s:%d/ (API under /v1, OpenAPI at /v1/openapi.json)\n",
-              host.c_str(), *port);
+  std::printf("gpuadvisor: serving %s://%s:%d/ (API under /v1, OpenAPI at /v1/openapi.json)\n",
+              checked->tls_cert.empty() ? "http" : "https", host.c_str(), *port);
   std::printf("gpuadvisor: %s; %d worker threads; SIGHUP reloads the catalog, Ctrl-C stops\n",
               server::IsLoopbackAddress(checked->host)
                   ? "bound to loopback only (--host 0.0.0.0 to expose it)"

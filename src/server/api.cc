@@ -519,6 +519,8 @@ const std::vector<Route>& Routes() {
        true},
       {"POST", "/v1/pricing", Pricing, "Purchase options for a usage pattern (CLI: pricing)", true},
       {"POST", "/v1/idle", Idle, "Idle GPUs and rightsizing from uploaded telemetry (CLI: idle)"},
+      // `curl -T file URL` uploads with PUT (chunked from a pipe): the same handler.
+      {"PUT", "/v1/idle", Idle, "Idle GPUs and rightsizing from uploaded telemetry (curl -T)"},
       {"POST", "/v1/launch", Launch, "A launch spec for a plan or type (CLI: launch)", true},
       {"POST", "/v1/catalog/reload", Reload, "Swap in a freshly loaded catalog"},
   };

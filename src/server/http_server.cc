@@ -1,29 +1,34 @@
 #include "server/http_server.h"
 
-#include <fcntl.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ip/v6_only.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/text.h"
+#include "server/http_reader.h"
 #include "server/http_request.h"
 #include "server/web_assets.h"
 
@@ -31,6 +36,8 @@ namespace gpuadvisor::server {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
 
 // A path with a "." or ".." segment, a backslash or a NUL never names anything we serve.
 bool SuspiciousPath(std::string_view path) {
@@ -46,12 +53,13 @@ bool SuspiciousPath(std::string_view path) {
 
 // JSON bodies at least this large are gzipped for clients that accept it.
 constexpr size_t kGzipMinBytes = 1400;
-// The request line and header lines together may not exceed the header limit plus this.
-constexpr size_t kRequestLineSlack = 8 << 10;
 // After an error answer the connection is read and discarded this long before it is closed,
 // so that the client, still sending its body, reads the answer instead of a reset.
 constexpr auto kDrainTime = std::chrono::seconds(2);
-constexpr size_t kReadChunk = 64 << 10;
+// Reads start this small (a silent or trickling client costs little) and double while they
+// fill the buffer, up to the max.
+constexpr size_t kReadChunkMin = 4 << 10;
+constexpr size_t kReadChunkMax = 64 << 10;
 
 std::string Today() {
   if (const char* today = std::getenv("GPUADVISOR_TODAY")) return today;  // tests
@@ -134,72 +142,119 @@ std::string Serialize(const Response& r, bool head_only, bool keep_alive) {
   return out;
 }
 
-// Writes all of `data` to the non-blocking `fd`, waiting at most `timeout_s` for each step.
-bool WriteAll(int fd, std::string_view data, int timeout_s) {
-  while (!data.empty()) {
-    const ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
-    if (n > 0) {
-      data.remove_prefix(static_cast<size_t>(n));
-      continue;
-    }
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      pollfd p{fd, POLLOUT, 0};
-      if (::poll(&p, 1, timeout_s * 1000) <= 0) return false;
-      continue;
-    }
-    return false;
-  }
-  return true;
+// The cancellation check of the request a worker runs (see MakeCancelCheck).
+thread_local const std::function<bool()>* current_cancel = nullptr;
+
+std::string UtcNow() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
 }
 
-// A connection the reactor reads, or a worker answers.
-struct Conn {
-  enum class State { kIdle, kHead, kBody, kDrain };
-  int fd = -1;
-  State state = State::kIdle;
-  std::string in;       // bytes read and not yet consumed (pipelined requests stay here)
-  size_t head_end = 0;  // with kBody: where the body starts in `in`
-  size_t scanned = 0;   // with kHead: `in` searched for the blank line up to here
-  Clock::time_point deadline;
-  HttpRequest req;
-  int served = 0;
+// A connection's byte stream: plain TCP, or TLS over it (--tls-cert).
+class Stream {
+ public:
+  explicit Stream(tcp::socket s) : plain_(std::move(s)) {}
+  Stream(tcp::socket s, asio::ssl::context& tls) : tls_(std::in_place, std::move(s), tls) {}
+  tcp::socket& socket() { return tls_ ? tls_->next_layer() : *plain_; }
+  bool tls() const { return tls_.has_value(); }
+  template <class Handler>
+  void Handshake(Handler&& h) {
+    tls_->async_handshake(asio::ssl::stream_base::server, std::forward<Handler>(h));
+  }
+  template <class Buffers, class Handler>
+  void ReadSome(const Buffers& b, Handler&& h) {
+    if (tls_) {
+      tls_->async_read_some(b, std::forward<Handler>(h));
+    } else {
+      plain_->async_read_some(b, std::forward<Handler>(h));
+    }
+  }
+  template <class Buffers, class Handler>
+  void Write(const Buffers& b, Handler&& h) {
+    if (tls_) {
+      asio::async_write(*tls_, b, std::forward<Handler>(h));
+    } else {
+      asio::async_write(*plain_, b, std::forward<Handler>(h));
+    }
+  }
+  // Bytes sent now if the socket takes them, without waiting (plain TCP only: over TLS they
+  // would corrupt the record stream, so nothing is sent).
+  void SendNow(std::string_view bytes) {
+    if (tls_) return;
+    (void)!::send(plain_->native_handle(), bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+  }
+
+ private:
+  std::optional<tcp::socket> plain_;
+  std::optional<asio::ssl::stream<tcp::socket>> tls_;
 };
 
+// A connection: owned by the I/O thread, handed to a worker only as a request plus a pointer.
+struct Session {
+  enum class State { kIdle, kHead, kBody, kHandler, kWrite, kDrain, kClosed };
+  Session(Stream s, const ReaderLimits& limits) : stream(std::move(s)), reader(limits) {}
+  Stream stream;
+  tcp::socket& sock() { return stream.socket(); }
+  std::string peer;               // client address, for the per-client cap and logs
+  boost::beast::flat_buffer buf;  // received, not yet parsed
+  size_t chunk = kReadChunkMin;   // next read size: grows while reads fill it
+  RequestReader reader;
+  State state = State::kIdle;
+  Clock::time_point deadline;       // of the current state (see Sweep)
+  Clock::time_point body_deadline;  // the whole body by then (--body-timeout)
+  Clock::time_point since;          // accepted, or the current request's first byte
+  int served = 0;                   // responses written
+  bool keep = true;                 // after the response being written
+  std::string out;                  // the response being written
+  // For the access log: what the response being written answers.
+  std::string log_method, log_target;
+  int log_status = 0;
+  Clock::time_point log_start;
+};
+using SessionPtr = std::shared_ptr<Session>;
+
+// A complete request for a worker.
+struct Job {
+  SessionPtr session;
+  HttpRequest req;
+  std::function<bool()> cancelled;  // installed as ApiContext::cancelled
+};
 }  // namespace
 
 struct HttpServer::Impl {
   ServeOptions options;
   CatalogHolder* holder = nullptr;
   std::unique_ptr<ResponseCache> cache;
-  HeadLimits limits;
+  ReaderLimits reader_limits;
   std::vector<std::string> hosts;  // the Host allow-list besides IP literals
   OriginPolicy origin_policy;
-  int listen_fd = -1;
-  int epoll_fd = -1;
-  int wake_fd = -1;  // eventfd: Stop() and workers giving connections back
   int port = 0;
-  std::atomic<bool> stop{false};
+  std::FILE* access_log = nullptr;          // --access-log; null = off
+  std::unique_ptr<asio::ssl::context> tls;  // --tls-cert/--tls-key; null = plain HTTP
+  mutable std::mutex log_mu;                // one line at a time in either log
   std::atomic<bool> running{false};
-  std::atomic<int> open{0};  // connections open, idle and in workers
+  std::atomic<bool> cancel_all{false};  // every request's cancelled() is true (drain is over)
 
   // Complete requests waiting for a worker.
   std::mutex work_mu;
   std::condition_variable work_cv;
-  std::deque<std::unique_ptr<Conn>> work;  // guarded by work_mu
-  bool work_done = false;                  // guarded by work_mu
-  // Keep-alive connections the workers give back to the reactor.
-  std::mutex back_mu;
-  std::vector<std::unique_ptr<Conn>> back;  // guarded by back_mu
+  std::deque<Job> work;    // guarded by work_mu
+  bool work_done = false;  // guarded by work_mu
+  int workers_done = 0;    // guarded by work_mu
+  std::condition_variable workers_cv;
 
-  std::unordered_map<int, std::unique_ptr<Conn>> conns;  // reactor-owned (reactor thread only)
-  bool accept_paused = false;                            // reactor thread only
-
-  ~Impl() {
-    for (int fd : {listen_fd, epoll_fd, wake_fd}) {
-      if (fd >= 0) ::close(fd);
-    }
-  }
+  // The I/O thread's; everything below is touched only on it.
+  asio::io_context ioc{1};
+  std::vector<tcp::acceptor> acceptors;
+  asio::steady_timer sweep_timer{ioc};
+  std::unordered_map<Session*, SessionPtr> sessions;
+  std::unordered_map<std::string, int> per_client;  // open connections per client address
+  bool draining = false;
+  Clock::time_point drain_deadline;
 
   // ---- answering (worker threads) ----
 
@@ -235,6 +290,7 @@ struct HttpServer::Impl {
     ctx.cache = cache.get();
     ctx.fresh.today = Today();
     ctx.fresh.max_price_age_days = options.max_price_age_days;
+    if (current_cancel != nullptr) ctx.cancelled = *current_cancel;
     ApiRequest api;
     api.method = req.method == "HEAD" ? "GET" : req.method;
     api.path = req.path;
@@ -263,12 +319,12 @@ struct HttpServer::Impl {
             "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'");
     if (!options.cors_origin.empty()) {
       res.Set("Access-Control-Allow-Origin", options.cors_origin);
-      res.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+      res.Set("Access-Control-Allow-Methods", "GET, POST, PUT, OPTIONS");
       res.Set("Access-Control-Allow-Headers", "Content-Type");
     }
     if (!HostAllowed(req.Header("Host"), hosts, port)) {
-      std::string names;
-      for (const std::string& h : hosts) names += (names.empty() ? "" : ", ") + h;
+      std::string names = "IP addresses";
+      for (const std::string& h : hosts) names += ", " + h;
       res.SetError(
           421, "host_not_allowed",
           "host: this server answers to " + names + " (start it with --allow-host NAME to add one)",
@@ -291,334 +347,421 @@ struct HttpServer::Impl {
     const bool gzip = req.Header("Accept-Encoding").find("gzip") != std::string_view::npos;
     try {
       Route(req, res, gzip);
-    } catch (const std::exception&) {
+    } catch (const std::exception& e) {
+      LogError(req, e.what());
       res = Response{};
       res.SetError(500, "internal", "internal error while handling the request", "");
     }
     return res;
   }
 
+  // ---- logs ----
+
+  void LogAccess(const Session& s) const {
+    if (access_log == nullptr) return;
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - s.log_start).count();
+    const std::string line = UtcNow() + " " + s.peer + " " + TerminalSafe(s.log_method) + " " +
+                             TerminalSafe(s.log_target) + " " + std::to_string(s.log_status) + " " +
+                             std::to_string(s.out.size()) + " " + FormatMs(ms) + "\n";
+    std::lock_guard<std::mutex> lock(log_mu);
+    std::fputs(line.c_str(), access_log);
+    std::fflush(access_log);
+  }
+
+  static std::string FormatMs(double ms) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", ms);
+    return buf;
+  }
+
+  void LogError(const HttpRequest& req, std::string_view what) const {
+    const std::string line = "gpuadvisor: " + UtcNow() + " 500 " + TerminalSafe(req.method) + " " +
+                             TerminalSafe(req.path) + ": " + TerminalSafe(what) + "\n";
+    std::lock_guard<std::mutex> lock(log_mu);
+    std::fputs(line.c_str(), stderr);
+  }
+
+  // ---- workers ----
+
   void WorkerLoop() {
     for (;;) {
-      std::unique_ptr<Conn> c;
+      Job job;
       {
         std::unique_lock<std::mutex> lock(work_mu);
         work_cv.wait(lock, [this] { return work_done || !work.empty(); });
-        if (work.empty()) return;
-        c = std::move(work.front());
+        if (work_done) break;
+        job = std::move(work.front());
         work.pop_front();
       }
-      ++c->served;
-      const Response res = Answer(c->req);
-      const bool keep = c->req.keep_alive && c->served < options.keep_alive_max &&
-                        !stop.load(std::memory_order_relaxed);
-      const bool written =
-          WriteAll(c->fd, Serialize(res, c->req.method == "HEAD", keep), options.write_timeout_s);
-      if (!written || !keep) {
-        Close(c->fd, true);
-        continue;
-      }
-      c->req = HttpRequest();
-      {
-        std::lock_guard<std::mutex> lock(back_mu);
-        back.push_back(std::move(c));
-      }
-      Wake();
+      current_cancel = &job.cancelled;
+      auto res = std::make_shared<Response>(Answer(job.req));
+      current_cancel = nullptr;
+      asio::post(ioc, [this, s = std::move(job.session), res] { Write(s, std::move(*res)); });
     }
+    std::lock_guard<std::mutex> lock(work_mu);
+    ++workers_done;
+    workers_cv.notify_all();
   }
 
-  void Wake() const {
-    const uint64_t one = 1;
-    (void)!::write(wake_fd, &one, sizeof one);
-  }
+  // ---- connections (I/O thread) ----
 
-  void Close(int fd, bool graceful) {
-    if (graceful) ::shutdown(fd, SHUT_WR);
-    ::close(fd);
-    open.fetch_sub(1, std::memory_order_relaxed);
-  }
-
-  // ---- reading (reactor thread) ----
-
-  void Forget(Conn* c) {
-    ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, c->fd, nullptr);
-    conns.erase(c->fd);
-  }
-
-  void CloseConn(Conn* c) {
-    const int fd = c->fd;
-    Forget(c);  // destroys *c
-    Close(fd, false);
-  }
-
-  // Answers an error from the reactor (the request never reaches a worker), then drains.
-  void Refuse(Conn* c, int status, std::string_view code, std::string_view msg,
-              std::string_view field) {
-    Response res;
-    res.SetError(status, code, msg, field);
-    const std::string bytes = Serialize(res, false, false);
-    (void)!::send(c->fd, bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-    ::shutdown(c->fd, SHUT_WR);
-    c->state = Conn::State::kDrain;
-    c->in.clear();
-    c->deadline = Clock::now() + kDrainTime;
-  }
-
-  void StartRequest(Conn* c) {
-    c->state = Conn::State::kIdle;
-    c->head_end = c->scanned = 0;
-    c->deadline = Clock::now() + std::chrono::seconds(options.keep_alive_timeout_s);
-  }
-
-  // Moves `c` on with the bytes it has: parses a complete head, hands a complete request to
-  // the workers. Returns false when `c` is gone (handed over).
-  bool Advance(Conn* c) {
-    const auto now = Clock::now();
-    if (c->state == Conn::State::kIdle && !c->in.empty()) {
-      c->state = Conn::State::kHead;
-      c->deadline = now + std::chrono::seconds(options.header_timeout_s);
-    }
-    if (c->state == Conn::State::kHead) {
-      const size_t from = c->scanned >= 3 ? c->scanned - 3 : 0;
-      size_t end = c->in.find("\r\n\r\n", from);
-      size_t blank = 4;
-      if (end == std::string::npos) {
-        end = c->in.find("\n\n", from);
-        blank = 2;
-      }
-      if (end == std::string::npos) {
-        c->scanned = c->in.size();
-        if (c->in.size() > options.max_header_bytes + kRequestLineSlack) {
-          Refuse(c, 431, "headers_too_large", "request headers: too large", "headers");
-        }
-        return true;
-      }
-      if (HeadError e = ParseRequestHead(std::string_view(c->in).substr(0, end), limits, &c->req)) {
-        Refuse(c, e.status, e.code, e.message, e.field);
-        return true;
-      }
-      if (c->req.content_length > options.max_body_bytes) {
-        Refuse(c, 413, "payload_too_large",
-               "body: larger than the server accepts (" + std::to_string(options.max_body_bytes) +
-                   " bytes)",
-               "body");
-        return true;
-      }
-      c->head_end = end + blank;
-      c->state = Conn::State::kBody;
-      c->deadline = now + std::chrono::seconds(options.read_timeout_s);
-      if (c->req.expect_continue && c->in.size() == c->head_end && c->req.content_length > 0) {
-        static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-        (void)!::send(c->fd, kContinue.data(), kContinue.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-      }
-    }
-    if (c->state == Conn::State::kBody && c->in.size() - c->head_end >= c->req.content_length) {
-      c->req.body = c->in.substr(c->head_end, c->req.content_length);
-      c->in.erase(0, c->head_end + c->req.content_length);
-      const int fd = c->fd;
-      ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, fd, nullptr);
-      std::unique_ptr<Conn> owned = std::move(conns[fd]);
-      conns.erase(fd);
-      {
-        std::lock_guard<std::mutex> lock(work_mu);
-        work.push_back(std::move(owned));
-      }
-      work_cv.notify_one();
-      return false;
-    }
-    return true;
-  }
-
-  void OnReadable(Conn* c) {
-    char buf[kReadChunk];
-    bool progressed = false;
-    for (;;) {
-      const ssize_t n = ::recv(c->fd, buf, sizeof buf, 0);
-      if (n > 0) {
-        progressed = true;
-        if (c->state != Conn::State::kDrain) c->in.append(buf, static_cast<size_t>(n));
-        // A request larger than the limits is refused by Advance before the buffer grows
-        // further; stop reading once a whole request is here (pipelined rest stays queued).
-        if (c->state == Conn::State::kBody && c->in.size() - c->head_end >= c->req.content_length) {
-          break;
-        }
-        if (c->state == Conn::State::kHead || c->state == Conn::State::kIdle) {
-          if (!Advance(c)) return;
-        }
-        continue;
-      }
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
-      CloseConn(c);  // EOF or error
-      return;
-    }
-    if (c->state == Conn::State::kDrain) return;
-    if (progressed && c->state == Conn::State::kBody) {
-      c->deadline = Clock::now() + std::chrono::seconds(options.read_timeout_s);
-    }
-    (void)Advance(c);
-  }
-
-  void Accept() {
-    for (;;) {
-      const int fd = ::accept4(listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-      if (fd < 0) {
-        // Out of descriptors: stop watching the listener until the next sweep, or the
-        // level-triggered event would spin.
-        if (errno == EMFILE || errno == ENFILE) PauseAccept(true);
+  void Accept(tcp::acceptor* a) {
+    a->async_accept([this, a](boost::system::error_code ec, tcp::socket sock) {
+      if (draining || !a->is_open()) return;
+      if (!ec) {
+        Admit(std::move(sock));
+      } else if (ec != asio::error::connection_aborted) {
+        // Out of descriptors (EMFILE) and the like: the pending connection stays queued; try
+        // again shortly instead of spinning on the same error.
+        auto retry = std::make_shared<asio::steady_timer>(ioc, std::chrono::milliseconds(100));
+        retry->async_wait([this, a, retry](boost::system::error_code) { Accept(a); });
         return;
       }
-      if (open.load(std::memory_order_relaxed) >= options.max_connections) {
-        Response res;
-        res.SetError(
-            503, "unavailable",
-            "server: " + std::to_string(options.max_connections) + " connections open; try again",
-            "");
-        res.Set("Retry-After", "1");
-        const std::string bytes = Serialize(res, false, false);
-        (void)!::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-        ::shutdown(fd, SHUT_WR);
-        ::close(fd);
-        continue;
-      }
-      open.fetch_add(1, std::memory_order_relaxed);
-      int yes = 1;
-      ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
-      auto c = std::make_unique<Conn>();
-      c->fd = fd;
-      StartRequest(c.get());
-      Watch(std::move(c));
+      Accept(a);
+    });
+  }
+
+  // Rank for eviction, lower goes first; -1 never (a handler runs or its answer is written).
+  static int EvictionRank(const Session& s) {
+    switch (s.state) {
+      case Session::State::kDrain:
+        return 0;
+      case Session::State::kIdle:
+        return s.served > 0 ? 1 : 2;  // kept alive after an answer, then silent new ones
+      case Session::State::kHead:
+      case Session::State::kBody:
+        return 2;
+      default:
+        return -1;
     }
   }
 
-  void Watch(std::unique_ptr<Conn> c) {
-    epoll_event ev{};
-    ev.events = EPOLLIN | EPOLLRDHUP;
-    ev.data.fd = c->fd;
-    const int fd = c->fd;
-    conns[fd] = std::move(c);
-    if (::epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev) != 0) CloseConn(conns[fd].get());
-  }
-
-  void TakeBack() {
-    std::vector<std::unique_ptr<Conn>> returned;
-    {
-      std::lock_guard<std::mutex> lock(back_mu);
-      returned.swap(back);
-    }
-    for (std::unique_ptr<Conn>& c : returned) {
-      const int fd = c->fd;
-      StartRequest(c.get());
-      Watch(std::move(c));
-      auto it = conns.find(fd);
-      if (it != conns.end() && !it->second->in.empty()) (void)Advance(it->second.get());
-    }
-  }
-
-  void PauseAccept(bool pause) {
-    if (pause == accept_paused) return;
-    accept_paused = pause;
-    epoll_event ev{};
-    ev.events = pause ? 0u : static_cast<uint32_t>(EPOLLIN);
-    ev.data.fd = listen_fd;
-    ::epoll_ctl(epoll_fd, EPOLL_CTL_MOD, listen_fd, &ev);
-  }
-
-  // Closes connections past their deadline; a head or body cut short gets 408 first.
-  void Sweep() {
-    PauseAccept(false);
-    const auto now = Clock::now();
-    std::vector<Conn*> late;
-    for (auto& [fd, c] : conns) {
-      if (c->deadline <= now) late.push_back(c.get());
-    }
-    for (Conn* c : late) {
-      if (c->state == Conn::State::kHead || c->state == Conn::State::kBody) {
-        Refuse(c, 408, "timeout",
-               c->state == Conn::State::kHead
-                   ? "request: the head did not arrive within " +
-                         std::to_string(options.header_timeout_s) + " s"
-                   : "body: stalled for " + std::to_string(options.read_timeout_s) + " s",
-               c->state == Conn::State::kHead ? "headers" : "body");
-        c->deadline = now + std::chrono::milliseconds(200);  // a short drain: it was slow
-      } else {
-        CloseConn(c);
+  // The least valuable connection (of `peer` only, when not empty), or null.
+  Session* PickVictim(const std::string& peer) {
+    Session* best = nullptr;
+    int best_rank = 0;
+    for (auto& [raw, s] : sessions) {
+      const int rank = EvictionRank(*s);
+      if (rank < 0 || (!peer.empty() && s->peer != peer)) continue;
+      if (best == nullptr || rank < best_rank || (rank == best_rank && s->since < best->since)) {
+        best = s.get();
+        best_rank = rank;
       }
     }
+    return best;
   }
 
-  void Reactor() {
-    epoll_event ev{};
-    ev.events = EPOLLIN;
-    ev.data.fd = listen_fd;
-    ::epoll_ctl(epoll_fd, EPOLL_CTL_ADD, listen_fd, &ev);
-    ev.data.fd = wake_fd;
-    ::epoll_ctl(epoll_fd, EPOLL_CTL_ADD, wake_fd, &ev);
-    running.store(true);
-    std::vector<epoll_event> events(256);
-    auto next_sweep = Clock::now();
-    while (!stop.load()) {
-      const int n = ::epoll_wait(epoll_fd, events.data(), static_cast<int>(events.size()), 100);
-      for (int i = 0; i < n; ++i) {
-        const int fd = events[static_cast<size_t>(i)].data.fd;
-        if (fd == listen_fd) {
-          Accept();
-        } else if (fd == wake_fd) {
-          uint64_t count = 0;
-          (void)!::read(wake_fd, &count, sizeof count);
-          TakeBack();
-        } else if (auto it = conns.find(fd); it != conns.end()) {
-          OnReadable(it->second.get());
+  std::string BusyBytes() const {
+    Response res;
+    res.SetError(503, "unavailable",
+                 "server: " + std::to_string(options.max_connections) +
+                     " connections open and all busy; try again",
+                 "");
+    res.Set("Retry-After", "1");
+    return Serialize(res, false, false);
+  }
+
+  void Admit(tcp::socket sock) {
+    boost::system::error_code ec;
+    const tcp::endpoint remote = sock.remote_endpoint(ec);
+    if (ec) return;
+    std::string peer = remote.address().to_string();
+    const bool client_full = per_client[peer] >= options.max_connections_per_client;
+    const bool server_full = sessions.size() >= static_cast<size_t>(options.max_connections);
+    if (client_full || server_full) {
+      Session* victim = PickVictim(client_full ? peer : std::string());
+      if (victim == nullptr) {
+        if (!tls) {
+          const std::string busy = BusyBytes();
+          (void)!::send(sock.native_handle(), busy.data(), busy.size(),
+                        MSG_NOSIGNAL | MSG_DONTWAIT);
+        }
+        sock.shutdown(tcp::socket::shutdown_send, ec);
+        sock.close(ec);
+        if (per_client[peer] == 0) per_client.erase(peer);
+        return;
+      }
+      if (victim->state != Session::State::kIdle || victim->served == 0) {
+        victim->stream.SendNow(BusyBytes());
+      }
+      Close(FindSession(victim));
+    }
+    sock.set_option(tcp::no_delay(true), ec);
+    auto s = std::make_shared<Session>(
+        tls ? Stream(std::move(sock), *tls) : Stream(std::move(sock)), reader_limits);
+    s->peer = std::move(peer);
+    ++per_client[s->peer];
+    s->since = Clock::now();
+    s->deadline = s->since + std::chrono::seconds(options.keep_alive_timeout_s);
+    sessions.emplace(s.get(), s);
+    if (!s->stream.tls()) {
+      Read(s);
+      return;
+    }
+    // The handshake counts against the keep-alive deadline of the first request (Sweep).
+    s->stream.Handshake([this, s](boost::system::error_code hec) {
+      if (s->state == Session::State::kClosed) return;
+      if (hec) {
+        Close(s);
+        return;
+      }
+      Read(s);
+    });
+  }
+
+  SessionPtr FindSession(Session* raw) {
+    auto it = sessions.find(raw);
+    return it == sessions.end() ? nullptr : it->second;
+  }
+
+  void Close(const SessionPtr& s) {
+    if (s == nullptr || s->state == Session::State::kClosed) return;
+    s->state = Session::State::kClosed;
+    boost::system::error_code ec;
+    s->sock().close(ec);
+    if (--per_client[s->peer] <= 0) per_client.erase(s->peer);
+    sessions.erase(s.get());
+    if (draining && sessions.empty()) ioc.stop();
+  }
+
+  void Read(const SessionPtr& s) {
+    s->stream.ReadSome(s->buf.prepare(s->chunk), [this, s](boost::system::error_code ec, size_t n) {
+      if (s->state == Session::State::kClosed) return;
+      if (ec) {
+        Close(s);
+        return;
+      }
+      s->buf.commit(n);
+      if (n == s->chunk) s->chunk = std::min(s->chunk * 2, kReadChunkMax);
+      if (s->state == Session::State::kDrain) {
+        s->buf.consume(s->buf.size());
+        Read(s);
+        return;
+      }
+      Process(s);
+    });
+  }
+
+  // Feeds the received bytes to the parser and acts on what it framed.
+  void Process(const SessionPtr& s) {
+    for (;;) {
+      const auto data = s->buf.data();
+      size_t used = 0;
+      const RequestReader::State st = s->reader.Feed(
+          std::string_view(static_cast<const char*>(data.data()), data.size()), &used);
+      s->buf.consume(used);
+      const auto now = Clock::now();
+      if (s->state == Session::State::kIdle && s->reader.started()) {
+        s->state = Session::State::kHead;
+        s->since = now;
+        s->deadline = now + std::chrono::seconds(options.header_timeout_s);
+      }
+      switch (st) {
+        case RequestReader::State::kNeedMore:
+          if (s->state == Session::State::kBody) {
+            s->deadline =
+                std::min(now + std::chrono::seconds(options.read_timeout_s), s->body_deadline);
+          }
+          Read(s);
+          return;
+        case RequestReader::State::kHead:
+          s->state = Session::State::kBody;
+          s->body_deadline = now + std::chrono::seconds(options.body_timeout_s);
+          s->deadline =
+              std::min(now + std::chrono::seconds(options.read_timeout_s), s->body_deadline);
+          if (s->reader.request().expect_continue && s->buf.size() == 0) {
+            static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+            if (!s->stream.tls()) {
+              s->stream.SendNow(kContinue);
+            } else {
+              // No read or write is pending here: write it, then go on reading the body.
+              s->stream.Write(asio::buffer(kContinue.data(), kContinue.size()),
+                              [this, s](boost::system::error_code wec, size_t) {
+                                if (s->state == Session::State::kClosed) return;
+                                if (wec) {
+                                  Close(s);
+                                } else {
+                                  Process(s);
+                                }
+                              });
+              return;
+            }
+          }
+          continue;
+        case RequestReader::State::kDone:
+          Hand(s);
+          return;
+        case RequestReader::State::kError: {
+          const HeadError& e = s->reader.error();
+          Refuse(s, e.status, e.code, e.message, e.field, kDrainTime);
+          return;
         }
       }
-      if (Clock::now() >= next_sweep) {
-        Sweep();
-        next_sweep = Clock::now() + std::chrono::milliseconds(100);
-      }
     }
-    running.store(false);
   }
 
-  void Shutdown() {
+  // To a worker; the connection reads nothing more until the answer is written.
+  void Hand(const SessionPtr& s) {
+    s->state = Session::State::kHandler;
+    s->log_start = s->since;
+    s->log_method = s->reader.request().method;
+    s->log_target = s->reader.target();
+    Job job;
+    job.session = s;
+    job.req = std::move(s->reader.request());
+    job.cancelled = MakeCancelCheck(s->sock().native_handle(),
+                                    Clock::now() + std::chrono::seconds(options.request_timeout_s),
+                                    &cancel_all);
     {
       std::lock_guard<std::mutex> lock(work_mu);
-      work_done = true;
+      work.push_back(std::move(job));
     }
-    work_cv.notify_all();
+    work_cv.notify_one();
+  }
+
+  // Writes a handler's answer; then the next request on a kept-alive connection.
+  void Write(const SessionPtr& s, Response res) {
+    if (s->state != Session::State::kHandler) return;  // closed meanwhile
+    ++s->served;
+    s->keep = s->reader.request().keep_alive && s->served < options.keep_alive_max && !draining;
+    s->log_status = res.status;
+    s->out = Serialize(res, s->log_method == "HEAD", s->keep);
+    s->state = Session::State::kWrite;
+    s->deadline = Clock::now() + std::chrono::seconds(options.write_timeout_s);
+    s->stream.Write(asio::buffer(s->out), [this, s](boost::system::error_code ec, size_t) {
+      if (s->state == Session::State::kClosed) return;
+      LogAccess(*s);
+      if (ec || !s->keep) {
+        if (!ec) s->sock().shutdown(tcp::socket::shutdown_send, ec);
+        Close(s);
+        return;
+      }
+      s->out = std::string();
+      s->reader.Next();
+      s->state = Session::State::kIdle;
+      s->since = Clock::now();
+      s->deadline = s->since + std::chrono::seconds(options.keep_alive_timeout_s);
+      if (s->buf.size() == 0) {
+        s->buf.shrink_to_fit();
+        s->chunk = kReadChunkMin;
+      }
+      Process(s);
+    });
+  }
+
+  // Answers an error without a handler, then reads and discards for `drain` before closing, so
+  // that a client still sending its body reads the answer instead of a reset.
+  void Refuse(const SessionPtr& s, int status, std::string_view code, std::string_view msg,
+              std::string_view field, Clock::duration drain) {
+    Response res;
+    res.SetError(status, code, msg, field);
+    s->log_status = status;
+    s->log_start = s->since;
+    s->log_method = s->reader.head_done() ? s->reader.request().method : "-";
+    s->log_target = s->reader.head_done() ? s->reader.target() : "-";
+    s->out = Serialize(res, false, false);
+    s->state = Session::State::kDrain;
+    s->deadline = Clock::now() + drain;
+    s->buf.consume(s->buf.size());
+    s->stream.Write(asio::buffer(s->out), [this, s](boost::system::error_code ec, size_t) {
+      if (s->state == Session::State::kClosed) return;
+      LogAccess(*s);
+      if (ec) {
+        Close(s);
+        return;
+      }
+      s->sock().shutdown(tcp::socket::shutdown_send, ec);
+      Read(s);  // discards until EOF or the deadline
+    });
+  }
+
+  // Every 100 ms: deadlines, and the end of a drain.
+  void Sweep() {
+    const auto now = Clock::now();
+    if (draining && now >= drain_deadline) {
+      cancel_all.store(true);
+      CloseAll();
+      ioc.stop();
+      return;
+    }
+    std::vector<SessionPtr> late;
+    for (auto& [raw, s] : sessions) {
+      if (s->state != Session::State::kHandler && s->deadline <= now) late.push_back(s);
+    }
+    for (const SessionPtr& s : late) {
+      if (s->state == Session::State::kHead) {
+        Refuse(s, 408, "timeout",
+               "request: the head did not arrive within " +
+                   std::to_string(options.header_timeout_s) + " s",
+               "headers", std::chrono::milliseconds(200));
+      } else if (s->state == Session::State::kBody) {
+        Refuse(s, 408, "timeout",
+               now >= s->body_deadline
+                   ? "body: not complete within " + std::to_string(options.body_timeout_s) + " s"
+                   : "body: stalled for " + std::to_string(options.read_timeout_s) + " s",
+               "body", std::chrono::milliseconds(200));
+      } else {
+        Close(s);
+      }
+    }
+    sweep_timer.expires_after(std::chrono::milliseconds(100));
+    sweep_timer.async_wait([this](boost::system::error_code ec) {
+      if (!ec) Sweep();
+    });
+  }
+
+  // Stop(): no new connections; answers being computed or written may finish until the drain
+  // deadline; everything else closes now.
+  void BeginDrain() {
+    if (draining) return;
+    draining = true;
+    drain_deadline = Clock::now() + std::chrono::seconds(options.drain_timeout_s);
+    boost::system::error_code ec;
+    for (tcp::acceptor& a : acceptors) a.close(ec);
+    std::vector<SessionPtr> idle;
+    for (auto& [raw, s] : sessions) {
+      if (s->state != Session::State::kHandler && s->state != Session::State::kWrite) {
+        idle.push_back(s);
+      }
+    }
+    for (const SessionPtr& s : idle) Close(s);
+    if (sessions.empty()) ioc.stop();
   }
 
   void CloseAll() {
-    std::vector<int> fds;
-    fds.reserve(conns.size());
-    for (auto& [fd, c] : conns) fds.push_back(fd);
-    for (int fd : fds) CloseConn(conns[fd].get());
-    std::lock_guard<std::mutex> lock(back_mu);
-    for (std::unique_ptr<Conn>& c : back) Close(c->fd, false);
-    back.clear();
+    std::vector<SessionPtr> all;
+    for (auto& [raw, s] : sessions) all.push_back(s);
+    for (const SessionPtr& s : all) Close(s);
   }
 };
 
 HttpServer::HttpServer(const ServeOptions& options, CatalogHolder* holder)
-    : impl_(std::make_unique<Impl>()) {
+    : impl_(std::make_shared<Impl>()) {
   impl_->options = options;
   impl_->holder = holder;
   if (options.cache_entries > 0 && options.cache_bytes > 0) {
     impl_->cache = std::make_unique<ResponseCache>(options.cache_entries, options.cache_bytes);
   }
-  impl_->limits.max_header_bytes = options.max_header_bytes;
-  impl_->limits.max_headers = options.max_headers;
+  impl_->reader_limits.head.max_header_bytes = options.max_header_bytes;
+  impl_->reader_limits.head.max_headers = options.max_headers;
+  impl_->reader_limits.max_body_bytes = options.max_body_bytes;
   // Checked on every address, not only loopback: a browser on this machine reaches a server
   // bound to 0.0.0.0 through 127.0.0.1 just as well, so rebinding works against it too.
   impl_->hosts = LoopbackHostNames();
   for (const std::string& h : options.allow_hosts) impl_->hosts.push_back(ToLower(h));
   impl_->origin_policy.cors_origin = options.cors_origin;
+  impl_->origin_policy.tls = !options.tls_cert.empty();
 }
 
-HttpServer::~HttpServer() { Stop(); }
+HttpServer::~HttpServer() {
+  Stop();
+  if (impl_->access_log != nullptr && impl_->access_log != stdout) std::fclose(impl_->access_log);
+}
 
 Result<int> HttpServer::Bind() {
   (void)WebAssets();  // compress the page once, before the first request
-  const ServeOptions& o = impl_->options;
+  Impl& im = *impl_;
+  const ServeOptions& o = im.options;
   // Each open connection is a descriptor: raise the soft limit (often 1024) toward the hard one.
   rlimit lim{};
   if (::getrlimit(RLIMIT_NOFILE, &lim) == 0) {
@@ -628,64 +771,165 @@ Result<int> HttpServer::Bind() {
       ::setrlimit(RLIMIT_NOFILE, &lim);
     }
   }
+  if (!o.access_log.empty() && im.access_log == nullptr) {
+    im.access_log = o.access_log == "-" ? stdout : std::fopen(o.access_log.c_str(), "a");
+    if (im.access_log == nullptr) {
+      return Status::IOError("--access-log: cannot open " + o.access_log + " for appending");
+    }
+  }
+  if (!o.tls_cert.empty() && im.tls == nullptr) {
+    auto ctx = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
+    boost::system::error_code tec;
+    ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                         asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                         asio::ssl::context::no_tlsv1_1 | asio::ssl::context::single_dh_use,
+                     tec);
+    ctx->use_certificate_chain_file(o.tls_cert, tec);
+    if (tec) return Status::IOError("--tls-cert: cannot load " + o.tls_cert + ": " + tec.message());
+    ctx->use_private_key_file(o.tls_key, asio::ssl::context::pem, tec);
+    if (tec) return Status::IOError("--tls-key: cannot load " + o.tls_key + ": " + tec.message());
+    im.tls = std::move(ctx);
+  }
   const auto fail = [&o] {
     return Status::IOError("cannot listen on " + o.host + ":" + std::to_string(o.port) +
                            " (address in use, or not an address of this machine)");
   };
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE;
-  addrinfo* found = nullptr;
-  if (::getaddrinfo(o.host.c_str(), std::to_string(o.port).c_str(), &hints, &found) != 0) {
-    return fail();
+  boost::system::error_code ec;
+  tcp::resolver resolver(im.ioc);
+  const std::string host = o.host.size() > 2 && o.host.front() == '[' && o.host.back() == ']'
+                               ? o.host.substr(1, o.host.size() - 2)
+                               : o.host;
+  // Every address of the name, on one port; "localhost" is 127.0.0.1 and ::1 whatever
+  // /etc/hosts says.
+  std::vector<tcp::endpoint> endpoints;
+  if (ToLower(host) == "localhost") {
+    endpoints = {tcp::endpoint(asio::ip::address_v4::loopback(), 0),
+                 tcp::endpoint(asio::ip::address_v6::loopback(), 0)};
+  } else {
+    const auto found = resolver.resolve(
+        host, std::to_string(o.port), tcp::resolver::passive | tcp::resolver::numeric_service, ec);
+    if (ec) return fail();
+    for (const auto& entry : found) endpoints.push_back(entry.endpoint());
   }
-  int fd = -1;
-  for (addrinfo* a = found; a != nullptr && fd < 0; a = a->ai_next) {
-    fd = ::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
-    if (fd < 0) continue;
-    int yes = 1;
-    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-    if (::bind(fd, a->ai_addr, a->ai_addrlen) != 0 || ::listen(fd, SOMAXCONN) != 0) {
-      ::close(fd);
-      fd = -1;
+  int port = o.port;
+  std::vector<tcp::endpoint> bound;
+  for (tcp::endpoint ep : endpoints) {
+    ep.port(static_cast<unsigned short>(port));
+    if (std::find(bound.begin(), bound.end(), ep) != bound.end()) continue;
+    tcp::acceptor a(im.ioc);
+    a.open(ep.protocol(), ec);
+    if (ec) continue;
+    a.set_option(asio::socket_base::reuse_address(true), ec);
+    if (ep.address().is_v6() && !ep.address().is_unspecified()) {
+      a.set_option(asio::ip::v6_only(true), ec);
     }
+    a.bind(ep, ec);
+    if (!ec) a.listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+      // Another server on this port is an error; a family this machine lacks is not.
+      if (ec == asio::error::address_in_use) return fail();
+      continue;
+    }
+    port = a.local_endpoint().port();
+    bound.push_back(ep);
+    im.acceptors.push_back(std::move(a));
   }
-  ::freeaddrinfo(found);
-  if (fd < 0) return fail();
-  sockaddr_storage addr{};
-  socklen_t len = sizeof addr;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  impl_->port = addr.ss_family == AF_INET6
-                    ? ntohs(reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port)
-                    : ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
-  impl_->listen_fd = fd;
-  impl_->epoll_fd = ::epoll_create1(EPOLL_CLOEXEC);
-  impl_->wake_fd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-  if (impl_->epoll_fd < 0 || impl_->wake_fd < 0) return Status::IOError("serve: epoll failed");
-  return impl_->port;
+  if (im.acceptors.empty()) return fail();
+  im.port = port;
+  return port;
 }
 
 Status HttpServer::Run() {
-  if (impl_->listen_fd < 0) return Status::IOError("serve: Run() before Bind()");
+  Impl& im = *impl_;
+  if (im.acceptors.empty()) return Status::IOError("serve: Run() before Bind()");
   std::vector<std::thread> workers;
-  workers.reserve(static_cast<size_t>(impl_->options.threads));
-  for (int i = 0; i < impl_->options.threads; ++i) {
-    workers.emplace_back([impl = impl_.get()] { impl->WorkerLoop(); });
+  workers.reserve(static_cast<size_t>(im.options.threads));
+  for (int i = 0; i < im.options.threads; ++i) {
+    // Each worker holds the server: one still in a handler past the drain deadline is left
+    // behind and finishes on its own.
+    workers.emplace_back([impl = impl_] { impl->WorkerLoop(); });
   }
-  impl_->Reactor();
-  impl_->Shutdown();
-  for (std::thread& t : workers) t.join();
-  impl_->CloseAll();
+  for (tcp::acceptor& a : im.acceptors) im.Accept(&a);
+  im.Sweep();
+  im.running.store(true);
+  im.ioc.run();
+  im.running.store(false);
+  im.cancel_all.store(true);
+  {
+    std::unique_lock<std::mutex> lock(im.work_mu);
+    im.work_done = true;
+    im.work.clear();
+    im.work_cv.notify_all();
+    // Handlers see cancelled() now; give them a moment to notice, then leave the rest.
+    im.workers_cv.wait_for(lock, std::chrono::seconds(1),
+                           [&] { return im.workers_done == im.options.threads; });
+  }
+  for (std::thread& t : workers) {
+    bool done = false;
+    {
+      std::lock_guard<std::mutex> lock(im.work_mu);
+      done = im.workers_done == im.options.threads;
+    }
+    if (done) {
+      t.join();
+    } else {
+      t.detach();
+    }
+  }
+  im.CloseAll();
   return Status::OK();
 }
 
 void HttpServer::Stop() {
-  impl_->stop.store(true);
-  if (impl_->wake_fd >= 0) impl_->Wake();
+  asio::post(impl_->ioc, [impl = impl_.get()] { impl->BeginDrain(); });
 }
 
 bool HttpServer::running() const { return impl_->running.load(); }
+
+std::function<bool()> MakeCancelCheck(int fd, std::chrono::steady_clock::time_point deadline,
+                                      const std::atomic<bool>* cancel_all) {
+  return [fd, deadline, cancel_all] {
+    if (cancel_all != nullptr && cancel_all->load()) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return true;
+    // The client's half of the connection: EOF or an error means nobody waits for the answer.
+    // MSG_PEEK leaves pipelined bytes for the I/O thread.
+    char c;
+    const ssize_t n = ::recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (n > 0) return false;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return false;
+    return true;
+  };
+}
+
+bool CorsOriginValid(std::string_view origin) {
+  if (origin.empty() || origin == "*") return true;
+  std::string_view rest;
+  if (StartsWith(origin, "http://")) {
+    rest = origin.substr(7);
+  } else if (StartsWith(origin, "https://")) {
+    rest = origin.substr(8);
+  } else {
+    return false;
+  }
+  std::string_view host = rest;
+  std::string_view allowed = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-";
+  if (!rest.empty() && rest.front() == '[') {  // [::1]:8080
+    const size_t close = rest.find(']');
+    if (close == std::string_view::npos) return false;
+    host = rest.substr(1, close - 1);
+    rest = rest.substr(close + 1);
+    allowed = "0123456789abcdefABCDEF:.";
+  } else {
+    host = rest.substr(0, rest.find(':'));
+    rest = rest.substr(host.size());
+  }
+  if (host.empty() || host.find_first_not_of(allowed) != std::string_view::npos) return false;
+  if (rest.empty()) return true;
+  const std::string_view port = rest.substr(1);
+  return rest.front() == ':' && !port.empty() && port.size() <= 5 &&
+         port.find_first_not_of("0123456789") == std::string_view::npos &&
+         std::stoi(std::string(port)) <= 65535;
+}
 
 Result<ServeOptions> CheckServeOptions(const ServeOptions& o) {
   if (o.port < 0 || o.port > 65535) {
@@ -708,7 +952,26 @@ Result<ServeOptions> CheckServeOptions(const ServeOptions& o) {
   if (o.max_body_bytes < 1024) {
     return Status::InvalidArgument("--max-body: expected at least 1024 bytes");
   }
+  if (o.max_connections_per_client < 1 || o.max_connections_per_client > 100000) {
+    return Status::InvalidArgument("--max-connections-per-client: expected 1 to 100000, got " +
+                                   std::to_string(o.max_connections_per_client));
+  }
+  for (const auto& [value, name] : {std::pair{o.body_timeout_s, "--body-timeout"},
+                                    std::pair{o.request_timeout_s, "--request-timeout"},
+                                    std::pair{o.drain_timeout_s, "--drain-timeout"}}) {
+    if (value < 1 || value > 3600)
+      return Status::InvalidArgument(std::string(name) + ": expected 1s to 1h");
+  }
   if (o.host.empty()) return Status::InvalidArgument("--host: expected an address");
+  if (o.tls_cert.empty() != o.tls_key.empty()) {
+    return Status::InvalidArgument(o.tls_cert.empty() ? "--tls-cert: required with --tls-key"
+                                                      : "--tls-key: required with --tls-cert");
+  }
+  if (!CorsOriginValid(o.cors_origin)) {
+    return Status::InvalidArgument(
+        "--cors: expected * or one origin scheme://host[:port] (http or https, no path), got \"" +
+        TerminalSafe(o.cors_origin) + "\"");
+  }
   ServeOptions out = o;
   for (std::string& h : out.allow_hosts) {
     h = ToLower(Trim(h));

@@ -1,0 +1,221 @@
+#include "server/http_reader.h"
+
+#include <algorithm>
+#include <boost/beast/core/buffers_range.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <cctype>
+#include <optional>
+
+namespace gpuadvisor::server {
+namespace {
+
+namespace http = boost::beast::http;
+
+// The request line and header lines together may not exceed the header limit plus this (the
+// request line's share: the target is checked on its own, 414).
+constexpr size_t kRequestLineSlack = 8 << 10;
+// A body's string grows with the bytes received, never reserved for the declared length: a
+// client that declares 1 MB and sends a byte costs a byte (Beast's string_body reserves all).
+constexpr size_t kBodyReserveMax = 16 << 10;
+
+struct GrowingStringBody {
+  using value_type = std::string;
+  static std::uint64_t size(const value_type& body) { return body.size(); }
+
+  class reader {
+   public:
+    template <bool isRequest, class Fields>
+    reader(http::header<isRequest, Fields>&, value_type& body) : body_(body) {}
+    void init(const boost::optional<std::uint64_t>& length, boost::beast::error_code& ec) {
+      if (length)
+        body_.reserve(static_cast<size_t>(std::min<std::uint64_t>(*length, kBodyReserveMax)));
+      ec = {};
+    }
+    template <class ConstBufferSequence>
+    size_t put(const ConstBufferSequence& buffers, boost::beast::error_code& ec) {
+      size_t n = 0;
+      for (const auto b : boost::beast::buffers_range_ref(buffers)) {
+        body_.append(static_cast<const char*>(b.data()), b.size());
+        n += b.size();
+      }
+      ec = {};
+      return n;
+    }
+    void finish(boost::beast::error_code& ec) { ec = {}; }
+
+   private:
+    value_type& body_;
+  };
+};
+
+bool IEquals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string_view Sv(boost::beast::string_view s) { return {s.data(), s.size()}; }
+
+HeadError Malformed(const std::string& what) {
+  return HeadError{400, "invalid_argument", "request: malformed HTTP (" + what + ")", ""};
+}
+
+HeadError TooLargeHeaders(const HeadLimits& limits) {
+  return HeadError{431, "headers_too_large",
+                   "request headers: at most " + std::to_string(limits.max_headers) +
+                       " headers and " + std::to_string(limits.max_header_bytes) + " bytes",
+                   "headers"};
+}
+
+HeadError BodyTooLarge(size_t max) {
+  return HeadError{413, "payload_too_large",
+                   "body: larger than the server accepts (" + std::to_string(max) + " bytes)",
+                   "body"};
+}
+
+// "http://host:port/path?q" -> authority "host:port", origin form "/path?q".
+bool SplitAbsoluteForm(std::string_view target, std::string_view* authority,
+                       std::string_view* origin) {
+  size_t scheme = 0;
+  if (target.size() >= 7 && IEquals(target.substr(0, 7), "http://")) scheme = 7;
+  if (target.size() >= 8 && IEquals(target.substr(0, 8), "https://")) scheme = 8;
+  if (scheme == 0) return false;
+  const std::string_view rest = target.substr(scheme);
+  const size_t slash = rest.find_first_of("/?");
+  *authority = rest.substr(0, slash);
+  *origin = slash == std::string_view::npos ? std::string_view("/") : rest.substr(slash);
+  return true;
+}
+
+}  // namespace
+
+HeadError ConvertHead(std::string_view method, std::string_view target, int version,
+                      std::vector<std::pair<std::string, std::string>> headers,
+                      const HeadLimits& limits, HttpRequest* req) {
+  *req = HttpRequest();
+  if (target.size() > limits.max_target_bytes) {
+    return HeadError{414, "uri_too_long", "path: the request target is too long", "path"};
+  }
+  if (version != 10 && version != 11) {
+    return HeadError{505, "unsupported", "request: HTTP/1.0 and HTTP/1.1 are served", ""};
+  }
+  std::string_view authority;
+  std::string_view origin = target;
+  const bool absolute = SplitAbsoluteForm(target, &authority, &origin);
+  if (absolute && (authority.empty() || authority.find('@') != std::string_view::npos)) {
+    return Malformed("request target: expected http://host[:port]/path");
+  }
+  // The request line alone through the head parser: method token, target, percent-decoding
+  // and UTF-8 checks of path and query in one place.
+  const std::string line =
+      std::string(method) + " " + std::string(origin) + (version == 10 ? " HTTP/1.0" : " HTTP/1.1");
+  if (HeadError e = ParseRequestHead(line, limits, req)) return e;
+  size_t header_bytes = 0;
+  for (const auto& [name, value] : headers) header_bytes += name.size() + value.size() + 4;
+  if (headers.size() > static_cast<size_t>(limits.max_headers) ||
+      header_bytes > limits.max_header_bytes) {
+    return TooLargeHeaders(limits);
+  }
+  req->headers = std::move(headers);
+  if (absolute) {
+    auto it = std::find_if(req->headers.begin(), req->headers.end(),
+                           [](const auto& h) { return IEquals(h.first, "Host"); });
+    if (it == req->headers.end()) {
+      req->headers.emplace_back("Host", std::string(authority));
+    } else {
+      it->second = std::string(authority);
+    }
+  }
+  const std::string_view te = req->Header("Transfer-Encoding");
+  if (req->HasHeader("Transfer-Encoding")) {
+    if (!IEquals(te, "chunked")) {
+      return HeadError{501, "unsupported", "body: only the chunked transfer coding is accepted",
+                       "body"};
+    }
+    if (req->HasHeader("Content-Length")) return Malformed("Content-Length with chunked");
+  }
+  if (req->HasHeader("Expect")) {
+    if (!IEquals(req->Header("Expect"), "100-continue")) {
+      return HeadError{417, "invalid_argument", "Expect: only 100-continue is understood",
+                       "headers"};
+    }
+    req->expect_continue = true;
+  }
+  return {};
+}
+
+struct RequestReader::Parser {
+  std::optional<http::request_parser<GrowingStringBody>> p;
+};
+
+RequestReader::RequestReader(const ReaderLimits& limits)
+    : limits_(limits), parser_(std::make_unique<Parser>()) {
+  Next();
+}
+
+RequestReader::~RequestReader() = default;
+
+void RequestReader::Next() {
+  parser_->p.emplace();
+  parser_->p->eager(false);
+  parser_->p->header_limit(static_cast<std::uint32_t>(
+      std::min<size_t>(limits_.head.max_header_bytes + kRequestLineSlack, UINT32_MAX)));
+  parser_->p->body_limit(limits_.max_body_bytes);
+  req_ = HttpRequest();
+  target_.clear();
+  error_ = HeadError();
+  started_ = false;
+  head_reported_ = false;
+}
+
+bool RequestReader::head_done() const { return parser_->p->is_header_done(); }
+
+size_t RequestReader::body_bytes() const { return parser_->p->get().body().size(); }
+
+RequestReader::State RequestReader::Feed(std::string_view bytes, size_t* consumed) {
+  *consumed = 0;
+  if (error_) return State::kError;
+  auto& p = *parser_->p;
+  while (!p.is_done()) {
+    if (head_reported_ || !p.is_header_done()) {
+      if (bytes.empty()) return State::kNeedMore;
+      boost::beast::error_code ec;
+      const size_t n = p.put(boost::asio::const_buffer(bytes.data(), bytes.size()), ec);
+      if (n > 0) started_ = true;
+      bytes.remove_prefix(n);
+      *consumed += n;
+      if (ec == http::error::need_more) return State::kNeedMore;
+      if (ec == http::error::header_limit) {
+        error_ = TooLargeHeaders(limits_.head);
+      } else if (ec == http::error::bad_version) {
+        error_ = HeadError{505, "unsupported", "request: HTTP/1.0 and HTTP/1.1 are served", ""};
+      } else if (ec == http::error::body_limit) {
+        error_ = BodyTooLarge(limits_.max_body_bytes);
+      } else if (ec) {
+        error_ = Malformed(ec.message());
+      }
+      if (error_) return State::kError;
+      if (n == 0 && (head_reported_ || !p.is_header_done())) return State::kNeedMore;
+    }
+    if (p.is_header_done() && !head_reported_) {
+      head_reported_ = true;
+      const auto& h = p.get();
+      target_ = std::string(Sv(h.target()));
+      std::vector<std::pair<std::string, std::string>> headers;
+      for (const auto& f : h)
+        headers.emplace_back(std::string(Sv(f.name_string())), std::string(Sv(f.value())));
+      error_ = ConvertHead(Sv(h.method_string()), Sv(h.target()), static_cast<int>(h.version()),
+                           std::move(headers), limits_.head, &req_);
+      if (error_) return State::kError;
+      req_.keep_alive = h.keep_alive();
+      if (p.content_length()) req_.content_length = static_cast<size_t>(*p.content_length());
+      if (!p.is_done()) return State::kHead;
+    }
+  }
+  req_.body = std::move(p.get().body());
+  return State::kDone;
+}
+
+}  // namespace gpuadvisor::server

@@ -1,0 +1,83 @@
+// HTTP/1.x request framing over bytes, by Boost.Beast's request parser: the server feeds each
+// connection's received bytes to a RequestReader, which frames one request at a time (head,
+// then a Content-Length or chunked body) and converts it into an HttpRequest. Framing is
+// Beast's alone (strict CRLF line ends, one body length), so the same bytes give the same
+// requests however they are split into segments: no request smuggling or desync. Pure code
+// over bytes: unit-tested and fuzzed (fuzz/fuzz_http_head.cc) without sockets.
+#ifndef GPUADVISOR_SERVER_HTTP_READER_H_
+#define GPUADVISOR_SERVER_HTTP_READER_H_
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "server/http_request.h"
+
+namespace gpuadvisor::server {
+
+struct ReaderLimits {
+  HeadLimits head;                  // header bytes and count (431), target length (414)
+  size_t max_body_bytes = 1 << 20;  // a larger body (declared or chunked) is 413
+};
+
+// Frames one request after another on one connection. Not thread-safe (one connection's).
+class RequestReader {
+ public:
+  enum class State {
+    kNeedMore,  // everything given was consumed; feed more bytes
+    kHead,      // the head is complete and accepted: request() has all but the body
+    kDone,      // the whole request is here: request() is complete
+    kError,     // error() says what to answer; the connection must be closed after it
+  };
+
+  explicit RequestReader(const ReaderLimits& limits);
+  ~RequestReader();
+  RequestReader(const RequestReader&) = delete;
+  RequestReader& operator=(const RequestReader&) = delete;
+
+  // Parses from `bytes`; returns the new state and sets *consumed to the bytes used (the rest
+  // belongs to later calls: the request's remainder or the next pipelined request). kHead is
+  // returned once per request with a body, as soon as the head is complete, before any body
+  // byte is taken; a request without a body goes straight to kDone.
+  State Feed(std::string_view bytes, size_t* consumed);
+  // Starts the next request on this connection. REQUIRES: state kDone.
+  void Next();
+
+  // True once any byte of the current request has been taken (its head has begun).
+  bool started() const { return started_; }
+  bool head_done() const;
+  // The current request once its head is done; with kDone its body too.
+  const HttpRequest& request() const { return req_; }
+  HttpRequest& request() { return req_; }
+  // Body bytes received so far for the current request.
+  size_t body_bytes() const;
+  const HeadError& error() const { return error_; }
+  // The request target as sent (for logs), once the head is done.
+  const std::string& target() const { return target_; }
+
+ private:
+  struct Parser;
+  ReaderLimits limits_;
+  std::unique_ptr<Parser> parser_;
+  HttpRequest req_;
+  HeadError error_;
+  std::string target_;
+  bool started_ = false;
+  bool head_reported_ = false;
+};
+
+// Converts a framed head into *req: method, decoded path and query (UTF-8 checked), headers
+// and their meaning (keep-alive, Expect). An absolute-form target ("http://host:port/path")
+// is reduced to its path and its authority replaces the Host header (RFC 9112 3.2.2). 414
+// target too long, 431 too many headers or bytes, 417 an Expect other than 100-continue,
+// 501 a transfer coding other than chunked, 505 a version other than HTTP/1.0 and 1.1.
+HeadError ConvertHead(std::string_view method, std::string_view target, int version,
+                      std::vector<std::pair<std::string, std::string>> headers,
+                      const HeadLimits& limits, HttpRequest* req);
+
+}  // namespace gpuadvisor::server
+
+#endif  // GPUADVISOR_SERVER_HTTP_READER_H_
