@@ -3,6 +3,7 @@
 #include "gpuadvisor/prometheus_source.h"
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <atomic>
 #include <chrono>
@@ -232,6 +233,48 @@ TEST(PrometheusOutbound, OversizedAnswersAreRefusedWhileReceived) {
   st = Read(o);
   EXPECT_NE(st.message().find("response over 1048576 bytes"), std::string::npos) << st.message();
   EXPECT_LT(fake2.body_bytes_sent(), uint64_t{32} << 20);
+}
+
+// `n` spaces, gzip-compressed (~1000:1).
+std::string GzipSpaces(size_t n) {
+  z_stream z{};
+  EXPECT_EQ(deflateInit2(&z, 9, Z_DEFLATED, 31, 9, Z_DEFAULT_STRATEGY), Z_OK);
+  const std::string chunk(1 << 16, ' ');
+  std::string out(n / 500 + 4096, '\0');
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  for (size_t sent = 0; sent < n; sent += chunk.size()) {
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(chunk.data()));
+    z.avail_in = static_cast<uInt>(chunk.size());
+    EXPECT_EQ(deflate(&z, Z_NO_FLUSH), Z_OK);
+  }
+  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+TEST(PrometheusOutbound, CompressedAnswersAreCappedAfterDecompression) {
+  FakeHttpServer::Reply bomb = Body(GzipSpaces(size_t{64} << 20));  // 64 MiB in ~64 KB
+  bomb.headers = {"Content-Encoding: gzip"};
+  FakeHttpServer fake(Prometheus(bomb));
+  PrometheusOptions o = Options(fake.url());
+  o.max_response_bytes = 1 << 20;
+  const Status st = Read(o);
+  EXPECT_NE(st.message().find("response over 1048576 bytes"), std::string::npos) << st.message();
+}
+
+TEST(PrometheusOutbound, ResponseBytesPerRunAreCapped) {
+  FakeHttpServer fake(Prometheus(Body(kEmptyMatrix)));
+  PrometheusOptions o = Options(fake.url());
+  o.max_points_per_query = 7;  // 61 small answers
+  o.max_total_bytes = 1000;
+  const Status st = Read(o);
+  EXPECT_EQ(st.code(), StatusCode::kIOError);
+  EXPECT_NE(st.message().find("stopped: responses over 1000 bytes (the limit per run)"),
+            std::string::npos)
+      << st.message();
+  EXPECT_LT(fake.request_count(), 20u);
 }
 
 TEST(PrometheusOutbound, DeepNestingIsRefused) {
