@@ -188,6 +188,22 @@ TEST(PrometheusOutbound, SlowDripEndsAtTheRequestDeadline) {
       << st.message();
 }
 
+// Headers dripped: every read succeeds and no body arrives, so only the watchdog ends it.
+TEST(PrometheusOutbound, DrippedHeadersEndAtTheRequestDeadline) {
+  FakeHttpServer::Reply drip = Body(kEmptyMatrix);
+  drip.drip_s = 0.05;
+  drip.drip_head = true;
+  for (int i = 0; i < 100; ++i) drip.headers.push_back("X-Pad-" + std::to_string(i) + ": x");
+  FakeHttpServer fake(Prometheus(drip));
+  PrometheusOptions o = Options(fake.url());
+  o.timeout_s = 0.8;
+  const auto t0 = std::chrono::steady_clock::now();
+  const Status st = Read(o);
+  EXPECT_LT(SecondsSince(t0), 2.0);
+  EXPECT_NE(st.message().find("no complete answer within 0.8 s"), std::string::npos)
+      << st.message();
+}
+
 TEST(PrometheusOutbound, StalledServerEndsAtTheRequestDeadline) {
   FakeHttpServer::Reply stall;
   stall.stall = true;

@@ -150,7 +150,14 @@ bool FakeHttpServer::Answer(int fd, const Reply& reply) {
     sent_ += reply.body.size();
     return SendAll(fd, head.data(), head.size()) && !stop_;
   }
-  if (!SendAll(fd, head.data(), head.size())) return false;
+  if (reply.drip_s > 0 && reply.drip_head) {
+    for (const char c : head) {
+      if (stop_ || !SendAll(fd, &c, 1)) return false;
+      std::this_thread::sleep_for(std::chrono::duration<double>(reply.drip_s));
+    }
+  } else if (!SendAll(fd, head.data(), head.size())) {
+    return false;
+  }
   for (size_t i = 0; i < reply.repeat && !stop_; ++i) {
     if (reply.drip_s <= 0) {
       if (!SendAll(fd, reply.body.data(), reply.body.size())) return false;

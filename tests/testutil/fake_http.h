@@ -28,6 +28,7 @@ class FakeHttpServer {
     std::vector<std::string> headers;        // extra "Name: value" lines
     size_t repeat = 1;                       // the body is sent this many times
     double drip_s = 0;                       // > 0: one byte of the body every drip_s seconds
+    bool drip_head = false;                  // with drip_s: the status line and headers too
     bool stall = false;                      // send nothing, hold the connection until it closes
     std::optional<uint64_t> content_length;  // claimed instead of the true length
   };
