@@ -356,10 +356,25 @@ struct HostGroup {
   size_t series = 0;
 };
 
-// Adds one query_range series to per-GPU windows.
-// `back_ms`: from an evaluation time back to its window's start.
-Status AddSeries(const PromLabels& labels, const PromPoints& points, int64_t back_ms,
-                 std::map<std::string, GpuWindows>* gpus, uint64_t* n_points) {
+// The windows one query_range asked for: starts first..last every step_ms, evaluated back_ms
+// later; at most max_values values (series without values count one).
+struct ChunkAsked {
+  int64_t first = 0, last = 0, step_ms = 1, back_ms = 0;
+  uint64_t max_values = 0;
+  std::string where;  // the URL, for errors
+};
+
+// Adds one query_range series to per-GPU windows. Values at times not asked for are dropped and
+// an answer with more values than asked for (twice, for series that appeared since the listing)
+// is refused, so that a server cannot make the windows outgrow the request.
+Status AddSeries(const PromLabels& labels, const PromPoints& points, const ChunkAsked& asked,
+                 uint64_t* values, std::map<std::string, GpuWindows>* gpus, uint64_t* n_points) {
+  *values += std::max<uint64_t>(1, points.size());
+  if (*values > asked.max_values) {
+    return Status::ParseError(asked.where + ": more than " + std::to_string(asked.max_values) +
+                              " values in one answer, over twice what was asked for")
+        .WithField("prometheus");
+  }
   const std::string host = HostOf(labels).host;
   const std::string key = host + "|" + GpuKeyOf(labels);
   GpuWindows& g = (*gpus)[key];
@@ -374,8 +389,11 @@ Status AddSeries(const PromLabels& labels, const PromPoints& points, int64_t bac
   }
   const std::string agg = LabelOf(labels, {"gpuadvisor_agg"});
   for (const auto& [t, v] : points) {
-    if (!std::isfinite(v)) continue;  // NaN / Inf: no reading
-    const int64_t t_ms = std::llround(t * 1000) - back_ms;
+    if (!std::isfinite(v) || !(std::fabs(t) < 1e15)) continue;  // NaN / Inf: no reading
+    const int64_t t_ms = std::llround(t * 1000) - asked.back_ms;
+    if (t_ms < asked.first || t_ms > asked.last || (t_ms - asked.first) % asked.step_ms != 0) {
+      continue;  // not a window this request asked for
+    }
     if (std::optional<double>* slot = SlotOf(g.windows[t_ms], agg)) *slot = v;
     ++*n_points;
   }
@@ -576,12 +594,22 @@ Status QueryBatch(Client& client, const BatchQuery& b, const std::vector<const H
   const std::string q =
       PrometheusWindowQuery(Join(b.matchers, HostMatcher(*batch.front(), batch)), b.o.step_s);
   const int64_t step_ms = b.grid.step_ms;
+  uint64_t batch_series = 0;
+  for (const HostGroup* h : batch) batch_series += h->series;
   std::map<std::string, GpuWindows> windows;
   for (int64_t c = b.grid.first; c <= b.grid.last; c += b.chunk_steps * step_ms) {
     const int64_t c_end = std::min(b.grid.last, c + (b.chunk_steps - 1) * step_ms);
+    const auto steps = static_cast<uint64_t>((c_end - c) / step_ms + 1);
+    const ChunkAsked asked{c,
+                           c_end,
+                           step_ms,
+                           step_ms - 1,
+                           2 * kAggregates * batch_series * steps,
+                           info->url + "/api/v1/query_range"};
+    uint64_t values = 0;
     PromDataSink series;
     series.series = [&](const PromLabels& labels, const PromPoints& points) {
-      return AddSeries(labels, points, step_ms - 1, &windows, &info->points);
+      return AddSeries(labels, points, asked, &values, &windows, &info->points);
     };
     GPUADVISOR_RETURN_IF_ERROR(client.Call("/api/v1/query_range",
                                            {{"query", q},

@@ -293,6 +293,41 @@ TEST(PrometheusOutbound, ResponseBytesPerRunAreCapped) {
   EXPECT_LT(fake.request_count(), 20u);
 }
 
+// An answer may not make the windows outgrow the request: values at times not asked for are
+// dropped, and more values than twice those asked for are refused.
+TEST(PrometheusOutbound, AnswersHoldOnlyTheWindowsAskedFor) {
+  auto matrix = [](int n, double t0, double dt) {
+    std::string values;
+    for (int i = 0; i < n; ++i) {
+      values += std::string(i ? "," : "") + "[" + std::to_string(t0 + i * dt) + ",\"1\"]";
+    }
+    return R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":)"
+           R"({"Hostname":"h1","gpu":"0","gpuadvisor_agg":"util_avg"},"values":[)" +
+           values + "]}]}}";
+  };
+  size_t samples = 0;
+  const SampleSink count = [&samples](const TelemetrySample&) {
+    ++samples;
+    return Status::OK();
+  };
+  // 61 windows asked (1 h of 1 min), 1 GPU: 854 values at most.
+  FakeHttpServer many(Prometheus(Body(matrix(855, 1699996859.999, 60))));
+  Result<PrometheusSourceInfo> r = ReadPrometheus(Options(many.url()), count);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kParseError);
+  EXPECT_NE(r.status().message().find("more than 854 values in one answer"), std::string::npos)
+      << r.status().message();
+  // Off the grid (every 7 s) or outside the range: no window.
+  FakeHttpServer odd(Prometheus(Body(matrix(100, 1699996380.001, 7) + "")));
+  r = ReadPrometheus(Options(odd.url()), count);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(samples, 0u);
+  FakeHttpServer outside(Prometheus(Body(matrix(50, 1600000000.0 - 0.001, 60))));
+  r = ReadPrometheus(Options(outside.url()), count);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(samples, 0u);
+}
+
 TEST(PrometheusOutbound, DeepNestingIsRefused) {
   std::string deep = R"({"status":"success","warnings":)";
   for (int i = 0; i < 100000; ++i) deep += '[';
