@@ -133,6 +133,10 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
         return Deliver(sink_.series ? sink_.series(labels_, points_) : Status::OK());
       case Frame::kPoint:
         if (point_n_ != 2) return Fail("expected [time, \"value\"] points");
+        if (sink_.max_points != 0 && ++n_points_ > sink_.max_points) {
+          return Fail("more than " + std::to_string(sink_.max_points) +
+                      " values in one answer, over twice what was asked for");
+        }
         points_.emplace_back(point_time_, point_value_);
         return true;
       default:
@@ -213,6 +217,7 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
   PromLabels labels_;
   PromPoints points_;
   int point_n_ = 0;
+  uint64_t n_points_ = 0;  // in the whole answer
   double point_time_ = 0, point_value_ = 0;
   std::string error_;
   Status sink_status_;

@@ -11,6 +11,7 @@
 #ifndef GPUADVISOR_TELEMETRY_PROMETHEUS_JSON_H_
 #define GPUADVISOR_TELEMETRY_PROMETHEUS_JSON_H_
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -42,6 +43,9 @@ struct PromAnswer {
 struct PromDataSink {
   std::function<Status(const PromLabels&)> labels;
   std::function<Status(const PromLabels&, const PromPoints&)> series;
+  // Points in the whole answer; more is a ParseError as soon as the next one is read (so a
+  // series never holds more). 0: no limit.
+  uint64_t max_points = 0;
 };
 
 // Reads `body`. ParseError "<where>: ..." when it is not JSON, nests too deep, or its data is not

@@ -282,6 +282,12 @@ class Client {
     SetTimeouts(deadline - start);
     std::string body;
     Cut cut = Cut::kNone;
+    Clock::time_point next_ask = start;  // `cancelled` is asked every 100 ms while receiving
+    auto cancelled = [&] {
+      if (!o_.cancelled || Clock::now() < next_ask) return false;
+      next_ask = Clock::now() + std::chrono::milliseconds(100);
+      return o_.cancelled();
+    };
     req.content_receiver = [&](const char* d, size_t n, uint64_t, uint64_t total) {
       if (total > o_.max_response_bytes || body.size() + n > o_.max_response_bytes) {
         cut = Cut::kTooBig;
@@ -289,9 +295,11 @@ class Client {
         cut = Cut::kRunBytes;
       } else if (Clock::now() >= deadline) {
         cut = Cut::kDeadline;
-      } else if (o_.cancelled && o_.cancelled()) {
+      } else if (cancelled()) {
         cut = Cut::kCancelled;
       } else {
+        // Once, at the announced size (within the caps): no doubling copies of a large body.
+        if (body.empty() && total > n) body.reserve(total);
         body.append(d, n);
         return true;
       }
@@ -608,6 +616,7 @@ Status QueryBatch(Client& client, const BatchQuery& b, const std::vector<const H
                            info->url + "/api/v1/query_range"};
     uint64_t values = 0;
     PromDataSink series;
+    series.max_points = asked.max_values;
     series.series = [&](const PromLabels& labels, const PromPoints& points) {
       return AddSeries(labels, points, asked, &values, &windows, &info->points);
     };

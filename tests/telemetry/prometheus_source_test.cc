@@ -376,6 +376,20 @@ TEST(PrometheusOutbound, CancelledStopsAfterAtMostOneMoreRequest) {
   EXPECT_GE(fake.request_count(), 3u);
 }
 
+TEST(PrometheusOutbound, CancelledStopsAnAnswerBeingReceived) {
+  FakeHttpServer::Reply drip = Body(kEmptyMatrix);
+  drip.drip_s = 0.05;  // ~3 s
+  FakeHttpServer fake(Prometheus(drip));
+  PrometheusOptions o = Options(fake.url());
+  const auto t0 = std::chrono::steady_clock::now();
+  o.cancelled = [t0] { return SecondsSince(t0) > 0.3; };
+  const Status st = Read(o);
+  EXPECT_LT(SecondsSince(t0), 1.0);
+  EXPECT_NE(st.message().find("/api/v1/query_range: stopped: the run was cancelled"),
+            std::string::npos)
+      << st.message();
+}
+
 TEST(PrometheusOutbound, TooManySeriesStopTheListing) {
   std::string list = R"({"status":"success","data":[)";
   for (int i = 0; i < 50; ++i) {
