@@ -29,7 +29,8 @@
 // Bounds (PrometheusOptions; the HTTP API may only lower them, server/api.h IdleCeilings):
 // memory is one response's text plus one batch-chunk of summaries: a body over
 // `max_response_bytes` is refused while it arrives (or from its Content-Length), and it is read
-// with a SAX parser that refuses nesting deeper than 16. Every request ends within `timeout_s`
+// with a SAX parser that refuses nesting deeper than 16 and more than twice the values asked for
+// (values at times not asked for are dropped). Every request ends within `timeout_s`
 // whatever the server does (a watchdog, not per-read timeouts), the whole run within
 // `run_timeout_s`; windows per GPU (since / step) and requests per run are checked before the
 // first query_range, response bytes per run while receiving; `cancelled` is asked before every
