@@ -22,8 +22,19 @@
 // are queried in batches of at most `max_points_per_query` returned points per request (series x
 // steps x 7), in time chunks of at most 10,000 steps (Prometheus refuses over 11,000 per series).
 //
-// Memory is bounded by one response: bodies over `max_response_bytes` are refused (an error that
-// says to lower max_points_per_query), and one batch-chunk of summaries is held at a time.
+// Requests: only POST <base path>/api/v1/series and POST <base path>/api/v1/query_range, where the
+// base is `url` parsed by ParseHttpUrl (gpuadvisor/url.h: no query, no "..", no user info);
+// redirects are not followed (a 3xx is an IOError naming the URL).
+//
+// Bounds (PrometheusOptions; the HTTP API may only lower them, server/api.h IdleCeilings):
+// memory is one response's text plus one batch-chunk of summaries: a body over
+// `max_response_bytes` is refused while it arrives (or from its Content-Length), and it is read
+// with a SAX parser that refuses nesting deeper than 16 and more than twice the values asked for
+// (values at times not asked for are dropped). Every request ends within `timeout_s`
+// whatever the server does (a watchdog, not per-read timeouts), the whole run within
+// `run_timeout_s`; windows per GPU (since / step) and requests per run are checked before the
+// first query_range, response bytes per run while receiving; `cancelled` is asked before every
+// request and while receiving.
 // Errors: InvalidArgument for bad options or a query the server rejects (HTTP 400/422, with its
 // message), IOError when the server cannot be reached or answers otherwise, ParseError for a
 // response that is not the Prometheus API's JSON, NoResult when no GPU series match.
@@ -31,6 +42,7 @@
 #define GPUADVISOR_PROMETHEUS_SOURCE_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,10 +63,19 @@ struct PrometheusOptions {
   double step_s = 300;                            // window summarised per sample
   size_t max_points_per_query = 500000;           // returned points per request (pagination)
   size_t max_response_bytes = size_t{256} << 20;  // per response body (after decompression)
-  double timeout_s = 120;                         // connect / read / write, per request
-  std::string bearer_token;                       // Authorization: Bearer ...
-  std::string basic_user, basic_password;         // Authorization: Basic ... when user is set
-  std::vector<std::string> headers;               // "Name: value", e.g. "X-Scope-OrgID: team-a"
+  double timeout_s = 120;         // whole request: connect, send, headers and body (not per read)
+  double run_timeout_s = 3600;    // whole run, every request together
+  uint64_t max_requests = 10000;  // HTTP requests per run (checked before the first query_range)
+  uint64_t max_total_bytes = uint64_t{16} << 30;  // response bytes per run
+  uint64_t max_series = 100000;                   // GPU series listed (IdleOptions::max_series)
+  uint64_t max_windows = 1000000;                 // windows per GPU over the range: since / step
+  // Asked before every request and while one is received (on the caller's thread); true stops
+  // the run with an IOError. Null: never cancelled. The HTTP API sets it from
+  // ApiContext::cancelled (client gone, request deadline, server draining).
+  std::function<bool()> cancelled;
+  std::string bearer_token;                // Authorization: Bearer ...
+  std::string basic_user, basic_password;  // Authorization: Basic ... when user is set
+  std::vector<std::string> headers;        // "Name: value", e.g. "X-Scope-OrgID: team-a"
 };
 
 // What the source did; reported next to the analysis.

@@ -103,7 +103,8 @@ Result<IdleSetup> ParseIdleArgs(const Catalog& c, const OptionValues& v);
 // The Prometheus part (the prometheus option set). InvalidArgument naming the option; IOError
 // when a secret file cannot be read.
 Result<PrometheusOptions> ParsePrometheusArgs(const OptionValues& v);
-// The Prometheus server's samples into `analyzer`; its errors name the field "prometheus".
+// The Prometheus server's samples into `analyzer`; its errors name the field "prometheus" unless
+// they name an option (since, step, selector, prometheus-max-points).
 Result<PrometheusSourceInfo> AddPrometheus(const PrometheusOptions& p, IdleAnalyzer* analyzer);
 
 }  // namespace gpuadvisor

@@ -5,12 +5,14 @@
 
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <thread>
 
 #include "cli/common.h"
 #include "gpuadvisor/numbers.h"
+#include "gpuadvisor/url.h"
 #include "server/http_request.h"
 #include "server/http_server.h"
 
@@ -113,6 +115,12 @@ int Run(const ServeCliOptions& o) {
   if (!limits.ok()) return Fail(limits);
   Result<server::ServeOptions> checked = server::CheckServeOptions(s);
   if (!checked.ok()) return Fail(checked.status());
+  // The Prometheus allow-list is read at each request; a malformed one is refused here, where
+  // the operator sees it (a malformed list allows nothing).
+  if (const char* allowed = std::getenv("GPUADVISOR_PROMETHEUS_URLS"); allowed != nullptr) {
+    Result<std::vector<HttpUrl>> urls = ParseUrlList(allowed, "GPUADVISOR_PROMETHEUS_URLS");
+    if (!urls.ok()) return Fail(urls.status());
+  }
   server::CatalogHolder::Loader loader = MakeLoader(catalog_path);
   Result<std::shared_ptr<const Catalog>> catalog = loader();
   if (!catalog.ok()) return Fail(catalog.status());

@@ -8,6 +8,7 @@
 #include "gpuadvisor/files.h"
 #include "gpuadvisor/numbers.h"
 #include "gpuadvisor/text.h"
+#include "gpuadvisor/url.h"
 #include "io/catalog_views.h"
 #include "workload/estimate_json.h"
 
@@ -442,7 +443,9 @@ Result<std::string> ReadSecret(const std::string& path, const char* flag) {
 Result<PrometheusOptions> ParsePrometheusArgs(const OptionValues& v) {
   GPUADVISOR_RETURN_IF_ERROR(v.Check());
   PrometheusOptions p;
-  p.url = v.Text("prometheus");
+  Result<HttpUrl> url = ParseHttpUrl(v.Text("prometheus"), "--prometheus");
+  if (!url.ok()) return url.status();
+  p.url = url->ToString();  // canonical: what is checked is what is requested
   p.selector = v.Text("selector");
   Result<std::vector<std::string>> headers = v.List("prometheus-header");
   if (!headers.ok()) return headers.status();
@@ -480,7 +483,8 @@ Result<PrometheusOptions> ParsePrometheusArgs(const OptionValues& v) {
 Result<PrometheusSourceInfo> AddPrometheus(const PrometheusOptions& p, IdleAnalyzer* analyzer) {
   Result<PrometheusSourceInfo> info =
       ReadPrometheus(p, [analyzer](const TelemetrySample& s) { return analyzer->Add(s); });
-  if (!info.ok()) return info.status().WithField("prometheus");
+  // The option a run-size error names (since, selector, ...) is kept; the rest is the server's.
+  if (!info.ok() && info.status().field().empty()) return info.status().WithField("prometheus");
   return info;
 }
 

@@ -1,5 +1,6 @@
 #include "server/api.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,7 @@
 #include "gpuadvisor/requests.h"
 #include "gpuadvisor/telemetry.h"
 #include "gpuadvisor/text.h"
+#include "gpuadvisor/url.h"
 #include "gpuadvisor/views.h"
 #include "gpuadvisor/workload.h"
 #include "server/openapi.h"
@@ -373,32 +375,32 @@ struct IdleQuery {
   std::optional<OptionValues> values;
 };
 
-// The server queries only the Prometheus URLs its operator lists (comma-separated prefixes in
-// GPUADVISOR_PROMETHEUS_URLS): a request must not make it reach arbitrary hosts.
-bool PrometheusAllowed(const std::string& url) {
+// The server queries only the Prometheus URLs its operator lists (GPUADVISOR_PROMETHEUS_URLS,
+// comma-separated, read at each request): a request must not make it reach arbitrary hosts or
+// paths. Parsed parts are compared (gpuadvisor/url.h UrlWithin), never string prefixes; a
+// malformed list allows nothing.
+bool PrometheusAllowed(const HttpUrl& url) {
   const char* env = std::getenv("GPUADVISOR_PROMETHEUS_URLS");
   if (env == nullptr) return false;
-  for (std::string_view allowed : Split(env, ',')) {
-    allowed = Trim(allowed);
-    while (!allowed.empty() && allowed.back() == '/') allowed.remove_suffix(1);
-    if (allowed.empty() || !StartsWith(url, allowed)) continue;
-    const std::string_view rest = std::string_view(url).substr(allowed.size());
-    if (rest.empty() || rest.front() == '/') return true;
-  }
-  return false;
+  Result<std::vector<HttpUrl>> allowed = ParseUrlList(env, "GPUADVISOR_PROMETHEUS_URLS");
+  return allowed.ok() && UrlAllowed(url, *allowed);
 }
 
 // Idle report of a Prometheus server's DCGM metrics (prometheus_source.h).
 ApiResponse IdleFromPrometheus(const ApiContext& ctx, const IdleQuery& q,
                                const std::vector<InventoryEntry>& inventory) {
   if (!q.setup.prometheus) return ErrorResponse(Status::InvalidArgument("prometheus: required"));
-  const PrometheusOptions& prom = *q.setup.prometheus;
-  if (!PrometheusAllowed(prom.url)) {
+  PrometheusOptions prom = *q.setup.prometheus;
+  Result<HttpUrl> url = ParseHttpUrl(prom.url, "prometheus");
+  if (!url.ok()) return ErrorResponse(url.status());
+  if (!PrometheusAllowed(*url)) {
     return ErrorResponse(403, "forbidden",
                          "prometheus: this server may query only the URLs listed in "
                          "GPUADVISOR_PROMETHEUS_URLS when it starts",
                          "prometheus");
   }
+  prom.url = url->ToString();
+  prom.cancelled = ctx.cancelled;
   IdleAnalyzer analyzer(ctx.catalog, q.setup.options);
   Result<PrometheusSourceInfo> info = AddPrometheus(prom, &analyzer);
   if (!info.ok()) return ErrorResponse(info.status());
@@ -409,11 +411,44 @@ ApiResponse IdleFromPrometheus(const ApiContext& ctx, const IdleQuery& q,
   return response;
 }
 
+// `value` within the server's `ceiling`: a value the request gave over it is refused, the default
+// lowered to it.
+template <typename T>
+Status Ceiling(const OptionValues& v, std::string_view name, T ceiling, T* value) {
+  if (*value <= ceiling) return Status::OK();
+  if (v.Given(name)) {
+    return Status::InvalidArgument(std::string(name) + ": at most " + std::to_string(ceiling) +
+                                   " on this server, got " + std::to_string(*value))
+        .WithField(name);
+  }
+  *value = ceiling;
+  return Status::OK();
+}
+
+// The server's ceilings on one idle request (IdleCeilings).
+Status ApplyCeilings(const IdleCeilings& c, const OptionValues& v, IdleSetup* setup) {
+  GPUADVISOR_RETURN_IF_ERROR(Ceiling(v, "max-hosts", c.max_hosts, &setup->options.max_hosts));
+  setup->options.max_series = std::min(setup->options.max_series, c.max_series);
+  if (!setup->prometheus) return Status::OK();
+  PrometheusOptions& p = *setup->prometheus;
+  GPUADVISOR_RETURN_IF_ERROR(
+      Ceiling(v, "prometheus-max-points", c.prometheus_max_points, &p.max_points_per_query));
+  p.max_series = std::min<uint64_t>(p.max_series, c.max_series);
+  p.max_windows = std::min(p.max_windows, c.prometheus_windows);
+  p.max_requests = std::min(p.max_requests, c.prometheus_requests);
+  p.max_response_bytes = std::min(p.max_response_bytes, c.prometheus_response_bytes);
+  p.max_total_bytes = std::min(p.max_total_bytes, c.prometheus_total_bytes);
+  p.timeout_s = std::min(p.timeout_s, c.prometheus_timeout_s);
+  p.run_timeout_s = std::min(p.run_timeout_s, c.prometheus_run_s);
+  return Status::OK();
+}
+
 Status ParseIdleQuery(const ApiContext& ctx, const ApiRequest& req, IdleQuery* q) {
   Result<OptionValues> values = QueryOptions("idle", req);
   if (!values.ok()) return values.status();
   Result<IdleSetup> setup = ParseIdleArgs(*ctx.catalog, *values);
   if (!setup.ok()) return setup.status();
+  GPUADVISOR_RETURN_IF_ERROR(ApplyCeilings(ctx.idle_ceilings, *values, &*setup));
   q->setup = *std::move(setup);
   q->host = values->Given("host") ? values->Text("host") : "upload";
   q->setup.telemetry.host = q->host;

@@ -99,6 +99,22 @@ struct ApiResponse {
   bool from_cache = false;  // answered by the ResponseCache
 };
 
+// The server's own limits on what one /v1/idle request may make it do (doc/server.md, "Outbound
+// requests"). Query options may lower them, never lift them: a larger max-hosts or
+// prometheus-max-points is a 400 naming the option and its ceiling; since / step over
+// prometheus_windows is a 400 naming since. The others have no query option.
+struct IdleCeilings {
+  size_t max_hosts = 10000;               // hosts per analysis (max-hosts)
+  size_t max_series = 100000;             // GPU series per analysis and listed upstream
+  size_t prometheus_max_points = 500000;  // values per upstream request
+  uint64_t prometheus_windows = 200000;   // windows per GPU: since / step
+  uint64_t prometheus_requests = 1000;    // upstream requests per /v1/idle request
+  size_t prometheus_response_bytes = size_t{256} << 20;  // one upstream response
+  uint64_t prometheus_total_bytes = uint64_t{2} << 30;   // all upstream responses of a request
+  double prometheus_timeout_s = 60;                      // one upstream request, whole
+  double prometheus_run_s = 300;                         // all upstream requests of a request
+};
+
 // What a handler may use. `catalog` is the snapshot taken when the request arrived.
 struct ApiContext {
   std::shared_ptr<const Catalog> catalog;
@@ -110,6 +126,7 @@ struct ApiContext {
   // ceiling has passed or the server is draining. Long work (upstream calls) checks it between
   // steps and stops with an error. Null: never cancelled. Called from the handler's thread.
   std::function<bool()> cancelled;
+  IdleCeilings idle_ceilings;
 };
 
 using ApiHandler = ApiResponse (*)(const ApiContext& ctx, const ApiRequest& req,

@@ -5,17 +5,21 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <map>
-#include <nlohmann/json.hpp>
+#include <memory>
+#include <mutex>
 #include <set>
+#include <thread>
 
 #include "gpuadvisor/text.h"
+#include "gpuadvisor/url.h"
+#include "telemetry/prometheus_json.h"
 
 namespace gpuadvisor {
 namespace {
-
-using json = nlohmann::json;
 
 constexpr size_t kAggregates = 7;             // series per GPU in a window query
 constexpr int64_t kMaxStepsPerQuery = 10000;  // Prometheus refuses over 11,000 per series
@@ -26,17 +30,16 @@ struct HostLabel {
   std::string host, label, value;
 };
 
-std::string LabelOf(const json& labels, std::initializer_list<const char*> keys) {
+std::string LabelOf(const PromLabels& labels, std::initializer_list<const char*> keys) {
   for (const char* k : keys) {
-    auto it = labels.find(k);
-    if (it != labels.end() && it->is_string() && !it->get_ref<const std::string&>().empty()) {
-      return it->get<std::string>();
+    for (const auto& [name, value] : labels) {
+      if (name == k && !value.empty()) return value;
     }
   }
   return {};
 }
 
-HostLabel HostOf(const json& labels) {
+HostLabel HostOf(const PromLabels& labels) {
   for (const char* k : {"Hostname", "hostname", "host"}) {
     const std::string v = LabelOf(labels, {k});
     if (!v.empty()) return {v, k, v};
@@ -48,7 +51,7 @@ HostLabel HostOf(const json& labels) {
 }
 
 // The GPU of a series within its host: UUID, else the index (as the text reader keys it).
-std::string GpuKeyOf(const json& labels) {
+std::string GpuKeyOf(const PromLabels& labels) {
   std::string uuid = LabelOf(labels, {"UUID", "uuid"});
   return uuid.empty() ? "#" + LabelOf(labels, {"gpu", "index", "minor_number"}) : uuid;
 }
@@ -82,22 +85,6 @@ std::string RegexQuote(std::string_view v) {
 
 std::string Seconds(int64_t ms) {
   return std::to_string(ms / 1000) + "." + std::to_string(1000 + ms % 1000).substr(1);
-}
-
-// Splits http(s)://host[:port][/prefix] into the origin and the path prefix.
-Status SplitUrl(const std::string& url, std::string* origin, std::string* prefix) {
-  const size_t scheme = url.find("://");
-  const std::string s = scheme == std::string::npos ? "" : url.substr(0, scheme);
-  if ((s != "http" && s != "https") || url.size() <= scheme + 3) {
-    return Status::InvalidArgument("--prometheus: expected http(s)://host[:port][/path], got \"" +
-                                   url + "\"")
-        .WithField("prometheus");
-  }
-  const size_t slash = url.find('/', scheme + 3);
-  *origin = url.substr(0, slash);
-  *prefix = slash == std::string::npos ? "" : url.substr(slash);
-  while (!prefix->empty() && prefix->back() == '/') prefix->pop_back();
-  return Status::OK();
 }
 
 // `{a="b", c=~"d"}` or `a="b"` -> `a="b", c=~"d"`; refuses anything with a metric name.
@@ -146,70 +133,95 @@ struct GpuWindows {
   std::map<int64_t, Window> windows;  // by window start, ms
 };
 
-class Client {
- public:
-  Client(const PrometheusOptions& o, const std::string& origin, std::string prefix,
-         PrometheusSourceInfo* info)
-      : o_(o), http_(origin), prefix_(std::move(prefix)), info_(info) {
-    const auto whole = static_cast<time_t>(o.timeout_s);
-    const auto usec = static_cast<time_t>((o.timeout_s - static_cast<double>(whole)) * 1e6);
-    http_.set_connection_timeout(whole, usec);
-    http_.set_read_timeout(whole, usec);
-    http_.set_write_timeout(whole, usec);
-    http_.set_keep_alive(true);
-    if (!o.bearer_token.empty()) http_.set_bearer_token_auth(o.bearer_token);
-    if (!o.basic_user.empty()) http_.set_basic_auth(o.basic_user, o.basic_password);
-  }
+using Clock = std::chrono::steady_clock;
+using Form = std::vector<std::pair<std::string, std::string>>;
 
-  // POSTs a form to prefix + api; returns the response's "data".
-  Result<json> Call(const std::string& api,
-                    const std::vector<std::pair<std::string, std::string>>& form) {
-    httplib::Request req;
-    req.method = "POST";
-    req.path = prefix_ + api;
-    for (const std::string& h : o_.headers) {
-      const size_t colon = h.find(':');
-      req.headers.emplace(std::string(Trim(h.substr(0, colon))),
-                          std::string(Trim(h.substr(colon + 1))));
+// `s` seconds (at most ~30 years, so that a deadline never overflows).
+Clock::duration DurationOf(double s) {
+  return std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(std::clamp(s, 0.0, 1e9)));
+}
+
+// "120" or "0.5": a limit in seconds as given.
+std::string SecondsText(double s) { return FormatFixed(s, std::floor(s) == s ? 0 : 1); }
+
+// Stops the client's request from a second thread once `deadline` passes, until destroyed:
+// cpp-httplib's timeouts are per read, so a server dripping a byte a second (or stalling in its
+// headers) would hold a request for ever. stop() only shuts the socket down; it is repeated
+// because a request still connecting has no socket to shut yet.
+class Watchdog {
+ public:
+  Watchdog(httplib::ClientImpl* http, Clock::time_point deadline)
+      : thread_([this, http, deadline] {
+          std::unique_lock<std::mutex> lock(mu_);
+          if (cv_.wait_until(lock, deadline, [this] { return done_; })) return;
+          while (!done_) {
+            http->stop();
+            cv_.wait_for(lock, std::chrono::milliseconds(20), [this] { return done_; });
+          }
+        }) {}
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+  ~Watchdog() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      done_ = true;
     }
-    req.headers.emplace("Content-Type", "application/x-www-form-urlencoded");
-    for (const auto& [k, v] : form) {
-      req.body += (req.body.empty() ? "" : "&") + FormEncode(k) + "=" + FormEncode(v);
-    }
-    std::string body;
-    bool over = false;
-    req.content_receiver = [&](const char* d, size_t n, uint64_t, uint64_t) {
-      if (body.size() + n > o_.max_response_bytes) {
-        over = true;
-        return false;
-      }
-      body.append(d, n);
-      return true;
-    };
-    ++info_->requests;
-    httplib::Result res = http_.send(req);
-    info_->response_bytes += body.size();
-    const std::string where = o_.url + api;
-    if (over) {
-      return Status::IOError(where + ": response over " + std::to_string(o_.max_response_bytes) +
-                             " bytes; query fewer GPUs at once (--prometheus-max-points)")
-          .WithField("prometheus");
-    }
-    if (!res) {
-      return Status::IOError(where + ": " + httplib::to_string(res.error()))
-          .WithField("prometheus");
-    }
-    return Parse(where, res->status, body);
+    cv_.notify_all();
+    thread_.join();
   }
 
  private:
-  static Result<json> Parse(const std::string& where, int status, const std::string& body) {
-    json doc = json::parse(body, nullptr, false);
-    const bool api = !doc.is_discarded() && doc.is_object() && doc.contains("status");
-    if (api && doc["status"] == "success" && doc.contains("data")) return std::move(doc["data"]);
-    std::string msg = api && doc.contains("error") && doc["error"].is_string()
-                          ? doc["error"].get<std::string>()
-                          : body.substr(0, 200);
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;   // guarded by mu_
+  std::thread thread_;  // last: starts once the members above exist
+};
+
+// One run's HTTP client: every request goes to the base URL's path + a fixed API path, within
+// the run's limits (PrometheusOptions: bytes, requests, deadlines, cancellation).
+class Client {
+ public:
+  Client(const PrometheusOptions& o, const HttpUrl& base, PrometheusSourceInfo* info)
+      : o_(o), base_(base), info_(info), run_deadline_(Clock::now() + DurationOf(o.run_timeout_s)) {
+#ifdef CPPHTTPLIB_OPENSSL_SUPPORT
+    if (base.scheme == "https") {
+      http_ = std::make_unique<httplib::SSLClient>(base.host, base.port);
+    }
+#endif
+    if (!http_) http_ = std::make_unique<httplib::ClientImpl>(base.host, base.port);
+    http_->set_keep_alive(true);
+    http_->set_follow_location(false);
+    if (!o.bearer_token.empty()) http_->set_bearer_token_auth(o.bearer_token.c_str());
+    if (!o.basic_user.empty()) {
+      http_->set_basic_auth(o.basic_user.c_str(), o.basic_password.c_str());
+    }
+  }
+
+  // POSTs `form` to base path + `api` (a fixed read-API path) and reads the answer's data of
+  // shape `expected` into `sink`.
+  Status Call(const std::string& api, const Form& form, PromData expected,
+              const PromDataSink& sink) {
+    const std::string where = base_.ToString() + api;
+    GPUADVISOR_RETURN_IF_ERROR(CheckRun(where));
+    int status = 0;
+    Result<std::string> body = Fetch(where, api, form, &status);
+    if (!body.ok()) return body.status();
+    const bool ok = status == 200;
+    PromAnswer answer;
+    const Status parsed =
+        ParsePrometheusJson(*body, expected, ok ? sink : PromDataSink{}, where, &answer);
+    if (!parsed.ok() && parsed.code() != StatusCode::kParseError) return parsed;  // the sink's
+    if (!parsed.ok() && ok) return parsed.WithField("prometheus");
+    if (ok && parsed.ok() && answer.status == "success" && answer.has_data) return Status::OK();
+    const std::string msg = parsed.ok() && answer.status == "error" && !answer.error.empty()
+                                ? answer.error
+                                : body->substr(0, 200);
+    if (status >= 300 && status < 400) {
+      return Status::IOError(where + ": redirect (HTTP " + std::to_string(status) +
+                             ") refused; give the URL it leads to")
+          .WithField("prometheus");
+    }
     if (status == 400 || status == 422) {
       return Status::InvalidArgument(where + ": the server refused the query (" +
                                      std::to_string(status) + "): " + msg)
@@ -220,14 +232,130 @@ class Client {
           .WithField("prometheus");
     }
     return Status::ParseError(where + ": expected the Prometheus API's JSON, got \"" +
-                              body.substr(0, 80) + "\"")
+                              body->substr(0, 80) + "\"")
         .WithField("prometheus");
   }
 
+ private:
+  // The run's limits before a request: cancellation, the request count, the run's deadline.
+  Status CheckRun(const std::string& where) const {
+    if (o_.cancelled && o_.cancelled()) {
+      return Status::IOError(where + ": stopped: the run was cancelled").WithField("prometheus");
+    }
+    if (info_->requests >= o_.max_requests) {
+      return Status::InvalidArgument(where + ": stopped after " + std::to_string(o_.max_requests) +
+                                     " requests (the limit per run)")
+          .WithField("prometheus");
+    }
+    if (Clock::now() >= run_deadline_) return RunTimeout(where);
+    return Status::OK();
+  }
+
+  Status RunTimeout(const std::string& where) const {
+    return Status::IOError(where + ": stopped: the run took over " + SecondsText(o_.run_timeout_s) +
+                           " s (the limit per run)")
+        .WithField("prometheus");
+  }
+
+  // What ended a response early.
+  enum class Cut { kNone, kTooBig, kRunBytes, kDeadline, kCancelled };
+
+  // Sends one request; the body as received (at most max_response_bytes) and its status.
+  Result<std::string> Fetch(const std::string& where, const std::string& api, const Form& form,
+                            int* status) {
+    httplib::Request req;
+    req.method = "POST";
+    req.path = base_.path + api;  // a normalised path (url.h) + a fixed read-API path: nothing else
+    req.headers.emplace("Host", base_.Authority());
+    for (const std::string& h : o_.headers) {
+      const size_t colon = h.find(':');
+      req.headers.emplace(std::string(Trim(h.substr(0, colon))),
+                          std::string(Trim(h.substr(colon + 1))));
+    }
+    req.headers.emplace("Content-Type", "application/x-www-form-urlencoded");
+    for (const auto& [k, v] : form) {
+      req.body += (req.body.empty() ? "" : "&") + FormEncode(k) + "=" + FormEncode(v);
+    }
+    const Clock::time_point start = Clock::now();
+    const bool run_bound = start + DurationOf(o_.timeout_s) >= run_deadline_;
+    const Clock::time_point deadline = run_bound ? run_deadline_ : start + DurationOf(o_.timeout_s);
+    SetTimeouts(deadline - start);
+    std::string body;
+    Cut cut = Cut::kNone;
+    Clock::time_point next_ask = start;  // `cancelled` is asked every 100 ms while receiving
+    auto cancelled = [&] {
+      if (!o_.cancelled || Clock::now() < next_ask) return false;
+      next_ask = Clock::now() + std::chrono::milliseconds(100);
+      return o_.cancelled();
+    };
+    req.content_receiver = [&](const char* d, size_t n, uint64_t, uint64_t total) {
+      if (total > o_.max_response_bytes || body.size() + n > o_.max_response_bytes) {
+        cut = Cut::kTooBig;
+      } else if (info_->response_bytes + body.size() + n > o_.max_total_bytes) {
+        cut = Cut::kRunBytes;
+      } else if (Clock::now() >= deadline) {
+        cut = Cut::kDeadline;
+      } else if (cancelled()) {
+        cut = Cut::kCancelled;
+      } else {
+        // Once, at the announced size (within the caps): no doubling copies of a large body.
+        if (body.empty() && total > n) body.reserve(total);
+        body.append(d, n);
+        return true;
+      }
+      return false;
+    };
+    ++info_->requests;
+    httplib::Result res = [&] {
+      Watchdog watchdog(http_.get(), deadline);
+      return http_->send(req);
+    }();
+    info_->response_bytes += body.size();
+    if (cut == Cut::kNone && !res && Clock::now() >= deadline) cut = Cut::kDeadline;
+    switch (cut) {
+      case Cut::kTooBig:
+        return Status::IOError(where + ": response over " + std::to_string(o_.max_response_bytes) +
+                               " bytes; query fewer GPUs at once (--prometheus-max-points)")
+            .WithField("prometheus");
+      case Cut::kRunBytes:
+        return Status::IOError(where + ": stopped: responses over " +
+                               std::to_string(o_.max_total_bytes) + " bytes (the limit per run)")
+            .WithField("prometheus");
+      case Cut::kDeadline:
+        if (run_bound) return RunTimeout(where);
+        return Status::IOError(where + ": no complete answer within " + SecondsText(o_.timeout_s) +
+                               " s (the limit per request)")
+            .WithField("prometheus");
+      case Cut::kCancelled:
+        return Status::IOError(where + ": stopped: the run was cancelled").WithField("prometheus");
+      case Cut::kNone:
+        break;
+    }
+    if (!res) {
+      return Status::IOError(where + ": " + httplib::to_string(res.error()))
+          .WithField("prometheus");
+    }
+    *status = res->status;
+    return body;
+  }
+
+  // Connect, read and write timeouts: what is left of the request's time (the watchdog ends
+  // the request at its deadline whatever these are).
+  void SetTimeouts(Clock::duration left) {
+    const auto us = std::max<int64_t>(
+        1000, std::chrono::duration_cast<std::chrono::microseconds>(left).count());
+    const auto sec = static_cast<time_t>(us / 1000000);
+    const auto usec = static_cast<time_t>(us % 1000000);
+    http_->set_connection_timeout(sec, usec);
+    http_->set_read_timeout(sec, usec);
+    http_->set_write_timeout(sec, usec);
+  }
+
   const PrometheusOptions& o_;
-  httplib::Client http_;
-  std::string prefix_;
+  const HttpUrl& base_;
   PrometheusSourceInfo* info_;
+  const Clock::time_point run_deadline_;
+  std::unique_ptr<httplib::ClientImpl> http_;
 };
 
 struct HostGroup {
@@ -236,51 +364,46 @@ struct HostGroup {
   size_t series = 0;
 };
 
-// Reads one query_range matrix into per-GPU windows.
-// `back_ms`: from an evaluation time back to its window's start.
-Status ReadMatrix(const std::string& where, const json& data, int64_t back_ms,
-                  std::map<std::string, GpuWindows>* gpus, uint64_t* points) {
-  if (!data.is_object() || !data.contains("result") || !data["result"].is_array()) {
-    return Status::ParseError(where + ": expected data.result to be a matrix")
+// The windows one query_range asked for: starts first..last every step_ms, evaluated back_ms
+// later; at most max_values values (series without values count one).
+struct ChunkAsked {
+  int64_t first = 0, last = 0, step_ms = 1, back_ms = 0;
+  uint64_t max_values = 0;
+  std::string where;  // the URL, for errors
+};
+
+// Adds one query_range series to per-GPU windows. Values at times not asked for are dropped and
+// an answer with more values than asked for (twice, for series that appeared since the listing)
+// is refused, so that a server cannot make the windows outgrow the request.
+Status AddSeries(const PromLabels& labels, const PromPoints& points, const ChunkAsked& asked,
+                 uint64_t* values, std::map<std::string, GpuWindows>* gpus, uint64_t* n_points) {
+  *values += std::max<uint64_t>(1, points.size());
+  if (*values > asked.max_values) {
+    return Status::ParseError(asked.where + ": more than " + std::to_string(asked.max_values) +
+                              " values in one answer, over twice what was asked for")
         .WithField("prometheus");
   }
-  for (const json& series : data["result"]) {
-    if (!series.is_object() || !series.contains("metric") || !series.contains("values") ||
-        !series["values"].is_array() || !series["metric"].is_object()) {
-      return Status::ParseError(where + ": expected {metric, values} series")
-          .WithField("prometheus");
+  const std::string host = HostOf(labels).host;
+  const std::string key = host + "|" + GpuKeyOf(labels);
+  GpuWindows& g = (*gpus)[key];
+  if (g.host.empty()) {
+    g.host = host;
+    g.uuid = LabelOf(labels, {"UUID", "uuid"});
+    g.name = LabelOf(labels, {"modelName", "name"});
+    const std::string idx = LabelOf(labels, {"gpu", "index", "minor_number"});
+    if (std::from_chars(idx.data(), idx.data() + idx.size(), g.index).ec != std::errc()) {
+      g.index = -1;
     }
-    const json& labels = series["metric"];
-    const std::string host = HostOf(labels).host;
-    const std::string key = host + "|" + GpuKeyOf(labels);
-    GpuWindows& g = (*gpus)[key];
-    if (g.host.empty()) {
-      g.host = host;
-      g.uuid = LabelOf(labels, {"UUID", "uuid"});
-      g.name = LabelOf(labels, {"modelName", "name"});
-      const std::string idx = LabelOf(labels, {"gpu", "index", "minor_number"});
-      if (std::from_chars(idx.data(), idx.data() + idx.size(), g.index).ec != std::errc()) {
-        g.index = -1;
-      }
+  }
+  const std::string agg = LabelOf(labels, {"gpuadvisor_agg"});
+  for (const auto& [t, v] : points) {
+    if (!std::isfinite(v) || !(std::fabs(t) < 1e15)) continue;  // NaN / Inf: no reading
+    const int64_t t_ms = std::llround(t * 1000) - asked.back_ms;
+    if (t_ms < asked.first || t_ms > asked.last || (t_ms - asked.first) % asked.step_ms != 0) {
+      continue;  // not a window this request asked for
     }
-    for (const json& p : series["values"]) {
-      if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_string()) {
-        return Status::ParseError(where + ": expected [time, \"value\"] points")
-            .WithField("prometheus");
-      }
-      const int64_t t_ms = std::llround(p[0].get<double>() * 1000) - back_ms;
-      const auto& text = p[1].get_ref<const std::string&>();
-      double v = 0;
-      if (std::from_chars(text.data(), text.data() + text.size(), v).ec != std::errc() ||
-          !std::isfinite(v)) {
-        continue;  // NaN / Inf: no reading
-      }
-      if (std::optional<double>* slot =
-              SlotOf(g.windows[t_ms], LabelOf(labels, {"gpuadvisor_agg"}))) {
-        *slot = v;
-      }
-      ++*points;
-    }
+    if (std::optional<double>* slot = SlotOf(g.windows[t_ms], agg)) *slot = v;
+    ++*n_points;
   }
   return Status::OK();
 }
@@ -376,24 +499,20 @@ WindowGrid GridOf(const PrometheusOptions& o) {
 }
 
 // The GPU series in the range, grouped by host; sets info->hosts and info->gpus. NoResult when
-// none match.
-Result<std::map<std::string, HostGroup>> ListHosts(Client& client, const std::string& url,
+// none match; InvalidArgument past max_series (read no further).
+Result<std::map<std::string, HostGroup>> ListHosts(Client& client, const PrometheusOptions& o,
                                                    const std::string& matchers,
                                                    const WindowGrid& grid,
                                                    PrometheusSourceInfo* info) {
-  Result<json> listed =
-      client.Call("/api/v1/series", {{"match[]", std::string(kUtilMetric) + "{" + matchers + "}"},
-                                     {"start", Seconds(grid.first)},
-                                     {"end", Seconds(grid.last + grid.step_ms)}});
-  if (!listed.ok()) return listed.status();
-  if (!listed->is_array()) {
-    return Status::ParseError(url + "/api/v1/series: expected a list").WithField("prometheus");
-  }
   std::map<std::string, HostGroup> hosts;
   std::set<std::string> gpu_keys;
-  for (const json& labels : *listed) {
-    if (!labels.is_object()) {
-      return Status::ParseError(url + "/api/v1/series: expected labels").WithField("prometheus");
+  size_t n_series = 0;
+  PromDataSink sink;
+  sink.labels = [&](const PromLabels& labels) {
+    if (++n_series > o.max_series) {
+      return Status::InvalidArgument(info->url + ": more than " + std::to_string(o.max_series) +
+                                     " GPU series match; narrow --selector")
+          .WithField("selector");
     }
     const HostLabel h = HostOf(labels);
     HostGroup& g = hosts[h.host];
@@ -401,9 +520,16 @@ Result<std::map<std::string, HostGroup>> ListHosts(Client& client, const std::st
     if (!h.value.empty()) g.values.insert(h.value);
     ++g.series;
     gpu_keys.insert(h.host + "|" + GpuKeyOf(labels));
-  }
+    return Status::OK();
+  };
+  GPUADVISOR_RETURN_IF_ERROR(
+      client.Call("/api/v1/series",
+                  {{"match[]", std::string(kUtilMetric) + "{" + matchers + "}"},
+                   {"start", Seconds(grid.first)},
+                   {"end", Seconds(grid.last + grid.step_ms)}},
+                  PromData::kSeriesList, sink));
   if (hosts.empty()) {
-    return Status::NoResult(url + ": no " + kUtilMetric + " series match {" + matchers +
+    return Status::NoResult(info->url + ": no " + kUtilMetric + " series match {" + matchers +
                             "} between " + FormatUtc(info->start_s) + " and " +
                             FormatUtc(info->end_s));
   }
@@ -476,17 +602,75 @@ Status QueryBatch(Client& client, const BatchQuery& b, const std::vector<const H
   const std::string q =
       PrometheusWindowQuery(Join(b.matchers, HostMatcher(*batch.front(), batch)), b.o.step_s);
   const int64_t step_ms = b.grid.step_ms;
+  uint64_t batch_series = 0;
+  for (const HostGroup* h : batch) batch_series += h->series;
   std::map<std::string, GpuWindows> windows;
   for (int64_t c = b.grid.first; c <= b.grid.last; c += b.chunk_steps * step_ms) {
     const int64_t c_end = std::min(b.grid.last, c + (b.chunk_steps - 1) * step_ms);
-    Result<json> data = client.Call("/api/v1/query_range", {{"query", q},
-                                                            {"start", Seconds(c + step_ms - 1)},
-                                                            {"end", Seconds(c_end + step_ms - 1)},
-                                                            {"step", Seconds(step_ms)}});
-    if (!data.ok()) return data.status();
-    GPUADVISOR_RETURN_IF_ERROR(
-        ReadMatrix(b.o.url + "/api/v1/query_range", *data, step_ms - 1, &windows, &info->points));
+    const auto steps = static_cast<uint64_t>((c_end - c) / step_ms + 1);
+    const ChunkAsked asked{c,
+                           c_end,
+                           step_ms,
+                           step_ms - 1,
+                           2 * kAggregates * batch_series * steps,
+                           info->url + "/api/v1/query_range"};
+    uint64_t values = 0;
+    PromDataSink series;
+    series.max_points = asked.max_values;
+    series.series = [&](const PromLabels& labels, const PromPoints& points) {
+      return AddSeries(labels, points, asked, &values, &windows, &info->points);
+    };
+    GPUADVISOR_RETURN_IF_ERROR(client.Call("/api/v1/query_range",
+                                           {{"query", q},
+                                            {"start", Seconds(c + step_ms - 1)},
+                                            {"end", Seconds(c_end + step_ms - 1)},
+                                            {"step", Seconds(step_ms)}},
+                                           PromData::kMatrix, series));
     GPUADVISOR_RETURN_IF_ERROR(Emit(&windows, sink, &info->samples));
+  }
+  return Status::OK();
+}
+
+// Host batches (one host label each, at most budget_series series each), in host order.
+std::vector<std::vector<const HostGroup*>> BatchesOf(const std::map<std::string, HostGroup>& hosts,
+                                                     size_t budget_series) {
+  std::vector<std::vector<const HostGroup*>> batches;
+  size_t batch_series = 0;
+  for (const auto& [name, h] : hosts) {
+    const bool fits = !batches.empty() && batch_series + h.series <= budget_series &&
+                      batches.back().front()->label == h.label;
+    if (!fits) {
+      batches.emplace_back();
+      batch_series = 0;
+    }
+    batches.back().push_back(&h);
+    batch_series += h.series;
+  }
+  return batches;
+}
+
+// The run's size before its first request: windows per GPU, then (once the series are listed)
+// requests, each against its limit.
+Status CheckWindows(const PrometheusOptions& o, const WindowGrid& grid) {
+  const int64_t steps = (grid.last - grid.first) / grid.step_ms + 1;
+  if (static_cast<uint64_t>(steps) > o.max_windows) {
+    return Status::InvalidArgument("--since: " + std::to_string(steps) +
+                                   " windows of --step per GPU, over the limit of " +
+                                   std::to_string(o.max_windows) +
+                                   "; shorten --since or widen --step")
+        .WithField("since");
+  }
+  return Status::OK();
+}
+
+Status CheckRequests(const PrometheusOptions& o, uint64_t planned) {
+  if (planned > o.max_requests) {
+    return Status::InvalidArgument(
+               "--prometheus-max-points: the range needs " + std::to_string(planned) +
+               " requests, over the limit of " + std::to_string(o.max_requests) +
+               " per run; narrow --selector, shorten --since, widen --step or raise "
+               "--prometheus-max-points")
+        .WithField("prometheus-max-points");
   }
   return Status::OK();
 }
@@ -494,41 +678,43 @@ Status QueryBatch(Client& client, const BatchQuery& b, const std::vector<const H
 }  // namespace
 
 Result<PrometheusSourceInfo> ReadPrometheus(const PrometheusOptions& o, const SampleSink& sink) {
-  std::string origin, prefix;
-  GPUADVISOR_RETURN_IF_ERROR(SplitUrl(o.url, &origin, &prefix));
+  Result<HttpUrl> base = ParseHttpUrl(o.url, "--prometheus");
+  if (!base.ok()) return base.status();
+#ifndef CPPHTTPLIB_OPENSSL_SUPPORT
+  if (base->scheme == "https") {
+    return Status::Unsupported("--prometheus: https is not supported by this build")
+        .WithField("prometheus");
+  }
+#endif
   Result<std::string> matchers = MatchersOf(o.selector);
   if (!matchers.ok()) return matchers.status();
   GPUADVISOR_RETURN_IF_ERROR(ValidatePrometheusOptions(o));
   PrometheusSourceInfo info;
-  info.url = o.url;
+  info.url = base->ToString();
   info.selector = *matchers;
   info.step_s = o.step_s;
   const WindowGrid grid = GridOf(o);
   info.start_s = static_cast<double>(grid.first) / 1000;
   info.end_s = static_cast<double>(grid.last) / 1000;
-  Client client(o, origin, prefix, &info);
+  GPUADVISOR_RETURN_IF_ERROR(CheckWindows(o, grid));
+  Client client(o, *base, &info);
 
   // 1. The GPU series, grouped by host. 2. Chunk length: the largest host fits one request.
-  Result<std::map<std::string, HostGroup>> hosts = ListHosts(client, o.url, *matchers, grid, &info);
+  Result<std::map<std::string, HostGroup>> hosts = ListHosts(client, o, *matchers, grid, &info);
   if (!hosts.ok()) return hosts.status();
   const Chunking chunking = ChunkingOf(*hosts, grid, o.max_points_per_query);
 
   // 3. Host batches (one host label each), each queried chunk by chunk.
+  const std::vector<std::vector<const HostGroup*>> batches =
+      BatchesOf(*hosts, chunking.budget_series);
+  const int64_t steps = (grid.last - grid.first) / grid.step_ms + 1;
+  const auto chunks =
+      static_cast<uint64_t>((steps + chunking.chunk_steps - 1) / chunking.chunk_steps);
+  GPUADVISOR_RETURN_IF_ERROR(CheckRequests(o, info.requests + batches.size() * chunks));
   const BatchQuery query{o, *matchers, grid, chunking.chunk_steps};
-  std::vector<const HostGroup*> batch;
-  size_t batch_series = 0;
-  for (const auto& [name, h] : *hosts) {
-    const bool fits = batch_series + h.series <= chunking.budget_series &&
-                      (batch.empty() || batch.front()->label == h.label);
-    if (!fits && !batch.empty()) {
-      GPUADVISOR_RETURN_IF_ERROR(QueryBatch(client, query, batch, sink, &info));
-      batch.clear();
-      batch_series = 0;
-    }
-    batch.push_back(&h);
-    batch_series += h.series;
+  for (const std::vector<const HostGroup*>& batch : batches) {
+    GPUADVISOR_RETURN_IF_ERROR(QueryBatch(client, query, batch, sink, &info));
   }
-  if (!batch.empty()) GPUADVISOR_RETURN_IF_ERROR(QueryBatch(client, query, batch, sink, &info));
   return info;
 }
 

@@ -5,6 +5,7 @@ set(GPUADVISOR_UTIL_SOURCES
   src/util/csv.cc
   src/util/files.cc
   src/util/rj_reader.cc
+  src/util/url.cc
   src/util/byte_stream.cc
   src/util/stream_csv.cc
 )

@@ -30,8 +30,9 @@ promtool tsdb create-blocks-from openmetrics "$T/fleet.om" "$T/data" > "$T/promt
   { bad "promtool failed: $(tail -3 "$T/promtool.log")"; exit 1; }
 printf 'global:\n  scrape_interval: 1h\n' > "$T/prometheus.yml"
 PORT=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+# The admin API and /-/quit enabled: the attacks below must reach neither.
 prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/data" \
-  --storage.tsdb.retention.time=100y --web.listen-address="127.0.0.1:$PORT" > "$T/prometheus.log" 2>&1 &
+  --web.enable-admin-api --web.enable-lifecycle --storage.tsdb.retention.time=100y --web.listen-address="127.0.0.1:$PORT" > "$T/prometheus.log" 2>&1 &
 pid=$!
 URL=http://127.0.0.1:$PORT
 for _ in $(seq 150); do
@@ -115,6 +116,11 @@ expect_exit "query refused" 2 "the server refused the query" idle --prometheus "
   "${RANGE[@]}" --selector '{Hostname=~"("}'
 expect_exit "bad url" 2 "--prometheus: expected http(s)://" idle --prometheus "localhost:$PORT"
 expect_exit "files and url" 2 "one of the two" idle "$T/fleet.prom" --prometheus "$URL"
+# The security report's URLs: refused before any request (the admin API and /-/quit are on).
+for attack in "$URL/api/v1/admin/tsdb/delete_series?x=" "$URL/-/quit?x=" "$URL/x/../-/quit" \
+    "$URL/%2e%2e/-/quit" "$URL/-/quit#" "$URL\\..\\-\\quit" "http://u@127.0.0.1:$PORT"; do
+  expect_exit "attack $attack" 2 "--prometheus: expected" idle --prometheus "$attack" "${RANGE[@]}"
+done
 # POST /v1/idle?prometheus=URL: the same report from `serve`, for allowed URLs only.
 GPUADVISOR_PROMETHEUS_URLS="$URL" "$BIN" serve --port 0 --threads 2 > "$T/serve.out" 2>&1 &
 spid=$!
@@ -141,6 +147,20 @@ assert status == 200 and strip(d) == strip(f), (status, str(d)[:500])
 assert d["prometheus"]["gpus"] == 20
 status, d = post({"prometheus": "http://169.254.169.254", "since": "1d"})
 assert status == 403 and d["error"]["field"] == "prometheus", (status, d)
+# The security report's attacks through the allow-list: refused, or (a base path naming the admin
+# API, which is within the allowed server) only ever a prefix of the read API's paths.
+for attack in ("/api/v1/admin/tsdb/delete_series?x=", "/-/quit?x=", "/x/../-/quit",
+               "/%2e%2e/-/quit", "/-/quit#", "\\..\\-\\quit"):
+    status, d = post({"prometheus": url + attack, "since": "36h", "until": end, "step": "1m"})
+    assert status == 400 and d["error"]["field"] == "prometheus", (attack, status, d)
+for path in ("/api/v1/admin/tsdb/delete_series", "/-/quit"):
+    status, d = post({"prometheus": url + path, "since": "36h", "until": end, "step": "1m"})
+    assert status == 502, (path, status, d)
+status, d = post({"max-hosts": "1000000", "prometheus": url})
+assert status == 400 and d["error"]["field"] == "max-hosts", (status, d)
+# The real prometheus still runs and still holds every series: the same report as before.
+status, d = post({"prometheus": url, "since": "36h", "until": end, "step": "1m"})
+assert status == 200 and strip(d) == strip(f), (status, str(d)[:500])
 PYEOF
 kill "$spid"; wait "$spid" 2>/dev/null; spid=
 kill "$pid"; wait "$pid" 2>/dev/null; pid=

@@ -159,5 +159,10 @@ fi
 
 err=$("$BIN" serve --catalog /nonexistent.json 2>&1 >/dev/null); rc=$?
 [ "$rc" = 3 ] && ok || bad "--catalog missing -> exit 3: rc=$rc [$err]"
+# A malformed Prometheus allow-list stops serve before it listens (it would allow nothing).
+err=$(GPUADVISOR_PROMETHEUS_URLS='http://prom:9090, http://prom:9090/api/v1/admin?x=' \
+      timeout 10 "$BIN" serve --port 0 2>&1 >/dev/null); rc=$?
+[ "$rc" = 2 ] && [[ "$err" == *"GPUADVISOR_PROMETHEUS_URLS: expected"* ]] && ok ||
+  bad "malformed GPUADVISOR_PROMETHEUS_URLS -> exit 2: rc=$rc [$err]"
 
 finish serve_test

@@ -2,10 +2,11 @@
 # Its own executable so the core tests do not link cpp-httplib. Paths are relative to tests/.
 add_executable(gpuadvisor_server_tests server/api_test.cc server/http_test.cc
   server/http_transport_test.cc
-  server/openapi_test.cc)
+  server/openapi_test.cc server/outbound_test.cc)
 target_include_directories(gpuadvisor_server_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 target_compile_options(gpuadvisor_server_tests PRIVATE ${GPUADVISOR_WARNINGS})
-target_link_libraries(gpuadvisor_server_tests PRIVATE gpuadvisor_server GTest::gtest_main)
+target_link_libraries(gpuadvisor_server_tests PRIVATE gpuadvisor_server gpuadvisor_testutil
+                      GTest::gtest_main)
 target_compile_definitions(gpuadvisor_server_tests PRIVATE
   GPUADVISOR_TESTS_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
 gtest_discover_tests(gpuadvisor_server_tests PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
