@@ -56,11 +56,16 @@ std::string Shortest(double v) {
 
 PriceCheck CheckPrice(double usd, double cap) {
   if (!std::isfinite(usd) || usd < 0 || usd > cap) return PriceCheck::kBad;
-  return usd == 0 ? PriceCheck::kZero : PriceCheck::kOk;
+  if (usd == 0) return PriceCheck::kZero;
+  return usd < kMinUsdPerHour ? PriceCheck::kBad : PriceCheck::kOk;
 }
 
 std::string PriceWanted(double usd, double cap) {
   const bool hourly = cap <= kMaxUsdPerHour;
+  if (usd > 0 && usd < kMinUsdPerHour) {
+    return "a price of at least $" + Shortest(kMinUsdPerHour) +
+           (hourly ? " per hour" : " upfront") + " (no AWS price is lower), got " + Shortest(usd);
+  }
   return "a price above $0 and at most $" + FormatFixed(cap, 0) +
          (hourly ? " per hour" : " upfront") + ", got " + Shortest(usd);
 }

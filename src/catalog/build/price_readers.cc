@@ -60,10 +60,11 @@ Result<std::vector<PriceRecord>> ReadPriceCsv(std::string_view csv, std::string_
                                                                : cols.reserved_1y_no_upfront;
       Result<double> v = ParseDouble(at(c), "column \"" + name + "\"");
       if (!v.ok() || CheckPrice(*v) == PriceCheck::kBad) {
-        return Status::ParseError(reader.Where() + ": column \"" + name + "\": expected " +
-                                  "a price in USD per hour from $0 to $" +
-                                  std::to_string(static_cast<int>(kMaxUsdPerHour)) + ", got \"" +
-                                  std::string(at(c)) + "\"");
+        const std::string wanted = v.ok() ? PriceWanted(*v)
+                                          : "a price in USD per hour from $0 to $" +
+                                                std::to_string(static_cast<int>(kMaxUsdPerHour)) +
+                                                ", got \"" + std::string(at(c)) + "\"";
+        return Status::ParseError(reader.Where() + ": column \"" + name + "\": expected " + wanted);
       }
       if (*v == 0) continue;  // $0: no price (record_checks.h), as an empty cell
       if (at(type_col).empty()) {
