@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Security issue, input validation, CLI side (findings 1, 4). Finding 1: every whole-file input (--workload,
+# Security issue, input validation, CLI side (findings 1, 4, 5). Finding 1: every whole-file input (--workload,
 # --model-config, --catalog, --inventory, --from-plan, --trace, the Prometheus secret files) on
 # /dev/zero or an endless standard input is refused at its size cap with exit 2 and a message
 # naming the flag, the cap and what was expected; never a 2 GB read ending in std::bad_alloc
@@ -84,5 +84,35 @@ check "catalog 1e-320 price" \
 err=$(timeout "$LIMIT_S" "$BIN" recommend --task serve --model llama-3.1-8b \
   --catalog "$T/cat-0.json" 2>&1 >/dev/null); rc=$?
 check "catalog 0 price" 'on_demand.usd_per_hour: expected a price above $0' "$rc" "$err"
+
+# --- Finding 5: a key given twice is exit 2 naming it (JSON and YAML workloads, a catalog, a
+# plan), never the last one silently winning.
+dup() {  # NAME NEEDLE ARGS...
+  local name=$1 needle=$2; shift 2
+  local err rc
+  err=$(timeout "$LIMIT_S" "$BIN" "$@" 2>&1 >/dev/null); rc=$?
+  check "$name" "$needle" "$rc" "$err"
+}
+printf '{\n  "task": "serve",\n  "model": "llama-3.1-8b",\n  "model": "llama-3.1-70b"\n}\n' \
+  >"$T/dup.json"
+dup "workload JSON" 'dup.json:4:10: duplicate key "model"' estimate --workload "$T/dup.json" --gpu L4
+printf 'task: serve\nmodel: llama-3.1-8b\nrps: 1\nmodel: llama-3.1-70b\n' >"$T/dup.yaml"
+dup "workload YAML" 'dup.yaml:4: duplicate key "model"' estimate --workload "$T/dup.yaml" --gpu L4
+"$PY" - "$DATA/catalog.json" "$T/dup-cat.json" <<'PYEOF'
+import sys
+text = open(sys.argv[1]).read()
+# The first instance type's name, given twice.
+at = text.index('"instance_type":')
+end = text.index(",", at)
+open(sys.argv[2], "w").write(text[:end + 1] + " " + text[at:end + 1] + text[end + 1:])
+PYEOF
+dup "catalog" 'duplicate key "instance_type"' instances --catalog "$T/dup-cat.json"
+"$BIN" recommend --task serve --model llama-3.1-8b --top 1 --json >"$T/plan.json" 2>/dev/null
+"$PY" - "$T/plan.json" "$T/dup-plan.json" <<'PYEOF'
+import sys
+text = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(text.replace("{", '{"rank": 1, "rank": 2, ', 1))
+PYEOF
+dup "plan" 'duplicate key "rank"' launch --from-plan "$T/dup-plan.json"
 
 finish "input validation"
