@@ -1,5 +1,6 @@
 #include "catalog/record_checks.h"
 
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -46,10 +47,11 @@ bool IsIsoTime(std::string_view s) {
          (zone.size() == 4 && Digits(zone, 0, 4));
 }
 
+// The shortest text that reads back as `v` (1e-320, not %.10g's 9.999888672e-321).
 std::string Shortest(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
+  char buf[64];
+  const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
 }
 
 }  // namespace
@@ -63,7 +65,7 @@ PriceCheck CheckPrice(double usd, double cap) {
 std::string PriceWanted(double usd, double cap) {
   const bool hourly = cap <= kMaxUsdPerHour;
   if (usd > 0 && usd < kMinUsdPerHour) {
-    return "a price of at least $" + Shortest(kMinUsdPerHour) +
+    return "a price of at least $" + FormatFixed(kMinUsdPerHour, 4) +
            (hourly ? " per hour" : " upfront") + " (no AWS price is lower), got " + Shortest(usd);
   }
   return "a price above $0 and at most $" + FormatFixed(cap, 0) +
