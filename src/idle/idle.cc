@@ -533,8 +533,14 @@ struct IdleAnalyzer::Impl {
     const double span_s = u.hours_covered * 3600;
     if (span_s <= 0) {
       u.status = DataStatus::kInsufficientData;
+      const bool apart = u.first_s && u.last_s && *u.last_s > *u.first_s;
       u.status_reason =
-          "insufficient data: no time covered (a single snapshot); log utilisation over days, "
+          std::string("insufficient data: no time covered (") +
+          (apart ? "samples " + Span(*u.last_s - *u.first_s) +
+                       " apart with no sampling interval between them are a gap, not observed "
+                       "time"
+                 : std::string("a single snapshot")) +
+          "); log utilisation over days, "
           "e.g. nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu,memory.used,"
           "memory.total --format=csv -l 60";
     } else if (span_s < o.idle_window_s) {

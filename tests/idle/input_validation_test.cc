@@ -138,6 +138,10 @@ TEST(ObservedSpan, TwoSamplesThirtyDaysApartCoverNothing) {
   EXPECT_FALSE(h.wasted_usd.has_value());
   EXPECT_EQ(r->total_wasted_usd, 0);
   EXPECT_EQ(h.gpu_usage[0].hours_covered, 0);
+  EXPECT_TRUE(h.status_reason.starts_with(
+      "insufficient data: no time covered (samples 720.0 h apart with no sampling interval "
+      "between them are a gap, not observed time)"))
+      << h.status_reason;
 }
 
 TEST(ObservedSpan, TwoSamplesAnHourApartCoverNothing) {
