@@ -40,7 +40,7 @@ inline constexpr FileKind kModelConfigFile{16 * kMiB, "a model config.json"};
 inline constexpr FileKind kPlanFile{16 * kMiB, "a plan file (recommend --json)"};
 inline constexpr FileKind kInventoryFile{16 * kMiB, "an inventory CSV"};
 inline constexpr FileKind kTraceFile{64 * kMiB, "a traffic trace CSV"};
-inline constexpr FileKind kSecretFile{64 * 1024, "a file holding one secret line"};
+inline constexpr FileKind kSecretFile{size_t{64} * 1024, "a file holding one secret line"};
 inline constexpr FileKind kManifestFile{16 * kMiB, "a catalog build manifest"};
 inline constexpr FileKind kBuildSourceFile{256 * kMiB, "a catalog source snapshot"};
 

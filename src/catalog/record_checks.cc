@@ -51,7 +51,7 @@ bool IsIsoTime(std::string_view s) {
 std::string Shortest(double v) {
   char buf[64];
   const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
+  return {buf, r.ptr};
 }
 
 }  // namespace
