@@ -98,7 +98,7 @@ def _check_args(fn: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str
             for key, item in value.items():
                 _check_text(key, item)
         else:
-            _check_text(name, value)
+            _check_text("path" if name == "_file" else name, value)  # Workload.from_yaml(path)
 
 
 def _checked(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -38,6 +38,7 @@ def test_recommend_and_estimate_take_a_workload_only():
     (lambda: ga.catalog().show("p5.48xlarge\ud800"), "instance_type"),
     (lambda: ga.pricing("p5.48xlarge", region="\ud800"), "region"),
     (lambda: ga.Catalog("/tmp/\ud800.json"), "path"),
+    (lambda: ga.Workload.from_yaml("/tmp/\ud800.yaml"), "path"),
     (lambda: ga.idle(["/tmp/\ud800.csv"]), "paths"),
     (lambda: ga.main(["instances", "--gpu", "\ud800"]), "argv"),
 ])
