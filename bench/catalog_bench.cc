@@ -11,7 +11,7 @@ namespace gpuadvisor {
 namespace {
 
 const std::string& CatalogText() {
-  static const std::string text = *ReadFile(GPUADVISOR_CATALOG_FILE);
+  static const std::string text = *ReadFile(GPUADVISOR_CATALOG_FILE, kCatalogFile);
   return text;
 }
 

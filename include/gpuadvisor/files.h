@@ -17,6 +17,7 @@
 #ifndef GPUADVISOR_FILES_H_
 #define GPUADVISOR_FILES_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -25,8 +26,28 @@
 
 namespace gpuadvisor {
 
-// Whole file into memory; "-" reads standard input.
-Result<std::string> ReadFile(const std::string& path);
+// What a whole-file input is, for ReadFile: the most it may hold and what it should be. The
+// cap keeps an endless input (/dev/zero, `yes |` on standard input) from growing memory until
+// the process aborts; caps are generous multiples of real inputs (doc/formats.md, "Size limits").
+struct FileKind {
+  size_t max_bytes;      // larger is refused
+  const char* expected;  // named in the refusal: "a workload file"
+};
+inline constexpr size_t kMiB = size_t{1} << 20;
+inline constexpr FileKind kCatalogFile{64 * kMiB, "a catalog file"};  // data/catalog.json: 1 MiB
+inline constexpr FileKind kWorkloadFile{16 * kMiB, "a workload file"};
+inline constexpr FileKind kModelConfigFile{16 * kMiB, "a model config.json"};
+inline constexpr FileKind kPlanFile{16 * kMiB, "a plan file (recommend --json)"};
+inline constexpr FileKind kInventoryFile{16 * kMiB, "an inventory CSV"};
+inline constexpr FileKind kTraceFile{64 * kMiB, "a traffic trace CSV"};
+inline constexpr FileKind kSecretFile{size_t{64} * 1024, "a file holding one secret line"};
+inline constexpr FileKind kManifestFile{16 * kMiB, "a catalog build manifest"};
+inline constexpr FileKind kBuildSourceFile{256 * kMiB, "a catalog source snapshot"};
+
+// Whole file into memory; "-" reads standard input. IOError naming the path when it cannot be
+// read; InvalidArgument "PATH: larger than 16 MiB; expected a workload file" once more than
+// kind.max_bytes arrive (reading stops there, so memory stays below the cap).
+Result<std::string> ReadFile(const std::string& path, const FileKind& kind);
 
 // Knobs for tests; callers use the defaults.
 struct WriteFileOptions {

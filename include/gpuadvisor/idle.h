@@ -4,9 +4,18 @@
 // grow with the number of samples (utilisation percentiles come from 0.1 %-wide histograms).
 //
 // Idleness. A GPU is idle at a sample when its utilisation is at or under the threshold; a host
-// when all its GPUs are. Each sample stands for the time until the next one (a gap over ten
-// intervals and over 10 minutes is missing data, not time). Only a stretch of idle samples lasting
-// at least the window is an idle period: brief dips between bursts of work are not idleness.
+// when all its GPUs are. Each sample stands for the time until the next one, its sampling
+// interval; missing data is not time: an interval over ten sampling intervals and over 10
+// minutes, or over a day, is a gap, and a first interval over 10 minutes counts only once the
+// next interval confirms it (two samples a month or an hour apart cover nothing). So the time
+// covered never exceeds last - first + one sampling interval (the last sample's own). Only a
+// stretch of idle samples lasting at least the window is an idle period: brief dips between
+// bursts of work are not idleness.
+//
+// Values. Add() refuses, whatever the source, a sample with a time outside 2000-2099, a
+// utilisation outside 0-100 %, NaN or an infinity, memory outside 0-4 TiB or used above total,
+// or power outside 0-10 kW: a ParseError naming origin:line (or the host and GPU for samples
+// without a line) and the field, as the CSV reader does for a bad cell.
 //
 // Enough data. A host observed for less than the idle window gets no idle verdict (its
 // idle_fraction and wasted_usd are null, its status "insufficient-data"); one observed for less
@@ -153,8 +162,9 @@ class IdleAnalyzer {
   IdleAnalyzer(const IdleAnalyzer&) = delete;
   IdleAnalyzer& operator=(const IdleAnalyzer&) = delete;
 
-  // Errors: ParseError when a GPU's time goes backwards (origin:line); InvalidArgument when the
-  // sample's host or GPU would pass a cap of IdleOptions (the message names the limit).
+  // Errors: ParseError when a GPU's time goes backwards or a value is out of range (see "Values"
+  // above; origin:line and the field); InvalidArgument when the sample's host or GPU would pass
+  // a cap of IdleOptions (the message names the limit).
   Status Add(const TelemetrySample& s);
   // Names the input in Add()'s messages ("file.csv"); AddFile sets it to the path.
   void set_origin(std::string origin);

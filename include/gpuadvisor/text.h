@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuadvisor/status.h"
+
 namespace gpuadvisor {
 
 std::string ToLower(std::string_view s);
@@ -40,6 +42,12 @@ std::string FormatSci(double v, int digits = 3);
 // The deepest nesting of arrays and objects in JSON text, strings skipped (0 for a scalar): a
 // cheap bound to check before any recursive parse of untrusted JSON.
 int JsonDepth(std::string_view text);
+
+// ParseError "<origin>:<line>:<column>: duplicate key \"k\" (an object names each key once)" at
+// the first key given twice in one object of JSON `text`; OK otherwise, and for text that is not
+// JSON at all (the caller's own parser reports that). For text nlohmann parses, which silently
+// keeps the last of a repeated key (ParseRapidJson applies the same rule itself).
+Status CheckUniqueJsonKeys(std::string_view text, std::string_view origin);
 
 }  // namespace gpuadvisor
 

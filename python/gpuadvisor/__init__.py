@@ -22,6 +22,7 @@ numbers or the CLI's text (``tokens="50M"``, ``deadline="36h"``).
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
 import math
 import os
@@ -29,7 +30,13 @@ import sys
 import threading
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
-from . import _core
+try:
+    from . import _core
+except ImportError as _exc:  # a half-built package: the compiled part is missing
+    raise ImportError(
+        "gpuadvisor: the compiled extension gpuadvisor._core is missing or unloadable in "
+        f"{os.path.dirname(os.path.abspath(__file__))} ({_exc}); build it with "
+        "`cmake --build build --target gpuadvisor_python` or `pip install .`") from _exc
 from ._core import (  # noqa: F401  (re-exported)
     Error,
     InvalidArgument,
@@ -49,6 +56,71 @@ __all__ = [
 __version__ = "0.1.0"
 
 Value = Union[str, int, float, bool]
+
+
+def _invalid(field: str, message: str) -> InvalidArgument:
+    """The module's own InvalidArgument, shaped as the library raises it."""
+    err = InvalidArgument(message)
+    err.code = "invalid_argument"
+    err.field = field
+    return err
+
+
+def _check_text(field: str, value: Any) -> None:
+    """Raises InvalidArgument naming ``field`` for a string the library cannot take (a lone
+    surrogate has no UTF-8 form), in ``value`` or anywhere inside a list, tuple or dict of it."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise _invalid(field, f"{field}: expected text encodable as UTF-8, got a lone "
+                           f"surrogate at index {exc.start} ({value[exc.start]!r})") from None
+    elif isinstance(value, os.PathLike):
+        _check_text(field, os.fspath(value))
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _check_text(field, item)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            _check_text(field, key)
+            _check_text(key if isinstance(key, str) else field, item)
+
+
+def _check_args(fn: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
+    """_check_text over every argument of a call of ``fn``, each named by its parameter."""
+    try:
+        bound = inspect.signature(fn).bind_partial(*args, **kwargs)
+    except TypeError:
+        return  # Python's own error for a wrong call shape comes next
+    for name, value in bound.arguments.items():
+        param = bound.signature.parameters[name]
+        if param.kind == inspect.Parameter.VAR_KEYWORD:
+            for key, item in value.items():
+                _check_text(key, item)
+        else:
+            _check_text("path" if name == "_file" else name, value)  # Workload.from_yaml(path)
+
+
+def _checked(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Checks a public function's text arguments before the compiled core sees them (pybind11
+    would raise a bare TypeError for a lone surrogate)."""
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        _check_args(fn, args, kwargs)
+        return fn(*args, **kwargs)
+    return call
+
+
+def _workload_arg(workload: Any, field: str = "workload") -> "Workload":
+    """``workload`` when it is a :class:`Workload`, else InvalidArgument naming the argument."""
+    if isinstance(workload, Workload):
+        return workload
+    shown = repr(workload)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    raise _invalid(field, f"{field}: expected a gpuadvisor.Workload, e.g. "
+                   f"Workload(task=\"serve\", model=\"llama-3.1-8b\"), got "
+                   f"{type(workload).__name__} {shown}")
 
 
 def _text(value: Any) -> Optional[str]:
@@ -99,7 +171,7 @@ def _with_options(command: str) -> Callable[[Callable[..., Any]], Callable[..., 
         lines = [f"    {o['name']} ({o['type']}): {o['help']}" for o in table]
         fn.__doc__ = (fn.__doc__ or "").rstrip() + "\n\n    Options (the `gpuadvisor " + command + \
             "` flags, with underscores):\n" + "\n".join(lines) + "\n"
-        return fn
+        return _checked(fn)
     return wrap
 
 
@@ -388,6 +460,7 @@ class Catalog:
     A Catalog is immutable and may be shared between threads.
     """
 
+    @_checked
     def __init__(self, path: Optional[Union[str, os.PathLike]] = None, *, max_price_age: int = 90):
         self._core = _core.Catalog("" if path is None else os.fspath(path), _text(max_price_age))
         self.path = None if path is None else os.fspath(path)
@@ -496,6 +569,7 @@ class Workload:
     (a Hugging Face ``config.json``).
     """
 
+    @_checked
     def __init__(self, task: Optional[str] = None, model: Optional[str] = None, *,
                  _file: str = "", **fields: Value):
         values: Dict[str, str] = {}
@@ -600,6 +674,7 @@ def estimate(workload: Workload, *, catalog: Optional[Catalog] = None,
     Raises NotFound (unknown type / GPU / region), InvalidArgument naming the option,
     Unsupported (the hardware cannot run the task).
     """
+    workload = _workload_arg(workload)
     names = set(_option_names("estimate"))
     hardware = {k: v for k, v in options.items() if k.replace("-", "_") in names}
     fields = {k: v for k, v in options.items() if k.replace("-", "_") not in names}
@@ -616,9 +691,11 @@ def recommend(workload: Workload, *, catalog: Optional[Catalog] = None,
 
     ``deadline`` is a duration (``"36h"``, ``"14d"``; a number is hours); ``budget`` USD for the
     run; ``regions`` a list or ``"all"`` (default us-east-1); ``purchase`` a name or a list.
-    No feasible plan is not an error: ``plans`` is empty and ``rejected`` says why. The GIL is
+    No feasible plan is not an error: ``plans`` is empty and ``rejected`` says why. Anything but
+    a :class:`Workload` as ``workload`` (``recommend("serve llama")``) raises InvalidArgument. The GIL is
     released during the search; calls from several threads run in parallel.
     """
+    workload = _workload_arg(workload)
     return Recommendation(_catalog_of(catalog)._core.recommend(workload._core, options))
 
 
@@ -693,6 +770,7 @@ def model_presets() -> List[str]:
     return list(_core.model_presets())
 
 
+@_checked
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Runs the gpuadvisor command line in this process (``python -m gpuadvisor ...``)."""
     args = list(sys.argv[1:] if argv is None else argv)

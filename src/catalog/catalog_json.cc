@@ -305,7 +305,7 @@ Result<Catalog> ParseCatalogJson(std::string_view text, std::string_view origin)
 }
 
 Result<Catalog> LoadCatalogFile(const std::string& path) {
-  Result<std::string> text = ReadFile(path);
+  Result<std::string> text = ReadFile(path, kCatalogFile);
   if (!text.ok()) return text.status().WithField("catalog");
   return ParseCatalogJson(*text, path);
 }

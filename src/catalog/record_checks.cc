@@ -1,5 +1,6 @@
 #include "catalog/record_checks.h"
 
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -46,21 +47,27 @@ bool IsIsoTime(std::string_view s) {
          (zone.size() == 4 && Digits(zone, 0, 4));
 }
 
+// The shortest text that reads back as `v` (1e-320, not %.10g's 9.999888672e-321).
 std::string Shortest(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
+  char buf[64];
+  const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, v);
+  return {buf, r.ptr};
 }
 
 }  // namespace
 
 PriceCheck CheckPrice(double usd, double cap) {
   if (!std::isfinite(usd) || usd < 0 || usd > cap) return PriceCheck::kBad;
-  return usd == 0 ? PriceCheck::kZero : PriceCheck::kOk;
+  if (usd == 0) return PriceCheck::kZero;
+  return usd < kMinUsdPerHour ? PriceCheck::kBad : PriceCheck::kOk;
 }
 
 std::string PriceWanted(double usd, double cap) {
   const bool hourly = cap <= kMaxUsdPerHour;
+  if (usd > 0 && usd < kMinUsdPerHour) {
+    return "a price of at least $" + FormatFixed(kMinUsdPerHour, 4) +
+           (hourly ? " per hour" : " upfront") + " (no AWS price is lower), got " + Shortest(usd);
+  }
   return "a price above $0 and at most $" + FormatFixed(cap, 0) +
          (hourly ? " per hour" : " upfront") + ", got " + Shortest(usd);
 }

@@ -1,8 +1,9 @@
 // Plausibility bounds for catalog records, shared by every reader that accepts them: `catalog
 // import` (AWS price lists, savings-plan rates, EC2 API responses), the `catalog build` readers
 // and the catalog JSON reader. One policy (doc/import.md, "Validation"):
-//  - refused, with file:line or the JSON path: a price that is not a finite number, is negative
-//    or is above the cap; a device count outside 0..kMaxDevicesPerInstance; memory <= 0; an
+//  - refused, with file:line or the JSON path: a price that is not a finite number, is negative,
+//    is above the cap, or is above $0 but under the floor (1e-320 would make 64 x p5.48xlarge
+//    "$0.00" the cheapest plan); a device count outside 0..kMaxDevicesPerInstance; memory <= 0; an
 //    empty instance-type name; a date or timestamp that does not parse;
 //  - skipped and counted (a warning in the import report): a $0 price, which AWS publishes for
 //    terms it does not actually sell; it is never taken as "free". (The recurring hourly charge
@@ -24,6 +25,10 @@ namespace gpuadvisor {
 // The dearest instance-hour AWS sells is ~$120 (u-p6e UltraServers per server: a few hundred);
 // two orders of magnitude above that is a corrupted figure, not a price.
 constexpr double kMaxUsdPerHour = 10000;
+// The cheapest instance-hour AWS sells is ~$0.0016 (a t4g.nano on Spot), the cheapest
+// accelerator one ~$0.05; a figure under this floor (other than $0) is a corrupted one. Upfront
+// fees share it.
+constexpr double kMinUsdPerHour = 0.0001;
 // An upfront fee: the hourly cap over a 3-year term (8760 h a year, as AWS counts).
 constexpr double kMaxUpfrontUsd = kMaxUsdPerHour * 8760 * 3;
 // Accelerators per instance: the largest instances carry 16 (trn2.48xlarge, inf2.48xlarge).
@@ -36,7 +41,7 @@ constexpr int64_t kMaxVcpus = 16384;
 
 enum class PriceCheck { kOk, kZero, kBad };
 // A price in USD (per hour, or an upfront fee with `cap` = kMaxUpfrontUsd): kBad when not
-// finite, negative or above `cap`; kZero for exactly 0.
+// finite, negative, above `cap` or in (0, kMinUsdPerHour); kZero for exactly 0.
 PriceCheck CheckPrice(double usd, double cap = kMaxUsdPerHour);
 // "a price above $0 and at most $10000 per hour, got -1"; for RjReader::Fail ("expected " + it).
 std::string PriceWanted(double usd, double cap = kMaxUsdPerHour);

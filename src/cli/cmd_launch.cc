@@ -116,7 +116,7 @@ Result<LaunchArgs> BuildRequest(const LaunchOptions& o, const OptionValues& v,
   GPUADVISOR_RETURN_IF_ERROR(CheckSources(o, v));
   Result<LaunchArgs> a = LaunchArgs{};
   if (const std::string from_plan = v.Text("from-plan"); !from_plan.empty()) {
-    Result<std::string> text = ReadFile(from_plan);
+    Result<std::string> text = ReadFile(from_plan, kPlanFile);
     if (!text.ok()) return text.status().WithPrefix("--from-plan").WithField("from-plan");
     a = MakeLaunchRequest(v, &*text, from_plan);
   } else if (!v.Text("type").empty()) {

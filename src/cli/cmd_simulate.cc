@@ -66,8 +66,8 @@ Result<Trace> LoadTrace(const OptionValues& v) {
     return Status::InvalidArgument("--trace and --diurnal: give one of them").WithField("trace");
   }
   if (!trace.empty()) {
-    Result<std::string> text = ReadFile(trace);
-    if (!text.ok()) return text.status();
+    Result<std::string> text = ReadFile(trace, kTraceFile);
+    if (!text.ok()) return text.status().WithPrefix("--trace").WithField("trace");
     return ParseTraceCsv(*text, trace);
   }
   if (diurnal.empty()) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <unordered_map>
 
 #ifdef __GLIBC__
@@ -100,7 +101,17 @@ class Histogram {
   uint64_t count_ = 0;
 };
 
-// Idle stretches of one time series of (time, idle?) points.
+// Sampling intervals: one at most this long is never a gap, whatever came before it.
+constexpr double kNeverAGapS = 600;
+// A longer interval is always missing data: no source samples more sparsely (a Prometheus window,
+// --step, is at most a day), and two readings a month apart say nothing about the month between.
+constexpr double kMaxIntervalS = 24 * 3600;
+// A gap: over ten sampling intervals and over kNeverAGapS.
+constexpr double kGapIntervals = 10;
+
+// Idle stretches of one time series of (time, idle?) points. Each point stands for the time to
+// the next one, its sampling interval; a gap stands for nothing, so the time covered is at most
+// last - first + one sampling interval (the last point's own).
 class IdleTracker {
  public:
   IdleTracker(double window_s, size_t max_periods) : window_(window_s), max_(max_periods) {}
@@ -109,19 +120,16 @@ class IdleTracker {
     if (prev_t_) {
       const double dt = t - *prev_t_;
       if (dt <= 0) return;  // the same instant again
-      const bool gap = last_dt_ > 0 && dt > 10 * last_dt_ && dt > 600;
-      Account(gap ? last_dt_ : dt);
-      if (gap) {
-        EndRun();
-      } else {
-        last_dt_ = dt;
-      }
+      Step(dt);
     }
     prev_t_ = t;
     prev_idle_ = idle;
   }
   void Finish() {
-    if (prev_t_) Account(last_dt_);
+    // A held first interval nothing confirmed: no sampling interval is known, so neither its
+    // points nor the time between them count.
+    held_.reset();
+    if (prev_t_) Account(*prev_t_, prev_idle_, interval_);
     prev_t_.reset();
     EndRun();
   }
@@ -131,10 +139,49 @@ class IdleTracker {
   std::vector<IdlePeriod> periods;
 
  private:
-  void Account(double dt) {
+  // The first interval over kNeverAGapS, held until the next interval shows whether it was the
+  // sampling interval or a gap (two samples a day apart then an hour of minutes: a gap).
+  struct Held {
+    double start_t, dt;
+    bool idle;
+  };
+
+  // The interval `dt` from the previous point (*prev_t_) to the next.
+  void Step(double dt) {
+    if (held_) {
+      const Held h = *held_;
+      held_.reset();
+      const bool gap = h.dt > kGapIntervals * dt;
+      Account(h.start_t, h.idle, gap ? dt : h.dt);
+      if (gap) EndRun();
+      interval_ = gap ? dt : h.dt;
+    }
+    if (dt > kMaxIntervalS) {
+      Account(*prev_t_, prev_idle_, interval_);  // 0 when no interval is known yet
+      EndRun();
+      return;
+    }
+    if (interval_ == 0) {
+      if (dt > kNeverAGapS) {
+        held_ = Held{*prev_t_, dt, prev_idle_};
+        return;
+      }
+      interval_ = dt;
+    }
+    const bool gap = dt > kGapIntervals * interval_ && dt > kNeverAGapS;
+    Account(*prev_t_, prev_idle_, gap ? interval_ : dt);
+    if (gap) {
+      EndRun();
+    } else {
+      interval_ = dt;
+    }
+  }
+  // The point at `t` (idle or not) stands for `dt` seconds.
+  void Account(double t, bool idle, double dt) {
+    if (dt <= 0) return;
     covered_s += dt;
-    if (prev_idle_) {
-      if (run_len_ == 0) run_start_ = prev_t_.value_or(0);
+    if (idle) {
+      if (run_len_ == 0) run_start_ = t;
       run_len_ += dt;
     } else {
       EndRun();
@@ -153,7 +200,9 @@ class IdleTracker {
   size_t max_;
   std::optional<double> prev_t_;
   bool prev_idle_ = false;
-  double last_dt_ = 0, run_start_ = 0, run_len_ = 0;
+  std::optional<Held> held_;
+  double interval_ = 0;  // the sampling interval: the last interval that was no gap
+  double run_start_ = 0, run_len_ = 0;
 };
 
 struct GpuState {
@@ -199,6 +248,62 @@ Status LimitError(size_t limit, const char* what, const char* name) {
   return Status::InvalidArgument("telemetry: more than " + std::to_string(limit) + " " + what +
                                  " in one analysis (limit " + name +
                                  "); split the telemetry into smaller inputs or raise the limit");
+}
+
+// What every sample must hold, whatever its source (security issue, finding 2): the file readers
+// refuse malformed text, but a Prometheus or CloudWatch API, DCGM or a caller of Add() may pass
+// NaN, infinities, 1e308 or dates in year 33000, which would otherwise price trillions of idle
+// dollars. Refused like the CSV reader refuses a bad cell: a ParseError naming where and the field.
+constexpr double kMinTimeS = 946684800;        // 2000-01-01T00:00:00Z
+constexpr double kMaxTimeS = 4102444800;       // 2100-01-01T00:00:00Z
+constexpr double kMaxMemoryMib = 4 * 1048576;  // 4 TiB per GPU; the largest today have 288 GB
+constexpr double kMaxPowerW = 10000;           // per GPU; the largest draw about 1.2 kW
+
+std::string Num(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+// "file.csv:12: ", else "ORIGIN (host GPU 3): " for samples of an API (no line).
+std::string SampleWhere(const std::string& origin, const TelemetrySample& s) {
+  const std::string o = origin.empty() ? "telemetry" : origin;
+  if (s.line > 0) return o + ":" + std::to_string(s.line) + ": ";
+  return o + " (" + std::string(s.host) + " GPU " + std::to_string(s.gpu_index) + "): ";
+}
+
+Status CheckRange(const std::optional<double>& v, double lo, double hi, const char* field,
+                  const char* expected, const std::string& where) {
+  if (!v || (*v >= lo && *v <= hi)) return Status::OK();  // false for NaN
+  return Status::ParseError(where + field + ": expected " + expected + ", got " + Num(*v));
+}
+
+Status CheckSample(const TelemetrySample& s, const std::string& origin) {
+  const std::string where = SampleWhere(origin, s);
+  GPUADVISOR_RETURN_IF_ERROR(
+      CheckRange(s.time_s, kMinTimeS, kMaxTimeS, "timestamp", "a time in 2000-2099", where));
+  for (const auto* u : {&s.util_pct, &s.util_max_pct}) {
+    GPUADVISOR_RETURN_IF_ERROR(
+        CheckRange(*u, 0, 100, "utilization.gpu", "a percentage 0 to 100", where));
+  }
+  for (const auto* m : {&s.mem_used_mib, &s.mem_used_max_mib}) {
+    GPUADVISOR_RETURN_IF_ERROR(
+        CheckRange(*m, 0, kMaxMemoryMib, "memory.used", "0 to 4 TiB in MiB", where));
+  }
+  GPUADVISOR_RETURN_IF_ERROR(
+      CheckRange(s.mem_total_mib, 0, kMaxMemoryMib, "memory.total", "0 to 4 TiB in MiB", where));
+  GPUADVISOR_RETURN_IF_ERROR(
+      CheckRange(s.power_w, 0, kMaxPowerW, "power.draw", "0 to 10000 W", where));
+  if (s.mem_total_mib) {
+    const double used = std::max(s.mem_used_mib.value_or(0), s.mem_used_max_mib.value_or(0));
+    if (used > *s.mem_total_mib) {
+      return Status::ParseError(where + "memory.used: " + Num(used) +
+                                " MiB is above memory.total (" + Num(*s.mem_total_mib) + " MiB)");
+    }
+  }
+  return Status::OK();
 }
 
 }  // namespace
@@ -287,6 +392,7 @@ struct IdleAnalyzer::Impl {
   }
 
   Status Add(const TelemetrySample& s) {
+    GPUADVISOR_RETURN_IF_ERROR(CheckSample(s, origin));
     Status st;
     HostState* hp = HostFor(s.host.empty() ? std::string_view("unknown") : s.host, &st);
     if (hp == nullptr) return st;
@@ -427,8 +533,14 @@ struct IdleAnalyzer::Impl {
     const double span_s = u.hours_covered * 3600;
     if (span_s <= 0) {
       u.status = DataStatus::kInsufficientData;
+      const bool apart = u.first_s && u.last_s && *u.last_s > *u.first_s;
       u.status_reason =
-          "insufficient data: no time covered (a single snapshot); log utilisation over days, "
+          std::string("insufficient data: no time covered (") +
+          (apart ? "samples " + Span(*u.last_s - *u.first_s) +
+                       " apart with no sampling interval between them are a gap, not observed "
+                       "time"
+                 : std::string("a single snapshot")) +
+          "); log utilisation over days, "
           "e.g. nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu,memory.used,"
           "memory.total --format=csv -l 60";
     } else if (span_s < o.idle_window_s) {

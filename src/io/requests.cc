@@ -148,8 +148,8 @@ Result<HardwareRequest> MakeHardwareRequest(const OptionValues& v) {
 Result<Workload> BuildWorkload(const WorkloadArgs& a) {
   Workload w;
   if (!a.file.empty()) {
-    Result<std::string> text = ReadFile(a.file);  // "-" reads stdin
-    if (!text.ok()) return text.status();
+    Result<std::string> text = ReadFile(a.file, kWorkloadFile);  // "-" reads stdin
+    if (!text.ok()) return text.status().WithPrefix("--workload").WithField("workload");
     Result<Workload> parsed = ParseWorkloadText(*text, a.file == "-" ? "<stdin>" : a.file);
     if (!parsed.ok()) return parsed.status();
     w = std::move(parsed).value();
@@ -430,7 +430,10 @@ namespace {
 
 // The first line of a secret file, without its line end.
 Result<std::string> ReadSecret(const std::string& path, const char* flag) {
-  Result<std::string> text = ReadFile(path);
+  Result<std::string> text = ReadFile(path, kSecretFile);
+  if (!text.ok() && text.status().code() != StatusCode::kIOError) {
+    return text.status().WithPrefix(flag);
+  }
   if (!text.ok()) return Status::IOError(std::string(flag) + ": " + text.status().message());
   std::string line = text->substr(0, text->find('\n'));
   if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -510,8 +513,8 @@ Result<IdleSetup> ParseIdleArgs(const Catalog& c, const OptionValues& v) {
     if (!Trim(col).empty()) to.columns.emplace_back(Trim(col));
   }
   if (const std::string file = v.Text("inventory"); !file.empty()) {
-    Result<std::string> text = ReadFile(file);
-    if (!text.ok()) return text.status().WithField("inventory");
+    Result<std::string> text = ReadFile(file, kInventoryFile);
+    if (!text.ok()) return text.status().WithPrefix("--inventory").WithField("inventory");
     Result<std::vector<InventoryEntry>> inv = ParseInventoryCsv(c, *text, file);
     if (!inv.ok()) return inv.status().WithField("inventory");
     out.inventory = std::move(inv).value();

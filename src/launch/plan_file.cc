@@ -4,6 +4,7 @@
 
 #include "gpuadvisor/launch.h"
 #include "gpuadvisor/numbers.h"
+#include "gpuadvisor/text.h"
 
 namespace gpuadvisor {
 namespace {
@@ -77,6 +78,7 @@ Status ReadPlanJson(std::string_view text, std::string_view origin, int rank,
     return Status::ParseError(std::string(origin) + ": a number out of range (over 1.8e308)")
         .WithField("plan");
   }
+  GPUADVISOR_RETURN_IF_ERROR(CheckUniqueJsonKeys(text, origin).WithField("plan"));
   if (doc.is_object() && doc.contains("plans")) {
     const json& plans = doc["plans"];
     if (!plans.is_array()) return Bad(origin, "plans", "an array");

@@ -36,6 +36,12 @@ if(GPUADVISOR_BUILD_PYTHON)
     VISIBILITY_INLINES_HIDDEN ON)
   target_compile_options(gpuadvisor_python PRIVATE ${GPUADVISOR_WARNINGS})
   target_link_libraries(gpuadvisor_python PRIVATE gpuadvisor_cli nlohmann_json::nlohmann_json)
+  # The package directory never exists without its __init__.py: an empty directory on
+  # PYTHONPATH imports as a namespace package, and `gpuadvisor.recommend` then fails far from the
+  # cause. __init__.py itself fails with a clear ImportError while _core is not built yet.
+  if(NOT EXISTS ${GPUADVISOR_PYTHON_DIR}/__init__.py)
+    file(COPY ${CMAKE_SOURCE_DIR}/python/gpuadvisor/__init__.py DESTINATION ${GPUADVISOR_PYTHON_DIR})
+  endif()
   # The pure-Python files next to the compiled module, refreshed on every build.
   set(GPUADVISOR_PYTHON_FILES __init__.py __main__.py _core.pyi py.typed)
   set(copied)

@@ -141,6 +141,8 @@ Result<json> ParseBodyObjectOf(std::string_view body) {
     return Status::InvalidArgument(std::string("body: expected a JSON object, got ") +
                                    doc.type_name());
   }
+  // nlohmann keeps the last of a key given twice; a 400 names it instead.
+  GPUADVISOR_RETURN_IF_ERROR(CheckUniqueJsonKeys(body, "body"));
   return doc;
 }
 
@@ -553,9 +555,11 @@ const std::vector<Route>& Routes() {
       {"POST", "/v1/recommend", RecommendPlans, "Ranked plans for a workload (CLI: recommend)",
        true},
       {"POST", "/v1/pricing", Pricing, "Purchase options for a usage pattern (CLI: pricing)", true},
-      {"POST", "/v1/idle", Idle, "Idle GPUs and rightsizing from uploaded telemetry (CLI: idle)"},
+      {"POST", "/v1/idle", Idle, "Idle GPUs and rightsizing from uploaded telemetry (CLI: idle)",
+       false, true},
       // `curl -T file URL` uploads with PUT (chunked from a pipe): the same handler.
-      {"PUT", "/v1/idle", Idle, "Idle GPUs and rightsizing from uploaded telemetry (curl -T)"},
+      {"PUT", "/v1/idle", Idle, "Idle GPUs and rightsizing from uploaded telemetry (curl -T)",
+       false, true},
       {"POST", "/v1/launch", Launch, "A launch spec for a plan or type (CLI: launch)", true},
       {"POST", "/v1/catalog/reload", Reload, "Swap in a freshly loaded catalog"},
   };
@@ -569,6 +573,13 @@ ApiResponse Dispatch(const ApiContext& ctx, const ApiRequest& req) {
     if (!Matches(r.path, req.path, &arg)) continue;
     path_known = true;
     if (req.method != r.method) continue;
+    if (r.method == std::string_view("POST") && !r.query_options && !req.query.empty()) {
+      const std::string& name = req.query.front().first;
+      return ErrorResponse(400, "invalid_argument",
+                           "query parameter \"" + name + "\": " + r.method + " " + r.path +
+                               " takes no query parameters (a POST's options go in its JSON body)",
+                           name);
+    }
     if (!r.cacheable || ctx.cache == nullptr) return r.handler(ctx, req, arg);
     std::string key = req.path + "\n" + std::to_string(ctx.generation) + "\n" + ctx.fresh.today +
                       "\n" + std::to_string(ctx.fresh.max_price_age_days) + "\n";

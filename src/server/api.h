@@ -139,6 +139,11 @@ struct Route {
   ApiHandler handler;
   const char* summary;
   bool cacheable = false;  // a pure function of (catalog, date, body): ResponseCache may answer
+  // A POST route's options come in its JSON body, so any query parameter is a 400 naming it
+  // (it would otherwise be ignored: ?region=eu-west-1 answering for us-east-1). true: the route
+  // reads its options from the query (POST /v1/idle, whose body is telemetry) and refuses the
+  // unknown ones as GET routes do.
+  bool query_options = false;
 };
 const std::vector<Route>& Routes();
 

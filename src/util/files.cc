@@ -6,12 +6,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <iostream>
-#include <iterator>
 #include <optional>
 #include <random>
 #include <utility>
@@ -335,28 +334,41 @@ Result<Target> OpenTarget(const std::string& path) {
 
 }  // namespace
 
-Result<std::string> ReadFile(const std::string& path) {
-  if (path == "-") {
-    std::string data((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-    return data;
-  }
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Errno("cannot open", path);
+namespace {
+
+std::string ByteSize(size_t n) {
+  if (n % kMiB == 0) return std::to_string(n / kMiB) + " MiB";
+  if (n % 1024 == 0) return std::to_string(n / 1024) + " KiB";
+  return std::to_string(n) + " bytes";
+}
+
+// Reads `fd` to its end, or until more than kind.max_bytes have arrived.
+Result<std::string> ReadBounded(int fd, const std::string& name, const FileKind& kind) {
   std::string data;
   char buf[1 << 16];
   for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
+    const size_t room = kind.max_bytes - std::min(data.size(), kind.max_bytes) + 1;
+    const ssize_t n = ::read(fd, buf, std::min(sizeof buf, room));
     if (n < 0) {
       if (errno == EINTR) continue;
-      Status st = Errno("cannot read", path);
-      ::close(fd);
-      return st;
+      return Errno("cannot read", name);
     }
-    if (n == 0) break;
+    if (n == 0) return data;
     data.append(buf, static_cast<size_t>(n));
+    if (data.size() > kind.max_bytes) {
+      return Status::InvalidArgument(name + ": larger than " + ByteSize(kind.max_bytes) +
+                                     "; expected " + kind.expected);
+    }
   }
-  ::close(fd);
-  return data;
+}
+
+}  // namespace
+
+Result<std::string> ReadFile(const std::string& path, const FileKind& kind) {
+  if (path == "-") return ReadBounded(STDIN_FILENO, "<stdin>", kind);
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) return Errno("cannot open", path);
+  return ReadBounded(fd.get(), path, kind);
 }
 
 std::string TempFileName(std::string_view base, uint64_t random) {

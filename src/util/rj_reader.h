@@ -44,8 +44,11 @@ class RjReader {
   Status status_;
 };
 
-// Parses `text` into `doc`; ParseError "<origin>: byte N: <reason>" when malformed.
+// Parses `text` into `doc`; ParseError "<origin>: byte N: <reason>" when malformed, and
+// "<origin>: byte N: duplicate key \"k\" (an object names each key once)" when one object
+// gives a key twice (JSON parsers differ on which one wins; we take neither).
 Status ParseRapidJson(std::string_view text, std::string_view origin, rapidjson::Document* doc);
+// The same rule for text other parsers read: CheckUniqueJsonKeys (gpuadvisor/text.h).
 
 }  // namespace gpuadvisor
 

@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "gpuadvisor/text.h"
+#include "workload/device.h"
 
 namespace gpuadvisor {
 
@@ -155,6 +156,12 @@ ConfidenceGrade GradeConfidence(const Workload& w, const GpuSpec& gpu, bool with
     caps += std::string("; ") + cap;
   }
   if (task == TaskClass::kOther && out.grade == Confidence::kLow) out.grade = Confidence::kMedium;
+  // Weights in a format the part has no kernels for: one grade lower, whatever the rest says.
+  if (w.quantization && !WeightFormatGap(gpu, *w.quantization).empty()) {
+    out.grade = out.grade == Confidence::kHigh ? Confidence::kMedium : Confidence::kLow;
+    caps += std::string("; ") + PrecisionName(*w.quantization) + " weights are not native on " +
+            gpu.model;
+  }
   if (!with_basis) return out;
   const std::string what = std::string(TaskClassText(task)) + " on " + gpu.model;
   if (same) {

@@ -114,6 +114,30 @@ Status CheckPrecisionSupported(const GpuSpec& gpu, Precision p, const char* fiel
   return Status::OK();
 }
 
+std::string WeightFormatGap(const GpuSpec& gpu, Precision p) {
+  const bool four_bit = p == Precision::kInt4 || p == Precision::kNf4;
+  if (!four_bit && p != Precision::kInt8) return "";
+  const std::string what =
+      std::string(PrecisionName(p)) + " weights on " + gpu.model + " (" + gpu.architecture + "): ";
+  const char* assumed =
+      "; estimated as if dequantized to 16-bit in every matmul (no measurement; confidence "
+      "lowered)";
+  switch (ClassOf(gpu)) {
+    case DeviceClass::kNvidia:
+      if (gpu.int8_tops) return "";  // Turing and newer
+      return what + "no INT8 tensor cores, so no " + (four_bit ? "4-bit" : "int8") +
+             " weight kernels (AWQ, GPTQ, TensorRT-LLM need Turing or newer)" + assumed;
+    case DeviceClass::kNeuron:
+    case DeviceClass::kInferentia1:
+      if (!four_bit) return "";  // Neuron stores int8 weights and dequantizes on the fly
+      return what + "Neuron has no 4-bit weight format (it quantizes weights to int8 or fp8)" +
+             assumed;
+    case DeviceClass::kOther:
+      break;
+  }
+  return what + "no known kernels for this format" + assumed;
+}
+
 Precision Default16Bit(const GpuSpec& gpu) {
   return gpu.supports_bf16 || gpu.bf16_tflops ? Precision::kBf16 : Precision::kFp16;
 }

@@ -45,6 +45,15 @@ std::optional<double> PeakFlops(const GpuSpec& gpu, Precision p);
 Status CheckPrecisionSupported(const GpuSpec& gpu, Precision p, const char* field);
 // bf16 where supported, else fp16.
 Precision Default16Bit(const GpuSpec& gpu);
+// Weights stored as `p` (--quantization) on hardware without kernels for that format: "" when
+// `gpu` runs them natively, else the warning ("int4 weights on Inferentia2 (NeuronCore-v2):
+// ..."). The estimate then assumes the weights are dequantized to 16-bit in every matmul, which
+// no published measurement covers, so the caller warns and lowers the confidence (doc/
+// estimation.md, "Weight formats"). Native: NVIDIA int8/int4/nf4 weight kernels (TensorRT-LLM,
+// AWQ, GPTQ/Marlin, bitsandbytes) from Turing on (the parts with INT8 tensor cores); Neuron
+// (Inferentia2, Trainium, Trainium2) int8 and fp8 weights, no 4-bit formats; fp8 where the part
+// has FP8; fp4 on Blackwell. Formats CheckPrecisionSupported refuses outright are not repeated.
+std::string WeightFormatGap(const GpuSpec& gpu, Precision p);
 
 // The link between the devices of one node.
 enum class IntraLink { kPcie, kNvlink, kNeuronLink };

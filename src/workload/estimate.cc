@@ -233,6 +233,10 @@ Result<Estimate> EstimateWorkload(const Workload& w, const Hardware& hw,
     e.assumptions.insert(e.assumptions.begin(), w.model_notes.begin(), w.model_notes.end());
   }
   if (ctx.detailed()) AssumeTopology(ctx);
+  if (ctx.detailed() && w.quantization) {
+    const std::string gap = WeightFormatGap(*hw.gpu, *w.quantization);
+    if (!gap.empty()) e.assumptions.push_back("warning: " + gap);
+  }
   return e;
 }
 

@@ -106,9 +106,10 @@ Status SetModel(Workload* w, std::string_view key, std::string_view v) {
 // preset with that architecture (as --model does).
 Status SetModelConfig(Workload* w, std::string_view key, std::string_view v) {
   const std::string path(Trim(v));
-  Result<std::string> text = ReadFile(path);
+  Result<std::string> text = ReadFile(path, kModelConfigFile);
   if (!text.ok()) {
-    if (path != "-" && LooksLikeHfId(path)) return SetModel(w, key, path);
+    const bool unreadable = text.status().code() == StatusCode::kIOError;
+    if (unreadable && path != "-" && LooksLikeHfId(path)) return SetModel(w, key, path);
     return text.status().WithPrefix(key);
   }
   return ApplyHfConfigJson(w, *text, path);

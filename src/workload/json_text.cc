@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "gpuadvisor/text.h"
+
 namespace gpuadvisor::workload_internal {
 namespace {
 
@@ -47,7 +49,10 @@ std::string Where(std::string_view text, std::size_t byte) {
 
 Result<nlohmann::json> ParseJson(std::string_view text, std::string_view origin) {
   nlohmann::json doc = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
-  if (!doc.is_discarded()) return doc;
+  if (!doc.is_discarded()) {
+    GPUADVISOR_RETURN_IF_ERROR(CheckUniqueJsonKeys(text, origin));  // not the last one winning
+    return doc;
+  }
   ErrorCatcher catcher;
   nlohmann::json::sax_parse(text.begin(), text.end(), &catcher);
   std::string what = catcher.what_;

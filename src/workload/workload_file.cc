@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "gpuadvisor/text.h"
@@ -142,12 +143,18 @@ Status ApplyYamlMap(Workload* w, const YAML::Node& map, bool in_model, std::stri
       GPUADVISOR_RETURN_IF_ERROR(ApplyYamlMember(w, first, n, in_model, origin));
     }
   }
+  std::set<std::string> seen;  // yaml-cpp keeps a repeated key; the last would silently win
   for (const auto& kv : map) {
     if (!kv.first.IsScalar()) {
       return Status::ParseError(YamlWhere(origin, kv.first.Mark()) + ": expected a key")
           .WithField(kDocument);
     }
     const std::string key = kv.first.Scalar();
+    if (!seen.insert(key).second) {
+      return Status::ParseError(YamlWhere(origin, kv.first.Mark()) + ": duplicate key \"" + key +
+                                "\" (a mapping names each key once)")
+          .WithField(kDocument);
+    }
     if (key == "<<") continue;
     if ((key == "name" || key == "preset" || key == "model") && kv.second.IsScalar()) continue;
     GPUADVISOR_RETURN_IF_ERROR(ApplyYamlMember(w, key, kv.second, in_model, origin));

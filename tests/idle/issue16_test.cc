@@ -14,6 +14,8 @@
 namespace gpuadvisor {
 namespace {
 
+constexpr FileKind kFixture{64 * kMiB, "a test fixture"};
+
 std::shared_ptr<const Catalog> Embedded() { return *EmbeddedCatalog(); }
 
 // The pattern of tests/idle/fixtures/h100x8-13min.csv (8x H100, GPU 0 at 10 % with 2.1 GB, the
@@ -51,7 +53,7 @@ bool IsRightsizing(const IdleRecommendation& r) {
 
 TEST(Issue16MinimumSpan, ThirteenMinuteFixtureGetsNoVerdictAndNoRightsizing) {
   Result<std::string> text =
-      ReadFile(std::string(GPUADVISOR_TESTS_DIR) + "/idle/fixtures/h100x8-13min.csv");
+      ReadFile(std::string(GPUADVISOR_TESTS_DIR) + "/idle/fixtures/h100x8-13min.csv", kFixture);
   ASSERT_TRUE(text.ok()) << text.status().message();
   Result<IdleReport> r = Analyze(*text);
   ASSERT_TRUE(r.ok()) << r.status().message();

@@ -6,4 +6,5 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   idle/idle_test.cc
   idle/window_samples_test.cc
   idle/issue16_test.cc
+  idle/input_validation_test.cc
 )

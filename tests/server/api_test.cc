@@ -18,6 +18,8 @@
 namespace gpuadvisor::server {
 namespace {
 
+constexpr FileKind kFixture{64 * kMiB, "a test fixture"};
+
 using json = nlohmann::json;
 
 std::shared_ptr<const Catalog> Embedded() {
@@ -279,8 +281,8 @@ TEST(ApiTest, LaunchSpecForAPlanOrAType) {
 }
 
 TEST(ApiTest, IdleFromUploadedTelemetry) {
-  Result<std::string> csv =
-      ReadFile(std::string(GPUADVISOR_TESTS_DIR) + "/fixtures/telemetry/smi-nvidia-l40s-idle.csv");
+  Result<std::string> csv = ReadFile(
+      std::string(GPUADVISOR_TESTS_DIR) + "/fixtures/telemetry/smi-nvidia-l40s-idle.csv", kFixture);
   ASSERT_TRUE(csv.ok());
   ApiResponse r = Call("POST", "/v1/idle", *csv,
                        {{"instance-type", "g6e.xlarge"}, {"host", "box1"}, {"idle-window", "1m"}});
@@ -356,7 +358,7 @@ TEST(ApiTest, IdleFromPrometheusOnlyWhereAllowed) {
 // with more hosts than the cap is refused with the limit named.
 TEST(ApiTest, IdleNeedsEnoughDataAndCapsHosts) {
   Result<std::string> csv =
-      ReadFile(std::string(GPUADVISOR_TESTS_DIR) + "/idle/fixtures/h100x8-13min.csv");
+      ReadFile(std::string(GPUADVISOR_TESTS_DIR) + "/idle/fixtures/h100x8-13min.csv", kFixture);
   ASSERT_TRUE(csv.ok());
   ApiResponse r = Call("POST", "/v1/idle", *csv);
   ASSERT_EQ(r.status, 200) << r.body;

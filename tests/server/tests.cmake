@@ -1,7 +1,7 @@
 # The HTTP server (issue 8): API handlers without sockets, and the HTTP layer over loopback.
 # Its own executable so the core tests do not link cpp-httplib. Paths are relative to tests/.
 add_executable(gpuadvisor_server_tests server/api_test.cc server/http_test.cc
-  server/http_transport_test.cc
+  server/http_transport_test.cc server/api_inputs_test.cc
   server/openapi_test.cc server/outbound_test.cc)
 target_include_directories(gpuadvisor_server_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 target_compile_options(gpuadvisor_server_tests PRIVATE ${GPUADVISOR_WARNINGS})

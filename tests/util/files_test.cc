@@ -24,8 +24,10 @@
 namespace gpuadvisor {
 namespace {
 
+constexpr FileKind kFixture{64 * kMiB, "a test fixture"};
+
 std::string Read(const std::string& path) {
-  Result<std::string> r = ReadFile(path);
+  Result<std::string> r = ReadFile(path, kFixture);
   return r.ok() ? *r : "<" + r.status().message() + ">";
 }
 
@@ -84,6 +86,41 @@ TEST_F(FilesTest, CreatesAndReplacesARegularFileLeavingNothingElse) {
     ASSERT_TRUE(WriteFileAtomic(p, "second, longer", options).ok());
     EXPECT_EQ(Read(p), "second, longer");
     EXPECT_EQ(List(dir_), Names{"out.json"}) << "unnamed=" << unnamed;
+  }
+}
+
+// Security issue, finding 1: an endless input (/dev/zero, `yes |`) is refused at the cap, not
+// read until the process aborts.
+TEST_F(FilesTest, ReadFileRefusesInputsLargerThanTheirKind) {
+  constexpr FileKind kTiny{16, "a tiny file"};
+  Put(Path("16"), std::string(16, 'x'));
+  Put(Path("17"), std::string(17, 'x'));
+  Result<std::string> at_cap = ReadFile(Path("16"), kTiny);
+  ASSERT_TRUE(at_cap.ok()) << at_cap.status().message();
+  EXPECT_EQ(*at_cap, std::string(16, 'x'));
+  Result<std::string> over = ReadFile(Path("17"), kTiny);
+  ASSERT_FALSE(over.ok());
+  EXPECT_EQ(over.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(over.status().message(), Path("17") + ": larger than 16 bytes; expected a tiny file");
+
+  Result<std::string> zero = ReadFile("/dev/zero", kWorkloadFile);
+  ASSERT_FALSE(zero.ok());
+  EXPECT_EQ(zero.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(zero.status().message(), "/dev/zero: larger than 16 MiB; expected a workload file");
+  EXPECT_EQ(ReadFile("/dev/zero", kSecretFile).status().message(),
+            "/dev/zero: larger than 64 KiB; expected a file holding one secret line");
+  // A missing file stays an IOError (exit 3 on the CLI), not a size refusal.
+  EXPECT_EQ(ReadFile(Path("missing"), kWorkloadFile).status().code(), StatusCode::kIOError);
+}
+
+TEST_F(FilesTest, EveryKindHasRoomForItsRealInputs) {
+  // The embedded catalog's source is about 1 MiB; the cap leaves 64x room.
+  EXPECT_GE(kCatalogFile.max_bytes, 64 * kMiB);
+  for (const FileKind* k :
+       {&kCatalogFile, &kWorkloadFile, &kModelConfigFile, &kPlanFile, &kInventoryFile, &kTraceFile,
+        &kSecretFile, &kManifestFile, &kBuildSourceFile}) {
+    EXPECT_GE(k->max_bytes, size_t{64} * 1024) << k->expected;
+    EXPECT_LE(k->max_bytes, 256 * kMiB) << k->expected;
   }
 }
 
@@ -330,7 +367,7 @@ void KillWritersAtRandom(const std::string& dir, bool unnamed, int runs) {
     int status = 0;
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);
     killed_mid_write += WIFSIGNALED(status) ? 1 : 0;
-    Result<std::string> now = ReadFile(p);
+    Result<std::string> now = ReadFile(p, kFixture);
     ASSERT_TRUE(now.ok());
     EXPECT_TRUE(*now == old_data || *now == new_data) << "run " << run << ": a torn target";
     for (const std::string& name : List(dir)) {

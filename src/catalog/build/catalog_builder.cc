@@ -368,7 +368,7 @@ std::string ManifestDir(const std::string& manifest_path) {
 
 Result<std::vector<BuildInput>> LoadBuildManifest(const std::string& manifest_path,
                                                   const std::string& root) {
-  Result<std::string> text = ReadFile(manifest_path);
+  Result<std::string> text = ReadFile(manifest_path, kManifestFile);
   if (!text.ok()) return text.status();
   rapidjson::Document doc;
   GPUADVISOR_RETURN_IF_ERROR(ParseRapidJson(*text, manifest_path, &doc));
@@ -400,7 +400,7 @@ Result<std::vector<BuildInput>> LoadBuildManifest(const std::string& manifest_pa
     const std::string dir = base == "manifest" ? ManifestDir(manifest_path) : root;
     in.origin = dir.empty() ? file : dir;
     if (!dir.empty()) in.origin += "/" + file;
-    Result<std::string> data = ReadFile(in.origin);
+    Result<std::string> data = ReadFile(in.origin, kBuildSourceFile);
     if (!data.ok()) return data.status();
     in.text = std::move(data).value();
     out.push_back(std::move(in));

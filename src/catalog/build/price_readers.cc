@@ -60,10 +60,18 @@ Result<std::vector<PriceRecord>> ReadPriceCsv(std::string_view csv, std::string_
                                                                : cols.reserved_1y_no_upfront;
       Result<double> v = ParseDouble(at(c), "column \"" + name + "\"");
       if (!v.ok() || CheckPrice(*v) == PriceCheck::kBad) {
-        return Status::ParseError(reader.Where() + ": column \"" + name + "\": expected " +
-                                  "a price in USD per hour from $0 to $" +
-                                  std::to_string(static_cast<int>(kMaxUsdPerHour)) + ", got \"" +
-                                  std::string(at(c)) + "\"");
+        std::string message = reader.Where();
+        message += ": column \"" + name + "\": expected ";
+        if (v.ok()) {
+          message += PriceWanted(*v);
+        } else {
+          message += "a price in USD per hour from $0 to $";
+          message += std::to_string(static_cast<int>(kMaxUsdPerHour));
+          message += ", got \"";
+          message += at(c);
+          message += '"';
+        }
+        return Status::ParseError(message);
       }
       if (*v == 0) continue;  // $0: no price (record_checks.h), as an empty cell
       if (at(type_col).empty()) {
