@@ -20,9 +20,12 @@ cleanup() { [ -n "$spid" ] && kill "$spid" 2>/dev/null; [ -n "$pid" ] && { kill 
 trap cleanup EXIT
 source "$HERE/lib.sh"
 
-# A fleet of 5 hosts x 4 GPUs (H100, L4, A10G), 36 h at 1 min, ending an hour ago (prometheus
+# A fleet of 5 hosts x 4 GPUs (H100, L4, A10G), 36 h at 1 min, ending before the last hour (prometheus
 # 2.x keeps backfilled blocks only within its retention, counted from the newest block).
-END=$(( $(date +%s) - 3600 )); END=$(( END - END % 300 ))
+# The last UTC midnight at least an hour ago: the same time of day on every run, so that no
+# run's range clips an office host's idle streak near the idle-window length (at 21:35 UTC the
+# range ended 30 min into one, and 1-minute and 5-minute windows then disagreed on it).
+END=$(( $(date +%s) - 3600 )); END=$(( END - END % 86400 ))
 HOURS=36
 "$PY" "$HERE/dcgm_fleet.py" --end "$END" --hours $HOURS --mixed \
   --openmetrics "$T/fleet.om" --text "$T/fleet.prom" 2>/dev/null || { bad "generator failed"; exit 1; }
@@ -99,7 +102,7 @@ for name, h in fh.items():
     # Phases change on 5-minute boundaries, so the windows find the same idle time but for the
     # last window, which holds one reading and stands for a whole step (5 min, not 1).
     for k in ("idle_hours", "hours_covered"):
-        check(0 <= c.get(k, -9) - h[k] <= 4 / 60 + 1e-3, f"{name}: {k} at 5m")
+        check(0 <= c.get(k, -9) - h[k] <= 4 / 60 + 1e-3, f"{name}: {k} at 5m: {c.get(k)} vs {h[k]}")
     check(abs(c.get("avg_util_pct", -9) - h["avg_util_pct"]) <= 0.5, f"{name}: avg util at 5m")
     check(c.get("gpu_details", [{}])[0].get("mem_used_max_mib") ==
           h["gpu_details"][0]["mem_used_max_mib"], f"{name}: peak memory at 5m")
