@@ -43,6 +43,9 @@ std::string FormatSci(double v, int digits = 3);
 // cheap bound to check before any recursive parse of untrusted JSON.
 int JsonDepth(std::string_view text);
 
+// "LINE:COLUMN" (both from 1) of the byte at offset `at` of `text` (past the end: of its end).
+std::string LineColumn(std::string_view text, size_t at);
+
 // ParseError "<origin>:<line>:<column>: duplicate key \"k\" (an object names each key once)" at
 // the first key given twice in one object of JSON `text`; OK otherwise, and for text that is not
 // JSON at all (the caller's own parser reports that). For text nlohmann parses, which silently

@@ -141,7 +141,8 @@ struct NullHandler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, NullHandler
   bool Default() { return true; }
 };
 
-// "3:14" for the byte offset `at` of `text`.
+}  // namespace
+
 std::string LineColumn(std::string_view text, size_t at) {
   size_t line = 1, column = 1;
   for (size_t i = 0; i < at && i < text.size(); ++i) {
@@ -154,8 +155,6 @@ std::string LineColumn(std::string_view text, size_t at) {
   }
   return std::to_string(line) + ":" + std::to_string(column);
 }
-
-}  // namespace
 
 Status CheckUniqueJsonKeys(std::string_view text, std::string_view origin) {
   NullHandler sink;

@@ -32,19 +32,6 @@ class ErrorCatcher : public nlohmann::json_sax<nlohmann::json> {
   std::string what_;
 };
 
-std::string Where(std::string_view text, std::size_t byte) {
-  size_t line = 1, column = 1;
-  for (size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return std::to_string(line) + ":" + std::to_string(column);
-}
-
 }  // namespace
 
 Result<nlohmann::json> ParseJson(std::string_view text, std::string_view origin) {
@@ -58,8 +45,9 @@ Result<nlohmann::json> ParseJson(std::string_view text, std::string_view origin)
   std::string what = catcher.what_;
   const size_t p = what.find("syntax error");
   if (p != std::string::npos) what = what.substr(p);
-  return Status::ParseError(std::string(origin) + ":" + Where(text, catcher.position_) + ": " +
-                            (what.empty() ? "malformed JSON" : what));
+  return Status::ParseError(std::string(origin) + ":" +
+                            LineColumn(text, catcher.position_ > 0 ? catcher.position_ - 1 : 0) +
+                            ": " + (what.empty() ? "malformed JSON" : what));
 }
 
 }  // namespace gpuadvisor::workload_internal

@@ -13,6 +13,7 @@
 
 #include "server/http_request.h"
 #include "server/http_server.h"
+#include "server/transport_fixture.h"
 
 namespace gpuadvisor::server {
 namespace {
@@ -146,87 +147,52 @@ TEST(SecurityCrossSiteTest, SimpleContentTypesAre415) {
                               OriginPolicy{}));
 }
 
-// The same over loopback: a server on `host`, raw requests, the status line back.
-class SecurityHttpTest : public ::testing::Test {
+// The same over loopback, on the transport tests' fixture (TransportTest).
+class SecurityHttpTest : public TransportTest {
  protected:
-  bool Start(const std::string& host, std::vector<std::string> allow_hosts = {}) {
-    Result<std::shared_ptr<const Catalog>> c = EmbeddedCatalog();
-    if (!c.ok()) return false;
-    holder_ = std::make_unique<CatalogHolder>(*c, [] { return EmbeddedCatalog(); });
-    ServeOptions o;
-    o.host = host;
-    o.port = 0;
-    o.threads = 2;
-    o.allow_hosts = std::move(allow_hosts);
-    server_ = std::make_unique<HttpServer>(o, holder_.get());
-    Result<int> port = server_->Bind();
-    if (!port.ok()) return false;
-    port_ = *port;
-    family_ = host.find(':') != std::string::npos ? AF_INET6 : AF_INET;
-    thread_ = std::thread([this] { (void)server_->Run(); });
-    for (int i = 0; i < 400 && !server_->running(); ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return true;
-  }
-  void TearDown() override {
-    if (server_) server_->Stop();
-    if (thread_.joinable()) thread_.join();
-  }
-
-  // The status code of the answer to `bytes` on a fresh connection, or 0.
-  int Status(const std::string& bytes) const {
-    const int fd = ::socket(family_, SOCK_STREAM, 0);
-    sockaddr_storage addr{};
-    socklen_t len = 0;
-    if (family_ == AF_INET6) {
-      auto* a = reinterpret_cast<sockaddr_in6*>(&addr);
-      a->sin6_family = AF_INET6;
-      a->sin6_port = htons(static_cast<uint16_t>(port_));
-      ::inet_pton(AF_INET6, "::1", &a->sin6_addr);
-      len = sizeof *a;
-    } else {
-      auto* a = reinterpret_cast<sockaddr_in*>(&addr);
-      a->sin_family = AF_INET;
-      a->sin_port = htons(static_cast<uint16_t>(port_));
-      ::inet_pton(AF_INET, "127.0.0.1", &a->sin_addr);
-      len = sizeof *a;
-    }
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), len) != 0) {
-      ::close(fd);
-      return 0;
-    }
-    timeval tv{10, 0};
-    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    (void)!::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-    std::string out;
-    char buf[4096];
-    for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;) out.append(buf, size_t(n));
-    ::close(fd);
+  // The status code of the answer to `bytes` on a fresh connection to `address`, or 0.
+  int Status(const std::string& bytes, const char* address = "127.0.0.1") {
+    const std::string out = Raw({bytes}, address);
     return out.size() > 12 && out.compare(0, 9, "HTTP/1.1 ") == 0 ? std::stoi(out.substr(9, 3)) : 0;
   }
-
-  std::string Get(const std::string& host) const {
+  static std::string Get(const std::string& host) {
     return "GET /healthz HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n";
   }
   std::string PostBytes(const std::string& path, const std::string& extra,
                         const std::string& body = "{}") const {
-    return "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port_) +
-           "\r\nConnection: close\r\n" + extra + "Content-Length: " + std::to_string(body.size()) +
-           "\r\n\r\n" + body;
+    return "POST " + path + " HTTP/1.1\r\n" + Host() + "Connection: close\r\n" + extra +
+           "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
   }
+};
 
-  std::unique_ptr<CatalogHolder> holder_;
-  std::unique_ptr<HttpServer> server_;
-  std::thread thread_;
-  int port_ = 0;
-  int family_ = AF_INET;
+// Bound to an IPv6 spelling of loopback (skipped where the machine has no IPv6 loopback).
+class SecurityV6Test : public SecurityHttpTest {
+ protected:
+  void SetUp() override {
+    const int fd = ::socket(AF_INET6, SOCK_STREAM, 0);
+    sockaddr_in6 a{};
+    a.sin6_family = AF_INET6;
+    ::inet_pton(AF_INET6, "::1", &a.sin6_addr);
+    const bool v6 = fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+    if (fd >= 0) ::close(fd);
+    if (!v6) GTEST_SKIP() << "no IPv6 loopback on this machine";
+    SecurityHttpTest::SetUp();
+  }
+  void Configure(ServeOptions* o) override { o->host = "0:0:0:0:0:0:0:1"; }
+};
+
+// Bound to every address, with a name of its own.
+class SecurityWildcardTest : public SecurityHttpTest {
+ protected:
+  void Configure(ServeOptions* o) override {
+    o->host = "0.0.0.0";
+    o->allow_hosts = {"gpu.internal"};
+  }
 };
 
 // The attack of the finding: a foreign page's no-cors fetch reloading the catalog and asking
 // for an idle report (which makes the server call Prometheus).
 TEST_F(SecurityHttpTest, CrossOriginPostIsRefused) {
-  ASSERT_TRUE(Start("127.0.0.1"));
   const std::string foreign = "Origin: https://evil.example\r\nSec-Fetch-Site: cross-site\r\n";
   EXPECT_EQ(Status(PostBytes("/v1/catalog/reload", foreign, "")), 403);
   EXPECT_EQ(Status(PostBytes("/v1/idle?prometheus=http://127.0.0.1:9090",
@@ -246,15 +212,13 @@ TEST_F(SecurityHttpTest, CrossOriginPostIsRefused) {
 }
 
 // The finding: bound to another spelling of loopback, the rebinding guard was off.
-TEST_F(SecurityHttpTest, RebindingGuardOnForEveryLoopbackSpelling) {
-  if (!Start("0:0:0:0:0:0:0:1")) GTEST_SKIP() << "no IPv6 loopback on this machine";
-  EXPECT_EQ(Status(Get("evil.example:" + std::to_string(port_))), 421);
-  EXPECT_EQ(Status(Get("[::1]:" + std::to_string(port_))), 200);
-  EXPECT_EQ(Status(Get("localhost")), 200);
+TEST_F(SecurityV6Test, RebindingGuardOnForEveryLoopbackSpelling) {
+  EXPECT_EQ(Status(Get("evil.example:" + std::to_string(port_)), "::1"), 421);
+  EXPECT_EQ(Status(Get("[::1]:" + std::to_string(port_)), "::1"), 200);
+  EXPECT_EQ(Status(Get("localhost"), "::1"), 200);
 }
 
-TEST_F(SecurityHttpTest, RebindingGuardOnForWildcardBinds) {
-  ASSERT_TRUE(Start("0.0.0.0", {"gpu.internal"}));
+TEST_F(SecurityWildcardTest, RebindingGuardOnForWildcardBinds) {
   EXPECT_EQ(Status(Get("evil.example")), 421);
   EXPECT_EQ(Status(Get("gpu.internal:" + std::to_string(port_))), 200);
   EXPECT_EQ(Status(Get("127.0.0.1:" + std::to_string(port_))), 200);
