@@ -23,7 +23,7 @@ struct GrowingStringBody {
   using value_type = std::string;
   static std::uint64_t size(const value_type& body) { return body.size(); }
 
-  class reader {
+  class reader {  // NOLINT(readability-identifier-naming): Beast's Body concept names it
    public:
     template <bool isRequest, class Fields>
     reader(http::header<isRequest, Fields>&, value_type& body) : body_(body) {}

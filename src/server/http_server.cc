@@ -396,7 +396,7 @@ struct HttpServer::Impl {
       current_cancel = &job.cancelled;
       auto res = std::make_shared<Response>(Answer(job.req));
       current_cancel = nullptr;
-      asio::post(ioc, [this, s = std::move(job.session), res] { Write(s, std::move(*res)); });
+      asio::post(ioc, [this, s = std::move(job.session), res] { Write(s, *res); });
     }
     std::lock_guard<std::mutex> lock(work_mu);
     ++workers_done;
@@ -620,7 +620,7 @@ struct HttpServer::Impl {
   }
 
   // Writes a handler's answer; then the next request on a kept-alive connection.
-  void Write(const SessionPtr& s, Response res) {
+  void Write(const SessionPtr& s, const Response& res) {
     if (s->state != Session::State::kHandler) return;  // closed meanwhile
     ++s->served;
     s->keep = s->reader.request().keep_alive && s->served < options.keep_alive_max && !draining;
@@ -730,6 +730,7 @@ struct HttpServer::Impl {
 
   void CloseAll() {
     std::vector<SessionPtr> all;
+    all.reserve(sessions.size());
     for (auto& [raw, s] : sessions) all.push_back(s);
     for (const SessionPtr& s : all) Close(s);
   }

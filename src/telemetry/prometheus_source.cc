@@ -209,7 +209,7 @@ class Client {
     if (!body.ok()) return body.status();
     const bool ok = status == 200;
     PromAnswer answer;
-    const Status parsed =
+    Status parsed =
         ParsePrometheusJson(*body, expected, ok ? sink : PromDataSink{}, where, &answer);
     if (!parsed.ok() && parsed.code() != StatusCode::kParseError) return parsed;  // the sink's
     if (!parsed.ok() && ok) return parsed.WithField("prometheus");

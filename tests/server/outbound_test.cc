@@ -168,7 +168,7 @@ TEST(OutboundTest, WallTimeCeilingEndsASlowUpstream) {
   ctx.idle_ceilings.prometheus_run_s = 1;
   const auto t0 = std::chrono::steady_clock::now();
   const ApiResponse r = Idle(ctx, Range(fake.url()));
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 2.5);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
   EXPECT_EQ(r.status, 502) << r.body;
   EXPECT_NE(r.body.find("the run took over 1 s"), std::string::npos) << r.body;
 }
