@@ -14,6 +14,8 @@ incrementally, the named tests run, and the file restored.
   python3 scripts/mutation-check.py                 every mutation in tests/mutations.txt
   python3 scripts/mutation-check.py NAME...          only these
   python3 scripts/mutation-check.py --list FILE      another list
+  python3 scripts/mutation-check.py --base REV --share 3
+                    the mutations of files changed since REV, and a third of the others (CI)
 
 The list: blocks separated by blank lines, "#" comments, keys:
   name:    short id
@@ -152,12 +154,39 @@ def apply(tree, m):
     return (path, text, text.replace(m["find"], m["replace"]), lines[0]), ""
 
 
+def git(*argv):
+    r = subprocess.run(["git", *argv], cwd=ROOT, capture_output=True, text=True)
+    return r.stdout if r.returncode == 0 else None
+
+
+def select_share(mutations, base, share):
+    """The mutations of files changed since `base` (all when it is unknown, e.g. in a shallow
+    clone), and one in `share` of the rest, by turn. A mutation can only go stale when its file
+    changes, so every stale one is still found."""
+    changed = git("diff", "--name-only", f"{base}..HEAD") if base else None
+    count = git("rev-list", "--count", "--first-parent", "HEAD")
+    if changed is None or count is None:
+        print("mutation-check: no base to compare with; running every mutation", flush=True)
+        return mutations
+    changed, turn = set(changed.split()), int(count) % share
+    picked = [m for i, m in enumerate(mutations) if m["file"] in changed or i % share == turn]
+    print(f"mutation-check: {len(picked)} of {len(mutations)} mutations: those of files changed "
+          f"since {base} and turn {turn} of {share} of the rest", flush=True)
+    return picked
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("names", nargs="*", help="only these mutations")
     ap.add_argument("--list", default=os.path.join(ROOT, "tests", "mutations.txt"))
     ap.add_argument("--dir", default=os.path.join(ROOT, "build-mutation"))
     ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--base", help="with --share: the mutations of files changed since this "
+                    "revision always run")
+    ap.add_argument("--share", type=int, default=1,
+                    help="of the other mutations run one in N: those whose index in the list "
+                         "is congruent to HEAD's first-parent commit count mod N, so successive "
+                         "landings take turns (default 1: all)")
     args = ap.parse_args()
     mutations = parse_list(args.list)
     unknown = set(args.names) - {m["name"] for m in mutations}
@@ -165,6 +194,8 @@ def main():
         sys.exit(f"unknown mutation(s): {', '.join(sorted(unknown))}")
     if args.names:
         mutations = [m for m in mutations if m["name"] in args.names]
+    elif args.share > 1:
+        mutations = select_share(mutations, args.base, args.share)
 
     tree = os.path.join(args.dir, "src")
     build_dir = os.path.join(tree, "build-test")
