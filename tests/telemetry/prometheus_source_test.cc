@@ -116,10 +116,14 @@ TEST(PrometheusOutbound, RequestsOnlyTheReadApiUnderTheBasePath) {
       R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{"Hostname":"h1",)"
       R"("gpu":"0","UUID":"GPU-1","gpuadvisor_agg":"util_avg"},"values":[[1699996859.999,"42.5"],)"
       R"([1699996919.999,"NaN"]]}]}})")));
+  // A sample's text fields are views valid during the callback only: keep copies.
   std::vector<TelemetrySample> got;
+  std::vector<std::string> hosts, uuids;
   Result<PrometheusSourceInfo> info =
       ReadPrometheus(Options(fake.url() + "//tenant-a/"), [&](const TelemetrySample& s) {
         got.push_back(s);
+        hosts.emplace_back(s.host);
+        uuids.emplace_back(s.uuid);
         return Status::OK();
       });
   ASSERT_TRUE(info.ok()) << info.status().message();
@@ -132,8 +136,8 @@ TEST(PrometheusOutbound, RequestsOnlyTheReadApiUnderTheBasePath) {
   EXPECT_EQ(info->url, fake.url() + "/tenant-a");
   // The SAX reader's output: one window with a reading, the NaN one without.
   ASSERT_EQ(got.size(), 1u);
-  EXPECT_EQ(got[0].host, "h1");
-  EXPECT_EQ(got[0].uuid, "GPU-1");
+  EXPECT_EQ(hosts[0], "h1");
+  EXPECT_EQ(uuids[0], "GPU-1");
   EXPECT_DOUBLE_EQ(got[0].util_pct.value_or(-1), 42.5);
   EXPECT_DOUBLE_EQ(got[0].time_s.value_or(0), 1699996800);
   EXPECT_EQ(info->points, 1u);
