@@ -81,6 +81,8 @@ Status CheckRegion(const Catalog& catalog, std::string_view region, std::string_
 std::optional<int> DaysBetween(const std::string& from_date, const std::string& today);
 // Today's date in UTC, ISO format.
 std::string TodayUtc();
+// Now in UTC as ISO 8601 ("2026-12-02T18:40:00Z").
+std::string NowUtcIso();
 
 }  // namespace gpuadvisor
 

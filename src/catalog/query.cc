@@ -380,13 +380,21 @@ std::optional<int> DaysBetween(const std::string& from, const std::string& to) {
   return static_cast<int>((b - a).count());
 }
 
-std::string TodayUtc() {
-  std::time_t now = std::time(nullptr);
+namespace {
+
+std::string FormatUtcNow(const char* format) {
+  const std::time_t now = std::time(nullptr);
   std::tm tm{};
   gmtime_r(&now, &tm);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, format, &tm);
   return buf;
 }
+
+}  // namespace
+
+std::string TodayUtc() { return FormatUtcNow("%Y-%m-%d"); }
+
+std::string NowUtcIso() { return FormatUtcNow("%Y-%m-%dT%H:%M:%SZ"); }
 
 }  // namespace gpuadvisor

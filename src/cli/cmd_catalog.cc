@@ -5,6 +5,7 @@
 #include "cli/common.h"
 #include "cli/progress.h"
 #include "gpuadvisor/catalog_build.h"
+#include "gpuadvisor/query.h"
 #include "gpuadvisor/text.h"
 
 namespace gpuadvisor::cli {

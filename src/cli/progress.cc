@@ -56,13 +56,4 @@ void ProgressBar::Clear() {
   shown_ = false;
 }
 
-std::string NowUtcIso() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 }  // namespace gpuadvisor::cli

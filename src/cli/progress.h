@@ -26,9 +26,6 @@ class ProgressBar {
   std::chrono::steady_clock::time_point start_, last_;
 };
 
-// Now in UTC as ISO 8601 ("2026-12-02T18:40:00Z").
-std::string NowUtcIso();
-
 }  // namespace gpuadvisor::cli
 
 #endif  // GPUADVISOR_CLI_PROGRESS_H_

@@ -145,15 +145,6 @@ std::string Serialize(const Response& r, bool head_only, bool keep_alive) {
 // The cancellation check of the request a worker runs (see MakeCancelCheck).
 thread_local const std::function<bool()>* current_cancel = nullptr;
 
-std::string UtcNow() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 // A connection's byte stream: plain TCP, or TLS over it (--tls-cert).
 class Stream {
  public:
@@ -360,7 +351,7 @@ struct HttpServer::Impl {
   void LogAccess(const Session& s) const {
     if (access_log == nullptr) return;
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - s.log_start).count();
-    const std::string line = UtcNow() + " " + s.peer + " " + TerminalSafe(s.log_method) + " " +
+    const std::string line = NowUtcIso() + " " + s.peer + " " + TerminalSafe(s.log_method) + " " +
                              TerminalSafe(s.log_target) + " " + std::to_string(s.log_status) + " " +
                              std::to_string(s.out.size()) + " " + FormatMs(ms) + "\n";
     std::lock_guard<std::mutex> lock(log_mu);
@@ -375,8 +366,8 @@ struct HttpServer::Impl {
   }
 
   void LogError(const HttpRequest& req, std::string_view what) const {
-    const std::string line = "gpuadvisor: " + UtcNow() + " 500 " + TerminalSafe(req.method) + " " +
-                             TerminalSafe(req.path) + ": " + TerminalSafe(what) + "\n";
+    const std::string line = "gpuadvisor: " + NowUtcIso() + " 500 " + TerminalSafe(req.method) +
+                             " " + TerminalSafe(req.path) + ": " + TerminalSafe(what) + "\n";
     std::lock_guard<std::mutex> lock(log_mu);
     std::fputs(line.c_str(), stderr);
   }
