@@ -168,6 +168,7 @@ void RequestReader::Next() {
   error_ = HeadError();
   started_ = false;
   head_reported_ = false;
+  head_checked_ = 0;
 }
 
 bool RequestReader::head_done() const { return parser_->p->is_header_done(); }
@@ -181,12 +182,16 @@ namespace {
 // but when depends on how the bytes were split (its scan resumes where the last one stopped):
 // one write gave 505, the same bytes in two gave nothing yet (fuzz/regressions/http_head). So
 // the rule is ours and looks at the whole head every time (`started`: bytes of it were taken).
-bool BareLineFeedInHead(std::string_view bytes, bool started) {
+// `*checked` bytes at the start of `bytes` were looked at by an earlier call (a head dripped a
+// byte at a time is then scanned once, not once per byte); it becomes all of `bytes`.
+bool BareLineFeedInHead(std::string_view bytes, bool started, size_t* checked) {
+  const size_t from = std::min(*checked, bytes.size());
+  *checked = bytes.size();
   // Beast takes a head a whole line at a time: after a taken line, CRLF is the blank line.
   if (started && bytes.substr(0, 2) == "\r\n") return false;
-  const size_t end = bytes.find("\r\n\r\n");
+  const size_t end = bytes.find("\r\n\r\n", from >= 3 ? from - 3 : 0);
   const std::string_view head = bytes.substr(0, end == std::string_view::npos ? end : end + 4);
-  for (size_t i = head.find('\n'); i != std::string_view::npos; i = head.find('\n', i + 1)) {
+  for (size_t i = head.find('\n', from); i != std::string_view::npos; i = head.find('\n', i + 1)) {
     if ((i == 0 && !started) || (i > 0 && head[i - 1] != '\r')) return true;
   }
   return false;
@@ -201,13 +206,14 @@ RequestReader::State RequestReader::Feed(std::string_view bytes, size_t* consume
   while (!p.is_done()) {
     if (head_reported_ || !p.is_header_done()) {
       if (bytes.empty()) return State::kNeedMore;
-      if (!p.is_header_done() && BareLineFeedInHead(bytes, started_)) {
+      if (!p.is_header_done() && BareLineFeedInHead(bytes, started_, &head_checked_)) {
         error_ = Malformed("a line ends in LF without CR");
         return State::kError;
       }
       boost::beast::error_code ec;
       const size_t n = p.put(boost::asio::const_buffer(bytes.data(), bytes.size()), ec);
       if (n > 0) started_ = true;
+      head_checked_ -= std::min(head_checked_, n);
       bytes.remove_prefix(n);
       *consumed += n;
       if (ec == http::error::need_more) return State::kNeedMore;

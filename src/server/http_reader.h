@@ -67,6 +67,7 @@ class RequestReader {
   std::string target_;
   bool started_ = false;
   bool head_reported_ = false;
+  size_t head_checked_ = 0;  // bytes of the unconsumed head already checked for bare LF
 };
 
 // Converts a framed head into *req: method, decoded path and query (UTF-8 checked), headers
