@@ -136,7 +136,7 @@ Status AddValues(const SeriesId& s, const Value& ts, const Value& vs, const std:
     p.time = *t;
     p.name = Dim(s, {"name"});
     p.uuid = Dim(s, {"uuid", "pci_bus_id"});
-    if (!index.empty()) p.index = std::atoi(index.c_str());
+    if (!index.empty()) p.index = IndexLabel(index);
     p.*field = vs[k].GetDouble();
   }
   return Status::OK();

@@ -66,6 +66,15 @@ class LineSource {
 // `ok` is false when the text is neither a number (with an optional unit) nor unknown.
 std::optional<double> ParseValue(std::string_view text, bool* ok);
 
+// A GPU index (`field` names it in the error): a whole number 0 to 4096, or unknown ("[N/A]":
+// *index unchanged). A fraction, a negative or an out-of-range number is a ParseError at `src`.
+Status ParseGpuIndex(std::string_view text, std::string_view field, const LineSource& src,
+                     int* index);
+
+// A GPU index carried as a label (Prometheus `gpu`, CloudWatch `index`): the whole label a
+// number 0 to 4096, else -1 (unknown: the reader numbers the GPU itself).
+int IndexLabel(std::string_view label);
+
 TelemetryFormat DetectFormat(std::string_view head);
 
 // Each parser reads `src` to its end, passing samples to `sink`; returns the sample count.

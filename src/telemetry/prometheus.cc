@@ -112,16 +112,6 @@ std::string HostOf(const Labels& labels, std::string_view fallback) {
   return h;
 }
 
-// The GPU index label as a number; -1 when absent or not an integer.
-int IndexOf(const std::string& index) {
-  int idx = -1;
-  if (!index.empty()) {
-    auto [p, ec] = std::from_chars(index.data(), index.data() + index.size(), idx);
-    if (ec != std::errc()) idx = -1;
-  }
-  return idx;
-}
-
 // The field of `p` that metric `m` fills, with `*v` scaled to its unit (%, MiB, W).
 std::optional<double>* SlotOf(Pending& p, Metric m, double* v) {
   switch (m) {
@@ -253,7 +243,7 @@ class PrometheusParser {
     if (!reading) return Status::OK();
     std::string uuid = LabelOr(labels_, {"UUID", "uuid"});
     std::string index = LabelOr(labels_, {"gpu", "index", "minor_number"});
-    const int idx = IndexOf(index);
+    const int idx = IndexLabel(index);
     if (m == Metric::kInfo) {
       info_[uuid] = Info{LabelOr(labels_, {"name", "modelName"}), idx};
       return Status::OK();

@@ -16,6 +16,7 @@
 
 #include "gpuadvisor/text.h"
 #include "gpuadvisor/url.h"
+#include "telemetry/internal.h"
 #include "telemetry/prometheus_json.h"
 
 namespace gpuadvisor {
@@ -391,9 +392,7 @@ Status AddSeries(const PromLabels& labels, const PromPoints& points, const Chunk
     g.uuid = LabelOf(labels, {"UUID", "uuid"});
     g.name = LabelOf(labels, {"modelName", "name"});
     const std::string idx = LabelOf(labels, {"gpu", "index", "minor_number"});
-    if (std::from_chars(idx.data(), idx.data() + idx.size(), g.index).ec != std::errc()) {
-      g.index = -1;
-    }
+    g.index = telemetry::IndexLabel(idx);
   }
   const std::string agg = LabelOf(labels, {"gpuadvisor_agg"});
   for (const auto& [t, v] : points) {

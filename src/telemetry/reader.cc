@@ -156,6 +156,26 @@ std::optional<double> ParseValue(std::string_view t, bool* ok) {
   return v;
 }
 
+Status ParseGpuIndex(std::string_view text, std::string_view field, const LineSource& src,
+                     int* index) {
+  bool ok = true;
+  std::optional<double> v = ParseValue(text, &ok);
+  // The range test comes first: casting a double outside int's range is undefined.
+  if (!ok || (v && !(*v >= 0 && *v <= 4096 && *v == std::floor(*v)))) {
+    return Status::ParseError(src.Where() + std::string(field) + ": expected a GPU index 0 to 4096, got \"" +
+                              std::string(text) + "\"");
+  }
+  if (v) *index = static_cast<int>(*v);
+  return Status::OK();
+}
+
+int IndexLabel(std::string_view label) {
+  int idx = -1;
+  const char* end = label.data() + label.size();
+  auto [p, ec] = std::from_chars(label.data(), end, idx);
+  return ec == std::errc() && p == end && idx >= 0 && idx <= 4096 ? idx : -1;
+}
+
 TelemetryFormat DetectFormat(std::string_view head) {
   size_t i = 0;
   while (i < head.size() && std::isspace(static_cast<unsigned char>(head[i]))) ++i;

@@ -131,18 +131,6 @@ struct Fallbacks {
   std::optional<double> mem_free, power_alt;
 };
 
-// An index column: a whole number 0 to 4096, or unknown ([N/A]: *index unchanged).
-Status ParseGpuIndex(std::string_view f, const LineSource& src, int* index) {
-  bool ok = true;
-  std::optional<double> v = ParseValue(f, &ok);
-  if (!ok || (v && (*v < 0 || *v > 4096 || *v != static_cast<int>(*v)))) {
-    return Status::ParseError(src.Where() + "index: expected a GPU index, got \"" + std::string(f) +
-                              "\"");
-  }
-  if (v) *index = static_cast<int>(*v);
-  return Status::OK();
-}
-
 // Stores field `f`, of role `r` in column `column`, in `s` (or `fb`). ParseError naming the
 // column and the text when it is not what the role expects.
 Status ApplyField(Role r, std::string_view f, const std::string& column, const LineSource& src,
@@ -162,7 +150,7 @@ Status ApplyField(Role r, std::string_view f, const std::string& column, const L
       if (!f.empty() && f.front() != '[' && f != "N/A") s.host = f;
       break;
     case Role::kIndex:
-      return ParseGpuIndex(f, src, &s.gpu_index);
+      return ParseGpuIndex(f, "index", src, &s.gpu_index);
     case Role::kUuid:
       s.uuid = f;
       break;

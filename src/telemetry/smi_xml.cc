@@ -140,9 +140,7 @@ class SmiXmlParser {
     } else if (PathIs({"nvidia_smi_log", "gpu", "uuid"})) {
       gpu_.uuid = t;
     } else if (PathIs({"nvidia_smi_log", "gpu", "minor_number"})) {
-      bool ok = true;
-      std::optional<double> v = ParseValue(t, &ok);
-      if (v) gpu_.index = static_cast<int>(*v);
+      return ParseGpuIndex(t, "minor_number", src_, &gpu_.index);
     } else if (PathIs({"nvidia_smi_log", "gpu", "fb_memory_usage", "used"})) {
       gpu_.mem_used = t;
     } else if (PathIs({"nvidia_smi_log", "gpu", "fb_memory_usage", "total"})) {

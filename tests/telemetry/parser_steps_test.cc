@@ -74,7 +74,7 @@ TEST(TelemetrySteps, CsvGpuIndexIsAWholeNumberUpTo4096) {
     Result<std::vector<Row>> r = Read(head + bad + ", 5\n", "i.csv");
     ASSERT_FALSE(r.ok()) << bad;
     EXPECT_EQ(r.status().message(),
-              std::string("i.csv:2: index: expected a GPU index, got \"") + bad + "\"");
+              std::string("i.csv:2: index: expected a GPU index 0 to 4096, got \"") + bad + "\"");
   }
 }
 
