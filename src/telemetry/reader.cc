@@ -162,8 +162,9 @@ Status ParseGpuIndex(std::string_view text, std::string_view field, const LineSo
   std::optional<double> v = ParseValue(text, &ok);
   // The range test comes first: casting a double outside int's range is undefined.
   if (!ok || (v && !(*v >= 0 && *v <= 4096 && *v == std::floor(*v)))) {
-    return Status::ParseError(src.Where() + std::string(field) + ": expected a GPU index 0 to 4096, got \"" +
-                              std::string(text) + "\"");
+    return Status::ParseError(src.Where() + std::string(field) +
+                              ": expected a GPU index 0 to 4096, got \"" + std::string(text) +
+                              "\"");
   }
   if (v) *index = static_cast<int>(*v);
   return Status::OK();

@@ -217,7 +217,8 @@ TEST(Telemetry, XmlErrorsNameFileAndLine) {
                     "s.xml")
                 .find("gpu_util"),
             std::string::npos);
-  // An index beyond int's range was cast regardless (undefined behaviour; found by fuzz_telemetry_xml).
+  // An index beyond int's range was cast regardless (undefined behaviour; found by
+  // fuzz_telemetry_xml).
   for (const char* minor : {"8.88889e+30", "-1", "0.5", "4097", "nine"}) {
     EXPECT_NE(ErrorOf(std::string("<nvidia_smi_log>\n<gpu>\n<minor_number>") + minor +
                           "</minor_number>\n</gpu>\n</nvidia_smi_log>\n",
