@@ -36,6 +36,9 @@ struct Hardware {
   int gpus_per_node = 0;           // default: instance devices, else min(gpus, 8)
   double node_network_gbit_s = 0;  // Gbit/s inter-node, per node; default: the instance's network
   std::optional<bool> nvlink;      // default: GpuSpec::nvlink_gbyte_s is set and > 1 GPU/node
+  // A bare GPU count: the AWS instance that carries the GPU whose node (devices, network, host)
+  // is assumed, named in the assumptions (ResolveHardware picks the largest current one).
+  const InstanceType* assumed_node = nullptr;
 };
 
 // What a user names: an instance type (and how many), or a GPU model (and how many).
@@ -81,6 +84,7 @@ struct PerformanceEstimate {
   std::optional<double> step_time_s;     // training optimizer step; serving decode step
   std::optional<double> images_per_s;
   std::optional<double> ttft_ms, itl_ms, e2e_latency_ms;
+  std::optional<double> e2e_p95_ms;  // real-time vision: modelled p95 (queue + batch)
   std::optional<double> requests_per_s;
   std::optional<double> max_concurrency;   // requests the KV cache holds (all replicas)
   std::optional<double> mbu;               // decode bandwidth utilisation assumed
@@ -145,6 +149,12 @@ struct Estimate {
   // Serving: the arrival rate / concurrency is served without saturating the KV cache or the
   // replicas (demand_met) and the p95 latency targets hold (slo_met). Always true elsewhere.
   bool demand_met = true, slo_met = true;
+  // A service (serving, real-time vision, transcode, render, analytics) runs for `hours` and is
+  // judged per hour; a batch job (training, offline vision, HPC) per run.
+  bool service = false;
+  // Real-time vision (--rps): the devices, and instances of this type, that hold the rate
+  // within the p95 target; 0 when not even one image at a time meets it.
+  std::optional<int> devices_needed, instances_needed;
   // Hardware layouts (parallelism x ZeRO x recompute x micro-batch, or TP for serving) the
   // estimator evaluated to choose the unset parallelism; 1 when nothing was searched.
   int64_t layouts_evaluated = 1;

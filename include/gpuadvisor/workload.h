@@ -214,6 +214,9 @@ struct Workload {
   std::vector<std::string> model_notes;
   ModelArch model;
   uint32_t arch_set = 0;  // ArchField bits set explicitly
+  // Fields set through SetWorkloadField (canonical names, in order): Validate refuses one that
+  // does not apply to the task (`rps` for train-vision) instead of ignoring it.
+  std::vector<std::string> fields_set;
   ParallelismRequest parallelism;
 
   // LLM training (pretrain/finetune/lora/qlora).
@@ -249,6 +252,9 @@ struct Workload {
   double fp64_flop = 0, fp32_flop = 0;                  // total FLOP of the job
   double fp64_flops_needed = 0, fp32_flops_needed = 0;  // or a sustained FLOP/s target
   double working_set_gib = 0;
+  // Wall-clock limit of a batch job (any task that ends: training, vision, HPC); `recommend`
+  // ranks only plans within it, `estimate` warns past it. For an HPC job given as a sustained
+  // rate (fp64-flops), it is how long the job runs instead.
   double runtime_target_s = 0;
   HpcKind hpc_kind = HpcKind::kGeneral;
 
@@ -293,7 +299,19 @@ struct WorkloadFieldInfo {
   const char* name;
   const char* value;
   const char* help;
+  uint32_t tasks;  // bit (1 << TaskKind) per task the field applies to
 };
+// True when field `name` (canonical spelling) means something for task `t`; unknown names are
+// false. Validate uses it for Workload::fields_set.
+bool WorkloadFieldApplies(std::string_view name, TaskKind t);
+// The task names a field applies to, comma-separated ("serve, infer-vision"), for messages.
+std::string WorkloadFieldTasks(std::string_view name);
+// A service runs for a time and is judged per hour (serve, transcode, render, analytics, and
+// infer-vision with an arrival rate); every other workload is a batch job judged per run.
+bool IsService(const Workload& w);
+// A batch job's wall-clock limit from its `runtime` (hours), or nullopt: unset, a service task,
+// or an HPC job given as a sustained rate (there `runtime` is its length, not a limit).
+std::optional<double> WorkloadDeadlineHours(const Workload& w);
 // Null for a name WorkloadFieldNames() does not list.
 const WorkloadFieldInfo* FindWorkloadFieldInfo(std::string_view name);
 

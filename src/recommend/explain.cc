@@ -37,7 +37,7 @@ std::string Objective(const std::vector<Candidate>& ranked, size_t i, const Reco
     const char* what = r.objective == Objective::kCost   ? "cheapest plan"
                        : r.objective == Objective::kTime ? "fastest plan"
                                                          : "best cost x time";
-    if (!IsBatchTask(c.estimate->task)) {  // a service: the rate matters, not one run
+    if (c.estimate->service) {  // a service: the rate matters, not one run
       return std::string(what) + " that fits and keeps up with the load" + constraints + ": " +
              Usd(c.usd_per_hour) + "/h (" + Usd(c.usd_per_hour * kHoursPerMonth) + "/month)";
     }
@@ -45,7 +45,7 @@ std::string Objective(const std::vector<Candidate>& ranked, size_t i, const Reco
            Hours(c.time_hours);
   }
   const Candidate& best = ranked[0];
-  if (!IsBatchTask(c.estimate->task)) {
+  if (c.estimate->service) {
     return "vs #1: " + std::string(c.usd_per_hour >= best.usd_per_hour ? "+" : "") +
            Pct(c.usd_per_hour / best.usd_per_hour - 1) + " per hour";
   }
@@ -77,7 +77,7 @@ std::string Binding(const Workload& w, const Candidate& c, const RecommendReques
     return "the deadline binds: " + std::to_string(half) + " instance(s) would take " +
            Hours(*e->hours);
   }
-  if (!IsBatchTask(e->task)) {
+  if (e->service) {
     return std::to_string(half) + " instance(s) would also keep up; this size adds headroom";
   }
   return std::to_string(half) + " instance(s) would take " +
@@ -122,7 +122,7 @@ std::string RunnerUp(const std::vector<Candidate>& ranked, size_t i) {
   for (size_t k = 0; k < ranked.size(); ++k) {
     const Candidate& o = ranked[k];
     if (k == i || o.type == c.type) continue;
-    if (!IsBatchTask(c.estimate->task)) {
+    if (c.estimate->service) {
       return "runner-up: " + Config(o) + " at " + Usd(o.usd_per_hour) + "/h (" +
              (o.usd_per_hour >= c.usd_per_hour ? "+" : "") +
              Pct(o.usd_per_hour / c.usd_per_hour - 1) + ")";

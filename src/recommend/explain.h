@@ -92,13 +92,6 @@ Hardware InstanceHardware(const InstanceType& type, const GpuSpec* gpu, int inst
 SpotOverhead JobSpotOverhead(const InstanceType& type, const RegionOffer* offer, const Estimate& e,
                              int instances);
 
-// Batch jobs (training, vision, HPC) are judged per run; services (serving, transcode, render,
-// analytics) per hour.
-inline bool IsBatchTask(TaskKind t) {
-  return IsTrainingTask(t) || t == TaskKind::kTrainVision || t == TaskKind::kInferVision ||
-         t == TaskKind::kHpc;
-}
-
 // The i-th ranked candidate as a full plan: re-estimated in detailed mode, with why
 // (objective, binding constraint, drivers, runner-up), warnings and advice.
 Plan MakePlan(const Catalog& catalog, const Workload& w, const std::vector<Candidate>& ranked,

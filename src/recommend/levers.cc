@@ -22,7 +22,7 @@ struct Variant {
 // with at most the plan's instances; instances == 0 when none is feasible.
 Variant Cheapest(const Workload& w, const Candidate& c, const RecommendRequest& req) {
   Variant best;
-  const bool batch = IsBatchTask(w.task);
+  const bool batch = !IsService(w);
   const double spot_factor = c.time_hours / *c.estimate->hours;  // interruptions, as the plan
   for (int n = 1; n <= c.instances; n *= 2) {
     Result<Estimate> e =
@@ -42,7 +42,7 @@ std::string Pct(double f) { return FormatFixed(100 * f, 0) + "%"; }
 void Add(const Candidate& c, const char* lever, const Variant& v, const std::string& what,
          const std::string& tradeoff, std::vector<SavingsLever>* out) {
   if (v.instances == 0) return;
-  const double base = IsBatchTask(c.estimate->task) ? c.cost_usd : c.usd_per_hour;
+  const double base = !c.estimate->service ? c.cost_usd : c.usd_per_hour;
   if (std::abs(1 - v.cost / base) < 0.005) return;  // no change worth a line
   SavingsLever l;
   l.lever = lever;
@@ -126,14 +126,14 @@ std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& 
   }
   const RegionOffer* o = c.type->FindRegion(*c.region);
   if (o == nullptr) return out;
-  if (IsBatchTask(w.task) && c.purchase == PurchaseKind::kOnDemand && o->spot) {
+  if (!IsService(w) && c.purchase == PurchaseKind::kOnDemand && o->spot) {
     const double overhead = JobSpotOverhead(*c.type, o, *c.estimate, c.instances).overhead_fraction;
     const double hours = *c.estimate->hours * (1 + overhead) + kLaunchHours;  // as the plan
     const Variant v{c.instances, o->spot->usd_per_hour * c.instances * hours, hours};
     Add(c, "spot", v, "spot with checkpoints (+" + Pct(overhead) + " time)",
         "interruptions: needs checkpoint/restart; large spot clusters may be unavailable", &out);
   }
-  if (!IsBatchTask(w.task) && c.purchase == PurchaseKind::kOnDemand && o->reserved_1y_no_upfront) {
+  if (!!IsService(w) && c.purchase == PurchaseKind::kOnDemand && o->reserved_1y_no_upfront) {
     const double rate = o->reserved_1y_no_upfront->usd_per_hour;
     const Variant v{c.instances, rate * c.instances, 0};
     Add(c, "reserved-1y", v, "1-year reserved instance, no upfront",

@@ -62,7 +62,7 @@ std::vector<PurchaseKind> Purchases(const Workload& w, const RecommendRequest& r
   if (IsTrainingTask(w.task)) {
     return {PurchaseKind::kOnDemand, PurchaseKind::kSpot, PurchaseKind::kCapacityBlock};
   }
-  if (recommend_internal::IsBatchTask(w.task))
+  if (!IsService(w))
     return {PurchaseKind::kOnDemand, PurchaseKind::kSpot};
   return {PurchaseKind::kOnDemand};
 }
@@ -111,7 +111,7 @@ void PriceCandidates(const InstanceType& t, const GpuSpec* gpu, int instances, c
         c.spot_overhead = recommend_internal::JobSpotOverhead(t, o, e, instances).overhead_fraction;
         hours *= 1 + c.spot_overhead;
       }
-      if (recommend_internal::IsBatchTask(e.task)) hours += recommend_internal::kLaunchHours;
+      if (!e.service) hours += recommend_internal::kLaunchHours;
       c.time_hours = hours;
       c.usd_per_hour = price->usd_per_hour * instances;
       const std::optional<double> billed = BilledHours(p, hours);
@@ -292,10 +292,23 @@ const char* ObjectiveName(Objective o) {
   return "cost";
 }
 
+namespace {
+
+// The request with the workload's own wall-clock limit (`runtime: 6h`) as its deadline where that
+// is tighter than --deadline: a stated limit is a constraint, never a hint.
+RecommendRequest WithWorkloadDeadline(const Workload& w, RecommendRequest req) {
+  const std::optional<double> limit = WorkloadDeadlineHours(w);
+  if (limit && (!req.deadline_hours || *limit < *req.deadline_hours)) req.deadline_hours = limit;
+  return req;
+}
+
+}  // namespace
+
 Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
-                                 const RecommendRequest& req) {
-  GPUADVISOR_RETURN_IF_ERROR(CheckRequest(catalog, req));
+                                 const RecommendRequest& request) {
+  GPUADVISOR_RETURN_IF_ERROR(CheckRequest(catalog, request));
   GPUADVISOR_RETURN_IF_ERROR(Validate(w));
+  const RecommendRequest req = WithWorkloadDeadline(w, request);
   const std::vector<std::string> regions = Regions(catalog, req);
   const std::vector<PurchaseKind> purchases = Purchases(w, req);
   Recommendation rec;

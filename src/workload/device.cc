@@ -202,8 +202,10 @@ Topology MakeTopology(const Hardware& hw) {
   Topology t;
   t.gpus = std::max(1, hw.gpus);
   const NeuronChip* chip = NeuronChipOf(*hw.gpu);
+  // The node: the instance's, else the one assumed for a bare GPU count (named in AssumeTopology).
+  const InstanceType* node = hw.instance != nullptr ? hw.instance : hw.assumed_node;
   int per_node = hw.gpus_per_node;
-  if (per_node <= 0 && hw.instance != nullptr) per_node = hw.instance->accelerator.logical_count;
+  if (per_node <= 0 && node != nullptr) per_node = node->accelerator.logical_count;
   if (per_node <= 0) {
     // A bare device count: 8 GPUs per node, or the chips of the largest Neuron instance.
     per_node = std::min(t.gpus, chip != nullptr ? chip->chips_per_node : 8);
@@ -213,9 +215,7 @@ Topology MakeTopology(const Hardware& hw) {
   t.nodes = (t.gpus + t.gpus_per_node - 1) / t.gpus_per_node;
   SetIntraLink(hw, &t);
   double gbps = hw.node_network_gbit_s;
-  if (gbps <= 0 && hw.instance != nullptr && hw.instance->network_gbit_s) {
-    gbps = *hw.instance->network_gbit_s;
-  }
+  if (gbps <= 0 && node != nullptr && node->network_gbit_s) gbps = *node->network_gbit_s;
   if (gbps <= 0) {
     gbps = chip != nullptr ? chip->node_network_gbit_s : kDefaultNodeNetworkGbps;
     t.network_assumed = t.nodes > 1;
@@ -223,7 +223,7 @@ Topology MakeTopology(const Hardware& hw) {
   t.node_network_gbit_s = gbps;
   t.inter_bps_node = gbps / 8 * 1e9 * kNetworkEfficiency;
   t.inter_latency_s = 30e-6;
-  const InstanceType* inst = hw.instance;
+  const InstanceType* inst = node;
   const int per_instance = inst != nullptr ? inst->accelerator.devices() : 1;
   if (inst != nullptr && inst->vcpus > 0) {
     t.host_cores_per_device = inst->vcpus / 2.0 / per_instance;  // vCPUs are hyperthreads

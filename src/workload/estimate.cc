@@ -156,6 +156,12 @@ void AssumeTopology(const EstimateContext& ctx) {
                (chip != nullptr ? std::string(" (") + chip->node_instance + ")" : "") +
                " (no instance type given)");
   }
+  const InstanceType* node = ctx.hw.instance == nullptr ? ctx.hw.assumed_node : nullptr;
+  if (node != nullptr && t.gpus > 1) {
+    ctx.Assume("node of " + node->name + " assumed (the largest AWS instance with " +
+               ctx.gpu.model + "; --instance to choose): " + std::to_string(t.gpus_per_node) +
+               " devices, " + Num(t.node_network_gbit_s, 0) + " Gbps network per node");
+  }
   if (t.network_assumed) {
     ctx.Assume("inter-node network " + Num(t.node_network_gbit_s, 0) +
                " Gbps per node assumed (no instance type given)");
@@ -212,6 +218,7 @@ Result<Estimate> EstimateWorkload(const Workload& w, const Hardware& hw,
   const GpuSpec& gpu = scaled ? *scaled : *hw.gpu;
   Estimate e;
   e.task = w.task;
+  e.service = IsService(w);
   if (mode == EstimateMode::kDetailed) e.model_name = w.model_name;  // no copy on the hot path
   e.gpu_model = hw.gpu->model;
   if (hw.instance != nullptr && hw.instance->accelerator.fractional()) {
@@ -224,6 +231,11 @@ Result<Estimate> EstimateWorkload(const Workload& w, const Hardware& hw,
   EstimateContext ctx{w, hw, gpu, merged, MakeTopology(hw), mode, &e};
   e.gpus_per_node = ctx.topo.gpus_per_node;
   GPUADVISOR_RETURN_IF_ERROR(Dispatch(ctx));
+  const std::optional<double> limit = WorkloadDeadlineHours(w);
+  if (ctx.detailed() && limit && e.hours && *e.hours > *limit) {
+    ctx.Warn("takes " + Num(*e.hours, 1) + " h, past the workload's runtime limit of " +
+             Num(*limit, 1) + " h: give it more devices (recommend ranks only plans within it)");
+  }
   const ConfidenceGrade grade = GradeConfidence(w, *hw.gpu, ctx.detailed());
   e.confidence = grade.grade;
   e.confidence_basis = grade.basis;

@@ -2,6 +2,7 @@
 #ifndef GPUADVISOR_WORKLOAD_ESTIMATE_INTERNAL_H_
 #define GPUADVISOR_WORKLOAD_ESTIMATE_INTERNAL_H_
 
+#include <functional>
 #include <string>
 
 #include "gpuadvisor/estimate.h"
@@ -28,6 +29,24 @@ struct EstimateContext {
     if (detailed()) out->assumptions.push_back("warning: " + std::move(text));
   }
 };
+
+// Real-time vision inference (vision_realtime.cc): `rate` images/s over `devices`, each with a
+// dynamic batcher of at most `max_batch`, a p95 latency target (0 = none).
+struct RealTimeLoad {
+  double rate = 0;
+  int devices = 1, max_batch = 1;
+  double p95_target_s = 0;
+};
+struct RealTimeServing {
+  double batch = 1;                // batch the batcher settles at
+  double utilisation = 0;          // busy share of a device (> 1: the rate outruns it)
+  double mean_s = 0, p95_s = 0;    // image latency: waiting for the batch in flight + its own
+  double capacity_per_device = 0;  // images/s one device holds within the target (0: none)
+  int devices_needed = 0;          // devices that hold `rate` within the target (0: none do)
+  bool saturated = false, meets_target = false;
+};
+RealTimeServing ServeRealTime(const RealTimeLoad& load,
+                              const std::function<double(double)>& batch_seconds);
 
 Status EstimateTraining(const EstimateContext& ctx);
 Status EstimateServing(const EstimateContext& ctx);

@@ -314,6 +314,65 @@ void DescribeVision(const EstimateContext& ctx, const VisionPlan& p, const Sampl
   }
 }
 
+// Real-time inference (--rps): the batch a dynamic batcher settles at, its latency, and the
+// devices that hold the rate within the p95 target (vision_realtime.cc).
+void ReportRealTime(const EstimateContext& ctx, const VisionPlan& p,
+                    const std::function<double(double)>& batch_seconds, double sample_flop) {
+  const Workload& w = ctx.w;
+  Estimate& e = *ctx.out;
+  const RealTimeServing r =
+      ServeRealTime({w.rps, ctx.topo.gpus, p.batch, w.e2e_p95_s}, batch_seconds);
+  const double full = ctx.topo.gpus * p.batch / batch_seconds(p.batch);  // at the largest batch
+  const double served = r.saturated ? full : w.rps;
+  e.service = true;
+  e.demand_met = !r.saturated;
+  e.slo_met = w.e2e_p95_s <= 0 || r.p95_s <= w.e2e_p95_s;
+  PerformanceEstimate& perf = e.performance;
+  perf.images_per_s = served;
+  perf.requests_per_s = served;
+  perf.e2e_latency_ms = r.mean_s * 1e3;
+  perf.e2e_p95_ms = r.p95_s * 1e3;
+  perf.tflops_per_gpu = sample_flop * served / ctx.topo.gpus / 1e12;
+  perf.mfu = *perf.tflops_per_gpu * 1e12 / p.peak;
+  if (r.devices_needed > 0) {
+    e.devices_needed = r.devices_needed;
+    const int per_instance = e.instances > 0 ? ctx.topo.gpus / e.instances : 0;
+    if (per_instance > 0) e.instances_needed = (r.devices_needed + per_instance - 1) / per_instance;
+  }
+  const double hours = w.hours > 0 ? w.hours : 1;
+  e.hours = hours;
+  e.gpu_hours = hours * ctx.topo.gpus;
+  e.flops_total = sample_flop * served * hours * 3600;
+  const bool low_confidence = p.neuron || p.custom || EfficiencyFor(ctx.gpu).low_confidence;
+  SetBand(ctx.out, "performance.images_per_s", served, low_confidence ? 0.35 : 0.25,
+          low_confidence ? 0.6 : 0.35);
+  if (!ctx.detailed()) return;
+  ctx.Assume("real time: " + Num(w.rps, 0) + " images/s over " + std::to_string(ctx.topo.gpus) +
+             " device(s); a dynamic batcher (at most " + std::to_string(p.batch) +
+             ") settles at batch " + Num(r.batch, 1) + ", devices " + Num(100 * std::min(1.0, r.utilisation), 0) +
+             "% busy; latency: the batch in flight, then its own (mean " + Num(r.mean_s * 1e3, 1) +
+             " ms, p95 " + Num(r.p95_s * 1e3, 1) + " ms), network and image decode excluded");
+  ctx.Assume("costed for " + Num(hours, 1) + " hour(s) of service (--hours)");
+  std::string hold = "no batch size meets the p95 target: one image alone takes " +
+                     Num(batch_seconds(1) * 1e3, 1) + " ms";
+  if (r.devices_needed > 0) {
+    hold = std::to_string(r.devices_needed) + " device(s)" +
+           (e.instances_needed ? " (" + std::to_string(*e.instances_needed) + " x " +
+                                     e.instance_type + ")"
+                               : "") +
+           " hold " + Num(w.rps, 0) + " images/s" +
+           (w.e2e_p95_s > 0 ? " within the p95 target of " + Num(w.e2e_p95_s * 1e3, 0) + " ms"
+                            : "") +
+           " (" + Num(r.capacity_per_device, 0) + " images/s each)";
+  }
+  if (e.demand_met && e.slo_met) {
+    ctx.Assume(hold);
+  } else {
+    ctx.Warn(std::string(e.demand_met ? "p95 latency target NOT met" : "the rate outruns the devices") +
+             ": " + hold);
+  }
+}
+
 }  // namespace
 
 Status EstimateVision(const EstimateContext& ctx) {
@@ -340,13 +399,19 @@ Status EstimateVision(const EstimateContext& ctx) {
   }
   p.peak = *peak;
   const SampleTime t = PerSample(ctx, p, flop);
-  double per_sample = 0;
-  if (diffusion_infer) {  // UNet at batch 2b per step, then the VAE decoder at batch b
-    const double decoder_s = decoder_flop / (p.peak * EfficiencyFor(ctx.gpu).matmul);
-    per_sample = (steps * PerBatch(p, t.total, 2.0 * p.batch) + p.batch * decoder_s) / p.batch;
-  } else {
-    per_sample = PerBatch(p, t.total, p.batch) / p.batch;
+  const double decoder_s = decoder_flop / (p.peak * EfficiencyFor(ctx.gpu).matmul);
+  // Seconds of a batch of n samples on one device; diffusion: the UNet at batch 2n per step,
+  // then the VAE decoder at batch n.
+  const auto batch_seconds = [&](double n) {
+    return diffusion_infer ? steps * PerBatch(p, t.total, 2 * n) + n * decoder_s
+                           : PerBatch(p, t.total, n);
+  };
+  if (IsService(w)) {
+    ReportRealTime(ctx, p, batch_seconds, sample_flop);
+    if (ctx.detailed()) DescribeVision(ctx, p, t, flop);
+    return Status::OK();
   }
+  const double per_sample = batch_seconds(p.batch) / p.batch;
   const double scaling = ctx.topo.nodes > 1 ? kMultiNodeScaling : 1;
   double ips = ctx.topo.gpus * scaling / per_sample;
   ips = CapByInputPipeline(ctx, p, ips);

@@ -353,104 +353,134 @@ const FieldDef kFields[] = {
 #undef GA_ARCH_INT
 #undef GA_PAR_INT
 
-// Help per field, sorted by name like kFields (a test checks that every field has one).
+// The tasks a field means something for (bits of TaskKind).
+constexpr uint32_t Bit(TaskKind t) { return 1u << static_cast<unsigned>(t); }
+constexpr uint32_t kTrain =
+    Bit(TaskKind::kPretrain) | Bit(TaskKind::kFinetune) | Bit(TaskKind::kLora) | Bit(TaskKind::kQlora);
+constexpr uint32_t kAdapters = Bit(TaskKind::kLora) | Bit(TaskKind::kQlora);
+constexpr uint32_t kServe = Bit(TaskKind::kServe);
+constexpr uint32_t kLlm = kTrain | kServe;
+constexpr uint32_t kTrainVision = Bit(TaskKind::kTrainVision);
+constexpr uint32_t kInferVision = Bit(TaskKind::kInferVision);
+constexpr uint32_t kVision = kTrainVision | kInferVision;
+constexpr uint32_t kModel = kLlm | kVision;
+constexpr uint32_t kHpc = Bit(TaskKind::kHpc);
+constexpr uint32_t kBatch = kTrain | kVision | kHpc;  // jobs that end: runtime, goodput
+constexpr uint32_t kTranscode = Bit(TaskKind::kTranscode);
+constexpr uint32_t kRender = Bit(TaskKind::kRender);
+constexpr uint32_t kAnalytics = Bit(TaskKind::kAnalytics);
+constexpr uint32_t kAllTasks = kBatch | kServe | kTranscode | kRender | kAnalytics;
+
+// Help per field, sorted by name like kFields (a test checks that every field has one), and the
+// tasks it applies to: Validate refuses a field set for another task.
 const WorkloadFieldInfo kFieldInfo[] = {
     {"activation-mb-per-sample", "MB",
-     "custom vision model: MB of conv/linear outputs the forward writes per sample (16-bit)"},
-    {"active-experts", "N", "MoE experts used per token (top-k)"},
-    {"attention-bias", "BOOL", "QKV/O and MLP biases (GPT-2/OPT/BERT style)"},
-    {"batch", "N", "vision: per-GPU batch, inference or training (default: the model's)"},
-    {"codec", "CODEC", "transcode codec: h264|hevc|av1"},
-    {"concurrency", "N", "serving: requests kept in flight (closed loop)"},
+     "custom vision model: MB of conv/linear outputs the forward writes per sample (16-bit)", kVision},
+    {"active-experts", "N", "MoE experts used per token (top-k)", kLlm},
+    {"attention-bias", "BOOL", "QKV/O and MLP biases (GPT-2/OPT/BERT style)", kLlm},
+    {"batch", "N", "vision: per-GPU batch, inference or training (default: the model's)", kVision},
+    {"codec", "CODEC", "transcode codec: h264|hevc|av1", kTranscode},
+    {"concurrency", "N", "serving: requests kept in flight (closed loop)", kServe},
     {"context-length", "N",
      "longest sequence the model takes, prompt + output (0 = unchecked); presets and "
-     "config.json set it"},
-    {"context-parallel", "N", "context-parallel degree (sequence split across GPUs)"},
-    {"dataset-gib", "GIB", "analytics: dataset size in GiB"},
-    {"dense-ffn", "N", "MoE: FFN inner size of the dense layers (default ffn)"},
-    {"dense-layers", "N", "MoE: layers with a dense MLP instead of experts (DeepSeek: first k)"},
-    {"dp", "N", "data-parallel degree"},
-    {"dropout", "BOOL", "dropout during training (stores masks)"},
-    {"e2e-p95", "DUR", "serving: end-to-end latency target, p95 (200ms, 1.5s)"},
+     "config.json set it", kLlm},
+    {"context-parallel", "N", "context-parallel degree (sequence split across GPUs)", kTrain},
+    {"dataset-gib", "GIB", "analytics: dataset size in GiB", kAnalytics},
+    {"dense-ffn", "N", "MoE: FFN inner size of the dense layers (default ffn)", kLlm},
+    {"dense-layers", "N", "MoE: layers with a dense MLP instead of experts (DeepSeek: first k)", kLlm},
+    {"dp", "N", "data-parallel degree", kLlm},
+    {"dropout", "BOOL", "dropout during training (stores masks)", kTrain | kTrainVision},
+    {"e2e-p95", "DUR",
+     "serving: end-to-end latency target, p95 (200ms, 1.5s); infer-vision with rps: per image, "
+     "queueing and batching included", kServe | kInferVision},
     {"engine", "E",
-     "vision: eager (PyTorch, one kernel per op) or fused (TensorRT, torch.compile, XLA, Neuron)"},
-    {"epochs", "N", "passes over the dataset (fine-tuning, vision)"},
-    {"experts", "N", "MoE experts per layer"},
+     "vision: eager (PyTorch, one kernel per op) or fused (TensorRT, torch.compile, XLA, Neuron)", kVision},
+    {"epochs", "N", "passes over the dataset (fine-tuning, vision)", kTrain | kTrainVision},
+    {"experts", "N", "MoE experts per layer", kLlm},
     {"family", "NAME",
-     "architecture family: decoder|encoder|encoder-decoder|convnet|vit|diffusion"},
-    {"ffn", "N", "FFN inner size (per expert for MoE)"},
-    {"flash-attention", "BOOL", "fused attention kernels, no s^2 activations (default true)"},
-    {"fp32-flop", "N", "hpc: total FP32 FLOP of the job"},
-    {"fp32-flops", "N", "hpc: sustained FP32 FLOP/s needed"},
-    {"fp64-flop", "N", "hpc: total FP64 FLOP of the job"},
-    {"fp64-flops", "N", "hpc: sustained FP64 FLOP/s needed"},
-    {"fps", "N", "transcode: frames per second per stream"},
+     "architecture family: decoder|encoder|encoder-decoder|convnet|vit|diffusion", kModel},
+    {"ffn", "N", "FFN inner size (per expert for MoE)", kLlm},
+    {"flash-attention", "BOOL", "fused attention kernels, no s^2 activations (default true)", kModel},
+    {"fp32-flop", "N", "hpc: total FP32 FLOP of the job", kHpc},
+    {"fp32-flops", "N", "hpc: sustained FP32 FLOP/s needed", kHpc},
+    {"fp64-flop", "N", "hpc: total FP64 FLOP of the job", kHpc},
+    {"fp64-flops", "N", "hpc: sustained FP64 FLOP/s needed", kHpc},
+    {"fps", "N", "transcode: frames per second per stream", kTranscode},
     {"framework", "FW",
      "training framework: megatron-core|megatron-lm|fsdp|torchtitan|deepspeed|neuronx (default: "
-     "megatron-core with TP/PP, else fsdp; neuronx on Trainium)"},
-    {"fwd-gflop-per-sample", "N", "custom vision model: forward GFLOP per sample (2 per MAC)"},
-    {"gated-mlp", "BOOL", "SwiGLU/GeGLU MLP (3 matrices) instead of GELU (2)"},
-    {"global-batch", "N", "sequences per optimizer step"},
-    {"global-batch-tokens", "N", "tokens per optimizer step (alternative to --global-batch)"},
-    {"goodput", "X", "share of wall clock doing useful steps, (0,1]"},
-    {"head-dim", "N", "attention head size (default hidden/heads; MLA: non-rotary query/key part)"},
-    {"heads", "N", "attention (query) heads"},
-    {"hidden", "N", "model width"},
-    {"hours", "DUR", "transcode/render/analytics: how long the service runs (36h, 14d)"},
-    {"hpc-kind", "K", "hpc: dense-la (HPL-like, FP64 tensor cores) or general (vector peak)"},
-    {"images", "N", "vision: images per epoch (train) or to process (infer)"},
-    {"input-tokens", "N", "serving: prompt tokens per request"},
-    {"itl-p95", "DUR", "serving: inter-token latency target, p95"},
-    {"kernel-class", "K", "custom vision model: dominant kernel class conv|gemm|attention"},
-    {"kv-heads", "N", "KV heads (GQA; default = heads)"},
+     "megatron-core with TP/PP, else fsdp; neuronx on Trainium)", kTrain},
+    {"fwd-gflop-per-sample", "N", "custom vision model: forward GFLOP per sample (2 per MAC)", kVision},
+    {"gated-mlp", "BOOL", "SwiGLU/GeGLU MLP (3 matrices) instead of GELU (2)", kLlm},
+    {"global-batch", "N", "sequences per optimizer step", kTrain},
+    {"global-batch-tokens", "N", "tokens per optimizer step (alternative to --global-batch)", kTrain},
+    {"goodput", "X", "share of wall clock doing useful steps, (0,1]", kBatch},
+    {"head-dim", "N", "attention head size (default hidden/heads; MLA: non-rotary query/key part)", kLlm},
+    {"heads", "N", "attention (query) heads", kLlm},
+    {"hidden", "N", "model width", kLlm},
+    {"hours", "DUR",
+     "services (serve, real-time infer-vision, transcode, render, analytics): how long it runs "
+     "(36h, 14d)",
+     kServe | kInferVision | kTranscode | kRender | kAnalytics},
+    {"hpc-kind", "K", "hpc: dense-la (HPL-like, FP64 tensor cores) or general (vector peak)", kHpc},
+    {"images", "N", "vision: images per epoch (train) or to process (offline infer)", kVision},
+    {"input-tokens", "N", "serving: prompt tokens per request", kServe},
+    {"itl-p95", "DUR", "serving: inter-token latency target, p95", kServe},
+    {"kernel-class", "K", "custom vision model: dominant kernel class conv|gemm|attention", kVision},
+    {"kv-heads", "N", "KV heads (GQA; default = heads)", kLlm},
     {"kv-lora-rank", "N",
-     "multi-head latent attention: cached KV latent width (DeepSeek-V2/V3; 0 = GQA/MHA)"},
-    {"kv-precision", "P", "serving: KV-cache precision fp16|fp8|int8"},
-    {"layers", "N", "transformer layers"},
-    {"lora-rank", "N", "LoRA rank r"},
-    {"lora-targets", "T", "LoRA-adapted matrices: all|attention|qv"},
-    {"max-positions", "N", "learned position-embedding table size (0 = rotary/ALiBi)"},
-    {"mbu", "X", "override decode memory-bandwidth utilisation, (0,1]"},
-    {"mfu", "X", "override model FLOPs utilisation, (0,1]"},
-    {"micro-batch", "N", "sequences per micro-batch per GPU"},
+     "multi-head latent attention: cached KV latent width (DeepSeek-V2/V3; 0 = GQA/MHA)", kLlm},
+    {"kv-precision", "P", "serving: KV-cache precision fp16|fp8|int8", kServe},
+    {"layers", "N", "transformer layers", kLlm},
+    {"lora-rank", "N", "LoRA rank r", kAdapters},
+    {"lora-targets", "T", "LoRA-adapted matrices: all|attention|qv", kAdapters},
+    {"max-positions", "N", "learned position-embedding table size (0 = rotary/ALiBi)", kLlm},
+    {"mbu", "X", "override decode memory-bandwidth utilisation, (0,1]", kServe},
+    {"mfu", "X", "override model FLOPs utilisation, (0,1]", kLlm | kVision},
+    {"micro-batch", "N", "sequences per micro-batch per GPU", kTrain},
     {"model", "NAME",
      "model preset (llama-3.1-8b, mixtral-8x7b, resnet50, ...) or a Hugging Face id with the "
-     "same architecture (meta-llama/Llama-3.1-8B-Instruct)"},
-    {"model-config", "FILE", "Hugging Face config.json (or an org/name id, as --model)"},
-    {"offload", "WHERE", "optimizer-state offload: none|cpu|nvme"},
-    {"optimizer", "OPT", "adamw|adam8bit|sgd"},
-    {"output-tokens", "N", "serving: generated tokens per request"},
-    {"params", "N", "total parameters (7B, 7e9); overrides the derived count"},
-    {"pp", "N", "pipeline-parallel degree"},
-    {"precision", "P", "compute precision fp32|tf32|bf16|fp16|fp8 (int8: vision inference)"},
-    {"q-lora-rank", "N", "multi-head latent attention: query latent width (0 = full rank)"},
-    {"quantization", "Q", "serving weights: none|fp8|int8|int4|fp4|nf4"},
-    {"recompute", "R", "activation recomputation: none|selective|full|op (torchtitan op-level)"},
-    {"resolution", "PX", "vision: input side length in pixels"},
-    {"rope-head-dim", "N", "multi-head latent attention: decoupled rotary key width per head"},
-    {"rps", "N", "serving: request arrival rate per second (open loop)"},
-    {"runtime", "DUR", "hpc: runtime target (36h)"},
-    {"scans-per-hour", "N", "analytics: full scans of the dataset per hour"},
-    {"seq-len", "N", "sequence length in tokens"},
-    {"sequence-parallel", "BOOL", "Megatron sequence parallelism (with tp > 1)"},
-    {"session-gib", "GIB", "render: GPU memory per session (default 4)"},
-    {"sessions", "N", "render: concurrent sessions / users"},
-    {"shared-ffn", "N", "MoE: FFN inner size of the always-used shared expert(s), summed"},
-    {"sliding-window", "N", "attention window in tokens (0 = full)"},
-    {"steps", "N", "diffusion: denoising steps per image"},
-    {"stream-resolution", "RES", "transcode: 720p|1080p|1440p|4k|8k"},
-    {"streams", "N", "transcode: concurrent video streams"},
+     "same architecture (meta-llama/Llama-3.1-8B-Instruct)", kModel},
+    {"model-config", "FILE", "Hugging Face config.json (or an org/name id, as --model)", kLlm},
+    {"offload", "WHERE", "optimizer-state offload: none|cpu|nvme", kTrain},
+    {"optimizer", "OPT", "adamw|adam8bit|sgd", kTrain | kTrainVision},
+    {"output-tokens", "N", "serving: generated tokens per request", kServe},
+    {"params", "N", "total parameters (7B, 7e9); overrides the derived count", kModel},
+    {"pp", "N", "pipeline-parallel degree", kLlm},
+    {"precision", "P", "compute precision fp32|tf32|bf16|fp16|fp8 (int8: vision inference)", kModel | kHpc},
+    {"q-lora-rank", "N", "multi-head latent attention: query latent width (0 = full rank)", kLlm},
+    {"quantization", "Q", "serving weights: none|fp8|int8|int4|fp4|nf4", kServe | kAdapters},
+    {"recompute", "R", "activation recomputation: none|selective|full|op (torchtitan op-level)", kTrain},
+    {"resolution", "PX", "vision: input side length in pixels", kVision},
+    {"rope-head-dim", "N", "multi-head latent attention: decoupled rotary key width per head", kLlm},
+    {"rps", "N",
+     "serving: requests per second (open loop); infer-vision: images arriving per second "
+     "(real time)",
+     kServe | kInferVision},
+    {"runtime", "DUR",
+     "wall-clock limit of the job (36h): a constraint (recommend ranks only plans within it); "
+     "hpc given as a rate (fp64-flops): how long it runs",
+     kBatch},
+    {"scans-per-hour", "N", "analytics: full scans of the dataset per hour", kAnalytics},
+    {"seq-len", "N", "sequence length in tokens", kLlm},
+    {"sequence-parallel", "BOOL", "Megatron sequence parallelism (with tp > 1)", kTrain},
+    {"session-gib", "GIB", "render: GPU memory per session (default 4)", kRender},
+    {"sessions", "N", "render: concurrent sessions / users", kRender},
+    {"shared-ffn", "N", "MoE: FFN inner size of the always-used shared expert(s), summed", kLlm},
+    {"sliding-window", "N", "attention window in tokens (0 = full)", kLlm},
+    {"steps", "N", "diffusion: denoising steps per image", kVision},
+    {"stream-resolution", "RES", "transcode: 720p|1080p|1440p|4k|8k", kTranscode},
+    {"streams", "N", "transcode: concurrent video streams", kTranscode},
     {"task", "TASK",
-     "pretrain|finetune|lora|qlora|serve|train-vision|infer-vision|hpc|transcode|render|analytics"},
-    {"tied-embeddings", "BOOL", "output head shares the embedding matrix"},
-    {"tokens", "N", "training tokens (2T, 300B); fine-tuning: dataset tokens per epoch"},
-    {"tp", "N", "tensor-parallel degree"},
-    {"ttft-p95", "DUR", "serving: time-to-first-token target, p95"},
-    {"v-head-dim", "N", "value width per head (default head-dim; MLA: 128)"},
-    {"virtual-pp", "N", "interleaved pipeline chunks per GPU"},
-    {"vocab", "N", "vocabulary size"},
-    {"working-set-gib", "GIB", "hpc: memory working set in GiB"},
-    {"zero", "Z", "ZeRO stage 0|1|2|3 (3 = FSDP full shard)"},
+     "pretrain|finetune|lora|qlora|serve|train-vision|infer-vision|hpc|transcode|render|analytics", kAllTasks},
+    {"tied-embeddings", "BOOL", "output head shares the embedding matrix", kLlm},
+    {"tokens", "N", "training tokens (2T, 300B); fine-tuning: dataset tokens per epoch", kTrain},
+    {"tp", "N", "tensor-parallel degree", kLlm},
+    {"ttft-p95", "DUR", "serving: time-to-first-token target, p95", kServe},
+    {"v-head-dim", "N", "value width per head (default head-dim; MLA: 128)", kLlm},
+    {"virtual-pp", "N", "interleaved pipeline chunks per GPU", kTrain},
+    {"vocab", "N", "vocabulary size", kLlm},
+    {"working-set-gib", "GIB", "hpc: memory working set in GiB", kHpc},
+    {"zero", "Z", "ZeRO stage 0|1|2|3 (3 = FSDP full shard)", kTrain},
 };
 
 // Other spellings accepted for the same fields.
@@ -470,6 +500,7 @@ const Alias kAliases[] = {
     {"users", "sessions"},
     {"virtual-pipeline", "virtual-pp"},
     {"zero-stage", "zero"},
+    {"p95", "e2e-p95"},
     {"hf-config", "model-config"},
     {"max-model-len", "context-length"},
 };
@@ -519,7 +550,46 @@ Status SetWorkloadField(Workload* w, std::string_view key, std::string_view valu
   }
   // Every error is about this key, whatever the value parser or a config.json reader named.
   Status st = f->set(w, name, value);
-  return st.ok() ? st : st.WithField(name);
+  if (!st.ok()) return st.WithField(name);
+  if (std::find(w->fields_set.begin(), w->fields_set.end(), f->name) == w->fields_set.end()) {
+    w->fields_set.emplace_back(f->name);
+  }
+  return st;
+}
+
+bool WorkloadFieldApplies(std::string_view name, TaskKind t) {
+  const WorkloadFieldInfo* f = FindWorkloadFieldInfo(name);
+  return f != nullptr && (f->tasks & Bit(t)) != 0;
+}
+
+std::string WorkloadFieldTasks(std::string_view name) {
+  const WorkloadFieldInfo* f = FindWorkloadFieldInfo(name);
+  std::string out;
+  for (unsigned t = 0; f != nullptr && t < 32; ++t) {
+    if ((f->tasks & (1u << t)) == 0) continue;
+    out += (out.empty() ? "" : ", ") + std::string(TaskKindName(static_cast<TaskKind>(t)));
+  }
+  return out;
+}
+
+bool IsService(const Workload& w) {
+  switch (w.task) {
+    case TaskKind::kServe:
+    case TaskKind::kTranscode:
+    case TaskKind::kRender:
+    case TaskKind::kAnalytics:
+      return true;
+    case TaskKind::kInferVision:
+      return w.rps > 0;
+    default:
+      return false;
+  }
+}
+
+std::optional<double> WorkloadDeadlineHours(const Workload& w) {
+  if (w.runtime_target_s <= 0 || IsService(w)) return std::nullopt;
+  if (w.task == TaskKind::kHpc && w.fp64_flop <= 0 && w.fp32_flop <= 0) return std::nullopt;
+  return w.runtime_target_s / 3600;
 }
 
 }  // namespace gpuadvisor

@@ -1,6 +1,7 @@
 // ResolveHardware: from the names a user gives (--instance / --gpu) to catalog records.
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/query.h"
@@ -51,6 +52,20 @@ Result<Hardware> FromInstance(const Catalog& c, const HardwareRequest& r) {
   return hw;
 }
 
+// The current instance type with the most whole devices of `gpu` (ties: the faster network):
+// the node a bare "--gpu H100 --gpus 768" most likely runs on (p5.48xlarge, 3,200 Gbps EFA).
+const InstanceType* LargestNodeOf(const Catalog& c, const GpuSpec& gpu) {
+  const InstanceType* best = nullptr;
+  for (const InstanceType& t : c.instance_types()) {
+    if (t.retired || t.accelerator.fractional() || c.GpuOf(t) != &gpu) continue;
+    const auto key = [](const InstanceType& x) {
+      return std::pair(x.accelerator.devices(), x.network_gbit_s.value_or(0));
+    };
+    if (best == nullptr || key(t) > key(*best)) best = &t;
+  }
+  return best;
+}
+
 }  // namespace
 
 Result<Hardware> ResolveHardware(const Catalog& c, const HardwareRequest& r) {
@@ -77,6 +92,7 @@ Result<Hardware> ResolveHardware(const Catalog& c, const HardwareRequest& r) {
   Hardware hw;
   hw.gpu = *g;
   hw.gpus = r.gpus > 0 ? r.gpus : 1;
+  hw.assumed_node = LargestNodeOf(c, **g);
   return hw;
 }
 

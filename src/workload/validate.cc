@@ -1,4 +1,5 @@
 // Cross-field checks of a Workload. Each message names the field (as a flag name).
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -202,6 +203,29 @@ Status ValidateLlm(const Workload& w) {
   return Status::OK();
 }
 
+bool IsSet(const Workload& w, std::string_view field) {
+  return std::find(w.fields_set.begin(), w.fields_set.end(), field) != w.fields_set.end();
+}
+
+// infer-vision is a batch job (--images) or a real-time service (--rps, --e2e-p95, --hours):
+// the fields of the other mode do not apply.
+Status ValidateRealTime(const Workload& w) {
+  if (w.task != TaskKind::kInferVision) return Status::OK();
+  const bool service = IsService(w);
+  if (service && IsSet(w, "images")) {
+    return Bad("images", "does not apply with --rps (real time: the rate sets the work)");
+  }
+  if (service && IsSet(w, "runtime")) {
+    return Bad("runtime", "does not apply with --rps (a real-time service runs for --hours)");
+  }
+  for (const char* field : {"hours", "e2e-p95"}) {
+    if (!service && IsSet(w, field)) {
+      return Bad(field, "applies to real-time infer-vision only: give --rps (images per second)");
+    }
+  }
+  return Status::OK();
+}
+
 Status ValidateVision(const Workload& w) {
   const ModelArch& m = w.model;
   if (m.fwd_flop_per_image <= 0) {
@@ -209,7 +233,10 @@ Status ValidateVision(const Workload& w) {
                             " needs a vision preset (resnet50, vit-b16, unet3d, retinanet, "
                             "stable-diffusion-2, ...) or a custom model (--fwd-gflop-per-sample)");
   }
-  if (w.images <= 0) return Bad("images", "required (e.g. --images 1.28M)");
+  GPUADVISOR_RETURN_IF_ERROR(ValidateRealTime(w));
+  if (w.images <= 0 && !IsService(w)) {
+    return Bad("images", "required (e.g. --images 1.28M), or --rps for images arriving in real time");
+  }
   if (w.precision == Precision::kInt8 && w.engine == Engine::kEager) {
     return Bad("engine",
                "int8 vision inference runs in a fused engine (TensorRT); eager PyTorch has no "
@@ -240,10 +267,21 @@ Status ValidateOther(const Workload& w) {
   }
 }
 
+// A field set for a task it means nothing to is an error, never silently ignored.
+Status CheckFieldsApply(const Workload& w) {
+  for (const std::string& name : w.fields_set) {
+    if (WorkloadFieldApplies(name, w.task)) continue;
+    return Bad(name, std::string("does not apply to task ") + TaskKindName(w.task) +
+                         " (it applies to " + WorkloadFieldTasks(name) + ")");
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status Validate(const Workload& w) {
   GPUADVISOR_RETURN_IF_ERROR(CheckLimits(w));
+  GPUADVISOR_RETURN_IF_ERROR(CheckFieldsApply(w));
   if (w.precision == Precision::kInt8 && w.task != TaskKind::kInferVision) {
     return Bad("precision",
                "int8 compute is for vision inference (TensorRT); LLM serving quantizes "
