@@ -75,6 +75,7 @@ void PerformanceRows(const PerformanceEstimate& p, Rows* r) {
   r->Num("TTFT (ms)", p.ttft_ms, 1);
   r->Num("inter-token latency (ms)", p.itl_ms, 2);
   r->Num("end-to-end latency (ms)", p.e2e_latency_ms, 0);
+  r->Num("end-to-end latency p95 (ms)", p.e2e_p95_ms, 1);
   r->Num("requests/s", p.requests_per_s, 2);
   r->Num("max concurrent requests (KV capacity)", p.max_concurrency, 0);
   r->Num("streams per GPU", p.streams_per_gpu, 0);

@@ -62,8 +62,7 @@ std::vector<PurchaseKind> Purchases(const Workload& w, const RecommendRequest& r
   if (IsTrainingTask(w.task)) {
     return {PurchaseKind::kOnDemand, PurchaseKind::kSpot, PurchaseKind::kCapacityBlock};
   }
-  if (!IsService(w))
-    return {PurchaseKind::kOnDemand, PurchaseKind::kSpot};
+  if (!IsService(w)) return {PurchaseKind::kOnDemand, PurchaseKind::kSpot};
   return {PurchaseKind::kOnDemand};
 }
 

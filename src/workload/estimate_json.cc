@@ -12,6 +12,7 @@ namespace {
 using json = nlohmann::ordered_json;
 
 json Opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+json Opt(const std::optional<int>& v) { return v ? json(*v) : json(nullptr); }
 json Str(const std::string& v) { return v.empty() ? json(nullptr) : json(v); }
 
 json HardwareJson(const Estimate& e) {
@@ -71,6 +72,7 @@ json PerformanceJson(const PerformanceEstimate& p) {
           {"ttft_ms", Opt(p.ttft_ms)},
           {"itl_ms", Opt(p.itl_ms)},
           {"e2e_latency_ms", Opt(p.e2e_latency_ms)},
+          {"e2e_p95_ms", Opt(p.e2e_p95_ms)},
           {"requests_per_s", Opt(p.requests_per_s)},
           {"max_concurrency", Opt(p.max_concurrency)},
           {"mbu", Opt(p.mbu)},
@@ -146,7 +148,11 @@ nlohmann::ordered_json EstimateToJson(const Estimate& e) {
   out["checkpoint_gib"] = Opt(e.checkpoint_gib);
   out["time"] = {{"hours", Opt(e.hours)}, {"gpu_hours", Opt(e.gpu_hours)}};
   out["cost"] = CostJson(e.cost);
-  out["targets"] = {{"demand_met", e.demand_met}, {"slo_met", e.slo_met}};
+  out["targets"] = {{"demand_met", e.demand_met},
+                    {"slo_met", e.slo_met},
+                    {"service", e.service},
+                    {"devices_needed", Opt(e.devices_needed)},
+                    {"instances_needed", Opt(e.instances_needed)}};
   out["uncertainty"] = {
       {"low", Opt(e.uncertainty_low)},
       {"high", Opt(e.uncertainty_high)},

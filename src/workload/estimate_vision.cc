@@ -349,27 +349,29 @@ void ReportRealTime(const EstimateContext& ctx, const VisionPlan& p,
   if (!ctx.detailed()) return;
   ctx.Assume("real time: " + Num(w.rps, 0) + " images/s over " + std::to_string(ctx.topo.gpus) +
              " device(s); a dynamic batcher (at most " + std::to_string(p.batch) +
-             ") settles at batch " + Num(r.batch, 1) + ", devices " + Num(100 * std::min(1.0, r.utilisation), 0) +
+             ") settles at batch " + Num(r.batch, 1) + ", devices " +
+             Num(100 * std::min(1.0, r.utilisation), 0) +
              "% busy; latency: the batch in flight, then its own (mean " + Num(r.mean_s * 1e3, 1) +
              " ms, p95 " + Num(r.p95_s * 1e3, 1) + " ms), network and image decode excluded");
   ctx.Assume("costed for " + Num(hours, 1) + " hour(s) of service (--hours)");
   std::string hold = "no batch size meets the p95 target: one image alone takes " +
                      Num(batch_seconds(1) * 1e3, 1) + " ms";
   if (r.devices_needed > 0) {
-    hold = std::to_string(r.devices_needed) + " device(s)" +
-           (e.instances_needed ? " (" + std::to_string(*e.instances_needed) + " x " +
-                                     e.instance_type + ")"
-                               : "") +
-           " hold " + Num(w.rps, 0) + " images/s" +
-           (w.e2e_p95_s > 0 ? " within the p95 target of " + Num(w.e2e_p95_s * 1e3, 0) + " ms"
-                            : "") +
-           " (" + Num(r.capacity_per_device, 0) + " images/s each)";
+    hold =
+        std::to_string(r.devices_needed) + " device(s)" +
+        (e.instances_needed
+             ? " (" + std::to_string(*e.instances_needed) + " x " + e.instance_type + ")"
+             : "") +
+        " hold " + Num(w.rps, 0) + " images/s" +
+        (w.e2e_p95_s > 0 ? " within the p95 target of " + Num(w.e2e_p95_s * 1e3, 0) + " ms" : "") +
+        " (" + Num(r.capacity_per_device, 0) + " images/s each)";
   }
   if (e.demand_met && e.slo_met) {
     ctx.Assume(hold);
   } else {
-    ctx.Warn(std::string(e.demand_met ? "p95 latency target NOT met" : "the rate outruns the devices") +
-             ": " + hold);
+    ctx.Warn(
+        std::string(e.demand_met ? "p95 latency target NOT met" : "the rate outruns the devices") +
+        ": " + hold);
   }
 }
 

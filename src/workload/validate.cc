@@ -235,7 +235,8 @@ Status ValidateVision(const Workload& w) {
   }
   GPUADVISOR_RETURN_IF_ERROR(ValidateRealTime(w));
   if (w.images <= 0 && !IsService(w)) {
-    return Bad("images", "required (e.g. --images 1.28M), or --rps for images arriving in real time");
+    return Bad("images",
+               "required (e.g. --images 1.28M), or --rps for images arriving in real time");
   }
   if (w.precision == Precision::kInt8 && w.engine == Engine::kEager) {
     return Bad("engine",
