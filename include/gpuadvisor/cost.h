@@ -51,7 +51,15 @@ struct SpotOverhead {
   double interval_s = 0;          // the interval used
   double optimal_interval_s = 0;  // Young/Daly
   double overhead_fraction = 0;   // extra wall time over useful time
+  double restart_s = 0;           // per interruption, as UsagePattern::restart_s
 };
+
+// The chance that spot interruptions push a run of `useful_hours` past `deadline_hours`: the run
+// writes a checkpoint every interval; interruptions arrive as a Poisson process (one per
+// mtbi_hours of the whole job), each losing on average half an interval plus the restart and the
+// checkpoint read. 1 when even an uninterrupted run misses; 0 without interruptions.
+double SpotDeadlineMissProbability(const SpotOverhead& s, double useful_hours,
+                                   double deadline_hours);
 
 struct PurchaseOptionCost {
   std::string option;  // "on-demand", "spot", "reserved-1y-no-upfront", ...: do not rename

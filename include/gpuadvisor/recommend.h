@@ -60,6 +60,9 @@ struct Plan {
   double cost_usd = 0;
   double usd_per_hour = 0;   // all instances
   double spot_overhead = 0;  // extra time on spot (interruptions, checkpoints)
+  // Spot with a deadline (--deadline or the workload's runtime): the chance that interruptions
+  // push the run past it (SpotDeadlineMissProbability); top plans only.
+  std::optional<double> deadline_miss_probability;
   // Factor from the estimate's band to its pessimistic end (1 + band on time; 1 / (1 - band) on a
   // rate), by which the ranking scales cost and time.
   double risk_factor = 1;

@@ -199,7 +199,29 @@ SpotOverhead SpotInterruptionOverhead(const InstanceType& t, const SpotBand* ban
   s.interval_s = u.checkpoint_interval_s > 0 ? u.checkpoint_interval_s : s.optimal_interval_s;
   s.overhead_fraction = s.checkpoint_write_s / s.interval_s +
                         (s.interval_s / 2 + u.restart_s + s.checkpoint_read_s) / mtbi_s;
+  s.restart_s = u.restart_s;
   return s;
+}
+
+double SpotDeadlineMissProbability(const SpotOverhead& s, double useful_hours,
+                                   double deadline_hours) {
+  const double base_h = useful_hours * (1 + s.checkpoint_write_s / std::max(1.0, s.interval_s));
+  if (base_h > deadline_hours) return 1;
+  if (!(s.mtbi_hours > 0) || std::isinf(s.mtbi_hours)) return 0;
+  const double loss_s = s.interval_s / 2 + s.restart_s + s.checkpoint_read_s;
+  // Interruptions the deadline absorbs, and those expected over the run.
+  const double spare = std::floor((deadline_hours - base_h) * 3600 / std::max(1.0, loss_s));
+  const double mean = base_h / s.mtbi_hours;
+  if (spare > mean + 12 * std::sqrt(mean) + 30) return 0;  // far in the tail
+  if (mean > 500) {  // a normal approximation where exp(-mean) underflows
+    return 0.5 * std::erfc((spare + 0.5 - mean) / std::sqrt(2 * mean));
+  }
+  double term = std::exp(-mean), cdf = term;  // P(N <= spare), Poisson
+  for (int k = 1; k <= static_cast<int>(spare); ++k) {
+    term *= mean / k;
+    cdf += term;
+  }
+  return std::clamp(1 - cdf, 0.0, 1.0);
 }
 
 Result<PricingResult> PriceUsage(const InstanceType& t, const std::string& region,

@@ -45,6 +45,8 @@ ojson PlanJson(const Plan& p) {
              {"usd_per_hour", p.usd_per_hour},
              {"spot_overhead",
               p.purchase == PurchaseKind::kSpot ? ojson(p.spot_overhead) : ojson(nullptr)},
+             {"deadline_miss_probability",
+              p.deadline_miss_probability ? ojson(*p.deadline_miss_probability) : ojson(nullptr)},
              {"confidence", ConfidenceName(p.estimate.confidence)},
              {"risk_factor", p.risk_factor},
              {"price_source", p.price_from.source},

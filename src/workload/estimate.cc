@@ -68,7 +68,27 @@ ParallelismRequest Merge(const ParallelismRequest& base, const ParallelismReques
   return r;
 }
 
+// A device without a usable memory size, or without a memory bandwidth where the task's time
+// depends on it (everything but video encoding), never yields a number.
+Status CheckDeviceFigures(const EstimateContext& ctx) {
+  const GpuSpec& g = ctx.gpu;
+  if (!(DeviceMemoryBytes(g) > 0)) {
+    return Status::Unsupported("gpu: no published memory size for " + g.model +
+                               ": nothing can be estimated on it")
+        .WithField("gpu");
+  }
+  const bool needs_bandwidth =
+      ctx.w.task != TaskKind::kTranscode && ctx.w.task != TaskKind::kRender;
+  if (needs_bandwidth && !(g.memory_bw_gbyte_s.value_or(0) > 0)) {
+    return Status::Unsupported("gpu: no published memory bandwidth for " + g.model + ": task " +
+                               TaskKindName(ctx.w.task) + " cannot be estimated on it")
+        .WithField("gpu");
+  }
+  return Status::OK();
+}
+
 Status Dispatch(const EstimateContext& ctx) {
+  GPUADVISOR_RETURN_IF_ERROR(CheckDeviceFigures(ctx));
   switch (ctx.w.task) {
     case TaskKind::kPretrain:
     case TaskKind::kFinetune:

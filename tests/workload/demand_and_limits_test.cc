@@ -1,10 +1,12 @@
 // Real-time vision inference (--rps with a p95 target), the fields each task takes, the workload's
-// runtime as a limit, and the node a bare GPU count assumes (issue 23, items 6 and 7).
+// runtime as a limit (and spot's risk of missing it), and the node a bare GPU count assumes
+// (issue 23, items 6 and 7).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 
+#include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/recommend.h"
 #include "testutil/test_hardware.h"
@@ -64,10 +66,8 @@ TEST(RealTimeTest, TheTargetCapsTheBatchAndSetsTheDevicesNeeded) {
 }
 
 Workload VitRealTime(const char* rps) {
-  return MakeWorkload({{"task", "infer-vision"},
-                       {"model", "vit-b16"},
-                       {"rps", rps},
-                       {"e2e-p95", "100ms"}});
+  return MakeWorkload(
+      {{"task", "infer-vision"}, {"model", "vit-b16"}, {"rps", rps}, {"e2e-p95", "100ms"}});
 }
 
 Hardware G4dn(int count) {
@@ -185,9 +185,47 @@ TEST(DeadlineTest, RecommendRanksOnlyPlansWithinTheRuntimeAndEstimateWarnsPastIt
   ASSERT_TRUE(e.ok());
   bool warned = false;
   for (const std::string& a : e->assumptions) {
-    warned |= a.find("warning: takes") == 0 && a.find("runtime limit of 6.0 h") != std::string::npos;
+    warned |=
+        a.find("warning: takes") == 0 && a.find("runtime limit of 6.0 h") != std::string::npos;
   }
   EXPECT_TRUE(warned);
+}
+
+TEST(DeadlineTest, SpotMissProbabilityCountsTheInterruptionsTheDeadlineAbsorbs) {
+  SpotOverhead s;
+  s.mtbi_hours = 10;
+  s.interval_s = 1800;
+  s.checkpoint_write_s = s.checkpoint_read_s = 60;
+  s.restart_s = 600;
+  // 5 h of work + 1/30 for checkpoints = 5.17 h; each interruption costs 1560 s, so a 6 h
+  // deadline absorbs one; P(N >= 2) for N ~ Poisson(0.517).
+  const double m = 5 * (1 + 60.0 / 1800) / 10;
+  EXPECT_NEAR(SpotDeadlineMissProbability(s, 5, 6), 1 - std::exp(-m) * (1 + m), 1e-9);
+  EXPECT_DOUBLE_EQ(SpotDeadlineMissProbability(s, 5, 5.1), 1);  // even uninterrupted it misses
+  EXPECT_LT(SpotDeadlineMissProbability(s, 5, 8), SpotDeadlineMissProbability(s, 5, 6));
+  EXPECT_DOUBLE_EQ(SpotDeadlineMissProbability(s, 5, 500), 0);
+  s.mtbi_hours = 0.01;  // a thousand interruptions expected: the normal tail
+  EXPECT_GT(SpotDeadlineMissProbability(s, 10, 12), 0.99);
+}
+
+TEST(DeadlineTest, SpotPlansUnderADeadlineShowTheirRiskOfMissingIt) {
+  const Workload w = MakeWorkload(
+      {{"task", "hpc"}, {"fp64-flop", "2e18"}, {"working-set-gib", "60"}, {"runtime", "6h"}});
+  RecommendRequest req;
+  req.purchase = {PurchaseKind::kSpot};
+  req.top = 3;
+  Result<Recommendation> rec = Recommend(testing::EmbeddedForTests(), w, req);
+  ASSERT_TRUE(rec.ok()) << rec.status().ToString();
+  ASSERT_FALSE(rec->plans.empty());
+  for (const Plan& p : rec->plans) {
+    ASSERT_TRUE(p.deadline_miss_probability) << p.type->name;
+    EXPECT_GE(*p.deadline_miss_probability, 0);
+    EXPECT_LT(*p.deadline_miss_probability, 1);
+  }
+  req.purchase = {PurchaseKind::kOnDemand};
+  Result<Recommendation> od = Recommend(testing::EmbeddedForTests(), w, req);
+  ASSERT_TRUE(od.ok());
+  for (const Plan& p : od->plans) EXPECT_FALSE(p.deadline_miss_probability);
 }
 
 TEST(HardwareNodeTest, ABareGpuCountAssumesTheNodeOfItsLargestInstance) {
@@ -201,7 +239,8 @@ TEST(HardwareNodeTest, ABareGpuCountAssumesTheNodeOfItsLargestInstance) {
   const workload_internal::Topology t = workload_internal::MakeTopology(*hw);
   EXPECT_EQ(t.gpus_per_node, 8);
   EXPECT_DOUBLE_EQ(t.node_network_gbit_s, 3200);
-  const Workload w = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"}});
+  const Workload w =
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"}});
   Result<Estimate> e = EstimateWorkload(w, *hw);
   ASSERT_TRUE(e.ok()) << e.status().ToString();
   bool named = false;
