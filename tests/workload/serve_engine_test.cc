@@ -62,12 +62,14 @@ TEST(ServeEngineTest, AnEngineThatDoesNotApplyIsAnError) {
   Workload vit = MakeWorkload({{"task", "infer-vision"}, {"model", "vit-b16"}, {"images", "1M"}});
   ASSERT_TRUE(SetWorkloadField(&vit, "engine", "trtllm").ok());
   EXPECT_EQ(Validate(vit).message().rfind("engine:", 0), 0u);
-  Workload train = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
+  Workload train =
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
   ASSERT_TRUE(SetWorkloadField(&train, "engine", "vllm").ok());
   EXPECT_EQ(Validate(train).message().rfind("engine:", 0), 0u);
   ASSERT_TRUE(SetWorkloadField(&train, "engine", "fused").ok());
   EXPECT_FALSE(Validate(train).ok());
-  Workload streamed = MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
+  Workload streamed =
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
   ASSERT_TRUE(SetWorkloadField(&streamed, "streaming", "true").ok());
   EXPECT_EQ(Validate(streamed).message().rfind("streaming:", 0), 0u);
 }
@@ -75,7 +77,9 @@ TEST(ServeEngineTest, AnEngineThatDoesNotApplyIsAnError) {
 TEST(ServeEngineTest, TheSchedulerCapsTheOfflineBatch) {
   // TGI admits 128 requests; TensorRT-LLM lets the 141 GB KV cache of an H200 fill up.
   auto offline = [](const char* engine) {
-    return Serve(Llama8b({{"engine", engine}, {"quantization", "fp8"}, {"kv-precision", "fp8"},
+    return Serve(Llama8b({{"engine", engine},
+                          {"quantization", "fp8"},
+                          {"kv-precision", "fp8"},
                           {"input-tokens", "128"},
                           {"output-tokens", "2048"}}),
                  "H200");
@@ -85,8 +89,10 @@ TEST(ServeEngineTest, TheSchedulerCapsTheOfflineBatch) {
   EXPECT_GT(trt.parallelism.micro_batch, 500);
   EXPECT_GT(*trt.performance.tokens_per_s, 1.1 * *tgi.performance.tokens_per_s);
   // vLLM on a 24 GB part: max_num_batched_tokens 2048 bounds batch x (1 + input/output).
-  Workload small = Llama8b({{"engine", "vllm"}, {"quantization", "int4"},
-                            {"input-tokens", "1000"}, {"output-tokens", "100"}});
+  Workload small = Llama8b({{"engine", "vllm"},
+                            {"quantization", "int4"},
+                            {"input-tokens", "1000"},
+                            {"output-tokens", "100"}});
   EXPECT_LE(Serve(small, "L40S").parallelism.micro_batch, 2048 / 11);
 }
 
@@ -102,9 +108,13 @@ TEST(ServeEngineTest, Fp8DecodeAtBatchOneStreamsBelowThe16BitUtilisation) {
 TEST(ServeEngineTest, Fp4RunsW4A4OnBlackwellAndInt4Dequantises) {
   // The prompt is compute-bound: FP4 tensor cores (2x FP8) against 16-bit for weight-only int4.
   auto prompt = [](const char* q) {
-    Workload w = MakeWorkload({{"task", "serve"}, {"model", "llama-3.3-70b"}, {"tp", "1"},
-                               {"quantization", q}, {"concurrency", "1"},
-                               {"input-tokens", "8000"}, {"output-tokens", "100"}});
+    Workload w = MakeWorkload({{"task", "serve"},
+                               {"model", "llama-3.3-70b"},
+                               {"tp", "1"},
+                               {"quantization", q},
+                               {"concurrency", "1"},
+                               {"input-tokens", "8000"},
+                               {"output-tokens", "100"}});
     return Serve(w, "B200");
   };
   const Estimate fp4 = prompt("nvfp4"), int4 = prompt("awq");
