@@ -68,8 +68,11 @@ enum class KernelClass { kConv, kGemm, kAttention };
 // with cuDNN), so normalisation, activation and residual adds are separate passes over HBM.
 // kFused: a graph compiler folds them into the convolution/GEMM epilogues (TensorRT,
 // torch.compile, XLA, NVIDIA's MLPerf MXNet kernels, the Neuron compiler). Names "eager",
-// "fused".
-enum class Engine { kEager, kFused };
+// "fused" (vision; "neuron" is fused there too).
+// LLM serving engines, each with its scheduler defaults and overheads (serve_model.cc): vLLM,
+// SGLang, TensorRT-LLM, Hugging Face TGI, and NxD Inference on Neuron. Names "vllm", "sglang",
+// "trtllm", "tgi", "neuron".
+enum class Engine { kEager, kFused, kVllm, kSglang, kTrtllm, kTgi, kNeuron };
 // HPC codes: kDenseLa (HPL-like dense linear algebra, DGEMM-bound: runs on FP64 tensor cores
 // where the GPU has them) or kGeneral (anything else: the vector FP64/FP32 peak). Names
 // "dense-la", "general".
@@ -240,13 +243,17 @@ struct Workload {
   std::optional<Precision> quantization;                // weights: unset/none = 16-bit
   std::optional<Precision> kv_precision;                // unset = 16-bit
   double ttft_p95_s = 0, itl_p95_s = 0, e2e_p95_s = 0;  // latency targets; 0 = none
+  // Tokens streamed to clients through an API server (per-step and per-token frontend costs);
+  // unset = yes with --concurrency/--rps, no offline.
+  std::optional<bool> streaming;
 
   // Vision.
   double images = 0;   // images per epoch (train) or to process (infer)
   int resolution = 0;  // input side length in pixels; 0 = the model's reference
   int batch = 0;       // per-device batch (inference or training); 0 = the model's default
   int steps = 0;       // diffusion denoising steps; 0 = model default
-  std::optional<Engine> engine;  // unset: eager on NVIDIA (fused for int8/fp8), fused on Neuron
+  std::optional<Engine> engine;  // vision unset: eager on NVIDIA (fused for int8/fp8), fused on
+                                 // Neuron; serving unset: vllm on GPUs, neuron on Neuron
 
   // HPC.
   double fp64_flop = 0, fp32_flop = 0;                  // total FLOP of the job

@@ -2,6 +2,7 @@
 // capacity, and reports latency and throughput.
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "workload/estimate_internal.h"
@@ -38,12 +39,44 @@ double KvElementBytes(const Workload& w) {
   }
 }
 
-Precision ComputePrecision(const Workload& w, const GpuSpec& gpu) {
-  if (w.quantization && *w.quantization == Precision::kFp8) return Precision::kFp8;
+Precision Compute16Bit(const Workload& w, const GpuSpec& gpu) {
   if (w.precision && (*w.precision == Precision::kBf16 || *w.precision == Precision::kFp16)) {
     return *w.precision;
   }
   return Default16Bit(gpu);
+}
+
+// The GEMMs' tensor-core format: FP8 weights run FP8 GEMMs; NVFP4/MXFP4 weights run W4A4 GEMMs
+// on Blackwell's FP4 tensor cores (CheckPrecisionSupported refuses fp4 elsewhere); weight-only
+// int8/int4/nf4 (AWQ, GPTQ, bitsandbytes) dequantise to 16-bit compute.
+Precision ComputePrecision(const Workload& w, const GpuSpec& gpu) {
+  if (w.quantization &&
+      (*w.quantization == Precision::kFp8 || *w.quantization == Precision::kFp4)) {
+    return *w.quantization;
+  }
+  return Compute16Bit(w, gpu);
+}
+
+// Dense FLOP/s of the GEMMs: FP4 tensor cores run at twice the FP8 rate on Blackwell (B200
+// datasheet: 9 PFLOPS dense FP4 vs 4.5 FP8; RTX PRO 6000 Blackwell: 2x likewise); the catalog
+// has no FP4 column.
+double GemmPeak(const GpuSpec& gpu, Precision p) {
+  if (p == Precision::kFp4) return 2 * PeakFlops(gpu, Precision::kFp8).value_or(0);
+  return PeakFlops(gpu, p).value_or(0);
+}
+
+// The engine: --engine, else what users of the hardware most likely run (vLLM on GPUs, NxD
+// Inference on Neuron). A GPU engine on Neuron or Neuron's on a GPU is refused.
+Result<Engine> ServingEngine(const EstimateContext& ctx) {
+  const bool neuron = NeuronChipOf(ctx.gpu) != nullptr;
+  const Engine e = ctx.w.engine.value_or(neuron ? Engine::kNeuron : Engine::kVllm);
+  if (neuron != (e == Engine::kNeuron)) {
+    return Status::Unsupported(
+               std::string("engine: ") + EngineName(e) + " does not run on " + ctx.gpu.model +
+               (neuron ? "; use neuron (NxD Inference)" : "; use vllm|sglang|trtllm|tgi"))
+        .WithField("engine");
+  }
+  return e;
 }
 
 // Open loop: requests in flight per replica by Little's law, n = lambda x e2e(n).
@@ -71,6 +104,8 @@ ServePlan Evaluate(const EstimateContext& ctx, const ServeConfig& c) {
   ServePlan p;
   p.config = c;
   p.capacity = KvCapacityRequests(c, ctx.gpu);
+  const double engine_cap = EngineBatchCap(c);
+  if (engine_cap > 0) p.capacity = std::min(p.capacity, engine_cap);
   const double cap = std::max(1.0, std::floor(p.capacity));
   if (w.concurrency > 0) {
     const double want = std::ceil(double(w.concurrency) / c.replicas);
@@ -127,6 +162,32 @@ Status CheckServingHardware(const EstimateContext& ctx) {
   return Status::OK();
 }
 
+const char* QuantizationMeaning(std::optional<Precision> q) {
+  if (!q) return "16-bit weights";
+  switch (*q) {
+    case Precision::kFp8:
+      return "fp8 weights and activations (FP8 GEMMs)";
+    case Precision::kFp4:
+      return "fp4 = NVFP4/MXFP4 weights and activations (W4A4 GEMMs at the FP4 tensor rate)";
+    default:
+      return "weight-only (AWQ/GPTQ-style), dequantised to 16-bit GEMMs";
+  }
+}
+
+std::string EngineLine(const ServeConfig& c, const Workload& w) {
+  const EngineProfile& e = c.engine;
+  std::string line = std::string("engine ") + EngineName(e.engine) +
+                     (w.engine ? "" : " (default for the hardware; --engine to change)");
+  if (e.engine == Engine::kNeuron) return line + ": compiled graph (NxD Inference)";
+  line += ": " + std::string(QuantizationMeaning(c.quantization)) + "; scheduler ";
+  line += e.max_seqs > 0 ? "max " + Num(e.max_seqs, 0) + " sequences" : "KV-cache-limited batch";
+  if (e.max_tokens > 0) line += ", " + Num(e.max_tokens, 0) + " tokens per step";
+  line += e.chunked_prefill ? ", chunked prefill" : ", whole prompts per step";
+  line += ", CUDA graphs up to batch " + Num(e.graph_max_batch, 0);
+  if (c.streamed) line += "; tokens streamed to clients";
+  return line;
+}
+
 void Report(const EstimateContext& ctx, const ServePlan& p, const ModelShape& m, double peak) {
   Estimate& e = *ctx.out;
   const Workload& w = ctx.w;
@@ -174,6 +235,7 @@ void Report(const EstimateContext& ctx, const ServePlan& p, const ModelShape& m,
               : w.rps > 0       ? "--rps, Little's law"
                                 : "offline: KV-cache limit") +
              ")");
+  ctx.Assume(EngineLine(c, w));
   ctx.Assume("decode bandwidth utilisation " + Num(p.timing.mbu) + ", KV cache " +
              Num(c.kv_bytes, 0) + " B/element, 90% of memory usable (vLLM default)");
   ctx.Assume("costed for " + Num(hours, 1) + " hour(s) of serving (--hours)");
@@ -221,8 +283,10 @@ Status EstimateServing(const EstimateContext& ctx) {
   GPUADVISOR_RETURN_IF_ERROR(CheckServingHardware(ctx));
   const Workload& w = ctx.w;
   const ModelShape m = MakeShape(w.model);
+  Result<Engine> engine = ServingEngine(ctx);
+  if (!engine.ok()) return engine.status();
   const Precision precision = ComputePrecision(w, ctx.gpu);
-  const double peak = PeakFlops(ctx.gpu, precision).value_or(0);
+  const double peak = GemmPeak(ctx.gpu, precision);
   ctx.out->precision = w.quantization.value_or(precision);
   ctx.out->params_total = m.params.total;
   ctx.out->params_active = m.params.active;
@@ -236,6 +300,9 @@ Status EstimateServing(const EstimateContext& ctx) {
   base.peak_flops = peak;
   base.mbu = w.mbu;
   base.prefill_eff = w.mfu;
+  base.engine = ProfileOf(*engine, ctx.gpu);
+  base.streamed = w.streaming.value_or(w.concurrency > 0 || w.rps > 0);
+  base.attn_peak = PeakFlops(ctx.gpu, Compute16Bit(w, ctx.gpu)).value_or(0);
   const ParallelismRequest& r = ctx.req;
   const int gpus = ctx.topo.gpus, pp = r.pp.value_or(1);
   const bool fixed_demand = w.rps > 0 || w.concurrency > 0;

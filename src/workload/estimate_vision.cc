@@ -227,6 +227,7 @@ Status ResolvePlan(const EstimateContext& ctx, VisionPlan* p) {
     p->engine = Engine::kFused;
   } else {
     p->engine = w.engine.value_or(low ? Engine::kFused : Engine::kEager);
+    if (p->engine == Engine::kNeuron) p->engine = Engine::kFused;  // the Neuron compiler fuses
   }
   p->custom = w.model_name.empty();
   p->res = w.resolution > 0 ? w.resolution : (m.resolution_px > 0 ? m.resolution_px : 224);

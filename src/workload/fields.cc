@@ -289,6 +289,11 @@ const FieldDef kFields[] = {
          w->quantization.reset();
          return Status::OK();
        }
+       // Checkpoint formats by name: NVFP4/MXFP4 are W4A4 fp4; AWQ/GPTQ weight-only int4.
+       if (s == "nvfp4" || s == "mxfp4" || s == "awq" || s == "gptq") {
+         w->quantization = s[0] == 'a' || s[0] == 'g' ? Precision::kInt4 : Precision::kFp4;
+         return Status::OK();
+       }
        return Assign(ParsePrecision(k, v,
                                     {Precision::kFp8, Precision::kInt8, Precision::kInt4,
                                      Precision::kFp4, Precision::kNf4}),
@@ -320,6 +325,8 @@ const FieldDef kFields[] = {
      [](Workload* w, std::string_view k, std::string_view v) {
        return Assign(VideoLines(k, v), &w->stream_resolution_lines);
      }},
+    {"streaming", [](Workload* w, std::string_view k,
+                     std::string_view v) { return Assign(Bool(k, v), &w->streaming); }},
     {"streams", GA_INT(streams, 1)},
     {"task", [](Workload* w, std::string_view k,
                 std::string_view v) { return Assign(ParseTask(k, v), &w->task); }},
@@ -398,8 +405,9 @@ const WorkloadFieldInfo kFieldInfo[] = {
      "queueing and batching included",
      kServe | kInferVision},
     {"engine", "E",
-     "vision: eager (PyTorch, one kernel per op) or fused (TensorRT, torch.compile, XLA, Neuron)",
-     kVision},
+     "vision: eager (PyTorch, one kernel per op) or fused (TensorRT, torch.compile, XLA, Neuron); "
+     "serving: vllm|sglang|trtllm|tgi|neuron (default vllm on GPUs, neuron on Neuron)",
+     kVision | kServe},
     {"epochs", "N", "passes over the dataset (fine-tuning, vision)", kTrain | kTrainVision},
     {"experts", "N", "MoE experts per layer", kLlm},
     {"family", "NAME", "architecture family: decoder|encoder|encoder-decoder|convnet|vit|diffusion",
@@ -461,7 +469,10 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"precision", "P", "compute precision fp32|tf32|bf16|fp16|fp8 (int8: vision inference)",
      kModel | kHpc},
     {"q-lora-rank", "N", "multi-head latent attention: query latent width (0 = full rank)", kLlm},
-    {"quantization", "Q", "serving weights: none|fp8|int8|int4|fp4|nf4", kServe | kAdapters},
+    {"quantization", "Q",
+     "serving weights: none|fp8|int8|int4|fp4|nf4; fp4 (nvfp4, mxfp4) is W4A4 on Blackwell, "
+     "int4 (awq, gptq) weight-only",
+     kServe | kAdapters},
     {"recompute", "R", "activation recomputation: none|selective|full|op (torchtitan op-level)",
      kTrain},
     {"resolution", "PX", "vision: input side length in pixels", kVision},
@@ -484,6 +495,10 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"sliding-window", "N", "attention window in tokens (0 = full)", kLlm},
     {"steps", "N", "diffusion: denoising steps per image", kVision},
     {"stream-resolution", "RES", "transcode: 720p|1080p|1440p|4k|8k", kTranscode},
+    {"streaming", "BOOL",
+     "serving: tokens streamed to clients through an API server (default: true with "
+     "--concurrency/--rps, false offline)",
+     kServe},
     {"streams", "N", "transcode: concurrent video streams", kTranscode},
     {"task", "TASK",
      "pretrain|finetune|lora|qlora|serve|train-vision|infer-vision|hpc|transcode|render|analytics",

@@ -146,7 +146,11 @@ const char* KernelClassName(KernelClass k) {
   return "conv";
 }
 
-const char* EngineName(Engine e) { return e == Engine::kFused ? "fused" : "eager"; }
+const char* EngineName(Engine e) {
+  static const char* const kNames[] = {"eager",  "fused", "vllm",  "sglang",
+                                       "trtllm", "tgi",   "neuron"};
+  return kNames[static_cast<int>(e)];
+}
 
 const char* HpcKindName(HpcKind k) { return k == HpcKind::kDenseLa ? "dense-la" : "general"; }
 

@@ -106,8 +106,12 @@ double KvCapacityRequests(const ServeConfig& c, const GpuSpec& gpu) {
   return usable > 0 ? usable / per_request : 0;
 }
 
-ServeTiming ServingTiming(const ServeConfig& c, const GpuSpec& gpu, const Topology& topo,
-                          double batch) {
+namespace {
+
+// Neuron (NxD Inference): the compiled graph runs each step as one program; decode streams the
+// weights at the generation's utilisation, with a fixed cost per layer (neuron.cc).
+ServeTiming CompiledGraphTiming(const ServeConfig& c, const GpuSpec& gpu, const Topology& topo,
+                                double batch) {
   const ModelShape& m = *c.model;
   const GenerationEfficiency& eff = EfficiencyFor(gpu);
   ServeTiming out;
@@ -147,6 +151,202 @@ ServeTiming ServingTiming(const ServeConfig& c, const GpuSpec& gpu, const Topolo
   out.ttft_s = out.prefill_s + out.step_s;
   out.tokens_per_s = batch / out.itl_s;
   return out;
+}
+
+// Two all-reduces of tokens x hidden 16-bit values per layer with TP; small-message latency:
+// NCCL's grows with the tree depth (~8 us per level on NVLink; gpt-fast's TP rows show ~20-35 us
+// per all-reduce at TP 2-8), Neuron's does not.
+double TpSeconds(const ServeConfig& c, const Topology& topo, double tokens) {
+  if (c.tp <= 1) return 0;
+  const double tp_bw = topo.intra_bps > 0 ? topo.intra_bps : 1e12;
+  return 2 * c.model->layers / c.pp *
+         (topo.SmallAllReduceLatency(c.tp) +
+          2.0 * (c.tp - 1) / c.tp * tokens * c.model->hidden * 2 / tp_bw);
+}
+
+// What one step of a GPU engine runs: `decodes` sequences generating a token over `context`
+// tokens of KV cache each, and `prompt` tokens of prompt chunks.
+struct StepLoad {
+  double decodes = 0, prompt = 0, context = 0;
+};
+
+// Kernel by kernel, max(compute time, memory time), per device:
+// * GEMMs (QKV/O projections, MLP, LM head): 2 FLOP per weight per token at the weights'
+//   format peak (FP8 or W4A4 FP4 tensor cores; weight-only int4/int8/nf4 dequantise to 16-bit),
+//   against the weights streamed once at the format's decode bandwidth utilisation;
+// * attention: decodes read their KV cache at streaming bandwidth; prompt tokens attend their
+//   causal prefix in 16-bit (FlashAttention-class kernels at the prefill efficiency);
+// * norms, residual adds, rotary and the MLP activation: kElementwiseHidden reads/writes of the
+//   hidden state and 3 of the FFN activation per token and layer, 16-bit;
+// * sampling: the fp32 logits of each decoding sequence, kSamplingPasses passes (softmax,
+//   top-k/top-p, penalties).
+double KernelSeconds(const ServeConfig& c, const GpuSpec& gpu, double mbu, const StepLoad& s) {
+  // hidden-state passes per token and layer: 2 RMSNorms (read+write), 2 residual adds
+  // (2 reads + write), rotary on Q/K: ~10 (vLLM/TRT-LLM fuse add+norm, not the rest)
+  constexpr double kElementwiseHidden = 10;
+  constexpr double kSamplingPasses = 4;  // vLLM Sampler: logits to fp32, softmax, top-p sort, pick
+  const ModelShape& m = *c.model;
+  const GenerationEfficiency& eff = EfficiencyFor(gpu);
+  const double bw = gpu.memory_bw_gbyte_s.value_or(0) * 1e9;
+  const double stream_bw = bw * eff.bandwidth;
+  const double tokens = s.decodes + s.prompt;
+  const double gemm_eff = c.prefill_eff > 0 ? c.prefill_eff : eff.PrefillEfficiency();
+  double gemm_flop_s = 0, attn_flop_s = 0;
+  if (c.peak_flops > 0) {
+    gemm_flop_s = 2 * m.matmul_params * tokens / (Shards(c) * c.peak_flops * gemm_eff);
+    const double attn_peak = c.attn_peak > 0 ? c.attn_peak : c.peak_flops;
+    const double attn_flop =
+        AttentionFlopPerContextToken(m) * (s.decodes * AttentionContext(m, s.context) +
+                                           s.prompt * AttentionContext(m, c.input_tokens) / 2);
+    attn_flop_s = attn_flop / (c.tp * c.pp * attn_peak * gemm_eff);
+  }
+  const double gemm = std::max(gemm_flop_s, DecodeWeightBytes(c, tokens) / (bw * mbu));
+  const double kv_read = s.decodes * KvBytesPerSequence(m, s.context, c.kv_bytes) / KvShards(c);
+  const double attn = std::max(attn_flop_s, kv_read / stream_bw);
+  const double elementwise = tokens * m.layers *
+                             (kElementwiseHidden * m.hidden + 3 * m.ffn_active) * 2 / Shards(c) /
+                             stream_bw;
+  const double sampling = s.decodes * m.vocab * 4 * kSamplingPasses / c.tp / stream_bw;
+  return gemm + attn + elementwise + sampling;
+}
+
+// One step on the GPU and on the host. The GPU runs the kernels plus a launch gap per layer
+// (CUDA graphs leave ~8 us, device.h); without a graph (a batch above the engine's captured
+// sizes) the host launches ~kEagerOpsPerLayer operators per layer at kEagerHostPerOpS each,
+// asynchronously: the step takes the longer of the two. A streamed token costs the server
+// kStreamTokenS (detokenise, one SSE frame), between steps.
+double StepSeconds(const ServeConfig& c, const GpuSpec& gpu, const Topology& topo, double mbu,
+                   const StepLoad& s) {
+  // Serving engines' custom Llama-style layers: 2 norms, QKV, rotary, attention, O, residual,
+  // gate/up, activation, down, residual (+2 all-reduces with TP).
+  constexpr double kEagerOpsPerLayer = 11;
+  // PyTorch eager dispatch per operator in inference mode, module call included: ~10 us (the
+  // gpt-fast blog's eager baseline spends ~30 us per operator with Hugging Face modules).
+  constexpr double kEagerHostPerOpS = 10e-6;
+  // Streaming servers (an OpenAI-style frontend over the engine: NIM/Triton, vLLM's API server)
+  // hand each step's tokens to the frontend, detokenise and send one SSE frame per token.
+  // Per sequence: the slope of inter-token latency with concurrency in the NVIDIA NIM sizing
+  // dataset (Llama-3-8B on 1x H100, 16-bit, 200 in / 1000 out: 8.49 ms at 10 concurrent, 15.50
+  // ms at 100, of which ~34 us per sequence is KV-cache reading) is ~40 us. Per step: the same
+  // dataset's 16-bit rows at concurrency 1 on one GPU sit 0.7 ms (H100) and 1.2 ms (A100) above
+  // the GPU time (weights at the generation's decode utilisation): ~0.8 ms.
+  constexpr double kStreamTokenS = 40e-6;
+  constexpr double kStreamStepS = 0.8e-3;
+  const ModelShape& m = *c.model;
+  const double gpu_s = KernelSeconds(c, gpu, mbu, s) + TpSeconds(c, topo, s.decodes + s.prompt) +
+                       m.layers / c.pp * EfficiencyFor(gpu).decode_layer_s;
+  const bool graph = s.prompt <= 0 && s.decodes <= c.engine.graph_max_batch;
+  const double host_s = graph ? 0 : m.layers / c.pp * kEagerOpsPerLayer * kEagerHostPerOpS;
+  return std::max(gpu_s, host_s) + (c.streamed ? kStreamStepS + s.decodes * kStreamTokenS : 0);
+}
+
+// GPU engines under continuous batching: in steady state each step generates one token for
+// each of `batch` sequences and carries the prompts of the requests that replace the finished
+// ones, batch x input/output tokens (chunked or whole, the average is the same).
+ServeTiming GpuTiming(const ServeConfig& c, const GpuSpec& gpu, const Topology& topo,
+                      double batch) {
+  ServeTiming out;
+  batch = std::max(1.0, batch);
+  // FP8 GEMMs at decode batch sizes (cuBLASLt/TensorRT-LLM FP8 GEMM, no GEMV path) stream the
+  // weights at ~0.8 of the 16-bit kernels' utilisation: NIM sizing dataset, concurrency 1 on
+  // H100, 16-bit vs fp8 rows (Llama-3-8B TP1 200/200: 7.39 vs 5.11 ms; Llama-3-70B TP4: 18.83
+  // vs 13.73 ms) with the per-step server cost above.
+  constexpr double kGpuFp8MbuFactor = 0.8;
+  const GenerationEfficiency& eff = EfficiencyFor(gpu);
+  const bool fp8 = c.quantization == Precision::kFp8;
+  out.mbu = c.mbu > 0
+                ? c.mbu
+                : eff.decode_mbu * (fp8 ? kGpuFp8MbuFactor : QuantizedMbuFactor(c.quantization));
+  out.compute_known = c.peak_flops > 0;
+  const double ratio = c.input_tokens / c.output_tokens;
+  StepLoad load{batch, batch * ratio, c.input_tokens + c.output_tokens / 2};
+  const double step_s = StepSeconds(c, gpu, topo, out.mbu, load);
+  // What a request sees between its tokens: the other requests' prompts, not its own.
+  load.prompt = (batch - 1) * ratio;
+  out.itl_s = StepSeconds(c, gpu, topo, out.mbu, load);
+  out.step_s = out.itl_s;
+  out.tokens_per_s = batch / step_s;
+  const StepLoad decode_only{batch, 0, load.context};
+  out.compute_bound =
+      out.compute_known &&
+      KernelSeconds(c, gpu, out.mbu, decode_only) >
+          DecodeWeightBytes(c, batch) / (gpu.memory_bw_gbyte_s.value_or(0) * 1e9 * out.mbu) + 1e-12;
+  if (out.compute_known) {  // the prompt alone, in chunks of the engine's token budget
+    const StepLoad prompt{0, c.input_tokens, 0};
+    out.prefill_s = StepSeconds(c, gpu, topo, out.mbu, prompt);
+    const double room = c.engine.max_tokens - batch;
+    const double chunks =
+        c.engine.chunked_prefill && room > 0 ? std::ceil(c.input_tokens / room) : 1;
+    out.ttft_s = out.prefill_s + chunks * out.itl_s;
+  }
+  // Closed loop (clients waiting for their streams): each request's prompt is a step of its
+  // own at low concurrency, so throughput is what Little's law gives over the whole request.
+  if (c.streamed && out.compute_known) {
+    out.tokens_per_s = std::min(
+        out.tokens_per_s, batch * c.output_tokens / (out.ttft_s + c.output_tokens * out.itl_s));
+  }
+  return out;
+}
+
+}  // namespace
+
+EngineProfile ProfileOf(Engine e, const GpuSpec& gpu) {
+  EngineProfile p;
+  p.engine = e;
+  const bool large = DeviceMemoryBytes(gpu) >= 70 * kGiB;
+  switch (e) {
+    case Engine::kSglang:
+      // server_args.py: running requests sized by the KV pool; chunked_prefill_size 8192 on
+      // large-memory GPUs, 2048 on small ones; cuda_graph_max_bs 160 on H100-class parts.
+      p.max_tokens = large ? 8192 : 2048;
+      p.graph_max_batch = large ? 160 : 32;
+      break;
+    case Engine::kTrtllm:
+      // LLM API / trtllm-serve (TorchLlmArgs): max_batch_size 2048, max_num_tokens 8192,
+      // CUDA graphs with padding (perf-overview config: up to 8192); chunked prefill off.
+      // trtllm-bench sets both above the KV cache's capacity (bench tuning: min(requests,
+      // 4096), tokens >= batch x (1 + ISL/OSL)), so there the KV cache binds.
+      p.max_seqs = 2048;
+      p.graph_max_batch = 8192;
+      p.chunked_prefill = false;
+      break;
+    case Engine::kTgi:
+      // text-generation-launcher defaults: max_concurrent_requests 128,
+      // max_batch_prefill_tokens 4096, --cuda-graphs 1,2,4,8,16,32; chunked prefill (TGI 3).
+      p.max_seqs = 128;
+      p.max_tokens = 4096;
+      p.graph_max_batch = 32;
+      break;
+    case Engine::kNeuron:
+      p.max_tokens = 0;  // NxD Inference: the compiled batch size (the KV cache) binds
+      break;
+    default:
+      // vLLM V1 (engine/arg_utils.py, OpenAI server): max_num_seqs 1024 and
+      // max_num_batched_tokens 8192 on GPUs with >= 70 GiB other than A100, else 256 and 2048;
+      // chunked prefill on; piecewise CUDA graphs up to batch 512 (max_capture_size).
+      p.engine = Engine::kVllm;
+      const bool big = large && gpu.model.rfind("A100", 0) != 0;
+      p.max_seqs = big ? 1024 : 256;
+      p.max_tokens = big ? 8192 : 2048;
+      p.graph_max_batch = 512;
+      break;
+  }
+  return p;
+}
+
+double EngineBatchCap(const ServeConfig& c) {
+  double cap = c.engine.max_seqs;
+  if (c.engine.max_tokens > 0 && c.engine.chunked_prefill) {
+    const double by_tokens = c.engine.max_tokens / (1 + c.input_tokens / c.output_tokens);
+    cap = cap > 0 ? std::min(cap, by_tokens) : by_tokens;
+  }
+  return cap > 0 ? std::max(1.0, std::floor(cap)) : 0;
+}
+
+ServeTiming ServingTiming(const ServeConfig& c, const GpuSpec& gpu, const Topology& topo,
+                          double batch) {
+  if (c.engine.engine == Engine::kNeuron) return CompiledGraphTiming(c, gpu, topo, batch);
+  return GpuTiming(c, gpu, topo, batch);
 }
 
 }  // namespace gpuadvisor::workload_internal

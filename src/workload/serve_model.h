@@ -23,6 +23,18 @@ double QuantizedMbuFactor(std::optional<Precision> quantization);
 // (norms, embeddings, router) 16-bit.
 double ServedWeightBytes(const ModelShape& m, std::optional<Precision> quantization);
 
+// An LLM serving engine's scheduler defaults and overheads (doc/estimation.md, "Serving
+// engines"). Figures per engine in serve_model.cc with their sources.
+struct EngineProfile {
+  Engine engine = Engine::kVllm;
+  double max_seqs = 0;         // running sequences the scheduler admits (0 = KV-cache limited)
+  double max_tokens = 8192;    // tokens one step schedules: decodes + prompt chunk
+  double graph_max_batch = 0;  // largest decode batch replayed as a CUDA graph (0 = none)
+  bool chunked_prefill = true;
+};
+// The engine's defaults on `gpu` (vLLM and SGLang size them by device memory).
+EngineProfile ProfileOf(Engine e, const GpuSpec& gpu);
+
 struct ServeConfig {
   const ModelShape* model = nullptr;
   std::optional<Precision> quantization;  // nullopt = 16-bit
@@ -32,12 +44,21 @@ struct ServeConfig {
   double peak_flops = 0;   // compute peak of the weights' format; 0 = unknown
   double mbu = 0;          // 0 = generation default x quantisation factor
   double prefill_eff = 0;  // 0 = 0.75 x generation matmul efficiency
+  // GPU engines: the operator-level roofline with the engine's scheduler; Neuron (NxD
+  // Inference) keeps the compiled-graph model of neuron.cc's efficiencies.
+  EngineProfile engine;
+  bool streamed = false;  // online serving: every token is a streamed response
+  double attn_peak = 0;   // 16-bit peak for attention (GPU engines); 0 = peak_flops
 };
 
 // Memory per device for `batch` concurrent requests per replica.
 MemoryBytes ServingMemory(const ServeConfig& c, const GpuSpec& gpu, double batch);
 // Requests per replica the KV cache can hold at full length (vLLM gpu_memory_utilization 0.9).
 double KvCapacityRequests(const ServeConfig& c, const GpuSpec& gpu);
+// Requests per replica the engine's scheduler runs at once: its max sequences, and its token
+// budget per step when every step also carries the prompt chunks of the requests replacing
+// finished ones (batch x (1 + input/output) tokens); 0 = no cap.
+double EngineBatchCap(const ServeConfig& c);
 
 struct ServeTiming {
   double prefill_s = 0;     // one request's prompt, unloaded; nullopt-like 0 when peak unknown

@@ -199,6 +199,16 @@ Status ValidateLlm(const Workload& w) {
   if (w.parallelism.zero && (w.task == TaskKind::kServe)) {
     return Bad("zero", "does not apply to serving");
   }
+  if (w.engine &&
+      (w.task != TaskKind::kServe || *w.engine == Engine::kEager || *w.engine == Engine::kFused)) {
+    return Bad("engine",
+               std::string(EngineName(*w.engine)) + " does not apply to task " +
+                   TaskKindName(w.task) +
+                   (w.task == TaskKind::kServe ? " (vllm|sglang|trtllm|tgi|neuron)" : ""));
+  }
+  if (w.streaming && w.task != TaskKind::kServe) {
+    return Bad("streaming", std::string("does not apply to task ") + TaskKindName(w.task));
+  }
   if (w.task == TaskKind::kServe) return ValidateContextWindow(w);
   return Status::OK();
 }
@@ -237,6 +247,11 @@ Status ValidateVision(const Workload& w) {
   if (w.images <= 0 && !IsService(w)) {
     return Bad("images",
                "required (e.g. --images 1.28M), or --rps for images arriving in real time");
+  }
+  if (w.engine && *w.engine != Engine::kEager && *w.engine != Engine::kFused &&
+      *w.engine != Engine::kNeuron) {
+    return Bad("engine", std::string(EngineName(*w.engine)) +
+                             " is a serving engine; vision takes eager|fused");
   }
   if (w.precision == Precision::kInt8 && w.engine == Engine::kEager) {
     return Bad("engine",
@@ -290,6 +305,10 @@ Status Validate(const Workload& w) {
   }
   if (IsLlmTask(w.task)) return ValidateLlm(w);
   if (IsVisionTask(w.task)) return ValidateVision(w);
+  if (w.engine || w.streaming) {
+    return Bad(w.engine ? "engine" : "streaming",
+               std::string("does not apply to task ") + TaskKindName(w.task));
+  }
   return ValidateOther(w);
 }
 

@@ -223,13 +223,21 @@ Result<KernelClass> ParseKernelClass(std::string_view key, std::string_view valu
 }
 
 Result<Engine> ParseEngine(std::string_view key, std::string_view value) {
-  // The fusing runtimes by name, so a workload can say what it runs on.
-  static const char* const kNames[] = {"eager",    "fused", "tensorrt", "trt",
-                                       "compiled", "xla",   "neuron",   "torch-compile"};
-  static const Engine kValues[] = {Engine::kEager, Engine::kFused, Engine::kFused, Engine::kFused,
-                                   Engine::kFused, Engine::kFused, Engine::kFused, Engine::kFused};
+  // Vision: eager or one of the fusing runtimes by name. Serving: the engine by name.
+  static const char* const kNames[] = {"eager",  "fused",         "tensorrt", "trt",  "compiled",
+                                       "xla",    "torch-compile", "neuron",   "vllm", "sglang",
+                                       "trtllm", "tensorrt-llm",  "tgi",      "nxdi"};
+  static const Engine kValues[] = {
+      Engine::kEager,  Engine::kFused,  Engine::kFused,  Engine::kFused, Engine::kFused,
+      Engine::kFused,  Engine::kFused,  Engine::kNeuron, Engine::kVllm,  Engine::kSglang,
+      Engine::kTrtllm, Engine::kTrtllm, Engine::kTgi,    Engine::kNeuron};
   int i = MatchName(value, kNames);
-  if (i < 0) return Expected(key, "one of eager|fused (tensorrt, compiled, xla, neuron)", value);
+  if (i < 0) {
+    return Expected(key,
+                    "vision: eager|fused (tensorrt, compiled, xla, neuron); serving: "
+                    "vllm|sglang|trtllm|tgi|neuron",
+                    value);
+  }
   return kValues[i];
 }
 

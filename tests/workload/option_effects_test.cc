@@ -140,6 +140,7 @@ const std::vector<Row>& Rows() {
       {"sliding-window", "1024", &kLongServe, "H100", 1},
       {"steps", "10", &kDiffusion, "A10G", 1},
       {"stream-resolution", "4k", &kTranscode, "L4", 1},
+      {"streaming", "false", &kServe, "H100", 1},
       {"streams", "40", &kTranscode, "L4", 1},
       {"task", "finetune", &kPretrain},
       {"tied-embeddings", "true", &kPretrain},
