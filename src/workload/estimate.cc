@@ -35,6 +35,10 @@ void SetMemory(const EstimateContext& ctx, const MemoryBytes& m, bool training, 
   out.kv_cache_gib = serving ? std::optional<double>(m.kv_cache / kGiB) : std::nullopt;
   out.overhead_gib = m.overhead / kGiB;
   out.total_gib = m.Total() / kGiB;
+  if (m.allocator_split) {
+    out.allocated_gib = m.Allocated() / kGiB;
+    out.reserved_gib = m.Reserved() / kGiB;
+  }
   out.device_gib = DeviceMemoryBytes(ctx.gpu) / kGiB;
   out.fits = out.total_gib <= out.device_gib;
   if (!out.fits) {

@@ -23,6 +23,10 @@ struct FrameworkTraits {
   double loss_bytes_per_logit = 4;        // peak memory of the loss per logit element
   bool hopper_attention = false;   // fused attention written for Hopper (cuDNN 9 / FA3 class)
   bool eager_elementwise = false;  // norms, rotary, activations as separate eager PyTorch ops
+  bool fp32_grad_buffer = false;   // gradients accumulate in an fp32 buffer (bf16/fp8 training)
+  // TransformerEngine layers: fused gated activation (saves only the fc1 output), FP8 GEMM
+  // inputs saved in FP8 and, with a distributed optimizer, FP8 weights (fp8_params).
+  bool transformer_engine = false;
 };
 const FrameworkTraits& TraitsOf(Framework f);
 // NeuronX Distributed on Neuron devices; else Megatron-Core when the layout has TP or PP,
@@ -50,6 +54,13 @@ struct TrainConfig {
 // Bytes per device.
 struct MemoryBytes {
   double weights = 0, gradients = 0, optimizer = 0, activations = 0, kv_cache = 0, overhead = 0;
+  // Parts of `overhead` outside the live tensors, where the model tells them apart (training):
+  // the caching allocator's slack (reserved - allocated) and what lives beside the allocator
+  // (CUDA context, NCCL buffers). allocator_split says they are set.
+  double allocator_slack = 0, outside_allocator = 0;
+  bool allocator_split = false;
+  double Allocated() const { return Total() - allocator_slack - outside_allocator; }
+  double Reserved() const { return Total() - outside_allocator; }
   double Total() const {
     return weights + gradients + optimizer + activations + kv_cache + overhead;
   }
