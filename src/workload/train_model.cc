@@ -9,10 +9,13 @@ namespace {
 constexpr double kCudaContextBytes = 1.0 * kGiB;  // CUDA context + framework (0.5-1 GB)
 constexpr double kCommBufferBytes = 0.5 * kGiB;   // NCCL buffers when more than one device
 // PyTorch's caching allocator keeps freed blocks reserved and splits them; with recomputation,
-// sharded training and LoRA its fragmentation, (reserved - allocated) / reserved, averages 15%
-// (up to 33%) over eight LLMs on A100-80GB [Guo et al., GMLake, ASPLOS 2024]. It comes from
-// what is allocated and freed during a step (activations, gradients, gather buffers); weights
-// and optimizer states are allocated once. A device must hold the reserved figure.
+// sharded training, offloading and LoRA its fragmentation, (reserved - allocated) / reserved,
+// averages 15% (up to 33%) over eight LLMs on A100-80GB [Guo et al., GMLake, ASPLOS 2024]. It
+// comes from what is allocated and freed during a step (activations, gradients, gather
+// buffers); weights, optimizer states and a persistent gradient buffer are allocated once.
+// Without those techniques every step requests the same sizes in the same order, which the
+// cached blocks serve as they are (GMLake §2.3: the irregular requests come from the memory
+// reduction techniques). A device must hold the reserved figure.
 constexpr double kAllocatorFragmentation = 0.15;
 // A collective that runs beside compute slows it: 18.9% on average (up to 40%) over GPT and
 // Llama layers on A100, H100, MI250 and MI210 [Lee et al. 2025, arXiv:2507.03114] (NCCL's
@@ -142,12 +145,12 @@ const FrameworkTraits& TraitsOf(Framework f) {
                                              .uneven_pipeline = true,
                                              .fp32_reduce_with_bf16 = true,
                                              .hopper_attention = true,
-                                             .fp32_grad_buffer = true,
+                                             .grad_buffer = true,
                                              .transformer_engine = true};
   // Megatron-LM 2021 (Narayanan et al.) and Megatron-DeepSpeed (BLOOM): the gradient
   // all-reduce runs after the last micro-batch, nothing overlaps, stages split evenly.
   static const FrameworkTraits kMegatronLm{.fp32_reduce_with_bf16 = true,
-                                           .fp32_grad_buffer = true};
+                                           .grad_buffer = true};
   // PyTorch FSDP/DDP [Zhao et al., PyTorch FSDP, VLDB 2023; Li et al., PyTorch DDP, VLDB 2020]:
   // bucketed gradient reduction during backward, ZeRO-3 gathers prefetched a layer ahead,
   // reduce_dtype fp32 (Composer's FSDP mixed precision DEFAULT); llm-foundry's fused loss and
@@ -266,7 +269,7 @@ double WeightBytesPerParam(const TrainConfig& c) {
 
 // Bytes per element of the gradients a device accumulates.
 double GradientBytes(const TrainConfig& c) {
-  if (Is32Bit(c.precision) || TraitsOf(c.par.framework).fp32_grad_buffer) return 4;
+  if (Is32Bit(c.precision) || TraitsOf(c.par.framework).grad_buffer) return 4;
   return 2;
 }
 
@@ -329,8 +332,12 @@ MemoryBytes TrainingMemory(const TrainConfig& c) {
   }
   // Allocated and freed every step (fragmented in the caching allocator); beside the allocator:
   // the CUDA context and NCCL's own buffers.
-  const double per_step = out.gradients + out.activations + buffers;
-  out.allocator_slack = per_step * kAllocatorFragmentation / (1 - kAllocatorFragmentation);
+  const bool irregular = c.par.recompute != Recompute::kNone || c.par.zero >= 3 ||
+                         IsLora(c.task) || c.offload != Offload::kNone;
+  const bool persistent_grads = TraitsOf(c.par.framework).grad_buffer;
+  const double per_step = out.activations + buffers + (persistent_grads ? 0 : out.gradients);
+  out.allocator_slack =
+      irregular ? per_step * kAllocatorFragmentation / (1 - kAllocatorFragmentation) : 0;
   out.outside_allocator = kCudaContextBytes + (c.gpus > 1 ? kCommBufferBytes : 0);
   out.allocator_split = true;
   out.overhead = buffers + out.allocator_slack + out.outside_allocator;

@@ -23,7 +23,9 @@ struct FrameworkTraits {
   double loss_bytes_per_logit = 4;        // peak memory of the loss per logit element
   bool hopper_attention = false;   // fused attention written for Hopper (cuDNN 9 / FA3 class)
   bool eager_elementwise = false;  // norms, rotary, activations as separate eager PyTorch ops
-  bool fp32_grad_buffer = false;   // gradients accumulate in an fp32 buffer (bf16/fp8 training)
+  // Gradients accumulate in one buffer allocated once, in fp32 for bf16/fp8 training (not
+  // freed and reallocated each step as PyTorch's zero_grad(set_to_none=True) does).
+  bool grad_buffer = false;
   // TransformerEngine layers: fused gated activation (saves only the fc1 output), FP8 GEMM
   // inputs saved in FP8 and, with a distributed optimizer, FP8 weights (fp8_params).
   bool transformer_engine = false;
