@@ -386,7 +386,8 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"fp64-flops", "N", "hpc: sustained FP64 FLOP/s needed"},
     {"fps", "N", "transcode: frames per second per stream"},
     {"framework", "FW",
-     "training framework: megatron-core|megatron-lm|fsdp|torchtitan|deepspeed|neuronx (default: "
+     "training framework: megatron-core|megatron-lm|fsdp|torchtitan|deepspeed|neuronx|torchtune "
+     "(default: "
      "megatron-core with TP/PP, else fsdp; neuronx on Trainium)"},
     {"fwd-gflop-per-sample", "N", "custom vision model: forward GFLOP per sample (2 per MAC)"},
     {"gated-mlp", "BOOL", "SwiGLU/GeGLU MLP (3 matrices) instead of GELU (2)"},

@@ -175,6 +175,14 @@ const FrameworkTraits& TraitsOf(Framework f) {
   // compiler schedules the collectives, no TP-GEMM overlap is documented; gradients reduced in
   // the training precision.
   static const FrameworkTraits kNeuronx{.grad_reduce_overlap = true};
+  // torchtune (recipes *_distributed, 2024-25): FSDP2 without a mixed-precision policy, so
+  // weights, gradients, their reduction and AdamW's moments are all bf16 (dtype: bf16; no fp32
+  // master copy). CEWithChunkedOutputLoss (num_output_chunks = 8) never materialises the fp32
+  // logits whole: the bf16 chunks (2 B per logit) stay, one chunk at a time is upcast and, with
+  // the compiled loss, its fp32 values and gradient live beside them: 2 + 2 x 4 / 8 = 3 B.
+  static const FrameworkTraits kTorchtune{.grad_reduce_overlap = true,
+                                          .loss_bytes_per_logit = 3,
+                                          .pure_16bit = true};
   switch (f) {
     case Framework::kNeuronx:
       return kNeuronx;
@@ -188,6 +196,8 @@ const FrameworkTraits& TraitsOf(Framework f) {
       return kTorchtitan;
     case Framework::kDeepSpeed:
       return kDeepSpeed;
+    case Framework::kTorchtune:
+      return kTorchtune;
   }
   return kFsdp;
 }
@@ -228,6 +238,18 @@ double LoraAdapterParams(const ModelShape& m, int rank, LoraTargets targets) {
                      : targets == LoraTargets::kAttention ? attention
                                                           : attention + mlp;
   return rank * per_layer * m.layers;
+}
+
+double Pure16BitOptimizerBytesPerParam(Optimizer o) {
+  switch (o) {
+    case Optimizer::kAdamW:
+      return 4;  // two moments in bf16
+    case Optimizer::kAdam8bit:
+      return 2;  // two 8-bit moments
+    case Optimizer::kSgd:
+      return 2;  // momentum in bf16
+  }
+  return 4;
 }
 
 double OptimizerBytesPerParam(Optimizer o, Precision p) {
@@ -280,7 +302,10 @@ void ModelStates(const TrainConfig& c, MemoryBytes* out) {
   const ParallelismChoice& p = c.par;
   const double psi = ParamsPerDevice(m, p.tp, p.pp);
   const double shard = ShardRanks(p);
-  const double k = OptimizerBytesPerParam(c.optimizer, c.precision);
+  const FrameworkTraits& f = TraitsOf(p.framework);
+  const double k = f.pure_16bit && !Is32Bit(c.precision) ? Pure16BitOptimizerBytesPerParam(c.optimizer)
+                   : IsLora(c.task)                        ? 12
+                                                           : OptimizerBytesPerParam(c.optimizer, c.precision);
   double trainable = psi, weights = psi * WeightBytesPerParam(c);
   if (IsLora(c.task)) {
     trainable = LoraAdapterParams(m, c.lora_rank, c.lora_targets) / (p.tp * p.pp);
@@ -288,7 +313,7 @@ void ModelStates(const TrainConfig& c, MemoryBytes* out) {
   }
   out->weights = weights / (p.zero >= 3 ? shard : 1);
   out->gradients = trainable * GradientBytes(c) / (p.zero >= 2 ? shard : 1);
-  out->optimizer = trainable * (IsLora(c.task) ? 12 : k) / (p.zero >= 1 ? shard : 1);
+  out->optimizer = trainable * k / (p.zero >= 1 ? shard : 1);
   if (c.offload != Offload::kNone) out->optimizer = 0;
 }
 

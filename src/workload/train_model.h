@@ -29,6 +29,8 @@ struct FrameworkTraits {
   // TransformerEngine layers: fused gated activation (saves only the fc1 output), FP8 GEMM
   // inputs saved in FP8 and, with a distributed optimizer, FP8 weights (fp8_params).
   bool transformer_engine = false;
+  // Pure 16-bit training: the optimizer's states in the weights' dtype, no fp32 master copy.
+  bool pure_16bit = false;
 };
 const FrameworkTraits& TraitsOf(Framework f);
 // NeuronX Distributed on Neuron devices; else Megatron-Core when the layout has TP or PP,
@@ -75,6 +77,9 @@ double LoraAdapterParams(const ModelShape& m, int rank, LoraTargets targets);
 // Optimizer bytes per trainable parameter (K of the ZeRO paper): mixed-precision AdamW 12,
 // 8-bit Adam 6, SGD with momentum 8; pure fp32 training 8 / 2 / 4.
 double OptimizerBytesPerParam(Optimizer o, Precision p);
+// The same without a master copy, states in bf16 (pure 16-bit training): AdamW 4, 8-bit Adam 2,
+// SGD with momentum 2.
+double Pure16BitOptimizerBytesPerParam(Optimizer o);
 
 MemoryBytes TrainingMemory(const TrainConfig& c);
 

@@ -167,6 +167,7 @@ Result<Framework> ParseFramework(std::string_view key, std::string_view value) {
                                        "torchtitan",
                                        "deepspeed",
                                        "neuronx",
+                                       "torchtune",
                                        "nemo",
                                        "megatron",
                                        "llm-foundry",
@@ -177,12 +178,12 @@ Result<Framework> ParseFramework(std::string_view key, std::string_view value) {
   static const Framework kValues[] = {
       Framework::kMegatronCore, Framework::kMegatronLm,   Framework::kFsdp,
       Framework::kTorchtitan,   Framework::kDeepSpeed,    Framework::kNeuronx,
-      Framework::kMegatronCore, Framework::kMegatronCore, Framework::kFsdp,
+      Framework::kTorchtune,    Framework::kMegatronCore, Framework::kMegatronCore, Framework::kFsdp,
       Framework::kFsdp,         Framework::kMegatronLm,   Framework::kNeuronx,
       Framework::kNeuronx};
   int i = MatchName(value, kNames);
   if (i < 0) {
-    return Expected(key, "one of megatron-core|megatron-lm|fsdp|torchtitan|deepspeed|neuronx",
+    return Expected(key, "one of megatron-core|megatron-lm|fsdp|torchtitan|deepspeed|neuronx|torchtune",
                     value);
   }
   return kValues[i];

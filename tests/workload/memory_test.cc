@@ -193,5 +193,26 @@ TEST(TrainMemoryTest, Fp8WeightsAndActivationsOnlyWhereTheFrameworkKeepsThem) {
   EXPECT_NEAR(fsdp_bf16.gradients, 2 * m.params.total, 0.01 * fsdp_bf16.gradients);
 }
 
+// torchtune: pure bf16 (AdamW moments in bf16, no master copy) and a chunked loss that never
+// holds the fp32 logits whole.
+TEST(TrainMemoryTest, TorchtunePureBf16AndChunkedLoss) {
+  Workload w = MakeWorkload({{"task", "finetune"},
+                             {"model", "llama-3.1-8b"},
+                             {"tokens", "10M"},
+                             {"zero", "3"},
+                             {"tp", "1"},
+                             {"pp", "1"},
+                             {"micro-batch", "2"},
+                             {"recompute", "full"},
+                             {"framework", "fsdp"}});
+  Result<Estimate> fsdp = EstimateWorkload(w, Gpus("A100-80GB", 8));
+  w.framework = Framework::kTorchtune;
+  Result<Estimate> tune = EstimateWorkload(w, Gpus("A100-80GB", 8));
+  ASSERT_TRUE(fsdp.ok() && tune.ok());
+  EXPECT_NEAR(*tune->memory.optimizer_gib, *fsdp->memory.optimizer_gib * 4 / 12, 1e-6);
+  EXPECT_LT(*tune->memory.activations_gib, *fsdp->memory.activations_gib);
+  EXPECT_STREQ(FrameworkName(tune->parallelism.framework), "torchtune");
+}
+
 }  // namespace
 }  // namespace gpuadvisor
