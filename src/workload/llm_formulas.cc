@@ -165,9 +165,9 @@ double ActivationBytesPerLayer(const ModelShape& m, double s, double b,
   double mlp_sharded = (m.gated ? (o.fused_gated_activation ? 6 : 8) : 4) * f_ratio;
   double attn_sharded = 2 + 4 * kv_ratio + 2;
   if (o.fp8_gemm_inputs) {
-    replicated -= 1 + 1;      // QKV and fc1 inputs in FP8
-    attn_sharded += 1;        // the projection's FP8 copy of the attention output
-    mlp_sharded -= f_ratio;   // fc2 input in FP8
+    replicated -= 1 + 1;     // QKV and fc1 inputs in FP8
+    attn_sharded += 1;       // the projection's FP8 copy of the attention output
+    mlp_sharded -= f_ratio;  // fc2 input in FP8
   }
   if (o.frozen_base && *o.frozen_base != LoraTargets::kAll) {
     // Frozen, unadapted MLP: neither its input (the second norm's output) nor the input of the

@@ -149,8 +149,7 @@ const FrameworkTraits& TraitsOf(Framework f) {
                                              .transformer_engine = true};
   // Megatron-LM 2021 (Narayanan et al.) and Megatron-DeepSpeed (BLOOM): the gradient
   // all-reduce runs after the last micro-batch, nothing overlaps, stages split evenly.
-  static const FrameworkTraits kMegatronLm{.fp32_reduce_with_bf16 = true,
-                                           .grad_buffer = true};
+  static const FrameworkTraits kMegatronLm{.fp32_reduce_with_bf16 = true, .grad_buffer = true};
   // PyTorch FSDP/DDP [Zhao et al., PyTorch FSDP, VLDB 2023; Li et al., PyTorch DDP, VLDB 2020]:
   // bucketed gradient reduction during backward, ZeRO-3 gathers prefetched a layer ahead,
   // reduce_dtype fp32 (Composer's FSDP mixed precision DEFAULT); llm-foundry's fused loss and
@@ -180,9 +179,8 @@ const FrameworkTraits& TraitsOf(Framework f) {
   // master copy). CEWithChunkedOutputLoss (num_output_chunks = 8) never materialises the fp32
   // logits whole: the bf16 chunks (2 B per logit) stay, one chunk at a time is upcast and, with
   // the compiled loss, its fp32 values and gradient live beside them: 2 + 2 x 4 / 8 = 3 B.
-  static const FrameworkTraits kTorchtune{.grad_reduce_overlap = true,
-                                          .loss_bytes_per_logit = 3,
-                                          .pure_16bit = true};
+  static const FrameworkTraits kTorchtune{
+      .grad_reduce_overlap = true, .loss_bytes_per_logit = 3, .pure_16bit = true};
   switch (f) {
     case Framework::kNeuronx:
       return kNeuronx;
@@ -303,9 +301,10 @@ void ModelStates(const TrainConfig& c, MemoryBytes* out) {
   const double psi = ParamsPerDevice(m, p.tp, p.pp);
   const double shard = ShardRanks(p);
   const FrameworkTraits& f = TraitsOf(p.framework);
-  const double k = f.pure_16bit && !Is32Bit(c.precision) ? Pure16BitOptimizerBytesPerParam(c.optimizer)
-                   : IsLora(c.task)                        ? 12
-                                                           : OptimizerBytesPerParam(c.optimizer, c.precision);
+  const double k = f.pure_16bit && !Is32Bit(c.precision)
+                       ? Pure16BitOptimizerBytesPerParam(c.optimizer)
+                   : IsLora(c.task) ? 12
+                                    : OptimizerBytesPerParam(c.optimizer, c.precision);
   double trainable = psi, weights = psi * WeightBytesPerParam(c);
   if (IsLora(c.task)) {
     trainable = LoraAdapterParams(m, c.lora_rank, c.lora_targets) / (p.tp * p.pp);
@@ -357,8 +356,8 @@ MemoryBytes TrainingMemory(const TrainConfig& c) {
   }
   // Allocated and freed every step (fragmented in the caching allocator); beside the allocator:
   // the CUDA context and NCCL's own buffers.
-  const bool irregular = c.par.recompute != Recompute::kNone || c.par.zero >= 3 ||
-                         IsLora(c.task) || c.offload != Offload::kNone;
+  const bool irregular = c.par.recompute != Recompute::kNone || c.par.zero >= 3 || IsLora(c.task) ||
+                         c.offload != Offload::kNone;
   const bool persistent_grads = TraitsOf(c.par.framework).grad_buffer;
   const double per_step = out.activations + buffers + (persistent_grads ? 0 : out.gradients);
   out.allocator_slack =
