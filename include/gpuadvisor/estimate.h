@@ -70,6 +70,11 @@ struct MemoryEstimate {
   std::optional<double> kv_cache_kib_per_token;
   // hpc / analytics / transcode / render: data, frames or sessions held per device (GiB).
   std::optional<double> working_set_gib;
+  // Training: the peak of live tensors (torch.cuda.max_memory_allocated, MLPerf's
+  // max_memory_usage) and the caching allocator's pool at that peak, its slack included
+  // (torch.cuda.max_memory_reserved, torchtitan's memory figure). total_gib adds what lives
+  // beside the allocator (CUDA context, NCCL buffers: nvidia-smi's figure) and decides `fits`.
+  std::optional<double> allocated_gib, reserved_gib;
   double total_gib = 0;
   double device_gib = 0;  // usable memory of one device (AWS-reported where known)
   bool fits = true;

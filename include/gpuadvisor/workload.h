@@ -58,7 +58,16 @@ enum class Offload { kNone, kCpu, kNvme };
 //   torchtitan     PyTorch FSDP2 with the eager cross-entropy loss (torchtitan)
 //   deepspeed      DeepSpeed ZeRO (gradients reduced in the training precision)
 //   neuronx        AWS NeuronX Distributed on Trainium (Megatron-style TP/PP, ZeRO-1)
-enum class Framework { kMegatronCore, kMegatronLm, kFsdp, kTorchtitan, kDeepSpeed, kNeuronx };
+//   torchtune      PyTorch FSDP2 in pure bf16 (optimizer states in bf16) with a chunked loss
+enum class Framework {
+  kMegatronCore,
+  kMegatronLm,
+  kFsdp,
+  kTorchtitan,
+  kDeepSpeed,
+  kNeuronx,
+  kTorchtune
+};
 // Which linear layers LoRA adapts.
 enum class LoraTargets { kAll, kAttention, kQv };
 // Kernel classes a vision model's forward FLOPs are spread over; each has its own efficiency

@@ -59,6 +59,8 @@ void MemoryRows(const MemoryEstimate& m, Rows* r) {
   r->Num("KV cache per token, whole model (KiB)", m.kv_cache_kib_per_token, 1);
   r->Num("working set (GiB/device)", m.working_set_gib, 2);
   r->Num("overhead (GiB/device)", m.overhead_gib, 2);
+  r->Num("peak allocated, tensors (GiB/device)", m.allocated_gib, 2);
+  r->Num("peak reserved, allocator (GiB/device)", m.reserved_gib, 2);
   r->Text("total / usable (GiB/device)", FormatFixed(m.total_gib, 2) + " / " +
                                              FormatFixed(m.device_gib, 2) +
                                              (m.fits ? "  fits" : "  DOES NOT FIT"));

@@ -35,6 +35,10 @@ void SetMemory(const EstimateContext& ctx, const MemoryBytes& m, bool training, 
   out.kv_cache_gib = serving ? std::optional<double>(m.kv_cache / kGiB) : std::nullopt;
   out.overhead_gib = m.overhead / kGiB;
   out.total_gib = m.Total() / kGiB;
+  if (m.allocator_split) {
+    out.allocated_gib = m.Allocated() / kGiB;
+    out.reserved_gib = m.Reserved() / kGiB;
+  }
   out.device_gib = DeviceMemoryBytes(ctx.gpu) / kGiB;
   out.fits = out.total_gib <= out.device_gib;
   if (!out.fits) {
@@ -218,10 +222,11 @@ double MemoryLowerBoundGib(const Workload& w, int devices) {
       const bool fp32 =
           w.precision && (*w.precision == Precision::kFp32 || *w.precision == Precision::kTf32);
       const bool offload = w.parallelism.offload && *w.parallelism.offload != Offload::kNone;
-      bytes_per_param =
-          (fp32 ? 8 : 4) +
-          (offload ? 0
-                   : OptimizerBytesPerParam(w.optimizer, w.precision.value_or(Precision::kBf16)));
+      const bool pure16 = !fp32 && w.framework && TraitsOf(*w.framework).pure_16bit;
+      const double states =
+          pure16 ? Pure16BitOptimizerBytesPerParam(w.optimizer)
+                 : OptimizerBytesPerParam(w.optimizer, w.precision.value_or(Precision::kBf16));
+      bytes_per_param = (fp32 ? 8 : 4) + (offload ? 0 : states);
     }
   }
   return params * bytes_per_param / devices / kGiB;

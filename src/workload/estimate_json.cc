@@ -56,6 +56,8 @@ json MemoryJson(const MemoryEstimate& m) {
           {"kv_cache_kib_per_token", Opt(m.kv_cache_kib_per_token)},
           {"working_set_gib", Opt(m.working_set_gib)},
           {"overhead_gib", Opt(m.overhead_gib)},
+          {"allocated_gib", Opt(m.allocated_gib)},
+          {"reserved_gib", Opt(m.reserved_gib)},
           {"total_gib", m.total_gib},
           {"device_gib", m.device_gib},
           {"fits", m.fits}};

@@ -421,8 +421,8 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"fp64-flops", "N", "hpc: sustained FP64 FLOP/s needed", kHpc},
     {"fps", "N", "transcode: frames per second per stream", kTranscode},
     {"framework", "FW",
-     "training framework: megatron-core|megatron-lm|fsdp|torchtitan|deepspeed|neuronx (default: "
-     "megatron-core with TP/PP, else fsdp; neuronx on Trainium)",
+     "training framework: megatron-core|megatron-lm|fsdp|torchtitan|deepspeed|neuronx|torchtune "
+     "(default: megatron-core with TP/PP, else fsdp; neuronx on Trainium)",
      kTrain},
     {"fwd-gflop-per-sample", "N", "custom vision model: forward GFLOP per sample (2 per MAC)",
      kVision},

@@ -162,14 +162,20 @@ double ActivationBytesPerLayer(const ModelShape& m, double s, double b,
   // two LayerNorm inputs 4. Gated MLPs store gate, up, activation and product (8·f/h).
   double replicated = 4 + 2 + 2 + 2 * mask;  // norms, block inputs, dropout masks
   // MoE: every routed copy of a token stores its expert's activations (top-k + shared).
-  double mlp_sharded = (m.gated ? 8 : 4) * m.ffn_active / m.hidden;
-  const double attn_sharded = 2 + 4 * kv_ratio + 2;
+  double mlp_sharded = (m.gated ? (o.fused_gated_activation ? 6 : 8) : 4) * f_ratio;
+  double attn_sharded = 2 + 4 * kv_ratio + 2;
+  if (o.fp8_gemm_inputs) {
+    replicated -= 1 + 1;     // QKV and fc1 inputs in FP8
+    attn_sharded += 1;       // the projection's FP8 copy of the attention output
+    mlp_sharded -= f_ratio;  // fc2 input in FP8
+  }
   if (o.frozen_base && *o.frozen_base != LoraTargets::kAll) {
     // Frozen, unadapted MLP: neither its input (the second norm's output) nor the input of the
     // down projection (gated product / GELU output, 2f/h) is needed. The attention projection's
     // input stays: it is also the attention output FlashAttention's backward reads.
-    replicated -= 2;
-    mlp_sharded -= 2 * m.ffn_active / m.hidden;
+    const double input_bytes = o.fp8_gemm_inputs ? 1 : 2;
+    replicated -= input_bytes;
+    mlp_sharded -= input_bytes * f_ratio;
   }
   double per_sbh = replicated / t_sp + (attn_sharded + mlp_sharded) / t;
   const bool scores_stored = !o.flash_attention && o.recompute == Recompute::kNone;

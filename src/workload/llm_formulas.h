@@ -78,6 +78,13 @@ struct ActivationOptions {
   // LoRA/QLoRA: the base weights are frozen, so a Linear whose weight needs no gradient and
   // carries no adapter does not keep its input (dX = dY·W^T needs only W). Unset = full training.
   std::optional<LoraTargets> frozen_base;
+  // A fused gated activation (TransformerEngine / Megatron-Core bias_swiglu) saves only the fc1
+  // output (gate and up, 4f/h) and the fc2 input; eager PyTorch also keeps the activation.
+  bool fused_gated_activation = false;
+  // TransformerEngine FP8 Linear layers save their GEMM inputs as FP8 for the weight gradient:
+  // the QKV and fc1 inputs (norm outputs) and the fc2 input at 1 byte; the attention output
+  // stays 16-bit for the attention backward, with an FP8 copy for the projection beside it.
+  bool fp8_gemm_inputs = false;
 };
 double ActivationBytesPerLayer(const ModelShape& m, double s, double b, const ActivationOptions& o);
 // Output logits kept in fp32 for the loss: 4·s·b·V/t.

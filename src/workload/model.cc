@@ -100,6 +100,8 @@ const char* FrameworkName(Framework f) {
       return "deepspeed";
     case Framework::kNeuronx:
       return "neuronx";
+    case Framework::kTorchtune:
+      return "torchtune";
   }
   return "fsdp";
 }

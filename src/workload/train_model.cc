@@ -9,10 +9,13 @@ namespace {
 constexpr double kCudaContextBytes = 1.0 * kGiB;  // CUDA context + framework (0.5-1 GB)
 constexpr double kCommBufferBytes = 0.5 * kGiB;   // NCCL buffers when more than one device
 // PyTorch's caching allocator keeps freed blocks reserved and splits them; with recomputation,
-// sharded training and LoRA its fragmentation, (reserved - allocated) / reserved, averages 15%
-// (up to 33%) over eight LLMs on A100-80GB [Guo et al., GMLake, ASPLOS 2024]. It comes from
-// what is allocated and freed during a step (activations, gradients, gather buffers); weights
-// and optimizer states are allocated once. A device must hold the reserved figure.
+// sharded training, offloading and LoRA its fragmentation, (reserved - allocated) / reserved,
+// averages 15% (up to 33%) over eight LLMs on A100-80GB [Guo et al., GMLake, ASPLOS 2024]. It
+// comes from what is allocated and freed during a step (activations, gradients, gather
+// buffers); weights, optimizer states and a persistent gradient buffer are allocated once.
+// Without those techniques every step requests the same sizes in the same order, which the
+// cached blocks serve as they are (GMLake §2.3: the irregular requests come from the memory
+// reduction techniques). A device must hold the reserved figure.
 constexpr double kAllocatorFragmentation = 0.15;
 // A collective that runs beside compute slows it: 18.9% on average (up to 40%) over GPT and
 // Llama layers on A100, H100, MI250 and MI210 [Lee et al. 2025, arXiv:2507.03114] (NCCL's
@@ -132,15 +135,21 @@ const FrameworkTraits& TraitsOf(Framework f) {
   // Megatron-LM sets accumulate_allreduce_grads_in_fp32 for bf16 (arguments.py); the
   // vocab-parallel cross entropy keeps fp32 softmax and writes its gradient in place;
   // TransformerEngine's fused attention runs cuDNN 9's Hopper kernels; fused norms/activations.
+  // Megatron's DDP accumulates gradients in an fp32 main_grad buffer for bf16/fp8 training
+  // (grad_reduce_in_fp32, NeMo's MegatronMixedPrecision default); its layers are
+  // TransformerEngine's (fused SwiGLU; FP8 GEMM inputs saved in FP8; --fp8-param-gather with
+  // the distributed optimizer, FP8_PARAMS=True in NVIDIA's MLPerf Training NeMo configs).
   static const FrameworkTraits kMegatronCore{.tp_overlap = true,
                                              .grad_reduce_overlap = true,
                                              .param_gather_overlap = true,
                                              .uneven_pipeline = true,
                                              .fp32_reduce_with_bf16 = true,
-                                             .hopper_attention = true};
+                                             .hopper_attention = true,
+                                             .grad_buffer = true,
+                                             .transformer_engine = true};
   // Megatron-LM 2021 (Narayanan et al.) and Megatron-DeepSpeed (BLOOM): the gradient
   // all-reduce runs after the last micro-batch, nothing overlaps, stages split evenly.
-  static const FrameworkTraits kMegatronLm{.fp32_reduce_with_bf16 = true};
+  static const FrameworkTraits kMegatronLm{.fp32_reduce_with_bf16 = true, .grad_buffer = true};
   // PyTorch FSDP/DDP [Zhao et al., PyTorch FSDP, VLDB 2023; Li et al., PyTorch DDP, VLDB 2020]:
   // bucketed gradient reduction during backward, ZeRO-3 gathers prefetched a layer ahead,
   // reduce_dtype fp32 (Composer's FSDP mixed precision DEFAULT); llm-foundry's fused loss and
@@ -165,6 +174,13 @@ const FrameworkTraits& TraitsOf(Framework f) {
   // compiler schedules the collectives, no TP-GEMM overlap is documented; gradients reduced in
   // the training precision.
   static const FrameworkTraits kNeuronx{.grad_reduce_overlap = true};
+  // torchtune (recipes *_distributed, 2024-25): FSDP2 without a mixed-precision policy, so
+  // weights, gradients, their reduction and AdamW's moments are all bf16 (dtype: bf16; no fp32
+  // master copy). CEWithChunkedOutputLoss (num_output_chunks = 8) never materialises the fp32
+  // logits whole: the bf16 chunks (2 B per logit) stay, one chunk at a time is upcast and, with
+  // the compiled loss, its fp32 values and gradient live beside them: 2 + 2 x 4 / 8 = 3 B.
+  static const FrameworkTraits kTorchtune{
+      .grad_reduce_overlap = true, .loss_bytes_per_logit = 3, .pure_16bit = true};
   switch (f) {
     case Framework::kNeuronx:
       return kNeuronx;
@@ -178,6 +194,8 @@ const FrameworkTraits& TraitsOf(Framework f) {
       return kTorchtitan;
     case Framework::kDeepSpeed:
       return kDeepSpeed;
+    case Framework::kTorchtune:
+      return kTorchtune;
   }
   return kFsdp;
 }
@@ -220,6 +238,18 @@ double LoraAdapterParams(const ModelShape& m, int rank, LoraTargets targets) {
   return rank * per_layer * m.layers;
 }
 
+double Pure16BitOptimizerBytesPerParam(Optimizer o) {
+  switch (o) {
+    case Optimizer::kAdamW:
+      return 4;  // two moments in bf16
+    case Optimizer::kAdam8bit:
+      return 2;  // two 8-bit moments
+    case Optimizer::kSgd:
+      return 2;  // momentum in bf16
+  }
+  return 4;
+}
+
 double OptimizerBytesPerParam(Optimizer o, Precision p) {
   const bool fp32 = Is32Bit(p);
   switch (o) {
@@ -235,32 +265,54 @@ double OptimizerBytesPerParam(Optimizer o, Precision p) {
 
 namespace {
 
+// Ranks the ZeRO stages shard over: data x context parallel (Megatron's distributed optimizer
+// uses the data-parallel group with context parallelism; torchtitan's FSDP mesh is dp_shard x
+// cp), since context-parallel ranks hold the same weights.
+double ShardRanks(const ParallelismChoice& p) { return double(p.dp) * p.cp; }
+
+// Bytes per parameter of the weights a device holds. LoRA's frozen base: QLoRA keeps its Linear
+// weights in NF4 + double-quantised constants; training in FP8, a frozen base needs no master
+// copy, so its Linear weights are kept in FP8 (TransformerEngine fp8_model_init; NeMo's
+// fp8_params, set in NVIDIA's MLPerf Training v4.0 Llama-2-70B LoRA configuration). Full
+// training in FP8 with TransformerEngine and a distributed optimizer: FP8 Linear weights, the
+// fp32 master copy in the (sharded) optimizer states. Embeddings and norms stay 16-bit.
+double WeightBytesPerParam(const TrainConfig& c) {
+  const ModelShape& m = *c.model;
+  const double linear_share = m.params.total > 0 ? m.params.linear / m.params.total : 1;
+  if (c.task == TaskKind::kQlora) return linear_share * (0.5 + 0.127 / 8) + (1 - linear_share) * 2;
+  if (Is32Bit(c.precision)) return 4;
+  const bool fp8_params =
+      c.precision == Precision::kFp8 &&
+      (IsLora(c.task) || (TraitsOf(c.par.framework).transformer_engine && c.par.zero >= 1));
+  return fp8_params ? linear_share * 1 + (1 - linear_share) * 2 : 2;
+}
+
+// Bytes per element of the gradients a device accumulates.
+double GradientBytes(const TrainConfig& c) {
+  if (Is32Bit(c.precision) || TraitsOf(c.par.framework).grad_buffer) return 4;
+  return 2;
+}
+
+// ZeRO-1 shards the optimizer states, ZeRO-2 also the gradients, ZeRO-3 / FSDP every parameter
+// it wraps, frozen ones included (a LoRA base over N ranks: 1/N of it per device).
 void ModelStates(const TrainConfig& c, MemoryBytes* out) {
   const ModelShape& m = *c.model;
   const ParallelismChoice& p = c.par;
   const double psi = ParamsPerDevice(m, p.tp, p.pp);
-  const double dp = p.dp, wbytes = Is32Bit(c.precision) ? 4 : 2;
-  const double gbytes = wbytes;
-  const double k = OptimizerBytesPerParam(c.optimizer, c.precision);
-  double trainable = psi;
+  const double shard = ShardRanks(p);
+  const FrameworkTraits& f = TraitsOf(p.framework);
+  const double k = f.pure_16bit && !Is32Bit(c.precision)
+                       ? Pure16BitOptimizerBytesPerParam(c.optimizer)
+                   : IsLora(c.task) ? 12
+                                    : OptimizerBytesPerParam(c.optimizer, c.precision);
+  double trainable = psi, weights = psi * WeightBytesPerParam(c);
   if (IsLora(c.task)) {
     trainable = LoraAdapterParams(m, c.lora_rank, c.lora_targets) / (p.tp * p.pp);
-    const double linear_share = m.params.total > 0 ? m.params.linear / m.params.total : 1;
-    // QLoRA: NF4 + double-quantised constants. LoRA in FP8: a frozen base needs no master
-    // copy, so its Linear weights are kept in FP8 (TransformerEngine fp8_model_init; NeMo's
-    // fp8_params, set in NVIDIA's MLPerf Training v4.0 Llama-2-70B LoRA configuration).
-    const double base_bytes =
-        c.task == TaskKind::kQlora       ? linear_share * (0.5 + 0.127 / 8) + (1 - linear_share) * 2
-        : c.precision == Precision::kFp8 ? linear_share * 1 + (1 - linear_share) * 2
-                                         : wbytes;
-    out->weights = psi * base_bytes + trainable * 2;
-    out->gradients = trainable * 2;
-    out->optimizer = trainable * 12 / (p.zero >= 1 ? dp : 1);
-    return;
+    weights += trainable * 2;
   }
-  out->weights = psi * wbytes / (p.zero >= 3 ? dp : 1);
-  out->gradients = trainable * gbytes / (p.zero >= 2 ? dp : 1);
-  out->optimizer = trainable * k / (p.zero >= 1 ? dp : 1);
+  out->weights = weights / (p.zero >= 3 ? shard : 1);
+  out->gradients = trainable * GradientBytes(c) / (p.zero >= 2 ? shard : 1);
+  out->optimizer = trainable * k / (p.zero >= 1 ? shard : 1);
   if (c.offload != Offload::kNone) out->optimizer = 0;
 }
 
@@ -270,6 +322,9 @@ double Activations(const TrainConfig& c) {
   const double s = c.seq / p.cp, b = p.micro_batch;
   ActivationOptions o{double(p.tp), p.sequence_parallel, c.flash_attention, p.recompute, {}};
   if (IsLora(c.task)) o.frozen_base = c.lora_targets;
+  const bool te = TraitsOf(p.framework).transformer_engine;
+  o.fused_gated_activation = te;
+  o.fp8_gemm_inputs = te && c.precision == Precision::kFp8;
   const double per_layer = ActivationBytesPerLayer(m, s, b, o);
   const double layers_per_stage = m.layers / p.pp;
   const double mb = c.MicroBatches();
@@ -296,14 +351,20 @@ MemoryBytes TrainingMemory(const TrainConfig& c) {
   ModelStates(c, &out);
   out.activations = Activations(c);
   double buffers = 0;
-  if (c.par.zero >= 3 && !IsLora(c.task)) {  // two gathered layers (current + prefetch)
-    buffers += 2 * c.model->params.per_layer / c.par.tp * (Is32Bit(c.precision) ? 4 : 2);
+  if (c.par.zero >= 3) {  // two gathered layers (current + prefetch), frozen ones included
+    buffers += 2 * c.model->params.per_layer / c.par.tp * WeightBytesPerParam(c);
   }
   // Allocated and freed every step (fragmented in the caching allocator); beside the allocator:
   // the CUDA context and NCCL's own buffers.
-  const double per_step = out.gradients + out.activations + buffers;
-  out.overhead = buffers + per_step * kAllocatorFragmentation / (1 - kAllocatorFragmentation) +
-                 kCudaContextBytes + (c.gpus > 1 ? kCommBufferBytes : 0);
+  const bool irregular = c.par.recompute != Recompute::kNone || c.par.zero >= 3 || IsLora(c.task) ||
+                         c.offload != Offload::kNone;
+  const bool persistent_grads = TraitsOf(c.par.framework).grad_buffer;
+  const double per_step = out.activations + buffers + (persistent_grads ? 0 : out.gradients);
+  out.allocator_slack =
+      irregular ? per_step * kAllocatorFragmentation / (1 - kAllocatorFragmentation) : 0;
+  out.outside_allocator = kCudaContextBytes + (c.gpus > 1 ? kCommBufferBytes : 0);
+  out.allocator_split = true;
+  out.overhead = buffers + out.allocator_slack + out.outside_allocator;
   return out;
 }
 
@@ -327,13 +388,15 @@ struct MicroBatchWindow {
 // previous layer computes (FSDP prefetch), in backward the gather of the next layer and the
 // reduce-scatter of the last one share the link beside one layer's backward; the first gather
 // and the last reduce-scatter have nothing to hide behind [Zhao et al. 2023, §3.3-3.4].
-double FsdpMicroBatchSeconds(const TrainConfig& c, const MicroBatchWindow& mb, double psi,
-                             double bw, double latency) {
+// `gather_bytes` and `reduce_bytes`: what one device's layers all-gather and reduce-scatter in
+// all (a LoRA base is gathered like any weight; only its adapters' gradients are reduced).
+double FsdpMicroBatchSeconds(const TrainConfig& c, const MicroBatchWindow& mb, double gather_bytes,
+                             double reduce_bytes, double bw, double latency) {
   const ParallelismChoice& p = c.par;
   const double layers = std::max(1.0, c.model->layers / p.pp);
-  const double share = (p.dp - 1.0) / p.dp * psi / layers;  // one layer's shard of the traffic
-  const double gather = share * (Is32Bit(c.precision) ? 4 : 2) / bw + latency;
-  const double reduce = share * ReduceBytes(c) / bw + latency;
+  const double share = (p.dp - 1.0) / p.dp / layers;  // one layer's part of the traffic
+  const double gather = share * gather_bytes / bw + latency;
+  const double reduce = share * reduce_bytes / bw + latency;
   const double forward = gather + (layers - 1) * Overlapped(gather, mb.forward_s / layers);
   const double backward = layers * Overlapped(gather + reduce, mb.backward_s / layers) + reduce;
   return forward + backward;
@@ -350,7 +413,11 @@ double DpCommSeconds(const TrainConfig& c, const Topology& topo, const MicroBatc
                           : ParamsPerDevice(m, p.tp, p.pp);
   const double bw = DpBandwidth(topo, p.tp, p.pp, p.dp);
   const double latency = topo.nodes > 1 ? topo.inter_latency_s : topo.intra_latency_s;
-  if (p.zero >= 3 && !lora) return mb.count * FsdpMicroBatchSeconds(c, mb, psi, bw, latency);
+  if (p.zero >= 3) {
+    const double weights = ParamsPerDevice(m, p.tp, p.pp) * WeightBytesPerParam(c) + psi * 2;
+    const double gather = lora ? weights : psi * WeightBytesPerParam(c);
+    return mb.count * FsdpMicroBatchSeconds(c, mb, gather, psi * ReduceBytes(c), bw, latency);
+  }
   // ZeRO 0-2: the gradients are reduce-scattered (ZeRO-0: all-reduced) once per step behind
   // the last backward passes, or after them; ZeRO-1/2 all-gather the updated weights, before
   // the next forward or behind its first passes. With a pipeline the 1F1B cool-down runs

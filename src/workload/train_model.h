@@ -23,6 +23,14 @@ struct FrameworkTraits {
   double loss_bytes_per_logit = 4;        // peak memory of the loss per logit element
   bool hopper_attention = false;   // fused attention written for Hopper (cuDNN 9 / FA3 class)
   bool eager_elementwise = false;  // norms, rotary, activations as separate eager PyTorch ops
+  // Gradients accumulate in one buffer allocated once, in fp32 for bf16/fp8 training (not
+  // freed and reallocated each step as PyTorch's zero_grad(set_to_none=True) does).
+  bool grad_buffer = false;
+  // TransformerEngine layers: fused gated activation (saves only the fc1 output), FP8 GEMM
+  // inputs saved in FP8 and, with a distributed optimizer, FP8 weights (fp8_params).
+  bool transformer_engine = false;
+  // Pure 16-bit training: the optimizer's states in the weights' dtype, no fp32 master copy.
+  bool pure_16bit = false;
 };
 const FrameworkTraits& TraitsOf(Framework f);
 // NeuronX Distributed on Neuron devices; else Megatron-Core when the layout has TP or PP,
@@ -50,6 +58,13 @@ struct TrainConfig {
 // Bytes per device.
 struct MemoryBytes {
   double weights = 0, gradients = 0, optimizer = 0, activations = 0, kv_cache = 0, overhead = 0;
+  // Parts of `overhead` outside the live tensors, where the model tells them apart (training):
+  // the caching allocator's slack (reserved - allocated) and what lives beside the allocator
+  // (CUDA context, NCCL buffers). allocator_split says they are set.
+  double allocator_slack = 0, outside_allocator = 0;
+  bool allocator_split = false;
+  double Allocated() const { return Total() - allocator_slack - outside_allocator; }
+  double Reserved() const { return Total() - outside_allocator; }
   double Total() const {
     return weights + gradients + optimizer + activations + kv_cache + overhead;
   }
@@ -62,6 +77,9 @@ double LoraAdapterParams(const ModelShape& m, int rank, LoraTargets targets);
 // Optimizer bytes per trainable parameter (K of the ZeRO paper): mixed-precision AdamW 12,
 // 8-bit Adam 6, SGD with momentum 8; pure fp32 training 8 / 2 / 4.
 double OptimizerBytesPerParam(Optimizer o, Precision p);
+// The same without a master copy, states in bf16 (pure 16-bit training): AdamW 4, 8-bit Adam 2,
+// SGD with momentum 2.
+double Pure16BitOptimizerBytesPerParam(Optimizer o);
 
 MemoryBytes TrainingMemory(const TrainConfig& c);
 

@@ -161,29 +161,21 @@ Result<Recompute> ParseRecompute(std::string_view key, std::string_view value) {
 
 Result<Framework> ParseFramework(std::string_view key, std::string_view value) {
   // Canonical names first (the message lists them), then the products built on them.
-  static const char* const kNames[] = {"megatron-core",
-                                       "megatron-lm",
-                                       "fsdp",
-                                       "torchtitan",
-                                       "deepspeed",
-                                       "neuronx",
-                                       "nemo",
-                                       "megatron",
-                                       "llm-foundry",
-                                       "composer",
-                                       "megatron-deepspeed",
-                                       "neuronx-distributed",
-                                       "nxd"};
+  static const char* const kNames[] = {"megatron-core",       "megatron-lm", "fsdp",
+                                       "torchtitan",          "deepspeed",   "neuronx",
+                                       "torchtune",           "nemo",        "megatron",
+                                       "llm-foundry",         "composer",    "megatron-deepspeed",
+                                       "neuronx-distributed", "nxd"};
   static const Framework kValues[] = {
       Framework::kMegatronCore, Framework::kMegatronLm,   Framework::kFsdp,
       Framework::kTorchtitan,   Framework::kDeepSpeed,    Framework::kNeuronx,
-      Framework::kMegatronCore, Framework::kMegatronCore, Framework::kFsdp,
-      Framework::kFsdp,         Framework::kMegatronLm,   Framework::kNeuronx,
-      Framework::kNeuronx};
+      Framework::kTorchtune,    Framework::kMegatronCore, Framework::kMegatronCore,
+      Framework::kFsdp,         Framework::kFsdp,         Framework::kMegatronLm,
+      Framework::kNeuronx,      Framework::kNeuronx};
   int i = MatchName(value, kNames);
   if (i < 0) {
-    return Expected(key, "one of megatron-core|megatron-lm|fsdp|torchtitan|deepspeed|neuronx",
-                    value);
+    return Expected(
+        key, "one of megatron-core|megatron-lm|fsdp|torchtitan|deepspeed|neuronx|torchtune", value);
   }
   return kValues[i];
 }

@@ -35,7 +35,7 @@ Result<Precision> ParsePrecision(std::string_view key, std::string_view value,
                                  std::initializer_list<Precision> allowed);
 Result<Optimizer> ParseOptimizer(std::string_view key, std::string_view value);
 Result<Recompute> ParseRecompute(std::string_view key, std::string_view value);
-// megatron-core|megatron-lm|fsdp|torchtitan|deepspeed|neuronx; also nemo, megatron,
+// megatron-core|megatron-lm|fsdp|torchtitan|deepspeed|neuronx|torchtune; also nemo, megatron,
 // llm-foundry, composer, megatron-deepspeed, neuronx-distributed, nxd.
 Result<Framework> ParseFramework(std::string_view key, std::string_view value);
 Result<Codec> ParseCodec(std::string_view key, std::string_view value);

@@ -78,6 +78,8 @@ double Predict(const std::string& metric, const Workload& w, const Estimate& e) 
   if (metric == "sustained_tflops") return Or(p.sustained_tflops);
   if (metric == "minutes") return e.hours ? *e.hours * 60 : NAN;
   if (metric == "memory_total_gib") return m.total_gib;
+  if (metric == "memory_allocated_gib") return Or(m.allocated_gib);
+  if (metric == "memory_reserved_gib") return Or(m.reserved_gib);
   if (metric == "flops_total") return Or(e.flops_total);
   if (metric == "model_states_gb") {
     return (*m.weights_gib + *m.gradients_gib + *m.optimizer_gib) * kGiB / 1e9;
