@@ -70,10 +70,12 @@ enum class KernelClass { kConv, kGemm, kAttention };
 // torch.compile, XLA, NVIDIA's MLPerf MXNet kernels, the Neuron compiler). Names "eager",
 // "fused".
 enum class Engine { kEager, kFused };
-// HPC codes: kDenseLa (HPL-like dense linear algebra, DGEMM-bound: runs on FP64 tensor cores
-// where the GPU has them) or kGeneral (anything else: the vector FP64/FP32 peak). Names
-// "dense-la", "general".
-enum class HpcKind { kGeneral, kDenseLa };
+// HPC codes by what bounds them: kDenseLa (HPL-like dense linear algebra, DGEMM-bound: runs on
+// FP64 tensor cores where the GPU has them), kMemoryBound (sparse solvers, stencils, HPCG-like:
+// arithmetic intensity x sustained memory bandwidth), kMixedPrecision (HPL-MxP: LU factorisation
+// on FP16/BF16/FP8 tensor cores) or kGeneral (anything else: the vector FP64/FP32 peak). Names
+// "dense-la", "memory-bound", "mixed-precision", "general".
+enum class HpcKind { kGeneral, kDenseLa, kMemoryBound, kMixedPrecision };
 
 // Architecture family; decides which formulas apply.
 enum class ModelFamily {
@@ -251,6 +253,8 @@ struct Workload {
   double working_set_gib = 0;
   double runtime_target_s = 0;
   HpcKind hpc_kind = HpcKind::kGeneral;
+  double arithmetic_intensity = 0;  // memory-bound hpc: FLOP per byte moved to/from memory
+  double bytes_moved = 0;           // or the bytes the job moves in all (with the total FLOP)
 
   // Transcode.
   int streams = 0;

@@ -178,11 +178,13 @@ Status SetSeqLen(Workload* w, std::string_view k, std::string_view v) {
 const FieldDef kFields[] = {
     {"activation-mb-per-sample", SetActivationMb},
     {"active-experts", GA_ARCH_INT(active_experts, 1, kArchActiveExperts)},
+    {"arithmetic-intensity", GA_NUM(arithmetic_intensity)},
     {"attention-bias",
      [](Workload* w, std::string_view k, std::string_view v) {
        return Assign(Bool(k, v), &w->model.attention_bias);
      }},
     {"batch", GA_INT(batch, 1)},
+    {"bytes-moved", GA_NUM(bytes_moved)},
     {"codec", [](Workload* w, std::string_view k,
                  std::string_view v) { return Assign(ParseCodec(k, v), &w->codec); }},
     {"concurrency", GA_INT(concurrency, 1)},
@@ -358,8 +360,11 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"activation-mb-per-sample", "MB",
      "custom vision model: MB of conv/linear outputs the forward writes per sample (16-bit)"},
     {"active-experts", "N", "MoE experts used per token (top-k)"},
+    {"arithmetic-intensity", "X",
+     "hpc memory-bound: FLOP per byte moved to/from device memory (HPCG/CSR SpMV: 0.167)"},
     {"attention-bias", "BOOL", "QKV/O and MLP biases (GPT-2/OPT/BERT style)"},
     {"batch", "N", "vision: per-GPU batch, inference or training (default: the model's)"},
+    {"bytes-moved", "N", "hpc memory-bound: bytes the job moves to/from device memory in all"},
     {"codec", "CODEC", "transcode codec: h264|hevc|av1"},
     {"concurrency", "N", "serving: requests kept in flight (closed loop)"},
     {"context-length", "N",
@@ -397,7 +402,10 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"heads", "N", "attention (query) heads"},
     {"hidden", "N", "model width"},
     {"hours", "DUR", "transcode/render/analytics: how long the service runs (36h, 14d)"},
-    {"hpc-kind", "K", "hpc: dense-la (HPL-like, FP64 tensor cores) or general (vector peak)"},
+    {"hpc-kind", "K",
+     "hpc: dense-la (HPL-like, FP64 tensor cores), memory-bound (sparse, stencils, HPCG: "
+     "--arithmetic-intensity), mixed-precision (HPL-MxP LU on fp16/fp8 tensor cores, "
+     "--precision) or general (vector peak)"},
     {"images", "N", "vision: images per epoch (train) or to process (infer)"},
     {"input-tokens", "N", "serving: prompt tokens per request"},
     {"itl-p95", "DUR", "serving: inter-token latency target, p95"},

@@ -260,5 +260,81 @@ TEST(HpcKindTest, DenseLinearAlgebraRunsOnFp64TensorCores) {
   EXPECT_EQ(st.message().rfind("hpc-kind:", 0), 0u) << st.message();
 }
 
+// Memory-bound codes: arithmetic intensity x 90% of peak bandwidth (STREAM), capped by the
+// general-code share of the vector peak; bytes moved give the same intensity.
+TEST(HpcKindTest, MemoryBoundRunsAtSustainedBandwidth) {
+  const Workload hpcg = MakeWorkload({{"task", "hpc"},
+                                      {"hpc-kind", "memory-bound"},
+                                      {"fp64-flop", "1e15"},
+                                      {"arithmetic-intensity", "0.1667"}});
+  Result<Estimate> e = EstimateWorkload(hpcg, Gpus("H100", 1));
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_NEAR(*e->performance.sustained_tflops, 0.1667 * 3350 * 0.9 / 1000, 1e-6);
+  const Workload bytes = MakeWorkload(
+      {{"task", "hpc"}, {"hpc-kind", "hpcg"}, {"fp64-flop", "1e15"}, {"bytes-moved", "6e15"}});
+  Result<Estimate> b = EstimateWorkload(bytes, Gpus("H100", 1));
+  ASSERT_TRUE(b.ok());
+  EXPECT_NEAR(*b->performance.sustained_tflops, 3350 * 0.9 / 6 / 1000, 1e-6);
+  // A high intensity is capped by the vector peak (general-code efficiency 0.6).
+  const Workload dense = MakeWorkload({{"task", "hpc"},
+                                       {"hpc-kind", "memory-bound"},
+                                       {"fp64-flop", "1e15"},
+                                       {"arithmetic-intensity", "1000"}});
+  Result<Estimate> d = EstimateWorkload(dense, Gpus("H100", 1));
+  ASSERT_TRUE(d.ok());
+  EXPECT_NEAR(*d->performance.sustained_tflops, 34 * 0.6, 1e-6);
+}
+
+TEST(HpcKindTest, MixedPrecisionFactorisesOnTensorCores) {
+  auto mxp = [](const char* precision) {
+    return MakeWorkload({{"task", "hpc"},
+                         {"hpc-kind", "mixed-precision"},
+                         {"fp64-flop", "1e16"},
+                         {"precision", precision}});
+  };
+  Result<Estimate> fp16 = EstimateWorkload(mxp("fp16"), Gpus("H100", 8));
+  Result<Estimate> fp8 = EstimateWorkload(mxp("fp8"), Gpus("H100", 8));
+  ASSERT_TRUE(fp16.ok() && fp8.ok());
+  EXPECT_EQ(fp8->precision, Precision::kFp8);
+  // The trailing-matrix traffic does not shrink with the format: FP8 gains less than 2x.
+  const double gain = *fp8->performance.sustained_tflops / *fp16->performance.sustained_tflops;
+  EXPECT_GT(gain, 1.2);
+  EXPECT_LT(gain, 2.0);
+  // Well above the FP64 tensor rate, well below the FP16 dense peak.
+  EXPECT_GT(*fp16->performance.sustained_tflops, 8 * 67);
+  EXPECT_LT(*fp16->performance.sustained_tflops, 8 * 989 * 0.65);
+  EXPECT_EQ(EstimateWorkload(mxp("fp8"), Gpus("A100-80GB", 8)).status().code(),
+            StatusCode::kUnsupported);
+  Workload fp32 = mxp("fp16");
+  fp32.precision = Precision::kFp32;
+  Status st = Validate(fp32);
+  EXPECT_EQ(st.message().rfind("precision:", 0), 0u) << st.message();
+}
+
+TEST(HpcKindTest, InputsOfOneKindAreRefusedElsewhere) {
+  Workload w = MakeWorkload({{"task", "hpc"}, {"fp64-flop", "1e15"}});
+  w.arithmetic_intensity = 0.2;
+  EXPECT_EQ(Validate(w).message().rfind("arithmetic-intensity:", 0), 0u);
+  w.arithmetic_intensity = 0;
+  w.hpc_kind = HpcKind::kMemoryBound;
+  EXPECT_EQ(Validate(w).message().rfind("arithmetic-intensity:", 0), 0u);
+  Workload vision =
+      MakeWorkload({{"task", "infer-vision"}, {"model", "resnet50"}, {"images", "10"}});
+  vision.bytes_moved = 1e12;
+  EXPECT_EQ(Validate(vision).message().rfind("bytes-moved:", 0), 0u);
+}
+
+// Nothing priced far too fast silently: FP64 on a part with weak FP64 warns.
+TEST(HpcKindTest, WeakFp64Warns) {
+  const Workload w = MakeWorkload({{"task", "hpc"}, {"fp64-flop", "1e15"}});
+  Result<Estimate> e = EstimateWorkload(w, Gpus("L4", 1));
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_TRUE(Mentions(*e, "weak FP64"));
+  Result<Estimate> h = EstimateWorkload(w, Gpus("H100", 1));
+  ASSERT_TRUE(h.ok());
+  EXPECT_FALSE(Mentions(*h, "weak FP64"));
+  EXPECT_TRUE(Mentions(*h, "--hpc-kind memory-bound"));
+}
+
 }  // namespace
 }  // namespace gpuadvisor
