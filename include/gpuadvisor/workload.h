@@ -241,10 +241,11 @@ struct Workload {
   double ttft_p95_s = 0, itl_p95_s = 0, e2e_p95_s = 0;  // latency targets; 0 = none
 
   // Vision.
-  double images = 0;   // images per epoch (train) or to process (infer)
-  int resolution = 0;  // input side length in pixels; 0 = the model's reference
-  int batch = 0;       // per-device batch (inference or training); 0 = the model's default
-  int steps = 0;       // diffusion denoising steps; 0 = model default
+  double images = 0;     // images per epoch (train) or to process (infer)
+  int resolution = 0;    // input side length in pixels; 0 = the model's reference
+  int batch = 0;         // per-device batch (inference or training); 0 = the model's default
+  int steps = 0;         // diffusion denoising steps; 0 = model default
+  bool guidance = true;  // diffusion: classifier-free guidance (two UNet evaluations per step)
   std::optional<Engine> engine;  // unset: eager on NVIDIA (fused for int8/fp8), fused on Neuron
 
   // HPC.

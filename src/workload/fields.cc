@@ -223,6 +223,8 @@ const FieldDef kFields[] = {
     {"global-batch", GA_INT(global_batch, 1)},
     {"global-batch-tokens", GA_NUM(global_batch_tokens)},
     {"goodput", GA_FRAC(goodput)},
+    {"guidance", [](Workload* w, std::string_view k,
+                    std::string_view v) { return Assign(Bool(k, v), &w->guidance); }},
     {"head-dim", GA_ARCH_INT(head_dim, 1, kArchHeadDim)},
     {"heads", GA_ARCH_INT(heads, 1, kArchHeads)},
     {"hidden", GA_ARCH_INT(hidden, 1, kArchHidden)},
@@ -398,6 +400,9 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"global-batch", "N", "sequences per optimizer step"},
     {"global-batch-tokens", "N", "tokens per optimizer step (alternative to --global-batch)"},
     {"goodput", "X", "share of wall clock doing useful steps, (0,1]"},
+    {"guidance", "BOOL",
+     "diffusion inference: classifier-free guidance, two UNet evaluations per step (default "
+     "true)"},
     {"head-dim", "N", "attention head size (default hidden/heads; MLA: non-rotary query/key part)"},
     {"heads", "N", "attention (query) heads"},
     {"hidden", "N", "model width"},

@@ -210,6 +210,9 @@ Status ValidateVision(const Workload& w) {
                             "stable-diffusion-2, ...) or a custom model (--fwd-gflop-per-sample)");
   }
   if (w.images <= 0) return Bad("images", "required (e.g. --images 1.28M)");
+  if (!w.guidance && (m.family != ModelFamily::kDiffusion || w.task != TaskKind::kInferVision)) {
+    return Bad("guidance", "applies to diffusion inference only");
+  }
   if (w.precision == Precision::kInt8 && w.engine == Engine::kEager) {
     return Bad("engine",
                "int8 vision inference runs in a fused engine (TensorRT); eager PyTorch has no "

@@ -105,6 +105,7 @@ const std::vector<Row>& Rows() {
       {"global-batch", "64", &kPretrain},
       {"global-batch-tokens", "1M", &kPretrain},
       {"goodput", "0.5", &kPretrain},
+      {"guidance", "false", &kDiffusion, "A10G", 1},
       {"head-dim", "64", &kCustom},
       {"heads", "32", &kCustom},  // with kv-heads 4 (below): a narrower KV
       {"hidden", "4096", &kCustom},
