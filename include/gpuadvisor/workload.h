@@ -82,10 +82,12 @@ enum class KernelClass { kConv, kGemm, kAttention };
 // SGLang, TensorRT-LLM, Hugging Face TGI, and NxD Inference on Neuron. Names "vllm", "sglang",
 // "trtllm", "tgi", "neuron".
 enum class Engine { kEager, kFused, kVllm, kSglang, kTrtllm, kTgi, kNeuron };
-// HPC codes: kDenseLa (HPL-like dense linear algebra, DGEMM-bound: runs on FP64 tensor cores
-// where the GPU has them) or kGeneral (anything else: the vector FP64/FP32 peak). Names
-// "dense-la", "general".
-enum class HpcKind { kGeneral, kDenseLa };
+// HPC codes by what bounds them: kDenseLa (HPL-like dense linear algebra, DGEMM-bound: runs on
+// FP64 tensor cores where the GPU has them), kMemoryBound (sparse solvers, stencils, HPCG-like:
+// arithmetic intensity x sustained memory bandwidth), kMixedPrecision (HPL-MxP: LU factorisation
+// on FP16/BF16/FP8 tensor cores) or kGeneral (anything else: the vector FP64/FP32 peak). Names
+// "dense-la", "memory-bound", "mixed-precision", "general".
+enum class HpcKind { kGeneral, kDenseLa, kMemoryBound, kMixedPrecision };
 
 // Architecture family; decides which formulas apply.
 enum class ModelFamily {
@@ -261,6 +263,7 @@ struct Workload {
   int resolution = 0;  // input side length in pixels; 0 = the model's reference
   int batch = 0;       // per-device batch (inference or training); 0 = the model's default
   int steps = 0;       // diffusion denoising steps; 0 = model default
+  bool guidance = true;  // diffusion: classifier-free guidance (two UNet evaluations per step)
   std::optional<Engine> engine;  // vision unset: eager on NVIDIA (fused for int8/fp8), fused on
                                  // Neuron; serving unset: vllm on GPUs, neuron on Neuron
 
@@ -273,6 +276,8 @@ struct Workload {
   // rate (fp64-flops), it is how long the job runs instead.
   double runtime_target_s = 0;
   HpcKind hpc_kind = HpcKind::kGeneral;
+  double arithmetic_intensity = 0;  // memory-bound hpc: FLOP per byte moved to/from memory
+  double bytes_moved = 0;           // or the bytes the job moves in all (with the total FLOP)
 
   // Transcode.
   int streams = 0;

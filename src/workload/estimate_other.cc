@@ -60,41 +60,121 @@ struct HpcRate {
   double efficiency = 0;
   double flops = 0;  // sustained FLOP/s, all devices
   std::string basis;
+  bool weak_fp64 = false;  // FP64 well below 1/8 of FP32 (consumer-class die)
 };
+
+// Sustained share of peak device-memory bandwidth: STREAM triad reaches 91-93% of peak on H100
+// SXM (Kempner AI Cluster, NVIDIA HPC-Benchmarks STREAM, 2025: 3.12 of 3.35 TB/s; COPY 91.4%).
+constexpr double kStreamEfficiency = 0.9;
+// HPL-MxP trailing update: panels of NB = 1024 columns (NVIDIA HPC-Benchmarks HPL-dgx-1N.dat and
+// the hpl-mxp.sh examples) update a trailing matrix held in FP32 (the HPL-AI reference stores
+// the matrix in single precision): each panel step reads and writes every trailing element
+// (8 bytes) for 2 x NB FLOP of 16/8-bit GEMM. With K = NB the GEMM sits near the ridge point
+// (H100 FP16: 989 TFLOP/s over 3.35 TB/s = 295 FLOP/byte vs 256), so both times add.
+constexpr double kMxpPanel = 1024;
+constexpr double kMxpTrailingBytes = 8;
+
+// The vector FP64/FP32 peak of `g` (FP64 derived from FP32 on consumer dies), or Unsupported.
+Result<HpcRate> VectorPeak(const GpuSpec& g, bool fp64) {
+  HpcRate r;
+  std::optional<double> tflops = fp64 ? g.fp64_tflops : g.fp32_tflops;
+  r.basis = std::string(fp64 ? "FP64" : "FP32") + " vector peak";
+  if (fp64 && !tflops && g.fp32_tflops) {  // consumer-class dies: FP64 at 1/64 of FP32
+    tflops = *g.fp32_tflops / (g.architecture == "Turing" ? 32 : 64);
+    r.basis = "FP64 derived as 1/" + std::string(g.architecture == "Turing" ? "32" : "64") +
+              " of FP32 (weak FP64 part, low confidence)";
+  }
+  if (!tflops) {
+    return Status::Unsupported(std::string("task: no published ") + (fp64 ? "FP64" : "FP32") +
+                               " rate for " + g.model)
+        .WithField("task");
+  }
+  r.per_gpu_tflops = *tflops;
+  r.weak_fp64 = fp64 && g.fp32_tflops && *tflops < *g.fp32_tflops / 8;
+  return r;
+}
+
+double SustainedBandwidth(const GpuSpec& g) {
+  return g.memory_bw_gbyte_s.value_or(0) * 1e9 * kStreamEfficiency;
+}
+
+// Sparse solvers, stencils, HPCG: arithmetic intensity x sustained bandwidth, capped by the
+// vector peak at the general-code efficiency.
+Result<HpcRate> MemoryBoundRate(const EstimateContext& ctx, bool fp64) {
+  const Workload& w = ctx.w;
+  Result<HpcRate> r = VectorPeak(ctx.gpu, fp64);
+  if (!r.ok()) return r.status();
+  const double bw = SustainedBandwidth(ctx.gpu);
+  if (bw <= 0) {
+    return Status::Unsupported("task: no published memory bandwidth for " + ctx.gpu.model)
+        .WithField("task");
+  }
+  const double flop = fp64 ? w.fp64_flop : w.fp32_flop;
+  const double ai = w.arithmetic_intensity > 0 ? w.arithmetic_intensity : flop / w.bytes_moved;
+  const double compute = r->per_gpu_tflops * 1e12 * kHpcEfficiency;
+  const double per_gpu = std::min(ai * bw, compute);
+  r->efficiency = per_gpu / (r->per_gpu_tflops * 1e12);
+  r->basis = "memory-bound: " + Num(ai, 3) + " FLOP/byte x " + Num(bw / 1e9, 0) +
+             " GB/s sustained (" + Num(kStreamEfficiency * 100, 0) + "% of peak, STREAM)" +
+             (per_gpu == compute ? ", capped by the " + r->basis : ", of the " + r->basis);
+  r->flops = per_gpu;
+  return r;
+}
+
+// HPL-MxP: the LU factorisation's trailing updates on 16/8-bit tensor cores, each panel step a
+// GEMM (matmul efficiency of the generation) plus its FP32 trailing-matrix traffic.
+Result<HpcRate> MixedPrecisionRate(const EstimateContext& ctx) {
+  const GpuSpec& g = ctx.gpu;
+  const Precision p = ctx.w.precision.value_or(Precision::kFp16);
+  GPUADVISOR_RETURN_IF_ERROR(CheckPrecisionSupported(g, p, "precision"));
+  const std::optional<double> peak = PeakFlops(g, p);
+  const double bw = SustainedBandwidth(g);
+  if (!peak || bw <= 0) {
+    return Status::Unsupported(std::string("precision: no published ") + PrecisionName(p) +
+                               " tensor rate or memory bandwidth for " + g.model)
+        .WithField("precision");
+  }
+  const double matmul = EfficiencyFor(g).matmul;
+  const double flop_per_elem = 2 * kMxpPanel;
+  const double t = flop_per_elem / (*peak * matmul) + kMxpTrailingBytes / bw;
+  HpcRate r;
+  r.per_gpu_tflops = *peak / 1e12;
+  r.flops = flop_per_elem / t;
+  r.efficiency = r.flops / *peak;
+  r.basis = std::string("mixed-precision LU: ") + PrecisionName(p) + " dense peak at " +
+            Num(matmul, 2) + " GEMM efficiency plus the FP32 trailing-matrix traffic of NB " +
+            Num(kMxpPanel, 0) + " panels (iterative refinement not included)";
+  return r;
+}
 
 Result<HpcRate> HpcRateFor(const EstimateContext& ctx, bool fp64) {
   const GpuSpec& g = ctx.gpu;
-  HpcRate r;
-  const bool dense = ctx.w.hpc_kind == HpcKind::kDenseLa;
-  if (dense && fp64 && g.fp64_tensor_tflops && *g.fp64_tensor_tflops > 0) {
-    r.per_gpu_tflops = *g.fp64_tensor_tflops;
-    r.basis = "FP64 tensor-core peak";
-  } else {
-    std::optional<double> tflops = fp64 ? g.fp64_tflops : g.fp32_tflops;
-    r.basis = std::string(fp64 ? "FP64" : "FP32") + " vector peak";
-    if (fp64 && !tflops && g.fp32_tflops) {  // consumer-class dies: FP64 at 1/64 of FP32
-      tflops = *g.fp32_tflops / (g.architecture == "Turing" ? 32 : 64);
-      r.basis = "FP64 derived as 1/" + std::string(g.architecture == "Turing" ? "32" : "64") +
-                " of FP32 (weak FP64 part, low confidence)";
-    }
-    if (!tflops) {
-      return Status::Unsupported(std::string("task: no published ") + (fp64 ? "FP64" : "FP32") +
-                                 " rate for " + g.model)
-          .WithField("task");
-    }
-    r.per_gpu_tflops = *tflops;
+  const HpcKind kind = ctx.w.hpc_kind;
+  const double scaling = ctx.topo.nodes > 1 ? kMultiNodeScaling : 1;
+  if (kind == HpcKind::kMemoryBound || kind == HpcKind::kMixedPrecision) {
+    Result<HpcRate> r =
+        kind == HpcKind::kMemoryBound ? MemoryBoundRate(ctx, fp64) : MixedPrecisionRate(ctx);
+    if (r.ok()) r->flops *= ctx.topo.gpus * scaling;
+    return r;
   }
-  double scaling = ctx.topo.nodes > 1 ? kMultiNodeScaling : 1;
+  const bool dense = kind == HpcKind::kDenseLa;
+  const bool tensor = dense && fp64 && g.fp64_tensor_tflops && *g.fp64_tensor_tflops > 0;
+  Result<HpcRate> r = tensor ? Result<HpcRate>(HpcRate{}) : VectorPeak(g, fp64);
+  if (!r.ok()) return r.status();
+  if (tensor) {
+    r->per_gpu_tflops = *g.fp64_tensor_tflops;
+    r->basis = "FP64 tensor-core peak";
+  }
   if (dense) {
     const auto [eff, published] = HplEfficiencyFor(g);
-    r.efficiency = eff;
-    scaling = 1;  // the TOP500 ratios are whole-system runs
-    r.basis += std::string(" at the TOP500 HPL efficiency of ") + EfficiencyFor(g).name +
-               (published ? " systems" : " (no TOP500 entry: default, low confidence)");
+    r->efficiency = eff;
+    r->basis += std::string(" at the TOP500 HPL efficiency of ") + EfficiencyFor(g).name +
+                (published ? " systems" : " (no TOP500 entry: default, low confidence)");
   } else {
-    r.efficiency = kHpcEfficiency;
+    r->efficiency = kHpcEfficiency;
   }
-  r.flops = ctx.topo.gpus * r.per_gpu_tflops * 1e12 * r.efficiency * scaling;
+  // The TOP500 ratios are whole-system runs: no further scale-out loss for dense-la.
+  r->flops = ctx.topo.gpus * r->per_gpu_tflops * 1e12 * r->efficiency * (dense ? 1 : scaling);
   return r;
 }
 
@@ -152,6 +232,14 @@ Status EstimateHpc(const EstimateContext& ctx) {
   SetMemory(ctx, mem, false, false);
   MoveToWorkingSet(ctx.out);
   ctx.out->precision = fp64 ? Precision::kFp64 : Precision::kFp32;
+  if (w.hpc_kind == HpcKind::kMixedPrecision) {
+    ctx.out->precision = w.precision.value_or(Precision::kFp16);
+  }
+  if (r->weak_fp64) {
+    ctx.Warn(ctx.gpu.model + " has weak FP64 (" + Num(r->per_gpu_tflops, 2) +
+             " TFLOP/s per GPU, a small fraction of its FP32): FP64 codes belong on A100/H100-"
+             "class GPUs");
+  }
   ctx.out->performance.sustained_tflops = rate / 1e12;
   ctx.out->performance.tflops_per_gpu = rate / ctx.topo.gpus / 1e12;
   const double flop = fp64 ? w.fp64_flop : w.fp32_flop;
@@ -178,6 +266,12 @@ Status EstimateHpc(const EstimateContext& ctx) {
     if (w.hpc_kind == HpcKind::kGeneral && fp64 && ctx.gpu.fp64_tensor_tflops) {
       ctx.Assume("dense linear algebra (HPL, DGEMM-bound solvers) runs on the FP64 tensor cores (" +
                  Num(*ctx.gpu.fp64_tensor_tflops, 1) + " TFLOP/s): --hpc-kind dense-la");
+    }
+    if (w.hpc_kind == HpcKind::kGeneral) {
+      ctx.Assume(
+          "general: compute-bound at the vector peak; sparse solvers and stencils are bound by "
+          "memory bandwidth, often 10-100x slower: --hpc-kind memory-bound "
+          "--arithmetic-intensity X");
     }
   }
   return Status::OK();

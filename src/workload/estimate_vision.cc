@@ -150,11 +150,18 @@ SampleTime PerSample(const EstimateContext& ctx, const VisionPlan& p, double flo
       EfficiencyFor(ctx.gpu).matmul *
       (p.precision == Precision::kInt8 || p.precision == Precision::kFp8 ? kLowPrecisionEfficiency
                                                                          : 1);
-  const double attention_eff = base * (p.neuron ? 1 : kAttentionVsGemm);
+  // FP8/INT8 engines quantise the GEMMs and convolutions only: attention (and the norms) stay in
+  // 16-bit (TensorRT's SDXL FP8 recipe, ModelOpt; MLPerf SDXL keeps the attention in FP16).
+  double attention_eff = EfficiencyFor(ctx.gpu).matmul * (p.neuron ? 1 : kAttentionVsGemm);
+  if (p.precision == Precision::kInt8 || p.precision == Precision::kFp8) {
+    attention_eff *= PeakFlops(ctx.gpu, Default16Bit(ctx.gpu)).value_or(p.peak) / p.peak;
+  }
   const bool tile_math = p.neuron || p.precision != Precision::kFp32;  // tensor cores / array
   const double narrow = tile_math ? NarrowPenalty(m, p.neuron) : 1;
+  // Self-attention over the image's tokens: its FLOP grow with the token count squared, i.e.
+  // once more with the area scale on top of the linear layers'.
   const double per_flop =
-      (p.mix.conv / base + p.mix.gemm / base + p.mix.attention / attention_eff) * narrow;
+      (p.mix.conv / base + p.mix.gemm / base + p.mix.attention * p.scale / attention_eff) * narrow;
   const double compute = p.passes * flop * per_flop / p.peak;
   const Accesses a = AccessesOf(m, p.mix);
   double accesses =
@@ -165,7 +172,8 @@ SampleTime PerSample(const EstimateContext& ctx, const VisionPlan& p, double flo
   const double act = ActivationBytes(p.precision);
   double bytes = m.act_elems_per_image * p.scale * accesses * act;
   if (p.unfused_attention) {  // scores written and read back (eager softmax: 4 accesses)
-    bytes += m.attention_score_elems * p.scale * (p.engine == Engine::kEager ? 4 : 2) * act;
+    bytes +=
+        m.attention_score_elems * p.scale * p.scale * (p.engine == Engine::kEager ? 4 : 2) * act;
   }
   const double memory = p.bw > 0 ? p.passes * bytes / p.bw : 0;
   const double unhidden = p.engine == Engine::kFused ? kUnhiddenFused : kUnhiddenEager;
@@ -187,13 +195,10 @@ Status CheckVisionDevice(const EstimateContext& ctx, bool train) {
     case DeviceClass::kNvidia:
       return Status::OK();
     case DeviceClass::kNeuron:
-      // No published Neuron vision-training figure exists to check a model against, and which
-      // convolution/normalisation layers train on Trainium depends on the compiler release:
-      // refused rather than guessed (inference is checked against the inf2 tables).
-      if (train) {
-        return Status::Unsupported("task: vision training on " + g.model +
-                                   " is not modelled (no published Neuron vision-training "
-                                   "figure); train on a GPU, serve on Inferentia2/Trainium")
+      // Trainium trains (AWS publishes ViT fine-tuning throughput on trn1); Inferentia2 serves.
+      if (train && g.model.find("Inferentia") != std::string::npos) {
+        return Status::Unsupported("task: " + g.model +
+                                   " is an inference device; train vision models on Trainium")
             .WithField("task");
       }
       return Status::OK();
@@ -253,7 +258,8 @@ void SetVisionMemory(const EstimateContext& ctx, const VisionPlan& p) {
   const ModelArch& m = ctx.w.model;
   const double act = ActivationBytes(p.precision);
   const bool diffusion_infer = m.family == ModelFamily::kDiffusion && !p.train;
-  const double samples = diffusion_infer ? 2.0 * p.batch : p.batch;  // CFG pair per image
+  // The guided pair per image (one sample with --guidance false).
+  const double samples = diffusion_infer && ctx.w.guidance ? 2.0 * p.batch : p.batch;
   MemoryBytes mem;
   mem.weights = m.params * (p.train ? 4 : act);  // AMP keeps fp32 master weights
   mem.gradients = p.train ? m.params * 4 : 0;
@@ -390,8 +396,12 @@ Status EstimateVision(const EstimateContext& ctx) {
   const bool diffusion_infer = m.family == ModelFamily::kDiffusion && !p.train;
   const double steps = w.steps > 0 ? w.steps : std::max(1, m.diffusion_steps);
   const double decoder_flop = m.decoder_flop_per_image * p.scale;
-  // FLOP per output sample: diffusion runs the UNet on the guided pair at every step.
-  const double sample_flop = diffusion_infer ? 2 * steps * flop + decoder_flop : p.passes * flop;
+  // FLOP per output sample: diffusion runs the UNet on the guided pair at every step (once with
+  // --guidance false); attention FLOP grow with the area squared.
+  const double evals = w.guidance ? 2 : 1;
+  const double unet_flop = flop * (1 + m.attention_share * (p.scale - 1));
+  const double sample_flop =
+      diffusion_infer ? evals * steps * unet_flop + decoder_flop : p.passes * unet_flop;
   const double samples = w.images * (p.train ? w.epochs : 1);
   ctx.out->flops_total = sample_flop * samples;
   const std::optional<double> peak = PeakFlops(ctx.gpu, p.precision);
@@ -402,11 +412,14 @@ Status EstimateVision(const EstimateContext& ctx) {
   }
   p.peak = *peak;
   const SampleTime t = PerSample(ctx, p, flop);
-  const double decoder_s = decoder_flop / (p.peak * EfficiencyFor(ctx.gpu).matmul);
-  // Seconds of a batch of n samples on one device; diffusion: the UNet at batch 2n per step,
-  // then the VAE decoder at batch n.
+  // The VAE decoder stays in 16-bit where the UNet runs FP8 (MLPerf SDXL: FP8 UNet only).
+  const double decoder_peak = PeakFlops(ctx.gpu, Default16Bit(ctx.gpu)).value_or(p.peak);
+  const double decoder_s =
+      decoder_flop / (std::min(p.peak, decoder_peak) * EfficiencyFor(ctx.gpu).matmul);
+  // Seconds of a batch of n samples on one device; diffusion: the UNet at batch evals x n per
+  // step (the guided pair unless --guidance false), then the VAE decoder at batch n.
   const auto batch_seconds = [&](double n) {
-    return diffusion_infer ? steps * PerBatch(p, t.total, 2 * n) + n * decoder_s
+    return diffusion_infer ? steps * PerBatch(p, t.total, evals * n) + n * decoder_s
                            : PerBatch(p, t.total, n);
   };
   if (IsService(w)) {

@@ -178,11 +178,13 @@ Status SetSeqLen(Workload* w, std::string_view k, std::string_view v) {
 const FieldDef kFields[] = {
     {"activation-mb-per-sample", SetActivationMb},
     {"active-experts", GA_ARCH_INT(active_experts, 1, kArchActiveExperts)},
+    {"arithmetic-intensity", GA_NUM(arithmetic_intensity)},
     {"attention-bias",
      [](Workload* w, std::string_view k, std::string_view v) {
        return Assign(Bool(k, v), &w->model.attention_bias);
      }},
     {"batch", GA_INT(batch, 1)},
+    {"bytes-moved", GA_NUM(bytes_moved)},
     {"codec", [](Workload* w, std::string_view k,
                  std::string_view v) { return Assign(ParseCodec(k, v), &w->codec); }},
     {"concurrency", GA_INT(concurrency, 1)},
@@ -221,6 +223,8 @@ const FieldDef kFields[] = {
     {"global-batch", GA_INT(global_batch, 1)},
     {"global-batch-tokens", GA_NUM(global_batch_tokens)},
     {"goodput", GA_FRAC(goodput)},
+    {"guidance", [](Workload* w, std::string_view k,
+                    std::string_view v) { return Assign(Bool(k, v), &w->guidance); }},
     {"head-dim", GA_ARCH_INT(head_dim, 1, kArchHeadDim)},
     {"heads", GA_ARCH_INT(heads, 1, kArchHeads)},
     {"hidden", GA_ARCH_INT(hidden, 1, kArchHidden)},
@@ -385,8 +389,12 @@ const WorkloadFieldInfo kFieldInfo[] = {
      "custom vision model: MB of conv/linear outputs the forward writes per sample (16-bit)",
      kVision},
     {"active-experts", "N", "MoE experts used per token (top-k)", kLlm},
+    {"arithmetic-intensity", "X",
+     "hpc memory-bound: FLOP per byte moved to/from device memory (HPCG/CSR SpMV: 0.167)", kHpc},
     {"attention-bias", "BOOL", "QKV/O and MLP biases (GPT-2/OPT/BERT style)", kLlm},
     {"batch", "N", "vision: per-GPU batch, inference or training (default: the model's)", kVision},
+    {"bytes-moved", "N", "hpc memory-bound: bytes the job moves to/from device memory in all",
+     kHpc},
     {"codec", "CODEC", "transcode codec: h264|hevc|av1", kTranscode},
     {"concurrency", "N", "serving: requests kept in flight (closed loop)", kServe},
     {"context-length", "N",
@@ -431,6 +439,10 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"global-batch-tokens", "N", "tokens per optimizer step (alternative to --global-batch)",
      kTrain},
     {"goodput", "X", "share of wall clock doing useful steps, (0,1]", kBatch},
+    {"guidance", "BOOL",
+     "diffusion inference: classifier-free guidance, two UNet evaluations per step (default "
+     "true)",
+     kInferVision},
     {"head-dim", "N", "attention head size (default hidden/heads; MLA: non-rotary query/key part)",
      kLlm},
     {"heads", "N", "attention (query) heads", kLlm},
@@ -439,7 +451,11 @@ const WorkloadFieldInfo kFieldInfo[] = {
      "services (serve, real-time infer-vision, transcode, render, analytics): how long it runs "
      "(36h, 14d)",
      kServe | kInferVision | kTranscode | kRender | kAnalytics},
-    {"hpc-kind", "K", "hpc: dense-la (HPL-like, FP64 tensor cores) or general (vector peak)", kHpc},
+    {"hpc-kind", "K",
+     "hpc: dense-la (HPL-like, FP64 tensor cores), memory-bound (sparse, stencils, HPCG: "
+     "--arithmetic-intensity), mixed-precision (HPL-MxP LU on fp16/fp8 tensor cores, "
+     "--precision) or general (vector peak)",
+     kHpc},
     {"images", "N", "vision: images per epoch (train) or to process (offline infer)", kVision},
     {"input-tokens", "N", "serving: prompt tokens per request", kServe},
     {"itl-p95", "DUR", "serving: inter-token latency target, p95", kServe},

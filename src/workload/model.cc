@@ -154,7 +154,18 @@ const char* EngineName(Engine e) {
   return kNames[static_cast<int>(e)];
 }
 
-const char* HpcKindName(HpcKind k) { return k == HpcKind::kDenseLa ? "dense-la" : "general"; }
+const char* HpcKindName(HpcKind k) {
+  switch (k) {
+    case HpcKind::kDenseLa:
+      return "dense-la";
+    case HpcKind::kMemoryBound:
+      return "memory-bound";
+    case HpcKind::kMixedPrecision:
+      return "mixed-precision";
+    default:
+      return "general";
+  }
+}
 
 bool IsTrainingTask(TaskKind t) {
   return t == TaskKind::kPretrain || t == TaskKind::kFinetune || t == TaskKind::kLora ||

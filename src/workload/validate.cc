@@ -253,6 +253,9 @@ Status ValidateVision(const Workload& w) {
     return Bad("engine", std::string(EngineName(*w.engine)) +
                              " is a serving engine; vision takes eager|fused");
   }
+  if (!w.guidance && (m.family != ModelFamily::kDiffusion || w.task != TaskKind::kInferVision)) {
+    return Bad("guidance", "applies to diffusion inference only");
+  }
   if (w.precision == Precision::kInt8 && w.engine == Engine::kEager) {
     return Bad("engine",
                "int8 vision inference runs in a fused engine (TensorRT); eager PyTorch has no "
@@ -261,14 +264,35 @@ Status ValidateVision(const Workload& w) {
   return Status::OK();
 }
 
+// The inputs of each --hpc-kind: memory-bound codes say how many bytes they move per FLOP,
+// mixed-precision ones factorise in a 16- or 8-bit tensor format.
+Status ValidateHpc(const Workload& w) {
+  if (w.fp64_flop <= 0 && w.fp32_flop <= 0 && w.fp64_flops_needed <= 0 &&
+      w.fp32_flops_needed <= 0) {
+    return Bad("fp64-flop", "an hpc workload needs --fp64-flop or --fp32-flop (total FLOP)");
+  }
+  const bool memory_bound = w.hpc_kind == HpcKind::kMemoryBound;
+  if (!memory_bound && (w.arithmetic_intensity > 0 || w.bytes_moved > 0)) {
+    return Bad(w.arithmetic_intensity > 0 ? "arithmetic-intensity" : "bytes-moved",
+               "applies to --hpc-kind memory-bound only");
+  }
+  if (memory_bound && w.arithmetic_intensity <= 0 &&
+      (w.bytes_moved <= 0 || (w.fp64_flop <= 0 && w.fp32_flop <= 0))) {
+    return Bad("arithmetic-intensity",
+               "hpc-kind memory-bound needs --arithmetic-intensity (FLOP per byte) or "
+               "--bytes-moved with --fp64-flop/--fp32-flop");
+  }
+  if (w.precision && w.hpc_kind == HpcKind::kMixedPrecision && *w.precision != Precision::kFp16 &&
+      *w.precision != Precision::kBf16 && *w.precision != Precision::kFp8) {
+    return Bad("precision", "hpc-kind mixed-precision factorises in fp16|bf16|fp8");
+  }
+  return Status::OK();
+}
+
 Status ValidateOther(const Workload& w) {
   switch (w.task) {
     case TaskKind::kHpc:
-      if (w.fp64_flop <= 0 && w.fp32_flop <= 0 && w.fp64_flops_needed <= 0 &&
-          w.fp32_flops_needed <= 0) {
-        return Bad("fp64-flop", "an hpc workload needs --fp64-flop or --fp32-flop (total FLOP)");
-      }
-      return Status::OK();
+      return ValidateHpc(w);
     case TaskKind::kTranscode:
       if (w.streams <= 0) return Bad("streams", "required for transcode (e.g. --streams 16)");
       return Status::OK();
@@ -302,6 +326,10 @@ Status Validate(const Workload& w) {
     return Bad("precision",
                "int8 compute is for vision inference (TensorRT); LLM serving quantizes "
                "weights with --quantization int8");
+  }
+  if (w.task != TaskKind::kHpc && (w.arithmetic_intensity > 0 || w.bytes_moved > 0)) {
+    return Bad(w.arithmetic_intensity > 0 ? "arithmetic-intensity" : "bytes-moved",
+               "applies to task hpc only");
   }
   if (IsLlmTask(w.task)) return ValidateLlm(w);
   if (IsVisionTask(w.task)) return ValidateVision(w);

@@ -234,11 +234,16 @@ Result<Engine> ParseEngine(std::string_view key, std::string_view value) {
 }
 
 Result<HpcKind> ParseHpcKind(std::string_view key, std::string_view value) {
-  static const char* const kNames[] = {"general", "dense-la", "hpl", "dgemm", "other"};
-  static const HpcKind kValues[] = {HpcKind::kGeneral, HpcKind::kDenseLa, HpcKind::kDenseLa,
-                                    HpcKind::kDenseLa, HpcKind::kGeneral};
+  static const char* const kNames[] = {"general", "dense-la",        "hpl",     "dgemm",
+                                       "other",   "memory-bound",    "sparse",  "stencil",
+                                       "hpcg",    "mixed-precision", "hpl-mxp", "mxp"};
+  static const HpcKind kValues[] = {
+      HpcKind::kGeneral,        HpcKind::kDenseLa,        HpcKind::kDenseLa,
+      HpcKind::kDenseLa,        HpcKind::kGeneral,        HpcKind::kMemoryBound,
+      HpcKind::kMemoryBound,    HpcKind::kMemoryBound,    HpcKind::kMemoryBound,
+      HpcKind::kMixedPrecision, HpcKind::kMixedPrecision, HpcKind::kMixedPrecision};
   int i = MatchName(value, kNames);
-  if (i < 0) return Expected(key, "one of dense-la|general", value);
+  if (i < 0) return Expected(key, "one of dense-la|memory-bound|mixed-precision|general", value);
   return kValues[i];
 }
 

@@ -47,6 +47,12 @@ const Fields kHpc = {{"task", "hpc"}, {"fp64-flop", "1e18"}, {"working-set-gib",
 const Fields kHpcRate = {{"task", "hpc"}, {"fp64-flops", "1e15"}, {"runtime", "10h"}};
 const Fields kHpc32 = {{"task", "hpc"}, {"fp32-flop", "1e18"}, {"working-set-gib", "30"}};
 const Fields kHpcRate32 = {{"task", "hpc"}, {"fp32-flops", "1e15"}, {"runtime", "10h"}};
+const Fields kHpcMemory = {{"task", "hpc"},
+                           {"hpc-kind", "memory-bound"},
+                           {"fp64-flop", "1e18"},
+                           {"arithmetic-intensity", "0.1667"}};
+const Fields kHpcBytes = {
+    {"task", "hpc"}, {"hpc-kind", "memory-bound"}, {"fp64-flop", "1e18"}, {"bytes-moved", "6e18"}};
 const Fields kTranscode = {{"task", "transcode"}, {"streams", "10"}};
 const Fields kRender = {{"task", "render"}, {"sessions", "4"}};
 const Fields kAnalytics = {{"task", "analytics"}, {"dataset-gib", "100"}};
@@ -69,7 +75,9 @@ const std::vector<Row>& Rows() {
       {"activation-mb-per-sample", "400", &kCustomVision, "A10G", 1},
       {"active-experts", "4", &kMoe},
       {"attention-bias", "true", &kPretrain},
+      {"arithmetic-intensity", "1", &kHpcMemory},
       {"batch", "8", &kInferVision, "A10G", 1},
+      {"bytes-moved", "1e18", &kHpcBytes},
       {"codec", "av1", &kTranscode, "L4", 1},
       {"concurrency", "64", &kServe, "H100", 1},
       {"context-length", "600", &kServe, "H100", 1},  // the default 512 + 256 shrinks to fit
@@ -97,6 +105,7 @@ const std::vector<Row>& Rows() {
       {"global-batch", "64", &kPretrain},
       {"global-batch-tokens", "1M", &kPretrain},
       {"goodput", "0.5", &kPretrain},
+      {"guidance", "false", &kDiffusion, "A10G", 1},
       {"head-dim", "64", &kCustom},
       {"heads", "32", &kCustom},  // with kv-heads 4 (below): a narrower KV
       {"hidden", "4096", &kCustom},

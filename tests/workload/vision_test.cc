@@ -203,7 +203,7 @@ TEST(VisionCustomModelTest, BadValuesNameTheField) {
   EXPECT_NE(st.message().find("--fwd-gflop-per-sample"), std::string::npos);
 }
 
-TEST(VisionNeuronTest, InferenceIsEstimatedTrainingIsNot) {
+TEST(VisionNeuronTest, InferenceAndTrainiumTrainingAreEstimated) {
   const Workload infer = MakeWorkload(
       {{"task", "infer-vision"}, {"model", "resnet50"}, {"images", "1M"}, {"batch", "8"}});
   for (const char* device : {"Inferentia2", "Trainium", "Trainium2"}) {
@@ -223,7 +223,8 @@ TEST(VisionNeuronTest, InferenceIsEstimatedTrainingIsNot) {
   EXPECT_GT(*resnet->performance.mfu, 0.1);
   const Workload train =
       MakeWorkload({{"task", "train-vision"}, {"model", "resnet50"}, {"images", "1M"}});
-  EXPECT_EQ(EstimateWorkload(train, Gpus("Trainium", 16)).status().code(),
+  EXPECT_TRUE(EstimateWorkload(train, Gpus("Trainium", 16)).ok());  // issue 23: estimated
+  EXPECT_EQ(EstimateWorkload(train, Gpus("Inferentia2", 1)).status().code(),
             StatusCode::kUnsupported);
   Workload eager = infer;
   ASSERT_TRUE(SetWorkloadField(&eager, "engine", "eager").ok());
@@ -258,6 +259,134 @@ TEST(HpcKindTest, DenseLinearAlgebraRunsOnFp64TensorCores) {
   Workload bad;
   Status st = SetWorkloadField(&bad, "hpc-kind", "stencils");
   EXPECT_EQ(st.message().rfind("hpc-kind:", 0), 0u) << st.message();
+}
+
+// Memory-bound codes: arithmetic intensity x 90% of peak bandwidth (STREAM), capped by the
+// general-code share of the vector peak; bytes moved give the same intensity.
+TEST(HpcKindTest, MemoryBoundRunsAtSustainedBandwidth) {
+  const Workload hpcg = MakeWorkload({{"task", "hpc"},
+                                      {"hpc-kind", "memory-bound"},
+                                      {"fp64-flop", "1e15"},
+                                      {"arithmetic-intensity", "0.1667"}});
+  Result<Estimate> e = EstimateWorkload(hpcg, Gpus("H100", 1));
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_NEAR(*e->performance.sustained_tflops, 0.1667 * 3350 * 0.9 / 1000, 1e-6);
+  const Workload bytes = MakeWorkload(
+      {{"task", "hpc"}, {"hpc-kind", "hpcg"}, {"fp64-flop", "1e15"}, {"bytes-moved", "6e15"}});
+  Result<Estimate> b = EstimateWorkload(bytes, Gpus("H100", 1));
+  ASSERT_TRUE(b.ok());
+  EXPECT_NEAR(*b->performance.sustained_tflops, 3350 * 0.9 / 6 / 1000, 1e-6);
+  // A high intensity is capped by the vector peak (general-code efficiency 0.6).
+  const Workload dense = MakeWorkload({{"task", "hpc"},
+                                       {"hpc-kind", "memory-bound"},
+                                       {"fp64-flop", "1e15"},
+                                       {"arithmetic-intensity", "1000"}});
+  Result<Estimate> d = EstimateWorkload(dense, Gpus("H100", 1));
+  ASSERT_TRUE(d.ok());
+  EXPECT_NEAR(*d->performance.sustained_tflops, 34 * 0.6, 1e-6);
+}
+
+TEST(HpcKindTest, MixedPrecisionFactorisesOnTensorCores) {
+  auto mxp = [](const char* precision) {
+    return MakeWorkload({{"task", "hpc"},
+                         {"hpc-kind", "mixed-precision"},
+                         {"fp64-flop", "1e16"},
+                         {"precision", precision}});
+  };
+  Result<Estimate> fp16 = EstimateWorkload(mxp("fp16"), Gpus("H100", 8));
+  Result<Estimate> fp8 = EstimateWorkload(mxp("fp8"), Gpus("H100", 8));
+  ASSERT_TRUE(fp16.ok() && fp8.ok());
+  EXPECT_EQ(fp8->precision, Precision::kFp8);
+  // The trailing-matrix traffic does not shrink with the format: FP8 gains less than 2x.
+  const double gain = *fp8->performance.sustained_tflops / *fp16->performance.sustained_tflops;
+  EXPECT_GT(gain, 1.2);
+  EXPECT_LT(gain, 2.0);
+  // Well above the FP64 tensor rate, well below the FP16 dense peak.
+  EXPECT_GT(*fp16->performance.sustained_tflops, 8 * 67);
+  EXPECT_LT(*fp16->performance.sustained_tflops, 8 * 989 * 0.65);
+  EXPECT_EQ(EstimateWorkload(mxp("fp8"), Gpus("A100-80GB", 8)).status().code(),
+            StatusCode::kUnsupported);
+  Workload fp32 = mxp("fp16");
+  fp32.precision = Precision::kFp32;
+  Status st = Validate(fp32);
+  EXPECT_EQ(st.message().rfind("precision:", 0), 0u) << st.message();
+}
+
+TEST(HpcKindTest, InputsOfOneKindAreRefusedElsewhere) {
+  Workload w = MakeWorkload({{"task", "hpc"}, {"fp64-flop", "1e15"}});
+  w.arithmetic_intensity = 0.2;
+  EXPECT_EQ(Validate(w).message().rfind("arithmetic-intensity:", 0), 0u);
+  w.arithmetic_intensity = 0;
+  w.hpc_kind = HpcKind::kMemoryBound;
+  EXPECT_EQ(Validate(w).message().rfind("arithmetic-intensity:", 0), 0u);
+  Workload vision =
+      MakeWorkload({{"task", "infer-vision"}, {"model", "resnet50"}, {"images", "10"}});
+  vision.bytes_moved = 1e12;
+  EXPECT_EQ(Validate(vision).message().rfind("bytes-moved:", 0), 0u);
+}
+
+// Nothing priced far too fast silently: FP64 on a part with weak FP64 warns.
+TEST(HpcKindTest, WeakFp64Warns) {
+  const Workload w = MakeWorkload({{"task", "hpc"}, {"fp64-flop", "1e15"}});
+  Result<Estimate> e = EstimateWorkload(w, Gpus("L4", 1));
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_TRUE(Mentions(*e, "weak FP64"));
+  Result<Estimate> h = EstimateWorkload(w, Gpus("H100", 1));
+  ASSERT_TRUE(h.ok());
+  EXPECT_FALSE(Mentions(*h, "weak FP64"));
+  EXPECT_TRUE(Mentions(*h, "--hpc-kind memory-bound"));
+}
+
+// Diffusion from its pipeline: guidance doubles the UNet evaluations, self-attention grows with
+// the latent area squared, FP8 speeds up the GEMMs and convolutions but not the attention.
+TEST(DiffusionPipelineTest, GuidanceAttentionAndFp8) {
+  auto sd = [](const char* key = "images", const char* value = "100") {
+    // Fused (TensorRT-style): eager PyTorch at batch 1 is bound by the host's kernel dispatch,
+    // which the guided pair (one batch-2 forward) does not change.
+    Workload w = MakeWorkload({{"task", "infer-vision"},
+                               {"model", "stable-diffusion-2"},
+                               {"images", "100"},
+                               {"engine", "fused"}});
+    EXPECT_TRUE(SetWorkloadField(&w, key, value).ok());
+    return w;
+  };
+  const double guided = ImagesPerS(sd(), Gpus("H100", 1));
+  const double unguided = ImagesPerS(sd("guidance", "false"), Gpus("H100", 1));
+  // Half the UNet work; the per-layer fill cost of a batch and the VAE decoder stay.
+  EXPECT_GT(unguided / guided, 1.3);
+  EXPECT_LT(unguided / guided, 2.0);
+  // 768 px has 2.25x the latent area: more than 2.25x the time (attention grows as area^2).
+  const Workload w512 = sd();
+  const Workload w768 = sd("resolution", "768");
+  Result<Estimate> e512 = EstimateWorkload(w512, Gpus("H100", 1));
+  Result<Estimate> e768 = EstimateWorkload(w768, Gpus("H100", 1));
+  ASSERT_TRUE(e512.ok() && e768.ok());
+  EXPECT_GT(*e768->flops_total / *e512->flops_total, 2.25 * 1.1);
+  EXPECT_GT(ImagesPerS(w512, Gpus("Inferentia2", 1)) / ImagesPerS(w768, Gpus("Inferentia2", 1)),
+            2.25 * 1.1);
+  // FP8: faster than BF16, but less than 2x (attention and the VAE stay 16-bit).
+  const double fp8 = ImagesPerS(sd("precision", "fp8"), Gpus("H100", 1));
+  const double bf16 = ImagesPerS(sd(), Gpus("H100", 1));
+  EXPECT_GT(fp8 / bf16, 1.1);
+  EXPECT_LT(fp8 / bf16, 1.9);
+  // Guidance is a diffusion-inference input only.
+  Workload vit = MakeWorkload({{"task", "infer-vision"}, {"model", "vit-b16"}, {"images", "10"}});
+  vit.guidance = false;
+  EXPECT_EQ(Validate(vit).message().rfind("guidance:", 0), 0u);
+}
+
+// Vision training on Trainium is estimated (AWS publishes ViT fine-tuning throughput).
+TEST(DiffusionPipelineTest, VisionTrainingOnTrainiumIsEstimated) {
+  const Workload vit = MakeWorkload({{"task", "train-vision"},
+                                     {"model", "vit-b16"},
+                                     {"images", "1M"},
+                                     {"batch", "64"},
+                                     {"precision", "bf16"}});
+  Result<Estimate> e = EstimateWorkload(vit, Gpus("Trainium", 16));
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_GT(*e->performance.images_per_s, 0);
+  EXPECT_EQ(EstimateWorkload(vit, Gpus("Inferentia2", 1)).status().code(),
+            StatusCode::kUnsupported);
 }
 
 }  // namespace
