@@ -259,10 +259,10 @@ struct Workload {
   std::optional<bool> streaming;
 
   // Vision.
-  double images = 0;   // images per epoch (train) or to process (infer)
-  int resolution = 0;  // input side length in pixels; 0 = the model's reference
-  int batch = 0;       // per-device batch (inference or training); 0 = the model's default
-  int steps = 0;       // diffusion denoising steps; 0 = model default
+  double images = 0;     // images per epoch (train) or to process (infer)
+  int resolution = 0;    // input side length in pixels; 0 = the model's reference
+  int batch = 0;         // per-device batch (inference or training); 0 = the model's default
+  int steps = 0;         // diffusion denoising steps; 0 = model default
   bool guidance = true;  // diffusion: classifier-free guidance (two UNet evaluations per step)
   std::optional<Engine> engine;  // vision unset: eager on NVIDIA (fused for int8/fp8), fused on
                                  // Neuron; serving unset: vllm on GPUs, neuron on Neuron

@@ -252,8 +252,9 @@ void DeadlineRisk(const Candidate& c, double deadline_hours, Plan* p) {
       SpotDeadlineMissProbability(s, *c.estimate->hours, deadline_hours - kLaunchHours);
   p->deadline_miss_probability = risk;
   const std::string line = "spot: " + Pct(risk) + " chance that interruptions (one per " +
-                           FormatFixed(s.mtbi_hours, 1) + " h across the job) push it past the " +
-                           Hours(deadline_hours) + " deadline";
+                           FormatFixed(s.mtbi_hours, s.mtbi_hours >= 100 ? 0 : 1) +
+                           " h across the job) push it past the " + Hours(deadline_hours) +
+                           " deadline";
   if (risk > 0.10) {
     p->warnings.push_back(line + "; on-demand or a Capacity Block cannot be interrupted");
   } else {

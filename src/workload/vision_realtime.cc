@@ -83,7 +83,9 @@ RealTimeServing ServeRealTime(const RealTimeLoad& load,
   r.p95_s = p.p95_s;
   r.meets_target = within(p);
   // Devices that hold the rate: as many as the capacity needs (a hair of slack for rounding).
-  r.devices_needed = lo > 0 ? static_cast<int>(std::ceil(load.rate / lo * (1 - 1e-9))) : 0;
+  // (capped far above any real fleet: a rate near 1e9 on a slow device must not overflow)
+  r.devices_needed =
+      lo > 0 ? static_cast<int>(std::min(1e9, std::ceil(load.rate / lo * (1 - 1e-9)))) : 0;
   return r;
 }
 
