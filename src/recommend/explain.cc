@@ -245,11 +245,10 @@ void Advice(const Workload& w, const Candidate& c, const Estimate& e, Plan* p) {
 }
 
 // Spot with a deadline: the chance that interruptions make the run miss it, a warning past 10%.
-void DeadlineRisk(const Candidate& c, double deadline_hours, Plan* p) {
+void DeadlineRisk(const Candidate& c, double useful_hours, double deadline_hours, Plan* p) {
   const SpotOverhead s =
       JobSpotOverhead(*c.type, c.type->FindRegion(*c.region), *c.estimate, c.instances);
-  const double risk =
-      SpotDeadlineMissProbability(s, *c.estimate->hours, deadline_hours - kLaunchHours);
+  const double risk = SpotDeadlineMissProbability(s, useful_hours, deadline_hours - kLaunchHours);
   p->deadline_miss_probability = risk;
   const std::string line = "spot: " + Pct(risk) + " chance that interruptions (one per " +
                            FormatFixed(s.mtbi_hours, s.mtbi_hours >= 100 ? 0 : 1) +
@@ -336,7 +335,9 @@ Plan MakePlan(const Catalog& catalog, const Workload& w, const std::vector<Candi
     p.why.push_back("spot at " + Usd(c.price->usd_per_hour) + "/h per instance" +
                     (c.price->estimated ? " (estimated from spot-advisor savings)" : "") +
                     " includes +" + Pct(c.spot_overhead) + " time for interruptions");
-    if (req.deadline_hours && c.estimate->hours) DeadlineRisk(c, *req.deadline_hours, &p);
+    if (req.deadline_hours && c.estimate->hours) {
+      DeadlineRisk(c, *c.estimate->hours, *req.deadline_hours, &p);
+    }
   }
   const std::string runner = RunnerUp(ranked, i);
   if (!runner.empty()) p.why.push_back(runner);

@@ -73,7 +73,7 @@ Status ParseGpuIndex(std::string_view text, std::string_view field, const LineSo
 
 // A GPU index carried as a label (Prometheus `gpu`, CloudWatch `index`): the whole label a
 // number 0 to 4096, else -1 (unknown: the reader numbers the GPU itself).
-int IndexLabel(std::string_view label);
+int IndexLabel(const std::string& label);
 
 TelemetryFormat DetectFormat(std::string_view head);
 

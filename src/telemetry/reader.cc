@@ -170,7 +170,7 @@ Status ParseGpuIndex(std::string_view text, std::string_view field, const LineSo
   return Status::OK();
 }
 
-int IndexLabel(std::string_view label) {
+int IndexLabel(const std::string& label) {
   int idx = -1;
   const char* end = label.data() + label.size();
   auto [p, ec] = std::from_chars(label.data(), end, idx);

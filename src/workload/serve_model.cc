@@ -325,7 +325,7 @@ EngineProfile ProfileOf(Engine e, const GpuSpec& gpu) {
       // max_num_batched_tokens 8192 on GPUs with >= 70 GiB other than A100, else 256 and 2048;
       // chunked prefill on; piecewise CUDA graphs up to batch 512 (max_capture_size).
       p.engine = Engine::kVllm;
-      const bool big = large && gpu.model.rfind("A100", 0) != 0;
+      const bool big = large && !gpu.model.starts_with("A100");
       p.max_seqs = big ? 1024 : 256;
       p.max_tokens = big ? 8192 : 2048;
       p.graph_max_batch = 512;

@@ -241,11 +241,10 @@ double LoraAdapterParams(const ModelShape& m, int rank, LoraTargets targets) {
 double Pure16BitOptimizerBytesPerParam(Optimizer o) {
   switch (o) {
     case Optimizer::kAdamW:
-      return 4;  // two moments in bf16
-    case Optimizer::kAdam8bit:
-      return 2;  // two 8-bit moments
-    case Optimizer::kSgd:
-      return 2;  // momentum in bf16
+      return 4;                 // two moments in bf16
+    case Optimizer::kAdam8bit:  // two 8-bit moments
+    case Optimizer::kSgd:       // momentum in bf16
+      return 2;
   }
   return 4;
 }
