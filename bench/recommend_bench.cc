@@ -56,6 +56,17 @@ void BM_Lora8bExplain(benchmark::State& s) {
   Run(s, Make({{"task", "lora"}, {"model", "llama-3.1-8b"}, {"tokens", "20M"}}), r);
 }
 void BM_HpcFp64(benchmark::State& s) { Run(s, Make({{"task", "hpc"}, {"fp64-flop", "1e18"}}), {}); }
+// The finance example: its runtime is the deadline.
+void BM_HpcFinanceRuntime(benchmark::State& s) {
+  Run(s,
+      Make({{"task", "hpc"}, {"fp64-flop", "2e18"}, {"working-set-gib", "60"}, {"runtime", "6h"}}),
+      {});
+}
+// Real-time vision: a dynamic batcher per candidate.
+void BM_VisionRealTime(benchmark::State& s) {
+  Run(s, Make({{"task", "infer-vision"}, {"model", "vit-b16"}, {"rps", "200"}, {"e2e-p95", "100ms"}}),
+      {});
+}
 void BM_TrainResnet50(benchmark::State& s) {
   Run(s,
       Make(
@@ -64,6 +75,8 @@ void BM_TrainResnet50(benchmark::State& s) {
 }
 BENCHMARK(BM_Lora8bExplain)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HpcFp64)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_HpcFinanceRuntime)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_VisionRealTime)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainResnet50)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Pretrain70bOneRegion)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Pretrain70bAllRegions)->Unit(benchmark::kMillisecond);
