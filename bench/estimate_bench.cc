@@ -81,11 +81,9 @@ BENCHMARK(BM_ServeFixedFast);
 BENCHMARK(BM_ServeRateSearchFast)->Unit(benchmark::kMicrosecond);
 // Real-time vision: the dynamic batcher's operating point and capacity (two bisections).
 void BM_VisionRealTimeFast(benchmark::State& state) {
-  static const Case c = MakeCase({{"task", "infer-vision"},
-                                  {"model", "vit-b16"},
-                                  {"rps", "2000"},
-                                  {"e2e-p95", "100ms"}},
-                                 "g4dn.xlarge", 3);
+  static const Case c = MakeCase(
+      {{"task", "infer-vision"}, {"model", "vit-b16"}, {"rps", "2000"}, {"e2e-p95", "100ms"}},
+      "g4dn.xlarge", 3);
   Run(state, c, EstimateMode::kFast);
 }
 BENCHMARK(BM_VisionRealTimeFast)->Unit(benchmark::kMicrosecond);

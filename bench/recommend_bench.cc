@@ -64,7 +64,8 @@ void BM_HpcFinanceRuntime(benchmark::State& s) {
 }
 // Real-time vision: a dynamic batcher per candidate.
 void BM_VisionRealTime(benchmark::State& s) {
-  Run(s, Make({{"task", "infer-vision"}, {"model", "vit-b16"}, {"rps", "200"}, {"e2e-p95", "100ms"}}),
+  Run(s,
+      Make({{"task", "infer-vision"}, {"model", "vit-b16"}, {"rps", "200"}, {"e2e-p95", "100ms"}}),
       {});
 }
 void BM_TrainResnet50(benchmark::State& s) {
