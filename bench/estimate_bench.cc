@@ -87,6 +87,24 @@ void BM_VisionRealTimeFast(benchmark::State& state) {
   Run(state, c, EstimateMode::kFast);
 }
 BENCHMARK(BM_VisionRealTimeFast)->Unit(benchmark::kMicrosecond);
+// Diffusion counts its UNet and VAE layer by layer (a few hundred GEMMs) and walks their waves
+// for every batch size it tries: batch, and real time (two bisections over the batch).
+void BM_DiffusionBatchFast(benchmark::State& state) {
+  static const Case c =
+      MakeCase({{"task", "infer-vision"}, {"model", "stable-diffusion-xl"}, {"images", "10000"}},
+               "p5.48xlarge", 1);
+  Run(state, c, EstimateMode::kFast);
+}
+void BM_DiffusionRealTimeFast(benchmark::State& state) {
+  static const Case c = MakeCase({{"task", "infer-vision"},
+                                  {"model", "stable-diffusion-xl"},
+                                  {"rps", "2"},
+                                  {"e2e-p95", "30s"}},
+                                 "p5.48xlarge", 1);
+  Run(state, c, EstimateMode::kFast);
+}
+BENCHMARK(BM_DiffusionBatchFast)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_DiffusionRealTimeFast)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace gpuadvisor

@@ -151,6 +151,10 @@ struct GpuSpec {
   std::optional<double> fp64_tflops, fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops,
       int8_tops;
   std::optional<double> fp64_tensor_tflops;  // FP64 on tensor cores (DGEMM/HPL); null = none
+  // Streaming multiprocessors (the number of tiles a GEMM wave runs at once) and last-level
+  // cache, NVIDIA parts; null = unknown (no wave or cache effects are then modelled).
+  std::optional<double> sm_count;
+  std::optional<double> l2_cache_mib;
   // NVLink GB/s, total bidirectional per GPU; null = PCIe only / unknown.
   std::optional<double> nvlink_gbyte_s;
   // AWS Neuron devices: NeuronCores per device and the NeuronLink device-to-device interconnect

@@ -176,6 +176,18 @@ struct ModelArch {
   int default_batch = 0;              // per-device batch when --batch is not given
   int diffusion_steps = 0;            // default denoising steps (diffusion only)
   double decoder_flop_per_image = 0;  // VAE decode etc., once per image (diffusion inference)
+  // Latent-diffusion UNet as its diffusers config (UNet2DConditionModel) lays it out; with it
+  // the estimator counts FLOP, activations and attention scores per evaluation at the requested
+  // resolution (src/workload/diffusion.cc) instead of scaling the reference figures above.
+  struct UNetLayout {
+    std::array<int, 4> channels{};  // block_out_channels per level (0: no such level)
+    std::array<int, 4> depth{};     // transformer blocks per attention of each level (0: none)
+    int mid_depth = 0;              // transformer blocks of the mid block
+    int head_dim = 0;               // fixed head width (SD 2, SDXL); 0: `heads` heads per level
+    int heads = 0;                  // fixed head count (SD 1.x: 8)
+    int context_dim = 0;            // text-embedding width the cross-attention reads
+  } unet;
+  double text_encoder_params = 0;  // all text encoders (77 tokens per prompt), inference only
   KernelClass dominant_kernel = KernelClass::kConv;  // custom models: where the FLOP goes
 };
 

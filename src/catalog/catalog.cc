@@ -12,6 +12,8 @@ const std::vector<GpuFigure>& GpuFigures() {
       {"memory_bw_gbyte_s", &GpuSpec::memory_bw_gbyte_s},
       {"fp64_tflops", &GpuSpec::fp64_tflops},
       {"fp64_tensor_tflops", &GpuSpec::fp64_tensor_tflops},
+      {"sm_count", &GpuSpec::sm_count},
+      {"l2_cache_mib", &GpuSpec::l2_cache_mib},
       {"fp32_tflops", &GpuSpec::fp32_tflops},
       {"tf32_tflops", &GpuSpec::tf32_tflops},
       {"bf16_tflops", &GpuSpec::bf16_tflops},

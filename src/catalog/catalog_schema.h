@@ -245,6 +245,9 @@ struct GpuFields {  // datasheet figures, dense, per device; unknown = null
     v.OptNum("int8_tops", g.int8_tops);
     // Since the figures grading (issue 15); older catalogs lack these: absent = unknown.
     v.OptNum("fp64_tensor_tflops", g.fp64_tensor_tflops);
+    // Since issue 23 (wave quantization, cache reuse); absent = unknown.
+    v.OptNum("sm_count", g.sm_count);
+    v.OptNum("l2_cache_mib", g.l2_cache_mib);
     v.OptNum(Key("nvlink_gbyte_s", "nvlink_gbps"), g.nvlink_gbyte_s);  // GB/s bidirectional
     v.ZeroIsNull("neuron_cores", g.neuron_cores);
     v.OptNum("neuronlink_gbyte_s", g.neuronlink_gbyte_s);  // GB/s bidirectional

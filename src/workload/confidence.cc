@@ -102,8 +102,14 @@ const char* WorkloadCap(const Workload& w) {
 bool UsesDerivedFigure(const GpuSpec& gpu, TaskClass task) {
   if (gpu.confidence != "derived") return false;
   if (gpu.derived_fields.empty()) return true;
+  const bool vision = task == TaskClass::kVisionTraining || task == TaskClass::kVisionInference;
   for (const std::string& f : gpu.derived_fields) {
     const bool fp64 = f == "fp64_tflops" || f == "fp64_tensor_tflops";
+    // SM count and L2 size: the vision model's wave fill and cache reuse read them.
+    if (f == "sm_count" || f == "l2_cache_mib") {
+      if (vision) return true;
+      continue;
+    }
     if (task == TaskClass::kHpc ? fp64 || f == "fp32_tflops" : !fp64) return true;
   }
   return false;

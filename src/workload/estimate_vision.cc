@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "gpuadvisor/text.h"
+#include "workload/diffusion.h"
 #include "workload/estimate_internal.h"
 
 namespace gpuadvisor::workload_internal {
@@ -28,6 +29,11 @@ constexpr double kLowPrecisionEfficiency = 0.85;
 // Fused attention relative to a large GEMM: FlashAttention-2 reaches 50-73% of the A100 peak
 // (Dao 2023, Fig. 5) where cuBLAS GEMMs reach ~80%.
 constexpr double kAttentionVsGemm = 0.8;
+// Hopper reaches its dense peak only through warpgroup MMA (wgmma); kernels built on the older
+// mma.sync instruction reach about 2/3 of it (Shah et al. 2024, FlashAttention-3, sec. 2.2).
+// cuBLAS GEMMs use wgmma (the Hopper matmul efficiency is measured on them); the convolutions
+// of cuDNN/TensorRT and FlashAttention-2-class attention kernels that vision models run do not.
+constexpr double kHopperLegacyKernelShare = 2.0 / 3;
 // Width of the compute tile a narrow layer under-fills: the 128-wide CTA tiles of cuDNN/CUTLASS
 // tensor-core kernels (output channels), the 128x128 systolic TensorEngine of a NeuronCore-v2
 // (input channels: a convolution is lowered to per-tap matmuls contracting over them; AWS
@@ -39,6 +45,13 @@ constexpr double kTileWidth = 128;
 // channels_last) costs a transpose of every convolution input: one more read and write per
 // element and pass (cuDNN "Convolutional Layers User's Guide", tensor layouts).
 constexpr double kNchwTransposeAccesses = 2;
+// Latent-diffusion code run eagerly (diffusers pipelines, the MosaicML and diffusers training
+// scripts) keeps PyTorch's NCHW tensors in 16-bit too, and cuDNN's tensor-core convolutions then
+// run through layout transforms and slower kernels. fal.ai's A100 Stable Diffusion 1.5 benchmark
+// (github.com/fal-ai/stable-diffusion-benchmarks) measures the switch alone: torch.compile
+// 37.01 it/s in NCHW, 46.95 it/s channels_last, 1.27x for the whole step with convolutions ~55%
+// of it, so NCHW convolutions take ~1.5x their NHWC time.
+constexpr double kNchwConvSlowdown = 1.5;
 // Under-fill: a convolution/GEMM kernel cuts its output into 128x128 tiles, one per SM (or per
 // NeuronCore pass); a layer with too few tiles for a full wave still takes a wave's time. Modelled
 // as a fixed cost per layer and pass on top of the batch's work, t = n x t_sample + layers x
@@ -59,6 +72,25 @@ constexpr double kStoredPerElement = 2;
 // Inference keeps the largest layers' inputs and outputs alive (ResNet-50: the stem and stage
 // 1 hold ~20% of the activation elements).
 constexpr double kLiveInferenceShare = 0.2;
+// GroupNorm and LayerNorm need each sample's statistics before they can normalise, so no engine
+// folds them into the preceding conv as inference folds BatchNorm: a pass of their own that reads
+// its input twice (statistics, then normalise) and writes once. Under PyTorch autocast they run
+// in FP32 (the autocast op list), so eager frameworks write, and the next kernel reads, 4-byte
+// elements: one more access's worth.
+constexpr double kNormAccessesFused = 3;
+constexpr double kNormAccessesEager = 11;
+// FlashAttention's backward pass recomputes the scores: five matmuls of the attention core
+// against two forward (Dao 2023, sec. 3.1), 2.5x the forward FLOP where other layers take 2x.
+constexpr double kFlashBackwardFactor = 2.5;
+// On a NeuronCore the softmax of unfused attention runs on the Vector Engine, 128 elements per
+// cycle at 1.12 GHz (NeuronCore-v2; NKI "Trainium/Inferentia2 Architecture Guide", engine
+// data-path table): a max pass and a normalising pass per score, the exponent and its sum on the
+// Scalar Engine alongside. Diffusion's 4096-token rows make this a term of its own (SD 2 at
+// 512 px: 0.49 G scores per UNet evaluation, 6.9 ms of Vector Engine time per NeuronCore).
+constexpr double kNeuronVectorElementsPerS = 128 * 1.12e9;
+constexpr double kSoftmaxVectorPasses = 2;
+// Text encoders read the prompt's 77 CLIP tokens (the negative prompt's as well under guidance).
+constexpr double kPromptTokens = 77;
 constexpr int kCustomLayers = 50;  // custom model without a layer count
 constexpr int kCustomBatch = 32;
 
@@ -100,9 +132,9 @@ Accesses AccessesOf(const ModelArch& m, const Mix& mix) {
 }
 
 // Time multiplier of the narrow layers: 1 / (FLOP-weighted fill of the compute tile).
-double NarrowPenalty(const ModelArch& m, bool neuron) {
+double NarrowPenalty(const std::array<ModelArch::NarrowLayers, 3>& narrow, bool neuron) {
   double wide = 1, time = 0;
-  for (const ModelArch::NarrowLayers& n : m.narrow) {
+  for (const ModelArch::NarrowLayers& n : narrow) {
     if (n.share <= 0) continue;
     const double channels = neuron ? n.c_in : n.c_out;
     wide -= n.share;
@@ -124,6 +156,21 @@ double ActivationBytes(Precision p) {
   }
 }
 
+// What one sample's forward pass does at the plan's resolution: from a preset's reference
+// figures scaled by area, or counted layer by layer (diffusion: src/workload/diffusion.cc).
+struct Work {
+  double flop = 0;         // forward FLOP
+  Mix mix{};               // shares of `flop` by kernel class, at this resolution
+  double outputs = 0;      // elements the conv/linear layers write
+  double norm_inputs = 0;  // elements read by a normalisation pass of its own (0: in accesses)
+  double scores = 0;       // attention scores (written only by unfused attention)
+  std::array<ModelArch::NarrowLayers, 3> narrow{};
+  Accesses accesses{};
+  int layers = 0;
+  int host_ops = 0;              // counted networks: operators an eager framework dispatches
+  std::vector<GemmShape> gemms;  // counted networks: every GEMM's shape (wave quantization)
+};
+
 // Everything the per-sample and per-batch times need, resolved once.
 struct VisionPlan {
   Precision precision = Precision::kBf16;
@@ -133,8 +180,9 @@ struct VisionPlan {
   double bw = 0;     // achieved HBM bytes/s
   double scale = 1;  // resolution scaling of FLOP and activations
   double res = 0;
-  int layers = 0, batch = 0;
-  Mix mix{};
+  int batch = 0;
+  int sms = 0;    // streaming multiprocessors (0: unknown or not a GPU)
+  int cores = 1;  // NeuronCores per device
   double passes = 1;
 };
 
@@ -142,10 +190,11 @@ struct VisionPlan {
 // `elems` at the plan's resolution.
 struct SampleTime {
   double compute, memory, total;
+  double unhidden;  // share of the smaller term left exposed
+  double serial;    // normalisation passes, between the GEMMs
 };
 
-SampleTime PerSample(const EstimateContext& ctx, const VisionPlan& p, double flop) {
-  const ModelArch& m = ctx.w.model;
+SampleTime PerSample(const EstimateContext& ctx, const VisionPlan& p, const Work& work) {
   const double base =
       EfficiencyFor(ctx.gpu).matmul *
       (p.precision == Precision::kInt8 || p.precision == Precision::kFp8 ? kLowPrecisionEfficiency
@@ -156,36 +205,63 @@ SampleTime PerSample(const EstimateContext& ctx, const VisionPlan& p, double flo
   if (p.precision == Precision::kInt8 || p.precision == Precision::kFp8) {
     attention_eff *= PeakFlops(ctx.gpu, Default16Bit(ctx.gpu)).value_or(p.peak) / p.peak;
   }
+  const bool legacy_kernels = StartsWith(ctx.gpu.architecture, "Hopper");
+  if (legacy_kernels) attention_eff *= kHopperLegacyKernelShare;
   const bool tile_math = p.neuron || p.precision != Precision::kFp32;  // tensor cores / array
-  const double narrow = tile_math ? NarrowPenalty(m, p.neuron) : 1;
-  // Self-attention over the image's tokens: its FLOP grow with the token count squared, i.e.
-  // once more with the area scale on top of the linear layers'.
-  const double per_flop =
-      (p.mix.conv / base + p.mix.gemm / base + p.mix.attention * p.scale / attention_eff) * narrow;
-  const double compute = p.passes * flop * per_flop / p.peak;
-  const Accesses a = AccessesOf(m, p.mix);
+  const double narrow = tile_math ? NarrowPenalty(work.narrow, p.neuron) : 1;
+  // Training: backward takes twice the forward, FlashAttention's 2.5 times (it recomputes).
+  const double attention_passes =
+      p.train && !p.unfused_attention ? 1 + kFlashBackwardFactor : p.passes;
+  const Mix& mix = work.mix;
+  const bool nchw = p.engine == Engine::kEager && !work.gemms.empty();  // counted (diffusion)
+  const double conv_time = nchw ? kNchwConvSlowdown : 1;
+  const double compute = work.flop *
+                         (p.passes * (mix.conv * conv_time + mix.gemm) / base +
+                          attention_passes * mix.attention / attention_eff) *
+                         narrow / p.peak;
+  const Accesses& a = work.accesses;
   double accesses =
       p.engine == Engine::kFused ? a.fused : (p.train ? a.eager_train : a.eager_infer);
-  if (p.engine == Engine::kEager && p.precision == Precision::kTf32 && p.mix.conv > 0) {
-    accesses += kNchwTransposeAccesses * p.mix.conv;
+  if (p.engine == Engine::kEager && p.precision == Precision::kTf32 && mix.conv > 0) {
+    accesses += kNchwTransposeAccesses * mix.conv;
   }
   const double act = ActivationBytes(p.precision);
-  double bytes = m.act_elems_per_image * p.scale * accesses * act;
+  double bytes = work.outputs * accesses * act;
   if (p.unfused_attention) {  // scores written and read back (eager softmax: 4 accesses)
-    bytes +=
-        m.attention_score_elems * p.scale * p.scale * (p.engine == Engine::kEager ? 4 : 2) * act;
+    bytes += work.scores * (p.engine == Engine::kEager ? 4 : 2) * act;
   }
+  // Normalisation passes are kernels of their own: they run between the GEMMs, not under them.
+  const double norm_bytes = work.norm_inputs *
+                            (p.engine == Engine::kFused ? kNormAccessesFused : kNormAccessesEager) *
+                            act;
   const double memory = p.bw > 0 ? p.passes * bytes / p.bw : 0;
+  double serial = p.bw > 0 ? p.passes * norm_bytes / p.bw : 0;
+  if (p.neuron && p.unfused_attention && !work.gemms.empty()) {  // counted networks' scores
+    serial += p.passes * work.scores * kSoftmaxVectorPasses /
+              (kNeuronVectorElementsPerS * std::max(1, p.cores));
+  }
   const double unhidden = p.engine == Engine::kFused ? kUnhiddenFused : kUnhiddenEager;
-  return {compute, memory, std::max(compute, memory) + unhidden * std::min(compute, memory)};
+  return {compute, memory,
+          std::max(compute, memory) + unhidden * std::min(compute, memory) + serial, unhidden,
+          serial};
 }
 
 // Seconds of one batch of `n` samples: the batch's work plus every layer's under-filled wave,
 // and an eager framework cannot issue the kernels faster than the host dispatches them.
-double PerBatch(const VisionPlan& p, double sample_s, double n) {
-  const double device = n * sample_s + p.layers * p.passes * kLayerFillS;
-  const double host =
-      p.engine == Engine::kEager ? p.layers * p.passes * kEagerOpsPerLayer * kEagerHostPerOpS : 0;
+// A network counted layer by layer (diffusion) on a part with a known SM count gets its
+// under-fill from the waves and reductions of each GEMM at this batch (TileStretch) instead of the
+// fixed per-layer cost.
+double PerBatch(const VisionPlan& p, const Work& work, const SampleTime& t, double n) {
+  const int layers = work.layers;
+  double device = n * t.total + layers * p.passes * kLayerFillS;
+  if (!work.gemms.empty() && p.sms > 0) {
+    const double compute = t.compute * TileStretch(work.gemms, n, p.sms);
+    device =
+        n * (std::max(compute, t.memory) + t.unhidden * std::min(compute, t.memory) + t.serial);
+  }
+  // Counted networks know their operators; others assume conv/linear + norm + activation.
+  const double ops = work.host_ops > 0 ? work.host_ops : layers * kEagerOpsPerLayer;
+  const double host = p.engine == Engine::kEager ? ops * p.passes * kEagerHostPerOpS : 0;
   return std::max(device, host);
 }
 
@@ -238,7 +314,6 @@ Status ResolvePlan(const EstimateContext& ctx, VisionPlan* p) {
   p->res = w.resolution > 0 ? w.resolution : (m.resolution_px > 0 ? m.resolution_px : 224);
   const double ref = p->custom || m.resolution_px <= 0 ? p->res : m.resolution_px;
   p->scale = std::pow(p->res / ref, m.spatial_dims == 3 ? 3 : 2);
-  p->layers = m.vision_layers > 0 ? m.vision_layers : kCustomLayers;
   p->batch = w.batch > 0
                  ? w.batch
                  : (m.default_batch > 0 ? m.default_batch
@@ -247,25 +322,71 @@ Status ResolvePlan(const EstimateContext& ctx, VisionPlan* p) {
   // Neuron runs a compiled batch on every NeuronCore of the device (torch-neuronx DataParallel,
   // as in the Neuron benchmark tables): the device holds batch x cores samples at once.
   if (p->neuron && ctx.gpu.neuron_cores > 1) p->batch *= ctx.gpu.neuron_cores;
-  p->mix = MixOf(w);
   p->passes = p->train ? 3 : 1;
   p->unfused_attention = p->neuron || !w.flash_attention;
   p->bw = ctx.gpu.memory_bw_gbyte_s.value_or(0) * 1e9 * EfficiencyFor(ctx.gpu).bandwidth;
+  if (!p->neuron) p->sms = static_cast<int>(ctx.gpu.sm_count.value_or(0));
+  if (p->neuron) p->cores = std::max(1, ctx.gpu.neuron_cores);
   return Status::OK();
 }
 
-void SetVisionMemory(const EstimateContext& ctx, const VisionPlan& p) {
+// A preset's (or custom model's) reference figures scaled to the plan's resolution: FLOP and
+// activations grow with the area (the volume for 3D models), self-attention's once more.
+Work ScaledWork(const Workload& w, const VisionPlan& p) {
+  const ModelArch& m = w.model;
+  const Mix mix = MixOf(w);
+  const double growth = 1 + mix.attention * (p.scale - 1);
+  Work k;
+  k.flop = m.fwd_flop_per_image * p.scale * growth;
+  k.mix = {mix.conv / growth, mix.attention * p.scale / growth, mix.gemm / growth};
+  k.outputs = m.act_elems_per_image * p.scale;
+  k.scores = m.attention_score_elems * p.scale * p.scale;
+  k.narrow = m.narrow;
+  k.accesses = AccessesOf(m, mix);
+  k.layers = m.vision_layers > 0 ? m.vision_layers : kCustomLayers;
+  return k;
+}
+
+// A network counted layer by layer at the plan's resolution (diffusion.cc).
+Work CountedWork(const ModelArch& m, const NetworkCounts& c) {
+  Work k;
+  k.flop = c.Total();
+  if (k.flop > 0) k.mix = {c.conv / k.flop, c.attention / k.flop, c.gemm / k.flop};
+  k.outputs = c.outputs;
+  k.norm_inputs = c.norm_inputs;
+  k.scores = c.scores;
+  k.narrow = c.narrow;
+  k.accesses = AccessesOf(m, k.mix);
+  k.layers = c.layers;
+  k.host_ops = c.host_ops;
+  k.gemms = c.gemms;
+  return k;
+}
+
+// The latent side of a diffusion model's UNet: the autoencoder downsamples 8x.
+int LatentSide(const VisionPlan& p) {
+  return std::max(1, static_cast<int>(std::lround(p.res / 8)));
+}
+
+bool CountsLayers(const ModelArch& m) {
+  return m.family == ModelFamily::kDiffusion && m.unet.channels[0] > 0;
+}
+
+void SetVisionMemory(const EstimateContext& ctx, const VisionPlan& p, const Work& work) {
   const ModelArch& m = ctx.w.model;
   const double act = ActivationBytes(p.precision);
   const bool diffusion_infer = m.family == ModelFamily::kDiffusion && !p.train;
   // The guided pair per image (one sample with --guidance false).
   const double samples = diffusion_infer && ctx.w.guidance ? 2.0 * p.batch : p.batch;
+  // Diffusion training updates the UNet alone: the text encoders and the autoencoder made the
+  // precomputed embeddings and latents.
+  const double trained =
+      CountsLayers(m) ? std::max(0.0, m.params - m.text_encoder_params - kVaeParams) : m.params;
   MemoryBytes mem;
-  mem.weights = m.params * (p.train ? 4 : act);  // AMP keeps fp32 master weights
-  mem.gradients = p.train ? m.params * 4 : 0;
-  mem.optimizer =
-      p.train ? m.params * OptimizerBytesPerParam(ctx.w.optimizer, Precision::kFp32) : 0;
-  const double elems = m.act_elems_per_image * p.scale * samples * act;
+  mem.weights = p.train ? trained * 4 : m.params * act;  // AMP keeps fp32 master weights
+  mem.gradients = p.train ? trained * 4 : 0;
+  mem.optimizer = p.train ? trained * OptimizerBytesPerParam(ctx.w.optimizer, Precision::kFp32) : 0;
+  const double elems = work.outputs * samples * act;
   mem.activations = p.train ? kStoredPerElement * elems : kLiveInferenceShare * elems;
   mem.overhead = 1.0 * kGiB;
   SetMemory(ctx, mem, p.train, false);
@@ -292,12 +413,18 @@ double CapByInputPipeline(const EstimateContext& ctx, const VisionPlan& p, doubl
 }
 
 void DescribeVision(const EstimateContext& ctx, const VisionPlan& p, const SampleTime& t,
-                    double flop) {
+                    const Work& work) {
   const ModelArch& m = ctx.w.model;
-  ctx.Assume("per sample: " + Num(p.passes * flop / 1e9, 1) + " GFLOP (conv " +
-             Num(100 * p.mix.conv, 0) + "%, attention " + Num(100 * p.mix.attention, 0) +
-             "%, GEMM " + Num(100 * p.mix.gemm, 0) + "%) at " + Num(p.res, 0) + " px, " +
-             PrecisionName(p.precision) + " on the " + (p.neuron ? "NeuronCore" : "GPU") +
+  const bool diffusion = m.family == ModelFamily::kDiffusion;
+  ctx.Assume(std::string(diffusion ? "per UNet evaluation: " : "per sample: ") +
+             Num(p.passes * work.flop / 1e9, 1) + " GFLOP (conv " + Num(100 * work.mix.conv, 0) +
+             "%, attention " + Num(100 * work.mix.attention, 0) + "%, GEMM " +
+             Num(100 * work.mix.gemm, 0) + "%) at " + Num(p.res, 0) + " px" +
+             (CountsLayers(m)
+                  ? " (counted from the UNet's layout at " + std::to_string(LatentSide(p)) + "x" +
+                        std::to_string(LatentSide(p)) + " latents)"
+                  : "") +
+             ", " + PrecisionName(p.precision) + " on the " + (p.neuron ? "NeuronCore" : "GPU") +
              ": compute " + Num(t.compute * 1e6, 1) + " us, activation traffic " +
              Num(t.memory * 1e6, 1) + " us; batch " + std::to_string(p.batch) + " per device");
   ctx.Assume(std::string("engine ") + EngineName(p.engine) +
@@ -316,8 +443,10 @@ void DescribeVision(const EstimateContext& ctx, const VisionPlan& p, const Sampl
       ctx.Assume(std::to_string(kCustomLayers) + " layers per forward pass (custom model)");
     }
   }
-  if (m.family == ModelFamily::kDiffusion && ctx.w.model_name == "stable-diffusion-xl") {
-    ctx.Warn("diffusion FLOP per step is approximate (low confidence)");
+  if (diffusion && p.train) {
+    ctx.Assume(
+        "diffusion training runs the UNet on precomputed latents and text embeddings (as the "
+        "MLPerf and MosaicML recipes do); encoding them on the fly costs ~1.4x");
   }
 }
 
@@ -382,6 +511,40 @@ void ReportRealTime(const EstimateContext& ctx, const VisionPlan& p,
   }
 }
 
+// The rest of a text-to-image pipeline around the UNet, per image: the prompt (and, under
+// classifier-free guidance, the negative prompt) through the text encoders once, the VAE
+// decoder once at full resolution. The decoder stays in 16-bit where the UNet runs FP8 or INT8
+// (MLPerf SDXL quantises the UNet only).
+struct PipelineEnds {
+  VisionPlan decoder_plan;
+  Work decoder;
+  SampleTime decoder_time{};
+  double text_flop = 0, text_s = 0;
+  double Flop() const { return decoder.flop + text_flop; }
+  double Seconds(double n) const {
+    return PerBatch(decoder_plan, decoder, decoder_time, n) + n * text_s;
+  }
+};
+
+PipelineEnds DiffusionEnds(const EstimateContext& ctx, const VisionPlan& p, double prompts) {
+  const ModelArch& m = ctx.w.model;
+  PipelineEnds e;
+  e.decoder_plan = p;
+  const bool low = p.precision == Precision::kInt8 || p.precision == Precision::kFp8;
+  if (low) e.decoder_plan.precision = Default16Bit(ctx.gpu);
+  e.decoder_plan.peak = PeakFlops(ctx.gpu, e.decoder_plan.precision).value_or(p.peak);
+  if (CountsLayers(m)) {
+    e.decoder = CountedWork(m, CountVaeDecoder(LatentSide(p)));
+  } else {
+    e.decoder.flop = m.decoder_flop_per_image * p.scale;
+    e.decoder.mix = {1, 0, 0};
+  }
+  e.decoder_time = PerSample(ctx, e.decoder_plan, e.decoder);
+  e.text_flop = 2 * m.text_encoder_params * kPromptTokens * prompts;
+  e.text_s = e.text_flop / (e.decoder_plan.peak * EfficiencyFor(ctx.gpu).matmul);
+  return e;
+}
+
 }  // namespace
 
 Status EstimateVision(const EstimateContext& ctx) {
@@ -391,40 +554,46 @@ Status EstimateVision(const EstimateContext& ctx) {
   GPUADVISOR_RETURN_IF_ERROR(ResolvePlan(ctx, &p));
   ctx.out->precision = p.precision;
   ctx.out->params_total = ctx.out->params_active = m.params;
-  SetVisionMemory(ctx, p);
-  const double flop = m.fwd_flop_per_image * p.scale;
+  // Diffusion counts its UNet at the latent size; other models scale their reference figures.
+  const Work work =
+      CountsLayers(m) ? CountedWork(m, CountUNet(m.unet, LatentSide(p))) : ScaledWork(w, p);
+  SetVisionMemory(ctx, p, work);
   const bool diffusion_infer = m.family == ModelFamily::kDiffusion && !p.train;
   const double steps = w.steps > 0 ? w.steps : std::max(1, m.diffusion_steps);
-  const double decoder_flop = m.decoder_flop_per_image * p.scale;
-  // FLOP per output sample: diffusion runs the UNet on the guided pair at every step (once with
-  // --guidance false); attention FLOP grow with the area squared.
+  // Diffusion runs the UNet on the guided pair at every step (once with --guidance false).
   const double evals = w.guidance ? 2 : 1;
-  const double unet_flop = flop * (1 + m.attention_share * (p.scale - 1));
-  const double sample_flop =
-      diffusion_infer ? evals * steps * unet_flop + decoder_flop : p.passes * unet_flop;
-  const double samples = w.images * (p.train ? w.epochs : 1);
-  ctx.out->flops_total = sample_flop * samples;
   const std::optional<double> peak = PeakFlops(ctx.gpu, p.precision);
   if (!peak) {
     ctx.Warn("no published " + std::string(PrecisionName(p.precision)) + " peak for " +
              ctx.gpu.model + ": time is not estimated");
+    ctx.out->flops_total = p.passes * work.flop * w.images * (p.train ? w.epochs : 1);
     return Status::OK();
   }
   p.peak = *peak;
-  const SampleTime t = PerSample(ctx, p, flop);
-  // The VAE decoder stays in 16-bit where the UNet runs FP8 (MLPerf SDXL: FP8 UNet only).
-  const double decoder_peak = PeakFlops(ctx.gpu, Default16Bit(ctx.gpu)).value_or(p.peak);
-  const double decoder_s =
-      decoder_flop / (std::min(p.peak, decoder_peak) * EfficiencyFor(ctx.gpu).matmul);
+  const SampleTime t = PerSample(ctx, p, work);
+  std::optional<PipelineEnds> ends;
+  if (diffusion_infer) ends = DiffusionEnds(ctx, p, evals);
+  // FLOP per output sample (image).
+  const double sample_flop =
+      diffusion_infer ? evals * steps * work.flop + ends->Flop() : p.passes * work.flop;
+  const double samples = w.images * (p.train ? w.epochs : 1);
+  ctx.out->flops_total = sample_flop * samples;
   // Seconds of a batch of n samples on one device; diffusion: the UNet at batch evals x n per
-  // step (the guided pair unless --guidance false), then the VAE decoder at batch n.
+  // step, then the decoder and text encoders at batch n.
   const auto batch_seconds = [&](double n) {
-    return diffusion_infer ? steps * PerBatch(p, t.total, evals * n) + n * decoder_s
-                           : PerBatch(p, t.total, n);
+    return diffusion_infer ? steps * PerBatch(p, work, t, evals * n) + ends->Seconds(n)
+                           : PerBatch(p, work, t, n);
   };
+  if (diffusion_infer && ctx.detailed()) {
+    ctx.Assume("per image: " + Num(steps, 0) + " steps x " + Num(evals, 0) +
+               " UNet evaluation(s), the VAE decoder (" + Num(ends->decoder.flop / 1e12, 2) +
+               " TFLOP at " + Num(p.res, 0) + " px, " +
+               PrecisionName(ends->decoder_plan.precision) + ") and the text encoders (" +
+               Num(ends->text_flop / 1e9, 0) + " GFLOP)");
+  }
   if (IsService(w)) {
     ReportRealTime(ctx, p, batch_seconds, sample_flop);
-    if (ctx.detailed()) DescribeVision(ctx, p, t, flop);
+    if (ctx.detailed()) DescribeVision(ctx, p, t, work);
     return Status::OK();
   }
   const double per_sample = batch_seconds(p.batch) / p.batch;
@@ -440,7 +609,7 @@ Status EstimateVision(const EstimateContext& ctx) {
   const bool low_confidence = p.neuron || p.custom || EfficiencyFor(ctx.gpu).low_confidence;
   SetBand(ctx.out, "time.hours", *ctx.out->hours, low_confidence ? 0.35 : 0.25,
           low_confidence ? 0.6 : 0.35);
-  if (ctx.detailed()) DescribeVision(ctx, p, t, flop);
+  if (ctx.detailed()) DescribeVision(ctx, p, t, work);
   return Status::OK();
 }
 

@@ -134,6 +134,11 @@ constexpr ModelArch Volumetric(ModelArch m) {
   m.spatial_dims = 3;
   return m;
 }
+constexpr ModelArch UNet(ModelArch m, ModelArch::UNetLayout layout, double text_params) {
+  m.unet = layout;
+  m.text_encoder_params = text_params;
+  return m;
+}
 constexpr ModelArch Diffusion(ModelArch m, int steps, double decoder_flop) {
   m.diffusion_steps = steps;
   m.decoder_flop_per_image = decoder_flop;
@@ -288,29 +293,36 @@ const ModelPreset kPresets[] = {
          {0.495, 43, 32},  // full-resolution level: 32 output channels
          {0.247, 86, 64},  // second level: 64
          {0.045, 38, 77}))},
+    // Latent diffusion: FLOP, activations and scores are counted from the UNet layout at the
+    // requested resolution (src/workload/diffusion.cc); the figures given to Vision() are the
+    // counts at the reference resolution, kept for listings. Layouts from the diffusers configs
+    // (unet/config.json, text_encoder*/config.json) of each checkpoint.
+    {"stable-diffusion-1.5",
+     "stable-diffusion-v1-5 (diffusers config): UNet 860M params, block_out_channels "
+     "320/640/1280/1280, one transformer per attention level, 8 heads, cross-attention to CLIP "
+     "ViT-L/14 text embeddings (768 wide, 123M params); 512x512 (64x64 latents), 50 steps",
+     Diffusion(UNet(Vision(ModelFamily::kDiffusion,
+                           {1.07e9, 0.80e12, 0.52, 0.16, 3.0e8, 3.5, 3.5, 2.1, 300, 512, 8}),
+                    {{320, 640, 1280, 1280}, {1, 1, 1, 0}, 1, 0, 8, 768}, 123e6),
+               50, 2.52e12)},
     {"stable-diffusion-2",
-     "Stability AI stable-diffusion-2-base, 512x512 (64x64 latent), the MLPerf Training "
-     "text-to-image benchmark: UNet 865M params, 444 GMAC per sample and evaluation (onnx-tool "
-     "profile of the SD 1.x UNet, 888.9 GMAC for its exported batch of 2; SD 2 keeps the block "
-     "layout and 320/640/1280 widths), 49% in convolutions and 14% in attention einsums (same "
-     "profile); VAE decoder 1.27 TMAC per 512x512 image (onnx-tool); activation counts from the "
-     "block layout (approximate)",
-     // 2.8e8 GEMM/conv outputs per evaluation (22 h-sized tensors per token in each of the 16
-     // transformer blocks, 2 per ResNet block); scores: 5/10/20 heads at 4096/1024/256 tokens
-     Diffusion(Scores(Narrow(Vision(ModelFamily::kDiffusion, {865e6, 0.889e12, 0.49, 0.14, 2.8e8,
-                                                              3.5, 3.5, 2.1, 300, 512, 8}),
-                             {0.07, 64, 4096}),  // QK^T over the 64-wide head dimension
-                      4.8e8),
-               50, 2.54e12)},
+     "stabilityai/stable-diffusion-2-base (diffusers config), the MLPerf Training text-to-image "
+     "benchmark: UNet 865M params, block_out_channels 320/640/1280/1280, one transformer per "
+     "attention level, 64-wide heads, cross-attention to OpenCLIP ViT-H text embeddings (1024 "
+     "wide, 354M params); 512x512 (64x64 latents; 768x768 for stable-diffusion-2-1), 50 steps",
+     Diffusion(UNet(Vision(ModelFamily::kDiffusion,
+                           {1.3e9, 0.80e12, 0.52, 0.16, 3.0e8, 3.5, 3.5, 2.1, 300, 512, 8}),
+                    {{320, 640, 1280, 1280}, {1, 1, 1, 0}, 1, 64, 0, 1024}, 354e6),
+               50, 2.52e12)},
     {"stable-diffusion-xl",
-     "Podell et al. 2023 (SDXL): 2.6B-param UNet + 0.8B text encoders; FLOP per UNet step, its "
-     "kernel mix and activation counts are approximate figures (low confidence)",
-     Diffusion(Scores(Vision(ModelFamily::kDiffusion,
-                             {3.5e9, 5.0e12, 0.25, 0.15, 2.4e9, 3.5, 3.5, 2.1, 740, 1024, 1}),
-                      2.9e9),
-               // VAE decoder at the full 1024x1024 output: SDXL keeps the SD autoencoder
-               // architecture (Podell et al. 2023, sec. 2.4), 4x the 1.27 TMAC at 512x512
-               30, 1.016e13)},
+     "stabilityai/stable-diffusion-xl-base-1.0 (diffusers config; Podell et al. 2023): UNet "
+     "2.6B params, block_out_channels 320/640/1280, 0/2/10 transformer blocks per level and 10 "
+     "in the mid block, 64-wide heads, cross-attention to CLIP ViT-L + OpenCLIP ViT-bigG text "
+     "embeddings (2048 wide, 0.82B params together); 1024x1024 (128x128 latents), 30 steps",
+     Diffusion(UNet(Vision(ModelFamily::kDiffusion,
+                           {3.5e9, 6.8e12, 0.24, 0.12, 2.4e9, 3.5, 3.5, 2.1, 740, 1024, 1}),
+                    {{320, 640, 1280, 0}, {0, 2, 10, 0}, 10, 64, 0, 2048}, 818e6),
+               30, 1.05e13)},
 };
 
 }  // namespace

@@ -20,6 +20,7 @@ set(GPUADVISOR_WORKLOAD_SOURCES
   src/workload/estimate_serve.cc
   src/workload/estimate_other.cc
   src/workload/estimate_vision.cc
+  src/workload/diffusion.cc
   src/workload/vision_realtime.cc
   src/workload/estimate_json.cc
   src/workload/hardware.cc

@@ -135,6 +135,30 @@ TEST(CatalogBuildTest, SpotEstimatedFromAdvisorSavings) {
   EXPECT_DOUBLE_EQ(o->spot_band->max_pct, 11);
 }
 
+// The advisor feed publishes a premium as negative savings (ca-central-1 p5.48xlarge at -62 in
+// the 2026-12 feed): the band is kept, but no spot price is estimated from it; 0% still is one.
+TEST(CatalogBuildTest, SpotPremiumKeepsTheBandButEstimatesNoPrice) {
+  Catalog c = Build({In("spot2", "spot-advisor-json", "2026-12-01",
+                        R"({"ranges":[{"index":0,"label":"<5%","max":5}],
+                            "spot_advisor":{"us-east-1":{"Linux":{"g6f.large":{"s":-62,"r":0},
+                                                                   "p5.48xlarge":{"s":0,"r":0}}}}})")});
+  const RegionOffer* g = c.FindInstanceType("g6f.large")->FindRegion("us-east-1");
+  ASSERT_TRUE(g && g->spot_band);
+  EXPECT_EQ(g->spot_band->savings_pct, -62);
+  EXPECT_FALSE(g->spot.has_value());
+  const RegionOffer* p = c.FindInstanceType("p5.48xlarge")->FindRegion("us-east-1");
+  ASSERT_TRUE(p && p->spot);
+  EXPECT_DOUBLE_EQ(p->spot->usd_per_hour, 55.04);
+  Result<std::vector<build::SpotAdvice>> bad = build::ReadSpotAdvisorJson(
+      R"({"ranges":[{"index":0,"label":"<5%","max":5}],
+          "spot_advisor":{"us-east-1":{"Linux":{"g6f.large":{"s":-101,"r":0}}}}})",
+      "feed.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("g6f.large.s: expected a savings percentage from -100"),
+            std::string::npos)
+      << bad.status().ToString();
+}
+
 TEST(CatalogBuildTest, SpotPerAzTakesLowest) {
   Catalog c = Build({In("sky", "skypilot-vms-csv", "",
                         "InstanceType,Price,SpotPrice,Region,AvailabilityZone\n"

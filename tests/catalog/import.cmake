@@ -8,3 +8,8 @@ add_test(NAME cli_import
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/import_test.sh $<TARGET_FILE:gpuadvisor>
           ${CMAKE_CURRENT_SOURCE_DIR}/catalog/fixtures)
 set_tests_properties(cli_import PROPERTIES LABELS integration)
+# The embedded catalog rebuilds from its public sources (skipped where they are absent).
+add_test(NAME cli_catalog_rebuild
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/catalog_rebuild_test.sh $<TARGET_FILE:gpuadvisor>
+          ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_catalog_rebuild PROPERTIES LABELS integration SKIP_RETURN_CODE 77)

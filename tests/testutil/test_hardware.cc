@@ -118,6 +118,26 @@ const GpuMap& AllGpus() {
         Spec("Trainium2", "NeuronCore-v3", 98304, 2900, no, 181, 667, 667, 1299, no, no, true);
     trn2.int8_tops = std::nullopt;  // not published
     (*m)["Trainium2"] = Neuron(trn2, 8, 1280, "2d-torus");
+    // SM counts and L2 sizes (architecture whitepapers; CUDA cores / cores per SM where the
+    // datasheet gives cores only), as data/accelerator-figures.csv has them.
+    // H200: the H100's GH100 configuration (derived); T4/L4/L40S SMs from cores; A10G as above.
+    const struct {
+      const char* model;
+      double sms, l2_mib;
+      bool sms_derived, l2_derived;
+    } kCaches[] = {{"A100-40GB", 108, 40, false, false}, {"A100-80GB", 108, 40, false, false},
+                   {"H100", 132, 50, false, false},      {"H200", 132, 50, true, true},
+                   {"V100", 80, 6, false, false},        {"T4", 40, 4, true, false},
+                   {"A10G", 80, 6, true, false},         {"L4", 58, 48, true, false},
+                   {"L40S", 142, 96, true, false}};
+    for (const auto& c : kCaches) {
+      GpuSpec& g = (*m)[c.model];
+      g.sm_count = c.sms;
+      g.l2_cache_mib = c.l2_mib;
+      if (c.sms_derived) g.derived_fields.emplace_back("sm_count");
+      if (c.l2_derived) g.derived_fields.emplace_back("l2_cache_mib");
+      if (c.sms_derived || c.l2_derived) g.confidence = "derived";
+    }
     for (auto& [name, g] : *m) {
       if (g.confidence.empty()) g.confidence = "published";
     }

@@ -43,6 +43,8 @@ TEST(CatalogSpecsTest, TestGpusMatchTheEmbeddedCatalog) {
     ExpectSame("fp16_tflops", t.fp16_tflops, g->fp16_tflops);
     ExpectSame("fp8_tflops", t.fp8_tflops, g->fp8_tflops);
     ExpectSame("fp32_tflops", t.fp32_tflops, g->fp32_tflops);
+    ExpectSame("sm_count", t.sm_count, g->sm_count);
+    ExpectSame("l2_cache_mib", t.l2_cache_mib, g->l2_cache_mib);
     ExpectSame("fp64_tflops", t.fp64_tflops, g->fp64_tflops);
     ExpectSame("nvlink_gbyte_s", t.nvlink_gbyte_s, g->nvlink_gbyte_s);
     ExpectSame("bf16_tflops", t.bf16_tflops, g->bf16_tflops);

@@ -18,6 +18,7 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   workload/weight_formats_test.cc
   workload/demand_and_limits_test.cc
   workload/serve_engine_test.cc
+  workload/diffusion_test.cc
 )
 # The calibration fixture is read at run time from the source tree.
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/calibration_test.cc PROPERTIES

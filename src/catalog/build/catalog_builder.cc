@@ -316,15 +316,7 @@ struct Builder {
       const CatalogSource& s = *it->second.second;
       o.spot_band =
           SpotBand{a.range_index, a.label, a.max_pct, a.savings_pct, {s.id, s.snapshot_date}};
-      if (!o.spot && o.on_demand) {
-        Price est;
-        est.usd_per_hour = o.on_demand->usd_per_hour * (1.0 - a.savings_pct / 100.0);
-        est.from = {s.id, s.snapshot_date};
-        est.estimated = true;
-        est.note = "on-demand (" + o.on_demand->from.source + ") x (1 - " +
-                   std::to_string(a.savings_pct) + "% spot-advisor savings)";
-        o.spot = est;
-      }
+      if (!o.spot && o.on_demand) o.spot = build::EstimatedSpot(*o.on_demand, *o.spot_band);
     }
     return o;
   }

@@ -164,7 +164,9 @@ Result<std::vector<SpotAdvice>> ReadSpotAdvisorJson(std::string_view text,
       a.instance_type = type;
       a.region = region;
       const int64_t savings = r.Int(t->value, "s", tp);
-      if (savings < 0 || savings > 100) r.Fail(tp + ".s", "a savings percentage from 0 to 100");
+      if (savings < -100 || savings > 100) {
+        r.Fail(tp + ".s", "a savings percentage from -100 to 100");
+      }
       a.savings_pct = static_cast<int>(savings);
       a.range_index = static_cast<int>(r.Int(t->value, "r", tp));
       if (a.range_index < 0 || static_cast<size_t>(a.range_index) >= ranges.size()) {
@@ -177,6 +179,17 @@ Result<std::vector<SpotAdvice>> ReadSpotAdvisorJson(std::string_view text,
     }
   }
   return out;
+}
+
+std::optional<Price> EstimatedSpot(const Price& on_demand, const SpotBand& band) {
+  if (band.savings_pct < 0 || band.savings_pct >= 100) return std::nullopt;
+  Price est;
+  est.usd_per_hour = on_demand.usd_per_hour * (1.0 - band.savings_pct / 100.0);
+  est.from = band.from;
+  est.estimated = true;
+  est.note = "on-demand (" + on_demand.from.source + ") x (1 - " +
+             std::to_string(band.savings_pct) + "% spot-advisor savings)";
+  return est;
 }
 
 Result<std::vector<Offering>> ReadOfferingsCsv(std::string_view csv, std::string_view origin) {

@@ -108,7 +108,14 @@ struct SpotAdvice {
   std::string label;
   double max_pct = 0;
 };
+// Savings run from -100 to 100: the feed publishes a premium as negative savings (2026-12:
+// p5.48xlarge in ca-central-1 at -62).
 Result<std::vector<SpotAdvice>> ReadSpotAdvisorJson(std::string_view json, std::string_view origin);
+
+// The spot price the advisor's average savings imply, on-demand x (1 - savings), marked
+// estimated and citing both; none where the band shows a premium (negative savings: a spot
+// price above on-demand is no estimate a plan should rest on) or no price (100%).
+std::optional<Price> EstimatedSpot(const Price& on_demand, const SpotBand& band);
 
 // DescribeInstanceTypeOfferings-derived CSV: instance_type,region[,availability_zone_id].
 struct Offering {

@@ -507,14 +507,7 @@ class Importer {
       InstanceType* t = Type(name);
       for (RegionOffer& o : t->regions) {
         if (!o.spot_band || !o.on_demand || (o.spot && !o.spot->estimated)) continue;
-        Price est;
-        est.usd_per_hour = o.on_demand->usd_per_hour * (1.0 - o.spot_band->savings_pct / 100.0);
-        if (est.usd_per_hour <= 0) continue;  // "100% savings" is no price
-        est.from = o.spot_band->from;
-        est.estimated = true;
-        est.note = "on-demand (" + o.on_demand->from.source + ") x (1 - " +
-                   std::to_string(o.spot_band->savings_pct) + "% spot-advisor savings)";
-        o.spot = est;
+        o.spot = build::EstimatedSpot(*o.on_demand, *o.spot_band);
       }
     }
   }

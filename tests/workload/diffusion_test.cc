@@ -1,0 +1,141 @@
+// Diffusion from its pipeline (issue 23, item 3): the UNet and the VAE decoder counted from their
+// layouts, the pipeline around the UNet, and the causes that set its time -- wave quantization at
+// small batches, normalisation passes between the GEMMs, eager dispatch, the NeuronCore's
+// softmax on its Vector Engine.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "gpuadvisor/estimate.h"
+#include "testutil/test_hardware.h"
+#include "workload/diffusion.h"
+
+namespace gpuadvisor {
+namespace {
+
+using testing::MakeWorkload;
+using workload_internal::CountUNet;
+using workload_internal::CountVaeDecoder;
+using workload_internal::NetworkCounts;
+using workload_internal::TileStretch;
+
+const ModelArch& Preset(const char* name) {
+  static Workload w;
+  if (!SetWorkloadField(&w, "model", name).ok()) std::abort();
+  return w.model;
+}
+
+// Published counts: NVIDIA's TensorRT Stable Diffusion talk gives 1.68e12 FLOP for the SD 1.5
+// UNet's guided pair at 64x64 latents (0.84e12 per evaluation, non-GEMM operators included) and
+// 2.54e12 for the VAE decoder at 512 px.
+TEST(DiffusionCountTest, MatchesPublishedCounts) {
+  const NetworkCounts sd15 = CountUNet(Preset("stable-diffusion-1.5").unet, 64);
+  EXPECT_NEAR(sd15.Total(), 0.84e12, 0.06e12);
+  EXPECT_NEAR(CountVaeDecoder(64).Total(), 2.54e12, 0.05e12);
+  // SD 2 keeps SD 1.5's widths: the same GEMM work, different heads (64-wide: fewer scores).
+  const NetworkCounts sd2 = CountUNet(Preset("stable-diffusion-2").unet, 64);
+  EXPECT_NEAR(sd2.Total() / sd15.Total(), 1.0, 0.01);
+  EXPECT_LT(sd2.scores, sd15.scores);
+  // SDXL at 1024 px: 6.8 TFLOP per evaluation, mostly transformer GEMMs (70 blocks).
+  const NetworkCounts xl = CountUNet(Preset("stable-diffusion-xl").unet, 128);
+  EXPECT_NEAR(xl.Total(), 6.76e12, 0.1e12);
+  EXPECT_GT(xl.gemm, 2 * xl.conv);
+}
+
+TEST(DiffusionCountTest, AttentionGrowsWithTheAreaSquared) {
+  const ModelArch::UNetLayout& u = Preset("stable-diffusion-2").unet;
+  const NetworkCounts at512 = CountUNet(u, 64), at768 = CountUNet(u, 96);
+  EXPECT_NEAR(at768.conv / at512.conv, 2.25, 0.01);  // convolutions: the area
+  EXPECT_GT(at768.attention / at512.attention, 4.0);  // self-attention: the area squared
+  EXPECT_GT(at768.Total() / at512.Total(), 2.6);
+}
+
+// A 128x128 tile per SM: a batch of 2 leaves most SMs idle in the 8x8 level; a large batch fills
+// every wave.
+TEST(DiffusionCountTest, SmallBatchesUnderfillTheWaves) {
+  const NetworkCounts c = CountUNet(Preset("stable-diffusion-1.5").unet, 64);
+  const double small = TileStretch(c.gemms, 2, 108), large = TileStretch(c.gemms, 128, 108);
+  EXPECT_GT(small, 1.5);
+  EXPECT_LT(large, 1.15);
+  EXPECT_DOUBLE_EQ(TileStretch(c.gemms, 2, 0), 1);  // unknown SM count: no effect
+}
+
+double ImagesPerS(const Workload& w, const Hardware& hw) {
+  Result<Estimate> e = EstimateWorkload(w, hw);
+  EXPECT_TRUE(e.ok()) << e.status().ToString();
+  return e.ok() ? e->performance.images_per_s.value_or(0) : 0;
+}
+
+TEST(DiffusionPipelineTest, GuidanceStepsAndDecoderAreCounted) {
+  Workload w = MakeWorkload({{"task", "infer-vision"},
+                             {"model", "stable-diffusion-xl"},
+                             {"images", "100"},
+                             {"steps", "20"},
+                             {"batch", "8"},
+                             {"engine", "fused"}});
+  Result<Estimate> e = EstimateWorkload(w, testing::Gpus("H100", 1));
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  const double unet = CountUNet(w.model.unet, 128).Total();
+  const double decoder = CountVaeDecoder(128).Total();
+  const double text = 2 * w.model.text_encoder_params * 77 * 2;  // prompt and negative prompt
+  EXPECT_NEAR(*e->flops_total / 100, 2 * 20 * unet + decoder + text, 1e9);
+  Workload unguided = w;
+  ASSERT_TRUE(SetWorkloadField(&unguided, "guidance", "false").ok());
+  EXPECT_GT(ImagesPerS(unguided, testing::Gpus("H100", 1)) / ImagesPerS(w, testing::Gpus("H100", 1)),
+            1.8);
+}
+
+// Training updates the UNet alone: its weights, gradients and Adam states, not the text encoders'
+// or the autoencoder's (they made the precomputed embeddings and latents).
+TEST(DiffusionPipelineTest, TrainingMemoryCountsTheUnetOnly) {
+  Workload w = MakeWorkload({{"task", "train-vision"},
+                             {"model", "stable-diffusion-2"},
+                             {"images", "1M"},
+                             {"batch", "8"}});
+  Result<Estimate> e = EstimateWorkload(w, testing::Gpus("A100-80GB", 1));
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  const double unet = w.model.params - w.model.text_encoder_params - workload_internal::kVaeParams;
+  ASSERT_TRUE(e->memory.weights_gib.has_value());
+  EXPECT_NEAR(*e->memory.weights_gib * 1073741824.0, unet * 4, 1e6);
+}
+
+// Eager PyTorch dispatches every operator from the host: at batch 1 the UNet is bound by it,
+// and a fusing engine (TensorRT, CUDA graphs) is not.
+TEST(DiffusionPipelineTest, EagerSmallBatchesAreHostBound) {
+  Workload eager = MakeWorkload({{"task", "infer-vision"},
+                                 {"model", "stable-diffusion-1.5"},
+                                 {"images", "100"},
+                                 {"batch", "1"},
+                                 {"precision", "fp16"},
+                                 {"engine", "eager"}});
+  Workload fused = eager;
+  ASSERT_TRUE(SetWorkloadField(&fused, "engine", "fused").ok());
+  const Hardware a100 = testing::Gpus("A100-80GB", 1);
+  const double e = ImagesPerS(eager, a100), f = ImagesPerS(fused, a100);
+  EXPECT_GT(f / e, 1.5);
+  // ~1,000 operators per UNet call at 30 us: 50 steps take ~1.4 s however little the GPU does,
+  // so two images per call cost hardly more than one.
+  EXPECT_LT(e, 0.75);
+  Workload two = eager;
+  ASSERT_TRUE(SetWorkloadField(&two, "batch", "2").ok());
+  EXPECT_GT(ImagesPerS(two, a100) / e, 1.5);
+}
+
+// The NeuronCore's softmax runs on its Vector Engine: SD at 768 px (5x the scores of 512 px)
+// slows down more than its GEMM work grows.
+TEST(DiffusionPipelineTest, NeuronSoftmaxOnTheVectorEngine) {
+  Workload w512 = MakeWorkload({{"task", "infer-vision"},
+                                {"model", "stable-diffusion-2"},
+                                {"images", "100"},
+                                {"precision", "bf16"}});
+  Workload w768 = w512;
+  ASSERT_TRUE(SetWorkloadField(&w768, "resolution", "768").ok());
+  const Hardware inf2 = testing::Gpus("Inferentia2", 1);
+  const double ratio = ImagesPerS(w512, inf2) / ImagesPerS(w768, inf2);
+  const ModelArch::UNetLayout& u = w512.model.unet;
+  const double gemm_ratio = CountUNet(u, 96).Total() / CountUNet(u, 64).Total();
+  EXPECT_GT(ratio, gemm_ratio * 1.1);
+}
+
+}  // namespace
+}  // namespace gpuadvisor
