@@ -312,7 +312,10 @@ class Client {
       return http_->send(req);
     }();
     info_->response_bytes += body.size();
-    if (cut == Cut::kNone && !res && Clock::now() >= deadline) cut = Cut::kDeadline;
+    // The socket timeouts end a read at the deadline to poll()'s whole milliseconds, so a read cut
+    // a moment before it is the deadline's doing too (not "Read").
+    constexpr auto kPollSlack = std::chrono::milliseconds(5);
+    if (cut == Cut::kNone && !res && Clock::now() + kPollSlack >= deadline) cut = Cut::kDeadline;
     switch (cut) {
       case Cut::kTooBig:
         return Status::IOError(where + ": response over " + std::to_string(o_.max_response_bytes) +

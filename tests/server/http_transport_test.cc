@@ -7,6 +7,7 @@
 #include <httplib.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -295,7 +296,15 @@ TEST_F(DrainTest, StopReturnsWithinTheDrainDeadline) {
   std::string req;
   for (int i = 0; i < 30; ++i) req += "GET /v1/instances?region=all HTTP/1.1\r\n" + Host() + "\r\n";
   (void)!::send(fd, req.data(), req.size(), MSG_NOSIGNAL);
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // stuck writing by now
+  // Stuck writing once answers have started to arrive and the small receive buffer is full: wait
+  // for the first bytes rather than a fixed time (a slow, sanitized build may not have answered
+  // yet after a second or two), then give the writer time to fill the buffers.
+  for (int i = 0; i < 400; ++i) {
+    int queued = 0;
+    if (::ioctl(fd, FIONREAD, &queued) == 0 && queued > 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
   const auto start = Clock::now();
   server_->Stop();
   thread_.join();
