@@ -135,7 +135,9 @@ NetworkCounts CountUNet(const ModelArch::UNetLayout& u, int latent) {
   Counter count(&out);
   int levels = 0;
   while (levels < 4 && u.channels[levels] > 0) ++levels;
-  const auto heads_of = [&](int channels) { return u.head_dim > 0 ? channels / u.head_dim : u.heads; };
+  const auto heads_of = [&](int channels) {
+    return u.head_dim > 0 ? channels / u.head_dim : u.heads;
+  };
   const auto head_dim_of = [&](int channels) {
     return u.head_dim > 0 ? u.head_dim : channels / std::max(1, u.heads);
   };

@@ -15,16 +15,16 @@ constexpr double kVaeParams = 83.7e6;
 
 // One conv/linear/attention GEMM of the pass: its FLOP and output shape per sample.
 struct GemmShape {
-  double flop = 0;  // per sample
-  double rows = 0;  // output rows per sample (positions, or queries x heads)
-  double cols = 0;  // output columns (channels, keys)
+  double flop = 0;   // per sample
+  double rows = 0;   // output rows per sample (positions, or queries x heads)
+  double cols = 0;   // output columns (channels, keys)
   double depth = 0;  // reduction length K (0: fused attention, whose efficiency is set apart)
 };
 
 // One forward pass of one sample, by kernel class and by what it writes.
 struct NetworkCounts {
   double conv = 0, gemm = 0, attention = 0;  // FLOP (2 per multiply-add)
-  double outputs = 0;      // elements the conv/linear/attention kernels write
+  double outputs = 0;                        // elements the conv/linear/attention kernels write
   double norm_inputs = 0;  // elements GroupNorm/LayerNorm read: a pass of their own
   double scores = 0;       // attention scores (heads x queries x keys)
   int layers = 0;          // conv/linear kernels

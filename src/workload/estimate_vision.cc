@@ -188,8 +188,8 @@ struct VisionPlan {
   double scale = 1;  // resolution scaling of FLOP and activations
   double res = 0;
   int batch = 0;
-  int sms = 0;    // streaming multiprocessors (0: unknown or not a GPU)
-  int cores = 1;  // NeuronCores per device
+  int sms = 0;          // streaming multiprocessors (0: unknown or not a GPU)
+  int cores = 1;        // NeuronCores per device
   double l2_bytes = 0;  // last-level cache (0: unknown)
   double passes = 1;
 };
@@ -236,8 +236,7 @@ SampleTime PerSample(const EstimateContext& ctx, const VisionPlan& p, const Work
   const double act = ActivationBytes(p.precision);
   double bytes = work.outputs * accesses * act;
   if (p.l2_bytes > 0 && work.layers > 0 && !p.neuron) {
-    const double working_set =
-        p.batch * 2 * act * work.outputs * kLargestLayerVsMean / work.layers;
+    const double working_set = p.batch * 2 * act * work.outputs * kLargestLayerVsMean / work.layers;
     bytes *= 1 - std::min(1.0, kL2UsableShare * p.l2_bytes / working_set);
   }
   if (p.unfused_attention) {  // scores written and read back (eager softmax: 4 accesses)

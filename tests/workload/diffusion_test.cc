@@ -2,13 +2,14 @@
 // layouts, the pipeline around the UNet, and the causes that set its time -- wave quantization at
 // small batches, normalisation passes between the GEMMs, eager dispatch, the NeuronCore's
 // softmax on its Vector Engine.
+#include "workload/diffusion.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "gpuadvisor/estimate.h"
 #include "testutil/test_hardware.h"
-#include "workload/diffusion.h"
 
 namespace gpuadvisor {
 namespace {
@@ -45,7 +46,7 @@ TEST(DiffusionCountTest, MatchesPublishedCounts) {
 TEST(DiffusionCountTest, AttentionGrowsWithTheAreaSquared) {
   const ModelArch::UNetLayout& u = Preset("stable-diffusion-2").unet;
   const NetworkCounts at512 = CountUNet(u, 64), at768 = CountUNet(u, 96);
-  EXPECT_NEAR(at768.conv / at512.conv, 2.25, 0.01);  // convolutions: the area
+  EXPECT_NEAR(at768.conv / at512.conv, 2.25, 0.01);   // convolutions: the area
   EXPECT_GT(at768.attention / at512.attention, 4.0);  // self-attention: the area squared
   EXPECT_GT(at768.Total() / at512.Total(), 2.6);
 }
@@ -81,8 +82,9 @@ TEST(DiffusionPipelineTest, GuidanceStepsAndDecoderAreCounted) {
   EXPECT_NEAR(*e->flops_total / 100, 2 * 20 * unet + decoder + text, 1e9);
   Workload unguided = w;
   ASSERT_TRUE(SetWorkloadField(&unguided, "guidance", "false").ok());
-  EXPECT_GT(ImagesPerS(unguided, testing::Gpus("H100", 1)) / ImagesPerS(w, testing::Gpus("H100", 1)),
-            1.8);
+  EXPECT_GT(
+      ImagesPerS(unguided, testing::Gpus("H100", 1)) / ImagesPerS(w, testing::Gpus("H100", 1)),
+      1.8);
 }
 
 // Training updates the UNet alone: its weights, gradients and Adam states, not the text encoders'
@@ -135,6 +137,24 @@ TEST(DiffusionPipelineTest, NeuronSoftmaxOnTheVectorEngine) {
   const ModelArch::UNetLayout& u = w512.model.unet;
   const double gemm_ratio = CountUNet(u, 96).Total() / CountUNet(u, 64).Total();
   EXPECT_GT(ratio, gemm_ratio * 1.1);
+}
+
+// A small batch of a CNN keeps its layer outputs in the L4's 48 MB L2: faster than the same part
+// without the cache; a batch in the hundreds does not fit and gains nothing.
+TEST(VisionCacheTest, SmallBatchesReuseTheL2) {
+  GpuSpec no_cache = testing::TestGpu("L4");
+  no_cache.l2_cache_mib = std::nullopt;
+  Hardware cached = testing::Gpus("L4", 1), uncached = cached;
+  uncached.gpu = &no_cache;
+  Workload w = MakeWorkload({{"task", "infer-vision"},
+                             {"model", "resnet50"},
+                             {"images", "1M"},
+                             {"precision", "int8"},
+                             {"engine", "fused"},
+                             {"batch", "16"}});
+  EXPECT_GT(ImagesPerS(w, cached) / ImagesPerS(w, uncached), 1.3);
+  ASSERT_TRUE(SetWorkloadField(&w, "batch", "512").ok());
+  EXPECT_NEAR(ImagesPerS(w, cached) / ImagesPerS(w, uncached), 1.0, 0.05);
 }
 
 }  // namespace
