@@ -147,16 +147,17 @@ double NeuronPrefillSeconds(const ServeConfig& c, const GpuSpec& gpu, const Topo
   if (!flash && m.heads > 0) {
     const double physical = double(NeuronCoresPerChip(gpu)) / NeuronLogicalCoresPerChip(gpu);
     const double per_core = NeuronPaddedHeads(m.heads, cores) / cores * s * context;  // a layer
-    scores_s = m.layers * per_core * kNeuronSoftmaxVectorPasses /
-               (kNeuronCoreVectorElemsPerS * physical);
+    scores_s =
+        m.layers * per_core * kNeuronSoftmaxVectorPasses / (kNeuronCoreVectorElemsPerS * physical);
     if (per_core * 4 > NeuronSbufBytes(gpu) * physical) {
       const double core_bw = gpu.memory_bw_gbyte_s.value_or(0) * 1e9 *
                              EfficiencyFor(gpu).bandwidth / NeuronLogicalCoresPerChip(gpu);
       if (core_bw > 0) scores_s += m.layers * per_core * kNeuronScoreSpillBytes / core_bw;
     }
   }
-  const double weights_s = DecodeWeightBytes(c, s) * c.pp /
-                           (gpu.memory_bw_gbyte_s.value_or(0) * 1e9 * EfficiencyFor(gpu).decode_mbu);
+  const double weights_s =
+      DecodeWeightBytes(c, s) * c.pp /
+      (gpu.memory_bw_gbyte_s.value_or(0) * 1e9 * EfficiencyFor(gpu).decode_mbu);
   return std::max(compute_s, weights_s) + scores_s + TpSeconds(c, topo, s) + kNeuronRequestS;
 }
 
@@ -197,7 +198,6 @@ ServeTiming CompiledGraphTiming(const ServeConfig& c, const GpuSpec& gpu, const 
   out.tokens_per_s = batch / out.itl_s;
   return out;
 }
-
 
 // What one step of a GPU engine runs: `decodes` sequences generating a token over `context`
 // tokens of KV cache each, and `prompt` tokens of prompt chunks.
