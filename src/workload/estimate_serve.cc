@@ -300,6 +300,7 @@ Status EstimateServing(const EstimateContext& ctx) {
   base.peak_flops = peak;
   base.mbu = w.mbu;
   base.prefill_eff = w.mfu;
+  base.flash_attention = w.flash_attention;
   base.engine = ProfileOf(*engine, ctx.gpu);
   base.streamed = w.streaming.value_or(w.concurrency > 0 || w.rps > 0);
   base.attn_peak = PeakFlops(ctx.gpu, Compute16Bit(w, ctx.gpu)).value_or(0);

@@ -62,8 +62,8 @@ const NeuronChip kChips[] = {
 // NeuronCore-v1 (Inferentia) runs no current LLM; its figures are the former generic ones.
 const GenerationEfficiency kNeuronV1 = {"NeuronCore-v1", 0.50, 0.70, 0.55, 25, true};
 const GenerationEfficiency kNeuronV2 = {"NeuronCore-v2", 0.45, 0.70,   0.60, 25,
-                                        false,           0.20, 110e-6, 0.5};
-const GenerationEfficiency kNeuronV3 = {"NeuronCore-v3", 0.45, 0.70, 0.60, 25, true, 0.20,
+                                        false,           0.45, 110e-6, 0.5};
+const GenerationEfficiency kNeuronV3 = {"NeuronCore-v3", 0.45, 0.70, 0.60, 25, true, 0.45,
                                         110e-6,          0.5};
 
 }  // namespace
@@ -164,6 +164,29 @@ Status CheckNeuronHostMemory(const InstanceType& instance, double weight_bytes) 
       " GiB of weights it loads (plus ~" + FormatFixed(kNeuronHostReserveGib, 0) +
       " GiB for the OS and runtime): use an instance with at least " +
       FormatFixed(std::ceil(need / kGiB), 0) + " GiB of host memory, or quantize");
+}
+
+double NeuronPaddedHeads(double heads, int cores) {
+  if (cores <= 1 || heads <= 0) return heads;
+  return std::ceil(heads / cores) * cores;
+}
+
+double NeuronTileFill(double width) {
+  if (width <= 0) return 1;
+  return width / (std::ceil(width / kNeuronTensorTile) * kNeuronTensorTile);
+}
+
+double NeuronSbufBytes(const GpuSpec& gpu) {
+  const NeuronChip* chip = NeuronChipOf(gpu);
+  const bool v3 = chip != nullptr && std::string(chip->core) == "NeuronCore-v3";
+  return v3 ? 28e6 : 24.0 * 1024 * 1024;
+}
+
+bool NeuronFlashContextEncoding(const GpuSpec& gpu, double prompt_tokens, bool allowed) {
+  if (!allowed) return false;
+  const NeuronChip* chip = NeuronChipOf(gpu);
+  const bool lnc2 = chip != nullptr && chip->lnc >= 2;
+  return prompt_tokens >= (lnc2 ? 256 : 4096);
 }
 
 const GenerationEfficiency& NeuronEfficiency(const GpuSpec& gpu) {

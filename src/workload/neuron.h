@@ -69,6 +69,45 @@ const GenerationEfficiency& NeuronEfficiency(const GpuSpec& gpu);
 Status CheckNeuronHostMemory(const InstanceType& instance, double weight_bytes);
 inline constexpr double kNeuronHostReserveGib = 3;
 
+// Prompt processing (context encoding) on NeuronCores, from the systolic array up.
+// * Heads: NxD and transformers-neuronx shard attention heads over the tensor-parallel
+//   NeuronCores and pad the head count up to a multiple of them when it does not divide
+//   (neuronx_distributed pad_model / get_number_of_extra_heads: extra = tp - n % tp): Llama-2-13B's
+//   40 heads run as 64 on TP=32 NeuronCores (2 per core, 1.6x the attention and Q/K/V/O work),
+//   as 48 on inf2's TP=24. The padded heads over `cores` tensor-parallel NeuronCores.
+double NeuronPaddedHeads(double heads, int cores);
+// * Tile fill: the TensorEngine is a 128x128 systolic array (NeuronCore-v2/v3 architecture
+//   pages; NKI architecture guides), so a GEMM dimension sharded to `width` columns per core
+//   runs in ceil(width / 128) passes of 128: the share of the array doing useful work.
+inline constexpr double kNeuronTensorTile = 128;
+double NeuronTileFill(double width);
+// * Attention without a flash kernel materialises each head's full S x S scores (the causal mask
+//   is applied to the whole matrix, nothing skipped) and normalises them on the Vector Engine:
+//   128 elements per cycle at 1.12 GHz per NeuronCore-v2 (NKI "Trainium/Inferentia2
+//   Architecture Guide", engine data-path table), a max pass and a normalising pass per score
+//   (the exponent and its sum run on the Scalar Engine alongside). Scores of one layer that
+//   exceed the NeuronCore's SBUF (24 MiB on NeuronCore-v2, 28 MB on v3: NKI architecture guides,
+//   neuron-core-v3.rst) go through HBM: FP32 scores out of PSUM written and read back, BF16
+//   probabilities written and read back for the PV matmul, 12 bytes per score.
+inline constexpr double kNeuronCoreVectorElemsPerS = 128 * 1.12e9;
+inline constexpr double kNeuronSoftmaxVectorPasses = 2;
+inline constexpr double kNeuronScoreSpillBytes = 4 + 4 + 2 + 2;
+double NeuronSbufBytes(const GpuSpec& gpu);
+// * Which context encodings get a flash-attention kernel. NxD Inference (the serving library
+//   of current SDKs, 2.21 on) enables it by itself at LNC=2 (Trainium2) for prompts of 256
+//   tokens and more, at LNC=1 (Trainium, Inferentia2) from 4096 tokens (NxD Inference
+//   tutorial "Llama-3.1-405B on Trn2", attention_base.get_flash_attention_strategy). `allowed`
+//   false (`flash-attention: false`) is the older transformers-neuronx of the SDK 2.18
+//   benchmark tables, whose kernel only runs prompts longer than 8k tokens (developer guide,
+//   "Long Sequence length support"): scores materialised at every length a workload states.
+bool NeuronFlashContextEncoding(const GpuSpec& gpu, double prompt_tokens, bool allowed);
+// * A fixed cost per request in time to first token: the context-encoding graph is a program
+//   of its own, loaded with the request's inputs and followed by a switch to the
+//   token-generation graph. The batch-1 rows of 128-token prompts in the Inf2/Trn1 latency
+//   tables (SDK 2.18; not calibration rows) leave 1-20 ms of TTFT beyond one TPOT, the
+//   prompt's own compute and all-reduces: ~10 ms.
+inline constexpr double kNeuronRequestS = 10e-3;
+
 // Latency of one small (< 1 MB) collective among the chips of one instance over NeuronLink.
 inline constexpr double kNeuronCollectiveLatencyS = 10e-6;
 // Achieved share of NeuronLink bandwidth by ring/RDH collectives on large buffers.

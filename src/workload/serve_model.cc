@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "workload/neuron.h"
+
 namespace gpuadvisor::workload_internal {
 namespace {
 
@@ -108,6 +110,57 @@ double KvCapacityRequests(const ServeConfig& c, const GpuSpec& gpu) {
 
 namespace {
 
+// Two all-reduces of tokens x hidden 16-bit values per layer with TP; small-message latency:
+// NCCL's grows with the tree depth (~8 us per level on NVLink; gpt-fast's TP rows show ~20-35 us
+// per all-reduce at TP 2-8), Neuron's does not.
+double TpSeconds(const ServeConfig& c, const Topology& topo, double tokens) {
+  if (c.tp <= 1) return 0;
+  const double tp_bw = topo.intra_bps > 0 ? topo.intra_bps : 1e12;
+  return 2 * c.model->layers / c.pp *
+         (topo.SmallAllReduceLatency(c.tp) +
+          2.0 * (c.tp - 1) / c.tp * tokens * c.model->hidden * 2 / tp_bw);
+}
+
+// One prompt's context encoding on NeuronCores (neuron.h, "Prompt processing"): the GEMMs at
+// the prompt efficiency on the tile-filled, head-padded shards of the TP NeuronCores, attention
+// in flash kernels or with its scores normalised on the Vector Engine (through HBM past the
+// SBUF), the prompt's own all-reduces and the fixed cost per request.
+double NeuronPrefillSeconds(const ServeConfig& c, const GpuSpec& gpu, const Topology& topo,
+                            double prefill_eff) {
+  const ModelShape& m = *c.model;
+  const double s = c.input_tokens, context = AttentionContext(m, s);
+  const int cores = c.tp * NeuronLogicalCoresPerChip(gpu);
+  const double pad = m.heads > 0 ? NeuronPaddedHeads(m.heads, cores) / m.heads : 1;
+  // Padded heads add their Q and O columns (and K/V where every head has its own).
+  const double kv_padded = m.kv_heads >= m.heads ? m.kv_heads : 0;
+  const double attn_extra =
+      m.layers * (pad - 1) * m.hidden * (m.qk_dim + m.v_dim) * (m.heads + kv_padded);
+  // The FFN's column (and the down projection's contraction) shard per core in 128-wide passes.
+  const double mlp = m.layers * (m.gated ? 3 : 2) * m.hidden * m.ffn_active;
+  const double fill = NeuronTileFill(m.ffn / cores);
+  const double gemm_flop = 2 * s * (m.matmul_params + attn_extra + mlp * (1 / fill - 1));
+  const bool flash = NeuronFlashContextEncoding(gpu, s, c.flash_attention);
+  // Flash kernels skip the masked half; materialised scores are computed whole.
+  const double attn_flop = AttentionFlopPerContextToken(m) * context * s * pad * (flash ? 0.5 : 1);
+  const double compute_s = (gemm_flop + attn_flop) / (c.tp * c.peak_flops * prefill_eff);
+  double scores_s = 0;
+  if (!flash && m.heads > 0) {
+    const double physical = double(NeuronCoresPerChip(gpu)) / NeuronLogicalCoresPerChip(gpu);
+    const double per_core = NeuronPaddedHeads(m.heads, cores) / cores * s * context;  // a layer
+    scores_s =
+        m.layers * per_core * kNeuronSoftmaxVectorPasses / (kNeuronCoreVectorElemsPerS * physical);
+    if (per_core * 4 > NeuronSbufBytes(gpu) * physical) {
+      const double core_bw = gpu.memory_bw_gbyte_s.value_or(0) * 1e9 *
+                             EfficiencyFor(gpu).bandwidth / NeuronLogicalCoresPerChip(gpu);
+      if (core_bw > 0) scores_s += m.layers * per_core * kNeuronScoreSpillBytes / core_bw;
+    }
+  }
+  const double weights_s =
+      DecodeWeightBytes(c, s) * c.pp /
+      (gpu.memory_bw_gbyte_s.value_or(0) * 1e9 * EfficiencyFor(gpu).decode_mbu);
+  return std::max(compute_s, weights_s) + scores_s + TpSeconds(c, topo, s) + kNeuronRequestS;
+}
+
 // Neuron (NxD Inference): the compiled graph runs each step as one program; decode streams the
 // weights at the generation's utilisation, with a fixed cost per layer (neuron.cc).
 ServeTiming CompiledGraphTiming(const ServeConfig& c, const GpuSpec& gpu, const Topology& topo,
@@ -138,30 +191,12 @@ ServeTiming CompiledGraphTiming(const ServeConfig& c, const GpuSpec& gpu, const 
                      (tp_latency + 2.0 * (c.tp - 1) / c.tp * batch * m.hidden * 2 / tp_bw)
                : 0;
   out.step_s = std::max(compute_s, mem_s) + tp_s + m.layers * eff.decode_layer_s;
-  if (out.compute_known) {  // causal prompt: 2N·S + 2·L·S²·a·d_h, and one weight read
-    const double s = c.input_tokens;
-    const double flop =
-        2 * m.matmul_params * s + AttentionFlopPerContextToken(m) * AttentionContext(m, s) * s / 2;
-    out.prefill_s =
-        std::max(flop / (c.tp * c.peak_flops * prefill_eff), DecodeWeightBytes(c, s) * c.pp / bw) +
-        tp_s;
-  }
+  if (out.compute_known) out.prefill_s = NeuronPrefillSeconds(c, gpu, topo, prefill_eff);
   // Continuous batching: each request's prefill stalls the batch once per output sequence.
   out.itl_s = out.step_s + batch * out.prefill_s / c.output_tokens;
   out.ttft_s = out.prefill_s + out.step_s;
   out.tokens_per_s = batch / out.itl_s;
   return out;
-}
-
-// Two all-reduces of tokens x hidden 16-bit values per layer with TP; small-message latency:
-// NCCL's grows with the tree depth (~8 us per level on NVLink; gpt-fast's TP rows show ~20-35 us
-// per all-reduce at TP 2-8), Neuron's does not.
-double TpSeconds(const ServeConfig& c, const Topology& topo, double tokens) {
-  if (c.tp <= 1) return 0;
-  const double tp_bw = topo.intra_bps > 0 ? topo.intra_bps : 1e12;
-  return 2 * c.model->layers / c.pp *
-         (topo.SmallAllReduceLatency(c.tp) +
-          2.0 * (c.tp - 1) / c.tp * tokens * c.model->hidden * 2 / tp_bw);
 }
 
 // What one step of a GPU engine runs: `decodes` sequences generating a token over `context`

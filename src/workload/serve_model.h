@@ -49,6 +49,9 @@ struct ServeConfig {
   EngineProfile engine;
   bool streamed = false;  // online serving: every token is a streamed response
   double attn_peak = 0;   // 16-bit peak for attention (GPU engines); 0 = peak_flops
+  // Neuron: false keeps context encoding off the flash-attention kernel at any prompt length
+  // (transformers-neuronx of the SDK 2.18 tables); true lets NxD Inference pick it (neuron.h).
+  bool flash_attention = true;
 };
 
 // Memory per device for `batch` concurrent requests per replica.
