@@ -233,8 +233,14 @@ SampleTime PerSample(const EstimateContext& ctx, const VisionPlan& p, const Work
   if (p.engine == Engine::kEager && p.precision == Precision::kTf32 && mix.conv > 0) {
     accesses += kNchwTransposeAccesses * mix.conv;
   }
-  const double act = ActivationBytes(p.precision);
+  // Quantised diffusion engines (TensorRT's FP8/INT8 SDXL, ModelOpt) keep the activations 16-bit
+  // between layers (norms, attention and residuals run there) and quantise each GEMM's input in
+  // a pass of its own: 2 bytes read, 1 written, per element a GEMM reads.
+  const bool quantised = p.precision == Precision::kInt8 || p.precision == Precision::kFp8;
+  const bool keeps_16bit = quantised && !work.gemms.empty();
+  const double act = keeps_16bit ? 2 : ActivationBytes(p.precision);
   double bytes = work.outputs * accesses * act;
+  const double quantise_bytes = keeps_16bit ? work.outputs * (2 + 1) : 0;
   if (p.l2_bytes > 0 && work.layers > 0 && !p.neuron) {
     const double working_set = p.batch * 2 * act * work.outputs * kLargestLayerVsMean / work.layers;
     bytes *= 1 - std::min(1.0, kL2UsableShare * p.l2_bytes / working_set);
@@ -247,7 +253,7 @@ SampleTime PerSample(const EstimateContext& ctx, const VisionPlan& p, const Work
                             (p.engine == Engine::kFused ? kNormAccessesFused : kNormAccessesEager) *
                             act;
   const double memory = p.bw > 0 ? p.passes * bytes / p.bw : 0;
-  double serial = p.bw > 0 ? p.passes * norm_bytes / p.bw : 0;
+  double serial = p.bw > 0 ? p.passes * (norm_bytes + quantise_bytes) / p.bw : 0;
   if (p.neuron && p.unfused_attention && !work.gemms.empty()) {  // counted networks' scores
     serial += p.passes * work.scores * kSoftmaxVectorPasses /
               (kNeuronVectorElementsPerS * std::max(1, p.cores));

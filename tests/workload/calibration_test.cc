@@ -7,9 +7,8 @@
 // Every case has a `kind`; the report (reproduced in doc/estimation.md) gives the error per case,
 // the median |error| per kind and the share of cases within tolerance (memory +/-10%, others
 // +/-20%). The calibration set is held to issue 23's bars in every kind: median |error| <= 15%
-// and >= 75% of its cases within tolerance -- except `diffusion`, which does not meet them yet
-// and is held to a stated interim bar (BarOf) so that it cannot slip back unnoticed.
-// GPUADVISOR_CALIBRATION_REPORT=PATH also writes the Markdown report to PATH.
+// and >= 75% of its cases within tolerance. GPUADVISOR_CALIBRATION_REPORT=PATH also writes the
+// Markdown report to PATH.
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
@@ -43,16 +42,11 @@ constexpr double kKindBar = 0.15;      // issues 15 and 23: median |error| <= 15
 // Tolerance per case: memory within +/-10% (issue 23), everything else within +/-20%.
 double ToleranceOf(const std::string& kind) { return kind == "memory" ? 0.10 : 0.20; }
 
-// The bar a kind is held to: issue 23's in every kind. Diffusion meets the median but not yet
-// the share within tolerance (its training rows run 27-31% fast: doc/estimation.md, "Diffusion
-// from its pipeline"), so its share is held where the model stands and a regression fails.
+// The bar a kind is held to: issue 23's, in every kind.
 struct Bar {
   double median, within_share;
 };
-Bar BarOf(const std::string& kind) {
-  if (kind == "diffusion") return {kKindBar, 0.6};
-  return {kKindBar, kWithinShare};
-}
+Bar BarOf(const std::string&) { return {kKindBar, kWithinShare}; }
 
 // The kinds of the report, in the order it prints them.
 const std::vector<std::string>& Kinds() {
