@@ -296,15 +296,17 @@ TEST_F(DrainTest, StopReturnsWithinTheDrainDeadline) {
   std::string req;
   for (int i = 0; i < 30; ++i) req += "GET /v1/instances?region=all HTTP/1.1\r\n" + Host() + "\r\n";
   (void)!::send(fd, req.data(), req.size(), MSG_NOSIGNAL);
-  // Stuck writing once answers have started to arrive and the small receive buffer is full: wait
-  // for the first bytes rather than a fixed time (a slow, sanitized build may not have answered
-  // yet after a second or two), then give the writer time to fill the buffers.
+  // Stuck writing once answers have started to arrive and the buffers are full: at least 1.5 s
+  // after sending, and at least 1 s after the first bytes (a slow, sanitized build may not have
+  // answered at all by then).
+  const auto sent = Clock::now();
   for (int i = 0; i < 400; ++i) {
     int queued = 0;
     if (::ioctl(fd, FIONREAD, &queued) == 0 && queued > 0) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(25));
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  std::this_thread::sleep_until(sent + std::chrono::milliseconds(1500));
   const auto start = Clock::now();
   server_->Stop();
   thread_.join();
