@@ -297,15 +297,15 @@ TEST_F(DrainTest, StopReturnsWithinTheDrainDeadline) {
   for (int i = 0; i < 30; ++i) req += "GET /v1/instances?region=all HTTP/1.1\r\n" + Host() + "\r\n";
   (void)!::send(fd, req.data(), req.size(), MSG_NOSIGNAL);
   // Stuck writing once answers have started to arrive and the buffers are full: at least 1.5 s
-  // after sending, and at least 1 s after the first bytes (a slow, sanitized build may not have
-  // answered at all by then).
+  // after sending, and 3 s after the first bytes (a sanitized build computes each answer slowly
+  // and needs several of them to fill the socket buffers).
   const auto sent = Clock::now();
   for (int i = 0; i < 400; ++i) {
     int queued = 0;
     if (::ioctl(fd, FIONREAD, &queued) == 0 && queued > 0) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(25));
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  std::this_thread::sleep_for(std::chrono::milliseconds(3000));
   std::this_thread::sleep_until(sent + std::chrono::milliseconds(1500));
   const auto start = Clock::now();
   server_->Stop();
