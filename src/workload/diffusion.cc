@@ -38,8 +38,12 @@ class Counter {
   // GroupNorm + SiLU + conv, twice, and a 1x1 shortcut when the width changes. Eager
   // frameworks also dispatch the norms, activations, the time-embedding projection and add, the
   // dropout, the residual add and its rescale (diffusers ResnetBlock2D): 10 operators.
+  // Autograd keeps the block's input (the first norm's and the shortcut's), each activation's
+  // output (a conv's input) and the first conv's output (the second norm's input).
   void ResNet(double c_in, double c_out, double positions) {
     c_->norm_inputs += (c_in + c_out) * positions;
+    Keep(2 * (c_in + c_out) * positions);
+    c_->saved_fp32_eager += 2 * (c_in + c_out) * positions;  // GroupNorm: FP32 input and output
     c_->host_ops += 10;
     Conv3(c_in, c_out, positions);
     Conv3(c_out, c_out, positions);
@@ -68,12 +72,19 @@ class Counter {
                    int context_dim) {
     const double c = channels;
     c_->norm_inputs += c * tokens;
+    Keep(2 * c * tokens);  // GroupNorm's input, the projection's input
+    c_->saved_fp32_eager += c * tokens;
     c_->host_ops += 6;  // GroupNorm, the reshapes to tokens and back, the residual add
     Linear(c, c, tokens);
     for (int i = 0; i < depth; ++i) {
       c_->host_ops += 12;  // 3 LayerNorms, 3 residual adds, 3 dropouts, GEGLU's split/GELU/mul
       c_->norm_inputs += 3 * c * tokens;  // before self-attention, cross-attention, MLP
-      Linear(c, 3 * c, tokens);           // Q, K, V
+      // Kept per token: each LayerNorm's input and output (3 x 2c), Q/K/V and the attention
+      // output (4c), the cross-attention's query and output (2c), the GEGLU's input (8c) and
+      // output (4c); the text tokens' K and V (2c each).
+      Keep(24 * c * tokens + 2 * c * kTextTokens);
+      c_->saved_fp32_eager += 3 * c * tokens;  // LayerNorm: FP32 input
+      Linear(c, 3 * c, tokens);                // Q, K, V
       Attention(tokens, tokens, heads, head_dim);
       Linear(c, c, tokens);  // out
       Linear(c, c, tokens);  // cross-attention Q; K and V read the text tokens
@@ -84,8 +95,11 @@ class Counter {
       c_->outputs += 4 * c * tokens;
       Linear(4 * c, c, tokens);
     }
+    Keep(c * tokens);  // the projection out's input
     Linear(c, c, tokens);
   }
+  // A tensor the backward pass reads, kept from the forward pass.
+  void Keep(double elements) { c_->saved += elements; }
 
  private:
   void AddNarrow(double flop, int width, double queries) {
@@ -142,6 +156,7 @@ NetworkCounts CountUNet(const ModelArch::UNetLayout& u, int latent) {
     return u.head_dim > 0 ? u.head_dim : channels / std::max(1, u.heads);
   };
   double side = latent;
+  count.Keep(kLatentChannels * side * side);
   count.Conv3(kLatentChannels, u.channels[0], side * side);
   std::vector<int> skips = {u.channels[0]};
   int width = u.channels[0];
@@ -156,6 +171,7 @@ NetworkCounts CountUNet(const ModelArch::UNetLayout& u, int latent) {
       skips.push_back(width);
     }
     if (i + 1 < levels) {
+      count.Keep(width * side * side);
       side /= 2;
       count.Conv3(width, width, side * side);  // stride-2 downsampling
       skips.push_back(width);
@@ -181,10 +197,13 @@ NetworkCounts CountUNet(const ModelArch::UNetLayout& u, int latent) {
     previous = c;
     if (i > 0) {
       side *= 2;
+      count.Keep(c * side * side);
       count.Conv3(c, c, side * side);  // nearest upsampling, then a conv
     }
   }
   out.norm_inputs += u.channels[0] * side * side;
+  count.Keep(2 * u.channels[0] * side * side);  // GroupNorm's input, SiLU's output
+  out.saved_fp32_eager += 2 * u.channels[0] * side * side;
   count.Conv3(u.channels[0], kLatentChannels, side * side);
   SharesOfTotal(&out);
   return out;

@@ -27,8 +27,18 @@ struct NetworkCounts {
   double outputs = 0;                        // elements the conv/linear/attention kernels write
   double norm_inputs = 0;  // elements GroupNorm/LayerNorm read: a pass of their own
   double scores = 0;       // attention scores (heads x queries x keys)
-  int layers = 0;          // conv/linear kernels
-  int host_ops = 0;        // operators an eager framework dispatches (norms, views, adds too)
+  // Training memory, as autograd keeps it: the elements the backward pass reads, each tensor
+  // once (a norm's input, the activation's output a conv reads, Q/K/V and the output of fused
+  // attention, the MLP's hidden layer), at the compute precision where the norm and activation
+  // are fused into one kernel (NVIDIA's NeMo/MLPerf UNet; the norm's output is recomputed).
+  double saved = 0;
+  // What an eager framework under autocast keeps on top, in FP32: autocast runs GroupNorm and
+  // LayerNorm in FP32, so autograd keeps the norm's FP32 copy of its input, and for GroupNorm
+  // also its FP32 output, which the SiLU after it saves (the LayerNorm's output is cast back to
+  // 16-bit for the next GEMM: counted in `saved`).
+  double saved_fp32_eager = 0;
+  int layers = 0;    // conv/linear kernels
+  int host_ops = 0;  // operators an eager framework dispatches (norms, views, adds too)
   // Score GEMMs (QK^T) contract over the head width: narrower than a 128-wide tile, {share of
   // the FLOP, head width, query count} per distinct width (as ModelArch::narrow).
   std::array<ModelArch::NarrowLayers, 3> narrow{};

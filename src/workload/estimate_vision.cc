@@ -166,11 +166,13 @@ double ActivationBytes(Precision p) {
 // What one sample's forward pass does at the plan's resolution: from a preset's reference
 // figures scaled by area, or counted layer by layer (diffusion: src/workload/diffusion.cc).
 struct Work {
-  double flop = 0;         // forward FLOP
-  Mix mix{};               // shares of `flop` by kernel class, at this resolution
-  double outputs = 0;      // elements the conv/linear layers write
-  double norm_inputs = 0;  // elements read by a normalisation pass of its own (0: in accesses)
-  double scores = 0;       // attention scores (written only by unfused attention)
+  double flop = 0;              // forward FLOP
+  Mix mix{};                    // shares of `flop` by kernel class, at this resolution
+  double outputs = 0;           // elements the conv/linear layers write
+  double norm_inputs = 0;       // elements read by a normalisation pass of its own (0: in accesses)
+  double scores = 0;            // attention scores (written only by unfused attention)
+  double saved = 0;             // counted networks: elements kept for the backward pass
+  double saved_fp32_eager = 0;  // counted networks: FP32 elements eager autocast keeps on top
   std::array<ModelArch::NarrowLayers, 3> narrow{};
   Accesses accesses{};
   int layers = 0;
@@ -374,6 +376,8 @@ Work CountedWork(const ModelArch& m, const NetworkCounts& c) {
   k.outputs = c.outputs;
   k.norm_inputs = c.norm_inputs;
   k.scores = c.scores;
+  k.saved = c.saved;
+  k.saved_fp32_eager = c.saved_fp32_eager;
   k.narrow = c.narrow;
   k.accesses = AccessesOf(m, k.mix);
   k.layers = c.layers;
@@ -391,22 +395,29 @@ bool CountsLayers(const ModelArch& m) {
   return m.family == ModelFamily::kDiffusion && m.unet.channels[0] > 0;
 }
 
+// Parameters a training run updates. Diffusion training updates the UNet alone: the text
+// encoders and the autoencoder made the precomputed embeddings and latents.
+double TrainedParams(const ModelArch& m) {
+  return CountsLayers(m) ? std::max(0.0, m.params - m.text_encoder_params - kVaeParams) : m.params;
+}
+
 void SetVisionMemory(const EstimateContext& ctx, const VisionPlan& p, const Work& work) {
   const ModelArch& m = ctx.w.model;
   const double act = ActivationBytes(p.precision);
   const bool diffusion_infer = m.family == ModelFamily::kDiffusion && !p.train;
   // The guided pair per image (one sample with --guidance false).
   const double samples = diffusion_infer && ctx.w.guidance ? 2.0 * p.batch : p.batch;
-  // Diffusion training updates the UNet alone: the text encoders and the autoencoder made the
-  // precomputed embeddings and latents.
-  const double trained =
-      CountsLayers(m) ? std::max(0.0, m.params - m.text_encoder_params - kVaeParams) : m.params;
+  const double trained = TrainedParams(m);
   MemoryBytes mem;
   mem.weights = p.train ? trained * 4 : m.params * act;  // AMP keeps fp32 master weights
   mem.gradients = p.train ? trained * 4 : 0;
   mem.optimizer = p.train ? trained * OptimizerBytesPerParam(ctx.w.optimizer, Precision::kFp32) : 0;
   const double elems = work.outputs * samples * act;
   mem.activations = p.train ? kStoredPerElement * elems : kLiveInferenceShare * elems;
+  if (p.train && work.saved > 0) {  // counted: the tensors autograd keeps, each once
+    const bool autocast = p.engine == Engine::kEager && act < 4;
+    mem.activations = samples * (work.saved * act + (autocast ? work.saved_fp32_eager * 4 : 0));
+  }
   mem.overhead = 1.0 * kGiB;
   SetMemory(ctx, mem, p.train, false);
   if (!p.train) ctx.out->memory.gradients_gib = ctx.out->memory.optimizer_gib = std::nullopt;
@@ -571,6 +582,12 @@ Status EstimateVision(const EstimateContext& ctx) {
   const ModelArch& m = w.model;
   VisionPlan p;
   GPUADVISOR_RETURN_IF_ERROR(ResolvePlan(ctx, &p));
+  if (p.train && w.global_batch > 0 && w.global_batch < p.batch * ctx.topo.gpus) {
+    return Status::InvalidArgument("global-batch: expected at least batch x devices (" +
+                                   std::to_string(p.batch * ctx.topo.gpus) + "), got " +
+                                   std::to_string(w.global_batch))
+        .WithField("global-batch");
+  }
   ctx.out->precision = p.precision;
   ctx.out->params_total = ctx.out->params_active = m.params;
   // Diffusion counts its UNet at the latent size; other models scale their reference figures.
@@ -615,7 +632,13 @@ Status EstimateVision(const EstimateContext& ctx) {
     if (ctx.detailed()) DescribeVision(ctx, p, t, work);
     return Status::OK();
   }
-  const double per_sample = batch_seconds(p.batch) / p.batch;
+  // Training ends each step with the optimizer, which streams the FP32 weights, gradients and
+  // Adam states once (as the LLM model's step: 2 x 16 bytes per parameter); a global batch
+  // beyond batch x devices accumulates gradients over several batches per step.
+  const double optimizer_s = p.train && p.bw > 0 ? 2 * 16 * TrainedParams(m) / p.bw : 0;
+  const double step_samples =
+      w.global_batch > 0 ? static_cast<double>(w.global_batch) / ctx.topo.gpus : p.batch;
+  const double per_sample = batch_seconds(p.batch) / p.batch + optimizer_s / step_samples;
   const double scaling = ctx.topo.nodes > 1 ? kMultiNodeScaling : 1;
   double ips = ctx.topo.gpus * scaling / per_sample;
   ips = CapByInputPipeline(ctx, p, ips);

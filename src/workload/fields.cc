@@ -435,7 +435,10 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"fwd-gflop-per-sample", "N", "custom vision model: forward GFLOP per sample (2 per MAC)",
      kVision},
     {"gated-mlp", "BOOL", "SwiGLU/GeGLU MLP (3 matrices) instead of GELU (2)", kLlm},
-    {"global-batch", "N", "sequences per optimizer step", kTrain},
+    {"global-batch", "N",
+     "sequences (train-vision: images) per optimizer step; more than --batch x devices "
+     "accumulates gradients",
+     kTrain | kTrainVision},
     {"global-batch-tokens", "N", "tokens per optimizer step (alternative to --global-batch)",
      kTrain},
     {"goodput", "X", "share of wall clock doing useful steps, (0,1]", kBatch},

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "gpuadvisor/estimate.h"
@@ -99,6 +100,55 @@ TEST(DiffusionPipelineTest, TrainingMemoryCountsTheUnetOnly) {
   const double unet = w.model.params - w.model.text_encoder_params - workload_internal::kVaeParams;
   ASSERT_TRUE(e->memory.weights_gib.has_value());
   EXPECT_NEAR(*e->memory.weights_gib * 1073741824.0, unet * 4, 1e6);
+}
+
+// Activations as autograd keeps them, each tensor once. The runs NVIDIA published in MLPerf
+// Training fit: SD 2 at batch 64 per H100 (v4.0, config_DGXH100_01x08x64.sh) and at batch 32
+// per B200 (v4.1). Eager autocast keeps the norms' FP32 copies on top of the fused engine's.
+TEST(DiffusionPipelineTest, TrainingActivationsAreTheTensorsAutogradKeeps) {
+  const NetworkCounts c = CountUNet(Preset("stable-diffusion-2").unet, 64);
+  // Per transformer block and token: 24 widths kept (not the 2 per output of a conv net: 42).
+  EXPECT_GT(c.saved, 0.5 * c.outputs);
+  EXPECT_LT(c.saved, 1.5 * c.outputs);
+  EXPECT_GT(c.saved_fp32_eager, 0);
+  const auto estimate = [](const char* batch, const char* engine, const char* gpu) {
+    Workload w = MakeWorkload({{"task", "train-vision"},
+                               {"model", "stable-diffusion-2"},
+                               {"images", "1M"},
+                               {"precision", "fp16"},
+                               {"engine", engine},
+                               {"batch", batch}});
+    Result<Estimate> e = EstimateWorkload(w, testing::Gpus(gpu, 8));
+    if (!e.ok()) std::abort();
+    return *e;
+  };
+  const Estimate h100 = estimate("64", "fused", "H100");
+  EXPECT_TRUE(h100.memory.fits) << h100.memory.total_gib;
+  EXPECT_GT(h100.memory.total_gib, 40);  // still most of the device
+  EXPECT_TRUE(estimate("32", "fused", "B200").memory.fits);
+  const Estimate eager = estimate("32", "eager", "H100");
+  const Estimate fused = estimate("32", "fused", "H100");
+  ASSERT_TRUE(eager.memory.activations_gib && fused.memory.activations_gib);
+  EXPECT_GT(*eager.memory.activations_gib, 1.3 * *fused.memory.activations_gib);
+}
+
+// Each optimizer step streams the UNet's FP32 states; a global batch beyond batch x devices
+// accumulates gradients and pays it once per step. A global batch below it is an error.
+TEST(DiffusionPipelineTest, OptimizerStepPerGlobalBatch) {
+  const auto images_per_s = [](const char* global) -> Result<Estimate> {
+    Workload w = MakeWorkload({{"task", "train-vision"},
+                               {"model", "stable-diffusion-2"},
+                               {"images", "1M"},
+                               {"batch", "16"}});
+    if (global != nullptr) w.global_batch = std::atoi(global);
+    return EstimateWorkload(w, testing::Gpus("A100-40GB", 8));
+  };
+  const Result<Estimate> per_batch = images_per_s(nullptr), accumulated = images_per_s("2048");
+  ASSERT_TRUE(per_batch.ok() && accumulated.ok());
+  EXPECT_GT(*accumulated->performance.images_per_s, 1.03 * *per_batch->performance.images_per_s);
+  const Result<Estimate> small = images_per_s("64");
+  ASSERT_FALSE(small.ok());
+  EXPECT_EQ(small.status().field(), "global-batch");
 }
 
 // Eager PyTorch dispatches every operator from the host: at batch 1 the UNet is bound by it,
