@@ -29,18 +29,21 @@ int RunCli(int argc, char** argv) {
   int exit_code = kExitOk;
   SetJsonErrors(false);
   std::vector<std::string> names;
-  for (const Command& c : Commands()) {
-    c.setup(app.add_subcommand(c.name, c.summary), &exit_code);
-    names.emplace_back(c.name);
+  for (const Command& c : Commands()) names.emplace_back(c.name);
+  // Only the invoked command declares its options (a command line names at most one; the others
+  // are listed by name and summary for --help): `--version` and a single command start without
+  // building the options of eleven others.
+  const char* invoked = argc > 1 && argv[1][0] != '-' ? argv[1] : nullptr;
+  if (invoked != nullptr &&
+      std::find(names.begin(), names.end(), std::string(invoked)) == names.end()) {
+    std::string hint = DidYouMean(invoked, names);
+    std::cerr << "gpuadvisor: unknown command \"" << TerminalSafe(invoked) << "\""
+              << (hint.empty() ? "; run `gpuadvisor --help`" : "; " + hint) << "\n";
+    return kExitBadInput;
   }
-  if (argc > 1 && argv[1][0] != '-') {
-    std::string word = argv[1];
-    if (std::find(names.begin(), names.end(), word) == names.end()) {
-      std::string hint = DidYouMean(word, names);
-      std::cerr << "gpuadvisor: unknown command \"" << TerminalSafe(word) << "\""
-                << (hint.empty() ? "; run `gpuadvisor --help`" : "; " + hint) << "\n";
-      return kExitBadInput;
-    }
+  for (const Command& c : Commands()) {
+    CLI::App* sub = app.add_subcommand(c.name, c.summary);
+    if (invoked != nullptr && invoked == std::string_view(c.name)) c.setup(sub, &exit_code);
   }
   try {
     app.parse(argc, argv);
