@@ -1,24 +1,31 @@
 #!/usr/bin/env bash
 # CLI start-to-output time on the embedded catalog: runs each command N times, prints the median
-# and p90 wall time in milliseconds. Usage: bench/cli_start.sh PATH/TO/gpuadvisor [N]
+# and p90 wall time and the mean CPU time (user + system, the process's own) in milliseconds.
+# Usage: bench/cli_start.sh PATH/TO/gpuadvisor [N]
 set -euo pipefail
 BIN=${1:?usage: cli_start.sh PATH/TO/gpuadvisor [N]}
 N=${2:-50}
 run() {
   local label=$1; shift
   python3 - "$N" "$@" <<'PY'
-import subprocess, sys, time, statistics
+import resource, subprocess, sys, time, statistics
 n = int(sys.argv[1]); cmd = sys.argv[2:]
 ts = []
+before = resource.getrusage(resource.RUSAGE_CHILDREN)
 for _ in range(n):
     t = time.perf_counter()
     subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     ts.append((time.perf_counter() - t) * 1000)
+after = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) / n * 1000
 ts.sort()
-print(f"{' '.join(cmd[1:]):55s} median {statistics.median(ts):6.2f} ms  p90 {ts[int(0.9*len(ts))-1]:6.2f} ms  (n={n})")
+print(f"{' '.join(cmd[1:]):55s} median {statistics.median(ts):6.2f} ms  p90 {ts[int(0.9*len(ts))-1]:6.2f} ms  "
+      f"cpu {cpu:6.2f} ms  (n={n})")
 PY
 }
+run version "$BIN" --version
 run list "$BIN" instances
+run h100 "$BIN" instances --gpu H100
 run json "$BIN" instances --json --region all
 run show "$BIN" show p5.48xlarge
 run gpus "$BIN" gpus
