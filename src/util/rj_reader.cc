@@ -25,6 +25,38 @@ namespace {
 // full-precision path is undefined behaviour on some inputs (clz(0) on "0e44", a signed overflow
 // and an out-of-bounds read on a long mantissa with a large negative exponent; found by
 // fuzz_catalog_json and fuzz_instance_types_json), and its default path can be one ULP off.
+// The keys of one object. Objects of a catalog or telemetry file name a handful of keys: a list
+// searched in order (short keys fit std::string's inline buffer, so nothing is allocated) is
+// several times faster than a hash set there; past kListKeys the keys move to a hash set, so an
+// object of a million keys (a hostile upload) stays linear in time.
+class ObjectKeys {
+ public:
+  // False when `key` is already there.
+  bool Insert(std::string_view key) {
+    if (set_.empty()) {
+      for (const std::string& k : list_) {
+        if (k == key) return false;
+      }
+      if (list_.size() < kListKeys) {
+        list_.emplace_back(key);
+        return true;
+      }
+      for (std::string& k : list_) set_.insert(std::move(k));
+      list_.clear();
+    }
+    return set_.emplace(key).second;
+  }
+  void Clear() {
+    list_.clear();
+    set_.clear();
+  }
+
+ private:
+  static constexpr size_t kListKeys = 32;
+  std::vector<std::string> list_;
+  std::unordered_set<std::string> set_;
+};
+
 template <typename Handler>
 class ExactNumbers {
  public:
@@ -39,14 +71,14 @@ class ExactNumbers {
   bool Double(double d) { return h_->Double(d); }
   bool String(const char* s, rapidjson::SizeType n, bool copy) { return h_->String(s, n, copy); }
   // Each object's keys, so that a key given twice is refused instead of the last one silently
-  // winning (security issue, input validation, finding 5). One set per open object, reused.
+  // winning (security issue, input validation, finding 5). One key list per open object, reused.
   bool StartObject() {
     if (keys_.size() <= depth_) keys_.emplace_back();
-    keys_[depth_++].clear();
+    keys_[depth_++].Clear();
     return h_->StartObject();
   }
   bool Key(const char* s, rapidjson::SizeType n, bool copy) {
-    if (depth_ > 0 && !keys_[depth_ - 1].emplace(s, n).second) {
+    if (depth_ > 0 && !keys_[depth_ - 1].Insert(std::string_view(s, n))) {
       duplicate_ = std::string(s, n);
       duplicate_at_ = stream_->Tell();
       return false;
@@ -54,7 +86,7 @@ class ExactNumbers {
     return h_->Key(s, n, copy);
   }
   bool EndObject(rapidjson::SizeType n) {
-    if (depth_ > 0) keys_[--depth_].clear();
+    if (depth_ > 0) keys_[--depth_].Clear();
     return h_->EndObject(n);
   }
   bool StartArray() { return h_->StartArray(); }
@@ -94,7 +126,7 @@ class ExactNumbers {
   Handler* h_;
   const rapidjson::MemoryStream* stream_;
   bool too_big_ = false;
-  std::vector<std::unordered_set<std::string>> keys_;
+  std::vector<ObjectKeys> keys_;
   size_t depth_ = 0;
   std::string duplicate_;
   size_t duplicate_at_ = 0;

@@ -72,5 +72,30 @@ TEST(ParseRapidJsonTest, MalformedTextNamesTheByte) {
   EXPECT_EQ(st.message().rfind("c.json: byte ", 0), 0u) << st.message();
 }
 
+// A key given twice is refused whether the object is small (keys kept in a list) or large (past
+// 32 keys they move to a hash set), at any depth, and the same key in sibling objects is fine.
+TEST(ParseRapidJsonTest, DuplicateKeysAreRefusedInSmallAndLargeObjects) {
+  const auto object = [](int keys, int repeat) {
+    std::string text = "{";
+    for (int i = 0; i < keys; ++i)
+      text += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ",";
+    text += "\"k" + std::to_string(repeat) + "\": 0}";
+    return text;
+  };
+  for (int keys : {3, 31, 32, 33, 100}) {
+    rapidjson::Document doc;
+    const Status dup = ParseRapidJson(object(keys, keys - 1), "d.json", &doc);
+    EXPECT_EQ(dup.code(), StatusCode::kParseError) << keys;
+    EXPECT_NE(dup.message().find("duplicate key \"k" + std::to_string(keys - 1) + "\""),
+              std::string::npos)
+        << dup.message();
+    EXPECT_EQ(ParseRapidJson(object(keys, 0), "d.json", &doc).code(), StatusCode::kParseError);
+    EXPECT_TRUE(ParseRapidJson(object(keys, keys), "d.json", &doc).ok()) << keys;  // a new key
+  }
+  rapidjson::Document doc;
+  EXPECT_TRUE(ParseRapidJson(R"([{"a": 1, "b": {"a": 2}}, {"a": 3}])", "d.json", &doc).ok());
+  EXPECT_FALSE(ParseRapidJson(R"([{"a": 1, "b": {"a": 2, "a": 3}}])", "d.json", &doc).ok());
+}
+
 }  // namespace
 }  // namespace gpuadvisor
