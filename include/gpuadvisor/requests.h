@@ -25,8 +25,9 @@
 
 namespace gpuadvisor {
 
-// `max_price_age` in days (text, >= 0); today is UTC, or $GPUADVISOR_TODAY (tests).
-Result<Freshness> MakeFreshness(const std::string& max_price_age);
+// `max_price_age` in days (text, >= 0); `today` is the UTC date "YYYY-MM-DD" the front end
+// gives (its clock, or a fixed date in tests).
+Result<Freshness> MakeFreshness(const std::string& max_price_age, std::string today);
 // "" = the embedded catalog; otherwise the file (errors prefixed "--catalog").
 Result<std::shared_ptr<const Catalog>> OpenCatalog(const std::string& path);
 

@@ -115,11 +115,15 @@ int Run(const ServeCliOptions& o) {
   if (!limits.ok()) return Fail(limits);
   Result<server::ServeOptions> checked = server::CheckServeOptions(s);
   if (!checked.ok()) return Fail(checked.status());
-  // The Prometheus allow-list is read at each request; a malformed one is refused here, where
-  // the operator sees it (a malformed list allows nothing).
+  // The environment is read here, once, and handed to the server: the Prometheus allow-list (a
+  // malformed one is refused where the operator sees it) and the tests' fixed date.
   if (const char* allowed = std::getenv("GPUADVISOR_PROMETHEUS_URLS"); allowed != nullptr) {
     Result<std::vector<HttpUrl>> urls = ParseUrlList(allowed, "GPUADVISOR_PROMETHEUS_URLS");
     if (!urls.ok()) return Fail(urls.status());
+    checked->prometheus_allowed = *std::move(urls);
+  }
+  if (const char* today = std::getenv("GPUADVISOR_TODAY"); today != nullptr) {
+    checked->today = [fixed = std::string(today)] { return fixed; };  // tests pin the date
   }
   server::CatalogHolder::Loader loader = MakeLoader(catalog_path);
   Result<std::shared_ptr<const Catalog>> catalog = loader();

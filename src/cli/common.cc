@@ -39,6 +39,11 @@ const std::vector<Command>& Commands() {
   return kCommands;
 }
 
+std::string TodayFromEnvironment() {
+  if (const char* today = std::getenv("GPUADVISOR_TODAY")) return today;
+  return TodayUtc();
+}
+
 void AddCommonOptions(CLI::App* cmd, CommonOptions* o, const std::vector<std::string_view>& only) {
   o->table.Add(cmd, "output", "", only, /*report_unknown=*/false);
 }
@@ -189,7 +194,7 @@ Result<Context> MakeContext(const CommonOptions& o) {
   SetJsonErrors(ctx.format == OutputFormat::kJson);
   ctx.color = ctx.format == OutputFormat::kTable && !values->Bool("no-color") &&
               ::isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
-  Result<Freshness> fresh = MakeFreshness(values->Text("max-price-age"));
+  Result<Freshness> fresh = MakeFreshness(values->Text("max-price-age"), TodayFromEnvironment());
   if (!fresh.ok()) return fresh.status();
   ctx.fresh = *fresh;
   Result<std::shared_ptr<const Catalog>> c = OpenCatalog(values->Text("catalog"));

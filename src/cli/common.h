@@ -98,6 +98,11 @@ const std::vector<Command>& Commands();
 // The whole command line (argv[0] is the program name); returns the exit code.
 int RunCli(int argc, char** argv);
 
+// Today's UTC date for the front ends' requests: $GPUADVISOR_TODAY where set (tests pin the
+// date the catalog's price ages are measured from), else the clock. Front ends read it and
+// hand it to the library; the library reads no environment.
+std::string TodayFromEnvironment();
+
 void SetupInstances(CLI::App* app, int* exit_code);
 void SetupShow(CLI::App* app, int* exit_code);
 void SetupGpus(CLI::App* app, int* exit_code);

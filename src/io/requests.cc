@@ -50,7 +50,7 @@ Status CheckPricedFigures(const PricingResult& r) {
 
 }  // namespace
 
-Result<Freshness> MakeFreshness(const std::string& max_price_age) {
+Result<Freshness> MakeFreshness(const std::string& max_price_age, std::string today) {
   Freshness fresh;
   Result<int64_t> age = ParseInt(max_price_age, "--max-price-age");
   if (!age.ok()) return age.status();
@@ -59,8 +59,7 @@ Result<Freshness> MakeFreshness(const std::string& max_price_age) {
         .WithField("max-price-age");
   }
   fresh.max_price_age_days = static_cast<int>(*age);
-  fresh.today = TodayUtc();
-  if (const char* today = std::getenv("GPUADVISOR_TODAY")) fresh.today = today;  // tests
+  fresh.today = std::move(today);
   return fresh;
 }
 

@@ -222,7 +222,7 @@ struct PyRecommendation {
 
 PyCatalog OpenPyCatalog(const std::string& path, const std::string& max_price_age) {
   PyCatalog out;
-  out.fresh = Take(MakeFreshness(max_price_age));
+  out.fresh = Take(MakeFreshness(max_price_age, cli::TodayFromEnvironment()));
   Result<std::shared_ptr<const Catalog>> c = Status::InvalidArgument("not loaded");
   {
     py::gil_scoped_release release;

@@ -377,15 +377,11 @@ struct IdleQuery {
   std::optional<OptionValues> values;
 };
 
-// The server queries only the Prometheus URLs its operator lists (GPUADVISOR_PROMETHEUS_URLS,
-// comma-separated, read at each request): a request must not make it reach arbitrary hosts or
-// paths. Parsed parts are compared (gpuadvisor/url.h UrlWithin), never string prefixes; a
-// malformed list allows nothing.
-bool PrometheusAllowed(const HttpUrl& url) {
-  const char* env = std::getenv("GPUADVISOR_PROMETHEUS_URLS");
-  if (env == nullptr) return false;
-  Result<std::vector<HttpUrl>> allowed = ParseUrlList(env, "GPUADVISOR_PROMETHEUS_URLS");
-  return allowed.ok() && UrlAllowed(url, *allowed);
+// The server queries only the Prometheus URLs its operator lists (ApiContext::prometheus_allowed):
+// a request must not make it reach arbitrary hosts or paths. Parsed parts are compared
+// (gpuadvisor/url.h UrlWithin), never string prefixes.
+bool PrometheusAllowed(const ApiContext& ctx, const HttpUrl& url) {
+  return ctx.prometheus_allowed != nullptr && UrlAllowed(url, *ctx.prometheus_allowed);
 }
 
 // Idle report of a Prometheus server's DCGM metrics (prometheus_source.h).
@@ -395,7 +391,7 @@ ApiResponse IdleFromPrometheus(const ApiContext& ctx, const IdleQuery& q,
   PrometheusOptions prom = *q.setup.prometheus;
   Result<HttpUrl> url = ParseHttpUrl(prom.url, "prometheus");
   if (!url.ok()) return ErrorResponse(url.status());
-  if (!PrometheusAllowed(*url)) {
+  if (!PrometheusAllowed(ctx, *url)) {
     return ErrorResponse(403, "forbidden",
                          "prometheus: this server may query only the URLs listed in "
                          "GPUADVISOR_PROMETHEUS_URLS when it starts",

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "gpuadvisor/catalog.h"
+#include "gpuadvisor/url.h"
 #include "gpuadvisor/views.h"
 
 namespace gpuadvisor::server {
@@ -127,6 +128,9 @@ struct ApiContext {
   // steps and stops with an error. Null: never cancelled. Called from the handler's thread.
   std::function<bool()> cancelled;
   IdleCeilings idle_ceilings;
+  // The Prometheus servers a request may make this server query (the operator's
+  // GPUADVISOR_PROMETHEUS_URLS, parsed once at start by the front end). Null or empty: none.
+  const std::vector<HttpUrl>* prometheus_allowed = nullptr;
 };
 
 using ApiHandler = ApiResponse (*)(const ApiContext& ctx, const ApiRequest& req,

@@ -61,11 +61,6 @@ constexpr auto kDrainTime = std::chrono::seconds(2);
 constexpr size_t kReadChunkMin = 4 << 10;
 constexpr size_t kReadChunkMax = 64 << 10;
 
-std::string Today() {
-  if (const char* today = std::getenv("GPUADVISOR_TODAY")) return today;  // tests
-  return TodayUtc();
-}
-
 const char* Reason(int status) {
   switch (status) {
     case 100:
@@ -279,8 +274,9 @@ struct HttpServer::Impl {
     ctx.generation = version->generation;
     ctx.holder = holder;
     ctx.cache = cache.get();
-    ctx.fresh.today = Today();
+    ctx.fresh.today = options.today ? options.today() : TodayUtc();
     ctx.fresh.max_price_age_days = options.max_price_age_days;
+    ctx.prometheus_allowed = &options.prometheus_allowed;
     if (current_cancel != nullptr) ctx.cancelled = *current_cancel;
     ApiRequest api;
     api.method = req.method == "HEAD" ? "GET" : req.method;

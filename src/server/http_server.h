@@ -71,6 +71,9 @@ struct ServeOptions {
   int max_price_age_days = 90;
   size_t cache_entries = 256;     // answers of estimate/recommend/pricing kept (LRU); 0 = none
   size_t cache_bytes = 64 << 20;  // and at most this many bytes of them
+  // Settings the front end reads from its environment once, at start:
+  std::vector<HttpUrl> prometheus_allowed;  // Prometheus URLs requests may name; empty: none
+  std::function<std::string()> today;       // the UTC date "YYYY-MM-DD"; null: the clock's
 };
 
 class HttpServer {

@@ -339,19 +339,21 @@ TEST(ApiTest, NonUtf8InputNeverBreaksTheJson) {
 // Issue 17: a Prometheus source only for the URLs the operator allows (the end-to-end run with
 // a real prometheus is tests/cli/idle_prometheus_test.sh).
 TEST(ApiTest, IdleFromPrometheusOnlyWhereAllowed) {
-  ::unsetenv("GPUADVISOR_PROMETHEUS_URLS");
   const std::vector<std::pair<std::string, std::string>> q = {{"prometheus", "http://127.0.0.1:1"},
                                                               {"since", "1d"}};
-  ExpectError(Call("POST", "/v1/idle", "", q), 403, "prometheus");
-  ::setenv("GPUADVISOR_PROMETHEUS_URLS", "http://127.0.0.1:1/, http://other", 1);
-  ExpectError(Call("POST", "/v1/idle", "", {{"prometheus", "http://127.0.0.1:10"}}), 403,
-              "prometheus");
-  ExpectError(Call("POST", "/v1/idle", "GPU,0\n", q), 400, "body");
-  ExpectError(Call("POST", "/v1/idle", "", {{"prometheus", "http://127.0.0.1:1"}, {"step", "x"}}),
-              400, "step");
+  ExpectError(Call("POST", "/v1/idle", "", q), 403, "prometheus");  // no allow-list: none
+  Result<std::vector<HttpUrl>> list = ParseUrlList("http://127.0.0.1:1/, http://other", "list");
+  ASSERT_TRUE(list.ok());
+  ApiContext ctx = Context();
+  ctx.prometheus_allowed = &*list;
+  const auto idle = [&](std::string_view body, std::vector<std::pair<std::string, std::string>> v) {
+    return Dispatch(ctx, ApiRequest{"POST", "/v1/idle", std::move(v), body});
+  };
+  ExpectError(idle("", {{"prometheus", "http://127.0.0.1:10"}}), 403, "prometheus");
+  ExpectError(idle("GPU,0\n", q), 400, "body");
+  ExpectError(idle("", {{"prometheus", "http://127.0.0.1:1"}, {"step", "x"}}), 400, "step");
   // Allowed, but nothing listens on port 1: the upstream failed.
-  ExpectError(Call("POST", "/v1/idle", "", q), 502, "prometheus");
-  ::unsetenv("GPUADVISOR_PROMETHEUS_URLS");
+  ExpectError(idle("", q), 502, "prometheus");
 }
 
 // Issue 16: a 13-minute upload gets no verdict; the span threshold is a query parameter; a body

@@ -52,13 +52,22 @@ ApiResponse Idle(const ApiContext& ctx, Query q, std::string_view body = "") {
   return Dispatch(ctx, ApiRequest{"POST", "/v1/idle", std::move(q), body});
 }
 
-// An allow-list naming `allowed` for the test's lifetime.
+// An allow-list naming `allowed` (comma-separated URLs), as the front end parses it at start.
 class AllowList {
  public:
   explicit AllowList(const std::string& allowed) {
-    ::setenv("GPUADVISOR_PROMETHEUS_URLS", allowed.c_str(), 1);
+    Result<std::vector<HttpUrl>> urls = ParseUrlList(allowed, "allow-list");
+    EXPECT_TRUE(urls.ok()) << urls.status().ToString();
+    if (urls.ok()) urls_ = *std::move(urls);
   }
-  ~AllowList() { ::unsetenv("GPUADVISOR_PROMETHEUS_URLS"); }
+  // `ctx` with this list; the list must outlive it.
+  ApiContext In(ApiContext ctx) const {
+    ctx.prometheus_allowed = &urls_;
+    return ctx;
+  }
+
+ private:
+  std::vector<HttpUrl> urls_;
 };
 
 Query Range(const std::string& url) {
@@ -69,7 +78,7 @@ TEST(OutboundTest, AttacksOnTheAllowListReachOnlyTheReadApi) {
   FakeHttpServer fake([](const FakeHttpServer::Request& r) { return Answer(r); });
   const std::string base = fake.url();
   AllowList allow(base + "/tenant-a");
-  const ApiContext ctx = Context();
+  const ApiContext ctx = allow.In(Context());
   for (const std::string& attack :
        {base + "/tenant-a/api/v1/admin/tsdb/delete_series?x=", base + "/tenant-a/-/quit?x=",
         base + "/tenant-a/../-/quit", base + "/tenant-a/%2e%2e/tenant-b",
@@ -115,15 +124,16 @@ TEST(OutboundTest, QueryOptionsCannotLiftTheServersCeilings) {
   // Upstream: values per request, and since / step refused before any request.
   FakeHttpServer fake([](const FakeHttpServer::Request& r) { return Answer(r); });
   AllowList allow(fake.url());
+  const ApiContext allowed = allow.In(ctx);
   Query q = Range(fake.url());
   q.emplace_back("prometheus-max-points", "600000");
-  const ApiResponse points = Idle(ctx, q);
+  const ApiResponse points = Idle(allowed, q);
   EXPECT_EQ(points.status, 400) << points.body;
   EXPECT_EQ(json::parse(points.body)["error"]["field"], "prometheus-max-points");
-  const ApiResponse decade = Idle(ctx, {{"prometheus", fake.url()},
-                                        {"since", "3650d"},
-                                        {"step", "1s"},
-                                        {"prometheus-max-points", "7"}});
+  const ApiResponse decade = Idle(allowed, {{"prometheus", fake.url()},
+                                            {"since", "3650d"},
+                                            {"step", "1s"},
+                                            {"prometheus-max-points", "7"}});
   EXPECT_EQ(decade.status, 400) << decade.body;
   EXPECT_EQ(json::parse(decade.body)["error"]["field"], "since") << decade.body;
   EXPECT_NE(decade.body.find("over the limit of 200000"), std::string::npos) << decade.body;
@@ -134,11 +144,11 @@ TEST(OutboundTest, UpstreamRequestsPerRequestAreCapped) {
   FakeHttpServer fake([](const FakeHttpServer::Request& r) { return Answer(r); });
   AllowList allow(fake.url());
   // 30 days of 1-minute windows, one window per request: 43,200 requests wanted.
-  const ApiResponse r = Idle(Context(), {{"prometheus", fake.url()},
-                                         {"since", "30d"},
-                                         {"until", "1700000000"},
-                                         {"step", "1m"},
-                                         {"prometheus-max-points", "7"}});
+  const ApiResponse r = Idle(allow.In(Context()), {{"prometheus", fake.url()},
+                                                   {"since", "30d"},
+                                                   {"until", "1700000000"},
+                                                   {"step", "1m"},
+                                                   {"prometheus-max-points", "7"}});
   EXPECT_EQ(r.status, 400) << r.body;
   EXPECT_NE(r.body.find("over the limit of 1000"), std::string::npos) << r.body;
   EXPECT_EQ(fake.request_count(), 1u);  // the series list only
@@ -148,7 +158,7 @@ TEST(OutboundTest, CancelledRequestStopsAfterAtMostOneMoreUpstreamRequest) {
   std::atomic<bool> gone{false};
   FakeHttpServer fake([](const FakeHttpServer::Request& r) { return Answer(r); });
   AllowList allow(fake.url());
-  ApiContext ctx = Context();
+  ApiContext ctx = allow.In(Context());
   ctx.cancelled = [&] {
     if (fake.request_count() >= 5) gone = true;
     return gone.load();
@@ -164,7 +174,7 @@ TEST(OutboundTest, CancelledRequestStopsAfterAtMostOneMoreUpstreamRequest) {
 TEST(OutboundTest, WallTimeCeilingEndsASlowUpstream) {
   FakeHttpServer fake([](const FakeHttpServer::Request& r) { return Answer(r, 0.05); });
   AllowList allow(fake.url());
-  ApiContext ctx = Context();
+  ApiContext ctx = allow.In(Context());
   ctx.idle_ceilings.prometheus_run_s = 1;
   const auto t0 = std::chrono::steady_clock::now();
   const ApiResponse r = Idle(ctx, Range(fake.url()));
