@@ -97,6 +97,13 @@ curl_slist* HeaderList(const HttpRequest& req) {
   return list;
 }
 
+// No proxy, whatever http_proxy, https_proxy and all_proxy say: the caller's URL checks (and
+// the metadata service's link-local address) hold only for a direct connection.
+void NoProxy(CURL* c) {
+  curl_easy_setopt(c, CURLOPT_PROXY, "");
+  curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
+}
+
 void SetPolicy(CURL* c, const HttpRequest& req, Transfer* t, char* errbuf) {
   curl_easy_setopt(c, CURLOPT_URL, req.url.c_str());
 #if LIBCURL_VERSION_NUM >= 0x075500  // 7.85
@@ -108,8 +115,7 @@ void SetPolicy(CURL* c, const HttpRequest& req, Transfer* t, char* errbuf) {
 #endif
   curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
   curl_easy_setopt(c, CURLOPT_MAXREDIRS, 0L);
-  curl_easy_setopt(c, CURLOPT_PROXY, "");  // no proxy, whatever http_proxy & co. say
-  curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
+  NoProxy(c);
   curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(c, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
   curl_easy_setopt(c, CURLOPT_USERAGENT, "gpuadvisor");

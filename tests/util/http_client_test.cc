@@ -84,7 +84,7 @@ TEST(HttpClient, SilentServerEndsAtTheDeadline) {
 
 TEST(HttpClient, DrippedBodyEndsAtTheDeadline) {
   FakeHttpServer::Reply drip = Body(std::string(1000, 'x'));
-  drip.drip_s = 0.05;  // 50 s for the whole body
+  drip.drip_s = 0.01;  // 10 s for the whole body
   FakeHttpServer fake(Always(drip));
   HttpClient http;
   HttpRequest req = Get(fake.url() + "/x");
