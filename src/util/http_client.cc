@@ -79,7 +79,7 @@ bool IsHeader(std::string_view line, std::string_view name) {
   return colon != std::string_view::npos && ToLower(Trim(line.substr(0, colon))) == name;
 }
 
-// The request's header lines for libcurl; null when there are none.
+// The request's header lines for libcurl (freed by the caller).
 curl_slist* HeaderList(const HttpRequest& req) {
   curl_slist* list = nullptr;
   bool content_type = false;
