@@ -91,7 +91,7 @@ curl_slist* HeaderList(const HttpRequest& req) {
     content_type = content_type || IsHeader(h, "content-type");
     list = curl_slist_append(list, h.c_str());
   }
-  // No "Expect: 100-continue" for bodies over 1 KiB: libcurl would wait a second for a "100".
+  // No "Expect: 100-continue" for large bodies: libcurl would wait a second for a "100".
   list = curl_slist_append(list, "Expect:");
   if (!content_type) list = curl_slist_append(list, "Content-Type:");
   return list;

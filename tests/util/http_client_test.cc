@@ -190,7 +190,7 @@ TEST(HttpClient, SendsMethodHeadersAndBodyAndNoExpect) {
   HttpRequest req = Get(fake.url() + "/p");
   req.method = "PUT";
   req.headers = {"X-Token: abc", "Host: evil.example"};
-  req.body = std::string(5000, 'b');  // over 1 KiB: no "Expect: 100-continue"
+  req.body = std::string(size_t{2} << 20, 'b');  // over 1 MiB: no "Expect: 100-continue"
   ASSERT_TRUE(http.Send(req).ok());
   req.method = "DELETE";
   EXPECT_EQ(http.Send(req).status().code(), StatusCode::kInvalidArgument);
