@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cmath>
 #include <map>
-#include <memory>
 #include <set>
 
 #include "gpuadvisor/text.h"
