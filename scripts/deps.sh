@@ -3,7 +3,7 @@
 set -euo pipefail
 pkgs=(g++ cmake ninja-build pkg-config nlohmann-json3-dev rapidjson-dev libcli11-dev libgtest-dev libgmock-dev
       libbenchmark-dev libyaml-cpp-dev python3 ccache zlib1g-dev libcpp-httplib-dev libboost-dev
-      libssl-dev
+      libssl-dev libcurl4-openssl-dev
       python3-dev pybind11-dev python3-pytest python3-pandas)
 missing=()
 for p in "${pkgs[@]}"; do

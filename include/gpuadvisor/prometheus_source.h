@@ -30,8 +30,8 @@
 // memory is one response's text plus one batch-chunk of summaries: a body over
 // `max_response_bytes` is refused while it arrives (or from its Content-Length), and it is read
 // with a SAX parser that refuses nesting deeper than 16 and more than twice the values asked for
-// (values at times not asked for are dropped). Every request ends within `timeout_s`
-// whatever the server does (a watchdog, not per-read timeouts), the whole run within
+// (values at times not asked for are dropped). Every request ends within `timeout_s` whatever
+// the server does (a whole-operation deadline, not per-read timeouts), the whole run within
 // `run_timeout_s`; windows per GPU (since / step) and requests per run are checked before the
 // first query_range, response bytes per run while receiving; `cancelled` is asked before every
 // request and while receiving.

@@ -85,7 +85,10 @@ Result<std::vector<double>> ParseSmiUtilization(const std::string& text);
 Result<std::string> RunCapture(const std::string& command, double timeout_s = 0);
 
 // IMDSv2: PUT <endpoint>/latest/api/token, then GET <endpoint>/latest/meta-data/instance-id with
-// the token. `endpoint` is "http://host[:port]". IOError naming the step on failure.
+// the token, each within `timeout_s` (whole request), never through a proxy, redirects refused.
+// `endpoint` is "http://host[:port]" (parsed by ParseHttpUrl; "host:port" means http).
+// InvalidArgument for a malformed endpoint; IOError naming the endpoint and the cause
+// ("IMDS 169.254.169.254: connection refused", "...: HTTP 401 to GET /latest/...").
 Result<std::string> ImdsInstanceId(const std::string& endpoint, double timeout_s = 2);
 
 // The argument vector of the AWS CLI call for an action ("aws ec2 stop-instances --instance-ids

@@ -1,10 +1,7 @@
 # The HTTP server (`gpuadvisor serve`): its own library. The transport is Boost.Asio and the
 # request framing Boost.Beast (header-only, Debian libboost-dev >= 1.74: no link library);
-# http_server.cc and http_reader.cc use them. cpp-httplib (Debian libcpp-httplib-dev, found with
-# pkg-config) remains a dependency for the tests' HTTP client, and the core library uses it
-# privately as the Prometheus client.
-find_package(PkgConfig REQUIRED)
-pkg_check_modules(CPPHTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
+# http_server.cc and http_reader.cc use them. (cpp-httplib is the server tests' HTTP client
+# only: tests/server/tests.cmake.)
 find_package(ZLIB REQUIRED)
 find_package(Boost 1.74 REQUIRED)
 find_package(Threads REQUIRED)
@@ -32,7 +29,7 @@ add_library(gpuadvisor_server STATIC ${GPUADVISOR_SERVER_SOURCES})
 target_compile_options(gpuadvisor_server PRIVATE ${GPUADVISOR_WARNINGS})
 target_compile_definitions(gpuadvisor_server PRIVATE GPUADVISOR_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 target_include_directories(gpuadvisor_server PUBLIC ${GPUADVISOR_FRONTEND_INCLUDE})
-target_link_libraries(gpuadvisor_server PUBLIC gpuadvisor_lib PkgConfig::CPPHTTPLIB
+target_link_libraries(gpuadvisor_server PUBLIC gpuadvisor_lib
                       PRIVATE ZLIB::ZLIB Boost::headers Threads::Threads OpenSSL::SSL OpenSSL::Crypto nlohmann_json::nlohmann_json)
 set_source_files_properties(src/server/web_assets.cc PROPERTIES
   OBJECT_DEPENDS "${GPUADVISOR_WEB_FILES}")

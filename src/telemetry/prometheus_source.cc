@@ -1,23 +1,18 @@
 // Window summaries of DCGM metrics from a Prometheus HTTP API (see prometheus_source.h).
 #include "gpuadvisor/prometheus_source.h"
 
-#include <httplib.h>
-
 #include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <map>
-#include <memory>
-#include <mutex>
 #include <set>
-#include <thread>
 
 #include "gpuadvisor/text.h"
 #include "gpuadvisor/url.h"
 #include "telemetry/internal.h"
 #include "telemetry/prometheus_json.h"
+#include "util/http_client.h"
 
 namespace gpuadvisor {
 namespace {
@@ -146,58 +141,16 @@ Clock::duration DurationOf(double s) {
 // "120" or "0.5": a limit in seconds as given.
 std::string SecondsText(double s) { return FormatFixed(s, std::floor(s) == s ? 0 : 1); }
 
-// Stops the client's request from a second thread once `deadline` passes, until destroyed:
-// cpp-httplib's timeouts are per read, so a server dripping a byte a second (or stalling in its
-// headers) would hold a request for ever. stop() only shuts the socket down; it is repeated
-// because a request still connecting has no socket to shut yet.
-class Watchdog {
- public:
-  Watchdog(httplib::ClientImpl* http, Clock::time_point deadline)
-      : thread_([this, http, deadline] {
-          std::unique_lock<std::mutex> lock(mu_);
-          if (cv_.wait_until(lock, deadline, [this] { return done_; })) return;
-          while (!done_) {
-            http->stop();
-            cv_.wait_for(lock, std::chrono::milliseconds(20), [this] { return done_; });
-          }
-        }) {}
-  Watchdog(const Watchdog&) = delete;
-  Watchdog& operator=(const Watchdog&) = delete;
-  ~Watchdog() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      done_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool done_ = false;   // guarded by mu_
-  std::thread thread_;  // last: starts once the members above exist
-};
-
 // One run's HTTP client: every request goes to the base URL's path + a fixed API path, within
-// the run's limits (PrometheusOptions: bytes, requests, deadlines, cancellation).
+// the run's limits (PrometheusOptions: bytes, requests, deadlines, cancellation). One libcurl
+// handle for the run, so the requests share a kept-alive connection.
 class Client {
  public:
   Client(const PrometheusOptions& o, const HttpUrl& base, PrometheusSourceInfo* info)
-      : o_(o), base_(base), info_(info), run_deadline_(Clock::now() + DurationOf(o.run_timeout_s)) {
-#ifdef CPPHTTPLIB_OPENSSL_SUPPORT
-    if (base.scheme == "https") {
-      http_ = std::make_unique<httplib::SSLClient>(base.host, base.port);
-    }
-#endif
-    if (!http_) http_ = std::make_unique<httplib::ClientImpl>(base.host, base.port);
-    http_->set_keep_alive(true);
-    http_->set_follow_location(false);
-    if (!o.bearer_token.empty()) http_->set_bearer_token_auth(o.bearer_token.c_str());
-    if (!o.basic_user.empty()) {
-      http_->set_basic_auth(o.basic_user.c_str(), o.basic_password.c_str());
-    }
-  }
+      : o_(o),
+        base_(base),
+        info_(info),
+        run_deadline_(Clock::now() + DurationOf(o.run_timeout_s)) {}
 
   // POSTs `form` to base path + `api` (a fixed read-API path) and reads the answer's data of
   // shape `expected` into `sink`.
@@ -205,24 +158,19 @@ class Client {
               const PromDataSink& sink) {
     const std::string where = base_.ToString() + api;
     GPUADVISOR_RETURN_IF_ERROR(CheckRun(where));
-    int status = 0;
-    Result<std::string> body = Fetch(where, api, form, &status);
-    if (!body.ok()) return body.status();
+    Result<HttpResponse> res = Fetch(where, form);
+    if (!res.ok()) return res.status();
+    const int status = res->status;
+    const std::string& body = res->body;
     const bool ok = status == 200;
     PromAnswer answer;
-    Status parsed =
-        ParsePrometheusJson(*body, expected, ok ? sink : PromDataSink{}, where, &answer);
+    Status parsed = ParsePrometheusJson(body, expected, ok ? sink : PromDataSink{}, where, &answer);
     if (!parsed.ok() && parsed.code() != StatusCode::kParseError) return parsed;  // the sink's
     if (!parsed.ok() && ok) return parsed.WithField("prometheus");
     if (ok && parsed.ok() && answer.status == "success" && answer.has_data) return Status::OK();
     const std::string msg = parsed.ok() && answer.status == "error" && !answer.error.empty()
                                 ? answer.error
-                                : body->substr(0, 200);
-    if (status >= 300 && status < 400) {
-      return Status::IOError(where + ": redirect (HTTP " + std::to_string(status) +
-                             ") refused; give the URL it leads to")
-          .WithField("prometheus");
-    }
+                                : body.substr(0, 200);
     if (status == 400 || status == 422) {
       return Status::InvalidArgument(where + ": the server refused the query (" +
                                      std::to_string(status) + "): " + msg)
@@ -233,7 +181,7 @@ class Client {
           .WithField("prometheus");
     }
     return Status::ParseError(where + ": expected the Prometheus API's JSON, got \"" +
-                              body->substr(0, 80) + "\"")
+                              body.substr(0, 80) + "\"")
         .WithField("prometheus");
   }
 
@@ -258,108 +206,73 @@ class Client {
         .WithField("prometheus");
   }
 
-  // What ended a response early.
-  enum class Cut { kNone, kTooBig, kRunBytes, kDeadline, kCancelled };
-
-  // Sends one request; the body as received (at most max_response_bytes) and its status.
-  Result<std::string> Fetch(const std::string& where, const std::string& api, const Form& form,
-                            int* status) {
-    httplib::Request req;
+  // The request to `where`: the options' headers and credentials, `form` as its body.
+  HttpRequest RequestTo(const std::string& where, const Form& form) const {
+    HttpRequest req;
     req.method = "POST";
-    req.path = base_.path + api;  // a normalised path (url.h) + a fixed read-API path: nothing else
-    req.headers.emplace("Host", base_.Authority());
-    for (const std::string& h : o_.headers) {
-      const size_t colon = h.find(':');
-      req.headers.emplace(std::string(Trim(h.substr(0, colon))),
-                          std::string(Trim(h.substr(colon + 1))));
-    }
-    req.headers.emplace("Content-Type", "application/x-www-form-urlencoded");
+    req.url = where;  // a normalised base (url.h) + a fixed read-API path: nothing else
+    req.what = where;
+    req.headers = o_.headers;
+    req.headers.emplace_back("Content-Type: application/x-www-form-urlencoded");
+    req.bearer_token = o_.bearer_token;
+    req.basic_user = o_.basic_user;
+    req.basic_password = o_.basic_password;
     for (const auto& [k, v] : form) {
       req.body += (req.body.empty() ? "" : "&") + FormEncode(k) + "=" + FormEncode(v);
     }
+    req.decompress = true;  // gzip / deflate, counted against the ceilings once decoded
+    req.cancelled = o_.cancelled;
+    return req;
+  }
+
+  // Sends one request within what is left of the run (time and bytes); the answer as received.
+  Result<HttpResponse> Fetch(const std::string& where, const Form& form) {
+    HttpRequest req = RequestTo(where, form);
     const Clock::time_point start = Clock::now();
     const bool run_bound = start + DurationOf(o_.timeout_s) >= run_deadline_;
-    const Clock::time_point deadline = run_bound ? run_deadline_ : start + DurationOf(o_.timeout_s);
-    SetTimeouts(deadline - start);
-    std::string body;
-    Cut cut = Cut::kNone;
-    Clock::time_point next_ask = start;  // `cancelled` is asked every 100 ms while receiving
-    auto cancelled = [&] {
-      if (!o_.cancelled || Clock::now() < next_ask) return false;
-      next_ask = Clock::now() + std::chrono::milliseconds(100);
-      return o_.cancelled();
-    };
-    req.content_receiver = [&](const char* d, size_t n, uint64_t, uint64_t total) {
-      if (total > o_.max_response_bytes || body.size() + n > o_.max_response_bytes) {
-        cut = Cut::kTooBig;
-      } else if (info_->response_bytes + body.size() + n > o_.max_total_bytes) {
-        cut = Cut::kRunBytes;
-      } else if (Clock::now() >= deadline) {
-        cut = Cut::kDeadline;
-      } else if (cancelled()) {
-        cut = Cut::kCancelled;
-      } else {
-        // Once, at the announced size (within the caps): no doubling copies of a large body.
-        if (body.empty() && total > n) body.reserve(total);
-        body.append(d, n);
-        return true;
-      }
-      return false;
-    };
+    req.timeout_s =
+        run_bound ? std::chrono::duration<double>(run_deadline_ - start).count() : o_.timeout_s;
+    const uint64_t run_left =
+        o_.max_total_bytes - std::min(o_.max_total_bytes, info_->response_bytes);
+    const bool bytes_run_bound = run_left < o_.max_response_bytes;
+    req.max_response_bytes =
+        bytes_run_bound ? static_cast<size_t>(run_left) : o_.max_response_bytes;
     ++info_->requests;
-    httplib::Result res = [&] {
-      Watchdog watchdog(http_.get(), deadline);
-      return http_->send(req);
-    }();
-    info_->response_bytes += body.size();
-    // The socket timeouts end a read at the deadline to poll()'s whole milliseconds, so a read cut
-    // a moment before it is the deadline's doing too (not "Read").
-    constexpr auto kPollSlack = std::chrono::milliseconds(5);
-    if (cut == Cut::kNone && !res && Clock::now() + kPollSlack >= deadline) cut = Cut::kDeadline;
-    switch (cut) {
-      case Cut::kTooBig:
+    HttpFailure failure = HttpFailure::kNone;
+    Result<HttpResponse> res = http_.Send(req, &failure);
+    if (res.ok()) {
+      info_->response_bytes += res->body.size();
+      return res;
+    }
+    switch (failure) {
+      case HttpFailure::kTooLarge:
+        if (bytes_run_bound) {
+          return Status::IOError(where + ": stopped: responses over " +
+                                 std::to_string(o_.max_total_bytes) + " bytes (the limit per run)")
+              .WithField("prometheus");
+        }
         return Status::IOError(where + ": response over " + std::to_string(o_.max_response_bytes) +
                                " bytes; query fewer GPUs at once (--prometheus-max-points)")
             .WithField("prometheus");
-      case Cut::kRunBytes:
-        return Status::IOError(where + ": stopped: responses over " +
-                               std::to_string(o_.max_total_bytes) + " bytes (the limit per run)")
-            .WithField("prometheus");
-      case Cut::kDeadline:
+      case HttpFailure::kTimeout:
         if (run_bound) return RunTimeout(where);
-        return Status::IOError(where + ": no complete answer within " + SecondsText(o_.timeout_s) +
-                               " s (the limit per request)")
+        return Status::IOError(res.status().message() + " (the limit per request)")
             .WithField("prometheus");
-      case Cut::kCancelled:
+      case HttpFailure::kCancelled:
         return Status::IOError(where + ": stopped: the run was cancelled").WithField("prometheus");
-      case Cut::kNone:
-        break;
+      case HttpFailure::kRedirect:
+        return Status::IOError(res.status().message() + "; give the URL it leads to")
+            .WithField("prometheus");
+      default:
+        return res.status().WithField("prometheus");
     }
-    if (!res) {
-      return Status::IOError(where + ": " + httplib::to_string(res.error()))
-          .WithField("prometheus");
-    }
-    *status = res->status;
-    return body;
-  }
-
-  // Connect, read and write timeouts: what is left of the request's time (the watchdog ends
-  // the request at its deadline whatever these are).
-  void SetTimeouts(Clock::duration left) {
-    const auto us = std::max<int64_t>(
-        1000, std::chrono::duration_cast<std::chrono::microseconds>(left).count());
-    const auto sec = static_cast<time_t>(us / 1000000);
-    const auto usec = static_cast<time_t>(us % 1000000);
-    http_->set_connection_timeout(sec, usec);
-    http_->set_read_timeout(sec, usec);
-    http_->set_write_timeout(sec, usec);
   }
 
   const PrometheusOptions& o_;
   const HttpUrl& base_;
   PrometheusSourceInfo* info_;
   const Clock::time_point run_deadline_;
-  std::unique_ptr<httplib::ClientImpl> http_;
+  HttpClient http_;
 };
 
 struct HostGroup {
@@ -682,12 +595,6 @@ Status CheckRequests(const PrometheusOptions& o, uint64_t planned) {
 Result<PrometheusSourceInfo> ReadPrometheus(const PrometheusOptions& o, const SampleSink& sink) {
   Result<HttpUrl> base = ParseHttpUrl(o.url, "--prometheus");
   if (!base.ok()) return base.status();
-#ifndef CPPHTTPLIB_OPENSSL_SUPPORT
-  if (base->scheme == "https") {
-    return Status::Unsupported("--prometheus: https is not supported by this build")
-        .WithField("prometheus");
-  }
-#endif
   Result<std::string> matchers = MatchersOf(o.selector);
   if (!matchers.ok()) return matchers.status();
   GPUADVISOR_RETURN_IF_ERROR(ValidatePrometheusOptions(o));

@@ -6,9 +6,6 @@ set(GPUADVISOR_TELEMETRY_SOURCES
   src/telemetry/prometheus.cc
   src/telemetry/cloudwatch.cc
 )
-# Window summaries from a Prometheus HTTP API: the library's only HTTP client (cpp-httplib,
-# Debian libcpp-httplib-dev, linked privately).
+# Window summaries from a Prometheus HTTP API, over util/http_client (libcurl).
 list(APPEND GPUADVISOR_TELEMETRY_SOURCES src/telemetry/prometheus_source.cc
   src/telemetry/prometheus_json.cc)
-find_package(PkgConfig REQUIRED)
-pkg_check_modules(CPPHTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)

@@ -6,6 +6,10 @@ set(GPUADVISOR_UTIL_SOURCES
   src/util/files.cc
   src/util/rj_reader.cc
   src/util/url.cc
+  src/util/http_client.cc
   src/util/byte_stream.cc
   src/util/stream_csv.cc
 )
+# The one outbound HTTP client (util/http_client.h: Prometheus, IMDS) is libcurl (Debian
+# libcurl4-openssl-dev), linked privately.
+find_package(CURL REQUIRED)

@@ -1,12 +1,8 @@
 #include "gpuadvisor/watch.h"
 
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netdb.h>
 #include <poll.h>
 #include <spawn.h>
-#include <sys/socket.h>
-#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,6 +17,8 @@
 
 #include "gpuadvisor/numbers.h"
 #include "gpuadvisor/text.h"
+#include "gpuadvisor/url.h"
+#include "util/http_client.h"
 
 extern char** environ;
 
@@ -245,74 +243,57 @@ Result<std::string> RunCapture(const std::string& command, double timeout_s) {
 
 namespace {
 
-// One HTTP/1.1 request over a fresh connection; returns the body of a 200 response.
-Result<std::string> Http(const std::string& endpoint, const std::string& method,
-                         const std::string& path, const std::string& header, double timeout_s) {
-  std::string rest = endpoint;
-  if (StartsWith(rest, "http://")) rest = rest.substr(7);
-  while (!rest.empty() && rest.back() == '/') rest.pop_back();
-  std::string host = rest, port = "80";
-  if (const size_t c = rest.rfind(':'); c != std::string::npos) {
-    host = rest.substr(0, c);
-    port = rest.substr(c + 1);
+constexpr size_t kMaxImdsAnswerBytes = 4096;  // a token is ~60 bytes, an instance id ~20
+
+// One IMDS request to `base` + `path`; the body of a 200 answer.
+Result<std::string> ImdsCall(HttpClient& http, const HttpUrl& base, const std::string& method,
+                             const std::string& path, const std::string& header, double timeout_s) {
+  HttpRequest req;
+  req.method = method;
+  req.url = base.ToString() + path;
+  req.what = "IMDS " + base.Authority();
+  req.headers = {header};
+  req.timeout_s = timeout_s;
+  req.max_response_bytes = kMaxImdsAnswerBytes;
+  Result<HttpResponse> res = http.Send(req);
+  if (!res.ok()) return res.status();
+  if (res->status != 200) {
+    return Status::IOError(req.what + ": HTTP " + std::to_string(res->status) + " to " + method +
+                           " " + path);
   }
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* res = nullptr;
-  if (getaddrinfo(host.c_str(), port.c_str(), &hints, &res) != 0 || res == nullptr) {
-    return Status::IOError("IMDS " + endpoint + ": cannot resolve " + host);
-  }
-  const int fd = ::socket(res->ai_family, res->ai_socktype, res->ai_protocol);
-  timeval tv{};
-  tv.tv_sec = static_cast<time_t>(timeout_s);
-  tv.tv_usec = static_cast<suseconds_t>((timeout_s - static_cast<double>(tv.tv_sec)) * 1e6);
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-  const int rc = ::connect(fd, res->ai_addr, res->ai_addrlen);
-  freeaddrinfo(res);
-  if (rc != 0) {
-    const std::string err = std::strerror(errno);
-    ::close(fd);
-    return Status::IOError("IMDS " + endpoint + ": cannot connect: " + err);
-  }
-  const std::string req = method + " " + path + " HTTP/1.1\r\nHost: " + host +
-                          "\r\nConnection: close\r\nContent-Length: 0\r\n" + header + "\r\n";
-  if (::send(fd, req.data(), req.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(req.size())) {
-    ::close(fd);
-    return Status::IOError("IMDS " + endpoint + ": send failed");
-  }
-  std::string resp;
-  char buf[4096];
-  for (;;) {
-    const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-    if (n <= 0) break;
-    resp.append(buf, static_cast<size_t>(n));
-  }
-  ::close(fd);
-  const size_t sp = resp.find(' ');
-  if (sp == std::string::npos || resp.compare(sp + 1, 3, "200") != 0) {
-    return Status::IOError(
-        "IMDS " + method + " " + path + ": " +
-        (resp.empty() ? std::string("no response") : resp.substr(0, resp.find('\r'))));
-  }
-  const size_t body = resp.find("\r\n\r\n");
-  return body == std::string::npos ? std::string() : resp.substr(body + 4);
+  return std::string(Trim(res->body));
+}
+
+// A token or id fit to send back in a header or show: printable ASCII, nothing else.
+bool Printable(std::string_view v) {
+  return !v.empty() && std::all_of(v.begin(), v.end(), [](char c) { return c > ' ' && c < 127; });
 }
 
 }  // namespace
 
 Result<std::string> ImdsInstanceId(const std::string& endpoint, double timeout_s) {
-  Result<std::string> token = Http(endpoint, "PUT", "/latest/api/token",
-                                   "X-aws-ec2-metadata-token-ttl-seconds: 60\r\n", timeout_s);
+  // "host:port" without a scheme is taken as http, as before.
+  Result<HttpUrl> base =
+      ParseHttpUrl(endpoint.find("://") == std::string::npos ? "http://" + endpoint : endpoint,
+                   "--imds-endpoint");
+  if (!base.ok()) return base.status();
+  const std::string what = "IMDS " + base->Authority();
+  HttpClient http;
+  Result<std::string> token = ImdsCall(http, *base, "PUT", "/latest/api/token",
+                                       "X-aws-ec2-metadata-token-ttl-seconds: 60", timeout_s);
   if (!token.ok()) return token.status();
-  Result<std::string> id =
-      Http(endpoint, "GET", "/latest/meta-data/instance-id",
-           "X-aws-ec2-metadata-token: " + std::string(Trim(*token)) + "\r\n", timeout_s);
+  if (!Printable(*token)) {
+    return Status::IOError(what + ": unexpected token from PUT /latest/api/token: \"" +
+                           TerminalSafe(token->substr(0, 80)) + "\"");
+  }
+  Result<std::string> id = ImdsCall(http, *base, "GET", "/latest/meta-data/instance-id",
+                                    "X-aws-ec2-metadata-token: " + *token, timeout_s);
   if (!id.ok()) return id.status();
-  const std::string v(Trim(*id));
-  if (!StartsWith(v, "i-")) return Status::IOError("IMDS instance-id: unexpected \"" + v + "\"");
-  return v;
+  if (!StartsWith(*id, "i-") || !Printable(*id)) {
+    return Status::IOError(what + ": unexpected instance-id \"" + TerminalSafe(id->substr(0, 80)) +
+                           "\"");
+  }
+  return *id;
 }
 
 std::vector<std::string> WatchActionArgv(const std::string& action, const std::string& id,

@@ -1,11 +1,15 @@
 # The HTTP server (issue 8): API handlers without sockets, and the HTTP layer over loopback.
-# Its own executable so the core tests do not link cpp-httplib. Paths are relative to tests/.
+# Its own executable so the core tests do not link cpp-httplib, the server tests' HTTP client
+# (Debian libcpp-httplib-dev, found with pkg-config; the product uses libcurl). Paths are relative
+# to tests/.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(CPPHTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 add_executable(gpuadvisor_server_tests server/api_test.cc server/http_test.cc
   server/openapi_test.cc)
 target_include_directories(gpuadvisor_server_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 target_compile_options(gpuadvisor_server_tests PRIVATE ${GPUADVISOR_WARNINGS})
 target_link_libraries(gpuadvisor_server_tests PRIVATE gpuadvisor_server gpuadvisor_testutil
-                      GTest::gtest_main)
+                      PkgConfig::CPPHTTPLIB GTest::gtest_main)
 target_compile_definitions(gpuadvisor_server_tests PRIVATE
   GPUADVISOR_TESTS_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
 gtest_discover_tests(gpuadvisor_server_tests PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
@@ -22,7 +26,7 @@ add_executable(gpuadvisor_security_tests server/security_test.cc server/http_tra
 target_include_directories(gpuadvisor_security_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 target_compile_options(gpuadvisor_security_tests PRIVATE ${GPUADVISOR_WARNINGS})
 target_link_libraries(gpuadvisor_security_tests PRIVATE gpuadvisor_server gpuadvisor_testutil
-                      GTest::gtest_main)
+                      PkgConfig::CPPHTTPLIB GTest::gtest_main)
 target_compile_definitions(gpuadvisor_security_tests PRIVATE
   GPUADVISOR_TESTS_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
 gtest_discover_tests(gpuadvisor_security_tests PROPERTIES LABELS security

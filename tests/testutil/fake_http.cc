@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -112,6 +113,7 @@ void FakeHttpServer::Connection(int fd) {
     size_t length = 0;
     for (size_t at = head.find("\r\n"); at != std::string::npos; at = head.find("\r\n", at + 2)) {
       const std::string line = head.substr(at + 2, head.find("\r\n", at + 2) - at - 2);
+      req.headers.push_back(line);
       if (strncasecmp(line.c_str(), "Content-Length:", 15) == 0) {
         length = std::strtoul(line.c_str() + 15, nullptr, 10);
       }
@@ -139,6 +141,7 @@ bool FakeHttpServer::Answer(int fd, const Reply& reply) {
     }
     return false;
   }
+  if (reply.chunked) return AnswerChunked(fd, reply);
   const uint64_t length = reply.content_length.value_or(reply.body.size() * reply.repeat);
   std::string head =
       "HTTP/1.1 " + std::to_string(reply.status) + " " + Reason(reply.status) +
@@ -171,6 +174,23 @@ bool FakeHttpServer::Answer(int fd, const Reply& reply) {
     }
   }
   return !stop_;
+}
+
+bool FakeHttpServer::AnswerChunked(int fd, const Reply& reply) {
+  std::string out = "HTTP/1.1 " + std::to_string(reply.status) + " " + Reason(reply.status) +
+                    "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n";
+  for (const std::string& h : reply.headers) out += h + "\r\n";
+  out += "\r\n";
+  const size_t third = reply.body.size() / 3 + 1;
+  for (size_t at = 0; at < reply.body.size(); at += third) {
+    const std::string piece = reply.body.substr(at, third);
+    char size[32];
+    std::snprintf(size, sizeof(size), "%zx\r\n", piece.size());
+    out += size + piece + "\r\n";
+  }
+  out += "0\r\n\r\n";
+  sent_ += reply.body.size();
+  return SendAll(fd, out.data(), out.size()) && !stop_;
 }
 
 }  // namespace gpuadvisor::testing

@@ -1,8 +1,8 @@
 // A loopback HTTP/1.1 server for tests of outbound requests (the Prometheus source). It records
 // every request it receives (method, target, body) and answers each with what the test's handler
 // returns, misbehaviour included: a body dripped a byte at a time, a stall, a huge body sent
-// without holding it, a false Content-Length, a redirect. POSIX sockets, one connection at a
-// time (keep-alive honoured), on its own thread; the destructor stops it.
+// without holding it, a false Content-Length, a redirect, a chunked body. POSIX sockets, one
+// connection at a time (keep-alive honoured), on its own thread; the destructor stops it.
 #ifndef GPUADVISOR_TESTS_TESTUTIL_FAKE_HTTP_H_
 #define GPUADVISOR_TESTS_TESTUTIL_FAKE_HTTP_H_
 
@@ -21,6 +21,7 @@ class FakeHttpServer {
  public:
   struct Request {
     std::string method, target, body;
+    std::vector<std::string> headers;  // "Name: value" lines as received
   };
   struct Reply {
     int status = 200;
@@ -31,6 +32,7 @@ class FakeHttpServer {
     bool drip_head = false;                  // with drip_s: the status line and headers too
     bool stall = false;                      // send nothing, hold the connection until it closes
     std::optional<uint64_t> content_length;  // claimed instead of the true length
+    bool chunked = false;  // Transfer-Encoding: chunked, the body in three chunks (repeat 1)
   };
   using Handler = std::function<Reply(const Request&)>;
 
@@ -50,6 +52,7 @@ class FakeHttpServer {
   void Serve();
   void Connection(int fd);
   bool Answer(int fd, const Reply& reply);
+  bool AnswerChunked(int fd, const Reply& reply);
 
   Handler handler_;
   int listen_fd_ = -1;

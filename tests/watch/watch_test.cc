@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+
+#include "testutil/fake_http.h"
 
 namespace gpuadvisor {
 namespace {
@@ -151,6 +154,67 @@ TEST(Watch, RunCaptureKillsAndReapsACommandPastItsDeadline) {
   ASSERT_TRUE(quick.ok()) << quick.status().ToString();
   EXPECT_EQ(*quick, "0\n37\n");
   EXPECT_EQ(OpenFds(), fds);
+}
+
+// Issue 24, item 4: IMDSv2 over the one HTTP client. A fake IMDS gives a token to PUT
+// /latest/api/token (with a TTL header) and the instance id, chunked and kept alive, only to a GET
+// carrying that token; anything else is HTTP 401.
+testing::FakeHttpServer::Handler FakeImds(bool chunked) {
+  return [chunked](const testing::FakeHttpServer::Request& r) {
+    auto has = [&](const std::string& line) {
+      return std::find(r.headers.begin(), r.headers.end(), line) != r.headers.end();
+    };
+    testing::FakeHttpServer::Reply reply;
+    if (r.method == "PUT" && r.target == "/latest/api/token" &&
+        has("X-aws-ec2-metadata-token-ttl-seconds: 60")) {
+      reply.body = "tok-123";
+    } else if (r.method == "GET" && r.target == "/latest/meta-data/instance-id" &&
+               has("X-aws-ec2-metadata-token: tok-123")) {
+      reply.body = "i-0123456789abcdef0";
+      reply.chunked = chunked;
+    } else {
+      reply.status = 401;
+    }
+    return reply;
+  };
+}
+
+TEST(Imds, TokenThenInstanceId) {
+  for (const bool chunked : {false, true}) {
+    testing::FakeHttpServer imds(FakeImds(chunked));
+    const Result<std::string> id = ImdsInstanceId(imds.url(), 30);
+    ASSERT_TRUE(id.ok()) << id.status().message();
+    EXPECT_EQ(*id, "i-0123456789abcdef0");
+    ASSERT_EQ(imds.request_count(), 2u);
+    EXPECT_EQ(imds.requests()[0].method, "PUT");
+    EXPECT_EQ(imds.requests()[1].method, "GET");
+  }
+}
+
+TEST(Imds, ErrorsNameTheEndpointAndTheCause) {
+  testing::FakeHttpServer::Reply refused;
+  refused.status = 401;
+  testing::FakeHttpServer imds([&](const testing::FakeHttpServer::Request&) { return refused; });
+  const std::string host = "127.0.0.1:" + std::to_string(imds.port());
+  EXPECT_EQ(ImdsInstanceId(imds.url(), 30).status().message(),
+            "IMDS " + host + ": HTTP 401 to PUT /latest/api/token");
+  EXPECT_EQ(ImdsInstanceId("http://127.0.0.1:1", 30).status().message(),
+            "IMDS 127.0.0.1:1: connection refused");
+  refused.status = 200;
+  refused.body = "\x1b[2Jnot-an-id";
+  const Status odd = ImdsInstanceId(host, 30).status();  // no scheme: http
+  EXPECT_EQ(odd.code(), StatusCode::kIOError);
+  EXPECT_EQ(odd.message().find('\x1b'), std::string::npos) << odd.message();
+  EXPECT_EQ(ImdsInstanceId("ftp://x", 30).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(Imds, SilentEndpointEndsAtTheDeadline) {
+  testing::FakeHttpServer::Reply stall;
+  stall.stall = true;
+  testing::FakeHttpServer imds([&](const testing::FakeHttpServer::Request&) { return stall; });
+  const Status st = ImdsInstanceId(imds.url(), 0.3).status();
+  EXPECT_NE(st.message().find(": no complete answer within 0.3 s"), std::string::npos)
+      << st.message();
 }
 
 }  // namespace

@@ -1,0 +1,278 @@
+// The one outbound HTTP client over libcurl (see http_client.h).
+#include "util/http_client.h"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <mutex>
+
+#include "gpuadvisor/text.h"
+
+namespace gpuadvisor {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// curl_global_init is not thread-safe in every libcurl build: once per process, before any handle.
+CURL* NewHandle() {
+  static std::once_flag once;
+  static bool ok = false;
+  std::call_once(once, [] { ok = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK; });
+  return ok ? curl_easy_init() : nullptr;
+}
+
+std::string SecondsText(double s) { return FormatFixed(s, std::floor(s) == s ? 0 : 1); }
+
+// Milliseconds for libcurl: at least 1 (0 would mean "no limit"), at most ~30 years.
+long Ms(double s) { return static_cast<long>(std::llround(std::clamp(s, 0.001, 1e9) * 1000)); }
+
+// One transfer's state, shared with libcurl's callbacks.
+struct Transfer {
+  const HttpRequest* req = nullptr;
+  CURL* curl = nullptr;
+  std::string body;
+  bool too_large = false;
+  bool cancelled = false;
+  Clock::time_point next_ask{};  // `cancelled` is asked at most every 100 ms
+};
+
+bool AskCancelled(Transfer* t) {
+  if (!t->req->cancelled || Clock::now() < t->next_ask) return false;
+  t->next_ask = Clock::now() + std::chrono::milliseconds(100);
+  t->cancelled = t->req->cancelled();
+  return t->cancelled;
+}
+
+// Returning less than `n` ends the transfer (CURLE_WRITE_ERROR): the ceiling is checked on the
+// decoded bytes, before they are kept.
+size_t OnData(char* data, size_t size, size_t count, void* user) {
+  auto* t = static_cast<Transfer*>(user);
+  const size_t n = size * count;
+  if (t->body.size() + n > t->req->max_response_bytes) {
+    t->too_large = true;
+    return 0;
+  }
+  if (AskCancelled(t)) return 0;
+  if (t->body.empty()) {  // once, at the announced size: no doubling copies of a large body
+    curl_off_t announced = -1;
+    curl_easy_getinfo(t->curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced);
+    if (announced > 0 && static_cast<uint64_t>(announced) <= t->req->max_response_bytes) {
+      t->body.reserve(static_cast<size_t>(announced));
+    }
+  }
+  t->body.append(data, n);
+  return n;
+}
+
+// Called while waiting too (about once a second when nothing moves, more often otherwise).
+int OnProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  return AskCancelled(static_cast<Transfer*>(user)) ? 1 : 0;
+}
+
+// `name` in lower case.
+bool IsHeader(std::string_view line, std::string_view name) {
+  const size_t colon = line.find(':');
+  return colon != std::string_view::npos && ToLower(Trim(line.substr(0, colon))) == name;
+}
+
+// The request's header lines for libcurl (freed by the caller).
+curl_slist* HeaderList(const HttpRequest& req) {
+  curl_slist* list = nullptr;
+  bool content_type = false;
+  for (const std::string& h : req.headers) {
+    if (IsHeader(h, "host") || IsHeader(h, "content-length") || IsHeader(h, "transfer-encoding") ||
+        IsHeader(h, "expect")) {
+      continue;  // framing and routing are libcurl's
+    }
+    content_type = content_type || IsHeader(h, "content-type");
+    list = curl_slist_append(list, h.c_str());
+  }
+  // No "Expect: 100-continue" for large bodies: libcurl would wait a second for a "100".
+  list = curl_slist_append(list, "Expect:");
+  if (!content_type) list = curl_slist_append(list, "Content-Type:");
+  return list;
+}
+
+// No proxy, whatever http_proxy, https_proxy and all_proxy say: the caller's URL checks (and
+// the metadata service's link-local address) hold only for a direct connection.
+void NoProxy(CURL* c) {
+  curl_easy_setopt(c, CURLOPT_PROXY, "");
+  curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
+}
+
+void SetPolicy(CURL* c, const HttpRequest& req, Transfer* t, char* errbuf) {
+  curl_easy_setopt(c, CURLOPT_URL, req.url.c_str());
+#if LIBCURL_VERSION_NUM >= 0x075500  // 7.85
+  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+#else
+  curl_easy_setopt(c, CURLOPT_PROTOCOLS, static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+  curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS, static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(c, CURLOPT_MAXREDIRS, 0L);
+  NoProxy(c);
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(c, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
+  curl_easy_setopt(c, CURLOPT_USERAGENT, "gpuadvisor");
+  const double connect_s =
+      req.connect_timeout_s > 0 ? std::min(req.connect_timeout_s, req.timeout_s) : req.timeout_s;
+  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, Ms(req.timeout_s));
+  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, Ms(connect_s));
+  curl_easy_setopt(
+      c, CURLOPT_MAXFILESIZE_LARGE,
+      static_cast<curl_off_t>(std::min<uint64_t>(req.max_response_bytes, uint64_t{1} << 62)));
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, OnData);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, t);
+  curl_easy_setopt(c, CURLOPT_NOPROGRESS, req.cancelled ? 0L : 1L);
+  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, OnProgress);
+  curl_easy_setopt(c, CURLOPT_XFERINFODATA, t);
+  curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+  if (req.decompress) curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "gzip, deflate");
+  if (!req.bearer_token.empty()) {
+    curl_easy_setopt(c, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BEARER));
+    curl_easy_setopt(c, CURLOPT_XOAUTH2_BEARER, req.bearer_token.c_str());
+  } else if (!req.basic_user.empty()) {
+    curl_easy_setopt(c, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BASIC));
+    curl_easy_setopt(c, CURLOPT_USERNAME, req.basic_user.c_str());
+    curl_easy_setopt(c, CURLOPT_PASSWORD, req.basic_password.c_str());
+  }
+  if (req.method == "GET") {
+    curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+    return;
+  }
+  curl_easy_setopt(c, CURLOPT_POST, 1L);
+  curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(req.body.size()));
+  curl_easy_setopt(c, CURLOPT_POSTFIELDS, req.body.c_str());
+  if (req.method == "PUT") curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, "PUT");
+}
+
+// Why a connection could not be made, from the socket's errno.
+std::string ConnectCause(long os_errno) {
+  switch (os_errno) {
+    case ECONNREFUSED:
+      return "connection refused";
+    case ENETUNREACH:
+      return "network unreachable";
+    case EHOSTUNREACH:
+      return "host unreachable";
+    case ETIMEDOUT:
+      return "connection timed out";
+    case 0:
+      return "could not connect";
+    default:
+      return std::string("could not connect (") + std::strerror(static_cast<int>(os_errno)) + ")";
+  }
+}
+
+// The failed transfer's cause in plain words, and its kind.
+std::string CauseOf(CURLcode rc, CURL* c, const Transfer& t, const char* errbuf,
+                    HttpFailure* kind) {
+  const HttpRequest& req = *t.req;
+  long os_errno = 0;
+  curl_easy_getinfo(c, CURLINFO_OS_ERRNO, &os_errno);
+  if (t.too_large || rc == CURLE_FILESIZE_EXCEEDED) {
+    *kind = HttpFailure::kTooLarge;
+    return "answer larger than " + std::to_string(req.max_response_bytes) + " bytes";
+  }
+  if (t.cancelled || rc == CURLE_ABORTED_BY_CALLBACK) {
+    *kind = HttpFailure::kCancelled;
+    return "stopped: cancelled";
+  }
+  switch (rc) {
+    case CURLE_OPERATION_TIMEDOUT: {
+      long sent = 0;  // request bytes sent: 0 while still connecting
+      curl_easy_getinfo(c, CURLINFO_REQUEST_SIZE, &sent);
+      const bool whole = req.connect_timeout_s <= 0 || req.connect_timeout_s >= req.timeout_s;
+      if (sent > 0 || whole) {
+        *kind = HttpFailure::kTimeout;
+        return (sent > 0 ? "no complete answer within " : "no connection within ") +
+               SecondsText(req.timeout_s) + " s";
+      }
+      *kind = HttpFailure::kConnect;
+      return "no connection within " + SecondsText(req.connect_timeout_s) + " s";
+    }
+    case CURLE_COULDNT_RESOLVE_HOST:
+      *kind = HttpFailure::kResolve;
+      return "could not resolve host";
+    case CURLE_COULDNT_CONNECT:
+      *kind = HttpFailure::kConnect;
+      return ConnectCause(os_errno);
+    default:
+      break;
+  }
+  *kind = HttpFailure::kOther;
+  switch (rc) {
+    case CURLE_GOT_NOTHING:
+      return "the server closed the connection without answering";
+    case CURLE_PARTIAL_FILE:
+      return "the connection closed before the whole answer arrived";
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+      return os_errno == ECONNRESET ? "connection reset by the server"
+                                    : "connection lost while exchanging the request";
+    case CURLE_BAD_CONTENT_ENCODING:
+      return "the answer's compressed body is corrupt";
+    case CURLE_WEIRD_SERVER_REPLY:
+      return "not an HTTP answer";
+    case CURLE_PEER_FAILED_VERIFICATION:
+      return "TLS: the server's certificate is not trusted (" + TerminalSafe(errbuf) + ")";
+    default:
+      break;
+  }
+  std::string cause = curl_easy_strerror(rc);
+  if (errbuf[0] != '\0') cause += " (" + TerminalSafe(errbuf) + ")";
+  return cause;
+}
+
+}  // namespace
+
+HttpClient::HttpClient() : curl_(NewHandle()) {}
+
+HttpClient::~HttpClient() {
+  if (curl_ != nullptr) curl_easy_cleanup(static_cast<CURL*>(curl_));
+}
+
+Result<HttpResponse> HttpClient::Send(const HttpRequest& req, HttpFailure* failure) {
+  HttpFailure ignored = HttpFailure::kNone;
+  HttpFailure* kind = failure != nullptr ? failure : &ignored;
+  *kind = HttpFailure::kNone;
+  const std::string what = req.what.empty() ? req.url : req.what;
+  if (req.method != "GET" && req.method != "PUT" && req.method != "POST") {
+    return Status::InvalidArgument(what + ": method " + TerminalSafe(req.method) +
+                                   " not supported (GET, PUT or POST)");
+  }
+  auto* c = static_cast<CURL*>(curl_);
+  if (c == nullptr) {
+    *kind = HttpFailure::kOther;
+    return Status::IOError(what + ": libcurl could not be initialised");
+  }
+  curl_easy_reset(c);  // keeps the connection cache
+  Transfer t;
+  t.req = &req;
+  t.curl = c;
+  char errbuf[CURL_ERROR_SIZE] = {};
+  SetPolicy(c, req, &t, errbuf);
+  curl_slist* headers = HeaderList(req);
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+  const CURLcode rc = curl_easy_perform(c);
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, nullptr);
+  curl_slist_free_all(headers);
+  if (rc != CURLE_OK) return Status::IOError(what + ": " + CauseOf(rc, c, t, errbuf, kind));
+  long status = 0;
+  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+  if (status >= 300 && status < 400) {
+    *kind = HttpFailure::kRedirect;
+    return Status::IOError(what + ": redirect (HTTP " + std::to_string(status) + ") refused");
+  }
+  HttpResponse r;
+  r.status = static_cast<int>(status);
+  r.body = std::move(t.body);
+  return r;
+}
+
+}  // namespace gpuadvisor
