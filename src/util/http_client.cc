@@ -1,8 +1,6 @@
 // The one outbound HTTP client over libcurl (see http_client.h).
 #include "util/http_client.h"
 
-#include <curl/curl.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -11,18 +9,20 @@
 #include <mutex>
 
 #include "gpuadvisor/text.h"
+#include "util/curl_api.h"
 
 namespace gpuadvisor {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// curl_global_init is not thread-safe in every libcurl build: once per process, before any handle.
+// The loaded libcurl (util/curl_api.h: opened and initialised once per process, thread-safely,
+// on the first request). Called only where a handle exists, so it is loaded.
+const CurlApi& Api() { return **Curl(); }
+
 CURL* NewHandle() {
-  static std::once_flag once;
-  static bool ok = false;
-  std::call_once(once, [] { ok = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK; });
-  return ok ? curl_easy_init() : nullptr;
+  Result<const CurlApi*> api = Curl();
+  return api.ok() ? (*api)->easy_init() : nullptr;
 }
 
 std::string SecondsText(double s) { return FormatFixed(s, std::floor(s) == s ? 0 : 1); }
@@ -59,7 +59,7 @@ size_t OnData(char* data, size_t size, size_t count, void* user) {
   if (AskCancelled(t)) return 0;
   if (t->body.empty()) {  // once, at the announced size: no doubling copies of a large body
     curl_off_t announced = -1;
-    curl_easy_getinfo(t->curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced);
+    Api().easy_getinfo(t->curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced);
     if (announced > 0 && static_cast<uint64_t>(announced) <= t->req->max_response_bytes) {
       t->body.reserve(static_cast<size_t>(announced));
     }
@@ -89,66 +89,67 @@ curl_slist* HeaderList(const HttpRequest& req) {
       continue;  // framing and routing are libcurl's
     }
     content_type = content_type || IsHeader(h, "content-type");
-    list = curl_slist_append(list, h.c_str());
+    list = Api().slist_append(list, h.c_str());
   }
   // No "Expect: 100-continue" for large bodies: libcurl would wait a second for a "100".
-  list = curl_slist_append(list, "Expect:");
-  if (!content_type) list = curl_slist_append(list, "Content-Type:");
+  list = Api().slist_append(list, "Expect:");
+  if (!content_type) list = Api().slist_append(list, "Content-Type:");
   return list;
 }
 
 // No proxy, whatever http_proxy, https_proxy and all_proxy say: the caller's URL checks (and
 // the metadata service's link-local address) hold only for a direct connection.
 void NoProxy(CURL* c) {
-  curl_easy_setopt(c, CURLOPT_PROXY, "");
-  curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
+  Api().easy_setopt(c, CURLOPT_PROXY, "");
+  Api().easy_setopt(c, CURLOPT_NOPROXY, "*");
 }
 
 void SetPolicy(CURL* c, const HttpRequest& req, Transfer* t, char* errbuf) {
-  curl_easy_setopt(c, CURLOPT_URL, req.url.c_str());
+  Api().easy_setopt(c, CURLOPT_URL, req.url.c_str());
 #if LIBCURL_VERSION_NUM >= 0x075500  // 7.85
-  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  Api().easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+  Api().easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 #else
-  curl_easy_setopt(c, CURLOPT_PROTOCOLS, static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-  curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS, static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+  Api().easy_setopt(c, CURLOPT_PROTOCOLS, static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+  Api().easy_setopt(c, CURLOPT_REDIR_PROTOCOLS,
+                    static_cast<long>(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
-  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(c, CURLOPT_MAXREDIRS, 0L);
+  Api().easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+  Api().easy_setopt(c, CURLOPT_MAXREDIRS, 0L);
   NoProxy(c);
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
-  curl_easy_setopt(c, CURLOPT_USERAGENT, "gpuadvisor");
+  Api().easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  Api().easy_setopt(c, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
+  Api().easy_setopt(c, CURLOPT_USERAGENT, "gpuadvisor");
   const double connect_s =
       req.connect_timeout_s > 0 ? std::min(req.connect_timeout_s, req.timeout_s) : req.timeout_s;
-  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, Ms(req.timeout_s));
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, Ms(connect_s));
-  curl_easy_setopt(
+  Api().easy_setopt(c, CURLOPT_TIMEOUT_MS, Ms(req.timeout_s));
+  Api().easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, Ms(connect_s));
+  Api().easy_setopt(
       c, CURLOPT_MAXFILESIZE_LARGE,
       static_cast<curl_off_t>(std::min<uint64_t>(req.max_response_bytes, uint64_t{1} << 62)));
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, OnData);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, t);
-  curl_easy_setopt(c, CURLOPT_NOPROGRESS, req.cancelled ? 0L : 1L);
-  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, OnProgress);
-  curl_easy_setopt(c, CURLOPT_XFERINFODATA, t);
-  curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
-  if (req.decompress) curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "gzip, deflate");
+  Api().easy_setopt(c, CURLOPT_WRITEFUNCTION, OnData);
+  Api().easy_setopt(c, CURLOPT_WRITEDATA, t);
+  Api().easy_setopt(c, CURLOPT_NOPROGRESS, req.cancelled ? 0L : 1L);
+  Api().easy_setopt(c, CURLOPT_XFERINFOFUNCTION, OnProgress);
+  Api().easy_setopt(c, CURLOPT_XFERINFODATA, t);
+  Api().easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+  if (req.decompress) Api().easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "gzip, deflate");
   if (!req.bearer_token.empty()) {
-    curl_easy_setopt(c, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BEARER));
-    curl_easy_setopt(c, CURLOPT_XOAUTH2_BEARER, req.bearer_token.c_str());
+    Api().easy_setopt(c, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BEARER));
+    Api().easy_setopt(c, CURLOPT_XOAUTH2_BEARER, req.bearer_token.c_str());
   } else if (!req.basic_user.empty()) {
-    curl_easy_setopt(c, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BASIC));
-    curl_easy_setopt(c, CURLOPT_USERNAME, req.basic_user.c_str());
-    curl_easy_setopt(c, CURLOPT_PASSWORD, req.basic_password.c_str());
+    Api().easy_setopt(c, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BASIC));
+    Api().easy_setopt(c, CURLOPT_USERNAME, req.basic_user.c_str());
+    Api().easy_setopt(c, CURLOPT_PASSWORD, req.basic_password.c_str());
   }
   if (req.method == "GET") {
-    curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+    Api().easy_setopt(c, CURLOPT_HTTPGET, 1L);
     return;
   }
-  curl_easy_setopt(c, CURLOPT_POST, 1L);
-  curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(req.body.size()));
-  curl_easy_setopt(c, CURLOPT_POSTFIELDS, req.body.c_str());
-  if (req.method == "PUT") curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, "PUT");
+  Api().easy_setopt(c, CURLOPT_POST, 1L);
+  Api().easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(req.body.size()));
+  Api().easy_setopt(c, CURLOPT_POSTFIELDS, req.body.c_str());
+  if (req.method == "PUT") Api().easy_setopt(c, CURLOPT_CUSTOMREQUEST, "PUT");
 }
 
 // Why a connection could not be made, from the socket's errno.
@@ -174,7 +175,7 @@ std::string CauseOf(CURLcode rc, CURL* c, const Transfer& t, const char* errbuf,
                     HttpFailure* kind) {
   const HttpRequest& req = *t.req;
   long os_errno = 0;
-  curl_easy_getinfo(c, CURLINFO_OS_ERRNO, &os_errno);
+  Api().easy_getinfo(c, CURLINFO_OS_ERRNO, &os_errno);
   if (t.too_large || rc == CURLE_FILESIZE_EXCEEDED) {
     *kind = HttpFailure::kTooLarge;
     return "answer larger than " + std::to_string(req.max_response_bytes) + " bytes";
@@ -186,7 +187,7 @@ std::string CauseOf(CURLcode rc, CURL* c, const Transfer& t, const char* errbuf,
   switch (rc) {
     case CURLE_OPERATION_TIMEDOUT: {
       long sent = 0;  // request bytes sent: 0 while still connecting
-      curl_easy_getinfo(c, CURLINFO_REQUEST_SIZE, &sent);
+      Api().easy_getinfo(c, CURLINFO_REQUEST_SIZE, &sent);
       const bool whole = req.connect_timeout_s <= 0 || req.connect_timeout_s >= req.timeout_s;
       if (sent > 0 || whole) {
         *kind = HttpFailure::kTimeout;
@@ -224,7 +225,7 @@ std::string CauseOf(CURLcode rc, CURL* c, const Transfer& t, const char* errbuf,
     default:
       break;
   }
-  std::string cause = curl_easy_strerror(rc);
+  std::string cause = Api().easy_strerror(rc);
   if (errbuf[0] != '\0') cause += " (" + TerminalSafe(errbuf) + ")";
   return cause;
 }
@@ -234,7 +235,7 @@ std::string CauseOf(CURLcode rc, CURL* c, const Transfer& t, const char* errbuf,
 HttpClient::HttpClient() : curl_(NewHandle()) {}
 
 HttpClient::~HttpClient() {
-  if (curl_ != nullptr) curl_easy_cleanup(static_cast<CURL*>(curl_));
+  if (curl_ != nullptr) Api().easy_cleanup(static_cast<CURL*>(curl_));
 }
 
 Result<HttpResponse> HttpClient::Send(const HttpRequest& req, HttpFailure* failure) {
@@ -249,22 +250,24 @@ Result<HttpResponse> HttpClient::Send(const HttpRequest& req, HttpFailure* failu
   auto* c = static_cast<CURL*>(curl_);
   if (c == nullptr) {
     *kind = HttpFailure::kOther;
-    return Status::IOError(what + ": libcurl could not be initialised");
+    const Result<const CurlApi*> api = Curl();
+    return Status::IOError(
+        what + ": " + (api.ok() ? "libcurl could not be initialised" : api.status().message()));
   }
-  curl_easy_reset(c);  // keeps the connection cache
+  Api().easy_reset(c);  // keeps the connection cache
   Transfer t;
   t.req = &req;
   t.curl = c;
   char errbuf[CURL_ERROR_SIZE] = {};
   SetPolicy(c, req, &t, errbuf);
   curl_slist* headers = HeaderList(req);
-  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
-  const CURLcode rc = curl_easy_perform(c);
-  curl_easy_setopt(c, CURLOPT_HTTPHEADER, nullptr);
-  curl_slist_free_all(headers);
+  Api().easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+  const CURLcode rc = Api().easy_perform(c);
+  Api().easy_setopt(c, CURLOPT_HTTPHEADER, nullptr);
+  Api().slist_free_all(headers);
   if (rc != CURLE_OK) return Status::IOError(what + ": " + CauseOf(rc, c, t, errbuf, kind));
   long status = 0;
-  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+  Api().easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
   if (status >= 300 && status < 400) {
     *kind = HttpFailure::kRedirect;
     return Status::IOError(what + ": redirect (HTTP " + std::to_string(status) + ") refused");

@@ -7,9 +7,11 @@ set(GPUADVISOR_UTIL_SOURCES
   src/util/rj_reader.cc
   src/util/url.cc
   src/util/http_client.cc
+  src/util/curl_api.cc
   src/util/byte_stream.cc
   src/util/stream_csv.cc
 )
 # The one outbound HTTP client (util/http_client.h: Prometheus, IMDS) is libcurl (Debian
-# libcurl4-openssl-dev), linked privately.
+# libcurl4-openssl-dev for its headers), opened with dlopen on the first request
+# (util/curl_api.h): linked, its ~30 libraries would load at every start of the CLI.
 find_package(CURL REQUIRED)
