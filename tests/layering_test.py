@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
-"""The library reads no environment (issue 24, item 5).
+"""The library reads no environment and speaks no CLI (issue 24, items 2 and 5).
 
 Fails, naming file:line, when a source under src/ outside the front ends (src/cli/,
 src/server/, src/python/) or a public header under include/ calls getenv/secure_getenv
 (handing `environ` on to a child process, as `watch` does for the aws CLI, is not reading it):
 settings such as today's date, allow-lists and endpoints are read by a front
 end once, at start, and handed to the library (doc/design.md, "Layers").
+
+And no string literal in those sources begins with "--": the library names a field in neutral
+words ("min-gpus: expected ...") and each front end spells it (`--min-gpus` in the CLI, `min-gpus`
+over HTTP, `min_gpus` in Python). The one exception is another program's command line that the
+library writes (the aws CLI's `--instance-ids`, mdadm's `--raid-devices`): such a line says so in
+a comment, "another program's flag".
 Usage: layering_test.py [REPO_ROOT]
 """
 import os
@@ -17,6 +23,32 @@ ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                        os.path.join(os.path.dirname(__file__), ".."))
 FRONT_ENDS = ("src/cli/", "src/server/", "src/python/")
 ENV = re.compile(r"\b(secure_)?getenv\s*\(")
+OTHER_PROGRAM = "another program's flag"
+
+
+def code_and_literals(line):
+    """The line's code (comments cut) and the string literals in it."""
+    code, literals, i, cur, quote = [], [], 0, None, None
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\":
+                cur.append(line[i:i + 2])
+                i += 2
+                continue
+            if ch == quote:
+                if quote == '"':
+                    literals.append("".join(cur))
+                quote = None
+            else:
+                cur.append(ch)
+        elif line.startswith("//", i):
+            break
+        elif ch in "\"'":
+            quote, cur = ch, []
+        code.append(ch)
+        i += 1
+    return "".join(code), literals
 
 
 def sources():
@@ -32,15 +64,18 @@ def main():
     for path in sources():
         with open(os.path.join(ROOT, path), encoding="utf-8") as f:
             for n, line in enumerate(f, 1):
-                if ENV.search(line.split("//", 1)[0]):
+                code, literals = code_and_literals(line)
+                if ENV.search(code):
                     bad.append(f"{path}:{n}: reads the environment: {line.strip()}")
+                if OTHER_PROGRAM not in line and any(lit.startswith("--") for lit in literals):
+                    bad.append(f"{path}:{n}: a CLI flag in the library: {line.strip()}")
     for b in bad:
         print(b)
     if bad:
-        print(f"layering: {len(bad)} library line(s) read the environment; read it in a front end "
-              "and pass the value in")
+        print(f"layering: {len(bad)} library line(s) read the environment (read it in a front end "
+              "and pass the value in) or spell a CLI flag (name the field; the front end spells it)")
         return 1
-    print("layering: the library reads no environment")
+    print("layering: the library reads no environment and spells no CLI flag")
     return 0
 
 

@@ -118,10 +118,10 @@ bool ListedIn(const RegionOffer* o) {
 }
 
 Status CheckQuery(const Catalog& c, const InstanceQuery& q, std::vector<const GpuSpec*>* gpus) {
-  if (q.region != "all") GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, q.region, "--region"));
+  if (q.region != "all") GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, q.region, "region"));
   for (const std::string& g : q.gpus) {
     Result<std::vector<const GpuSpec*>> specs = ResolveGpuFamily(c, g);
-    if (!specs.ok()) return specs.status().WithPrefix("--gpu").WithField("gpu");
+    if (!specs.ok()) return specs.status().WithPrefix("gpu").WithField("gpu");
     gpus->insert(gpus->end(), specs->begin(), specs->end());
   }
   std::vector<std::string> families;
@@ -131,7 +131,7 @@ Status CheckQuery(const Catalog& c, const InstanceQuery& q, std::vector<const Gp
   for (const std::string& f : q.families) {
     if (!std::binary_search(families.begin(), families.end(), ToLower(f))) {
       std::string hint = DidYouMean(f, families);
-      return Status::InvalidArgument("--family: unknown instance family \"" + f + "\"" +
+      return Status::InvalidArgument("family: unknown instance family \"" + f + "\"" +
                                      (hint.empty() ? "" : "; " + hint))
           .WithField("family");
     }
@@ -139,18 +139,18 @@ Status CheckQuery(const Catalog& c, const InstanceQuery& q, std::vector<const Gp
   const auto& fields = InstanceSortFields();
   if (std::find(fields.begin(), fields.end(), q.sort) == fields.end()) {
     std::string hint = DidYouMean(q.sort, fields);
-    return Status::InvalidArgument("--sort: unknown column \"" + q.sort + "\"" +
+    return Status::InvalidArgument("sort: unknown column \"" + q.sort + "\"" +
                                    (hint.empty() ? "" : "; " + hint))
         .WithField("sort");
   }
   if (q.min_gpus && q.max_gpus && *q.min_gpus > *q.max_gpus) {
-    return Status::InvalidArgument("--min-gpus is greater than --max-gpus").WithField("min-gpus");
+    return Status::InvalidArgument("min-gpus: greater than max-gpus").WithField("min-gpus");
   }
-  for (const auto& [v, name] : {std::pair{q.min_gpus, "--min-gpus"},
-                                {q.max_gpus, "--max-gpus"},
-                                {q.min_gpu_memory_gib, "--min-gpu-memory"},
-                                {q.min_total_gpu_memory_gib, "--min-total-gpu-memory"},
-                                {q.max_price_usd, "--max-price"}}) {
+  for (const auto& [v, name] : {std::pair{q.min_gpus, "min-gpus"},
+                                {q.max_gpus, "max-gpus"},
+                                {q.min_gpu_memory_gib, "min-gpu-memory"},
+                                {q.min_total_gpu_memory_gib, "min-total-gpu-memory"},
+                                {q.max_price_usd, "max-price"}}) {
     if (v && *v < 0) {
       return Status::InvalidArgument(std::string(name) + ": expected a non-negative number")
           .WithField(OptionName(name));

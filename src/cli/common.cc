@@ -12,6 +12,7 @@
 #include "gpuadvisor/numbers.h"
 #include "gpuadvisor/requests.h"
 #include "gpuadvisor/text.h"
+#include "gpuadvisor/workload.h"
 
 namespace gpuadvisor::cli {
 
@@ -162,12 +163,34 @@ bool g_json_errors = false;  // NOLINT: process-wide CLI state, see above
 
 void SetJsonErrors(bool on) { g_json_errors = on; }
 
+// Whether `name` (as the message spells it: the option's name or an older alias) is a flag of
+// the CLI for the Status's `field`.
+bool IsFlagFor(std::string_view name, std::string_view field) {
+  if (name == "workload") return field == "workload";  // cli/workload_flags.cc
+  for (const CommandSpec& c : CommandSpecs()) {
+    if (const OptionSpec* o = c.Find(name); o != nullptr && o->name == field) return true;
+  }
+  return name == field && FindWorkloadFieldInfo(name) != nullptr;
+}
+
+std::string CliMessage(const Status& status) {
+  const std::string& message = status.message();
+  if (status.field().empty()) return message;
+  const size_t colon = message.find(':');
+  if (colon == std::string::npos || colon == 0) return message;
+  const std::string_view name(message.data(), colon);
+  if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string_view::npos) {
+    return message;
+  }
+  return IsFlagFor(name, status.field()) ? "--" + message : message;
+}
+
 int Fail(const Status& status) {
-  std::cerr << "gpuadvisor: " << TerminalSafe(status.message()) << "\n";
+  const std::string message = CliMessage(status);
+  std::cerr << "gpuadvisor: " << TerminalSafe(message) << "\n";
   if (g_json_errors) {
     // The HTTP API's error object, so scripts get the code and the field as data.
-    std::cout << ErrorJson(StatusCodeName(status.code()), status.message(), status.field()).Text()
-              << "\n";
+    std::cout << ErrorJson(StatusCodeName(status.code()), message, status.field()).Text() << "\n";
   }
   return ExitCodeFor(status.code());
 }

@@ -98,6 +98,10 @@ const std::vector<Command>& Commands();
 // The whole command line (argv[0] is the program name); returns the exit code.
 int RunCli(int argc, char** argv);
 
+// The library names the field a Status is about in neutral words ("min-gpus: expected ...");
+// the CLI spells it as its flag ("--min-gpus: expected ...") where the field is one.
+std::string CliMessage(const Status& status);
+
 // Today's UTC date for the front ends' requests: $GPUADVISOR_TODAY where set (tests pin the
 // date the catalog's price ages are measured from), else the clock. Front ends read it and
 // hand it to the library; the library reads no environment.

@@ -28,31 +28,31 @@ double StorageGbps(const InstanceType& t, const UsagePattern& u) {
 
 Status ValidateUsage(const UsagePattern& u) {
   if (!(u.hours_per_month > 0 && u.hours_per_month <= kHoursPerMonth)) {
-    return Status::InvalidArgument("--hours-per-month: expected a number in (0, 730]")
+    return Status::InvalidArgument("hours-per-month: expected a number in (0, 730]")
         .WithField("hours-per-month");
   }
   if (!(u.months > 0 && u.months <= 600)) {
-    return Status::InvalidArgument("--months: expected a number in (0, 600]").WithField("months");
+    return Status::InvalidArgument("months: expected a number in (0, 600]").WithField("months");
   }
   if (u.instances < 1 || u.instances > 100000) {
-    return Status::InvalidArgument("--count: expected 1 to 100000 instances").WithField("count");
+    return Status::InvalidArgument("count: expected 1 to 100000 instances").WithField("count");
   }
   // The spot model's inputs, bounded so every figure it forms stays finite and readable.
   if (!(u.checkpoint_interval_s >= 0 && u.checkpoint_interval_s <= 30 * 86400)) {
     return Status::InvalidArgument(
-               "--checkpoint-interval: expected 0 (the Young/Daly optimum) to 30d")
+               "checkpoint-interval: expected 0 (the Young/Daly optimum) to 30d")
         .WithField("checkpoint-interval");
   }
   if (!(u.checkpoint_gib >= 0 && u.checkpoint_gib <= 1e6)) {
-    return Status::InvalidArgument("--checkpoint-gib: expected 0 to 1e6 GiB")
+    return Status::InvalidArgument("checkpoint-gib: expected 0 to 1e6 GiB")
         .WithField("checkpoint-gib");
   }
   if (!(u.storage_gbyte_s == 0 || (u.storage_gbyte_s >= 0.001 && u.storage_gbyte_s <= 1000))) {
-    return Status::InvalidArgument("--storage-gbps: expected 0 (EBS) or 0.001 to 1000 GB/s")
+    return Status::InvalidArgument("storage-gbps: expected 0 (EBS) or 0.001 to 1000 GB/s")
         .WithField("storage-gbyte-s");
   }
   if (!(u.restart_s >= 0 && u.restart_s <= 7 * 86400)) {
-    return Status::InvalidArgument("--restart: expected 0 to 7d").WithField("restart");
+    return Status::InvalidArgument("restart: expected 0 to 7d").WithField("restart");
   }
   return Status::OK();
 }

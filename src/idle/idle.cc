@@ -709,15 +709,15 @@ struct IdleAnalyzer::Impl {
 
   Status ValidateOptions() const {
     if (!(o.idle_threshold_pct >= 0 && o.idle_threshold_pct <= 100)) {
-      return Status::InvalidArgument("--idle-threshold: expected a percentage, 0 to 100")
+      return Status::InvalidArgument("idle-threshold: expected a percentage, 0 to 100")
           .WithField("idle-threshold");
     }
     if (!(o.idle_window_s >= 0)) {
-      return Status::InvalidArgument("--idle-window: expected a non-negative duration")
+      return Status::InvalidArgument("idle-window: expected a non-negative duration")
           .WithField("idle-window");
     }
     if (!(o.min_rightsizing_span_s >= 0)) {
-      return Status::InvalidArgument("--min-rightsizing-span: expected a non-negative duration")
+      return Status::InvalidArgument("min-rightsizing-span: expected a non-negative duration")
           .WithField("min-rightsizing-span");
     }
     return Status::OK();
@@ -833,21 +833,22 @@ struct IdleAnalyzer::Impl {
   const InstanceType* GuessHostType(HostUsage& u) const {
     const GpuSpec* spec = MatchGpu(u.gpu_name);
     if (spec == nullptr) {
-      u.type_note = u.gpu_name.empty() ? "no GPU name in the telemetry; name the type in "
-                                         "--inventory"
+      u.type_note = u.gpu_name.empty() ? "no GPU name in the telemetry; name the type in an "
+                                         "inventory"
                                        : "GPU \"" + u.gpu_name +
-                                             "\" is not in the catalog; name the type in "
-                                             "--inventory";
+                                             "\" is not in the catalog; name the type in an "
+                                             "inventory";
       return nullptr;
     }
     const InstanceType* type = GuessType(*spec, u.gpus, u.region, u.purchase, true);
     if (type == nullptr) type = GuessType(*spec, u.gpus, u.region, u.purchase, false);
     u.type_guessed = type != nullptr;
-    u.type_note = type != nullptr ? "guessed from " + std::to_string(u.gpus) + "x " + u.gpu_name +
-                                        ": the cheapest type with that GPU and count; name it in "
-                                        "--inventory"
-                                  : "no priced type with " + std::to_string(u.gpus) + "x " +
-                                        spec->model + " in " + u.region;
+    u.type_note = type != nullptr
+                      ? "guessed from " + std::to_string(u.gpus) + "x " + u.gpu_name +
+                            ": the cheapest type with that GPU and count; name it in an "
+                            "inventory"
+                      : "no priced type with " + std::to_string(u.gpus) + "x " + spec->model +
+                            " in " + u.region;
     return type;
   }
 

@@ -20,7 +20,8 @@ constexpr double kDay = 24 * kHour;
 
 std::string Quoted(std::string_view v) { return "\"" + std::string(v) + "\""; }
 
-std::string Flag(const OptionSpec& o) { return "--" + std::string(o.name); }
+// The option as the library names it; each front end spells it its own way (CliMessage).
+std::string NameOf(const OptionSpec& o) { return std::string(o.name); }
 
 // 730 -> "730", 0.001 -> "0.001", 1e9 -> "1e+09".
 std::string FormatNumber(double v) {
@@ -98,7 +99,7 @@ const std::vector<std::string_view>& AllPurchaseNames() {
 
 // A number parsed for `o`; SI suffixes for numbers, units for durations.
 Result<double> ParseFor(const OptionSpec& o, std::string_view text) {
-  const std::string flag = Flag(o);
+  const std::string flag = NameOf(o);
   Result<double> v = o.type == OptionType::kDuration ? ParseDurationSeconds(Trim(text), flag)
                                                      : ParseSiNumber(Trim(text), flag);
   if (!v.ok()) return v.status().WithField(o.name);
@@ -1163,7 +1164,7 @@ Status OptionValues::Set(std::string_view key, std::string_view text, FrontEnd f
   if (o->type == OptionType::kFiles) {
     std::vector<std::string>& files = files_[std::string(o->name)];
     if (files.size() >= kMaxListItems) {
-      return Status::InvalidArgument(Flag(*o) + ": at most " + std::to_string(kMaxListItems) +
+      return Status::InvalidArgument(NameOf(*o) + ": at most " + std::to_string(kMaxListItems) +
                                      " files")
           .WithField(o->name);
     }
@@ -1178,7 +1179,7 @@ Status OptionValues::Set(std::string_view key, std::string_view text, FrontEnd f
   const std::vector<std::string> items = ListItems(text);
   size_t count = ListItems(slot).size() + items.size();
   if (count > kMaxListItems) {
-    return Status::InvalidArgument(Flag(*o) + ": at most " + std::to_string(kMaxListItems) +
+    return Status::InvalidArgument(NameOf(*o) + ": at most " + std::to_string(kMaxListItems) +
                                    " items, got " + std::to_string(count))
         .WithField(o->name);
   }
@@ -1199,7 +1200,7 @@ Status OptionValues::CheckOne(const OptionSpec& o, const std::string& text) cons
       return Status::OK();
     case OptionType::kBool:
       if (BoolOf(text)) return Status::OK();
-      return Status::InvalidArgument(Flag(o) + ": expected true or false, got " + Quoted(text))
+      return Status::InvalidArgument(NameOf(o) + ": expected true or false, got " + Quoted(text))
           .WithField(o.name);
     case OptionType::kNumber:
     case OptionType::kInteger:
@@ -1214,7 +1215,7 @@ Status OptionValues::CheckOne(const OptionSpec& o, const std::string& text) cons
       if (o.choices.empty()) return Status::OK();
       for (const std::string& item : ListItems(text)) {
         if (!InChoices(o, item)) {
-          return Status::InvalidArgument(Flag(o) + ": expected items from " +
+          return Status::InvalidArgument(NameOf(o) + ": expected items from " +
                                          ChoicesText(o.choices).substr(7) + ", got " + Quoted(item))
               .WithField(o.name);
         }
@@ -1225,7 +1226,7 @@ Status OptionValues::CheckOne(const OptionSpec& o, const std::string& text) cons
     std::vector<std::string> names(o.choices.begin(), o.choices.end());
     return DidYouMean(ToLower(text), names);
   }();
-  return Status::InvalidArgument(Flag(o) + ": expected " + ChoicesText(o.choices) + ", got " +
+  return Status::InvalidArgument(NameOf(o) + ": expected " + ChoicesText(o.choices) + ", got " +
                                  Quoted(text) + (hint.empty() ? "" : "; " + hint))
       .WithField(o.name);
 }

@@ -39,9 +39,9 @@ Status CheckPricedFigures(const PricingResult& r) {
     for (const std::optional<double>& usd : {c.usd_per_hour, c.upfront_usd, c.total_usd,
                                              c.usd_per_used_hour, c.break_even_utilization}) {
       if (usd && !(std::abs(*usd) <= kMaxUsd)) {
-        return Status::InvalidArgument(
-            c.option + ": the usage prices beyond $1e15; check --count, --months, " +
-            "--checkpoint-gib and --storage-gbps");
+        return Status::InvalidArgument(c.option +
+                                       ": the usage prices beyond $1e15; check count, months, " +
+                                       "checkpoint-gib and storage-gbps");
       }
     }
   }
@@ -52,10 +52,10 @@ Status CheckPricedFigures(const PricingResult& r) {
 
 Result<Freshness> MakeFreshness(const std::string& max_price_age, std::string today) {
   Freshness fresh;
-  Result<int64_t> age = ParseInt(max_price_age, "--max-price-age");
+  Result<int64_t> age = ParseInt(max_price_age, "max-price-age");
   if (!age.ok()) return age.status();
   if (*age < 0 || *age > 1000000) {
-    return Status::InvalidArgument("--max-price-age: expected a non-negative number of days")
+    return Status::InvalidArgument("max-price-age: expected a non-negative number of days")
         .WithField("max-price-age");
   }
   fresh.max_price_age_days = static_cast<int>(*age);
@@ -66,7 +66,7 @@ Result<Freshness> MakeFreshness(const std::string& max_price_age, std::string to
 Result<std::shared_ptr<const Catalog>> OpenCatalog(const std::string& path) {
   if (path.empty()) return EmbeddedCatalog();
   Result<Catalog> c = LoadCatalogFile(path);
-  if (!c.ok()) return c.status().WithPrefix("--catalog").WithField("catalog");
+  if (!c.ok()) return c.status().WithPrefix("catalog").WithField("catalog");
   return std::shared_ptr<const Catalog>(std::make_shared<const Catalog>(std::move(c).value()));
 }
 
@@ -86,7 +86,7 @@ Result<InstanceQuery> MakeInstanceQuery(const OptionValues& v) {
   GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "min-total-gpu-memory", &q.min_total_gpu_memory_gib));
   GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "max-price", &q.max_price_usd));
   Result<PurchaseKind> purchase =
-      ParsePurchaseKind(v.Text("purchase"), "--purchase", AllPurchaseKinds());
+      ParsePurchaseKind(v.Text("purchase"), "purchase", AllPurchaseKinds());
   if (!purchase.ok()) return purchase.status();
   q.purchase = *purchase;
   q.efa_only = v.Bool("efa");
@@ -97,7 +97,7 @@ Result<InstanceQuery> MakeInstanceQuery(const OptionValues& v) {
     if (colon != std::string::npos) {
       const std::string dir = sort.substr(colon + 1);
       if (dir != "asc" && dir != "desc") {
-        return Status::InvalidArgument("--sort: expected FIELD[:asc|desc], got \"" + sort + "\"")
+        return Status::InvalidArgument("sort: expected FIELD[:asc|desc], got \"" + sort + "\"")
             .WithField("sort");
       }
       q.sort_descending = dir == "desc";
@@ -125,7 +125,7 @@ Result<JsonDoc> ShowTypeJson(const Catalog& c, const OptionValues& v, const Fres
   Result<const InstanceType*> t = ResolveInstanceType(c, v.Text("type"));
   if (!t.ok()) return t.status().WithField("type");
   const std::string region = v.Text("region");
-  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, region, "--region"));
+  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, region, "region"));
   if (!v.Bool("history")) return MakeJsonDoc(ShowJson(c, **t, region, fresh));
   const RegionOffer* offer = (*t)->FindRegion(region);
   return MakeJsonDoc(ojson{{"instance_type", (*t)->name},
@@ -148,7 +148,7 @@ Result<Workload> BuildWorkload(const WorkloadArgs& a) {
   Workload w;
   if (!a.file.empty()) {
     Result<std::string> text = ReadFile(a.file, kWorkloadFile);  // "-" reads stdin
-    if (!text.ok()) return text.status().WithPrefix("--workload").WithField("workload");
+    if (!text.ok()) return text.status().WithPrefix("workload").WithField("workload");
     Result<Workload> parsed = ParseWorkloadText(*text, a.file == "-" ? "<stdin>" : a.file);
     if (!parsed.ok()) return parsed.status();
     w = std::move(parsed).value();
@@ -206,7 +206,7 @@ Result<UsagePattern> MakeUsage(const OptionValues& v) {
   GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "months", &u.months));
   if (v.Given("hours")) {
     if (v.Given("hours-per-month") || v.Given("months")) {
-      return Status::InvalidArgument("--hours: conflicts with --hours-per-month / --months")
+      return Status::InvalidArgument("hours: conflicts with --hours-per-month / --months")
           .WithField("hours");
     }
     double hours = 0;
@@ -232,7 +232,7 @@ Result<PricingResult> PriceType(const Catalog& c, const OptionValues& v) {
   Result<const InstanceType*> t = ResolveInstanceType(c, v.Text("type"));
   if (!t.ok()) return t.status().WithField("type");
   const std::string region = v.Text("region");
-  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, region, "--region"));
+  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, region, "region"));
   Result<UsagePattern> u = MakeUsage(v);
   if (!u.ok()) return u.status();
   // Name the regions that do price the type rather than just "no entry here".
@@ -283,25 +283,24 @@ Status LaunchFromPlan(const OptionValues& v, const std::string& plan_json,
         .WithField("type");
   }
   if (v.Given("count")) {
-    return Status::InvalidArgument("--count: conflicts with the plan (the plan sets the count)")
+    return Status::InvalidArgument("count: conflicts with the plan (the plan sets the count)")
         .WithField("count");
   }
   int rank = 1;
   GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "rank", &rank));
   Status read = ReadPlanJson(plan_json, plan_origin, rank, r);
-  if (!read.ok()) return read.WithField(StartsWith(read.message(), "--rank") ? "rank" : "plan");
+  if (!read.ok()) return read.WithField(StartsWith(read.message(), "rank:") ? "rank" : "plan");
   if (v.Given("region") && v.Text("region") != r->region) {
-    return Status::InvalidArgument("--region " + v.Text("region") +
-                                   ": conflicts with the plan's region " + r->region)
+    return Status::InvalidArgument("region: " + v.Text("region") +
+                                   " conflicts with the plan's region " + r->region)
         .WithField("region");
   }
   if (v.Given("purchase")) {
-    Result<PurchaseKind> p =
-        ParsePurchaseKind(v.Text("purchase"), "--purchase", AllPurchaseKinds());
+    Result<PurchaseKind> p = ParsePurchaseKind(v.Text("purchase"), "purchase", AllPurchaseKinds());
     if (!p.ok()) return p.status().WithField("purchase");
     if (*p != r->purchase) {
-      return Status::InvalidArgument("--purchase " + v.Text("purchase") +
-                                     ": conflicts with the plan's purchase option " +
+      return Status::InvalidArgument("purchase: " + v.Text("purchase") +
+                                     " conflicts with the plan's purchase option " +
                                      PurchaseKindName(r->purchase))
           .WithField("purchase");
     }
@@ -317,7 +316,7 @@ Result<LaunchArgs> MakeLaunchRequest(const OptionValues& v, const std::string* p
   LaunchArgs a;
   const std::optional<LaunchFormat> format = ParseLaunchFormat(v.Text("format"));
   if (!format) {  // the table's choices are the formats: only a table out of step gets here
-    return Status::InvalidArgument("--format: unknown format " + v.Text("format"))
+    return Status::InvalidArgument("format: unknown format " + v.Text("format"))
         .WithField("format");
   }
   a.format = *format;
@@ -330,14 +329,14 @@ Result<LaunchArgs> MakeLaunchRequest(const OptionValues& v, const std::string* p
           .WithField("type");
     }
     if (v.Given("rank")) {
-      return Status::InvalidArgument("--rank: only with a plan").WithField("rank");
+      return Status::InvalidArgument("rank: only with a plan").WithField("rank");
     }
     r.instance_type = v.Text("type");
     GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "count", &r.count));
     if (v.Given("region")) r.region = v.Text("region");
     if (v.Given("purchase")) {
       Result<PurchaseKind> p =
-          ParsePurchaseKind(v.Text("purchase"), "--purchase", AllPurchaseKinds());
+          ParsePurchaseKind(v.Text("purchase"), "purchase", AllPurchaseKinds());
       if (!p.ok()) return p.status().WithField("purchase");
       r.purchase = *p;
     }
@@ -376,7 +375,7 @@ Result<RecommendRequest> MakeRecommendRequest(const OptionValues& v) {
   Result<std::vector<std::string>> names = v.List("purchase");
   if (!names.ok()) return names.status();
   for (const std::string& name : *names) {
-    Result<PurchaseKind> p = ParsePurchaseKind(name, "--purchase", AllPurchaseKinds());
+    Result<PurchaseKind> p = ParsePurchaseKind(name, "purchase", AllPurchaseKinds());
     if (!p.ok()) return p.status();
     if (std::find(r.purchase.begin(), r.purchase.end(), *p) == r.purchase.end()) {
       r.purchase.push_back(*p);
@@ -445,7 +444,7 @@ Result<std::string> ReadSecret(const std::string& path, const char* flag) {
 Result<PrometheusOptions> ParsePrometheusArgs(const OptionValues& v) {
   GPUADVISOR_RETURN_IF_ERROR(v.Check());
   PrometheusOptions p;
-  Result<HttpUrl> url = ParseHttpUrl(v.Text("prometheus"), "--prometheus");
+  Result<HttpUrl> url = ParseHttpUrl(v.Text("prometheus"), "prometheus");
   if (!url.ok()) return url.status();
   p.url = url->ToString();  // canonical: what is checked is what is requested
   p.selector = v.Text("selector");
@@ -464,16 +463,16 @@ Result<PrometheusOptions> ParsePrometheusArgs(const OptionValues& v) {
   }
   GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "prometheus-max-points", &p.max_points_per_query));
   if (const std::string file = v.Text("bearer-token-file"); !file.empty()) {
-    Result<std::string> t = ReadSecret(file, "--bearer-token-file");
+    Result<std::string> t = ReadSecret(file, "bearer-token-file");
     if (!t.ok()) return t.status().WithField("bearer-token-file");
     p.bearer_token = *t;
   }
   if (const std::string file = v.Text("basic-auth-file"); !file.empty()) {
-    Result<std::string> t = ReadSecret(file, "--basic-auth-file");
+    Result<std::string> t = ReadSecret(file, "basic-auth-file");
     if (!t.ok()) return t.status().WithField("basic-auth-file");
     const size_t colon = t->find(':');
     if (colon == std::string::npos) {
-      return Status::InvalidArgument("--basic-auth-file: expected user:password in " + file)
+      return Status::InvalidArgument("basic-auth-file: expected user:password in " + file)
           .WithField("basic-auth-file");
     }
     p.basic_user = t->substr(0, colon);
@@ -499,9 +498,9 @@ Result<IdleSetup> ParseIdleArgs(const Catalog& c, const OptionValues& v) {
   GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "min-rightsizing-span", &io.min_rightsizing_span_s));
   GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "max-hosts", &io.max_hosts));
   io.region = v.Text("region");
-  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, io.region, "--region"));
+  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, io.region, "region"));
   Result<PurchaseKind> purchase =
-      ParsePurchaseKind(v.Text("purchase"), "--purchase", AllPurchaseKinds());
+      ParsePurchaseKind(v.Text("purchase"), "purchase", AllPurchaseKinds());
   if (!purchase.ok()) return purchase.status();
   io.purchase = *purchase;
   TelemetryOptions& to = out.telemetry;
@@ -513,7 +512,7 @@ Result<IdleSetup> ParseIdleArgs(const Catalog& c, const OptionValues& v) {
   }
   if (const std::string file = v.Text("inventory"); !file.empty()) {
     Result<std::string> text = ReadFile(file, kInventoryFile);
-    if (!text.ok()) return text.status().WithPrefix("--inventory").WithField("inventory");
+    if (!text.ok()) return text.status().WithPrefix("inventory").WithField("inventory");
     Result<std::vector<InventoryEntry>> inv = ParseInventoryCsv(c, *text, file);
     if (!inv.ok()) return inv.status().WithField("inventory");
     out.inventory = std::move(inv).value();

@@ -100,20 +100,20 @@ void AddQuotaWarning(LaunchPlan* p) {
 
 Status CheckRequest(const LaunchRequest& r) {
   if (r.count < 1 || r.count > 1000) {
-    return Status::InvalidArgument("--count: expected 1..1000 instances, got " +
+    return Status::InvalidArgument("count: expected 1..1000 instances, got " +
                                    std::to_string(r.count))
         .WithField("count");
   }
   if (r.ebs_gib && (*r.ebs_gib < 1 || *r.ebs_gib > 65536)) {
-    return Status::InvalidArgument("--ebs-gib: expected 1..65536 GiB (gp3 limit 64 TiB)")
+    return Status::InvalidArgument("ebs-gib: expected 1..65536 GiB (gp3 limit 64 TiB)")
         .WithField("ebs-gib");
   }
   if (r.dataset_gib < 0 || r.dataset_gib > 1e7) {
-    return Status::InvalidArgument("--dataset-gib: expected a size in GiB >= 0")
+    return Status::InvalidArgument("dataset-gib: expected a size in GiB >= 0")
         .WithField("dataset-gib");
   }
   if (r.checkpoint_gib && !(*r.checkpoint_gib >= 0 && *r.checkpoint_gib <= 1e6)) {
-    return Status::InvalidArgument("--checkpoint-gib: expected 0 to 1e6 GiB")
+    return Status::InvalidArgument("checkpoint-gib: expected 0 to 1e6 GiB")
         .WithField("checkpoint-gib");
   }
   if (r.checkpoint_gib && !(*r.checkpoint_gib <= 1e7)) {  // sizes the data volume (int GiB)
@@ -121,17 +121,17 @@ Status CheckRequest(const LaunchRequest& r) {
         .WithField("checkpoint-gib");
   }
   if (r.idle_stop_minutes < 0 || r.idle_stop_minutes > 10080) {
-    return Status::InvalidArgument("--idle-stop-minutes: expected 0..10080")
+    return Status::InvalidArgument("idle-stop-minutes: expected 0..10080")
         .WithField("idle-stop-minutes");
   }
   for (char c : r.name) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') {
-      return Status::InvalidArgument("--name: letters, digits and '-' only, got \"" + r.name + "\"")
+      return Status::InvalidArgument("name: letters, digits and '-' only, got \"" + r.name + "\"")
           .WithField("name");
     }
   }
   if (r.name.empty() || r.name.size() > 40) {
-    return Status::InvalidArgument("--name: 1..40 characters").WithField("name");
+    return Status::InvalidArgument("name: 1..40 characters").WithField("name");
   }
   return Status::OK();
 }
@@ -146,14 +146,14 @@ bool ValidReservationId(const std::string& id) {
 
 Status CheckOffer(const Catalog& catalog, const InstanceType& t, const LaunchRequest& r,
                   LaunchPlan* plan) {
-  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(catalog, r.region, "--region"));
+  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(catalog, r.region, "region"));
   const RegionOffer* offer = t.FindRegion(r.region);
   if (offer == nullptr || (offer->offered && !*offer->offered)) {
     std::vector<std::string> where;
     for (const RegionOffer& o : t.regions) {
       if (o.offered.value_or(false)) where.emplace_back(o.region);
     }
-    return Status::InvalidArgument("--region: " + t.name + " is not offered in " + r.region +
+    return Status::InvalidArgument("region: " + t.name + " is not offered in " + r.region +
                                    (where.empty() ? std::string("; no region is known to offer it")
                                                   : "; offered in " + Join(where, ", ")))
         .WithField("region");
@@ -164,29 +164,28 @@ Status CheckOffer(const Catalog& catalog, const InstanceType& t, const LaunchReq
                                 "offerings");
   }
   if (r.purchase == PurchaseKind::kCapacityBlock && !t.HasUsageClass("capacity-block")) {
-    return Status::InvalidArgument("--purchase capacity-block: " + t.name +
+    return Status::InvalidArgument("purchase: capacity-block: " + t.name +
                                    " is not sold as EC2 Capacity Blocks for ML (" +
                                    Join(t.usage_classes, ", ") + ")")
         .WithField("purchase");
   }
   if (r.purchase == PurchaseKind::kCapacityBlock && r.count > kCapacityBlockMaxInstances) {
-    return Status::InvalidArgument("--count: a Capacity Block holds 1 to " +
+    return Status::InvalidArgument("count: a Capacity Block holds 1 to " +
                                    std::to_string(kCapacityBlockMaxInstances) + " instances, got " +
                                    std::to_string(r.count))
         .WithField("count");
   }
   if (!r.capacity_reservation_id.empty() && r.purchase != PurchaseKind::kCapacityBlock) {
-    return Status::InvalidArgument("--capacity-reservation-id: only with --purchase capacity-block")
+    return Status::InvalidArgument("capacity-reservation-id: only with --purchase capacity-block")
         .WithField("capacity-reservation-id");
   }
   if (!r.capacity_reservation_id.empty() && !ValidReservationId(r.capacity_reservation_id)) {
-    return Status::InvalidArgument(
-               "--capacity-reservation-id: expected cr- and hex digits, got \"" +
-               r.capacity_reservation_id + "\"")
+    return Status::InvalidArgument("capacity-reservation-id: expected cr- and hex digits, got \"" +
+                                   r.capacity_reservation_id + "\"")
         .WithField("capacity-reservation-id");
   }
   if (r.purchase == PurchaseKind::kSpot && !t.HasUsageClass("spot")) {
-    return Status::InvalidArgument("--purchase spot: " + t.name + " is not sold as spot (" +
+    return Status::InvalidArgument("purchase: spot: " + t.name + " is not sold as spot (" +
                                    Join(t.usage_classes, ", ") + ")")
         .WithField("purchase");
   }
@@ -352,7 +351,7 @@ void ChooseStorage(LaunchPlan* p) {
     p->data = DataVolume(*p, needed);
     p->reasons.emplace_back(p->data->why);
     if (r.ebs_gib && *r.ebs_gib < needed) {
-      p->warnings.emplace_back("--ebs-gib " + FormatFixed(*r.ebs_gib, 0) + " is below the " +
+      p->warnings.emplace_back("ebs-gib: " + FormatFixed(*r.ebs_gib, 0) + " is below the " +
                                FormatFixed(needed, 0) + " GiB the dataset and checkpoints need");
     }
   }
@@ -478,7 +477,7 @@ Status CheckLaunchFormat(const LaunchPlan& plan, LaunchFormat format) {
   const int per_node = 2, shared = resources - per_node * plan.count;
   const int fit = (kCloudFormationMaxResources - shared) / per_node;
   return Status::InvalidArgument(
-             "--format cloudformation: " + std::to_string(plan.count) + " x " + plan.type->name +
+             "format: cloudformation: " + std::to_string(plan.count) + " x " + plan.type->name +
              " needs " + std::to_string(resources) +
              " resources (an instance and an idle alarm per node), " +
              "over CloudFormation's limit of " + std::to_string(kCloudFormationMaxResources) +

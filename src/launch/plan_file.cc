@@ -84,7 +84,7 @@ Status ReadPlanJson(std::string_view text, std::string_view origin, int rank,
     if (!plans.is_array()) return Bad(origin, "plans", "an array");
     if (plans.empty()) return Bad(origin, "plans", "at least one plan (the search found none)");
     if (rank < 1 || static_cast<size_t>(rank) > plans.size()) {
-      return Status::InvalidArgument("--rank: the plan file has " + std::to_string(plans.size()) +
+      return Status::InvalidArgument("rank: the plan file has " + std::to_string(plans.size()) +
                                      " plan(s), got " + std::to_string(rank))
           .WithField("rank");
     }

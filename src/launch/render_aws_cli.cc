@@ -128,7 +128,7 @@ std::string Variables(const LaunchPlan& p) {
   if (NeedGroup(p)) {
     s += "# EFA needs a security group that allows all traffic to and from itself, e.g.:\n"
          "#   aws ec2 authorize-security-group-ingress --group-id $SG --protocol -1 "
-         "--source-group $SG\n"
+         "--source-group $SG\n"  // another program's flag (aws CLI)
          "#   aws ec2 authorize-security-group-egress --group-id $SG --ip-permissions "
          "'IpProtocol=-1,UserIdGroupPairs=[{GroupId='$SG'}]'\n"
          ": \"${SECURITY_GROUP_ID:?set SECURITY_GROUP_ID=sg-... (self-referencing, see "
@@ -169,7 +169,7 @@ std::string Steps(const LaunchPlan& p, const std::string& json) {
   }
   s += "\n# 4. Launch and wait until every instance runs.\n"
        "IDS=$(aws ec2 run-instances --region \"$REGION\" --cli-input-json \"file://$SPEC\" "
-       "--query 'Instances[].InstanceId' --output text)\n"
+       "--query 'Instances[].InstanceId' --output text)\n"  // another program's flag (aws CLI)
        "echo \"launched: $IDS\"\n"
        "# shellcheck disable=SC2086\n"
        "aws ec2 wait instance-running --region \"$REGION\" --instance-ids $IDS\n"

@@ -240,7 +240,7 @@ std::string RenderCloudFormation(const LaunchPlan& p) {
   }
   s += "]]\n";
   if (s.size() > kInlineTemplateBytes) {
-    const std::string file = "--template-file THIS_FILE";
+    const std::string file = "--template-file THIS_FILE";  // another program's flag (aws CLI)
     s.insert(s.find(file) + file.size(), " --s3-bucket BUCKET");
     s.insert(s.find("\n#\n# Why each choice:"),
              "\n# (--s3-bucket: deploy sends templates over 51,200 bytes through an S3 bucket)");

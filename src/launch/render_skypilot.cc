@@ -56,8 +56,8 @@ std::string RenderSkyPilot(const LaunchPlan& p) {
          p.instance_store_mount +
          "; then\n"
          "    mapfile -t NVME < <(lsblk -dnpo NAME,MODEL | awk '/Instance Storage/ {print $1}')\n"
-         "    if [ \"${#NVME[@]}\" -gt 1 ]; then sudo mdadm --create /dev/md0 --run --level=0 "
-         "--raid-devices=\"${#NVME[@]}\" \"${NVME[@]}\" && DEV=/dev/md0; "
+         "    if [ \"${#NVME[@]}\" -gt 1 ]; then sudo mdadm --create /dev/md0 --run --level=0"
+         " --raid-devices=\"${#NVME[@]}\" \"${NVME[@]}\" && DEV=/dev/md0; "
          "elif [ \"${#NVME[@]}\" -eq 1 ]; then DEV=\"${NVME[0]}\"; fi\n"
          "    if [ -n \"${DEV:-}\" ]; then sudo mkfs.xfs -f \"$DEV\" && sudo mkdir -p " +
          p.instance_store_mount + " && sudo mount \"$DEV\" " + p.instance_store_mount +

@@ -62,11 +62,17 @@ py::object ClassFor(StatusCode code) {
 
 [[noreturn]] void Raise(const Status& status) {
   py::object cls = ClassFor(status.code());
-  py::object exc = cls(status.message());
-  exc.attr("code") = StatusCodeName(status.code());
-  // Python spells options with underscores: "min-gpus" -> "min_gpus".
+  // Python spells options with underscores: "min-gpus" -> "min_gpus", in the field and where
+  // the message names it first ("min-gpus: expected ..." -> "min_gpus: expected ...").
   std::string field = status.field();
   std::replace(field.begin(), field.end(), '-', '_');
+  std::string message = status.message();
+  if (!field.empty() && message.size() > field.size() && message[field.size()] == ':' &&
+      message.compare(0, field.size(), status.field()) == 0) {
+    message.replace(0, field.size(), field);
+  }
+  py::object exc = cls(message);
+  exc.attr("code") = StatusCodeName(status.code());
   exc.attr("field") = field.empty() ? py::object(py::none()) : py::object(py::str(field));
   PyErr_SetObject(cls.ptr(), exc.ptr());
   throw py::error_already_set();

@@ -383,7 +383,7 @@ RejectionLine ClassifyRejection(const InstanceType* t, const TypeOutcome& o,
   if (!o.hard_reason.empty()) {
     category = 3;
     reason = o.hard_reason;
-    for (const char* prefix : {"task: ", "precision: ", "--instance: "}) {
+    for (const char* prefix : {"task: ", "precision: ", "instance: "}) {
       if (StartsWith(reason, prefix)) reason = reason.substr(std::string(prefix).size());
     }
   } else if (o.min_needed_gib > 0 && !o.feasible_estimate) {

@@ -98,14 +98,14 @@ Result<Trace> ParseTraceCsv(std::string_view text, const std::string& origin) {
 Result<Trace> DiurnalTrace(double peak, double trough, double days, double step_s) {
   if (!(peak > 0) || !(trough >= 0) || trough > peak || peak > kMaxTraceRps) {
     return Status::InvalidArgument(
-               "--diurnal: expected PEAK[,TROUGH] with 0 <= TROUGH <= PEAK <= 1e9 req/s")
+               "diurnal: expected PEAK[,TROUGH] with 0 <= TROUGH <= PEAK <= 1e9 req/s")
         .WithField("diurnal");
   }
   if (!(days > 0) || days > kMaxTraceDays) {
-    return Status::InvalidArgument("--days: expected 0 to 366 days").WithField("days");
+    return Status::InvalidArgument("days: expected 0 to 366 days").WithField("days");
   }
   if (!(step_s >= 1) || step_s > 86400) {
-    return Status::InvalidArgument("--step: expected 1 s to 1 day").WithField("step");
+    return Status::InvalidArgument("step: expected 1 s to 1 day").WithField("step");
   }
   Trace t;
   t.origin = "diurnal";
@@ -126,7 +126,7 @@ namespace {
 
 Status CheckPolicy(const ScalingPolicy& p) {
   if (!(p.target_utilization > 0 && p.target_utilization <= 1)) {
-    return Status::InvalidArgument("--target-utilization: expected a fraction in (0, 1]")
+    return Status::InvalidArgument("target-utilization: expected a fraction in (0, 1]")
         .WithField("target-utilization");
   }
   constexpr double kWeek = 7 * 86400;
@@ -138,17 +138,17 @@ Status CheckPolicy(const ScalingPolicy& p) {
             ? "scale-out-cooldown"
             : (!(p.boot_s >= 0 && p.boot_s <= 86400) ? "boot-time" : "scale-in-cooldown");
     return Status::InvalidArgument(
-               "--scale-out-cooldown, --scale-in-cooldown: expected 0 to 7d; --boot-time: 0 to 1d")
+               "scale-out-cooldown, scale-in-cooldown: expected 0 to 7d; boot-time: 0 to 1d")
         .WithField(field);
   }
   if (p.min_instances < 0 || p.max_instances < 1 || p.min_instances > p.max_instances ||
       p.max_instances > 100000) {
     const bool max_bad = p.max_instances < 1 || p.max_instances > 100000;
-    return Status::InvalidArgument("--min/--max: expected 0 <= min <= max <= 100000, max >= 1")
+    return Status::InvalidArgument("min, max: expected 0 <= min <= max <= 100000, max >= 1")
         .WithField(max_bad ? "max-instances" : "min-instances");
   }
   if (!(p.spot_share >= 0 && p.spot_share <= 1)) {
-    return Status::InvalidArgument("--spot-share: expected a fraction in [0, 1]")
+    return Status::InvalidArgument("spot-share: expected a fraction in [0, 1]")
         .WithField("spot-share");
   }
   return Status::OK();
@@ -171,7 +171,7 @@ Result<SimResult> SimulateFleet(const Trace& trace, const FleetCosts& c, const S
     return Status::InvalidArgument("capacity per instance must be > 0").WithField("capacity-rps");
   }
   if (p.spot_share > 0 && !c.spot_usd_per_hour) {
-    return Status::InvalidArgument("--spot-share: " + c.instance_type + " has no spot price here")
+    return Status::InvalidArgument("spot-share: " + c.instance_type + " has no spot price here")
         .WithField("spot-share");
   }
   SimResult r;
@@ -260,7 +260,7 @@ Result<SimulationReport> SimulateAndSearch(const Trace& trace, const FleetCosts&
   if (!(peak_fleet <= kMaxFleetInstances)) {
     char msg[200];
     std::snprintf(msg, sizeof msg,
-                  "--capacity-rps: the trace's peak of %g req/s needs over %d instances of %g "
+                  "capacity-rps: the trace's peak of %g req/s needs over %d instances of %g "
                   "req/s each",
                   trace.Peak(), kMaxFleetInstances, costs.capacity_rps);
     return Status::InvalidArgument(msg).WithField("capacity-rps");
@@ -304,8 +304,8 @@ Result<SimulationReport> SimulateAndSearch(const Trace& trace, const FleetCosts&
     if (again.ok()) rep.best = std::move(*again);
   } else {
     rep.notes.emplace_back(
-        "no searched policy meets the SLO; raise --max-instances or shorten "
-        "--boot-time");
+        "no searched policy meets the SLO; raise max-instances or shorten "
+        "boot-time");
   }
   return rep;
 }
@@ -313,7 +313,7 @@ Result<SimulationReport> SimulateAndSearch(const Trace& trace, const FleetCosts&
 Result<double> ServingCapacityRps(const Catalog& catalog, const Workload& w,
                                   const InstanceType& type) {
   if (w.task != TaskKind::kServe) {
-    return Status::InvalidArgument("--task: simulate sizes serving fleets; expected --task serve")
+    return Status::InvalidArgument("task: simulate sizes serving fleets; expected --task serve")
         .WithField("task");
   }
   HardwareRequest hr;

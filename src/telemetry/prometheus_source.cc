@@ -88,7 +88,7 @@ Result<std::string> MatchersOf(std::string_view selector) {
   std::string_view s = Trim(selector);
   if (!s.empty() && s.front() == '{') {
     if (s.back() != '}')
-      return Status::InvalidArgument("--selector: expected {label=\"value\",...}")
+      return Status::InvalidArgument("selector: expected {label=\"value\",...}")
           .WithField("selector");
     s = Trim(s.substr(1, s.size() - 2));
   }
@@ -378,11 +378,11 @@ std::string HostMatcher(const HostGroup& first, const std::vector<const HostGrou
 // The checks ReadPrometheus makes before any request (the URL and selector are checked apart).
 Status ValidatePrometheusOptions(const PrometheusOptions& o) {
   if (!(o.step_s >= 1))
-    return Status::InvalidArgument("--step: expected at least 1s").WithField("step");
+    return Status::InvalidArgument("step: expected at least 1s").WithField("step");
   if (!(o.since_s >= o.step_s))
-    return Status::InvalidArgument("--since: expected at least --step").WithField("since");
+    return Status::InvalidArgument("since: expected at least --step").WithField("since");
   if (o.max_points_per_query < kAggregates) {
-    return Status::InvalidArgument("--prometheus-max-points: expected at least 7")
+    return Status::InvalidArgument("prometheus-max-points: expected at least 7")
         .WithField("prometheus-max-points");
   }
   for (const std::string& h : o.headers) {
@@ -569,7 +569,7 @@ std::vector<std::vector<const HostGroup*>> BatchesOf(const std::map<std::string,
 Status CheckWindows(const PrometheusOptions& o, const WindowGrid& grid) {
   const int64_t steps = (grid.last - grid.first) / grid.step_ms + 1;
   if (static_cast<uint64_t>(steps) > o.max_windows) {
-    return Status::InvalidArgument("--since: " + std::to_string(steps) +
+    return Status::InvalidArgument("since: " + std::to_string(steps) +
                                    " windows of --step per GPU, over the limit of " +
                                    std::to_string(o.max_windows) +
                                    "; shorten --since or widen --step")
@@ -580,11 +580,11 @@ Status CheckWindows(const PrometheusOptions& o, const WindowGrid& grid) {
 
 Status CheckRequests(const PrometheusOptions& o, uint64_t planned) {
   if (planned > o.max_requests) {
-    return Status::InvalidArgument(
-               "--prometheus-max-points: the range needs " + std::to_string(planned) +
-               " requests, over the limit of " + std::to_string(o.max_requests) +
-               " per run; narrow --selector, shorten --since, widen --step or raise "
-               "--prometheus-max-points")
+    return Status::InvalidArgument("prometheus-max-points: the range needs " +
+                                   std::to_string(planned) + " requests, over the limit of " +
+                                   std::to_string(o.max_requests) +
+                                   " per run; narrow selector, shorten since, widen step or raise "
+                                   "prometheus-max-points")
         .WithField("prometheus-max-points");
   }
   return Status::OK();
@@ -593,7 +593,7 @@ Status CheckRequests(const PrometheusOptions& o, uint64_t planned) {
 }  // namespace
 
 Result<PrometheusSourceInfo> ReadPrometheus(const PrometheusOptions& o, const SampleSink& sink) {
-  Result<HttpUrl> base = ParseHttpUrl(o.url, "--prometheus");
+  Result<HttpUrl> base = ParseHttpUrl(o.url, "prometheus");
   if (!base.ok()) return base.status();
   Result<std::string> matchers = MatchersOf(o.selector);
   if (!matchers.ok()) return matchers.status();

@@ -109,7 +109,7 @@ Result<Layout> LayoutFromColumns(const std::vector<std::string>& columns) {
   std::vector<std::string_view> names(columns.begin(), columns.end());
   Layout layout = MakeLayout(names);
   if (!layout.has_util) {
-    return Status::InvalidArgument("--columns: no utilization.gpu column").WithField("columns");
+    return Status::InvalidArgument("columns: no utilization.gpu column").WithField("columns");
   }
   return layout;
 }
@@ -256,8 +256,8 @@ Result<uint64_t> ParseSmiCsv(LineSource& src, const TelemetryOptions& o, std::st
     if (!layout) {
       return Status::ParseError(
           src.Where() +
-          "expected an nvidia-smi CSV header (timestamp, index, utilization.gpu, ...); for "
-          "--format=csv,noheader logs pass --columns with the --query-gpu list");
+          "expected an nvidia-smi CSV header (timestamp, index, utilization.gpu, ...); for logs "
+          "written with nvidia-smi's --format=csv,noheader, give columns: the --query-gpu list");
     }
     Result<TelemetrySample> s = ParseRow(*layout, fields, src, host);
     if (!s.ok()) return s.status();

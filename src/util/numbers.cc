@@ -9,7 +9,7 @@
 namespace gpuadvisor {
 namespace {
 
-// `what` names an option ("--min-gpus", "tokens") or describes a place ("column \"usd\""); only
+// `what` names an option ("min-gpus", "tokens") or describes a place ("column \"usd\""); only
 // a name is a field.
 std::string_view FieldNamed(std::string_view what) {
   const std::string_view name = OptionName(what);

@@ -81,7 +81,7 @@ Status CheckWatchAction(const std::string& a) {
   if (a == "stop" || a == "hibernate" || a == "terminate") return Status::OK();
   if (StartsWith(a, "command:") && a.size() > 8) return Status::OK();
   return Status::InvalidArgument(
-             "--action: expected stop, hibernate, terminate or command:CMD, got \"" + a + "\"")
+             "action: expected stop, hibernate, terminate or command:CMD, got \"" + a + "\"")
       .WithField("action");
 }
 
@@ -273,9 +273,8 @@ bool Printable(std::string_view v) {
 
 Result<std::string> ImdsInstanceId(const std::string& endpoint, double timeout_s) {
   // "host:port" without a scheme is taken as http, as before.
-  Result<HttpUrl> base =
-      ParseHttpUrl(endpoint.find("://") == std::string::npos ? "http://" + endpoint : endpoint,
-                   "--imds-endpoint");
+  Result<HttpUrl> base = ParseHttpUrl(
+      endpoint.find("://") == std::string::npos ? "http://" + endpoint : endpoint, "imds-endpoint");
   if (!base.ok()) return base.status();
   const std::string what = "IMDS " + base->Authority();
   HttpClient http;
@@ -302,14 +301,14 @@ std::vector<std::string> WatchActionArgv(const std::string& action, const std::s
   if (StartsWith(action, "command:")) return {"/bin/sh", "-c", action.substr(8)};
   std::vector<std::string> v = {"aws", "ec2",
                                 action == "terminate" ? "terminate-instances" : "stop-instances",
-                                "--instance-ids", id};
-  if (action == "hibernate") v.emplace_back("--hibernate");
+                                "--instance-ids", id};       // another program's flag (aws CLI)
+  if (action == "hibernate") v.emplace_back("--hibernate");  // another program's flag (aws CLI)
   if (!region.empty()) {
-    v.emplace_back("--region");
+    v.emplace_back("--region");  // another program's flag (aws CLI)
     v.push_back(region);
   }
   if (!endpoint_url.empty()) {
-    v.emplace_back("--endpoint-url");
+    v.emplace_back("--endpoint-url");  // another program's flag (aws CLI)
     v.push_back(endpoint_url);
   }
   return v;

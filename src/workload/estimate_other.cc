@@ -270,8 +270,8 @@ Status EstimateHpc(const EstimateContext& ctx) {
     if (w.hpc_kind == HpcKind::kGeneral) {
       ctx.Assume(
           "general: compute-bound at the vector peak; sparse solvers and stencils are bound by "
-          "memory bandwidth, often 10-100x slower: --hpc-kind memory-bound "
-          "--arithmetic-intensity X");
+          "memory bandwidth, often 10-100x slower: hpc-kind memory-bound with "
+          "arithmetic-intensity X");
     }
   }
   return Status::OK();

@@ -231,8 +231,8 @@ void Report(const EstimateContext& ctx, const ServePlan& p, const ModelShape& m,
   if (!ctx.detailed()) return;
   ctx.Assume("requests of " + Num(c.input_tokens, 0) + " input + " + Num(c.output_tokens, 0) +
              " output tokens; " + Num(p.batch, 1) + " in flight per replica (" +
-             (w.concurrency > 0 ? "--concurrency"
-              : w.rps > 0       ? "--rps, Little's law"
+             (w.concurrency > 0 ? "concurrency"
+              : w.rps > 0       ? "rps, Little's law"
                                 : "offline: KV-cache limit") +
              ")");
   ctx.Assume(EngineLine(c, w));

@@ -311,8 +311,9 @@ Status EstimateTraining(const EstimateContext& ctx) {
              ctx.gpu.model + ": time is not estimated");
   }
   if (ctx.detailed() && matmul != precision) {
-    ctx.Assume(std::string("matmuls in ") + PrecisionName(matmul) + " (neuronx-cc default " +
-               "--auto-cast matmult); weights and optimizer states in " + PrecisionName(precision));
+    ctx.Assume(std::string("matmuls in ") + PrecisionName(matmul) +
+               " (neuronx-cc's default, --auto-cast matmult); weights and optimizer states in " +
+               PrecisionName(precision));
   }
   // Training past the window is how context gets extended (position interpolation, YaRN, long-
   // context continued pretraining): a warning, not an error, unlike serving (Validate).

@@ -456,8 +456,8 @@ const WorkloadFieldInfo kFieldInfo[] = {
      kServe | kInferVision | kTranscode | kRender | kAnalytics},
     {"hpc-kind", "K",
      "hpc: dense-la (HPL-like, FP64 tensor cores), memory-bound (sparse, stencils, HPCG: "
-     "--arithmetic-intensity), mixed-precision (HPL-MxP LU on fp16/fp8 tensor cores, "
-     "--precision) or general (vector peak)",
+     "with arithmetic-intensity), mixed-precision (HPL-MxP LU on fp16/fp8 tensor cores, "
+     "per precision) or general (vector peak)",
      kHpc},
     {"images", "N", "vision: images per epoch (train) or to process (offline infer)", kVision},
     {"input-tokens", "N", "serving: prompt tokens per request", kServe},
@@ -516,7 +516,7 @@ const WorkloadFieldInfo kFieldInfo[] = {
     {"stream-resolution", "RES", "transcode: 720p|1080p|1440p|4k|8k", kTranscode},
     {"streaming", "BOOL",
      "serving: tokens streamed to clients through an API server (default: true with "
-     "--concurrency/--rps, false offline)",
+     "concurrency or rps, false offline)",
      kServe},
     {"streams", "N", "transcode: concurrent video streams", kTranscode},
     {"task", "TASK",

@@ -14,7 +14,7 @@ constexpr int kMaxInstances = 100000;
 Status CheckModelled(const InstanceType& t, const GpuSpec* g) {
   const Accelerator& a = t.accelerator;
   if (g == nullptr || a.kind == AcceleratorKind::kFpga || a.kind == AcceleratorKind::kMedia) {
-    return Status::Unsupported("--instance: " + t.name + " carries " + a.vendor + " " + a.model +
+    return Status::Unsupported("instance: " + t.name + " carries " + a.vendor + " " + a.model +
                                " (" + AcceleratorKindName(a.kind) +
                                "), which the estimator does not model")
         .WithField("instance");
@@ -24,11 +24,11 @@ Status CheckModelled(const InstanceType& t, const GpuSpec* g) {
 
 Result<Hardware> FromInstance(const Catalog& c, const HardwareRequest& r) {
   Result<const InstanceType*> t = ResolveInstanceType(c, r.instance_type);
-  if (!t.ok()) return t.status().WithPrefix("--instance").WithField("instance");
+  if (!t.ok()) return t.status().WithPrefix("instance").WithField("instance");
   const GpuSpec* g = c.GpuOf(**t);
   GPUADVISOR_RETURN_IF_ERROR(CheckModelled(**t, g));
   if (!r.gpu.empty() && c.FindGpu(r.gpu) != g) {
-    return Status::InvalidArgument("--gpu: " + r.gpu + " does not match " + (*t)->name +
+    return Status::InvalidArgument("gpu: " + r.gpu + " does not match " + (*t)->name +
                                    ", which carries " + g->model)
         .WithField("gpu");
   }
@@ -37,13 +37,13 @@ Result<Hardware> FromInstance(const Catalog& c, const HardwareRequest& r) {
   hw.gpu = g;
   hw.instance = *t;
   if (r.gpus > 0 && r.gpus % per != 0) {
-    return Status::InvalidArgument("--gpus: " + std::to_string(r.gpus) + " is not a multiple of " +
+    return Status::InvalidArgument("gpus: " + std::to_string(r.gpus) + " is not a multiple of " +
                                    std::to_string(per) + " devices per " + (*t)->name)
         .WithField("gpus");
   }
   hw.instances = r.instances > 0 ? r.instances : (r.gpus > 0 ? r.gpus / per : 1);
   if (r.instances > 0 && r.gpus > 0 && r.gpus != r.instances * per) {
-    return Status::InvalidArgument("--gpus: " + std::to_string(r.gpus) + " contradicts --count " +
+    return Status::InvalidArgument("gpus: " + std::to_string(r.gpus) + " contradicts --count " +
                                    std::to_string(r.instances) + " x " + std::to_string(per))
         .WithField("gpus");
   }
@@ -71,14 +71,14 @@ const InstanceType* LargestNodeOf(const Catalog& c, const GpuSpec& gpu) {
 Result<Hardware> ResolveHardware(const Catalog& c, const HardwareRequest& r) {
   // Bounds well beyond the largest clusters keep instance x device products inside int.
   if (r.instances < 0 || r.instances > kMaxInstances) {
-    return Status::InvalidArgument("--count: expected 1 to " + std::to_string(kMaxInstances))
+    return Status::InvalidArgument("count: expected 1 to " + std::to_string(kMaxInstances))
         .WithField("count");
   }
   if (r.gpus < 0 || r.gpus > kMaxDevices) {
-    return Status::InvalidArgument("--gpus: expected 1 to " + std::to_string(kMaxDevices))
+    return Status::InvalidArgument("gpus: expected 1 to " + std::to_string(kMaxDevices))
         .WithField("gpus");
   }
-  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, r.region, "--region"));
+  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, r.region, "region"));
   if (!r.instance_type.empty()) return FromInstance(c, r);
   if (r.gpu.empty()) {
     return Status::InvalidArgument(
@@ -86,9 +86,9 @@ Result<Hardware> ResolveHardware(const Catalog& c, const HardwareRequest& r) {
         .WithField("hardware");
   }
   if (r.instances > 0)
-    return Status::InvalidArgument("--count: needs --instance TYPE").WithField("count");
+    return Status::InvalidArgument("count: needs --instance TYPE").WithField("count");
   Result<const GpuSpec*> g = ResolveGpu(c, r.gpu);
-  if (!g.ok()) return g.status().WithPrefix("--gpu").WithField("gpu");
+  if (!g.ok()) return g.status().WithPrefix("gpu").WithField("gpu");
   Hardware hw;
   hw.gpu = *g;
   hw.gpus = r.gpus > 0 ? r.gpus : 1;

@@ -159,7 +159,7 @@ Status CheckNeuronHostMemory(const InstanceType& instance, double weight_bytes) 
   const double need = weight_bytes + kNeuronHostReserveGib * kGiB;
   if (need <= host) return Status::OK();
   return Status::Unsupported(
-      "--instance: " + instance.name + " has " + FormatFixed(host / kGiB, 0) +
+      "instance: " + instance.name + " has " + FormatFixed(host / kGiB, 0) +
       " GiB of host memory; the Neuron runtime pins the " + FormatFixed(weight_bytes / kGiB, 1) +
       " GiB of weights it loads (plus ~" + FormatFixed(kNeuronHostReserveGib, 0) +
       " GiB for the OS and runtime): use an instance with at least " +

@@ -279,8 +279,8 @@ Status ValidateHpc(const Workload& w) {
   if (memory_bound && w.arithmetic_intensity <= 0 &&
       (w.bytes_moved <= 0 || (w.fp64_flop <= 0 && w.fp32_flop <= 0))) {
     return Bad("arithmetic-intensity",
-               "hpc-kind memory-bound needs --arithmetic-intensity (FLOP per byte) or "
-               "--bytes-moved with --fp64-flop/--fp32-flop");
+               "hpc-kind memory-bound needs arithmetic-intensity (FLOP per byte) or "
+               "bytes-moved with fp64-flop or fp32-flop");
   }
   if (w.precision && w.hpc_kind == HpcKind::kMixedPrecision && *w.precision != Precision::kFp16 &&
       *w.precision != Precision::kBf16 && *w.precision != Precision::kFp8) {

@@ -284,7 +284,7 @@ TEST(Issue16Import, SnapshotDateMustParse) {
   ImportReport r;
   Status st = ImportIntoCatalog(&c, in, &r);
   EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
-  EXPECT_TRUE(Has(st.message(), "--snapshot-date")) << st.message();
+  EXPECT_TRUE(Has(st.message(), "snapshot-date")) << st.message();
 }
 
 // ---- item 2: the SAX reader's depth cap -------------------------------------------------------
@@ -484,7 +484,7 @@ TEST(Issue16Gpu, UnknownNamesSuggestTheNearestModel) {
   q.gpus = {"A10"};
   auto r = QueryInstances(Embedded(), q);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().message(), "--gpu: unknown GPU \"A10\"; did you mean A10G?");
+  EXPECT_EQ(r.status().message(), "gpu: unknown GPU \"A10\"; did you mean A10G?");
   EXPECT_EQ(GpuSuggestion(Embedded(), "H10O"), "did you mean H100?");
   EXPECT_EQ(GpuSuggestion(Embedded(), "L40"), "did you mean L40S?");
   EXPECT_EQ(GpuSuggestion(Embedded(), "zzzzzzzz"), "");

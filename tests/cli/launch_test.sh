@@ -35,7 +35,7 @@ expect_exit 2 '--format: expected one of aws-cli, cloudformation, terraform, sky
   --format pulumi
 expect_exit 2 '--purchase: expected one of on-demand, spot, reserved-1y-no-upfront, capacity-block, got "bogus"' \
   g6.xlarge --purchase bogus
-expect_exit 2 '--purchase capacity-block: g6.xlarge is not sold as EC2 Capacity Blocks' g6.xlarge \
+expect_exit 2 '--purchase: capacity-block: g6.xlarge is not sold as EC2 Capacity Blocks' g6.xlarge \
   --purchase capacity-block
 expect_exit 2 '--capacity-reservation-id: only with --purchase capacity-block' p5.48xlarge \
   --capacity-reservation-id cr-0123456789abcdef0
@@ -58,7 +58,7 @@ TYPE=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["plans"][
 expect_exit 0 '' --from-plan "$TMP/plans.json" --format aws-cli
 grep -q "\"InstanceType\": \"$TYPE\"" "$TMP/out" || bad "--from-plan: plan 1 type $TYPE not launched"
 grep -q 'recommend rank 1' "$TMP/out" || bad "--from-plan: plan not named in the tags/comments"
-expect_exit 2 "--region eu-west-1: conflicts with the plan's region" --from-plan \
+expect_exit 2 "--region: eu-west-1 conflicts with the plan's region" --from-plan \
   "$TMP/plans.json" --region eu-west-1
 expect_exit 2 '--count: only with TYPE' --from-plan "$TMP/plans.json" --count 3
 echo '{"plans": [{"instance_type": 7}]}' >"$TMP/bad.json"
@@ -224,7 +224,7 @@ fi
 
 # Issue 16: CloudFormation's 500-resource limit (an instance and an idle alarm per node, 6 shared
 # with EFA), and the EC2 vCPU quota warning for large launches in every format.
-expect_exit 2 '--format cloudformation: 250 x p5.48xlarge needs 506 resources.*limit of 500 per template; use --format terraform or aws-cli, or launch at most 247 instances per stack' \
+expect_exit 2 '--format: cloudformation: 250 x p5.48xlarge needs 506 resources.*limit of 500 per template; use --format terraform or aws-cli, or launch at most 247 instances per stack' \
   p5.48xlarge --count 250 --format cloudformation
 expect_exit 0 '' p5.48xlarge --count 2 --format cloudformation
 grep -q 'EfaSecurityGroup' "$TMP/out" || bad "p5 x 2 cloudformation: no EFA security group"

@@ -111,11 +111,11 @@ TEST(PricingTest, BadUsageNamesTheFlag) {
   UsagePattern u;
   u.hours_per_month = 800;
   EXPECT_NE(
-      PriceUsage(Type(10, 3, 6, 0), "us-east-1", u).status().message().find("--hours-per-month"),
+      PriceUsage(Type(10, 3, 6, 0), "us-east-1", u).status().message().find("hours-per-month"),
       std::string::npos);
   u.hours_per_month = 100;
   u.months = -1;
-  EXPECT_NE(PriceUsage(Type(10, 3, 6, 0), "us-east-1", u).status().message().find("--months"),
+  EXPECT_NE(PriceUsage(Type(10, 3, 6, 0), "us-east-1", u).status().message().find("months"),
             std::string::npos);
   EXPECT_EQ(PriceUsage(Type(10, 3, 6, 0), "eu-west-3", {}).status().code(), StatusCode::kNotFound);
 }
@@ -183,14 +183,14 @@ TEST(PricingTest, SpotModelInputsOutsideTheirRangesNameTheFlag) {
     const char* flag;
     void (*set)(UsagePattern*);
   } cases[] = {
-      {"--restart", [](UsagePattern* u) { u->restart_s = 1e305; }},
-      {"--restart", [](UsagePattern* u) { u->restart_s = -1; }},
-      {"--checkpoint-gib", [](UsagePattern* u) { u->checkpoint_gib = 1e300; }},
-      {"--checkpoint-gib", [](UsagePattern* u) { u->checkpoint_gib = std::nan(""); }},
-      {"--storage-gbps", [](UsagePattern* u) { u->storage_gbyte_s = 1e-300; }},
-      {"--storage-gbps", [](UsagePattern* u) { u->storage_gbyte_s = 1e9; }},
-      {"--checkpoint-interval", [](UsagePattern* u) { u->checkpoint_interval_s = 1e300; }},
-      {"--checkpoint-interval", [](UsagePattern* u) { u->checkpoint_interval_s = INFINITY; }},
+      {"restart", [](UsagePattern* u) { u->restart_s = 1e305; }},
+      {"restart", [](UsagePattern* u) { u->restart_s = -1; }},
+      {"checkpoint-gib", [](UsagePattern* u) { u->checkpoint_gib = 1e300; }},
+      {"checkpoint-gib", [](UsagePattern* u) { u->checkpoint_gib = std::nan(""); }},
+      {"storage-gbps", [](UsagePattern* u) { u->storage_gbyte_s = 1e-300; }},
+      {"storage-gbps", [](UsagePattern* u) { u->storage_gbyte_s = 1e9; }},
+      {"checkpoint-interval", [](UsagePattern* u) { u->checkpoint_interval_s = 1e300; }},
+      {"checkpoint-interval", [](UsagePattern* u) { u->checkpoint_interval_s = INFINITY; }},
   };
   for (const Case& c : cases) {
     UsagePattern u;

@@ -122,7 +122,7 @@ TEST(Issue16MinimumSpan, NegativeSpanIsRefused) {
   o.min_rightsizing_span_s = -1;
   Result<IdleReport> r = Analyze(H100x8(10), o);
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("--min-rightsizing-span"), std::string::npos);
+  EXPECT_NE(r.status().message().find("min-rightsizing-span"), std::string::npos);
 }
 
 // n hosts of one GPU each, one sample per host.

@@ -147,13 +147,13 @@ TEST(OptionTables, SimulateWatchServeBoundsAreTheUniformMessage) {
     const char* message;
   };
   const Case kCases[] = {
-      {"simulate", "spot-share", "2", "--spot-share: expected a number from 0 to 1, got \"2\""},
-      {"simulate", "step", "2d", "--step: expected a duration from 1s to 1d, got \"2d\""},
+      {"simulate", "spot-share", "2", "spot-share: expected a number from 0 to 1, got \"2\""},
+      {"simulate", "step", "2d", "step: expected a duration from 1s to 1d, got \"2d\""},
       {"watch", "wedged-after", "0",
-       "--wedged-after: expected a whole number from 1 to 10000, got \"0\""},
+       "wedged-after: expected a whole number from 1 to 10000, got \"0\""},
       {"watch", "on-wedged", "reboot",
-       "--on-wedged: expected one of keep-alive, stop, got \"reboot\""},
-      {"serve", "port", "70000", "--port: expected a whole number from 0 to 65535, got \"70000\""},
+       "on-wedged: expected one of keep-alive, stop, got \"reboot\""},
+      {"serve", "port", "70000", "port: expected a whole number from 0 to 65535, got \"70000\""},
   };
   for (const Case& k : kCases) {
     OptionValues v(**FindCommandSpec(k.command));

@@ -5,6 +5,7 @@ failure); run by hand without it, the tests skip when the module is not importab
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 
@@ -50,13 +51,18 @@ def cli_json(cli_path):
 
 @pytest.fixture(scope="session")
 def cli_error(cli_path):
-    """Runs the CLI expecting a failure; returns (stderr message without the prefix, exit code)."""
+    """Runs the CLI expecting a failure; returns (stderr message without the prefix, exit code),
+    the message as Python spells it: the CLI's leading "--min-gpus:" is "min_gpus:" there."""
 
     def run(*args):
         proc = subprocess.run([cli_path, *args], capture_output=True, text=True, check=False)
         assert proc.returncode != 0
         line = proc.stderr.strip().splitlines()[-1]
         assert line.startswith("gpuadvisor: ")
-        return line[len("gpuadvisor: "):], proc.returncode
+        message = line[len("gpuadvisor: "):]
+        flag = re.match(r"--([a-z0-9-]+):", message)
+        if flag:
+            message = flag.group(1).replace("-", "_") + message[flag.end() - 1:]
+        return message, proc.returncode
 
     return run

@@ -185,7 +185,14 @@ def answer_of(data, command):
 
 
 def error_of(code, field, message):
-    return ("error", code, field, message.lstrip("-"))
+    # Each front end spells the field its message names first its own way: "--min-gpus: ..."
+    # (CLI), "min-gpus: ..." (HTTP), "min_gpus: ..." (Python); the rest is the same text.
+    message = message.lstrip("-")
+    if field:
+        snake = field.replace("-", "_")
+        if message.startswith(snake + ":"):
+            message = field.replace("_", "-") + message[len(snake):]
+    return ("error", code, field, message)
 
 
 EXIT_CODES = {"no_result": 1, "io_error": 3}

@@ -90,7 +90,7 @@ def test_catalog_file_and_max_price_age(tmp_path, cli_path):
     path.write_text("{ not json")
     with pytest.raises(ga.ParseError) as err:
         ga.Catalog(path)
-    assert str(err.value).startswith("--catalog: ")
+    assert str(err.value).startswith("catalog: ")
     with pytest.raises(ga.InvalidArgument) as err:
         ga.catalog(max_price_age=-1)
     assert err.value.field == "max_price_age"

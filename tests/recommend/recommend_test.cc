@@ -281,24 +281,23 @@ TEST(RecommendTest, BadRequestsNameTheFlag) {
   RecommendRequest bad_region;
   bad_region.regions = {"us-est-1"};
   EXPECT_NE(
-      Recommend(testing::EmbeddedForTests(), w, bad_region).status().message().find("--regions"),
+      Recommend(testing::EmbeddedForTests(), w, bad_region).status().message().find("regions"),
       std::string::npos);
   RecommendRequest bad_budget;
   bad_budget.budget_usd = -5;
-  EXPECT_NE(
-      Recommend(testing::EmbeddedForTests(), w, bad_budget).status().message().find("--budget"),
-      std::string::npos);
+  EXPECT_NE(Recommend(testing::EmbeddedForTests(), w, bad_budget).status().message().find("budget"),
+            std::string::npos);
   RecommendRequest bad_deadline;
   bad_deadline.deadline_hours = 0;
   EXPECT_NE(
-      Recommend(testing::EmbeddedForTests(), w, bad_deadline).status().message().find("--deadline"),
+      Recommend(testing::EmbeddedForTests(), w, bad_deadline).status().message().find("deadline"),
       std::string::npos);
   // Issue 16: upper bounds as the workload's own (a 1e300 budget or deadline is no constraint).
   bad_budget.budget_usd = 1e300;
   EXPECT_NE(Recommend(testing::EmbeddedForTests(), w, bad_budget)
                 .status()
                 .message()
-                .find("--budget: expected a positive amount in USD, at most 1e12"),
+                .find("budget: expected a positive amount in USD, at most 1e12"),
             std::string::npos);
   bad_deadline.deadline_hours = 1e300;
   EXPECT_NE(Recommend(testing::EmbeddedForTests(), w, bad_deadline)

@@ -150,13 +150,13 @@ TEST(Simulate, MagnitudesBeyondTheBoundsAreRefused) {
   Result<SimulationReport> r = SimulateAndSearch(Tiny(), tiny, Instant(), {}, false);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(r.status().message().find("--capacity-rps: the trace's peak of 30 req/s needs over "
+  EXPECT_NE(r.status().message().find("capacity-rps: the trace's peak of 30 req/s needs over "
                                       "100000 instances"),
             std::string::npos)
       << r.status().message();
   ScalingPolicy slow = Instant();
   slow.boot_s = 1e300;
-  EXPECT_NE(SimulateFleet(Tiny(), Costs(), slow).status().message().find("--boot-time: 0 to 1d"),
+  EXPECT_NE(SimulateFleet(Tiny(), Costs(), slow).status().message().find("boot-time: 0 to 1d"),
             std::string::npos);
 }
 

@@ -24,21 +24,21 @@ TEST(Issue17PrometheusSource, RefusesBadOptionsNamingTheFlag) {
   o.url = "localhost:9090";
   Status st = Read(o);
   EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(st.message().find("--prometheus"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("prometheus"), std::string::npos) << st.message();
   o.url = "http://127.0.0.1:1";
   for (const char* sel : {"up{job=\"a\"}", "{job=\"a\"", "job"}) {
     o.selector = sel;
     st = Read(o);
     EXPECT_EQ(st.code(), StatusCode::kInvalidArgument) << sel;
-    EXPECT_NE(st.message().find("--selector"), std::string::npos) << st.message();
+    EXPECT_NE(st.message().find("selector"), std::string::npos) << st.message();
   }
   o.selector = "";
   o.step_s = 600;
   o.since_s = 60;
-  EXPECT_NE(Read(o).message().find("--since"), std::string::npos);
+  EXPECT_NE(Read(o).message().find("since"), std::string::npos);
   o.since_s = 86400;
   o.headers = {"no colon"};
-  EXPECT_NE(Read(o).message().find("--prometheus-header"), std::string::npos);
+  EXPECT_NE(Read(o).message().find("prometheus-header"), std::string::npos);
 }
 
 TEST(Issue17PrometheusSource, UnreachableServerIsAnIOErrorNamingTheUrl) {
@@ -151,7 +151,7 @@ TEST(PrometheusOutbound, AttackUrlsAreRefusedBeforeAnyRequest) {
         "/api/v1/admin/tsdb/snapshot?", "/%2e%2e/-/quit"}) {
     const Status st = Read(Options(fake.url() + tail));
     EXPECT_EQ(st.code(), StatusCode::kInvalidArgument) << tail;
-    EXPECT_NE(st.message().find("--prometheus: expected"), std::string::npos) << st.message();
+    EXPECT_NE(st.message().find("prometheus: expected"), std::string::npos) << st.message();
   }
   EXPECT_EQ(Read(Options("http://user:pw@127.0.0.1:" + std::to_string(fake.port()))).code(),
             StatusCode::kInvalidArgument);

@@ -180,7 +180,7 @@ TEST(Telemetry, CsvVariants) {
 
   // noheader: needs the column list.
   const std::string bare = "2026/07/01 00:00:00, 0, 55 %\n2026/07/01 00:01:00, 0, 45 %\n";
-  EXPECT_NE(ErrorOf(bare, "bare.csv").find("--columns"), std::string::npos);
+  EXPECT_NE(ErrorOf(bare, "bare.csv").find("columns"), std::string::npos);
   TelemetryOptions o;
   o.columns = {"timestamp", "index", "utilization.gpu"};
   Result<std::vector<Owned>> b = Collect(bare, "bare.csv", o);

@@ -26,9 +26,9 @@ namespace {
 const Catalog& C() { return **EmbeddedCatalog(); }
 
 TEST(StatusFieldTest, WithFieldKeepsCodeAndMessage) {
-  const Status s = Status::InvalidArgument("--min-gpus: expected an integer").WithField("min-gpus");
+  const Status s = Status::InvalidArgument("min-gpus: expected an integer").WithField("min-gpus");
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(s.message(), "--min-gpus: expected an integer");
+  EXPECT_EQ(s.message(), "min-gpus: expected an integer");
   EXPECT_EQ(s.field(), "min-gpus");
   EXPECT_EQ(Status::NotFound("x").field(), "");
   EXPECT_EQ(s.WithField("count").field(), "count");  // the last one wins
@@ -222,7 +222,7 @@ const std::vector<Case>& Cases() {
        "region"},
       {"no hardware", [] { return HardwareError([](auto&) {}); }, "hardware"},
       // Catalog queries.
-      {"CheckRegion names its what", [] { return CheckRegion(C(), "mars-1", "--regions"); },
+      {"CheckRegion names its what", [] { return CheckRegion(C(), "mars-1", "regions"); },
        "regions"},
       {"ResolveInstanceType", [] { return StatusOf(ResolveInstanceType(C(), "p5.48xlarg")); },
        "type"},
@@ -243,7 +243,7 @@ const std::vector<Case>& Cases() {
        },
        "min-gpus"},
       {"ParsePurchaseKind drops dashes",
-       [] { return StatusOf(ParsePurchaseKind("lease", "--purchase", AllPurchaseKinds())); },
+       [] { return StatusOf(ParsePurchaseKind("lease", "purchase", AllPurchaseKinds())); },
        "purchase"},
       {"ParsePurchaseKinds",
        [] { return StatusOf(ParsePurchaseKinds("spot,lease", "purchase", AllPurchaseKinds())); },
@@ -323,8 +323,8 @@ TEST(StatusFieldTest, MessagesAreUnchanged) {
               r.instances = 2;
               r.gpu = "H100";
             }).message(),
-            "--count: needs --instance TYPE");
-  EXPECT_EQ(CheckRegion(C(), "mars-1", "--regions").message().rfind("--regions: unknown region", 0),
+            "count: needs --instance TYPE");
+  EXPECT_EQ(CheckRegion(C(), "mars-1", "regions").message().rfind("regions: unknown region", 0),
             0u);
   EXPECT_EQ(WorkloadError({{"task", "pretrain"}, {"model", "llama-3.1-8b"}}).message(),
             "tokens: required for training (e.g. --tokens 2T)");
@@ -332,7 +332,7 @@ TEST(StatusFieldTest, MessagesAreUnchanged) {
               r.min_gpus = 8;
               r.max_gpus = 1;
             }).message(),
-            "--min-gpus is greater than --max-gpus");
+            "min-gpus: greater than max-gpus");
   const Status yaml = StatusOf(
       ParseWorkloadText("task: serve\nmodel: llama-3.1-8b\ninput-tokens: abc\n", "j.yaml"));
   EXPECT_EQ(yaml.message().rfind("j.yaml:3: input-tokens: ", 0), 0u) << yaml.message();

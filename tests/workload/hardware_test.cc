@@ -35,7 +35,7 @@ TEST(ResolveHardwareTest, GpusDeriveInstancesAndContradictionsAreRejected) {
   ASSERT_TRUE(hw.ok());
   EXPECT_EQ(hw->instances, 2);
   r.gpus = 6;
-  EXPECT_NE(ResolveHardware(testing::EmbeddedForTests(), r).status().message().find("--gpus"),
+  EXPECT_NE(ResolveHardware(testing::EmbeddedForTests(), r).status().message().find("gpus"),
             std::string::npos);
   r.gpus = 0;
   r.gpu = "H100";

@@ -64,7 +64,7 @@ class Importer {
   Status RunAll() {
     if (!in_.snapshot_date.empty() && !IsIsoTimestamp(in_.snapshot_date)) {
       return Status::InvalidArgument(
-                 "--snapshot-date: expected an ISO 8601 date (2026-12-02), got \"" +
+                 "snapshot-date: expected an ISO 8601 date (2026-12-02), got \"" +
                  in_.snapshot_date + "\"")
           .WithField("snapshot-date");
     }
