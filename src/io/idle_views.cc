@@ -243,7 +243,7 @@ std::string IdleNotes(const IdleReport& r) {
   if (guessed) {
     out +=
         "* type guessed from the GPU name and count (cheapest such type); name it in an "
-        "inventory, hosts.csv (hostname,instance_type,region,purchase)\n";
+        "inventory file (hosts.csv: hostname,instance_type,region,purchase)\n";
   }
   for (const auto& [src, date] : sources) {
     out += "prices: ";
