@@ -10,12 +10,14 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuadvisor/text.h"
 #include "server/http_reader.h"
 #include "server/http_request.h"
 
 namespace {
 
 using namespace gpuadvisor::server;
+using gpuadvisor::ValidUtf8;
 
 // One line per framed request or error, feeding `text` in two pieces cut at `cut`.
 std::string Frame(std::string_view text, size_t cut) {

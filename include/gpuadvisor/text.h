@@ -34,6 +34,9 @@ std::string DidYouMean(std::string_view word, const std::vector<std::string>& ca
 // `keep_newlines` keeps '\n' and '\t' (multi-line notes); table cells and one-line messages
 // pass false so nothing can break the layout or forge a line.
 std::string TerminalSafe(std::string_view s, bool keep_newlines = false);
+// True when `s` is well-formed UTF-8 (no overlongs, surrogates or code points past U+10FFFF): the
+// decoder TerminalSafe uses.
+bool ValidUtf8(std::string_view s);
 // printf-style double formatting with a fixed number of decimals, no trailing garbage.
 std::string FormatFixed(double v, int decimals);
 // Scientific notation with `digits` significant digits: 3.14e+23.

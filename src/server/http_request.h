@@ -53,9 +53,6 @@ HeadError ParseRequestHead(std::string_view head, const HeadLimits& limits, Http
 // "%41+b" -> "A b" when plus_is_space (query strings); malformed escapes are kept as they are.
 std::string PercentDecode(std::string_view s, bool plus_is_space);
 
-// True when `s` is well-formed UTF-8 (no overlongs, surrogates or code points past U+10FFFF).
-bool ValidUtf8(std::string_view s);
-
 // Whether a request with this Host header may be served (the DNS-rebinding guard). `allowed`
 // holds lower-case names (no port); "*" allows any. An IP literal (any spelling inet_pton
 // takes, IPv6 in brackets) is always allowed: rebinding needs a name the attacker's DNS

@@ -148,6 +148,20 @@ void AppendEscape(std::string* out, const char* format, uint32_t value) {
 
 }  // namespace
 
+bool ValidUtf8(std::string_view s) {
+  uint32_t cp = 0;
+  for (size_t i = 0; i < s.size();) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    const size_t len = Utf8Sequence(s, i, &cp);
+    if (len == 0) return false;
+    i += len;
+  }
+  return true;
+}
+
 std::string TerminalSafe(std::string_view s, bool keep_newlines) {
   const auto plain = [&](unsigned char c) {
     return (c >= 0x20 && c < 0x7F) || (keep_newlines && (c == '\n' || c == '\t'));

@@ -35,6 +35,20 @@ TEST(StringsTest, SplitKeepsEmptyFields) {
 }
 
 // Issue 16: untrusted text on a terminal.
+// One decoder for the server's request checks and TerminalSafe: well-formed sequences of 1 to 4
+// bytes pass; overlongs, surrogates, code points past U+10FFFF, stray continuation bytes and
+// truncated sequences do not.
+TEST(StringsTest, ValidUtf8) {
+  EXPECT_TRUE(ValidUtf8(""));
+  EXPECT_TRUE(ValidUtf8("plain ascii"));
+  EXPECT_TRUE(
+      ValidUtf8("\xC2\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80 \xF4\x8F\xBF\xBF"));  // (c) EUR emoji max
+  for (const char* bad : {"\xC0\xAF", "\xE0\x80\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\x80",
+                          "a\xE2\x82", "\xF8\x88\x80\x80\x80", "\xFF"}) {
+    EXPECT_FALSE(ValidUtf8(bad)) << TerminalSafe(bad);
+  }
+}
+
 TEST(StringsTest, TerminalSafeEscapesControlsAndInvalidUtf8) {
   EXPECT_EQ(TerminalSafe("p5.48xlarge · H100 – 8"), "p5.48xlarge · H100 – 8");
   EXPECT_EQ(TerminalSafe("\x1b]0;pwned\x07\x1b[31m"), "\\x1b]0;pwned\\x07\\x1b[31m");
