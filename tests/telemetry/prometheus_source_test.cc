@@ -92,9 +92,7 @@ FakeHttpServer::Handler Prometheus(FakeHttpServer::Reply range) {
 }
 
 FakeHttpServer::Reply Body(std::string body) {
-  FakeHttpServer::Reply r;
-  r.body = std::move(body);
-  return r;
+  return FakeHttpServer::Reply::Body(std::move(body));
 }
 
 PrometheusOptions Options(const std::string& url) {

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace gpuadvisor::testing {
@@ -33,6 +34,12 @@ class FakeHttpServer {
     bool stall = false;                      // send nothing, hold the connection until it closes
     std::optional<uint64_t> content_length;  // claimed instead of the true length
     bool chunked = false;  // Transfer-Encoding: chunked, the body in three chunks (repeat 1)
+    // A 200 answer with this body and nothing else set.
+    static Reply Body(std::string body) {
+      Reply r;
+      r.body = std::move(body);
+      return r;
+    }
   };
   using Handler = std::function<Reply(const Request&)>;
 

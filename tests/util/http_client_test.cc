@@ -22,9 +22,7 @@ FakeHttpServer::Handler Always(FakeHttpServer::Reply reply) {
 }
 
 FakeHttpServer::Reply Body(std::string body) {
-  FakeHttpServer::Reply r;
-  r.body = std::move(body);
-  return r;
+  return FakeHttpServer::Reply::Body(std::move(body));
 }
 
 HttpRequest Get(const std::string& url) {
