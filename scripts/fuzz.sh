@@ -36,7 +36,7 @@ for t in "${targets[@]}"; do
     echo "fuzz $t: ${runs:-0} executions in ${seconds}s" >>"$GPUADVISOR_SUMMARY"
   fi
 done
-# The server's request-head parser (its own CMake block: no gpuadvisor_lib).
+# The server's request-head parser (its own CMake block: the parser and the library).
 cmake --build build-fuzz -j2 --target fuzz_http_head
 mkdir -p build-fuzz/corpus-http_head
 if ! ./build-fuzz/fuzz/fuzz_http_head -max_total_time="$seconds" -max_len=4096 \
