@@ -173,16 +173,20 @@ bool IsFlagFor(std::string_view name, std::string_view field) {
   return name == field && FindWorkloadFieldInfo(name) != nullptr;
 }
 
-std::string CliMessage(const Status& status) {
+std::string_view LeadingName(const Status& status) {
   const std::string& message = status.message();
-  if (status.field().empty()) return message;
   const size_t colon = message.find(':');
-  if (colon == std::string::npos || colon == 0) return message;
+  if (status.field().empty() || colon == std::string::npos || colon == 0) return {};
   const std::string_view name(message.data(), colon);
-  if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string_view::npos) {
-    return message;
-  }
-  return IsFlagFor(name, status.field()) ? "--" + message : message;
+  return name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string_view::npos
+             ? name
+             : std::string_view();
+}
+
+std::string CliMessage(const Status& status) {
+  const std::string_view name = LeadingName(status);
+  return !name.empty() && IsFlagFor(name, status.field()) ? "--" + status.message()
+                                                          : status.message();
 }
 
 int Fail(const Status& status) {

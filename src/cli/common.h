@@ -98,8 +98,11 @@ const std::vector<Command>& Commands();
 // The whole command line (argv[0] is the program name); returns the exit code.
 int RunCli(int argc, char** argv);
 
-// The library names the field a Status is about in neutral words ("min-gpus: expected ...");
-// the CLI spells it as its flag ("--min-gpus: expected ...") where the field is one.
+// The library names the field a Status is about in neutral words, first ("min-gpus: expected
+// ..."). LeadingName is that first name ("" when the Status has no field or the message does not
+// start with a name and a colon); CliMessage spells it as the CLI's flag ("--min-gpus: expected
+// ...") where it is one for the Status's field.
+std::string_view LeadingName(const Status& status);
 std::string CliMessage(const Status& status);
 
 // Today's UTC date for the front ends' requests: $GPUADVISOR_TODAY where set (tests pin the

@@ -67,10 +67,7 @@ py::object ClassFor(StatusCode code) {
   std::string field = status.field();
   std::replace(field.begin(), field.end(), '-', '_');
   std::string message = status.message();
-  if (!field.empty() && message.size() > field.size() && message[field.size()] == ':' &&
-      message.compare(0, field.size(), status.field()) == 0) {
-    message.replace(0, field.size(), field);
-  }
+  if (cli::LeadingName(status) == status.field()) message.replace(0, field.size(), field);
   py::object exc = cls(message);
   exc.attr("code") = StatusCodeName(status.code());
   exc.attr("field") = field.empty() ? py::object(py::none()) : py::object(py::str(field));

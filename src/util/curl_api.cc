@@ -2,7 +2,6 @@
 
 #include <dlfcn.h>
 
-#include <mutex>
 #include <string>
 
 namespace gpuadvisor {
@@ -49,10 +48,8 @@ Result<const CurlApi*> Load() {
 
 }  // namespace
 
-Result<const CurlApi*> Curl() {
-  static std::once_flag once;
-  static Result<const CurlApi*> loaded = Status::IOError("libcurl: not loaded");
-  std::call_once(once, [] { loaded = Load(); });
+const Result<const CurlApi*>& Curl() {
+  static const Result<const CurlApi*> loaded = Load();  // once, thread-safe (C++11 statics)
   return loaded;
 }
 

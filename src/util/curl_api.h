@@ -28,8 +28,8 @@ struct CurlApi {
 };
 
 // The loaded library, initialised once (curl_global_init), thread-safe; or an IOError naming
-// the library and what the loader said.
-Result<const CurlApi*> Curl();
+// the library and what the loader said. The same object for the life of the process.
+const Result<const CurlApi*>& Curl();
 
 }  // namespace gpuadvisor
 

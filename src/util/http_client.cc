@@ -21,7 +21,7 @@ using Clock = std::chrono::steady_clock;
 const CurlApi& Api() { return **Curl(); }
 
 CURL* NewHandle() {
-  Result<const CurlApi*> api = Curl();
+  const Result<const CurlApi*>& api = Curl();
   return api.ok() ? (*api)->easy_init() : nullptr;
 }
 
@@ -250,7 +250,7 @@ Result<HttpResponse> HttpClient::Send(const HttpRequest& req, HttpFailure* failu
   auto* c = static_cast<CURL*>(curl_);
   if (c == nullptr) {
     *kind = HttpFailure::kOther;
-    const Result<const CurlApi*> api = Curl();
+    const Result<const CurlApi*>& api = Curl();
     return Status::IOError(
         what + ": " + (api.ok() ? "libcurl could not be initialised" : api.status().message()));
   }
