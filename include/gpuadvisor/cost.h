@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gpuadvisor/catalog.h"
+#include "gpuadvisor/fields.h"
 #include "gpuadvisor/result.h"
 
 namespace gpuadvisor {
@@ -37,6 +38,32 @@ struct UsagePattern {
   double storage_gbyte_s = 0;  // checkpoint write/read GB/s per instance; 0 = min(EBS, 1 GB/s gp3)
   double restart_s = 600;      // relaunch, setup and warm-up after an interruption (s)
 };
+
+// The usage a user describes (fields.h); hours_per_month and months come from `pricing`'s
+// hours-per-month, months or hours (PricingArgs), which decide between them.
+template <typename V>
+void DeclareOptions(V& v, UsagePattern& u) {
+  v.NotAnOption(u.hours_per_month);
+  v.NotAnOption(u.months);
+  v.Integer("count", u.instances, {.help = "Instances used together", .lo = 1, .hi = 100000});
+  v.Bool("interruptible", u.interruptible, {.help = "The job checkpoints and can run on spot"});
+  v.Duration("checkpoint-interval", u.checkpoint_interval_s,
+             {.help = "Checkpoint this often (0 or not given: the Young/Daly optimum)",
+              .lo = 0,
+              .hi = 30 * 86400,
+              .no_default = true});
+  v.Number("checkpoint-gib", u.checkpoint_gib,
+           {.help = "Checkpoint size per instance", .unit = "GiB", .lo = 0, .hi = 1e6, .no_default = true});
+  v.Number("storage-gbyte-s", u.storage_gbyte_s,
+           {.help = "Checkpoint storage bandwidth per instance (default: EBS, at most 1 GB/s)",
+            .unit = "GB/s",
+            .lo = 0,
+            .hi = 1000,
+            .aliases = {"storage-gbps"},
+            .no_default = true});
+  v.Duration("restart", u.restart_s,
+             {.help = "Relaunch and warm-up after an interruption", .lo = 0, .hi = 7 * 86400});
+}
 
 // Expected cost of interruptions on spot [Young 1974; Daly 2006]: with interruptions at rate
 // lambda per hour per instance (from the spot-advisor band), a job on n instances stops at

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gpuadvisor/catalog.h"
+#include "gpuadvisor/fields.h"
 #include "gpuadvisor/result.h"
 #include "gpuadvisor/workload.h"
 
@@ -49,6 +50,21 @@ struct HardwareRequest {
   int gpus = 0;               // devices in total; 0 = instances x devices each (or 1)
   std::string region = "us-east-1";  // prices for the cost section
 };
+
+// The `estimate` command's hardware options (fields.h).
+template <typename V>
+void DeclareOptions(V& v, HardwareRequest& h) {
+  v.Text("instance", h.instance_type,
+         {.help = "Instance type, e.g. p5.48xlarge",
+          .aliases = {"instance-type", "type"},
+          .metavar = "TYPE"});
+  v.Integer("count", h.instances,
+            {.help = "Instances of --instance (default 1)", .lo = 1, .hi = 100000});
+  v.Text("gpu", h.gpu, {.help = "GPU model without an instance, e.g. H100", .metavar = "GPU"});
+  v.Integer("gpus", h.gpus,
+            {.help = "Devices in total (default 1, or count x per instance)", .lo = 1, .hi = 1000000});
+  v.Text("region", h.region, {.help = "Region for prices", .metavar = "REGION"});
+}
 
 // Looks the names up in `catalog` (which must outlive the result). Errors: NotFound with a
 // "did you mean" for an unknown type, GPU or region; InvalidArgument naming the flag for a

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuadvisor/fields.h"
 #include "gpuadvisor/result.h"
 
 namespace gpuadvisor {
@@ -33,15 +34,14 @@ enum class OptionType {
 // "text", "bool", "number", "integer", "duration", "choice", "list", "files".
 const char* OptionTypeName(OptionType type);
 
-// Where an option is offered. The HTTP API takes no option that names a file on the server.
-enum FrontEnd : unsigned { kCli = 1, kHttp = 2, kPython = 4, kEveryFrontEnd = 7 };
-
+// One option of a command's table: collected from a field's declaration (fields.h), its
+// default from the struct it fills.
 struct OptionSpec {
   std::string_view name;  // canonical spelling: CLI --name, HTTP name or na_me, Python na_me
   OptionType type = OptionType::kText;
   std::string_view help;
-  std::string_view unit;          // "GiB", "USD/h", "%", ... ("" = none); durations: "" (text says)
-  std::string_view default_text;  // as a user would type it; "" = none
+  std::string_view unit;     // "GiB", "USD/h", "%", ... ("" = none); durations: "" (text says)
+  std::string default_text;  // as a user would type it; "" = none
   double lo = -std::numeric_limits<double>::infinity();  // kNumber/kInteger/kDuration (seconds)
   double hi = std::numeric_limits<double>::infinity();
   std::vector<std::string_view> choices;  // kChoice, and the items of a kList when not empty
@@ -90,6 +90,11 @@ class OptionValues {
   // Values are checked when read, so that all front ends report the first bad option in table
   // order, not in the order they happened to receive them.
   Status Set(std::string_view key, std::string_view text, FrontEnd from);
+  // Typed values from JSON or Python, kept as they are (no text round trip), checked as text is:
+  // a number for a duration counts hours, as a plain number typed does; a number or a bool for
+  // a text option is that value written out.
+  Status SetNumber(std::string_view key, double value, FrontEnd from);
+  Status SetBool(std::string_view key, bool value, FrontEnd from);
   // Every given option parsed and within bounds (call before acting on any of them).
   Status Check() const;
 
@@ -108,13 +113,207 @@ class OptionValues {
   std::vector<std::pair<std::string, std::string>> GivenPairs() const;
 
  private:
+  struct Value {
+    std::string text;              // as received, or the typed value written out
+    std::optional<double> number;  // a number option's typed value (durations in seconds)
+  };
+  const OptionSpec* Known(std::string_view key, FrontEnd from, Status* unknown) const;
   const OptionSpec& Spec(std::string_view name) const;
-  Status CheckOne(const OptionSpec& o, const std::string& text) const;
+  Status CheckOne(const OptionSpec& o, const Value& given) const;
 
   const CommandSpec* spec_;
-  std::map<std::string, std::string, std::less<>> given_;               // canonical name -> text
+  std::map<std::string, Value, std::less<>> given_;                     // canonical name -> value
   std::map<std::string, std::vector<std::string>, std::less<>> files_;  // kFiles paths
 };
+
+// ---- walking declarations (fields.h) ----
+
+namespace options_internal {
+
+// 730 -> "730", 0.5 -> "0.5", 600 s as a duration -> "10m".
+std::string NumberText(double v);
+std::string DurationText(double seconds);
+
+// Collects a declaration into option specs; defaults are read from the fields' values.
+class SpecCollector {
+ public:
+  std::vector<OptionSpec> options;
+
+  void Text(std::string_view n, const std::string& f, FieldInfo i) { Add(n, OptionType::kText, i, f); }
+  void Choice(std::string_view n, const std::string& f, FieldInfo i) {
+    Add(n, OptionType::kChoice, i, f);
+  }
+  template <typename E, typename NameOf, typename Parse>
+  void Enum(std::string_view n, const E& f, NameOf name_of, Parse&&, FieldInfo i) {
+    Add(n, OptionType::kChoice, i, std::string(name_of(f)));
+  }
+  void Bool(std::string_view n, const bool&, FieldInfo i) { Add(n, OptionType::kBool, i, ""); }
+  template <typename T>
+  void Number(std::string_view n, const T& f, FieldInfo i) {
+    AddNumber(n, OptionType::kNumber, i, ValueOf(f));
+  }
+  template <typename T>
+  void Integer(std::string_view n, const T& f, FieldInfo i) {
+    AddNumber(n, OptionType::kInteger, i, ValueOf(f));
+  }
+  template <typename T>
+  void Duration(std::string_view n, const T& f, FieldInfo i) {
+    AddNumber(n, OptionType::kDuration, i, ValueOf(f));
+  }
+  void List(std::string_view n, const std::vector<std::string>& f, FieldInfo i);
+  void Files(std::string_view n, const std::vector<std::string>&, FieldInfo i) {
+    Add(n, OptionType::kFiles, i, "");
+  }
+  template <typename S>
+  void Nested(S& s) {
+    DeclareOptions(*this, s);
+  }
+  template <typename T>
+  void NotAnOption(const T&) {}
+
+ private:
+  template <typename T>
+  static std::optional<double> ValueOf(const T& v) {
+    return static_cast<double>(v);
+  }
+  template <typename T>
+  static std::optional<double> ValueOf(const std::optional<T>& v) {
+    return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
+  }
+  void Add(std::string_view name, OptionType type, const FieldInfo& i, std::string shown);
+  void AddNumber(std::string_view name, OptionType type, const FieldInfo& i,
+                 std::optional<double> value);
+};
+
+// Fills a struct from the options given; options not given leave their fields as they are.
+class OptionSetter {
+ public:
+  explicit OptionSetter(const OptionValues& v) : v_(&v) {}
+  Status status;  // the first error
+
+  void Text(std::string_view n, std::string& f, const FieldInfo&) {
+    if (Wanted(n)) f = v_->Text(n);
+  }
+  void Choice(std::string_view n, std::string& f, const FieldInfo& i) { Text(n, f, i); }
+  template <typename E, typename NameOf, typename Parse>
+  void Enum(std::string_view n, E& f, NameOf&&, Parse&& parse, const FieldInfo&) {
+    if (!Wanted(n)) return;
+    auto e = parse(v_->Text(n));
+    if (e.ok()) {
+      f = *e;
+    } else {
+      status = e.status();
+    }
+  }
+  void Bool(std::string_view n, bool& f, const FieldInfo&) {
+    if (Wanted(n)) f = v_->Bool(n);
+  }
+  template <typename T>
+  void Number(std::string_view n, T& f, const FieldInfo&) {
+    if (!Wanted(n)) return;
+    Result<std::optional<double>> x = v_->Number(n);
+    if (!x.ok()) {
+      status = x.status();
+    } else if (*x) {
+      Assign(**x, &f);
+    }
+  }
+  template <typename T>
+  void Integer(std::string_view n, T& f, const FieldInfo& i) {
+    Number(n, f, i);
+  }
+  template <typename T>
+  void Duration(std::string_view n, T& f, const FieldInfo& i) {
+    Number(n, f, i);
+  }
+  void List(std::string_view n, std::vector<std::string>& f, const FieldInfo&);
+  void Files(std::string_view n, std::vector<std::string>& f, const FieldInfo&) {
+    if (Wanted(n)) f = v_->Files(n);
+  }
+  template <typename S>
+  void Nested(S& s) {
+    DeclareOptions(*this, s);
+  }
+  template <typename T>
+  void NotAnOption(const T&) {}
+
+ private:
+  bool Wanted(std::string_view name) const { return status.ok() && v_->Given(name); }
+  template <typename T>
+  static void Assign(double v, T* f) {
+    *f = static_cast<T>(v);
+  }
+  template <typename T>
+  static void Assign(double v, std::optional<T>* f) {
+    *f = static_cast<T>(v);
+  }
+  const OptionValues* v_;
+};
+
+// Counts a declaration's fields (a Nested struct is one field of its parent).
+class FieldCounter {
+ public:
+  size_t count = 0;
+  template <typename T>
+  void Text(std::string_view, T&, const FieldInfo&) { ++count; }
+  template <typename T>
+  void Choice(std::string_view, T&, const FieldInfo&) { ++count; }
+  template <typename E, typename NameOf, typename Parse>
+  void Enum(std::string_view, E&, NameOf&&, Parse&&, const FieldInfo&) { ++count; }
+  template <typename T>
+  void Bool(std::string_view, T&, const FieldInfo&) { ++count; }
+  template <typename T>
+  void Number(std::string_view, T&, const FieldInfo&) { ++count; }
+  template <typename T>
+  void Integer(std::string_view, T&, const FieldInfo&) { ++count; }
+  template <typename T>
+  void Duration(std::string_view, T&, const FieldInfo&) { ++count; }
+  template <typename T>
+  void List(std::string_view, T&, const FieldInfo&) { ++count; }
+  template <typename T>
+  void Files(std::string_view, T&, const FieldInfo&) { ++count; }
+  template <typename S>
+  void Nested(S&) { ++count; }
+  template <typename T>
+  void NotAnOption(const T&) { ++count; }
+};
+
+}  // namespace options_internal
+
+// The option table of `R`'s declaration (fields.h), its defaults read from a default-made R.
+template <typename R>
+CommandSpec CommandOf(std::string_view command) {
+  R r{};
+  options_internal::SpecCollector c;
+  DeclareOptions(c, r);
+  return {command, std::move(c.options)};
+}
+template <typename R>
+void CollectOptions(std::vector<OptionSpec>* out) {
+  R r{};
+  options_internal::SpecCollector c;
+  DeclareOptions(c, r);
+  for (OptionSpec& o : c.options) out->push_back(std::move(o));
+}
+
+// Checks the given options (Check()), then sets the fields of *r that `R`'s declaration names
+// from those given; the others keep their values (the struct's defaults).
+template <typename R>
+Status SetFromOptions(const OptionValues& v, R* r) {
+  GPUADVISOR_RETURN_IF_ERROR(v.Check());
+  options_internal::OptionSetter s(v);
+  DeclareOptions(s, *r);
+  return s.status;
+}
+
+// How many fields `R`'s declaration names (declared options, nested structs and NotAnOption).
+template <typename R>
+size_t DeclaredFieldCount() {
+  R r{};
+  options_internal::FieldCounter c;
+  DeclareOptions(c, r);
+  return c.count;
+}
 
 // List options hold at most this many items; repeats count once after the check (a list of
 // 60k copies of one region is refused, not searched 60k times).

@@ -32,6 +32,12 @@ Result<PurchaseKind> ParsePurchaseKind(std::string_view text, std::string_view f
 Result<std::vector<PurchaseKind>> ParsePurchaseKinds(std::string_view text, std::string_view field,
                                                      const std::vector<PurchaseKind>& allowed);
 
+// ParsePurchaseKind over every kind for `field`, as a function of the text alone (an option's
+// declaration: fields.h).
+inline auto ParsePurchaseOption(std::string_view field) {
+  return [field](std::string_view text) { return ParsePurchaseKind(text, field, AllPurchaseKinds()); };
+}
+
 // The hourly price of that option in a region (capacity block: the instance-hour rate), or null.
 const Price* PurchasePrice(const RegionOffer& offer, PurchaseKind p);
 

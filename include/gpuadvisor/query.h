@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpuadvisor/catalog.h"
+#include "gpuadvisor/fields.h"
 #include "gpuadvisor/purchase.h"
 
 namespace gpuadvisor {
@@ -23,11 +24,46 @@ struct InstanceQuery {
   PurchaseKind purchase = PurchaseKind::kOnDemand;
   bool efa_only = false;
   bool include_retired = false;
-  bool gpus_only = false;                       // leave out FPGA / media / inference-only types
-  std::string sort = "on_demand_usd_per_hour";  // any InstanceSortFields() name
-  bool sort_descending = false;
+  bool gpus_only = false;  // leave out FPGA / media / inference-only types
+  // Any InstanceSortFields() name, optionally ":asc" or ":desc" (ascending by default).
+  std::string sort = "on_demand_usd_per_hour";
   std::optional<size_t> limit;
 };
+
+// The `instances` command's options (fields.h).
+template <typename V>
+void DeclareOptions(V& v, InstanceQuery& q) {
+  v.Text("region", q.region,
+         {.help = "Region code, or `all` for one row per type and region", .metavar = "REGION"});
+  v.List("gpu", q.gpus, {.help = "Accelerator model or alias: H100, A100-80GB, L4 ...", .metavar = "GPU"});
+  v.List("family", q.families, {.help = "Instance family: p5, g6e ...", .metavar = "FAMILY"});
+  v.Number("min-gpus", q.min_gpus,
+           {.help = "At least N GPUs (whole-device equivalents)", .lo = 0, .hi = 1024});
+  v.Number("max-gpus", q.max_gpus, {.help = "At most N GPUs", .lo = 0, .hi = 1024});
+  v.Number("min-gpu-memory", q.min_gpu_memory_gib,
+           {.help = "At least this much memory per GPU", .unit = "GiB", .lo = 0, .hi = 1e6});
+  v.Number("min-total-gpu-memory", q.min_total_gpu_memory_gib,
+           {.help = "At least this much accelerator memory per instance",
+            .unit = "GiB",
+            .lo = 0,
+            .hi = 1e7});
+  v.Number("max-price", q.max_price_usd,
+           {.help = "At most this per instance-hour (at --purchase)",
+            .unit = "USD/h",
+            .lo = 0,
+            .hi = 1e6});
+  v.Enum("purchase", q.purchase, PurchaseKindName, ParsePurchaseOption("purchase"),
+         {.help = "Price used by --max-price and the price columns",
+          .choices = {PurchaseKindName(PurchaseKind::kOnDemand),
+                      PurchaseKindName(PurchaseKind::kSpot)}});
+  v.Bool("efa", q.efa_only, {.help = "Only types with EFA networking"});
+  v.Bool("include-retired", q.include_retired, {.help = "Also list retired types (p2, p3, g3 ...)"});
+  v.Bool("gpus-only", q.gpus_only, {.help = "Only GPU types (no FPGA, media or Neuron)"});
+  v.Text("sort", q.sort,
+         {.help = "Sort by a column, e.g. usd_per_gpu_hour or on_demand_usd_per_hour:desc",
+          .metavar = "FIELD[:asc|desc]"});
+  v.Integer("limit", q.limit, {.help = "Show at most N rows", .lo = 0, .hi = 1e9});
+}
 
 struct InstanceRow {
   const InstanceType* type = nullptr;

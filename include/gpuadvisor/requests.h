@@ -31,8 +31,74 @@ Result<Freshness> MakeFreshness(const std::string& max_price_age, std::string to
 // "" = the embedded catalog; otherwise the file (errors prefixed "--catalog").
 Result<std::shared_ptr<const Catalog>> OpenCatalog(const std::string& path);
 
-// `instances` filters (the "instances" option table).
+// An instance type as a command's first argument (`show TYPE`, `pricing TYPE`).
+inline FieldInfo TypeArgument(std::string_view help) {
+  return {.help = help,
+          .positional = true,
+          .required = true,
+          .aliases = {"instance", "instance-type"},
+          .metavar = "TYPE"};
+}
+
+// `instances` filters (InstanceQuery's declaration, query.h).
 Result<InstanceQuery> MakeInstanceQuery(const OptionValues& v);
+
+// `show TYPE`.
+struct ShowArgs {
+  std::string type;
+  std::string region = "us-east-1";
+  bool history = false;
+};
+template <typename V>
+void DeclareOptions(V& v, ShowArgs& a) {
+  v.Text("type", a.type, TypeArgument("Instance type, e.g. p5.48xlarge"));
+  v.Text("region", a.region,
+         {.help = "Region for the top-level price fields and the commitment and history tables",
+          .metavar = "REGION"});
+  v.Bool("history", a.history,
+         {.help = "Dated prices in --region per source, with the change from the previous one"});
+}
+
+// `gpus`.
+struct GpusArgs {
+  bool include_retired = false;
+};
+template <typename V>
+void DeclareOptions(V& v, GpusArgs& a) {
+  v.Bool("include-retired", a.include_retired,
+         {.help = "Also list models found only on retired types"});
+}
+
+// `pricing TYPE`: the usage, and how long it runs (hours-per-month and months, or one run of
+// `hours`).
+struct PricingArgs {
+  std::string type;
+  std::string region = "us-east-1";
+  std::optional<double> hours_per_month, months, hours;
+  UsagePattern usage;
+};
+template <typename V>
+void DeclareOptions(V& v, PricingArgs& a) {
+  v.Text("type", a.type, TypeArgument("Instance type, e.g. p5.48xlarge"));
+  v.Text("region", a.region, {.help = "Region", .metavar = "REGION"});
+  v.Number("hours-per-month", a.hours_per_month,
+           {.help = "Hours the instances run per month (730 = always on)",
+            .unit = "h",
+            .lo = 0.001,
+            .hi = 730,
+            .shown_default = "730"});
+  v.Number("months", a.months,
+           {.help = "How many months the usage lasts", .lo = 0.001, .hi = 600, .shown_default = "1"});
+  v.Number("hours", a.hours,
+           {.help = "One continuous run of H hours per instance, instead of --hours-per-month "
+                    "and --months (a Capacity Block covers it in whole days)",
+            .unit = "h",
+            .lo = 0.001,
+            .hi = 438000});
+  v.Nested(a.usage);
+}
+// The usage of `a` (hours conflicts with hours-per-month and months).
+Result<UsagePattern> UsageOf(const PricingArgs& a);
 
 // `gpus`: one summary per model; models on no listed type only with `include_retired`.
 std::vector<GpuSummary> ListGpus(const Catalog& c, bool include_retired);

@@ -117,6 +117,33 @@ bool ListedIn(const RegionOffer* o) {
   return o && (o->offered.value_or(true) || o->on_demand.has_value());
 }
 
+// InstanceQuery::sort: "COLUMN", "COLUMN:asc" or "COLUMN:desc".
+struct SortOrder {
+  std::string column;
+  bool descending = false;
+};
+Result<SortOrder> ParseSort(const std::string& sort) {
+  SortOrder order;
+  const size_t colon = sort.find(':');
+  order.column = sort.substr(0, colon);
+  if (colon != std::string::npos) {
+    const std::string dir = sort.substr(colon + 1);
+    if (dir != "asc" && dir != "desc") {
+      return Status::InvalidArgument("sort: expected FIELD[:asc|desc], got \"" + sort + "\"")
+          .WithField("sort");
+    }
+    order.descending = dir == "desc";
+  }
+  const auto& fields = InstanceSortFields();
+  if (std::find(fields.begin(), fields.end(), order.column) == fields.end()) {
+    std::string hint = DidYouMean(order.column, fields);
+    return Status::InvalidArgument("sort: unknown column \"" + order.column + "\"" +
+                                   (hint.empty() ? "" : "; " + hint))
+        .WithField("sort");
+  }
+  return order;
+}
+
 Status CheckQuery(const Catalog& c, const InstanceQuery& q, std::vector<const GpuSpec*>* gpus) {
   if (q.region != "all") GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, q.region, "region"));
   for (const std::string& g : q.gpus) {
@@ -136,25 +163,10 @@ Status CheckQuery(const Catalog& c, const InstanceQuery& q, std::vector<const Gp
           .WithField("family");
     }
   }
-  const auto& fields = InstanceSortFields();
-  if (std::find(fields.begin(), fields.end(), q.sort) == fields.end()) {
-    std::string hint = DidYouMean(q.sort, fields);
-    return Status::InvalidArgument("sort: unknown column \"" + q.sort + "\"" +
-                                   (hint.empty() ? "" : "; " + hint))
-        .WithField("sort");
-  }
+  Result<SortOrder> order = ParseSort(q.sort);
+  if (!order.ok()) return order.status();
   if (q.min_gpus && q.max_gpus && *q.min_gpus > *q.max_gpus) {
     return Status::InvalidArgument("min-gpus: greater than max-gpus").WithField("min-gpus");
-  }
-  for (const auto& [v, name] : {std::pair{q.min_gpus, "min-gpus"},
-                                {q.max_gpus, "max-gpus"},
-                                {q.min_gpu_memory_gib, "min-gpu-memory"},
-                                {q.min_total_gpu_memory_gib, "min-total-gpu-memory"},
-                                {q.max_price_usd, "max-price"}}) {
-    if (v && *v < 0) {
-      return Status::InvalidArgument(std::string(name) + ": expected a non-negative number")
-          .WithField(OptionName(name));
-    }
   }
   return Status::OK();
 }
@@ -270,7 +282,8 @@ Result<std::vector<InstanceRow>> QueryInstances(const Catalog& c, const Instance
       if (Matches(q, gpus, r)) rows.push_back(r);
     }
   }
-  SortRows(&rows, q.sort, q.sort_descending);
+  const SortOrder order = *ParseSort(q.sort);  // checked above
+  SortRows(&rows, order.column, order.descending);
   if (q.limit && rows.size() > *q.limit) rows.resize(*q.limit);
   return rows;
 }

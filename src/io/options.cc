@@ -5,10 +5,12 @@
 #include <cassert>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <unordered_set>
 
 #include "gpuadvisor/numbers.h"
 #include "gpuadvisor/purchase.h"
+#include "gpuadvisor/requests.h"
 #include "gpuadvisor/simulate.h"
 #include "gpuadvisor/text.h"
 
@@ -23,23 +25,8 @@ std::string Quoted(std::string_view v) { return "\"" + std::string(v) + "\""; }
 // The option as the library names it; each front end spells it its own way (CliMessage).
 std::string NameOf(const OptionSpec& o) { return std::string(o.name); }
 
-// 730 -> "730", 0.001 -> "0.001", 1e9 -> "1e+09".
-std::string FormatNumber(double v) {
-  if (v == std::floor(v) && std::abs(v) < 1e7) return std::to_string(static_cast<int64_t>(v));
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
-// A duration in the largest unit that divides it: 600 -> "10m", 86400 -> "1d".
-std::string DurationText(double seconds) {
-  for (const auto& [unit, scale] : {std::pair{"d", kDay}, {"h", kHour}, {"m", 60.0}}) {
-    if (seconds >= scale && std::fmod(seconds, scale) == 0) {
-      return FormatNumber(seconds / scale) + unit;
-    }
-  }
-  return FormatNumber(seconds) + "s";
-}
+using options_internal::DurationText;
+std::string FormatNumber(double v) { return options_internal::NumberText(v); }
 
 std::string BoundText(const OptionSpec& o, double v) {
   return o.type == OptionType::kDuration ? DurationText(v) : FormatNumber(v);
@@ -97,32 +84,47 @@ const std::vector<std::string_view>& AllPurchaseNames() {
   return kNames;
 }
 
+// `v` (given as `text`) within `o`'s bounds, whole for integers.
+Result<double> InRange(const OptionSpec& o, double v, std::string_view text) {
+  const bool whole = o.type != OptionType::kInteger || v == std::floor(v);
+  if (!std::isfinite(v) || !whole || v < o.lo || v > o.hi) {
+    std::string what = o.type == OptionType::kInteger    ? "a whole number"
+                       : o.type == OptionType::kDuration ? "a duration"
+                                                         : "a number";
+    const std::string range = OptionRangeText(o);
+    if (!range.empty()) what += (StartsWith(range, "at ") ? ", " : " from ") + range;
+    return Status::InvalidArgument(NameOf(o) + ": expected " + what + ", got " + Quoted(Trim(text)))
+        .WithField(o.name);
+  }
+  return v;
+}
+
 // A number parsed for `o`; SI suffixes for numbers, units for durations.
 Result<double> ParseFor(const OptionSpec& o, std::string_view text) {
   const std::string flag = NameOf(o);
   Result<double> v = o.type == OptionType::kDuration ? ParseDurationSeconds(Trim(text), flag)
                                                      : ParseSiNumber(Trim(text), flag);
   if (!v.ok()) return v.status().WithField(o.name);
-  const bool whole = o.type != OptionType::kInteger || *v == std::floor(*v);
-  if (!std::isfinite(*v) || !whole || *v < o.lo || *v > o.hi) {
-    std::string what = o.type == OptionType::kInteger    ? "a whole number"
-                       : o.type == OptionType::kDuration ? "a duration"
-                                                         : "a number";
-    const std::string range = OptionRangeText(o);
-    if (!range.empty()) what += (StartsWith(range, "at ") ? ", " : " from ") + range;
-    return Status::InvalidArgument(flag + ": expected " + what + ", got " + Quoted(Trim(text)))
-        .WithField(o.name);
+  return InRange(o, *v, text);
+}
+
+bool IsNumberType(OptionType t) {
+  return t == OptionType::kNumber || t == OptionType::kInteger || t == OptionType::kDuration;
+}
+
+// A typed number as text: the shortest form that reads back to the same double.
+std::string ExactText(double v) {
+  if (v == std::floor(v) && std::abs(v) < 1e15) return std::to_string(static_cast<int64_t>(v));
+  char buf[40];
+  for (int digits = 15; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (std::strtod(buf, nullptr) == v) break;
   }
-  return *v;
+  return buf;
 }
 
 // ---- the tables ----
-// Each entry names only what differs from OptionSpec's defaults; g++ 12 warns about the members a
-// designated initializer leaves to their default member initializers, which is the point here.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#endif
+// Each entry names only what differs from OptionSpec's defaults.
 
 OptionSpec Region(std::string_view help) {
   return {.name = "region", .help = help, .default_text = "us-east-1", .metavar = "REGION"};
@@ -135,168 +137,6 @@ OptionSpec TypeArg(std::string_view help) {
           .required = true,
           .aliases = {"instance", "instance-type"},
           .metavar = "TYPE"};
-}
-
-CommandSpec InstancesSpec() {
-  return {"instances",
-          {
-              Region("Region code, or `all` for one row per type and region"),
-              {.name = "gpu",
-               .type = OptionType::kList,
-               .help = "Accelerator model or alias: H100, A100-80GB, L4 ...",
-               .metavar = "GPU"},
-              {.name = "family",
-               .type = OptionType::kList,
-               .help = "Instance family: p5, g6e ...",
-               .metavar = "FAMILY"},
-              {.name = "min-gpus",
-               .type = OptionType::kNumber,
-               .help = "At least N GPUs (whole-device equivalents)",
-               .lo = 0,
-               .hi = 1024},
-              {.name = "max-gpus",
-               .type = OptionType::kNumber,
-               .help = "At most N GPUs",
-               .lo = 0,
-               .hi = 1024},
-              {.name = "min-gpu-memory",
-               .type = OptionType::kNumber,
-               .help = "At least this much memory per GPU",
-               .unit = "GiB",
-               .lo = 0,
-               .hi = 1e6},
-              {.name = "min-total-gpu-memory",
-               .type = OptionType::kNumber,
-               .help = "At least this much accelerator memory per instance",
-               .unit = "GiB",
-               .lo = 0,
-               .hi = 1e7},
-              {.name = "max-price",
-               .type = OptionType::kNumber,
-               .help = "At most this per instance-hour (at --purchase)",
-               .unit = "USD/h",
-               .lo = 0,
-               .hi = 1e6},
-              {.name = "purchase",
-               .type = OptionType::kChoice,
-               .help = "Price used by --max-price and the price columns",
-               .default_text = "on-demand",
-               .choices = PurchaseNames({PurchaseKind::kOnDemand, PurchaseKind::kSpot})},
-              {.name = "efa", .type = OptionType::kBool, .help = "Only types with EFA networking"},
-              {.name = "include-retired",
-               .type = OptionType::kBool,
-               .help = "Also list retired types (p2, p3, g3 ...)"},
-              {.name = "gpus-only",
-               .type = OptionType::kBool,
-               .help = "Only GPU types (no FPGA, media or Neuron)"},
-              {.name = "sort",
-               .help = "Sort by a column, e.g. usd_per_gpu_hour or on_demand_usd_per_hour:desc",
-               .metavar = "FIELD[:asc|desc]"},
-              {.name = "limit",
-               .type = OptionType::kInteger,
-               .help = "Show at most N rows",
-               .lo = 0,
-               .hi = 1e9},
-          }};
-}
-
-CommandSpec ShowSpec() {
-  return {"show",
-          {TypeArg("Instance type, e.g. p5.48xlarge"),
-           Region("Region for the top-level price fields and the commitment and history tables"),
-           {.name = "history",
-            .type = OptionType::kBool,
-            .help = "Dated prices in --region per source, with the change from the previous one"}}};
-}
-
-CommandSpec GpusSpec() {
-  return {"gpus",
-          {{.name = "include-retired",
-            .type = OptionType::kBool,
-            .help = "Also list models found only on retired types"}}};
-}
-
-CommandSpec PricingSpec() {
-  return {"pricing",
-          {
-              TypeArg("Instance type, e.g. p5.48xlarge"),
-              Region("Region"),
-              {.name = "hours-per-month",
-               .type = OptionType::kNumber,
-               .help = "Hours the instances run per month (730 = always on)",
-               .unit = "h",
-               .default_text = "730",
-               .lo = 0.001,
-               .hi = 730},
-              {.name = "months",
-               .type = OptionType::kNumber,
-               .help = "How many months the usage lasts",
-               .default_text = "1",
-               .lo = 0.001,
-               .hi = 600},
-              {.name = "hours",
-               .type = OptionType::kNumber,
-               .help = "One continuous run of H hours per instance, instead of --hours-per-month "
-                       "and --months (a Capacity Block covers it in whole days)",
-               .unit = "h",
-               .lo = 0.001,
-               .hi = 438000},
-              {.name = "count",
-               .type = OptionType::kInteger,
-               .help = "Instances used together",
-               .default_text = "1",
-               .lo = 1,
-               .hi = 100000},
-              {.name = "interruptible",
-               .type = OptionType::kBool,
-               .help = "The job checkpoints and can run on spot"},
-              {.name = "checkpoint-interval",
-               .type = OptionType::kDuration,
-               .help = "Checkpoint this often (0 or not given: the Young/Daly optimum)",
-               .lo = 0,
-               .hi = 30 * kDay},
-              {.name = "checkpoint-gib",
-               .type = OptionType::kNumber,
-               .help = "Checkpoint size per instance",
-               .unit = "GiB",
-               .lo = 0,
-               .hi = 1e6},
-              {.name = "storage-gbyte-s",
-               .type = OptionType::kNumber,
-               .help = "Checkpoint storage bandwidth per instance (default: EBS, at most 1 GB/s)",
-               .unit = "GB/s",
-               .lo = 0,
-               .hi = 1000,
-               .aliases = {"storage-gbps"}},
-              {.name = "restart",
-               .type = OptionType::kDuration,
-               .help = "Relaunch and warm-up after an interruption",
-               .default_text = "10m",
-               .lo = 0,
-               .hi = 7 * kDay},
-          }};
-}
-
-CommandSpec EstimateSpec() {
-  return {"estimate",
-          {
-              {.name = "instance",
-               .help = "Instance type, e.g. p5.48xlarge",
-               .aliases = {"instance-type", "type"},
-               .metavar = "TYPE"},
-              {.name = "count",
-               .type = OptionType::kInteger,
-               .help = "Instances of --instance (default 1)",
-               .lo = 1,
-               .hi = 100000},
-              {.name = "gpu", .help = "GPU model without an instance, e.g. H100", .metavar = "GPU"},
-              {.name = "gpus",
-               .type = OptionType::kInteger,
-               .help = "Devices in total (default 1, or count x per instance)",
-               .lo = 1,
-               .hi = 1000000},
-              Region("Region for prices"),
-          }};
 }
 
 CommandSpec RecommendSpec() {
@@ -474,7 +314,7 @@ CommandSpec IdleSpec() {
           }};
 }
 
-CommandSpec LaunchSpec() {
+CommandSpec LaunchOptionsSpec() {
   OptionSpec type = TypeArg("Instance type to launch (or a plan)");
   type.required = false;
   CommandSpec spec = {
@@ -1049,9 +889,6 @@ CommandSpec CatalogDiffSpec() {
            file("new", "New catalog file (or \"embedded\")")}};
 }
 
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 
 }  // namespace
 
@@ -1079,8 +916,9 @@ const char* OptionTypeName(OptionType type) {
 
 const std::vector<CommandSpec>& CommandSpecs() {
   static const std::vector<CommandSpec> kSpecs = {
-      InstancesSpec(),      ShowSpec(),          GpusSpec(),        PricingSpec(),
-      EstimateSpec(),       RecommendSpec(),     IdleSpec(),        LaunchSpec(),
+      CommandOf<InstanceQuery>("instances"), CommandOf<ShowArgs>("show"),
+      CommandOf<GpusArgs>("gpus"),           CommandOf<PricingArgs>("pricing"),
+      CommandOf<HardwareRequest>("estimate"), RecommendSpec(),     IdleSpec(),        LaunchOptionsSpec(),
       SimulateSpec(),       WatchSpec(),         ServeSpec(),       CatalogBuildSpec(),
       CatalogUpgradeSpec(), CatalogImportSpec(), CatalogDiffSpec(), OutputSpec()};
   return kSpecs;
@@ -1147,20 +985,45 @@ const OptionSpec& OptionValues::Spec(std::string_view name) const {
   return *o;
 }
 
-Status OptionValues::Set(std::string_view key, std::string_view text, FrontEnd from) {
+const OptionSpec* OptionValues::Known(std::string_view key, FrontEnd from,
+                                      Status* unknown) const {
   const OptionSpec* o = spec_->Find(key);
-  if (o == nullptr || (o->front_ends & from) == 0) {
-    std::vector<std::string> names;
-    for (const OptionSpec& s : spec_->options) {
-      if ((s.front_ends & from) != 0) names.emplace_back(s.name);
-    }
-    // No suggestion for a key far longer than any option (edit distance is quadratic).
-    const std::string hint = key.size() > 64 ? "" : DidYouMean(CanonicalOptionKey(key), names);
-    return Status::InvalidArgument("unknown parameter " + Quoted(key) +
-                                   (hint.empty() ? "" : "; " + hint))
-        .WithField(CanonicalOptionKey(key));
+  if (o != nullptr && (o->front_ends & from) != 0) return o;
+  std::vector<std::string> names;
+  for (const OptionSpec& s : spec_->options) {
+    if ((s.front_ends & from) != 0) names.emplace_back(s.name);
   }
-  std::string& slot = given_[std::string(o->name)];
+  // No suggestion for a key far longer than any option (edit distance is quadratic).
+  const std::string hint = key.size() > 64 ? "" : DidYouMean(CanonicalOptionKey(key), names);
+  *unknown = Status::InvalidArgument("unknown parameter " + Quoted(key) +
+                                     (hint.empty() ? "" : "; " + hint))
+                 .WithField(CanonicalOptionKey(key));
+  return nullptr;
+}
+
+Status OptionValues::SetNumber(std::string_view key, double value, FrontEnd from) {
+  Status unknown;
+  const OptionSpec* o = Known(key, from, &unknown);
+  if (o == nullptr) return unknown;
+  if (!IsNumberType(o->type)) return Set(key, ExactText(value), from);
+  Value& g = given_[std::string(o->name)];
+  g.text = ExactText(value);
+  // A plain number for a duration is hours, as typed text is.
+  g.number = o->type == OptionType::kDuration ? value * kHour : value;
+  return Status::OK();
+}
+
+Status OptionValues::SetBool(std::string_view key, bool value, FrontEnd from) {
+  return Set(key, value ? "true" : "false", from);
+}
+
+Status OptionValues::Set(std::string_view key, std::string_view text, FrontEnd from) {
+  Status unknown;
+  const OptionSpec* o = Known(key, from, &unknown);
+  if (o == nullptr) return unknown;
+  Value& given = given_[std::string(o->name)];
+  given.number.reset();
+  std::string& slot = given.text;
   if (o->type == OptionType::kFiles) {
     std::vector<std::string>& files = files_[std::string(o->name)];
     if (files.size() >= kMaxListItems) {
@@ -1193,7 +1056,12 @@ std::vector<std::string> OptionValues::Files(std::string_view name) const {
   return it == files_.end() ? std::vector<std::string>() : it->second;
 }
 
-Status OptionValues::CheckOne(const OptionSpec& o, const std::string& text) const {
+Status OptionValues::CheckOne(const OptionSpec& o, const Value& given) const {
+  const std::string& text = given.text;
+  if (given.number) {
+    Result<double> v = InRange(o, *given.number, text);
+    return v.ok() ? Status::OK() : v.status();
+  }
   switch (o.type) {
     case OptionType::kText:
     case OptionType::kFiles:
@@ -1246,17 +1114,23 @@ bool OptionValues::Given(std::string_view name) const {
 std::string OptionValues::Text(std::string_view name) const {
   const OptionSpec& o = Spec(name);
   auto it = given_.find(o.name);
-  return it != given_.end() ? it->second : std::string(o.default_text);
+  return it != given_.end() ? it->second.text : o.default_text;
 }
 
 bool OptionValues::Bool(std::string_view name) const {
   const OptionSpec& o = Spec(name);
   auto it = given_.find(o.name);
-  return it != given_.end() && BoolOf(it->second).value_or(false);
+  return it != given_.end() && BoolOf(it->second.text).value_or(false);
 }
 
 Result<std::optional<double>> OptionValues::Number(std::string_view name) const {
   const OptionSpec& o = Spec(name);
+  auto it = given_.find(o.name);
+  if (it != given_.end() && it->second.number) {
+    Result<double> v = InRange(o, *it->second.number, it->second.text);
+    if (!v.ok()) return v.status();
+    return std::optional<double>(*v);
+  }
   const std::string text = Text(name);
   if (text.empty()) return std::optional<double>();
   Result<double> v = ParseFor(o, text);
@@ -1267,7 +1141,7 @@ Result<std::optional<double>> OptionValues::Number(std::string_view name) const 
 Result<std::vector<std::string>> OptionValues::List(std::string_view name) const {
   const OptionSpec& o = Spec(name);
   const std::string text = Text(name);
-  GPUADVISOR_RETURN_IF_ERROR(CheckOne(o, text));
+  GPUADVISOR_RETURN_IF_ERROR(CheckOne(o, Value{text, std::nullopt}));
   std::vector<std::string> out;
   std::unordered_set<std::string> seen;
   for (std::string& item : ListItems(text)) {
@@ -1280,9 +1154,78 @@ std::vector<std::pair<std::string, std::string>> OptionValues::GivenPairs() cons
   std::vector<std::pair<std::string, std::string>> out;
   for (const OptionSpec& o : spec_->options) {
     auto it = given_.find(o.name);
-    if (it != given_.end()) out.emplace_back(o.name, it->second);
+    if (it != given_.end()) out.emplace_back(o.name, it->second.text);
   }
   return out;
 }
+
+// ---- walking declarations ----
+
+namespace options_internal {
+
+std::string NumberText(double v) {
+  if (v == std::floor(v) && std::abs(v) < 1e7) return std::to_string(static_cast<int64_t>(v));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::string DurationText(double seconds) {
+  for (const auto& [unit, scale] : {std::pair{"d", kDay}, {"h", kHour}, {"m", 60.0}}) {
+    if (seconds >= scale && std::fmod(seconds, scale) == 0) {
+      return NumberText(seconds / scale) + unit;
+    }
+  }
+  return NumberText(seconds) + "s";
+}
+
+void SpecCollector::Add(std::string_view name, OptionType type, const FieldInfo& i,
+                        std::string shown) {
+  OptionSpec o;
+  o.name = name;
+  o.type = type;
+  o.help = i.help;
+  o.unit = i.unit;
+  o.default_text = i.no_default              ? std::string()
+                   : i.shown_default.empty() ? std::move(shown)
+                                             : std::string(i.shown_default);
+  o.lo = i.lo;
+  o.hi = i.hi;
+  o.choices = i.choices;
+  o.front_ends = i.front_ends;
+  o.positional = i.positional;
+  o.required = i.required;
+  o.aliases = i.aliases;
+  o.metavar = i.metavar;
+  options.push_back(std::move(o));
+}
+
+void SpecCollector::AddNumber(std::string_view name, OptionType type, const FieldInfo& i,
+                              std::optional<double> value) {
+  // A value outside the bounds stands for "not given" (0 = "enough"): no default is shown.
+  std::string shown;
+  if (value && *value >= i.lo && *value <= i.hi) {
+    shown = type == OptionType::kDuration ? DurationText(*value) : NumberText(*value);
+  }
+  Add(name, type, i, std::move(shown));
+}
+
+void SpecCollector::List(std::string_view n, const std::vector<std::string>& f, FieldInfo i) {
+  std::string shown;
+  for (const std::string& item : f) shown += (shown.empty() ? "" : ",") + item;
+  Add(n, OptionType::kList, i, std::move(shown));
+}
+
+void OptionSetter::List(std::string_view n, std::vector<std::string>& f, const FieldInfo&) {
+  if (!Wanted(n)) return;
+  Result<std::vector<std::string>> items = v_->List(n);
+  if (items.ok()) {
+    f = *std::move(items);
+  } else {
+    status = items.status();
+  }
+}
+
+}  // namespace options_internal
 
 }  // namespace gpuadvisor

@@ -71,44 +71,8 @@ Result<std::shared_ptr<const Catalog>> OpenCatalog(const std::string& path) {
 }
 
 Result<InstanceQuery> MakeInstanceQuery(const OptionValues& v) {
-  GPUADVISOR_RETURN_IF_ERROR(v.Check());
   InstanceQuery q;
-  q.region = v.Text("region");
-  Result<std::vector<std::string>> gpus = v.List("gpu");
-  if (!gpus.ok()) return gpus.status();
-  q.gpus = *std::move(gpus);
-  Result<std::vector<std::string>> families = v.List("family");
-  if (!families.ok()) return families.status();
-  q.families = *std::move(families);
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "min-gpus", &q.min_gpus));
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "max-gpus", &q.max_gpus));
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "min-gpu-memory", &q.min_gpu_memory_gib));
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "min-total-gpu-memory", &q.min_total_gpu_memory_gib));
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "max-price", &q.max_price_usd));
-  Result<PurchaseKind> purchase =
-      ParsePurchaseKind(v.Text("purchase"), "purchase", AllPurchaseKinds());
-  if (!purchase.ok()) return purchase.status();
-  q.purchase = *purchase;
-  q.efa_only = v.Bool("efa");
-  q.include_retired = v.Bool("include-retired");
-  q.gpus_only = v.Bool("gpus-only");
-  if (const std::string sort = v.Text("sort"); !sort.empty()) {
-    const size_t colon = sort.find(':');
-    if (colon != std::string::npos) {
-      const std::string dir = sort.substr(colon + 1);
-      if (dir != "asc" && dir != "desc") {
-        return Status::InvalidArgument("sort: expected FIELD[:asc|desc], got \"" + sort + "\"")
-            .WithField("sort");
-      }
-      q.sort_descending = dir == "desc";
-    }
-    q.sort = sort.substr(0, colon);
-  }
-  if (v.Given("limit")) {
-    double limit = 0;
-    GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "limit", &limit));
-    q.limit = static_cast<size_t>(limit);
-  }
+  GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(v, &q));
   return q;
 }
 
@@ -121,26 +85,21 @@ std::vector<GpuSummary> ListGpus(const Catalog& c, bool include_retired) {
 }
 
 Result<JsonDoc> ShowTypeJson(const Catalog& c, const OptionValues& v, const Freshness& fresh) {
-  GPUADVISOR_RETURN_IF_ERROR(v.Check());
-  Result<const InstanceType*> t = ResolveInstanceType(c, v.Text("type"));
+  ShowArgs a;
+  GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(v, &a));
+  Result<const InstanceType*> t = ResolveInstanceType(c, a.type);
   if (!t.ok()) return t.status().WithField("type");
-  const std::string region = v.Text("region");
-  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, region, "region"));
-  if (!v.Bool("history")) return MakeJsonDoc(ShowJson(c, **t, region, fresh));
-  const RegionOffer* offer = (*t)->FindRegion(region);
+  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, a.region, "region"));
+  if (!a.history) return MakeJsonDoc(ShowJson(c, **t, a.region, fresh));
+  const RegionOffer* offer = (*t)->FindRegion(a.region);
   return MakeJsonDoc(ojson{{"instance_type", (*t)->name},
-                           {"region", region},
+                           {"region", a.region},
                            {"history", offer ? HistoryJson(*offer) : ojson::array()}});
 }
 
 Result<HardwareRequest> MakeHardwareRequest(const OptionValues& v) {
-  GPUADVISOR_RETURN_IF_ERROR(v.Check());
   HardwareRequest h;
-  h.instance_type = v.Text("instance");
-  h.gpu = v.Text("gpu");
-  h.region = v.Text("region");
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "count", &h.instances));
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "gpus", &h.gpus));
+  GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(v, &h));
   return h;
 }
 
@@ -200,40 +159,38 @@ std::vector<std::string> EstimateWarnings(const Hardware& hw, const Estimate& e,
 }
 
 Result<UsagePattern> MakeUsage(const OptionValues& v) {
-  GPUADVISOR_RETURN_IF_ERROR(v.Check());
-  UsagePattern u;
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "hours-per-month", &u.hours_per_month));
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "months", &u.months));
-  if (v.Given("hours")) {
-    if (v.Given("hours-per-month") || v.Given("months")) {
-      return Status::InvalidArgument("hours: conflicts with --hours-per-month / --months")
+  PricingArgs a;
+  GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(v, &a));
+  return UsageOf(a);
+}
+
+Result<UsagePattern> UsageOf(const PricingArgs& a) {
+  UsagePattern u = a.usage;
+  if (a.hours) {
+    if (a.hours_per_month || a.months) {
+      return Status::InvalidArgument("hours: conflicts with hours-per-month and months")
           .WithField("hours");
     }
-    double hours = 0;
-    GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "hours", &hours));
     // Always on for `hours`: the months the run spans.
     u.hours_per_month = kHoursPerMonth;
-    u.months = hours / kHoursPerMonth;
+    u.months = *a.hours / kHoursPerMonth;
   }
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "count", &u.instances));
-  u.interruptible = v.Bool("interruptible");
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "checkpoint-interval", &u.checkpoint_interval_s));
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "checkpoint-gib", &u.checkpoint_gib));
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "storage-gbyte-s", &u.storage_gbyte_s));
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "restart", &u.restart_s));
+  if (a.hours_per_month) u.hours_per_month = *a.hours_per_month;
+  if (a.months) u.months = *a.months;
   return u;
 }
 
 Result<PricingResult> PriceType(const Catalog& c, const OptionValues& v) {
-  GPUADVISOR_RETURN_IF_ERROR(v.Check());
-  if (v.Text("type").empty()) {
+  PricingArgs a;
+  GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(v, &a));
+  if (a.type.empty()) {
     return Status::InvalidArgument("type: required, e.g. p5.48xlarge").WithField("type");
   }
-  Result<const InstanceType*> t = ResolveInstanceType(c, v.Text("type"));
+  Result<const InstanceType*> t = ResolveInstanceType(c, a.type);
   if (!t.ok()) return t.status().WithField("type");
-  const std::string region = v.Text("region");
+  const std::string& region = a.region;
   GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, region, "region"));
-  Result<UsagePattern> u = MakeUsage(v);
+  Result<UsagePattern> u = UsageOf(a);
   if (!u.ok()) return u.status();
   // Name the regions that do price the type rather than just "no entry here".
   const std::string hint = RegionHint(**t, region);

@@ -162,7 +162,7 @@ TEST(QueryTest, EverySortFieldReordersTheRows) {
     const std::vector<std::string> by_default = names(q);
     q.sort = field;
     const std::vector<std::string> asc = names(q);
-    q.sort_descending = true;
+    q.sort = field + ":desc";
     const std::vector<std::string> desc = names(q);
     EXPECT_EQ(asc.size(), by_default.size()) << field;
     // A field the catalog holds for no row leaves the tie order (by name) both ways.
@@ -192,8 +192,7 @@ TEST(QueryTest, GpuAndMinGpusCombine) {
 
 TEST(QueryTest, SortDescendingPutsUnknownLast) {
   InstanceQuery q;
-  q.sort = "usd_per_bf16_tflop_hour";
-  q.sort_descending = true;
+  q.sort = "usd_per_bf16_tflop_hour:desc";
   auto rows = QueryInstances(C(), q);
   ASSERT_TRUE(rows.ok());
   bool seen_null = false;

@@ -143,7 +143,7 @@ expect_json "pricing spot interruptible" 'd["cheapest"]=="spot" and [o for o in 
 expect_json "pricing capacity block 336 h" 'd["capacity_block_days"]==14 and [abs(o["total_usd"]-o["usd_per_hour"]*14*24*4)<1e-6 and bool(o["price_date"] and o["price_source"]) for o in d["options"] if o["option"]=="capacity-block"]==[True] and [abs(o["total_usd"]-o["usd_per_hour"]*336*4)<1e-6 for o in d["options"] if o["option"]=="on-demand"]==[True]' pricing p5.48xlarge --hours 336 --count 4 --json
 expect_json "pricing capacity block 337 h" 'd["capacity_block_days"]==15' pricing p5.48xlarge --hours 337 --json
 expect_json "pricing no capacity block" 'd["capacity_block_days"] is None and any("not sold as EC2 Capacity Blocks" in n for n in d["notes"])' pricing g6.xlarge --hours 48 --json
-expect_exit "pricing hours conflict" 2 "--hours: conflicts with --hours-per-month" pricing p5.48xlarge --hours 48 --months 2
+expect_exit "pricing hours conflict" 2 "--hours: conflicts with hours-per-month" pricing p5.48xlarge --hours 48 --months 2
 expect_json "show history has capacity blocks" '[h["date"] for h in d["history"] if h["kind"]=="capacity-block"]==sorted(h["date"] for h in d["history"] if h["kind"]=="capacity-block") and len([h for h in d["history"] if h["kind"]=="capacity-block"])>=2' show p5.48xlarge --history --json
 expect_json "g7 listed with prices" 'len(d)>=6 and all(r["instance_type"].startswith("g7.") and r["on_demand_usd_per_hour"] for r in d)' instances --family g7 --json
 # One stale-price warning line at most, whatever the number of stale sources and rows (issue 17).

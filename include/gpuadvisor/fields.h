@@ -1,0 +1,65 @@
+// How a request's fields are offered to users, declared once next to the struct they fill.
+//
+// A request struct (InstanceQuery, UsagePattern, ...) that a user fills from a front end has a
+// function template beside it,
+//
+//   template <typename V> void DeclareOptions(V& v, InstanceQuery& q) {
+//     v.Number("min-gpus", q.min_gpus, {.help = "At least N GPUs", .lo = 0, .hi = 1024});
+//     ...
+//   }
+//
+// that names each field's option, its type and what a user is told about it (FieldInfo). Every
+// consumer walks that one declaration with a visitor of its own: the command's option table
+// (the CLI's flags and --help, the HTTP API's keys, OpenAPI, the Python signatures) is collected
+// from it, with each default read from a default-made struct; the setter fills the struct from
+// what a front end received (text from a command line, typed values from JSON or Python); a test
+// checks that every field of the struct is declared. Bounds live only here: the library checks
+// only rules between fields (min-gpus above max-gpus).
+//
+// V provides, for a field `f` and its FieldInfo `i`:
+//   Text(name, std::string& f, i)                free text
+//   Choice(name, std::string& f, i)              one of i.choices
+//   Enum(name, E& f, name_of, parse, i)          one of i.choices; name_of(E) -> text,
+//                                                parse(text) -> Result<E>
+//   Bool(name, bool& f, i)
+//   Number(name, T& f, i) / Integer(name, T& f, i) / Duration(name, T& seconds, i)
+//                                                T arithmetic or std::optional of one
+//   List(name, std::vector<std::string>& f, i)   repeatable, comma-separated
+//   Files(name, std::vector<std::string>& f, i)  file paths, repeatable
+//   Nested(s)                                    a struct with its own DeclareOptions
+//   NotAnOption(f)                               a field no front end sets directly (it is
+//                                                derived from another option, or set by code)
+#ifndef GPUADVISOR_FIELDS_H_
+#define GPUADVISOR_FIELDS_H_
+
+#include <limits>
+#include <string_view>
+#include <vector>
+
+namespace gpuadvisor {
+
+// Where an option is offered. The HTTP API takes no option that names a file on the server.
+enum FrontEnd : unsigned { kCli = 1, kHttp = 2, kPython = 4, kEveryFrontEnd = 7 };
+
+// What a user is told about a field, besides its name and type. Designated initializers name
+// only what differs from these defaults.
+struct FieldInfo {
+  std::string_view help;
+  std::string_view unit;  // "GiB", "USD/h", "%", ... ("" = none); durations: "" (text says)
+  double lo = -std::numeric_limits<double>::infinity();  // numbers; durations in seconds
+  double hi = std::numeric_limits<double>::infinity();
+  std::vector<std::string_view> choices;  // Choice and Enum; the items of a List when not empty
+  unsigned front_ends = kEveryFrontEnd;
+  bool positional = false;  // CLI positional, Python positional, HTTP path or body key
+  bool required = false;
+  std::vector<std::string_view> aliases;  // older spellings still accepted
+  std::string_view metavar;               // CLI/--help placeholder ("" = from the type)
+  // The default as a user reads it, where the struct's own value is a stand-in ("" = the
+  // struct's value: a number outside [lo, hi] or an empty text is shown as no default).
+  std::string_view shown_default;
+  bool no_default = false;  // the struct's value means "not given" (the help says what then)
+};
+
+}  // namespace gpuadvisor
+
+#endif  // GPUADVISOR_FIELDS_H_
