@@ -1,8 +1,10 @@
-"""Python module timings (not a test): per-call cost of the bindings and the parallel speed-up of
-recommend from threads (the GIL is released during the search).
+"""Python module timings (not a test): per-call cost of the bindings, the conversion of a big
+recommend answer to dicts, and the parallel speed-up of recommend from threads (the GIL is released
+during the search).
 
     PYTHONPATH=build-test/python /usr/bin/python3 bench/python_bench.py [repeats]
 """
+import json
 import statistics
 import sys
 import threading
@@ -41,6 +43,17 @@ for i, (job, kw) in enumerate(JOBS):
     per_call(f"recommend job {i + 1} ({job.task})", lambda job=job, kw=kw: ga.recommend(job, **kw))
     rec = ga.recommend(job, **kw)
     per_call(f"  its to_dict()", rec.to_dict)
+
+# A big answer (every region, four purchase options, up to 200 plans, about 1 MiB of JSON): its
+# json() builds the view and converts it to dicts (walked since issue 24; before that, printed to
+# text and parsed again).
+big = c._core.recommend(
+    ga.Workload(task="finetune", model="llama-3.1-8b", tokens="200M")._core,
+    {"regions": "all", "purchase": "on-demand,spot,reserved-1y-no-upfront,capacity-block",
+     "top": "200"})
+big_text = json.dumps(big.json())
+per_call(f"big recommend answer json() ({len(big_text) / 1024:.0f} KiB)", big.json)
+per_call("  json.loads of its text, for scale", lambda: json.loads(big_text))
 
 
 def run_all():

@@ -15,13 +15,14 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "cli/common.h"
 #include "gpuadvisor/estimate.h"
+#include "gpuadvisor/json_doc.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/recommend.h"
 #include "gpuadvisor/requests.h"
@@ -29,7 +30,6 @@
 #include "gpuadvisor/views.h"
 
 namespace py = pybind11;
-using ojson = nlohmann::ordered_json;
 
 namespace gpuadvisor::python {
 namespace {
@@ -86,44 +86,71 @@ void Check(const Status& st) {
 }
 
 // Text from outside (file names, hostnames) may not be UTF-8; py::str would raise
-// UnicodeDecodeError from the middle of a result, so invalid bytes become U+FFFD as in DumpJson.
-py::str ToPyStr(const std::string& s) {
+// UnicodeDecodeError from the middle of a result, so invalid bytes become U+FFFD as in DumpJson
+// (JsonDoc::Text()): Python's "replace" and nlohmann's replace each maximal invalid subpart.
+py::str ToPyStr(std::string_view s) {
   PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
   if (o == nullptr) throw py::error_already_set();
   return py::reinterpret_steal<py::str>(o);
 }
 
-// nlohmann JSON -> Python objects (dicts keep the views' key order).
-py::object ToPy(const ojson& j) {
-  switch (j.type()) {
-    case ojson::value_t::boolean:
-      return py::bool_(j.get<bool>());
-    case ojson::value_t::number_integer:
-      return py::int_(j.get<int64_t>());
-    case ojson::value_t::number_unsigned:
-      return py::int_(j.get<uint64_t>());
-    case ojson::value_t::number_float:
-      return py::float_(j.get<double>());
-    case ojson::value_t::string:
-      return ToPyStr(j.get_ref<const std::string&>());
-    case ojson::value_t::array: {
-      py::list out;
-      for (const ojson& v : j) out.append(ToPy(v));
-      return out;
-    }
-    case ojson::value_t::object: {
-      py::dict out;
-      for (const auto& [k, v] : j.items()) out[ToPyStr(k)] = ToPy(v);
-      return out;
-    }
-    default:
-      return py::none();
+// Builds the Python objects of a JsonDoc as it is walked (dicts keep the views' key order): the
+// values json.loads(doc.Text()) would give, without the text. Lists are sized up front.
+class PyBuilder : public JsonSink {
+ public:
+  void Null() override { Put(py::none()); }
+  void Bool(bool v) override { Put(py::bool_(v)); }
+  void Int(int64_t v) override { Put(py::int_(v)); }
+  void Uint(uint64_t v) override { Put(py::int_(v)); }
+  void Double(double v) override { Put(py::float_(v)); }
+  void String(std::string_view s) override { Put(ToPyStr(s)); }
+  void StartArray(size_t size) override {
+    stack_.push_back(Open{py::list(static_cast<py::ssize_t>(size)), true, py::object(), 0});
   }
-}
+  void EndArray() override { Close(); }
+  void StartObject(size_t) override { stack_.push_back(Open{py::dict(), false, py::object(), 0}); }
+  void Key(std::string_view key) override { stack_.back().key = ToPyStr(key); }
+  void EndObject() override { Close(); }
 
-// A library view -> Python objects, through its text (the library does not hand out its JSON
-// tree; the text round-trips every number exactly).
-py::object ToPy(const JsonDoc& doc) { return ToPy(ojson::parse(doc.Text())); }
+  py::object Take() { return std::move(result_); }
+
+ private:
+  // An open list or dict; `key` is the dict key waiting for its value, `next` the list index.
+  struct Open {
+    py::object container;
+    bool is_list;
+    py::object key;
+    size_t next;
+  };
+
+  void Put(py::object v) {
+    if (stack_.empty()) {
+      result_ = std::move(v);
+      return;
+    }
+    Open& top = stack_.back();
+    if (top.is_list) {  // PyList_SET_ITEM steals the reference
+      PyList_SET_ITEM(top.container.ptr(), static_cast<Py_ssize_t>(top.next++), v.release().ptr());
+    } else if (PyDict_SetItem(top.container.ptr(), top.key.ptr(), v.ptr()) != 0) {
+      throw py::error_already_set();
+    }
+  }
+  void Close() {
+    py::object done = std::move(stack_.back().container);
+    stack_.pop_back();
+    Put(std::move(done));
+  }
+
+  std::vector<Open> stack_;
+  py::object result_;
+};
+
+// A library view -> Python objects, walking its tree (no JSON text in between).
+py::object ToPy(const JsonDoc& doc) {
+  PyBuilder builder;
+  doc.Walk(builder);
+  return builder.Take();
+}
 
 // A keyword argument's value as option text: the CLI's spelling of it. None is "not given".
 std::optional<std::string> OptionTextOf(const std::string& key, const py::handle& v) {
