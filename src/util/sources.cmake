@@ -9,7 +9,6 @@ set(GPUADVISOR_UTIL_SOURCES
   src/util/http_client.cc
   src/util/curl_api.cc
   src/util/byte_stream.cc
-  src/util/stream_csv.cc
 )
 # The one outbound HTTP client (util/http_client.h: Prometheus, IMDS) is libcurl (Debian
 # libcurl4-openssl-dev for its headers), opened with dlopen on the first request
