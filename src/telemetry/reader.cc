@@ -9,6 +9,7 @@
 #include "gpuadvisor/text.h"
 #include "telemetry/internal.h"
 #include "util/dates.h"
+#include "util/enum_names.h"
 
 namespace gpuadvisor {
 namespace telemetry {
@@ -303,29 +304,20 @@ std::string FormatUtc(double unix_s) {
   return FormatIsoUtc(static_cast<int64_t>(std::floor(unix_s)));
 }
 
-const char* TelemetryFormatName(TelemetryFormat f) {
-  switch (f) {
-    case TelemetryFormat::kNvidiaSmiCsv:
-      return "nvidia-smi-csv";
-    case TelemetryFormat::kNvidiaSmiXml:
-      return "nvidia-smi-xml";
-    case TelemetryFormat::kPrometheus:
-      return "prometheus";
-    case TelemetryFormat::kCloudWatch:
-      return "cloudwatch";
-    case TelemetryFormat::kAuto:
-      break;
-  }
-  return "auto";
-}
+template <>
+struct EnumNames<TelemetryFormat> {
+  static constexpr EnumName<TelemetryFormat> kTable[] = {
+      {TelemetryFormat::kAuto, "auto"},
+      {TelemetryFormat::kNvidiaSmiCsv, "nvidia-smi-csv"},
+      {TelemetryFormat::kNvidiaSmiXml, "nvidia-smi-xml"},
+      {TelemetryFormat::kPrometheus, "prometheus"},
+      {TelemetryFormat::kCloudWatch, "cloudwatch"}};
+};
+
+const char* TelemetryFormatName(TelemetryFormat f) { return NameOf(f); }
 
 std::optional<TelemetryFormat> ParseTelemetryFormat(std::string_view name) {
-  for (TelemetryFormat f :
-       {TelemetryFormat::kAuto, TelemetryFormat::kNvidiaSmiCsv, TelemetryFormat::kNvidiaSmiXml,
-        TelemetryFormat::kPrometheus, TelemetryFormat::kCloudWatch}) {
-    if (name == TelemetryFormatName(f)) return f;
-  }
-  return std::nullopt;
+  return ParseName<TelemetryFormat>(name);
 }
 
 namespace {
