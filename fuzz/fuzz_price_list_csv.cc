@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "catalog/import/aws_formats.h"
-#include "util/stream_csv.h"
+#include "util/csv.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace gpuadvisor;
@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   {
     // A tiny buffer exercises records that span refills and buffer growth.
     auto in = ByteStream::FromMemory(text, "fuzz.csv");
-    StreamCsv csv(in.get(), 64, 4096);
+    CsvReader csv(in.get(), 64, 4096);
     while (csv.Next()) (void)csv.line();
   }
   return 0;

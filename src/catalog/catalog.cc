@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gpuadvisor/text.h"
+#include "util/enum_names.h"
 
 namespace gpuadvisor {
 
@@ -34,29 +35,19 @@ const GpuFigure* FindGpuFigure(std::string_view name) {
   return nullptr;
 }
 
-const char* AcceleratorKindName(AcceleratorKind kind) {
-  switch (kind) {
-    case AcceleratorKind::kGpu:
-      return "gpu";
-    case AcceleratorKind::kNeuron:
-      return "neuron";
-    case AcceleratorKind::kInference:
-      return "inference";
-    case AcceleratorKind::kFpga:
-      return "fpga";
-    case AcceleratorKind::kMedia:
-      return "media";
-  }
-  return "gpu";
-}
+template <>
+struct EnumNames<AcceleratorKind> {
+  static constexpr EnumName<AcceleratorKind> kTable[] = {{AcceleratorKind::kGpu, "gpu"},
+                                                         {AcceleratorKind::kNeuron, "neuron"},
+                                                         {AcceleratorKind::kInference, "inference"},
+                                                         {AcceleratorKind::kFpga, "fpga"},
+                                                         {AcceleratorKind::kMedia, "media"}};
+};
+
+const char* AcceleratorKindName(AcceleratorKind kind) { return NameOf(kind); }
 
 std::optional<AcceleratorKind> ParseAcceleratorKind(std::string_view name) {
-  for (AcceleratorKind k :
-       {AcceleratorKind::kGpu, AcceleratorKind::kNeuron, AcceleratorKind::kInference,
-        AcceleratorKind::kFpga, AcceleratorKind::kMedia}) {
-    if (name == AcceleratorKindName(k)) return k;
-  }
-  return std::nullopt;
+  return ParseName<AcceleratorKind>(name);
 }
 
 const RegionOffer* InstanceType::FindRegion(std::string_view region) const {

@@ -4,46 +4,34 @@
 #include <algorithm>
 
 #include "gpuadvisor/text.h"
+#include "util/enum_names.h"
 
 namespace gpuadvisor {
 
-const char* PurchaseKindName(PurchaseKind p) {
-  switch (p) {
-    case PurchaseKind::kOnDemand:
-      return "on-demand";
-    case PurchaseKind::kSpot:
-      return "spot";
-    case PurchaseKind::kReserved1y:
-      return "reserved-1y-no-upfront";
-    case PurchaseKind::kCapacityBlock:
-      return "capacity-block";
-  }
-  return "on-demand";
-}
+template <>
+struct EnumNames<PurchaseKind> {
+  // Canonical names, then the short forms users type.
+  static constexpr EnumName<PurchaseKind> kTable[] = {
+      {PurchaseKind::kOnDemand, "on-demand"},
+      {PurchaseKind::kSpot, "spot"},
+      {PurchaseKind::kReserved1y, "reserved-1y-no-upfront"},
+      {PurchaseKind::kCapacityBlock, "capacity-block"},
+      {PurchaseKind::kOnDemand, "ondemand"},
+      {PurchaseKind::kReserved1y, "reserved"},
+      {PurchaseKind::kReserved1y, "reserved-1y"},
+      {PurchaseKind::kCapacityBlock, "cb"}};
+};
+
+const char* PurchaseKindName(PurchaseKind p) { return NameOf(p); }
 
 const std::vector<PurchaseKind>& AllPurchaseKinds() {
-  static const std::vector<PurchaseKind> kAll = {PurchaseKind::kOnDemand, PurchaseKind::kSpot,
-                                                 PurchaseKind::kReserved1y,
-                                                 PurchaseKind::kCapacityBlock};
+  static const std::vector<PurchaseKind> kAll = AllOf<PurchaseKind>();
   return kAll;
 }
 
 Result<PurchaseKind> ParsePurchaseKind(std::string_view text, std::string_view field,
                                        const std::vector<PurchaseKind>& allowed) {
-  const std::string name = ToLower(Trim(text));
-  // Short forms users type; the canonical names are PurchaseKindName's.
-  static const std::pair<const char*, PurchaseKind> kAliases[] = {
-      {"ondemand", PurchaseKind::kOnDemand},
-      {"reserved", PurchaseKind::kReserved1y},
-      {"reserved-1y", PurchaseKind::kReserved1y},
-      {"cb", PurchaseKind::kCapacityBlock}};
-  std::optional<PurchaseKind> found;
-  for (PurchaseKind p : AllPurchaseKinds()) {
-    if (name == PurchaseKindName(p)) found = p;
-  }
-  for (const auto& [alias, p] : kAliases) {
-    if (name == alias) found = p;
-  }
+  const std::optional<PurchaseKind> found = ParseName<PurchaseKind>(ToLower(Trim(text)));
   if (found && std::find(allowed.begin(), allowed.end(), *found) != allowed.end()) return *found;
   std::string names;
   for (PurchaseKind p : allowed)

@@ -1,12 +1,10 @@
 #include "gpuadvisor/query.h"
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <ctime>
 #include <functional>
 
 #include "gpuadvisor/text.h"
+#include "util/dates.h"
 
 namespace gpuadvisor {
 namespace {
@@ -378,36 +376,13 @@ Status CheckRegion(const Catalog& c, std::string_view region, std::string_view w
 }
 
 std::optional<int> DaysBetween(const std::string& from, const std::string& to) {
-  auto parse = [](const std::string& s, std::chrono::sys_days* out) {
-    int y = 0;
-    unsigned m = 0, d = 0;
-    if (std::sscanf(s.c_str(), "%4d-%2u-%2u", &y, &m, &d) != 3) return false;
-    std::chrono::year_month_day ymd{std::chrono::year{y}, std::chrono::month{m},
-                                    std::chrono::day{d}};
-    if (!ymd.ok()) return false;
-    *out = std::chrono::sys_days{ymd};
-    return true;
-  };
-  std::chrono::sys_days a, b;
-  if (!parse(from, &a) || !parse(to, &b)) return std::nullopt;
-  return static_cast<int>((b - a).count());
+  const std::optional<int64_t> a = ParseIsoDatePrefix(from), b = ParseIsoDatePrefix(to);
+  if (!a || !b) return std::nullopt;
+  return static_cast<int>(*b - *a);
 }
 
-namespace {
+std::string TodayUtc() { return FormatIsoDate(UnixDays(UnixNow())); }
 
-std::string FormatUtcNow(const char* format) {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, format, &tm);
-  return buf;
-}
-
-}  // namespace
-
-std::string TodayUtc() { return FormatUtcNow("%Y-%m-%d"); }
-
-std::string NowUtcIso() { return FormatUtcNow("%Y-%m-%dT%H:%M:%SZ"); }
+std::string NowUtcIso() { return FormatIsoUtc(UnixNow()); }
 
 }  // namespace gpuadvisor

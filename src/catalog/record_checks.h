@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 
+#include "util/dates.h"  // IsIsoTimestamp, for the importers
 #include "util/rj_reader.h"
 
 namespace gpuadvisor {
@@ -57,10 +58,6 @@ std::string CheckMemoryMib(int64_t mib, int64_t hi);
 // on `r` (path.key) and read as absent.
 std::optional<int64_t> OptMemoryMib(RjReader& r, const rapidjson::Value& obj, const char* key,
                                     const std::string& path, int64_t hi);
-
-// True for an ISO 8601 date "2026-11-20" (a real calendar day), optionally followed by a time
-// "T08:15:00", "T08:15:00Z", "T08:15:00.000+00:00" or " 08:15:00".
-bool IsIsoTimestamp(std::string_view s);
 
 }  // namespace gpuadvisor
 

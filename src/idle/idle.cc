@@ -14,6 +14,7 @@
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/text.h"
 #include "util/csv.h"
+#include "util/enum_names.h"
 
 namespace gpuadvisor {
 namespace {
@@ -939,17 +940,15 @@ IdleAnalyzer::~IdleAnalyzer() = default;
 
 void IdleAnalyzer::set_origin(std::string origin) { impl_->origin = std::move(origin); }
 
-const char* DataStatusName(DataStatus s) {
-  switch (s) {
-    case DataStatus::kOk:
-      break;
-    case DataStatus::kCollectMore:
-      return "collect-more";
-    case DataStatus::kInsufficientData:
-      return "insufficient-data";
-  }
-  return "ok";
-}
+template <>
+struct EnumNames<DataStatus> {
+  static constexpr EnumName<DataStatus> kTable[] = {
+      {DataStatus::kOk, "ok"},
+      {DataStatus::kCollectMore, "collect-more"},
+      {DataStatus::kInsufficientData, "insufficient-data"}};
+};
+
+const char* DataStatusName(DataStatus s) { return NameOf(s); }
 
 Status IdleAnalyzer::Add(const TelemetrySample& s) { return impl_->Add(s); }
 

@@ -12,6 +12,7 @@
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/text.h"
 #include "launch/internal.h"
+#include "util/enum_names.h"
 
 namespace gpuadvisor {
 namespace {
@@ -415,26 +416,19 @@ std::string SkyPilotAccelerator(const InstanceType& t) {
 
 }  // namespace
 
-const char* LaunchFormatName(LaunchFormat f) {
-  switch (f) {
-    case LaunchFormat::kAwsCli:
-      return "aws-cli";
-    case LaunchFormat::kCloudFormation:
-      return "cloudformation";
-    case LaunchFormat::kTerraform:
-      return "terraform";
-    case LaunchFormat::kSkyPilot:
-      return "skypilot";
-  }
-  return "aws-cli";
-}
+template <>
+struct EnumNames<LaunchFormat> {
+  static constexpr EnumName<LaunchFormat> kTable[] = {
+      {LaunchFormat::kAwsCli, "aws-cli"},
+      {LaunchFormat::kCloudFormation, "cloudformation"},
+      {LaunchFormat::kTerraform, "terraform"},
+      {LaunchFormat::kSkyPilot, "skypilot"}};
+};
+
+const char* LaunchFormatName(LaunchFormat f) { return NameOf(f); }
 
 std::optional<LaunchFormat> ParseLaunchFormat(std::string_view name) {
-  for (LaunchFormat f : {LaunchFormat::kAwsCli, LaunchFormat::kCloudFormation,
-                         LaunchFormat::kTerraform, LaunchFormat::kSkyPilot}) {
-    if (name == LaunchFormatName(f)) return f;
-  }
-  return std::nullopt;
+  return ParseName<LaunchFormat>(name);
 }
 
 Result<LaunchPlan> PlanLaunch(const Catalog& catalog, const LaunchRequest& request) {

@@ -16,6 +16,7 @@
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/text.h"
 #include "recommend/explain.h"
+#include "util/enum_names.h"
 
 namespace gpuadvisor {
 namespace {
@@ -278,17 +279,13 @@ void AddPurchaseAlternatives(const Catalog& catalog, const Workload& w,
 
 }  // namespace
 
-const char* ObjectiveName(Objective o) {
-  switch (o) {
-    case Objective::kCost:
-      return "cost";
-    case Objective::kTime:
-      return "time";
-    case Objective::kBalanced:
-      return "balanced";
-  }
-  return "cost";
-}
+template <>
+struct EnumNames<Objective> {
+  static constexpr EnumName<Objective> kTable[] = {
+      {Objective::kCost, "cost"}, {Objective::kTime, "time"}, {Objective::kBalanced, "balanced"}};
+};
+
+const char* ObjectiveName(Objective o) { return NameOf(o); }
 
 namespace {
 

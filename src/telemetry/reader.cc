@@ -4,11 +4,12 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <ctime>
 
 #include "gpuadvisor/telemetry.h"
 #include "gpuadvisor/text.h"
 #include "telemetry/internal.h"
+#include "util/dates.h"
+#include "util/enum_names.h"
 
 namespace gpuadvisor {
 namespace telemetry {
@@ -199,16 +200,6 @@ TelemetryFormat DetectFormat(std::string_view head) {
 
 namespace {
 
-// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
-int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const auto yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
 // Reads `n` digits at s[*i]; false when they are not all digits.
 bool Digits(std::string_view s, size_t* i, size_t n, int* out) {
   if (*i + n > s.size()) return false;
@@ -310,37 +301,23 @@ std::optional<double> ParseTelemetryTime(std::string_view s) {
 }
 
 std::string FormatUtc(double unix_s) {
-  const auto t = static_cast<std::time_t>(std::floor(unix_s));
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
+  return FormatIsoUtc(static_cast<int64_t>(std::floor(unix_s)));
 }
 
-const char* TelemetryFormatName(TelemetryFormat f) {
-  switch (f) {
-    case TelemetryFormat::kNvidiaSmiCsv:
-      return "nvidia-smi-csv";
-    case TelemetryFormat::kNvidiaSmiXml:
-      return "nvidia-smi-xml";
-    case TelemetryFormat::kPrometheus:
-      return "prometheus";
-    case TelemetryFormat::kCloudWatch:
-      return "cloudwatch";
-    case TelemetryFormat::kAuto:
-      break;
-  }
-  return "auto";
-}
+template <>
+struct EnumNames<TelemetryFormat> {
+  static constexpr EnumName<TelemetryFormat> kTable[] = {
+      {TelemetryFormat::kAuto, "auto"},
+      {TelemetryFormat::kNvidiaSmiCsv, "nvidia-smi-csv"},
+      {TelemetryFormat::kNvidiaSmiXml, "nvidia-smi-xml"},
+      {TelemetryFormat::kPrometheus, "prometheus"},
+      {TelemetryFormat::kCloudWatch, "cloudwatch"}};
+};
+
+const char* TelemetryFormatName(TelemetryFormat f) { return NameOf(f); }
 
 std::optional<TelemetryFormat> ParseTelemetryFormat(std::string_view name) {
-  for (TelemetryFormat f :
-       {TelemetryFormat::kAuto, TelemetryFormat::kNvidiaSmiCsv, TelemetryFormat::kNvidiaSmiXml,
-        TelemetryFormat::kPrometheus, TelemetryFormat::kCloudWatch}) {
-    if (name == TelemetryFormatName(f)) return f;
-  }
-  return std::nullopt;
+  return ParseName<TelemetryFormat>(name);
 }
 
 namespace {

@@ -1,10 +1,10 @@
 // nvidia-smi --query-gpu=... --format=csv[,nounits][,noheader] logs.
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "gpuadvisor/text.h"
 #include "telemetry/internal.h"
+#include "util/csv.h"
 
 namespace gpuadvisor::telemetry {
 namespace {
@@ -87,21 +87,17 @@ bool LooksLikeHeader(const std::vector<std::string_view>& fields) {
   return false;
 }
 
-// Splits on ',' into `out` (reused), trimming spaces around fields.
-void SplitFields(std::string_view line, std::vector<std::string_view>* out) {
-  out->clear();
-  size_t start = 0;
-  for (;;) {
-    const void* c = std::memchr(line.data() + start, ',', line.size() - start);
-    const size_t end =
-        c != nullptr ? static_cast<size_t>(static_cast<const char*>(c) - line.data()) : line.size();
-    std::string_view f = line.substr(start, end - start);
+// Splits a line with the one CSV reader into `out` (reused), trimming the spaces nvidia-smi
+// writes around fields.
+Status SplitFields(std::string_view line, const LineSource& src,
+                   std::vector<std::string_view>* out) {
+  Status st = CsvReader::SplitLine(line, out);
+  if (!st.ok()) return Status::ParseError(src.Where() + st.message());
+  for (std::string_view& f : *out) {
     while (!f.empty() && f.front() == ' ') f.remove_prefix(1);
     while (!f.empty() && (f.back() == ' ' || f.back() == '\t')) f.remove_suffix(1);
-    out->push_back(f);
-    if (c == nullptr) break;
-    start = end + 1;
   }
+  return Status::OK();
 }
 
 // The header, as given with --columns (a header-less log).
@@ -244,7 +240,7 @@ Result<uint64_t> ParseSmiCsv(LineSource& src, const TelemetryOptions& o, std::st
   RowIndexer indexer;
   while (src.Next(&line)) {
     if (line.empty() || line.front() == '#') continue;
-    SplitFields(line, &fields);
+    GPUADVISOR_RETURN_IF_ERROR(SplitFields(line, src, &fields));
     // A header (first line, or repeated when logs are appended) sets the columns.
     const bool maybe_header = !layout || ColumnName(fields[0]) == layout->names[0];
     if (maybe_header && LooksLikeHeader(fields)) {

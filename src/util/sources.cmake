@@ -3,13 +3,13 @@ set(GPUADVISOR_UTIL_SOURCES
   src/util/strings.cc
   src/util/numbers.cc
   src/util/csv.cc
+  src/util/dates.cc
   src/util/files.cc
   src/util/rj_reader.cc
   src/util/url.cc
   src/util/http_client.cc
   src/util/curl_api.cc
   src/util/byte_stream.cc
-  src/util/stream_csv.cc
 )
 # The one outbound HTTP client (util/http_client.h: Prometheus, IMDS) is libcurl (Debian
 # libcurl4-openssl-dev for its headers), opened with dlopen on the first request

@@ -1,5 +1,7 @@
 #include "gpuadvisor/status.h"
 
+#include "util/enum_names.h"
+
 namespace gpuadvisor {
 
 const std::string& Status::message() const {
@@ -30,24 +32,18 @@ Status Status::WithField(std::string_view field) const {
   return out;
 }
 
-const char* StatusCodeName(StatusCode code) {
-  switch (code) {
-    case StatusCode::kOk:
-      return "ok";
-    case StatusCode::kInvalidArgument:
-      return "invalid_argument";
-    case StatusCode::kNotFound:
-      return "not_found";
-    case StatusCode::kParseError:
-      return "parse_error";
-    case StatusCode::kIOError:
-      return "io_error";
-    case StatusCode::kUnsupported:
-      return "unsupported";
-    case StatusCode::kNoResult:
-      return "no_result";
-  }
-  return "unknown";
-}
+template <>
+struct EnumNames<StatusCode> {
+  static constexpr EnumName<StatusCode> kTable[] = {
+      {StatusCode::kOk, "ok"},
+      {StatusCode::kInvalidArgument, "invalid_argument"},
+      {StatusCode::kNotFound, "not_found"},
+      {StatusCode::kParseError, "parse_error"},
+      {StatusCode::kIOError, "io_error"},
+      {StatusCode::kUnsupported, "unsupported"},
+      {StatusCode::kNoResult, "no_result"}};
+};
+
+const char* StatusCodeName(StatusCode code) { return NameOf(code, "unknown"); }
 
 }  // namespace gpuadvisor

@@ -18,33 +18,32 @@
 #include "gpuadvisor/numbers.h"
 #include "gpuadvisor/text.h"
 #include "gpuadvisor/url.h"
+#include "util/enum_names.h"
 #include "util/http_client.h"
 
 extern char** environ;
 
 namespace gpuadvisor {
 
-const char* WatchDecisionName(WatchDecision d) {
-  switch (d) {
-    case WatchDecision::kBusy:
-      return "busy";
-    case WatchDecision::kIdle:
-      return "idle";
-    case WatchDecision::kKeepAlive:
-      return "keep-alive";
-    case WatchDecision::kGrace:
-      return "boot-grace";
-    case WatchDecision::kNoData:
-      return "no-data";
-    case WatchDecision::kAct:
-      return "act";
-  }
-  return "?";
-}
+template <>
+struct EnumNames<WatchDecision> {
+  static constexpr EnumName<WatchDecision> kTable[] = {{WatchDecision::kBusy, "busy"},
+                                                       {WatchDecision::kIdle, "idle"},
+                                                       {WatchDecision::kKeepAlive, "keep-alive"},
+                                                       {WatchDecision::kGrace, "boot-grace"},
+                                                       {WatchDecision::kNoData, "no-data"},
+                                                       {WatchDecision::kAct, "act"}};
+};
 
-const char* WedgedPolicyName(WedgedPolicy p) {
-  return p == WedgedPolicy::kStop ? "stop" : "keep-alive";
-}
+template <>
+struct EnumNames<WedgedPolicy> {
+  static constexpr EnumName<WedgedPolicy> kTable[] = {{WedgedPolicy::kKeepAlive, "keep-alive"},
+                                                      {WedgedPolicy::kStop, "stop"}};
+};
+
+const char* WatchDecisionName(WatchDecision d) { return NameOf(d, "?"); }
+
+const char* WedgedPolicyName(WedgedPolicy p) { return NameOf(p); }
 
 WatchDecision WatchState::Observe(double now_s, double uptime_s, const std::vector<double>& utils,
                                   bool keep_alive, double* idle_for_s) {

@@ -4,21 +4,18 @@
 #include <iterator>
 
 #include "gpuadvisor/text.h"
+#include "util/enum_names.h"
 #include "workload/device.h"
 
 namespace gpuadvisor {
 
-const char* ConfidenceName(Confidence c) {
-  switch (c) {
-    case Confidence::kLow:
-      return "low";
-    case Confidence::kMedium:
-      return "medium";
-    case Confidence::kHigh:
-      return "high";
-  }
-  return "low";
-}
+template <>
+struct EnumNames<Confidence> {
+  static constexpr EnumName<Confidence> kTable[] = {
+      {Confidence::kLow, "low"}, {Confidence::kMedium, "medium"}, {Confidence::kHigh, "high"}};
+};
+
+const char* ConfidenceName(Confidence c) { return NameOf(c); }
 
 namespace workload_internal {
 namespace {

@@ -5,6 +5,7 @@
 #include "gpuadvisor/files.h"
 #include "gpuadvisor/text.h"
 #include "gpuadvisor/workload.h"
+#include "workload/enum_tables.h"
 #include "workload/model_internal.h"
 #include "workload/value_parse.h"
 
@@ -116,20 +117,13 @@ Status SetModelConfig(Workload* w, std::string_view key, std::string_view v) {
 }
 
 Status SetFamily(Workload* w, std::string_view key, std::string_view v) {
-  static const ModelFamily kAll[] = {
-      ModelFamily::kDecoder, ModelFamily::kEncoder, ModelFamily::kEncoderDecoder,
-      ModelFamily::kConvNet, ModelFamily::kVit,     ModelFamily::kDiffusion};
-  const std::string s = ToLower(Trim(v));
-  for (ModelFamily f : kAll) {
-    if (s == ModelFamilyName(f)) {
-      w->model.family = f;
-      return Status::OK();
-    }
+  const std::optional<ModelFamily> f = ParseName<ModelFamily>(ToLower(Trim(v)));
+  if (f) {
+    w->model.family = *f;
+    return Status::OK();
   }
-  return Status::InvalidArgument(std::string(key) +
-                                 ": expected one of decoder|encoder|encoder-decoder|convnet|"
-                                 "vit|diffusion, got \"" +
-                                 std::string(v) + "\"");
+  return Status::InvalidArgument(std::string(key) + ": expected one of " +
+                                 JoinNames<ModelFamily>("|") + ", got \"" + std::string(v) + "\"");
 }
 
 // Custom vision model: GFLOP and MB (16-bit activations) per sample, stored in base units.

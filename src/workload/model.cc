@@ -1,171 +1,23 @@
-// Enum names and the parameter count of a transformer derived from its architecture.
+// Enum names (their tables: workload/enum_tables.h) and the parameter count of a transformer
+// derived from its architecture.
 #include <algorithm>
 #include <cmath>
 
 #include "gpuadvisor/workload.h"
+#include "workload/enum_tables.h"
 
 namespace gpuadvisor {
 
-const char* TaskKindName(TaskKind t) {
-  switch (t) {
-    case TaskKind::kPretrain:
-      return "pretrain";
-    case TaskKind::kFinetune:
-      return "finetune";
-    case TaskKind::kLora:
-      return "lora";
-    case TaskKind::kQlora:
-      return "qlora";
-    case TaskKind::kServe:
-      return "serve";
-    case TaskKind::kTrainVision:
-      return "train-vision";
-    case TaskKind::kInferVision:
-      return "infer-vision";
-    case TaskKind::kHpc:
-      return "hpc";
-    case TaskKind::kTranscode:
-      return "transcode";
-    case TaskKind::kRender:
-      return "render";
-    case TaskKind::kAnalytics:
-      return "analytics";
-  }
-  return "pretrain";
-}
-
-const char* PrecisionName(Precision p) {
-  switch (p) {
-    case Precision::kFp32:
-      return "fp32";
-    case Precision::kTf32:
-      return "tf32";
-    case Precision::kBf16:
-      return "bf16";
-    case Precision::kFp16:
-      return "fp16";
-    case Precision::kFp8:
-      return "fp8";
-    case Precision::kInt8:
-      return "int8";
-    case Precision::kInt4:
-      return "int4";
-    case Precision::kFp4:
-      return "fp4";
-    case Precision::kNf4:
-      return "nf4";
-    case Precision::kFp64:
-      return "fp64";
-  }
-  return "bf16";
-}
-
-const char* OptimizerName(Optimizer o) {
-  switch (o) {
-    case Optimizer::kAdamW:
-      return "adamw";
-    case Optimizer::kAdam8bit:
-      return "adam8bit";
-    case Optimizer::kSgd:
-      return "sgd";
-  }
-  return "adamw";
-}
-
-const char* RecomputeName(Recompute r) {
-  switch (r) {
-    case Recompute::kNone:
-      return "none";
-    case Recompute::kSelective:
-      return "selective";
-    case Recompute::kFull:
-      return "full";
-    case Recompute::kOp:
-      return "op";
-  }
-  return "none";
-}
-
-const char* FrameworkName(Framework f) {
-  switch (f) {
-    case Framework::kMegatronCore:
-      return "megatron-core";
-    case Framework::kMegatronLm:
-      return "megatron-lm";
-    case Framework::kFsdp:
-      return "fsdp";
-    case Framework::kTorchtitan:
-      return "torchtitan";
-    case Framework::kDeepSpeed:
-      return "deepspeed";
-    case Framework::kNeuronx:
-      return "neuronx";
-    case Framework::kTorchtune:
-      return "torchtune";
-  }
-  return "fsdp";
-}
-
-const char* CodecName(Codec c) {
-  switch (c) {
-    case Codec::kH264:
-      return "h264";
-    case Codec::kHevc:
-      return "hevc";
-    case Codec::kAv1:
-      return "av1";
-  }
-  return "h264";
-}
-
-const char* ModelFamilyName(ModelFamily f) {
-  switch (f) {
-    case ModelFamily::kDecoder:
-      return "decoder";
-    case ModelFamily::kEncoder:
-      return "encoder";
-    case ModelFamily::kEncoderDecoder:
-      return "encoder-decoder";
-    case ModelFamily::kConvNet:
-      return "convnet";
-    case ModelFamily::kVit:
-      return "vit";
-    case ModelFamily::kDiffusion:
-      return "diffusion";
-  }
-  return "decoder";
-}
-
-const char* KernelClassName(KernelClass k) {
-  switch (k) {
-    case KernelClass::kConv:
-      return "conv";
-    case KernelClass::kGemm:
-      return "gemm";
-    case KernelClass::kAttention:
-      return "attention";
-  }
-  return "conv";
-}
-
-const char* EngineName(Engine e) {
-  static const char* const kNames[] = {"eager",  "fused", "vllm",  "sglang",
-                                       "trtllm", "tgi",   "neuron"};
-  return kNames[static_cast<int>(e)];
-}
-
-const char* HpcKindName(HpcKind k) {
-  switch (k) {
-    case HpcKind::kDenseLa:
-      return "dense-la";
-    case HpcKind::kMemoryBound:
-      return "memory-bound";
-    case HpcKind::kMixedPrecision:
-      return "mixed-precision";
-    default:
-      return "general";
-  }
-}
+const char* TaskKindName(TaskKind t) { return NameOf(t); }
+const char* PrecisionName(Precision p) { return NameOf(p); }
+const char* OptimizerName(Optimizer o) { return NameOf(o); }
+const char* RecomputeName(Recompute r) { return NameOf(r); }
+const char* FrameworkName(Framework f) { return NameOf(f); }
+const char* CodecName(Codec c) { return NameOf(c); }
+const char* ModelFamilyName(ModelFamily f) { return NameOf(f); }
+const char* KernelClassName(KernelClass k) { return NameOf(k); }
+const char* EngineName(Engine e) { return NameOf(e); }
+const char* HpcKindName(HpcKind k) { return NameOf(k); }
 
 bool IsTrainingTask(TaskKind t) {
   return t == TaskKind::kPretrain || t == TaskKind::kFinetune || t == TaskKind::kLora ||

@@ -5,6 +5,7 @@
 
 #include "gpuadvisor/numbers.h"
 #include "gpuadvisor/text.h"
+#include "workload/enum_tables.h"
 
 namespace gpuadvisor::workload_internal {
 namespace {
@@ -25,14 +26,13 @@ int MatchName(std::string_view value, const char* const (&names)[N]) {
   return -1;
 }
 
-template <size_t N>
-std::string OneOf(const char* const (&names)[N]) {
-  std::string out = "one of ";
-  for (size_t i = 0; i < N; ++i) {
-    if (i) out += '|';
-    out += names[i];
-  }
-  return out;
+// The value of E named `value` (case-insensitive; aliases too), else InvalidArgument "key:
+// expected <what>, got ..." where `what` defaults to "one of" the canonical names.
+template <typename E>
+Result<E> ParseEnum(std::string_view key, std::string_view value, std::string_view what = {}) {
+  const std::optional<E> found = ParseName<E>(ToLower(Trim(value)));
+  if (found) return *found;
+  return Expected(key, what.empty() ? "one of " + JoinNames<E>("|") : std::string(what), value);
 }
 
 }  // namespace
@@ -109,142 +109,58 @@ Result<int> VideoLines(std::string_view key, std::string_view value) {
 }
 
 Result<TaskKind> ParseTask(std::string_view key, std::string_view value) {
-  static const char* const kNames[] = {"pretrain",  "finetune",     "lora",         "qlora",
-                                       "serve",     "train-vision", "infer-vision", "hpc",
-                                       "transcode", "render",       "analytics"};
-  int i = MatchName(value, kNames);
-  if (i < 0) return Expected(key, OneOf(kNames), value);
-  return static_cast<TaskKind>(i);
+  return ParseEnum<TaskKind>(key, value);
 }
 
 Result<Precision> ParsePrecision(std::string_view key, std::string_view value,
                                  std::initializer_list<Precision> allowed) {
-  static const char* const kNames[] = {"fp32", "tf32", "bf16", "fp16", "fp8",
-                                       "int8", "int4", "fp4",  "nf4",  "fp64"};
-  std::string v = ToLower(Trim(value));
-  if (v == "float32") v = "fp32";
-  if (v == "bfloat16") v = "bf16";
-  if (v == "float16" || v == "half") v = "fp16";
-  int i = -1;
-  for (size_t k = 0; k < std::size(kNames); ++k) {
-    if (v == kNames[k]) i = static_cast<int>(k);
-  }
+  const std::optional<Precision> found = ParseName<Precision>(ToLower(Trim(value)));
   std::string expected = "one of ";
   bool ok = false;
   for (Precision p : allowed) {
     expected += std::string(expected.size() > 7 ? "|" : "") + PrecisionName(p);
-    if (i >= 0 && static_cast<Precision>(i) == p) ok = true;
+    if (found == p) ok = true;
   }
-  if (!ok) return Expected(key, expected, value);
-  return static_cast<Precision>(i);
+  if (!ok || !found) return Expected(key, expected, value);
+  return *found;
 }
 
 Result<Optimizer> ParseOptimizer(std::string_view key, std::string_view value) {
-  static const char* const kNames[] = {"adamw", "adam8bit",  "sgd",
-                                       "adam",  "adamw8bit", "adam-8bit"};
-  static const Optimizer kValues[] = {Optimizer::kAdamW,    Optimizer::kAdam8bit,
-                                      Optimizer::kSgd,      Optimizer::kAdamW,
-                                      Optimizer::kAdam8bit, Optimizer::kAdam8bit};
-  int i = MatchName(value, kNames);
-  if (i < 0) return Expected(key, "one of adamw|adam8bit|sgd", value);
-  return kValues[i];
+  return ParseEnum<Optimizer>(key, value);
 }
 
 Result<Recompute> ParseRecompute(std::string_view key, std::string_view value) {
-  static const char* const kNames[] = {"none", "selective", "full", "op"};
-  static const Recompute kValues[] = {Recompute::kNone, Recompute::kSelective, Recompute::kFull,
-                                      Recompute::kOp};
-  int i = MatchName(value, kNames);
-  if (i < 0) return Expected(key, OneOf(kNames), value);
-  return kValues[i];
+  return ParseEnum<Recompute>(key, value);
 }
 
 Result<Framework> ParseFramework(std::string_view key, std::string_view value) {
-  // Canonical names first (the message lists them), then the products built on them.
-  static const char* const kNames[] = {"megatron-core",       "megatron-lm", "fsdp",
-                                       "torchtitan",          "deepspeed",   "neuronx",
-                                       "torchtune",           "nemo",        "megatron",
-                                       "llm-foundry",         "composer",    "megatron-deepspeed",
-                                       "neuronx-distributed", "nxd"};
-  static const Framework kValues[] = {
-      Framework::kMegatronCore, Framework::kMegatronLm,   Framework::kFsdp,
-      Framework::kTorchtitan,   Framework::kDeepSpeed,    Framework::kNeuronx,
-      Framework::kTorchtune,    Framework::kMegatronCore, Framework::kMegatronCore,
-      Framework::kFsdp,         Framework::kFsdp,         Framework::kMegatronLm,
-      Framework::kNeuronx,      Framework::kNeuronx};
-  int i = MatchName(value, kNames);
-  if (i < 0) {
-    return Expected(
-        key, "one of megatron-core|megatron-lm|fsdp|torchtitan|deepspeed|neuronx|torchtune", value);
-  }
-  return kValues[i];
+  return ParseEnum<Framework>(key, value);
 }
 
 Result<Codec> ParseCodec(std::string_view key, std::string_view value) {
-  static const char* const kNames[] = {"h264", "hevc", "av1", "h265", "avc"};
-  static const Codec kValues[] = {Codec::kH264, Codec::kHevc, Codec::kAv1, Codec::kHevc,
-                                  Codec::kH264};
-  int i = MatchName(value, kNames);
-  if (i < 0) return Expected(key, "one of h264|hevc|av1", value);
-  return kValues[i];
+  return ParseEnum<Codec>(key, value);
 }
 
 Result<Offload> ParseOffload(std::string_view key, std::string_view value) {
-  static const char* const kNames[] = {"none", "cpu", "nvme"};
-  int i = MatchName(value, kNames);
-  if (i < 0) return Expected(key, OneOf(kNames), value);
-  return static_cast<Offload>(i);
+  return ParseEnum<Offload>(key, value);
 }
 
 Result<LoraTargets> ParseLoraTargets(std::string_view key, std::string_view value) {
-  static const char* const kNames[] = {"all", "attention", "qv"};
-  int i = MatchName(value, kNames);
-  if (i < 0) return Expected(key, OneOf(kNames), value);
-  return static_cast<LoraTargets>(i);
+  return ParseEnum<LoraTargets>(key, value);
 }
 
 Result<KernelClass> ParseKernelClass(std::string_view key, std::string_view value) {
-  static const char* const kNames[] = {"conv",        "gemm",   "attention",
-                                       "convolution", "matmul", "linear"};
-  static const KernelClass kValues[] = {KernelClass::kConv,      KernelClass::kGemm,
-                                        KernelClass::kAttention, KernelClass::kConv,
-                                        KernelClass::kGemm,      KernelClass::kGemm};
-  int i = MatchName(value, kNames);
-  if (i < 0) return Expected(key, "one of conv|gemm|attention", value);
-  return kValues[i];
+  return ParseEnum<KernelClass>(key, value);
 }
 
 Result<Engine> ParseEngine(std::string_view key, std::string_view value) {
-  // Vision: eager or one of the fusing runtimes by name. Serving: the engine by name.
-  static const char* const kNames[] = {"eager",  "fused",         "tensorrt", "trt",  "compiled",
-                                       "xla",    "torch-compile", "neuron",   "vllm", "sglang",
-                                       "trtllm", "tensorrt-llm",  "tgi",      "nxdi"};
-  static const Engine kValues[] = {
-      Engine::kEager,  Engine::kFused,  Engine::kFused,  Engine::kFused, Engine::kFused,
-      Engine::kFused,  Engine::kFused,  Engine::kNeuron, Engine::kVllm,  Engine::kSglang,
-      Engine::kTrtllm, Engine::kTrtllm, Engine::kTgi,    Engine::kNeuron};
-  int i = MatchName(value, kNames);
-  if (i < 0) {
-    return Expected(key,
-                    "vision: eager|fused (tensorrt, compiled, xla, neuron); serving: "
-                    "vllm|sglang|trtllm|tgi|neuron",
-                    value);
-  }
-  return kValues[i];
+  return ParseEnum<Engine>(key, value,
+                           "vision: eager|fused (tensorrt, compiled, xla, neuron); serving: "
+                           "vllm|sglang|trtllm|tgi|neuron");
 }
 
 Result<HpcKind> ParseHpcKind(std::string_view key, std::string_view value) {
-  static const char* const kNames[] = {"general", "dense-la",        "hpl",     "dgemm",
-                                       "other",   "memory-bound",    "sparse",  "stencil",
-                                       "hpcg",    "mixed-precision", "hpl-mxp", "mxp"};
-  static const HpcKind kValues[] = {
-      HpcKind::kGeneral,        HpcKind::kDenseLa,        HpcKind::kDenseLa,
-      HpcKind::kDenseLa,        HpcKind::kGeneral,        HpcKind::kMemoryBound,
-      HpcKind::kMemoryBound,    HpcKind::kMemoryBound,    HpcKind::kMemoryBound,
-      HpcKind::kMixedPrecision, HpcKind::kMixedPrecision, HpcKind::kMixedPrecision};
-  int i = MatchName(value, kNames);
-  if (i < 0) return Expected(key, "one of dense-la|memory-bound|mixed-precision|general", value);
-  return kValues[i];
+  return ParseEnum<HpcKind>(key, value, "one of dense-la|memory-bound|mixed-precision|general");
 }
 
 std::string CanonicalKey(std::string_view key) {

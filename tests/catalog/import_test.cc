@@ -11,7 +11,7 @@
 #include "catalog/import/aws_formats.h"
 #include "gpuadvisor/catalog_import.h"
 #include "util/byte_stream.h"
-#include "util/stream_csv.h"
+#include "util/csv.h"
 
 namespace gpuadvisor {
 namespace {
@@ -77,11 +77,11 @@ TEST(StreamCsv, QuotesEscapesCrlfAndTinyBuffers) {
   const std::string text = "a,\"b,c\",\"say \"\"hi\"\"\"\r\n\"multi\nline\",,x\nlast,row";
   for (size_t buf : {64, 4096}) {
     auto in = ByteStream::FromMemory(text, "t.csv");
-    StreamCsv csv(in.get(), buf);
+    CsvReader csv(in.get(), buf);
     ASSERT_TRUE(csv.Next());
     ASSERT_EQ(csv.size(), 3u);
     EXPECT_EQ(csv[1], "b,c");
-    EXPECT_EQ(StreamCsv::Unescape(csv[2]), "say \"hi\"");
+    EXPECT_EQ(CsvReader::Unescape(csv[2]), "say \"hi\"");
     ASSERT_TRUE(csv.Next());
     EXPECT_EQ(csv.line(), 2);
     EXPECT_EQ(csv[0], "multi\nline");
@@ -96,12 +96,12 @@ TEST(StreamCsv, QuotesEscapesCrlfAndTinyBuffers) {
 
 TEST(StreamCsv, ErrorsNameTheLine) {
   auto in = ByteStream::FromMemory("a,b\n\"open,c\n", "t.csv");
-  StreamCsv csv(in.get());
+  CsvReader csv(in.get());
   ASSERT_TRUE(csv.Next());
   EXPECT_FALSE(csv.Next());
   EXPECT_EQ(csv.status().message(), "t.csv:2: unterminated quoted field: expected a closing '\"'");
   auto in2 = ByteStream::FromMemory("\"a\"x,b\n", "u.csv");
-  StreamCsv csv2(in2.get());
+  CsvReader csv2(in2.get());
   EXPECT_FALSE(csv2.Next());
   EXPECT_NE(csv2.status().message().find("u.csv:1: expected ','"), std::string::npos);
 }

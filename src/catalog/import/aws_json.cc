@@ -5,6 +5,7 @@
 
 #include "catalog/import/aws_formats.h"
 #include "catalog/record_checks.h"
+#include "util/dates.h"
 #include "util/rj_reader.h"
 
 namespace gpuadvisor::import {

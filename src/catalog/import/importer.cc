@@ -9,6 +9,7 @@
 #include "gpuadvisor/catalog_import.h"
 #include "gpuadvisor/text.h"
 #include "util/byte_stream.h"
+#include "util/dates.h"
 
 namespace gpuadvisor {
 namespace {

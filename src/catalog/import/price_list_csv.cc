@@ -4,7 +4,8 @@
 
 #include "catalog/import/aws_formats.h"
 #include "catalog/record_checks.h"
-#include "util/stream_csv.h"
+#include "util/csv.h"
+#include "util/dates.h"
 
 namespace gpuadvisor::import {
 namespace {
@@ -15,7 +16,7 @@ bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.s
 
 // Reads the metadata key/value lines and the header (the first record starting with `first`).
 // Leaves *header holding the column names.
-Status ReadPreamble(StreamCsv& csv, std::string_view first, std::string* version,
+Status ReadPreamble(CsvReader& csv, std::string_view first, std::string* version,
                     std::string* published, std::vector<std::string>* header) {
   for (int i = 0; i < kMaxMetadataLines; ++i) {
     if (!csv.Next()) {
@@ -48,7 +49,7 @@ Status ReadPreamble(StreamCsv& csv, std::string_view first, std::string* version
 
 class Columns {
  public:
-  Columns(const std::vector<std::string>& header, StreamCsv* csv) : header_(header), csv_(csv) {}
+  Columns(const std::vector<std::string>& header, CsvReader* csv) : header_(header), csv_(csv) {}
   // Index of a required column; records a ParseError naming it when absent.
   int Need(std::string_view name) {
     int i = Find(name);
@@ -68,14 +69,14 @@ class Columns {
 
  private:
   const std::vector<std::string>& header_;
-  StreamCsv* csv_;
+  CsvReader* csv_;
   Status status_;
 };
 
 // Parses a price cell and applies the shared policy (catalog/record_checks.h): false (and a
 // ParseError on the line) for a non-number, a negative figure or one above `cap`; true with *out
 // = 0 for $0, which the caller skips and counts.
-bool ParsePrice(StreamCsv& csv, std::string_view column, std::string_view s, double cap,
+bool ParsePrice(CsvReader& csv, std::string_view column, std::string_view s, double cap,
                 double* out) {
   const char* begin = s.begin();
   const char* end = s.end();
@@ -102,7 +103,7 @@ int PaymentIndex(std::string_view o) {
 }
 
 Status ReadPriceListCsv(ByteStream* in, const TypeFilter& keep, PriceListData* out) {
-  StreamCsv csv(in);
+  CsvReader csv(in);
   std::vector<std::string> header;
   GPUADVISOR_RETURN_IF_ERROR(
       ReadPreamble(csv, "SKU", &out->version, &out->publication_date, &header));
@@ -188,7 +189,7 @@ bool TakeRiFigure(int payment, bool upfront, double usd, PriceListEntry::Ri* ri,
 }
 
 Status ReadSavingsPlansCsv(ByteStream* in, const TypeFilter& keep, SavingsPlansData* out) {
-  StreamCsv csv(in);
+  CsvReader csv(in);
   std::vector<std::string> header;
   GPUADVISOR_RETURN_IF_ERROR(
       ReadPreamble(csv, "SKU", &out->version, &out->publication_date, &header));

@@ -10,6 +10,7 @@
 
 #include "catalog/import/aws_formats.h"
 #include "catalog/record_checks.h"
+#include "util/dates.h"
 
 namespace gpuadvisor::import {
 namespace {
