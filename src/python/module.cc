@@ -152,25 +152,25 @@ py::object ToPy(const JsonDoc& doc) {
   return builder.Take();
 }
 
-// A keyword argument's value as option text: the CLI's spelling of it. None is "not given".
-std::optional<std::string> OptionTextOf(const std::string& key, const py::handle& v) {
-  if (v.is_none()) return std::nullopt;
-  if (py::isinstance<py::bool_>(v)) return std::string(v.cast<bool>() ? "true" : "false");
-  if (py::isinstance<py::int_>(v)) return std::string(py::str(v));
-  if (py::isinstance<py::float_>(v)) {
-    const auto d = v.cast<double>();
-    if (std::isfinite(d) && d == std::floor(d) && std::abs(d) < 1e15) {
-      return std::to_string(static_cast<int64_t>(d));
-    }
-    return std::string(py::repr(v));
+// One keyword argument's value into `values`, typed: a bool or a number is handed over as it
+// is (no text round trip), a string or a path as text. None is "not given".
+void SetOption(OptionValues* values, const std::string& key, const py::handle& v) {
+  if (v.is_none()) return;
+  if (py::isinstance<py::bool_>(v)) {
+    Check(values->SetBool(key, v.cast<bool>(), kPython));
+  } else if (py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v)) {
+    Check(values->SetNumber(key, v.cast<double>(), kPython));
+  } else if (py::isinstance<py::str>(v)) {
+    Check(values->Set(key, v.cast<std::string>(), kPython));
+  } else if (py::hasattr(v, "__fspath__")) {
+    Check(values->Set(key, py::str(v.attr("__fspath__")()).cast<std::string>(), kPython));
+  } else {
+    Raise(Status::InvalidArgument(key +
+                                  ": expected a string, number, boolean or a list of them, "
+                                  "got " +
+                                  std::string(py::str(py::type::of(v).attr("__name__"))))
+              .WithField(CanonicalOptionKey(key)));
   }
-  if (py::isinstance<py::str>(v)) return v.cast<std::string>();
-  if (py::hasattr(v, "__fspath__")) return py::str(v.attr("__fspath__")()).cast<std::string>();
-  Raise(Status::InvalidArgument(key +
-                                ": expected a string, number, boolean or a list of them, "
-                                "got " +
-                                std::string(py::str(py::type::of(v).attr("__name__"))))
-            .WithField(CanonicalOptionKey(key)));
 }
 
 // Keyword arguments as the options of `command` (options.h), checked as the CLI's flags are.
@@ -182,9 +182,7 @@ OptionValues Options(std::string_view command, const py::dict& kwargs) {
     const bool many = py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v);
     for (const py::handle item :
          many ? py::reinterpret_borrow<py::iterable>(v) : py::iterable(py::make_tuple(v))) {
-      if (std::optional<std::string> text = OptionTextOf(key, item)) {
-        Check(values.Set(key, *text, kPython));
-      }
+      SetOption(&values, key, item);
     }
   }
   return values;

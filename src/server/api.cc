@@ -183,6 +183,15 @@ Status SplitOptions(const json& obj, OptionValues* values, json* rest) {
       continue;
     }
     if (it->is_null()) continue;
+    // Numbers and booleans go in typed (no text round trip); strings and lists as text.
+    if (it->is_number()) {
+      GPUADVISOR_RETURN_IF_ERROR(values->SetNumber(it.key(), it->get<double>(), kHttp));
+      continue;
+    }
+    if (it->is_boolean()) {
+      GPUADVISOR_RETURN_IF_ERROR(values->SetBool(it.key(), it->get<bool>(), kHttp));
+      continue;
+    }
     Result<std::string> text = OptionText(it.key(), *it);
     if (!text.ok()) return text.status().WithField(o->name);
     GPUADVISOR_RETURN_IF_ERROR(values->Set(it.key(), *text, kHttp));
