@@ -4,7 +4,7 @@
 //   catalog_bench build-bench/bench/catalog_bench
 #include <benchmark/benchmark.h>
 
-#include "gpuadvisor/files.h"
+#include "util/files.h"
 #include "gpuadvisor/query.h"
 
 namespace gpuadvisor {

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "gpuadvisor/idle.h"
-#include "gpuadvisor/views.h"
+#include "app/views.h"
 
 namespace gpuadvisor {
 namespace {

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "server/http_reader.h"
 #include "server/http_request.h"
 

@@ -1,4 +1,4 @@
-// libFuzzer target: outbound URLs (gpuadvisor/url.h). Every input parses or is refused with an
+// libFuzzer target: outbound URLs (util/url.h). Every input parses or is refused with an
 // InvalidArgument; a parsed URL is canonical (its text parses to itself), its path has no '.',
 // '..' or empty segment and no '?', '#', '%', '\' or '@', and it is within itself; the input
 // split at its first ',' is an allow-list that either parses or is refused.
@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "gpuadvisor/url.h"
+#include "util/url.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace gpuadvisor;

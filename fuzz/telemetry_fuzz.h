@@ -11,7 +11,7 @@
 
 #include "gpuadvisor/idle.h"
 #include "gpuadvisor/telemetry.h"
-#include "gpuadvisor/views.h"
+#include "app/views.h"
 
 namespace gpuadvisor::fuzz {
 

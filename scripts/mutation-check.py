@@ -22,7 +22,7 @@ The list: blocks separated by blank lines, "#" comments, keys:
   file:    path in the repository
   find:    text on one line of the file, found exactly once (else the mutation is "stale")
   replace: what replaces it
-  test:    unit GTEST_FILTER   (gpuadvisor_tests and gpuadvisor_internal_tests)
+  test:    unit GTEST_FILTER   (gpuadvisor_tests)
            server GTEST_FILTER (gpuadvisor_server_tests and gpuadvisor_security_tests)
            ctest REGEX         (ctest -R over the tests that run the CLI binary, e.g.
                                ^cli_contract$; not the browser, load, network and python ones)
@@ -38,7 +38,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KEYS = ("name", "file", "find", "replace", "test", "why")
-TARGETS = {"unit": ["gpuadvisor_tests", "gpuadvisor_internal_tests"],
+TARGETS = {"unit": ["gpuadvisor_tests"],
            "server": ["gpuadvisor_server_tests", "gpuadvisor_security_tests"],
            "ctest": ["gpuadvisor"]}
 TEST_TIMEOUT_S = 600

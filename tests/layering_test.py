@@ -12,6 +12,10 @@ words ("min-gpus: expected ...") and each front end spells it (`--min-gpus` in t
 over HTTP, `min_gpus` in Python). The one exception is another program's command line that the
 library writes (the aws CLI's `--instance-ids`, mdadm's `--raid-devices`): such a line says so in
 a comment, "another program's flag".
+And the layers keep to their folders (doc/design.md, "Three layers"): a public header under
+include/ includes only public headers; the library (src/ but app/ and the front ends) includes
+neither the application layer (app/) nor a front end; a front end includes only the public API,
+the application layer, util/ and the front ends' own headers, never a library internal.
 Usage: layering_test.py [REPO_ROOT]
 """
 import os
@@ -22,6 +26,8 @@ import sys
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                        os.path.join(os.path.dirname(__file__), ".."))
 FRONT_ENDS = ("src/cli/", "src/server/", "src/python/")
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+FRONT_END_MAY = ("gpuadvisor/", "app/", "util/", "cli/", "server/")
 ENV = re.compile(r"\b(secure_)?getenv\s*\(")
 OTHER_PROGRAM = "another program's flag"
 
@@ -59,8 +65,39 @@ def sources():
             yield path
 
 
+def all_sources():
+    out = subprocess.run(["git", "ls-files", "-z", "-co", "--exclude-standard", "--", "src/",
+                          "include/"], cwd=ROOT, capture_output=True, check=True)
+    return [p for p in out.stdout.decode().split("\0") if p.endswith((".cc", ".h"))]
+
+
+def include_problem(path, header):
+    """Why `path` may not include `header`, or None."""
+    if path.startswith("include/"):
+        return None if header.startswith("gpuadvisor/") else "a public header includes an internal one"
+    if path.startswith(FRONT_ENDS):
+        if header.startswith(FRONT_END_MAY) or "/" not in header:
+            return None
+        return "a front end includes a library internal"
+    if path.startswith("src/app/"):
+        if header.startswith(("cli/", "server/")):
+            return "the application layer includes a front end"
+        return None
+    if header.startswith(("app/", "cli/", "server/")):
+        return "the library includes the application layer or a front end"
+    return None
+
+
 def main():
     bad = []
+    for path in all_sources():
+        with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                m = INCLUDE.match(line)
+                if m:
+                    why = include_problem(path, m.group(1))
+                    if why:
+                        bad.append(f"{path}:{n}: {why}: {line.strip()}")
     for path in sources():
         with open(os.path.join(ROOT, path), encoding="utf-8") as f:
             for n, line in enumerate(f, 1):
@@ -72,10 +109,12 @@ def main():
     for b in bad:
         print(b)
     if bad:
-        print(f"layering: {len(bad)} library line(s) read the environment (read it in a front end "
-              "and pass the value in) or spell a CLI flag (name the field; the front end spells it)")
+        print(f"layering: {len(bad)} line(s) cross a layer (doc/design.md, \"Three layers\"), read the "
+              "environment in the library (read it in a front end and pass the value in) or spell a "
+              "CLI flag there (name the field; the front end spells it)")
         return 1
-    print("layering: the library reads no environment and spells no CLI flag")
+    print("layering: each layer includes only what it may; the library reads no environment and "
+          "spells no CLI flag")
     return 0
 
 

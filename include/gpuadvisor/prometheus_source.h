@@ -23,7 +23,7 @@
 // steps x 7), in time chunks of at most 10,000 steps (Prometheus refuses over 11,000 per series).
 //
 // Requests: only POST <base path>/api/v1/series and POST <base path>/api/v1/query_range, where the
-// base is `url` parsed by ParseHttpUrl (gpuadvisor/url.h: no query, no "..", no user info);
+// base is `url` parsed by ParseHttpUrl (util/url.h: no query, no "..", no user info);
 // redirects are not followed (a 3xx is an IOError naming the URL).
 //
 // Bounds (PrometheusOptions; the HTTP API may only lower them, server/api.h IdleCeilings):

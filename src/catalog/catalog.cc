@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "util/enum_names.h"
 
 namespace gpuadvisor {

@@ -7,7 +7,7 @@
 #include "catalog/catalog_schema.h"
 #include "catalog/record_checks.h"
 #include "gpuadvisor/catalog.h"
-#include "gpuadvisor/files.h"
+#include "util/files.h"
 #include "util/json_text.h"
 #include "util/rj_reader.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <functional>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "util/dates.h"
 
 namespace gpuadvisor {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

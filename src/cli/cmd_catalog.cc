@@ -6,7 +6,7 @@
 #include "cli/progress.h"
 #include "gpuadvisor/catalog_build.h"
 #include "gpuadvisor/query.h"
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 
 namespace gpuadvisor::cli {
 namespace {

@@ -7,10 +7,10 @@
 #include "cli/common.h"
 #include "cli/progress.h"
 #include "gpuadvisor/catalog_import.h"
-#include "gpuadvisor/files.h"
+#include "util/files.h"
 #include "gpuadvisor/query.h"
-#include "gpuadvisor/text.h"
-#include "gpuadvisor/views.h"
+#include "util/text.h"
+#include "app/views.h"
 
 namespace gpuadvisor::cli {
 namespace {

@@ -4,7 +4,7 @@
 #include "cli/common.h"
 #include "cli/workload_flags.h"
 #include "gpuadvisor/estimate.h"
-#include "gpuadvisor/views.h"
+#include "app/views.h"
 
 namespace gpuadvisor::cli {
 namespace {

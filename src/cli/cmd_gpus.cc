@@ -2,7 +2,7 @@
 #include <cstdio>
 
 #include "cli/common.h"
-#include "gpuadvisor/requests.h"
+#include "app/requests.h"
 
 namespace gpuadvisor::cli {
 namespace {

@@ -5,13 +5,13 @@
 
 #include "cli/common.h"
 #include "cli/progress.h"
-#include "gpuadvisor/files.h"
+#include "util/files.h"
 #include "gpuadvisor/idle.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/query.h"
-#include "gpuadvisor/requests.h"
-#include "gpuadvisor/text.h"
-#include "gpuadvisor/views.h"
+#include "app/requests.h"
+#include "util/text.h"
+#include "app/views.h"
 
 namespace gpuadvisor::cli {
 namespace {

@@ -1,7 +1,7 @@
 // `gpuadvisor instances`: filter, sort and list instance types with prices.
 #include "cli/common.h"
 #include "gpuadvisor/query.h"
-#include "gpuadvisor/requests.h"
+#include "app/requests.h"
 
 namespace gpuadvisor::cli {
 namespace {

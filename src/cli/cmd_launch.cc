@@ -4,12 +4,12 @@
 
 #include "cli/common.h"
 #include "cli/workload_flags.h"
-#include "gpuadvisor/files.h"
+#include "util/files.h"
 #include "gpuadvisor/launch.h"
-#include "gpuadvisor/numbers.h"
+#include "util/numbers.h"
 #include "gpuadvisor/recommend.h"
-#include "gpuadvisor/requests.h"
-#include "gpuadvisor/text.h"
+#include "app/requests.h"
+#include "util/text.h"
 
 namespace gpuadvisor::cli {
 namespace {

@@ -2,10 +2,10 @@
 #include <cstdio>
 
 #include "cli/common.h"
-#include "gpuadvisor/numbers.h"
-#include "gpuadvisor/requests.h"
-#include "gpuadvisor/text.h"
-#include "gpuadvisor/views.h"
+#include "util/numbers.h"
+#include "app/requests.h"
+#include "util/text.h"
+#include "app/views.h"
 
 namespace gpuadvisor::cli {
 namespace {

@@ -3,9 +3,9 @@
 
 #include "cli/common.h"
 #include "cli/workload_flags.h"
-#include "gpuadvisor/files.h"
+#include "util/files.h"
 #include "gpuadvisor/recommend.h"
-#include "gpuadvisor/views.h"
+#include "app/views.h"
 
 namespace gpuadvisor::cli {
 namespace {

@@ -11,8 +11,8 @@
 #include <thread>
 
 #include "cli/common.h"
-#include "gpuadvisor/numbers.h"
-#include "gpuadvisor/url.h"
+#include "util/numbers.h"
+#include "util/url.h"
 #include "server/http_request.h"
 #include "server/http_server.h"
 

@@ -3,9 +3,9 @@
 
 #include "cli/common.h"
 #include "gpuadvisor/query.h"
-#include "gpuadvisor/requests.h"
-#include "gpuadvisor/text.h"
-#include "gpuadvisor/views.h"
+#include "app/requests.h"
+#include "util/text.h"
+#include "app/views.h"
 
 namespace gpuadvisor::cli {
 namespace {

@@ -3,12 +3,12 @@
 
 #include "cli/common.h"
 #include "cli/workload_flags.h"
-#include "gpuadvisor/files.h"
-#include "gpuadvisor/numbers.h"
+#include "util/files.h"
+#include "util/numbers.h"
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/simulate.h"
-#include "gpuadvisor/text.h"
-#include "gpuadvisor/views.h"
+#include "util/text.h"
+#include "app/views.h"
 
 namespace gpuadvisor::cli {
 namespace {

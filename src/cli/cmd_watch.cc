@@ -12,7 +12,7 @@
 
 #include "cli/common.h"
 #include "gpuadvisor/telemetry.h"
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "gpuadvisor/watch.h"
 
 namespace gpuadvisor::cli {

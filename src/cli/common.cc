@@ -9,9 +9,9 @@
 #include <iostream>
 #include <set>
 
-#include "gpuadvisor/numbers.h"
-#include "gpuadvisor/requests.h"
-#include "gpuadvisor/text.h"
+#include "util/numbers.h"
+#include "app/requests.h"
+#include "util/text.h"
 #include "gpuadvisor/workload.h"
 
 namespace gpuadvisor::cli {

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "gpuadvisor/catalog.h"
-#include "gpuadvisor/options.h"
-#include "gpuadvisor/table.h"
-#include "gpuadvisor/views.h"
+#include "app/options.h"
+#include "app/table.h"
+#include "app/views.h"
 
 namespace gpuadvisor::cli {
 

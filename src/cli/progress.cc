@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <ctime>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 
 namespace gpuadvisor::cli {
 namespace {

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "cli/common.h"
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 
 namespace {
 

@@ -6,13 +6,13 @@
 
 #include <CLI/CLI.hpp>
 
-#include "gpuadvisor/requests.h"
+#include "app/requests.h"
 
 namespace gpuadvisor::cli {
 
 // Registers --workload and one --<field> per WorkloadFieldNames() (BOOL fields as flags that
 // also take =true/false), in a "Workload" option group.
-// BuildWorkload (gpuadvisor/requests.h) turns them into a Workload.
+// BuildWorkload (app/requests.h) turns them into a Workload.
 void AddWorkloadOptions(CLI::App* cmd, WorkloadArgs* o);
 
 }  // namespace gpuadvisor::cli

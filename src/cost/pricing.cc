@@ -4,7 +4,7 @@
 #include <string>
 
 #include "gpuadvisor/cost.h"
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

@@ -12,7 +12,7 @@
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/query.h"
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "util/csv.h"
 #include "util/enum_names.h"
 

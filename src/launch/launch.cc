@@ -8,9 +8,9 @@
 #include <set>
 
 #include "gpuadvisor/cost.h"
-#include "gpuadvisor/numbers.h"
+#include "util/numbers.h"
 #include "gpuadvisor/query.h"
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "launch/internal.h"
 #include "util/enum_names.h"
 

@@ -3,8 +3,8 @@
 #include <string>
 
 #include "gpuadvisor/launch.h"
-#include "gpuadvisor/numbers.h"
-#include "gpuadvisor/text.h"
+#include "util/numbers.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "gpuadvisor/numbers.h"
+#include "util/numbers.h"
 #include "launch/internal.h"
 #include "util/json_text.h"
 

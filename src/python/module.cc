@@ -1,7 +1,7 @@
 // gpuadvisor._core: the compiled part of the Python module (python/gpuadvisor/ is the Pythonic
 // API around it). It exposes the library, not the CLI: requests are built with the same parsers
-// as the CLI flags (gpuadvisor/requests.h) and results are the CLI's JSON objects
-// (gpuadvisor/views.h), converted to Python dicts. Library errors raise the exception class of
+// as the CLI flags (app/requests.h) and results are the CLI's JSON objects
+// (app/views.h), converted to Python dicts. Library errors raise the exception class of
 // their StatusCode with the library's message. The GIL is released while the library works (catalog
 // loading, estimate, recommend, the CLI entry); the library is thread-safe for concurrent calls on
 // a shared catalog.
@@ -22,12 +22,12 @@
 
 #include "cli/common.h"
 #include "gpuadvisor/estimate.h"
-#include "gpuadvisor/json_doc.h"
+#include "app/json_doc.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/recommend.h"
-#include "gpuadvisor/requests.h"
-#include "gpuadvisor/text.h"
-#include "gpuadvisor/views.h"
+#include "app/requests.h"
+#include "util/text.h"
+#include "app/views.h"
 
 namespace py = pybind11;
 

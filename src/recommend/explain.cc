@@ -8,7 +8,7 @@
 #include <set>
 
 #include "gpuadvisor/cost.h"
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 
 namespace gpuadvisor::recommend_internal {
 namespace {

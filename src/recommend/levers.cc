@@ -6,7 +6,7 @@
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/recommend.h"
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "recommend/explain.h"
 
 namespace gpuadvisor::recommend_internal {

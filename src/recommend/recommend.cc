@@ -14,7 +14,7 @@
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/query.h"
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "recommend/explain.h"
 #include "util/enum_names.h"
 

@@ -8,15 +8,15 @@
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/idle.h"
 #include "gpuadvisor/launch.h"
-#include "gpuadvisor/numbers.h"
+#include "util/numbers.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/recommend.h"
-#include "gpuadvisor/requests.h"
+#include "app/requests.h"
 #include "gpuadvisor/telemetry.h"
-#include "gpuadvisor/text.h"
-#include "gpuadvisor/url.h"
-#include "gpuadvisor/views.h"
+#include "util/text.h"
+#include "util/url.h"
+#include "app/views.h"
 #include "gpuadvisor/workload.h"
 #include "server/openapi.h"
 #include "server/web_assets.h"
@@ -388,7 +388,7 @@ struct IdleQuery {
 
 // The server queries only the Prometheus URLs its operator lists (ApiContext::prometheus_allowed):
 // a request must not make it reach arbitrary hosts or paths. Parsed parts are compared
-// (gpuadvisor/url.h UrlWithin), never string prefixes.
+// (util/url.h UrlWithin), never string prefixes.
 bool PrometheusAllowed(const ApiContext& ctx, const HttpUrl& url) {
   return ctx.prometheus_allowed != nullptr && UrlAllowed(url, *ctx.prometheus_allowed);
 }

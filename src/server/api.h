@@ -2,7 +2,7 @@
 // (status, JSON text) out. Independent of the HTTP library, so every endpoint is tested without
 // sockets, and a new endpoint is one line in Routes() plus its handler.
 //
-// Every JSON object is the one the CLI prints with --json (gpuadvisor/views.h). Errors are
+// Every JSON object is the one the CLI prints with --json (app/views.h). Errors are
 // {"error": {"code", "message", "field"}} with 400 (bad input), 404 (unknown path or resource),
 // 413 / 421 / 431 (from the HTTP layer) or 500. Bodies never name files: a workload's
 // "model-config" must be an inline config.json object (ParseWorkloadJsonInline).
@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "gpuadvisor/catalog.h"
-#include "gpuadvisor/url.h"
-#include "gpuadvisor/views.h"
+#include "util/url.h"
+#include "app/views.h"
 
 namespace gpuadvisor::server {
 

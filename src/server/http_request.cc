@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 
 namespace gpuadvisor::server {
 namespace {

@@ -27,7 +27,7 @@
 #include <unordered_map>
 
 #include "gpuadvisor/query.h"
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "server/http_reader.h"
 #include "server/http_request.h"
 #include "server/web_assets.h"

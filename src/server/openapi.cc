@@ -4,9 +4,9 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "gpuadvisor/numbers.h"
-#include "gpuadvisor/options.h"
-#include "gpuadvisor/text.h"
+#include "util/numbers.h"
+#include "app/options.h"
+#include "util/text.h"
 #include "gpuadvisor/workload.h"
 #include "server/web_assets.h"
 

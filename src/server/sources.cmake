@@ -28,8 +28,7 @@ set(GPUADVISOR_WEB_FILES
 add_library(gpuadvisor_server STATIC ${GPUADVISOR_SERVER_SOURCES})
 target_compile_options(gpuadvisor_server PRIVATE ${GPUADVISOR_WARNINGS})
 target_compile_definitions(gpuadvisor_server PRIVATE GPUADVISOR_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
-target_include_directories(gpuadvisor_server PUBLIC ${GPUADVISOR_FRONTEND_INCLUDE})
-target_link_libraries(gpuadvisor_server PUBLIC gpuadvisor_lib
+target_link_libraries(gpuadvisor_server PUBLIC gpuadvisor_app
                       PRIVATE ZLIB::ZLIB Boost::headers Threads::Threads OpenSSL::SSL OpenSSL::Crypto nlohmann_json::nlohmann_json)
 set_source_files_properties(src/server/web_assets.cc PROPERTIES
   OBJECT_DEPENDS "${GPUADVISOR_WEB_FILES}")

@@ -7,9 +7,9 @@
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
-#include "gpuadvisor/numbers.h"
+#include "util/numbers.h"
 #include "gpuadvisor/telemetry.h"
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "util/csv.h"
 
 namespace gpuadvisor {

@@ -9,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "telemetry/internal.h"
 #include "util/rj_reader.h"
 

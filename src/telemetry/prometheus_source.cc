@@ -8,8 +8,8 @@
 #include <map>
 #include <set>
 
-#include "gpuadvisor/text.h"
-#include "gpuadvisor/url.h"
+#include "util/text.h"
+#include "util/url.h"
 #include "telemetry/internal.h"
 #include "telemetry/prometheus_json.h"
 #include "util/http_client.h"

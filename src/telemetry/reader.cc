@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "gpuadvisor/telemetry.h"
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "telemetry/internal.h"
 #include "util/dates.h"
 #include "util/enum_names.h"

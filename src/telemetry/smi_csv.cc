@@ -2,7 +2,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "telemetry/internal.h"
 #include "util/csv.h"
 

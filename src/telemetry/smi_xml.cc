@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "telemetry/internal.h"
 
 namespace gpuadvisor::telemetry {

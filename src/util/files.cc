@@ -1,4 +1,4 @@
-#include "gpuadvisor/files.h"
+#include "util/files.h"
 
 #include <dirent.h>
 #include <fcntl.h>

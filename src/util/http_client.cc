@@ -8,7 +8,7 @@
 #include <cstring>
 #include <mutex>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "util/curl_api.h"
 
 namespace gpuadvisor {

@@ -1,10 +1,10 @@
-#include "gpuadvisor/numbers.h"
+#include "util/numbers.h"
 
 #include <charconv>
 #include <cmath>
 #include <string>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

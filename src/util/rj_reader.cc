@@ -12,7 +12,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 

@@ -48,7 +48,7 @@ class RjReader {
 // "<origin>: byte N: duplicate key \"k\" (an object names each key once)" when one object
 // gives a key twice (JSON parsers differ on which one wins; we take neither).
 Status ParseRapidJson(std::string_view text, std::string_view origin, rapidjson::Document* doc);
-// The same rule for text other parsers read: CheckUniqueJsonKeys (gpuadvisor/text.h).
+// The same rule for text other parsers read: CheckUniqueJsonKeys (util/text.h).
 
 }  // namespace gpuadvisor
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 

@@ -1,9 +1,9 @@
-// Strict parsing of outbound URLs (see gpuadvisor/url.h).
-#include "gpuadvisor/url.h"
+// Strict parsing of outbound URLs (see util/url.h).
+#include "util/url.h"
 
 #include <charconv>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

@@ -15,9 +15,9 @@
 #include <mutex>
 #include <thread>
 
-#include "gpuadvisor/numbers.h"
-#include "gpuadvisor/text.h"
-#include "gpuadvisor/url.h"
+#include "util/numbers.h"
+#include "util/text.h"
+#include "util/url.h"
 #include "util/enum_names.h"
 #include "util/http_client.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "util/enum_names.h"
 #include "workload/device.h"
 

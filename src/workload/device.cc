@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "workload/neuron.h"
 
 namespace gpuadvisor::workload_internal {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "workload/confidence.h"
 #include "workload/estimate_internal.h"
 #include "workload/neuron.h"

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "workload/estimate_internal.h"
 
 namespace gpuadvisor::workload_internal {

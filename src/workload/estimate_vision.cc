@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "workload/diffusion.h"
 #include "workload/estimate_internal.h"
 

@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <string>
 
-#include "gpuadvisor/files.h"
-#include "gpuadvisor/text.h"
+#include "util/files.h"
+#include "util/text.h"
 #include "gpuadvisor/workload.h"
 #include "workload/enum_tables.h"
 #include "workload/model_internal.h"

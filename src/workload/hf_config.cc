@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "gpuadvisor/workload.h"
 #include "workload/json_text.h"
 #include "workload/model_internal.h"

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 
 namespace gpuadvisor::workload_internal {
 namespace {

@@ -5,7 +5,7 @@
 #include <iterator>
 #include <string>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 
 namespace gpuadvisor::workload_internal {
 namespace {

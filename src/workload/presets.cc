@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "gpuadvisor/workload.h"
 
 namespace gpuadvisor {

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <string>
 
-#include "gpuadvisor/numbers.h"
-#include "gpuadvisor/text.h"
+#include "util/numbers.h"
+#include "util/text.h"
 #include "workload/enum_tables.h"
 
 namespace gpuadvisor::workload_internal {

@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "gpuadvisor/workload.h"
 #include "workload/json_text.h"
 #include "workload/value_parse.h"

@@ -18,8 +18,8 @@
 #include "catalog/record_checks.h"
 #include "gpuadvisor/catalog_import.h"
 #include "gpuadvisor/query.h"
-#include "gpuadvisor/requests.h"
-#include "gpuadvisor/views.h"
+#include "app/requests.h"
+#include "app/views.h"
 #include "util/byte_stream.h"
 
 namespace gpuadvisor {

@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <string>
 
-#include "gpuadvisor/files.h"
+#include "util/files.h"
 #include "gpuadvisor/idle.h"
-#include "gpuadvisor/views.h"
+#include "app/views.h"
 #include "testutil/fleet.h"
 
 namespace gpuadvisor {

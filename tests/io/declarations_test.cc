@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <string>
 
-#include "gpuadvisor/options.h"
-#include "gpuadvisor/requests.h"
+#include "app/options.h"
+#include "app/requests.h"
 
 namespace gpuadvisor {
 namespace {

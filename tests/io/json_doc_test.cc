@@ -1,11 +1,11 @@
 // JsonDoc, the library's opaque JSON answer, through the public API only.
-#include "gpuadvisor/json_doc.h"
+#include "app/json_doc.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "gpuadvisor/views.h"
+#include "app/views.h"
 
 namespace gpuadvisor {
 namespace {

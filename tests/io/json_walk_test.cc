@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "gpuadvisor/json_doc.h"
-#include "io/json_doc_rep.h"
+#include "app/json_doc.h"
+#include "app/json_doc_rep.h"
 
 namespace gpuadvisor {
 namespace {

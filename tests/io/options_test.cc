@@ -1,6 +1,6 @@
 // Every command's option table is well formed, and the CLI offers exactly what its table says:
 // each CLI option as a flag (or positional) whose --help text is the table's.
-#include "gpuadvisor/options.h"
+#include "app/options.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 
 #include "cli/common.h"
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "gpuadvisor/workload.h"
 
 namespace gpuadvisor {

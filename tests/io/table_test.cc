@@ -1,4 +1,4 @@
-#include "gpuadvisor/table.h"
+#include "app/table.h"
 
 #include <gtest/gtest.h>
 

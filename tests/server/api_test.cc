@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "gpuadvisor/files.h"
+#include "util/files.h"
 #include "gpuadvisor/query.h"
-#include "gpuadvisor/requests.h"
-#include "gpuadvisor/views.h"
+#include "app/requests.h"
+#include "app/views.h"
 #include "server/openapi.h"
 #include "server/web_assets.h"
 

@@ -13,7 +13,7 @@
 #include <set>
 #include <string>
 
-#include "gpuadvisor/options.h"
+#include "app/options.h"
 #include "gpuadvisor/workload.h"
 #include "server/web_assets.h"
 

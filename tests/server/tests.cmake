@@ -34,10 +34,8 @@ gtest_discover_tests(gpuadvisor_security_tests PROPERTIES LABELS security
 # Endless and absurd inputs, telemetry values and spans, the price floor, weight formats, URL
 # parsing and the bounded Prometheus client, in the library's unit executables.
 set(GPUADVISOR_SECURITY_FILTER "FilesTest.ReadFile*:TelemetryValues.*:ObservedSpan.*:PriceFloor.*:WeightFormats.*:UrlTest.*:PrometheusOutbound.*:PrometheusJsonTest.*")
-add_test(NAME security_library COMMAND sh -c
-  "$0 --gtest_filter=$2 --gtest_brief=1 && $1 --gtest_filter=$2 --gtest_brief=1"
-  $<TARGET_FILE:gpuadvisor_tests> $<TARGET_FILE:gpuadvisor_internal_tests>
-  ${GPUADVISOR_SECURITY_FILTER})
+add_test(NAME security_library COMMAND $<TARGET_FILE:gpuadvisor_tests>
+  --gtest_filter=${GPUADVISOR_SECURITY_FILTER} --gtest_brief=1)
 set_tests_properties(security_library PROPERTIES LABELS security TIMEOUT 300)
 
 # `gpuadvisor serve` end to end: start-up line, endpoints, SIGHUP reload, clean stop.

@@ -1,6 +1,6 @@
 // WriteFileAtomic's policy (issue 16, "Data loss and security"): devices and FIFOs written
 // through, symlinks followed, modes kept, temporary names exclusive, nothing left after SIGKILL.
-#include "gpuadvisor/files.h"
+#include "util/files.h"
 
 #include <dirent.h>
 #include <fcntl.h>

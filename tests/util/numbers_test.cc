@@ -1,4 +1,4 @@
-#include "gpuadvisor/numbers.h"
+#include "util/numbers.h"
 
 #include <gtest/gtest.h>
 

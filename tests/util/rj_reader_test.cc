@@ -6,7 +6,7 @@
 #include <limits>
 #include <string>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

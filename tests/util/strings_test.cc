@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "util/json_text.h"
 
 namespace gpuadvisor {

@@ -1,6 +1,6 @@
-// Outbound URLs: strict parsing and the allow-list rule (gpuadvisor/url.h). The attack strings
+// Outbound URLs: strict parsing and the allow-list rule (util/url.h). The attack strings
 // are those of the security report against `POST /v1/idle?prometheus=URL`.
-#include "gpuadvisor/url.h"
+#include "util/url.h"
 
 #include <gtest/gtest.h>
 

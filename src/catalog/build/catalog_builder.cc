@@ -6,8 +6,8 @@
 
 #include "catalog/build/sources.h"
 #include "gpuadvisor/catalog_build.h"
-#include "gpuadvisor/files.h"
-#include "gpuadvisor/text.h"
+#include "util/files.h"
+#include "util/text.h"
 #include "util/rj_reader.h"
 
 namespace gpuadvisor {

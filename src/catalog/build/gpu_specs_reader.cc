@@ -1,6 +1,6 @@
 #include "catalog/build/sources.h"
-#include "gpuadvisor/numbers.h"
-#include "gpuadvisor/text.h"
+#include "util/numbers.h"
+#include "util/text.h"
 #include "util/csv.h"
 
 namespace gpuadvisor::build {

@@ -2,7 +2,7 @@
 
 #include "catalog/build/sources.h"
 #include "catalog/record_checks.h"
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "util/rj_reader.h"
 
 namespace gpuadvisor::build {

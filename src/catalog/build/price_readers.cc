@@ -2,8 +2,8 @@
 
 #include "catalog/build/sources.h"
 #include "catalog/record_checks.h"
-#include "gpuadvisor/numbers.h"
-#include "gpuadvisor/text.h"
+#include "util/numbers.h"
+#include "util/text.h"
 #include "util/csv.h"
 #include "util/rj_reader.h"
 

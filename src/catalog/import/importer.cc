@@ -7,7 +7,7 @@
 #include "catalog/import/aws_formats.h"
 #include "catalog/record_checks.h"
 #include "gpuadvisor/catalog_import.h"
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 #include "util/byte_stream.h"
 #include "util/dates.h"
 

@@ -1,9 +1,9 @@
-#include "gpuadvisor/json_doc.h"
+#include "app/json_doc.h"
 
 #include <cmath>
 
-#include "gpuadvisor/views.h"
-#include "io/json_doc_rep.h"
+#include "app/views.h"
+#include "app/json_doc_rep.h"
 #include "util/json_text.h"
 
 namespace gpuadvisor {

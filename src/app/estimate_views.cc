@@ -1,8 +1,8 @@
 #include <cmath>
 #include <functional>
 
-#include "gpuadvisor/text.h"
-#include "io/catalog_views.h"
+#include "util/text.h"
+#include "app/catalog_views.h"
 
 namespace gpuadvisor {
 namespace {

@@ -1,14 +1,14 @@
-// The JSON pieces the views (gpuadvisor/views.h) are built from: instance rows, datasheets and
+// The JSON pieces the views (app/views.h) are built from: instance rows, datasheets and
 // region offers as nlohmann ordered_json, shared by the catalog, import and request views.
-#ifndef GPUADVISOR_IO_CATALOG_VIEWS_H_
-#define GPUADVISOR_IO_CATALOG_VIEWS_H_
+#ifndef GPUADVISOR_APP_CATALOG_VIEWS_H_
+#define GPUADVISOR_APP_CATALOG_VIEWS_H_
 
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
-#include "gpuadvisor/views.h"
-#include "io/json_doc_rep.h"
+#include "app/views.h"
+#include "app/json_doc_rep.h"
 
 namespace gpuadvisor {
 
@@ -32,4 +32,4 @@ ojson HistoryJson(const RegionOffer& o);
 
 }  // namespace gpuadvisor
 
-#endif  // GPUADVISOR_IO_CATALOG_VIEWS_H_
+#endif  // GPUADVISOR_APP_CATALOG_VIEWS_H_

@@ -6,8 +6,8 @@
 //
 // Workload fields (--model, --tokens, ...) are not here: they have their own table behind
 // SetWorkloadField (workload.h), shared the same way.
-#ifndef GPUADVISOR_OPTIONS_H_
-#define GPUADVISOR_OPTIONS_H_
+#ifndef GPUADVISOR_APP_OPTIONS_H_
+#define GPUADVISOR_APP_OPTIONS_H_
 
 #include <limits>
 #include <map>
@@ -321,4 +321,4 @@ inline constexpr size_t kMaxListItems = 1000;
 
 }  // namespace gpuadvisor
 
-#endif  // GPUADVISOR_OPTIONS_H_
+#endif  // GPUADVISOR_APP_OPTIONS_H_

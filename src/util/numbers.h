@@ -2,8 +2,8 @@
 // and durations ("90m", "36h", "14d", "30s"). All return InvalidArgument naming `what`
 // (typically the flag, e.g. "--min-gpus") and the offending text; when `what` is a name (letters,
 // digits, '-', leading dashes dropped) the error's field() is that name ("min-gpus").
-#ifndef GPUADVISOR_NUMBERS_H_
-#define GPUADVISOR_NUMBERS_H_
+#ifndef GPUADVISOR_UTIL_NUMBERS_H_
+#define GPUADVISOR_UTIL_NUMBERS_H_
 
 #include <cstdint>
 #include <string_view>
@@ -23,4 +23,4 @@ Result<double> ParseDurationSeconds(std::string_view text, std::string_view what
 
 }  // namespace gpuadvisor
 
-#endif  // GPUADVISOR_NUMBERS_H_
+#endif  // GPUADVISOR_UTIL_NUMBERS_H_

@@ -1,7 +1,7 @@
 // A table of text cells rendered as an aligned terminal table, CSV or Markdown: the library's
 // human view of a result (views.h); JSON output does not go through here.
-#ifndef GPUADVISOR_TABLE_H_
-#define GPUADVISOR_TABLE_H_
+#ifndef GPUADVISOR_APP_TABLE_H_
+#define GPUADVISOR_APP_TABLE_H_
 
 #include <optional>
 #include <string>
@@ -43,4 +43,4 @@ std::optional<std::string> Cell(std::optional<int64_t> v);
 
 }  // namespace gpuadvisor
 
-#endif  // GPUADVISOR_TABLE_H_
+#endif  // GPUADVISOR_APP_TABLE_H_

@@ -14,8 +14,8 @@
 //   through, never renamed over; its write errors (ENOSPC from /dev/full) are IOError. A FIFO
 //   nobody reads is IOError rather than a hang. Directories, block devices and sockets are
 //   refused with IOError. The CLI maps IOError to exit 3.
-#ifndef GPUADVISOR_FILES_H_
-#define GPUADVISOR_FILES_H_
+#ifndef GPUADVISOR_UTIL_FILES_H_
+#define GPUADVISOR_UTIL_FILES_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -67,4 +67,4 @@ std::string TempFileName(std::string_view base, uint64_t random);
 
 }  // namespace gpuadvisor
 
-#endif  // GPUADVISOR_FILES_H_
+#endif  // GPUADVISOR_UTIL_FILES_H_

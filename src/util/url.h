@@ -12,8 +12,8 @@
 // Refused: user info ('@'), query ('?'), fragment ('#'), '\', spaces, control characters, NUL,
 // non-ASCII bytes, any other percent-encoding (%2f, %5c, %25, ...).
 // Every outbound request goes to a base URL parsed here plus a fixed path the caller owns.
-#ifndef GPUADVISOR_URL_H_
-#define GPUADVISOR_URL_H_
+#ifndef GPUADVISOR_UTIL_URL_H_
+#define GPUADVISOR_UTIL_URL_H_
 
 #include <cstdint>
 #include <string>
@@ -55,4 +55,4 @@ bool UrlAllowed(const HttpUrl& url, const std::vector<HttpUrl>& allowed);
 
 }  // namespace gpuadvisor
 
-#endif  // GPUADVISOR_URL_H_
+#endif  // GPUADVISOR_UTIL_URL_H_

@@ -2,8 +2,8 @@
 // report, an error object. Front ends take its text, or walk its values (JsonDoc::Walk) to build
 // their own objects without parsing text again; the public API does not expose the JSON library
 // the documents are built with.
-#ifndef GPUADVISOR_JSON_DOC_H_
-#define GPUADVISOR_JSON_DOC_H_
+#ifndef GPUADVISOR_APP_JSON_DOC_H_
+#define GPUADVISOR_APP_JSON_DOC_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -50,7 +50,7 @@ class JsonDoc {
   // writes null). Exceptions the sink throws pass through; the document is unchanged.
   void Walk(JsonSink& sink) const;
 
-  struct Rep;  // internal (src/io/json_doc_rep.h)
+  struct Rep;  // internal (src/app/json_doc_rep.h)
   explicit JsonDoc(std::shared_ptr<const Rep> rep);
   const Rep& rep() const { return *rep_; }
 
@@ -60,4 +60,4 @@ class JsonDoc {
 
 }  // namespace gpuadvisor
 
-#endif  // GPUADVISOR_JSON_DOC_H_
+#endif  // GPUADVISOR_APP_JSON_DOC_H_

@@ -1,12 +1,12 @@
-// The inside of a JsonDoc (include/gpuadvisor/json_doc.h): an nlohmann ordered_json, for the
+// The inside of a JsonDoc (src/app/json_doc.h): an nlohmann ordered_json, for the
 // library's views that build documents.
-#ifndef GPUADVISOR_IO_JSON_DOC_REP_H_
-#define GPUADVISOR_IO_JSON_DOC_REP_H_
+#ifndef GPUADVISOR_APP_JSON_DOC_REP_H_
+#define GPUADVISOR_APP_JSON_DOC_REP_H_
 
 #include <nlohmann/json.hpp>
 #include <utility>
 
-#include "gpuadvisor/json_doc.h"
+#include "app/json_doc.h"
 
 namespace gpuadvisor {
 
@@ -20,4 +20,4 @@ inline JsonDoc MakeJsonDoc(nlohmann::ordered_json value) {
 
 }  // namespace gpuadvisor
 
-#endif  // GPUADVISOR_IO_JSON_DOC_REP_H_
+#endif  // GPUADVISOR_APP_JSON_DOC_REP_H_

@@ -1,8 +1,8 @@
 // What a command shows: its JSON answer (doc/formats.md, "Command JSON"), its human table and
 // the text printed around it, built from library results. The CLI, the HTTP server and the
 // Python module all show these same views, so the three agree byte for byte.
-#ifndef GPUADVISOR_VIEWS_H_
-#define GPUADVISOR_VIEWS_H_
+#ifndef GPUADVISOR_APP_VIEWS_H_
+#define GPUADVISOR_APP_VIEWS_H_
 
 #include <cstddef>
 #include <optional>
@@ -15,13 +15,13 @@
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/idle.h"
-#include "gpuadvisor/json_doc.h"
+#include "app/json_doc.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/recommend.h"
 #include "gpuadvisor/simulate.h"
 #include "gpuadvisor/status.h"
-#include "gpuadvisor/table.h"
+#include "app/table.h"
 
 namespace gpuadvisor {
 
@@ -142,4 +142,4 @@ Table CatalogDiffTable(const CatalogDiff& d, size_t limit = 0);
 
 }  // namespace gpuadvisor
 
-#endif  // GPUADVISOR_VIEWS_H_
+#endif  // GPUADVISOR_APP_VIEWS_H_

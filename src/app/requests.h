@@ -2,8 +2,8 @@
 // filled by whichever front end) to the library's request structs, so every front end accepts
 // the same values, reports the same one-line errors (naming the option, e.g. `--min-gpus:
 // expected a number from 0 to 1024, got "x"`, with field() "min-gpus") and emits the same JSON.
-#ifndef GPUADVISOR_REQUESTS_H_
-#define GPUADVISOR_REQUESTS_H_
+#ifndef GPUADVISOR_APP_REQUESTS_H_
+#define GPUADVISOR_APP_REQUESTS_H_
 
 #include <map>
 #include <memory>
@@ -14,13 +14,13 @@
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/idle.h"
-#include "gpuadvisor/json_doc.h"
+#include "app/json_doc.h"
 #include "gpuadvisor/launch.h"
-#include "gpuadvisor/options.h"
+#include "app/options.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/recommend.h"
-#include "gpuadvisor/views.h"
+#include "app/views.h"
 #include "gpuadvisor/workload.h"
 
 namespace gpuadvisor {
@@ -176,4 +176,4 @@ Result<PrometheusSourceInfo> AddPrometheus(const PrometheusOptions& p, IdleAnaly
 
 }  // namespace gpuadvisor
 
-#endif  // GPUADVISOR_REQUESTS_H_
+#endif  // GPUADVISOR_APP_REQUESTS_H_

@@ -1,5 +1,5 @@
 // The option tables (one per command) and OptionValues, the one checker behind every front end.
-#include "gpuadvisor/options.h"
+#include "app/options.h"
 
 #include <algorithm>
 #include <cassert>
@@ -8,11 +8,11 @@
 #include <cstdlib>
 #include <unordered_set>
 
-#include "gpuadvisor/numbers.h"
+#include "util/numbers.h"
 #include "gpuadvisor/purchase.h"
-#include "gpuadvisor/requests.h"
+#include "app/requests.h"
 #include "gpuadvisor/simulate.h"
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

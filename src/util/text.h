@@ -1,7 +1,7 @@
 // Text helpers for the library and its front ends: trimming, splitting, name matching with
 // "did you mean" suggestions, and TerminalSafe for anything from outside shown on a terminal.
-#ifndef GPUADVISOR_TEXT_H_
-#define GPUADVISOR_TEXT_H_
+#ifndef GPUADVISOR_UTIL_TEXT_H_
+#define GPUADVISOR_UTIL_TEXT_H_
 
 #include <string>
 #include <string_view>
@@ -57,4 +57,4 @@ Status CheckUniqueJsonKeys(std::string_view text, std::string_view origin);
 
 }  // namespace gpuadvisor
 
-#endif  // GPUADVISOR_TEXT_H_
+#endif  // GPUADVISOR_UTIL_TEXT_H_

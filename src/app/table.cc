@@ -1,9 +1,9 @@
-#include "gpuadvisor/table.h"
+#include "app/table.h"
 
 #include <algorithm>
 #include <cassert>
 
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

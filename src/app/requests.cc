@@ -1,15 +1,15 @@
-#include "gpuadvisor/requests.h"
+#include "app/requests.h"
 
 #include <cmath>
 #include <cstdlib>
 #include <unordered_set>
 #include <utility>
 
-#include "gpuadvisor/files.h"
-#include "gpuadvisor/numbers.h"
-#include "gpuadvisor/text.h"
-#include "gpuadvisor/url.h"
-#include "io/catalog_views.h"
+#include "util/files.h"
+#include "util/numbers.h"
+#include "util/text.h"
+#include "util/url.h"
+#include "app/catalog_views.h"
 #include "workload/estimate_json.h"
 
 namespace gpuadvisor {

@@ -1,4 +1,4 @@
-#include "io/catalog_views.h"
+#include "app/catalog_views.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <set>
 
 #include "catalog/catalog_schema.h"
-#include "gpuadvisor/text.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

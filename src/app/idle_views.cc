@@ -1,8 +1,8 @@
 #include <cmath>
 #include <map>
 
-#include "gpuadvisor/text.h"
-#include "io/catalog_views.h"
+#include "util/text.h"
+#include "app/catalog_views.h"
 #include "util/json_text.h"
 
 namespace gpuadvisor {

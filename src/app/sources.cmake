@@ -1,0 +1,13 @@
+set(GPUADVISOR_APP_SOURCES
+  src/app/table.cc
+  src/app/json_doc.cc
+  src/app/catalog_views.cc
+  src/app/estimate_views.cc
+  src/app/pricing_views.cc
+  src/app/recommend_views.cc
+  src/app/requests.cc
+  src/app/options.cc
+  src/app/idle_views.cc
+  src/app/simulate_views.cc
+  src/app/import_views.cc
+)
