@@ -9,8 +9,10 @@
 #include "util/numbers.h"
 #include "util/text.h"
 #include "util/url.h"
+#include "app/body.h"
 #include "app/catalog_views.h"
 #include "workload/estimate_json.h"
+#include "workload/json_text.h"
 
 namespace gpuadvisor {
 namespace {
@@ -101,6 +103,10 @@ Result<HardwareRequest> MakeHardwareRequest(const OptionValues& v) {
   HardwareRequest h;
   GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(v, &h));
   return h;
+}
+
+Result<Workload> WorkloadFromBody(const nlohmann::json& members, std::string_view origin) {
+  return workload_internal::WorkloadFromInlineJson(members, origin);
 }
 
 Result<Workload> BuildWorkload(const WorkloadArgs& a) {

@@ -12,6 +12,7 @@
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/recommend.h"
+#include "app/body.h"
 #include "app/requests.h"
 #include "gpuadvisor/telemetry.h"
 #include "util/text.h"
@@ -233,8 +234,9 @@ Result<OptionValues> BodyOptions(std::string_view command, const json& body, jso
   return values;
 }
 
+// The workload from the body's tree (parsed and checked for repeated keys once, above).
 Result<Workload> WorkloadOf(const json& rest) {
-  Result<Workload> w = ParseWorkloadJsonInline(rest.dump(), "body");
+  Result<Workload> w = WorkloadFromBody(rest, "body");
   if (!w.ok()) return w.status();
   GPUADVISOR_RETURN_IF_ERROR(Validate(*w).WithPrefix("body"));
   return w;

@@ -6,10 +6,16 @@
 #include <string_view>
 
 #include "gpuadvisor/result.h"
+#include "gpuadvisor/workload.h"
 
 namespace gpuadvisor::workload_internal {
 
 Result<nlohmann::json> ParseJson(std::string_view text, std::string_view origin);
+
+// ParseWorkloadJsonInline of a document a front end has already parsed (and checked for repeated
+// keys): the same fields, rules and messages, without printing it and parsing it again.
+// REQUIRES: obj is an object.
+Result<Workload> WorkloadFromInlineJson(const nlohmann::json& obj, std::string_view origin);
 
 }  // namespace gpuadvisor::workload_internal
 

@@ -162,6 +162,14 @@ Status ApplyYamlMap(Workload* w, const YAML::Node& map, bool in_model, std::stri
   return Status::OK();
 }
 
+Result<Workload> WorkloadOfObject(const nlohmann::json& obj, std::string_view origin,
+                                  JsonMode mode) {
+  Workload w;
+  Status st = ApplyJsonObject(&w, obj, false, mode);
+  if (!st.ok()) return st.WithPrefix(origin);
+  return w;
+}
+
 Result<Workload> ParseJsonWorkload(std::string_view text, std::string_view origin, JsonMode mode) {
   Result<nlohmann::json> doc = workload_internal::ParseJson(text, origin);
   if (!doc.ok()) return doc.status().WithField(kDocument);
@@ -169,16 +177,18 @@ Result<Workload> ParseJsonWorkload(std::string_view text, std::string_view origi
     return Status::ParseError(std::string(origin) + ": expected a JSON object of workload keys")
         .WithField(kDocument);
   }
-  Workload w;
-  Status st = ApplyJsonObject(&w, *doc, false, mode);
-  if (!st.ok()) return st.WithPrefix(origin);
-  return w;
+  return WorkloadOfObject(*doc, origin, mode);
 }
 
 }  // namespace
 
 Result<Workload> ParseWorkloadJson(std::string_view text, std::string_view origin) {
   return ParseJsonWorkload(text, origin, JsonMode{});
+}
+
+Result<Workload> workload_internal::WorkloadFromInlineJson(const nlohmann::json& obj,
+                                                           std::string_view origin) {
+  return WorkloadOfObject(obj, origin, JsonMode{.inline_only = true});
 }
 
 Result<Workload> ParseWorkloadJsonInline(std::string_view text, std::string_view origin) {
