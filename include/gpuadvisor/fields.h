@@ -21,9 +21,12 @@
 //   Choice(name, std::string& f, i)              one of i.choices
 //   Enum(name, E& f, name_of, parse, i)          one of i.choices; name_of(E) -> text,
 //                                                parse(text) -> Result<E>
+//   EnumList(name, std::vector<E>& f, name_of, parse, i)
+//                                                a List of Enum values, each once
 //   Bool(name, bool& f, i)
 //   Number(name, T& f, i) / Integer(name, T& f, i) / Duration(name, T& seconds, i)
-//                                                T arithmetic or std::optional of one
+//                                                T arithmetic or std::optional of one; a
+//                                                Duration field counts i.seconds_per_unit
 //   List(name, std::vector<std::string>& f, i)   repeatable, comma-separated
 //   Files(name, std::vector<std::string>& f, i)  file paths, repeatable
 //   Nested(s)                                    a struct with its own DeclareOptions
@@ -57,7 +60,8 @@ struct FieldInfo {
   // The default as a user reads it, where the struct's own value is a stand-in ("" = the
   // struct's value: a number outside [lo, hi] or an empty text is shown as no default).
   std::string_view shown_default;
-  bool no_default = false;  // the struct's value means "not given" (the help says what then)
+  bool no_default = false;      // the struct's value means "not given" (the help says what then)
+  double seconds_per_unit = 1;  // Duration: what one unit of the field is (3600: it counts hours)
 };
 
 }  // namespace gpuadvisor

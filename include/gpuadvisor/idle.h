@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "gpuadvisor/catalog.h"
+#include "gpuadvisor/fields.h"
 #include "gpuadvisor/purchase.h"
 #include "gpuadvisor/result.h"
 #include "gpuadvisor/telemetry.h"
@@ -67,6 +68,42 @@ struct IdleOptions {
   size_t max_gpus_per_host = 64;
   size_t max_series = 100000;
 };
+
+// The `idle` options that fill these (fields.h); the caps past max_hosts are set by code (the
+// HTTP server lowers them to its own ceilings).
+template <typename V>
+void DeclareOptions(V& v, IdleOptions& o) {
+  v.Number("idle-threshold", o.idle_threshold_pct,
+           {.help = "Utilisation at or under this is idle",
+            .unit = "%",
+            .lo = 0,
+            .hi = 100,
+            .aliases = {"threshold"}});
+  v.Duration("idle-window", o.idle_window_s,
+             {.help = "Shortest idle stretch that counts",
+              .lo = 1,
+              .hi = 30 * 86400.0,
+              .aliases = {"window"}});
+  v.Duration("min-rightsizing-span", o.min_rightsizing_span_s,
+             {.help = "Observed time needed before a smaller or cheaper type is suggested; under "
+                      "the idle window no idle verdict at all",
+              .lo = 0,
+              .hi = 3650 * 86400.0,
+              .shown_default = "24h"});
+  v.Integer(
+      "max-hosts", o.max_hosts,
+      {.help = "Most distinct hosts in one run (memory is bounded by it)", .lo = 1, .hi = 1000000});
+  v.Text("region", o.region, {.help = "Region of hosts not in the inventory", .metavar = "REGION"});
+  v.Enum(
+      "purchase", o.purchase, PurchaseKindName, ParsePurchaseOption("purchase"),
+      {.help = "Purchase option of hosts not in the inventory",
+       .choices = {PurchaseKindName(PurchaseKind::kOnDemand), PurchaseKindName(PurchaseKind::kSpot),
+                   PurchaseKindName(PurchaseKind::kReserved1y),
+                   PurchaseKindName(PurchaseKind::kCapacityBlock)}});
+  v.NotAnOption(o.max_periods);
+  v.NotAnOption(o.max_gpus_per_host);
+  v.NotAnOption(o.max_series);
+}
 
 // One line of an inventory CSV: hostname,instance_type[,region][,purchase].
 struct InventoryEntry {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "gpuadvisor/catalog.h"
+#include "gpuadvisor/fields.h"
 #include "gpuadvisor/recommend.h"
 #include "gpuadvisor/result.h"
 
@@ -27,6 +28,8 @@ namespace gpuadvisor {
 enum class LaunchFormat { kAwsCli, kCloudFormation, kTerraform, kSkyPilot };
 const char* LaunchFormatName(LaunchFormat f);  // "aws-cli", "cloudformation", ...
 std::optional<LaunchFormat> ParseLaunchFormat(std::string_view name);
+// ParseLaunchFormat for an option: any case; InvalidArgument naming the option "format".
+Result<LaunchFormat> ParseLaunchFormatOption(std::string_view text);
 
 struct LaunchRequest {
   std::string instance_type;  // "p5.48xlarge"
@@ -50,6 +53,54 @@ struct LaunchRequest {
   std::string name = "gpuadvisor";       // prefix of the Name tag and resource names
   std::string plan_note;  // where the plan came from ("recommend rank 1"), for tags/comments
 };
+
+// The `launch` options that fill a request (fields.h); the instance type and count come from
+// launch's TYPE and --count or from a plan (LaunchArgs, requests.h).
+template <typename V>
+void DeclareOptions(V& v, LaunchRequest& r) {
+  v.NotAnOption(r.instance_type);
+  v.NotAnOption(r.count);
+  v.Text("region", r.region,
+         {.help = "Region (default us-east-1, or the plan's)", .metavar = "REGION"});
+  v.Enum(
+      "purchase", r.purchase, PurchaseKindName, ParsePurchaseOption("purchase"),
+      {.help = "How to buy (reserved-1y-no-upfront is launched on-demand; default "
+               "on-demand, or the plan's)",
+       .choices = {PurchaseKindName(PurchaseKind::kOnDemand), PurchaseKindName(PurchaseKind::kSpot),
+                   PurchaseKindName(PurchaseKind::kReserved1y),
+                   PurchaseKindName(PurchaseKind::kCapacityBlock)},
+       .no_default = true});
+  v.Text("capacity-reservation-id", r.capacity_reservation_id,
+         {.help = "capacity-block: the block's reservation id cr-... (default: a parameter)",
+          .metavar = "ID"});
+  v.Text("key-name", r.key_name,
+         {.help = "EC2 key pair (default: none, use SSM)", .metavar = "NAME"});
+  v.Text("subnet-id", r.subnet_id,
+         {.help = "Subnet (default: a placeholder/parameter)", .metavar = "ID"});
+  v.List("security-group-ids", r.security_group_ids, {.help = "Security groups", .metavar = "ID"});
+  v.Text(
+      "instance-profile", r.instance_profile,
+      {.help = "aws-cli/terraform: instance profile for the CloudWatch agent", .metavar = "NAME"});
+  v.Number("ebs-gib", r.ebs_gib,
+           {.help = "Data volume size (default: dataset + checkpoints)",
+            .unit = "GiB",
+            .lo = 1,
+            .hi = 65536});
+  v.NotAnOption(r.dataset_gib);  // the workload's dataset-gib
+  v.Number("checkpoint-gib", r.checkpoint_gib,
+           {.help = "One checkpoint (default: the estimator's, for a plan or workload)",
+            .unit = "GiB",
+            .lo = 0,
+            .hi = 1e6});
+  v.NotAnOption(r.checkpoints_kept);
+  v.Integer("idle-stop-minutes", r.idle_stop_minutes,
+            {.help = "cloudformation: stop a node idle this long (0 = no alarm)",
+             .unit = "min",
+             .lo = 0,
+             .hi = 10080});
+  v.Text("name", r.name, {.help = "Prefix of names and the Name tag", .metavar = "NAME"});
+  v.NotAnOption(r.plan_note);  // set from the plan
+}
 
 // One network interface of the launch, in the order AWS expects them.
 struct NetworkInterfaceSpec {

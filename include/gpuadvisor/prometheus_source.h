@@ -47,6 +47,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuadvisor/fields.h"
 #include "gpuadvisor/result.h"
 #include "gpuadvisor/telemetry.h"
 
@@ -77,6 +78,48 @@ struct PrometheusOptions {
   std::string basic_user, basic_password;  // Authorization: Basic ... when user is set
   std::vector<std::string> headers;        // "Name: value", e.g. "X-Scope-OrgID: team-a"
 };
+
+// The `idle` options that fill these (fields.h); the end of the range and the credentials come
+// from idle's until and secret-file options (IdleArgs, requests.h), the run's caps from code.
+template <typename V>
+void DeclareOptions(V& v, PrometheusOptions& p) {
+  v.Text("prometheus", p.url,
+         {.help = "Read DCGM metrics from a Prometheus-compatible server instead of files, "
+                  "summarised on the server (http(s)://host:port[/prefix])",
+          .metavar = "URL"});
+  v.Duration("since", p.since_s,
+             {.help = "With --prometheus: how far back", .lo = 60, .hi = 3650 * 86400.0});
+  v.NotAnOption(p.end_s);
+  v.Text("selector", p.selector,
+         {.help = R"(With --prometheus: label matchers, e.g. {cluster="a",job="dcgm"})",
+          .metavar = "MATCHERS"});
+  v.Duration("step", p.step_s,
+             {.help = "With --prometheus: window each sample summarises (the scrape interval "
+                      "reproduces the file analysis exactly)",
+              .lo = 1,
+              .hi = 86400});
+  v.Integer("prometheus-max-points", p.max_points_per_query,
+            {.help = "With --prometheus: values per request, the host batch size",
+             .lo = 7,
+             .hi = 1e9,
+             .aliases = {"max-points"}});
+  v.NotAnOption(p.max_response_bytes);
+  v.NotAnOption(p.timeout_s);
+  v.NotAnOption(p.run_timeout_s);
+  v.NotAnOption(p.max_requests);
+  v.NotAnOption(p.max_total_bytes);
+  v.NotAnOption(p.max_series);
+  v.NotAnOption(p.max_windows);
+  v.NotAnOption(p.cancelled);
+  v.NotAnOption(p.bearer_token);
+  v.NotAnOption(p.basic_user);
+  v.NotAnOption(p.basic_password);
+  v.List("prometheus-header", p.headers,
+         {.help = "With --prometheus: extra header 'Name: value' (e.g. X-Scope-OrgID)",
+          .front_ends = kCli | kPython,
+          .aliases = {"headers"},
+          .metavar = "HEADER"});
+}
 
 // What the source did; reported next to the analysis.
 struct PrometheusSourceInfo {

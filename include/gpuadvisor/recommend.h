@@ -10,10 +10,12 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/estimate.h"
+#include "gpuadvisor/fields.h"
 #include "gpuadvisor/purchase.h"
 #include "gpuadvisor/result.h"
 #include "gpuadvisor/workload.h"
@@ -22,6 +24,8 @@ namespace gpuadvisor {
 
 enum class Objective { kCost, kTime, kBalanced };  // names "cost", "time", "balanced"
 const char* ObjectiveName(Objective o);
+// A name (any case) -> the objective; InvalidArgument naming the option "objective".
+Result<Objective> ParseObjective(std::string_view text);
 
 struct RecommendRequest {
   std::optional<double> deadline_hours;  // wall clock of the run
@@ -36,6 +40,62 @@ struct RecommendRequest {
   bool explain = false;        // keep the assumption texts of the top plans
   bool savings_levers = true;  // evaluate the guide's savings levers for top plans
 };
+
+// recommend's search limits, each declared once (fields.h): `launch` offers the same four for a
+// workload's search, at the CLI only (LaunchSearch, requests.h).
+template <typename V>
+void DeclareDeadline(V& v, RecommendRequest& r, unsigned front_ends = kEveryFrontEnd) {
+  v.Duration("deadline", r.deadline_hours,
+             {.help = "Finish within this time",
+              .lo = 60,
+              .hi = 3650 * 86400.0,
+              .front_ends = front_ends,
+              .seconds_per_unit = 3600});
+}
+template <typename V>
+void DeclareBudget(V& v, RecommendRequest& r, unsigned front_ends = kEveryFrontEnd) {
+  v.Number("budget", r.budget_usd,
+           {.help = "Spend at most this on the run",
+            .unit = "USD",
+            .lo = 0.01,
+            .hi = 1e12,
+            .front_ends = front_ends});
+}
+template <typename V>
+void DeclareMaxInstances(V& v, RecommendRequest& r, unsigned front_ends = kEveryFrontEnd) {
+  v.Integer("max-instances", r.max_instances,
+            {.help = "Instances per plan", .lo = 1, .hi = 4096, .front_ends = front_ends});
+}
+template <typename V>
+void DeclareObjective(V& v, RecommendRequest& r, unsigned front_ends = kEveryFrontEnd) {
+  v.Enum("objective", r.objective, ObjectiveName, ParseObjective,
+         {.help = "What ranks plans",
+          .choices = {ObjectiveName(Objective::kCost), ObjectiveName(Objective::kTime),
+                      ObjectiveName(Objective::kBalanced)},
+          .front_ends = front_ends});
+}
+
+// The `recommend` command's search options (fields.h).
+template <typename V>
+void DeclareOptions(V& v, RecommendRequest& r) {
+  DeclareDeadline(v, r);
+  DeclareBudget(v, r);
+  v.List("regions", r.regions,
+         {.help = "Regions to search, or all (default us-east-1)", .metavar = "REGION"});
+  v.EnumList(
+      "purchase", r.purchase, PurchaseKindName, ParsePurchaseOption("purchase"),
+      {.help = "Purchase options to search (default on-demand, plus spot for batch jobs)",
+       .choices = {PurchaseKindName(PurchaseKind::kOnDemand), PurchaseKindName(PurchaseKind::kSpot),
+                   PurchaseKindName(PurchaseKind::kReserved1y),
+                   PurchaseKindName(PurchaseKind::kCapacityBlock)}});
+  DeclareMaxInstances(v, r);
+  v.Integer("max-gpus", r.max_gpus, {.help = "GPUs per plan", .lo = 1, .hi = 1000000});
+  DeclareObjective(v, r);
+  v.Integer("top", r.top, {.help = "Plans to show", .lo = 1, .hi = 1000});
+  v.Bool("allow-retired", r.allow_retired, {.help = "Consider retired instance types"});
+  v.Bool("explain", r.explain, {.help = "Full reasoning: assumptions and every rejection"});
+  v.NotAnOption(r.savings_levers);  // set by code (launch's search leaves the levers out)
+}
 
 // What one of the guide's savings levers would change for a plan (doc/recommend.md): the same
 // instance type re-estimated with the lever applied (possibly on fewer instances).

@@ -31,6 +31,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuadvisor/fields.h"
 #include "gpuadvisor/result.h"
 
 namespace gpuadvisor {
@@ -55,6 +56,8 @@ struct TelemetrySample {
 enum class TelemetryFormat { kAuto, kNvidiaSmiCsv, kNvidiaSmiXml, kPrometheus, kCloudWatch };
 const char* TelemetryFormatName(TelemetryFormat f);  // "nvidia-smi-csv", ...
 std::optional<TelemetryFormat> ParseTelemetryFormat(std::string_view name);
+// ParseTelemetryFormat for an option: any case; InvalidArgument naming "telemetry-format".
+Result<TelemetryFormat> ParseTelemetryFormatOption(std::string_view text);
 
 struct TelemetryOptions {
   TelemetryFormat format = TelemetryFormat::kAuto;
@@ -63,6 +66,26 @@ struct TelemetryOptions {
   // Called now and then with bytes consumed (of the file as stored) and the file size.
   std::function<void(uint64_t done, uint64_t total)> progress;
 };
+
+// The `idle` options that fill these (fields.h); columns come from idle's comma-separated
+// columns text (IdleArgs, requests.h).
+template <typename V>
+void DeclareOptions(V& v, TelemetryOptions& t) {
+  v.Enum("telemetry-format", t.format, TelemetryFormatName, ParseTelemetryFormatOption,
+         {.help = "Format of the telemetry",
+          .choices = {TelemetryFormatName(TelemetryFormat::kAuto),
+                      TelemetryFormatName(TelemetryFormat::kNvidiaSmiCsv),
+                      TelemetryFormatName(TelemetryFormat::kNvidiaSmiXml),
+                      TelemetryFormatName(TelemetryFormat::kPrometheus),
+                      TelemetryFormatName(TelemetryFormat::kCloudWatch)},
+          .aliases = {"format"}});
+  v.Text(
+      "host", t.host,
+      {.help = "Host name of telemetry without one (CLI default: each file's name; HTTP: upload)",
+       .metavar = "NAME"});
+  v.NotAnOption(t.columns);
+  v.NotAnOption(t.progress);  // set by the front end
+}
 
 // Return a non-OK Status from the sink to stop reading (it is passed through).
 using SampleSink = std::function<Status(const TelemetrySample&)>;

@@ -71,19 +71,6 @@ bool InChoices(const OptionSpec& o, std::string_view text) {
                              std::string_view(PurchaseKindName(*p))) != o.choices.end();
 }
 
-// The purchase options each command supports; ParsePurchaseKind also takes its short names.
-std::vector<std::string_view> PurchaseNames(std::initializer_list<PurchaseKind> kinds) {
-  std::vector<std::string_view> out;
-  for (PurchaseKind k : kinds) out.emplace_back(PurchaseKindName(k));
-  return out;
-}
-const std::vector<std::string_view>& AllPurchaseNames() {
-  static const std::vector<std::string_view> kNames =
-      PurchaseNames({PurchaseKind::kOnDemand, PurchaseKind::kSpot, PurchaseKind::kReserved1y,
-                     PurchaseKind::kCapacityBlock});
-  return kNames;
-}
-
 // `v` (given as `text`) within `o`'s bounds, whole for integers.
 Result<double> InRange(const OptionSpec& o, double v, std::string_view text) {
   const bool whole = o.type != OptionType::kInteger || v == std::floor(v);
@@ -125,283 +112,6 @@ std::string ExactText(double v) {
 
 // ---- the tables ----
 // Each entry names only what differs from OptionSpec's defaults.
-
-OptionSpec Region(std::string_view help) {
-  return {.name = "region", .help = help, .default_text = "us-east-1", .metavar = "REGION"};
-}
-
-OptionSpec TypeArg(std::string_view help) {
-  return {.name = "type",
-          .help = help,
-          .positional = true,
-          .required = true,
-          .aliases = {"instance", "instance-type"},
-          .metavar = "TYPE"};
-}
-
-CommandSpec RecommendSpec() {
-  return {"recommend",
-          {
-              {.name = "deadline",
-               .type = OptionType::kDuration,
-               .help = "Finish within this time",
-               .lo = 60,
-               .hi = 3650 * kDay},
-              {.name = "budget",
-               .type = OptionType::kNumber,
-               .help = "Spend at most this on the run",
-               .unit = "USD",
-               .lo = 0.01,
-               .hi = 1e12},
-              {.name = "regions",
-               .type = OptionType::kList,
-               .help = "Regions to search, or all (default us-east-1)",
-               .metavar = "REGION"},
-              {.name = "purchase",
-               .type = OptionType::kList,
-               .help = "Purchase options to search (default on-demand, plus spot for batch jobs)",
-               .choices = AllPurchaseNames()},
-              {.name = "max-instances",
-               .type = OptionType::kInteger,
-               .help = "Instances per plan",
-               .default_text = "64",
-               .lo = 1,
-               .hi = 4096},
-              {.name = "max-gpus",
-               .type = OptionType::kInteger,
-               .help = "GPUs per plan",
-               .lo = 1,
-               .hi = 1000000},
-              {.name = "objective",
-               .type = OptionType::kChoice,
-               .help = "What ranks plans",
-               .default_text = "cost",
-               .choices = {"cost", "time", "balanced"}},
-              {.name = "top",
-               .type = OptionType::kInteger,
-               .help = "Plans to show",
-               .default_text = "5",
-               .lo = 1,
-               .hi = 1000},
-              {.name = "allow-retired",
-               .type = OptionType::kBool,
-               .help = "Consider retired instance types"},
-              {.name = "explain",
-               .type = OptionType::kBool,
-               .help = "Full reasoning: assumptions and every rejection"},
-              {.name = "plot",
-               .help = "Write cost vs time with the Pareto front as SVG",
-               .front_ends = kCli,
-               .metavar = "FILE"},
-          }};
-}
-
-CommandSpec IdleSpec() {
-  constexpr unsigned kLocal = kCli | kPython;  // options that read files of the caller's machine
-  return {"idle",
-          {
-              {.name = "files",
-               .type = OptionType::kFiles,
-               .help = "Telemetry files (nvidia-smi CSV or -q -x XML, DCGM/Prometheus text, "
-                       "CloudWatch GetMetricData JSON; .gz too; - for stdin)",
-               .front_ends = kCli,
-               .positional = true,
-               .metavar = "FILE"},
-              {.name = "inventory",
-               .help = "CSV hostname,instance_type[,region][,purchase] mapping hosts to prices",
-               .front_ends = kLocal,
-               .metavar = "FILE"},
-              {.name = "instance-type",
-               .help = "Instance type of an upload's one host (named by --host)",
-               .front_ends = kHttp,
-               .metavar = "TYPE"},
-              {.name = "idle-threshold",
-               .type = OptionType::kNumber,
-               .help = "Utilisation at or under this is idle",
-               .unit = "%",
-               .default_text = "5",
-               .lo = 0,
-               .hi = 100,
-               .aliases = {"threshold"}},
-              {.name = "idle-window",
-               .type = OptionType::kDuration,
-               .help = "Shortest idle stretch that counts",
-               .default_text = "30m",
-               .lo = 1,
-               .hi = 30 * kDay,
-               .aliases = {"window"}},
-              {.name = "min-rightsizing-span",
-               .type = OptionType::kDuration,
-               .help = "Observed time needed before a smaller or cheaper type is suggested; under "
-                       "the idle window no idle verdict at all",
-               .default_text = "24h",
-               .lo = 0,
-               .hi = 3650 * kDay},
-              {.name = "max-hosts",
-               .type = OptionType::kInteger,
-               .help = "Most distinct hosts in one run (memory is bounded by it)",
-               .default_text = "10000",
-               .lo = 1,
-               .hi = 1000000},
-              Region("Region of hosts not in the inventory"),
-              {.name = "purchase",
-               .type = OptionType::kChoice,
-               .help = "Purchase option of hosts not in the inventory",
-               .default_text = "on-demand",
-               .choices = AllPurchaseNames()},
-              {.name = "telemetry-format",
-               .type = OptionType::kChoice,
-               .help = "Format of the telemetry",
-               .default_text = "auto",
-               .choices = {"auto", "nvidia-smi-csv", "nvidia-smi-xml", "prometheus", "cloudwatch"},
-               .aliases = {"format"}},
-              {.name = "columns",
-               .help = "Column list of header-less nvidia-smi CSV (the --query-gpu list)",
-               .metavar = "LIST"},
-              {.name = "host",
-               .help = "Host name of telemetry without one (CLI default: each file's name; HTTP: "
-                       "upload)",
-               .metavar = "NAME"},
-              {.name = "prometheus",
-               .help = "Read DCGM metrics from a Prometheus-compatible server instead of files, "
-                       "summarised on the server (http(s)://host:port[/prefix])",
-               .metavar = "URL"},
-              {.name = "since",
-               .type = OptionType::kDuration,
-               .help = "With --prometheus: how far back",
-               .default_text = "7d",
-               .lo = 60,
-               .hi = 3650 * kDay},
-              {.name = "until",
-               .help = "With --prometheus: end of the range, ISO time or Unix seconds (default "
-                       "now)",
-               .metavar = "TIME"},
-              {.name = "selector",
-               .help = R"(With --prometheus: label matchers, e.g. {cluster="a",job="dcgm"})",
-               .metavar = "MATCHERS"},
-              {.name = "step",
-               .type = OptionType::kDuration,
-               .help = "With --prometheus: window each sample summarises (the scrape interval "
-                       "reproduces the file analysis exactly)",
-               .default_text = "5m",
-               .lo = 1,
-               .hi = kDay},
-              {.name = "prometheus-max-points",
-               .type = OptionType::kInteger,
-               .help = "With --prometheus: values per request, the host batch size",
-               .default_text = "500000",
-               .lo = 7,
-               .hi = 1e9,
-               .aliases = {"max-points"}},
-              {.name = "bearer-token-file",
-               .help = "With --prometheus: file holding a bearer token",
-               .front_ends = kLocal,
-               .metavar = "FILE"},
-              {.name = "basic-auth-file",
-               .help = "With --prometheus: file holding user:password",
-               .front_ends = kLocal,
-               .metavar = "FILE"},
-              {.name = "prometheus-header",
-               .type = OptionType::kList,
-               .help = "With --prometheus: extra header 'Name: value' (e.g. X-Scope-OrgID)",
-               .front_ends = kLocal,
-               .aliases = {"headers"},
-               .metavar = "HEADER"},
-              {.name = "no-progress",
-               .type = OptionType::kBool,
-               .help = "No progress bar on a terminal",
-               .front_ends = kCli},
-          }};
-}
-
-CommandSpec LaunchOptionsSpec() {
-  OptionSpec type = TypeArg("Instance type to launch (or a plan)");
-  type.required = false;
-  CommandSpec spec = {
-      "launch",
-      {
-          type,
-          {.name = "count",
-           .type = OptionType::kInteger,
-           .help = "Instances of TYPE (default 1)",
-           .lo = 1,
-           .hi = 1000},
-          {.name = "rank",
-           .type = OptionType::kInteger,
-           .help = "Which plan of a recommendation",
-           .default_text = "1",
-           .lo = 1,
-           .hi = 1000},
-          {.name = "format",
-           .type = OptionType::kChoice,
-           .help = "What to generate",
-           .default_text = "aws-cli",
-           .choices = {"aws-cli", "cloudformation", "terraform", "skypilot"}},
-          Region("Region (default us-east-1, or the plan's)"),
-          {.name = "purchase",
-           .type = OptionType::kChoice,
-           .help = "How to buy (reserved-1y-no-upfront is launched on-demand; default "
-                   "on-demand, or the plan's)",
-           .choices = AllPurchaseNames()},
-          {.name = "capacity-reservation-id",
-           .help = "capacity-block: the block's reservation id cr-... (default: a parameter)",
-           .metavar = "ID"},
-          {.name = "key-name", .help = "EC2 key pair (default: none, use SSM)", .metavar = "NAME"},
-          {.name = "subnet-id",
-           .help = "Subnet (default: a placeholder/parameter)",
-           .metavar = "ID"},
-          {.name = "security-group-ids",
-           .type = OptionType::kList,
-           .help = "Security groups",
-           .metavar = "ID"},
-          {.name = "instance-profile",
-           .help = "aws-cli/terraform: instance profile for the CloudWatch agent",
-           .metavar = "NAME"},
-          {.name = "ebs-gib",
-           .type = OptionType::kNumber,
-           .help = "Data volume size (default: dataset + checkpoints)",
-           .unit = "GiB",
-           .lo = 1,
-           .hi = 65536},
-          {.name = "checkpoint-gib",
-           .type = OptionType::kNumber,
-           .help = "One checkpoint (default: the estimator's, for a plan or workload)",
-           .unit = "GiB",
-           .lo = 0,
-           .hi = 1e6},
-          {.name = "idle-stop-minutes",
-           .type = OptionType::kInteger,
-           .help = "cloudformation: stop a node idle this long (0 = no alarm)",
-           .unit = "min",
-           .default_text = "60",
-           .lo = 0,
-           .hi = 10080},
-          {.name = "name",
-           .help = "Prefix of names and the Name tag",
-           .default_text = "gpuadvisor",
-           .metavar = "NAME"},
-          {.name = "from-plan",
-           .help = "Plan from `recommend --json` (the whole output or one plan; - = stdin)",
-           .front_ends = kCli,
-           .metavar = "FILE"},
-          {.name = "out",
-           .help = "Write to FILE (atomically) instead of stdout",
-           .front_ends = kCli,
-           .metavar = "FILE"},
-          {.name = "cli-input-json",
-           .type = OptionType::kBool,
-           .help = "aws-cli: print only the run-instances --cli-input-json document",
-           .front_ends = kCli},
-      }};
-  // A workload instead of TYPE (CLI): recommend's search options, as recommend declares them.
-  const CommandSpec recommend = RecommendSpec();
-  for (const char* name : {"deadline", "budget", "max-instances", "objective"}) {
-    OptionSpec o = *recommend.Find(name);
-    o.front_ends = kCli;
-    spec.options.push_back(o);
-  }
-  return spec;
-}
 
 CommandSpec SimulateSpec() {
   return {"simulate",
@@ -889,7 +599,6 @@ CommandSpec CatalogDiffSpec() {
            file("new", "New catalog file (or \"embedded\")")}};
 }
 
-
 }  // namespace
 
 const char* OptionTypeName(OptionType type) {
@@ -915,12 +624,22 @@ const char* OptionTypeName(OptionType type) {
 }
 
 const std::vector<CommandSpec>& CommandSpecs() {
-  static const std::vector<CommandSpec> kSpecs = {
-      CommandOf<InstanceQuery>("instances"), CommandOf<ShowArgs>("show"),
-      CommandOf<GpusArgs>("gpus"),           CommandOf<PricingArgs>("pricing"),
-      CommandOf<HardwareRequest>("estimate"), RecommendSpec(),     IdleSpec(),        LaunchOptionsSpec(),
-      SimulateSpec(),       WatchSpec(),         ServeSpec(),       CatalogBuildSpec(),
-      CatalogUpgradeSpec(), CatalogImportSpec(), CatalogDiffSpec(), OutputSpec()};
+  static const std::vector<CommandSpec> kSpecs = {CommandOf<InstanceQuery>("instances"),
+                                                  CommandOf<ShowArgs>("show"),
+                                                  CommandOf<GpusArgs>("gpus"),
+                                                  CommandOf<PricingArgs>("pricing"),
+                                                  CommandOf<HardwareRequest>("estimate"),
+                                                  CommandOf<RecommendArgs>("recommend"),
+                                                  CommandOf<IdleArgs>("idle"),
+                                                  CommandOf<LaunchArgs>("launch"),
+                                                  SimulateSpec(),
+                                                  WatchSpec(),
+                                                  ServeSpec(),
+                                                  CatalogBuildSpec(),
+                                                  CatalogUpgradeSpec(),
+                                                  CatalogImportSpec(),
+                                                  CatalogDiffSpec(),
+                                                  OutputSpec()};
   return kSpecs;
 }
 
@@ -985,8 +704,7 @@ const OptionSpec& OptionValues::Spec(std::string_view name) const {
   return *o;
 }
 
-const OptionSpec* OptionValues::Known(std::string_view key, FrontEnd from,
-                                      Status* unknown) const {
+const OptionSpec* OptionValues::Known(std::string_view key, FrontEnd from, Status* unknown) const {
   const OptionSpec* o = spec_->Find(key);
   if (o != nullptr && (o->front_ends & from) != 0) return o;
   std::vector<std::string> names;

@@ -9,6 +9,7 @@
 #ifndef GPUADVISOR_APP_OPTIONS_H_
 #define GPUADVISOR_APP_OPTIONS_H_
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <optional>
@@ -139,7 +140,9 @@ class SpecCollector {
  public:
   std::vector<OptionSpec> options;
 
-  void Text(std::string_view n, const std::string& f, FieldInfo i) { Add(n, OptionType::kText, i, f); }
+  void Text(std::string_view n, const std::string& f, FieldInfo i) {
+    Add(n, OptionType::kText, i, f);
+  }
   void Choice(std::string_view n, const std::string& f, FieldInfo i) {
     Add(n, OptionType::kChoice, i, f);
   }
@@ -158,9 +161,17 @@ class SpecCollector {
   }
   template <typename T>
   void Duration(std::string_view n, const T& f, FieldInfo i) {
-    AddNumber(n, OptionType::kDuration, i, ValueOf(f));
+    std::optional<double> seconds = ValueOf(f);
+    if (seconds) *seconds *= i.seconds_per_unit;
+    AddNumber(n, OptionType::kDuration, i, seconds);
   }
   void List(std::string_view n, const std::vector<std::string>& f, FieldInfo i);
+  template <typename E, typename NameOf, typename Parse>
+  void EnumList(std::string_view n, const std::vector<E>& f, NameOf name_of, Parse&&, FieldInfo i) {
+    std::vector<std::string> names;
+    for (const E& e : f) names.emplace_back(name_of(e));
+    List(n, names, std::move(i));
+  }
   void Files(std::string_view n, const std::vector<std::string>&, FieldInfo i) {
     Add(n, OptionType::kFiles, i, "");
   }
@@ -210,13 +221,7 @@ class OptionSetter {
   }
   template <typename T>
   void Number(std::string_view n, T& f, const FieldInfo&) {
-    if (!Wanted(n)) return;
-    Result<std::optional<double>> x = v_->Number(n);
-    if (!x.ok()) {
-      status = x.status();
-    } else if (*x) {
-      Assign(**x, &f);
-    }
+    SetNumber(n, 1, &f);
   }
   template <typename T>
   void Integer(std::string_view n, T& f, const FieldInfo& i) {
@@ -224,9 +229,27 @@ class OptionSetter {
   }
   template <typename T>
   void Duration(std::string_view n, T& f, const FieldInfo& i) {
-    Number(n, f, i);
+    SetNumber(n, i.seconds_per_unit, &f);
   }
   void List(std::string_view n, std::vector<std::string>& f, const FieldInfo&);
+  template <typename E, typename NameOf, typename Parse>
+  void EnumList(std::string_view n, std::vector<E>& f, NameOf&&, Parse&& parse,
+                const FieldInfo& i) {
+    if (!Wanted(n)) return;
+    std::vector<std::string> items;
+    List(n, items, i);
+    std::vector<E> out;
+    for (const std::string& item : items) {
+      if (!status.ok()) return;
+      auto e = parse(item);
+      if (!e.ok()) {
+        status = e.status();
+        return;
+      }
+      if (std::find(out.begin(), out.end(), *e) == out.end()) out.push_back(*e);
+    }
+    if (status.ok()) f = std::move(out);
+  }
   void Files(std::string_view n, std::vector<std::string>& f, const FieldInfo&) {
     if (Wanted(n)) f = v_->Files(n);
   }
@@ -239,6 +262,17 @@ class OptionSetter {
 
  private:
   bool Wanted(std::string_view name) const { return status.ok() && v_->Given(name); }
+  // A number option into *f, in units of `scale` (a duration's seconds per unit of the field).
+  template <typename T>
+  void SetNumber(std::string_view n, double scale, T* f) {
+    if (!Wanted(n)) return;
+    Result<std::optional<double>> x = v_->Number(n);
+    if (!x.ok()) {
+      status = x.status();
+    } else if (*x) {
+      Assign(**x / scale, f);
+    }
+  }
   template <typename T>
   static void Assign(double v, T* f) {
     *f = static_cast<T>(v);
@@ -255,27 +289,53 @@ class FieldCounter {
  public:
   size_t count = 0;
   template <typename T>
-  void Text(std::string_view, T&, const FieldInfo&) { ++count; }
+  void Text(std::string_view, T&, const FieldInfo&) {
+    ++count;
+  }
   template <typename T>
-  void Choice(std::string_view, T&, const FieldInfo&) { ++count; }
+  void Choice(std::string_view, T&, const FieldInfo&) {
+    ++count;
+  }
   template <typename E, typename NameOf, typename Parse>
-  void Enum(std::string_view, E&, NameOf&&, Parse&&, const FieldInfo&) { ++count; }
+  void Enum(std::string_view, E&, NameOf&&, Parse&&, const FieldInfo&) {
+    ++count;
+  }
+  template <typename E, typename NameOf, typename Parse>
+  void EnumList(std::string_view, E&, NameOf&&, Parse&&, const FieldInfo&) {
+    ++count;
+  }
   template <typename T>
-  void Bool(std::string_view, T&, const FieldInfo&) { ++count; }
+  void Bool(std::string_view, T&, const FieldInfo&) {
+    ++count;
+  }
   template <typename T>
-  void Number(std::string_view, T&, const FieldInfo&) { ++count; }
+  void Number(std::string_view, T&, const FieldInfo&) {
+    ++count;
+  }
   template <typename T>
-  void Integer(std::string_view, T&, const FieldInfo&) { ++count; }
+  void Integer(std::string_view, T&, const FieldInfo&) {
+    ++count;
+  }
   template <typename T>
-  void Duration(std::string_view, T&, const FieldInfo&) { ++count; }
+  void Duration(std::string_view, T&, const FieldInfo&) {
+    ++count;
+  }
   template <typename T>
-  void List(std::string_view, T&, const FieldInfo&) { ++count; }
+  void List(std::string_view, T&, const FieldInfo&) {
+    ++count;
+  }
   template <typename T>
-  void Files(std::string_view, T&, const FieldInfo&) { ++count; }
+  void Files(std::string_view, T&, const FieldInfo&) {
+    ++count;
+  }
   template <typename S>
-  void Nested(S&) { ++count; }
+  void Nested(S&) {
+    ++count;
+  }
   template <typename T>
-  void NotAnOption(const T&) { ++count; }
+  void NotAnOption(const T&) {
+    ++count;
+  }
 };
 
 }  // namespace options_internal

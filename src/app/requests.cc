@@ -17,22 +17,6 @@
 namespace gpuadvisor {
 namespace {
 
-// Sets *out from a number option when it is given or defaulted.
-template <typename T>
-Status AssignNumber(const OptionValues& v, std::string_view name, T* out) {
-  Result<std::optional<double>> n = v.Number(name);
-  if (!n.ok()) return n.status();
-  if (const std::optional<double> value = *n) *out = static_cast<T>(*value);
-  return Status::OK();
-}
-
-Status AssignNumber(const OptionValues& v, std::string_view name, std::optional<double>* out) {
-  Result<std::optional<double>> n = v.Number(name);
-  if (!n.ok()) return n.status();
-  if (*n) *out = *n;
-  return Status::OK();
-}
-
 // The usage bounds keep every figure finite; a figure past any real bill (the spot overhead of a
 // petabyte checkpoint at 1 MB/s) is refused rather than printed as "inf" or 17 digits.
 Status CheckPricedFigures(const PricingResult& r) {
@@ -219,55 +203,51 @@ std::vector<std::string> PricingWarnings(const PricingResult& r, const Freshness
 }
 
 Status ApplyLaunchOptions(const OptionValues& v, LaunchRequest* r) {
-  GPUADVISOR_RETURN_IF_ERROR(v.Check());
-  r->capacity_reservation_id = v.Text("capacity-reservation-id");
-  r->key_name = v.Text("key-name");
-  r->subnet_id = v.Text("subnet-id");
-  Result<std::vector<std::string>> groups = v.List("security-group-ids");
-  if (!groups.ok()) return groups.status();
-  r->security_group_ids = *groups;
-  r->instance_profile = v.Text("instance-profile");
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "ebs-gib", &r->ebs_gib));
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "checkpoint-gib", &r->checkpoint_gib));
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "idle-stop-minutes", &r->idle_stop_minutes));
-  r->name = v.Text("name");
+  LaunchArgs a;
+  a.request = *r;
+  GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(v, &a));
+  // The instances stay those of *r.
+  LaunchRequest& o = a.request;
+  o.instance_type = r->instance_type;
+  o.count = r->count;
+  o.region = r->region;
+  o.purchase = r->purchase;
+  *r = std::move(o);
   return Status::OK();
 }
 
 namespace {
 
-// The plan's instances; the type and count options conflict with it, region and purchase
-// options must say what the plan says (a silently different launch would be worse).
+// The plan's instances onto a->request, which holds the options given; the type and count
+// options conflict with it, region and purchase options must say what the plan says (a silently
+// different launch would be worse).
 Status LaunchFromPlan(const OptionValues& v, const std::string& plan_json,
-                      std::string_view plan_origin, LaunchRequest* r) {
+                      std::string_view plan_origin, LaunchArgs* a) {
   if (v.Given("type")) {
-    return Status::InvalidArgument("type \"" + v.Text("type") +
+    return Status::InvalidArgument("type \"" + a->type +
                                    "\": conflicts with the plan (the plan names the type)")
         .WithField("type");
   }
-  if (v.Given("count")) {
+  if (a->count) {
     return Status::InvalidArgument("count: conflicts with the plan (the plan sets the count)")
         .WithField("count");
   }
-  int rank = 1;
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "rank", &rank));
-  Status read = ReadPlanJson(plan_json, plan_origin, rank, r);
+  LaunchRequest& r = a->request;
+  const LaunchRequest given = r;
+  Status read = ReadPlanJson(plan_json, plan_origin, a->rank, &r);
   if (!read.ok()) return read.WithField(StartsWith(read.message(), "rank:") ? "rank" : "plan");
-  if (v.Given("region") && v.Text("region") != r->region) {
-    return Status::InvalidArgument("region: " + v.Text("region") +
-                                   " conflicts with the plan's region " + r->region)
+  if (v.Given("region") && given.region != r.region) {
+    return Status::InvalidArgument("region: " + given.region +
+                                   " conflicts with the plan's region " + r.region)
         .WithField("region");
   }
-  if (v.Given("purchase")) {
-    Result<PurchaseKind> p = ParsePurchaseKind(v.Text("purchase"), "purchase", AllPurchaseKinds());
-    if (!p.ok()) return p.status().WithField("purchase");
-    if (*p != r->purchase) {
-      return Status::InvalidArgument("purchase: " + v.Text("purchase") +
-                                     " conflicts with the plan's purchase option " +
-                                     PurchaseKindName(r->purchase))
-          .WithField("purchase");
-    }
+  if (v.Given("purchase") && given.purchase != r.purchase) {
+    return Status::InvalidArgument("purchase: " + v.Text("purchase") +
+                                   " conflicts with the plan's purchase option " +
+                                   PurchaseKindName(r.purchase))
+        .WithField("purchase");
   }
+  if (v.Given("checkpoint-gib")) r.checkpoint_gib = given.checkpoint_gib;  // over the plan's
   return Status::OK();
 }
 
@@ -275,36 +255,21 @@ Status LaunchFromPlan(const OptionValues& v, const std::string& plan_json,
 
 Result<LaunchArgs> MakeLaunchRequest(const OptionValues& v, const std::string* plan_json,
                                      std::string_view plan_origin) {
-  GPUADVISOR_RETURN_IF_ERROR(v.Check());
   LaunchArgs a;
-  const std::optional<LaunchFormat> format = ParseLaunchFormat(v.Text("format"));
-  if (!format) {  // the table's choices are the formats: only a table out of step gets here
-    return Status::InvalidArgument("format: unknown format " + v.Text("format"))
-        .WithField("format");
-  }
-  a.format = *format;
-  LaunchRequest& r = a.request;
+  GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(v, &a));
   if (plan_json != nullptr) {
-    GPUADVISOR_RETURN_IF_ERROR(LaunchFromPlan(v, *plan_json, plan_origin, &r));
-  } else {
-    if (v.Text("type").empty()) {
-      return Status::InvalidArgument("type: required, e.g. p5.48xlarge (or a plan from recommend)")
-          .WithField("type");
-    }
-    if (v.Given("rank")) {
-      return Status::InvalidArgument("rank: only with a plan").WithField("rank");
-    }
-    r.instance_type = v.Text("type");
-    GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "count", &r.count));
-    if (v.Given("region")) r.region = v.Text("region");
-    if (v.Given("purchase")) {
-      Result<PurchaseKind> p =
-          ParsePurchaseKind(v.Text("purchase"), "purchase", AllPurchaseKinds());
-      if (!p.ok()) return p.status().WithField("purchase");
-      r.purchase = *p;
-    }
+    GPUADVISOR_RETURN_IF_ERROR(LaunchFromPlan(v, *plan_json, plan_origin, &a));
+    return a;
   }
-  GPUADVISOR_RETURN_IF_ERROR(ApplyLaunchOptions(v, &r));
+  if (a.type.empty()) {
+    return Status::InvalidArgument("type: required, e.g. p5.48xlarge (or a plan from recommend)")
+        .WithField("type");
+  }
+  if (v.Given("rank")) {
+    return Status::InvalidArgument("rank: only with a plan").WithField("rank");
+  }
+  a.request.instance_type = a.type;
+  if (a.count) a.request.count = *a.count;
   return a;
 }
 
@@ -324,56 +289,25 @@ JsonDoc LaunchAnswerJson(const LaunchPlan& plan, const LaunchSpec& spec) {
 }
 
 Result<RecommendRequest> MakeRecommendRequest(const OptionValues& v) {
-  GPUADVISOR_RETURN_IF_ERROR(v.Check());
-  RecommendRequest r;
-  if (v.Given("deadline")) {
-    double seconds = 0;
-    GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "deadline", &seconds));
-    r.deadline_hours = seconds / 3600;
-  }
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "budget", &r.budget_usd));
-  Result<std::vector<std::string>> regions = v.List("regions");
-  if (!regions.ok()) return regions.status();
-  r.regions = *std::move(regions);
-  Result<std::vector<std::string>> names = v.List("purchase");
-  if (!names.ok()) return names.status();
-  for (const std::string& name : *names) {
-    Result<PurchaseKind> p = ParsePurchaseKind(name, "purchase", AllPurchaseKinds());
-    if (!p.ok()) return p.status();
-    if (std::find(r.purchase.begin(), r.purchase.end(), *p) == r.purchase.end()) {
-      r.purchase.push_back(*p);
-    }
-  }
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "max-instances", &r.max_instances));
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "max-gpus", &r.max_gpus));
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "top", &r.top));
-  const std::string objective = ToLower(v.Text("objective"));
-  r.objective = objective == "time"       ? Objective::kTime
-                : objective == "balanced" ? Objective::kBalanced
-                                          : Objective::kCost;
-  r.allow_retired = v.Bool("allow-retired");
-  r.explain = v.Bool("explain");
-  return r;
+  RecommendArgs a;
+  GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(v, &a));
+  return a.request;
 }
 
 Result<RecommendRequest> MakeLaunchSearch(const OptionValues& v) {
-  GPUADVISOR_RETURN_IF_ERROR(v.Check());
-  Result<const CommandSpec*> spec = FindCommandSpec("recommend");
-  if (!spec.ok()) return spec.status();
-  OptionValues search(**spec);
-  // launch's option -> recommend's: the region and purchase option given restrict the search.
-  for (const auto& [from, to] : {std::pair{"deadline", "deadline"},
-                                 {"budget", "budget"},
-                                 {"max-instances", "max-instances"},
-                                 {"objective", "objective"},
-                                 {"region", "regions"},
-                                 {"purchase", "purchase"}}) {
-    if (v.Given(from)) GPUADVISOR_RETURN_IF_ERROR(search.Set(to, v.Text(from), kCli));
+  LaunchArgs a;
+  GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(v, &a));
+  RecommendRequest r = a.search.request;
+  // The region and purchase option given restrict the search.
+  if (v.Given("region")) {
+    r.regions.clear();
+    for (std::string_view region : Split(a.request.region, ',')) {
+      if (!Trim(region).empty()) r.regions.emplace_back(Trim(region));
+    }
   }
-  Result<RecommendRequest> r = MakeRecommendRequest(search);
-  if (!r.ok()) return r.status();
-  r->top = 1;
-  r->savings_levers = false;
+  if (v.Given("purchase")) r.purchase = {a.request.purchase};
+  r.top = 1;
+  r.savings_levers = false;
   return r;
 }
 
@@ -402,35 +336,26 @@ Result<std::string> ReadSecret(const std::string& path, const char* flag) {
   return line;
 }
 
-}  // namespace
-
-Result<PrometheusOptions> ParsePrometheusArgs(const OptionValues& v) {
-  GPUADVISOR_RETURN_IF_ERROR(v.Check());
-  PrometheusOptions p;
-  Result<HttpUrl> url = ParseHttpUrl(v.Text("prometheus"), "prometheus");
+// The Prometheus part of `a` (its prometheus option set).
+Result<PrometheusOptions> PrometheusOf(const IdleArgs& a) {
+  PrometheusOptions p = a.prometheus;
+  Result<HttpUrl> url = ParseHttpUrl(p.url, "prometheus");
   if (!url.ok()) return url.status();
   p.url = url->ToString();  // canonical: what is checked is what is requested
-  p.selector = v.Text("selector");
-  Result<std::vector<std::string>> headers = v.List("prometheus-header");
-  if (!headers.ok()) return headers.status();
-  p.headers = *std::move(headers);
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "since", &p.since_s));
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "step", &p.step_s));
-  if (const std::string until = v.Text("until"); !until.empty()) {
-    p.end_s = ParseTelemetryTime(until);
+  if (!a.until.empty()) {
+    p.end_s = ParseTelemetryTime(a.until);
     if (!p.end_s) {
       return Status::InvalidArgument(
-                 R"(--until: expected an ISO 8601 time or Unix seconds, got ")" + until + "\"")
+                 R"(--until: expected an ISO 8601 time or Unix seconds, got ")" + a.until + "\"")
           .WithField("until");
     }
   }
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "prometheus-max-points", &p.max_points_per_query));
-  if (const std::string file = v.Text("bearer-token-file"); !file.empty()) {
+  if (const std::string& file = a.bearer_token_file; !file.empty()) {
     Result<std::string> t = ReadSecret(file, "bearer-token-file");
     if (!t.ok()) return t.status().WithField("bearer-token-file");
     p.bearer_token = *t;
   }
-  if (const std::string file = v.Text("basic-auth-file"); !file.empty()) {
+  if (const std::string& file = a.basic_auth_file; !file.empty()) {
     Result<std::string> t = ReadSecret(file, "basic-auth-file");
     if (!t.ok()) return t.status().WithField("basic-auth-file");
     const size_t colon = t->find(':');
@@ -444,6 +369,14 @@ Result<PrometheusOptions> ParsePrometheusArgs(const OptionValues& v) {
   return p;
 }
 
+}  // namespace
+
+Result<PrometheusOptions> ParsePrometheusArgs(const OptionValues& v) {
+  IdleArgs a;
+  GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(v, &a));
+  return PrometheusOf(a);
+}
+
 Result<PrometheusSourceInfo> AddPrometheus(const PrometheusOptions& p, IdleAnalyzer* analyzer) {
   Result<PrometheusSourceInfo> info =
       ReadPrometheus(p, [analyzer](const TelemetrySample& s) { return analyzer->Add(s); });
@@ -453,35 +386,24 @@ Result<PrometheusSourceInfo> AddPrometheus(const PrometheusOptions& p, IdleAnaly
 }
 
 Result<IdleSetup> ParseIdleArgs(const Catalog& c, const OptionValues& v) {
-  GPUADVISOR_RETURN_IF_ERROR(v.Check());
+  IdleArgs a;
+  GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(v, &a));
   IdleSetup out;
-  IdleOptions& io = out.options;
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "idle-threshold", &io.idle_threshold_pct));
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "idle-window", &io.idle_window_s));
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "min-rightsizing-span", &io.min_rightsizing_span_s));
-  GPUADVISOR_RETURN_IF_ERROR(AssignNumber(v, "max-hosts", &io.max_hosts));
-  io.region = v.Text("region");
-  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, io.region, "region"));
-  Result<PurchaseKind> purchase =
-      ParsePurchaseKind(v.Text("purchase"), "purchase", AllPurchaseKinds());
-  if (!purchase.ok()) return purchase.status();
-  io.purchase = *purchase;
-  TelemetryOptions& to = out.telemetry;
-  to.format = ParseTelemetryFormat(ToLower(v.Text("telemetry-format"))).value_or(to.format);
-  to.host = v.Text("host");
-  const std::string columns = v.Text("columns");  // Split returns views into it
-  for (std::string_view col : Split(columns, ',')) {
-    if (!Trim(col).empty()) to.columns.emplace_back(Trim(col));
+  out.options = a.options;
+  GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, out.options.region, "region"));
+  out.telemetry = a.telemetry;
+  for (std::string_view col : Split(a.columns, ',')) {
+    if (!Trim(col).empty()) out.telemetry.columns.emplace_back(Trim(col));
   }
-  if (const std::string file = v.Text("inventory"); !file.empty()) {
+  if (const std::string& file = a.inventory; !file.empty()) {
     Result<std::string> text = ReadFile(file, kInventoryFile);
     if (!text.ok()) return text.status().WithPrefix("inventory").WithField("inventory");
     Result<std::vector<InventoryEntry>> inv = ParseInventoryCsv(c, *text, file);
     if (!inv.ok()) return inv.status().WithField("inventory");
     out.inventory = std::move(inv).value();
   }
-  if (!v.Text("prometheus").empty()) {
-    Result<PrometheusOptions> prom = ParsePrometheusArgs(v);
+  if (!a.prometheus.url.empty()) {
+    Result<PrometheusOptions> prom = PrometheusOf(a);
     if (!prom.ok()) return prom.status();
     out.prometheus = std::move(prom).value();
   }

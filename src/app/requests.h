@@ -7,6 +7,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -87,8 +88,9 @@ void DeclareOptions(V& v, PricingArgs& a) {
             .lo = 0.001,
             .hi = 730,
             .shown_default = "730"});
-  v.Number("months", a.months,
-           {.help = "How many months the usage lasts", .lo = 0.001, .hi = 600, .shown_default = "1"});
+  v.Number(
+      "months", a.months,
+      {.help = "How many months the usage lasts", .lo = 0.001, .hi = 600, .shown_default = "1"});
   v.Number("hours", a.hours,
            {.help = "One continuous run of H hours per instance, instead of --hours-per-month "
                     "and --months (a Capacity Block covers it in whole days)",
@@ -131,6 +133,20 @@ Result<UsagePattern> MakeUsage(const OptionValues& v);
 Result<PricingResult> PriceType(const Catalog& c, const OptionValues& v);
 std::vector<std::string> PricingWarnings(const PricingResult& r, const Freshness& fresh);
 
+// `recommend`: the search (RecommendRequest's declaration, recommend.h) and the CLI's plot.
+struct RecommendArgs {
+  RecommendRequest request;
+  std::string plot;  // SVG file
+};
+template <typename V>
+void DeclareOptions(V& v, RecommendArgs& a) {
+  v.Nested(a.request);
+  v.Text("plot", a.plot,
+         {.help = "Write cost vs time with the Pareto front as SVG",
+          .front_ends = kCli,
+          .metavar = "FILE"});
+}
+
 // `recommend` search options ("recommend" table).
 Result<RecommendRequest> MakeRecommendRequest(const OptionValues& v);
 std::vector<std::string> RecommendWarnings(const Recommendation& r, const Freshness& fresh);
@@ -145,10 +161,59 @@ Result<RecommendRequest> MakeLaunchSearch(const OptionValues& v);
 // plan) and `plan_origin` names it in errors (a file name, "plan"). A plan sets the type, count,
 // region, purchase and checkpoint size: type and count are conflicts, a region or purchase option
 // must agree with the plan's. Errors carry field() ("type", "count", "region", "plan", ...).
-struct LaunchArgs {
-  LaunchRequest request;
-  LaunchFormat format = LaunchFormat::kAwsCli;
+//
+// `launch` for a workload asks recommend for the plan with recommend's own deadline, budget,
+// max-instances and objective (CLI only).
+struct LaunchSearch {
+  RecommendRequest request;
 };
+template <typename V>
+void DeclareOptions(V& v, LaunchSearch& s) {
+  DeclareDeadline(v, s.request, kCli);
+  DeclareBudget(v, s.request, kCli);
+  DeclareMaxInstances(v, s.request, kCli);
+  DeclareObjective(v, s.request, kCli);
+}
+struct LaunchArgs {
+  LaunchRequest request;  // the options of LaunchRequest's declaration (launch.h)
+  LaunchFormat format = LaunchFormat::kAwsCli;
+  std::string type;          // TYPE (or a plan)
+  std::optional<int> count;  // instances of TYPE (the request's default: 1)
+  int rank = 1;              // the plan of a recommendation
+  std::string from_plan;     // CLI: the plan file
+  std::string out;           // CLI: the file written
+  bool cli_input_json = false;
+  LaunchSearch search;  // CLI: a workload's search
+};
+template <typename V>
+void DeclareOptions(V& v, LaunchArgs& a) {
+  v.Text("type", a.type,
+         {.help = "Instance type to launch (or a plan)",
+          .positional = true,
+          .aliases = {"instance", "instance-type"},
+          .metavar = "TYPE"});
+  v.Integer("count", a.count, {.help = "Instances of TYPE (default 1)", .lo = 1, .hi = 1000});
+  v.Integer("rank", a.rank, {.help = "Which plan of a recommendation", .lo = 1, .hi = 1000});
+  v.Enum(
+      "format", a.format, LaunchFormatName, ParseLaunchFormatOption,
+      {.help = "What to generate",
+       .choices = {
+           LaunchFormatName(LaunchFormat::kAwsCli), LaunchFormatName(LaunchFormat::kCloudFormation),
+           LaunchFormatName(LaunchFormat::kTerraform), LaunchFormatName(LaunchFormat::kSkyPilot)}});
+  v.Nested(a.request);
+  v.Text("from-plan", a.from_plan,
+         {.help = "Plan from `recommend --json` (the whole output or one plan; - = stdin)",
+          .front_ends = kCli,
+          .metavar = "FILE"});
+  v.Text("out", a.out,
+         {.help = "Write to FILE (atomically) instead of stdout",
+          .front_ends = kCli,
+          .metavar = "FILE"});
+  v.Bool("cli-input-json", a.cli_input_json,
+         {.help = "aws-cli: print only the run-instances --cli-input-json document",
+          .front_ends = kCli});
+  v.Nested(a.search);
+}
 Result<LaunchArgs> MakeLaunchRequest(const OptionValues& v, const std::string* plan_json,
                                      std::string_view plan_origin);
 // The HTTP and Python answer: format, file_name, instance_type, count, region, spot, reasons,
@@ -157,6 +222,59 @@ JsonDoc LaunchAnswerJson(const LaunchPlan& plan, const LaunchSpec& spec);
 // The options that do not pick the instances (all but type, count, rank, region and purchase)
 // onto `r`: for a request whose instances come from elsewhere (recommend, at the CLI).
 Status ApplyLaunchOptions(const OptionValues& v, LaunchRequest* r);
+
+// `idle FILE...`: the options of IdleOptions, TelemetryOptions and PrometheusOptions (idle.h,
+// telemetry.h, prometheus_source.h) and the front ends' own: files, an inventory, one upload's
+// type, the header-less CSV's columns, the end of a Prometheus range and its secret files.
+struct IdleArgs {
+  std::vector<std::string> files;  // CLI
+  std::string inventory;           // CLI, Python: a file
+  std::string instance_type;       // HTTP: the upload's one host
+  IdleOptions options;
+  TelemetryOptions telemetry;
+  std::string columns;  // comma-separated
+  PrometheusOptions prometheus;
+  std::string until;  // ISO time or Unix seconds
+  std::string bearer_token_file, basic_auth_file;
+  bool no_progress = false;  // CLI
+};
+template <typename V>
+void DeclareOptions(V& v, IdleArgs& a) {
+  constexpr unsigned kLocal = kCli | kPython;  // options that read files of the caller's machine
+  v.Files("files", a.files,
+          {.help = "Telemetry files (nvidia-smi CSV or -q -x XML, DCGM/Prometheus text, "
+                   "CloudWatch GetMetricData JSON; .gz too; - for stdin)",
+           .front_ends = kCli,
+           .positional = true,
+           .metavar = "FILE"});
+  v.Text("inventory", a.inventory,
+         {.help = "CSV hostname,instance_type[,region][,purchase] mapping hosts to prices",
+          .front_ends = kLocal,
+          .metavar = "FILE"});
+  v.Text("instance-type", a.instance_type,
+         {.help = "Instance type of an upload's one host (named by --host)",
+          .front_ends = kHttp,
+          .metavar = "TYPE"});
+  v.Nested(a.options);
+  v.Nested(a.telemetry);
+  v.Text("columns", a.columns,
+         {.help = "Column list of header-less nvidia-smi CSV (the --query-gpu list)",
+          .metavar = "LIST"});
+  v.Nested(a.prometheus);
+  v.Text("until", a.until,
+         {.help = "With --prometheus: end of the range, ISO time or Unix seconds (default now)",
+          .metavar = "TIME"});
+  v.Text("bearer-token-file", a.bearer_token_file,
+         {.help = "With --prometheus: file holding a bearer token",
+          .front_ends = kLocal,
+          .metavar = "FILE"});
+  v.Text("basic-auth-file", a.basic_auth_file,
+         {.help = "With --prometheus: file holding user:password",
+          .front_ends = kLocal,
+          .metavar = "FILE"});
+  v.Bool("no-progress", a.no_progress,
+         {.help = "No progress bar on a terminal", .front_ends = kCli});
+}
 
 // `idle FILE...` options ("idle" table). The inventory CSV is read and checked against the
 // catalog; --prometheus's token and password are read from files so they stay off command lines.

@@ -431,6 +431,13 @@ std::optional<LaunchFormat> ParseLaunchFormat(std::string_view name) {
   return ParseName<LaunchFormat>(name);
 }
 
+Result<LaunchFormat> ParseLaunchFormatOption(std::string_view text) {
+  if (const std::optional<LaunchFormat> f = ParseName<LaunchFormat>(ToLower(Trim(text)))) return *f;
+  return Status::InvalidArgument("format: expected one of " + JoinNames<LaunchFormat>(", ") +
+                                 ", got \"" + std::string(text) + "\"")
+      .WithField("format");
+}
+
 Result<LaunchPlan> PlanLaunch(const Catalog& catalog, const LaunchRequest& request) {
   GPUADVISOR_RETURN_IF_ERROR(CheckRequest(request));
   Result<const InstanceType*> type = ResolveInstanceType(catalog, request.instance_type);

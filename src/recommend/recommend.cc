@@ -25,23 +25,11 @@ using recommend_internal::Candidate;
 using recommend_internal::TypeOutcome;
 
 Status CheckRequest(const Catalog& c, const RecommendRequest& r) {
-  // Upper bounds past any real run (ten years, a trillion dollars), as the workload's own.
-  if (r.deadline_hours && !(*r.deadline_hours > 0 && *r.deadline_hours <= 87600)) {
-    return Status::InvalidArgument(
-               "deadline: expected a positive duration such as 36h or 14d, at most 3650d")
-        .WithField("deadline");
+  // The options' bounds are their declaration's (DeclareOptions, recommend.h); this one also
+  // keeps the search over counts finite for a request made in code.
+  if (r.max_instances < 1) {
+    return Status::InvalidArgument("max-instances: expected at least 1").WithField("max-instances");
   }
-  if (r.budget_usd && !(*r.budget_usd > 0 && *r.budget_usd <= 1e12)) {
-    return Status::InvalidArgument("budget: expected a positive amount in USD, at most 1e12")
-        .WithField("budget");
-  }
-  if (r.max_instances < 1 || r.max_instances > 4096) {
-    return Status::InvalidArgument("max-instances: expected 1 to 4096").WithField("max-instances");
-  }
-  if (r.max_gpus < 0)
-    return Status::InvalidArgument("max-gpus: expected a positive integer").WithField("max-gpus");
-  if (r.top < 1)
-    return Status::InvalidArgument("top: expected a positive integer").WithField("top");
   for (const std::string& region : r.regions) {
     if (region == "all") continue;
     GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, region, "regions"));
@@ -286,6 +274,13 @@ struct EnumNames<Objective> {
 };
 
 const char* ObjectiveName(Objective o) { return NameOf(o); }
+
+Result<Objective> ParseObjective(std::string_view text) {
+  if (const std::optional<Objective> o = ParseName<Objective>(ToLower(Trim(text)))) return *o;
+  return Status::InvalidArgument("objective: expected one of " + JoinNames<Objective>(", ") +
+                                 ", got \"" + std::string(text) + "\"")
+      .WithField("objective");
+}
 
 namespace {
 

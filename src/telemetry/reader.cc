@@ -320,6 +320,15 @@ std::optional<TelemetryFormat> ParseTelemetryFormat(std::string_view name) {
   return ParseName<TelemetryFormat>(name);
 }
 
+Result<TelemetryFormat> ParseTelemetryFormatOption(std::string_view text) {
+  const std::optional<TelemetryFormat> f = ParseName<TelemetryFormat>(ToLower(Trim(text)));
+  if (f) return *f;
+  return Status::InvalidArgument("telemetry-format: expected one of " +
+                                 JoinNames<TelemetryFormat>(", ") + ", got \"" + std::string(text) +
+                                 "\"")
+      .WithField("telemetry-format");
+}
+
 namespace {
 
 // "logs/host-a.csv.gz" -> "host-a".

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "app/options.h"
 #include "app/requests.h"
@@ -42,6 +43,15 @@ TEST(Declarations, EveryFieldOfEveryRequestStructIsDeclared) {
   ExpectEveryFieldDeclared<PricingArgs>("PricingArgs");
   ExpectEveryFieldDeclared<UsagePattern>("UsagePattern");
   ExpectEveryFieldDeclared<HardwareRequest>("HardwareRequest");
+  ExpectEveryFieldDeclared<RecommendRequest>("RecommendRequest");
+  ExpectEveryFieldDeclared<RecommendArgs>("RecommendArgs");
+  ExpectEveryFieldDeclared<LaunchRequest>("LaunchRequest");
+  ExpectEveryFieldDeclared<LaunchArgs>("LaunchArgs");
+  // LaunchSearch declares four options of its RecommendRequest (launch's share of recommend's).
+  ExpectEveryFieldDeclared<IdleOptions>("IdleOptions");
+  ExpectEveryFieldDeclared<TelemetryOptions>("TelemetryOptions");
+  ExpectEveryFieldDeclared<PrometheusOptions>("PrometheusOptions");
+  ExpectEveryFieldDeclared<IdleArgs>("IdleArgs");
 }
 
 // The counter itself: a struct with an undeclared field is caught.
@@ -99,6 +109,48 @@ TEST(Declarations, SetterTakesTypedValuesAndKeepsDefaults) {
   const Status st = SetFromOptions(bad, &q);
   EXPECT_EQ(st.field(), "min-gpus");
   EXPECT_EQ(st.message(), "min-gpus: expected a number from 0 to 1024, got \"2048\"");
+}
+
+// launch shares recommend's declarations of its search options (the same bounds and defaults,
+// CLI only); a field counting hours gets the duration's seconds divided; a list of enum values
+// keeps each value once (an alias and its canonical name are one).
+TEST(Declarations, LaunchSharesRecommendsSearchOptions) {
+  const CommandSpec recommend = CommandOf<RecommendArgs>("recommend");
+  const CommandSpec launch = CommandOf<LaunchArgs>("launch");
+  for (const char* name : {"deadline", "budget", "max-instances", "objective"}) {
+    const OptionSpec* r = recommend.Find(name);
+    const OptionSpec* l = launch.Find(name);
+    ASSERT_NE(r, nullptr) << name;
+    ASSERT_NE(l, nullptr) << name;
+    EXPECT_EQ(l->lo, r->lo) << name;
+    EXPECT_EQ(l->hi, r->hi) << name;
+    EXPECT_EQ(l->default_text, r->default_text) << name;
+    EXPECT_EQ(l->front_ends, unsigned{kCli}) << name;
+  }
+  EXPECT_EQ(recommend.Find("max-instances")->default_text, "64");
+  EXPECT_EQ(recommend.Find("objective")->default_text, "cost");
+
+  OptionValues v(recommend);
+  ASSERT_TRUE(v.Set("deadline", "2d", kCli).ok());
+  ASSERT_TRUE(v.Set("purchase", "spot,reserved,reserved-1y-no-upfront", kCli).ok());
+  ASSERT_TRUE(v.Set("objective", "Time", kHttp).ok());
+  RecommendArgs a;
+  ASSERT_TRUE(SetFromOptions(v, &a).ok());
+  EXPECT_EQ(a.request.deadline_hours, 48.0);
+  EXPECT_EQ(a.request.purchase,
+            (std::vector<PurchaseKind>{PurchaseKind::kSpot, PurchaseKind::kReserved1y}));
+  EXPECT_EQ(a.request.objective, Objective::kTime);
+}
+
+// idle's defaults come from IdleOptions and PrometheusOptions.
+TEST(Declarations, IdleDefaultsAreTheStructsValues) {
+  const CommandSpec idle = CommandOf<IdleArgs>("idle");
+  EXPECT_EQ(idle.Find("idle-window")->default_text, "30m");
+  EXPECT_EQ(idle.Find("min-rightsizing-span")->default_text, "24h");
+  EXPECT_EQ(idle.Find("since")->default_text, "7d");
+  EXPECT_EQ(idle.Find("step")->default_text, "5m");
+  EXPECT_EQ(idle.Find("prometheus-max-points")->default_text, "500000");
+  EXPECT_EQ(idle.Find("telemetry-format")->default_text, "auto");
 }
 
 // A typed number for a duration counts hours, as a plain number typed as text does.

@@ -6,8 +6,10 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <tuple>
 
 #include "gpuadvisor/cost.h"
+#include "gpuadvisor/requests.h"
 #include "testutil/test_hardware.h"
 
 namespace gpuadvisor {
@@ -283,28 +285,20 @@ TEST(RecommendTest, BadRequestsNameTheFlag) {
   EXPECT_NE(
       Recommend(testing::EmbeddedForTests(), w, bad_region).status().message().find("regions"),
       std::string::npos);
-  RecommendRequest bad_budget;
-  bad_budget.budget_usd = -5;
-  EXPECT_NE(Recommend(testing::EmbeddedForTests(), w, bad_budget).status().message().find("budget"),
-            std::string::npos);
-  RecommendRequest bad_deadline;
-  bad_deadline.deadline_hours = 0;
-  EXPECT_NE(
-      Recommend(testing::EmbeddedForTests(), w, bad_deadline).status().message().find("deadline"),
-      std::string::npos);
-  // Issue 16: upper bounds as the workload's own (a 1e300 budget or deadline is no constraint).
-  bad_budget.budget_usd = 1e300;
-  EXPECT_NE(Recommend(testing::EmbeddedForTests(), w, bad_budget)
-                .status()
-                .message()
-                .find("budget: expected a positive amount in USD, at most 1e12"),
-            std::string::npos);
-  bad_deadline.deadline_hours = 1e300;
-  EXPECT_NE(Recommend(testing::EmbeddedForTests(), w, bad_deadline)
-                .status()
-                .message()
-                .find("at most 3650d"),
-            std::string::npos);
+  // Bounds are the options' (DeclareOptions): a budget or deadline out of them is refused
+  // before any search, with the option's message (issue 16: 1e300 is no constraint).
+  const CommandSpec spec = CommandOf<RecommendArgs>("recommend");
+  for (const auto& [key, text, message] :
+       {std::tuple{"budget", "-5", "budget: expected a number from 0.01 to 1e+12"},
+        {"budget", "1e300", "budget: expected a number from 0.01 to 1e+12"},
+        {"deadline", "0", "deadline: expected a duration from 1m to 3650d"},
+        {"deadline", "1e300", "deadline: expected"}}) {
+    OptionValues v(spec);
+    ASSERT_TRUE(v.Set(key, text, kCli).ok());
+    const Status st = MakeRecommendRequest(v).status();
+    EXPECT_EQ(st.field(), key);
+    EXPECT_NE(st.message().find(message), std::string::npos) << st.message();
+  }
 }
 
 }  // namespace

@@ -268,11 +268,10 @@ const std::vector<Case>& Cases() {
       {"plan: rank", [] { return PlanError(R"({"plans":[{"instance_type":"g6e.xlarge"}]})", 3); },
        "rank"},
       // Recommend.
-      {"recommend: top", [] { return RecommendError([](auto& r) { r.top = 0; }); }, "top"},
+      {"recommend: max-instances",
+       [] { return RecommendError([](auto& r) { r.max_instances = 0; }); }, "max-instances"},
       {"recommend: regions", [] { return RecommendError([](auto& r) { r.regions = {"mars-1"}; }); },
        "regions"},
-      {"recommend: deadline", [] { return RecommendError([](auto& r) { r.deadline_hours = -1; }); },
-       "deadline"},
       // Inventories, traces, telemetry options, the catalog.
       {"inventory: unknown type",
        [] { return InventoryError("hostname,instance_type\na,p5.48xlarg\n"); }, "inventory"},
