@@ -9,7 +9,7 @@
 #include <tuple>
 
 #include "gpuadvisor/cost.h"
-#include "gpuadvisor/requests.h"
+#include "app/requests.h"
 #include "testutil/test_hardware.h"
 
 namespace gpuadvisor {
