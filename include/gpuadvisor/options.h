@@ -62,7 +62,7 @@ struct CommandSpec {
 // Every command's table, in a stable order: the shared commands first, then the CLI-only ones
 // (simulate, watch, serve, the catalog subcommands as "catalog build" etc., and "output": the
 // output options every CLI command with a table of results takes), whose options all have
-// front_ends = kCli.
+// front_ends = kCli (but --catalog and --max-price-age, which Python's Catalog takes too).
 const std::vector<CommandSpec>& CommandSpecs();
 // NotFound for a command without a table.
 Result<const CommandSpec*> FindCommandSpec(std::string_view command);
@@ -139,7 +139,9 @@ class SpecCollector {
  public:
   std::vector<OptionSpec> options;
 
-  void Text(std::string_view n, const std::string& f, FieldInfo i) { Add(n, OptionType::kText, i, f); }
+  void Text(std::string_view n, const std::string& f, FieldInfo i) {
+    Add(n, OptionType::kText, i, f);
+  }
   void Choice(std::string_view n, const std::string& f, FieldInfo i) {
     Add(n, OptionType::kChoice, i, f);
   }
@@ -255,42 +257,66 @@ class FieldCounter {
  public:
   size_t count = 0;
   template <typename T>
-  void Text(std::string_view, T&, const FieldInfo&) { ++count; }
+  void Text(std::string_view, T&, const FieldInfo&) {
+    ++count;
+  }
   template <typename T>
-  void Choice(std::string_view, T&, const FieldInfo&) { ++count; }
+  void Choice(std::string_view, T&, const FieldInfo&) {
+    ++count;
+  }
   template <typename E, typename NameOf, typename Parse>
-  void Enum(std::string_view, E&, NameOf&&, Parse&&, const FieldInfo&) { ++count; }
+  void Enum(std::string_view, E&, NameOf&&, Parse&&, const FieldInfo&) {
+    ++count;
+  }
   template <typename T>
-  void Bool(std::string_view, T&, const FieldInfo&) { ++count; }
+  void Bool(std::string_view, T&, const FieldInfo&) {
+    ++count;
+  }
   template <typename T>
-  void Number(std::string_view, T&, const FieldInfo&) { ++count; }
+  void Number(std::string_view, T&, const FieldInfo&) {
+    ++count;
+  }
   template <typename T>
-  void Integer(std::string_view, T&, const FieldInfo&) { ++count; }
+  void Integer(std::string_view, T&, const FieldInfo&) {
+    ++count;
+  }
   template <typename T>
-  void Duration(std::string_view, T&, const FieldInfo&) { ++count; }
+  void Duration(std::string_view, T&, const FieldInfo&) {
+    ++count;
+  }
   template <typename T>
-  void List(std::string_view, T&, const FieldInfo&) { ++count; }
+  void List(std::string_view, T&, const FieldInfo&) {
+    ++count;
+  }
   template <typename T>
-  void Files(std::string_view, T&, const FieldInfo&) { ++count; }
+  void Files(std::string_view, T&, const FieldInfo&) {
+    ++count;
+  }
   template <typename S>
-  void Nested(S&) { ++count; }
+  void Nested(S&) {
+    ++count;
+  }
   template <typename T>
-  void NotAnOption(const T&) { ++count; }
+  void NotAnOption(const T&) {
+    ++count;
+  }
 };
 
 }  // namespace options_internal
 
 // The option table of `R`'s declaration (fields.h), its defaults read from a default-made R.
+// (`R r = R()` rather than `R r{}`: g++ 12 at -O3 warns of a nested struct's string "maybe
+// uninitialized" in the latter, e.g. WatchArgs.)
 template <typename R>
 CommandSpec CommandOf(std::string_view command) {
-  R r{};
+  R r = R();
   options_internal::SpecCollector c;
   DeclareOptions(c, r);
   return {command, std::move(c.options)};
 }
 template <typename R>
 void CollectOptions(std::vector<OptionSpec>* out) {
-  R r{};
+  R r = R();
   options_internal::SpecCollector c;
   DeclareOptions(c, r);
   for (OptionSpec& o : c.options) out->push_back(std::move(o));
@@ -309,7 +335,7 @@ Status SetFromOptions(const OptionValues& v, R* r) {
 // How many fields `R`'s declaration names (declared options, nested structs and NotAnOption).
 template <typename R>
 size_t DeclaredFieldCount() {
-  R r{};
+  R r = R();
   options_internal::FieldCounter c;
   DeclareOptions(c, r);
   return c.count;
