@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "gpuadvisor/catalog.h"
+#include "gpuadvisor/catalog_build.h"
+#include "gpuadvisor/fields.h"
 
 namespace gpuadvisor {
 
@@ -37,6 +39,45 @@ struct ImportInputs {
   // Called while reading: (input path, raw bytes read, total bytes or -1 when unknown).
   std::function<void(const std::string& path, int64_t done, int64_t total)> progress;
 };
+
+// The inputs of `catalog import` (fields.h); each file option is repeatable.
+template <typename V>
+void DeclareOptions(V& v, ImportInputs& in) {
+  auto input = [](std::string_view help) {
+    return FieldInfo{.help = help, .front_ends = kCli, .metavar = "FILE"};
+  };
+  v.Files("price-list", in.price_list,
+          input("AWS Price List EC2 offer file, CSV or JSON (gzip ok; - = stdin)"));
+  v.Files("savings-plans", in.savings_plans, input("Savings Plans regional rate file (CSV)"));
+  v.Files("instance-types", in.instance_types,
+          input("aws ec2 describe-instance-types output (JSON)"));
+  v.Files("offerings", in.offerings,
+          input("aws ec2 describe-instance-type-offerings output (JSON)"));
+  v.Files("spot-advisor", in.spot_advisor, input("spot-advisor-data.json feed"));
+  v.Files("spot-history", in.spot_history,
+          input("aws ec2 describe-spot-price-history output (JSON)"));
+  v.Text("snapshot-date", in.snapshot_date,
+         {.help = "Date recorded for inputs that carry none (default today, UTC)",
+          .front_ends = kCli,
+          .metavar = "DATE"});
+  v.NotAnOption(in.progress);
+}
+
+// `catalog import`: the inputs, the catalog file written and what it records.
+struct CatalogImportArgs {
+  ImportInputs inputs;
+  std::string out;
+  std::string generated_at;  // "" = now
+  bool no_progress = false;
+};
+template <typename V>
+void DeclareOptions(V& v, CatalogImportArgs& a) {
+  v.Nested(a.inputs);
+  v.Text("out", a.out, CatalogOutInfo("Catalog file to write (atomically)"));
+  v.Text("generated-at", a.generated_at, GeneratedAtInfo());
+  v.Bool("no-progress", a.no_progress,
+         {.help = "No progress bar (it is shown on a TTY only)", .front_ends = kCli});
+}
 
 struct ImportReport {
   struct Input {
@@ -85,6 +126,21 @@ struct CatalogDiff {
   std::vector<PriceChange> price_changes;  // sorted by type, region, price
 };
 CatalogDiff DiffCatalogs(const Catalog& old_catalog, const Catalog& new_catalog);
+
+// `catalog diff OLD NEW`: two catalog files ("embedded" = the embedded catalog).
+struct CatalogDiffArgs {
+  std::string old_catalog;
+  std::string new_catalog;
+};
+template <typename V>
+void DeclareOptions(V& v, CatalogDiffArgs& a) {
+  auto file = [](std::string_view help) {
+    return FieldInfo{
+        .help = help, .front_ends = kCli, .positional = true, .required = true, .metavar = "FILE"};
+  };
+  v.Text("old", a.old_catalog, file("Old catalog file (or \"embedded\")"));
+  v.Text("new", a.new_catalog, file("New catalog file (or \"embedded\")"));
+}
 
 }  // namespace gpuadvisor
 

@@ -53,7 +53,11 @@ void DeclareOptions(V& v, UsagePattern& u) {
               .hi = 30 * 86400,
               .no_default = true});
   v.Number("checkpoint-gib", u.checkpoint_gib,
-           {.help = "Checkpoint size per instance", .unit = "GiB", .lo = 0, .hi = 1e6, .no_default = true});
+           {.help = "Checkpoint size per instance",
+            .unit = "GiB",
+            .lo = 0,
+            .hi = 1e6,
+            .no_default = true});
   v.Number("storage-gbyte-s", u.storage_gbyte_s,
            {.help = "Checkpoint storage bandwidth per instance (default: EBS, at most 1 GB/s)",
             .unit = "GB/s",

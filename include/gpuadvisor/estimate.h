@@ -61,8 +61,9 @@ void DeclareOptions(V& v, HardwareRequest& h) {
   v.Integer("count", h.instances,
             {.help = "Instances of --instance (default 1)", .lo = 1, .hi = 100000});
   v.Text("gpu", h.gpu, {.help = "GPU model without an instance, e.g. H100", .metavar = "GPU"});
-  v.Integer("gpus", h.gpus,
-            {.help = "Devices in total (default 1, or count x per instance)", .lo = 1, .hi = 1000000});
+  v.Integer(
+      "gpus", h.gpus,
+      {.help = "Devices in total (default 1, or count x per instance)", .lo = 1, .hi = 1000000});
   v.Text("region", h.region, {.help = "Region for prices", .metavar = "REGION"});
 }
 

@@ -35,7 +35,8 @@ Result<std::vector<PurchaseKind>> ParsePurchaseKinds(std::string_view text, std:
 // ParsePurchaseKind over every kind for `field`, as a function of the text alone (an option's
 // declaration: fields.h).
 inline auto ParsePurchaseOption(std::string_view field) {
-  return [field](std::string_view text) { return ParsePurchaseKind(text, field, AllPurchaseKinds()); };
+  return
+      [field](std::string_view text) { return ParsePurchaseKind(text, field, AllPurchaseKinds()); };
 }
 
 // The hourly price of that option in a region (capacity block: the instance-hour rate), or null.

@@ -35,7 +35,8 @@ template <typename V>
 void DeclareOptions(V& v, InstanceQuery& q) {
   v.Text("region", q.region,
          {.help = "Region code, or `all` for one row per type and region", .metavar = "REGION"});
-  v.List("gpu", q.gpus, {.help = "Accelerator model or alias: H100, A100-80GB, L4 ...", .metavar = "GPU"});
+  v.List("gpu", q.gpus,
+         {.help = "Accelerator model or alias: H100, A100-80GB, L4 ...", .metavar = "GPU"});
   v.List("family", q.families, {.help = "Instance family: p5, g6e ...", .metavar = "FAMILY"});
   v.Number("min-gpus", q.min_gpus,
            {.help = "At least N GPUs (whole-device equivalents)", .lo = 0, .hi = 1024});
@@ -57,7 +58,8 @@ void DeclareOptions(V& v, InstanceQuery& q) {
           .choices = {PurchaseKindName(PurchaseKind::kOnDemand),
                       PurchaseKindName(PurchaseKind::kSpot)}});
   v.Bool("efa", q.efa_only, {.help = "Only types with EFA networking"});
-  v.Bool("include-retired", q.include_retired, {.help = "Also list retired types (p2, p3, g3 ...)"});
+  v.Bool("include-retired", q.include_retired,
+         {.help = "Also list retired types (p2, p3, g3 ...)"});
   v.Bool("gpus-only", q.gpus_only, {.help = "Only GPU types (no FPGA, media or Neuron)"});
   v.Text("sort", q.sort,
          {.help = "Sort by a column, e.g. usd_per_gpu_hour or on_demand_usd_per_hour:desc",

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "gpuadvisor/catalog.h"
+#include "gpuadvisor/fields.h"
 #include "gpuadvisor/result.h"
 #include "gpuadvisor/workload.h"
 
@@ -64,6 +65,96 @@ struct ScalingPolicy {
   double boot_s = 600;    // launch to serving
   double spot_share = 0;  // share of launches on spot, [0, 1]
 };
+
+// The policy's options of `simulate` (fields.h).
+template <typename V>
+void DeclareOptions(V& v, ScalingPolicy& p) {
+  constexpr double kWeek = 7 * 86400;
+  v.Number("target-utilization", p.target_utilization,
+           {.help = "Autoscaling target, a fraction", .lo = 0.01, .hi = 1, .front_ends = kCli});
+  v.Duration("scale-out-cooldown", p.scale_out_cooldown_s,
+             {.help = "Between launches", .lo = 0, .hi = kWeek, .front_ends = kCli});
+  v.Duration("scale-in-cooldown", p.scale_in_cooldown_s,
+             {.help = "After any change before stopping instances",
+              .lo = 0,
+              .hi = kWeek,
+              .front_ends = kCli});
+  v.Integer("min-instances", p.min_instances,
+            {.help = "Fleet minimum", .lo = 0, .hi = kMaxFleetInstances, .front_ends = kCli});
+  v.Integer("max-instances", p.max_instances,
+            {.help = "Fleet maximum", .lo = 0, .hi = kMaxFleetInstances, .front_ends = kCli});
+  v.Duration("boot-time", p.boot_s,
+             {.help = "Launch to serving", .lo = 0, .hi = 86400, .front_ends = kCli});
+  v.Number("spot-share", p.spot_share,
+           {.help = "Share of launches on spot, a fraction", .lo = 0, .hi = 1, .front_ends = kCli});
+}
+
+// `simulate`: where the load comes from (a trace file or a generated daily pattern), the fleet's
+// instance type and capacity, its policy, and what the search may change.
+struct SimulateArgs {
+  std::string trace;    // request-rate trace CSV
+  std::string diurnal;  // PEAK[,TROUGH] req/s, instead of a trace
+  double days = 7;      // of the generated pattern
+  double step_s = 300;  // of the generated pattern
+  std::string instance;
+  std::string region = "us-east-1";
+  std::optional<double> capacity_rps;  // per instance; none: estimated from the workload
+  ScalingPolicy policy;
+  bool allow_spot = false;
+  double max_missed_pct = 0;  // PolicySearch::max_violation_fraction, in percent
+  bool no_search = false;
+  uint64_t seed = 1;
+  std::string plot;  // SVG file to write ("" = none)
+};
+
+template <typename V>
+void DeclareOptions(V& v, SimulateArgs& a) {
+  v.Text("trace", a.trace,
+         {.help = "Request-rate trace CSV: timestamp,requests_per_s",
+          .front_ends = kCli,
+          .metavar = "FILE"});
+  v.Text("diurnal", a.diurnal,
+         {.help = "Generate a daily pattern instead: PEAK[,TROUGH] req/s, each 0 to 1e9 (trough "
+                  "default peak/5)",
+          .front_ends = kCli,
+          .metavar = "PEAK[,TROUGH]"});
+  v.Number(
+      "days", a.days,
+      {.help = "Days of the generated pattern", .lo = 0, .hi = kMaxTraceDays, .front_ends = kCli});
+  v.Duration("step", a.step_s,
+             {.help = "Step of the generated pattern", .lo = 1, .hi = 86400, .front_ends = kCli});
+  v.Text("instance", a.instance,
+         {.help = "Serving instance type, e.g. g6e.xlarge",
+          .front_ends = kCli,
+          .required = true,
+          .metavar = "TYPE"});
+  v.Text("region", a.region,
+         {.help = "Region for prices", .front_ends = kCli, .metavar = "REGION"});
+  v.Number("capacity-rps", a.capacity_rps,
+           {.help = "Requests/s one instance serves, over 0 (default: estimated from the workload "
+                    "flags)",
+            .unit = "req/s",
+            .lo = 0,
+            .hi = kMaxTraceRps,
+            .front_ends = kCli});
+  v.Nested(a.policy);
+  v.Bool("allow-spot", a.allow_spot,
+         {.help = "Let the policy search use spot", .front_ends = kCli});
+  v.Number("max-missed", a.max_missed_pct,
+           {.help = "SLO: percentage of requests that may miss the latency target",
+            .unit = "%",
+            .lo = 0,
+            .hi = 100,
+            .front_ends = kCli});
+  v.Bool("no-search", a.no_search, {.help = "Simulate the given policy only", .front_ends = kCli});
+  v.Integer(
+      "seed", a.seed,
+      {.help = "Random seed for spot interruptions", .lo = 0, .hi = 1e15, .front_ends = kCli});
+  v.Text("plot", a.plot,
+         {.help = "Write an SVG chart of load, capacity and cost",
+          .front_ends = kCli,
+          .metavar = "FILE"});
+}
 
 struct FleetCosts {
   double capacity_rps = 0;  // per instance (serving SLO met)

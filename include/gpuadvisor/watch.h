@@ -8,10 +8,13 @@
 #ifndef GPUADVISOR_WATCH_H_
 #define GPUADVISOR_WATCH_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "gpuadvisor/fields.h"
 #include "gpuadvisor/result.h"
 
 namespace gpuadvisor {
@@ -29,16 +32,100 @@ enum class WedgedPolicy {
   kStop,
 };
 const char* WedgedPolicyName(WedgedPolicy p);  // "keep-alive", "stop"
+// "keep-alive" or "stop", any case. Error: InvalidArgument naming the field "on-wedged".
+Result<WedgedPolicy> ParseWedgedPolicy(std::string_view text);
 
 struct WatchOptions {
   double idle_threshold_pct = 5;
-  double idle_s = 30 * 60;      // idle this long before acting
+  double idle_minutes = 30;     // idle this long before acting
   double boot_grace_s = 600;    // no action this soon after boot
   std::string action = "stop";  // stop | hibernate | terminate | command:<shell command>
-  bool dry_run = true;
-  int wedged_after = 5;  // failed reads in a row that make the driver "wedged", >= 1
+  bool execute = false;         // act; false: a dry run that only logs
+  int wedged_after = 5;         // failed reads in a row that make the driver "wedged", >= 1
   WedgedPolicy on_wedged = WedgedPolicy::kKeepAlive;
 };
+
+// The decision's options of `watch` (fields.h).
+template <typename V>
+void DeclareOptions(V& v, WatchOptions& o) {
+  v.Number("idle-minutes", o.idle_minutes,
+           {.help = "Act after this many minutes of idleness (43200 = 30 days)",
+            .unit = "min",
+            .lo = 0,
+            .hi = 43200,
+            .front_ends = kCli});
+  v.Number("idle-threshold", o.idle_threshold_pct,
+           {.help = "Every GPU at or under this utilisation is idle",
+            .unit = "%",
+            .lo = 0,
+            .hi = 100,
+            .front_ends = kCli});
+  v.Duration(
+      "boot-grace", o.boot_grace_s,
+      {.help = "No action this soon after boot", .lo = 0, .hi = 365 * 86400, .front_ends = kCli});
+  v.Text("action", o.action,
+         {.help = "stop, hibernate, terminate, or command:SHELL-COMMAND",
+          .front_ends = kCli,
+          .metavar = "ACTION"});
+  v.Bool("execute", o.execute,
+         {.help = "Really act (default: dry run, log only)", .front_ends = kCli});
+  v.Integer("wedged-after", o.wedged_after,
+            {.help = "Failed samples in a row that mean a wedged driver",
+             .lo = 1,
+             .hi = 10000,
+             .front_ends = kCli});
+  v.Enum("on-wedged", o.on_wedged, WedgedPolicyName, ParseWedgedPolicy,
+         {.help = "keep-alive: never stop while the GPUs cannot be read; stop: count a wedged "
+                  "instance as idle",
+          .choices = {"keep-alive", "stop"},
+          .front_ends = kCli});
+}
+
+// `watch`: the decision's options and the agent's own (sampling, the action's endpoints).
+struct WatchArgs {
+  double interval_s = 60;
+  WatchOptions options;
+  std::string keep_alive_file = "/etc/gpuadvisor/keep-alive";  // "" = none
+  std::string log;                                             // "" = stderr only
+  std::string imds_endpoint;  // "" = the front end's default (its environment, else IMDS)
+  std::string aws_endpoint_url;
+  std::string region;
+  std::string nvidia_smi = "nvidia-smi";
+  int64_t max_samples = 0;  // 0 = forever
+  double sample_timeout_s = 20;
+};
+
+template <typename V>
+void DeclareOptions(V& v, WatchArgs& a) {
+  v.Duration("interval", a.interval_s,
+             {.help = "Sampling interval", .lo = 0.01, .hi = 86400, .front_ends = kCli});
+  v.Nested(a.options);
+  v.Text("keep-alive-file", a.keep_alive_file,
+         {.help = "While this file exists nothing happens", .front_ends = kCli, .metavar = "FILE"});
+  v.Text(
+      "log", a.log,
+      {.help = "Also append the decision log to this file", .front_ends = kCli, .metavar = "FILE"});
+  v.Text("imds-endpoint", a.imds_endpoint,
+         {.help = "Instance metadata endpoint (default http://169.254.169.254, env "
+                  "GPUADVISOR_IMDS_ENDPOINT)",
+          .front_ends = kCli,
+          .metavar = "URL"});
+  v.Text("aws-endpoint-url", a.aws_endpoint_url,
+         {.help = "Passed to aws --endpoint-url", .front_ends = kCli, .metavar = "URL"});
+  v.Text("region", a.region,
+         {.help = "Passed to aws --region", .front_ends = kCli, .metavar = "REGION"});
+  v.Text(
+      "nvidia-smi", a.nvidia_smi,
+      {.help = "nvidia-smi command, looked up on PATH", .front_ends = kCli, .metavar = "COMMAND"});
+  v.Integer(
+      "max-samples", a.max_samples,
+      {.help = "Stop after N samples (0: run forever)", .lo = 0, .hi = 1e9, .front_ends = kCli});
+  v.Duration("sample-timeout", a.sample_timeout_s,
+             {.help = "Kill nvidia-smi after this long and log no-data",
+              .lo = 0.01,
+              .hi = 3600,
+              .front_ends = kCli});
+}
 
 enum class WatchDecision {
   kBusy,       // some GPU is busy: the idle clock restarts

@@ -63,7 +63,7 @@ struct CommandSpec {
 // Every command's table, in a stable order: the shared commands first, then the CLI-only ones
 // (simulate, watch, serve, the catalog subcommands as "catalog build" etc., and "output": the
 // output options every CLI command with a table of results takes), whose options all have
-// front_ends = kCli.
+// front_ends = kCli (but --catalog and --max-price-age, which Python's Catalog takes too).
 const std::vector<CommandSpec>& CommandSpecs();
 // NotFound for a command without a table.
 Result<const CommandSpec*> FindCommandSpec(std::string_view command);
@@ -341,16 +341,18 @@ class FieldCounter {
 }  // namespace options_internal
 
 // The option table of `R`'s declaration (fields.h), its defaults read from a default-made R.
+// (`R r = R()` rather than `R r{}`: g++ 12 at -O3 warns of a nested struct's string "maybe
+// uninitialized" in the latter, e.g. WatchArgs.)
 template <typename R>
 CommandSpec CommandOf(std::string_view command) {
-  R r{};
+  R r = R();
   options_internal::SpecCollector c;
   DeclareOptions(c, r);
   return {command, std::move(c.options)};
 }
 template <typename R>
 void CollectOptions(std::vector<OptionSpec>* out) {
-  R r{};
+  R r = R();
   options_internal::SpecCollector c;
   DeclareOptions(c, r);
   for (OptionSpec& o : c.options) out->push_back(std::move(o));
@@ -369,7 +371,7 @@ Status SetFromOptions(const OptionValues& v, R* r) {
 // How many fields `R`'s declaration names (declared options, nested structs and NotAnOption).
 template <typename R>
 size_t DeclaredFieldCount() {
-  R r{};
+  R r = R();
   options_internal::FieldCounter c;
   DeclareOptions(c, r);
   return c.count;

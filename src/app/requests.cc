@@ -36,15 +36,9 @@ Status CheckPricedFigures(const PricingResult& r) {
 
 }  // namespace
 
-Result<Freshness> MakeFreshness(const std::string& max_price_age, std::string today) {
+Freshness MakeFreshness(int max_price_age_days, std::string today) {
   Freshness fresh;
-  Result<int64_t> age = ParseInt(max_price_age, "max-price-age");
-  if (!age.ok()) return age.status();
-  if (*age < 0 || *age > 1000000) {
-    return Status::InvalidArgument("max-price-age: expected a non-negative number of days")
-        .WithField("max-price-age");
-  }
-  fresh.max_price_age_days = static_cast<int>(*age);
+  fresh.max_price_age_days = max_price_age_days;
   fresh.today = std::move(today);
   return fresh;
 }

@@ -26,11 +26,35 @@
 
 namespace gpuadvisor {
 
-// `max_price_age` in days (text, >= 0); `today` is the UTC date "YYYY-MM-DD" the front end
-// gives (its clock, or a fixed date in tests).
-Result<Freshness> MakeFreshness(const std::string& max_price_age, std::string today);
+// Prices older than `max_price_age_days` are stale (OutputArgs declares its bounds); `today` is
+// the UTC date "YYYY-MM-DD" the front end gives (its clock, or a fixed date in tests).
+Freshness MakeFreshness(int max_price_age_days, std::string today);
 // "" = the embedded catalog; otherwise the file (errors prefixed "--catalog").
 Result<std::shared_ptr<const Catalog>> OpenCatalog(const std::string& path);
+
+// The output options of every CLI command that prints results (the "output" table), and the
+// catalog a command reads; Python's Catalog(path, max_price_age) takes those two as well.
+struct OutputArgs {
+  OutputFormat format = OutputFormat::kTable;
+  bool json = false;    // the same as format json
+  std::string catalog;  // "" = the embedded catalog
+  int max_price_age_days = 90;
+  bool no_color = false;
+};
+template <typename V>
+void DeclareOptions(V& v, OutputArgs& a) {
+  v.Enum("format", a.format, OutputFormatName, ParseOutputFormat,
+         {.help = "Output", .choices = {"table", "json", "csv", "markdown"}, .front_ends = kCli});
+  v.Bool("json", a.json, {.help = "Same as --format json", .front_ends = kCli});
+  v.Text("catalog", a.catalog,
+         {.help = "Catalog file (default: the embedded catalog)",
+          .front_ends = kCli | kPython,
+          .metavar = "FILE"});
+  v.Integer("max-price-age", a.max_price_age_days,
+            MaxPriceAgeInfo("Flag prices older than this", kCli | kPython));
+  v.Bool("no-color", a.no_color,
+         {.help = "Never use colour (also: NO_COLOR env)", .front_ends = kCli});
+}
 
 // An instance type as a command's first argument (`show TYPE`, `pricing TYPE`).
 inline FieldInfo TypeArgument(std::string_view help) {

@@ -27,6 +27,31 @@ std::string CsvQuote(const std::string& s) {
 
 }  // namespace
 
+const char* OutputFormatName(OutputFormat f) {
+  switch (f) {
+    case OutputFormat::kJson:
+      return "json";
+    case OutputFormat::kCsv:
+      return "csv";
+    case OutputFormat::kMarkdown:
+      return "markdown";
+    case OutputFormat::kTable:
+      break;
+  }
+  return "table";
+}
+
+Result<OutputFormat> ParseOutputFormat(std::string_view text) {
+  const std::string name = ToLower(Trim(text));
+  for (OutputFormat f :
+       {OutputFormat::kTable, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown}) {
+    if (name == OutputFormatName(f)) return f;
+  }
+  return Status::InvalidArgument("format: expected one of table, json, csv, markdown, got \"" +
+                                 std::string(text) + "\"")
+      .WithField("format");
+}
+
 // Cells are made terminal-safe on the way in, so every format (and the width arithmetic) sees
 // the escaped text: a hostname or file name cannot carry an escape sequence to the terminal.
 void Table::AddColumn(std::string header, bool numeric) {

@@ -5,11 +5,17 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "gpuadvisor/result.h"
 
 namespace gpuadvisor {
 
 enum class OutputFormat { kTable, kJson, kCsv, kMarkdown };
+const char* OutputFormatName(OutputFormat f);  // "table", "json", "csv", "markdown"
+// One of those names, any case. Error: InvalidArgument naming the field "format".
+Result<OutputFormat> ParseOutputFormat(std::string_view text);
 
 class Table {
  public:

@@ -14,6 +14,7 @@
 #include "gpuadvisor/catalog_import.h"
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
+#include "gpuadvisor/fields.h"
 #include "gpuadvisor/idle.h"
 #include "app/json_doc.h"
 #include "gpuadvisor/prometheus_source.h"
@@ -33,6 +34,12 @@ struct Freshness {
   std::optional<int> AgeDays(const std::string& date) const;
   bool Stale(const std::string& date) const;
 };
+
+// The max-price-age option (Freshness::max_price_age_days), as every command that takes it
+// declares it (fields.h): one bound for all.
+inline FieldInfo MaxPriceAgeInfo(std::string_view help, unsigned front_ends) {
+  return {.help = help, .unit = "days", .lo = 0, .hi = 100000, .front_ends = front_ends};
+}
 
 // The one stale-price warning a command prints (at most one line, whatever the number of sources
 // and rows): the sources of the `used` prices that are undated or older than the limit, each with

@@ -33,22 +33,21 @@ int RunInfo(const InfoOptions& o) {
   return kExitOk;
 }
 
-// `catalog build` ("catalog build" table).
+// `catalog build` (CatalogBuildArgs, catalog_build.h).
 int RunBuild(const TableOptions& o) {
   Result<OptionValues> v = o.Values();
   if (!v.ok()) return Fail(v.status());
-  if (Status st = v->Check(); !st.ok()) return Fail(st);
-  Result<std::vector<BuildInput>> inputs = LoadBuildManifest(v->Text("manifest"), v->Text("root"));
+  CatalogBuildArgs a;
+  if (Status st = SetFromOptions(*v, &a); !st.ok()) return Fail(st);
+  Result<std::vector<BuildInput>> inputs = LoadBuildManifest(a.manifest, a.root);
   if (!inputs.ok()) return Fail(inputs.status());
-  const std::string generated_at = v->Text("generated-at");
-  Result<Catalog> c = BuildCatalog(*inputs, generated_at.empty() ? NowUtcIso() : generated_at);
+  Result<Catalog> c = BuildCatalog(*inputs, a.generated_at.empty() ? NowUtcIso() : a.generated_at);
   if (!c.ok()) return Fail(c.status());
-  const std::string out = v->Text("out");
-  Status st = WriteCatalogFile(*c, out);
+  Status st = WriteCatalogFile(*c, a.out);
   if (!st.ok()) return Fail(st);
   size_t current = 0;
   for (const InstanceType& t : c->instance_types()) current += !t.retired;
-  std::cerr << "gpuadvisor: wrote " << TerminalSafe(out) << ": " << c->instance_types().size()
+  std::cerr << "gpuadvisor: wrote " << TerminalSafe(a.out) << ": " << c->instance_types().size()
             << " instance types (" << current << " current), " << c->gpus().size()
             << " accelerator models, " << c->regions().size() << " regions, "
             << c->corrections.size() << " corrections\n";
@@ -59,12 +58,13 @@ int RunBuild(const TableOptions& o) {
 int RunUpgrade(const TableOptions& o) {
   Result<OptionValues> v = o.Values();
   if (!v.ok()) return Fail(v.status());
-  Result<Catalog> c = LoadCatalogFile(v->Text("catalog"));
+  CatalogUpgradeArgs a;
+  if (Status st = SetFromOptions(*v, &a); !st.ok()) return Fail(st);
+  Result<Catalog> c = LoadCatalogFile(a.catalog);
   if (!c.ok()) return Fail(c.status());
-  const std::string out = v->Text("out");
-  Status st = WriteCatalogFile(*c, out);
+  Status st = WriteCatalogFile(*c, a.out);
   if (!st.ok()) return Fail(st);
-  std::cerr << "gpuadvisor: wrote " << TerminalSafe(out) << ": " << kCatalogSchema << " (read "
+  std::cerr << "gpuadvisor: wrote " << TerminalSafe(a.out) << ": " << kCatalogSchema << " (read "
             << TerminalSafe(c->schema) << ")\n";
   return kExitOk;
 }

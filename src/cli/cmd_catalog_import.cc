@@ -23,15 +23,9 @@ struct ImportOptions {
 int RunImport(const ImportOptions& o) {
   Result<OptionValues> v = o.table.Values();
   if (!v.ok()) return Fail(v.status());
-  ImportInputs in;
-  in.price_list = v->Files("price-list");
-  in.savings_plans = v->Files("savings-plans");
-  in.instance_types = v->Files("instance-types");
-  in.offerings = v->Files("offerings");
-  in.spot_advisor = v->Files("spot-advisor");
-  in.spot_history = v->Files("spot-history");
-  in.snapshot_date = v->Text("snapshot-date");
-  const std::string out = v->Text("out");
+  CatalogImportArgs a;
+  if (Status st = SetFromOptions(*v, &a); !st.ok()) return Fail(st);
+  ImportInputs& in = a.inputs;
   if (in.price_list.empty() && in.savings_plans.empty() && in.instance_types.empty() &&
       in.offerings.empty() && in.spot_advisor.empty() && in.spot_history.empty()) {
     return Fail(Status::InvalidArgument(
@@ -41,7 +35,7 @@ int RunImport(const ImportOptions& o) {
   Result<Context> ctx = MakeContext(o.common);
   if (!ctx.ok()) return Fail(ctx.status());
   if (in.snapshot_date.empty()) in.snapshot_date = TodayUtc();
-  const bool tty = !v->Bool("no-progress") && ::isatty(STDERR_FILENO);
+  const bool tty = !a.no_progress && ::isatty(STDERR_FILENO);
   ProgressBar bar(tty);
   if (tty) {
     in.progress = [&bar](const std::string& p, int64_t done, int64_t total) {
@@ -54,8 +48,8 @@ int RunImport(const ImportOptions& o) {
   Status st = ImportIntoCatalog(&after, in, &report);
   bar.Clear();
   if (!st.ok()) return Fail(st);
-  const std::string generated_at = v->Text("generated-at");
-  after.generated_at = generated_at.empty() ? NowUtcIso() : generated_at;
+  const std::string& out = a.out;
+  after.generated_at = a.generated_at.empty() ? NowUtcIso() : a.generated_at;
   after.generator = "gpuadvisor catalog import";
   // The file written must be one every command accepts: parse it back before replacing PATH.
   std::string json = CatalogToJson(after);
@@ -105,9 +99,11 @@ int RunDiff(const DiffOptions& o) {
   if (!ctx.ok()) return Fail(ctx.status());
   Result<OptionValues> v = o.table.Values();
   if (!v.ok()) return Fail(v.status());
-  Result<Catalog> a = LoadNamed(v->Text("old"));
+  CatalogDiffArgs args;
+  if (Status st = SetFromOptions(*v, &args); !st.ok()) return Fail(st);
+  Result<Catalog> a = LoadNamed(args.old_catalog);
   if (!a.ok()) return Fail(a.status());
-  Result<Catalog> b = LoadNamed(v->Text("new"));
+  Result<Catalog> b = LoadNamed(args.new_catalog);
   if (!b.ok()) return Fail(b.status());
   CatalogDiff d = DiffCatalogs(*a, *b);
   Emit(*ctx, [&] { return CatalogDiffJson(d); }, [&] { return CatalogDiffTable(d); });

@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <map>
 #include <thread>
 
 #include "cli/common.h"
@@ -19,7 +18,7 @@
 namespace gpuadvisor::cli {
 namespace {
 
-// The flags, their ranges and defaults are in the "serve" option table (options.cc).
+// The flags, their ranges and defaults are ServeArgs's declaration (serve.h).
 struct ServeCliOptions {
   TableOptions table;
 };
@@ -44,45 +43,14 @@ Status PlainSeconds(OptionValues* v, std::string_view name) {
   return v->Set(name, text + "s", kCli);
 }
 
-// The table checked every value and its range; what is left is the ServeOptions fields.
-Status ParseLimits(OptionValues* v, server::ServeOptions* s, std::string* catalog_path) {
-  GPUADVISOR_RETURN_IF_ERROR(PlainSeconds(v, "timeout"));
+// The options, checked against their declaration (a plain number for a timeout is seconds).
+Status ParseServeArgs(OptionValues* v, server::ServeArgs* a) {
   for (std::string_view name :
-       {"header-timeout", "body-timeout", "request-timeout", "drain-timeout"}) {
+       {"timeout", "header-timeout", "body-timeout", "request-timeout", "drain-timeout"}) {
     GPUADVISOR_RETURN_IF_ERROR(PlainSeconds(v, name));
   }
-  GPUADVISOR_RETURN_IF_ERROR(v->Check());
-  std::map<std::string_view, double> n;
-  for (std::string_view name :
-       {"port", "threads", "max-connections", "max-connections-per-client", "max-price-age",
-        "max-body", "timeout", "header-timeout", "body-timeout", "request-timeout", "drain-timeout",
-        "cache", "cache-bytes"}) {
-    Result<std::optional<double>> x = v->Number(name);
-    if (!x.ok()) return x.status();
-    n[name] = x->value_or(0);  // every one has a default
-  }
-  s->host = v->Text("host");
-  s->port = static_cast<int>(n["port"]);
-  s->threads = static_cast<int>(n["threads"]);
-  s->max_connections = static_cast<int>(n["max-connections"]);
-  s->max_price_age_days = static_cast<int>(n["max-price-age"]);
-  s->max_body_bytes = static_cast<size_t>(n["max-body"]);
-  s->read_timeout_s = s->write_timeout_s = s->keep_alive_timeout_s = static_cast<int>(n["timeout"]);
-  s->header_timeout_s = static_cast<int>(n["header-timeout"]);
-  s->max_connections_per_client = static_cast<int>(n["max-connections-per-client"]);
-  s->body_timeout_s = static_cast<int>(n["body-timeout"]);
-  s->request_timeout_s = static_cast<int>(n["request-timeout"]);
-  s->drain_timeout_s = static_cast<int>(n["drain-timeout"]);
-  s->access_log = v->Text("access-log");
-  s->tls_cert = v->Text("tls-cert");
-  s->tls_key = v->Text("tls-key");
-  s->cache_entries = static_cast<size_t>(n["cache"]);
-  s->cache_bytes = static_cast<size_t>(n["cache-bytes"]);
-  Result<std::vector<std::string>> hosts = v->List("allow-host");
-  if (!hosts.ok()) return hosts.status();
-  s->allow_hosts = *hosts;
-  s->cors_origin = v->Text("cors");
-  *catalog_path = v->Text("catalog");
+  GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(*v, a));
+  server::TimeoutsFollowRead(&a->server);
   return Status::OK();
 }
 
@@ -109,11 +77,10 @@ void SignalLoop(sigset_t set, server::HttpServer* http, server::CatalogHolder* h
 int Run(const ServeCliOptions& o) {
   Result<OptionValues> values = o.table.Values();
   if (!values.ok()) return Fail(values.status());
-  server::ServeOptions s;
-  std::string catalog_path;
-  Status limits = ParseLimits(&*values, &s, &catalog_path);
-  if (!limits.ok()) return Fail(limits);
-  Result<server::ServeOptions> checked = server::CheckServeOptions(s);
+  server::ServeArgs args;
+  Status parsed = ParseServeArgs(&*values, &args);
+  if (!parsed.ok()) return Fail(parsed);
+  Result<server::ServeOptions> checked = server::CheckServeOptions(args.server);
   if (!checked.ok()) return Fail(checked.status());
   // The environment is read here, once, and handed to the server: the Prometheus allow-list (a
   // malformed one is refused where the operator sees it) and the tests' fixed date.
@@ -125,7 +92,7 @@ int Run(const ServeCliOptions& o) {
   if (const char* today = std::getenv("GPUADVISOR_TODAY"); today != nullptr) {
     checked->today = [fixed = std::string(today)] { return fixed; };  // tests pin the date
   }
-  server::CatalogHolder::Loader loader = MakeLoader(catalog_path);
+  server::CatalogHolder::Loader loader = MakeLoader(args.catalog);
   Result<std::shared_ptr<const Catalog>> catalog = loader();
   if (!catalog.ok()) return Fail(catalog.status());
   server::CatalogHolder holder(*catalog, loader);

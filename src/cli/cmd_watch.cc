@@ -18,20 +18,9 @@
 namespace gpuadvisor::cli {
 namespace {
 
-// The flags, their ranges and defaults are in the "watch" option table (options.cc).
+// The flags, their ranges and defaults are WatchArgs's declaration (watch.h).
 struct WatchCliOptions {
   TableOptions table;
-};
-
-// The text options the loop and the action use, read once from the table.
-struct WatchTexts {
-  std::string keep_alive, log, imds, aws_endpoint, region, smi;
-};
-
-// What the loop needs besides the decision logic's options.
-struct WatchLoop {
-  double interval_s = 60, sample_timeout_s = 20;
-  double max_samples = 0;  // 0 = forever
 };
 
 double UptimeSeconds() {
@@ -41,34 +30,11 @@ double UptimeSeconds() {
   return up;
 }
 
-// Every numeric flag has a range (the table; doc/cost-control.md); outside it is exit 2 naming
-// the flag.
-Status ParseWatchFlags(const OptionValues& v, WatchOptions* w, WatchLoop* loop, WatchTexts* t) {
-  GPUADVISOR_RETURN_IF_ERROR(v.Check());
-  double idle_min = 0, wedged_after = 0;
-  const std::pair<const char*, double*> kNumbers[] = {{"interval", &loop->interval_s},
-                                                      {"idle-minutes", &idle_min},
-                                                      {"idle-threshold", &w->idle_threshold_pct},
-                                                      {"boot-grace", &w->boot_grace_s},
-                                                      {"max-samples", &loop->max_samples},
-                                                      {"sample-timeout", &loop->sample_timeout_s},
-                                                      {"wedged-after", &wedged_after}};
-  for (const auto& [name, out] : kNumbers) {
-    Result<std::optional<double>> n = v.Number(name);
-    if (!n.ok()) return n.status();
-    *out = n->value_or(0);  // every one has a default
-  }
-  const std::string action = v.Text("action");
-  Status st = CheckWatchAction(action);
+// The options, checked against their declaration; the action's form is the library's to check.
+Status ParseWatchFlags(const OptionValues& v, WatchArgs* a) {
+  GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(v, a));
+  Status st = CheckWatchAction(a->options.action);
   if (!st.ok()) return st.WithField("action");
-  w->idle_s = idle_min * 60;
-  w->wedged_after = static_cast<int>(wedged_after);
-  w->on_wedged =
-      ToLower(v.Text("on-wedged")) == "stop" ? WedgedPolicy::kStop : WedgedPolicy::kKeepAlive;
-  w->action = action;
-  w->dry_run = !v.Bool("execute");
-  *t = {v.Text("keep-alive-file"),  v.Text("log"),    v.Text("imds-endpoint"),
-        v.Text("aws-endpoint-url"), v.Text("region"), v.Text("nvidia-smi")};
   return Status::OK();
 }
 
@@ -98,9 +64,10 @@ class WatchLog {
 };
 
 // One reading of every GPU's utilisation; empty with `*why` set when there is none.
-std::vector<double> SampleGpus(const WatchTexts& o, const WatchLoop& loop, std::string* why) {
-  Result<std::string> out = RunCapture(
-      o.smi + " --query-gpu=utilization.gpu --format=csv,noheader,nounits", loop.sample_timeout_s);
+std::vector<double> SampleGpus(const WatchArgs& a, std::string* why) {
+  Result<std::string> out =
+      RunCapture(a.nvidia_smi + " --query-gpu=utilization.gpu --format=csv,noheader,nounits",
+                 a.sample_timeout_s);
   if (!out.ok()) {
     *why = out.status().message();
     return {};
@@ -130,8 +97,10 @@ void LogWedged(const WatchState& state, const WatchOptions& w, int failed_before
 }
 
 // Runs (or, dry, logs) the action; the exit code of `watch`.
-int Act(const WatchTexts& o, const WatchOptions& w, const WatchLog& log) {
-  std::string imds = o.imds;
+int Act(const WatchArgs& a, const WatchLog& log) {
+  const WatchOptions& w = a.options;
+  const bool dry_run = !w.execute;
+  std::string imds = a.imds_endpoint;
   if (imds.empty()) {
     const char* e = std::getenv("GPUADVISOR_IMDS_ENDPOINT");
     imds = e != nullptr ? e : "http://169.254.169.254";
@@ -141,7 +110,7 @@ int Act(const WatchTexts& o, const WatchOptions& w, const WatchLog& log) {
     Result<std::string> got = ImdsInstanceId(imds);
     if (got.ok()) {
       id = *got;
-    } else if (w.dry_run) {
+    } else if (dry_run) {
       log("dry run: no instance id (" + got.status().message() + ")");
       id = "<instance-id>";
     } else {
@@ -149,10 +118,10 @@ int Act(const WatchTexts& o, const WatchOptions& w, const WatchLog& log) {
       return kExitIoError;
     }
   }
-  const std::vector<std::string> argv = WatchActionArgv(w.action, id, o.region, o.aws_endpoint);
+  const std::vector<std::string> argv = WatchActionArgv(w.action, id, a.region, a.aws_endpoint_url);
   std::string cmd;
-  for (const std::string& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
-  if (w.dry_run) {
+  for (const std::string& arg : argv) cmd += (cmd.empty() ? "" : " ") + arg;
+  if (dry_run) {
     log("dry run: would run: " + cmd + " (pass --execute to act)");
     return kExitOk;
   }
@@ -170,20 +139,19 @@ int Act(const WatchTexts& o, const WatchOptions& w, const WatchLog& log) {
 int Run(const WatchCliOptions& opts) {
   Result<OptionValues> values = opts.table.Values();
   if (!values.ok()) return Fail(values.status());
-  WatchOptions w;
-  WatchLoop loop;
-  WatchTexts o;
-  Status st = ParseWatchFlags(*values, &w, &loop, &o);
+  WatchArgs a;
+  Status st = ParseWatchFlags(*values, &a);
   if (!st.ok()) return Fail(st);
-  FILE* logf = o.log.empty() ? nullptr : std::fopen(o.log.c_str(), "ae");
-  if (!o.log.empty() && logf == nullptr) {
-    return Fail(Status::IOError("cannot open --log " + o.log));
+  const WatchOptions& w = a.options;
+  FILE* logf = a.log.empty() ? nullptr : std::fopen(a.log.c_str(), "ae");
+  if (!a.log.empty() && logf == nullptr) {
+    return Fail(Status::IOError("cannot open --log " + a.log));
   }
   const WatchLog log(logf);
-  log(std::string(w.dry_run ? "dry run" : "armed") + ": action " + w.action + " after " +
-      FormatFixed(w.idle_s / 60, 1) + " min at or under " + FormatFixed(w.idle_threshold_pct, 0) +
-      "%, sampling every " + FormatFixed(loop.interval_s, 1) + " s (timeout " +
-      FormatFixed(loop.sample_timeout_s, 1) + " s), keep-alive file " + o.keep_alive +
+  log(std::string(w.execute ? "armed" : "dry run") + ": action " + w.action + " after " +
+      FormatFixed(w.idle_minutes, 1) + " min at or under " + FormatFixed(w.idle_threshold_pct, 0) +
+      "%, sampling every " + FormatFixed(a.interval_s, 1) + " s (timeout " +
+      FormatFixed(a.sample_timeout_s, 1) + " s), keep-alive file " + a.keep_alive_file +
       ", on wedged GPUs (" + std::to_string(w.wedged_after) + " failed samples) " +
       WedgedPolicyName(w.on_wedged));
   WatchState state(w);
@@ -192,9 +160,9 @@ int Run(const WatchCliOptions& opts) {
     const double now =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::string why;
-    const std::vector<double> utils = SampleGpus(o, loop, &why);
+    const std::vector<double> utils = SampleGpus(a, &why);
     struct stat sb{};
-    const bool keep = !o.keep_alive.empty() && ::stat(o.keep_alive.c_str(), &sb) == 0;
+    const bool keep = !a.keep_alive_file.empty() && ::stat(a.keep_alive_file.c_str(), &sb) == 0;
     double idle_for = 0;
     const int failed_before = state.failed_reads();
     const WatchDecision d = state.Observe(now, UptimeSeconds(), utils, keep, &idle_for);
@@ -210,9 +178,9 @@ int Run(const WatchCliOptions& opts) {
     if (d == WatchDecision::kGrace && utils.empty()) {
       log("boot-grace: wedged, but not acting within --boot-grace of boot");
     }
-    if (d == WatchDecision::kAct) return Act(o, w, log);
-    if (loop.max_samples > 0 && static_cast<double>(n) >= loop.max_samples) break;
-    std::this_thread::sleep_for(std::chrono::duration<double>(loop.interval_s));
+    if (d == WatchDecision::kAct) return Act(a, log);
+    if (a.max_samples > 0 && n >= a.max_samples) break;
+    std::this_thread::sleep_for(std::chrono::duration<double>(a.interval_s));
   }
   log("stopping after --max-samples without acting");
   return kExitOk;

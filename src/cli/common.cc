@@ -211,20 +211,15 @@ void PrintText(std::string_view text) {
 Result<Context> MakeContext(const CommonOptions& o) {
   Result<OptionValues> values = o.table.Values();
   if (!values.ok()) return values.status();
-  GPUADVISOR_RETURN_IF_ERROR(values->Check());
+  OutputArgs a;
+  GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(*values, &a));
   Context ctx;
-  const std::string fmt = values->Bool("json") ? "json" : values->Text("format");
-  ctx.format = fmt == "json"       ? OutputFormat::kJson
-               : fmt == "csv"      ? OutputFormat::kCsv
-               : fmt == "markdown" ? OutputFormat::kMarkdown
-                                   : OutputFormat::kTable;
+  ctx.format = a.json ? OutputFormat::kJson : a.format;
   SetJsonErrors(ctx.format == OutputFormat::kJson);
-  ctx.color = ctx.format == OutputFormat::kTable && !values->Bool("no-color") &&
-              ::isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
-  Result<Freshness> fresh = MakeFreshness(values->Text("max-price-age"), TodayFromEnvironment());
-  if (!fresh.ok()) return fresh.status();
-  ctx.fresh = *fresh;
-  Result<std::shared_ptr<const Catalog>> c = OpenCatalog(values->Text("catalog"));
+  ctx.color = ctx.format == OutputFormat::kTable && !a.no_color && ::isatty(STDOUT_FILENO) &&
+              std::getenv("NO_COLOR") == nullptr;
+  ctx.fresh = MakeFreshness(a.max_price_age_days, TodayFromEnvironment());
+  Result<std::shared_ptr<const Catalog>> c = OpenCatalog(a.catalog);
   if (!c.ok()) return c.status();
   ctx.catalog = *c;
   return ctx;

@@ -248,13 +248,19 @@ struct PyRecommendation {
   Freshness fresh;
 };
 
+// The path and max_price_age as the CLI's --catalog and --max-price-age (OutputArgs).
 PyCatalog OpenPyCatalog(const std::string& path, const std::string& max_price_age) {
+  OptionValues values(*Take(FindCommandSpec("output")));
+  Check(values.Set("catalog", path, kPython));
+  Check(values.Set("max-price-age", max_price_age, kPython));
+  OutputArgs args;
+  Check(SetFromOptions(values, &args));
   PyCatalog out;
-  out.fresh = Take(MakeFreshness(max_price_age, cli::TodayFromEnvironment()));
+  out.fresh = MakeFreshness(args.max_price_age_days, cli::TodayFromEnvironment());
   Result<std::shared_ptr<const Catalog>> c = Status::InvalidArgument("not loaded");
   {
     py::gil_scoped_release release;
-    c = OpenCatalog(path);
+    c = OpenCatalog(args.catalog);
   }
   out.catalog = Take(std::move(c));
   return out;

@@ -920,36 +920,6 @@ bool CorsOriginValid(std::string_view origin) {
 }
 
 Result<ServeOptions> CheckServeOptions(const ServeOptions& o) {
-  if (o.port < 0 || o.port > 65535) {
-    return Status::InvalidArgument("--port: expected 0 to 65535, got " + std::to_string(o.port));
-  }
-  if (o.threads < 1 || o.threads > 1024) {
-    return Status::InvalidArgument("--threads: expected 1 to 1024, got " +
-                                   std::to_string(o.threads));
-  }
-  if (o.read_timeout_s < 1 || o.write_timeout_s < 1 || o.keep_alive_timeout_s < 1) {
-    return Status::InvalidArgument("--timeout: expected at least 1 second");
-  }
-  if (o.header_timeout_s < 1 || o.header_timeout_s > 3600) {
-    return Status::InvalidArgument("--header-timeout: expected 1s to 1h");
-  }
-  if (o.max_connections < 1 || o.max_connections > 100000) {
-    return Status::InvalidArgument("--max-connections: expected 1 to 100000, got " +
-                                   std::to_string(o.max_connections));
-  }
-  if (o.max_body_bytes < 1024) {
-    return Status::InvalidArgument("--max-body: expected at least 1024 bytes");
-  }
-  if (o.max_connections_per_client < 1 || o.max_connections_per_client > 100000) {
-    return Status::InvalidArgument("--max-connections-per-client: expected 1 to 100000, got " +
-                                   std::to_string(o.max_connections_per_client));
-  }
-  for (const auto& [value, name] : {std::pair{o.body_timeout_s, "--body-timeout"},
-                                    std::pair{o.request_timeout_s, "--request-timeout"},
-                                    std::pair{o.drain_timeout_s, "--drain-timeout"}}) {
-    if (value < 1 || value > 3600)
-      return Status::InvalidArgument(std::string(name) + ": expected 1s to 1h");
-  }
   if (o.host.empty()) return Status::InvalidArgument("--host: expected an address");
   if (o.tls_cert.empty() != o.tls_key.empty()) {
     return Status::InvalidArgument(o.tls_cert.empty() ? "--tls-cert: required with --tls-key"

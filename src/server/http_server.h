@@ -42,39 +42,10 @@
 #include <vector>
 
 #include "gpuadvisor/result.h"
+#include "app/serve.h"
 #include "server/api.h"
 
 namespace gpuadvisor::server {
-
-struct ServeOptions {
-  std::string host = "127.0.0.1";      // loopback unless the user says otherwise
-  int port = 8080;                     // 0 = any free port (tests)
-  int threads = 16;                    // worker pool size, 1..1024
-  size_t max_body_bytes = 1 << 20;     // larger request bodies get 413
-  size_t max_header_bytes = 16 << 10;  // all header lines together; larger get 431
-  int max_headers = 64;                // header count; more get 431
-  int read_timeout_s = 5;              // longest pause between body bytes
-  int write_timeout_s = 5;
-  int keep_alive_timeout_s = 5;  // longest wait for a request's first byte
-  int header_timeout_s = 10;     // the whole head, from its first byte (slowloris guard)
-  int keep_alive_max = 100;      // requests per connection before it is closed
-  int max_connections = 1024;    // open at once (idle ones included); see the eviction above
-  int max_connections_per_client = 256;  // open at once from one client address
-  int body_timeout_s = 30;     // the whole body, from the end of the head, however it drips
-  int request_timeout_s = 60;  // a handler's wall-time ceiling: then ApiContext::cancelled
-  int drain_timeout_s = 10;    // after Stop(), in-flight requests may finish for this long
-  std::string access_log;      // "" = off, "-" = standard output, else a file appended to
-  std::string tls_cert;        // PEM certificate chain: serve HTTPS (with tls_key); "" = HTTP
-  std::string tls_key;         // PEM private key of tls_cert
-  std::string cors_origin;     // "" = no CORS headers (default); "*" or an origin to allow
-  std::vector<std::string> allow_hosts;  // Host names answered besides the loopback ones
-  int max_price_age_days = 90;
-  size_t cache_entries = 256;     // answers of estimate/recommend/pricing kept (LRU); 0 = none
-  size_t cache_bytes = 64 << 20;  // and at most this many bytes of them
-  // Settings the front end reads from its environment once, at start:
-  std::vector<HttpUrl> prometheus_allowed;  // Prometheus URLs requests may name; empty: none
-  std::function<std::string()> today;       // the UTC date "YYYY-MM-DD"; null: the clock's
-};
 
 class HttpServer {
  public:
@@ -99,9 +70,10 @@ class HttpServer {
   std::shared_ptr<Impl> impl_;  // shared with the workers (one may outlive a drain)
 };
 
-// Returns a copy of `o` with defaults applied and checked: InvalidArgument naming the option
-// (threads outside 1..1024, port outside 0..65535, zero timeouts, ...). Host names in
-// allow_hosts are lower-cased.
+// Returns a copy of `o` checked for what its declaration's bounds (serve.h) cannot say:
+// InvalidArgument naming the option for an empty host, a TLS certificate without its key (or
+// the other way round), a malformed CORS origin or allowed host. Host names in allow_hosts are
+// lower-cased.
 Result<ServeOptions> CheckServeOptions(const ServeOptions& o);
 
 // True for "" (CORS off), "*" and one origin "http[s]://host[:port]" (host a name, an IPv4

@@ -45,6 +45,13 @@ const char* WatchDecisionName(WatchDecision d) { return NameOf(d, "?"); }
 
 const char* WedgedPolicyName(WedgedPolicy p) { return NameOf(p); }
 
+Result<WedgedPolicy> ParseWedgedPolicy(std::string_view text) {
+  if (std::optional<WedgedPolicy> p = ParseName<WedgedPolicy>(ToLower(Trim(text)))) return *p;
+  return Status::InvalidArgument("on-wedged: expected one of keep-alive, stop, got \"" +
+                                 std::string(text) + "\"")
+      .WithField("on-wedged");
+}
+
 WatchDecision WatchState::Observe(double now_s, double uptime_s, const std::vector<double>& utils,
                                   bool keep_alive, double* idle_for_s) {
   *idle_for_s = 0;
@@ -71,7 +78,7 @@ WatchDecision WatchState::Observe(double now_s, double uptime_s, const std::vect
   }
   if (!idle_since_) idle_since_ = now_s;
   *idle_for_s = now_s - *idle_since_;
-  if (*idle_for_s < o_.idle_s) return WatchDecision::kIdle;
+  if (*idle_for_s < o_.idle_minutes * 60) return WatchDecision::kIdle;
   if (uptime_s < o_.boot_grace_s) return WatchDecision::kGrace;
   return WatchDecision::kAct;
 }

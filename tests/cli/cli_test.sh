@@ -53,6 +53,9 @@ expect_json2 "gpus include retired" 'len(d)>len(e) and {g["model"] for g in e}<{
 expect_json2 "catalog info counts" 'd["counts"]["current"]==len({r["instance_type"] for r in e if not r["retired"]}) and d["counts"]["retired"]==len({r["instance_type"] for r in e if r["retired"]}) and d["counts"]["current"]>0 and d["counts"]["retired"]>0 and d["counts"]["instance_types"]==d["counts"]["current"]+d["counts"]["retired"] and len(d["sources"])>=5 and all("snapshot_date" in s for s in d["sources"])' catalog info --json -- instances --include-retired --region all --json
 expect_json "stale flag" 'd["prices_stale"] is True' catalog info --json --max-price-age 30
 expect_json "fresh flag" 'd["prices_stale"] is False' catalog info --json --max-price-age 100000
+# One bound for --max-price-age, the declaration's, with its message (issue 24: three bounds
+# disagreed and 2000000 got "expected a non-negative number").
+expect_exit "max-price-age bound" 2 "--max-price-age: expected a whole number from 0 to 100000, got \"2000000\"" instances --max-price-age 2000000
 
 expect_exit "bad number" 2 "--min-gpus" instances --min-gpus abc
 expect_exit "unknown type" 2 "did you mean p5.48xlarge" show p5.48xlarg

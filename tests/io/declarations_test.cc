@@ -8,8 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "gpuadvisor/catalog_build.h"
+#include "gpuadvisor/catalog_import.h"
 #include "app/options.h"
 #include "app/requests.h"
+#include "app/serve.h"
+#include "gpuadvisor/simulate.h"
+#include "gpuadvisor/watch.h"
 
 namespace gpuadvisor {
 namespace {
@@ -52,6 +57,107 @@ TEST(Declarations, EveryFieldOfEveryRequestStructIsDeclared) {
   ExpectEveryFieldDeclared<TelemetryOptions>("TelemetryOptions");
   ExpectEveryFieldDeclared<PrometheusOptions>("PrometheusOptions");
   ExpectEveryFieldDeclared<IdleArgs>("IdleArgs");
+  ExpectEveryFieldDeclared<ScalingPolicy>("ScalingPolicy");
+  ExpectEveryFieldDeclared<SimulateArgs>("SimulateArgs");
+  ExpectEveryFieldDeclared<WatchOptions>("WatchOptions");
+  ExpectEveryFieldDeclared<WatchArgs>("WatchArgs");
+  ExpectEveryFieldDeclared<server::ServeOptions>("ServeOptions");
+  ExpectEveryFieldDeclared<server::ServeArgs>("ServeArgs");
+  ExpectEveryFieldDeclared<OutputArgs>("OutputArgs");
+  ExpectEveryFieldDeclared<CatalogBuildArgs>("CatalogBuildArgs");
+  ExpectEveryFieldDeclared<CatalogUpgradeArgs>("CatalogUpgradeArgs");
+  ExpectEveryFieldDeclared<ImportInputs>("ImportInputs");
+  ExpectEveryFieldDeclared<CatalogImportArgs>("CatalogImportArgs");
+  ExpectEveryFieldDeclared<CatalogDiffArgs>("CatalogDiffArgs");
+}
+
+// One bound for max-price-age, wherever it is taken (issue 24: the output table, MakeFreshness
+// and serve disagreed), with the declaration's message.
+TEST(Declarations, MaxPriceAgeHasOneBound) {
+  const CommandSpec output = CommandOf<OutputArgs>("output");
+  const CommandSpec serve = CommandOf<server::ServeArgs>("serve");
+  const OptionSpec* a = output.Find("max-price-age");
+  const OptionSpec* b = serve.Find("max-price-age");
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(a->lo, b->lo);
+  EXPECT_EQ(a->hi, b->hi);
+  EXPECT_EQ(a->default_text, "90");
+  OptionValues v(output);
+  ASSERT_TRUE(v.Set("max-price-age", "2000000", kCli).ok());
+  OutputArgs args;
+  const Status st = SetFromOptions(v, &args);
+  EXPECT_EQ(st.field(), "max-price-age");
+  EXPECT_EQ(st.message(),
+            "max-price-age: expected a whole number from 0 to 100000, got \"2000000\"");
+}
+
+// The serve settings' bounds are the declaration's (CheckServeOptions keeps the cross-field and
+// format checks); defaults are ServeOptions's, the timeouts the read timeout.
+TEST(Declarations, ServeBoundsAndDefaultsAreTheDeclarations) {
+  const CommandSpec serve = CommandOf<server::ServeArgs>("serve");
+  for (const auto& [key, text] : {std::pair{"threads", "0"},
+                                  {"port", "70000"},
+                                  {"max-connections", "0"},
+                                  {"max-connections-per-client", "0"},
+                                  {"max-body", "10"},
+                                  {"timeout", "0s"},
+                                  {"body-timeout", "0s"},
+                                  {"request-timeout", "2h"},
+                                  {"drain-timeout", "0s"}}) {
+    OptionValues v(serve);
+    ASSERT_TRUE(v.Set(key, text, kCli).ok()) << key;
+    server::ServeArgs a;
+    EXPECT_EQ(SetFromOptions(v, &a).field(), key) << key << " " << text;
+  }
+  OptionValues v(serve);
+  ASSERT_TRUE(v.Set("timeout", "7s", kCli).ok());
+  ASSERT_TRUE(v.Set("catalog", "c.json", kCli).ok());
+  server::ServeArgs a;
+  ASSERT_TRUE(SetFromOptions(v, &a).ok());
+  server::TimeoutsFollowRead(&a.server);
+  EXPECT_EQ(a.server.keep_alive_timeout_s, 7);
+  EXPECT_EQ(a.server.write_timeout_s, 7);
+  EXPECT_EQ(a.catalog, "c.json");
+  EXPECT_EQ(a.server.port, 8080);
+  EXPECT_EQ(serve.Find("max-body")->default_text, "1M");
+  EXPECT_EQ(a.server.max_body_bytes, 1000000u);  // 1M as typed
+}
+
+// Watch and simulate: defaults from the structs, enums parsed by their own parsers.
+TEST(Declarations, WatchAndSimulateFillTheirStructs) {
+  const CommandSpec watch = CommandOf<WatchArgs>("watch");
+  EXPECT_EQ(watch.Find("idle-minutes")->default_text, "30");
+  EXPECT_EQ(watch.Find("on-wedged")->default_text, "keep-alive");
+  OptionValues w(watch);
+  ASSERT_TRUE(w.Set("on-wedged", "STOP", kCli).ok());
+  ASSERT_TRUE(w.Set("execute", "", kCli).ok());
+  ASSERT_TRUE(w.Set("idle-minutes", "45", kCli).ok());
+  WatchArgs wa;
+  ASSERT_TRUE(SetFromOptions(w, &wa).ok());
+  EXPECT_EQ(wa.options.on_wedged, WedgedPolicy::kStop);
+  EXPECT_TRUE(wa.options.execute);
+  EXPECT_EQ(wa.options.idle_minutes, 45);
+
+  const CommandSpec simulate = CommandOf<SimulateArgs>("simulate");
+  EXPECT_EQ(simulate.Find("step")->default_text, "5m");
+  EXPECT_EQ(simulate.Find("capacity-rps")->default_text, "");
+  OptionValues s(simulate);
+  ASSERT_TRUE(s.Set("min-instances", "3", kCli).ok());
+  ASSERT_TRUE(s.Set("seed", "42", kCli).ok());
+  SimulateArgs sa;
+  ASSERT_TRUE(SetFromOptions(s, &sa).ok());
+  EXPECT_EQ(sa.policy.min_instances, 3);
+  EXPECT_EQ(sa.seed, 42u);
+  EXPECT_FALSE(sa.capacity_rps.has_value());
+  EXPECT_EQ(sa.policy.target_utilization, 0.7);
+
+  const CommandSpec output = CommandOf<OutputArgs>("output");
+  OptionValues o(output);
+  ASSERT_TRUE(o.Set("format", "Markdown", kCli).ok());
+  OutputArgs oa;
+  ASSERT_TRUE(SetFromOptions(o, &oa).ok());
+  EXPECT_EQ(oa.format, OutputFormat::kMarkdown);
 }
 
 // The counter itself: a struct with an undeclared field is caught.

@@ -530,19 +530,6 @@ TEST(ServeOptionsTest, CorsAndTransportOptions) {
     EXPECT_EQ(r.status().message().find('\r'), std::string::npos);
   }
   o.cors_origin = "";
-  o.body_timeout_s = 0;
-  EXPECT_NE(CheckServeOptions(o).status().message().find("--body-timeout"), std::string::npos);
-  o.body_timeout_s = 30;
-  o.drain_timeout_s = 0;
-  EXPECT_NE(CheckServeOptions(o).status().message().find("--drain-timeout"), std::string::npos);
-  o.drain_timeout_s = 10;
-  o.request_timeout_s = 0;
-  EXPECT_NE(CheckServeOptions(o).status().message().find("--request-timeout"), std::string::npos);
-  o.request_timeout_s = 60;
-  o.max_connections_per_client = 0;
-  EXPECT_NE(CheckServeOptions(o).status().message().find("--max-connections-per-client"),
-            std::string::npos);
-  o.max_connections_per_client = 256;
   o.tls_cert = "cert.pem";
   EXPECT_NE(CheckServeOptions(o).status().message().find("--tls-key"), std::string::npos);
 }

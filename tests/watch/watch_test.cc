@@ -16,7 +16,7 @@ namespace {
 
 TEST(Watch, ActsAfterTheIdleWindowOnlyOutsideTheBootGrace) {
   WatchOptions o;
-  o.idle_s = 600;
+  o.idle_minutes = 10;
   o.boot_grace_s = 900;
   WatchState s(o);
   double idle = 0;
@@ -30,7 +30,7 @@ TEST(Watch, ActsAfterTheIdleWindowOnlyOutsideTheBootGrace) {
 
 TEST(Watch, BusyKeepAliveAndMissingDataRestartOrHoldTheClock) {
   WatchOptions o;
-  o.idle_s = 600;
+  o.idle_minutes = 10;
   o.boot_grace_s = 0;
   WatchState s(o);
   double idle = 0;
@@ -75,7 +75,7 @@ TEST(Watch, ParsesNvidiaSmiAndBuildsCommands) {
 // keep-alive and restarts the idle clock; under stop it acts after the boot grace.
 TEST(Watch, WedgedDriverKeepsAliveByDefault) {
   WatchOptions o;
-  o.idle_s = 600;
+  o.idle_minutes = 10;
   o.boot_grace_s = 0;
   o.wedged_after = 3;
   WatchState s(o);
