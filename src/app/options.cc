@@ -15,6 +15,7 @@
 #include "gpuadvisor/purchase.h"
 #include "gpuadvisor/simulate.h"
 #include "gpuadvisor/watch.h"
+#include "util/enum_names.h"
 #include "util/numbers.h"
 #include "util/text.h"
 
@@ -119,27 +120,20 @@ std::string ExactText(double v) {
 
 }  // namespace
 
-const char* OptionTypeName(OptionType type) {
-  switch (type) {
-    case OptionType::kText:
-      return "text";
-    case OptionType::kBool:
-      return "bool";
-    case OptionType::kNumber:
-      return "number";
-    case OptionType::kInteger:
-      return "integer";
-    case OptionType::kDuration:
-      return "duration";
-    case OptionType::kChoice:
-      return "choice";
-    case OptionType::kList:
-      return "list";
-    case OptionType::kFiles:
-      return "files";
-  }
-  return "text";
-}
+}  // namespace gpuadvisor
+
+template <>
+struct gpuadvisor::EnumNames<gpuadvisor::OptionType> {
+  static constexpr EnumName<OptionType> kTable[] = {
+      {OptionType::kText, "text"},         {OptionType::kBool, "bool"},
+      {OptionType::kNumber, "number"},     {OptionType::kInteger, "integer"},
+      {OptionType::kDuration, "duration"}, {OptionType::kChoice, "choice"},
+      {OptionType::kList, "list"},         {OptionType::kFiles, "files"}};
+};
+
+namespace gpuadvisor {
+
+const char* OptionTypeName(OptionType type) { return NameOf(type); }
 
 const std::vector<CommandSpec>& CommandSpecs() {
   static const std::vector<CommandSpec> kSpecs = {CommandOf<InstanceQuery>("instances"),

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "util/enum_names.h"
 #include "util/text.h"
 
 namespace gpuadvisor {
@@ -27,28 +28,24 @@ std::string CsvQuote(const std::string& s) {
 
 }  // namespace
 
-const char* OutputFormatName(OutputFormat f) {
-  switch (f) {
-    case OutputFormat::kJson:
-      return "json";
-    case OutputFormat::kCsv:
-      return "csv";
-    case OutputFormat::kMarkdown:
-      return "markdown";
-    case OutputFormat::kTable:
-      break;
-  }
-  return "table";
-}
+}  // namespace gpuadvisor
+
+template <>
+struct gpuadvisor::EnumNames<gpuadvisor::OutputFormat> {
+  static constexpr EnumName<OutputFormat> kTable[] = {{OutputFormat::kTable, "table"},
+                                                       {OutputFormat::kJson, "json"},
+                                                       {OutputFormat::kCsv, "csv"},
+                                                       {OutputFormat::kMarkdown, "markdown"}};
+};
+
+namespace gpuadvisor {
+
+const char* OutputFormatName(OutputFormat f) { return NameOf(f); }
 
 Result<OutputFormat> ParseOutputFormat(std::string_view text) {
-  const std::string name = ToLower(Trim(text));
-  for (OutputFormat f :
-       {OutputFormat::kTable, OutputFormat::kJson, OutputFormat::kCsv, OutputFormat::kMarkdown}) {
-    if (name == OutputFormatName(f)) return f;
-  }
-  return Status::InvalidArgument("format: expected one of table, json, csv, markdown, got \"" +
-                                 std::string(text) + "\"")
+  if (std::optional<OutputFormat> f = ParseName<OutputFormat>(ToLower(Trim(text)))) return *f;
+  return Status::InvalidArgument("format: expected one of " + JoinNames<OutputFormat>(", ") +
+                                 ", got \"" + std::string(text) + "\"")
       .WithField("format");
 }
 

@@ -38,9 +38,9 @@ std::string FirstWorkloadFlag(const LaunchOptions& o) {
 
 // Exactly one source: TYPE, --from-plan or a workload; flags that only fit another source are
 // conflicts. Exit 2 names the flag. (Conflicts with the plan's own settings are the library's.)
-Status CheckSources(const LaunchOptions& o, const OptionValues& v) {
-  const std::string type = v.Text("type");
-  const std::string from_plan = v.Text("from-plan");
+Status CheckSources(const LaunchOptions& o, const OptionValues& v, const LaunchArgs& a) {
+  const std::string& type = a.type;
+  const std::string& from_plan = a.from_plan;
   const std::string workload = FirstWorkloadFlag(o);
   const int sources = static_cast<int>(!type.empty()) + static_cast<int>(!from_plan.empty()) +
                       static_cast<int>(!workload.empty());
@@ -76,9 +76,9 @@ Status CheckSources(const LaunchOptions& o, const OptionValues& v) {
   if (v.Given("rank") && from_plan.empty()) {
     return Status::InvalidArgument("--rank: only with --from-plan").WithField("rank");
   }
-  if (v.Bool("cli-input-json") && v.Text("format") != "aws-cli") {
+  if (a.cli_input_json && a.format != LaunchFormat::kAwsCli) {
     return Status::InvalidArgument("--cli-input-json: only with --format aws-cli, got --format " +
-                                   v.Text("format"))
+                                   std::string(LaunchFormatName(a.format)))
         .WithField("cli-input-json");
   }
   return Status::OK();
@@ -112,18 +112,18 @@ Status FromWorkload(const LaunchOptions& o, const OptionValues& v, const Catalog
 // The request for the one source CheckSources allowed.
 Result<LaunchArgs> BuildRequest(const LaunchOptions& o, const OptionValues& v,
                                 const Catalog& catalog) {
-  GPUADVISOR_RETURN_IF_ERROR(v.Check());
-  GPUADVISOR_RETURN_IF_ERROR(CheckSources(o, v));
+  LaunchArgs given;  // the options as given, for the choice of source
+  GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(v, &given));
+  GPUADVISOR_RETURN_IF_ERROR(CheckSources(o, v, given));
   Result<LaunchArgs> a = LaunchArgs{};
-  if (const std::string from_plan = v.Text("from-plan"); !from_plan.empty()) {
+  if (const std::string& from_plan = given.from_plan; !from_plan.empty()) {
     Result<std::string> text = ReadFile(from_plan, kPlanFile);
     if (!text.ok()) return text.status().WithPrefix("--from-plan").WithField("from-plan");
     a = MakeLaunchRequest(v, &*text, from_plan);
-  } else if (!v.Text("type").empty()) {
+  } else if (!given.type.empty()) {
     a = MakeLaunchRequest(v, nullptr, "");
   } else {
-    // v.Check() held it to the table's choices.
-    a->format = ParseLaunchFormat(v.Text("format")).value_or(LaunchFormat::kAwsCli);
+    a = given;
     GPUADVISOR_RETURN_IF_ERROR(FromWorkload(o, v, catalog, &a->request));
     GPUADVISOR_RETURN_IF_ERROR(ApplyLaunchOptions(v, &a->request));
   }
@@ -150,8 +150,8 @@ int Run(const LaunchOptions& o) {
   if (!fits.ok()) return Fail(fits);
   const LaunchSpec spec = RenderLaunch(*plan, args->format);
   for (const std::string& w : plan->warnings) Warn(w);
-  const std::string& text = values->Bool("cli-input-json") ? spec.cli_input_json : spec.document;
-  const std::string out = values->Text("out");
+  const std::string& text = args->cli_input_json ? spec.cli_input_json : spec.document;
+  const std::string& out = args->out;
   if (out.empty()) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return kExitOk;

@@ -28,7 +28,9 @@ int Run(const RecommendOptions& o) {
   if (!w.ok()) return Fail(w.status());
   Result<Recommendation> r = Recommend(*ctx->catalog, *w, req);
   if (!r.ok()) return Fail(r.status());
-  if (const std::string plot = values->Text("plot"); !plot.empty()) {
+  RecommendArgs args;
+  if (Status st = SetFromOptions(*values, &args); !st.ok()) return Fail(st);
+  if (const std::string& plot = args.plot; !plot.empty()) {
     Status written = WriteFileAtomic(plot, RecommendSvg(*r));
     if (!written.ok()) return Fail(written.WithPrefix("--plot"));
   }

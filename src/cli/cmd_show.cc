@@ -81,10 +81,11 @@ struct ShowRequest {
 
 Result<ShowRequest> MakeShowRequest(const Catalog& c, const Result<OptionValues>& v) {
   if (!v.ok()) return v.status();
-  GPUADVISOR_RETURN_IF_ERROR(v->Check());
-  Result<const InstanceType*> t = ResolveInstanceType(c, v->Text("type"));
+  ShowArgs a;
+  GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(*v, &a));
+  Result<const InstanceType*> t = ResolveInstanceType(c, a.type);
   if (!t.ok()) return t.status().WithField("type");
-  ShowRequest r{*t, v->Text("region"), v->Bool("history")};
+  ShowRequest r{*t, a.region, a.history};
   GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, r.region, "--region"));
   return r;
 }

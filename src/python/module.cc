@@ -281,8 +281,9 @@ py::object Show(const PyCatalog& pc, const py::dict& args) {
 
 py::tuple Gpus(const PyCatalog& pc, const py::dict& args) {
   const OptionValues values = Options("gpus", args);
-  Check(values.Check());
-  const std::vector<GpuSummary> gpus = ListGpus(*pc.catalog, values.Bool("include-retired"));
+  GpusArgs a;
+  Check(SetFromOptions(values, &a));
+  const std::vector<GpuSummary> gpus = ListGpus(*pc.catalog, a.include_retired);
   return py::make_tuple(ToPy(GpusJson(gpus)), Render(GpusTable(gpus)));
 }
 

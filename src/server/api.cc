@@ -459,9 +459,11 @@ Status ParseIdleQuery(const ApiContext& ctx, const ApiRequest& req, IdleQuery* q
   if (!setup.ok()) return setup.status();
   GPUADVISOR_RETURN_IF_ERROR(ApplyCeilings(ctx.idle_ceilings, *values, &*setup));
   q->setup = *std::move(setup);
-  q->host = values->Given("host") ? values->Text("host") : "upload";
+  IdleArgs args;
+  GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(*values, &args));
+  q->host = values->Given("host") ? args.telemetry.host : "upload";
   q->setup.telemetry.host = q->host;
-  q->instance_type = values->Text("instance-type");
+  q->instance_type = args.instance_type;
   q->values = *std::move(values);
   return Status::OK();
 }
