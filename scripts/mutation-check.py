@@ -15,7 +15,7 @@ incrementally, the named tests run, and the file restored.
   python3 scripts/mutation-check.py NAME...          only these
   python3 scripts/mutation-check.py --list FILE      another list
   python3 scripts/mutation-check.py --base REV --share 3
-                    the mutations of files changed since REV, and a third of the others (CI)
+                    the mutations near lines changed since REV, and a third of the others (CI)
 
 The list: blocks separated by blank lines, "#" comments, keys:
   name:    short id
@@ -31,6 +31,7 @@ Exit: 0 all killed, 1 a mutation survived, went stale or did not build, 2 bad us
 """
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -159,20 +160,71 @@ def git(*argv):
     return r.stdout if r.returncode == 0 else None
 
 
+def changed_lines(base):
+    """{file: [(first, last), ...]}: the lines of each file (as it is now) that changed since
+    `base`, renames followed; None when `base` is unknown (a shallow clone)."""
+    diff = git("diff", "-U0", "-M", "--no-color", f"{base}..HEAD")
+    if diff is None:
+        return None
+    out, path = {}, None
+    for line in diff.splitlines():
+        if line.startswith("+++ "):
+            path = line[6:] if line.startswith("+++ b/") else None
+        elif line.startswith("@@") and path:
+            m = re.match(r"@@ -\S+ \+(\d+)(?:,(\d+))? @@", line)
+            if m:
+                first, n = int(m.group(1)), int(m.group(2) or 1)
+                out.setdefault(path, []).append((first, first + max(n, 1) - 1))
+    return out
+
+
+# A mutation always runs when a change since the base comes within this many lines of it: its
+# function, or the code it depends on, may have changed.
+NEAR_LINES = 30
+
+
 def select_share(mutations, base, share):
-    """The mutations of files changed since `base` (all when it is unknown, e.g. in a shallow
-    clone), and one in `share` of the rest, by turn. A mutation can only go stale when its file
-    changes, so every stale one is still found."""
-    changed = git("diff", "--name-only", f"{base}..HEAD") if base else None
+    """The mutations near lines changed since `base` (all when it is unknown, e.g. in a shallow
+    clone), and one in `share` of the rest, by turn. Staleness (a find text no longer in its file
+    exactly once) is checked for every mutation beforehand, without building."""
+    changed = changed_lines(base) if base else None
     count = git("rev-list", "--count", "--first-parent", "HEAD")
     if changed is None or count is None:
         print("mutation-check: no base to compare with; running every mutation", flush=True)
         return mutations
-    changed, turn = set(changed.split()), int(count) % share
-    picked = [m for i, m in enumerate(mutations) if m["file"] in changed or i % share == turn]
-    print(f"mutation-check: {len(picked)} of {len(mutations)} mutations: those of files changed "
-          f"since {base} and turn {turn} of {share} of the rest", flush=True)
+    turn = int(count) % share
+
+    def near_a_change(m):
+        ranges = changed.get(m["file"])
+        if not ranges:
+            return False
+        with open(os.path.join(ROOT, m["file"]), encoding="utf-8") as f:
+            text = f.read()
+        at = text.find(m["find"])
+        if at < 0:
+            return True  # stale: it runs, and fails, naming it
+        line = text.count("\n", 0, at) + 1
+        return any(first - NEAR_LINES <= line <= last + NEAR_LINES for first, last in ranges)
+
+    picked = [m for i, m in enumerate(mutations) if near_a_change(m) or i % share == turn]
+    print(f"mutation-check: {len(picked)} of {len(mutations)} mutations: those within "
+          f"{NEAR_LINES} lines of a change since {base} and turn {turn} of {share} of the rest",
+          flush=True)
     return picked
+
+
+def check_stale(mutations):
+    """Every mutation's find text is in its file exactly once (no build needed)."""
+    bad = []
+    for m in mutations:
+        try:
+            with open(os.path.join(ROOT, m["file"]), encoding="utf-8") as f:
+                n = f.read().count(m["find"])
+        except OSError:
+            n = -1
+        if n != 1:
+            bad.append(f"{m['name']}: {m['file']}: find text found {max(n, 0)} times")
+    return bad
 
 
 def main():
@@ -181,8 +233,8 @@ def main():
     ap.add_argument("--list", default=os.path.join(ROOT, "tests", "mutations.txt"))
     ap.add_argument("--dir", default=os.path.join(ROOT, "build-mutation"))
     ap.add_argument("-j", "--jobs", type=int, default=2)
-    ap.add_argument("--base", help="with --share: the mutations of files changed since this "
-                    "revision always run")
+    ap.add_argument("--base", help="with --share: the mutations within a few lines of a change "
+                    "since this revision always run")
     ap.add_argument("--share", type=int, default=1,
                     help="of the other mutations run one in N: those whose index in the list "
                          "is congruent to HEAD's first-parent commit count mod N, so successive "
@@ -192,6 +244,10 @@ def main():
     unknown = set(args.names) - {m["name"] for m in mutations}
     if unknown:
         sys.exit(f"unknown mutation(s): {', '.join(sorted(unknown))}")
+    stale = check_stale(mutations)
+    if stale:
+        sys.exit("mutation-check: stale mutations (update tests/mutations.txt):\n  " +
+                 "\n  ".join(stale))
     if args.names:
         mutations = [m for m in mutations if m["name"] in args.names]
     elif args.share > 1:
