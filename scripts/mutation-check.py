@@ -166,15 +166,29 @@ def changed_lines(base):
     diff = git("diff", "-U0", "-M", "--no-color", f"{base}..HEAD")
     if diff is None:
         return None
-    out, path = {}, None
+    out, path, hunk = {}, None, None
+
+    def close(hunk):
+        # A hunk that only renames an include (a header moved) changes no code near it.
+        if hunk and not all(re.match(r"[-+]\s*#\s*include\b", t) for t in hunk[2]):
+            out.setdefault(hunk[0], []).append(hunk[1])
+
     for line in diff.splitlines():
-        if line.startswith("+++ "):
-            path = line[6:] if line.startswith("+++ b/") else None
+        if line.startswith(("+++ ", "--- ", "diff ")):
+            close(hunk)
+            hunk = None
+            if line.startswith("+++ "):
+                path = line[6:] if line.startswith("+++ b/") else None
         elif line.startswith("@@") and path:
+            close(hunk)
             m = re.match(r"@@ -\S+ \+(\d+)(?:,(\d+))? @@", line)
+            hunk = None
             if m:
                 first, n = int(m.group(1)), int(m.group(2) or 1)
-                out.setdefault(path, []).append((first, first + max(n, 1) - 1))
+                hunk = (path, (first, first + max(n, 1) - 1), [])
+        elif hunk and line[:1] in "+-":
+            hunk[2].append(line)
+    close(hunk)
     return out
 
 
