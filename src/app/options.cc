@@ -356,8 +356,9 @@ bool OptionValues::Bool(std::string_view name) const {
 Result<std::optional<double>> OptionValues::Number(std::string_view name) const {
   const OptionSpec& o = Spec(name);
   auto it = given_.find(o.name);
-  if (it != given_.end() && it->second.number) {
-    Result<double> v = InRange(o, *it->second.number, it->second.text);
+  if (it != given_.end() && it->second.number.has_value()) {
+    const double number = it->second.number.value();
+    Result<double> v = InRange(o, number, it->second.text);
     if (!v.ok()) return v.status();
     return std::optional<double>(*v);
   }
@@ -440,7 +441,8 @@ void SpecCollector::AddNumber(std::string_view name, OptionType type, const Fiel
   Add(name, type, i, std::move(shown));
 }
 
-void SpecCollector::List(std::string_view n, const std::vector<std::string>& f, FieldInfo i) {
+void SpecCollector::List(std::string_view n, const std::vector<std::string>& f,
+                         const FieldInfo& i) {
   std::string shown;
   for (const std::string& item : f) shown += (shown.empty() ? "" : ",") + item;
   Add(n, OptionType::kList, i, std::move(shown));

@@ -140,39 +140,40 @@ class SpecCollector {
  public:
   std::vector<OptionSpec> options;
 
-  void Text(std::string_view n, const std::string& f, FieldInfo i) {
+  void Text(std::string_view n, const std::string& f, const FieldInfo& i) {
     Add(n, OptionType::kText, i, f);
   }
-  void Choice(std::string_view n, const std::string& f, FieldInfo i) {
+  void Choice(std::string_view n, const std::string& f, const FieldInfo& i) {
     Add(n, OptionType::kChoice, i, f);
   }
   template <typename E, typename NameOf, typename Parse>
-  void Enum(std::string_view n, const E& f, NameOf name_of, Parse&&, FieldInfo i) {
+  void Enum(std::string_view n, const E& f, NameOf name_of, Parse&&, const FieldInfo& i) {
     Add(n, OptionType::kChoice, i, std::string(name_of(f)));
   }
-  void Bool(std::string_view n, const bool&, FieldInfo i) { Add(n, OptionType::kBool, i, ""); }
+  void Bool(std::string_view n, const bool&, const FieldInfo& i) { Add(n, OptionType::kBool, i, ""); }
   template <typename T>
-  void Number(std::string_view n, const T& f, FieldInfo i) {
+  void Number(std::string_view n, const T& f, const FieldInfo& i) {
     AddNumber(n, OptionType::kNumber, i, ValueOf(f));
   }
   template <typename T>
-  void Integer(std::string_view n, const T& f, FieldInfo i) {
+  void Integer(std::string_view n, const T& f, const FieldInfo& i) {
     AddNumber(n, OptionType::kInteger, i, ValueOf(f));
   }
   template <typename T>
-  void Duration(std::string_view n, const T& f, FieldInfo i) {
+  void Duration(std::string_view n, const T& f, const FieldInfo& i) {
     std::optional<double> seconds = ValueOf(f);
     if (seconds) *seconds *= i.seconds_per_unit;
     AddNumber(n, OptionType::kDuration, i, seconds);
   }
-  void List(std::string_view n, const std::vector<std::string>& f, FieldInfo i);
+  void List(std::string_view n, const std::vector<std::string>& f, const FieldInfo& i);
   template <typename E, typename NameOf, typename Parse>
-  void EnumList(std::string_view n, const std::vector<E>& f, NameOf name_of, Parse&&, FieldInfo i) {
+  void EnumList(std::string_view n, const std::vector<E>& f, NameOf name_of, Parse&&, const FieldInfo& i) {
     std::vector<std::string> names;
+    names.reserve(f.size());
     for (const E& e : f) names.emplace_back(name_of(e));
-    List(n, names, std::move(i));
+    List(n, names, i);
   }
-  void Files(std::string_view n, const std::vector<std::string>&, FieldInfo i) {
+  void Files(std::string_view n, const std::vector<std::string>&, const FieldInfo& i) {
     Add(n, OptionType::kFiles, i, "");
   }
   template <typename S>
@@ -269,8 +270,8 @@ class OptionSetter {
     Result<std::optional<double>> x = v_->Number(n);
     if (!x.ok()) {
       status = x.status();
-    } else if (*x) {
-      Assign(**x / scale, f);
+    } else if (const std::optional<double>& value = *x; value.has_value()) {
+      Assign(*value / scale, f);
     }
   }
   template <typename T>
