@@ -356,9 +356,9 @@ bool OptionValues::Bool(std::string_view name) const {
 Result<std::optional<double>> OptionValues::Number(std::string_view name) const {
   const OptionSpec& o = Spec(name);
   auto it = given_.find(o.name);
-  if (it != given_.end() && it->second.number.has_value()) {
-    const double number = it->second.number.value();
-    Result<double> v = InRange(o, number, it->second.text);
+  const std::optional<double> typed = it != given_.end() ? it->second.number : std::nullopt;
+  if (typed) {
+    Result<double> v = InRange(o, *typed, it->second.text);
     if (!v.ok()) return v.status();
     return std::optional<double>(*v);
   }
