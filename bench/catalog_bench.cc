@@ -4,8 +4,8 @@
 //   catalog_bench build-bench/bench/catalog_bench
 #include <benchmark/benchmark.h>
 
-#include "util/files.h"
 #include "gpuadvisor/query.h"
+#include "util/files.h"
 
 namespace gpuadvisor {
 namespace {

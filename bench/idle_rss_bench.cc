@@ -18,8 +18,8 @@
 #include <thread>
 #include <vector>
 
-#include "gpuadvisor/idle.h"
 #include "app/views.h"
+#include "gpuadvisor/idle.h"
 
 namespace gpuadvisor {
 namespace {

@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "util/text.h"
 #include "server/http_reader.h"
 #include "server/http_request.h"
+#include "util/text.h"
 
 namespace {
 

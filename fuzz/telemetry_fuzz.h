@@ -9,9 +9,9 @@
 #include <memory>
 #include <string_view>
 
+#include "app/views.h"
 #include "gpuadvisor/idle.h"
 #include "gpuadvisor/telemetry.h"
-#include "app/views.h"
 
 namespace gpuadvisor::fuzz {
 

@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "app/views.h"
 #include "app/json_doc_rep.h"
+#include "app/views.h"
 
 namespace gpuadvisor {
 

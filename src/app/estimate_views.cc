@@ -1,8 +1,8 @@
 #include <cmath>
 #include <functional>
 
-#include "util/text.h"
 #include "app/catalog_views.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

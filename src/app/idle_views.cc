@@ -1,9 +1,9 @@
 #include <cmath>
 #include <map>
 
-#include "util/text.h"
 #include "app/catalog_views.h"
 #include "util/json_text.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

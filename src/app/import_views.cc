@@ -1,7 +1,7 @@
 #include <cmath>
 
-#include "util/text.h"
 #include "app/catalog_views.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

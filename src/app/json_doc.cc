@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "app/views.h"
 #include "app/json_doc_rep.h"
+#include "app/views.h"
 #include "util/json_text.h"
 
 namespace gpuadvisor {

@@ -150,7 +150,9 @@ class SpecCollector {
   void Enum(std::string_view n, const E& f, NameOf name_of, Parse&&, const FieldInfo& i) {
     Add(n, OptionType::kChoice, i, std::string(name_of(f)));
   }
-  void Bool(std::string_view n, const bool&, const FieldInfo& i) { Add(n, OptionType::kBool, i, ""); }
+  void Bool(std::string_view n, const bool&, const FieldInfo& i) {
+    Add(n, OptionType::kBool, i, "");
+  }
   template <typename T>
   void Number(std::string_view n, const T& f, const FieldInfo& i) {
     AddNumber(n, OptionType::kNumber, i, ValueOf(f));
@@ -167,7 +169,8 @@ class SpecCollector {
   }
   void List(std::string_view n, const std::vector<std::string>& f, const FieldInfo& i);
   template <typename E, typename NameOf, typename Parse>
-  void EnumList(std::string_view n, const std::vector<E>& f, NameOf name_of, Parse&&, const FieldInfo& i) {
+  void EnumList(std::string_view n, const std::vector<E>& f, NameOf name_of, Parse&&,
+                const FieldInfo& i) {
     std::vector<std::string> names;
     names.reserve(f.size());
     for (const E& e : f) names.emplace_back(name_of(e));

@@ -1,5 +1,5 @@
-#include "util/text.h"
 #include "app/catalog_views.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

@@ -1,8 +1,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "util/text.h"
 #include "app/catalog_views.h"
+#include "util/text.h"
 #include "workload/estimate_json.h"
 
 namespace gpuadvisor {

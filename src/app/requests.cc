@@ -5,12 +5,12 @@
 #include <unordered_set>
 #include <utility>
 
+#include "app/body.h"
+#include "app/catalog_views.h"
 #include "util/files.h"
 #include "util/numbers.h"
 #include "util/text.h"
 #include "util/url.h"
-#include "app/body.h"
-#include "app/catalog_views.h"
 #include "workload/estimate_json.h"
 #include "workload/json_text.h"
 

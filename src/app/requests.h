@@ -11,17 +11,17 @@
 #include <string>
 #include <vector>
 
+#include "app/json_doc.h"
+#include "app/options.h"
+#include "app/views.h"
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/idle.h"
-#include "app/json_doc.h"
 #include "gpuadvisor/launch.h"
-#include "app/options.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/recommend.h"
-#include "app/views.h"
 #include "gpuadvisor/workload.h"
 
 namespace gpuadvisor {

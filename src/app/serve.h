@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "app/views.h"
 #include "gpuadvisor/fields.h"
 #include "util/url.h"
-#include "app/views.h"
 
 namespace gpuadvisor::server {
 

@@ -33,9 +33,9 @@ std::string CsvQuote(const std::string& s) {
 template <>
 struct gpuadvisor::EnumNames<gpuadvisor::OutputFormat> {
   static constexpr EnumName<OutputFormat> kTable[] = {{OutputFormat::kTable, "table"},
-                                                       {OutputFormat::kJson, "json"},
-                                                       {OutputFormat::kCsv, "csv"},
-                                                       {OutputFormat::kMarkdown, "markdown"}};
+                                                      {OutputFormat::kJson, "json"},
+                                                      {OutputFormat::kCsv, "csv"},
+                                                      {OutputFormat::kMarkdown, "markdown"}};
 };
 
 namespace gpuadvisor {

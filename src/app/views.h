@@ -10,19 +10,19 @@
 #include <string_view>
 #include <vector>
 
+#include "app/json_doc.h"
+#include "app/table.h"
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/catalog_import.h"
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/fields.h"
 #include "gpuadvisor/idle.h"
-#include "app/json_doc.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/recommend.h"
 #include "gpuadvisor/simulate.h"
 #include "gpuadvisor/status.h"
-#include "app/table.h"
 
 namespace gpuadvisor {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "util/text.h"
 #include "util/enum_names.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 

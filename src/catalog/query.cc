@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <functional>
 
-#include "util/text.h"
 #include "util/dates.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

@@ -4,13 +4,13 @@
 #include <cstdio>
 #include <iostream>
 
+#include "app/views.h"
 #include "cli/common.h"
 #include "cli/progress.h"
 #include "gpuadvisor/catalog_import.h"
-#include "util/files.h"
 #include "gpuadvisor/query.h"
+#include "util/files.h"
 #include "util/text.h"
-#include "app/views.h"
 
 namespace gpuadvisor::cli {
 namespace {

@@ -1,10 +1,10 @@
 // `gpuadvisor estimate`: memory, time and cost of one workload on one hardware configuration.
 #include <cstdio>
 
+#include "app/views.h"
 #include "cli/common.h"
 #include "cli/workload_flags.h"
 #include "gpuadvisor/estimate.h"
-#include "app/views.h"
 
 namespace gpuadvisor::cli {
 namespace {

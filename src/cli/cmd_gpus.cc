@@ -1,8 +1,8 @@
 // `gpuadvisor gpus`: accelerator models, datasheet figures, cheapest offers.
 #include <cstdio>
 
-#include "cli/common.h"
 #include "app/requests.h"
+#include "cli/common.h"
 
 namespace gpuadvisor::cli {
 namespace {

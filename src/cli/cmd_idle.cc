@@ -3,15 +3,15 @@
 
 #include <cstdio>
 
+#include "app/requests.h"
+#include "app/views.h"
 #include "cli/common.h"
 #include "cli/progress.h"
-#include "util/files.h"
 #include "gpuadvisor/idle.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/query.h"
-#include "app/requests.h"
+#include "util/files.h"
 #include "util/text.h"
-#include "app/views.h"
 
 namespace gpuadvisor::cli {
 namespace {

@@ -1,7 +1,7 @@
 // `gpuadvisor instances`: filter, sort and list instance types with prices.
+#include "app/requests.h"
 #include "cli/common.h"
 #include "gpuadvisor/query.h"
-#include "app/requests.h"
 
 namespace gpuadvisor::cli {
 namespace {

@@ -2,13 +2,13 @@
 // plan `recommend` finds for a workload.
 #include <cstdio>
 
+#include "app/requests.h"
 #include "cli/common.h"
 #include "cli/workload_flags.h"
-#include "util/files.h"
 #include "gpuadvisor/launch.h"
-#include "util/numbers.h"
 #include "gpuadvisor/recommend.h"
-#include "app/requests.h"
+#include "util/files.h"
+#include "util/numbers.h"
 #include "util/text.h"
 
 namespace gpuadvisor::cli {

@@ -1,11 +1,11 @@
 // `gpuadvisor pricing TYPE`: every purchase option for a usage pattern, with break-even.
 #include <cstdio>
 
+#include "app/requests.h"
+#include "app/views.h"
 #include "cli/common.h"
 #include "util/numbers.h"
-#include "app/requests.h"
 #include "util/text.h"
-#include "app/views.h"
 
 namespace gpuadvisor::cli {
 namespace {

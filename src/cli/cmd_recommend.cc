@@ -1,11 +1,11 @@
 // `gpuadvisor recommend`: ranked plans for a workload over the whole catalog.
 #include <cstdio>
 
+#include "app/views.h"
 #include "cli/common.h"
 #include "cli/workload_flags.h"
-#include "util/files.h"
 #include "gpuadvisor/recommend.h"
-#include "app/views.h"
+#include "util/files.h"
 
 namespace gpuadvisor::cli {
 namespace {

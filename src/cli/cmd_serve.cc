@@ -10,10 +10,10 @@
 #include <thread>
 
 #include "cli/common.h"
-#include "util/numbers.h"
-#include "util/url.h"
 #include "server/http_request.h"
 #include "server/http_server.h"
+#include "util/numbers.h"
+#include "util/url.h"
 
 namespace gpuadvisor::cli {
 namespace {

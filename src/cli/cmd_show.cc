@@ -1,11 +1,11 @@
 // `gpuadvisor show TYPE`: one instance type in full.
 #include <iostream>
 
+#include "app/requests.h"
+#include "app/views.h"
 #include "cli/common.h"
 #include "gpuadvisor/query.h"
-#include "app/requests.h"
 #include "util/text.h"
-#include "app/views.h"
 
 namespace gpuadvisor::cli {
 namespace {

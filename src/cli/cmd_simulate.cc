@@ -1,14 +1,14 @@
 // `gpuadvisor simulate`: replay a request-rate trace against an autoscaled serving fleet.
 #include <cstdio>
 
+#include "app/views.h"
 #include "cli/common.h"
 #include "cli/workload_flags.h"
-#include "util/files.h"
-#include "util/numbers.h"
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/simulate.h"
+#include "util/files.h"
+#include "util/numbers.h"
 #include "util/text.h"
-#include "app/views.h"
 
 namespace gpuadvisor::cli {
 namespace {

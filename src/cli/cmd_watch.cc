@@ -12,8 +12,8 @@
 
 #include "cli/common.h"
 #include "gpuadvisor/telemetry.h"
-#include "util/text.h"
 #include "gpuadvisor/watch.h"
+#include "util/text.h"
 
 namespace gpuadvisor::cli {
 namespace {

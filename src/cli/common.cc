@@ -9,10 +9,10 @@
 #include <iostream>
 #include <set>
 
-#include "util/numbers.h"
 #include "app/requests.h"
-#include "util/text.h"
 #include "gpuadvisor/workload.h"
+#include "util/numbers.h"
+#include "util/text.h"
 
 namespace gpuadvisor::cli {
 

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "gpuadvisor/catalog.h"
 #include "app/options.h"
 #include "app/table.h"
 #include "app/views.h"
+#include "gpuadvisor/catalog.h"
 
 namespace gpuadvisor::cli {
 

@@ -12,9 +12,9 @@
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/query.h"
-#include "util/text.h"
 #include "util/csv.h"
 #include "util/enum_names.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

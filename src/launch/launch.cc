@@ -8,11 +8,11 @@
 #include <set>
 
 #include "gpuadvisor/cost.h"
-#include "util/numbers.h"
 #include "gpuadvisor/query.h"
-#include "util/text.h"
 #include "launch/internal.h"
 #include "util/enum_names.h"
+#include "util/numbers.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

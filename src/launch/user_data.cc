@@ -3,9 +3,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "util/numbers.h"
 #include "launch/internal.h"
 #include "util/json_text.h"
+#include "util/numbers.h"
 
 namespace gpuadvisor::launch_internal {
 namespace {

@@ -20,14 +20,14 @@
 #include <utility>
 #include <vector>
 
+#include "app/json_doc.h"
+#include "app/requests.h"
+#include "app/views.h"
 #include "cli/common.h"
 #include "gpuadvisor/estimate.h"
-#include "app/json_doc.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/recommend.h"
-#include "app/requests.h"
 #include "util/text.h"
-#include "app/views.h"
 
 namespace py = pybind11;
 

@@ -6,8 +6,8 @@
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/recommend.h"
-#include "util/text.h"
 #include "recommend/explain.h"
+#include "util/text.h"
 
 namespace gpuadvisor::recommend_internal {
 namespace {

@@ -14,9 +14,9 @@
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/query.h"
-#include "util/text.h"
 #include "recommend/explain.h"
 #include "util/enum_names.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

@@ -4,23 +4,23 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include "app/body.h"
+#include "app/requests.h"
+#include "app/views.h"
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/idle.h"
 #include "gpuadvisor/launch.h"
-#include "util/numbers.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/recommend.h"
-#include "app/body.h"
-#include "app/requests.h"
 #include "gpuadvisor/telemetry.h"
-#include "util/text.h"
-#include "util/url.h"
-#include "app/views.h"
 #include "gpuadvisor/workload.h"
 #include "server/openapi.h"
 #include "server/web_assets.h"
+#include "util/numbers.h"
+#include "util/text.h"
+#include "util/url.h"
 
 namespace gpuadvisor::server {
 

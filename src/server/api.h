@@ -21,9 +21,9 @@
 #include <utility>
 #include <vector>
 
+#include "app/views.h"
 #include "gpuadvisor/catalog.h"
 #include "util/url.h"
-#include "app/views.h"
 
 namespace gpuadvisor::server {
 

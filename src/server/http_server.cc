@@ -27,10 +27,10 @@
 #include <unordered_map>
 
 #include "gpuadvisor/query.h"
-#include "util/text.h"
 #include "server/http_reader.h"
 #include "server/http_request.h"
 #include "server/web_assets.h"
+#include "util/text.h"
 
 namespace gpuadvisor::server {
 namespace {

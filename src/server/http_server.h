@@ -41,8 +41,8 @@
 #include <string_view>
 #include <vector>
 
-#include "gpuadvisor/result.h"
 #include "app/serve.h"
+#include "gpuadvisor/result.h"
 #include "server/api.h"
 
 namespace gpuadvisor::server {

@@ -4,11 +4,11 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "util/numbers.h"
 #include "app/options.h"
-#include "util/text.h"
 #include "gpuadvisor/workload.h"
 #include "server/web_assets.h"
+#include "util/numbers.h"
+#include "util/text.h"
 
 namespace gpuadvisor::server {
 namespace {

@@ -7,10 +7,10 @@
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
-#include "util/numbers.h"
 #include "gpuadvisor/telemetry.h"
-#include "util/text.h"
 #include "util/csv.h"
+#include "util/numbers.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 

@@ -9,9 +9,9 @@
 #include <tuple>
 #include <vector>
 
-#include "util/text.h"
 #include "telemetry/internal.h"
 #include "util/rj_reader.h"
+#include "util/text.h"
 
 namespace gpuadvisor::telemetry {
 namespace {

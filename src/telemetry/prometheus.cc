@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "util/text.h"
 #include "telemetry/internal.h"
+#include "util/text.h"
 
 namespace gpuadvisor::telemetry {
 namespace {

@@ -8,11 +8,11 @@
 #include <map>
 #include <set>
 
-#include "util/text.h"
-#include "util/url.h"
 #include "telemetry/internal.h"
 #include "telemetry/prometheus_json.h"
 #include "util/http_client.h"
+#include "util/text.h"
+#include "util/url.h"
 
 namespace gpuadvisor {
 namespace {

@@ -6,10 +6,10 @@
 #include <cstring>
 
 #include "gpuadvisor/telemetry.h"
-#include "util/text.h"
 #include "telemetry/internal.h"
 #include "util/dates.h"
 #include "util/enum_names.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace telemetry {

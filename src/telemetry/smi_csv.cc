@@ -2,9 +2,9 @@
 #include <string>
 #include <vector>
 
-#include "util/text.h"
 #include "telemetry/internal.h"
 #include "util/csv.h"
+#include "util/text.h"
 
 namespace gpuadvisor::telemetry {
 namespace {

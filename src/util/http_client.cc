@@ -8,8 +8,8 @@
 #include <cstring>
 #include <mutex>
 
-#include "util/text.h"
 #include "util/curl_api.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

@@ -15,11 +15,11 @@
 #include <mutex>
 #include <thread>
 
+#include "util/enum_names.h"
+#include "util/http_client.h"
 #include "util/numbers.h"
 #include "util/text.h"
 #include "util/url.h"
-#include "util/enum_names.h"
-#include "util/http_client.h"
 
 extern char** environ;
 

@@ -2,9 +2,9 @@
 #include <algorithm>
 #include <string>
 
+#include "gpuadvisor/workload.h"
 #include "util/files.h"
 #include "util/text.h"
-#include "gpuadvisor/workload.h"
 #include "workload/enum_tables.h"
 #include "workload/model_internal.h"
 #include "workload/value_parse.h"

@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "util/text.h"
 #include "gpuadvisor/workload.h"
+#include "util/text.h"
 #include "workload/json_text.h"
 #include "workload/model_internal.h"
 

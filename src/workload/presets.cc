@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "util/text.h"
 #include "gpuadvisor/workload.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

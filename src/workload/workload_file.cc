@@ -6,8 +6,8 @@
 #include <set>
 #include <string>
 
-#include "util/text.h"
 #include "gpuadvisor/workload.h"
+#include "util/text.h"
 #include "workload/json_text.h"
 #include "workload/value_parse.h"
 

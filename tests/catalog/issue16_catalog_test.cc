@@ -13,13 +13,13 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "app/requests.h"
+#include "app/views.h"
 #include "catalog/build/sources.h"
 #include "catalog/import/aws_formats.h"
 #include "catalog/record_checks.h"
 #include "gpuadvisor/catalog_import.h"
 #include "gpuadvisor/query.h"
-#include "app/requests.h"
-#include "app/views.h"
 #include "util/byte_stream.h"
 
 namespace gpuadvisor {

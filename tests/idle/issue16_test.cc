@@ -6,10 +6,10 @@
 #include <cstdio>
 #include <string>
 
-#include "util/files.h"
-#include "gpuadvisor/idle.h"
 #include "app/views.h"
+#include "gpuadvisor/idle.h"
 #include "testutil/fleet.h"
+#include "util/files.h"
 
 namespace gpuadvisor {
 namespace {

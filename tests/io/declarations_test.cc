@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "gpuadvisor/catalog_build.h"
-#include "gpuadvisor/catalog_import.h"
 #include "app/options.h"
 #include "app/requests.h"
 #include "app/serve.h"
+#include "gpuadvisor/catalog_build.h"
+#include "gpuadvisor/catalog_import.h"
 #include "gpuadvisor/simulate.h"
 #include "gpuadvisor/watch.h"
 

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "cli/common.h"
-#include "util/text.h"
 #include "gpuadvisor/workload.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

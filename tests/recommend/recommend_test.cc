@@ -8,8 +8,8 @@
 #include <string>
 #include <tuple>
 
-#include "gpuadvisor/cost.h"
 #include "app/requests.h"
+#include "gpuadvisor/cost.h"
 #include "testutil/test_hardware.h"
 
 namespace gpuadvisor {

@@ -8,12 +8,12 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "util/files.h"
-#include "gpuadvisor/query.h"
 #include "app/requests.h"
 #include "app/views.h"
+#include "gpuadvisor/query.h"
 #include "server/openapi.h"
 #include "server/web_assets.h"
+#include "util/files.h"
 
 namespace gpuadvisor::server {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "util/text.h"
 #include "util/json_text.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {

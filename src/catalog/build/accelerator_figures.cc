@@ -8,9 +8,9 @@
 #include <set>
 
 #include "catalog/build/sources.h"
+#include "util/csv.h"
 #include "util/numbers.h"
 #include "util/text.h"
-#include "util/csv.h"
 
 namespace gpuadvisor::build {
 namespace {

@@ -7,8 +7,8 @@
 #include "catalog/build/sources.h"
 #include "gpuadvisor/catalog_build.h"
 #include "util/files.h"
-#include "util/text.h"
 #include "util/rj_reader.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace build {

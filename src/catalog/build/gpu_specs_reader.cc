@@ -1,7 +1,7 @@
 #include "catalog/build/sources.h"
+#include "util/csv.h"
 #include "util/numbers.h"
 #include "util/text.h"
-#include "util/csv.h"
 
 namespace gpuadvisor::build {
 namespace {

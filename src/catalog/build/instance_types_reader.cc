@@ -2,8 +2,8 @@
 
 #include "catalog/build/sources.h"
 #include "catalog/record_checks.h"
-#include "util/text.h"
 #include "util/rj_reader.h"
+#include "util/text.h"
 
 namespace gpuadvisor::build {
 namespace {

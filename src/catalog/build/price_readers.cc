@@ -2,10 +2,10 @@
 
 #include "catalog/build/sources.h"
 #include "catalog/record_checks.h"
-#include "util/numbers.h"
-#include "util/text.h"
 #include "util/csv.h"
+#include "util/numbers.h"
 #include "util/rj_reader.h"
+#include "util/text.h"
 
 namespace gpuadvisor::build {
 namespace {

@@ -7,9 +7,9 @@
 #include "catalog/import/aws_formats.h"
 #include "catalog/record_checks.h"
 #include "gpuadvisor/catalog_import.h"
-#include "util/text.h"
 #include "util/byte_stream.h"
 #include "util/dates.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {
