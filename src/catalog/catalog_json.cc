@@ -105,8 +105,8 @@ class Writer {
 // Errors go to the shared RjReader, which keeps the first.
 class Reader {
  public:
-  Reader(RjReader& r, const rapidjson::Value& obj, std::string path, int version)
-      : r_(r), obj_(obj), path_(std::move(path)), version_(version) {}
+  Reader(RjReader& r, const rapidjson::Value& obj, JsonPath path, int version)
+      : r_(r), obj_(obj), path_(path), version_(version) {}
 
   void Str(Key k, std::string& s, Need need = schema::kRequired) {
     s = r_.Str(obj_, Name(k), path_, need == schema::kRequired);
@@ -122,7 +122,7 @@ class Reader {
   void IntIn(Key k, T& i, int64_t lo, int64_t hi) {
     int64_t v = r_.Int(obj_, Name(k), path_);
     std::string bad = CheckCount(v, lo, hi);
-    if (!bad.empty() && r_.status().ok()) r_.Fail(path_ + "." + Name(k), bad);
+    if (!bad.empty() && r_.status().ok()) r_.Fail(JsonPath(path_, Name(k)), bad);
     i = static_cast<T>(bad.empty() ? v : lo);
   }
   template <typename T>
@@ -150,17 +150,17 @@ class Reader {
     if (auto v = parse(s)) {
       e = *v;
     } else if (r_.status().ok()) {
-      r_.Fail(path_ + "." + Name(k), expected);
+      r_.Fail(JsonPath(path_, Name(k)), expected);
     }
   }
   template <typename R, typename Fields>
   void Object(Key k, R& r, Fields fields, Need need) {
     const rapidjson::Value* o = r_.OptObject(obj_, Name(k), path_);
     if (!o) {
-      if (need == schema::kRequired) r_.Fail(path_ + "." + Name(k), "an object");
+      if (need == schema::kRequired) r_.Fail(JsonPath(path_, Name(k)), "an object");
       return;
     }
-    Reader sub(r_, *o, path_ + "." + Name(k), version_);
+    Reader sub(r_, *o, JsonPath(path_, Name(k)), version_);
     fields(sub, r);
   }
   template <typename R, typename Fields>
@@ -168,7 +168,7 @@ class Reader {
     const rapidjson::Value* o = r_.OptObject(obj_, Name(k), path_);
     if (!o) return;
     R value;
-    Reader sub(r_, *o, path_ + "." + Name(k), version_);
+    Reader sub(r_, *o, JsonPath(path_, Name(k)), version_);
     fields(sub, value);
     r = std::move(value);
   }
@@ -178,7 +178,7 @@ class Reader {
     l.reserve(a.Size());
     for (rapidjson::SizeType i = 0; i < a.Size() && r_.status().ok(); ++i) {
       R value;
-      Reader sub(r_, a[i], path_ + "." + Name(k) + "[" + std::to_string(i) + "]", version_);
+      Reader sub(r_, a[i], JsonPath(path_, Name(k), i), version_);
       fields(sub, value);
       l.push_back(std::move(value));
     }
@@ -187,7 +187,7 @@ class Reader {
   void Check(const char* suffix, F&& problem) {
     if (!r_.status().ok()) return;
     std::string bad = problem();
-    if (!bad.empty()) r_.Fail(path_ + suffix, bad);
+    if (!bad.empty()) r_.Fail(path_.str() + suffix, bad);
   }
   template <typename R, typename F>
   void Derive(R& record, F&& fn) {
@@ -203,7 +203,7 @@ class Reader {
 
   RjReader& r_;
   const rapidjson::Value& obj_;
-  std::string path_;
+  JsonPath path_;
   int version_;
 };
 

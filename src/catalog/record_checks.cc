@@ -49,12 +49,12 @@ std::string CheckMemoryMib(int64_t mib, int64_t hi) {
 }
 
 std::optional<int64_t> OptMemoryMib(RjReader& r, const rapidjson::Value& obj, const char* key,
-                                    const std::string& path, int64_t hi) {
+                                    const JsonPath& path, int64_t hi) {
   std::optional<int64_t> v = r.OptInt(obj, key, path);
   if (!v) return v;
   std::string bad = CheckMemoryMib(*v, hi);
   if (!bad.empty()) {
-    r.Fail(path + "." + key, bad);
+    r.Fail(JsonPath(path, key), bad);
     return std::nullopt;
   }
   return v;

@@ -57,7 +57,7 @@ std::string CheckMemoryMib(int64_t mib, int64_t hi);
 // The optional memory figure at obj[key] in MiB, checked by CheckMemoryMib; a bad one is recorded
 // on `r` (path.key) and read as absent.
 std::optional<int64_t> OptMemoryMib(RjReader& r, const rapidjson::Value& obj, const char* key,
-                                    const std::string& path, int64_t hi);
+                                    const JsonPath& path, int64_t hi);
 
 }  // namespace gpuadvisor
 

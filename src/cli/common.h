@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/options.h"
@@ -95,8 +96,20 @@ struct Command {
 };
 const std::vector<Command>& Commands();
 
-// The whole command line (argv[0] is the program name); returns the exit code.
+// The whole command line (argv[0] is the program name); returns the exit code. The arguments
+// stay readable through CommandLine() while it runs.
 int RunCli(int argc, char** argv);
+// RunCli's argc and argv (argv[argc] is null); {0, nullptr} outside RunCli.
+std::pair<int, char**> CommandLine();
+
+// `serve`'s run step, its options parsed by CLI11 into `table`. Two definitions, one per
+// program, chosen at link time:
+//   - serve_run.cc: the HTTP server itself (Boost.Asio/Beast, OpenSSL for --tls-cert), in
+//     gpuadvisor-serve, the Python module and the tests;
+//   - serve_exec.cc: the gpuadvisor binary, which replaces itself (execv, same process id and
+//     arguments) with gpuadvisor-serve from its own directory, so the CLI that users run in loops
+//     and scripts does not load the server's libraries at start.
+int RunServe(const TableOptions& table);
 
 // The library names the field a Status is about in neutral words, first ("min-gpus: expected
 // ..."). LeadingName is that first name ("" when the Status has no field or the message does not

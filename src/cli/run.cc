@@ -16,11 +16,30 @@ constexpr const char* kFooter = R"(Examples:
   gpuadvisor estimate --task serve --model llama-3.1-8b --instance g6e.xlarge
 Run `gpuadvisor COMMAND --help` for a command's options.)";
 
+// RunCli's arguments while it runs, for CommandLine() (serve_exec.cc hands them on).
+int g_argc = 0;
+char** g_argv = nullptr;
+struct ArgumentsInScope {
+  ArgumentsInScope(int argc, char** argv) {
+    g_argc = argc;
+    g_argv = argv;
+  }
+  ~ArgumentsInScope() {
+    g_argc = 0;
+    g_argv = nullptr;
+  }
+  ArgumentsInScope(const ArgumentsInScope&) = delete;
+  ArgumentsInScope& operator=(const ArgumentsInScope&) = delete;
+};
+
 }  // namespace
 
 namespace gpuadvisor::cli {
 
+std::pair<int, char**> CommandLine() { return {g_argc, g_argv}; }
+
 int RunCli(int argc, char** argv) {
+  const ArgumentsInScope in_scope(argc, argv);
   CLI::App app{"gpuadvisor: which AWS GPU instance, how many, where, how to pay, how much."};
   app.name("gpuadvisor");
   app.footer(kFooter);

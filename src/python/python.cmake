@@ -35,7 +35,7 @@ if(GPUADVISOR_BUILD_PYTHON)
     CXX_VISIBILITY_PRESET hidden
     VISIBILITY_INLINES_HIDDEN ON)
   target_compile_options(gpuadvisor_python PRIVATE ${GPUADVISOR_WARNINGS})
-  target_link_libraries(gpuadvisor_python PRIVATE gpuadvisor_cli)
+  target_link_libraries(gpuadvisor_python PRIVATE gpuadvisor_serve_run)
   # The package directory never exists without its __init__.py: an empty directory on
   # PYTHONPATH imports as a namespace package, and `gpuadvisor.recommend` then fails far from the
   # cause. __init__.py itself fails with a clear ImportError while _core is not built yet.

@@ -1,3 +1,9 @@
+// RapidJSON's SSE2 scanners (x86-64's baseline) for the in-situ parse below. Defined here only:
+// every RapidJSON instantiation it changes takes this file's own handlers (anonymous namespace),
+// so no other object holds a different copy of them.
+#if defined(__SSE2__) && !defined(RAPIDJSON_SSE2)
+#define RAPIDJSON_SSE2 1
+#endif
 #include "util/rj_reader.h"
 
 #include <rapidjson/error/en.h>
@@ -8,6 +14,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -26,22 +33,24 @@ namespace {
 // and an out-of-bounds read on a long mantissa with a large negative exponent; found by
 // fuzz_catalog_json and fuzz_instance_types_json), and its default path can be one ULP off.
 // The keys of one object. Objects of a catalog or telemetry file name a handful of keys: a list
-// searched in order (short keys fit std::string's inline buffer, so nothing is allocated) is
-// several times faster than a hash set there; past kListKeys the keys move to a hash set, so an
-// object of a million keys (a hostile upload) stays linear in time.
+// searched in order is several times faster than a hash set there; past kListKeys the keys move
+// to a hash set, so an object of a million keys (a hostile upload) stays linear in time.
+// `Stored` is std::string_view where the keys stay in place for the whole parse (an in-situ
+// parse: they are in the document's own copy of the text), else std::string.
+template <typename Stored>
 class ObjectKeys {
  public:
   // False when `key` is already there.
   bool Insert(std::string_view key) {
     if (set_.empty()) {
-      for (const std::string& k : list_) {
+      for (const Stored& k : list_) {
         if (k == key) return false;
       }
       if (list_.size() < kListKeys) {
         list_.emplace_back(key);
         return true;
       }
-      for (std::string& k : list_) set_.insert(std::move(k));
+      for (Stored& k : list_) set_.insert(std::move(k));
       list_.clear();
     }
     return set_.emplace(key).second;
@@ -53,15 +62,15 @@ class ObjectKeys {
 
  private:
   static constexpr size_t kListKeys = 32;
-  std::vector<std::string> list_;
-  std::unordered_set<std::string> set_;
+  std::vector<Stored> list_;
+  std::unordered_set<Stored> set_;
 };
 
-template <typename Handler>
+template <typename Handler, typename Stream, typename StoredKey>
 class ExactNumbers {
  public:
   // `stream`: where the reader is, for a duplicate key's byte offset.
-  ExactNumbers(Handler* h, const rapidjson::MemoryStream* stream) : h_(h), stream_(stream) {}
+  ExactNumbers(Handler* h, Stream* stream) : h_(h), stream_(stream) {}
   bool Null() { return h_->Null(); }
   bool Bool(bool b) { return h_->Bool(b); }
   bool Int(int i) { return h_->Int(i); }
@@ -92,7 +101,8 @@ class ExactNumbers {
   bool StartArray() { return h_->StartArray(); }
   bool EndArray(rapidjson::SizeType n) { return h_->EndArray(n); }
 
-  // `s` is the literal as JSON spells it (the reader checked the grammar), null-terminated.
+  // `s` is the literal as JSON spells it (the reader checked the grammar), `n` bytes (an in-situ
+  // parse does not end it with a NUL).
   bool RawNumber(const char* s, rapidjson::SizeType n, bool /*copy*/) {
     const char* end = s + n;
     if (std::find_if(s, end, [](char c) { return c == '.' || c == 'e' || c == 'E'; }) == end) {
@@ -107,8 +117,8 @@ class ExactNumbers {
     double d = 0;
     const std::from_chars_result r = std::from_chars(s, end, d);
     if (r.ec == std::errc::result_out_of_range) {
-      d = std::strtod(s, nullptr);  // underflow is 0 (or a subnormal); overflow is refused
-      if (std::isinf(d)) {
+      d = std::strtod(std::string(s, n).c_str(), nullptr);  // underflow is 0 (or a subnormal)
+      if (std::isinf(d)) {                                  // overflow is refused
         too_big_ = true;
         return false;
       }
@@ -124,9 +134,9 @@ class ExactNumbers {
 
  private:
   Handler* h_;
-  const rapidjson::MemoryStream* stream_;
+  Stream* stream_;
   bool too_big_ = false;
-  std::vector<ObjectKeys> keys_;
+  std::vector<ObjectKeys<StoredKey>> keys_;
   size_t depth_ = 0;
   std::string duplicate_;
   size_t duplicate_at_ = 0;
@@ -134,19 +144,30 @@ class ExactNumbers {
 
 }  // namespace
 
-Status ParseRapidJson(std::string_view text, std::string_view origin, rapidjson::Document* doc) {
-  // Iterative: the default reader recurses once per nesting level, and a file nested a million
-  // deep (a hostile --catalog) overflowed the stack. The DOM's pool allocator frees without
-  // recursion too.
+namespace {
+
+// A NUL inside the text would end a NUL-terminated parse early: refused first.
+Status RefuseNul(std::string_view text, std::string_view origin) {
+  const void* nul = std::memchr(text.data(), '\0', text.size());
+  if (nul == nullptr) return Status::OK();
+  return Status::ParseError(std::string(origin) + ": byte " +
+                            std::to_string(static_cast<const char*>(nul) - text.data()) +
+                            ": a NUL character (not JSON text)");
+}
+
+// Parses from `stream` into `doc` with ExactNumbers' rules. Iterative: the default reader
+// recurses once per nesting level, and a file nested a million deep (a hostile --catalog)
+// overflowed the stack; the DOM's pool allocator frees without recursion too.
+template <unsigned kFlags, typename StoredKey, typename Stream>
+Status ParseStream(Stream& stream, std::string_view origin, rapidjson::Document* doc) {
   rapidjson::ParseResult result;
   bool too_big = false;
   std::string duplicate;
   size_t duplicate_at = 0;
   auto generate = [&](rapidjson::Document& d) {
-    rapidjson::MemoryStream stream(text.data(), text.size());
-    ExactNumbers<rapidjson::Document> numbers(&d, &stream);
+    ExactNumbers<rapidjson::Document, Stream, StoredKey> numbers(&d, &stream);
     rapidjson::Reader reader;
-    result = reader.Parse < rapidjson::kParseIterativeFlag |
+    result = reader.Parse < kFlags | rapidjson::kParseIterativeFlag |
              rapidjson::kParseNumbersAsStringsFlag > (stream, numbers);
     too_big = numbers.too_big();
     duplicate = numbers.duplicate();
@@ -164,6 +185,22 @@ Status ParseRapidJson(std::string_view text, std::string_view origin, rapidjson:
                             ": " +
                             (too_big ? "Number too big to be stored in double."
                                      : rapidjson::GetParseError_En(result.Code())));
+}
+
+}  // namespace
+
+Status ParseRapidJson(std::string_view text, std::string_view origin, rapidjson::Document* doc) {
+  // In situ: the text is copied once into memory the document owns (its pool allocator, freed
+  // with it), decoded there, and the document's strings point into it: no string is copied
+  // twice (a fifth of the embedded catalog's load was those copies). The copy ends with a NUL
+  // and 16 bytes more, which RapidJSON's SSE2 scanners may read up to.
+  GPUADVISOR_RETURN_IF_ERROR(RefuseNul(text, origin));
+  constexpr size_t kPadding = 16;  // SSE2 reads 16-byte blocks
+  char* copy = static_cast<char*>(doc->GetAllocator().Malloc(text.size() + kPadding + 1));
+  std::memcpy(copy, text.data(), text.size());
+  std::memset(copy + text.size(), 0, kPadding + 1);
+  rapidjson::InsituStringStream stream(copy);
+  return ParseStream<rapidjson::kParseInsituFlag, std::string_view>(stream, origin, doc);
 }
 
 namespace {
@@ -191,7 +228,7 @@ std::string LineColumn(std::string_view text, size_t at) {
 Status CheckUniqueJsonKeys(std::string_view text, std::string_view origin) {
   NullHandler sink;
   rapidjson::MemoryStream stream(text.data(), text.size());
-  ExactNumbers<NullHandler> keys(&sink, &stream);
+  ExactNumbers<NullHandler, rapidjson::MemoryStream, std::string> keys(&sink, &stream);
   rapidjson::Reader reader;
   reader.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag>(stream,
                                                                                        keys);
@@ -201,122 +238,141 @@ Status CheckUniqueJsonKeys(std::string_view text, std::string_view origin) {
                             "\" (an object names each key once)");
 }
 
-void RjReader::Fail(const std::string& path, std::string_view expected) {
+std::string JsonPath::str() const {
+  if (parent_ == nullptr) return std::string(text_);
+  std::string s = parent_->str() + "." + key_;
+  if (indexed_) s += "[" + std::to_string(index_) + "]";
+  return s;
+}
+
+void RjReader::Fail(const JsonPath& path, std::string_view expected) {
   if (status_.ok()) {
-    status_ = Status::ParseError(origin_ + ": " + path + ": expected " + std::string(expected));
+    status_ =
+        Status::ParseError(origin_ + ": " + path.str() + ": expected " + std::string(expected));
   }
 }
 
-const Value* RjReader::Get(const Value& obj, const char* key, const std::string& path,
-                           bool required) {
+const Value* RjReader::Get(const Value& obj, const char* key, const JsonPath& path, bool required) {
   if (!obj.IsObject()) {
     Fail(path, "an object");
     return nullptr;
   }
-  auto it = obj.FindMember(key);
+  // Readers ask for an object's keys in the order its writer wrote them: the member after the
+  // last one found is tried first, and the search covers the rest only when it is not the key.
+  const size_t length = std::strlen(key);
+  Value::ConstMemberIterator it = obj.MemberEnd();
+  if (&obj == next_object_ && next_member_ != obj.MemberEnd() &&
+      next_member_->name.GetStringLength() == length &&
+      std::memcmp(next_member_->name.GetString(), key, length) == 0) {
+    it = next_member_;
+  } else {
+    it = obj.FindMember(Value(rapidjson::StringRef(key, static_cast<rapidjson::SizeType>(length))));
+  }
+  if (it != obj.MemberEnd()) {
+    next_object_ = &obj;
+    next_member_ = it + 1;
+  }
   if (it == obj.MemberEnd() || it->value.IsNull()) {
-    if (required) Fail(path + "." + key, "a value (field is missing)");
+    if (required) Fail(JsonPath(path, key), "a value (field is missing)");
     return nullptr;
   }
   return &it->value;
 }
 
-std::string RjReader::Str(const Value& obj, const char* key, const std::string& path,
-                          bool required) {
+std::string RjReader::Str(const Value& obj, const char* key, const JsonPath& path, bool required) {
   const Value* v = Get(obj, key, path, required);
   if (!v) return "";
   if (!v->IsString()) {
-    Fail(path + "." + key, "a string");
+    Fail(JsonPath(path, key), "a string");
     return "";
   }
   return std::string(v->GetString(), v->GetStringLength());
 }
 
 std::optional<std::string> RjReader::OptStr(const Value& obj, const char* key,
-                                            const std::string& path) {
+                                            const JsonPath& path) {
   const Value* v = Get(obj, key, path, false);
   if (!v) return std::nullopt;
   if (!v->IsString()) {
-    Fail(path + "." + key, "a string or null");
+    Fail(JsonPath(path, key), "a string or null");
     return std::nullopt;
   }
   return std::string(v->GetString(), v->GetStringLength());
 }
 
-std::optional<double> RjReader::OptNum(const Value& obj, const char* key, const std::string& path) {
+std::optional<double> RjReader::OptNum(const Value& obj, const char* key, const JsonPath& path) {
   const Value* v = Get(obj, key, path, false);
   if (!v) return std::nullopt;
   if (!v->IsNumber()) {
-    Fail(path + "." + key, "a number or null");
+    Fail(JsonPath(path, key), "a number or null");
     return std::nullopt;
   }
   return v->GetDouble();
 }
 
-double RjReader::Num(const Value& obj, const char* key, const std::string& path) {
+double RjReader::Num(const Value& obj, const char* key, const JsonPath& path) {
   const Value* v = Get(obj, key, path, true);
   if (!v) return 0;
   if (!v->IsNumber()) {
-    Fail(path + "." + key, "a number");
+    Fail(JsonPath(path, key), "a number");
     return 0;
   }
   return v->GetDouble();
 }
 
-std::optional<int64_t> RjReader::OptInt(const Value& obj, const char* key,
-                                        const std::string& path) {
+std::optional<int64_t> RjReader::OptInt(const Value& obj, const char* key, const JsonPath& path) {
   const Value* v = Get(obj, key, path, false);
   if (!v) return std::nullopt;
   if (!v->IsInt64()) {
-    Fail(path + "." + key, "an integer or null");
+    Fail(JsonPath(path, key), "an integer or null");
     return std::nullopt;
   }
   return v->GetInt64();
 }
 
-int64_t RjReader::Int(const Value& obj, const char* key, const std::string& path) {
+int64_t RjReader::Int(const Value& obj, const char* key, const JsonPath& path) {
   const Value* v = Get(obj, key, path, true);
   if (!v) return 0;
   if (!v->IsInt64()) {
-    Fail(path + "." + key, "an integer");
+    Fail(JsonPath(path, key), "an integer");
     return 0;
   }
   return v->GetInt64();
 }
 
-std::optional<bool> RjReader::OptBool(const Value& obj, const char* key, const std::string& path) {
+std::optional<bool> RjReader::OptBool(const Value& obj, const char* key, const JsonPath& path) {
   const Value* v = Get(obj, key, path, false);
   if (!v) return std::nullopt;
   if (!v->IsBool()) {
-    Fail(path + "." + key, "true, false or null");
+    Fail(JsonPath(path, key), "true, false or null");
     return std::nullopt;
   }
   return v->GetBool();
 }
 
-bool RjReader::Bool(const Value& obj, const char* key, const std::string& path) {
+bool RjReader::Bool(const Value& obj, const char* key, const JsonPath& path) {
   const Value* v = Get(obj, key, path, true);
   if (!v) return false;
   if (!v->IsBool()) {
-    Fail(path + "." + key, "true or false");
+    Fail(JsonPath(path, key), "true or false");
     return false;
   }
   return v->GetBool();
 }
 
 std::vector<std::string> RjReader::StrList(const Value& obj, const char* key,
-                                           const std::string& path) {
+                                           const JsonPath& path) {
   std::vector<std::string> out;
   const Value* v = Get(obj, key, path, false);
   if (!v) return out;
   if (!v->IsArray()) {
-    Fail(path + "." + key, "an array of strings");
+    Fail(JsonPath(path, key), "an array of strings");
     return out;
   }
   for (rapidjson::SizeType i = 0; i < v->Size(); ++i) {
     const Value& e = (*v)[i];
     if (!e.IsString()) {
-      Fail(path + "." + key + "[" + std::to_string(i) + "]", "a string");
+      Fail(JsonPath(path, key, i), "a string");
       return out;
     }
     out.emplace_back(e.GetString(), e.GetStringLength());
@@ -324,23 +380,23 @@ std::vector<std::string> RjReader::StrList(const Value& obj, const char* key,
   return out;
 }
 
-const Value& RjReader::Array(const Value& obj, const char* key, const std::string& path,
+const Value& RjReader::Array(const Value& obj, const char* key, const JsonPath& path,
                              bool required) {
   static const Value kEmpty(rapidjson::kArrayType);
   const Value* v = Get(obj, key, path, required);
   if (!v) return kEmpty;
   if (!v->IsArray()) {
-    Fail(path + "." + key, "an array");
+    Fail(JsonPath(path, key), "an array");
     return kEmpty;
   }
   return *v;
 }
 
-const Value* RjReader::OptObject(const Value& obj, const char* key, const std::string& path) {
+const Value* RjReader::OptObject(const Value& obj, const char* key, const JsonPath& path) {
   const Value* v = Get(obj, key, path, false);
   if (!v) return nullptr;
   if (!v->IsObject()) {
-    Fail(path + "." + key, "an object or null");
+    Fail(JsonPath(path, key), "an object or null");
     return nullptr;
   }
   return v;

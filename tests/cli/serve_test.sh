@@ -22,6 +22,9 @@ for _ in $(seq 1 100); do
 done
 [[ "$url" == http://127.0.0.1:*/ ]] && ok || bad "start-up line names a loopback URL: [$(cat "$work/out")]"
 grep -q "loopback only" "$work/out" && ok || bad "start-up line says loopback only"
+# `gpuadvisor serve` runs gpuadvisor-serve in its own place: the process started is the server.
+exe=$(readlink "/proc/$pid/exe" 2>/dev/null)
+[[ "$exe" == */gpuadvisor-serve ]] && ok || bad "serve runs as gpuadvisor-serve, same pid: /proc/$pid/exe -> [$exe]"
 
 # get PATH -> body on stdout, status in $work/status
 get() {
@@ -164,5 +167,12 @@ err=$(GPUADVISOR_PROMETHEUS_URLS='http://prom:9090, http://prom:9090/api/v1/admi
       timeout 10 "$BIN" serve --port 0 2>&1 >/dev/null); rc=$?
 [ "$rc" = 2 ] && [[ "$err" == *"GPUADVISOR_PROMETHEUS_URLS: expected"* ]] && ok ||
   bad "malformed GPUADVISOR_PROMETHEUS_URLS -> exit 2: rc=$rc [$err]"
+
+# Without gpuadvisor-serve next to it, `gpuadvisor serve` says so (exit 3), and nothing else changes.
+mkdir "$work/alone" && cp "$BIN" "$work/alone/gpuadvisor"
+err=$("$work/alone/gpuadvisor" serve --port 0 2>&1 >/dev/null); rc=$?
+[ "$rc" = 3 ] && [[ "$err" == *"cannot run $work/alone/gpuadvisor-serve"* ]] && ok ||
+  bad "serve without gpuadvisor-serve -> exit 3 naming it: rc=$rc [$err]"
+"$work/alone/gpuadvisor" instances --gpu H100 >/dev/null && ok || bad "the CLI alone runs instances"
 
 finish serve_test

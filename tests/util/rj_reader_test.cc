@@ -97,5 +97,46 @@ TEST(ParseRapidJsonTest, DuplicateKeysAreRefusedInSmallAndLargeObjects) {
   EXPECT_FALSE(ParseRapidJson(R"([{"a": 1, "b": {"a": 2, "a": 3}}])", "d.json", &doc).ok());
 }
 
+// The document owns its copy of the text (an in-situ parse): its strings, escapes decoded, stay
+// valid after the caller's text is gone, and a NUL inside the text is refused, not a silent end.
+TEST(ParseRapidJsonTest, TheDocumentOwnsItsTextAndANulIsRefused) {
+  rapidjson::Document doc;
+  {
+    std::string text = R"({"name": "a\"b\u00e9c", "n": 12.5e-1, "list": ["x", "yz"]})";
+    ASSERT_TRUE(ParseRapidJson(text, "t", &doc).ok());
+    text.assign(text.size(), '#');  // the caller's buffer is overwritten, then freed
+  }
+  EXPECT_EQ(std::string(doc["name"].GetString(), doc["name"].GetStringLength()),
+            "a\"b\xc3\xa9"
+            "c");
+  EXPECT_EQ(doc["n"].GetDouble(), 1.25);
+  EXPECT_STREQ(doc["list"][1].GetString(), "yz");
+  const std::string with_nul("{\"a\": 1}\0{\"b\": 2}", 17);
+  const Status nul = ParseRapidJson(with_nul, "t.json", &doc);
+  EXPECT_EQ(nul.code(), StatusCode::kParseError);
+  EXPECT_EQ(nul.message(), "t.json: byte 8: a NUL character (not JSON text)");
+}
+
+// Keys asked for in any order are found (the reader tries the member after the last one found
+// first), and an error names the whole path, spelled out only then.
+TEST(RjReaderTest, KeysInAnyOrderAndTheErrorPath) {
+  rapidjson::Document doc;
+  ASSERT_TRUE(
+      ParseRapidJson(R"({"a": 1, "b": "x", "c": [{"d": true}, {"d": 5}]})", "f", &doc).ok());
+  RjReader r("f.json");
+  EXPECT_EQ(r.Str(doc, "b", "$"), "x");
+  EXPECT_EQ(r.Int(doc, "a", "$"), 1);  // before the hint
+  EXPECT_EQ(r.Int(doc, "a", "$"), 1);  // again
+  EXPECT_FALSE(r.OptStr(doc, "zz", "$").has_value());
+  const rapidjson::Value& c = r.Array(doc, "c", "$");
+  const JsonPath root("$");
+  const JsonPath first(root, "c", 0);
+  EXPECT_TRUE(r.Bool(c[0], "d", first));
+  ASSERT_TRUE(r.status().ok()) << r.status().message();
+  const JsonPath second(root, "c", 1);
+  EXPECT_FALSE(r.Bool(c[1], "d", second));
+  EXPECT_EQ(r.status().message(), "f.json: $.c[1].d: expected true or false");
+}
+
 }  // namespace
 }  // namespace gpuadvisor
