@@ -386,6 +386,8 @@ Result<IdleSetup> ParseIdleArgs(const Catalog& c, const OptionValues& v) {
   out.options = a.options;
   GPUADVISOR_RETURN_IF_ERROR(CheckRegion(c, out.options.region, "region"));
   out.telemetry = a.telemetry;
+  out.files = a.files;
+  out.no_progress = a.no_progress;
   for (std::string_view col : Split(a.columns, ',')) {
     if (!Trim(col).empty()) out.telemetry.columns.emplace_back(Trim(col));
   }

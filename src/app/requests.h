@@ -307,6 +307,8 @@ struct IdleSetup {
   TelemetryOptions telemetry;  // no progress callback
   std::vector<InventoryEntry> inventory;
   std::optional<PrometheusOptions> prometheus;  // set when the prometheus option is
+  std::vector<std::string> files;               // CLI: the telemetry files
+  bool no_progress = false;                     // CLI
 };
 Result<IdleSetup> ParseIdleArgs(const Catalog& c, const OptionValues& v);
 // The Prometheus part (the prometheus option set). InvalidArgument naming the option; IOError

@@ -17,8 +17,9 @@ int Run(const GpusOptions& o) {
   if (!ctx.ok()) return Fail(ctx.status());
   Result<OptionValues> values = o.table.Values();
   if (!values.ok()) return Fail(values.status());
-  if (Status checked = values->Check(); !checked.ok()) return Fail(checked);
-  const std::vector<GpuSummary> gpus = ListGpus(*ctx->catalog, values->Bool("include-retired"));
+  GpusArgs a;
+  if (Status set = SetFromOptions(*values, &a); !set.ok()) return Fail(set);
+  const std::vector<GpuSummary> gpus = ListGpus(*ctx->catalog, a.include_retired);
   Emit(*ctx, [&] { return GpusJson(gpus); }, [&] { return GpusTable(gpus); });
   if (ctx->format == OutputFormat::kTable || ctx->format == OutputFormat::kMarkdown) {
     PrintText(GpusTableFootnote(gpus));

@@ -28,14 +28,14 @@ int Run(const IdleCliOptions& o) {
   if (!values.ok()) return Fail(values.status());
   Result<IdleSetup> setup = ParseIdleArgs(*ctx->catalog, *values);
   if (!setup.ok()) return Fail(setup.status());
-  const std::vector<std::string> files = values->Files("files");
+  const std::vector<std::string>& files = setup->files;
   if (files.empty() == !setup->prometheus) {
     return Fail(Status::InvalidArgument(
         "idle: expected telemetry files or --prometheus URL (one of the two)"));
   }
   TelemetryOptions to = setup->telemetry;
   const std::vector<InventoryEntry>& inventory = setup->inventory;
-  ProgressBar bar(!values->Bool("no-progress") && ::isatty(STDERR_FILENO));
+  ProgressBar bar(!setup->no_progress && ::isatty(STDERR_FILENO));
   std::string current;  // the file being read
   to.progress = [&bar, &current](uint64_t done, uint64_t total) {
     bar.Update(current, static_cast<int64_t>(done), static_cast<int64_t>(total));

@@ -349,7 +349,9 @@ py::object LaunchOn(const PyCatalog& pc, const py::object& plan, const py::dict&
 
 py::tuple IdleOn(const PyCatalog& pc, const std::vector<std::string>& paths, const py::dict& args) {
   const OptionValues values = Options("idle", args);
-  if (paths.empty() == values.Text("prometheus").empty()) {
+  IdleArgs typed;  // the one rule checked before any file or server is read
+  Check(SetFromOptions(values, &typed));
+  if (paths.empty() == typed.prometheus.url.empty()) {
     Raise(Status::InvalidArgument(
               "paths: expected telemetry files or prometheus=URL (one of the two)")
               .WithField("paths"));

@@ -280,8 +280,9 @@ ApiResponse Show(const ApiContext& ctx, const ApiRequest& req, std::string_view 
 ApiResponse Gpus(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
   Result<OptionValues> values = QueryOptions("gpus", req);
   if (!values.ok()) return ErrorResponse(values.status());
-  if (Status st = values->Check(); !st.ok()) return ErrorResponse(st);
-  return JsonResponse(GpusJson(ListGpus(*ctx.catalog, values->Bool("include-retired"))));
+  GpusArgs a;
+  if (Status st = SetFromOptions(*values, &a); !st.ok()) return ErrorResponse(st);
+  return JsonResponse(GpusJson(ListGpus(*ctx.catalog, a.include_retired)));
 }
 
 ApiResponse CatalogInfo(const ApiContext& ctx, const ApiRequest&, std::string_view) {
