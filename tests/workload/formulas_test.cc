@@ -33,15 +33,58 @@ TEST(ModelParamsTest, PresetsAreWithinTwoPercentOfTheirNames) {
   struct Case {
     const char* name;
     double billions;
-  } cases[] = {{"llama-2-13b", 13.0},     {"llama-2-70b", 69.0}, {"llama-3.1-70b", 70.6},
-               {"llama-3.1-405b", 405.9}, {"mistral-7b", 7.24},  {"qwen2.5-7b", 7.62},
-               {"qwen2.5-72b", 72.7},     {"gemma-2-9b", 9.24},  {"gemma-2-27b", 27.2},
-               {"gpt3-175b", 175.0},      {"bert-large", 0.335}, {"t5-11b", 11.3},
-               {"mpt-7b", 6.65},          {"bloom-176b", 176.2}, {"opt-13b", 12.9}};
+  } cases[] = {{"llama-2-13b", 13.0},
+               {"llama-2-70b", 69.0},
+               {"llama-3.1-70b", 70.6},
+               {"llama-3.1-405b", 405.9},
+               {"mistral-7b", 7.24},
+               {"qwen2.5-7b", 7.62},
+               {"qwen2.5-72b", 72.7},
+               {"gemma-2-9b", 9.24},
+               {"gemma-2-27b", 27.2},
+               {"gpt3-175b", 175.0},
+               {"bert-large", 0.335},
+               {"t5-11b", 11.3},
+               {"mpt-7b", 6.65},
+               {"bloom-176b", 176.2},
+               {"opt-13b", 12.9},
+               // model cards (Qwen: "Number of Parameters"; the others' safetensors totals)
+               {"qwen2.5-1.5b", 1.54},
+               {"qwen2.5-3b", 3.09},
+               {"qwen3-0.6b", 0.6},
+               {"qwen3-1.7b", 1.7},
+               {"qwen3-4b", 4.0},
+               {"qwen3-8b", 8.2},
+               {"qwen3-14b", 14.8},
+               {"qwen3-32b", 32.8},
+               {"qwen3-30b-a3b", 30.5},
+               {"qwen3-235b-a22b", 235.0},
+               {"deepseek-r1", 671.0},
+               {"deepseek-r1-distill-qwen-1.5b", 1.78},
+               {"deepseek-r1-distill-qwen-7b", 7.62},
+               {"deepseek-r1-distill-qwen-14b", 14.8},
+               {"deepseek-r1-distill-qwen-32b", 32.8},
+               {"deepseek-r1-distill-llama-8b", 8.03},
+               {"deepseek-r1-distill-llama-70b", 70.6},
+               {"glm-4-9b", 9.4},
+               {"baichuan2-7b", 7.5},
+               {"baichuan2-13b", 13.9},
+               {"yi-1.5-6b", 6.06},
+               {"yi-1.5-9b", 8.83},
+               {"yi-1.5-34b", 34.4},
+               {"internlm2.5-7b", 7.74},
+               {"internlm2.5-20b", 19.9}};
   for (const Case& c : cases) {
     EXPECT_NEAR(ComputeModelParams(Preset(c.name)).total / 1e9, c.billions, 0.02 * c.billions)
         << c.name;
   }
+}
+
+// Activated parameters of the MoE presets, as their model cards state them.
+TEST(ModelParamsTest, MoeActiveCountsMatchTheirCards) {
+  EXPECT_NEAR(ComputeModelParams(Preset("qwen3-30b-a3b")).active / 1e9, 3.3, 0.1);
+  EXPECT_NEAR(ComputeModelParams(Preset("qwen3-235b-a22b")).active / 1e9, 22.0, 0.5);
+  EXPECT_NEAR(ComputeModelParams(Preset("deepseek-r1")).active / 1e9, 37.0, 1.0);
 }
 
 TEST(ModelParamsTest, TiedEmbeddingsAreCountedOnce) {

@@ -409,6 +409,17 @@ TEST(HfIdTest, IdsMapToThePresetWithTheirArchitecture) {
       {"deepseek-ai/DeepSeek-V3", "deepseek-v3"},
       {"deepseek-ai/DeepSeek-V2-Lite-Chat", "deepseek-v2-lite"},
       {"openai/gpt-oss-120b", "gpt-oss-120b"},
+      // The models Chinese teams run, by their Hugging Face and ModelScope ids.
+      {"Qwen/Qwen3-8B", "qwen3-8b"},
+      {"Qwen/Qwen3-235B-A22B", "qwen3-235b-a22b"},
+      {"deepseek-ai/DeepSeek-R1", "deepseek-r1"},
+      {"deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", "deepseek-r1-distill-qwen-32b"},
+      {"THUDM/glm-4-9b-chat", "glm-4-9b"},
+      {"ZhipuAI/glm-4-9b-chat", "glm-4-9b"},  // ModelScope
+      {"baichuan-inc/Baichuan2-13B-Chat", "baichuan2-13b"},
+      {"01ai/Yi-1.5-34B-Chat", "yi-1.5-34b"},  // ModelScope
+      {"internlm/internlm2_5-7b-chat", "internlm2.5-7b"},
+      {"Shanghai_AI_Laboratory/internlm2_5-20b-chat", "internlm2.5-20b"},  // ModelScope
   };
   for (const auto& [id, preset] : cases) {
     Result<const ModelPreset*> p = FindModelPreset(id);
@@ -423,7 +434,10 @@ TEST(HfIdTest, UnknownIdsSuggestTheClosestPreset) {
   for (const auto& [id, hint] : std::vector<std::pair<const char*, const char*>>{
            {"someone/Llama-3.1-8B-finetuned", "did you mean llama-3.1-8b?"},
            {"mistralai/Mistral-7B-Instruct-v0.3", "did you mean mistral-7b?"},
-           {"google-bert/bert-base-cased", "did you mean bert-base?"}}) {
+           {"google-bert/bert-base-cased", "did you mean bert-base?"},
+           // the same family's nearest size, not a look-alike name of another family
+           {"Qwen/Qwen3-72B", "did you mean qwen3-32b?"},
+           {"Qwen/Qwen3-30B-A3B-Instruct-2507", "did you mean qwen3-30b-a3b?"}}) {
     Result<const ModelPreset*> p = FindModelPreset(id);
     ASSERT_FALSE(p.ok()) << id;
     EXPECT_EQ(p.status().code(), StatusCode::kNotFound);
