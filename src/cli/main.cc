@@ -28,7 +28,11 @@ void PrepareHeap() {
   void* volatile grow = std::malloc(kHeap);  // grows the heap; its pages are not touched
   std::free(grow);
   const auto end = reinterpret_cast<uintptr_t>(sbrk(0));
-  void* volatile first = std::malloc(64);  // where the next blocks would start
+  // Kept for the life of the process (reachable, not a leak): where the next blocks would start,
+  // then the block that skips to the aligned part.
+  static void* volatile first = nullptr;
+  [[maybe_unused]] static void* volatile skip = nullptr;
+  first = std::malloc(64);
   const auto at = reinterpret_cast<uintptr_t>(first);
   const uintptr_t from = (at + kHuge - 1) & ~(kHuge - 1);
   const uintptr_t to = end & ~(kHuge - 1);
@@ -37,14 +41,13 @@ void PrepareHeap() {
   if (madvise(aligned, to - from, MADV_HUGEPAGE) != 0) return;
   // Skips to the aligned part: a block up to it, kept and never touched (its one header page
   // aside), so the catalog's blocks land on huge pages.
-  if (from - at > 4096) {
-    void* volatile skip = std::malloc(from - at - 4096);
-    (void)skip;
-  }
+  if (from - at > 4096) skip = std::malloc(from - at - 4096);
 }
 
-#ifdef GPUADVISOR_SERVE_PROGRAM
+#if defined(GPUADVISOR_SERVE_PROGRAM)
 constexpr bool kPrepareHeap = false;  // a server runs for days: glibc's own trimming suits it
+#elif defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kPrepareHeap = false;  // the sanitizer's allocator does not use this heap
 #else
 constexpr bool kPrepareHeap = true;
 #endif
