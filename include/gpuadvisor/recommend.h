@@ -48,8 +48,9 @@ struct RecommendRequest {
   bool savings_levers = true;  // evaluate the guide's savings levers for top plans
 };
 
-// recommend's search limits, each declared once (fields.h): `launch` offers the same four for a
-// workload's search, at the CLI only (LaunchSearch, requests.h).
+// recommend's search limits, each declared once (fields.h): `launch` offers the same four, and
+// the allow/deny lists (DeclareFilters), for a workload's search, at the CLI only (LaunchSearch,
+// requests.h).
 template <typename V>
 void DeclareDeadline(V& v, RecommendRequest& r, unsigned front_ends = kEveryFrontEnd) {
   v.Duration("deadline", r.deadline_hours,
@@ -82,7 +83,8 @@ void DeclareObjective(V& v, RecommendRequest& r, unsigned front_ends = kEveryFro
           .front_ends = front_ends});
 }
 
-// The allow and deny lists (RecommendRequest::only_families ...).
+// The allow and deny lists (RecommendRequest::only_families ...): recommend's, and launch's for
+// a workload's search at the CLI.
 template <typename V>
 void DeclareFilters(V& v, RecommendRequest& r, unsigned front_ends = kEveryFrontEnd) {
   v.List("only-family", r.only_families,

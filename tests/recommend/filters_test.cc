@@ -89,8 +89,8 @@ TEST(TypeFilterTest, AllowListsIntersectAndDenyListsSubtract) {
   const TypeFilter f = Make(r);
   EXPECT_TRUE(Allows(f, "p5.48xlarge"));
   EXPECT_TRUE(Allows(f, "p4d.24xlarge"));
-  EXPECT_FALSE(Allows(f, "p5.4xlarge"));   // excluded by name
-  EXPECT_FALSE(Allows(f, "g6e.xlarge"));   // not an allowed GPU
+  EXPECT_FALSE(Allows(f, "p5.4xlarge"));     // excluded by name
+  EXPECT_FALSE(Allows(f, "g6e.xlarge"));     // not an allowed GPU
   EXPECT_FALSE(Allows(f, "p4de.24xlarge"));  // not an allowed family
   const AppliedFilters& a = f.applied();
   ASSERT_EQ(a.steps.size(), 3u);
@@ -130,8 +130,8 @@ TEST(TypeFilterTest, UnknownNamesNameTheOptionAndTheValueWithAHint) {
        "exclude-gpu: unknown GPU \"T5\""},
       {[](RecommendRequest& r) { r.only_instances = {"p5.48xlarg"}; }, "only-instance",
        "only-instance: unknown instance type \"p5.48xlarg\"; did you mean p5.48xlarge"},
-      {[](RecommendRequest& r) { r.exclude_instances = {"g4dn.xlarge", "zz"}; },
-       "exclude-instance", "exclude-instance: unknown instance type \"zz\""},
+      {[](RecommendRequest& r) { r.exclude_instances = {"g4dn.xlarge", "zz"}; }, "exclude-instance",
+       "exclude-instance: unknown instance type \"zz\""},
   };
   for (const Case& c : cases) {
     RecommendRequest r;
@@ -141,10 +141,9 @@ TEST(TypeFilterTest, UnknownNamesNameTheOptionAndTheValueWithAHint) {
     EXPECT_EQ(st.field(), c.field);
     EXPECT_EQ(st.message().rfind(c.message, 0), 0u) << st.message();
     // Recommend refuses the request the same way, before any search.
-    const Status rec =
-        Recommend(EmbeddedForTests(), MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"}}),
-                  r)
-            .status();
+    const Status rec = Recommend(EmbeddedForTests(),
+                                 MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"}}), r)
+                           .status();
     EXPECT_EQ(rec.field(), c.field);
     EXPECT_EQ(rec.message(), st.message());
   }
@@ -186,9 +185,9 @@ TEST(RecommendFiltersTest, EveryPlanAlternativeAndLeverKeepsToTheLists) {
   r.top = 10;
   r.only_gpus = {"H100", "H200", "A100"};
   r.exclude_families = {"p5en"};
-  const Result<Recommendation> rec = Recommend(
-      EmbeddedForTests(),
-      MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-70b"}, {"rps", "1"}}), r);
+  const Result<Recommendation> rec =
+      Recommend(EmbeddedForTests(),
+                MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-70b"}, {"rps", "1"}}), r);
   ASSERT_TRUE(rec.ok()) << rec.status().ToString();
   ASSERT_FALSE(rec->plans.empty());
   const std::set<std::string> models = {"H100", "H200", "A100-40GB", "A100-80GB"};
@@ -231,8 +230,8 @@ TEST(RecommendFiltersTest, AnEmptiedFieldIsAnAnswerWithNoPlanAndItsNote) {
                 " instance types, then exclude-gpu T4 leaves none of them");
 }
 
-// The lists are options of recommend's table (one declaration), for every front end.
-TEST(RecommendFiltersTest, ListsAreRecommendOptions) {
+// The lists are options of recommend's table (one declaration), with launch's share at the CLI.
+TEST(RecommendFiltersTest, ListsAreRecommendOptionsAndLaunchSearchOptions) {
   const CommandSpec spec = CommandOf<RecommendArgs>("recommend");
   OptionValues v(spec);
   ASSERT_TRUE(v.Set("only-family", "p5,g6e", kCli).ok());
@@ -241,11 +240,19 @@ TEST(RecommendFiltersTest, ListsAreRecommendOptions) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->only_families, (std::vector<std::string>{"p5", "g6e"}));
   EXPECT_EQ(r->exclude_instances, (std::vector<std::string>{"p5.4xlarge"}));
+  const CommandSpec launch = CommandOf<LaunchArgs>("launch");
   for (const char* name : {"only-family", "exclude-family", "only-gpu", "exclude-gpu",
                            "only-instance", "exclude-instance"}) {
     ASSERT_NE(spec.Find(name), nullptr) << name;
     EXPECT_EQ(spec.Find(name)->front_ends, static_cast<unsigned>(kEveryFrontEnd)) << name;
+    ASSERT_NE(launch.Find(name), nullptr) << name;
+    EXPECT_EQ(launch.Find(name)->front_ends, static_cast<unsigned>(kCli)) << name;
   }
+  OptionValues lv(launch);
+  ASSERT_TRUE(lv.Set("only-gpu", "L4", kCli).ok());
+  const Result<RecommendRequest> search = MakeLaunchSearch(lv);
+  ASSERT_TRUE(search.ok()) << search.status().ToString();
+  EXPECT_EQ(search->only_gpus, (std::vector<std::string>{"L4"}));
 }
 
 }  // namespace
