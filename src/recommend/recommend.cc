@@ -313,7 +313,10 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
   std::deque<Estimate> estimates;  // owned here; candidates point into it (stable addresses)
   std::vector<std::pair<const InstanceType*, TypeOutcome>> outcomes;
   for (const InstanceType& t : catalog.instance_types()) {
-    if (!filter->Allows(t)) continue;  // left out by the user's lists: not a rejection
+    if (!filter->Allows(t)) {  // left out by the user's lists: not a rejection
+      outcomes.push_back({&t, TypeOutcome::Filtered()});
+      continue;
+    }
     if (t.retired && !req.allow_retired) {
       outcomes.push_back({&t, TypeOutcome::Retired()});
       continue;
