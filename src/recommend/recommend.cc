@@ -314,7 +314,7 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
   std::vector<std::pair<const InstanceType*, TypeOutcome>> outcomes;
   for (const InstanceType& t : catalog.instance_types()) {
     if (!filter->Allows(t)) {  // left out by the user's lists: not a rejection
-      outcomes.push_back({&t, TypeOutcome::Filtered()});
+      outcomes.emplace_back(&t, TypeOutcome::Filtered());
       continue;
     }
     if (t.retired && !req.allow_retired) {
