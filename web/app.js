@@ -295,10 +295,17 @@ async function submitRecommend(e) {
     lastRec = rec;
     renderPlans(rec);
     drawChart(rec);
-    setStatus(status, rec.plans.length
-      ? `${rec.plans.length} plan(s); ${rec.candidates_evaluated} configurations estimated; prices ${rec.catalog.date}`
-      : "No feasible plan: see the reasons under “Left out”.");
-    if (!rec.plans.length) $("#rejected").open = true;
+    // The allow/deny lists applied (only-gpu=H100,A100 and the like under "Other keys"), and
+    // which one left nothing to search: then "Left out" is empty, so the status says why.
+    const filters = rec.filters || {};
+    const lists = (filters.lists || []).map((l) => `${l.option} ${l.values.join(",")}`).join("; ");
+    const applied = lists ? `; filters: ${lists} (${filters.types_left} of ${filters.types_in_catalog} instance types)` : "";
+    setStatus(status, filters.emptied_by
+      ? `No plan: ${filters.note}.`
+      : rec.plans.length
+        ? `${rec.plans.length} plan(s); ${rec.candidates_evaluated} configurations estimated; prices ${rec.catalog.date}${applied}`
+        : `No feasible plan: see the reasons under “Left out”${applied}.`);
+    if (!rec.plans.length && !filters.emptied_by) $("#rejected").open = true;
   } catch (err) {
     setStatus(status, err.message, true);
   } finally {

@@ -35,14 +35,22 @@ struct RecommendRequest {
   int max_instances = 64;                // per plan
   int max_gpus = 0;                      // 0 = no limit
   bool allow_retired = false;
+  // Allow and deny lists (empty = no limit), names as the catalog has them: instance families
+  // ("p5"; exact, so p5 is not p5en), accelerator models (any case; "A100" = both memory
+  // variants, "Trainium2" counts) and instance types. A type is searched when every allow list
+  // given names it and no deny list does; a name the catalog lacks is an error.
+  std::vector<std::string> only_families, exclude_families;
+  std::vector<std::string> only_gpus, exclude_gpus;
+  std::vector<std::string> only_instances, exclude_instances;
   Objective objective = Objective::kCost;
   int top = 5;
   bool explain = false;        // keep the assumption texts of the top plans
   bool savings_levers = true;  // evaluate the guide's savings levers for top plans
 };
 
-// recommend's search limits, each declared once (fields.h): `launch` offers the same four for a
-// workload's search, at the CLI only (LaunchSearch, requests.h).
+// recommend's search limits, each declared once (fields.h): `launch` offers the same four, and
+// the allow/deny lists (DeclareFilters), for a workload's search, at the CLI only (LaunchSearch,
+// requests.h).
 template <typename V>
 void DeclareDeadline(V& v, RecommendRequest& r, unsigned front_ends = kEveryFrontEnd) {
   v.Duration("deadline", r.deadline_hours,
@@ -75,6 +83,28 @@ void DeclareObjective(V& v, RecommendRequest& r, unsigned front_ends = kEveryFro
           .front_ends = front_ends});
 }
 
+// The allow and deny lists (RecommendRequest::only_families ...): recommend's, and launch's for
+// a workload's search at the CLI.
+template <typename V>
+void DeclareFilters(V& v, RecommendRequest& r, unsigned front_ends = kEveryFrontEnd) {
+  v.List("only-family", r.only_families,
+         {.help = "Search only these instance families (exact: p5 is not p5en)",
+          .front_ends = front_ends,
+          .metavar = "FAMILY"});
+  v.List("exclude-family", r.exclude_families,
+         {.help = "Never these instance families", .front_ends = front_ends, .metavar = "FAMILY"});
+  v.List("only-gpu", r.only_gpus,
+         {.help = "Search only these accelerator models: H100, A100 (both sizes), Trainium2 ...",
+          .front_ends = front_ends,
+          .metavar = "GPU"});
+  v.List("exclude-gpu", r.exclude_gpus,
+         {.help = "Never these accelerator models", .front_ends = front_ends, .metavar = "GPU"});
+  v.List("only-instance", r.only_instances,
+         {.help = "Search only these instance types", .front_ends = front_ends, .metavar = "TYPE"});
+  v.List("exclude-instance", r.exclude_instances,
+         {.help = "Never these instance types", .front_ends = front_ends, .metavar = "TYPE"});
+}
+
 // The `recommend` command's search options (fields.h).
 template <typename V>
 void DeclareOptions(V& v, RecommendRequest& r) {
@@ -93,6 +123,7 @@ void DeclareOptions(V& v, RecommendRequest& r) {
   DeclareObjective(v, r);
   v.Integer("top", r.top, {.help = "Plans to show", .lo = 1, .hi = 1000});
   v.Bool("allow-retired", r.allow_retired, {.help = "Consider retired instance types"});
+  DeclareFilters(v, r);
   v.Bool("explain", r.explain, {.help = "Full reasoning: assumptions and every rejection"});
   v.NotAnOption(r.savings_levers);  // set by code (launch's search leaves the levers out)
 }
@@ -138,6 +169,24 @@ struct Rejection {
   std::string reason;         // one line: "needs 142 GiB per GPU; L4 has 22.4"
 };
 
+// What the allow and deny lists did: each list given, in the order applied (the allow lists,
+// then the deny lists, each as family, GPU, instance type).
+struct FilterStep {
+  std::string option;               // "only-family", "exclude-gpu", ...
+  std::vector<std::string> values;  // as the catalog names them ("A100" -> A100-40GB, A100-80GB)
+  int before = 0;                   // instance types left before this list
+  int after = 0;                    // ... and after it
+};
+struct AppliedFilters {
+  std::vector<FilterStep> steps;  // empty: no list given
+  int types_in_catalog = 0;
+  int types_left = 0;  // searched (retired ones still need allow_retired)
+  // The list after which no instance type was left, "" when some are; then the answer has no
+  // plan and `note` says in one line which list emptied the field.
+  std::string emptied_by;
+  std::string note;
+};
+
 struct Recommendation {
   std::string catalog_source, catalog_date;  // newest price snapshot
   std::vector<Plan> plans;                   // ranked, at most `top`
@@ -156,9 +205,11 @@ struct Recommendation {
   // best capacity-block plan behind cheaper spot ones), with its rank, so every way to pay that
   // was asked for is answered.
   std::vector<Plan> purchase_alternatives;
+  AppliedFilters filters;
 };
 
-// Errors: InvalidArgument naming the flag (unknown region, non-positive deadline/budget, ...),
+// Errors: InvalidArgument naming the flag (unknown region, non-positive deadline/budget, a family,
+// GPU or instance type of a filter list that the catalog lacks, with "did you mean"),
 // the workload's own errors (Validate). No feasible plan is not an error: plans is empty and
 // rejected says why (the CLI exits 1).
 Result<Recommendation> Recommend(const Catalog& catalog, const Workload& workload,

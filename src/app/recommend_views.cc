@@ -59,6 +59,33 @@ ojson PlanJson(const Plan& p) {
   return j;
 }
 
+ojson FiltersJson(const AppliedFilters& f) {
+  ojson lists = ojson::array();
+  for (const FilterStep& s : f.steps) {
+    lists.push_back({{"option", s.option},
+                     {"values", ojson(s.values)},
+                     {"types_before", s.before},
+                     {"types_after", s.after}});
+  }
+  return {{"lists", lists},
+          {"types_in_catalog", f.types_in_catalog},
+          {"types_left", f.types_left},
+          {"emptied_by", f.emptied_by.empty() ? ojson(nullptr) : ojson(f.emptied_by)},
+          {"note", f.note.empty() ? ojson(nullptr) : ojson(f.note)}};
+}
+
+// "only-family p5,g6e; exclude-instance p5.4xlarge (8 of 106 instance types left)", or "".
+std::string FiltersLine(const AppliedFilters& f) {
+  if (f.steps.empty()) return "";
+  std::string out;
+  for (const FilterStep& s : f.steps) {
+    out += (out.empty() ? "" : "; ") + s.option + " ";
+    for (size_t i = 0; i < s.values.size(); ++i) out += (i ? "," : "") + s.values[i];
+  }
+  return out + " (" + std::to_string(f.types_left) + " of " + std::to_string(f.types_in_catalog) +
+         " instance types left)";
+}
+
 std::string Money(double v) { return FormatFixed(v, v >= 100 ? 0 : 2); }
 
 std::string SignedPct(double f) { return (f >= 0 ? "+" : "") + FormatFixed(100 * f, 0) + "%"; }
@@ -94,7 +121,8 @@ JsonDoc RecommendJson(const Recommendation& r, const RecommendRequest& req) {
        r.high_confidence_alternative ? PlanJson(*r.high_confidence_alternative) : ojson(nullptr)},
       {"purchase_alternatives", alternatives},
       {"pareto", pareto},
-      {"rejected", rejected}});
+      {"rejected", rejected},
+      {"filters", FiltersJson(r.filters)}});
 }
 
 Table RecommendTable(const Recommendation& r) {
@@ -126,6 +154,7 @@ Table RecommendTable(const Recommendation& r) {
 }
 
 std::string RecommendDetails(const Recommendation& r, bool all_rejections) {
+  if (!r.filters.emptied_by.empty()) return "no plan: " + r.filters.note + "\n";
   std::string out;
   for (const Plan& p : r.plans) {
     out += "\n#" + std::to_string(p.rank) + " " + p.type->name + " x " +
@@ -173,6 +202,9 @@ std::string RecommendDetails(const Recommendation& r, bool all_rejections) {
          " parallelism layouts) estimated, " + std::to_string(r.pruned) +
          " skipped by the memory lower bound, " + std::to_string(r.priced) +
          " priced; prices as of " + r.catalog_date + "\n";
+  if (const std::string line = FiltersLine(r.filters); !line.empty()) {
+    out += "filters: " + line + "\n";
+  }
   return out;
 }
 

@@ -311,7 +311,11 @@ std::vector<std::string> RecommendWarnings(const Recommendation& r, const Freshn
   used.reserve(r.plans.size());
   for (const Plan& p : r.plans) used.push_back(p.price_from);
   if (auto line = StalePricesWarning(used, fresh)) warnings.push_back(*line);
-  if (r.plans.empty()) warnings.emplace_back("no feasible plan; see the reasons below");
+  if (!r.filters.emptied_by.empty()) {
+    warnings.push_back("no plan: " + r.filters.note);
+  } else if (r.plans.empty()) {
+    warnings.emplace_back("no feasible plan; see the reasons below");
+  }
   return warnings;
 }
 

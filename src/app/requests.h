@@ -175,9 +175,9 @@ void DeclareOptions(V& v, RecommendArgs& a) {
 Result<RecommendRequest> MakeRecommendRequest(const OptionValues& v);
 std::vector<std::string> RecommendWarnings(const Recommendation& r, const Freshness& fresh);
 // `launch` for a workload: the search for its best plan, from launch's deadline, budget,
-// max-instances and objective (recommend's own table entries, so the same bounds and errors) and
-// its region and purchase option, which restrict the search when given. One plan, no savings
-// levers.
+// max-instances, objective and allow/deny lists (recommend's own table entries, so the same
+// bounds and errors) and its region and purchase option, which restrict the search when given.
+// One plan, no savings levers.
 Result<RecommendRequest> MakeLaunchSearch(const OptionValues& v);
 
 // `launch` ("launch" table). The request for an instance type (type, count) or for a plan:
@@ -187,7 +187,7 @@ Result<RecommendRequest> MakeLaunchSearch(const OptionValues& v);
 // must agree with the plan's. Errors carry field() ("type", "count", "region", "plan", ...).
 //
 // `launch` for a workload asks recommend for the plan with recommend's own deadline, budget,
-// max-instances and objective (CLI only).
+// max-instances, objective and allow/deny lists (CLI only).
 struct LaunchSearch {
   RecommendRequest request;
 };
@@ -197,6 +197,7 @@ void DeclareOptions(V& v, LaunchSearch& s) {
   DeclareBudget(v, s.request, kCli);
   DeclareMaxInstances(v, s.request, kCli);
   DeclareObjective(v, s.request, kCli);
+  DeclareFilters(v, s.request, kCli);
 }
 struct LaunchArgs {
   LaunchRequest request;  // the options of LaunchRequest's declaration (launch.h)

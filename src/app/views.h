@@ -107,7 +107,8 @@ std::string PricingUnpricedLine(const PricingResult& r);
 JsonDoc RecommendJson(const Recommendation& r, const RecommendRequest& req);
 // Top plans: rank, configuration, time, cost and the first "why".
 Table RecommendTable(const Recommendation& r);
-// Plain-text details: every why / warning / advice line per plan, then the rejections.
+// Plain-text details: every why / warning / advice line per plan, then the rejections and the
+// filter lists applied; only "no plan: <note>" when the filter lists left no instance type.
 std::string RecommendDetails(const Recommendation& r, bool all_rejections);
 // Cost (y, log) against time (x, log) of the Pareto front and the ranked plans, as SVG.
 std::string RecommendSvg(const Recommendation& r);

@@ -23,7 +23,9 @@ struct LaunchOptions {
 };
 
 // The launch options that steer recommend's search for a workload (recommend's own table entries).
-constexpr const char* kSearchOptions[] = {"deadline", "budget", "max-instances", "objective"};
+constexpr const char* kSearchOptions[] = {
+    "deadline",       "budget",   "max-instances", "objective",     "only-family",
+    "exclude-family", "only-gpu", "exclude-gpu",   "only-instance", "exclude-instance"};
 
 // Workload flags other than --dataset-gib (which also sizes the data volume of a TYPE launch).
 std::string FirstWorkloadFlag(const LaunchOptions& o) {
@@ -93,6 +95,9 @@ Status FromWorkload(const LaunchOptions& o, const OptionValues& v, const Catalog
   if (!req.ok()) return req.status();
   Result<Recommendation> rec = Recommend(catalog, *w, *req);
   if (!rec.ok()) return rec.status();
+  if (!rec->filters.emptied_by.empty()) {
+    return Status::NoResult("recommend found no plan for the workload: " + rec->filters.note);
+  }
   if (rec->plans.empty()) {
     std::string why = rec->rejected.empty() ? ""
                                             : ": " + rec->rejected.front().instance_type + " " +

@@ -34,6 +34,10 @@ int Run(const RecommendOptions& o) {
     Status written = WriteFileAtomic(plot, RecommendSvg(*r));
     if (!written.ok()) return Fail(written.WithPrefix("--plot"));
   }
+  if (ctx->format == OutputFormat::kTable && !r->filters.emptied_by.empty()) {
+    PrintText(RecommendDetails(*r, req.explain));  // says which list left nothing; no empty table
+    return kExitNothingFound;
+  }
   const std::vector<std::string> warnings = RecommendWarnings(*r, ctx->fresh);
   Emit(*ctx, [&] { return RecommendJson(*r, req); }, [&] { return RecommendTable(*r); }, warnings);
   if (ctx->format == OutputFormat::kTable) {

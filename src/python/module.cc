@@ -462,7 +462,9 @@ void Init(py::module_& m) {
            [](const PyRecommendation& r) { return RecommendWarnings(r.result, r.fresh); })
       .def("table",
            [](const PyRecommendation& r) {
-             return Shown(Render(RecommendTable(r.result)) +
+             // As the CLI: no empty table when the filters left no instance type.
+             const bool emptied = !r.result.filters.emptied_by.empty();
+             return Shown((emptied ? "" : Render(RecommendTable(r.result))) +
                           RecommendDetails(r.result, r.request.explain));
            })
       .def("svg", [](const PyRecommendation& r) { return RecommendSvg(r.result); });

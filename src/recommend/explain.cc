@@ -453,7 +453,7 @@ std::vector<Rejection> Rejections(
   std::vector<RejectionLine> lines;
   std::vector<std::string> retired;
   for (const auto& [t, o] : outcomes) {
-    if (ok.count(t)) continue;
+    if (ok.count(t) || o.filtered) continue;
     if (o.retired) {
       retired.push_back(t->name);
       continue;

@@ -34,7 +34,9 @@ double RiskFactor(const Estimate& e);
 // What the search saw for one instance type, to explain a rejection in one line.
 struct TypeOutcome {
   bool retired = false;
-  bool offered = false;            // has an offer in at least one requested region
+  bool filtered = false;  // left out by the request's allow/deny lists: no rejection line, but
+                          // still a size of its family (so "g5g.*" means every size)
+  bool offered = false;   // has an offer in at least one requested region
   bool feasible_estimate = false;  // some count fit and met the serving targets
   std::string hard_reason;         // Unsupported (precision, NVENC, Neuron, no peak)
   std::string other_reason;        // last estimator error at some count
@@ -50,6 +52,11 @@ struct TypeOutcome {
   static TypeOutcome Retired() {
     TypeOutcome o;
     o.retired = true;
+    return o;
+  }
+  static TypeOutcome Filtered() {
+    TypeOutcome o;
+    o.filtered = true;
     return o;
   }
   void NoteMemory(double gib, int count) {

@@ -15,6 +15,7 @@
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/query.h"
 #include "recommend/explain.h"
+#include "recommend/filters.h"
 #include "util/enum_names.h"
 #include "util/text.h"
 
@@ -297,6 +298,9 @@ RecommendRequest WithWorkloadDeadline(const Workload& w, RecommendRequest req) {
 Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
                                  const RecommendRequest& request) {
   GPUADVISOR_RETURN_IF_ERROR(CheckRequest(catalog, request));
+  Result<recommend_internal::TypeFilter> filter =
+      recommend_internal::TypeFilter::Make(catalog, request);
+  if (!filter.ok()) return filter.status();
   GPUADVISOR_RETURN_IF_ERROR(Validate(w));
   const RecommendRequest req = WithWorkloadDeadline(w, request);
   const std::vector<std::string> regions = Regions(catalog, req);
@@ -304,10 +308,15 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
   Recommendation rec;
   rec.catalog_date = catalog.NewestPriceDate();
   rec.catalog_source = catalog.generator.empty() ? "embedded" : catalog.generator;
+  rec.filters = filter->applied();
   std::vector<Candidate> candidates;
   std::deque<Estimate> estimates;  // owned here; candidates point into it (stable addresses)
   std::vector<std::pair<const InstanceType*, TypeOutcome>> outcomes;
   for (const InstanceType& t : catalog.instance_types()) {
+    if (!filter->Allows(t)) {  // left out by the user's lists: not a rejection
+      outcomes.emplace_back(&t, TypeOutcome::Filtered());
+      continue;
+    }
     if (t.retired && !req.allow_retired) {
       outcomes.push_back({&t, TypeOutcome::Retired()});
       continue;

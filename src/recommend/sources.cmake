@@ -3,4 +3,5 @@ set(GPUADVISOR_RECOMMEND_SOURCES
   src/recommend/recommend.cc
   src/recommend/explain.cc
   src/recommend/levers.cc
+  src/recommend/filters.cc
 )

@@ -186,6 +186,22 @@ full=$("$BIN" recommend --task serve --model llama-3.1-8b --rps 0.5 --explain 2>
 expect_exit "recommend deadline" 2 "--deadline" recommend --task serve --model llama-3.1-8b --deadline 3x
 expect_exit "recommend regions" 2 "--regions" recommend --task serve --model llama-3.1-8b --regions us-east-1,mars-1
 expect_exit "recommend budget" 2 "--budget" recommend --task serve --model llama-3.1-8b --budget -5
+# Allow and deny lists (issue 25): every plan keeps to them, the answer records them, a name the
+# catalog lacks is exit 2 naming the option and the value (with a hint), and lists that leave no
+# instance type say which one did, instead of an empty table (exit 1).
+LISTS='[(x["option"],x["values"]) for x in d["filters"]["lists"]]'
+expect_json "recommend only-family exclude-instance" 'len(d["plans"])>0 and all(p["instance_type"].split(".")[0] in ("p5","g6e") and p["instance_type"]!="g6e.xlarge" for p in d["plans"]+d["pareto"]) and '"$LISTS"'==[("only-family",["p5","g6e"]),("exclude-instance",["g6e.xlarge"])] and d["filters"]["emptied_by"] is None' recommend --task serve --model llama-3.1-8b --rps 2 --only-family p5,g6e --exclude-instance g6e.xlarge --json
+expect_json "recommend only-gpu exclude-family" 'len(d["plans"])>0 and all(p["gpu_model"] in ("H100","H200","A100-40GB","A100-80GB") for p in d["plans"]) and all(p["instance_type"].split(".")[0] in ("p5","p5e","p4d","p4de") for p in d["plans"]+d["pareto"]) and '"$LISTS"'==[("only-gpu",["H100","H200","A100-40GB","A100-80GB"]),("exclude-family",["p5en"])]' recommend --task serve --model llama-3.1-70b --rps 1 --only-gpu h100,H200,A100 --exclude-family p5en --json
+expect_json2 "recommend exclude-gpu" 'len(d["plans"])>0 and not any(p["gpu_model"]=="L4" for p in d["plans"]) and not any(p["instance_type"].startswith(("g6.","g6f.","gr6.","gr6f.")) for p in d["pareto"]) and any(p["gpu_model"]=="L4" for p in e["plans"])' recommend --task serve --model llama-3.1-8b --rps 0.5 --exclude-gpu L4 --json -- recommend --task serve --model llama-3.1-8b --rps 0.5 --json
+expect_json "recommend only-instance" 'len(d["plans"])>0 and {p["instance_type"] for p in d["plans"]}<={"p4d.24xlarge","g6e.12xlarge"} and d["filters"]["types_left"]==2' recommend --task serve --model llama-3.1-70b --rps 1 --only-instance p4d.24xlarge,g6e.12xlarge --json
+expect_json "recommend no filters recorded" 'd["filters"]["lists"]==[] and d["filters"]["types_left"]==d["filters"]["types_in_catalog"]>0' recommend --task serve --model llama-3.1-8b --json
+expect_exit "recommend only-family unknown" 2 '--only-family: unknown instance family "p9"; did you mean' recommend --task serve --model llama-3.1-8b --only-family p5,p9
+expect_exit "recommend exclude-gpu unknown" 2 '--exclude-gpu: unknown GPU "H1000"; did you mean H100?' recommend --task serve --model llama-3.1-8b --exclude-gpu H1000
+expect_exit "recommend only-instance unknown" 2 '--only-instance: unknown instance type "p5.48xlarg"; did you mean p5.48xlarge' recommend --task serve --model llama-3.1-8b --only-instance p5.48xlarg
+out=$("$BIN" recommend --task serve --model llama-3.1-8b --only-family p5 --exclude-gpu H100 2>&1); rc=$?
+[ "$rc" = 1 ] && [[ "$out" == "no plan: no instance type is left to search: only-family p5 leaves 2 of the "*" instance types, then exclude-gpu H100 leaves none of them" ]] && ok || bad "recommend emptied by a list -> exit 1, one line naming it (rc=$rc, [$out])"
+expect_json "recommend emptied json" 'd["plans"]==[] and d["rejected"]==[] and d["filters"]["emptied_by"]=="exclude-gpu" and "exclude-gpu H100 leaves none" in d["filters"]["note"]' recommend --task serve --model llama-3.1-8b --only-family p5 --exclude-gpu H100 --json
+"$BIN" recommend --task serve --model llama-3.1-8b --exclude-family g6,g6f 2>/dev/null | grep -q '^filters: exclude-family g6,g6f (.* of .* instance types left)$' && ok || bad "recommend text records the filters"
 "$BIN" recommend --task serve --model llama-3.1-8b --plot "$wl/plot.svg" >/dev/null 2>&1 && grep -q '<svg' "$wl/plot.svg" && grep -q 'Pareto' "$wl/plot.svg" && ok || bad "recommend --plot"
 
 # Every example workload file gives a recommendation.

@@ -83,6 +83,20 @@ grep -q 'checkpoints x' "$TMP/out" || bad "workload launch: data volume not size
 expect_exit 0 '' --task pretrain --model llama-3.1-8b --tokens 100B --deadline 14d --format skypilot
 grep -qE '^num_nodes: [2-9]' "$TMP/out" || bad "a 14-day deadline on 100B tokens should span nodes"
 
+# recommend's allow/deny lists steer the workload's search (issue 25); without a workload they
+# are conflicts, and lists that leave no type are "no plan" (exit 1) naming the list.
+expect_exit 0 '' --task finetune --model llama-3.1-8b --tokens 50M --only-family g6e \
+  --exclude-instance g6e.xlarge --format skypilot
+grep -qE '^ +instance_type: g6e\.' "$TMP/out" && ! grep -q 'g6e\.xlarge' "$TMP/out" ||
+  bad "--only-family g6e --exclude-instance g6e.xlarge: not a larger g6e: $(grep instance_type "$TMP/out")"
+expect_exit 0 '' --task finetune --model llama-3.1-8b --tokens 50M --only-gpu L40S --format skypilot
+grep -qE '^ +instance_type: g6e\.' "$TMP/out" || bad "--only-gpu L40S: not a g6e type"
+expect_exit 2 '--only-instance: only with workload flags' g6.xlarge --only-instance g6.xlarge
+expect_exit 2 '--exclude-family: unknown instance family "g66"' --task finetune \
+  --model llama-3.1-8b --tokens 50M --exclude-family g66
+expect_exit 1 'only-instance g6.xlarge leaves 1 of the .*, then exclude-gpu L4 leaves none' \
+  --task finetune --model llama-3.1-8b --tokens 50M --only-instance g6.xlarge --exclude-gpu L4
+
 # Repeated and comma-separated security groups; the positional TYPE is not taken for one.
 "$BIN" launch --security-group-ids sg-1 g6.xlarge --security-group-ids sg-2,sg-3 --cli-input-json \
   >"$TMP/sg.json" 2>/dev/null || bad "repeated --security-group-ids failed"

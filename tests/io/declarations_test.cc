@@ -52,7 +52,7 @@ TEST(Declarations, EveryFieldOfEveryRequestStructIsDeclared) {
   ExpectEveryFieldDeclared<RecommendArgs>("RecommendArgs");
   ExpectEveryFieldDeclared<LaunchRequest>("LaunchRequest");
   ExpectEveryFieldDeclared<LaunchArgs>("LaunchArgs");
-  // LaunchSearch declares four options of its RecommendRequest (launch's share of recommend's).
+  // LaunchSearch declares ten options of its RecommendRequest (launch's share of recommend's).
   ExpectEveryFieldDeclared<IdleOptions>("IdleOptions");
   ExpectEveryFieldDeclared<TelemetryOptions>("TelemetryOptions");
   ExpectEveryFieldDeclared<PrometheusOptions>("PrometheusOptions");

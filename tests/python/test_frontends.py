@@ -65,6 +65,13 @@ SAMPLES = {
     ("estimate", "gpu"): "H100",
     ("estimate", "gpus"): "8",
     ("estimate", "count"): "2",
+    # recommend's allow/deny lists (launch's at the CLI): each changes the base's top plan.
+    "only-family": "p5,g6e",
+    "exclude-family": "trn1,trn1n",
+    "only-gpu": "H100,a100",
+    "exclude-gpu": "Trainium",
+    "only-instance": "p4d.24xlarge,p5.48xlarge",
+    "exclude-instance": "trn1.32xlarge",
 }
 # Bad values of free-text options (numbers, durations, booleans and choices get theirs by type).
 BAD = {
@@ -79,6 +86,12 @@ BAD = {
     "instance-type": "p5.48xlarg",
     "inventory": "missing.csv",
     "name": "bad name!",
+    "only-family": "p5,p9",
+    "exclude-family": "g66",
+    "only-gpu": "H1000",
+    "exclude-gpu": "T5",
+    "only-instance": "p5.48xlarg",
+    "exclude-instance": "g4dn.xlarg",
 }
 
 

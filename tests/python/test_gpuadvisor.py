@@ -293,6 +293,55 @@ def test_recommend_bad_arguments_name_the_field(cli_error):
     assert err.value.field == "regions"
 
 
+def test_recommend_allow_and_deny_lists(cli_json, cli_error):
+    """Issue 25: keyword lists (a list or comma-separated text), the CLI's answer, recorded."""
+    w = ga.Workload(task="serve", model="llama-3.1-70b", rps=1)
+    rec = ga.recommend(w, only_gpu=["H100", "A100"], exclude_family="p4de",
+                       exclude_instance=["p5.4xlarge"])
+    assert rec.plans
+    assert all(p.instance_type.split(".")[0] in ("p5", "p4d") for p in rec.plans)
+    assert all(p.instance_type != "p5.4xlarge" for p in rec.plans)
+    assert rec.to_dict() == cli_json("recommend", "--task", "serve", "--model", "llama-3.1-70b",
+                                     "--rps", "1", "--only-gpu", "H100,A100",
+                                     "--exclude-family", "p4de",
+                                     "--exclude-instance", "p5.4xlarge")
+    lists = rec.to_dict()["filters"]["lists"]
+    assert [(x["option"], x["values"]) for x in lists] == [
+        ("only-gpu", ["H100", "A100-40GB", "A100-80GB"]), ("exclude-family", ["p4de"]),
+        ("exclude-instance", ["p5.4xlarge"])]
+    assert "filters: only-gpu H100,A100-40GB,A100-80GB; exclude-family p4de" in str(rec)
+
+
+def test_recommend_unknown_list_name_names_the_keyword(cli_error):
+    w = ga.Workload(task="serve", model="llama-3.1-8b")
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.recommend(w, only_family=["p5", "p9"])
+    assert err.value.field == "only_family"
+    assert str(err.value).startswith('only_family: unknown instance family "p9"; did you mean')
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.recommend(w, exclude_gpu="H1000")
+    assert err.value.field == "exclude_gpu"
+    assert "did you mean H100?" in str(err.value)
+    with pytest.raises(ga.InvalidArgument) as err:
+        ga.recommend(w, only_instance="p5.48xlarg")
+    assert err.value.field == "only_instance"
+    assert str(err.value) == cli_error(
+        "recommend", "--task", "serve", "--model", "llama-3.1-8b",
+        "--only-instance", "p5.48xlarg")[0]
+
+
+def test_recommend_lists_that_leave_nothing_say_which(cli_json):
+    w = ga.Workload(task="serve", model="llama-3.1-8b")
+    rec = ga.recommend(w, only_family="p5", exclude_gpu="H100")
+    assert rec.plans == [] and rec.best is None and rec.rejected == []
+    d = rec.to_dict()
+    assert d["filters"]["emptied_by"] == "exclude-gpu"
+    assert str(rec).startswith("no plan: no instance type is left to search: only-family p5")
+    assert any("exclude-gpu H100 leaves none" in x for x in rec.warnings)
+    assert d == cli_json("recommend", "--task", "serve", "--model", "llama-3.1-8b",
+                         "--only-family", "p5", "--exclude-gpu", "H100", ok_codes=(1,))
+
+
 def test_recommend_four_threads_same_as_serial():
     cases = [RECOMMEND_CASES[i % len(RECOMMEND_CASES)] for i in range(4)]
     work = [(ga.Workload(**fields), kwargs) for fields, kwargs, _ in cases]

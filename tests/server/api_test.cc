@@ -234,6 +234,54 @@ TEST(ApiTest, RecommendBadOptions) {
   ExpectError(Call("POST", "/v1/recommend", R"({"task":"serve"})"), 400, "model");
 }
 
+// Issue 25: allow/deny lists as body keys (arrays or comma-separated text), recorded in the
+// answer; an unknown name is 400 naming the key and the value; lists that leave no instance type
+// are an answer (200, no plan) whose filters say which list emptied the field.
+TEST(ApiTest, RecommendAllowAndDenyLists) {
+  ApiResponse r = Call("POST", "/v1/recommend",
+                       R"({"task":"serve","model":"llama-3.1-70b","rps":1,"top":5,
+                           "only-gpu":["H100","a100"],"exclude-family":"p4de",
+                           "exclude-instance":["p5.4xlarge"]})");
+  ASSERT_EQ(r.status, 200) << r.body;
+  json j = Parse(r);
+  ASSERT_FALSE(j["plans"].empty());
+  for (const json& p : j["plans"]) {
+    const std::string type = p["instance_type"];
+    EXPECT_TRUE(type.rfind("p5.", 0) == 0 || type.rfind("p4d.", 0) == 0) << type;
+    EXPECT_NE(type, "p5.4xlarge");
+  }
+  const json& lists = j["filters"]["lists"];
+  ASSERT_EQ(lists.size(), 3u) << j["filters"];
+  EXPECT_EQ(lists[0]["option"], "only-gpu");
+  EXPECT_EQ(lists[0]["values"], json({"H100", "A100-40GB", "A100-80GB"}));
+  EXPECT_EQ(lists[1]["option"], "exclude-family");
+  EXPECT_EQ(lists[2]["values"], json({"p5.4xlarge"}));
+  EXPECT_TRUE(j["filters"]["emptied_by"].is_null());
+
+  json e = ExpectError(Call("POST", "/v1/recommend",
+                            R"({"task":"serve","model":"llama-3.1-8b","only-family":["p5","p9"]})"),
+                       400, "only-family");
+  EXPECT_NE(e["message"].get<std::string>().find("only-family: unknown instance family \"p9\""),
+            std::string::npos)
+      << e;
+  ExpectError(Call("POST", "/v1/recommend",
+                   R"({"task":"serve","model":"llama-3.1-8b","exclude-gpu":"H1000"})"),
+              400, "exclude-gpu");
+  ExpectError(Call("POST", "/v1/recommend",
+                   R"({"task":"serve","model":"llama-3.1-8b","only-instance":["g6.xlarg"]})"),
+              400, "only-instance");
+
+  ApiResponse none = Call("POST", "/v1/recommend",
+                          R"({"task":"serve","model":"llama-3.1-8b","only-family":"p5",
+                              "exclude-gpu":"H100"})");
+  ASSERT_EQ(none.status, 200) << none.body;
+  json n = Parse(none);
+  EXPECT_TRUE(n["plans"].empty());
+  EXPECT_EQ(n["filters"]["emptied_by"], "exclude-gpu");
+  EXPECT_NE(n["filters"]["note"].get<std::string>().find("exclude-gpu H100 leaves none"),
+            std::string::npos);
+}
+
 TEST(ApiTest, Pricing) {
   ApiResponse r = Call("POST", "/v1/pricing",
                        R"({"type":"p4d.24xlarge","hours-per-month":300,"months":12,

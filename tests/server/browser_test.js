@@ -93,6 +93,20 @@ const check = (ok, what) => {
   check(/\.sh$/.test(download.suggestedFilename()), `launch spec download (${download.suggestedFilename()})`);
   console.log(`screenshot: ${process.env.SCREENSHOT}`);
 
+  // Allow/deny lists as request keys (issue 25): the status records them, and lists that leave
+  // no instance type say which one did (the "Left out" list is empty then).
+  await page.fill("#r-extra", "only-gpu=H100");
+  await page.click("#r-submit");
+  await page.waitForFunction(() => document.querySelector("#rec-status").textContent.includes("filters:"), null, {timeout: 30000});
+  const filtered = await page.textContent("#rec-status");
+  check(filtered.includes("filters: only-gpu H100 ("), `status records the filters (${filtered})`);
+  await page.fill("#r-extra", "only-family=p5 exclude-gpu=H100");
+  await page.click("#r-submit");
+  await page.waitForFunction(() => document.querySelector("#rec-status").textContent.startsWith("No plan:"), null, {timeout: 30000});
+  const emptied = await page.textContent("#rec-status");
+  check(emptied.includes("exclude-gpu H100 leaves none"), `an emptied field names the list (${emptied})`);
+  await page.fill("#r-extra", "");
+
   const scriptErrors = errors.length;
   // A bad request shows the API's message, not a crash.
   await page.fill("#r-tokens", "-3");
