@@ -72,7 +72,8 @@ Status MakeParents(const std::string& path) {
 // The validators file beside catalog PATH: "DIR/NAME.update-cache.json" for "DIR/NAME.json".
 std::string CachePath(const std::string& out) {
   std::string base = out;
-  if (base.size() > 5 && base.compare(base.size() - 5, 5, ".json") == 0) base.resize(base.size() - 5);
+  if (base.size() > 5 && base.compare(base.size() - 5, 5, ".json") == 0)
+    base.resize(base.size() - 5);
   return base + ".update-cache.json";
 }
 
@@ -153,9 +154,9 @@ int RunUpdate(const UpdateOptions& o) {
   if (!settings.ok()) return Fail(settings.status());
   const std::string out = a.out.empty() ? UserCatalogPath() : a.out;
   if (out.empty()) {
-    return Fail(Status::InvalidArgument(
-                    "out: no user catalog path (neither XDG_DATA_HOME nor HOME is set)")
-                    .WithField("out"));
+    return Fail(
+        Status::InvalidArgument("out: no user catalog path (neither XDG_DATA_HOME nor HOME is set)")
+            .WithField("out"));
   }
   if (a.out.empty()) {
     if (Status st = MakeParents(out); !st.ok()) return Fail(st);
@@ -177,8 +178,7 @@ int RunUpdate(const UpdateOptions& o) {
   bar.Clear();
   if (!st.ok()) return Fail(st);
   // Written when something new was merged, or when OUT is not yet the catalog updated.
-  const bool write = report.changed || (!ctx->catalog_option.empty() &&
-                                        ctx->catalog_option != out);
+  const bool write = report.changed || (!ctx->catalog_option.empty() && ctx->catalog_option != out);
   if (write) {
     if (Status w = WriteUpdated(&after, &cache, out, cache_path); !w.ok()) return Fail(w);
   }

@@ -2,12 +2,11 @@
 // streamed through the price-list reader, validators and 304, retries on 5xx, and a region
 // whose body is cut short keeping its old prices. The CLI's end-to-end test is
 // tests/cli/update_test.sh (with tests/cli/fake_aws_pricing.py).
-#include "gpuadvisor/catalog_update.h"
-
 #include <gtest/gtest.h>
 
 #include <thread>
 
+#include "gpuadvisor/catalog_update.h"
 #include "testutil/fake_http.h"
 #include "util/byte_pipe.h"
 #include "util/files.h"
@@ -120,8 +119,8 @@ TEST_F(UpdateFixture, StreamsARegionRetriesA503AndThenCostsA304) {
   ASSERT_TRUE(report.failed.empty()) << report.outcomes[0].error;
   ASSERT_EQ(report.outcomes.size(), 2u);
   EXPECT_EQ(report.outcomes[0].result, "updated");
-  EXPECT_EQ(report.outcomes[0].requests, 2);  // a 503, then the file
-  EXPECT_EQ(report.outcomes[0].date, "2026-11-20T18:00:00Z");
+  EXPECT_EQ(report.outcomes[0].requests, 2);         // a 503, then the file
+  EXPECT_EQ(report.outcomes[0].date, "2026-11-20");  // the file's Publication Date
   EXPECT_EQ(report.outcomes[1].date, "2026-12-01");  // the feed's Last-Modified day
   const RegionOffer* o = Offer(catalog_, "p5.48xlarge", "us-east-1");
   ASSERT_TRUE(o && o->on_demand);
@@ -141,13 +140,14 @@ TEST_F(UpdateFixture, ARegionCutShortKeepsItsPricesAndIsNamed) {
   FakeHttpServer fake([&](const FakeHttpServer::Request& r) {
     FakeHttpServer::Reply reply = File(r.target == "/spot-advisor-data.json" ? spot_ : csv_);
     if (r.target.find("eu-west-1") != std::string::npos) {
-      reply.content_length = csv_.size() * 2;  // announced, never sent: the connection closes
+      reply.content_length = csv_.size() * 2;  // announced, never sent
     }
     return reply;
   });
   const Catalog before = catalog_;
   UpdateSettings s = Settings(fake);
   s.regions = {"eu-west-1"};
+  s.timeout_s = 1;  // the fake keeps the connection open: the deadline ends each try
   UpdateCache cache;
   CatalogUpdateReport report;
   ASSERT_TRUE(UpdateCatalog(&catalog_, s, &cache, &report).ok());
@@ -158,8 +158,9 @@ TEST_F(UpdateFixture, ARegionCutShortKeepsItsPricesAndIsNamed) {
   ASSERT_TRUE(o && o->on_demand);
   EXPECT_DOUBLE_EQ(o->on_demand->usd_per_hour,
                    Offer(before, "p5.48xlarge", "us-east-1")->on_demand->usd_per_hour);
-  EXPECT_EQ(cache.urls.count(s.pricing_base + "/offers/v1.0/aws/AmazonEC2/current/eu-west-1/index.csv"),
-            0u);
+  EXPECT_EQ(
+      cache.urls.count(s.pricing_base + "/offers/v1.0/aws/AmazonEC2/current/eu-west-1/index.csv"),
+      0u);
 }
 
 TEST_F(UpdateFixture, BadRegionsAndEndpointsAreRefused) {

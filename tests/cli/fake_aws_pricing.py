@@ -145,6 +145,13 @@ class State:
         self.args = args
         self.used = {}
         self.lock = threading.Lock()
+        self.bodies = {}  # (path, price factor) -> body: large padded files are built once
+
+    def body(self, key, make):
+        with self.lock:
+            if key not in self.bodies:
+                self.bodies[key] = make()
+            return self.bodies[key]
 
     def settings(self):
         faults, factor = [], 1.0
@@ -201,7 +208,8 @@ def make_handler(data, state, args):
                 region = path[len(OFFERS) + 1:-len("/index.csv")]
                 if region not in args.regions.split(","):
                     return self.plain(404, b"<Error><Code>NoSuchKey</Code></Error>", proxied)
-                body, ctype = data.offer_csv(region, factor), "text/csv"
+                body = state.body((path, factor), lambda: data.offer_csv(region, factor))
+                ctype = "text/csv"
             elif path == "/spot-advisor-data.json":
                 body, ctype = data.spot_feed(factor), "application/json"
             else:

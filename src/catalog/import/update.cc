@@ -28,14 +28,14 @@ namespace gpuadvisor {
 namespace {
 
 constexpr const char* kEc2Offers = "/offers/v1.0/aws/AmazonEC2/current";
-constexpr size_t kIndexBytes = size_t{16} << 20;       // region_index.json: ~10 KB
-constexpr size_t kSpotFeedBytes = size_t{64} << 20;    // spot-advisor-data.json: ~1 MB
-constexpr size_t kOfferFileBytes = size_t{16} << 30;   // us-east-1's CSV: a few hundred MB
+constexpr size_t kIndexBytes = size_t{16} << 20;      // region_index.json: ~10 KB
+constexpr size_t kSpotFeedBytes = size_t{64} << 20;   // spot-advisor-data.json: ~1 MB
+constexpr size_t kOfferFileBytes = size_t{16} << 30;  // us-east-1's CSV: a few hundred MB
 constexpr double kMaxBackoffS = 30;
 
 // One attempt's HTTP result, as the retry loop judges it.
 struct Attempt {
-  Status transport;      // IOError when no complete answer arrived
+  Status transport;  // IOError when no complete answer arrived
   HttpFailure failure = HttpFailure::kNone;
   HttpResponse response;
 };
@@ -78,8 +78,8 @@ class Updater {
     Result<HttpUrl> spot = ParseHttpUrl(s_.spot_base, "endpoint");
     if (!spot.ok()) return spot.status();
     // Validators describe the catalog they were kept with; for any other, ask for everything.
-    use_validators_ =
-        !cache_.catalog_generated_at.empty() && cache_.catalog_generated_at == catalog_.generated_at;
+    use_validators_ = !cache_.catalog_generated_at.empty() &&
+                      cache_.catalog_generated_at == catalog_.generated_at;
     if (!use_validators_) cache_ = UpdateCache{};
     std::vector<std::string> regions = s_.regions;
     if (s_.all_regions) {
@@ -89,8 +89,10 @@ class Updater {
     }
     for (const std::string& r : regions) {
       if (!build::IsRegionCode(r)) {
-        return Status::InvalidArgument("regions: expected AWS region codes (us-east-1) or \"all\", "
-                                       "got \"" + r + "\"")
+        return Status::InvalidArgument(
+                   "regions: expected AWS region codes (us-east-1) or \"all\", "
+                   "got \"" +
+                   r + "\"")
             .WithField("regions");
       }
     }
@@ -184,8 +186,10 @@ class Updater {
       if (!have_list) req.headers.clear();
       Attempt t;
       Result<HttpResponse> r = http.Send(req, &t.failure);
-      if (r.ok()) t.response = std::move(r).value();
-      else t.transport = r.status();
+      if (r.ok())
+        t.response = std::move(r).value();
+      else
+        t.transport = r.status();
       return t;
     });
     const std::string problem = Problem(a, have_list);
@@ -293,8 +297,7 @@ class Updater {
     import::StreamOpener open = [&](const std::string& name) {
       const int64_t total = pipe.WaitStart();
       return Result<std::unique_ptr<ByteStream>>(ByteStream::FromReader(
-          [&pipe](char* buf, size_t n, Status* st) { return pipe.Read(buf, n, st); }, name,
-          total));
+          [&pipe](char* buf, size_t n, Status* st) { return pipe.Read(buf, n, st); }, name, total));
     };
     *import_status = import::ImportIntoCatalogFrom(into, in, imported, open);
     pipe.CloseReader();  // a parse error stops the transfer
@@ -325,8 +328,10 @@ class Updater {
     Attempt a = WithRetries(&o, [&] {
       Attempt t;
       Result<HttpResponse> r = http_.Send(Request(url, kSpotFeedBytes), &t.failure);
-      if (r.ok()) t.response = std::move(r).value();
-      else t.transport = r.status();
+      if (r.ok())
+        t.response = std::move(r).value();
+      else
+        t.transport = r.status();
       return t;
     });
     if (std::string problem = Problem(a, true); !problem.empty()) {
@@ -346,10 +351,9 @@ class Updater {
     in.snapshot_date = day ? FormatIsoDate(*day) : s_.today;
     ImportReport imported;
     const std::string& body = a.response.body;
-    Status st = import::ImportIntoCatalogFrom(
-        &merged, in, &imported, [&](const std::string& name) {
-          return Result<std::unique_ptr<ByteStream>>(ByteStream::FromMemory(body, name));
-        });
+    Status st = import::ImportIntoCatalogFrom(&merged, in, &imported, [&](const std::string& name) {
+      return Result<std::unique_ptr<ByteStream>>(ByteStream::FromMemory(body, name));
+    });
     if (!st.ok()) {
       Fail(&o, st.message());
     } else {
