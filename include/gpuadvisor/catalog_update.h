@@ -33,8 +33,8 @@ struct CatalogUpdateArgs {
   // Region codes, or "all"; empty: the regions of the user's AWS configuration (the front end
   // reads it).
   std::vector<std::string> regions;
-  std::string endpoint;  // one base URL replacing both AWS hosts (tests, mirrors); "" = AWS
-  std::string out;       // "" = the user catalog
+  std::string endpoint;     // one base URL replacing both AWS hosts (tests, mirrors); "" = AWS
+  std::string out;          // "" = the user catalog
   double timeout_s = 1800;  // per download, whole operation
   int retries = 3;          // per download, after the first attempt
   bool no_progress = false;
@@ -103,7 +103,7 @@ std::string UpdateCacheToJson(const UpdateCache& cache);
 
 // One download's outcome.
 struct UpdateOutcome {
-  std::string what;    // "us-east-1", "spot-advisor", "region-index"
+  std::string what;  // "us-east-1", "spot-advisor", "region-index"
   std::string url;
   std::string result;  // "updated", "not-modified", "failed"
   std::string error;   // why it failed ("" otherwise)
@@ -114,9 +114,9 @@ struct UpdateOutcome {
   std::vector<std::string> notes;  // rows skipped and why
 };
 struct CatalogUpdateReport {
-  std::vector<UpdateOutcome> outcomes;  // region index (for "all"), each region, the spot feed
-  bool changed = false;                 // some download was merged into the catalog
-  std::vector<std::string> failed;      // `what` of each failed download
+  std::vector<UpdateOutcome> outcomes;     // region index (for "all"), each region, the spot feed
+  bool changed = false;                    // some download was merged into the catalog
+  std::vector<std::string> failed;         // `what` of each failed download
   std::vector<std::string> unknown_types;  // priced accelerator types without specs
 };
 

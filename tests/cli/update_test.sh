@@ -22,7 +22,7 @@ cleanup() { [ -n "$fake" ] && kill "$fake" 2>/dev/null; rm -rf "$T"; }
 trap cleanup EXIT
 
 "$PY" "$HERE/fake_aws_pricing.py" --port-file "$T/port" --log "$T/log" --faults "$T/faults" \
-  --regions us-east-1,eu-west-1,us-west-2 --publication-date 2026-12-01T00:00:00Z &
+  --regions us-east-1,eu-west-1,us-west-2,ca-central-1 --publication-date 2026-12-01T00:00:00Z &
 fake=$!
 for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.1; done
 [ -s "$T/port" ] || { bad "the fake did not start"; finish update_test; exit 1; }
@@ -62,8 +62,12 @@ expect_json "catalog info: user catalog" "d['catalog_in_use']['kind']=='user' an
 # negative-savings entry (p5.48xlarge, ca-central-1) is skipped for the estimate and counted.
 G6E='[r for r in d["regions"] if r["region"]=="us-east-1"][0]'
 expect_json "spot estimate dated by the feed" "$G6E['spot_source']=='spot-advisor-2026-12-01' and $G6E['spot_estimated'] and 'aws-price-list-20261201000000' in $G6E['spot_note']" show g6.xlarge --json
-grep -q "negative savings" "$T/out1.txt" && ok || bad "negative savings not counted: $(cat "$T/out1.txt")"
-expect_json "premium: band kept, no estimated spot" "[r for r in d['regions'] if r['region']=='ca-central-1'][0]['spot_savings_pct']==-62 and not [r for r in d['regions'] if r['region']=='ca-central-1'][0]['spot_estimated']" show p5.48xlarge --json
+# The feed covers every region; only the regions updated are taken from it.
+expect_json "spot feed kept to the regions updated" "[r for r in d['regions'] if r['region']=='us-west-2'][0]['spot_source']=='spot-advisor-2025-06'" show g6.xlarge --json
+! grep -q "negative savings" "$T/out1.txt" && ok || bad "ca-central-1 taken from the feed: $(cat "$T/out1.txt")"
+up --regions ca-central-1 --out "$T/ca.json" >"$T/ca.txt" 2>&1
+grep -q "negative savings (spot above on-demand)" "$T/ca.txt" && ok || bad "negative savings not counted: $(cat "$T/ca.txt")"
+expect_json "premium: band kept, no estimated spot" "[r for r in d['regions'] if r['region']=='ca-central-1'][0]['spot_savings_pct']==-62 and not [r for r in d['regions'] if r['region']=='ca-central-1'][0]['spot_estimated']" show p5.48xlarge --json --catalog "$T/ca.json"
 
 # --- A second run: one request per download, each answered 304; nothing written.
 cp "$USER_CAT" "$T/after1.json"
@@ -124,9 +128,9 @@ http_proxy=$URL NO_PROXY=.fake-aws.invalid expect_exit "NO_PROXY bypasses" 3 "co
 printf '[default]\nregion = us-west-2\n[profile b]\nregion=eu-west-1\n' >"$T/aws-config"
 AWS_CONFIG_FILE=$T/aws-config expect_json "regions from ~/.aws/config" "[o['what'] for o in d['outcomes']]==['us-west-2','eu-west-1','spot-advisor']" catalog update --endpoint "$URL" --out "$T/cfg.json" --json
 AWS_REGION=us-east-1 expect_json "AWS_REGION" "[o['what'] for o in d['outcomes']][0]=='us-east-1'" catalog update --endpoint "$URL" --out "$T/env.json" --json
-expect_json "all regions" "[o['what'] for o in d['outcomes']]==['region-index','eu-west-1','us-east-1','us-west-2','spot-advisor'] and d['failed']==[]" catalog update --endpoint "$URL" --regions all --out "$T/all.json" --json
+expect_json "all regions" "[o['what'] for o in d['outcomes']]==['region-index','ca-central-1','eu-west-1','us-east-1','us-west-2','spot-advisor'] and d['failed']==[]" catalog update --endpoint "$URL" --regions all --out "$T/all.json" --json
 : >"$T/log"
-expect_json "all regions again: 304s" "d['not_modified']==5" catalog update --endpoint "$URL" --regions all --out "$T/all.json" --json
+expect_json "all regions again: 304s" "d['not_modified']==6" catalog update --endpoint "$URL" --regions all --out "$T/all.json" --json
 expect_exit "no region known" 2 "--regions: none given" catalog update --endpoint "$URL"
 expect_exit "bad region" 2 "--regions: expected AWS region codes" catalog update --endpoint "$URL" --regions us-east-1-atl-1
 expect_exit "endpoint not http" 2 "--endpoint" catalog update --endpoint file:///etc --regions us-east-1

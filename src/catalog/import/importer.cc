@@ -484,6 +484,8 @@ class Importer {
     int64_t taken = 0, premium = 0;
     for (const build::SpotAdvice& a : *recs) {
       if (!build::IsRegionCode(a.region) || !Type(a.instance_type)) continue;
+      const std::vector<std::string>& only = in_.spot_advisor_regions;
+      if (!only.empty() && std::find(only.begin(), only.end(), a.region) == only.end()) continue;
       // A negative saving is a spot price above on-demand (p5.48xlarge in ca-central-1 at -62):
       // the interruption band is kept, but no spot price is estimated from it (EstimatedSpot).
       if (a.savings_pct < 0) ++premium;

@@ -99,7 +99,7 @@ class Updater {
     for (const std::string& r : regions) {
       Region(r, pricing->ToString() + kEc2Offers + "/" + r + "/index.csv");
     }
-    SpotAdvisor(spot->ToString() + "/spot-advisor-data.json");
+    SpotAdvisor(spot->ToString() + "/spot-advisor-data.json", regions);
     report_.unknown_types.assign(unknown_.begin(), unknown_.end());
     return Status::OK();
   }
@@ -111,6 +111,7 @@ class Updater {
     req.timeout_s = s_.timeout_s;
     req.connect_timeout_s = std::min(30.0, s_.timeout_s);
     req.max_response_bytes = max_bytes;
+    req.decompress = true;  // where the CDN compresses (the index, the spot feed)
     // AWS's public price list is the one destination a corporate network may only reach
     // through its proxy: these requests honour the proxy variables the front end read.
     req.proxy = url.rfind("https:", 0) == 0 ? s_.https_proxy : s_.http_proxy;
@@ -322,8 +323,9 @@ class Updater {
     unknown_.insert(r.unknown_types.begin(), r.unknown_types.end());
   }
 
-  // The spot-advisor feed (about 1 MB, read whole), dated by its Last-Modified day.
-  void SpotAdvisor(const std::string& url) {
+  // The spot-advisor feed (about 1 MB, read whole), dated by its Last-Modified day, taken for
+  // `regions` only.
+  void SpotAdvisor(const std::string& url, const std::vector<std::string>& regions) {
     UpdateOutcome o{.what = "spot-advisor", .url = url};
     Attempt a = WithRetries(&o, [&] {
       Attempt t;
@@ -348,6 +350,7 @@ class Updater {
     Catalog merged = catalog_;
     ImportInputs in;
     in.spot_advisor = {url};
+    in.spot_advisor_regions = regions;  // the feed covers every region; keep to the chosen ones
     in.snapshot_date = day ? FormatIsoDate(*day) : s_.today;
     ImportReport imported;
     const std::string& body = a.response.body;
