@@ -38,6 +38,9 @@ struct ImportInputs {
   std::string snapshot_date;
   // Called while reading: (input path, raw bytes read, total bytes or -1 when unknown).
   std::function<void(const std::string& path, int64_t done, int64_t total)> progress;
+  // The regions taken from the spot-advisor feed, which covers them all; empty = every one
+  // (`catalog update` keeps to the regions it refreshes).
+  std::vector<std::string> spot_advisor_regions;
 };
 
 // The inputs of `catalog import` (fields.h); each file option is repeatable.
@@ -61,6 +64,7 @@ void DeclareOptions(V& v, ImportInputs& in) {
           .front_ends = kCli,
           .metavar = "DATE"});
   v.NotAnOption(in.progress);
+  v.NotAnOption(in.spot_advisor_regions);
 }
 
 // `catalog import`: the inputs, the catalog file written and what it records.

@@ -398,7 +398,7 @@ bool PriceKind(const CatalogSource& s) { return s.kind != "specs" && s.kind != "
 
 }  // namespace
 
-JsonDoc CatalogInfoJson(const Catalog& c, const Freshness& fresh) {
+JsonDoc CatalogInfoJson(const Catalog& c, const Freshness& fresh, const CatalogInUse& in_use) {
   CatalogCounts n = CountCatalog(c);
   ojson sources = ojson::array();
   for (const CatalogSource& s : c.sources) {
@@ -421,27 +421,50 @@ JsonDoc CatalogInfoJson(const Catalog& c, const Freshness& fresh) {
         {{"subject", k.subject}, {"from", k.from}, {"to", k.to}, {"reason", k.reason}});
   }
   std::string newest = c.NewestPriceDate();
-  return MakeJsonDoc(ojson{{"schema", c.schema},
-                           {"generated_at", c.generated_at},
-                           {"generator", c.generator},
-                           {"counts",
-                            {{"instance_types", c.instance_types().size()},
-                             {"current", n.current},
-                             {"retired", n.retired},
-                             {"families", n.families.size()},
-                             {"accelerator_models", c.gpus().size()},
-                             {"regions", c.regions().size()},
-                             {"priced_type_regions", n.priced_rows},
-                             {"spot_type_regions", n.spot_rows},
-                             {"spot_estimated", n.spot_estimated},
-                             {"capacity_block_type_regions", n.block_rows}}},
-                           {"newest_price_date", newest},
-                           {"max_price_age_days", fresh.max_price_age_days},
-                           {"prices_stale", fresh.Stale(newest)},
-                           {"sources", sources},
-                           {"corrections", corrections},
-                           {"notes", c.notes},
-                           {"regions", c.regions()}});
+  ojson doc = ojson{{"schema", c.schema},
+                    {"generated_at", c.generated_at},
+                    {"generator", c.generator},
+                    {"counts",
+                     {{"instance_types", c.instance_types().size()},
+                      {"current", n.current},
+                      {"retired", n.retired},
+                      {"families", n.families.size()},
+                      {"accelerator_models", c.gpus().size()},
+                      {"regions", c.regions().size()},
+                      {"priced_type_regions", n.priced_rows},
+                      {"spot_type_regions", n.spot_rows},
+                      {"spot_estimated", n.spot_estimated},
+                      {"capacity_block_type_regions", n.block_rows}}},
+                    {"newest_price_date", newest},
+                    {"max_price_age_days", fresh.max_price_age_days},
+                    {"prices_stale", fresh.Stale(newest)},
+                    {"sources", sources},
+                    {"corrections", corrections},
+                    {"notes", c.notes},
+                    {"regions", c.regions()}};
+  if (!in_use.kind.empty()) {
+    doc["catalog_in_use"] = {{"kind", in_use.kind},
+                             {"path", in_use.path.empty() ? ojson() : ojson(in_use.path)},
+                             {"newest_price_date", newest.empty() ? ojson() : ojson(newest)},
+                             {"price_age_days", Opt(fresh.AgeDays(newest))}};
+  }
+  return MakeJsonDoc(doc);
+}
+
+std::string CatalogInUseLine(const Catalog& c, const Freshness& fresh, const CatalogInUse& in_use) {
+  std::string line = "in use: ";
+  if (in_use.kind == "user") {
+    line += "the user catalog " + in_use.path + " (from `gpuadvisor catalog update`)";
+  } else if (in_use.kind == "file") {
+    line += "the catalog file " + in_use.path;
+  } else {
+    line += "the embedded catalog";
+  }
+  const std::string newest = c.NewestPriceDate();
+  if (const std::optional<int> age = fresh.AgeDays(newest)) {
+    line += "; newest prices " + newest + ", " + std::to_string(*age) + " days old";
+  }
+  return line + "\n";
 }
 
 std::string CatalogInfoHead(const Catalog& c) {
@@ -493,7 +516,7 @@ std::optional<std::string> CatalogStaleWarning(const Catalog& c, const Freshness
   if (!fresh.Stale(newest)) return std::nullopt;
   return "the newest prices are dated " + newest + ", older than " +
          std::to_string(fresh.max_price_age_days) +
-         " days; refresh with `gpuadvisor catalog import`";
+         " days; refresh with `gpuadvisor catalog update`";
 }
 
 std::optional<std::string> StalePricesWarning(const std::vector<Provenance>& used,
@@ -515,7 +538,7 @@ std::optional<std::string> StalePricesWarning(const std::vector<Provenance>& use
   }
   return std::to_string(count) + (count == 1 ? " price is" : " prices are") +
          " undated or older than " + std::to_string(fresh.max_price_age_days) + " days: " + list +
-         "; refresh with `gpuadvisor catalog import`";
+         "; refresh with `gpuadvisor catalog update`";
 }
 
 std::vector<std::string> StaleWarnings(const std::vector<InstanceRow>& rows,

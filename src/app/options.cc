@@ -12,6 +12,7 @@
 #include "app/serve.h"
 #include "gpuadvisor/catalog_build.h"
 #include "gpuadvisor/catalog_import.h"
+#include "gpuadvisor/catalog_update.h"
 #include "gpuadvisor/purchase.h"
 #include "gpuadvisor/simulate.h"
 #include "gpuadvisor/watch.h"
@@ -151,6 +152,7 @@ const std::vector<CommandSpec>& CommandSpecs() {
                                                   CommandOf<CatalogUpgradeArgs>("catalog upgrade"),
                                                   CommandOf<CatalogImportArgs>("catalog import"),
                                                   CommandOf<CatalogDiffArgs>("catalog diff"),
+                                                  CommandOf<CatalogUpdateArgs>("catalog update"),
                                                   CommandOf<OutputArgs>("output")};
   return kSpecs;
 }

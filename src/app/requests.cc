@@ -44,7 +44,7 @@ Freshness MakeFreshness(int max_price_age_days, std::string today) {
 }
 
 Result<std::shared_ptr<const Catalog>> OpenCatalog(const std::string& path) {
-  if (path.empty()) return EmbeddedCatalog();
+  if (path.empty() || path == "embedded") return EmbeddedCatalog();
   Result<Catalog> c = LoadCatalogFile(path);
   if (!c.ok()) return c.status().WithPrefix("catalog").WithField("catalog");
   return std::shared_ptr<const Catalog>(std::make_shared<const Catalog>(std::move(c).value()));

@@ -29,7 +29,7 @@ namespace gpuadvisor {
 // Prices older than `max_price_age_days` are stale (OutputArgs declares its bounds); `today` is
 // the UTC date "YYYY-MM-DD" the front end gives (its clock, or a fixed date in tests).
 Freshness MakeFreshness(int max_price_age_days, std::string today);
-// "" = the embedded catalog; otherwise the file (errors prefixed "--catalog").
+// "" or "embedded" = the embedded catalog; otherwise the file (errors prefixed "--catalog").
 Result<std::shared_ptr<const Catalog>> OpenCatalog(const std::string& path);
 
 // The output options of every CLI command that prints results (the "output" table), and the
@@ -37,7 +37,7 @@ Result<std::shared_ptr<const Catalog>> OpenCatalog(const std::string& path);
 struct OutputArgs {
   OutputFormat format = OutputFormat::kTable;
   bool json = false;    // the same as format json
-  std::string catalog;  // "" = the embedded catalog
+  std::string catalog;  // "" = the user catalog, else the embedded one (cli::ChooseCatalog)
   int max_price_age_days = 90;
   bool no_color = false;
 };
@@ -47,7 +47,8 @@ void DeclareOptions(V& v, OutputArgs& a) {
          {.help = "Output", .choices = {"table", "json", "csv", "markdown"}, .front_ends = kCli});
   v.Bool("json", a.json, {.help = "Same as --format json", .front_ends = kCli});
   v.Text("catalog", a.catalog,
-         {.help = "Catalog file (default: the embedded catalog)",
+         {.help = "Catalog file, or \"embedded\" (default: the user catalog that `catalog "
+                  "update` writes, else the embedded one; also GPUADVISOR_CATALOG)",
           .front_ends = kCli | kPython,
           .metavar = "FILE"});
   v.Integer("max-price-age", a.max_price_age_days,

@@ -10,4 +10,5 @@ set(GPUADVISOR_APP_SOURCES
   src/app/idle_views.cc
   src/app/simulate_views.cc
   src/app/import_views.cc
+  src/app/update_views.cc
 )

@@ -14,6 +14,7 @@
 #include "app/table.h"
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/catalog_import.h"
+#include "gpuadvisor/catalog_update.h"
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/fields.h"
@@ -80,7 +81,17 @@ std::string GpusTableFootnote(const std::vector<GpuSummary>& gpus);
 
 // `catalog info`: the JSON; for people, the counts (a head line), one table row per source (its
 // date, age, figures used, staleness) and the corrections and build rules below it.
-JsonDoc CatalogInfoJson(const Catalog& c, const Freshness& fresh);
+// Which catalog a command reads: kind "embedded", "user" (the user catalog `catalog update`
+// writes) or "file" (--catalog), and its path ("" for the embedded one).
+struct CatalogInUse {
+  std::string kind;  // "" = not said (the server, Python): no catalog_in_use key
+  std::string path;
+};
+// `catalog info`: with `in_use`, a catalog_in_use object {kind, path, newest_price_date,
+// price_age_days}.
+JsonDoc CatalogInfoJson(const Catalog& c, const Freshness& fresh, const CatalogInUse& in_use = {});
+// "in use: the user catalog PATH ...; newest prices DATE, N days old".
+std::string CatalogInUseLine(const Catalog& c, const Freshness& fresh, const CatalogInUse& in_use);
 std::string CatalogInfoHead(const Catalog& c);
 Table CatalogInfoTable(const Catalog& c, const Freshness& fresh);
 std::string CatalogInfoNotes(const Catalog& c);
@@ -145,6 +156,18 @@ Table ImportInputsTable(const ImportReport& r);
 std::string ImportSummaryText(const ImportReport& r, const CatalogDiff& diff,
                               const std::string& out);
 JsonDoc CatalogDiffJson(const CatalogDiff& d);
+
+// ---- catalog update
+// {out, written, cache, changed, requests, bytes, not_modified, failed[], outcomes[{what, url,
+// result, error, requests, bytes, date, rows, rows_taken, prices_set, notes[]}],
+// unknown_types[], diff{added_types, removed_types, price_changes}} (diff counted from `diff`).
+JsonDoc UpdateReportJson(const CatalogUpdateReport& r, const CatalogDiff& diff,
+                         const std::string& out, bool written, const std::string& cache);
+// One row per download: what, result, requests, MB, data date, figures set, error.
+Table UpdateOutcomesTable(const CatalogUpdateReport& r);
+// "wrote PATH: ..." (or why nothing was written), the counts of requests and bytes.
+std::string UpdateSummaryText(const CatalogUpdateReport& r, const CatalogDiff& diff,
+                              const std::string& out, bool written);
 // One row per price change (added and removed types first, as rows without prices).
 Table CatalogDiffTable(const CatalogDiff& d, size_t limit = 0);
 

@@ -17,4 +17,5 @@ list(APPEND GPUADVISOR_CATALOG_SOURCES
   src/catalog/import/aws_json.cc
   src/catalog/import/importer.cc
   src/catalog/import/diff.cc
+  src/catalog/import/update.cc
 )

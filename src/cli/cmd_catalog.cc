@@ -1,4 +1,4 @@
-// `gpuadvisor catalog info|build`.
+// `gpuadvisor catalog info|build|upgrade` (import, diff and update have files of their own).
 #include <ctime>
 #include <iostream>
 
@@ -22,11 +22,13 @@ int RunInfo(const InfoOptions& o) {
   // One stale-price line, before the output (the per-source staleness is in the table).
   if (std::optional<std::string> stale = CatalogStaleWarning(c, ctx->fresh)) Warn(*stale);
   if (ctx->format == OutputFormat::kJson) {
-    Emit(*ctx, [&] { return CatalogInfoJson(c, ctx->fresh); }, [] { return Table(); });
+    Emit(*ctx, [&] { return CatalogInfoJson(c, ctx->fresh, ctx->in_use); }, [] { return Table(); });
     return kExitOk;
   }
   // The catalog's own strings (a file given with --catalog) go through PrintText.
-  if (ctx->format == OutputFormat::kTable) PrintText(CatalogInfoHead(c));
+  if (ctx->format == OutputFormat::kTable) {
+    PrintText(CatalogInUseLine(c, ctx->fresh, ctx->in_use) + CatalogInfoHead(c));
+  }
   const std::string table = CatalogInfoTable(c, ctx->fresh).Render(ctx->format, ctx->color);
   std::fwrite(table.data(), 1, table.size(), stdout);
   if (ctx->format == OutputFormat::kTable) PrintText(CatalogInfoNotes(c));
@@ -72,6 +74,7 @@ int RunUpgrade(const TableOptions& o) {
 }  // namespace
 
 void SetupCatalogImport(CLI::App* catalog, int* exit_code);  // cmd_catalog_import.cc
+void SetupCatalogUpdate(CLI::App* catalog, int* exit_code);  // cmd_catalog_update.cc
 
 void SetupCatalog(CLI::App* app, int* exit_code) {
   app->require_subcommand(1);
@@ -79,7 +82,8 @@ void SetupCatalog(CLI::App* app, int* exit_code) {
   auto io = std::make_shared<InfoOptions>();
   AddCommonOptions(info, &io->common);
   info->footer(
-      "Examples:\n  gpuadvisor catalog info\n  gpuadvisor catalog info --max-price-age 365 --json");
+      "Examples:\n  gpuadvisor catalog info\n  gpuadvisor catalog info --max-price-age 365 --json\n"
+      "  gpuadvisor catalog info --catalog embedded");
   info->callback([io, exit_code] { *exit_code = RunInfo(*io); });
 
   CLI::App* build = app->add_subcommand(
@@ -99,6 +103,7 @@ void SetupCatalog(CLI::App* app, int* exit_code) {
       "data/catalog.json");
   build->callback([bo, exit_code] { *exit_code = RunBuild(*bo); });
   SetupCatalogImport(app, exit_code);
+  SetupCatalogUpdate(app, exit_code);
 }
 
 }  // namespace gpuadvisor::cli

@@ -208,7 +208,31 @@ void PrintText(std::string_view text) {
   std::fwrite(safe.data(), 1, safe.size(), stdout);
 }
 
-Result<Context> MakeContext(const CommonOptions& o) {
+std::string UserCatalogPath() {
+  const char* xdg = std::getenv("XDG_DATA_HOME");
+  std::string base;
+  if (xdg != nullptr && xdg[0] == '/') {
+    base = xdg;
+  } else if (const char* home = std::getenv("HOME"); home != nullptr && home[0] != '\0') {
+    base = std::string(home) + "/.local/share";
+  } else {
+    return "";
+  }
+  return base + "/gpuadvisor/catalog.json";
+}
+
+CatalogInUse ChooseCatalog(const std::string& catalog_option) {
+  std::string path = catalog_option;
+  if (path.empty()) {
+    if (const char* env = std::getenv("GPUADVISOR_CATALOG")) path = env;
+  }
+  const std::string user = UserCatalogPath();
+  if (path.empty() && !user.empty() && ::access(user.c_str(), F_OK) == 0) path = user;
+  if (path.empty() || path == "embedded") return {"embedded", ""};
+  return {path == user ? "user" : "file", path};
+}
+
+Result<Context> MakeContext(const CommonOptions& o, bool load_catalog) {
   Result<OptionValues> values = o.table.Values();
   if (!values.ok()) return values.status();
   OutputArgs a;
@@ -219,8 +243,16 @@ Result<Context> MakeContext(const CommonOptions& o) {
   ctx.color = ctx.format == OutputFormat::kTable && !a.no_color && ::isatty(STDOUT_FILENO) &&
               std::getenv("NO_COLOR") == nullptr;
   ctx.fresh = MakeFreshness(a.max_price_age_days, TodayFromEnvironment());
-  Result<std::shared_ptr<const Catalog>> c = OpenCatalog(a.catalog);
-  if (!c.ok()) return c.status();
+  ctx.catalog_option = a.catalog;
+  if (!load_catalog) return ctx;
+  ctx.in_use = ChooseCatalog(a.catalog);
+  Result<std::shared_ptr<const Catalog>> c = OpenCatalog(ctx.in_use.path);
+  if (!c.ok()) {
+    if (ctx.in_use.kind != "user") return c.status();
+    return c.status().WithPrefix(
+        "the user catalog (written by `gpuadvisor catalog update`; "
+        "`--catalog embedded` reads the built-in one)");
+  }
   ctx.catalog = *c;
   return ctx;
 }

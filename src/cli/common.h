@@ -74,10 +74,21 @@ struct Context {
   OutputFormat format = OutputFormat::kTable;
   bool color = false;
   std::shared_ptr<const Catalog> catalog;
+  CatalogInUse in_use;  // which catalog that is
   Freshness fresh;
+  std::string catalog_option;  // --catalog as given ("" = not given)
 };
-// Resolves the output format and loads the catalog (embedded unless --catalog).
-Result<Context> MakeContext(const CommonOptions& opts);
+// Resolves the output format and loads the catalog (ChooseCatalog); without `load_catalog`
+// only the format and dates (`catalog update` loads its own).
+Result<Context> MakeContext(const CommonOptions& opts, bool load_catalog = true);
+
+// The user catalog `catalog update` writes: $XDG_DATA_HOME/gpuadvisor/catalog.json, with
+// ~/.local/share for XDG_DATA_HOME when it is unset or not absolute; "" when HOME is unset too.
+std::string UserCatalogPath();
+// The catalog a command reads: --catalog PATH when given ("embedded" = the built-in one), else
+// $GPUADVISOR_CATALOG (a path or "embedded"), else the user catalog when it exists, else the
+// embedded catalog (the offline fallback).
+CatalogInUse ChooseCatalog(const std::string& catalog_option);
 
 // Writes JSON (format json) or the table (other formats) to stdout; warnings go to stderr.
 // Only the view the format needs is built.

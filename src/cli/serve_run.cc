@@ -91,7 +91,7 @@ int RunServe(const TableOptions& table) {
   if (const char* today = std::getenv("GPUADVISOR_TODAY"); today != nullptr) {
     checked->today = [fixed = std::string(today)] { return fixed; };  // tests pin the date
   }
-  server::CatalogHolder::Loader loader = MakeLoader(args.catalog);
+  server::CatalogHolder::Loader loader = MakeLoader(ChooseCatalog(args.catalog).path);
   Result<std::shared_ptr<const Catalog>> catalog = loader();
   if (!catalog.ok()) return Fail(catalog.status());
   server::CatalogHolder holder(*catalog, loader);

@@ -234,6 +234,7 @@ std::vector<std::string> Shown(const std::vector<std::string>& lines) {
 struct PyCatalog {
   std::shared_ptr<const Catalog> catalog;
   Freshness fresh;
+  CatalogInUse in_use;  // chosen as the CLI does (cli::ChooseCatalog)
 };
 
 struct PyWorkload {
@@ -248,7 +249,8 @@ struct PyRecommendation {
   Freshness fresh;
 };
 
-// The path and max_price_age as the CLI's --catalog and --max-price-age (OutputArgs).
+// The path and max_price_age as the CLI's --catalog and --max-price-age (OutputArgs); no path
+// reads the same catalog the CLI would (the user catalog, else the embedded one).
 PyCatalog OpenPyCatalog(const std::string& path, const std::string& max_price_age) {
   OptionValues values(*Take(FindCommandSpec("output")));
   Check(values.Set("catalog", path, kPython));
@@ -260,7 +262,8 @@ PyCatalog OpenPyCatalog(const std::string& path, const std::string& max_price_ag
   Result<std::shared_ptr<const Catalog>> c = Status::InvalidArgument("not loaded");
   {
     py::gil_scoped_release release;
-    c = OpenCatalog(args.catalog);
+    out.in_use = cli::ChooseCatalog(args.catalog);
+    c = OpenCatalog(out.in_use.path);
   }
   out.catalog = Take(std::move(c));
   return out;
@@ -433,7 +436,10 @@ void Init(py::module_& m) {
       .def("instances", &Instances, py::arg("args"))
       .def("show", &Show, py::arg("args"))
       .def("gpus", &Gpus, py::arg("args"))
-      .def("info", [](const PyCatalog& pc) { return ToPy(CatalogInfoJson(*pc.catalog, pc.fresh)); })
+      .def("info",
+           [](const PyCatalog& pc) {
+             return ToPy(CatalogInfoJson(*pc.catalog, pc.fresh, pc.in_use));
+           })
       .def("estimate", &EstimateOn, py::arg("workload"), py::arg("args"))
       .def("recommend", &RecommendOn, py::arg("workload"), py::arg("args"))
       .def("pricing", &PricingOn, py::arg("args"))

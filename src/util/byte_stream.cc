@@ -26,6 +26,10 @@ class ZByteStream final : public ByteStream {
       total_ = static_cast<int64_t>(mem_.size());
     }
   }
+  ZByteStream(std::string origin, RawReader reader, int64_t total)
+      : ByteStream(std::move(origin)), fd_(-1), own_fd_(false), reader_(std::move(reader)) {
+    total_ = total;
+  }
   ~ZByteStream() override {
     if (inflating_) inflateEnd(&z_);
     if (own_fd_ && fd_ >= 0) ::close(fd_);
@@ -66,6 +70,20 @@ class ZByteStream final : public ByteStream {
 
   // Fills raw_ (raw_pos_ .. raw_end_) with more raw input; false at end of input or error.
   bool FillRaw() {
+    if (reader_) {
+      if (raw_.empty()) raw_.resize(kRawChunk);
+      Status st;
+      const size_t got = reader_(raw_.data(), raw_.size(), &st);
+      if (!st.ok()) {
+        status_ = std::move(st);
+        return false;
+      }
+      raw_view_ = raw_.data();
+      raw_len_ = got;
+      raw_pos_ = 0;
+      raw_done_ += static_cast<int64_t>(got);
+      return got > 0;
+    }
     if (fd_ < 0) {
       if (mem_pos_ >= mem_.size()) return false;
       size_t take = std::min(kRawChunk, mem_.size() - mem_pos_);
@@ -178,6 +196,7 @@ class ZByteStream final : public ByteStream {
   bool own_fd_;
   std::string_view mem_;
   size_t mem_pos_ = 0;
+  RawReader reader_;
   std::vector<char> raw_;
   const char* raw_view_ = nullptr;
   size_t raw_len_ = 0, raw_pos_ = 0;
@@ -197,6 +216,11 @@ Result<std::unique_ptr<ByteStream>> ByteStream::Open(const std::string& path) {
 
 std::unique_ptr<ByteStream> ByteStream::FromMemory(std::string_view data, std::string origin) {
   return std::unique_ptr<ByteStream>(new ZByteStream(std::move(origin), -1, false, data));
+}
+
+std::unique_ptr<ByteStream> ByteStream::FromReader(RawReader read, std::string origin,
+                                                   int64_t total) {
+  return std::unique_ptr<ByteStream>(new ZByteStream(std::move(origin), std::move(read), total));
 }
 
 Result<std::string> ReadAll(ByteStream* in) {

@@ -23,6 +23,12 @@ class ByteStream {
   static Result<std::unique_ptr<ByteStream>> Open(const std::string& path);
   // Reads from `data` (which must outlive the stream); gzip is detected as for files.
   static std::unique_ptr<ByteStream> FromMemory(std::string_view data, std::string origin);
+  // Reads raw bytes from `read(buf, n, &status)`: it returns how many it wrote into buf (at most
+  // n), 0 at the end, or 0 with `status` set on an error (kept as the stream's). `total` is the
+  // raw size for progress, -1 when unknown. gzip is detected as for files.
+  using RawReader = std::function<size_t(char* buf, size_t n, Status* status)>;
+  static std::unique_ptr<ByteStream> FromReader(RawReader read, std::string origin,
+                                                int64_t total = -1);
 
   virtual ~ByteStream() = default;
   // Reads up to n bytes of decompressed data into buf; returns 0 at the end or on error.

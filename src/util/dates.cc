@@ -92,6 +92,31 @@ std::optional<int64_t> ParseIsoDate(std::string_view s) {
   return ParseIsoDatePrefix(s);
 }
 
+std::optional<int64_t> ParseHttpDate(std::string_view s) {
+  // "Sun, 06 Nov 1994 08:49:37 GMT": day name, comma, 2-digit day, month name, 4-digit year.
+  static constexpr std::string_view kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                 "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  if (s.size() != 29 || s[3] != ',' || s[4] != ' ' || s[7] != ' ' || s[11] != ' ' || s[16] != ' ' ||
+      s.substr(25) != " GMT") {
+    return std::nullopt;
+  }
+  auto digits = [&](size_t at, size_t n) -> std::optional<unsigned> {
+    unsigned v = 0;
+    for (size_t i = at; i < at + n; ++i) {
+      if (s[i] < '0' || s[i] > '9') return std::nullopt;
+      v = v * 10 + static_cast<unsigned>(s[i] - '0');
+    }
+    return v;
+  };
+  const std::optional<unsigned> day = digits(5, 2), year = digits(12, 4);
+  unsigned month = 0;
+  for (unsigned m = 0; m < 12; ++m) {
+    if (s.substr(8, 3) == kMonths[m]) month = m + 1;
+  }
+  if (!day || !year || month == 0 || !IsCivilDate(*year, month, *day)) return std::nullopt;
+  return DaysFromCivil(*year, month, *day);
+}
+
 std::string FormatIsoDate(int64_t days) {
   const CivilDate c = CivilFromDays(days);
   char buf[32];

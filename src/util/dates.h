@@ -32,6 +32,10 @@ std::optional<int64_t> ParseIsoDatePrefix(std::string_view text);
 // The same for exactly "YYYY-MM-DD".
 std::optional<int64_t> ParseIsoDate(std::string_view text);
 
+// Days since 1970-01-01 of an HTTP date (RFC 9110 IMF-fixdate, "Sun, 06 Nov 1994 08:49:37
+// GMT", the form Last-Modified takes); nullopt for anything else.
+std::optional<int64_t> ParseHttpDate(std::string_view text);
+
 // "YYYY-MM-DD" of `days` since 1970-01-01.
 std::string FormatIsoDate(int64_t days);
 // "YYYY-MM-DDTHH:MM:SSZ" of Unix seconds (UTC).

@@ -35,6 +35,8 @@ struct Transfer {
   const HttpRequest* req = nullptr;
   CURL* curl = nullptr;
   std::string body;
+  int64_t received = 0;                                      // body bytes, streamed or kept
+  std::vector<std::pair<std::string, std::string>> headers;  // the latest answer's
   bool too_large = false;
   bool cancelled = false;
   Clock::time_point next_ask{};  // `cancelled` is asked at most every 100 ms
@@ -49,22 +51,61 @@ bool AskCancelled(Transfer* t) {
 
 // Returning less than `n` ends the transfer (CURLE_WRITE_ERROR): the ceiling is checked on the
 // decoded bytes, before they are kept.
+// The status of the answer being received (known once its headers are in).
+long StatusNow(CURL* c) {
+  long status = 0;
+  Api().easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+  return status;
+}
+
 size_t OnData(char* data, size_t size, size_t count, void* user) {
   auto* t = static_cast<Transfer*>(user);
   const size_t n = size * count;
-  if (t->body.size() + n > t->req->max_response_bytes) {
+  if (static_cast<uint64_t>(t->received) + n > t->req->max_response_bytes) {
     t->too_large = true;
     return 0;
   }
   if (AskCancelled(t)) return 0;
-  if (t->body.empty()) {  // once, at the announced size: no doubling copies of a large body
-    curl_off_t announced = -1;
+  curl_off_t announced = -1;
+  if (t->received == 0 || t->req->on_body) {
     Api().easy_getinfo(t->curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced);
+  }
+  t->received += static_cast<int64_t>(n);
+  if (t->req->on_body) {
+    const long status = StatusNow(t->curl);
+    if (status >= 200 && status < 300) {
+      if (t->req->on_body(std::string_view(data, n), announced > 0 ? announced : -1)) return n;
+      t->cancelled = true;
+      return 0;
+    }
+    // An error page: kept for the message, the rest dropped.
+    constexpr size_t kErrorBodyBytes = 64 * 1024;
+    t->body.append(data, std::min(n, kErrorBodyBytes - std::min(kErrorBodyBytes, t->body.size())));
+    return n;
+  }
+  if (t->body.empty()) {  // once, at the announced size: no doubling copies of a large body
     if (announced > 0 && static_cast<uint64_t>(announced) <= t->req->max_response_bytes) {
       t->body.reserve(static_cast<size_t>(announced));
     }
   }
   t->body.append(data, n);
+  return n;
+}
+
+// Header lines of every answer libcurl reads (a "100 Continue" first, then the final one): a
+// status line starts a new set.
+size_t OnHeader(char* data, size_t size, size_t count, void* user) {
+  auto* t = static_cast<Transfer*>(user);
+  const size_t n = size * count;
+  const std::string_view line(data, n);
+  if (line.rfind("HTTP/", 0) == 0) {
+    t->headers.clear();
+    return n;
+  }
+  const size_t colon = line.find(':');
+  if (colon == std::string_view::npos || t->headers.size() >= 200) return n;
+  t->headers.emplace_back(ToLower(Trim(line.substr(0, colon))),
+                          std::string(Trim(line.substr(colon + 1))));
   return n;
 }
 
@@ -98,10 +139,17 @@ curl_slist* HeaderList(const HttpRequest& req) {
 }
 
 // No proxy, whatever http_proxy, https_proxy and all_proxy say: the caller's URL checks (and
-// the metadata service's link-local address) hold only for a direct connection.
-void NoProxy(CURL* c) {
-  Api().easy_setopt(c, CURLOPT_PROXY, "");
-  Api().easy_setopt(c, CURLOPT_NOPROXY, "*");
+// the metadata service's link-local address) hold only for a direct connection. A request that
+// opts in names its proxy itself (read by a front end), so libcurl's own reading of the
+// environment never decides.
+void SetProxy(CURL* c, const HttpRequest& req) {
+  if (req.proxy.empty()) {
+    Api().easy_setopt(c, CURLOPT_PROXY, "");
+    Api().easy_setopt(c, CURLOPT_NOPROXY, "*");
+    return;
+  }
+  Api().easy_setopt(c, CURLOPT_PROXY, req.proxy.c_str());
+  Api().easy_setopt(c, CURLOPT_NOPROXY, req.no_proxy.c_str());
 }
 
 void SetPolicy(CURL* c, const HttpRequest& req, Transfer* t, char* errbuf) {
@@ -116,7 +164,7 @@ void SetPolicy(CURL* c, const HttpRequest& req, Transfer* t, char* errbuf) {
 #endif
   Api().easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
   Api().easy_setopt(c, CURLOPT_MAXREDIRS, 0L);
-  NoProxy(c);
+  SetProxy(c, req);
   Api().easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
   Api().easy_setopt(c, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
   Api().easy_setopt(c, CURLOPT_USERAGENT, "gpuadvisor");
@@ -129,6 +177,8 @@ void SetPolicy(CURL* c, const HttpRequest& req, Transfer* t, char* errbuf) {
       static_cast<curl_off_t>(std::min<uint64_t>(req.max_response_bytes, uint64_t{1} << 62)));
   Api().easy_setopt(c, CURLOPT_WRITEFUNCTION, OnData);
   Api().easy_setopt(c, CURLOPT_WRITEDATA, t);
+  Api().easy_setopt(c, CURLOPT_HEADERFUNCTION, OnHeader);
+  Api().easy_setopt(c, CURLOPT_HEADERDATA, t);
   Api().easy_setopt(c, CURLOPT_NOPROGRESS, req.cancelled ? 0L : 1L);
   Api().easy_setopt(c, CURLOPT_XFERINFOFUNCTION, OnProgress);
   Api().easy_setopt(c, CURLOPT_XFERINFODATA, t);
@@ -268,14 +318,23 @@ Result<HttpResponse> HttpClient::Send(const HttpRequest& req, HttpFailure* failu
   if (rc != CURLE_OK) return Status::IOError(what + ": " + CauseOf(rc, c, t, errbuf, kind));
   long status = 0;
   Api().easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-  if (status >= 300 && status < 400) {
+  if (status >= 300 && status < 400 && status != 304) {
     *kind = HttpFailure::kRedirect;
     return Status::IOError(what + ": redirect (HTTP " + std::to_string(status) + ") refused");
   }
   HttpResponse r;
   r.status = static_cast<int>(status);
   r.body = std::move(t.body);
+  r.body_bytes = t.received;
+  r.headers = std::move(t.headers);
   return r;
+}
+
+std::string HttpResponse::Header(std::string_view name) const {
+  for (const auto& [n, v] : headers) {
+    if (n == name) return v;
+  }
+  return "";
 }
 
 }  // namespace gpuadvisor

@@ -2,13 +2,18 @@
 // (telemetry/prometheus_source.cc) and the EC2 metadata client (watch/watch.cc). Framing, chunked
 // bodies, TLS and decompression are libcurl's; the policy is here and is the same for every
 // caller:
-//   - only http and https, never a proxy (environment variables included), HTTP/1.1;
+//   - only http and https, HTTP/1.1; never a proxy (environment variables included) unless the
+//     request opts in with `proxy` (the catalog download from AWS's public price list, which
+//     corporate networks only allow through their proxy; Prometheus and IMDS never do: their
+//     allow-list and link-local address hold only for a direct connection);
 //   - redirects are never followed: a 3xx answer is an IOError "redirect (HTTP 302) refused";
 //   - the whole operation (resolve, connect, send, headers, body) ends by `timeout_s`, the
 //     connection by `connect_timeout_s`, whatever the server does;
 //   - the body is refused once it passes `max_response_bytes` (from its Content-Length, or while
 //     it arrives), counted after decompression when `decompress` is set, so a gzip bomb stops at
 //     the ceiling;
+//   - a 2xx body can be streamed to `on_body` as it arrives instead of being kept (a multi-GB
+//     price-list file is never held whole);
 //   - `cancelled` is asked while waiting and receiving (about every 100 ms);
 //   - errors name `what` (the caller's label, e.g. a URL or "IMDS 169.254.169.254") and the cause
 //     in plain words ("connection refused", "could not resolve host", "no complete answer within
@@ -24,8 +29,11 @@
 #define GPUADVISOR_UTIL_HTTP_CLIENT_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gpuadvisor/result.h"
@@ -48,6 +56,16 @@ struct HttpRequest {
   // Authorization: Bearer TOKEN when set, else Basic when basic_user is set.
   std::string bearer_token;
   std::string basic_user, basic_password;
+  // Proxy opt-in: "" (the default) connects directly whatever the environment says; else the
+  // proxy URL ("http://proxy.corp:3128") the caller read from HTTPS_PROXY / HTTP_PROXY, with
+  // `no_proxy` (NO_PROXY's comma-separated hosts and domains, "*" = none) bypassing it.
+  std::string proxy;
+  std::string no_proxy;
+  // Streaming: when set, each piece of a 2xx body is handed to on_body(piece, announced total
+  // or -1) as it arrives and not kept in HttpResponse::body; returning false stops the transfer
+  // (HttpFailure::kCancelled, "stopped: cancelled"). Bodies of other statuses are kept (at most
+  // 64 KiB) for the caller's error message. The ceiling still counts every byte.
+  std::function<bool(std::string_view piece, int64_t total)> on_body;
 };
 
 // Why a request failed (for callers that word some causes their own way).
@@ -63,8 +81,13 @@ enum class HttpFailure {
 };
 
 struct HttpResponse {
-  int status = 0;    // 1xx-5xx except 3xx (refused)
-  std::string body;  // decoded when decompress is set; at most max_response_bytes
+  int status = 0;          // 1xx-5xx except 3xx (refused); 304 Not Modified is an answer too
+  std::string body;        // decoded when decompress is set; at most max_response_bytes
+  int64_t body_bytes = 0;  // body bytes received (streamed ones included)
+  // The final answer's header lines as (name in lower case, value trimmed), in order.
+  std::vector<std::pair<std::string, std::string>> headers;
+  // The first value of header `name` (lower case), "" when absent.
+  std::string Header(std::string_view name) const;
 };
 
 class HttpClient {

@@ -10,6 +10,7 @@ set(GPUADVISOR_UTIL_SOURCES
   src/util/http_client.cc
   src/util/curl_api.cc
   src/util/byte_stream.cc
+  src/util/byte_pipe.cc
 )
 # The one outbound HTTP client (util/http_client.h: Prometheus, IMDS) is libcurl (Debian
 # libcurl4-openssl-dev for its headers), opened with dlopen on the first request

@@ -13,6 +13,7 @@
 #include "app/serve.h"
 #include "gpuadvisor/catalog_build.h"
 #include "gpuadvisor/catalog_import.h"
+#include "gpuadvisor/catalog_update.h"
 #include "gpuadvisor/simulate.h"
 #include "gpuadvisor/watch.h"
 
@@ -68,6 +69,7 @@ TEST(Declarations, EveryFieldOfEveryRequestStructIsDeclared) {
   ExpectEveryFieldDeclared<CatalogUpgradeArgs>("CatalogUpgradeArgs");
   ExpectEveryFieldDeclared<ImportInputs>("ImportInputs");
   ExpectEveryFieldDeclared<CatalogImportArgs>("CatalogImportArgs");
+  ExpectEveryFieldDeclared<CatalogUpdateArgs>("CatalogUpdateArgs");
   ExpectEveryFieldDeclared<CatalogDiffArgs>("CatalogDiffArgs");
 }
 

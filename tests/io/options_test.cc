@@ -49,7 +49,7 @@ TEST(OptionTables, NamesAreUniqueBoundsOrderedAndDefaultsValid) {
 
 TEST(OptionTables, CliOnlyCommandsHaveTables) {
   for (const char* command : {"simulate", "watch", "serve", "catalog build", "catalog upgrade",
-                              "catalog import", "catalog diff", "output"}) {
+                              "catalog import", "catalog diff", "catalog update", "output"}) {
     Result<const CommandSpec*> spec = FindCommandSpec(command);
     ASSERT_TRUE(spec.ok()) << command;
     for (const OptionSpec& o : (*spec)->options) {

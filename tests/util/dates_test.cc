@@ -33,6 +33,16 @@ TEST(DatesTest, CalendarDays) {
   }
 }
 
+// Last-Modified dates the spot-advisor feed's prices (catalog update).
+TEST(DatesTest, HttpDates) {
+  EXPECT_EQ(ParseHttpDate("Tue, 01 Dec 2026 18:30:00 GMT"), ParseIsoDate("2026-12-01"));
+  EXPECT_EQ(ParseHttpDate("Sun, 06 Nov 1994 08:49:37 GMT"), ParseIsoDate("1994-11-06"));
+  EXPECT_FALSE(ParseHttpDate("Sun, 31 Feb 1994 08:49:37 GMT"));
+  EXPECT_FALSE(ParseHttpDate("Sun, 06 Foo 1994 08:49:37 GMT"));
+  EXPECT_FALSE(ParseHttpDate("Sunday, 06-Nov-94 08:49:37 GMT"));
+  EXPECT_FALSE(ParseHttpDate(""));
+}
+
 TEST(DatesTest, ParseIsoDateIsStrict) {
   EXPECT_EQ(ParseIsoDate("1970-01-02"), 1);
   EXPECT_EQ(ParseIsoDate("2026-12-02"), DaysFromCivil(2026, 12, 2));

@@ -218,6 +218,90 @@ TEST(HttpClient, ProxyVariablesAreIgnored) {
   EXPECT_EQ(r->body, "direct");
 }
 
+// `catalog update`: a 2xx body goes to on_body piece by piece and is not kept; the answer's
+// headers are there for the validators; a 304 is an answer, not a refused redirect; an error
+// page is kept (bounded) instead of being streamed; on_body returning false stops the transfer.
+TEST(HttpClient, StreamsBodiesAndKeepsHeaders) {
+  const std::string text(size_t{3} << 20, 'x');
+  FakeHttpServer fake([&](const FakeHttpServer::Request& r) {
+    FakeHttpServer::Reply reply = Body(text);
+    reply.headers = {"ETag: \"abc\"", "Last-Modified: Tue, 01 Dec 2026 00:00:00 GMT"};
+    if (r.target == "/same") {
+      reply = FakeHttpServer::Reply{};
+      reply.status = 304;
+      reply.headers = {"ETag: \"abc\""};
+    }
+    if (r.target == "/error") {
+      reply = Body("<Error>SlowDown</Error>");
+      reply.status = 503;
+    }
+    return reply;
+  });
+  HttpClient http;
+  HttpRequest req = Get(fake.url() + "/file");
+  req.max_response_bytes = size_t{8} << 20;
+  size_t streamed = 0, pieces = 0;
+  int64_t announced = 0;
+  req.on_body = [&](std::string_view piece, int64_t total) {
+    streamed += piece.size();
+    ++pieces;
+    announced = total;
+    return true;
+  };
+  Result<HttpResponse> r = http.Send(req);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(streamed, text.size());
+  EXPECT_GT(pieces, 1u);
+  EXPECT_EQ(announced, static_cast<int64_t>(text.size()));
+  EXPECT_TRUE(r->body.empty());
+  EXPECT_EQ(r->body_bytes, static_cast<int64_t>(text.size()));
+  EXPECT_EQ(r->Header("etag"), "\"abc\"");
+  EXPECT_EQ(r->Header("last-modified"), "Tue, 01 Dec 2026 00:00:00 GMT");
+
+  req.url = fake.url() + "/same";
+  r = http.Send(req);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->status, 304);
+
+  req.url = fake.url() + "/error";
+  streamed = 0;
+  r = http.Send(req);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->status, 503);
+  EXPECT_EQ(streamed, 0u);
+  EXPECT_EQ(r->body, "<Error>SlowDown</Error>");
+
+  req.url = fake.url() + "/file";
+  req.on_body = [](std::string_view, int64_t) { return false; };
+  HttpFailure failure = HttpFailure::kNone;
+  r = http.Send(req, &failure);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(failure, HttpFailure::kCancelled);
+}
+
+// The proxy is a per-request opt-in: with `proxy` set the request goes to the proxy in absolute
+// form (the fake plays the proxy); a host in `no_proxy` goes direct.
+TEST(HttpClient, ProxyWhenTheRequestOptsIn) {
+  FakeHttpServer proxy(Always(Body("via proxy")));
+  HttpClient http;
+  HttpRequest req = Get("http://pricing.example.invalid/offers/index.csv");
+  req.proxy = proxy.url();
+  const Result<HttpResponse> r = http.Send(req);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->body, "via proxy");
+  ASSERT_EQ(proxy.request_count(), 1u);
+  EXPECT_EQ(proxy.requests()[0].target, "http://pricing.example.invalid/offers/index.csv");
+
+  FakeHttpServer direct(Always(Body("direct")));
+  req.url = direct.url() + "/x";
+  req.no_proxy = "127.0.0.1";
+  const Result<HttpResponse> d = http.Send(req);
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  EXPECT_EQ(d->body, "direct");
+  EXPECT_EQ(proxy.request_count(), 1u);
+}
+
 TEST(HttpClient, OnlyHttpAndHttps) {
   HttpClient http;
   const Result<HttpResponse> r = http.Send(Get("file:///etc/passwd"));

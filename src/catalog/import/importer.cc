@@ -1,3 +1,5 @@
+#include "catalog/import/importer.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -48,7 +50,8 @@ std::tuple<int, std::string, int> TermRank(const SavingsPlanRate& r) {
 
 class Importer {
  public:
-  Importer(Catalog* c, const ImportInputs& in, ImportReport* r) : c_(*c), in_(in), report_(*r) {}
+  Importer(Catalog* c, const ImportInputs& in, ImportReport* r, import::StreamOpener open)
+      : c_(*c), in_(in), report_(*r), open_(std::move(open)) {}
 
   // The types are changed in place, then sorted and re-indexed by the catalog.
   Status Run() {
@@ -83,7 +86,7 @@ class Importer {
   }
 
   Result<std::unique_ptr<ByteStream>> Open(const std::string& path) {
-    Result<std::unique_ptr<ByteStream>> s = ByteStream::Open(path);
+    Result<std::unique_ptr<ByteStream>> s = open_ ? open_(path) : ByteStream::Open(path);
     if (!s.ok()) return s.status();
     if (in_.progress) {
       auto cb = in_.progress;
@@ -478,9 +481,14 @@ class Importer {
          .origin = path,
          .description =
              "Interruption-frequency band and average savings per type and region (Linux)."});
-    int64_t taken = 0;
+    int64_t taken = 0, premium = 0;
     for (const build::SpotAdvice& a : *recs) {
       if (!build::IsRegionCode(a.region) || !Type(a.instance_type)) continue;
+      const std::vector<std::string>& only = in_.spot_advisor_regions;
+      if (!only.empty() && std::find(only.begin(), only.end(), a.region) == only.end()) continue;
+      // A negative saving is a spot price above on-demand (p5.48xlarge in ca-central-1 at -62):
+      // the interruption band is kept, but no spot price is estimated from it (EstimatedSpot).
+      if (a.savings_pct < 0) ++premium;
       RegionOffer* o = Offer(a.instance_type, a.region);
       if (o->spot_band && LaterDate(o->spot_band->from.date, Date())) {
         ++report_.prices_kept_newer;
@@ -491,6 +499,9 @@ class Importer {
     }
     report_.inputs.push_back(
         {"spot-advisor-json", path, id, bytes, static_cast<int64_t>(recs->size()), taken});
+    if (premium > 0) {
+      CountSkipped(path, {{"spot estimate: negative savings (spot above on-demand)", premium}});
+    }
     return Status::OK();
   }
 
@@ -517,6 +528,7 @@ class Importer {
   std::vector<InstanceType>* types_ = nullptr;  // c_'s types while Run() edits them
   const ImportInputs& in_;
   ImportReport& report_;
+  import::StreamOpener open_;  // null: files
   std::set<std::string> touched_;
   std::set<std::string> unknown_;
 };
@@ -524,7 +536,14 @@ class Importer {
 }  // namespace
 
 Status ImportIntoCatalog(Catalog* catalog, const ImportInputs& inputs, ImportReport* report) {
-  return Importer(catalog, inputs, report).Run();
+  return Importer(catalog, inputs, report, nullptr).Run();
 }
+
+namespace import {
+Status ImportIntoCatalogFrom(Catalog* catalog, const ImportInputs& inputs, ImportReport* report,
+                             const StreamOpener& open) {
+  return Importer(catalog, inputs, report, open).Run();
+}
+}  // namespace import
 
 }  // namespace gpuadvisor

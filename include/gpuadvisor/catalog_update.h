@@ -1,0 +1,136 @@
+// Making the catalog current from AWS's public, credential-free data (the `catalog update`
+// command): the Price List bulk API's per-region EC2 offer files (CSV, streamed through the
+// `catalog import` price-list reader as they download, never held whole) and the Spot Instance
+// Advisor feed.
+//
+// UpdateCatalog downloads, for each region, `<pricing>/offers/v1.0/aws/AmazonEC2/current/
+// <region>/index.csv` (the region list for "all" comes from `.../current/region_index.json`)
+// and `<spot>/spot-advisor-data.json`, and merges each into the catalog with the import rules
+// (doc/import.md): each figure dated by the offer file's Publication Date or the feed's
+// Last-Modified day. Each region is merged into a copy that replaces the catalog only once its
+// whole file has arrived and parsed, so a region that fails (after bounded retries with backoff
+// on 429, 5xx and lost connections) keeps its old prices and is reported. Validators (ETag,
+// Last-Modified) per URL are kept in an UpdateCache, so an unchanged region costs one request
+// answered 304. The library never writes the catalog or the cache: the caller does (atomically).
+#ifndef GPUADVISOR_CATALOG_UPDATE_H_
+#define GPUADVISOR_CATALOG_UPDATE_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuadvisor/catalog.h"
+#include "gpuadvisor/catalog_build.h"
+#include "gpuadvisor/fields.h"
+
+namespace gpuadvisor {
+
+// `catalog update`'s options.
+struct CatalogUpdateArgs {
+  // Region codes, or "all"; empty: the regions of the user's AWS configuration (the front end
+  // reads it).
+  std::vector<std::string> regions;
+  std::string endpoint;     // one base URL replacing both AWS hosts (tests, mirrors); "" = AWS
+  std::string out;          // "" = the user catalog
+  double timeout_s = 1800;  // per download, whole operation
+  int retries = 3;          // per download, after the first attempt
+  bool no_progress = false;
+};
+template <typename V>
+void DeclareOptions(V& v, CatalogUpdateArgs& a) {
+  v.List("regions", a.regions,
+         {.help = "Regions to refresh, or \"all\" (default: the regions of your AWS config: "
+                  "AWS_REGION, AWS_DEFAULT_REGION, `region` in ~/.aws/config)",
+          .front_ends = kCli,
+          .metavar = "LIST",
+          .no_default = true});
+  v.Text("endpoint", a.endpoint,
+         {.help = "Base URL serving AWS's paths instead of AWS (a mirror; http or https)",
+          .front_ends = kCli,
+          .metavar = "URL"});
+  v.Text("out", a.out,
+         {.help = "Catalog file to write (default: the user catalog, "
+                  "$XDG_DATA_HOME/gpuadvisor/catalog.json)",
+          .front_ends = kCli,
+          .metavar = "FILE"});
+  v.Duration("timeout", a.timeout_s,
+             {.help = "Longest one download may take (90s, 30m)",
+              .lo = 1,
+              .hi = 86400,
+              .front_ends = kCli});
+  v.Integer("retries", a.retries,
+            {.help = "Retries per download on throttling (429), 5xx or a lost connection",
+             .lo = 0,
+             .hi = 10,
+             .front_ends = kCli});
+  v.Bool("no-progress", a.no_progress,
+         {.help = "No progress bar (it is shown on a TTY only)", .front_ends = kCli});
+}
+
+// What the front end resolved for UpdateCatalog (environment and options).
+struct UpdateSettings {
+  std::vector<std::string> regions;  // region codes; ignored when all_regions
+  bool all_regions = false;
+  std::string pricing_base = "https://pricing.us-east-1.amazonaws.com";
+  std::string spot_base = "https://spot-bid-advisor.s3.amazonaws.com";
+  // Proxies from the environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); "" = direct.
+  std::string http_proxy, https_proxy, no_proxy;
+  double timeout_s = 1800;
+  int retries = 3;
+  std::string today;  // ISO date for data that carries none
+  // (what, bytes so far, total or -1) while a download is merged.
+  std::function<void(const std::string& what, int64_t done, int64_t total)> progress;
+  // Waits between retries; null: sleeps.
+  std::function<void(double seconds)> sleep;
+};
+
+// HTTP validators per URL, valid for one catalog (the one generated at catalog_generated_at):
+// kept next to that catalog, they are sent only while it is the catalog being updated.
+struct UpdateCache {
+  std::string catalog_generated_at;
+  struct Validators {
+    std::string etag, last_modified;
+  };
+  std::map<std::string, Validators> urls;
+  std::vector<std::string> all_regions;  // the region index's list, for a 304 on it
+};
+// ParseError naming `origin` when the text is not such a file.
+Result<UpdateCache> ParseUpdateCache(std::string_view json, std::string_view origin);
+std::string UpdateCacheToJson(const UpdateCache& cache);
+
+// One download's outcome.
+struct UpdateOutcome {
+  std::string what;  // "us-east-1", "spot-advisor", "region-index"
+  std::string url;
+  std::string result;  // "updated", "not-modified", "failed"
+  std::string error;   // why it failed ("" otherwise)
+  int requests = 0;    // attempts made
+  int64_t bytes = 0;   // body bytes received
+  std::string date;    // the data's date (publication date, Last-Modified day)
+  int64_t rows = 0, rows_taken = 0, prices_set = 0;
+  std::vector<std::string> notes;  // rows skipped and why
+};
+struct CatalogUpdateReport {
+  std::vector<UpdateOutcome> outcomes;     // region index (for "all"), each region, the spot feed
+  bool changed = false;                    // some download was merged into the catalog
+  std::vector<std::string> failed;         // `what` of each failed download
+  std::vector<std::string> unknown_types;  // priced accelerator types without specs
+};
+
+// Updates `catalog` and `cache` in place (see the top of this file). A download that fails
+// leaves its part of the catalog as it was and is listed in report->failed; the Status is then
+// still OK. InvalidArgument (field "regions" or "endpoint") for a bad region code or base URL;
+// IOError when the region index (needed for "all") cannot be had.
+Status UpdateCatalog(Catalog* catalog, const UpdateSettings& settings, UpdateCache* cache,
+                     CatalogUpdateReport* report);
+
+// The regions named in an AWS CLI config file (`region = eu-west-1` lines of any profile), in
+// order of appearance, each once.
+std::vector<std::string> RegionsFromAwsConfig(std::string_view text);
+
+}  // namespace gpuadvisor
+
+#endif  // GPUADVISOR_CATALOG_UPDATE_H_

@@ -1,0 +1,435 @@
+// `catalog update` (gpuadvisor/catalog_update.h): downloads from AWS's public price list and spot
+// feed, merged with the importer. A price-list body goes from the HTTP transfer (on its own
+// thread) through a bounded BytePipe into the CSV reader, so a multi-GB offer file is never on
+// disk or in memory whole; the region is merged into a copy that replaces the catalog only when
+// the transfer and the parse both ended well.
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+#include "catalog/build/sources.h"
+#include "catalog/import/importer.h"
+#include "gpuadvisor/catalog_update.h"
+#include "util/byte_pipe.h"
+#include "util/dates.h"
+#include "util/http_client.h"
+#include "util/json_text.h"
+#include "util/numbers.h"
+#include "util/rj_reader.h"
+#include "util/text.h"
+#include "util/url.h"
+
+namespace gpuadvisor {
+namespace {
+
+constexpr const char* kEc2Offers = "/offers/v1.0/aws/AmazonEC2/current";
+constexpr size_t kIndexBytes = size_t{16} << 20;      // region_index.json: ~10 KB
+constexpr size_t kSpotFeedBytes = size_t{64} << 20;   // spot-advisor-data.json: ~1 MB
+constexpr size_t kOfferFileBytes = size_t{16} << 30;  // us-east-1's CSV: a few hundred MB
+constexpr double kMaxBackoffS = 30;
+
+// One attempt's HTTP result, as the retry loop judges it.
+struct Attempt {
+  Status transport;  // IOError when no complete answer arrived
+  HttpFailure failure = HttpFailure::kNone;
+  HttpResponse response;
+};
+
+bool Retryable(const Attempt& a) {
+  if (!a.transport.ok()) {
+    return a.failure == HttpFailure::kConnect || a.failure == HttpFailure::kTimeout ||
+           a.failure == HttpFailure::kResolve || a.failure == HttpFailure::kOther;
+  }
+  const int s = a.response.status;
+  return s == 429 || (s >= 500 && s <= 599);
+}
+
+// Seconds to wait before retry `n` (0-based): Retry-After when the server gives seconds, else
+// 0.5 s doubling; at most kMaxBackoffS either way.
+double Backoff(const Attempt& a, int n) {
+  const std::string after = a.response.Header("retry-after");
+  if (!after.empty()) {
+    Result<double> s = ParseDouble(after, "retry-after");
+    if (s.ok() && std::isfinite(*s) && *s >= 0) return std::min(*s, kMaxBackoffS);
+  }
+  return std::min(0.5 * std::pow(2.0, n), kMaxBackoffS);
+}
+
+std::string HttpError(const HttpResponse& r) {
+  std::string text = "HTTP " + std::to_string(r.status);
+  std::string body(Trim(std::string_view(r.body).substr(0, 200)));
+  if (!body.empty()) text += " (" + TerminalSafe(body) + ")";
+  return text;
+}
+
+class Updater {
+ public:
+  Updater(Catalog* c, const UpdateSettings& s, UpdateCache* cache, CatalogUpdateReport* r)
+      : catalog_(*c), s_(s), cache_(*cache), report_(*r) {}
+
+  Status Run() {
+    Result<HttpUrl> pricing = ParseHttpUrl(s_.pricing_base, "endpoint");
+    if (!pricing.ok()) return pricing.status();
+    Result<HttpUrl> spot = ParseHttpUrl(s_.spot_base, "endpoint");
+    if (!spot.ok()) return spot.status();
+    // Validators describe the catalog they were kept with; for any other, ask for everything.
+    use_validators_ = !cache_.catalog_generated_at.empty() &&
+                      cache_.catalog_generated_at == catalog_.generated_at;
+    if (!use_validators_) cache_ = UpdateCache{};
+    std::vector<std::string> regions = s_.regions;
+    if (s_.all_regions) {
+      Result<std::vector<std::string>> all = RegionIndex(pricing->ToString());
+      if (!all.ok()) return all.status();
+      regions = *all;
+    }
+    for (const std::string& r : regions) {
+      if (!build::IsRegionCode(r)) {
+        return Status::InvalidArgument(
+                   "regions: expected AWS region codes (us-east-1) or \"all\", "
+                   "got \"" +
+                   r + "\"")
+            .WithField("regions");
+      }
+    }
+    for (const std::string& r : regions) {
+      Region(r, pricing->ToString() + kEc2Offers + "/" + r + "/index.csv");
+    }
+    SpotAdvisor(spot->ToString() + "/spot-advisor-data.json", regions);
+    report_.unknown_types.assign(unknown_.begin(), unknown_.end());
+    return Status::OK();
+  }
+
+ private:
+  HttpRequest Request(const std::string& url, size_t max_bytes) const {
+    HttpRequest req;
+    req.url = url;
+    req.timeout_s = s_.timeout_s;
+    req.connect_timeout_s = std::min(30.0, s_.timeout_s);
+    req.max_response_bytes = max_bytes;
+    req.decompress = true;  // where the CDN compresses (the index, the spot feed)
+    // AWS's public price list is the one destination a corporate network may only reach
+    // through its proxy: these requests honour the proxy variables the front end read.
+    req.proxy = url.rfind("https:", 0) == 0 ? s_.https_proxy : s_.http_proxy;
+    req.no_proxy = s_.no_proxy;
+    if (use_validators_) {
+      auto it = cache_.urls.find(url);
+      if (it != cache_.urls.end()) {
+        if (!it->second.etag.empty()) req.headers.push_back("If-None-Match: " + it->second.etag);
+        if (!it->second.last_modified.empty()) {
+          req.headers.push_back("If-Modified-Since: " + it->second.last_modified);
+        }
+      }
+    }
+    return req;
+  }
+
+  void Remember(const std::string& url, const HttpResponse& r) {
+    UpdateCache::Validators v{r.Header("etag"), r.Header("last-modified")};
+    // Only header text that is safe to send back (no CR/LF or other controls).
+    auto clean = [](const std::string& t) {
+      return std::all_of(t.begin(), t.end(), [](char c) { return c >= 0x20 && c != 0x7f; });
+    };
+    if (!clean(v.etag) || v.etag.size() > 512) v.etag.clear();
+    if (!clean(v.last_modified) || v.last_modified.size() > 64) v.last_modified.clear();
+    if (v.etag.empty() && v.last_modified.empty()) {
+      cache_.urls.erase(url);
+    } else {
+      cache_.urls[url] = v;
+    }
+  }
+
+  void Wait(double seconds) const {
+    if (s_.sleep) {
+      s_.sleep(seconds);
+    } else {
+      std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    }
+  }
+
+  // Sends `req` until it gets an answer that is not worth retrying, or the retries run out.
+  // `attempt` runs one try and says whether its answer was a data error (no retry).
+  Attempt WithRetries(UpdateOutcome* o, const std::function<Attempt()>& attempt) {
+    Attempt a;
+    for (int n = 0;; ++n) {
+      a = attempt();
+      ++o->requests;
+      o->bytes += a.response.body_bytes;
+      if (!Retryable(a) || n >= s_.retries) return a;
+      Wait(Backoff(a, n));
+    }
+  }
+
+  void Fail(UpdateOutcome* o, std::string error) {
+    o->result = "failed";
+    o->error = std::move(error);
+    report_.failed.push_back(o->what);
+  }
+
+  // The answer's failure in words, "" when it is a 200 (or 304 where `not_modified_ok`).
+  static std::string Problem(const Attempt& a, bool not_modified_ok) {
+    if (!a.transport.ok()) return a.transport.message();
+    if (a.response.status == 200 || (not_modified_ok && a.response.status == 304)) return "";
+    return HttpError(a.response);
+  }
+
+  Result<std::vector<std::string>> RegionIndex(const std::string& base) {
+    const std::string url = base + kEc2Offers + "/region_index.json";
+    UpdateOutcome o{.what = "region-index", .url = url};
+    HttpClient& http = http_;
+    const bool have_list = !cache_.all_regions.empty();
+    Attempt a = WithRetries(&o, [&] {
+      HttpRequest req = Request(url, kIndexBytes);
+      if (!have_list) req.headers.clear();
+      Attempt t;
+      Result<HttpResponse> r = http.Send(req, &t.failure);
+      if (r.ok())
+        t.response = std::move(r).value();
+      else
+        t.transport = r.status();
+      return t;
+    });
+    const std::string problem = Problem(a, have_list);
+    if (!problem.empty()) {
+      Fail(&o, problem);
+      report_.outcomes.push_back(o);
+      return Status::IOError("region index " + url + ": " + problem);
+    }
+    if (a.response.status == 304) {
+      o.result = "not-modified";
+      report_.outcomes.push_back(o);
+      return cache_.all_regions;
+    }
+    Result<std::vector<std::string>> regions = ParseRegionIndex(a.response.body, url);
+    if (!regions.ok()) {
+      Fail(&o, regions.status().message());
+      report_.outcomes.push_back(o);
+      return regions.status();
+    }
+    o.result = "updated";
+    report_.outcomes.push_back(o);
+    cache_.all_regions = *regions;
+    Remember(url, a.response);
+    return regions;
+  }
+
+  // {"regions": {"us-east-1": {"regionCode": ..., "currentVersionUrl": ...}, ...}}: the codes
+  // of the commercial and GovCloud regions, sorted.
+  static Result<std::vector<std::string>> ParseRegionIndex(std::string_view text,
+                                                           const std::string& origin) {
+    rapidjson::Document doc;
+    GPUADVISOR_RETURN_IF_ERROR(ParseRapidJson(text, origin, &doc));
+    RjReader r(origin);
+    const rapidjson::Value* regions = doc.IsObject() ? r.OptObject(doc, "regions", "$") : nullptr;
+    if (regions == nullptr) r.Fail("$.regions", "an object keyed by region code");
+    if (!r.status().ok()) return r.status();
+    std::vector<std::string> out;
+    for (auto m = regions->MemberBegin(); m != regions->MemberEnd(); ++m) {
+      std::string code(m->name.GetString(), m->name.GetStringLength());
+      if (build::IsRegionCode(code)) out.push_back(std::move(code));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  // One region's offer file, streamed into the importer on a copy of the catalog.
+  void Region(const std::string& region, const std::string& url) {
+    UpdateOutcome o{.what = region, .url = url};
+    Catalog merged;
+    ImportReport imported;
+    Status import_status;
+    bool parse_failed = false;
+    Attempt a = WithRetries(&o, [&] {
+      merged = catalog_;
+      imported = ImportReport{};
+      Attempt t = StreamInto(&merged, url, &imported, &import_status);
+      // The transfer was fine and the file was not: a data error, not worth retrying.
+      parse_failed = t.transport.ok() && t.response.status == 200 && !import_status.ok();
+      if (parse_failed) t.failure = HttpFailure::kNone;
+      return t;
+    });
+    if (parse_failed) {
+      Fail(&o, import_status.message());
+    } else if (std::string problem = Problem(a, true); !problem.empty()) {
+      Fail(&o, problem);
+    } else if (a.response.status == 304) {
+      o.result = "not-modified";
+    } else {
+      catalog_ = std::move(merged);
+      Took(&o, imported);
+      Remember(url, a.response);
+    }
+    report_.outcomes.push_back(std::move(o));
+  }
+
+  // Downloads `url` on a thread of its own, its 2xx body piped into ImportIntoCatalogFrom.
+  Attempt StreamInto(Catalog* into, const std::string& url, ImportReport* imported,
+                     Status* import_status) {
+    BytePipe pipe;
+    Attempt t;
+    HttpRequest req = Request(url, kOfferFileBytes);
+    bool started = false;
+    req.on_body = [&](std::string_view piece, int64_t total) {
+      if (!started) {
+        started = true;
+        pipe.SetTotal(total);
+      }
+      return pipe.Write(piece);
+    };
+    std::thread transfer([&] {
+      Result<HttpResponse> r = http_.Send(req, &t.failure);
+      if (r.ok()) {
+        t.response = std::move(r).value();
+        pipe.Finish(t.response.status == 200 ? Status::OK()
+                                             : Status::IOError(HttpError(t.response)));
+      } else {
+        t.transport = r.status();
+        pipe.Finish(r.status());
+      }
+    });
+    ImportInputs in;
+    in.price_list = {url};
+    in.snapshot_date = s_.today;
+    in.progress = s_.progress;
+    import::StreamOpener open = [&](const std::string& name) {
+      const int64_t total = pipe.WaitStart();
+      return Result<std::unique_ptr<ByteStream>>(ByteStream::FromReader(
+          [&pipe](char* buf, size_t n, Status* st) { return pipe.Read(buf, n, st); }, name, total));
+    };
+    *import_status = import::ImportIntoCatalogFrom(into, in, imported, open);
+    pipe.CloseReader();  // a parse error stops the transfer
+    transfer.join();
+    return t;
+  }
+
+  void Took(UpdateOutcome* o, const ImportReport& r) {
+    o->result = "updated";
+    report_.changed = true;
+    for (const ImportReport::Input& i : r.inputs) {
+      o->rows += i.rows;
+      o->rows_taken += i.taken;
+      for (const CatalogSource& s : catalog_.sources) {
+        if (s.id == i.source_id) o->date = s.snapshot_date;
+      }
+    }
+    o->prices_set = r.prices_set;
+    for (const ImportReport::Skipped& k : r.skipped) {
+      o->notes.push_back("skipped " + std::to_string(k.rows) + " rows: " + k.reason);
+    }
+    unknown_.insert(r.unknown_types.begin(), r.unknown_types.end());
+  }
+
+  // The spot-advisor feed (about 1 MB, read whole), dated by its Last-Modified day, taken for
+  // `regions` only.
+  void SpotAdvisor(const std::string& url, const std::vector<std::string>& regions) {
+    UpdateOutcome o{.what = "spot-advisor", .url = url};
+    Attempt a = WithRetries(&o, [&] {
+      Attempt t;
+      Result<HttpResponse> r = http_.Send(Request(url, kSpotFeedBytes), &t.failure);
+      if (r.ok())
+        t.response = std::move(r).value();
+      else
+        t.transport = r.status();
+      return t;
+    });
+    if (std::string problem = Problem(a, true); !problem.empty()) {
+      Fail(&o, problem);
+      report_.outcomes.push_back(std::move(o));
+      return;
+    }
+    if (a.response.status == 304) {
+      o.result = "not-modified";
+      report_.outcomes.push_back(std::move(o));
+      return;
+    }
+    const std::optional<int64_t> day = ParseHttpDate(a.response.Header("last-modified"));
+    Catalog merged = catalog_;
+    ImportInputs in;
+    in.spot_advisor = {url};
+    in.spot_advisor_regions = regions;  // the feed covers every region; keep to the chosen ones
+    in.snapshot_date = day ? FormatIsoDate(*day) : s_.today;
+    ImportReport imported;
+    const std::string& body = a.response.body;
+    Status st = import::ImportIntoCatalogFrom(&merged, in, &imported, [&](const std::string& name) {
+      return Result<std::unique_ptr<ByteStream>>(ByteStream::FromMemory(body, name));
+    });
+    if (!st.ok()) {
+      Fail(&o, st.message());
+    } else {
+      catalog_ = std::move(merged);
+      Took(&o, imported);
+      o.date = in.snapshot_date;
+      o.prices_set = o.rows_taken;  // interruption bands (and the spot estimates they imply)
+      Remember(url, a.response);
+    }
+    report_.outcomes.push_back(std::move(o));
+  }
+
+  Catalog& catalog_;
+  const UpdateSettings& s_;
+  UpdateCache& cache_;
+  CatalogUpdateReport& report_;
+  HttpClient http_;  // one transfer at a time (on the transfer thread while streaming)
+  bool use_validators_ = false;
+  std::set<std::string> unknown_;
+};
+
+}  // namespace
+
+Status UpdateCatalog(Catalog* catalog, const UpdateSettings& settings, UpdateCache* cache,
+                     CatalogUpdateReport* report) {
+  return Updater(catalog, settings, cache, report).Run();
+}
+
+Result<UpdateCache> ParseUpdateCache(std::string_view json, std::string_view origin) {
+  rapidjson::Document doc;
+  GPUADVISOR_RETURN_IF_ERROR(ParseRapidJson(json, origin, &doc));
+  RjReader r{std::string(origin)};
+  UpdateCache c;
+  if (!doc.IsObject()) r.Fail("$", "an object");
+  if (!r.status().ok()) return r.status();
+  c.catalog_generated_at = r.Str(doc, "catalog_generated_at", "$");
+  c.all_regions = r.StrList(doc, "all_regions", "$");
+  if (const rapidjson::Value* urls = r.OptObject(doc, "urls", "$")) {
+    for (auto m = urls->MemberBegin(); m != urls->MemberEnd(); ++m) {
+      const std::string url(m->name.GetString(), m->name.GetStringLength());
+      const std::string path = "$.urls[\"" + url + "\"]";
+      c.urls[url] = {r.Str(m->value, "etag", path, false),
+                     r.Str(m->value, "last_modified", path, false)};
+    }
+  }
+  if (!r.status().ok()) return r.status();
+  return c;
+}
+
+std::string UpdateCacheToJson(const UpdateCache& c) {
+  nlohmann::ordered_json urls = nlohmann::ordered_json::object();
+  for (const auto& [url, v] : c.urls) {
+    urls[url] = {{"etag", v.etag}, {"last_modified", v.last_modified}};
+  }
+  nlohmann::ordered_json j = {{"schema", "gpuadvisor-update-cache/1"},
+                              {"catalog_generated_at", c.catalog_generated_at},
+                              {"all_regions", c.all_regions},
+                              {"urls", urls}};
+  return DumpJson(j, 2) + "\n";
+}
+
+std::vector<std::string> RegionsFromAwsConfig(std::string_view text) {
+  std::vector<std::string> out;
+  for (std::string_view line : Split(text, '\n')) {
+    line = Trim(line);
+    const size_t eq = line.find('=');
+    if (eq == std::string_view::npos || Trim(line.substr(0, eq)) != "region") continue;
+    std::string value(Trim(line.substr(eq + 1)));
+    if (!value.empty() && std::find(out.begin(), out.end(), value) == out.end()) {
+      out.push_back(std::move(value));
+    }
+  }
+  return out;
+}
+
+}  // namespace gpuadvisor

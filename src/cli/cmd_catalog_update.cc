@@ -1,0 +1,237 @@
+// `gpuadvisor catalog update`: the user catalog made current from AWS's public price list and
+// spot feed (gpuadvisor/catalog_update.h). This front end reads the environment the library may
+// not: the AWS config's regions, the proxy variables, the XDG data directory.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include "app/views.h"
+#include "cli/common.h"
+#include "cli/progress.h"
+#include "gpuadvisor/catalog_import.h"
+#include "gpuadvisor/catalog_update.h"
+#include "gpuadvisor/query.h"
+#include "util/files.h"
+#include "util/text.h"
+
+namespace gpuadvisor::cli {
+namespace {
+
+struct UpdateOptions {
+  CommonOptions common;
+  TableOptions table;  // "catalog update"
+};
+
+std::string Env(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr ? v : "";
+}
+// The first of the variables that is set and not empty.
+std::string FirstEnv(std::initializer_list<const char*> names) {
+  for (const char* n : names) {
+    if (std::string v = Env(n); !v.empty()) return v;
+  }
+  return "";
+}
+
+// AWS_REGION, AWS_DEFAULT_REGION, then every `region` of the AWS config file
+// ($AWS_CONFIG_FILE, else ~/.aws/config), each once.
+std::vector<std::string> RegionsFromEnvironment() {
+  std::vector<std::string> out;
+  auto add = [&](const std::string& r) {
+    if (!r.empty() && std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+  };
+  add(Env("AWS_REGION"));
+  add(Env("AWS_DEFAULT_REGION"));
+  std::string config = Env("AWS_CONFIG_FILE");
+  if (config.empty() && !Env("HOME").empty()) config = Env("HOME") + "/.aws/config";
+  if (!config.empty()) {
+    if (Result<std::string> text = ReadFile(config, kManifestFile); text.ok()) {
+      for (const std::string& r : RegionsFromAwsConfig(*text)) add(r);
+    }
+  }
+  return out;
+}
+
+// Creates the directories above `path` that are missing (0700, as XDG asks for data).
+Status MakeParents(const std::string& path) {
+  for (size_t at = path.find('/', 1); at != std::string::npos; at = path.find('/', at + 1)) {
+    const std::string dir = path.substr(0, at);
+    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+      return Status::IOError("cannot create " + dir + ": " + std::strerror(errno));
+    }
+  }
+  return Status::OK();
+}
+
+// The validators file beside catalog PATH: "DIR/NAME.update-cache.json" for "DIR/NAME.json".
+std::string CachePath(const std::string& out) {
+  std::string base = out;
+  if (base.size() > 5 && base.compare(base.size() - 5, 5, ".json") == 0)
+    base.resize(base.size() - 5);
+  return base + ".update-cache.json";
+}
+
+UpdateCache LoadCache(const std::string& path) {
+  if (::access(path.c_str(), F_OK) != 0) return {};
+  Result<std::string> text = ReadFile(path, kCatalogFile);
+  Result<UpdateCache> c =
+      text.ok() ? ParseUpdateCache(*text, path) : Result<UpdateCache>(text.status());
+  if (!c.ok()) {
+    Warn("ignoring the download cache (every file is fetched again): " + c.status().message());
+    return {};
+  }
+  return *c;
+}
+
+// The catalog to update: --catalog when given, else OUT when it exists (a damaged one is
+// replaced, with a warning), else the embedded one.
+Result<Catalog> BaseCatalog(const std::string& catalog_option, const std::string& out) {
+  if (!catalog_option.empty() && catalog_option != "embedded") {
+    Result<Catalog> c = LoadCatalogFile(catalog_option);
+    if (!c.ok()) return c.status().WithPrefix("catalog").WithField("catalog");
+    return c;
+  }
+  if (catalog_option.empty() && ::access(out.c_str(), F_OK) == 0) {
+    Result<Catalog> c = LoadCatalogFile(out);
+    if (c.ok()) return c;
+    Warn("starting again from the embedded catalog: " + c.status().message());
+  }
+  Result<std::shared_ptr<const Catalog>> e = EmbeddedCatalog();
+  if (!e.ok()) return e.status();
+  return **e;
+}
+
+// The settings from the options and the environment; InvalidArgument naming --regions when no
+// region is known.
+Result<UpdateSettings> Settings(const CatalogUpdateArgs& a) {
+  UpdateSettings s;
+  s.regions = a.regions.empty() ? RegionsFromEnvironment() : a.regions;
+  if (s.regions.empty()) {
+    return Status::InvalidArgument(
+               "regions: none given and none in your AWS configuration (AWS_REGION, "
+               "AWS_DEFAULT_REGION, `region` in ~/.aws/config); name them, e.g. --regions "
+               "us-east-1,eu-west-1, or --regions all")
+        .WithField("regions");
+  }
+  s.all_regions = s.regions.size() == 1 && s.regions[0] == "all";
+  if (!a.endpoint.empty()) s.pricing_base = s.spot_base = a.endpoint;
+  s.https_proxy = FirstEnv({"https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"});
+  s.http_proxy = FirstEnv({"http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"});
+  s.no_proxy = FirstEnv({"no_proxy", "NO_PROXY"});
+  s.timeout_s = a.timeout_s;
+  s.retries = a.retries;
+  s.today = TodayFromEnvironment();
+  return s;
+}
+
+// Writes the catalog (parsed back first: it must load) and then its validators.
+Status WriteUpdated(Catalog* c, UpdateCache* cache, const std::string& out,
+                    const std::string& cache_path) {
+  c->generated_at = NowUtcIso();
+  c->generator = "gpuadvisor catalog update";
+  const std::string json = CatalogToJson(*c);
+  Result<Catalog> check = ParseCatalogJson(json, out);
+  if (!check.ok()) return check.status().WithPrefix("internal error: the updated catalog");
+  GPUADVISOR_RETURN_IF_ERROR(WriteFileAtomic(out, json));
+  cache->catalog_generated_at = c->generated_at;
+  return WriteFileAtomic(cache_path, UpdateCacheToJson(*cache));
+}
+
+int RunUpdate(const UpdateOptions& o) {
+  Result<Context> ctx = MakeContext(o.common, /*load_catalog=*/false);
+  if (!ctx.ok()) return Fail(ctx.status());
+  Result<OptionValues> v = o.table.Values();
+  if (!v.ok()) return Fail(v.status());
+  CatalogUpdateArgs a;
+  if (Status st = SetFromOptions(*v, &a); !st.ok()) return Fail(st);
+  Result<UpdateSettings> settings = Settings(a);
+  if (!settings.ok()) return Fail(settings.status());
+  const std::string out = a.out.empty() ? UserCatalogPath() : a.out;
+  if (out.empty()) {
+    return Fail(
+        Status::InvalidArgument("out: no user catalog path (neither XDG_DATA_HOME nor HOME is set)")
+            .WithField("out"));
+  }
+  if (a.out.empty()) {
+    if (Status st = MakeParents(out); !st.ok()) return Fail(st);
+  }
+  Result<Catalog> base = BaseCatalog(ctx->catalog_option, out);
+  if (!base.ok()) return Fail(base.status());
+  const std::string cache_path = CachePath(out);
+  UpdateCache cache = LoadCache(cache_path);
+  const bool tty = !a.no_progress && ::isatty(STDERR_FILENO);
+  ProgressBar bar(tty);
+  if (tty) {
+    settings->progress = [&bar](const std::string& what, int64_t done, int64_t total) {
+      bar.Update(what, done, total);
+    };
+  }
+  Catalog after = *base;
+  CatalogUpdateReport report;
+  Status st = UpdateCatalog(&after, *settings, &cache, &report);
+  bar.Clear();
+  if (!st.ok()) return Fail(st);
+  // Written when something new was merged, or when OUT is not yet the catalog updated.
+  const bool write = report.changed || (!ctx->catalog_option.empty() && ctx->catalog_option != out);
+  if (write) {
+    if (Status w = WriteUpdated(&after, &cache, out, cache_path); !w.ok()) return Fail(w);
+  }
+  const CatalogDiff diff = DiffCatalogs(*base, after);
+  std::string text;
+  if (ctx->format == OutputFormat::kJson) {
+    text = UpdateReportJson(report, diff, out, write, cache_path).Text(2) + "\n";
+  } else {
+    text = UpdateOutcomesTable(report).Render(ctx->format, ctx->color);
+    if (ctx->format == OutputFormat::kTable) {
+      text += "\n" + TerminalSafe(UpdateSummaryText(report, diff, out, write), true);
+    }
+  }
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  if (!report.unknown_types.empty()) {
+    std::string names;
+    for (const std::string& n : report.unknown_types) names += (names.empty() ? "" : ", ") + n;
+    Warn("priced but not in the catalog (import DescribeInstanceTypes to add them): " + names);
+  }
+  if (report.failed.empty()) return kExitOk;
+  // A partial update is not a success: the failed parts keep their previous prices.
+  std::string failed;
+  for (const UpdateOutcome& x : report.outcomes) {
+    if (x.result != "failed") continue;
+    failed += (failed.empty() ? "" : "; ") + x.what + ": " + x.error;
+  }
+  std::cerr << "gpuadvisor: catalog update: " << report.failed.size() << " of "
+            << report.outcomes.size() << " downloads failed and keep their previous prices ("
+            << TerminalSafe(failed) << ")\n";
+  return kExitIoError;
+}
+
+}  // namespace
+
+void SetupCatalogUpdate(CLI::App* catalog, int* exit_code) {
+  CLI::App* app = catalog->add_subcommand(
+      "update", "Make the catalog current from AWS's public price list and spot feed");
+  auto o = std::make_shared<UpdateOptions>();
+  AddCommonOptions(app, &o->common);
+  o->table.Add(app, "catalog update");
+  app->footer(R"(Every command then reads the updated user catalog (`--catalog embedded`, or
+GPUADVISOR_CATALOG=embedded, for the built-in one). Downloads honour HTTPS_PROXY / NO_PROXY;
+an unchanged file costs one request answered 304 (validators in catalog.update-cache.json).
+With --endpoint URL the files are read from URL/offers/v1.0/aws/AmazonEC2/current/region_index.json,
+URL/offers/v1.0/aws/AmazonEC2/current/REGION/index.csv and URL/spot-advisor-data.json.
+
+Examples:
+  gpuadvisor catalog update                       # the regions of ~/.aws/config
+  gpuadvisor catalog update --regions us-east-1,eu-west-1
+  gpuadvisor catalog update --regions all --json
+  gpuadvisor catalog update --regions us-east-1 --endpoint http://mirror.internal:8080
+  gpuadvisor catalog info                         # which catalog is in use, how old)");
+  app->callback([o, exit_code] { *exit_code = RunUpdate(*o); });
+}
+
+}  // namespace gpuadvisor::cli

@@ -1,0 +1,182 @@
+// `catalog update` in the library (gpuadvisor/catalog_update.h) against a loopback fake: a region
+// streamed through the price-list reader, validators and 304, retries on 5xx, and a region
+// whose body is cut short keeping its old prices. The CLI's end-to-end test is
+// tests/cli/update_test.sh (with tests/cli/fake_aws_pricing.py).
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "gpuadvisor/catalog_update.h"
+#include "testutil/fake_http.h"
+#include "util/byte_pipe.h"
+#include "util/files.h"
+
+namespace gpuadvisor {
+namespace {
+
+using testing::FakeHttpServer;
+
+std::string Fixture(const std::string& name) { return std::string(IMPORT_FIXTURES) + "/" + name; }
+
+const RegionOffer* Offer(const Catalog& c, const std::string& type, const std::string& region) {
+  const InstanceType* t = c.FindInstanceType(type);
+  return t ? t->FindRegion(region) : nullptr;
+}
+
+TEST(CatalogUpdate, RegionsFromAwsConfig) {
+  const std::string config =
+      "[default]\nregion = us-east-1\noutput=json\n\n[profile eu]\nregion=eu-west-1\n"
+      "  region  =  us-east-1  \n# region = ap-south-1 is a comment: no '=' at its start\n"
+      "sso_region = us-west-2\n";
+  EXPECT_EQ(RegionsFromAwsConfig(config), (std::vector<std::string>{"us-east-1", "eu-west-1"}));
+  EXPECT_TRUE(RegionsFromAwsConfig("").empty());
+}
+
+TEST(CatalogUpdate, CacheRoundTrips) {
+  UpdateCache c;
+  c.catalog_generated_at = "2026-12-04T10:00:00Z";
+  c.urls["http://x/a.csv"] = {"\"abc\"", "Tue, 01 Dec 2026 00:00:00 GMT"};
+  c.all_regions = {"eu-west-1", "us-east-1"};
+  Result<UpdateCache> back = ParseUpdateCache(UpdateCacheToJson(c), "cache.json");
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->catalog_generated_at, c.catalog_generated_at);
+  EXPECT_EQ(back->urls["http://x/a.csv"].etag, "\"abc\"");
+  EXPECT_EQ(back->all_regions, c.all_regions);
+  EXPECT_FALSE(ParseUpdateCache("[1]", "cache.json").ok());
+}
+
+TEST(CatalogUpdate, BytePipeHandsOverInOrderAndReportsTheProducersError) {
+  BytePipe pipe(16);
+  std::thread producer([&] {
+    for (int i = 0; i < 100; ++i) pipe.Write(std::to_string(i % 10));
+    pipe.Finish(Status::IOError("cut short"));
+  });
+  std::string got;
+  char buf[7];
+  Status st;
+  for (size_t n; (n = pipe.Read(buf, sizeof buf, &st)) > 0;) got.append(buf, n);
+  producer.join();
+  ASSERT_EQ(got.size(), 100u);
+  EXPECT_EQ(got.substr(0, 12), "012345678901");
+  EXPECT_EQ(st.message(), "cut short");
+}
+
+// Serves the fixture offer file (us-east-1 p5.48xlarge) as us-east-1 and eu-west-1 (its rows
+// say us-east-1 either way, so each file is told apart only by how it is served).
+class UpdateFixture : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Result<std::string> csv = ReadFile(Fixture("price-list-p5.csv"), kCatalogFile);
+    ASSERT_TRUE(csv.ok());
+    csv_ = *csv;
+    Result<std::string> spot = ReadFile(Fixture("spot-advisor-trimmed.json"), kCatalogFile);
+    ASSERT_TRUE(spot.ok());
+    spot_ = *spot;
+    Result<std::shared_ptr<const Catalog>> e = EmbeddedCatalog();
+    ASSERT_TRUE(e.ok());
+    catalog_ = **e;
+    catalog_.generated_at = "2026-12-04T00:00:00Z";
+  }
+  UpdateSettings Settings(const FakeHttpServer& fake) const {
+    UpdateSettings s;
+    s.regions = {"us-east-1"};
+    s.pricing_base = s.spot_base = fake.url();
+    s.timeout_s = 30;
+    s.retries = 2;
+    s.today = "2026-12-04";
+    s.sleep = [](double) {};
+    return s;
+  }
+  FakeHttpServer::Reply File(const std::string& body) const {
+    FakeHttpServer::Reply r = FakeHttpServer::Reply::Body(body);
+    r.headers = {"ETag: \"v1\"", "Last-Modified: Tue, 01 Dec 2026 00:00:00 GMT"};
+    return r;
+  }
+  std::string csv_, spot_;
+  Catalog catalog_;
+};
+
+TEST_F(UpdateFixture, StreamsARegionRetriesA503AndThenCostsA304) {
+  int failures = 1;
+  FakeHttpServer fake([&](const FakeHttpServer::Request& r) {
+    for (const std::string& h : r.headers) {
+      if (h == "If-None-Match: \"v1\"") {
+        FakeHttpServer::Reply same;
+        same.status = 304;
+        return same;
+      }
+    }
+    if (r.target.find("us-east-1/index.csv") != std::string::npos && failures-- > 0) {
+      FakeHttpServer::Reply busy = FakeHttpServer::Reply::Body("SlowDown");
+      busy.status = 503;
+      return busy;
+    }
+    return File(r.target == "/spot-advisor-data.json" ? spot_ : csv_);
+  });
+  UpdateCache cache;
+  CatalogUpdateReport report;
+  ASSERT_TRUE(UpdateCatalog(&catalog_, Settings(fake), &cache, &report).ok());
+  ASSERT_TRUE(report.failed.empty()) << report.outcomes[0].error;
+  ASSERT_EQ(report.outcomes.size(), 2u);
+  EXPECT_EQ(report.outcomes[0].result, "updated");
+  EXPECT_EQ(report.outcomes[0].requests, 2);         // a 503, then the file
+  EXPECT_EQ(report.outcomes[0].date, "2026-11-20");  // the file's Publication Date
+  EXPECT_EQ(report.outcomes[1].date, "2026-12-01");  // the feed's Last-Modified day
+  const RegionOffer* o = Offer(catalog_, "p5.48xlarge", "us-east-1");
+  ASSERT_TRUE(o && o->on_demand);
+  EXPECT_DOUBLE_EQ(o->on_demand->usd_per_hour, 61.77);
+  EXPECT_EQ(cache.urls[fake.url() + "/offers/v1.0/aws/AmazonEC2/current/us-east-1/index.csv"].etag,
+            "\"v1\"");
+
+  // The same catalog again (as the CLI keeps it, generated_at recorded): 304s, nothing changes.
+  cache.catalog_generated_at = catalog_.generated_at;
+  CatalogUpdateReport again;
+  ASSERT_TRUE(UpdateCatalog(&catalog_, Settings(fake), &cache, &again).ok());
+  EXPECT_FALSE(again.changed);
+  for (const UpdateOutcome& x : again.outcomes) EXPECT_EQ(x.result, "not-modified") << x.what;
+}
+
+TEST_F(UpdateFixture, ARegionCutShortKeepsItsPricesAndIsNamed) {
+  FakeHttpServer fake([&](const FakeHttpServer::Request& r) {
+    FakeHttpServer::Reply reply = File(r.target == "/spot-advisor-data.json" ? spot_ : csv_);
+    if (r.target.find("eu-west-1") != std::string::npos) {
+      reply.content_length = csv_.size() * 2;  // announced, never sent
+    }
+    return reply;
+  });
+  const Catalog before = catalog_;
+  UpdateSettings s = Settings(fake);
+  s.regions = {"eu-west-1"};
+  s.timeout_s = 1;  // the fake keeps the connection open: the deadline ends each try
+  UpdateCache cache;
+  CatalogUpdateReport report;
+  ASSERT_TRUE(UpdateCatalog(&catalog_, s, &cache, &report).ok());
+  EXPECT_EQ(report.failed, std::vector<std::string>{"eu-west-1"});
+  EXPECT_EQ(report.outcomes[0].requests, 3);  // bounded: the first try and 2 retries
+  // The cut file's rows (us-east-1's p5 price) were not merged.
+  const RegionOffer* o = Offer(catalog_, "p5.48xlarge", "us-east-1");
+  ASSERT_TRUE(o && o->on_demand);
+  EXPECT_DOUBLE_EQ(o->on_demand->usd_per_hour,
+                   Offer(before, "p5.48xlarge", "us-east-1")->on_demand->usd_per_hour);
+  EXPECT_EQ(
+      cache.urls.count(s.pricing_base + "/offers/v1.0/aws/AmazonEC2/current/eu-west-1/index.csv"),
+      0u);
+}
+
+TEST_F(UpdateFixture, BadRegionsAndEndpointsAreRefused) {
+  UpdateSettings s;
+  s.regions = {"us-east-1-atl-1"};
+  UpdateCache cache;
+  CatalogUpdateReport report;
+  Status st = UpdateCatalog(&catalog_, s, &cache, &report);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(st.field(), "regions");
+  s.regions = {"us-east-1"};
+  s.pricing_base = "file:///etc";
+  st = UpdateCatalog(&catalog_, s, &cache, &report);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(st.field(), "endpoint");
+}
+
+}  // namespace
+}  // namespace gpuadvisor
