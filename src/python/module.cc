@@ -470,6 +470,7 @@ void Init(py::module_& m) {
   m.def("main", &Main, py::arg("argv"));
   m.def("workload_fields", [] { return WorkloadFieldNames(); });
   m.def("model_presets", [] { return ModelPresetNames(); });
+  m.def("models", [] { return py::make_tuple(ToPy(ModelsJson()), Render(ModelsTable())); });
   m.def("sort_fields", [] { return InstanceSortFields(); });
   m.def("option_table", &OptionTable, py::arg("command"));
 }

@@ -294,18 +294,7 @@ ApiResponse Regions(const ApiContext& ctx, const ApiRequest&, std::string_view) 
 }
 
 ApiResponse Models(const ApiContext&, const ApiRequest&, std::string_view) {
-  ojson out = ojson::array();
-  for (const std::string& name : ModelPresetNames()) {
-    Result<const ModelPreset*> p = FindModelPreset(name);
-    if (!p.ok()) continue;
-    ojson m;
-    m["name"] = name;
-    m["family"] = ModelFamilyName((*p)->arch.family);
-    m["params"] = ComputeModelParams((*p)->arch).total;
-    m["source"] = (*p)->source;
-    out.push_back(std::move(m));
-  }
-  return JsonResponse(out);
+  return JsonResponse(ModelsJson());
 }
 
 ApiResponse Estimate(const ApiContext& ctx, const ApiRequest& req, std::string_view) {

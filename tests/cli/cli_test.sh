@@ -50,6 +50,31 @@ expect_json "show trn2 memory" 'd["accelerator"]["memory_mib_each"]==98304' show
 expect_json "gpus" 'any(g["model"]=="H100" and g["bf16_tflops"]==989.5 and "p5.48xlarge" in g["instance_types"] and g["cheapest_on_demand"]["usd_per_gpu_hour"]>0 for g in d) and all(k in g for g in d for k in ["model","vendor","memory_gib","bf16_tflops","fp64_tflops","memory_bw_gbps","instance_types","cheapest_on_demand","cheapest_spot"])' gpus --json
 # --include-retired adds the models found only on retired types (or on none), strictly more.
 expect_json2 "gpus include retired" 'len(d)>len(e) and {g["model"] for g in e}<{g["model"] for g in d} and all(not set(g["instance_types"])&{t for x in e for t in x["instance_types"]} for g in d if g["model"] not in {x["model"] for x in e})' gpus --include-retired --json -- gpus --json
+# `models` (issue 29): every preset with its tasks, size, shape and source; each listed task is
+# one estimate accepts for that preset, and each preset name is one --model accepts.
+expect_json "models" 'len(d)>=40 and len({m["name"] for m in d})==len(d) and all(m["tasks"] and m["params"]>0 and m["source"] and m["family"] for m in d) and [m for m in d if m["name"]=="llama-3.1-8b"][0]["layers"]==32 and [m for m in d if m["name"]=="llama-3.1-8b"][0]["hidden"]==4096 and 8.0e9<[m for m in d if m["name"]=="llama-3.1-8b"][0]["params"]<8.1e9 and [m for m in d if m["name"]=="unet3d"][0]["tasks"]==["train-vision","infer-vision"] and [m for m in d if m["name"]=="unet3d"][0]["layers"] is None and [m for m in d if m["name"]=="mixtral-8x7b"][0]["active_params"]<[m for m in d if m["name"]=="mixtral-8x7b"][0]["params"]' models --json
+models_csv=$("$BIN" models --format csv 2>/dev/null)
+if printf '%s' "$models_csv" | "$PY" -c '
+import csv, json, subprocess, sys
+rows = list(csv.DictReader(sys.stdin))
+d = json.loads(subprocess.run([sys.argv[1], "models", "--json"], capture_output=True, text=True).stdout)
+llama = [r for r in rows if r["model"] == "llama-3.1-8b"][0]
+ok = ([r["model"] for r in rows] == [m["name"] for m in d] and llama["tasks"].endswith("serve")
+      and llama["params"] == "8.03B" and llama["source"] == "meta-llama/Llama-3.1-8B config.json")
+sys.exit(0 if ok else 1)' "$BIN"; then ok; else bad "models csv"; fi
+"$BIN" models --format markdown | head -1 | grep -q '^| model | family | tasks |' && ok || bad "models markdown"
+# Every listed preset and task runs: the first listed task of each preset, with the least input.
+while IFS=' ' read -r name task; do
+  case $task in
+    train-vision|infer-vision) extra=(--images 1000) ;;
+    serve) extra=(--input-tokens 64 --output-tokens 16) ;;
+    *) extra=(--tokens 1B) ;;
+  esac
+  "$BIN" estimate --task "$task" --model "$name" "${extra[@]}" --gpu H100 --json >/dev/null 2>&1 &&
+    ok || bad "models: $name takes $task"
+done < <("$BIN" models --json | "$PY" -c 'import json,sys
+for m in json.load(sys.stdin): print(m["name"], m["tasks"][0])')
+
 expect_json2 "catalog info counts" 'd["counts"]["current"]==len({r["instance_type"] for r in e if not r["retired"]}) and d["counts"]["retired"]==len({r["instance_type"] for r in e if r["retired"]}) and d["counts"]["current"]>0 and d["counts"]["retired"]>0 and d["counts"]["instance_types"]==d["counts"]["current"]+d["counts"]["retired"] and len(d["sources"])>=5 and all("snapshot_date" in s for s in d["sources"])' catalog info --json -- instances --include-retired --region all --json
 expect_json "stale flag" 'd["prices_stale"] is True' catalog info --json --max-price-age 30
 expect_json "fresh flag" 'd["prices_stale"] is False' catalog info --json --max-price-age 100000
@@ -106,6 +131,7 @@ expect_json "flag over file" 'd["memory"]["kv_cache_kib_per_token"]==64' estimat
 out=$("$BIN" estimate --workload - --gpu L4 --json <"$wl/ok.yaml" 2>/dev/null) && [[ "$out" == *'"itl_ms"'* ]] && ok || bad "workload from stdin"
 expect_exit "negative tokens" 2 "tokens: expected a positive number" estimate --task pretrain --model llama-3.1-8b --tokens -5 --gpu H100
 expect_exit "unknown preset" 2 "unknown preset \"llama-9\"" estimate --task serve --model llama-9 --gpu H100
+expect_exit "unknown preset names models" 2 "(\`gpuadvisor models\` lists the presets)" estimate --task serve --model no-such-model --gpu H100
 expect_exit "heads divide hidden" 2 "heads: 30 does not divide hidden 4096" estimate --task pretrain --layers 32 --hidden 4096 --heads 30 --vocab 32000 --tokens 1B --gpu H100
 expect_exit "yaml field line" 2 "bad.yaml:3: input-tokens" estimate --workload "$wl/bad.yaml" --gpu H100
 expect_exit "yaml syntax line" 2 "broken.yaml:3:" estimate --workload "$wl/broken.yaml" --gpu H100
@@ -198,6 +224,17 @@ done
 "$BIN" instances --format markdown 2>/dev/null | sed -n 2p | grep -q -- '---:' && ok || bad "markdown"
 "$BIN" instances --gpu H100 2>/dev/null | grep -q 'p5.48xlarge' && ok || bad "table"
 "$BIN" instances --help | grep -q 'Examples' && ok || bad "help examples"
+# `gpuadvisor --help` starts a newcomer with one command per scenario of the buying guide; each
+# must run (exit 0, or 1 when nothing is feasible would be a broken example too).
+starts=$("$BIN" --help | sed -n '/^Start here/,/^Browse/p' | grep -o 'gpuadvisor [a-z].*')
+[ "$(printf '%s\n' "$starts" | wc -l)" -ge 9 ] && ok || bad "start here lists the scenarios"
+for scenario in "LLM pretraining" "LLM fine-tuning" "LLM serving" "medical imaging" "autonomous driving" "finance risk" "e-commerce images"; do
+  "$BIN" --help | grep -q "^  $scenario " && ok || bad "start here: $scenario"
+done
+while read -r _ cmd; do
+  # shellcheck disable=SC2086  # the help line's words are the arguments
+  "$BIN" $cmd >/dev/null 2>&1 && ok || bad "start here: gpuadvisor $cmd"
+done <<<"$starts"
 
 # Units in names (issue 18): the Gbit/s and GB/s figures under their unit names, and the names
 # The v1 JSON contract (doc/formats.md) requires (network_gbps, memory_bw_gbps) with the same values.

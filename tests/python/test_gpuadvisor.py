@@ -79,6 +79,16 @@ def test_show_and_gpus_match_cli(cli_json):
     assert {g.model for g in gpus} < {g.model for g in with_retired}
 
 
+def test_models_match_cli(cli_path, cli_json):
+    models = ga.models()
+    assert models.to_dict() == cli_json("models")
+    assert [m.name for m in models] == ga.model_presets()
+    llama = [m for m in models if m.name == "llama-3.1-8b"][0]
+    assert llama.family == "decoder" and "serve" in llama.tasks and llama.layers == 32
+    table = subprocess.run([cli_path, "models"], capture_output=True, text=True, check=True).stdout
+    assert str(models) == table
+
+
 def test_catalog_file_and_max_price_age(tmp_path, cli_path):
     path = tmp_path / "catalog.json"
     out = subprocess.run([cli_path, "catalog", "info", "--json"], capture_output=True, text=True,

@@ -132,9 +132,13 @@ TEST(ApiTest, CatalogViews) {
   EXPECT_EQ(info["schema"], "gpuadvisor-catalog/2");
   json regions = Parse(Call("GET", "/v1/regions"));
   EXPECT_NE(std::find(regions.begin(), regions.end(), "us-east-1"), regions.end());
+  // The CLI's `models --json`, byte for byte (one view), and every preset in it.
+  EXPECT_EQ(Call("GET", "/v1/models").body, ModelsJson().Text());
   json models = Parse(Call("GET", "/v1/models"));
-  ASSERT_FALSE(models.empty());
+  ASSERT_EQ(models.size(), ModelPresetNames().size());
+  EXPECT_EQ(models[0]["name"], ModelPresetNames()[0]);
   EXPECT_GT(models[0]["params"].get<double>(), 0);
+  EXPECT_FALSE(models[0]["tasks"].empty());
 }
 
 TEST(ApiTest, EstimateFlatBody) {
