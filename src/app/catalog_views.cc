@@ -327,7 +327,9 @@ Table GpusTable(const std::vector<GpuSummary>& gpus) {
   t.AddColumn("GiB", true);
   t.AddColumn("GB/s", true);
   t.AddColumn("BF16 TFLOP/s", true);
+  t.AddColumn("FP16 TFLOP/s", true);
   t.AddColumn("FP8 TFLOP/s", true);
+  t.AddColumn("INT8 TOPS", true);
   t.AddColumn("FP64 TFLOP/s", true);
   t.AddColumn("NVENC", true);
   t.AddColumn("types", true);
@@ -342,7 +344,8 @@ Table GpusTable(const std::vector<GpuSummary>& gpus) {
     // "*": some figure was derived (clocks x units, a sibling part); see the footnote.
     std::string model = g.confidence == "derived" ? g.model + "*" : g.model;
     t.AddRow({model, g.vendor, g.architecture, Cell(g.memory_gib, 0), Cell(g.memory_bw_gbyte_s, 0),
-              Cell(g.bf16_tflops, 1), Cell(g.fp8_tflops, 1), Cell(g.fp64_tflops, 2),
+              Cell(g.bf16_tflops, 1), Cell(g.fp16_tflops, 1), Cell(g.fp8_tflops, 1),
+              Cell(g.int8_tops, 1), Cell(g.fp64_tflops, 2),
               g.nvenc ? std::optional<std::string>(std::to_string(*g.nvenc)) : std::nullopt,
               std::to_string(s.types.size()), cheapest});
   }

@@ -49,7 +49,9 @@ Table SummaryTable(const Catalog& c, const InstanceType& t, const Context& ctx) 
   add("usage classes", classes);
   if (g) {
     add("dense BF16 TFLOP/s per device", Cell(g->bf16_tflops, 1));
+    add("dense FP16 TFLOP/s per device", Cell(g->fp16_tflops, 1));
     add("dense FP8 TFLOP/s per device", Cell(g->fp8_tflops, 1));
+    if (g->int8_tops) add("dense INT8 TOPS per device", Cell(g->int8_tops, 1));
     add("FP64 TFLOP/s per device", Cell(g->fp64_tflops, 2));
     add("memory bandwidth GB/s", Cell(g->memory_bw_gbyte_s, 0));
     add("FP64 tensor TFLOP/s per device", Cell(g->fp64_tensor_tflops, 1));

@@ -49,6 +49,17 @@ expect_json "show regions" 'd["instance_type"]=="p5.48xlarge" and len(d["regions
 expect_json "show trn2 memory" 'd["accelerator"]["memory_mib_each"]==98304' show trn2.48xlarge --json
 expect_json "gpus" 'any(g["model"]=="H100" and g["bf16_tflops"]==989.5 and "p5.48xlarge" in g["instance_types"] and g["cheapest_on_demand"]["usd_per_gpu_hour"]>0 for g in d) and all(k in g for g in d for k in ["model","vendor","memory_gib","bf16_tflops","fp64_tflops","memory_bw_gbps","instance_types","cheapest_on_demand","cheapest_spot"])' gpus --json
 # --include-retired adds the models found only on retired types (or on none), strictly more.
+# FP16 and INT8 tensor figures (issue 29: the guide's T4 and V100 showed none): the table's
+# columns carry the datasheet's dense figures, the same as the JSON's.
+gpus_csv=$("$BIN" gpus --include-retired --format csv 2>/dev/null)
+if printf '%s' "$gpus_csv" | "$PY" -c '
+import csv, sys
+rows = {r["model"].rstrip("*"): r for r in csv.DictReader(sys.stdin)}
+ok = (rows["T4"]["FP16 TFLOP/s"] == "65.0" and rows["T4"]["INT8 TOPS"] == "130.0"
+      and rows["V100-32GB"]["FP16 TFLOP/s"] == "125.0" and rows["V100-32GB"]["INT8 TOPS"] == ""
+      and rows["H100"]["FP16 TFLOP/s"] == "989.5" and rows["H100"]["INT8 TOPS"] == "1979.0")
+sys.exit(0 if ok else 1)'; then ok; else bad "gpus FP16/INT8 columns"; fi
+expect_json "gpus fp16 json" 'any(g["model"]=="T4" and g["fp16_tflops"]==65 and g["int8_tops"]==130 for g in d)' gpus --json
 expect_json2 "gpus include retired" 'len(d)>len(e) and {g["model"] for g in e}<{g["model"] for g in d} and all(not set(g["instance_types"])&{t for x in e for t in x["instance_types"]} for g in d if g["model"] not in {x["model"] for x in e})' gpus --include-retired --json -- gpus --json
 # `models` (issue 29): every preset with its tasks, size, shape and source; each listed task is
 # one estimate accepts for that preset, and each preset name is one --model accepts.
