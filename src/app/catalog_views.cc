@@ -104,9 +104,14 @@ JsonDoc InstancesJson(const std::vector<InstanceRow>& rows, const Freshness& fre
 
 Table InstancesTable(const std::vector<InstanceRow>& rows) {
   Table t;
-  bool all_regions = false;
-  for (const InstanceRow& r : rows) all_regions |= r.region != rows.front().region;
+  bool all_regions = false, any_retired = false;
+  for (const InstanceRow& r : rows) {
+    all_regions |= r.region != rows.front().region;
+    any_retired |= r.type->retired;
+  }
+  // The type's name alone: it is the key a script joins on (CSV), so "retired" has a column.
   t.AddColumn("instance type");
+  if (any_retired) t.AddColumn("status");
   if (all_regions) t.AddColumn("region");
   t.AddColumn("accelerator");
   t.AddColumn("GPUs", true);
@@ -124,7 +129,9 @@ Table InstancesTable(const std::vector<InstanceRow>& rows) {
     const InstanceType& it = *r.type;
     const Accelerator& a = it.accelerator;
     std::vector<std::optional<std::string>> cells;
-    cells.push_back(it.name + (it.retired ? " (retired)" : ""));
+    cells.push_back(it.name);
+    if (any_retired)
+      cells.push_back(it.retired ? std::optional<std::string>("retired") : "current");
     if (all_regions) cells.push_back(r.region);
     cells.push_back(a.model);
     cells.push_back(a.fractional() ? FormatFixed(a.device_equivalents(), 3)

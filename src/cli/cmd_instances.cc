@@ -21,7 +21,7 @@ int Run(const InstancesOptions& o) {
   Result<std::vector<InstanceRow>> rows = QueryInstances(*ctx->catalog, *q);
   if (!rows.ok()) return Fail(rows.status());
   std::vector<std::string> warnings = StaleWarnings(*rows, ctx->fresh);
-  if (rows->empty()) warnings.push_back("no instance type matches these filters");
+  if (rows->empty()) warnings.push_back(NoMatchWarning(*ctx->catalog, *q));
   Emit(
       *ctx, [&] { return InstancesJson(*rows, ctx->fresh); }, [&] { return InstancesTable(*rows); },
       warnings);

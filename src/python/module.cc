@@ -270,7 +270,7 @@ py::tuple Instances(const PyCatalog& pc, const py::dict& args) {
   InstanceQuery q = Take(MakeInstanceQuery(Options("instances", args)));
   std::vector<InstanceRow> rows = Take(QueryInstances(*pc.catalog, q));
   std::vector<std::string> warnings = StaleWarnings(rows, pc.fresh);
-  if (rows.empty()) warnings.emplace_back("no instance type matches these filters");
+  if (rows.empty()) warnings.emplace_back(NoMatchWarning(*pc.catalog, q));
   return py::make_tuple(ToPy(InstancesJson(rows, pc.fresh)), warnings,
                         Render(InstancesTable(rows)));
 }

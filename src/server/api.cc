@@ -136,7 +136,11 @@ Result<json> ParseBodyObjectOf(std::string_view body) {
     // Re-parse through the workload reader for a line:column message. It names a malformed
     // document "workload"; over HTTP that document is the body.
     Result<Workload> w = ParseWorkloadJsonInline(body, "body");
-    return w.ok() ? Status::ParseError("body: malformed JSON") : w.status().WithField("body");
+    if (w.ok()) return Status::ParseError("body: malformed JSON");
+    // A number beyond a double names its key; other errors (the reader's "workload", the
+    // document as a whole) are the body's.
+    const std::string& field = w.status().field();
+    return field.empty() || field == "workload" ? w.status().WithField("body") : w.status();
   }
   if (!doc.is_object()) {
     return Status::InvalidArgument(std::string("body: expected a JSON object, got ") +

@@ -101,6 +101,12 @@ expect_exit "unknown gpu" 2 "unknown GPU" instances --gpu H10O
 expect_exit "unknown sort" 2 "--sort" instances --sort price
 expect_exit "unknown command" 2 "did you mean instances" instanses
 expect_exit "nothing found" 1 "no instance type matches" instances --gpu H100 --max-price 1
+# A family sold elsewhere says where (issue 29), with the region to try, which then matches.
+trn2_err=$("$BIN" instances --family trn2 --region eu-west-1 2>&1 >/dev/null); trn2_rc=$?
+try=$(printf '%s' "$trn2_err" | sed -n 's/.*(try --region \([a-z0-9-]*\)).*/\1/p')
+[ "$trn2_rc" = 1 ] && [[ "$trn2_err" == *"no instance type matches these filters in eu-west-1; trn2."*" in "* ]] && [ -n "$try" ] &&
+  "$BIN" instances --family trn2 --region "$try" --json 2>/dev/null | "$PY" -c 'import json,sys; d=json.load(sys.stdin); sys.exit(0 if d and all(r["family"]=="trn2" for r in d) else 1)' &&
+  ok || bad "family offered elsewhere: rc=$trn2_rc [$trn2_err] try=$try"
 expect_exit "bad catalog" 3 "cannot open" instances --catalog /nonexistent/catalog.json
 
 # estimate: the contract object for every task, ground truths a user would check, bad input.
@@ -141,6 +147,24 @@ expect_json "workload file" 'd["task"]=="serve" and d["performance"]["itl_ms"]>0
 expect_json "flag over file" 'd["memory"]["kv_cache_kib_per_token"]==64' estimate --workload "$wl/ok.yaml" --kv-precision fp8 --gpu L4 --json
 out=$("$BIN" estimate --workload - --gpu L4 --json <"$wl/ok.yaml" 2>/dev/null) && [[ "$out" == *'"itl_ms"'* ]] && ok || bad "workload from stdin"
 expect_exit "negative tokens" 2 "tokens: expected a positive number" estimate --task pretrain --model llama-3.1-8b --tokens -5 --gpu H100
+# Estimating on a retired type, or one not offered in the region, says so (issue 29: p3 was
+# priced in us-east-1 without a word); an offered current type gets neither line.
+p3_err=$("$BIN" estimate --task serve --model llama-3.2-1b --instance p3.2xlarge 2>&1 >/dev/null)
+[[ "$p3_err" == *"p3.2xlarge is not offered in us-east-1; it is offered in "* && "$p3_err" == *"p3.2xlarge is retired ("* ]] && ok || bad "estimate on retired p3: [$p3_err]"
+p5_err=$("$BIN" estimate --task serve --model llama-3.2-1b --instance p5.48xlarge 2>&1 >/dev/null)
+[[ "$p5_err" != *"is retired"* && "$p5_err" != *"not offered"* ]] && ok || bad "estimate on p5: [$p5_err]"
+# CSV keys are the bare type names (issue 29: "p3.2xlarge (retired)" was written as the key);
+# retired rows say so in their own column.
+retired_csv=$("$BIN" instances --gpu V100 --include-retired --format csv 2>/dev/null)
+if printf '%s' "$retired_csv" | "$PY" -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+ok = (rows and all("(" not in r["instance type"] for r in rows)
+      and {r["status"] for r in rows if r["instance type"].startswith("p3.")} == {"retired"}
+      and {r["status"] for r in rows if r["instance type"].startswith("p3dn.")} == {"current"})
+sys.exit(0 if ok else 1)'; then ok; else bad "instances csv keys: $retired_csv"; fi
+"$BIN" instances --gpu H100 --format csv 2>/dev/null | head -1 | grep -qv status && ok || bad "no status column without retired rows"
+expect_exit "show non-accelerator type" 2 '"m5.large" is not a GPU or ML-accelerator instance type' show m5.large
 expect_exit "unknown preset" 2 "unknown preset \"llama-9\"" estimate --task serve --model llama-9 --gpu H100
 expect_exit "unknown preset names models" 2 "(\`gpuadvisor models\` lists the presets)" estimate --task serve --model no-such-model --gpu H100
 expect_exit "heads divide hidden" 2 "heads: 30 does not divide hidden 4096" estimate --task pretrain --layers 32 --hidden 4096 --heads 30 --vocab 32000 --tokens 1B --gpu H100

@@ -62,6 +62,12 @@ def test_instances_nothing_found_is_an_empty_list_with_a_warning():
     rows = ga.catalog().instances(gpu="H100", max_price=0.01)
     assert len(rows) == 0
     assert rows.warnings == ["no instance type matches these filters"]
+    # Filters that match in other regions say where, as the CLI does (one function).
+    elsewhere = ga.catalog().instances(family="trn2", region="eu-west-1")
+    assert len(elsewhere) == 0
+    assert elsewhere.warnings[0].startswith(
+        "no instance type matches these filters in eu-west-1; trn2.")
+    assert "(try --region " in elsewhere.warnings[0]
 
 
 def test_show_and_gpus_match_cli(cli_json):

@@ -168,6 +168,15 @@ TEST(ApiTest, EstimateBadInput) {
   ExpectError(Call("POST", "/v1/estimate",
                    R"({"task":"pretrain","model":"llama-3.1-8b","tokens":"1B","gpus":"many"})"),
               400, "gpus");
+  // A number beyond a double is the field's error, not the parser's exception text (issue 29).
+  for (const char* path : {"/v1/estimate", "/v1/recommend"}) {
+    json e = ExpectError(
+        Call("POST", path, R"({"task":"serve","model":"llama-3.1-8b","rps":1e999,"gpu":"H100"})"),
+        400, "rps");
+    const std::string message = e["message"].get<std::string>();
+    EXPECT_EQ(message.find("json.exception"), std::string::npos) << message;
+    EXPECT_NE(message.find("rps: 1e999 is out of range"), std::string::npos) << message;
+  }
   ExpectError(Call("POST", "/v1/estimate",
                    R"({"task":"pretrain","model":"llama-3.1-8b","tokens":"1B","gpu":{"a":1}})"),
               400, "gpu");
