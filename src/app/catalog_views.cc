@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "app/successors.h"
 #include "catalog/catalog_schema.h"
 #include "util/text.h"
 
@@ -191,6 +192,11 @@ ojson ShowJson(const Catalog& c, const InstanceType& t, const std::string& regio
   j["capacity_block"] = t.HasUsageClass("capacity-block");
   j["placement_strategies"] = t.placement_strategies;
   j["retired_note"] = t.retired_note.empty() ? ojson() : ojson(t.retired_note);
+  ojson successors = ojson::array();
+  for (const Successor& s : RetiredSuccessors(c, t, region)) {
+    successors.push_back({{"use", s.use}, {"instance_type", s.type->name}});
+  }
+  j["successors"] = std::move(successors);
   j["spec_source"] = t.spec_from.source;
   j["spec_date"] = t.spec_from.date;
   ojson regions = ojson::array();

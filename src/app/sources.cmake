@@ -3,6 +3,7 @@ set(GPUADVISOR_APP_SOURCES
   src/app/json_doc.cc
   src/app/catalog_views.cc
   src/app/model_views.cc
+  src/app/successors.cc
   src/app/estimate_views.cc
   src/app/pricing_views.cc
   src/app/recommend_views.cc

@@ -1,5 +1,6 @@
 // `gpuadvisor instances`: filter, sort and list instance types with prices.
 #include "app/requests.h"
+#include "app/successors.h"
 #include "cli/common.h"
 #include "gpuadvisor/query.h"
 
@@ -22,6 +23,7 @@ int Run(const InstancesOptions& o) {
   if (!rows.ok()) return Fail(rows.status());
   std::vector<std::string> warnings = StaleWarnings(*rows, ctx->fresh);
   if (rows->empty()) warnings.push_back(NoMatchWarning(*ctx->catalog, *q));
+  for (std::string& line : RetiredNotes(*ctx->catalog, *rows)) warnings.push_back(std::move(line));
   Emit(
       *ctx, [&] { return InstancesJson(*rows, ctx->fresh); }, [&] { return InstancesTable(*rows); },
       warnings);

@@ -22,6 +22,7 @@
 
 #include "app/json_doc.h"
 #include "app/requests.h"
+#include "app/successors.h"
 #include "app/views.h"
 #include "cli/common.h"
 #include "gpuadvisor/estimate.h"
@@ -271,6 +272,7 @@ py::tuple Instances(const PyCatalog& pc, const py::dict& args) {
   std::vector<InstanceRow> rows = Take(QueryInstances(*pc.catalog, q));
   std::vector<std::string> warnings = StaleWarnings(rows, pc.fresh);
   if (rows.empty()) warnings.emplace_back(NoMatchWarning(*pc.catalog, q));
+  for (std::string& line : RetiredNotes(*pc.catalog, rows)) warnings.push_back(std::move(line));
   return py::make_tuple(ToPy(InstancesJson(rows, pc.fresh)), warnings,
                         Render(InstancesTable(rows)));
 }

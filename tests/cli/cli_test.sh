@@ -164,6 +164,28 @@ ok = (rows and all("(" not in r["instance type"] for r in rows)
       and {r["status"] for r in rows if r["instance type"].startswith("p3dn.")} == {"current"})
 sys.exit(0 if ok else 1)'; then ok; else bad "instances csv keys: $retired_csv"; fi
 "$BIN" instances --gpu H100 --format csv 2>/dev/null | head -1 | grep -qv status && ok || bad "no status column without retired rows"
+# Retired types name what takes their place (issue 29: p3 named no successor), by rule: the same
+# GPU line, then the cheapest current type with at least the devices, memory and 16-bit tensor
+# figures (single node), then the same with EFA and 8+ devices (multi-node). Checked by the rule,
+# not the names, so a catalog refresh may change the picks but not break them.
+if "$BIN" show p3.2xlarge --json 2>/dev/null | "$PY" -c '
+import json, subprocess, sys
+d = json.load(sys.stdin)
+rows = {r["instance_type"]: r for r in json.loads(subprocess.run([sys.argv[1], "instances", "--json"], capture_output=True, text=True).stdout)}
+gpus = {g["model"]: g for g in json.loads(subprocess.run([sys.argv[1], "gpus", "--json"], capture_output=True, text=True).stdout)}
+s = {x["use"]: x["instance_type"] for x in d["successors"]}
+def t16(r): g = gpus.get(r["accelerator"]["model"], {}); return g.get("fp16_tflops") or g.get("bf16_tflops") or 0
+def fits(r): return r["accelerator"]["count"] >= 1 and r["accelerator"]["memory_mib_each"] >= 16384 and t16(r) >= 125 and r["accelerator"]["kind"] == "gpu"
+single, multi = rows[s["single node"]], rows[s["multi-node"]]
+ok = (rows[s["same GPU"]]["accelerator"]["model"].startswith("V100") and fits(single)
+      and all((r["on_demand_usd_per_hour"] or 1e9) >= single["on_demand_usd_per_hour"] for r in rows.values() if fits(r))
+      and fits(multi) and multi["efa"] and multi["accelerator"]["count"] >= 8
+      and all((r["on_demand_usd_per_hour"] or 1e9) >= multi["on_demand_usd_per_hour"] for r in rows.values() if fits(r) and r["efa"] and r["accelerator"]["count"] >= 8))
+sys.exit(0 if ok else 1)' "$BIN"; then ok; else bad "p3 successors"; fi
+v100_err=$("$BIN" instances --gpu V100 --include-retired 2>&1 >/dev/null)
+[[ "$v100_err" == *"p3.2xlarge is retired; in its place (us-east-1): p3dn.24xlarge (same GPU), "*"(single node), "*"(multi-node)"* ]] && ok || bad "instances names p3's successors: [$v100_err]"
+"$BIN" show p3.2xlarge 2>/dev/null | grep -q "^in its place (us-east-1) .*p3dn.24xlarge (same GPU)" && ok || bad "show names p3's successors"
+expect_json "current types have no successors" 'd["successors"]==[]' show p5.48xlarge --json
 expect_exit "show non-accelerator type" 2 '"m5.large" is not a GPU or ML-accelerator instance type' show m5.large
 expect_exit "unknown preset" 2 "unknown preset \"llama-9\"" estimate --task serve --model llama-9 --gpu H100
 expect_exit "unknown preset names models" 2 "(\`gpuadvisor models\` lists the presets)" estimate --task serve --model no-such-model --gpu H100

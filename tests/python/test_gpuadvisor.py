@@ -68,6 +68,11 @@ def test_instances_nothing_found_is_an_empty_list_with_a_warning():
     assert elsewhere.warnings[0].startswith(
         "no instance type matches these filters in eu-west-1; trn2.")
     assert "(try --region " in elsewhere.warnings[0]
+    # Retired rows name what takes their place, as the CLI's warnings do.
+    v100 = ga.catalog().instances(gpu="V100", include_retired=True)
+    assert any(w.startswith("p3.2xlarge is retired; in its place (us-east-1): p3dn.24xlarge")
+               for w in v100.warnings)
+    assert ga.catalog().show("p3.2xlarge").to_dict()["successors"][0]["use"] == "same GPU"
 
 
 def test_show_and_gpus_match_cli(cli_json):
