@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -382,6 +383,13 @@ struct ModelPreset {
 // A Hugging Face id ("meta-llama/Llama-3.1-8B-Instruct") is looked up by FindModelPresetForHfId.
 Result<const ModelPreset*> FindModelPreset(std::string_view name);
 const std::vector<std::string>& ModelPresetNames();
+// Every preset, in the order ModelPresetNames lists them; valid for the program's lifetime.
+std::span<const ModelPreset> ModelPresets();
+// The tasks `m` can be given, by the rule Validate applies: a transformer language model
+// (decoder, encoder or encoder-decoder) takes the LLM tasks (pretrain, finetune, lora, qlora,
+// serve), a model with a per-image forward cost takes the vision tasks (train-vision,
+// infer-vision). In TaskKind order; empty for an architecture that takes neither.
+std::vector<TaskKind> TasksForModel(const ModelArch& m);
 // True for text shaped like a Hugging Face repository id: "org/name", one slash, no file
 // extension (.json/.yaml/.yml).
 bool LooksLikeHfId(std::string_view text);

@@ -51,7 +51,7 @@ __all__ = [
     "Catalog", "CatalogInfo", "Error", "HostUsage", "IdleReport", "Estimate", "GpuModel", "InstanceDetails", "InstanceRow",
     "InvalidArgument", "IoError", "NoResult", "NotFound", "ParseError", "Plan", "Pricing",
     "PurchaseOption", "Recommendation", "Record", "RecordList", "Unsupported", "Workload",
-    "catalog", "console_main", "estimate", "idle", "launch", "main", "model_presets", "pricing", "recommend", "workload_fields",
+    "catalog", "console_main", "estimate", "idle", "launch", "main", "model_presets", "models", "ModelPreset", "pricing", "recommend", "workload_fields",
 ]
 __version__ = "0.1.0"
 
@@ -291,6 +291,16 @@ class GpuModel(Record):
     instance_types: List[str]
     cheapest_on_demand: Optional[Record]
     cheapest_spot: Optional[Record]
+
+
+class ModelPreset(Record):
+    """One built-in model architecture (``gpuadvisor models --json``)."""
+
+    name: str
+    family: str
+    tasks: List[str]
+    params: float
+    source: str
 
 
 class CatalogInfo(Record):
@@ -768,6 +778,15 @@ def workload_fields() -> List[str]:
 def model_presets() -> List[str]:
     """Names of the built-in model architectures (``model=`` values)."""
     return list(_core.model_presets())
+
+
+def models() -> RecordList:
+    """Every model preset with family, tasks, parameters, shape and source (``gpuadvisor models``);
+    ``str()`` of the list is the CLI's table."""
+    data, text = _core.models()
+    out = RecordList(ModelPreset(m) for m in data)
+    out.text = text
+    return out
 
 
 @_checked

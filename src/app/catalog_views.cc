@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "app/successors.h"
 #include "catalog/catalog_schema.h"
 #include "util/text.h"
 
@@ -104,9 +105,14 @@ JsonDoc InstancesJson(const std::vector<InstanceRow>& rows, const Freshness& fre
 
 Table InstancesTable(const std::vector<InstanceRow>& rows) {
   Table t;
-  bool all_regions = false;
-  for (const InstanceRow& r : rows) all_regions |= r.region != rows.front().region;
+  bool all_regions = false, any_retired = false;
+  for (const InstanceRow& r : rows) {
+    all_regions |= r.region != rows.front().region;
+    any_retired |= r.type->retired;
+  }
+  // The type's name alone: it is the key a script joins on (CSV), so "retired" has a column.
   t.AddColumn("instance type");
+  if (any_retired) t.AddColumn("status");
   if (all_regions) t.AddColumn("region");
   t.AddColumn("accelerator");
   t.AddColumn("GPUs", true);
@@ -124,7 +130,9 @@ Table InstancesTable(const std::vector<InstanceRow>& rows) {
     const InstanceType& it = *r.type;
     const Accelerator& a = it.accelerator;
     std::vector<std::optional<std::string>> cells;
-    cells.push_back(it.name + (it.retired ? " (retired)" : ""));
+    cells.push_back(it.name);
+    if (any_retired)
+      cells.push_back(it.retired ? std::optional<std::string>("retired") : "current");
     if (all_regions) cells.push_back(r.region);
     cells.push_back(a.model);
     cells.push_back(a.fractional() ? FormatFixed(a.device_equivalents(), 3)
@@ -184,6 +192,11 @@ ojson ShowJson(const Catalog& c, const InstanceType& t, const std::string& regio
   j["capacity_block"] = t.HasUsageClass("capacity-block");
   j["placement_strategies"] = t.placement_strategies;
   j["retired_note"] = t.retired_note.empty() ? ojson() : ojson(t.retired_note);
+  ojson successors = ojson::array();
+  for (const Successor& s : RetiredSuccessors(c, t, region)) {
+    successors.push_back({{"use", s.use}, {"instance_type", s.type->name}});
+  }
+  j["successors"] = std::move(successors);
   j["spec_source"] = t.spec_from.source;
   j["spec_date"] = t.spec_from.date;
   ojson regions = ojson::array();
@@ -327,7 +340,9 @@ Table GpusTable(const std::vector<GpuSummary>& gpus) {
   t.AddColumn("GiB", true);
   t.AddColumn("GB/s", true);
   t.AddColumn("BF16 TFLOP/s", true);
+  t.AddColumn("FP16 TFLOP/s", true);
   t.AddColumn("FP8 TFLOP/s", true);
+  t.AddColumn("INT8 TOPS", true);
   t.AddColumn("FP64 TFLOP/s", true);
   t.AddColumn("NVENC", true);
   t.AddColumn("types", true);
@@ -342,7 +357,8 @@ Table GpusTable(const std::vector<GpuSummary>& gpus) {
     // "*": some figure was derived (clocks x units, a sibling part); see the footnote.
     std::string model = g.confidence == "derived" ? g.model + "*" : g.model;
     t.AddRow({model, g.vendor, g.architecture, Cell(g.memory_gib, 0), Cell(g.memory_bw_gbyte_s, 0),
-              Cell(g.bf16_tflops, 1), Cell(g.fp8_tflops, 1), Cell(g.fp64_tflops, 2),
+              Cell(g.bf16_tflops, 1), Cell(g.fp16_tflops, 1), Cell(g.fp8_tflops, 1),
+              Cell(g.int8_tops, 1), Cell(g.fp64_tflops, 2),
               g.nvenc ? std::optional<std::string>(std::to_string(*g.nvenc)) : std::nullopt,
               std::to_string(s.types.size()), cheapest});
   }

@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <map>
+#include <set>
 #include <unordered_set>
 #include <utility>
 
@@ -125,11 +127,57 @@ JsonDoc EstimateReportJson(const Hardware& hw, const Estimate& e, const Catalog&
   return MakeJsonDoc(std::move(j));
 }
 
+std::string NoMatchWarning(const Catalog& c, const InstanceQuery& q) {
+  std::string line = "no instance type matches these filters";
+  if (q.region == "all") return line;
+  InstanceQuery everywhere = q;
+  everywhere.region = "all";
+  everywhere.limit.reset();
+  Result<std::vector<InstanceRow>> rows = QueryInstances(c, everywhere);
+  if (!rows.ok() || rows->empty()) return line;
+  std::map<std::string, int> by_region;  // region -> matching types
+  std::set<std::string> types;
+  for (const InstanceRow& r : *rows) {
+    ++by_region[r.region];
+    types.insert(r.type->name);
+  }
+  std::string best = by_region.begin()->first, regions;
+  for (const auto& [region, n] : by_region) {
+    if (n > by_region[best]) best = region;
+  }
+  constexpr size_t kShown = 6;
+  size_t i = 0;
+  for (const auto& [region, n] : by_region) {
+    if (i++ < kShown) regions += (regions.empty() ? "" : ", ") + region;
+  }
+  if (by_region.size() > kShown)
+    regions += " and " + std::to_string(by_region.size() - kShown) + " more";
+  std::string names;
+  i = 0;
+  for (const std::string& t : types) {
+    if (i++ < 3) names += (names.empty() ? "" : ", ") + t;
+  }
+  if (types.size() > 3) names += " and " + std::to_string(types.size() - 3) + " more";
+  return line + " in " + q.region + "; " + names + (types.size() == 1 ? " matches" : " match") +
+         " in " + regions + " (try --region " + best + ")";
+}
+
 std::vector<std::string> EstimateWarnings(const Hardware& hw, const Estimate& e,
                                           const Freshness& fresh, const std::string& region) {
   std::vector<std::string> out;
-  if (hw.instance != nullptr && (hw.offer == nullptr || !e.cost.on_demand_usd_per_hour)) {
-    out.push_back(RegionHint(*hw.instance, region) + ": cost not shown");
+  if (hw.instance != nullptr) {
+    const InstanceType& t = *hw.instance;
+    // A type not offered in the region may still carry its last listed price there.
+    if (const std::string hint = RegionHint(t, region); !hint.empty()) {
+      out.push_back(hint + (e.cost.on_demand_usd_per_hour
+                                ? "; the cost shown is its last listed price in " + region
+                                : ": cost not shown"));
+    }
+    if (t.retired) {
+      out.push_back(t.name + " is retired" +
+                    (t.retired_note.empty() ? "" : " (" + t.retired_note + ")") +
+                    ": AWS no longer launches it; the estimate is for comparison");
+    }
   }
   std::vector<Provenance> used;
   for (const Provenance* p : {&e.cost.on_demand_from, &e.cost.spot_from}) {

@@ -68,6 +68,9 @@ inline FieldInfo TypeArgument(std::string_view help) {
 
 // `instances` filters (InstanceQuery's declaration, query.h).
 Result<InstanceQuery> MakeInstanceQuery(const OptionValues& v);
+// The warning for a query that matched nothing: "no instance type matches these filters", and,
+// when the same filters match in other regions, which types match where and the region to try.
+std::string NoMatchWarning(const Catalog& c, const InstanceQuery& q);
 
 // `show TYPE`.
 struct ShowArgs {
@@ -145,7 +148,9 @@ struct WorkloadArgs {
 };
 Result<Workload> BuildWorkload(const WorkloadArgs& a);
 
-// `estimate`: the contract's JSON (EstimateToJson plus provenance) and the warning lines.
+// `estimate`: the contract's JSON (EstimateToJson plus provenance) and the warning lines: an
+// instance type not offered (or not priced) in the region, with the regions that offer it; a
+// retired type; stale prices; the estimator's own warnings.
 JsonDoc EstimateReportJson(const Hardware& hw, const Estimate& e, const Catalog& c,
                            const Freshness& fresh);
 std::vector<std::string> EstimateWarnings(const Hardware& hw, const Estimate& e,

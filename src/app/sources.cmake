@@ -2,6 +2,8 @@ set(GPUADVISOR_APP_SOURCES
   src/app/table.cc
   src/app/json_doc.cc
   src/app/catalog_views.cc
+  src/app/model_views.cc
+  src/app/successors.cc
   src/app/estimate_views.cc
   src/app/pricing_views.cc
   src/app/recommend_views.cc

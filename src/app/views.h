@@ -98,6 +98,14 @@ std::string CatalogInfoNotes(const Catalog& c);
 // "the newest prices are dated ..., older than N days; ..." or nullopt when they are fresh.
 std::optional<std::string> CatalogStaleWarning(const Catalog& c, const Freshness& fresh);
 
+// ---- models
+// Every model preset: name, family, the tasks it takes (TasksForModel), parameters (total and,
+// for MoE, active), the transformer shape (null for vision models), context length or input
+// resolution, and the source of its figures.
+JsonDoc ModelsJson();
+// The same, one row per preset; the source cut to its first clause (the whole text is in JSON).
+Table ModelsTable();
+
 // ---- estimate (the JSON answer is EstimateReportJson, requests.h)
 // Only the rows that apply to the task; assumptions are rows named "assumption" when
 // `with_assumptions` (CSV/Markdown), otherwise callers print AssumptionsText below the table.

@@ -286,8 +286,35 @@ Result<std::vector<InstanceRow>> QueryInstances(const Catalog& c, const Instance
   return rows;
 }
 
+namespace {
+
+// The family of a well-formed type name ("m5" of "m5.large"), or "" when `name` is not
+// FAMILY.SIZE.
+std::string_view FamilyOf(std::string_view name) {
+  const size_t dot = name.find('.');
+  if (dot == 0 || dot == std::string_view::npos || dot + 1 == name.size() ||
+      name.find('.', dot + 1) != std::string_view::npos) {
+    return {};
+  }
+  return name.substr(0, dot);
+}
+
+}  // namespace
+
 Result<const InstanceType*> ResolveInstanceType(const Catalog& c, std::string_view name) {
   if (const InstanceType* t = c.FindInstanceType(name)) return t;
+  // A type of a family the catalog does not hold (m5.large, c7i.4xlarge) is not a misspelt
+  // accelerator type: say so rather than suggest the nearest GPU type.
+  const std::string family = ToLower(FamilyOf(Trim(name)));
+  if (!family.empty() &&
+      std::none_of(c.instance_types().begin(), c.instance_types().end(),
+                   [&](const InstanceType& t) { return ToLower(t.family) == family; })) {
+    return Status::NotFound("\"" + std::string(Trim(name)) +
+                            "\" is not a GPU or ML-accelerator instance type: the catalog holds "
+                            "accelerator types only and no " +
+                            family + " family (`gpuadvisor instances` lists them)")
+        .WithField("type");
+  }
   std::string hint = DidYouMean(name, c.InstanceTypeNames());
   return Status::NotFound("unknown instance type \"" + std::string(name) + "\"" +
                           (hint.empty() ? "" : "; " + hint))

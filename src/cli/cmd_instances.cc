@@ -1,5 +1,6 @@
 // `gpuadvisor instances`: filter, sort and list instance types with prices.
 #include "app/requests.h"
+#include "app/successors.h"
 #include "cli/common.h"
 #include "gpuadvisor/query.h"
 
@@ -21,7 +22,8 @@ int Run(const InstancesOptions& o) {
   Result<std::vector<InstanceRow>> rows = QueryInstances(*ctx->catalog, *q);
   if (!rows.ok()) return Fail(rows.status());
   std::vector<std::string> warnings = StaleWarnings(*rows, ctx->fresh);
-  if (rows->empty()) warnings.push_back("no instance type matches these filters");
+  if (rows->empty()) warnings.push_back(NoMatchWarning(*ctx->catalog, *q));
+  for (std::string& line : RetiredNotes(*ctx->catalog, *rows)) warnings.push_back(std::move(line));
   Emit(
       *ctx, [&] { return InstancesJson(*rows, ctx->fresh); }, [&] { return InstancesTable(*rows); },
       warnings);

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "app/requests.h"
+#include "app/successors.h"
 #include "app/views.h"
 #include "cli/common.h"
 #include "gpuadvisor/query.h"
@@ -16,7 +17,8 @@ struct ShowOptions {
 };
 
 // Key-value summary above the per-region table.
-Table SummaryTable(const Catalog& c, const InstanceType& t, const Context& ctx) {
+Table SummaryTable(const Catalog& c, const InstanceType& t, const std::string& region,
+                   const Context& ctx) {
   Table s;
   s.AddColumn("field");
   s.AddColumn("value");
@@ -26,6 +28,10 @@ Table SummaryTable(const Catalog& c, const InstanceType& t, const Context& ctx) 
     s.AddRow({k, std::move(v)});
   };
   add("instance type", t.name + (t.retired ? " (retired: " + t.retired_note + ")" : ""));
+  if (t.retired) {
+    const std::string next = SuccessorsText(RetiredSuccessors(c, t, region));
+    add("in its place (" + region + ")", next.empty() ? std::nullopt : std::optional(next));
+  }
   std::string count = a.fractional() ? FormatFixed(a.partition_size, 3) + " of one"
                                      : std::to_string(a.count) + " x";
   add("accelerator", count + " " + a.vendor + " " + (g ? g->full_name : a.model) + " (" +
@@ -49,7 +55,9 @@ Table SummaryTable(const Catalog& c, const InstanceType& t, const Context& ctx) 
   add("usage classes", classes);
   if (g) {
     add("dense BF16 TFLOP/s per device", Cell(g->bf16_tflops, 1));
+    add("dense FP16 TFLOP/s per device", Cell(g->fp16_tflops, 1));
     add("dense FP8 TFLOP/s per device", Cell(g->fp8_tflops, 1));
+    if (g->int8_tops) add("dense INT8 TOPS per device", Cell(g->int8_tops, 1));
     add("FP64 TFLOP/s per device", Cell(g->fp64_tflops, 2));
     add("memory bandwidth GB/s", Cell(g->memory_bw_gbyte_s, 0));
     add("FP64 tensor TFLOP/s per device", Cell(g->fp64_tensor_tflops, 1));
@@ -119,8 +127,8 @@ int Run(const ShowOptions& opts) {
     std::fwrite(out.data(), 1, out.size(), stdout);
     return kExitOk;
   }
-  std::string out = SummaryTable(c, *o.type, *ctx).Render(ctx->format, ctx->color) + "\n" +
-                    ShowRegionsTable(*o.type, ctx->fresh).Render(ctx->format, ctx->color);
+  std::string out = SummaryTable(c, *o.type, o.region, *ctx).Render(ctx->format, ctx->color) +
+                    "\n" + ShowRegionsTable(*o.type, ctx->fresh).Render(ctx->format, ctx->color);
   if (offer && (!offer->reserved.empty() || !offer->savings_plans.empty())) {
     Table terms = ShowTermsTable(*offer);
     if (ctx->format == OutputFormat::kTable) {

@@ -29,6 +29,8 @@ const std::vector<Command>& Commands() {
       {"pricing", "Cost of each purchase option for a usage pattern, with break-even",
        &SetupPricing},
       {"gpus", "Accelerator models with datasheet figures and cheapest offers", &SetupGpus},
+      {"models", "Model presets: family, tasks, parameters, shape and where the figures come from",
+       &SetupModels},
       {"catalog", "Catalog sources, dates and counts; build it from source files", &SetupCatalog},
       {"idle", "Idle GPUs, wasted dollars and rightsizing from GPU telemetry", &SetupIdle},
       {"simulate", "Replay a request-rate trace against an autoscaled serving fleet",

@@ -137,6 +137,7 @@ std::string TodayFromEnvironment();
 void SetupInstances(CLI::App* app, int* exit_code);
 void SetupShow(CLI::App* app, int* exit_code);
 void SetupGpus(CLI::App* app, int* exit_code);
+void SetupModels(CLI::App* app, int* exit_code);
 void SetupCatalog(CLI::App* app, int* exit_code);
 void SetupEstimate(CLI::App* app, int* exit_code);
 void SetupPricing(CLI::App* app, int* exit_code);

@@ -7,13 +7,23 @@
 
 namespace {
 
-constexpr const char* kFooter = R"(Examples:
+constexpr const char* kFooter =
+    R"(Start here: the buying guide's scenarios as commands (examples/ has them as workload files)
+  LLM pretraining         gpuadvisor recommend --task pretrain --model llama-3.1-70b --tokens 1T --deadline 30d
+  LLM fine-tuning         gpuadvisor recommend --task finetune --model llama-3.1-8b --tokens 200M --epochs 3
+  LLM serving             gpuadvisor recommend --task serve --model llama-3.1-70b --rps 2 --ttft-p95 1s
+  medical imaging         gpuadvisor recommend --task train-vision --model unet3d --images 168 --epochs 2000
+  autonomous driving      gpuadvisor recommend --task train-vision --model retinanet --images 1.7M --epochs 10
+  finance risk (FP64)     gpuadvisor recommend --task hpc --fp64-flop 2e18 --working-set-gib 60 --runtime 6h
+  e-commerce images       gpuadvisor recommend --task infer-vision --model vit-b16 --images 20M
+  the model presets       gpuadvisor models
+  one setup in detail     gpuadvisor estimate --task serve --model llama-3.1-8b --instance g6e.xlarge
+Browse the catalog:
   gpuadvisor instances --gpu H100
   gpuadvisor instances --gpu L4 --min-gpus 4 --format json
   gpuadvisor show p5.48xlarge
   gpuadvisor gpus
   gpuadvisor catalog info
-  gpuadvisor estimate --task serve --model llama-3.1-8b --instance g6e.xlarge
 Run `gpuadvisor COMMAND --help` for a command's options.)";
 
 // RunCli's arguments while it runs, for CommandLine() (serve_exec.cc hands them on).

@@ -5,6 +5,7 @@ set(GPUADVISOR_CLI_SOURCES
   src/cli/cmd_instances.cc
   src/cli/cmd_show.cc
   src/cli/cmd_gpus.cc
+  src/cli/cmd_models.cc
   src/cli/cmd_catalog.cc
   src/cli/cmd_catalog_import.cc
   src/cli/cmd_catalog_update.cc

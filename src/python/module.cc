@@ -22,6 +22,7 @@
 
 #include "app/json_doc.h"
 #include "app/requests.h"
+#include "app/successors.h"
 #include "app/views.h"
 #include "cli/common.h"
 #include "gpuadvisor/estimate.h"
@@ -273,7 +274,8 @@ py::tuple Instances(const PyCatalog& pc, const py::dict& args) {
   InstanceQuery q = Take(MakeInstanceQuery(Options("instances", args)));
   std::vector<InstanceRow> rows = Take(QueryInstances(*pc.catalog, q));
   std::vector<std::string> warnings = StaleWarnings(rows, pc.fresh);
-  if (rows.empty()) warnings.emplace_back("no instance type matches these filters");
+  if (rows.empty()) warnings.emplace_back(NoMatchWarning(*pc.catalog, q));
+  for (std::string& line : RetiredNotes(*pc.catalog, rows)) warnings.push_back(std::move(line));
   return py::make_tuple(ToPy(InstancesJson(rows, pc.fresh)), warnings,
                         Render(InstancesTable(rows)));
 }
@@ -478,6 +480,7 @@ void Init(py::module_& m) {
   m.def("main", &Main, py::arg("argv"));
   m.def("workload_fields", [] { return WorkloadFieldNames(); });
   m.def("model_presets", [] { return ModelPresetNames(); });
+  m.def("models", [] { return py::make_tuple(ToPy(ModelsJson()), Render(ModelsTable())); });
   m.def("sort_fields", [] { return InstanceSortFields(); });
   m.def("option_table", &OptionTable, py::arg("command"));
 }

@@ -136,7 +136,11 @@ Result<json> ParseBodyObjectOf(std::string_view body) {
     // Re-parse through the workload reader for a line:column message. It names a malformed
     // document "workload"; over HTTP that document is the body.
     Result<Workload> w = ParseWorkloadJsonInline(body, "body");
-    return w.ok() ? Status::ParseError("body: malformed JSON") : w.status().WithField("body");
+    if (w.ok()) return Status::ParseError("body: malformed JSON");
+    // A number beyond a double names its key; other errors (the reader's "workload", the
+    // document as a whole) are the body's.
+    const std::string& field = w.status().field();
+    return field.empty() || field == "workload" ? w.status().WithField("body") : w.status();
   }
   if (!doc.is_object()) {
     return Status::InvalidArgument(std::string("body: expected a JSON object, got ") +
@@ -294,18 +298,7 @@ ApiResponse Regions(const ApiContext& ctx, const ApiRequest&, std::string_view) 
 }
 
 ApiResponse Models(const ApiContext&, const ApiRequest&, std::string_view) {
-  ojson out = ojson::array();
-  for (const std::string& name : ModelPresetNames()) {
-    Result<const ModelPreset*> p = FindModelPreset(name);
-    if (!p.ok()) continue;
-    ojson m;
-    m["name"] = name;
-    m["family"] = ModelFamilyName((*p)->arch.family);
-    m["params"] = ComputeModelParams((*p)->arch).total;
-    m["source"] = (*p)->source;
-    out.push_back(std::move(m));
-  }
-  return JsonResponse(out);
+  return JsonResponse(ModelsJson());
 }
 
 ApiResponse Estimate(const ApiContext& ctx, const ApiRequest& req, std::string_view) {

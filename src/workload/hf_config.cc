@@ -39,19 +39,33 @@ class ConfigReader {
  public:
   explicit ConfigReader(const json& cfg) : cfg_(cfg) {}
 
-  // The first of `keys` present with a number; 0 if none. A number outside [0, 1e9] records
-  // the key as bad (ApplyHfConfigJson reports it) and reads as 0.
+  // The first of `keys` present (not null); 0 if none. A value that is not a number ("4096")
+  // or a number outside [0, 1e9] records the key and why as bad (ApplyHfConfigJson reports it)
+  // and reads as 0.
   int Int(std::initializer_list<const char*> keys) {
     for (const char* k : keys) used_.insert(k);
     for (const char* k : keys) {
       auto it = cfg_.find(k);
-      if (it == cfg_.end() || !it->is_number()) continue;
+      if (it == cfg_.end() || it->is_null()) continue;
+      if (!it->is_number()) {
+        Bad(k,
+            std::string("expected an integer, got ") +
+                (it->is_string() ? "the string \"" + TerminalSafe(it->get<std::string>()) + "\""
+                                 : std::string(it->is_array() || it->is_object() ? "an " : "a ") +
+                                       it->type_name()));
+        return 0;
+      }
       const double v = it->get<double>();
       if (v >= 0 && v <= kMaxConfigInt) return static_cast<int>(v);
-      if (bad_key_.empty()) bad_key_ = k;
+      Bad(k, "expected an integer between 0 and 1e9, got " + it->dump());
       return 0;
     }
     return 0;
+  }
+  // Whether the config has `key` with a value (not null).
+  bool Has(const char* key) const {
+    auto it = cfg_.find(key);
+    return it != cfg_.end() && !it->is_null();
   }
   double Number(const char* key, double fallback) {
     used_.insert(key);
@@ -82,8 +96,15 @@ class ConfigReader {
     return out;
   }
   const std::string& bad_key() const { return bad_key_; }
+  const std::string& bad_why() const { return bad_why_; }
 
  private:
+  void Bad(const char* key, std::string why) {
+    if (!bad_key_.empty()) return;
+    bad_key_ = key;
+    bad_why_ = std::move(why);
+  }
+
   const json* Member(const char* key, json::value_t type) {
     used_.insert(key);
     auto it = cfg_.find(key);
@@ -92,7 +113,7 @@ class ConfigReader {
 
   const json& cfg_;
   std::set<std::string> used_;
-  std::string bad_key_;
+  std::string bad_key_, bad_why_;
 };
 
 // What the import says about itself: assumptions and warnings for the estimate.
@@ -740,13 +761,12 @@ Status ApplyHfConfigJson(Workload* w, std::string_view json_text, std::string_vi
   ReadResult read = ReadArch(r, *t, &notes, origin);
   ModelArch& m = read.arch;
   if (!r.bad_key().empty()) {
-    return Status::ParseError(std::string(origin) + ": " + r.bad_key() +
-                              ": expected an integer between 0 and 1e9");
+    return Status::ParseError(std::string(origin) + ": " + r.bad_key() + ": " + r.bad_why());
   }
   for (const auto& [key, value] : read.required) {
     if (value <= 0) {
-      return Status::ParseError(std::string(origin) + ": " + key +
-                                ": expected a positive integer (field is missing)");
+      return Status::ParseError(std::string(origin) + ": " + key + ": expected a positive integer" +
+                                (r.Has(key) ? ", got 0" : " (field is missing)"));
     }
   }
   if (t->layout == Layout::kT5) {

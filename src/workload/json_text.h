@@ -10,6 +10,8 @@
 
 namespace gpuadvisor::workload_internal {
 
+// Errors: ParseError "<origin>:L:C: syntax error ..."; a number beyond a double is
+// InvalidArgument "<origin>:L:C: KEY: 1e999 is out of range ..." with field() the key (dashed).
 Result<nlohmann::json> ParseJson(std::string_view text, std::string_view origin);
 
 // ParseWorkloadJsonInline of a document a front end has already parsed (and checked for repeated

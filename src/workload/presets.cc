@@ -393,6 +393,8 @@ const ModelPreset kPresets[] = {
 
 }  // namespace
 
+std::span<const ModelPreset> ModelPresets() { return kPresets; }
+
 const std::vector<std::string>& ModelPresetNames() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v;
@@ -505,7 +507,8 @@ Result<const ModelPreset*> FindModelPreset(std::string_view name) {
   }
   std::string msg = "model: unknown preset \"" + std::string(name) + "\"";
   std::string hint = DidYouMean(name, ModelPresetNames());
-  msg += hint.empty() ? " (see the preset list in doc/estimation.md)" : "; " + hint;
+  if (!hint.empty()) msg += "; " + hint;
+  msg += " (`gpuadvisor models` lists the presets)";
   return Status::NotFound(msg).WithField("model");
 }
 

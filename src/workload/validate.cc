@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "gpuadvisor/workload.h"
 #include "workload/model_internal.h"
@@ -98,6 +99,10 @@ bool IsTransformer(ModelFamily f) {
          f == ModelFamily::kEncoderDecoder;
 }
 
+// The two model rules of the task checks below, shared with TasksForModel.
+bool TakesLlmTasks(const ModelArch& m) { return IsTransformer(m.family); }
+bool TakesVisionTasks(const ModelArch& m) { return m.fwd_flop_per_image > 0; }
+
 // Multi-head latent attention needs its widths; its keys mean nothing without it.
 Status ValidateLatentAttention(const ModelArch& m) {
   if (m.kv_lora_rank <= 0) {
@@ -178,7 +183,7 @@ Status ValidateContextWindow(const Workload& w) {
 
 Status ValidateLlm(const Workload& w) {
   const ModelArch& m = w.model;
-  if (!IsTransformer(m.family)) {
+  if (!TakesLlmTasks(m)) {
     return Bad("model", std::string("task ") + TaskKindName(w.task) +
                             " needs a language model, got a " + ModelFamilyName(m.family) +
                             " model");
@@ -238,7 +243,7 @@ Status ValidateRealTime(const Workload& w) {
 
 Status ValidateVision(const Workload& w) {
   const ModelArch& m = w.model;
-  if (m.fwd_flop_per_image <= 0) {
+  if (!TakesVisionTasks(m)) {
     return Bad("model", "task " + std::string(TaskKindName(w.task)) +
                             " needs a vision preset (resnet50, vit-b16, unet3d, retinanet, "
                             "stable-diffusion-2, ...) or a custom model (--fwd-gflop-per-sample)");
@@ -318,6 +323,18 @@ Status CheckFieldsApply(const Workload& w) {
 }
 
 }  // namespace
+
+std::vector<TaskKind> TasksForModel(const ModelArch& m) {
+  std::vector<TaskKind> out;
+  if (TakesLlmTasks(m)) {
+    out = {TaskKind::kPretrain, TaskKind::kFinetune, TaskKind::kLora, TaskKind::kQlora,
+           TaskKind::kServe};
+  }
+  if (TakesVisionTasks(m)) {
+    out.insert(out.end(), {TaskKind::kTrainVision, TaskKind::kInferVision});
+  }
+  return out;
+}
 
 Status Validate(const Workload& w) {
   GPUADVISOR_RETURN_IF_ERROR(CheckLimits(w));

@@ -172,7 +172,10 @@ Result<Workload> WorkloadOfObject(const nlohmann::json& obj, std::string_view or
 
 Result<Workload> ParseJsonWorkload(std::string_view text, std::string_view origin, JsonMode mode) {
   Result<nlohmann::json> doc = workload_internal::ParseJson(text, origin);
-  if (!doc.ok()) return doc.status().WithField(kDocument);
+  // A number beyond a double names its key; other errors are the document's.
+  if (!doc.ok()) {
+    return doc.status().field().empty() ? doc.status().WithField(kDocument) : doc.status();
+  }
   if (!doc->is_object()) {
     return Status::ParseError(std::string(origin) + ": expected a JSON object of workload keys")
         .WithField(kDocument);

@@ -238,6 +238,25 @@ TEST(QueryTest, BadInputGetsSuggestions) {
   EXPECT_NE(t.status().message().find("p5.48xlarge"), std::string::npos);
 }
 
+TEST(QueryTest, TypeOfAFamilyWithoutAcceleratorsIsNamedSo) {
+  // Issue 29: `show m5.large` suggested g5.xlarge. A family the catalog does not hold is not a
+  // typo of an accelerator type; a known family with a wrong size still gets its suggestion.
+  for (const char* name : {"m5.large", "c7i.4xlarge", "M5.LARGE"}) {
+    auto t = ResolveInstanceType(C(), name);
+    ASSERT_FALSE(t.ok()) << name;
+    EXPECT_EQ(t.status().code(), StatusCode::kNotFound);
+    EXPECT_EQ(t.status().field(), "type");
+    EXPECT_NE(t.status().message().find("is not a GPU or ML-accelerator instance type"),
+              std::string::npos)
+        << t.status().message();
+    EXPECT_EQ(t.status().message().find("did you mean"), std::string::npos);
+  }
+  auto typo = ResolveInstanceType(C(), "g5.xlarg");
+  ASSERT_FALSE(typo.ok());
+  EXPECT_NE(typo.status().message().find("did you mean g5.xlarge"), std::string::npos);
+  EXPECT_EQ(typo.status().message().find("not a GPU"), std::string::npos);
+}
+
 TEST(QueryTest, DaysBetween) {
   EXPECT_EQ(*DaysBetween("2026-07-20", "2026-12-02"), 135);
   EXPECT_FALSE(DaysBetween("", "2026-12-02").has_value());

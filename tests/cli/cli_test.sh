@@ -49,7 +49,43 @@ expect_json "show regions" 'd["instance_type"]=="p5.48xlarge" and len(d["regions
 expect_json "show trn2 memory" 'd["accelerator"]["memory_mib_each"]==98304' show trn2.48xlarge --json
 expect_json "gpus" 'any(g["model"]=="H100" and g["bf16_tflops"]==989.5 and "p5.48xlarge" in g["instance_types"] and g["cheapest_on_demand"]["usd_per_gpu_hour"]>0 for g in d) and all(k in g for g in d for k in ["model","vendor","memory_gib","bf16_tflops","fp64_tflops","memory_bw_gbps","instance_types","cheapest_on_demand","cheapest_spot"])' gpus --json
 # --include-retired adds the models found only on retired types (or on none), strictly more.
+# FP16 and INT8 tensor figures (issue 29: the guide's T4 and V100 showed none): the table's
+# columns carry the datasheet's dense figures, the same as the JSON's.
+gpus_csv=$("$BIN" gpus --include-retired --format csv 2>/dev/null)
+if printf '%s' "$gpus_csv" | "$PY" -c '
+import csv, sys
+rows = {r["model"].rstrip("*"): r for r in csv.DictReader(sys.stdin)}
+ok = (rows["T4"]["FP16 TFLOP/s"] == "65.0" and rows["T4"]["INT8 TOPS"] == "130.0"
+      and rows["V100-32GB"]["FP16 TFLOP/s"] == "125.0" and rows["V100-32GB"]["INT8 TOPS"] == ""
+      and rows["H100"]["FP16 TFLOP/s"] == "989.5" and rows["H100"]["INT8 TOPS"] == "1979.0")
+sys.exit(0 if ok else 1)'; then ok; else bad "gpus FP16/INT8 columns"; fi
+expect_json "gpus fp16 json" 'any(g["model"]=="T4" and g["fp16_tflops"]==65 and g["int8_tops"]==130 for g in d)' gpus --json
 expect_json2 "gpus include retired" 'len(d)>len(e) and {g["model"] for g in e}<{g["model"] for g in d} and all(not set(g["instance_types"])&{t for x in e for t in x["instance_types"]} for g in d if g["model"] not in {x["model"] for x in e})' gpus --include-retired --json -- gpus --json
+# `models` (issue 29): every preset with its tasks, size, shape and source; each listed task is
+# one estimate accepts for that preset, and each preset name is one --model accepts.
+expect_json "models" 'len(d)>=40 and len({m["name"] for m in d})==len(d) and all(m["tasks"] and m["params"]>0 and m["source"] and m["family"] for m in d) and [m for m in d if m["name"]=="llama-3.1-8b"][0]["layers"]==32 and [m for m in d if m["name"]=="llama-3.1-8b"][0]["hidden"]==4096 and 8.0e9<[m for m in d if m["name"]=="llama-3.1-8b"][0]["params"]<8.1e9 and [m for m in d if m["name"]=="unet3d"][0]["tasks"]==["train-vision","infer-vision"] and [m for m in d if m["name"]=="unet3d"][0]["layers"] is None and [m for m in d if m["name"]=="mixtral-8x7b"][0]["active_params"]<[m for m in d if m["name"]=="mixtral-8x7b"][0]["params"]' models --json
+models_csv=$("$BIN" models --format csv 2>/dev/null)
+if printf '%s' "$models_csv" | "$PY" -c '
+import csv, json, subprocess, sys
+rows = list(csv.DictReader(sys.stdin))
+d = json.loads(subprocess.run([sys.argv[1], "models", "--json"], capture_output=True, text=True).stdout)
+llama = [r for r in rows if r["model"] == "llama-3.1-8b"][0]
+ok = ([r["model"] for r in rows] == [m["name"] for m in d] and llama["tasks"].endswith("serve")
+      and llama["params"] == "8.03B" and llama["source"] == "meta-llama/Llama-3.1-8B config.json")
+sys.exit(0 if ok else 1)' "$BIN"; then ok; else bad "models csv"; fi
+"$BIN" models --format markdown | head -1 | grep -q '^| model | family | tasks |' && ok || bad "models markdown"
+# Every listed preset and task runs: the first listed task of each preset, with the least input.
+while IFS=' ' read -r name task; do
+  case $task in
+    train-vision|infer-vision) extra=(--images 1000) ;;
+    serve) extra=(--input-tokens 64 --output-tokens 16) ;;
+    *) extra=(--tokens 1B) ;;
+  esac
+  "$BIN" estimate --task "$task" --model "$name" "${extra[@]}" --gpu H100 --json >/dev/null 2>&1 &&
+    ok || bad "models: $name takes $task"
+done < <("$BIN" models --json | "$PY" -c 'import json,sys
+for m in json.load(sys.stdin): print(m["name"], m["tasks"][0])')
+
 expect_json2 "catalog info counts" 'd["counts"]["current"]==len({r["instance_type"] for r in e if not r["retired"]}) and d["counts"]["retired"]==len({r["instance_type"] for r in e if r["retired"]}) and d["counts"]["current"]>0 and d["counts"]["retired"]>0 and d["counts"]["instance_types"]==d["counts"]["current"]+d["counts"]["retired"] and len(d["sources"])>=5 and all("snapshot_date" in s for s in d["sources"])' catalog info --json -- instances --include-retired --region all --json
 expect_json "stale flag" 'd["prices_stale"] is True' catalog info --json --max-price-age 30
 expect_json "fresh flag" 'd["prices_stale"] is False' catalog info --json --max-price-age 100000
@@ -65,6 +101,12 @@ expect_exit "unknown gpu" 2 "unknown GPU" instances --gpu H10O
 expect_exit "unknown sort" 2 "--sort" instances --sort price
 expect_exit "unknown command" 2 "did you mean instances" instanses
 expect_exit "nothing found" 1 "no instance type matches" instances --gpu H100 --max-price 1
+# A family sold elsewhere says where (issue 29), with the region to try, which then matches.
+trn2_err=$("$BIN" instances --family trn2 --region eu-west-1 2>&1 >/dev/null); trn2_rc=$?
+try=$(printf '%s' "$trn2_err" | sed -n 's/.*(try --region \([a-z0-9-]*\)).*/\1/p')
+[ "$trn2_rc" = 1 ] && [[ "$trn2_err" == *"no instance type matches these filters in eu-west-1; trn2."*" in "* ]] && [ -n "$try" ] &&
+  "$BIN" instances --family trn2 --region "$try" --json 2>/dev/null | "$PY" -c 'import json,sys; d=json.load(sys.stdin); sys.exit(0 if d and all(r["family"]=="trn2" for r in d) else 1)' &&
+  ok || bad "family offered elsewhere: rc=$trn2_rc [$trn2_err] try=$try"
 expect_exit "bad catalog" 3 "cannot open" instances --catalog /nonexistent/catalog.json
 
 # estimate: the contract object for every task, ground truths a user would check, bad input.
@@ -105,7 +147,48 @@ expect_json "workload file" 'd["task"]=="serve" and d["performance"]["itl_ms"]>0
 expect_json "flag over file" 'd["memory"]["kv_cache_kib_per_token"]==64' estimate --workload "$wl/ok.yaml" --kv-precision fp8 --gpu L4 --json
 out=$("$BIN" estimate --workload - --gpu L4 --json <"$wl/ok.yaml" 2>/dev/null) && [[ "$out" == *'"itl_ms"'* ]] && ok || bad "workload from stdin"
 expect_exit "negative tokens" 2 "tokens: expected a positive number" estimate --task pretrain --model llama-3.1-8b --tokens -5 --gpu H100
+# Estimating on a retired type, or one not offered in the region, says so (issue 29: p3 was
+# priced in us-east-1 without a word); an offered current type gets neither line.
+p3_err=$("$BIN" estimate --task serve --model llama-3.2-1b --instance p3.2xlarge 2>&1 >/dev/null)
+[[ "$p3_err" == *"p3.2xlarge is not offered in us-east-1; it is offered in "* && "$p3_err" == *"p3.2xlarge is retired ("* ]] && ok || bad "estimate on retired p3: [$p3_err]"
+p5_err=$("$BIN" estimate --task serve --model llama-3.2-1b --instance p5.48xlarge 2>&1 >/dev/null)
+[[ "$p5_err" != *"is retired"* && "$p5_err" != *"not offered"* ]] && ok || bad "estimate on p5: [$p5_err]"
+# CSV keys are the bare type names (issue 29: "p3.2xlarge (retired)" was written as the key);
+# retired rows say so in their own column.
+retired_csv=$("$BIN" instances --gpu V100 --include-retired --format csv 2>/dev/null)
+if printf '%s' "$retired_csv" | "$PY" -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+ok = (rows and all("(" not in r["instance type"] for r in rows)
+      and {r["status"] for r in rows if r["instance type"].startswith("p3.")} == {"retired"}
+      and {r["status"] for r in rows if r["instance type"].startswith("p3dn.")} == {"current"})
+sys.exit(0 if ok else 1)'; then ok; else bad "instances csv keys: $retired_csv"; fi
+"$BIN" instances --gpu H100 --format csv 2>/dev/null | head -1 | grep -qv status && ok || bad "no status column without retired rows"
+# Retired types name what takes their place (issue 29: p3 named no successor), by rule: the same
+# GPU line, then the cheapest current type with at least the devices, memory and 16-bit tensor
+# figures (single node), then the same with EFA and 8+ devices (multi-node). Checked by the rule,
+# not the names, so a catalog refresh may change the picks but not break them.
+if "$BIN" show p3.2xlarge --json 2>/dev/null | "$PY" -c '
+import json, subprocess, sys
+d = json.load(sys.stdin)
+rows = {r["instance_type"]: r for r in json.loads(subprocess.run([sys.argv[1], "instances", "--json"], capture_output=True, text=True).stdout)}
+gpus = {g["model"]: g for g in json.loads(subprocess.run([sys.argv[1], "gpus", "--json"], capture_output=True, text=True).stdout)}
+s = {x["use"]: x["instance_type"] for x in d["successors"]}
+def t16(r): g = gpus.get(r["accelerator"]["model"], {}); return g.get("fp16_tflops") or g.get("bf16_tflops") or 0
+def fits(r): return r["accelerator"]["count"] >= 1 and r["accelerator"]["memory_mib_each"] >= 16384 and t16(r) >= 125 and r["accelerator"]["kind"] == "gpu"
+single, multi = rows[s["single node"]], rows[s["multi-node"]]
+ok = (rows[s["same GPU"]]["accelerator"]["model"].startswith("V100") and fits(single)
+      and all((r["on_demand_usd_per_hour"] or 1e9) >= single["on_demand_usd_per_hour"] for r in rows.values() if fits(r))
+      and fits(multi) and multi["efa"] and multi["accelerator"]["count"] >= 8
+      and all((r["on_demand_usd_per_hour"] or 1e9) >= multi["on_demand_usd_per_hour"] for r in rows.values() if fits(r) and r["efa"] and r["accelerator"]["count"] >= 8))
+sys.exit(0 if ok else 1)' "$BIN"; then ok; else bad "p3 successors"; fi
+v100_err=$("$BIN" instances --gpu V100 --include-retired 2>&1 >/dev/null)
+[[ "$v100_err" == *"p3.2xlarge is retired; in its place (us-east-1): p3dn.24xlarge (same GPU), "*"(single node), "*"(multi-node)"* ]] && ok || bad "instances names p3's successors: [$v100_err]"
+"$BIN" show p3.2xlarge 2>/dev/null | grep -q "^in its place (us-east-1) .*p3dn.24xlarge (same GPU)" && ok || bad "show names p3's successors"
+expect_json "current types have no successors" 'd["successors"]==[]' show p5.48xlarge --json
+expect_exit "show non-accelerator type" 2 '"m5.large" is not a GPU or ML-accelerator instance type' show m5.large
 expect_exit "unknown preset" 2 "unknown preset \"llama-9\"" estimate --task serve --model llama-9 --gpu H100
+expect_exit "unknown preset names models" 2 "(\`gpuadvisor models\` lists the presets)" estimate --task serve --model no-such-model --gpu H100
 expect_exit "heads divide hidden" 2 "heads: 30 does not divide hidden 4096" estimate --task pretrain --layers 32 --hidden 4096 --heads 30 --vocab 32000 --tokens 1B --gpu H100
 expect_exit "yaml field line" 2 "bad.yaml:3: input-tokens" estimate --workload "$wl/bad.yaml" --gpu H100
 expect_exit "yaml syntax line" 2 "broken.yaml:3:" estimate --workload "$wl/broken.yaml" --gpu H100
@@ -214,6 +297,17 @@ done
 "$BIN" instances --format markdown 2>/dev/null | sed -n 2p | grep -q -- '---:' && ok || bad "markdown"
 "$BIN" instances --gpu H100 2>/dev/null | grep -q 'p5.48xlarge' && ok || bad "table"
 "$BIN" instances --help | grep -q 'Examples' && ok || bad "help examples"
+# `gpuadvisor --help` starts a newcomer with one command per scenario of the buying guide; each
+# must run (exit 0, or 1 when nothing is feasible would be a broken example too).
+starts=$("$BIN" --help | sed -n '/^Start here/,/^Browse/p' | grep -o 'gpuadvisor [a-z].*')
+[ "$(printf '%s\n' "$starts" | wc -l)" -ge 9 ] && ok || bad "start here lists the scenarios"
+for scenario in "LLM pretraining" "LLM fine-tuning" "LLM serving" "medical imaging" "autonomous driving" "finance risk" "e-commerce images"; do
+  "$BIN" --help | grep -q "^  $scenario " && ok || bad "start here: $scenario"
+done
+while read -r _ cmd; do
+  # shellcheck disable=SC2086  # the help line's words are the arguments
+  "$BIN" $cmd >/dev/null 2>&1 && ok || bad "start here: gpuadvisor $cmd"
+done <<<"$starts"
 
 # Units in names (issue 18): the Gbit/s and GB/s figures under their unit names, and the names
 # The v1 JSON contract (doc/formats.md) requires (network_gbps, memory_bw_gbps) with the same values.

@@ -62,6 +62,17 @@ def test_instances_nothing_found_is_an_empty_list_with_a_warning():
     rows = ga.catalog().instances(gpu="H100", max_price=0.01)
     assert len(rows) == 0
     assert rows.warnings == ["no instance type matches these filters"]
+    # Filters that match in other regions say where, as the CLI does (one function).
+    elsewhere = ga.catalog().instances(family="trn2", region="eu-west-1")
+    assert len(elsewhere) == 0
+    assert elsewhere.warnings[0].startswith(
+        "no instance type matches these filters in eu-west-1; trn2.")
+    assert "(try --region " in elsewhere.warnings[0]
+    # Retired rows name what takes their place, as the CLI's warnings do.
+    v100 = ga.catalog().instances(gpu="V100", include_retired=True)
+    assert any(w.startswith("p3.2xlarge is retired; in its place (us-east-1): p3dn.24xlarge")
+               for w in v100.warnings)
+    assert ga.catalog().show("p3.2xlarge").to_dict()["successors"][0]["use"] == "same GPU"
 
 
 def test_show_and_gpus_match_cli(cli_json):
@@ -77,6 +88,16 @@ def test_show_and_gpus_match_cli(cli_json):
     with_retired = c.gpus(include_retired=True)
     assert with_retired.to_dict() == cli_json("gpus", "--include-retired")
     assert {g.model for g in gpus} < {g.model for g in with_retired}
+
+
+def test_models_match_cli(cli_path, cli_json):
+    models = ga.models()
+    assert models.to_dict() == cli_json("models")
+    assert [m.name for m in models] == ga.model_presets()
+    llama = [m for m in models if m.name == "llama-3.1-8b"][0]
+    assert llama.family == "decoder" and "serve" in llama.tasks and llama.layers == 32
+    table = subprocess.run([cli_path, "models"], capture_output=True, text=True, check=True).stdout
+    assert str(models) == table
 
 
 def test_catalog_file_and_max_price_age(tmp_path, cli_path):

@@ -132,9 +132,13 @@ TEST(ApiTest, CatalogViews) {
   EXPECT_EQ(info["schema"], "gpuadvisor-catalog/2");
   json regions = Parse(Call("GET", "/v1/regions"));
   EXPECT_NE(std::find(regions.begin(), regions.end(), "us-east-1"), regions.end());
+  // The CLI's `models --json`, byte for byte (one view), and every preset in it.
+  EXPECT_EQ(Call("GET", "/v1/models").body, ModelsJson().Text());
   json models = Parse(Call("GET", "/v1/models"));
-  ASSERT_FALSE(models.empty());
+  ASSERT_EQ(models.size(), ModelPresetNames().size());
+  EXPECT_EQ(models[0]["name"], ModelPresetNames()[0]);
   EXPECT_GT(models[0]["params"].get<double>(), 0);
+  EXPECT_FALSE(models[0]["tasks"].empty());
 }
 
 TEST(ApiTest, EstimateFlatBody) {
@@ -164,6 +168,15 @@ TEST(ApiTest, EstimateBadInput) {
   ExpectError(Call("POST", "/v1/estimate",
                    R"({"task":"pretrain","model":"llama-3.1-8b","tokens":"1B","gpus":"many"})"),
               400, "gpus");
+  // A number beyond a double is the field's error, not the parser's exception text (issue 29).
+  for (const char* path : {"/v1/estimate", "/v1/recommend"}) {
+    json e = ExpectError(
+        Call("POST", path, R"({"task":"serve","model":"llama-3.1-8b","rps":1e999,"gpu":"H100"})"),
+        400, "rps");
+    const std::string message = e["message"].get<std::string>();
+    EXPECT_EQ(message.find("json.exception"), std::string::npos) << message;
+    EXPECT_NE(message.find("rps: 1e999 is out of range"), std::string::npos) << message;
+  }
   ExpectError(Call("POST", "/v1/estimate",
                    R"({"task":"pretrain","model":"llama-3.1-8b","tokens":"1B","gpu":{"a":1}})"),
               400, "gpu");

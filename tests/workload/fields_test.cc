@@ -166,6 +166,49 @@ TEST(FieldsTest, PresetNamesAreCaseInsensitive) {
   }
 }
 
+TEST(FieldsTest, TasksForModelAreTheTasksValidateAccepts) {
+  // Every preset against every model task: TasksForModel (what `gpuadvisor models` lists) must
+  // be exactly the tasks whose model check passes, so the listing cannot promise a task that
+  // estimate refuses, nor hide one it takes.
+  const TaskKind kModelTasks[] = {
+      TaskKind::kPretrain, TaskKind::kFinetune,    TaskKind::kLora,       TaskKind::kQlora,
+      TaskKind::kServe,    TaskKind::kTrainVision, TaskKind::kInferVision};
+  ASSERT_EQ(ModelPresets().size(), ModelPresetNames().size());
+  for (const ModelPreset& p : ModelPresets()) {
+    const std::vector<TaskKind> tasks = TasksForModel(p.arch);
+    EXPECT_FALSE(tasks.empty()) << p.name;
+    for (TaskKind t : kModelTasks) {
+      Workload w;
+      ASSERT_TRUE(SetWorkloadField(&w, "task", TaskKindName(t)).ok());
+      ASSERT_TRUE(SetWorkloadField(&w, "model", p.name).ok()) << p.name;
+      w.tokens = 1e9;
+      w.images = 1000;
+      w.input_tokens = 64;
+      w.output_tokens = 16;
+      const Status st = Validate(w);
+      const bool listed = std::find(tasks.begin(), tasks.end(), t) != tasks.end();
+      EXPECT_EQ(st.ok(), listed) << p.name << " " << TaskKindName(t) << ": " << st.message();
+    }
+  }
+  Result<const ModelPreset*> llama = FindModelPreset("llama-3.1-8b");
+  ASSERT_TRUE(llama.ok());
+  EXPECT_EQ(TasksForModel((*llama)->arch).back(), TaskKind::kServe);
+  Result<const ModelPreset*> unet = FindModelPreset("unet3d");
+  ASSERT_TRUE(unet.ok());
+  EXPECT_EQ(TasksForModel((*unet)->arch),
+            (std::vector<TaskKind>{TaskKind::kTrainVision, TaskKind::kInferVision}));
+}
+
+TEST(FieldsTest, UnknownPresetPointsToTheModelsCommand) {
+  for (const char* name : {"llama-3.1-8", "no-such-model-at-all"}) {
+    Result<const ModelPreset*> p = FindModelPreset(name);
+    ASSERT_FALSE(p.ok());
+    EXPECT_NE(p.status().message().find("`gpuadvisor models` lists the presets"), std::string::npos)
+        << p.status().message();
+    EXPECT_EQ(p.status().message().find("doc/estimation.md"), std::string::npos);
+  }
+}
+
 TEST(ValidateTest, CrossFieldChecksNameTheField) {
   Workload w;
   w.task = TaskKind::kPretrain;

@@ -152,5 +152,44 @@ TEST(HfConfigTest, MalformedOrIncompleteConfig) {
             "config.json: num_hidden_layers: expected a positive integer (field is missing)");
 }
 
+TEST(HfConfigTest, WrongTypeOrZeroIsNotAMissingField) {
+  // Issue 29: "hidden_size": "4096" and 0 both said "(field is missing)".
+  const std::string head = R"({"model_type": "llama", "num_hidden_layers": 32, )"
+                           R"("num_attention_heads": 32, "vocab_size": 32000, )";
+  const struct {
+    const char* hidden;
+    const char* message;
+  } cases[] = {
+      {R"("4096")", "config.json: hidden_size: expected an integer, got the string \"4096\""},
+      {"true", "config.json: hidden_size: expected an integer, got a boolean"},
+      {"[4096]", "config.json: hidden_size: expected an integer, got an array"},
+      {"-1", "config.json: hidden_size: expected an integer between 0 and 1e9, got -1"},
+      {"0", "config.json: hidden_size: expected a positive integer, got 0"},
+  };
+  for (const auto& c : cases) {
+    Workload w;
+    const Status st = ApplyHfConfigJson(
+        &w, head + R"("hidden_size": )" + c.hidden + R"(, "intermediate_size": 11008})",
+        "config.json");
+    EXPECT_EQ(st.code(), StatusCode::kParseError) << c.hidden;
+    EXPECT_EQ(st.message(), c.message);
+  }
+}
+
+TEST(WorkloadFileTest, NumberBeyondADoubleNamesItsKey) {
+  // Issue 29: `rps: 1e999` gave the parser's raw "[json.exception.out_of_range.406]".
+  Result<Workload> w = ParseWorkloadJsonInline(
+      R"({"task": "serve", "model": "llama-3.1-8b", "rps": 1e999})", "body");
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(w.status().field(), "rps");
+  EXPECT_EQ(w.status().message().find("json.exception"), std::string::npos);
+  EXPECT_NE(w.status().message().find("rps: 1e999 is out of range"), std::string::npos)
+      << w.status().message();
+  Result<Workload> u = ParseWorkloadJsonInline(R"({"task": "serve", "input_tokens": -1e400})", "w");
+  ASSERT_FALSE(u.ok());
+  EXPECT_EQ(u.status().field(), "input-tokens");
+}
+
 }  // namespace
 }  // namespace gpuadvisor
