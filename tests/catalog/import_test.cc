@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include "catalog/import/aws_formats.h"
 #include "gpuadvisor/catalog_import.h"
@@ -258,6 +259,26 @@ TEST(Import, PriceListSetsOnDemandAndReservedWithHistory) {
     }
   }
   EXPECT_TRUE(found);
+}
+
+// An empty file or a JSON array is named as what it is, not as a CSV without a header.
+TEST(Import, EmptyOrArrayPriceListsSayWhatTheyAre) {
+  const std::string dir = testing::TempDir();
+  for (const auto& [name, text, what] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"empty.csv", "", ": empty; expected an AWS price-list offer file"},
+           {"blank.json", " \n\n", ": empty; expected an AWS price-list offer file"},
+           {"array.json", "[]\n", ": a JSON array; expected an AWS price-list offer file"}}) {
+    const std::string path = dir + "/" + name;
+    std::ofstream(path) << text;
+    Catalog c = Embedded();
+    ImportInputs in;
+    in.price_list = {path};
+    ImportReport r;
+    const Status st = ImportIntoCatalog(&c, in, &r);
+    EXPECT_EQ(st.code(), StatusCode::kParseError) << name;
+    EXPECT_NE(st.message().find(path + what), std::string::npos) << st.message();
+  }
 }
 
 TEST(Import, OlderSourcesDoNotOverwriteNewerPrices) {

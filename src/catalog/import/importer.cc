@@ -207,6 +207,15 @@ class Importer {
     size_t i = head.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
     const bool json = i != std::string_view::npos && head[i] == '{';
     if (!in->status().ok()) return in->status();
+    // What the file is, where it is neither price-list format: an empty file or a JSON array
+    // read as CSV would only say that no "SKU" header came.
+    if (i == std::string_view::npos || head[i] == '[') {
+      return Status::ParseError(path + ": " +
+                                (i == std::string_view::npos ? "empty" : "a JSON array") +
+                                "; expected an AWS price-list offer file: the CSV (metadata "
+                                "lines, then a header row starting with \"SKU\") or the JSON (an "
+                                "object with \"products\" and \"terms\")");
+    }
     PriceListData data;
     import::TypeFilter keep = [this](std::string_view t) { return Keep(t); };
     GPUADVISOR_RETURN_IF_ERROR(json ? import::ReadPriceListJson(in, keep, &data)
