@@ -144,30 +144,34 @@ class ExactNumbers {
 
 }  // namespace
 
-namespace {
-
-// A NUL inside the text would end a NUL-terminated parse early: refused first.
-Status RefuseNul(std::string_view text, std::string_view origin) {
-  const void* nul = std::memchr(text.data(), '\0', text.size());
-  if (nul == nullptr) return Status::OK();
-  return Status::ParseError(std::string(origin) + ": byte " +
-                            std::to_string(static_cast<const char*>(nul) - text.data()) +
-                            ": a NUL character (not JSON text)");
-}
-
-// Parses from `stream` into `doc` with ExactNumbers' rules. Iterative: the default reader
-// recurses once per nesting level, and a file nested a million deep (a hostile --catalog)
-// overflowed the stack; the DOM's pool allocator frees without recursion too.
-template <unsigned kFlags, typename StoredKey, typename Stream>
-Status ParseStream(Stream& stream, std::string_view origin, rapidjson::Document* doc) {
+Status ParseRapidJson(std::string_view text, std::string_view origin, rapidjson::Document* doc) {
+  // A NUL inside the text would end the NUL-terminated parse below early: refused first.
+  if (const void* nul = std::memchr(text.data(), '\0', text.size()); nul != nullptr) {
+    return Status::ParseError(std::string(origin) + ": byte " +
+                              std::to_string(static_cast<const char*>(nul) - text.data()) +
+                              ": a NUL character (not JSON text)");
+  }
+  // In situ: the text is copied once into memory the document owns (its pool allocator, freed
+  // with it), decoded there, and the document's strings point into it: no string is copied
+  // twice (a fifth of the embedded catalog's load was those copies). The copy ends with a NUL
+  // and 16 bytes more, which RapidJSON's SSE2 scanners may read up to.
+  constexpr size_t kPadding = 16;  // SSE2 reads 16-byte blocks
+  char* copy = static_cast<char*>(doc->GetAllocator().Malloc(text.size() + kPadding + 1));
+  std::memcpy(copy, text.data(), text.size());
+  std::memset(copy + text.size(), 0, kPadding + 1);
+  rapidjson::InsituStringStream stream(copy);
+  // Iterative: the default reader recurses once per nesting level, and a file nested a million
+  // deep (a hostile --catalog) overflowed the stack; the DOM's pool allocator frees without
+  // recursion too.
   rapidjson::ParseResult result;
   bool too_big = false;
   std::string duplicate;
   size_t duplicate_at = 0;
   auto generate = [&](rapidjson::Document& d) {
-    ExactNumbers<rapidjson::Document, Stream, StoredKey> numbers(&d, &stream);
+    ExactNumbers<rapidjson::Document, rapidjson::InsituStringStream, std::string_view> numbers(
+        &d, &stream);
     rapidjson::Reader reader;
-    result = reader.Parse < kFlags | rapidjson::kParseIterativeFlag |
+    result = reader.Parse < rapidjson::kParseInsituFlag | rapidjson::kParseIterativeFlag |
              rapidjson::kParseNumbersAsStringsFlag > (stream, numbers);
     too_big = numbers.too_big();
     duplicate = numbers.duplicate();
@@ -185,22 +189,6 @@ Status ParseStream(Stream& stream, std::string_view origin, rapidjson::Document*
                             ": " +
                             (too_big ? "Number too big to be stored in double."
                                      : rapidjson::GetParseError_En(result.Code())));
-}
-
-}  // namespace
-
-Status ParseRapidJson(std::string_view text, std::string_view origin, rapidjson::Document* doc) {
-  // In situ: the text is copied once into memory the document owns (its pool allocator, freed
-  // with it), decoded there, and the document's strings point into it: no string is copied
-  // twice (a fifth of the embedded catalog's load was those copies). The copy ends with a NUL
-  // and 16 bytes more, which RapidJSON's SSE2 scanners may read up to.
-  GPUADVISOR_RETURN_IF_ERROR(RefuseNul(text, origin));
-  constexpr size_t kPadding = 16;  // SSE2 reads 16-byte blocks
-  char* copy = static_cast<char*>(doc->GetAllocator().Malloc(text.size() + kPadding + 1));
-  std::memcpy(copy, text.data(), text.size());
-  std::memset(copy + text.size(), 0, kPadding + 1);
-  rapidjson::InsituStringStream stream(copy);
-  return ParseStream<rapidjson::kParseInsituFlag, std::string_view>(stream, origin, doc);
 }
 
 namespace {
