@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuadvisor/account.h"
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/fields.h"
@@ -46,6 +47,10 @@ struct RecommendRequest {
   int top = 5;
   bool explain = false;        // keep the assumption texts of the top plans
   bool savings_levers = true;  // evaluate the guide's savings levers for top plans
+  // The buyer's account (`account scan`), when known: plans it cannot launch (over a vCPU quota,
+  // or the type offered in no zone of the region) rank below those it can, and every plan says
+  // what the account has of it (AccountFit). Not owned; outlives the call.
+  const AccountScan* account = nullptr;
 };
 
 // recommend's search limits, each declared once (fields.h): `launch` offers the same four, and
@@ -126,6 +131,7 @@ void DeclareOptions(V& v, RecommendRequest& r) {
   DeclareFilters(v, r);
   v.Bool("explain", r.explain, {.help = "Full reasoning: assumptions and every rejection"});
   v.NotAnOption(r.savings_levers);  // set by code (launch's search leaves the levers out)
+  v.NotAnOption(r.account);         // set by the front end from its account scan
 }
 
 // What one of the guide's savings levers would change for a plan (doc/recommend.md): the same
@@ -162,6 +168,7 @@ struct Plan {
   std::vector<std::string> why, warnings, advice;
   std::vector<SavingsLever> savings;  // top plans only; levers that apply to the workload
   Provenance price_from;
+  std::optional<AccountFit> account;  // with an account scan: quota, zones, RIs, Savings Plans
 };
 
 struct Rejection {

@@ -153,6 +153,7 @@ const std::vector<CommandSpec>& CommandSpecs() {
                                                   CommandOf<CatalogImportArgs>("catalog import"),
                                                   CommandOf<CatalogDiffArgs>("catalog diff"),
                                                   CommandOf<CatalogUpdateArgs>("catalog update"),
+                                                  CommandOf<AccountScanArgs>("account scan"),
                                                   CommandOf<OutputArgs>("output")};
   return kSpecs;
 }

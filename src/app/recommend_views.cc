@@ -20,6 +20,25 @@ ojson Levers(const std::vector<SavingsLever>& levers) {
   return a;
 }
 
+// What the account scan says of a plan (null fields where the scan has nothing to say).
+ojson AccountFitJson(const AccountFit& f, int instances, double cost_usd) {
+  ojson quota = nullptr;
+  if (f.quota) {
+    quota = {{"code", f.quota->code},
+             {"name", f.quota->name},
+             {"vcpus", f.quota->vcpus},
+             {"needed_vcpus", f.needed_vcpus},
+             {"fits", f.fits_quota}};
+  }
+  return {{"obtainable", f.obtainable()},
+          {"quota", quota},
+          {"zones", f.zones ? ojson(*f.zones) : ojson(nullptr)},
+          {"reserved_instances", f.reserved_instances},
+          {"reserved_until", f.reserved_until.empty() ? ojson(nullptr) : ojson(f.reserved_until)},
+          {"cost_usd_after_reserved", cost_usd * (1 - f.paid_fraction(instances))},
+          {"savings_plans", ojson(f.savings_plans)}};
+}
+
 ojson PlanJson(const Plan& p) {
   const ParallelismChoice& par = p.parallelism;
   const bool llm = p.estimate.parallelism_applies;
@@ -56,6 +75,7 @@ ojson PlanJson(const Plan& p) {
              {"advice", ojson(p.advice)},
              {"savings", Levers(p.savings)}};
   if (p.rank > 0) j["estimate"] = EstimateToJson(p.estimate);
+  if (p.account) j["account"] = AccountFitJson(*p.account, p.instances, p.cost_usd);
   return j;
 }
 

@@ -166,13 +166,19 @@ std::vector<std::string> PricingWarnings(const PricingResult& r, const Freshness
 // `recommend`: the search (RecommendRequest's declaration, recommend.h) and the CLI's plot.
 struct RecommendArgs {
   RecommendRequest request;
-  std::string plot;  // SVG file
+  std::string plot;     // SVG file
+  std::string account;  // account scan file, "none", or "" (the user's scan when there is one)
 };
 template <typename V>
 void DeclareOptions(V& v, RecommendArgs& a) {
   v.Nested(a.request);
   v.Text("plot", a.plot,
          {.help = "Write cost vs time with the Pareto front as SVG",
+          .front_ends = kCli,
+          .metavar = "FILE"});
+  v.Text("account", a.account,
+         {.help = "Account scan to check plans against (default: the one `account scan` wrote, "
+                  "if any; none: ignore it; also GPUADVISOR_ACCOUNT)",
           .front_ends = kCli,
           .metavar = "FILE"});
 }

@@ -27,48 +27,6 @@ struct UpdateOptions {
   TableOptions table;  // "catalog update"
 };
 
-std::string Env(const char* name) {
-  const char* v = std::getenv(name);
-  return v != nullptr ? v : "";
-}
-// The first of the variables that is set and not empty.
-std::string FirstEnv(std::initializer_list<const char*> names) {
-  for (const char* n : names) {
-    if (std::string v = Env(n); !v.empty()) return v;
-  }
-  return "";
-}
-
-// AWS_REGION, AWS_DEFAULT_REGION, then every `region` of the AWS config file
-// ($AWS_CONFIG_FILE, else ~/.aws/config), each once.
-std::vector<std::string> RegionsFromEnvironment() {
-  std::vector<std::string> out;
-  auto add = [&](const std::string& r) {
-    if (!r.empty() && std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
-  };
-  add(Env("AWS_REGION"));
-  add(Env("AWS_DEFAULT_REGION"));
-  std::string config = Env("AWS_CONFIG_FILE");
-  if (config.empty() && !Env("HOME").empty()) config = Env("HOME") + "/.aws/config";
-  if (!config.empty()) {
-    if (Result<std::string> text = ReadFile(config, kManifestFile); text.ok()) {
-      for (const std::string& r : RegionsFromAwsConfig(*text)) add(r);
-    }
-  }
-  return out;
-}
-
-// Creates the directories above `path` that are missing (0700, as XDG asks for data).
-Status MakeParents(const std::string& path) {
-  for (size_t at = path.find('/', 1); at != std::string::npos; at = path.find('/', at + 1)) {
-    const std::string dir = path.substr(0, at);
-    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
-      return Status::IOError("cannot create " + dir + ": " + std::strerror(errno));
-    }
-  }
-  return Status::OK();
-}
-
 // The validators file beside catalog PATH: "DIR/NAME.update-cache.json" for "DIR/NAME.json".
 std::string CachePath(const std::string& out) {
   std::string base = out;
@@ -159,7 +117,7 @@ int RunUpdate(const UpdateOptions& o) {
             .WithField("out"));
   }
   if (a.out.empty()) {
-    if (Status st = MakeParents(out); !st.ok()) return Fail(st);
+    if (Status st = MakeParentDirectories(out); !st.ok()) return Fail(st);
   }
   Result<Catalog> base = BaseCatalog(ctx->catalog_option, out);
   if (!base.ok()) return Fail(base.status());

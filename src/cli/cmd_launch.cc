@@ -88,11 +88,12 @@ Status CheckSources(const LaunchOptions& o, const OptionValues& v, const LaunchA
 
 // The best plan recommend finds, restricted to --region / --purchase when given.
 Status FromWorkload(const LaunchOptions& o, const OptionValues& v, const Catalog& catalog,
-                    LaunchRequest* r) {
+                    const AccountScan* account, LaunchRequest* r) {
   Result<Workload> w = BuildWorkload(o.workload);
   if (!w.ok()) return w.status();
   Result<RecommendRequest> req = MakeLaunchSearch(v);
   if (!req.ok()) return req.status();
+  req->account = account;  // the best plan the account can launch
   Result<Recommendation> rec = Recommend(catalog, *w, *req);
   if (!rec.ok()) return rec.status();
   if (!rec->filters.emptied_by.empty()) {
@@ -116,7 +117,7 @@ Status FromWorkload(const LaunchOptions& o, const OptionValues& v, const Catalog
 
 // The request for the one source CheckSources allowed.
 Result<LaunchArgs> BuildRequest(const LaunchOptions& o, const OptionValues& v,
-                                const Catalog& catalog) {
+                                const Catalog& catalog, const AccountScan* account) {
   LaunchArgs given;  // the options as given, for the choice of source
   GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(v, &given));
   GPUADVISOR_RETURN_IF_ERROR(CheckSources(o, v, given));
@@ -129,7 +130,7 @@ Result<LaunchArgs> BuildRequest(const LaunchOptions& o, const OptionValues& v,
     a = MakeLaunchRequest(v, nullptr, "");
   } else {
     a = given;
-    GPUADVISOR_RETURN_IF_ERROR(FromWorkload(o, v, catalog, &a->request));
+    GPUADVISOR_RETURN_IF_ERROR(FromWorkload(o, v, catalog, account, &a->request));
     GPUADVISOR_RETURN_IF_ERROR(ApplyLaunchOptions(v, &a->request));
   }
   if (!a.ok()) return a.status();
@@ -147,10 +148,21 @@ int Run(const LaunchOptions& o) {
   if (!ctx.ok()) return Fail(ctx.status());
   Result<OptionValues> values = o.table.Values();
   if (!values.ok()) return Fail(values.status());
-  Result<LaunchArgs> args = BuildRequest(o, *values, *ctx->catalog);
+  // The account scan (GPUADVISOR_ACCOUNT, else the user's): a spec it cannot launch is warned
+  // about with the quota to request.
+  Result<std::optional<AccountScan>> account = LoadAccountScan("");
+  if (!account.ok()) return Fail(account.status());
+  const AccountScan* scan = *account ? &**account : nullptr;
+  Result<LaunchArgs> args = BuildRequest(o, *values, *ctx->catalog, scan);
   if (!args.ok()) return Fail(args.status());
   Result<LaunchPlan> plan = PlanLaunch(*ctx->catalog, args->request);
   if (!plan.ok()) return Fail(plan.status());
+  const LaunchRequest& lr = args->request;
+  if (const InstanceType* t = ctx->catalog->FindInstanceType(lr.instance_type);
+      scan != nullptr && t != nullptr) {
+    const AccountFit fit = CheckPlanAgainstAccount(*scan, *t, lr.count, lr.region, lr.purchase);
+    if (std::string line = AccountFitWarning(fit, *t, lr.region); !line.empty()) Warn(line);
+  }
   Status fits = CheckLaunchFormat(*plan, args->format);
   if (!fits.ok()) return Fail(fits);
   const LaunchSpec spec = RenderLaunch(*plan, args->format);

@@ -23,13 +23,16 @@ int Run(const RecommendOptions& o) {
   if (!values.ok()) return Fail(values.status());
   Result<RecommendRequest> parsed = MakeRecommendRequest(*values);
   if (!parsed.ok()) return Fail(parsed.status());
-  const RecommendRequest& req = *parsed;
+  RecommendRequest& req = *parsed;
+  RecommendArgs args;
+  if (Status st = SetFromOptions(*values, &args); !st.ok()) return Fail(st);
+  Result<std::optional<AccountScan>> account = LoadAccountScan(args.account);
+  if (!account.ok()) return Fail(account.status());
+  if (*account) req.account = &**account;
   Result<Workload> w = BuildWorkload(o.workload);
   if (!w.ok()) return Fail(w.status());
   Result<Recommendation> r = Recommend(*ctx->catalog, *w, req);
   if (!r.ok()) return Fail(r.status());
-  RecommendArgs args;
-  if (Status st = SetFromOptions(*values, &args); !st.ok()) return Fail(st);
   if (const std::string& plot = args.plot; !plot.empty()) {
     Status written = WriteFileAtomic(plot, RecommendSvg(*r));
     if (!written.ok()) return Fail(written.WithPrefix("--plot"));

@@ -1,16 +1,21 @@
 #include "cli/common.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cassert>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <set>
 
 #include "app/requests.h"
+#include "gpuadvisor/catalog_update.h"
 #include "gpuadvisor/workload.h"
+#include "util/files.h"
 #include "util/numbers.h"
 #include "util/text.h"
 
@@ -32,6 +37,9 @@ const std::vector<Command>& Commands() {
       {"models", "Model presets: family, tasks, parameters, shape and where the figures come from",
        &SetupModels},
       {"catalog", "Catalog sources, dates and counts; build it from source files", &SetupCatalog},
+      {"account",
+       "What your AWS account can launch: quotas, zones, Reserved Instances, Savings Plans",
+       &SetupAccount},
       {"idle", "Idle GPUs, wasted dollars and rightsizing from GPU telemetry", &SetupIdle},
       {"simulate", "Replay a request-rate trace against an autoscaled serving fleet",
        &SetupSimulate},
@@ -210,7 +218,9 @@ void PrintText(std::string_view text) {
   std::fwrite(safe.data(), 1, safe.size(), stdout);
 }
 
-std::string UserCatalogPath() {
+namespace {
+// $XDG_DATA_HOME/gpuadvisor/NAME (~/.local/share when unset or relative); "" without HOME.
+std::string UserDataPath(const char* name) {
   const char* xdg = std::getenv("XDG_DATA_HOME");
   std::string base;
   if (xdg != nullptr && xdg[0] == '/') {
@@ -220,7 +230,70 @@ std::string UserCatalogPath() {
   } else {
     return "";
   }
-  return base + "/gpuadvisor/catalog.json";
+  return base + "/gpuadvisor/" + name;
+}
+}  // namespace
+
+std::string UserCatalogPath() { return UserDataPath("catalog.json"); }
+std::string UserAccountPath() { return UserDataPath("account.json"); }
+
+std::string Env(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr ? v : "";
+}
+// The first of the variables that is set and not empty.
+std::string FirstEnv(std::initializer_list<const char*> names) {
+  for (const char* n : names) {
+    if (std::string v = Env(n); !v.empty()) return v;
+  }
+  return "";
+}
+
+// AWS_REGION, AWS_DEFAULT_REGION, then every `region` of the AWS config file
+// ($AWS_CONFIG_FILE, else ~/.aws/config), each once.
+std::vector<std::string> RegionsFromEnvironment() {
+  std::vector<std::string> out;
+  auto add = [&](const std::string& r) {
+    if (!r.empty() && std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+  };
+  add(Env("AWS_REGION"));
+  add(Env("AWS_DEFAULT_REGION"));
+  std::string config = Env("AWS_CONFIG_FILE");
+  if (config.empty() && !Env("HOME").empty()) config = Env("HOME") + "/.aws/config";
+  if (!config.empty()) {
+    if (Result<std::string> text = ReadFile(config, kManifestFile); text.ok()) {
+      for (const std::string& r : RegionsFromAwsConfig(*text)) add(r);
+    }
+  }
+  return out;
+}
+
+Status MakeParentDirectories(const std::string& path) {
+  for (size_t at = path.find('/', 1); at != std::string::npos; at = path.find('/', at + 1)) {
+    const std::string dir = path.substr(0, at);
+    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+      return Status::IOError("cannot create " + dir + ": " + std::strerror(errno));
+    }
+  }
+  return Status::OK();
+}
+
+Result<std::optional<AccountScan>> LoadAccountScan(const std::string& account_option) {
+  std::string path = account_option;
+  if (path.empty()) {
+    if (const char* env = std::getenv("GPUADVISOR_ACCOUNT")) path = env;
+  }
+  if (path.empty()) {
+    const std::string user = UserAccountPath();
+    if (user.empty() || ::access(user.c_str(), F_OK) != 0) return std::optional<AccountScan>();
+    path = user;
+  }
+  if (path == "none") return std::optional<AccountScan>();
+  Result<std::string> text = ReadFile(path, kAccountFile);
+  if (!text.ok()) return text.status().WithField("account");
+  Result<AccountScan> scan = ParseAccountScan(*text, path);
+  if (!scan.ok()) return scan.status().WithField("account");
+  return std::optional<AccountScan>(std::move(*scan));
 }
 
 CatalogInUse ChooseCatalog(const std::string& catalog_option) {

@@ -15,6 +15,7 @@
 #include "app/options.h"
 #include "app/table.h"
 #include "app/views.h"
+#include "gpuadvisor/account.h"
 #include "gpuadvisor/catalog.h"
 
 namespace gpuadvisor::cli {
@@ -85,6 +86,21 @@ Result<Context> MakeContext(const CommonOptions& opts, bool load_catalog = true)
 // The user catalog `catalog update` writes: $XDG_DATA_HOME/gpuadvisor/catalog.json, with
 // ~/.local/share for XDG_DATA_HOME when it is unset or not absolute; "" when HOME is unset too.
 std::string UserCatalogPath();
+// The value of an environment variable, "" when unset.
+std::string Env(const char* name);
+// The first of the variables that is set and not empty.
+std::string FirstEnv(std::initializer_list<const char*> names);
+// AWS_REGION, AWS_DEFAULT_REGION, then every `region` of the AWS config file ($AWS_CONFIG_FILE,
+// else ~/.aws/config), each once.
+std::vector<std::string> RegionsFromEnvironment();
+// Creates the directories above `path` that are missing (0700, as XDG asks for data).
+Status MakeParentDirectories(const std::string& path);
+// The account scan `account scan` writes, beside the user catalog: .../gpuadvisor/account.json.
+std::string UserAccountPath();
+// The account scan a command checks plans against: --account PATH when given ("none" = no
+// scan), else $GPUADVISOR_ACCOUNT (a path or "none"), else the user's scan when it exists, else
+// none (nullopt). A file named but unreadable or malformed is an error naming it.
+Result<std::optional<AccountScan>> LoadAccountScan(const std::string& account_option);
 // The catalog a command reads: --catalog PATH when given ("embedded" = the built-in one), else
 // $GPUADVISOR_CATALOG (a path or "embedded"), else the user catalog when it exists, else the
 // embedded catalog (the offline fallback).
@@ -139,6 +155,7 @@ void SetupShow(CLI::App* app, int* exit_code);
 void SetupGpus(CLI::App* app, int* exit_code);
 void SetupModels(CLI::App* app, int* exit_code);
 void SetupCatalog(CLI::App* app, int* exit_code);
+void SetupAccount(CLI::App* app, int* exit_code);  // cmd_account.cc
 void SetupEstimate(CLI::App* app, int* exit_code);
 void SetupPricing(CLI::App* app, int* exit_code);
 void SetupRecommend(CLI::App* app, int* exit_code);

@@ -24,7 +24,9 @@ struct Candidate {
   const Price* price = nullptr;
   const Estimate* estimate = nullptr;  // fast mode: numbers only
   double time_hours = 0, cost_usd = 0, usd_per_hour = 0, spot_overhead = 0;
-  double risk_factor = 1;  // see Plan::risk_factor
+  double risk_factor = 1;     // see Plan::risk_factor
+  bool unobtainable = false;  // the account scan says it cannot be launched (ranks below)
+  double paid_fraction = 0;   // of the instances, those Reserved Instances already pay for
 };
 
 // The factor from an estimate to the pessimistic end of its uncertainty band: 1 + band on a time,

@@ -182,22 +182,28 @@ TypeOutcome SearchType(const Catalog& catalog, const InstanceType& t, const Work
   return out;
 }
 
+// Ranks at the pessimistic end of the band, on what the plan would add to the bill: instances the
+// account's Reserved Instances already pay for cost nothing more.
 double Score(const Candidate& c, Objective o) {
+  const double cost = c.cost_usd * (1 - c.paid_fraction);
   switch (o) {
     case Objective::kCost:
-      return c.risk_factor * (c.cost_usd + 1e-9 * c.time_hours);
+      return c.risk_factor * (cost + 1e-9 * c.time_hours);
     case Objective::kTime:
-      return c.risk_factor * (c.time_hours + 1e-9 * c.cost_usd);
+      return c.risk_factor * (c.time_hours + 1e-9 * cost);
     case Objective::kBalanced:
-      return c.risk_factor * c.risk_factor * c.cost_usd * c.time_hours;
+      return c.risk_factor * c.risk_factor * cost * c.time_hours;
   }
-  return c.cost_usd;
+  return cost;
 }
 
-// Best candidate per (type, instances, purchase): regions only change the price.
+// Best candidate per (type, instances, purchase): regions only change the price. What the account
+// cannot launch ranks below what it can (and loses its region to one where it can).
 std::vector<Candidate> BestPerConfiguration(std::vector<Candidate> all, Objective o) {
-  std::sort(all.begin(), all.end(),
-            [o](const Candidate& a, const Candidate& b) { return Score(a, o) < Score(b, o); });
+  std::sort(all.begin(), all.end(), [o](const Candidate& a, const Candidate& b) {
+    if (a.unobtainable != b.unobtainable) return b.unobtainable;
+    return Score(a, o) < Score(b, o);
+  });
   std::vector<Candidate> out;
   std::set<std::tuple<const InstanceType*, int, PurchaseKind>> seen;
   for (const Candidate& c : all) {
@@ -222,6 +228,21 @@ std::vector<Candidate> ParetoFront(const std::vector<Candidate>& ranked) {
   return front;
 }
 
+// What the account scan says of a plan: its AccountFit, and a warning when it cannot be launched.
+void AddAccountFit(const RecommendRequest& req, Plan* plan) {
+  if (req.account == nullptr) return;
+  plan->account = CheckPlanAgainstAccount(*req.account, *plan->type, plan->instances, plan->region,
+                                          plan->purchase);
+  if (std::string line = AccountFitWarning(*plan->account, *plan->type, plan->region);
+      !line.empty()) {
+    plan->warnings.push_back(std::move(line));
+  }
+  for (std::string& line : AccountFitAdvice(*plan->account, *plan->type, plan->instances,
+                                            plan->cost_usd, plan->region)) {
+    plan->advice.push_back(std::move(line));
+  }
+}
+
 // When the top plan rests on an estimate below high confidence, the best-ranked plan whose
 // estimate is of high confidence goes beside it (doc/recommend.md: an answer says how sure it is).
 void AddHighConfidenceAlternative(const Catalog& catalog, const Workload& w,
@@ -239,6 +260,7 @@ void AddHighConfidenceAlternative(const Catalog& catalog, const Workload& w,
     quiet.savings_levers = false;
     rec->high_confidence_alternative =
         recommend_internal::MakePlan(catalog, w, ranked, i, levers, quiet, regions);
+    AddAccountFit(req, &*rec->high_confidence_alternative);
     return;
   }
   rec->confidence_note += "; no plan rests on a high-confidence estimate";
@@ -261,6 +283,7 @@ void AddPurchaseAlternatives(const Catalog& catalog, const Workload& w,
       quiet.savings_levers = false;
       rec->purchase_alternatives.push_back(
           recommend_internal::MakePlan(catalog, w, ranked, i, levers, quiet, regions));
+      AddAccountFit(req, &rec->purchase_alternatives.back());
       break;
     }
   }
@@ -325,11 +348,20 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
         {&t, SearchType(catalog, t, w, req, regions, purchases, &candidates, &estimates,
                         &rec.candidates, &rec.layouts, &rec.pruned, &rec.priced)});
   }
+  if (req.account != nullptr) {
+    for (Candidate& c : candidates) {
+      const AccountFit fit =
+          CheckPlanAgainstAccount(*req.account, *c.type, c.instances, *c.region, c.purchase);
+      c.unobtainable = !fit.obtainable();
+      c.paid_fraction = fit.paid_fraction(c.instances);
+    }
+  }
   const std::vector<Candidate> ranked = BestPerConfiguration(candidates, req.objective);
   const size_t top = std::min<size_t>(ranked.size(), static_cast<size_t>(req.top));
   recommend_internal::LeverCache levers;
   for (size_t i = 0; i < top; ++i) {
     rec.plans.push_back(recommend_internal::MakePlan(catalog, w, ranked, i, &levers, req, regions));
+    AddAccountFit(req, &rec.plans.back());
   }
   for (const Candidate& c : ParetoFront(ranked)) {
     rec.pareto.push_back(recommend_internal::MakeBarePlan(c));

@@ -43,6 +43,7 @@ inline constexpr FileKind kTraceFile{64 * kMiB, "a traffic trace CSV"};
 inline constexpr FileKind kSecretFile{size_t{64} * 1024, "a file holding one secret line"};
 inline constexpr FileKind kManifestFile{16 * kMiB, "a catalog build manifest"};
 inline constexpr FileKind kBuildSourceFile{256 * kMiB, "a catalog source snapshot"};
+inline constexpr FileKind kAccountFile{64 * kMiB, "an account scan (gpuadvisor account scan)"};
 
 // Whole file into memory; "-" reads standard input. IOError naming the path when it cannot be
 // read; InvalidArgument "PATH: larger than 16 MiB; expected a workload file" once more than

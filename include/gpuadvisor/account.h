@@ -1,0 +1,170 @@
+// The buyer's own AWS account (doc/account.md): what it may launch (Service Quotas, in vCPUs per
+// instance class), where (instance-type offerings per availability zone) and what it has already
+// paid for (active Reserved Instances and Savings Plans), as `gpuadvisor account scan` read them
+// through the AWS CLI, with the date of the scan.
+//
+// The parsers take the JSON the AWS CLI prints for each call (`--output json`); the scan is kept
+// in the project's own schema (AccountScanToJson / ParseAccountScan). CheckPlanAgainstAccount
+// answers, for one plan, whether the account can launch it and what it already owns of it.
+#ifndef GPUADVISOR_ACCOUNT_H_
+#define GPUADVISOR_ACCOUNT_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuadvisor/catalog.h"
+#include "gpuadvisor/fields.h"
+#include "gpuadvisor/purchase.h"
+#include "gpuadvisor/result.h"
+
+namespace gpuadvisor {
+
+// `account scan`'s options (the front end runs the AWS CLI: the user's profiles, SSO and roles).
+struct AccountScanArgs {
+  std::vector<std::string> regions;  // empty: the regions of the AWS configuration
+  std::string profile;               // AWS CLI --profile; "" = its default chain
+  std::string endpoint_url;          // AWS CLI --endpoint-url (a local fake in tests)
+  std::string aws_cli = "aws";       // the AWS CLI program
+  std::string out;                   // "" = the user's account scan file
+  double timeout_s = 120;            // per AWS CLI call
+};
+template <typename V>
+void DeclareOptions(V& v, AccountScanArgs& a) {
+  v.List("regions", a.regions,
+         {.help = "Regions to scan (default: the regions of your AWS config: AWS_REGION, "
+                  "AWS_DEFAULT_REGION, `region` in ~/.aws/config)",
+          .front_ends = kCli,
+          .metavar = "LIST",
+          .no_default = true});
+  v.Text("profile", a.profile,
+         {.help = "AWS CLI profile (default: its usual chain: environment, SSO, instance role)",
+          .front_ends = kCli,
+          .metavar = "NAME"});
+  v.Text("endpoint-url", a.endpoint_url,
+         {.help = "Endpoint for every AWS call instead of AWS's (a local fake, a VPC endpoint)",
+          .front_ends = kCli,
+          .metavar = "URL"});
+  v.Text("aws-cli", a.aws_cli,
+         {.help = "The AWS CLI program", .front_ends = kCli, .metavar = "PROGRAM"});
+  v.Text("out", a.out,
+         {.help = "Scan file to write (default: $XDG_DATA_HOME/gpuadvisor/account.json, which "
+                  "recommend then reads)",
+          .front_ends = kCli,
+          .metavar = "FILE"});
+  v.Duration("timeout", a.timeout_s,
+             {.help = "Longest one AWS call may take",
+              .lo = 1,
+              .hi = 3600,
+              .front_ends = kCli});
+}
+
+// One EC2 vCPU quota of one region: "Running On-Demand P instances" (L-417A185B) or "All P Spot
+// Instance Requests" (L-7212CCBC).
+struct AccountQuota {
+  std::string region;
+  std::string code;                  // "L-417A185B"
+  std::string name;                  // as Service Quotas names it
+  bool spot = false;                 // a spot-request quota, else on-demand
+  std::vector<std::string> classes;  // instance classes it covers, upper case: {"G", "VT"}
+  double vcpus = 0;                  // the applied value
+};
+
+// Active Reserved Instances of one instance type (a DescribeReservedInstances record).
+struct ReservedInstances {
+  std::string id;
+  std::string instance_type;
+  std::string region;
+  std::string zone;  // "" for a regional reservation
+  int count = 0;
+  std::string end;  // ISO date
+  std::string offering_class;  // "standard", "convertible"
+};
+
+// An active Savings Plan (a DescribeSavingsPlans record).
+struct SavingsPlan {
+  std::string id;
+  std::string type;    // "Compute", "EC2Instance", "SageMaker"
+  std::string family;  // EC2Instance plans: the instance family they cover
+  std::string region;  // EC2Instance plans: their region
+  double commitment_usd_per_hour = 0;
+  std::string end;  // ISO date
+};
+
+struct AccountScan {
+  std::string account_id;  // "" when sts did not answer
+  std::string scanned_at;  // ISO UTC time of the scan
+  std::vector<std::string> regions;  // regions scanned
+  std::vector<AccountQuota> quotas;
+  // Region -> instance type -> availability zones offering it. A region with an entry was
+  // scanned for offerings; a type absent from it is not offered there.
+  std::map<std::string, std::map<std::string, std::vector<std::string>>> zones;
+  std::vector<ReservedInstances> reserved;
+  std::vector<SavingsPlan> savings_plans;
+  bool savings_plans_scanned = false;
+  std::vector<std::string> failures;  // "us-west-2: service quotas: AccessDeniedException ..."
+};
+
+// Adders, one per AWS CLI call; each takes the call's JSON output (`source` names it in errors)
+// and keeps what the advice needs. InvalidArgument naming the source and field on a malformed
+// answer.
+Status AddServiceQuotas(std::string_view json, std::string_view source, std::string_view region,
+                        AccountScan* scan);  // `service-quotas list-service-quotas --service-code ec2`
+Status AddInstanceTypeOfferings(std::string_view json, std::string_view source,
+                                std::string_view region,
+                                AccountScan* scan);  // `ec2 describe-instance-type-offerings
+                                                     // --location-type availability-zone`
+Status AddReservedInstances(std::string_view json, std::string_view source,
+                            std::string_view region,
+                            AccountScan* scan);  // `ec2 describe-reserved-instances`
+Status AddSavingsPlans(std::string_view json, std::string_view source,
+                       AccountScan* scan);  // `savingsplans describe-savings-plans`
+// `sts get-caller-identity`: the account id.
+Status AddCallerIdentity(std::string_view json, std::string_view source, AccountScan* scan);
+
+// The instance classes a quota name covers: "Running On-Demand G and VT instances" -> {G, VT};
+// "All Standard (A, C, D, H, I, M, R, T, Z) Spot Instance Requests" -> {A, C, ..., Z}; empty
+// when the name is not a vCPU quota of a class. *spot says which kind it is.
+std::vector<std::string> QuotaClasses(std::string_view quota_name, bool* spot);
+
+// The scan in the project's schema, and back (errors name `source` and the field).
+std::string AccountScanToJson(const AccountScan& scan);
+Result<AccountScan> ParseAccountScan(std::string_view json, std::string_view source);
+
+// What the account says about one plan: `instances` of `type` in `region`, bought as `purchase`.
+struct AccountFit {
+  // The quota that governs the plan; absent when the scan has none for the type's class in the
+  // region (not scanned there, or a purchase option no vCPU quota limits: Capacity Blocks).
+  std::optional<AccountQuota> quota;
+  double needed_vcpus = 0;
+  bool fits_quota = true;
+  // Availability zones offering the type; nullopt when the region's offerings were not scanned.
+  std::optional<std::vector<std::string>> zones;
+  int reserved_instances = 0;  // active RIs of this type in the region (regional or in an AZ)
+  std::string reserved_until;  // the latest end among them
+  std::vector<std::string> savings_plans;  // ids of active plans whose terms cover the plan
+  bool on_demand = false;                  // RIs and Savings Plans discount on-demand use only
+  bool obtainable() const { return fits_quota && (!zones || !zones->empty()); }
+  // Of `instances`, the share that Reserved Instances already pay for (on-demand plans only).
+  double paid_fraction(int instances) const;
+};
+AccountFit CheckPlanAgainstAccount(const AccountScan& scan, const InstanceType& type,
+                                   int instances, std::string_view region, PurchaseKind purchase);
+
+// One line for a plan that does not fit: "needs 192 P vCPUs on demand in us-east-1, the account
+// has 96 (Running On-Demand P instances, L-417A185B): aws service-quotas
+// request-service-quota-increase ..."; "" when it fits.
+std::string AccountFitWarning(const AccountFit& fit, const InstanceType& type,
+                              std::string_view region);
+
+// Advice lines for what the account already pays for: Reserved Instances covering some of the
+// plan's instances (with the cost the plan adds), Savings Plans whose rates apply.
+std::vector<std::string> AccountFitAdvice(const AccountFit& fit, const InstanceType& type,
+                                          int instances, double cost_usd,
+                                          std::string_view region);
+
+}  // namespace gpuadvisor
+
+#endif  // GPUADVISOR_ACCOUNT_H_

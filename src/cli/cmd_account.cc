@@ -1,0 +1,355 @@
+// `gpuadvisor account scan|show`: what the buyer's AWS account can launch (gpuadvisor/account.h).
+// The scan runs the AWS CLI, so that whatever credentials the user's `aws` finds (profiles, SSO,
+// an instance role, a credential process) are the ones used and gpuadvisor holds no secret and
+// no request signer of its own. Each call is a child process with an argument vector (no
+// shell), a time limit and a ceiling on what it may print.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <iostream>
+
+#include "app/table.h"
+#include "cli/common.h"
+#include "gpuadvisor/account.h"
+#include "gpuadvisor/query.h"
+#include "util/files.h"
+#include "util/text.h"
+
+extern char** environ;
+
+namespace gpuadvisor::cli {
+namespace {
+
+constexpr size_t kMaxCallOutput = 64 * kMiB;  // a region's offerings are ~0.5 MB
+constexpr size_t kMaxCallErrors = 64 * 1024;
+
+struct CallResult {
+  int exit_code = -1;  // the program's; -1 when it could not start, ran out of time or printed
+                       // too much (then `failure` says which)
+  std::string out, err, failure;
+};
+
+// Runs argv[0] (looked up on PATH) with `argv`, standard input from /dev/null, collecting its
+// standard output and error; kills its process group after `timeout_s`.
+CallResult RunProgram(const std::vector<std::string>& argv, double timeout_s) {
+  CallResult r;
+  int out_pipe[2], err_pipe[2];
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0) {
+    r.failure = std::string("pipe: ") + std::strerror(errno);
+    return r;
+  }
+  if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
+    r.failure = std::string("pipe: ") + std::strerror(errno);
+    ::close(out_pipe[0]);
+    ::close(out_pipe[1]);
+    return r;
+  }
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  // The AWS CLI v2 pages long output through `less` on a terminal; never here.
+  std::vector<std::string> env_text;
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::strncmp(*e, "AWS_PAGER=", 10) != 0) env_text.emplace_back(*e);
+  }
+  env_text.emplace_back("AWS_PAGER=");
+  std::vector<char*> envp;
+  for (std::string& e : env_text) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, out_pipe[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&fa, err_pipe[1], STDERR_FILENO);
+  posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
+  pid_t pid = 0;
+  const int rc = ::posix_spawnp(&pid, args[0], &fa, &attr, args.data(), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  ::close(out_pipe[1]);
+  ::close(err_pipe[1]);
+  if (rc != 0) {
+    ::close(out_pipe[0]);
+    ::close(err_pipe[0]);
+    r.failure = "cannot run " + argv[0] + ": " + std::strerror(rc) +
+                (rc == ENOENT ? " (install the AWS CLI, or name it with --aws-cli)" : "");
+    return r;
+  }
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000));
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  std::string* sinks[2] = {&r.out, &r.err};
+  const size_t caps[2] = {kMaxCallOutput, kMaxCallErrors};
+  int open_fds = 2;
+  char buf[65536];
+  while (open_fds > 0 && r.failure.empty()) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          deadline - std::chrono::steady_clock::now())
+                          .count();
+    if (left <= 0) {
+      r.failure = "no answer within " + FormatFixed(timeout_s, 0) + " s (--timeout)";
+      break;
+    }
+    if (::poll(fds, 2, static_cast<int>(std::min<int64_t>(left, 1000))) < 0 && errno != EINTR) {
+      r.failure = std::string("poll: ") + std::strerror(errno);
+      break;
+    }
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+      const ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
+      if (n <= 0) {
+        if (n < 0 && errno == EINTR) continue;
+        ::close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+        continue;
+      }
+      if (sinks[i]->size() + static_cast<size_t>(n) > caps[i]) {
+        if (i == 0) {
+          r.failure = "printed more than " + std::to_string(kMaxCallOutput / kMiB) + " MiB";
+          break;
+        }
+        continue;  // error text past its cap is dropped
+      }
+      sinks[i]->append(buf, static_cast<size_t>(n));
+    }
+  }
+  for (const pollfd& f : fds) {
+    if (f.fd >= 0) ::close(f.fd);
+  }
+  if (!r.failure.empty()) ::kill(-pid, SIGKILL);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (r.failure.empty()) r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (r.failure.empty() && r.exit_code < 0) r.failure = "ended by a signal";
+  return r;
+}
+
+// The AWS CLI, as the options say: one call's JSON output, or IOError naming the call and the
+// first line of what the CLI said.
+class AwsCli {
+ public:
+  explicit AwsCli(const AccountScanArgs& a) : a_(a) {}
+
+  Result<std::string> Call(const std::string& region, std::vector<std::string> call) const {
+    std::vector<std::string> argv = {a_.aws_cli, "--output", "json"};
+    if (!a_.profile.empty()) argv.insert(argv.end(), {"--profile", a_.profile});
+    if (!a_.endpoint_url.empty()) argv.insert(argv.end(), {"--endpoint-url", a_.endpoint_url});
+    if (!region.empty()) argv.insert(argv.end(), {"--region", region});
+    const std::string what = call[0] + " " + call[1];
+    argv.insert(argv.end(), call.begin(), call.end());
+    CallResult r = RunProgram(argv, a_.timeout_s);
+    if (!r.failure.empty()) return Status::IOError(what + ": " + r.failure);
+    if (r.exit_code != 0) {
+      std::string line(Trim(r.err));
+      if (const size_t nl = line.find('\n'); nl != std::string::npos) line.resize(nl);
+      if (line.size() > 300) line = line.substr(0, 300) + "...";
+      return Status::IOError(what + ": exit " + std::to_string(r.exit_code) + ": " +
+                             TerminalSafe(line));
+    }
+    return std::move(r.out);
+  }
+
+ private:
+  const AccountScanArgs& a_;
+};
+
+// Runs one call and hands its output to `add`; a failure is recorded in the scan, not fatal.
+template <typename Add>
+void Scan(const AwsCli& aws, const std::string& region, std::vector<std::string> call,
+          AccountScan* scan, int* ok, Add add) {
+  const std::string where = region.empty() ? "" : region + ": ";
+  Result<std::string> out = aws.Call(region, std::move(call));
+  Status st = out.ok() ? add(*out) : out.status();
+  if (st.ok()) {
+    ++*ok;
+  } else {
+    scan->failures.push_back(where + st.message());
+  }
+}
+
+AccountScan RunScan(const AccountScanArgs& a, const std::vector<std::string>& regions, int* ok) {
+  const AwsCli aws(a);
+  AccountScan scan;
+  scan.scanned_at = NowUtcIso();
+  scan.regions = regions;
+  Scan(aws, "", {"sts", "get-caller-identity"}, &scan, ok,
+       [&](const std::string& json) { return AddCallerIdentity(json, "sts get-caller-identity", &scan); });
+  for (const std::string& r : regions) {
+    Scan(aws, r, {"service-quotas", "list-service-quotas", "--service-code", "ec2"}, &scan, ok,
+         [&](const std::string& json) {
+           return AddServiceQuotas(json, r + " list-service-quotas", r, &scan);
+         });
+    Scan(aws, r,
+         {"ec2", "describe-instance-type-offerings", "--location-type", "availability-zone"},
+         &scan, ok, [&](const std::string& json) {
+           return AddInstanceTypeOfferings(json, r + " describe-instance-type-offerings", r,
+                                           &scan);
+         });
+    Scan(aws, r, {"ec2", "describe-reserved-instances", "--filters", "Name=state,Values=active"},
+         &scan, ok, [&](const std::string& json) {
+           return AddReservedInstances(json, r + " describe-reserved-instances", r, &scan);
+         });
+  }
+  // Savings Plans are global (the API lives in us-east-1).
+  Scan(aws, "us-east-1", {"savingsplans", "describe-savings-plans", "--states", "active"}, &scan,
+       ok, [&](const std::string& json) {
+         return AddSavingsPlans(json, "describe-savings-plans", &scan);
+       });
+  return scan;
+}
+
+// The scan as tables: the accelerator classes' quotas per region, then what is already paid for.
+std::string ScanText(const AccountScan& s, OutputFormat format, bool color) {
+  Table quotas;
+  quotas.AddColumn("region");
+  quotas.AddColumn("quota");
+  quotas.AddColumn("code");
+  quotas.AddColumn("vCPUs", /*numeric=*/true);
+  quotas.AddColumn("types offered (zones scanned)");
+  for (const AccountQuota& q : s.quotas) {
+    // The accelerator classes only (P, G and VT, Inf, Trn, DL, F); Standard and X are not ours.
+    bool accel = false;
+    for (const std::string& c : q.classes) {
+      accel = accel || c == "P" || c == "G" || c == "INF" || c == "TRN" || c == "DL" || c == "F";
+    }
+    if (!accel) continue;
+    std::optional<std::string> zones;
+    if (const auto z = s.zones.find(q.region); z != s.zones.end()) {
+      int types = 0;
+      for (const auto& [type, list] : z->second) {
+        std::string cls;
+        for (char ch : type) {
+          if (!std::isalpha(static_cast<unsigned char>(ch))) break;
+          cls += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        }
+        if (std::find(q.classes.begin(), q.classes.end(), cls) != q.classes.end()) ++types;
+      }
+      zones = std::to_string(types) + " types";
+    }
+    quotas.AddRow({q.region, q.name, q.code, FormatFixed(q.vcpus, 0),
+                   q.spot ? std::optional<std::string>() : zones});
+  }
+  std::string out = quotas.Render(format, color);
+  if (format != OutputFormat::kTable) return out;
+  out += "\naccount " + (s.account_id.empty() ? std::string("(unknown)") : s.account_id) +
+         ", scanned " + s.scanned_at + "\n";
+  for (const ReservedInstances& ri : s.reserved) {
+    out += "reserved: " + std::to_string(ri.count) + " x " + TerminalSafe(ri.instance_type) +
+           " in " + (ri.zone.empty() ? ri.region : ri.zone) + " until " + ri.end + "\n";
+  }
+  for (const SavingsPlan& sp : s.savings_plans) {
+    out += "savings plan: " + TerminalSafe(sp.id) + " (" + TerminalSafe(sp.type) +
+           (sp.family.empty() ? "" : ", " + TerminalSafe(sp.family) + " in " + sp.region) +
+           ") $" + FormatFixed(sp.commitment_usd_per_hour, 2) + "/h until " + sp.end + "\n";
+  }
+  for (const std::string& f : s.failures) out += "not read: " + TerminalSafe(f) + "\n";
+  return out;
+}
+
+struct AccountOptions {
+  CommonOptions common;
+  TableOptions table;  // "account scan"
+};
+
+int RunAccountScan(const AccountOptions& o) {
+  Result<Context> ctx = MakeContext(o.common, /*load_catalog=*/false);
+  if (!ctx.ok()) return Fail(ctx.status());
+  Result<OptionValues> v = o.table.Values();
+  if (!v.ok()) return Fail(v.status());
+  AccountScanArgs a;
+  if (Status st = SetFromOptions(*v, &a); !st.ok()) return Fail(st);
+  const std::vector<std::string> regions = a.regions.empty() ? RegionsFromEnvironment() : a.regions;
+  if (regions.empty()) {
+    return Fail(Status::InvalidArgument(
+                    "regions: none given and none in your AWS configuration (AWS_REGION, "
+                    "AWS_DEFAULT_REGION, `region` in ~/.aws/config); name them, e.g. --regions "
+                    "us-east-1,us-west-2")
+                    .WithField("regions"));
+  }
+  const std::string out = a.out.empty() ? UserAccountPath() : a.out;
+  if (out.empty()) {
+    return Fail(Status::InvalidArgument(
+                    "out: no account scan path (neither XDG_DATA_HOME nor HOME is set)")
+                    .WithField("out"));
+  }
+  int ok = 0;
+  const AccountScan scan = RunScan(a, regions, &ok);
+  if (ok == 0) {
+    // Nothing answered: keep whatever scan was there, and say why.
+    return Fail(Status::IOError("account scan: no AWS call succeeded; first failure: " +
+                                scan.failures.front()));
+  }
+  if (a.out.empty()) {
+    if (Status st = MakeParentDirectories(out); !st.ok()) return Fail(st);
+  }
+  if (Status st = WriteFileAtomic(out, AccountScanToJson(scan)); !st.ok()) return Fail(st);
+  if (ctx->format == OutputFormat::kJson) {
+    std::cout << AccountScanToJson(scan);
+  } else {
+    std::cout << ScanText(scan, ctx->format, ctx->color);
+    if (ctx->format == OutputFormat::kTable) std::cout << "written to " << TerminalSafe(out) << "\n";
+  }
+  for (const std::string& f : scan.failures) Warn("not read: " + f);
+  return kExitOk;
+}
+
+// The scan recommend would use (GPUADVISOR_ACCOUNT, else the user's).
+int RunAccountShow(const CommonOptions& common) {
+  Result<Context> ctx = MakeContext(common, /*load_catalog=*/false);
+  if (!ctx.ok()) return Fail(ctx.status());
+  Result<std::optional<AccountScan>> scan = LoadAccountScan("");
+  if (!scan.ok()) return Fail(scan.status());
+  if (!*scan) {
+    return Fail(Status::NotFound("no account scan (looked for " + UserAccountPath() +
+                                 "); run `gpuadvisor account scan` first"));
+  }
+  if (ctx->format == OutputFormat::kJson) {
+    std::cout << AccountScanToJson(**scan);
+  } else {
+    std::cout << ScanText(**scan, ctx->format, ctx->color);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void SetupAccount(CLI::App* app, int* exit_code) {
+  app->require_subcommand(1);
+  CLI::App* scan = app->add_subcommand(
+      "scan", "Read the account's quotas, zone offerings, Reserved Instances and Savings Plans");
+  auto so = std::make_shared<AccountOptions>();
+  AddCommonOptions(scan, &so->common);
+  so->table.Add(scan, "account scan");
+  scan->footer(R"(Runs the AWS CLI (`aws`) with your usual credentials; each region costs three calls
+(service-quotas list-service-quotas, ec2 describe-instance-type-offerings, ec2
+describe-reserved-instances), plus sts get-caller-identity and savingsplans
+describe-savings-plans once. The permissions needed are read-only: servicequotas:ListServiceQuotas,
+ec2:DescribeInstanceTypeOfferings, ec2:DescribeReservedInstances, savingsplans:DescribeSavingsPlans.
+A call that fails is named and the rest are kept. `recommend` then checks every plan against the
+scan (--account FILE or none to choose).
+
+Examples:
+  gpuadvisor account scan --regions us-east-1,us-west-2
+  gpuadvisor account scan --profile prod --regions us-east-1 --json
+  gpuadvisor account show)");
+  scan->callback([so, exit_code] { *exit_code = RunAccountScan(*so); });
+  CLI::App* show = app->add_subcommand("show", "The last account scan: quotas, zones, RIs, plans");
+  auto wo = std::make_shared<CommonOptions>();
+  AddCommonOptions(show, wo.get());
+  show->callback([wo, exit_code] { *exit_code = RunAccountShow(*wo); });
+}
+
+}  // namespace gpuadvisor::cli
