@@ -181,7 +181,13 @@ def regenerate(shown, actual):
         if l.strip() == "...":
             elided = True
             continue
-        k = find_line(l, actual, pos)
+        if not l.strip() and elided:
+            # a blank line right after `...` anchors nothing: it belongs to the next shown line
+            nxt = next((m for m in shown[n + 1:] if m.strip() and m.strip() != "..."), None)
+            k = find_line(nxt, actual, pos) if nxt is not None else None
+            k = k - 1 if k is not None and k - 1 >= pos and not actual[k - 1].strip() else None
+        else:
+            k = find_line(l, actual, pos)
         if k is None:
             continue  # the line is gone from the output: drop it
         if k > pos:
@@ -499,7 +505,7 @@ def main():
                     ok, bad, shown, actual = check.result()
                     if ok:
                         continue
-                    new = regenerate(check.shown if check.first is not None else [], clean(check.actual))
+                    new = regenerate(shown if check.first is not None else [], actual)
                     if new is not None and not matches(clean(new), actual)[0]:
                         new = None  # the elisions could not be kept: edit by hand
                     if args.update and check.first is not None and new is not None:
