@@ -4,7 +4,7 @@ Reads a JSON list of steps from stdin and writes a JSON list of results to stdou
 A step is {"kind": "cell", "src": TEXT} (a notebook cell: every top-level statement runs as the
 interactive interpreter runs it, so an expression statement shows its value) or {"kind": "repl",
 "statements": [TEXT, ...]} (a `>>>` session: each statement's output follows it). A value is shown
-as repr(), or pprint's layout at 100 columns when repr() is longer than that; None shows nothing.
+as repr(), or pprint's layout at 120 columns when repr() is longer than that; None shows nothing.
 In a `>>>` session an exception shows as the last line of its traceback ("module.Type: message");
 in a cell it fails the step. All steps share one namespace, as the cells of a notebook do.
 """
@@ -17,7 +17,7 @@ import pprint
 import sys
 import traceback
 
-WIDTH = 100
+WIDTH = 120
 
 
 def display(value):
