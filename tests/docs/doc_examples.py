@@ -66,7 +66,7 @@ def parse(path):
     blocks, i, pending, pending_end = [], 0, None, -1
     while i < len(text):
         line = text[i]
-        if "<!--" in line and "doc-example:" in line:
+        if line.startswith("<!--") and "doc-example:" in line:
             j = i
             chunk = line
             while "-->" not in chunk and j + 1 < len(text):
@@ -306,7 +306,7 @@ def repl_statements(shown):
 
 def run_python(env, d, steps):
     if not env.python_path:
-        raise RuntimeError("Python examples need --python-path (the build's python/ directory)")
+        raise RuntimeError("Python examples need --python-path (the build's python/ directory) or --no-python")
     proc = subprocess.run([env.python, os.path.join(REPO, "tests", "docs", "py_session.py")],
                           input=json.dumps(steps), capture_output=True, text=True, cwd=d,
                           env=env.environ(d), timeout=300)
@@ -529,7 +529,7 @@ def main():
     slowest = ", ".join(f"{w} {t:.1f} s" for t, w in sorted(timings, reverse=True)[:3])
     print(f"doc_examples: {len(files)} files, {stats['run']} blocks run ({compared} outputs compared), "
           f"{stats['skipped']} marked skip{left_out}; {len(failures)} drifted, {len(errors)} errors"
-          f"{rewritten}; {time.time() - started:.1f} s (slowest: {slowest})")
+          f"{rewritten}; {time.time() - started:.1f} s" + (f" (slowest: {slowest})" if slowest else ""))
     return 1 if failures or errors else 0
 
 
