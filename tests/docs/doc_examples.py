@@ -62,7 +62,8 @@ class Block:
 
 
 def parse(path):
-    text = open(path, encoding="utf-8").read().split("\n")
+    with open(path, encoding="utf-8") as f:
+        text = f.read().split("\n")
     blocks, i, pending, pending_end = [], 0, None, -1
     while i < len(text):
         line = text[i]
@@ -466,7 +467,8 @@ def apply_updates(updates):
     for path, lo, hi, new in updates:
         by_file.setdefault(path, []).append((lo, hi, new))
     for path, edits in by_file.items():
-        text = open(path, encoding="utf-8").read().split("\n")
+        with open(path, encoding="utf-8") as f:
+            text = f.read().split("\n")
         for lo, hi, new in sorted(edits, reverse=True):
             text[lo:hi] = new
         with open(path, "w", encoding="utf-8") as f:
