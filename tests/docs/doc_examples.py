@@ -209,6 +209,30 @@ def regenerate(shown, actual):
 # ---------------------------------------------------------------- running
 
 
+# `curl -s [-H 'N: v'] [-d BODY] [--path-as-is] URL` with http.client (which sends the path as given).
+CURL_SHIM = r"""import http.client, sys, urllib.parse
+args, headers, body, url = sys.argv[1:], {}, None, None
+while args:
+    a = args.pop(0)
+    if a == "-H":
+        name, _, value = args.pop(0).partition(":")
+        headers[name.strip()] = value.strip()
+    elif a == "-d":
+        body = args.pop(0).encode()
+    elif a.startswith("-"):
+        continue
+    else:
+        url = a
+u = urllib.parse.urlsplit(url)
+conn = http.client.HTTPConnection(u.hostname, u.port, timeout=60)
+if body is not None:
+    headers.setdefault("Content-Type", "application/x-www-form-urlencoded")
+conn.request("POST" if body is not None else "GET", (u.path or "/") + ("?" + u.query if u.query else ""),
+             body=body, headers=headers)
+sys.stdout.buffer.write(conn.getresponse().read())
+"""
+
+
 class Env:
     def __init__(self, args):
         self.bin = os.path.abspath(args.bin)
@@ -219,6 +243,11 @@ class Env:
         self.bindir = os.path.join(self.root, "bin")
         os.mkdir(self.bindir)
         os.symlink(self.bin, os.path.join(self.bindir, "gpuadvisor"))
+        if shutil.which("curl") is None:  # the server examples' client, where curl is not installed
+            shim = os.path.join(self.bindir, "curl")
+            with open(shim, "w", encoding="utf-8") as f:
+                f.write(f"#!{sys.executable}\n{CURL_SHIM}")
+            os.chmod(shim, 0o755)
 
     def workdir(self):
         d = tempfile.mkdtemp(dir=self.root)
