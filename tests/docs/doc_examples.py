@@ -34,6 +34,7 @@ import glob
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -271,18 +272,20 @@ class Env:
 class Server:
     def __init__(self, env, d, args):
         self.proc = subprocess.Popen(["bash", "-c", f"exec {args} --port 0"], cwd=d, env=env.environ(d),
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        self.lines = []
-        deadline = time.time() + 30
-        while time.time() < deadline and len(self.lines) < 2:
-            line = self.proc.stdout.readline()
-            if not line:
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, bufsize=0)
+        # its two start-up lines, waiting at most 30 s (never blocking on a silent server)
+        data, deadline = b"", time.time() + 30
+        while data.count(b"\n") < 2 and time.time() < deadline:
+            ready, _, _ = select.select([self.proc.stdout], [], [], max(0.0, deadline - time.time()))
+            chunk = os.read(self.proc.stdout.fileno(), 4096) if ready else b""
+            if not chunk:
                 break
-            self.lines.append(line.rstrip("\n"))
-        m = re.search(r"127\.0\.0\.1:(\d+)/", self.lines[0] if self.lines else "")
-        if len(self.lines) < 2 or not m:
+            data += chunk
+        self.lines = data.decode("utf-8", "replace").split("\n")[:2]
+        m = re.search(r"127\.0\.0\.1:(\d+)/", self.lines[0])
+        if data.count(b"\n") < 2 or not m:
             self.stop()
-            raise RuntimeError(f"`{args}` did not start: {self.lines}")
+            raise RuntimeError(f"`{args}` did not start: {data.decode('utf-8', 'replace')!r}")
         self.port = m.group(1)
 
     def to_doc(self, text):
