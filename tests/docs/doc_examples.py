@@ -3,7 +3,7 @@
 
     doc_examples.py --bin BUILD/gpuadvisor [--python-path BUILD/python] [--update] [FILE.md ...]
 
-Every fenced block of those files is one of (doc/contributing.md, "Examples in the docs"):
+Every fenced block of those files is one of (doc/contributing.md, "Examples in the docs are tests"):
 
   * a console example: lines `$ COMMAND` (a trailing backslash continues it), each followed by
     the output it shows. COMMAND runs under bash with the built `gpuadvisor` first on PATH, in a
@@ -46,7 +46,7 @@ REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 TODAY = "2026-12-03"
 DOC_PORT = "8080"
 COMMAND_TIMEOUT = 60
-FENCE = re.compile(r"^(```+)\s*([\w+-]*)\s*$")
+FENCE = re.compile(r"^\s*(```+)\s*([\w+-]*).*$")  # indented fences too: none escapes the check
 MARKER = re.compile(r"<!--\s*doc-example:\s*(.*?)\s*-->", re.S)
 PY_REPL = re.compile(r"(^|\s)(/usr/bin/)?python3?\s*$")
 

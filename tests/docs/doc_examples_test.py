@@ -74,6 +74,10 @@ class Parsing(unittest.TestCase):
         self.assertEqual(len(errors), 1)
         self.assertIn(":3: a fenced block that is not run", errors[0])
 
+    def test_indented_fence_is_checked_too(self):
+        _, errors, _ = self.parse("- a list item:\n\n  ```\n  gpuadvisor show p5.48xlarge\n  ```\n")
+        self.assertEqual(len(errors), 1)
+
     def test_skip_needs_a_reason(self):
         _, errors, stats = self.parse("<!-- doc-example: skip (a formula) -->\n```\nx = 1\n```\n")
         self.assertEqual((errors, stats["skipped"]), ([], 1))
