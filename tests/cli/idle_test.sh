@@ -12,27 +12,7 @@ JSON_PRELUDE="H={h['host']:h for h in d.get('instances',[])}"
 source "$(dirname "$0")/lib.sh"
 
 # The fleet: two days, one sample a minute (see tests/idle/fleet.h for the same in C++).
-"$PY" - "$T" <<'PYEOF'
-import sys, datetime
-out = sys.argv[1]
-start = datetime.datetime(2026, 7, 1)
-hosts = {"always-idle": ("NVIDIA L40S", 1), "busy": ("NVIDIA A10G", 1), "half": ("NVIDIA L4", 1),
-         "one-of-eight": ("NVIDIA H100 80GB HBM3", 8), "dips": ("Tesla T4", 1)}
-def util(h, i, m):
-    if h == "always-idle": return 0
-    if h == "busy": return 85
-    if h == "half": return 0 if m % 1440 < 720 else 70
-    if h == "one-of-eight": return 90 if i == 0 else 0
-    return 0 if m % 60 < 2 else 60
-with open(out + "/fleet.csv", "w") as f:
-    f.write("timestamp, hostname, index, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB]\n")
-    for m in range(2 * 1440):
-        t = (start + datetime.timedelta(minutes=m)).strftime("%Y/%m/%d %H:%M:%S.000")
-        for h, (name, n) in hosts.items():
-            for i in range(n):
-                u = util(h, i, m)
-                f.write(f"{t}, {h}, {i}, {name}, {u} %, {1000 if u else 0} MiB, 20000 MiB\n")
-PYEOF
+"$PY" "$(dirname "$0")/make_fleet.py" "$T"
 F=$T/fleet.csv
 expect_json "fields" 'all(k in h for h in d["instances"] for k in ["host","instance_type","gpus","samples","avg_util_pct","p95_util_pct","idle_hours","idle_fraction","wasted_usd","recommendation"]) and "total_wasted_usd" in d' idle "$F" --json
 expect_json "idle ~1" 'abs(H["always-idle"]["idle_fraction"]-1)<0.01' idle "$F" --json
