@@ -55,10 +55,7 @@ void DeclareOptions(V& v, AccountScanArgs& a) {
           .front_ends = kCli,
           .metavar = "FILE"});
   v.Duration("timeout", a.timeout_s,
-             {.help = "Longest one AWS call may take",
-              .lo = 1,
-              .hi = 3600,
-              .front_ends = kCli});
+             {.help = "Longest one AWS call may take", .lo = 1, .hi = 3600, .front_ends = kCli});
 }
 
 // One EC2 vCPU quota of one region: "Running On-Demand P instances" (L-417A185B) or "All P Spot
@@ -79,7 +76,7 @@ struct ReservedInstances {
   std::string region;
   std::string zone;  // "" for a regional reservation
   int count = 0;
-  std::string end;  // ISO date
+  std::string end;             // ISO date
   std::string offering_class;  // "standard", "convertible"
 };
 
@@ -94,8 +91,8 @@ struct SavingsPlan {
 };
 
 struct AccountScan {
-  std::string account_id;  // "" when sts did not answer
-  std::string scanned_at;  // ISO UTC time of the scan
+  std::string account_id;            // "" when sts did not answer
+  std::string scanned_at;            // ISO UTC time of the scan
   std::vector<std::string> regions;  // regions scanned
   std::vector<AccountQuota> quotas;
   // Region -> instance type -> availability zones offering it. A region with an entry was
@@ -110,14 +107,14 @@ struct AccountScan {
 // Adders, one per AWS CLI call; each takes the call's JSON output (`source` names it in errors)
 // and keeps what the advice needs. InvalidArgument naming the source and field on a malformed
 // answer.
-Status AddServiceQuotas(std::string_view json, std::string_view source, std::string_view region,
-                        AccountScan* scan);  // `service-quotas list-service-quotas --service-code ec2`
+Status AddServiceQuotas(
+    std::string_view json, std::string_view source, std::string_view region,
+    AccountScan* scan);  // `service-quotas list-service-quotas --service-code ec2`
 Status AddInstanceTypeOfferings(std::string_view json, std::string_view source,
                                 std::string_view region,
                                 AccountScan* scan);  // `ec2 describe-instance-type-offerings
                                                      // --location-type availability-zone`
-Status AddReservedInstances(std::string_view json, std::string_view source,
-                            std::string_view region,
+Status AddReservedInstances(std::string_view json, std::string_view source, std::string_view region,
                             AccountScan* scan);  // `ec2 describe-reserved-instances`
 Status AddSavingsPlans(std::string_view json, std::string_view source,
                        AccountScan* scan);  // `savingsplans describe-savings-plans`
@@ -150,8 +147,8 @@ struct AccountFit {
   // Of `instances`, the share that Reserved Instances already pay for (on-demand plans only).
   double paid_fraction(int instances) const;
 };
-AccountFit CheckPlanAgainstAccount(const AccountScan& scan, const InstanceType& type,
-                                   int instances, std::string_view region, PurchaseKind purchase);
+AccountFit CheckPlanAgainstAccount(const AccountScan& scan, const InstanceType& type, int instances,
+                                   std::string_view region, PurchaseKind purchase);
 
 // One line for a plan that does not fit: "needs 192 P vCPUs on demand in us-east-1, the account
 // has 96 (Running On-Demand P instances, L-417A185B): aws service-quotas
@@ -162,8 +159,7 @@ std::string AccountFitWarning(const AccountFit& fit, const InstanceType& type,
 // Advice lines for what the account already pays for: Reserved Instances covering some of the
 // plan's instances (with the cost the plan adds), Savings Plans whose rates apply.
 std::vector<std::string> AccountFitAdvice(const AccountFit& fit, const InstanceType& type,
-                                          int instances, double cost_usd,
-                                          std::string_view region);
+                                          int instances, double cost_usd, std::string_view region);
 
 }  // namespace gpuadvisor
 

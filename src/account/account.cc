@@ -73,9 +73,8 @@ std::vector<std::string> QuotaClasses(std::string_view name, bool* spot) {
   size_t at = 0;
   while (at <= middle.size()) {
     const size_t and_at = middle.find(" and ", at);
-    const std::string_view t =
-        Trim(middle.substr(at, and_at == std::string_view::npos ? std::string_view::npos
-                                                                : and_at - at));
+    const std::string_view t = Trim(
+        middle.substr(at, and_at == std::string_view::npos ? std::string_view::npos : and_at - at));
     if (!t.empty()) out.push_back(Upper(t));
     if (and_at == std::string_view::npos) break;
     at = and_at + 5;
@@ -89,9 +88,9 @@ Status AddServiceQuotas(std::string_view json, std::string_view source, std::str
   GPUADVISOR_RETURN_IF_ERROR(ParseObject(json, source, &doc));
   RjReader r{std::string(source)};
   const rapidjson::Value& quotas = r.Array(doc, "Quotas", "$");
-  const JsonPath list("$", "Quotas");
+  const JsonPath root("$");
   for (rapidjson::SizeType i = 0; i < quotas.Size() && r.status().ok(); ++i) {
-    const JsonPath at(list, "", i);
+    const JsonPath at(root, "Quotas", i);
     if (!quotas[i].IsObject()) {
       r.Fail(at, "an object");
       break;
@@ -117,10 +116,10 @@ Status AddInstanceTypeOfferings(std::string_view json, std::string_view source,
   GPUADVISOR_RETURN_IF_ERROR(ParseObject(json, source, &doc));
   RjReader r{std::string(source)};
   const rapidjson::Value& offers = r.Array(doc, "InstanceTypeOfferings", "$");
-  const JsonPath list("$", "InstanceTypeOfferings");
+  const JsonPath root("$");
   auto& by_type = scan->zones[std::string(region)];
   for (rapidjson::SizeType i = 0; i < offers.Size() && r.status().ok(); ++i) {
-    const JsonPath at(list, "", i);
+    const JsonPath at(root, "InstanceTypeOfferings", i);
     if (!offers[i].IsObject()) {
       r.Fail(at, "an object");
       break;
@@ -135,15 +134,15 @@ Status AddInstanceTypeOfferings(std::string_view json, std::string_view source,
   return r.status();
 }
 
-Status AddReservedInstances(std::string_view json, std::string_view source,
-                            std::string_view region, AccountScan* scan) {
+Status AddReservedInstances(std::string_view json, std::string_view source, std::string_view region,
+                            AccountScan* scan) {
   rapidjson::Document doc;
   GPUADVISOR_RETURN_IF_ERROR(ParseObject(json, source, &doc));
   RjReader r{std::string(source)};
   const rapidjson::Value& list_value = r.Array(doc, "ReservedInstances", "$");
-  const JsonPath list("$", "ReservedInstances");
+  const JsonPath root("$");
   for (rapidjson::SizeType i = 0; i < list_value.Size() && r.status().ok(); ++i) {
-    const JsonPath at(list, "", i);
+    const JsonPath at(root, "ReservedInstances", i);
     const rapidjson::Value& v = list_value[i];
     if (!v.IsObject()) {
       r.Fail(at, "an object");
@@ -169,9 +168,9 @@ Status AddSavingsPlans(std::string_view json, std::string_view source, AccountSc
   GPUADVISOR_RETURN_IF_ERROR(ParseObject(json, source, &doc));
   RjReader r{std::string(source)};
   const rapidjson::Value& plans = r.Array(doc, "savingsPlans", "$");
-  const JsonPath list("$", "savingsPlans");
+  const JsonPath root("$");
   for (rapidjson::SizeType i = 0; i < plans.Size() && r.status().ok(); ++i) {
-    const JsonPath at(list, "", i);
+    const JsonPath at(root, "savingsPlans", i);
     const rapidjson::Value& v = plans[i];
     if (!v.IsObject()) {
       r.Fail(at, "an object");
@@ -257,11 +256,12 @@ std::string AccountScanToJson(const AccountScan& s) {
 }
 
 Result<AccountScan> ParseAccountScan(std::string_view json, std::string_view source) {
+  const JsonPath root("$");
   rapidjson::Document doc;
   GPUADVISOR_RETURN_IF_ERROR(ParseObject(json, source, &doc));
   RjReader r{std::string(source)};
   if (r.Str(doc, "schema", "$") != kSchema && r.status().ok()) {
-    r.Fail(JsonPath("$", "schema"), std::string("\"") + kSchema + "\"");
+    r.Fail(JsonPath(root, "schema"), std::string("\"") + kSchema + "\"");
   }
   AccountScan s;
   s.account_id = r.Str(doc, "account_id", "$");
@@ -269,7 +269,7 @@ Result<AccountScan> ParseAccountScan(std::string_view json, std::string_view sou
   s.regions = r.StrList(doc, "regions", "$");
   const rapidjson::Value& quotas = r.Array(doc, "quotas", "$");
   for (rapidjson::SizeType i = 0; i < quotas.Size() && r.status().ok(); ++i) {
-    const JsonPath at(JsonPath("$"), "quotas", i);
+    const JsonPath at(root, "quotas", i);
     if (!quotas[i].IsObject()) {
       r.Fail(at, "an object");
       break;
@@ -299,7 +299,7 @@ Result<AccountScan> ParseAccountScan(std::string_view json, std::string_view sou
   }
   const rapidjson::Value& reserved = r.Array(doc, "reserved", "$");
   for (rapidjson::SizeType i = 0; i < reserved.Size() && r.status().ok(); ++i) {
-    const JsonPath at(JsonPath("$"), "reserved", i);
+    const JsonPath at(root, "reserved", i);
     const rapidjson::Value& v = reserved[i];
     if (!v.IsObject()) {
       r.Fail(at, "an object");
@@ -317,7 +317,7 @@ Result<AccountScan> ParseAccountScan(std::string_view json, std::string_view sou
   }
   const rapidjson::Value& plans = r.Array(doc, "savings_plans", "$");
   for (rapidjson::SizeType i = 0; i < plans.Size() && r.status().ok(); ++i) {
-    const JsonPath at(JsonPath("$"), "savings_plans", i);
+    const JsonPath at(root, "savings_plans", i);
     const rapidjson::Value& v = plans[i];
     if (!v.IsObject()) {
       r.Fail(at, "an object");
@@ -338,8 +338,8 @@ Result<AccountScan> ParseAccountScan(std::string_view json, std::string_view sou
   return s;
 }
 
-AccountFit CheckPlanAgainstAccount(const AccountScan& scan, const InstanceType& type,
-                                   int instances, std::string_view region, PurchaseKind purchase) {
+AccountFit CheckPlanAgainstAccount(const AccountScan& scan, const InstanceType& type, int instances,
+                                   std::string_view region, PurchaseKind purchase) {
   AccountFit fit;
   fit.needed_vcpus = static_cast<double>(type.vcpus) * instances;
   // Capacity Blocks and Reserved Instances are capacity of their own; on-demand and spot
@@ -374,8 +374,8 @@ AccountFit CheckPlanAgainstAccount(const AccountScan& scan, const InstanceType& 
   fit.on_demand = purchase == PurchaseKind::kOnDemand;
   if (purchase == PurchaseKind::kOnDemand) {
     for (const SavingsPlan& sp : scan.savings_plans) {
-      const bool covers = sp.type == "Compute" ||
-                          (sp.type == "EC2Instance" && sp.family == type.family && sp.region == region);
+      const bool covers = sp.type == "Compute" || (sp.type == "EC2Instance" &&
+                                                   sp.family == type.family && sp.region == region);
       if (covers) fit.savings_plans.push_back(sp.id);
     }
   }
@@ -388,22 +388,20 @@ double AccountFit::paid_fraction(int instances) const {
 }
 
 std::vector<std::string> AccountFitAdvice(const AccountFit& fit, const InstanceType& type,
-                                          int instances, double cost_usd,
-                                          std::string_view region) {
+                                          int instances, double cost_usd, std::string_view region) {
   std::vector<std::string> out;
   if (const double paid = fit.paid_fraction(instances); paid > 0) {
     const int covered = std::min(fit.reserved_instances, instances);
     out.push_back(std::to_string(covered) + " of the " + std::to_string(instances) + " " +
                   type.name + " are Reserved Instances this account already pays for in " +
-                  std::string(region) + " (until " + fit.reserved_until +
-                  "): the plan adds $" + FormatFixed(cost_usd * (1 - paid), 2) + " to the bill, not $" +
+                  std::string(region) + " (until " + fit.reserved_until + "): the plan adds $" +
+                  FormatFixed(cost_usd * (1 - paid), 2) + " to the bill, not $" +
                   FormatFixed(cost_usd, 2));
   }
   if (!fit.savings_plans.empty()) {
     std::string ids;
     for (const std::string& id : fit.savings_plans) ids += (ids.empty() ? "" : ", ") + id;
-    out.push_back("Savings Plan " + ids +
-                  " covers on-demand use of " + type.name +
+    out.push_back("Savings Plan " + ids + " covers on-demand use of " + type.name +
                   ": its rate applies up to the plan's hourly commitment (how much of it is "
                   "already used is not in the scan)");
   }
@@ -420,8 +418,8 @@ std::string AccountFitWarning(const AccountFit& fit, const InstanceType& type,
   if (fit.fits_quota || !fit.quota) return "";
   const AccountQuota& q = *fit.quota;
   const std::string need = FormatFixed(fit.needed_vcpus, 0);
-  return "needs " + need + " vCPUs of the " + q.name + " quota in " + where +
-         "; the account has " + FormatFixed(q.vcpus, 0) + " (" + q.code +
+  return "needs " + need + " vCPUs of the " + q.name + " quota in " + where + "; the account has " +
+         FormatFixed(q.vcpus, 0) + " (" + q.code +
          "; running instances of the class count too): aws service-quotas "
          "request-service-quota-increase --service-code ec2 --quota-code " +
          q.code + " --desired-value " + need + " --region " + where;

@@ -185,18 +185,20 @@ AccountScan RunScan(const AccountScanArgs& a, const std::vector<std::string>& re
   AccountScan scan;
   scan.scanned_at = NowUtcIso();
   scan.regions = regions;
-  Scan(aws, "", {"sts", "get-caller-identity"}, &scan, ok,
-       [&](const std::string& json) { return AddCallerIdentity(json, "sts get-caller-identity", &scan); });
+  // sts answers in any region; the first one scanned is surely enabled.
+  Scan(aws, regions.front(), {"sts", "get-caller-identity"}, &scan, ok,
+       [&](const std::string& json) {
+         return AddCallerIdentity(json, "sts get-caller-identity", &scan);
+       });
   for (const std::string& r : regions) {
     Scan(aws, r, {"service-quotas", "list-service-quotas", "--service-code", "ec2"}, &scan, ok,
          [&](const std::string& json) {
            return AddServiceQuotas(json, r + " list-service-quotas", r, &scan);
          });
     Scan(aws, r,
-         {"ec2", "describe-instance-type-offerings", "--location-type", "availability-zone"},
-         &scan, ok, [&](const std::string& json) {
-           return AddInstanceTypeOfferings(json, r + " describe-instance-type-offerings", r,
-                                           &scan);
+         {"ec2", "describe-instance-type-offerings", "--location-type", "availability-zone"}, &scan,
+         ok, [&](const std::string& json) {
+           return AddInstanceTypeOfferings(json, r + " describe-instance-type-offerings", r, &scan);
          });
     Scan(aws, r, {"ec2", "describe-reserved-instances", "--filters", "Name=state,Values=active"},
          &scan, ok, [&](const std::string& json) {
@@ -252,8 +254,8 @@ std::string ScanText(const AccountScan& s, OutputFormat format, bool color) {
   }
   for (const SavingsPlan& sp : s.savings_plans) {
     out += "savings plan: " + TerminalSafe(sp.id) + " (" + TerminalSafe(sp.type) +
-           (sp.family.empty() ? "" : ", " + TerminalSafe(sp.family) + " in " + sp.region) +
-           ") $" + FormatFixed(sp.commitment_usd_per_hour, 2) + "/h until " + sp.end + "\n";
+           (sp.family.empty() ? "" : ", " + TerminalSafe(sp.family) + " in " + sp.region) + ") $" +
+           FormatFixed(sp.commitment_usd_per_hour, 2) + "/h until " + sp.end + "\n";
   }
   for (const std::string& f : s.failures) out += "not read: " + TerminalSafe(f) + "\n";
   return out;
@@ -281,9 +283,9 @@ int RunAccountScan(const AccountOptions& o) {
   }
   const std::string out = a.out.empty() ? UserAccountPath() : a.out;
   if (out.empty()) {
-    return Fail(Status::InvalidArgument(
-                    "out: no account scan path (neither XDG_DATA_HOME nor HOME is set)")
-                    .WithField("out"));
+    return Fail(
+        Status::InvalidArgument("out: no account scan path (neither XDG_DATA_HOME nor HOME is set)")
+            .WithField("out"));
   }
   int ok = 0;
   const AccountScan scan = RunScan(a, regions, &ok);
@@ -300,9 +302,12 @@ int RunAccountScan(const AccountOptions& o) {
     std::cout << AccountScanToJson(scan);
   } else {
     std::cout << ScanText(scan, ctx->format, ctx->color);
-    if (ctx->format == OutputFormat::kTable) std::cout << "written to " << TerminalSafe(out) << "\n";
+    if (ctx->format == OutputFormat::kTable)
+      std::cout << "written to " << TerminalSafe(out) << "\n";
   }
-  for (const std::string& f : scan.failures) Warn("not read: " + f);
+  if (ctx->format != OutputFormat::kTable) {  // the table's own lines name them otherwise
+    for (const std::string& f : scan.failures) Warn("not read: " + f);
+  }
   return kExitOk;
 }
 
@@ -333,7 +338,8 @@ void SetupAccount(CLI::App* app, int* exit_code) {
   auto so = std::make_shared<AccountOptions>();
   AddCommonOptions(scan, &so->common);
   so->table.Add(scan, "account scan");
-  scan->footer(R"(Runs the AWS CLI (`aws`) with your usual credentials; each region costs three calls
+  scan->footer(
+      R"(Runs the AWS CLI (`aws`) with your usual credentials; each region costs three calls
 (service-quotas list-service-quotas, ec2 describe-instance-type-offerings, ec2
 describe-reserved-instances), plus sts get-caller-identity and savingsplans
 describe-savings-plans once. The permissions needed are read-only: servicequotas:ListServiceQuotas,

@@ -44,7 +44,8 @@ TEST(AccountTest, QuotaNamesGiveTheirClasses) {
   EXPECT_EQ(QuotaClasses("Running On-Demand G and VT instances", &spot),
             (std::vector<std::string>{"G", "VT"}));
   EXPECT_FALSE(spot);
-  EXPECT_EQ(QuotaClasses("All Inf Spot Instance Requests", &spot), (std::vector<std::string>{"INF"}));
+  EXPECT_EQ(QuotaClasses("All Inf Spot Instance Requests", &spot),
+            (std::vector<std::string>{"INF"}));
   EXPECT_TRUE(spot);
   EXPECT_EQ(QuotaClasses("Running On-Demand Standard (A, C, D, H, I, M, R, T, Z) instances", &spot)
                 .size(),
@@ -135,18 +136,19 @@ TEST(AccountTest, APlanOverTheQuotaSaysWhichAndHowToRequestIt) {
   EXPECT_NE(line.find("has 96"), std::string::npos) << line;
   // The spot quota governs spot plans; Capacity Blocks no vCPU quota; another region is unknown.
   EXPECT_FALSE(CheckPlanAgainstAccount(s, p5, 1, "us-east-1", PurchaseKind::kSpot).fits_quota);
-  EXPECT_FALSE(
-      CheckPlanAgainstAccount(s, p5, 1, "us-east-1", PurchaseKind::kCapacityBlock).quota.has_value());
+  EXPECT_FALSE(CheckPlanAgainstAccount(s, p5, 1, "us-east-1", PurchaseKind::kCapacityBlock)
+                   .quota.has_value());
   EXPECT_TRUE(CheckPlanAgainstAccount(s, p5, 1, "us-west-2", PurchaseKind::kOnDemand).obtainable());
   const AccountScan enough = ScanWithPQuota(384);
-  EXPECT_TRUE(CheckPlanAgainstAccount(enough, p5, 2, "us-east-1", PurchaseKind::kOnDemand).fits_quota);
+  EXPECT_TRUE(
+      CheckPlanAgainstAccount(enough, p5, 2, "us-east-1", PurchaseKind::kOnDemand).fits_quota);
   EXPECT_EQ(AccountFitWarning(
                 CheckPlanAgainstAccount(enough, p5, 2, "us-east-1", PurchaseKind::kOnDemand), p5,
                 "us-east-1"),
             "");
   // G and VT covers g6e.
-  const AccountFit g = CheckPlanAgainstAccount(s, Type("g6e.48xlarge"), 1, "us-east-1",
-                                               PurchaseKind::kOnDemand);
+  const AccountFit g =
+      CheckPlanAgainstAccount(s, Type("g6e.48xlarge"), 1, "us-east-1", PurchaseKind::kOnDemand);
   ASSERT_TRUE(g.quota.has_value());
   EXPECT_EQ(g.quota->code, "L-DB2E81BA");
   EXPECT_FALSE(g.fits_quota);  // 192 vCPUs against 64
@@ -185,16 +187,16 @@ TEST(AccountTest, ReservedInstancesAreCapacityAlreadyPaidFor) {
   const AccountFit spot = CheckPlanAgainstAccount(s, p4d, 4, "us-east-1", PurchaseKind::kSpot);
   EXPECT_DOUBLE_EQ(spot.paid_fraction(4), 0);
   EXPECT_TRUE(spot.savings_plans.empty());
-  EXPECT_EQ(CheckPlanAgainstAccount(s, p4d, 4, "us-west-2", PurchaseKind::kOnDemand)
-                .reserved_instances,
-            0);
+  EXPECT_EQ(
+      CheckPlanAgainstAccount(s, p4d, 4, "us-west-2", PurchaseKind::kOnDemand).reserved_instances,
+      0);
 }
 
 // The case: with 96 P vCPUs, a 2 x p5.48xlarge plan says it exceeds the quota, and a plan
 // the account can launch ranks above it.
 TEST(AccountTest, RecommendRanksWhatTheAccountCanLaunchFirst) {
-  const Workload w = testing::MakeWorkload(
-      {{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "20B"}});
+  const Workload w =
+      testing::MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "20B"}});
   RecommendRequest req;
   req.only_instances = {"p5.48xlarge", "g6e.12xlarge"};
   req.purchase = {PurchaseKind::kOnDemand};
