@@ -149,7 +149,7 @@ int Run(const LaunchOptions& o) {
   if (!values.ok()) return Fail(values.status());
   Result<LaunchArgs> args = BuildRequest(o, *values, *ctx->catalog);
   if (!args.ok()) return Fail(args.status());
-  Result<LaunchPlan> plan = PlanLaunch(*ctx->catalog, args->request);
+  Result<LaunchPlan> plan = PlanLaunchWarned(*ctx->catalog, args->request);
   if (!plan.ok()) return Fail(plan.status());
   Status fits = CheckLaunchFormat(*plan, args->format);
   if (!fits.ok()) return Fail(fits);
