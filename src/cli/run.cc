@@ -24,8 +24,8 @@ Browse the catalog:
   gpuadvisor show p5.48xlarge
   gpuadvisor gpus
   gpuadvisor catalog info
-Run `gpuadvisor COMMAND --help` for a command's options, `--help --task serve` (or vision, hpc, ...)
-for only those that apply to one kind of task.)";
+Run `gpuadvisor COMMAND --help` for a command's options; the workload flags of one task only:
+  gpuadvisor recommend --help --task serve   (or vision, train-vision, hpc, transcode, ...))";
 
 // RunCli's arguments while it runs, for CommandLine() (serve_exec.cc hands them on).
 int g_argc = 0;
