@@ -14,12 +14,10 @@ namespace gpuadvisor::recommend_internal {
 namespace {
 
 std::string Usd(double v) { return "$" + FormatFixed(v, v >= 100 ? 0 : 2); }
+std::string PlainHours(double h) { return FormatFixed(h, h >= 100 ? 0 : h >= 10 ? 1 : 2) + " h"; }
 // Past two days a run also says its days: "5759 h (240 days)".
 std::string Hours(double h) {
-  return FormatFixed(h, h >= 100  ? 0
-                        : h >= 10 ? 1
-                                  : 2) +
-         " h" + (h >= 48 ? " (" + FormatFixed(h / 24, 0) + " days)" : std::string());
+  return PlainHours(h) + (h >= 48 ? " (" + FormatFixed(h / 24, 0) + " days)" : std::string());
 }
 std::string Pct(double f) { return FormatFixed(100 * f, 0) + "%"; }
 
@@ -569,7 +567,9 @@ Rejection MergeRejections(const std::vector<RejectionLine>& lines, size_t i, siz
   for (size_t k = i; k < j; ++k) best = std::min(best, lines[k].value);
   std::string reason = lines[i].reason;
   if (reason == "misses the deadline") {
-    reason += ": fastest " + Hours(best) + " (deadline " + Hours(*req.deadline_hours) + ")";
+    reason += ": fastest " + PlainHours(best) +
+              (best >= 48 ? ", " + FormatFixed(best / 24, 0) + " days" : std::string()) +
+              " (deadline " + PlainHours(*req.deadline_hours) + ")";
   } else if (reason == "over budget") {
     reason += ": cheapest " + Usd(best) + " (budget " + Usd(*req.budget_usd) + ")";
   }
