@@ -88,7 +88,8 @@ bool SuggestsL4(const HostUsage& u) {
 TEST(IdleRightsizingTest, NoMoveToHalfTheMemoryBandwidthUnderHeavyLoad) {
   // 4x A10G (600 GB/s each) at 85 % p95: 4x L4 (300 GB/s each) has the TFLOP/s but not the
   // bandwidth for the load.
-  const HostUsage busy = Analyze(HostCsv("NVIDIA A10G", 4, 3, [](int) { return 85; }), "g5.12xlarge");
+  const HostUsage busy =
+      Analyze(HostCsv("NVIDIA A10G", 4, 3, [](int) { return 85; }), "g5.12xlarge");
   EXPECT_FALSE(SuggestsL4(busy)) << busy.recommendation.summary;
   for (const IdleRecommendation& r : busy.alternatives) {
     EXPECT_NE(r.target_instance_type.rfind("g6.", 0), 0u) << r.summary;
