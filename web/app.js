@@ -124,6 +124,8 @@ function parseDescription(desc) {
     else if ((r = /^(\S+) to (\S+)(?: (.+))?$/.exec(part))) Object.assign(out, {lo: r[1], hi: r[2], unit: r[3]});
     else if ((r = /^one of (.+)$/.exec(part))) out.choices = r[1].split(", ");
   }
+  // API-only wording the form shows otherwise (a list field is a comma-separated text box).
+  out.help = out.help.replace(/\s*An array of strings; a comma-separated string is accepted too\./, "").replace(/\s*A duration: [^.]*\([^)]*\)\./, "").replace(/\.\s*$/, "").replace(/ \.\.\.\.$/, " ...");
   return out;
 }
 // The kind of a workload field's value (x-value) as a unit or hint.
@@ -165,7 +167,7 @@ let fieldSeq = 0;
 function fieldElement(f, opts = {}) {
   const id = `f${++fieldSeq}-${f.name}`;
   const helpId = id + "-help", errId = id + "-err";
-  const common = {id, name: f.name, "aria-describedby": `${helpId} ${errId}`};
+  const common = {id, name: f.name, "aria-describedby": `${helpId} ${errId}`, title: f.help || null};
   let input;
   const range = f.lo !== undefined && f.hi !== undefined ? `${f.lo} to ${f.hi}` : "";
   const hint = [f.unit, range, f.def !== undefined ? `default ${f.def}` : ""].filter(Boolean).join("; ");
@@ -207,6 +209,7 @@ async function collect(form) {
   for (const box of $$(".field", form)) {
     if (box.closest("[hidden]")) continue;
     const name = box.dataset.field;
+    if (name === "body") continue;  // idle's telemetry files: the request body, not a key
     if (box.classList.contains("checks")) {
       const v = $$("input:checked", box).map((c) => c.value);
       if (v.length) body[name] = v;
@@ -263,7 +266,7 @@ const LLM_ALL = "pretrain finetune lora qlora serve";
 function workloadForm(form, fields, {before = [], after = []} = {}) {
   const workload = fields.filter((f) => f.tasks);
   const byName = Object.fromEntries(workload.map((f) => [f.name, f]));
-  const taskBox = fieldElement(byName.task, {label: "Task"});
+  const taskBox = fieldElement({...byName.task, help: "What the job is: its fields appear below"}, {label: "Task"});
   const modelBox = fieldElement(byName.model, {label: "Model preset or Hugging Face id", datalist: "dl-models", placeholder: "llama-3.1-8b"});
   const configBox = fieldElement(byName["model-config"], {label: "or its config.json"});
   const main = h("div", {class: "group"});
@@ -364,6 +367,9 @@ function formView(name, {build, run, autorun = true}) {
         built = true;
         form.addEventListener("submit", async (e) => {
           e.preventDefault();
+          // The old answer goes at once, before the (maybe slow) file reading and the request.
+          $(`#${name}-out`).replaceChildren();
+          setStatus(name, "Working…", "busy");
           let values;
           try {
             values = await collect(form);
@@ -423,8 +429,10 @@ function buildCatalogForm(form) {
   const text = h("div", {class: "field", "data-field": "q"}, h("label", {for: "c-text"}, "Name contains"), h("input", {id: "c-text", name: "q", type: "search", placeholder: "xlarge"}), h("span", {class: "err"}));
   const basis = h("div", {class: "field", "data-field": "basis"}, h("label", {for: "c-basis"}, "Price per"),
     h("select", {id: "c-basis", name: "basis"}, h("option", {value: "instance"}, "instance-hour"), h("option", {value: "gpu"}, "GPU-hour")), h("span", {class: "err"}));
-  form.replaceChildren(h("div", {class: "group"}, boxes, text, basis), h("details", {class: "help-all"}, h("summary", {}, "What the filters mean"),
-    h("ul", {}, fields.map((f) => h("li", {}, h("b", {}, labelOf(f.name)), ": ", f.help)))));
+  // On a phone the filters start closed, so the table (and its prices) is on the first screen.
+  form.classList.add("compact");
+  form.replaceChildren(h("details", {class: "filters", open: matchMedia("(min-width: 700px)").matches},
+    h("summary", {}, "Filters"), h("div", {class: "group"}, boxes, text, basis)));
   $("select[name=region]", form).value = "us-east-1";
   let timer;
   form.addEventListener("input", (e) => {
@@ -891,7 +899,7 @@ async function runIdle(form, v) {
     for (const file of files) {  // one request per file: each file is one host unless it names its own
       const q = new URLSearchParams(v);
       if (!v.host) q.set("host", file.name.replace(/\.[^.]*$/, ""));
-      const type = /\.xml$/i.test(file.name) ? "application/xml" : /\.json$/i.test(file.name) ? "application/json" : "text/plain";
+      const type = /\.xml$/i.test(file.name) ? "application/xml" : /\.json$/i.test(file.name) ? "application/json" : "text/csv";  // the server sniffs CSV from Prometheus text
       try {
         reports.push(await api("/v1/idle?" + q, await file.text(), type));
       } catch (e) {
