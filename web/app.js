@@ -470,6 +470,18 @@ function catalogValues() {
   return v;
 }
 let catalogSeq = 0;
+// The first catalog request starts with the page (from the URL), not after the API description.
+let catalogPrefetch = null;
+function prefetchCatalog() {
+  const q = new URLSearchParams(location.search);
+  if ((q.get("view") || "catalog") !== "catalog") return;
+  for (const k of ["view", "q", "basis"]) q.delete(k);
+  if (!q.has("region")) q.set("region", "us-east-1");
+  const order = new URLSearchParams();
+  for (const [k, v] of q) order.append(k, v);
+  catalogPrefetch = {query: order.toString(), rows: api("/v1/instances?" + order)};
+  catalogPrefetch.rows.catch(() => {});
+}
 async function loadCatalog() {
   const seq = ++catalogSeq;
   const q = new URLSearchParams(catalogValues());
@@ -478,7 +490,8 @@ async function loadCatalog() {
   clearFieldErrors($("#catalog-form"));
   setStatus("catalog", "Loading…", "busy");
   try {
-    const rows = await api("/v1/instances?" + q);
+    const rows = await (catalogPrefetch && catalogPrefetch.query === q.toString() ? catalogPrefetch.rows : api("/v1/instances?" + q));
+    catalogPrefetch = null;
     if (seq !== catalogSeq) return;
     catalog.rows = rows;
     renderCatalog();
@@ -517,6 +530,7 @@ function renderCatalog() {
       return h("td", {class: cls, title}, c.key === "spot" && r.spot_estimated && v != null ? "~" : "", shown);
     }));
   }));
+  if (!performance.getEntriesByName("catalog-rows").length) performance.mark("catalog-rows");  // bench/web_bench.js
   const retired = $("#catalog-form [name=include-retired]").value === "true";
   const total = catalogInfo ? (retired ? catalogInfo.counts.instance_types : catalogInfo.counts.current) : null;
   const perRegion = region === "all" ? " type-region rows" : ` instance types in ${region}`;
@@ -963,13 +977,11 @@ async function init() {
     routeTo(new URLSearchParams(a.getAttribute("href").slice(1)));
   });
   window.addEventListener("popstate", route);
+  prefetchCatalog();
   try {
-    let types;
-    [spec, regions, gpus, catalogInfo, models, types] = await Promise.all([api("/v1/openapi.json"), api("/v1/regions"), api("/v1/gpus"), api("/v1/catalog"), api("/v1/models"), api("/v1/instances?include-retired=true")]);
+    [spec, regions, gpus, catalogInfo, models] = await Promise.all([api("/v1/openapi.json"), api("/v1/regions"), api("/v1/gpus"), api("/v1/catalog"), api("/v1/models")]);
     const props = spec.paths["/v1/estimate"].post.requestBody.content["application/json"].schema.properties;
     TASKS.push(...props.task["x-tasks"]);
-    ensureDatalist("dl-types", types.map((r) => r.instance_type));
-    ensureDatalist("dl-families", [...new Set(types.map((r) => r.family))]);
     ensureDatalist("dl-gpus", gpus.map((g) => g.model));
     ensureDatalist("dl-regions", ["all", ...regions]);
     $("#catalog-meta").textContent = `catalog built ${catalogInfo.generated_at.slice(0, 10)}; newest prices ${catalogInfo.newest_price_date}${catalogInfo.prices_stale ? " (older than the freshness limit)" : ""}`;
@@ -978,5 +990,10 @@ async function init() {
     return;
   }
   route();
+  // Suggestions for the instance-type and family fields, after the first answer is on screen.
+  setTimeout(() => api("/v1/instances?include-retired=true").then((types) => {
+    ensureDatalist("dl-types", [...new Set(types.map((r) => r.instance_type))]);
+    ensureDatalist("dl-families", [...new Set(types.map((r) => r.family))]);
+  }, () => {}), 0);
 }
 init();
