@@ -271,7 +271,10 @@ function workloadForm(form, fields, {before = [], after = []} = {}) {
   const configBox = fieldElement(byName["model-config"], {label: "or its config.json"});
   const main = h("div", {class: "group"});
   const more = h("div", {class: "group"});
-  for (const f of workload) {
+  // Quantities (how much work: tokens, rps, streams, hours) before the choices and switches.
+  const quantity = (f) => ["N", "DUR", "GIB", "MB", "PX"].includes(f.value) && !/degree|per GPU|per micro/.test(f.help);
+  const ordered = [...workload].sort((a, b) => quantity(b) - quantity(a));
+  for (const f of ordered) {
     if (["task", "model", "model-config"].includes(f.name)) continue;
     // Fields of a few tasks (rps, tokens, streams, dataset-gib) up front; the architecture and
     // parallelism overrides every LLM task takes, and fields of most tasks, under "More".
@@ -806,7 +809,7 @@ formView("compare", {
 });
 
 // ---- recommend ----
-function renderPlans(out, rec, v) {
+function renderPlans(out, rec, service) {
   const plans = h("ol", {class: "plans"});
   for (const p of rec.plans) {
     const e = p.estimate || {};
@@ -818,7 +821,8 @@ function renderPlans(out, rec, v) {
     const note = h("p", {class: "small launch-note", role: "status"});
     plans.append(h("li", {},
       h("h3", {}, `#${p.rank} `, h("a", {href: "?" + new URLSearchParams({view: "instance", type: p.instance_type, region: p.region})}, p.instance_type), ` × ${p.instances} (${p.purchase}, ${p.region})`),
-      h("div", {class: "figs"}, est(`${num(p.time_hours, 2)} h`), " · ", est(usd(p.cost_usd)), ` · ${usd(p.usd_per_hour)}/h · ${p.gpus} × ${p.gpu_model} · ≈${num(p.memory_per_gpu_gib, 1)} of ${num(p.device_gib, 1)} GiB per GPU · price ${p.price_source} ${p.price_date}` +
+      // A service is judged per hour (its "run" is one hour): no time or run cost to show.
+      h("div", {class: "figs"}, service ? null : [est(`${num(p.time_hours, 2)} h`), " · ", est(usd(p.cost_usd)), " · "], `${usd(p.usd_per_hour)}/h · ${p.gpus} × ${p.gpu_model} · ≈${num(p.memory_per_gpu_gib, 1)} of ${num(p.device_gib, 1)} GiB per GPU · price ${p.price_source} ${p.price_date}` +
         (p.deadline_miss_probability != null ? ` · deadline miss probability ${pct(p.deadline_miss_probability)}` : "") + (p.confidence ? ` · confidence ${p.confidence}` : "")),
       list(p.why, "why"), list(p.warnings, "warn"),
       h("div", {class: "launch"}, h("label", {}, "Launch spec ", fmt), h("button", {type: "button", onclick: () => downloadLaunch(p, fmt.value, note)}, "Download")), note,
@@ -860,14 +864,14 @@ async function runRecommend(form, v) {
     }
     if (!rec.plans.length) {
       setStatus("recommend", `No feasible plan among ${num(rec.candidates_evaluated)} configurations: the reasons are under “Left out”; relax the deadline, budget, regions or purchase options, or allow more instances${applied}.`, "empty");
-      renderPlans(out, rec, v);
+      renderPlans(out, rec, false);
       return;
     }
     setStatus("recommend", `${rec.plans.length} plan(s); ${num(rec.candidates_evaluated)} configurations estimated; prices ${rec.catalog.date}${applied}`);
     const service = rec.plans.every((p) => Math.abs(p.time_hours - rec.plans[0].time_hours) < 1e-9);
     const chartBox = h("div", {});
     out.append(chartBox);
-    renderPlans(out, rec, v);
+    renderPlans(out, rec, service);
     const task = v.task || "the job";
     if (service) {
       const pts = rec.plans.filter((p) => p.estimate && p.estimate.performance && p.estimate.performance.itl_ms).sort((a, b) => a.estimate.performance.itl_ms - b.estimate.performance.itl_ms);
