@@ -196,7 +196,7 @@ struct AppliedFilters {
 
 struct Recommendation {
   std::string catalog_source, catalog_date;  // newest price snapshot
-  std::vector<Plan> plans;                   // ranked, at most `top`
+  std::vector<Plan> plans;                   // ranked, at most `top` (+1: horizon_hours)
   std::vector<Plan> pareto;                  // cost vs time front (ascending time)
   std::vector<Rejection> rejected;
   int64_t candidates = 0;  // (type, count) configurations estimated
@@ -213,7 +213,19 @@ struct Recommendation {
   // was asked for is answered.
   std::vector<Plan> purchase_alternatives;
   AppliedFilters filters;
+  // How `plans` are ordered, in one line (the table's footer).
+  std::string ordering;
+  // A batch run with no deadline (--deadline or the workload's runtime): kDefaultHorizonHours,
+  // else null. When the top plan runs past it, the best-ranked plan that finishes within it is
+  // appended to `plans` (so `plans` may hold top + 1), and `horizon_note` says so.
+  std::optional<double> horizon_hours;
+  std::string horizon_note;  // "" when the top plan finishes within the horizon
 };
+
+// The horizon a batch run without a deadline is expected to finish in: 30 days, the month that
+// cloud budgets and reviews are set in; a run longer than that is a project milestone that
+// comes with its own deadline (doc/recommend.md, "Default horizon").
+inline constexpr double kDefaultHorizonHours = 30 * 24;
 
 // Errors: InvalidArgument naming the flag (unknown region, non-positive deadline/budget, a family,
 // GPU or instance type of a filter list that the catalog lacks, with "did you mean"),

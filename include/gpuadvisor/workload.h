@@ -340,6 +340,27 @@ struct WorkloadFieldInfo {
 bool WorkloadFieldApplies(std::string_view name, TaskKind t);
 // The task names a field applies to, comma-separated ("serve, infer-vision"), for messages.
 std::string WorkloadFieldTasks(std::string_view name);
+// Help texts group the workload fields by the tasks they apply to, read from the same table
+// WorkloadFieldApplies (and so Validate) uses. Tasks fall into kinds: "LLM" (IsLlmTask),
+// "vision" (IsVisionTask), and each other task on its own kind ("hpc", "transcode", ...).
+const char* TaskKindFamily(TaskKind t);
+// The tasks a help topic names: one task ("serve") or a kind of several ("llm", "vision"), in
+// any case. InvalidArgument with field "task" naming the choices for anything else.
+Result<std::vector<TaskKind>> TasksOfHelpTopic(std::string_view topic);
+struct WorkloadFieldGroup {
+  // "all tasks", "several kinds of task", a kind with its tasks ("LLM (pretrain, finetune, lora,
+  // qlora, serve)", "hpc"), or a kind and the part of its tasks ("LLM: serve").
+  std::string title;
+  std::vector<const WorkloadFieldInfo*> fields;  // in name order
+  bool several_kinds = false;  // the fields spanning kinds: each says where (WorkloadFieldScope)
+};
+// The fields that apply to at least one of `tasks` (every field when empty), grouped by the set
+// of tasks they apply to: the fields of every task, then those spanning several kinds, then per
+// kind (TaskKind order) the fields of all its tasks before those of some of them.
+std::vector<WorkloadFieldGroup> GroupWorkloadFields(std::span<const TaskKind> tasks = {});
+// Where a field applies, a kind named once when the field applies to all of its tasks: "LLM,
+// vision", "serve, infer-vision", "pretrain, finetune, lora, qlora, train-vision".
+std::string WorkloadFieldScope(const WorkloadFieldInfo& f);
 // A service runs for a time and is judged per hour (serve, transcode, render, analytics, and
 // infer-vision with an arrival rate); every other workload is a batch job judged per run.
 bool IsService(const Workload& w);

@@ -142,7 +142,13 @@ JsonDoc RecommendJson(const Recommendation& r, const RecommendRequest& req) {
       {"purchase_alternatives", alternatives},
       {"pareto", pareto},
       {"rejected", rejected},
-      {"filters", FiltersJson(r.filters)}});
+      {"filters", FiltersJson(r.filters)},
+      {"ordering", r.ordering},
+      {"horizon", r.horizon_hours ? ojson{{"hours", *r.horizon_hours},
+                                          {"default", true},
+                                          {"note", r.horizon_note.empty() ? ojson(nullptr)
+                                                                          : ojson(r.horizon_note)}}
+                                  : ojson(nullptr)}});
 }
 
 Table RecommendTable(const Recommendation& r) {
@@ -162,8 +168,10 @@ Table RecommendTable(const Recommendation& r) {
   for (const Plan& p : r.plans) {
     t.AddRow({std::to_string(p.rank), p.type->name, std::to_string(p.instances),
               std::to_string(p.gpus), p.region, std::string(PurchaseKindName(p.purchase)),
-              FormatFixed(p.time_hours, p.time_hours >= 100 ? 0 : 2), Money(p.cost_usd),
-              Money(p.usd_per_hour),
+              FormatFixed(p.time_hours, p.time_hours >= 100 ? 0 : 2) +
+                  (p.time_hours >= 48 ? " (" + FormatFixed(p.time_hours / 24, 0) + " d)"
+                                      : std::string()),
+              Money(p.cost_usd), Money(p.usd_per_hour),
               FormatFixed(p.memory_per_gpu_gib, 1) + "/" + FormatFixed(p.device_gib, 1),
               ConfidenceName(p.estimate.confidence),
               p.why.size() > 1 ? p.why[1]
@@ -176,6 +184,8 @@ Table RecommendTable(const Recommendation& r) {
 std::string RecommendDetails(const Recommendation& r, bool all_rejections) {
   if (!r.filters.emptied_by.empty()) return "no plan: " + r.filters.note + "\n";
   std::string out;
+  if (!r.ordering.empty()) out += "order: " + r.ordering + "\n";
+  if (!r.horizon_note.empty()) out += "horizon: " + r.horizon_note + "\n";
   for (const Plan& p : r.plans) {
     out += "\n#" + std::to_string(p.rank) + " " + p.type->name + " x " +
            std::to_string(p.instances) + " (" + PurchaseKindName(p.purchase) + ", " + p.region +

@@ -9,6 +9,7 @@
 
 #include "app/body.h"
 #include "app/catalog_views.h"
+#include "app/successors.h"
 #include "util/files.h"
 #include "util/numbers.h"
 #include "util/text.h"
@@ -114,7 +115,7 @@ Result<Workload> BuildWorkload(const WorkloadArgs& a) {
 }
 
 JsonDoc EstimateReportJson(const Hardware& hw, const Estimate& e, const Catalog& c,
-                           const Freshness& fresh) {
+                           const Freshness& fresh, const std::vector<std::string>& warnings) {
   ojson j = EstimateToJson(e);
   ojson p;
   p["gpu_spec_source"] = hw.gpu->source_note.empty() ? ojson(nullptr) : ojson(hw.gpu->source_note);
@@ -124,6 +125,7 @@ JsonDoc EstimateReportJson(const Hardware& hw, const Estimate& e, const Catalog&
   p["price_stale"] = !e.cost.on_demand_from.date.empty() && fresh.Stale(e.cost.on_demand_from.date);
   p["catalog_generated_at"] = c.generated_at;
   j["provenance"] = std::move(p);
+  j["warnings"] = warnings;
   return MakeJsonDoc(std::move(j));
 }
 
@@ -162,21 +164,19 @@ std::string NoMatchWarning(const Catalog& c, const InstanceQuery& q) {
          " in " + regions + " (try --region " + best + ")";
 }
 
-std::vector<std::string> EstimateWarnings(const Hardware& hw, const Estimate& e,
+std::vector<std::string> EstimateWarnings(const Catalog& c, const Hardware& hw, const Estimate& e,
                                           const Freshness& fresh, const std::string& region) {
   std::vector<std::string> out;
   if (hw.instance != nullptr) {
-    const InstanceType& t = *hw.instance;
-    // A type not offered in the region may still carry its last listed price there.
-    if (const std::string hint = RegionHint(t, region); !hint.empty()) {
-      out.push_back(hint + (e.cost.on_demand_usd_per_hour
-                                ? "; the cost shown is its last listed price in " + region
-                                : ": cost not shown"));
-    }
-    if (t.retired) {
-      out.push_back(t.name + " is retired" +
-                    (t.retired_note.empty() ? "" : " (" + t.retired_note + ")") +
-                    ": AWS no longer launches it; the estimate is for comparison");
+    const std::string hint = RegionHint(*hw.instance, region);
+    for (std::string& line : InstanceTypeWarnings(c, *hw.instance, region)) {
+      // A type not offered in the region may still carry its last listed price there.
+      if (line == hint) {
+        line += e.cost.on_demand_usd_per_hour
+                    ? "; the cost shown is its last listed price in " + region
+                    : ": cost not shown";
+      }
+      out.push_back(std::move(line));
     }
   }
   std::vector<Provenance> used;
@@ -226,12 +226,13 @@ Result<PricingResult> PriceType(const Catalog& c, const OptionValues& v) {
   if (!u.ok()) return u.status();
   // Name the regions that do price the type rather than just "no entry here".
   const std::string hint = RegionHint(**t, region);
+  std::vector<std::string> notes = InstanceTypeWarnings(c, **t, region);
   Result<PricingResult> r = PriceUsage(**t, region, *u);
   if (!r.ok() && r.status().code() == StatusCode::kNotFound) {
     return Status::NoResult(hint.empty() ? r.status().message() : hint).WithField("region");
   }
   if (r.ok()) GPUADVISOR_RETURN_IF_ERROR(CheckPricedFigures(*r));
-  if (r.ok() && !hint.empty()) r->notes.push_back(hint);
+  if (r.ok()) r->notes.insert(r->notes.end(), notes.begin(), notes.end());
   return r;
 }
 
@@ -242,6 +243,14 @@ std::vector<std::string> PricingWarnings(const PricingResult& r, const Freshness
   }
   std::optional<std::string> line = StalePricesWarning(used, fresh);
   return line ? std::vector<std::string>{*line} : std::vector<std::string>{};
+}
+
+Result<LaunchPlan> PlanLaunchWarned(const Catalog& c, const LaunchRequest& r) {
+  Result<LaunchPlan> plan = PlanLaunch(c, r);
+  if (!plan.ok() || plan->type == nullptr) return plan;
+  std::vector<std::string> lines = InstanceTypeWarnings(c, *plan->type, plan->region);
+  plan->warnings.insert(plan->warnings.begin(), lines.begin(), lines.end());
+  return plan;
 }
 
 Status ApplyLaunchOptions(const OptionValues& v, LaunchRequest* r) {

@@ -148,12 +148,13 @@ struct WorkloadArgs {
 };
 Result<Workload> BuildWorkload(const WorkloadArgs& a);
 
-// `estimate`: the contract's JSON (EstimateToJson plus provenance) and the warning lines: an
-// instance type not offered (or not priced) in the region, with the regions that offer it; a
-// retired type; stale prices; the estimator's own warnings.
+// `estimate`: the contract's JSON (EstimateToJson plus provenance, and `warnings`) and the
+// warning lines: an instance type not offered (or not priced) in the region, with the regions
+// that offer it, or retired, with what takes its place (InstanceTypeWarnings); stale prices;
+// the estimator's own warnings.
 JsonDoc EstimateReportJson(const Hardware& hw, const Estimate& e, const Catalog& c,
-                           const Freshness& fresh);
-std::vector<std::string> EstimateWarnings(const Hardware& hw, const Estimate& e,
+                           const Freshness& fresh, const std::vector<std::string>& warnings);
+std::vector<std::string> EstimateWarnings(const Catalog& c, const Hardware& hw, const Estimate& e,
                                           const Freshness& fresh, const std::string& region);
 
 // `pricing TYPE` ("pricing" table). `hours` (one continuous run of H hours per instance, as a
@@ -182,6 +183,11 @@ void DeclareOptions(V& v, RecommendArgs& a) {
           .front_ends = kCli,
           .metavar = "FILE"});
 }
+
+// PlanLaunch, with what estimate and pricing say of the type (InstanceTypeWarnings: a retired
+// type names what takes its place) first among the plan's warnings. Every front end plans
+// through it.
+Result<LaunchPlan> PlanLaunchWarned(const Catalog& c, const LaunchRequest& r);
 
 // `recommend` search options ("recommend" table).
 Result<RecommendRequest> MakeRecommendRequest(const OptionValues& v);

@@ -89,6 +89,21 @@ std::string SuccessorsText(const std::vector<Successor>& successors) {
   return out;
 }
 
+std::vector<std::string> InstanceTypeWarnings(const Catalog& c, const InstanceType& t,
+                                              const std::string& region) {
+  std::vector<std::string> out;
+  if (std::string hint = RegionHint(t, region); !hint.empty()) out.push_back(std::move(hint));
+  if (t.retired) {
+    const std::string next = SuccessorsText(RetiredSuccessors(c, t, region));
+    out.push_back(t.name + " is retired" +
+                  (t.retired_note.empty() ? "" : " (" + t.retired_note + ")") +
+                  ": AWS no longer launches it; " +
+                  (next.empty() ? "no current type of its kind is priced in " + region
+                                : "in its place (" + region + "): " + next));
+  }
+  return out;
+}
+
 std::vector<std::string> RetiredNotes(const Catalog& c, const std::vector<InstanceRow>& rows) {
   std::vector<std::string> out;
   std::vector<const InstanceType*> seen;

@@ -27,6 +27,11 @@ std::vector<Successor> RetiredSuccessors(const Catalog& c, const InstanceType& t
                                          const std::string& region);
 // "p3dn.24xlarge (same GPU), g6e.xlarge (single node), ..." or "" when there is none.
 std::string SuccessorsText(const std::vector<Successor>& successors);
+// What to tell someone who estimates, prices or launches `t` in `region`, one line each: not
+// offered (or not priced) there, naming the regions that price it (RegionHint); retired, naming
+// what takes its place there (RetiredSuccessors). Empty for a current type offered in `region`.
+std::vector<std::string> InstanceTypeWarnings(const Catalog& c, const InstanceType& t,
+                                              const std::string& region);
 // One line per retired type among the rows (once per type), "p3.2xlarge is retired; in its
 // place: ...", priced in the row's region; empty when no row is retired.
 std::vector<std::string> RetiredNotes(const Catalog& c, const std::vector<InstanceRow>& rows);

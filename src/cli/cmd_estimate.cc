@@ -30,10 +30,11 @@ int Run(const EstimateOptions& o) {
   if (!hw.ok()) return Fail(hw.status());
   Result<Estimate> e = EstimateWorkload(*w, *hw);
   if (!e.ok()) return Fail(e.status());
-  const std::vector<std::string> warnings = EstimateWarnings(*hw, *e, ctx->fresh, req->region);
+  const std::vector<std::string> warnings =
+      EstimateWarnings(*ctx->catalog, *hw, *e, ctx->fresh, req->region);
   if (ctx->format == OutputFormat::kJson) {
     Emit(
-        *ctx, [&] { return EstimateReportJson(*hw, *e, *ctx->catalog, ctx->fresh); },
+        *ctx, [&] { return EstimateReportJson(*hw, *e, *ctx->catalog, ctx->fresh, warnings); },
         [] { return Table(); }, warnings);
     return kExitOk;
   }

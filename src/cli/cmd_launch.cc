@@ -155,7 +155,7 @@ int Run(const LaunchOptions& o) {
   const AccountScan* scan = *account ? &**account : nullptr;
   Result<LaunchArgs> args = BuildRequest(o, *values, *ctx->catalog, scan);
   if (!args.ok()) return Fail(args.status());
-  Result<LaunchPlan> plan = PlanLaunch(*ctx->catalog, args->request);
+  Result<LaunchPlan> plan = PlanLaunchWarned(*ctx->catalog, args->request);
   if (!plan.ok()) return Fail(plan.status());
   const LaunchRequest& lr = args->request;
   if (const InstanceType* t = ctx->catalog->FindInstanceType(lr.instance_type);

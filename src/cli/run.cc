@@ -24,7 +24,8 @@ Browse the catalog:
   gpuadvisor show p5.48xlarge
   gpuadvisor gpus
   gpuadvisor catalog info
-Run `gpuadvisor COMMAND --help` for a command's options.)";
+Run `gpuadvisor COMMAND --help` for a command's options; the workload flags of one task only:
+  gpuadvisor recommend --help --task serve   (or vision, train-vision, hpc, transcode, ...))";
 
 // RunCli's arguments while it runs, for CommandLine() (serve_exec.cc hands them on).
 int g_argc = 0;
@@ -41,6 +42,20 @@ struct ArgumentsInScope {
   ArgumentsInScope(const ArgumentsInScope&) = delete;
   ArgumentsInScope& operator=(const ArgumentsInScope&) = delete;
 };
+
+// A command's help can refuse what it was asked (`--help --task nonsense`, cli/workload_flags.cc):
+// then the error, exit 2, and no help.
+int PrintHelp(const CLI::App& app, CLI::AppFormatMode mode) {
+  std::string text;
+  try {
+    text = app.help("", mode);
+  } catch (const CLI::Error& e) {
+    std::cerr << "gpuadvisor: " << gpuadvisor::TerminalSafe(e.what()) << "\n";
+    return gpuadvisor::cli::kExitBadInput;
+  }
+  std::cout << text;
+  return gpuadvisor::cli::kExitOk;
+}
 
 }  // namespace
 
@@ -77,11 +92,9 @@ int RunCli(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();
-    return kExitOk;
+    return PrintHelp(app, CLI::AppFormatMode::Normal);
   } catch (const CLI::CallForAllHelp&) {
-    std::cout << app.help("", CLI::AppFormatMode::All);
-    return kExitOk;
+    return PrintHelp(app, CLI::AppFormatMode::All);
   } catch (const CLI::CallForVersion&) {
     std::cout << "gpuadvisor 0.1.0\n";
     return kExitOk;

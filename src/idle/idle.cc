@@ -565,6 +565,73 @@ struct IdleAnalyzer::Impl {
     return s < 2 * 3600 ? FormatFixed(s / 60, 0) + " min" : FormatFixed(s / 3600, 1) + " h";
   }
 
+  // The hours of the day (UTC) in which a host idles on most days: [start, end), end may wrap.
+  struct DailyWindow {
+    int start_hour = 0, end_hour = 0;
+  };
+
+  // From the host's listed idle periods (the first IdleOptions::max_periods): the longest run of
+  // hours of the day (circular) that were idle on at least 75 % of the days that observed them,
+  // each hour observed on two days (1.5 h of it). Nullopt under two days observed, for a run under
+  // two hours, or when every hour qualifies (no daily pattern: the host is simply idle).
+  static std::optional<DailyWindow> DailyIdleWindow(const HostUsage& u) {
+    if (!u.first_s || !u.last_s || u.idle_periods.empty()) return std::nullopt;
+    const double begin = *u.first_s;
+    // Past the listed periods nothing is known about idleness: observe up to their end.
+    const double end =
+        u.idle_period_count > u.idle_periods.size() ? u.idle_periods.back().end_s : *u.last_s;
+    if (u.hours_covered < 48 || end - begin < 47 * 3600) return std::nullopt;
+    double observed[24] = {}, idle[24] = {};
+    // Adds the seconds of [a, b) to `bins` by hour of the day.
+    auto spread = [](double a, double b, double* bins) {
+      for (double t = a; t < b;) {
+        const double hour_end = (std::floor(t / 3600) + 1) * 3600;
+        const double to = std::min(b, hour_end);
+        bins[static_cast<int>(std::fmod(std::floor(t / 3600), 24))] += to - t;
+        t = to;
+      }
+    };
+    spread(begin, end, observed);
+    for (const IdlePeriod& p : u.idle_periods) {
+      spread(std::max(p.start_s, begin), std::min(p.end_s, end), idle);
+    }
+    bool on[24];
+    int count = 0;
+    for (int h = 0; h < 24; ++h) {
+      on[h] = observed[h] >= 1.5 * 3600 && idle[h] >= 0.75 * observed[h];  // seen on 2 days
+      count += on[h];
+    }
+    if (count == 24) return std::nullopt;
+    int best_len = 0, best_start = 0;
+    for (int h = 0; h < 24; ++h) {
+      if (!on[h] || on[(h + 23) % 24]) continue;  // runs start after a busy hour
+      int len = 0;
+      while (len < 24 && on[(h + len) % 24]) ++len;
+      if (len > best_len) best_len = len, best_start = h;
+    }
+    if (best_len < 2) return std::nullopt;
+    return DailyWindow{best_start, (best_start + best_len) % 24};
+  }
+
+  static std::string Clock(int hour) {
+    return (hour < 10 ? "0" : "") + std::to_string(hour) + ":00";
+  }
+
+  // The schedule advice: the daily window with the AWS services that stop and start on it.
+  static std::string ScheduleAdvice(const HostUsage& u) {
+    const std::optional<DailyWindow> d = DailyIdleWindow(u);
+    if (!d) {
+      return "stop it when idle (gpuadvisor watch); no daily pattern to schedule on (a fixed "
+             "schedule needs the same idle hours on most of at least 2 days observed)";
+    }
+    const std::string from = Clock(d->start_hour), to = Clock(d->end_hour);
+    return "idle " + from + "-" + to +
+           " UTC on most days: stop it then with AWS Instance Scheduler (a period " + from + "-" +
+           to + " UTC) or two EventBridge Scheduler rules (stop cron(0 " +
+           std::to_string(d->start_hour) + " * * ? *), start cron(0 " +
+           std::to_string(d->end_hour) + " * * ? *)), or when idle (gpuadvisor watch)";
+  }
+
   // Stop (mostly idle) or schedule (idle in stretches); none for a host in use.
   static std::optional<IdleRecommendation> IdleLever(const HostUsage& u) {
     const double f = u.idle_fraction.value_or(0);
@@ -581,8 +648,8 @@ struct IdleAnalyzer::Impl {
       return IdleRecommendation{"schedule",
                                 "idle " + idle_pct + " in " + std::to_string(u.idle_period_count) +
                                     " stretch(es), longest " +
-                                    FormatFixed(u.longest_idle_hours, 1) +
-                                    " h: stop it when idle (gpuadvisor watch) or on a schedule",
+                                    FormatFixed(u.longest_idle_hours, 1) + " h; " +
+                                    ScheduleAdvice(u),
                                 "", std::nullopt, savings};
     }
     return std::nullopt;
@@ -617,6 +684,9 @@ struct IdleAnalyzer::Impl {
       compute += Tflops(spec) * g.p95_util_pct.value_or(100) / 100.0;
     }
     compute *= 1.25;
+    // Memory bandwidth as compute: utilisation counts the time kernels ran, and a memory-bound
+    // kernel on a part with half the bandwidth runs twice as long (A10G -> L4 at 85 % p95).
+    const double bandwidth = spec.memory_bw_gbyte_s.value_or(0) * compute / Tflops(spec);
     const double mem_need = *u.mem_used_max_mib * 1.2;
     const InstanceType* best = nullptr;
     double best_price = usd;
@@ -627,7 +697,7 @@ struct IdleAnalyzer::Impl {
       if (!SharesArchitecture(t, type)) continue;  // no x86 -> Graviton surprises
       const int d = t.accelerator.devices();
       if (d < need || !t.accelerator.memory_mib_each || *t.accelerator.memory_mib_each < mem_need ||
-          d * Tflops(*g) < compute) {
+          d * Tflops(*g) < compute || d * g->memory_bw_gbyte_s.value_or(0) < bandwidth) {
         continue;
       }
       std::optional<Price> p = PriceOf(t, u.region, u.purchase);

@@ -190,7 +190,6 @@ Status CheckOffer(const Catalog& catalog, const InstanceType& t, const LaunchReq
                                    Join(t.usage_classes, ", ") + ")")
         .WithField("purchase");
   }
-  if (t.retired) plan->warnings.emplace_back(t.name + " is retired: " + t.retired_note);
   return Status::OK();
 }
 

@@ -310,8 +310,9 @@ py::tuple EstimateOn(const PyCatalog& pc, const PyWorkload& w, const py::dict& a
   }
   const Hardware h = Take(std::move(hw));
   const Estimate est = Take(std::move(e));
-  return py::make_tuple(ToPy(EstimateReportJson(h, est, *pc.catalog, pc.fresh)),
-                        EstimateWarnings(h, est, pc.fresh, req.region),
+  const std::vector<std::string> warnings =
+      EstimateWarnings(*pc.catalog, h, est, pc.fresh, req.region);
+  return py::make_tuple(ToPy(EstimateReportJson(h, est, *pc.catalog, pc.fresh, warnings)), warnings,
                         Shown(Render(EstimateTable(est, false)) + AssumptionsText(est)));
 }
 
@@ -347,7 +348,7 @@ py::object LaunchOn(const PyCatalog& pc, const py::object& plan, const py::dict&
     plan_json = py::str(py::module_::import("json").attr("dumps")(plan));
   }
   const LaunchArgs a = Take(MakeLaunchRequest(values, plan_json ? &*plan_json : nullptr, "plan"));
-  const LaunchPlan lp = Take(PlanLaunch(*pc.catalog, a.request));
+  const LaunchPlan lp = Take(PlanLaunchWarned(*pc.catalog, a.request));
   Check(CheckLaunchFormat(lp, a.format));
   return ToPy(LaunchAnswerJson(lp, RenderLaunch(lp, a.format)));
 }

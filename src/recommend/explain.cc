@@ -14,7 +14,11 @@ namespace gpuadvisor::recommend_internal {
 namespace {
 
 std::string Usd(double v) { return "$" + FormatFixed(v, v >= 100 ? 0 : 2); }
-std::string Hours(double h) { return FormatFixed(h, h >= 100 ? 0 : h >= 10 ? 1 : 2) + " h"; }
+std::string PlainHours(double h) { return FormatFixed(h, h >= 100 ? 0 : h >= 10 ? 1 : 2) + " h"; }
+// Past two days a run also says its days: "5759 h (240 days)".
+std::string Hours(double h) {
+  return PlainHours(h) + (h >= 48 ? " (" + FormatFixed(h / 24, 0) + " days)" : std::string());
+}
 std::string Pct(double f) { return FormatFixed(100 * f, 0) + "%"; }
 
 std::string Config(const Candidate& c) {
@@ -56,7 +60,9 @@ std::string Objective(const std::vector<Candidate>& ranked, size_t i, const Reco
 }
 
 // What stops a smaller version of the same plan (half the instances).
-std::string Binding(const Workload& w, const Candidate& c, const RecommendRequest& r) {
+std::string Binding(const Workload& w, const std::vector<Candidate>& ranked, size_t i,
+                    const RecommendRequest& r) {
+  const Candidate& c = ranked[i];
   if (c.instances == 1) {
     return "one instance is enough";
   }
@@ -80,9 +86,22 @@ std::string Binding(const Workload& w, const Candidate& c, const RecommendReques
   if (e->service) {
     return std::to_string(half) + " instance(s) would also keep up; this size adds headroom";
   }
+  // The half-size plan, when it was priced: "the objective prefers this size" is only true when
+  // it ranks below this one.
+  for (size_t k = 0; k < ranked.size(); ++k) {
+    const Candidate& o = ranked[k];
+    if (o.type != c.type || o.instances != half || o.purchase != c.purchase) continue;
+    if (k > i) {
+      return std::to_string(half) + " instance(s) would take " + Hours(o.time_hours) + " for " +
+             Usd(o.cost_usd) + "; the objective prefers this size";
+    }
+    return std::to_string(half) + " instance(s) rank higher (" + Usd(o.cost_usd) + ", " +
+           Hours(o.time_hours) + "); this size is " + Pct(1 - c.time_hours / o.time_hours) +
+           " faster for " + (c.cost_usd >= o.cost_usd ? "+" : "") +
+           Pct(c.cost_usd / o.cost_usd - 1) + " cost";
+  }
   return std::to_string(half) + " instance(s) would take " +
-         (e->hours ? Hours(*e->hours) : std::string("longer")) +
-         "; the objective prefers this size";
+         (e->hours ? Hours(*e->hours) : std::string("longer"));
 }
 
 std::string Drivers(const Estimate& e) {
@@ -171,76 +190,196 @@ std::string LargeClusterNote(const Candidate& c) {
          Pct(cost / c.cost_usd - 1) + " vs this plan; --purchase capacity-block)";
 }
 
-void Advice(const Workload& w, const Candidate& c, const Estimate& e, Plan* p) {
-  const InstanceType& t = *c.type;
-  const bool neuron = t.accelerator.kind == AcceleratorKind::kNeuron;
-  if (neuron) {
-    p->warnings.push_back(t.accelerator.model +
-                          " runs models compiled with the AWS Neuron SDK "
-                          "(NxD / transformers-neuronx): check that the architecture is "
-                          "supported");
+// The facts an advice or warning line's condition reads (doc/recommend.md, "Advice").
+struct AdviceFacts {
+  const Workload& w;
+  const Candidate& c;
+  const Estimate& e;
+  bool neuron;       // AWS Neuron device: Neuron SDK, Neuron DLAMI, neuron-monitor
+  bool inter_node;   // the instances exchange traffic during the run (collectives, MPI)
+  bool stateful;     // a run that builds state worth checkpointing (training, HPC)
+  double run_hours;  // useful hours of the run, before interruptions
+};
+
+bool Training(const Workload& w) {
+  return IsTrainingTask(w.task) || w.task == TaskKind::kTrainVision;
+}
+
+// Whether `c`'s instances talk to each other while it runs: a training or HPC job over several
+// instances does (gradients, halos); serving and batch inference replicas do not unless one copy
+// of the model (TP x PP) spans more devices than an instance has.
+bool InterNodeTraffic(const Workload& w, const Candidate& c, const Estimate& e) {
+  if (c.instances < 2) return false;
+  if (Training(w) || w.task == TaskKind::kHpc) return true;
+  if (w.task == TaskKind::kServe && e.parallelism_applies) {
+    return e.parallelism.tp * e.parallelism.pp > c.type->accelerator.devices();
   }
-  if (c.instances > 1) {
-    if (t.efa) {
-      // A Capacity Block's instances are placed together in an EC2 UltraCluster, in the block's
-      // AZ, by AWS: no placement group to make (the launch spec makes none either).
-      p->advice.push_back(
-          "multi-node: enable EFA (up to " + std::to_string(t.max_efa_interfaces) +
-          (c.purchase == PurchaseKind::kCapacityBlock
-               ? " interfaces); the block's instances are already co-located in an EC2 "
-                 "UltraCluster in its AZ (no placement group)"
-               : " interfaces) and launch into a cluster placement group in one AZ"));
-    } else {
-      p->warnings.push_back(t.name + " has no EFA: inter-node traffic goes over ENA at " +
-                            FormatFixed(t.network_gbit_s.value_or(0), 0) + " Gbps");
-    }
-  }
-  if (IsTrainingTask(w.task) || w.task == TaskKind::kTrainVision) {
-    const double ckpt = e.checkpoint_gib.value_or(0);
-    std::string s = "storage: checkpoints of ~" + FormatFixed(ckpt, ckpt >= 10 ? 0 : 1) + " GiB";
-    s += t.local_nvme ? " to instance NVMe (" + std::to_string(t.local_storage_gb.value_or(0)) +
-                            " GB) then S3"
-                      : " to EBS gp3 (size it for 2 checkpoints plus the dataset) then S3";
-    if (c.instances > 1) s += "; FSx for Lustre linked to S3 for the training data";
-    p->advice.push_back(s);
-  }
-  p->advice.push_back(neuron ? "AMI: AWS Deep Learning AMI Neuron (resolve its public SSM "
-                               "parameter at launch)"
-                             : "AMI: AWS Deep Learning AMI (GPU, PyTorch; resolve its public SSM "
-                               "parameter at launch)");
+  return false;
+}
+
+// Spot's Young/Daly checkpoint interval for the plan, in hours.
+double CheckpointIntervalHours(const AdviceFacts& f) {
+  return JobSpotOverhead(*f.c.type, f.c.type->FindRegion(*f.c.region), f.e, f.c.instances)
+             .optimal_interval_s /
+         3600;
+}
+
+void EfaAdvice(const AdviceFacts& f, Plan* p) {
+  // A Capacity Block's instances are placed together in an EC2 UltraCluster, in the block's
+  // AZ, by AWS: no placement group to make (the launch spec makes none either).
+  p->advice.push_back("multi-node: enable EFA (up to " +
+                      std::to_string(f.c.type->max_efa_interfaces) +
+                      (f.c.purchase == PurchaseKind::kCapacityBlock
+                           ? " interfaces); the block's instances are already co-located in an EC2 "
+                             "UltraCluster in its AZ (no placement group)"
+                           : " interfaces) and launch into a cluster placement group in one AZ"));
+}
+
+void NoEfaWarning(const AdviceFacts& f, Plan* p) {
+  p->warnings.push_back(f.c.type->name + " has no EFA: inter-node traffic goes over ENA at " +
+                        FormatFixed(f.c.type->network_gbit_s.value_or(0), 0) + " Gbps");
+}
+
+void StorageAdvice(const AdviceFacts& f, Plan* p) {
+  const InstanceType& t = *f.c.type;
+  const double ckpt = f.e.checkpoint_gib.value_or(0);
+  // A size only where the estimate has one worth stating: "~0.0 GiB" says nothing.
+  std::string s = "storage: checkpoints";
+  if (ckpt >= 0.1) s += " of ~" + FormatFixed(ckpt, ckpt >= 10 ? 0 : 1) + " GiB";
+  s += t.local_nvme
+           ? " to instance NVMe (" + std::to_string(t.local_storage_gb.value_or(0)) + " GB) then S3"
+           : " to EBS gp3 (size it for 2 checkpoints plus the dataset) then S3";
+  if (f.c.instances > 1) s += "; FSx for Lustre linked to S3 for the training data";
+  p->advice.push_back(s);
+}
+
+void MonitoringAdvice(const AdviceFacts& f, Plan* p) {
+  p->advice.push_back(f.neuron ? "monitoring: neuron-monitor to CloudWatch (NeuronCore "
+                                 "utilisation, device memory); stop idle instances (gpuadvisor "
+                                 "idle / watch)"
+                               : "monitoring: CloudWatch agent with nvidia_gpu metrics "
+                                 "(utilisation, memory); stop idle instances (gpuadvisor idle / "
+                                 "watch)");
+}
+
+bool Fp8Capable(const Estimate& e) {
+  const std::string& arch = e.gpu_model;
+  return arch == "H100" || arch == "H200" || arch == "B200" || arch == "B300" || arch == "L40S" ||
+         arch == "L4";
+}
+
+constexpr const char* kSpotSpread = "spread across AZs (capacity-optimized allocation); +";
+
+void SpotCheckpointAdvice(const AdviceFacts& f, Plan* p) {
+  p->advice.push_back("spot: checkpoint about every " +
+                      FormatFixed(CheckpointIntervalHours(f) * 60, 0) +
+                      " min (Young/Daly for the interruption band); " + kSpotSpread +
+                      Pct(f.c.spot_overhead) + " expected time is included");
+}
+
+void SpotShortRunAdvice(const AdviceFacts& f, Plan* p) {
+  p->advice.push_back("spot: the run (" + FormatFixed(f.run_hours * 60, 0) +
+                      " min) is shorter than a checkpoint interval (" +
+                      FormatFixed(CheckpointIntervalHours(f) * 60, 0) +
+                      " min): rerun it if interrupted; " + kSpotSpread + Pct(f.c.spot_overhead) +
+                      " expected time is included");
+}
+
+void SpotChunksAdvice(const AdviceFacts& f, Plan* p) {
   p->advice.push_back(
-      "monitoring: CloudWatch agent with nvidia_gpu metrics (utilisation, "
-      "memory); stop idle instances (gpuadvisor idle / watch)");
-  if (IsTrainingTask(w.task) && !neuron) {
-    if (e.precision == Precision::kFp32 || e.precision == Precision::kTf32) {
-      p->advice.push_back(
-          "mixed precision (bf16/fp16) would run the matmuls on tensor cores, "
-          "several times faster");
-    } else if (e.precision == Precision::kBf16 &&
-               (w.task == TaskKind::kPretrain || w.task == TaskKind::kFinetune)) {
-      const std::string arch = e.gpu_model;
-      if (arch == "H100" || arch == "H200" || arch == "B200" || arch == "B300" || arch == "L40S" ||
-          arch == "L4") {
-        p->advice.push_back(
-            "FP8 training (TransformerEngine) is supported here: ~1.3-1.5x "
-            "the BF16 throughput for large models");
-      }
-    }
-  }
-  const std::string cluster = LargeClusterNote(c);
-  if (!cluster.empty()) p->warnings.push_back(cluster);
-  if (c.purchase == PurchaseKind::kSpot) {
-    const SpotOverhead s = JobSpotOverhead(t, t.FindRegion(*c.region), e, c.instances);
-    p->advice.push_back("spot: checkpoint about every " +
-                        FormatFixed(s.optimal_interval_s / 60, 0) +
-                        " min (Young/Daly for the interruption band); spread across AZs "
-                        "(capacity-optimized allocation); +" +
-                        Pct(c.spot_overhead) + " expected time is included");
-  }
-  if (w.task == TaskKind::kServe) {
-    p->advice.push_back(
-        "serving: autoscale replicas on queue depth / KV-cache use; keep an "
-        "on-demand base and add spot replicas for bursts");
+      "spot: split the input into restartable chunks (an interruption repeats only its chunk); " +
+      std::string(kSpotSpread) + Pct(f.c.spot_overhead) + " expected time is included");
+}
+
+// One advice or warning line: the condition it was written for, next to the line. Every rule
+// whose condition holds adds its line, in this order (tests/recommend/advice_test.cc pairs each
+// with a plan where it applies and one where it must not appear).
+struct AdviceRule {
+  const char* id;
+  bool (*applies)(const AdviceFacts&);
+  void (*add)(const AdviceFacts&, Plan*);
+};
+
+const AdviceRule kAdviceRules[] = {
+    {"neuron-sdk", [](const AdviceFacts& f) { return f.neuron; },
+     [](const AdviceFacts& f, Plan* p) {
+       p->warnings.push_back(f.c.type->accelerator.model +
+                             " runs models compiled with the AWS Neuron SDK "
+                             "(NxD / transformers-neuronx): check that the architecture is "
+                             "supported");
+     }},
+    {"efa", [](const AdviceFacts& f) { return f.inter_node && f.c.type->efa; }, EfaAdvice},
+    {"no-efa", [](const AdviceFacts& f) { return f.inter_node && !f.c.type->efa; }, NoEfaWarning},
+    {"storage", [](const AdviceFacts& f) { return Training(f.w); }, StorageAdvice},
+    {"ami-neuron", [](const AdviceFacts& f) { return f.neuron; },
+     [](const AdviceFacts&, Plan* p) {
+       p->advice.push_back(
+           "AMI: AWS Deep Learning AMI Neuron (resolve its public SSM parameter at launch)");
+     }},
+    {"ami-gpu", [](const AdviceFacts& f) { return !f.neuron; },
+     [](const AdviceFacts&, Plan* p) {
+       p->advice.push_back(
+           "AMI: AWS Deep Learning AMI (GPU, PyTorch; resolve its public SSM parameter at "
+           "launch)");
+     }},
+    {"monitoring", [](const AdviceFacts&) { return true; }, MonitoringAdvice},
+    {"mixed-precision",
+     [](const AdviceFacts& f) {
+       return IsTrainingTask(f.w.task) && !f.neuron &&
+              (f.e.precision == Precision::kFp32 || f.e.precision == Precision::kTf32);
+     },
+     [](const AdviceFacts&, Plan* p) {
+       p->advice.push_back(
+           "mixed precision (bf16/fp16) would run the matmuls on tensor cores, several times "
+           "faster");
+     }},
+    {"fp8",
+     [](const AdviceFacts& f) {
+       return (f.w.task == TaskKind::kPretrain || f.w.task == TaskKind::kFinetune) && !f.neuron &&
+              f.e.precision == Precision::kBf16 && Fp8Capable(f.e);
+     },
+     [](const AdviceFacts&, Plan* p) {
+       p->advice.push_back(
+           "FP8 training (TransformerEngine) is supported here: ~1.3-1.5x the BF16 throughput "
+           "for large models");
+     }},
+    {"large-cluster", [](const AdviceFacts& f) { return !LargeClusterNote(f.c).empty(); },
+     [](const AdviceFacts& f, Plan* p) { p->warnings.push_back(LargeClusterNote(f.c)); }},
+    {"spot-checkpoint",
+     [](const AdviceFacts& f) {
+       return f.c.purchase == PurchaseKind::kSpot && f.stateful &&
+              f.run_hours > CheckpointIntervalHours(f);
+     },
+     SpotCheckpointAdvice},
+    {"spot-short-run",
+     [](const AdviceFacts& f) {
+       return f.c.purchase == PurchaseKind::kSpot && f.stateful &&
+              f.run_hours <= CheckpointIntervalHours(f);
+     },
+     SpotShortRunAdvice},
+    {"spot-chunks",
+     [](const AdviceFacts& f) {
+       return f.c.purchase == PurchaseKind::kSpot && !f.stateful && !f.e.service;
+     },
+     SpotChunksAdvice},
+    {"serving-autoscale", [](const AdviceFacts& f) { return f.w.task == TaskKind::kServe; },
+     [](const AdviceFacts&, Plan* p) {
+       p->advice.push_back(
+           "serving: autoscale replicas on queue depth / KV-cache use; keep an on-demand base "
+           "and add spot replicas for bursts");
+     }},
+};
+
+void Advice(const Workload& w, const Candidate& c, const Estimate& e, Plan* p) {
+  const AdviceFacts f{w,
+                      c,
+                      e,
+                      c.type->accelerator.kind == AcceleratorKind::kNeuron,
+                      InterNodeTraffic(w, c, e),
+                      Training(w) || w.task == TaskKind::kHpc,
+                      c.estimate->hours.value_or(0)};
+  for (const AdviceRule& r : kAdviceRules) {
+    if (r.applies(f)) r.add(f, p);
   }
 }
 
@@ -322,7 +461,7 @@ Plan MakePlan(const Catalog& catalog, const Workload& w, const std::vector<Candi
   p.why.push_back(Objective(ranked, i, req));
   const std::string drivers = Drivers(p.estimate);
   if (!drivers.empty()) p.why.push_back(drivers);
-  const std::string binding = Binding(w, c, req);
+  const std::string binding = Binding(w, ranked, i, req);
   if (!binding.empty()) p.why.push_back(binding);
   if (c.purchase == PurchaseKind::kCapacityBlock) {
     const int days = CapacityBlockDays(c.time_hours);
@@ -428,7 +567,9 @@ Rejection MergeRejections(const std::vector<RejectionLine>& lines, size_t i, siz
   for (size_t k = i; k < j; ++k) best = std::min(best, lines[k].value);
   std::string reason = lines[i].reason;
   if (reason == "misses the deadline") {
-    reason += ": fastest " + Hours(best) + " (deadline " + Hours(*req.deadline_hours) + ")";
+    reason += ": fastest " + PlainHours(best) +
+              (best >= 48 ? ", " + FormatFixed(best / 24, 0) + " days" : std::string()) +
+              " (deadline " + PlainHours(*req.deadline_hours) + ")";
   } else if (reason == "over budget") {
     reason += ": cheapest " + Usd(best) + " (budget " + Usd(*req.budget_usd) + ")";
   }

@@ -212,6 +212,120 @@ std::vector<Candidate> BestPerConfiguration(std::vector<Candidate> all, Objectiv
   return out;
 }
 
+// A tie-break (doc/recommend.md, "Ordering"): among the plans whose score is within this
+// fraction of the best remaining one, the one with fewer instances, then fewer GPUs, goes first.
+// 5 % is well inside every estimate's uncertainty band (x1.25 at high confidence), so the bigger
+// plan's edge is noise, while its capacity is harder to get (an 8-GPU flagship for a job one GPU
+// runs in the same money).
+constexpr double kSmallerPlanMargin = 0.05;
+
+bool SmallerPlan(const Candidate& a, const Candidate& b) {
+  const int ga = a.instances * a.type->accelerator.devices();
+  const int gb = b.instances * b.type->accelerator.devices();
+  return a.instances != b.instances ? a.instances < b.instances : ga < gb;
+}
+
+// `sorted` (by Score) with the tie-break applied: each place goes to the smallest plan within
+// kSmallerPlanMargin of the best plan not yet placed that finishes within `horizon_hours` (a
+// smaller plan is slower: past the horizon its time matters more than its size).
+std::vector<Candidate> PreferSmallerPlans(const std::vector<Candidate>& sorted, Objective o,
+                                          double horizon_hours) {
+  const size_t n = sorted.size();
+  std::vector<Candidate> out;
+  out.reserve(n);
+  std::vector<bool> placed(n, false);
+  size_t head = 0;
+  while (out.size() < n) {
+    while (placed[head]) ++head;
+    const double limit = Score(sorted[head], o) * (1 + kSmallerPlanMargin);
+    size_t pick = head;
+    for (size_t k = head + 1; k < n && Score(sorted[k], o) <= limit; ++k) {
+      // Never past a plan of another obtainability tier (BestPerConfiguration's order).
+      if (!placed[k] && sorted[k].unobtainable == sorted[head].unobtainable &&
+          sorted[k].time_hours <= horizon_hours && SmallerPlan(sorted[k], sorted[pick])) {
+        pick = k;
+      }
+    }
+    placed[pick] = true;
+    out.push_back(sorted[pick]);
+  }
+  return out;
+}
+
+// How the plans are ordered, for the table's footer and the JSON's "ordering".
+std::string OrderingNote(Objective o) {
+  const char* what = o == Objective::kCost   ? "cost"
+                     : o == Objective::kTime ? "time"
+                                             : "cost x time";
+  return std::string("ranked by ") + what +
+         " at the pessimistic end of each plan's uncertainty band (x risk factor: a less certain "
+         "estimate must win by more), not by the listed figures; within " +
+         FormatFixed(100 * kSmallerPlanMargin, 0) +
+         "%, fewer instances, then fewer GPUs, go first (if they finish within the horizon)";
+}
+
+std::string Days(double hours) { return FormatFixed(hours / 24, hours < 240 ? 1 : 0) + " days"; }
+
+// What the account scan says of a plan: its AccountFit, and a warning when it cannot be launched.
+void AddAccountFit(const RecommendRequest& req, Plan* plan) {
+  if (req.account == nullptr) return;
+  plan->account = CheckPlanAgainstAccount(*req.account, *plan->type, plan->instances, plan->region,
+                                          plan->purchase);
+  if (std::string line = AccountFitWarning(*plan->account, *plan->type, plan->region);
+      !line.empty()) {
+    plan->warnings.push_back(std::move(line));
+  }
+  for (std::string& line : AccountFitAdvice(*plan->account, *plan->type, plan->instances,
+                                            plan->cost_usd, plan->region)) {
+    plan->advice.push_back(std::move(line));
+  }
+}
+
+// A batch run without a deadline: the horizon a buyer expects it to finish in (doc/recommend.md,
+// "Default horizon"). When the top plan runs past it, the best-ranked plan that finishes within
+// it joins the list (with its rank), and a note says so; a given --deadline is a hard
+// constraint instead and leaves this alone.
+void ApplyDefaultHorizon(const Catalog& catalog, const Workload& w,
+                         const std::vector<Candidate>& ranked, const RecommendRequest& req,
+                         const std::vector<std::string>& regions,
+                         recommend_internal::LeverCache* levers, Recommendation* rec) {
+  if (req.deadline_hours || IsService(w) || rec->plans.empty()) return;
+  const double horizon = kDefaultHorizonHours;
+  rec->horizon_hours = horizon;
+  const std::string name = FormatFixed(horizon / 24, 0) + "-day default horizon";
+  for (Plan& p : rec->plans) {
+    if (p.time_hours > horizon) {
+      p.warnings.push_back("takes " + Days(p.time_hours) + ", past the " + name +
+                           " (no --deadline given; --deadline sets your own)");
+    }
+  }
+  const Plan& top = rec->plans.front();
+  if (top.time_hours <= horizon) return;
+  for (size_t k = 0; k < ranked.size(); ++k) {
+    if (ranked[k].time_hours > horizon) continue;
+    if (k >= rec->plans.size()) {
+      rec->plans.push_back(
+          recommend_internal::MakePlan(catalog, w, ranked, k, levers, req, regions));
+      AddAccountFit(req, &rec->plans.back());
+    }
+    const Plan& p = rec->plans[std::min(k, rec->plans.size() - 1)];
+    rec->horizon_note =
+        "#1 takes " + Days(top.time_hours) + ", past the " + name +
+        " (no --deadline given); the best-ranked plan within it is #" + std::to_string(k + 1) +
+        " " + p.type->name + " x " + std::to_string(p.instances) + " " +
+        PurchaseKindName(p.purchase) + ": " + Days(p.time_hours) + ", $" +
+        FormatFixed(p.cost_usd, 0) + " (" + (p.cost_usd >= top.cost_usd ? "+" : "") +
+        FormatFixed(100 * (p.cost_usd / top.cost_usd - 1), 0) + "% vs #1); --deadline " +
+        FormatFixed(horizon / 24, 0) + "d keeps only such plans";
+    return;
+  }
+  double fastest = INFINITY;
+  for (const Candidate& c : ranked) fastest = std::min(fastest, c.time_hours);
+  rec->horizon_note = "#1 takes " + Days(top.time_hours) + ", past the " + name +
+                      " (no --deadline given), and no plan finishes within it: the fastest takes " +
+                      Days(fastest) + " (--max-instances allows larger clusters)";
+}
+
 std::vector<Candidate> ParetoFront(const std::vector<Candidate>& ranked) {
   std::vector<Candidate> by_time = ranked;
   std::sort(by_time.begin(), by_time.end(), [](const Candidate& a, const Candidate& b) {
@@ -228,20 +342,6 @@ std::vector<Candidate> ParetoFront(const std::vector<Candidate>& ranked) {
   return front;
 }
 
-// What the account scan says of a plan: its AccountFit, and a warning when it cannot be launched.
-void AddAccountFit(const RecommendRequest& req, Plan* plan) {
-  if (req.account == nullptr) return;
-  plan->account = CheckPlanAgainstAccount(*req.account, *plan->type, plan->instances, plan->region,
-                                          plan->purchase);
-  if (std::string line = AccountFitWarning(*plan->account, *plan->type, plan->region);
-      !line.empty()) {
-    plan->warnings.push_back(std::move(line));
-  }
-  for (std::string& line : AccountFitAdvice(*plan->account, *plan->type, plan->instances,
-                                            plan->cost_usd, plan->region)) {
-    plan->advice.push_back(std::move(line));
-  }
-}
 
 // When the top plan rests on an estimate below high confidence, the best-ranked plan whose
 // estimate is of high confidence goes beside it (doc/recommend.md: an answer says how sure it is).
@@ -356,7 +456,14 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
       c.paid_fraction = fit.paid_fraction(c.instances);
     }
   }
-  const std::vector<Candidate> ranked = BestPerConfiguration(candidates, req.objective);
+  // A deadline is already met by every candidate; a service has no run to finish.
+  const double horizon = req.deadline_hours || IsService(w) ? INFINITY : kDefaultHorizonHours;
+  const std::vector<Candidate> ranked =
+      PreferSmallerPlans(BestPerConfiguration(candidates, req.objective), req.objective, horizon);
+  rec.ordering = OrderingNote(req.objective);
+  if (req.account != nullptr) {
+    rec.ordering += "; plans the account cannot launch (account scan: quota, zones) go last";
+  }
   const size_t top = std::min<size_t>(ranked.size(), static_cast<size_t>(req.top));
   recommend_internal::LeverCache levers;
   for (size_t i = 0; i < top; ++i) {
@@ -367,6 +474,7 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
     rec.pareto.push_back(recommend_internal::MakeBarePlan(c));
   }
   rec.rejected = recommend_internal::Rejections(outcomes, regions, req, ranked);
+  ApplyDefaultHorizon(catalog, w, ranked, req, regions, &levers, &rec);
   AddHighConfidenceAlternative(catalog, w, ranked, req, regions, &levers, &rec);
   AddPurchaseAlternatives(catalog, w, ranked, req, regions, purchases, &levers, &rec);
   return rec;

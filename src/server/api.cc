@@ -315,7 +315,9 @@ ApiResponse Estimate(const ApiContext& ctx, const ApiRequest& req, std::string_v
   if (!hw.ok()) return ErrorResponse(hw.status());
   Result<gpuadvisor::Estimate> e = EstimateWorkload(*w, *hw);
   if (!e.ok()) return ErrorResponse(e.status());
-  return JsonResponse(EstimateReportJson(*hw, *e, *ctx.catalog, ctx.fresh));
+  const std::vector<std::string> warnings =
+      EstimateWarnings(*ctx.catalog, *hw, *e, ctx.fresh, hw_req->region);
+  return JsonResponse(EstimateReportJson(*hw, *e, *ctx.catalog, ctx.fresh, warnings));
 }
 
 ApiResponse RecommendPlans(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
@@ -364,7 +366,7 @@ ApiResponse Launch(const ApiContext& ctx, const ApiRequest& req, std::string_vie
   if (!args.ok()) return ErrorResponse(args.status());
   const LaunchRequest& lr = args->request;
   const LaunchFormat format = args->format;
-  Result<LaunchPlan> lp = PlanLaunch(*ctx.catalog, lr);
+  Result<LaunchPlan> lp = PlanLaunchWarned(*ctx.catalog, lr);
   if (!lp.ok()) return ErrorResponse(lp.status());
   if (Status fits = CheckLaunchFormat(*lp, format); !fits.ok()) return ErrorResponse(fits);
   return JsonResponse(LaunchAnswerJson(*lp, RenderLaunch(*lp, format)));

@@ -124,6 +124,19 @@ ojson WorkloadFieldSchema(const std::string& name) {
     s["oneOf"] = {{{"type", "number"}}, {{"type", "string"}}};
   }
   s["description"] = help;
+  // The tasks the field applies to (WorkloadFieldApplies, the check behind "does not apply to
+  // task") and its value kind (N, DUR, GIB, BOOL, ...): the web page builds its task-specific
+  // form from these instead of a list of its own.
+  if (info != nullptr) {
+    ojson tasks = ojson::array();
+    for (int t = 0; t <= static_cast<int>(TaskKind::kAnalytics); ++t) {
+      if (WorkloadFieldApplies(name, static_cast<TaskKind>(t))) {
+        tasks.push_back(TaskKindName(static_cast<TaskKind>(t)));
+      }
+    }
+    s["x-tasks"] = tasks;
+    s["x-value"] = std::string(value);
+  }
   return s;
 }
 

@@ -1,6 +1,9 @@
 // SetWorkloadField: the one place that turns a (key, text) pair into a Workload field.
 #include <algorithm>
+#include <bit>
+#include <map>
 #include <string>
+#include <tuple>
 
 #include "gpuadvisor/workload.h"
 #include "util/files.h"
@@ -612,6 +615,109 @@ std::string WorkloadFieldTasks(std::string_view name) {
   for (unsigned t = 0; f != nullptr && t < 32; ++t) {
     if ((f->tasks & (1u << t)) == 0) continue;
     out += (out.empty() ? "" : ", ") + std::string(TaskKindName(static_cast<TaskKind>(t)));
+  }
+  return out;
+}
+
+const char* TaskKindFamily(TaskKind t) {
+  if (IsLlmTask(t)) return "LLM";
+  if (IsVisionTask(t)) return "vision";
+  return TaskKindName(t);
+}
+
+namespace {
+
+// The bits of the tasks of `t`'s kind.
+uint32_t KindBits(TaskKind t) {
+  uint32_t bits = 0;
+  for (TaskKind u : AllOf<TaskKind>()) {
+    if (std::string_view(TaskKindFamily(u)) == TaskKindFamily(t)) bits |= Bit(u);
+  }
+  return bits;
+}
+
+std::string TaskList(uint32_t bits) {
+  std::string out;
+  for (TaskKind t : AllOf<TaskKind>()) {
+    if (bits & Bit(t)) out += (out.empty() ? "" : ", ") + std::string(TaskKindName(t));
+  }
+  return out;
+}
+
+// The kinds of more than one task ("llm", "vision"), lower case, for help topics.
+std::vector<std::string> KindTopics() {
+  std::vector<std::string> out;
+  for (TaskKind t : AllOf<TaskKind>()) {
+    const std::string kind = ToLower(TaskKindFamily(t));
+    if (kind != TaskKindName(t) && std::find(out.begin(), out.end(), kind) == out.end()) {
+      out.push_back(kind);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<TaskKind>> TasksOfHelpTopic(std::string_view topic) {
+  const std::string want = ToLower(Trim(topic));
+  std::vector<TaskKind> out;
+  for (TaskKind t : AllOf<TaskKind>()) {
+    if (want == TaskKindName(t) || want == ToLower(TaskKindFamily(t))) out.push_back(t);
+  }
+  if (!out.empty()) return out;
+  std::string kinds;
+  for (const std::string& k : KindTopics()) kinds += (kinds.empty() ? "" : "|") + k;
+  return Status::InvalidArgument("task: expected a task (" + JoinNames<TaskKind>("|") +
+                                 ") or a kind of task (" + kinds + "), got \"" +
+                                 std::string(topic) + "\"")
+      .WithField("task");
+}
+
+std::vector<WorkloadFieldGroup> GroupWorkloadFields(std::span<const TaskKind> tasks) {
+  uint32_t wanted = 0;
+  for (TaskKind t : tasks) wanted |= Bit(t);
+  // Sort key: 0 every task, 1 several kinds, then (2, the kind's first task, a part of the
+  // kind after the whole of it, the part's first task, its bits).
+  using Key = std::tuple<int, unsigned, bool, unsigned, uint32_t>;
+  std::map<Key, WorkloadFieldGroup> groups;
+  for (const WorkloadFieldInfo& f : kFieldInfo) {
+    if (wanted != 0 && (f.tasks & wanted) == 0) continue;
+    const auto first = static_cast<TaskKind>(std::countr_zero(f.tasks));
+    const uint32_t kind = KindBits(first);
+    Key key{1, 0, false, 0, 0};
+    std::string title = "several kinds of task";
+    if (f.tasks == kAllTasks) {
+      key = {0, 0, false, 0, 0};
+      title = "all tasks";
+    } else if ((f.tasks & ~kind) == 0) {
+      key = {2, static_cast<unsigned>(std::countr_zero(kind)), f.tasks != kind,
+             static_cast<unsigned>(first), f.tasks};
+      title = TaskKindFamily(first);
+      if (f.tasks != kind) {
+        title += ": " + TaskList(f.tasks);
+      } else if (title != TaskKindName(first)) {
+        title += " (" + TaskList(kind) + ")";
+      }
+    }
+    WorkloadFieldGroup& g = groups[key];
+    g.title = title;
+    g.several_kinds = std::get<0>(key) == 1;
+    g.fields.push_back(&f);
+  }
+  std::vector<WorkloadFieldGroup> out;
+  for (auto& [key, g] : groups) out.push_back(std::move(g));
+  return out;
+}
+
+std::string WorkloadFieldScope(const WorkloadFieldInfo& f) {
+  std::string out;
+  uint32_t done = 0;
+  for (TaskKind t : AllOf<TaskKind>()) {
+    if ((f.tasks & Bit(t)) == 0 || (done & Bit(t)) != 0) continue;
+    const uint32_t kind = KindBits(t);
+    const bool whole = (f.tasks & kind) == kind;
+    out += (out.empty() ? "" : ", ") + std::string(whole ? TaskKindFamily(t) : TaskKindName(t));
+    done |= whole ? kind : Bit(t);
   }
   return out;
 }

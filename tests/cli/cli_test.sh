@@ -153,6 +153,18 @@ p3_err=$("$BIN" estimate --task serve --model llama-3.2-1b --instance p3.2xlarge
 [[ "$p3_err" == *"p3.2xlarge is not offered in us-east-1; it is offered in "* && "$p3_err" == *"p3.2xlarge is retired ("* ]] && ok || bad "estimate on retired p3: [$p3_err]"
 p5_err=$("$BIN" estimate --task serve --model llama-3.2-1b --instance p5.48xlarge 2>&1 >/dev/null)
 [[ "$p5_err" != *"is retired"* && "$p5_err" != *"not offered"* ]] && ok || bad "estimate on p5: [$p5_err]"
+# The retired line names what takes its place; JSON (and so HTTP and Python) carries the lines.
+[[ "$p3_err" == *"p3.2xlarge is retired ("*"in its place (us-east-1): p3dn.24xlarge (same GPU)"* ]] && ok || bad "estimate names p3's successors: [$p3_err]"
+expect_json "estimate warnings in JSON" 'any(w.startswith("p3.2xlarge is not offered in us-east-1; it is offered in ") for w in d["warnings"]) and any("is retired" in w and "in its place" in w for w in d["warnings"])' estimate --task serve --model llama-3.2-1b --instance p3.2xlarge --json
+expect_json "no type warnings for p5" 'not any("is retired" in w or "not offered" in w for w in d["warnings"])' estimate --task serve --model llama-3.2-1b --instance p5.48xlarge --json
+# launch and pricing say the same of a retired type (one function).
+p3_offered=$(printf '%s' "$p3_err" | sed -n 's/.*(try --region \([a-z0-9-]*\)).*/\1/p' | head -1)
+launch_err=$("$BIN" launch p3.2xlarge --region "$p3_offered" 2>&1 >/dev/null)
+[[ "$launch_err" == *"p3.2xlarge is retired ("*"AWS no longer launches it; "* ]] && ok || bad "launch on retired p3: [$launch_err]"
+[[ "$("$BIN" launch p5.48xlarge 2>&1 >/dev/null)" != *"is retired"* ]] && ok || bad "launch on p5 says nothing of retirement"
+pricing_out=$("$BIN" pricing p3.2xlarge --region "$p3_offered" 2>&1)
+[[ "$pricing_out" == *"p3.2xlarge is retired ("* ]] && ok || bad "pricing on retired p3: [$pricing_out]"
+[[ "$("$BIN" pricing p5.48xlarge 2>&1)" != *"is retired"* ]] && ok || bad "pricing on p5 says nothing of retirement"
 # CSV keys are the bare type names (issue 29: "p3.2xlarge (retired)" was written as the key);
 # retired rows say so in their own column.
 retired_csv=$("$BIN" instances --gpu V100 --include-retired --format csv 2>/dev/null)
@@ -218,6 +230,31 @@ expect_exit "prompt past the window" 2 "input-tokens: 140000 exceeds" estimate -
 "$BIN" estimate --task serve --model llama-3.1-8b --gpu L4 2>/dev/null | grep -q 'Assumptions:' && ok || bad "estimate table"
 "$BIN" estimate --task serve --model llama-3.1-8b --gpu L4 --format csv 2>/dev/null | grep -q '^assumption,' && ok || bad "estimate csv"
 "$BIN" estimate --help | grep -q -- '--kv-precision' && ok || bad "estimate help"
+# Help that guides (issue 29): the workload flags under per-task headings, and `--help --task T`
+# (either order, or a --workload file's task) lists only those that apply to T, from the table
+# the library rejects a field "that does not apply to the task" with.
+full_help=$("$BIN" recommend --help)
+[[ "$full_help" == *"Workload: LLM: serve:"*"--kv-precision"*"Workload: vision (train-vision, infer-vision):"*"--resolution"* &&
+   "$full_help" == *"--help --task TASK"* ]] && ok || bad "recommend help groups by task"
+# help_flags ARGS...: the options a help lists, one a line (not the flags its examples use).
+help_flags() { "$BIN" "$@" | grep -o '^  --[a-z0-9-]*' | sed 's/^  //'; }
+# has_flags LIST WANTED... / lacks_flags LIST UNWANTED...
+has_flags() { local l=$1 f; shift; for f; do grep -qx -- "$f" <<<"$l" || return 1; done; }
+lacks_flags() { local l=$1 f; shift; for f; do grep -qx -- "$f" <<<"$l" && return 1; done; return 0; }
+for cmd in recommend estimate launch simulate; do
+  flags=$(help_flags $cmd --help --task vision)
+  has_flags "$flags" --resolution --model --images --workload --task && lacks_flags "$flags" --kv-precision --tp --codec --tokens &&
+    ok || bad "$cmd --help --task vision: [$flags]"
+done
+flags=$(help_flags recommend --task serve --help)
+has_flags "$flags" --kv-precision --ttft-p95 --model --deadline && lacks_flags "$flags" --resolution --tokens --images &&
+  ok || bad "recommend --task serve --help: [$flags]"
+flags=$(help_flags estimate --help --task=hpc)
+has_flags "$flags" --fp64-flop --instance && lacks_flags "$flags" --layers --streams && ok || bad "estimate --help --task=hpc: [$flags]"
+printf 'task: train-vision\nmodel: resnet50\n' >"$wl/vision.yaml"
+flags=$(help_flags recommend --help --workload "$wl/vision.yaml")
+has_flags "$flags" --images && lacks_flags "$flags" --kv-precision --guidance && ok || bad "help narrowed by a workload file's task: [$flags]"
+expect_exit "help for an unknown task" 2 "--task: expected a task (pretrain|finetune|lora|qlora|serve|train-vision|infer-vision|hpc|transcode|render|analytics) or a kind of task (llm|vision)" recommend --help --task visoin
 
 # pricing: every purchase option, break-even, spot overhead.
 expect_json "pricing shape" 'd["instance_type"]=="p4d.24xlarge" and [o["option"] for o in d["options"]][:3]==["on-demand","spot","reserved-1y-no-upfront"] and all(k in o for o in d["options"] for k in ["usd_per_hour","total_usd","usd_per_used_hour","break_even_utilization","price_source","price_date","note"])' pricing p4d.24xlarge --json

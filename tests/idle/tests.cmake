@@ -7,4 +7,5 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   idle/window_samples_test.cc
   idle/issue16_test.cc
   idle/input_validation_test.cc
+  idle/advice_test.cc
 )

@@ -234,6 +234,19 @@ def test_estimate_matches_cli(cli_json):
     assert "Assumptions:" in str(e)
 
 
+def test_estimate_warns_of_a_retired_type():
+    # As the CLI's stderr and the JSON's warnings (issue 29): where the type is offered and what
+    # takes its place; a current type offered in the region gets neither line.
+    w = ga.Workload(task="serve", model="llama-3.2-1b")
+    e = ga.estimate(w, instance="p3.2xlarge")
+    assert any(x.startswith("p3.2xlarge is not offered in us-east-1") for x in e.warnings)
+    assert any("is retired" in x and "in its place (us-east-1): p3dn.24xlarge" in x
+               for x in e.warnings)
+    assert e.to_dict()["warnings"] == e.warnings
+    current = ga.estimate(w, instance="p5.48xlarge")
+    assert not any("retired" in x or "not offered" in x for x in current.warnings)
+
+
 def test_estimate_gpu_count_and_parallelism(cli_json):
     w = ga.Workload(task="serve", model="llama-3.1-70b", quantization="fp8")
     e = ga.catalog().estimate(w, gpu="H100", gpus=4, tp=4, region="us-east-1")

@@ -3,4 +3,5 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   recommend/recommend_test.cc
   recommend/rejections_test.cc
   recommend/filters_test.cc
+  recommend/advice_test.cc
 )

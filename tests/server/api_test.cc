@@ -153,6 +153,29 @@ TEST(ApiTest, EstimateFlatBody) {
   EXPECT_TRUE(j["uncertainty"].is_object());
 }
 
+// A retired type, not offered in the region, says so in the answer's warnings (issue 29), as the
+// CLI does on stderr: where it is offered and what takes its place. A current type says neither.
+TEST(ApiTest, EstimateWarnsOfARetiredType) {
+  json j = Parse(Call("POST", "/v1/estimate",
+                      R"({"task":"serve","model":"llama-3.2-1b","instance":"p3.2xlarge"})"));
+  ASSERT_TRUE(j["warnings"].is_array()) << j.dump();
+  std::string all;
+  for (const json& w : j["warnings"]) all += w.get<std::string>() + "\n";
+  EXPECT_NE(all.find("p3.2xlarge is not offered in us-east-1; it is offered in "),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("p3.2xlarge is retired ("), std::string::npos) << all;
+  EXPECT_NE(all.find("in its place (us-east-1): p3dn.24xlarge (same GPU)"), std::string::npos)
+      << all;
+  json current = Parse(Call("POST", "/v1/estimate",
+                            R"({"task":"serve","model":"llama-3.2-1b","instance":"g6e.xlarge"})"));
+  ASSERT_TRUE(current["warnings"].is_array());
+  for (const json& w : current["warnings"]) {
+    EXPECT_EQ(w.get<std::string>().find("retired"), std::string::npos) << w;
+    EXPECT_EQ(w.get<std::string>().find("not offered"), std::string::npos) << w;
+  }
+}
+
 TEST(ApiTest, EstimateBadInput) {
   ExpectError(Call("POST", "/v1/estimate", "{bad"), 400, "body");
   ExpectError(Call("POST", "/v1/estimate", ""), 400, "body");

@@ -1,5 +1,8 @@
-// Driven by browser_test.sh: node browser_test.js URL (NODE_PATH has playwright-core).
+// Driven by browser_test.sh: node browser_test.js URL (NODE_PATH has playwright-core; AXE names
+// axe-core's axe.min.js; SHOTS is the folder for the screenshots).
 "use strict";
+const fs = require("fs");
+const path = require("path");
 const {chromium} = require("playwright-core");
 
 const url = process.argv[2];
@@ -8,116 +11,279 @@ const check = (ok, what) => {
   console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
   if (!ok) failures.push(what);
 };
+const shot = (page, name) => page.screenshot({path: path.join(process.env.SHOTS, name + ".png"), fullPage: true});
+const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+              "--disable-component-update", "--no-first-run", "--disable-sync"];
+
+// axe-core on the page as it is: serious and critical violations fail. bypassCSP lets the test
+// inject axe (the page itself allows no inline script).
+const axeSource = fs.readFileSync(process.env.AXE, "utf8");
+async function axe(page, where) {
+  await page.evaluate(axeSource);
+  const res = await page.evaluate(() => window.axe.run(document, {resultTypes: ["violations"]}));
+  const bad = res.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  check(bad.length === 0, `axe-core: no serious/critical violations on ${where}` +
+        bad.map((v) => `\n      ${v.impact} ${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join("; ")})`).join(""));
+}
+
+// Submits a form and checks, in the same task as the click (before any reply can arrive), that
+// the view's previous answer is gone; returns the answer area's text once the status settles.
+async function submitFresh(page, view, what) {
+  const left = await page.evaluate((v) => {
+    document.querySelector(`#${v}-form button[type=submit]`).click();
+    return document.querySelector(`#${v}-out`).childElementCount;
+  }, view);
+  check(left === 0, `${what}: the old answer is cleared as the new request starts (${left} element(s) left)`);
+  await page.waitForFunction((v) => !document.querySelector(`#${v}-status`).classList.contains("busy"), view, {timeout: 60000});
+}
+
+// Synthetic nvidia-smi --query-gpu CSV: 48 h of 10-minute samples, idle 12 h a day.
+function telemetryCsv() {
+  const lines = ["timestamp, name, index, uuid, utilization.gpu [%], memory.used [MiB], memory.total [MiB]"];
+  const t0 = Date.UTC(2026, 6, 1);
+  for (let i = 0; i < 48 * 6; ++i) {
+    const busy = Math.floor(i / 6) % 24 < 12;
+    const d = new Date(t0 + i * 600000).toISOString().replace("T", " ").replace(/-/g, "/").replace("Z", "");
+    lines.push(`${d}, NVIDIA H100 80GB HBM3, 0, GPU-1, ${busy ? 85 : 0} %, ${busy ? 60000 : 0} MiB, 81559 MiB`);
+  }
+  return lines.join("\n") + "\n";
+}
 
 (async () => {
   const context = await chromium.launchPersistentContext(process.env.PROFILE, {
-    executablePath: process.env.CHROMIUM,
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-           "--disable-component-update", "--no-first-run", "--disable-sync"],
-    viewport: {width: 1280, height: 900},
+    executablePath: process.env.CHROMIUM, headless: true, args, bypassCSP: true, locale: "en-US",
+    viewport: {width: 1280, height: 900}, acceptDownloads: true,
   });
   const page = context.pages()[0] || (await context.newPage());
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
-  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  page.on("console", (m) => m.type() === "error" && !/status of 4\d\d/.test(m.text()) && errors.push(m.text()));
   const external = [];
-  page.on("request", (r) => !r.url().startsWith(url) && external.push(r.url()));
+  page.on("request", (r) => !r.url().startsWith(url) && !r.url().startsWith("blob:") && !r.url().startsWith("data:") && external.push(r.url()));
 
-  // First paint: the catalog table fills in.
+  // ---- catalog: first paint, filters, sorting, the empty state, an error ----
   await page.goto(url, {waitUntil: "load"});
   await page.waitForSelector("#catalog tbody tr", {timeout: 20000});
   const transferred = await page.evaluate(() =>
     performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource"))
       .reduce((s, e) => s + (e.transferSize || 0), 0));
-  console.log(`first paint transferred ${transferred} bytes`);
-  check(transferred > 0 && transferred < 100 * 1024, "first paint < 100 KB transferred");
+  console.log(`first load transferred ${transferred} bytes`);
+  check(transferred > 0 && transferred < 100 * 1024, "first load < 100 KB transferred");
   const all = await page.locator("#catalog tbody tr").count();
-  check(all > 20, `catalog table lists types (${all} rows)`);
+  const status0 = await page.textContent("#catalog-status");
+  check(all > 20 && status0.startsWith(`${all} of ${all} `), `catalog lists types (${status0})`);
+  check((await page.textContent("#catalog-key")).includes("estimated"), "the page says what ~ means");
+  await axe(page, "catalog");
 
-  // Filter: accelerator H100, then a name filter.
-  await page.selectOption("#f-gpu", "H100");
+  await page.fill("#catalog-form input[name=gpu]", "H100");
   await page.waitForFunction(() => {
-    const cells = [...document.querySelectorAll("#catalog tbody tr td:nth-child(2)")];
+    const cells = [...document.querySelectorAll("#catalog tbody tr td:nth-child(4)")];
     return cells.length > 0 && cells.every((c) => c.textContent === "H100");
   }, null, {timeout: 10000});
   const h100 = await page.locator("#catalog tbody tr").count();
   check(h100 > 0 && h100 < all, `GPU filter narrows to H100 (${h100} rows)`);
-  await page.fill("#f-text", "48xlarge");
-  const names = await page.locator("#catalog tbody tr td:first-child").allTextContents();
-  check(names.length > 0 && names.every((n) => n.includes("48xlarge")), "name filter");
-
-  // Sort by vCPUs (a click), then descending (a second click, from the keyboard).
+  check(new URL(page.url()).searchParams.get("gpu") === "H100", `filters are in the URL (${page.url()})`);
   await page.locator('#catalog th button[data-key="vcpus"]').click();
-  const asc = await page.locator('#catalog th:has(button[data-key="vcpus"])').getAttribute("aria-sort");
-  await page.keyboard.press("Enter");  // focus stays on the header button
+  await page.keyboard.press("Enter");  // focus stays on the header button: descending
   const sort = await page.locator('#catalog th:has(button[data-key="vcpus"])').getAttribute("aria-sort");
-  const vcpus = (await page.locator("#catalog tbody tr td:nth-child(6)").allTextContents()).map(Number);
-  check(asc === "ascending" && sort === "descending" && vcpus.every((v, i) => i === 0 || vcpus[i - 1] >= v),
-        `sort by a column, both directions (aria-sort ${asc}, then ${sort})`);
-  await page.check('input[name=basis][value=gpu]');
-  const label = await page.locator('#catalog th button[data-key="price"]').textContent();
-  check(label.includes("GPU"), `price per GPU-hour switch (${label})`);
-  await page.selectOption("#f-region", "all");
-  await page.waitForSelector('#catalog th button[data-key="region"]', {timeout: 10000});
-  check(true, "region switch to all regions adds a region column");
+  check(sort === "descending", `sort by a column from the keyboard (aria-sort ${sort})`);
 
-  // Recommendation, from the keyboard: arrow to the tab, fill, Enter submits.
-  await page.focus("#tab-catalog");
-  await page.keyboard.press("ArrowRight");
-  check(await page.isVisible("#view-recommend"), "arrow key opens the Recommend tab");
-  await page.selectOption("#r-task", "finetune");
-  await page.selectOption("#r-model", "llama-3.1-8b");
-  await page.fill("#r-tokens", "2B");
-  await page.fill("#r-deadline", "2d");
-  await page.check('input[name=purchase][value=spot]');
-  await page.focus("#r-tokens");
+  // Empty result: the status counts against the catalog (not "0 of 0") and says what to relax.
+  await page.fill("#catalog-form input[name=max-price]", "0.01");
+  await page.waitForFunction(() => document.querySelector("#catalog-status").classList.contains("empty"), null, {timeout: 10000});
+  const empty = await page.textContent("#catalog-status");
+  check(!/\b0 of 0\b/.test(empty) && /^0 of \d+/.test(empty) && empty.includes("relax") && empty.includes("Max price"),
+        `empty catalog says why and what to relax (${empty})`);
+  check(await page.locator("#catalog tbody tr").count() === 0, "empty catalog shows no rows");
+  await shot(page, "catalog-empty");
+  // An error next to the field it names, and no rows from before under it.
+  await page.fill("#catalog-form input[name=max-price]", "");
+  await page.fill("#catalog-form input[name=gpu]", "NOPE");
+  await page.waitForSelector("#catalog-status.error", {timeout: 10000});
+  const gpuErr = await page.textContent('#catalog-form .field[data-field="gpu"] .err');
+  check(gpuErr.includes("unknown GPU"), `catalog error next to its field (${gpuErr})`);
+  check(await page.locator("#catalog tbody tr").count() === 0, "no stale rows under a catalog error");
+  await page.fill("#catalog-form input[name=gpu]", "");
+  await page.waitForFunction((n) => document.querySelectorAll("#catalog tbody tr").length === n, all, {timeout: 10000});
+
+  // ---- instance: a row opens it ----
+  await page.locator("#catalog tbody tr", {hasText: "p5.48xlarge"}).locator("td").nth(2).click();
+  await page.waitForSelector("#instance-out h3", {timeout: 15000});
+  check(new URL(page.url()).searchParams.get("type") === "p5.48xlarge", `a row opens its instance view (${page.url()})`);
+  const inst = await page.textContent("#instance-out");
+  check(inst.includes("Datasheet") && inst.includes("Price per region") && inst.includes("Break-even"),
+        "instance view: specs, datasheet, prices per region, purchase options with break-even");
+  check(await page.locator("#instance-out figure canvas").count() > 0, "instance view: price history chart (Capacity Block)");
+  await shot(page, "instance");
+  await axe(page, "instance");
+  await page.goBack();
+  await page.waitForSelector("#view-catalog:not([hidden])");
+  check(await page.locator("#catalog tbody tr").count() === all, "back returns to the catalog");
+
+  // ---- estimate: from a shared URL, then an error that must clear it ----
+  await page.goto(url + "?view=estimate&task=finetune&model=llama-3.1-8b&tokens=2B&instance=p5.48xlarge");
+  await page.waitForSelector("#estimate-out .membar", {timeout: 20000});
+  const estText = await page.textContent("#estimate-out");
+  check(estText.includes("weights") && estText.includes("optimizer") && estText.includes("activations") && estText.includes("of 80.0 GiB"),
+        "estimate: memory bar against device memory");
+  check(await page.locator("#estimate-out .est").count() >= 3 && estText.includes("–"), "estimate: figures marked ≈ with their band");
+  check(estText.includes("Assumptions") && (await page.locator("#estimate-out .notes li").count()) > 2, "estimate: assumptions listed");
+  check(await page.inputValue("#estimate-form input[name=tokens]") === "2B", "a URL fills the form");
+  check(await page.isHidden('#estimate-form .field[data-field="rps"]'), "fields of other tasks are hidden (rps for finetune)");
+  await shot(page, "estimate");
+  await axe(page, "estimate");
+  await page.fill("#estimate-form input[name=tokens]", "-3");
+  await submitFresh(page, "estimate", "estimate error");
+  const tokErr = await page.textContent('#estimate-form .field[data-field="tokens"] .err');
+  check(tokErr.includes("tokens") && (await page.getAttribute("#estimate-form input[name=tokens]", "aria-invalid")) === "true",
+        `estimate: the error is next to the field (${tokErr})`);
+  check(await page.locator("#estimate-out > *").count() === 0, "estimate: no old answer under the error");
+  await shot(page, "estimate-error");
+  // Switching the task shows its own fields (from x-tasks).
+  await page.selectOption("#estimate-form select[name=task]", "transcode");
+  check(await page.isVisible('#estimate-form .field[data-field="streams"]') && await page.isHidden('#estimate-form .field[data-field="tokens"]'),
+        "transcode shows streams, hides tokens");
+  await page.selectOption("#estimate-form select[name=task]", "finetune");
+
+  // ---- recommend: keyboard, plans, chart captioned for the task, download, then stale checks ----
+  await page.click('nav a[data-view="recommend"]');
+  await page.selectOption("#recommend-form select[name=task]", "finetune");
+  await page.fill("#recommend-form input[name=model]", "llama-3.1-8b");
+  await page.fill("#recommend-form input[name=tokens]", "2B");
+  await page.fill("#recommend-form input[name=deadline]", "2d");
+  await page.check('#recommend-form input[name=purchase][value=spot]');
+  await page.check('#recommend-form input[name=purchase][value=on-demand]');
+  await page.focus("#recommend-form input[name=tokens]");
   await page.keyboard.press("Enter");
-  await page.waitForSelector("#plans li", {timeout: 30000});
-  await page.waitForSelector("#chart canvas", {timeout: 10000});
-  const plans = await page.locator("#plans li h3").allTextContents();
+  await page.waitForSelector("#recommend-out .plans li", {timeout: 30000});
+  await page.waitForSelector("#recommend-out canvas", {timeout: 10000});
+  const plans = await page.locator("#recommend-out .plans > li h3").allTextContents();
   check(plans.length >= 1 && plans[0].startsWith("#1 "), `ranked plans shown (${plans[0]})`);
-  const why = await page.locator("#plans li .why li").count();
-  check(why > 0, "plans say why");
-  const chartBox = await page.locator("#chart canvas").first().boundingBox();
-  check(chartBox && chartBox.width > 200 && chartBox.height > 100, "cost-vs-time chart drawn");
-  const caption = await page.textContent("#chart-caption");
-  check(caption.includes("wall-clock time"), `chart is cost vs time (${caption})`);
-  await page.screenshot({path: process.env.SCREENSHOT, fullPage: true});
-
-  // The launch spec of plan #1 downloads as a file.
+  const caption = await page.textContent("#recommend-out figcaption");
+  check(caption.startsWith("finetune: cost of the run"), `chart captioned for the task (${caption})`);
+  check(await page.locator("#recommend-out .u-legend").count() === 0, "no uPlot legend repeating the caption");
+  check(new URL(page.url()).searchParams.get("deadline") === "2d", "recommend state in the URL");
+  await shot(page, "recommend");
+  await axe(page, "recommend");
   const [download] = await Promise.all([
     page.waitForEvent("download", {timeout: 10000}),
-    page.locator("#plans li .launch-get").first().click(),
+    page.locator("#recommend-out .launch button").first().click(),
   ]);
   check(/\.sh$/.test(download.suggestedFilename()), `launch spec download (${download.suggestedFilename()})`);
-  console.log(`screenshot: ${process.env.SCREENSHOT}`);
+  const recUrl = page.url();
 
-  // Allow/deny lists as request keys (issue 25): the status records them, and lists that leave
-  // no instance type say which one did (the "Left out" list is empty then).
-  await page.fill("#r-extra", "only-gpu=H100");
-  await page.click("#r-submit");
-  await page.waitForFunction(() => document.querySelector("#rec-status").textContent.includes("filters:"), null, {timeout: 30000});
-  const filtered = await page.textContent("#rec-status");
-  check(filtered.includes("filters: only-gpu H100 ("), `status records the filters (${filtered})`);
-  await page.fill("#r-extra", "only-family=p5 exclude-gpu=H100");
-  await page.click("#r-submit");
-  await page.waitForFunction(() => document.querySelector("#rec-status").textContent.startsWith("No plan:"), null, {timeout: 30000});
-  const emptied = await page.textContent("#rec-status");
-  check(emptied.includes("exclude-gpu H100 leaves none"), `an emptied field names the list (${emptied})`);
-  await page.fill("#r-extra", "");
+  // An error: the plans must be gone the moment the request starts and stay gone.
+  await page.fill("#recommend-form input[name=tokens]", "-3");
+  await submitFresh(page, "recommend", "recommend error");
+  check(await page.locator("#recommend-status.error").count() === 1, "recommend: error shown");
+  check(await page.locator("#recommend-out .plans li, #recommend-out canvas").count() === 0, "recommend: no old plans under the error");
+  check((await page.textContent('#recommend-form .field[data-field="tokens"] .err')).includes("tokens"), "recommend: error next to tokens");
+  await shot(page, "recommend-error");
 
-  const scriptErrors = errors.length;
-  // A bad request shows the API's message, not a crash.
-  await page.fill("#r-tokens", "-3");
-  await page.click("#r-submit");
-  await page.waitForSelector("#rec-status.error", {timeout: 10000});
-  const msg = await page.textContent("#rec-status");
-  check(msg.includes("tokens"), `error names the field (${msg})`);
+  // A new question in another region: no us-east-1 plan may remain on screen.
+  await page.fill("#recommend-form input[name=tokens]", "2B");
+  await page.fill("#recommend-form input[name=regions]", "eu-west-1");
+  await submitFresh(page, "recommend", "recommend new region");
+  const regionsShown = await page.locator("#recommend-out .plans > li h3").allTextContents();
+  check(regionsShown.length > 0 && regionsShown.every((t) => t.includes("eu-west-1")), `only the new region's plans (${regionsShown.join(" | ")})`);
+
+  // Allow/deny lists that leave nothing: an empty result that names the list, no chart.
+  await page.fill("#recommend-form input[name=regions]", "");
+  await page.fill("#recommend-form input[name=only-family]", "p5");
+  await page.fill("#recommend-form input[name=exclude-gpu]", "H100");
+  await submitFresh(page, "recommend", "recommend emptied by lists");
+  const emptied = await page.textContent("#recommend-status");
+  check(emptied.startsWith("No plan:") && emptied.includes("exclude-gpu"), `emptied lists say which one (${emptied})`);
+  check(await page.locator("#recommend-out canvas, #recommend-out .plans li").count() === 0, "no chart or plans for an empty result");
+  await page.fill("#recommend-form input[name=only-family]", "");
+  await page.fill("#recommend-form input[name=exclude-gpu]", "");
+  // Infeasible: a deadline nothing meets. No chart; reasons open; what to relax.
+  await page.fill("#recommend-form input[name=tokens]", "2T");
+  await page.fill("#recommend-form input[name=deadline]", "1m");
+  await submitFresh(page, "recommend", "recommend infeasible");
+  const infeasible = await page.textContent("#recommend-status");
+  check(infeasible.startsWith("No feasible plan") && infeasible.includes("relax"), `infeasible says what to relax (${infeasible})`);
+  check(await page.locator("#recommend-out canvas").count() === 0, "no chart for an infeasible job");
+  await shot(page, "recommend-empty");
+  // Back to the first answer from its URL.
+  await page.goto(recUrl);
+  await page.waitForSelector("#recommend-out .plans li", {timeout: 30000});
+  check((await page.locator("#recommend-out .plans > li h3").first().textContent()) === plans[0], "the recommend URL reproduces the answer");
+
+  // ---- compare ----
+  await page.goto(url + "?view=compare&types=p5.48xlarge,p4d.24xlarge,g6e.48xlarge&task=finetune&model=llama-3.1-8b&tokens=2B");
+  await page.waitForSelector("#compare-out table", {timeout: 30000});
+  const cols = await page.locator("#compare-out thead th").count();
+  check(cols === 4, `compare: three types side by side (${cols - 1})`);
+  await shot(page, "compare");
+  await axe(page, "compare");
+  await page.fill('#compare-form input[name=types]', "p5.48xlarge");
+  await submitFresh(page, "compare", "compare error");
+  check((await page.textContent('#compare-form .field[data-field="types"] .err')).includes("2 to 4"), "compare: one type is an error at its field");
+  check(await page.locator("#compare-out table").count() === 0, "compare: no old table under the error");
+
+  // ---- pricing: options and the break-even chart ----
+  await page.goto(url + "?view=pricing&type=p5.48xlarge&hours-per-month=200&months=12");
+  await page.waitForSelector("#pricing-out canvas", {timeout: 30000});
+  const pricing = await page.textContent("#pricing-out");
+  check(pricing.includes("on-demand") && pricing.includes("spot") && pricing.includes("Break-even use"), "pricing: options table");
+  check((await page.textContent("#pricing-out figcaption")).includes("breaks even"), "pricing: break-even chart captioned");
+  await shot(page, "pricing");
+  await axe(page, "pricing");
+
+  // ---- idle: files go to this server's /v1/idle only ----
+  await page.goto(url + "?view=idle");
+  await page.waitForSelector("#idle-files");
+  await submitFresh(page, "idle", "idle without files");
+  check((await page.textContent('#idle-form .field[data-field="body"] .err')).includes("telemetry"), "idle: no file is an error at the file field");
+  const idleRequests = [];
+  page.on("request", (r) => r.method() === "POST" && idleRequests.push(r.url()));
+  await page.setInputFiles("#idle-files", [
+    {name: "gpu-host-1.csv", mimeType: "text/csv", buffer: Buffer.from(telemetryCsv())},
+    {name: "l40s-node.prom", mimeType: "text/plain", buffer: fs.readFileSync(path.join(process.env.TELEMETRY, "prom-nvidia-l40s__595.80__idle.prom"))},
+  ]);
+  await submitFresh(page, "idle", "idle");
+  const idle = await page.textContent("#idle-out");
+  check(/2 host\(s\)/.test(idle) && idle.includes("gpu-host-1") && /\$[\d,.]+ spent on idle GPUs/.test(idle), `idle: hosts, idle hours and waste (${idle.slice(0, 120)})`);
+  check(idleRequests.length === 2 && idleRequests.every((u) => u.startsWith(url + "v1/idle?")), `idle: files posted to this server only (${idleRequests.join(", ")})`);
+  await shot(page, "idle");
+  await axe(page, "idle");
+
+  // ---- dark scheme ----
+  await page.emulateMedia({colorScheme: "dark"});
+  await page.goto(url + "?view=estimate&task=serve&model=llama-3.1-8b&rps=2&instance=g6e.xlarge");
+  await page.waitForSelector("#estimate-out .membar", {timeout: 20000});
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  check(bg !== "rgb(255, 255, 255)", `dark scheme follows the system (${bg})`);
+  await shot(page, "estimate-dark");
+  await axe(page, "estimate (dark)");
+  await page.emulateMedia({colorScheme: "light"});
+
+  // ---- a 390-px phone in a German locale: a price on the first screen, no sideways page ----
+  const mobile = await context.newPage();
+  await mobile.setViewportSize({width: 390, height: 844});
+  await mobile.goto(url + "?view=catalog", {waitUntil: "load"});
+  await mobile.waitForSelector("#catalog tbody tr", {timeout: 20000});
+  const box = await mobile.locator("#catalog tbody tr").first().locator("td").first().boundingBox();
+  const priceText = await mobile.locator("#catalog tbody tr").first().locator("td").first().textContent();
+  check(box && box.x >= 0 && box.x + box.width <= 390 && box.y + box.height <= 844, `390 px: the first price is on screen (${priceText} at x ${box && Math.round(box.x)}..${box && Math.round(box.x + box.width)}, y ${box && Math.round(box.y)})`);
+  const pageWidth = await mobile.evaluate(() => document.documentElement.scrollWidth);
+  check(pageWidth <= 390, `390 px: the page itself does not scroll sideways (${pageWidth} px)`);
+  await mobile.screenshot({path: path.join(process.env.SHOTS, "phone-catalog.png")});
+  await axe(mobile, "catalog at 390 px");
+  await mobile.close();
+  const de = await chromium.launch({executablePath: process.env.CHROMIUM, headless: true, args});
+  const dePage = await (await de.newContext({locale: "de-DE"})).newPage();
+  await dePage.goto(url + "?view=catalog&gpu=H100");
+  await dePage.waitForSelector("#catalog tbody tr");
+  const dePrice = await dePage.locator("#catalog tbody tr").first().locator("td").first().textContent();
+  check(/^\d{1,3}(\.\d{3})*,\d{3}$/.test(dePrice), `numbers in the user's locale (de-DE: ${dePrice})`);
+  await de.close();
 
   check(external.length === 0, `no requests leave the server (${external.join(", ")})`);
-  check(scriptErrors === 0, `no script errors (${errors.join("; ")})`);
+  check(errors.length === 0, `no script errors (${errors.join("; ")})`);
   await context.close();
+  console.log(`screenshots: ${process.env.SHOTS}/*.png`);
   if (failures.length) {
     console.log(`browser_test: ${failures.length} failed`);
     process.exit(1);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The web page in a real browser: Debian's chromium driven by playwright-core (npm). Loads the
-# page, filters and sorts the catalog table, submits a recommendation from the keyboard, waits
-# for the plans and the chart, checks the first-paint transfer size, and saves a screenshot.
+# The web page in a real browser: Debian's chromium driven by playwright-core (npm). Walks every
+# view (catalog, instance, estimate, recommend, compare, pricing, idle), an error, an empty result
+# and a 390-px phone; fails if an old answer is on screen after a new request or an error; runs
+# axe-core on each view (serious or critical violations fail); screenshots go to WORKDIR/*.png.
 # Usage: browser_test.sh PATH/TO/gpuadvisor WORKDIR
 # Exit 77 (ctest: skipped) with a message when chromium, node/npm or playwright-core is missing.
 set -u
@@ -13,11 +14,11 @@ skip() { echo "browser_test: SKIPPED: $*"; exit 77; }
 [ -x "$CHROMIUM" ] || skip "no chromium at $CHROMIUM (apt-get install chromium)"
 command -v node >/dev/null || skip "no node (apt-get install nodejs npm)"
 mkdir -p "$WORK"
-if [ ! -d "$WORK/node_modules/playwright-core" ]; then
-  command -v npm >/dev/null || skip "no npm to install playwright-core"
-  echo "browser_test: installing playwright-core into $WORK (npm)"
-  (cd "$WORK" && timeout 180 npm install --no-audit --no-fund --silent playwright-core@1 >/dev/null 2>&1) ||
-    skip "npm install playwright-core failed (offline?)"
+if [ ! -d "$WORK/node_modules/playwright-core" ] || [ ! -f "$WORK/node_modules/axe-core/axe.min.js" ]; then
+  command -v npm >/dev/null || skip "no npm to install playwright-core and axe-core"
+  echo "browser_test: installing playwright-core and axe-core into $WORK (npm)"
+  (cd "$WORK" && timeout 180 npm install --no-audit --no-fund --silent playwright-core@1 axe-core@4 >/dev/null 2>&1) ||
+    skip "npm install playwright-core axe-core failed (offline?)"
 fi
 out=$(mktemp -d)
 pid=
@@ -32,4 +33,5 @@ for _ in $(seq 1 100); do
 done
 [ -n "$url" ] || { echo "browser_test: server did not start: $(cat "$out/serve.log")"; exit 1; }
 NODE_PATH="$WORK/node_modules" CHROMIUM="$CHROMIUM" PROFILE="$out/profile" \
-  SCREENSHOT="$WORK/recommend.png" timeout 150 node "$HERE/browser_test.js" "$url"
+  SHOTS="$WORK" AXE="$WORK/node_modules/axe-core/axe.min.js" TELEMETRY="$HERE/../fixtures/telemetry" \
+  timeout 240 node "$HERE/browser_test.js" "$url"

@@ -112,6 +112,15 @@ TEST(OpenApiTest, EveryHttpOptionOfEveryTableIsDocumentedAtItsEndpoint) {
       if (b.workload) {
         for (const std::string& field : WorkloadFieldNames()) {
           EXPECT_TRUE(props.contains(field)) << field;
+          // x-tasks (the web page's task-specific form) is exactly WorkloadFieldApplies.
+          if (FindWorkloadFieldInfo(field) == nullptr) continue;
+          std::set<std::string> listed;
+          for (const json& t : props[field]["x-tasks"]) listed.insert(t.get<std::string>());
+          for (int t = 0; t <= static_cast<int>(TaskKind::kAnalytics); ++t) {
+            const TaskKind task = static_cast<TaskKind>(t);
+            EXPECT_EQ(listed.count(TaskKindName(task)), WorkloadFieldApplies(field, task) ? 1U : 0U)
+                << field << " " << TaskKindName(task);
+          }
         }
       }
     } else {

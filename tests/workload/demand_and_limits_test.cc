@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
@@ -148,6 +150,85 @@ TEST(WorkloadFieldsTest, EveryFieldAppliesToSomeTask) {
   }
   EXPECT_TRUE(WorkloadFieldApplies("task", TaskKind::kAnalytics));
   EXPECT_FALSE(WorkloadFieldApplies("no-such-field", TaskKind::kServe));
+}
+
+// The help's groups (issue 29, "help that guides") come from the table Validate reads: each
+// field once, under the tasks it applies to, and a narrowed help lists exactly those of a task.
+TEST(WorkloadFieldsTest, HelpGroupsFollowWhereFieldsApply) {
+  auto title_of = [](const std::vector<WorkloadFieldGroup>& groups, std::string_view name) {
+    std::string title;
+    for (const WorkloadFieldGroup& g : groups) {
+      for (const WorkloadFieldInfo* f : g.fields) {
+        if (f->name == name) title = g.title;
+      }
+    }
+    return title;
+  };
+  const std::vector<WorkloadFieldGroup> all = GroupWorkloadFields();
+  size_t listed = 0;
+  for (const WorkloadFieldGroup& g : all) listed += g.fields.size();
+  EXPECT_EQ(listed, WorkloadFieldNames().size());
+  ASSERT_GE(all.size(), 2u);
+  EXPECT_EQ(all[0].title, "all tasks");
+  EXPECT_EQ(all[1].title, "several kinds of task");
+  EXPECT_TRUE(all[1].several_kinds);
+  EXPECT_FALSE(all[0].several_kinds);
+  EXPECT_EQ(title_of(all, "task"), "all tasks");
+  EXPECT_EQ(title_of(all, "model"), "several kinds of task");
+  EXPECT_EQ(title_of(all, "layers"), "LLM (pretrain, finetune, lora, qlora, serve)");
+  EXPECT_EQ(title_of(all, "tp"), "LLM (pretrain, finetune, lora, qlora, serve)");
+  EXPECT_EQ(title_of(all, "zero"), "LLM: pretrain, finetune, lora, qlora");
+  EXPECT_EQ(title_of(all, "kv-precision"), "LLM: serve");
+  EXPECT_EQ(title_of(all, "resolution"), "vision (train-vision, infer-vision)");
+  EXPECT_EQ(title_of(all, "guidance"), "vision: infer-vision");
+  EXPECT_EQ(title_of(all, "codec"), "transcode");
+  // A kind's whole set before its parts: LLM, LLM: training..., then vision.
+  auto at = [&](std::string_view title) {
+    for (size_t i = 0; i < all.size(); ++i) {
+      if (all[i].title == title) return i;
+    }
+    return all.size();
+  };
+  EXPECT_LT(at("LLM (pretrain, finetune, lora, qlora, serve)"), at("LLM: serve"));
+  EXPECT_LT(at("LLM: serve"), at("vision (train-vision, infer-vision)"));
+  EXPECT_LT(at("vision (train-vision, infer-vision)"), at("hpc"));
+
+  for (const char* topic : {"vision", "serve", "hpc", "LLM", "transcode"}) {
+    Result<std::vector<TaskKind>> tasks = TasksOfHelpTopic(topic);
+    ASSERT_TRUE(tasks.ok()) << topic;
+    std::set<std::string> shown, want;
+    for (const WorkloadFieldGroup& g : GroupWorkloadFields(*tasks)) {
+      for (const WorkloadFieldInfo* f : g.fields) shown.insert(f->name);
+    }
+    for (const std::string& name : WorkloadFieldNames()) {
+      for (TaskKind t : *tasks) {
+        if (WorkloadFieldApplies(name, t)) want.insert(name);
+      }
+    }
+    EXPECT_EQ(shown, want) << topic;
+  }
+  const std::vector<TaskKind> vision = *TasksOfHelpTopic("Vision");
+  EXPECT_EQ(vision, (std::vector<TaskKind>{TaskKind::kTrainVision, TaskKind::kInferVision}));
+  const std::vector<WorkloadFieldGroup> v = GroupWorkloadFields(vision);
+  EXPECT_FALSE(title_of(v, "resolution").empty());
+  EXPECT_TRUE(title_of(v, "kv-precision").empty());
+  EXPECT_TRUE(title_of(v, "tp").empty());
+  const std::vector<TaskKind> serve = {TaskKind::kServe};
+  EXPECT_FALSE(title_of(GroupWorkloadFields(serve), "kv-precision").empty());
+  EXPECT_TRUE(title_of(GroupWorkloadFields(serve), "resolution").empty());
+
+  Result<std::vector<TaskKind>> bad = TasksOfHelpTopic("visoin");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().field(), "task");
+  EXPECT_NE(bad.status().message().find("train-vision|infer-vision|hpc"), std::string::npos);
+  EXPECT_NE(bad.status().message().find("(llm|vision)"), std::string::npos);
+
+  EXPECT_EQ(WorkloadFieldScope(*FindWorkloadFieldInfo("model")), "LLM, vision");
+  EXPECT_EQ(WorkloadFieldScope(*FindWorkloadFieldInfo("e2e-p95")), "serve, infer-vision");
+  EXPECT_EQ(WorkloadFieldScope(*FindWorkloadFieldInfo("dropout")),
+            "pretrain, finetune, lora, qlora, train-vision");
+  EXPECT_EQ(TaskKindFamily(TaskKind::kQlora), std::string("LLM"));
+  EXPECT_EQ(TaskKindFamily(TaskKind::kRender), std::string("render"));
 }
 
 TEST(DeadlineTest, RuntimeIsALimitForBatchJobsOnly) {
