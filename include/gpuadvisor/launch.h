@@ -52,6 +52,9 @@ struct LaunchRequest {
   int idle_stop_minutes = 60;            // CloudFormation idle alarm default; 0 = no alarm
   std::string name = "gpuadvisor";       // prefix of the Name tag and resource names
   std::string plan_note;  // where the plan came from ("recommend rank 1"), for tags/comments
+  // Whether the instances exchange traffic (Plan::inter_node_traffic), when a workload's plan
+  // says; unknown for a bare type and count.
+  std::optional<bool> inter_node_traffic;
 };
 
 // The `launch` options that fill a request (fields.h); the instance type and count come from
@@ -100,6 +103,7 @@ void DeclareOptions(V& v, LaunchRequest& r) {
              .hi = 10080});
   v.Text("name", r.name, {.help = "Prefix of names and the Name tag", .metavar = "NAME"});
   v.NotAnOption(r.plan_note);  // set from the plan
+  v.NotAnOption(r.inter_node_traffic);
 }
 
 // One network interface of the launch, in the order AWS expects them.

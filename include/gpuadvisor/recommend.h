@@ -169,6 +169,9 @@ struct Plan {
   std::vector<SavingsLever> savings;  // top plans only; levers that apply to the workload
   Provenance price_from;
   std::optional<AccountFit> account;  // with an account scan: quota, zones, RIs, Savings Plans
+  // Whether the instances exchange traffic while it runs (training, HPC, a model sharded across
+  // instances), which decides EFA and the placement group; independent replicas do not.
+  bool inter_node_traffic = false;
 };
 
 struct Rejection {

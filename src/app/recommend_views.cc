@@ -73,7 +73,8 @@ ojson PlanJson(const Plan& p) {
              {"why", ojson(p.why)},
              {"warnings", ojson(p.warnings)},
              {"advice", ojson(p.advice)},
-             {"savings", Levers(p.savings)}};
+             {"savings", Levers(p.savings)},
+             {"inter_node_traffic", p.inter_node_traffic}};
   if (p.rank > 0) j["estimate"] = EstimateToJson(p.estimate);
   if (p.account) j["account"] = AccountFitJson(*p.account, p.instances, p.cost_usd);
   return j;

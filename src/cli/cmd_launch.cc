@@ -112,6 +112,7 @@ Status FromWorkload(const LaunchOptions& o, const OptionValues& v, const Catalog
   r->purchase = best.purchase;
   r->checkpoint_gib = best.estimate.checkpoint_gib;
   r->plan_note = "recommend rank 1";
+  r->inter_node_traffic = best.inter_node_traffic;
   return Status::OK();
 }
 

@@ -259,6 +259,12 @@ void ChooseNetwork(LaunchPlan* p) {
         std::string(t.accelerator.count > 1 ? "NVLink/PCIe inside the node)" : "PCIe)"));
     return;
   }
+  if (p->request.inter_node_traffic == false) {
+    p->reasons.emplace_back("network: the " + std::to_string(p->count) +
+                            " instances are independent replicas (the plan's model copy fits "
+                            "one instance), so no placement group and no EFA");
+    return;
+  }
   const bool cluster = std::find(t.placement_strategies.begin(), t.placement_strategies.end(),
                                  "cluster") != t.placement_strategies.end();
   if (cluster && p->request.purchase == PurchaseKind::kCapacityBlock) {
@@ -272,8 +278,13 @@ void ChooseNetwork(LaunchPlan* p) {
                             " instances on one low-latency network spine (one AZ)");
   }
   if (!t.efa || t.max_efa_interfaces < 1) {
-    p->warnings.emplace_back(t.name + " has no EFA: inter-node collectives run over TCP at " +
-                             t.network_performance + "; expect poor multi-node scaling");
+    p->warnings.emplace_back(
+        t.name + " has no EFA: " +
+        (p->request.inter_node_traffic.has_value() ? std::string("")
+                                       : std::string("if the instances exchange traffic "
+                                                     "(training, a model sharded across them), ")) +
+        "inter-node collectives run over TCP at " + t.network_performance +
+        "; expect poor multi-node scaling");
     return;
   }
   p->efa = true;

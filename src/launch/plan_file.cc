@@ -56,6 +56,10 @@ Status ReadPlan(const json& plan, const std::string& at, std::string_view origin
       r->checkpoint_gib = c->get<double>();
     }
   }
+  if (const auto t = plan.find("inter_node_traffic"); t != plan.end() && !t->is_null()) {
+    if (!t->is_boolean()) return Bad(origin, at + ".inter_node_traffic", "true, false or null");
+    r->inter_node_traffic = t->get<bool>();
+  }
   r->plan_note = "plan";
   if (const auto rank = plan.find("rank"); rank != plan.end() && rank->is_number_integer()) {
     r->plan_note = "recommend rank " + std::to_string(rank->get<int64_t>());

@@ -378,6 +378,7 @@ void Advice(const Workload& w, const Candidate& c, const Estimate& e, Plan* p) {
                       InterNodeTraffic(w, c, e),
                       Training(w) || w.task == TaskKind::kHpc,
                       c.estimate->hours.value_or(0)};
+  p->inter_node_traffic = f.inter_node;
   for (const AdviceRule& r : kAdviceRules) {
     if (r.applies(f)) r.add(f, p);
   }

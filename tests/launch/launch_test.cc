@@ -78,6 +78,29 @@ TEST(LaunchTest, MultiNodeWithoutEfaWarns) {
   EXPECT_NE(p.warnings[0].find("no EFA"), std::string::npos);
 }
 
+// Independent replicas (a workload's plan whose model copy fits one instance) need neither EFA nor
+// a placement group, so neither the warning nor the group; a bare type and count says "if".
+TEST(LaunchTest, IndependentReplicasGetNoEfaWarningAndNoPlacementGroup) {
+  LaunchRequest r;
+  r.instance_type = "g6.xlarge";
+  r.count = 2;
+  r.inter_node_traffic = false;
+  Result<LaunchPlan> p = PlanLaunch(testing::EmbeddedForTests(), r);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_FALSE(p->placement_group);
+  EXPECT_FALSE(p->efa);
+  for (const std::string& w : p->warnings) EXPECT_EQ(w.find("EFA"), std::string::npos) << w;
+  const LaunchPlan unknown = Plan("g6.xlarge", 2);
+  ASSERT_FALSE(unknown.warnings.empty());
+  EXPECT_NE(unknown.warnings[0].find("if the instances exchange traffic"), std::string::npos);
+  r.inter_node_traffic = true;
+  Result<LaunchPlan> talks = PlanLaunch(testing::EmbeddedForTests(), r);
+  ASSERT_TRUE(talks.ok());
+  ASSERT_FALSE(talks->warnings.empty());
+  EXPECT_EQ(talks->warnings[0].find("if the instances"), std::string::npos);
+  EXPECT_NE(talks->warnings[0].find("no EFA"), std::string::npos);
+}
+
 TEST(LaunchTest, AmiFollowsArchitectureAndAccelerator) {
   EXPECT_EQ(Plan("g5g.xlarge").architecture, "arm64");
   EXPECT_NE(Plan("g5g.xlarge").ami_parameter.find("/deeplearning/ami/arm64/"), std::string::npos);
