@@ -66,8 +66,8 @@ def main():
         r = run("account", "scan", "--regions", "us-east-1,us-west-2", "--endpoint-url", url)
         print(f"account scan of 2 regions: {time.time() - t0:.1f} s")
         check(r.returncode == 0, f"scan exit 0 ({r.returncode}: {r.stderr})")
-        check("us-west-2: service-quotas list-service-quotas" in r.stderr and "AccessDenied" in r.stderr,
-              f"the failing region is named: {r.stderr}")
+        check("not read: us-west-2: service-quotas list-service-quotas" in r.stdout and "AccessDenied" in r.stdout,
+              f"the failing region is named under the table: {r.stdout}")
         check("Running On-Demand P instances" in r.stdout and "L-417A185B" in r.stdout,
               f"the table shows the P quota: {r.stdout}")
         path = os.path.join(tmp, "xdg", "gpuadvisor", "account.json")
@@ -131,6 +131,11 @@ def main():
         check(r.returncode == 2 and bad in r.stderr, f"a malformed scan: exit 2 naming it ({r.returncode}: {r.stderr})")
 
         before = open(path).read()
+        # A profile the AWS CLI does not know: every call fails, the last scan stays.
+        r = run("account", "scan", "--regions", "us-east-1", "--endpoint-url", url, "--profile", "nosuch",
+                "--json")
+        check(r.returncode == 3 and "nosuch" in r.stderr, f"unknown profile: exit 3 naming it ({r.returncode}: {r.stderr})")
+        check(open(path).read() == before, "a scan where nothing answered leaves the last one")
         r = run("account", "scan", "--regions", "us-east-1", "--aws-cli", os.path.join(tmp, "no-aws"))
         check(r.returncode == 3 and "cannot run" in r.stderr, f"no AWS CLI: exit 3 ({r.returncode}: {r.stderr})")
         check(open(path).read() == before, "a failed scan leaves the last one as it was")

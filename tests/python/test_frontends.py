@@ -60,6 +60,7 @@ SAMPLES = {
     "instance-profile": "gpu-agent",
     "name": "trial",
     "plot": "plot.svg",
+    "account": "none",
     "from-plan": "plan.json",
     "out": "out.txt",
     ("estimate", "gpu"): "H100",
