@@ -278,13 +278,13 @@ void ChooseNetwork(LaunchPlan* p) {
                             " instances on one low-latency network spine (one AZ)");
   }
   if (!t.efa || t.max_efa_interfaces < 1) {
-    p->warnings.emplace_back(
-        t.name + " has no EFA: " +
-        (p->request.inter_node_traffic.has_value() ? std::string("")
-                                       : std::string("if the instances exchange traffic "
-                                                     "(training, a model sharded across them), ")) +
-        "inter-node collectives run over TCP at " + t.network_performance +
-        "; expect poor multi-node scaling");
+    p->warnings.emplace_back(t.name + " has no EFA: " +
+                             (p->request.inter_node_traffic.has_value()
+                                  ? std::string("")
+                                  : std::string("if the instances exchange traffic "
+                                                "(training, a model sharded across them), ")) +
+                             "inter-node collectives run over TCP at " + t.network_performance +
+                             "; expect poor multi-node scaling");
     return;
   }
   p->efa = true;

@@ -342,7 +342,6 @@ std::vector<Candidate> ParetoFront(const std::vector<Candidate>& ranked) {
   return front;
 }
 
-
 // When the top plan rests on an estimate below high confidence, the best-ranked plan whose
 // estimate is of high confidence goes beside it (doc/recommend.md: an answer says how sure it is).
 void AddHighConfidenceAlternative(const Catalog& catalog, const Workload& w,
