@@ -1,7 +1,6 @@
 #include "util/byte_pipe.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace gpuadvisor {
 
@@ -31,7 +30,7 @@ size_t BytePipe::Read(char* buf, size_t n, Status* status) {
   while (out < n && !pieces_.empty()) {
     const std::string& front = pieces_.front();
     const size_t take = std::min(n - out, front.size() - front_offset_);
-    std::memcpy(buf + out, front.data() + front_offset_, take);
+    std::copy_n(front.data() + front_offset_, take, buf + out);
     out += take;
     front_offset_ += take;
     queued_ -= take;

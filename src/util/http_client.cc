@@ -79,7 +79,7 @@ size_t OnData(char* data, size_t size, size_t count, void* user) {
       return 0;
     }
     // An error page: kept for the message, the rest dropped.
-    constexpr size_t kErrorBodyBytes = 64 * 1024;
+    constexpr size_t kErrorBodyBytes = size_t{64} * 1024;
     t->body.append(data, std::min(n, kErrorBodyBytes - std::min(kErrorBodyBytes, t->body.size())));
     return n;
   }
@@ -98,7 +98,7 @@ size_t OnHeader(char* data, size_t size, size_t count, void* user) {
   auto* t = static_cast<Transfer*>(user);
   const size_t n = size * count;
   const std::string_view line(data, n);
-  if (line.rfind("HTTP/", 0) == 0) {
+  if (line.starts_with("HTTP/")) {
     t->headers.clear();
     return n;
   }

@@ -114,7 +114,7 @@ class Updater {
     req.decompress = true;  // where the CDN compresses (the index, the spot feed)
     // AWS's public price list is the one destination a corporate network may only reach
     // through its proxy: these requests honour the proxy variables the front end read.
-    req.proxy = url.rfind("https:", 0) == 0 ? s_.https_proxy : s_.http_proxy;
+    req.proxy = url.starts_with("https:") ? s_.https_proxy : s_.http_proxy;
     req.no_proxy = s_.no_proxy;
     if (use_validators_) {
       auto it = cache_.urls.find(url);
