@@ -5,7 +5,6 @@
 // shell), a time limit and a ceiling on what it may print.
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -13,6 +12,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 #include <iostream>
 
@@ -29,7 +29,7 @@ namespace gpuadvisor::cli {
 namespace {
 
 constexpr size_t kMaxCallOutput = 64 * kMiB;  // a region's offerings are ~0.5 MB
-constexpr size_t kMaxCallErrors = 64 * 1024;
+constexpr size_t kMaxCallErrors = size_t{64} * 1024;
 
 struct CallResult {
   int exit_code = -1;  // the program's; -1 when it could not start, ran out of time or printed
@@ -53,6 +53,7 @@ CallResult RunProgram(const std::vector<std::string>& argv, double timeout_s) {
     return r;
   }
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   // The AWS CLI v2 pages long output through `less` on a terminal; never here.
@@ -62,6 +63,7 @@ CallResult RunProgram(const std::vector<std::string>& argv, double timeout_s) {
   }
   env_text.emplace_back("AWS_PAGER=");
   std::vector<char*> envp;
+  envp.reserve(env_text.size() + 1);
   for (std::string& e : env_text) envp.push_back(e.data());
   envp.push_back(nullptr);
   posix_spawn_file_actions_t fa;
@@ -315,16 +317,17 @@ int RunAccountScan(const AccountOptions& o) {
 int RunAccountShow(const CommonOptions& common) {
   Result<Context> ctx = MakeContext(common, /*load_catalog=*/false);
   if (!ctx.ok()) return Fail(ctx.status());
-  Result<std::optional<AccountScan>> scan = LoadAccountScan("");
-  if (!scan.ok()) return Fail(scan.status());
-  if (!*scan) {
+  Result<std::optional<AccountScan>> loaded = LoadAccountScan("");
+  if (!loaded.ok()) return Fail(loaded.status());
+  const std::optional<AccountScan>& scan = *loaded;
+  if (!scan.has_value()) {
     return Fail(Status::NotFound("no account scan (looked for " + UserAccountPath() +
                                  "); run `gpuadvisor account scan` first"));
   }
   if (ctx->format == OutputFormat::kJson) {
-    std::cout << AccountScanToJson(**scan);
+    std::cout << AccountScanToJson(*scan);
   } else {
-    std::cout << ScanText(**scan, ctx->format, ctx->color);
+    std::cout << ScanText(*scan, ctx->format, ctx->color);
   }
   return kExitOk;
 }

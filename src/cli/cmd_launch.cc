@@ -153,7 +153,8 @@ int Run(const LaunchOptions& o) {
   // about with the quota to request.
   Result<std::optional<AccountScan>> account = LoadAccountScan("");
   if (!account.ok()) return Fail(account.status());
-  const AccountScan* scan = *account ? &**account : nullptr;
+  const std::optional<AccountScan>& loaded = *account;
+  const AccountScan* scan = loaded.has_value() ? &*loaded : nullptr;
   Result<LaunchArgs> args = BuildRequest(o, *values, *ctx->catalog, scan);
   if (!args.ok()) return Fail(args.status());
   Result<LaunchPlan> plan = PlanLaunchWarned(*ctx->catalog, args->request);

@@ -28,7 +28,7 @@ int Run(const RecommendOptions& o) {
   if (Status st = SetFromOptions(*values, &args); !st.ok()) return Fail(st);
   Result<std::optional<AccountScan>> account = LoadAccountScan(args.account);
   if (!account.ok()) return Fail(account.status());
-  if (*account) req.account = &**account;
+  if (const std::optional<AccountScan>& scan = *account; scan.has_value()) req.account = &*scan;
   Result<Workload> w = BuildWorkload(o.workload);
   if (!w.ok()) return Fail(w.status());
   Result<Recommendation> r = Recommend(*ctx->catalog, *w, req);

@@ -254,12 +254,12 @@ void StorageAdvice(const AdviceFacts& f, Plan* p) {
 }
 
 void MonitoringAdvice(const AdviceFacts& f, Plan* p) {
-  p->advice.push_back(f.neuron ? "monitoring: neuron-monitor to CloudWatch (NeuronCore "
-                                 "utilisation, device memory); stop idle instances (gpuadvisor "
-                                 "idle / watch)"
-                               : "monitoring: CloudWatch agent with nvidia_gpu metrics "
-                                 "(utilisation, memory); stop idle instances (gpuadvisor idle / "
-                                 "watch)");
+  p->advice.emplace_back(f.neuron ? "monitoring: neuron-monitor to CloudWatch (NeuronCore "
+                                    "utilisation, device memory); stop idle instances (gpuadvisor "
+                                    "idle / watch)"
+                                  : "monitoring: CloudWatch agent with nvidia_gpu metrics "
+                                    "(utilisation, memory); stop idle instances (gpuadvisor idle / "
+                                    "watch)");
 }
 
 bool Fp8Capable(const Estimate& e) {
@@ -313,12 +313,12 @@ const AdviceRule kAdviceRules[] = {
     {"storage", [](const AdviceFacts& f) { return Training(f.w); }, StorageAdvice},
     {"ami-neuron", [](const AdviceFacts& f) { return f.neuron; },
      [](const AdviceFacts&, Plan* p) {
-       p->advice.push_back(
+       p->advice.emplace_back(
            "AMI: AWS Deep Learning AMI Neuron (resolve its public SSM parameter at launch)");
      }},
     {"ami-gpu", [](const AdviceFacts& f) { return !f.neuron; },
      [](const AdviceFacts&, Plan* p) {
-       p->advice.push_back(
+       p->advice.emplace_back(
            "AMI: AWS Deep Learning AMI (GPU, PyTorch; resolve its public SSM parameter at "
            "launch)");
      }},
@@ -329,7 +329,7 @@ const AdviceRule kAdviceRules[] = {
               (f.e.precision == Precision::kFp32 || f.e.precision == Precision::kTf32);
      },
      [](const AdviceFacts&, Plan* p) {
-       p->advice.push_back(
+       p->advice.emplace_back(
            "mixed precision (bf16/fp16) would run the matmuls on tensor cores, several times "
            "faster");
      }},
@@ -339,7 +339,7 @@ const AdviceRule kAdviceRules[] = {
               f.e.precision == Precision::kBf16 && Fp8Capable(f.e);
      },
      [](const AdviceFacts&, Plan* p) {
-       p->advice.push_back(
+       p->advice.emplace_back(
            "FP8 training (TransformerEngine) is supported here: ~1.3-1.5x the BF16 throughput "
            "for large models");
      }},
@@ -364,7 +364,7 @@ const AdviceRule kAdviceRules[] = {
      SpotChunksAdvice},
     {"serving-autoscale", [](const AdviceFacts& f) { return f.w.task == TaskKind::kServe; },
      [](const AdviceFacts&, Plan* p) {
-       p->advice.push_back(
+       p->advice.emplace_back(
            "serving: autoscale replicas on queue depth / KV-cache use; keep an on-demand base "
            "and add spot replicas for bursts");
      }},

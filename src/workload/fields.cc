@@ -705,6 +705,7 @@ std::vector<WorkloadFieldGroup> GroupWorkloadFields(std::span<const TaskKind> ta
     g.fields.push_back(&f);
   }
   std::vector<WorkloadFieldGroup> out;
+  out.reserve(groups.size());
   for (auto& [key, g] : groups) out.push_back(std::move(g));
   return out;
 }
