@@ -82,120 +82,107 @@ std::vector<std::string> QuotaClasses(std::string_view name, bool* spot) {
   return out;
 }
 
-Status AddServiceQuotas(std::string_view json, std::string_view source, std::string_view region,
-                        AccountScan* scan) {
+namespace {
+
+// Parses the AWS CLI's answer, then calls fn(object, path) for each object of its array `key`,
+// while no error is recorded; `r` records "<source>: $.key[i]: expected an object" for another
+// value. Returns the first error.
+template <typename Fn>
+Status ForEachRecord(std::string_view json, std::string_view source, const char* key, Fn fn) {
   rapidjson::Document doc;
   GPUADVISOR_RETURN_IF_ERROR(ParseObject(json, source, &doc));
   RjReader r{std::string(source)};
-  const rapidjson::Value& quotas = r.Array(doc, "Quotas", "$");
   const JsonPath root("$");
-  for (rapidjson::SizeType i = 0; i < quotas.Size() && r.status().ok(); ++i) {
-    const JsonPath at(root, "Quotas", i);
-    if (!quotas[i].IsObject()) {
+  const rapidjson::Value& list = r.Array(doc, key, root);
+  for (rapidjson::SizeType i = 0; i < list.Size() && r.status().ok(); ++i) {
+    const JsonPath at(root, key, i);
+    if (!list[i].IsObject()) {
       r.Fail(at, "an object");
       break;
     }
+    fn(r, list[i], at);
+  }
+  return r.status();
+}
+
+}  // namespace
+
+Status AddServiceQuotas(std::string_view json, std::string_view source, std::string_view region,
+                        AccountScan* scan) {
+  return ForEachRecord(json, source, "Quotas", [&](RjReader& r, const auto& v, const JsonPath& at) {
     AccountQuota q;
-    q.name = r.Str(quotas[i], "QuotaName", at);
+    q.name = r.Str(v, "QuotaName", at);
     q.classes = QuotaClasses(q.name, &q.spot);
-    if (q.classes.empty()) continue;  // not a vCPU quota of an instance class
-    q.code = r.Str(quotas[i], "QuotaCode", at);
-    q.vcpus = r.Num(quotas[i], "Value", at);
+    if (q.classes.empty()) return;  // not a vCPU quota of an instance class
+    q.code = r.Str(v, "QuotaCode", at);
+    q.vcpus = r.Num(v, "Value", at);
     if (r.status().ok() && !(q.vcpus >= 0 && std::isfinite(q.vcpus))) {
       r.Fail(JsonPath(at, "Value"), "a non-negative number");
     }
     q.region = std::string(region);
     scan->quotas.push_back(std::move(q));
-  }
-  return r.status();
+  });
 }
 
 Status AddInstanceTypeOfferings(std::string_view json, std::string_view source,
                                 std::string_view region, AccountScan* scan) {
-  rapidjson::Document doc;
-  GPUADVISOR_RETURN_IF_ERROR(ParseObject(json, source, &doc));
-  RjReader r{std::string(source)};
-  const rapidjson::Value& offers = r.Array(doc, "InstanceTypeOfferings", "$");
-  const JsonPath root("$");
   auto& by_type = scan->zones[std::string(region)];
-  for (rapidjson::SizeType i = 0; i < offers.Size() && r.status().ok(); ++i) {
-    const JsonPath at(root, "InstanceTypeOfferings", i);
-    if (!offers[i].IsObject()) {
-      r.Fail(at, "an object");
-      break;
-    }
-    const std::string type = r.Str(offers[i], "InstanceType", at);
-    const std::string zone = r.Str(offers[i], "Location", at);
-    if (!r.status().ok()) break;
-    std::vector<std::string>& zones = by_type[type];
-    if (std::find(zones.begin(), zones.end(), zone) == zones.end()) zones.push_back(zone);
-  }
+  Status st = ForEachRecord(json, source, "InstanceTypeOfferings",
+                            [&](RjReader& r, const auto& v, const JsonPath& at) {
+                              const std::string type = r.Str(v, "InstanceType", at);
+                              const std::string zone = r.Str(v, "Location", at);
+                              if (!r.status().ok()) return;
+                              std::vector<std::string>& zones = by_type[type];
+                              if (std::find(zones.begin(), zones.end(), zone) == zones.end())
+                                zones.push_back(zone);
+                            });
   for (auto& [type, zones] : by_type) std::sort(zones.begin(), zones.end());
-  return r.status();
+  return st;
 }
 
 Status AddReservedInstances(std::string_view json, std::string_view source, std::string_view region,
                             AccountScan* scan) {
-  rapidjson::Document doc;
-  GPUADVISOR_RETURN_IF_ERROR(ParseObject(json, source, &doc));
-  RjReader r{std::string(source)};
-  const rapidjson::Value& list_value = r.Array(doc, "ReservedInstances", "$");
-  const JsonPath root("$");
-  for (rapidjson::SizeType i = 0; i < list_value.Size() && r.status().ok(); ++i) {
-    const JsonPath at(root, "ReservedInstances", i);
-    const rapidjson::Value& v = list_value[i];
-    if (!v.IsObject()) {
-      r.Fail(at, "an object");
-      break;
-    }
-    if (r.Str(v, "State", at) != "active") continue;
-    ReservedInstances ri;
-    ri.id = r.Str(v, "ReservedInstancesId", at);
-    ri.instance_type = r.Str(v, "InstanceType", at);
-    ri.count = static_cast<int>(r.Int(v, "InstanceCount", at));
-    ri.end = DateOf(r.Str(v, "End", at));
-    ri.zone = r.Str(v, "AvailabilityZone", at, false);
-    ri.offering_class = r.Str(v, "OfferingClass", at, false);
-    ri.region = std::string(region);
-    if (r.status().ok() && ri.count <= 0) r.Fail(JsonPath(at, "InstanceCount"), "a positive count");
-    if (r.status().ok()) scan->reserved.push_back(std::move(ri));
-  }
-  return r.status();
+  return ForEachRecord(json, source, "ReservedInstances",
+                       [&](RjReader& r, const auto& v, const JsonPath& at) {
+                         if (r.Str(v, "State", at) != "active") return;
+                         ReservedInstances ri;
+                         ri.id = r.Str(v, "ReservedInstancesId", at);
+                         ri.instance_type = r.Str(v, "InstanceType", at);
+                         ri.count = static_cast<int>(r.Int(v, "InstanceCount", at));
+                         ri.end = DateOf(r.Str(v, "End", at));
+                         ri.zone = r.Str(v, "AvailabilityZone", at, false);
+                         ri.offering_class = r.Str(v, "OfferingClass", at, false);
+                         ri.region = std::string(region);
+                         if (r.status().ok() && ri.count <= 0) {
+                           r.Fail(JsonPath(at, "InstanceCount"), "a positive count");
+                         }
+                         if (r.status().ok()) scan->reserved.push_back(std::move(ri));
+                       });
 }
 
 Status AddSavingsPlans(std::string_view json, std::string_view source, AccountScan* scan) {
-  rapidjson::Document doc;
-  GPUADVISOR_RETURN_IF_ERROR(ParseObject(json, source, &doc));
-  RjReader r{std::string(source)};
-  const rapidjson::Value& plans = r.Array(doc, "savingsPlans", "$");
-  const JsonPath root("$");
-  for (rapidjson::SizeType i = 0; i < plans.Size() && r.status().ok(); ++i) {
-    const JsonPath at(root, "savingsPlans", i);
-    const rapidjson::Value& v = plans[i];
-    if (!v.IsObject()) {
-      r.Fail(at, "an object");
-      break;
-    }
-    if (r.Str(v, "state", at) != "active") continue;
-    SavingsPlan sp;
-    sp.id = r.Str(v, "savingsPlanId", at);
-    sp.type = r.Str(v, "savingsPlanType", at);
-    sp.family = r.Str(v, "ec2InstanceFamily", at, false);
-    sp.region = r.Str(v, "region", at, false);
-    sp.end = DateOf(r.Str(v, "end", at));
-    // The API gives the commitment as a decimal string ("12.5").
-    const std::string commitment = r.Str(v, "commitment", at);
-    if (!r.status().ok()) break;
-    const Result<double> c = ParseDouble(commitment, "commitment");
-    if (!c.ok() || !(*c >= 0)) {
-      r.Fail(JsonPath(at, "commitment"), "a non-negative decimal in a string");
-      break;
-    }
-    sp.commitment_usd_per_hour = *c;
-    scan->savings_plans.push_back(std::move(sp));
-  }
-  if (r.status().ok()) scan->savings_plans_scanned = true;
-  return r.status();
+  Status st = ForEachRecord(
+      json, source, "savingsPlans", [&](RjReader& r, const auto& v, const JsonPath& at) {
+        if (r.Str(v, "state", at) != "active") return;
+        SavingsPlan sp;
+        sp.id = r.Str(v, "savingsPlanId", at);
+        sp.type = r.Str(v, "savingsPlanType", at);
+        sp.family = r.Str(v, "ec2InstanceFamily", at, false);
+        sp.region = r.Str(v, "region", at, false);
+        sp.end = DateOf(r.Str(v, "end", at));
+        // The API gives the commitment as a decimal string ("12.5").
+        const std::string commitment = r.Str(v, "commitment", at);
+        if (!r.status().ok()) return;
+        const Result<double> c = ParseDouble(commitment, "commitment");
+        if (!c.ok() || !(*c >= 0)) {
+          r.Fail(JsonPath(at, "commitment"), "a non-negative decimal in a string");
+          return;
+        }
+        sp.commitment_usd_per_hour = *c;
+        scan->savings_plans.push_back(std::move(sp));
+      });
+  if (st.ok()) scan->savings_plans_scanned = true;
+  return st;
 }
 
 Status AddCallerIdentity(std::string_view json, std::string_view source, AccountScan* scan) {
