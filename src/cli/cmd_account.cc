@@ -275,14 +275,10 @@ int RunAccountScan(const AccountOptions& o) {
   if (!v.ok()) return Fail(v.status());
   AccountScanArgs a;
   if (Status st = SetFromOptions(*v, &a); !st.ok()) return Fail(st);
-  const std::vector<std::string> regions = a.regions.empty() ? RegionsFromEnvironment() : a.regions;
-  if (regions.empty()) {
-    return Fail(Status::InvalidArgument(
-                    "regions: none given and none in your AWS configuration (AWS_REGION, "
-                    "AWS_DEFAULT_REGION, `region` in ~/.aws/config); name them, e.g. --regions "
-                    "us-east-1,us-west-2")
-                    .WithField("regions"));
-  }
+  Result<std::vector<std::string>> given =
+      RegionsGivenOrConfigured(a.regions, "us-east-1,us-west-2");
+  if (!given.ok()) return Fail(given.status());
+  const std::vector<std::string>& regions = *given;
   const std::string out = a.out.empty() ? UserAccountPath() : a.out;
   if (out.empty()) {
     return Fail(

@@ -69,14 +69,10 @@ Result<Catalog> BaseCatalog(const std::string& catalog_option, const std::string
 // region is known.
 Result<UpdateSettings> Settings(const CatalogUpdateArgs& a) {
   UpdateSettings s;
-  s.regions = a.regions.empty() ? RegionsFromEnvironment() : a.regions;
-  if (s.regions.empty()) {
-    return Status::InvalidArgument(
-               "regions: none given and none in your AWS configuration (AWS_REGION, "
-               "AWS_DEFAULT_REGION, `region` in ~/.aws/config); name them, e.g. --regions "
-               "us-east-1,eu-west-1, or --regions all")
-        .WithField("regions");
-  }
+  Result<std::vector<std::string>> regions =
+      RegionsGivenOrConfigured(a.regions, "us-east-1,eu-west-1, or --regions all");
+  if (!regions.ok()) return regions.status();
+  s.regions = std::move(*regions);
   s.all_regions = s.regions.size() == 1 && s.regions[0] == "all";
   if (!a.endpoint.empty()) s.pricing_base = s.spot_base = a.endpoint;
   s.https_proxy = FirstEnv({"https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"});

@@ -268,6 +268,19 @@ std::vector<std::string> RegionsFromEnvironment() {
   return out;
 }
 
+Result<std::vector<std::string>> RegionsGivenOrConfigured(const std::vector<std::string>& given,
+                                                          std::string_view example) {
+  std::vector<std::string> regions = given.empty() ? RegionsFromEnvironment() : given;
+  if (regions.empty()) {
+    return Status::InvalidArgument(
+               "regions: none given and none in your AWS configuration (AWS_REGION, "
+               "AWS_DEFAULT_REGION, `region` in ~/.aws/config); name them, e.g. --regions " +
+               std::string(example))
+        .WithField("regions");
+  }
+  return regions;
+}
+
 Status MakeParentDirectories(const std::string& path) {
   for (size_t at = path.find('/', 1); at != std::string::npos; at = path.find('/', at + 1)) {
     const std::string dir = path.substr(0, at);

@@ -93,6 +93,10 @@ std::string FirstEnv(std::initializer_list<const char*> names);
 // AWS_REGION, AWS_DEFAULT_REGION, then every `region` of the AWS config file ($AWS_CONFIG_FILE,
 // else ~/.aws/config), each once.
 std::vector<std::string> RegionsFromEnvironment();
+// `given` when not empty, else RegionsFromEnvironment(); InvalidArgument naming --regions, with
+// `example` ("us-east-1,us-west-2") as what to write, when both are empty.
+Result<std::vector<std::string>> RegionsGivenOrConfigured(const std::vector<std::string>& given,
+                                                          std::string_view example);
 // Creates the directories above `path` that are missing (0700, as XDG asks for data).
 Status MakeParentDirectories(const std::string& path);
 // The account scan `account scan` writes, beside the user catalog: .../gpuadvisor/account.json.
