@@ -66,8 +66,8 @@ struct ExchangeRate {
   std::string Text() const;  // "CNY=7.1@2026-12-01"
 };
 // "CNY=7.1@2026-12-01". The date is required (a rate without a date cannot be checked), the rate
-// is in (0, 100000] units per USD, and the currency is not USD. Error: InvalidArgument naming
-// `field` with what was expected.
+// is in (0, 100000] units per USD, and the currency is not USD. Error: InvalidArgument
+// "<field>: expected CURRENCY=UNITS_PER_USD@YYYY-MM-DD ..." with field() `field`.
 Result<ExchangeRate> ParseExchangeRate(std::string_view text, std::string_view field);
 
 // Converts between currencies with the user's rates; one without a rate is not convertible.

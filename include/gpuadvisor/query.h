@@ -50,8 +50,8 @@ void DeclareOptions(V& v, InstanceQuery& q) {
             .hi = 1e7});
   v.Number("max-price", q.max_price_usd,
            {.help = "At most this per instance-hour (at --purchase); in USD, so it cannot filter "
-                    "prices in CNY (AWS China: refused there, and such rows are left out of "
-                    "--region all)",
+                    "prices in CNY (refused for an AWS China region; with region all, CNY rows "
+                    "are left out)",
             .unit = "USD/h",
             .lo = 0,
             .hi = 1e6});

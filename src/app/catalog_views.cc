@@ -42,6 +42,16 @@ ojson BandJson(const std::optional<SpotBand>& b) {
   return b->label;
 }
 
+// The region's published names (English, Chinese) and, in AWS China, its operator; null for a
+// code this build does not name.
+ojson RegionNameJson(const std::string& region) {
+  const RegionInfo* info = FindRegionInfo(region);
+  if (info == nullptr) return nullptr;
+  ojson j = {{"en", info->name_en}, {"zh", info->name_zh}};
+  if (*info->operator_en != '\0') j["operator"] = {{"en", info->operator_en}, {"zh", info->operator_zh}};
+  return j;
+}
+
 // A price column: headed by the currency symbol the rows share ("$/h on-demand", "¥/h ..."), or
 // by "price" when they mix currencies (`--region all`), each cell then carrying its own symbol.
 struct PriceColumns {
@@ -89,6 +99,7 @@ ojson InstanceRowJson(const InstanceRow& r, const Freshness& fresh) {
       {"family", t.family},
       {"retired", t.retired},
       {"region", r.region},
+      {"partition", PartitionOf(r.region).id},
       {"currency", CurrencyCode(r.currency)},
       {"offered", o ? Opt(o->offered) : ojson()},
       {"accelerator", AcceleratorJson(t.accelerator)},
@@ -231,6 +242,8 @@ ojson ShowJson(const Catalog& c, const InstanceType& t, const std::string& regio
     };
     regions.push_back({
         {"region", o.region},
+        {"region_name", RegionNameJson(o.region)},
+        {"partition", PartitionOf(o.region).id},
         {"currency", CurrencyCode(o.currency())},
         {"offered", Opt(o.offered)},
         {"az_ids", o.az_ids},

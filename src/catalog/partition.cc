@@ -117,7 +117,7 @@ std::string ExchangeRate::Text() const {
 Result<ExchangeRate> ParseExchangeRate(std::string_view text, std::string_view field) {
   const std::string name(field);
   auto bad = [&](const std::string& what) {
-    return Status::InvalidArgument("--" + name + ": expected CURRENCY=UNITS_PER_USD@YYYY-MM-DD " +
+    return Status::InvalidArgument(name + ": expected CURRENCY=UNITS_PER_USD@YYYY-MM-DD " +
                                    "(e.g. CNY=7.1@2026-12-01), " + what)
         .WithField(name);
   };

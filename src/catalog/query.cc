@@ -399,6 +399,10 @@ std::string RegionHint(const InstanceType& t, std::string_view region) {
       std::string(region);
   std::vector<std::string> priced = PricedRegions(t);
   if (priced.empty()) return why + "; no region in the catalog prices it";
+  // The region's own partition first: another partition is another account and currency.
+  const std::string_view home = PartitionOf(region).id;
+  std::stable_partition(priced.begin(), priced.end(),
+                        [&](const std::string& r) { return PartitionOf(r).id == home; });
   constexpr size_t kShown = 6;
   std::string list;
   for (size_t i = 0; i < priced.size() && i < kShown; ++i) list += (i ? ", " : "") + priced[i];

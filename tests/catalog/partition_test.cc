@@ -55,7 +55,7 @@ TEST(PartitionTest, ExchangeRatesAreDatedAndChecked) {
     Result<ExchangeRate> x = ParseExchangeRate(bad, "fx");
     ASSERT_FALSE(x.ok()) << bad;
     EXPECT_EQ(x.status().field(), "fx") << bad;
-    EXPECT_NE(x.status().message().find("--fx: expected CURRENCY=UNITS_PER_USD@YYYY-MM-DD"),
+    EXPECT_NE(x.status().message().find("fx: expected CURRENCY=UNITS_PER_USD@YYYY-MM-DD"),
               std::string::npos)
         << x.status().ToString();
   }

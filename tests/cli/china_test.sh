@@ -37,7 +37,7 @@ expect_json "a converted plan keeps what AWS bills" \
   recommend "${W[@]}" --regions cn-north-1 --fx CNY=7.1@2026-12-01 --json
 expect_exit "a USD budget needs a rate for yuan" 2 "budget: is in USD" \
   recommend "${W[@]}" --regions cn-north-1 --budget 1000
-expect_exit "a rate needs its date" 2 "--fx: expected CURRENCY=UNITS_PER_USD@YYYY-MM-DD" \
+expect_exit "a rate needs its date" 2 "fx: expected CURRENCY=UNITS_PER_USD@YYYY-MM-DD" \
   recommend "${W[@]}" --regions cn-north-1 --fx CNY=7.1
 
 "$BIN" launch g5.xlarge --region cn-north-1 --format cloudformation >"$T/cfn" 2>/dev/null
