@@ -19,7 +19,7 @@ function h(tag, attrs, ...kids) {
     if (k === "class") el.className = v;
     else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
     else if (k === "i18n") {
-      el.dataset.i18n = JSON.stringify(v);
+      el.dataset.i18n = typeof v === "string" ? v : JSON.stringify(v);
       kids.unshift(tm(v));
     } else if (k.startsWith("i18n-")) {
       const map = JSON.parse(el.dataset.i18nAttrs || "{}");
@@ -176,8 +176,6 @@ const labelOf = (name) => name.charAt(0).toUpperCase() + name.slice(1).replace(/
 // An option's label: the message field.NAME, or its name written as words for an option the
 // tables do not know yet (one the server added since).
 const fieldLabel = (name) => ["field." + name, null, labelOf(name)];
-// A unit or hint: a message key (hint.*) or the server's own unit ("USD", "GiB").
-const unitText = (u) => (u && u.startsWith("hint.") ? t(u) : u);
 
 let fieldSeq = 0;
 function fieldElement(f, opts = {}) {
@@ -185,7 +183,7 @@ function fieldElement(f, opts = {}) {
   const helpId = id + "-help", errId = id + "-err";
   const common = {id, name: f.name, "aria-describedby": `${helpId} ${errId}`, title: f.helpKey ? null : f.help || null, "i18n-title": f.helpKey || null};
   let input;
-  const hint = [f.unit ? ["hint.unit", {unit: unitText(f.unit)}] : null, f.lo !== undefined && f.hi !== undefined ? ["hint.range", {lo: f.lo, hi: f.hi}] : null,
+  const hint = [f.unit ? (f.unit.startsWith("hint.") ? f.unit : ["hint.unit", {unit: f.unit}]) : null, f.lo !== undefined && f.hi !== undefined ? ["hint.range", {lo: f.lo, hi: f.hi}] : null,
     f.def !== undefined ? ["hint.default", {def: f.def}] : null].filter(Boolean);
   // A choice's label: a purchase option in words, anything else (task, GPU, format) as named.
   const choice = (c) => (f.name === "purchase" ? h("span", {i18n: ["purchase." + c, null, c], title: c}) : c);
@@ -1052,7 +1050,7 @@ formView("idle", {
       const names = idleFiles().map((f) => f.name).join(", ");
       const help = $("small", drop);
       if (names) help.removeAttribute("data-i18n");
-      else help.dataset.i18n = JSON.stringify("idle.filesShort");
+      else help.dataset.i18n = "idle.filesShort";
       help.textContent = names || t("idle.filesShort");
     };
     drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
