@@ -37,7 +37,7 @@ function h(tag, attrs, ...kids) {
 const tx = (key, params, fallback) => h("span", {i18n: params || fallback ? [key, params || null, fallback] : key});
 // Every element of root that carries a message key, in the page's language now.
 function relabel(root = document) {
-  const spec = (s) => (s.startsWith("[") ? JSON.parse(s) : s);
+  const spec = (s) => (s.startsWith("[") || s.startsWith("{") ? JSON.parse(s) : s);
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = tm(spec(el.dataset.i18n));
   for (const el of root.querySelectorAll("[data-i18n-attrs]")) {
     for (const [a, v] of Object.entries(JSON.parse(el.dataset.i18nAttrs))) el.setAttribute(a, tm(v));
@@ -186,7 +186,7 @@ function fieldElement(f, opts = {}) {
   const hint = [f.unit ? (f.unit.startsWith("hint.") ? f.unit : ["hint.unit", {unit: f.unit}]) : null, f.lo !== undefined && f.hi !== undefined ? ["hint.range", {lo: f.lo, hi: f.hi}] : null,
     f.def !== undefined ? ["hint.default", {def: f.def}] : null].filter(Boolean);
   // A choice's label: a purchase option in words, anything else (task, GPU, format) as named.
-  const choice = (c) => (f.name === "purchase" ? h("span", {i18n: ["purchase." + c, null, c], title: c}) : c);
+  const choice = (c) => (f.name === "purchase" ? h("span", {i18n: {purchase: c}, title: c}) : c);
   if (f.type === "bool") {
     input = h("select", common, h("option", {value: "", i18n: "choice.default"}), h("option", {value: "true", i18n: "choice.yes"}), h("option", {value: "false", i18n: "choice.no"}));
   } else if (f.type === "enum" || f.type === "task") {
@@ -702,7 +702,7 @@ function pricingTable(pr) {
         h("td", {class: "n"}, o.break_even_utilization == null ? "–" : pct(o.break_even_utilization)),
         h("td", {class: o.price_stale ? "stale" : ""}, date(o.price_date)),
         h("td", {class: "wrap"}, o.note || "")))))),
-    unpriced.length ? h("details", {}, h("summary", {}, t("pricing.notPriced", {n: unpriced.length})), h("ul", {}, unpriced.map((o) => h("li", {title: o.option}, `${purchaseName(o.option)}: ${o.note}`)))) : null,
+    unpriced.length ? h("details", {}, h("summary", {}, t("pricing.notPriced", {n: unpriced.length})), h("ul", {}, unpriced.map((o) => h("li", {title: o.option}, t("pricing.unpricedLine", {option: purchaseName(o.option), note: o.note}))))) : null,
     pr.notes && pr.notes.length ? h("ul", {class: "notes"}, pr.notes.map((n) => h("li", {}, n))) : null,
     h("p", {class: "key"}, t("pricing.key")));
 }
@@ -1078,10 +1078,24 @@ function storedLang() {
     return null;  // storage off (a private window may refuse it): the URL and the browser decide
   }
 }
+const browserLanguages = () => (navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]);
+// A language's message table: English is in i18n.js, each other one a script of its own
+// (/i18n-zh-CN.js), fetched once, when the page is first shown in it.
+const tables = {};
+function loadMessages(lang) {
+  if (MESSAGES[lang]) return Promise.resolve();
+  if (!tables[lang]) {
+    tables[lang] = new Promise((resolve, reject) => {
+      document.head.append(h("script", {src: `/i18n-${lang}.js`, onload: resolve, onerror: () => reject(new Error(`no messages for ${lang}`))}));
+    });
+    tables[lang].catch(() => delete tables[lang]);  // a later switch tries again
+  }
+  return tables[lang];
+}
 // The page in `lang`: <html lang>, every keyed text and attribute, the switch, the URL; the
 // forms keep what was typed; the answer on screen is asked for again in the new language.
 function applyLang(lang, {remember = false} = {}) {
-  setLang(lang, navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]);
+  setLang(lang, browserLanguages());
   document.documentElement.lang = LANG;
   if (remember) {
     try {
@@ -1093,8 +1107,13 @@ function applyLang(lang, {remember = false} = {}) {
   for (const form of $$("main form")) if (form.syncTask) form.syncTask();
   renderMeta();
 }
-function switchLang(lang) {
+async function switchLang(lang) {
   if (lang === LANG) return;
+  try {
+    await loadMessages(lang);
+  } catch {
+    return;  // its table did not load: the page stays as it is
+  }
   applyLang(lang, {remember: true});
   const q = new URLSearchParams(location.search);
   setUrl(q, true);
@@ -1107,7 +1126,9 @@ function switchLang(lang) {
 
 // ---- start ----
 async function init() {
-  applyLang(pickLang(new URLSearchParams(location.search).get("lang"), storedLang(), navigator.languages));
+  // The language first (the first requests carry it); its table loads beside them.
+  setLang(pickLang(new URLSearchParams(location.search).get("lang"), storedLang(), browserLanguages()), browserLanguages());
+  const messages = loadMessages(LANG).catch(() => setLang("en"));
   $("#lang").addEventListener("click", (e) => {
     const b = e.target.closest("button[data-lang]");
     if (b) switchLang(b.dataset.lang);
@@ -1120,8 +1141,12 @@ async function init() {
   });
   window.addEventListener("popstate", route);
   prefetchCatalog();
+  const first = Promise.all([api("/v1/openapi.json"), api("/v1/regions"), api("/v1/gpus"), api("/v1/catalog"), api("/v1/models")]);
+  first.catch(() => {});
+  await messages;
+  applyLang(LANG);
   try {
-    [spec, regions, gpus, catalogInfo, models] = await Promise.all([api("/v1/openapi.json"), api("/v1/regions"), api("/v1/gpus"), api("/v1/catalog"), api("/v1/models")]);
+    [spec, regions, gpus, catalogInfo, models] = await first;
     const props = spec.paths["/v1/estimate"].post.requestBody.content["application/json"].schema.properties;
     TASKS.push(...props.task["x-tasks"]);
     ensureDatalist("dl-gpus", gpus.map((g) => g.model));

@@ -650,6 +650,7 @@ TEST(ApiTest, WebAssetsAreEmbeddedAndCompressed) {
   }
   EXPECT_LT(first_paint, 100u * 1024);
   EXPECT_NE(FindWebAsset("/vendor/uplot/uPlot.iife.min.js"), nullptr);
+  EXPECT_NE(FindWebAsset("/i18n-zh-CN.js"), nullptr);  // fetched when the page is in Chinese
 }
 
 }  // namespace

@@ -10,6 +10,8 @@ const assert = require("assert");
 
 const web = process.argv[2] || path.join(__dirname, "../../web");
 const m = require(path.resolve(web, "i18n.js"));
+// Each other language is a file of its own that adds its table (web/i18n-LANG.js).
+for (const lang of m.LANGS.filter((l) => l !== "en")) require(path.resolve(web, `i18n-${lang}.js`));
 const app = fs.readFileSync(path.join(web, "app.js"), "utf8");
 const html = fs.readFileSync(path.join(web, "index.html"), "utf8");
 const failures = [];
@@ -62,6 +64,11 @@ assert.strictEqual(m.pickLang(null, "garbage", undefined), "en");
 m.setLang("zh-CN", ["zh-CN"]);
 assert.strictEqual(m.t("rec.leftOut", {n: 3}), "已排除（3）");
 assert.strictEqual(m.t("no.such.key", null, "Fallback"), "Fallback");
+m.MESSAGES.en["test.onlyEnglish"] = "E {x}";  // a key a language lacks reads in English
+assert.strictEqual(m.t("test.onlyEnglish", {x: 1}), "E 1");
+delete m.MESSAGES.en["test.onlyEnglish"];
+assert.strictEqual(m.tm({purchase: "spot"}), "竞价");
+assert.strictEqual(m.tm(["rec.leftOut", {n: 2}]), "已排除（2）");
 const terms = {"on-demand": "按需", spot: "竞价", "reserved-1y-no-upfront": "预留实例", "reserved-3y-all-upfront": "预留实例",
                "reserved-1y-standard-partial-upfront": "预留实例", "savings-plan-compute-1y": "节省计划",
                "savings-plan-ec2-instance-3y": "节省计划", "capacity-block": "容量块"};
