@@ -631,8 +631,8 @@ async function runInstance(form, v) {
           [t("instance.purchase"), (d.usage_classes || []).map(purchaseName).join(t("list.comma"))], [t("instance.specsFrom"), `${d.spec_source} (${date(d.spec_date)})`], [t("instance.successors"), (d.successors || []).join(", ")], [t("instance.note"), d.retired_note]])),
         g.model ? h("section", {}, h("h4", {}, t("instance.datasheet"), g.full_name || g.model), dl([
           [t("instance.architecture"), g.architecture], [t("instance.memory"), t("instance.memoryAt", {gib: num(g.memory_gib), bw: num(g.memory_bw_gbyte_s)})], [t("instance.bf16"), tf(g.bf16_tflops)],
-          [t("instance.fp8"), g.fp8_tflops ? tf(g.fp8_tflops) : null], ["TF32", g.tf32_tflops ? tf(g.tf32_tflops) : null], ["FP32", tf(g.fp32_tflops)],
-          ["FP64", tf(g.fp64_tflops)], ["NVLink", g.nvlink_gbyte_s ? t("unit.gbytes", {v: num(g.nvlink_gbyte_s)}) : null], ["TDP", g.tdp_w ? t("unit.watts", {v: num(g.tdp_w)}) : null],
+          [t("instance.fp8"), g.fp8_tflops ? tf(g.fp8_tflops) : null], [t("instance.tf32"), g.tf32_tflops ? tf(g.tf32_tflops) : null], [t("instance.fp32"), tf(g.fp32_tflops)],
+          [t("instance.fp64"), tf(g.fp64_tflops)], [t("instance.nvlink"), g.nvlink_gbyte_s ? t("unit.gbytes", {v: num(g.nvlink_gbyte_s)}) : null], [t("instance.tdp"), g.tdp_w ? t("unit.watts", {v: num(g.tdp_w)}) : null],
           [t("instance.confidence"), g.confidence], [t("instance.source"), `${g.datasheet || g.source} (${date(g.date)})`], [t("instance.notes"), g.notes]])) : null));
     // Prices per region, each in its region's currency (a table may mix them: each cell says its own).
     const rows = (d.regions || []).filter((r) => r.offered);
@@ -785,8 +785,8 @@ function estimateSummary(e) {
     [t("est.costSpot"), spot != null ? est((c.spot_estimated ? "~" : "") + m(spot) + band("cost.spot_usd", m), why + (c.spot_estimated ? t("est.spotNote") : "")) : "–"],
     [t("est.prices"), t("est.pricesLine", {region: c.region, od: moneyOf(c, "on_demand_usd_per_hour", 3), odDate: date(c.on_demand_date), spot: moneyOf(c, "spot_usd_per_hour", 3), spotDate: date(c.spot_date)})],
     [t("est.throughput"), p.tokens_per_s ? est(t("unit.tokensPerS", {v: num(p.tokens_per_s)}) + band("performance.tokens_per_s", (x) => num(x)), why) : p.images_per_s ? est(t("unit.imagesPerS", {v: num(p.images_per_s)}), why) : null],
-    ["MFU", p.mfu != null ? est(pct(p.mfu, 1), why) : null],
-    ["TTFT / ITL", p.ttft_ms != null ? est(`${t("unit.ms", {v: num(p.ttft_ms, 1)})} / ${t("unit.ms", {v: num(p.itl_ms, 1)})}`, why) : null],
+    [t("est.mfu"), p.mfu != null ? est(pct(p.mfu, 1), why) : null],
+    [t("est.latency"), p.ttft_ms != null ? est(`${t("unit.ms", {v: num(p.ttft_ms, 1)})} / ${t("unit.ms", {v: num(p.itl_ms, 1)})}`, why) : null],
     [t("est.targets"), tg.service ? t("est.targetsLine", {demand: met(tg.demand_met), slo: met(tg.slo_met)}) + (tg.instances_needed ? t("est.instancesNeeded", {n: tg.instances_needed}) : "") : null],
     [t("est.parallelism"), e.parallelism ? Object.entries(e.parallelism).filter(([k]) => k !== "chosen").map(([k, v]) => `${k} ${v}`).join(", ") : null],
     [t("est.confidence"), e.confidence ? `${e.confidence.grade}: ${e.confidence.basis}` : null]]);
@@ -797,7 +797,7 @@ async function runEstimate(form, v) {
   try {
     const e = await api("/v1/estimate", v);
     if (!current("estimate", tok)) return;
-    out.append(h("h3", {}, t("est.heading", {task: e.task, model: e.model ? e.model.name || "" : "", hw: e.hardware.instance_type || e.hardware.gpu}).replace(/\s+/g, " ")), e.memory ? memoryBar(e.memory) : null, estimateSummary(e),
+    out.append(h("h3", {}, t("est.heading", {task: e.task, model: e.model ? e.model.name || "" : "", hw: e.hardware.instance_type || e.hardware.gpu}).replace(/\s+/g, " ")), e.memory ? memoryBar(e.memory) : "", estimateSummary(e),
       h("h4", {}, t("est.assumptions")), h("ul", {class: "notes"}, (e.assumptions || []).map((a) => h("li", {class: a.startsWith("warning: ") ? "warn" : ""}, a))),
       h("p", {class: "key"}, t("est.key")));
     setStatus("estimate", t("est.status", {date: e.provenance ? date(e.provenance.price_date) : "–"}) + (e.provenance && e.provenance.price_stale ? t("note.stale") : ""));
@@ -906,7 +906,7 @@ function renderPlans(out, rec, service) {
   const rej = h("details", {class: "rejected"}, h("summary", {}, t("rec.leftOut", {n: rec.rejected.length})), h("ul", {}, rec.rejected.map((r) => h("li", {}, h("b", {}, r.instance_type), ": ", r.reason))));
   if (!rec.plans.length) rej.open = true;
   const notes = [rec.confidence_note, rec.high_confidence_alternative && rec.high_confidence_alternative.note].filter((x) => typeof x === "string" && x);
-  out.append(plans, notes.length ? h("ul", {class: "notes"}, notes.map((n) => h("li", {}, n))) : null, rej);
+  out.append(plans, notes.length ? h("ul", {class: "notes"}, notes.map((n) => h("li", {}, n))) : "", rej);  // append(null) would print "null"
 }
 async function downloadLaunch(plan, format, note) {
   note.textContent = t("rec.building");

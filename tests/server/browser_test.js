@@ -165,6 +165,7 @@ function telemetryCsv() {
   check(caption.startsWith("finetune: cost of the run"), `chart captioned for the task (${caption})`);
   check(await page.locator("#recommend-out .u-legend").count() === 0, "no uPlot legend repeating the caption");
   check(new URL(page.url()).searchParams.get("deadline") === "2d", "recommend state in the URL");
+  check(!/\bnull\b/.test(await page.textContent("#recommend-out")), "recommend: no \"null\" printed where a part is absent");
   await shot(page, "recommend-en");
   await axe(page, "recommend");
   const [download] = await Promise.all([
