@@ -330,6 +330,25 @@ function telemetryCsv() {
     await shot(page, `${view}-zh`);
     await axe(page, `${view} (zh-CN)`);
   }
+  // A catalog that mixes currencies (the AWS China regions price in CNY, keys spelled cny): each
+  // cell with its own symbol (never a $ for yuan), sorted by currency, then amount.
+  const yuanRoute = url + "v1/instances?**";
+  await page.route(yuanRoute, async (route) => {
+    const response = await route.fetch();
+    const rows = await response.json();
+    const cn = (type, price) => ({...rows[0], instance_type: type, region: "cn-north-1", currency: "CNY", on_demand_usd_per_hour: undefined,
+                                  spot_usd_per_hour: undefined, on_demand_cny_per_hour: price, spot_cny_per_hour: null});
+    await route.fulfill({response, json: [...rows, cn("zz9.yuan", 700.5), cn("zz8.yuan", 12.25)]});
+  });
+  await page.goto(url + "?view=catalog&lang=zh");
+  await page.waitForSelector("#catalog tbody tr");
+  const mixed = await page.evaluate(() => [...document.querySelectorAll("#catalog tbody tr")].map((tr) => [tr.querySelector("th").textContent, tr.querySelector("td").textContent]));
+  const yuanCells = mixed.filter(([ty]) => ty.endsWith(".yuan"));
+  check(yuanCells.length === 2 && yuanCells.every(([, c]) => c.startsWith("¥") && !c.includes("$")) && mixed.filter(([ty]) => !ty.endsWith(".yuan")).every(([, c]) => c === "–" || c.startsWith("US$")),
+        `mixed currencies: each cell with its own symbol (${yuanCells.map((x) => x.join(" ")).join(", ")}; ${mixed[2].join(" ")})`);
+  check(mixed[0][0] === "zz8.yuan" && mixed[1][0] === "zz9.yuan", `mixed currencies sort by currency, then amount (${mixed.slice(0, 3).map((x) => x[0]).join(", ")})`);
+  check(!(await page.textContent("#catalog thead")).includes("$"), "mixed currencies: no currency in the price headers");
+  await page.unroute(yuanRoute);
   // Back to English (stored), from the keyboard.
   await page.focus('#lang button[data-lang="en"]');
   await page.keyboard.press("Enter");
