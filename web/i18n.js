@@ -334,6 +334,7 @@ const MESSAGES = {
     "field.fp64-flops": "Fp64 flops",
     "field.fps": "Fps",
     "field.framework": "Framework",
+    "field.fx": "Exchange rate",
     "field.fwd-gflop-per-sample": "Fwd gflop per sample",
     "field.gated-mlp": "Gated mlp",
     "field.global-batch": "Global batch",

@@ -349,6 +349,18 @@ function telemetryCsv() {
   check(mixed[0][0] === "zz8.yuan" && mixed[1][0] === "zz9.yuan", `mixed currencies sort by currency, then amount (${mixed.slice(0, 3).map((x) => x[0]).join(", ")})`);
   check(!(await page.textContent("#catalog thead")).includes("$"), "mixed currencies: no currency in the price headers");
   await page.unroute(yuanRoute);
+  // The catalog's own China regions (aws-cn, priced in CNY): a yuan price is never shown with $.
+  await page.goto(url + "?view=pricing&type=g5.xlarge&region=cn-north-1&lang=zh");
+  await page.waitForSelector("#pricing-out table.pricing", {timeout: 30000});
+  const cnCells = await page.locator("#pricing-out table.pricing td.n").allTextContents();
+  check(cnCells.some((c) => c.startsWith("¥")) && cnCells.every((c) => c.startsWith("¥") || c === "–" || /^\d+ %$/.test(c)),
+        `cn-north-1 pricing in yuan, no $ (${cnCells.slice(0, 4).join(" ")})`);
+  await page.goto(url + "?view=instance&type=g5.xlarge&region=cn-north-1&lang=zh");
+  await page.waitForSelector("#instance-out table.pricing", {timeout: 30000});
+  const regionPrices = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll("#instance-out table:not(.pricing) tbody tr")]
+    .map((tr) => [tr.querySelector("th").textContent, tr.querySelector("td").textContent])));
+  check(regionPrices["cn-north-1"].startsWith("¥") && regionPrices["us-east-1"].startsWith("US$"),
+        `prices per region: each region in its own currency (cn-north-1 ${regionPrices["cn-north-1"]}, us-east-1 ${regionPrices["us-east-1"]})`);
   // Back to English (stored), from the keyboard.
   await page.focus('#lang button[data-lang="en"]');
   await page.keyboard.press("Enter");
