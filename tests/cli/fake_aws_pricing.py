@@ -9,6 +9,8 @@ Serves, under one base URL, the paths `gpuadvisor catalog update --endpoint URL`
       tests/catalog/fixtures/price-list-p5.csv), then rows: the canonical Linux on-demand and
       1-year standard no-upfront RI rows of a few GPU types, plus decoys the importer must skip
       (Windows, dedicated tenancy, $0 terms) and, with --pad-rows N, N decoy c6i rows (size)
+  /offers/v1.0/cn/AmazonEC2/current/<cn-north-1|cn-northwest-1>/index.csv  AWS China's offer
+      files: the same format, Currency CNY
   /spot-advisor-data.json  the spot-advisor feed (real shape: ranges, instance_types,
       spot_advisor{region: {Linux: {type: {s, r}}}}), with the real negative-savings entry
       (p5.48xlarge in ca-central-1, s = -62), served with Last-Modified
@@ -36,6 +38,12 @@ import threading
 import time
 
 OFFERS = "/offers/v1.0/aws/AmazonEC2/current"
+# AWS China's price list: the same files under /offers/v1.0/cn/, priced in CNY (the real host is
+# pricing.cn-north-1.amazonaws.com.cn); its regions sell a few of the types, at about 7x the USD
+# figure.
+OFFERS_CN = "/offers/v1.0/cn/AmazonEC2/current"
+CHINA = {"cn-north-1": "China (Beijing)", "cn-northwest-1": "China (Ningxia)"}
+CHINA_TYPES = {"g5.xlarge", "p4d.24xlarge"}
 REGION_NAMES = {
     "us-east-1": "US East (N. Virginia)", "us-west-2": "US West (Oregon)",
     "eu-west-1": "EU (Ireland)", "eu-central-1": "EU (Frankfurt)",
@@ -74,15 +82,19 @@ class Data:
                  '"Disclaimer","This pricing list is for informational purposes only."',
                  '"Publication Date","%s"' % a.publication_date, '"Version","%s"' % version,
                  '"OfferCode","AmazonEC2"', self.header]
-        scale = REGION_SCALE.get(region, 1.1) * factor
-        base = dict(Location=REGION_NAMES.get(region, region), **{"Location Type": "AWS Region"},
+        china = region in CHINA
+        scale = (7.0 if china else REGION_SCALE.get(region, 1.1)) * factor
+        base = dict(Location=CHINA.get(region) or REGION_NAMES.get(region, region),
+                    **{"Location Type": "AWS Region"},
                     **{"Region Code": region, "Product Family": "Compute Instance",
-                       "serviceCode": "AmazonEC2", "Currency": "USD", "Unit": "Hrs",
+                       "serviceCode": "AmazonEC2", "Currency": "CNY" if china else "USD", "Unit": "Hrs",
                        "CapacityStatus": "Used", "Pre Installed S/W": "NA",
                        "License Model": "No License required", "operation": "RunInstances",
                        "MarketOption": "OnDemand", "StartingRange": "0", "EndingRange": "Inf",
                        "EffectiveDate": a.publication_date[:10]})
         for i, (t, od, ri) in enumerate(TYPES):
+            if china and t not in CHINA_TYPES:
+                continue
             sku = "FAKE%s%03d" % (region.replace("-", "").upper()[:8], i)
             common = dict(base, SKU=sku, **{"Instance Type": t, "Tenancy": "Shared",
                                            "Operating System": "Linux"})
@@ -207,6 +219,12 @@ def make_handler(data, state, args):
             elif path.startswith(OFFERS + "/") and path.endswith("/index.csv"):
                 region = path[len(OFFERS) + 1:-len("/index.csv")]
                 if region not in args.regions.split(","):
+                    return self.plain(404, b"<Error><Code>NoSuchKey</Code></Error>", proxied)
+                body = state.body((path, factor), lambda: data.offer_csv(region, factor))
+                ctype = "text/csv"
+            elif path.startswith(OFFERS_CN + "/") and path.endswith("/index.csv"):
+                region = path[len(OFFERS_CN) + 1:-len("/index.csv")]
+                if region not in CHINA:
                     return self.plain(404, b"<Error><Code>NoSuchKey</Code></Error>", proxied)
                 body = state.body((path, factor), lambda: data.offer_csv(region, factor))
                 ctype = "text/csv"

@@ -128,9 +128,11 @@ http_proxy=$URL NO_PROXY=.fake-aws.invalid expect_exit "NO_PROXY bypasses" 3 "co
 printf '[default]\nregion = us-west-2\n[profile b]\nregion=eu-west-1\n' >"$T/aws-config"
 AWS_CONFIG_FILE=$T/aws-config expect_json "regions from ~/.aws/config" "[o['what'] for o in d['outcomes']]==['us-west-2','eu-west-1','spot-advisor']" catalog update --endpoint "$URL" --out "$T/cfg.json" --json
 AWS_REGION=us-east-1 expect_json "AWS_REGION" "[o['what'] for o in d['outcomes']][0]=='us-east-1'" catalog update --endpoint "$URL" --out "$T/env.json" --json
-expect_json "all regions" "[o['what'] for o in d['outcomes']]==['region-index','ca-central-1','eu-west-1','us-east-1','us-west-2','spot-advisor'] and d['failed']==[]" catalog update --endpoint "$URL" --regions all --out "$T/all.json" --json
+expect_json "all regions, AWS China's too" "[o['what'] for o in d['outcomes']]==['region-index','ca-central-1','eu-west-1','us-east-1','us-west-2','cn-north-1','cn-northwest-1','spot-advisor'] and d['failed']==[]" catalog update --endpoint "$URL" --regions all --out "$T/all.json" --json
+grep -q 'GET /offers/v1.0/cn/AmazonEC2/current/cn-northwest-1/index.csv 200' "$T/log" && ok || bad "China's offer file from /offers/v1.0/cn/: $(grep cn- "$T/log")"
+expect_json "China's prices land in CNY" "d[0]['currency']=='CNY' and abs(d[0]['on_demand_cny_per_hour']-20.48*7)<1e-6 and d[0]['price_date']=='2026-12-01'" instances --catalog "$T/all.json" --region cn-northwest-1 --family p4d --json
 : >"$T/log"
-expect_json "all regions again: 304s" "d['not_modified']==6" catalog update --endpoint "$URL" --regions all --out "$T/all.json" --json
+expect_json "all regions again: 304s" "d['not_modified']==8" catalog update --endpoint "$URL" --regions all --out "$T/all.json" --json
 expect_exit "no region known" 2 "--regions: none given" catalog update --endpoint "$URL"
 expect_exit "bad region" 2 "--regions: expected AWS region codes" catalog update --endpoint "$URL" --regions us-east-1-atl-1
 expect_exit "endpoint not http" 2 "--endpoint" catalog update --endpoint file:///etc --regions us-east-1

@@ -73,6 +73,7 @@ SAMPLES = {
     "exclude-gpu": "Trainium",
     "only-instance": "p4d.24xlarge,p5.48xlarge",
     "exclude-instance": "trn1.32xlarge",
+    "fx": "CNY=7.1@2026-12-01",
 }
 # Bad values of free-text options (numbers, durations, booleans and choices get theirs by type).
 BAD = {
@@ -93,6 +94,7 @@ BAD = {
     "exclude-gpu": "T5",
     "only-instance": "p5.48xlarg",
     "exclude-instance": "g4dn.xlarg",
+    "fx": "CNY=7.1",
 }
 
 

@@ -76,6 +76,8 @@ EFFECT_BASE = {
     ("launch", "rank"): {"plan": TWO_PLANS},
     ("launch", "capacity-reservation-id"): {"type": "p5.48xlarge", "purchase": "capacity-block"},
     ("launch", "idle-stop-minutes"): {"type": "g6e.xlarge", "format": "cloudformation"},
+    # A rate only matters where a region prices in CNY: it merges the two currency rankings.
+    ("recommend", "fx"): {"top": "1", "max-instances": "2", "regions": "us-east-1,cn-northwest-1"},
 }
 
 PROMETHEUS_ONLY = ("since", "until", "selector", "step", "prometheus-max-points",
