@@ -65,18 +65,35 @@ JsonDoc PricingJson(const PricingResult& r, const Freshness& fresh) {
             {"notes", r.notes}});
 }
 
+// The purchase options' names (PricingResult ids, English in JSON), marked for translation: the
+// table shows each as Tr(name).
+[[maybe_unused]] constexpr const char* kOptionNames[] = {N_("on-demand"),
+                                                         N_("spot"),
+                                                         N_("reserved-1y-no-upfront"),
+                                                         N_("capacity-block"),
+                                                         N_("reserved-1y-partial-upfront"),
+                                                         N_("reserved-1y-all-upfront"),
+                                                         N_("reserved-3y-no-upfront"),
+                                                         N_("reserved-3y-partial-upfront"),
+                                                         N_("reserved-3y-all-upfront"),
+                                                         N_("savings-plan-compute-1y"),
+                                                         N_("savings-plan-ec2-instance-1y"),
+                                                         N_("savings-plan-compute-3y"),
+                                                         N_("savings-plan-ec2-instance-3y")};
+
 Table PricingTable(const PricingResult& r) {
   Table t;
-  t.AddColumn("option");
-  t.AddColumn("$/h per instance", true);
-  t.AddColumn("total $", true);
-  t.AddColumn("$ per used h", true);
-  t.AddColumn("break-even use", true);
-  t.AddColumn("source (date) / note");
+  t.AddColumn(Tr("option"));
+  t.AddColumn(Tr("$/h per instance"), true);
+  t.AddColumn(Tr("total $"), true);
+  t.AddColumn(Tr("$ per used h"), true);
+  t.AddColumn(Tr("break-even use"), true);
+  t.AddColumn(Tr("source (date) / note"));
   for (size_t i = 0; i < r.options.size(); ++i) {
     const PurchaseOptionCost& c = r.options[i];
     if (!c.priced) continue;  // listed once below the table (PricingUnpricedLine)
-    std::string name = c.option + (static_cast<int>(i) == r.cheapest ? " *" : "");
+    std::string name =
+        Tr(c.option.c_str()) + std::string(static_cast<int>(i) == r.cheapest ? " *" : "");
     std::optional<std::string> be;
     if (c.break_even_utilization) be = FormatFixed(100 * *c.break_even_utilization, 0) + "%";
     std::string note = c.priced ? c.from.source + " (" + c.from.date + ")" : "";
