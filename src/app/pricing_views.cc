@@ -113,9 +113,11 @@ std::string PricingUnpricedLine(const PricingResult& r) {
   std::string names;
   for (const PurchaseOptionCost& c : r.options) {
     // Capacity Blocks are not in price lists; PricingResult::notes says why one is missing.
-    if (!c.priced && c.option != "capacity-block") names += (names.empty() ? "" : ", ") + c.option;
+    if (!c.priced && c.option != "capacity-block") {
+      names += (names.empty() ? "" : ", ") + std::string(Tr(c.option.c_str()));
+    }
   }
-  return names.empty() ? "" : "not priced in the catalog: " + names;
+  return names.empty() ? "" : Trf("not priced in the catalog: {0}", names);
 }
 
 }  // namespace gpuadvisor
