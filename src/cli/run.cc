@@ -1,8 +1,11 @@
 // The command-line front end: parses arguments, calls the library and prints. Shared by the
 // gpuadvisor binary (main.cc) and `python -m gpuadvisor`.
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include "cli/common.h"
 #include "gpuadvisor/i18n.h"
@@ -92,6 +95,16 @@ std::pair<int, char**> CommandLine() { return {g_argc, g_argv}; }
 int RunCli(int argc, char** argv) {
   const ArgumentsInScope in_scope(argc, argv);
   const LanguageScope language(RunLanguage(argc, argv));
+  // `--lang` is global: before the command (`gpuadvisor --lang zh recommend ...`) it moves after
+  // the command's name, where the command's output table declares and checks it.
+  std::vector<char*> moved(argv, argv + argc);
+  const size_t lang_args = argc > 2 && std::string_view(argv[1]) == "--lang"              ? 2
+                           : argc > 1 && StartsWith(std::string_view(argv[1]), "--lang=") ? 1
+                                                                                          : 0;
+  if (lang_args > 0 && moved.size() > lang_args + 1) {
+    std::rotate(moved.begin() + 1, moved.begin() + 1 + lang_args, moved.begin() + 2 + lang_args);
+    argv = moved.data();
+  }
   CLI::App app{"gpuadvisor: which AWS GPU instance, how many, where, how to pay, how much."};
   app.name("gpuadvisor");
   app.footer(kFooter);

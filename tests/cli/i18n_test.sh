@@ -54,7 +54,13 @@ for env in "LC_ALL=zh_CN.UTF-8" "LC_MESSAGES=zh_CN.UTF-8" "LANGUAGE=zh_CN LANG=e
 done
 out=$("$BIN" recommend --workload "$W" --lang zh 2>&1)
 has "--lang zh" "$out" "实例类型"
-out=$("$BIN" --lang=zh recommend --workload "$W" 2>&1 || true)
+# A global option: before the command too.
+out=$("$BIN" --lang=zh recommend --workload "$W" 2>&1)
+has "--lang=zh before the command" "$out" "实例类型"
+out=$("$BIN" --lang zh pricing p5.48xlarge 2>&1)
+has "--lang zh before the command" "$out" "购买方式"
+out=$("$BIN" --lang fr instances 2>&1); rc=$?
+[ $rc = 2 ] || fail "--lang fr before the command: exit $rc"
 # --lang en overrides the environment, and is byte-identical to no language at all.
 en=$(LANG=zh_CN.UTF-8 "$BIN" recommend --workload "$W" --lang en 2>&1)
 plain=$("$BIN" recommend --workload "$W" 2>&1)
