@@ -14,7 +14,11 @@
 namespace gpuadvisor::recommend_internal {
 namespace {
 
-std::string Usd(double v) { return "$" + FormatFixed(v, v >= 100 ? 0 : 2); }
+thread_local Currency g_ranking_currency = Currency::kUsd;
+
+std::string Money(Currency c, double v) { return FormatMoney(c, v, v >= 100 ? 0 : 2); }
+// An amount in the ranking currency (a plan's cost, a budget).
+std::string Usd(double v) { return Money(RankingCurrencyScope::Current(), v); }
 std::string PlainHours(double h) { return FormatFixed(h, h >= 100 ? 0 : h >= 10 ? 1 : 2) + " h"; }
 // Past two days a run also says its days: "5759 h (240 days)".
 std::string Hours(double h) {
@@ -26,6 +30,16 @@ std::string Config(const Candidate& c) {
   return Trf("{0} x {1} {2} in {3}", c.type->name, c.instances, PurchaseKindLabel(c.purchase),
              *c.region);
 }
+
+}  // namespace
+
+RankingCurrencyScope::RankingCurrencyScope(Currency c) : saved_(g_ranking_currency) {
+  g_ranking_currency = c;
+}
+RankingCurrencyScope::~RankingCurrencyScope() { g_ranking_currency = saved_; }
+Currency RankingCurrencyScope::Current() { return g_ranking_currency; }
+
+namespace {
 
 Result<Estimate> Reestimate(const Workload& w, const Candidate& c, int instances,
                             EstimateMode mode) {
@@ -179,11 +193,11 @@ std::string LargeClusterNote(const Candidate& c) {
     return line + Tr("; a cluster this size realistically needs a Capacity Block or an on-demand "
                      "capacity reservation");
   }
-  const double cost = block->usd_per_hour * c.instances * days * 24;
+  const double cost = block->usd_per_hour * c.to_ranking * c.instances * days * 24;
   return line + Trf("; a cluster this size realistically needs a Capacity Block: {0} days x {1} "
                     "at {2}/h = {3} in {4} ({5}{6} vs this plan; --purchase capacity-block)",
-                    days, c.instances, Usd(block->usd_per_hour), Usd(cost), *c.region,
-                    cost >= c.cost_usd ? "+" : "", Pct(cost / c.cost_usd - 1));
+                    days, c.instances, Money(c.local_currency, block->usd_per_hour), Usd(cost),
+                    *c.region, cost >= c.cost_usd ? "+" : "", Pct(cost / c.cost_usd - 1));
 }
 
 // The facts an advice or warning line's condition reads (doc/recommend.md, "Advice").
@@ -452,6 +466,10 @@ Plan MakeBarePlan(const Candidate& c) {
   p.time_hours = c.time_hours;
   p.cost_usd = c.cost_usd;
   p.usd_per_hour = c.usd_per_hour;
+  p.currency = c.currency;
+  p.local_currency = c.local_currency;
+  p.local_per_hour = c.usd_per_hour / c.to_ranking;
+  p.local_cost = c.cost_usd / c.to_ranking;
   p.spot_overhead = c.spot_overhead;
   p.risk_factor = c.risk_factor;
   p.price_from = c.price->from;
@@ -478,16 +496,17 @@ Plan MakePlan(const Catalog& catalog, const Workload& w, const std::vector<Candi
     p.why.push_back(std::string(Tr("Capacity Block of ")) +
                     Trf("{0} days x {1} at {2}/h per instance ({3}, {4}), paid upfront when "
                         "reserved (up to 8 weeks ahead); no interruptions",
-                        days, c.instances, Usd(c.price->usd_per_hour), c.price->from.source,
-                        c.price->from.date));
+                        days, c.instances, Money(c.local_currency, c.price->usd_per_hour),
+                        c.price->from.source, c.price->from.date));
   }
   if (c.purchase == PurchaseKind::kSpot) {
     p.why.push_back(c.price->estimated
                         ? Trf("spot at {0}/h per instance (estimated from spot-advisor savings) "
                               "includes +{1} time for interruptions",
-                              Usd(c.price->usd_per_hour), Pct(c.spot_overhead))
+                              Money(c.local_currency, c.price->usd_per_hour), Pct(c.spot_overhead))
                         : Trf("spot at {0}/h per instance includes +{1} time for interruptions",
-                              Usd(c.price->usd_per_hour), Pct(c.spot_overhead)));
+                              Money(c.local_currency, c.price->usd_per_hour),
+                              Pct(c.spot_overhead)));
     if (req.deadline_hours && c.estimate->hours) {
       DeadlineRisk(c, *c.estimate->hours, *req.deadline_hours, &p);
     }
