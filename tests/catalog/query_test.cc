@@ -300,7 +300,9 @@ TEST(QueryTest, YuanAndDollarsAreNeverOrderedAgainstEachOther) {
   for (const InstanceRow& r : *rows) {
     if (r.currency == Currency::kCny) seen_cny = any_cny = true;
     // Every USD row comes before the first CNY one, whatever the amounts.
-    if (r.currency == Currency::kUsd) EXPECT_FALSE(seen_cny) << r.type->name << " " << r.region;
+    if (r.currency == Currency::kUsd) {
+      EXPECT_FALSE(seen_cny) << r.type->name << " " << r.region;
+    }
   }
   EXPECT_TRUE(any_cny);
   // A USD price limit cannot filter a CNY region: refused there, CNY rows left out of "all".
