@@ -19,14 +19,14 @@ Workload UNet() {
                        {"precision", "bf16"}});
 }
 
-Result<Recommendation> Run(RecommendRequest r) {
+Result<Recommendation> RecommendWith(RecommendRequest r) {
   return Recommend(testing::EmbeddedForTests(), UNet(), r);
 }
 
 TEST(RecommendCurrencyTest, ChinaRegionsAreRankedAndCostedInYuan) {
   RecommendRequest req;
   req.regions = {"cn-north-1", "cn-northwest-1"};
-  Result<Recommendation> r = Run(req);
+  Result<Recommendation> r = RecommendWith(req);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_FALSE(r->plans.empty());
   EXPECT_EQ(r->currency, Currency::kCny);
@@ -49,7 +49,7 @@ TEST(RecommendCurrencyTest, ChinaRegionsAreRankedAndCostedInYuan) {
 TEST(RecommendCurrencyTest, WithoutARateEachCurrencyIsRankedOnItsOwn) {
   RecommendRequest req;
   req.regions = {"us-east-1", "cn-north-1"};
-  Result<Recommendation> r = Run(req);
+  Result<Recommendation> r = RecommendWith(req);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->currency, Currency::kUsd);
   for (const Plan& p : r->plans) EXPECT_EQ(p.region, "us-east-1");
@@ -70,7 +70,7 @@ TEST(RecommendCurrencyTest, ADatedRateRanksThemTogetherAndKeepsTheBilledFigure) 
   req.regions = {"us-east-1", "cn-north-1"};
   req.fx = {"CNY=7.1@2026-12-01"};
   req.purchase = {PurchaseKind::kOnDemand};
-  Result<Recommendation> r = Run(req);
+  Result<Recommendation> r = RecommendWith(req);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_TRUE(r->other_currencies.empty());
   EXPECT_TRUE(r->currency_note.empty());
@@ -81,7 +81,7 @@ TEST(RecommendCurrencyTest, ADatedRateRanksThemTogetherAndKeepsTheBilledFigure) 
   // two are compared on one scale. g5.xlarge is CNY 9.51/h in cn-north-1 and $1.006/h in us-east-1.
   req.only_instances = {"g5.xlarge"};
   req.fx = {"CNY=100@2026-12-01"};
-  r = Run(req);
+  r = RecommendWith(req);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_FALSE(r->plans.empty());
   const Plan& p = r->plans[0];
@@ -91,7 +91,7 @@ TEST(RecommendCurrencyTest, ADatedRateRanksThemTogetherAndKeepsTheBilledFigure) 
   EXPECT_NEAR(p.cost_usd * 100, p.local_cost, 1e-6 * p.local_cost);
   EXPECT_NEAR(p.usd_per_hour * 100, p.local_per_hour, 1e-6 * p.local_per_hour);
   req.fx = {"CNY=7.1@2026-12-01"};
-  r = Run(req);
+  r = RecommendWith(req);
   ASSERT_TRUE(r.ok());
   ASSERT_FALSE(r->plans.empty());
   EXPECT_EQ(r->plans[0].region, "us-east-1");
@@ -101,12 +101,12 @@ TEST(RecommendCurrencyTest, AUsdBudgetNeedsARateToBindAYuanPlan) {
   RecommendRequest req;
   req.regions = {"cn-north-1"};
   req.budget_usd = 1000;
-  Result<Recommendation> r = Run(req);
+  Result<Recommendation> r = RecommendWith(req);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().field(), "budget");
   EXPECT_NE(r.status().message().find("--fx CNY="), std::string::npos) << r.status().ToString();
   req.fx = {"CNY=7.1@2026-12-01"};
-  r = Run(req);
+  r = RecommendWith(req);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   for (const Plan& p : r->plans) EXPECT_LE(p.cost_usd, 1000);
 }
@@ -115,11 +115,11 @@ TEST(RecommendCurrencyTest, RatesAreCheckedOnce) {
   RecommendRequest req;
   req.regions = {"cn-north-1"};
   req.fx = {"CNY=7.1"};
-  Result<Recommendation> r = Run(req);
+  Result<Recommendation> r = RecommendWith(req);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().field(), "fx");
   req.fx = {"CNY=7.1@2026-12-01", "CNY=7.2@2026-12-02"};
-  r = Run(req);
+  r = RecommendWith(req);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("two rates for CNY"), std::string::npos);
 }
