@@ -17,6 +17,9 @@ command -v wrk >/dev/null || missing+=(wrk)
 # The `idle --prometheus` end-to-end test starts a real prometheus 2.x on a loopback port and
 # backfills it with promtool (tests/cli/idle_prometheus_test.sh).
 command -v promtool >/dev/null || missing+=(prometheus)
+# The message catalogs (doc/i18n.md): msgfmt compiles po/zh_CN.po at build time; xgettext,
+# msgmerge and msgattrib run in scripts/i18n.sh.
+command -v msgfmt >/dev/null || missing+=(gettext)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive

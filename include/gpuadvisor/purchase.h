@@ -19,6 +19,9 @@ enum class PurchaseKind { kOnDemand, kSpot, kReserved1y, kCapacityBlock };
 // "on-demand", "spot", "reserved-1y-no-upfront", "capacity-block" (the `pricing` option names;
 // stored in plan files and JSON: do not rename).
 const char* PurchaseKindName(PurchaseKind p);
+// The name a reader is shown in tables and text, in the current language (i18n.h): English is
+// PurchaseKindName's; Chinese the terms a Chinese reader knows (按需, 竞价, 预留实例, 容量块).
+const char* PurchaseKindLabel(PurchaseKind p);
 // Every kind, in declaration order.
 const std::vector<PurchaseKind>& AllPurchaseKinds();
 

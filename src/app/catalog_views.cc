@@ -146,21 +146,21 @@ Table InstancesTable(const std::vector<InstanceRow>& rows) {
     money.Add(r.currency);
   }
   // The type's name alone: it is the key a script joins on (CSV), so "retired" has a column.
-  t.AddColumn("instance type");
-  if (any_retired) t.AddColumn("status");
-  if (all_regions) t.AddColumn("region");
-  t.AddColumn("accelerator");
-  t.AddColumn("GPUs", true);
-  t.AddColumn("GiB/GPU", true);
-  t.AddColumn("vCPU", true);
-  t.AddColumn("RAM GiB", true);
-  t.AddColumn("net Gbps", true);
-  t.AddColumn("EFA");
-  t.AddColumn(money.Header("/h on-demand"), true);
-  t.AddColumn(money.Header("/h spot"), true);
-  t.AddColumn(money.Header("/GPU·h"), true);
-  t.AddColumn(money.Header("/BF16 PFLOP·h"), true);
-  t.AddColumn("GiB per " + money.Header("/h"), true);
+  t.AddColumn(Tr("instance type"));
+  if (any_retired) t.AddColumn(Tr("status"));
+  if (all_regions) t.AddColumn(Tr("region"));
+  t.AddColumn(Tr("accelerator"));
+  t.AddColumn(Tr("GPUs"), true);
+  t.AddColumn(Tr("GiB/GPU"), true);
+  t.AddColumn(Tr("vCPU"), true);
+  t.AddColumn(Tr("RAM GiB"), true);
+  t.AddColumn(Tr("net Gbps"), true);
+  t.AddColumn(Tr("EFA"));
+  t.AddColumn(money.Header(Tr("/h on-demand")), true);
+  t.AddColumn(money.Header(Tr("/h spot")), true);
+  t.AddColumn(money.Header(Tr("/GPU·h")), true);
+  t.AddColumn(money.Header(Tr("/BF16 PFLOP·h")), true);
+  t.AddColumn(Trf("GiB per {0}", money.Header(Tr("/h"))), true);
   for (const InstanceRow& r : rows) {
     const InstanceType& it = *r.type;
     const Accelerator& a = it.accelerator;
@@ -281,14 +281,14 @@ Table ShowRegionsTable(const InstanceType& t, const Freshness& fresh) {
   Table tab;
   PriceColumns money;
   for (const RegionOffer& o : t.regions) money.Add(o.currency());
-  tab.AddColumn("region");
-  tab.AddColumn("offered");
-  tab.AddColumn("AZs", true);
-  tab.AddColumn(money.Header("/h on-demand"), true);
-  tab.AddColumn(money.Header("/h spot"), true);
-  tab.AddColumn("spot interruptions");
-  tab.AddColumn(money.Header("/h 1y RI no-upfront"), true);
-  tab.AddColumn("price source (date)");
+  tab.AddColumn(Tr("region"));
+  tab.AddColumn(Tr("offered"));
+  tab.AddColumn(Tr("AZs"), true);
+  tab.AddColumn(money.Header(Tr("/h on-demand")), true);
+  tab.AddColumn(money.Header(Tr("/h spot")), true);
+  tab.AddColumn(Tr("spot interruptions"));
+  tab.AddColumn(money.Header(Tr("/h 1y RI no-upfront")), true);
+  tab.AddColumn(Tr("price source (date)"));
   for (const RegionOffer& o : t.regions) {
     auto price = [&](const std::optional<Price>& p) {
       return p ? money.Cell(p->usd_per_hour, 3, o.currency()) : std::nullopt;
@@ -376,19 +376,19 @@ JsonDoc GpusJson(const std::vector<GpuSummary>& gpus) {
 
 Table GpusTable(const std::vector<GpuSummary>& gpus) {
   Table t;
-  t.AddColumn("model");
-  t.AddColumn("vendor");
-  t.AddColumn("architecture");
-  t.AddColumn("GiB", true);
-  t.AddColumn("GB/s", true);
-  t.AddColumn("BF16 TFLOP/s", true);
-  t.AddColumn("FP16 TFLOP/s", true);
-  t.AddColumn("FP8 TFLOP/s", true);
-  t.AddColumn("INT8 TOPS", true);
-  t.AddColumn("FP64 TFLOP/s", true);
-  t.AddColumn("NVENC", true);
-  t.AddColumn("types", true);
-  t.AddColumn("cheapest $/GPU·h (type, region)");
+  t.AddColumn(Tr("model"));
+  t.AddColumn(Tr("vendor"));
+  t.AddColumn(Tr("architecture"));
+  t.AddColumn(Tr("GiB"), true);
+  t.AddColumn(Tr("GB/s"), true);
+  t.AddColumn(Tr("BF16 TFLOP/s"), true);
+  t.AddColumn(Tr("FP16 TFLOP/s"), true);
+  t.AddColumn(Tr("FP8 TFLOP/s"), true);
+  t.AddColumn(Tr("INT8 TOPS"), true);
+  t.AddColumn(Tr("FP64 TFLOP/s"), true);
+  t.AddColumn(Tr("NVENC"), true);
+  t.AddColumn(Tr("types"), true);
+  t.AddColumn(Tr("cheapest $/GPU·h (type, region)"));
   for (const GpuSummary& s : gpus) {
     const GpuSpec& g = *s.gpu;
     std::optional<std::string> cheapest;
@@ -540,12 +540,12 @@ std::string CatalogInfoHead(const Catalog& c) {
 Table CatalogInfoTable(const Catalog& c, const Freshness& fresh) {
   const CatalogCounts n = CountCatalog(c);
   Table t;
-  t.AddColumn("source");
-  t.AddColumn("kind");
-  t.AddColumn("snapshot");
-  t.AddColumn("age days", true);
-  t.AddColumn("figures used", true);
-  t.AddColumn("stale");
+  t.AddColumn(Tr("source"));
+  t.AddColumn(Tr("kind"));
+  t.AddColumn(Tr("snapshot"));
+  t.AddColumn(Tr("age days"), true);
+  t.AddColumn(Tr("figures used"), true);
+  t.AddColumn(Tr("stale"));
   for (const CatalogSource& s : c.sources) {
     const std::optional<int> age = fresh.AgeDays(s.snapshot_date);
     const auto used = n.prices_by_source.find(s.id);
@@ -572,9 +572,10 @@ std::string CatalogInfoNotes(const Catalog& c) {
 std::optional<std::string> CatalogStaleWarning(const Catalog& c, const Freshness& fresh) {
   const std::string newest = c.NewestPriceDate();
   if (!fresh.Stale(newest)) return std::nullopt;
-  return "the newest prices are dated " + newest + ", older than " +
-         std::to_string(fresh.max_price_age_days) +
-         " days; refresh with `gpuadvisor catalog update`";
+  return Trf(
+      "the newest prices are dated {0}, older than {1} days; refresh with `gpuadvisor "
+      "catalog update`",
+      newest, fresh.max_price_age_days);
 }
 
 std::optional<std::string> StalePricesWarning(const std::vector<Provenance>& used,
@@ -591,12 +592,14 @@ std::optional<std::string> StalePricesWarning(const std::vector<Provenance>& use
   for (const auto& [key, n] : stale) {
     const std::optional<int> age = fresh.AgeDays(key.second);
     list += (list.empty() ? "" : ", ") + key.first + " (" +
-            (age ? key.second + ", " + std::to_string(*age) + " days" : std::string("undated")) +
-            ")";
+            (age ? Trf("{0}, {1} days", key.second, *age) : std::string(Tr("undated"))) + ")";
   }
-  return std::to_string(count) + (count == 1 ? " price is" : " prices are") +
-         " undated or older than " + std::to_string(fresh.max_price_age_days) + " days: " + list +
-         "; refresh with `gpuadvisor catalog update`";
+  return count == 1 ? Trf("{0} price is undated or older than {1} days: {2}; refresh with "
+                          "`gpuadvisor catalog update`",
+                          count, fresh.max_price_age_days, list)
+                    : Trf("{0} prices are undated or older than {1} days: {2}; refresh with "
+                          "`gpuadvisor catalog update`",
+                          count, fresh.max_price_age_days, list);
 }
 
 std::vector<std::string> StaleWarnings(const std::vector<InstanceRow>& rows,

@@ -129,8 +129,8 @@ std::string HardwareLine(const Estimate& e) {
 
 Table EstimateTable(const Estimate& e, bool with_assumptions) {
   Table t;
-  t.AddColumn("estimate");
-  t.AddColumn("value");
+  t.AddColumn(Tr("estimate"));
+  t.AddColumn(Tr("value"));
   Rows r(&t);
   r.Text("task", TaskKindName(e.task));
   if (e.params_total) {

@@ -175,20 +175,20 @@ std::string IdleReportJsonText(const IdleReport& r, const Freshness& fresh,
 
 Table IdleTable(const IdleReport& r) {
   Table t;
-  t.AddColumn("host");
-  t.AddColumn("type");
-  t.AddColumn("GPUs", true);
-  t.AddColumn("busy", true);
-  t.AddColumn("hours", true);
-  t.AddColumn("data");
-  t.AddColumn("avg %", true);
-  t.AddColumn("p95 %", true);
-  t.AddColumn("mem GiB", true);
-  t.AddColumn("idle h", true);
-  t.AddColumn("idle %", true);
-  t.AddColumn("wasted $", true);
-  t.AddColumn("save $/mo", true);
-  t.AddColumn("recommendation");
+  t.AddColumn(Tr("host"));
+  t.AddColumn(Tr("type"));
+  t.AddColumn(Tr("GPUs"), true);
+  t.AddColumn(Tr("busy"), true);
+  t.AddColumn(Tr("hours"), true);
+  t.AddColumn(Tr("data"));
+  t.AddColumn(Tr("avg %"), true);
+  t.AddColumn(Tr("p95 %"), true);
+  t.AddColumn(Tr("mem GiB"), true);
+  t.AddColumn(Tr("idle h"), true);
+  t.AddColumn(Tr("idle %"), true);
+  t.AddColumn(Tr("wasted $"), true);
+  t.AddColumn(Tr("save $/mo"), true);
+  t.AddColumn(Tr("recommendation"));
   for (const HostUsage& h : r.hosts) {
     std::string type =
         h.instance_type.empty() ? "?" : h.instance_type + (h.type_guessed ? "*" : "");

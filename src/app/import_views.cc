@@ -73,12 +73,12 @@ ojson HistoryJson(const RegionOffer& o) {
 
 Table ShowTermsTable(const RegionOffer& o) {
   Table t;
-  t.AddColumn("term");
-  t.AddColumn("upfront $", true);
-  t.AddColumn("$/h", true);
-  t.AddColumn("effective $/h", true);
-  t.AddColumn("vs on-demand", true);
-  t.AddColumn("source (date)");
+  t.AddColumn(Tr("term"));
+  t.AddColumn(Tr("upfront $"), true);
+  t.AddColumn(Tr("$/h"), true);
+  t.AddColumn(Tr("effective $/h"), true);
+  t.AddColumn(Tr("vs on-demand"), true);
+  t.AddColumn(Tr("source (date)"));
   auto saving = [&](double eff) -> std::optional<std::string> {
     if (!o.on_demand || o.on_demand->usd_per_hour <= 0) return std::nullopt;
     return "-" + FormatFixed((1 - eff / o.on_demand->usd_per_hour) * 100, 0) + "%";
@@ -106,11 +106,11 @@ Table ShowTermsTable(const RegionOffer& o) {
 
 Table ShowHistoryTable(const RegionOffer& o) {
   Table t;
-  t.AddColumn("price");
-  t.AddColumn("date");
-  t.AddColumn("$/h", true);
-  t.AddColumn("change", true);
-  t.AddColumn("source");
+  t.AddColumn(Tr("price"));
+  t.AddColumn(Tr("date"));
+  t.AddColumn(Tr("$/h"), true);
+  t.AddColumn(Tr("change"), true);
+  t.AddColumn(Tr("source"));
   const PricePoint* prev = nullptr;
   for (const PricePoint& p : o.history) {
     if (prev && prev->kind != p.kind) prev = nullptr;
@@ -177,12 +177,12 @@ std::string ImportSummaryText(const ImportReport& r, const CatalogDiff& diff,
 
 Table ImportInputsTable(const ImportReport& r) {
   Table t;
-  t.AddColumn("input");
-  t.AddColumn("format");
-  t.AddColumn("MB read", true);
-  t.AddColumn("rows read", true);
-  t.AddColumn("rows taken", true);
-  t.AddColumn("source id");
+  t.AddColumn(Tr("input"));
+  t.AddColumn(Tr("format"));
+  t.AddColumn(Tr("MB read"), true);
+  t.AddColumn(Tr("rows read"), true);
+  t.AddColumn(Tr("rows taken"), true);
+  t.AddColumn(Tr("source id"));
   for (const ImportReport::Input& in : r.inputs) {
     t.AddRow({in.path, in.format, FormatFixed(static_cast<double>(in.bytes) / 1e6, 1),
               std::to_string(in.rows), std::to_string(in.taken), in.source_id});
@@ -210,13 +210,13 @@ JsonDoc CatalogDiffJson(const CatalogDiff& d) {
 
 Table CatalogDiffTable(const CatalogDiff& d, size_t limit) {
   Table t;
-  t.AddColumn("instance type");
-  t.AddColumn("region");
-  t.AddColumn("price");
-  t.AddColumn("old $/h", true);
-  t.AddColumn("new $/h", true);
-  t.AddColumn("change", true);
-  t.AddColumn("source (old -> new)");
+  t.AddColumn(Tr("instance type"));
+  t.AddColumn(Tr("region"));
+  t.AddColumn(Tr("price"));
+  t.AddColumn(Tr("old $/h"), true);
+  t.AddColumn(Tr("new $/h"), true);
+  t.AddColumn(Tr("change"), true);
+  t.AddColumn(Tr("source (old -> new)"));
   for (const std::string& n : d.added_types) {
     t.AddRow(
         {n, std::nullopt, "type added", std::nullopt, std::nullopt, std::nullopt, std::nullopt});

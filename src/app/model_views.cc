@@ -71,14 +71,14 @@ JsonDoc ModelsJson() {
 
 Table ModelsTable() {
   Table t;
-  t.AddColumn("model");
-  t.AddColumn("family");
-  t.AddColumn("tasks");
-  t.AddColumn("params", true);
-  t.AddColumn("layers", true);
-  t.AddColumn("hidden", true);
-  t.AddColumn("context / input", true);
-  t.AddColumn("source");
+  t.AddColumn(Tr("model"));
+  t.AddColumn(Tr("family"));
+  t.AddColumn(Tr("tasks"));
+  t.AddColumn(Tr("params"), true);
+  t.AddColumn(Tr("layers"), true);
+  t.AddColumn(Tr("hidden"), true);
+  t.AddColumn(Tr("context / input"), true);
+  t.AddColumn(Tr("source"));
   for (const ModelPreset& p : ModelPresets()) {
     const ModelArch& m = p.arch;
     const ModelParams params = ComputeModelParams(m);

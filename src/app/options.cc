@@ -13,6 +13,7 @@
 #include "gpuadvisor/catalog_build.h"
 #include "gpuadvisor/catalog_import.h"
 #include "gpuadvisor/catalog_update.h"
+#include "gpuadvisor/i18n.h"
 #include "gpuadvisor/purchase.h"
 #include "gpuadvisor/simulate.h"
 #include "gpuadvisor/watch.h"
@@ -39,13 +40,17 @@ std::string BoundText(const OptionSpec& o, double v) {
 }
 
 // "one of a, b, c" (the form ParsePurchaseKind's errors use too).
-std::string ChoicesText(const std::vector<std::string_view>& choices) {
-  std::string out = "one of ";
+std::string ChoicesList(const std::vector<std::string_view>& choices) {
+  std::string list;
   for (size_t i = 0; i < choices.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += choices[i];
+    if (i > 0) list += ", ";
+    list += choices[i];
   }
-  return out;
+  return list;
+}
+
+std::string ChoicesText(const std::vector<std::string_view>& choices) {
+  return Trf("one of {0}", ChoicesList(choices));
 }
 
 // "a, b,,c" -> {"a", "b", "c"}.
@@ -81,12 +86,15 @@ bool InChoices(const OptionSpec& o, std::string_view text) {
 Result<double> InRange(const OptionSpec& o, double v, std::string_view text) {
   const bool whole = o.type != OptionType::kInteger || v == std::floor(v);
   if (!std::isfinite(v) || !whole || v < o.lo || v > o.hi) {
-    std::string what = o.type == OptionType::kInteger    ? "a whole number"
-                       : o.type == OptionType::kDuration ? "a duration"
-                                                         : "a number";
+    const char* what = o.type == OptionType::kInteger    ? Tr("a whole number")
+                       : o.type == OptionType::kDuration ? Tr("a duration")
+                                                         : Tr("a number");
     const std::string range = OptionRangeText(o);
-    if (!range.empty()) what += (StartsWith(range, "at ") ? ", " : " from ") + range;
-    return Status::InvalidArgument(NameOf(o) + ": expected " + what + ", got " + Quoted(Trim(text)))
+    const std::string expected = range.empty()              ? std::string(what)
+                                 : StartsWith(range, "at ") ? Trf("{0}, {1}", what, range)
+                                                            : Trf("{0} from {1}", what, range);
+    return Status::InvalidArgument(
+               Trf("{0}: expected {1}, got {2}", NameOf(o), expected, Quoted(Trim(text))))
         .WithField(o.name);
   }
   return v;
@@ -228,7 +236,7 @@ const OptionSpec* OptionValues::Known(std::string_view key, FrontEnd from, Statu
   }
   // No suggestion for a key far longer than any option (edit distance is quadratic).
   const std::string hint = key.size() > 64 ? "" : DidYouMean(CanonicalOptionKey(key), names);
-  *unknown = Status::InvalidArgument("unknown parameter " + Quoted(key) +
+  *unknown = Status::InvalidArgument(Trf("unknown parameter {0}", Quoted(key)) +
                                      (hint.empty() ? "" : "; " + hint))
                  .WithField(CanonicalOptionKey(key));
   return nullptr;
@@ -301,7 +309,8 @@ Status OptionValues::CheckOne(const OptionSpec& o, const Value& given) const {
       return Status::OK();
     case OptionType::kBool:
       if (BoolOf(text)) return Status::OK();
-      return Status::InvalidArgument(NameOf(o) + ": expected true or false, got " + Quoted(text))
+      return Status::InvalidArgument(
+                 Trf("{0}: expected true or false, got {1}", NameOf(o), Quoted(text)))
           .WithField(o.name);
     case OptionType::kNumber:
     case OptionType::kInteger:
@@ -316,8 +325,8 @@ Status OptionValues::CheckOne(const OptionSpec& o, const Value& given) const {
       if (o.choices.empty()) return Status::OK();
       for (const std::string& item : ListItems(text)) {
         if (!InChoices(o, item)) {
-          return Status::InvalidArgument(NameOf(o) + ": expected items from " +
-                                         ChoicesText(o.choices).substr(7) + ", got " + Quoted(item))
+          return Status::InvalidArgument(Trf("{0}: expected items from {1}, got {2}", NameOf(o),
+                                             ChoicesList(o.choices), Quoted(item)))
               .WithField(o.name);
         }
       }
@@ -327,8 +336,9 @@ Status OptionValues::CheckOne(const OptionSpec& o, const Value& given) const {
     std::vector<std::string> names(o.choices.begin(), o.choices.end());
     return DidYouMean(ToLower(text), names);
   }();
-  return Status::InvalidArgument(NameOf(o) + ": expected " + ChoicesText(o.choices) + ", got " +
-                                 Quoted(text) + (hint.empty() ? "" : "; " + hint))
+  return Status::InvalidArgument(
+             Trf("{0}: expected {1}, got {2}", NameOf(o), ChoicesText(o.choices), Quoted(text)) +
+             (hint.empty() ? "" : "; " + hint))
       .WithField(o.name);
 }
 

@@ -67,19 +67,36 @@ JsonDoc PricingJson(const PricingResult& r, const Freshness& fresh) {
             {"notes", r.notes}});
 }
 
+// The purchase options' names (PricingResult ids, English in JSON), marked for translation: the
+// table shows each as Tr(name).
+[[maybe_unused]] constexpr const char* kOptionNames[] = {N_("on-demand"),
+                                                         N_("spot"),
+                                                         N_("reserved-1y-no-upfront"),
+                                                         N_("capacity-block"),
+                                                         N_("reserved-1y-partial-upfront"),
+                                                         N_("reserved-1y-all-upfront"),
+                                                         N_("reserved-3y-no-upfront"),
+                                                         N_("reserved-3y-partial-upfront"),
+                                                         N_("reserved-3y-all-upfront"),
+                                                         N_("savings-plan-compute-1y"),
+                                                         N_("savings-plan-ec2-instance-1y"),
+                                                         N_("savings-plan-compute-3y"),
+                                                         N_("savings-plan-ec2-instance-3y")};
+
 Table PricingTable(const PricingResult& r) {
   const std::string sym = CurrencySymbol(PartitionOf(r.region).currency);
   Table t;
-  t.AddColumn("option");
-  t.AddColumn(sym + "/h per instance", true);
-  t.AddColumn("total " + sym, true);
-  t.AddColumn(sym + " per used h", true);
-  t.AddColumn("break-even use", true);
-  t.AddColumn("source (date) / note");
+  t.AddColumn(Tr("option"));
+  t.AddColumn(Trf("{0}/h per instance", sym), true);
+  t.AddColumn(Trf("total {0}", sym), true);
+  t.AddColumn(Trf("{0} per used h", sym), true);
+  t.AddColumn(Tr("break-even use"), true);
+  t.AddColumn(Tr("source (date) / note"));
   for (size_t i = 0; i < r.options.size(); ++i) {
     const PurchaseOptionCost& c = r.options[i];
     if (!c.priced) continue;  // listed once below the table (PricingUnpricedLine)
-    std::string name = c.option + (static_cast<int>(i) == r.cheapest ? " *" : "");
+    std::string name =
+        Tr(c.option.c_str()) + std::string(static_cast<int>(i) == r.cheapest ? " *" : "");
     std::optional<std::string> be;
     if (c.break_even_utilization) be = FormatFixed(100 * *c.break_even_utilization, 0) + "%";
     std::string note = c.priced ? c.from.source + " (" + c.from.date + ")" : "";
@@ -99,9 +116,11 @@ std::string PricingUnpricedLine(const PricingResult& r) {
   std::string names;
   for (const PurchaseOptionCost& c : r.options) {
     // Capacity Blocks are not in price lists; PricingResult::notes says why one is missing.
-    if (!c.priced && c.option != "capacity-block") names += (names.empty() ? "" : ", ") + c.option;
+    if (!c.priced && c.option != "capacity-block") {
+      names += (names.empty() ? "" : ", ") + std::string(Tr(c.option.c_str()));
+    }
   }
-  return names.empty() ? "" : "not priced in the catalog: " + names;
+  return names.empty() ? "" : Trf("not priced in the catalog: {0}", names);
 }
 
 }  // namespace gpuadvisor

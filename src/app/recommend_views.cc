@@ -113,6 +113,19 @@ std::string FiltersLine(const AppliedFilters& f) {
          " instance types left)";
 }
 
+// "high", "medium", "low" in the current language (JSON keeps ConfidenceName).
+const char* ConfidenceLabel(Confidence c) {
+  switch (c) {
+    case Confidence::kHigh:
+      return Tr("high");
+    case Confidence::kMedium:
+      return Tr("medium");
+    case Confidence::kLow:
+      return Tr("low");
+  }
+  return ConfidenceName(c);
+}
+
 std::string Money(double v) { return FormatFixed(v, v >= 100 ? 0 : 2); }
 
 std::string SignedPct(double f) { return (f >= 0 ? "+" : "") + FormatFixed(100 * f, 0) + "%"; }
@@ -186,20 +199,20 @@ Table RecommendTable(const Recommendation& r) {
   for (const Plan& p : r.plans) converted |= p.local_currency != p.currency;
   const std::string symbol = mixed ? "" : CurrencySymbol(r.currency);
   Table t;
-  t.AddColumn("#", true);
-  if (mixed) t.AddColumn("currency");
-  t.AddColumn("instance type");
-  t.AddColumn("n", true);
-  t.AddColumn("GPUs", true);
-  t.AddColumn("region");
-  t.AddColumn("purchase");
-  t.AddColumn("hours", true);
-  t.AddColumn(mixed ? "cost" : "cost " + symbol, true);
-  t.AddColumn(mixed ? "per hour" : symbol + "/h", true);
-  if (converted) t.AddColumn("billed per hour", true);
-  t.AddColumn("GiB/GPU used", true);
-  t.AddColumn("confidence");
-  t.AddColumn("why");
+  t.AddColumn(Tr("#"), true);
+  if (mixed) t.AddColumn(Tr("currency"));
+  t.AddColumn(Tr("instance type"));
+  t.AddColumn(Tr("n"), true);
+  t.AddColumn(Tr("GPUs"), true);
+  t.AddColumn(Tr("region"));
+  t.AddColumn(Tr("purchase"));
+  t.AddColumn(Tr("hours"), true);
+  t.AddColumn(mixed ? std::string(Tr("cost")) : Trf("cost {0}", symbol), true);
+  t.AddColumn(mixed ? std::string(Tr("per hour")) : Trf("{0}/h", symbol), true);
+  if (converted) t.AddColumn(Tr("billed per hour"), true);
+  t.AddColumn(Tr("GiB/GPU used"), true);
+  t.AddColumn(Tr("confidence"));
+  t.AddColumn(Tr("why"));
   for (const Recommendation* g : groups) {
     for (const Plan& p : g->plans) {
       std::vector<std::optional<std::string>> row = {std::to_string(p.rank)};
@@ -207,7 +220,7 @@ Table RecommendTable(const Recommendation& r) {
       const std::string sign = mixed ? CurrencySymbol(p.currency) : "";
       for (std::string cell :
            {p.type->name, std::to_string(p.instances), std::to_string(p.gpus), p.region,
-            std::string(PurchaseKindName(p.purchase)),
+            std::string(PurchaseKindLabel(p.purchase)),
             FormatFixed(p.time_hours, p.time_hours >= 100 ? 0 : 2) +
                 (p.time_hours >= 48 ? " (" + FormatFixed(p.time_hours / 24, 0) + " d)"
                                     : std::string()),
@@ -221,7 +234,7 @@ Table RecommendTable(const Recommendation& r) {
                 : FormatMoney(p.local_currency, p.local_per_hour, p.local_per_hour >= 100 ? 0 : 2));
       }
       row.emplace_back(FormatFixed(p.memory_per_gpu_gib, 1) + "/" + FormatFixed(p.device_gib, 1));
-      row.emplace_back(ConfidenceName(p.estimate.confidence));
+      row.emplace_back(ConfidenceLabel(p.estimate.confidence));
       row.emplace_back(p.why.size() > 1 ? p.why[1] : p.why.empty() ? "" : p.why[0]);
       t.AddRow(std::move(row));
     }
@@ -231,7 +244,7 @@ Table RecommendTable(const Recommendation& r) {
 
 std::string RecommendDetails(const Recommendation& r, bool all_rejections) {
   std::string out = Details(r, all_rejections);
-  if (!r.currency_note.empty()) out += "currencies: " + r.currency_note + "\n";
+  if (!r.currency_note.empty()) out += Trf("currencies: {0}", r.currency_note) + "\n";
   if (!r.exchange_rates.empty()) {
     out += "exchange rates (yours, as given): ";
     for (size_t i = 0; i < r.exchange_rates.size(); ++i) {
@@ -240,7 +253,7 @@ std::string RecommendDetails(const Recommendation& r, bool all_rejections) {
     out += "\n";
   }
   for (const Recommendation& o : r.other_currencies) {
-    out += "\n== ranked on its own, in " + std::string(CurrencyCode(o.currency)) + " ==\n" +
+    out += "\n" + Trf("== ranked on its own, in {0} ==", CurrencyCode(o.currency)) + "\n" +
            Details(o, all_rejections);
   }
   return out;
@@ -249,59 +262,60 @@ std::string RecommendDetails(const Recommendation& r, bool all_rejections) {
 namespace {
 
 std::string Details(const Recommendation& r, bool all_rejections) {
-  if (!r.filters.emptied_by.empty()) return "no plan: " + r.filters.note + "\n";
+  if (!r.filters.emptied_by.empty()) return Trf("no plan: {0}", r.filters.note) + "\n";
   std::string out;
-  if (!r.ordering.empty()) out += "order: " + r.ordering + "\n";
-  if (!r.horizon_note.empty()) out += "horizon: " + r.horizon_note + "\n";
+  if (!r.ordering.empty()) out += Trf("order: {0}", r.ordering) + "\n";
+  if (!r.horizon_note.empty()) out += Trf("horizon: {0}", r.horizon_note) + "\n";
   for (const Plan& p : r.plans) {
     out += "\n#" + std::to_string(p.rank) + " " + p.type->name + " x " +
-           std::to_string(p.instances) + " (" + PurchaseKindName(p.purchase) + ", " + p.region +
+           std::to_string(p.instances) + " (" + PurchaseKindLabel(p.purchase) + ", " + p.region +
            ")\n";
-    for (const std::string& s : p.why) out += "  why: " + s + "\n";
-    for (const std::string& s : p.warnings) out += "  warning: " + s + "\n";
-    for (const std::string& s : p.advice) out += "  advice: " + s + "\n";
+    for (const std::string& s : p.why) out += Trf("  why: {0}", s) + "\n";
+    for (const std::string& s : p.warnings) out += Trf("  warning: {0}", s) + "\n";
+    for (const std::string& s : p.advice) out += Trf("  advice: {0}", s) + "\n";
     for (const SavingsLever& l : p.savings) {
-      out += "  saving: " + l.detail + " (" + l.tradeoff + ")\n";
+      out += Trf("  saving: {0} ({1})", l.detail, l.tradeoff) + "\n";
     }
     for (const std::string& s : p.estimate.assumptions) {
-      if (!StartsWith(s, "warning: ")) out += "  assumption: " + s + "\n";
+      if (!StartsWith(s, "warning: ")) out += Trf("  assumption: {0}", s) + "\n";
     }
   }
-  if (!r.confidence_note.empty()) out += "\nnote: " + r.confidence_note + "\n";
+  if (!r.confidence_note.empty()) out += "\n" + Trf("note: {0}", r.confidence_note) + "\n";
   if (const std::optional<Plan>& a = r.high_confidence_alternative) {
-    out += "best high-confidence plan: #" + std::to_string(a->rank) + " " + a->type->name + " x " +
-           std::to_string(a->instances) + " (" + PurchaseKindName(a->purchase) + ", " + a->region +
-           "): " + a->why.front() + "\n";
+    out += Trf("best high-confidence plan: #{0} {1} x {2} ({3}, {4}): {5}", a->rank, a->type->name,
+               a->instances, PurchaseKindLabel(a->purchase), a->region, a->why.front()) +
+           "\n";
   }
   for (const Plan& a : r.purchase_alternatives) {
     const Plan& top = r.plans.front();
-    out += "best " + std::string(PurchaseKindName(a.purchase)) + " plan: #" +
-           std::to_string(a.rank) + " " + a.type->name + " x " + std::to_string(a.instances) +
-           " (" + a.region +
-           "): " + FormatMoney(a.currency, a.cost_usd, a.cost_usd >= 100 ? 0 : 2) + ", " +
-           FormatFixed(a.time_hours, a.time_hours >= 100 ? 0 : 2) +
-           " h; vs #1: " + SignedPct(a.cost_usd / top.cost_usd - 1) + " cost, " +
-           SignedPct(a.time_hours / top.time_hours - 1) + " time\n";
+    out += Trf("best {0} plan: #{1} {2} x {3} ({4}): {5}, {6} h; vs #1: {7} cost, {8} time",
+               PurchaseKindLabel(a.purchase), a.rank, a.type->name, a.instances, a.region,
+               FormatMoney(a.currency, a.cost_usd, a.cost_usd >= 100 ? 0 : 2),
+               FormatFixed(a.time_hours, a.time_hours >= 100 ? 0 : 2),
+               SignedPct(a.cost_usd / top.cost_usd - 1),
+               SignedPct(a.time_hours / top.time_hours - 1)) +
+           "\n";
     for (const std::string& s : a.why) {
-      if (StartsWith(s, "Capacity Block of ")) out += "  why: " + s + "\n";
+      if (StartsWith(s, Tr("Capacity Block of "))) out += Trf("  why: {0}", s) + "\n";
     }
   }
   if (!r.rejected.empty()) {
-    out += "\nleft out:\n";
+    out += "\n" + std::string(Tr("left out:")) + "\n";
     const size_t n = all_rejections ? r.rejected.size() : std::min<size_t>(r.rejected.size(), 12);
     for (size_t i = 0; i < n; ++i) {
       out += "  " + r.rejected[i].instance_type + ": " + r.rejected[i].reason + "\n";
     }
     if (n < r.rejected.size()) {
-      out += "  ... " + std::to_string(r.rejected.size() - n) + " more (--explain lists all)\n";
+      out += Trf("  ... {0} more (--explain lists all)", r.rejected.size() - n) + "\n";
     }
   }
-  out += "\n" + std::to_string(r.candidates) + " configurations (" + std::to_string(r.layouts) +
-         " parallelism layouts) estimated, " + std::to_string(r.pruned) +
-         " skipped by the memory lower bound, " + std::to_string(r.priced) +
-         " priced; prices as of " + r.catalog_date + "\n";
+  out += "\n" +
+         Trf("{0} configurations ({1} parallelism layouts) estimated, {2} skipped by the memory "
+             "lower bound, {3} priced; prices as of {4}",
+             r.candidates, r.layouts, r.pruned, r.priced, r.catalog_date) +
+         "\n";
   if (const std::string line = FiltersLine(r.filters); !line.empty()) {
-    out += "filters: " + line + "\n";
+    out += Trf("filters: {0}", line) + "\n";
   }
   return out;
 }

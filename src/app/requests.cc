@@ -11,6 +11,7 @@
 #include "app/body.h"
 #include "app/catalog_views.h"
 #include "app/successors.h"
+#include "gpuadvisor/i18n.h"
 #include "util/files.h"
 #include "util/numbers.h"
 #include "util/text.h"
@@ -379,9 +380,9 @@ std::vector<std::string> RecommendWarnings(const Recommendation& r, const Freshn
   for (const Plan& p : r.plans) used.push_back(p.price_from);
   if (auto line = StalePricesWarning(used, fresh)) warnings.push_back(*line);
   if (!r.filters.emptied_by.empty()) {
-    warnings.push_back("no plan: " + r.filters.note);
+    warnings.push_back(Trf("no plan: {0}", r.filters.note));
   } else if (r.plans.empty()) {
-    warnings.emplace_back("no feasible plan; see the reasons below");
+    warnings.emplace_back(Tr("no feasible plan; see the reasons below"));
   }
   return warnings;
 }

@@ -40,6 +40,7 @@ struct OutputArgs {
   std::string catalog;  // "" = the user catalog, else the embedded one (cli::ChooseCatalog)
   int max_price_age_days = 90;
   bool no_color = false;
+  std::string lang;  // "en", "zh"; "" = from the environment (the CLI reads it: cli/run.cc)
 };
 template <typename V>
 void DeclareOptions(V& v, OutputArgs& a) {
@@ -55,6 +56,13 @@ void DeclareOptions(V& v, OutputArgs& a) {
             MaxPriceAgeInfo("Flag prices older than this", kCli | kPython));
   v.Bool("no-color", a.no_color,
          {.help = "Never use colour (also: NO_COLOR env)", .front_ends = kCli});
+  v.Choice("lang", a.lang,
+           {.help = "Language of tables, warnings and messages; JSON keys stay English (default: "
+                    "from LANGUAGE, LC_ALL, LC_MESSAGES, LANG)",
+            .choices = {"en", "zh"},
+            .front_ends = kCli,
+            .metavar = "LANG",
+            .no_default = true});
 }
 
 // An instance type as a command's first argument (`show TYPE`, `pricing TYPE`).

@@ -74,14 +74,14 @@ JsonDoc SimulationJson(const SimulationReport& r) {
 
 Table SimulationTable(const SimulationReport& r) {
   Table t;
-  t.AddColumn("plan");
-  t.AddColumn("policy");
-  t.AddColumn("inst-h", true);
-  t.AddColumn("peak", true);
-  t.AddColumn("cost $", true);
-  t.AddColumn("missed req", true);
-  t.AddColumn("missed %", true);
-  t.AddColumn("SLO");
+  t.AddColumn(Tr("plan"));
+  t.AddColumn(Tr("policy"));
+  t.AddColumn(Tr("inst-h"), true);
+  t.AddColumn(Tr("peak"), true);
+  t.AddColumn(Tr("cost $"), true);
+  t.AddColumn(Tr("missed req"), true);
+  t.AddColumn(Tr("missed %"), true);
+  t.AddColumn(Tr("SLO"));
   auto row = [&](const std::string& name, const SimResult& s, const std::string& policy) {
     const bool ok = s.violation_fraction <= r.search.max_violation_fraction + 1e-12;
     t.AddRow({name, policy, FormatFixed(s.instance_hours, 1), std::to_string(s.peak_instances),

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuadvisor/i18n.h"  // headers are shown in the current language: AddColumn(Tr("..."))
 #include "gpuadvisor/result.h"
 
 namespace gpuadvisor {
@@ -42,6 +43,11 @@ class Table {
   std::vector<Column> columns_;
   std::vector<std::vector<std::optional<std::string>>> rows_;
 };
+
+// The columns a terminal gives UTF-8 text: East Asian Wide and Fullwidth characters (CJK
+// ideographs, fullwidth punctuation such as "（", "："), 2; combining marks and zero-width
+// characters, 0; other code points, 1 ("·", "–"). The aligned table pads by it.
+size_t DisplayWidth(std::string_view s);
 
 // Number formatting for tables: fixed decimals; nullopt in, nullopt out.
 std::optional<std::string> Cell(std::optional<double> v, int decimals);

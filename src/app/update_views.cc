@@ -60,13 +60,13 @@ JsonDoc UpdateReportJson(const CatalogUpdateReport& r, const CatalogDiff& diff,
 
 Table UpdateOutcomesTable(const CatalogUpdateReport& r) {
   Table t;
-  t.AddColumn("download");
-  t.AddColumn("result");
-  t.AddColumn("requests", true);
-  t.AddColumn("MB", true);
-  t.AddColumn("data date");
-  t.AddColumn("figures set", true);
-  t.AddColumn("error");
+  t.AddColumn(Tr("download"));
+  t.AddColumn(Tr("result"));
+  t.AddColumn(Tr("requests"), true);
+  t.AddColumn(Tr("MB"), true);
+  t.AddColumn(Tr("data date"));
+  t.AddColumn(Tr("figures set"), true);
+  t.AddColumn(Tr("error"));
   for (const UpdateOutcome& o : r.outcomes) {
     t.AddRow({o.what, o.result, std::to_string(o.requests), Megabytes(o.bytes),
               o.date.empty() ? std::nullopt : std::optional<std::string>(o.date),

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "gpuadvisor/i18n.h"
 #include "util/enum_names.h"
 #include "util/text.h"
 
@@ -23,6 +24,20 @@ struct EnumNames<PurchaseKind> {
 };
 
 const char* PurchaseKindName(PurchaseKind p) { return NameOf(p); }
+
+const char* PurchaseKindLabel(PurchaseKind p) {
+  switch (p) {
+    case PurchaseKind::kOnDemand:
+      return Tr("on-demand");
+    case PurchaseKind::kSpot:
+      return Tr("spot");
+    case PurchaseKind::kReserved1y:
+      return Tr("reserved-1y-no-upfront");
+    case PurchaseKind::kCapacityBlock:
+      return Tr("capacity-block");
+  }
+  return PurchaseKindName(p);
+}
 
 const std::vector<PurchaseKind>& AllPurchaseKinds() {
   static const std::vector<PurchaseKind> kAll = AllOf<PurchaseKind>();

@@ -218,11 +218,11 @@ AccountScan RunScan(const AccountScanArgs& a, const std::vector<std::string>& re
 // The scan as tables: the accelerator classes' quotas per region, then what is already paid for.
 std::string ScanText(const AccountScan& s, OutputFormat format, bool color) {
   Table quotas;
-  quotas.AddColumn("region");
-  quotas.AddColumn("quota");
-  quotas.AddColumn("code");
-  quotas.AddColumn("vCPUs", /*numeric=*/true);
-  quotas.AddColumn("types offered (zones scanned)");
+  quotas.AddColumn(Tr("region"));
+  quotas.AddColumn(Tr("quota"));
+  quotas.AddColumn(Tr("code"));
+  quotas.AddColumn(Tr("vCPUs"), /*numeric=*/true);
+  quotas.AddColumn(Tr("types offered (zones scanned)"));
   for (const AccountQuota& q : s.quotas) {
     // The accelerator classes only (P, G and VT, Inf, Trn, DL, F); Standard and X are not ours.
     bool accel = false;

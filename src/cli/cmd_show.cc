@@ -20,8 +20,8 @@ struct ShowOptions {
 Table SummaryTable(const Catalog& c, const InstanceType& t, const std::string& region,
                    const Context& ctx) {
   Table s;
-  s.AddColumn("field");
-  s.AddColumn("value");
+  s.AddColumn(Tr("field"));
+  s.AddColumn(Tr("value"));
   const Accelerator& a = t.accelerator;
   const GpuSpec* g = c.GpuOf(t);
   auto add = [&](const std::string& k, std::optional<std::string> v) {

@@ -14,6 +14,7 @@
 
 #include "app/requests.h"
 #include "gpuadvisor/catalog_update.h"
+#include "gpuadvisor/i18n.h"
 #include "gpuadvisor/workload.h"
 #include "util/files.h"
 #include "util/numbers.h"
@@ -129,7 +130,7 @@ Result<OptionValues> TableOptions::Values() const {
   for (const std::string& extra :
        report_unknown_ ? app_->remaining() : std::vector<std::string>()) {
     if (!StartsWith(extra, "-")) {
-      return Status::InvalidArgument("unexpected argument \"" + extra + "\"");
+      return Status::InvalidArgument(Trf("unexpected argument {0}", "\"" + extra + "\""));
     }
     const size_t eq = extra.find('=');
     // Known flags never get here, so this is the table's "unknown parameter" error.
@@ -210,7 +211,7 @@ int Fail(const Status& status) {
 }
 
 void Warn(const std::string& line) {
-  std::cerr << "gpuadvisor: warning: " << TerminalSafe(line) << "\n";
+  std::cerr << "gpuadvisor: " << TerminalSafe(Trf("warning: {0}", line)) << "\n";
 }
 
 void PrintText(std::string_view text) {

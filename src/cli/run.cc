@@ -1,8 +1,14 @@
 // The command-line front end: parses arguments, calls the library and prints. Shared by the
 // gpuadvisor binary (main.cc) and `python -m gpuadvisor`.
+#include <algorithm>
+#include <cstdlib>
 #include <iostream>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 #include "cli/common.h"
+#include "gpuadvisor/i18n.h"
 #include "util/text.h"
 
 namespace {
@@ -43,6 +49,29 @@ struct ArgumentsInScope {
   ArgumentsInScope& operator=(const ArgumentsInScope&) = delete;
 };
 
+const char* Env(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr ? v : "";
+}
+
+// The language for this run, chosen before the command line is parsed so that its errors and
+// --help are in it too: `--lang en|zh` (read here ahead of the parse, which checks its value
+// again as the output table's option), else the POSIX variables.
+gpuadvisor::Language RunLanguage(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--") break;
+    std::optional<std::string_view> value;
+    if (a == "--lang" && i + 1 < argc) value = argv[i + 1];
+    if (gpuadvisor::StartsWith(a, "--lang=")) value = a.substr(7);
+    if (value) {
+      if (std::optional<gpuadvisor::Language> l = gpuadvisor::ParseLanguage(*value)) return *l;
+    }
+  }
+  return gpuadvisor::ChooseLanguage(Env("LANGUAGE"), Env("LC_ALL"), Env("LC_MESSAGES"),
+                                    Env("LANG"));
+}
+
 // A command's help can refuse what it was asked (`--help --task nonsense`, cli/workload_flags.cc):
 // then the error, exit 2, and no help.
 int PrintHelp(const CLI::App& app, CLI::AppFormatMode mode) {
@@ -65,6 +94,17 @@ std::pair<int, char**> CommandLine() { return {g_argc, g_argv}; }
 
 int RunCli(int argc, char** argv) {
   const ArgumentsInScope in_scope(argc, argv);
+  const LanguageScope language(RunLanguage(argc, argv));
+  // `--lang` is global: before the command (`gpuadvisor --lang zh recommend ...`) it moves after
+  // the command's name, where the command's output table declares and checks it.
+  std::vector<char*> moved(argv, argv + argc);
+  const size_t lang_args = argc > 2 && std::string_view(argv[1]) == "--lang"              ? 2
+                           : argc > 1 && StartsWith(std::string_view(argv[1]), "--lang=") ? 1
+                                                                                          : 0;
+  if (lang_args > 0 && moved.size() > lang_args + 1) {
+    std::rotate(moved.begin() + 1, moved.begin() + 1 + lang_args, moved.begin() + 2 + lang_args);
+    argv = moved.data();
+  }
   CLI::App app{"gpuadvisor: which AWS GPU instance, how many, where, how to pay, how much."};
   app.name("gpuadvisor");
   app.footer(kFooter);
@@ -81,8 +121,9 @@ int RunCli(int argc, char** argv) {
   if (invoked != nullptr &&
       std::find(names.begin(), names.end(), std::string(invoked)) == names.end()) {
     std::string hint = DidYouMean(invoked, names);
-    std::cerr << "gpuadvisor: unknown command \"" << TerminalSafe(invoked) << "\""
-              << (hint.empty() ? "; run `gpuadvisor --help`" : "; " + hint) << "\n";
+    std::cerr << "gpuadvisor: " << Trf("unknown command {0}", "\"" + TerminalSafe(invoked) + "\"")
+              << (hint.empty() ? std::string(Tr("; run `gpuadvisor --help`")) : "; " + hint)
+              << "\n";
     return kExitBadInput;
   }
   for (const Command& c : Commands()) {

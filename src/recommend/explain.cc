@@ -8,6 +8,7 @@
 #include <set>
 
 #include "gpuadvisor/cost.h"
+#include "gpuadvisor/i18n.h"
 #include "util/text.h"
 
 namespace gpuadvisor::recommend_internal {
@@ -21,13 +22,13 @@ std::string Usd(double v) { return Money(RankingCurrencyScope::Current(), v); }
 std::string PlainHours(double h) { return FormatFixed(h, h >= 100 ? 0 : h >= 10 ? 1 : 2) + " h"; }
 // Past two days a run also says its days: "5759 h (240 days)".
 std::string Hours(double h) {
-  return PlainHours(h) + (h >= 48 ? " (" + FormatFixed(h / 24, 0) + " days)" : std::string());
+  return PlainHours(h) + (h >= 48 ? Trf(" ({0} days)", FormatFixed(h / 24, 0)) : std::string());
 }
 std::string Pct(double f) { return FormatFixed(100 * f, 0) + "%"; }
 
 std::string Config(const Candidate& c) {
-  return c.type->name + " x " + std::to_string(c.instances) + " " + PurchaseKindName(c.purchase) +
-         " in " + *c.region;
+  return Trf("{0} x {1} {2} in {3}", c.type->name, c.instances, PurchaseKindLabel(c.purchase),
+             *c.region);
 }
 
 }  // namespace
@@ -49,28 +50,29 @@ Result<Estimate> Reestimate(const Workload& w, const Candidate& c, int instances
 std::string Objective(const std::vector<Candidate>& ranked, size_t i, const RecommendRequest& r) {
   const Candidate& c = ranked[i];
   std::string constraints;
-  if (r.deadline_hours) constraints += " within the " + Hours(*r.deadline_hours) + " deadline";
-  if (r.budget_usd) constraints += " within the " + Usd(*r.budget_usd) + " budget";
+  if (r.deadline_hours) constraints += Trf(" within the {0} deadline", Hours(*r.deadline_hours));
+  if (r.budget_usd) constraints += Trf(" within the {0} budget", Usd(*r.budget_usd));
   if (i == 0) {
-    const char* what = r.objective == Objective::kCost   ? "cheapest plan"
-                       : r.objective == Objective::kTime ? "fastest plan"
-                                                         : "best cost x time";
+    const char* what = r.objective == Objective::kCost   ? Tr("cheapest plan")
+                       : r.objective == Objective::kTime ? Tr("fastest plan")
+                                                         : Tr("best cost x time");
     if (c.estimate->service) {  // a service: the rate matters, not one run
-      return std::string(what) + " that fits and keeps up with the load" + constraints + ": " +
-             Usd(c.usd_per_hour) + "/h (" + Usd(c.usd_per_hour * kHoursPerMonth) + "/month)";
+      // TRANSLATORS: {0} cheapest plan / fastest plan / best cost x time; {1} " within the ...
+      // deadline" or ""; {2} and {3} dollars.
+      return Trf("{0} that fits and keeps up with the load{1}: {2}/h ({3}/month)", what,
+                 constraints, Usd(c.usd_per_hour), Usd(c.usd_per_hour * kHoursPerMonth));
     }
-    return std::string(what) + " that fits" + constraints + ": " + Usd(c.cost_usd) + ", " +
-           Hours(c.time_hours);
+    return Trf("{0} that fits{1}: {2}, {3}", what, constraints, Usd(c.cost_usd),
+               Hours(c.time_hours));
   }
   const Candidate& best = ranked[0];
   if (c.estimate->service) {
-    return "vs #1: " + std::string(c.usd_per_hour >= best.usd_per_hour ? "+" : "") +
-           Pct(c.usd_per_hour / best.usd_per_hour - 1) + " per hour";
+    return Trf("vs #1: {0}{1} per hour", c.usd_per_hour >= best.usd_per_hour ? "+" : "",
+               Pct(c.usd_per_hour / best.usd_per_hour - 1));
   }
-  return "vs #1: " + std::string(c.cost_usd >= best.cost_usd ? "+" : "") +
-         Pct(c.cost_usd / best.cost_usd - 1) + " cost, " +
-         (c.time_hours >= best.time_hours ? "+" : "") + Pct(c.time_hours / best.time_hours - 1) +
-         " time";
+  return Trf("vs #1: {0}{1} cost, {2}{3} time", c.cost_usd >= best.cost_usd ? "+" : "",
+             Pct(c.cost_usd / best.cost_usd - 1), c.time_hours >= best.time_hours ? "+" : "",
+             Pct(c.time_hours / best.time_hours - 1));
 }
 
 // What stops a smaller version of the same plan (half the instances).
@@ -78,27 +80,24 @@ std::string Binding(const Workload& w, const std::vector<Candidate>& ranked, siz
                     const RecommendRequest& r) {
   const Candidate& c = ranked[i];
   if (c.instances == 1) {
-    return "one instance is enough";
+    return Tr("one instance is enough");
   }
   const int half = c.instances / 2;
   Result<Estimate> e = Reestimate(w, c, half, EstimateMode::kFast);
   if (!e.ok()) return "";
   if (!e->memory.fits) {
-    return "memory binds: " + std::to_string(half) + " instance(s) would need " +
-           FormatFixed(e->memory.total_gib, 1) + " GiB per device (" +
-           FormatFixed(e->memory.device_gib, 1) + " usable)";
+    return Trf("memory binds: {0} instance(s) would need {1} GiB per device ({2} usable)", half,
+               FormatFixed(e->memory.total_gib, 1), FormatFixed(e->memory.device_gib, 1));
   }
   if (!e->demand_met || !e->slo_met) {
-    return "the request rate / latency targets bind: " + std::to_string(half) +
-           " instance(s) would not keep up";
+    return Trf("the request rate / latency targets bind: {0} instance(s) would not keep up", half);
   }
   if (r.deadline_hours && e->hours &&
       *e->hours * (c.time_hours / *c.estimate->hours) > *r.deadline_hours) {
-    return "the deadline binds: " + std::to_string(half) + " instance(s) would take " +
-           Hours(*e->hours);
+    return Trf("the deadline binds: {0} instance(s) would take {1}", half, Hours(*e->hours));
   }
   if (e->service) {
-    return std::to_string(half) + " instance(s) would also keep up; this size adds headroom";
+    return Trf("{0} instance(s) would also keep up; this size adds headroom", half);
   }
   // The half-size plan, when it was priced: "the objective prefers this size" is only true when
   // it ranks below this one.
@@ -106,16 +105,15 @@ std::string Binding(const Workload& w, const std::vector<Candidate>& ranked, siz
     const Candidate& o = ranked[k];
     if (o.type != c.type || o.instances != half || o.purchase != c.purchase) continue;
     if (k > i) {
-      return std::to_string(half) + " instance(s) would take " + Hours(o.time_hours) + " for " +
-             Usd(o.cost_usd) + "; the objective prefers this size";
+      return Trf("{0} instance(s) would take {1} for {2}; the objective prefers this size", half,
+                 Hours(o.time_hours), Usd(o.cost_usd));
     }
-    return std::to_string(half) + " instance(s) rank higher (" + Usd(o.cost_usd) + ", " +
-           Hours(o.time_hours) + "); this size is " + Pct(1 - c.time_hours / o.time_hours) +
-           " faster for " + (c.cost_usd >= o.cost_usd ? "+" : "") +
-           Pct(c.cost_usd / o.cost_usd - 1) + " cost";
+    return Trf("{0} instance(s) rank higher ({1}, {2}); this size is {3} faster for {4}{5} cost",
+               half, Usd(o.cost_usd), Hours(o.time_hours), Pct(1 - c.time_hours / o.time_hours),
+               c.cost_usd >= o.cost_usd ? "+" : "", Pct(c.cost_usd / o.cost_usd - 1));
   }
-  return std::to_string(half) + " instance(s) would take " +
-         (e->hours ? Hours(*e->hours) : std::string("longer"));
+  return e->hours ? Trf("{0} instance(s) would take {1}", half, Hours(*e->hours))
+                  : Trf("{0} instance(s) would take longer", half);
 }
 
 std::string Drivers(const Estimate& e) {
@@ -123,29 +121,29 @@ std::string Drivers(const Estimate& e) {
   const ParallelismChoice& par = e.parallelism;
   std::string s;
   if (IsTrainingTask(e.task) && p.tokens_per_s) {
-    s = FormatFixed(*p.tokens_per_s, 0) + " tokens/s";
-    if (p.mfu) s += " at " + Pct(*p.mfu) + " MFU";
+    s = Trf("{0} tokens/s", FormatFixed(*p.tokens_per_s, 0));
+    if (p.mfu) s += Trf(" at {0} MFU", Pct(*p.mfu));
     s += "; TP " + std::to_string(par.tp) + ", PP " + std::to_string(par.pp) + ", DP " +
          std::to_string(par.dp) + ", ZeRO " + std::to_string(par.zero);
   } else if (e.task == TaskKind::kServe && p.itl_ms) {
     s = "ITL " + FormatFixed(*p.itl_ms, 1) + " ms" +
         (p.ttft_ms ? ", TTFT " + FormatFixed(*p.ttft_ms, 0) + " ms" : std::string()) + ", " +
-        FormatFixed(p.requests_per_s.value_or(0), 1) + " req/s capacity; TP " +
-        std::to_string(par.tp) + " x " + std::to_string(par.dp) + " replica(s)";
+        Trf("{0} req/s capacity; TP {1} x {2} replica(s)",
+            FormatFixed(p.requests_per_s.value_or(0), 1), par.tp, par.dp);
   } else if (p.images_per_s) {
-    s = FormatFixed(*p.images_per_s, 0) + " images/s";
+    s = Trf("{0} images/s", FormatFixed(*p.images_per_s, 0));
   } else if (p.sustained_tflops) {
-    s = FormatFixed(*p.sustained_tflops, 1) + " TFLOP/s sustained";
+    s = Trf("{0} TFLOP/s sustained", FormatFixed(*p.sustained_tflops, 1));
   } else if (p.streams_per_gpu) {
-    s = FormatFixed(*p.streams_per_gpu, 0) + " streams per GPU";
+    s = Trf("{0} streams per GPU", FormatFixed(*p.streams_per_gpu, 0));
   } else if (p.sessions_per_gpu) {
-    s = FormatFixed(*p.sessions_per_gpu, 0) + " sessions per GPU";
+    s = Trf("{0} sessions per GPU", FormatFixed(*p.sessions_per_gpu, 0));
   } else if (p.scan_time_s) {
-    s = "one scan in " + FormatFixed(*p.scan_time_s, 2) + " s";
+    s = Trf("one scan in {0} s", FormatFixed(*p.scan_time_s, 2));
   }
   if (!s.empty()) {
-    s += "; " + FormatFixed(e.memory.total_gib, 1) + " of " + FormatFixed(e.memory.device_gib, 1) +
-         " GiB per device";
+    s += "; " + Trf("{0} of {1} GiB per device", FormatFixed(e.memory.total_gib, 1),
+                    FormatFixed(e.memory.device_gib, 1));
   }
   return s;
 }
@@ -156,13 +154,13 @@ std::string RunnerUp(const std::vector<Candidate>& ranked, size_t i) {
     const Candidate& o = ranked[k];
     if (k == i || o.type == c.type) continue;
     if (c.estimate->service) {
-      return "runner-up: " + Config(o) + " at " + Usd(o.usd_per_hour) + "/h (" +
-             (o.usd_per_hour >= c.usd_per_hour ? "+" : "") +
-             Pct(o.usd_per_hour / c.usd_per_hour - 1) + ")";
+      return Trf("runner-up: {0} at {1}/h ({2}{3})", Config(o), Usd(o.usd_per_hour),
+                 o.usd_per_hour >= c.usd_per_hour ? "+" : "",
+                 Pct(o.usd_per_hour / c.usd_per_hour - 1));
     }
-    return "runner-up: " + Config(o) + " at " + Usd(o.cost_usd) + " (" +
-           (o.cost_usd >= c.cost_usd ? "+" : "") + Pct(o.cost_usd / c.cost_usd - 1) + "), " +
-           Hours(o.time_hours);
+    return Trf("runner-up: {0} at {1} ({2}{3}), {4}", Config(o), Usd(o.cost_usd),
+               o.cost_usd >= c.cost_usd ? "+" : "", Pct(o.cost_usd / c.cost_usd - 1),
+               Hours(o.time_hours));
   }
   return "";
 }
@@ -179,11 +177,11 @@ std::string LargeClusterNote(const Candidate& c) {
       (c.purchase != PurchaseKind::kSpot && c.purchase != PurchaseKind::kOnDemand)) {
     return "";
   }
-  std::string line = std::to_string(c.instances) + " " + PurchaseKindName(c.purchase) +
-                     " instances of " + t.name + " at once are rarely available";
+  std::string line = Trf("{0} {1} instances of {2} at once are rarely available", c.instances,
+                         PurchaseKindLabel(c.purchase), t.name);
   if (!t.HasUsageClass("capacity-block")) {
     if (c.purchase == PurchaseKind::kOnDemand) return "";  // nothing better to point to
-    return line + "; for a cluster this size consider an on-demand capacity reservation";
+    return line + Tr("; for a cluster this size consider an on-demand capacity reservation");
   }
   const RegionOffer* o = t.FindRegion(*c.region);
   const Price* block = o != nullptr ? PurchasePrice(*o, PurchaseKind::kCapacityBlock) : nullptr;
@@ -192,17 +190,14 @@ std::string LargeClusterNote(const Candidate& c) {
   const int days = CapacityBlockDays(hours);
   if (block == nullptr || days > kCapacityBlockMaxDays ||
       c.instances > kCapacityBlockMaxInstances) {
-    return line +
-           "; a cluster this size realistically needs a Capacity Block or an on-demand "
-           "capacity reservation";
+    return line + Tr("; a cluster this size realistically needs a Capacity Block or an on-demand "
+                     "capacity reservation");
   }
   const double cost = block->usd_per_hour * c.to_ranking * c.instances * days * 24;
-  return line +
-         "; a cluster this size realistically needs a Capacity Block: " + std::to_string(days) +
-         " days x " + std::to_string(c.instances) + " at " +
-         Money(c.local_currency, block->usd_per_hour) + "/h = " + Usd(cost) + " in " + *c.region +
-         " (" + (cost >= c.cost_usd ? "+" : "") + Pct(cost / c.cost_usd - 1) +
-         " vs this plan; --purchase capacity-block)";
+  return line + Trf("; a cluster this size realistically needs a Capacity Block: {0} days x {1} "
+                    "at {2}/h = {3} in {4} ({5}{6} vs this plan; --purchase capacity-block)",
+                    days, c.instances, Money(c.local_currency, block->usd_per_hour), Usd(cost),
+                    *c.region, cost >= c.cost_usd ? "+" : "", Pct(cost / c.cost_usd - 1));
 }
 
 // The facts an advice or warning line's condition reads (doc/recommend.md, "Advice").
@@ -242,39 +237,45 @@ double CheckpointIntervalHours(const AdviceFacts& f) {
 void EfaAdvice(const AdviceFacts& f, Plan* p) {
   // A Capacity Block's instances are placed together in an EC2 UltraCluster, in the block's
   // AZ, by AWS: no placement group to make (the launch spec makes none either).
-  p->advice.push_back("multi-node: enable EFA (up to " +
-                      std::to_string(f.c.type->max_efa_interfaces) +
-                      (f.c.purchase == PurchaseKind::kCapacityBlock
-                           ? " interfaces); the block's instances are already co-located in an EC2 "
-                             "UltraCluster in its AZ (no placement group)"
-                           : " interfaces) and launch into a cluster placement group in one AZ"));
+  p->advice.push_back(
+      f.c.purchase == PurchaseKind::kCapacityBlock
+          ? Trf("multi-node: enable EFA (up to {0} interfaces); the block's instances are already "
+                "co-located in an EC2 UltraCluster in its AZ (no placement group)",
+                f.c.type->max_efa_interfaces)
+          : Trf("multi-node: enable EFA (up to {0} interfaces) and launch into a cluster placement "
+                "group in one AZ",
+                f.c.type->max_efa_interfaces));
 }
 
 void NoEfaWarning(const AdviceFacts& f, Plan* p) {
-  p->warnings.push_back(f.c.type->name + " has no EFA: inter-node traffic goes over ENA at " +
-                        FormatFixed(f.c.type->network_gbit_s.value_or(0), 0) + " Gbps");
+  p->warnings.push_back(Trf("{0} has no EFA: inter-node traffic goes over ENA at {1} Gbps",
+                            f.c.type->name, FormatFixed(f.c.type->network_gbit_s.value_or(0), 0)));
 }
 
 void StorageAdvice(const AdviceFacts& f, Plan* p) {
   const InstanceType& t = *f.c.type;
   const double ckpt = f.e.checkpoint_gib.value_or(0);
   // A size only where the estimate has one worth stating: "~0.0 GiB" says nothing.
-  std::string s = "storage: checkpoints";
-  if (ckpt >= 0.1) s += " of ~" + FormatFixed(ckpt, ckpt >= 10 ? 0 : 1) + " GiB";
-  s += t.local_nvme
-           ? " to instance NVMe (" + std::to_string(t.local_storage_gb.value_or(0)) + " GB) then S3"
-           : " to EBS gp3 (size it for 2 checkpoints plus the dataset) then S3";
-  if (f.c.instances > 1) s += "; FSx for Lustre linked to S3 for the training data";
+  const std::string size =
+      ckpt >= 0.1 ? Trf(" of ~{0} GiB", FormatFixed(ckpt, ckpt >= 10 ? 0 : 1)) : std::string();
+  // TRANSLATORS: {0} is " of ~N GiB" or "".
+  std::string s =
+      t.local_nvme ? Trf("storage: checkpoints{0} to instance NVMe ({1} GB) then S3", size,
+                         t.local_storage_gb.value_or(0))
+                   : Trf("storage: checkpoints{0} to EBS gp3 (size it for 2 checkpoints plus the "
+                         "dataset) then S3",
+                         size);
+  if (f.c.instances > 1) s += Tr("; FSx for Lustre linked to S3 for the training data");
   p->advice.push_back(s);
 }
 
 void MonitoringAdvice(const AdviceFacts& f, Plan* p) {
-  p->advice.emplace_back(f.neuron ? "monitoring: neuron-monitor to CloudWatch (NeuronCore "
-                                    "utilisation, device memory); stop idle instances (gpuadvisor "
-                                    "idle / watch)"
-                                  : "monitoring: CloudWatch agent with nvidia_gpu metrics "
-                                    "(utilisation, memory); stop idle instances (gpuadvisor idle / "
-                                    "watch)");
+  p->advice.emplace_back(f.neuron ? Tr("monitoring: neuron-monitor to CloudWatch (NeuronCore "
+                                       "utilisation, device memory); stop idle instances "
+                                       "(gpuadvisor idle / watch)")
+                                  : Tr("monitoring: CloudWatch agent with nvidia_gpu metrics "
+                                       "(utilisation, memory); stop idle instances (gpuadvisor "
+                                       "idle / watch)"));
 }
 
 bool Fp8Capable(const Estimate& e) {
@@ -283,27 +284,31 @@ bool Fp8Capable(const Estimate& e) {
          arch == "L4";
 }
 
-constexpr const char* kSpotSpread = "spread across AZs (capacity-optimized allocation); +";
+// "spread across AZs (capacity-optimized allocation); +12% expected time is included".
+std::string SpotSpread(const AdviceFacts& f) {
+  return Trf("spread across AZs (capacity-optimized allocation); +{0} expected time is included",
+             Pct(f.c.spot_overhead));
+}
 
 void SpotCheckpointAdvice(const AdviceFacts& f, Plan* p) {
-  p->advice.push_back("spot: checkpoint about every " +
-                      FormatFixed(CheckpointIntervalHours(f) * 60, 0) +
-                      " min (Young/Daly for the interruption band); " + kSpotSpread +
-                      Pct(f.c.spot_overhead) + " expected time is included");
+  p->advice.push_back(
+      Trf("spot: checkpoint about every {0} min (Young/Daly for the interruption band); {1}",
+          FormatFixed(CheckpointIntervalHours(f) * 60, 0), SpotSpread(f)));
 }
 
 void SpotShortRunAdvice(const AdviceFacts& f, Plan* p) {
-  p->advice.push_back("spot: the run (" + FormatFixed(f.run_hours * 60, 0) +
-                      " min) is shorter than a checkpoint interval (" +
-                      FormatFixed(CheckpointIntervalHours(f) * 60, 0) +
-                      " min): rerun it if interrupted; " + kSpotSpread + Pct(f.c.spot_overhead) +
-                      " expected time is included");
+  p->advice.push_back(
+      Trf("spot: the run ({0} min) is shorter than a checkpoint interval ({1} min): rerun it if "
+          "interrupted; {2}",
+          FormatFixed(f.run_hours * 60, 0), FormatFixed(CheckpointIntervalHours(f) * 60, 0),
+          SpotSpread(f)));
 }
 
 void SpotChunksAdvice(const AdviceFacts& f, Plan* p) {
   p->advice.push_back(
-      "spot: split the input into restartable chunks (an interruption repeats only its chunk); " +
-      std::string(kSpotSpread) + Pct(f.c.spot_overhead) + " expected time is included");
+      Trf("spot: split the input into restartable chunks (an interruption repeats only its "
+          "chunk); {0}",
+          SpotSpread(f)));
 }
 
 // One advice or warning line: the condition it was written for, next to the line. Every rule
@@ -318,10 +323,11 @@ struct AdviceRule {
 const AdviceRule kAdviceRules[] = {
     {"neuron-sdk", [](const AdviceFacts& f) { return f.neuron; },
      [](const AdviceFacts& f, Plan* p) {
-       p->warnings.push_back(f.c.type->accelerator.model +
-                             " runs models compiled with the AWS Neuron SDK "
-                             "(NxD / transformers-neuronx): check that the architecture is "
-                             "supported");
+       p->warnings.push_back(
+           Trf("{0} runs models compiled with the AWS Neuron SDK "
+               "(NxD / transformers-neuronx): check that the architecture is "
+               "supported",
+               f.c.type->accelerator.model));
      }},
     {"efa", [](const AdviceFacts& f) { return f.inter_node && f.c.type->efa; }, EfaAdvice},
     {"no-efa", [](const AdviceFacts& f) { return f.inter_node && !f.c.type->efa; }, NoEfaWarning},
@@ -329,13 +335,13 @@ const AdviceRule kAdviceRules[] = {
     {"ami-neuron", [](const AdviceFacts& f) { return f.neuron; },
      [](const AdviceFacts&, Plan* p) {
        p->advice.emplace_back(
-           "AMI: AWS Deep Learning AMI Neuron (resolve its public SSM parameter at launch)");
+           Tr("AMI: AWS Deep Learning AMI Neuron (resolve its public SSM parameter at launch)"));
      }},
     {"ami-gpu", [](const AdviceFacts& f) { return !f.neuron; },
      [](const AdviceFacts&, Plan* p) {
        p->advice.emplace_back(
-           "AMI: AWS Deep Learning AMI (GPU, PyTorch; resolve its public SSM parameter at "
-           "launch)");
+           Tr("AMI: AWS Deep Learning AMI (GPU, PyTorch; resolve its public SSM parameter at "
+              "launch)"));
      }},
     {"monitoring", [](const AdviceFacts&) { return true; }, MonitoringAdvice},
     {"mixed-precision",
@@ -345,8 +351,8 @@ const AdviceRule kAdviceRules[] = {
      },
      [](const AdviceFacts&, Plan* p) {
        p->advice.emplace_back(
-           "mixed precision (bf16/fp16) would run the matmuls on tensor cores, several times "
-           "faster");
+           Tr("mixed precision (bf16/fp16) would run the matmuls on tensor cores, several times "
+              "faster"));
      }},
     {"fp8",
      [](const AdviceFacts& f) {
@@ -355,8 +361,8 @@ const AdviceRule kAdviceRules[] = {
      },
      [](const AdviceFacts&, Plan* p) {
        p->advice.emplace_back(
-           "FP8 training (TransformerEngine) is supported here: ~1.3-1.5x the BF16 throughput "
-           "for large models");
+           Tr("FP8 training (TransformerEngine) is supported here: ~1.3-1.5x the BF16 throughput "
+              "for large models"));
      }},
     {"large-cluster", [](const AdviceFacts& f) { return !LargeClusterNote(f.c).empty(); },
      [](const AdviceFacts& f, Plan* p) { p->warnings.push_back(LargeClusterNote(f.c)); }},
@@ -380,8 +386,8 @@ const AdviceRule kAdviceRules[] = {
     {"serving-autoscale", [](const AdviceFacts& f) { return f.w.task == TaskKind::kServe; },
      [](const AdviceFacts&, Plan* p) {
        p->advice.emplace_back(
-           "serving: autoscale replicas on queue depth / KV-cache use; keep an on-demand base "
-           "and add spot replicas for bursts");
+           Tr("serving: autoscale replicas on queue depth / KV-cache use; keep an on-demand base "
+              "and add spot replicas for bursts"));
      }},
 };
 
@@ -405,12 +411,12 @@ void DeadlineRisk(const Candidate& c, double useful_hours, double deadline_hours
       JobSpotOverhead(*c.type, c.type->FindRegion(*c.region), *c.estimate, c.instances);
   const double risk = SpotDeadlineMissProbability(s, useful_hours, deadline_hours - kLaunchHours);
   p->deadline_miss_probability = risk;
-  const std::string line = "spot: " + Pct(risk) + " chance that interruptions (one per " +
-                           FormatFixed(s.mtbi_hours, s.mtbi_hours >= 100 ? 0 : 1) +
-                           " h across the job) push it past the " + Hours(deadline_hours) +
-                           " deadline";
+  const std::string line =
+      Trf("spot: {0} chance that interruptions (one per {1} h across the job) push it past the "
+          "{2} deadline",
+          Pct(risk), FormatFixed(s.mtbi_hours, s.mtbi_hours >= 100 ? 0 : 1), Hours(deadline_hours));
   if (risk > 0.10) {
-    p->warnings.push_back(line + "; on-demand or a Capacity Block cannot be interrupted");
+    p->warnings.push_back(line + Tr("; on-demand or a Capacity Block cannot be interrupted"));
   } else {
     p->why.push_back(line);
   }
@@ -485,26 +491,35 @@ Plan MakePlan(const Catalog& catalog, const Workload& w, const std::vector<Candi
   if (!binding.empty()) p.why.push_back(binding);
   if (c.purchase == PurchaseKind::kCapacityBlock) {
     const int days = CapacityBlockDays(c.time_hours);
-    p.why.push_back("Capacity Block of " + std::to_string(days) + " days x " +
-                    std::to_string(c.instances) + " at " +
-                    Money(c.local_currency, c.price->usd_per_hour) + "/h per instance (" +
-                    c.price->from.source + ", " + c.price->from.date +
-                    "), paid upfront when reserved (up to 8 weeks ahead); no interruptions");
+    // TRANSLATORS: the views find this line by its first words, this message
+    // (recommend_views.cc, RecommendDetails): translate it as a prefix of the line.
+    p.why.push_back(std::string(Tr("Capacity Block of ")) +
+                    Trf("{0} days x {1} at {2}/h per instance ({3}, {4}), paid upfront when "
+                        "reserved (up to 8 weeks ahead); no interruptions",
+                        days, c.instances, Money(c.local_currency, c.price->usd_per_hour),
+                        c.price->from.source, c.price->from.date));
   }
   if (c.purchase == PurchaseKind::kSpot) {
-    p.why.push_back("spot at " + Money(c.local_currency, c.price->usd_per_hour) +
-                    "/h per instance" +
-                    (c.price->estimated ? " (estimated from spot-advisor savings)" : "") +
-                    " includes +" + Pct(c.spot_overhead) + " time for interruptions");
+    p.why.push_back(c.price->estimated
+                        ? Trf("spot at {0}/h per instance (estimated from spot-advisor savings) "
+                              "includes +{1} time for interruptions",
+                              Money(c.local_currency, c.price->usd_per_hour), Pct(c.spot_overhead))
+                        : Trf("spot at {0}/h per instance includes +{1} time for interruptions",
+                              Money(c.local_currency, c.price->usd_per_hour),
+                              Pct(c.spot_overhead)));
     if (req.deadline_hours && c.estimate->hours) {
       DeadlineRisk(c, *c.estimate->hours, *req.deadline_hours, &p);
     }
   }
   const std::string runner = RunnerUp(ranked, i);
   if (!runner.empty()) p.why.push_back(runner);
-  p.why.push_back(std::string(ConfidenceName(p.estimate.confidence)) + "-confidence estimate (" +
-                  p.estimate.confidence_basis + "); ranked at the " +
-                  "pessimistic end of its band (x" + FormatFixed(c.risk_factor, 2) + ")");
+  const char* grade = p.estimate.confidence == Confidence::kHigh     ? Tr("high-confidence")
+                      : p.estimate.confidence == Confidence::kMedium ? Tr("medium-confidence")
+                                                                     : Tr("low-confidence");
+  // TRANSLATORS: {0} high-confidence / medium-confidence / low-confidence; {1} the basis of the
+  // grade (English, from the estimator).
+  p.why.push_back(Trf("{0} estimate ({1}); ranked at the pessimistic end of its band (x{2})", grade,
+                      p.estimate.confidence_basis, FormatFixed(c.risk_factor, 2)));
   for (const std::string& a : p.estimate.assumptions) {
     if (StartsWith(a, "warning: ")) p.warnings.push_back(a.substr(9));
   }

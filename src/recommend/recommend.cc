@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "gpuadvisor/cost.h"
+#include "gpuadvisor/i18n.h"
 #include "gpuadvisor/query.h"
 #include "recommend/explain.h"
 #include "recommend/filters.h"
@@ -271,17 +272,19 @@ std::vector<Candidate> PreferSmallerPlans(const std::vector<Candidate>& sorted, 
 
 // How the plans are ordered, for the table's footer and the JSON's "ordering".
 std::string OrderingNote(Objective o) {
-  const char* what = o == Objective::kCost   ? "cost"
-                     : o == Objective::kTime ? "time"
-                                             : "cost x time";
-  return std::string("ranked by ") + what +
-         " at the pessimistic end of each plan's uncertainty band (x risk factor: a less certain "
-         "estimate must win by more), not by the listed figures; within " +
-         FormatFixed(100 * kSmallerPlanMargin, 0) +
-         "%, fewer instances, then fewer GPUs, go first (if they finish within the horizon)";
+  const char* what = o == Objective::kCost   ? Tr("cost")
+                     : o == Objective::kTime ? Tr("time")
+                                             : Tr("cost x time");
+  return Trf(
+      "ranked by {0} at the pessimistic end of each plan's uncertainty band (x risk factor: "
+      "a less certain estimate must win by more), not by the listed figures; within {1}%, "
+      "fewer instances, then fewer GPUs, go first (if they finish within the horizon)",
+      what, FormatFixed(100 * kSmallerPlanMargin, 0));
 }
 
-std::string Days(double hours) { return FormatFixed(hours / 24, hours < 240 ? 1 : 0) + " days"; }
+std::string Days(double hours) {
+  return Trf("{0} days", FormatFixed(hours / 24, hours < 240 ? 1 : 0));
+}
 
 // What the account scan says of a plan: its AccountFit, and a warning when it cannot be launched.
 void AddAccountFit(const RecommendRequest& req, Plan* plan) {
@@ -309,11 +312,12 @@ void ApplyDefaultHorizon(const Catalog& catalog, const Workload& w,
   if (req.deadline_hours || IsService(w) || rec->plans.empty()) return;
   const double horizon = kDefaultHorizonHours;
   rec->horizon_hours = horizon;
-  const std::string name = FormatFixed(horizon / 24, 0) + "-day default horizon";
+  const std::string name = Trf("{0}-day default horizon", FormatFixed(horizon / 24, 0));
   for (Plan& p : rec->plans) {
     if (p.time_hours > horizon) {
-      p.warnings.push_back("takes " + Days(p.time_hours) + ", past the " + name +
-                           " (no --deadline given; --deadline sets your own)");
+      p.warnings.push_back(
+          Trf("takes {0}, past the {1} (no --deadline given; --deadline sets your own)",
+              Days(p.time_hours), name));
     }
   }
   const Plan& top = rec->plans.front();
@@ -326,21 +330,20 @@ void ApplyDefaultHorizon(const Catalog& catalog, const Workload& w,
       AddAccountFit(req, &rec->plans.back());
     }
     const Plan& p = rec->plans[std::min(k, rec->plans.size() - 1)];
-    rec->horizon_note =
-        "#1 takes " + Days(top.time_hours) + ", past the " + name +
-        " (no --deadline given); the best-ranked plan within it is #" + std::to_string(k + 1) +
-        " " + p.type->name + " x " + std::to_string(p.instances) + " " +
-        PurchaseKindName(p.purchase) + ": " + Days(p.time_hours) + ", $" +
-        FormatFixed(p.cost_usd, 0) + " (" + (p.cost_usd >= top.cost_usd ? "+" : "") +
-        FormatFixed(100 * (p.cost_usd / top.cost_usd - 1), 0) + "% vs #1); --deadline " +
-        FormatFixed(horizon / 24, 0) + "d keeps only such plans";
+    rec->horizon_note = Trf(
+        "#1 takes {0}, past the {1} (no --deadline given); the best-ranked plan within it is "
+        "#{2} {3} x {4} {5}: {6}, ${7} ({8}{9}% vs #1); --deadline {10}d keeps only such plans",
+        Days(top.time_hours), name, k + 1, p.type->name, p.instances, PurchaseKindLabel(p.purchase),
+        Days(p.time_hours), FormatFixed(p.cost_usd, 0), p.cost_usd >= top.cost_usd ? "+" : "",
+        FormatFixed(100 * (p.cost_usd / top.cost_usd - 1), 0), FormatFixed(horizon / 24, 0));
     return;
   }
   double fastest = INFINITY;
   for (const Candidate& c : ranked) fastest = std::min(fastest, c.time_hours);
-  rec->horizon_note = "#1 takes " + Days(top.time_hours) + ", past the " + name +
-                      " (no --deadline given), and no plan finishes within it: the fastest takes " +
-                      Days(fastest) + " (--max-instances allows larger clusters)";
+  rec->horizon_note =
+      Trf("#1 takes {0}, past the {1} (no --deadline given), and no plan finishes within it: the "
+          "fastest takes {2} (--max-instances allows larger clusters)",
+          Days(top.time_hours), name, Days(fastest));
 }
 
 std::vector<Candidate> ParetoFront(const std::vector<Candidate>& ranked) {
@@ -367,9 +370,11 @@ void AddHighConfidenceAlternative(const Catalog& catalog, const Workload& w,
                                   recommend_internal::LeverCache* levers, Recommendation* rec) {
   if (rec->plans.empty() || rec->plans[0].estimate.confidence == Confidence::kHigh) return;
   const Plan& top = rec->plans[0];
-  rec->confidence_note = "the top plan rests on a " +
-                         std::string(ConfidenceName(top.estimate.confidence)) +
-                         "-confidence estimate (" + top.estimate.confidence_basis + ")";
+  rec->confidence_note = top.estimate.confidence == Confidence::kMedium
+                             ? Trf("the top plan rests on a medium-confidence estimate ({0})",
+                                   top.estimate.confidence_basis)
+                             : Trf("the top plan rests on a low-confidence estimate ({0})",
+                                   top.estimate.confidence_basis);
   for (size_t i = 0; i < ranked.size(); ++i) {
     if (ranked[i].estimate->confidence != Confidence::kHigh) continue;
     RecommendRequest quiet = req;
@@ -379,7 +384,7 @@ void AddHighConfidenceAlternative(const Catalog& catalog, const Workload& w,
     AddAccountFit(req, &*rec->high_confidence_alternative);
     return;
   }
-  rec->confidence_note += "; no plan rests on a high-confidence estimate";
+  rec->confidence_note += Tr("; no plan rests on a high-confidence estimate");
 }
 
 // The best-ranked plan of each searched purchase option missing from the top plans.
@@ -509,7 +514,7 @@ Result<Recommendation> RecommendIn(const Catalog& catalog, const Workload& w,
       PreferSmallerPlans(BestPerConfiguration(candidates, req.objective), req.objective, horizon);
   rec.ordering = OrderingNote(req.objective);
   if (req.account != nullptr) {
-    rec.ordering += "; plans the account cannot launch (account scan: quota, zones) go last";
+    rec.ordering += Tr("; plans the account cannot launch (account scan: quota, zones) go last");
   }
   const size_t top = std::min<size_t>(ranked.size(), static_cast<size_t>(req.top));
   recommend_internal::LeverCache levers;

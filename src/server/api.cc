@@ -572,6 +572,7 @@ const std::vector<Route>& Routes() {
 }
 
 ApiResponse Dispatch(const ApiContext& ctx, const ApiRequest& req) {
+  const LanguageScope language(ctx.language);
   bool path_known = false;
   for (const Route& r : Routes()) {
     std::string_view arg;
@@ -587,7 +588,8 @@ ApiResponse Dispatch(const ApiContext& ctx, const ApiRequest& req) {
     }
     if (!r.cacheable || ctx.cache == nullptr) return r.handler(ctx, req, arg);
     std::string key = req.path + "\n" + std::to_string(ctx.generation) + "\n" + ctx.fresh.today +
-                      "\n" + std::to_string(ctx.fresh.max_price_age_days) + "\n";
+                      "\n" + std::to_string(ctx.fresh.max_price_age_days) + "\n" +
+                      LanguageTag(ctx.language) + "\n";
     key.append(req.body);
     if (std::optional<ApiResponse> hit = ctx.cache->Find(key)) return *std::move(hit);
     ApiResponse out = r.handler(ctx, req, arg);

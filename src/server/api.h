@@ -23,6 +23,7 @@
 
 #include "app/views.h"
 #include "gpuadvisor/catalog.h"
+#include "gpuadvisor/i18n.h"
 #include "util/url.h"
 
 namespace gpuadvisor::server {
@@ -131,6 +132,9 @@ struct ApiContext {
   // The Prometheus servers a request may make this server query (the operator's
   // GPUADVISOR_PROMETHEUS_URLS, parsed once at start by the front end). Null or empty: none.
   const std::vector<HttpUrl>* prometheus_allowed = nullptr;
+  // The language of the answer's human text (tables' words, why, warnings, advice, error
+  // messages; never JSON keys or enum values): the request's Accept-Language (doc/i18n.md).
+  Language language = Language::kEnglish;
 };
 
 using ApiHandler = ApiResponse (*)(const ApiContext& ctx, const ApiRequest& req,

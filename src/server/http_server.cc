@@ -278,6 +278,8 @@ struct HttpServer::Impl {
     ctx.fresh.max_price_age_days = options.max_price_age_days;
     ctx.prometheus_allowed = &options.prometheus_allowed;
     if (current_cancel != nullptr) ctx.cancelled = *current_cancel;
+    ctx.language =
+        LanguageFromAcceptLanguage(req.Header("Accept-Language")).value_or(Language::kEnglish);
     ApiRequest api;
     api.method = req.method == "HEAD" ? "GET" : req.method;
     api.path = req.path;
@@ -293,6 +295,9 @@ struct HttpServer::Impl {
         res.Set("Vary", "Accept-Encoding");
       }
     }
+    // The human text follows Accept-Language (doc/i18n.md): caches must key on it too.
+    res.Set("Content-Language", LanguageTag(ctx.language));
+    res.Set("Vary", "Accept-Language");
     res.SetApi(out);
   }
 

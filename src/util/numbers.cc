@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "gpuadvisor/i18n.h"
 #include "util/text.h"
 
 namespace gpuadvisor {
@@ -19,9 +20,12 @@ std::string_view FieldNamed(std::string_view what) {
   return name;
 }
 
-Status Expected(std::string_view what, std::string_view kind, std::string_view text) {
-  return Status::InvalidArgument(std::string(what) + ": expected " + std::string(kind) +
-                                 ", got \"" + std::string(text) + "\"")
+// `kind` is marked N_ where it is written and translated here.
+Status Expected(std::string_view what, const char* kind, std::string_view text) {
+  // TRANSLATORS: keep "{0}: " first, with an ASCII colon: the front ends find the option's name
+  // by it (the CLI shows it as --{0}).
+  return Status::InvalidArgument(
+             Trf("{0}: expected {1}, got {2}", what, Tr(kind), "\"" + std::string(text) + "\""))
       .WithField(FieldNamed(what));
 }
 
@@ -39,7 +43,7 @@ bool ParseWholeDouble(std::string_view s, double* out) {
 
 Result<double> ParseDouble(std::string_view text, std::string_view what) {
   double v = 0;
-  if (!ParseWholeDouble(Trim(text), &v)) return Expected(what, "a number", text);
+  if (!ParseWholeDouble(Trim(text), &v)) return Expected(what, N_("a number"), text);
   return v;
 }
 
@@ -50,7 +54,7 @@ Result<int64_t> ParseInt(std::string_view text, std::string_view what) {
   const char* e = s.data() + s.size();
   if (b != e && *b == '+') ++b;
   auto [ptr, ec] = std::from_chars(b, e, v);
-  if (s.empty() || ec != std::errc() || ptr != e) return Expected(what, "an integer", text);
+  if (s.empty() || ec != std::errc() || ptr != e) return Expected(what, N_("an integer"), text);
   return v;
 }
 
@@ -85,7 +89,7 @@ Result<double> ParseSiNumber(std::string_view text, std::string_view what) {
   double v = 0;
   // The suffix can carry a finite number past the largest double ("1e300T").
   if (!ParseWholeDouble(s, &v) || !std::isfinite(v * mult)) {
-    return Expected(what, "a number such as 7e9, 7B or 2T", text);
+    return Expected(what, N_("a number such as 7e9, 7B or 2T"), text);
   }
   return v * mult;
 }
@@ -112,14 +116,14 @@ Result<double> ParseDurationSeconds(std::string_view text, std::string_view what
         break;
       default:
         if (!std::isdigit(static_cast<unsigned char>(s.back())) && s.back() != '.') {
-          return Expected(what, "a duration such as 90m, 36h or 14d", text);
+          return Expected(what, N_("a duration such as 90m, 36h or 14d"), text);
         }
     }
     if (!std::isdigit(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
   }
   double v = 0;
   if (!ParseWholeDouble(s, &v) || v < 0 || !std::isfinite(v * mult)) {
-    return Expected(what, "a duration such as 90m, 36h or 14d", text);
+    return Expected(what, N_("a duration such as 90m, 36h or 14d"), text);
   }
   return v * mult;
 }

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "gpuadvisor/i18n.h"
 #include "util/text.h"
 
 namespace gpuadvisor {
@@ -94,12 +95,12 @@ std::vector<std::string> Suggest(std::string_view word, const std::vector<std::s
 std::string DidYouMean(std::string_view word, const std::vector<std::string>& candidates) {
   std::vector<std::string> s = Suggest(word, candidates);
   if (s.empty()) return "";
-  std::string out = "did you mean ";
+  std::string list;
   for (size_t i = 0; i < s.size(); ++i) {
-    if (i) out += ", ";
-    out += s[i];
+    if (i) list += ", ";
+    list += s[i];
   }
-  return out + "?";
+  return Trf("did you mean {0}?", list);
 }
 
 std::string FormatFixed(double v, int decimals) {

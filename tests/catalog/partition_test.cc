@@ -50,8 +50,8 @@ TEST(PartitionTest, ExchangeRatesAreDatedAndChecked) {
   EXPECT_EQ(r->Text(), "CNY=7.1@2026-12-01");
   EXPECT_DOUBLE_EQ(r->ToUsd(71), 10);
   for (const char* bad : {"CNY=7.1", "CNY=0@2026-12-01", "CNY=-7@2026-12-01", "USD=1@2026-12-01",
-                          "EUR=0.9@2026-12-01", "CNY=abc@2026-12-01", "CNY=7.1@2026-13-01",
-                          "7.1", "CNY=1e9@2026-12-01"}) {
+                          "EUR=0.9@2026-12-01", "CNY=abc@2026-12-01", "CNY=7.1@2026-13-01", "7.1",
+                          "CNY=1e9@2026-12-01"}) {
     Result<ExchangeRate> x = ParseExchangeRate(bad, "fx");
     ASSERT_FALSE(x.ok()) << bad;
     EXPECT_EQ(x.status().field(), "fx") << bad;

@@ -53,3 +53,40 @@ TEST(TableTest, CellsAndHeadersAreTerminalSafe) {
 
 }  // namespace
 }  // namespace gpuadvisor
+
+namespace gpuadvisor {
+namespace {
+
+TEST(DisplayWidthTest, CountsTerminalColumns) {
+  EXPECT_EQ(DisplayWidth(""), 0u);
+  EXPECT_EQ(DisplayWidth("abc"), 3u);
+  EXPECT_EQ(DisplayWidth("$/GPU·h"), 7u);           // "·" is narrow
+  EXPECT_EQ(DisplayWidth("a–b"), 3u);               // en dash, narrow
+  EXPECT_EQ(DisplayWidth("实例类型"), 8u);          // CJK ideographs, 2 each
+  EXPECT_EQ(DisplayWidth("按需 $/小时"), 11u);      // mixed
+  EXPECT_EQ(DisplayWidth("（，：）"), 8u);          // fullwidth punctuation
+  EXPECT_EQ(DisplayWidth("、。"), 4u);              // CJK symbols and punctuation
+  EXPECT_EQ(DisplayWidth("ｶ"), 1u);                 // halfwidth katakana stays narrow
+  EXPECT_EQ(DisplayWidth("Ａ"), 2u);                // fullwidth Latin
+  EXPECT_EQ(DisplayWidth("한국"), 4u);              // Hangul
+  EXPECT_EQ(DisplayWidth("e\xcc\x81"), 1u);         // e + combining acute accent
+  EXPECT_EQ(DisplayWidth("a\xe2\x80\x8b b"), 3u);   // zero-width space
+  EXPECT_EQ(DisplayWidth("\xf0\xa0\x80\x80"), 2u);  // U+20000, CJK extension B
+}
+
+TEST(DisplayWidthTest, AlignedTableWithChineseHeaders) {
+  Table t;
+  t.AddColumn("实例类型");
+  t.AddColumn("购买方式");
+  t.AddColumn("费用 $", true);
+  t.AddRow({"g6e.xlarge", "按需", "12.5"});
+  t.AddRow({"p5.48xlarge", "竞价", "1234"});
+  EXPECT_EQ(t.Render(OutputFormat::kTable, false),
+            "实例类型     购买方式  费用 $\n"
+            "-----------  --------  ------\n"
+            "g6e.xlarge   按需        12.5\n"
+            "p5.48xlarge  竞价        1234\n");
+}
+
+}  // namespace
+}  // namespace gpuadvisor

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -241,6 +242,52 @@ TEST(ApiTest, RecommendServing) {
   EXPECT_EQ(j["plans"][0]["rank"], 1);
   EXPECT_FALSE(j["plans"][0]["why"].empty());
   EXPECT_FALSE(j["pareto"].empty());
+}
+
+// Accept-Language (ApiContext::language) picks the human text; the keys and enum values are the
+// same in both languages, and the response cache keeps one answer per language.
+TEST(ApiTest, RecommendInChineseHasTheSameKeys) {
+  ResponseCache cache(16, 1 << 22);
+  ApiContext ctx = Context();
+  ctx.cache = &cache;
+  const std::string body = R"({"task":"train-vision","model":"unet3d","images":168,"epochs":20,
+                               "top":2})";
+  ApiRequest req{"POST", "/v1/recommend", {}, body};
+  const ApiResponse en = Dispatch(ctx, req);
+  ctx.language = Language::kChinese;
+  const ApiResponse zh = Dispatch(ctx, req);
+  ASSERT_EQ(en.status, 200) << en.body;
+  ASSERT_EQ(zh.status, 200) << zh.body;
+  EXPECT_FALSE(zh.from_cache);
+  const json e = Parse(en), z = Parse(zh);
+  std::function<void(const json&, const json&, const std::string&)> same_keys =
+      [&](const json& a, const json& b, const std::string& at) {
+        ASSERT_EQ(a.type(), b.type()) << at;
+        if (a.is_object()) {
+          ASSERT_EQ(a.size(), b.size()) << at;
+          for (const auto& [k, v] : a.items()) {
+            ASSERT_TRUE(b.contains(k)) << at << "/" << k;
+            same_keys(v, b[k], at + "/" + k);
+          }
+        } else if (a.is_array()) {
+          ASSERT_EQ(a.size(), b.size()) << at;
+          for (size_t i = 0; i < a.size(); ++i) same_keys(a[i], b[i], at + "[]");
+        }
+      };
+  same_keys(e, z, "");
+  ASSERT_FALSE(z["plans"].empty());
+  EXPECT_EQ(e["plans"][0]["purchase"], z["plans"][0]["purchase"]);
+  EXPECT_EQ(e["plans"][0]["confidence"], z["plans"][0]["confidence"]);
+  const std::string why_en = e["plans"][0]["why"][0], why_zh = z["plans"][0]["why"][0];
+  EXPECT_EQ(why_en.find("\xe6\x96\xb9\xe6\xa1\x88"), std::string::npos);  // "方案"
+  EXPECT_NE(why_zh.find("\xe6\x96\xb9\xe6\xa1\x88"), std::string::npos) << why_zh;
+  // The same request again in each language: each from the cache, still in its language.
+  const ApiResponse zh_again = Dispatch(ctx, req);
+  EXPECT_TRUE(zh_again.from_cache);
+  EXPECT_EQ(zh_again.body, zh.body);
+  ctx.language = Language::kEnglish;
+  EXPECT_EQ(Dispatch(ctx, req).body, en.body);
+  EXPECT_EQ(CurrentLanguage(), Language::kEnglish);  // the scope ended with the request
 }
 
 TEST(ApiTest, RecommendNothingFeasibleIsStillAnAnswer) {

@@ -128,6 +128,28 @@ TEST_F(HttpTest, ServesApiAndPage) {
   EXPECT_EQ(post->status, 200) << post->body;
 }
 
+// The request's Accept-Language picks the human text (doc/i18n.md); the response says which and
+// that it varies with the header. An error message follows it too; its code and field do not.
+TEST_F(HttpTest, AcceptLanguage) {
+  httplib::Client c = Client();
+  auto zh = c.Get("/v1/instances?min-gpus=lots", {{"Accept-Language", "zh-CN,zh;q=0.9,en;q=0.8"}});
+  auto en = c.Get("/v1/instances?min-gpus=lots");
+  ASSERT_TRUE(zh);
+  ASSERT_TRUE(en);
+  EXPECT_EQ(zh->status, 400);
+  EXPECT_EQ(zh->get_header_value("Content-Language"), "zh-CN");
+  EXPECT_EQ(en->get_header_value("Content-Language"), "en");
+  EXPECT_NE(zh->get_header_value("Vary").find("Accept-Language"), std::string::npos);
+  const json e = json::parse(en->body), z = json::parse(zh->body);
+  EXPECT_EQ(e["error"]["code"], z["error"]["code"]);
+  EXPECT_EQ(e["error"]["field"], z["error"]["field"]);
+  EXPECT_EQ(e["error"]["message"],
+            "min-gpus: expected a number such as 7e9, 7B or 2T, got \"lots\"");
+  EXPECT_NE(z["error"]["message"].get<std::string>().find("min-gpus: \xe5\xba\x94"),  // "应"
+            std::string::npos)
+      << z["error"]["message"];
+}
+
 TEST_F(HttpTest, GzipAndEtag) {
   // Raw request so that no client decompresses behind our back.
   std::string res = Raw("GET /app.js HTTP/1.1\r\n" + Host() +
