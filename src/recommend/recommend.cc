@@ -461,7 +461,9 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
       PreferSmallerPlans(BestPerConfiguration(candidates, req.objective), req.objective, horizon);
   rec.ordering = OrderingNote(req.objective);
   if (req.account != nullptr) {
-    rec.ordering += "; plans the account cannot launch (account scan: quota, zones) go last";
+    rec.ordering +=
+        "; plans the account cannot launch (account scan: quota, zones, a spot placement score of "
+        "3 or less) go last";
   }
   const size_t top = std::min<size_t>(ranked.size(), static_cast<size_t>(req.top));
   recommend_internal::LeverCache levers;
