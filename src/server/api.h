@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "app/views.h"
+#include "gpuadvisor/account.h"
 #include "gpuadvisor/catalog.h"
 #include "util/url.h"
 
@@ -131,6 +132,8 @@ struct ApiContext {
   // The Prometheus servers a request may make this server query (the operator's
   // GPUADVISOR_PROMETHEUS_URLS, parsed once at start by the front end). Null or empty: none.
   const std::vector<HttpUrl>* prometheus_allowed = nullptr;
+  // The account scan the server was started with (ServeOptions::account). Null: none.
+  const AccountScan* account = nullptr;
 };
 
 using ApiHandler = ApiResponse (*)(const ApiContext& ctx, const ApiRequest& req,
