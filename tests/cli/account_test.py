@@ -36,7 +36,7 @@ def main():
     portfile = os.path.join(tmp, "port")
     fake = subprocess.Popen([sys.executable, os.path.join(HERE, "fake_aws_account.py"), portfile,
                              "--p-quota", "96", "--fail-region", "us-west-2", "--running",
-                             "us-east-1:p5.48xlarge:1,us-east-1:p3.16xlarge:1,us-east-1:g6e.xlarge:1:spot"],
+                             "us-east-1:p3.16xlarge:1,us-east-1:g6e.xlarge:1:spot"],
                             stdout=subprocess.DEVNULL, stderr=open(os.path.join(tmp, "fake.log"), "w"))
     try:
         for _ in range(1800):
@@ -92,8 +92,7 @@ def main():
         check(any("us-west-2" in f for f in scan.get("failures", [])), "the failure is kept in the scan")
         running = {(ri["region"], ri["instance_type"], ri["spot"]): (ri["count"], ri["vcpus"])
                    for ri in scan.get("running", [])}
-        check(running == {("us-east-1", "p5.48xlarge", False): (1, 192),
-                          ("us-east-1", "p3.16xlarge", False): (1, 64),
+        check(running == {("us-east-1", "p3.16xlarge", False): (1, 64),
                           ("us-east-1", "g6e.xlarge", True): (1, 4)},
               f"running instances per type and lifecycle, vCPUs from the catalog: {running}")
         check(sorted(scan.get("running_scanned", [])) == ["us-east-1", "us-west-2"], "both regions' instances read")
@@ -101,6 +100,12 @@ def main():
         check(scores == {("g6e.12xlarge", 1, "us-east-1"): 2, ("g6e.12xlarge", 1, "us-west-2"): 8,
                          ("p5.48xlarge", 2, "us-east-1"): 2, ("p5.48xlarge", 2, "us-west-2"): 6},
               f"spot placement scores per type, count and region: {scores}")
+        # Per zone, into another file: zone ids, the region's best zone first.
+        zoned = os.path.join(tmp, "zoned.json")
+        r = run("account", "scan", "--regions", "us-east-1", "--endpoint-url", url, "--spot-scores",
+                "g6e.12xlarge", "--spot-scores-per-zone", "--out", zoned, "--json")
+        zscores = [(s["zone_id"], s["score"]) for s in json.loads(r.stdout).get("spot_scores", [])] if r.returncode == 0 else []
+        check(zscores == [("use1-az1", 3), ("use1-az2", 2)], f"--spot-scores-per-zone scores each zone: {zscores} ({r.stderr})")
         r = run("account", "show")
         check("spot placement score: 2/10 for 1 x g6e.12xlarge in us-east-1 (unlikely)" in r.stdout,
               f"show lists the scores: {r.stdout}")
@@ -134,11 +139,11 @@ def main():
         else:
             check(False, f"a 1 x p4d.24xlarge plan is shown: {[(p['instance_type'], p['instances']) for p in plans]}")
 
-        # 96 P vCPUs, of which the running p5 and p3 take 256: nothing is free, and the increase
-        # asked for leaves room for both the plan and them.
+        # 96 P vCPUs, of which the running p3 takes 64: 32 are free, and the increase asked for
+        # leaves room for both the plan and it.
         r = run("launch", "p5.48xlarge", "--count", "2", "--format", "aws-cli")
-        check(r.returncode == 0 and "L-417A185B" in r.stderr and "--desired-value 640" in r.stderr
-              and "quota 96, 256 in use by 2 running instances, so 0 free" in r.stderr,
+        check(r.returncode == 0 and "L-417A185B" in r.stderr and "--desired-value 448" in r.stderr
+              and "quota 96, 64 in use by 1 running instance, so 32 free" in r.stderr,
               f"launch warns naming the quota and its usage ({r.returncode}: {r.stderr})")
         r = run("launch", "g6e.xlarge", "--format", "aws-cli")
         check(r.returncode == 0 and "quota" not in r.stderr, f"no quota warning within it: {r.stderr}")
