@@ -4,6 +4,9 @@
 // the CLI and the Python binding walk; a workload field's x-tasks says which tasks it applies to.
 // Every view's state is in the query string (?view=estimate&task=serve&...): a URL reproduces it.
 // Text from the server only ever goes through textContent / attributes (h() below).
+// Every string the page itself shows comes from web/i18n.js (t(), messages keyed by id); the
+// language is in the URL too (&lang=zh-CN). A DOM text or attribute made from a message keeps
+// its key (data-i18n, data-i18n-attrs) so the language switch can relabel it in place.
 "use strict";
 const $ = (s, el = document) => el.querySelector(s);
 const $$ = (s, el = document) => [...el.querySelectorAll(s)];
@@ -15,29 +18,35 @@ function h(tag, attrs, ...kids) {
     if (v === null || v === undefined || v === false) continue;
     if (k === "class") el.className = v;
     else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else el.setAttribute(k, v === true ? "" : v);
+    else if (k === "i18n") {
+      el.dataset.i18n = typeof v === "string" ? v : JSON.stringify(v);
+      kids.unshift(tm(v));
+    } else if (k.startsWith("i18n-")) {
+      const map = JSON.parse(el.dataset.i18nAttrs || "{}");
+      map[k.slice(5)] = v;
+      el.dataset.i18nAttrs = JSON.stringify(map);
+      el.setAttribute(k.slice(5), tm(v));
+    } else el.setAttribute(k, v === true ? "" : v);
   }
   for (const kid of kids.flat(Infinity)) {
     if (kid !== null && kid !== undefined && kid !== false) el.append(kid instanceof Node ? kid : String(kid));
   }
   return el;
 }
-const fmts = new Map();
-function num(v, d = 0) {
-  if (v === null || v === undefined || Number.isNaN(Number(v))) return "–";
-  const key = "n" + d;
-  if (!fmts.has(key)) fmts.set(key, new Intl.NumberFormat(undefined, {minimumFractionDigits: d, maximumFractionDigits: d}));
-  return fmts.get(key).format(v);
+// A message as an element of its own (relabelled when the language changes).
+const tx = (key, params, fallback) => h("span", {i18n: params || fallback ? [key, params || null, fallback] : key});
+// Every element of root that carries a message key, in the page's language now.
+function relabel(root = document) {
+  const spec = (s) => (s.startsWith("[") || s.startsWith("{") ? JSON.parse(s) : s);
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = tm(spec(el.dataset.i18n));
+  for (const el of root.querySelectorAll("[data-i18n-attrs]")) {
+    for (const [a, v] of Object.entries(JSON.parse(el.dataset.i18nAttrs))) el.setAttribute(a, tm(v));
+  }
 }
-function usd(v, d = 2) {
-  if (v === null || v === undefined) return "–";
-  const key = "u" + d;
-  if (!fmts.has(key)) fmts.set(key, new Intl.NumberFormat(undefined, {style: "currency", currency: "USD", minimumFractionDigits: d, maximumFractionDigits: d}));
-  return fmts.get(key).format(v);
-}
-const pct = (v, d = 0) => (v === null || v === undefined ? "–" : num(v * 100, d) + " %");
+// A table that may be wider than the screen: a region the keyboard can scroll (focusable).
+const scrollBox = (label, table) => h("div", {class: "scroll short", tabindex: "0", role: "region", "aria-label": label}, table);
 // An estimated figure: ≈ in front, the explanation in a tooltip and for screen readers.
-const est = (text, why) => h("span", {class: "est", title: why || "model estimate"}, "≈", text);
+const est = (text, why) => h("span", {class: "est", title: why || t("est.model")}, "≈", text);
 
 class ApiError extends Error {
   constructor(message, field, status) {
@@ -47,13 +56,15 @@ class ApiError extends Error {
   }
 }
 async function api(path, body, contentType) {
-  const opt = body === undefined ? {} : {method: "POST", headers: {"Content-Type": contentType || "application/json"}, body: contentType ? body : JSON.stringify(body)};
+  // The page's language goes with every request: the server words its messages in it.
+  const headers = {"Accept-Language": LANG};
+  const opt = body === undefined ? {headers} : {method: "POST", headers: {...headers, "Content-Type": contentType || "application/json"}, body: contentType ? body : JSON.stringify(body)};
   const res = await fetch(path, opt);
   let data;
   try {
     data = await res.json();
   } catch {
-    throw new ApiError(`HTTP ${res.status}: not JSON`, null, res.status);
+    throw new ApiError(t("error.notJson", {status: res.status}), null, res.status);
   }
   if (!res.ok) {
     const e = (data && data.error) || {};
@@ -71,7 +82,7 @@ function begin(view, text) {
   const out = $(`#${view}-out`);
   if (out) out.replaceChildren();
   clearFieldErrors($(`#${view}-form`));
-  setStatus(view, text || "Working…", "busy");
+  setStatus(view, text || t("status.working"), "busy");
   return seqs[view];
 }
 const current = (view, token) => seqs[view] === token;
@@ -84,7 +95,7 @@ function fail(view, token, err) {
   if (!current(view, token)) return;
   $(`#${view}-out`) && $(`#${view}-out`).replaceChildren();
   const placed = err.field && showFieldError($(`#${view}-form`), err.field, err.message);
-  setStatus(view, placed ? `${err.message} (see the field “${err.field}”)` : err.message, "error");
+  setStatus(view, placed ? t("error.seeField", {message: err.message, field: err.field}) : err.message, "error");
 }
 function clearFieldErrors(form) {
   if (!form) return;
@@ -129,7 +140,7 @@ function parseDescription(desc) {
   return out;
 }
 // The kind of a workload field's value (x-value) as a unit or hint.
-const VALUE_HINT = {N: "number (8k, 1.5M, 2B)", DUR: "duration: 90s, 30m, 36h, 14d", GIB: "GiB", MB: "MB", PX: "pixels", X: "fraction, (0, 1]"};
+const VALUE_HINT = {N: "hint.number", DUR: "hint.duration", GIB: "hint.gib", MB: "hint.mb", PX: "hint.pixels", X: "hint.fraction"};
 
 function describeField(name, schema, required) {
   const d = parseDescription(schema.description);
@@ -144,7 +155,7 @@ function describeField(name, schema, required) {
   else if (schema.type === "array") f.type = "list";
   else if (schema.type === "number" || schema.type === "integer") f.type = "number";
   else f.type = "text";
-  if (f.type === "text" && /A duration/.test(schema.description || "")) f.unit = f.unit || "duration: 90s, 30m, 36h, 14d";
+  if (f.type === "text" && /A duration/.test(schema.description || "")) f.unit = f.unit || "hint.duration";
   if (f.value && !f.unit) f.unit = VALUE_HINT[f.value];
   // Choices the help lists as a|b|c: suggestions (a datalist), the server still checks.
   if (f.type === "text" && !f.choices) {
@@ -162,24 +173,29 @@ function queryFields(path, method = "get") {
   return (spec.paths[path][method].parameters || []).filter((p) => p.in === "query").map((p) => describeField(p.name, {...p.schema, description: p.description}, p.required));
 }
 const labelOf = (name) => name.charAt(0).toUpperCase() + name.slice(1).replace(/-/g, " ");
+// An option's label: the message field.NAME, or its name written as words for an option the
+// tables do not know yet (one the server added since).
+const fieldLabel = (name) => ["field." + name, null, labelOf(name)];
 
 let fieldSeq = 0;
 function fieldElement(f, opts = {}) {
   const id = `f${++fieldSeq}-${f.name}`;
   const helpId = id + "-help", errId = id + "-err";
-  const common = {id, name: f.name, "aria-describedby": `${helpId} ${errId}`, title: f.help || null};
+  const common = {id, name: f.name, "aria-describedby": `${helpId} ${errId}`, title: f.helpKey ? null : f.help || null, "i18n-title": f.helpKey || null};
   let input;
-  const range = f.lo !== undefined && f.hi !== undefined ? `${f.lo} to ${f.hi}` : "";
-  const hint = [f.unit, range, f.def !== undefined ? `default ${f.def}` : ""].filter(Boolean).join("; ");
+  const hint = [f.unit ? (f.unit.startsWith("hint.") ? f.unit : ["hint.unit", {unit: f.unit}]) : null, f.lo !== undefined && f.hi !== undefined ? ["hint.range", {lo: f.lo, hi: f.hi}] : null,
+    f.def !== undefined ? ["hint.default", {def: f.def}] : null].filter(Boolean);
+  // A choice's label: a purchase option in words, anything else (task, GPU, format) as named.
+  const choice = (c) => (f.name === "purchase" ? h("span", {i18n: {purchase: c}, title: c}) : c);
   if (f.type === "bool") {
-    input = h("select", common, h("option", {value: ""}, "default"), h("option", {value: "true"}, "yes"), h("option", {value: "false"}, "no"));
+    input = h("select", common, h("option", {value: "", i18n: "choice.default"}), h("option", {value: "true", i18n: "choice.yes"}), h("option", {value: "false", i18n: "choice.no"}));
   } else if (f.type === "enum" || f.type === "task") {
     const choices = f.type === "task" ? TASKS : f.choices;
-    input = h("select", common, f.type === "task" ? null : h("option", {value: ""}, f.def ? `default (${f.def})` : "default"), choices.map((c) => h("option", {value: c}, c)));
+    input = h("select", common, f.type === "task" ? null : h("option", {value: "", i18n: f.def ? ["choice.defaultIs", {def: f.def}] : "choice.default"}), choices.map((c) => h("option", {value: c}, c)));
   } else if (f.type === "checks") {
     const box = h("fieldset", {class: "field checks", "data-field": f.name, "aria-describedby": `${helpId} ${errId}`},
-      h("legend", {}, labelOf(f.name)),
-      f.choices.map((c) => h("label", {}, h("input", {type: "checkbox", name: f.name, value: c}), c)),
+      h("legend", {i18n: opts.label || fieldLabel(f.name)}),
+      f.choices.map((c) => h("label", {}, h("input", {type: "checkbox", name: f.name, value: c}), choice(c))),
       h("small", {id: helpId, class: "help"}, f.help), h("span", {id: errId, class: "err", role: "alert"}));
     return box;
   } else if (f.type === "file") {
@@ -191,9 +207,9 @@ function fieldElement(f, opts = {}) {
     input = h("input", {...common, type: "text", list, placeholder: opts.placeholder || f.def || "", autocomplete: "off", spellcheck: "false"});
   }
   return h("div", {class: "field", "data-field": f.name, "data-tasks": f.tasks ? f.tasks.join(" ") : null},
-    h("label", {for: id}, opts.label || labelOf(f.name), hint ? h("span", {class: "unit"}, ` (${hint})`) : null, f.required ? " *" : ""),
+    h("label", {for: id}, h("span", {i18n: opts.label || fieldLabel(f.name)}), hint.length ? h("span", {class: "unit"}, " (", hint.map((x, i) => [i ? "; " : "", h("span", {i18n: x})]), ")") : null, f.required ? " *" : ""),
     input,
-    h("small", {id: helpId, class: "help"}, f.help + (f.type === "list" ? " (comma-separated)" : "")),
+    h("small", {id: helpId, class: "help"}, f.helpKey ? h("span", {i18n: f.helpKey}) : f.help, f.type === "list" ? h("span", {i18n: "hint.commaSeparated"}) : null),
     h("span", {id: errId, class: "err", role: "alert"}));
 }
 function ensureDatalist(id, values) {
@@ -223,7 +239,7 @@ async function collect(form) {
       try {
         body[name] = JSON.parse(await file.text());
       } catch (e) {
-        throw new ApiError(`${name}: ${file.name} is not valid JSON (${e.message})`, name);
+        throw new ApiError(t("error.notJsonFile", {name, file: file.name, error: e.message}), name);
       }
       continue;
     }
@@ -255,7 +271,11 @@ function fill(form, q) {
     input.value = q.has(name) ? q.get(name) : "";
   }
 }
+// The URL of a view's state: its query plus the page's language (a shared link keeps both).
 function setUrl(q, replace) {
+  q = new URLSearchParams(q);
+  q.delete("lang");
+  q.set("lang", LANG);
   const url = "?" + q.toString();
   if (location.search === url) return;
   history[replace ? "replaceState" : "pushState"](null, "", url);
@@ -266,9 +286,9 @@ const LLM_ALL = "pretrain finetune lora qlora serve";
 function workloadForm(form, fields, {before = [], after = []} = {}) {
   const workload = fields.filter((f) => f.tasks);
   const byName = Object.fromEntries(workload.map((f) => [f.name, f]));
-  const taskBox = fieldElement({...byName.task, help: "What the job is: its fields appear below"}, {label: "Task"});
-  const modelBox = fieldElement(byName.model, {label: "Model preset or Hugging Face id", datalist: "dl-models", placeholder: "llama-3.1-8b"});
-  const configBox = fieldElement(byName["model-config"], {label: "or its config.json"});
+  const taskBox = fieldElement({...byName.task, helpKey: "help.task"}, {label: "label.task"});
+  const modelBox = fieldElement(byName.model, {label: "label.model", datalist: "dl-models", placeholder: "llama-3.1-8b"});
+  const configBox = fieldElement(byName["model-config"], {label: "label.modelConfig"});
   const main = h("div", {class: "group"});
   const more = h("div", {class: "group"});
   // Quantities (how much work: tokens, rps, streams, hours) before the choices and switches.
@@ -281,22 +301,22 @@ function workloadForm(form, fields, {before = [], after = []} = {}) {
     const specific = f.tasks.length <= 5 && f.tasks.join(" ") !== LLM_ALL;
     (specific ? main : more).append(fieldElement(f));
   }
-  const moreBox = h("details", {class: "more"}, h("summary", {}, "More workload fields (architecture, parallelism, efficiency overrides)"), more);
+  const moreBox = h("details", {class: "more"}, h("summary", {}), more);
   form.replaceChildren(...[
     h("div", {class: "group"}, taskBox, modelBox, configBox, before),
     main, moreBox,
     after.length ? h("div", {class: "group"}, after) : null,
-    h("div", {class: "actions"}, h("button", {type: "submit"}, form.dataset.submit || "Go")),
+    h("div", {class: "actions"}, h("button", {type: "submit", i18n: form.dataset.submit || "button.go"})),
   ].filter(Boolean));
   const task = $("select", taskBox);
   const sync = () => {
-    const t = task.value;
+    const chosen = task.value;
     for (const box of $$(".field[data-tasks]", form)) {
       if (box.dataset.field === "task") continue;
-      box.hidden = !box.dataset.tasks.split(" ").includes(t);
+      box.hidden = !box.dataset.tasks.split(" ").includes(chosen);
     }
-    ensureDatalist("dl-models", models.filter((m) => m.tasks.includes(t)).map((m) => m.name));
-    $("summary", moreBox).textContent = `More ${t} fields (${$$(".field:not([hidden])", more).length}: architecture, parallelism, efficiency overrides)`;
+    ensureDatalist("dl-models", models.filter((m) => m.tasks.includes(chosen)).map((m) => m.name));
+    $("summary", moreBox).textContent = t("form.more", {task: chosen, n: $$(".field:not([hidden])", more).length});
   };
   task.addEventListener("change", sync);
   form.syncTask = sync;
@@ -310,7 +330,7 @@ function loadUplot() {
   if (!uplotLoading) {
     uplotLoading = new Promise((resolve, reject) => {
       document.head.append(h("link", {rel: "stylesheet", href: "/vendor/uplot/uPlot.min.css"}));
-      document.head.append(h("script", {src: "/vendor/uplot/uPlot.iife.min.js", onload: resolve, onerror: () => reject(new Error("could not load the chart library"))}));
+      document.head.append(h("script", {src: "/vendor/uplot/uPlot.iife.min.js", onload: resolve, onerror: () => reject(new Error(t("error.chartLibrary")))}));
     });
   }
   return uplotLoading;
@@ -349,21 +369,35 @@ function routeTo(q, push = true) {
 }
 function route() {
   const q = new URLSearchParams(location.search);
+  // The language is the page's, not the view's: each view sees its own state only; the URL
+  // says the language shown (a step back past a switch keeps the language chosen since).
+  if (q.get("lang") !== LANG) setUrl(q, true);
+  q.delete("lang");
   const name = views[q.get("view")] ? q.get("view") : "catalog";
   for (const sec of $$("main > section")) sec.hidden = sec.id !== "view-" + name;
   for (const a of $$("nav a")) {
     if (a.dataset.view === name || (name === "instance" && a.dataset.view === "catalog")) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");
   }
-  document.title = `gpuadvisor: ${name}`;
+  document.title = t("page.title", {view: t("view." + name)});
   views[name].enter(q);
 }
 // A view with a form: URL parameters beyond view= fill the form and run it (a shared link
-// reproduces the answer); a bare ?view=X shows the form as left.
+// reproduces the answer); a bare ?view=X shows the form as left. An answer shown in another
+// language than the page's (the switch was used) is asked for again, from the values it
+// answered (not the form's edits since).
 function formView(name, {build, run, autorun = true}) {
   const form = $(`#${name}-form`);
   let built = false;
+  let answered = null;  // {values, lang} of the answer on screen
+  const go = (values) => {
+    answered = {values, lang: LANG};
+    run(form, values);
+  };
   views[name] = {
+    relocalize() {
+      if (answered && answered.lang !== LANG) go(answered.values);
+    },
     enter(q) {
       if (!built) {
         build(form);
@@ -372,18 +406,18 @@ function formView(name, {build, run, autorun = true}) {
           e.preventDefault();
           // The old answer goes at once, before the (maybe slow) file reading and the request.
           $(`#${name}-out`).replaceChildren();
-          setStatus(name, "Working…", "busy");
+          setStatus(name, t("status.working"), "busy");
           let values;
           try {
             values = await collect(form);
           } catch (err) {
-            const t = begin(name);
-            return fail(name, t, err);
+            const tok = begin(name);
+            return fail(name, tok, err);
           }
           const query = toQuery(name, values);
           setUrl(query);
           lastRun[name] = query.toString();
-          run(form, values);
+          go(values);
         });
       }
       const params = [...q.keys()].filter((k) => k !== "view");
@@ -391,32 +425,40 @@ function formView(name, {build, run, autorun = true}) {
         fill(form, q);
         if (form.syncTask) form.syncTask();
         lastRun[name] = q.toString();
-        if (autorun) collect(form).then((v) => run(form, v), (err) => fail(name, begin(name), err));
+        if (autorun) collect(form).then(go, (err) => fail(name, begin(name), err));
+        return;
       } else if (!params.length && lastRun[name]) {
         setUrl(new URLSearchParams(lastRun[name]), true);
       }
+      views[name].relocalize();
     },
   };
 }
 
 // ---- catalog ----
 const catalog = {rows: [], sort: "price", desc: false};
-function catalogColumns() {
+// Price columns (money: true) hold amounts in each row's currency: the header names the one
+// currency when all rows share it (cells are bare numbers), else each cell shows its own and
+// the column sorts by currency, then amount.
+function catalogColumns(rows = catalog.rows) {
   const gpu = (new URLSearchParams(location.search).get("basis") || $("#c-basis").value) === "gpu";
   const per = (r, v) => (v == null ? null : gpu ? v / Math.max(r.accelerator.count || 0, 1e-9) : v);
+  const currencies = [...new Set(rows.map(currencyOf))];
+  const cur = currencies.length === 1 ? currencies[0] : null;
+  const priceLabel = (kind) => t(`catalog.col.${gpu ? "perGpuHour" : "perHour"}${cur ? "" : "Any"}`, {kind: t("purchase." + kind), currency: cur ? currencySymbol(cur) : ""});
   const cols = [
-    {key: "type", label: "Instance type", get: (r) => r.instance_type},
-    {key: "price", label: gpu ? "$/GPU·h on-demand" : "$/h on-demand", n: 3, get: (r) => per(r, r.on_demand_usd_per_hour)},
-    {key: "spot", label: gpu ? "$/GPU·h spot" : "$/h spot", n: 3, get: (r) => per(r, r.spot_usd_per_hour)},
-    {key: "region", label: "Region", get: (r) => r.region, all: true},
-    {key: "gpu", label: "Accelerator", get: (r) => r.accelerator.model},
-    {key: "gpus", label: "GPUs", n: 3, get: (r) => r.accelerator.count},
-    {key: "mem", label: "GiB/GPU", n: 1, get: (r) => (r.accelerator.memory_mib_each == null ? null : r.accelerator.memory_mib_each / 1024)},
-    {key: "date", label: "Price date", get: (r) => r.price_date},
-    {key: "vcpus", label: "vCPU", n: 0, get: (r) => r.vcpus, wide: true},
-    {key: "ram", label: "RAM GiB", n: 0, get: (r) => r.memory_gib, wide: true},
-    {key: "net", label: "Net Gbit/s", n: 0, get: (r) => r.network_gbit_s, wide: true},
-    {key: "efa", label: "EFA", get: (r) => (r.efa ? "yes" : ""), wide: true},
+    {key: "type", label: t("catalog.col.type"), get: (r) => r.instance_type},
+    {key: "price", label: priceLabel("on-demand"), n: 3, money: true, mixed: !cur, get: (r) => per(r, priceOf(r, "on_demand_usd_per_hour"))},
+    {key: "spot", label: priceLabel("spot"), n: 3, money: true, mixed: !cur, get: (r) => per(r, priceOf(r, "spot_usd_per_hour"))},
+    {key: "region", label: t("catalog.col.region"), get: (r) => r.region, all: true},
+    {key: "gpu", label: t("catalog.col.accelerator"), get: (r) => r.accelerator.model},
+    {key: "gpus", label: t("catalog.col.gpus"), n: 3, get: (r) => r.accelerator.count},
+    {key: "mem", label: t("catalog.col.gibPerGpu"), n: 1, get: (r) => (r.accelerator.memory_mib_each == null ? null : r.accelerator.memory_mib_each / 1024)},
+    {key: "date", label: t("catalog.col.priceDate"), get: (r) => r.price_date, show: date},
+    {key: "vcpus", label: t("catalog.col.vcpus"), n: 0, get: (r) => r.vcpus, wide: true},
+    {key: "ram", label: t("catalog.col.ram"), n: 0, get: (r) => r.memory_gib, wide: true},
+    {key: "net", label: t("catalog.col.net"), n: 0, get: (r) => r.network_gbit_s, wide: true},
+    {key: "efa", label: t("catalog.col.efa"), get: (r) => (r.efa ? t("choice.yes") : ""), wide: true},
   ];
   return cols.filter((c) => !c.all || $("#catalog-form [name=region]").value === "all");
 }
@@ -429,19 +471,19 @@ function buildCatalogForm(form) {
     if (f.name === "region") $("select", box).firstChild.remove();  // no "default" entry: us-east-1 is listed
     return box;
   });
-  const text = h("div", {class: "field", "data-field": "q"}, h("label", {for: "c-text"}, "Name contains"), h("input", {id: "c-text", name: "q", type: "search", placeholder: "xlarge"}), h("span", {class: "err"}));
-  const basis = h("div", {class: "field", "data-field": "basis"}, h("label", {for: "c-basis"}, "Price per"),
-    h("select", {id: "c-basis", name: "basis"}, h("option", {value: "instance"}, "instance-hour"), h("option", {value: "gpu"}, "GPU-hour")), h("span", {class: "err"}));
+  const text = h("div", {class: "field", "data-field": "q"}, h("label", {for: "c-text", i18n: "catalog.nameContains"}), h("input", {id: "c-text", name: "q", type: "search", placeholder: "xlarge"}), h("span", {class: "err"}));
+  const basis = h("div", {class: "field", "data-field": "basis"}, h("label", {for: "c-basis", i18n: "catalog.pricePer"}),
+    h("select", {id: "c-basis", name: "basis"}, h("option", {value: "instance", i18n: "catalog.instanceHour"}), h("option", {value: "gpu", i18n: "catalog.gpuHour"})), h("span", {class: "err"}));
   // On a phone the filters start closed, so the table (and its prices) is on the first screen.
   form.classList.add("compact");
   form.replaceChildren(h("details", {class: "filters", open: matchMedia("(min-width: 700px)").matches},
-    h("summary", {}, "Filters"), h("div", {class: "group"}, boxes, text, basis)));
+    h("summary", {i18n: "catalog.filters"}), h("div", {class: "group"}, boxes, text, basis)));
   $("select[name=region]", form).value = "us-east-1";
   let timer;
   form.addEventListener("input", (e) => {
     const values = catalogValues();
     setUrl(toQuery("catalog", values), true);
-    lastRun.catalog = location.search.slice(1);
+    lastRun.catalog = toQuery("catalog", values).toString();
     if (e.target.name === "q" || e.target.name === "basis") return renderCatalog();
     clearTimeout(timer);
     timer = setTimeout(loadCatalog, 200);
@@ -478,7 +520,7 @@ let catalogPrefetch = null;
 function prefetchCatalog() {
   const q = new URLSearchParams(location.search);
   if ((q.get("view") || "catalog") !== "catalog") return;
-  for (const k of ["view", "q", "basis"]) q.delete(k);
+  for (const k of ["view", "q", "basis", "lang"]) q.delete(k);
   if (!q.has("region")) q.set("region", "us-east-1");
   const order = new URLSearchParams();
   for (const [k, v] of q) order.append(k, v);
@@ -491,7 +533,7 @@ async function loadCatalog() {
   q.delete("q");
   q.delete("basis");
   clearFieldErrors($("#catalog-form"));
-  setStatus("catalog", "Loading…", "busy");
+  setStatus("catalog", t("status.loading"), "busy");
   try {
     const rows = await (catalogPrefetch && catalogPrefetch.query === q.toString() ? catalogPrefetch.rows : api("/v1/instances?" + q));
     catalogPrefetch = null;
@@ -506,12 +548,16 @@ async function loadCatalog() {
   }
 }
 function renderCatalog() {
-  const cols = catalogColumns();
   const text = $("#c-text").value.trim().toLowerCase();
-  const col = cols.find((c) => c.key === catalog.sort) || cols[0];
   const rows = catalog.rows.filter((r) => !text || r.instance_type.includes(text));
+  const cols = catalogColumns(rows);
+  const col = cols.find((c) => c.key === catalog.sort) || cols[0];
   rows.sort((a, b) => {
     const x = col.get(a), y = col.get(b);
+    if (col.money) {
+      const c = compareMoney({amount: x, currency: currencyOf(a)}, {amount: y, currency: currencyOf(b)});
+      return catalog.desc && x != null && y != null ? -c : c;
+    }
     if (x == null || y == null) return x == null ? (y == null ? 0 : 1) : -1;  // unknowns last
     const c = typeof x === "number" ? x - y : String(x).localeCompare(String(y));
     return catalog.desc ? -c : c;
@@ -528,23 +574,28 @@ function renderCatalog() {
       const v = c.get(r);
       const cls = [c.n !== undefined ? "n" : "", c.wide ? "wide" : "", c.key === "date" && r.price_stale ? "stale" : ""].join(" ");
       if (c.key === "type") return h("th", {scope: "row"}, h("a", {href}, v));
-      const shown = c.n !== undefined ? num(v, c.n) : v ?? "–";
-      const title = c.key === "date" ? `${r.price_source || ""}${r.price_stale ? " (older than the freshness limit)" : ""}` : c.key === "spot" && r.spot_estimated ? "estimated spot price" : null;
+      const shown = c.mixed ? money(v, currencyOf(r), c.n) : c.n !== undefined ? num(v, c.n) : c.show ? c.show(v) : v ?? "–";
+      const title = c.key === "date" ? `${r.price_source || ""}${r.price_stale ? t("note.stale") : ""}` : c.key === "spot" && r.spot_estimated ? t("note.spotEstimated") : null;
       return h("td", {class: cls, title}, c.key === "spot" && r.spot_estimated && v != null ? "~" : "", shown);
     }));
   }));
   if (!performance.getEntriesByName("catalog-rows").length) performance.mark("catalog-rows");  // bench/web_bench.js
   const retired = $("#catalog-form [name=include-retired]").value === "true";
   const total = catalogInfo ? (retired ? catalogInfo.counts.instance_types : catalogInfo.counts.current) : null;
-  const perRegion = region === "all" ? " type-region rows" : ` instance types in ${region}`;
   if (rows.length) {
-    setStatus("catalog", `${num(rows.length)} of ${num(catalog.rows.length)}${perRegion}` + (total ? ` (the catalog holds ${num(total)} types)` : "") + "; open a row for its prices and purchase options");
+    const counts = {shown: num(rows.length), of: num(catalog.rows.length), region};
+    setStatus("catalog", t(region === "all" ? "catalog.status.allRegions" : "catalog.status.region", counts) + (total ? t("catalog.status.holds", {total: num(total)}) : "") + t("catalog.status.open"));
   } else {
-    const active = Object.entries(catalogValues()).filter(([k]) => k !== "region" && k !== "basis").map(([k, v]) => `${labelOf(k)} ${v}`);
-    setStatus("catalog", `0 of ${total ? num(total) : "the"} instance types match` + (active.length ? `: relax one of these filters: ${active.join("; ")}` : ` in ${region}: try region “all”`), "empty");
+    const active = Object.entries(catalogValues()).filter(([k]) => k !== "region" && k !== "basis").map(([k, v]) => `${tm(k === "q" ? "catalog.nameContains" : fieldLabel(k))} ${v}`);
+    setStatus("catalog", t(total ? "catalog.empty.of" : "catalog.empty", {total: num(total)}) +
+      (active.length ? t("catalog.empty.relax", {filters: active.join(t("list.semicolon"))}) : t("catalog.empty.region", {region})), "empty");
   }
 }
 views.catalog = {
+  relocalize() {
+    if (catalog.rows.length || $("#catalog-status").classList.contains("empty")) renderCatalog();
+    else if ($("#catalog-form").childElementCount) loadCatalog();  // an error: the server words it again
+  },
   enter(q) {
     if (!$("#catalog-form").childElementCount) buildCatalogForm($("#catalog-form"));
     if (q.toString() === lastRun.catalog && catalog.rows.length) return;
@@ -561,70 +612,73 @@ function dl(pairs) {
   return h("dl", {class: "kv"}, pairs.filter(([, v]) => v !== null && v !== undefined && v !== "" && v !== "–").map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
 }
 async function runInstance(form, v) {
-  const t = begin("instance", `Loading ${v.type || ""}…`);
+  const tok = begin("instance", t("instance.loading", {type: v.type || ""}));
   const out = $("#instance-out");
   try {
-    if (!v.type) throw new ApiError("type: required (an instance type such as p5.48xlarge)", "type");
+    if (!v.type) throw new ApiError(t("instance.typeRequired"), "type");
     const region = v.region || "us-east-1";
     const [d, pr] = await Promise.all([
       api(`/v1/instances/${encodeURIComponent(v.type)}?` + new URLSearchParams({region})),
       api("/v1/pricing", {type: v.type, region}).catch((e) => e)]);
-    if (!current("instance", t)) return;
+    if (!current("instance", tok)) return;
     const a = d.accelerator, g = d.gpu_spec || {};
-    out.append(h("h3", {}, d.instance_type, d.retired ? " (retired)" : ""),
+    const tf = (x) => t("unit.tflops", {v: num(x, 1)});
+    out.append(h("h3", {}, d.instance_type, d.retired ? t("instance.retired") : ""),
       h("div", {class: "cols"},
-        h("section", {}, h("h4", {}, "Specs"), dl([["Accelerator", `${num(a.count)} × ${a.model} (${a.vendor})`], ["Memory per accelerator", a.memory_mib_each ? `${num(a.memory_mib_each / 1024, 0)} GiB` : "–"],
-          ["vCPUs", num(d.vcpus)], ["RAM", `${num(d.memory_gib)} GiB`], ["Network", `${num(d.network_gbit_s)} Gbit/s${d.efa ? `, EFA (${d.max_efa_interfaces} interfaces)` : ""}`],
-          ["Local NVMe", d.local_nvme_gb ? `${num(d.local_nvme_gb)} GB` : "none"], ["EBS", d.ebs ? `${num(d.ebs.baseline_mbps)} Mbit/s` : null],
-          ["Purchase", (d.usage_classes || []).join(", ")], ["Specs from", `${d.spec_source} (${d.spec_date})`], ["Successors", (d.successors || []).join(", ")], ["Note", d.retired_note]])),
-        g.model ? h("section", {}, h("h4", {}, "Datasheet: ", g.full_name || g.model), dl([
-          ["Architecture", g.architecture], ["Memory", `${num(g.memory_gib)} GiB at ${num(g.memory_bw_gbyte_s)} GB/s`], ["BF16 / FP16 dense", `${num(g.bf16_tflops, 1)} TFLOP/s`],
-          ["FP8 dense", g.fp8_tflops ? `${num(g.fp8_tflops, 1)} TFLOP/s` : null], ["TF32", g.tf32_tflops ? `${num(g.tf32_tflops, 1)} TFLOP/s` : null], ["FP32", `${num(g.fp32_tflops, 1)} TFLOP/s`],
-          ["FP64", `${num(g.fp64_tflops, 1)} TFLOP/s`], ["NVLink", g.nvlink_gbyte_s ? `${num(g.nvlink_gbyte_s)} GB/s` : null], ["TDP", g.tdp_w ? `${num(g.tdp_w)} W` : null],
-          ["Confidence", g.confidence], ["Source", `${g.datasheet || g.source} (${g.date})`], ["Notes", g.notes]])) : null));
-    // Prices per region.
+        h("section", {}, h("h4", {}, t("instance.specs")), dl([[t("instance.accelerator"), `${num(a.count)} × ${a.model} (${a.vendor})`], [t("instance.memoryEach"), a.memory_mib_each ? t("unit.gib", {v: num(a.memory_mib_each / 1024, 0)}) : "–"],
+          [t("instance.vcpus"), num(d.vcpus)], [t("instance.ram"), t("unit.gib", {v: num(d.memory_gib)})], [t("instance.network"), t("unit.gbits", {v: num(d.network_gbit_s)}) + (d.efa ? t("instance.efa", {n: num(d.max_efa_interfaces)}) : "")],
+          [t("instance.nvme"), d.local_nvme_gb ? t("unit.gb", {v: num(d.local_nvme_gb)}) : t("instance.none")], [t("instance.ebs"), d.ebs ? t("unit.mbits", {v: num(d.ebs.baseline_mbps)}) : null],
+          [t("instance.purchase"), (d.usage_classes || []).map(purchaseName).join(t("list.comma"))], [t("instance.specsFrom"), `${d.spec_source} (${date(d.spec_date)})`], [t("instance.successors"), (d.successors || []).join(", ")], [t("instance.note"), d.retired_note]])),
+        g.model ? h("section", {}, h("h4", {}, t("instance.datasheet"), g.full_name || g.model), dl([
+          [t("instance.architecture"), g.architecture], [t("instance.memory"), t("instance.memoryAt", {gib: num(g.memory_gib), bw: num(g.memory_bw_gbyte_s)})], [t("instance.bf16"), tf(g.bf16_tflops)],
+          [t("instance.fp8"), g.fp8_tflops ? tf(g.fp8_tflops) : null], [t("instance.tf32"), g.tf32_tflops ? tf(g.tf32_tflops) : null], [t("instance.fp32"), tf(g.fp32_tflops)],
+          [t("instance.fp64"), tf(g.fp64_tflops)], [t("instance.nvlink"), g.nvlink_gbyte_s ? t("unit.gbytes", {v: num(g.nvlink_gbyte_s)}) : null], [t("instance.tdp"), g.tdp_w ? t("unit.watts", {v: num(g.tdp_w)}) : null],
+          [t("instance.confidence"), g.confidence], [t("instance.source"), `${g.datasheet || g.source} (${date(g.date)})`], [t("instance.notes"), g.notes]])) : null));
+    // Prices per region, each in its region's currency (a table may mix them: each cell says its own).
     const rows = (d.regions || []).filter((r) => r.offered);
-    out.append(h("h4", {}, "Price per region (USD per instance-hour)"),
-      h("div", {class: "scroll short"}, h("table", {}, h("thead", {}, h("tr", {}, ["Region", "On-demand", "Spot", "Capacity Block", "Reserved 1y", "Price date"].map((c, i) => h("th", {scope: "col", class: i && i < 5 ? "n" : ""}, c)))),
+    const currencies = [...new Set(rows.map(currencyOf))];
+    out.append(h("h4", {}, t("instance.perRegion", {currency: currencies.join(", ") || "USD"})),
+      scrollBox(t("instance.perRegion", {currency: currencies.join(", ") || "USD"}), h("table", {}, h("thead", {}, h("tr", {}, [t("instance.col.region"), t("purchase.on-demand"), t("purchase.spot"), t("purchase.capacity-block"), t("instance.col.reserved1y"), t("catalog.col.priceDate")].map((c, i) => h("th", {scope: "col", class: i && i < 5 ? "n" : ""}, c)))),
         h("tbody", {}, rows.map((r) => h("tr", {class: r.region === region ? "sel" : ""}, h("th", {scope: "row"}, r.region),
-          h("td", {class: "n"}, usd(r.on_demand_usd_per_hour, 3)),
-          h("td", {class: "n", title: r.spot_estimated ? "estimated spot price" : r.spot_note || null}, r.spot_estimated && r.spot_usd_per_hour != null ? "~" : "", usd(r.spot_usd_per_hour, 3)),
-          h("td", {class: "n", title: r.capacity_block_date || null}, usd(r.capacity_block_usd_per_hour, 3)),
-          h("td", {class: "n"}, usd(r.reserved_1y_no_upfront_usd_per_hour, 3)),
-          h("td", {class: r.price_stale ? "stale" : ""}, r.price_date || "–")))))),
-    h("p", {class: "key"}, "~ marks an estimated spot price (no observed price in the catalog: derived from on-demand with the typical discount)."));
+          h("td", {class: "n"}, moneyOf(r, "on_demand_usd_per_hour", 3)),
+          h("td", {class: "n", title: r.spot_estimated ? t("note.spotEstimated") : r.spot_note || null}, r.spot_estimated && priceOf(r, "spot_usd_per_hour") != null ? "~" : "", moneyOf(r, "spot_usd_per_hour", 3)),
+          h("td", {class: "n", title: r.capacity_block_date || null}, moneyOf(r, "capacity_block_usd_per_hour", 3)),
+          h("td", {class: "n"}, moneyOf(r, "reserved_1y_no_upfront_usd_per_hour", 3)),
+          h("td", {class: r.price_stale ? "stale" : ""}, date(r.price_date))))))),
+    h("p", {class: "key"}, t("instance.key")));
     // History in the chosen region, one series per purchase kind.
     const sel = rows.find((r) => r.region === region) || {};
-    const hist = (sel.history || []).filter((p) => p.usd_per_hour != null && p.date);
+    const cur = currencyOf(sel);
+    const hist = (sel.history || []).map((p) => ({...p, currency: p.currency || cur})).filter((p) => priceOf(p, "usd_per_hour") != null && p.date);
     const kinds = [...new Set(hist.map((p) => p.kind))];
     const dates = [...new Set(hist.map((p) => p.date))].sort();
     const histBox = h("div", {});
-    out.append(h("h4", {}, `Price history in ${region}`), histBox);
+    out.append(h("h4", {}, t("instance.history", {region})), histBox);
     const drawn = await chartFigure(histBox, {
-      caption: `Dated prices of ${d.instance_type} in ${region} (USD per instance-hour, by source date): ${kinds.join(", ")}`,
-      x: dates.map((s) => Date.parse(s) / 1000), time: true, xLabel: "price date", yLabel: "USD/h",
-      series: kinds.map((k) => ({label: k, values: dates.map((dt) => (hist.find((p) => p.kind === k && p.date === dt) || {}).usd_per_hour ?? null)}))});
-    if (!current("instance", t)) return;
-    histBox.append(hist.length ? h("ul", {class: "small"}, hist.map((p) => h("li", {}, `${p.date}: ${p.kind} ${usd(p.usd_per_hour, 3)}/h (${p.source})`))) : h("p", {}, `No dated price history for ${region} in the catalog.`));
-    if (!drawn && hist.length) histBox.prepend(h("p", {class: "small"}, "One dated price only: no chart."));
+      caption: t("instance.historyCaption", {type: d.instance_type, region, currency: cur, kinds: kinds.map(purchaseName).join(t("list.comma"))}),
+      x: dates.map((s) => Date.parse(s) / 1000), time: true, xLabel: t("axis.priceDate"), yLabel: t("axis.perHour", {currency: currencySymbol(cur)}),
+      series: kinds.map((k) => ({label: purchaseName(k), values: dates.map((dt) => priceOf(hist.find((p) => p.kind === k && p.date === dt), "usd_per_hour"))}))});
+    if (!current("instance", tok)) return;
+    histBox.append(hist.length ? h("ul", {class: "small"}, hist.map((p) => h("li", {}, t("instance.historyLine", {date: date(p.date), kind: purchaseName(p.kind), price: moneyOf(p, "usd_per_hour", 3), source: p.source})))) : h("p", {}, t("instance.noHistory", {region})));
+    if (!drawn && hist.length) histBox.prepend(h("p", {class: "small"}, t("instance.oneDate")));
     // Purchase options and break-even at always-on use.
-    out.append(h("h4", {}, "Purchase options (one instance, always on, one month)"));
+    out.append(h("h4", {}, t("instance.options")));
     if (pr instanceof Error) out.append(h("p", {class: "error"}, pr.message));
-    else out.append(pricingTable(pr), h("p", {}, h("a", {href: "?" + new URLSearchParams({view: "pricing", type: d.instance_type, region})}, "Price another usage pattern and see the break-even chart →")));
-    setStatus("instance", `${d.instance_type} in ${region}; on-demand prices of ${d.price_date}${d.price_stale ? " (older than the freshness limit)" : ""}`);
+    else out.append(pricingTable(pr), h("p", {}, h("a", {href: "?" + new URLSearchParams({view: "pricing", type: d.instance_type, region})}, t("instance.priceAnother"))));
+    setStatus("instance", t("instance.status", {type: d.instance_type, region, date: date(d.price_date)}) + (d.price_stale ? t("note.stale") : ""));
   } catch (err) {
-    fail("instance", t, err);
+    fail("instance", tok, err);
   }
 }
 formView("instance", {
   build(form) {
     const f = queryFields("/v1/instances/{type}").filter((x) => x.name === "region");
-    const typeBox = fieldElement({name: "type", type: "text", help: "Instance type, e.g. p5.48xlarge", required: true}, {datalist: "dl-types"});
+    const typeBox = fieldElement({name: "type", type: "text", helpKey: "help.type", required: true}, {datalist: "dl-types", label: "label.type"});
     f[0].type = "enum";
     f[0].choices = regions;
     const regionBox = fieldElement(f[0]);
     $("select", regionBox).firstChild.remove();
-    form.replaceChildren(h("div", {class: "group"}, typeBox, regionBox, h("div", {class: "actions"}, h("button", {type: "submit"}, "Show"))));
+    form.replaceChildren(h("div", {class: "group"}, typeBox, regionBox, h("div", {class: "actions"}, h("button", {type: "submit", i18n: "button.show"}))));
     $("select", regionBox).value = "us-east-1";
   },
   run: runInstance,
@@ -632,74 +686,82 @@ formView("instance", {
 
 // ---- pricing ----
 function pricingTable(pr) {
-  const priced = pr.options.filter((o) => o.priced);
+  // The options are priced in the region's currency (the answer's, or each option's own).
+  const withCur = (o) => ({...o, currency: o.currency || currencyOf(pr)});
+  const priced = pr.options.filter((o) => o.priced).map(withCur);
   const unpriced = pr.options.filter((o) => !o.priced);
   const cheapest = pr.cheapest;
   return h("div", {},
-    h("div", {class: "scroll short"}, h("table", {class: "pricing"},
-      h("thead", {}, h("tr", {}, ["Option", "Total", "$/h", "$/used hour", "Upfront", "Break-even use", "Price date", "Note"].map((c, i) => h("th", {scope: "col", class: i && i < 6 ? "n" : ""}, c)))),
+    scrollBox(t("instance.options"), h("table", {class: "pricing"},
+      h("thead", {}, h("tr", {}, ["pricing.col.option", "pricing.col.total", "pricing.col.perHour", "pricing.col.perUsedHour", "pricing.col.upfront", "pricing.col.breakEven", "catalog.col.priceDate", "pricing.col.note"].map((c, i) => h("th", {scope: "col", class: i && i < 6 ? "n" : ""}, t(c))))),
       h("tbody", {}, priced.map((o) => h("tr", {class: o.option === cheapest ? "sel" : ""},
-        h("th", {scope: "row"}, o.option, o.option === cheapest ? " (cheapest)" : "", o.suitable ? "" : " (not suitable)"),
-        h("td", {class: "n"}, o.estimated ? est(usd(o.total_usd, 0), "estimated price") : usd(o.total_usd, 0)),
-        h("td", {class: "n"}, usd(o.usd_per_hour, 3)), h("td", {class: "n"}, usd(o.usd_per_used_hour, 3)),
-        h("td", {class: "n"}, usd(o.upfront_usd, 0)),
+        h("th", {scope: "row", title: o.option}, purchaseName(o.option), o.option === cheapest ? t("pricing.cheapest") : "", o.suitable ? "" : t("pricing.notSuitable")),
+        h("td", {class: "n"}, o.estimated ? est(moneyOf(o, "total_usd", 0), t("note.priceEstimated")) : moneyOf(o, "total_usd", 0)),
+        h("td", {class: "n"}, moneyOf(o, "usd_per_hour", 3)), h("td", {class: "n"}, moneyOf(o, "usd_per_used_hour", 3)),
+        h("td", {class: "n"}, moneyOf(o, "upfront_usd", 0)),
         h("td", {class: "n"}, o.break_even_utilization == null ? "–" : pct(o.break_even_utilization)),
-        h("td", {class: o.price_stale ? "stale" : ""}, o.price_date || "–"),
+        h("td", {class: o.price_stale ? "stale" : ""}, date(o.price_date)),
         h("td", {class: "wrap"}, o.note || "")))))),
-    unpriced.length ? h("details", {}, h("summary", {}, `Not priced (${unpriced.length})`), h("ul", {}, unpriced.map((o) => h("li", {}, `${o.option}: ${o.note}`)))) : null,
+    unpriced.length ? h("details", {}, h("summary", {}, t("pricing.notPriced", {n: unpriced.length})), h("ul", {}, unpriced.map((o) => h("li", {title: o.option}, t("pricing.unpricedLine", {option: purchaseName(o.option), note: o.note}))))) : null,
     pr.notes && pr.notes.length ? h("ul", {class: "notes"}, pr.notes.map((n) => h("li", {}, n))) : null,
-    h("p", {class: "key"}, "Break-even use: the share of the month an instance must run for the commitment to cost less than on-demand."));
+    h("p", {class: "key"}, t("pricing.key")));
 }
 async function runPricing(form, v) {
-  const t = begin("pricing", "Pricing…");
+  const tok = begin("pricing", t("pricing.working"));
   const out = $("#pricing-out");
   try {
     const pr = await api("/v1/pricing", v);
-    if (!current("pricing", t)) return;
+    if (!current("pricing", tok)) return;
     const u = pr.usage;
-    out.append(h("h3", {}, `${pr.instance_type} × ${u.instances} in ${pr.region}: ${num(u.hours_per_month, 1)} h per month for ${num(u.months, 1)} month(s) (${pct(u.utilization)} use)`), pricingTable(pr));
-    setStatus("pricing", `${pr.options.filter((o) => o.priced).length} priced option(s); cheapest ${pr.cheapest || "none"}`);
+    const cur = currencyOf(pr);
+    out.append(h("h3", {}, t("pricing.heading", {type: pr.instance_type, n: u.instances, region: pr.region, hours: num(u.hours_per_month, 1), months: num(u.months, 1), use: pct(u.utilization)})), pricingTable(pr));
+    setStatus("pricing", t("pricing.status", {n: pr.options.filter((o) => o.priced).length, cheapest: pr.cheapest ? purchaseName(pr.cheapest) : t("pricing.none")}));
     // Break-even chart: the server prices the same pattern at other hours per month.
     if (v.hours !== undefined) {
-      out.append(h("p", {class: "small"}, "One continuous run (hours): no hours-per-month chart."));
+      out.append(h("p", {class: "small"}, t("pricing.oneRun")));
       return;
     }
     const grid = [20, 50, 100, 150, 200, 300, 400, 500, 600, 730];
     const runs = await Promise.all(grid.map((hpm) => api("/v1/pricing", {...v, "hours-per-month": hpm}).catch(() => null)));
-    if (!current("pricing", t)) return;
+    if (!current("pricing", tok)) return;
     const names = pr.options.filter((o) => o.priced).map((o) => o.option);
+    const total = (r, n) => {
+      const o = r && r.options.find((x) => x.option === n);
+      return o ? priceOf({...o, currency: o.currency || currencyOf(r)}, "total_usd") : null;
+    };
     await chartFigure(out, {
-      caption: `Total cost (USD) of each priced option against hours used per month, ${pr.instance_type} × ${u.instances}, ${num(u.months, 1)} month(s); where a commitment's line crosses on-demand it breaks even`,
-      x: grid, xLabel: "hours used per month", yLabel: "USD",
-      series: names.map((n) => ({label: n, values: runs.map((r) => (r ? (r.options.find((o) => o.option === n) || {}).total_usd ?? null : null))}))});
+      caption: t("pricing.chartCaption", {currency: cur, type: pr.instance_type, n: u.instances, months: num(u.months, 1)}),
+      x: grid, xLabel: t("axis.hoursPerMonth"), yLabel: currencySymbol(cur),
+      series: names.map((n) => ({label: purchaseName(n), values: runs.map((r) => total(r, n))}))});
   } catch (err) {
-    fail("pricing", t, err);
+    fail("pricing", tok, err);
   }
 }
 formView("pricing", {
   build(form) {
-    form.dataset.submit = "Price it";
+    form.dataset.submit = "button.price";
     const fields = bodyFields("/v1/pricing");
     form.replaceChildren(h("div", {class: "group"}, fields.map((f) => {
       if (f.name === "region") Object.assign(f, {type: "enum", choices: regions});
       return fieldElement(f, f.name === "type" ? {datalist: "dl-types", placeholder: "p5.48xlarge"} : {});
-    })), h("div", {class: "actions"}, h("button", {type: "submit"}, "Price it")));
+    })), h("div", {class: "actions"}, h("button", {type: "submit", i18n: "button.price"})));
   },
   run: runPricing,
 });
 
 // ---- estimate ----
-const MEM_PARTS = [["weights_gib", "weights"], ["gradients_gib", "gradients"], ["optimizer_gib", "optimizer"], ["activations_gib", "activations"], ["kv_cache_gib", "KV cache"], ["working_set_gib", "working set"], ["overhead_gib", "overhead"]];
+const MEM_PARTS = [["weights_gib", "mem.weights"], ["gradients_gib", "mem.gradients"], ["optimizer_gib", "mem.optimizer"], ["activations_gib", "mem.activations"], ["kv_cache_gib", "mem.kvCache"], ["working_set_gib", "mem.workingSet"], ["overhead_gib", "mem.overhead"]];
 function memoryBar(m) {
-  const parts = MEM_PARTS.filter(([k]) => m[k] > 0).map(([k, label], i) => ({label, gib: m[k], color: COLORS[i % COLORS.length]}));
+  const parts = MEM_PARTS.filter(([k]) => m[k] > 0).map(([k, label], i) => ({label: t(label), gib: m[k], color: COLORS[i % COLORS.length]}));
   const total = m.total_gib || parts.reduce((s, p) => s + p.gib, 0);
   const scale = Math.max(total, m.device_gib || 0) || 1;
+  const gib = (x) => t("unit.gib", {v: num(x, 1)});
   return h("figure", {class: "membar"},
-    h("div", {class: "bar", role: "img", "aria-label": `Memory per device: ${num(total, 1)} GiB of ${num(m.device_gib, 1)} GiB`},
-      parts.map((p) => h("span", {class: "seg", style: `width:${(100 * p.gib) / scale}%;background:${p.color}`, title: `${p.label} ${num(p.gib, 1)} GiB`})),
-      m.device_gib ? h("span", {class: "cap", style: `left:${(100 * m.device_gib) / scale}%`, title: "device memory"}) : null),
-    h("figcaption", {}, `Memory per device: ≈${num(total, 1)} GiB of ${num(m.device_gib, 1)} GiB device memory (the line); ${m.fits ? "fits" : "does NOT fit"}. `,
-      parts.map((p) => h("span", {class: "k"}, h("i", {class: "sw", style: `background:${p.color}`}), `${p.label} ${num(p.gib, 1)} GiB`))));
+    h("div", {class: "bar", role: "img", "aria-label": t("mem.label", {total: num(total, 1), device: num(m.device_gib, 1)})},
+      parts.map((p) => h("span", {class: "seg", style: `width:${(100 * p.gib) / scale}%;background:${p.color}`, title: `${p.label} ${gib(p.gib)}`})),
+      m.device_gib ? h("span", {class: "cap", style: `left:${(100 * m.device_gib) / scale}%`, title: t("mem.device")}) : null),
+    h("figcaption", {}, t(m.fits ? "mem.captionFits" : "mem.captionNoFit", {total: num(total, 1), device: num(m.device_gib, 1)}) + " ",
+      parts.map((p) => h("span", {class: "k"}, h("i", {class: "sw", style: `background:${p.color}`}), `${p.label} ${gib(p.gib)}`))));
 }
 function bandOf(e, metric) {
   return ((e.uncertainty && e.uncertainty.bands) || []).find((b) => b.metric === metric);
@@ -709,40 +771,44 @@ function estimateSummary(e) {
     const b = bandOf(e, metric);
     return b ? ` (${f(b.low)} – ${f(b.high)})` : "";
   };
-  const why = `model estimate, confidence ${e.confidence ? e.confidence.grade : "?"}; the range is its uncertainty band`;
+  const why = t("est.why", {grade: e.confidence ? e.confidence.grade : "?"});
   const c = e.cost || {}, p = e.performance || {}, tg = e.targets || {};
-  const hours = (x) => `${num(x, x < 10 ? 2 : 1)} h`;
+  const cur = currencyOf(c);
+  const m = (x) => money(x, cur);
+  const hours = (x) => t("unit.hours", {v: num(x, x < 10 ? 2 : 1)});
+  const onDemand = priceOf(c, "on_demand_usd"), spot = priceOf(c, "spot_usd");
+  const met = (ok) => t(ok ? "est.met" : "est.notMet");
   return dl([
-    ["Hardware", `${e.hardware.instances} × ${e.hardware.instance_type || ""} (${e.hardware.gpus} × ${e.hardware.gpu})`],
-    [tg.service ? "Runs" : "Time", e.time && e.time.hours != null ? est(hours(e.time.hours) + band("time.hours", hours), why) : "–"],
-    ["Cost on-demand", c.on_demand_usd != null ? est(usd(c.on_demand_usd) + band("cost.on_demand_usd", usd), why) : "–"],
-    ["Cost spot", c.spot_usd != null ? est((c.spot_estimated ? "~" : "") + usd(c.spot_usd) + band("cost.spot_usd", usd), why + (c.spot_estimated ? "; ~ estimated spot price" : "")) : "–"],
-    ["Prices", `${c.region}: on-demand ${usd(c.on_demand_usd_per_hour, 3)}/h (${c.on_demand_date || "–"}), spot ${usd(c.spot_usd_per_hour, 3)}/h (${c.spot_date || "–"})`],
-    ["Throughput", p.tokens_per_s ? est(`${num(p.tokens_per_s)} tokens/s` + band("performance.tokens_per_s", (x) => num(x)), why) : p.images_per_s ? est(`${num(p.images_per_s)} images/s`, why) : null],
-    ["MFU", p.mfu != null ? est(pct(p.mfu, 1), why) : null],
-    ["TTFT / ITL", p.ttft_ms != null ? est(`${num(p.ttft_ms, 1)} ms / ${num(p.itl_ms, 1)} ms`, why) : null],
-    ["Targets", tg.service ? `demand ${tg.demand_met ? "met" : "NOT met"}, latency targets ${tg.slo_met ? "met" : "NOT met"}${tg.instances_needed ? `; ${tg.instances_needed} instance(s) needed` : ""}` : null],
-    ["Parallelism", e.parallelism ? Object.entries(e.parallelism).filter(([k]) => k !== "chosen").map(([k, v]) => `${k} ${v}`).join(", ") : null],
-    ["Confidence", e.confidence ? `${e.confidence.grade}: ${e.confidence.basis}` : null]]);
+    [t("est.hardware"), `${e.hardware.instances} × ${e.hardware.instance_type || ""} (${e.hardware.gpus} × ${e.hardware.gpu})`],
+    [t(tg.service ? "est.runs" : "est.time"), e.time && e.time.hours != null ? est(hours(e.time.hours) + band("time.hours", hours), why) : "–"],
+    [t("est.costOnDemand"), onDemand != null ? est(m(onDemand) + band("cost.on_demand_usd", m), why) : "–"],
+    [t("est.costSpot"), spot != null ? est((c.spot_estimated ? "~" : "") + m(spot) + band("cost.spot_usd", m), why + (c.spot_estimated ? t("est.spotNote") : "")) : "–"],
+    [t("est.prices"), t("est.pricesLine", {region: c.region, od: moneyOf(c, "on_demand_usd_per_hour", 3), odDate: date(c.on_demand_date), spot: moneyOf(c, "spot_usd_per_hour", 3), spotDate: date(c.spot_date)})],
+    [t("est.throughput"), p.tokens_per_s ? est(t("unit.tokensPerS", {v: num(p.tokens_per_s)}) + band("performance.tokens_per_s", (x) => num(x)), why) : p.images_per_s ? est(t("unit.imagesPerS", {v: num(p.images_per_s)}), why) : null],
+    [t("est.mfu"), p.mfu != null ? est(pct(p.mfu, 1), why) : null],
+    [t("est.latency"), p.ttft_ms != null ? est(`${t("unit.ms", {v: num(p.ttft_ms, 1)})} / ${t("unit.ms", {v: num(p.itl_ms, 1)})}`, why) : null],
+    [t("est.targets"), tg.service ? t("est.targetsLine", {demand: met(tg.demand_met), slo: met(tg.slo_met)}) + (tg.instances_needed ? t("est.instancesNeeded", {n: tg.instances_needed}) : "") : null],
+    [t("est.parallelism"), e.parallelism ? Object.entries(e.parallelism).filter(([k]) => k !== "chosen").map(([k, v]) => `${k} ${v}`).join(", ") : null],
+    [t("est.confidence"), e.confidence ? `${e.confidence.grade}: ${e.confidence.basis}` : null]]);
 }
 async function runEstimate(form, v) {
-  const t = begin("estimate", "Estimating…");
+  const tok = begin("estimate", t("est.working"));
   const out = $("#estimate-out");
   try {
     const e = await api("/v1/estimate", v);
-    if (!current("estimate", t)) return;
-    out.append(h("h3", {}, `${e.task} ${e.model ? e.model.name || "" : ""} on ${e.hardware.instance_type || e.hardware.gpu}`), e.memory ? memoryBar(e.memory) : null, estimateSummary(e),
-      h("h4", {}, "Assumptions"), h("ul", {class: "notes"}, (e.assumptions || []).map((a) => h("li", {class: a.startsWith("warning: ") ? "warn" : ""}, a))),
-      h("p", {class: "key"}, "≈ marks a model estimate; the range after it is the uncertainty band of that figure."));
-    setStatus("estimate", `Estimated; prices of ${e.provenance ? e.provenance.price_date : "–"}${e.provenance && e.provenance.price_stale ? " (older than the freshness limit)" : ""}`);
+    if (!current("estimate", tok)) return;
+    out.append(h("h3", {}, t("est.heading", {task: e.task, model: e.model ? e.model.name || "" : "", hw: e.hardware.instance_type || e.hardware.gpu}).replace(/\s+/g, " ")), e.memory ? memoryBar(e.memory) : "", estimateSummary(e),
+      h("h4", {}, t("est.assumptions")), h("ul", {class: "notes"}, (e.assumptions || []).map((a) => h("li", {class: a.startsWith("warning: ") ? "warn" : ""}, a))),
+      h("p", {class: "key"}, t("est.key")));
+    setStatus("estimate", t("est.status", {date: e.provenance ? date(e.provenance.price_date) : "–"}) + (e.provenance && e.provenance.price_stale ? t("note.stale") : ""));
   } catch (err) {
-    fail("estimate", t, err);
+    fail("estimate", tok, err);
   }
 }
 const HW_FIELDS = ["instance", "count", "gpu", "gpus", "region"];
 formView("estimate", {
   build(form) {
-    form.dataset.submit = "Estimate";
+    form.dataset.submit = "button.estimate";
     const fields = bodyFields("/v1/estimate");
     const hw = fields.filter((f) => HW_FIELDS.includes(f.name)).map((f) => {
       if (f.name === "region") Object.assign(f, {type: "enum", choices: regions});
@@ -755,50 +821,54 @@ formView("estimate", {
 
 // ---- compare ----
 async function runCompare(form, v) {
-  const t = begin("compare", "Estimating each type…");
+  const tok = begin("compare", t("compare.working"));
   const out = $("#compare-out");
   const types = String(v.types || "").split(/[\s,]+/).filter(Boolean);
   try {
-    if (types.length < 2 || types.length > 4) throw new ApiError(`types: expected 2 to 4 instance types, got ${types.length}`, "types");
+    if (types.length < 2 || types.length > 4) throw new ApiError(t("compare.count", {n: types.length}), "types");
     const body = {...v};
     delete body.types;
     const res = await Promise.all(types.map((ty) => api("/v1/estimate", {...body, instance: ty}).catch((e) => e)));
-    if (!current("compare", t)) return;
+    if (!current("compare", tok)) return;
     const errs = res.filter((r) => r instanceof Error);
     // The same workload error for every type belongs to the form, not to one column.
     if (errs.length === res.length && errs.every((e) => e.message === errs[0].message)) throw errs[0];
-    const why = "model estimate; range = uncertainty band";
+    const why = t("compare.why");
     const cell = (r, f) => (r instanceof Error ? h("span", {class: "error"}, r.message) : f(r));
     const bandTxt = (r, m, f) => {
       const b = bandOf(r, m);
       return b ? ` (${f(b.low)}–${f(b.high)})` : "";
     };
+    const m = (r) => (x) => money(x, currencyOf(r.cost));
     const rowsDef = [
-      ["Accelerators", (r) => `${r.hardware.gpus} × ${r.hardware.gpu}`],
-      ["Memory per device", (r) => (r.memory ? `≈${num(r.memory.total_gib, 1)} of ${num(r.memory.device_gib, 1)} GiB${r.memory.fits ? "" : " (does not fit)"}` : "–")],
-      ["Time", (r) => (r.time && r.time.hours != null ? est(`${num(r.time.hours, 2)} h${bandTxt(r, "time.hours", (x) => num(x, 2))}`, why) : "–")],
-      ["Cost on-demand", (r) => (r.cost.on_demand_usd != null ? est(usd(r.cost.on_demand_usd) + bandTxt(r, "cost.on_demand_usd", usd), why) : "–")],
-      ["Cost spot", (r) => (r.cost.spot_usd != null ? est((r.cost.spot_estimated ? "~" : "") + usd(r.cost.spot_usd), why) : "–")],
-      ["$/h on-demand", (r) => `${usd(r.cost.on_demand_usd_per_hour, 3)} (${r.cost.on_demand_date || "–"})`],
-      ["Throughput", (r) => (r.performance.tokens_per_s ? est(`${num(r.performance.tokens_per_s)} tok/s`, why) : r.performance.images_per_s ? est(`${num(r.performance.images_per_s)} img/s`, why) : "–")],
-      ["Parallelism", (r) => `tp ${r.parallelism.tp}, pp ${r.parallelism.pp}, dp ${r.parallelism.dp}`],
-      ["Confidence", (r) => (r.confidence ? r.confidence.grade : "–")]];
-    const ok = res.filter((r) => !(r instanceof Error) && r.cost && r.cost.on_demand_usd != null);
-    const best = ok.length ? ok.reduce((a, b) => (b.cost.on_demand_usd < a.cost.on_demand_usd ? b : a)) : null;
-    out.append(h("div", {class: "scroll short"}, h("table", {class: "compare"},
-      h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "Figure"), types.map((ty) => h("th", {scope: "col"}, h("a", {href: "?" + new URLSearchParams({view: "instance", type: ty, region: v.region || "us-east-1"})}, ty))))),
-      h("tbody", {}, rowsDef.map(([label, f]) => h("tr", {}, h("th", {scope: "row"}, label), res.map((r) => h("td", {class: r === best ? "sel" : ""}, cell(r, f)))))))),
-    h("p", {class: "key"}, "≈ marks a model estimate, ~ an estimated spot price; the highlighted column is the cheapest on-demand."));
-    setStatus("compare", `${res.length - errs.length} of ${types.length} type(s) estimated` + (best ? `; cheapest on-demand: ${best.hardware.instance_type}` : "; none could run this workload: see each column"), best ? "" : "empty");
+      ["compare.accelerators", (r) => `${r.hardware.gpus} × ${r.hardware.gpu}`],
+      ["compare.memory", (r) => (r.memory ? t(r.memory.fits ? "compare.memoryFits" : "compare.memoryNoFit", {total: num(r.memory.total_gib, 1), device: num(r.memory.device_gib, 1)}) : "–")],
+      ["est.time", (r) => (r.time && r.time.hours != null ? est(t("unit.hours", {v: num(r.time.hours, 2)}) + bandTxt(r, "time.hours", (x) => num(x, 2)), why) : "–")],
+      ["est.costOnDemand", (r) => (priceOf(r.cost, "on_demand_usd") != null ? est(moneyOf(r.cost, "on_demand_usd") + bandTxt(r, "cost.on_demand_usd", m(r)), why) : "–")],
+      ["est.costSpot", (r) => (priceOf(r.cost, "spot_usd") != null ? est((r.cost.spot_estimated ? "~" : "") + moneyOf(r.cost, "spot_usd"), why) : "–")],
+      ["compare.perHour", (r) => `${moneyOf(r.cost, "on_demand_usd_per_hour", 3)} (${date(r.cost.on_demand_date)})`],
+      ["est.throughput", (r) => (r.performance.tokens_per_s ? est(t("unit.tokS", {v: num(r.performance.tokens_per_s)}), why) : r.performance.images_per_s ? est(t("unit.imgS", {v: num(r.performance.images_per_s)}), why) : "–")],
+      ["est.parallelism", (r) => `tp ${r.parallelism.tp}, pp ${r.parallelism.pp}, dp ${r.parallelism.dp}`],
+      ["est.confidence", (r) => (r.confidence ? r.confidence.grade : "–")]];
+    const ok = res.filter((r) => !(r instanceof Error) && r.cost && priceOf(r.cost, "on_demand_usd") != null);
+    // The cheapest only among amounts of one currency: a yuan and a dollar figure are not compared.
+    const mixed = new Set(ok.map((r) => currencyOf(r.cost))).size > 1;
+    const best = ok.length && !mixed ? ok.reduce((a, b) => (priceOf(b.cost, "on_demand_usd") < priceOf(a.cost, "on_demand_usd") ? b : a)) : null;
+    out.append(scrollBox(t("view.compare"), h("table", {class: "compare"},
+      h("thead", {}, h("tr", {}, h("th", {scope: "col"}, t("compare.figure")), types.map((ty) => h("th", {scope: "col"}, h("a", {href: "?" + new URLSearchParams({view: "instance", type: ty, region: v.region || "us-east-1"})}, ty))))),
+      h("tbody", {}, rowsDef.map(([label, f]) => h("tr", {}, h("th", {scope: "row"}, t(label)), res.map((r) => h("td", {class: r === best ? "sel" : ""}, cell(r, f)))))))),
+    h("p", {class: "key"}, t("compare.key")));
+    const done = t("compare.status", {n: res.length - errs.length, of: types.length});
+    setStatus("compare", done + (best ? t("compare.cheapest", {type: best.hardware.instance_type}) : mixed ? t("compare.mixed") : t("compare.none")), best || mixed ? "" : "empty");
   } catch (err) {
-    fail("compare", t, err);
+    fail("compare", tok, err);
   }
 }
 formView("compare", {
   build(form) {
-    form.dataset.submit = "Compare";
+    form.dataset.submit = "button.compare";
     const fields = bodyFields("/v1/estimate");
-    const types = fieldElement({name: "types", type: "text", required: true, help: "2 to 4 instance types, comma-separated, e.g. p5.48xlarge, p4d.24xlarge"}, {datalist: "dl-types", label: "Instance types"});
+    const types = fieldElement({name: "types", type: "text", required: true, helpKey: "help.types"}, {datalist: "dl-types", label: "label.types"});
     const hw = fields.filter((f) => ["count", "region"].includes(f.name)).map((f) => {
       if (f.name === "region") Object.assign(f, {type: "enum", choices: regions});
       return fieldElement(f);
@@ -815,27 +885,31 @@ function renderPlans(out, rec, service) {
     const e = p.estimate || {};
     const perf = e.performance || {};
     const list = (items, cls) => (items && items.length ? h("ul", {class: cls}, items.map((x) => h("li", {}, x))) : null);
-    const savings = (p.savings || []).map((s) => `saving: ${s.lever} ${Math.round(s.saving * 100)}% — ${s.detail} (${s.tradeoff})`);
-    const fmt = h("select", {class: "launch-format", "aria-label": `Launch spec format for plan ${p.rank}`},
-      [["aws-cli", "AWS CLI script"], ["cloudformation", "CloudFormation"], ["terraform", "Terraform"], ["skypilot", "SkyPilot"]].map(([val, l]) => h("option", {value: val}, l)));
+    const savings = (p.savings || []).map((s) => t("rec.saving", {lever: s.lever, pct: Math.round(s.saving * 100), detail: s.detail, tradeoff: s.tradeoff}));
+    const fmt = h("select", {class: "launch-format", "aria-label": t("rec.launchFormat", {rank: p.rank})},
+      [["aws-cli", "rec.fmt.awsCli"], ["cloudformation", "rec.fmt.cloudformation"], ["terraform", "rec.fmt.terraform"], ["skypilot", "rec.fmt.skypilot"]].map(([val, l]) => h("option", {value: val}, t(l))));
     const note = h("p", {class: "small launch-note", role: "status"});
+    const figs = [t("rec.perHour", {price: moneyOf(p, "usd_per_hour")}), `${p.gpus} × ${p.gpu_model}`, t("rec.memory", {used: num(p.memory_per_gpu_gib, 1), device: num(p.device_gib, 1)}),
+      t("rec.price", {source: p.price_source, date: date(p.price_date)})];
+    if (p.deadline_miss_probability != null) figs.push(t("rec.missProbability", {p: pct(p.deadline_miss_probability)}));
+    if (p.confidence) figs.push(t("rec.confidence", {grade: p.confidence}));
+    const par = Object.entries(p.parallelism || {}).map(([k, x]) => `${k} ${x}`).join(", ");
     plans.append(h("li", {},
-      h("h3", {}, `#${p.rank} `, h("a", {href: "?" + new URLSearchParams({view: "instance", type: p.instance_type, region: p.region})}, p.instance_type), ` × ${p.instances} (${p.purchase}, ${p.region})`),
+      h("h3", {}, `#${p.rank} `, h("a", {href: "?" + new URLSearchParams({view: "instance", type: p.instance_type, region: p.region})}, p.instance_type), ` × ${p.instances} (${purchaseName(p.purchase)}, ${p.region})`),
       // A service is judged per hour (its "run" is one hour): no time or run cost to show.
-      h("div", {class: "figs"}, service ? null : [est(`${num(p.time_hours, 2)} h`), " · ", est(usd(p.cost_usd)), " · "], `${usd(p.usd_per_hour)}/h · ${p.gpus} × ${p.gpu_model} · ≈${num(p.memory_per_gpu_gib, 1)} of ${num(p.device_gib, 1)} GiB per GPU · price ${p.price_source} ${p.price_date}` +
-        (p.deadline_miss_probability != null ? ` · deadline miss probability ${pct(p.deadline_miss_probability)}` : "") + (p.confidence ? ` · confidence ${p.confidence}` : "")),
+      h("div", {class: "figs"}, service ? null : [est(t("unit.hours", {v: num(p.time_hours, 2)})), " · ", est(moneyOf(p, "cost_usd")), " · "], figs.join(" · ")),
       list(p.why, "why"), list(p.warnings, "warn"),
-      h("div", {class: "launch"}, h("label", {}, "Launch spec ", fmt), h("button", {type: "button", onclick: () => downloadLaunch(p, fmt.value, note)}, "Download")), note,
-      h("details", {}, h("summary", {}, "Advice, savings and the estimate"), list(p.advice, "advice"), list(savings, "savings"),
-        h("p", {class: "figs"}, `parallelism: ${Object.entries(p.parallelism || {}).map(([k, x]) => `${k} ${x}`).join(", ")}; tokens/s ≈${num(perf.tokens_per_s)}; MFU ≈${perf.mfu == null ? "–" : pct(perf.mfu, 1)}; TTFT ≈${num(perf.ttft_ms, 1)} ms; ITL ≈${num(perf.itl_ms, 1)} ms`))));
+      h("div", {class: "launch"}, h("label", {}, t("rec.launchSpec"), " ", fmt), h("button", {type: "button", onclick: () => downloadLaunch(p, fmt.value, note)}, t("rec.download"))), note,
+      h("details", {}, h("summary", {}, t("rec.details")), list(p.advice, "advice"), list(savings, "savings"),
+        h("p", {class: "figs"}, t("rec.perf", {par, tps: num(perf.tokens_per_s), mfu: perf.mfu == null ? "–" : pct(perf.mfu, 1), ttft: num(perf.ttft_ms, 1), itl: num(perf.itl_ms, 1)})))));
   }
-  const rej = h("details", {class: "rejected"}, h("summary", {}, `Left out (${rec.rejected.length})`), h("ul", {}, rec.rejected.map((r) => h("li", {}, h("b", {}, r.instance_type), ": ", r.reason))));
+  const rej = h("details", {class: "rejected"}, h("summary", {}, t("rec.leftOut", {n: rec.rejected.length})), h("ul", {}, rec.rejected.map((r) => h("li", {}, h("b", {}, r.instance_type), ": ", r.reason))));
   if (!rec.plans.length) rej.open = true;
   const notes = [rec.confidence_note, rec.high_confidence_alternative && rec.high_confidence_alternative.note].filter((x) => typeof x === "string" && x);
-  out.append(plans, notes.length ? h("ul", {class: "notes"}, notes.map((n) => h("li", {}, n))) : null, rej);
+  out.append(plans, notes.length ? h("ul", {class: "notes"}, notes.map((n) => h("li", {}, n))) : "", rej);  // append(null) would print "null"
 }
 async function downloadLaunch(plan, format, note) {
-  note.textContent = "Building the launch spec…";
+  note.textContent = t("rec.building");
   try {
     const spec = await api("/v1/launch", {plan, format});
     const a = h("a", {href: URL.createObjectURL(new Blob([spec.document], {type: "text/plain"})), download: spec.file_name});
@@ -843,53 +917,59 @@ async function downloadLaunch(plan, format, note) {
     a.click();
     a.remove();
     // The launch spec carries the obtainability notes (vCPU quota, Capacity Block reservation).
-    note.replaceChildren(`Downloaded ${spec.file_name}.`, spec.warnings.length ? h("ul", {class: "warn"}, spec.warnings.map((w) => h("li", {}, w))) : " No warnings.");
+    note.replaceChildren(t("rec.downloaded", {file: spec.file_name}), spec.warnings.length ? h("ul", {class: "warn"}, spec.warnings.map((w) => h("li", {}, w))) : t("rec.noWarnings"));
   } catch (err) {
     note.textContent = err.message;
   }
 }
 async function runRecommend(form, v) {
-  const t = begin("recommend", "Searching…");
+  const tok = begin("recommend", t("rec.working"));
   const out = $("#recommend-out");
   try {
     const rec = await api("/v1/recommend", v);
-    if (!current("recommend", t)) return;
+    if (!current("recommend", tok)) return;
     const filters = rec.filters || {};
     const lists = (filters.lists || []).map((l) => `${l.option} ${l.values.join(",")}`).join("; ");
-    const applied = lists ? `; filters: ${lists} (${filters.types_left} of ${filters.types_in_catalog} instance types)` : "";
+    const applied = lists ? t("rec.filters", {lists, left: filters.types_left, of: filters.types_in_catalog}) : "";
     if (filters.emptied_by) {
-      setStatus("recommend", `No plan: ${filters.note}. Relax ${filters.emptied_by}.`, "empty");
+      setStatus("recommend", t("rec.emptied", {note: filters.note, field: filters.emptied_by}), "empty");
       showFieldError(form, filters.emptied_by, `${filters.note}`);
       return;
     }
     if (!rec.plans.length) {
-      setStatus("recommend", `No feasible plan among ${num(rec.candidates_evaluated)} configurations: the reasons are under “Left out”; relax the deadline, budget, regions or purchase options, or allow more instances${applied}.`, "empty");
+      setStatus("recommend", t("rec.infeasible", {n: num(rec.candidates_evaluated), filters: applied}), "empty");
       renderPlans(out, rec, false);
       return;
     }
-    setStatus("recommend", `${rec.plans.length} plan(s); ${num(rec.candidates_evaluated)} configurations estimated; prices ${rec.catalog.date}${applied}`);
+    setStatus("recommend", t("rec.status", {n: rec.plans.length, evaluated: num(rec.candidates_evaluated), date: date(rec.catalog.date), filters: applied}));
     const service = rec.plans.every((p) => Math.abs(p.time_hours - rec.plans[0].time_hours) < 1e-9);
     const chartBox = h("div", {});
     out.append(chartBox);
     renderPlans(out, rec, service);
-    const task = v.task || "the job";
+    const task = v.task || t("rec.theJob");
+    // A chart's amounts in one currency: the plans in the first plan's (a yuan and a dollar
+    // figure are not drawn on one axis).
+    const cur = currencyOf(rec.plans[0]);
+    const same = rec.plans.filter((p) => currencyOf(p) === cur);
+    const sym = currencySymbol(cur);
     if (service) {
-      const pts = rec.plans.filter((p) => p.estimate && p.estimate.performance && p.estimate.performance.itl_ms).sort((a, b) => a.estimate.performance.itl_ms - b.estimate.performance.itl_ms);
-      await chartFigure(chartBox, {caption: `${task}: cost per hour (USD) against inter-token latency (ms) of the ranked plans`, points: true,
-        x: pts.map((p) => p.estimate.performance.itl_ms), xLabel: "ITL, ms", yLabel: "USD/h", series: [{label: "ranked plans", values: pts.map((p) => p.usd_per_hour)}]});
+      const pts = same.filter((p) => p.estimate && p.estimate.performance && p.estimate.performance.itl_ms).sort((a, b) => a.estimate.performance.itl_ms - b.estimate.performance.itl_ms);
+      await chartFigure(chartBox, {caption: t("rec.chartService", {task, currency: cur}), points: true,
+        x: pts.map((p) => p.estimate.performance.itl_ms), xLabel: t("axis.itl"), yLabel: t("axis.perHour", {currency: sym}), series: [{label: t("rec.ranked"), values: pts.map((p) => priceOf(p, "usd_per_hour"))}]});
     } else {
-      const xs = [...new Set(rec.plans.map((p) => p.time_hours).concat(rec.pareto.map((p) => p.time_hours)))].sort((a, b) => a - b);
-      const at = (arr, x) => (arr.find((p) => p.time_hours === x) || {}).cost_usd ?? null;
-      await chartFigure(chartBox, {caption: `${task}: cost of the run (USD, log) against its wall-clock time (hours, log)`, x: xs, logX: true, logY: true, xLabel: "hours", yLabel: "USD",
-        series: [{label: "Pareto front", values: xs.map((x) => at(rec.pareto, x)), color: "#d9480f"}, {label: "ranked plans", values: xs.map((x) => at(rec.plans, x)), color: "#0b5cad"}]});
+      const pareto = rec.pareto.filter((p) => currencyOf(p) === cur);
+      const xs = [...new Set(same.map((p) => p.time_hours).concat(pareto.map((p) => p.time_hours)))].sort((a, b) => a - b);
+      const at = (arr, x) => priceOf(arr.find((p) => p.time_hours === x), "cost_usd");
+      await chartFigure(chartBox, {caption: t("rec.chartRun", {task, currency: cur}), x: xs, logX: true, logY: true, xLabel: t("axis.hours"), yLabel: sym,
+        series: [{label: t("rec.pareto"), values: xs.map((x) => at(pareto, x)), color: "#d9480f"}, {label: t("rec.ranked"), values: xs.map((x) => at(same, x)), color: "#0b5cad"}]});
     }
   } catch (err) {
-    fail("recommend", t, err);
+    fail("recommend", tok, err);
   }
 }
 formView("recommend", {
   build(form) {
-    form.dataset.submit = "Recommend";
+    form.dataset.submit = "button.recommend";
     const fields = bodyFields("/v1/recommend");
     const opts = fields.filter((f) => !f.tasks);
     const lists = opts.filter((f) => /^(only|exclude)-/.test(f.name) || f.name === "allow-retired");
@@ -897,7 +977,7 @@ formView("recommend", {
     const dlFor = (n) => (/gpu/.test(n) ? {datalist: "dl-gpus"} : /instance/.test(n) ? {datalist: "dl-types"} : /family/.test(n) ? {datalist: "dl-families"} : {});
     workloadForm(form, fields, {
       before: search.map((f) => fieldElement(f, f.name === "regions" ? {datalist: "dl-regions", placeholder: "us-east-1, all"} : {})),
-      after: [h("fieldset", {class: "lists"}, h("legend", {}, "Allow and deny lists"), lists.map((f) => fieldElement(f, dlFor(f.name))))]});
+      after: [h("fieldset", {class: "lists"}, h("legend", {i18n: "rec.lists"}), lists.map((f) => fieldElement(f, dlFor(f.name))))]});
   },
   run: runRecommend,
 });
@@ -908,11 +988,11 @@ function idleFiles() {
 }
 let idleDropped = [];
 async function runIdle(form, v) {
-  const t = begin("idle", "Analysing…");
+  const tok = begin("idle", t("idle.working"));
   const out = $("#idle-out");
   try {
     const files = idleFiles();
-    if (!files.length) throw new ApiError("body: choose or drop one or more telemetry files", "body");
+    if (!files.length) throw new ApiError(t("idle.noFiles"), "body");
     const reports = [];
     for (const file of files) {  // one request per file: each file is one host unless it names its own
       const q = new URLSearchParams(v);
@@ -924,29 +1004,36 @@ async function runIdle(form, v) {
         e.message = `${file.name}: ${e.message}`;
         throw e;
       }
-      if (!current("idle", t)) return;
+      if (!current("idle", tok)) return;
     }
-    const hosts = reports.flatMap((r) => r.instances);
-    const waste = reports.reduce((s, r) => s + (r.total_wasted_usd || 0), 0);
-    const savings = reports.reduce((s, r) => s + (r.total_savings_usd_per_month || 0), 0);
+    // Each host in its own currency (its region's); totals per currency, never added across.
+    const hosts = reports.flatMap((r) => r.instances.map((x) => ({...x, currency: x.currency || currencyOf(r)})));
+    const totals = (key) => {
+      const by = new Map();
+      for (const r of reports) {
+        const v = priceOf(r, key);
+        if (v != null) by.set(currencyOf(r), (by.get(currencyOf(r)) || 0) + v);
+      }
+      return by.size ? [...by].sort(([a], [b]) => (a < b ? -1 : 1)).map(([c, v]) => money(v, c)).join(" + ") : money(0);
+    };
     const hours = reports.reduce((s, r) => s + (r.hours_covered || 0), 0);
-    out.append(h("h3", {}, `${hosts.length} host(s), ${num(hours, 1)} h of telemetry: ${usd(waste)} spent on idle GPUs; rightsizing saves ${usd(savings)} per month`),
-      h("div", {class: "scroll short"}, h("table", {},
-        h("thead", {}, h("tr", {}, ["Host", "Type", "$/h", "Hours", "Idle hours", "Idle", "Avg / p95 util", "Wasted", "Advice"].map((c, i) => h("th", {scope: "col", class: i > 1 && i < 8 ? "n" : ""}, c)))),
+    out.append(h("h3", {}, t("idle.heading", {n: hosts.length, hours: num(hours, 1), waste: totals("total_wasted_usd"), savings: totals("total_savings_usd_per_month")})),
+      scrollBox(t("view.idleHeading"), h("table", {},
+        h("thead", {}, h("tr", {}, ["idle.col.host", "idle.col.type", "idle.col.perHour", "idle.col.hours", "idle.col.idleHours", "idle.col.idle", "idle.col.util", "idle.col.wasted", "idle.col.advice"].map((c, i) => h("th", {scope: "col", class: i > 1 && i < 8 ? "n" : ""}, t(c))))),
         h("tbody", {}, hosts.map((x) => h("tr", {},
           h("th", {scope: "row"}, x.host),
-          h("td", {title: x.type_note || null}, x.instance_type || "–", x.type_guessed ? " (guessed)" : ""),
-          h("td", {class: "n", title: x.price_date || null}, usd(x.usd_per_hour, 3)),
+          h("td", {title: x.type_note || null}, x.instance_type || "–", x.type_guessed ? t("idle.guessed") : ""),
+          h("td", {class: "n", title: x.price_date ? date(x.price_date) : null}, moneyOf(x, "usd_per_hour", 3)),
           h("td", {class: "n"}, num(x.hours_covered, 1)), h("td", {class: "n"}, num(x.idle_hours, 1)),
           h("td", {class: "n"}, x.idle_fraction == null ? "–" : pct(x.idle_fraction)),
           h("td", {class: "n"}, `${num(x.avg_util_pct)} / ${num(x.p95_util_pct)} %`),
-          h("td", {class: "n"}, usd(x.wasted_usd)),
+          h("td", {class: "n"}, moneyOf(x, "wasted_usd")),
           h("td", {class: "wrap"}, x.recommendation ? x.recommendation.summary : x.status_reason || "")))))),
-      h("ul", {class: "notes"}, reports.flatMap((r) => [...(r.assumptions || []), ...(r.warnings || []).map((w) => "warning: " + w)]).filter((x, i, a) => a.indexOf(x) === i).map((x) => h("li", {}, x))),
-      h("p", {class: "key"}, "Prices are the catalog's on-demand rates of the dates shown on hover; a guessed type is the cheapest with the GPUs seen."));
-    setStatus("idle", `${files.length} file(s) analysed on this server`);
+      h("ul", {class: "notes"}, reports.flatMap((r) => [...(r.assumptions || []), ...(r.warnings || []).map((w) => t("idle.warning", {w}))]).filter((x, i, a) => a.indexOf(x) === i).map((x) => h("li", {}, x))),
+      h("p", {class: "key"}, t("idle.key")));
+    setStatus("idle", t("idle.status", {n: files.length}));
   } catch (err) {
-    fail("idle", t, err);
+    fail("idle", tok, err);
   }
 }
 formView("idle", {
@@ -955,25 +1042,97 @@ formView("idle", {
     // File analysis only: the Prometheus options make the server query another one.
     const fields = queryFields("/v1/idle", "post").filter((f) => f.name !== "prometheus" && !/^With --prometheus/.test(f.help));
     const drop = h("div", {class: "field drop", "data-field": "body"},
-      h("label", {for: "idle-files"}, "Telemetry files (drop here or choose)"),
+      h("label", {for: "idle-files", i18n: "idle.files"}),
       h("input", {id: "idle-files", type: "file", multiple: true, "aria-describedby": "idle-files-help idle-files-err", onchange: () => { idleDropped = []; dropNote(); }}),
-      h("small", {id: "idle-files-help", class: "help"}, "nvidia-smi --query-gpu CSV or -q -x XML, DCGM exporter / Prometheus text, CloudWatch GetMetricData JSON"),
+      h("small", {id: "idle-files-help", class: "help", i18n: "idle.filesHelp"}),
       h("span", {id: "idle-files-err", class: "err", role: "alert"}));
-    const dropNote = () => ($("small", drop).textContent = idleFiles().map((f) => f.name).join(", ") || "nvidia-smi CSV/XML, DCGM/Prometheus text, CloudWatch JSON");
+    const dropNote = () => {
+      const names = idleFiles().map((f) => f.name).join(", ");
+      const help = $("small", drop);
+      if (names) help.removeAttribute("data-i18n");
+      else help.dataset.i18n = "idle.filesShort";
+      help.textContent = names || t("idle.filesShort");
+    };
     drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
     drop.addEventListener("dragleave", () => drop.classList.remove("over"));
     drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); idleDropped = [...e.dataTransfer.files]; dropNote(); });
     form.replaceChildren(h("div", {class: "group"}, drop, fields.map((f) => {
       if (f.name === "region") Object.assign(f, {type: "enum", choices: regions});
       return fieldElement(f, f.name === "instance-type" ? {datalist: "dl-types"} : {});
-    })), h("div", {class: "actions"}, h("button", {type: "submit"}, "Analyse")));
+    })), h("div", {class: "actions"}, h("button", {type: "submit", i18n: "button.analyse"})));
   },
   run: runIdle,
   autorun: false,  // files are not in the URL
 });
 
+// ---- language ----
+function renderMeta() {
+  if (!catalogInfo) return;
+  $("#catalog-meta").textContent = t("meta.catalog", {built: date(catalogInfo.generated_at.slice(0, 10)), newest: date(catalogInfo.newest_price_date)}) + (catalogInfo.prices_stale ? t("note.stale") : "");
+}
+const LANG_KEY = "gpuadvisor.lang";
+function storedLang() {
+  try {
+    return localStorage.getItem(LANG_KEY);
+  } catch {
+    return null;  // storage off (a private window may refuse it): the URL and the browser decide
+  }
+}
+const browserLanguages = () => (navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]);
+// A language's message table: English is in i18n.js, each other one a script of its own
+// (/i18n-zh-CN.js), fetched once, when the page is first shown in it.
+const tables = {};
+function loadMessages(lang) {
+  if (MESSAGES[lang]) return Promise.resolve();
+  if (!tables[lang]) {
+    tables[lang] = new Promise((resolve, reject) => {
+      document.head.append(h("script", {src: `/i18n-${lang}.js`, onload: resolve, onerror: () => reject(new Error(`no messages for ${lang}`))}));
+    });
+    tables[lang].catch(() => delete tables[lang]);  // a later switch tries again
+  }
+  return tables[lang];
+}
+// The page in `lang`: <html lang>, every keyed text and attribute, the switch, the URL; the
+// forms keep what was typed; the answer on screen is asked for again in the new language.
+function applyLang(lang, {remember = false} = {}) {
+  setLang(lang, browserLanguages());
+  document.documentElement.lang = LANG;
+  if (remember) {
+    try {
+      localStorage.setItem(LANG_KEY, LANG);
+    } catch {}
+  }
+  relabel(document);
+  for (const b of $$("#lang button")) b.setAttribute("aria-pressed", String(b.dataset.lang === LANG));
+  for (const form of $$("main form")) if (form.syncTask) form.syncTask();
+  renderMeta();
+}
+async function switchLang(lang) {
+  if (lang === LANG) return;
+  try {
+    await loadMessages(lang);
+  } catch {
+    return;  // its table did not load: the page stays as it is
+  }
+  applyLang(lang, {remember: true});
+  const q = new URLSearchParams(location.search);
+  setUrl(q, true);
+  if (spec) {
+    const name = views[q.get("view")] ? q.get("view") : "catalog";
+    document.title = t("page.title", {view: t("view." + name)});
+    views[name].relocalize();
+  }
+}
+
 // ---- start ----
 async function init() {
+  // The language first (the first requests carry it); its table loads beside them.
+  setLang(pickLang(new URLSearchParams(location.search).get("lang"), storedLang(), browserLanguages()), browserLanguages());
+  const messages = loadMessages(LANG).catch(() => setLang("en"));
+  $("#lang").addEventListener("click", (e) => {
+    const b = e.target.closest("button[data-lang]");
+    if (b) switchLang(b.dataset.lang);
+  });
   document.addEventListener("click", (e) => {
     const a = e.target.closest("a[href^='?']");
     if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
@@ -982,15 +1141,19 @@ async function init() {
   });
   window.addEventListener("popstate", route);
   prefetchCatalog();
+  const first = Promise.all([api("/v1/openapi.json"), api("/v1/regions"), api("/v1/gpus"), api("/v1/catalog"), api("/v1/models")]);
+  first.catch(() => {});
+  await messages;
+  applyLang(LANG);
   try {
-    [spec, regions, gpus, catalogInfo, models] = await Promise.all([api("/v1/openapi.json"), api("/v1/regions"), api("/v1/gpus"), api("/v1/catalog"), api("/v1/models")]);
+    [spec, regions, gpus, catalogInfo, models] = await first;
     const props = spec.paths["/v1/estimate"].post.requestBody.content["application/json"].schema.properties;
     TASKS.push(...props.task["x-tasks"]);
     ensureDatalist("dl-gpus", gpus.map((g) => g.model));
     ensureDatalist("dl-regions", ["all", ...regions]);
-    $("#catalog-meta").textContent = `catalog built ${catalogInfo.generated_at.slice(0, 10)}; newest prices ${catalogInfo.newest_price_date}${catalogInfo.prices_stale ? " (older than the freshness limit)" : ""}`;
+    renderMeta();
   } catch (e) {
-    setStatus("catalog", `Could not load the API description: ${e.message}`, "error");
+    setStatus("catalog", t("error.apiDescription", {error: e.message}), "error");
     return;
   }
   route();

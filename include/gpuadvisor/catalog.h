@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuadvisor/partition.h"
 #include "gpuadvisor/result.h"
 
 namespace gpuadvisor {
@@ -34,7 +35,10 @@ struct Provenance {
   std::string date;    // snapshot date of the figure, ISO "2026-07-20" (or "2026" when undated)
 };
 
-// One price in USD per instance-hour.
+// One price per instance-hour, in the currency of its region's partition (RegionOffer::currency():
+// USD, or CNY in AWS China). The member keeps its historical name; the catalog file and JSON
+// output spell the key by the currency ("cny_per_hour"), and nothing compares amounts across
+// currencies without an ExchangeRate (partition.h).
 struct Price {
   double usd_per_hour = 0;
   Provenance from;
@@ -101,6 +105,9 @@ struct RegionOffer {
   std::vector<ReservedPrice> reserved;         // every RI term known, sorted by term()
   std::vector<SavingsPlanRate> savings_plans;  // sorted by term()
   std::vector<PricePoint> history;             // sorted by kind, then date
+
+  // Every amount above is in this currency: the region's partition's (CNY in AWS China).
+  Currency currency() const { return PartitionOf(region).currency; }
 
   // The RI term, or null. `payment` as in ReservedPrice.
   const ReservedPrice* FindReserved(int years, std::string_view offering_class,

@@ -27,6 +27,13 @@ struct BuildInput {
   std::string format;  // see doc/formats.md: "describe-instance-types-json", "gpu-specs-csv", ...
   std::string origin;  // file name for error messages
   std::string text;    // file contents
+  // Price files ("ondemand-csv", "ondemand-reserved-csv"): the currency the prices are in (the
+  // manifest's "currency", default USD; the price columns are spelled for it, "..._cny_..."),
+  // per-row currency and date columns where the file has them, and "complete" (the file lists
+  // every type sold in its regions, so it also says what is not offered there).
+  Currency currency = Currency::kUsd;
+  std::string currency_column, date_column;
+  bool complete = false;
 };
 
 // Reads the manifest and every file it names (paths relative to `root`, or to the manifest's

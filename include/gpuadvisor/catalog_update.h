@@ -75,6 +75,8 @@ struct UpdateSettings {
   std::vector<std::string> regions;  // region codes; ignored when all_regions
   bool all_regions = false;
   std::string pricing_base = "https://pricing.us-east-1.amazonaws.com";
+  // AWS China's price list (same formats, prices in CNY, under /offers/v1.0/cn/).
+  std::string pricing_base_cn = "https://pricing.cn-north-1.amazonaws.com.cn";
   std::string spot_base = "https://spot-bid-advisor.s3.amazonaws.com";
   // Proxies from the environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); "" = direct.
   std::string http_proxy, https_proxy, no_proxy;

@@ -49,7 +49,9 @@ void DeclareOptions(V& v, InstanceQuery& q) {
             .lo = 0,
             .hi = 1e7});
   v.Number("max-price", q.max_price_usd,
-           {.help = "At most this per instance-hour (at --purchase)",
+           {.help = "At most this per instance-hour (at --purchase); in USD, so it cannot filter "
+                    "prices in CNY (refused for an AWS China region; with region all, CNY rows "
+                    "are left out)",
             .unit = "USD/h",
             .lo = 0,
             .hi = 1e6});
@@ -72,6 +74,7 @@ struct InstanceRow {
   const RegionOffer* offer = nullptr;  // null when the type has no data in the region
   const GpuSpec* gpu = nullptr;        // null when the model has no datasheet row
   std::string region;
+  Currency currency = Currency::kUsd;  // of every price below: the region's partition's
   std::optional<double> on_demand_usd_per_hour, spot_usd_per_hour;
   std::optional<double> usd_per_gpu_hour;         // on-demand / device equivalents
   std::optional<double> usd_per_bf16_tflop_hour;  // on-demand / (devices x dense BF16 TFLOP/s)

@@ -32,9 +32,13 @@ struct RecommendRequest {
   std::optional<double> deadline_hours;  // wall clock of the run
   std::optional<double> budget_usd;      // cost of the run
   std::vector<std::string> regions;      // empty = {"us-east-1"}; {"all"} = every region
-  std::vector<PurchaseKind> purchase;    // empty = on-demand, plus spot for training runs
-  int max_instances = 64;                // per plan
-  int max_gpus = 0;                      // 0 = no limit
+  // Dated exchange rates ("CNY=7.1@2026-12-01"): regions priced in another currency than USD
+  // (AWS China) are ranked with the USD ones only when a rate is given; else each currency is
+  // ranked on its own (Recommendation::other_currencies). Parsed by Recommend().
+  std::vector<std::string> fx;
+  std::vector<PurchaseKind> purchase;  // empty = on-demand, plus spot for training runs
+  int max_instances = 64;              // per plan
+  int max_gpus = 0;                    // 0 = no limit
   bool allow_retired = false;
   // Allow and deny lists (empty = no limit), names as the catalog has them: instance families
   // ("p5"; exact, so p5 is not p5en), accelerator models (any case; "A100" = both memory
@@ -116,7 +120,13 @@ void DeclareOptions(V& v, RecommendRequest& r) {
   DeclareDeadline(v, r);
   DeclareBudget(v, r);
   v.List("regions", r.regions,
-         {.help = "Regions to search, or all (default us-east-1)", .metavar = "REGION"});
+         {.help = "Regions to search, or all (default us-east-1); AWS China regions "
+                  "(cn-north-1, cn-northwest-1) are priced in CNY",
+          .metavar = "REGION"});
+  v.List("fx", r.fx,
+         {.help = "A dated exchange rate, units per USD, that ranks CNY-priced regions with USD "
+                  "ones (without it each currency is ranked on its own)",
+          .metavar = "CNY=RATE@YYYY-MM-DD"});
   v.EnumList(
       "purchase", r.purchase, PurchaseKindName, ParsePurchaseOption("purchase"),
       {.help = "Purchase options to search (default on-demand, plus spot for batch jobs)",
@@ -154,8 +164,15 @@ struct Plan {
   double memory_per_gpu_gib = 0, device_gib = 0;
   bool fits = true;
   double time_hours = 0;  // wall clock incl. goodput (and spot interruptions)
+  // In `currency`, the ranking currency: USD, or the region's own (CNY in AWS China) when no
+  // exchange rate converts it. JSON spells the keys by it ("cost_cny").
   double cost_usd = 0;
-  double usd_per_hour = 0;   // all instances
+  double usd_per_hour = 0;  // all instances
+  Currency currency = Currency::kUsd;
+  // The same figures in the region's currency, as AWS bills them (equal to the above unless an
+  // exchange rate converted them).
+  Currency local_currency = Currency::kUsd;
+  double local_cost = 0, local_per_hour = 0;
   double spot_overhead = 0;  // extra time on spot (interruptions, checkpoints)
   // Spot with a deadline (--deadline or the workload's runtime): the chance that interruptions
   // push the run past it (SpotDeadlineMissProbability); top plans only.
@@ -223,6 +240,14 @@ struct Recommendation {
   // appended to `plans` (so `plans` may hold top + 1), and `horizon_note` says so.
   std::optional<double> horizon_hours;
   std::string horizon_note;  // "" when the top plan finishes within the horizon
+  // The currency `plans` are ranked and costed in, and the rates that converted other currencies
+  // into it. When the regions searched price in currencies no rate converts (USD and CNY without
+  // --fx), this answer ranks the first region's currency and `other_currencies` holds one
+  // answer per other currency, each ranked on its own; `currency_note` says so.
+  Currency currency = Currency::kUsd;
+  std::vector<ExchangeRate> exchange_rates;
+  std::vector<Recommendation> other_currencies;
+  std::string currency_note;
 };
 
 // The horizon a batch run without a deadline is expected to finish in: 30 days, the month that

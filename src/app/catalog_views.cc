@@ -42,6 +42,37 @@ ojson BandJson(const std::optional<SpotBand>& b) {
   return b->label;
 }
 
+// The region's published names (English, Chinese) and, in AWS China, its operator; null for a
+// code this build does not name.
+ojson RegionNameJson(const std::string& region) {
+  const RegionInfo* info = FindRegionInfo(region);
+  if (info == nullptr) return nullptr;
+  ojson j = {{"en", info->name_en}, {"zh", info->name_zh}};
+  if (*info->operator_en != '\0') j["operator"] = {{"en", info->operator_en}, {"zh", info->operator_zh}};
+  return j;
+}
+
+// A price column: headed by the currency symbol the rows share ("$/h on-demand", "¥/h ..."), or
+// by "price" when they mix currencies (`--region all`), each cell then carrying its own symbol.
+struct PriceColumns {
+  std::optional<Currency> shared;
+  bool any = false;
+  void Add(Currency c) {
+    if (!any) shared = c;
+    if (shared != c) shared.reset();
+    any = true;
+  }
+  std::string Header(std::string_view rest) const {
+    return (shared || !any ? CurrencySymbol(shared.value_or(Currency::kUsd)) : "price") +
+           std::string(rest);
+  }
+  std::optional<std::string> Cell(std::optional<double> v, int decimals, Currency c) const {
+    std::optional<std::string> cell = gpuadvisor::Cell(v, decimals);
+    if (cell && !shared) *cell = CurrencySymbol(c) + *cell;
+    return cell;
+  }
+};
+
 std::optional<int64_t> LocalNvmeGb(const InstanceType& t) {
   if (!t.local_storage_gb) return 0;
   return t.local_nvme ? std::optional<int64_t>(*t.local_storage_gb) : 0;
@@ -68,6 +99,8 @@ ojson InstanceRowJson(const InstanceRow& r, const Freshness& fresh) {
       {"family", t.family},
       {"retired", t.retired},
       {"region", r.region},
+      {"partition", PartitionOf(r.region).id},
+      {"currency", CurrencyCode(r.currency)},
       {"offered", o ? Opt(o->offered) : ojson()},
       {"accelerator", AcceleratorJson(t.accelerator)},
       {"vcpus", t.vcpus},
@@ -78,15 +111,15 @@ ojson InstanceRowJson(const InstanceRow& r, const Freshness& fresh) {
       {"efa", t.efa},
       {"max_efa_interfaces", t.max_efa_interfaces},
       {"local_nvme_gb", Opt(LocalNvmeGb(t))},
-      {"on_demand_usd_per_hour", Money(r.on_demand_usd_per_hour)},
-      {"spot_usd_per_hour", Money(r.spot_usd_per_hour)},
+      {MoneyKey("on_demand_usd_per_hour", r.currency), Money(r.on_demand_usd_per_hour)},
+      {MoneyKey("spot_usd_per_hour", r.currency), Money(r.spot_usd_per_hour)},
       {"spot_estimated", spot ? ojson(spot->estimated) : ojson()},
       {"spot_interruption_band", o ? BandJson(o->spot_band) : ojson()},
-      {"reserved_1y_no_upfront_usd_per_hour",
+      {MoneyKey("reserved_1y_no_upfront_usd_per_hour", r.currency),
        o && o->reserved_1y_no_upfront ? Money(o->reserved_1y_no_upfront->usd_per_hour) : ojson()},
-      {"usd_per_gpu_hour", Money(r.usd_per_gpu_hour)},
-      {"usd_per_bf16_tflop_hour", Money(r.usd_per_bf16_tflop_hour, 8)},
-      {"gpu_memory_gib_per_usd", Money(r.gpu_memory_gib_per_usd, 3)},
+      {MoneyKey("usd_per_gpu_hour", r.currency), Money(r.usd_per_gpu_hour)},
+      {MoneyKey("usd_per_bf16_tflop_hour", r.currency), Money(r.usd_per_bf16_tflop_hour, 8)},
+      {MoneyKey("gpu_memory_gib_per_usd", r.currency), Money(r.gpu_memory_gib_per_usd, 3)},
       {"price_source", od ? ojson(od->from.source) : ojson()},
       {"price_date", od ? ojson(od->from.date) : ojson()},
       {"price_age_days", od ? Opt(fresh.AgeDays(od->from.date)) : ojson()},
@@ -106,9 +139,11 @@ JsonDoc InstancesJson(const std::vector<InstanceRow>& rows, const Freshness& fre
 Table InstancesTable(const std::vector<InstanceRow>& rows) {
   Table t;
   bool all_regions = false, any_retired = false;
+  PriceColumns money;
   for (const InstanceRow& r : rows) {
     all_regions |= r.region != rows.front().region;
     any_retired |= r.type->retired;
+    money.Add(r.currency);
   }
   // The type's name alone: it is the key a script joins on (CSV), so "retired" has a column.
   t.AddColumn("instance type");
@@ -121,11 +156,11 @@ Table InstancesTable(const std::vector<InstanceRow>& rows) {
   t.AddColumn("RAM GiB", true);
   t.AddColumn("net Gbps", true);
   t.AddColumn("EFA");
-  t.AddColumn("$/h on-demand", true);
-  t.AddColumn("$/h spot", true);
-  t.AddColumn("$/GPU·h", true);
-  t.AddColumn("$/BF16 PFLOP·h", true);
-  t.AddColumn("GiB per $/h", true);
+  t.AddColumn(money.Header("/h on-demand"), true);
+  t.AddColumn(money.Header("/h spot"), true);
+  t.AddColumn(money.Header("/GPU·h"), true);
+  t.AddColumn(money.Header("/BF16 PFLOP·h"), true);
+  t.AddColumn("GiB per " + money.Header("/h"), true);
   for (const InstanceRow& r : rows) {
     const InstanceType& it = *r.type;
     const Accelerator& a = it.accelerator;
@@ -143,14 +178,15 @@ Table InstancesTable(const std::vector<InstanceRow>& rows) {
     cells.push_back(FormatFixed(static_cast<double>(it.memory_mib) / 1024, 0));
     cells.push_back(Cell(it.network_gbit_s, 0));
     cells.push_back(it.efa ? "yes" : "no");
-    cells.push_back(Cell(r.on_demand_usd_per_hour, 3));
-    std::optional<std::string> spot = Cell(r.spot_usd_per_hour, 3);
+    cells.push_back(money.Cell(r.on_demand_usd_per_hour, 3, r.currency));
+    std::optional<std::string> spot = money.Cell(r.spot_usd_per_hour, 3, r.currency);
     if (spot && r.offer && r.offer->spot && r.offer->spot->estimated) *spot = "~" + *spot;
     cells.push_back(spot);
-    cells.push_back(Cell(r.usd_per_gpu_hour, 3));
-    cells.push_back(r.usd_per_bf16_tflop_hour
-                        ? Cell(std::optional<double>(*r.usd_per_bf16_tflop_hour * 1000), 2)
-                        : std::nullopt);
+    cells.push_back(money.Cell(r.usd_per_gpu_hour, 3, r.currency));
+    cells.push_back(
+        r.usd_per_bf16_tflop_hour
+            ? money.Cell(std::optional<double>(*r.usd_per_bf16_tflop_hour * 1000), 2, r.currency)
+            : std::nullopt);
     cells.push_back(Cell(r.gpu_memory_gib_per_usd, 1));
     t.AddRow(std::move(cells));
   }
@@ -206,22 +242,26 @@ ojson ShowJson(const Catalog& c, const InstanceType& t, const std::string& regio
     };
     regions.push_back({
         {"region", o.region},
+        {"region_name", RegionNameJson(o.region)},
+        {"partition", PartitionOf(o.region).id},
+        {"currency", CurrencyCode(o.currency())},
         {"offered", Opt(o.offered)},
         {"az_ids", o.az_ids},
-        {"on_demand_usd_per_hour", price(o.on_demand)},
-        {"spot_usd_per_hour", price(o.spot)},
+        {MoneyKey("on_demand_usd_per_hour", o.currency()), price(o.on_demand)},
+        {MoneyKey("spot_usd_per_hour", o.currency()), price(o.spot)},
         {"spot_estimated", o.spot ? ojson(o.spot->estimated) : ojson()},
         {"spot_note", o.spot && !o.spot->note.empty() ? ojson(o.spot->note) : ojson()},
         {"spot_interruption_band", BandJson(o.spot_band)},
         {"spot_savings_pct", o.spot_band ? ojson(o.spot_band->savings_pct) : ojson()},
-        {"reserved_1y_no_upfront_usd_per_hour", price(o.reserved_1y_no_upfront)},
+        {MoneyKey("reserved_1y_no_upfront_usd_per_hour", o.currency()),
+         price(o.reserved_1y_no_upfront)},
         {"price_source", o.on_demand ? ojson(o.on_demand->from.source) : ojson()},
         {"price_date", o.on_demand ? ojson(o.on_demand->from.date) : ojson()},
         {"price_stale", o.on_demand ? ojson(fresh.Stale(o.on_demand->from.date)) : ojson()},
         {"spot_source", o.spot ? ojson(o.spot->from.source) : ojson()},
         {"reserved_source",
          o.reserved_1y_no_upfront ? ojson(o.reserved_1y_no_upfront->from.source) : ojson()},
-        {"capacity_block_usd_per_hour", price(o.capacity_block)},
+        {MoneyKey("capacity_block_usd_per_hour", o.currency()), price(o.capacity_block)},
         {"capacity_block_date", o.capacity_block ? ojson(o.capacity_block->from.date) : ojson()},
         {"reserved_1y_offer", o.reserved_1y_no_upfront ? ojson(kReserved1yTerm) : ojson()},
         {"reserved_1y_date",
@@ -239,32 +279,32 @@ ojson ShowJson(const Catalog& c, const InstanceType& t, const std::string& regio
 
 Table ShowRegionsTable(const InstanceType& t, const Freshness& fresh) {
   Table tab;
+  PriceColumns money;
+  for (const RegionOffer& o : t.regions) money.Add(o.currency());
   tab.AddColumn("region");
   tab.AddColumn("offered");
   tab.AddColumn("AZs", true);
-  tab.AddColumn("$/h on-demand", true);
-  tab.AddColumn("$/h spot", true);
+  tab.AddColumn(money.Header("/h on-demand"), true);
+  tab.AddColumn(money.Header("/h spot"), true);
   tab.AddColumn("spot interruptions");
-  tab.AddColumn("$/h 1y RI no-upfront", true);
+  tab.AddColumn(money.Header("/h 1y RI no-upfront"), true);
   tab.AddColumn("price source (date)");
   for (const RegionOffer& o : t.regions) {
-    std::optional<std::string> spot =
-        o.spot ? Cell(std::optional<double>(o.spot->usd_per_hour), 3) : std::nullopt;
+    auto price = [&](const std::optional<Price>& p) {
+      return p ? money.Cell(p->usd_per_hour, 3, o.currency()) : std::nullopt;
+    };
+    std::optional<std::string> spot = price(o.spot);
     if (spot && o.spot->estimated) *spot = "~" + *spot;
     std::optional<std::string> src;
     if (o.on_demand) {
       src = o.on_demand->from.source + " (" + o.on_demand->from.date + ")" +
             (fresh.Stale(o.on_demand->from.date) ? " stale" : "");
     }
-    tab.AddRow(
-        {o.region, o.offered ? std::optional<std::string>(*o.offered ? "yes" : "no") : std::nullopt,
-         std::to_string(o.az_ids.size()),
-         o.on_demand ? Cell(std::optional<double>(o.on_demand->usd_per_hour), 3) : std::nullopt,
-         spot, o.spot_band ? std::optional<std::string>(o.spot_band->label) : std::nullopt,
-         o.reserved_1y_no_upfront
-             ? Cell(std::optional<double>(o.reserved_1y_no_upfront->usd_per_hour), 3)
-             : std::nullopt,
-         src});
+    tab.AddRow({o.region,
+                o.offered ? std::optional<std::string>(*o.offered ? "yes" : "no") : std::nullopt,
+                std::to_string(o.az_ids.size()), price(o.on_demand), spot,
+                o.spot_band ? std::optional<std::string>(o.spot_band->label) : std::nullopt,
+                price(o.reserved_1y_no_upfront), src});
   }
   return tab;
 }
@@ -277,6 +317,8 @@ std::vector<GpuSummary> SummarizeGpus(const Catalog& c, bool include_retired) {
       if (c.GpuOf(t) != &g || (t.retired && !include_retired)) continue;
       s.types.push_back(&t);
       for (const RegionOffer& o : t.regions) {
+        // Cheapest in USD: a CNY price is not comparable without a rate.
+        if (o.currency() != Currency::kUsd) continue;
         InstanceRow r = MakeInstanceRow(c, t, o.region);
         if (r.usd_per_gpu_hour && (!s.cheapest_on_demand ||
                                    *r.usd_per_gpu_hour < *s.cheapest_on_demand->usd_per_gpu_hour)) {

@@ -90,8 +90,9 @@ void CostRows(const CostEstimate& c, Rows* r) {
   auto row = [&](const char* name, const std::optional<double>& total,
                  const std::optional<double>& rate, const Provenance& from, const char* extra) {
     if (!rate) return;
-    std::string v = total ? "$" + FormatFixed(*total, *total >= 100 ? 0 : 2) + " at " : "";
-    v += "$" + FormatFixed(*rate, 2) + "/h";
+    const Currency cur = PartitionOf(c.region).currency;
+    std::string v = total ? FormatMoney(cur, *total, *total >= 100 ? 0 : 2) + " at " : "";
+    v += FormatMoney(cur, *rate, 2) + "/h";
     if (!from.source.empty()) v += "  [" + from.source + ", " + from.date + "]";
     r->Text(std::string(name) + extra, v);
   };
@@ -157,7 +158,8 @@ Table EstimateTable(const Estimate& e, bool with_assumptions) {
            FormatFixed(lo, Decimals(lo)) + " .. " + FormatFixed(hi, Decimals(hi)));
     if (std::string(e.uncertainty_metric) == "time.hours" && e.cost.on_demand_usd) {
       const double c = *e.cost.on_demand_usd;
-      r.Text("uncertainty (cost on-demand $)",
+      r.Text(std::string("uncertainty (cost on-demand ") +
+                 CurrencySymbol(PartitionOf(e.cost.region).currency) + ")",
              FormatFixed(c * (1 - e.band_low), 0) + " .. " + FormatFixed(c * (1 + e.band_high), 0));
     }
   }

@@ -28,15 +28,16 @@ size_t TypesWithChanges(const CatalogDiff& d) {
 }  // namespace
 
 ojson ReservedJson(const RegionOffer& o) {
+  const Currency c = o.currency();
   ojson list = ojson::array();
   for (const ReservedPrice& r : o.reserved) {
     list.push_back({{"term", r.term()},
                     {"years", r.years},
                     {"offering_class", r.offering_class},
                     {"payment", r.payment},
-                    {"upfront_usd", Usd(r.upfront_usd)},
-                    {"usd_per_hour", Usd(r.usd_per_hour)},
-                    {"effective_usd_per_hour", Usd(r.effective_usd_per_hour())},
+                    {MoneyKey("upfront_usd", c), Usd(r.upfront_usd)},
+                    {MoneyKey("usd_per_hour", c), Usd(r.usd_per_hour)},
+                    {MoneyKey("effective_usd_per_hour", c), Usd(r.effective_usd_per_hour())},
                     {"source", r.from.source},
                     {"date", r.from.date}});
   }
@@ -44,13 +45,14 @@ ojson ReservedJson(const RegionOffer& o) {
 }
 
 ojson SavingsPlansJson(const RegionOffer& o) {
+  const Currency c = o.currency();
   ojson list = ojson::array();
   for (const SavingsPlanRate& s : o.savings_plans) {
     list.push_back({{"term", s.term()},
                     {"plan", s.plan},
                     {"years", s.years},
                     {"payment", s.payment},
-                    {"usd_per_hour", Usd(s.usd_per_hour)},
+                    {MoneyKey("usd_per_hour", c), Usd(s.usd_per_hour)},
                     {"source", s.from.source},
                     {"date", s.from.date}});
   }
@@ -58,10 +60,11 @@ ojson SavingsPlansJson(const RegionOffer& o) {
 }
 
 ojson HistoryJson(const RegionOffer& o) {
+  const Currency c = o.currency();
   ojson list = ojson::array();
   for (const PricePoint& p : o.history) {
     list.push_back({{"kind", p.kind},
-                    {"usd_per_hour", Usd(p.usd_per_hour)},
+                    {MoneyKey("usd_per_hour", c), Usd(p.usd_per_hour)},
                     {"source", p.from.source},
                     {"date", p.from.date}});
   }

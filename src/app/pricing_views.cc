@@ -14,15 +14,15 @@ ojson SpotJson(const SpotOverhead& s) {
           {"overhead_fraction", s.overhead_fraction}};
 }
 
-ojson OptionJson(const PurchaseOptionCost& c, const Freshness& fresh) {
+ojson OptionJson(const PurchaseOptionCost& c, const Freshness& fresh, Currency cur) {
   ojson j = {{"option", c.option},
              {"priced", c.priced},
              {"commitment", c.commitment},
-             {"usd_per_hour", Opt(c.usd_per_hour)},
-             {"upfront_usd", Opt(c.upfront_usd)},
+             {MoneyKey("usd_per_hour", cur), Opt(c.usd_per_hour)},
+             {MoneyKey("upfront_usd", cur), Opt(c.upfront_usd)},
              {"term_months", Opt(c.term_months)},
-             {"total_usd", Opt(c.total_usd)},
-             {"usd_per_used_hour", Opt(c.usd_per_used_hour)},
+             {MoneyKey("total_usd", cur), Opt(c.total_usd)},
+             {MoneyKey("usd_per_used_hour", cur), Opt(c.usd_per_used_hour)},
              {"break_even_utilization", Opt(c.break_even_utilization)},
              {"spot", c.spot ? SpotJson(*c.spot) : ojson(nullptr)},
              {"suitable", c.suitable},
@@ -44,10 +44,12 @@ std::optional<std::string> Money(const std::optional<double>& v) {
 JsonDoc PricingJson(const PricingResult& r, const Freshness& fresh) {
   const UsagePattern& u = r.usage;
   ojson options = ojson::array();
-  for (const PurchaseOptionCost& c : r.options) options.push_back(OptionJson(c, fresh));
+  const Currency cur = PartitionOf(r.region).currency;
+  for (const PurchaseOptionCost& c : r.options) options.push_back(OptionJson(c, fresh, cur));
   return MakeJsonDoc(
       ojson{{"instance_type", r.instance_type},
             {"region", r.region},
+            {"currency", CurrencyCode(cur)},
             {"usage",
              {{"hours_per_month", u.hours_per_month},
               {"months", u.months},
@@ -66,11 +68,12 @@ JsonDoc PricingJson(const PricingResult& r, const Freshness& fresh) {
 }
 
 Table PricingTable(const PricingResult& r) {
+  const std::string sym = CurrencySymbol(PartitionOf(r.region).currency);
   Table t;
   t.AddColumn("option");
-  t.AddColumn("$/h per instance", true);
-  t.AddColumn("total $", true);
-  t.AddColumn("$ per used h", true);
+  t.AddColumn(sym + "/h per instance", true);
+  t.AddColumn("total " + sym, true);
+  t.AddColumn(sym + " per used h", true);
   t.AddColumn("break-even use", true);
   t.AddColumn("source (date) / note");
   for (size_t i = 0; i < r.options.size(); ++i) {

@@ -74,8 +74,9 @@ ojson PlanJson(const Plan& p) {
              {"device_gib", p.device_gib},
              {"fits", p.fits},
              {"time_hours", p.time_hours},
-             {"cost_usd", p.cost_usd},
-             {"usd_per_hour", p.usd_per_hour},
+             {"currency", CurrencyCode(p.currency)},
+             {MoneyKey("cost_usd", p.currency), p.cost_usd},
+             {MoneyKey("usd_per_hour", p.currency), p.usd_per_hour},
              {"spot_overhead",
               p.purchase == PurchaseKind::kSpot ? ojson(p.spot_overhead) : ojson(nullptr)},
              {"deadline_miss_probability",
@@ -89,6 +90,11 @@ ojson PlanJson(const Plan& p) {
              {"advice", ojson(p.advice)},
              {"savings", Levers(p.savings)},
              {"inter_node_traffic", p.inter_node_traffic}};
+  if (p.local_currency != p.currency) {  // converted by an exchange rate: what AWS bills
+    j["local_price"] = {{"currency", CurrencyCode(p.local_currency)},
+                        {"cost", p.local_cost},
+                        {"per_hour", p.local_per_hour}};
+  }
   if (p.rank > 0) j["estimate"] = EstimateToJson(p.estimate);
   if (p.account) j["account"] = AccountFitJson(*p.account, p.instances, p.cost_usd);
   return j;
@@ -127,7 +133,9 @@ std::string SignedPct(double f) { return (f >= 0 ? "+" : "") + FormatFixed(100 *
 
 }  // namespace
 
-JsonDoc RecommendJson(const Recommendation& r, const RecommendRequest& req) {
+namespace {
+
+ojson RecommendationJson(const Recommendation& r, const RecommendRequest& req) {
   ojson plans = ojson::array(), pareto = ojson::array(), rejected = ojson::array();
   for (const Plan& p : r.plans) plans.push_back(PlanJson(p));
   ojson alternatives = ojson::array();
@@ -138,13 +146,19 @@ JsonDoc RecommendJson(const Recommendation& r, const RecommendRequest& req) {
                       {"region", p.region},
                       {"purchase", PurchaseKindName(p.purchase)},
                       {"time_hours", p.time_hours},
-                      {"cost_usd", p.cost_usd}});
+                      {MoneyKey("cost_usd", p.currency), p.cost_usd}});
   }
   for (const Rejection& x : r.rejected) {
     rejected.push_back({{"instance_type", x.instance_type}, {"reason", x.reason}});
   }
-  return MakeJsonDoc(ojson{
+  ojson rates = ojson::array();
+  for (const ExchangeRate& x : r.exchange_rates) rates.push_back(x.Text());
+  ojson others = ojson::array();
+  for (const Recommendation& o : r.other_currencies) others.push_back(RecommendationJson(o, req));
+  return ojson{
       {"catalog", {{"source", r.catalog_source}, {"date", r.catalog_date}}},
+      {"currency", CurrencyCode(r.currency)},
+      {"exchange_rates", rates},
       {"objective", ObjectiveName(req.objective)},
       {"candidates_evaluated", r.candidates},
       {"layouts_evaluated", r.layouts},
@@ -163,40 +177,92 @@ JsonDoc RecommendJson(const Recommendation& r, const RecommendRequest& req) {
                                           {"default", true},
                                           {"note", r.horizon_note.empty() ? ojson(nullptr)
                                                                           : ojson(r.horizon_note)}}
-                                  : ojson(nullptr)}});
+                                  : ojson(nullptr)},
+      {"currency_note", r.currency_note.empty() ? ojson(nullptr) : ojson(r.currency_note)},
+      {"other_currencies", others}};
+}
+
+std::string Details(const Recommendation& r, bool all_rejections);
+
+}  // namespace
+
+JsonDoc RecommendJson(const Recommendation& r, const RecommendRequest& req) {
+  return MakeJsonDoc(RecommendationJson(r, req));
 }
 
 Table RecommendTable(const Recommendation& r) {
+  // Each currency ranked on its own (no exchange rate given) is a block of rows with its own
+  // ranks and a currency column; amounts then carry their symbol.
+  std::vector<const Recommendation*> groups = {&r};
+  for (const Recommendation& o : r.other_currencies) groups.push_back(&o);
+  const bool mixed = groups.size() > 1;
+  bool converted = false;
+  for (const Plan& p : r.plans) converted |= p.local_currency != p.currency;
+  const std::string symbol = mixed ? "" : CurrencySymbol(r.currency);
   Table t;
   t.AddColumn("#", true);
+  if (mixed) t.AddColumn("currency");
   t.AddColumn("instance type");
   t.AddColumn("n", true);
   t.AddColumn("GPUs", true);
   t.AddColumn("region");
   t.AddColumn("purchase");
   t.AddColumn("hours", true);
-  t.AddColumn("cost $", true);
-  t.AddColumn("$/h", true);
+  t.AddColumn(mixed ? "cost" : "cost " + symbol, true);
+  t.AddColumn(mixed ? "per hour" : symbol + "/h", true);
+  if (converted) t.AddColumn("billed per hour", true);
   t.AddColumn("GiB/GPU used", true);
   t.AddColumn("confidence");
   t.AddColumn("why");
-  for (const Plan& p : r.plans) {
-    t.AddRow({std::to_string(p.rank), p.type->name, std::to_string(p.instances),
-              std::to_string(p.gpus), p.region, std::string(PurchaseKindName(p.purchase)),
-              FormatFixed(p.time_hours, p.time_hours >= 100 ? 0 : 2) +
-                  (p.time_hours >= 48 ? " (" + FormatFixed(p.time_hours / 24, 0) + " d)"
-                                      : std::string()),
-              Money(p.cost_usd), Money(p.usd_per_hour),
-              FormatFixed(p.memory_per_gpu_gib, 1) + "/" + FormatFixed(p.device_gib, 1),
-              ConfidenceName(p.estimate.confidence),
-              p.why.size() > 1 ? p.why[1]
-              : p.why.empty()  ? ""
-                               : p.why[0]});
+  for (const Recommendation* g : groups) {
+    for (const Plan& p : g->plans) {
+      std::vector<std::optional<std::string>> row = {std::to_string(p.rank)};
+      if (mixed) row.emplace_back(CurrencyCode(p.currency));
+      const std::string sign = mixed ? CurrencySymbol(p.currency) : "";
+      for (std::string cell :
+           {p.type->name, std::to_string(p.instances), std::to_string(p.gpus), p.region,
+            std::string(PurchaseKindName(p.purchase)),
+            FormatFixed(p.time_hours, p.time_hours >= 100 ? 0 : 2) +
+                (p.time_hours >= 48 ? " (" + FormatFixed(p.time_hours / 24, 0) + " d)"
+                                    : std::string()),
+            sign + Money(p.cost_usd), sign + Money(p.usd_per_hour)}) {
+        row.emplace_back(std::move(cell));
+      }
+      if (converted) {
+        row.emplace_back(
+            p.local_currency == p.currency
+                ? std::optional<std::string>()
+                : FormatMoney(p.local_currency, p.local_per_hour, p.local_per_hour >= 100 ? 0 : 2));
+      }
+      row.emplace_back(FormatFixed(p.memory_per_gpu_gib, 1) + "/" + FormatFixed(p.device_gib, 1));
+      row.emplace_back(ConfidenceName(p.estimate.confidence));
+      row.emplace_back(p.why.size() > 1 ? p.why[1] : p.why.empty() ? "" : p.why[0]);
+      t.AddRow(std::move(row));
+    }
   }
   return t;
 }
 
 std::string RecommendDetails(const Recommendation& r, bool all_rejections) {
+  std::string out = Details(r, all_rejections);
+  if (!r.currency_note.empty()) out += "currencies: " + r.currency_note + "\n";
+  if (!r.exchange_rates.empty()) {
+    out += "exchange rates (yours, as given): ";
+    for (size_t i = 0; i < r.exchange_rates.size(); ++i) {
+      out += (i ? ", " : "") + r.exchange_rates[i].Text() + " (units per USD)";
+    }
+    out += "\n";
+  }
+  for (const Recommendation& o : r.other_currencies) {
+    out += "\n== ranked on its own, in " + std::string(CurrencyCode(o.currency)) + " ==\n" +
+           Details(o, all_rejections);
+  }
+  return out;
+}
+
+namespace {
+
+std::string Details(const Recommendation& r, bool all_rejections) {
   if (!r.filters.emptied_by.empty()) return "no plan: " + r.filters.note + "\n";
   std::string out;
   if (!r.ordering.empty()) out += "order: " + r.ordering + "\n";
@@ -225,7 +291,8 @@ std::string RecommendDetails(const Recommendation& r, bool all_rejections) {
     const Plan& top = r.plans.front();
     out += "best " + std::string(PurchaseKindName(a.purchase)) + " plan: #" +
            std::to_string(a.rank) + " " + a.type->name + " x " + std::to_string(a.instances) +
-           " (" + a.region + "): $" + Money(a.cost_usd) + ", " +
+           " (" + a.region +
+           "): " + FormatMoney(a.currency, a.cost_usd, a.cost_usd >= 100 ? 0 : 2) + ", " +
            FormatFixed(a.time_hours, a.time_hours >= 100 ? 0 : 2) +
            " h; vs #1: " + SignedPct(a.cost_usd / top.cost_usd - 1) + " cost, " +
            SignedPct(a.time_hours / top.time_hours - 1) + " time\n";
@@ -252,6 +319,8 @@ std::string RecommendDetails(const Recommendation& r, bool all_rejections) {
   }
   return out;
 }
+
+}  // namespace
 
 std::string RecommendSvg(const Recommendation& r) {
   std::vector<const Plan*> points;

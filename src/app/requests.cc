@@ -1,5 +1,6 @@
 #include "app/requests.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -137,9 +138,16 @@ std::string NoMatchWarning(const Catalog& c, const InstanceQuery& q) {
   everywhere.limit.reset();
   Result<std::vector<InstanceRow>> rows = QueryInstances(c, everywhere);
   if (!rows.ok() || rows->empty()) return line;
+  // Matches in the region's own partition come first: a team in AWS China needs a China
+  // region (another partition is another account, currency and set of endpoints).
+  const Partition& home = PartitionOf(q.region);
+  const bool in_partition = std::any_of(rows->begin(), rows->end(), [&](const InstanceRow& r) {
+    return PartitionOf(r.region).id == home.id;
+  });
   std::map<std::string, int> by_region;  // region -> matching types
   std::set<std::string> types;
   for (const InstanceRow& r : *rows) {
+    if (in_partition && PartitionOf(r.region).id != home.id) continue;
     ++by_region[r.region];
     types.insert(r.type->name);
   }
@@ -160,8 +168,10 @@ std::string NoMatchWarning(const Catalog& c, const InstanceQuery& q) {
     if (i++ < 3) names += (names.empty() ? "" : ", ") + t;
   }
   if (types.size() > 3) names += " and " + std::to_string(types.size() - 3) + " more";
-  return line + " in " + q.region + "; " + names + (types.size() == 1 ? " matches" : " match") +
-         " in " + regions + " (try --region " + best + ")";
+  return line + " in " + q.region + "; " +
+         (in_partition ? "" : "outside " + std::string(home.name) + ", ") + names +
+         (types.size() == 1 ? " matches" : " match") + " in " + regions + " (try --region " + best +
+         ")";
 }
 
 std::vector<std::string> EstimateWarnings(const Catalog& c, const Hardware& hw, const Estimate& e,

@@ -30,6 +30,7 @@
 
 #include "catalog/record_checks.h"
 #include "gpuadvisor/catalog.h"
+#include "gpuadvisor/partition.h"
 
 namespace gpuadvisor::schema {
 
@@ -51,15 +52,30 @@ inline std::string UsdProblem(double usd, bool zero_ok = false, double cap = kMa
                                                                        : std::string();
 }
 
-struct PriceFields {  // on_demand, spot, reserved_1y_no_upfront, capacity_block: USD per hour
+// The price records' amounts are in their region's currency (partition.h), and their keys say
+// which: "usd_per_hour" in USD regions, "cny_per_hour" in AWS China. The plausibility bounds
+// (record_checks.h) apply to the amount as given; in CNY the cap is ~$1400/h, still 50x the
+// dearest China offer.
+struct MoneyKeys {
+  explicit MoneyKeys(Currency c)
+      : per_hour(MoneyKey("usd_per_hour", c)),
+        upfront(MoneyKey("upfront_usd", c)),
+        check_per_hour("." + per_hour),
+        check_upfront("." + upfront) {}
+  std::string per_hour, upfront, check_per_hour, check_upfront;
+};
+
+struct PriceFields {  // on_demand, spot, reserved_1y_no_upfront, capacity_block: per hour
+  Currency currency = Currency::kUsd;
   template <typename V, typename P>
   void operator()(V& v, P& p) const {
-    v.Num("usd_per_hour", p.usd_per_hour);
+    const MoneyKeys k(currency);
+    v.Num(k.per_hour.c_str(), p.usd_per_hour);
     v.Str("source", p.from.source);
     v.Str("date", p.from.date);
     v.BoolOr("estimated", p.estimated);
     v.Str("note", p.note, kOmitEmpty);
-    v.Check(".usd_per_hour", [&] { return UsdProblem(p.usd_per_hour); });
+    v.Check(k.check_per_hour.c_str(), [&] { return UsdProblem(p.usd_per_hour); });
   }
 };
 
@@ -76,44 +92,51 @@ struct SpotBandFields {
 };
 
 struct ReservedFields {
+  Currency currency = Currency::kUsd;
   template <typename V, typename R>
   void operator()(V& v, R& r) const {
+    const MoneyKeys k(currency);
     v.Int("years", r.years);
     v.Str("offering_class", r.offering_class);
     v.Str("payment", r.payment);
-    v.Num("upfront_usd", r.upfront_usd);
-    v.Num("usd_per_hour", r.usd_per_hour);
+    v.Num(k.upfront.c_str(), r.upfront_usd);
+    v.Num(k.per_hour.c_str(), r.usd_per_hour);
     v.Str("source", r.from.source);
     v.Str("date", r.from.date);
     v.Check(".years", [&] { return r.years == 1 || r.years == 3 ? "" : "1 or 3"; });
     // An All Upfront term has a $0 hourly charge and a no-upfront one a $0 fee; not both.
-    v.Check(".upfront_usd", [&] { return UsdProblem(r.upfront_usd, true, kMaxUpfrontUsd); });
-    v.Check(".usd_per_hour", [&] { return UsdProblem(r.usd_per_hour, true); });
+    v.Check(k.check_upfront.c_str(),
+            [&] { return UsdProblem(r.upfront_usd, true, kMaxUpfrontUsd); });
+    v.Check(k.check_per_hour.c_str(), [&] { return UsdProblem(r.usd_per_hour, true); });
     v.Check(" (effective hourly)", [&] { return UsdProblem(r.effective_usd_per_hour()); });
   }
 };
 
 struct SavingsPlanFields {
+  Currency currency = Currency::kUsd;
   template <typename V, typename S>
   void operator()(V& v, S& s) const {
+    const MoneyKeys k(currency);
     v.Str("plan", s.plan);
     v.Int("years", s.years);
     v.Str("payment", s.payment);
-    v.Num("usd_per_hour", s.usd_per_hour);
+    v.Num(k.per_hour.c_str(), s.usd_per_hour);
     v.Str("source", s.from.source);
     v.Str("date", s.from.date);
-    v.Check(".usd_per_hour", [&] { return UsdProblem(s.usd_per_hour); });
+    v.Check(k.check_per_hour.c_str(), [&] { return UsdProblem(s.usd_per_hour); });
   }
 };
 
 struct PricePointFields {
+  Currency currency = Currency::kUsd;
   template <typename V, typename P>
   void operator()(V& v, P& p) const {
+    const MoneyKeys k(currency);
     v.Str("kind", p.kind);
-    v.Num("usd_per_hour", p.usd_per_hour);
+    v.Num(k.per_hour.c_str(), p.usd_per_hour);
     v.Str("source", p.from.source);
     v.Str("date", p.from.date);
-    v.Check(".usd_per_hour", [&] { return UsdProblem(p.usd_per_hour); });
+    v.Check(k.check_per_hour.c_str(), [&] { return UsdProblem(p.usd_per_hour); });
   }
 };
 
@@ -121,17 +144,28 @@ struct RegionFields {
   template <typename V, typename R>
   void operator()(V& v, R& r) const {
     v.Str("region", r.region);
+    // The region's partition fixes the currency; the file says it too where it is not USD (so
+    // catalogs of USD regions stay byte-identical), and a reader refuses a file that disagrees.
+    const Currency c = r.currency();
+    std::string currency = c == Currency::kUsd ? "" : CurrencyCode(c);
+    v.Str("currency", currency, kOmitEmpty);
+    v.Check(".currency", [&, c] {
+      return currency.empty() || currency == CurrencyCode(c)
+                 ? std::string()
+                 : std::string("\"") + CurrencyCode(c) + "\", the currency of " +
+                       PartitionOf(r.region).name + " prices, got \"" + currency + "\"";
+    });
     v.OptBool("offered", r.offered);
     v.StrList("az_ids", r.az_ids);
-    v.OptObject("on_demand", r.on_demand, PriceFields(), kWriteNull);
-    v.OptObject("spot", r.spot, PriceFields(), kWriteNull);
-    v.OptObject("reserved_1y_no_upfront", r.reserved_1y_no_upfront, PriceFields(), kWriteNull);
+    v.OptObject("on_demand", r.on_demand, PriceFields{c}, kWriteNull);
+    v.OptObject("spot", r.spot, PriceFields{c}, kWriteNull);
+    v.OptObject("reserved_1y_no_upfront", r.reserved_1y_no_upfront, PriceFields{c}, kWriteNull);
     v.OptObject("spot_band", r.spot_band, SpotBandFields(), kWriteNull);
     // Written only when present, so catalogs without them stay byte-identical.
-    v.OptObject("capacity_block", r.capacity_block, PriceFields(), kOmit);
-    v.List("reserved", r.reserved, ReservedFields(), kOmitEmpty);
-    v.List("savings_plans", r.savings_plans, SavingsPlanFields(), kOmitEmpty);
-    v.List("history", r.history, PricePointFields(), kOmitEmpty);
+    v.OptObject("capacity_block", r.capacity_block, PriceFields{c}, kOmit);
+    v.List("reserved", r.reserved, ReservedFields{c}, kOmitEmpty);
+    v.List("savings_plans", r.savings_plans, SavingsPlanFields{c}, kOmitEmpty);
+    v.List("history", r.history, PricePointFields{c}, kOmitEmpty);
     // One 1-year RI price for every command, even in a catalog where the headline figure and the
     // itemised term disagree (written before the choice was made in one place).
     v.Derive(r, [](RegionOffer& o) { o.reserved_1y_no_upfront = o.Reserved1y(); });

@@ -102,7 +102,10 @@ void SortRows(std::vector<InstanceRow>* rows, const std::string& field, bool des
   for (const auto& [name, k] : NumericKeys()) {
     if (name == field) key = &k;
   }
+  // Amounts in different currencies are never ordered against each other: USD rows, then CNY.
+  const bool money = field.find("usd") != std::string::npos;
   std::stable_sort(rows->begin(), rows->end(), [&](const InstanceRow& a, const InstanceRow& b) {
+    if (money && a.currency != b.currency) return a.currency < b.currency;
     std::optional<double> ka = (*key)(a), kb = (*key)(b);
     if (ka.has_value() != kb.has_value()) return ka.has_value();  // unknowns last
     if (ka && *ka != *kb) return desc ? *ka > *kb : *ka < *kb;
@@ -163,6 +166,13 @@ Status CheckQuery(const Catalog& c, const InstanceQuery& q, std::vector<const Gp
   }
   Result<SortOrder> order = ParseSort(q.sort);
   if (!order.ok()) return order.status();
+  if (q.max_price_usd && q.region != "all" && PartitionOf(q.region).currency != Currency::kUsd) {
+    return Status::InvalidArgument("max-price: is in USD per hour, and " + q.region + " (" +
+                                   PartitionOf(q.region).name + ") prices in " +
+                                   CurrencyCode(PartitionOf(q.region).currency) +
+                                   "; leave it out and sort by price instead")
+        .WithField("max-price");
+  }
   if (q.min_gpus && q.max_gpus && *q.min_gpus > *q.max_gpus) {
     return Status::InvalidArgument("min-gpus: greater than max-gpus").WithField("min-gpus");
   }
@@ -191,6 +201,7 @@ bool Matches(const InstanceQuery& q, const std::vector<const GpuSpec*>& gpus,
   if (q.min_total_gpu_memory_gib && TotalGib(t) < *q.min_total_gpu_memory_gib) return false;
   if (q.efa_only && !t.efa) return false;
   if (q.max_price_usd) {
+    if (r.currency != Currency::kUsd) return false;  // a USD limit says nothing of a CNY price
     std::optional<double> p =
         q.purchase == PurchaseKind::kSpot ? r.spot_usd_per_hour : r.on_demand_usd_per_hour;
     if (!p || *p > *q.max_price_usd) return false;
@@ -250,6 +261,7 @@ InstanceRow MakeInstanceRow(const Catalog& catalog, const InstanceType& type,
   r.region = region;
   r.offer = type.FindRegion(region);
   r.gpu = catalog.GpuOf(type);
+  r.currency = PartitionOf(region).currency;
   if (r.offer && r.offer->on_demand) r.on_demand_usd_per_hour = r.offer->on_demand->usd_per_hour;
   if (r.offer && r.offer->spot) r.spot_usd_per_hour = r.offer->spot->usd_per_hour;
   double devices = type.accelerator.device_equivalents();
@@ -387,6 +399,10 @@ std::string RegionHint(const InstanceType& t, std::string_view region) {
       std::string(region);
   std::vector<std::string> priced = PricedRegions(t);
   if (priced.empty()) return why + "; no region in the catalog prices it";
+  // The region's own partition first: another partition is another account and currency.
+  const std::string_view home = PartitionOf(region).id;
+  std::stable_partition(priced.begin(), priced.end(),
+                        [&](const std::string& r) { return PartitionOf(r).id == home; });
   constexpr size_t kShown = 6;
   std::string list;
   for (size_t i = 0; i < priced.size() && i < kShown; ++i) list += (i ? ", " : "") + priced[i];

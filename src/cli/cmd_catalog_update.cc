@@ -74,7 +74,7 @@ Result<UpdateSettings> Settings(const CatalogUpdateArgs& a) {
   if (!regions.ok()) return regions.status();
   s.regions = std::move(*regions);
   s.all_regions = s.regions.size() == 1 && s.regions[0] == "all";
-  if (!a.endpoint.empty()) s.pricing_base = s.spot_base = a.endpoint;
+  if (!a.endpoint.empty()) s.pricing_base = s.pricing_base_cn = s.spot_base = a.endpoint;
   s.https_proxy = FirstEnv({"https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"});
   s.http_proxy = FirstEnv({"http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"});
   s.no_proxy = FirstEnv({"no_proxy", "NO_PROXY"});

@@ -135,8 +135,10 @@ PurchaseOptionCost CapacityBlock(const InstanceType& t, const RegionOffer& o, co
     for (const RegionOffer& other : t.regions) {
       if (other.capacity_block) where += (where.empty() ? "" : ", ") + other.region;
     }
-    c.note = !where.empty() ? "no Capacity Block offer for " + t.name + " in " + o.region +
-                                  " (offered in " + where + ")"
+    const Partition& part = PartitionOf(o.region);
+    c.note = !part.capacity_blocks ? std::string(part.name) + " sells no EC2 Capacity Blocks for ML"
+             : !where.empty()      ? "no Capacity Block offer for " + t.name + " in " + o.region +
+                                    " (offered in " + where + ")"
              : r->capacity_blocks
                  ? t.name + " is sold as Capacity Blocks but the catalog has no price for it"
                  : t.name + " is not sold as EC2 Capacity Blocks for ML";

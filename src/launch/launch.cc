@@ -448,6 +448,31 @@ Result<LaunchFormat> ParseLaunchFormatOption(std::string_view text) {
       .WithField("format");
 }
 
+// AWS China is its own partition: another account, endpoints and ARNs, and rules of its own.
+void AddPartitionNotes(LaunchPlan* p) {
+  const Partition& part = PartitionOf(p->region);
+  if (std::string_view(part.id) != "aws-cn") return;
+  const RegionInfo* info = FindRegionInfo(p->region);
+  p->reasons.emplace_back(
+      std::string(part.name) + " (" + p->region +
+      (info != nullptr ? std::string(", ") + info->name_en + ", operated by " + info->operator_en
+                       : std::string()) +
+      "): partition " + part.id + ", endpoints *." + part.dns_suffix + ", ARNs " +
+      ArnPrefix(p->region) +
+      "...; the CloudFormation template takes both from AWS::Partition and "
+      "AWS::URLSuffix");
+  p->warnings.emplace_back(
+      "AWS China needs an AWS China account and its own credentials (aws configure --profile "
+      "for " +
+      p->region + "): an AWS global account cannot launch there");
+  p->warnings.emplace_back(
+      "a public web service in AWS China needs an ICP filing (ICP 备案) before ports 80/443 "
+      "may serve the internet");
+  p->warnings.emplace_back("check that the AMI parameter " + p->ami_parameter +
+                           " is published in " + p->region + " (aws ssm get-parameter --region " +
+                           p->region + " --name ...); AWS China does not carry every public image");
+}
+
 Result<LaunchPlan> PlanLaunch(const Catalog& catalog, const LaunchRequest& request) {
   GPUADVISOR_RETURN_IF_ERROR(CheckRequest(request));
   Result<const InstanceType*> type = ResolveInstanceType(catalog, request.instance_type);
@@ -463,6 +488,7 @@ Result<LaunchPlan> PlanLaunch(const Catalog& catalog, const LaunchRequest& reque
   ChooseStorage(&p);
   ChoosePurchase(&p);
   AddQuotaWarning(&p);
+  AddPartitionNotes(&p);
   p.reasons.emplace_back(
       "IMDSv2 required (HttpTokens=required), hop limit 2 so containers on the "
       "instance can still reach the metadata service");

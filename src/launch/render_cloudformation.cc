@@ -72,7 +72,7 @@ std::string SharedResources(const LaunchPlan& p) {
        "  InstanceRole:\n    Type: AWS::IAM::Role\n    Properties:\n"
        "      AssumeRolePolicyDocument:\n        Version: \"2012-10-17\"\n        Statement:\n"
        "          - Effect: Allow\n            Principal:\n              Service: "
-       "ec2.amazonaws.com\n"
+       "!Sub \"ec2.${AWS::URLSuffix}\"\n"
        "            Action: sts:AssumeRole\n"
        "      ManagedPolicyArns:\n"
        "        - !Sub arn:${AWS::Partition}:iam::aws:policy/CloudWatchAgentServerPolicy\n"

@@ -68,6 +68,15 @@ std::string DataVolumeStep(const LaunchPlan& p) {
          "done\n";
 }
 
+// Where the CloudWatch agent package is downloaded from: AWS's global bucket, or in AWS China
+// the region's own bucket (the global one is not reachable from there).
+std::string CloudWatchAgentHost(const std::string& region) {
+  const Partition& part = PartitionOf(region);
+  if (std::string_view(part.id) != "aws-cn")
+    return "https://amazoncloudwatch-agent.s3.amazonaws.com";
+  return "https://amazoncloudwatch-agent-" + region + ".s3." + region + "." + part.dns_suffix;
+}
+
 std::string CloudWatchStep(const LaunchPlan& p) {
   const std::string deb_arch = p.architecture == "arm64" ? "arm64" : "amd64";
   const std::string dir = "/opt/aws/amazon-cloudwatch-agent";
@@ -76,9 +85,8 @@ std::string CloudWatchStep(const LaunchPlan& p) {
          "if [ ! -x " +
          dir +
          "/bin/amazon-cloudwatch-agent-ctl ]; then\n"
-         "  curl -fsSL -o /tmp/cwagent.deb "
-         "https://amazoncloudwatch-agent.s3.amazonaws.com/ubuntu/" +
-         deb_arch +
+         "  curl -fsSL -o /tmp/cwagent.deb " +
+         CloudWatchAgentHost(p.region) + "/ubuntu/" + deb_arch +
          "/latest/amazon-cloudwatch-agent.deb && dpkg -i /tmp/cwagent.deb || echo "
          "\"warning: CloudWatch agent not installed\"\n"
          "fi\n"

@@ -13,7 +13,11 @@
 namespace gpuadvisor::recommend_internal {
 namespace {
 
-std::string Usd(double v) { return "$" + FormatFixed(v, v >= 100 ? 0 : 2); }
+thread_local Currency g_ranking_currency = Currency::kUsd;
+
+std::string Money(Currency c, double v) { return FormatMoney(c, v, v >= 100 ? 0 : 2); }
+// An amount in the ranking currency (a plan's cost, a budget).
+std::string Usd(double v) { return Money(RankingCurrencyScope::Current(), v); }
 std::string PlainHours(double h) { return FormatFixed(h, h >= 100 ? 0 : h >= 10 ? 1 : 2) + " h"; }
 // Past two days a run also says its days: "5759 h (240 days)".
 std::string Hours(double h) {
@@ -25,6 +29,16 @@ std::string Config(const Candidate& c) {
   return c.type->name + " x " + std::to_string(c.instances) + " " + PurchaseKindName(c.purchase) +
          " in " + *c.region;
 }
+
+}  // namespace
+
+RankingCurrencyScope::RankingCurrencyScope(Currency c) : saved_(g_ranking_currency) {
+  g_ranking_currency = c;
+}
+RankingCurrencyScope::~RankingCurrencyScope() { g_ranking_currency = saved_; }
+Currency RankingCurrencyScope::Current() { return g_ranking_currency; }
+
+namespace {
 
 Result<Estimate> Reestimate(const Workload& w, const Candidate& c, int instances,
                             EstimateMode mode) {
@@ -182,12 +196,13 @@ std::string LargeClusterNote(const Candidate& c) {
            "; a cluster this size realistically needs a Capacity Block or an on-demand "
            "capacity reservation";
   }
-  const double cost = block->usd_per_hour * c.instances * days * 24;
+  const double cost = block->usd_per_hour * c.to_ranking * c.instances * days * 24;
   return line +
          "; a cluster this size realistically needs a Capacity Block: " + std::to_string(days) +
-         " days x " + std::to_string(c.instances) + " at " + Usd(block->usd_per_hour) +
-         "/h = " + Usd(cost) + " in " + *c.region + " (" + (cost >= c.cost_usd ? "+" : "") +
-         Pct(cost / c.cost_usd - 1) + " vs this plan; --purchase capacity-block)";
+         " days x " + std::to_string(c.instances) + " at " +
+         Money(c.local_currency, block->usd_per_hour) + "/h = " + Usd(cost) + " in " + *c.region +
+         " (" + (cost >= c.cost_usd ? "+" : "") + Pct(cost / c.cost_usd - 1) +
+         " vs this plan; --purchase capacity-block)";
 }
 
 // The facts an advice or warning line's condition reads (doc/recommend.md, "Advice").
@@ -445,6 +460,10 @@ Plan MakeBarePlan(const Candidate& c) {
   p.time_hours = c.time_hours;
   p.cost_usd = c.cost_usd;
   p.usd_per_hour = c.usd_per_hour;
+  p.currency = c.currency;
+  p.local_currency = c.local_currency;
+  p.local_per_hour = c.usd_per_hour / c.to_ranking;
+  p.local_cost = c.cost_usd / c.to_ranking;
   p.spot_overhead = c.spot_overhead;
   p.risk_factor = c.risk_factor;
   p.price_from = c.price->from;
@@ -467,12 +486,14 @@ Plan MakePlan(const Catalog& catalog, const Workload& w, const std::vector<Candi
   if (c.purchase == PurchaseKind::kCapacityBlock) {
     const int days = CapacityBlockDays(c.time_hours);
     p.why.push_back("Capacity Block of " + std::to_string(days) + " days x " +
-                    std::to_string(c.instances) + " at " + Usd(c.price->usd_per_hour) +
-                    "/h per instance (" + c.price->from.source + ", " + c.price->from.date +
+                    std::to_string(c.instances) + " at " +
+                    Money(c.local_currency, c.price->usd_per_hour) + "/h per instance (" +
+                    c.price->from.source + ", " + c.price->from.date +
                     "), paid upfront when reserved (up to 8 weeks ahead); no interruptions");
   }
   if (c.purchase == PurchaseKind::kSpot) {
-    p.why.push_back("spot at " + Usd(c.price->usd_per_hour) + "/h per instance" +
+    p.why.push_back("spot at " + Money(c.local_currency, c.price->usd_per_hour) +
+                    "/h per instance" +
                     (c.price->estimated ? " (estimated from spot-advisor savings)" : "") +
                     " includes +" + Pct(c.spot_overhead) + " time for interruptions");
     if (req.deadline_hours && c.estimate->hours) {

@@ -21,12 +21,31 @@ struct Candidate {
   int instances = 0;
   const std::string* region = nullptr;
   PurchaseKind purchase = PurchaseKind::kOnDemand;
-  const Price* price = nullptr;
+  const Price* price = nullptr;        // in the region's currency
   const Estimate* estimate = nullptr;  // fast mode: numbers only
+  // cost_usd and usd_per_hour are in the ranking currency (Plan::currency): USD, or the
+  // region's own where no exchange rate converts it; to_ranking turns an amount in the region's
+  // currency into it (1 / the rate, or 1).
   double time_hours = 0, cost_usd = 0, usd_per_hour = 0, spot_overhead = 0;
+  Currency currency = Currency::kUsd, local_currency = Currency::kUsd;
+  double to_ranking = 1;
   double risk_factor = 1;     // see Plan::risk_factor
   bool unobtainable = false;  // the account scan says it cannot be launched (ranks below)
   double paid_fraction = 0;   // of the instances, those Reserved Instances already pay for
+};
+
+// The currency the plan texts of this thread show ranking amounts in (Usd() in explain.cc): set by
+// Recommend() for the currency group it ranks, USD otherwise.
+class RankingCurrencyScope {
+ public:
+  explicit RankingCurrencyScope(Currency c);
+  ~RankingCurrencyScope();
+  RankingCurrencyScope(const RankingCurrencyScope&) = delete;
+  RankingCurrencyScope& operator=(const RankingCurrencyScope&) = delete;
+  static Currency Current();
+
+ private:
+  Currency saved_;
 };
 
 // The factor from an estimate to the pessimistic end of its uncertainty band: 1 + band on a time,

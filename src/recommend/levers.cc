@@ -30,7 +30,7 @@ Variant Cheapest(const Workload& w, const Candidate& c, const RecommendRequest& 
     if (!e.ok() || !e->memory.fits || !e->demand_met || !e->slo_met || !e->hours) continue;
     const double hours = *e->hours * spot_factor;
     if (batch && req.deadline_hours && hours > *req.deadline_hours) continue;
-    const double rate = c.price->usd_per_hour * n;
+    const double rate = c.price->usd_per_hour * c.to_ranking * n;
     const double cost = batch ? rate * hours : rate;
     if (best.instances == 0 || cost < best.cost) best = {n, cost, hours};
   }
@@ -129,13 +129,13 @@ std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& 
   if (!IsService(w) && c.purchase == PurchaseKind::kOnDemand && o->spot) {
     const double overhead = JobSpotOverhead(*c.type, o, *c.estimate, c.instances).overhead_fraction;
     const double hours = *c.estimate->hours * (1 + overhead) + kLaunchHours;  // as the plan
-    const Variant v{c.instances, o->spot->usd_per_hour * c.instances * hours, hours};
+    const Variant v{c.instances, o->spot->usd_per_hour * c.to_ranking * c.instances * hours, hours};
     Add(c, "spot", v, "spot with checkpoints (+" + Pct(overhead) + " time)",
         "interruptions: needs checkpoint/restart; large spot clusters may be unavailable", &out);
   }
   if (!!IsService(w) && c.purchase == PurchaseKind::kOnDemand && o->reserved_1y_no_upfront) {
     const double rate = o->reserved_1y_no_upfront->usd_per_hour;
-    const Variant v{c.instances, rate * c.instances, 0};
+    const Variant v{c.instances, rate * c.to_ranking * c.instances, 0};
     Add(c, "reserved-1y", v, "1-year reserved instance, no upfront",
         "a 12-month commitment billed whether used or not: pays off above " +
             FormatFixed(100 * rate / c.price->usd_per_hour, 0) + "% utilisation",

@@ -69,14 +69,28 @@ std::optional<double> BilledHours(PurchaseKind p, double hours) {
 
 // Prices one estimate in every region and purchase option; appends the candidates that pass
 // the budget and notes the cheapest miss.
+// The currencies a search ranks in: amounts convert to USD where a rate is given, else they stay
+// in their own (CurrencyGroups).
+struct Ranking {
+  Currency currency = Currency::kUsd;
+  const CurrencyConverter* fx = nullptr;
+  // The factor from an amount in `local` to the ranking currency.
+  double Factor(Currency local) const {
+    return local == currency ? 1.0 : 1.0 / fx->RateFor(local)->per_usd;
+  }
+};
+
 void PriceCandidates(const InstanceType& t, const GpuSpec* gpu, int instances, const Estimate& e,
                      const std::vector<std::string>& regions,
                      const std::vector<PurchaseKind>& purchases, const RecommendRequest& req,
-                     TypeOutcome* out, std::vector<Candidate>* candidates, int64_t* priced) {
+                     const Ranking& ranking, TypeOutcome* out, std::vector<Candidate>* candidates,
+                     int64_t* priced) {
   for (const std::string& region : regions) {
     const RegionOffer* o = t.FindRegion(region);
     if (o == nullptr || o->offered == false) continue;
     out->offered = true;
+    const Currency local = o->currency();
+    const double to_ranking = ranking.Factor(local);
     for (PurchaseKind p : purchases) {
       const Price* price = PurchasePrice(*o, p);
       if (price == nullptr) continue;
@@ -93,6 +107,9 @@ void PriceCandidates(const InstanceType& t, const GpuSpec* gpu, int instances, c
       c.purchase = p;
       c.price = price;
       c.estimate = &e;
+      c.currency = ranking.currency;
+      c.local_currency = local;
+      c.to_ranking = to_ranking;
       c.risk_factor = recommend_internal::RiskFactor(e);
       double hours = *e.hours;
       if (p == PurchaseKind::kSpot) {
@@ -101,7 +118,7 @@ void PriceCandidates(const InstanceType& t, const GpuSpec* gpu, int instances, c
       }
       if (!e.service) hours += recommend_internal::kLaunchHours;
       c.time_hours = hours;
-      c.usd_per_hour = price->usd_per_hour * instances;
+      c.usd_per_hour = price->usd_per_hour * to_ranking * instances;
       const std::optional<double> billed = BilledHours(p, hours);
       if (!billed) continue;  // longer than the longest Capacity Block
       c.cost_usd = c.usd_per_hour * *billed;
@@ -121,7 +138,7 @@ void PriceCandidates(const InstanceType& t, const GpuSpec* gpu, int instances, c
 // Estimates every count of one type; returns the outcome used for rejections.
 TypeOutcome SearchType(const Catalog& catalog, const InstanceType& t, const Workload& w,
                        const RecommendRequest& req, const std::vector<std::string>& regions,
-                       const std::vector<PurchaseKind>& purchases,
+                       const std::vector<PurchaseKind>& purchases, const Ranking& ranking,
                        std::vector<Candidate>* candidates, std::deque<Estimate>* estimates,
                        int64_t* evaluated, int64_t* layouts, int64_t* pruned, int64_t* priced) {
   TypeOutcome out;
@@ -176,8 +193,8 @@ TypeOutcome SearchType(const Catalog& catalog, const InstanceType& t, const Work
     }
     out.feasible_estimate = true;
     estimates->push_back(std::move(e).value());
-    PriceCandidates(t, gpu, n, estimates->back(), regions, purchases, req, &out, candidates,
-                    priced);
+    PriceCandidates(t, gpu, n, estimates->back(), regions, purchases, req, ranking, &out,
+                    candidates, priced);
   }
   return out;
 }
@@ -415,19 +432,50 @@ RecommendRequest WithWorkloadDeadline(const Workload& w, RecommendRequest req) {
   return req;
 }
 
-}  // namespace
+// The regions searched, grouped by the currency they are ranked in: USD, with every region whose
+// currency a given rate converts, and one group per currency no rate converts, in the order the
+// regions were given.
+struct CurrencyGroup {
+  Currency currency;
+  std::vector<std::string> regions;
+};
+std::vector<CurrencyGroup> CurrencyGroups(const std::vector<std::string>& regions,
+                                          const CurrencyConverter& fx) {
+  std::vector<CurrencyGroup> groups;
+  for (const std::string& r : regions) {
+    Currency c = PartitionOf(r).currency;
+    if (fx.RateFor(c) != nullptr) c = Currency::kUsd;
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [c](const CurrencyGroup& g) { return g.currency == c; });
+    if (it == groups.end()) it = groups.insert(groups.end(), CurrencyGroup{c, {}});
+    it->regions.push_back(r);
+  }
+  return groups;
+}
 
-Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
-                                 const RecommendRequest& request) {
-  GPUADVISOR_RETURN_IF_ERROR(CheckRequest(catalog, request));
+// One currency group's answer (Recommend() splits the request by currency).
+Result<Recommendation> RecommendIn(const Catalog& catalog, const Workload& w,
+                                   const RecommendRequest& request,
+                                   const std::vector<std::string>& regions,
+                                   const Ranking& ranking) {
+  const recommend_internal::RankingCurrencyScope money(ranking.currency);
   Result<recommend_internal::TypeFilter> filter =
       recommend_internal::TypeFilter::Make(catalog, request);
   if (!filter.ok()) return filter.status();
-  GPUADVISOR_RETURN_IF_ERROR(Validate(w));
   const RecommendRequest req = WithWorkloadDeadline(w, request);
-  const std::vector<std::string> regions = Regions(catalog, req);
   const std::vector<PurchaseKind> purchases = Purchases(w, req);
   Recommendation rec;
+  rec.currency = ranking.currency;
+  if (ranking.currency == Currency::kUsd) {
+    for (const std::string& r : regions) {
+      const ExchangeRate* rate = ranking.fx->RateFor(PartitionOf(r).currency);
+      if (rate != nullptr &&
+          std::none_of(rec.exchange_rates.begin(), rec.exchange_rates.end(),
+                       [&](const ExchangeRate& x) { return x.currency == rate->currency; })) {
+        rec.exchange_rates.push_back(*rate);
+      }
+    }
+  }
   rec.catalog_date = catalog.NewestPriceDate();
   rec.catalog_source = catalog.generator.empty() ? "embedded" : catalog.generator;
   rec.filters = filter->applied();
@@ -444,7 +492,7 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
       continue;
     }
     outcomes.push_back(
-        {&t, SearchType(catalog, t, w, req, regions, purchases, &candidates, &estimates,
+        {&t, SearchType(catalog, t, w, req, regions, purchases, ranking, &candidates, &estimates,
                         &rec.candidates, &rec.layouts, &rec.pruned, &rec.priced)});
   }
   if (req.account != nullptr) {
@@ -478,6 +526,73 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
   ApplyDefaultHorizon(catalog, w, ranked, req, regions, &levers, &rec);
   AddHighConfidenceAlternative(catalog, w, ranked, req, regions, &levers, &rec);
   AddPurchaseAlternatives(catalog, w, ranked, req, regions, purchases, &levers, &rec);
+  return rec;
+}
+
+Result<CurrencyConverter> ParseRates(const RecommendRequest& r) {
+  std::vector<ExchangeRate> rates;
+  for (const std::string& text : r.fx) {
+    Result<ExchangeRate> rate = ParseExchangeRate(text, "fx");
+    if (!rate.ok()) return rate.status();
+    for (const ExchangeRate& x : rates) {
+      if (x.currency == rate->currency) {
+        return Status::InvalidArgument(std::string("fx: two rates for ") +
+                                       CurrencyCode(x.currency) + " (" + x.Text() + ", " +
+                                       rate->Text() + "); give one")
+            .WithField("fx");
+      }
+    }
+    rates.push_back(*rate);
+  }
+  return CurrencyConverter(std::move(rates));
+}
+
+}  // namespace
+
+Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
+                                 const RecommendRequest& request) {
+  GPUADVISOR_RETURN_IF_ERROR(CheckRequest(catalog, request));
+  Result<CurrencyConverter> fx = ParseRates(request);
+  if (!fx.ok()) return fx.status();
+  GPUADVISOR_RETURN_IF_ERROR(Validate(w));
+  const std::vector<std::string> regions = Regions(catalog, request);
+  const std::vector<CurrencyGroup> groups = CurrencyGroups(regions, *fx);
+  std::string names;  // "USD (us-east-1) and CNY (cn-north-1, cn-northwest-1)"
+  for (const CurrencyGroup& g : groups) {
+    std::string list;
+    for (size_t i = 0; i < g.regions.size() && i < 3; ++i) {
+      list += (i ? ", " : "") + g.regions[i];
+    }
+    if (g.regions.size() > 3) list += " and " + std::to_string(g.regions.size() - 3) + " more";
+    names +=
+        (names.empty() ? "" : " and ") + std::string(CurrencyCode(g.currency)) + " (" + list + ")";
+  }
+  // A budget is in USD: it binds a plan priced in another currency only through a rate.
+  for (const CurrencyGroup& g : groups) {
+    if (request.budget_usd && g.currency != Currency::kUsd) {
+      return Status::InvalidArgument("budget: is in USD, and " + g.regions.front() + " (" +
+                                     PartitionOf(g.regions.front()).name + ") prices in " +
+                                     CurrencyCode(g.currency) + "; give a dated rate, e.g. --fx " +
+                                     CurrencyCode(g.currency) + "=7.1@2026-12-01, to apply it")
+          .WithField("budget");
+    }
+  }
+  Result<Recommendation> rec =
+      RecommendIn(catalog, w, request, groups.front().regions, {groups.front().currency, &*fx});
+  if (!rec.ok()) return rec;
+  for (size_t k = 1; k < groups.size(); ++k) {
+    Result<Recommendation> other =
+        RecommendIn(catalog, w, request, groups[k].regions, {groups[k].currency, &*fx});
+    if (!other.ok()) return other.status();
+    rec->other_currencies.push_back(std::move(other).value());
+  }
+  if (groups.size() > 1) {
+    rec->currency_note = "the regions price in " + names +
+                         ": amounts in different currencies are never ranked against each "
+                         "other, so each currency is ranked on its own; a dated rate (--fx " +
+                         CurrencyCode(groups[1].currency) +
+                         "=RATE@YYYY-MM-DD, units per USD) ranks them together";
+  }
   return rec;
 }
 

@@ -19,6 +19,8 @@ set(GPUADVISOR_SERVER_SOURCES
 set(GPUADVISOR_WEB_FILES
   ${CMAKE_SOURCE_DIR}/web/index.html
   ${CMAKE_SOURCE_DIR}/web/app.js
+  ${CMAKE_SOURCE_DIR}/web/i18n.js
+  ${CMAKE_SOURCE_DIR}/web/i18n-zh-CN.js
   ${CMAKE_SOURCE_DIR}/web/app.css
   ${CMAKE_SOURCE_DIR}/web/vendor/uplot/uPlot.iife.min.js
   ${CMAKE_SOURCE_DIR}/web/vendor/uplot/uPlot.min.css

@@ -28,6 +28,8 @@
 
 GPUADVISOR_INCBIN(index_html, "web/index.html")
 GPUADVISOR_INCBIN(app_js, "web/app.js")
+GPUADVISOR_INCBIN(i18n_js, "web/i18n.js")
+GPUADVISOR_INCBIN(i18n_zh_cn_js, "web/i18n-zh-CN.js")
 GPUADVISOR_INCBIN(app_css, "web/app.css")
 GPUADVISOR_INCBIN(uplot_js, "web/vendor/uplot/uPlot.iife.min.js")
 GPUADVISOR_INCBIN(uplot_css, "web/vendor/uplot/uPlot.min.css")
@@ -78,6 +80,9 @@ const std::vector<WebAsset>& WebAssets() {
   static const std::vector<WebAsset> kAssets = {
       Make("/", "text/html; charset=utf-8", GPUADVISOR_ASSET_DATA(index_html)),
       Make("/app.js", "text/javascript; charset=utf-8", GPUADVISOR_ASSET_DATA(app_js)),
+      Make("/i18n.js", "text/javascript; charset=utf-8", GPUADVISOR_ASSET_DATA(i18n_js)),
+      Make("/i18n-zh-CN.js", "text/javascript; charset=utf-8",
+           GPUADVISOR_ASSET_DATA(i18n_zh_cn_js)),
       Make("/app.css", "text/css; charset=utf-8", GPUADVISOR_ASSET_DATA(app_css)),
       Make("/vendor/uplot/uPlot.iife.min.js", "text/javascript; charset=utf-8",
            GPUADVISOR_ASSET_DATA(uplot_js)),

@@ -85,12 +85,15 @@ json PerformanceJson(const PerformanceEstimate& p) {
 }
 
 json CostJson(const CostEstimate& c) {
-  return {{"on_demand_usd", Opt(c.on_demand_usd)},
-          {"spot_usd", Opt(c.spot_usd)},
-          {"reserved_1y_usd", Opt(c.reserved_1y_usd)},
-          {"on_demand_usd_per_hour", Opt(c.on_demand_usd_per_hour)},
-          {"spot_usd_per_hour", Opt(c.spot_usd_per_hour)},
-          {"reserved_1y_usd_per_hour", Opt(c.reserved_1y_usd_per_hour)},
+  // Amounts in the region's currency (CNY in AWS China), keys spelled by it.
+  const Currency cur = PartitionOf(c.region).currency;
+  return {{"currency", c.region.empty() ? json(nullptr) : json(CurrencyCode(cur))},
+          {MoneyKey("on_demand_usd", cur), Opt(c.on_demand_usd)},
+          {MoneyKey("spot_usd", cur), Opt(c.spot_usd)},
+          {MoneyKey("reserved_1y_usd", cur), Opt(c.reserved_1y_usd)},
+          {MoneyKey("on_demand_usd_per_hour", cur), Opt(c.on_demand_usd_per_hour)},
+          {MoneyKey("spot_usd_per_hour", cur), Opt(c.spot_usd_per_hour)},
+          {MoneyKey("reserved_1y_usd_per_hour", cur), Opt(c.reserved_1y_usd_per_hour)},
           {"region", Str(c.region)},
           {"on_demand_source", Str(c.on_demand_from.source)},
           {"on_demand_date", Str(c.on_demand_from.date)},
@@ -120,9 +123,10 @@ json BandsJson(const Estimate& e) {
   const PerformanceEstimate& p = e.performance;
   if (primary == "time.hours") {
     add("time.gpu_hours", e.gpu_hours, false);
-    add("cost.on_demand_usd", e.cost.on_demand_usd, false);
-    add("cost.spot_usd", e.cost.spot_usd, false);
-    add("cost.reserved_1y_usd", e.cost.reserved_1y_usd, false);
+    const Currency cur = PartitionOf(e.cost.region).currency;
+    add(("cost." + MoneyKey("on_demand_usd", cur)).c_str(), e.cost.on_demand_usd, false);
+    add(("cost." + MoneyKey("spot_usd", cur)).c_str(), e.cost.spot_usd, false);
+    add(("cost." + MoneyKey("reserved_1y_usd", cur)).c_str(), e.cost.reserved_1y_usd, false);
     add("performance.tokens_per_s", p.tokens_per_s, true);
     add("performance.images_per_s", p.images_per_s, true);
   } else if (primary == "performance.tokens_per_s") {

@@ -295,5 +295,109 @@ TEST(CatalogBuildTest, CapacityBlockCsvErrorsNameTheLine) {
   EXPECT_NE(r.status().message().find("capacity_block_usd_per_hour_instance"), std::string::npos);
 }
 
+// AWS China: a CNY price file marked complete, dated per row. Its prices stay CNY (the catalog
+// says so per region offer), its Local Zone rows are left out, and the types it does not price
+// in a China region are not offered there.
+BuildInput ChinaPrices(std::string text) {
+  BuildInput in = In("cn", "ondemand-reserved-csv", "2026-08-26", std::move(text));
+  in.currency = Currency::kCny;
+  in.currency_column = "currency";
+  in.date_column = "snapshot_date";
+  in.complete = true;
+  return in;
+}
+
+const char* kChinaCsv =
+    "instance_type,region,currency,ondemand_cny_per_hour_linux,"
+    "reserved_1yr_standard_no_upfront_cny_per_hour_linux,snapshot_date,source\n"
+    "p5.48xlarge,cn-northwest-1,CNY,400.5,250.25,2026-08-26,x\n"
+    "g6f.large,cn-north-1,CNY,1.5,,2026-01-21,x\n"
+    "g6f.large,cn-north-1-pkx-1,CNY,1.6,,2026-01-21,x\n";
+
+TEST(CatalogBuildTest, ChinaPricesStayInYuanWithTheirRowDates) {
+  Catalog c = Build({ChinaPrices(kChinaCsv)});
+  const RegionOffer* nw = c.FindInstanceType("p5.48xlarge")->FindRegion("cn-northwest-1");
+  ASSERT_NE(nw, nullptr);
+  EXPECT_EQ(nw->currency(), Currency::kCny);
+  ASSERT_TRUE(nw->on_demand);
+  EXPECT_DOUBLE_EQ(nw->on_demand->usd_per_hour, 400.5);  // CNY, never converted
+  EXPECT_EQ(nw->on_demand->from.date, "2026-08-26");
+  ASSERT_TRUE(nw->reserved_1y_no_upfront);
+  EXPECT_DOUBLE_EQ(nw->reserved_1y_no_upfront->usd_per_hour, 250.25);
+  EXPECT_EQ(nw->offered, std::optional<bool>(true));
+  const RegionOffer* bj = c.FindInstanceType("g6f.large")->FindRegion("cn-north-1");
+  ASSERT_NE(bj, nullptr);
+  EXPECT_EQ(bj->on_demand->from.date, "2026-01-21");  // the row's date, not the source's
+  EXPECT_FALSE(c.HasRegion("cn-north-1-pkx-1"));      // a Local Zone
+  EXPECT_TRUE(c.HasRegion("cn-northwest-1"));
+  EXPECT_EQ(c.FindInstanceType("p5.48xlarge")->FindRegion("us-east-1")->currency(), Currency::kUsd);
+}
+
+TEST(CatalogBuildTest, ACompleteChinaFileSaysWhatIsNotOfferedThere) {
+  // p5 is priced in Ningxia only; the China file lists every type it sells, so a p5 figure from
+  // another source in Beijing would be a type not offered there. Build one through a second,
+  // incomplete CNY source.
+  BuildInput other = In("cn-old", "ondemand-csv", "2024-11-06",
+                        "instance_type,region,ondemand_cny_per_hour_linux\n"
+                        "p5.48xlarge,cn-north-1,410.0\n");
+  other.currency = Currency::kCny;
+  Catalog c = Build({ChinaPrices(kChinaCsv), std::move(other)});
+  const RegionOffer* bj = c.FindInstanceType("p5.48xlarge")->FindRegion("cn-north-1");
+  ASSERT_NE(bj, nullptr);
+  EXPECT_EQ(bj->offered, std::optional<bool>(false));
+  EXPECT_EQ(c.FindInstanceType("g6f.large")->FindRegion("cn-north-1")->offered,
+            std::optional<bool>(true));
+}
+
+TEST(CatalogBuildTest, APriceInTheWrongCurrencyIsRefusedWithItsLine) {
+  // A CNY file with a us-east-1 row, and a USD file with a China row: both refused, by line.
+  Result<Catalog> cny = BuildCatalog(
+      {In("types", "describe-instance-types-json", "2026-08-02", kTypes),
+       ChinaPrices("instance_type,region,currency,ondemand_cny_per_hour_linux,"
+                   "reserved_1yr_standard_no_upfront_cny_per_hour_linux,snapshot_date\n"
+                   "p5.48xlarge,us-east-1,CNY,400,,2026-08-26\n")},
+      "2026-12-01T00:00:00Z");
+  ASSERT_FALSE(cny.ok());
+  EXPECT_NE(cny.status().message().find("cn.src:2: a CNY price for us-east-1"), std::string::npos)
+      << cny.status().ToString();
+  Result<Catalog> usd = BuildCatalog(
+      {In("types", "describe-instance-types-json", "2026-08-02", kTypes),
+       In("usd", "ondemand-csv", "2026-07-20",
+          "instance_type,region,ondemand_usd_per_hour_linux\np5.48xlarge,cn-north-1,55\n")},
+      "2026-12-01T00:00:00Z");
+  ASSERT_FALSE(usd.ok());
+  EXPECT_NE(usd.status().message().find("usd.src:2: a USD price for cn-north-1"), std::string::npos)
+      << usd.status().ToString();
+  // A row whose currency column disagrees with the file's.
+  Result<Catalog> column = BuildCatalog(
+      {In("types", "describe-instance-types-json", "2026-08-02", kTypes),
+       ChinaPrices("instance_type,region,currency,ondemand_cny_per_hour_linux,"
+                   "reserved_1yr_standard_no_upfront_cny_per_hour_linux,snapshot_date\n"
+                   "p5.48xlarge,cn-north-1,USD,400,,2026-08-26\n")},
+      "2026-12-01T00:00:00Z");
+  ASSERT_FALSE(column.ok());
+  EXPECT_NE(column.status().message().find("column \"currency\": expected CNY, got \"USD\""),
+            std::string::npos)
+      << column.status().ToString();
+}
+
+TEST(CatalogBuildTest, ChinaRegionsRoundTripWithTheirCurrencyKeys) {
+  Catalog c = Build({ChinaPrices(kChinaCsv)});
+  const std::string json = CatalogToJson(c);
+  EXPECT_NE(json.find("\"currency\": \"CNY\""), std::string::npos);
+  EXPECT_NE(json.find("\"cny_per_hour\": 400.5"), std::string::npos);
+  Result<Catalog> back = ParseCatalogJson(json, "rt");
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(CatalogToJson(*back), json);
+  // A China region whose file says USD is refused, naming the field.
+  std::string bad = json;
+  const size_t at = bad.find("\"currency\": \"CNY\"");
+  bad.replace(at, 17, "\"currency\": \"USD\"");
+  Result<Catalog> refused = ParseCatalogJson(bad, "bad");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find(".currency"), std::string::npos)
+      << refused.status().ToString();
+}
+
 }  // namespace
 }  // namespace gpuadvisor

@@ -158,6 +158,34 @@ TEST(PriceListJson, SameFiguresAsTheCsv) {
   }
 }
 
+// AWS China's price list has the same format in CNY: its rows are taken for the China regions,
+// in yuan; a row whose currency is not its region's partition's is skipped and counted, never
+// taken as the other currency.
+TEST(PriceListCsv, ChinaRowsAreTakenInYuanAndAWrongCurrencyIsSkippedWithItsReason) {
+  std::string text = Slurp(Fixture("price-list-p5.csv"));
+  // The us-west-2 row becomes a Ningxia one priced in CNY.
+  const size_t row = text.find("\"P5USW20000000001\"");
+  ASSERT_NE(row, std::string::npos);
+  const size_t end = text.find('\n', row);
+  std::string cn = text.substr(row, end - row);
+  auto swap = [&](std::string& line, const std::string& from, const std::string& to) {
+    const size_t at = line.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    line.replace(at, from.size(), to);
+  };
+  swap(cn, "\"61.0000000000\",\"USD\"", "\"400.5000000000\",\"CNY\"");
+  swap(cn, "us-west-2", "cn-northwest-1");
+  std::string wrong = text.substr(row, end - row);  // us-west-2 in CNY: not its currency
+  swap(wrong, "\"USD\"", "\"CNY\"");
+  const std::string both = text.substr(0, row) + cn + "\n" + wrong + text.substr(end);
+  import::PriceListData d = ReadPriceList(both, false);
+  ASSERT_TRUE(d.entries.count("p5.48xlarge\tcn-northwest-1"));
+  EXPECT_DOUBLE_EQ(*d.entries.at("p5.48xlarge\tcn-northwest-1").on_demand, 400.5);
+  EXPECT_FALSE(d.entries.count("p5.48xlarge\tus-west-2") &&
+               d.entries.at("p5.48xlarge\tus-west-2").on_demand);
+  EXPECT_EQ(d.skipped[import::kSkipCurrency], 1);
+}
+
 TEST(PriceListCsv, MalformedInputsNameTheLine) {
   std::string text = Slurp(Fixture("price-list-p5.csv"));
   auto read = [](const std::string& t) {

@@ -7,6 +7,8 @@
 #include <set>
 #include <string>
 
+#include "app/requests.h"
+
 namespace gpuadvisor {
 namespace {
 
@@ -260,6 +262,58 @@ TEST(QueryTest, TypeOfAFamilyWithoutAcceleratorsIsNamedSo) {
 TEST(QueryTest, DaysBetween) {
   EXPECT_EQ(*DaysBetween("2026-07-20", "2026-12-02"), 135);
   EXPECT_FALSE(DaysBetween("", "2026-12-02").has_value());
+}
+
+// AWS China (issue 26): its regions are listed in CNY, with the China price's date; a GPU not
+// sold in one China region points to the other before any region of another partition.
+TEST(QueryTest, ChinaListsItsTypesInYuanAndPointsWithinThePartition) {
+  InstanceQuery q;
+  q.region = "cn-northwest-1";
+  q.gpus = {"A100"};
+  Result<std::vector<InstanceRow>> rows = QueryInstances(C(), q);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  ASSERT_EQ(rows->size(), 1u);
+  const InstanceRow& p4d = rows->front();
+  EXPECT_EQ(p4d.type->name, "p4d.24xlarge");
+  EXPECT_EQ(p4d.currency, Currency::kCny);
+  ASSERT_TRUE(p4d.on_demand_usd_per_hour);
+  EXPECT_NEAR(*p4d.on_demand_usd_per_hour, 172.873412, 1e-6);  // CNY, AWS China price list
+  EXPECT_EQ(p4d.offer->on_demand->from.date, "2026-08-26");
+  q.region = "cn-north-1";
+  rows = QueryInstances(C(), q);
+  ASSERT_TRUE(rows.ok());
+  EXPECT_TRUE(rows->empty());
+  const std::string hint = NoMatchWarning(C(), q);
+  EXPECT_NE(hint.find("p4d.24xlarge matches in cn-northwest-1 (try --region cn-northwest-1)"),
+            std::string::npos)
+      << hint;
+  EXPECT_EQ(hint.find("us-east-1"), std::string::npos) << hint;
+}
+
+TEST(QueryTest, YuanAndDollarsAreNeverOrderedAgainstEachOther) {
+  InstanceQuery q;
+  q.region = "all";
+  q.gpus = {"A10G"};
+  Result<std::vector<InstanceRow>> rows = QueryInstances(C(), q);
+  ASSERT_TRUE(rows.ok());
+  bool seen_cny = false, any_cny = false;
+  for (const InstanceRow& r : *rows) {
+    if (r.currency == Currency::kCny) seen_cny = any_cny = true;
+    // Every USD row comes before the first CNY one, whatever the amounts.
+    if (r.currency == Currency::kUsd) {
+      EXPECT_FALSE(seen_cny) << r.type->name << " " << r.region;
+    }
+  }
+  EXPECT_TRUE(any_cny);
+  // A USD price limit cannot filter a CNY region: refused there, CNY rows left out of "all".
+  q.max_price_usd = 100;
+  rows = QueryInstances(C(), q);
+  ASSERT_TRUE(rows.ok());
+  for (const InstanceRow& r : *rows) EXPECT_EQ(r.currency, Currency::kUsd);
+  q.region = "cn-north-1";
+  rows = QueryInstances(C(), q);
+  ASSERT_FALSE(rows.ok());
+  EXPECT_EQ(rows.status().field(), "max-price");
 }
 
 }  // namespace

@@ -136,6 +136,45 @@ TEST_F(UpdateFixture, StreamsARegionRetriesA503AndThenCostsA304) {
   for (const UpdateOutcome& x : again.outcomes) EXPECT_EQ(x.result, "not-modified") << x.what;
 }
 
+// AWS China's price list lives under /offers/v1.0/cn/ on its own host, in CNY: the update asks
+// there for a China region, and its yuan prices land in the China region, as yuan.
+TEST_F(UpdateFixture, AChinaRegionComesFromTheChinaPriceListInYuan) {
+  std::string cny = csv_;
+  for (auto [from, to] : {std::pair<std::string, std::string>{"us-east-1", "cn-northwest-1"},
+                          {"\"USD\"", "\"CNY\""}}) {
+    for (size_t at = cny.find(from); at != std::string::npos; at = cny.find(from, at + to.size())) {
+      cny.replace(at, from.size(), to);
+    }
+  }
+  std::vector<std::string> asked;
+  FakeHttpServer fake([&](const FakeHttpServer::Request& r) {
+    asked.push_back(r.target);
+    if (r.target == "/offers/v1.0/cn/AmazonEC2/current/cn-northwest-1/index.csv") return File(cny);
+    if (r.target == "/spot-advisor-data.json") return File(spot_);
+    FakeHttpServer::Reply missing = FakeHttpServer::Reply::Body("no such file");
+    missing.status = 404;
+    return missing;
+  });
+  UpdateSettings s = Settings(fake);
+  s.pricing_base_cn = fake.url();
+  s.regions = {"cn-northwest-1"};
+  UpdateCache cache;
+  CatalogUpdateReport report;
+  ASSERT_TRUE(UpdateCatalog(&catalog_, s, &cache, &report).ok());
+  ASSERT_TRUE(report.failed.empty()) << report.outcomes[0].error;
+  const RegionOffer* o = Offer(catalog_, "p5.48xlarge", "cn-northwest-1");
+  ASSERT_TRUE(o && o->on_demand);
+  EXPECT_EQ(o->currency(), Currency::kCny);
+  EXPECT_DOUBLE_EQ(o->on_demand->usd_per_hour, 61.77);  // the file's CNY figure, not converted
+  // The us-west-2 rows of the file are in CNY too, not their region's currency: skipped, said.
+  bool said = false;
+  for (const std::string& n : report.outcomes[0].notes) {
+    said |= n.find("another currency") != std::string::npos;
+  }
+  EXPECT_TRUE(said);
+  EXPECT_EQ(asked.front(), "/offers/v1.0/cn/AmazonEC2/current/cn-northwest-1/index.csv");
+}
+
 TEST_F(UpdateFixture, ARegionCutShortKeepsItsPricesAndIsNamed) {
   FakeHttpServer fake([&](const FakeHttpServer::Request& r) {
     FakeHttpServer::Reply reply = File(r.target == "/spot-advisor-data.json" ? spot_ : csv_);

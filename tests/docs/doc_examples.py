@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs every example in README.md and doc/*.md and fails when the output they show has drifted.
+"""Runs every example in README.md, README.zh-CN.md and doc/*.md and fails when the output they show has drifted.
 
     doc_examples.py --bin BUILD/gpuadvisor [--python-path BUILD/python] [--update] [FILE.md ...]
 
@@ -519,7 +519,8 @@ def main():
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
     files = [os.path.abspath(f) for f in args.files] or (
-        [os.path.join(REPO, "README.md")] + sorted(glob.glob(os.path.join(REPO, "doc", "*.md"))))
+        [os.path.join(REPO, "README.md"), os.path.join(REPO, "README.zh-CN.md")] +
+        sorted(glob.glob(os.path.join(REPO, "doc", "*.md"))))
     started = time.time()
     jobs, errors, stats = collect(files, args.no_python)
     env = Env(args)

@@ -4,4 +4,5 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   recommend/rejections_test.cc
   recommend/filters_test.cc
   recommend/advice_test.cc
+  recommend/currency_test.cc
 )

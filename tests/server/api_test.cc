@@ -674,7 +674,7 @@ TEST(ApiTest, WebAssetsAreEmbeddedAndCompressed) {
   EXPECT_EQ(FindWebAsset("/index.html"), index);
   EXPECT_EQ(FindWebAsset("/../etc/passwd"), nullptr);
   size_t first_paint = 0;
-  for (const char* path : {"/", "/app.js", "/app.css"}) {
+  for (const char* path : {"/", "/app.js", "/i18n.js", "/app.css"}) {
     const WebAsset* a = FindWebAsset(path);
     ASSERT_NE(a, nullptr) << path;
     EXPECT_FALSE(a->gzip.empty());
@@ -683,6 +683,7 @@ TEST(ApiTest, WebAssetsAreEmbeddedAndCompressed) {
   }
   EXPECT_LT(first_paint, 100u * 1024);
   EXPECT_NE(FindWebAsset("/vendor/uplot/uPlot.iife.min.js"), nullptr);
+  EXPECT_NE(FindWebAsset("/i18n-zh-CN.js"), nullptr);  // fetched when the page is in Chinese
 }
 
 }  // namespace

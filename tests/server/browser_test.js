@@ -73,6 +73,8 @@ function telemetryCsv() {
   const status0 = await page.textContent("#catalog-status");
   check(all > 20 && status0.startsWith(`${all} of ${all} `), `catalog lists types (${status0})`);
   check((await page.textContent("#catalog-key")).includes("estimated"), "the page says what ~ means");
+  check(await page.getAttribute("html", "lang") === "en", "a browser in en-US gets the English page (<html lang=\"en\">)");
+  await shot(page, "catalog-en");
   await axe(page, "catalog");
 
   await page.fill("#catalog-form input[name=gpu]", "H100");
@@ -108,13 +110,13 @@ function telemetryCsv() {
 
   // ---- instance: a row opens it ----
   await page.locator("#catalog tbody tr", {hasText: "p5.48xlarge"}).locator("td").nth(2).click();
-  await page.waitForSelector("#instance-out h3", {timeout: 15000});
+  await page.waitForSelector("#instance-out table.pricing", {timeout: 15000});  // the last part drawn
   check(new URL(page.url()).searchParams.get("type") === "p5.48xlarge", `a row opens its instance view (${page.url()})`);
   const inst = await page.textContent("#instance-out");
   check(inst.includes("Datasheet") && inst.includes("Price per region") && inst.includes("Break-even"),
         "instance view: specs, datasheet, prices per region, purchase options with break-even");
   check(await page.locator("#instance-out figure canvas").count() > 0, "instance view: price history chart (Capacity Block)");
-  await shot(page, "instance");
+  await shot(page, "instance-en");
   await axe(page, "instance");
   await page.goBack();
   await page.waitForSelector("#view-catalog:not([hidden])");
@@ -130,7 +132,7 @@ function telemetryCsv() {
   check(estText.includes("Assumptions") && (await page.locator("#estimate-out .notes li").count()) > 2, "estimate: assumptions listed");
   check(await page.inputValue("#estimate-form input[name=tokens]") === "2B", "a URL fills the form");
   check(await page.isHidden('#estimate-form .field[data-field="rps"]'), "fields of other tasks are hidden (rps for finetune)");
-  await shot(page, "estimate");
+  await shot(page, "estimate-en");
   await axe(page, "estimate");
   await page.fill("#estimate-form input[name=tokens]", "-3");
   await submitFresh(page, "estimate", "estimate error");
@@ -163,7 +165,8 @@ function telemetryCsv() {
   check(caption.startsWith("finetune: cost of the run"), `chart captioned for the task (${caption})`);
   check(await page.locator("#recommend-out .u-legend").count() === 0, "no uPlot legend repeating the caption");
   check(new URL(page.url()).searchParams.get("deadline") === "2d", "recommend state in the URL");
-  await shot(page, "recommend");
+  check(!/\bnull\b/.test(await page.textContent("#recommend-out")), "recommend: no \"null\" printed where a part is absent");
+  await shot(page, "recommend-en");
   await axe(page, "recommend");
   const [download] = await Promise.all([
     page.waitForEvent("download", {timeout: 10000}),
@@ -215,7 +218,7 @@ function telemetryCsv() {
   await page.waitForSelector("#compare-out table", {timeout: 30000});
   const cols = await page.locator("#compare-out thead th").count();
   check(cols === 4, `compare: three types side by side (${cols - 1})`);
-  await shot(page, "compare");
+  await shot(page, "compare-en");
   await axe(page, "compare");
   await page.fill('#compare-form input[name=types]', "p5.48xlarge");
   await submitFresh(page, "compare", "compare error");
@@ -228,7 +231,7 @@ function telemetryCsv() {
   const pricing = await page.textContent("#pricing-out");
   check(pricing.includes("on-demand") && pricing.includes("spot") && pricing.includes("Break-even use"), "pricing: options table");
   check((await page.textContent("#pricing-out figcaption")).includes("breaks even"), "pricing: break-even chart captioned");
-  await shot(page, "pricing");
+  await shot(page, "pricing-en");
   await axe(page, "pricing");
 
   // ---- idle: files go to this server's /v1/idle only ----
@@ -246,8 +249,122 @@ function telemetryCsv() {
   const idle = await page.textContent("#idle-out");
   check(/2 host\(s\)/.test(idle) && idle.includes("gpu-host-1") && /\$[\d,.]+ spent on idle GPUs/.test(idle), `idle: hosts, idle hours and waste (${idle.slice(0, 120)})`);
   check(idleRequests.length === 2 && idleRequests.every((u) => u.startsWith(url + "v1/idle?")), `idle: files posted to this server only (${idleRequests.join(", ")})`);
-  await shot(page, "idle");
+  await shot(page, "idle-en");
   await axe(page, "idle");
+
+  // ---- languages: the switch relabels in place, keeps the form, asks the answer again ----
+  await page.goto(url + "?view=estimate&task=finetune&model=llama-3.1-8b&tokens=2B&instance=p5.48xlarge");
+  await page.waitForSelector("#estimate-out .membar", {timeout: 20000});
+  await page.fill("#estimate-form input[name=tokens]", "3B");  // an edit not yet submitted
+  await page.evaluate(() => (window.__sameDocument = true));
+  const asked = [];
+  const onRequest = (r) => r.url().includes("/v1/") && asked.push(r.headers()["accept-language"] || "");
+  page.on("request", onRequest);
+  await page.click('#lang button[data-lang="zh-CN"]');
+  await page.waitForFunction(() => document.querySelector("#estimate-out h4") && document.querySelector("#estimate-out h4").textContent === "假设", null, {timeout: 20000});
+  check(await page.evaluate(() => window.__sameDocument === true), "the language switch does not reload the page");
+  check(await page.getAttribute("html", "lang") === "zh-CN", "the switch sets <html lang=\"zh-CN\">");
+  check(await page.inputValue("#estimate-form input[name=tokens]") === "3B" && await page.inputValue("#estimate-form select[name=task]") === "finetune",
+        "the switch keeps what the form holds (tokens 3B, task finetune)");
+  const zhLabel = await page.textContent('#estimate-form .field[data-field="tokens"] label');
+  const zhButton = await page.textContent("#estimate-form button[type=submit]");
+  const zhNav = await page.textContent('nav a[data-view="catalog"]');
+  check(zhLabel.startsWith("token 数") && zhButton === "估算" && zhNav === "目录", `the switch relabels the form and the nav (${zhLabel} | ${zhButton} | ${zhNav})`);
+  check(new URL(page.url()).searchParams.get("lang") === "zh-CN" && new URL(page.url()).searchParams.get("tokens") === "2B",
+        `the URL carries the language and the answer's values (${page.url()})`);
+  check(asked.length > 0 && asked.every((l) => l === "zh-CN"), `requests after the switch send Accept-Language: zh-CN (${asked.join(", ")})`);
+  page.off("request", onRequest);
+  check(await page.getAttribute('#lang button[data-lang="zh-CN"]', "aria-pressed") === "true", "the switch says which language is on (aria-pressed)");
+  // From the keyboard, back to English and again to Chinese.
+  await page.focus('#lang button[data-lang="en"]');
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.documentElement.lang === "en");
+  check((await page.textContent('#estimate-form .field[data-field="tokens"] label')).startsWith("Tokens"), "the switch works from the keyboard (Enter)");
+  await page.focus('#lang button[data-lang="zh-CN"]');
+  await page.keyboard.press("Space");
+  await page.waitForFunction(() => document.documentElement.lang === "zh-CN");
+  // The choice is remembered: a link without ?lang opens in Chinese.
+  await page.goto(url + "?view=catalog");
+  await page.waitForSelector("#catalog tbody tr", {timeout: 20000});
+  check(await page.getAttribute("html", "lang") === "zh-CN", "the stored choice applies to a URL without ?lang");
+
+  // ---- every view in Chinese, from ?lang=zh URLs ----
+  const zhViews = [
+    ["catalog", "?view=catalog&lang=zh", "#catalog tbody tr", "#catalog thead"],
+    ["instance", "?view=instance&type=p5.48xlarge&region=us-east-1&lang=zh", "#instance-out figure canvas", "#instance-out"],
+    ["estimate", "?view=estimate&task=finetune&model=llama-3.1-8b&tokens=2B&instance=p5.48xlarge&lang=zh", "#estimate-out .membar", "#estimate-out"],
+    ["recommend", "?" + new URL(recUrl).searchParams.toString().replace(/&?lang=[^&]*/, "") + "&lang=zh", "#recommend-out canvas", "#recommend-out"],
+    ["compare", "?view=compare&types=p5.48xlarge,p4d.24xlarge,g6e.48xlarge&task=finetune&model=llama-3.1-8b&tokens=2B&lang=zh", "#compare-out table", "#compare-out"],
+    ["pricing", "?view=pricing&type=p5.48xlarge&hours-per-month=200&months=12&lang=zh", "#pricing-out canvas", "#pricing-out"],
+    ["idle", "?view=idle&lang=zh", "#idle-files", "#idle-form"],
+  ];
+  const han = /[\u4e00-\u9fff]/;
+  for (const [view, query, ready, answer] of zhViews) {
+    await page.goto(url + query);
+    await page.waitForSelector(ready, {timeout: 30000});
+    if (view === "idle") {
+      await page.setInputFiles("#idle-files", [{name: "gpu-host-1.csv", mimeType: "text/csv", buffer: Buffer.from(telemetryCsv())}]);
+      await submitFresh(page, "idle", "idle (zh-CN)");
+      await page.waitForSelector("#idle-out table", {timeout: 20000});
+    }
+    await page.waitForFunction((v) => !document.querySelector(`#${v}-status`).classList.contains("busy"), view, {timeout: 30000});
+    check(await page.getAttribute("html", "lang") === "zh-CN", `${view} (?lang=zh): <html lang="zh-CN">`);
+    const heading = await page.textContent(`#view-${view} h2`);
+    const status = await page.textContent(`#${view}-status`);
+    check(han.test(heading) && han.test(status), `${view} (zh-CN): heading and status in Chinese (${heading} | ${status.slice(0, 60)})`);
+    // Every visible label of the form is a Chinese one (an option without a zh-CN label shows its English name).
+    const english = await page.evaluate((v) => [...document.querySelectorAll(`#${v}-form .field:not([hidden]) > label > span:first-child, #${v}-form .field:not([hidden]) > legend`)]
+      .filter((l) => !l.closest("[hidden]")).map((l) => l.textContent).filter((x) => !/[\u4e00-\u9fff]/.test(x)), view);
+    check(english.length === 0, `${view} (zh-CN): no form label left in English (${english.join(", ")})`);
+    const text = await page.textContent(answer);
+    check(han.test(text), `${view} (zh-CN): the answer's own words in Chinese (${text.replace(/\s+/g, " ").slice(0, 80)})`);
+    if (view === "pricing") {
+      check(["按需", "竞价", "容量块"].every((w) => text.includes(w)) && /US\$[\d,.]+/.test(text), `zh-CN purchase terms and US$ amounts (${text.slice(0, 100)})`);
+      const notPriced = await page.textContent("#pricing-out details");
+      check(notPriced.includes("预留实例") && notPriced.includes("节省计划"), `zh-CN reserved instances and savings plans (${notPriced.slice(0, 80)})`);
+    }
+    if (view === "recommend") {
+      const choices = await page.textContent('#recommend-form .field[data-field="purchase"]');
+      check(["按需", "竞价", "预留实例", "容量块"].every((w) => choices.includes(w)), `zh-CN purchase choices (${choices.slice(0, 80)})`);
+    }
+    await shot(page, `${view}-zh`);
+    await axe(page, `${view} (zh-CN)`);
+  }
+  // A catalog that mixes currencies (the AWS China regions price in CNY, keys spelled cny): each
+  // cell with its own symbol (never a $ for yuan), sorted by currency, then amount.
+  const yuanRoute = url + "v1/instances?**";
+  await page.route(yuanRoute, async (route) => {
+    const response = await route.fetch();
+    const rows = await response.json();
+    const cn = (type, price) => ({...rows[0], instance_type: type, region: "cn-north-1", currency: "CNY", on_demand_usd_per_hour: undefined,
+                                  spot_usd_per_hour: undefined, on_demand_cny_per_hour: price, spot_cny_per_hour: null});
+    await route.fulfill({response, json: [...rows, cn("zz9.yuan", 700.5), cn("zz8.yuan", 12.25)]});
+  });
+  await page.goto(url + "?view=catalog&lang=zh");
+  await page.waitForSelector("#catalog tbody tr");
+  const mixed = await page.evaluate(() => [...document.querySelectorAll("#catalog tbody tr")].map((tr) => [tr.querySelector("th").textContent, tr.querySelector("td").textContent]));
+  const yuanCells = mixed.filter(([ty]) => ty.endsWith(".yuan"));
+  check(yuanCells.length === 2 && yuanCells.every(([, c]) => c.startsWith("¥") && !c.includes("$")) && mixed.filter(([ty]) => !ty.endsWith(".yuan")).every(([, c]) => c === "–" || c.startsWith("US$")),
+        `mixed currencies: each cell with its own symbol (${yuanCells.map((x) => x.join(" ")).join(", ")}; ${mixed[2].join(" ")})`);
+  check(mixed[0][0] === "zz8.yuan" && mixed[1][0] === "zz9.yuan", `mixed currencies sort by currency, then amount (${mixed.slice(0, 3).map((x) => x[0]).join(", ")})`);
+  check(!(await page.textContent("#catalog thead")).includes("$"), "mixed currencies: no currency in the price headers");
+  await page.unroute(yuanRoute);
+  // The catalog's own China regions (aws-cn, priced in CNY): a yuan price is never shown with $.
+  await page.goto(url + "?view=pricing&type=g5.xlarge&region=cn-north-1&lang=zh");
+  await page.waitForSelector("#pricing-out table.pricing", {timeout: 30000});
+  const cnCells = await page.locator("#pricing-out table.pricing td.n").allTextContents();
+  check(cnCells.some((c) => c.startsWith("¥")) && cnCells.every((c) => c.startsWith("¥") || c === "–" || /^\d+ %$/.test(c)),
+        `cn-north-1 pricing in yuan, no $ (${cnCells.slice(0, 4).join(" ")})`);
+  await page.goto(url + "?view=instance&type=g5.xlarge&region=cn-north-1&lang=zh");
+  await page.waitForSelector("#instance-out table.pricing", {timeout: 30000});
+  const regionPrices = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll("#instance-out table:not(.pricing) tbody tr")]
+    .map((tr) => [tr.querySelector("th").textContent, tr.querySelector("td").textContent])));
+  check(regionPrices["cn-north-1"].startsWith("¥") && regionPrices["us-east-1"].startsWith("US$"),
+        `prices per region: each region in its own currency (cn-north-1 ${regionPrices["cn-north-1"]}, us-east-1 ${regionPrices["us-east-1"]})`);
+  // Back to English (stored), from the keyboard.
+  await page.focus('#lang button[data-lang="en"]');
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.documentElement.lang === "en");
 
   // ---- dark scheme ----
   await page.emulateMedia({colorScheme: "dark"});
@@ -278,6 +395,12 @@ function telemetryCsv() {
   await dePage.waitForSelector("#catalog tbody tr");
   const dePrice = await dePage.locator("#catalog tbody tr").first().locator("td").first().textContent();
   check(/^\d{1,3}(\.\d{3})*,\d{3}$/.test(dePrice), `numbers in the user's locale (de-DE: ${dePrice})`);
+  // A browser whose languages are Chinese gets the Chinese page without ?lang.
+  const zhPage = await (await de.newContext({locale: "zh-CN"})).newPage();
+  await zhPage.goto(url + "?view=catalog&gpu=H100");
+  await zhPage.waitForSelector("#catalog tbody tr");
+  const zhHead = await zhPage.textContent("#catalog thead");
+  check(await zhPage.getAttribute("html", "lang") === "zh-CN" && zhHead.includes("按需"), `navigator.languages zh-CN: the Chinese page (${zhHead.slice(0, 40)})`);
   await de.close();
 
   check(external.length === 0, `no requests leave the server (${external.join(", ")})`);

@@ -2,7 +2,10 @@
 # The web page in a real browser: Debian's chromium driven by playwright-core (npm). Walks every
 # view (catalog, instance, estimate, recommend, compare, pricing, idle), an error, an empty result
 # and a 390-px phone; fails if an old answer is on screen after a new request or an error; runs
-# axe-core on each view (serious or critical violations fail); screenshots go to WORKDIR/*.png.
+# axe-core on each view (serious or critical violations fail); then the languages: the EN / 中文
+# switch (no reload, the form kept), every view from a ?lang=zh URL, a catalog mixing CNY and USD
+# rows; screenshots go to WORKDIR/*.png (<view>-en.png and <view>-zh.png for each view; the
+# Chinese ones need a CJK font such as Debian's fonts-wqy-microhei to show glyphs, not boxes).
 # Usage: browser_test.sh PATH/TO/gpuadvisor WORKDIR
 # Exit 77 (ctest: skipped) with a message when chromium, node/npm or playwright-core is missing.
 set -u

@@ -43,6 +43,15 @@ add_test(NAME cli_serve
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/serve_test.sh $<TARGET_FILE:gpuadvisor>)
 set_tests_properties(cli_serve PROPERTIES LABELS "integration;security" TIMEOUT 60)
 
+# The web page's message tables (every key in English and Chinese, no Chinese text left in
+# English), its language choice and its money formatting (a price in its own currency), in node.
+find_program(GPUADVISOR_NODE node)
+if(GPUADVISOR_NODE)
+  add_test(NAME web_i18n
+    COMMAND ${GPUADVISOR_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/server/i18n_test.js ${CMAKE_SOURCE_DIR}/web)
+  set_tests_properties(web_i18n PROPERTIES LABELS unit TIMEOUT 60)
+endif()
+
 # The web page in Debian's chromium driven by playwright-core (npm): slow, and skipped by the
 # sanitize and coverage stages (label "browser"); the release stage runs it.
 add_test(NAME web_browser

@@ -13,15 +13,14 @@
 namespace gpuadvisor {
 namespace build {
 
-// Commercial and GovCloud regions ("us-east-1", "us-gov-west-1"). Local and Wavelength Zones
-// ("us-east-1-atl-1") belong to a parent region and are not separate regions; China regions
-// are priced in CNY by the sources and are left out.
+// Regions of every partition ("us-east-1", "us-gov-west-1", "cn-north-1"). Local and Wavelength
+// Zones ("us-east-1-atl-1", "cn-north-1-pkx-1") belong to a parent region and are not separate
+// regions.
 bool IsRegionCode(std::string_view r) {
   // Shape: geo "-" [gov "-"] area "-" number, e.g. "ap-southeast-5", "us-gov-west-1".
   std::vector<std::string_view> parts = Split(r, '-');
   if (parts.size() == 4 && parts[1] == "gov") parts.erase(parts.begin() + 1);
-  if (parts.size() != 3 || parts[0].size() != 2 || parts[0] == "cn" || parts[1].empty())
-    return false;
+  if (parts.size() != 3 || parts[0].size() != 2 || parts[1].empty()) return false;
   auto all = [](std::string_view s, int (*pred)(int)) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [&](char c) {
       return pred(static_cast<unsigned char>(c)) != 0;
@@ -98,9 +97,10 @@ struct Builder {
 
   // Best price per (type, region, kind) and the source that gave it.
   struct Candidate {
-    double usd = 0;
+    double usd = 0;  // in the region's currency
     const CatalogSource* src = nullptr;
     int az_count = 0;
+    std::string date;  // the figure's snapshot date: the row's, else the source's
   };
   std::map<std::tuple<std::string, std::string, int>, Candidate> prices;
   std::map<std::pair<std::string, std::string>, std::pair<SpotAdvice, const CatalogSource*>> bands;
@@ -115,6 +115,8 @@ struct Builder {
   std::map<std::pair<std::string, std::string>, std::vector<BlockRate>> blocks;
   std::set<std::pair<std::string, std::string>> offered;
   std::set<std::string> offering_regions;  // regions the offering sources cover
+  // Per region, the types a "complete" price file prices there (see PriceFile).
+  std::map<std::string, std::set<std::string>> priced_by_complete;
   // Project-owned figures, applied once every datasheet row is read (order-independent).
   std::vector<build::AcceleratorFigure> figures;
 
@@ -139,8 +141,9 @@ struct Builder {
   void Offer(const PriceRecord& p, const CatalogSource& src) {
     auto key = std::make_tuple(p.instance_type, p.region, static_cast<int>(p.kind));
     auto it = prices.find(key);
-    if (it == prices.end() || Newer(src, *it->second.src)) {
-      prices[key] = {p.usd_per_hour, &src, p.az_id.empty() ? 0 : 1};
+    const std::string& date = p.date.empty() ? src.snapshot_date : p.date;
+    if (it == prices.end() || date > it->second.date) {
+      prices[key] = {p.usd_per_hour, &src, p.az_id.empty() ? 0 : 1, date};
     } else if (it->second.src == &src && !p.az_id.empty()) {
       // Several AZ prices from one source: keep the lowest.
       it->second.usd = std::min(it->second.usd, p.usd_per_hour);
@@ -148,8 +151,19 @@ struct Builder {
     }
   }
 
-  Status AddPrices(const BuildInput& in, const CatalogSource& src,
-                   const build::PriceCsvColumns& cols) {
+  struct PriceFile : build::PriceCsvColumns {
+    // The manifest's "complete": the file lists every accelerator type sold in the regions it
+    // covers, so a type it does not price there is not offered (the AWS China price list: no
+    // DescribeInstanceTypeOfferings snapshot covers aws-cn).
+    bool complete = false;
+  };
+
+  Status AddPrices(const BuildInput& in, const CatalogSource& src, build::PriceCsvColumns base) {
+    PriceFile cols;
+    static_cast<build::PriceCsvColumns&>(cols) = build::InCurrency(std::move(base), in.currency);
+    cols.currency_column = in.currency_column;
+    cols.date = in.date_column;
+    cols.complete = in.complete;
     Result<std::vector<PriceRecord>> recs = build::ReadPriceCsv(in.text, in.origin, cols);
     if (!recs.ok()) return recs.status();
     for (const PriceRecord& p : *recs) {
@@ -158,6 +172,7 @@ struct Builder {
         continue;
       }
       Offer(p, src);
+      if (cols.complete) priced_by_complete[p.region].insert(p.instance_type);
     }
     return Status::OK();
   }
@@ -286,7 +301,7 @@ struct Builder {
   Price MakePrice(const Candidate& c) const {
     Price p;
     p.usd_per_hour = c.usd;
-    p.from = {c.src->id, c.src->snapshot_date.empty() ? "undated" : c.src->snapshot_date};
+    p.from = {c.src->id, c.date.empty() ? "undated" : c.date};
     if (c.az_count > 1) p.note = "lowest of " + std::to_string(c.az_count) + " AZ prices";
     return p;
   }
@@ -298,6 +313,8 @@ struct Builder {
       o.offered = true;
     } else if (offering_regions.count(region)) {
       o.offered = false;
+    } else if (auto it = priced_by_complete.find(region); it != priced_by_complete.end()) {
+      o.offered = it->second.count(type) > 0;
     }
     if (auto it = azs.find({type, region}); it != azs.end()) {
       o.az_ids.assign(it->second.begin(), it->second.end());
@@ -379,7 +396,17 @@ Result<std::vector<BuildInput>> LoadBuildManifest(const std::string& manifest_pa
     in.format = r.Str(list[i], "format", p);
     std::string file = r.Str(list[i], "file", p);
     std::string base = r.OptStr(list[i], "relative_to", p).value_or("root");
+    const std::string currency = r.OptStr(list[i], "currency", p).value_or("USD");
+    in.currency_column = r.OptStr(list[i], "currency_column", p).value_or("");
+    in.date_column = r.OptStr(list[i], "date_column", p).value_or("");
+    in.complete = r.OptBool(list[i], "complete", p).value_or(false);
     if (!r.status().ok()) break;
+    if (const std::optional<Currency> c = ParseCurrency(currency)) {
+      in.currency = *c;
+    } else {
+      return Status::ParseError(manifest_path + ": " + p +
+                                R"(.currency: expected "USD" or "CNY", got ")" + currency + "\"");
+    }
     if (base != "root" && base != "manifest") {
       std::string msg = manifest_path;
       msg += ": " + p;
@@ -430,9 +457,16 @@ Result<Catalog> BuildCatalog(const std::vector<BuildInput>& inputs,
   c.notes.emplace_back(
       "Capacity Blocks: the rate with the newest date per type and region; every dated rate is "
       "kept in history[].");
-  c.notes.push_back("Regions are commercial and GovCloud regions; " +
-                    std::to_string(b.skipped_local_zone_rows) +
-                    " price rows for Local/Wavelength Zones and China (CNY) were left out.");
+  c.notes.push_back(
+      "Regions are those of the aws, aws-us-gov and aws-cn partitions; each region's prices are "
+      "in its partition's currency (CNY in AWS China, USD elsewhere); " +
+      std::to_string(b.skipped_local_zone_rows) +
+      " price rows for Local/Wavelength Zones were left out.");
+  if (!b.priced_by_complete.empty()) {
+    c.notes.emplace_back(
+        "Where no DescribeInstanceTypeOfferings snapshot covers a region (AWS China), a source "
+        "marked complete decides what is offered: a type it does not price there is not.");
+  }
   if (!b.unpriced_unknown_types.empty()) {
     std::string names;
     for (const std::string& n : b.unpriced_unknown_types) names += (names.empty() ? "" : ", ") + n;

@@ -3,6 +3,7 @@
 #include "catalog/build/sources.h"
 #include "catalog/record_checks.h"
 #include "util/csv.h"
+#include "util/dates.h"
 #include "util/numbers.h"
 #include "util/rj_reader.h"
 #include "util/text.h"
@@ -25,19 +26,29 @@ Result<CsvHeader> ReadHeader(CsvReader& reader, std::string_view origin,
 
 }  // namespace
 
+PriceCsvColumns InCurrency(PriceCsvColumns cols, Currency c) {
+  for (std::string* name : {&cols.on_demand, &cols.spot, &cols.reserved_1y_no_upfront}) {
+    *name = MoneyKey(*name, c);
+  }
+  cols.currency = c;
+  return cols;
+}
+
 Result<std::vector<PriceRecord>> ReadPriceCsv(std::string_view csv, std::string_view origin,
                                               const PriceCsvColumns& cols) {
   CsvReader reader(csv, std::string(origin));
   std::vector<std::string> required = {cols.instance_type, cols.region};
-  for (const std::string* c :
-       {&cols.az_id, &cols.on_demand, &cols.spot, &cols.reserved_1y_no_upfront}) {
+  for (const std::string* c : {&cols.az_id, &cols.on_demand, &cols.spot,
+                               &cols.reserved_1y_no_upfront, &cols.currency_column, &cols.date}) {
     if (!c->empty()) required.push_back(*c);
   }
   Result<CsvHeader> header = ReadHeader(reader, origin, required);
   if (!header.ok()) return header.status();
   auto col = [&](const std::string& name) { return name.empty() ? -1 : header->Find(name); };
   const int type_col = col(cols.instance_type), region_col = col(cols.region),
-            az_col = col(cols.az_id);
+            az_col = col(cols.az_id), currency_col = col(cols.currency_column),
+            date_col = col(cols.date);
+  const char* const code = CurrencyCode(cols.currency);
   const std::pair<int, PriceRecord::Kind> price_cols[] = {
       {col(cols.on_demand), PriceRecord::kOnDemand},
       {col(cols.spot), PriceRecord::kSpot},
@@ -53,6 +64,23 @@ Result<std::vector<PriceRecord>> ReadPriceCsv(std::string_view csv, std::string_
     auto at = [&](int c) -> std::string_view {
       return c >= 0 && static_cast<size_t>(c) < row.size() ? Trim(row[c]) : std::string_view();
     };
+    if (currency_col >= 0 && at(currency_col) != code) {
+      return Status::ParseError(reader.Where() + ": column \"" + cols.currency_column +
+                                "\": expected " + code + ", got \"" +
+                                std::string(at(currency_col)) + "\"");
+    }
+    const std::string_view region = at(region_col);
+    if (const Partition& p = PartitionOf(region); p.currency != cols.currency) {
+      return Status::ParseError(reader.Where() + ": a " + code + " price for " +
+                                std::string(region) + ", whose partition (" + p.id +
+                                ") prices in " + CurrencyCode(p.currency) + "; expected rows of " +
+                                code + " regions only");
+    }
+    if (date_col >= 0 && !ParseIsoDate(at(date_col))) {
+      return Status::ParseError(reader.Where() + ": column \"" + cols.date +
+                                "\": expected a date YYYY-MM-DD, got \"" +
+                                std::string(at(date_col)) + "\"");
+    }
     for (const auto& [c, kind] : price_cols) {
       if (c < 0 || at(c).empty()) continue;
       const std::string& name = kind == PriceRecord::kOnDemand ? cols.on_demand
@@ -78,8 +106,8 @@ Result<std::vector<PriceRecord>> ReadPriceCsv(std::string_view csv, std::string_
         return Status::ParseError(reader.Where() + ": column \"" + cols.instance_type +
                                   "\": expected a non-empty instance type");
       }
-      out.push_back({std::string(at(type_col)), std::string(at(region_col)),
-                     std::string(at(az_col)), kind, *v});
+      out.push_back({std::string(at(type_col)), std::string(region), std::string(at(az_col)), kind,
+                     *v, std::string(at(date_col))});
     }
   }
   if (!reader.status().ok()) return reader.status();

@@ -70,7 +70,8 @@ struct PriceRecord {
   std::string region;
   std::string az_id;  // spot per AZ only
   Kind kind = kOnDemand;
-  double usd_per_hour = 0;
+  double usd_per_hour = 0;  // in `currency`, which is the region's partition's
+  std::string date;         // the row's own snapshot date; "" = the source's
 };
 
 // Column mapping for a CSV price file; an empty column name means "not in this file".
@@ -81,9 +82,17 @@ struct PriceCsvColumns {
   std::string on_demand = "ondemand_usd_per_hour_linux";
   std::string spot;
   std::string reserved_1y_no_upfront;
+  std::string currency_column;  // a per-row currency code ("CNY"), checked against `currency`
+  std::string date;             // a per-row snapshot date (YYYY-MM-DD)
+  Currency currency = Currency::kUsd;  // what the file's prices are in (the manifest says)
 };
+// The columns spelled for a currency: "ondemand_usd_per_hour_linux" ->
+// "ondemand_cny_per_hour_linux".
+PriceCsvColumns InCurrency(PriceCsvColumns cols, Currency c);
 // Rows whose price cell is empty or $0 are skipped (the source has no price). Non-numeric,
-// negative or over-cap prices and priced rows without a type are errors (record_checks.h).
+// negative or over-cap prices and priced rows without a type are errors (record_checks.h), and
+// so is a row whose region's partition prices in another currency than the file's (a CNY figure
+// for us-east-1, a USD one for cn-north-1): prices are never taken in the wrong currency.
 Result<std::vector<PriceRecord>> ReadPriceCsv(std::string_view csv, std::string_view origin,
                                               const PriceCsvColumns& columns);
 
@@ -123,8 +132,8 @@ struct Offering {
 };
 Result<std::vector<Offering>> ReadOfferingsCsv(std::string_view csv, std::string_view origin);
 
-// Commercial and GovCloud region codes ("us-east-1", "us-gov-west-1"); not Local/Wavelength
-// Zones ("us-east-1-atl-1") or China (priced in CNY).
+// Region codes of every partition ("us-east-1", "us-gov-west-1", "cn-north-1"); not
+// Local/Wavelength Zones ("us-east-1-atl-1", "cn-north-1-pkx-1").
 bool IsRegionCode(std::string_view region);
 // Accelerator families by name (p5, g6e, gr6, inf2, trn1, dl1, vt1, f2, u-p6e...).
 bool LooksLikeAcceleratorType(std::string_view type);

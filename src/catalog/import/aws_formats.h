@@ -27,6 +27,9 @@ constexpr std::array<const char*, 2> kRiClasses = {"standard", "convertible"};
 constexpr std::array<const char*, 3> kPayments = {"no-upfront", "partial-upfront", "all-upfront"};
 // "No Upfront" -> 0, "Partial Upfront" -> 1, "All Upfront" -> 2, else -1.
 int PaymentIndex(std::string_view aws_purchase_option);
+// A price list row's `Currency` is its region's partition's: USD, or CNY in AWS China (whose
+// price list files have the same format). Other rows are skipped and counted (kSkipCurrency).
+bool InRegionCurrency(std::string_view currency, std::string_view region);
 
 // The canonical Linux prices of one (instance type, region) in an EC2 offer file.
 struct PriceListEntry {
@@ -41,6 +44,8 @@ struct PriceListEntry {
 // the policy is in catalog/record_checks.h.
 inline constexpr const char* kSkipZeroPrice = "$0 price (a term AWS lists but does not sell)";
 inline constexpr const char* kSkipNoTypeOrRegion = "no instance type or region code";
+inline constexpr const char* kSkipCurrency =
+    "priced in another currency than its region's partition (USD outside AWS China, CNY in it)";
 
 struct PriceListData {
   std::string version, publication_date;          // from the file's metadata ("2025-09-12")

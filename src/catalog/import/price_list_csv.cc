@@ -95,6 +95,10 @@ bool ParsePrice(CsvReader& csv, std::string_view column, std::string_view s, dou
 
 }  // namespace
 
+bool InRegionCurrency(std::string_view currency, std::string_view region) {
+  return currency == CurrencyCode(PartitionOf(region).currency);
+}
+
 int PaymentIndex(std::string_view o) {
   if (o == "No Upfront") return 0;
   if (o == "Partial Upfront") return 1;
@@ -132,7 +136,7 @@ Status ReadPriceListCsv(ByteStream* in, const TypeFilter& keep, PriceListData* o
     const bool on_demand = tt == "OnDemand";
     if ((!on_demand && tt != "Reserved") || csv[os] != "Linux" || csv[tenancy] != "Shared" ||
         csv[capacity] != "Used" || csv[sw] != "NA" ||
-        !StartsWith(csv[family], "Compute Instance") || csv[currency] != "USD") {
+        !StartsWith(csv[family], "Compute Instance")) {
       continue;
     }
     if (license >= 0 && !csv[license].empty() && csv[license] != "No License required") continue;
@@ -144,6 +148,10 @@ Status ReadPriceListCsv(ByteStream* in, const TypeFilter& keep, PriceListData* o
       continue;
     }
     if (!keep(type)) continue;
+    if (!InRegionCurrency(csv[currency], csv[region_col])) {
+      ++out->skipped[kSkipCurrency];
+      continue;
+    }
     const std::string_view u = csv[unit];
     const bool upfront = !on_demand && u == "Quantity";
     if (!(u == "Hrs" || upfront)) continue;
@@ -212,8 +220,7 @@ Status ReadSavingsPlansCsv(ByteStream* in, const TypeFilter& keep, SavingsPlansD
       break;
     }
     ++out->rows;
-    if (csv[op] != "RunInstances" || csv[usage].find("BoxUsage:") == std::string_view::npos ||
-        csv[currency] != "USD") {
+    if (csv[op] != "RunInstances" || csv[usage].find("BoxUsage:") == std::string_view::npos) {
       continue;
     }
     const std::string_view fam = csv[family];
@@ -234,6 +241,10 @@ Status ReadSavingsPlansCsv(ByteStream* in, const TypeFilter& keep, SavingsPlansD
     if (years == 0 || p < 0) continue;
     if (csv[region_col].empty()) {
       ++out->skipped[kSkipNoTypeOrRegion];
+      continue;
+    }
+    if (!InRegionCurrency(csv[currency], csv[region_col])) {
+      ++out->skipped[kSkipCurrency];
       continue;
     }
     double usd = 0;

@@ -179,7 +179,10 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
         if (section_ == kTerms) dim_key_ = k == "unit" ? 1 : 0;
         break;
       case 8:
-        if (section_ == kTerms) usd_key_ = k == "USD";
+        if (section_ == kTerms) {
+          usd_key_ = k == "USD" || k == "CNY";
+          if (usd_key_) price_currency_.assign(k);
+        }
         break;
       default:
         break;
@@ -209,8 +212,10 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
         const char* end = s + n;
         auto [p, ec] = std::from_chars(s, end, d.usd);
         d.has_usd = true;
+        d.currency = price_currency_;
         if (ec != std::errc() || p != end || n == 0 || !std::isfinite(d.usd)) {
-          error_ = "pricePerUnit.USD: expected a number, got \"" + std::string(v) + "\"";
+          error_ = "pricePerUnit." + price_currency_ + ": expected a number, got \"" +
+                   std::string(v) + "\"";
           return false;
         }
       }
@@ -226,9 +231,11 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
   enum TermKey { kTOther, kDimensions, kTermAttributes };
   struct Dim {
     std::string unit;
-    double usd = 0;
+    double usd = 0;  // in `currency`
     bool has_usd = false;
+    std::string currency;  // the pricePerUnit key: "USD", or "CNY" in AWS China's files
   };
+  std::string price_currency_;
   static constexpr int kMaxDims = 4;
   // The offer file nests 8 deep; RapidJSON's reader recurses once per level, so an adversarial
   // file nested ~80k deep would overflow the stack. Far beyond any AWS shape, far below that.
@@ -289,6 +296,14 @@ class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> 
     ++out_->rows;
     if (entry_ < 0) return true;
     if (!CheckDims(term_type_ == 2)) return false;
+    const std::string& key = keys_[static_cast<size_t>(entry_)]->first;  // type \t region
+    const std::string_view region = std::string_view(key).substr(key.find('\t') + 1);
+    for (int i = 0; i < ndim_; ++i) {
+      if (dims_[i].has_usd && !InRegionCurrency(dims_[i].currency, region)) {
+        ++out_->skipped[kSkipCurrency];
+        dims_[i].has_usd = false;
+      }
+    }
     PriceListEntry& e = keys_[static_cast<size_t>(entry_)]->second;
     if (term_type_ == 1) {
       for (int i = 0; i < ndim_; ++i) {

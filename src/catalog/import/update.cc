@@ -28,6 +28,7 @@ namespace gpuadvisor {
 namespace {
 
 constexpr const char* kEc2Offers = "/offers/v1.0/aws/AmazonEC2/current";
+constexpr const char* kEc2OffersCn = "/offers/v1.0/cn/AmazonEC2/current";
 constexpr size_t kIndexBytes = size_t{16} << 20;      // region_index.json: ~10 KB
 constexpr size_t kSpotFeedBytes = size_t{64} << 20;   // spot-advisor-data.json: ~1 MB
 constexpr size_t kOfferFileBytes = size_t{16} << 30;  // us-east-1's CSV: a few hundred MB
@@ -77,6 +78,8 @@ class Updater {
     if (!pricing.ok()) return pricing.status();
     Result<HttpUrl> spot = ParseHttpUrl(s_.spot_base, "endpoint");
     if (!spot.ok()) return spot.status();
+    Result<HttpUrl> pricing_cn = ParseHttpUrl(s_.pricing_base_cn, "endpoint");
+    if (!pricing_cn.ok()) return pricing_cn.status();
     // Validators describe the catalog they were kept with; for any other, ask for everything.
     use_validators_ = !cache_.catalog_generated_at.empty() &&
                       cache_.catalog_generated_at == catalog_.generated_at;
@@ -86,6 +89,11 @@ class Updater {
       Result<std::vector<std::string>> all = RegionIndex(pricing->ToString());
       if (!all.ok()) return all.status();
       regions = *all;
+      // AWS China publishes its own index; its two regions are known by name (partition.h).
+      for (const char* cn : {"cn-north-1", "cn-northwest-1"}) {
+        if (std::find(regions.begin(), regions.end(), cn) == regions.end())
+          regions.emplace_back(cn);
+      }
     }
     for (const std::string& r : regions) {
       if (!build::IsRegionCode(r)) {
@@ -97,7 +105,9 @@ class Updater {
       }
     }
     for (const std::string& r : regions) {
-      Region(r, pricing->ToString() + kEc2Offers + "/" + r + "/index.csv");
+      const bool china = PartitionOf(r).currency == Currency::kCny;
+      Region(r, (china ? pricing_cn->ToString() + kEc2OffersCn : pricing->ToString() + kEc2Offers) +
+                    "/" + r + "/index.csv");
     }
     SpotAdvisor(spot->ToString() + "/spot-advisor-data.json", regions);
     report_.unknown_types.assign(unknown_.begin(), unknown_.end());
