@@ -9,10 +9,12 @@
 #ifndef GPUADVISOR_ACCOUNT_H_
 #define GPUADVISOR_ACCOUNT_H_
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gpuadvisor/catalog.h"
@@ -30,6 +32,10 @@ struct AccountScanArgs {
   std::string aws_cli = "aws";       // the AWS CLI program
   std::string out;                   // "" = the user's account scan file
   double timeout_s = 120;            // per AWS CLI call
+  // Spot placement scores to ask for: "TYPE" or "TYPE:COUNT" (COUNT instances, default 1), one
+  // get-spot-placement-scores call each for all the scanned regions (ParseSpotScoreRequests).
+  std::vector<std::string> spot_scores;
+  bool spot_scores_per_zone = false;  // score each availability zone instead of each region
 };
 template <typename V>
 void DeclareOptions(V& v, AccountScanArgs& a) {
@@ -54,6 +60,15 @@ void DeclareOptions(V& v, AccountScanArgs& a) {
                   "recommend then reads)",
           .front_ends = kCli,
           .metavar = "FILE"});
+  v.List("spot-scores", a.spot_scores,
+         {.help = "Spot placement scores to read: instance types, each with the instance count to "
+                  "score (p5.48xlarge:2,g6e.xlarge); at most 10, one call each",
+          .front_ends = kCli,
+          .metavar = "TYPE[:N],...",
+          .no_default = true});
+  v.Bool("spot-scores-per-zone", a.spot_scores_per_zone,
+         {.help = "Score each availability zone (a single-zone fleet) instead of each region",
+          .front_ends = kCli});
   v.Duration("timeout", a.timeout_s,
              {.help = "Longest one AWS call may take", .lo = 1, .hi = 3600, .front_ends = kCli});
 }
@@ -90,6 +105,33 @@ struct SavingsPlan {
   std::string end;  // ISO date
 };
 
+// Running (or pending) instances of one type in one region, on demand or spot: what already
+// takes from the class's vCPU quota (a DescribeInstances answer, summed per type).
+struct RunningInstances {
+  std::string region;
+  std::string instance_type;
+  bool spot = false;  // InstanceLifecycle "spot", else on demand
+  int count = 0;
+  double vcpus = 0;  // all `count` instances' vCPUs (the type's own count, see AddRunningInstances)
+};
+
+// How likely a spot request for `count` instances of a type is to be fulfilled, 1 (unlikely) to
+// 10, in a region or one availability zone (a GetSpotPlacementScores answer).
+struct SpotScore {
+  std::string instance_type;
+  int count = 1;
+  std::string region;
+  std::string zone_id;  // "use1-az4" when scored per zone, else ""
+  int score = 0;
+  std::string scored_at;  // ISO UTC time
+};
+// At or below this score a spot plan is unlikely to get its capacity: it ranks with the plans
+// the account cannot launch.
+constexpr int kLowSpotScore = 3;
+// At most this many types (one get-spot-placement-scores call each) per scan: AWS limits how
+// many distinct configurations an account may score per day.
+constexpr size_t kMaxSpotScoreRequests = 10;
+
 struct AccountScan {
   std::string account_id;            // "" when sts did not answer
   std::string scanned_at;            // ISO UTC time of the scan
@@ -101,7 +143,13 @@ struct AccountScan {
   std::vector<ReservedInstances> reserved;
   std::vector<SavingsPlan> savings_plans;
   bool savings_plans_scanned = false;
-  std::vector<std::string> failures;  // "us-west-2: service quotas: AccessDeniedException ..."
+  // Instances running when the scan ran, per region in `running_scanned` (a region absent from
+  // it was not read: its quotas' usage is unknown). Scans written before usage was read have
+  // neither field.
+  std::vector<RunningInstances> running;
+  std::vector<std::string> running_scanned;
+  std::vector<SpotScore> spot_scores;  // what --spot-scores asked for (absent in older scans)
+  std::vector<std::string> failures;   // "us-west-2: service quotas: AccessDeniedException ..."
 };
 
 // Adders, one per AWS CLI call; each takes the call's JSON output (`source` names it in errors)
@@ -118,6 +166,19 @@ Status AddReservedInstances(std::string_view json, std::string_view source, std:
                             AccountScan* scan);  // `ec2 describe-reserved-instances`
 Status AddSavingsPlans(std::string_view json, std::string_view source,
                        AccountScan* scan);  // `savingsplans describe-savings-plans`
+// `ec2 describe-instances` (pending and running): the instances per type and lifecycle.
+// Capacity Block instances are left out (they use no vCPU quota). Each instance counts the vCPUs
+// of its type, as the quotas do: the catalog's figure for a type it knows, else CpuOptions
+// (CoreCount x ThreadsPerCore); a type neither names counts 0 vCPUs.
+Status AddRunningInstances(std::string_view json, std::string_view source, std::string_view region,
+                           const Catalog* catalog, AccountScan* scan);
+// `ec2 get-spot-placement-scores` for `count` x `type`: one score per region (or per zone).
+Status AddSpotPlacementScores(std::string_view json, std::string_view source, std::string_view type,
+                              int count, std::string_view scored_at, AccountScan* scan);
+// "p5.48xlarge:2,g6e.xlarge" as given to --spot-scores: (type, count) pairs, at most
+// kMaxSpotScoreRequests; InvalidArgument naming spot-scores otherwise.
+Result<std::vector<std::pair<std::string, int>>> ParseSpotScoreRequests(
+    const std::vector<std::string>& given);
 // `sts get-caller-identity`: the account id.
 Status AddCallerIdentity(std::string_view json, std::string_view source, AccountScan* scan);
 
@@ -125,6 +186,11 @@ Status AddCallerIdentity(std::string_view json, std::string_view source, Account
 // "All Standard (A, C, D, H, I, M, R, T, Z) Spot Instance Requests" -> {A, C, ..., Z}; empty
 // when the name is not a vCPU quota of a class. *spot says which kind it is.
 std::vector<std::string> QuotaClasses(std::string_view quota_name, bool* spot);
+
+// The vCPUs that running instances take from `quota` (*instances: how many), or nullopt when
+// the scan did not read the quota's region's instances.
+std::optional<double> QuotaUsedVcpus(const AccountScan& scan, const AccountQuota& quota,
+                                     int* instances);
 
 // The scan in the project's schema, and back (errors name `source` and the field).
 std::string AccountScanToJson(const AccountScan& scan);
@@ -136,6 +202,12 @@ struct AccountFit {
   // region (not scanned there, or a purchase option no vCPU quota limits: Capacity Blocks).
   std::optional<AccountQuota> quota;
   double needed_vcpus = 0;
+  // What running instances already take from that quota (when the region's instances were
+  // scanned: usage_known), and so what is left for the plan.
+  bool usage_known = false;
+  double used_vcpus = 0;
+  int running_instances = 0;
+  double free_vcpus() const { return quota ? std::max(0.0, quota->vcpus - used_vcpus) : 0; }
   bool fits_quota = true;
   // Availability zones offering the type; nullopt when the region's offerings were not scanned.
   std::optional<std::vector<std::string>> zones;
@@ -143,7 +215,12 @@ struct AccountFit {
   std::string reserved_until;  // the latest end among them
   std::vector<std::string> savings_plans;  // ids of active plans whose terms cover the plan
   bool on_demand = false;                  // RIs and Savings Plans discount on-demand use only
-  bool obtainable() const { return fits_quota && (!zones || !zones->empty()); }
+  // Spot plans: the scan's placement score for the type in the region (the region's score,
+  // else its best zone's), for the smallest scored count not below the plan's instances, else
+  // the largest scored. nullopt when not scored.
+  std::optional<SpotScore> spot_score;
+  bool spot_unlikely() const;  // scored kLowSpotScore or less
+  bool obtainable() const { return fits_quota && (!zones || !zones->empty()) && !spot_unlikely(); }
   // Of `instances`, the share that Reserved Instances already pay for (on-demand plans only).
   double paid_fraction(int instances) const;
 };

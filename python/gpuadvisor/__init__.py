@@ -51,7 +51,7 @@ __all__ = [
     "Catalog", "CatalogInfo", "Error", "HostUsage", "IdleReport", "Estimate", "GpuModel", "InstanceDetails", "InstanceRow",
     "InvalidArgument", "IoError", "NoResult", "NotFound", "ParseError", "Plan", "Pricing",
     "PurchaseOption", "Recommendation", "Record", "RecordList", "Unsupported", "Workload",
-    "catalog", "console_main", "estimate", "idle", "launch", "main", "model_presets", "models", "ModelPreset", "pricing", "recommend", "workload_fields",
+    "account_show", "catalog", "console_main", "estimate", "idle", "launch", "main", "model_presets", "models", "ModelPreset", "pricing", "recommend", "workload_fields",
 ]
 __version__ = "0.1.0"
 
@@ -778,6 +778,17 @@ def workload_fields() -> List[str]:
 def model_presets() -> List[str]:
     """Names of the built-in model architectures (``model=`` values)."""
     return list(_core.model_presets())
+
+
+@_checked
+def account_show(path: Union[None, str, os.PathLike] = None) -> Dict[str, Any]:
+    """The account scan ``recommend`` reads (``gpuadvisor account show --json``): the file at
+    ``path``, else ``$GPUADVISOR_ACCOUNT``, else the one ``gpuadvisor account scan`` wrote.
+    ``recommend(..., account=path or "none")`` chooses the scan the same way. Raises NotFound when
+    none is named and there is no user scan, IoError when a named file cannot be read, ParseError
+    or InvalidArgument (field ``account``) for a malformed one."""
+    import json
+    return json.loads(_core.account_show(os.fspath(path) if path is not None else ""))
 
 
 def models() -> RecordList:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "util/json_text.h"
@@ -185,6 +186,97 @@ Status AddSavingsPlans(std::string_view json, std::string_view source, AccountSc
   return st;
 }
 
+Status AddRunningInstances(std::string_view json, std::string_view source, std::string_view region,
+                           const Catalog* catalog, AccountScan* scan) {
+  std::map<std::pair<std::string, bool>, RunningInstances> by_type;
+  Status st = ForEachRecord(
+      json, source, "Reservations", [&](RjReader& r, const auto& res, const JsonPath& at) {
+        const rapidjson::Value& list = r.Array(res, "Instances", at);
+        for (rapidjson::SizeType i = 0; i < list.Size() && r.status().ok(); ++i) {
+          const JsonPath in(at, "Instances", i);
+          const rapidjson::Value& v = list[i];
+          const std::string type = r.Str(v, "InstanceType", in);
+          const std::string lifecycle = r.Str(v, "InstanceLifecycle", in, false);
+          double vcpus = 0;
+          if (const InstanceType* t = catalog ? catalog->FindInstanceType(type) : nullptr) {
+            vcpus = t->vcpus;
+          } else if (const rapidjson::Value* cpu = r.OptObject(v, "CpuOptions", in)) {
+            const JsonPath c(in, "CpuOptions");
+            vcpus = static_cast<double>(r.OptInt(*cpu, "CoreCount", c).value_or(0) *
+                                        r.OptInt(*cpu, "ThreadsPerCore", c).value_or(1));
+          }
+          if (!r.status().ok() || lifecycle == "capacity-block") continue;
+          RunningInstances& ri = by_type[{type, lifecycle == "spot"}];
+          ri.region = std::string(region);
+          ri.instance_type = type;
+          ri.spot = lifecycle == "spot";
+          ri.count += 1;
+          ri.vcpus += vcpus;
+        }
+      });
+  if (!st.ok()) return st;
+  for (auto& [key, ri] : by_type) scan->running.push_back(std::move(ri));
+  scan->running_scanned.emplace_back(region);
+  return st;
+}
+
+Status AddSpotPlacementScores(std::string_view json, std::string_view source, std::string_view type,
+                              int count, std::string_view scored_at, AccountScan* scan) {
+  return ForEachRecord(json, source, "SpotPlacementScores",
+                       [&](RjReader& r, const auto& v, const JsonPath& at) {
+                         SpotScore sc;
+                         sc.instance_type = std::string(type);
+                         sc.count = count;
+                         sc.region = r.Str(v, "Region", at);
+                         sc.zone_id = r.Str(v, "AvailabilityZoneId", at, false);
+                         sc.score = static_cast<int>(r.Int(v, "Score", at));
+                         sc.scored_at = std::string(scored_at);
+                         if (r.status().ok() && (sc.score < 1 || sc.score > 10)) {
+                           r.Fail(JsonPath(at, "Score"), "a score from 1 to 10");
+                         }
+                         if (r.status().ok()) scan->spot_scores.push_back(std::move(sc));
+                       });
+}
+
+Result<std::vector<std::pair<std::string, int>>> ParseSpotScoreRequests(
+    const std::vector<std::string>& given) {
+  std::vector<std::pair<std::string, int>> out;
+  for (const std::string& item : given) {
+    const std::string_view text = Trim(item);
+    if (text.empty()) continue;
+    const size_t colon = text.find(':');
+    const std::string type(text.substr(0, colon));
+    int count = 1;
+    if (colon != std::string_view::npos) {
+      const Result<double> n = ParseDouble(text.substr(colon + 1), "spot-scores");
+      if (!n.ok() || !(*n >= 1 && *n <= 1000) || *n != std::floor(*n)) {
+        return Status::InvalidArgument(
+                   "spot-scores: expected TYPE or TYPE:N with N a whole "
+                   "number from 1 to 1000, got \"" +
+                   item + "\"")
+            .WithField("spot-scores");
+      }
+      count = static_cast<int>(*n);
+    }
+    if (type.find('.') == std::string::npos || type.front() == '.' || type.back() == '.') {
+      return Status::InvalidArgument(
+                 "spot-scores: expected an instance type such as "
+                 "p5.48xlarge, got \"" +
+                 item + "\"")
+          .WithField("spot-scores");
+    }
+    out.emplace_back(type, count);
+  }
+  if (out.size() > kMaxSpotScoreRequests) {
+    return Status::InvalidArgument("spot-scores: at most " + std::to_string(kMaxSpotScoreRequests) +
+                                   " types per scan (AWS limits the configurations an account "
+                                   "may score a day), got " +
+                                   std::to_string(out.size()))
+        .WithField("spot-scores");
+  }
+  return out;
+}
+
 Status AddCallerIdentity(std::string_view json, std::string_view source, AccountScan* scan) {
   rapidjson::Document doc;
   GPUADVISOR_RETURN_IF_ERROR(ParseObject(json, source, &doc));
@@ -229,6 +321,23 @@ std::string AccountScanToJson(const AccountScan& s) {
                      {"commitment_usd_per_hour", sp.commitment_usd_per_hour},
                      {"end", sp.end}});
   }
+  Json running = Json::array();
+  for (const RunningInstances& ri : s.running) {
+    running.push_back({{"region", ri.region},
+                       {"instance_type", ri.instance_type},
+                       {"spot", ri.spot},
+                       {"count", ri.count},
+                       {"vcpus", ri.vcpus}});
+  }
+  Json scores = Json::array();
+  for (const SpotScore& sc : s.spot_scores) {
+    scores.push_back({{"instance_type", sc.instance_type},
+                      {"count", sc.count},
+                      {"region", sc.region},
+                      {"zone_id", sc.zone_id},
+                      {"score", sc.score},
+                      {"scored_at", sc.scored_at}});
+  }
   const Json j = {{"schema", kSchema},
                   {"account_id", s.account_id},
                   {"scanned_at", s.scanned_at},
@@ -238,6 +347,9 @@ std::string AccountScanToJson(const AccountScan& s) {
                   {"reserved", reserved},
                   {"savings_plans", plans},
                   {"savings_plans_scanned", s.savings_plans_scanned},
+                  {"running", running},
+                  {"running_scanned", s.running_scanned},
+                  {"spot_scores", scores},
                   {"failures", s.failures}};
   return DumpJson(j, 2) + "\n";
 }
@@ -320,9 +432,104 @@ Result<AccountScan> ParseAccountScan(std::string_view json, std::string_view sou
     s.savings_plans.push_back(std::move(sp));
   }
   s.savings_plans_scanned = r.Bool(doc, "savings_plans_scanned", "$");
+  // Added to gpuadvisor-account/1 later: absent from older scans (usage unknown).
+  const rapidjson::Value& running = r.Array(doc, "running", "$", /*required=*/false);
+  for (rapidjson::SizeType i = 0; i < running.Size() && r.status().ok(); ++i) {
+    const JsonPath at(root, "running", i);
+    const rapidjson::Value& v = running[i];
+    if (!v.IsObject()) {
+      r.Fail(at, "an object");
+      break;
+    }
+    RunningInstances ri;
+    ri.region = r.Str(v, "region", at);
+    ri.instance_type = r.Str(v, "instance_type", at);
+    ri.spot = r.Bool(v, "spot", at);
+    ri.count = static_cast<int>(r.Int(v, "count", at));
+    ri.vcpus = r.Num(v, "vcpus", at);
+    s.running.push_back(std::move(ri));
+  }
+  if (doc.HasMember("running_scanned")) {
+    s.running_scanned = r.StrList(doc, "running_scanned", "$");
+  }
+  const rapidjson::Value& scores = r.Array(doc, "spot_scores", "$", /*required=*/false);
+  for (rapidjson::SizeType i = 0; i < scores.Size() && r.status().ok(); ++i) {
+    const JsonPath at(root, "spot_scores", i);
+    const rapidjson::Value& v = scores[i];
+    if (!v.IsObject()) {
+      r.Fail(at, "an object");
+      break;
+    }
+    SpotScore sc;
+    sc.instance_type = r.Str(v, "instance_type", at);
+    sc.count = static_cast<int>(r.Int(v, "count", at));
+    sc.region = r.Str(v, "region", at);
+    sc.zone_id = r.Str(v, "zone_id", at, false);
+    sc.score = static_cast<int>(r.Int(v, "score", at));
+    sc.scored_at = r.Str(v, "scored_at", at);
+    s.spot_scores.push_back(std::move(sc));
+  }
   s.failures = r.StrList(doc, "failures", "$");
   if (!r.status().ok()) return r.status();
   return s;
+}
+
+namespace {
+
+// The vCPU quota of `cls` in `region` (on demand or spot): the one naming the class, else one
+// naming its first letter ("GR" -> "G"); null when the scan has none.
+const AccountQuota* QuotaFor(const AccountScan& scan, const std::string& cls,
+                             std::string_view region, bool spot) {
+  const AccountQuota* exact = nullptr;
+  const AccountQuota* by_letter = nullptr;
+  for (const AccountQuota& q : scan.quotas) {
+    if (q.region != region || q.spot != spot) continue;
+    for (const std::string& c : q.classes) {
+      if (c == cls) exact = &q;
+      if (c.size() == 1 && !cls.empty() && c[0] == cls[0]) by_letter = &q;
+    }
+  }
+  return exact != nullptr ? exact : by_letter;
+}
+
+// The score that speaks for `instances` x `type` in `region` (AccountFit::spot_score).
+std::optional<SpotScore> BestSpotScore(const AccountScan& scan, const InstanceType& type,
+                                       int instances, std::string_view region) {
+  // Per count: the region's own score, else its best zone's.
+  std::map<int, SpotScore> by_count;
+  for (const SpotScore& sc : scan.spot_scores) {
+    if (sc.instance_type != type.name || sc.region != region) continue;
+    auto [it, added] = by_count.emplace(sc.count, sc);
+    SpotScore& held = it->second;
+    if (added) continue;
+    const bool region_level = sc.zone_id.empty(), held_region_level = held.zone_id.empty();
+    if (region_level != held_region_level ? region_level : sc.score > held.score) held = sc;
+  }
+  if (by_count.empty()) return std::nullopt;
+  // The smallest scored count that covers the plan, else the largest (a lower bound at best).
+  const auto covering = by_count.lower_bound(instances);
+  return covering != by_count.end() ? covering->second : by_count.rbegin()->second;
+}
+
+}  // namespace
+
+std::optional<double> QuotaUsedVcpus(const AccountScan& scan, const AccountQuota& quota,
+                                     int* instances) {
+  *instances = 0;
+  if (std::find(scan.running_scanned.begin(), scan.running_scanned.end(), quota.region) ==
+      scan.running_scanned.end()) {
+    return std::nullopt;
+  }
+  // Running instances of every class this same quota governs take from it.
+  double used = 0;
+  for (const RunningInstances& ri : scan.running) {
+    if (ri.region != quota.region || ri.spot != quota.spot) continue;
+    const AccountQuota* q = QuotaFor(scan, ClassOf(ri.instance_type), ri.region, ri.spot);
+    if (q == nullptr || q->code != quota.code) continue;
+    used += ri.vcpus;
+    *instances += ri.count;
+  }
+  return used;
 }
 
 AccountFit CheckPlanAgainstAccount(const AccountScan& scan, const InstanceType& type, int instances,
@@ -334,19 +541,13 @@ AccountFit CheckPlanAgainstAccount(const AccountScan& scan, const InstanceType& 
   const bool limited = purchase == PurchaseKind::kOnDemand || purchase == PurchaseKind::kSpot;
   if (limited) {
     const bool spot = purchase == PurchaseKind::kSpot;
-    const std::string cls = ClassOf(type.family);
-    const AccountQuota* exact = nullptr;
-    const AccountQuota* by_letter = nullptr;  // "GR" -> "G" when no quota names "GR"
-    for (const AccountQuota& q : scan.quotas) {
-      if (q.region != region || q.spot != spot) continue;
-      for (const std::string& c : q.classes) {
-        if (c == cls) exact = &q;
-        if (c.size() == 1 && !cls.empty() && c[0] == cls[0]) by_letter = &q;
-      }
-    }
-    if (const AccountQuota* q = exact != nullptr ? exact : by_letter) {
+    if (const AccountQuota* q = QuotaFor(scan, ClassOf(type.family), region, spot)) {
       fit.quota = *q;
-      fit.fits_quota = fit.needed_vcpus <= q->vcpus;
+      if (std::optional<double> used = QuotaUsedVcpus(scan, *q, &fit.running_instances)) {
+        fit.usage_known = true;
+        fit.used_vcpus = *used;
+      }
+      fit.fits_quota = fit.needed_vcpus <= fit.free_vcpus();
     }
   }
   if (const auto reg = scan.zones.find(std::string(region)); reg != scan.zones.end()) {
@@ -358,6 +559,8 @@ AccountFit CheckPlanAgainstAccount(const AccountScan& scan, const InstanceType& 
     fit.reserved_instances += ri.count;
     fit.reserved_until = std::max(fit.reserved_until, ri.end);
   }
+  if (purchase == PurchaseKind::kSpot)
+    fit.spot_score = BestSpotScore(scan, type, instances, region);
   fit.on_demand = purchase == PurchaseKind::kOnDemand;
   if (purchase == PurchaseKind::kOnDemand) {
     for (const SavingsPlan& sp : scan.savings_plans) {
@@ -368,6 +571,8 @@ AccountFit CheckPlanAgainstAccount(const AccountScan& scan, const InstanceType& 
   }
   return fit;
 }
+
+bool AccountFit::spot_unlikely() const { return spot_score && spot_score->score <= kLowSpotScore; }
 
 double AccountFit::paid_fraction(int instances) const {
   if (!on_demand || instances <= 0) return 0;
@@ -385,6 +590,15 @@ std::vector<std::string> AccountFitAdvice(const AccountFit& fit, const InstanceT
                   FormatFixed(cost_usd * (1 - paid), 2) + " to the bill, not $" +
                   FormatFixed(cost_usd, 2));
   }
+  if (fit.spot_score && !fit.spot_unlikely()) {
+    const SpotScore& sc = *fit.spot_score;
+    out.push_back("spot placement score " + std::to_string(sc.score) + "/10 in " +
+                  (sc.zone_id.empty() ? std::string(region) : sc.zone_id) + " for " +
+                  std::to_string(sc.count) + " x " + type.name + " (scored " +
+                  DateOf(sc.scored_at) + ")" +
+                  (sc.count < instances ? ", fewer than the plan's " + std::to_string(instances)
+                                        : std::string()));
+  }
   if (!fit.savings_plans.empty()) {
     std::string ids;
     for (const std::string& id : fit.savings_plans) ids += (ids.empty() ? "" : ", ") + id;
@@ -395,6 +609,27 @@ std::vector<std::string> AccountFitAdvice(const AccountFit& fit, const InstanceT
   return out;
 }
 
+namespace {
+
+// "spot placement score 2/10 in us-east-1: spot capacity for 2 x p5.48xlarge is unlikely ...",
+// with what to buy instead; "" when the score is not low (or not known).
+std::string SpotScoreWarning(const AccountFit& fit, const InstanceType& type,
+                             std::string_view region) {
+  if (!fit.spot_unlikely()) return "";
+  const SpotScore& sc = *fit.spot_score;
+  const RegionOffer* offer = type.FindRegion(region);
+  const bool block = offer != nullptr && offer->capacity_block.has_value();
+  return "spot placement score " + std::to_string(sc.score) + "/10 in " +
+         (sc.zone_id.empty() ? std::string(region) : sc.zone_id) + ": spot capacity for " +
+         std::to_string(sc.count) + " x " + type.name + " is unlikely (scored " +
+         DateOf(sc.scored_at) + "); " +
+         (block ? "on-demand or a Capacity Block (offered for " + type.name + " in " +
+                      std::string(region) + ") instead"
+                : "on-demand instead");
+}
+
+}  // namespace
+
 std::string AccountFitWarning(const AccountFit& fit, const InstanceType& type,
                               std::string_view region) {
   const std::string where(region);
@@ -402,14 +637,26 @@ std::string AccountFitWarning(const AccountFit& fit, const InstanceType& type,
     return type.name + " is not offered to this account in any availability zone of " + where +
            " (account scan)";
   }
-  if (fit.fits_quota || !fit.quota) return "";
+  if (fit.fits_quota || !fit.quota) return SpotScoreWarning(fit, type, region);
   const AccountQuota& q = *fit.quota;
   const std::string need = FormatFixed(fit.needed_vcpus, 0);
-  return "needs " + need + " vCPUs of the " + q.name + " quota in " + where + "; the account has " +
-         FormatFixed(q.vcpus, 0) + " (" + q.code +
-         "; running instances of the class count too): aws service-quotas "
-         "request-service-quota-increase --service-code ec2 --quota-code " +
-         q.code + " --desired-value " + need + " --region " + where;
+  std::string has;
+  if (!fit.usage_known) {
+    has = "the account has " + FormatFixed(q.vcpus, 0) + " (" + q.code +
+          "; running instances were not scanned and take from it too)";
+  } else if (fit.running_instances == 0) {
+    has = "the account has " + FormatFixed(q.vcpus, 0) + ", none in use (" + q.code + ")";
+  } else {
+    has = "quota " + FormatFixed(q.vcpus, 0) + ", " + FormatFixed(fit.used_vcpus, 0) +
+          " in use by " + std::to_string(fit.running_instances) + " running instance" +
+          (fit.running_instances == 1 ? "" : "s") + ", so " + FormatFixed(fit.free_vcpus(), 0) +
+          " free (" + q.code + ")";
+  }
+  // The increase to ask for leaves room for the plan beside what already runs.
+  const std::string desired = FormatFixed(fit.used_vcpus + fit.needed_vcpus, 0);
+  return "needs " + need + " vCPUs of the " + q.name + " quota in " + where + "; " + has +
+         ": aws service-quotas request-service-quota-increase --service-code ec2 --quota-code " +
+         q.code + " --desired-value " + desired + " --region " + where;
 }
 
 }  // namespace gpuadvisor

@@ -28,7 +28,20 @@ ojson AccountFitJson(const AccountFit& f, int instances, double cost_usd) {
              {"name", f.quota->name},
              {"vcpus", f.quota->vcpus},
              {"needed_vcpus", f.needed_vcpus},
+             {"used_vcpus", f.usage_known ? ojson(f.used_vcpus) : ojson(nullptr)},
+             {"running_instances", f.usage_known ? ojson(f.running_instances) : ojson(nullptr)},
+             {"free_vcpus", f.usage_known ? ojson(f.free_vcpus()) : ojson(nullptr)},
              {"fits", f.fits_quota}};
+  }
+  ojson score = nullptr;
+  if (f.spot_score) {
+    const SpotScore& s = *f.spot_score;
+    score = {{"score", s.score},
+             {"instances", s.count},
+             {"region", s.region},
+             {"zone_id", s.zone_id.empty() ? ojson(nullptr) : ojson(s.zone_id)},
+             {"scored_at", s.scored_at},
+             {"unlikely", f.spot_unlikely()}};
   }
   return {{"obtainable", f.obtainable()},
           {"quota", quota},
@@ -36,7 +49,8 @@ ojson AccountFitJson(const AccountFit& f, int instances, double cost_usd) {
           {"reserved_instances", f.reserved_instances},
           {"reserved_until", f.reserved_until.empty() ? ojson(nullptr) : ojson(f.reserved_until)},
           {"cost_usd_after_reserved", cost_usd * (1 - f.paid_fraction(instances))},
-          {"savings_plans", ojson(f.savings_plans)}};
+          {"savings_plans", ojson(f.savings_plans)},
+          {"spot_placement_score", score}};
 }
 
 ojson PlanJson(const Plan& p) {

@@ -186,9 +186,9 @@ void DeclareOptions(V& v, RecommendArgs& a) {
           .front_ends = kCli,
           .metavar = "FILE"});
   v.Text("account", a.account,
-         {.help = "Account scan to check plans against (default: the one `account scan` wrote, "
-                  "if any; none: ignore it; also GPUADVISOR_ACCOUNT)",
-          .front_ends = kCli,
+         {.help = "Account scan to check plans against: a file (default: the one `account scan` "
+                  "wrote, if any; also GPUADVISOR_ACCOUNT), or none to ignore it; over HTTP only "
+                  "none (the server checks against the scan it was started with)",
           .metavar = "FILE"});
 }
 

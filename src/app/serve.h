@@ -5,10 +5,12 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "app/views.h"
+#include "gpuadvisor/account.h"
 #include "gpuadvisor/fields.h"
 #include "util/url.h"
 
@@ -42,6 +44,9 @@ struct ServeOptions {
   // Settings the front end reads from its environment once, at start:
   std::vector<HttpUrl> prometheus_allowed;  // Prometheus URLs requests may name; empty: none
   std::function<std::string()> today;       // the UTC date "YYYY-MM-DD"; null: the clock's
+  // The account scan --account named (read once at start; never a file a client names): what
+  // GET /v1/account answers and /v1/recommend checks plans against. Null: none.
+  std::shared_ptr<const AccountScan> account;
 };
 
 // `serve`'s options (fields.h). --timeout sets the read timeout; the write and keep-alive
@@ -154,6 +159,7 @@ void DeclareOptions(V& v, ServeOptions& o) {
           .metavar = "ORIGIN"});
   v.NotAnOption(o.prometheus_allowed);
   v.NotAnOption(o.today);
+  v.NotAnOption(o.account);  // read by the front end from ServeArgs::account
 }
 
 // The write and keep-alive timeouts are the read timeout (--timeout).
@@ -165,6 +171,7 @@ inline void TimeoutsFollowRead(ServeOptions* o) {
 struct ServeArgs {
   ServeOptions server;
   std::string catalog;  // "" = the embedded catalog; a file is re-read on reload
+  std::string account;  // "" = no account scan
 };
 
 template <typename V>
@@ -172,6 +179,11 @@ void DeclareOptions(V& v, ServeArgs& a) {
   v.Nested(a.server);
   v.Text("catalog", a.catalog,
          {.help = "Catalog file (default: the embedded catalog); re-read on reload",
+          .front_ends = kCli,
+          .metavar = "FILE"});
+  v.Text("account", a.account,
+         {.help = "Account scan (`account scan`) for GET /v1/account and to check recommended "
+                  "plans against; a request may say account=none (default: no account)",
           .front_ends = kCli,
           .metavar = "FILE"});
 }

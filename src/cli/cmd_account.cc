@@ -15,6 +15,7 @@
 #include <csignal>
 #include <cstring>
 #include <iostream>
+#include <utility>
 
 #include "app/table.h"
 #include "cli/common.h"
@@ -182,7 +183,9 @@ void Scan(const AwsCli& aws, const std::string& region, std::vector<std::string>
   }
 }
 
-AccountScan RunScan(const AccountScanArgs& a, const std::vector<std::string>& regions, int* ok) {
+AccountScan RunScan(const AccountScanArgs& a, const std::vector<std::string>& regions,
+                    const std::vector<std::pair<std::string, int>>& spot_scores,
+                    const Catalog& catalog, int* ok) {
   const AwsCli aws(a);
   AccountScan scan;
   scan.scanned_at = NowUtcIso();
@@ -206,6 +209,35 @@ AccountScan RunScan(const AccountScanArgs& a, const std::vector<std::string>& re
          &scan, ok, [&](const std::string& json) {
            return AddReservedInstances(json, r + " describe-reserved-instances", r, &scan);
          });
+    // What already runs takes from the quotas: only the fields the count needs come back.
+    Scan(aws, r,
+         {"ec2", "describe-instances", "--filters",
+          "Name=instance-state-name,Values=pending,running", "--query",
+          "Reservations[].{Instances: Instances[].{InstanceType: InstanceType, InstanceLifecycle: "
+          "InstanceLifecycle, CpuOptions: CpuOptions}}"},
+         &scan, ok, [&](const std::string& json) {
+           // --query leaves the list of reservations bare; the parser reads the API's shape.
+           return AddRunningInstances("{\"Reservations\": " + json + "}", r + " describe-instances",
+                                      r, &catalog, &scan);
+         });
+  }
+  // Spot placement scores: one call per type and count, for every scanned region at once (the
+  // API answers for any region from one; at most kMaxSpotScoreRequests calls).
+  for (const auto& [type, count] : spot_scores) {
+    std::vector<std::string> call = {"ec2",
+                                     "get-spot-placement-scores",
+                                     "--instance-types",
+                                     type,
+                                     "--target-capacity",
+                                     std::to_string(count),
+                                     "--region-names"};
+    call.insert(call.end(), regions.begin(), regions.end());
+    if (a.spot_scores_per_zone) call.emplace_back("--single-availability-zone");
+    const std::string what = type + ":" + std::to_string(count);
+    Scan(aws, regions.front(), std::move(call), &scan, ok, [&](const std::string& json) {
+      return AddSpotPlacementScores(json, "get-spot-placement-scores " + what, type, count,
+                                    scan.scanned_at, &scan);
+    });
   }
   // Savings Plans are global (the API lives in us-east-1).
   Scan(aws, "us-east-1", {"savingsplans", "describe-savings-plans", "--states", "active"}, &scan,
@@ -222,6 +254,7 @@ std::string ScanText(const AccountScan& s, OutputFormat format, bool color) {
   quotas.AddColumn(Tr("quota"));
   quotas.AddColumn(Tr("code"));
   quotas.AddColumn(Tr("vCPUs"), /*numeric=*/true);
+  quotas.AddColumn(Tr("in use"), /*numeric=*/true);
   quotas.AddColumn(Tr("types offered (zones scanned)"));
   for (const AccountQuota& q : s.quotas) {
     // The accelerator classes only (P, G and VT, Inf, Trn, DL, F); Standard and X are not ours.
@@ -243,8 +276,12 @@ std::string ScanText(const AccountScan& s, OutputFormat format, bool color) {
       }
       zones = std::to_string(types) + " types";
     }
-    quotas.AddRow({q.region, q.name, q.code, FormatFixed(q.vcpus, 0),
-                   q.spot ? std::optional<std::string>() : zones});
+    int running = 0;
+    const std::optional<double> used = QuotaUsedVcpus(s, q, &running);
+    quotas.AddRow(
+        {q.region, q.name, q.code, FormatFixed(q.vcpus, 0),
+         used ? std::optional<std::string>(FormatFixed(*used, 0)) : std::optional<std::string>(),
+         q.spot ? std::optional<std::string>() : zones});
   }
   std::string out = quotas.Render(format, color);
   if (format != OutputFormat::kTable) return out;
@@ -259,6 +296,12 @@ std::string ScanText(const AccountScan& s, OutputFormat format, bool color) {
            (sp.family.empty() ? "" : ", " + TerminalSafe(sp.family) + " in " + sp.region) + ") $" +
            FormatFixed(sp.commitment_usd_per_hour, 2) + "/h until " + sp.end + "\n";
   }
+  for (const SpotScore& sc : s.spot_scores) {
+    out += "spot placement score: " + std::to_string(sc.score) + "/10 for " +
+           std::to_string(sc.count) + " x " + TerminalSafe(sc.instance_type) + " in " +
+           TerminalSafe(sc.zone_id.empty() ? sc.region : sc.zone_id) +
+           (sc.score <= kLowSpotScore ? " (unlikely)" : "") + "\n";
+  }
   for (const std::string& f : s.failures) out += "not read: " + TerminalSafe(f) + "\n";
   return out;
 }
@@ -269,7 +312,7 @@ struct AccountOptions {
 };
 
 int RunAccountScan(const AccountOptions& o) {
-  Result<Context> ctx = MakeContext(o.common, /*load_catalog=*/false);
+  Result<Context> ctx = MakeContext(o.common);  // the catalog: the vCPUs of running types
   if (!ctx.ok()) return Fail(ctx.status());
   Result<OptionValues> v = o.table.Values();
   if (!v.ok()) return Fail(v.status());
@@ -279,6 +322,9 @@ int RunAccountScan(const AccountOptions& o) {
       RegionsGivenOrConfigured(a.regions, "us-east-1,us-west-2");
   if (!given.ok()) return Fail(given.status());
   const std::vector<std::string>& regions = *given;
+  Result<std::vector<std::pair<std::string, int>>> spot_scores =
+      ParseSpotScoreRequests(a.spot_scores);
+  if (!spot_scores.ok()) return Fail(spot_scores.status());
   const std::string out = a.out.empty() ? UserAccountPath() : a.out;
   if (out.empty()) {
     return Fail(
@@ -286,7 +332,7 @@ int RunAccountScan(const AccountOptions& o) {
             .WithField("out"));
   }
   int ok = 0;
-  const AccountScan scan = RunScan(a, regions, &ok);
+  const AccountScan scan = RunScan(a, regions, *spot_scores, *ctx->catalog, &ok);
   if (ok == 0) {
     // Nothing answered: keep whatever scan was there, and say why.
     return Fail(Status::IOError("account scan: no AWS call succeeded; first failure: " +
@@ -338,16 +384,22 @@ void SetupAccount(CLI::App* app, int* exit_code) {
   AddCommonOptions(scan, &so->common);
   so->table.Add(scan, "account scan");
   scan->footer(
-      R"(Runs the AWS CLI (`aws`) with your usual credentials; each region costs three calls
+      R"(Runs the AWS CLI (`aws`) with your usual credentials; each region costs four calls
 (service-quotas list-service-quotas, ec2 describe-instance-type-offerings, ec2
-describe-reserved-instances), plus sts get-caller-identity and savingsplans
-describe-savings-plans once. The permissions needed are read-only: servicequotas:ListServiceQuotas,
-ec2:DescribeInstanceTypeOfferings, ec2:DescribeReservedInstances, savingsplans:DescribeSavingsPlans.
+describe-reserved-instances, ec2 describe-instances), plus sts get-caller-identity and
+savingsplans describe-savings-plans once. The permissions needed are read-only:
+servicequotas:ListServiceQuotas, ec2:DescribeInstanceTypeOfferings, ec2:DescribeReservedInstances,
+ec2:DescribeInstances, savingsplans:DescribeSavingsPlans.
 A call that fails is named and the rest are kept. `recommend` then checks every plan against the
 scan (--account FILE or none to choose).
 
+--spot-scores TYPE[:N],... adds one ec2 get-spot-placement-scores call per type
+(ec2:GetSpotPlacementScores) scoring N instances of it in every scanned region; recommend then
+ranks a spot plan scored 3 or less with the plans the account cannot launch.
+
 Examples:
   gpuadvisor account scan --regions us-east-1,us-west-2
+  gpuadvisor account scan --regions us-east-1 --spot-scores p5.48xlarge:2,g6e.xlarge
   gpuadvisor account scan --profile prod --regions us-east-1 --json
   gpuadvisor account show)");
   scan->callback([so, exit_code] { *exit_code = RunAccountScan(*so); });

@@ -91,6 +91,13 @@ int RunServe(const TableOptions& table) {
   if (const char* today = std::getenv("GPUADVISOR_TODAY"); today != nullptr) {
     checked->today = [fixed = std::string(today)] { return fixed; };  // tests pin the date
   }
+  // The account scan only when named: a server never reads the user's scan by default, and
+  // never a file a client names.
+  if (!args.account.empty() && args.account != "none") {
+    Result<std::optional<AccountScan>> scan = LoadAccountScan(args.account);
+    if (!scan.ok()) return Fail(scan.status());
+    checked->account = std::make_shared<const AccountScan>(std::move(**scan));
+  }
   server::CatalogHolder::Loader loader = MakeLoader(ChooseCatalog(args.catalog).path);
   Result<std::shared_ptr<const Catalog>> catalog = loader();
   if (!catalog.ok()) return Fail(catalog.status());

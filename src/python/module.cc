@@ -320,12 +320,20 @@ PyRecommendation RecommendOn(const PyCatalog& pc, const PyWorkload& w, const py:
   PyRecommendation out;
   out.catalog = pc.catalog;
   out.fresh = pc.fresh;
-  out.request = Take(MakeRecommendRequest(Options("recommend", args)));
+  const OptionValues values = Options("recommend", args);
+  out.request = Take(MakeRecommendRequest(values));
+  // The account scan as the CLI reads it: the file named, none, else GPUADVISOR_ACCOUNT or the
+  // user's scan.
+  RecommendArgs a;
+  Check(SetFromOptions(values, &a));
+  const std::optional<AccountScan> scan = Take(cli::LoadAccountScan(a.account));
+  if (scan) out.request.account = &*scan;
   Result<Recommendation> r = Status::InvalidArgument("not run");
   {
     py::gil_scoped_release release;
     r = Recommend(*pc.catalog, w.workload, out.request);
   }
+  out.request.account = nullptr;  // the scan ends here; the plans keep copies of what it said
   out.result = Take(std::move(r));
   return out;
 }
@@ -483,6 +491,20 @@ void Init(py::module_& m) {
   m.def("model_presets", [] { return ModelPresetNames(); });
   m.def("models", [] { return py::make_tuple(ToPy(ModelsJson()), Render(ModelsTable())); });
   m.def("sort_fields", [] { return InstanceSortFields(); });
+  // `account show --json`: the scan at `path` ("" = GPUADVISOR_ACCOUNT, else the user's), as text.
+  m.def(
+      "account_show",
+      [](const std::string& path) {
+        const std::optional<AccountScan> scan = Take(cli::LoadAccountScan(path));
+        if (!scan) {
+          Raise(Status::NotFound("no account scan (looked for " +
+                                 (path.empty() ? cli::UserAccountPath() : path) +
+                                 "); run `gpuadvisor account scan` first")
+                    .WithField("account"));
+        }
+        return AccountScanToJson(*scan);
+      },
+      py::arg("path"));
   m.def("option_table", &OptionTable, py::arg("command"));
 }
 

@@ -514,7 +514,9 @@ Result<Recommendation> RecommendIn(const Catalog& catalog, const Workload& w,
       PreferSmallerPlans(BestPerConfiguration(candidates, req.objective), req.objective, horizon);
   rec.ordering = OrderingNote(req.objective);
   if (req.account != nullptr) {
-    rec.ordering += Tr("; plans the account cannot launch (account scan: quota, zones) go last");
+    rec.ordering += Tr(
+        "; plans the account cannot launch (account scan: quota, zones, a spot placement score of "
+        "3 or less) go last");
   }
   const size_t top = std::min<size_t>(ranked.size(), static_cast<size_t>(req.top));
   recommend_internal::LeverCache levers;

@@ -320,6 +320,20 @@ ApiResponse Estimate(const ApiContext& ctx, const ApiRequest& req, std::string_v
   return JsonResponse(EstimateReportJson(*hw, *e, *ctx.catalog, ctx.fresh, warnings));
 }
 
+// The account scan the server was started with (`serve --account`), as `account show --json`
+// prints it; 404 when it has none.
+ApiResponse Account(const ApiContext& ctx, const ApiRequest&, std::string_view) {
+  if (ctx.account == nullptr) {
+    return ErrorResponse(
+        Status::NotFound("account: this server was started without an account scan "
+                         "(gpuadvisor serve --account FILE)")
+            .WithField("account"));
+  }
+  ApiResponse r;
+  r.body = AccountScanToJson(*ctx.account);
+  return r;
+}
+
 ApiResponse RecommendPlans(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
   Result<json> body = ParseBodyObject(req.body);
   if (!body.ok()) return ErrorResponse(body.status());
@@ -328,6 +342,17 @@ ApiResponse RecommendPlans(const ApiContext& ctx, const ApiRequest& req, std::st
   if (!values.ok()) return ErrorResponse(values.status());
   Result<RecommendRequest> rr = MakeRecommendRequest(*values);
   if (!rr.ok()) return ErrorResponse(rr.status());
+  // The server's own scan, unless the request says none; it never reads a file a client names.
+  RecommendArgs args;
+  if (Status st = SetFromOptions(*values, &args); !st.ok()) return ErrorResponse(st);
+  if (!args.account.empty() && args.account != "none") {
+    return ErrorResponse(
+        Status::InvalidArgument("account: a request may only say none (the server checks plans "
+                                "against the scan it was started with), got \"" +
+                                CapEcho(args.account) + "\"")
+            .WithField("account"));
+  }
+  if (args.account.empty()) rr->account = ctx.account;
   Result<Workload> w = WorkloadOf(rest);
   if (!w.ok()) return ErrorResponse(w.status());
   Result<Recommendation> r = Recommend(*ctx.catalog, *w, *rr);
@@ -555,6 +580,8 @@ const std::vector<Route>& Routes() {
       {"GET", "/v1/catalog", CatalogInfo, "Catalog sources, dates and counts (CLI: catalog info)"},
       {"GET", "/v1/regions", Regions, "Regions the catalog knows"},
       {"GET", "/v1/models", Models, "Model presets for workloads"},
+      {"GET", "/v1/account", Account,
+       "The account scan the server was started with (CLI: account show)"},
       {"POST", "/v1/estimate", Estimate, "Memory, time and cost of a workload (CLI: estimate)",
        true},
       {"POST", "/v1/recommend", RecommendPlans, "Ranked plans for a workload (CLI: recommend)",

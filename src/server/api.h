@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "app/views.h"
+#include "gpuadvisor/account.h"
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/i18n.h"
 #include "util/url.h"
@@ -135,6 +136,8 @@ struct ApiContext {
   // The language of the answer's human text (tables' words, why, warnings, advice, error
   // messages; never JSON keys or enum values): the request's Accept-Language (doc/i18n.md).
   Language language = Language::kEnglish;
+  // The account scan the server was started with (ServeOptions::account). Null: none.
+  const AccountScan* account = nullptr;
 };
 
 using ApiHandler = ApiResponse (*)(const ApiContext& ctx, const ApiRequest& req,

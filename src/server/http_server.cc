@@ -277,6 +277,7 @@ struct HttpServer::Impl {
     ctx.fresh.today = options.today ? options.today() : TodayUtc();
     ctx.fresh.max_price_age_days = options.max_price_age_days;
     ctx.prometheus_allowed = &options.prometheus_allowed;
+    ctx.account = options.account.get();
     if (current_cancel != nullptr) ctx.cancelled = *current_cancel;
     ctx.language =
         LanguageFromAcceptLanguage(req.Header("Accept-Language")).value_or(Language::kEnglish);

@@ -192,6 +192,185 @@ TEST(AccountTest, ReservedInstancesAreCapacityAlreadyPaidFor) {
       0);
 }
 
+// DescribeInstances as the AWS CLI prints it with the scan's --query (the API's shape, only the
+// fields kept): on demand a p5 and a p3, a spot p5, a Capacity Block p5 (no quota), and a type
+// the catalog does not know, counted by its CpuOptions.
+constexpr const char* kRunning = R"({"Reservations": [
+  {"Instances": [{"InstanceType": "p5.48xlarge", "InstanceLifecycle": null,
+                  "CpuOptions": {"CoreCount": 96, "ThreadsPerCore": 2}},
+                 {"InstanceType": "p3.16xlarge", "InstanceLifecycle": null, "CpuOptions": null}]},
+  {"Instances": [{"InstanceType": "p5.48xlarge", "InstanceLifecycle": "spot"}]},
+  {"Instances": [{"InstanceType": "p5.48xlarge", "InstanceLifecycle": "capacity-block"}]},
+  {"Instances": [{"InstanceType": "m7i.large", "CpuOptions": {"CoreCount": 1, "ThreadsPerCore": 2}}]}]})";
+
+TEST(AccountTest, RunningInstancesTakeFromTheQuota) {
+  AccountScan s = ScanWithPQuota(384, 192);
+  ASSERT_TRUE(
+      AddRunningInstances(kRunning, "i", "us-east-1", &testing::EmbeddedForTests(), &s).ok());
+  EXPECT_EQ(s.running_scanned, (std::vector<std::string>{"us-east-1"}));
+  ASSERT_EQ(s.running.size(), 4u);  // p3, p5, spot p5, m7i; the Capacity Block left out
+  double m7i = 0;
+  for (const RunningInstances& ri : s.running) {
+    if (ri.instance_type == "m7i.large") m7i = ri.vcpus;
+  }
+  EXPECT_DOUBLE_EQ(m7i, 2);
+  const InstanceType& p5 = Type("p5.48xlarge");
+  const AccountFit fit = CheckPlanAgainstAccount(s, p5, 1, "us-east-1", PurchaseKind::kOnDemand);
+  EXPECT_TRUE(fit.usage_known);
+  EXPECT_DOUBLE_EQ(fit.used_vcpus,
+                   256);  // 192 + 64; the spot and Standard ones are not P on demand
+  EXPECT_EQ(fit.running_instances, 2);
+  EXPECT_DOUBLE_EQ(fit.free_vcpus(), 128);
+  EXPECT_FALSE(fit.fits_quota);  // 192 needed, 384 quota, but only 128 free
+  const std::string line = AccountFitWarning(fit, p5, "us-east-1");
+  EXPECT_NE(line.find("needs 192 vCPUs"), std::string::npos) << line;
+  EXPECT_NE(line.find("quota 384, 256 in use by 2 running instances, so 128 free"),
+            std::string::npos)
+      << line;
+  EXPECT_NE(line.find("--desired-value 448"), std::string::npos) << line;  // room beside them
+  // The spot quota (192) holds the spot p5 already: nothing left for another.
+  const AccountFit spot = CheckPlanAgainstAccount(s, p5, 1, "us-east-1", PurchaseKind::kSpot);
+  EXPECT_DOUBLE_EQ(spot.used_vcpus, 192);
+  EXPECT_FALSE(spot.fits_quota);
+  // A smaller plan fits in what is free.
+  EXPECT_TRUE(
+      CheckPlanAgainstAccount(s, Type("p3.16xlarge"), 2, "us-east-1", PurchaseKind::kOnDemand)
+          .fits_quota);
+  // The scan file keeps the usage; a scan written before usage was read still loads, unknown.
+  Result<AccountScan> back = ParseAccountScan(AccountScanToJson(s), "scan.json");
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(AccountScanToJson(*back), AccountScanToJson(s));
+  std::string old = AccountScanToJson(ScanWithPQuota(384));
+  const size_t at = old.find("  \"running\"");
+  ASSERT_NE(at, std::string::npos);
+  old.erase(at, old.find("  \"failures\"") - at);
+  Result<AccountScan> older = ParseAccountScan(old, "old.json");
+  ASSERT_TRUE(older.ok()) << older.status().ToString();
+  const AccountFit unknown =
+      CheckPlanAgainstAccount(*older, p5, 1, "us-east-1", PurchaseKind::kOnDemand);
+  EXPECT_FALSE(unknown.usage_known);
+  EXPECT_TRUE(unknown.fits_quota);
+  EXPECT_NE(AccountFitWarning(
+                CheckPlanAgainstAccount(*older, p5, 3, "us-east-1", PurchaseKind::kOnDemand), p5,
+                "us-east-1")
+                .find("not scanned"),
+            std::string::npos);
+}
+
+TEST(AccountTest, SpotScoreRequestsAreBounded) {
+  Result<std::vector<std::pair<std::string, int>>> ok =
+      ParseSpotScoreRequests({"p5.48xlarge:2", " g6e.xlarge"});
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ(*ok, (std::vector<std::pair<std::string, int>>{{"p5.48xlarge", 2}, {"g6e.xlarge", 1}}));
+  for (const char* bad : {"p5.48xlarge:0", "p5.48xlarge:1.5", "p5.48xlarge:x", "p5", ".x:1"}) {
+    Result<std::vector<std::pair<std::string, int>>> r = ParseSpotScoreRequests({bad});
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.status().field(), "spot-scores") << bad;
+  }
+  EXPECT_FALSE(ParseSpotScoreRequests(std::vector<std::string>(11, "g6e.xlarge")).ok());
+  EXPECT_TRUE(ParseSpotScoreRequests(std::vector<std::string>(10, "g6e.xlarge")).ok());
+}
+
+// GetSpotPlacementScores as the AWS CLI prints it: 1 x p5 scores 8 in us-east-1, 4 x p5 scores 2
+// (per zone: the region's best zone speaks for it when no region score was read).
+AccountScan ScanWithSpotScores() {
+  AccountScan s = ScanWithPQuota(4096, 4096);
+  EXPECT_TRUE(AddSpotPlacementScores(
+                  R"({"SpotPlacementScores": [{"Region": "us-east-1", "Score": 8},
+                                              {"Region": "us-west-2", "Score": 5}]})",
+                  "sps", "p5.48xlarge", 1, "2026-12-05T02:00:00Z", &s)
+                  .ok());
+  EXPECT_TRUE(AddSpotPlacementScores(R"({"SpotPlacementScores": [
+      {"Region": "us-east-1", "AvailabilityZoneId": "use1-az1", "Score": 1},
+      {"Region": "us-east-1", "AvailabilityZoneId": "use1-az2", "Score": 2}]})",
+                                     "sps", "p5.48xlarge", 4, "2026-12-05T02:00:00Z", &s)
+                  .ok());
+  return s;
+}
+
+TEST(AccountTest, ALowSpotPlacementScoreMakesASpotPlanUnlikely) {
+  const AccountScan s = ScanWithSpotScores();
+  ASSERT_EQ(s.spot_scores.size(), 4u);
+  const InstanceType& p5 = Type("p5.48xlarge");
+  const AccountFit one = CheckPlanAgainstAccount(s, p5, 1, "us-east-1", PurchaseKind::kSpot);
+  ASSERT_TRUE(one.spot_score.has_value());
+  EXPECT_EQ(one.spot_score->score, 8);
+  EXPECT_TRUE(one.obtainable());
+  EXPECT_EQ(AccountFitWarning(one, p5, "us-east-1"), "");
+  const std::vector<std::string> advice = AccountFitAdvice(one, p5, 1, 100, "us-east-1");
+  ASSERT_FALSE(advice.empty());
+  EXPECT_NE(advice[0].find("spot placement score 8/10 in us-east-1"), std::string::npos);
+  // Two instances: the score for 4 (the smallest count covering 2), its best zone's.
+  const AccountFit two = CheckPlanAgainstAccount(s, p5, 2, "us-east-1", PurchaseKind::kSpot);
+  ASSERT_TRUE(two.spot_score.has_value());
+  EXPECT_EQ(two.spot_score->score, 2);
+  EXPECT_EQ(two.spot_score->zone_id, "use1-az2");
+  EXPECT_FALSE(two.obtainable());
+  const std::string line = AccountFitWarning(two, p5, "us-east-1");
+  EXPECT_NE(line.find("spot placement score 2/10 in use1-az2: spot capacity for 4 x p5.48xlarge "
+                      "is unlikely"),
+            std::string::npos)
+      << line;
+  EXPECT_NE(line.find("on-demand or a Capacity Block"), std::string::npos) << line;
+  // A score of exactly 3 is still unlikely; 4 is not.
+  AccountScan edge = ScanWithPQuota(4096, 4096);
+  ASSERT_TRUE(
+      AddSpotPlacementScores(R"({"SpotPlacementScores": [{"Region": "us-east-1", "Score": 3},
+      {"Region": "us-west-2", "Score": 4}]})",
+                             "sps", "p5.48xlarge", 1, "2026-12-05T02:00:00Z", &edge)
+          .ok());
+  EXPECT_FALSE(CheckPlanAgainstAccount(edge, p5, 1, "us-east-1", PurchaseKind::kSpot).obtainable());
+  EXPECT_TRUE(CheckPlanAgainstAccount(edge, p5, 1, "us-west-2", PurchaseKind::kSpot).obtainable());
+  // On-demand plans and unscored types are not scored; more instances than any score: the largest.
+  EXPECT_FALSE(CheckPlanAgainstAccount(s, p5, 1, "us-east-1", PurchaseKind::kOnDemand)
+                   .spot_score.has_value());
+  EXPECT_FALSE(CheckPlanAgainstAccount(s, Type("p4d.24xlarge"), 1, "us-east-1", PurchaseKind::kSpot)
+                   .spot_score.has_value());
+  EXPECT_EQ(CheckPlanAgainstAccount(s, p5, 8, "us-east-1", PurchaseKind::kSpot).spot_score->count,
+            4);
+  // The scan file keeps them; a score outside 1-10 is refused.
+  Result<AccountScan> back = ParseAccountScan(AccountScanToJson(s), "scan.json");
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(AccountScanToJson(*back), AccountScanToJson(s));
+  AccountScan bad;
+  EXPECT_FALSE(
+      AddSpotPlacementScores(R"({"SpotPlacementScores": [{"Region": "us-east-1", "Score": 11}]})",
+                             "sps", "p5.48xlarge", 1, "", &bad)
+          .ok());
+}
+
+TEST(AccountTest, RecommendRanksAnUnlikelySpotPlanBelowOnDemand) {
+  const Workload w =
+      testing::MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "20B"}});
+  RecommendRequest req;
+  req.only_instances = {"p5.48xlarge"};
+  req.purchase = {PurchaseKind::kOnDemand, PurchaseKind::kSpot};
+  req.max_instances = 1;
+  req.top = 5;
+  AccountScan s = ScanWithPQuota(4096, 4096);
+  req.account = &s;
+  Result<Recommendation> free = Recommend(testing::EmbeddedForTests(), w, req);
+  ASSERT_TRUE(free.ok()) << free.status().ToString();
+  ASSERT_FALSE(free->plans.empty());
+  EXPECT_EQ(free->plans[0].purchase, PurchaseKind::kSpot);  // the premise: unscored, spot wins
+  ASSERT_TRUE(
+      AddSpotPlacementScores(R"({"SpotPlacementScores": [{"Region": "us-east-1", "Score": 2}]})",
+                             "sps", "p5.48xlarge", 1, "2026-12-05T02:00:00Z", &s)
+          .ok());
+  Result<Recommendation> scored = Recommend(testing::EmbeddedForTests(), w, req);
+  ASSERT_TRUE(scored.ok()) << scored.status().ToString();
+  ASSERT_GE(scored->plans.size(), 2u);
+  EXPECT_EQ(scored->plans[0].purchase, PurchaseKind::kOnDemand);
+  bool warned = false;
+  for (const Plan& p : scored->plans) {
+    if (p.purchase != PurchaseKind::kSpot) continue;
+    for (const std::string& line : p.warnings) {
+      warned = warned || line.find("spot placement score 2/10") != std::string::npos;
+    }
+  }
+  EXPECT_TRUE(warned);
+}
+
 // The issue's case: with 96 P vCPUs, a 2 x p5.48xlarge plan says it exceeds the quota, and a plan
 // the account can launch ranks above it.
 TEST(AccountTest, RecommendRanksWhatTheAccountCanLaunchFirst) {

@@ -35,10 +35,11 @@ def main():
     tmp = tempfile.mkdtemp(prefix="gpuadvisor-account-")
     portfile = os.path.join(tmp, "port")
     fake = subprocess.Popen([sys.executable, os.path.join(HERE, "fake_aws_account.py"), portfile,
-                             "--p-quota", "96", "--fail-region", "us-west-2"],
+                             "--p-quota", "96", "--fail-region", "us-west-2", "--running",
+                             "us-east-1:p3.16xlarge:1,us-east-1:g6e.xlarge:1:spot"],
                             stdout=subprocess.DEVNULL, stderr=open(os.path.join(tmp, "fake.log"), "w"))
     try:
-        for _ in range(600):
+        for _ in range(1800):
             if os.path.exists(portfile) or fake.poll() is not None:
                 break
             time.sleep(0.1)
@@ -63,7 +64,11 @@ def main():
         check(r.returncode == 2 and "regions" in r.stderr, f"no region: exit 2 naming regions ({r.returncode}: {r.stderr})")
 
         t0 = time.time()
-        r = run("account", "scan", "--regions", "us-east-1,us-west-2", "--endpoint-url", url)
+        r = run("account", "scan", "--regions", "us-east-1", "--endpoint-url", url,
+                "--spot-scores", "p5.48xlarge:0")
+        check(r.returncode == 2 and "--spot-scores" in r.stderr, f"a bad --spot-scores: exit 2 naming it ({r.returncode}: {r.stderr})")
+        r = run("account", "scan", "--regions", "us-east-1,us-west-2", "--endpoint-url", url,
+                "--spot-scores", "g6e.12xlarge,p5.48xlarge:2")
         print(f"account scan of 2 regions: {time.time() - t0:.1f} s")
         check(r.returncode == 0, f"scan exit 0 ({r.returncode}: {r.stderr})")
         check("not read: us-west-2: service-quotas list-service-quotas" in r.stdout and "AccessDenied" in r.stdout,
@@ -85,6 +90,25 @@ def main():
         check([sp["id"] for sp in scan.get("savings_plans", [])] == ["sp-0123456789abcdef0"], "the savings plan")
         check("p5.48xlarge" in scan.get("zones", {}).get("us-east-1", {}), "zone offerings from moto")
         check(any("us-west-2" in f for f in scan.get("failures", [])), "the failure is kept in the scan")
+        running = {(ri["region"], ri["instance_type"], ri["spot"]): (ri["count"], ri["vcpus"])
+                   for ri in scan.get("running", [])}
+        check(running == {("us-east-1", "p3.16xlarge", False): (1, 64),
+                          ("us-east-1", "g6e.xlarge", True): (1, 4)},
+              f"running instances per type and lifecycle, vCPUs from the catalog: {running}")
+        check(sorted(scan.get("running_scanned", [])) == ["us-east-1", "us-west-2"], "both regions' instances read")
+        scores = {(s["instance_type"], s["count"], s["region"]): s["score"] for s in scan.get("spot_scores", [])}
+        check(scores == {("g6e.12xlarge", 1, "us-east-1"): 2, ("g6e.12xlarge", 1, "us-west-2"): 8,
+                         ("p5.48xlarge", 2, "us-east-1"): 2, ("p5.48xlarge", 2, "us-west-2"): 6},
+              f"spot placement scores per type, count and region: {scores}")
+        # Per zone, into another file: zone ids, the region's best zone first.
+        zoned = os.path.join(tmp, "zoned.json")
+        r = run("account", "scan", "--regions", "us-east-1", "--endpoint-url", url, "--spot-scores",
+                "g6e.12xlarge", "--spot-scores-per-zone", "--out", zoned, "--json")
+        zscores = [(s["zone_id"], s["score"]) for s in json.loads(r.stdout).get("spot_scores", [])] if r.returncode == 0 else []
+        check(zscores == [("use1-az1", 3), ("use1-az2", 2)], f"--spot-scores-per-zone scores each zone: {zscores} ({r.stderr})")
+        r = run("account", "show")
+        check("spot placement score: 2/10 for 1 x g6e.12xlarge in us-east-1 (unlikely)" in r.stdout,
+              f"show lists the scores: {r.stdout}")
 
         job = ["recommend", "--task", "pretrain", "--model", "llama-3.1-8b", "--tokens", "20B",
                "--only-instance", "p5.48xlarge,p4d.24xlarge,g6e.12xlarge", "--purchase", "on-demand",
@@ -115,11 +139,32 @@ def main():
         else:
             check(False, f"a 1 x p4d.24xlarge plan is shown: {[(p['instance_type'], p['instances']) for p in plans]}")
 
+        # 96 P vCPUs, of which the running p3 takes 64: 32 are free, and the increase asked for
+        # leaves room for both the plan and it.
         r = run("launch", "p5.48xlarge", "--count", "2", "--format", "aws-cli")
-        check(r.returncode == 0 and "L-417A185B" in r.stderr and "--desired-value 384" in r.stderr,
-              f"launch warns naming the quota ({r.returncode}: {r.stderr})")
+        check(r.returncode == 0 and "L-417A185B" in r.stderr and "--desired-value 448" in r.stderr
+              and "quota 96, 64 in use by 1 running instance, so 32 free" in r.stderr,
+              f"launch warns naming the quota and its usage ({r.returncode}: {r.stderr})")
         r = run("launch", "g6e.xlarge", "--format", "aws-cli")
         check(r.returncode == 0 and "quota" not in r.stderr, f"no quota warning within it: {r.stderr}")
+
+        # A spot plan scored 2/10 ranks below the on-demand one, naming the alternative.
+        spot_job = ["recommend", "--task", "pretrain", "--model", "llama-3.1-8b", "--tokens", "20B",
+                    "--only-instance", "g6e.12xlarge", "--max-instances", "1", "--purchase",
+                    "spot,on-demand", "--json"]
+        r = run(*spot_job)
+        plans = json.loads(r.stdout)["plans"] if r.returncode == 0 else []
+        check([p["purchase"] for p in plans[:2]] == ["on-demand", "spot"],
+              f"the unlikely spot plan ranks below on-demand: {[(p['purchase'], p['region']) for p in plans]}")
+        spot = [p for p in plans if p["purchase"] == "spot"]
+        if spot:
+            check(spot[0]["account"]["spot_placement_score"]["score"] == 2
+                  and any("spot placement score 2/10 in us-east-1: spot capacity for 1 x g6e.12xlarge is unlikely" in w
+                          for w in spot[0]["warnings"]),
+                  f"the spot plan says its score: {spot[0]['account']} {spot[0]['warnings']}")
+        r = run(*spot_job, "--account", "none")
+        plans = json.loads(r.stdout)["plans"] if r.returncode == 0 else []
+        check(plans and plans[0]["purchase"] == "spot", "without the scan spot wins (the premise)")
 
         r = run(*job, "--account", "none")
         check(r.returncode == 0 and all("account" not in p for p in json.loads(r.stdout)["plans"]),

@@ -5,11 +5,14 @@ formats for those it does not (Service Quotas ListServiceQuotas, JSON 1.1; EC2
 DescribeReservedInstances, EC2 query XML; Savings Plans DescribeSavingsPlans, REST-JSON).
 
 Usage: fake_aws_account.py PORTFILE [--p-quota 96] [--fail-region us-west-2]
+                           [--running REGION:TYPE:COUNT[:spot],...]
 Writes the port it listens on to PORTFILE, then serves until killed. The account: in
 us-east-1, the P on-demand quota is --p-quota vCPUs, G and VT 64, Inf 128, Trn 0 (spot: P 0);
 two active p4d.24xlarge Reserved Instances (regional) until 2027-03-01 and one retired one;
 one active EC2 Instance Savings Plan for p4d in us-east-1. --fail-region answers
-AccessDeniedException to Service Quotas calls signed for that region.
+AccessDeniedException to Service Quotas calls signed for that region. --running starts those
+instances in moto before serving (DescribeInstances is moto's). GetSpotPlacementScores (not in
+moto) answers in EC2 query XML from SPOT_SCORES, one point lower per extra instance asked for.
 """
 import argparse
 import json
@@ -114,6 +117,41 @@ SAVINGS_PLANS = {
 }
 
 
+# Scores per type and region for one instance; zones get the region's score, the first one a
+# point more.
+SPOT_SCORES = {
+    "p5.48xlarge": {"us-east-1": 3, "us-west-2": 7},
+    "g6e.xlarge": {"us-east-1": 9, "us-west-2": 8},
+    "g6e.12xlarge": {"us-east-1": 2, "us-west-2": 8},
+}
+ZONE_IDS = {"us-east-1": ["use1-az1", "use1-az2"], "us-west-2": ["usw2-az1", "usw2-az2"]}
+
+
+def spot_placement_scores(params):
+    """A GetSpotPlacementScores answer for the query parameters, as EC2 sends it."""
+    types = [v[0] for k, v in sorted(params.items()) if k.startswith("InstanceType.")]
+    regions = [v[0] for k, v in sorted(params.items()) if k.startswith("RegionName.")]
+    capacity = int(params.get("TargetCapacity", ["1"])[0])
+    per_zone = params.get("SingleAvailabilityZone", ["false"])[0] == "true"
+    items = []
+    for region in regions:
+        known = [SPOT_SCORES[t][region] for t in types if region in SPOT_SCORES.get(t, {})]
+        if not known:
+            continue
+        score = max(1, max(known) - (capacity - 1))
+        if per_zone:
+            for i, zone in enumerate(ZONE_IDS.get(region, [])):
+                items.append(f"<item><region>{region}</region><availabilityZoneId>{zone}"
+                             f"</availabilityZoneId><score>{min(10, score + (1 if i == 0 else 0))}</score></item>")
+        else:
+            items.append(f"<item><region>{region}</region><score>{score}</score></item>")
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<GetSpotPlacementScoresResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/">'
+            '<requestId>3c2d7c2e-7f3b-4a4c-9d3e-1b2a3c4dEXAMPLE</requestId>'
+            f'<spotPlacementScoreSet>{"".join(items)}</spotPlacementScoreSet>'
+            '</GetSpotPlacementScoresResponse>')
+
+
 def signed_region(environ):
     m = re.search(r"Credential=[^/]+/\d+/([a-z0-9-]+)/", environ.get("HTTP_AUTHORIZATION", ""))
     return m.group(1) if m else "us-east-1"
@@ -145,6 +183,10 @@ class Account:
                     "<reservedInstancesSet/>", RESERVED, flags=re.S)
                 start_response("200 OK", [("Content-Type", "text/xml")])
                 return [items.encode()]
+            if b"Action=GetSpotPlacementScores&" in body + b"&":
+                from urllib.parse import parse_qs
+                start_response("200 OK", [("Content-Type", "text/xml")])
+                return [spot_placement_scores(parse_qs(body.decode())).encode()]
             import io
             environ["wsgi.input"] = io.BytesIO(body)
         return self.moto(environ, start_response)
@@ -157,19 +199,39 @@ class Account:
         return [data]
 
 
+def run_instances(server, spec):
+    """Starts REGION:TYPE:COUNT[:spot] instances in moto through the server itself."""
+    import boto3
+    url = f"http://127.0.0.1:{server.server_port}"
+    for item in spec.split(","):
+        region, itype, count, *spot = item.split(":")
+        ec2 = boto3.client("ec2", region_name=region, endpoint_url=url,
+                           aws_access_key_id="testing", aws_secret_access_key="testing")
+        image = ec2.describe_images()["Images"][0]["ImageId"]
+        extra = {"InstanceMarketOptions": {"MarketType": "spot"}} if spot else {}
+        ec2.run_instances(ImageId=image, InstanceType=itype, MinCount=int(count),
+                          MaxCount=int(count), **extra)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("portfile")
     ap.add_argument("--p-quota", type=float, default=96)
     ap.add_argument("--fail-region", default="")
+    ap.add_argument("--running", default="")
     a = ap.parse_args()
     app = Account(DomainDispatcherApplication(create_backend_app), a.p_quota, a.fail_region)
     server = make_server("127.0.0.1", 0, app, threaded=True)
+    import threading
+    serving = threading.Thread(target=server.serve_forever, daemon=True)
+    serving.start()
+    if a.running:
+        run_instances(server, a.running)
     with open(a.portfile + ".tmp", "w") as f:
         f.write(str(server.server_port))
     import os
     os.rename(a.portfile + ".tmp", a.portfile)
-    server.serve_forever()
+    serving.join()
 
 
 if __name__ == "__main__":

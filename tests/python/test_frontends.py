@@ -173,6 +173,14 @@ def workdir(tmp_path_factory):
     (d / "token.txt").write_text("secret\n")
     (d / "auth.txt").write_text("user:pw\n")
     (d / "inventory.csv").write_text("hostname,instance_type\ntrain-box-3,p5.48xlarge\n")
+    # An account scan with no P quota (test_option_effects: recommend's account option).
+    (d / "account.json").write_text(json.dumps({
+        "schema": "gpuadvisor-account/1", "account_id": "123456789012",
+        "scanned_at": "2026-09-01T00:00:00Z", "regions": ["us-east-1"],
+        "quotas": [{"region": "us-east-1", "code": "L-417A185B", "name": "Running On-Demand P instances",
+                    "spot": False, "classes": ["P"], "vcpus": 0}],
+        "zones": {}, "reserved": [], "savings_plans": [], "savings_plans_scanned": False,
+        "failures": []}))
     return d
 
 
@@ -284,6 +292,8 @@ def run_python(catalog, workdir, command, options):
     for k in ("inventory", "bearer_token_file", "basic_auth_file"):
         if k in kwargs:
             kwargs[k] = os.path.join(workdir, kwargs[k])
+    if kwargs.get("account", "none") != "none":  # a scan file (test_option_effects)
+        kwargs["account"] = os.path.join(workdir, kwargs["account"])
     try:
         if command == "instances":
             result = catalog.instances(**kwargs).to_dict()

@@ -296,6 +296,45 @@ def test_recommend_views():
         rec.objective = "time"
 
 
+def test_recommend_with_an_account_scan_as_the_cli(cli_json, tmp_path, monkeypatch):
+    """``account=`` reads a scan file as ``--account`` does (none ignores it); ``account_show``
+    returns it as ``account show --json`` prints it."""
+    scan = {"schema": "gpuadvisor-account/1", "account_id": "123456789012",
+            "scanned_at": "2026-12-01T00:00:00Z", "regions": ["us-east-1"],
+            "quotas": [{"region": "us-east-1", "code": "L-417A185B",
+                        "name": "Running On-Demand P instances", "spot": False, "classes": ["P"],
+                        "vcpus": 384}],
+            "zones": {}, "reserved": [], "savings_plans": [], "savings_plans_scanned": True,
+            "running": [{"region": "us-east-1", "instance_type": "p5.48xlarge", "spot": False,
+                         "count": 1, "vcpus": 192},
+                        {"region": "us-east-1", "instance_type": "p3.16xlarge", "spot": False,
+                         "count": 1, "vcpus": 64}],
+            "running_scanned": ["us-east-1"], "spot_scores": [], "failures": []}
+    path = tmp_path / "account.json"
+    path.write_text(json.dumps(scan))
+    w = ga.Workload(task="pretrain", model="llama-3.1-8b", tokens="20B")
+    kwargs = dict(only_instance="p5.48xlarge", purchase="on-demand", max_instances=1, top=1)
+    rec = ga.recommend(w, account=str(path), **kwargs)
+    assert rec.to_dict() == cli_json("recommend", "--task", "pretrain", "--model", "llama-3.1-8b",
+                                     "--tokens", "20B", "--only-instance", "p5.48xlarge",
+                                     "--purchase", "on-demand", "--max-instances", "1", "--top",
+                                     "1", "--account", str(path))
+    plan = rec.to_dict()["plans"][0]
+    assert plan["account"]["quota"]["used_vcpus"] == 256 and not plan["account"]["obtainable"]
+    assert any("quota 384, 256 in use by 2 running instances, so 128 free" in w
+               for w in plan["warnings"]), plan["warnings"]
+    assert "account" not in ga.recommend(w, account="none", **kwargs).to_dict()["plans"][0]
+    assert ga.account_show(path) == json.loads(path.read_text())
+    with pytest.raises(ga.IoError):  # a file named and not there: the CLI's exit 3
+        ga.account_show(tmp_path / "missing.json")
+    monkeypatch.delenv("GPUADVISOR_ACCOUNT", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    with pytest.raises(ga.NotFound):  # none named and no user scan
+        ga.account_show()
+    monkeypatch.setenv("GPUADVISOR_ACCOUNT", str(path))
+    assert ga.account_show()["account_id"] == "123456789012"
+
+
 def test_recommend_infeasible_is_not_an_error(cli_json):
     w = ga.Workload(task="pretrain", model="llama-3.1-70b", tokens="1T")
     rec = ga.recommend(w, deadline="1h", max_instances=1)

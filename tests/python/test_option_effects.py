@@ -49,6 +49,7 @@ EFFECT_SAMPLES = {
     ("estimate", "count"): "2",
     ("estimate", "mfu"): "0.2",
     ("recommend", "top"): "2",
+    ("recommend", "account"): "account.json",  # plans then carry the account's view
     ("recommend", "budget"): "5",
     ("recommend", "deadline"): "2h",
     ("recommend", "max-instances"): "1",

@@ -299,6 +299,39 @@ TEST(ApiTest, RecommendNothingFeasibleIsStillAnAnswer) {
   EXPECT_FALSE(Parse(r)["rejected"].empty());
 }
 
+// `serve --account FILE`: GET /v1/account answers the scan, /v1/recommend checks plans against
+// it unless the request says account=none, and no request can make the server read a file.
+TEST(ApiTest, TheServersAccountScan) {
+  ExpectError(Call("GET", "/v1/account"), 404, "account");
+  AccountScan scan;
+  scan.account_id = "123456789012";
+  scan.scanned_at = "2026-12-01T00:00:00Z";
+  scan.regions = {"us-east-1"};
+  scan.quotas.push_back(
+      {"us-east-1", "L-417A185B", "Running On-Demand P instances", false, {"P"}, 96});
+  ApiContext ctx = Context();
+  ctx.account = &scan;
+  ApiResponse shown = Dispatch(ctx, ApiRequest{"GET", "/v1/account", {}, ""});
+  ASSERT_EQ(shown.status, 200) << shown.body;
+  EXPECT_EQ(shown.body, AccountScanToJson(scan));
+  const std::string job =
+      R"({"task":"pretrain","model":"llama-3.1-8b","tokens":"20B","only-instance":"p5.48xlarge",)"
+      R"("purchase":"on-demand","top":1)";
+  ApiResponse r = Dispatch(ctx, ApiRequest{"POST", "/v1/recommend", {}, job + "}"});
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json plan = Parse(r)["plans"][0];
+  ASSERT_TRUE(plan.contains("account")) << r.body;
+  EXPECT_FALSE(plan["account"]["obtainable"]);
+  EXPECT_EQ(plan["account"]["quota"]["code"], "L-417A185B");
+  ApiResponse none =
+      Dispatch(ctx, ApiRequest{"POST", "/v1/recommend", {}, job + R"(,"account":"none"})"});
+  ASSERT_EQ(none.status, 200) << none.body;
+  EXPECT_FALSE(Parse(none)["plans"][0].contains("account"));
+  ExpectError(
+      Dispatch(ctx, ApiRequest{"POST", "/v1/recommend", {}, job + R"(,"account":"/etc/passwd"})"}),
+      400, "account");
+}
+
 TEST(ApiTest, RecommendBadOptions) {
   ExpectError(Call("POST", "/v1/recommend", R"({"task":"serve","model":"llama-3.1-8b","top":0})"),
               400, "top");
