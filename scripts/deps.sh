@@ -12,6 +12,9 @@ done
 # Web page browser test (chromium + node/npm for playwright-core) and the HTTP load test (wrk);
 # checked by command so that a node from another source (with its own npm) is kept.
 command -v chromium >/dev/null || missing+=(chromium)
+# A CJK font, so that the Chinese page's screenshots show characters, not boxes.
+dpkg-query -W -f='${Status}' fonts-wqy-microhei 2>/dev/null | grep -q "install ok installed" ||
+  missing+=(fonts-wqy-microhei)
 command -v npm >/dev/null || missing+=(nodejs npm)
 command -v wrk >/dev/null || missing+=(wrk)
 # The `idle --prometheus` end-to-end test starts a real prometheus 2.x on a loopback port and
