@@ -48,7 +48,8 @@ ojson RegionNameJson(const std::string& region) {
   const RegionInfo* info = FindRegionInfo(region);
   if (info == nullptr) return nullptr;
   ojson j = {{"en", info->name_en}, {"zh", info->name_zh}};
-  if (*info->operator_en != '\0') j["operator"] = {{"en", info->operator_en}, {"zh", info->operator_zh}};
+  if (*info->operator_en != '\0')
+    j["operator"] = {{"en", info->operator_en}, {"zh", info->operator_zh}};
   return j;
 }
 
