@@ -330,6 +330,7 @@
   "field.fps": "帧率",
   "field.framework": "框架",
   "field.fx": "汇率",
+  "field.account": "账号扫描",
   "field.fwd-gflop-per-sample": "每样本前向 GFLOP",
   "field.gated-mlp": "门控 MLP",
   "field.global-batch": "全局批大小",

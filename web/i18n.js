@@ -335,6 +335,7 @@ const MESSAGES = {
     "field.fps": "Fps",
     "field.framework": "Framework",
     "field.fx": "Exchange rate",
+    "field.account": "Account scan",
     "field.fwd-gflop-per-sample": "Fwd gflop per sample",
     "field.gated-mlp": "Gated mlp",
     "field.global-batch": "Global batch",
