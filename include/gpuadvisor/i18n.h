@@ -70,7 +70,8 @@ namespace i18n_internal {
 inline std::string Arg(std::string s) { return s; }
 inline std::string Arg(std::string_view s) { return std::string(s); }
 inline std::string Arg(const char* s) { return s; }
-template <typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
+template <typename T>
+  requires std::is_integral_v<T>
 std::string Arg(T v) {
   return std::to_string(v);
 }

@@ -213,8 +213,8 @@ AccountScan RunScan(const AccountScanArgs& a, const std::vector<std::string>& re
     Scan(aws, r,
          {"ec2", "describe-instances", "--filters",
           "Name=instance-state-name,Values=pending,running", "--query",
-          "Reservations[].{Instances: Instances[].{InstanceType: InstanceType, InstanceLifecycle: "
-          "InstanceLifecycle, CpuOptions: CpuOptions}}"},
+          std::string("Reservations[].{Instances: Instances[].{InstanceType: InstanceType, ") +
+              "InstanceLifecycle: InstanceLifecycle, CpuOptions: CpuOptions}}"},
          &scan, ok, [&](const std::string& json) {
            // --query leaves the list of reservations bare; the parser reads the API's shape.
            return AddRunningInstances("{\"Reservations\": " + json + "}", r + " describe-instances",

@@ -96,7 +96,9 @@ int RunServe(const TableOptions& table) {
   if (!args.account.empty() && args.account != "none") {
     Result<std::optional<AccountScan>> scan = LoadAccountScan(args.account);
     if (!scan.ok()) return Fail(scan.status());
-    checked->account = std::make_shared<const AccountScan>(std::move(**scan));
+    std::optional<AccountScan>& found = *scan;
+    if (!found) return Fail(Status::NotFound("--account: no scan in " + args.account));
+    checked->account = std::make_shared<const AccountScan>(std::move(*found));
   }
   server::CatalogHolder::Loader loader = MakeLoader(ChooseCatalog(args.catalog).path);
   Result<std::shared_ptr<const Catalog>> catalog = loader();

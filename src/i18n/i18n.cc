@@ -35,8 +35,8 @@ const char* LanguageTag(Language l) { return l == Language::kChinese ? "zh-CN" :
 
 std::optional<Language> ParseLanguage(std::string_view text) {
   const std::string s = Normalize(text);
-  if (s == "c" || s == "posix" || s == "en" || s.rfind("en-", 0) == 0) return Language::kEnglish;
-  if (s == "zh" || s == "zh-cn" || s == "zh-sg" || s == "zh-hans" || s.rfind("zh-hans-", 0) == 0) {
+  if (s == "c" || s == "posix" || s == "en" || s.starts_with("en-")) return Language::kEnglish;
+  if (s == "zh" || s == "zh-cn" || s == "zh-sg" || s == "zh-hans" || s.starts_with("zh-hans-")) {
     return Language::kChinese;
   }
   return std::nullopt;

@@ -404,8 +404,10 @@ Result<std::vector<BuildInput>> LoadBuildManifest(const std::string& manifest_pa
     if (const std::optional<Currency> c = ParseCurrency(currency)) {
       in.currency = *c;
     } else {
-      return Status::ParseError(manifest_path + ": " + p +
-                                R"(.currency: expected "USD" or "CNY", got ")" + currency + "\"");
+      std::string msg = manifest_path;
+      msg += ": " + p;
+      msg += R"(.currency: expected "USD" or "CNY", got ")" + currency + "\"";
+      return Status::ParseError(msg);
     }
     if (base != "root" && base != "manifest") {
       std::string msg = manifest_path;
