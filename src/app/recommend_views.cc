@@ -260,10 +260,11 @@ std::string RecommendDetails(const Recommendation& r, bool all_rejections) {
   std::string out = Details(r, all_rejections);
   if (!r.currency_note.empty()) out += Trf("currencies: {0}", r.currency_note) + "\n";
   if (!r.exchange_rates.empty()) {
-    out += "exchange rates (yours, as given): ";
+    std::string rates;
     for (size_t i = 0; i < r.exchange_rates.size(); ++i) {
-      out += (i ? ", " : "") + r.exchange_rates[i].Text() + " (units per USD)";
+      rates += (i ? ", " : "") + r.exchange_rates[i].Text();
     }
+    out += Trf("exchange rates (yours, as given): {0} (units per USD)", rates);
     out += "\n";
   }
   for (const Recommendation& o : r.other_currencies) {

@@ -132,7 +132,7 @@ JsonDoc EstimateReportJson(const Hardware& hw, const Estimate& e, const Catalog&
 }
 
 std::string NoMatchWarning(const Catalog& c, const InstanceQuery& q) {
-  std::string line = "no instance type matches these filters";
+  std::string line = Tr("no instance type matches these filters");
   if (q.region == "all") return line;
   InstanceQuery everywhere = q;
   everywhere.region = "all";
@@ -161,18 +161,28 @@ std::string NoMatchWarning(const Catalog& c, const InstanceQuery& q) {
   for (const auto& [region, n] : by_region) {
     if (i++ < kShown) regions += (regions.empty() ? "" : ", ") + region;
   }
-  if (by_region.size() > kShown)
-    regions += " and " + std::to_string(by_region.size() - kShown) + " more";
+  if (by_region.size() > kShown) {
+    regions += Trf(" and {0} more", by_region.size() - kShown);
+  }
   std::string names;
   i = 0;
   for (const std::string& t : types) {
     if (i++ < 3) names += (names.empty() ? "" : ", ") + t;
   }
-  if (types.size() > 3) names += " and " + std::to_string(types.size() - 3) + " more";
-  return line + " in " + q.region + "; " +
-         (in_partition ? "" : "outside " + std::string(home.name) + ", ") + names +
-         (types.size() == 1 ? " matches" : " match") + " in " + regions + " (try --region " + best +
-         ")";
+  if (types.size() > 3) names += Trf(" and {0} more", types.size() - 3);
+  // TRANSLATORS: {0} the region asked for; {1} "" or "outside AWS China, "; {2} instance types;
+  // {3} regions; {4} the region to try.
+  const std::string outside = in_partition ? std::string() : Trf("outside {0}, ", home.name);
+  if (types.size() == 1) {
+    return Trf(
+        "no instance type matches these filters in {0}; {1}{2} matches in {3} (try --region "
+        "{4})",
+        q.region, outside, names, regions, best);
+  }
+  return Trf(
+      "no instance type matches these filters in {0}; {1}{2} match in {3} (try --region "
+      "{4})",
+      q.region, outside, names, regions, best);
 }
 
 std::vector<std::string> EstimateWarnings(const Catalog& c, const Hardware& hw, const Estimate& e,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "gpuadvisor/i18n.h"
 #include "util/dates.h"
 #include "util/text.h"
 
@@ -167,10 +168,11 @@ Status CheckQuery(const Catalog& c, const InstanceQuery& q, std::vector<const Gp
   Result<SortOrder> order = ParseSort(q.sort);
   if (!order.ok()) return order.status();
   if (q.max_price_usd && q.region != "all" && PartitionOf(q.region).currency != Currency::kUsd) {
-    return Status::InvalidArgument("max-price: is in USD per hour, and " + q.region + " (" +
-                                   PartitionOf(q.region).name + ") prices in " +
-                                   CurrencyCode(PartitionOf(q.region).currency) +
-                                   "; leave it out and sort by price instead")
+    // TRANSLATORS: {0} a region code, {1} its partition ("AWS China"), {2} "CNY".
+    return Status::InvalidArgument(Trf("max-price: is in USD per hour, and {0} ({1}) prices in "
+                                       "{2}; leave it out and sort by price instead",
+                                       q.region, PartitionOf(q.region).name,
+                                       CurrencyCode(PartitionOf(q.region).currency)))
         .WithField("max-price");
   }
   if (q.min_gpus && q.max_gpus && *q.min_gpus > *q.max_gpus) {

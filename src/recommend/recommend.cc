@@ -575,10 +575,12 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
   // A budget is in USD: it binds a plan priced in another currency only through a rate.
   for (const CurrencyGroup& g : groups) {
     if (request.budget_usd && g.currency != Currency::kUsd) {
-      return Status::InvalidArgument("budget: is in USD, and " + g.regions.front() + " (" +
-                                     PartitionOf(g.regions.front()).name + ") prices in " +
-                                     CurrencyCode(g.currency) + "; give a dated rate, e.g. --fx " +
-                                     CurrencyCode(g.currency) + "=7.1@2026-12-01, to apply it")
+      // TRANSLATORS: {0} a region code, {1} its partition ("AWS China"), {2} "CNY".
+      return Status::InvalidArgument(
+                 Trf("budget: is in USD, and {0} ({1}) prices in {2}; give a dated rate, e.g. --fx "
+                     "{2}=7.1@2026-12-01, to apply it",
+                     g.regions.front(), PartitionOf(g.regions.front()).name,
+                     CurrencyCode(g.currency)))
           .WithField("budget");
     }
   }
@@ -592,11 +594,12 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
     rec->other_currencies.push_back(std::move(other).value());
   }
   if (groups.size() > 1) {
-    rec->currency_note = "the regions price in " + names +
-                         ": amounts in different currencies are never ranked against each "
-                         "other, so each currency is ranked on its own; a dated rate (--fx " +
-                         CurrencyCode(groups[1].currency) +
-                         "=RATE@YYYY-MM-DD, units per USD) ranks them together";
+    // TRANSLATORS: {0} "USD (us-east-1) and CNY (cn-north-1)", {1} "CNY".
+    rec->currency_note = Trf(
+        "the regions price in {0}: amounts in different currencies are never ranked against each "
+        "other, so each currency is ranked on its own; a dated rate (--fx {1}=RATE@YYYY-MM-DD, "
+        "units per USD) ranks them together",
+        names, CurrencyCode(groups[1].currency));
   }
   return rec;
 }
