@@ -85,16 +85,13 @@ std::vector<std::string> QuotaClasses(std::string_view name, bool* spot) {
 
 namespace {
 
-// Parses the AWS CLI's answer, then calls fn(object, path) for each object of its array `key`,
-// while no error is recorded; `r` records "<source>: $.key[i]: expected an object" for another
-// value. Returns the first error.
+// Calls fn(r, record, path) for each object of the array obj[key]; the first non-object fails `r`
+// ("an object") and ends the walk, as does a failure fn records. An absent array is an error
+// unless `required` is false.
 template <typename Fn>
-Status ForEachRecord(std::string_view json, std::string_view source, const char* key, Fn fn) {
-  rapidjson::Document doc;
-  GPUADVISOR_RETURN_IF_ERROR(ParseObject(json, source, &doc));
-  RjReader r{std::string(source)};
-  const JsonPath root("$");
-  const rapidjson::Value& list = r.Array(doc, key, root);
+void ForEachObject(RjReader& r, const rapidjson::Value& obj, const char* key, const JsonPath& root,
+                   bool required, Fn fn) {
+  const rapidjson::Value& list = r.Array(obj, key, root, required);
   for (rapidjson::SizeType i = 0; i < list.Size() && r.status().ok(); ++i) {
     const JsonPath at(root, key, i);
     if (!list[i].IsObject()) {
@@ -103,6 +100,16 @@ Status ForEachRecord(std::string_view json, std::string_view source, const char*
     }
     fn(r, list[i], at);
   }
+}
+
+// Parses the AWS CLI's answer, then walks the objects of its array `key` (ForEachObject); `r`
+// records "<source>: $.key[i]: expected an object" for another value. Returns the first error.
+template <typename Fn>
+Status ForEachRecord(std::string_view json, std::string_view source, const char* key, Fn fn) {
+  rapidjson::Document doc;
+  GPUADVISOR_RETURN_IF_ERROR(ParseObject(json, source, &doc));
+  RjReader r{std::string(source)};
+  ForEachObject(r, doc, key, JsonPath("$"), /*required=*/true, fn);
   return r.status();
 }
 
@@ -366,22 +373,17 @@ Result<AccountScan> ParseAccountScan(std::string_view json, std::string_view sou
   s.account_id = r.Str(doc, "account_id", "$");
   s.scanned_at = r.Str(doc, "scanned_at", "$");
   s.regions = r.StrList(doc, "regions", "$");
-  const rapidjson::Value& quotas = r.Array(doc, "quotas", "$");
-  for (rapidjson::SizeType i = 0; i < quotas.Size() && r.status().ok(); ++i) {
-    const JsonPath at(root, "quotas", i);
-    if (!quotas[i].IsObject()) {
-      r.Fail(at, "an object");
-      break;
-    }
-    AccountQuota q;
-    q.region = r.Str(quotas[i], "region", at);
-    q.code = r.Str(quotas[i], "code", at);
-    q.name = r.Str(quotas[i], "name", at);
-    q.spot = r.Bool(quotas[i], "spot", at);
-    q.classes = r.StrList(quotas[i], "classes", at);
-    q.vcpus = r.Num(quotas[i], "vcpus", at);
-    s.quotas.push_back(std::move(q));
-  }
+  ForEachObject(r, doc, "quotas", root, /*required=*/true,
+                [&](RjReader& /*r*/, const rapidjson::Value& v, const JsonPath& at) {
+                  AccountQuota q;
+                  q.region = r.Str(v, "region", at);
+                  q.code = r.Str(v, "code", at);
+                  q.name = r.Str(v, "name", at);
+                  q.spot = r.Bool(v, "spot", at);
+                  q.classes = r.StrList(v, "classes", at);
+                  q.vcpus = r.Num(v, "vcpus", at);
+                  s.quotas.push_back(std::move(q));
+                });
   if (const rapidjson::Value* zones = r.OptObject(doc, "zones", "$")) {
     for (auto reg = zones->MemberBegin(); reg != zones->MemberEnd() && r.status().ok(); ++reg) {
       const std::string region(reg->name.GetString(), reg->name.GetStringLength());
@@ -396,79 +398,55 @@ Result<AccountScan> ParseAccountScan(std::string_view json, std::string_view sou
       }
     }
   }
-  const rapidjson::Value& reserved = r.Array(doc, "reserved", "$");
-  for (rapidjson::SizeType i = 0; i < reserved.Size() && r.status().ok(); ++i) {
-    const JsonPath at(root, "reserved", i);
-    const rapidjson::Value& v = reserved[i];
-    if (!v.IsObject()) {
-      r.Fail(at, "an object");
-      break;
-    }
-    ReservedInstances ri;
-    ri.id = r.Str(v, "id", at);
-    ri.instance_type = r.Str(v, "instance_type", at);
-    ri.region = r.Str(v, "region", at);
-    ri.zone = r.Str(v, "zone", at, false);
-    ri.count = static_cast<int>(r.Int(v, "count", at));
-    ri.end = r.Str(v, "end", at);
-    ri.offering_class = r.Str(v, "offering_class", at, false);
-    s.reserved.push_back(std::move(ri));
-  }
-  const rapidjson::Value& plans = r.Array(doc, "savings_plans", "$");
-  for (rapidjson::SizeType i = 0; i < plans.Size() && r.status().ok(); ++i) {
-    const JsonPath at(root, "savings_plans", i);
-    const rapidjson::Value& v = plans[i];
-    if (!v.IsObject()) {
-      r.Fail(at, "an object");
-      break;
-    }
-    SavingsPlan sp;
-    sp.id = r.Str(v, "id", at);
-    sp.type = r.Str(v, "type", at);
-    sp.family = r.Str(v, "family", at, false);
-    sp.region = r.Str(v, "region", at, false);
-    sp.commitment_usd_per_hour = r.Num(v, "commitment_usd_per_hour", at);
-    sp.end = r.Str(v, "end", at);
-    s.savings_plans.push_back(std::move(sp));
-  }
+  ForEachObject(r, doc, "reserved", root, /*required=*/true,
+                [&](RjReader& /*r*/, const rapidjson::Value& v, const JsonPath& at) {
+                  ReservedInstances ri;
+                  ri.id = r.Str(v, "id", at);
+                  ri.instance_type = r.Str(v, "instance_type", at);
+                  ri.region = r.Str(v, "region", at);
+                  ri.zone = r.Str(v, "zone", at, false);
+                  ri.count = static_cast<int>(r.Int(v, "count", at));
+                  ri.end = r.Str(v, "end", at);
+                  ri.offering_class = r.Str(v, "offering_class", at, false);
+                  s.reserved.push_back(std::move(ri));
+                });
+  ForEachObject(r, doc, "savings_plans", root, /*required=*/true,
+                [&](RjReader& /*r*/, const rapidjson::Value& v, const JsonPath& at) {
+                  SavingsPlan sp;
+                  sp.id = r.Str(v, "id", at);
+                  sp.type = r.Str(v, "type", at);
+                  sp.family = r.Str(v, "family", at, false);
+                  sp.region = r.Str(v, "region", at, false);
+                  sp.commitment_usd_per_hour = r.Num(v, "commitment_usd_per_hour", at);
+                  sp.end = r.Str(v, "end", at);
+                  s.savings_plans.push_back(std::move(sp));
+                });
   s.savings_plans_scanned = r.Bool(doc, "savings_plans_scanned", "$");
   // Added to gpuadvisor-account/1 later: absent from older scans (usage unknown).
-  const rapidjson::Value& running = r.Array(doc, "running", "$", /*required=*/false);
-  for (rapidjson::SizeType i = 0; i < running.Size() && r.status().ok(); ++i) {
-    const JsonPath at(root, "running", i);
-    const rapidjson::Value& v = running[i];
-    if (!v.IsObject()) {
-      r.Fail(at, "an object");
-      break;
-    }
-    RunningInstances ri;
-    ri.region = r.Str(v, "region", at);
-    ri.instance_type = r.Str(v, "instance_type", at);
-    ri.spot = r.Bool(v, "spot", at);
-    ri.count = static_cast<int>(r.Int(v, "count", at));
-    ri.vcpus = r.Num(v, "vcpus", at);
-    s.running.push_back(std::move(ri));
-  }
+  ForEachObject(r, doc, "running", root, /*required=*/false,
+                [&](RjReader& /*r*/, const rapidjson::Value& v, const JsonPath& at) {
+                  RunningInstances ri;
+                  ri.region = r.Str(v, "region", at);
+                  ri.instance_type = r.Str(v, "instance_type", at);
+                  ri.spot = r.Bool(v, "spot", at);
+                  ri.count = static_cast<int>(r.Int(v, "count", at));
+                  ri.vcpus = r.Num(v, "vcpus", at);
+                  s.running.push_back(std::move(ri));
+                });
   if (doc.HasMember("running_scanned")) {
     s.running_scanned = r.StrList(doc, "running_scanned", "$");
   }
-  const rapidjson::Value& scores = r.Array(doc, "spot_scores", "$", /*required=*/false);
-  for (rapidjson::SizeType i = 0; i < scores.Size() && r.status().ok(); ++i) {
-    const JsonPath at(root, "spot_scores", i);
-    const rapidjson::Value& v = scores[i];
-    if (!v.IsObject()) {
-      r.Fail(at, "an object");
-      break;
-    }
-    SpotScore sc;
-    sc.instance_type = r.Str(v, "instance_type", at);
-    sc.count = static_cast<int>(r.Int(v, "count", at));
-    sc.region = r.Str(v, "region", at);
-    sc.zone_id = r.Str(v, "zone_id", at, false);
-    sc.score = static_cast<int>(r.Int(v, "score", at));
-    sc.scored_at = r.Str(v, "scored_at", at);
-    s.spot_scores.push_back(std::move(sc));
-  }
+  ForEachObject(r, doc, "spot_scores", root, /*required=*/false,
+                [&](RjReader& /*r*/, const rapidjson::Value& v, const JsonPath& at) {
+                  SpotScore sc;
+                  sc.instance_type = r.Str(v, "instance_type", at);
+                  sc.count = static_cast<int>(r.Int(v, "count", at));
+                  sc.region = r.Str(v, "region", at);
+                  sc.zone_id = r.Str(v, "zone_id", at, false);
+                  sc.score = static_cast<int>(r.Int(v, "score", at));
+                  sc.scored_at = r.Str(v, "scored_at", at);
+                  s.spot_scores.push_back(std::move(sc));
+                });
   s.failures = r.StrList(doc, "failures", "$");
   if (!r.status().ok()) return r.status();
   return s;
