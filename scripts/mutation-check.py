@@ -14,8 +14,9 @@ incrementally, the named tests run, and the file restored.
   python3 scripts/mutation-check.py                 every mutation in tests/mutations.txt
   python3 scripts/mutation-check.py NAME...          only these
   python3 scripts/mutation-check.py --list FILE      another list
-  python3 scripts/mutation-check.py --base REV --share 3
-                    the mutations near lines changed since REV, and a third of the others (CI)
+  python3 scripts/mutation-check.py --base REV --share 3 --max 30
+                    the mutations near lines changed since REV, and a third of the others,
+                    at most 30 of them (CI)
 
 The list: blocks separated by blank lines, "#" comments, keys:
   name:    short id
@@ -197,10 +198,12 @@ def changed_lines(base):
 NEAR_LINES = 30
 
 
-def select_share(mutations, base, share):
+def select_share(mutations, base, share, most=0):
     """The mutations near lines changed since `base` (all when it is unknown, e.g. in a shallow
-    clone), and one in `share` of the rest, by turn. Staleness (a find text no longer in its file
-    exactly once) is checked for every mutation beforehand, without building."""
+    clone), and one in `share` of the rest, by turn; at most `most` of them when it is set (the
+    near ones first, then the turn's; a cut is taken by turn as well, so that successive landings
+    run the ones left out). Staleness (a find text no longer in its file exactly once) is checked
+    for every mutation beforehand, without building."""
     changed = changed_lines(base) if base else None
     count = git("rev-list", "--count", "--first-parent", "HEAD")
     if changed is None or count is None:
@@ -220,11 +223,26 @@ def select_share(mutations, base, share):
         line = text.count("\n", 0, at) + 1
         return any(first - NEAR_LINES <= line <= last + NEAR_LINES for first, last in ranges)
 
-    picked = [m for i, m in enumerate(mutations) if near_a_change(m) or i % share == turn]
-    print(f"mutation-check: {len(picked)} of {len(mutations)} mutations: those within "
-          f"{NEAR_LINES} lines of a change since {base} and turn {turn} of {share} of the rest",
-          flush=True)
-    return picked
+    near = [m for m in mutations if near_a_change(m)]
+    rest = [m for i, m in enumerate(mutations) if i % share == turn and m not in near]
+    print(f"mutation-check: {len(near) + len(rest)} of {len(mutations)} mutations: {len(near)} "
+          f"within {NEAR_LINES} lines of a change since {base} and turn {turn} of {share} of the "
+          f"rest ({len(rest)})", flush=True)
+    if most and len(near) + len(rest) > most:
+        near, rest = cut_by_turn(near, most, int(count)), cut_by_turn(rest, most, int(count))
+        rest = rest[:max(0, most - len(near))]
+        print(f"mutation-check: at most {most} a run: {len(near)} near a change and "
+              f"{len(rest)} of the turn's run now, the others on later turns", flush=True)
+    return near + rest
+
+
+def cut_by_turn(mutations, most, turn):
+    """At most `most` of `mutations`: a window starting at a place that moves with `turn`, so
+    that successive runs cover all of them."""
+    if len(mutations) <= most:
+        return mutations
+    start = (turn * most) % len(mutations)
+    return [mutations[(start + k) % len(mutations)] for k in range(most)]
 
 
 def check_stale(mutations):
@@ -253,6 +271,9 @@ def main():
                     help="of the other mutations run one in N: those whose index in the list "
                          "is congruent to HEAD's first-parent commit count mod N, so successive "
                          "landings take turns (default 1: all)")
+    ap.add_argument("--max", type=int, default=0,
+                    help="with --share: run at most this many, those near a change first (a "
+                         "bound on the stage's time; the ones cut take later turns)")
     args = ap.parse_args()
     mutations = parse_list(args.list)
     unknown = set(args.names) - {m["name"] for m in mutations}
@@ -265,7 +286,7 @@ def main():
     if args.names:
         mutations = [m for m in mutations if m["name"] in args.names]
     elif args.share > 1:
-        mutations = select_share(mutations, args.base, args.share)
+        mutations = select_share(mutations, args.base, args.share, args.max)
 
     tree = os.path.join(args.dir, "src")
     build_dir = os.path.join(tree, "build-test")
