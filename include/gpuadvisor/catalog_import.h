@@ -7,7 +7,10 @@
 //    x no/partial/all upfront; upfront fee + hourly);
 //  - Savings Plans regional rate files (CSV): compute and EC2-instance savings plans;
 //  - DescribeInstanceTypes (specs; new types are added), DescribeInstanceTypeOfferings (where
-//    offered), DescribeSpotPriceHistory (latest price per AZ + history), the spot-advisor feed.
+//    offered), DescribeSpotPriceHistory (latest price per AZ + history), the spot-advisor feed;
+//  - the answers of the AWS APIs read with credentials (`catalog update --aws`, or saved AWS CLI
+//    output): the Price List Query API (`pricing get-products`), Reserved Instance offerings,
+//    Savings Plans offering rates and Capacity Block offerings.
 // Every figure keeps its provenance; a figure from a source dated before the catalog's own stays
 // as it is and is only added to the history. Inputs are streamed (constant memory for the
 // multi-GB offer files). The library never writes the catalog: the caller does (atomically).
@@ -33,6 +36,11 @@ struct ImportInputs {
   std::vector<std::string> offerings;
   std::vector<std::string> spot_advisor;
   std::vector<std::string> spot_history;
+  std::vector<std::string> price_list_query;  // `aws pricing get-products` output
+  // "REGION=FILE": `aws ec2 describe-reserved-instances-offerings` output, which names no region
+  std::vector<std::string> reserved_offerings;
+  std::vector<std::string> savings_plan_rates;  // `savingsplans describe-savings-plans-offering-rates`
+  std::vector<std::string> capacity_blocks;     // `aws ec2 describe-capacity-block-offerings`
   // Date recorded for inputs that carry none (DescribeInstanceTypes, offerings, spot advisor);
   // ISO "2026-12-02".
   std::string snapshot_date;
@@ -59,6 +67,17 @@ void DeclareOptions(V& v, ImportInputs& in) {
   v.Files("spot-advisor", in.spot_advisor, input("spot-advisor-data.json feed"));
   v.Files("spot-history", in.spot_history,
           input("aws ec2 describe-spot-price-history output (JSON)"));
+  v.Files("price-list-query", in.price_list_query,
+          input("aws pricing get-products output (JSON): on-demand and reserved terms"));
+  v.Files("reserved-offerings", in.reserved_offerings,
+          {.help = "aws ec2 describe-reserved-instances-offerings output (JSON), with the region "
+                   "it was asked in",
+           .front_ends = kCli,
+           .metavar = "REGION=FILE"});
+  v.Files("savings-plan-rates", in.savings_plan_rates,
+          input("aws savingsplans describe-savings-plans-offering-rates output (JSON)"));
+  v.Files("capacity-blocks", in.capacity_blocks,
+          input("aws ec2 describe-capacity-block-offerings output (JSON)"));
   v.Text("snapshot-date", in.snapshot_date,
          {.help = "Date recorded for inputs that carry none (default today, UTC)",
           .front_ends = kCli,

@@ -12,6 +12,26 @@
 // on 429, 5xx and lost connections) keeps its old prices and is reported. Validators (ETag,
 // Last-Modified) per URL are kept in an UpdateCache, so an unchanged region costs one request
 // answered 304. The library never writes the catalog or the cache: the caller does (atomically).
+//
+// With the user's credentials (UpdateSettings::aws set: the front end runs the AWS CLI, so
+// profiles, SSO and instance roles work as they do for `aws`), each region is read from the AWS
+// APIs instead, for the catalog's accelerator types only:
+//   pricing get-products            the Price List Query API (on-demand and reserved terms),
+//                                   filtered to the accelerator instance families; replaces the
+//                                   bulk offer file for the region
+//   ec2 describe-spot-price-history the current spot price in each availability zone (observed,
+//                                   not estimated from the spot-advisor band)
+//   ec2 describe-reserved-instances-offerings
+//                                   the Reserved Instance offerings (1 and 3 years, standard and
+//                                   convertible, every payment option) as EC2 sells them now
+//   ec2 describe-capacity-block-offerings
+//                                   Capacity Block offers for the types sold that way: the real
+//                                   upfront fee and start date of the soonest 24-hour block
+//   savingsplans describe-savings-plans-offering-rates
+//                                   Compute and EC2 Instance Savings Plans rates
+// Each answer is merged on its own (the importer's rules, dated the day of the call, or by the
+// data's own timestamps); a call that fails keeps its part of the catalog and is reported. The
+// spot-advisor feed (public) still gives the interruption bands.
 #ifndef GPUADVISOR_CATALOG_UPDATE_H_
 #define GPUADVISOR_CATALOG_UPDATE_H_
 
@@ -38,6 +58,11 @@ struct CatalogUpdateArgs {
   double timeout_s = 1800;  // per download, whole operation
   int retries = 3;          // per download, after the first attempt
   bool no_progress = false;
+  // Read the AWS APIs with the user's credentials through the AWS CLI (see the top of the file).
+  bool aws = false;
+  std::string profile;          // AWS CLI --profile; "" = its default chain
+  std::string endpoint_url;     // AWS CLI --endpoint-url for every call (a local fake in tests)
+  std::string aws_cli = "aws";  // the AWS CLI program
 };
 template <typename V>
 void DeclareOptions(V& v, CatalogUpdateArgs& a) {
@@ -68,7 +93,36 @@ void DeclareOptions(V& v, CatalogUpdateArgs& a) {
              .front_ends = kCli});
   v.Bool("no-progress", a.no_progress,
          {.help = "No progress bar (it is shown on a TTY only)", .front_ends = kCli});
+  v.Bool("aws", a.aws,
+         {.help = "Also read with your AWS credentials, through the AWS CLI: the Price List "
+                  "Query API, spot price history per zone, Reserved Instance and Capacity Block "
+                  "offerings, Savings Plans rates",
+          .front_ends = kCli});
+  v.Text("profile", a.profile,
+         {.help = "With --aws: AWS CLI profile (default: its usual chain: environment, SSO, "
+                  "instance role)",
+          .front_ends = kCli,
+          .metavar = "NAME"});
+  v.Text("endpoint-url", a.endpoint_url,
+         {.help = "With --aws: endpoint for every AWS call instead of AWS's (a local fake, a VPC "
+                  "endpoint)",
+          .front_ends = kCli,
+          .metavar = "URL"});
+  v.Text("aws-cli", a.aws_cli,
+         {.help = "With --aws: the AWS CLI program", .front_ends = kCli, .metavar = "PROGRAM"});
 }
+
+// One AWS API call of a credentialed update: the region to send it to and the AWS CLI's
+// arguments after the global ones ({"ec2", "describe-spot-price-history", "--instance-types",
+// ...}). The answer is the CLI's JSON output (`--output json`, pages merged).
+struct AwsCall {
+  std::string region;
+  std::vector<std::string> args;
+  // "aws ec2 describe-spot-price-history --region us-east-1": how reports name the call.
+  std::string Name() const;
+};
+// Runs one call; IOError (the CLI's first line of error) when it fails.
+using AwsRunner = std::function<Result<std::string>(const AwsCall& call)>;
 
 // What the front end resolved for UpdateCatalog (environment and options).
 struct UpdateSettings {
@@ -87,6 +141,10 @@ struct UpdateSettings {
   std::function<void(const std::string& what, int64_t done, int64_t total)> progress;
   // Waits between retries; null: sleeps.
   std::function<void(double seconds)> sleep;
+  // Set: the regions are read from the AWS APIs with the user's credentials (the top of the
+  // file); the AWS CLI retries throttled calls itself.
+  AwsRunner aws;
+  std::string now;  // ISO UTC time for the spot history's --start-time; "" = today's midnight
 };
 
 // HTTP validators per URL, valid for one catalog (the one generated at catalog_generated_at):
@@ -105,8 +163,11 @@ std::string UpdateCacheToJson(const UpdateCache& cache);
 
 // One download's outcome.
 struct UpdateOutcome {
-  std::string what;  // "us-east-1", "spot-advisor", "region-index"
-  std::string url;
+  // "us-east-1", "spot-advisor", "region-index"; with credentials "us-east-1 spot-price-history",
+  // "us-east-1 price-list-query", "us-east-1 reserved-offerings", "us-east-1 capacity-blocks",
+  // "us-east-1 savings-plan-rates"
+  std::string what;
+  std::string url;  // the URL, or the AWS call (AwsCall::Name())
   std::string result;  // "updated", "not-modified", "failed"
   std::string error;   // why it failed ("" otherwise)
   int requests = 0;    // attempts made
