@@ -589,21 +589,29 @@ std::vector<std::string> AccountFitAdvice(const AccountFit& fit, const InstanceT
 
 namespace {
 
+// "a Capacity Block (offered for p5.48xlarge in us-east-1; soonest offer: 1 x p5.48xlarge for
+// 24 h from 2026-12-08T11:30:00Z in us-east-1b, 802.56 USD upfront)", the offer as `catalog
+// update --aws` read it; "" where the type is not sold that way in the region.
+std::string CapacityBlockAlternative(const InstanceType& type, std::string_view region) {
+  const RegionOffer* offer = type.FindRegion(region);
+  if (offer == nullptr || !offer->capacity_block) return "";
+  const std::string& note = offer->capacity_block->note;
+  return "a Capacity Block (offered for " + type.name + " in " + std::string(region) +
+         (note.empty() ? "" : "; " + note) + ")";
+}
+
 // "spot placement score 2/10 in us-east-1: spot capacity for 2 x p5.48xlarge is unlikely ...",
 // with what to buy instead; "" when the score is not low (or not known).
 std::string SpotScoreWarning(const AccountFit& fit, const InstanceType& type,
                              std::string_view region) {
   if (!fit.spot_unlikely()) return "";
   const SpotScore& sc = *fit.spot_score;
-  const RegionOffer* offer = type.FindRegion(region);
-  const bool block = offer != nullptr && offer->capacity_block.has_value();
+  const std::string block = CapacityBlockAlternative(type, region);
   return "spot placement score " + std::to_string(sc.score) + "/10 in " +
          (sc.zone_id.empty() ? std::string(region) : sc.zone_id) + ": spot capacity for " +
          std::to_string(sc.count) + " x " + type.name + " is unlikely (scored " +
          DateOf(sc.scored_at) + "); " +
-         (block ? "on-demand or a Capacity Block (offered for " + type.name + " in " +
-                      std::string(region) + ") instead"
-                : "on-demand instead");
+         (block.empty() ? "on-demand instead" : "on-demand or " + block + " instead");
 }
 
 }  // namespace
@@ -632,9 +640,15 @@ std::string AccountFitWarning(const AccountFit& fit, const InstanceType& type,
   }
   // The increase to ask for leaves room for the plan beside what already runs.
   const std::string desired = FormatFixed(fit.used_vcpus + fit.needed_vcpus, 0);
-  return "needs " + need + " vCPUs of the " + q.name + " quota in " + where + "; " + has +
-         ": aws service-quotas request-service-quota-increase --service-code ec2 --quota-code " +
-         q.code + " --desired-value " + desired + " --region " + where;
+  std::string line =
+      "needs " + need + " vCPUs of the " + q.name + " quota in " + where + "; " + has +
+      ": aws service-quotas request-service-quota-increase --service-code ec2 --quota-code " +
+      q.code + " --desired-value " + desired + " --region " + where;
+  // Capacity Blocks take no vCPU quota: the way to run now where the increase takes days.
+  if (const std::string block = CapacityBlockAlternative(type, region); !block.empty()) {
+    line += "; or buy " + block + ", which takes no vCPU quota";
+  }
+  return line;
 }
 
 }  // namespace gpuadvisor

@@ -264,6 +264,10 @@ ojson ShowJson(const Catalog& c, const InstanceType& t, const std::string& regio
          o.reserved_1y_no_upfront ? ojson(o.reserved_1y_no_upfront->from.source) : ojson()},
         {MoneyKey("capacity_block_usd_per_hour", o.currency()), price(o.capacity_block)},
         {"capacity_block_date", o.capacity_block ? ojson(o.capacity_block->from.date) : ojson()},
+        // The offer it was read from (`catalog update --aws`): its start, zone and fee.
+        {"capacity_block_note", o.capacity_block && !o.capacity_block->note.empty()
+                                    ? ojson(o.capacity_block->note)
+                                    : ojson()},
         {"reserved_1y_offer", o.reserved_1y_no_upfront ? ojson(kReserved1yTerm) : ojson()},
         {"reserved_1y_date",
          o.reserved_1y_no_upfront ? ojson(o.reserved_1y_no_upfront->from.date) : ojson()},

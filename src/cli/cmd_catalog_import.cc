@@ -1,6 +1,7 @@
 // `gpuadvisor catalog import` (refresh from AWS data formats) and `catalog diff OLD NEW`.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -26,11 +27,15 @@ int RunImport(const ImportOptions& o) {
   CatalogImportArgs a;
   if (Status st = SetFromOptions(*v, &a); !st.ok()) return Fail(st);
   ImportInputs& in = a.inputs;
-  if (in.price_list.empty() && in.savings_plans.empty() && in.instance_types.empty() &&
-      in.offerings.empty() && in.spot_advisor.empty() && in.spot_history.empty()) {
+  const std::vector<std::string>* lists[] = {
+      &in.price_list,         &in.savings_plans,  &in.instance_types,   &in.offerings,
+      &in.spot_advisor,       &in.spot_history,   &in.price_list_query, &in.reserved_offerings,
+      &in.savings_plan_rates, &in.capacity_blocks};
+  if (std::all_of(std::begin(lists), std::end(lists), [](auto* l) { return l->empty(); })) {
     return Fail(Status::InvalidArgument(
         "catalog import: expected at least one input (--price-list, --savings-plans, "
-        "--instance-types, --offerings, --spot-advisor or --spot-history)"));
+        "--instance-types, --offerings, --spot-advisor, --spot-history, --price-list-query, "
+        "--reserved-offerings, --savings-plan-rates or --capacity-blocks)"));
   }
   Result<Context> ctx = MakeContext(o.common);
   if (!ctx.ok()) return Fail(ctx.status());

@@ -228,6 +228,26 @@ TEST(AccountTest, RunningInstancesTakeFromTheQuota) {
             std::string::npos)
       << line;
   EXPECT_NE(line.find("--desired-value 448"), std::string::npos) << line;  // room beside them
+  // Capacity Blocks take no vCPU quota: where the type is sold that way, they are named, with
+  // the soonest offer when `catalog update --aws` read one.
+  EXPECT_NE(line.find("or buy a Capacity Block (offered for p5.48xlarge in us-east-1), which "
+                      "takes no vCPU quota"),
+            std::string::npos)
+      << line;
+  InstanceType offered = p5;
+  for (RegionOffer& o : offered.regions) {
+    if (o.region == "us-east-1" && o.capacity_block) {
+      o.capacity_block->note =
+          "soonest offer: 1 x p5.48xlarge for 24 h from 2026-12-08T11:30:00Z in us-east-1b";
+    }
+  }
+  const std::string with_offer = AccountFitWarning(fit, offered, "us-east-1");
+  EXPECT_NE(with_offer.find("in us-east-1; soonest offer: 1 x p5.48xlarge for 24 h from "
+                            "2026-12-08T11:30:00Z in us-east-1b)"),
+            std::string::npos)
+      << with_offer;
+  EXPECT_EQ(AccountFitWarning(fit, Type("p3.2xlarge"), "us-east-1").find("Capacity Block"),
+            std::string::npos);
   // The spot quota (192) holds the spot p5 already: nothing left for another.
   const AccountFit spot = CheckPlanAgainstAccount(s, p5, 1, "us-east-1", PurchaseKind::kSpot);
   EXPECT_DOUBLE_EQ(spot.used_vcpus, 192);

@@ -54,6 +54,18 @@ expect_json "diff added type" '"p5z.48xlarge" in d["added_types"]' catalog diff 
 expect_json "savings plans + spot" "len($P5[\"savings_plans\"])==3 and $P5[\"spot_usd_per_hour\"]==18.12 and \"use1-az9\" in $P5[\"az_ids\"] and $P5[\"on_demand_usd_per_hour\"]==61.77" show p5.48xlarge --catalog "$T/all.json" --json
 "$BIN" show p5.48xlarge --catalog "$T/all.json" 2>/dev/null | grep -q "SP compute-1y-no-upfront" && ok || bad "show SP rows"
 
+# --- The AWS API answers read with credentials (what `catalog update --aws` merges), saved as
+# AWS CLI output: the Query API's products, EC2's RI and Capacity Block offerings, SP rates.
+"$BIN" catalog import --price-list-query "$FX/get-products-p5.json" \
+  --reserved-offerings "us-east-1=$FX/reserved-offerings-p5.json" \
+  --savings-plan-rates "$FX/savings-plan-rates-p5.json" --capacity-blocks "$FX/capacity-blocks-p5.json" \
+  --snapshot-date 2026-12-05 --out "$T/api.json" >/dev/null 2>&1 || bad "AWS API answers import"
+expect_json "query API on-demand" "$P5[\"on_demand_usd_per_hour\"]==61.77 and $P5[\"price_source\"]==\"aws-price-list-query-2026-11-20\"" show p5.48xlarge --catalog "$T/api.json" --json
+expect_json "EC2 RI offerings win" "$P5[\"reserved_1y_no_upfront_usd_per_hour\"]==36.52 and any(t[\"term\"]==\"1y-standard-all-upfront\" and t[\"upfront_usd\"]==309470 for t in $P5[\"reserved\"])" show p5.48xlarge --catalog "$T/api.json" --json
+expect_json "SP rates" "any(s[\"term\"]==\"compute-1y-no-upfront\" and s[\"usd_per_hour\"]==41.23 for s in $P5[\"savings_plans\"])" show p5.48xlarge --catalog "$T/api.json" --json
+expect_json "capacity block offer" "abs($P5[\"capacity_block_usd_per_hour\"]-33.44)<1e-9 and $P5[\"capacity_block_date\"]==\"2026-12-05\" and \"from 2026-12-08T11:30:00+00:00 in us-east-1b\" in $P5[\"capacity_block_note\"]" show p5.48xlarge --catalog "$T/api.json" --json
+expect_exit "RI offerings need their region" 2 "reserved-offerings: expected REGION=FILE" catalog import --reserved-offerings "$FX/reserved-offerings-p5.json" --out "$T/x.json"
+
 # --- Malformed input: exit 2, file:line, --out byte-for-byte unchanged.
 cp "$NEW" "$T/keep.json"
 sed 's/"PricePerUnit"/"Price"/' "$CSV" >"$T/nocol.csv"
