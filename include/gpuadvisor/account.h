@@ -233,6 +233,13 @@ AccountFit CheckPlanAgainstAccount(const AccountScan& scan, const InstanceType& 
 std::string AccountFitWarning(const AccountFit& fit, const InstanceType& type,
                               std::string_view region);
 
+// AccountFitWarning for `instances` x the type named `type` in `region` bought as `purchase`
+// (what `launch` warns about, on the CLI and over HTTP); "" when it fits or the catalog does not
+// know the type.
+std::string AccountWarningFor(const AccountScan& scan, const Catalog& catalog,
+                              std::string_view type, int instances, std::string_view region,
+                              PurchaseKind purchase);
+
 // Advice lines for what the account already pays for: Reserved Instances covering some of the
 // plan's instances (with the cost the plan adds), Savings Plans whose rates apply.
 std::vector<std::string> AccountFitAdvice(const AccountFit& fit, const InstanceType& type,

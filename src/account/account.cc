@@ -651,4 +651,13 @@ std::string AccountFitWarning(const AccountFit& fit, const InstanceType& type,
   return line;
 }
 
+std::string AccountWarningFor(const AccountScan& scan, const Catalog& catalog,
+                              std::string_view type, int instances, std::string_view region,
+                              PurchaseKind purchase) {
+  const InstanceType* t = catalog.FindInstanceType(type);
+  if (t == nullptr) return "";
+  return AccountFitWarning(CheckPlanAgainstAccount(scan, *t, instances, region, purchase), *t,
+                           region);
+}
+
 }  // namespace gpuadvisor

@@ -160,10 +160,10 @@ int Run(const LaunchOptions& o) {
   Result<LaunchPlan> plan = PlanLaunchWarned(*ctx->catalog, args->request);
   if (!plan.ok()) return Fail(plan.status());
   const LaunchRequest& lr = args->request;
-  if (const InstanceType* t = ctx->catalog->FindInstanceType(lr.instance_type);
-      scan != nullptr && t != nullptr) {
-    const AccountFit fit = CheckPlanAgainstAccount(*scan, *t, lr.count, lr.region, lr.purchase);
-    if (std::string line = AccountFitWarning(fit, *t, lr.region); !line.empty()) Warn(line);
+  if (scan != nullptr) {
+    const std::string line =
+        AccountWarningFor(*scan, *ctx->catalog, lr.instance_type, lr.count, lr.region, lr.purchase);
+    if (!line.empty()) Warn(line);
   }
   Status fits = CheckLaunchFormat(*plan, args->format);
   if (!fits.ok()) return Fail(fits);

@@ -330,6 +330,23 @@ TEST(ApiTest, TheServersAccountScan) {
   ExpectError(
       Dispatch(ctx, ApiRequest{"POST", "/v1/recommend", {}, job + R"(,"account":"/etc/passwd"})"}),
       400, "account");
+  // /v1/launch warns, as the CLI's launch does, where the spec exceeds the quota: two p5 need
+  // 384 P vCPUs on demand, the account has 96.
+  ApiResponse launch =
+      Dispatch(ctx, ApiRequest{"POST", "/v1/launch", {}, R"({"type":"p5.48xlarge","count":2})"});
+  ASSERT_EQ(launch.status, 200) << launch.body;
+  bool warned = false;
+  const json answer = Parse(launch);
+  for (const json& w : answer["warnings"]) {
+    warned = warned || w.get<std::string>().find(
+                           "needs 384 vCPUs of the Running On-Demand P "
+                           "instances quota in us-east-1") != std::string::npos;
+  }
+  EXPECT_TRUE(warned) << answer["warnings"].dump();
+  ApiResponse small =
+      Dispatch(ctx, ApiRequest{"POST", "/v1/launch", {}, R"({"type":"g6e.xlarge","count":1})"});
+  ASSERT_EQ(small.status, 200) << small.body;
+  EXPECT_EQ(Parse(small)["warnings"].dump().find("quota"), std::string::npos);
 }
 
 TEST(ApiTest, RecommendBadOptions) {
