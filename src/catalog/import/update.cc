@@ -64,6 +64,21 @@ double Backoff(const Attempt& a, int n) {
   return std::min(0.5 * std::pow(2.0, n), kMaxBackoffS);
 }
 
+// An AWS CLI call's arguments from its words (none has a space): the AWS CLI's own command line,
+// then `more` as they are (values with spaces, lists).
+std::vector<std::string> AwsArgs(std::string_view words, std::vector<std::string> more = {}) {
+  std::vector<std::string> out;
+  for (std::string_view w : Split(words, ' ')) {
+    if (!w.empty()) out.emplace_back(w);
+  }
+  out.insert(out.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+  return out;
+}
+std::vector<std::string> AwsArgs(std::vector<std::string> args, std::string_view words) {
+  for (std::string& w : AwsArgs(words)) args.push_back(std::move(w));
+  return args;
+}
+
 std::string HttpError(const HttpResponse& r) {
   std::string text = "HTTP " + std::to_string(r.status);
   std::string body(Trim(std::string_view(r.body).substr(0, 200)));
@@ -436,39 +451,35 @@ class Updater {
       if (kinds.count(kind) == 0) continue;
       AwsAnswer(region + " price-list-query (" + family + ")",
                 {api_region,
-                 {"pricing", "get-products", "--service-code", "AmazonEC2", "--filters",
-                  "Type=TERM_MATCH,Field=regionCode,Value=" + region,
-                  "Type=TERM_MATCH,Field=operatingSystem,Value=Linux",
-                  "Type=TERM_MATCH,Field=tenancy,Value=Shared",
-                  "Type=TERM_MATCH,Field=preInstalledSw,Value=NA",
-                  "Type=TERM_MATCH,Field=capacitystatus,Value=Used",
-                  std::string("Type=TERM_MATCH,Field=instanceFamily,Value=") + family}},
+                 AwsArgs("pricing get-products --service-code AmazonEC2 --filters "
+                         "Type=TERM_MATCH,Field=regionCode,Value=" +
+                             region +
+                             " Type=TERM_MATCH,Field=operatingSystem,Value=Linux "
+                             "Type=TERM_MATCH,Field=tenancy,Value=Shared "
+                             "Type=TERM_MATCH,Field=preInstalledSw,Value=NA "
+                             "Type=TERM_MATCH,Field=capacitystatus,Value=Used",
+                         {std::string("Type=TERM_MATCH,Field=instanceFamily,Value=") + family})},
                 &ImportInputs::price_list_query);
     }
-    std::vector<std::string> spot = {"ec2",
-                                     "describe-spot-price-history",
-                                     "--product-descriptions",
-                                     "Linux/UNIX",
-                                     "--start-time",
-                                     Now(),
-                                     "--instance-types"};
-    spot.insert(spot.end(), names.begin(), names.end());
-    AwsAnswer(region + " spot-price-history", {region, std::move(spot)},
+    // The AWS CLI's own command lines (its flags, not gpuadvisor's), split into words.
+    const std::string spot_call = "ec2 describe-spot-price-history --start-time " + Now() +
+                                  " --product-descriptions Linux/UNIX --instance-types";
+    AwsAnswer(region + " spot-price-history", {region, AwsArgs(spot_call, names)},
               &ImportInputs::spot_history);
-    AwsAnswer(region + " reserved-offerings",
-              {region,
-               {"ec2", "describe-reserved-instances-offerings", "--product-description",
-                "Linux/UNIX", "--instance-tenancy", "default", "--no-include-marketplace",
-                "--filters", "Name=scope,Values=Region", "Name=instance-type,Values=" + joined}},
+    const std::string ri_call =
+        "ec2 describe-reserved-instances-offerings --product-description Linux/UNIX"
+        " --instance-tenancy default --no-include-marketplace"
+        " --filters Name=scope,Values=Region Name=instance-type,Values=" +
+        joined;
+    AwsAnswer(region + " reserved-offerings", {region, AwsArgs(ri_call)},
               &ImportInputs::reserved_offerings, region + "=");
     // Capacity Blocks: one call per type (the API takes one), for the shortest block of one
     // instance.
     if (partition.capacity_blocks) {
       for (const std::string& type : block_types) {
         AwsAnswer(region + " capacity-blocks " + type,
-                  {region,
-                   {"ec2", "describe-capacity-block-offerings", "--instance-type", type,
-                    "--instance-count", "1", "--capacity-duration-hours", "24"}},
+                  {region, AwsArgs("ec2 describe-capacity-block-offerings --instance-type " + type +
+                                   " --instance-count 1 --capacity-duration-hours 24")},
                   &ImportInputs::capacity_blocks);
       }
     }
@@ -517,18 +528,19 @@ class Updater {
   // Savings Plans rates for the region's types, every page (the API pages at 1000 rates).
   void SavingsPlanRates(const std::string& region, const std::string& types,
                         const std::string& api_region) {
-    const AwsCall call{
-        api_region,
-        {"savingsplans", "describe-savings-plans-offering-rates", "--service-codes", "AmazonEC2",
-         "--products", "EC2", "--savings-plan-types", "Compute", "EC2Instance", "--max-results",
-         "1000", "--filters", "name=region,values=" + region, "name=instanceType,values=" + types,
-         "name=productDescription,values=Linux/UNIX", "name=tenancy,values=shared"}};
+    const std::string sp_call =
+        "savingsplans describe-savings-plans-offering-rates --service-codes AmazonEC2"
+        " --products EC2 --savings-plan-types Compute EC2Instance --max-results 1000"
+        " --filters name=region,values=" +
+        region + " name=instanceType,values=" + types +
+        " name=productDescription,values=Linux/UNIX name=tenancy,values=shared";
+    const AwsCall call{api_region, AwsArgs(sp_call)};
     UpdateOutcome o{.what = region + " savings-plan-rates", .url = call.Name()};
     if (s_.progress) s_.progress(o.what, 0, -1);
     std::string pages = "[", token;
     for (int page = 0; page < kMaxAnswerPages; ++page) {
       AwsCall c = call;
-      if (!token.empty()) c.args.insert(c.args.end(), {"--next-token", token});
+      if (!token.empty()) c.args = AwsArgs(call.args, " --next-token " + token);
       ++o.requests;
       Result<std::string> answer = s_.aws(c);
       if (!answer.ok()) {
