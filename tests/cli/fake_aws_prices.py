@@ -33,7 +33,9 @@ Faults, from the options and from --faults FILE (re-read on every request, one p
                          403, x-amzn-ErrorType)
   throttle-pricing N|always   the first N (or every) GetProducts answer ThrottlingException
                          (HTTP 400 JSON 1.1); the AWS CLI retries it (AWS_MAX_ATTEMPTS)
-Each request is appended to --log FILE as one JSON line {op, region, status, params}.
+  price-factor X         (file only) every price times X: a later update finds new prices
+Each request is appended to --log FILE as one JSON line {op, region, status, key, params}
+(key: the access key id the request was signed with).
 
 Usage: fake_aws_prices.py PORTFILE [--today 2026-12-04] [--publication-date ISO]
        [--fail-region R] [--throttle-pricing N|always] [--faults FILE] [--log FILE]
@@ -115,8 +117,8 @@ def uuid_for(*parts):
     return "%s-%s-%s-%s-%s" % (h[:8], h[8:12], h[12:16], h[16:20], h[20:32])
 
 
-def on_demand(region, od):
-    return od * REGION_SCALE.get(region, 1.1)
+def on_demand(region, od, factor):
+    return od * REGION_SCALE.get(region, 1.1) * factor
 
 
 def ri_terms(od):
@@ -143,7 +145,7 @@ class Prices:
         self.pub = args.publication_date
 
     # --- pricing get-products
-    def product(self, region, itype, family, vcpus, accels, od):
+    def product(self, region, itype, family, vcpus, accels, od, factor):
         sku = digest(region, itype)
         attributes = {
             "servicecode": "AmazonEC2", "servicename": "Amazon Elastic Compute Cloud",
@@ -157,7 +159,7 @@ class Prices:
             "processorArchitecture": "64-bit", "networkPerformance": "3200 Gigabit",
             "storage": "8 x 3840 NVMe SSD", "normalizationSizeFactor": "NA",
         }
-        price = on_demand(region, od)
+        price = on_demand(region, od, factor)
         od_key = "%s.%s" % (sku, ON_DEMAND_TERM)
         terms = {"OnDemand": {od_key: {
             "priceDimensions": {"%s.%s" % (od_key, HOURS_RATE_CODE): {
@@ -191,20 +193,20 @@ class Prices:
                 "serviceCode": "AmazonEC2", "terms": terms, "version": version,
                 "publicationDate": self.pub}
 
-    def products(self, filters):
+    def products(self, filters, factor):
         region = filters.get("regionCode")
         if region is None:
             return []
         out = []
         for itype, family, vcpus, accels, od, _ in TYPES:
-            p = self.product(region, itype, family, vcpus, accels, od)
+            p = self.product(region, itype, family, vcpus, accels, od, factor)
             attrs = dict(p["product"]["attributes"], productFamily="Compute Instance")
             if all(attrs.get(k) == v for k, v in filters.items()):
                 out.append(json.dumps(p))
         return out
 
     # --- ec2 describe-spot-price-history
-    def spot_history(self, region, types, start_time):
+    def spot_history(self, region, types, start_time, factor):
         latest = datetime.datetime.combine(self.today, datetime.time(6, 0),
                                            datetime.timezone.utc)
         earlier = latest - datetime.timedelta(hours=18)
@@ -212,7 +214,7 @@ class Prices:
         for itype, _, _, _, od, _ in TYPES:
             if itype not in types:
                 continue
-            base = on_demand(region, od) * SPOT_FRACTION
+            base = on_demand(region, od, factor) * SPOT_FRACTION
             for zone, factor in zip("abc", SPOT_ZONE_FACTORS):
                 history = [(latest, base * factor), (earlier, base * factor * 1.3)]
                 # As EC2 does: the price in effect at the start time, and every change since.
@@ -229,12 +231,12 @@ class Prices:
         return items
 
     # --- ec2 describe-reserved-instances-offerings
-    def ri_offerings(self, region, types, marketplace):
+    def ri_offerings(self, region, types, marketplace, factor):
         items = []
         for itype, _, _, _, od, _ in TYPES:
             if types is not None and itype not in types:
                 continue
-            for years, cls, payment, upfront, hourly in ri_terms(on_demand(region, od)):
+            for years, cls, payment, upfront, hourly in ri_terms(on_demand(region, od, factor)):
                 items.append(
                     "<item><reservedInstancesOfferingId>%s</reservedInstancesOfferingId>"
                     "<instanceType>%s</instanceType><duration>%d</duration>"
@@ -265,11 +267,11 @@ class Prices:
         return items
 
     # --- ec2 describe-capacity-block-offerings
-    def capacity_blocks(self, region, itype, count, hours):
+    def capacity_blocks(self, region, itype, count, hours, factor):
         row = [t for t in TYPES if t[0] == itype and t[5]]
         if not row:
             return []
-        rate = on_demand(region, row[0][4]) * CAPACITY_BLOCK_FRACTION
+        rate = on_demand(region, row[0][4], factor) * CAPACITY_BLOCK_FRACTION
         soonest = datetime.datetime.combine(self.today + datetime.timedelta(days=3),
                                             datetime.time(11, 30), datetime.timezone.utc)
         offers = [(soonest + datetime.timedelta(days=2), rate * 1.2, "b"), (soonest, rate, "a")]
@@ -291,12 +293,12 @@ class Prices:
         return items
 
     # --- savingsplans describe-savings-plans-offering-rates
-    def sp_rates(self, region, types, plan_types):
+    def sp_rates(self, region, types, plan_types, factor):
         out = []
         for itype, _, _, _, od, _ in TYPES:
             if types is not None and itype not in types:
                 continue
-            price = on_demand(region, od)
+            price = on_demand(region, od, factor)
             family = itype.split(".")[0]
             for (plan, years), fractions in SP_FRACTION.items():
                 if plan_types and plan not in plan_types:
@@ -357,9 +359,11 @@ class FakeAws:
         self.prices = Prices(args)
         self.lock = threading.Lock()
         self.throttled = 0
+        self.request = threading.local()  # the access key the request at hand was signed with
 
     def faults(self):
-        fail, throttle = set(), []
+        """(regions that fail, throttle counts, price factor)."""
+        fail, throttle, factor = set(), [], 1.0
         if self.args.fail_region:
             fail.add(self.args.fail_region)
         if self.args.throttle_pricing:
@@ -372,15 +376,20 @@ class FakeAws:
                         fail.add(w[1])
                     elif len(w) == 2 and w[0] == "throttle-pricing":
                         throttle.append(w[1])
-        return fail, throttle
+                    elif len(w) == 2 and w[0] == "price-factor":
+                        factor = float(w[1])
+        return fail, throttle, factor
 
     def log(self, op, region, status, params):
         if self.args.log:
             with self.lock, open(self.args.log, "a") as f:
                 f.write(json.dumps({"op": op, "region": region, "status": status,
+                                    "key": getattr(self.request, "key", ""),
                                     "params": params}) + "\n")
 
     def __call__(self, environ, start_response):
+        m = re.search(r"Credential=([^/]+)/", environ.get("HTTP_AUTHORIZATION", ""))
+        self.request.key = m.group(1) if m else ""
         target = environ.get("HTTP_X_AMZ_TARGET", "")
         length = int(environ.get("CONTENT_LENGTH") or 0)
         body = environ["wsgi.input"].read(length) if length else b""
@@ -435,7 +444,7 @@ class FakeAws:
         filters = {f["Field"]: f["Value"] for f in req.get("Filters", [])
                    if f.get("Type") == "TERM_MATCH"}
         region = filters.get("regionCode", "")
-        fail, throttle = self.faults()
+        fail, throttle, factor = self.faults()
         with self.lock:
             n = self.throttled
             throttled = any(t == "always" or n < int(t) for t in throttle)
@@ -456,7 +465,8 @@ class FakeAws:
                 "__type": "InvalidParameterException",
                 "Message": "Input parameters are invalid. ServiceCode must be AmazonEC2 here"})
         size = min(int(req.get("MaxResults", 100)), self.args.pricing_page_size)
-        items, token = self.page(self.prices.products(filters), req.get("NextToken"), size)
+        items, token = self.page(self.prices.products(filters, factor), req.get("NextToken"),
+                                 size)
         self.log("GetProducts", region, 200, req)
         body = {"FormatVersion": "aws_v1", "PriceList": items}
         if token:
@@ -465,13 +475,15 @@ class FakeAws:
 
     def spot_price_history(self, params, region, start_response):
         action = "DescribeSpotPriceHistory"
-        self.log(action, region, 403 if region in self.faults()[0] else 200, params)
-        if region in self.faults()[0]:
+        fail, _, factor = self.faults()
+        self.log(action, region, 403 if region in fail else 200, params)
+        if region in fail:
             return self.ec2_denied(start_response, action)
         types = set(query_list(params, "InstanceType"))
         products = query_list(params, "ProductDescription")
         start = params.get("StartTime", [None])[0]
-        items = self.prices.spot_history(region, types, parse_time(start) if start else None)
+        items = self.prices.spot_history(region, types, parse_time(start) if start else None,
+                                         factor)
         if products and "Linux/UNIX" not in products:
             items = []
         items, token = self.page(items, params.get("NextToken", [None])[0],
@@ -481,15 +493,16 @@ class FakeAws:
 
     def reserved_offerings(self, params, region, start_response):
         action = "DescribeReservedInstancesOfferings"
-        self.log(action, region, 403 if region in self.faults()[0] else 200, params)
-        if region in self.faults()[0]:
+        fail, _, factor = self.faults()
+        self.log(action, region, 403 if region in fail else 200, params)
+        if region in fail:
             return self.ec2_denied(start_response, action)
         filters = query_filters(params)
         types = set(filters.get("instance-type", [])) or None
         if params.get("InstanceType"):
             types = {params["InstanceType"][0]}
         marketplace = params.get("IncludeMarketplace", ["true"])[0] != "false"
-        items = self.prices.ri_offerings(region, types, marketplace)
+        items = self.prices.ri_offerings(region, types, marketplace, factor)
         scopes = filters.get("scope")
         if scopes:
             items = [i for i in items if any("<scope>%s</scope>" % s in i for s in scopes)]
@@ -506,13 +519,14 @@ class FakeAws:
 
     def capacity_block_offerings(self, params, region, start_response):
         action = "DescribeCapacityBlockOfferings"
-        self.log(action, region, 403 if region in self.faults()[0] else 200, params)
-        if region in self.faults()[0]:
+        fail, _, factor = self.faults()
+        self.log(action, region, 403 if region in fail else 200, params)
+        if region in fail:
             return self.ec2_denied(start_response, action)
         itype = params.get("InstanceType", [""])[0]
         count = int(params.get("InstanceCount", ["1"])[0])
         hours = int(params.get("CapacityDurationHours", ["24"])[0])
-        items = self.prices.capacity_blocks(region, itype, count, hours)
+        items = self.prices.capacity_blocks(region, itype, count, hours, factor)
         return self.ec2_xml(start_response, action,
                             "<capacityBlockOfferingSet>%s</capacityBlockOfferingSet>"
                             % "".join(items))
@@ -520,7 +534,8 @@ class FakeAws:
     def savings_plan_rates(self, req, start_response):
         filters = {f["name"]: f["values"] for f in req.get("filters", [])}
         region = (filters.get("region") or [""])[0]
-        if region in self.faults()[0]:
+        fail, _, factor = self.faults()
+        if region in fail:
             self.log("DescribeSavingsPlansOfferingRates", region, 403, req)
             data = json.dumps({"message": "User: arn:aws:iam::123456789012:user/test is not "
                                "authorized to perform: "
@@ -536,7 +551,7 @@ class FakeAws:
               "shared" in filters.get("tenancy", ["shared"]))
         if ok:
             rates = self.prices.sp_rates(region, set(filters.get("instanceType", [])) or None,
-                                         set(req.get("savingsPlanTypes", [])))
+                                         set(req.get("savingsPlanTypes", [])), factor)
             payments = req.get("savingsPlanPaymentOptions")
             if payments:
                 rates = [r for r in rates if r["savingsPlanOffering"]["paymentOption"] in payments]
