@@ -19,10 +19,10 @@ namespace {
 
 // Runs one call and hands its output to `add`; a failure is recorded in the scan, not fatal.
 template <typename Add>
-void Scan(const AwsCli& aws, const std::string& region, std::vector<std::string> call,
+void Scan(const AwsCli& aws, const std::string& region, const std::vector<std::string>& call,
           AccountScan* scan, int* ok, Add add) {
   const std::string where = region.empty() ? "" : region + ": ";
-  Result<std::string> out = aws.Call(region, std::move(call));
+  Result<std::string> out = aws.Call(region, call);
   Status st = out.ok() ? add(*out) : out.status();
   if (st.ok()) {
     ++*ok;
@@ -85,7 +85,7 @@ AccountScan RunScan(const AccountScanArgs& a, const std::vector<std::string>& re
     call.insert(call.end(), regions.begin(), regions.end());
     if (a.spot_scores_per_zone) call.emplace_back("--single-availability-zone");
     const std::string what = type + ":" + std::to_string(count);
-    Scan(aws, regions.front(), std::move(call), &scan, ok, [&](const std::string& json) {
+    Scan(aws, regions.front(), call, &scan, ok, [&](const std::string& json) {
       return AddSpotPlacementScores(json, "get-spot-placement-scores " + what, type, count,
                                     scan.scanned_at, &scan);
     });
