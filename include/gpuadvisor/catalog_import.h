@@ -39,8 +39,9 @@ struct ImportInputs {
   std::vector<std::string> price_list_query;  // `aws pricing get-products` output
   // "REGION=FILE": `aws ec2 describe-reserved-instances-offerings` output, which names no region
   std::vector<std::string> reserved_offerings;
-  std::vector<std::string> savings_plan_rates;  // `savingsplans describe-savings-plans-offering-rates`
-  std::vector<std::string> capacity_blocks;     // `aws ec2 describe-capacity-block-offerings`
+  std::vector<std::string>
+      savings_plan_rates;                    // `savingsplans describe-savings-plans-offering-rates`
+  std::vector<std::string> capacity_blocks;  // `aws ec2 describe-capacity-block-offerings`
   // Date recorded for inputs that carry none (DescribeInstanceTypes, offerings, spot advisor);
   // ISO "2026-12-02".
   std::string snapshot_date;
@@ -49,6 +50,9 @@ struct ImportInputs {
   // The regions taken from the spot-advisor feed, which covers them all; empty = every one
   // (`catalog update` keeps to the regions it refreshes).
   std::vector<std::string> spot_advisor_regions;
+  // The spot history was asked "as of now" on snapshot_date (`catalog update --aws`): each AZ's
+  // latest price is the one in effect that day, however long ago it was set, and is dated so.
+  bool spot_history_current = false;
 };
 
 // The inputs of `catalog import` (fields.h); each file option is repeatable.
@@ -84,6 +88,7 @@ void DeclareOptions(V& v, ImportInputs& in) {
           .metavar = "DATE"});
   v.NotAnOption(in.progress);
   v.NotAnOption(in.spot_advisor_regions);
+  v.NotAnOption(in.spot_history_current);
 }
 
 // `catalog import`: the inputs, the catalog file written and what it records.

@@ -167,7 +167,7 @@ struct UpdateOutcome {
   // "us-east-1 price-list-query", "us-east-1 reserved-offerings", "us-east-1 capacity-blocks",
   // "us-east-1 savings-plan-rates"
   std::string what;
-  std::string url;  // the URL, or the AWS call (AwsCall::Name())
+  std::string url;     // the URL, or the AWS call (AwsCall::Name())
   std::string result;  // "updated", "not-modified", "failed"
   std::string error;   // why it failed ("" otherwise)
   int requests = 0;    // attempts made

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <tuple>
 
@@ -458,6 +459,197 @@ TEST(Import, MalformedAwsJsonInputs) {
   EXPECT_NE(st.message().find("InstanceType"), std::string::npos) << st.message();
   in.offerings = {"/nonexistent/offerings.json"};
   EXPECT_EQ(ImportIntoCatalog(&c, in, &r).code(), StatusCode::kIOError);
+}
+
+// --- The answers of the AWS APIs read with credentials (`catalog update --aws`).
+
+import::TypeFilter KeepAll() {
+  return [](std::string_view) { return true; };
+}
+
+// The Query API's items are the bulk file's products with their terms: the same canonical filter
+// gives the same figures (the fixture is price-list-p5.json's products, one item each).
+TEST(PriceListQuery, SameFiguresAsTheBulkFile) {
+  import::PriceListData bulk = ReadPriceList(Slurp(Fixture("price-list-p5.json")), true);
+  import::PriceListData q;
+  Status st = import::ReadPriceListQueryJson(
+      Slurp(Fixture("get-products-p5.json")), "get-products.json",
+      [](std::string_view t) { return t != "m5.large"; }, &q);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(q.publication_date, "2026-11-20");
+  EXPECT_EQ(q.canonical_rows, bulk.canonical_rows);
+  ASSERT_EQ(q.entries.size(), bulk.entries.size());
+  ASSERT_FALSE(q.entries.empty());
+  for (const auto& [key, e] : bulk.entries) {
+    const import::PriceListEntry& got = q.entries.at(key);
+    EXPECT_EQ(got.on_demand, e.on_demand) << key;
+    for (int y = 0; y < 2; ++y) {
+      for (int k = 0; k < 2; ++k) {
+        for (int p = 0; p < 3; ++p) {
+          EXPECT_EQ(got.ri[y][k][p].hourly, e.ri[y][k][p].hourly) << key << y << k << p;
+          EXPECT_EQ(got.ri[y][k][p].upfront, e.ri[y][k][p].upfront) << key << y << k << p;
+        }
+      }
+    }
+  }
+}
+
+TEST(PriceListQuery, MalformedAnswersNameTheItem) {
+  auto read = [](const std::string& text) {
+    import::PriceListData d;
+    return import::ReadPriceListQueryJson(text, "q.json", KeepAll(), &d);
+  };
+  Status st = read(R"({"PriceList": [42]})");
+  EXPECT_EQ(st.code(), StatusCode::kParseError);
+  EXPECT_NE(st.message().find("$.PriceList[0]"), std::string::npos) << st.message();
+  st = read(R"({"PriceList": ["{not json"]})");
+  EXPECT_NE(st.message().find("a product as a JSON object in a string"), std::string::npos)
+      << st.message();
+  st = read(R"({"PriceList": ["{\"terms\": {}}"]})");
+  EXPECT_NE(st.message().find("$.PriceList[0].product"), std::string::npos) << st.message();
+  st = read(R"({"PriceList": ["{\"product\": {\"sku\": \"A\"}, \"publicationDate\": \"soon\"}"]})");
+  EXPECT_NE(st.message().find("publicationDate"), std::string::npos) << st.message();
+  EXPECT_EQ(read(R"({"Products": []})").code(), StatusCode::kParseError);
+  EXPECT_TRUE(read(R"({"FormatVersion": "aws_v1", "PriceList": []})").ok());
+}
+
+TEST(Import, ReservedOfferingsAreTheRegionsTermsAsEc2SellsThem) {
+  Catalog c = Embedded();
+  ImportInputs in;
+  in.reserved_offerings = {"us-east-1=" + Fixture("reserved-offerings-p5.json")};
+  in.snapshot_date = "2026-12-05";
+  ImportReport r;
+  Status st = ImportIntoCatalog(&c, in, &r);
+  ASSERT_TRUE(st.ok()) << st.message();
+  const RegionOffer& o = Offer(c, "p5.48xlarge", "us-east-1");
+  const ReservedPrice* no = o.FindReserved(1, "standard", "no-upfront");
+  ASSERT_NE(no, nullptr);
+  // The regional, AWS-sold, default-tenancy Linux offering; not the zonal (30), Marketplace
+  // (20), dedicated (40) or Windows (45) ones.
+  EXPECT_DOUBLE_EQ(no->usd_per_hour, 36.52);
+  EXPECT_DOUBLE_EQ(no->upfront_usd, 0);
+  EXPECT_EQ(no->from.source, "ec2-reserved-offerings-2026-12-05");
+  EXPECT_EQ(no->from.date, "2026-12-05");
+  const ReservedPrice* partial = o.FindReserved(1, "standard", "partial-upfront");
+  ASSERT_NE(partial, nullptr);
+  EXPECT_DOUBLE_EQ(partial->upfront_usd, 157880);
+  EXPECT_DOUBLE_EQ(partial->usd_per_hour, 18.02);
+  const ReservedPrice* all = o.FindReserved(1, "standard", "all-upfront");
+  ASSERT_NE(all, nullptr);
+  EXPECT_DOUBLE_EQ(all->upfront_usd, 309470);
+  EXPECT_DOUBLE_EQ(all->usd_per_hour, 0);
+  const ReservedPrice* conv = o.FindReserved(3, "convertible", "no-upfront");
+  ASSERT_NE(conv, nullptr);
+  EXPECT_DOUBLE_EQ(conv->usd_per_hour, 27.61);
+  // The headline 1-year price every command shows is the new offering's.
+  ASSERT_TRUE(o.reserved_1y_no_upfront);
+  EXPECT_DOUBLE_EQ(o.reserved_1y_no_upfront->usd_per_hour, 36.52);
+  ASSERT_EQ(r.inputs.size(), 1u);
+  EXPECT_EQ(r.inputs[0].format, "reserved-offerings-json");
+  EXPECT_EQ(r.inputs[0].rows, 9);
+  EXPECT_EQ(r.inputs[0].taken, 4);
+
+  // The answer names no region: the input must.
+  in.reserved_offerings = {Fixture("reserved-offerings-p5.json")};
+  st = ImportIntoCatalog(&c, in, &r);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(st.field(), "reserved-offerings");
+  // Yuan for a US region is skipped and counted, never taken as dollars.
+  TempFile cny(
+      R"({"ReservedInstancesOfferings":[{"Duration":31536000,"FixedPrice":0.0,"InstanceType":"p5.48xlarge","UsagePrice":0.0,"CurrencyCode":"CNY","OfferingClass":"standard","OfferingType":"No Upfront","RecurringCharges":[{"Amount":250.0,"Frequency":"Hourly"}]}]})");
+  in.reserved_offerings = {"us-east-1=" + cny.path};
+  ImportReport r2;
+  ASSERT_TRUE(ImportIntoCatalog(&c, in, &r2).ok());
+  ASSERT_EQ(r2.skipped.size(), 1u);
+  EXPECT_EQ(r2.skipped[0].reason, import::kSkipCurrency);
+  EXPECT_DOUBLE_EQ(
+      Offer(c, "p5.48xlarge", "us-east-1").FindReserved(1, "standard", "no-upfront")->usd_per_hour,
+      36.52);
+  // A malformed figure names its place.
+  TempFile bad(
+      R"({"ReservedInstancesOfferings":[{"Duration":31536000,"FixedPrice":-5,"InstanceType":"p5.48xlarge","UsagePrice":0.0,"OfferingClass":"standard","OfferingType":"Partial Upfront"}]})");
+  in.reserved_offerings = {"us-east-1=" + bad.path};
+  st = ImportIntoCatalog(&c, in, &r2);
+  EXPECT_EQ(st.code(), StatusCode::kParseError);
+  EXPECT_NE(st.message().find("$.ReservedInstancesOfferings[0].FixedPrice"), std::string::npos)
+      << st.message();
+}
+
+TEST(Import, SavingsPlanRatesFromTheApi) {
+  Catalog c = Embedded();
+  ImportInputs in;
+  in.savings_plan_rates = {Fixture("savings-plan-rates-p5.json")};
+  in.snapshot_date = "2026-12-05";
+  ImportReport r;
+  Status st = ImportIntoCatalog(&c, in, &r);
+  ASSERT_TRUE(st.ok()) << st.message();
+  const RegionOffer& o = Offer(c, "p5.48xlarge", "us-east-1");
+  std::map<std::string, double> got;
+  for (const SavingsPlanRate& sp : o.savings_plans) {
+    if (sp.from.source == "savings-plans-offering-rates-2026-12-05")
+      got[sp.term()] = sp.usd_per_hour;
+  }
+  // Not the Windows, dedicated or SageMaker rates.
+  EXPECT_EQ(got, (std::map<std::string, double>{{"compute-1y-no-upfront", 41.23},
+                                                {"compute-3y-all-upfront", 26.91},
+                                                {"ec2-instance-1y-no-upfront", 35.1}}));
+  EXPECT_EQ(r.inputs[0].rows, 6);
+  EXPECT_EQ(r.inputs[0].taken, 3);
+
+  // Pages, as the updater joins them: the last page's token says whether more follow.
+  std::string token;
+  import::SavingsPlansData d;
+  st = import::ReadSavingsPlanRatesJson(
+      R"([{"searchResults": [], "nextToken": "t2"}, {"searchResults": [], "nextToken": "t3"}])",
+      "pages", KeepAll(), &d, &token);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(token, "t3");
+  st = import::ReadSavingsPlanRatesJson(
+      R"({"searchResults": [{"savingsPlanOffering": {"planType": "Compute", "paymentOption": "No Upfront", "durationSeconds": 31536000}, "rate": "lots", "usageType": "BoxUsage:p5.48xlarge", "operation": "RunInstances", "properties": [{"name": "region", "value": "us-east-1"}, {"name": "instanceType", "value": "p5.48xlarge"}, {"name": "productDescription", "value": "Linux/UNIX"}, {"name": "tenancy", "value": "shared"}]}]})",
+      "rates", KeepAll(), &d, &token);
+  EXPECT_EQ(st.code(), StatusCode::kParseError);
+  EXPECT_NE(st.message().find("$.searchResults[0].rate"), std::string::npos) << st.message();
+}
+
+TEST(Import, CapacityBlockOffersPriceTheSoonestBlock) {
+  Catalog c = Embedded();
+  ImportInputs in;
+  in.capacity_blocks = {Fixture("capacity-blocks-p5.json")};
+  in.snapshot_date = "2026-12-05";
+  ImportReport r;
+  Status st = ImportIntoCatalog(&c, in, &r);
+  ASSERT_TRUE(st.ok()) << st.message();
+  const RegionOffer& o = Offer(c, "p5.48xlarge", "us-east-1");
+  ASSERT_TRUE(o.capacity_block);
+  // The soonest block (us-east-1b, 8 December), not the cheaper later one: 802.56 / 24 h.
+  EXPECT_DOUBLE_EQ(o.capacity_block->usd_per_hour, 802.56 / 24);
+  EXPECT_EQ(o.capacity_block->from.source, "capacity-block-offerings-2026-12-05");
+  EXPECT_NE(o.capacity_block->note.find("from 2026-12-08T11:30:00+00:00 in us-east-1b"),
+            std::string::npos)
+      << o.capacity_block->note;
+  EXPECT_NE(o.capacity_block->note.find("802.56 USD upfront"), std::string::npos);
+  bool in_history = false;
+  for (const PricePoint& p : o.history) {
+    in_history = in_history || (p.kind == "capacity-block" && p.from.date == "2026-12-05");
+  }
+  EXPECT_TRUE(in_history);
+  const RegionOffer& w = Offer(c, "p5.48xlarge", "us-west-2");
+  ASSERT_TRUE(w.capacity_block);
+  EXPECT_DOUBLE_EQ(w.capacity_block->usd_per_hour, 739.20 / 24);
+  EXPECT_EQ(r.inputs[0].taken, 2);
+
+  TempFile bad(
+      R"({"CapacityBlockOfferings":[{"InstanceType":"p5.48xlarge","AvailabilityZone":"us-east-1a","InstanceCount":1,"StartDate":"2026-12-09T11:30:00Z","EndDate":"2026-12-10T11:30:00Z","CapacityBlockDurationHours":24,"UpfrontFee":"a lot"}]})");
+  in.capacity_blocks = {bad.path};
+  st = ImportIntoCatalog(&c, in, &r);
+  EXPECT_EQ(st.code(), StatusCode::kParseError);
+  EXPECT_NE(st.message().find("$.CapacityBlockOfferings[0].UpfrontFee"), std::string::npos)
+      << st.message();
+  TempFile zero_hours(
+      R"({"CapacityBlockOfferings":[{"InstanceType":"p5.48xlarge","AvailabilityZone":"us-east-1a","InstanceCount":1,"StartDate":"2026-12-09T11:30:00Z","EndDate":"2026-12-10T11:30:00Z","CapacityBlockDurationHours":0,"UpfrontFee":"756.00"}]})");
+  in.capacity_blocks = {zero_hours.path};
+  st = ImportIntoCatalog(&c, in, &r);
+  EXPECT_NE(st.message().find("CapacityBlockDurationHours"), std::string::npos) << st.message();
 }
 
 }  // namespace

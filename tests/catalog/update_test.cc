@@ -4,6 +4,8 @@
 // tests/cli/update_test.sh (with tests/cli/fake_aws_pricing.py).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
 #include <thread>
 
 #include "gpuadvisor/catalog_update.h"
@@ -215,6 +217,164 @@ TEST_F(UpdateFixture, BadRegionsAndEndpointsAreRefused) {
   st = UpdateCatalog(&catalog_, s, &cache, &report);
   EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(st.field(), "endpoint");
+}
+
+// --- With credentials: each region from the AWS APIs, through a runner (the CLI's is the AWS
+// CLI); here a fake one answering with the fixtures in the AWS CLI's JSON.
+class AwsUpdate : public UpdateFixture {
+ protected:
+  // The fixture for a call, by its operation; `fail` names operations that fail.
+  Result<std::string> Answer(const AwsCall& call) {
+    calls_.push_back(call);
+    const std::string& op = call.args.at(1);
+    if (fail_.count(op)) return Status::IOError("An error occurred (AccessDenied): not allowed");
+    if (op == "get-products") {
+      const bool gpu =
+          call.args.back() == "Type=TERM_MATCH,Field=instanceFamily,Value=GPU instance";
+      return gpu ? Slurp("get-products-p5.json") : std::string(R"({"PriceList": []})");
+    }
+    if (op == "describe-spot-price-history") return Slurp("spot-history-p5.json");
+    if (op == "describe-reserved-instances-offerings") return Slurp("reserved-offerings-p5.json");
+    if (op == "describe-capacity-block-offerings") {
+      return call.args.at(3) == "p5.48xlarge" ? Slurp("capacity-blocks-p5.json")
+                                              : std::string(R"({"CapacityBlockOfferings": []})");
+    }
+    if (op == "describe-savings-plans-offering-rates") {
+      // Two pages: the first points to the second.
+      const bool second =
+          std::find(call.args.begin(), call.args.end(), "--next-token") != call.args.end();
+      return second ? Slurp("savings-plan-rates-p5.json")
+                    : std::string(R"({"searchResults": [], "nextToken": "page-2"})");
+    }
+    return Status::IOError("unexpected call " + call.Name());
+  }
+  static std::string Slurp(const std::string& name) {
+    return *ReadFile(Fixture(name), kCatalogFile);
+  }
+  const AwsCall* Call(const std::string& op) const {
+    for (const AwsCall& c : calls_) {
+      if (c.args.at(1) == op) return &c;
+    }
+    return nullptr;
+  }
+  UpdateSettings AwsSettings(const FakeHttpServer& fake) {
+    UpdateSettings s = Settings(fake);
+    s.aws = [this](const AwsCall& c) { return Answer(c); };
+    s.now = "2026-12-04T09:30:00Z";
+    return s;
+  }
+  std::vector<AwsCall> calls_;
+  std::set<std::string> fail_;
+};
+
+TEST_F(AwsUpdate, EachRegionIsReadFromTheApisInsteadOfTheBulkFile) {
+  std::vector<std::string> targets;
+  FakeHttpServer fake([&](const FakeHttpServer::Request& r) {
+    targets.push_back(r.target);
+    return File(r.target == "/spot-advisor-data.json" ? spot_ : csv_);
+  });
+  UpdateCache cache;
+  CatalogUpdateReport report;
+  ASSERT_TRUE(UpdateCatalog(&catalog_, AwsSettings(fake), &cache, &report).ok());
+  for (const UpdateOutcome& o : report.outcomes)
+    EXPECT_EQ(o.result, "updated") << o.what << o.error;
+  // Only the public spot-advisor feed came over HTTP: no bulk offer file.
+  EXPECT_EQ(targets, std::vector<std::string>{"/spot-advisor-data.json"});
+  const RegionOffer* o = Offer(catalog_, "p5.48xlarge", "us-east-1");
+  ASSERT_TRUE(o && o->on_demand && o->spot && o->capacity_block);
+  // On demand from the Query API (the fixture's figure, its publication day).
+  EXPECT_DOUBLE_EQ(o->on_demand->usd_per_hour, 61.77);
+  EXPECT_EQ(o->on_demand->from.source, "aws-price-list-query-2026-11-20");
+  // Spot observed, in effect on the day of the update (the price was set on the 20th).
+  EXPECT_FALSE(o->spot->estimated);
+  EXPECT_DOUBLE_EQ(o->spot->usd_per_hour, 18.12);
+  EXPECT_EQ(o->spot->from.date, "2026-12-04");
+  EXPECT_NE(o->spot->note.find("in effect on 2026-12-04 (set 2026-11-20)"), std::string::npos)
+      << o->spot->note;
+  // Reserved: EC2's offering (dated the day of the call) over the Query API's older term.
+  EXPECT_DOUBLE_EQ(o->FindReserved(1, "standard", "no-upfront")->usd_per_hour, 36.52);
+  EXPECT_DOUBLE_EQ(o->capacity_block->usd_per_hour, 802.56 / 24);
+  // Savings Plans: both pages read, the rates of the second merged.
+  bool compute = false;
+  for (const SavingsPlanRate& sp : o->savings_plans) {
+    compute = compute || (sp.term() == "compute-1y-no-upfront" && sp.usd_per_hour == 41.23);
+  }
+  EXPECT_TRUE(compute);
+  int sp_calls = 0;
+  for (const AwsCall& c : calls_) sp_calls += c.args[1] == "describe-savings-plans-offering-rates";
+  EXPECT_EQ(sp_calls, 2);
+
+  // The calls: the Price List and Savings Plans APIs in us-east-1, one Query API call per
+  // accelerator family, the region's types named, the spot history as of now.
+  const AwsCall* spot = Call("describe-spot-price-history");
+  ASSERT_NE(spot, nullptr);
+  EXPECT_EQ(spot->region, "us-east-1");
+  EXPECT_NE(std::find(spot->args.begin(), spot->args.end(), "2026-12-04T09:30:00Z"),
+            spot->args.end());
+  EXPECT_NE(std::find(spot->args.begin(), spot->args.end(), "p5.48xlarge"), spot->args.end());
+  const AwsCall* query = Call("get-products");
+  ASSERT_NE(query, nullptr);
+  EXPECT_EQ(query->region, "us-east-1");
+  EXPECT_EQ(query->Name(), "aws pricing get-products --region us-east-1");
+  int families = 0;
+  for (const AwsCall& c : calls_) families += c.args[1] == "get-products";
+  EXPECT_GE(families, 2);  // GPU and ML ASIC (Trainium, Inferentia) types are sold there
+  // Capacity Blocks asked only for the types sold that way.
+  for (const AwsCall& c : calls_) {
+    if (c.args[1] != "describe-capacity-block-offerings") continue;
+    const InstanceType* t = catalog_.FindInstanceType(c.args[3]);
+    ASSERT_NE(t, nullptr);
+    EXPECT_TRUE(std::any_of(t->regions.begin(), t->regions.end(),
+                            [](const RegionOffer& r) { return r.capacity_block.has_value(); }));
+  }
+  const auto outcome =
+      std::find_if(report.outcomes.begin(), report.outcomes.end(),
+                   [](const UpdateOutcome& x) { return x.what == "us-east-1 spot-price-history"; });
+  ASSERT_NE(outcome, report.outcomes.end());
+  EXPECT_EQ(outcome->url, "aws ec2 describe-spot-price-history --region us-east-1");
+  EXPECT_EQ(outcome->date, "2026-12-04");
+}
+
+TEST_F(AwsUpdate, AFailedCallKeepsItsPartAndIsNamedWhileTheOthersLand) {
+  FakeHttpServer fake([&](const FakeHttpServer::Request& r) {
+    return File(r.target == "/spot-advisor-data.json" ? spot_ : csv_);
+  });
+  const Catalog before = catalog_;
+  fail_ = {"describe-reserved-instances-offerings"};
+  UpdateCache cache;
+  CatalogUpdateReport report;
+  ASSERT_TRUE(UpdateCatalog(&catalog_, AwsSettings(fake), &cache, &report).ok());
+  EXPECT_EQ(report.failed, std::vector<std::string>{"us-east-1 reserved-offerings"});
+  const auto failed = std::find_if(report.outcomes.begin(), report.outcomes.end(),
+                                   [](const UpdateOutcome& x) { return x.result == "failed"; });
+  ASSERT_NE(failed, report.outcomes.end());
+  EXPECT_NE(failed->error.find("AccessDenied"), std::string::npos);
+  const RegionOffer* o = Offer(catalog_, "p5.48xlarge", "us-east-1");
+  const RegionOffer* was = Offer(before, "p5.48xlarge", "us-east-1");
+  // The spot history landed; the 3-year convertible term is not the offerings' figure.
+  EXPECT_FALSE(o->spot->estimated);
+  const ReservedPrice* conv = o->FindReserved(3, "convertible", "no-upfront");
+  const ReservedPrice* conv_was = was->FindReserved(3, "convertible", "no-upfront");
+  ASSERT_EQ(conv == nullptr, conv_was == nullptr);
+  if (conv != nullptr) {
+    EXPECT_NE(conv->from.source.rfind("ec2-reserved-offerings", 0), 0u);
+  }
+  EXPECT_TRUE(report.changed);
+}
+
+TEST_F(AwsUpdate, AChinaRegionAsksAwsChinasApisAndNoCapacityBlocks) {
+  FakeHttpServer fake([&](const FakeHttpServer::Request& r) {
+    return File(r.target == "/spot-advisor-data.json" ? spot_ : csv_);
+  });
+  UpdateSettings s = AwsSettings(fake);
+  s.regions = {"cn-north-1"};
+  UpdateCache cache;
+  CatalogUpdateReport report;
+  ASSERT_TRUE(UpdateCatalog(&catalog_, s, &cache, &report).ok());
+  ASSERT_NE(Call("get-products"), nullptr);
+  EXPECT_EQ(Call("get-products")->region, "cn-northwest-1");
+  EXPECT_EQ(Call("describe-spot-price-history")->region, "cn-north-1");
+  EXPECT_EQ(Call("describe-capacity-block-offerings"), nullptr);
 }
 
 }  // namespace

@@ -102,6 +102,40 @@ Result<std::vector<SpotPriceRecord>> ReadSpotPriceHistoryJson(
     std::string_view json, std::string_view origin,
     std::map<std::string, int64_t>* skipped = nullptr);
 
+// The answers of the AWS APIs read with credentials (`catalog update --aws`), as the AWS CLI
+// prints them (`--output json`; one response, or an array of pages).
+
+// `pricing get-products` (the Price List Query API): {"PriceList": ["<product JSON>", ...]}, each
+// item a product with its terms as in the bulk offer file. Read with the bulk JSON reader's
+// canonical filter; `out->publication_date` is the newest item's day.
+Status ReadPriceListQueryJson(std::string_view json, std::string_view origin,
+                              const TypeFilter& keep, PriceListData* out);
+// `ec2 describe-reserved-instances-offerings` asked in `region` (the answer names none): the
+// regional, non-marketplace, default-tenancy Linux/UNIX offerings of 1 and 3 years, as reserved
+// terms of out->entries (upfront fee = FixedPrice; hourly = UsagePrice + the hourly recurring
+// charges). Offerings in another currency than the region's are skipped and counted.
+Status ReadReservedOfferingsJson(std::string_view json, std::string_view origin,
+                                 std::string_view region, const TypeFilter& keep,
+                                 PriceListData* out);
+// `savingsplans describe-savings-plans-offering-rates`: Compute and EC2 Instance plans' rates
+// for Linux/UNIX shared-tenancy usage (BoxUsage, RunInstances). *next_token (when given) is the
+// last page's nextToken ("" at the end).
+Status ReadSavingsPlanRatesJson(std::string_view json, std::string_view origin,
+                                const TypeFilter& keep, SavingsPlansData* out,
+                                std::string* next_token = nullptr);
+// `ec2 describe-capacity-block-offerings`: each offer of a block of `instance_count` instances
+// for `duration_hours`, paid upfront.
+struct CapacityBlockOffer {
+  std::string instance_type, availability_zone, start, end, currency;
+  int instance_count = 0;
+  int duration_hours = 0;
+  double upfront_fee = 0;
+  // The fee per instance-hour, as the catalog prices Capacity Blocks.
+  double per_instance_hour() const { return upfront_fee / (instance_count * duration_hours); }
+};
+Result<std::vector<CapacityBlockOffer>> ReadCapacityBlockOfferingsJson(std::string_view json,
+                                                                       std::string_view origin);
+
 // "us-east-1a" -> "us-east-1"; "us-east-1-atl-1a" (Local Zone) -> "us-east-1-atl-1".
 std::string RegionOfAzName(std::string_view az);
 

@@ -22,6 +22,7 @@ using import::PriceListEntry;
 constexpr const char* kOnDemand = "on-demand";
 constexpr const char* kSpot = "spot";
 constexpr const char* kRi1yStdNo = "reserved-1y-standard-no-upfront";
+constexpr const char* kCapacityBlock = "capacity-block";
 
 // True when date `a` is later than `b`; undated ("", "undated") is older than any date.
 bool LaterDate(const std::string& a, const std::string& b) {
@@ -77,6 +78,16 @@ class Importer {
     for (const std::string& p : in_.price_list) GPUADVISOR_RETURN_IF_ERROR(PriceList(p));
     for (const std::string& p : in_.savings_plans) GPUADVISOR_RETURN_IF_ERROR(SavingsPlans(p));
     for (const std::string& p : in_.spot_history) GPUADVISOR_RETURN_IF_ERROR(SpotHistory(p));
+    for (const std::string& p : in_.price_list_query) {
+      GPUADVISOR_RETURN_IF_ERROR(PriceListQuery(p));
+    }
+    for (const std::string& p : in_.reserved_offerings) {
+      GPUADVISOR_RETURN_IF_ERROR(ReservedOfferings(p));
+    }
+    for (const std::string& p : in_.savings_plan_rates) {
+      GPUADVISOR_RETURN_IF_ERROR(SavingsPlanRates(p));
+    }
+    for (const std::string& p : in_.capacity_blocks) GPUADVISOR_RETURN_IF_ERROR(CapacityBlocks(p));
     for (const std::string& p : in_.spot_advisor) GPUADVISOR_RETURN_IF_ERROR(SpotAdvisor(p));
     RefreshEstimatedSpot();
     ChooseReserved1y();
@@ -232,8 +243,16 @@ class Importer {
                                   "software, capacity status Used, RunInstances): on-demand and "
                                   "the 12 reserved terms; imported with `gpuadvisor catalog "
                                   "import`."});
-    const Provenance from{id, date};
-    for (auto& [key, e] : data.entries) {
+    MergePriceList(data, {id, date}, "1-year standard no-upfront RI, AWS Price List");
+    report_.inputs.push_back({json ? "price-list-json" : "price-list-csv", path, id, in->position(),
+                              data.rows, data.canonical_rows});
+    CountSkipped(path, data.skipped);
+    return Status::OK();
+  }
+
+  // On-demand prices and reserved terms, as the price-list readers give them.
+  void MergePriceList(const PriceListData& data, const Provenance& from, const char* ri_note) {
+    for (const auto& [key, e] : data.entries) {
       auto [type, region] = SplitKey(key);
       if (!build::IsRegionCode(region)) continue;
       RegionOffer* o = Offer(type, region);
@@ -249,17 +268,159 @@ class Importer {
                              ri.upfront.value_or(0), ri.hourly.value_or(0), from};
             if (y == 0 && k == 0 && p == 0) {
               SetPrice(o, &o->reserved_1y_no_upfront, kRi1yStdNo,
-                       Price{rp.effective_usd_per_hour(), from, false,
-                             "1-year standard no-upfront RI, AWS Price List"});
+                       Price{rp.effective_usd_per_hour(), from, false, ri_note});
             }
             SetTerm(&o->reserved, std::move(rp));
           }
         }
       }
     }
-    report_.inputs.push_back({json ? "price-list-json" : "price-list-csv", path, id, in->position(),
-                              data.rows, data.canonical_rows});
+  }
+
+  // `aws pricing get-products` output: the Price List Query API's products and terms.
+  Status PriceListQuery(const std::string& path) {
+    int64_t bytes = 0;
+    Result<std::string> text = Slurp(path, &bytes);
+    if (!text.ok()) return text.status();
+    PriceListData data;
+    GPUADVISOR_RETURN_IF_ERROR(import::ReadPriceListQueryJson(
+        *text, path, [this](std::string_view t) { return Keep(t); }, &data));
+    const std::string date = data.publication_date.empty() ? Date() : data.publication_date;
+    const std::string id = AddSource(
+        {.id = "aws-price-list-query-" + date,
+         .name = "AWS Price List Query API (GetProducts, AmazonEC2)",
+         .kind = "on-demand+reserved",
+         .snapshot_date = date,
+         .origin = path,
+         .description = "Canonical Linux products of the accelerator instance families: "
+                        "on-demand and the 12 reserved terms; read with the user's credentials "
+                        "(`gpuadvisor catalog update --aws`)."});
+    MergePriceList(data, {id, date}, "1-year standard no-upfront RI, AWS Price List Query API");
+    report_.inputs.push_back(
+        {"price-list-query-json", path, id, bytes, data.rows, data.canonical_rows});
     CountSkipped(path, data.skipped);
+    return Status::OK();
+  }
+
+  // "REGION=FILE": `aws ec2 describe-reserved-instances-offerings` output asked in REGION.
+  Status ReservedOfferings(const std::string& spec) {
+    const size_t eq = spec.find('=');
+    const std::string region = eq == std::string::npos ? "" : spec.substr(0, eq);
+    if (!build::IsRegionCode(region)) {
+      return Status::InvalidArgument(
+                 "reserved-offerings: expected REGION=FILE (the region the offerings were asked "
+                 "in, e.g. us-east-1=ri.json), got \"" +
+                 spec + "\"")
+          .WithField("reserved-offerings");
+    }
+    const std::string path = spec.substr(eq + 1);
+    int64_t bytes = 0;
+    Result<std::string> text = Slurp(path, &bytes);
+    if (!text.ok()) return text.status();
+    PriceListData data;
+    GPUADVISOR_RETURN_IF_ERROR(import::ReadReservedOfferingsJson(
+        *text, path, region, [this](std::string_view t) { return Keep(t); }, &data));
+    const std::string id = AddSource(
+        {.id = "ec2-reserved-offerings-" + Date(),
+         .name = "EC2 DescribeReservedInstancesOfferings",
+         .kind = "reserved",
+         .snapshot_date = in_.snapshot_date,
+         .origin = path,
+         .description = "Reserved Instance offerings as EC2 sells them (regional, Linux/UNIX, "
+                        "default tenancy, not the Marketplace): 1 and 3 years, standard and "
+                        "convertible, every payment option."});
+    MergePriceList(data, {id, Date()}, "1-year standard no-upfront RI, EC2 offerings");
+    report_.inputs.push_back(
+        {"reserved-offerings-json", path, id, bytes, data.rows, data.canonical_rows});
+    CountSkipped(path, data.skipped);
+    return Status::OK();
+  }
+
+  // Compute and EC2 Instance Savings Plans rates, as the readers give them.
+  void MergeSavingsPlans(const import::SavingsPlansData& data, const Provenance& from) {
+    for (const auto& [key, rates] : data.rates) {
+      auto [type, region] = SplitKey(key);
+      if (!build::IsRegionCode(region)) continue;
+      RegionOffer* o = Offer(type, region);
+      if (!o) continue;
+      for (SavingsPlanRate r : rates) {
+        r.from = from;
+        SetTerm(&o->savings_plans, std::move(r));
+      }
+    }
+  }
+
+  // `aws savingsplans describe-savings-plans-offering-rates` output.
+  Status SavingsPlanRates(const std::string& path) {
+    int64_t bytes = 0;
+    Result<std::string> text = Slurp(path, &bytes);
+    if (!text.ok()) return text.status();
+    import::SavingsPlansData data;
+    GPUADVISOR_RETURN_IF_ERROR(import::ReadSavingsPlanRatesJson(
+        *text, path, [this](std::string_view t) { return Keep(t); }, &data));
+    const std::string id = AddSource(
+        {.id = "savings-plans-offering-rates-" + Date(),
+         .name = "Savings Plans DescribeSavingsPlansOfferingRates",
+         .kind = "savings-plans",
+         .snapshot_date = in_.snapshot_date,
+         .origin = path,
+         .description = "Compute and EC2 Instance Savings Plans rates for Linux shared-tenancy "
+                        "usage, as the Savings Plans API offers them."});
+    MergeSavingsPlans(data, {id, Date()});
+    report_.inputs.push_back(
+        {"savings-plan-rates-json", path, id, bytes, data.rows, data.canonical_rows});
+    CountSkipped(path, data.skipped);
+    return Status::OK();
+  }
+
+  // `aws ec2 describe-capacity-block-offerings` output: per type and region, the soonest offer
+  // (the cheapest per instance-hour among those starting then) prices the Capacity Block.
+  Status CapacityBlocks(const std::string& path) {
+    int64_t bytes = 0;
+    Result<std::string> text = Slurp(path, &bytes);
+    if (!text.ok()) return text.status();
+    Result<std::vector<import::CapacityBlockOffer>> offers =
+        import::ReadCapacityBlockOfferingsJson(*text, path);
+    if (!offers.ok()) return offers.status();
+    const std::string id = AddSource(
+        {.id = "capacity-block-offerings-" + Date(),
+         .name = "EC2 DescribeCapacityBlockOfferings",
+         .kind = "capacity-block",
+         .snapshot_date = in_.snapshot_date,
+         .origin = path,
+         .description = "Capacity Block offers: the upfront fee of a block per instance-hour, "
+                        "for the soonest block offered."});
+    std::map<std::pair<std::string, std::string>, const import::CapacityBlockOffer*> soonest;
+    int64_t skipped_currency = 0;
+    for (const import::CapacityBlockOffer& b : *offers) {
+      const std::string region = import::RegionOfAzName(b.availability_zone);
+      if (!build::IsRegionCode(region) || !Keep(b.instance_type)) continue;
+      if (!import::InRegionCurrency(b.currency, region)) {
+        ++skipped_currency;
+        continue;
+      }
+      const import::CapacityBlockOffer*& s = soonest[{b.instance_type, region}];
+      if (s == nullptr || std::tie(b.start, b.upfront_fee) < std::tie(s->start, s->upfront_fee)) {
+        s = &b;
+      }
+    }
+    int64_t taken = 0;
+    for (const auto& [key, b] : soonest) {
+      RegionOffer* o = Offer(key.first, key.second);
+      if (!o) continue;
+      ++taken;
+      SetPrice(o, &o->capacity_block, kCapacityBlock,
+               Price{b->per_instance_hour(),
+                     {id, Date()},
+                     false,
+                     "soonest offer: " + std::to_string(b->instance_count) + " x " +
+                         b->instance_type + " for " + std::to_string(b->duration_hours) +
+                         " h from " + b->start + " in " + b->availability_zone + ", " +
+                         FormatFixed(b->upfront_fee, 2) + " " + b->currency + " upfront"});
+    }
+    report_.inputs.push_back({"capacity-block-offerings-json", path, id, bytes,
+                              static_cast<int64_t>(offers->size()), taken});
+    if (skipped_currency > 0) CountSkipped(path, {{import::kSkipCurrency, skipped_currency}});
     return Status::OK();
   }
 
@@ -278,16 +439,7 @@ class Importer {
          .origin = path,
          .description =
              "Compute and EC2 Instance Savings Plans rates for Linux shared-tenancy usage."});
-    for (auto& [key, rates] : data.rates) {
-      auto [type, region] = SplitKey(key);
-      if (!build::IsRegionCode(region)) continue;
-      RegionOffer* o = Offer(type, region);
-      if (!o) continue;
-      for (SavingsPlanRate r : rates) {
-        r.from = {id, date};
-        SetTerm(&o->savings_plans, std::move(r));
-      }
-    }
+    MergeSavingsPlans(data, {id, date});
     report_.inputs.push_back(
         {"savings-plans-csv", path, id, (*s)->position(), data.rows, data.canonical_rows});
     CountSkipped(path, data.skipped);
@@ -433,6 +585,9 @@ class Importer {
       if (d == daily.end() || r.usd_per_hour < d->second) daily[key] = r.usd_per_hour;
       newest = std::max(newest, r.timestamp.substr(0, 10));
     }
+    // Asked as of the snapshot day, the latest prices are those in effect that day.
+    const bool current = in_.spot_history_current && !in_.snapshot_date.empty();
+    if (current) newest = std::max(newest, in_.snapshot_date);
     const std::string id = AddSource(
         {.id = "spot-price-history-" + (newest.empty() ? Date() : newest),
          .name = "EC2 DescribeSpotPriceHistory (Linux/UNIX)",
@@ -457,12 +612,14 @@ class Importer {
       RegionOffer* o = Offer(k.first, k.second);
       if (!o) continue;
       ++taken;
+      std::string note =
+          "lowest of the latest price in " + std::to_string(a.azs) + " AZ" + (a.azs > 1 ? "s" : "");
+      if (current) note += ", in effect on " + in_.snapshot_date + " (set " + a.date + ")";
       SetPrice(o, &o->spot, kSpot,
                Price{a.usd,
-                     {id, a.date},
+                     {id, current ? std::max(a.date, in_.snapshot_date) : a.date},
                      false,
-                     "lowest of the latest price in " + std::to_string(a.azs) + " AZ" +
-                         (a.azs > 1 ? "s" : "")});
+                     std::move(note)});
     }
     for (const auto& [k, usd] : daily) {
       InstanceType* t = Type(std::get<0>(k));

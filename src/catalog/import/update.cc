@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "catalog/build/sources.h"
+#include "catalog/import/aws_formats.h"
 #include "catalog/import/importer.h"
 #include "gpuadvisor/catalog_update.h"
 #include "util/byte_pipe.h"
@@ -33,6 +34,8 @@ constexpr size_t kIndexBytes = size_t{16} << 20;      // region_index.json: ~10 
 constexpr size_t kSpotFeedBytes = size_t{64} << 20;   // spot-advisor-data.json: ~1 MB
 constexpr size_t kOfferFileBytes = size_t{16} << 30;  // us-east-1's CSV: a few hundred MB
 constexpr double kMaxBackoffS = 30;
+// Pages of one AWS API answer read at most (Savings Plans rates: 1000 a page).
+constexpr int kMaxAnswerPages = 20;
 
 // One attempt's HTTP result, as the retry loop judges it.
 struct Attempt {
@@ -105,6 +108,10 @@ class Updater {
       }
     }
     for (const std::string& r : regions) {
+      if (s_.aws) {
+        AwsRegion(r);
+        continue;
+      }
       const bool china = PartitionOf(r).currency == Currency::kCny;
       Region(r, (china ? pricing_cn->ToString() + kEc2OffersCn : pricing->ToString() + kEc2Offers) +
                     "/" + r + "/index.csv");
@@ -379,6 +386,169 @@ class Updater {
     report_.outcomes.push_back(std::move(o));
   }
 
+  // --- With credentials: the AWS APIs, through the front end's runner (s_.aws).
+
+  // The catalog's types in `region` that are not known to be unsold there, by name.
+  std::vector<const InstanceType*> TypesIn(const std::string& region) const {
+    std::vector<const InstanceType*> out;
+    for (const InstanceType& t : catalog_.instance_types()) {
+      const RegionOffer* o = t.FindRegion(region);
+      if (o != nullptr && o->offered.value_or(true)) out.push_back(&t);
+    }
+    return out;
+  }
+
+  void AwsRegion(const std::string& region) {
+    const std::vector<const InstanceType*> types = TypesIn(region);
+    if (types.empty()) {
+      UpdateOutcome o{.what = region, .url = ""};
+      Fail(&o, "the catalog knows no accelerated instance type offered in " + region +
+                   " (nothing to ask AWS for)");
+      report_.outcomes.push_back(std::move(o));
+      return;
+    }
+    // What the calls need, copied: each merged answer replaces the catalog `types` point into.
+    std::vector<std::string> names, block_types;
+    std::set<AcceleratorKind> kinds;
+    for (const InstanceType* t : types) {
+      names.push_back(t->name);
+      kinds.insert(t->accelerator.kind);
+      // Capacity Blocks: the types the catalog prices that way in some region.
+      if (std::any_of(t->regions.begin(), t->regions.end(),
+                      [](const RegionOffer& o) { return o.capacity_block.has_value(); })) {
+        block_types.push_back(t->name);
+      }
+    }
+    std::string joined;
+    for (const std::string& n : names) joined += (joined.empty() ? "" : ",") + n;
+    const Partition& partition = PartitionOf(region);
+    // The Price List and Savings Plans APIs answer from one region of each partition.
+    const std::string api_region =
+        partition.currency == Currency::kCny ? "cn-northwest-1" : "us-east-1";
+    // The Price List Query API, one call per accelerator instance family the region's types
+    // belong to (its filters match one value each).
+    static constexpr std::pair<AcceleratorKind, const char*> kFamilies[] = {
+        {AcceleratorKind::kGpu, "GPU instance"},
+        {AcceleratorKind::kNeuron, "Machine Learning ASIC Instances"},
+        {AcceleratorKind::kFpga, "FPGA Instances"},
+        {AcceleratorKind::kMedia, "Media Accelerator Instances"}};
+    for (const auto& [kind, family] : kFamilies) {
+      if (kinds.count(kind) == 0) continue;
+      AwsAnswer(region + " price-list-query (" + family + ")",
+                {api_region,
+                 {"pricing", "get-products", "--service-code", "AmazonEC2", "--filters",
+                  "Type=TERM_MATCH,Field=regionCode,Value=" + region,
+                  "Type=TERM_MATCH,Field=operatingSystem,Value=Linux",
+                  "Type=TERM_MATCH,Field=tenancy,Value=Shared",
+                  "Type=TERM_MATCH,Field=preInstalledSw,Value=NA",
+                  "Type=TERM_MATCH,Field=capacitystatus,Value=Used",
+                  std::string("Type=TERM_MATCH,Field=instanceFamily,Value=") + family}},
+                &ImportInputs::price_list_query);
+    }
+    std::vector<std::string> spot = {"ec2",
+                                     "describe-spot-price-history",
+                                     "--product-descriptions",
+                                     "Linux/UNIX",
+                                     "--start-time",
+                                     Now(),
+                                     "--instance-types"};
+    spot.insert(spot.end(), names.begin(), names.end());
+    AwsAnswer(region + " spot-price-history", {region, std::move(spot)},
+              &ImportInputs::spot_history);
+    AwsAnswer(region + " reserved-offerings",
+              {region,
+               {"ec2", "describe-reserved-instances-offerings", "--product-description",
+                "Linux/UNIX", "--instance-tenancy", "default", "--no-include-marketplace",
+                "--filters", "Name=scope,Values=Region", "Name=instance-type,Values=" + joined}},
+              &ImportInputs::reserved_offerings, region + "=");
+    // Capacity Blocks: one call per type (the API takes one), for the shortest block of one
+    // instance.
+    if (partition.capacity_blocks) {
+      for (const std::string& type : block_types) {
+        AwsAnswer(region + " capacity-blocks " + type,
+                  {region,
+                   {"ec2", "describe-capacity-block-offerings", "--instance-type", type,
+                    "--instance-count", "1", "--capacity-duration-hours", "24"}},
+                  &ImportInputs::capacity_blocks);
+      }
+    }
+    SavingsPlanRates(region, joined, api_region);
+  }
+
+  std::string Now() const { return s_.now.empty() ? s_.today + "T00:00:00Z" : s_.now; }
+
+  // Runs one AWS call and merges its answer as the importer's input `field` (a list of names,
+  // `prefix` before the name); one outcome, named `what`.
+  void AwsAnswer(const std::string& what, const AwsCall& call,
+                 std::vector<std::string> ImportInputs::* field, const std::string& prefix = "") {
+    UpdateOutcome o{.what = what, .url = call.Name()};
+    if (s_.progress) s_.progress(what, 0, -1);
+    ++o.requests;
+    Result<std::string> answer = s_.aws(call);
+    if (!answer.ok()) {
+      Fail(&o, answer.status().message());
+      report_.outcomes.push_back(std::move(o));
+      return;
+    }
+    MergeAnswer(&o, *answer, field, prefix);
+  }
+
+  void MergeAnswer(UpdateOutcome* o, const std::string& answer,
+                   std::vector<std::string> ImportInputs::* field, const std::string& prefix) {
+    o->bytes += static_cast<int64_t>(answer.size());
+    Catalog merged = catalog_;
+    ImportInputs in;
+    (in.*field).push_back(prefix + o->url);
+    in.snapshot_date = s_.today;
+    in.spot_history_current = true;  // asked with --start-time now
+    ImportReport imported;
+    Status st = import::ImportIntoCatalogFrom(&merged, in, &imported, [&](const std::string& name) {
+      return Result<std::unique_ptr<ByteStream>>(ByteStream::FromMemory(answer, name));
+    });
+    if (!st.ok()) {
+      Fail(o, st.message());
+    } else {
+      catalog_ = std::move(merged);
+      Took(o, imported);
+    }
+    report_.outcomes.push_back(std::move(*o));
+  }
+
+  // Savings Plans rates for the region's types, every page (the API pages at 1000 rates).
+  void SavingsPlanRates(const std::string& region, const std::string& types,
+                        const std::string& api_region) {
+    const AwsCall call{
+        api_region,
+        {"savingsplans", "describe-savings-plans-offering-rates", "--service-codes", "AmazonEC2",
+         "--products", "EC2", "--savings-plan-types", "Compute", "EC2Instance", "--max-results",
+         "1000", "--filters", "name=region,values=" + region, "name=instanceType,values=" + types,
+         "name=productDescription,values=Linux/UNIX", "name=tenancy,values=shared"}};
+    UpdateOutcome o{.what = region + " savings-plan-rates", .url = call.Name()};
+    if (s_.progress) s_.progress(o.what, 0, -1);
+    std::string pages = "[", token;
+    for (int page = 0; page < kMaxAnswerPages; ++page) {
+      AwsCall c = call;
+      if (!token.empty()) c.args.insert(c.args.end(), {"--next-token", token});
+      ++o.requests;
+      Result<std::string> answer = s_.aws(c);
+      if (!answer.ok()) {
+        Fail(&o, answer.status().message());
+        report_.outcomes.push_back(std::move(o));
+        return;
+      }
+      pages += (page == 0 ? "" : ",") + *answer;
+      import::SavingsPlansData scratch;
+      if (!import::ReadSavingsPlanRatesJson(
+               *answer, o.url, [](std::string_view) { return false; }, &scratch, &token)
+               .ok() ||
+          token.empty()) {
+        break;  // the last page (a malformed one is named when merged)
+      }
+    }
+    pages += "]";
+    MergeAnswer(&o, pages, &ImportInputs::savings_plan_rates, "");
+  }
+
   Catalog& catalog_;
   const UpdateSettings& s_;
   UpdateCache& cache_;
@@ -389,6 +559,12 @@ class Updater {
 };
 
 }  // namespace
+
+std::string AwsCall::Name() const {
+  std::string name = "aws";
+  for (size_t i = 0; i < args.size() && i < 2; ++i) name += " " + args[i];
+  return name + " --region " + region;
+}
 
 Status UpdateCatalog(Catalog* catalog, const UpdateSettings& settings, UpdateCache* cache,
                      CatalogUpdateReport* report) {
