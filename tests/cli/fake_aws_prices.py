@@ -14,7 +14,7 @@ else by moto's server (as tests/cli/fake_aws_account.py does).
   ec2 describe-reserved-instances-offerings   EC2 query XML; the same 12 terms as offerings
       (Region scope; filters scope, instance-type, product description, tenancy, marketplace)
   ec2 describe-capacity-block-offerings   EC2 query XML; for the types sold as Capacity Blocks,
-      two offers: the soonest (--today + 3 days, 11:30 UTC) and one two days later at a higher
+      two offers: the soonest (--today + 3 days, 11:30 UTC) and one two days later at a lower
       fee (listed first); other types: an empty set
   savingsplans describe-savings-plans-offering-rates   REST-JSON POST: Compute and EC2 Instance
       plan rates, 1 and 3 years, every payment option, for the filters' region and types;
@@ -274,7 +274,8 @@ class Prices:
         rate = on_demand(region, row[0][4], factor) * CAPACITY_BLOCK_FRACTION
         soonest = datetime.datetime.combine(self.today + datetime.timedelta(days=3),
                                             datetime.time(11, 30), datetime.timezone.utc)
-        offers = [(soonest + datetime.timedelta(days=2), rate * 1.2, "b"), (soonest, rate, "a")]
+        # The later block is cheaper: the price of a block is the soonest's, not the lowest.
+        offers = [(soonest + datetime.timedelta(days=2), rate * 0.9, "b"), (soonest, rate, "a")]
         items = []
         for start, r, zone in offers:
             end = start + datetime.timedelta(hours=hours)
