@@ -1,6 +1,7 @@
 // `gpuadvisor catalog update`: the user catalog made current from AWS's public price list and
-// spot feed (gpuadvisor/catalog_update.h). This front end reads the environment the library may
-// not: the AWS config's regions, the proxy variables, the XDG data directory.
+// spot feed, or with --aws from the AWS APIs (gpuadvisor/catalog_update.h). This front end reads
+// what the library may not: the AWS config's regions, the proxy variables, the XDG data
+// directory, the clock; and it runs the AWS CLI for the library's calls (cli/aws_cli.h).
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <iostream>
 
 #include "app/views.h"
+#include "cli/aws_cli.h"
 #include "cli/common.h"
 #include "cli/progress.h"
 #include "gpuadvisor/catalog_import.h"
@@ -65,8 +67,22 @@ Result<Catalog> BaseCatalog(const std::string& catalog_option, const std::string
   return **e;
 }
 
+// The options that mean something only with --aws; InvalidArgument naming the first one given
+// without it.
+Status CheckAwsOptions(const OptionValues& v, const CatalogUpdateArgs& a) {
+  if (a.aws) return Status::OK();
+  for (const char* name : {"profile", "endpoint-url", "aws-cli"}) {
+    if (v.Given(name)) {
+      return Status::InvalidArgument(std::string(name) +
+                                     ": only with --aws (it says how to run the AWS CLI)")
+          .WithField(name);
+    }
+  }
+  return Status::OK();
+}
+
 // The settings from the options and the environment; InvalidArgument naming --regions when no
-// region is known.
+// region is known. With --aws, each AWS call runs the AWS CLI, --timeout being its limit.
 Result<UpdateSettings> Settings(const CatalogUpdateArgs& a) {
   UpdateSettings s;
   Result<std::vector<std::string>> regions =
@@ -81,6 +97,15 @@ Result<UpdateSettings> Settings(const CatalogUpdateArgs& a) {
   s.timeout_s = a.timeout_s;
   s.retries = a.retries;
   s.today = TodayFromEnvironment();
+  if (a.aws) {
+    s.aws = [cli = AwsCli(AwsCliSettings{.program = a.aws_cli,
+                                         .profile = a.profile,
+                                         .endpoint_url = a.endpoint_url,
+                                         .timeout_s = a.timeout_s})](const AwsCall& call) {
+      return cli.Call(call.region, call.args);
+    };
+    s.now = NowUtcIso();
+  }
   return s;
 }
 
@@ -104,6 +129,7 @@ int RunUpdate(const UpdateOptions& o) {
   if (!v.ok()) return Fail(v.status());
   CatalogUpdateArgs a;
   if (Status st = SetFromOptions(*v, &a); !st.ok()) return Fail(st);
+  if (Status st = CheckAwsOptions(*v, a); !st.ok()) return Fail(st);
   Result<UpdateSettings> settings = Settings(a);
   if (!settings.ok()) return Fail(settings.status());
   const std::string out = a.out.empty() ? UserCatalogPath() : a.out;
@@ -169,7 +195,8 @@ int RunUpdate(const UpdateOptions& o) {
 
 void SetupCatalogUpdate(CLI::App* catalog, int* exit_code) {
   CLI::App* app = catalog->add_subcommand(
-      "update", "Make the catalog current from AWS's public price list and spot feed");
+      "update",
+      "Make the catalog current from AWS's public price list and spot feed (--aws: its APIs)");
   auto o = std::make_shared<UpdateOptions>();
   AddCommonOptions(app, &o->common);
   o->table.Add(app, "catalog update");
@@ -179,11 +206,24 @@ an unchanged file costs one request answered 304 (validators in catalog.update-c
 With --endpoint URL the files are read from URL/offers/v1.0/aws/AmazonEC2/current/region_index.json,
 URL/offers/v1.0/aws/AmazonEC2/current/REGION/index.csv and URL/spot-advisor-data.json.
 
+With --aws each region is read from the AWS APIs instead, with your credentials: the AWS CLI
+(`aws`, or --aws-cli) runs each call, so your profiles, SSO and instance roles apply and
+gpuadvisor holds no secret. For the catalog's accelerator types, per region: pricing
+get-products (on-demand and RI terms), ec2 describe-spot-price-history (the spot price in each
+zone now), ec2 describe-reserved-instances-offerings, ec2 describe-capacity-block-offerings
+(the soonest 24-hour block) and savingsplans describe-savings-plans-offering-rates. The
+permissions are read-only: pricing:GetProducts, ec2:DescribeSpotPriceHistory,
+ec2:DescribeReservedInstancesOfferings, ec2:DescribeCapacityBlockOfferings,
+savingsplans:DescribeSavingsPlansOfferingRates. --timeout limits each call; a call that fails is
+named and its part of the catalog keeps its prices (exit 3). The spot-advisor feed is still read.
+
 Examples:
   gpuadvisor catalog update                       # the regions of ~/.aws/config
   gpuadvisor catalog update --regions us-east-1,eu-west-1
   gpuadvisor catalog update --regions all --json
   gpuadvisor catalog update --regions us-east-1 --endpoint http://mirror.internal:8080
+  gpuadvisor catalog update --aws --regions us-east-1
+  gpuadvisor catalog update --aws --profile prod  # the regions of ~/.aws/config
   gpuadvisor catalog info                         # which catalog is in use, how old)");
   app->callback([o, exit_code] { *exit_code = RunUpdate(*o); });
 }

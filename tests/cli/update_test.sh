@@ -144,4 +144,24 @@ if command -v script >/dev/null 2>&1; then
   out=$(script -qec "'$BIN' catalog update --endpoint '$URL' --regions us-west-2 --out '$T/tty.json'" /dev/null 2>&1)
   [[ "$out" == *"index.csv"*"kB"* ]] && ok || bad "progress bar on a TTY: [$out]"
 fi
+
+# --- --aws: every AWS call runs the program --aws-cli names, with the global options first (a
+# stand-in that notes its arguments and refuses; tests/cli/update_aws_test.py runs the real AWS
+# CLI against a fake AWS): each refusal is named and the exit code is 3. The AWS CLI's options
+# without --aws exit 2, naming the option.
+printf '#!/bin/sh\necho "$*" >>"%s"\necho "An error occurred (AccessDeniedException): stand-in" >&2\nexit 254\n' \
+  "$T/aws-cli.log" >"$T/aws-cli"
+chmod +x "$T/aws-cli"
+up --regions ap-south-2 --aws --aws-cli "$T/aws-cli" --profile prod --endpoint-url http://127.0.0.1:9 \
+  --out "$T/aws.json" >"$T/aws.txt" 2>&1; rc=$?
+[ "$rc" = 3 ] && ok || bad "--aws with every call refused: rc=$rc (want 3): $(cat "$T/aws.txt")"
+head -1 "$T/aws-cli.log" | grep -q '^--output json --profile prod --endpoint-url http://127.0.0.1:9 --region us-east-1 pricing get-products --service-code AmazonEC2 --filters Type=TERM_MATCH,Field=regionCode,Value=ap-south-2 ' &&
+  ok || bad "the AWS CLI's arguments: $(head -1 "$T/aws-cli.log")"
+grep -q -- '--region ap-south-2 ec2 describe-spot-price-history --product-descriptions Linux/UNIX --start-time 20' "$T/aws-cli.log" &&
+  ok || bad "spot history asked in the region: $(cat "$T/aws-cli.log")"
+grep -q "ap-south-2 spot-price-history .*AccessDeniedException): stand-in" "$T/aws.txt" && ok ||
+  bad "a refused call is named with the AWS CLI's error: $(cat "$T/aws.txt")"
+expect_exit "--profile without --aws" 2 "--profile: only with --aws" catalog update --regions us-east-1 --profile prod
+expect_exit "--endpoint-url without --aws" 2 "--endpoint-url: only with --aws" catalog update --regions us-east-1 --endpoint-url "$URL"
+expect_exit "--aws-cli without --aws" 2 "--aws-cli: only with --aws" catalog update --regions us-east-1 --aws-cli aws
 finish update_test

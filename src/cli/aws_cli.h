@@ -1,0 +1,55 @@
+// The AWS CLI as the front ends run it (`account scan`, `catalog update --aws`): whatever
+// credentials the user's `aws` finds (profiles, SSO, an instance role, a credential process) are
+// the ones used, so gpuadvisor holds no secret and no request signer of its own. Each call is a
+// child process with an argument vector (no shell), a time limit and a ceiling on what it may
+// print.
+#ifndef GPUADVISOR_CLI_AWS_CLI_H_
+#define GPUADVISOR_CLI_AWS_CLI_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpuadvisor/result.h"
+
+namespace gpuadvisor::cli {
+
+// What one child process did.
+struct CallResult {
+  int exit_code = -1;  // the program's; -1 when it could not start, ran out of time or printed
+                       // too much (then `failure` says which)
+  std::string out, err, failure;
+};
+
+// Runs argv[0] (looked up on PATH) with `argv`, standard input from /dev/null and AWS_PAGER
+// cleared, collecting its standard output (at most 64 MiB, else a failure) and error (the first
+// 64 KiB); kills its process group after `timeout_s`.
+CallResult RunProgram(const std::vector<std::string>& argv, double timeout_s);
+
+// How to run the AWS CLI.
+struct AwsCliSettings {
+  std::string program = "aws";  // looked up on PATH
+  std::string profile;          // --profile; "" = the CLI's default chain
+  std::string endpoint_url;     // --endpoint-url for every call (a local fake); "" = AWS's
+  double timeout_s = 120;       // per call
+};
+
+// The AWS CLI, as the settings say. Copyable; Call is const and keeps no state between calls.
+class AwsCli {
+ public:
+  explicit AwsCli(AwsCliSettings settings) : settings_(std::move(settings)) {}
+
+  // Runs `program --output json [--profile P] [--endpoint-url U] [--region REGION] ARGS...`
+  // (no --region when `region` is empty) and returns its standard output. IOError naming the
+  // service and operation (ARGS[0] and ARGS[1]) with the first line of what the CLI said, its
+  // exit code, or why it did not run to the end.
+  // REQUIRES: args.size() >= 2.
+  Result<std::string> Call(const std::string& region, const std::vector<std::string>& args) const;
+
+ private:
+  AwsCliSettings settings_;
+};
+
+}  // namespace gpuadvisor::cli
+
+#endif  // GPUADVISOR_CLI_AWS_CLI_H_
