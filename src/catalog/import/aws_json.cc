@@ -368,7 +368,7 @@ Result<std::vector<CapacityBlockOffer>> ReadCapacityBlockOfferingsJson(std::stri
         if (std::string why = CheckCount(count, 1, 512); !why.empty()) {
           return r.Fail(p + ".InstanceCount", why);
         }
-        if (std::string why = CheckCount(hours, 1, 24 * 366); !why.empty()) {
+        if (std::string why = CheckCount(hours, 1, int64_t{24} * 366); !why.empty()) {
           return r.Fail(p + ".CapacityBlockDurationHours", why);
         }
         o.instance_count = static_cast<int>(count);

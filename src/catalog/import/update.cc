@@ -477,9 +477,10 @@ class Updater {
     // instance.
     if (partition.capacity_blocks) {
       for (const std::string& type : block_types) {
-        AwsAnswer(region + " capacity-blocks " + type,
-                  {region, AwsArgs("ec2 describe-capacity-block-offerings --instance-type " + type +
-                                   " --instance-count 1 --capacity-duration-hours 24")},
+        std::string call = "ec2 describe-capacity-block-offerings --instance-type ";
+        call += type;
+        call += " --instance-count 1 --capacity-duration-hours 24";
+        AwsAnswer(region + " capacity-blocks " + type, {region, AwsArgs(call)},
                   &ImportInputs::capacity_blocks);
       }
     }
