@@ -186,8 +186,8 @@ int RunUpdate(const UpdateOptions& o) {
     failed += (failed.empty() ? "" : "; ") + x.what + ": " + x.error;
   }
   std::cerr << "gpuadvisor: catalog update: " << report.failed.size() << " of "
-            << report.outcomes.size() << " downloads failed and keep their previous prices ("
-            << TerminalSafe(failed) << ")\n";
+            << report.outcomes.size() << (a.aws ? " downloads and AWS calls" : " downloads")
+            << " failed and keep their previous prices (" << TerminalSafe(failed) << ")\n";
   return kExitIoError;
 }
 
