@@ -333,6 +333,13 @@ def test_recommend_with_an_account_scan_as_the_cli(cli_json, tmp_path, monkeypat
         ga.account_show()
     monkeypatch.setenv("GPUADVISOR_ACCOUNT", str(path))
     assert ga.account_show()["account_id"] == "123456789012"
+    # launch reads the same scan as the CLI's: a spec over the quota is warned about, in the
+    # answer and in the document's checks.
+    spec = ga.launch("p5.48xlarge", format="aws-cli")
+    assert any("needs 192 vCPUs of the Running On-Demand P instances quota" in w
+               for w in spec["warnings"]), spec["warnings"]
+    assert "--desired-value 448" in spec["document"]
+    assert not any("quota" in w for w in ga.launch("g6e.xlarge")["warnings"])
 
 
 def test_recommend_infeasible_is_not_an_error(cli_json):
