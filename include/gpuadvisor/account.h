@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpuadvisor/aws_cli_options.h"
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/fields.h"
 #include "gpuadvisor/purchase.h"
@@ -27,9 +28,7 @@ namespace gpuadvisor {
 // `account scan`'s options (the front end runs the AWS CLI: the user's profiles, SSO and roles).
 struct AccountScanArgs {
   std::vector<std::string> regions;  // empty: the regions of the AWS configuration
-  std::string profile;               // AWS CLI --profile; "" = its default chain
-  std::string endpoint_url;          // AWS CLI --endpoint-url (a local fake in tests)
-  std::string aws_cli = "aws";       // the AWS CLI program
+  AwsCliOptions aws_cli;             // how the AWS CLI is run
   std::string out;                   // "" = the user's account scan file
   double timeout_s = 120;            // per AWS CLI call
   // Spot placement scores to ask for: "TYPE" or "TYPE:COUNT" (COUNT instances, default 1), one
@@ -45,16 +44,7 @@ void DeclareOptions(V& v, AccountScanArgs& a) {
           .front_ends = kCli,
           .metavar = "LIST",
           .no_default = true});
-  v.Text("profile", a.profile,
-         {.help = "AWS CLI profile (default: its usual chain: environment, SSO, instance role)",
-          .front_ends = kCli,
-          .metavar = "NAME"});
-  v.Text("endpoint-url", a.endpoint_url,
-         {.help = "Endpoint for every AWS call instead of AWS's (a local fake, a VPC endpoint)",
-          .front_ends = kCli,
-          .metavar = "URL"});
-  v.Text("aws-cli", a.aws_cli,
-         {.help = "The AWS CLI program", .front_ends = kCli, .metavar = "PROGRAM"});
+  v.Nested(a.aws_cli);
   v.Text("out", a.out,
          {.help = "Scan file to write (default: $XDG_DATA_HOME/gpuadvisor/account.json, which "
                   "recommend then reads)",

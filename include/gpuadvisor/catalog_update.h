@@ -42,6 +42,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuadvisor/aws_cli_options.h"
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/catalog_build.h"
 #include "gpuadvisor/fields.h"
@@ -60,9 +61,7 @@ struct CatalogUpdateArgs {
   bool no_progress = false;
   // Read the AWS APIs with the user's credentials through the AWS CLI (see the top of the file).
   bool aws = false;
-  std::string profile;          // AWS CLI --profile; "" = its default chain
-  std::string endpoint_url;     // AWS CLI --endpoint-url for every call (a local fake in tests)
-  std::string aws_cli = "aws";  // the AWS CLI program
+  AwsCliOptions aws_cli;  // how the AWS CLI is run (only with `aws`)
 };
 template <typename V>
 void DeclareOptions(V& v, CatalogUpdateArgs& a) {
@@ -98,18 +97,7 @@ void DeclareOptions(V& v, CatalogUpdateArgs& a) {
                   "Query API, spot price history per zone, Reserved Instance and Capacity Block "
                   "offerings, Savings Plans rates",
           .front_ends = kCli});
-  v.Text("profile", a.profile,
-         {.help = "With --aws: AWS CLI profile (default: its usual chain: environment, SSO, "
-                  "instance role)",
-          .front_ends = kCli,
-          .metavar = "NAME"});
-  v.Text("endpoint-url", a.endpoint_url,
-         {.help = "With --aws: endpoint for every AWS call instead of AWS's (a local fake, a VPC "
-                  "endpoint)",
-          .front_ends = kCli,
-          .metavar = "URL"});
-  v.Text("aws-cli", a.aws_cli,
-         {.help = "With --aws: the AWS CLI program", .front_ends = kCli, .metavar = "PROGRAM"});
+  v.Nested(a.aws_cli);  // with --aws only
 }
 
 // One AWS API call of a credentialed update: the region to send it to and the AWS CLI's

@@ -130,11 +130,10 @@ CallResult RunProgram(const std::vector<std::string>& argv, double timeout_s) {
 
 Result<std::string> AwsCli::Call(const std::string& region,
                                  const std::vector<std::string>& args) const {
-  std::vector<std::string> argv = {settings_.program, "--output", "json"};
-  if (!settings_.profile.empty()) argv.insert(argv.end(), {"--profile", settings_.profile});
-  if (!settings_.endpoint_url.empty()) {
-    argv.insert(argv.end(), {"--endpoint-url", settings_.endpoint_url});
-  }
+  const AwsCliOptions& o = settings_.options;
+  std::vector<std::string> argv = {o.program, "--output", "json"};
+  if (!o.profile.empty()) argv.insert(argv.end(), {"--profile", o.profile});
+  if (!o.endpoint_url.empty()) argv.insert(argv.end(), {"--endpoint-url", o.endpoint_url});
   if (!region.empty()) argv.insert(argv.end(), {"--region", region});
   const std::string what = args[0] + " " + args[1];
   argv.insert(argv.end(), args.begin(), args.end());

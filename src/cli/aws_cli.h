@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpuadvisor/aws_cli_options.h"
 #include "gpuadvisor/result.h"
 
 namespace gpuadvisor::cli {
@@ -28,10 +29,8 @@ CallResult RunProgram(const std::vector<std::string>& argv, double timeout_s);
 
 // How to run the AWS CLI.
 struct AwsCliSettings {
-  std::string program = "aws";  // looked up on PATH
-  std::string profile;          // --profile; "" = the CLI's default chain
-  std::string endpoint_url;     // --endpoint-url for every call (a local fake); "" = AWS's
-  double timeout_s = 120;       // per call
+  AwsCliOptions options;   // program, profile, endpoint
+  double timeout_s = 120;  // per call
 };
 
 // The AWS CLI, as the settings say. Copyable; Call is const and keeps no state between calls.

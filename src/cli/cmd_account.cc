@@ -34,10 +34,7 @@ void Scan(const AwsCli& aws, const std::string& region, const std::vector<std::s
 AccountScan RunScan(const AccountScanArgs& a, const std::vector<std::string>& regions,
                     const std::vector<std::pair<std::string, int>>& spot_scores,
                     const Catalog& catalog, int* ok) {
-  const AwsCli aws(AwsCliSettings{.program = a.aws_cli,
-                                  .profile = a.profile,
-                                  .endpoint_url = a.endpoint_url,
-                                  .timeout_s = a.timeout_s});
+  const AwsCli aws(AwsCliSettings{.options = a.aws_cli, .timeout_s = a.timeout_s});
   AccountScan scan;
   scan.scanned_at = NowUtcIso();
   scan.regions = regions;

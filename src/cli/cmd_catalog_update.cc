@@ -98,12 +98,8 @@ Result<UpdateSettings> Settings(const CatalogUpdateArgs& a) {
   s.retries = a.retries;
   s.today = TodayFromEnvironment();
   if (a.aws) {
-    s.aws = [cli = AwsCli(AwsCliSettings{.program = a.aws_cli,
-                                         .profile = a.profile,
-                                         .endpoint_url = a.endpoint_url,
-                                         .timeout_s = a.timeout_s})](const AwsCall& call) {
-      return cli.Call(call.region, call.args);
-    };
+    s.aws = [cli = AwsCli(AwsCliSettings{.options = a.aws_cli, .timeout_s = a.timeout_s})](
+                const AwsCall& call) { return cli.Call(call.region, call.args); };
     s.now = NowUtcIso();
   }
   return s;
