@@ -480,8 +480,10 @@ class Updater {
         std::string call = "ec2 describe-capacity-block-offerings --instance-type ";
         call += type;
         call += " --instance-count 1 --capacity-duration-hours 24";
-        AwsAnswer(region + " capacity-blocks " + type, {region, AwsArgs(call)},
-                  &ImportInputs::capacity_blocks);
+        std::string what = region;
+        what += " capacity-blocks ";
+        what += type;
+        AwsAnswer(what, {region, AwsArgs(call)}, &ImportInputs::capacity_blocks);
       }
     }
     SavingsPlanRates(region, joined, api_region);
