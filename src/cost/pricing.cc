@@ -162,6 +162,8 @@ PurchaseOptionCost CapacityBlock(const InstanceType& t, const RegionOffer& o, co
     c.note += " as " + std::to_string(blocks) + " consecutive blocks of at most " +
               std::to_string(kCapacityBlockMaxDays) + " days";
   }
+  // The offer the price was read from (`catalog update --aws`): when the capacity is there.
+  if (!o.capacity_block->note.empty()) c.note += "; " + o.capacity_block->note;
   if (u.instances > kCapacityBlockMaxInstances) {
     c.suitable = false;
     c.note += "; not suitable: a block holds 1 to " + std::to_string(kCapacityBlockMaxInstances) +

@@ -153,6 +153,19 @@ TEST(PricingTest, CapacityBlockIsWholeDaysPaidUpfront) {
   EXPECT_EQ(cb.from.source, "cb-test");
   EXPECT_EQ(cb.from.date, "2026-07-22");
   EXPECT_EQ(r->options[r->cheapest].option, "capacity-block");  // below on-demand, no spot use
+  EXPECT_EQ(cb.note.find("offer"), std::string::npos) << cb.note;
+  // A price read from an offer (catalog update --aws) says when the block can start.
+  InstanceType offered = BlockType();
+  offered.regions[1].capacity_block->note =
+      "soonest offer: 1 x p5.48xlarge for 24 h from 2026-12-08T11:30:00Z in us-east-1b";
+  Result<PricingResult> o = PriceUsage(offered, "us-east-1", Continuous(336, 4));
+  ASSERT_TRUE(o.ok());
+  EXPECT_NE(Option(*o, "capacity-block")
+                .note.find("14-day block paid upfront ($13440 per "
+                           "instance); soonest offer: 1 x p5.48xlarge "
+                           "for 24 h from 2026-12-08T11:30:00Z"),
+            std::string::npos)
+      << Option(*o, "capacity-block").note;
   r = PriceUsage(BlockType(), "us-east-1", Continuous(337, 1));
   EXPECT_EQ(r->capacity_block_days, 15);
   EXPECT_DOUBLE_EQ(*Option(*r, "capacity-block").total_usd, 40.0 * 15 * 24);
