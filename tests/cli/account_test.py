@@ -12,6 +12,8 @@ import sys
 import tempfile
 import time
 
+import aws_test_env
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 failures = []
 
@@ -24,13 +26,9 @@ def check(cond, what):
 
 def main():
     binary = os.path.abspath(sys.argv[1])
-    try:
-        import moto  # noqa: F401
-    except ImportError:
-        print("account_test: SKIPPED: python3 has no moto (pip install moto[server])")
-        return 77
-    if shutil.which("aws") is None:
-        print("account_test: SKIPPED: no AWS CLI (`aws`) on PATH")
+    why = aws_test_env.missing()
+    if why:
+        print(f"account_test: SKIPPED: {why}")
         return 77
     tmp = tempfile.mkdtemp(prefix="gpuadvisor-account-")
     portfile = os.path.join(tmp, "port")

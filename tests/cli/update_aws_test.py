@@ -22,6 +22,8 @@ import sys
 import tempfile
 import time
 
+import aws_test_env
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TODAY = "2026-12-04"
 # The region whose every call is refused: few accelerator types in the embedded catalog (GPUs
@@ -69,13 +71,9 @@ def row(rows, itype):
 
 def main():
     binary = os.path.abspath(sys.argv[1])
-    try:
-        import moto  # noqa: F401
-    except ImportError:
-        print("update_aws_test: SKIPPED: python3 has no moto (pip install moto[server])")
-        return 77
-    if shutil.which("aws") is None:
-        print("update_aws_test: SKIPPED: no AWS CLI (`aws`) on PATH")
+    why = aws_test_env.missing()
+    if why:
+        print(f"update_aws_test: SKIPPED: {why}")
         return 77
     tmp = tempfile.mkdtemp(prefix="gpuadvisor-update-aws-")
     calls = os.path.join(tmp, "calls.jsonl")
