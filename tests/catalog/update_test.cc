@@ -362,6 +362,39 @@ TEST_F(AwsUpdate, AFailedCallKeepsItsPartAndIsNamedWhileTheOthersLand) {
   EXPECT_TRUE(report.changed);
 }
 
+// Without the Price List Query API (no pricing:GetProducts permission, still throttled), the
+// region's on-demand and RI prices come from its public offer file, which needs none; the
+// refusals are still named.
+TEST_F(AwsUpdate, WithoutTheQueryApiTheRegionsOfferFileServesInstead) {
+  std::vector<std::string> targets;
+  FakeHttpServer fake([&](const FakeHttpServer::Request& r) {
+    targets.push_back(r.target);
+    return File(r.target == "/spot-advisor-data.json" ? spot_ : csv_);
+  });
+  fail_ = {"get-products"};
+  UpdateCache cache;
+  CatalogUpdateReport report;
+  ASSERT_TRUE(UpdateCatalog(&catalog_, AwsSettings(fake), &cache, &report).ok());
+  EXPECT_NE(std::find(targets.begin(), targets.end(),
+                      "/offers/v1.0/aws/AmazonEC2/current/us-east-1/index.csv"),
+            targets.end());
+  int refused = 0;
+  for (const std::string& f : report.failed) refused += f.find("price-list-query") != f.npos;
+  EXPECT_GE(refused, 2);
+  EXPECT_EQ(report.failed.size(), static_cast<size_t>(refused));
+  const auto file = std::find_if(report.outcomes.begin(), report.outcomes.end(),
+                                 [](const UpdateOutcome& x) { return x.what == "us-east-1"; });
+  ASSERT_NE(file, report.outcomes.end());
+  EXPECT_EQ(file->result, "updated");
+  ASSERT_FALSE(file->notes.empty());
+  EXPECT_NE(file->notes.back().find("instead of the Price List Query API"), std::string::npos);
+  const RegionOffer* o = Offer(catalog_, "p5.48xlarge", "us-east-1");
+  EXPECT_DOUBLE_EQ(o->on_demand->usd_per_hour, 61.77);
+  EXPECT_EQ(o->on_demand->from.source.rfind("aws-price-list-2", 0), 0u)
+      << o->on_demand->from.source;
+  EXPECT_FALSE(o->spot->estimated);  // the other calls still answered
+}
+
 TEST_F(AwsUpdate, AChinaRegionAsksAwsChinasApisAndNoCapacityBlocks) {
   FakeHttpServer fake([&](const FakeHttpServer::Request& r) {
     return File(r.target == "/spot-advisor-data.json" ? spot_ : csv_);

@@ -8,8 +8,9 @@ XDG_DATA_HOME; GPUADVISOR_TODAY pins the day prices are aged from.
     Query API, spot observed per zone (not estimated), the RI terms of the offerings, the soonest
     Capacity Block's price, the Savings Plans rates; no stale warning.
   - A region whose every call is refused (UnauthorizedOperation / AccessDeniedException) and a
-    throttled pricing API while the other calls answer: the failures are named, what failed keeps
-    its previous prices, exit 3.
+    throttled pricing API while the other calls answer: the failures are named, exit 3; without
+    the Query API a region's public offer file serves instead, and where that fails too the
+    region keeps its previous prices.
   - --profile, --endpoint-url, --aws-cli without --aws: exit 2 naming the option.
 
 Usage: update_aws_test.py PATH/TO/gpuadvisor. Exit 77 (skipped) without moto or the AWS CLI.
@@ -82,9 +83,10 @@ def main():
         port, "--today", TODAY, "--log", calls, "--faults", faults,
         # Several pages: the AWS CLI merges GetProducts pages, gpuadvisor pages Savings Plans.
         "--pricing-page-size", "5", "--sp-page-size", "100"])
+    public_faults = os.path.join(tmp, "public-faults")
     public, public_url = start(tmp, "fake_aws_pricing", lambda port: [
         "--port-file", port, "--regions", "us-east-1," + REFUSED,
-        "--publication-date", "2026-12-01T00:00:00Z"])
+        "--publication-date", "2026-12-01T00:00:00Z", "--faults", public_faults])
     try:
         if aws_url is None or public_url is None:
             for name in ("fake_aws_prices", "fake_aws_pricing"):
@@ -244,6 +246,9 @@ def main():
         # the profile's own key signs every call.
         with open(faults, "w") as f:
             f.write(f"price-factor 0.9\nfail-region {REFUSED}\nthrottle-pricing always\n")
+        # Without the Query API a region's public offer file serves instead; REFUSED's fails too.
+        with open(public_faults, "w") as f:
+            f.write(f"{REFUSED}/index.csv 500 always\n")
         with open(env["AWS_SHARED_CREDENTIALS_FILE"], "w") as f:
             f.write("[prod]\naws_access_key_id = AKIAPRODPROFILE00001\n"
                     "aws_secret_access_key = prod-secret\n")
@@ -254,7 +259,8 @@ def main():
         os.chmod(wrapper, 0o755)
         first_call = len(read_calls(calls))
         t0 = time.time()
-        r = update("--regions", "us-east-1," + REFUSED, "--profile", "prod", "--aws-cli", wrapper)
+        r = update("--regions", "us-east-1," + REFUSED, "--profile", "prod", "--aws-cli", wrapper,
+                   "--retries", "0")
         print(f"catalog update --aws, two regions, faults: {time.time() - t0:.1f} s")
         check(r.returncode == 3, f"partial failure: exit 3 ({r.returncode}: {r.stderr})")
         with open(os.path.join(tmp, "update2.json"), "w") as f:
@@ -282,9 +288,17 @@ def main():
         sent = read_calls(calls)[first_call:]
         check(sent and {c["key"] for c in sent} == {"AKIAPRODPROFILE00001"},
               f"every call signed with the profile's key: {sorted({c['key'] for c in sent})}")
+        fallback = outcomes.get("us-east-1", {})
+        check(fallback.get("result") == "updated" and fallback.get("url", "").endswith(
+            "/us-east-1/index.csv") and any("instead of the Price List Query API" in n
+                                             for n in fallback.get("notes", [])),
+              f"the public offer file serves instead of the throttled Query API: {fallback}")
+        check(outcomes.get(REFUSED, {}).get("result") == "failed",
+              f"{REFUSED}'s offer file failed too: {outcomes.get(REFUSED)}")
         p5 = row(as_json(run("instances", "--region", "us-east-1", "--json")), "p5.48xlarge")
-        check(p5.get("on_demand_usd_per_hour") == 50.0,
-              f"the throttled on-demand price kept: {p5.get('on_demand_usd_per_hour')}")
+        source = p5.get("price_source") or ""
+        check(source.startswith("aws-price-list-") and not source.startswith("aws-price-list-query"),
+              f"on-demand from the public offer file, not the throttled API: {source}")
         check(abs((p5.get("spot_usd_per_hour") or 0) - 11.25) < 1e-9,
               f"the answered spot history taken: {p5.get('spot_usd_per_hour')}")
         kept = row(as_json(run("instances", "--region", REFUSED, "--json")), "g6e.xlarge")

@@ -122,14 +122,14 @@ class Updater {
             .WithField("regions");
       }
     }
+    pricing_base_ = pricing->ToString();
+    pricing_base_cn_ = pricing_cn->ToString();
     for (const std::string& r : regions) {
       if (s_.aws) {
         AwsRegion(r);
-        continue;
+      } else {
+        Region(r, OfferFileUrl(r));
       }
-      const bool china = PartitionOf(r).currency == Currency::kCny;
-      Region(r, (china ? pricing_cn->ToString() + kEc2OffersCn : pricing->ToString() + kEc2Offers) +
-                    "/" + r + "/index.csv");
     }
     SpotAdvisor(spot->ToString() + "/spot-advisor-data.json", regions);
     report_.unknown_types.assign(unknown_.begin(), unknown_.end());
@@ -401,6 +401,13 @@ class Updater {
     report_.outcomes.push_back(std::move(o));
   }
 
+  // The region's public offer file (AWS China's under its own host, in CNY).
+  std::string OfferFileUrl(const std::string& region) const {
+    const bool china = PartitionOf(region).currency == Currency::kCny;
+    return (china ? pricing_base_cn_ + kEc2OffersCn : pricing_base_ + kEc2Offers) + "/" + region +
+           "/index.csv";
+  }
+
   // --- With credentials: the AWS APIs, through the front end's runner (s_.aws).
 
   // The catalog's types in `region` that are not known to be unsold there, by name.
@@ -447,19 +454,29 @@ class Updater {
         {AcceleratorKind::kNeuron, "Machine Learning ASIC Instances"},
         {AcceleratorKind::kFpga, "FPGA Instances"},
         {AcceleratorKind::kMedia, "Media Accelerator Instances"}};
+    bool queried = false, listed = false;
     for (const auto& [kind, family] : kFamilies) {
       if (kinds.count(kind) == 0) continue;
-      AwsAnswer(region + " price-list-query (" + family + ")",
-                {api_region,
-                 AwsArgs("pricing get-products --service-code AmazonEC2 --filters "
-                         "Type=TERM_MATCH,Field=regionCode,Value=" +
-                             region +
-                             " Type=TERM_MATCH,Field=operatingSystem,Value=Linux "
-                             "Type=TERM_MATCH,Field=tenancy,Value=Shared "
-                             "Type=TERM_MATCH,Field=preInstalledSw,Value=NA "
-                             "Type=TERM_MATCH,Field=capacitystatus,Value=Used",
-                         {std::string("Type=TERM_MATCH,Field=instanceFamily,Value=") + family})},
-                &ImportInputs::price_list_query);
+      queried = true;
+      listed |= AwsAnswer(
+          region + " price-list-query (" + family + ")",
+          {api_region,
+           AwsArgs("pricing get-products --service-code AmazonEC2 --filters "
+                   "Type=TERM_MATCH,Field=regionCode,Value=" +
+                       region +
+                       " Type=TERM_MATCH,Field=operatingSystem,Value=Linux "
+                       "Type=TERM_MATCH,Field=tenancy,Value=Shared "
+                       "Type=TERM_MATCH,Field=preInstalledSw,Value=NA "
+                       "Type=TERM_MATCH,Field=capacitystatus,Value=Used",
+                   {std::string("Type=TERM_MATCH,Field=instanceFamily,Value=") + family})},
+          &ImportInputs::price_list_query);
+    }
+    // No Price List Query API answer (no pricing:GetProducts permission, still throttled): the
+    // region's on-demand and RI prices from its public offer file instead, which needs none.
+    if (queried && !listed) {
+      Region(region, OfferFileUrl(region));
+      report_.outcomes.back().notes.push_back(
+          "read instead of the Price List Query API, which failed");
     }
     // The AWS CLI's own command lines (its flags, not gpuadvisor's), split into words.
     const std::string spot_call = "ec2 describe-spot-price-history --start-time " + Now() +
@@ -493,7 +510,8 @@ class Updater {
 
   // Runs one AWS call and merges its answer as the importer's input `field` (a list of names,
   // `prefix` before the name); one outcome, named `what`.
-  void AwsAnswer(const std::string& what, const AwsCall& call,
+  // True when the answer was merged.
+  bool AwsAnswer(const std::string& what, const AwsCall& call,
                  std::vector<std::string> ImportInputs::* field, const std::string& prefix = "") {
     UpdateOutcome o{.what = what, .url = call.Name()};
     if (s_.progress) s_.progress(what, 0, -1);
@@ -502,12 +520,12 @@ class Updater {
     if (!answer.ok()) {
       Fail(&o, answer.status().message());
       report_.outcomes.push_back(std::move(o));
-      return;
+      return false;
     }
-    MergeAnswer(&o, *answer, field, prefix);
+    return MergeAnswer(&o, *answer, field, prefix);
   }
 
-  void MergeAnswer(UpdateOutcome* o, const std::string& answer,
+  bool MergeAnswer(UpdateOutcome* o, const std::string& answer,
                    std::vector<std::string> ImportInputs::* field, const std::string& prefix) {
     o->bytes += static_cast<int64_t>(answer.size());
     Catalog merged = catalog_;
@@ -526,6 +544,7 @@ class Updater {
       Took(o, imported);
     }
     report_.outcomes.push_back(std::move(*o));
+    return st.ok();
   }
 
   // Savings Plans rates for the region's types, every page (the API pages at 1000 rates).
@@ -569,6 +588,7 @@ class Updater {
   UpdateCache& cache_;
   CatalogUpdateReport& report_;
   HttpClient http_;  // one transfer at a time (on the transfer thread while streaming)
+  std::string pricing_base_, pricing_base_cn_;  // the public price lists' base URLs
   bool use_validators_ = false;
   std::set<std::string> unknown_;
 };
