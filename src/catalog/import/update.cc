@@ -475,7 +475,7 @@ class Updater {
     // region's on-demand and RI prices from its public offer file instead, which needs none.
     if (queried && !listed) {
       Region(region, OfferFileUrl(region));
-      report_.outcomes.back().notes.push_back(
+      report_.outcomes.back().notes.emplace_back(
           "read instead of the Price List Query API, which failed");
     }
     // The AWS CLI's own command lines (its flags, not gpuadvisor's), split into words.
