@@ -46,16 +46,18 @@ void ForEachItem(RjReader& r, const rapidjson::Value& root, const char* key, Fn 
   }
 }
 
-// A price the AWS APIs write as a string ("55.04"): *out, or false with the reader failed.
-bool PriceText(RjReader& r, const std::string& text, const std::string& path, double* out) {
+// A price the AWS APIs write as a string ("55.04"; SpotPrice, rate, UpfrontFee): *out, or false
+// with the reader failed. $0 passes (the caller skips and counts it); `cap` as in CheckPrice.
+bool PriceText(RjReader& r, const std::string& text, const std::string& path, double* out,
+               double cap = kMaxUsdPerHour) {
   const char* end = text.data() + text.size();
   auto [q, ec] = std::from_chars(text.data(), end, *out);
   if (ec != std::errc() || q != end || text.empty()) {
     r.Fail(path, "a number as a string, e.g. \"0.0437\"");
     return false;
   }
-  if (CheckPrice(*out) == PriceCheck::kBad) {
-    r.Fail(path, PriceWanted(*out));
+  if (CheckPrice(*out, cap) == PriceCheck::kBad) {
+    r.Fail(path, PriceWanted(*out, cap));
     return false;
   }
   return true;
@@ -120,20 +122,14 @@ Result<std::vector<SpotPriceRecord>> ReadSpotPriceHistoryJson(
     if (!r.status().ok()) return;
     if (s.instance_type.empty()) return r.Fail(p + ".InstanceType", "a non-empty name");
     if (s.availability_zone.empty()) return r.Fail(p + ".AvailabilityZone", "a non-empty zone");
-    const char* end = price.data() + price.size();
-    auto [q, ec] = std::from_chars(price.data(), end, s.usd_per_hour);
-    if (ec != std::errc() || q != end || price.empty()) {
-      return r.Fail(p + ".SpotPrice", "a number as a string, e.g. \"0.0437\"");
-    }
-    const PriceCheck check = CheckPrice(s.usd_per_hour);
-    if (check == PriceCheck::kBad) return r.Fail(p + ".SpotPrice", PriceWanted(s.usd_per_hour));
+    if (!PriceText(r, price, p + ".SpotPrice", &s.usd_per_hour)) return;
     // The latest record per AZ and the daily history are ordered by it: refuse, never guess.
     if (!IsIsoTimestamp(s.timestamp)) {
       return r.Fail(p + ".Timestamp", R"(an ISO 8601 timestamp ("2026-11-20T08:15:00Z"), got ")" +
                                           s.timestamp + "\"");
     }
     if (!product.starts_with("Linux/UNIX")) return;
-    if (check == PriceCheck::kZero) {
+    if (s.usd_per_hour == 0) {
       if (skipped) ++(*skipped)[kSkipZeroPrice];
       return;
     }
@@ -373,13 +369,9 @@ Result<std::vector<CapacityBlockOffer>> ReadCapacityBlockOfferingsJson(std::stri
         }
         o.instance_count = static_cast<int>(count);
         o.duration_hours = static_cast<int>(hours);
-        const char* end = fee.data() + fee.size();
-        auto [q, ec] = std::from_chars(fee.data(), end, o.upfront_fee);
-        if (ec != std::errc() || q != end || fee.empty()) {
-          return r.Fail(p + ".UpfrontFee", "a number as a string, e.g. \"756.00\"");
-        }
-        if (CheckPrice(o.upfront_fee, kMaxUpfrontUsd) != PriceCheck::kOk ||
-            CheckPrice(o.per_instance_hour()) != PriceCheck::kOk) {
+        if (!PriceText(r, fee, p + ".UpfrontFee", &o.upfront_fee, kMaxUpfrontUsd)) return;
+        // A free block, or one dearer per instance-hour than any instance, is no real offer.
+        if (o.upfront_fee == 0 || CheckPrice(o.per_instance_hour()) != PriceCheck::kOk) {
           return r.Fail(p + ".UpfrontFee", PriceWanted(o.upfront_fee, kMaxUpfrontUsd));
         }
         out.push_back(std::move(o));

@@ -209,6 +209,10 @@ class Importer {
   bool Keep(std::string_view type) {
     return Type(type) != nullptr || build::LooksLikeAcceleratorType(type);
   }
+  // Keep, for the readers.
+  import::TypeFilter KeepFilter() {
+    return [this](std::string_view t) { return Keep(t); };
+  }
 
   Status PriceList(const std::string& path) {
     Result<std::unique_ptr<ByteStream>> s = Open(path);
@@ -228,7 +232,7 @@ class Importer {
                                 "object with \"products\" and \"terms\")");
     }
     PriceListData data;
-    import::TypeFilter keep = [this](std::string_view t) { return Keep(t); };
+    const import::TypeFilter keep = KeepFilter();
     GPUADVISOR_RETURN_IF_ERROR(json ? import::ReadPriceListJson(in, keep, &data)
                                     : import::ReadPriceListCsv(in, keep, &data));
     const std::string date = data.publication_date.empty() ? Date() : data.publication_date;
@@ -283,8 +287,7 @@ class Importer {
     Result<std::string> text = Slurp(path, &bytes);
     if (!text.ok()) return text.status();
     PriceListData data;
-    GPUADVISOR_RETURN_IF_ERROR(import::ReadPriceListQueryJson(
-        *text, path, [this](std::string_view t) { return Keep(t); }, &data));
+    GPUADVISOR_RETURN_IF_ERROR(import::ReadPriceListQueryJson(*text, path, KeepFilter(), &data));
     const std::string date = data.publication_date.empty() ? Date() : data.publication_date;
     const std::string id = AddSource(
         {.id = "aws-price-list-query-" + date,
@@ -318,8 +321,8 @@ class Importer {
     Result<std::string> text = Slurp(path, &bytes);
     if (!text.ok()) return text.status();
     PriceListData data;
-    GPUADVISOR_RETURN_IF_ERROR(import::ReadReservedOfferingsJson(
-        *text, path, region, [this](std::string_view t) { return Keep(t); }, &data));
+    GPUADVISOR_RETURN_IF_ERROR(
+        import::ReadReservedOfferingsJson(*text, path, region, KeepFilter(), &data));
     const std::string id = AddSource(
         {.id = "ec2-reserved-offerings-" + Date(),
          .name = "EC2 DescribeReservedInstancesOfferings",
@@ -356,8 +359,7 @@ class Importer {
     Result<std::string> text = Slurp(path, &bytes);
     if (!text.ok()) return text.status();
     import::SavingsPlansData data;
-    GPUADVISOR_RETURN_IF_ERROR(import::ReadSavingsPlanRatesJson(
-        *text, path, [this](std::string_view t) { return Keep(t); }, &data));
+    GPUADVISOR_RETURN_IF_ERROR(import::ReadSavingsPlanRatesJson(*text, path, KeepFilter(), &data));
     const std::string id = AddSource(
         {.id = "savings-plans-offering-rates-" + Date(),
          .name = "Savings Plans DescribeSavingsPlansOfferingRates",
@@ -428,7 +430,7 @@ class Importer {
     Result<std::unique_ptr<ByteStream>> s = Open(path);
     if (!s.ok()) return s.status();
     import::SavingsPlansData data;
-    import::TypeFilter keep = [this](std::string_view t) { return Keep(t); };
+    const import::TypeFilter keep = KeepFilter();
     GPUADVISOR_RETURN_IF_ERROR(import::ReadSavingsPlansCsv(s->get(), keep, &data));
     const std::string date = data.publication_date.empty() ? Date() : data.publication_date;
     const std::string id = AddSource(

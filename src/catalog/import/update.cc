@@ -509,45 +509,68 @@ class Updater {
   std::string Now() const { return s_.now.empty() ? s_.today + "T00:00:00Z" : s_.now; }
 
   // Runs one AWS call and merges its answer as the importer's input `field` (a list of names,
-  // `prefix` before the name); one outcome, named `what`.
-  // True when the answer was merged.
+  // `prefix` before the name); one outcome, named `what`. A `paged` call is asked again with
+  // --next-token while its answer has one, and its pages are merged together. True when the
+  // answer was merged.
   bool AwsAnswer(const std::string& what, const AwsCall& call,
-                 std::vector<std::string> ImportInputs::* field, const std::string& prefix = "") {
+                 std::vector<std::string> ImportInputs::* field, const std::string& prefix = "",
+                 bool paged = false) {
     UpdateOutcome o{.what = what, .url = call.Name()};
     if (s_.progress) s_.progress(what, 0, -1);
-    ++o.requests;
-    Result<std::string> answer = s_.aws(call);
+    Result<std::string> answer = paged ? Pages(call, &o) : Ask(call, &o);
     if (!answer.ok()) {
       Fail(&o, answer.status().message());
       report_.outcomes.push_back(std::move(o));
       return false;
     }
-    return MergeAnswer(&o, *answer, field, prefix);
-  }
-
-  bool MergeAnswer(UpdateOutcome* o, const std::string& answer,
-                   std::vector<std::string> ImportInputs::* field, const std::string& prefix) {
-    o->bytes += static_cast<int64_t>(answer.size());
+    o.bytes += static_cast<int64_t>(answer->size());
     Catalog merged = catalog_;
     ImportInputs in;
-    (in.*field).push_back(prefix + o->url);
+    (in.*field).push_back(prefix + o.url);
     in.snapshot_date = s_.today;
     in.spot_history_current = true;  // asked with --start-time now
     ImportReport imported;
     Status st = import::ImportIntoCatalogFrom(&merged, in, &imported, [&](const std::string& name) {
-      return Result<std::unique_ptr<ByteStream>>(ByteStream::FromMemory(answer, name));
+      return Result<std::unique_ptr<ByteStream>>(ByteStream::FromMemory(*answer, name));
     });
     if (!st.ok()) {
-      Fail(o, st.message());
+      Fail(&o, st.message());
     } else {
       catalog_ = std::move(merged);
-      Took(o, imported);
+      Took(&o, imported);
     }
-    report_.outcomes.push_back(std::move(*o));
+    report_.outcomes.push_back(std::move(o));
     return st.ok();
   }
 
-  // Savings Plans rates for the region's types, every page (the API pages at 1000 rates).
+  Result<std::string> Ask(const AwsCall& call, UpdateOutcome* o) const {
+    ++o->requests;
+    return s_.aws(call);
+  }
+
+  // Every page of a Savings Plans answer (1000 rates a page), as a JSON array of the pages, which
+  // the reader takes as one answer; at most kMaxAnswerPages.
+  Result<std::string> Pages(const AwsCall& call, UpdateOutcome* o) const {
+    std::string pages = "[", token;
+    for (int page = 0; page < kMaxAnswerPages; ++page) {
+      AwsCall c = call;
+      if (!token.empty()) c.args = AwsArgs(call.args, " --next-token " + token);
+      Result<std::string> answer = Ask(c, o);
+      if (!answer.ok()) return answer.status();
+      pages += (page == 0 ? "" : ",") + *answer;
+      // The token only: the rates are read once, when the pages are merged.
+      import::SavingsPlansData none;
+      if (!import::ReadSavingsPlanRatesJson(
+               *answer, o->url, [](std::string_view) { return false; }, &none, &token)
+               .ok() ||
+          token.empty()) {
+        break;  // the last page (a malformed one is named when merged)
+      }
+    }
+    return pages + "]";
+  }
+
+  // Savings Plans rates for the region's types (Compute and EC2 Instance plans, Linux, shared).
   void SavingsPlanRates(const std::string& region, const std::string& types,
                         const std::string& api_region) {
     const std::string sp_call =
@@ -556,31 +579,8 @@ class Updater {
         " --filters name=region,values=" +
         region + " name=instanceType,values=" + types +
         " name=productDescription,values=Linux/UNIX name=tenancy,values=shared";
-    const AwsCall call{api_region, AwsArgs(sp_call)};
-    UpdateOutcome o{.what = region + " savings-plan-rates", .url = call.Name()};
-    if (s_.progress) s_.progress(o.what, 0, -1);
-    std::string pages = "[", token;
-    for (int page = 0; page < kMaxAnswerPages; ++page) {
-      AwsCall c = call;
-      if (!token.empty()) c.args = AwsArgs(call.args, " --next-token " + token);
-      ++o.requests;
-      Result<std::string> answer = s_.aws(c);
-      if (!answer.ok()) {
-        Fail(&o, answer.status().message());
-        report_.outcomes.push_back(std::move(o));
-        return;
-      }
-      pages += (page == 0 ? "" : ",") + *answer;
-      import::SavingsPlansData scratch;
-      if (!import::ReadSavingsPlanRatesJson(
-               *answer, o.url, [](std::string_view) { return false; }, &scratch, &token)
-               .ok() ||
-          token.empty()) {
-        break;  // the last page (a malformed one is named when merged)
-      }
-    }
-    pages += "]";
-    MergeAnswer(&o, pages, &ImportInputs::savings_plan_rates, "");
+    AwsAnswer(region + " savings-plan-rates", {api_region, AwsArgs(sp_call)},
+              &ImportInputs::savings_plan_rates, "", /*paged=*/true);
   }
 
   Catalog& catalog_;
