@@ -266,11 +266,17 @@ std::vector<std::string> PricingWarnings(const PricingResult& r, const Freshness
   return line ? std::vector<std::string>{*line} : std::vector<std::string>{};
 }
 
-Result<LaunchPlan> PlanLaunchWarned(const Catalog& c, const LaunchRequest& r) {
+Result<LaunchPlan> PlanLaunchWarned(const Catalog& c, const LaunchRequest& r,
+                                    const AccountScan* account) {
   Result<LaunchPlan> plan = PlanLaunch(c, r);
   if (!plan.ok() || plan->type == nullptr) return plan;
   std::vector<std::string> lines = InstanceTypeWarnings(c, *plan->type, plan->region);
   plan->warnings.insert(plan->warnings.begin(), lines.begin(), lines.end());
+  if (account != nullptr) {
+    std::string line =
+        AccountWarningFor(*account, c, r.instance_type, r.count, r.region, r.purchase);
+    if (!line.empty()) plan->warnings.push_back(std::move(line));
+  }
   return plan;
 }
 

@@ -193,9 +193,11 @@ void DeclareOptions(V& v, RecommendArgs& a) {
 }
 
 // PlanLaunch, with what estimate and pricing say of the type (InstanceTypeWarnings: a retired
-// type names what takes its place) first among the plan's warnings. Every front end plans
-// through it.
-Result<LaunchPlan> PlanLaunchWarned(const Catalog& c, const LaunchRequest& r);
+// type names what takes its place) first among the plan's warnings, and, with the buyer's
+// account scan, what it says of the spec last (AccountWarningFor: a quota it would exceed, with
+// the request to make). Every front end plans through it.
+Result<LaunchPlan> PlanLaunchWarned(const Catalog& c, const LaunchRequest& r,
+                                    const AccountScan* account = nullptr);
 
 // `recommend` search options ("recommend" table).
 Result<RecommendRequest> MakeRecommendRequest(const OptionValues& v);

@@ -157,14 +157,8 @@ int Run(const LaunchOptions& o) {
   const AccountScan* scan = loaded.has_value() ? &*loaded : nullptr;
   Result<LaunchArgs> args = BuildRequest(o, *values, *ctx->catalog, scan);
   if (!args.ok()) return Fail(args.status());
-  Result<LaunchPlan> plan = PlanLaunchWarned(*ctx->catalog, args->request);
+  Result<LaunchPlan> plan = PlanLaunchWarned(*ctx->catalog, args->request, scan);
   if (!plan.ok()) return Fail(plan.status());
-  const LaunchRequest& lr = args->request;
-  if (scan != nullptr) {
-    const std::string line =
-        AccountWarningFor(*scan, *ctx->catalog, lr.instance_type, lr.count, lr.region, lr.purchase);
-    if (!line.empty()) Warn(line);
-  }
   Status fits = CheckLaunchFormat(*plan, args->format);
   if (!fits.ok()) return Fail(fits);
   const LaunchSpec spec = RenderLaunch(*plan, args->format);

@@ -356,16 +356,11 @@ py::object LaunchOn(const PyCatalog& pc, const py::object& plan, const py::dict&
     plan_json = py::str(py::module_::import("json").attr("dumps")(plan));
   }
   const LaunchArgs a = Take(MakeLaunchRequest(values, plan_json ? &*plan_json : nullptr, "plan"));
-  LaunchPlan lp = Take(PlanLaunchWarned(*pc.catalog, a.request));
+  // The account scan as the CLI's launch reads it (GPUADVISOR_ACCOUNT, else the user's).
+  const std::optional<AccountScan> scan = Take(cli::LoadAccountScan(""));
+  const LaunchPlan lp =
+      Take(PlanLaunchWarned(*pc.catalog, a.request, scan.has_value() ? &*scan : nullptr));
   Check(CheckLaunchFormat(lp, a.format));
-  // The account scan as the CLI's launch reads it (GPUADVISOR_ACCOUNT, else the user's): a spec
-  // it cannot launch is warned about, with the quota to request.
-  if (const std::optional<AccountScan> scan = Take(cli::LoadAccountScan("")); scan) {
-    const LaunchRequest& r = a.request;
-    std::string line =
-        AccountWarningFor(*scan, *pc.catalog, r.instance_type, r.count, r.region, r.purchase);
-    if (!line.empty()) lp.warnings.push_back(std::move(line));
-  }
   return ToPy(LaunchAnswerJson(lp, RenderLaunch(lp, a.format)));
 }
 

@@ -391,16 +391,10 @@ ApiResponse Launch(const ApiContext& ctx, const ApiRequest& req, std::string_vie
   if (!args.ok()) return ErrorResponse(args.status());
   const LaunchRequest& lr = args->request;
   const LaunchFormat format = args->format;
-  Result<LaunchPlan> lp = PlanLaunchWarned(*ctx.catalog, lr);
+  // The account scan the server was started with: a spec it cannot launch is warned about.
+  Result<LaunchPlan> lp = PlanLaunchWarned(*ctx.catalog, lr, ctx.account);
   if (!lp.ok()) return ErrorResponse(lp.status());
   if (Status fits = CheckLaunchFormat(*lp, format); !fits.ok()) return ErrorResponse(fits);
-  // The account scan the server was started with: a spec it cannot launch is warned about, with
-  // the quota to request (as the CLI's `launch` does).
-  if (ctx.account != nullptr) {
-    std::string line = AccountWarningFor(*ctx.account, *ctx.catalog, lr.instance_type, lr.count,
-                                         lr.region, lr.purchase);
-    if (!line.empty()) lp->warnings.push_back(std::move(line));
-  }
   return JsonResponse(LaunchAnswerJson(*lp, RenderLaunch(*lp, format)));
 }
 

@@ -143,6 +143,8 @@ def main():
         check(r.returncode == 0 and "L-417A185B" in r.stderr and "--desired-value 448" in r.stderr
               and "quota 96, 64 in use by 1 running instance, so 32 free" in r.stderr,
               f"launch warns naming the quota and its usage ({r.returncode}: {r.stderr})")
+        check("--desired-value 448" in r.stdout,
+              "the spec's own checks name the quota too, as over HTTP and in Python")
         r = run("launch", "g6e.xlarge", "--format", "aws-cli")
         check(r.returncode == 0 and "quota" not in r.stderr, f"no quota warning within it: {r.stderr}")
 
