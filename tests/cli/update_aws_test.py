@@ -113,6 +113,14 @@ def main():
             except ValueError:
                 return {}
 
+        def kept_report(r, name):
+            """The update's JSON report (kept in tmp for a failure's post-mortem) and its
+            outcomes by name."""
+            with open(os.path.join(tmp, name), "w") as f:
+                f.write(r.stdout)
+            report = as_json(r)
+            return report, {o["what"]: o for o in report.get("outcomes", [])}
+
         def update(*args):
             return run("catalog", "update", "--aws", "--endpoint-url", aws_url,
                        "--endpoint", public_url, "--json", *args)
@@ -137,10 +145,7 @@ def main():
         r = update("--regions", "us-east-1")
         print(f"catalog update --aws, one region: {time.time() - t0:.1f} s")
         check(r.returncode == 0, f"update exit 0 ({r.returncode}: {r.stderr})")
-        with open(os.path.join(tmp, "update1.json"), "w") as f:
-            f.write(r.stdout)
-        report = as_json(r)
-        outcomes = {o["what"]: o for o in report.get("outcomes", [])}
+        report, outcomes = kept_report(r, "update1.json")
         # One outcome per call, named by region and kind (the Price List per instance family,
         # Capacity Blocks per type), its url the AWS CLI call.
         for what, call, least in (
@@ -263,10 +268,7 @@ def main():
                    "--retries", "0")
         print(f"catalog update --aws, two regions, faults: {time.time() - t0:.1f} s")
         check(r.returncode == 3, f"partial failure: exit 3 ({r.returncode}: {r.stderr})")
-        with open(os.path.join(tmp, "update2.json"), "w") as f:
-            f.write(r.stdout)
-        report = as_json(r)
-        outcomes = {o["what"]: o for o in report.get("outcomes", [])}
+        report, outcomes = kept_report(r, "update2.json")
         throttled = outcomes.get("us-east-1 price-list-query (GPU instance)", {})
         check(throttled.get("result") == "failed" and "ThrottlingException" in throttled.get(
             "error", ""), f"the throttled call is named with the API's error: {throttled}")
