@@ -13,7 +13,7 @@ CXX=clang++-19 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebIn
   -DGPUADVISOR_BUILD_FUZZ=ON -DGPUADVISOR_BUILD_TESTS=OFF >/dev/null
 targets=(catalog_json price_csv instance_types_json workload price_list_csv price_list_json aws_json
          telemetry_csv telemetry_xml telemetry_prom telemetry_cloudwatch inventory_csv plan_file url
-         prometheus_json)
+         prometheus_json aws_names)
 cmake --build build-fuzz -j2 --target "${targets[@]/#/fuzz_}"
 mkdir -p build-fuzz/crashes
 for t in "${targets[@]}"; do

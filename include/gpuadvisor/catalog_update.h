@@ -58,6 +58,7 @@ struct CatalogUpdateArgs {
   std::string out;          // "" = the user catalog
   double timeout_s = 1800;  // per download, whole operation
   int retries = 3;          // per download, after the first attempt
+  double total_timeout_s = 7200;  // the whole run
   bool no_progress = false;
   // Read the AWS APIs with the user's credentials through the AWS CLI (see the top of the file).
   bool aws = false;
@@ -85,6 +86,12 @@ void DeclareOptions(V& v, CatalogUpdateArgs& a) {
               .lo = 1,
               .hi = 86400,
               .front_ends = kCli});
+  v.Duration("total-timeout", a.total_timeout_s,
+             {.help = "Longest the whole update may take; what is left is named as not tried "
+                      "(2h, 30m)",
+              .lo = 1,
+              .hi = 7 * 86400,
+              .front_ends = kCli});
   v.Integer("retries", a.retries,
             {.help = "Retries per download on throttling (429), 5xx or a lost connection",
              .lo = 0,
@@ -106,6 +113,7 @@ void DeclareOptions(V& v, CatalogUpdateArgs& a) {
 struct AwsCall {
   std::string region;
   std::vector<std::string> args;
+  double timeout_s = 0;  // the most this call may take (what is left of the run); 0: no bound
   // "aws ec2 describe-spot-price-history --region us-east-1": how reports name the call.
   std::string Name() const;
 };
@@ -123,6 +131,11 @@ struct UpdateSettings {
   // Proxies from the environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); "" = direct.
   std::string http_proxy, https_proxy, no_proxy;
   double timeout_s = 1800;
+  // The whole run: past it, no download or AWS call starts (each is named "not tried") and the
+  // one under way is cut at it.
+  double total_timeout_s = 7200;
+  // Seconds on a monotonic clock; null: std::chrono::steady_clock (tests pass their own).
+  std::function<double()> clock;
   int retries = 3;
   std::string today;  // ISO date for data that carries none
   // (what, bytes so far, total or -1) while a download is merged.

@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "util/aws_names.h"
 #include "util/json_text.h"
 #include "util/numbers.h"
 #include "util/rj_reader.h"
@@ -260,17 +261,14 @@ Result<std::vector<std::pair<std::string, int>>> ParseSpotScoreRequests(
         return Status::InvalidArgument(
                    "spot-scores: expected TYPE or TYPE:N with N a whole "
                    "number from 1 to 1000, got \"" +
-                   item + "\"")
+                   TerminalSafe(item) + "\"")
             .WithField("spot-scores");
       }
       count = static_cast<int>(*n);
     }
-    if (type.find('.') == std::string::npos || type.front() == '.' || type.back() == '.') {
-      return Status::InvalidArgument(
-                 "spot-scores: expected an instance type such as "
-                 "p5.48xlarge, got \"" +
-                 item + "\"")
-          .WithField("spot-scores");
+    // The type becomes an argument of the AWS CLI: AWS's grammar only (util/aws_names.h).
+    if (std::string bad = InstanceTypeNameProblem(type); !bad.empty()) {
+      return Status::InvalidArgument("spot-scores: expected " + bad).WithField("spot-scores");
     }
     out.emplace_back(type, count);
   }

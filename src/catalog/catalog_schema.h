@@ -31,6 +31,7 @@
 #include "catalog/record_checks.h"
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/partition.h"
+#include "util/aws_names.h"
 
 namespace gpuadvisor::schema {
 
@@ -144,6 +145,7 @@ struct RegionFields {
   template <typename V, typename R>
   void operator()(V& v, R& r) const {
     v.Str("region", r.region);
+    v.Check(".region", [&] { return RegionCodeProblem(r.region); });
     // The region's partition fixes the currency; the file says it too where it is not USD (so
     // catalogs of USD regions stay byte-identical), and a reader refuses a file that disagrees.
     const Currency c = r.currency();
@@ -157,6 +159,12 @@ struct RegionFields {
     });
     v.OptBool("offered", r.offered);
     v.StrList("az_ids", r.az_ids);
+    v.Check(".az_ids", [&] {
+      for (const std::string& id : r.az_ids) {
+        if (std::string p = AzIdProblem(id); !p.empty()) return p;
+      }
+      return std::string();
+    });
     v.OptObject("on_demand", r.on_demand, PriceFields{c}, kWriteNull);
     v.OptObject("spot", r.spot, PriceFields{c}, kWriteNull);
     v.OptObject("reserved_1y_no_upfront", r.reserved_1y_no_upfront, PriceFields{c}, kWriteNull);
@@ -232,8 +240,10 @@ struct InstanceFields {
   template <typename V, typename T>
   void operator()(V& v, T& t) const {
     v.Str("instance_type", t.name);
-    v.Check(".instance_type", [&] { return t.name.empty() ? "a non-empty name" : ""; });
+    // Names reach the AWS CLI's command lines (util/aws_names.h): AWS's grammar, or refused.
+    v.Check(".instance_type", [&] { return InstanceTypeNameProblem(t.name); });
     v.Str("family", t.family);
+    v.Check(".family", [&] { return FamilyNameProblem(t.family); });
     v.Bool("retired", t.retired);
     v.Str("retired_note", t.retired_note, kOptional);
     v.Object("accelerator", t.accelerator, AcceleratorFields(), kRequired);

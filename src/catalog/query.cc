@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "gpuadvisor/i18n.h"
+#include "util/aws_names.h"
 #include "util/dates.h"
 #include "util/text.h"
 
@@ -317,6 +318,15 @@ std::string_view FamilyOf(std::string_view name) {
 
 Result<const InstanceType*> ResolveInstanceType(const Catalog& c, std::string_view name) {
   if (const InstanceType* t = c.FindInstanceType(name)) return t;
+  // Characters no AWS name has, or longer than any (util/aws_names.h): say what one looks like,
+  // and compare nothing. ("h100", "p5" still get suggestions below.)
+  const std::string lower = ToLower(Trim(name));
+  if (lower.size() > 64 || !std::all_of(lower.begin(), lower.end(), [](char ch) {
+        return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '.' || ch == '-';
+      })) {
+    return Status::InvalidArgument("type: expected " + InstanceTypeNameProblem(name))
+        .WithField("type");
+  }
   // A type of a family the catalog does not hold (m5.large, c7i.4xlarge) is not a misspelt
   // accelerator type: say so rather than suggest the nearest GPU type.
   const std::string family = ToLower(FamilyOf(Trim(name)));
@@ -414,6 +424,13 @@ std::string RegionHint(const InstanceType& t, std::string_view region) {
 
 Status CheckRegion(const Catalog& c, std::string_view region, std::string_view what) {
   if (c.HasRegion(region)) return Status::OK();
+  const std::string lower = ToLower(Trim(region));
+  if (lower.size() > 32 || !std::all_of(lower.begin(), lower.end(), [](char ch) {
+        return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-';
+      })) {
+    return Status::InvalidArgument(std::string(what) + ": expected " + RegionCodeProblem(region))
+        .WithField(OptionName(what));
+  }
   std::string hint = DidYouMean(region, c.regions());
   return Status::InvalidArgument(std::string(what) + ": unknown region \"" + std::string(region) +
                                  "\"" + (hint.empty() ? "" : "; " + hint))

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "util/aws_names.h"
 #include "util/files.h"
 #include "util/text.h"
 
@@ -128,16 +129,26 @@ CallResult RunProgram(const std::vector<std::string>& argv, double timeout_s) {
   return r;
 }
 
-Result<std::string> AwsCli::Call(const std::string& region,
-                                 const std::vector<std::string>& args) const {
+Result<std::string> AwsCli::Call(const std::string& region, const std::vector<std::string>& args,
+                                 double timeout_s) const {
   const AwsCliOptions& o = settings_.options;
+  if (!region.empty() && !IsRegionCode(region)) {
+    return Status::InvalidArgument("aws: refused before running: expected " +
+                                   RegionCodeProblem(region));
+  }
+  if (std::string bad = AwsArgumentsProblem(args); !bad.empty()) {
+    return Status::InvalidArgument("aws " + TerminalSafe(args.empty() ? "" : args[0]) +
+                                   ": refused before running: " + bad);
+  }
   std::vector<std::string> argv = {o.program, "--output", "json"};
   if (!o.profile.empty()) argv.insert(argv.end(), {"--profile", o.profile});
   if (!o.endpoint_url.empty()) argv.insert(argv.end(), {"--endpoint-url", o.endpoint_url});
   if (!region.empty()) argv.insert(argv.end(), {"--region", region});
-  const std::string what = args[0] + " " + args[1];
+  const std::string what = TerminalSafe(args[0] + " " + args[1]);
   argv.insert(argv.end(), args.begin(), args.end());
-  CallResult r = RunProgram(argv, settings_.timeout_s);
+  const double limit =
+      timeout_s > 0 ? std::min(timeout_s, settings_.timeout_s) : settings_.timeout_s;
+  CallResult r = RunProgram(argv, limit);
   if (!r.failure.empty()) return Status::IOError(what + ": " + r.failure);
   if (r.exit_code != 0) {
     std::string line(Trim(r.err));

@@ -41,9 +41,15 @@ class AwsCli {
   // Runs `program --output json [--profile P] [--endpoint-url U] [--region REGION] ARGS...`
   // (no --region when `region` is empty) and returns its standard output. IOError naming the
   // service and operation (ARGS[0] and ARGS[1]) with the first line of what the CLI said, its
-  // exit code, or why it did not run to the end.
+  // exit code, or why it did not run to the end. `timeout_s` > 0 shortens the settings' limit
+  // for this call (what is left of a whole run).
+  // Nothing runs, and the answer is InvalidArgument naming the argument, when `region` is not a
+  // region code or an argument is one the AWS CLI would read as a file or URL, or an option that
+  // redirects the call (AwsArgumentProblem, util/aws_names.h): each value is one argv element,
+  // and the runner sets --endpoint-url, --profile and --region itself.
   // REQUIRES: args.size() >= 2.
-  Result<std::string> Call(const std::string& region, const std::vector<std::string>& args) const;
+  Result<std::string> Call(const std::string& region, const std::vector<std::string>& args,
+                           double timeout_s = 0) const;
 
  private:
   AwsCliSettings settings_;

@@ -95,11 +95,12 @@ Result<UpdateSettings> Settings(const CatalogUpdateArgs& a) {
   s.http_proxy = FirstEnv({"http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"});
   s.no_proxy = FirstEnv({"no_proxy", "NO_PROXY"});
   s.timeout_s = a.timeout_s;
+  s.total_timeout_s = a.total_timeout_s;
   s.retries = a.retries;
   s.today = TodayFromEnvironment();
   if (a.aws) {
     s.aws = [cli = AwsCli(AwsCliSettings{.options = a.aws_cli, .timeout_s = a.timeout_s})](
-                const AwsCall& call) { return cli.Call(call.region, call.args); };
+                const AwsCall& call) { return cli.Call(call.region, call.args, call.timeout_s); };
     s.now = NowUtcIso();
   }
   return s;

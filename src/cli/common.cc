@@ -16,11 +16,17 @@
 #include "gpuadvisor/catalog_update.h"
 #include "gpuadvisor/i18n.h"
 #include "gpuadvisor/workload.h"
+#include "util/aws_names.h"
 #include "util/files.h"
 #include "util/numbers.h"
 #include "util/text.h"
 
 namespace gpuadvisor::cli {
+
+namespace {
+// AWS has ~35 regions: more is a mistake, and each one costs calls.
+constexpr size_t kMaxRegionsGiven = 64;
+}  // namespace
 
 const std::vector<Command>& Commands() {
   static const std::vector<Command> kCommands = {
@@ -279,7 +285,22 @@ Result<std::vector<std::string>> RegionsGivenOrConfigured(const std::vector<std:
                std::string(example))
         .WithField("regions");
   }
-  return regions;
+  // Each becomes the AWS CLI's --region (util/aws_names.h): region codes only, each once.
+  std::vector<std::string> out;
+  for (const std::string& r : regions) {
+    if (r == "all" && regions.size() == 1) return regions;  // catalog update's word for every one
+    if (!IsRegionCode(r)) {
+      return Status::InvalidArgument("regions: expected " + RegionCodeProblem(r))
+          .WithField("regions");
+    }
+    if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+  }
+  if (out.size() > kMaxRegionsGiven) {
+    return Status::InvalidArgument("regions: expected at most " + std::to_string(kMaxRegionsGiven) +
+                                   " regions, got " + std::to_string(out.size()))
+        .WithField("regions");
+  }
+  return out;
 }
 
 Status MakeParentDirectories(const std::string& path) {

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "gpuadvisor/launch.h"
+#include "util/aws_names.h"
 #include "util/numbers.h"
 #include "util/text.h"
 
@@ -22,8 +23,12 @@ Status ReadPlan(const json& plan, const std::string& at, std::string_view origin
                 LaunchRequest* r) {
   if (!plan.is_object()) return Bad(origin, at, "a plan object");
   const auto type = plan.find("instance_type");
-  if (type == plan.end() || !type->is_string() || type->get<std::string>().empty()) {
+  if (type == plan.end() || !type->is_string()) {
     return Bad(origin, at + ".instance_type", "an instance type name");
+  }
+  // Names end up in the launch spec's command lines and templates (util/aws_names.h).
+  if (std::string bad = InstanceTypeNameProblem(type->get<std::string>()); !bad.empty()) {
+    return Bad(origin, at + ".instance_type", bad);
   }
   r->instance_type = type->get<std::string>();
   if (const auto n = plan.find("instances"); n != plan.end()) {
@@ -34,6 +39,9 @@ Status ReadPlan(const json& plan, const std::string& at, std::string_view origin
   }
   if (const auto region = plan.find("region"); region != plan.end()) {
     if (!region->is_string()) return Bad(origin, at + ".region", "a region name");
+    if (std::string bad = RegionCodeProblem(region->get<std::string>()); !bad.empty()) {
+      return Bad(origin, at + ".region", bad);
+    }
     r->region = region->get<std::string>();
   }
   if (const auto p = plan.find("purchase"); p != plan.end()) {

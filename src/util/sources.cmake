@@ -7,6 +7,7 @@ set(GPUADVISOR_UTIL_SOURCES
   src/util/files.cc
   src/util/rj_reader.cc
   src/util/url.cc
+  src/util/aws_names.cc
   src/util/http_client.cc
   src/util/curl_api.cc
   src/util/byte_stream.cc

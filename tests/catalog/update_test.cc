@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
 
 #include "gpuadvisor/catalog_update.h"
 #include "testutil/fake_http.h"
+#include "util/aws_names.h"
 #include "util/byte_pipe.h"
 #include "util/files.h"
 
@@ -243,8 +245,9 @@ class AwsUpdate : public UpdateFixture {
       // Two pages: the first points to the second.
       const bool second =
           std::find(call.args.begin(), call.args.end(), "--next-token") != call.args.end();
-      return second ? Slurp("savings-plan-rates-p5.json")
-                    : std::string(R"({"searchResults": [], "nextToken": "page-2"})");
+      if (second) return Slurp("savings-plan-rates-p5.json");
+      nlohmann::json first = {{"searchResults", nlohmann::json::array()}, {"nextToken", token_}};
+      return first.dump();
     }
     return Status::IOError("unexpected call " + call.Name());
   }
@@ -265,6 +268,7 @@ class AwsUpdate : public UpdateFixture {
   }
   std::vector<AwsCall> calls_;
   std::set<std::string> fail_;
+  std::string token_ = "page-2";  // the first Savings Plans page's nextToken
 };
 
 TEST_F(AwsUpdate, EachRegionIsReadFromTheApisInsteadOfTheBulkFile) {
@@ -408,6 +412,150 @@ TEST_F(AwsUpdate, AChinaRegionAsksAwsChinasApisAndNoCapacityBlocks) {
   EXPECT_EQ(Call("get-products")->region, "cn-northwest-1");
   EXPECT_EQ(Call("describe-spot-price-history")->region, "cn-north-1");
   EXPECT_EQ(Call("describe-capacity-block-offerings"), nullptr);
+}
+
+// Issue 43, findings 1 and 2: an AWS answer's token must not add arguments to the next call. Each
+// value is one argv element, and a token of any other shape than a token's is refused.
+TEST_F(AwsUpdate, ATokenFromAnAnswerNeverBecomesAnOptionAFileOrAUrl) {
+  FakeHttpServer fake([&](const FakeHttpServer::Request& r) {
+    return File(r.target == "/spot-advisor-data.json" ? spot_ : csv_);
+  });
+  for (const std::string hostile :
+       {"x --endpoint-url http://127.0.0.1:9", "file:///root/.aws/credentials", "--endpoint-url",
+        "fileb://key", "a\nb", "http://attacker.example/"}) {
+    SCOPED_TRACE(hostile);
+    calls_.clear();
+    token_ = hostile;
+    Catalog c = catalog_;
+    UpdateCache cache;
+    CatalogUpdateReport report;
+    ASSERT_TRUE(UpdateCatalog(&c, AwsSettings(fake), &cache, &report).ok());
+    int sp_calls = 0;
+    for (const AwsCall& call : calls_) {
+      sp_calls += call.args[1] == "describe-savings-plans-offering-rates";
+      EXPECT_EQ(AwsArgumentsProblem(call.args), "") << call.Name();
+      EXPECT_EQ(std::find(call.args.begin(), call.args.end(), hostile), call.args.end());
+    }
+    EXPECT_EQ(sp_calls, 1);  // the second page was never asked for
+    const auto sp = std::find_if(
+        report.outcomes.begin(), report.outcomes.end(),
+        [](const UpdateOutcome& x) { return x.what == "us-east-1 savings-plan-rates"; });
+    ASSERT_NE(sp, report.outcomes.end());
+    EXPECT_EQ(sp->result, "failed");
+    EXPECT_NE(sp->error.find("nextToken: expected a pagination token"), std::string::npos)
+        << sp->error;
+    EXPECT_EQ(sp->error.find('\n'), std::string::npos) << "shown raw: " << sp->error;
+  }
+  // A token of a token's shape is handed back as one argument after its option.
+  calls_.clear();
+  token_ = "AAEAAZmV4dA+/==_.~-x";
+  Catalog c = catalog_;
+  UpdateCache cache;
+  CatalogUpdateReport report;
+  ASSERT_TRUE(UpdateCatalog(&c, AwsSettings(fake), &cache, &report).ok());
+  const AwsCall* second = nullptr;
+  for (const AwsCall& call : calls_) {
+    if (std::find(call.args.begin(), call.args.end(), "--next-token") != call.args.end()) {
+      second = &call;
+    }
+  }
+  ASSERT_NE(second, nullptr);
+  EXPECT_EQ(second->args.back(), token_);
+  EXPECT_EQ(second->args[second->args.size() - 2], "--next-token");
+}
+
+// Every call's values are separate elements: a filter with a space (the Price List's "GPU
+// instance") stays one, and no element is a URL, a file or a runner-only option.
+TEST_F(AwsUpdate, EveryCallIsAnArgumentVectorTheRunnerAccepts) {
+  FakeHttpServer fake([&](const FakeHttpServer::Request& r) {
+    return File(r.target == "/spot-advisor-data.json" ? spot_ : csv_);
+  });
+  UpdateCache cache;
+  CatalogUpdateReport report;
+  ASSERT_TRUE(UpdateCatalog(&catalog_, AwsSettings(fake), &cache, &report).ok());
+  ASSERT_FALSE(calls_.empty());
+  bool family_with_space = false;
+  for (const AwsCall& call : calls_) {
+    EXPECT_EQ(AwsArgumentsProblem(call.args), "") << call.Name();
+    EXPECT_TRUE(IsRegionCode(call.region)) << call.region;
+    EXPECT_GT(call.timeout_s, 0) << "each call bounded by what is left of the run";
+    family_with_space |=
+        std::find(call.args.begin(), call.args.end(),
+                  "Type=TERM_MATCH,Field=instanceFamily,Value=GPU instance") != call.args.end();
+  }
+  EXPECT_TRUE(family_with_space);
+}
+
+// --total-timeout: once the run has no time left, nothing more starts; what is left is named.
+TEST_F(AwsUpdate, TheWholeRunStopsAtItsTotalTimeout) {
+  FakeHttpServer fake([&](const FakeHttpServer::Request& r) {
+    return File(r.target == "/spot-advisor-data.json" ? spot_ : csv_);
+  });
+  double now = 1000;
+  UpdateSettings s = AwsSettings(fake);
+  s.regions = {"us-east-1", "us-west-2"};
+  s.total_timeout_s = 250;
+  s.clock = [&] { return now; };
+  s.aws = [&](const AwsCall& c) {
+    now += 100;  // each call takes 100 s
+    EXPECT_LE(c.timeout_s, 250);
+    return Answer(c);
+  };
+  UpdateCache cache;
+  CatalogUpdateReport report;
+  ASSERT_TRUE(UpdateCatalog(&catalog_, s, &cache, &report).ok());
+  EXPECT_EQ(calls_.size(), 3u);  // at 1000, 1100 and 1200; at 1300 the 250 s had passed
+  int not_tried = 0;
+  for (const UpdateOutcome& o : report.outcomes) {
+    not_tried += o.error.rfind("not tried: the update passed its total timeout of 250 s", 0) == 0;
+  }
+  EXPECT_GE(not_tried, 3);  // the rest of us-east-1, us-west-2 and the spot-advisor feed
+  EXPECT_TRUE(std::any_of(report.outcomes.begin(), report.outcomes.end(),
+                          [](const UpdateOutcome& o) { return o.what == "us-west-2"; }));
+  EXPECT_TRUE(std::any_of(report.outcomes.begin(), report.outcomes.end(),
+                          [](const UpdateOutcome& o) { return o.what == "spot-advisor"; }));
+}
+
+// A 304 is an answer only to a request that sent validators: to a first update it is a server's
+// error, named, not "not modified" (which wrote nothing and exited 0).
+TEST_F(UpdateFixture, A304ToARequestWithoutValidatorsIsAFailure) {
+  FakeHttpServer fake([&](const FakeHttpServer::Request&) {
+    FakeHttpServer::Reply same;
+    same.status = 304;
+    return same;
+  });
+  UpdateCache cache;
+  CatalogUpdateReport report;
+  ASSERT_TRUE(UpdateCatalog(&catalog_, Settings(fake), &cache, &report).ok());
+  ASSERT_FALSE(report.outcomes.empty());
+  for (const UpdateOutcome& o : report.outcomes) {
+    EXPECT_EQ(o.result, "failed") << o.what;
+    EXPECT_NE(o.error.find("sent no validators"), std::string::npos) << o.error;
+  }
+}
+
+// "--regions all" from a mirror's index that lists far more regions than AWS has: refused.
+TEST_F(UpdateFixture, ARegionIndexOfThousandsIsRefused) {
+  std::string index = R"({"regions": {)";
+  for (int i = 1; i <= 5000; ++i) {
+    index += (i > 1 ? "," : "") + std::string("\"us-east-") + std::to_string(i) + "\": {}";
+  }
+  index += "}}";
+  int asked = 0;
+  FakeHttpServer fake([&](const FakeHttpServer::Request& r) {
+    ++asked;
+    return File(r.target.find("region_index.json") != std::string::npos ? index : csv_);
+  });
+  UpdateSettings s = Settings(fake);
+  s.regions = {"all"};
+  s.all_regions = true;
+  UpdateCache cache;
+  CatalogUpdateReport report;
+  Status st = UpdateCatalog(&catalog_, s, &cache, &report);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("at most 64 region codes, got 5000"), std::string::npos)
+      << st.message();
+  EXPECT_EQ(asked, 1);  // no region was downloaded
 }
 
 }  // namespace

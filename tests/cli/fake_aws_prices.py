@@ -34,6 +34,8 @@ Faults, from the options and from --faults FILE (re-read on every request, one p
   throttle-pricing N|always   the first N (or every) GetProducts answer ThrottlingException
                          (HTTP 400 JSON 1.1); the AWS CLI retries it (AWS_MAX_ATTEMPTS)
   price-factor X         (file only) every price times X: a later update finds new prices
+  sp-next-token TEXT     (file only) the first Savings Plans page's nextToken is TEXT (the rest
+                         of the line, spaces included): a hostile answer's token
 Each request is appended to --log FILE as one JSON line {op, region, status, key, params}
 (key: the access key id the request was signed with).
 
@@ -365,6 +367,7 @@ class FakeAws:
     def faults(self):
         """(regions that fail, throttle counts, price factor)."""
         fail, throttle, factor = set(), [], 1.0
+        self.sp_token = None
         if self.args.fail_region:
             fail.add(self.args.fail_region)
         if self.args.throttle_pricing:
@@ -379,6 +382,8 @@ class FakeAws:
                         throttle.append(w[1])
                     elif len(w) == 2 and w[0] == "price-factor":
                         factor = float(w[1])
+                    elif w and w[0] == "sp-next-token":
+                        self.sp_token = line.rstrip("\n").split(" ", 1)[1]
         return fail, throttle, factor
 
     def log(self, op, region, status, params):
@@ -557,7 +562,10 @@ class FakeAws:
             if payments:
                 rates = [r for r in rates if r["savingsPlanOffering"]["paymentOption"] in payments]
         size = min(int(req.get("maxResults", 1000)), self.args.sp_page_size)
-        items, token = self.page(rates, req.get("nextToken"), size)
+        if self.sp_token is not None and not req.get("nextToken"):
+            items, token = rates[:size], self.sp_token
+        else:
+            items, token = self.page(rates, req.get("nextToken"), size)
         self.log("DescribeSavingsPlansOfferingRates", region, 200, req)
         data = json.dumps({"searchResults": items, "nextToken": token or ""}).encode()
         start_response("200 OK", [("Content-Type", "application/json"),

@@ -6,28 +6,13 @@
 
 #include "catalog/build/sources.h"
 #include "gpuadvisor/catalog_build.h"
+#include "util/aws_names.h"
 #include "util/files.h"
 #include "util/rj_reader.h"
 #include "util/text.h"
 
 namespace gpuadvisor {
 namespace build {
-
-// Regions of every partition ("us-east-1", "us-gov-west-1", "cn-north-1"). Local and Wavelength
-// Zones ("us-east-1-atl-1", "cn-north-1-pkx-1") belong to a parent region and are not separate
-// regions.
-bool IsRegionCode(std::string_view r) {
-  // Shape: geo "-" [gov "-"] area "-" number, e.g. "ap-southeast-5", "us-gov-west-1".
-  std::vector<std::string_view> parts = Split(r, '-');
-  if (parts.size() == 4 && parts[1] == "gov") parts.erase(parts.begin() + 1);
-  if (parts.size() != 3 || parts[0].size() != 2 || parts[1].empty()) return false;
-  auto all = [](std::string_view s, int (*pred)(int)) {
-    return !s.empty() && std::all_of(s.begin(), s.end(), [&](char c) {
-      return pred(static_cast<unsigned char>(c)) != 0;
-    });
-  };
-  return all(parts[0], islower) && all(parts[1], islower) && all(parts[2], isdigit);
-}
 
 // Accelerator families by name (p3, g6e, gr6, inf2, trn1, dl1, vt1, f2, u-p6e...).
 bool LooksLikeAcceleratorType(std::string_view type) {
@@ -73,7 +58,6 @@ std::optional<Correction> CorrectAcceleratorMemory(InstanceType* t, const GpuSpe
 
 namespace {
 
-using build::IsRegionCode;
 using build::LooksLikeAcceleratorType;
 
 using build::Offering;

@@ -2,6 +2,7 @@
 
 #include "catalog/build/sources.h"
 #include "catalog/record_checks.h"
+#include "util/aws_names.h"
 #include "util/rj_reader.h"
 #include "util/text.h"
 
@@ -155,7 +156,10 @@ std::optional<InstanceType> ReadInfo(RjReader& r, const json& info, const std::s
   if (!dev) return std::nullopt;
   InstanceType t;
   t.name = r.Str(info, "InstanceType", path);
-  if (t.name.empty() && r.status().ok()) r.Fail(path + ".InstanceType", "a non-empty name");
+  // A name reaches the AWS CLI's command lines later (util/aws_names.h): AWS's grammar only.
+  if (std::string p = InstanceTypeNameProblem(t.name); !p.empty() && r.status().ok()) {
+    r.Fail(path + ".InstanceType", p);
+  }
   t.family = t.name.substr(0, t.name.find('.'));
   Accelerator& a = t.accelerator;
   a.kind = dev->kind;

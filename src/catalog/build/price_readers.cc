@@ -235,6 +235,15 @@ Result<std::vector<Offering>> ReadOfferingsCsv(std::string_view csv, std::string
       return Status::ParseError(reader.Where() + ": expected " + std::to_string(need) +
                                 " columns, got " + std::to_string(row.size()));
     }
+    if (std::string p = InstanceTypeNameProblem(row[t]); !p.empty()) {
+      return Status::ParseError(reader.Where() + ": column \"instance_type\": expected " + p);
+    }
+    if (az >= 0 && !row[az].empty()) {
+      if (std::string p = AzIdProblem(row[az]); !p.empty()) {
+        return Status::ParseError(reader.Where() + ": column \"availability_zone_id\": expected " +
+                                  p);
+      }
+    }
     out.push_back({row[t], row[g], az >= 0 ? row[az] : ""});
   }
   if (!reader.status().ok()) return reader.status();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpuadvisor/catalog.h"
+#include "util/aws_names.h"
 
 namespace gpuadvisor::build {
 
@@ -132,9 +133,8 @@ struct Offering {
 };
 Result<std::vector<Offering>> ReadOfferingsCsv(std::string_view csv, std::string_view origin);
 
-// Region codes of every partition ("us-east-1", "us-gov-west-1", "cn-north-1"); not
-// Local/Wavelength Zones ("us-east-1-atl-1", "cn-north-1-pkx-1").
-bool IsRegionCode(std::string_view region);
+// Region codes of every partition (util/aws_names.h).
+using ::gpuadvisor::IsRegionCode;
 // Accelerator families by name (p5, g6e, gr6, inf2, trn1, dl1, vt1, f2, u-p6e...).
 bool LooksLikeAcceleratorType(std::string_view type);
 // The datasheet row for an accelerator as DescribeInstanceTypes reports it (by AWS name, then

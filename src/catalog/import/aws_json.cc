@@ -11,6 +11,7 @@
 
 #include "catalog/import/aws_formats.h"
 #include "catalog/record_checks.h"
+#include "util/aws_names.h"
 #include "util/dates.h"
 #include "util/rj_reader.h"
 
@@ -94,7 +95,9 @@ Result<std::vector<OfferingRecord>> ReadInstanceTypeOfferingsJson(std::string_vi
                 o.instance_type = r.Str(v, "InstanceType", p);
                 o.location = r.Str(v, "Location", p);
                 o.location_type = r.OptStr(v, "LocationType", p).value_or("");
-                if (o.instance_type.empty()) r.Fail(p + ".InstanceType", "a non-empty name");
+                if (std::string bad = InstanceTypeNameProblem(o.instance_type); !bad.empty()) {
+                  r.Fail(p + ".InstanceType", bad);
+                }
                 if (o.location.empty()) r.Fail(p + ".Location", "a non-empty location");
                 if (r.status().ok()) out.push_back(std::move(o));
               });

@@ -36,6 +36,30 @@ constexpr size_t kOfferFileBytes = size_t{16} << 30;  // us-east-1's CSV: a few 
 constexpr double kMaxBackoffS = 30;
 // Pages of one AWS API answer read at most (Savings Plans rates: 1000 a page).
 constexpr int kMaxAnswerPages = 20;
+// The AWS CLI's own options that the calls below use (another program's flags, not gpuadvisor's).
+constexpr const char* kCapacityDurationHours =
+    "--capacity-duration-hours";                                // another program's flag (aws CLI)
+constexpr const char* kFilters = "--filters";                   // another program's flag (aws CLI)
+constexpr const char* kInstanceCount = "--instance-count";      // another program's flag (aws CLI)
+constexpr const char* kInstanceTenancy = "--instance-tenancy";  // another program's flag (aws CLI)
+constexpr const char* kInstanceType = "--instance-type";        // another program's flag (aws CLI)
+constexpr const char* kInstanceTypes = "--instance-types";      // another program's flag (aws CLI)
+constexpr const char* kMaxResults = "--max-results";            // another program's flag (aws CLI)
+constexpr const char* kNextToken = "--next-token";              // another program's flag (aws CLI)
+constexpr const char* kNoIncludeMarketplace =
+    "--no-include-marketplace";  // another program's flag (aws CLI)
+constexpr const char* kProductDescription =
+    "--product-description";  // another program's flag (aws CLI)
+constexpr const char* kProductDescriptions =
+    "--product-descriptions";                    // another program's flag (aws CLI)
+constexpr const char* kProducts = "--products";  // another program's flag (aws CLI)
+constexpr const char* kSavingsPlanTypes =
+    "--savings-plan-types";                               // another program's flag (aws CLI)
+constexpr const char* kServiceCode = "--service-code";    // another program's flag (aws CLI)
+constexpr const char* kServiceCodes = "--service-codes";  // another program's flag (aws CLI)
+constexpr const char* kStartTime = "--start-time";        // another program's flag (aws CLI)
+// The most regions a region index may list (AWS has ~35).
+constexpr size_t kMaxIndexRegions = 64;
 
 // One attempt's HTTP result, as the retry loop judges it.
 struct Attempt {
@@ -64,19 +88,14 @@ double Backoff(const Attempt& a, int n) {
   return std::min(0.5 * std::pow(2.0, n), kMaxBackoffS);
 }
 
-// An AWS CLI call's arguments from its words (none has a space): the AWS CLI's own command line,
-// then `more` as they are (values with spaces, lists).
-std::vector<std::string> AwsArgs(std::string_view words, std::vector<std::string> more = {}) {
-  std::vector<std::string> out;
-  for (std::string_view w : Split(words, ' ')) {
-    if (!w.empty()) out.emplace_back(w);
-  }
+// An AWS CLI call's arguments, each value its own element: the operation's words and flags as
+// written here, then `more` as they are (names, filters). Nothing is ever split on spaces, so a
+// value cannot become an option (util/aws_names.h).
+std::vector<std::string> AwsArgs(std::initializer_list<std::string_view> words,
+                                 std::vector<std::string> more = {}) {
+  std::vector<std::string> out(words.begin(), words.end());
   out.insert(out.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
   return out;
-}
-std::vector<std::string> AwsArgs(std::vector<std::string> args, std::string_view words) {
-  for (std::string& w : AwsArgs(words)) args.push_back(std::move(w));
-  return args;
 }
 
 std::string HttpError(const HttpResponse& r) {
@@ -92,6 +111,7 @@ class Updater {
       : catalog_(*c), s_(s), cache_(*cache), report_(*r) {}
 
   Status Run() {
+    started_ = Clock();
     Result<HttpUrl> pricing = ParseHttpUrl(s_.pricing_base, "endpoint");
     if (!pricing.ok()) return pricing.status();
     Result<HttpUrl> spot = ParseHttpUrl(s_.spot_base, "endpoint");
@@ -114,24 +134,25 @@ class Updater {
       }
     }
     for (const std::string& r : regions) {
-      if (!build::IsRegionCode(r)) {
-        return Status::InvalidArgument(
-                   "regions: expected AWS region codes (us-east-1) or \"all\", "
-                   "got \"" +
-                   r + "\"")
+      if (!IsRegionCode(r)) {
+        return Status::InvalidArgument("regions: expected " + RegionCodeProblem(r) +
+                                       " (or \"all\")")
             .WithField("regions");
       }
     }
     pricing_base_ = pricing->ToString();
     pricing_base_cn_ = pricing_cn->ToString();
     for (const std::string& r : regions) {
+      if (OutOfTime(r)) continue;
       if (s_.aws) {
         AwsRegion(r);
       } else {
         Region(r, OfferFileUrl(r));
       }
     }
-    SpotAdvisor(spot->ToString() + "/spot-advisor-data.json", regions);
+    if (!OutOfTime("spot-advisor")) {
+      SpotAdvisor(spot->ToString() + "/spot-advisor-data.json", regions);
+    }
     report_.unknown_types.assign(unknown_.begin(), unknown_.end());
     return Status::OK();
   }
@@ -140,8 +161,8 @@ class Updater {
   HttpRequest Request(const std::string& url, size_t max_bytes) const {
     HttpRequest req;
     req.url = url;
-    req.timeout_s = s_.timeout_s;
-    req.connect_timeout_s = std::min(30.0, s_.timeout_s);
+    req.timeout_s = std::max(0.001, std::min(s_.timeout_s, Left()));
+    req.connect_timeout_s = std::min(30.0, req.timeout_s);
     req.max_response_bytes = max_bytes;
     req.decompress = true;  // where the CDN compresses (the index, the spot feed)
     // AWS's public price list is the one destination a corporate network may only reach
@@ -160,6 +181,15 @@ class Updater {
     return req;
   }
 
+  // True when a request for `url` carries validators (If-None-Match, If-Modified-Since): only
+  // then is a 304 an answer (to a request without them it is a server's error).
+  bool Validated(const std::string& url) const {
+    if (!use_validators_) return false;
+    auto it = cache_.urls.find(url);
+    return it != cache_.urls.end() &&
+           (!it->second.etag.empty() || !it->second.last_modified.empty());
+  }
+
   void Remember(const std::string& url, const HttpResponse& r) {
     UpdateCache::Validators v{r.Header("etag"), r.Header("last-modified")};
     // Only header text that is safe to send back (no CR/LF or other controls).
@@ -173,6 +203,23 @@ class Updater {
     } else {
       cache_.urls[url] = v;
     }
+  }
+
+  double Clock() const {
+    if (s_.clock) return s_.clock();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+  // Seconds left of the run (--total-timeout); <= 0 once it has passed.
+  double Left() const { return s_.total_timeout_s - (Clock() - started_); }
+  // True, with `what` named as not tried, once the run has no time left.
+  bool OutOfTime(const std::string& what) {
+    if (Left() > 0) return false;
+    UpdateOutcome o{.what = what, .url = ""};
+    Fail(&o, "not tried: the update passed its total timeout of " +
+                 FormatFixed(s_.total_timeout_s, 0) + " s");
+    report_.outcomes.push_back(std::move(o));
+    return true;
   }
 
   void Wait(double seconds) const {
@@ -192,7 +239,9 @@ class Updater {
       ++o->requests;
       o->bytes += a.response.body_bytes;
       if (!Retryable(a) || n >= s_.retries) return a;
-      Wait(Backoff(a, n));
+      const double wait = Backoff(a, n);
+      if (wait >= Left()) return a;  // no time left for another try
+      Wait(wait);
     }
   }
 
@@ -206,6 +255,10 @@ class Updater {
   static std::string Problem(const Attempt& a, bool not_modified_ok) {
     if (!a.transport.ok()) return a.transport.message();
     if (a.response.status == 200 || (not_modified_ok && a.response.status == 304)) return "";
+    if (a.response.status == 304) {
+      return "HTTP 304 (not modified) to a request that sent no validators (If-None-Match, "
+             "If-Modified-Since)";
+    }
     return HttpError(a.response);
   }
 
@@ -213,7 +266,7 @@ class Updater {
     const std::string url = base + kEc2Offers + "/region_index.json";
     UpdateOutcome o{.what = "region-index", .url = url};
     HttpClient& http = http_;
-    const bool have_list = !cache_.all_regions.empty();
+    const bool have_list = !cache_.all_regions.empty() && Validated(url);
     Attempt a = WithRetries(&o, [&] {
       HttpRequest req = Request(url, kIndexBytes);
       if (!have_list) req.headers.clear();
@@ -262,9 +315,17 @@ class Updater {
     std::vector<std::string> out;
     for (auto m = regions->MemberBegin(); m != regions->MemberEnd(); ++m) {
       std::string code(m->name.GetString(), m->name.GetStringLength());
-      if (build::IsRegionCode(code)) out.push_back(std::move(code));
+      if (IsRegionCode(code)) out.push_back(std::move(code));
     }
     std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    // AWS has ~35 regions; a mirror's index that lists thousands would make thousands of
+    // downloads.
+    if (out.size() > kMaxIndexRegions) {
+      return Status::ParseError(origin + ": $.regions: expected at most " +
+                                std::to_string(kMaxIndexRegions) + " region codes, got " +
+                                std::to_string(out.size()));
+    }
     return out;
   }
 
@@ -286,7 +347,7 @@ class Updater {
     });
     if (parse_failed) {
       Fail(&o, import_status.message());
-    } else if (std::string problem = Problem(a, true); !problem.empty()) {
+    } else if (std::string problem = Problem(a, Validated(url)); !problem.empty()) {
       Fail(&o, problem);
     } else if (a.response.status == 304) {
       o.result = "not-modified";
@@ -368,7 +429,7 @@ class Updater {
         t.transport = r.status();
       return t;
     });
-    if (std::string problem = Problem(a, true); !problem.empty()) {
+    if (std::string problem = Problem(a, Validated(url)); !problem.empty()) {
       Fail(&o, problem);
       report_.outcomes.push_back(std::move(o));
       return;
@@ -461,14 +522,13 @@ class Updater {
       listed |= AwsAnswer(
           region + " price-list-query (" + family + ")",
           {api_region,
-           AwsArgs("pricing get-products --service-code AmazonEC2 --filters "
-                   "Type=TERM_MATCH,Field=regionCode,Value=" +
-                       region +
-                       " Type=TERM_MATCH,Field=operatingSystem,Value=Linux "
-                       "Type=TERM_MATCH,Field=tenancy,Value=Shared "
-                       "Type=TERM_MATCH,Field=preInstalledSw,Value=NA "
-                       "Type=TERM_MATCH,Field=capacitystatus,Value=Used",
-                   {std::string("Type=TERM_MATCH,Field=instanceFamily,Value=") + family})},
+           AwsArgs({"pricing", "get-products", kServiceCode, "AmazonEC2", kFilters,
+                    "Type=TERM_MATCH,Field=operatingSystem,Value=Linux",
+                    "Type=TERM_MATCH,Field=tenancy,Value=Shared",
+                    "Type=TERM_MATCH,Field=preInstalledSw,Value=NA",
+                    "Type=TERM_MATCH,Field=capacitystatus,Value=Used"},
+                   {"Type=TERM_MATCH,Field=regionCode,Value=" + region,
+                    std::string("Type=TERM_MATCH,Field=instanceFamily,Value=") + family})},
           &ImportInputs::price_list_query);
     }
     // No Price List Query API answer (no pricing:GetProducts permission, still throttled): the
@@ -478,29 +538,26 @@ class Updater {
       report_.outcomes.back().notes.emplace_back(
           "read instead of the Price List Query API, which failed");
     }
-    // The AWS CLI's own command lines (its flags, not gpuadvisor's), split into words.
-    const std::string spot_call = "ec2 describe-spot-price-history --start-time " + Now() +
-                                  " --product-descriptions Linux/UNIX --instance-types";
-    AwsAnswer(region + " spot-price-history", {region, AwsArgs(spot_call, names)},
+    // The AWS CLI's own command lines (its flags, not gpuadvisor's), a value per element.
+    AwsAnswer(region + " spot-price-history",
+              {region, AwsArgs({"ec2", "describe-spot-price-history", kStartTime, Now(),
+                                kProductDescriptions, "Linux/UNIX", kInstanceTypes},
+                               names)},
               &ImportInputs::spot_history);
-    const std::string ri_call =
-        "ec2 describe-reserved-instances-offerings --product-description Linux/UNIX"
-        " --instance-tenancy default --no-include-marketplace"
-        " --filters Name=scope,Values=Region Name=instance-type,Values=" +
-        joined;
-    AwsAnswer(region + " reserved-offerings", {region, AwsArgs(ri_call)},
+    AwsAnswer(region + " reserved-offerings",
+              {region, AwsArgs({"ec2", "describe-reserved-instances-offerings", kProductDescription,
+                                "Linux/UNIX", kInstanceTenancy, "default", kNoIncludeMarketplace,
+                                kFilters, "Name=scope,Values=Region"},
+                               {"Name=instance-type,Values=" + joined})},
               &ImportInputs::reserved_offerings, region + "=");
     // Capacity Blocks: one call per type (the API takes one), for the shortest block of one
     // instance.
     if (partition.capacity_blocks) {
       for (const std::string& type : block_types) {
-        std::string call = "ec2 describe-capacity-block-offerings --instance-type ";
-        call += type;
-        call += " --instance-count 1 --capacity-duration-hours 24";
-        std::string what = region;
-        what += " capacity-blocks ";
-        what += type;
-        AwsAnswer(what, {region, AwsArgs(call)}, &ImportInputs::capacity_blocks);
+        AwsAnswer(region + " capacity-blocks " + type,
+                  {region, AwsArgs({"ec2", "describe-capacity-block-offerings", kInstanceType, type,
+                                    kInstanceCount, "1", kCapacityDurationHours, "24"})},
+                  &ImportInputs::capacity_blocks);
       }
     }
     SavingsPlanRates(region, joined, api_region);
@@ -515,6 +572,7 @@ class Updater {
   bool AwsAnswer(const std::string& what, const AwsCall& call,
                  std::vector<std::string> ImportInputs::* field, const std::string& prefix = "",
                  bool paged = false) {
+    if (OutOfTime(what)) return false;
     UpdateOutcome o{.what = what, .url = call.Name()};
     if (s_.progress) s_.progress(what, 0, -1);
     Result<std::string> answer = paged ? Pages(call, &o) : Ask(call, &o);
@@ -544,8 +602,22 @@ class Updater {
   }
 
   Result<std::string> Ask(const AwsCall& call, UpdateOutcome* o) const {
+    // Whoever built the call, nothing the AWS CLI would read as a file, a URL or an option
+    // that redirects it reaches the runner (the runner checks again).
+    if (std::string bad = AwsArgumentsProblem(call.args); !bad.empty()) {
+      return Status::InvalidArgument(call.Name() + ": refused before running: " + bad);
+    }
+    if (!IsRegionCode(call.region)) {
+      return Status::InvalidArgument(call.Name() + ": expected " + RegionCodeProblem(call.region));
+    }
+    const double left = Left();
+    if (left <= 0) {
+      return Status::IOError(call.Name() + ": not tried: the update passed its total timeout");
+    }
     ++o->requests;
-    return s_.aws(call);
+    AwsCall bounded = call;
+    bounded.timeout_s = left;
+    return s_.aws(bounded);
   }
 
   // Every page of a Savings Plans answer (1000 rates a page), as a JSON array of the pages, which
@@ -554,7 +626,18 @@ class Updater {
     std::string pages = "[", token;
     for (int page = 0; page < kMaxAnswerPages; ++page) {
       AwsCall c = call;
-      if (!token.empty()) c.args = AwsArgs(call.args, " --next-token " + token);
+      if (!token.empty()) {
+        // A token from the answer goes back as one argument, and only of a token's shape: an
+        // answer is an attacker too (util/aws_names.h).
+        if (!IsPageToken(token)) {
+          return Status::ParseError(o->url + ": page " + std::to_string(page) +
+                                    ": nextToken: expected a pagination token (letters, digits "
+                                    "and +/=_.~-, not beginning with '-'), got \"" +
+                                    TerminalSafe(token.substr(0, 80)) + "\"");
+        }
+        c.args.emplace_back(kNextToken);
+        c.args.push_back(token);
+      }
       Result<std::string> answer = Ask(c, o);
       if (!answer.ok()) return answer.status();
       pages += (page == 0 ? "" : ",") + *answer;
@@ -573,14 +656,15 @@ class Updater {
   // Savings Plans rates for the region's types (Compute and EC2 Instance plans, Linux, shared).
   void SavingsPlanRates(const std::string& region, const std::string& types,
                         const std::string& api_region) {
-    const std::string sp_call =
-        "savingsplans describe-savings-plans-offering-rates --service-codes AmazonEC2"
-        " --products EC2 --savings-plan-types Compute EC2Instance --max-results 1000"
-        " --filters name=region,values=" +
-        region + " name=instanceType,values=" + types +
-        " name=productDescription,values=Linux/UNIX name=tenancy,values=shared";
-    AwsAnswer(region + " savings-plan-rates", {api_region, AwsArgs(sp_call)},
-              &ImportInputs::savings_plan_rates, "", /*paged=*/true);
+    AwsAnswer(
+        region + " savings-plan-rates",
+        {api_region,
+         AwsArgs({"savingsplans", "describe-savings-plans-offering-rates", kServiceCodes,
+                  "AmazonEC2", kProducts, "EC2", kSavingsPlanTypes, "Compute", "EC2Instance",
+                  kMaxResults, "1000", kFilters},
+                 {"name=region,values=" + region, "name=instanceType,values=" + types,
+                  "name=productDescription,values=Linux/UNIX", "name=tenancy,values=shared"})},
+        &ImportInputs::savings_plan_rates, "", /*paged=*/true);
   }
 
   Catalog& catalog_;
@@ -591,6 +675,7 @@ class Updater {
   std::string pricing_base_, pricing_base_cn_;  // the public price lists' base URLs
   bool use_validators_ = false;
   std::set<std::string> unknown_;
+  double started_ = 0;  // Clock() when Run began
 };
 
 }  // namespace
@@ -598,7 +683,7 @@ class Updater {
 std::string AwsCall::Name() const {
   std::string name = "aws";
   for (size_t i = 0; i < args.size() && i < 2; ++i) name += " " + args[i];
-  return name + " --region " + region;
+  return name + " --region " + region;  // a call's name, shown, not run
 }
 
 Status UpdateCatalog(Catalog* catalog, const UpdateSettings& settings, UpdateCache* cache,
