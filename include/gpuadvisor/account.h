@@ -49,7 +49,8 @@ void DeclareOptions(V& v, AccountScanArgs& a) {
          {.help = "Scan file to write (default: $XDG_DATA_HOME/gpuadvisor/account.json, which "
                   "recommend then reads)",
           .front_ends = kCli,
-          .metavar = "FILE"});
+          .metavar = "FILE",
+          .nonempty = true});
   v.List("spot-scores", a.spot_scores,
          {.help = "Spot placement scores to read: instance types, each with the instance count to "
                   "score (p5.48xlarge:2,g6e.xlarge); at most 10, one call each",

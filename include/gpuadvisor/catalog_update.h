@@ -80,7 +80,8 @@ void DeclareOptions(V& v, CatalogUpdateArgs& a) {
          {.help = "Catalog file to write (default: the user catalog, "
                   "$XDG_DATA_HOME/gpuadvisor/catalog.json)",
           .front_ends = kCli,
-          .metavar = "FILE"});
+          .metavar = "FILE",
+          .nonempty = true});
   v.Duration("timeout", a.timeout_s,
              {.help = "Longest one download may take (90s, 30m)",
               .lo = 1,

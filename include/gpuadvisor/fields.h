@@ -62,6 +62,9 @@ struct FieldInfo {
   std::string_view shown_default;
   bool no_default = false;      // the struct's value means "not given" (the help says what then)
   double seconds_per_unit = 1;  // Duration: what one unit of the field is (3600: it counts hours)
+  // Text: an empty value is refused. For a file to write (--out, --plot, --log), where "" would
+  // otherwise mean "not given" (stdout, or the default file) without saying so.
+  bool nonempty = false;
 };
 
 }  // namespace gpuadvisor

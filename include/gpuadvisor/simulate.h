@@ -153,7 +153,8 @@ void DeclareOptions(V& v, SimulateArgs& a) {
   v.Text("plot", a.plot,
          {.help = "Write an SVG chart of load, capacity and cost",
           .front_ends = kCli,
-          .metavar = "FILE"});
+          .metavar = "FILE",
+          .nonempty = true});
 }
 
 struct FleetCosts {

@@ -102,9 +102,11 @@ void DeclareOptions(V& v, WatchArgs& a) {
   v.Nested(a.options);
   v.Text("keep-alive-file", a.keep_alive_file,
          {.help = "While this file exists nothing happens", .front_ends = kCli, .metavar = "FILE"});
-  v.Text(
-      "log", a.log,
-      {.help = "Also append the decision log to this file", .front_ends = kCli, .metavar = "FILE"});
+  v.Text("log", a.log,
+         {.help = "Also append the decision log to this file",
+          .front_ends = kCli,
+          .metavar = "FILE",
+          .nonempty = true});
   v.Text("imds-endpoint", a.imds_endpoint,
          {.help = "Instance metadata endpoint (default http://169.254.169.254, env "
                   "GPUADVISOR_IMDS_ENDPOINT)",
@@ -167,6 +169,9 @@ Result<std::vector<double>> ParseSmiUtilization(const std::string& text);
 // output. With timeout_s > 0 it gets that long: then the child's whole process group is killed
 // (SIGKILL) and reaped, and the pipe closed. A child stuck in an uninterruptible driver call
 // dies only when the call returns: it is reaped by a later call, so none stays a zombie.
+// Reading stops 200 ms after the command itself exits even if something it started in the
+// background still holds its output open (`nvidia-smi ... &`): the group is killed then, and
+// the output so far is the command's (no hang, with or without a timeout).
 // IOError when it cannot start, exits non-zero, dies of a signal, writes over 1 MiB or runs out
 // of time ("... timed out after 20 s (killed)").
 Result<std::string> RunCapture(const std::string& command, double timeout_s = 0);

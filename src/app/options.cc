@@ -234,18 +234,28 @@ const OptionSpec* OptionValues::Known(std::string_view key, FrontEnd from, Statu
   for (const OptionSpec& s : spec_->options) {
     if ((s.front_ends & from) != 0) names.emplace_back(s.name);
   }
-  // No suggestion for a key far longer than any option (edit distance is quadratic).
-  const std::string hint = key.size() > 64 ? "" : DidYouMean(CanonicalOptionKey(key), names);
+  const std::string hint = DidYouMean(CanonicalOptionKey(key), names);  // none past 64 chars
   *unknown = Status::InvalidArgument(Trf("unknown parameter {0}", Quoted(key)) +
                                      (hint.empty() ? "" : "; " + hint))
                  .WithField(CanonicalOptionKey(key));
   return nullptr;
 }
 
+Status OptionValues::NoteSpelling(const OptionSpec& o, std::string_view key) {
+  while (!key.empty() && key.front() == '-') key.remove_prefix(1);
+  const std::string spelled(Trim(key));
+  const auto [it, fresh] = spelled_.emplace(std::string(o.name), spelled);
+  if (fresh || it->second == spelled) return Status::OK();
+  return Status::InvalidArgument(Quoted(it->second) + " and " + Quoted(spelled) +
+                                 " are two spellings of " + NameOf(o) + "; give it once")
+      .WithField(o.name);
+}
+
 Status OptionValues::SetNumber(std::string_view key, double value, FrontEnd from) {
   Status unknown;
   const OptionSpec* o = Known(key, from, &unknown);
   if (o == nullptr) return unknown;
+  GPUADVISOR_RETURN_IF_ERROR(NoteSpelling(*o, key));
   if (!IsNumberType(o->type)) return Set(key, ExactText(value), from);
   Value& g = given_[std::string(o->name)];
   g.text = ExactText(value);
@@ -262,6 +272,7 @@ Status OptionValues::Set(std::string_view key, std::string_view text, FrontEnd f
   Status unknown;
   const OptionSpec* o = Known(key, from, &unknown);
   if (o == nullptr) return unknown;
+  GPUADVISOR_RETURN_IF_ERROR(NoteSpelling(*o, key));
   Value& given = given_[std::string(o->name)];
   given.number.reset();
   std::string& slot = given.text;
@@ -280,14 +291,18 @@ Status OptionValues::Set(std::string_view key, std::string_view text, FrontEnd f
     slot = std::string(Trim(text));
     return Status::OK();
   }
-  const std::vector<std::string> items = ListItems(text);
-  size_t count = ListItems(slot).size() + items.size();
-  if (count > kMaxListItems) {
-    return Status::InvalidArgument(NameOf(*o) + ": at most " + std::to_string(kMaxListItems) +
-                                   " items, got " + std::to_string(count))
-        .WithField(o->name);
+  // Repeats dropped before the count (as List() would drop them later), so the cap is on
+  // distinct items and memory stays bounded by them.
+  std::set<std::string>& seen = list_seen_[std::string(o->name)];
+  for (const std::string& item : ListItems(text)) {
+    if (!seen.insert(ToLower(item)).second) continue;
+    if (seen.size() > kMaxListItems) {
+      return Status::InvalidArgument(NameOf(*o) + ": at most " + std::to_string(kMaxListItems) +
+                                     " different items")
+          .WithField(o->name);
+    }
+    slot += (slot.empty() ? "" : ",") + item;
   }
-  for (const std::string& item : items) slot += (slot.empty() ? "" : ",") + item;
   return Status::OK();
 }
 
@@ -305,6 +320,12 @@ Status OptionValues::CheckOne(const OptionSpec& o, const Value& given) const {
   }
   switch (o.type) {
     case OptionType::kText:
+      if (o.nonempty && Trim(text).empty()) {
+        return Status::InvalidArgument(
+                   Trf("{0}: expected a file name, got an empty one", NameOf(o)))
+            .WithField(o.name);
+      }
+      return Status::OK();
     case OptionType::kFiles:
       return Status::OK();
     case OptionType::kBool:
@@ -332,10 +353,8 @@ Status OptionValues::CheckOne(const OptionSpec& o, const Value& given) const {
       }
       return Status::OK();
   }
-  const std::string hint = text.size() > 64 ? "" : [&] {
-    std::vector<std::string> names(o.choices.begin(), o.choices.end());
-    return DidYouMean(ToLower(text), names);
-  }();
+  const std::string hint =
+      DidYouMean(ToLower(text), std::vector<std::string>(o.choices.begin(), o.choices.end()));
   return Status::InvalidArgument(
              Trf("{0}: expected {1}, got {2}", NameOf(o), ChoicesText(o.choices), Quoted(text)) +
              (hint.empty() ? "" : "; " + hint))
@@ -441,6 +460,7 @@ void SpecCollector::Add(std::string_view name, OptionType type, const FieldInfo&
   o.required = i.required;
   o.aliases = i.aliases;
   o.metavar = i.metavar;
+  o.nonempty = i.nonempty;
   options.push_back(std::move(o));
 }
 

@@ -13,6 +13,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,7 @@ struct OptionSpec {
   bool required = false;
   std::vector<std::string_view> aliases;  // older spellings still accepted
   std::string_view metavar;               // CLI/--help placeholder ("" = from the type)
+  bool nonempty = false;                  // kText: "" is refused (FieldInfo::nonempty)
 };
 
 struct CommandSpec {
@@ -87,7 +89,10 @@ class OptionValues {
 
   // Records `text` for `key` (any spelling, aliases too). An option the front end does not offer
   // is unknown there ("unknown parameter", with "did you mean"). Lists append (text may itself be
-  // comma-separated; at most kMaxListItems items, repeats counted); other types replace.
+  // comma-separated; a repeat of an item already given, case-insensitive, is dropped, and at
+  // most kMaxListItems distinct items are kept); other types replace. One option given under
+  // two spellings ("min_gpus" and "min-gpus", an alias and its new name) is refused naming both
+  // instead of the last one read silently winning; the same spelling again is not.
   // Values are checked when read, so that all front ends report the first bad option in table
   // order, not in the order they happened to receive them.
   Status Set(std::string_view key, std::string_view text, FrontEnd from);
@@ -121,10 +126,13 @@ class OptionValues {
   const OptionSpec* Known(std::string_view key, FrontEnd from, Status* unknown) const;
   const OptionSpec& Spec(std::string_view name) const;
   Status CheckOne(const OptionSpec& o, const Value& given) const;
+  Status NoteSpelling(const OptionSpec& o, std::string_view key);
 
   const CommandSpec* spec_;
   std::map<std::string, Value, std::less<>> given_;                     // canonical name -> value
   std::map<std::string, std::vector<std::string>, std::less<>> files_;  // kFiles paths
+  std::map<std::string, std::string, std::less<>> spelled_;  // canonical name -> first key given
+  std::map<std::string, std::set<std::string>, std::less<>> list_seen_;  // kList items, lower
 };
 
 // ---- walking declarations (fields.h) ----
@@ -381,8 +389,9 @@ size_t DeclaredFieldCount() {
   return c.count;
 }
 
-// List options hold at most this many items; repeats count once after the check (a list of
-// 60k copies of one region is refused, not searched 60k times).
+// List options hold at most this many distinct items. Repeats are dropped as they arrive (case-
+// insensitive, the first spelling kept), before the count: 60k copies of one region are one
+// region, kept once, never searched 60k times; 1001 different items are refused.
 inline constexpr size_t kMaxListItems = 1000;
 
 }  // namespace gpuadvisor

@@ -184,7 +184,8 @@ void DeclareOptions(V& v, RecommendArgs& a) {
   v.Text("plot", a.plot,
          {.help = "Write cost vs time with the Pareto front as SVG",
           .front_ends = kCli,
-          .metavar = "FILE"});
+          .metavar = "FILE",
+          .nonempty = true});
   v.Text("account", a.account,
          {.help = "Account scan to check plans against: a file (default: the one `account scan` "
                   "wrote, if any; also GPUADVISOR_ACCOUNT), or none to ignore it; over HTTP only "
@@ -261,7 +262,8 @@ void DeclareOptions(V& v, LaunchArgs& a) {
   v.Text("out", a.out,
          {.help = "Write to FILE (atomically) instead of stdout",
           .front_ends = kCli,
-          .metavar = "FILE"});
+          .metavar = "FILE",
+          .nonempty = true});
   v.Bool("cli-input-json", a.cli_input_json,
          {.help = "aws-cli: print only the run-instances --cli-input-json document",
           .front_ends = kCli});

@@ -311,7 +311,7 @@ Result<Catalog> LoadCatalogFile(const std::string& path) {
 }
 
 Status WriteCatalogFile(const Catalog& catalog, const std::string& path) {
-  return WriteFileAtomic(path, CatalogToJson(catalog));
+  return WriteFileAtomic(path, CatalogToJson(catalog), {.kind = &kCatalogFile});
 }
 
 }  // namespace gpuadvisor

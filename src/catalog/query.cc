@@ -372,6 +372,7 @@ Result<std::vector<const GpuSpec*>> ResolveGpuFamily(const Catalog& c, std::stri
 
 std::string GpuSuggestion(const Catalog& c, std::string_view name) {
   const std::string n = NormalizeName(name);
+  if (n.size() > kMaxSuggestChars) return "";  // edit distance is quadratic
   const std::string digits = DigitsOf(n);
   // Score: twice the edit distance, plus one when the model number differs, so at equal distance
   // the same number wins: A10 -> A10G (a variant), not A100 (another GPU).

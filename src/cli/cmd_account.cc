@@ -133,16 +133,22 @@ std::string ScanText(const AccountScan& s, OutputFormat format, bool color) {
   }
   std::string out = quotas.Render(format, color);
   if (format != OutputFormat::kTable) return out;
-  out += "\naccount " + (s.account_id.empty() ? std::string("(unknown)") : s.account_id) +
-         ", scanned " + s.scanned_at + "\n";
+  // Every text below came from an AWS answer (or a scan file): TerminalSafe, so an account id
+  // holding "\x1b[31m" is shown escaped, not obeyed by the terminal.
+  out += "\naccount " +
+         (s.account_id.empty() ? std::string("(unknown)") : TerminalSafe(s.account_id)) +
+         ", scanned " + TerminalSafe(s.scanned_at) + "\n";
   for (const ReservedInstances& ri : s.reserved) {
     out += "reserved: " + std::to_string(ri.count) + " x " + TerminalSafe(ri.instance_type) +
-           " in " + (ri.zone.empty() ? ri.region : ri.zone) + " until " + ri.end + "\n";
+           " in " + TerminalSafe(ri.zone.empty() ? ri.region : ri.zone) + " until " +
+           TerminalSafe(ri.end) + "\n";
   }
   for (const SavingsPlan& sp : s.savings_plans) {
     out += "savings plan: " + TerminalSafe(sp.id) + " (" + TerminalSafe(sp.type) +
-           (sp.family.empty() ? "" : ", " + TerminalSafe(sp.family) + " in " + sp.region) + ") $" +
-           FormatFixed(sp.commitment_usd_per_hour, 2) + "/h until " + sp.end + "\n";
+           (sp.family.empty() ? ""
+                              : ", " + TerminalSafe(sp.family) + " in " + TerminalSafe(sp.region)) +
+           ") $" + FormatFixed(sp.commitment_usd_per_hour, 2) + "/h until " + TerminalSafe(sp.end) +
+           "\n";
   }
   for (const SpotScore& sc : s.spot_scores) {
     out += "spot placement score: " + std::to_string(sc.score) + "/10 for " +
@@ -189,7 +195,11 @@ int RunAccountScan(const AccountOptions& o) {
   if (a.out.empty()) {
     if (Status st = MakeParentDirectories(out); !st.ok()) return Fail(st);
   }
-  if (Status st = WriteFileAtomic(out, AccountScanToJson(scan)); !st.ok()) return Fail(st);
+  // Bounded by what `account show` and recommend read back (kAccountFile), not written past it.
+  if (Status st = WriteFileAtomic(out, AccountScanToJson(scan), {.kind = &kAccountFile});
+      !st.ok()) {
+    return Fail(st);
+  }
   if (ctx->format == OutputFormat::kJson) {
     std::cout << AccountScanToJson(scan);
   } else {

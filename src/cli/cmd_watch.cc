@@ -51,7 +51,8 @@ class WatchLog {
   void operator()(const std::string& msg) const {
     const double now =
         std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-    const std::string line = FormatUtc(now) + " gpuadvisor watch: " + msg + "\n";
+    // TerminalSafe: messages quote nvidia-smi's output, the IMDS answer and command errors.
+    const std::string line = FormatUtc(now) + " gpuadvisor watch: " + TerminalSafe(msg) + "\n";
     std::fputs(line.c_str(), stderr);
     if (file_ != nullptr) {
       std::fputs(line.c_str(), file_);
@@ -161,7 +162,7 @@ int Run(const WatchCliOptions& opts) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::string why;
     const std::vector<double> utils = SampleGpus(a, &why);
-    struct stat sb{};
+    struct stat sb {};
     const bool keep = !a.keep_alive_file.empty() && ::stat(a.keep_alive_file.c_str(), &sb) == 0;
     double idle_for = 0;
     const int failed_before = state.failed_reads();

@@ -77,21 +77,26 @@ std::string EscapeTemplate(const std::string& text) {
   return out;
 }
 
+// A quoted HCL string. Quoted strings interpolate ${...} and %{...} too, and names, tags and
+// ids come from the user (--name, --subnet, a plan file): "${file(\"/etc/passwd\")}" in a
+// name must stay text, so "${" is written "$${" and "%{" "%%{".
+std::string HclQuoted(std::string_view text) { return EscapeTemplate(Quoted(text)); }
+
 void Variables(const LaunchPlan& p, HclWriter* w) {
   const LaunchRequest& r = p.request;
   w->Open("variable \"subnet_id\"");
   w->Attr("type", "string");
   w->Attr("description",
-          Quoted("Subnet for every node (one AZ where " + p.type->name + " is offered)"));
-  if (!r.subnet_id.empty()) w->Attr("default", Quoted(r.subnet_id));
+          HclQuoted("Subnet for every node (one AZ where " + p.type->name + " is offered)"));
+  if (!r.subnet_id.empty()) w->Attr("default", HclQuoted(r.subnet_id));
   w->Close();
   w->Blank();
   w->Open("variable \"security_group_ids\"");
   w->Attr("type", "list(string)");
-  w->Attr("description", Quoted("Security groups for access (SSH, your services)"));
+  w->Attr("description", HclQuoted("Security groups for access (SSH, your services)"));
   std::string groups;
   for (const std::string& g : r.security_group_ids) {
-    groups += (groups.empty() ? "" : ", ") + Quoted(g);
+    groups += (groups.empty() ? "" : ", ") + HclQuoted(g);
   }
   if (!r.security_group_ids.empty()) w->Attr("default", "[" + groups + "]");
   w->Close();
@@ -99,22 +104,24 @@ void Variables(const LaunchPlan& p, HclWriter* w) {
   if (p.capacity_block) {
     w->Open("variable \"capacity_reservation_id\"");
     w->Attr("type", "string");
-    w->Attr("description", Quoted("Reservation id of the Capacity Block bought for this launch"));
-    if (!r.capacity_reservation_id.empty()) w->Attr("default", Quoted(r.capacity_reservation_id));
+    w->Attr("description",
+            HclQuoted("Reservation id of the Capacity Block bought for this launch"));
+    if (!r.capacity_reservation_id.empty())
+      w->Attr("default", HclQuoted(r.capacity_reservation_id));
     w->Close();
     w->Blank();
   }
   w->Open("variable \"key_name\"");
   w->Attr("type", "string");
-  w->Attr("description", Quoted("EC2 key pair for SSH; null = none (use SSM Session Manager)"));
-  w->Attr("default", r.key_name.empty() ? "null" : Quoted(r.key_name));
+  w->Attr("description", HclQuoted("EC2 key pair for SSH; null = none (use SSM Session Manager)"));
+  w->Attr("default", r.key_name.empty() ? "null" : HclQuoted(r.key_name));
   w->Close();
   w->Blank();
   w->Open("variable \"instance_profile\"");
   w->Attr("type", "string");
   w->Attr("description",
-          Quoted("Instance profile with CloudWatchAgentServerPolicy (for the GPU metrics)"));
-  w->Attr("default", r.instance_profile.empty() ? "null" : Quoted(r.instance_profile));
+          HclQuoted("Instance profile with CloudWatchAgentServerPolicy (for the GPU metrics)"));
+  w->Attr("default", r.instance_profile.empty() ? "null" : HclQuoted(r.instance_profile));
   w->Close();
   w->Blank();
 }
@@ -122,9 +129,9 @@ void Variables(const LaunchPlan& p, HclWriter* w) {
 void Volume(const VolumeSpec& v, HclWriter* w) {
   w->Comment(v.why);
   w->Open("block_device_mappings");
-  w->Attr("device_name", Quoted(v.device_name));
+  w->Attr("device_name", HclQuoted(v.device_name));
   w->Open("ebs");
-  w->Attr("volume_type", Quoted("gp3"));
+  w->Attr("volume_type", HclQuoted("gp3"));
   w->Attr("volume_size", std::to_string(v.size_gib));
   w->Attr("iops", std::to_string(v.iops));
   w->Attr("throughput", std::to_string(v.throughput));
@@ -138,8 +145,8 @@ void NetworkResources(const LaunchPlan& p, HclWriter* w) {
   if (p.placement_group) {
     w->Comment("Cluster placement group: all nodes on one low-latency network spine.");
     w->Open(R"(resource "aws_placement_group" "cluster")");
-    w->Attr("name", Quoted(p.request.name + "-" + Slug(p.type->name) + "-cluster"));
-    w->Attr("strategy", Quoted("cluster"));
+    w->Attr("name", HclQuoted(p.request.name + "-" + Slug(p.type->name) + "-cluster"));
+    w->Attr("strategy", HclQuoted("cluster"));
     w->Close();
     w->Blank();
   }
@@ -150,19 +157,19 @@ void NetworkResources(const LaunchPlan& p, HclWriter* w) {
   w->Blank();
   w->Comment("EFA traffic must be allowed to and from the group itself (all protocols).");
   w->Open(R"(resource "aws_security_group" "efa")");
-  w->Attr("name_prefix", Quoted(p.request.name + "-efa-"));
-  w->Attr("description", Quoted("EFA between the nodes of this launch"));
+  w->Attr("name_prefix", HclQuoted(p.request.name + "-efa-"));
+  w->Attr("description", HclQuoted("EFA between the nodes of this launch"));
   w->Attr("vpc_id", "data.aws_subnet.selected.vpc_id");
   w->Open("ingress");
   w->Attr("from_port", "0");
   w->Attr("to_port", "0");
-  w->Attr("protocol", Quoted("-1"));
+  w->Attr("protocol", HclQuoted("-1"));
   w->Attr("self", "true");
   w->Close();
   w->Open("egress");
   w->Attr("from_port", "0");
   w->Attr("to_port", "0");
-  w->Attr("protocol", Quoted("-1"));
+  w->Attr("protocol", HclQuoted("-1"));
   w->Attr("cidr_blocks", "[\"0.0.0.0/0\"]");
   w->Close();
   w->Close();
@@ -171,9 +178,9 @@ void NetworkResources(const LaunchPlan& p, HclWriter* w) {
 
 void LaunchTemplate(const LaunchPlan& p, HclWriter* w) {
   w->Open(R"(resource "aws_launch_template" "node")");
-  w->Attr("name_prefix", Quoted(p.request.name + "-" + Slug(p.type->name) + "-"));
-  w->Attr("image_id", Quoted("resolve:ssm:" + p.ami_parameter));
-  w->Attr("instance_type", Quoted(p.type->name));
+  w->Attr("name_prefix", HclQuoted(p.request.name + "-" + Slug(p.type->name) + "-"));
+  w->Attr("image_id", HclQuoted("resolve:ssm:" + p.ami_parameter));
+  w->Attr("instance_type", HclQuoted(p.type->name));
   w->Attr("key_name", "var.key_name");
   if (!p.efa) w->Attr("vpc_security_group_ids", "var.security_group_ids");
   w->Blank();
@@ -186,7 +193,7 @@ void LaunchTemplate(const LaunchPlan& p, HclWriter* w) {
       w->Open("network_interfaces");
       w->Attr("network_card_index", std::to_string(n.network_card_index));
       w->Attr("device_index", std::to_string(n.device_index));
-      w->Attr("interface_type", Quoted(n.interface_type));
+      w->Attr("interface_type", HclQuoted(n.interface_type));
       w->Attr("subnet_id", "var.subnet_id");
       w->Attr("security_groups", "concat([aws_security_group.efa.id], var.security_group_ids)");
       w->Attr("delete_on_termination", "true");
@@ -201,17 +208,17 @@ void LaunchTemplate(const LaunchPlan& p, HclWriter* w) {
   if (p.spot) {
     w->Comment("Spot, one-time, terminated on interruption (2-minute notice).");
     w->Open("instance_market_options");
-    w->Attr("market_type", Quoted("spot"));
+    w->Attr("market_type", HclQuoted("spot"));
     w->Open("spot_options");
-    w->Attr("spot_instance_type", Quoted("one-time"));
-    w->Attr("instance_interruption_behavior", Quoted("terminate"));
+    w->Attr("spot_instance_type", HclQuoted("one-time"));
+    w->Attr("instance_interruption_behavior", HclQuoted("terminate"));
     w->Close();
     w->Close();
   }
   if (p.capacity_block) {
     w->Comment("Launched into the purchased Capacity Block, in its AZ and time window.");
     w->Open("instance_market_options");
-    w->Attr("market_type", Quoted("capacity-block"));
+    w->Attr("market_type", HclQuoted("capacity-block"));
     w->Close();
     w->Open("capacity_reservation_specification");
     w->Open("capacity_reservation_target");
@@ -221,8 +228,8 @@ void LaunchTemplate(const LaunchPlan& p, HclWriter* w) {
   }
   w->Comment("IMDSv2 only; hop limit 2 lets containers reach the metadata service.");
   w->Open("metadata_options");
-  w->Attr("http_tokens", Quoted("required"));
-  w->Attr("http_endpoint", Quoted("enabled"));
+  w->Attr("http_tokens", HclQuoted("required"));
+  w->Attr("http_endpoint", HclQuoted("enabled"));
   w->Attr("http_put_response_hop_limit", "2");
   w->Close();
   w->Open("dynamic \"iam_instance_profile\"");
@@ -233,7 +240,7 @@ void LaunchTemplate(const LaunchPlan& p, HclWriter* w) {
   w->Close();
   for (const char* kind : {"instance", "volume"}) {
     w->Open("tag_specifications");
-    w->Attr("resource_type", Quoted(kind));
+    w->Attr("resource_type", HclQuoted(kind));
     w->Attr("tags", "local.tags");
     w->Close();
   }
@@ -261,20 +268,20 @@ std::string RenderTerraform(const LaunchPlan& p) {
   w.Open("terraform");
   w.Open("required_providers");
   w.Open("aws =");
-  w.Attr("source", Quoted("hashicorp/aws"));
-  w.Attr("version", Quoted(">= 5.80"));
+  w.Attr("source", HclQuoted("hashicorp/aws"));
+  w.Attr("version", HclQuoted(">= 5.80"));
   w.Close();
   w.Close();
   w.Close();
   w.Blank();
   w.Open("provider \"aws\"");
-  w.Attr("region", Quoted(p.region));
+  w.Attr("region", HclQuoted(p.region));
   w.Close();
   w.Blank();
   Variables(p, &w);
   w.Open("locals");
   w.Open("tags =");
-  for (const auto& [k, v] : p.tags) w.Attr(Quoted(k), Quoted(v));
+  for (const auto& [k, v] : p.tags) w.Attr(HclQuoted(k), HclQuoted(v));
   w.Close();
   w.Close();
   w.Blank();
@@ -287,8 +294,9 @@ std::string RenderTerraform(const LaunchPlan& p) {
   w.Attr("id", "aws_launch_template.node.id");
   w.Attr("version", "aws_launch_template.node.latest_version");
   w.Close();
-  w.Attr("tags", "merge(local.tags, { Name = \"" + p.request.name + "-" + Slug(p.type->name) +
-                     "-${count.index}\" })");
+  std::string name = HclQuoted(p.request.name + "-" + Slug(p.type->name) + "-");
+  name.pop_back();  // the closing quote: the node's index is interpolated before it
+  w.Attr("tags", "merge(local.tags, { Name = " + name + "${count.index}\" })");
   w.Close();
   w.Blank();
   w.Open("output \"instance_ids\"");

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,7 +20,8 @@
 namespace gpuadvisor {
 namespace {
 
-constexpr int kMaxSymlinkHops = 40;  // the kernel's own limit for a path walk
+constexpr int kMaxSymlinkHops = 40;       // the kernel's own limit for a path walk
+constexpr long kProcSuperMagic = 0x9fa0;  // PROC_SUPER_MAGIC, <linux/magic.h>
 constexpr int kMaxNameAttempts = 64;
 constexpr std::string_view kTempMark = ".gpuadvisor-tmp.";
 constexpr size_t kMaxBaseInTempName = 160;  // keeps temporary names below NAME_MAX (255)
@@ -95,21 +97,84 @@ Result<std::string> ReadLink(const std::string& path) {
   }
 }
 
-// Follows symbolic links in the last component until a name that is not a link (or does not
-// exist: a dangling link creates its target, as the shell's `>` does).
-Result<std::string> ResolveLinks(std::string path) {
-  for (int hop = 0; hop <= kMaxSymlinkHops; ++hop) {
-    struct stat st{};
-    if (::lstat(path.c_str(), &st) != 0) {
-      if (errno == ENOENT) return path;
-      return Errno("cannot stat", path);
+// fs.protected_symlinks, applied whatever the sysctl says: a symbolic link in a sticky
+// world-writable directory (/tmp) is followed only when the writer's effective uid owns it or
+// the directory's owner does. Otherwise anyone could plant /tmp/out.json -> /etc/shadow for a
+// root-run --out.
+Status CheckLinkMayBeFollowed(const std::string& path, const std::string& link,
+                              const struct stat& link_st, const std::string& dir) {
+  struct stat d {};
+  if (::stat(dir.c_str(), &d) != 0) return Errno("cannot stat", dir);
+  const bool shared = (d.st_mode & S_ISVTX) != 0 && (d.st_mode & S_IWOTH) != 0;
+  if (!shared || link_st.st_uid == ::geteuid() || link_st.st_uid == d.st_uid) return Status::OK();
+  return Status::IOError("cannot write " + path + ": the symbolic link " + link +
+                         " is owned by uid " + std::to_string(link_st.st_uid) +
+                         " in the sticky world-writable directory " + dir +
+                         "; following it is refused, as the kernel's fs.protected_symlinks does");
+}
+
+// /proc/PID/fd/N of a pipe or socket reads "pipe:[123]": a name the kernel follows itself.
+bool IsProcMagicLink(const std::string& dir, const std::string& target) {
+  struct statfs fs {};
+  return !target.empty() && target.front() != '/' && ::statfs(dir.c_str(), &fs) == 0 &&
+         static_cast<long>(fs.f_type) == kProcSuperMagic && target.find(":[") != std::string::npos;
+}
+
+// `path` with every symbolic link in every component followed, each one checked by
+// CheckLinkMayBeFollowed. Components from the first that does not exist on are kept as written
+// (a dangling link creates its target, as the shell's `>` does; a missing directory fails when
+// opened). ".." is kept as written too: what precedes it holds no link, so the kernel's ".." is
+// the parent of what was resolved.
+Result<std::string> ResolveLinks(const std::string& path) {
+  std::vector<std::string> todo;  // components still to walk, the next one last
+  const auto push = [&todo](std::string_view p) {
+    for (auto it = p.size(); it > 0;) {
+      const size_t slash = p.rfind('/', it - 1);
+      const size_t begin = slash == std::string_view::npos ? 0 : slash + 1;
+      if (it > begin) todo.emplace_back(p.substr(begin, it - begin));
+      if (slash == std::string_view::npos) break;
+      it = slash;
     }
-    if (!S_ISLNK(st.st_mode)) return path;
-    Result<std::string> target = ReadLink(path);
+  };
+  push(path);
+  std::string done = path.front() == '/' ? "/" : "";
+  const auto join = [&done](const std::string& name) {
+    return done.empty() ? name : done + (done.back() == '/' ? "" : "/") + name;
+  };
+  const auto rest = [&todo]() {
+    std::string out;
+    for (auto it = todo.rbegin(); it != todo.rend(); ++it) out += "/" + *it;
+    return out;
+  };
+  int hops = 0;
+  while (!todo.empty()) {
+    const std::string name = std::move(todo.back());
+    todo.pop_back();
+    if (name == ".") continue;
+    const std::string next = join(name);
+    if (name == "..") {
+      done = next;
+      continue;
+    }
+    struct stat st {};
+    if (::lstat(next.c_str(), &st) != 0) {
+      if (errno == ENOENT) return next + rest();
+      return Errno("cannot stat", next);
+    }
+    if (!S_ISLNK(st.st_mode)) {
+      done = next;
+      continue;
+    }
+    if (++hops > kMaxSymlinkHops) return Errno("cannot follow", path, ELOOP);
+    const std::string dir = done.empty() ? "." : done;
+    GPUADVISOR_RETURN_IF_ERROR(CheckLinkMayBeFollowed(path, next, st, dir));
+    Result<std::string> target = ReadLink(next);
     if (!target.ok()) return target.status();
-    path = !target->empty() && target->front() == '/' ? *target : JoinPath(DirName(path), *target);
+    if (IsProcMagicLink(dir, *target)) return next + rest();
+    if (!target->empty() && target->front() == '/') done = "/";
+    push(*target);
   }
-  return Errno("cannot follow", path, ELOOP);
+  return done.empty() ? std::string(".") : done;
 }
 
 uint64_t RandomU64(const WriteFileOptions& options) {
@@ -160,7 +225,7 @@ void RemoveStaleTemps(int dirfd, const std::string& base) {
   }
   ::closedir(dir);
   for (const std::string& name : stale) {
-    struct stat st{};
+    struct stat st {};
     if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
         st.st_uid == ::geteuid()) {
       ::unlinkat(dirfd, name.c_str(), 0);
@@ -168,8 +233,9 @@ void RemoveStaleTemps(int dirfd, const std::string& base) {
   }
 }
 
-// A character device or FIFO: written in place, never replaced.
-Status WriteThrough(const std::string& path, const struct stat& st, std::string_view data) {
+// A character device or FIFO: written in place, never replaced. `real`: `path` resolved.
+Status WriteThrough(const std::string& path, const std::string& real, const struct stat& st,
+                    std::string_view data) {
   if (S_ISDIR(st.st_mode)) return Status::IOError("cannot write " + path + ": it is a directory");
   if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
     return Status::IOError("cannot write " + path +
@@ -177,7 +243,7 @@ Status WriteThrough(const std::string& path, const struct stat& st, std::string_
   }
   const bool fifo = S_ISFIFO(st.st_mode);
   // O_NONBLOCK: opening a FIFO nobody reads fails with ENXIO instead of waiting forever.
-  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | (fifo ? O_NONBLOCK : 0)));
+  UniqueFd fd(::open(real.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | (fifo ? O_NONBLOCK : 0)));
   if (fd.get() < 0) {
     return errno == ENXIO ? Status::IOError("cannot write " + path + ": no process reads the FIFO")
                           : Errno("cannot open", path);
@@ -308,19 +374,18 @@ Status Replace(Target* t, std::string_view data, bool unnamed, const WriteFileOp
   return st;
 }
 
-Result<Target> OpenTarget(const std::string& path) {
-  Result<std::string> real = ResolveLinks(path);
-  if (!real.ok()) return real.status();
+// REQUIRES: `real` is `path` resolved by ResolveLinks.
+Result<Target> OpenTarget(const std::string& path, const std::string& real) {
   Target t;
   t.path = path;
-  t.dir = DirName(*real);
-  t.base = BaseName(*real);
+  t.dir = DirName(real);
+  t.base = BaseName(real);
   if (t.base.empty() || t.base == "." || t.base == "..") {
     return Status::IOError("cannot write " + path + ": not a file name");
   }
   t.dirfd = UniqueFd(::open(t.dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (t.dirfd.get() < 0) return Errno("cannot open the directory", t.dir);
-  struct stat st{};
+  struct stat st {};
   if (::fstatat(t.dirfd.get(), t.base.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
     if (!S_ISREG(st.st_mode)) {
       return Status::IOError("cannot write " + path + ": it changed while being written");
@@ -381,9 +446,21 @@ std::string TempFileName(std::string_view base, uint64_t random) {
 Status WriteFileAtomic(const std::string& path, std::string_view data,
                        const WriteFileOptions& options) {
   if (path.empty()) return Status::IOError("cannot write a file with an empty name");
-  struct stat st{};
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return WriteThrough(path, st, data);
-  Result<Target> target = OpenTarget(path);
+  if (options.kind != nullptr && data.size() > options.kind->max_bytes) {
+    // The reader's own cap (ReadFile): a file it would refuse is not written at all.
+    return Status::IOError("cannot write " + path + ": larger than " +
+                           ByteSize(options.kind->max_bytes) + ", the most read back as " +
+                           options.kind->expected);
+  }
+  // Every link on the way is checked before anything is opened, devices and FIFOs included.
+  Result<std::string> real = ResolveLinks(path);
+  if (!real.ok()) return real.status();
+  struct stat st {};
+  if (::stat(real->c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    return WriteThrough(path, *real, st, data);
+  }
+  if (path.back() == '/') return Status::IOError("cannot write " + path + ": not a file name");
+  Result<Target> target = OpenTarget(path, *real);
   if (!target.ok()) return target.status();
   RemoveStaleTemps(target->dirfd.get(), target->base);
   if (options.use_o_tmpfile) {

@@ -7,7 +7,11 @@
 //   its name with linkat/renameat, and the directory is fsynced. Readers see the old file or the
 //   new one, never a mix; a writer killed with SIGKILL leaves no temporary file (the named
 //   fallback's leftovers, and a kill between link and rename, are swept by the next write).
-// - A symbolic link is followed: the file it points to is replaced, the link stays.
+// - A symbolic link is followed: the file it points to is replaced, the link stays. Every link
+//   in every component is resolved here, and one in a sticky world-writable directory (/tmp)
+//   is followed only when the writer's euid or the directory's owner owns it (the kernel's
+//   fs.protected_symlinks rule, applied whatever the sysctl says); otherwise IOError naming
+//   the link, its owner and the directory.
 // - An existing file keeps its permission bits (0600 stays 0600) and, best effort, its owner
 //   and group; a new file gets 0666 minus the umask.
 // - A character device or FIFO (/dev/null, /dev/stdout on a pipe, a named pipe) is written
@@ -56,10 +60,16 @@ struct WriteFileOptions {
   bool use_o_tmpfile = true;
   // Source of the temporary names' random part; nullptr: getrandom().
   uint64_t (*random)() = nullptr;
+  // What the file is, for the reader that will load it: data larger than kind->max_bytes is
+  // refused (IOError) instead of written, so the tool never writes a file its own reader
+  // refuses (an account scan of 79 MB against a 64 MiB reader). nullptr: no bound.
+  const FileKind* kind = nullptr;
 };
 
 // Writes `data` to PATH by the policy above. On any failure PATH is left as it was, no
-// temporary file remains, and the status is IOError naming the path and the system's reason.
+// temporary file remains, and the status is IOError naming the path and the system's reason
+// ("cannot write PATH: larger than 64 MiB, the most read back as an account scan ..." when
+// options.kind refuses it).
 Status WriteFileAtomic(const std::string& path, std::string_view data,
                        const WriteFileOptions& options = {});
 

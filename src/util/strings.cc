@@ -68,6 +68,7 @@ size_t EditDistance(std::string_view a, std::string_view b) {
 
 std::vector<std::string> Suggest(std::string_view word, const std::vector<std::string>& candidates,
                                  size_t max) {
+  if (word.size() > kMaxSuggestChars) return {};
   const std::string w = ToLower(word);
   struct Scored {
     size_t score;

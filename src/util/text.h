@@ -21,8 +21,13 @@ std::string_view OptionName(std::string_view flag);
 std::string NormalizeName(std::string_view s);
 // Levenshtein distance (case-sensitive; callers lower-case first when they want).
 size_t EditDistance(std::string_view a, std::string_view b);
+// The longest text suggestions are computed for: edit distance costs length x length per
+// candidate, so a 1 MB value against a thousand names would cost seconds of CPU; nothing that
+// long is a typo of a name anyway.
+inline constexpr size_t kMaxSuggestChars = 64;
 // Up to `max` candidates closest to `word` (edit distance on lower-case, prefix matches first),
-// only those close enough to be a plausible typo. Empty when nothing is close.
+// only those close enough to be a plausible typo. Empty when nothing is close, and for a `word`
+// longer than kMaxSuggestChars.
 std::vector<std::string> Suggest(std::string_view word, const std::vector<std::string>& candidates,
                                  size_t max = 3);
 // "did you mean p5.48xlarge, p5e.48xlarge?" or "" when there is no suggestion.
@@ -45,6 +50,10 @@ std::string FormatSci(double v, int digits = 3);
 // The deepest nesting of arrays and objects in JSON text, strings skipped (0 for a scalar): a
 // cheap bound to check before any recursive parse of untrusted JSON.
 int JsonDepth(std::string_view text);
+// The deepest nesting accepted in a document a user gives (a workload file, JSON or YAML; the
+// server's request bodies): real ones nest 3 levels. Deeper is refused before a parser builds
+// a tree of it (a 16 MB document of brackets would otherwise take gigabytes).
+inline constexpr int kMaxDocumentDepth = 32;
 
 // "LINE:COLUMN" (both from 1) of the byte at offset `at` of `text` (past the end: of its end).
 std::string LineColumn(std::string_view text, size_t at);

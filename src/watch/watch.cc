@@ -114,6 +114,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr size_t kMaxCaptureBytes = size_t{1} << 20;
+// After the command exits, how long what it started in the background may keep its output open
+// before the reading stops (and the group is killed): nvidia-smi's output is written by then.
+constexpr auto kExitGrace = std::chrono::milliseconds(200);
+// How often the reader looks whether the command has exited while its output stays open.
+constexpr int kExitPollMs = 50;
 
 // Children killed on a deadline that had not exited within a second (a process in an
 // uninterruptible driver call dies only when the call returns). Later calls reap them.
@@ -172,17 +177,32 @@ Result<pid_t> SpawnShell(const std::string& command, int stdout_fd) {
   return pid;
 }
 
-enum class ReadEnd { kEof, kTimeout, kTooLong, kError };
+// kLeftOpen: the command exited, something it started still held the output after kExitGrace.
+enum class ReadEnd { kEof, kLeftOpen, kTimeout, kTooLong, kError };
 
-// Reads `fd` to its end or the deadline.
-ReadEnd ReadAll(int fd, std::optional<Clock::time_point> deadline, std::string* out) {
+// The command `pid`, reaped into *status once it exits.
+struct Child {
+  pid_t pid;
+  int* status;
+  bool exited = false;
+};
+
+// Reads `fd` to its end, the deadline, or kExitGrace past the command's exit: a background child
+// (`nvidia-smi ... &`, a daemon it forks) may hold the pipe open long after the command is gone.
+ReadEnd ReadAll(int fd, std::optional<Clock::time_point> deadline, Child* child, std::string* out) {
   char buf[4096];
+  std::optional<Clock::time_point> grace_end;
   for (;;) {
-    int wait_ms = -1;
+    if (!child->exited && ::waitpid(child->pid, child->status, WNOHANG) == child->pid) {
+      child->exited = true;
+      grace_end = Clock::now() + kExitGrace;
+    }
+    if (grace_end && Clock::now() >= *grace_end) return ReadEnd::kLeftOpen;
+    int wait_ms = child->exited ? static_cast<int>(kExitGrace.count()) : kExitPollMs;
     if (deadline) {
       const auto left = std::chrono::ceil<std::chrono::milliseconds>(*deadline - Clock::now());
       if (left.count() <= 0) return ReadEnd::kTimeout;
-      wait_ms = static_cast<int>(std::min<int64_t>(left.count(), 60000));
+      wait_ms = static_cast<int>(std::min<int64_t>(left.count(), wait_ms));
     }
     pollfd p{fd, POLLIN, 0};
     const int n = ::poll(&p, 1, wait_ms);
@@ -222,10 +242,15 @@ Result<std::string> RunCapture(const std::string& command, double timeout_s) {
                                   std::chrono::duration<double>(timeout_s));
   }
   std::string out;
-  ReadEnd end = ReadAll(fds[0], deadline, &out);
-  ::close(fds[0]);
   int status = 0;
-  if (end == ReadEnd::kEof) {
+  Child child{*pid, &status};
+  ReadEnd end = ReadAll(fds[0], deadline, &child, &out);
+  ::close(fds[0]);
+  if (end == ReadEnd::kLeftOpen) {
+    // The command is done; what it left running in its group is not ours to wait for.
+    ::kill(-*pid, SIGKILL);
+    end = ReadEnd::kEof;
+  } else if (end == ReadEnd::kEof && !child.exited) {
     // The output is closed, but the command may still hang before it exits.
     if (!deadline) {
       while (::waitpid(*pid, &status, 0) < 0 && errno == EINTR) {
@@ -235,7 +260,11 @@ Result<std::string> RunCapture(const std::string& command, double timeout_s) {
     }
   }
   if (end != ReadEnd::kEof) {
-    KillAndReap(*pid);
+    if (child.exited) {
+      ::kill(-*pid, SIGKILL);  // reaped already: only what it left behind remains
+    } else {
+      KillAndReap(*pid);
+    }
     if (end == ReadEnd::kTimeout) {
       return Status::IOError(command + " timed out after " + FormatFixed(timeout_s, 1) +
                              " s (killed)");

@@ -581,6 +581,11 @@ const WorkloadFieldInfo* FindWorkloadFieldInfo(std::string_view name) {
   return nullptr;
 }
 
+std::string workload_internal::WorkloadFieldOf(std::string_view key) {
+  const FieldDef* f = FindField(CanonicalKey(key));
+  return f == nullptr ? std::string() : std::string(f->name);
+}
+
 bool IsFileWorkloadField(std::string_view key) {
   const FieldDef* f = FindField(CanonicalKey(key));
   return f != nullptr && std::string_view(f->name) == "model-config";

@@ -440,7 +440,8 @@ std::string_view SourceRepoName(const ModelPreset& p) {
 // The preset closest to an architecture name: the longest preset name it starts with, else the
 // smallest edit distance.
 const ModelPreset& ClosestPreset(const std::string& arch) {
-  const std::string wanted = NormalizeName(arch);
+  // Compared up to kMaxSuggestChars only: edit distance is quadratic in an untrusted length.
+  const std::string wanted = NormalizeName(arch).substr(0, kMaxSuggestChars);
   const ModelPreset* best = &kPresets[0];
   size_t best_prefix = 0, best_distance = std::string::npos;
   for (const ModelPreset& p : kPresets) {

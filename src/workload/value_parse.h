@@ -48,6 +48,8 @@ Result<HpcKind> ParseHpcKind(std::string_view key, std::string_view value);
 
 // "kv_heads", "--kv-heads" and "KV-Heads" all become "kv-heads".
 std::string CanonicalKey(std::string_view key);
+// The field `key` sets, aliases resolved ("num_layers" -> "layers"); "" for an unknown key.
+std::string WorkloadFieldOf(std::string_view key);
 
 }  // namespace gpuadvisor::workload_internal
 

@@ -1,9 +1,12 @@
 // Workload files: a JSON or YAML mapping of SetWorkloadField keys. Third-party parser
 // exceptions stop here; callers see Status only.
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "gpuadvisor/workload.h"
@@ -13,6 +16,9 @@
 
 namespace gpuadvisor {
 namespace {
+
+// The most values a YAML workload may hold (real ones: a few dozen).
+constexpr size_t kMaxYamlNodes = 100000;
 
 // Sections whose keys are applied as if they were top-level ("parallelism: {tp: 2}").
 bool IsFlattenedSection(std::string_view key) {
@@ -37,6 +43,31 @@ std::string FieldOf(const std::string& key, bool in_model) {
 // The field of errors about the whole document (syntax, not a mapping).
 constexpr std::string_view kDocument = "workload";
 
+// One document's fields and the spelling that first set each. Two spellings of one field
+// ("gpu_count" and "gpu-count", "num_layers" and "layers", a section's "tp" and a top-level
+// "tp") would silently resolve to whichever was read last: refused, naming both.
+class FieldSpellings {
+ public:
+  // `spelled`: the key as written, with its section ("parallelism.tp").
+  Status Note(const std::string& key, bool in_model, const std::string& spelled) {
+    const std::string field = workload_internal::WorkloadFieldOf(in_model ? ModelSubkey(key) : key);
+    if (field.empty()) return Status::OK();  // unknown: SetWorkloadField says so
+    const auto [it, fresh] = first_.emplace(field, spelled);
+    if (fresh) return Status::OK();
+    return Status::InvalidArgument("\"" + it->second + "\" and \"" + spelled + "\" both set " +
+                                   field + "; give it once")
+        .WithField(field);
+  }
+
+ private:
+  std::map<std::string, std::string> first_;  // field -> first spelling
+};
+
+// Where a member sits, for messages: "" at the top, "model." or "parallelism." in a section.
+std::string Spelled(std::string_view section, const std::string& key) {
+  return std::string(section) + key;
+}
+
 // ---- JSON ----
 
 Result<std::string> JsonScalarText(const nlohmann::json& v, const std::string& key) {
@@ -54,7 +85,8 @@ struct JsonMode {
   bool inline_only = false;
 };
 
-Status ApplyJsonObject(Workload* w, const nlohmann::json& obj, bool in_model, JsonMode mode);
+Status ApplyJsonObject(Workload* w, const nlohmann::json& obj, bool in_model, JsonMode mode,
+                       FieldSpellings* seen, std::string_view section);
 
 Status ApplyInlineConfig(Workload* w, const std::string& key, const nlohmann::json& v) {
   if (!v.is_object()) {
@@ -67,15 +99,21 @@ Status ApplyInlineConfig(Workload* w, const std::string& key, const nlohmann::js
 }
 
 Status ApplyJsonMember(Workload* w, const std::string& key, const nlohmann::json& v, bool in_model,
-                       JsonMode mode) {
+                       JsonMode mode, FieldSpellings* seen, std::string_view section) {
   if (v.is_null()) return Status::OK();
+  if (!v.is_object()) {
+    GPUADVISOR_RETURN_IF_ERROR(seen->Note(key, in_model, Spelled(section, key)));
+  }
   if (mode.inline_only && IsFileWorkloadField(in_model ? ModelSubkey(key) : key)) {
     Status st = ApplyInlineConfig(w, key, v);
     return st.ok() ? st : st.WithField(FieldOf(key, in_model));
   }
   if (v.is_object()) {
-    if (!in_model && key == "model") return ApplyJsonObject(w, v, true, mode);
-    if (!in_model && IsFlattenedSection(key)) return ApplyJsonObject(w, v, false, mode);
+    const std::string inner = Spelled(section, key) + ".";
+    if (!in_model && key == "model") return ApplyJsonObject(w, v, true, mode, seen, inner);
+    if (!in_model && IsFlattenedSection(key)) {
+      return ApplyJsonObject(w, v, false, mode, seen, inner);
+    }
     return Status::InvalidArgument(key + ": expected a value, got an object")
         .WithField(FieldOf(key, in_model));
   }
@@ -84,18 +122,19 @@ Status ApplyJsonMember(Workload* w, const std::string& key, const nlohmann::json
   return SetWorkloadField(w, in_model ? ModelSubkey(key) : key, *text);
 }
 
-Status ApplyJsonObject(Workload* w, const nlohmann::json& obj, bool in_model, JsonMode mode) {
+Status ApplyJsonObject(Workload* w, const nlohmann::json& obj, bool in_model, JsonMode mode,
+                       FieldSpellings* seen, std::string_view section) {
   // A preset first, so that sibling architecture keys refine it (order-independent anyway).
   for (const char* first : {"name", "preset", "model"}) {
     auto it = obj.find(first);
     if (it != obj.end() && it->is_string() && (in_model || std::string_view(first) == "model")) {
-      GPUADVISOR_RETURN_IF_ERROR(ApplyJsonMember(w, first, *it, in_model, mode));
+      GPUADVISOR_RETURN_IF_ERROR(ApplyJsonMember(w, first, *it, in_model, mode, seen, section));
     }
   }
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     const std::string& key = it.key();
     if ((key == "name" || key == "preset" || key == "model") && it->is_string()) continue;
-    GPUADVISOR_RETURN_IF_ERROR(ApplyJsonMember(w, key, *it, in_model, mode));
+    GPUADVISOR_RETURN_IF_ERROR(ApplyJsonMember(w, key, *it, in_model, mode, seen, section));
   }
   return Status::OK();
 }
@@ -111,14 +150,66 @@ std::string YamlWhere(std::string_view origin, const YAML::Mark& mark) {
   return out;
 }
 
-Status ApplyYamlMap(Workload* w, const YAML::Node& map, bool in_model, std::string_view origin);
+// Walks a document's events before YAML::Load builds nodes of it: a document nested deeper than
+// kMaxDocumentDepth, or of more than kMaxYamlNodes values, is refused (thrown as Exceeded)
+// before it can take gigabytes (yaml-cpp's nodes cost hundreds of bytes each).
+class YamlBounds : public YAML::EventHandler {
+ public:
+  struct Exceeded {
+    YAML::Mark mark;
+    std::string what;
+  };
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { Count(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { Count(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                const std::string&) override {
+    Count(m);
+  }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    Open(m);
+  }
+  void OnSequenceEnd() override { --depth_; }
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    Open(m);
+  }
+  void OnMapEnd() override { --depth_; }
+
+ private:
+  void Count(const YAML::Mark& m) {
+    if (++nodes_ > kMaxYamlNodes) {
+      throw Exceeded{m, "more than " + std::to_string(kMaxYamlNodes) + " values"};
+    }
+  }
+  void Open(const YAML::Mark& m) {
+    Count(m);
+    if (++depth_ > kMaxDocumentDepth) {
+      throw Exceeded{m, "nested deeper than " + std::to_string(kMaxDocumentDepth) + " levels"};
+    }
+  }
+  int depth_ = 0;
+  size_t nodes_ = 0;
+};
+
+Status ApplyYamlMap(Workload* w, const YAML::Node& map, bool in_model, std::string_view origin,
+                    FieldSpellings* seen, std::string_view section);
 
 Status ApplyYamlMember(Workload* w, const std::string& key, const YAML::Node& v, bool in_model,
-                       std::string_view origin) {
+                       std::string_view origin, FieldSpellings* seen, std::string_view section) {
   if (v.IsNull()) return Status::OK();
+  if (!v.IsMap()) {
+    Status st = seen->Note(key, in_model, Spelled(section, key));
+    if (!st.ok()) return st.WithPrefix(YamlWhere(origin, v.Mark()));
+  }
   if (v.IsMap()) {
-    if (!in_model && key == "model") return ApplyYamlMap(w, v, true, origin);
-    if (!in_model && IsFlattenedSection(key)) return ApplyYamlMap(w, v, false, origin);
+    const std::string inner = Spelled(section, key) + ".";
+    if (!in_model && key == "model") return ApplyYamlMap(w, v, true, origin, seen, inner);
+    if (!in_model && IsFlattenedSection(key)) {
+      return ApplyYamlMap(w, v, false, origin, seen, inner);
+    }
     return Status::InvalidArgument(key + ": expected a value, got a mapping")
         .WithPrefix(YamlWhere(origin, v.Mark()))
         .WithField(FieldOf(key, in_model));
@@ -132,32 +223,36 @@ Status ApplyYamlMember(Workload* w, const std::string& key, const YAML::Node& v,
   return st.ok() ? st : st.WithPrefix(YamlWhere(origin, v.Mark()));
 }
 
-Status ApplyYamlMap(Workload* w, const YAML::Node& map, bool in_model, std::string_view origin) {
+// A merge key's defaults ("<<: *anchor") check their spellings on their own: the keys beside
+// "<<" override them by design, in any spelling.
+Status ApplyYamlMap(Workload* w, const YAML::Node& map, bool in_model, std::string_view origin,
+                    FieldSpellings* seen, std::string_view section) {
   const YAML::Node merged = map["<<"];  // YAML merge key: defaults shared through an anchor
   if (merged && merged.IsMap()) {
-    GPUADVISOR_RETURN_IF_ERROR(ApplyYamlMap(w, merged, in_model, origin));
+    FieldSpellings defaults;
+    GPUADVISOR_RETURN_IF_ERROR(ApplyYamlMap(w, merged, in_model, origin, &defaults, section));
   }
   for (const char* first : {"name", "preset", "model"}) {
     const YAML::Node n = map[first];
     if (n && n.IsScalar() && (in_model || std::string_view(first) == "model")) {
-      GPUADVISOR_RETURN_IF_ERROR(ApplyYamlMember(w, first, n, in_model, origin));
+      GPUADVISOR_RETURN_IF_ERROR(ApplyYamlMember(w, first, n, in_model, origin, seen, section));
     }
   }
-  std::set<std::string> seen;  // yaml-cpp keeps a repeated key; the last would silently win
+  std::set<std::string> keys;  // yaml-cpp keeps a repeated key; the last would silently win
   for (const auto& kv : map) {
     if (!kv.first.IsScalar()) {
       return Status::ParseError(YamlWhere(origin, kv.first.Mark()) + ": expected a key")
           .WithField(kDocument);
     }
     const std::string key = kv.first.Scalar();
-    if (!seen.insert(key).second) {
+    if (!keys.insert(key).second) {
       return Status::ParseError(YamlWhere(origin, kv.first.Mark()) + ": duplicate key \"" + key +
                                 "\" (a mapping names each key once)")
           .WithField(kDocument);
     }
     if (key == "<<") continue;
     if ((key == "name" || key == "preset" || key == "model") && kv.second.IsScalar()) continue;
-    GPUADVISOR_RETURN_IF_ERROR(ApplyYamlMember(w, key, kv.second, in_model, origin));
+    GPUADVISOR_RETURN_IF_ERROR(ApplyYamlMember(w, key, kv.second, in_model, origin, seen, section));
   }
   return Status::OK();
 }
@@ -165,12 +260,18 @@ Status ApplyYamlMap(Workload* w, const YAML::Node& map, bool in_model, std::stri
 Result<Workload> WorkloadOfObject(const nlohmann::json& obj, std::string_view origin,
                                   JsonMode mode) {
   Workload w;
-  Status st = ApplyJsonObject(&w, obj, false, mode);
+  FieldSpellings seen;
+  Status st = ApplyJsonObject(&w, obj, false, mode, &seen, "");
   if (!st.ok()) return st.WithPrefix(origin);
   return w;
 }
 
 Result<Workload> ParseJsonWorkload(std::string_view text, std::string_view origin, JsonMode mode) {
+  if (JsonDepth(text) > kMaxDocumentDepth) {
+    return Status::ParseError(std::string(origin) + ": nested deeper than " +
+                              std::to_string(kMaxDocumentDepth) + " levels")
+        .WithField(kDocument);
+  }
   Result<nlohmann::json> doc = workload_internal::ParseJson(text, origin);
   // A number beyond a double names its key; other errors are the document's.
   if (!doc.ok()) {
@@ -201,7 +302,15 @@ Result<Workload> ParseWorkloadJsonInline(std::string_view text, std::string_view
 Result<Workload> ParseWorkloadYaml(std::string_view text, std::string_view origin) {
   YAML::Node doc;
   try {
+    std::istringstream in{std::string(text)};
+    YAML::Parser parser(in);
+    YamlBounds bounds;
+    parser.HandleNextDocument(bounds);  // only the first document, as YAML::Load reads
     doc = YAML::Load(std::string(text));
+  } catch (const YamlBounds::Exceeded& e) {
+    return Status::ParseError(YamlWhere(origin, e.mark) + ":" + std::to_string(e.mark.column + 1) +
+                              ": " + e.what)
+        .WithField(kDocument);
   } catch (const YAML::Exception& e) {
     return Status::ParseError(YamlWhere(origin, e.mark) + ":" + std::to_string(e.mark.column + 1) +
                               ": " + e.msg)
@@ -213,7 +322,8 @@ Result<Workload> ParseWorkloadYaml(std::string_view text, std::string_view origi
   }
   Workload w;
   try {
-    GPUADVISOR_RETURN_IF_ERROR(ApplyYamlMap(&w, doc, false, origin));
+    FieldSpellings seen;
+    GPUADVISOR_RETURN_IF_ERROR(ApplyYamlMap(&w, doc, false, origin, &seen, ""));
   } catch (const YAML::Exception& e) {
     return Status::ParseError(YamlWhere(origin, e.mark) + ": " + e.msg).WithField(kDocument);
   }

@@ -73,7 +73,53 @@ utf8_json "catalog import --json, 0xff in a file name" \
   '"\ufffd" in json.dumps(d, ensure_ascii=False)' catalog import \
   --price-list "$T/prices"$'\xff'".csv" --out "$T/imported.json" --json
 
+# --- Issue 43: an empty file name is refused (exit 2, naming the option), never read as "not
+# given" (stdout, or the default file).
+expect_exit "launch --out ''" 2 "out: expected a file name" launch g6.xlarge --out ''
+expect_exit "account scan --out ''" 2 "out: expected a file name" account scan --out '' \
+  --regions us-east-1
+expect_exit "catalog import --out ''" 2 "out: expected a file name" catalog import \
+  --price-list "$FX/price-list-p5.csv" --out ''
+expect_exit "catalog update --out ''" 2 "out: expected a file name" catalog update --out ''
+expect_exit "catalog build --out ''" 2 "out: expected a file name" catalog build \
+  --manifest "$T/none.json" --root "$T" --out ''
+expect_exit "catalog upgrade --out ''" 2 "out: expected a file name" catalog upgrade \
+  --catalog "$T/none.json" --out ''
+expect_exit "recommend --plot ''" 2 "plot: expected a file name" recommend --task serve \
+  --model llama-3.1-8b --plot ''
+expect_exit "simulate --plot ''" 2 "plot: expected a file name" simulate --instance g5.xlarge \
+  --capacity-rps 5 --diurnal 60,6 --days 1 --plot ''
+expect_exit "watch --log ''" 2 "log: expected a file name" watch --log ''
+
+# --- Issue 43, item 7: as root, --out into a sticky world-writable directory does not follow a
+# link another user planted there (the kernel's fs.protected_symlinks rule); exit 3.
+if [ "$(id -u)" = 0 ]; then
+  mkdir -m 1777 "$T/sticky"
+  printf 'root only' > "$T/precious"
+  ln -s "$T/precious" "$T/sticky/main.tf"
+  chown -h 65534:65534 "$T/sticky/main.tf"
+  expect_exit "launch --out through another user's link in a sticky dir" 3 \
+    "fs.protected_symlinks" launch g6.xlarge --format terraform --out "$T/sticky/main.tf"
+  [ "$(cat "$T/precious")" = "root only" ] && ok || bad "the link's target was overwritten"
+  chown -h 0:0 "$T/sticky/main.tf"
+  "$BIN" launch g6.xlarge --format terraform --out "$T/sticky/main.tf" 2>/dev/null &&
+    grep -q 'resource' "$T/precious" && ok || bad "root's own link in a sticky dir not followed"
+else
+  echo "skip: protected symlinks need root to plant another user's link"
+fi
+
 # --- Escape sequences: no ESC byte reaches stdout or stderr.
+# An AWS answer (here a fake `aws` for --aws-cli) whose account id holds an escape sequence.
+cat > "$T/fake-aws" <<'EOF'
+#!/bin/sh
+case " $* " in
+  *" get-caller-identity "*)
+    printf '{"UserId": "AIDX", "Account": "\\u001b[31m123456789012", "Arn": "arn:aws:iam::1:user/x"}\n' ;;
+  *) echo "AccessDenied: not in this test" >&2; exit 254 ;;
+esac
+EOF
+chmod +x "$T/fake-aws"
+
 no_esc() {  # NAME ARGS...: whatever the exit code, no ESC in stdout or stderr
   local name=$1; shift
   "$BIN" "$@" >"$T/out" 2>"$T/err"
@@ -87,4 +133,9 @@ no_esc "error quoting a file name" idle "$T/missing"$'\x1b[2J'".csv"
 grep -q 'missing\\x1b\[2J.csv' "$T/err" && ok || bad "file name not shown escaped: $(cat "$T/err")"
 no_esc "unknown command" $'\x1b[2Jx'
 no_esc "unknown type" show $'p5\x1b[31m'
+no_esc "account scan, an account id with an escape" account scan --regions us-east-1 \
+  --aws-cli "$T/fake-aws" --out "$T/account.json"
+grep -q 'account \\x1b\[31m123456789012' "$T/out" && ok ||
+  bad "account id not shown escaped: $(cat "$T/out" "$T/err")"
+GPUADVISOR_ACCOUNT="$T/account.json" no_esc "account show, the same scan" account show
 finish safety_test

@@ -18,6 +18,10 @@ touch "$T/keep"; out=$(w); [[ "$out" == *"keep-alive"* && "$out" != *"would run"
 smi 'printf "0\n90\n"'; out=$(w); [[ "$out" == *"busy: gpu util [0,90]"* && "$out" != *"would run"* ]] && ok || bad "busy: $out"
 smi 'exit 9'; out=$(w); [[ "$out" == *"no-data"* && "$out" != *"would run"* ]] && ok || bad "no data: $out"
 smi 'echo "No devices were found"'; out=$(w); [[ "$out" == *"no-data"* ]] && ok || bad "garbage: $out"
+# Issue 43: what nvidia-smi prints is quoted in the log escaped, never as raw escape sequences.
+smi 'printf "\033[31mpwned\n"'; out=$(w --log "$T/esc.log")
+[[ "$out" == *'\x1b[31mpwned'* ]] && ! grep -q $'\x1b' <<<"$out" && ! grep -q $'\x1b' "$T/esc.log" &&
+  ok || bad "escape sequences from nvidia-smi reached the log raw: $out"
 smi 'printf "0\n"'; out=$(w --execute); rc=$?; [ $rc = 3 ] && [[ "$out" == *"cannot act: IMDS"* ]] && ok || bad "no IMDS with --execute: rc=$rc $out"
 out=$(w --boot-grace 365d); [[ "$out" == *"boot-grace"* && "$out" != *"would run"* ]] && ok || bad "grace: $out"
 # Issue 16: a hung nvidia-smi is killed at --sample-timeout and logged as no-data; the loop goes

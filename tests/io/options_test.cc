@@ -171,5 +171,72 @@ TEST(OptionTables, SimulateWatchServeBoundsAreTheUniformMessage) {
   }
 }
 
+// Issue 43: one option given under two spellings (an HTTP query's min_gpus and min-gpus, an old
+// key and its new name) silently took the last one read; it is refused, naming both. The same
+// spelling again still replaces (or, for a list, appends).
+TEST(OptionValuesTest, TwoSpellingsOfOneOptionAreRefusedNamingBoth) {
+  OptionValues v(**FindCommandSpec("instances"));
+  ASSERT_TRUE(v.Set("min_gpus", "2", kHttp).ok());
+  ASSERT_TRUE(v.Set("min_gpus", "3", kHttp).ok());
+  Status st = v.Set("min-gpus", "4", kHttp);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(st.message(),
+            "\"min_gpus\" and \"min-gpus\" are two spellings of min-gpus; give it once");
+  EXPECT_EQ(st.field(), "min-gpus");
+  EXPECT_EQ(v.Text("min-gpus"), "3");
+  OptionValues idle(**FindCommandSpec("idle"));
+  ASSERT_TRUE(idle.SetNumber("threshold", 5, kHttp).ok());
+  st = idle.SetNumber("idle-threshold", 10, kHttp);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("\"threshold\" and \"idle-threshold\""), std::string::npos)
+      << st.message();
+  EXPECT_FALSE(idle.Set("idle_threshold", "10", kHttp).ok());
+}
+
+// Issue 43: the list cap counted repeats, so 1001 copies of one GPU were refused while meaning
+// one GPU. Repeats are dropped as they arrive; the cap is on different items.
+TEST(OptionValuesTest, ListCapCountsDifferentItemsRepeatsDropped) {
+  OptionValues v(**FindCommandSpec("instances"));
+  for (size_t i = 0; i < 3 * kMaxListItems; ++i) {
+    ASSERT_TRUE(v.Set("gpu", i % 2 == 0 ? "H100" : "h100,A100", kCli).ok()) << i;
+  }
+  Result<std::vector<std::string>> gpus = v.List("gpu");
+  ASSERT_TRUE(gpus.ok());
+  EXPECT_EQ(*gpus, (std::vector<std::string>{"H100", "A100"}));
+  EXPECT_EQ(v.Text("gpu"), "H100,A100");
+  OptionValues w(**FindCommandSpec("instances"));
+  std::string items;
+  for (size_t i = 0; i < kMaxListItems; ++i) items += (i ? ",g" : "g") + std::to_string(i);
+  ASSERT_TRUE(w.Set("gpu", items, kHttp).ok());
+  ASSERT_TRUE(w.Set("gpu", "g0,G1", kHttp).ok());  // repeats of what is there: still 1000
+  Status st = w.Set("gpu", "one-more", kHttp);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(st.message(), "gpu: at most 1000 different items");
+  EXPECT_EQ(st.field(), "gpu");
+}
+
+// Issue 43: an empty file name to write (--out '') meant stdout, or the default file, without a
+// word; it is refused naming the option, on every command that writes one.
+TEST(OptionValuesTest, AnEmptyFileToWriteIsRefused) {
+  size_t seen = 0;
+  for (const CommandSpec& c : CommandSpecs()) {
+    for (const OptionSpec& o : c.options) {
+      if (o.name != "out" && o.name != "plot" && o.name != "log") continue;
+      ++seen;
+      EXPECT_TRUE(o.nonempty) << c.name << " --" << o.name;
+      OptionValues v(c);
+      ASSERT_TRUE(v.Set(o.name, "", kCli).ok());
+      Status st = v.Check();
+      EXPECT_EQ(st.code(), StatusCode::kInvalidArgument) << c.name << " --" << o.name;
+      EXPECT_EQ(st.message(), std::string(o.name) + ": expected a file name, got an empty one");
+      EXPECT_EQ(st.field(), o.name);
+      OptionValues named(c);
+      ASSERT_TRUE(named.Set(o.name, "x.json", kCli).ok());
+      EXPECT_TRUE(named.Check().ok()) << c.name;
+    }
+  }
+  EXPECT_GE(seen, 8u);  // launch, account scan, catalog build/upgrade/import/update, plots, log
+}
+
 }  // namespace
 }  // namespace gpuadvisor

@@ -383,5 +383,43 @@ TEST(LaunchTest, PlanFileNumbersOutOfRangeAreErrors) {
   EXPECT_EQ(plan.status().code(), StatusCode::kInvalidArgument);
 }
 
+// Issue 43: HCL interpolates ${...} and %{...} inside quoted strings too; a key pair, profile,
+// subnet or plan note holding one must reach Terraform as text ("$${", "%%{"), not run as code.
+TEST(LaunchTest, TerraformEscapesTemplateSequencesInUserStrings) {
+  const std::string evil = "x${file(\"/etc/passwd\")}%{if true}y%{endif}";
+  LaunchRequest r;
+  r.instance_type = "g6.xlarge";
+  r.key_name = evil;
+  r.instance_profile = evil;
+  r.subnet_id = evil;
+  r.security_group_ids = {evil};
+  r.plan_note = evil;
+  Result<LaunchPlan> p = PlanLaunch(testing::EmbeddedForTests(), r);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  const std::string tf = RenderLaunch(*p, LaunchFormat::kTerraform).document;
+  const std::string escaped = R"("x$${file(\"/etc/passwd\")}%%{if true}y%%{endif}")";
+  size_t count = 0;
+  for (size_t at = tf.find(escaped); at != std::string::npos; at = tf.find(escaped, at + 1)) {
+    ++count;
+  }
+  EXPECT_GE(count, 5u) << tf;  // key, profile, subnet, security group, the plan-note tag
+  // Outside comments, every "${" left is an escaped one ("$${") or the node index's own.
+  size_t line_start = 0;
+  while (line_start < tf.size()) {
+    size_t end = tf.find('\n', line_start);
+    if (end == std::string::npos) end = tf.size();
+    const std::string line = tf.substr(line_start, end - line_start);
+    line_start = end + 1;
+    const size_t first = line.find_first_not_of(' ');
+    if (first != std::string::npos && line[first] == '#') continue;
+    for (const char* open : {"${", "%{"}) {
+      for (size_t at = line.find(open); at != std::string::npos; at = line.find(open, at + 1)) {
+        const bool doubled = at > 0 && line[at - 1] == open[0];  // "$${", "%%{"
+        EXPECT_TRUE(doubled || line.compare(at, 14, "${count.index}") == 0) << line;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpuadvisor

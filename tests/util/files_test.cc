@@ -54,7 +54,7 @@ std::vector<std::string> List(const std::string& dir) {
 }
 
 mode_t Mode(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
   return st.st_mode;
 }
@@ -111,6 +111,29 @@ TEST_F(FilesTest, ReadFileRefusesInputsLargerThanTheirKind) {
             "/dev/zero: larger than 64 KiB; expected a file holding one secret line");
   // A missing file stays an IOError (exit 3 on the CLI), not a size refusal.
   EXPECT_EQ(ReadFile(Path("missing"), kWorkloadFile).status().code(), StatusCode::kIOError);
+}
+
+// Issue 43: `account scan` wrote a 79 MB file its own reader (64 MiB) refused. A write that
+// names its reader's kind is bounded by the same cap, and refused whole.
+TEST_F(FilesTest, AWriteItsReaderWouldRefuseIsNotWritten) {
+  constexpr FileKind kTiny{16, "a tiny file"};
+  const std::string p = Path("scan.json");
+  Put(p, "old");
+  WriteFileOptions options;
+  options.kind = &kTiny;
+  ASSERT_TRUE(WriteFileAtomic(p, std::string(16, 'x'), options).ok());
+  EXPECT_EQ(Read(p), std::string(16, 'x'));
+  Status st = WriteFileAtomic(p, std::string(17, 'y'), options);
+  EXPECT_EQ(st.code(), StatusCode::kIOError);
+  EXPECT_EQ(st.message(),
+            "cannot write " + p + ": larger than 16 bytes, the most read back as a tiny file");
+  EXPECT_EQ(Read(p), std::string(16, 'x'));
+  EXPECT_EQ(List(dir_), Names{"scan.json"});
+  // What it writes, its reader reads: the same cap on both sides.
+  options.kind = &kAccountFile;
+  EXPECT_EQ(WriteFileAtomic(p, std::string(kAccountFile.max_bytes + 1, 'z'), options).code(),
+            StatusCode::kIOError);
+  EXPECT_EQ(Read(p), std::string(16, 'x'));
 }
 
 TEST_F(FilesTest, EveryKindHasRoomForItsRealInputs) {
@@ -170,7 +193,7 @@ TEST_F(FilesTest, KeepsTheOwnerWhereAllowed) {
   Put(p, "old");
   ASSERT_EQ(::chown(p.c_str(), 12345, 54321), 0);
   ASSERT_TRUE(WriteFileAtomic(p, "new").ok());
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(::stat(p.c_str(), &st), 0);
   EXPECT_EQ(st.st_uid, 12345u);
   EXPECT_EQ(st.st_gid, 54321u);
@@ -212,11 +235,11 @@ TEST_F(FilesTest, SymlinkLoopIsAnIoError) {
 }
 
 TEST_F(FilesTest, DevNullIsWrittenThroughNotReplaced) {
-  struct stat before{};
+  struct stat before {};
   if (::stat("/dev/null", &before) != 0 || !S_ISCHR(before.st_mode)) GTEST_SKIP();
   Status st = WriteFileAtomic("/dev/null", "discarded");
   EXPECT_TRUE(st.ok()) << st.message();
-  struct stat after{};
+  struct stat after {};
   ASSERT_EQ(::stat("/dev/null", &after), 0);
   EXPECT_TRUE(S_ISCHR(after.st_mode));
   EXPECT_EQ(after.st_rdev, before.st_rdev);
@@ -224,13 +247,13 @@ TEST_F(FilesTest, DevNullIsWrittenThroughNotReplaced) {
 }
 
 TEST_F(FilesTest, DevFullReportsNoSpaceAndStaysADevice) {
-  struct stat before{};
+  struct stat before {};
   if (::stat("/dev/full", &before) != 0 || !S_ISCHR(before.st_mode)) GTEST_SKIP();
   Status st = WriteFileAtomic("/dev/full", "nowhere to go");
   EXPECT_EQ(st.code(), StatusCode::kIOError);
   EXPECT_NE(st.message().find("/dev/full"), std::string::npos) << st.message();
   EXPECT_NE(st.message().find(std::strerror(ENOSPC)), std::string::npos) << st.message();
-  struct stat after{};
+  struct stat after {};
   ASSERT_EQ(::stat("/dev/full", &after), 0);
   EXPECT_TRUE(S_ISCHR(after.st_mode));
   EXPECT_EQ(after.st_ino, before.st_ino);
@@ -268,6 +291,85 @@ TEST_F(FilesTest, DirectoryIsRefused) {
   EXPECT_EQ(st.code(), StatusCode::kIOError);
   EXPECT_NE(st.message().find("directory"), std::string::npos) << st.message();
   EXPECT_EQ(WriteFileAtomic(Path("missing/x.json"), "x").code(), StatusCode::kIOError);
+}
+
+// Issue 43, item 7: a root-run --out into /tmp must not follow a link another user planted
+// there (fs.protected_symlinks, applied by the tool itself since it resolves links itself).
+class ProtectedSymlinksTest : public FilesTest {
+ protected:
+  static constexpr uid_t kOther = 65534;  // nobody
+  void SetUp() override {
+    FilesTest::SetUp();
+    if (::geteuid() != 0) GTEST_SKIP() << "planting a link owned by another uid needs root";
+    ASSERT_EQ(::mkdir(Path("shared").c_str(), 0777), 0);
+    ASSERT_EQ(::chmod(Path("shared").c_str(), 01777), 0);  // like /tmp
+    Put(Path("precious"), "root's own", 0600);
+  }
+  // A link at `at` to `to`, owned by `uid`.
+  void Plant(const std::string& to, const std::string& at, uid_t uid) {
+    ASSERT_EQ(::symlink(to.c_str(), at.c_str()), 0);
+    ASSERT_EQ(::lchown(at.c_str(), uid, uid), 0);
+  }
+};
+
+TEST_F(ProtectedSymlinksTest, AnotherUsersLinkInAStickyWorldWritableDirectoryIsRefused) {
+  Plant(Path("precious"), Path("shared/out.json"), kOther);
+  for (bool unnamed : {true, false}) {
+    WriteFileOptions options;
+    options.use_o_tmpfile = unnamed;
+    Status st = WriteFileAtomic(Path("shared/out.json"), "overwritten", options);
+    EXPECT_EQ(st.code(), StatusCode::kIOError);
+    // The link and its directory as the path walk names them: repeated slashes collapsed.
+    const auto walked = [](std::string p) {
+      for (size_t at; (at = p.find("//")) != std::string::npos;) p.erase(at, 1);
+      return p;
+    };
+    EXPECT_EQ(st.message(), "cannot write " + Path("shared/out.json") + ": the symbolic link " +
+                                walked(Path("shared/out.json")) + " is owned by uid 65534 in " +
+                                "the sticky world-writable directory " + walked(Path("shared")) +
+                                "; following it is refused, as the kernel's " +
+                                "fs.protected_symlinks does");
+    EXPECT_EQ(Read(Path("precious")), "root's own");
+    EXPECT_EQ(Mode(Path("precious")) & 07777, 0600u);
+    EXPECT_EQ(List(Path("shared")), Names{"out.json"});
+    EXPECT_EQ(List(dir_), (Names{"precious", "shared"}));
+  }
+}
+
+TEST_F(ProtectedSymlinksTest, EveryComponentIsCheckedDevicesAndChainsIncluded) {
+  // A directory link in the middle of the path, a device behind the link, and the refused link
+  // at the end of a chain that starts with an allowed one.
+  ASSERT_EQ(::mkdir(Path("real").c_str(), 0755), 0);
+  Plant(Path("real"), Path("shared/dir"), kOther);
+  Plant("/dev/null", Path("shared/null"), kOther);
+  Plant(Path("precious"), Path("shared/evil"), kOther);
+  Plant(Path("shared/evil"), Path("chain"), 0);
+  for (const std::string name : {"shared/dir/out.json", "shared/null", "chain"}) {
+    Status st = WriteFileAtomic(Path(name), "overwritten");
+    EXPECT_EQ(st.code(), StatusCode::kIOError) << name;
+    EXPECT_NE(st.message().find("fs.protected_symlinks"), std::string::npos) << st.message();
+  }
+  EXPECT_EQ(List(Path("real")), Names{});
+  EXPECT_EQ(Read(Path("precious")), "root's own");
+}
+
+TEST_F(ProtectedSymlinksTest, TheKernelsAllowedCasesStillFollow) {
+  // The writer's own link; a link owned by the sticky directory's owner; any link in a
+  // directory that is world-writable but not sticky.
+  ASSERT_EQ(::mkdir(Path("open").c_str(), 0777), 0);
+  ASSERT_EQ(::chmod(Path("open").c_str(), 0777), 0);
+  ASSERT_EQ(::mkdir(Path("theirs").c_str(), 0777), 0);
+  ASSERT_EQ(::chmod(Path("theirs").c_str(), 01777), 0);
+  ASSERT_EQ(::chown(Path("theirs").c_str(), kOther, kOther), 0);
+  Plant(Path("precious"), Path("shared/mine"), ::geteuid());
+  Plant(Path("precious"), Path("theirs/owners"), kOther);
+  Plant(Path("precious"), Path("open/any"), kOther);
+  for (const std::string name : {"shared/mine", "theirs/owners", "open/any"}) {
+    Status st = WriteFileAtomic(Path(name), name);
+    ASSERT_TRUE(st.ok()) << name << ": " << st.message();
+    EXPECT_EQ(Read(Path("precious")), name);
+    EXPECT_TRUE(S_ISLNK(Mode(Path(name))));
+  }
 }
 
 // The old writer used PATH.tmp.<pid>; the new names are random but a test can choose them.

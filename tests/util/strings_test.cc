@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <nlohmann/json.hpp>
 
 #include "util/json_text.h"
@@ -26,6 +27,22 @@ TEST(StringsTest, SuggestFindsTypos) {
   EXPECT_EQ(s[0], "p5.48xlarge");
   EXPECT_TRUE(Suggest("zzzzzzzz", c).empty());
   EXPECT_EQ(DidYouMean("us-est-1", {"us-east-1", "eu-west-1"}), "did you mean us-east-1?");
+}
+
+// Issue 43: "did you mean" over a 1 MB value cost seconds of CPU (edit distance is length x
+// length per candidate). Past kMaxSuggestChars nothing is compared: no suggestion, at once,
+// even where a candidate is a prefix of the value (which suggests it below the cap).
+TEST(StringsTest, SuggestSkipsValuesLongerThanTheCap) {
+  std::vector<std::string> c = {"p5.48xlarge", "p4d.24xlarge", "g6.xlarge"};
+  const std::string at_cap = "p5.48xlarge" + std::string(kMaxSuggestChars - 11, 'x');
+  EXPECT_EQ(Suggest(at_cap, c), std::vector<std::string>{"p5.48xlarge"});
+  EXPECT_TRUE(Suggest(at_cap + "x", c).empty());
+  std::vector<std::string> many;
+  for (int i = 0; i < 2000; ++i) many.push_back("instance-type-" + std::to_string(i));
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(DidYouMean("instance-type-1" + std::string(1 << 20, 'x'), many), "");
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(s, 2.0) << "2000 candidates x 1 MiB were compared";  // uncapped: ~30 s
 }
 
 TEST(StringsTest, SplitKeepsEmptyFields) {

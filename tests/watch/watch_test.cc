@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <fstream>
+#include <thread>
 
 #include "testutil/fake_http.h"
 
@@ -130,7 +132,7 @@ TEST(Watch, RunCaptureKillsAndReapsACommandPastItsDeadline) {
       {"sleep 1000", "timed out after 0.3 s (killed)"},
       {"printf 'partial'; sleep 1000", "timed out"},
       {"exec >&-; sleep 1000", "timed out"},         // output closed, still running
-      {"sleep 1000 & printf 0", "timed out"},        // a child holds the pipe open
+      {"sleep 1000 & sleep 1000", "timed out"},      // a child holds the pipe open
       {"yes", "wrote over 1 MiB (killed)"},          // runaway output
       {"kill -9 $$", "failed (killed by signal 9)"}  // died of a signal
   };
@@ -154,6 +156,40 @@ TEST(Watch, RunCaptureKillsAndReapsACommandPastItsDeadline) {
   ASSERT_TRUE(quick.ok()) << quick.status().ToString();
   EXPECT_EQ(*quick, "0\n37\n");
   EXPECT_EQ(OpenFds(), fds);
+}
+
+// Issue 43: a command that exits but leaves a background child holding its output (the pipe)
+// used to be read until the deadline ("timed out"), or for ever without one. Reading stops
+// shortly after the command's exit, with its output, and the child is killed.
+TEST(Watch, RunCaptureStopsAtTheCommandsExitWhenABackgroundChildHoldsTheOutput) {
+  const int fds = OpenFds();
+  {
+    // (Without a timeout the old reader never returned; with one it timed out.)
+    const double timeout_s = 20;
+    const auto start = std::chrono::steady_clock::now();
+    Result<std::string> out = RunCapture("sleep 1000 & echo $!; printf '0\\n37\\n'", timeout_s);
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_TRUE(out.ok()) << out.status().ToString();
+    const size_t nl = out->find('\n');
+    ASSERT_NE(nl, std::string::npos) << *out;
+    EXPECT_EQ(out->substr(nl + 1), "0\n37\n");
+    EXPECT_LT(s, 10) << "timeout " << timeout_s;
+    // The background sleep is killed: gone, or a zombie for whoever reaps orphans.
+    const std::string stat = "/proc/" + out->substr(0, nl) + "/stat";
+    bool dead = false;
+    for (int i = 0; i < 100 && !dead; ++i) {
+      std::ifstream f(stat);
+      std::string pid, comm, state;
+      dead = !(f >> pid >> comm >> state) || state == "Z" || state == "X";
+      if (!dead) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    EXPECT_TRUE(dead) << "the background child is still running";
+    errno = 0;
+    EXPECT_EQ(::waitpid(-1, nullptr, WNOHANG), -1);
+    EXPECT_EQ(errno, ECHILD);
+    EXPECT_EQ(OpenFds(), fds);
+  }
 }
 
 // Issue 24, item 4: IMDSv2 over the one HTTP client. A fake IMDS gives a token to PUT

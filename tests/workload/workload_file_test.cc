@@ -1,6 +1,9 @@
 // Workload files (JSON, YAML) and Hugging Face config.json import.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "gpuadvisor/workload.h"
 
 namespace gpuadvisor {
@@ -78,6 +81,69 @@ TEST(WorkloadTextTest, DetectsJsonOrYaml) {
   EXPECT_TRUE(ParseWorkloadText("  {\"task\": \"hpc\"}", "x").ok());
   EXPECT_TRUE(ParseWorkloadText("task: hpc\n", "x").ok());
   EXPECT_FALSE(ParseWorkloadText("- a\n- b\n", "x").ok());
+}
+
+// Issue 43: a 16 MB nested workload took 2.3 GB: documents not starting with "{" go to YAML,
+// which had no depth check. Both readers refuse nesting deeper than kMaxDocumentDepth (32)
+// before building a tree of it.
+TEST(WorkloadTextTest, NestingDeeperThanTheLimitIsRefusedOnEitherPath) {
+  const auto nested = [](int depth, const char* open, const char* close) {
+    std::string s;
+    for (int i = 0; i < depth; ++i) s += open;
+    for (int i = 0; i < depth; ++i) s += close;
+    return s;
+  };
+  const std::string yaml_deep = "task: serve\nextra: " + nested(33, "[", "]") + "\n";
+  Result<Workload> w = ParseWorkloadText(yaml_deep, "w.yaml");
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.status().code(), StatusCode::kParseError);
+  EXPECT_EQ(w.status().message().rfind("w.yaml:2:", 0), 0u) << w.status().message();
+  EXPECT_NE(w.status().message().find(": nested deeper than 32 levels"), std::string::npos);
+  EXPECT_EQ(w.status().field(), "workload");
+  // 32 levels (the mapping and 31 lists) pass the check and reach the fields' own error.
+  w = ParseWorkloadText("task: serve\nextra: " + nested(31, "[", "]") + "\n", "w.yaml");
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.status().message().find("nested deeper"), std::string::npos) << w.status().message();
+  // A document of brackets (JSON text routed to YAML), and block-style nesting.
+  EXPECT_NE(ParseWorkloadText(nested(1 << 20, "[", "]"), "w.json")
+                .status()
+                .message()
+                .find("nested deeper than 32 levels"),
+            std::string::npos);
+  std::string block = "task: serve\n";
+  for (int i = 0; i < 40; ++i) block += std::string(2 * static_cast<size_t>(i), ' ') + "a:\n";
+  EXPECT_NE(ParseWorkloadYaml(block, "b.yaml").status().message().find("nested deeper"),
+            std::string::npos);
+  Result<Workload> json = ParseWorkloadText(
+      "{\"task\": \"serve\", \"x\": " + nested(40, "{\"a\":", "}") + "}", "w.json");
+  ASSERT_FALSE(json.ok());
+  EXPECT_EQ(json.status().message(), "w.json: nested deeper than 32 levels");
+}
+
+// Issue 43: two spellings of one field in one document (gpu_count and gpu-count, an alias and
+// its name, a section's key and a top-level one) were both applied, the last silently winning.
+TEST(WorkloadTextTest, TwoSpellingsOfOneFieldAreRefusedNamingBoth) {
+  struct Case {
+    std::string text, message;
+  };
+  // JSON members are read in key order (nlohmann sorts them), YAML's in document order.
+  for (
+      const Case& c : std::vector<Case>{
+          {R"({"task": "serve", "input_tokens": 100, "input-tokens": 200})",
+           "w: \"input-tokens\" and \"input_tokens\" both set input-tokens; give it once"},
+          {R"({"task": "pretrain", "model": {"name": "llama-2-7b", "num_layers": 4, "layers": 8}})",
+           "w: \"model.layers\" and \"model.num_layers\" both set layers; give it once"},
+          {R"({"task": "pretrain", "tp": 2, "parallelism": {"tp": 4}})",
+           "w: \"parallelism.tp\" and \"tp\" both set tp; give it once"},
+          {"task: serve\nrps: 2\nserving:\n  rps: 3\n",
+           "w:4: \"rps\" and \"serving.rps\" both set rps; give it once"},
+          {"task: pretrain\nseq_length: 2048\nseq-len: 4096\n",
+           "w:3: \"seq_length\" and \"seq-len\" both set seq-len; give it once"}}) {
+    Result<Workload> w = ParseWorkloadText(c.text, "w");
+    ASSERT_FALSE(w.ok()) << c.text;
+    EXPECT_EQ(w.status().code(), StatusCode::kInvalidArgument) << c.text;
+    EXPECT_EQ(w.status().message(), c.message);
+  }
 }
 
 // Abridged config.json files as published on the Hugging Face Hub.
