@@ -16,6 +16,11 @@ And the layers keep to their folders (doc/design.md, "Three layers"): a public h
 include/ includes only public headers; the library (src/ but app/ and the front ends) includes
 neither the application layer (app/) nor a front end; a front end includes only the public API,
 the application layer, util/ and the front ends' own headers, never a library internal.
+And every process gets an argument vector, never a command line split from a string (issue 43:
+a catalog name with spaces became extra AWS CLI arguments): only the runners start processes
+(posix_spawn, exec*, system, popen: SPAWN_FILES), and in the files that build a process's
+arguments (ARGV_FILES) no string literal holds an option glued to text, " --next-token " or
+"ec2 describe-x --filters ..." (a name shown to the user, not run, says "shown, not run").
 Usage: layering_test.py [REPO_ROOT]
 """
 import os
@@ -30,6 +35,16 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 FRONT_END_MAY = ("gpuadvisor/", "app/", "util/", "cli/", "server/")
 ENV = re.compile(r"\b(secure_)?getenv\s*\(")
 OTHER_PROGRAM = "another program's flag"
+PROCESS = re.compile(r"\b(posix_spawnp?|execv[pe]?|execl[pe]?|system|popen)\s*\(")
+# The runners: the AWS CLI's (account scan, catalog update --aws), watch's (nvidia-smi, actions)
+# and serve's re-exec of itself.
+SPAWN_FILES = ("src/cli/aws_cli.cc", "src/watch/watch.cc", "src/cli/serve_exec.cc")
+ARGV_FILES = ("src/catalog/import/update.cc", "src/cli/cmd_account.cc", "src/cli/aws_cli.cc",
+              "src/watch/watch.cc", "src/cli/cmd_watch.cc", "src/cli/cmd_catalog_update.cc",
+              "src/cli/serve_exec.cc")
+GLUED = re.compile(r"^(\s+|(aws|ec2|pricing|savingsplans|sts|service-quotas|nvidia-smi|sh)"
+                   r"( [a-z0-9-]+)* )--[a-z]")
+SHOWN = "shown, not run"
 
 
 def code_and_literals(line):
@@ -106,6 +121,15 @@ def main():
                     bad.append(f"{path}:{n}: reads the environment: {line.strip()}")
                 if OTHER_PROGRAM not in line and any(lit.startswith("--") for lit in literals):
                     bad.append(f"{path}:{n}: a CLI flag in the library: {line.strip()}")
+    for path in all_sources():
+        with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                code, literals = code_and_literals(line)
+                if PROCESS.search(code) and path not in SPAWN_FILES and "std::system_error" not in code:
+                    bad.append(f"{path}:{n}: starts a process outside the runners: {line.strip()}")
+                if path in ARGV_FILES and SHOWN not in line and any(GLUED.match(lit) for lit in literals):
+                    bad.append(f"{path}:{n}: a command line built as a string (one argv element "
+                               f"per value): {line.strip()}")
     for b in bad:
         print(b)
     if bad:

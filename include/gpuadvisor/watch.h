@@ -116,9 +116,10 @@ void DeclareOptions(V& v, WatchArgs& a) {
          {.help = "Passed to aws --endpoint-url", .front_ends = kCli, .metavar = "URL"});
   v.Text("region", a.region,
          {.help = "Passed to aws --region", .front_ends = kCli, .metavar = "REGION"});
-  v.Text(
-      "nvidia-smi", a.nvidia_smi,
-      {.help = "nvidia-smi command, looked up on PATH", .front_ends = kCli, .metavar = "COMMAND"});
+  v.Text("nvidia-smi", a.nvidia_smi,
+         {.help = "nvidia-smi program, looked up on PATH (run with its arguments, no shell)",
+          .front_ends = kCli,
+          .metavar = "PROGRAM"});
   v.Integer(
       "max-samples", a.max_samples,
       {.help = "Stop after N samples (0: run forever)", .lo = 0, .hi = 1e9, .front_ends = kCli});
@@ -175,6 +176,9 @@ Result<std::vector<double>> ParseSmiUtilization(const std::string& text);
 // IOError when it cannot start, exits non-zero, dies of a signal, writes over 1 MiB or runs out
 // of time ("... timed out after 20 s (killed)").
 Result<std::string> RunCapture(const std::string& command, double timeout_s = 0);
+// The same for a program and its arguments, each one argv element (no shell): argv[0] is looked
+// up on PATH. What watch samples nvidia-smi with.
+Result<std::string> RunCapture(const std::vector<std::string>& argv, double timeout_s = 0);
 
 // IMDSv2: PUT <endpoint>/latest/api/token, then GET <endpoint>/latest/meta-data/instance-id with
 // the token, each within `timeout_s` (whole request), never through a proxy, redirects refused.

@@ -114,7 +114,7 @@ Status WriteUpdated(Catalog* c, UpdateCache* cache, const std::string& out,
   const std::string json = CatalogToJson(*c);
   Result<Catalog> check = ParseCatalogJson(json, out);
   if (!check.ok()) return check.status().WithPrefix("internal error: the updated catalog");
-  GPUADVISOR_RETURN_IF_ERROR(WriteFileAtomic(out, json));
+  GPUADVISOR_RETURN_IF_ERROR(WriteFileAtomic(out, json, {.kind = &kCatalogFile}));
   cache->catalog_generated_at = c->generated_at;
   return WriteFileAtomic(cache_path, UpdateCacheToJson(*cache));
 }

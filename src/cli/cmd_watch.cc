@@ -13,6 +13,7 @@
 #include "cli/common.h"
 #include "gpuadvisor/telemetry.h"
 #include "gpuadvisor/watch.h"
+#include "util/aws_names.h"
 #include "util/text.h"
 
 namespace gpuadvisor::cli {
@@ -35,6 +36,11 @@ Status ParseWatchFlags(const OptionValues& v, WatchArgs* a) {
   GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(v, a));
   Status st = CheckWatchAction(a->options.action);
   if (!st.ok()) return st.WithField("action");
+  // Handed to the AWS CLI as --region (util/aws_names.h).
+  if (!a->region.empty() && !IsRegionCode(a->region)) {
+    return Status::InvalidArgument("region: expected " + RegionCodeProblem(a->region))
+        .WithField("region");
+  }
   return Status::OK();
 }
 
@@ -67,7 +73,7 @@ class WatchLog {
 // One reading of every GPU's utilisation; empty with `*why` set when there is none.
 std::vector<double> SampleGpus(const WatchArgs& a, std::string* why) {
   Result<std::string> out =
-      RunCapture(a.nvidia_smi + " --query-gpu=utilization.gpu --format=csv,noheader,nounits",
+      RunCapture({a.nvidia_smi, "--query-gpu=utilization.gpu", "--format=csv,noheader,nounits"},
                  a.sample_timeout_s);
   if (!out.ok()) {
     *why = out.status().message();
@@ -162,7 +168,7 @@ int Run(const WatchCliOptions& opts) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::string why;
     const std::vector<double> utils = SampleGpus(a, &why);
-    struct stat sb {};
+    struct stat sb{};
     const bool keep = !a.keep_alive_file.empty() && ::stat(a.keep_alive_file.c_str(), &sb) == 0;
     double idle_for = 0;
     const int failed_before = state.failed_reads();

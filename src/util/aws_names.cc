@@ -70,6 +70,12 @@ bool IsAzId(std::string_view id) {
   return Part(id.substr(0, at), false) && All(id.substr(at + 3), Digit);
 }
 
+bool IsInstanceId(std::string_view id) {
+  if (!StartsWith(id, "i-") || (id.size() != 10 && id.size() != 19)) return false;
+  return std::all_of(id.begin() + 2, id.end(),
+                     [](char c) { return Digit(c) || (c >= 'a' && c <= 'f'); });
+}
+
 bool IsPageToken(std::string_view t) {
   if (t.empty() || t.size() > kMaxPageToken || t.front() == '-') return false;
   return std::all_of(t.begin(), t.end(), [](char c) {

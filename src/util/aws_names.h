@@ -33,6 +33,8 @@ bool IsRegionCode(std::string_view region);
 // An availability-zone id: "use1-az1", "cnn1-az2", "use1-atl1-az1" (a name as above, "-az",
 // digits).
 bool IsAzId(std::string_view id);
+// An EC2 instance id: "i-" and 8 or 17 lower-case hex digits ("i-0123456789abcdef0").
+bool IsInstanceId(std::string_view id);
 // A pagination token from an AWS answer, to be handed back as one argument: 1 to 8192 bytes of
 // letters, digits and "+/=_.~-", not beginning with '-' (so never an option, a parameter file
 // or a URL).

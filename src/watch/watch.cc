@@ -15,6 +15,7 @@
 #include <mutex>
 #include <thread>
 
+#include "util/aws_names.h"
 #include "util/enum_names.h"
 #include "util/http_client.h"
 #include "util/numbers.h"
@@ -159,7 +160,14 @@ void KillAndReap(pid_t pid) {
   u.pids.push_back(pid);
 }
 
-Result<pid_t> SpawnShell(const std::string& command, int stdout_fd) {
+// Starts argv[0] (looked up on PATH) with `argv`, standard output to `stdout_fd`, standard input
+// from /dev/null, in a process group of its own (so a timeout kills all of it).
+Result<pid_t> Spawn(const std::vector<std::string>& argv, int stdout_fd) {
+  if (argv.empty() || argv[0].empty()) return Status::InvalidArgument("no command to run");
+  std::vector<char*> args;
+  args.reserve(argv.size() + 1);
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_adddup2(&fa, stdout_fd, STDOUT_FILENO);
@@ -168,12 +176,13 @@ Result<pid_t> SpawnShell(const std::string& command, int stdout_fd) {
   posix_spawnattr_init(&attr);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attr, 0);  // its own group, so a timeout kills all of it
-  const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, "/bin/sh", &fa, &attr, const_cast<char* const*>(argv), environ);
+  const int rc = posix_spawnp(&pid, args[0], &fa, &attr, args.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&attr);
-  if (rc != 0) return Status::IOError("cannot run " + command + ": " + std::strerror(rc));
+  if (rc != 0) {
+    return Status::IOError("cannot run " + TerminalSafe(argv[0]) + ": " + std::strerror(rc));
+  }
   return pid;
 }
 
@@ -225,12 +234,19 @@ std::string ExitText(int status) {
 }  // namespace
 
 Result<std::string> RunCapture(const std::string& command, double timeout_s) {
+  return RunCapture(std::vector<std::string>{"/bin/sh", "-c", command}, timeout_s);
+}
+
+Result<std::string> RunCapture(const std::vector<std::string>& argv, double timeout_s) {
   ReapLeftovers();
+  std::string command;  // as shown in errors
+  for (const std::string& a : argv) command += (command.empty() ? "" : " ") + a;
+  command = TerminalSafe(command);
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) {
     return Status::IOError("cannot run " + command + ": pipe: " + std::strerror(errno));
   }
-  Result<pid_t> pid = SpawnShell(command, fds[1]);
+  Result<pid_t> pid = Spawn(argv, fds[1]);
   ::close(fds[1]);
   if (!pid.ok()) {
     ::close(fds[0]);
@@ -323,7 +339,8 @@ Result<std::string> ImdsInstanceId(const std::string& endpoint, double timeout_s
   Result<std::string> id = ImdsCall(http, *base, "GET", "/latest/meta-data/instance-id",
                                     "X-aws-ec2-metadata-token: " + *token, timeout_s);
   if (!id.ok()) return id.status();
-  if (!StartsWith(*id, "i-") || !Printable(*id)) {
+  // It becomes an argument of the AWS CLI: an instance id's shape only (util/aws_names.h).
+  if (!IsInstanceId(*id)) {
     return Status::IOError(what + ": unexpected instance-id \"" + TerminalSafe(id->substr(0, 80)) +
                            "\"");
   }

@@ -223,7 +223,7 @@ TEST(CatalogBuildTest, MalformedInputsNameTheirPlace) {
   EXPECT_EQ(bad.status().code(), StatusCode::kParseError);
   EXPECT_NE(bad.status().message().find("d.json: byte"), std::string::npos);
   Result<Catalog> wrong = ParseCatalogJson(R"({"schema":"gpuadvisor-catalog/1","sources":[],
-      "gpus":[],"instance_types":[{"instance_type":"x","family":"x","retired":"no"}]})",
+      "gpus":[],"instance_types":[{"instance_type":"x.large","family":"x","retired":"no"}]})",
                                            "c.json");
   ASSERT_FALSE(wrong.ok());
   EXPECT_NE(wrong.status().message().find("instance_types[0].retired"), std::string::npos);

@@ -205,7 +205,7 @@ TEST(Issue16InstanceTypes, CountsMemoryAndNamesAreBounded) {
       {"\"SizeInMiB\": 81920", "\"SizeInMiB\": -80",
        "Gpus[0].MemoryInfo.SizeInMiB: expected a memory size above 0"},
       {"\"SizeInMiB\": 2097152", "\"SizeInMiB\": 0", "MemoryInfo.SizeInMiB: expected a memory"},
-      {"\"p5.48xlarge\"", "\"\"", "$.InstanceTypes[0].InstanceType: expected a non-empty name"},
+      {"\"p5.48xlarge\"", "\"\"", "$.InstanceTypes[0].InstanceType: expected an EC2 instance type"},
   };
   for (const Case& c : cases) {
     auto r = build::ReadDescribeInstanceTypes(Replace(kOneType, c.from, c.to), "t.json");
@@ -227,7 +227,7 @@ TEST(Issue16CatalogJson, FiguresOutsideThePolicyAreRefused) {
       {"\"memory_mib_each\": 81920", "\"memory_mib_each\": -5",
        "accelerator.memory_mib_each: expected a memory size above 0"},
       {"\"instance_type\": \"p5.48xlarge\"", "\"instance_type\": \"\"",
-       "instance_type: expected a non-empty name"},
+       "instance_type: expected an EC2 instance type"},
   };
   for (const Case& c : cases) {
     Result<Catalog> r = ParseCatalogJson(Replace(json, c.from, c.to), "cat.json");

@@ -134,7 +134,7 @@ expect_json "China's prices land in CNY" "d[0]['currency']=='CNY' and abs(d[0]['
 : >"$T/log"
 expect_json "all regions again: 304s" "d['not_modified']==8" catalog update --endpoint "$URL" --regions all --out "$T/all.json" --json
 expect_exit "no region known" 2 "--regions: none given" catalog update --endpoint "$URL"
-expect_exit "bad region" 2 "--regions: expected AWS region codes" catalog update --endpoint "$URL" --regions us-east-1-atl-1
+expect_exit "bad region" 2 "--regions: expected an AWS region code" catalog update --endpoint "$URL" --regions us-east-1-atl-1
 expect_exit "endpoint not http" 2 "--endpoint" catalog update --endpoint file:///etc --regions us-east-1
 expect_exit "unknown region at AWS" 3 "HTTP 404" catalog update --endpoint "$URL" --regions ap-south-2 --retries 0 --no-progress --out "$T/x.json"
 # --catalog FILE is the catalog updated; --out elsewhere.

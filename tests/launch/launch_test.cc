@@ -354,9 +354,20 @@ TEST(LaunchTest, ReadsRecommendOutputAndSinglePlans) {
   ASSERT_TRUE(ReadPlanJson(R"({"instance_type": "g6.xlarge"})", "p.json", 1, &single).ok());
   EXPECT_EQ(single.count, 1);
 
-  const Status bad =
-      ReadPlanJson(R"({"plans": [{"instance_type": "x", "instances": 0}]})", "p.json", 1, &single);
+  const Status bad = ReadPlanJson(R"({"plans": [{"instance_type": "x.large", "instances": 0}]})",
+                                  "p.json", 1, &single);
   EXPECT_EQ(bad.message(), "p.json: plans[0].instances: expected an integer 1..1000");
+  // A name outside AWS's grammar never reaches the spec's command lines (issue 43).
+  EXPECT_NE(ReadPlanJson(R"({"instance_type": "p5.48xlarge; rm -rf /", "region": "us-east-1"})",
+                         "p.json", 1, &single)
+                .message()
+                .find("instance_type: expected an EC2 instance type"),
+            std::string::npos);
+  EXPECT_NE(ReadPlanJson(R"({"instance_type": "p5.48xlarge", "region": "us-east-1 `id`"})",
+                         "p.json", 1, &single)
+                .message()
+                .find("region: expected an AWS region code"),
+            std::string::npos);
   EXPECT_NE(ReadPlanJson("{", "p.json", 1, &single).message().find("p.json: byte"),
             std::string::npos);
   EXPECT_NE(ReadPlanJson(rec, "p.json", 2, &single).message().find("rank"), std::string::npos);

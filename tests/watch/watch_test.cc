@@ -227,6 +227,29 @@ TEST(Imds, TokenThenInstanceId) {
   }
 }
 
+// Issue 43: the instance id becomes an argument of the AWS CLI; an IMDS answer is an attacker
+// too, so only an instance id's shape is taken.
+TEST(Imds, AnAnswerThatIsNotAnInstanceIdIsRefused) {
+  for (const std::string body : {"i-1 --endpoint-url http://attacker", "i-file:///etc/passwd",
+                                 "i-0123456789ABCDEF0", "i-12", "x-0123456789abcdef0"}) {
+    testing::FakeHttpServer imds([&](const testing::FakeHttpServer::Request& r) {
+      testing::FakeHttpServer::Reply reply;
+      reply.body = r.method == "PUT" ? "tok-123" : body;
+      return reply;
+    });
+    const Result<std::string> id = ImdsInstanceId(imds.url(), 30);
+    EXPECT_FALSE(id.ok()) << body;
+  }
+}
+
+// A program and its arguments run as an argument vector: no shell reads them.
+TEST(Watch, RunCaptureOfAnArgvInvolvesNoShell) {
+  Result<std::string> out = RunCapture(std::vector<std::string>{"printf", "%s", "a b; echo $HOME"});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(*out, "a b; echo $HOME");
+  EXPECT_FALSE(RunCapture(std::vector<std::string>{"no-such-program-43"}).ok());
+}
+
 TEST(Imds, ErrorsNameTheEndpointAndTheCause) {
   testing::FakeHttpServer::Reply refused;
   refused.status = 401;

@@ -522,12 +522,12 @@ class Updater {
       listed |= AwsAnswer(
           region + " price-list-query (" + family + ")",
           {api_region,
-           AwsArgs({"pricing", "get-products", kServiceCode, "AmazonEC2", kFilters,
+           AwsArgs({"pricing", "get-products", kServiceCode, "AmazonEC2", kFilters},
+                   {"Type=TERM_MATCH,Field=regionCode,Value=" + region,
                     "Type=TERM_MATCH,Field=operatingSystem,Value=Linux",
                     "Type=TERM_MATCH,Field=tenancy,Value=Shared",
                     "Type=TERM_MATCH,Field=preInstalledSw,Value=NA",
-                    "Type=TERM_MATCH,Field=capacitystatus,Value=Used"},
-                   {"Type=TERM_MATCH,Field=regionCode,Value=" + region,
+                    "Type=TERM_MATCH,Field=capacitystatus,Value=Used",
                     std::string("Type=TERM_MATCH,Field=instanceFamily,Value=") + family})},
           &ImportInputs::price_list_query);
     }
