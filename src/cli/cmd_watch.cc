@@ -14,6 +14,7 @@
 #include "gpuadvisor/telemetry.h"
 #include "gpuadvisor/watch.h"
 #include "util/aws_names.h"
+#include "util/files.h"
 #include "util/text.h"
 
 namespace gpuadvisor::cli {
@@ -150,9 +151,12 @@ int Run(const WatchCliOptions& opts) {
   Status st = ParseWatchFlags(*values, &a);
   if (!st.ok()) return Fail(st);
   const WatchOptions& w = a.options;
-  FILE* logf = a.log.empty() ? nullptr : std::fopen(a.log.c_str(), "ae");
-  if (!a.log.empty() && logf == nullptr) {
-    return Fail(Status::IOError("cannot open --log " + a.log));
+  // As root in /tmp, a link another user planted is refused as --out refuses it (issue 43).
+  FILE* logf = nullptr;
+  if (!a.log.empty()) {
+    Result<FILE*> f = OpenFileForAppend(a.log);
+    if (!f.ok()) return Fail(f.status().WithPrefix("log").WithField("log"));
+    logf = *f;
   }
   const WatchLog log(logf);
   log(std::string(w.execute ? "armed" : "dry run") + ": action " + w.action + " after " +

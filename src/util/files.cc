@@ -103,7 +103,7 @@ Result<std::string> ReadLink(const std::string& path) {
 // root-run --out.
 Status CheckLinkMayBeFollowed(const std::string& path, const std::string& link,
                               const struct stat& link_st, const std::string& dir) {
-  struct stat d {};
+  struct stat d{};
   if (::stat(dir.c_str(), &d) != 0) return Errno("cannot stat", dir);
   const bool shared = (d.st_mode & S_ISVTX) != 0 && (d.st_mode & S_IWOTH) != 0;
   if (!shared || link_st.st_uid == ::geteuid() || link_st.st_uid == d.st_uid) return Status::OK();
@@ -115,7 +115,7 @@ Status CheckLinkMayBeFollowed(const std::string& path, const std::string& link,
 
 // /proc/PID/fd/N of a pipe or socket reads "pipe:[123]": a name the kernel follows itself.
 bool IsProcMagicLink(const std::string& dir, const std::string& target) {
-  struct statfs fs {};
+  struct statfs fs{};
   return !target.empty() && target.front() != '/' && ::statfs(dir.c_str(), &fs) == 0 &&
          static_cast<long>(fs.f_type) == kProcSuperMagic && target.find(":[") != std::string::npos;
 }
@@ -156,7 +156,7 @@ Result<std::string> ResolveLinks(const std::string& path) {
       done = next;
       continue;
     }
-    struct stat st {};
+    struct stat st{};
     if (::lstat(next.c_str(), &st) != 0) {
       if (errno == ENOENT) return next + rest();
       return Errno("cannot stat", next);
@@ -225,7 +225,7 @@ void RemoveStaleTemps(int dirfd, const std::string& base) {
   }
   ::closedir(dir);
   for (const std::string& name : stale) {
-    struct stat st {};
+    struct stat st{};
     if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
         st.st_uid == ::geteuid()) {
       ::unlinkat(dirfd, name.c_str(), 0);
@@ -385,7 +385,7 @@ Result<Target> OpenTarget(const std::string& path, const std::string& real) {
   }
   t.dirfd = UniqueFd(::open(t.dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (t.dirfd.get() < 0) return Errno("cannot open the directory", t.dir);
-  struct stat st {};
+  struct stat st{};
   if (::fstatat(t.dirfd.get(), t.base.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
     if (!S_ISREG(st.st_mode)) {
       return Status::IOError("cannot write " + path + ": it changed while being written");
@@ -436,6 +436,31 @@ Result<std::string> ReadFile(const std::string& path, const FileKind& kind) {
   return ReadBounded(fd.get(), path, kind);
 }
 
+Result<FILE*> OpenFileForAppend(const std::string& path) {
+  if (path.empty()) return Status::IOError("cannot open an empty file name");
+  Result<std::string> real = ResolveLinks(path);
+  if (!real.ok()) return real.status();
+  const int fd = ::open(real->c_str(),
+                        O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
+  if (fd < 0) return Errno("cannot open", path);
+  struct stat st{};
+  if (::fstat(fd, &st) != 0 ||
+      !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
+    ::close(fd);
+    return Status::IOError("cannot append to " + path +
+                           ": not a regular file, a FIFO or a character device");
+  }
+  // Blocking writes from here on (O_NONBLOCK only kept the open of a FIFO from waiting).
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  FILE* f = ::fdopen(fd, "a");
+  if (f == nullptr) {
+    const int err = errno;
+    ::close(fd);
+    return Errno("cannot open", path, err);
+  }
+  return f;
+}
+
 std::string TempFileName(std::string_view base, uint64_t random) {
   char hex[kRandomHexDigits + 1];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(random));
@@ -455,7 +480,7 @@ Status WriteFileAtomic(const std::string& path, std::string_view data,
   // Every link on the way is checked before anything is opened, devices and FIFOs included.
   Result<std::string> real = ResolveLinks(path);
   if (!real.ok()) return real.status();
-  struct stat st {};
+  struct stat st{};
   if (::stat(real->c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
     return WriteThrough(path, *real, st, data);
   }

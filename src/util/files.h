@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -72,6 +73,13 @@ struct WriteFileOptions {
 // options.kind refuses it).
 Status WriteFileAtomic(const std::string& path, std::string_view data,
                        const WriteFileOptions& options = {});
+
+// Opens PATH to append to (a log), creating it 0600 if missing: every symbolic link on the way is
+// checked as WriteFileAtomic checks it (none owned by another user in a sticky world-writable
+// directory is followed), the last component is opened with O_NOFOLLOW, and only a regular file,
+// a FIFO or a character device (/dev/stderr, /dev/null) is taken. IOError naming the path and why.
+// The caller owns the FILE (fclose).
+Result<FILE*> OpenFileForAppend(const std::string& path);
 
 // The name of the fallback temporary file for the file `base` (no directory) and `random`.
 std::string TempFileName(std::string_view base, uint64_t random);

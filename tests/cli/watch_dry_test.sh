@@ -22,6 +22,15 @@ smi 'echo "No devices were found"'; out=$(w); [[ "$out" == *"no-data"* ]] && ok 
 smi 'printf "\033[31mpwned\n"'; out=$(w --log "$T/esc.log")
 [[ "$out" == *'\x1b[31mpwned'* ]] && ! grep -q $'\x1b' <<<"$out" && ! grep -q $'\x1b' "$T/esc.log" &&
   ok || bad "escape sequences from nvidia-smi reached the log raw: $out"
+# Issue 43, item 7: as root, --log into a sticky world-writable directory refuses a link another
+# user planted there (the target is left as it was).
+if [ "$(id -u)" = 0 ]; then
+  mkdir -m 1777 "$T/shared"; echo "root's own" >"$T/precious"
+  ln -s "$T/precious" "$T/shared/w.log"; chown -h 65534 "$T/shared/w.log"
+  out=$(w --log "$T/shared/w.log"); rc=$?
+  [ $rc = 3 ] && [[ "$out" == *"--log: "*"fs.protected_symlinks"* ]] && [ "$(cat "$T/precious")" = "root's own" ] &&
+    ok || bad "--log through another user's link: rc=$rc $out"
+fi
 smi 'printf "0\n"'; out=$(w --execute); rc=$?; [ $rc = 3 ] && [[ "$out" == *"cannot act: IMDS"* ]] && ok || bad "no IMDS with --execute: rc=$rc $out"
 out=$(w --boot-grace 365d); [[ "$out" == *"boot-grace"* && "$out" != *"would run"* ]] && ok || bad "grace: $out"
 # Issue 16: a hung nvidia-smi is killed at --sample-timeout and logged as no-data; the loop goes

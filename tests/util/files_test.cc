@@ -54,7 +54,7 @@ std::vector<std::string> List(const std::string& dir) {
 }
 
 mode_t Mode(const std::string& path) {
-  struct stat st {};
+  struct stat st{};
   EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
   return st.st_mode;
 }
@@ -193,7 +193,7 @@ TEST_F(FilesTest, KeepsTheOwnerWhereAllowed) {
   Put(p, "old");
   ASSERT_EQ(::chown(p.c_str(), 12345, 54321), 0);
   ASSERT_TRUE(WriteFileAtomic(p, "new").ok());
-  struct stat st {};
+  struct stat st{};
   ASSERT_EQ(::stat(p.c_str(), &st), 0);
   EXPECT_EQ(st.st_uid, 12345u);
   EXPECT_EQ(st.st_gid, 54321u);
@@ -235,11 +235,11 @@ TEST_F(FilesTest, SymlinkLoopIsAnIoError) {
 }
 
 TEST_F(FilesTest, DevNullIsWrittenThroughNotReplaced) {
-  struct stat before {};
+  struct stat before{};
   if (::stat("/dev/null", &before) != 0 || !S_ISCHR(before.st_mode)) GTEST_SKIP();
   Status st = WriteFileAtomic("/dev/null", "discarded");
   EXPECT_TRUE(st.ok()) << st.message();
-  struct stat after {};
+  struct stat after{};
   ASSERT_EQ(::stat("/dev/null", &after), 0);
   EXPECT_TRUE(S_ISCHR(after.st_mode));
   EXPECT_EQ(after.st_rdev, before.st_rdev);
@@ -247,13 +247,13 @@ TEST_F(FilesTest, DevNullIsWrittenThroughNotReplaced) {
 }
 
 TEST_F(FilesTest, DevFullReportsNoSpaceAndStaysADevice) {
-  struct stat before {};
+  struct stat before{};
   if (::stat("/dev/full", &before) != 0 || !S_ISCHR(before.st_mode)) GTEST_SKIP();
   Status st = WriteFileAtomic("/dev/full", "nowhere to go");
   EXPECT_EQ(st.code(), StatusCode::kIOError);
   EXPECT_NE(st.message().find("/dev/full"), std::string::npos) << st.message();
   EXPECT_NE(st.message().find(std::strerror(ENOSPC)), std::string::npos) << st.message();
-  struct stat after {};
+  struct stat after{};
   ASSERT_EQ(::stat("/dev/full", &after), 0);
   EXPECT_TRUE(S_ISCHR(after.st_mode));
   EXPECT_EQ(after.st_ino, before.st_ino);
@@ -334,6 +334,32 @@ TEST_F(ProtectedSymlinksTest, AnotherUsersLinkInAStickyWorldWritableDirectoryIsR
     EXPECT_EQ(List(Path("shared")), Names{"out.json"});
     EXPECT_EQ(List(dir_), (Names{"precious", "shared"}));
   }
+}
+
+// The same for a file appended to (watch --log, serve --access-log): another user's link in a
+// sticky world-writable directory is refused; the user's own link, a regular file and
+// /dev/null are taken.
+TEST_F(ProtectedSymlinksTest, AFileAppendedToFollowsTheSameRule) {
+  Plant(Path("precious"), Path("shared/watch.log"), kOther);
+  Result<FILE*> refused = OpenFileForAppend(Path("shared/watch.log"));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("fs.protected_symlinks"), std::string::npos)
+      << refused.status().message();
+  EXPECT_EQ(Read(Path("precious")), "root's own");
+  Plant(Path("precious"), Path("shared/own.log"), ::geteuid());
+  Result<FILE*> own = OpenFileForAppend(Path("shared/own.log"));
+  ASSERT_TRUE(own.ok()) << own.status().message();
+  std::fputs(" and more", *own);
+  std::fclose(*own);
+  EXPECT_EQ(Read(Path("precious")), "root's own and more");
+  Result<FILE*> fresh = OpenFileForAppend(Path("shared/new.log"));
+  ASSERT_TRUE(fresh.ok()) << fresh.status().message();
+  std::fclose(*fresh);
+  EXPECT_EQ(Mode(Path("shared/new.log")) & 07777, 0600u);
+  Result<FILE*> null = OpenFileForAppend("/dev/null");
+  ASSERT_TRUE(null.ok()) << null.status().message();
+  std::fclose(*null);
+  EXPECT_FALSE(OpenFileForAppend(Path("shared")).ok());  // a directory
 }
 
 TEST_F(ProtectedSymlinksTest, EveryComponentIsCheckedDevicesAndChainsIncluded) {
