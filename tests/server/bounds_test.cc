@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -517,6 +519,120 @@ TEST_F(EvictionOrderTest, ChurnDoesNotBreakAKeptAliveClient) {
   stop = true;
   churn.join();
   EXPECT_EQ(failed, 0);
+}
+
+// ---- memory exhaustion ----
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+std::string ReadUntilClosed(int fd, int wait_s) {
+  timeval tv{wait_s, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  std::string out;
+  char buf[4096];
+  for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;)
+    out.append(buf, static_cast<size_t>(n));
+  return out;
+}
+
+size_t VmSizeBytes() {
+  std::ifstream in("/proc/self/status");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("VmSize:", 0) == 0) return std::stoul(line.substr(7)) * 1024;
+  }
+  return 0;
+}
+
+// std::bad_alloc while a request is read (a body larger than the memory the process may have)
+// is that request's 503, not the server's end (exit 134 before). The server runs in a child
+// process under an address-space limit; the parent is its client.
+TEST(OutOfMemoryTest, BadAllocWhileReadingIsAnsweredAndTheServerGoesOn) {
+  if (kAddressSanitizer) GTEST_SKIP() << "AddressSanitizer reserves more than any limit allows";
+  int to_parent[2], to_child[2];
+  ASSERT_EQ(::pipe(to_parent), 0);
+  ASSERT_EQ(::pipe(to_child), 0);
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {  // the server
+    ::close(to_parent[0]);
+    ::close(to_child[1]);
+    Result<std::shared_ptr<const Catalog>> c = EmbeddedCatalog();
+    CatalogHolder holder(*c, nullptr);
+    ServeOptions o;
+    o.port = 0;
+    o.threads = 2;
+    o.max_body_bytes = size_t{1} << 40;  // only memory stops it
+    o.read_timeout_s = o.keep_alive_timeout_s = 30;
+    HttpServer server(o, &holder);
+    Result<int> port = server.Bind();
+    int p = port.ok() ? *port : 0;
+    std::thread run([&server] { (void)server.Run(); });
+    for (int i = 0; i < 200 && !server.running(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    rlimit lim{};
+    lim.rlim_cur = lim.rlim_max = VmSizeBytes() + (size_t{192} << 20);
+    ::setrlimit(RLIMIT_AS, &lim);
+    (void)!::write(to_parent[1], &p, sizeof p);
+    char quit;
+    (void)!::read(to_child[0], &quit, 1);
+    const uint64_t oom = server.stats().out_of_memory;
+    server.Stop();
+    run.join();
+    ::_exit(oom > 0 ? 0 : 3);
+  }
+  ::close(to_parent[1]);
+  ::close(to_child[0]);
+  int port = 0;
+  ASSERT_EQ(::read(to_parent[0], &port, sizeof port), static_cast<ssize_t>(sizeof port));
+  ASSERT_GT(port, 0);
+  // A body of 1 GiB declared, sent until the server answers.
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_port = htons(static_cast<uint16_t>(port));
+  ::inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
+  ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&to), sizeof to), 0);
+  const std::string head =
+      "POST /v1/idle HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/csv\r\n"
+      "Content-Length: 1073741824\r\n\r\n";
+  (void)!::send(fd, head.data(), head.size(), MSG_NOSIGNAL);
+  const std::string mb(1 << 20, 'x');
+  std::string res;
+  for (int i = 0; i < 1024 && res.empty(); ++i) {
+    if (::send(fd, mb.data(), mb.size(), MSG_NOSIGNAL) < 0) break;
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 0) > 0) res = ReadUntilClosed(fd, 2);
+  }
+  if (res.empty()) res = ReadUntilClosed(fd, 5);
+  ::close(fd);
+  EXPECT_NE(res.find("HTTP/1.1 503"), std::string::npos) << res.substr(0, 300);
+  EXPECT_NE(res.find("out of memory"), std::string::npos) << res.substr(0, 300);
+  // The server is still there and answers.
+  const int again = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_EQ(::connect(again, reinterpret_cast<sockaddr*>(&to), sizeof to), 0);
+  const std::string get = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+  (void)!::send(again, get.data(), get.size(), MSG_NOSIGNAL);
+  const std::string health = ReadUntilClosed(again, 10);
+  ::close(again);
+  EXPECT_NE(health.find("HTTP/1.1 200"), std::string::npos) << health.substr(0, 300);
+  (void)!::write(to_child[1], "q", 1);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status)) << "the server died: status " << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "no std::bad_alloc was counted";
+  ::close(to_parent[0]);
+  ::close(to_child[1]);
 }
 
 }  // namespace
