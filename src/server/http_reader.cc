@@ -193,11 +193,11 @@ RequestReader::RequestReader(const ReaderLimits& limits)
 RequestReader::~RequestReader() = default;
 
 void RequestReader::Next() {
-  parser_->p.emplace();
-  parser_->p->eager(false);
-  parser_->p->header_limit(static_cast<std::uint32_t>(
+  auto& p = parser_->p.emplace();
+  p.eager(false);
+  p.header_limit(static_cast<std::uint32_t>(
       std::min<size_t>(limits_.head.max_header_bytes + kRequestLineSlack, UINT32_MAX)));
-  parser_->p->body_limit(limits_.max_body_bytes);
+  p.body_limit(limits_.max_body_bytes);
   parser_->extension_bytes = 0;
   parser_->extension_limit = false;
   parser_->on_chunk = [this](std::uint64_t, boost::beast::string_view ext,
@@ -210,7 +210,7 @@ void RequestReader::Next() {
       ec = http::error::bad_chunk_extension;
     }
   };
-  parser_->p->on_chunk_header(parser_->on_chunk);
+  p.on_chunk_header(parser_->on_chunk);
   req_ = HttpRequest();
   target_.clear();
   error_ = HeadError();
