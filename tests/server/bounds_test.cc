@@ -416,17 +416,18 @@ class WriteCeilingTest : public SlowReaderTest {
 };
 
 TEST_F(WriteCeilingTest, BytesWaitingForSlowReadersAreBounded) {
-  // 0.9 MB each, eight pipelined per socket: the kernel takes about four, the rest wait.
-  std::string eight;
-  for (int i = 0; i < 8; ++i)
-    eight += "GET /v1/instances?region=all HTTP/1.1\r\n" + Host() + "\r\n";
+  // 0.9 MB each, sixteen pipelined per socket: the kernel takes about four (its send buffer
+  // grows to tcp_wmem's 4 MB), the rest wait in the server.
+  std::string pipelined;
+  for (int i = 0; i < 16; ++i)
+    pipelined += "GET /v1/instances?region=all HTTP/1.1\r\n" + Host() + "\r\n";
   std::vector<int> fds;
   for (int i = 0; i < 10; ++i) {
     const int fd = Connect();
     ASSERT_GE(fd, 0);
     int small = 4096;
     ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
-    (void)!::send(fd, eight.data(), eight.size(), MSG_NOSIGNAL);
+    (void)!::send(fd, pipelined.data(), pipelined.size(), MSG_NOSIGNAL);
     fds.push_back(fd);
   }
   for (int i = 0; i < 300; ++i) {  // until the ceiling has acted (30 s at most)
