@@ -86,6 +86,8 @@ const char* Reason(int status) {
       return "Payload Too Large";
     case 414:
       return "URI Too Long";
+    case 415:
+      return "Unsupported Media Type";
     case 417:
       return "Expectation Failed";
     case 421:
@@ -94,6 +96,10 @@ const char* Reason(int status) {
       return "Request Header Fields Too Large";
     case 500:
       return "Internal Server Error";
+    case 501:
+      return "Not Implemented";
+    case 502:
+      return "Bad Gateway";
     case 503:
       return "Service Unavailable";
     case 505:

@@ -132,6 +132,17 @@ TEST_F(TransportTest, GzipRefusedWithQZeroIsNotSent) {
   EXPECT_NE(gz.find("Content-Encoding: gzip"), std::string::npos);
 }
 
+// A gzip upload: 415 from the head, with its reason phrase, naming the coding.
+TEST_F(TransportTest, CompressedUploadIs415) {
+  const std::string res =
+      Raw({"POST /v1/estimate HTTP/1.1\r\n" + Host() +
+           "Content-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: 4\r\n"
+           "Connection: close\r\n\r\n\x1f\x8b\x08\x00"});
+  EXPECT_NE(res.find("HTTP/1.1 415 Unsupported Media Type"), std::string::npos)
+      << res.substr(0, 300);
+  EXPECT_NE(res.find("Content-Encoding: \\\"gzip\\\""), std::string::npos) << res;
+}
+
 TEST_F(TransportTest, Http11WithoutHostIs400) {
   const std::string res = Raw({"GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n"});
   EXPECT_NE(res.find("HTTP/1.1 400"), std::string::npos) << res.substr(0, 300);
