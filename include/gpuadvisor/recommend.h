@@ -8,6 +8,7 @@
 #ifndef GPUADVISOR_RECOMMEND_H_
 #define GPUADVISOR_RECOMMEND_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,6 +56,10 @@ struct RecommendRequest {
   // or the type offered in no zone of the region) rank below those it can, and every plan says
   // what the account has of it (AccountFit). Not owned; outlives the call.
   const AccountScan* account = nullptr;
+  // Asked between instance types and between the top plans: once it returns true the search
+  // stops with an IOError saying so (a server's client has gone, its wall time is up). Null:
+  // never stopped.
+  std::function<bool()> cancelled;
 };
 
 // recommend's search limits, each declared once (fields.h): `launch` offers the same four, and
@@ -142,6 +147,7 @@ void DeclareOptions(V& v, RecommendRequest& r) {
   v.Bool("explain", r.explain, {.help = "Full reasoning: assumptions and every rejection"});
   v.NotAnOption(r.savings_levers);  // set by code (launch's search leaves the levers out)
   v.NotAnOption(r.account);         // set by the front end from its account scan
+  v.NotAnOption(r.cancelled);       // set by the server from its request's cancellation
 }
 
 // What one of the guide's savings levers would change for a plan (doc/recommend.md): the same

@@ -41,6 +41,10 @@ struct ServeOptions {
   int max_price_age_days = 90;
   size_t cache_entries = 256;       // answers of estimate/recommend/pricing kept (LRU); 0 = none
   size_t cache_bytes = 64'000'000;  // and at most this many bytes of them
+  // Bytes held by answers being written at once (each shared cached answer counted once);
+  // past it stuck writers are closed, else the new answer is 503.
+  size_t max_write_bytes = 128'000'000;
+  size_t max_queued_per_client = 64;  // requests of one client address waiting for a worker
   // Settings the front end reads from its environment once, at start:
   std::vector<HttpUrl> prometheus_allowed;  // Prometheus URLs requests may name; empty: none
   std::function<std::string()> today;       // the UTC date "YYYY-MM-DD"; null: the clock's
@@ -146,6 +150,16 @@ void DeclareOptions(V& v, ServeOptions& o) {
             .hi = 64e9,
             .front_ends = kCli,
             .shown_default = "64M"});
+  v.Number("max-write-bytes", o.max_write_bytes,
+           {.help = "Bytes of answers waiting for slow readers at once (a cached answer shared "
+                    "by many counts once); past it the longest-stuck writers are closed, else "
+                    "new answers get 503",
+            .unit = "bytes",
+            .lo = 1e6,
+            .hi = 64e9,
+            .front_ends = kCli,
+            .shown_default = "128M"});
+  v.NotAnOption(o.max_queued_per_client);
   v.List("allow-host", o.allow_hosts,
          {.help = "Answer requests whose Host header names this. Bound to loopback, only "
                   "localhost, 127.0.0.1 and [::1] are answered otherwise (DNS rebinding); bound "

@@ -458,6 +458,9 @@ std::vector<CurrencyGroup> CurrencyGroups(const std::vector<std::string>& region
   return groups;
 }
 
+bool Stopped(const RecommendRequest& r) { return r.cancelled && r.cancelled(); }
+Status StoppedStatus() { return Status::IOError("recommend: stopped: the request was cancelled"); }
+
 // One currency group's answer (Recommend() splits the request by currency).
 Result<Recommendation> RecommendIn(const Catalog& catalog, const Workload& w,
                                    const RecommendRequest& request,
@@ -488,6 +491,7 @@ Result<Recommendation> RecommendIn(const Catalog& catalog, const Workload& w,
   std::deque<Estimate> estimates;  // owned here; candidates point into it (stable addresses)
   std::vector<std::pair<const InstanceType*, TypeOutcome>> outcomes;
   for (const InstanceType& t : catalog.instance_types()) {
+    if (Stopped(req)) return StoppedStatus();
     if (!filter->Allows(t)) {  // left out by the user's lists: not a rejection
       outcomes.emplace_back(&t, TypeOutcome::Filtered());
       continue;
@@ -521,6 +525,7 @@ Result<Recommendation> RecommendIn(const Catalog& catalog, const Workload& w,
   const size_t top = std::min<size_t>(ranked.size(), static_cast<size_t>(req.top));
   recommend_internal::LeverCache levers;
   for (size_t i = 0; i < top; ++i) {
+    if (Stopped(req)) return StoppedStatus();
     rec.plans.push_back(recommend_internal::MakePlan(catalog, w, ranked, i, &levers, req, regions));
     AddAccountFit(req, &rec.plans.back());
   }

@@ -38,13 +38,48 @@ Status CatalogHolder::Reload() {
   return Status::OK();
 }
 
-std::optional<ApiResponse> ResponseCache::Find(const std::string& key) {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = index_.find(key);
-  if (it == index_.end()) return std::nullopt;
-  lru_.splice(lru_.begin(), lru_, it->second);
-  ApiResponse r = *it->second->value;
+std::optional<ApiResponse> ResponseCache::Find(const std::string& key, bool gzip) {
+  ApiResponse r;
+  std::shared_ptr<const std::string> body;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = index_.find(key);
+    if (it == index_.end()) return std::nullopt;
+    lru_.splice(lru_.begin(), lru_, it->second);
+    const Entry& e = *it->second;
+    r.status = e.status;
+    r.content_type = e.content_type;
+    body = e.body;
+    r.shared = gzip ? e.gzip : nullptr;
+  }
   r.from_cache = true;
+  r.gzipped = r.shared != nullptr;
+  if (r.shared != nullptr || !gzip || body->size() < kGzipMinBytes) {
+    if (r.shared == nullptr) r.shared = std::move(body);
+    return r;
+  }
+  // Compressed outside the lock; two requests racing here both compress, one form is kept.
+  std::string gz = Gzip(*body, 4);
+  if (gz.empty()) {
+    r.shared = std::move(body);
+    return r;
+  }
+  auto packed = std::make_shared<const std::string>(std::move(gz));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = index_.find(key);
+    if (it != index_.end() && it->second->body == body && it->second->gzip == nullptr) {
+      it->second->gzip = packed;
+      it->second->bytes += packed->size();
+      bytes_ += packed->size();
+      // The entry just used is the newest: the oldest go first, never it.
+      while (bytes_ > max_bytes_ && std::prev(lru_.end()) != it->second) {
+        EraseLocked(std::prev(lru_.end()));
+      }
+    }
+  }
+  r.shared = std::move(packed);
+  r.gzipped = true;
   return r;
 }
 
@@ -55,13 +90,16 @@ void ResponseCache::EraseLocked(std::list<Entry>::iterator it) {
 }
 
 void ResponseCache::Insert(const std::string& key, const ApiResponse& response) {
-  const size_t cost =
-      key.size() + response.body.size() + response.content_type.size() + kEntryOverhead;
-  if (max_entries_ == 0 || cost > max_bytes_ / kMaxEntryShare) return;
-  auto value = std::make_shared<const ApiResponse>(response);
+  const std::string& text = response.text();
+  const size_t cost = key.size() + text.size() + response.content_type.size() + kEntryOverhead;
+  if (max_entries_ == 0 || cost > max_bytes_ / kMaxEntryShare || response.gzipped) return;
+  // The caller's shared bytes are kept as they are: no copy of a large answer.
+  auto body =
+      response.shared != nullptr ? response.shared : std::make_shared<const std::string>(text);
   std::lock_guard<std::mutex> lock(mu_);
   if (auto it = index_.find(key); it != index_.end()) EraseLocked(it->second);
-  lru_.push_front(Entry{key, std::move(value), cost});
+  lru_.push_front(
+      Entry{key, response.status, response.content_type, std::move(body), nullptr, cost});
   index_[key] = lru_.begin();
   bytes_ += cost;
   while (lru_.size() > max_entries_ || bytes_ > max_bytes_) EraseLocked(std::prev(lru_.end()));
@@ -353,6 +391,7 @@ ApiResponse RecommendPlans(const ApiContext& ctx, const ApiRequest& req, std::st
             .WithField("account"));
   }
   if (args.account.empty()) rr->account = ctx.account;
+  rr->cancelled = ctx.cancelled;  // the search stops when the client goes or time is up
   Result<Workload> w = WorkloadOf(rest);
   if (!w.ok()) return ErrorResponse(w.status());
   Result<Recommendation> r = Recommend(*ctx.catalog, *w, *rr);
@@ -599,6 +638,21 @@ const std::vector<Route>& Routes() {
   return kRoutes;
 }
 
+namespace {
+
+// `out` gzipped when the client takes it and it is large enough.
+ApiResponse GzipIfTaken(const ApiContext& ctx, ApiResponse out) {
+  if (!ctx.accept_gzip || out.gzipped || out.text().size() < kGzipMinBytes) return out;
+  std::string gz = Gzip(out.text(), 4);
+  if (gz.empty()) return out;
+  out.shared = nullptr;
+  out.body = std::move(gz);
+  out.gzipped = true;
+  return out;
+}
+
+}  // namespace
+
 ApiResponse Dispatch(const ApiContext& ctx, const ApiRequest& req) {
   const LanguageScope language(ctx.language);
   bool path_known = false;
@@ -614,15 +668,26 @@ ApiResponse Dispatch(const ApiContext& ctx, const ApiRequest& req) {
                                " takes no query parameters (a POST's options go in its JSON body)",
                            name);
     }
-    if (!r.cacheable || ctx.cache == nullptr) return r.handler(ctx, req, arg);
+    if (!r.cacheable || ctx.cache == nullptr) return GzipIfTaken(ctx, r.handler(ctx, req, arg));
     std::string key = req.path + "\n" + std::to_string(ctx.generation) + "\n" + ctx.fresh.today +
                       "\n" + std::to_string(ctx.fresh.max_price_age_days) + "\n" +
                       LanguageTag(ctx.language) + "\n";
     key.append(req.body);
-    if (std::optional<ApiResponse> hit = ctx.cache->Find(key)) return *std::move(hit);
+    if (std::optional<ApiResponse> hit = ctx.cache->Find(key, ctx.accept_gzip)) {
+      return *std::move(hit);
+    }
     ApiResponse out = r.handler(ctx, req, arg);
-    if (out.status == 200) ctx.cache->Insert(key, out);
-    return out;
+    if (out.status != 200) return GzipIfTaken(ctx, std::move(out));
+    out.shared = std::make_shared<const std::string>(std::move(out.body));
+    out.body.clear();
+    ctx.cache->Insert(key, out);
+    if (!ctx.accept_gzip || out.shared->size() < kGzipMinBytes) return out;
+    // Through the cache, so that the gzip form is made once and kept with the answer.
+    if (std::optional<ApiResponse> kept = ctx.cache->Find(key, true)) {
+      kept->from_cache = false;
+      return *std::move(kept);
+    }
+    return GzipIfTaken(ctx, std::move(out));  // not kept (too large for the cache)
   }
   if (path_known) {
     return ErrorResponse(405, "method_not_allowed", "method " + req.method + " not allowed here",

@@ -69,7 +69,9 @@ class ResponseCache {
   static constexpr size_t kEntryOverhead = 160;  // list node, map slot, shared_ptr, strings
   ResponseCache(size_t max_entries, size_t max_bytes)
       : max_entries_(max_entries), max_bytes_(max_bytes) {}
-  std::optional<ApiResponse> Find(const std::string& key);
+  // The kept answer, its bytes shared (ApiResponse::shared). With `gzip`, an answer of at least
+  // kGzipMinBytes comes gzipped; its gzip form is made once and kept beside it.
+  std::optional<ApiResponse> Find(const std::string& key, bool gzip = false);
   void Insert(const std::string& key, const ApiResponse& response);
   size_t size() const;
   size_t bytes() const;  // accounted bytes of the entries kept
@@ -77,7 +79,10 @@ class ResponseCache {
  private:
   struct Entry {
     std::string key;
-    std::shared_ptr<const ApiResponse> value;
+    int status = 200;
+    std::string content_type;
+    std::shared_ptr<const std::string> body;
+    std::shared_ptr<const std::string> gzip;  // made on the first request that takes gzip
     size_t bytes = 0;
   };
   void EraseLocked(std::list<Entry>::iterator it);
@@ -97,10 +102,18 @@ struct ApiRequest {
 
 struct ApiResponse {
   int status = 200;
-  std::string body;  // JSON text
+  std::string body;  // JSON text; empty when `shared` holds it
+  // The answer's bytes shared with the ResponseCache (and with every connection writing them):
+  // a cached answer is never copied per request. Null: `body` holds them.
+  std::shared_ptr<const std::string> shared;
   std::string content_type = "application/json";
   bool from_cache = false;  // answered by the ResponseCache
+  bool gzipped = false;     // the bytes are gzip (ApiContext::accept_gzip); else plain JSON
+  const std::string& text() const { return shared ? *shared : body; }
 };
+
+// Answers at least this large are gzipped for clients that take it (ApiContext::accept_gzip).
+inline constexpr size_t kGzipMinBytes = 1400;
 
 // The server's own limits on what one /v1/idle request may make it do (doc/server.md, "Outbound
 // requests"). Query options may lower them, never lift them: a larger max-hosts or
@@ -126,9 +139,13 @@ struct ApiContext {
   CatalogHolder* holder = nullptr;  // for reload and health; may be null in tests
   ResponseCache* cache = nullptr;   // null: no caching
   // True once the work is no longer wanted: the client has gone, the request's wall-time
-  // ceiling has passed or the server is draining. Long work (upstream calls) checks it between
-  // steps and stops with an error. Null: never cancelled. Called from the handler's thread.
+  // ceiling has passed or the server is draining. Long work (upstream calls, recommend's search)
+  // checks it between steps and stops with an error. Null: never cancelled. Called from the
+  // handler's thread.
   std::function<bool()> cancelled;
+  // The client takes gzip (Accept-Encoding): answers of at least kGzipMinBytes come gzipped
+  // (ApiResponse::gzipped), a cached answer's gzip form kept with it.
+  bool accept_gzip = false;
   IdleCeilings idle_ceilings;
   // The Prometheus servers a request may make this server query (the operator's
   // GPUADVISOR_PROMETHEUS_URLS, parsed once at start by the front end). Null or empty: none.

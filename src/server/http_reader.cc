@@ -5,6 +5,7 @@
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <cctype>
+#include <functional>
 #include <optional>
 
 namespace gpuadvisor::server {
@@ -58,6 +59,12 @@ bool IEquals(std::string_view a, std::string_view b) {
 
 std::string_view Sv(boost::beast::string_view s) { return {s.data(), s.size()}; }
 
+std::string_view TrimOws(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
 HeadError Malformed(const std::string& what) {
   return HeadError{400, "invalid_argument", "request: malformed HTTP (" + what + ")", ""};
 }
@@ -73,6 +80,11 @@ HeadError BodyTooLarge(size_t max) {
   return HeadError{413, "payload_too_large",
                    "body: larger than the server accepts (" + std::to_string(max) + " bytes)",
                    "body"};
+}
+
+HeadError ChunkExtensionsTooLong(size_t max) {
+  return HeadError{400, "invalid_argument",
+                   "body: chunk extensions longer than " + std::to_string(max) + " bytes", "body"};
 }
 
 // "http://host:port/path?q" -> authority "host:port", origin form "/path?q".
@@ -130,6 +142,9 @@ HeadError ConvertHead(std::string_view method, std::string_view target, int vers
   }
   const std::string_view te = req->Header("Transfer-Encoding");
   if (req->HasHeader("Transfer-Encoding")) {
+    // HTTP/1.0 has no transfer codings (RFC 9112 6.1): a proxy of that version would frame the
+    // body by the connection's end, so de-chunking it would read another request than it did.
+    if (version == 10) return Malformed("Transfer-Encoding in an HTTP/1.0 request");
     if (!IEquals(te, "chunked")) {
       return HeadError{501, "unsupported", "body: only the chunked transfer coding is accepted",
                        "body"};
@@ -143,11 +158,31 @@ HeadError ConvertHead(std::string_view method, std::string_view target, int vers
     }
     req->expect_continue = true;
   }
+  // RFC 9112 3.2: an HTTP/1.1 request without Host is a 400 (the Host allow-list must see one).
+  if (version == 11 && !req->HasHeader("Host")) {
+    return HeadError{400, "invalid_argument", "Host: an HTTP/1.1 request must name its host",
+                     "host"};
+  }
+  // Compressed uploads are not taken: inflating them is a memory budget of its own (a 1 MB
+  // gzip body can hold 1 GB). Said at the head, before any body byte is read.
+  const std::string_view ce = TrimOws(req->Header("Content-Encoding"));
+  const bool has_body = req->HasHeader("Transfer-Encoding") ||
+                        (req->HasHeader("Content-Length") && req->Header("Content-Length") != "0");
+  if (has_body && !ce.empty() && !IEquals(ce, "identity")) {
+    return HeadError{415, "unsupported_media_type",
+                     "Content-Encoding: \"" + std::string(ce) +
+                         "\" is not accepted; send the body uncompressed (identity)",
+                     "headers"};
+  }
   return {};
 }
 
 struct RequestReader::Parser {
   std::optional<http::request_parser<GrowingStringBody>> p;
+  // Beast keeps a reference to the chunk-header callback: it lives here, beside the parser.
+  std::function<void(std::uint64_t, boost::beast::string_view, boost::beast::error_code&)> on_chunk;
+  size_t extension_bytes = 0;    // chunk extensions of the current request, all chunks together
+  bool extension_limit = false;  // the callback refused the request for them
 };
 
 RequestReader::RequestReader(const ReaderLimits& limits)
@@ -158,17 +193,54 @@ RequestReader::RequestReader(const ReaderLimits& limits)
 RequestReader::~RequestReader() = default;
 
 void RequestReader::Next() {
-  parser_->p.emplace();
-  parser_->p->eager(false);
-  parser_->p->header_limit(static_cast<std::uint32_t>(
+  auto& p = parser_->p.emplace();
+  p.eager(false);
+  p.header_limit(static_cast<std::uint32_t>(
       std::min<size_t>(limits_.head.max_header_bytes + kRequestLineSlack, UINT32_MAX)));
-  parser_->p->body_limit(limits_.max_body_bytes);
+  p.body_limit(limits_.max_body_bytes);
+  parser_->extension_bytes = 0;
+  parser_->extension_limit = false;
+  parser_->on_chunk = [this](std::uint64_t, boost::beast::string_view ext,
+                             boost::beast::error_code& ec) {
+    // Beast hands the extensions over and forgets them; summed per request, they may not grow
+    // past the limit however many chunks carry them.
+    parser_->extension_bytes += ext.size();
+    if (parser_->extension_bytes > limits_.max_chunk_extension_bytes) {
+      parser_->extension_limit = true;
+      ec = http::error::bad_chunk_extension;
+    }
+  };
+  p.on_chunk_header(parser_->on_chunk);
   req_ = HttpRequest();
   target_.clear();
   error_ = HeadError();
   started_ = false;
   head_reported_ = false;
   head_checked_ = 0;
+}
+
+HeadError RequestReader::PendingChunkMetadata(std::string_view pending) const {
+  // The bytes Beast has not taken start at a chunk's size line (after the previous chunk's
+  // CRLF): "0" there is the last chunk, followed by the trailer.
+  std::string_view line = pending;
+  if (line.substr(0, 2) == "\r\n") line.remove_prefix(2);
+  const size_t digits = std::min(line.find_first_not_of("0123456789abcdefABCDEF"), line.size());
+  const bool last =
+      digits > 0 && line.substr(0, digits).find_first_not_of('0') == std::string_view::npos;
+  constexpr size_t kLineSlack = 64;  // the size in hex, CRLFs, whitespace
+  if (!last || digits == line.size()) {
+    if (pending.size() > limits_.max_chunk_extension_bytes + kLineSlack) {
+      return ChunkExtensionsTooLong(limits_.max_chunk_extension_bytes);
+    }
+    return {};
+  }
+  if (pending.size() > limits_.max_chunk_extension_bytes + limits_.max_trailer_bytes + kLineSlack) {
+    return HeadError{431, "headers_too_large",
+                     "body: the chunked trailer is larger than " +
+                         std::to_string(limits_.max_trailer_bytes) + " bytes",
+                     "headers"};
+  }
+  return {};
 }
 
 bool RequestReader::head_done() const { return parser_->p->is_header_done(); }
@@ -216,8 +288,15 @@ RequestReader::State RequestReader::Feed(std::string_view bytes, size_t* consume
       head_checked_ -= std::min(head_checked_, n);
       bytes.remove_prefix(n);
       *consumed += n;
-      if (ec == http::error::need_more) return State::kNeedMore;
-      if (ec == http::error::header_limit) {
+      if (ec == http::error::need_more) {
+        // Beast takes a chunk's size line (with its extensions) and the trailer only whole,
+        // and header_limit covers the head alone: what waits for them is bounded here.
+        if (head_reported_ && !bytes.empty()) error_ = PendingChunkMetadata(bytes);
+        return error_ ? State::kError : State::kNeedMore;
+      }
+      if (parser_->extension_limit) {
+        error_ = ChunkExtensionsTooLong(limits_.max_chunk_extension_bytes);
+      } else if (ec == http::error::header_limit) {
         error_ = TooLargeHeaders(limits_.head);
       } else if (ec == http::error::bad_version) {
         error_ = HeadError{505, "unsupported", "request: HTTP/1.0 and HTTP/1.1 are served", ""};

@@ -21,6 +21,11 @@ namespace gpuadvisor::server {
 struct ReaderLimits {
   HeadLimits head;                  // header bytes and count (431), target length (414)
   size_t max_body_bytes = 1 << 20;  // a larger body (declared or chunked) is 413
+  // Chunked bodies: the chunk extensions of one request, all chunks together (400), and the
+  // trailer (431). Beast buffers a chunk's size line and the trailer whole before parsing them,
+  // and its header limit covers the head only: without these, one request held 397 MB.
+  size_t max_chunk_extension_bytes = 4 << 10;
+  size_t max_trailer_bytes = 4 << 10;
 };
 
 // Frames one request after another on one connection. Not thread-safe (one connection's).
@@ -60,6 +65,9 @@ class RequestReader {
 
  private:
   struct Parser;
+  // An error when `pending`, the bytes the parser left while waiting for a chunk's size line or
+  // the trailer to end, is already past what they may take.
+  HeadError PendingChunkMetadata(std::string_view pending) const;
   ReaderLimits limits_;
   std::unique_ptr<Parser> parser_;
   HttpRequest req_;

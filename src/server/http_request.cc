@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "util/text.h"
 
@@ -303,6 +304,30 @@ bool HostAllowed(std::string_view host_header, const std::vector<std::string>& a
     if (a == "*" || a == lower) return true;
   }
   return false;
+}
+
+bool AcceptsGzip(std::string_view accept_encoding) {
+  std::optional<bool> gzip, any;
+  for (std::string_view item : Split(accept_encoding, ',')) {
+    const size_t semi = item.find(';');
+    const std::string_view coding = TrimOws(item.substr(0, semi));
+    bool wanted = true;  // q defaults to 1
+    if (semi != std::string_view::npos) {
+      for (std::string_view param : Split(item.substr(semi + 1), ';')) {
+        param = TrimOws(param);
+        if (param.size() < 2 || (param[0] != 'q' && param[0] != 'Q') || param[1] != '=') continue;
+        // q = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] ): zero when only 0s and a dot.
+        const std::string_view q = param.substr(2);
+        wanted = q.empty() || q.find_first_not_of("0.") != std::string_view::npos;
+      }
+    }
+    if (IEquals(coding, "gzip") || IEquals(coding, "x-gzip")) {
+      gzip = gzip.value_or(false) || wanted;
+    } else if (coding == "*") {
+      any = any.value_or(false) || wanted;
+    }
+  }
+  return gzip ? *gzip : any.value_or(false);
 }
 
 std::vector<std::string> LoopbackHostNames() { return {"localhost"}; }

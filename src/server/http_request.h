@@ -60,6 +60,11 @@ std::string PercentDecode(std::string_view s, bool plus_is_space);
 // port must name `port`. An empty Host (HTTP/1.0 clients) is allowed: browsers always send one.
 bool HostAllowed(std::string_view host_header, const std::vector<std::string>& allowed, int port);
 
+// Whether an Accept-Encoding value lets the answer be gzipped (RFC 9110 12.5.3): "gzip" (or
+// "x-gzip") with a q-value above 0, or "*" with one when gzip is not named. "gzip;q=0" refuses
+// it, and so does an empty value.
+bool AcceptsGzip(std::string_view accept_encoding);
+
 // The names every server answers to besides IP literals: "localhost".
 std::vector<std::string> LoopbackHostNames();
 

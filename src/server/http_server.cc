@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -51,8 +52,6 @@ bool SuspiciousPath(std::string_view path) {
   return false;
 }
 
-// JSON bodies at least this large are gzipped for clients that accept it.
-constexpr size_t kGzipMinBytes = 1400;
 // After an error answer the connection is read and discarded this long before it is closed,
 // so that the client, still sending its body, reads the answer instead of a reset.
 constexpr auto kDrainTime = std::chrono::seconds(2);
@@ -87,6 +86,8 @@ const char* Reason(int status) {
       return "Payload Too Large";
     case 414:
       return "URI Too Long";
+    case 415:
+      return "Unsupported Media Type";
     case 417:
       return "Expectation Failed";
     case 421:
@@ -95,6 +96,10 @@ const char* Reason(int status) {
       return "Request Header Fields Too Large";
     case 500:
       return "Internal Server Error";
+    case 501:
+      return "Not Implemented";
+    case 502:
+      return "Bad Gateway";
     case 503:
       return "Service Unavailable";
     case 505:
@@ -108,14 +113,17 @@ struct Response {
   int status = 200;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
+  std::shared_ptr<const std::string> shared;  // the body when shared (a cached answer)
   std::string content_type = "application/json";
   void Set(std::string name, std::string value) {
     headers.emplace_back(std::move(name), std::move(value));
   }
-  void SetApi(const ApiResponse& r) {
+  const std::string& text() const { return shared ? *shared : body; }
+  void SetApi(ApiResponse r) {
     status = r.status;
-    body = r.body;
-    content_type = r.content_type;
+    body = std::move(r.body);
+    shared = std::move(r.shared);
+    content_type = std::move(r.content_type);
   }
   void SetError(int http_status, std::string_view code, std::string_view msg,
                 std::string_view field) {
@@ -123,17 +131,24 @@ struct Response {
   }
 };
 
-// The bytes of a response; no body for HEAD, 204 and 304 (Content-Length still says its size).
-std::string Serialize(const Response& r, bool head_only, bool keep_alive) {
+bool HasBody(const Response& r) { return r.status != 204 && r.status != 304; }
+
+// The status line and headers of a response (Content-Length says the body's size, HEAD too).
+std::string SerializeHead(const Response& r, bool keep_alive) {
   std::string out = "HTTP/1.1 " + std::to_string(r.status) + " " + Reason(r.status) + "\r\n";
   for (const auto& [k, v] : r.headers) out.append(k).append(": ").append(v).append("\r\n");
-  const bool no_body = r.status == 204 || r.status == 304;
-  if (!no_body) {
+  if (HasBody(r)) {
     out += "Content-Type: " + r.content_type + "\r\n";
-    out += "Content-Length: " + std::to_string(r.body.size()) + "\r\n";
+    out += "Content-Length: " + std::to_string(r.text().size()) + "\r\n";
   }
   out += keep_alive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n";
-  if (!head_only && !no_body) out += r.body;
+  return out;
+}
+
+// The bytes of a small response in one string; no body for HEAD, 204 and 304.
+std::string Serialize(const Response& r, bool head_only, bool keep_alive) {
+  std::string out = SerializeHead(r, keep_alive);
+  if (!head_only && HasBody(r)) out += r.text();
   return out;
 }
 
@@ -193,9 +208,15 @@ struct Session {
   Clock::time_point deadline;       // of the current state (see Sweep)
   Clock::time_point body_deadline;  // the whole body by then (--body-timeout)
   Clock::time_point since;          // accepted, or the current request's first byte
+  Clock::time_point last_byte;      // the last read that brought bytes (eviction: progress)
   int served = 0;                   // responses written
   bool keep = true;                 // after the response being written
-  std::string out;                  // the response being written
+  std::string out;                  // the response being written: its head (or all of it)
+  // Its body when not in `out`: shared with the response cache and every other connection
+  // writing the same answer (one copy however many slow readers ask for it).
+  std::shared_ptr<const std::string> out_body;
+  bool charged = false;           // out and out_body count against the write ceiling
+  Clock::time_point write_since;  // when the answer's write began
   // For the access log: what the response being written answers.
   std::string log_method, log_target;
   int log_status = 0;
@@ -209,6 +230,54 @@ struct Job {
   HttpRequest req;
   std::function<bool()> cancelled;  // installed as ApiContext::cancelled
 };
+
+// Complete requests waiting for a worker, one FIFO per client address served in turn
+// (round-robin), so that a client with many requests queued delays another by at most one of
+// its own. Guarded by HttpServer::Impl::work_mu.
+class FairQueue {
+ public:
+  bool empty() const { return size_ == 0; }
+  size_t size() const { return size_; }
+  size_t queued(const std::string& client) const {
+    auto it = by_client_.find(client);
+    return it == by_client_.end() ? 0 : it->second.size();
+  }
+  void Push(const std::string& client, Job job) {
+    std::deque<Job>& q = by_client_[client];
+    if (q.empty()) turn_.push_back(client);
+    q.push_back(std::move(job));
+    ++size_;
+  }
+  // REQUIRES: !empty().
+  Job Pop() {
+    const std::string client = std::move(turn_.front());
+    turn_.pop_front();
+    auto it = by_client_.find(client);
+    Job job = std::move(it->second.front());
+    it->second.pop_front();
+    if (it->second.empty()) {
+      by_client_.erase(it);
+    } else {
+      turn_.push_back(client);
+    }
+    --size_;
+    return job;
+  }
+  void Clear() {
+    by_client_.clear();
+    turn_.clear();
+    size_ = 0;
+  }
+
+ private:
+  std::unordered_map<std::string, std::deque<Job>> by_client_;
+  std::deque<std::string> turn_;  // clients with queued jobs, next first
+  size_t size_ = 0;
+};
+
+// A connection that read bytes this recently is making progress (eviction ranks it high); a
+// writer stuck this long may be closed to make room under the write ceiling.
+constexpr auto kProgressWindow = std::chrono::seconds(1);
 }  // namespace
 
 struct HttpServer::Impl {
@@ -228,7 +297,7 @@ struct HttpServer::Impl {
   // Complete requests waiting for a worker.
   std::mutex work_mu;
   std::condition_variable work_cv;
-  std::deque<Job> work;    // guarded by work_mu
+  FairQueue work;          // guarded by work_mu
   bool work_done = false;  // guarded by work_mu
   int workers_done = 0;    // guarded by work_mu
   std::condition_variable workers_cv;
@@ -241,6 +310,17 @@ struct HttpServer::Impl {
   std::unordered_map<std::string, int> per_client;  // open connections per client address
   bool draining = false;
   Clock::time_point drain_deadline;
+  // Bytes held by answers being written (heads, and each body once however many connections
+  // write it), against options.max_write_bytes; shared bodies by address, with their writers.
+  size_t write_bytes = 0;
+  std::unordered_map<const std::string*, int> body_writers;
+  std::string oom_bytes;  // the 503 sent when memory runs out, made before it does
+
+  // Figures for Stats() (any thread).
+  std::atomic<size_t> stat_write_bytes{0}, stat_write_peak{0}, stat_queued{0};
+  mutable std::atomic<uint64_t> stat_out_of_memory{0};  // Answer() is const
+  std::atomic<uint64_t> stat_write_refused{0}, stat_writers_evicted{0}, stat_jobs_dropped{0},
+      stat_jobs_refused{0};
 
   // ---- answering (worker threads) ----
 
@@ -281,6 +361,7 @@ struct HttpServer::Impl {
     if (current_cancel != nullptr) ctx.cancelled = *current_cancel;
     ctx.language =
         LanguageFromAcceptLanguage(req.Header("Accept-Language")).value_or(Language::kEnglish);
+    ctx.accept_gzip = gzip;
     ApiRequest api;
     api.method = req.method == "HEAD" ? "GET" : req.method;
     api.path = req.path;
@@ -288,18 +369,14 @@ struct HttpServer::Impl {
     api.body = req.body;
     ApiResponse out = Dispatch(ctx, api);
     if (out.from_cache) res.Set("X-Cache", "hit");
-    if (out.body.size() >= kGzipMinBytes && gzip) {
-      std::string gz = Gzip(out.body, 4);
-      if (!gz.empty()) {
-        out.body = std::move(gz);
-        res.Set("Content-Encoding", "gzip");
-        res.Set("Vary", "Accept-Encoding");
-      }
+    if (out.gzipped) {
+      res.Set("Content-Encoding", "gzip");
+      res.Set("Vary", "Accept-Encoding");
     }
     // The human text follows Accept-Language (doc/i18n.md): caches must key on it too.
     res.Set("Content-Language", LanguageTag(ctx.language));
     res.Set("Vary", "Accept-Language");
-    res.SetApi(out);
+    res.SetApi(std::move(out));
   }
 
   // The headers every response carries, the checks before routing, then the route.
@@ -337,9 +414,16 @@ struct HttpServer::Impl {
       res.status = 204;
       return res;
     }
-    const bool gzip = req.Header("Accept-Encoding").find("gzip") != std::string_view::npos;
+    const bool gzip = AcceptsGzip(req.Header("Accept-Encoding"));
     try {
       Route(req, res, gzip);
+    } catch (const std::bad_alloc&) {
+      // Out of memory in a handler: this request fails, the server goes on.
+      ++stat_out_of_memory;
+      LogError(req, "out of memory", 503);
+      res = Response{};
+      res.SetError(503, "unavailable", "server: out of memory for this request; try again", "");
+      res.Set("Retry-After", "1");
     } catch (const std::exception& e) {
       LogError(req, e.what());
       res = Response{};
@@ -355,7 +439,8 @@ struct HttpServer::Impl {
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - s.log_start).count();
     const std::string line = NowUtcIso() + " " + s.peer + " " + TerminalSafe(s.log_method) + " " +
                              TerminalSafe(s.log_target) + " " + std::to_string(s.log_status) + " " +
-                             std::to_string(s.out.size()) + " " + FormatMs(ms) + "\n";
+                             std::to_string(s.out.size() + (s.out_body ? s.out_body->size() : 0)) +
+                             " " + FormatMs(ms) + "\n";
     std::lock_guard<std::mutex> lock(log_mu);
     std::fputs(line.c_str(), access_log);
     std::fflush(access_log);
@@ -367,9 +452,10 @@ struct HttpServer::Impl {
     return buf;
   }
 
-  void LogError(const HttpRequest& req, std::string_view what) const {
-    const std::string line = "gpuadvisor: " + NowUtcIso() + " 500 " + TerminalSafe(req.method) +
-                             " " + TerminalSafe(req.path) + ": " + TerminalSafe(what) + "\n";
+  void LogError(const HttpRequest& req, std::string_view what, int status = 500) const {
+    const std::string line = "gpuadvisor: " + NowUtcIso() + " " + std::to_string(status) + " " +
+                             TerminalSafe(req.method) + " " + TerminalSafe(req.path) + ": " +
+                             TerminalSafe(what) + "\n";
     std::lock_guard<std::mutex> lock(log_mu);
     std::fputs(line.c_str(), stderr);
   }
@@ -383,13 +469,40 @@ struct HttpServer::Impl {
         std::unique_lock<std::mutex> lock(work_mu);
         work_cv.wait(lock, [this] { return work_done || !work.empty(); });
         if (work_done) break;
-        job = std::move(work.front());
-        work.pop_front();
+        job = work.Pop();
+        stat_queued.store(work.size());
       }
-      current_cancel = &job.cancelled;
-      auto res = std::make_shared<Response>(Answer(job.req));
-      current_cancel = nullptr;
-      asio::post(ioc, [this, s = std::move(job.session), res] { Write(s, *res); });
+      std::shared_ptr<Response> res;
+      try {
+        if (job.cancelled && job.cancelled()) {
+          // Nobody waits for it any more (the client closed, its wall time passed while it
+          // queued, or the server drains): dropped, not run. A client still there is told.
+          ++stat_jobs_dropped;
+          res = std::make_shared<Response>();
+          res->SetError(503, "unavailable",
+                        "server: the request was not started in time (" +
+                            std::to_string(options.request_timeout_s) +
+                            " s) or is no longer wanted; try again",
+                        "");
+          res->Set("Retry-After", "1");
+        } else {
+          current_cancel = &job.cancelled;
+          res = std::make_shared<Response>(Answer(job.req));
+          current_cancel = nullptr;
+        }
+      } catch (const std::bad_alloc&) {
+        current_cancel = nullptr;
+        ++stat_out_of_memory;
+        res = nullptr;  // the I/O thread closes the connection
+      }
+      job.req = HttpRequest();  // the body goes now, not when the job's slot is reused
+      asio::post(ioc, [this, s = std::move(job.session), res] {
+        if (res == nullptr) {
+          FailOutOfMemory(s);
+        } else {
+          Write(s, std::move(*res));
+        }
+      });
     }
     std::lock_guard<std::mutex> lock(work_mu);
     ++workers_done;
@@ -415,15 +528,21 @@ struct HttpServer::Impl {
   }
 
   // Rank for eviction, lower goes first; -1 never (a handler runs or its answer is written).
-  static int EvictionRank(const Session& s) {
+  // A connection that has sent nothing never outranks one making progress: first those
+  // draining after an error, then kept-alive ones idle for a while, then silent new ones, then
+  // requests that stalled (no byte for kProgressWindow), then kept-alive ones just answered
+  // (their next request is likely on its way), and last requests whose bytes are arriving.
+  static int EvictionRank(const Session& s, Clock::time_point now) {
+    const bool recent = now - s.last_byte < kProgressWindow;
     switch (s.state) {
       case Session::State::kDrain:
         return 0;
       case Session::State::kIdle:
-        return s.served > 0 ? 1 : 2;  // kept alive after an answer, then silent new ones
+        if (s.served == 0) return 2;
+        return now - s.since < kProgressWindow ? 4 : 1;
       case Session::State::kHead:
       case Session::State::kBody:
-        return 2;
+        return recent ? 5 : 3;
       default:
         return -1;
     }
@@ -433,8 +552,9 @@ struct HttpServer::Impl {
   Session* PickVictim(const std::string& peer) {
     Session* best = nullptr;
     int best_rank = 0;
+    const auto now = Clock::now();
     for (auto& [raw, s] : sessions) {
-      const int rank = EvictionRank(*s);
+      const int rank = EvictionRank(*s, now);
       if (rank < 0 || (!peer.empty() && s->peer != peer)) continue;
       if (best == nullptr || rank < best_rank || (rank == best_rank && s->since < best->since)) {
         best = s.get();
@@ -485,6 +605,7 @@ struct HttpServer::Impl {
     s->peer = std::move(peer);
     ++per_client[s->peer];
     s->since = Clock::now();
+    s->last_byte = s->since - kProgressWindow;  // nothing received yet
     s->deadline = s->since + std::chrono::seconds(options.keep_alive_timeout_s);
     sessions.emplace(s.get(), s);
     if (!s->stream.tls()) {
@@ -509,6 +630,7 @@ struct HttpServer::Impl {
 
   void Close(const SessionPtr& s) {
     if (s == nullptr || s->state == Session::State::kClosed) return;
+    Uncharge(*s);
     s->state = Session::State::kClosed;
     boost::system::error_code ec;
     s->sock().close(ec);
@@ -525,14 +647,28 @@ struct HttpServer::Impl {
         return;
       }
       s->buf.commit(n);
+      if (n > 0) s->last_byte = Clock::now();
       if (n == s->chunk) s->chunk = std::min(s->chunk * 2, kReadChunkMax);
       if (s->state == Session::State::kDrain) {
         s->buf.consume(s->buf.size());
         Read(s);
         return;
       }
-      Process(s);
+      try {
+        Process(s);
+      } catch (const std::bad_alloc&) {
+        // Out of memory while parsing or buffering this connection's request: it is told and
+        // closed; the server and every other connection go on.
+        ++stat_out_of_memory;
+        FailOutOfMemory(s);
+      }
     });
+  }
+
+  void FailOutOfMemory(const SessionPtr& s) {
+    if (s->state == Session::State::kClosed) return;
+    s->stream.SendNow(oom_bytes);
+    Close(s);
   }
 
   // Feeds the received bytes to the parser and acts on what it framed.
@@ -544,7 +680,9 @@ struct HttpServer::Impl {
           std::string_view(static_cast<const char*>(data.data()), data.size()), &used);
       s->buf.consume(used);
       const auto now = Clock::now();
-      if (s->state == Session::State::kIdle && s->reader.started()) {
+      // The head's clock starts at its first byte, not when the parser first takes a line
+      // (Beast takes none before the whole head is here).
+      if (s->state == Session::State::kIdle && (s->reader.started() || s->buf.size() > 0)) {
         s->state = Session::State::kHead;
         s->since = now;
         s->deadline = now + std::chrono::seconds(options.header_timeout_s);
@@ -605,31 +743,138 @@ struct HttpServer::Impl {
     job.cancelled = MakeCancelCheck(s->sock().native_handle(),
                                     Clock::now() + std::chrono::seconds(options.request_timeout_s),
                                     &cancel_all);
+    bool queued = false;
     {
       std::lock_guard<std::mutex> lock(work_mu);
-      work.push_back(std::move(job));
+      if (work.queued(s->peer) < options.max_queued_per_client) {
+        work.Push(s->peer, std::move(job));
+        stat_queued.store(work.size());
+        queued = true;
+      }
     }
-    work_cv.notify_one();
+    if (queued) {
+      work_cv.notify_one();
+      return;
+    }
+    // This client has enough requests waiting already: it is told to come back.
+    ++stat_jobs_refused;
+    Response busy;
+    busy.SetError(503, "unavailable",
+                  "server: " + std::to_string(options.max_queued_per_client) +
+                      " requests of this client are waiting already; try again",
+                  "");
+    busy.Set("Retry-After", "1");
+    Write(s, std::move(busy));
+  }
+
+  // ---- the write ceiling (I/O thread) ----
+
+  // The bytes `s`'s answer would add to write_bytes: its head, and its body unless another
+  // connection writing the same shared body counts it already.
+  size_t WriteCost(const Session& s) const {
+    size_t cost = s.out.size();
+    if (s.out_body != nullptr && body_writers.count(s.out_body.get()) == 0) {
+      cost += s.out_body->size();
+    }
+    return cost;
+  }
+
+  void Charge(Session& s) {
+    write_bytes += WriteCost(s);
+    if (s.out_body != nullptr) ++body_writers[s.out_body.get()];
+    s.charged = true;
+    stat_write_bytes.store(write_bytes);
+    if (write_bytes > stat_write_peak.load()) stat_write_peak.store(write_bytes);
+  }
+
+  void Uncharge(Session& s) {
+    if (!s.charged) return;
+    s.charged = false;
+    write_bytes -= s.out.size();
+    if (s.out_body != nullptr) {
+      auto it = body_writers.find(s.out_body.get());
+      if (--it->second == 0) {
+        write_bytes -= s.out_body->size();
+        body_writers.erase(it);
+      }
+    }
+    stat_write_bytes.store(write_bytes);
+  }
+
+  // Room for `s`'s answer under max_write_bytes: when it does not fit, the writers stuck longest
+  // (writing for at least kProgressWindow: their readers are slow or gone) are closed, oldest
+  // first, until it does. False when it still does not fit.
+  bool MakeWriteRoom(const Session& s) {
+    const auto now = Clock::now();
+    while (write_bytes + WriteCost(s) > options.max_write_bytes) {
+      Session* victim = nullptr;
+      for (auto& [raw, other] : sessions) {
+        if (other->state != Session::State::kWrite || !other->charged) continue;
+        if (now - other->write_since < kProgressWindow) continue;
+        if (victim == nullptr || other->write_since < victim->write_since) victim = other.get();
+      }
+      if (victim == nullptr) return false;
+      ++stat_writers_evicted;
+      Close(FindSession(victim));
+    }
+    return true;
+  }
+
+  // s->out and s->out_body for `res`: a shared body is written from where it is, any other
+  // moves into a buffer of its own (never copied into the head's string).
+  void SetOut(Session& s, Response res) {
+    s.out = SerializeHead(res, s.keep);
+    s.out_body = nullptr;
+    if (s.log_method == "HEAD" || !HasBody(res)) return;
+    if (res.shared != nullptr) {
+      s.out_body = std::move(res.shared);
+    } else if (!res.body.empty()) {
+      s.out_body = std::make_shared<const std::string>(std::move(res.body));
+    }
   }
 
   // Writes a handler's answer; then the next request on a kept-alive connection.
-  void Write(const SessionPtr& s, const Response& res) {
+  void Write(const SessionPtr& s, Response res) {
     if (s->state != Session::State::kHandler) return;  // closed meanwhile
     ++s->served;
     s->keep = s->reader.request().keep_alive && s->served < options.keep_alive_max && !draining;
     s->log_status = res.status;
-    s->out = Serialize(res, s->log_method == "HEAD", s->keep);
+    try {
+      SetOut(*s, std::move(res));
+    } catch (const std::bad_alloc&) {
+      ++stat_out_of_memory;
+      FailOutOfMemory(s);
+      return;
+    }
+    if (!MakeWriteRoom(*s)) {
+      // Answers waiting for slow readers hold the whole budget: this one is refused (small).
+      ++stat_write_refused;
+      Response busy;
+      busy.SetError(503, "unavailable",
+                    "server: answers waiting for slow readers fill the write budget; try again",
+                    "");
+      busy.Set("Retry-After", "1");
+      s->keep = false;
+      s->log_status = 503;
+      SetOut(*s, std::move(busy));
+    }
+    Charge(*s);
     s->state = Session::State::kWrite;
-    s->deadline = Clock::now() + std::chrono::seconds(options.write_timeout_s);
-    s->stream.Write(asio::buffer(s->out), [this, s](boost::system::error_code ec, size_t) {
+    s->write_since = Clock::now();
+    s->deadline = s->write_since + std::chrono::seconds(options.write_timeout_s);
+    std::array<asio::const_buffer, 2> bufs = {
+        asio::buffer(s->out), s->out_body ? asio::buffer(*s->out_body) : asio::const_buffer()};
+    s->stream.Write(bufs, [this, s](boost::system::error_code ec, size_t) {
       if (s->state == Session::State::kClosed) return;
       LogAccess(*s);
+      Uncharge(*s);
       if (ec || !s->keep) {
         if (!ec) s->sock().shutdown(tcp::socket::shutdown_send, ec);
         Close(s);
         return;
       }
       s->out = std::string();
+      s->out_body = nullptr;
       s->reader.Next();
       s->state = Session::State::kIdle;
       s->since = Clock::now();
@@ -653,6 +898,7 @@ struct HttpServer::Impl {
     s->log_method = s->reader.head_done() ? s->reader.request().method : "-";
     s->log_target = s->reader.head_done() ? s->reader.target() : "-";
     s->out = Serialize(res, false, false);
+    s->out_body = nullptr;
     s->state = Session::State::kDrain;
     s->deadline = Clock::now() + drain;
     s->buf.consume(s->buf.size());
@@ -739,6 +985,10 @@ HttpServer::HttpServer(const ServeOptions& options, CatalogHolder* holder)
   impl_->reader_limits.head.max_header_bytes = options.max_header_bytes;
   impl_->reader_limits.head.max_headers = options.max_headers;
   impl_->reader_limits.max_body_bytes = options.max_body_bytes;
+  Response oom;
+  oom.SetError(503, "unavailable", "server: out of memory for this request; try again", "");
+  oom.Set("Retry-After", "1");
+  impl_->oom_bytes = Serialize(oom, false, false);
   // Checked on every address, not only loopback: a browser on this machine reaches a server
   // bound to 0.0.0.0 through 127.0.0.1 just as well, so rebinding works against it too.
   impl_->hosts = LoopbackHostNames();
@@ -846,13 +1096,22 @@ Status HttpServer::Run() {
   for (tcp::acceptor& a : im.acceptors) im.Accept(&a);
   im.Sweep();
   im.running.store(true);
-  im.ioc.run();
+  for (;;) {
+    try {
+      im.ioc.run();
+      break;
+    } catch (const std::bad_alloc&) {
+      // Out of memory in a handler not caught nearer (accepting, a timer): that step is lost,
+      // the deadlines close what it left; the server keeps serving.
+      ++im.stat_out_of_memory;
+    }
+  }
   im.running.store(false);
   im.cancel_all.store(true);
   {
     std::unique_lock<std::mutex> lock(im.work_mu);
     im.work_done = true;
-    im.work.clear();
+    im.work.Clear();
     im.work_cv.notify_all();
     // Handlers see cancelled() now; give them a moment to notice, then leave the rest.
     im.workers_cv.wait_for(lock, std::chrono::seconds(1),
@@ -879,6 +1138,20 @@ void HttpServer::Stop() {
 }
 
 bool HttpServer::running() const { return impl_->running.load(); }
+
+HttpServer::Stats HttpServer::stats() const {
+  const Impl& im = *impl_;
+  Stats out;
+  out.write_bytes = im.stat_write_bytes.load();
+  out.write_bytes_peak = im.stat_write_peak.load();
+  out.write_refused = im.stat_write_refused.load();
+  out.writers_evicted = im.stat_writers_evicted.load();
+  out.jobs_queued = im.stat_queued.load();
+  out.jobs_dropped = im.stat_jobs_dropped.load();
+  out.jobs_refused = im.stat_jobs_refused.load();
+  out.out_of_memory = im.stat_out_of_memory.load();
+  return out;
+}
 
 std::function<bool()> MakeCancelCheck(int fd, std::chrono::steady_clock::time_point deadline,
                                       const std::atomic<bool>* cancel_all) {

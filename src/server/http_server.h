@@ -15,10 +15,19 @@
 // Slow clients: up to max_connections connections (max_connections_per_client from one
 // address). A connection past either bound closes the least valuable open one (of that client,
 // for the per-client bound) instead of being refused: a connection in its drain after an error,
-// then one kept alive after an answer, then the one that began its request (or connected)
-// longest ago; connections whose handler runs or whose answer is being written are never
-// closed. Only when every one is busy so does the new one get 503. So a flood of slow or idle
-// sockets from one address, even the victim's own, cannot lock a new request out.
+// then one kept alive and idle for a second, then a silent new one, then a request stalled for
+// a second, then one answered less than a second ago, and last a request whose bytes are
+// arriving; connections whose handler runs or whose answer is being written are never closed.
+// Only when every one is busy so does the new one get 503. So a flood of slow, idle or silent
+// sockets from one address, even the victim's own, cannot lock a new request out or break an
+// upload in progress.
+//
+// Memory and work (doc/server.md, "Threat model"): chunk extensions and trailers are bounded
+// (http_reader.h); a cached answer is one shared string however many connections write it, and
+// the bytes of all answers being written stay under max_write_bytes; complete requests wait in
+// one FIFO per client address, served in turn, at most max_queued_per_client each; a request
+// whose client has gone is dropped when its turn comes; std::bad_alloc while reading, handling
+// or writing one request fails that request (503), not the server.
 //
 // Stop(): the listeners close, idle and half-read connections close, requests being answered
 // may finish for drain_timeout_s; then every request's ApiContext::cancelled turns true, the
@@ -35,6 +44,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -64,6 +74,19 @@ class HttpServer {
   void Stop();
   // REQUIRES: Bind() succeeded. True once Run() accepts connections.
   bool running() const;
+
+  // What the server holds and has refused, for tests and the load test (any thread).
+  struct Stats {
+    size_t write_bytes = 0;        // held by answers being written now (a shared body once)
+    size_t write_bytes_peak = 0;   // the most write_bytes has been
+    uint64_t write_refused = 0;    // answers refused 503 under max_write_bytes
+    uint64_t writers_evicted = 0;  // stuck writers closed to make room under it
+    size_t jobs_queued = 0;        // complete requests waiting for a worker
+    uint64_t jobs_dropped = 0;     // queued requests not run: their client had gone (or timed out)
+    uint64_t jobs_refused = 0;     // 503: the client had max_queued_per_client waiting already
+    uint64_t out_of_memory = 0;    // requests answered 503 (or closed) for std::bad_alloc
+  };
+  Stats stats() const;
 
  private:
   struct Impl;

@@ -12,7 +12,7 @@ trap cleanup EXIT
 source "$(dirname "$0")/lib.sh"
 
 "$BIN" serve --port 0 --threads 4 --header-timeout 5s --timeout 3 --cache-bytes 32M --max-connections 256 \
-  --allow-host gpu.internal >"$work/out" 2>"$work/err" &
+  --max-write-bytes 64M --allow-host gpu.internal >"$work/out" 2>"$work/err" &
 pid=$!
 url=
 for _ in $(seq 1 100); do
@@ -75,6 +75,8 @@ err=$("$BIN" serve --header-timeout 0 2>&1 >/dev/null); rc=$?
 [ "$rc" = 2 ] && [[ "$err" == *"--header-timeout"* ]] && ok || bad "--header-timeout 0 -> exit 2: rc=$rc [$err]"
 err=$("$BIN" serve --cache-bytes lots 2>&1 >/dev/null); rc=$?
 [ "$rc" = 2 ] && [[ "$err" == *"--cache-bytes"* ]] && ok || bad "--cache-bytes lots -> exit 2: rc=$rc [$err]"
+err=$("$BIN" serve --max-write-bytes 1k 2>&1 >/dev/null); rc=$?
+[ "$rc" = 2 ] && [[ "$err" == *"--max-write-bytes"* ]] && ok || bad "--max-write-bytes 1k (under 1M) -> exit 2: rc=$rc [$err]"
 err=$("$BIN" serve --allow-host evil.example:80 2>&1 >/dev/null); rc=$?
 [ "$rc" = 2 ] && [[ "$err" == *"--allow-host"* ]] && ok || bad "--allow-host with a port -> exit 2: rc=$rc [$err]"
 # The serve table's ranges, in the uniform message; a plain --timeout number is seconds.

@@ -103,6 +103,7 @@ TEST(Declarations, ServeBoundsAndDefaultsAreTheDeclarations) {
                                   {"max-connections", "0"},
                                   {"max-connections-per-client", "0"},
                                   {"max-body", "10"},
+                                  {"max-write-bytes", "1000"},
                                   {"timeout", "0s"},
                                   {"body-timeout", "0s"},
                                   {"request-timeout", "2h"},
@@ -124,6 +125,8 @@ TEST(Declarations, ServeBoundsAndDefaultsAreTheDeclarations) {
   EXPECT_EQ(a.server.port, 8080);
   EXPECT_EQ(serve.Find("max-body")->default_text, "1M");
   EXPECT_EQ(a.server.max_body_bytes, 1000000u);  // 1M as typed
+  EXPECT_EQ(serve.Find("max-write-bytes")->default_text, "128M");
+  EXPECT_EQ(a.server.max_write_bytes, 128000000u);
 }
 
 // Watch and simulate: defaults from the structs, enums parsed by their own parsers.

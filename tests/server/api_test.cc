@@ -43,7 +43,7 @@ ApiResponse Call(const std::string& method, const std::string& path, std::string
   return Dispatch(Context(), req);
 }
 
-json Parse(const ApiResponse& r) { return json::parse(r.body); }
+json Parse(const ApiResponse& r) { return json::parse(r.text()); }
 
 // Checks the error object's shape and returns it.
 json ExpectError(const ApiResponse& r, int status, const std::string& field) {
@@ -284,9 +284,9 @@ TEST(ApiTest, RecommendInChineseHasTheSameKeys) {
   // The same request again in each language: each from the cache, still in its language.
   const ApiResponse zh_again = Dispatch(ctx, req);
   EXPECT_TRUE(zh_again.from_cache);
-  EXPECT_EQ(zh_again.body, zh.body);
+  EXPECT_EQ(zh_again.text(), zh.text());
   ctx.language = Language::kEnglish;
-  EXPECT_EQ(Dispatch(ctx, req).body, en.body);
+  EXPECT_EQ(Dispatch(ctx, req).text(), en.text());
   EXPECT_EQ(CurrentLanguage(), Language::kEnglish);  // the scope ended with the request
 }
 
@@ -601,7 +601,7 @@ TEST(ApiTest, CacheAnswersIdenticalRequestsOnly) {
   EXPECT_FALSE(first.from_cache);
   ApiResponse second = Dispatch(ctx, req);
   EXPECT_TRUE(second.from_cache);
-  EXPECT_EQ(second.body, first.body);
+  EXPECT_EQ(second.text(), first.text());
   ctx.generation = 2;  // a reloaded catalog: computed again
   EXPECT_FALSE(Dispatch(ctx, req).from_cache);
   ApiRequest bad{"POST", "/v1/recommend", {}, "{"};

@@ -114,7 +114,7 @@ TEST(RequestReaderTest, LimitsAndForms) {
   EXPECT_EQ(Frame("GET / HTTP/1.1\r\nX: " + std::string(30000, 'y') + "\r\n\r\n", {}),
             "error 431\n");
   EXPECT_EQ(Frame("POST / HTTP/1.1\r\nContent-Length: 5000\r\n\r\n", {}), "error 413\n");
-  std::string chunked = "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n";
+  std::string chunked = "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n";
   for (int i = 0; i < 5; ++i) chunked += "3e8\r\n" + std::string(1000, 'z') + "\r\n";
   EXPECT_EQ(Frame(chunked + "0\r\n\r\n", {}), "error 413\n");
   EXPECT_EQ(Frame("GET / HTTP/2.0\r\n\r\n", {}), "error 505\n");
