@@ -426,16 +426,17 @@ std::string RegionHint(const InstanceType& t, std::string_view region) {
 Status CheckRegion(const Catalog& c, std::string_view region, std::string_view what) {
   if (c.HasRegion(region)) return Status::OK();
   const std::string lower = ToLower(Trim(region));
+  std::string problem;
   if (lower.size() > 32 || !std::all_of(lower.begin(), lower.end(), [](char ch) {
         return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-';
       })) {
-    return Status::InvalidArgument(std::string(what) + ": expected " + RegionCodeProblem(region))
-        .WithField(OptionName(what));
+    // Characters no region code has: say what one looks like, and compare nothing.
+    problem = "expected " + RegionCodeProblem(region);
+  } else {
+    const std::string hint = DidYouMean(region, c.regions());
+    problem = "unknown region \"" + std::string(region) + "\"" + (hint.empty() ? "" : "; " + hint);
   }
-  std::string hint = DidYouMean(region, c.regions());
-  return Status::InvalidArgument(std::string(what) + ": unknown region \"" + std::string(region) +
-                                 "\"" + (hint.empty() ? "" : "; " + hint))
-      .WithField(OptionName(what));
+  return Status::InvalidArgument(std::string(what) + ": " + problem).WithField(OptionName(what));
 }
 
 std::optional<int> DaysBetween(const std::string& from, const std::string& to) {

@@ -31,6 +31,7 @@
 #include "server/http_reader.h"
 #include "server/http_request.h"
 #include "server/web_assets.h"
+#include "util/files.h"
 #include "util/text.h"
 
 namespace gpuadvisor::server {
@@ -1016,9 +1017,13 @@ Result<int> HttpServer::Bind() {
     }
   }
   if (!o.access_log.empty() && im.access_log == nullptr) {
-    im.access_log = o.access_log == "-" ? stdout : std::fopen(o.access_log.c_str(), "a");
-    if (im.access_log == nullptr) {
-      return Status::IOError("--access-log: cannot open " + o.access_log + " for appending");
+    if (o.access_log == "-") {
+      im.access_log = stdout;
+    } else {
+      // As root in /tmp, another user's link is refused as --out refuses it (issue 43).
+      Result<std::FILE*> f = OpenFileForAppend(o.access_log);
+      if (!f.ok()) return f.status().WithPrefix("--access-log");
+      im.access_log = *f;
     }
   }
   if (!o.tls_cert.empty() && im.tls == nullptr) {
