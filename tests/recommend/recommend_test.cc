@@ -165,7 +165,9 @@ TEST(RecommendTest, CapacityBlocksAreRankedAndLargeSpotClustersPointToThem) {
       PurchasePrice(*block->type->FindRegion(block->region), PurchaseKind::kCapacityBlock);
   ASSERT_NE(rate, nullptr);
   EXPECT_EQ(block->price_from.source, rate->from.source);
-  const double days = std::ceil(block->time_hours / 24 - 1e-9);
+  const int days = CapacityBlockDays(block->time_hours);
+  EXPECT_GE(days * 24.0, block->time_hours);
+  EXPECT_TRUE(days <= kCapacityBlockDailyStepMaxDays || days % 7 == 0) << days;  // sold durations
   EXPECT_NEAR(block->cost_usd, rate->usd_per_hour * block->instances * days * 24, 1e-6);
   EXPECT_LE(block->instances, kCapacityBlockMaxInstances);
   bool why = false;
@@ -193,6 +195,30 @@ TEST(RecommendTest, CapacityBlocksAreRankedAndLargeSpotClustersPointToThem) {
     }
     EXPECT_TRUE(points) << p.type->name << " x " << p.instances;
   }
+}
+
+// Issue 37: a run longer than the longest block (182 days) is never offered Capacity Blocks,
+// chained or not; only one block can be booked today. Every block plan is one block of a
+// duration AWS sells.
+TEST(RecommendTest, RunsLongerThanOneBlockAreNeverOfferedChainedBlocks) {
+  RecommendRequest req;
+  req.purchase = {PurchaseKind::kCapacityBlock, PurchaseKind::kOnDemand};
+  req.max_instances = 4;
+  req.top = 40;
+  const Recommendation r = RunSearch(
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "2T"}}), req);
+  ASSERT_FALSE(r.plans.empty());
+  bool long_run = false;
+  std::vector<Plan> all = r.plans;
+  all.insert(all.end(), r.purchase_alternatives.begin(), r.purchase_alternatives.end());
+  all.insert(all.end(), r.pareto.begin(), r.pareto.end());
+  for (const Plan& p : all) {
+    long_run = long_run || p.time_hours > 24.0 * kCapacityBlockMaxDays;
+    if (p.purchase != PurchaseKind::kCapacityBlock) continue;
+    EXPECT_LE(p.time_hours, 24.0 * kCapacityBlockMaxDays) << p.type->name << " x " << p.instances;
+    EXPECT_LE(CapacityBlockDays(p.time_hours), kCapacityBlockMaxDays);
+  }
+  EXPECT_TRUE(long_run) << "the workload should run past 182 days on some plan";
 }
 
 // By default a training run also prices blocks, for multi-node plans only; serving never does.
