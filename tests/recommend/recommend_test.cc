@@ -221,6 +221,33 @@ TEST(RecommendTest, RunsLongerThanOneBlockAreNeverOfferedChainedBlocks) {
   EXPECT_TRUE(long_run) << "the workload should run past 182 days on some plan";
 }
 
+// Issue 37: each plan names the dated figures its cost rests on, and the oldest of them; a spot
+// plan rests on its interruption band too.
+TEST(RecommendTest, PlansNameTheFiguresTheyRestOn) {
+  RecommendRequest req;
+  req.purchase = {PurchaseKind::kSpot, PurchaseKind::kOnDemand};
+  const Recommendation r = RunSearch(
+      MakeWorkload({{"task", "finetune"}, {"model", "llama-3.1-8b"}, {"tokens", "200M"}}), req);
+  ASSERT_FALSE(r.plans.empty());
+  bool spot = false;
+  for (const Plan& p : r.plans) {
+    ASSERT_FALSE(p.price_figures.empty());
+    EXPECT_EQ(p.price_figures[0].kind, PurchaseKindName(p.purchase));
+    EXPECT_EQ(p.price_figures[0].from.source, p.price_from.source);
+    const Plan::Figure* oldest = p.OldestPriceFigure();
+    ASSERT_NE(oldest, nullptr);
+    for (const Plan::Figure& f : p.price_figures) EXPECT_FALSE(OlderFigure(f.from, oldest->from));
+    const RegionOffer* o = p.type->FindRegion(p.region);
+    if (p.purchase == PurchaseKind::kSpot && o->spot_band) {
+      spot = true;
+      ASSERT_EQ(p.price_figures.size(), 2u);
+      EXPECT_EQ(p.price_figures[1].kind, "spot-interruption-band");
+      EXPECT_EQ(p.price_figures[1].from.date, o->spot_band->from.date);
+    }
+  }
+  EXPECT_TRUE(spot) << "no spot plan ranked";
+}
+
 // By default a training run also prices blocks, for multi-node plans only; serving never does.
 TEST(RecommendTest, DefaultPurchaseSetOffersBlocksToMultiNodeTraining) {
   RecommendRequest req;
