@@ -1068,7 +1068,7 @@ formView("idle", {
 // ---- language ----
 function renderMeta() {
   if (!catalogInfo) return;
-  $("#catalog-meta").textContent = t("meta.catalog", {built: date(catalogInfo.generated_at.slice(0, 10)), newest: date(catalogInfo.newest_price_date)}) + (catalogInfo.prices_stale ? t("note.stale") : "");
+  $("#catalog-meta").textContent = t("meta.catalog", {built: date(catalogInfo.generated_at.slice(0, 10)), oldest: date(catalogInfo.oldest_price_date), newest: date(catalogInfo.newest_price_date)}) + (catalogInfo.prices_stale ? t("note.stale") : "");
 }
 const LANG_KEY = "gpuadvisor.lang";
 function storedLang() {

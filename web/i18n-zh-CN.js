@@ -29,7 +29,7 @@
   "footer.catalog": "价格和规格来自内置的、注明日期的目录；来源：",
   "footer.estimates": "标有 ≈ 的数字为模型估算。",
   "footer.chart": "图表：",
-  "meta.catalog": "目录构建于 {built}；最新价格 {newest}",
+  "meta.catalog": "目录构建于 {built}；价格日期从 {oldest}（最旧数据）到 {newest}",
   "status.working": "处理中…",
   "status.loading": "加载中…",
   "error.notJson": "HTTP {status}：不是 JSON",

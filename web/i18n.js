@@ -34,7 +34,7 @@ const MESSAGES = {
     "footer.catalog": "Prices and specs come from the embedded, dated catalog; sources:",
     "footer.estimates": "Figures marked ≈ are model estimates.",
     "footer.chart": "Chart:",
-    "meta.catalog": "catalog built {built}; newest prices {newest}",
+    "meta.catalog": "catalog built {built}; prices from {oldest} (oldest figure) to {newest}",
     "status.working": "Working…",
     "status.loading": "Loading…",
     "error.notJson": "HTTP {status}: not JSON",

@@ -35,6 +35,11 @@ struct Provenance {
   std::string date;    // snapshot date of the figure, ISO "2026-07-20" (or "2026" when undated)
 };
 
+// True when the figure `a` is older than `b`: by date, and a figure without a full ISO date
+// ("undated", a year alone, "") older than any dated one, as the importer's merge has it; ties by
+// source id, so the oldest of a set is one figure whatever the order it is met in.
+bool OlderFigure(const Provenance& a, const Provenance& b);
+
 // One price per instance-hour, in the currency of its region's partition (RegionOffer::currency():
 // USD, or CNY in AWS China). The member keeps its historical name; the catalog file and JSON
 // output spell the key by the currency ("cny_per_hour"), and nothing compares amounts across

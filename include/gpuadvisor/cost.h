@@ -20,12 +20,18 @@ namespace gpuadvisor {
 
 inline constexpr double kHoursPerMonth = 730;  // AWS's billing month (8760 / 12)
 
-// EC2 Capacity Blocks for ML (AWS user guide, "Capacity Blocks for ML"): reserved for 1 to 182
-// whole days, 1 to 64 instances per block, paid upfront when reserved.
+// EC2 Capacity Blocks for ML, as AWS sells them (EC2 user guide, "Find and purchase Capacity
+// Blocks", and DescribeCapacityBlockOfferings' CapacityDurationHours: "1-day increments up to 14
+// days, and 7-day increments up to 182 days"; "Capacity Blocks for ML": a block starts at most 8
+// weeks after it is bought): 1 to 64 instances, paid upfront when reserved. A second block back
+// to back with a first would start after its end, beyond the 8 weeks, so the most that can be
+// booked today for one job is one block: `pricing` and `recommend` never chain blocks.
 inline constexpr int kCapacityBlockMaxDays = 182;
+inline constexpr int kCapacityBlockDailyStepMaxDays = 14;  // 1-day steps up to here, then weeks
+inline constexpr int kCapacityBlockMaxStartDays = 56;      // bookable to start within 8 weeks
 inline constexpr int kCapacityBlockMaxInstances = 64;
-// Whole days of block that cover `hours` of running (at least 1; may exceed the maximum, then
-// the usage needs consecutive blocks).
+// The shortest duration AWS sells (whole days up to 14, whole weeks above) that covers `hours`
+// of running back to back; at least 1 day. Above kCapacityBlockMaxDays no block covers them.
 int CapacityBlockDays(double hours);
 
 struct UsagePattern {
@@ -115,7 +121,10 @@ struct PricingResult {
   std::vector<PurchaseOptionCost> options;  // fixed order, priced or not
   int cheapest = -1;             // index of the cheapest suitable priced option (total), -1 if none
   bool capacity_blocks = false;  // the type is sold as EC2 Capacity Blocks for ML
-  std::optional<int> capacity_block_days;  // block length priced (whole days), when priced
+  // Block length priced (a duration AWS sells, whole days); null when no block is priced, or
+  // when the usage is longer than the longest block (then the capacity-block option is listed
+  // as not suitable for the horizon, with no total: see CapacityBlock in pricing.cc).
+  std::optional<int> capacity_block_days;
   std::vector<std::string> notes;
 };
 

@@ -191,6 +191,15 @@ struct Plan {
   std::vector<std::string> why, warnings, advice;
   std::vector<SavingsLever> savings;  // top plans only; levers that apply to the workload
   Provenance price_from;
+  // Every dated figure the plan's cost rests on: its purchase price ("on-demand", "spot", ...)
+  // and, on spot, the interruption band that sets its overhead ("spot-interruption-band").
+  struct Figure {
+    std::string kind;
+    Provenance from;
+  };
+  std::vector<Figure> price_figures;
+  // The oldest of price_figures (OlderFigure), the one a stale warning for the plan names.
+  const Figure* OldestPriceFigure() const;
   std::optional<AccountFit> account;  // with an account scan: quota, zones, RIs, Savings Plans
   // Whether the instances exchange traffic while it runs (training, HPC, a model sharded across
   // instances), which decides EFA and the placement group; independent replicas do not.

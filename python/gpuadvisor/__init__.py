@@ -309,6 +309,10 @@ class CatalogInfo(Record):
     schema: str
     generated_at: str
     counts: Record
+    oldest_price_date: str
+    newest_price_date: str
+    prices_stale: bool
+    price_figures: Record  # per figure: counts older than max_price_age, the oldest, by kind
     sources: "RecordList"
 
 

@@ -7,6 +7,7 @@
 
 #include "app/successors.h"
 #include "catalog/catalog_schema.h"
+#include "util/dates.h"
 #include "util/text.h"
 
 namespace gpuadvisor {
@@ -459,6 +460,109 @@ CatalogCounts CountCatalog(const Catalog& c) {
 // A price source is stale when undated or older than the limit; specs are never stale.
 bool PriceKind(const CatalogSource& s) { return s.kind != "specs" && s.kind != "availability"; }
 
+// The age of the catalog's price figures of one kind: each figure keeps its own date, so a
+// catalog updated for a few regions still holds the old figures of the others.
+struct FigureAges {
+  const char* kind = "";
+  int figures = 0;
+  int older = 0;                             // dated, older than --max-price-age
+  int undated = 0;                           // no full date: its age is unknown
+  std::optional<Provenance> oldest, newest;  // dated figures only
+  std::string oldest_type, oldest_region;    // where the oldest one is
+  std::set<std::string> undated_sources;
+  void Add(const Provenance& from, const InstanceType& t, const RegionOffer& o,
+           const Freshness& fresh) {
+    ++figures;
+    const std::optional<int> age = fresh.AgeDays(from.date);
+    if (!ParseIsoDate(from.date)) {
+      ++undated;
+      undated_sources.insert(from.source);
+      return;
+    }
+    if (!age || *age > fresh.max_price_age_days) ++older;
+    if (!oldest || OlderFigure(from, *oldest)) {
+      oldest = from;
+      oldest_type = t.name;
+      oldest_region = o.region;
+    }
+    if (!newest || OlderFigure(*newest, from)) newest = from;
+  }
+};
+
+// Every price figure of the catalog, by kind: on-demand, spot (observed or estimated), reserved
+// (each RI term once: the 1-year standard no-upfront one as every command reads it), savings
+// plans and Capacity Blocks.
+std::vector<FigureAges> AgeFigures(const Catalog& c, const Freshness& fresh) {
+  std::vector<FigureAges> kinds(5);
+  static const char* const kNames[] = {N_("on-demand"), N_("spot"), N_("reserved"),
+                                       N_("savings-plan"), N_("capacity-block")};
+  for (size_t i = 0; i < kinds.size(); ++i) kinds[i].kind = kNames[i];
+  for (const InstanceType& t : c.instance_types()) {
+    for (const RegionOffer& o : t.regions) {
+      if (o.on_demand) kinds[0].Add(o.on_demand->from, t, o, fresh);
+      if (o.spot) kinds[1].Add(o.spot->from, t, o, fresh);
+      if (o.reserved_1y_no_upfront) kinds[2].Add(o.reserved_1y_no_upfront->from, t, o, fresh);
+      for (const ReservedPrice& r : o.reserved) {
+        const bool headline =
+            r.years == 1 && r.offering_class == "standard" && r.payment == "no-upfront";
+        if (!headline || !o.reserved_1y_no_upfront) kinds[2].Add(r.from, t, o, fresh);
+      }
+      for (const SavingsPlanRate& p : o.savings_plans) kinds[3].Add(p.from, t, o, fresh);
+      if (o.capacity_block) kinds[4].Add(o.capacity_block->from, t, o, fresh);
+    }
+  }
+  return kinds;
+}
+
+// All kinds together; `oldest_kind` the kind of the oldest dated figure.
+FigureAges AllFigures(const std::vector<FigureAges>& kinds, const char** oldest_kind) {
+  FigureAges all;
+  *oldest_kind = nullptr;
+  for (const FigureAges& k : kinds) {
+    all.figures += k.figures;
+    all.older += k.older;
+    all.undated += k.undated;
+    all.undated_sources.insert(k.undated_sources.begin(), k.undated_sources.end());
+    if (k.oldest && (!all.oldest || OlderFigure(*k.oldest, *all.oldest))) {
+      all.oldest = k.oldest;
+      all.oldest_type = k.oldest_type;
+      all.oldest_region = k.oldest_region;
+      *oldest_kind = k.kind;
+    }
+    if (k.newest && (!all.newest || OlderFigure(*all.newest, *k.newest))) all.newest = k.newest;
+  }
+  return all;
+}
+
+ojson OldestJson(const FigureAges& k, const Freshness& fresh, const char* kind) {
+  if (!k.oldest) return nullptr;
+  ojson j = {{"date", k.oldest->date},
+             {"age_days", Opt(fresh.AgeDays(k.oldest->date))},
+             {"source", k.oldest->source},
+             {"instance_type", k.oldest_type},
+             {"region", k.oldest_region}};
+  if (kind != nullptr) j["kind"] = kind;
+  return j;
+}
+
+ojson FigureAgesJson(const FigureAges& k, const Freshness& fresh, const char* oldest_kind) {
+  return {{"figures", k.figures},
+          {"stale", k.older + k.undated},
+          {"older_than_max_age", k.older},
+          {"undated", k.undated},
+          {"undated_sources",
+           ojson(std::vector<std::string>(k.undated_sources.begin(), k.undated_sources.end()))},
+          {"oldest", OldestJson(k, fresh, oldest_kind)},
+          {"newest_date", k.newest ? ojson(k.newest->date) : ojson()}};
+}
+
+// "2026-01-21 (319 days, vantage-cn-2026-08)"
+std::string OldestText(const FigureAges& k, const Freshness& fresh) {
+  const std::optional<int> age = fresh.AgeDays(k.oldest->date);
+  return age ? Trf("{0} ({1} days, {2})", k.oldest->date, *age, k.oldest->source)
+             : Trf("{0} ({1})", k.oldest->date, k.oldest->source);
+}
+
 }  // namespace
 
 JsonDoc CatalogInfoJson(const Catalog& c, const Freshness& fresh, const CatalogInUse& in_use) {
@@ -484,6 +588,18 @@ JsonDoc CatalogInfoJson(const Catalog& c, const Freshness& fresh, const CatalogI
         {{"subject", k.subject}, {"from", k.from}, {"to", k.to}, {"reason", k.reason}});
   }
   std::string newest = c.NewestPriceDate();
+  const std::vector<FigureAges> kinds = AgeFigures(c, fresh);
+  const char* oldest_kind = nullptr;
+  const FigureAges all = AllFigures(kinds, &oldest_kind);
+  ojson by_kind = ojson::array();
+  for (const FigureAges& k : kinds) {
+    ojson j = {{"kind", k.kind}};
+    j.update(FigureAgesJson(k, fresh, nullptr));
+    by_kind.push_back(std::move(j));
+  }
+  ojson figures = FigureAgesJson(all, fresh, oldest_kind);
+  figures["by_kind"] = std::move(by_kind);
+  const std::string oldest = all.oldest ? all.oldest->date : "";
   ojson doc = ojson{{"schema", c.schema},
                     {"generated_at", c.generated_at},
                     {"generator", c.generator},
@@ -499,8 +615,10 @@ JsonDoc CatalogInfoJson(const Catalog& c, const Freshness& fresh, const CatalogI
                       {"spot_estimated", n.spot_estimated},
                       {"capacity_block_type_regions", n.block_rows}}},
                     {"newest_price_date", newest},
+                    {"oldest_price_date", oldest.empty() ? ojson() : ojson(oldest)},
                     {"max_price_age_days", fresh.max_price_age_days},
-                    {"prices_stale", fresh.Stale(newest)},
+                    {"prices_stale", all.older > 0},
+                    {"price_figures", figures},
                     {"sources", sources},
                     {"corrections", corrections},
                     {"notes", c.notes},
@@ -509,7 +627,10 @@ JsonDoc CatalogInfoJson(const Catalog& c, const Freshness& fresh, const CatalogI
     doc["catalog_in_use"] = {{"kind", in_use.kind},
                              {"path", in_use.path.empty() ? ojson() : ojson(in_use.path)},
                              {"newest_price_date", newest.empty() ? ojson() : ojson(newest)},
-                             {"price_age_days", Opt(fresh.AgeDays(newest))}};
+                             {"price_age_days", Opt(fresh.AgeDays(newest))},
+                             {"oldest_price_date", oldest.empty() ? ojson() : ojson(oldest)},
+                             {"oldest_price_age_days", Opt(fresh.AgeDays(oldest))},
+                             {"stale_price_figures", all.older + all.undated}};
   }
   return MakeJsonDoc(doc);
 }
@@ -523,11 +644,41 @@ std::string CatalogInUseLine(const Catalog& c, const Freshness& fresh, const Cat
   } else {
     line += "the embedded catalog";
   }
+  // The oldest figure first: a catalog updated today for a few regions is no fresher than the
+  // figures it kept.
+  const char* kind = nullptr;
+  const FigureAges all = AllFigures(AgeFigures(c, fresh), &kind);
+  if (all.oldest && fresh.AgeDays(all.oldest->date)) {
+    line += "; " + Trf("oldest price {0}, {1} days old", all.oldest->date,
+                       *fresh.AgeDays(all.oldest->date));
+  }
   const std::string newest = c.NewestPriceDate();
   if (const std::optional<int> age = fresh.AgeDays(newest)) {
     line += "; newest prices " + newest + ", " + std::to_string(*age) + " days old";
   }
   return line + "\n";
+}
+
+std::string CatalogFigureAgesText(const Catalog& c, const Freshness& fresh) {
+  const std::vector<FigureAges> kinds = AgeFigures(c, fresh);
+  const char* oldest_kind = nullptr;
+  const FigureAges all = AllFigures(kinds, &oldest_kind);
+  std::string out = Trf("price figures: {0}, {1} older than {2} days, {3} undated", all.figures,
+                        all.older, fresh.max_price_age_days, all.undated) +
+                    "\n";
+  Table t;
+  t.AddColumn(Tr("kind"));
+  t.AddColumn(Tr("figures"), true);
+  t.AddColumn(Trf("older than {0} d", fresh.max_price_age_days), true);
+  t.AddColumn(Tr("undated"), true);
+  t.AddColumn(Tr("oldest dated figure (age, source, where)"));
+  for (const FigureAges& k : kinds) {
+    std::optional<std::string> where;
+    if (k.oldest) where = OldestText(k, fresh) + ", " + k.oldest_type + " " + k.oldest_region;
+    t.AddRow({Tr(k.kind), std::to_string(k.figures), std::to_string(k.older),
+              std::to_string(k.undated), where});
+  }
+  return out + t.Render(OutputFormat::kTable, false) + "\n";
 }
 
 std::string CatalogInfoHead(const Catalog& c) {
@@ -575,12 +726,16 @@ std::string CatalogInfoNotes(const Catalog& c) {
 }
 
 std::optional<std::string> CatalogStaleWarning(const Catalog& c, const Freshness& fresh) {
-  const std::string newest = c.NewestPriceDate();
-  if (!fresh.Stale(newest)) return std::nullopt;
-  return Trf(
-      "the newest prices are dated {0}, older than {1} days; refresh with `gpuadvisor "
-      "catalog update`",
-      newest, fresh.max_price_age_days);
+  // Counted per figure, not from the newest source's date: an update of some regions leaves the
+  // others' figures as old as they were.
+  const char* kind = nullptr;
+  const FigureAges all = AllFigures(AgeFigures(c, fresh), &kind);
+  if (all.older == 0) return std::nullopt;
+  std::string line =
+      Trf("{0} of {1} price figures are older than {2} days, the oldest: {3} {4}", all.older,
+          all.figures, fresh.max_price_age_days, Tr(kind), OldestText(all, fresh));
+  if (all.undated > 0) line += Trf("; {0} more are undated", all.undated);
+  return line + Tr("; refresh with `gpuadvisor catalog update`");
 }
 
 std::optional<std::string> StalePricesWarning(const std::vector<Provenance>& used,

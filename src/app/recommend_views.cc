@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "app/catalog_views.h"
+#include "util/dates.h"
 #include "util/text.h"
 #include "workload/estimate_json.h"
 
@@ -53,9 +54,37 @@ ojson AccountFitJson(const AccountFit& f, int instances, double cost_usd) {
           {"spot_placement_score", score}};
 }
 
+// The figure kinds a plan names that are not purchase options (PurchaseKindName's are marked in
+// pricing_views.cc), marked for translation.
+[[maybe_unused]] constexpr const char* kFigureKinds[] = {N_("spot-interruption-band")};
+
+ojson FigureJson(const Plan::Figure& f) {
+  return {{"kind", f.kind}, {"source", f.from.source}, {"date", f.from.date}};
+}
+
+ojson FiguresJson(const std::vector<Plan::Figure>& figures) {
+  ojson out = ojson::array();
+  for (const Plan::Figure& f : figures) out.push_back(FigureJson(f));
+  return out;
+}
+
+// "spot-advisor-2025-06 (2025-06-28)", or "skypilot-v9 (undated)".
+std::string FigureSource(const Plan::Figure& f) {
+  return f.from.source + " (" +
+         (ParseIsoDate(f.from.date) ? f.from.date : std::string(Tr("undated"))) + ")";
+}
+
+// "spot-interruption-band spot-advisor-2025-06 (2025-06-28)": the oldest figure a plan rests on.
+std::string OldestFigureText(const Plan& p) {
+  const Plan::Figure* f = p.OldestPriceFigure();
+  if (f == nullptr) return "";
+  return Tr(f->kind.c_str()) + std::string(" ") + FigureSource(*f);
+}
+
 ojson PlanJson(const Plan& p) {
   const ParallelismChoice& par = p.parallelism;
   const bool llm = p.estimate.parallelism_applies;
+  const Plan::Figure* oldest = p.OldestPriceFigure();
   ojson j = {{"rank", p.rank},
              {"instance_type", p.type->name},
              {"instances", p.instances},
@@ -85,6 +114,8 @@ ojson PlanJson(const Plan& p) {
              {"risk_factor", p.risk_factor},
              {"price_source", p.price_from.source},
              {"price_date", p.price_from.date},
+             {"price_figures", FiguresJson(p.price_figures)},
+             {"oldest_price", oldest ? FigureJson(*oldest) : ojson(nullptr)},
              {"why", ojson(p.why)},
              {"warnings", ojson(p.warnings)},
              {"advice", ojson(p.advice)},
@@ -286,6 +317,9 @@ std::string Details(const Recommendation& r, bool all_rejections) {
            std::to_string(p.instances) + " (" + PurchaseKindLabel(p.purchase) + ", " + p.region +
            ")\n";
     for (const std::string& s : p.why) out += Trf("  why: {0}", s) + "\n";
+    if (const std::string oldest = OldestFigureText(p); !oldest.empty()) {
+      out += Trf("  prices: the oldest figure this plan rests on is {0}", oldest) + "\n";
+    }
     for (const std::string& s : p.warnings) out += Trf("  warning: {0}", s) + "\n";
     for (const std::string& s : p.advice) out += Trf("  advice: {0}", s) + "\n";
     for (const SavingsLever& l : p.savings) {
@@ -324,11 +358,23 @@ std::string Details(const Recommendation& r, bool all_rejections) {
       out += Trf("  ... {0} more (--explain lists all)", r.rejected.size() - n) + "\n";
     }
   }
-  out += "\n" +
-         Trf("{0} configurations ({1} parallelism layouts) estimated, {2} skipped by the memory "
-             "lower bound, {3} priced; prices as of {4}",
-             r.candidates, r.layouts, r.pruned, r.priced, r.catalog_date) +
-         "\n";
+  // The prices' age is that of the oldest figure the plans rest on, not the catalog's newest.
+  const Plan::Figure* oldest = nullptr;
+  for (const Plan& p : r.plans) {
+    const Plan::Figure* f = p.OldestPriceFigure();
+    if (f != nullptr && (oldest == nullptr || OlderFigure(f->from, oldest->from))) oldest = f;
+  }
+  out +=
+      "\n" +
+      (oldest != nullptr
+           ? Trf("{0} configurations ({1} parallelism layouts) estimated, {2} skipped by the "
+                 "memory lower bound, {3} priced; the oldest price these plans rest on: {4}; "
+                 "the catalog's newest: {5}",
+                 r.candidates, r.layouts, r.pruned, r.priced, FigureSource(*oldest), r.catalog_date)
+           : Trf("{0} configurations ({1} parallelism layouts) estimated, {2} skipped by the "
+                 "memory lower bound, {3} priced; the catalog's newest prices {4}",
+                 r.candidates, r.layouts, r.pruned, r.priced, r.catalog_date)) +
+      "\n";
   if (const std::string line = FiltersLine(r.filters); !line.empty()) {
     out += Trf("filters: {0}", line) + "\n";
   }

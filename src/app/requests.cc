@@ -392,8 +392,11 @@ Result<RecommendRequest> MakeLaunchSearch(const OptionValues& v) {
 std::vector<std::string> RecommendWarnings(const Recommendation& r, const Freshness& fresh) {
   std::vector<std::string> warnings;
   std::vector<Provenance> used;
-  used.reserve(r.plans.size());
-  for (const Plan& p : r.plans) used.push_back(p.price_from);
+  // Every figure the plans rest on (a spot plan's interruption band too), so the warning names
+  // the oldest of them.
+  for (const Plan& p : r.plans) {
+    for (const Plan::Figure& f : p.price_figures) used.push_back(f.from);
+  }
   if (auto line = StalePricesWarning(used, fresh)) warnings.push_back(*line);
   if (!r.filters.emptied_by.empty()) {
     warnings.push_back(Trf("no plan: {0}", r.filters.note));

@@ -93,9 +93,14 @@ JsonDoc CatalogInfoJson(const Catalog& c, const Freshness& fresh, const CatalogI
 // "in use: the user catalog PATH ...; newest prices DATE, N days old".
 std::string CatalogInUseLine(const Catalog& c, const Freshness& fresh, const CatalogInUse& in_use);
 std::string CatalogInfoHead(const Catalog& c);
+// The price figures' ages, for people: a count line, then one row per kind (on-demand, spot,
+// reserved, savings-plan, capacity-block): figures, older than the limit, undated, and the oldest
+// dated one (date, age, source, type and region). The JSON's `price_figures`.
+std::string CatalogFigureAgesText(const Catalog& c, const Freshness& fresh);
 Table CatalogInfoTable(const Catalog& c, const Freshness& fresh);
 std::string CatalogInfoNotes(const Catalog& c);
-// "the newest prices are dated ..., older than N days; ..." or nullopt when they are fresh.
+// "N of M price figures are older than D days, the oldest KIND DATE (AGE days, SOURCE); ..."
+// (counted per figure), or nullopt when none is older than the limit.
 std::optional<std::string> CatalogStaleWarning(const Catalog& c, const Freshness& fresh);
 
 // ---- models

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "util/dates.h"
 #include "util/enum_names.h"
 #include "util/text.h"
 
@@ -189,6 +190,13 @@ std::vector<std::string> Catalog::GpuNames() const {
     for (const std::string& a : g.aliases) out.push_back(a);
   }
   return out;
+}
+
+bool OlderFigure(const Provenance& a, const Provenance& b) {
+  const std::optional<int64_t> da = ParseIsoDate(a.date), db = ParseIsoDate(b.date);
+  if (da.has_value() != db.has_value()) return !da.has_value();  // undated is the oldest
+  if (da && *da != *db) return *da < *db;
+  return a.source < b.source;
 }
 
 std::string Catalog::NewestPriceDate() const {

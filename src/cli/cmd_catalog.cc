@@ -19,7 +19,8 @@ int RunInfo(const InfoOptions& o) {
   Result<Context> ctx = MakeContext(o.common);
   if (!ctx.ok()) return Fail(ctx.status());
   const Catalog& c = *ctx->catalog;
-  // One stale-price line, before the output (the per-source staleness is in the table).
+  // One stale-price line, before the output, counted per figure (the per-source staleness is
+  // in the table).
   if (std::optional<std::string> stale = CatalogStaleWarning(c, ctx->fresh)) Warn(*stale);
   if (ctx->format == OutputFormat::kJson) {
     Emit(*ctx, [&] { return CatalogInfoJson(c, ctx->fresh, ctx->in_use); }, [] { return Table(); });
@@ -27,7 +28,8 @@ int RunInfo(const InfoOptions& o) {
   }
   // The catalog's own strings (a file given with --catalog) go through PrintText.
   if (ctx->format == OutputFormat::kTable) {
-    PrintText(CatalogInUseLine(c, ctx->fresh, ctx->in_use) + CatalogInfoHead(c));
+    PrintText(CatalogInUseLine(c, ctx->fresh, ctx->in_use) + CatalogInfoHead(c) +
+              CatalogFigureAgesText(c, ctx->fresh));
   }
   const std::string table = CatalogInfoTable(c, ctx->fresh).Render(ctx->format, ctx->color);
   std::fwrite(table.data(), 1, table.size(), stdout);

@@ -122,9 +122,12 @@ PurchaseOptionCost Commitment(const char* name, double term, const std::optional
   return c;
 }
 
-// A Capacity Block covering the used hours of each instance, rounded up to whole days, paid
-// upfront at the catalog's instance-hour rate. Part-time use is assumed to be packed into
-// consecutive days (a block runs around the clock whether used or not).
+// One Capacity Block covering the used hours of each instance, rounded up to a duration AWS
+// sells, paid upfront at the catalog's instance-hour rate. Part-time use is assumed to be packed
+// into consecutive days (a block runs around the clock whether used or not). A usage longer than
+// the longest block is not chained into several blocks: only one can be booked today (cost.h),
+// so the option is listed as not suitable for the horizon, with the longest block's fee and no
+// total, never the cheapest; the commitments price the whole horizon instead.
 PurchaseOptionCost CapacityBlock(const InstanceType& t, const RegionOffer& o, const UsagePattern& u,
                                  PricingResult* r) {
   PurchaseOptionCost c;
@@ -147,21 +150,38 @@ PurchaseOptionCost CapacityBlock(const InstanceType& t, const RegionOffer& o, co
   }
   const double hours = u.hours_per_month * u.months;
   const int days = CapacityBlockDays(hours);
-  const int blocks = (days + kCapacityBlockMaxDays - 1) / kCapacityBlockMaxDays;
   c.priced = true;
   c.from = o.capacity_block->from;
   c.usd_per_hour = o.capacity_block->usd_per_hour;
+  const std::string packed =
+      u.hours_per_month < kHoursPerMonth
+          ? " (the " + FormatFixed(hours, 0) + " used hours run back to back)"
+          : std::string();
+  if (days > kCapacityBlockMaxDays) {
+    const double longest_fee = *c.usd_per_hour * kCapacityBlockMaxDays * 24;
+    c.suitable = false;
+    c.term_months = kCapacityBlockMaxDays * 24 / kHoursPerMonth;
+    c.upfront_usd = longest_fee;
+    const int run_days = static_cast<int>(std::ceil(hours / 24 - 1e-9));
+    c.note = "not available for this horizon: the usage runs " + std::to_string(run_days) +
+             " days" + packed + ", but a Capacity Block lasts at most " +
+             std::to_string(kCapacityBlockMaxDays) + " days and must start within " +
+             std::to_string(kCapacityBlockMaxStartDays / 7) +
+             " weeks of booking, so blocks cannot be chained; the longest block ($" +
+             FormatFixed(longest_fee, 0) + " per instance upfront) covers only the first " +
+             std::to_string(kCapacityBlockMaxDays) +
+             " days; the whole horizon is compared on on-demand, reserved instances and "
+             "savings plans";
+    return c;
+  }
   c.term_months = days * 24 / kHoursPerMonth;
   c.upfront_usd = *c.usd_per_hour * days * 24;
   c.total_usd = *c.upfront_usd * u.instances;
   c.usd_per_used_hour = *c.total_usd / UsedInstanceHours(u);
   r->capacity_block_days = days;
-  c.note = std::to_string(days) + "-day block paid upfront ($" + FormatFixed(*c.upfront_usd, 0) +
-           " per instance)";
-  if (blocks > 1) {
-    c.note += " as " + std::to_string(blocks) + " consecutive blocks of at most " +
-              std::to_string(kCapacityBlockMaxDays) + " days";
-  }
+  c.note = std::to_string(days) + "-day block" + packed + " paid upfront ($" +
+           FormatFixed(*c.upfront_usd, 0) + " per instance), booked to start within " +
+           std::to_string(kCapacityBlockMaxStartDays / 7) + " weeks";
   // The offer the price was read from (`catalog update --aws`): when the capacity is there.
   if (!o.capacity_block->note.empty()) c.note += "; " + o.capacity_block->note;
   if (u.instances > kCapacityBlockMaxInstances) {
@@ -185,7 +205,9 @@ PurchaseOptionCost Unpriced(const char* name, double term, const char* note) {
 
 int CapacityBlockDays(double hours) {
   // A hair under a whole day (float noise in hours-per-month x months) stays that day.
-  return std::max(1, static_cast<int>(std::ceil(hours / 24 - 1e-9)));
+  const int days = std::max(1, static_cast<int>(std::ceil(hours / 24 - 1e-9)));
+  if (days <= kCapacityBlockDailyStepMaxDays) return days;
+  return (days + 6) / 7 * 7;  // 7-day steps above 14 days: 15 days is a 21-day block
 }
 
 SpotOverhead SpotInterruptionOverhead(const InstanceType& t, const SpotBand* band,
@@ -276,9 +298,22 @@ Result<PricingResult> PriceUsage(const InstanceType& t, const std::string& regio
   r.options.push_back(plan("savings-plan-ec2-instance-3y", "ec2-instance", 3));
   if (block_priced) {
     r.notes.emplace_back(
-        "capacity-block: reserved up to 8 weeks ahead for 1-182 days, paid upfront; the "
-        "catalog's rate is the published one, the real price is quoted at purchase "
-        "(describe-capacity-block-offerings)");
+        "capacity-block: one block per job, booked to start within 8 weeks, for 1-14 days "
+        "or 3-26 weeks (at most 182 days), paid upfront; blocks are never chained, a longer "
+        "usage is compared on the other options; the catalog's rate is the published one, the "
+        "real price is quoted at purchase (describe-capacity-block-offerings)");
+  }
+  // A year or more is where commitments pay: say so when the catalog prices none for this type
+  // and region, rather than let on-demand look like the answer.
+  const bool commitment_priced = std::any_of(r.options.begin(), r.options.end(), [](const auto& c) {
+    return c.priced && c.commitment && c.option != "capacity-block";
+  });
+  if (u.months >= 12 - 1e-9 && !commitment_priced) {
+    r.notes.push_back(
+        "no reserved instance or savings plan is priced in the catalog for " + t.name + " in " +
+        region + ", though over " + FormatFixed(u.months, 0) +
+        " months one would likely cost less than on-demand; import the AWS price list "
+        "(`catalog update --aws`, or `catalog import`) before committing");
   }
   for (size_t i = 0; i < r.options.size(); ++i) {
     const PurchaseOptionCost& c = r.options[i];

@@ -473,6 +473,13 @@ Plan MakeBarePlan(const Candidate& c) {
   p.spot_overhead = c.spot_overhead;
   p.risk_factor = c.risk_factor;
   p.price_from = c.price->from;
+  p.price_figures.push_back({PurchaseKindName(c.purchase), c.price->from});
+  if (c.purchase == PurchaseKind::kSpot) {
+    const RegionOffer* o = c.type->FindRegion(*c.region);
+    if (o != nullptr && o->spot_band) {
+      p.price_figures.push_back({"spot-interruption-band", o->spot_band->from});
+    }
+  }
   return p;
 }
 

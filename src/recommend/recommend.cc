@@ -420,6 +420,14 @@ struct EnumNames<Objective> {
 
 const char* ObjectiveName(Objective o) { return NameOf(o); }
 
+const Plan::Figure* Plan::OldestPriceFigure() const {
+  const Figure* oldest = nullptr;
+  for (const Figure& f : price_figures) {
+    if (oldest == nullptr || OlderFigure(f.from, oldest->from)) oldest = &f;
+  }
+  return oldest;
+}
+
 Result<Objective> ParseObjective(std::string_view text) {
   if (const std::optional<Objective> o = ParseName<Objective>(ToLower(Trim(text)))) return *o;
   return Status::InvalidArgument("objective: expected one of " + JoinNames<Objective>(", ") +

@@ -89,6 +89,8 @@ for m in json.load(sys.stdin): print(m["name"], m["tasks"][0])')
 expect_json2 "catalog info counts" 'd["counts"]["current"]==len({r["instance_type"] for r in e if not r["retired"]}) and d["counts"]["retired"]==len({r["instance_type"] for r in e if r["retired"]}) and d["counts"]["current"]>0 and d["counts"]["retired"]>0 and d["counts"]["instance_types"]==d["counts"]["current"]+d["counts"]["retired"] and len(d["sources"])>=5 and all("snapshot_date" in s for s in d["sources"])' catalog info --json -- instances --include-retired --region all --json
 expect_json "stale flag" 'd["prices_stale"] is True' catalog info --json --max-price-age 30
 expect_json "fresh flag" 'd["prices_stale"] is False' catalog info --json --max-price-age 100000
+# Issue 37: staleness per figure, by kind, each kind's oldest dated figure named.
+expect_json "catalog info figures by kind" '[k["kind"] for k in d["price_figures"]["by_kind"]]==["on-demand","spot","reserved","savings-plan","capacity-block"] and sum(k["figures"] for k in d["price_figures"]["by_kind"])==d["price_figures"]["figures"]>0 and all(k["oldest"]["date"]<=k["newest_date"] and k["oldest"]["source"] and k["oldest"]["instance_type"] for k in d["price_figures"]["by_kind"] if k["figures"]>k["undated"]) and d["oldest_price_date"]==min(k["oldest"]["date"] for k in d["price_figures"]["by_kind"] if k["oldest"]) and d["price_figures"]["older_than_max_age"]==sum(k["older_than_max_age"] for k in d["price_figures"]["by_kind"])>0' catalog info --json --max-price-age 30
 # One bound for --max-price-age, the declaration's, with its message (issue 24: three bounds
 # disagreed and 2000000 got "expected a non-negative number").
 expect_exit "max-price-age bound" 2 "--max-price-age: expected a whole number from 0 to 100000, got \"2000000\"" instances --max-price-age 2000000
@@ -264,7 +266,17 @@ expect_json "pricing spot interruptible" 'd["cheapest"]=="spot" and [o for o in 
 # Capacity Blocks (issue 17): whole days at the catalog's dated block rate, paid upfront; --hours
 # is one continuous run; a type not sold as blocks says so.
 expect_json "pricing capacity block 336 h" 'd["capacity_block_days"]==14 and [abs(o["total_usd"]-o["usd_per_hour"]*14*24*4)<1e-6 and bool(o["price_date"] and o["price_source"]) for o in d["options"] if o["option"]=="capacity-block"]==[True] and [abs(o["total_usd"]-o["usd_per_hour"]*336*4)<1e-6 for o in d["options"] if o["option"]=="on-demand"]==[True]' pricing p5.48xlarge --hours 336 --count 4 --json
-expect_json "pricing capacity block 337 h" 'd["capacity_block_days"]==15' pricing p5.48xlarge --hours 337 --json
+expect_json "pricing capacity block 337 h" 'd["capacity_block_days"]==21' pricing p5.48xlarge --hours 337 --json
+# Issue 37: a year or three of p5 is not a chain of blocks (each starts within 8 weeks of booking,
+# so one can be booked today): the block is listed as not available for the horizon, with no
+# total, never the cheapest, beside on-demand and the commitments priced for the whole horizon.
+CB='[o for o in d["options"] if o["option"]=="capacity-block"][0]'
+for h in 8760 26280; do
+  expect_json "pricing p5 $h h: no chained block" "d['capacity_block_days'] is None and $CB['priced'] and not $CB['suitable'] and $CB['total_usd'] is None and 'not available for this horizon' in $CB['note'] and 'cannot be chained' in $CB['note'] and d['cheapest']!='capacity-block' and not any('consecutive' in (o['note'] or '') for o in d['options']) and abs([o for o in d['options'] if o['option']=='on-demand'][0]['total_usd']-$h*[o for o in d['options'] if o['option']=='on-demand'][0]['usd_per_hour'])<1e-6" pricing p5.48xlarge --hours $h --json
+  out=$("$BIN" pricing p5.48xlarge --hours $h 2>&1)
+  [[ "$out" == *"not available for this horizon"* && "$out" != *"consecutive"* && "$out" != *"capacity-block *"* ]] && ok || bad "pricing p5 --hours $h table: [$out]"
+done
+expect_json "pricing 182 days is one block" "d['capacity_block_days']==182 and $CB['suitable'] and $CB['total_usd']>0" pricing p5.48xlarge --hours 4368 --json
 expect_json "pricing no capacity block" 'd["capacity_block_days"] is None and any("not sold as EC2 Capacity Blocks" in n for n in d["notes"])' pricing g6.xlarge --hours 48 --json
 expect_exit "pricing hours conflict" 2 "--hours: conflicts with hours-per-month" pricing p5.48xlarge --hours 48 --months 2
 expect_json "show history has capacity blocks" '[h["date"] for h in d["history"] if h["kind"]=="capacity-block"]==sorted(h["date"] for h in d["history"] if h["kind"]=="capacity-block") and len([h for h in d["history"] if h["kind"]=="capacity-block"])>=2' show p5.48xlarge --history --json

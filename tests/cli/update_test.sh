@@ -58,6 +58,12 @@ expect_json "--catalog embedded" "$P5E['on_demand_usd_per_hour']==55.04" instanc
 GPUADVISOR_CATALOG=embedded expect_json "GPUADVISOR_CATALOG=embedded" "$P5E['on_demand_usd_per_hour']==55.04" instances --gpu H100 --region us-east-1 --json
 expect_json "catalog info: user catalog" "d['catalog_in_use']['kind']=='user' and d['catalog_in_use']['path']=='$USER_CAT' and d['catalog_in_use']['price_age_days']==3 and d['catalog_in_use']['newest_price_date'].startswith('2026-12-01')" catalog info --json
 "$BIN" catalog info 2>/dev/null | head -1 | grep -q "in use: the user catalog $USER_CAT.*3 days old" && ok || bad "catalog info head: $("$BIN" catalog info 2>&1 | head -2)"
+# Issue 37: two regions updated, the others' figures are as old as they were: catalog info names
+# the oldest figures and counts those older than --max-price-age, and the warning stays.
+expect_json "catalog info after a partial update: oldest figures" "d['newest_price_date'].startswith('2026-12-01') and d['prices_stale'] and d['price_figures']['older_than_max_age']>0 and d['oldest_price_date']<'2026-09-05' and d['catalog_in_use']['oldest_price_date']==d['oldest_price_date'] and d['catalog_in_use']['oldest_price_age_days']>90 and [k for k in d['price_figures']['by_kind'] if k['kind']=='on-demand'][0]['newest_date']=='2026-12-01' and [k for k in d['price_figures']['by_kind'] if k['kind']=='on-demand'][0]['oldest']['date']<'2026-09-05'" catalog info --json
+info_err=$("$BIN" catalog info 2>&1 >/dev/null)
+[[ "$info_err" == *"price figures are older than 90 days"* ]] && ok || bad "no stale warning after a partial update: [$info_err]"
+"$BIN" catalog info 2>/dev/null | head -1 | grep -q "oldest price 20" && ok || bad "catalog info head names no oldest price: $("$BIN" catalog info 2>&1 | head -2)"
 # Spot keeps its provenance: the band is dated by the feed's Last-Modified day; the real
 # negative-savings entry (p5.48xlarge, ca-central-1) is skipped for the estimate and counted.
 G6E='[r for r in d["regions"] if r["region"]=="us-east-1"][0]'

@@ -121,7 +121,7 @@ TEST(PricingTest, BadUsageNamesTheFlag) {
 }
 
 // Capacity Blocks (issue 17): whole days of block at the catalog's instance-hour rate, paid
-// upfront for every instance; 336 h is exactly 14 days, one hour more is a 15th day.
+// upfront for every instance; 336 h is exactly 14 days, one hour more a 21-day block (issue 37).
 InstanceType BlockType() {
   InstanceType t = Type(50, 20, 35, 4);
   t.usage_classes.push_back("capacity-block");
@@ -161,21 +161,90 @@ TEST(PricingTest, CapacityBlockIsWholeDaysPaidUpfront) {
   Result<PricingResult> o = PriceUsage(offered, "us-east-1", Continuous(336, 4));
   ASSERT_TRUE(o.ok());
   EXPECT_NE(Option(*o, "capacity-block")
-                .note.find("14-day block paid upfront ($13440 per "
-                           "instance); soonest offer: 1 x p5.48xlarge "
-                           "for 24 h from 2026-12-08T11:30:00Z"),
+                .note.find("14-day block paid upfront ($13440 per instance), booked to "
+                           "start within 8 weeks; soonest offer: 1 x p5.48xlarge for 24 h "
+                           "from 2026-12-08T11:30:00Z"),
             std::string::npos)
       << Option(*o, "capacity-block").note;
+  // Past 14 days AWS sells whole weeks: one hour more than 14 days is a 21-day block.
   r = PriceUsage(BlockType(), "us-east-1", Continuous(337, 1));
-  EXPECT_EQ(r->capacity_block_days, 15);
-  EXPECT_DOUBLE_EQ(*Option(*r, "capacity-block").total_usd, 40.0 * 15 * 24);
+  EXPECT_EQ(r->capacity_block_days, 21);
+  EXPECT_DOUBLE_EQ(*Option(*r, "capacity-block").total_usd, 40.0 * 21 * 24);
   r = PriceUsage(BlockType(), "us-east-1", Continuous(2, 1));  // the shortest block is a day
   EXPECT_EQ(r->capacity_block_days, 1);
-  EXPECT_EQ(CapacityBlockDays(24.0 * 182 + 1), 183);
-  r = PriceUsage(BlockType(), "us-east-1", Continuous(24.0 * 200, 1));
-  EXPECT_NE(Option(*r, "capacity-block").note.find("2 consecutive blocks"), std::string::npos);
   r = PriceUsage(BlockType(), "us-east-1", Continuous(24, 65));
   EXPECT_FALSE(Option(*r, "capacity-block").suitable);  // a block holds at most 64 instances
+}
+
+// The durations AWS sells (DescribeCapacityBlockOfferings, CapacityDurationHours): 1-day steps
+// up to 14 days, then 7-day steps up to 182 (issue 37).
+TEST(PricingTest, CapacityBlockDaysAreDurationsAwsSells) {
+  const std::pair<double, int> kCases[] = {
+      {0.5, 1},           {24, 1},         {25, 2},       {24 * 14, 14},   {24 * 14 + 1, 21},
+      {24 * 21, 21},      {24 * 21.5, 28}, {24 * 50, 56}, {24 * 176, 182}, {24 * 182, 182},
+      {24 * 182 + 1, 189}};
+  for (const auto& [hours, days] : kCases) EXPECT_EQ(CapacityBlockDays(hours), days) << hours;
+  for (int h = 1; h <= 24 * 182; h += 7) {
+    const int d = CapacityBlockDays(h);
+    EXPECT_TRUE(d <= kCapacityBlockDailyStepMaxDays || d % 7 == 0) << h << " h: " << d;
+    EXPECT_GE(d * 24, h);
+    EXPECT_LE(d, kCapacityBlockMaxDays);
+  }
+}
+
+// Issue 37: a year (or three) of running is not one block, and blocks are not chained (each
+// starts within 8 weeks of booking, so only one can be booked today): the capacity-block option
+// is listed as not available for the horizon, with the longest block's fee and no total, never
+// the cheapest; the commitments price the whole horizon.
+TEST(PricingTest, LongHorizonNeverChainsCapacityBlocks) {
+  for (const double hours : {24.0 * 182 + 1, 8760.0, 26280.0}) {
+    Result<PricingResult> r = PriceUsage(BlockType(), "us-east-1", Continuous(hours, 2));
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    const PurchaseOptionCost& cb = Option(*r, "capacity-block");
+    EXPECT_TRUE(cb.priced);
+    EXPECT_FALSE(cb.suitable);
+    EXPECT_FALSE(cb.total_usd.has_value()) << hours;
+    EXPECT_FALSE(cb.usd_per_used_hour.has_value());
+    EXPECT_DOUBLE_EQ(*cb.upfront_usd, 40.0 * 182 * 24);  // the longest block, per instance
+    EXPECT_FALSE(r->capacity_block_days.has_value());
+    EXPECT_NE(cb.note.find("not available for this horizon"), std::string::npos) << cb.note;
+    EXPECT_NE(cb.note.find("cannot be chained"), std::string::npos) << cb.note;
+    EXPECT_EQ(cb.note.find("consecutive"), std::string::npos) << cb.note;
+    ASSERT_GE(r->cheapest, 0);
+    EXPECT_NE(r->options[r->cheapest].option, "capacity-block");
+    // The 1-year RI covers the whole horizon in whole terms: 1, 2 or 3 of them.
+    const PurchaseOptionCost& ri = Option(*r, "reserved-1y-no-upfront");
+    EXPECT_DOUBLE_EQ(*ri.total_usd, 35.0 * 8760 * std::ceil(hours / 8760 - 1e-9) * 2);
+    EXPECT_NEAR(*Option(*r, "on-demand").total_usd, 50.0 * hours * 2, 1e-6);
+  }
+  // Over a year with no commitment priced for the type, the answer says so (p5.48xlarge has no
+  // reserved price in the embedded catalog); with one priced, it does not.
+  auto no_commitment_note = [](const PricingResult& r) {
+    for (const std::string& n : r.notes) {
+      if (n.find("no reserved instance or savings plan is priced") != std::string::npos)
+        return true;
+    }
+    return false;
+  };
+  InstanceType bare = BlockType();
+  bare.regions[1].reserved_1y_no_upfront.reset();
+  EXPECT_TRUE(no_commitment_note(*PriceUsage(bare, "us-east-1", Continuous(8760, 1))));
+  EXPECT_FALSE(no_commitment_note(*PriceUsage(bare, "us-east-1", Continuous(24 * 30, 1))));
+  EXPECT_FALSE(no_commitment_note(*PriceUsage(BlockType(), "us-east-1", Continuous(8760, 1))));
+  // At the longest block it is still one block, priced.
+  Result<PricingResult> r = PriceUsage(BlockType(), "us-east-1", Continuous(24.0 * 182, 1));
+  EXPECT_EQ(r->capacity_block_days, 182);
+  EXPECT_TRUE(Option(*r, "capacity-block").suitable);
+  EXPECT_DOUBLE_EQ(*Option(*r, "capacity-block").total_usd, 40.0 * 182 * 24);
+  // Part-time use is packed into one block when its hours fit, and says so.
+  UsagePattern part;
+  part.hours_per_month = 100;
+  part.months = 12;
+  r = PriceUsage(BlockType(), "us-east-1", part);
+  EXPECT_EQ(r->capacity_block_days, 56);
+  EXPECT_NE(Option(*r, "capacity-block").note.find("1200 used hours run back to back"),
+            std::string::npos)
+      << Option(*r, "capacity-block").note;
 }
 
 TEST(PricingTest, CapacityBlockMissingSaysWhy) {

@@ -465,6 +465,27 @@ def test_pricing_matches_cli(cli_json):
                                       "--count", "2")
 
 
+def test_pricing_long_horizon_never_chains_blocks(cli_json):
+    # Issue 37: a year (and three) of p5 is not a chain of Capacity Blocks, in Python as on the CLI.
+    for hours in (8760, 26280):
+        p = ga.pricing("p5.48xlarge", hours=hours)
+        assert p.to_dict() == cli_json("pricing", "p5.48xlarge", "--hours", str(hours))
+        cb = [o for o in p.options if o.option == "capacity-block"][0]
+        assert cb.priced and not cb.suitable and cb.total_usd is None
+        assert "not available for this horizon" in cb.note
+        assert p.cheapest != "capacity-block" and p.capacity_block_days is None
+
+
+def test_catalog_info_counts_figures():
+    # Issue 37: staleness per figure, the oldest of each kind named.
+    info = ga.catalog(max_price_age=30).info()
+    figures = info.price_figures
+    assert info.prices_stale and figures.older_than_max_age > 0
+    assert [k.kind for k in figures.by_kind] == ["on-demand", "spot", "reserved", "savings-plan",
+                                                 "capacity-block"]
+    assert info.oldest_price_date == figures.oldest.date <= info.newest_price_date
+
+
 def test_pricing_errors(cli_error):
     with pytest.raises(ga.InvalidArgument) as err:
         ga.pricing("p5.48xlarge", hours_per_month=1000)

@@ -165,7 +165,9 @@ TEST(RecommendTest, CapacityBlocksAreRankedAndLargeSpotClustersPointToThem) {
       PurchasePrice(*block->type->FindRegion(block->region), PurchaseKind::kCapacityBlock);
   ASSERT_NE(rate, nullptr);
   EXPECT_EQ(block->price_from.source, rate->from.source);
-  const double days = std::ceil(block->time_hours / 24 - 1e-9);
+  const int days = CapacityBlockDays(block->time_hours);
+  EXPECT_GE(days * 24.0, block->time_hours);
+  EXPECT_TRUE(days <= kCapacityBlockDailyStepMaxDays || days % 7 == 0) << days;  // sold durations
   EXPECT_NEAR(block->cost_usd, rate->usd_per_hour * block->instances * days * 24, 1e-6);
   EXPECT_LE(block->instances, kCapacityBlockMaxInstances);
   bool why = false;
@@ -193,6 +195,57 @@ TEST(RecommendTest, CapacityBlocksAreRankedAndLargeSpotClustersPointToThem) {
     }
     EXPECT_TRUE(points) << p.type->name << " x " << p.instances;
   }
+}
+
+// Issue 37: a run longer than the longest block (182 days) is never offered Capacity Blocks,
+// chained or not; only one block can be booked today. Every block plan is one block of a
+// duration AWS sells.
+TEST(RecommendTest, RunsLongerThanOneBlockAreNeverOfferedChainedBlocks) {
+  RecommendRequest req;
+  req.purchase = {PurchaseKind::kCapacityBlock, PurchaseKind::kOnDemand};
+  req.max_instances = 4;
+  req.top = 40;
+  const Recommendation r = RunSearch(
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "2T"}}), req);
+  ASSERT_FALSE(r.plans.empty());
+  bool long_run = false;
+  std::vector<Plan> all = r.plans;
+  all.insert(all.end(), r.purchase_alternatives.begin(), r.purchase_alternatives.end());
+  all.insert(all.end(), r.pareto.begin(), r.pareto.end());
+  for (const Plan& p : all) {
+    long_run = long_run || p.time_hours > 24.0 * kCapacityBlockMaxDays;
+    if (p.purchase != PurchaseKind::kCapacityBlock) continue;
+    EXPECT_LE(p.time_hours, 24.0 * kCapacityBlockMaxDays) << p.type->name << " x " << p.instances;
+    EXPECT_LE(CapacityBlockDays(p.time_hours), kCapacityBlockMaxDays);
+  }
+  EXPECT_TRUE(long_run) << "the workload should run past 182 days on some plan";
+}
+
+// Issue 37: each plan names the dated figures its cost rests on, and the oldest of them; a spot
+// plan rests on its interruption band too.
+TEST(RecommendTest, PlansNameTheFiguresTheyRestOn) {
+  RecommendRequest req;
+  req.purchase = {PurchaseKind::kSpot, PurchaseKind::kOnDemand};
+  const Recommendation r = RunSearch(
+      MakeWorkload({{"task", "finetune"}, {"model", "llama-3.1-8b"}, {"tokens", "200M"}}), req);
+  ASSERT_FALSE(r.plans.empty());
+  bool spot = false;
+  for (const Plan& p : r.plans) {
+    ASSERT_FALSE(p.price_figures.empty());
+    EXPECT_EQ(p.price_figures[0].kind, PurchaseKindName(p.purchase));
+    EXPECT_EQ(p.price_figures[0].from.source, p.price_from.source);
+    const Plan::Figure* oldest = p.OldestPriceFigure();
+    ASSERT_NE(oldest, nullptr);
+    for (const Plan::Figure& f : p.price_figures) EXPECT_FALSE(OlderFigure(f.from, oldest->from));
+    const RegionOffer* o = p.type->FindRegion(p.region);
+    if (p.purchase == PurchaseKind::kSpot && o->spot_band) {
+      spot = true;
+      ASSERT_EQ(p.price_figures.size(), 2u);
+      EXPECT_EQ(p.price_figures[1].kind, "spot-interruption-band");
+      EXPECT_EQ(p.price_figures[1].from.date, o->spot_band->from.date);
+    }
+  }
+  EXPECT_TRUE(spot) << "no spot plan ranked";
 }
 
 // By default a training run also prices blocks, for multi-node plans only; serving never does.

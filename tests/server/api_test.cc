@@ -131,6 +131,10 @@ TEST(ApiTest, CatalogViews) {
   ExpectError(Call("GET", "/v1/gpus", "", {{"x", "1"}}), 400, "x");
   json info = Parse(Call("GET", "/v1/catalog"));
   EXPECT_EQ(info["schema"], "gpuadvisor-catalog/2");
+  // Issue 37: staleness per figure, the same view as `catalog info --json`.
+  ASSERT_EQ(info["price_figures"]["by_kind"].size(), 5u);
+  EXPECT_EQ(info["oldest_price_date"], info["price_figures"]["oldest"]["date"]);
+  EXPECT_GT(info["price_figures"]["figures"].get<int>(), 0);
   json regions = Parse(Call("GET", "/v1/regions"));
   EXPECT_NE(std::find(regions.begin(), regions.end(), "us-east-1"), regions.end());
   // The CLI's `models --json`, byte for byte (one view), and every preset in it.
