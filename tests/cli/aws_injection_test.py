@@ -80,20 +80,6 @@ class Attacker:
         return "http://127.0.0.1:%d" % self.port
 
 
-def start_fake(tmp, args):
-    portfile = os.path.join(tmp, "fake.port")
-    log = open(os.path.join(tmp, "fake.log"), "w")
-    proc = subprocess.Popen([sys.executable, os.path.join(HERE, "fake_aws_prices.py"), portfile,
-                             *args], stdout=subprocess.DEVNULL, stderr=log)
-    for _ in range(600):
-        if os.path.exists(portfile) or proc.poll() is not None:
-            break
-        time.sleep(0.1)
-    if not os.path.exists(portfile):
-        return proc, None
-    return proc, "http://127.0.0.1:" + open(portfile).read().strip()
-
-
 def main():
     binary = os.path.abspath(sys.argv[1])
     why = aws_test_env.missing()
@@ -107,22 +93,14 @@ def main():
     calls = os.path.join(tmp, "calls.jsonl")
     faults = os.path.join(tmp, "faults")
     attacker = Attacker()
-    fake, fake_url = start_fake(tmp, ["--today", TODAY, "--log", calls, "--faults", faults,
-                                      "--sp-page-size", "100"])
+    fake, fake_url = aws_test_env.start(tmp, "fake_aws_prices", lambda port: [
+        port, "--today", TODAY, "--log", calls, "--faults", faults, "--sp-page-size", "100"])
     try:
         if fake_url is None:
             print("aws_injection_test: the fake AWS did not start:",
-                  open(os.path.join(tmp, "fake.log")).read())
+                  open(os.path.join(tmp, "fake_aws_prices.log")).read())
             return 1
-        env = dict(os.environ, AWS_ACCESS_KEY_ID="testing", AWS_SECRET_ACCESS_KEY="testing",
-                   AWS_CONFIG_FILE=os.path.join(tmp, "none"),
-                   AWS_SHARED_CREDENTIALS_FILE=os.path.join(tmp, "none"), HOME=tmp,
-                   XDG_DATA_HOME=os.path.join(tmp, "xdg"), GPUADVISOR_TODAY=TODAY,
-                   AWS_MAX_ATTEMPTS="1")
-        for k in ("AWS_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_SESSION_TOKEN",
-                  "GPUADVISOR_CATALOG", "http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY",
-                  "ALL_PROXY", "all_proxy"):
-            env.pop(k, None)
+        env = aws_test_env.clean_env(tmp, TODAY)
 
         def run(*args):
             return subprocess.run([binary, *args], env=env, capture_output=True, text=True,

@@ -39,21 +39,6 @@ def check(cond, what):
         print("FAIL:", what)
 
 
-def start(tmp, name, args):
-    """Starts a fake with a port file; returns (process, base URL) or (process, None)."""
-    portfile = os.path.join(tmp, name + ".port")
-    log = open(os.path.join(tmp, name + ".log"), "w")
-    proc = subprocess.Popen([sys.executable, os.path.join(HERE, name + ".py"), *args(portfile)],
-                            stdout=subprocess.DEVNULL, stderr=log)
-    for _ in range(600):
-        if os.path.exists(portfile) or proc.poll() is not None:
-            break
-        time.sleep(0.1)
-    if not os.path.exists(portfile):
-        return proc, None
-    return proc, "http://127.0.0.1:" + open(portfile).read().strip()
-
-
 def read_calls(path):
     """The fake's log of the calls it answered, one JSON object each."""
     if not os.path.exists(path):
@@ -79,12 +64,12 @@ def main():
     tmp = tempfile.mkdtemp(prefix="gpuadvisor-update-aws-")
     calls = os.path.join(tmp, "calls.jsonl")
     faults = os.path.join(tmp, "faults")
-    aws, aws_url = start(tmp, "fake_aws_prices", lambda port: [
+    aws, aws_url = aws_test_env.start(tmp, "fake_aws_prices", lambda port: [
         port, "--today", TODAY, "--log", calls, "--faults", faults,
         # Several pages: the AWS CLI merges GetProducts pages, gpuadvisor pages Savings Plans.
         "--pricing-page-size", "5", "--sp-page-size", "100"])
     public_faults = os.path.join(tmp, "public-faults")
-    public, public_url = start(tmp, "fake_aws_pricing", lambda port: [
+    public, public_url = aws_test_env.start(tmp, "fake_aws_pricing", lambda port: [
         "--port-file", port, "--regions", "us-east-1," + REFUSED,
         "--publication-date", "2026-12-01T00:00:00Z", "--faults", public_faults])
     try:
@@ -93,15 +78,7 @@ def main():
                 print(f"update_aws_test: {name}:", open(os.path.join(tmp, name + ".log")).read())
             print("update_aws_test: a fake did not start")
             return 1
-        env = dict(os.environ, AWS_ACCESS_KEY_ID="testing", AWS_SECRET_ACCESS_KEY="testing",
-                   AWS_CONFIG_FILE=os.path.join(tmp, "none"),
-                   AWS_SHARED_CREDENTIALS_FILE=os.path.join(tmp, "none"), HOME=tmp,
-                   XDG_DATA_HOME=os.path.join(tmp, "xdg"), GPUADVISOR_TODAY=TODAY,
-                   AWS_MAX_ATTEMPTS="1")  # a throttled call fails at once (each try costs time)
-        for k in ("AWS_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_SESSION_TOKEN",
-                  "GPUADVISOR_CATALOG", "http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY",
-                  "ALL_PROXY", "all_proxy"):
-            env.pop(k, None)
+        env = aws_test_env.clean_env(tmp, TODAY)
 
         def run(*args):
             return subprocess.run([binary, *args], env=env, capture_output=True, text=True,
