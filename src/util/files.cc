@@ -143,7 +143,10 @@ Result<std::string> ResolveLinks(const std::string& path) {
   };
   const auto rest = [&todo]() {
     std::string out;
-    for (auto it = todo.rbegin(); it != todo.rend(); ++it) out += "/" + *it;
+    for (size_t i = todo.size(); i-- > 0;) {
+      out += '/';
+      out += todo[i];
+    }
     return out;
   };
   int hops = 0;

@@ -554,7 +554,10 @@ class Updater {
     // instance.
     if (partition.capacity_blocks) {
       for (const std::string& type : block_types) {
-        AwsAnswer(region + " capacity-blocks " + type,
+        std::string what = region;
+        what += " capacity-blocks ";
+        what += type;
+        AwsAnswer(what,
                   {region, AwsArgs({"ec2", "describe-capacity-block-offerings", kInstanceType, type,
                                     kInstanceCount, "1", kCapacityDurationHours, "24"})},
                   &ImportInputs::capacity_blocks);
