@@ -334,12 +334,13 @@ std::string AccountScanToJson(const AccountScan& s) {
   }
   Json running = Json::array();
   for (const RunningInstances& ri : s.running) {
-    running.push_back({{"region", ri.region},
-                       {"instance_type", ri.instance_type},
-                       {"spot", ri.spot},
-                       {"zone", ri.zone},
-                       {"count", ri.count},
-                       {"vcpus", ri.vcpus}});
+    Json r = {{"region", ri.region},
+              {"instance_type", ri.instance_type},
+              {"spot", ri.spot},
+              {"count", ri.count},
+              {"vcpus", ri.vcpus}};
+    if (!ri.zone.empty()) r["zone"] = ri.zone;  // known since the scan reads Placement
+    running.push_back(std::move(r));
   }
   Json scores = Json::array();
   for (const SpotScore& sc : s.spot_scores) {
