@@ -19,6 +19,7 @@
 
 #include "gpuadvisor/aws_cli_options.h"
 #include "gpuadvisor/catalog.h"
+#include "gpuadvisor/commitments.h"
 #include "gpuadvisor/fields.h"
 #include "gpuadvisor/purchase.h"
 #include "gpuadvisor/result.h"
@@ -102,6 +103,7 @@ struct RunningInstances {
   std::string region;
   std::string instance_type;
   bool spot = false;  // InstanceLifecycle "spot", else on demand
+  std::string zone;   // Placement.AvailabilityZone; "" in scans that did not read it
   int count = 0;
   double vcpus = 0;  // all `count` instances' vCPUs (the type's own count, see AddRunningInstances)
 };
@@ -212,11 +214,15 @@ struct AccountFit {
   std::optional<SpotScore> spot_score;
   bool spot_unlikely() const;  // scored kLowSpotScore or less
   bool obtainable() const { return fits_quota && (!zones || !zones->empty()) && !spot_unlikely(); }
-  // Of `instances`, the share that Reserved Instances already pay for (on-demand plans only).
+  // On-demand plans: what the commitments running instances leave cover of the plan (CoverPlan).
+  PlanCoverage coverage;
+  // Of `instances`, the share that Reserved Instances and Savings Plans already pay for.
   double paid_fraction(int instances) const;
 };
-AccountFit CheckPlanAgainstAccount(const AccountScan& scan, const InstanceType& type, int instances,
-                                   std::string_view region, PurchaseKind purchase);
+// `left`: ApplyCommitmentsToRunning(scan, catalog), computed once per scan.
+AccountFit CheckPlanAgainstAccount(const AccountScan& scan, const Commitments& left,
+                                   const InstanceType& type, int instances, std::string_view region,
+                                   PurchaseKind purchase);
 
 // One line for a plan that does not fit: "needs 192 P vCPUs on demand in us-east-1, the account
 // has 96 (Running On-Demand P instances, L-417A185B): aws service-quotas
@@ -231,10 +237,13 @@ std::string AccountWarningFor(const AccountScan& scan, const Catalog& catalog,
                               std::string_view type, int instances, std::string_view region,
                               PurchaseKind purchase);
 
-// Advice lines for what the account already pays for: Reserved Instances covering some of the
-// plan's instances (with the cost the plan adds), Savings Plans whose rates apply.
+// Advice lines: a spot plan's placement score.
 std::vector<std::string> AccountFitAdvice(const AccountFit& fit, const InstanceType& type,
-                                          int instances, double cost_usd, std::string_view region);
+                                          int instances, std::string_view region);
+
+// The plan's why lines for what the account already pays for: the commitments arithmetic
+// (CoverPlan's lines) and what the plan adds to the bill; empty when no commitment covers it.
+std::vector<std::string> AccountFitWhy(const AccountFit& fit, int instances, double cost_usd);
 
 }  // namespace gpuadvisor
 

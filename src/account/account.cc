@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "util/aws_names.h"
 #include "util/json_text.h"
@@ -196,7 +197,7 @@ Status AddSavingsPlans(std::string_view json, std::string_view source, AccountSc
 
 Status AddRunningInstances(std::string_view json, std::string_view source, std::string_view region,
                            const Catalog* catalog, AccountScan* scan) {
-  std::map<std::pair<std::string, bool>, RunningInstances> by_type;
+  std::map<std::tuple<std::string, bool, std::string>, RunningInstances> by_type;
   Status st = ForEachRecord(
       json, source, "Reservations", [&](RjReader& r, const auto& res, const JsonPath& at) {
         const rapidjson::Value& list = r.Array(res, "Instances", at);
@@ -205,6 +206,10 @@ Status AddRunningInstances(std::string_view json, std::string_view source, std::
           const rapidjson::Value& v = list[i];
           const std::string type = r.Str(v, "InstanceType", in);
           const std::string lifecycle = r.Str(v, "InstanceLifecycle", in, false);
+          std::string zone;
+          if (const rapidjson::Value* at_zone = r.OptObject(v, "Placement", in)) {
+            zone = r.Str(*at_zone, "AvailabilityZone", JsonPath(in, "Placement"), false);
+          }
           double vcpus = 0;
           if (const InstanceType* t = catalog ? catalog->FindInstanceType(type) : nullptr) {
             vcpus = t->vcpus;
@@ -214,8 +219,9 @@ Status AddRunningInstances(std::string_view json, std::string_view source, std::
                                         r.OptInt(*cpu, "ThreadsPerCore", c).value_or(1));
           }
           if (!r.status().ok() || lifecycle == "capacity-block") continue;
-          RunningInstances& ri = by_type[{type, lifecycle == "spot"}];
+          RunningInstances& ri = by_type[{type, lifecycle == "spot", zone}];
           ri.region = std::string(region);
+          ri.zone = zone;
           ri.instance_type = type;
           ri.spot = lifecycle == "spot";
           ri.count += 1;
@@ -328,11 +334,13 @@ std::string AccountScanToJson(const AccountScan& s) {
   }
   Json running = Json::array();
   for (const RunningInstances& ri : s.running) {
-    running.push_back({{"region", ri.region},
-                       {"instance_type", ri.instance_type},
-                       {"spot", ri.spot},
-                       {"count", ri.count},
-                       {"vcpus", ri.vcpus}});
+    Json r = {{"region", ri.region},
+              {"instance_type", ri.instance_type},
+              {"spot", ri.spot},
+              {"count", ri.count},
+              {"vcpus", ri.vcpus}};
+    if (!ri.zone.empty()) r["zone"] = ri.zone;  // known since the scan reads Placement
+    running.push_back(std::move(r));
   }
   Json scores = Json::array();
   for (const SpotScore& sc : s.spot_scores) {
@@ -427,6 +435,7 @@ Result<AccountScan> ParseAccountScan(std::string_view json, std::string_view sou
                   ri.region = r.Str(v, "region", at);
                   ri.instance_type = r.Str(v, "instance_type", at);
                   ri.spot = r.Bool(v, "spot", at);
+                  ri.zone = r.Str(v, "zone", at, false);  // added later: absent from older scans
                   ri.count = static_cast<int>(r.Int(v, "count", at));
                   ri.vcpus = r.Num(v, "vcpus", at);
                   s.running.push_back(std::move(ri));
@@ -508,8 +517,9 @@ std::optional<double> QuotaUsedVcpus(const AccountScan& scan, const AccountQuota
   return used;
 }
 
-AccountFit CheckPlanAgainstAccount(const AccountScan& scan, const InstanceType& type, int instances,
-                                   std::string_view region, PurchaseKind purchase) {
+AccountFit CheckPlanAgainstAccount(const AccountScan& scan, const Commitments& left,
+                                   const InstanceType& type, int instances, std::string_view region,
+                                   PurchaseKind purchase) {
   AccountFit fit;
   fit.needed_vcpus = static_cast<double>(type.vcpus) * instances;
   // Capacity Blocks and Reserved Instances are capacity of their own; on-demand and spot
@@ -544,6 +554,8 @@ AccountFit CheckPlanAgainstAccount(const AccountScan& scan, const InstanceType& 
                                                    sp.family == type.family && sp.region == region);
       if (covers) fit.savings_plans.push_back(sp.id);
     }
+    // RIs and Savings Plans discount on-demand use only; what running instances left of them.
+    fit.coverage = CoverPlan(left, type, instances, region);
   }
   return fit;
 }
@@ -552,20 +564,22 @@ bool AccountFit::spot_unlikely() const { return spot_score && spot_score->score 
 
 double AccountFit::paid_fraction(int instances) const {
   if (!on_demand || instances <= 0) return 0;
-  return static_cast<double>(std::min(reserved_instances, instances)) / instances;
+  const double paid = coverage.reserved_instances + coverage.savings_plan_instances;
+  return std::min(paid, static_cast<double>(instances)) / instances;
+}
+
+std::vector<std::string> AccountFitWhy(const AccountFit& fit, int instances, double cost_usd) {
+  std::vector<std::string> out = fit.coverage.lines;
+  if (out.empty()) return out;
+  out.back() += ": the plan adds $" +
+                FormatFixed(cost_usd * (1 - fit.paid_fraction(instances)), 2) +
+                " to the bill, not $" + FormatFixed(cost_usd, 2);
+  return out;
 }
 
 std::vector<std::string> AccountFitAdvice(const AccountFit& fit, const InstanceType& type,
-                                          int instances, double cost_usd, std::string_view region) {
+                                          int instances, std::string_view region) {
   std::vector<std::string> out;
-  if (const double paid = fit.paid_fraction(instances); paid > 0) {
-    const int covered = std::min(fit.reserved_instances, instances);
-    out.push_back(std::to_string(covered) + " of the " + std::to_string(instances) + " " +
-                  type.name + " are Reserved Instances this account already pays for in " +
-                  std::string(region) + " (until " + fit.reserved_until + "): the plan adds $" +
-                  FormatFixed(cost_usd * (1 - paid), 2) + " to the bill, not $" +
-                  FormatFixed(cost_usd, 2));
-  }
   if (fit.spot_score && !fit.spot_unlikely()) {
     const SpotScore& sc = *fit.spot_score;
     out.push_back("spot placement score " + std::to_string(sc.score) + "/10 in " +
@@ -574,13 +588,6 @@ std::vector<std::string> AccountFitAdvice(const AccountFit& fit, const InstanceT
                   DateOf(sc.scored_at) + ")" +
                   (sc.count < instances ? ", fewer than the plan's " + std::to_string(instances)
                                         : std::string()));
-  }
-  if (!fit.savings_plans.empty()) {
-    std::string ids;
-    for (const std::string& id : fit.savings_plans) ids += (ids.empty() ? "" : ", ") + id;
-    out.push_back("Savings Plan " + ids + " covers on-demand use of " + type.name +
-                  ": its rate applies up to the plan's hourly commitment (how much of it is "
-                  "already used is not in the scan)");
   }
   return out;
 }
@@ -654,7 +661,8 @@ std::string AccountWarningFor(const AccountScan& scan, const Catalog& catalog,
                               PurchaseKind purchase) {
   const InstanceType* t = catalog.FindInstanceType(type);
   if (t == nullptr) return "";
-  return AccountFitWarning(CheckPlanAgainstAccount(scan, *t, instances, region, purchase), *t,
+  const Commitments left = ApplyCommitmentsToRunning(scan, catalog);
+  return AccountFitWarning(CheckPlanAgainstAccount(scan, left, *t, instances, region, purchase), *t,
                            region);
 }
 

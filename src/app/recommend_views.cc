@@ -50,6 +50,10 @@ ojson AccountFitJson(const AccountFit& f, int instances, double cost_usd) {
           {"reserved_instances", f.reserved_instances},
           {"reserved_until", f.reserved_until.empty() ? ojson(nullptr) : ojson(f.reserved_until)},
           {"cost_usd_after_reserved", cost_usd * (1 - f.paid_fraction(instances))},
+          {"covered_by_reserved", f.coverage.reserved_instances},
+          {"covered_by_savings_plans", f.coverage.savings_plan_instances},
+          {"billed_instances", f.on_demand ? ojson(f.coverage.billed_instances) : ojson(nullptr)},
+          {"commitments", ojson(f.coverage.lines)},
           {"savings_plans", ojson(f.savings_plans)},
           {"spot_placement_score", score}};
 }

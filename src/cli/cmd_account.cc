@@ -57,12 +57,14 @@ AccountScan RunScan(const AccountScanArgs& a, const std::vector<std::string>& re
          &scan, ok, [&](const std::string& json) {
            return AddReservedInstances(json, r + " describe-reserved-instances", r, &scan);
          });
-    // What already runs takes from the quotas: only the fields the count needs come back.
+    // What already runs takes from the quotas and uses RIs (zonal ones in its zone): only the
+    // fields the count needs come back.
     Scan(aws, r,
          {"ec2", "describe-instances", "--filters",
           "Name=instance-state-name,Values=pending,running", "--query",
           std::string("Reservations[].{Instances: Instances[].{InstanceType: InstanceType, ") +
-              "InstanceLifecycle: InstanceLifecycle, CpuOptions: CpuOptions}}"},
+              "InstanceLifecycle: InstanceLifecycle, CpuOptions: CpuOptions, Placement: "
+              "Placement}}"},
          &scan, ok, [&](const std::string& json) {
            // --query leaves the list of reservations bare; the parser reads the API's shape.
            return AddRunningInstances("{\"Reservations\": " + json + "}", r + " describe-instances",

@@ -31,7 +31,7 @@ struct Candidate {
   double to_ranking = 1;
   double risk_factor = 1;     // see Plan::risk_factor
   bool unobtainable = false;  // the account scan says it cannot be launched (ranks below)
-  double paid_fraction = 0;   // of the instances, those Reserved Instances already pay for
+  double paid_fraction = 0;   // of the instances, those RIs and Savings Plans already pay for
 };
 
 // The currency the plan texts of this thread show ranking amounts in (Usd() in explain.cc): set by

@@ -201,7 +201,8 @@ TypeOutcome SearchType(const Catalog& catalog, const InstanceType& t, const Work
 }
 
 // Ranks at the pessimistic end of the band, on what the plan would add to the bill: instances the
-// account's Reserved Instances already pay for cost nothing more.
+// account's Reserved Instances and Savings Plans already pay for (what running instances leave
+// of them) cost nothing more.
 double Score(const Candidate& c, Objective o) {
   const double cost = c.cost_usd * (1 - c.paid_fraction);
   switch (o) {
@@ -287,16 +288,21 @@ std::string Days(double hours) {
 }
 
 // What the account scan says of a plan: its AccountFit, and a warning when it cannot be launched.
-void AddAccountFit(const RecommendRequest& req, Plan* plan) {
+// The commitments arithmetic (what running instances left of RIs and Savings Plans) is a why.
+void AddAccountFit(const Catalog& catalog, const RecommendRequest& req, Plan* plan) {
   if (req.account == nullptr) return;
-  plan->account = CheckPlanAgainstAccount(*req.account, *plan->type, plan->instances, plan->region,
-                                          plan->purchase);
+  const Commitments left = ApplyCommitmentsToRunning(*req.account, catalog);
+  plan->account = CheckPlanAgainstAccount(*req.account, left, *plan->type, plan->instances,
+                                          plan->region, plan->purchase);
+  for (std::string& line : AccountFitWhy(*plan->account, plan->instances, plan->cost_usd)) {
+    plan->why.push_back(std::move(line));
+  }
   if (std::string line = AccountFitWarning(*plan->account, *plan->type, plan->region);
       !line.empty()) {
     plan->warnings.push_back(std::move(line));
   }
-  for (std::string& line : AccountFitAdvice(*plan->account, *plan->type, plan->instances,
-                                            plan->cost_usd, plan->region)) {
+  for (std::string& line :
+       AccountFitAdvice(*plan->account, *plan->type, plan->instances, plan->region)) {
     plan->advice.push_back(std::move(line));
   }
 }
@@ -327,7 +333,7 @@ void ApplyDefaultHorizon(const Catalog& catalog, const Workload& w,
     if (k >= rec->plans.size()) {
       rec->plans.push_back(
           recommend_internal::MakePlan(catalog, w, ranked, k, levers, req, regions));
-      AddAccountFit(req, &rec->plans.back());
+      AddAccountFit(catalog, req, &rec->plans.back());
     }
     const Plan& p = rec->plans[std::min(k, rec->plans.size() - 1)];
     rec->horizon_note = Trf(
@@ -381,7 +387,7 @@ void AddHighConfidenceAlternative(const Catalog& catalog, const Workload& w,
     quiet.savings_levers = false;
     rec->high_confidence_alternative =
         recommend_internal::MakePlan(catalog, w, ranked, i, levers, quiet, regions);
-    AddAccountFit(req, &*rec->high_confidence_alternative);
+    AddAccountFit(catalog, req, &*rec->high_confidence_alternative);
     return;
   }
   rec->confidence_note += Tr("; no plan rests on a high-confidence estimate");
@@ -404,7 +410,7 @@ void AddPurchaseAlternatives(const Catalog& catalog, const Workload& w,
       quiet.savings_levers = false;
       rec->purchase_alternatives.push_back(
           recommend_internal::MakePlan(catalog, w, ranked, i, levers, quiet, regions));
-      AddAccountFit(req, &rec->purchase_alternatives.back());
+      AddAccountFit(catalog, req, &rec->purchase_alternatives.back());
       break;
     }
   }
@@ -513,9 +519,10 @@ Result<Recommendation> RecommendIn(const Catalog& catalog, const Workload& w,
                         &rec.candidates, &rec.layouts, &rec.pruned, &rec.priced)});
   }
   if (req.account != nullptr) {
+    const Commitments left = ApplyCommitmentsToRunning(*req.account, catalog);
     for (Candidate& c : candidates) {
       const AccountFit fit =
-          CheckPlanAgainstAccount(*req.account, *c.type, c.instances, *c.region, c.purchase);
+          CheckPlanAgainstAccount(*req.account, left, *c.type, c.instances, *c.region, c.purchase);
       c.unobtainable = !fit.obtainable();
       c.paid_fraction = fit.paid_fraction(c.instances);
     }
@@ -535,7 +542,7 @@ Result<Recommendation> RecommendIn(const Catalog& catalog, const Workload& w,
   for (size_t i = 0; i < top; ++i) {
     if (Stopped(req)) return StoppedStatus();
     rec.plans.push_back(recommend_internal::MakePlan(catalog, w, ranked, i, &levers, req, regions));
-    AddAccountFit(req, &rec.plans.back());
+    AddAccountFit(catalog, req, &rec.plans.back());
   }
   for (const Candidate& c : ParetoFront(ranked)) {
     rec.pareto.push_back(recommend_internal::MakeBarePlan(c));

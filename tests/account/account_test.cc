@@ -4,10 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "gpuadvisor/recommend.h"
 #include "testutil/test_hardware.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {
@@ -30,6 +32,11 @@ std::string QuotasJson(double p_vcpus, double p_spot_vcpus, double g_vcpus) {
          std::to_string(g_vcpus) + R"(},
     {"ServiceCode": "ec2", "QuotaCode": "L-1216C47A",
      "QuotaName": "Running On-Demand Standard (A, C, D, H, I, M, R, T, Z) instances", "Value": 1152.0}]})";
+}
+
+// What the scan's commitments leave once its running instances used theirs.
+Commitments Left(const AccountScan& s) {
+  return ApplyCommitmentsToRunning(s, testing::EmbeddedForTests());
 }
 
 AccountScan ScanWithPQuota(double p_vcpus, double p_spot_vcpus = 0, double g_vcpus = 64) {
@@ -126,7 +133,8 @@ TEST(AccountTest, TheScanFileRoundTrips) {
 TEST(AccountTest, APlanOverTheQuotaSaysWhichAndHowToRequestIt) {
   const AccountScan s = ScanWithPQuota(96);
   const InstanceType& p5 = Type("p5.48xlarge");  // 192 vCPUs
-  const AccountFit one = CheckPlanAgainstAccount(s, p5, 1, "us-east-1", PurchaseKind::kOnDemand);
+  const AccountFit one =
+      CheckPlanAgainstAccount(s, Left(s), p5, 1, "us-east-1", PurchaseKind::kOnDemand);
   ASSERT_TRUE(one.quota.has_value());
   EXPECT_FALSE(one.fits_quota);
   EXPECT_DOUBLE_EQ(one.needed_vcpus, 192);
@@ -135,20 +143,23 @@ TEST(AccountTest, APlanOverTheQuotaSaysWhichAndHowToRequestIt) {
   EXPECT_NE(line.find("--desired-value 192"), std::string::npos) << line;
   EXPECT_NE(line.find("has 96"), std::string::npos) << line;
   // The spot quota governs spot plans; Capacity Blocks no vCPU quota; another region is unknown.
-  EXPECT_FALSE(CheckPlanAgainstAccount(s, p5, 1, "us-east-1", PurchaseKind::kSpot).fits_quota);
-  EXPECT_FALSE(CheckPlanAgainstAccount(s, p5, 1, "us-east-1", PurchaseKind::kCapacityBlock)
+  EXPECT_FALSE(
+      CheckPlanAgainstAccount(s, Left(s), p5, 1, "us-east-1", PurchaseKind::kSpot).fits_quota);
+  EXPECT_FALSE(CheckPlanAgainstAccount(s, Left(s), p5, 1, "us-east-1", PurchaseKind::kCapacityBlock)
                    .quota.has_value());
-  EXPECT_TRUE(CheckPlanAgainstAccount(s, p5, 1, "us-west-2", PurchaseKind::kOnDemand).obtainable());
+  EXPECT_TRUE(CheckPlanAgainstAccount(s, Left(s), p5, 1, "us-west-2", PurchaseKind::kOnDemand)
+                  .obtainable());
   const AccountScan enough = ScanWithPQuota(384);
   EXPECT_TRUE(
-      CheckPlanAgainstAccount(enough, p5, 2, "us-east-1", PurchaseKind::kOnDemand).fits_quota);
-  EXPECT_EQ(AccountFitWarning(
-                CheckPlanAgainstAccount(enough, p5, 2, "us-east-1", PurchaseKind::kOnDemand), p5,
-                "us-east-1"),
+      CheckPlanAgainstAccount(enough, Left(enough), p5, 2, "us-east-1", PurchaseKind::kOnDemand)
+          .fits_quota);
+  EXPECT_EQ(AccountFitWarning(CheckPlanAgainstAccount(enough, Left(enough), p5, 2, "us-east-1",
+                                                      PurchaseKind::kOnDemand),
+                              p5, "us-east-1"),
             "");
   // G and VT covers g6e.
-  const AccountFit g =
-      CheckPlanAgainstAccount(s, Type("g6e.48xlarge"), 1, "us-east-1", PurchaseKind::kOnDemand);
+  const AccountFit g = CheckPlanAgainstAccount(s, Left(s), Type("g6e.48xlarge"), 1, "us-east-1",
+                                               PurchaseKind::kOnDemand);
   ASSERT_TRUE(g.quota.has_value());
   EXPECT_EQ(g.quota->code, "L-DB2E81BA");
   EXPECT_FALSE(g.fits_quota);  // 192 vCPUs against 64
@@ -160,15 +171,15 @@ TEST(AccountTest, ATypeOfferedInNoZoneIsNotObtainable) {
       {"InstanceType": "p4d.24xlarge", "LocationType": "availability-zone", "Location": "us-east-1c"}]})",
                                        "o", "us-east-1", &s)
                   .ok());
-  const AccountFit p5 =
-      CheckPlanAgainstAccount(s, Type("p5.48xlarge"), 1, "us-east-1", PurchaseKind::kOnDemand);
+  const AccountFit p5 = CheckPlanAgainstAccount(s, Left(s), Type("p5.48xlarge"), 1, "us-east-1",
+                                                PurchaseKind::kOnDemand);
   ASSERT_TRUE(p5.zones.has_value());
   EXPECT_FALSE(p5.obtainable());
   EXPECT_NE(AccountFitWarning(p5, Type("p5.48xlarge"), "us-east-1").find("not offered"),
             std::string::npos);
-  EXPECT_TRUE(
-      CheckPlanAgainstAccount(s, Type("p4d.24xlarge"), 1, "us-east-1", PurchaseKind::kOnDemand)
-          .obtainable());
+  EXPECT_TRUE(CheckPlanAgainstAccount(s, Left(s), Type("p4d.24xlarge"), 1, "us-east-1",
+                                      PurchaseKind::kOnDemand)
+                  .obtainable());
 }
 
 TEST(AccountTest, ReservedInstancesAreCapacityAlreadyPaidFor) {
@@ -176,20 +187,24 @@ TEST(AccountTest, ReservedInstancesAreCapacityAlreadyPaidFor) {
   s.reserved.push_back({"ri-1", "p4d.24xlarge", "us-east-1", "", 2, "2027-03-01", "standard"});
   s.savings_plans.push_back({"sp-1", "EC2Instance", "p4d", "us-east-1", 12.5, "2029-01-01"});
   const InstanceType& p4d = Type("p4d.24xlarge");
-  const AccountFit fit = CheckPlanAgainstAccount(s, p4d, 4, "us-east-1", PurchaseKind::kOnDemand);
+  const AccountFit fit =
+      CheckPlanAgainstAccount(s, Left(s), p4d, 4, "us-east-1", PurchaseKind::kOnDemand);
   EXPECT_EQ(fit.reserved_instances, 2);
   EXPECT_DOUBLE_EQ(fit.paid_fraction(4), 0.5);
   EXPECT_EQ(fit.savings_plans, (std::vector<std::string>{"sp-1"}));
-  const std::vector<std::string> advice = AccountFitAdvice(fit, p4d, 4, 1000, "us-east-1");
-  ASSERT_EQ(advice.size(), 2u);
-  EXPECT_NE(advice[0].find("adds $500.00"), std::string::npos) << advice[0];
+  // The catalog has no Savings Plans rate for p4d: the plan's dollars cannot be counted.
+  EXPECT_DOUBLE_EQ(fit.coverage.savings_plan_instances, 0);
+  const std::vector<std::string> why = AccountFitWhy(fit, 4, 1000);
+  ASSERT_EQ(why.size(), 2u);
+  EXPECT_NE(why[1].find("adds $500.00"), std::string::npos) << why[1];
   // Spot plans use neither; another region's reservations do not count.
-  const AccountFit spot = CheckPlanAgainstAccount(s, p4d, 4, "us-east-1", PurchaseKind::kSpot);
+  const AccountFit spot =
+      CheckPlanAgainstAccount(s, Left(s), p4d, 4, "us-east-1", PurchaseKind::kSpot);
   EXPECT_DOUBLE_EQ(spot.paid_fraction(4), 0);
   EXPECT_TRUE(spot.savings_plans.empty());
-  EXPECT_EQ(
-      CheckPlanAgainstAccount(s, p4d, 4, "us-west-2", PurchaseKind::kOnDemand).reserved_instances,
-      0);
+  EXPECT_EQ(CheckPlanAgainstAccount(s, Left(s), p4d, 4, "us-west-2", PurchaseKind::kOnDemand)
+                .reserved_instances,
+            0);
 }
 
 // DescribeInstances as the AWS CLI prints it with the scan's --query (the API's shape, only the
@@ -215,7 +230,8 @@ TEST(AccountTest, RunningInstancesTakeFromTheQuota) {
   }
   EXPECT_DOUBLE_EQ(m7i, 2);
   const InstanceType& p5 = Type("p5.48xlarge");
-  const AccountFit fit = CheckPlanAgainstAccount(s, p5, 1, "us-east-1", PurchaseKind::kOnDemand);
+  const AccountFit fit =
+      CheckPlanAgainstAccount(s, Left(s), p5, 1, "us-east-1", PurchaseKind::kOnDemand);
   EXPECT_TRUE(fit.usage_known);
   EXPECT_DOUBLE_EQ(fit.used_vcpus,
                    256);  // 192 + 64; the spot and Standard ones are not P on demand
@@ -249,13 +265,14 @@ TEST(AccountTest, RunningInstancesTakeFromTheQuota) {
   EXPECT_EQ(AccountFitWarning(fit, Type("p3.2xlarge"), "us-east-1").find("Capacity Block"),
             std::string::npos);
   // The spot quota (192) holds the spot p5 already: nothing left for another.
-  const AccountFit spot = CheckPlanAgainstAccount(s, p5, 1, "us-east-1", PurchaseKind::kSpot);
+  const AccountFit spot =
+      CheckPlanAgainstAccount(s, Left(s), p5, 1, "us-east-1", PurchaseKind::kSpot);
   EXPECT_DOUBLE_EQ(spot.used_vcpus, 192);
   EXPECT_FALSE(spot.fits_quota);
   // A smaller plan fits in what is free.
-  EXPECT_TRUE(
-      CheckPlanAgainstAccount(s, Type("p3.16xlarge"), 2, "us-east-1", PurchaseKind::kOnDemand)
-          .fits_quota);
+  EXPECT_TRUE(CheckPlanAgainstAccount(s, Left(s), Type("p3.16xlarge"), 2, "us-east-1",
+                                      PurchaseKind::kOnDemand)
+                  .fits_quota);
   // The scan file keeps the usage; a scan written before usage was read still loads, unknown.
   Result<AccountScan> back = ParseAccountScan(AccountScanToJson(s), "scan.json");
   ASSERT_TRUE(back.ok()) << back.status().ToString();
@@ -267,12 +284,12 @@ TEST(AccountTest, RunningInstancesTakeFromTheQuota) {
   Result<AccountScan> older = ParseAccountScan(old, "old.json");
   ASSERT_TRUE(older.ok()) << older.status().ToString();
   const AccountFit unknown =
-      CheckPlanAgainstAccount(*older, p5, 1, "us-east-1", PurchaseKind::kOnDemand);
+      CheckPlanAgainstAccount(*older, Left(*older), p5, 1, "us-east-1", PurchaseKind::kOnDemand);
   EXPECT_FALSE(unknown.usage_known);
   EXPECT_TRUE(unknown.fits_quota);
-  EXPECT_NE(AccountFitWarning(
-                CheckPlanAgainstAccount(*older, p5, 3, "us-east-1", PurchaseKind::kOnDemand), p5,
-                "us-east-1")
+  EXPECT_NE(AccountFitWarning(CheckPlanAgainstAccount(*older, Left(*older), p5, 3, "us-east-1",
+                                                      PurchaseKind::kOnDemand),
+                              p5, "us-east-1")
                 .find("not scanned"),
             std::string::npos);
 }
@@ -312,16 +329,18 @@ TEST(AccountTest, ALowSpotPlacementScoreMakesASpotPlanUnlikely) {
   const AccountScan s = ScanWithSpotScores();
   ASSERT_EQ(s.spot_scores.size(), 4u);
   const InstanceType& p5 = Type("p5.48xlarge");
-  const AccountFit one = CheckPlanAgainstAccount(s, p5, 1, "us-east-1", PurchaseKind::kSpot);
+  const AccountFit one =
+      CheckPlanAgainstAccount(s, Left(s), p5, 1, "us-east-1", PurchaseKind::kSpot);
   ASSERT_TRUE(one.spot_score.has_value());
   EXPECT_EQ(one.spot_score->score, 8);
   EXPECT_TRUE(one.obtainable());
   EXPECT_EQ(AccountFitWarning(one, p5, "us-east-1"), "");
-  const std::vector<std::string> advice = AccountFitAdvice(one, p5, 1, 100, "us-east-1");
+  const std::vector<std::string> advice = AccountFitAdvice(one, p5, 1, "us-east-1");
   ASSERT_FALSE(advice.empty());
   EXPECT_NE(advice[0].find("spot placement score 8/10 in us-east-1"), std::string::npos);
   // Two instances: the score for 4 (the smallest count covering 2), its best zone's.
-  const AccountFit two = CheckPlanAgainstAccount(s, p5, 2, "us-east-1", PurchaseKind::kSpot);
+  const AccountFit two =
+      CheckPlanAgainstAccount(s, Left(s), p5, 2, "us-east-1", PurchaseKind::kSpot);
   ASSERT_TRUE(two.spot_score.has_value());
   EXPECT_EQ(two.spot_score->score, 2);
   EXPECT_EQ(two.spot_score->zone_id, "use1-az2");
@@ -339,14 +358,18 @@ TEST(AccountTest, ALowSpotPlacementScoreMakesASpotPlanUnlikely) {
       {"Region": "us-west-2", "Score": 4}]})",
                              "sps", "p5.48xlarge", 1, "2026-12-05T02:00:00Z", &edge)
           .ok());
-  EXPECT_FALSE(CheckPlanAgainstAccount(edge, p5, 1, "us-east-1", PurchaseKind::kSpot).obtainable());
-  EXPECT_TRUE(CheckPlanAgainstAccount(edge, p5, 1, "us-west-2", PurchaseKind::kSpot).obtainable());
+  EXPECT_FALSE(CheckPlanAgainstAccount(edge, Left(edge), p5, 1, "us-east-1", PurchaseKind::kSpot)
+                   .obtainable());
+  EXPECT_TRUE(CheckPlanAgainstAccount(edge, Left(edge), p5, 1, "us-west-2", PurchaseKind::kSpot)
+                  .obtainable());
   // On-demand plans and unscored types are not scored; more instances than any score: the largest.
-  EXPECT_FALSE(CheckPlanAgainstAccount(s, p5, 1, "us-east-1", PurchaseKind::kOnDemand)
+  EXPECT_FALSE(CheckPlanAgainstAccount(s, Left(s), p5, 1, "us-east-1", PurchaseKind::kOnDemand)
                    .spot_score.has_value());
-  EXPECT_FALSE(CheckPlanAgainstAccount(s, Type("p4d.24xlarge"), 1, "us-east-1", PurchaseKind::kSpot)
-                   .spot_score.has_value());
-  EXPECT_EQ(CheckPlanAgainstAccount(s, p5, 8, "us-east-1", PurchaseKind::kSpot).spot_score->count,
+  EXPECT_FALSE(
+      CheckPlanAgainstAccount(s, Left(s), Type("p4d.24xlarge"), 1, "us-east-1", PurchaseKind::kSpot)
+          .spot_score.has_value());
+  EXPECT_EQ(CheckPlanAgainstAccount(s, Left(s), p5, 8, "us-east-1", PurchaseKind::kSpot)
+                .spot_score->count,
             4);
   // The scan file keeps them; a score outside 1-10 is refused.
   Result<AccountScan> back = ParseAccountScan(AccountScanToJson(s), "scan.json");
@@ -423,6 +446,202 @@ TEST(AccountTest, RecommendRanksWhatTheAccountCanLaunchFirst) {
     }
   }
   EXPECT_TRUE(p5_warned);
+}
+
+// --- Issue 37, item 2: commitments counted once. Running on-demand instances use RIs and
+// Savings Plans first, in AWS's order; a plan gets what is left.
+
+AccountScan WithRunning(AccountScan s, std::vector<RunningInstances> running) {
+  for (RunningInstances& r : running) {
+    if (std::find(s.running_scanned.begin(), s.running_scanned.end(), r.region) ==
+        s.running_scanned.end()) {
+      s.running_scanned.push_back(r.region);
+    }
+    s.running.push_back(std::move(r));
+  }
+  return s;
+}
+
+TEST(AccountTest, Issue37TwoRisOneRunningPlanOfTwoBillsOne) {
+  AccountScan s = ScanWithPQuota(1000);
+  s.reserved.push_back({"ri-1", "p4d.24xlarge", "us-east-1", "", 2, "2027-03-01", "standard"});
+  s = WithRunning(
+      s, {{.region = "us-east-1", .instance_type = "p4d.24xlarge", .count = 1},
+          // A spot instance uses no RI.
+          {.region = "us-east-1", .instance_type = "p4d.24xlarge", .spot = true, .count = 3}});
+  const Commitments left = Left(s);
+  ASSERT_EQ(left.reserved.size(), 1u);
+  EXPECT_TRUE(left.reserved[0].size_flexible);
+  EXPECT_DOUBLE_EQ(left.reserved[0].units, 384);  // 2 x 24xlarge (192 units each)
+  EXPECT_DOUBLE_EQ(left.reserved[0].used, 192);
+  const InstanceType& p4d = Type("p4d.24xlarge");
+  const AccountFit fit =
+      CheckPlanAgainstAccount(s, left, p4d, 2, "us-east-1", PurchaseKind::kOnDemand);
+  EXPECT_DOUBLE_EQ(fit.coverage.reserved_instances, 1);
+  EXPECT_DOUBLE_EQ(fit.coverage.billed_instances, 1);
+  EXPECT_DOUBLE_EQ(fit.paid_fraction(2), 0.5);
+  const double od = p4d.FindRegion("us-east-1")->on_demand->usd_per_hour;
+  const double cost = 2 * od * 720;
+  const std::vector<std::string> why = AccountFitWhy(fit, 2, cost);
+  ASSERT_EQ(why.size(), 2u);
+  EXPECT_EQ(why[0],
+            "2 RIs of p4d in us-east-1 (384 units), running instances use 192, 192 left: cover 1 "
+            "of the plan's 2 p4d.24xlarge (192 units each)");
+  EXPECT_EQ(why[1], "1 billed on-demand at $" + FormatFixed(od, 2) + "/h: the plan adds $" +
+                        FormatFixed(od * 720, 2) + " to the bill, not $" + FormatFixed(cost, 2));
+  // Without the running instance both are covered; with two running, none.
+  AccountScan idle = s;
+  idle.running.erase(idle.running.begin());
+  EXPECT_DOUBLE_EQ(
+      CheckPlanAgainstAccount(idle, Left(idle), p4d, 2, "us-east-1", PurchaseKind::kOnDemand)
+          .paid_fraction(2),
+      1);
+  AccountScan busy = s;
+  busy.running[0].count = 2;
+  EXPECT_DOUBLE_EQ(
+      CheckPlanAgainstAccount(busy, Left(busy), p4d, 2, "us-east-1", PurchaseKind::kOnDemand)
+          .paid_fraction(2),
+      0);
+}
+
+TEST(AccountTest, NormalizationUnitsFollowAwsTable) {
+  const Catalog* c = &testing::EmbeddedForTests();
+  EXPECT_EQ(NormalizationUnits("t3.nano", c), 0.25);
+  EXPECT_EQ(NormalizationUnits("t3.medium", c), 2);
+  EXPECT_EQ(NormalizationUnits("g5.xlarge", c), 8);
+  EXPECT_EQ(NormalizationUnits("g5.12xlarge", c), 96);
+  EXPECT_EQ(NormalizationUnits("p4d.24xlarge", c), 192);
+  EXPECT_EQ(NormalizationUnits("p5.48xlarge", c), 384);
+  EXPECT_EQ(NormalizationUnits("c7i.metal-24xl", c), 192);
+  // metal: the family's largest size (g4dn.16xlarge in the catalog).
+  EXPECT_EQ(NormalizationUnits("g4dn.metal", c), 128);
+  EXPECT_EQ(NormalizationUnits("g4dn.metal", nullptr), std::nullopt);
+  EXPECT_EQ(NormalizationUnits("p4d.huge", c), std::nullopt);
+}
+
+TEST(AccountTest, RegionalRisAreSizeFlexibleWithinTheFamily) {
+  // One g5.12xlarge RI is 96 units: 4 running g5.xlarge use 32, 64 left cover 8 more.
+  AccountScan s = ScanWithPQuota(1000);
+  s.reserved.push_back({"ri-g5", "g5.12xlarge", "us-east-1", "", 1, "2027-03-01", "convertible"});
+  s = WithRunning(s, {{.region = "us-east-1", .instance_type = "g5.xlarge", .count = 4}});
+  const AccountFit fit = CheckPlanAgainstAccount(s, Left(s), Type("g5.xlarge"), 10, "us-east-1",
+                                                 PurchaseKind::kOnDemand);
+  EXPECT_DOUBLE_EQ(fit.coverage.reserved_instances, 8);
+  EXPECT_DOUBLE_EQ(fit.coverage.billed_instances, 2);
+  // A larger size is covered in part: 64 of the 192 units of a g5.24xlarge.
+  const AccountFit big = CheckPlanAgainstAccount(s, Left(s), Type("g5.24xlarge"), 1, "us-east-1",
+                                                 PurchaseKind::kOnDemand);
+  EXPECT_NEAR(big.coverage.reserved_instances, 64.0 / 192, 1e-12);
+  // Another family, another region: nothing.
+  EXPECT_DOUBLE_EQ(CheckPlanAgainstAccount(s, Left(s), Type("g6.xlarge"), 1, "us-east-1",
+                                           PurchaseKind::kOnDemand)
+                       .paid_fraction(1),
+                   0);
+  EXPECT_DOUBLE_EQ(CheckPlanAgainstAccount(s, Left(s), Type("g5.xlarge"), 1, "us-west-2",
+                                           PurchaseKind::kOnDemand)
+                       .paid_fraction(1),
+                   0);
+}
+
+TEST(AccountTest, AZonalRiCoversOnlyItsZoneAndExactType) {
+  AccountScan s = ScanWithPQuota(1000);
+  s.reserved.push_back({"ri-z", "g5.12xlarge", "us-east-1", "us-east-1a", 1, "2027-03-01", ""});
+  // Running in another zone: the zonal RI stays unused.
+  AccountScan other = WithRunning(
+      s,
+      {{.region = "us-east-1", .instance_type = "g5.12xlarge", .zone = "us-east-1b", .count = 1}});
+  const Commitments left = Left(other);
+  ASSERT_EQ(left.reserved.size(), 1u);
+  EXPECT_FALSE(left.reserved[0].size_flexible);
+  EXPECT_DOUBLE_EQ(left.reserved[0].used, 0);
+  const AccountFit fit = CheckPlanAgainstAccount(other, left, Type("g5.12xlarge"), 2, "us-east-1",
+                                                 PurchaseKind::kOnDemand);
+  EXPECT_DOUBLE_EQ(fit.coverage.reserved_instances, 1);
+  ASSERT_FALSE(fit.coverage.lines.empty());
+  EXPECT_NE(fit.coverage.lines[0].find("if it runs in us-east-1a"), std::string::npos);
+  // Not size-flexible: no other size of the family.
+  EXPECT_DOUBLE_EQ(CheckPlanAgainstAccount(other, left, Type("g5.xlarge"), 1, "us-east-1",
+                                           PurchaseKind::kOnDemand)
+                       .paid_fraction(1),
+                   0);
+  // Running in its zone: used up.
+  AccountScan same = WithRunning(
+      s,
+      {{.region = "us-east-1", .instance_type = "g5.12xlarge", .zone = "us-east-1a", .count = 1}});
+  EXPECT_DOUBLE_EQ(CheckPlanAgainstAccount(same, Left(same), Type("g5.12xlarge"), 2, "us-east-1",
+                                           PurchaseKind::kOnDemand)
+                       .paid_fraction(2),
+                   0);
+}
+
+// The embedded catalog with Savings Plans rates (1 year, no upfront) for a few types in us-east-1.
+Catalog CatalogWithSavingsPlanRates() {
+  Catalog c = testing::EmbeddedForTests();
+  const auto add = [&c](const std::string& name, double ec2_instance, double compute) {
+    InstanceType t = *c.FindInstanceType(name);
+    for (RegionOffer& o : t.regions) {
+      if (o.region != "us-east-1") continue;
+      o.savings_plans.push_back({"compute", 1, "no-upfront", compute, {}});
+      o.savings_plans.push_back({"ec2-instance", 1, "no-upfront", ec2_instance, {}});
+    }
+    c.PutInstanceType(std::move(t));
+  };
+  add("g5.xlarge", 0.60, 0.70);   // on demand 1.006: 40 % (EC2 Instance), 30 % (Compute)
+  add("g5.2xlarge", 0.90, 1.00);  // on demand 1.212: 26 % (EC2 Instance)
+  add("p4d.24xlarge", 12.0, 14.0);
+  return c;
+}
+
+TEST(AccountTest, SavingsPlansEc2InstanceFirstThenComputeHighestDiscountFirst) {
+  const Catalog catalog = CatalogWithSavingsPlanRates();
+  AccountScan s = ScanWithPQuota(1000);
+  // Listed Compute first: the order of application is AWS's, not the scan's.
+  s.savings_plans.push_back({"sp-compute", "Compute", "", "", 14.0, "2029-01-01"});
+  s.savings_plans.push_back({"sp-g5", "EC2Instance", "g5", "us-east-1", 0.60, "2029-01-01"});
+  s = WithRunning(
+      s, {{.region = "us-east-1", .instance_type = "g5.2xlarge", .count = 1},
+          {.region = "us-east-1", .instance_type = "g5.xlarge", .count = 1},
+          {.region = "us-east-1", .instance_type = "g5.xlarge", .spot = true, .count = 5}});
+  const Commitments left = ApplyCommitmentsToRunning(s, catalog);
+  ASSERT_EQ(left.savings_plans.size(), 2u);
+  EXPECT_EQ(left.savings_plans[0].id, "sp-g5");
+  // The EC2 Instance plan's $0.60 goes to g5.xlarge (40 % off) before g5.2xlarge (26 %): all of
+  // it. The Compute plan then pays the g5.2xlarge at its $1.00 rate; the spot ones use nothing.
+  EXPECT_NEAR(left.savings_plans[0].used_usd_per_hour, 0.60, 1e-9);
+  EXPECT_NEAR(left.savings_plans[1].used_usd_per_hour, 1.00, 1e-9);
+  // A p4d plan: the Compute plan's $13.00 left covers 13/14 of one instance at $14.00/h.
+  const InstanceType& p4d = *catalog.FindInstanceType("p4d.24xlarge");
+  const AccountFit fit =
+      CheckPlanAgainstAccount(s, left, p4d, 2, "us-east-1", PurchaseKind::kOnDemand);
+  EXPECT_NEAR(fit.coverage.savings_plan_instances, 13.0 / 14, 1e-9);
+  EXPECT_NEAR(fit.coverage.billed_instances, 2 - 13.0 / 14, 1e-9);
+  ASSERT_EQ(fit.coverage.lines.size(), 2u);
+  EXPECT_EQ(fit.coverage.lines[0],
+            "Savings Plan sp-compute (Compute) $14.00/h, running instances use $1.00/h, $13.00/h "
+            "left: covers 0.93 of the plan's 2 at $14.00/h");
+  // A g5.xlarge plan: nothing is left of the EC2 Instance plan; the Compute plan covers it.
+  const AccountFit g5 = CheckPlanAgainstAccount(s, left, *catalog.FindInstanceType("g5.xlarge"), 1,
+                                                "us-east-1", PurchaseKind::kOnDemand);
+  EXPECT_DOUBLE_EQ(g5.coverage.savings_plan_instances, 1);
+  ASSERT_FALSE(g5.coverage.lines.empty());
+  EXPECT_NE(g5.coverage.lines[0].find("sp-compute"), std::string::npos);
+}
+
+TEST(AccountTest, RisApplyBeforeSavingsPlans) {
+  const Catalog catalog = CatalogWithSavingsPlanRates();
+  AccountScan s = ScanWithPQuota(1000);
+  s.reserved.push_back({"ri-1", "p4d.24xlarge", "us-east-1", "", 1, "2027-03-01", "standard"});
+  s.savings_plans.push_back({"sp-p4d", "EC2Instance", "p4d", "us-east-1", 12.0, "2029-01-01"});
+  s = WithRunning(s, {{.region = "us-east-1", .instance_type = "p4d.24xlarge", .count = 1}});
+  // The running p4d uses the RI; the Savings Plan is left whole for the plan.
+  const Commitments left = ApplyCommitmentsToRunning(s, catalog);
+  EXPECT_DOUBLE_EQ(left.reserved[0].left(), 0);
+  EXPECT_DOUBLE_EQ(left.savings_plans[0].used_usd_per_hour, 0);
+  const AccountFit fit = CheckPlanAgainstAccount(s, left, *catalog.FindInstanceType("p4d.24xlarge"),
+                                                 2, "us-east-1", PurchaseKind::kOnDemand);
+  EXPECT_DOUBLE_EQ(fit.coverage.reserved_instances, 0);
+  EXPECT_DOUBLE_EQ(fit.coverage.savings_plan_instances, 1);
+  EXPECT_DOUBLE_EQ(fit.paid_fraction(2), 0.5);
 }
 
 }  // namespace
