@@ -47,7 +47,7 @@ std::optional<double> LargestInFamily(std::string_view family, const Catalog* ca
 // The catalog's Savings Plans rate for `type` in `region` under a plan of `sp_type`: the 1-year
 // no-upfront rate (the scan does not keep a plan's term), else any of that kind; 0 when none.
 double SavingsPlanRateOf(const InstanceType& type, std::string_view region,
-                       std::string_view sp_type) {
+                         std::string_view sp_type) {
   const RegionOffer* offer = type.FindRegion(region);
   if (offer == nullptr) return 0;
   const std::string kind = sp_type == "Compute" ? "compute" : "ec2-instance";
