@@ -227,6 +227,7 @@ ojson RecommendationJson(const Recommendation& r, const RecommendRequest& req) {
                                                                           : ojson(r.horizon_note)}}
                                   : ojson(nullptr)},
       {"currency_note", r.currency_note.empty() ? ojson(nullptr) : ojson(r.currency_note)},
+      {"spot_note", r.spot_note.empty() ? ojson(nullptr) : ojson(r.spot_note)},
       {"other_currencies", others}};
 }
 
@@ -294,6 +295,7 @@ Table RecommendTable(const Recommendation& r) {
 std::string RecommendDetails(const Recommendation& r, bool all_rejections) {
   std::string out = Details(r, all_rejections);
   if (!r.currency_note.empty()) out += Trf("currencies: {0}", r.currency_note) + "\n";
+  if (!r.spot_note.empty()) out += Trf("spot: {0}", r.spot_note) + "\n";
   if (!r.exchange_rates.empty()) {
     std::string rates;
     for (size_t i = 0; i < r.exchange_rates.size(); ++i) {

@@ -572,6 +572,35 @@ Result<CurrencyConverter> ParseRates(const RecommendRequest& r) {
   return CurrencyConverter(std::move(rates));
 }
 
+// Says which of `regions` have no spot price for any type the catalog holds, when spot was one
+// of the purchase options searched: an answer with no spot plan there must say why (AWS China
+// gives none in its public price lists; elsewhere the catalog lacks them).
+std::string SpotNote(const Catalog& catalog, const Workload& w, const RecommendRequest& request,
+                     const std::vector<std::string>& regions) {
+  const std::vector<PurchaseKind> kinds = Purchases(w, request);
+  if (std::find(kinds.begin(), kinds.end(), PurchaseKind::kSpot) == kinds.end()) return "";
+  std::string none;
+  bool china = false;
+  for (const std::string& region : regions) {
+    const bool priced = std::any_of(catalog.instance_types().begin(),
+                                    catalog.instance_types().end(), [&](const InstanceType& t) {
+                                      const RegionOffer* o = t.FindRegion(region);
+                                      return o != nullptr && o->spot.has_value();
+                                    });
+    if (priced) continue;
+    none += (none.empty() ? "" : ", ") + region;
+    china = china || PartitionOf(region).currency == Currency::kCny;
+  }
+  if (none.empty()) return "";
+  // TRANSLATORS: {0} region codes ("cn-north-1, cn-northwest-1").
+  return china ? Trf("no spot price is known in {0}: AWS China's public price lists give none, so "
+                     "no spot plan was made there (on-demand and reserved only)",
+                     none)
+               : Trf("no spot price is known in {0}: the catalog holds none (`gpuadvisor catalog "
+                     "update` reads them), so no spot plan was made there",
+                     none);
+}
+
 }  // namespace
 
 Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
@@ -613,6 +642,7 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
     if (!other.ok()) return other.status();
     rec->other_currencies.push_back(std::move(other).value());
   }
+  rec->spot_note = SpotNote(catalog, w, request, regions);
   if (groups.size() > 1) {
     // TRANSLATORS: {0} "USD (us-east-1) and CNY (cn-north-1)", {1} "CNY".
     rec->currency_note = Trf(

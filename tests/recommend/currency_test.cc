@@ -46,6 +46,35 @@ TEST(RecommendCurrencyTest, ChinaRegionsAreRankedAndCostedInYuan) {
   EXPECT_EQ(o->currency(), Currency::kCny);
 }
 
+// Issue 37: AWS China's public price lists give no spot prices; an answer that searched spot there
+// says so instead of leaving the user to wonder why no spot plan appears.
+TEST(RecommendCurrencyTest, AnAnswerInARegionWithoutSpotPricesSaysSo) {
+  RecommendRequest req;
+  req.regions = {"us-east-1", "cn-north-1", "cn-northwest-1"};
+  Result<Recommendation> r = Search(req);  // a training run: spot is searched
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_NE(r->spot_note.find("no spot price is known in cn-north-1, cn-northwest-1: AWS China's "
+                              "public price lists give none"),
+            std::string::npos)
+      << r->spot_note;
+  bool spot_in_usd = false;
+  for (const Plan& p : r->plans) spot_in_usd |= p.purchase == PurchaseKind::kSpot;
+  EXPECT_TRUE(spot_in_usd);  // us-east-1's spot plans are there
+  ASSERT_EQ(r->other_currencies.size(), 1u);
+  for (const Plan& p : r->other_currencies[0].plans) {
+    EXPECT_NE(p.purchase, PurchaseKind::kSpot) << p.region;
+  }
+  req.regions = {"us-east-1"};
+  r = Search(req);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->spot_note, "");  // us-east-1 has spot prices
+  req.regions = {"cn-north-1"};
+  req.purchase = {PurchaseKind::kOnDemand};
+  r = Search(req);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->spot_note, "");  // spot was not searched
+}
+
 TEST(RecommendCurrencyTest, WithoutARateEachCurrencyIsRankedOnItsOwn) {
   RecommendRequest req;
   req.regions = {"us-east-1", "cn-north-1"};
