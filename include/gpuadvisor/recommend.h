@@ -264,7 +264,8 @@ struct Recommendation {
   std::vector<Recommendation> other_currencies;
   std::string currency_note;
   // Where spot was searched but the catalog prices no accelerated type on spot in a region (AWS
-  // China's public price lists give none): which regions, and that no spot plan could be made there.
+  // China's public price lists give none): which regions, and that no spot plan could be made
+  // there.
   // "" when every region searched has spot prices, or spot was not searched.
   std::string spot_note;
 };
