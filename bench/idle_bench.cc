@@ -92,7 +92,7 @@ void Analyze(benchmark::State& state, const char* kind, int64_t raw_bytes_per_it
     if (!a.AddFile(path, {}).ok()) std::abort();
     Result<IdleReport> r = a.Finish({});
     samples += r->hosts[0].samples;
-    benchmark::DoNotOptimize(r->total_wasted_usd);
+    benchmark::DoNotOptimize(r->total_wasted.totals().size());
   }
   state.SetBytesProcessed(state.iterations() * raw_bytes_per_iter);
   state.counters["samples/s"] =

@@ -13,8 +13,8 @@ FleetCosts Costs() {
   FleetCosts c;
   c.instance_type = "g6e.xlarge";
   c.capacity_rps = 4;
-  c.on_demand_usd_per_hour = 1.861;
-  c.spot_usd_per_hour = 0.78;
+  c.on_demand_per_hour = Money(1.861, Currency::kUsd);
+  c.spot_per_hour = Money(0.78, Currency::kUsd);
   c.spot_interruptions_per_hour = 0.075 / 730;
   return c;
 }
@@ -26,7 +26,7 @@ void BM_SimulateOnePolicy(benchmark::State& state) {
   double hours = 0;
   for (auto _ : state) {
     Result<SimResult> r = SimulateFleet(t, Costs(), p, 1, false);
-    benchmark::DoNotOptimize(r->cost_usd);
+    benchmark::DoNotOptimize(r->cost.amount);
     hours += t.Duration() / 3600;
   }
   state.counters["sim_hours/s"] = benchmark::Counter(hours, benchmark::Counter::kIsRate);

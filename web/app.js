@@ -1010,9 +1010,11 @@ async function runIdle(form, v) {
     const hosts = reports.flatMap((r) => r.instances.map((x) => ({...x, currency: x.currency || currencyOf(r)})));
     const totals = (key) => {
       const by = new Map();
-      for (const r of reports) {
-        const v = priceOf(r, key);
-        if (v != null) by.set(currencyOf(r), (by.get(currencyOf(r)) || 0) + v);
+      for (const r of reports) {  // a report holds one total per currency of its hosts
+        for (const c of new Set(r.instances.map(currencyOf))) {
+          const v = r[priceKey(key, c)];
+          if (typeof v === "number") by.set(c, (by.get(c) || 0) + v);
+        }
       }
       return by.size ? [...by].sort(([a], [b]) => (a < b ? -1 : 1)).map(([c, v]) => money(v, c)).join(" + ") : money(0);
     };

@@ -25,6 +25,7 @@
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/catalog_build.h"
 #include "gpuadvisor/fields.h"
+#include "gpuadvisor/money.h"
 
 namespace gpuadvisor {
 
@@ -148,7 +149,8 @@ struct CatalogDiff {
   struct PriceChange {
     std::string instance_type, region;
     std::string price;  // "on-demand", "spot", "reserved-1y-standard-no-upfront", "sp-..."
-    std::optional<double> old_usd_per_hour, new_usd_per_hour;  // null: absent on that side
+    // Per instance-hour in the region's currency (CNY in AWS China); null: absent on that side.
+    std::optional<Money> old_per_hour, new_per_hour;
     std::string old_source, new_source;
   };
   std::vector<PriceChange> price_changes;  // sorted by type, region, price

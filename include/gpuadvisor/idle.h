@@ -18,7 +18,7 @@
 // without a line) and the field, as the CSV reader does for a bad cell.
 //
 // Enough data. A host observed for less than the idle window gets no idle verdict (its
-// idle_fraction and wasted_usd are null, its status "insufficient-data"); one observed for less
+// idle_fraction and wasted are null, its status "insufficient-data"); one observed for less
 // than IdleOptions::min_rightsizing_span_s (default a day) may be told to stop or to schedule, but
 // is never told to move to a smaller or cheaper type (status "collect-more").
 //
@@ -34,8 +34,10 @@
 //
 // Money. The hourly price is the catalog's for the host's instance type, region and purchase
 // option (from an inventory, or guessed from the GPU name and count, which the report says).
-// Wasted dollars = price × idle hours of the whole host + price per GPU × hours single GPUs sat
+// Wasted money = price × idle hours of the whole host + price per GPU × hours single GPUs sat
 // idle while others worked. Savings per month assume the observed pattern continues (730 h).
+// Every amount is in the host's region's currency (Money): a CNY host is never summed into a
+// USD total, and the report keeps one total per currency.
 #ifndef GPUADVISOR_IDLE_H_
 #define GPUADVISOR_IDLE_H_
 
@@ -47,6 +49,7 @@
 
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/fields.h"
+#include "gpuadvisor/money.h"
 #include "gpuadvisor/purchase.h"
 #include "gpuadvisor/result.h"
 #include "gpuadvisor/telemetry.h"
@@ -138,8 +141,9 @@ struct IdleRecommendation {
   std::string action;
   std::string summary;               // one line, for people
   std::string target_instance_type;  // fewer-gpus, smaller-gpu, spot: the type to move to
-  std::optional<double> target_usd_per_hour;
-  std::optional<double> savings_usd_per_month;  // if the observed pattern continues
+  // In the host's currency (its region's: CNY in AWS China), as every amount of the host.
+  std::optional<Money> target_per_hour;
+  std::optional<Money> savings_per_month;  // if the observed pattern continues
 };
 
 // Whether a host had enough data for each kind of verdict. Stable names in the JSON `status`.
@@ -159,7 +163,7 @@ struct HostUsage {
   std::string type_note;  // how it was guessed, or why not
   std::string region;
   PurchaseKind purchase = PurchaseKind::kOnDemand;
-  std::optional<Price> price;  // per instance-hour for that purchase option
+  std::optional<Price> price;  // per instance-hour for that purchase option, in currency()
   std::string gpu_name;
   int gpus = 0;
   uint64_t samples = 0;
@@ -173,19 +177,29 @@ struct HostUsage {
   std::vector<IdlePeriod> idle_periods;  // the first IdleOptions::max_periods
   size_t idle_period_count = 0;
   double longest_idle_hours = 0;
-  double gpu_idle_hours = 0;         // GPU-hours single GPUs idled while the host worked
-  std::optional<double> wasted_usd;  // null without a price or an idle verdict
+  double gpu_idle_hours = 0;    // GPU-hours single GPUs idled while the host worked
+  std::optional<Money> wasted;  // null without a price or an idle verdict
   IdleRecommendation recommendation;
   std::vector<IdleRecommendation> alternatives;  // other levers that also apply
   std::vector<GpuUsage> gpu_usage;               // by index
+
+  // The currency of the host's amounts: its region's.
+  Currency currency() const { return PartitionOf(region).currency; }
+  // The hourly price as Money, or null.
+  std::optional<Money> price_per_hour() const {
+    if (!price) return std::nullopt;
+    return Money(price->usd_per_hour, currency());
+  }
 };
 
 struct IdleReport {
   IdleOptions options;
   std::vector<TelemetryFileInfo> files;
-  std::vector<HostUsage> hosts;  // largest saving first
-  double total_wasted_usd = 0;
-  double total_savings_usd_per_month = 0;
+  std::vector<HostUsage> hosts;  // by currency (USD first), then largest saving first
+  // One total per currency of the hosts: a fleet in Virginia and Beijing has a USD and a CNY
+  // total, never one sum.
+  MoneyTotals total_wasted;
+  MoneyTotals total_savings_per_month;
   double hours_covered = 0;  // longest host span
   std::vector<std::string> warnings;
 };

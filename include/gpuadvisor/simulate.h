@@ -24,6 +24,7 @@
 
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/fields.h"
+#include "gpuadvisor/money.h"
 #include "gpuadvisor/result.h"
 #include "gpuadvisor/workload.h"
 
@@ -159,8 +160,9 @@ void DeclareOptions(V& v, SimulateArgs& a) {
 
 struct FleetCosts {
   double capacity_rps = 0;  // per instance (serving SLO met)
-  double on_demand_usd_per_hour = 0;
-  std::optional<double> spot_usd_per_hour;
+  // In the region's currency (CNY in AWS China); spot, when known, in the same one.
+  Money on_demand_per_hour;
+  std::optional<Money> spot_per_hour;
   double spot_interruptions_per_hour = 0;  // per instance
   std::string instance_type;
   Provenance on_demand_from, spot_from;
@@ -171,13 +173,13 @@ struct SimStep {
   double load_rps = 0;
   int ready = 0, booting = 0, spot = 0;
   double capacity_rps = 0;
-  double cost_usd = 0;  // cumulative
+  double cost = 0;  // cumulative, in the fleet's currency (FleetCosts)
 };
 
 struct SimResult {
   ScalingPolicy policy;
   double instance_hours = 0, spot_instance_hours = 0;
-  double cost_usd = 0;
+  Money cost;  // in the fleet's currency (FleetCosts)
   double requests = 0, violated_requests = 0;
   double violation_fraction = 0;
   int peak_instances = 0;

@@ -28,7 +28,7 @@ import math
 import os
 import sys
 import threading
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Union
 
 try:
     from . import _core
@@ -48,7 +48,7 @@ from ._core import (  # noqa: F401  (re-exported)
 )
 
 __all__ = [
-    "Catalog", "CatalogInfo", "Error", "HostUsage", "IdleReport", "Estimate", "GpuModel", "InstanceDetails", "InstanceRow",
+    "Catalog", "CatalogInfo", "Error", "Money", "HostUsage", "IdleReport", "Estimate", "GpuModel", "InstanceDetails", "InstanceRow",
     "InvalidArgument", "IoError", "NoResult", "NotFound", "ParseError", "Plan", "Pricing",
     "PurchaseOption", "Recommendation", "Record", "RecordList", "Unsupported", "Workload",
     "account_show", "catalog", "console_main", "estimate", "idle", "launch", "main", "model_presets", "models", "ModelPreset", "pricing", "recommend", "workload_fields",
@@ -185,6 +185,52 @@ def _pandas():
     return pandas
 
 
+CURRENCIES = ("USD", "CNY")
+
+
+def money_key(usd_key: str, currency: str) -> str:
+    """The JSON key of an amount in ``currency``: ``wasted_usd`` -> ``wasted_cny`` (doc/formats.md)."""
+    return usd_key if currency == "USD" else usd_key.replace("usd", currency.lower(), 1)
+
+
+class Money(NamedTuple):
+    """An amount and its ISO currency (``"USD"``, or ``"CNY"`` in AWS China).
+
+    ``a + b`` and ``a - b`` add amounts of one currency; across currencies they raise TypeError
+    (there is no rate: convert with a dated one first). ``a < b`` likewise.
+    """
+
+    amount: float
+    currency: str
+
+    def _same(self, other: Any, op: str) -> "Money":
+        if not isinstance(other, Money):
+            return NotImplemented
+        if other.currency != self.currency:
+            raise TypeError(f"cannot {op} {other.currency} and {self.currency} without a dated "
+                            "exchange rate")
+        return other
+
+    def __add__(self, other: Any) -> "Money":  # type: ignore[override]
+        o = self._same(other, "add")
+        return o if o is NotImplemented else Money(self.amount + o.amount, self.currency)
+
+    def __sub__(self, other: Any) -> "Money":
+        o = self._same(other, "subtract")
+        return o if o is NotImplemented else Money(self.amount - o.amount, self.currency)
+
+    def __lt__(self, other: Any) -> bool:  # type: ignore[override]
+        o = self._same(other, "compare")
+        return o if o is NotImplemented else self.amount < o.amount
+
+    def __gt__(self, other: Any) -> bool:  # type: ignore[override]
+        o = self._same(other, "compare")
+        return o if o is NotImplemented else self.amount > o.amount
+
+    def __str__(self) -> str:
+        return ("¥" if self.currency == "CNY" else "$") + f"{self.amount:,.2f}"
+
+
 class Record:
     """A result object: one of the CLI's JSON objects with its fields as attributes.
 
@@ -227,6 +273,14 @@ class Record:
     def keys(self) -> List[str]:
         """The field names, in the CLI's JSON order."""
         return list(self._data)
+
+    def money(self, usd_key: str) -> Optional[Money]:
+        """The amount ``usd_key`` names, in the record's own currency (its ``currency`` field,
+        USD without one), read from that currency's key: ``h.money("wasted_usd")`` is
+        ``Money(342.5, "CNY")`` for a host in Beijing (JSON ``wasted_cny``). None when null."""
+        currency = self._data.get("currency", "USD")
+        value = self._data.get(money_key(usd_key, currency))
+        return None if value is None else Money(float(value), currency)
 
     def to_dict(self) -> Dict[str, Any]:
         """The CLI's ``--json`` object for this result (a deep copy)."""
@@ -447,8 +501,13 @@ class HostUsage(Record):
     gpus: int
     idle_hours: float
     idle_fraction: Optional[float]
-    wasted_usd: Optional[float]
+    currency: str  # of every amount of the host, its region's: wasted_usd or wasted_cny
     recommendation: Record
+
+    @property
+    def wasted(self) -> Optional[Money]:
+        """The money spent while idle, in the host's currency (None without a price/verdict)."""
+        return self.money("wasted_usd")
 
 
 class IdleReport(Report):
@@ -456,7 +515,12 @@ class IdleReport(Report):
 
     _nested = {"instances": HostUsage}
     instances: "RecordList"
-    total_wasted_usd: float
+
+    def totals(self, usd_key: str = "total_wasted_usd") -> List[Money]:
+        """One total per currency of the hosts (``total_wasted_usd``, ``total_wasted_cny``),
+        never one sum across them: ``report.totals()``, ``report.totals("total_savings_usd_per_month")``."""
+        return [Money(float(self._data[k]), c) for c in CURRENCIES
+                if (k := money_key(usd_key, c)) in self._data]
 
     def to_pandas(self):
         """The hosts as a DataFrame (one row per host, nested fields flattened)."""

@@ -14,7 +14,7 @@ namespace gpuadvisor {
 namespace {
 
 // Rounds for output so JSON does not carry binary noise (0.80479999999).
-ojson Money(std::optional<double> v, int decimals = 6) {
+ojson AmountJson(std::optional<double> v, int decimals = 6) {
   if (!v) return nullptr;
   double scale = std::pow(10.0, decimals);
   return std::round(*v * scale) / scale;
@@ -54,27 +54,6 @@ ojson RegionNameJson(const std::string& region) {
   return j;
 }
 
-// A price column: headed by the currency symbol the rows share ("$/h on-demand", "¥/h ..."), or
-// by "price" when they mix currencies (`--region all`), each cell then carrying its own symbol.
-struct PriceColumns {
-  std::optional<Currency> shared;
-  bool any = false;
-  void Add(Currency c) {
-    if (!any) shared = c;
-    if (shared != c) shared.reset();
-    any = true;
-  }
-  std::string Header(std::string_view rest) const {
-    return (shared || !any ? CurrencySymbol(shared.value_or(Currency::kUsd)) : "price") +
-           std::string(rest);
-  }
-  std::optional<std::string> Cell(std::optional<double> v, int decimals, Currency c) const {
-    std::optional<std::string> cell = gpuadvisor::Cell(v, decimals);
-    if (cell && !shared) *cell = CurrencySymbol(c) + *cell;
-    return cell;
-  }
-};
-
 std::optional<int64_t> LocalNvmeGb(const InstanceType& t) {
   if (!t.local_storage_gb) return 0;
   return t.local_nvme ? std::optional<int64_t>(*t.local_storage_gb) : 0;
@@ -113,15 +92,16 @@ ojson InstanceRowJson(const InstanceRow& r, const Freshness& fresh) {
       {"efa", t.efa},
       {"max_efa_interfaces", t.max_efa_interfaces},
       {"local_nvme_gb", Opt(LocalNvmeGb(t))},
-      {MoneyKey("on_demand_usd_per_hour", r.currency), Money(r.on_demand_usd_per_hour)},
-      {MoneyKey("spot_usd_per_hour", r.currency), Money(r.spot_usd_per_hour)},
+      {MoneyKey("on_demand_usd_per_hour", r.currency), AmountJson(r.on_demand_usd_per_hour)},
+      {MoneyKey("spot_usd_per_hour", r.currency), AmountJson(r.spot_usd_per_hour)},
       {"spot_estimated", spot ? ojson(spot->estimated) : ojson()},
       {"spot_interruption_band", o ? BandJson(o->spot_band) : ojson()},
       {MoneyKey("reserved_1y_no_upfront_usd_per_hour", r.currency),
-       o && o->reserved_1y_no_upfront ? Money(o->reserved_1y_no_upfront->usd_per_hour) : ojson()},
-      {MoneyKey("usd_per_gpu_hour", r.currency), Money(r.usd_per_gpu_hour)},
-      {MoneyKey("usd_per_bf16_tflop_hour", r.currency), Money(r.usd_per_bf16_tflop_hour, 8)},
-      {MoneyKey("gpu_memory_gib_per_usd", r.currency), Money(r.gpu_memory_gib_per_usd, 3)},
+       o && o->reserved_1y_no_upfront ? AmountJson(o->reserved_1y_no_upfront->usd_per_hour)
+                                      : ojson()},
+      {MoneyKey("usd_per_gpu_hour", r.currency), AmountJson(r.usd_per_gpu_hour)},
+      {MoneyKey("usd_per_bf16_tflop_hour", r.currency), AmountJson(r.usd_per_bf16_tflop_hour, 8)},
+      {MoneyKey("gpu_memory_gib_per_usd", r.currency), AmountJson(r.gpu_memory_gib_per_usd, 3)},
       {"price_source", od ? ojson(od->from.source) : ojson()},
       {"price_date", od ? ojson(od->from.date) : ojson()},
       {"price_age_days", od ? Opt(fresh.AgeDays(od->from.date)) : ojson()},
@@ -240,7 +220,7 @@ ojson ShowJson(const Catalog& c, const InstanceType& t, const std::string& regio
   ojson regions = ojson::array();
   for (const RegionOffer& o : t.regions) {
     auto price = [&](const std::optional<Price>& p) {
-      return p ? Money(p->usd_per_hour) : ojson();
+      return p ? AmountJson(p->usd_per_hour) : ojson();
     };
     regions.push_back({
         {"region", o.region},
@@ -353,8 +333,8 @@ ojson CheapestJson(const std::optional<InstanceRow>& r, bool spot) {
   const RegionOffer* o = r->offer;
   ojson j = {{"instance_type", r->type->name},
              {"region", r->region},
-             {"usd_per_gpu_hour", Money(usd)},
-             {"usd_per_hour", Money(spot ? r->spot_usd_per_hour : r->on_demand_usd_per_hour)}};
+             {"usd_per_gpu_hour", AmountJson(usd)},
+             {"usd_per_hour", AmountJson(spot ? r->spot_usd_per_hour : r->on_demand_usd_per_hour)}};
   if (spot) j["estimated"] = o && o->spot && o->spot->estimated;
   const Price* p =
       o ? (spot ? (o->spot ? &*o->spot : nullptr) : (o->on_demand ? &*o->on_demand : nullptr))

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -8,13 +9,19 @@
 namespace gpuadvisor {
 namespace {
 
-ojson RecJson(const IdleRecommendation& r) {
+// An amount, rounded, or null.
+ojson MoneyJson(const std::optional<Money>& m, int decimals) {
+  return m ? ojson(RoundedAmount(*m, decimals)) : ojson(nullptr);
+}
+
+// `c`: the host's currency, which spells the keys ("savings_cny_per_month").
+ojson RecJson(const IdleRecommendation& r, Currency c) {
   return {{"action", r.action},
           {"summary", r.summary},
           {"target_instance_type",
            r.target_instance_type.empty() ? ojson(nullptr) : ojson(r.target_instance_type)},
-          {"target_usd_per_hour", Opt(r.target_usd_per_hour)},
-          {"savings_usd_per_month", Opt(r.savings_usd_per_month)}};
+          {MoneyKey("target_usd_per_hour", c), MoneyJson(r.target_per_hour, 6)},
+          {MoneyKey("savings_usd_per_month", c), MoneyJson(r.savings_per_month, 2)}};
 }
 
 ojson TimeOrNull(const std::optional<double>& t) {
@@ -60,7 +67,8 @@ ojson HostJson(const HostUsage& h, const Freshness& fresh) {
                     {"idle_fraction", Opt(Round(g.idle_fraction, 4))}});
   }
   ojson alts = ojson::array();
-  for (const IdleRecommendation& a : h.alternatives) alts.push_back(RecJson(a));
+  const Currency c = h.currency();
+  for (const IdleRecommendation& a : h.alternatives) alts.push_back(RecJson(a, c));
   return {{"host", h.host},
           {"status", DataStatusName(h.status)},
           {"status_reason", h.status_reason.empty() ? ojson(nullptr) : ojson(h.status_reason)},
@@ -69,7 +77,8 @@ ojson HostJson(const HostUsage& h, const Freshness& fresh) {
           {"type_note", h.type_note.empty() ? ojson(nullptr) : ojson(h.type_note)},
           {"region", h.region},
           {"purchase", PurchaseKindName(h.purchase)},
-          {"usd_per_hour", h.price ? ojson(h.price->usd_per_hour) : ojson(nullptr)},
+          {"currency", CurrencyCode(c)},
+          {MoneyKey("usd_per_hour", c), MoneyJson(h.price_per_hour(), 6)},
           {"price_source", h.price ? ojson(h.price->from.source) : ojson(nullptr)},
           {"price_date", h.price ? ojson(h.price->from.date) : ojson(nullptr)},
           {"price_stale", h.price && fresh.Stale(h.price->from.date)},
@@ -90,8 +99,8 @@ ojson HostJson(const HostUsage& h, const Freshness& fresh) {
           {"longest_idle_hours", Round(h.longest_idle_hours, 3)},
           {"idle_periods", periods},
           {"gpu_idle_hours", Round(h.gpu_idle_hours, 3)},
-          {"wasted_usd", Opt(Round(h.wasted_usd, 2))},
-          {"recommendation", RecJson(h.recommendation)},
+          {MoneyKey("wasted_usd", c), MoneyJson(h.wasted, 2)},
+          {"recommendation", RecJson(h.recommendation, c)},
           {"alternatives", alts},
           {"gpu_details", gpus}};
 }
@@ -111,6 +120,22 @@ ojson PrometheusSourceJson(const PrometheusSourceInfo& info) {
           {"window_samples", info.samples}};
 }
 
+// The currencies the report has totals in: those of its priced hosts, USD when there are none.
+std::vector<Currency> TotalCurrencies(const IdleReport& r) {
+  std::vector<Currency> out;
+  for (const std::vector<Money>& ts :
+       {r.total_wasted.totals(), r.total_savings_per_month.totals()}) {
+    for (const Money& m : ts) {
+      if (std::find(out.begin(), out.end(), m.currency) == out.end()) out.push_back(m.currency);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  if (out.empty()) out.push_back(Currency::kUsd);
+  return out;
+}
+
+Money Total(const MoneyTotals& t, Currency c) { return t.Of(c).value_or(Money(0, c)); }
+
 // The report with an empty "instances" array (its hosts are added by the callers), and the
 // Prometheus source last when there is one.
 ojson ReportJsonWithoutHosts(const IdleReport& r, const PrometheusSourceInfo* prometheus) {
@@ -122,24 +147,28 @@ ojson ReportJsonWithoutHosts(const IdleReport& r, const PrometheusSourceInfo* pr
                      {"bytes", f.bytes},
                      {"samples", f.samples}});
   }
-  ojson j = {
-      {"settings",
-       {{"idle_threshold_pct", r.options.idle_threshold_pct},
-        {"idle_window_s", r.options.idle_window_s},
-        {"min_rightsizing_span_s", r.options.min_rightsizing_span_s},
-        {"region", r.options.region},
-        {"purchase", PurchaseKindName(r.options.purchase)}}},
-      {"files", files},
-      {"hours_covered", Round(r.hours_covered, 3)},
-      {"instances", ojson::array()},
-      {"total_wasted_usd", Round(r.total_wasted_usd, 2)},
-      {"total_savings_usd_per_month", Round(r.total_savings_usd_per_month, 2)},
-      {"assumptions",
-       {"idle: every GPU at or under the threshold for at least the window",
-        "utilisation is nvidia-smi utilization.gpu / DCGM GPU_UTIL: the share of time a kernel "
-        "ran, not the share of the GPU it used",
-        "savings per month assume the observed pattern continues for 730 h"}},
-      {"warnings", r.warnings}};
+  ojson j = {{"settings",
+              {{"idle_threshold_pct", r.options.idle_threshold_pct},
+               {"idle_window_s", r.options.idle_window_s},
+               {"min_rightsizing_span_s", r.options.min_rightsizing_span_s},
+               {"region", r.options.region},
+               {"purchase", PurchaseKindName(r.options.purchase)}}},
+             {"files", files},
+             {"hours_covered", Round(r.hours_covered, 3)},
+             {"instances", ojson::array()}};
+  // One total per currency of the hosts ("total_wasted_usd", "total_wasted_cny"); a fleet with
+  // no priced host keeps the USD keys at 0.
+  for (Currency c : TotalCurrencies(r)) {
+    j[MoneyKey("total_wasted_usd", c)] = RoundedAmount(Total(r.total_wasted, c), 2);
+    j[MoneyKey("total_savings_usd_per_month", c)] =
+        RoundedAmount(Total(r.total_savings_per_month, c), 2);
+  }
+  j["assumptions"] = {
+      "idle: every GPU at or under the threshold for at least the window",
+      "utilisation is nvidia-smi utilization.gpu / DCGM GPU_UTIL: the share of time a kernel "
+      "ran, not the share of the GPU it used",
+      "savings per month assume the observed pattern continues for 730 h"};
+  j["warnings"] = r.warnings;
   if (prometheus) j["prometheus"] = PrometheusSourceJson(*prometheus);
   return j;
 }
@@ -186,8 +215,12 @@ Table IdleTable(const IdleReport& r) {
   t.AddColumn(Tr("mem GiB"), true);
   t.AddColumn(Tr("idle h"), true);
   t.AddColumn(Tr("idle %"), true);
-  t.AddColumn(Tr("wasted $"), true);
-  t.AddColumn(Tr("save $/mo"), true);
+  PriceColumns money;
+  for (const HostUsage& h : r.hosts) {
+    if (h.price) money.Add(h.currency());
+  }
+  t.AddColumn(money.Named(Tr("wasted")), true);
+  t.AddColumn(money.Named(Tr("save"), Tr("/mo")), true);
   t.AddColumn(Tr("recommendation"));
   for (const HostUsage& h : r.hosts) {
     std::string type =
@@ -201,17 +234,27 @@ Table IdleTable(const IdleReport& r) {
          FormatFixed(h.hours_covered, 1), DataStatusName(h.status), Cell(h.avg_util_pct, 1),
          Cell(h.p95_util_pct, 1), Cell(Gib(h.mem_used_max_mib), 1), FormatFixed(h.idle_hours, 1),
          Cell(h.idle_fraction ? std::optional<double>(*h.idle_fraction * 100) : std::nullopt, 0),
-         Cell(h.wasted_usd, 2), Cell(h.recommendation.savings_usd_per_month, 0), rec});
+         money.Cell(h.wasted, 2), money.Cell(h.recommendation.savings_per_month, 0), rec});
   }
-  int gpus = 0;
-  double idle = 0;
-  for (const HostUsage& h : r.hosts) {
-    gpus += h.gpus;
-    idle += h.idle_hours;
+  // One TOTAL row per currency: yuan are never added to dollars.
+  const std::vector<Currency> currencies = TotalCurrencies(r);
+  for (Currency c : currencies) {
+    const bool named = currencies.size() > 1;
+    int gpus = 0;
+    double idle = 0;
+    size_t hosts = 0;
+    for (const HostUsage& h : r.hosts) {
+      if (named && h.currency() != c) continue;
+      gpus += h.gpus;
+      idle += h.idle_hours;
+      ++hosts;
+    }
+    t.AddRow({std::string("TOTAL ") + (named ? std::string(CurrencyCode(c)) + " " : "") + "(" +
+                  std::to_string(hosts) + (hosts == 1 ? " host)" : " hosts)"),
+              "", std::to_string(gpus), "", "", "", "", "", "", FormatFixed(idle, 1), "",
+              money.Cell(Total(r.total_wasted, c), 2),
+              money.Cell(Total(r.total_savings_per_month, c), 0), ""});
   }
-  t.AddRow({"TOTAL (" + std::to_string(r.hosts.size()) + " hosts)", "", std::to_string(gpus), "",
-            "", "", "", "", "", FormatFixed(idle, 1), "", FormatFixed(r.total_wasted_usd, 2),
-            FormatFixed(r.total_savings_usd_per_month, 0), ""});
   return t;
 }
 
@@ -219,8 +262,8 @@ std::string IdleNotes(const IdleReport& r) {
   std::string out = "\n";
   for (const HostUsage& h : r.hosts) {
     out += h.host + ": " + h.recommendation.summary;
-    if (h.recommendation.savings_usd_per_month) {
-      out += " (saves ~$" + FormatFixed(*h.recommendation.savings_usd_per_month, 0) + "/month)";
+    if (h.recommendation.savings_per_month) {
+      out += " (saves ~" + FormatMoney(*h.recommendation.savings_per_month, 0) + "/month)";
     }
     out += "\n";
     if (!h.status_reason.empty() && h.status_reason != h.recommendation.summary) {
@@ -228,8 +271,8 @@ std::string IdleNotes(const IdleReport& r) {
     }
     for (const IdleRecommendation& a : h.alternatives) {
       out += "  also: " + a.summary;
-      if (a.savings_usd_per_month) {
-        out += " (~$" + FormatFixed(*a.savings_usd_per_month, 0) + "/month)";
+      if (a.savings_per_month) {
+        out += " (~" + FormatMoney(*a.savings_per_month, 0) + "/month)";
       }
       out += "\n";
     }

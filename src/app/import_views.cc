@@ -12,9 +12,13 @@ ojson Usd(std::optional<double> v) {
 }
 
 std::optional<double> ChangePct(const CatalogDiff::PriceChange& c) {
-  if (!c.old_usd_per_hour || !c.new_usd_per_hour || *c.old_usd_per_hour == 0) return std::nullopt;
-  return (*c.new_usd_per_hour - *c.old_usd_per_hour) / *c.old_usd_per_hour * 100;
+  if (!c.old_per_hour || !c.new_per_hour || c.old_per_hour->amount == 0) return std::nullopt;
+  Result<Money> d = Minus(*c.new_per_hour, *c.old_per_hour);
+  if (!d.ok()) return std::nullopt;  // not reached: one region, one currency
+  return d->amount / c.old_per_hour->amount * 100;
 }
+
+ojson Amount(const std::optional<Money>& m) { return m ? Usd(m->amount) : ojson(nullptr); }
 
 // Distinct instance types with at least one price change.
 size_t TypesWithChanges(const CatalogDiff& d) {
@@ -74,9 +78,11 @@ ojson HistoryJson(const RegionOffer& o) {
 Table ShowTermsTable(const RegionOffer& o) {
   Table t;
   t.AddColumn(Tr("term"));
-  t.AddColumn(Tr("upfront $"), true);
-  t.AddColumn(Tr("$/h"), true);
-  t.AddColumn(Tr("effective $/h"), true);
+  PriceColumns money;
+  money.Add(o.currency());
+  t.AddColumn(money.Named(Tr("upfront")), true);
+  t.AddColumn(money.Header(Tr("/h")), true);
+  t.AddColumn(Trf("effective {0}", money.Header(Tr("/h"))), true);
   t.AddColumn(Tr("vs on-demand"), true);
   t.AddColumn(Tr("source (date)"));
   auto saving = [&](double eff) -> std::optional<std::string> {
@@ -108,7 +114,9 @@ Table ShowHistoryTable(const RegionOffer& o) {
   Table t;
   t.AddColumn(Tr("price"));
   t.AddColumn(Tr("date"));
-  t.AddColumn(Tr("$/h"), true);
+  PriceColumns money;
+  money.Add(o.currency());
+  t.AddColumn(money.Header(Tr("/h")), true);
   t.AddColumn(Tr("change"), true);
   t.AddColumn(Tr("source"));
   const PricePoint* prev = nullptr;
@@ -194,14 +202,16 @@ JsonDoc CatalogDiffJson(const CatalogDiff& d) {
   ojson changes = ojson::array();
   for (const CatalogDiff::PriceChange& c : d.price_changes) {
     std::optional<double> pct = ChangePct(c);
-    changes.push_back({{"instance_type", c.instance_type},
-                       {"region", c.region},
-                       {"price", c.price},
-                       {"old_usd_per_hour", Usd(c.old_usd_per_hour)},
-                       {"new_usd_per_hour", Usd(c.new_usd_per_hour)},
-                       {"change_pct", pct ? ojson(std::round(*pct * 100) / 100) : ojson()},
-                       {"old_source", c.old_source.empty() ? ojson() : ojson(c.old_source)},
-                       {"new_source", c.new_source.empty() ? ojson() : ojson(c.new_source)}});
+    changes.push_back(
+        {{"instance_type", c.instance_type},
+         {"region", c.region},
+         {"price", c.price},
+         {"currency", CurrencyCode(PartitionOf(c.region).currency)},
+         {MoneyKey("old_usd_per_hour", PartitionOf(c.region).currency), Amount(c.old_per_hour)},
+         {MoneyKey("new_usd_per_hour", PartitionOf(c.region).currency), Amount(c.new_per_hour)},
+         {"change_pct", pct ? ojson(std::round(*pct * 100) / 100) : ojson()},
+         {"old_source", c.old_source.empty() ? ojson() : ojson(c.old_source)},
+         {"new_source", c.new_source.empty() ? ojson() : ojson(c.new_source)}});
   }
   return MakeJsonDoc(ojson{{"added_types", d.added_types},
                            {"removed_types", d.removed_types},
@@ -213,8 +223,11 @@ Table CatalogDiffTable(const CatalogDiff& d, size_t limit) {
   t.AddColumn(Tr("instance type"));
   t.AddColumn(Tr("region"));
   t.AddColumn(Tr("price"));
-  t.AddColumn(Tr("old $/h"), true);
-  t.AddColumn(Tr("new $/h"), true);
+  PriceColumns money;
+  for (const CatalogDiff::PriceChange& c : d.price_changes)
+    money.Add(PartitionOf(c.region).currency);
+  t.AddColumn(Trf("old {0}", money.Header(Tr("/h"))), true);
+  t.AddColumn(Trf("new {0}", money.Header(Tr("/h"))), true);
   t.AddColumn(Tr("change"), true);
   t.AddColumn(Tr("source (old -> new)"));
   for (const std::string& n : d.added_types) {
@@ -231,8 +244,8 @@ Table CatalogDiffTable(const CatalogDiff& d, size_t limit) {
     std::optional<double> pct = ChangePct(c);
     std::optional<std::string> change;
     if (pct) change = (*pct >= 0 ? "+" : "") + FormatFixed(*pct, 1) + "%";
-    t.AddRow({c.instance_type, c.region, c.price, Cell(c.old_usd_per_hour, 4),
-              Cell(c.new_usd_per_hour, 4), change,
+    t.AddRow({c.instance_type, c.region, c.price, money.Cell(c.old_per_hour, 4),
+              money.Cell(c.new_per_hour, 4), change,
               (c.old_source.empty() ? "-" : c.old_source) + " -> " +
                   (c.new_source.empty() ? "-" : c.new_source)});
   }

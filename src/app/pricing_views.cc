@@ -34,7 +34,7 @@ ojson OptionJson(const PurchaseOptionCost& c, const Freshness& fresh, Currency c
   return j;
 }
 
-std::optional<std::string> Money(const std::optional<double>& v) {
+std::optional<std::string> AmountCell(const std::optional<double>& v) {
   if (!v) return std::nullopt;
   return FormatFixed(*v, *v >= 1000 ? 0 : 2);
 }
@@ -106,8 +106,8 @@ Table PricingTable(const PricingResult& r) {
               "% time, checkpoint every " + FormatFixed(c.spot->interval_s / 60, 0) + " min";
     }
     if (!c.note.empty()) note += (note.empty() ? "" : "; ") + c.note;
-    t.AddRow(
-        {name, Money(c.usd_per_hour), Money(c.total_usd), Money(c.usd_per_used_hour), be, note});
+    t.AddRow({name, AmountCell(c.usd_per_hour), AmountCell(c.total_usd),
+              AmountCell(c.usd_per_used_hour), be, note});
   }
   return t;
 }

@@ -175,7 +175,7 @@ const char* ConfidenceLabel(Confidence c) {
   return ConfidenceName(c);
 }
 
-std::string Money(double v) { return FormatFixed(v, v >= 100 ? 0 : 2); }
+std::string AmountText(double v) { return FormatFixed(v, v >= 100 ? 0 : 2); }
 
 std::string SignedPct(double f) { return (f >= 0 ? "+" : "") + FormatFixed(100 * f, 0) + "%"; }
 
@@ -274,7 +274,7 @@ Table RecommendTable(const Recommendation& r) {
             FormatFixed(p.time_hours, p.time_hours >= 100 ? 0 : 2) +
                 (p.time_hours >= 48 ? " (" + FormatFixed(p.time_hours / 24, 0) + " d)"
                                     : std::string()),
-            sign + Money(p.cost_usd), sign + Money(p.usd_per_hour)}) {
+            sign + AmountText(p.cost_usd), sign + AmountText(p.usd_per_hour)}) {
         row.emplace_back(std::move(cell));
       }
       if (converted) {
@@ -427,7 +427,7 @@ std::string RecommendSvg(const Recommendation& r) {
          FormatFixed(v, v >= 100 ? 0 : 1) + "</text>\n";
   }
   for (double v : {c0, std::sqrt(c0 * c1), c1}) {
-    s += "<text x=\"76\" y=\"" + FormatFixed(ly(v), 1) + "\" text-anchor=\"end\">" + Money(v) +
+    s += "<text x=\"76\" y=\"" + FormatFixed(ly(v), 1) + "\" text-anchor=\"end\">" + AmountText(v) +
          "</text>\n";
   }
   std::string line;

@@ -26,13 +26,21 @@ ojson ResultJson(const SimResult& r, double max_violation) {
   return {{"policy", PolicyJson(r.policy)},
           {"instance_hours", Round(r.instance_hours, 3)},
           {"spot_instance_hours", Round(r.spot_instance_hours, 3)},
-          {"cost_usd", Round(r.cost_usd, 2)},
+          {MoneyKey("cost_usd", r.cost), RoundedAmount(r.cost, 2)},
           {"requests", Round(r.requests, 0)},
           {"violated_requests", Round(r.violated_requests, 0)},
           {"violation_fraction", r.violation_fraction},
           {"meets_slo", r.violation_fraction <= max_violation + 1e-12},
           {"peak_instances", r.peak_instances},
           {"spot_interruptions", r.interruptions}};
+}
+
+// What the best policy saves against the static peak fleet; both are the one fleet's currency.
+// REQUIRES: r.best.
+double SavingVsStatic(const SimulationReport& r) {
+  if (!r.best) return 0;
+  Result<Money> d = Minus(r.static_peak.cost, r.best->cost);
+  return d.ok() ? RoundedAmount(*d, 2) : 0;
 }
 
 std::string Policy(const ScalingPolicy& p) {
@@ -48,27 +56,30 @@ std::string Policy(const ScalingPolicy& p) {
 
 JsonDoc SimulationJson(const SimulationReport& r) {
   const double v = r.search.max_violation_fraction;
-  ojson j = {{"instance_type", r.costs.instance_type},
-             {"capacity_rps_per_instance", Round(r.costs.capacity_rps, 3)},
-             {"on_demand_usd_per_hour", r.costs.on_demand_usd_per_hour},
-             {"spot_usd_per_hour", Opt(r.costs.spot_usd_per_hour)},
-             {"price_source", r.costs.on_demand_from.source},
-             {"price_date", r.costs.on_demand_from.date},
-             {"spot_interruptions_per_hour", r.costs.spot_interruptions_per_hour},
-             {"trace",
-              {{"origin", r.trace.origin},
-               {"points", r.trace.points.size()},
-               {"step_s", r.trace.step_s},
-               {"hours", Round(r.trace.Duration() / 3600, 3)},
-               {"peak_rps", r.trace.Peak()}}},
-             {"slo_max_violation_fraction", v},
-             {"policy", ResultJson(r.policy, v)},
-             {"static_peak", ResultJson(r.static_peak, v)},
-             {"best", r.best ? ResultJson(*r.best, v) : ojson(nullptr)},
-             {"policies_searched", r.policies_searched},
-             {"savings_vs_static_usd",
-              r.best ? ojson(Round(r.static_peak.cost_usd - r.best->cost_usd, 2)) : ojson(nullptr)},
-             {"notes", r.notes}};
+  const Currency c = r.costs.on_demand_per_hour.currency;
+  ojson j = {
+      {"instance_type", r.costs.instance_type},
+      {"capacity_rps_per_instance", Round(r.costs.capacity_rps, 3)},
+      {"currency", CurrencyCode(c)},
+      {MoneyKey("on_demand_usd_per_hour", c), r.costs.on_demand_per_hour.amount},
+      {MoneyKey("spot_usd_per_hour", c),
+       r.costs.spot_per_hour ? ojson(r.costs.spot_per_hour->amount) : ojson(nullptr)},
+      {"price_source", r.costs.on_demand_from.source},
+      {"price_date", r.costs.on_demand_from.date},
+      {"spot_interruptions_per_hour", r.costs.spot_interruptions_per_hour},
+      {"trace",
+       {{"origin", r.trace.origin},
+        {"points", r.trace.points.size()},
+        {"step_s", r.trace.step_s},
+        {"hours", Round(r.trace.Duration() / 3600, 3)},
+        {"peak_rps", r.trace.Peak()}}},
+      {"slo_max_violation_fraction", v},
+      {"policy", ResultJson(r.policy, v)},
+      {"static_peak", ResultJson(r.static_peak, v)},
+      {"best", r.best ? ResultJson(*r.best, v) : ojson(nullptr)},
+      {"policies_searched", r.policies_searched},
+      {MoneyKey("savings_vs_static_usd", c), r.best ? ojson(SavingVsStatic(r)) : ojson(nullptr)},
+      {"notes", r.notes}};
   return MakeJsonDoc(std::move(j));
 }
 
@@ -78,14 +89,14 @@ Table SimulationTable(const SimulationReport& r) {
   t.AddColumn(Tr("policy"));
   t.AddColumn(Tr("inst-h"), true);
   t.AddColumn(Tr("peak"), true);
-  t.AddColumn(Tr("cost $"), true);
+  t.AddColumn(Tr("cost"), true);
   t.AddColumn(Tr("missed req"), true);
   t.AddColumn(Tr("missed %"), true);
   t.AddColumn(Tr("SLO"));
   auto row = [&](const std::string& name, const SimResult& s, const std::string& policy) {
     const bool ok = s.violation_fraction <= r.search.max_violation_fraction + 1e-12;
     t.AddRow({name, policy, FormatFixed(s.instance_hours, 1), std::to_string(s.peak_instances),
-              FormatFixed(s.cost_usd, 2), FormatFixed(s.violated_requests, 0),
+              FormatMoney(s.cost, 2), FormatFixed(s.violated_requests, 0),
               FormatFixed(s.violation_fraction * 100, 3), ok ? "met" : "missed"});
   };
   row("given policy", r.policy, Policy(r.policy.policy));
@@ -97,12 +108,12 @@ Table SimulationTable(const SimulationReport& r) {
 
 std::string SimulationNotes(const SimulationReport& r) {
   std::string out = "\n" + r.costs.instance_type + ": " + FormatFixed(r.costs.capacity_rps, 2) +
-                    " req/s per instance, $" + FormatFixed(r.costs.on_demand_usd_per_hour, 2) +
+                    " req/s per instance, " + FormatMoney(r.costs.on_demand_per_hour, 2) +
                     "/h on-demand (" + r.costs.on_demand_from.source + ", " +
                     r.costs.on_demand_from.date + ")";
-  if (r.costs.spot_usd_per_hour) {
-    out += ", $" + FormatFixed(*r.costs.spot_usd_per_hour, 2) + "/h spot (" +
-           r.costs.spot_from.source + ")";
+  if (r.costs.spot_per_hour) {
+    out += ", " + FormatMoney(*r.costs.spot_per_hour, 2) + "/h spot (" + r.costs.spot_from.source +
+           ")";
   }
   out += "\ntrace: " + r.trace.origin + ", " + std::to_string(r.trace.points.size()) +
          " steps of " + FormatFixed(r.trace.step_s / 60, 1) + " min, " +
@@ -110,9 +121,10 @@ std::string SimulationNotes(const SimulationReport& r) {
          " req/s\n";
   if (r.best) {
     out += "cheapest policy meeting the SLO (" + std::to_string(r.policies_searched) +
-           " searched) costs $" + FormatFixed(r.best->cost_usd, 2) + " vs $" +
-           FormatFixed(r.static_peak.cost_usd, 2) + " static peak (" +
-           FormatFixed(100 * (1 - r.best->cost_usd / std::max(1e-9, r.static_peak.cost_usd)), 0) +
+           " searched) costs " + FormatMoney(r.best->cost, 2) + " vs " +
+           FormatMoney(r.static_peak.cost, 2) + " static peak (" +
+           FormatFixed(100 * (1 - r.best->cost.amount / std::max(1e-9, r.static_peak.cost.amount)),
+                       0) +
            "% less)\n";
   }
   for (const std::string& n : r.notes) out += "note: " + n + "\n";
@@ -130,12 +142,12 @@ std::string SimulationSvg(const SimulationReport& r) {
   for (const SimStep& s : a) {
     ymax = std::max({ymax, s.load_rps, s.capacity_rps});
     tmax = std::max(tmax, s.t_s);
-    cmax = std::max(cmax, s.cost_usd);
+    cmax = std::max(cmax, s.cost);
   }
   if (b != nullptr) {
     for (const SimStep& s : *b) {
       ymax = std::max(ymax, s.capacity_rps);
-      cmax = std::max(cmax, s.cost_usd);
+      cmax = std::max(cmax, s.cost);
     }
   }
   ymax *= 1.1;
@@ -175,12 +187,12 @@ std::string SimulationSvg(const SimulationReport& r) {
   }
   s += line(a, [](const SimStep& p) { return p.load_rps; }, y, "#333", "none");
   s += line(a, [](const SimStep& p) { return p.capacity_rps; }, y, "#c33", "none");
-  s += line(a, [](const SimStep& p) { return p.cost_usd; }, yc, "#c33", "4 3");
+  s += line(a, [](const SimStep& p) { return p.cost; }, yc, "#c33", "4 3");
   if (b != nullptr) {
     s += line(*b, [](const SimStep& p) { return p.capacity_rps; }, y, "#36c", "none");
-    s += line(*b, [](const SimStep& p) { return p.cost_usd; }, yc, "#36c", "4 3");
+    s += line(*b, [](const SimStep& p) { return p.cost; }, yc, "#36c", "4 3");
   }
-  s += line(r.static_peak.steps, [](const SimStep& p) { return p.cost_usd; }, yc, "#999", "2 2");
+  s += line(r.static_peak.steps, [](const SimStep& p) { return p.cost; }, yc, "#999", "2 2");
   s += R"(<g font-size="11"><text x="80" y="54" fill="#333">load</text>)"
        R"(<text x="130" y="54" fill="#c33">given policy: capacity, cost (dashed)</text>)"
        R"(<text x="380" y="54" fill="#36c">cheapest in SLO</text>)"

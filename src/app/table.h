@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpuadvisor/i18n.h"  // headers are shown in the current language: AddColumn(Tr("..."))
+#include "gpuadvisor/money.h"
 #include "gpuadvisor/result.h"
 
 namespace gpuadvisor {
@@ -52,6 +53,38 @@ size_t DisplayWidth(std::string_view s);
 // Number formatting for tables: fixed decimals; nullopt in, nullopt out.
 std::optional<std::string> Cell(std::optional<double> v, int decimals);
 std::optional<std::string> Cell(std::optional<int64_t> v);
+
+// A price column: headed by the currency symbol the rows share ("$/h on-demand", "¥/h ..."), or
+// by "price" when they mix currencies (`--region all`), each cell then carrying its own symbol.
+// Add() every row's currency before the headers are written.
+struct PriceColumns {
+  std::optional<Currency> shared;
+  bool any = false;
+  void Add(Currency c) {
+    if (!any) shared = c;
+    if (shared != c) shared.reset();
+    any = true;
+  }
+  std::string Header(std::string_view rest) const {
+    return (shared || !any ? CurrencySymbol(shared.value_or(Currency::kUsd)) : "price") +
+           std::string(rest);
+  }
+  // "wasted $" / "save $/mo" for one currency; "wasted" / "save/mo" when they mix.
+  std::string Named(std::string_view word, std::string_view after = "") const {
+    std::string h(word);
+    if (shared || !any) h += std::string(" ") + CurrencySymbol(shared.value_or(Currency::kUsd));
+    return h + std::string(after);
+  }
+  std::optional<std::string> Cell(std::optional<double> v, int decimals, Currency c) const {
+    std::optional<std::string> cell = gpuadvisor::Cell(v, decimals);
+    if (cell && !shared) *cell = CurrencySymbol(c) + *cell;
+    return cell;
+  }
+  std::optional<std::string> Cell(const std::optional<Money>& m, int decimals) const {
+    if (!m) return std::nullopt;
+    return Cell(m->amount, decimals, m->currency);
+  }
+};
 
 }  // namespace gpuadvisor
 

@@ -2,6 +2,7 @@ set(GPUADVISOR_CATALOG_SOURCES
   src/catalog/catalog.cc
   src/catalog/catalog_json.cc
   src/catalog/partition.cc
+  src/catalog/money.cc
   src/catalog/embedded.cc
   src/catalog/query.cc
   src/catalog/purchase.cc

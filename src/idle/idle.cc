@@ -521,12 +521,26 @@ struct IdleAnalyzer::Impl {
     return a.cpu_architectures.empty() || b.cpu_architectures.empty();
   }
 
+  // An amount of the catalog in the currency of `like` (both from the host's region).
+  static Money Same(const Money& like, double amount) { return {amount, like.currency}; }
+  // The saving of a lever, 0 when none; only compared within one host's currency.
+  static double SavingAmount(const IdleRecommendation& r) {
+    return r.savings_per_month ? r.savings_per_month->amount : 0;
+  }
+
   static double Tflops(const GpuSpec& g) {
     return g.bf16_tflops.value_or(g.fp16_tflops.value_or(g.fp32_tflops.value_or(0)));
   }
 
-  static std::optional<double> Monthly(double usd_per_hour, double share) {
-    return usd_per_hour * kHoursPerMonth * share;
+  static Money Monthly(const Money& per_hour, double share) {
+    return per_hour * (kHoursPerMonth * share);
+  }
+  // The saving per month of moving from `from` to `to` (both per hour, the host's currency) for
+  // the share of time the host works.
+  static std::optional<Money> MonthlySaving(const Money& from, const Money& to, double share) {
+    Result<Money> d = Minus(from, to);
+    if (!d.ok()) return std::nullopt;  // not reached: one host, one region, one currency
+    return Monthly(*d, share);
   }
 
   // Whether the host was observed long enough for an idle verdict and for rightsizing.
@@ -635,8 +649,8 @@ struct IdleAnalyzer::Impl {
   // Stop (mostly idle) or schedule (idle in stretches); none for a host in use.
   static std::optional<IdleRecommendation> IdleLever(const HostUsage& u) {
     const double f = u.idle_fraction.value_or(0);
-    std::optional<double> savings;
-    if (u.price) savings = Monthly(u.price->usd_per_hour, f);
+    std::optional<Money> savings;
+    if (std::optional<Money> price = u.price_per_hour()) savings = Monthly(*price, f);
     const std::string idle_pct = FormatFixed(f * 100, 0) + "%";
     if (f >= 0.9) {
       return IdleRecommendation{"stop",
@@ -656,27 +670,29 @@ struct IdleAnalyzer::Impl {
   }
 
   // The same GPU on a type with fewer of them, when fewer are ever busy at once.
-  // `usd`: the host's price per hour.
+  // `price`: the host's price per hour.
   std::optional<IdleRecommendation> FewerGpus(const HostUsage& u, const InstanceType& type,
-                                              const GpuSpec& spec, double usd) const {
+                                              const GpuSpec& spec, const Money& price) const {
     const int devices = type.accelerator.devices();
     const int need = std::max(1, u.gpus_busy);
     if (need >= devices) return std::nullopt;
     const InstanceType* t = GuessType(spec, need, u.region, u.purchase, false);
     if (t == nullptr) return std::nullopt;
     std::optional<Price> p = PriceOf(*t, u.region, u.purchase);
-    if (t == &type || !p || p->usd_per_hour >= usd) return std::nullopt;
+    if (t == &type || !p || p->usd_per_hour >= price.amount) return std::nullopt;
     return IdleRecommendation{
         "fewer-gpus",
-        std::to_string(need) + " of " + std::to_string(devices) + " GPUs busy at once: " +
-            type.name + " -> " + t->name + " ($" + FormatFixed(p->usd_per_hour, 2) + "/h)",
-        t->name, p->usd_per_hour, Monthly(usd - p->usd_per_hour, 1 - u.idle_fraction.value_or(0))};
+        std::to_string(need) + " of " + std::to_string(devices) +
+            " GPUs busy at once: " + type.name + " -> " + t->name + " (" +
+            FormatMoney(Same(price, p->usd_per_hour), 2) + "/h)",
+        t->name, Same(price, p->usd_per_hour),
+        MonthlySaving(price, Same(price, p->usd_per_hour), 1 - u.idle_fraction.value_or(0))};
   }
 
   // A smaller or cheaper GPU: memory of the busiest GPU + 20 %, compute of the busy GPUs at
   // their p95 utilisation + 25 % (utilisation counts time a kernel ran, so this is generous).
   std::optional<IdleRecommendation> SmallerGpu(const HostUsage& u, const InstanceType& type,
-                                               const GpuSpec& spec, double usd) const {
+                                               const GpuSpec& spec, const Money& price) const {
     if (!u.mem_used_max_mib || !(Tflops(spec) > 0)) return std::nullopt;
     const int need = std::max(1, u.gpus_busy);
     double compute = 0;
@@ -689,7 +705,7 @@ struct IdleAnalyzer::Impl {
     const double bandwidth = spec.memory_bw_gbyte_s.value_or(0) * compute / Tflops(spec);
     const double mem_need = *u.mem_used_max_mib * 1.2;
     const InstanceType* best = nullptr;
-    double best_price = usd;
+    double best_price = price.amount;  // in the host's currency
     for (const InstanceType& t : catalog->instance_types()) {
       if (t.retired || t.accelerator.fractional()) continue;
       const GpuSpec* g = catalog->GpuOf(t);
@@ -713,23 +729,23 @@ struct IdleAnalyzer::Impl {
         "peak " + FormatFixed(*u.mem_used_max_mib / 1024, 1) + " GiB and p95 " +
             FormatFixed(u.p95_util_pct.value_or(0), 0) + "% fit " +
             std::to_string(best->accelerator.devices()) + "x " + g->model + ": " + type.name +
-            " -> " + best->name + " ($" + FormatFixed(best_price, 2) + "/h)",
-        best->name, best_price, Monthly(usd - best_price, 1 - u.idle_fraction.value_or(0))};
+            " -> " + best->name + " (" + FormatMoney(Same(price, best_price), 2) + "/h)",
+        best->name, Same(price, best_price),
+        MonthlySaving(price, Same(price, best_price), 1 - u.idle_fraction.value_or(0))};
   }
 
   // Spot for an on-demand host whose type has a cheaper spot price in its region.
   static std::optional<IdleRecommendation> SpotOption(const HostUsage& u, const InstanceType& type,
-                                                      double usd) {
+                                                      const Money& price) {
     if (u.purchase != PurchaseKind::kOnDemand) return std::nullopt;
     const RegionOffer* r = type.FindRegion(u.region);
-    if (r == nullptr || !r->spot || r->spot->usd_per_hour >= usd) return std::nullopt;
+    if (r == nullptr || !r->spot || r->spot->usd_per_hour >= price.amount) return std::nullopt;
+    const Money spot = Same(price, r->spot->usd_per_hour);
     std::string band = r->spot_band ? " (interruptions " + r->spot_band->label + "/month)" : "";
     return IdleRecommendation{
         "spot",
-        "if the work tolerates interruptions: spot at $" + FormatFixed(r->spot->usd_per_hour, 2) +
-            "/h" + band,
-        type.name, r->spot->usd_per_hour,
-        Monthly(usd - r->spot->usd_per_hour, 1 - u.idle_fraction.value_or(0))};
+        "if the work tolerates interruptions: spot at " + FormatMoney(spot, 2) + "/h" + band,
+        type.name, spot, MonthlySaving(price, spot, 1 - u.idle_fraction.value_or(0))};
   }
 
   // Sets u.recommendation (the first lever) and u.alternatives (the others).
@@ -758,23 +774,24 @@ struct IdleAnalyzer::Impl {
       u.alternatives.assign(recs.begin() + 1, recs.end());
       return;
     }
-    const double usd = u.price->usd_per_hour;
+    const Money price = *u.price_per_hour();
     if (const GpuSpec* spec = catalog->GpuOf(*type)) {
-      if (auto r = FewerGpus(u, *type, *spec, usd)) recs.push_back(std::move(*r));
-      if (auto r = SmallerGpu(u, *type, *spec, usd)) recs.push_back(std::move(*r));
+      if (auto r = FewerGpus(u, *type, *spec, price)) recs.push_back(std::move(*r));
+      if (auto r = SmallerGpu(u, *type, *spec, price)) recs.push_back(std::move(*r));
     }
+    // One host's levers are all in its currency.
     std::sort(recs.begin(), recs.end(),
               [](const IdleRecommendation& a, const IdleRecommendation& b) {
-                return a.savings_usd_per_month.value_or(0) > b.savings_usd_per_month.value_or(0);
+                return SavingAmount(a) > SavingAmount(b);
               });
-    if (auto r = SpotOption(u, *type, usd)) recs.push_back(std::move(*r));
+    if (auto r = SpotOption(u, *type, price)) recs.push_back(std::move(*r));
     if (recs.empty()) {
       recs.push_back({"keep", "busy " + FormatFixed((1 - f) * 100, 0) + "% of the time", "",
                       std::nullopt, std::nullopt});
     }
     u.recommendation = recs.front();
     for (size_t i = 1; i < recs.size(); ++i) {
-      if (recs[i].savings_usd_per_month.value_or(0) >= 1) u.alternatives.push_back(recs[i]);
+      if (SavingAmount(recs[i]) >= 1) u.alternatives.push_back(recs[i]);
     }
   }
 
@@ -933,16 +950,17 @@ struct IdleAnalyzer::Impl {
     u.price = PriceOf(*type, u.region, u.purchase);
     if (!u.price) {
       warnings.push_back(u.host + ": no " + PurchaseKindName(u.purchase) + " price for " +
-                         type->name + " in " + u.region + "; wasted dollars unknown");
+                         type->name + " in " + u.region + "; the money wasted is unknown");
     }
   }
 
   // Dollars spent while idle: the whole host's idle hours, plus single GPUs idling while the
   // host worked at a per-GPU share of the price.
-  static std::optional<double> WastedUsd(const HostUsage& u, const InstanceType* type) {
-    if (!u.price || !u.idle_fraction) return std::nullopt;
-    const double per_gpu = u.price->usd_per_hour / std::max(1, type->accelerator.devices());
-    return u.price->usd_per_hour * u.idle_hours + per_gpu * u.gpu_idle_hours;
+  static std::optional<Money> Wasted(const HostUsage& u, const InstanceType* type) {
+    const std::optional<Money> price = u.price_per_hour();
+    if (!price || !u.idle_fraction) return std::nullopt;
+    const double per_gpu_hours = u.gpu_idle_hours / std::max(1, type->accelerator.devices());
+    return *price * (u.idle_hours + per_gpu_hours);
   }
 
   void WarnInventoryWithoutTelemetry(const std::vector<InventoryEntry>& inventory,
@@ -956,15 +974,16 @@ struct IdleAnalyzer::Impl {
     }
   }
 
-  // Largest monthly saving first, then most dollars wasted, then by name.
+  // By currency (amounts in two currencies have no order without a rate), then largest
+  // monthly saving first, then most money wasted, then by name.
   static void SortHosts(std::vector<HostUsage>& hosts) {
     std::stable_sort(hosts.begin(), hosts.end(), [](const HostUsage& a, const HostUsage& b) {
-      const double sa = a.recommendation.savings_usd_per_month.value_or(0);
-      const double sb = b.recommendation.savings_usd_per_month.value_or(0);
+      if (a.currency() != b.currency()) return a.currency() < b.currency();
+      const double sa = SavingAmount(a.recommendation);
+      const double sb = SavingAmount(b.recommendation);
       if (sa != sb) return sa > sb;
-      if (a.wasted_usd.value_or(0) != b.wasted_usd.value_or(0)) {
-        return a.wasted_usd.value_or(0) > b.wasted_usd.value_or(0);
-      }
+      const double wa = a.wasted ? a.wasted->amount : 0, wb = b.wasted ? b.wasted->amount : 0;
+      if (wa != wb) return wa > wb;
       return a.host < b.host;
     });
   }
@@ -987,10 +1006,10 @@ struct IdleAnalyzer::Impl {
           it != inv.end() ? InventoryType(*it->second, u, rep.warnings) : GuessHostType(u);
       PriceHost(type, u, rep.warnings);
       SetDataStatus(u);
-      u.wasted_usd = WastedUsd(u, type);
-      rep.total_wasted_usd += u.wasted_usd.value_or(0);
+      u.wasted = Wasted(u, type);
+      rep.total_wasted.Add(u.wasted);
       Recommend(u, type);
-      rep.total_savings_usd_per_month += u.recommendation.savings_usd_per_month.value_or(0);
+      rep.total_savings_per_month.Add(u.recommendation.savings_per_month);
       rep.hours_covered = std::max(rep.hours_covered, u.hours_covered);
       rep.hosts.push_back(std::move(u));
     }

@@ -16,9 +16,9 @@ namespace {
 
 thread_local Currency g_ranking_currency = Currency::kUsd;
 
-std::string Money(Currency c, double v) { return FormatMoney(c, v, v >= 100 ? 0 : 2); }
+std::string MoneyText(Currency c, double v) { return FormatMoney(c, v, v >= 100 ? 0 : 2); }
 // An amount in the ranking currency (a plan's cost, a budget).
-std::string Usd(double v) { return Money(RankingCurrencyScope::Current(), v); }
+std::string Usd(double v) { return MoneyText(RankingCurrencyScope::Current(), v); }
 std::string PlainHours(double h) { return FormatFixed(h, h >= 100 ? 0 : h >= 10 ? 1 : 2) + " h"; }
 // Past two days a run also says its days: "5759 h (240 days)".
 std::string Hours(double h) {
@@ -196,7 +196,7 @@ std::string LargeClusterNote(const Candidate& c) {
   const double cost = block->usd_per_hour * c.to_ranking * c.instances * days * 24;
   return line + Trf("; a cluster this size realistically needs a Capacity Block: {0} days x {1} "
                     "at {2}/h = {3} in {4} ({5}{6} vs this plan; --purchase capacity-block)",
-                    days, c.instances, Money(c.local_currency, block->usd_per_hour), Usd(cost),
+                    days, c.instances, MoneyText(c.local_currency, block->usd_per_hour), Usd(cost),
                     *c.region, cost >= c.cost_usd ? "+" : "", Pct(cost / c.cost_usd - 1));
 }
 
@@ -503,17 +503,17 @@ Plan MakePlan(const Catalog& catalog, const Workload& w, const std::vector<Candi
     p.why.push_back(std::string(Tr("Capacity Block of ")) +
                     Trf("{0} days x {1} at {2}/h per instance ({3}, {4}), paid upfront when "
                         "reserved (up to 8 weeks ahead); no interruptions",
-                        days, c.instances, Money(c.local_currency, c.price->usd_per_hour),
+                        days, c.instances, MoneyText(c.local_currency, c.price->usd_per_hour),
                         c.price->from.source, c.price->from.date));
   }
   if (c.purchase == PurchaseKind::kSpot) {
-    p.why.push_back(c.price->estimated
-                        ? Trf("spot at {0}/h per instance (estimated from spot-advisor savings) "
-                              "includes +{1} time for interruptions",
-                              Money(c.local_currency, c.price->usd_per_hour), Pct(c.spot_overhead))
-                        : Trf("spot at {0}/h per instance includes +{1} time for interruptions",
-                              Money(c.local_currency, c.price->usd_per_hour),
-                              Pct(c.spot_overhead)));
+    p.why.push_back(
+        c.price->estimated
+            ? Trf("spot at {0}/h per instance (estimated from spot-advisor savings) "
+                  "includes +{1} time for interruptions",
+                  MoneyText(c.local_currency, c.price->usd_per_hour), Pct(c.spot_overhead))
+            : Trf("spot at {0}/h per instance includes +{1} time for interruptions",
+                  MoneyText(c.local_currency, c.price->usd_per_hour), Pct(c.spot_overhead)));
     if (req.deadline_hours && c.estimate->hours) {
       DeadlineRisk(c, *c.estimate->hours, *req.deadline_hours, &p);
     }

@@ -170,7 +170,13 @@ Result<SimResult> SimulateFleet(const Trace& trace, const FleetCosts& c, const S
   if (!(c.capacity_rps > 0)) {
     return Status::InvalidArgument("capacity per instance must be > 0").WithField("capacity-rps");
   }
-  if (p.spot_share > 0 && !c.spot_usd_per_hour) {
+  if (c.spot_per_hour && c.spot_per_hour->currency != c.on_demand_per_hour.currency) {
+    return Status::InvalidArgument(std::string("spot price in ") +
+                                   CurrencyCode(c.spot_per_hour->currency) + ", on-demand in " +
+                                   CurrencyCode(c.on_demand_per_hour.currency) +
+                                   ": one fleet is priced in one currency");
+  }
+  if (p.spot_share > 0 && !c.spot_per_hour) {
     return Status::InvalidArgument("spot-share: " + c.instance_type + " has no spot price here")
         .WithField("spot-share");
   }
@@ -196,7 +202,9 @@ Result<SimResult> SimulateFleet(const Trace& trace, const FleetCosts& c, const S
   launch(desired_for(trace.points[0].requests_per_s), desired_for(trace.points[0].requests_per_s),
          trace.points[0].t_s);
   double last_out = -INFINITY, last_change = -INFINITY;
-  const double spot_price = c.spot_usd_per_hour.value_or(0);
+  const double on_demand_price = c.on_demand_per_hour.amount;
+  const double spot_price = c.spot_per_hour ? c.spot_per_hour->amount : 0;
+  r.cost = Money(0, c.on_demand_per_hour.currency);
   if (keep_steps) r.steps.reserve(trace.points.size());
   for (size_t i = 0; i < trace.points.size(); ++i) {
     const double t = trace.points[i].t_s;
@@ -226,10 +234,10 @@ Result<SimResult> SimulateFleet(const Trace& trace, const FleetCosts& c, const S
     const int n = static_cast<int>(fleet.size());
     r.instance_hours += n * dt / 3600;
     r.spot_instance_hours += spot * dt / 3600;
-    r.cost_usd += ((n - spot) * c.on_demand_usd_per_hour + spot * spot_price) * dt / 3600;
+    r.cost.amount += ((n - spot) * on_demand_price + spot * spot_price) * dt / 3600;
     r.peak_instances = std::max(r.peak_instances, n);
     if (keep_steps) {
-      r.steps.push_back({t, load, ready, n - ready, spot, capacity, r.cost_usd});
+      r.steps.push_back({t, load, ready, n - ready, spot, capacity, r.cost.amount});
     }
     // Spot interruptions during the step.
     if (spot > 0 && c.spot_interruptions_per_hour > 0) {
@@ -276,7 +284,7 @@ Result<SimulationReport> SimulateAndSearch(const Trace& trace, const FleetCosts&
   rep.static_peak = std::move(*st);
   if (!do_search) return rep;
   std::vector<double> spot_shares = {0};
-  if (search.allow_spot && costs.spot_usd_per_hour) spot_shares = {0, 0.25, 0.5, 0.75, 1};
+  if (search.allow_spot && costs.spot_per_hour) spot_shares = {0, 0.25, 0.5, 0.75, 1};
   for (double target : {0.5, 0.6, 0.7, 0.8, 0.9, 1.0}) {
     for (double in_cd : {0.0, 300.0, 900.0, 1800.0, 3600.0}) {
       for (double out_cd : {0.0, 300.0}) {
@@ -293,7 +301,9 @@ Result<SimulationReport> SimulateAndSearch(const Trace& trace, const FleetCosts&
             Result<SimResult> s = SimulateFleet(trace, costs, p, seed, false);
             if (!s.ok()) continue;
             if (s->violation_fraction > search.max_violation_fraction + 1e-12) continue;
-            if (!rep.best || s->cost_usd < rep.best->cost_usd - 1e-9) rep.best = std::move(*s);
+            if (!rep.best || s->cost.amount < rep.best->cost.amount - 1e-9) {
+              rep.best = std::move(*s);  // one fleet, one currency
+            }
           }
         }
       }
@@ -360,10 +370,10 @@ Result<FleetCosts> FleetCostsFor(const InstanceType& type, const std::string& re
   FleetCosts c;
   c.instance_type = type.name;
   c.capacity_rps = capacity_rps;
-  c.on_demand_usd_per_hour = r->on_demand->usd_per_hour;
+  c.on_demand_per_hour = Money(r->on_demand->usd_per_hour, r->currency());
   c.on_demand_from = r->on_demand->from;
   if (r->spot) {
-    c.spot_usd_per_hour = r->spot->usd_per_hour;
+    c.spot_per_hour = Money(r->spot->usd_per_hour, r->currency());
     c.spot_from = r->spot->from;
   }
   const SpotOverhead o =

@@ -284,7 +284,7 @@ TEST(Import, PriceListSetsOnDemandAndReservedWithHistory) {
   bool found = false;
   for (const CatalogDiff::PriceChange& ch : d.price_changes) {
     if (ch.instance_type == "p5.48xlarge" && ch.region == "us-east-1" && ch.price == "on-demand") {
-      found = *ch.old_usd_per_hour == before && *ch.new_usd_per_hour == 61.77;
+      found = ch.old_per_hour->amount == before && ch.new_per_hour->amount == 61.77;
     }
   }
   EXPECT_TRUE(found);

@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "app/views.h"
 #include "testutil/fleet.h"
 
 namespace gpuadvisor {
@@ -58,37 +59,37 @@ TEST(IdleFleet, IdleFractionsWasteAndRecommendations) {
   EXPECT_EQ(h["dips"].instance_type, "g4dn.xlarge");
 
   // Wasted: 48 idle hours at the catalog price.
-  EXPECT_NEAR(*h["always-idle"].wasted_usd, 48 * OnDemand("g6e.xlarge"), 1e-6);
+  EXPECT_NEAR(h["always-idle"].wasted->amount, 48 * OnDemand("g6e.xlarge"), 1e-6);
   EXPECT_EQ(h["always-idle"].recommendation.action, "stop");
-  EXPECT_NEAR(*h["always-idle"].recommendation.savings_usd_per_month, 730 * OnDemand("g6e.xlarge"),
-              1e-6);
+  EXPECT_NEAR(h["always-idle"].recommendation.savings_per_month->amount,
+              730 * OnDemand("g6e.xlarge"), 1e-6);
   // Half: 24 idle hours; schedule it.
-  EXPECT_NEAR(*h["half"].wasted_usd, 24 * OnDemand("g6.xlarge"), 1e-6);
+  EXPECT_NEAR(h["half"].wasted->amount, 24 * OnDemand("g6.xlarge"), 1e-6);
   EXPECT_EQ(h["half"].recommendation.action, "schedule");
   // 1 of 8 GPUs: 7 GPUs x 48 h idle at 1/8 of the price; fewer GPUs -> p5.4xlarge.
   EXPECT_EQ(h["one-of-eight"].gpus, 8);
   EXPECT_EQ(h["one-of-eight"].gpus_busy, 1);
   EXPECT_NEAR(h["one-of-eight"].gpu_idle_hours, 7 * 48.0, 1e-6);
-  EXPECT_NEAR(*h["one-of-eight"].wasted_usd, 7 * 48 * OnDemand("p5.48xlarge") / 8, 1e-6);
+  EXPECT_NEAR(h["one-of-eight"].wasted->amount, 7 * 48 * OnDemand("p5.48xlarge") / 8, 1e-6);
   EXPECT_EQ(h["one-of-eight"].recommendation.action, "fewer-gpus");
   EXPECT_EQ(h["one-of-eight"].recommendation.target_instance_type, "p5.4xlarge");
-  EXPECT_NEAR(*h["one-of-eight"].recommendation.savings_usd_per_month,
+  EXPECT_NEAR(h["one-of-eight"].recommendation.savings_per_month->amount,
               730 * (OnDemand("p5.48xlarge") - OnDemand("p5.4xlarge")), 1e-6);
   EXPECT_NEAR(*h["one-of-eight"].avg_util_pct, 90.0 / 8, 0.1);
   // Busy and dips hosts waste nothing.
-  EXPECT_NEAR(*h["busy"].wasted_usd, 0, 1e-9);
-  EXPECT_NEAR(*h["dips"].wasted_usd, 0, 1e-9);
+  EXPECT_NEAR(h["busy"].wasted->amount, 0, 1e-9);
+  EXPECT_NEAR(h["dips"].wasted->amount, 0, 1e-9);
   EXPECT_NEAR(*h["busy"].p95_util_pct, 85, 1e-9);
 
   // Top savings first, totals add up.
   EXPECT_EQ(r.hosts.front().host, "one-of-eight");
   for (size_t i = 1; i < r.hosts.size(); ++i) {
-    EXPECT_GE(r.hosts[i - 1].recommendation.savings_usd_per_month.value_or(0),
-              r.hosts[i].recommendation.savings_usd_per_month.value_or(0));
+    EXPECT_GE(r.hosts[i - 1].recommendation.savings_per_month.value_or(Money()).amount,
+              r.hosts[i].recommendation.savings_per_month.value_or(Money()).amount);
   }
   double total = 0;
-  for (const HostUsage& u : r.hosts) total += u.wasted_usd.value_or(0);
-  EXPECT_NEAR(r.total_wasted_usd, total, 1e-6);
+  for (const HostUsage& u : r.hosts) total += u.wasted.value_or(Money()).amount;
+  EXPECT_NEAR(r.total_wasted.Of(Currency::kUsd)->amount, total, 1e-6);
 }
 
 TEST(IdleFleet, OneFilePerHostAndNoUnitsGiveTheSameAnswer) {
@@ -103,7 +104,9 @@ TEST(IdleFleet, OneFilePerHostAndNoUnitsGiveTheSameAnswer) {
   for (const auto& [name, u] : a) {
     ASSERT_TRUE(b.count(name)) << name;
     EXPECT_NEAR(*u.idle_fraction, *b[name].idle_fraction, 1e-9) << name;
-    EXPECT_NEAR(u.wasted_usd.value_or(-1), b[name].wasted_usd.value_or(-1), 1e-6) << name;
+    EXPECT_NEAR(u.wasted.value_or(Money(-1, Currency::kUsd)).amount,
+                b[name].wasted.value_or(Money(-1, Currency::kUsd)).amount, 1e-6)
+        << name;
     EXPECT_EQ(u.samples, b[name].samples);
   }
 }
@@ -122,10 +125,44 @@ TEST(IdleFleet, InventoryPricesHostsAndWindowChangesIdleness) {
   auto h = ByHost(r);
   EXPECT_EQ(h["always-idle"].instance_type, "g6e.2xlarge");
   EXPECT_FALSE(h["always-idle"].type_guessed);
-  EXPECT_NEAR(*h["always-idle"].wasted_usd, 48 * OnDemand("g6e.2xlarge"), 1e-6);
+  EXPECT_NEAR(h["always-idle"].wasted->amount, 48 * OnDemand("g6e.2xlarge"), 1e-6);
   EXPECT_EQ(h["dips"].purchase, PurchaseKind::kSpot);
   EXPECT_NEAR(*h["dips"].idle_fraction, 2.0 / 60, 1e-9);
   EXPECT_EQ(h["dips"].idle_period_count, 48u);
+}
+
+// Issue 37: a host in Beijing is priced, wasted and totalled in yuan, never added to dollars.
+TEST(IdleFleet, AmountsKeepTheirCurrencyAndTotalsAreOnePerCurrency) {
+  const Catalog& c = *Embedded();
+  Result<std::vector<InventoryEntry>> inv = ParseInventoryCsv(
+      c, "hostname,instance_type,region\nhalf,g4dn.xlarge,cn-north-1\n", "hosts.csv");
+  ASSERT_TRUE(inv.ok()) << inv.status().message();
+  const IdleReport r = Analyze({{"fleet.csv", testing::FleetCsv()}}, *inv);
+  auto h = ByHost(r);
+  const double cny =
+      c.FindInstanceType("g4dn.xlarge")->FindRegion("cn-north-1")->on_demand->usd_per_hour;
+  ASSERT_TRUE(h["half"].wasted.has_value());
+  EXPECT_EQ(h["half"].wasted->currency, Currency::kCny);
+  EXPECT_NEAR(h["half"].wasted->amount, 24 * cny, 1e-6);
+  EXPECT_EQ(h["half"].recommendation.savings_per_month->currency, Currency::kCny);
+  EXPECT_EQ(h["always-idle"].wasted->currency, Currency::kUsd);
+  double usd = 0;
+  for (const HostUsage& u : r.hosts) {
+    if (u.host != "half") usd += u.wasted.value_or(Money()).amount;
+  }
+  ASSERT_EQ(r.total_wasted.totals().size(), 2u);
+  EXPECT_NEAR(r.total_wasted.Of(Currency::kUsd)->amount, usd, 1e-6);
+  EXPECT_NEAR(r.total_wasted.Of(Currency::kCny)->amount, 24 * cny, 1e-6);
+  // Hosts by currency first: no order across currencies without a rate.
+  EXPECT_EQ(r.hosts.back().host, "half");
+  // The JSON keys follow the currency; the table has one TOTAL row per currency.
+  const std::string json = IdleReportJson(r, Freshness{"2026-12-01", 90}).Text();
+  EXPECT_NE(json.find("\"wasted_cny\":"), std::string::npos);
+  EXPECT_NE(json.find("\"total_wasted_cny\":"), std::string::npos);
+  EXPECT_NE(json.find("\"total_wasted_usd\":"), std::string::npos);
+  const std::string table = IdleTable(r).Render(OutputFormat::kTable, false);
+  EXPECT_NE(table.find("TOTAL CNY (1 host)"), std::string::npos) << table;
+  EXPECT_NE(table.find("TOTAL USD (4 hosts)"), std::string::npos) << table;
 }
 
 TEST(IdleInventory, ErrorsNameTheLine) {

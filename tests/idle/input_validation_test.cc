@@ -135,8 +135,8 @@ TEST(ObservedSpan, TwoSamplesThirtyDaysApartCoverNothing) {
   const HostUsage& h = r->hosts[0];
   EXPECT_EQ(h.hours_covered, 0);
   EXPECT_EQ(h.status, DataStatus::kInsufficientData);
-  EXPECT_FALSE(h.wasted_usd.has_value());
-  EXPECT_EQ(r->total_wasted_usd, 0);
+  EXPECT_FALSE(h.wasted.has_value());
+  EXPECT_TRUE(r->total_wasted.totals().empty());
   EXPECT_EQ(h.gpu_usage[0].hours_covered, 0);
   EXPECT_TRUE(h.status_reason.starts_with(
       "insufficient data: no time covered (samples 720.0 h apart with no sampling interval "

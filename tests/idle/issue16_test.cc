@@ -67,8 +67,8 @@ TEST(Issue16MinimumSpan, ThirteenMinuteFixtureGetsNoVerdictAndNoRightsizing) {
   EXPECT_TRUE(h.recommendation.target_instance_type.empty());
   EXPECT_TRUE(h.alternatives.empty());
   EXPECT_FALSE(h.idle_fraction.has_value());  // no verdict, not "never idle"
-  EXPECT_FALSE(h.wasted_usd.has_value());
-  EXPECT_EQ(r->total_savings_usd_per_month, 0);
+  EXPECT_FALSE(h.wasted.has_value());
+  EXPECT_TRUE(r->total_savings_per_month.totals().empty());
 }
 
 TEST(Issue16MinimumSpan, UnderADayIdleVerdictButNoRightsizing) {
@@ -114,7 +114,7 @@ TEST(Issue16MinimumSpan, TwoDayFixtureIsRightsized) {
   EXPECT_NEAR(h.hours_covered, 48, 0.02);
   EXPECT_TRUE(IsRightsizing(h.recommendation)) << h.recommendation.action;
   EXPECT_FALSE(h.recommendation.target_instance_type.empty());
-  EXPECT_GT(h.recommendation.savings_usd_per_month.value_or(0), 0);
+  EXPECT_GT(h.recommendation.savings_per_month.value_or(Money()).amount, 0);
 }
 
 TEST(Issue16MinimumSpan, NegativeSpanIsRefused) {

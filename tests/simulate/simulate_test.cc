@@ -20,8 +20,8 @@ FleetCosts Costs() {
   FleetCosts c;
   c.instance_type = "test.xlarge";
   c.capacity_rps = 10;
-  c.on_demand_usd_per_hour = 2;
-  c.spot_usd_per_hour = 0.5;
+  c.on_demand_per_hour = Money(2, Currency::kUsd);
+  c.spot_per_hour = Money(0.5, Currency::kUsd);
   return c;
 }
 
@@ -42,13 +42,13 @@ TEST(Simulate, InstantScalingFollowsTheLoad) {
   ASSERT_TRUE(r.ok()) << r.status().message();
   // 1 + 3 + 3 + 1 instance-hours at $2.
   EXPECT_DOUBLE_EQ(r->instance_hours, 8);
-  EXPECT_DOUBLE_EQ(r->cost_usd, 16);
+  EXPECT_DOUBLE_EQ(r->cost.amount, 16);
   EXPECT_DOUBLE_EQ(r->violated_requests, 0);
   EXPECT_DOUBLE_EQ(r->requests, (10 + 30 + 30 + 10) * 3600.0);
   EXPECT_EQ(r->peak_instances, 3);
   ASSERT_EQ(r->steps.size(), 4u);
   EXPECT_EQ(r->steps[1].ready, 3);
-  EXPECT_DOUBLE_EQ(r->steps[3].cost_usd, 16);
+  EXPECT_DOUBLE_EQ(r->steps[3].cost, 16);
 }
 
 TEST(Simulate, BootTimeCostsCapacityAndIsPaid) {
@@ -89,7 +89,7 @@ TEST(Simulate, SpotShareIsPricedAtSpot) {
   c.spot_interruptions_per_hour = 0;
   Result<SimResult> r = SimulateFleet(Tiny(), c, p);
   ASSERT_TRUE(r.ok());
-  EXPECT_DOUBLE_EQ(r->cost_usd, 8 * 0.5);
+  EXPECT_DOUBLE_EQ(r->cost.amount, 8 * 0.5);
   EXPECT_DOUBLE_EQ(r->spot_instance_hours, 8);
   // Certain interruptions every step: capacity lost is relaunched by the autoscaler.
   c.spot_interruptions_per_hour = 1e6;
@@ -111,11 +111,11 @@ TEST(Simulate, SearchBeatsStaticPeakOnADiurnalTrace) {
   ASSERT_TRUE(r.ok()) << r.status().message();
   // Static peak: 10 instances x 48 h x $2.
   EXPECT_EQ(r->static_peak.peak_instances, 10);
-  EXPECT_NEAR(r->static_peak.cost_usd, 960, 1e-6);
+  EXPECT_NEAR(r->static_peak.cost.amount, 960, 1e-6);
   EXPECT_DOUBLE_EQ(r->static_peak.violated_requests, 0);
   ASSERT_TRUE(r->best.has_value());
   EXPECT_DOUBLE_EQ(r->best->violated_requests, 0);
-  EXPECT_LT(r->best->cost_usd, 0.8 * r->static_peak.cost_usd);
+  EXPECT_LT(r->best->cost.amount, 0.8 * r->static_peak.cost.amount);
   EXPECT_GT(r->policies_searched, 100);
 }
 

@@ -108,7 +108,7 @@ Status SimulateError(const std::function<void(ScalingPolicy&)>& set) {
   EXPECT_TRUE(t.ok());
   FleetCosts c;
   c.capacity_rps = 5;
-  c.on_demand_usd_per_hour = 1;
+  c.on_demand_per_hour = Money(1, Currency::kUsd);
   return StatusOf(SimulateFleet(*t, c, Make(set), 1, false));
 }
 

@@ -8,7 +8,7 @@ namespace gpuadvisor {
 namespace {
 
 struct Figure {
-  double usd = 0;
+  double amount = 0;  // in the offer's currency
   std::string source;
 };
 
@@ -64,17 +64,19 @@ CatalogDiff DiffCatalogs(const Catalog& a, const Catalog& b) {
       for (const std::string& n : names) {
         auto i = fx.find(n);
         auto j = fy.find(n);
+        // A region's prices are in its partition's currency on both sides.
+        const Currency cur = PartitionOf(region).currency;
         CatalogDiff::PriceChange c{t.name, region, n, std::nullopt, std::nullopt, "", ""};
         if (i != fx.end()) {
-          c.old_usd_per_hour = i->second.usd;
+          c.old_per_hour = Money(i->second.amount, cur);
           c.old_source = i->second.source;
         }
         if (j != fy.end()) {
-          c.new_usd_per_hour = j->second.usd;
+          c.new_per_hour = Money(j->second.amount, cur);
           c.new_source = j->second.source;
         }
-        if (c.old_usd_per_hour && c.new_usd_per_hour &&
-            std::fabs(*c.old_usd_per_hour - *c.new_usd_per_hour) <= 1e-9) {
+        if (c.old_per_hour && c.new_per_hour &&
+            std::fabs(c.old_per_hour->amount - c.new_per_hour->amount) <= 1e-9) {
           continue;
         }
         d.price_changes.push_back(std::move(c));
