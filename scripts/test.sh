@@ -3,6 +3,8 @@
 #   bash scripts/test.sh            Release build in build-test/
 #   bash scripts/test.sh sanitize   AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/
 #   bash scripts/test.sh coverage   gcov build in build-cov/, gcovr line coverage of src/ with a floor
+#   bash scripts/test.sh instrumented   both at once in build-inst/ (CI): one build and one test run
+#                                   under ASan + UBSan that also measures coverage
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-release}
@@ -13,26 +15,32 @@ case "$mode" in
             export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ;;
   # Atomic counters: the server tests estimate on several threads at once, and racing plain
   # counters can go negative, which gcovr refuses to parse ("branch taken -17").
-  coverage) dir=build-cov; flags=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS=--coverage -fprofile-update=atomic -O1")
-            dpkg-query -W -f='${Status}' gcovr 2>/dev/null | grep -q "install ok installed" ||
-              { apt-get update -qq; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcovr >/dev/null; } ;;
-  *) echo "usage: scripts/test.sh [release|sanitize|coverage]" >&2; exit 2 ;;
+  coverage) dir=build-cov; flags=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS=--coverage -fprofile-update=atomic -O1") ;;
+  instrumented) dir=build-inst
+            flags=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS=--coverage -fprofile-update=atomic -O1" -DGPUADVISOR_SANITIZE=ON)
+            export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ;;
+  *) echo "usage: scripts/test.sh [release|sanitize|coverage|instrumented]" >&2; exit 2 ;;
+esac
+case "$mode" in
+  coverage|instrumented)
+    dpkg-query -W -f='${Status}' gcovr 2>/dev/null | grep -q "install ok installed" ||
+      { apt-get update -qq; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcovr >/dev/null; } ;;
 esac
 cmake -S . -B "$dir" -G Ninja "${flags[@]}" -DGPUADVISOR_BUILD_TESTS=ON -DGPUADVISOR_WERROR=ON >/dev/null
 cmake --build "$dir" -j2
-[ "$mode" = coverage ] && find "$dir" -name '*.gcda' -delete
+case "$mode" in coverage|instrumented) find "$dir" -name '*.gcda' -delete ;; esac
 # Browser and load tests (labels browser, load) run in release mode only; the moto end-to-end
 # (network) and botocore/cfn-lint (python-tools) checks exercise no new C++ under the sanitizers.
 skip=()
 case "$mode" in
   sanitize) skip=(-LE 'browser|load|network|python-tools') ;;
-  coverage) skip=(-LE 'browser|load|python-tools') ;;
+  coverage|instrumented) skip=(-LE 'browser|load|python-tools') ;;
 esac
 ctest --test-dir "$dir" --output-on-failure -j2 "${skip[@]}"
-if [ "$mode" = coverage ]; then
+if [ "$mode" = coverage ] || [ "$mode" = instrumented ]; then
   # Line coverage of src/ (library and CLI); fails under the floor in .ci/coverage-floor.
   floor=$(cat .ci/coverage-floor)
-  gcovr --root . --object-directory "$dir" --filter 'src/' --print-summary --exclude 'build-cov/CMakeFiles/.*' \
+  gcovr --root . --object-directory "$dir" --filter 'src/' --print-summary --exclude "$dir/CMakeFiles/.*" \
         --fail-under-line "$floor" --output "$dir/coverage.txt" | tee "$dir/coverage-summary.txt"
   line=$(grep -Eo 'lines: [0-9.]+%' "$dir/coverage-summary.txt" | head -1)
   echo "coverage: $line of src/ (floor $floor%)"
