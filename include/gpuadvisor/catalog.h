@@ -96,8 +96,11 @@ struct PricePoint {
 
 // What a type costs and whether it is sold in one region.
 struct RegionOffer {
-  std::string region;               // "us-east-1"
-  std::optional<bool> offered;      // DescribeInstanceTypeOfferings says so; null = unknown
+  std::string region;           // "us-east-1"
+  std::optional<bool> offered;  // DescribeInstanceTypeOfferings says so; null = unknown
+  // Where another source decided `offered` (a newer price, a retirement record); empty when the
+  // offerings snapshot did (or nothing did).
+  Provenance offered_from;
   std::vector<std::string> az_ids;  // availability-zone IDs where offered, e.g. "use1-az4"
   std::optional<Price> on_demand;   // Linux, shared tenancy
   std::optional<Price> spot;        // lowest AZ spot price, or estimated from the band
@@ -140,6 +143,9 @@ struct Accelerator {
   std::optional<int> memory_mib_each;  // per logical device, as AWS reports it (usable memory)
   std::optional<int64_t> memory_mib_total;
   std::optional<int> neuron_cores_each;  // NeuronCores per Inferentia/Trainium device
+  // NeuronLink GB/s per device on this instance type when it differs from the model's
+  // (GpuSpec::neuronlink_gbyte_s): trn1n.32xlarge's Trainium links run at twice trn1's.
+  std::optional<double> neuronlink_gbyte_s;
 
   bool fractional() const { return count == 0 && logical_count > 0 && partition_size < 1.0; }
   // Devices the OS sees per instance (a g6f.large has one logical GPU), at least 1.
@@ -211,7 +217,9 @@ struct InstanceType {
   std::string cpu_vendor;
   std::string network_performance;       // AWS's marketing string, e.g. "3200 Gigabit"
   std::optional<double> network_gbit_s;  // Gbit/s, parsed from that string ("Up to 25" -> 25)
-  std::optional<double> network_baseline_gbit_s, network_peak_gbit_s;  // summed over network cards
+  // The instance's baseline and peak Gbit/s: NetworkPerformance when it is a fixed figure (never
+  // the sum over network cards, which can exceed it); for "Up to N", the card's baseline and N.
+  std::optional<double> network_baseline_gbit_s, network_peak_gbit_s;
   int network_cards = 1;
   int max_network_interfaces = 0;
   bool efa = false;

@@ -23,19 +23,23 @@ ojson AmountJson(std::optional<double> v, int decimals = 6) {
 double Gib(double mib) { return std::round(mib / 1024 * 1000) / 1000; }
 
 ojson AcceleratorJson(const Accelerator& a) {
-  return {{"kind", AcceleratorKindName(a.kind)},
-          {"vendor", a.vendor},
-          {"model", a.model},
-          {"aws_name", a.aws_name},
-          {"count", a.fractional() ? ojson(a.device_equivalents()) : ojson(a.count)},
-          {"logical_count", a.logical_count},
-          {"partition_size", a.partition_size},
-          {"fractional", a.fractional()},
-          {"aws_count", a.count},
-          {"memory_mib_each", Opt(a.memory_mib_each)},
-          {"memory_gib_total",
-           a.memory_mib_total ? ojson(Gib(static_cast<double>(*a.memory_mib_total))) : ojson()},
-          {"neuron_cores_each", Opt(a.neuron_cores_each)}};
+  ojson out = {
+      {"kind", AcceleratorKindName(a.kind)},
+      {"vendor", a.vendor},
+      {"model", a.model},
+      {"aws_name", a.aws_name},
+      {"count", a.fractional() ? ojson(a.device_equivalents()) : ojson(a.count)},
+      {"logical_count", a.logical_count},
+      {"partition_size", a.partition_size},
+      {"fractional", a.fractional()},
+      {"aws_count", a.count},
+      {"memory_mib_each", Opt(a.memory_mib_each)},
+      {"memory_gib_total",
+       a.memory_mib_total ? ojson(Gib(static_cast<double>(*a.memory_mib_total))) : ojson()},
+      {"neuron_cores_each", Opt(a.neuron_cores_each)}};
+  // Only where the type has its own figure (trn1n): the model's is gpu_spec's.
+  if (a.neuronlink_gbyte_s) out["neuronlink_gbyte_s"] = *a.neuronlink_gbyte_s;
+  return out;
 }
 
 ojson BandJson(const std::optional<SpotBand>& b) {

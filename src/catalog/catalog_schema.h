@@ -158,6 +158,9 @@ struct RegionFields {
                        PartitionOf(r.region).name + " prices, got \"" + currency + "\"";
     });
     v.OptBool("offered", r.offered);
+    // Written only where a source other than the offerings snapshot decided `offered`.
+    v.Str("offered_source", r.offered_from.source, kOmitEmpty);
+    v.Str("offered_date", r.offered_from.date, kOmitEmpty);
     v.StrList("az_ids", r.az_ids);
     v.Check(".az_ids", [&] {
       for (const std::string& id : r.az_ids) {
@@ -199,6 +202,7 @@ struct AcceleratorFields {
     v.MemoryMib("memory_mib_total", a.memory_mib_total,
                 kMaxDeviceMemoryMib * kMaxDevicesPerInstance);
     v.OptInt("neuron_cores_each", a.neuron_cores_each);
+    v.OptNum("neuronlink_gbyte_s", a.neuronlink_gbyte_s);  // GB/s; null = the model's figure
   }
 };
 

@@ -63,9 +63,11 @@ Table SummaryTable(const Catalog& c, const InstanceType& t, const std::string& r
     add("FP64 tensor TFLOP/s per device", Cell(g->fp64_tensor_tflops, 1));
     add("NVLink GB/s", Cell(g->nvlink_gbyte_s, 0));
     if (g->neuron_cores > 0) add("NeuronCores per device", std::to_string(g->neuron_cores));
-    if (g->neuronlink_gbyte_s) {
+    // This type's own NeuronLink figure (trn1n) wins over the model's.
+    if (const std::optional<double> link =
+            a.neuronlink_gbyte_s ? a.neuronlink_gbyte_s : g->neuronlink_gbyte_s) {
       add("NeuronLink GB/s per device",
-          FormatFixed(*g->neuronlink_gbyte_s, 0) +
+          FormatFixed(*link, 0) +
               (g->neuronlink_topology.empty() ? "" : " (" + g->neuronlink_topology + ")"));
     }
     add("NVENC engines",

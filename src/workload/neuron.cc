@@ -15,7 +15,7 @@ namespace {
 // * Inferentia (inferentia.rst): 4 NeuronCore-v1, 128 INT8 TOPS and 64 FP16/BF16 TFLOPS per
 //   chip; NeuronLink-v1 32 GiB/s per chip, ring (inf1.24xlarge: 16 chips, 100 Gbps).
 // * Inferentia2 (inferentia2.rst, inf2-arch.rst): 2 NeuronCore-v2, 190 FP16/BF16/cFP8/TF32
-//   TFLOPS, 47.5 FP32, 380 INT8 TOPS per chip; NeuronLink-v2 192 GB/s per chip, the chips of an
+//   TFLOPS, 47.5 FP32, 380 INT8 TOPS per chip; NeuronLink-v2 192 GiB/s per chip, the chips of an
 //   inf2.24xlarge/48xlarge in a ring (inf2.48xlarge: 12 chips, 100 Gbps ENA).
 // * Trainium (trainium.rst, trn1-arch.rst): the same NeuronCore-v2 pair; 4 NeuronLink-v2 per
 //   chip (NKI "Trainium/Inferentia2 Architecture Guide": 2 on Inferentia2, 4 on Trainium),
@@ -25,6 +25,7 @@ namespace {
 // * Trainium2 (trainium2.rst, NKI Trainium2 guide): 8 NeuronCore-v3, 667 BF16/FP16/TF32 and
 //   1299 FP8 dense TFLOPS, 181 FP32 per chip; 4 NeuronLink-v3, ~1.28 TB/s per chip (AWS Trn2
 //   product page), 4x4 2D torus in a trn2.48xlarge; 16 x 200 Gbps EFA.
+// The pages print GiB/s; the figures below are GB/s (x 1.073741824), as the catalog's.
 // Per-core peaks are the chip figures over the cores.
 // LNC: Trainium2 runs at Logical NeuronCore size 2 by default, so frameworks see 4 cores per
 // chip (logical-neuroncore-config.rst: "a Trn2.48xlarge instance presents 64 NeuronCores");
@@ -32,9 +33,9 @@ namespace {
 const NeuronChip kChips[] = {
     {"Inferentia", "NeuronCore-v1", 4, 1, 16, 0, 0, 32, 32 * 1.073741824, "ring", 16, 100,
      "inf1.24xlarge"},
-    {"Inferentia2", "NeuronCore-v2", 2, 1, 95, 95, 23.75, 190, 192, "ring", 12, 100,
+    {"Inferentia2", "NeuronCore-v2", 2, 1, 95, 95, 23.75, 190, 192 * 1.073741824, "ring", 12, 100,
      "inf2.48xlarge"},
-    {"Trainium", "NeuronCore-v2", 2, 1, 95, 95, 23.75, 190, 384, "2d-torus", 16, 800,
+    {"Trainium", "NeuronCore-v2", 2, 1, 95, 95, 23.75, 190, 384 * 1.073741824, "2d-torus", 16, 800,
      "trn1.32xlarge"},
     {"Trainium2", "NeuronCore-v3", 8, 2, 667.0 / 8, 1299.0 / 8, 181.0 / 8, 0, 1280, "2d-torus", 16,
      3200, "trn2.48xlarge"},
@@ -102,8 +103,13 @@ double NeuronLinkGbyteS(const GpuSpec& gpu, const InstanceType* instance) {
   } else if (const NeuronChip* chip = NeuronChipOf(gpu)) {
     gbyte_s = chip->neuronlink_gbyte_s;
   }
-  // trn1-arch.rst: NeuronLink-v2 384 GiB/s per device on trn1.32xlarge, 768 on trn1n.32xlarge.
-  if (instance != nullptr && instance->family == "trn1n") gbyte_s *= 2;
+  // An instance type's own figure wins (the catalog's trn1n.32xlarge: trn1-arch.rst gives 768
+  // GiB/s per device there, 384 on trn1.32xlarge).
+  if (instance != nullptr && instance->accelerator.neuronlink_gbyte_s) {
+    gbyte_s = *instance->accelerator.neuronlink_gbyte_s;
+  } else if (instance != nullptr && instance->family == "trn1n") {
+    gbyte_s *= 2;  // a catalog written before the per-type figure
+  }
   return gbyte_s;
 }
 

@@ -236,6 +236,41 @@ TEST(CatalogBuildTest, NetworkPerformanceStrings) {
   EXPECT_FALSE(build::ParseNetworkPerformanceGbps("High").has_value());
 }
 
+// Issue 37: the instance's bandwidth is NetworkPerformance, never the sum over its network cards
+// (g6e.48xlarge: 4 cards of 400, "400 Gigabit"); "Up to N" keeps the card's baseline, N the peak.
+TEST(CatalogBuildTest, NetworkBandwidthIsPerInstanceNotSummedOverCards) {
+  const char* types = R"({"InstanceTypes": [
+   {"InstanceType": "g6e.48xlarge", "VCpuInfo": {"DefaultVCpus": 192}, "MemoryInfo": {"SizeInMiB": 1572864},
+    "GpuInfo": {"Gpus": [{"Name": "L40S", "Manufacturer": "NVIDIA", "Count": 8}]},
+    "NetworkInfo": {"NetworkPerformance": "400 Gigabit", "MaximumNetworkCards": 4, "NetworkCards": [
+      {"BaselineBandwidthInGbps": 400.0, "PeakBandwidthInGbps": 400.0},
+      {"BaselineBandwidthInGbps": 400.0, "PeakBandwidthInGbps": 400.0},
+      {"BaselineBandwidthInGbps": 400.0, "PeakBandwidthInGbps": 400.0},
+      {"BaselineBandwidthInGbps": 400.0, "PeakBandwidthInGbps": 400.0}]}},
+   {"InstanceType": "trn2.3xlarge", "VCpuInfo": {"DefaultVCpus": 12}, "MemoryInfo": {"SizeInMiB": 131072},
+    "NeuronInfo": {"NeuronDevices": [{"Name": "Trainium2", "Manufacturer": "AWS", "Count": 1}]},
+    "NetworkInfo": {"NetworkPerformance": "200 Gigabit", "NetworkCards": [
+      {"BaselineBandwidthInGbps": 50.0, "PeakBandwidthInGbps": 50.0}]}},
+   {"InstanceType": "g4dn.xlarge", "VCpuInfo": {"DefaultVCpus": 4}, "MemoryInfo": {"SizeInMiB": 16384},
+    "GpuInfo": {"Gpus": [{"Name": "T4", "Manufacturer": "NVIDIA", "Count": 1}]},
+    "NetworkInfo": {"NetworkPerformance": "Up to 25 Gigabit", "NetworkCards": [
+      {"BaselineBandwidthInGbps": 5.0, "PeakBandwidthInGbps": 25.0}]}},
+   {"InstanceType": "p2.xlarge", "VCpuInfo": {"DefaultVCpus": 4}, "MemoryInfo": {"SizeInMiB": 62464},
+    "GpuInfo": {"Gpus": [{"Name": "K80", "Manufacturer": "NVIDIA", "Count": 1}]},
+    "NetworkInfo": {"NetworkPerformance": "High", "NetworkCards": [
+      {"BaselineBandwidthInGbps": 1.5, "PeakBandwidthInGbps": 10.0}]}}]})";
+  Result<std::vector<InstanceType>> r = build::ReadDescribeInstanceTypes(types, "t.json");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->size(), 4u);
+  const double want[][2] = {{400, 400}, {200, 200}, {5, 25}, {1.5, 10}};
+  for (size_t i = 0; i < r->size(); ++i) {
+    const InstanceType& t = (*r)[i];
+    ASSERT_TRUE(t.network_baseline_gbit_s && t.network_peak_gbit_s) << t.name;
+    EXPECT_DOUBLE_EQ(*t.network_baseline_gbit_s, want[i][0]) << t.name;
+    EXPECT_DOUBLE_EQ(*t.network_peak_gbit_s, want[i][1]) << t.name;
+  }
+}
+
 // Capacity Blocks (issue 17): per type and region the rate with the newest row date is the price
 // (with its source and date); every dated rate is history; Local Zones and unknown regions are
 // left out; GovCloud is a region like any other.

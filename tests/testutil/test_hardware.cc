@@ -102,18 +102,20 @@ const GpuMap& AllGpus() {
     (*m)["L40S"] = Derived(
         Spec("L40S", "Ada Lovelace", 45776, 864, 1.431, 91.6, 183, 362.05, 733, no, 3, true),
         "fp64_tflops: FP32 / 64 (cc 8.9 FP64 rate)", {"fp64_tflops"});
-    // Neuron devices (AWS Neuron architecture pages). NeuronLink per device: trn1-arch 384 GB/s
-    // per Trainium = 4 NeuronLink-v2 links x 96 GB/s; Inferentia2 has 2 such links: 192 GB/s, as
-    // inf2-arch states. Trn1 servers wire 16 chips as a 2D torus (4x4), inf2.48xlarge as a ring;
-    // Trainium2: 1.28 TB/s NeuronLink-v3 per chip (trainium2 page), 4x4 2D torus (trn2-arch).
+    // Neuron devices (AWS Neuron architecture pages, which print GiB/s: the catalog's GB/s is x
+    // 1.073741824, issue 37). NeuronLink per device: trn1-arch 384 GiB/s (412.317 GB/s) per
+    // Trainium = 4 NeuronLink-v2 links; Inferentia2 has 2 such links: 192 GiB/s (206.158), as
+    // inf2-arch states; HBM 820 GiB/s (880.468 GB/s). Trn1 servers wire 16 chips as a 2D torus
+    // (4x4), inf2.48xlarge as a ring; Trainium2: 1.28 TB/s NeuronLink-v3 per chip (trainium2 page),
+    // 4x4 2D torus (trn2-arch).
     GpuSpec trn =
-        Spec("Trainium", "NeuronCore-v2", 32768, 820, no, 47.5, 190, 190, 190, no, no, true);
+        Spec("Trainium", "NeuronCore-v2", 32768, 880.468, no, 47.5, 190, 190, 190, no, no, true);
     trn.int8_tops = 380;
-    (*m)["Trainium"] = Neuron(trn, 2, 384, "2d-torus");
+    (*m)["Trainium"] = Neuron(trn, 2, 412.317, "2d-torus");
     GpuSpec inf2 =
-        Spec("Inferentia2", "NeuronCore-v2", 32768, 820, no, 47.5, 190, 190, 190, no, no, true);
+        Spec("Inferentia2", "NeuronCore-v2", 32768, 880.468, no, 47.5, 190, 190, 190, no, no, true);
     inf2.int8_tops = 380;
-    (*m)["Inferentia2"] = Neuron(inf2, 2, 192, "ring");
+    (*m)["Inferentia2"] = Neuron(inf2, 2, 206.158, "ring");
     GpuSpec trn2 =
         Spec("Trainium2", "NeuronCore-v3", 98304, 2900, no, 181, 667, 667, 1299, no, no, true);
     trn2.int8_tops = std::nullopt;  // not published

@@ -51,13 +51,13 @@ TEST(NeuronTopologyTest, ChipsTalkOverNeuronLinkNotPcie) {
   EXPECT_EQ(trn.link, IntraLink::kNeuronLink);
   EXPECT_FALSE(trn.nvlink);
   EXPECT_EQ(trn.link_topology, "2d-torus");
-  // 384 GB/s per chip, rings send one way on half the links: 96 GB/s x 0.7.
-  EXPECT_NEAR(trn.intra_bps, 384e9 / 4 * 0.7, 1e6);
+  // 384 GiB/s (412.317 GB/s) per chip, rings send one way on half the links, x 0.7.
+  EXPECT_NEAR(trn.intra_bps, 412.317e9 / 4 * 0.7, 1e6);
   EXPECT_EQ(trn.LinkName(), "NeuronLink (2d-torus)");
   const Topology inf2 = MakeTopology(Gpus("Inferentia2", 12));
   EXPECT_EQ(inf2.link, IntraLink::kNeuronLink);
   EXPECT_EQ(inf2.link_topology, "ring");
-  EXPECT_NEAR(inf2.intra_bps, 192e9 / 4 * 0.7, 1e6);
+  EXPECT_NEAR(inf2.intra_bps, 206.158e9 / 4 * 0.7, 1e6);
   // A PCIe GPU node for contrast: NeuronLink is several times faster than the host link.
   const Topology l4 = MakeTopology(Gpus("L4", 8));
   EXPECT_EQ(l4.link, IntraLink::kPcie);
@@ -70,20 +70,23 @@ TEST(NeuronTopologyTest, CatalogFiguresWinAndTrn1nDoublesTheLink) {
   bare.neuronlink_gbyte_s.reset();
   bare.neuronlink_topology.clear();
   EXPECT_EQ(NeuronCoresPerChip(bare), 2);
-  EXPECT_EQ(NeuronLinkGbyteS(bare), 384);
+  EXPECT_NEAR(NeuronLinkGbyteS(bare), 384 * 1.073741824, 1e-9);  // 384 GiB/s
   GpuSpec wider = TestGpu("Trainium");
   wider.neuronlink_gbyte_s = 500;
   EXPECT_EQ(NeuronLinkGbyteS(wider), 500);
   const InstanceType trn1 = NeuronInstance("trn1.32xlarge", "trn1", 16, 800);
   const InstanceType trn1n = NeuronInstance("trn1n.32xlarge", "trn1n", 16, 1600);
-  EXPECT_EQ(NeuronLinkGbyteS(TestGpu("Trainium"), &trn1), 384);
-  EXPECT_EQ(NeuronLinkGbyteS(TestGpu("Trainium"), &trn1n), 768);  // trn1-arch.rst
+  EXPECT_NEAR(NeuronLinkGbyteS(TestGpu("Trainium"), &trn1), 412.317, 1e-9);
+  EXPECT_NEAR(NeuronLinkGbyteS(TestGpu("Trainium"), &trn1n), 824.634, 1e-9);  // 768 GiB/s
+  InstanceType own = trn1n;  // the catalog's per-type figure wins (issue 37)
+  own.accelerator.neuronlink_gbyte_s = 900;
+  EXPECT_EQ(NeuronLinkGbyteS(TestGpu("Trainium"), &own), 900);
   Hardware hw = Gpus("Trainium", 32);
   hw.instance = &trn1n;
   const Topology t = MakeTopology(hw);
   EXPECT_EQ(t.gpus_per_node, 16);
   EXPECT_EQ(t.nodes, 2);
-  EXPECT_NEAR(t.intra_bps, 768e9 / 4 * 0.7, 1e6);
+  EXPECT_NEAR(t.intra_bps, 824.634e9 / 4 * 0.7, 1e6);
   EXPECT_NEAR(t.inter_bps_node, 1600e9 / 8 * 0.8, 1e6);  // EFA between trn1n instances
 }
 

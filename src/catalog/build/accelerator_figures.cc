@@ -67,6 +67,25 @@ std::string Number(double v) {
 
 std::string FigureText(const AcceleratorFigure& f) { return f.value ? Number(*f.value) : f.text; }
 
+// A bandwidth figure may carry the unit its document prints it in; the catalog stores GB/s
+// (10^9 bytes per second). The AWS Neuron pages print GiB/sec (2^30) for Inferentia, Inferentia2
+// and Trainium memory and NeuronLink, and TB/sec for Trainium2: "820 GiB/s" is 880.468 GB/s.
+// Returns the factor to GB/s, or nullopt for a unit it does not know.
+std::optional<double> GbyteSFactor(std::string_view unit) {
+  if (unit == "GB/s") return 1.0;
+  if (unit == "GiB/s") return 1.073741824;
+  if (unit == "TB/s") return 1000.0;
+  return std::nullopt;
+}
+
+// "accelerator-figures.csv:59" for ".../data/accelerator-figures.csv:59": a correction's text
+// stays the same wherever the manifest was read from (the rebuilt catalog is compared byte for
+// byte).
+std::string FileLine(const std::string& where) {
+  const size_t slash = where.rfind('/');
+  return slash == std::string::npos ? where : where.substr(slash + 1);
+}
+
 bool SameValue(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, b); }
 
 // "fp32_tflops, tf32_tflops: 80 SMs x ...; fp64_tflops: fp32 / 64": one entry per distinct
@@ -130,6 +149,15 @@ Result<std::vector<AcceleratorFigure>> ReadAcceleratorFiguresCsv(std::string_vie
     f.where = reader.Where();
     auto fail = [&](const std::string& what) { return Status::ParseError(f.where + ": " + what); };
     f.model = cell("model");
+    // "Trainium@trn1n": the figure of that accelerator on one instance family only.
+    if (size_t at = f.model.find('@'); at != std::string::npos) {
+      f.family = f.model.substr(at + 1);
+      f.model = f.model.substr(0, at);
+      if (f.family.empty() || f.model.empty()) {
+        return fail("column \"model\": expected MODEL or MODEL@FAMILY, got \"" + cell("model") +
+                    "\"");
+      }
+    }
     f.field = cell("field");
     f.source = cell("source");
     f.derivation = cell("derivation");
@@ -153,15 +181,36 @@ Result<std::vector<AcceleratorFigure>> ReadAcceleratorFiguresCsv(std::string_vie
     if (f.field == kTopologyField) {
       f.text = value;
     } else {
-      Result<double> d = ParseDouble(value, "column \"value\"");
+      std::string number = value;
+      double factor = 1;
+      if (size_t sp = value.find(' '); sp != std::string::npos) {
+        const std::string unit(Trim(std::string_view(value).substr(sp + 1)));
+        const std::optional<double> k = GbyteSFactor(unit);
+        if (!f.field.ends_with("_gbyte_s") || !k) {
+          return fail("column \"value\": expected a number" +
+                      std::string(f.field.ends_with("_gbyte_s")
+                                      ? " or a number with GB/s, GiB/s or TB/s"
+                                      : "") +
+                      ", got \"" + value + "\"");
+        }
+        number = value.substr(0, sp);
+        factor = *k;
+        f.as_printed = value;
+      }
+      Result<double> d = ParseDouble(number, "column \"value\"");
       if (!d.ok()) return fail(d.status().message());
       if (*d < 0) return fail("column \"value\": " + value + " is negative");
       if (IsIntegerField(f.field) && *d != std::floor(*d)) {
         return fail("column \"value\": " + f.field + " is a whole number, got " + value);
       }
-      f.value = *d;
+      // A converted figure keeps 3 decimals (820 GiB/s: 880.468 GB/s), not binary noise.
+      f.value = factor == 1 ? *d : std::round(*d * factor * 1000) / 1000;
     }
-    if (!seen.insert({f.model, f.field}).second) {
+    if (!f.family.empty() && f.field != "neuronlink_gbyte_s") {
+      return fail("column \"field\": a MODEL@FAMILY row sets neuronlink_gbyte_s only, got " +
+                  f.field);
+    }
+    if (!seen.insert({cell("model"), f.field}).second) {
       return fail(f.model + " " + f.field + " is given twice");
     }
     out.push_back(std::move(f));
@@ -179,6 +228,7 @@ Status ApplyAcceleratorFigures(const std::vector<AcceleratorFigure>& figures,
       return Status::InvalidArgument(f.where + ": model \"" + f.model +
                                      "\" is in no gpu-specs row");
     }
+    if (!f.family.empty()) continue;  // an instance family's figure: ApplyFamilyFigures
     if (std::optional<std::string> why = ContradictsArchitecture(*g, f.field)) {
       return Status::InvalidArgument(f.where + ": " + f.field + " for " + g->model + ", which " +
                                      *why);
@@ -197,7 +247,9 @@ Status ApplyAcceleratorFigures(const std::vector<AcceleratorFigure>& figures,
     }
     if (!old.empty()) {
       corrections->push_back({"gpu " + g->model + " " + f.field, old, FigureText(f),
-                              "the datasheet row is contradicted by " + f.where + " (" + f.source +
+                              "the datasheet row is contradicted by " + FileLine(f.where) + " (" +
+                                  f.source +
+                                  (f.as_printed.empty() ? "" : "; printed " + f.as_printed) +
                                   (f.derived ? "; " + f.derivation : "") + ")"});
     }
     if (f.derived) derived[g->model].push_back(&f);
@@ -216,6 +268,22 @@ Status ApplyAcceleratorFigures(const std::vector<AcceleratorFigure>& figures,
     }
   }
   return Status::OK();
+}
+
+void ApplyFamilyFigures(const std::vector<AcceleratorFigure>& figures,
+                        std::vector<InstanceType>* types, std::vector<Correction>* corrections) {
+  for (const AcceleratorFigure& f : figures) {
+    if (f.family.empty() || !f.value) continue;
+    for (InstanceType& t : *types) {
+      if (t.family != f.family || t.accelerator.aws_name != f.model) continue;
+      if (t.accelerator.devices() < 2) continue;  // a single device has no NeuronLink peer
+      t.accelerator.neuronlink_gbyte_s = *f.value;
+      corrections->push_back(
+          {t.name + " accelerator.neuronlink_gbyte_s", "the " + f.model + " figure", FigureText(f),
+           f.family + " has its own NeuronLink figure: " + FileLine(f.where) + " (" + f.source +
+               (f.as_printed.empty() ? "" : "; printed " + f.as_printed) + ")"});
+    }
+  }
 }
 
 }  // namespace gpuadvisor::build

@@ -98,7 +98,10 @@ struct Builder {
   };
   std::map<std::pair<std::string, std::string>, std::vector<BlockRate>> blocks;
   std::set<std::pair<std::string, std::string>> offered;
+  // Itemised reserved terms per (type, region) (vantage-terms-csv); the newest source per term.
+  std::map<std::pair<std::string, std::string>, std::map<std::string, ReservedPrice>> terms;
   std::set<std::string> offering_regions;  // regions the offering sources cover
+  std::string offerings_date;              // the newest offering snapshot's date
   // Per region, the types a "complete" price file prices there (see PriceFile).
   std::map<std::string, std::set<std::string>> priced_by_complete;
   // Project-owned figures, applied once every datasheet row is read (order-independent).
@@ -195,6 +198,25 @@ struct Builder {
     o->capacity_block = p;
   }
 
+  Status AddReservedTerms(const BuildInput& in, const CatalogSource& src) {
+    Result<std::vector<build::ReservedTermRecord>> recs =
+        build::ReadVantageTermsCsv(in.text, in.origin, in.currency);
+    if (!recs.ok()) return recs.status();
+    for (build::ReservedTermRecord& r : *recs) {
+      if (!IsRegionCode(r.region)) {
+        ++skipped_local_zone_rows;
+        continue;
+      }
+      r.term.from = {src.id, src.snapshot_date};
+      auto& by_term = terms[{r.instance_type, r.region}];
+      auto it = by_term.find(r.term.term());
+      if (it == by_term.end() || r.term.from.date > it->second.from.date) {
+        by_term[r.term.term()] = r.term;
+      }
+    }
+    return Status::OK();
+  }
+
   Status AddSpotAdvisor(const BuildInput& in, const CatalogSource& src) {
     Result<std::vector<SpotAdvice>> recs = build::ReadSpotAdvisorJson(in.text, in.origin);
     if (!recs.ok()) return recs.status();
@@ -206,7 +228,8 @@ struct Builder {
     return Status::OK();
   }
 
-  Status AddOfferings(const BuildInput& in) {
+  Status AddOfferings(const BuildInput& in, const CatalogSource& src) {
+    offerings_date = std::max(offerings_date, src.snapshot_date);
     Result<std::vector<Offering>> recs = build::ReadOfferingsCsv(in.text, in.origin);
     if (!recs.ok()) return recs.status();
     for (const Offering& o : *recs) {
@@ -253,7 +276,8 @@ struct Builder {
     }
     if (f == "spot-advisor-json") return AddSpotAdvisor(in, src);
     if (f == "capacity-block-csv") return AddCapacityBlocks(in, src);
-    if (f == "offerings-csv") return AddOfferings(in);
+    if (f == "vantage-terms-csv") return AddReservedTerms(in, src);
+    if (f == "offerings-csv") return AddOfferings(in, src);
     return Status::InvalidArgument(in.origin + ": unknown source format \"" + f + "\"");
   }
 
@@ -290,16 +314,40 @@ struct Builder {
     return p;
   }
 
-  RegionOffer MakeOffer(const std::string& type, const std::string& region) const {
+  // Whether `t` is offered in o->region, and on whose word (RegionOffer::offered_from, set where
+  // a source other than the offerings snapshot decides):
+  // * listed by DescribeInstanceTypeOfferings: offered;
+  // * not listed in a region the snapshot covers: not offered, unless the type is current and an
+  //   on-demand price dated after the snapshot exists there (a newer price list selling it is
+  //   newer evidence than the snapshot: g6 in ap-south-2, priced 2026-08-26, absent 2026-08-01);
+  // * a region no snapshot covers (AWS China): a source marked complete decides, except that a
+  //   retired type is never offered on a price row alone: price lists keep listing retired
+  //   types (the us-east-1 list prices p2/p3/g3 that the 2026-08 API no longer returns), so
+  //   the retirement record is the newer word.
+  void SetOffered(const InstanceType& t, RegionOffer* o) const {
+    const std::string& region = o->region;
+    if (offered.count({t.name, region})) {
+      o->offered = true;
+    } else if (offering_regions.count(region)) {
+      o->offered = false;
+      if (!t.retired && o->on_demand && o->on_demand->from.date > offerings_date &&
+          o->on_demand->from.date != "undated") {
+        o->offered = true;
+        o->offered_from = o->on_demand->from;
+      }
+    } else if (auto it = priced_by_complete.find(region); it != priced_by_complete.end()) {
+      o->offered = it->second.count(t.name) > 0;
+      if (*o->offered && t.retired) {
+        o->offered = false;
+        o->offered_from = t.spec_from;
+      }
+    }
+  }
+
+  RegionOffer MakeOffer(const InstanceType& t, const std::string& region) const {
+    const std::string& type = t.name;
     RegionOffer o;
     o.region = region;
-    if (offered.count({type, region})) {
-      o.offered = true;
-    } else if (offering_regions.count(region)) {
-      o.offered = false;
-    } else if (auto it = priced_by_complete.find(region); it != priced_by_complete.end()) {
-      o.offered = it->second.count(type) > 0;
-    }
     if (auto it = azs.find({type, region}); it != azs.end()) {
       o.az_ids.assign(it->second.begin(), it->second.end());
     }
@@ -309,8 +357,14 @@ struct Builder {
       return MakePrice(it->second);
     };
     o.on_demand = get(PriceRecord::kOnDemand);
+    SetOffered(t, &o);
     o.spot = get(PriceRecord::kSpot);
     o.reserved_1y_no_upfront = get(PriceRecord::kReserved1yNoUpfront);
+    if (auto it = terms.find({type, region}); it != terms.end()) {
+      for (const auto& [name, term] : it->second) o.reserved.push_back(term);  // by term()
+      // The one 1-year RI figure every command reads, chosen as the catalog reader chooses it.
+      o.reserved_1y_no_upfront = o.Reserved1y();
+    }
     SetCapacityBlock(type, &o);
     if (auto it = bands.find({type, region}); it != bands.end()) {
       const SpotAdvice& a = it->second.first;
@@ -337,7 +391,7 @@ struct Builder {
         continue;
       }
       if (!IsRegionCode(region)) continue;
-      it->second.regions.push_back(MakeOffer(type, region));
+      it->second.regions.push_back(MakeOffer(it->second, region));
     }
     for (auto& [name, t] : types) {
       if (const GpuSpec* g = MatchGpu(t.accelerator)) {
@@ -348,6 +402,7 @@ struct Builder {
                 [](const RegionOffer& a, const RegionOffer& b) { return a.region < b.region; });
       instance_types.push_back(std::move(t));
     }
+    build::ApplyFamilyFigures(figures, &instance_types, &catalog.corrections);
   }
 };
 

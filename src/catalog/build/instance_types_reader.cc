@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 
 #include "catalog/build/sources.h"
@@ -111,16 +112,32 @@ void ReadNetwork(RjReader& r, const json& info, const std::string& path, Instanc
     t->max_efa_interfaces =
         static_cast<int>(r.OptInt(*efa, "MaximumEfaInterfaces", np + ".EfaInfo").value_or(0));
   }
+  // The instance's bandwidth is its NetworkPerformance ("400 Gigabit", "16x 200 Gigabit"): a
+  // per-instance figure. NetworkCards[] list each card's own BaselineBandwidthInGbps, and
+  // their sum is not the instance's (g6e.48xlarge: 4 cards of 400, "400 Gigabit"; p6-b200: 8 of
+  // 200, "3200 Gigabit"; p6-b300: 17 cards summing to 6750, "6400 Gigabit"; trn2.3xlarge: one
+  // card of 50, "200 Gigabit"). So a fixed NetworkPerformance is both the baseline and the peak;
+  // a burstable one ("Up to 25 Gigabit", always one card) is the peak, and the card's baseline
+  // is the baseline. Only when NetworkPerformance says no number do the cards' sums stand in.
   const json& cards = r.Array(*net, "NetworkCards", np, false);
-  if (!cards.Empty()) {
-    double base = 0, peak = 0;
-    for (rapidjson::SizeType i = 0; i < cards.Size(); ++i) {
-      std::string cp = np + ".NetworkCards[" + std::to_string(i) + "]";
-      base += r.OptNum(cards[i], "BaselineBandwidthInGbps", cp).value_or(0);
-      peak += r.OptNum(cards[i], "PeakBandwidthInGbps", cp).value_or(0);
-    }
-    if (base > 0) t->network_baseline_gbit_s = base;
-    if (peak > 0) t->network_peak_gbit_s = peak;
+  double base = 0, peak = 0;
+  for (rapidjson::SizeType i = 0; i < cards.Size(); ++i) {
+    std::string cp = np + ".NetworkCards[" + std::to_string(i) + "]";
+    base += r.OptNum(cards[i], "BaselineBandwidthInGbps", cp).value_or(0);
+    peak += r.OptNum(cards[i], "PeakBandwidthInGbps", cp).value_or(0);
+  }
+  const bool burstable = StartsWith(ToLower(Trim(t->network_performance)), "up to ");
+  if (t->network_gbit_s && !burstable) {
+    t->network_baseline_gbit_s = t->network_gbit_s;
+    t->network_peak_gbit_s = t->network_gbit_s;
+    return;
+  }
+  if (base > 0)
+    t->network_baseline_gbit_s = t->network_gbit_s ? std::min(base, *t->network_gbit_s) : base;
+  if (t->network_gbit_s) {
+    t->network_peak_gbit_s = t->network_gbit_s;
+  } else if (peak > 0) {
+    t->network_peak_gbit_s = peak;
   }
 }
 

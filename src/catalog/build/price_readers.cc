@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 
 #include "catalog/build/sources.h"
 #include "catalog/record_checks.h"
@@ -109,6 +110,82 @@ Result<std::vector<PriceRecord>> ReadPriceCsv(std::string_view csv, std::string_
       out.push_back({std::string(at(type_col)), std::string(region), std::string(at(az_col)), kind,
                      *v, std::string(at(date_col))});
     }
+  }
+  if (!reader.status().ok()) return reader.status();
+  return out;
+}
+
+Result<std::vector<ReservedTermRecord>> ReadVantageTermsCsv(std::string_view csv,
+                                                            std::string_view origin,
+                                                            Currency currency) {
+  const std::string price_col = MoneyKey("usd_per_hour_linux", currency);
+  CsvReader reader(csv, std::string(origin));
+  Result<CsvHeader> header =
+      ReadHeader(reader, origin, {"instance_type", "region", "vantage_term_key", price_col});
+  if (!header.ok()) return header.status();
+  const int type_col = header->Find("instance_type"), region_col = header->Find("region"),
+            key_col = header->Find("vantage_term_key"), price = header->Find(price_col);
+  const size_t need = static_cast<size_t>(std::max({type_col, region_col, key_col, price})) + 1;
+  const char* const code = CurrencyCode(currency);
+  std::vector<ReservedTermRecord> out;
+  std::vector<std::string> row;
+  while (reader.Next(&row)) {
+    if (row.size() == 1 && row[0].empty()) continue;  // blank line
+    if (row.size() < need) {
+      return Status::ParseError(reader.Where() + ": expected " + std::to_string(need) +
+                                " or more columns, got " + std::to_string(row.size()));
+    }
+    auto at = [&](int c) { return std::string(Trim(row[static_cast<size_t>(c)])); };
+    const std::string key = at(key_col);
+    if (key == "ondemand") continue;
+    // yrTerm<years><Class>.<payment>
+    const size_t dot = key.find('.');
+    const std::string head = key.substr(0, dot);
+    const std::string pay = dot == std::string::npos ? "" : key.substr(dot + 1);
+    ReservedTermRecord rec;
+    ReservedPrice& t = rec.term;
+    bool known =
+        head.size() > 7 && StartsWith(head, "yrTerm") && (head[6] == '1' || head[6] == '3');
+    const std::string cls = known ? head.substr(7) : "";
+    known = known && (cls == "Standard" || cls == "Convertible" || cls == "Savings") &&
+            (pay == "noUpfront" || pay == "partialUpfront" || pay == "allUpfront");
+    if (!known) {
+      return Status::ParseError(reader.Where() +
+                                ": column \"vantage_term_key\": expected "
+                                "ondemand or yrTerm{1,3}{Standard,Convertible,Savings}."
+                                "{noUpfront,partialUpfront,allUpfront}, got \"" +
+                                key + "\"");
+    }
+    if (cls == "Savings" || pay == "partialUpfront") continue;
+    const std::string_view region = Trim(row[static_cast<size_t>(region_col)]);
+    if (const Partition& p = PartitionOf(region); p.currency != currency) {
+      return Status::ParseError(reader.Where() + ": a " + code + " price for " +
+                                std::string(region) + ", whose partition (" + p.id +
+                                ") prices in " + CurrencyCode(p.currency) + "; expected rows of " +
+                                code + " regions only");
+    }
+    Result<double> v = ParseDouble(at(price), "column \"" + price_col + "\"");
+    if (!v.ok() || CheckPrice(*v) != PriceCheck::kOk) {
+      return Status::ParseError(
+          reader.Where() + ": column \"" + price_col + "\": expected " +
+          (v.ok() ? PriceWanted(*v) : "a price per hour, got \"" + at(price) + "\""));
+    }
+    if (at(type_col).empty()) {
+      return Status::ParseError(reader.Where() +
+                                ": column \"instance_type\": expected a non-empty instance type");
+    }
+    t.years = head[6] - '0';
+    t.offering_class = cls == "Standard" ? "standard" : "convertible";
+    if (pay == "noUpfront") {
+      t.payment = "no-upfront";
+      t.usd_per_hour = *v;
+    } else {
+      t.payment = "all-upfront";
+      t.upfront_usd = std::round(*v * t.years * 8760.0 * 100) / 100;  // to the fen/cent
+    }
+    rec.instance_type = at(type_col);
+    rec.region = std::string(region);
+    out.push_back(std::move(rec));
   }
   if (!reader.status().ok()) return reader.status();
   return out;

@@ -49,16 +49,28 @@ struct AcceleratorFigure {
   std::string source;           // citation
   std::string derivation;       // required when derived
   std::string where;            // "file:line", for error messages and corrections
+  // "Trainium@trn1n": the figure holds for that instance family only (neuronlink_gbyte_s).
+  std::string family;
+  // The value as the document prints it when it carried a unit ("768 GiB/s"); `value` is then
+  // converted to the catalog's GB/s.
+  std::string as_printed;
 };
+// A `_gbyte_s` value may carry its document's unit, "820 GiB/s" (GB/s, GiB/s, TB/s): it is
+// converted to GB/s. A model "MODEL@FAMILY" sets neuronlink_gbyte_s on that family's instance
+// types only (trn1n's Trainium links run at twice trn1's).
 // Fields a figure row may set (GpuSpec names).
 const std::vector<std::string>& AcceleratorFigureFields();
 // Errors: ParseError "<origin>:<line>: ..." for a missing column, an unknown field or basis, a
 // non-numeric or negative value, a derived row without a derivation, a repeated model+field.
 Result<std::vector<AcceleratorFigure>> ReadAcceleratorFiguresCsv(std::string_view csv,
                                                                  std::string_view origin);
-// Merges figures into the datasheet specs: a figure fills an empty field; one equal to the
-// datasheet value changes nothing; one that contradicts it replaces it and is recorded in
-// *corrections (never silently). Then grades every spec: confidence "derived" with the
+// Sets the MODEL@FAMILY figures on the instance types of that family with more than one device
+// (Accelerator::neuronlink_gbyte_s), each recorded in *corrections with its citation.
+void ApplyFamilyFigures(const std::vector<AcceleratorFigure>& figures,
+                        std::vector<InstanceType>* types, std::vector<Correction>* corrections);
+// Merges figures into the datasheet specs (MODEL@FAMILY rows aside): a figure fills an empty field;
+// one equal to the datasheet value changes nothing; one that contradicts it replaces it and is
+// recorded in *corrections (never silently). Then grades every spec: confidence "derived" with the
 // derivation of each derived figure it uses, else "published". Error: InvalidArgument naming
 // the row of a figure whose model is in no datasheet row.
 Status ApplyAcceleratorFigures(const std::vector<AcceleratorFigure>& figures,
@@ -96,6 +108,23 @@ PriceCsvColumns InCurrency(PriceCsvColumns cols, Currency c);
 // for us-east-1, a USD one for cn-north-1): prices are never taken in the wrong currency.
 Result<std::vector<PriceRecord>> ReadPriceCsv(std::string_view csv, std::string_view origin,
                                               const PriceCsvColumns& columns);
+
+// Vantage's reserved terms in long form (header: instance_type, region, vantage_term_key,
+// <cur>_per_hour_linux, <cur> by the manifest's currency: "cny_per_hour_linux"). Keys
+// "yrTerm{1,3}{Standard,Convertible}.{noUpfront,allUpfront}" become ReservedPrice terms: the value
+// is Vantage's effective hourly rate, so a no-upfront term is that hourly charge and an
+// all-upfront term a fee of rate x years x 8760 with no hourly charge. Skipped: "ondemand" (the
+// on-demand files carry it), "*.partialUpfront" (the split between fee and hourly charge is not
+// in the file) and "yrTerm*Savings.*" (in the 2026-01 feed they repeat the Standard RI figures:
+// not Savings Plans rates). Any other key, a bad price or a region of another currency is an
+// error naming the line.
+struct ReservedTermRecord {
+  std::string instance_type, region;
+  ReservedPrice term;  // `from` left for the caller
+};
+Result<std::vector<ReservedTermRecord>> ReadVantageTermsCsv(std::string_view csv,
+                                                            std::string_view origin,
+                                                            Currency currency);
 
 // EC2 Capacity Blocks for ML rates (header: instance_type, region,
 // capacity_block_usd_per_hour_instance, last_updated; other columns ignored). One dated rate per

@@ -475,6 +475,10 @@ class Importer {
       }
       if (InstanceType* old = Type(t.name)) {
         t.regions = std::move(old->regions);
+        // DescribeInstanceTypes carries no NeuronLink figure: the catalog's per-type one stays.
+        if (!t.accelerator.neuronlink_gbyte_s) {
+          t.accelerator.neuronlink_gbyte_s = old->accelerator.neuronlink_gbyte_s;
+        }
         *old = std::move(t);
         touched_.insert(old->name);
       } else {
