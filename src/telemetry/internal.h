@@ -65,6 +65,22 @@ class LineSource {
 // Splits "12.5 W" into 12.5; "[N/A]", "N/A", "" and other bracketed words are null.
 // `ok` is false when the text is neither a number (with an optional unit) nor unknown.
 std::optional<double> ParseValue(std::string_view text, bool* ok);
+// ParseValue without the optional, for the readers' inner loops: kNumber sets *v.
+enum class CellValue { kNumber, kUnknown, kBad };
+CellValue ParseCell(std::string_view text, double* v);
+
+// ParseTelemetryTime for a column of timestamps: consecutive rows share the date and clock
+// ("2026/07/14 08:12:38" of ".696", ".698", ...), so those bytes are read once and only what
+// follows them is parsed again while they repeat. The same results as ParseTelemetryTime.
+class TimeParser {
+ public:
+  std::optional<double> Parse(std::string_view text);
+
+ private:
+  static constexpr size_t kClockChars = 19;  // "2026/07/14 08:12:38"
+  char clock_text_[kClockChars] = {};
+  std::optional<double> clock_;  // the time clock_text_ reads as
+};
 
 // A GPU index (`field` names it in the error): a whole number 0 to 4096, or unknown ("[N/A]":
 // *index unchanged). A fraction, a negative or an out-of-range number is a ParseError at `src`.

@@ -1,6 +1,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -131,30 +132,91 @@ Result<std::string> LineSource::Rest() {
   return out;
 }
 
-std::optional<double> ParseValue(std::string_view t, bool* ok) {
-  *ok = true;
-  t = Trim(t);
-  if (t.empty() || t.front() == '[' || t == "N/A" || t == "NaN" || t == "nan") return std::nullopt;
+namespace {
+
+// std::isspace and std::isalpha without a call for ASCII (the C locale's answer, which every
+// locale gives these bytes); other bytes ask the locale, as Trim does.
+inline bool IsSpace(char ch) {
+  const auto c = static_cast<unsigned char>(ch);
+  if (c < 0x80) return c == ' ' || (c >= '\t' && c <= '\r');
+  return std::isspace(c) != 0;
+}
+inline bool IsUnitChar(char ch) {
+  const auto c = static_cast<unsigned char>(ch);
+  if (c < 0x80) return ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '%';
+  return std::isalpha(c) != 0;
+}
+inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Trim (util/text.h), inline: called for every cell.
+inline std::string_view TrimSpace(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && IsSpace(s[b])) ++b;
+  while (e > b && IsSpace(s[e - 1])) --e;
+  return s.substr(b, e - b);
+}
+
+constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+// The plain decimal number at the start of [b, e) ("35", "69.85", "12."), exactly as
+// std::from_chars reads it, without its call: an integer below 2^53 divided by a power of ten up
+// to 1e22 is one correctly rounded operation (both are exact doubles; Clinger's fast path), which
+// is what from_chars returns. Null (*v untouched) where from_chars must decide: a sign, an
+// exponent, more than 18 digits, no digit.
+inline const char* FastDecimal(const char* b, const char* e, double* v) {
+  const char* p = b;
+  uint64_t m = 0;
+  int digits = 0, frac = 0;
+  for (; p != e && IsDigit(*p); ++p, ++digits) m = m * 10 + static_cast<uint64_t>(*p - '0');
+  if (p != e && *p == '.') {
+    for (++p; p != e && IsDigit(*p); ++p, ++digits, ++frac) {
+      m = m * 10 + static_cast<uint64_t>(*p - '0');
+    }
+  }
+  // 18 digits cannot wrap m; the fraction is then at most 18 digits too (kPow10 has 22).
+  if (digits == 0 || digits > 18 || m > (uint64_t{1} << 53)) return nullptr;
+  if (p != e && (*p == 'e' || *p == 'E')) return nullptr;
+  *v = frac == 0 ? static_cast<double>(m) : static_cast<double>(m) / kPow10[frac];
+  return p;
+}
+
+}  // namespace
+
+CellValue ParseCell(std::string_view t, double* out) {
+  t = TrimSpace(t);
+  if (t.empty() || t.front() == '[') return CellValue::kUnknown;
+  if (t.size() <= 3 && (t == "N/A" || t == "NaN" || t == "nan")) return CellValue::kUnknown;
   const char* b = t.data();
   const char* e = b + t.size();
   if (*b == '+') ++b;
   double v = 0;
-  auto [ptr, ec] = std::from_chars(b, e, v);
-  if (ec != std::errc() || !std::isfinite(v)) {
-    *ok = false;
-    return std::nullopt;
+  const char* ptr = FastDecimal(b, e, &v);
+  if (ptr == nullptr) {
+    auto [end, ec] = std::from_chars(b, e, v);
+    if (ec != std::errc() || !std::isfinite(v)) return CellValue::kBad;
+    ptr = end;
   }
   // A unit may follow: "%", "MiB", "W", "MHz", "C", "us"
-  std::string_view unit = Trim(std::string_view(ptr, static_cast<size_t>(e - ptr)));
+  while (ptr != e && IsSpace(*ptr)) ++ptr;  // e is already past any trailing space
+  const std::string_view unit(ptr, static_cast<size_t>(e - ptr));
   for (char c : unit) {
-    if (!std::isalpha(static_cast<unsigned char>(c)) && c != '%') {
-      *ok = false;
-      return std::nullopt;
-    }
+    if (!IsUnitChar(c)) return CellValue::kBad;
   }
-  if (unit == "GiB") v *= 1024;
-  if (unit == "KiB") v /= 1024;
-  return v;
+  if (unit.size() == 3 && unit[1] == 'i' && unit[2] == 'B') {
+    if (unit[0] == 'G') v *= 1024;
+    if (unit[0] == 'K') v /= 1024;
+  }
+  *out = v;
+  return CellValue::kNumber;
+}
+
+std::optional<double> ParseValue(std::string_view text, bool* ok) {
+  double v = 0;
+  const CellValue c = ParseCell(text, &v);
+  *ok = c != CellValue::kBad;
+  if (c == CellValue::kNumber) return v;
+  return std::nullopt;
 }
 
 Status ParseGpuIndex(std::string_view text, std::string_view field, const LineSource& src,
@@ -245,8 +307,53 @@ std::optional<double> ParseCtimeStyle(std::string_view s) {
 
 }  // namespace
 
-std::optional<double> ParseTelemetryTime(std::string_view s) {
-  s = Trim(s);
+namespace telemetry {
+namespace {
+
+// 0.1 divided by 10 k times, as a loop dividing by 10 per digit computes it (the same doubles:
+// the table is made with the same operations, at compile time).
+constexpr size_t kScales = 24;
+constexpr std::array<double, kScales> kFractionScales = [] {
+  std::array<double, kScales> a{};
+  double scale = 0.1;
+  for (double& x : a) {
+    x = scale;
+    scale /= 10;
+  }
+  return a;
+}();
+
+// The rest of a date-and-time after its clock s[0, i) (read as `t`): a fraction of a second,
+// then nothing, "Z", " UTC" or a UTC offset.
+std::optional<double> ParseTimeTail(std::string_view s, size_t i, double t) {
+  if (i < s.size() && (s[i] == '.' || s[i] == ',')) {
+    ++i;
+    // The weight of a digit: 0.1, then divided by 10 once per digit (from the table while it
+    // lasts).
+    double scale = 0.1;
+    for (size_t k = 0; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, ++k) {
+      if (k < kScales) scale = kFractionScales[k];
+      t += (s[i] - '0') * scale;
+      if (k + 1 >= kScales) scale /= 10;
+    }
+  }
+  if (i == s.size() || s.substr(i) == "Z" || s.substr(i) == " UTC") return t;
+  if (s[i] == '+' || s[i] == '-') {
+    const int sign = s[i] == '+' ? 1 : -1;
+    ++i;
+    int oh = 0, om = 0;
+    if (!Digits(s, &i, 2, &oh)) return std::nullopt;
+    if (i < s.size() && s[i] == ':') ++i;
+    if (i < s.size() && !Digits(s, &i, 2, &om)) return std::nullopt;
+    if (i != s.size()) return std::nullopt;
+    return t - sign * (oh * 3600 + om * 60);
+  }
+  return std::nullopt;
+}
+
+// ParseTelemetryTime of trimmed `s`. A date with a clock to the second, "2026/07/14 08:12:38"
+// (kClockChars, read from those bytes alone), sets *clock to its time.
+std::optional<double> ParseTrimmedTime(std::string_view s, std::optional<double>* clock) {
   if (s.empty()) return std::nullopt;
   int y = 0, mo = 0, d = 0, hh = 0, mi = 0, ss = 0;
   size_t i = 0;
@@ -265,39 +372,45 @@ std::optional<double> ParseTelemetryTime(std::string_view s) {
     if (!Digits(s, &i, 2, &hh) || i >= s.size() || s[i] != ':') return std::nullopt;
     ++i;
     if (!Digits(s, &i, 2, &mi)) return std::nullopt;
+    bool seconds = false;
     if (i < s.size() && s[i] == ':') {
       ++i;
       if (!Digits(s, &i, 2, &ss)) return std::nullopt;
+      seconds = true;
     }
     if (hh > 23 || mi > 59 || ss > 60) return std::nullopt;
     t += hh * 3600 + mi * 60 + ss;
-    if (i < s.size() && (s[i] == '.' || s[i] == ',')) {
-      ++i;
-      double scale = 0.1;
-      while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-        t += (s[i] - '0') * scale;
-        scale /= 10;
-        ++i;
-      }
-    }
-    if (i == s.size() || s.substr(i) == "Z" || s.substr(i) == " UTC") return t;
-    if (s[i] == '+' || s[i] == '-') {
-      const int sign = s[i] == '+' ? 1 : -1;
-      ++i;
-      int oh = 0, om = 0;
-      if (!Digits(s, &i, 2, &oh)) return std::nullopt;
-      if (i < s.size() && s[i] == ':') ++i;
-      if (i < s.size() && !Digits(s, &i, 2, &om)) return std::nullopt;
-      if (i != s.size()) return std::nullopt;
-      return t - sign * (oh * 3600 + om * 60);
-    }
-    return std::nullopt;
+    if (seconds && clock != nullptr) *clock = t;  // i == kClockChars here
+    return ParseTimeTail(s, i, t);
   }
   // Unix seconds (CloudWatch and Prometheus tools also write these).
   double v = 0;
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec == std::errc() && ptr == s.data() + s.size() && v > 1e8 && v < 1e11) return v;
   return ParseCtimeStyle(s);
+}
+
+}  // namespace
+
+std::optional<double> TimeParser::Parse(std::string_view text) {
+  const std::string_view s = TrimSpace(text);
+  if (clock_ && s.size() >= kClockChars &&
+      s.compare(0, kClockChars, clock_text_, kClockChars) == 0) {
+    return ParseTimeTail(s, kClockChars, *clock_);
+  }
+  std::optional<double> clock;
+  std::optional<double> t = ParseTrimmedTime(s, &clock);
+  if (clock) {
+    std::memcpy(clock_text_, s.data(), kClockChars);
+    clock_ = clock;
+  }
+  return t;
+}
+
+}  // namespace telemetry
+
+std::optional<double> ParseTelemetryTime(std::string_view s) {
+  return telemetry::ParseTrimmedTime(Trim(s), nullptr);
 }
 
 std::string FormatUtc(double unix_s) {
