@@ -19,6 +19,9 @@ namespace {
 constexpr size_t kBlock = size_t{1} << 20;             // bytes read at a time
 constexpr size_t kMaxLine = size_t{64} << 20;          // a longer line is an error
 constexpr size_t kMaxWholeDocument = size_t{1} << 30;  // CloudWatch JSON read whole
+// zlib's own buffers: reads of twice this or more go straight into ours (a plain file's bytes
+// read(2) into the block, a gzip file's inflated into it), not through a copy.
+constexpr unsigned kZlibBuffer = 128u << 10;
 
 gzFile Gz(void* p) { return static_cast<gzFile>(p); }
 
@@ -39,7 +42,7 @@ Result<std::unique_ptr<LineSource>> LineSource::Open(const std::string& path) {
     return Status::IOError("cannot open " + path + ": " + std::strerror(errno));
   }
   s->gz_ = f;
-  gzbuffer(f, static_cast<unsigned>(kBlock));
+  gzbuffer(f, kZlibBuffer);
   if (path != "-") {
     if (FILE* fp = std::fopen(path.c_str(), "rb")) {
       if (std::fseek(fp, 0, SEEK_END) == 0) s->size_ = static_cast<uint64_t>(std::ftell(fp));
@@ -132,85 +135,6 @@ Result<std::string> LineSource::Rest() {
   return out;
 }
 
-namespace {
-
-// std::isspace and std::isalpha without a call for ASCII (the C locale's answer, which every
-// locale gives these bytes); other bytes ask the locale, as Trim does.
-inline bool IsSpace(char ch) {
-  const auto c = static_cast<unsigned char>(ch);
-  if (c < 0x80) return c == ' ' || (c >= '\t' && c <= '\r');
-  return std::isspace(c) != 0;
-}
-inline bool IsUnitChar(char ch) {
-  const auto c = static_cast<unsigned char>(ch);
-  if (c < 0x80) return ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '%';
-  return std::isalpha(c) != 0;
-}
-inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-// Trim (util/text.h), inline: called for every cell.
-inline std::string_view TrimSpace(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && IsSpace(s[b])) ++b;
-  while (e > b && IsSpace(s[e - 1])) --e;
-  return s.substr(b, e - b);
-}
-
-constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
-// The plain decimal number at the start of [b, e) ("35", "69.85", "12."), exactly as
-// std::from_chars reads it, without its call: an integer below 2^53 divided by a power of ten up
-// to 1e22 is one correctly rounded operation (both are exact doubles; Clinger's fast path), which
-// is what from_chars returns. Null (*v untouched) where from_chars must decide: a sign, an
-// exponent, more than 18 digits, no digit.
-inline const char* FastDecimal(const char* b, const char* e, double* v) {
-  const char* p = b;
-  uint64_t m = 0;
-  int digits = 0, frac = 0;
-  for (; p != e && IsDigit(*p); ++p, ++digits) m = m * 10 + static_cast<uint64_t>(*p - '0');
-  if (p != e && *p == '.') {
-    for (++p; p != e && IsDigit(*p); ++p, ++digits, ++frac) {
-      m = m * 10 + static_cast<uint64_t>(*p - '0');
-    }
-  }
-  // 18 digits cannot wrap m; the fraction is then at most 18 digits too (kPow10 has 22).
-  if (digits == 0 || digits > 18 || m > (uint64_t{1} << 53)) return nullptr;
-  if (p != e && (*p == 'e' || *p == 'E')) return nullptr;
-  *v = frac == 0 ? static_cast<double>(m) : static_cast<double>(m) / kPow10[frac];
-  return p;
-}
-
-}  // namespace
-
-CellValue ParseCell(std::string_view t, double* out) {
-  t = TrimSpace(t);
-  if (t.empty() || t.front() == '[') return CellValue::kUnknown;
-  if (t.size() <= 3 && (t == "N/A" || t == "NaN" || t == "nan")) return CellValue::kUnknown;
-  const char* b = t.data();
-  const char* e = b + t.size();
-  if (*b == '+') ++b;
-  double v = 0;
-  const char* ptr = FastDecimal(b, e, &v);
-  if (ptr == nullptr) {
-    auto [end, ec] = std::from_chars(b, e, v);
-    if (ec != std::errc() || !std::isfinite(v)) return CellValue::kBad;
-    ptr = end;
-  }
-  // A unit may follow: "%", "MiB", "W", "MHz", "C", "us"
-  while (ptr != e && IsSpace(*ptr)) ++ptr;  // e is already past any trailing space
-  const std::string_view unit(ptr, static_cast<size_t>(e - ptr));
-  for (char c : unit) {
-    if (!IsUnitChar(c)) return CellValue::kBad;
-  }
-  if (unit.size() == 3 && unit[1] == 'i' && unit[2] == 'B') {
-    if (unit[0] == 'G') v *= 1024;
-    if (unit[0] == 'K') v /= 1024;
-  }
-  *out = v;
-  return CellValue::kNumber;
-}
-
 std::optional<double> ParseValue(std::string_view text, bool* ok) {
   double v = 0;
   const CellValue c = ParseCell(text, &v);
@@ -221,15 +145,16 @@ std::optional<double> ParseValue(std::string_view text, bool* ok) {
 
 Status ParseGpuIndex(std::string_view text, std::string_view field, const LineSource& src,
                      int* index) {
-  bool ok = true;
-  std::optional<double> v = ParseValue(text, &ok);
+  double v = 0;
+  const CellValue c = ParseCell(text, &v);
   // The range test comes first: casting a double outside int's range is undefined.
-  if (!ok || (v && !(*v >= 0 && *v <= 4096 && *v == std::floor(*v)))) {
+  if (c == CellValue::kBad ||
+      (c == CellValue::kNumber && !(v >= 0 && v <= 4096 && v == std::floor(v)))) {
     return Status::ParseError(src.Where() + std::string(field) +
                               ": expected a GPU index 0 to 4096, got \"" + std::string(text) +
                               "\"");
   }
-  if (v) *index = static_cast<int>(*v);
+  if (c == CellValue::kNumber) *index = static_cast<int>(v);
   return Status::OK();
 }
 
@@ -393,7 +318,7 @@ std::optional<double> ParseTrimmedTime(std::string_view s, std::optional<double>
 }  // namespace
 
 std::optional<double> TimeParser::Parse(std::string_view text) {
-  const std::string_view s = TrimSpace(text);
+  const std::string_view s = cell::TrimSpace(text);
   if (clock_ && s.size() >= kClockChars &&
       s.compare(0, kClockChars, clock_text_, kClockChars) == 0) {
     return ParseTimeTail(s, kClockChars, *clock_);
