@@ -68,6 +68,14 @@ std::string_view ColumnName(std::string_view field) {
   return field;
 }
 
+// ColumnName(field) == name, without ColumnName for a data row: a column name begins at the
+// field's first byte that is not a space, which for a row is rarely the name's.
+bool IsColumn(std::string_view field, const std::string& name) {
+  const std::string_view t = cell::TrimSpace(field);
+  if (!name.empty() && (t.empty() || t.front() != name.front())) return false;
+  return ColumnName(field) == name;
+}
+
 struct Layout {
   std::vector<Role> roles;
   std::vector<std::string> names;
@@ -154,11 +162,35 @@ struct Fallbacks {
   std::optional<double> mem_free, power_alt;
 };
 
+// ParseCell of one column, remembering its last text: a column that repeats its text from row to
+// row (memory.total, an idle GPU's "0 %") is parsed once. The answer depends on the text alone.
+class CellCache {
+ public:
+  CellValue Parse(std::string_view f, double* v) {
+    if (f.size() == len_ && std::memcmp(f.data(), text_, len_) == 0) {
+      *v = v_;
+      return kind_;
+    }
+    kind_ = ParseCell(f, v);
+    v_ = kind_ == CellValue::kNumber ? *v : 0;
+    len_ = f.size() <= sizeof text_ ? f.size() : kNone;
+    if (len_ != kNone) std::memcpy(text_, f.data(), len_);
+    return kind_;
+  }
+
+ private:
+  static constexpr size_t kNone = SIZE_MAX;
+  char text_[24] = {};
+  size_t len_ = kNone;  // kNone: nothing remembered
+  CellValue kind_ = CellValue::kUnknown;
+  double v_ = 0;
+};
+
 // Stores the number in cell `f` (null when it says unknown) in *out; false when it holds
 // neither.
-inline bool StoreValue(std::string_view f, std::optional<double>* out) {
+inline bool StoreValue(std::string_view f, CellCache& cache, std::optional<double>* out) {
   double v = 0;
-  const CellValue c = ParseCell(f, &v);
+  const CellValue c = cache.Parse(f, &v);
   *out = c == CellValue::kNumber ? std::optional<double>(v) : std::nullopt;
   return c != CellValue::kBad;
 }
@@ -166,7 +198,7 @@ inline bool StoreValue(std::string_view f, std::optional<double>* out) {
 // Stores field `f`, of role `r` in column `column`, in `s` (or `fb`). ParseError naming the
 // column and the text when it is not what the role expects.
 Status ApplyField(Role r, std::string_view f, const std::string& column, const LineSource& src,
-                  TimeParser& times, TelemetrySample& s, Fallbacks& fb) {
+                  TimeParser& times, CellCache& cache, TelemetrySample& s, Fallbacks& fb) {
   bool ok = true;
   switch (r) {
     case Role::kTime:
@@ -193,23 +225,23 @@ Status ApplyField(Role r, std::string_view f, const std::string& column, const L
       s.gpu_name = f;
       break;
     case Role::kUtil:
-      ok = StoreValue(f, &s.util_pct);
+      ok = StoreValue(f, cache, &s.util_pct);
       if (ok && s.util_pct && (*s.util_pct < 0 || *s.util_pct > 100)) ok = false;
       break;
     case Role::kMemUsed:
-      ok = StoreValue(f, &s.mem_used_mib);
+      ok = StoreValue(f, cache, &s.mem_used_mib);
       break;
     case Role::kMemTotal:
-      ok = StoreValue(f, &s.mem_total_mib);
+      ok = StoreValue(f, cache, &s.mem_total_mib);
       break;
     case Role::kMemFree:
-      ok = StoreValue(f, &fb.mem_free);
+      ok = StoreValue(f, cache, &fb.mem_free);
       break;
     case Role::kPower:
-      ok = StoreValue(f, &s.power_w);
+      ok = StoreValue(f, cache, &s.power_w);
       break;
     case Role::kPowerAlt:
-      ok = StoreValue(f, &fb.power_alt);
+      ok = StoreValue(f, cache, &fb.power_alt);
       break;
     case Role::kIgnore:
       break;
@@ -226,7 +258,7 @@ Status ApplyField(Role r, std::string_view f, const std::string& column, const L
 // into the row.
 Status ParseRow(const Layout& layout, const std::vector<std::string_view>& fields,
                 const LineSource& src, std::string_view host, TimeParser& times,
-                TelemetrySample* sample) {
+                std::vector<CellCache>& cells, TelemetrySample* sample) {
   if (fields.size() != layout.roles.size()) {
     return Status::ParseError(src.Where() + "expected " + std::to_string(layout.roles.size()) +
                               " comma-separated fields as in the header, got " +
@@ -242,7 +274,7 @@ Status ParseRow(const Layout& layout, const std::vector<std::string_view>& field
   for (size_t i = 0; i < fields.size(); ++i) {
     if (layout.roles[i] == Role::kIgnore) continue;
     GPUADVISOR_RETURN_IF_ERROR(
-        ApplyField(layout.roles[i], fields[i], layout.names[i], src, times, s, fb));
+        ApplyField(layout.roles[i], fields[i], layout.names[i], src, times, cells[i], s, fb));
   }
   if (!s.power_w) s.power_w = fb.power_alt;
   if (!s.mem_total_mib && s.mem_used_mib && fb.mem_free)
@@ -298,12 +330,13 @@ Result<uint64_t> ParseSmiCsv(LineSource& src, const TelemetryOptions& o, std::st
   uint64_t n = 0;
   RowIndexer indexer;
   TimeParser times;
+  std::vector<CellCache> cells;  // one per column of the layout
   TelemetrySample sample;
   while (src.Next(&line)) {
     if (line.empty() || line.front() == '#') continue;
     GPUADVISOR_RETURN_IF_ERROR(SplitFields(line, src, &fields));
     // A header (first line, or repeated when logs are appended) sets the columns.
-    const bool maybe_header = !layout || ColumnName(fields[0]) == layout->names[0];
+    const bool maybe_header = !layout || IsColumn(fields[0], layout->names[0]);
     if (maybe_header && LooksLikeHeader(fields)) {
       Result<Layout> l = LayoutFromHeader(fields, src);
       if (!l.ok()) return l.status();
@@ -316,7 +349,8 @@ Result<uint64_t> ParseSmiCsv(LineSource& src, const TelemetryOptions& o, std::st
           "expected an nvidia-smi CSV header (timestamp, index, utilization.gpu, ...); for logs "
           "written with nvidia-smi's --format=csv,noheader, give columns: the --query-gpu list");
     }
-    GPUADVISOR_RETURN_IF_ERROR(ParseRow(*layout, fields, src, host, times, &sample));
+    if (cells.size() != layout->roles.size()) cells.assign(layout->roles.size(), CellCache());
+    GPUADVISOR_RETURN_IF_ERROR(ParseRow(*layout, fields, src, host, times, cells, &sample));
     if (sample.gpu_index < 0 && sample.uuid.empty()) {
       sample.gpu_index = indexer.Next(sample.time_s);
     }

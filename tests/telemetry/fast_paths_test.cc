@@ -58,18 +58,17 @@ void ExpectSameValue(const std::string& text) {
 }
 
 TEST(TelemetryFastPaths, CellNumbersAsFromChars) {
-  for (const char* t :
-       {"12 %", "0", "100", "100.00 %", "69.85 W", "81559 MiB", "1 GiB", "2048 KiB", "12MiB",
-        "12\t%", " 7 ", "+5", "+-5", "-0", "-5 W", "5.", ".5", ".", "+", "-", "", "e5", "1e2", "1e",
-        "1E2 %", "5e+2", "5e-2 %", "1e400", "inf", "NAN", "nan", "NaN", "N/A", "[N/A]", "0x10",
-        "12 % %", "12 3", "12,5", "1_000", "12 %x", "12 \xc2\xb5s", "00012", "0.000001", "12.",
-        "0.", "00.00", "123456789012345.6789", "12345678901234567", "123456789012345678",
-        "1234567890123456789", "9007199254740992", "9007199254740993", "900719925474099.3",
-        "0.1000000000000000055511151231257827", "1.00000000000000000001",
-        "99999999999999999999 MiB", "4.9e-324", "1.7976931348623157e308", "3.14159265358979 W",
-        "0.0000000000000000000000001", "1000000000000000000000000000000", "50%", "1 iB"}) {
-    ExpectSameValue(t);
-  }
+  // Separated by '|' (no cell holds one).
+  const std::string_view cells =
+      "12 %|0|100|100.00 %|69.85 W|81559 MiB|1 GiB|2048 KiB|12MiB|12\t%| 7 |+5|+-5|-0|-5 W|"
+      "5.|.5|.|+|-||e5|1e2|1e|1E2 %|5e+2|5e-2 %|1e400|inf|NAN|nan|NaN|N/A|[N/A]|0x10|12 % %|"
+      "12 3|12,5|1_000|"
+      "12 %x|12 \xc2\xb5s|00012|0.000001|12.|0.|00.00|123456789012345.6789|12345678901234567|"
+      "123456789012345678|1234567890123456789|9007199254740992|9007199254740993|900719925474099.3|"
+      "0.1000000000000000055511151231257827|1.00000000000000000001|99999999999999999999 MiB|"
+      "4.9e-324|1.7976931348623157e308|3.14159265358979 W|0.0000000000000000000000001|"
+      "1000000000000000000000000000000|50%|1 iB";
+  for (std::string_view t : Split(cells, '|')) ExpectSameValue(std::string(t));
   std::mt19937_64 rng(40);
   const char* const kUnits[] = {"", " %", " MiB", " W", " GiB", " KiB", "%", "  W", " W ", " x1"};
   for (int n = 0; n < 200000; ++n) {
@@ -101,15 +100,21 @@ void ExpectSameTimes(const std::vector<std::string>& texts) {
 }
 
 TEST(TelemetryFastPaths, RepeatedClockReadOnce) {
-  ExpectSameTimes({"2026/07/01 00:00:00.000", "2026/07/01 00:00:00.002", "2026/07/01 00:00:00.002",
-                   " 2026/07/01 00:00:00.004 ", "2026/07/01 00:00:00", "2026/07/01 00:00:00Z",
-                   "2026/07/01 00:00:00 UTC", "2026/07/01 00:00:00+02:00", "2026/07/01 00:00:00-0530",
-                   "2026/07/01 00:00:00x", "2026/07/01 00:00:00.5.5", "2026/07/01 00:00:01,25",
-                   "2026/07/01 00:00:01.123456789012345678901234567890123", "2026/07/01 00:00",
-                   "2026/07/01 00:00:0", "2026/07/01", "2026/07/01 00:00:01", "1782864000",
-                   "2026-07-01T00:00:01.5Z", "2026/07/01 00:00:01.75", "garbage",
-                   "2026/07/01 00:00:01.875", "Wed Jul  1 00:00:00 2026", "2026/07/01 24:00:00",
-                   "2026/07/01 23:59:60.5", "2026/07/01 23:59:60.75", "2026/13/01 00:00:00.1"});
+  std::vector<std::string> texts;
+  for (std::string_view t :
+       Split("2026/07/01 00:00:00.000|2026/07/01 00:00:00.002|2026/07/01 00:00:00.002|"
+             " 2026/07/01 00:00:00.004 |2026/07/01 00:00:00|2026/07/01 00:00:00Z|"
+             "2026/07/01 00:00:00 UTC|2026/07/01 00:00:00+02:00|2026/07/01 00:00:00-0530|"
+             "2026/07/01 00:00:00x|2026/07/01 00:00:00.5.5|2026/07/01 00:00:01,25|"
+             "2026/07/01 00:00:01.123456789012345678901234567890123|2026/07/01 00:00|"
+             "2026/07/01 00:00:0|2026/07/01|2026/07/01 00:00:01|1782864000|2026-07-01T00:00:01.5Z|"
+             "2026/07/01 00:00:01.75|garbage|2026/07/01 00:00:01.875|Wed Jul  1 00:00:00 2026|"
+             "2026/07/01 24:00:00|2026/07/01 23:59:60.5|2026/07/01 23:59:60.75|"
+             "2026/13/01 00:00:00.1",
+             '|')) {
+    texts.emplace_back(t);
+  }
+  ExpectSameTimes(texts);
   // The fraction of a clock read once: every millisecond of a second, then the next second.
   std::vector<std::string> ms;
   for (int s = 0; s < 3; ++s) {
@@ -160,7 +165,7 @@ TEST(TelemetryFastPaths, LinesCutAtCommasAsTheCsvReaderCutsThem) {
     EXPECT_EQ(plain[i].index, quoted[i].index);
     EXPECT_EQ(plain[i].util, quoted[i].util);
   }
-  EXPECT_EQ(plain[1].util, 7.0);  // one '\r' dropped by the line, one by the last field
+  EXPECT_EQ(plain[1].util, 7.0);              // one '\r' dropped by the line, one by the last field
   EXPECT_EQ(plain[2].name, "\tNVIDIA H100");  // a leading tab is kept, as the CSV reader keeps it
   EXPECT_FALSE(plain[2].util);
 }
@@ -180,6 +185,24 @@ TEST(TelemetryFastPaths, RowsWithoutIdentityNumberedByTick) {
   EXPECT_EQ(rows[2].index, 2);
   EXPECT_EQ(rows[3].index, 0);
   EXPECT_EQ(rows[4].index, 1);
+}
+
+TEST(TelemetryFastPaths, RepeatedCellsReadOnceAndStillChecked) {
+  // A column repeating its text is parsed once; a new text in it is parsed (and refused) anew.
+  const std::string head =
+      "timestamp, index, utilization.gpu [%], memory.total [MiB]\n"
+      "2026/07/01 00:00:00, 0, 0 %, 81559 MiB\n"
+      "2026/07/01 00:00:00, 1, 0 %, 81559 MiB\n";
+  const std::vector<Row> rows = ReadRows(head + "2026/07/01 00:00:01, 0, 0 %, 1 GiB\n");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1].util, 0.0);
+  for (const char* bad : {"2026/07/01 00:00:01, 0, 0 % 5, 81559 MiB\n",
+                          "2026/07/01 00:00:01, 0, 0 %, 81559 MiB2\n"}) {
+    Result<TelemetryFileInfo> r = ReadTelemetryText(
+        head + bad, "t.csv", {}, [](const TelemetrySample&) { return Status::OK(); });
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.status().message().find("t.csv:4: "), std::string::npos) << r.status().message();
+  }
 }
 
 }  // namespace
