@@ -32,7 +32,12 @@ class Histogram {
  public:
   void Add(double pct, uint32_t weight = 1) {
     if (std::isnan(pct)) return;
-    AddBin(static_cast<uint16_t>(std::lround(std::clamp(pct, 0.0, 100.0) * 10)), weight);
+    // std::lround of 0 to 1000 without its call: the whole part, plus one from a half up (the
+    // fraction y - whole is exact).
+    const double y = std::clamp(pct, 0.0, 100.0) * 10;
+    auto bin = static_cast<uint16_t>(y);
+    if (y - bin >= 0.5) ++bin;
+    AddBin(bin, weight);
   }
   void Merge(const Histogram& o) {
     o.ForEach([this](size_t bin, uint64_t n) {
