@@ -1,6 +1,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -18,6 +19,9 @@ namespace {
 constexpr size_t kBlock = size_t{1} << 20;             // bytes read at a time
 constexpr size_t kMaxLine = size_t{64} << 20;          // a longer line is an error
 constexpr size_t kMaxWholeDocument = size_t{1} << 30;  // CloudWatch JSON read whole
+// zlib's own buffers: reads of twice this or more go straight into ours (a plain file's bytes
+// read(2) into the block, a gzip file's inflated into it), not through a copy.
+constexpr unsigned kZlibBuffer = 128u << 10;
 
 gzFile Gz(void* p) { return static_cast<gzFile>(p); }
 
@@ -38,7 +42,7 @@ Result<std::unique_ptr<LineSource>> LineSource::Open(const std::string& path) {
     return Status::IOError("cannot open " + path + ": " + std::strerror(errno));
   }
   s->gz_ = f;
-  gzbuffer(f, static_cast<unsigned>(kBlock));
+  gzbuffer(f, kZlibBuffer);
   if (path != "-") {
     if (FILE* fp = std::fopen(path.c_str(), "rb")) {
       if (std::fseek(fp, 0, SEEK_END) == 0) s->size_ = static_cast<uint64_t>(std::ftell(fp));
@@ -131,43 +135,26 @@ Result<std::string> LineSource::Rest() {
   return out;
 }
 
-std::optional<double> ParseValue(std::string_view t, bool* ok) {
-  *ok = true;
-  t = Trim(t);
-  if (t.empty() || t.front() == '[' || t == "N/A" || t == "NaN" || t == "nan") return std::nullopt;
-  const char* b = t.data();
-  const char* e = b + t.size();
-  if (*b == '+') ++b;
+std::optional<double> ParseValue(std::string_view text, bool* ok) {
   double v = 0;
-  auto [ptr, ec] = std::from_chars(b, e, v);
-  if (ec != std::errc() || !std::isfinite(v)) {
-    *ok = false;
-    return std::nullopt;
-  }
-  // A unit may follow: "%", "MiB", "W", "MHz", "C", "us"
-  std::string_view unit = Trim(std::string_view(ptr, static_cast<size_t>(e - ptr)));
-  for (char c : unit) {
-    if (!std::isalpha(static_cast<unsigned char>(c)) && c != '%') {
-      *ok = false;
-      return std::nullopt;
-    }
-  }
-  if (unit == "GiB") v *= 1024;
-  if (unit == "KiB") v /= 1024;
-  return v;
+  const CellValue c = ParseCell(text, &v);
+  *ok = c != CellValue::kBad;
+  if (c == CellValue::kNumber) return v;
+  return std::nullopt;
 }
 
 Status ParseGpuIndex(std::string_view text, std::string_view field, const LineSource& src,
                      int* index) {
-  bool ok = true;
-  std::optional<double> v = ParseValue(text, &ok);
+  double v = 0;
+  const CellValue c = ParseCell(text, &v);
   // The range test comes first: casting a double outside int's range is undefined.
-  if (!ok || (v && !(*v >= 0 && *v <= 4096 && *v == std::floor(*v)))) {
+  if (c == CellValue::kBad ||
+      (c == CellValue::kNumber && !(v >= 0 && v <= 4096 && v == std::floor(v)))) {
     return Status::ParseError(src.Where() + std::string(field) +
                               ": expected a GPU index 0 to 4096, got \"" + std::string(text) +
                               "\"");
   }
-  if (v) *index = static_cast<int>(*v);
+  if (c == CellValue::kNumber) *index = static_cast<int>(v);
   return Status::OK();
 }
 
@@ -245,8 +232,53 @@ std::optional<double> ParseCtimeStyle(std::string_view s) {
 
 }  // namespace
 
-std::optional<double> ParseTelemetryTime(std::string_view s) {
-  s = Trim(s);
+namespace telemetry {
+namespace {
+
+// 0.1 divided by 10 k times, as a loop dividing by 10 per digit computes it (the same doubles:
+// the table is made with the same operations, at compile time).
+constexpr size_t kScales = 24;
+constexpr std::array<double, kScales> kFractionScales = [] {
+  std::array<double, kScales> a{};
+  double scale = 0.1;
+  for (double& x : a) {
+    x = scale;
+    scale /= 10;
+  }
+  return a;
+}();
+
+// The rest of a date-and-time after its clock s[0, i) (read as `t`): a fraction of a second,
+// then nothing, "Z", " UTC" or a UTC offset.
+std::optional<double> ParseTimeTail(std::string_view s, size_t i, double t) {
+  if (i < s.size() && (s[i] == '.' || s[i] == ',')) {
+    ++i;
+    // The weight of a digit: 0.1, then divided by 10 once per digit (from the table while it
+    // lasts).
+    double scale = 0.1;
+    for (size_t k = 0; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, ++k) {
+      if (k < kScales) scale = kFractionScales[k];
+      t += (s[i] - '0') * scale;
+      if (k + 1 >= kScales) scale /= 10;
+    }
+  }
+  if (i == s.size() || s.substr(i) == "Z" || s.substr(i) == " UTC") return t;
+  if (s[i] == '+' || s[i] == '-') {
+    const int sign = s[i] == '+' ? 1 : -1;
+    ++i;
+    int oh = 0, om = 0;
+    if (!Digits(s, &i, 2, &oh)) return std::nullopt;
+    if (i < s.size() && s[i] == ':') ++i;
+    if (i < s.size() && !Digits(s, &i, 2, &om)) return std::nullopt;
+    if (i != s.size()) return std::nullopt;
+    return t - sign * (oh * 3600 + om * 60);
+  }
+  return std::nullopt;
+}
+
+// ParseTelemetryTime of trimmed `s`. A date with a clock to the second, "2026/07/14 08:12:38"
+// (kClockChars, read from those bytes alone), sets *clock to its time.
+std::optional<double> ParseTrimmedTime(std::string_view s, std::optional<double>* clock) {
   if (s.empty()) return std::nullopt;
   int y = 0, mo = 0, d = 0, hh = 0, mi = 0, ss = 0;
   size_t i = 0;
@@ -265,39 +297,45 @@ std::optional<double> ParseTelemetryTime(std::string_view s) {
     if (!Digits(s, &i, 2, &hh) || i >= s.size() || s[i] != ':') return std::nullopt;
     ++i;
     if (!Digits(s, &i, 2, &mi)) return std::nullopt;
+    bool seconds = false;
     if (i < s.size() && s[i] == ':') {
       ++i;
       if (!Digits(s, &i, 2, &ss)) return std::nullopt;
+      seconds = true;
     }
     if (hh > 23 || mi > 59 || ss > 60) return std::nullopt;
     t += hh * 3600 + mi * 60 + ss;
-    if (i < s.size() && (s[i] == '.' || s[i] == ',')) {
-      ++i;
-      double scale = 0.1;
-      while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-        t += (s[i] - '0') * scale;
-        scale /= 10;
-        ++i;
-      }
-    }
-    if (i == s.size() || s.substr(i) == "Z" || s.substr(i) == " UTC") return t;
-    if (s[i] == '+' || s[i] == '-') {
-      const int sign = s[i] == '+' ? 1 : -1;
-      ++i;
-      int oh = 0, om = 0;
-      if (!Digits(s, &i, 2, &oh)) return std::nullopt;
-      if (i < s.size() && s[i] == ':') ++i;
-      if (i < s.size() && !Digits(s, &i, 2, &om)) return std::nullopt;
-      if (i != s.size()) return std::nullopt;
-      return t - sign * (oh * 3600 + om * 60);
-    }
-    return std::nullopt;
+    if (seconds && clock != nullptr) *clock = t;  // i == kClockChars here
+    return ParseTimeTail(s, i, t);
   }
   // Unix seconds (CloudWatch and Prometheus tools also write these).
   double v = 0;
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec == std::errc() && ptr == s.data() + s.size() && v > 1e8 && v < 1e11) return v;
   return ParseCtimeStyle(s);
+}
+
+}  // namespace
+
+std::optional<double> TimeParser::Parse(std::string_view text) {
+  const std::string_view s = cell::TrimSpace(text);
+  if (clock_ && s.size() >= kClockChars &&
+      s.compare(0, kClockChars, clock_text_, kClockChars) == 0) {
+    return ParseTimeTail(s, kClockChars, *clock_);
+  }
+  std::optional<double> clock;
+  std::optional<double> t = ParseTrimmedTime(s, &clock);
+  if (clock) {
+    std::memcpy(clock_text_, s.data(), kClockChars);
+    clock_ = clock;
+  }
+  return t;
+}
+
+}  // namespace telemetry
+
+std::optional<double> ParseTelemetryTime(std::string_view s) {
+  return telemetry::ParseTrimmedTime(Trim(s), nullptr);
 }
 
 std::string FormatUtc(double unix_s) {
