@@ -289,7 +289,8 @@ def telemetry_source():
     kinds = [k for k in enum_members("TelemetryFormat") if k != "kAuto"]
     names = [n for k, n in name_table("TelemetryFormat") if k != "kAuto"]
     reader, _ = find_one(r"case TelemetryFormat::k\w+:", what="the switch over TelemetryFormat")
-    parsers = sorted(set(re.findall(r"telemetry::(Parse\w+)\(", text(reader))))
+    # The parsers the switch calls ("n = telemetry::ParseSmiCsv(...)"), not helpers it shares.
+    parsers = sorted(set(re.findall(r"=\s*telemetry::(Parse\w+)\(", text(reader))))
     parser_files = [os.path.basename(p) for p in FILES if p.startswith("src/telemetry/") and
                     p.endswith(".cc") and any(re.search(r"^\S.*\b" + f + r"\(", text(p), re.M)
                                               for f in parsers)]
