@@ -384,6 +384,25 @@ TEST(CatalogBuildTest, ACompleteChinaFileSaysWhatIsNotOfferedThere) {
             std::optional<bool>(true));
 }
 
+// Issue 37: price lists keep listing retired types, so a retired type priced by the complete
+// China file is still not offered there; its price stays, and the retirement record says why.
+TEST(CatalogBuildTest, ARetiredTypeIsNotOfferedOnAPriceRowAlone) {
+  const std::string csv = std::string(kChinaCsv) + "p3.2xlarge,cn-north-1,CNY,21.7,,2026-08-26,x\n";
+  Catalog c = Build({ChinaPrices(csv)});
+  const InstanceType* p3 = c.FindInstanceType("p3.2xlarge");
+  ASSERT_NE(p3, nullptr);
+  ASSERT_TRUE(p3->retired);
+  const RegionOffer* bj = p3->FindRegion("cn-north-1");
+  ASSERT_NE(bj, nullptr);
+  ASSERT_TRUE(bj->on_demand);
+  EXPECT_DOUBLE_EQ(bj->on_demand->usd_per_hour, 21.7);
+  EXPECT_EQ(bj->offered, std::optional<bool>(false));
+  EXPECT_EQ(bj->offered_from.source, "retired");
+  // A current type the same file prices is offered.
+  EXPECT_EQ(c.FindInstanceType("g6f.large")->FindRegion("cn-north-1")->offered,
+            std::optional<bool>(true));
+}
+
 TEST(CatalogBuildTest, APriceInTheWrongCurrencyIsRefusedWithItsLine) {
   // A CNY file with a us-east-1 row, and a USD file with a China row: both refused, by line.
   Result<Catalog> cny = BuildCatalog(
