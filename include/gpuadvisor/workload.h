@@ -13,6 +13,7 @@
 #define GPUADVISOR_WORKLOAD_H_
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -25,6 +26,8 @@
 namespace gpuadvisor {
 
 // Task kinds. Names ("pretrain", "train-vision", ...) appear in files and the API: do not rename.
+// Each kind is declared once, with its name, validation and estimator, in the task kind registry
+// (src/workload/task_kinds.h), which does not build until it has an entry for every kind.
 enum class TaskKind {
   kPretrain,
   kFinetune,
@@ -37,7 +40,14 @@ enum class TaskKind {
   kTranscode,
   kRender,
   kAnalytics,
+  kCount,  // not a task: how many there are (a new kind goes above)
 };
+// Every task kind, in TaskKind order.
+inline constexpr std::array<TaskKind, static_cast<size_t>(TaskKind::kCount)> kAllTaskKinds = [] {
+  std::array<TaskKind, static_cast<size_t>(TaskKind::kCount)> out{};
+  for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<TaskKind>(i);
+  return out;
+}();
 
 // Numeric formats for training compute, inference weights and the KV cache.
 // Names as in the contract ("fp32", "bf16", "int4", ...): do not rename.

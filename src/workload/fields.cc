@@ -1,8 +1,10 @@
 // SetWorkloadField: the one place that turns a (key, text) pair into a Workload field.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <map>
 #include <string>
+#include <string_view>
 #include <tuple>
 
 #include "gpuadvisor/workload.h"
@@ -10,6 +12,7 @@
 #include "util/text.h"
 #include "workload/enum_tables.h"
 #include "workload/model_internal.h"
+#include "workload/task_kinds.h"
 #include "workload/value_parse.h"
 
 namespace gpuadvisor {
@@ -377,7 +380,25 @@ constexpr uint32_t kBatch = kTrain | kVision | kHpc;  // jobs that end: runtime,
 constexpr uint32_t kTranscode = Bit(TaskKind::kTranscode);
 constexpr uint32_t kRender = Bit(TaskKind::kRender);
 constexpr uint32_t kAnalytics = Bit(TaskKind::kAnalytics);
-constexpr uint32_t kAllTasks = kBatch | kServe | kTranscode | kRender | kAnalytics;
+constexpr uint32_t kAllTasks = (1u << kTaskKindCount) - 1;
+static_assert(kTaskKindCount < 32, "a task's bit must fit a uint32_t");
+
+// The task names as --task's help lists them ("pretrain|finetune|...|analytics"), from the
+// task kind registry.
+constexpr size_t TaskChoicesSize() {
+  size_t n = 0;
+  for (const TaskKindDef& d : kTaskKinds) n += std::char_traits<char>::length(d.name) + 1;
+  return n;  // a '|' after each name but the last, and the terminating '\0'
+}
+constexpr std::array<char, TaskChoicesSize()> kTaskChoices = [] {
+  std::array<char, TaskChoicesSize()> out{};
+  size_t at = 0;
+  for (const TaskKindDef& d : kTaskKinds) {
+    if (at > 0) out[at++] = '|';
+    for (const char* c = d.name; *c != '\0'; ++c) out[at++] = *c;
+  }
+  return out;
+}();
 
 // Help per field, sorted by name like kFields (a test checks that every field has one), and the
 // tasks it applies to: Validate refuses a field set for another task.
@@ -516,9 +537,7 @@ const WorkloadFieldInfo kFieldInfo[] = {
      "concurrency or rps, false offline)",
      kServe},
     {"streams", "N", "transcode: concurrent video streams", kTranscode},
-    {"task", "TASK",
-     "pretrain|finetune|lora|qlora|serve|train-vision|infer-vision|hpc|transcode|render|analytics",
-     kAllTasks},
+    {"task", "TASK", kTaskChoices.data(), kAllTasks},
     {"tied-embeddings", "BOOL", "output head shares the embedding matrix", kLlm},
     {"tokens", "N", "training tokens (2T, 300B); fine-tuning: dataset tokens per epoch", kTrain},
     {"tp", "N", "tensor-parallel degree", kLlm},
@@ -617,16 +636,22 @@ bool WorkloadFieldApplies(std::string_view name, TaskKind t) {
 std::string WorkloadFieldTasks(std::string_view name) {
   const WorkloadFieldInfo* f = FindWorkloadFieldInfo(name);
   std::string out;
-  for (unsigned t = 0; f != nullptr && t < 32; ++t) {
-    if ((f->tasks & (1u << t)) == 0) continue;
-    out += (out.empty() ? "" : ", ") + std::string(TaskKindName(static_cast<TaskKind>(t)));
+  for (TaskKind t : kAllTaskKinds) {
+    if (f == nullptr || (f->tasks & Bit(t)) == 0) continue;
+    out += (out.empty() ? "" : ", ") + std::string(TaskKindName(t));
   }
   return out;
 }
 
 const char* TaskKindFamily(TaskKind t) {
-  if (IsLlmTask(t)) return "LLM";
-  if (IsVisionTask(t)) return "vision";
+  switch (TaskKindDefOf(t).family) {
+    case TaskFamily::kLlm:
+      return "LLM";
+    case TaskFamily::kVision:
+      return "vision";
+    case TaskFamily::kOwn:
+      break;
+  }
   return TaskKindName(t);
 }
 
@@ -728,19 +753,7 @@ std::string WorkloadFieldScope(const WorkloadFieldInfo& f) {
   return out;
 }
 
-bool IsService(const Workload& w) {
-  switch (w.task) {
-    case TaskKind::kServe:
-    case TaskKind::kTranscode:
-    case TaskKind::kRender:
-    case TaskKind::kAnalytics:
-      return true;
-    case TaskKind::kInferVision:
-      return w.rps > 0;
-    default:
-      return false;
-  }
-}
+bool IsService(const Workload& w) { return TaskKindDefOf(w.task).is_service(w); }
 
 std::optional<double> WorkloadDeadlineHours(const Workload& w) {
   if (w.runtime_target_s <= 0 || IsService(w)) return std::nullopt;
