@@ -12,6 +12,8 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
+#include <string_view>
 
 #include "gpuadvisor/result.h"
 #include "gpuadvisor/workload.h"
@@ -134,6 +136,23 @@ constexpr std::array<Name, kTaskKindCount> TaskKindNameTable() {
   for (size_t i = 0; i < kTaskKindCount; ++i) out[i] = {kTaskKinds[i].kind, kTaskKinds[i].name};
   return out;
 }
+
+// The task names as --task's help lists them ("pretrain|finetune|...|analytics").
+constexpr size_t TaskNamesSize() {
+  size_t n = 0;
+  for (const TaskKindDef& d : kTaskKinds) n += std::char_traits<char>::length(d.name) + 1;
+  return n;  // a '|' after each name but the last, and the terminating '\0'
+}
+inline constexpr std::array<char, TaskNamesSize()> kTaskNamesText = [] {
+  std::array<char, TaskNamesSize()> out{};
+  size_t at = 0;
+  for (const TaskKindDef& d : kTaskKinds) {
+    if (at > 0) out[at++] = '|';
+    for (const char* c = d.name; *c != '\0'; ++c) out[at++] = *c;
+  }
+  return out;
+}();
+inline constexpr std::string_view kTaskNames(kTaskNamesText.data(), kTaskNamesText.size() - 1);
 
 }  // namespace gpuadvisor::workload_internal
 

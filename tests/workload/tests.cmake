@@ -20,6 +20,7 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   workload/serve_engine_test.cc
   workload/diffusion_test.cc
   workload/task_kinds_test.cc
+  workload/workload_options_test.cc
 )
 # The calibration fixture is read at run time from the source tree.
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/calibration_test.cc PROPERTIES
