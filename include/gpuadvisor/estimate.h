@@ -199,9 +199,7 @@ struct Estimate {
 double MemoryLowerBoundGib(const Workload& w, int devices);
 
 // Whether Estimate::precision means anything for the task (not for transcode/render/analytics).
-inline bool PrecisionApplies(TaskKind t) {
-  return t != TaskKind::kTranscode && t != TaskKind::kRender && t != TaskKind::kAnalytics;
-}
+bool PrecisionApplies(TaskKind t);
 
 // REQUIRES: Validate(w).ok(), hw.gpu != nullptr, hw.gpus >= 1.
 // `request` overrides w.parallelism field by field; unset fields are chosen (fastest plan that

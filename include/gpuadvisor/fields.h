@@ -65,6 +65,11 @@ struct FieldInfo {
   // Text: an empty value is refused. For a file to write (--out, --plot, --log), where "" would
   // otherwise mean "not given" (stdout, or the default file) without saying so.
   bool nonempty = false;
+  // Workload fields (src/workload/workload_options.h), which parse as the workload always has:
+  bool lo_exclusive = false;  // Number: lo itself is refused (lo = 0: a positive number)
+  double scale = 1;           // Number: the field holds the value times this (GFLOP -> FLOP: 1e9)
+  bool bare_seconds = false;  // Duration: a bare number counts seconds (a latency), not hours
+  unsigned tasks = 0;         // the TaskKind bits (1 << kind) the field applies to
 };
 
 }  // namespace gpuadvisor

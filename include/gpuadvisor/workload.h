@@ -2,8 +2,10 @@
 //
 // One description serves every front end. CLI flags, YAML/JSON workload files, HTTP bodies and
 // the Python module all go through SetWorkloadField(), which accepts the flag names of
-// doc/estimation.md without the leading dashes ("seq-len"; "seq_len" is accepted too). A Workload
-// is a plain value: cheap to copy, no pointers, safe to share read-only between threads.
+// doc/estimation.md without the leading dashes ("seq-len"; "seq_len" is accepted too). Each
+// field's name, type, bounds, help and tasks are declared once, beside the others, by
+// DeclareOptions (src/workload/workload_options.h), which SetWorkloadField and the help read. A
+// Workload is a plain value: cheap to copy, no pointers, safe to share read-only between threads.
 //
 // The model architecture comes from a preset (FindModelPreset), a Hugging Face config.json
 // (ApplyHfConfigJson) or explicit fields; explicit fields win over a preset whatever the order
@@ -13,6 +15,7 @@
 #define GPUADVISOR_WORKLOAD_H_
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -25,6 +28,8 @@
 namespace gpuadvisor {
 
 // Task kinds. Names ("pretrain", "train-vision", ...) appear in files and the API: do not rename.
+// Each kind is declared once, with its name, validation and estimator, in the task kind registry
+// (src/workload/task_kinds.h), which does not build until it has an entry for every kind.
 enum class TaskKind {
   kPretrain,
   kFinetune,
@@ -37,7 +42,14 @@ enum class TaskKind {
   kTranscode,
   kRender,
   kAnalytics,
+  kCount,  // not a task: how many there are (a new kind goes above)
 };
+// Every task kind, in TaskKind order.
+inline constexpr std::array<TaskKind, static_cast<size_t>(TaskKind::kCount)> kAllTaskKinds = [] {
+  std::array<TaskKind, static_cast<size_t>(TaskKind::kCount)> out{};
+  for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<TaskKind>(i);
+  return out;
+}();
 
 // Numeric formats for training compute, inference weights and the KV cache.
 // Names as in the contract ("fp32", "bf16", "int4", ...): do not rename.
@@ -192,35 +204,6 @@ struct ModelArch {
   KernelClass dominant_kernel = KernelClass::kConv;  // custom models: where the FLOP goes
 };
 
-// Bits of ModelArch set explicitly by the user (they survive a later "model" preset).
-enum ArchField : uint32_t {
-  kArchParams = 1u << 0,
-  kArchLayers = 1u << 1,
-  kArchHidden = 1u << 2,
-  kArchHeads = 1u << 3,
-  kArchKvHeads = 1u << 4,
-  kArchFfn = 1u << 5,
-  kArchVocab = 1u << 6,
-  kArchExperts = 1u << 7,
-  kArchActiveExperts = 1u << 8,
-  kArchHeadDim = 1u << 9,
-  kArchSlidingWindow = 1u << 10,
-  kArchMaxPositions = 1u << 11,
-  kArchTied = 1u << 12,
-  kArchGated = 1u << 13,
-  kArchFwdFlop = 1u << 14,      // custom vision model
-  kArchActivations = 1u << 15,  // custom vision model
-  kArchKernelClass = 1u << 16,  // custom vision model
-  kArchContextLength = 1u << 17,
-  kArchKvLoraRank = 1u << 18,
-  kArchQLoraRank = 1u << 19,
-  kArchRopeHeadDim = 1u << 20,
-  kArchVHeadDim = 1u << 21,
-  kArchSharedFfn = 1u << 22,
-  kArchDenseLayers = 1u << 23,
-  kArchDenseFfn = 1u << 24,
-};
-
 // Parallelism and memory-saving choices; every field unset = let the estimator choose.
 struct ParallelismRequest {
   std::optional<int> tp, pp, dp;          // tensor / pipeline / data parallel degrees
@@ -239,10 +222,13 @@ struct Workload {
   // How the model was resolved (a Hugging Face id read as a preset, config.json keys used or
   // not understood); the estimate lists them among its assumptions, "warning: " first = warning.
   std::vector<std::string> model_notes;
+  // The Hugging Face config.json the architecture was read from (its path, or the key it came
+  // in over HTTP); "" = none.
+  std::string model_config;
   ModelArch model;
-  uint32_t arch_set = 0;  // ArchField bits set explicitly
   // Fields set through SetWorkloadField (canonical names, in order): Validate refuses one that
-  // does not apply to the task (`rps` for train-vision) instead of ignoring it.
+  // does not apply to the task (`rps` for train-vision) instead of ignoring it, and a preset or
+  // config.json applied later keeps the architecture fields named here.
   std::vector<std::string> fields_set;
   ParallelismRequest parallelism;
 
@@ -325,6 +311,17 @@ constexpr int kDefaultOutputTokens = 256;
 // "did you mean"). "model-config" reads the named Hugging Face config.json file (IOError).
 // Every error's field() is the key in canonical spelling ("input_tokens" -> "input-tokens").
 Status SetWorkloadField(Workload* w, std::string_view key, std::string_view value);
+// A value a front end received for one field: its text as given (a flag, a YAML scalar, a JSON
+// string; a typed value written out, for messages) and, from JSON or Python, the typed number or
+// bool, which a field of that type takes as it is, never turned into text and parsed again. A
+// field of another type (a name, a preset) reads the text. Non-finite numbers are read as text.
+struct WorkloadValue {
+  std::string text;
+  std::optional<double> number;
+  std::optional<bool> boolean;
+};
+// SetWorkloadField of a received value: the same fields, checks and messages.
+Status SetWorkloadValue(Workload* w, std::string_view key, const WorkloadValue& value);
 // All keys SetWorkloadField accepts (dashed spelling), for help texts and suggestions.
 const std::vector<std::string>& WorkloadFieldNames();
 // Documentation of one field for help texts: value placeholder ("N", "BOOL", "DUR", ...) and a

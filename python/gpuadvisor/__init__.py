@@ -661,8 +661,15 @@ class Workload:
             values[_field_name(key)] = _text(value)
         self._file = _file
         self._values = values
+        # Numbers and booleans go to the core as they are (no text round trip); the text above is
+        # what `fields`, cli_args() and repr() show.
+        typed: Dict[str, Any] = dict(values)
+        for key, value in fields.items():
+            if isinstance(value, (bool, int, float)):
+                typed[_field_name(key)] = value
+        self._typed = typed
         try:
-            self._core = _core.Workload(_file, values)
+            self._core = _core.Workload(_file, typed)
         except InvalidArgument as err:
             prefix = 'unknown workload field "'
             message = str(err)
@@ -694,7 +701,7 @@ class Workload:
 
     def replace(self, **fields: Value) -> "Workload":
         """A copy with some fields changed or added."""
-        merged: Dict[str, Any] = {k.replace("-", "_"): v for k, v in self._values.items()}
+        merged: Dict[str, Any] = {k.replace("-", "_"): v for k, v in self._typed.items()}
         merged.update(fields)
         return Workload(_file=self._file, **merged)
 

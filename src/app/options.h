@@ -4,8 +4,9 @@
 // front end hands the text it received to the same OptionValues, so a value is accepted, refused
 // (with the same message, code and field) and defaulted the same way wherever it comes from.
 //
-// Workload fields (--model, --tokens, ...) are not here: they have their own table behind
-// SetWorkloadField (workload.h), shared the same way.
+// Workload fields (--model, --tokens, ...) are not here: they are declared the same way
+// (DeclareOptions of Workload, src/workload/workload_options.h) but parsed by SetWorkloadField
+// (workload.h), with the workload's own messages, and shared the same way.
 #ifndef GPUADVISOR_APP_OPTIONS_H_
 #define GPUADVISOR_APP_OPTIONS_H_
 

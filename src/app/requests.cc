@@ -101,16 +101,21 @@ Result<Workload> BuildWorkload(const WorkloadArgs& a) {
     if (!parsed.ok()) return parsed.status();
     w = std::move(parsed).value();
   }
+  // The CLI's text and Python's typed values, each bound as it came.
+  std::map<std::string, WorkloadValue> given = a.typed;
+  for (const auto& [name, text] : a.values) {
+    if (!text.empty()) given[name] = WorkloadValue{.text = text};
+  }
   // Presets first so that flags which refine them apply on top, whatever the order given.
   for (const char* first : {"model-config", "model"}) {
-    auto it = a.values.find(first);
-    if (it != a.values.end() && !it->second.empty()) {
-      GPUADVISOR_RETURN_IF_ERROR(SetWorkloadField(&w, it->first, it->second));
+    auto it = given.find(first);
+    if (it != given.end() && !it->second.text.empty()) {
+      GPUADVISOR_RETURN_IF_ERROR(SetWorkloadValue(&w, it->first, it->second));
     }
   }
-  for (const auto& [name, text] : a.values) {
-    if (text.empty() || name == "model" || name == "model-config") continue;
-    GPUADVISOR_RETURN_IF_ERROR(SetWorkloadField(&w, name, text));
+  for (const auto& [name, value] : given) {
+    if (value.text.empty() || name == "model" || name == "model-config") continue;
+    GPUADVISOR_RETURN_IF_ERROR(SetWorkloadValue(&w, name, value));
   }
   GPUADVISOR_RETURN_IF_ERROR(Validate(w));
   return w;

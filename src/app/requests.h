@@ -152,7 +152,8 @@ Result<HardwareRequest> MakeHardwareRequest(const OptionValues& v);
 // fields that refine them apply on top), then Validate(). Keys are SetWorkloadField keys.
 struct WorkloadArgs {
   std::string file;
-  std::map<std::string, std::string> values;
+  std::map<std::string, std::string> values;   // the CLI's flags as text ("" = not given)
+  std::map<std::string, WorkloadValue> typed;  // Python's keyword arguments, typed
 };
 Result<Workload> BuildWorkload(const WorkloadArgs& a);
 

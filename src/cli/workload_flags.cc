@@ -18,8 +18,8 @@ namespace {
 constexpr const char* kWorkloadGroup = "Workload";
 
 bool AppliesToEveryTask(std::string_view name) {
-  for (int t = 0; t <= static_cast<int>(TaskKind::kAnalytics); ++t) {
-    if (!WorkloadFieldApplies(name, static_cast<TaskKind>(t))) return false;
+  for (TaskKind t : kAllTaskKinds) {
+    if (!WorkloadFieldApplies(name, t)) return false;
   }
   return true;
 }

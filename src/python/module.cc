@@ -292,10 +292,37 @@ py::tuple Gpus(const PyCatalog& pc, const py::dict& args) {
   return py::make_tuple(ToPy(GpusJson(gpus)), Render(GpusTable(gpus)));
 }
 
-PyWorkload MakeWorkload(const std::string& file, const std::map<std::string, std::string>& values) {
+// A workload keyword argument, typed as SetOption's: a bool or a number is bound as it is (no
+// text round trip), written out only for messages as the package writes it (_text: an integral
+// float as an integer, "5"); a string (the package's text of anything else) as text.
+WorkloadValue WorkloadValueOf(const py::handle& v) {
+  WorkloadValue out;
+  if (py::isinstance<py::bool_>(v)) {
+    out.boolean = v.cast<bool>();
+    out.text = *out.boolean ? "true" : "false";
+  } else if (py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v)) {
+    const double d = PyFloat_AsDouble(v.ptr());
+    if (d == -1.0 && PyErr_Occurred() != nullptr) {
+      PyErr_Clear();  // an int beyond a double: read as text, as before
+    } else {
+      out.number = d;
+    }
+    const bool integral = std::isfinite(d) && d == std::trunc(d) && std::abs(d) < 1e16;
+    out.text = py::isinstance<py::float_>(v) && integral
+                   ? std::to_string(static_cast<long long>(d))
+                   : std::string(py::isinstance<py::float_>(v) ? py::repr(v) : py::str(v));
+  } else {
+    out.text = py::str(v);
+  }
+  return out;
+}
+
+PyWorkload MakeWorkload(const std::string& file, const py::dict& values) {
   WorkloadArgs a;
   a.file = file;
-  a.values = values;
+  for (const auto& [key, value] : values) {
+    if (!value.is_none()) a.typed[py::str(key)] = WorkloadValueOf(value);
+  }
   return PyWorkload{Take(BuildWorkload(a))};
 }
 

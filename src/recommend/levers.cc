@@ -58,9 +58,11 @@ void Add(const Candidate& c, const char* lever, const Variant& v, const std::str
   out->push_back(l);
 }
 
-Workload With(const Workload& w, const char* key, const char* value) {
+// `w` with one field changed, typed (no text to parse).
+template <typename Change>
+Workload With(const Workload& w, Change change) {
   Workload v = w;
-  (void)SetWorkloadField(&v, key, value);
+  change(v);
   return v;
 }
 
@@ -75,11 +77,12 @@ std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& 
   const bool full_training = w.task == TaskKind::kPretrain || w.task == TaskKind::kFinetune;
   if (full_training && fp8 && c.estimate->precision != Precision::kFp8 &&
       !(w.precision && *w.precision == Precision::kFp8)) {
-    Add(c, "fp8", Cheapest(With(w, "precision", "fp8"), c, req), "FP8 matmuls (TransformerEngine)",
+    Add(c, "fp8", Cheapest(With(w, [](Workload& v) { v.precision = Precision::kFp8; }), c, req),
+        "FP8 matmuls (TransformerEngine)",
         "small accuracy risk; needs FP8 recipes (delayed scaling) and a loss-curve check", &out);
   }
   if (w.task == TaskKind::kFinetune) {
-    Add(c, "lora", Cheapest(With(w, "task", "lora"), c, req),
+    Add(c, "lora", Cheapest(With(w, [](Workload& v) { v.task = TaskKind::kLora; }), c, req),
         "LoRA (rank 16) instead of full "
         "fine-tuning",
         "usually close to full fine-tuning on instruction tasks; learns less new "
@@ -89,17 +92,19 @@ std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& 
   if (w.task == TaskKind::kServe && !w.quantization) {
     struct Q {
       const char* lever;
-      const char* value;
+      Precision weights;
       const char* what;
       const char* tradeoff;
     };
-    const Q kQuantizations[] = {
-        {"quantization-fp8", "fp8", "FP8 weights", "negligible quality loss for most models"},
-        {"quantization-int8", "int8", "int8 weights", "small quality loss (weight-only int8)"},
-        {"quantization-int4", "int4", "int4 weights (AWQ/GPTQ)",
-         "measurable quality loss on some tasks; evaluate first"}};
+    const Q kQuantizations[] = {{"quantization-fp8", Precision::kFp8, "FP8 weights",
+                                 "negligible quality loss for most models"},
+                                {"quantization-int8", Precision::kInt8, "int8 weights",
+                                 "small quality loss (weight-only int8)"},
+                                {"quantization-int4", Precision::kInt4, "int4 weights (AWQ/GPTQ)",
+                                 "measurable quality loss on some tasks; evaluate first"}};
     for (const Q& q : kQuantizations) {
-      const std::string key = *c.region + "|" + PurchaseKindName(c.purchase) + "|" + q.value;
+      const std::string key =
+          *c.region + "|" + PurchaseKindName(c.purchase) + "|" + PrecisionName(q.weights);
       auto it = cache->searches.find(key);
       if (it == cache->searches.end()) {
         RecommendRequest sub = req;
@@ -108,7 +113,8 @@ std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& 
         sub.top = 1;
         sub.explain = false;
         sub.savings_levers = false;
-        Result<Recommendation> r = Recommend(catalog, With(w, "quantization", q.value), sub);
+        Result<Recommendation> r =
+            Recommend(catalog, With(w, [&q](Workload& v) { v.quantization = q.weights; }), sub);
         LeverCache::Best found;
         if (r.ok() && !r->plans.empty()) {
           found = {r->plans[0].type, r->plans[0].instances, r->plans[0].usd_per_hour};

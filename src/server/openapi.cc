@@ -129,10 +129,8 @@ ojson WorkloadFieldSchema(const std::string& name) {
   // form from these instead of a list of its own.
   if (info != nullptr) {
     ojson tasks = ojson::array();
-    for (int t = 0; t <= static_cast<int>(TaskKind::kAnalytics); ++t) {
-      if (WorkloadFieldApplies(name, static_cast<TaskKind>(t))) {
-        tasks.push_back(TaskKindName(static_cast<TaskKind>(t)));
-      }
+    for (TaskKind t : kAllTaskKinds) {
+      if (WorkloadFieldApplies(name, t)) tasks.push_back(TaskKindName(t));
     }
     s["x-tasks"] = tasks;
     s["x-value"] = std::string(value);

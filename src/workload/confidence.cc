@@ -6,6 +6,7 @@
 #include "util/enum_names.h"
 #include "util/text.h"
 #include "workload/device.h"
+#include "workload/task_kinds.h"
 
 namespace gpuadvisor {
 
@@ -114,28 +115,7 @@ bool UsesDerivedFigure(const GpuSpec& gpu, TaskClass task) {
 
 }  // namespace
 
-TaskClass ClassOfTask(TaskKind t) {
-  switch (t) {
-    case TaskKind::kPretrain:
-    case TaskKind::kFinetune:
-    case TaskKind::kLora:
-    case TaskKind::kQlora:
-      return TaskClass::kLlmTraining;
-    case TaskKind::kServe:
-      return TaskClass::kLlmServing;
-    case TaskKind::kTrainVision:
-      return TaskClass::kVisionTraining;
-    case TaskKind::kInferVision:
-      return TaskClass::kVisionInference;
-    case TaskKind::kHpc:
-      return TaskClass::kHpc;
-    case TaskKind::kTranscode:
-    case TaskKind::kRender:
-    case TaskKind::kAnalytics:
-      return TaskClass::kOther;
-  }
-  return TaskClass::kOther;
-}
+TaskClass ClassOfTask(TaskKind t) { return TaskKindDefOf(t).confidence_class; }
 
 ConfidenceGrade GradeConfidence(const Workload& w, const GpuSpec& gpu, bool with_basis) {
   const TaskClass task = ClassOfTask(w.task);

@@ -7,22 +7,15 @@
 
 #include "gpuadvisor/workload.h"
 #include "util/enum_names.h"
+#include "workload/task_kinds.h"
 
 namespace gpuadvisor {
 
 template <>
 struct EnumNames<TaskKind> {
-  static constexpr EnumName<TaskKind> kTable[] = {{TaskKind::kPretrain, "pretrain"},
-                                                  {TaskKind::kFinetune, "finetune"},
-                                                  {TaskKind::kLora, "lora"},
-                                                  {TaskKind::kQlora, "qlora"},
-                                                  {TaskKind::kServe, "serve"},
-                                                  {TaskKind::kTrainVision, "train-vision"},
-                                                  {TaskKind::kInferVision, "infer-vision"},
-                                                  {TaskKind::kHpc, "hpc"},
-                                                  {TaskKind::kTranscode, "transcode"},
-                                                  {TaskKind::kRender, "render"},
-                                                  {TaskKind::kAnalytics, "analytics"}};
+  // The names the task kind registry gives (task_kinds.h).
+  static constexpr std::array<EnumName<TaskKind>, workload_internal::kTaskKindCount> kTable =
+      workload_internal::TaskKindNameTable<EnumName<TaskKind>>();
 };
 
 template <>

@@ -81,9 +81,7 @@ Status CheckDeviceFigures(const EstimateContext& ctx) {
                                ": nothing can be estimated on it")
         .WithField("gpu");
   }
-  const bool needs_bandwidth =
-      ctx.w.task != TaskKind::kTranscode && ctx.w.task != TaskKind::kRender;
-  if (needs_bandwidth && !(g.memory_bw_gbyte_s.value_or(0) > 0)) {
+  if (TaskKindDefOf(ctx.w.task).needs_memory_bandwidth && !(g.memory_bw_gbyte_s.value_or(0) > 0)) {
     return Status::Unsupported("gpu: no published memory bandwidth for " + g.model + ": task " +
                                TaskKindName(ctx.w.task) + " cannot be estimated on it")
         .WithField("gpu");
@@ -92,28 +90,11 @@ Status CheckDeviceFigures(const EstimateContext& ctx) {
 }
 
 Status Dispatch(const EstimateContext& ctx) {
-  GPUADVISOR_RETURN_IF_ERROR(CheckDeviceFigures(ctx));
-  switch (ctx.w.task) {
-    case TaskKind::kPretrain:
-    case TaskKind::kFinetune:
-    case TaskKind::kLora:
-    case TaskKind::kQlora:
-      return EstimateTraining(ctx);
-    case TaskKind::kServe:
-      return EstimateServing(ctx);
-    case TaskKind::kTrainVision:
-    case TaskKind::kInferVision:
-      return EstimateVision(ctx);
-    case TaskKind::kHpc:
-      return EstimateHpc(ctx);
-    case TaskKind::kTranscode:
-      return EstimateTranscode(ctx);
-    case TaskKind::kRender:
-      return EstimateRender(ctx);
-    case TaskKind::kAnalytics:
-      return EstimateAnalytics(ctx);
+  if (static_cast<size_t>(ctx.w.task) >= kTaskKindCount) {
+    return Status::InvalidArgument("task: unknown").WithField("task");
   }
-  return Status::InvalidArgument("task: unknown").WithField("task");
+  GPUADVISOR_RETURN_IF_ERROR(CheckDeviceFigures(ctx));
+  return TaskKindDefOf(ctx.w.task).estimate(ctx);
 }
 
 int InstancesFor(const Hardware& hw) {
@@ -204,6 +185,8 @@ void AssumeTopology(const EstimateContext& ctx) {
 }
 
 }  // namespace
+
+bool PrecisionApplies(TaskKind t) { return TaskKindDefOf(t).precision_applies; }
 
 double MemoryLowerBoundGib(const Workload& w, int devices) {
   if (!IsLlmTask(w.task) || devices < 1) return 0;

@@ -7,6 +7,7 @@
 
 #include "gpuadvisor/estimate.h"
 #include "workload/device.h"
+#include "workload/task_kinds.h"
 #include "workload/train_model.h"
 
 namespace gpuadvisor::workload_internal {
@@ -48,13 +49,7 @@ struct RealTimeServing {
 RealTimeServing ServeRealTime(const RealTimeLoad& load,
                               const std::function<double(double)>& batch_seconds);
 
-Status EstimateTraining(const EstimateContext& ctx);
-Status EstimateServing(const EstimateContext& ctx);
-Status EstimateVision(const EstimateContext& ctx);
-Status EstimateHpc(const EstimateContext& ctx);
-Status EstimateTranscode(const EstimateContext& ctx);
-Status EstimateRender(const EstimateContext& ctx);
-Status EstimateAnalytics(const EstimateContext& ctx);
+// The per-task estimators (EstimateTraining, ...) are declared with the task kind registry.
 
 // Copies per-device bytes into out->memory (GiB) and sets fits against the device.
 void SetMemory(const EstimateContext& ctx, const MemoryBytes& m, bool training, bool serving);

@@ -1,53 +1,246 @@
-// SetWorkloadField: the one place that turns a (key, text) pair into a Workload field.
+// SetWorkloadField and the help of the workload's fields, read from their one declaration
+// (workload_options.h).
 #include <algorithm>
 #include <bit>
+#include <cmath>
+#include <deque>
 #include <map>
 #include <string>
+#include <string_view>
 #include <tuple>
+#include <type_traits>
+#include <utility>
 
 #include "gpuadvisor/workload.h"
 #include "util/files.h"
+#include "util/numbers.h"
 #include "util/text.h"
 #include "workload/enum_tables.h"
 #include "workload/model_internal.h"
+#include "workload/task_kinds.h"
 #include "workload/value_parse.h"
+#include "workload/workload_options.h"
 
 namespace gpuadvisor {
 
 using namespace workload_internal;  // NOLINT: the value parsers
+using workload_internal::task_bits::Bit;
+using workload_internal::task_bits::kAllTasks;
+
+namespace {
+
+// Hands every declared option, whatever its type, to f(name, field, info): for the walks that
+// treat all fields alike (the help index, the merge of a preset with the fields given).
+template <typename F>
+class EachField {
+ public:
+  explicit EachField(F f) : f_(std::move(f)) {}
+  template <typename T>
+  void Text(std::string_view n, T& x, const FieldInfo& i) {
+    f_(n, x, i);
+  }
+  template <typename T>
+  void Bool(std::string_view n, T& x, const FieldInfo& i) {
+    f_(n, x, i);
+  }
+  template <typename T>
+  void Number(std::string_view n, T& x, const FieldInfo& i) {
+    f_(n, x, i);
+  }
+  template <typename T>
+  void Integer(std::string_view n, T& x, const FieldInfo& i) {
+    f_(n, x, i);
+  }
+  template <typename T>
+  void Duration(std::string_view n, T& x, const FieldInfo& i) {
+    f_(n, x, i);
+  }
+  template <typename E, typename NameOf, typename Parse>
+  void Enum(std::string_view n, E& x, NameOf&&, Parse&&, const FieldInfo& i) {
+    f_(n, x, i);
+  }
+  template <typename S>
+  void Nested(S& s) {
+    DeclareOptions(*this, s);
+  }
+  template <typename T>
+  void NotAnOption(const T&) {}
+
+ private:
+  F f_;
+};
+
+template <typename S, typename F>
+void ForEachField(S& s, F f) {
+  EachField<F> v(std::move(f));
+  DeclareOptions(v, s);
+}
+
+// Sets the declared field `field` from a value received for it (workload_options.h says how
+// each type parses): a typed number or bool where the field takes one, as it is; else its text.
+// Either way the same checks and messages, which name `key`, the spelling given ("num-layers:
+// expected a positive integer, got \"-1\""), and show the value as given.
+class ValueSetter {
+ public:
+  ValueSetter(std::string_view field, std::string_view key, const WorkloadValue& value)
+      : field_(field), key_(key), v_(value) {}
+  Status status;
+
+  void Text(std::string_view n, std::string& f, const FieldInfo&) {
+    if (Mine(n)) f = std::string(Trim(v_.text));
+  }
+  template <typename T>
+  void Bool(std::string_view n, T& f, const FieldInfo&) {
+    if (!Mine(n)) return;
+    if (v_.boolean) {
+      f = *v_.boolean;
+    } else if (v_.number && (*v_.number == 0 || *v_.number == 1)) {
+      f = *v_.number == 1;  // as the text "1" or "0"
+    } else if (Result<bool> b = workload_internal::Bool(key_, v_.text); Took(b)) {
+      f = *b;
+    }
+  }
+  template <typename T>
+  void Number(std::string_view n, T& f, const FieldInfo& i) {
+    if (!Mine(n)) return;
+    const bool fraction = i.hi == 1;
+    std::optional<double> x = v_.number;
+    if (!x) {
+      Result<double> parsed = fraction ? ParseDouble(v_.text, key_) : ParseSiNumber(v_.text, key_);
+      if (parsed.ok()) x = *parsed;
+    }
+    const bool in_range = x && (i.lo_exclusive ? *x > i.lo : *x >= i.lo) && *x <= i.hi;
+    if (!in_range) {
+      return Refuse(fraction         ? "a fraction in (0, 1]"
+                    : i.lo_exclusive ? "a positive number"
+                                     : "a non-negative number");
+    }
+    f = static_cast<T>(*x * i.scale);
+  }
+  template <typename T>
+  void Integer(std::string_view n, T& f, const FieldInfo& i) {
+    if (!Mine(n)) return;
+    std::optional<double> x = v_.number;
+    if (!x) {
+      Result<double> parsed = ParseSiNumber(v_.text, key_);
+      if (parsed.ok()) x = *parsed;
+    }
+    if (!x || std::floor(*x) != *x || *x < i.lo || *x > std::min(i.hi, 2e9)) {
+      return Refuse(IntegerWanted(i));
+    }
+    f = static_cast<int>(*x);
+  }
+  template <typename T>
+  void Duration(std::string_view n, T& f, const FieldInfo& i) {
+    if (!Mine(n)) return;
+    // A bare number counts seconds (a latency) or hours (a run length), typed or not.
+    Result<double> s = v_.number        ? Result<double>(*v_.number * (i.bare_seconds ? 1 : 3600))
+                       : i.bare_seconds ? LatencySeconds(key_, v_.text)
+                                        : DurationSeconds(key_, v_.text);
+    if (s.ok() && !(*s > 0)) {
+      return Refuse(i.bare_seconds ? "a latency such as 200ms or 1.5s"
+                                   : "a duration such as 90m, 36h or 14d");
+    }
+    if (Took(s)) f = *s / i.seconds_per_unit;
+  }
+  template <typename E, typename NameOf, typename Parse>
+  void Enum(std::string_view n, E& f, NameOf&&, Parse&& parse, const FieldInfo&) {
+    if (!Mine(n)) return;
+    auto e = parse(key_, v_.text);
+    if (Took(e)) f = *e;
+  }
+  template <typename S>
+  void Nested(S& s) {
+    DeclareOptions(*this, s);
+  }
+  template <typename T>
+  void NotAnOption(const T&) {}
+
+ private:
+  bool Mine(std::string_view n) const { return status.ok() && n == field_; }
+  template <typename R>
+  bool Took(const R& r) {
+    if (!r.ok()) status = r.status();
+    return r.ok();
+  }
+  void Refuse(const std::string& what) {
+    status = Status::InvalidArgument(std::string(key_) + ": expected " + what + ", got \"" +
+                                     std::string(v_.text) + "\"");
+  }
+  // "a positive integer", "an integer >= 8"; a short range in full: "0, 1, 2 or 3".
+  static std::string IntegerWanted(const FieldInfo& i) {
+    const int lo = static_cast<int>(i.lo);
+    if (std::isfinite(i.hi)) {
+      std::string what;
+      for (int k = lo; k <= static_cast<int>(i.hi); ++k) {
+        what += (what.empty()                  ? ""
+                 : k == static_cast<int>(i.hi) ? " or "
+                                               : ", ") +
+                std::to_string(k);
+      }
+      return what;
+    }
+    return lo == 0   ? "a non-negative integer"
+           : lo == 1 ? "a positive integer"
+                     : "an integer >= " + std::to_string(lo);
+  }
+  std::string_view field_, key_;
+  const WorkloadValue& v_;
+};
+
+// The declared fields by name: their help (sorted by name) and the other spellings accepted.
+struct FieldIndex {
+  std::deque<std::string> text;                             // what `infos` point into
+  std::vector<WorkloadFieldInfo> infos;                     // in name order
+  std::vector<std::string> names;                           // in name order
+  std::map<std::string, std::string, std::less<>> aliases;  // other spelling -> name
+};
+
+const FieldIndex& Index() {
+  static const FieldIndex kIndex = [] {
+    FieldIndex x;
+    Workload w = Workload();
+    ForEachField(w, [&x](std::string_view n, auto&, const FieldInfo& i) {
+      const char* name = x.text.emplace_back(n).c_str();
+      const char* value = x.text.emplace_back(i.metavar).c_str();
+      const char* help = x.text.emplace_back(i.help).c_str();
+      x.infos.push_back({name, value, help, i.tasks});
+      for (std::string_view a : i.aliases) x.aliases.emplace(a, n);
+    });
+    std::sort(x.infos.begin(), x.infos.end(), [](const auto& a, const auto& b) {
+      return std::string_view(a.name) < std::string_view(b.name);
+    });
+    for (const WorkloadFieldInfo& f : x.infos) x.names.emplace_back(f.name);
+    return x;
+  }();
+  return kIndex;
+}
+
+// The declared field `name` (canonical spelling) sets, aliases resolved; "" for none.
+std::string_view FindField(std::string_view name) {
+  const FieldIndex& x = Index();
+  if (auto a = x.aliases.find(name); a != x.aliases.end()) name = a->second;
+  auto it = std::lower_bound(x.names.begin(), x.names.end(), name);
+  return it != x.names.end() && *it == name ? std::string_view(*it) : std::string_view();
+}
+
+}  // namespace
 
 namespace workload_internal {
 
 void ReplaceArchKeepingExplicit(Workload* w, const ModelArch& base) {
-  const ModelArch old = w->model;
-  const uint32_t s = w->arch_set;
+  ModelArch old = w->model;
   w->model = base;
-  ModelArch& m = w->model;
-  if (s & kArchParams) m.params = old.params;
-  if (s & kArchLayers) m.layers = old.layers;
-  if (s & kArchHidden) m.hidden = old.hidden;
-  if (s & kArchHeads) m.heads = old.heads;
-  if (s & kArchKvHeads) m.kv_heads = old.kv_heads;
-  if (s & kArchFfn) m.ffn = old.ffn;
-  if (s & kArchVocab) m.vocab = old.vocab;
-  if (s & kArchExperts) m.experts = old.experts;
-  if (s & kArchActiveExperts) m.active_experts = old.active_experts;
-  if (s & kArchHeadDim) m.head_dim = old.head_dim;
-  if (s & kArchSlidingWindow) m.sliding_window = old.sliding_window;
-  if (s & kArchMaxPositions) m.max_positions = old.max_positions;
-  if (s & kArchTied) m.tied_embeddings = old.tied_embeddings;
-  if (s & kArchGated) m.gated_mlp = old.gated_mlp;
-  if (s & kArchFwdFlop) m.fwd_flop_per_image = old.fwd_flop_per_image;
-  if (s & kArchActivations) m.act_elems_per_image = old.act_elems_per_image;
-  if (s & kArchKernelClass) m.dominant_kernel = old.dominant_kernel;
-  if (s & kArchContextLength) m.context_length = old.context_length;
-  if (s & kArchKvLoraRank) m.kv_lora_rank = old.kv_lora_rank;
-  if (s & kArchQLoraRank) m.q_lora_rank = old.q_lora_rank;
-  if (s & kArchRopeHeadDim) m.rope_head_dim = old.rope_head_dim;
-  if (s & kArchVHeadDim) m.v_head_dim = old.v_head_dim;
-  if (s & kArchSharedFfn) m.shared_ffn = old.shared_ffn;
-  if (s & kArchDenseLayers) m.dense_layers = old.dense_layers;
-  if (s & kArchDenseFfn) m.dense_ffn = old.dense_ffn;
+  for (const std::string& name : w->fields_set) {
+    ForEachField(old, [&](std::string_view n, auto& kept, const FieldInfo&) {
+      if (n != name) return;
+      ForEachField(w->model, [&](std::string_view m, auto& now, const FieldInfo&) {
+        if constexpr (std::is_same_v<decltype(kept), decltype(now)>) {
+          if (m == name) now = kept;
+        }
+      });
+    });
+  }
 }
 
 RequestShape ServeRequestShape(const Workload& w) {
@@ -65,29 +258,6 @@ RequestShape ServeRequestShape(const Workload& w) {
 }  // namespace workload_internal
 
 namespace {
-
-using Setter = Status (*)(Workload*, std::string_view key, std::string_view value);
-
-struct FieldDef {
-  const char* name;
-  Setter set;
-};
-
-// Assigns the parsed value or returns the parse error.
-template <typename T, typename U>
-Status Assign(Result<T> r, U* out) {
-  if (!r.ok()) return r.status();
-  *out = static_cast<U>(*r);
-  return Status::OK();
-}
-
-template <typename T, typename U>
-Status AssignArch(Workload* w, Result<T> r, U* out, uint32_t bit) {
-  if (!r.ok()) return r.status();
-  *out = static_cast<U>(*r);
-  w->arch_set |= bit;
-  return Status::OK();
-}
 
 // A preset by name, or by the Hugging Face id of a repository with the same architecture
 // (said among the assumptions, so that a fine-tune's name is never silently reinterpreted).
@@ -116,495 +286,62 @@ Status SetModelConfig(Workload* w, std::string_view key, std::string_view v) {
     if (unreadable && path != "-" && LooksLikeHfId(path)) return SetModel(w, key, path);
     return text.status().WithPrefix(key);
   }
-  return ApplyHfConfigJson(w, *text, path);
-}
-
-Status SetFamily(Workload* w, std::string_view key, std::string_view v) {
-  const std::optional<ModelFamily> f = ParseName<ModelFamily>(ToLower(Trim(v)));
-  if (f) {
-    w->model.family = *f;
-    return Status::OK();
-  }
-  return Status::InvalidArgument(std::string(key) + ": expected one of " +
-                                 JoinNames<ModelFamily>("|") + ", got \"" + std::string(v) + "\"");
-}
-
-// Custom vision model: GFLOP and MB (16-bit activations) per sample, stored in base units.
-Status SetFwdGflop(Workload* w, std::string_view k, std::string_view v) {
-  Result<double> g = PositiveNumber(k, v);
-  if (!g.ok()) return g.status();
-  w->model.fwd_flop_per_image = *g * 1e9;
-  w->arch_set |= kArchFwdFlop;
+  GPUADVISOR_RETURN_IF_ERROR(ApplyHfConfigJson(w, *text, path));
+  w->model_config = path;
   return Status::OK();
-}
-
-Status SetActivationMb(Workload* w, std::string_view k, std::string_view v) {
-  Result<double> mb = PositiveNumber(k, v);
-  if (!mb.ok()) return mb.status();
-  w->model.act_elems_per_image = *mb * 1e6 / 2;  // 2 bytes per 16-bit element
-  w->arch_set |= kArchActivations;
-  return Status::OK();
-}
-
-Status SetSeqLen(Workload* w, std::string_view k, std::string_view v) {
-  return Assign(IntAtLeast(k, v, 1), &w->seq_len);
-}
-
-#define GA_INT(field, min)                                  \
-  [](Workload* w, std::string_view k, std::string_view v) { \
-    return Assign(IntAtLeast(k, v, min), &w->field);        \
-  }
-#define GA_NUM(field)                                       \
-  [](Workload* w, std::string_view k, std::string_view v) { \
-    return Assign(PositiveNumber(k, v), &w->field);         \
-  }
-#define GA_FRAC(field)                                      \
-  [](Workload* w, std::string_view k, std::string_view v) { \
-    return Assign(Fraction(k, v), &w->field);               \
-  }
-#define GA_ARCH_INT(field, min, bit)                                   \
-  [](Workload* w, std::string_view k, std::string_view v) {            \
-    return AssignArch(w, IntAtLeast(k, v, min), &w->model.field, bit); \
-  }
-#define GA_PAR_INT(field, min)                                   \
-  [](Workload* w, std::string_view k, std::string_view v) {      \
-    return Assign(IntAtLeast(k, v, min), &w->parallelism.field); \
-  }
-
-// Sorted by name (binary search).
-const FieldDef kFields[] = {
-    {"activation-mb-per-sample", SetActivationMb},
-    {"active-experts", GA_ARCH_INT(active_experts, 1, kArchActiveExperts)},
-    {"arithmetic-intensity", GA_NUM(arithmetic_intensity)},
-    {"attention-bias",
-     [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(Bool(k, v), &w->model.attention_bias);
-     }},
-    {"batch", GA_INT(batch, 1)},
-    {"bytes-moved", GA_NUM(bytes_moved)},
-    {"codec", [](Workload* w, std::string_view k,
-                 std::string_view v) { return Assign(ParseCodec(k, v), &w->codec); }},
-    {"concurrency", GA_INT(concurrency, 1)},
-    {"context-length", GA_ARCH_INT(context_length, 0, kArchContextLength)},
-    {"context-parallel", GA_PAR_INT(context_parallel, 1)},
-    {"dataset-gib", GA_NUM(dataset_gib)},
-    {"dense-ffn", GA_ARCH_INT(dense_ffn, 1, kArchDenseFfn)},
-    {"dense-layers", GA_ARCH_INT(dense_layers, 0, kArchDenseLayers)},
-    {"dp", GA_PAR_INT(dp, 1)},
-    {"dropout", [](Workload* w, std::string_view k,
-                   std::string_view v) { return Assign(Bool(k, v), &w->model.dropout); }},
-    {"e2e-p95", [](Workload* w, std::string_view k,
-                   std::string_view v) { return Assign(LatencySeconds(k, v), &w->e2e_p95_s); }},
-    {"engine", [](Workload* w, std::string_view k,
-                  std::string_view v) { return Assign(ParseEngine(k, v), &w->engine); }},
-    {"epochs", GA_NUM(epochs)},
-    {"experts", GA_ARCH_INT(experts, 1, kArchExperts)},
-    {"family", SetFamily},
-    {"ffn", GA_ARCH_INT(ffn, 1, kArchFfn)},
-    {"flash-attention", [](Workload* w, std::string_view k,
-                           std::string_view v) { return Assign(Bool(k, v), &w->flash_attention); }},
-    {"fp32-flop", GA_NUM(fp32_flop)},
-    {"fp32-flops", GA_NUM(fp32_flops_needed)},
-    {"fp64-flop", GA_NUM(fp64_flop)},
-    {"fp64-flops", GA_NUM(fp64_flops_needed)},
-    {"fps", GA_NUM(fps)},
-    {"framework",
-     [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(ParseFramework(k, v), &w->framework);
-     }},
-    {"fwd-gflop-per-sample", SetFwdGflop},
-    {"gated-mlp",
-     [](Workload* w, std::string_view k, std::string_view v) {
-       return AssignArch(w, Bool(k, v), &w->model.gated_mlp, kArchGated);
-     }},
-    {"global-batch", GA_INT(global_batch, 1)},
-    {"global-batch-tokens", GA_NUM(global_batch_tokens)},
-    {"goodput", GA_FRAC(goodput)},
-    {"guidance", [](Workload* w, std::string_view k,
-                    std::string_view v) { return Assign(Bool(k, v), &w->guidance); }},
-    {"head-dim", GA_ARCH_INT(head_dim, 1, kArchHeadDim)},
-    {"heads", GA_ARCH_INT(heads, 1, kArchHeads)},
-    {"hidden", GA_ARCH_INT(hidden, 1, kArchHidden)},
-    {"hours",
-     [](Workload* w, std::string_view k, std::string_view v) {
-       Result<double> s = DurationSeconds(k, v);
-       if (!s.ok()) return s.status();
-       w->hours = *s / 3600;
-       return Status::OK();
-     }},
-    {"hpc-kind", [](Workload* w, std::string_view k,
-                    std::string_view v) { return Assign(ParseHpcKind(k, v), &w->hpc_kind); }},
-    {"images", GA_NUM(images)},
-    {"input-tokens", GA_INT(input_tokens, 1)},
-    {"itl-p95", [](Workload* w, std::string_view k,
-                   std::string_view v) { return Assign(LatencySeconds(k, v), &w->itl_p95_s); }},
-    {"kernel-class",
-     [](Workload* w, std::string_view k, std::string_view v) {
-       return AssignArch(w, ParseKernelClass(k, v), &w->model.dominant_kernel, kArchKernelClass);
-     }},
-    {"kv-heads", GA_ARCH_INT(kv_heads, 1, kArchKvHeads)},
-    {"kv-lora-rank", GA_ARCH_INT(kv_lora_rank, 0, kArchKvLoraRank)},
-    {"kv-precision",
-     [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(ParsePrecision(k, v,
-                                    {Precision::kFp16, Precision::kBf16, Precision::kFp8,
-                                     Precision::kInt8, Precision::kFp32}),
-                     &w->kv_precision);
-     }},
-    {"layers", GA_ARCH_INT(layers, 1, kArchLayers)},
-    {"lora-rank", GA_INT(lora_rank, 1)},
-    {"lora-targets",
-     [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(ParseLoraTargets(k, v), &w->lora_targets);
-     }},
-    {"max-positions", GA_ARCH_INT(max_positions, 0, kArchMaxPositions)},
-    {"mbu", GA_FRAC(mbu)},
-    {"mfu", GA_FRAC(mfu)},
-    {"micro-batch", GA_PAR_INT(micro_batch, 1)},
-    {"model", SetModel},
-    {"model-config", SetModelConfig},
-    {"offload",
-     [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(ParseOffload(k, v), &w->parallelism.offload);
-     }},
-    {"optimizer", [](Workload* w, std::string_view k,
-                     std::string_view v) { return Assign(ParseOptimizer(k, v), &w->optimizer); }},
-    {"output-tokens", GA_INT(output_tokens, 1)},
-    {"params",
-     [](Workload* w, std::string_view k, std::string_view v) {
-       return AssignArch(w, PositiveNumber(k, v), &w->model.params, kArchParams);
-     }},
-    {"pp", GA_PAR_INT(pp, 1)},
-    {"precision",
-     [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(ParsePrecision(k, v,
-                                    {Precision::kFp32, Precision::kTf32, Precision::kBf16,
-                                     Precision::kFp16, Precision::kFp8, Precision::kInt8}),
-                     &w->precision);
-     }},
-    {"q-lora-rank", GA_ARCH_INT(q_lora_rank, 0, kArchQLoraRank)},
-    {"quantization",
-     [](Workload* w, std::string_view k, std::string_view v) {
-       const std::string s = ToLower(Trim(v));
-       if (s == "none" || s == "fp16" || s == "bf16") {
-         w->quantization.reset();
-         return Status::OK();
-       }
-       // Checkpoint formats by name: NVFP4/MXFP4 are W4A4 fp4; AWQ/GPTQ weight-only int4.
-       if (s == "nvfp4" || s == "mxfp4" || s == "awq" || s == "gptq") {
-         w->quantization = s[0] == 'a' || s[0] == 'g' ? Precision::kInt4 : Precision::kFp4;
-         return Status::OK();
-       }
-       return Assign(ParsePrecision(k, v,
-                                    {Precision::kFp8, Precision::kInt8, Precision::kInt4,
-                                     Precision::kFp4, Precision::kNf4}),
-                     &w->quantization);
-     }},
-    {"recompute",
-     [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(ParseRecompute(k, v), &w->parallelism.recompute);
-     }},
-    {"resolution", GA_INT(resolution, 8)},
-    {"rope-head-dim", GA_ARCH_INT(rope_head_dim, 0, kArchRopeHeadDim)},
-    {"rps", GA_NUM(rps)},
-    {"runtime",
-     [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(DurationSeconds(k, v), &w->runtime_target_s);
-     }},
-    {"scans-per-hour", GA_NUM(scans_per_hour)},
-    {"seq-len", SetSeqLen},
-    {"sequence-parallel",
-     [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(Bool(k, v), &w->parallelism.sequence_parallel);
-     }},
-    {"session-gib", GA_NUM(session_gib)},
-    {"sessions", GA_INT(sessions, 1)},
-    {"shared-ffn", GA_ARCH_INT(shared_ffn, 0, kArchSharedFfn)},
-    {"sliding-window", GA_ARCH_INT(sliding_window, 0, kArchSlidingWindow)},
-    {"steps", GA_INT(steps, 1)},
-    {"stream-resolution",
-     [](Workload* w, std::string_view k, std::string_view v) {
-       return Assign(VideoLines(k, v), &w->stream_resolution_lines);
-     }},
-    {"streaming", [](Workload* w, std::string_view k,
-                     std::string_view v) { return Assign(Bool(k, v), &w->streaming); }},
-    {"streams", GA_INT(streams, 1)},
-    {"task", [](Workload* w, std::string_view k,
-                std::string_view v) { return Assign(ParseTask(k, v), &w->task); }},
-    {"tied-embeddings",
-     [](Workload* w, std::string_view k, std::string_view v) {
-       return AssignArch(w, Bool(k, v), &w->model.tied_embeddings, kArchTied);
-     }},
-    {"tokens", GA_NUM(tokens)},
-    {"tp", GA_PAR_INT(tp, 1)},
-    {"ttft-p95", [](Workload* w, std::string_view k,
-                    std::string_view v) { return Assign(LatencySeconds(k, v), &w->ttft_p95_s); }},
-    {"v-head-dim", GA_ARCH_INT(v_head_dim, 0, kArchVHeadDim)},
-    {"virtual-pp", GA_PAR_INT(virtual_pp, 1)},
-    {"vocab", GA_ARCH_INT(vocab, 1, kArchVocab)},
-    {"working-set-gib", GA_NUM(working_set_gib)},
-    {"zero",
-     [](Workload* w, std::string_view k, std::string_view v) {
-       Result<int> z = IntAtLeast(k, v, 0);
-       if (!z.ok() || *z > 3) {
-         return Status::InvalidArgument(std::string(k) + ": expected 0, 1, 2 or 3, got \"" +
-                                        std::string(v) + "\"");
-       }
-       w->parallelism.zero = *z;
-       return Status::OK();
-     }},
-};
-
-#undef GA_INT
-#undef GA_NUM
-#undef GA_FRAC
-#undef GA_ARCH_INT
-#undef GA_PAR_INT
-
-// The tasks a field means something for (bits of TaskKind).
-constexpr uint32_t Bit(TaskKind t) { return 1u << static_cast<unsigned>(t); }
-constexpr uint32_t kTrain = Bit(TaskKind::kPretrain) | Bit(TaskKind::kFinetune) |
-                            Bit(TaskKind::kLora) | Bit(TaskKind::kQlora);
-constexpr uint32_t kAdapters = Bit(TaskKind::kLora) | Bit(TaskKind::kQlora);
-constexpr uint32_t kServe = Bit(TaskKind::kServe);
-constexpr uint32_t kLlm = kTrain | kServe;
-constexpr uint32_t kTrainVision = Bit(TaskKind::kTrainVision);
-constexpr uint32_t kInferVision = Bit(TaskKind::kInferVision);
-constexpr uint32_t kVision = kTrainVision | kInferVision;
-constexpr uint32_t kModel = kLlm | kVision;
-constexpr uint32_t kHpc = Bit(TaskKind::kHpc);
-constexpr uint32_t kBatch = kTrain | kVision | kHpc;  // jobs that end: runtime, goodput
-constexpr uint32_t kTranscode = Bit(TaskKind::kTranscode);
-constexpr uint32_t kRender = Bit(TaskKind::kRender);
-constexpr uint32_t kAnalytics = Bit(TaskKind::kAnalytics);
-constexpr uint32_t kAllTasks = kBatch | kServe | kTranscode | kRender | kAnalytics;
-
-// Help per field, sorted by name like kFields (a test checks that every field has one), and the
-// tasks it applies to: Validate refuses a field set for another task.
-const WorkloadFieldInfo kFieldInfo[] = {
-    {"activation-mb-per-sample", "MB",
-     "custom vision model: MB of conv/linear outputs the forward writes per sample (16-bit)",
-     kVision},
-    {"active-experts", "N", "MoE experts used per token (top-k)", kLlm},
-    {"arithmetic-intensity", "X",
-     "hpc memory-bound: FLOP per byte moved to/from device memory (HPCG/CSR SpMV: 0.167)", kHpc},
-    {"attention-bias", "BOOL", "QKV/O and MLP biases (GPT-2/OPT/BERT style)", kLlm},
-    {"batch", "N", "vision: per-GPU batch, inference or training (default: the model's)", kVision},
-    {"bytes-moved", "N", "hpc memory-bound: bytes the job moves to/from device memory in all",
-     kHpc},
-    {"codec", "CODEC", "transcode codec: h264|hevc|av1", kTranscode},
-    {"concurrency", "N", "serving: requests kept in flight (closed loop)", kServe},
-    {"context-length", "N",
-     "longest sequence the model takes, prompt + output (0 = unchecked); presets and "
-     "config.json set it",
-     kLlm},
-    {"context-parallel", "N", "context-parallel degree (sequence split across GPUs)", kTrain},
-    {"dataset-gib", "GIB", "analytics: dataset size in GiB", kAnalytics},
-    {"dense-ffn", "N", "MoE: FFN inner size of the dense layers (default ffn)", kLlm},
-    {"dense-layers", "N", "MoE: layers with a dense MLP instead of experts (DeepSeek: first k)",
-     kLlm},
-    {"dp", "N", "data-parallel degree", kLlm},
-    {"dropout", "BOOL", "dropout during training (stores masks)", kTrain | kTrainVision},
-    {"e2e-p95", "DUR",
-     "serving: end-to-end latency target, p95 (200ms, 1.5s); infer-vision with rps: per image, "
-     "queueing and batching included",
-     kServe | kInferVision},
-    {"engine", "E",
-     "vision: eager (PyTorch, one kernel per op) or fused (TensorRT, torch.compile, XLA, Neuron); "
-     "serving: vllm|sglang|trtllm|tgi|neuron (default vllm on GPUs, neuron on Neuron)",
-     kVision | kServe},
-    {"epochs", "N", "passes over the dataset (fine-tuning, vision)", kTrain | kTrainVision},
-    {"experts", "N", "MoE experts per layer", kLlm},
-    {"family", "NAME", "architecture family: decoder|encoder|encoder-decoder|convnet|vit|diffusion",
-     kModel},
-    {"ffn", "N", "FFN inner size (per expert for MoE)", kLlm},
-    {"flash-attention", "BOOL", "fused attention kernels, no s^2 activations (default true)",
-     kModel},
-    {"fp32-flop", "N", "hpc: total FP32 FLOP of the job", kHpc},
-    {"fp32-flops", "N", "hpc: sustained FP32 FLOP/s needed", kHpc},
-    {"fp64-flop", "N", "hpc: total FP64 FLOP of the job", kHpc},
-    {"fp64-flops", "N", "hpc: sustained FP64 FLOP/s needed", kHpc},
-    {"fps", "N", "transcode: frames per second per stream", kTranscode},
-    {"framework", "FW",
-     "training framework: megatron-core|megatron-lm|fsdp|torchtitan|deepspeed|neuronx|torchtune "
-     "(default: megatron-core with TP/PP, else fsdp; neuronx on Trainium)",
-     kTrain},
-    {"fwd-gflop-per-sample", "N", "custom vision model: forward GFLOP per sample (2 per MAC)",
-     kVision},
-    {"gated-mlp", "BOOL", "SwiGLU/GeGLU MLP (3 matrices) instead of GELU (2)", kLlm},
-    {"global-batch", "N",
-     "sequences (train-vision: images) per optimizer step; more than --batch x devices "
-     "accumulates gradients",
-     kTrain | kTrainVision},
-    {"global-batch-tokens", "N", "tokens per optimizer step (alternative to --global-batch)",
-     kTrain},
-    {"goodput", "X", "share of wall clock doing useful steps, (0,1]", kBatch},
-    {"guidance", "BOOL",
-     "diffusion inference: classifier-free guidance, two UNet evaluations per step (default "
-     "true)",
-     kInferVision},
-    {"head-dim", "N", "attention head size (default hidden/heads; MLA: non-rotary query/key part)",
-     kLlm},
-    {"heads", "N", "attention (query) heads", kLlm},
-    {"hidden", "N", "model width", kLlm},
-    {"hours", "DUR",
-     "services (serve, real-time infer-vision, transcode, render, analytics): how long it runs "
-     "(36h, 14d)",
-     kServe | kInferVision | kTranscode | kRender | kAnalytics},
-    {"hpc-kind", "K",
-     "hpc: dense-la (HPL-like, FP64 tensor cores), memory-bound (sparse, stencils, HPCG: "
-     "with arithmetic-intensity), mixed-precision (HPL-MxP LU on fp16/fp8 tensor cores, "
-     "per precision) or general (vector peak)",
-     kHpc},
-    {"images", "N", "vision: images per epoch (train) or to process (offline infer)", kVision},
-    {"input-tokens", "N", "serving: prompt tokens per request", kServe},
-    {"itl-p95", "DUR", "serving: inter-token latency target, p95", kServe},
-    {"kernel-class", "K", "custom vision model: dominant kernel class conv|gemm|attention",
-     kVision},
-    {"kv-heads", "N", "KV heads (GQA; default = heads)", kLlm},
-    {"kv-lora-rank", "N",
-     "multi-head latent attention: cached KV latent width (DeepSeek-V2/V3; 0 = GQA/MHA)", kLlm},
-    {"kv-precision", "P", "serving: KV-cache precision fp16|fp8|int8", kServe},
-    {"layers", "N", "transformer layers", kLlm},
-    {"lora-rank", "N", "LoRA rank r", kAdapters},
-    {"lora-targets", "T", "LoRA-adapted matrices: all|attention|qv", kAdapters},
-    {"max-positions", "N", "learned position-embedding table size (0 = rotary/ALiBi)", kLlm},
-    {"mbu", "X", "override decode memory-bandwidth utilisation, (0,1]", kServe},
-    {"mfu", "X", "override model FLOPs utilisation, (0,1]", kLlm | kVision},
-    {"micro-batch", "N", "sequences per micro-batch per GPU", kTrain},
-    {"model", "NAME",
-     "model preset (llama-3.1-8b, mixtral-8x7b, resnet50, ...) or a Hugging Face id with the "
-     "same architecture (meta-llama/Llama-3.1-8B-Instruct)",
-     kModel},
-    {"model-config", "FILE", "Hugging Face config.json (or an org/name id, as --model)", kLlm},
-    {"offload", "WHERE", "optimizer-state offload: none|cpu|nvme", kTrain},
-    {"optimizer", "OPT", "adamw|adam8bit|sgd", kTrain | kTrainVision},
-    {"output-tokens", "N", "serving: generated tokens per request", kServe},
-    {"params", "N", "total parameters (7B, 7e9); overrides the derived count", kModel},
-    {"pp", "N", "pipeline-parallel degree", kLlm},
-    {"precision", "P", "compute precision fp32|tf32|bf16|fp16|fp8 (int8: vision inference)",
-     kModel | kHpc},
-    {"q-lora-rank", "N", "multi-head latent attention: query latent width (0 = full rank)", kLlm},
-    {"quantization", "Q",
-     "serving weights: none|fp8|int8|int4|fp4|nf4; fp4 (nvfp4, mxfp4) is W4A4 on Blackwell, "
-     "int4 (awq, gptq) weight-only",
-     kServe | kAdapters},
-    {"recompute", "R", "activation recomputation: none|selective|full|op (torchtitan op-level)",
-     kTrain},
-    {"resolution", "PX", "vision: input side length in pixels", kVision},
-    {"rope-head-dim", "N", "multi-head latent attention: decoupled rotary key width per head",
-     kLlm},
-    {"rps", "N",
-     "serving: requests per second (open loop); infer-vision: images arriving per second "
-     "(real time)",
-     kServe | kInferVision},
-    {"runtime", "DUR",
-     "wall-clock limit of the job (36h): a constraint (recommend ranks only plans within it); "
-     "hpc given as a rate (fp64-flops): how long it runs",
-     kBatch},
-    {"scans-per-hour", "N", "analytics: full scans of the dataset per hour", kAnalytics},
-    {"seq-len", "N", "sequence length in tokens", kLlm},
-    {"sequence-parallel", "BOOL", "Megatron sequence parallelism (with tp > 1)", kTrain},
-    {"session-gib", "GIB", "render: GPU memory per session (default 4)", kRender},
-    {"sessions", "N", "render: concurrent sessions / users", kRender},
-    {"shared-ffn", "N", "MoE: FFN inner size of the always-used shared expert(s), summed", kLlm},
-    {"sliding-window", "N", "attention window in tokens (0 = full)", kLlm},
-    {"steps", "N", "diffusion: denoising steps per image", kVision},
-    {"stream-resolution", "RES", "transcode: 720p|1080p|1440p|4k|8k", kTranscode},
-    {"streaming", "BOOL",
-     "serving: tokens streamed to clients through an API server (default: true with "
-     "concurrency or rps, false offline)",
-     kServe},
-    {"streams", "N", "transcode: concurrent video streams", kTranscode},
-    {"task", "TASK",
-     "pretrain|finetune|lora|qlora|serve|train-vision|infer-vision|hpc|transcode|render|analytics",
-     kAllTasks},
-    {"tied-embeddings", "BOOL", "output head shares the embedding matrix", kLlm},
-    {"tokens", "N", "training tokens (2T, 300B); fine-tuning: dataset tokens per epoch", kTrain},
-    {"tp", "N", "tensor-parallel degree", kLlm},
-    {"ttft-p95", "DUR", "serving: time-to-first-token target, p95", kServe},
-    {"v-head-dim", "N", "value width per head (default head-dim; MLA: 128)", kLlm},
-    {"virtual-pp", "N", "interleaved pipeline chunks per GPU", kTrain},
-    {"vocab", "N", "vocabulary size", kLlm},
-    {"working-set-gib", "GIB", "hpc: memory working set in GiB", kHpc},
-    {"zero", "Z", "ZeRO stage 0|1|2|3 (3 = FSDP full shard)", kTrain},
-};
-
-// Other spellings accepted for the same fields.
-struct Alias {
-  const char* alias;
-  const char* name;
-};
-const Alias kAliases[] = {
-    {"efficiency", "mfu"},
-    {"gpu-memory-per-session", "session-gib"},
-    {"kv-precision-bits", "kv-precision"},
-    {"micro-batch-size", "micro-batch"},
-    {"microbatch", "micro-batch"},
-    {"num-layers", "layers"},
-    {"sequence-length", "seq-len"},
-    {"seq-length", "seq-len"},
-    {"users", "sessions"},
-    {"virtual-pipeline", "virtual-pp"},
-    {"zero-stage", "zero"},
-    {"p95", "e2e-p95"},
-    {"hf-config", "model-config"},
-    {"max-model-len", "context-length"},
-};
-
-const FieldDef* FindField(std::string_view name) {
-  for (const Alias& a : kAliases) {
-    if (name == a.alias) name = a.name;
-  }
-  const FieldDef* end = std::end(kFields);
-  const FieldDef* it = std::lower_bound(
-      std::begin(kFields), end, name,
-      [](const FieldDef& f, std::string_view n) { return std::string_view(f.name) < n; });
-  return it != end && name == it->name ? it : nullptr;
 }
 
 }  // namespace
 
-const std::vector<std::string>& WorkloadFieldNames() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> v;
-    for (const FieldDef& f : kFields) v.emplace_back(f.name);
-    return v;
-  }();
-  return names;
-}
+const std::vector<std::string>& WorkloadFieldNames() { return Index().names; }
 
 const WorkloadFieldInfo* FindWorkloadFieldInfo(std::string_view name) {
-  for (const WorkloadFieldInfo& f : kFieldInfo) {
-    if (name == f.name) return &f;
-  }
-  return nullptr;
+  const std::vector<WorkloadFieldInfo>& infos = Index().infos;
+  auto it = std::lower_bound(
+      infos.begin(), infos.end(), name,
+      [](const auto& f, std::string_view n) { return std::string_view(f.name) < n; });
+  return it != infos.end() && name == it->name ? &*it : nullptr;
 }
 
 std::string workload_internal::WorkloadFieldOf(std::string_view key) {
-  const FieldDef* f = FindField(CanonicalKey(key));
-  return f == nullptr ? std::string() : std::string(f->name);
+  return std::string(FindField(CanonicalKey(key)));
 }
 
 bool IsFileWorkloadField(std::string_view key) {
-  const FieldDef* f = FindField(CanonicalKey(key));
-  return f != nullptr && std::string_view(f->name) == "model-config";
+  return FindField(CanonicalKey(key)) == "model-config";
 }
 
 Status SetWorkloadField(Workload* w, std::string_view key, std::string_view value) {
+  return SetWorkloadValue(w, key, WorkloadValue{.text = std::string(value)});
+}
+
+Status SetWorkloadValue(Workload* w, std::string_view key, const WorkloadValue& given) {
+  WorkloadValue value = given;
+  if (value.number && !std::isfinite(*value.number)) value.number.reset();  // "inf" as text
   const std::string name = CanonicalKey(key);
-  const FieldDef* f = FindField(name);
-  if (f == nullptr) {
+  const std::string field(FindField(name));
+  if (field.empty()) {
     std::string hint = DidYouMean(name, WorkloadFieldNames());
     return Status::InvalidArgument("unknown workload field \"" + std::string(key) + "\"" +
                                    (hint.empty() ? "" : "; " + hint))
         .WithField(name);
   }
-  // Every error is about this key, whatever the value parser or a config.json reader named.
-  Status st = f->set(w, name, value);
+  // "model" and "model-config" replace the architecture (keeping the fields given); every
+  // other field is its declaration's. Every error is about this key, whatever the value parser
+  // or a config.json reader named.
+  Status st;
+  if (field == "model") {
+    st = SetModel(w, name, value.text);
+  } else if (field == "model-config") {
+    st = SetModelConfig(w, name, value.text);
+  } else {
+    ValueSetter set(field, name, value);
+    DeclareOptions(set, *w);
+    st = set.status;
+  }
   if (!st.ok()) return st.WithField(name);
-  if (std::find(w->fields_set.begin(), w->fields_set.end(), f->name) == w->fields_set.end()) {
-    w->fields_set.emplace_back(f->name);
+  if (std::find(w->fields_set.begin(), w->fields_set.end(), field) == w->fields_set.end()) {
+    w->fields_set.push_back(field);
   }
   return st;
 }
@@ -617,16 +354,22 @@ bool WorkloadFieldApplies(std::string_view name, TaskKind t) {
 std::string WorkloadFieldTasks(std::string_view name) {
   const WorkloadFieldInfo* f = FindWorkloadFieldInfo(name);
   std::string out;
-  for (unsigned t = 0; f != nullptr && t < 32; ++t) {
-    if ((f->tasks & (1u << t)) == 0) continue;
-    out += (out.empty() ? "" : ", ") + std::string(TaskKindName(static_cast<TaskKind>(t)));
+  for (TaskKind t : kAllTaskKinds) {
+    if (f == nullptr || (f->tasks & Bit(t)) == 0) continue;
+    out += (out.empty() ? "" : ", ") + std::string(TaskKindName(t));
   }
   return out;
 }
 
 const char* TaskKindFamily(TaskKind t) {
-  if (IsLlmTask(t)) return "LLM";
-  if (IsVisionTask(t)) return "vision";
+  switch (TaskKindDefOf(t).family) {
+    case TaskFamily::kLlm:
+      return "LLM";
+    case TaskFamily::kVision:
+      return "vision";
+    case TaskFamily::kOwn:
+      break;
+  }
   return TaskKindName(t);
 }
 
@@ -685,7 +428,7 @@ std::vector<WorkloadFieldGroup> GroupWorkloadFields(std::span<const TaskKind> ta
   // kind after the whole of it, the part's first task, its bits).
   using Key = std::tuple<int, unsigned, bool, unsigned, uint32_t>;
   std::map<Key, WorkloadFieldGroup> groups;
-  for (const WorkloadFieldInfo& f : kFieldInfo) {
+  for (const WorkloadFieldInfo& f : Index().infos) {
     if (wanted != 0 && (f.tasks & wanted) == 0) continue;
     const auto first = static_cast<TaskKind>(std::countr_zero(f.tasks));
     const uint32_t kind = KindBits(first);
@@ -728,19 +471,7 @@ std::string WorkloadFieldScope(const WorkloadFieldInfo& f) {
   return out;
 }
 
-bool IsService(const Workload& w) {
-  switch (w.task) {
-    case TaskKind::kServe:
-    case TaskKind::kTranscode:
-    case TaskKind::kRender:
-    case TaskKind::kAnalytics:
-      return true;
-    case TaskKind::kInferVision:
-      return w.rps > 0;
-    default:
-      return false;
-  }
-}
+bool IsService(const Workload& w) { return TaskKindDefOf(w.task).is_service(w); }
 
 std::optional<double> WorkloadDeadlineHours(const Workload& w) {
   if (w.runtime_target_s <= 0 || IsService(w)) return std::nullopt;

@@ -19,12 +19,13 @@ const char* KernelClassName(KernelClass k) { return NameOf(k); }
 const char* EngineName(Engine e) { return NameOf(e); }
 const char* HpcKindName(HpcKind k) { return NameOf(k); }
 
-bool IsTrainingTask(TaskKind t) {
-  return t == TaskKind::kPretrain || t == TaskKind::kFinetune || t == TaskKind::kLora ||
-         t == TaskKind::kQlora;
+bool IsTrainingTask(TaskKind t) { return workload_internal::TaskKindDefOf(t).training; }
+bool IsLlmTask(TaskKind t) {
+  return workload_internal::TaskKindDefOf(t).family == workload_internal::TaskFamily::kLlm;
 }
-bool IsLlmTask(TaskKind t) { return IsTrainingTask(t) || t == TaskKind::kServe; }
-bool IsVisionTask(TaskKind t) { return t == TaskKind::kTrainVision || t == TaskKind::kInferVision; }
+bool IsVisionTask(TaskKind t) {
+  return workload_internal::TaskKindDefOf(t).family == workload_internal::TaskFamily::kVision;
+}
 
 int KvHeads(const ModelArch& m) { return m.kv_heads > 0 ? m.kv_heads : m.heads; }
 int HeadDim(const ModelArch& m) {

@@ -8,7 +8,8 @@
 
 namespace gpuadvisor::workload_internal {
 
-// Replaces w->model by `base`, keeping the fields whose ArchField bit is in w->arch_set.
+// Replaces w->model by `base`, keeping the architecture fields w->fields_set names (as the
+// declaration, workload_options.h, names them).
 void ReplaceArchKeepingExplicit(Workload* w, const ModelArch& base);
 
 // Tokens per served request: the given ones, else the defaults (kDefaultInputTokens /

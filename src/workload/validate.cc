@@ -7,6 +7,7 @@
 
 #include "gpuadvisor/workload.h"
 #include "workload/model_internal.h"
+#include "workload/task_kinds.h"
 
 namespace gpuadvisor {
 namespace {
@@ -294,22 +295,13 @@ Status ValidateHpc(const Workload& w) {
   return Status::OK();
 }
 
-Status ValidateOther(const Workload& w) {
-  switch (w.task) {
-    case TaskKind::kHpc:
-      return ValidateHpc(w);
-    case TaskKind::kTranscode:
-      if (w.streams <= 0) return Bad("streams", "required for transcode (e.g. --streams 16)");
-      return Status::OK();
-    case TaskKind::kRender:
-      if (w.sessions <= 0) return Bad("sessions", "required for render (e.g. --sessions 4)");
-      return Status::OK();
-    case TaskKind::kAnalytics:
-      if (w.dataset_gib <= 0) return Bad("dataset-gib", "required for analytics");
-      return Status::OK();
-    default:
-      return Status::OK();
+// Serving engines and streaming are for serve (and the vision engines for vision).
+Status NoServingOptions(const Workload& w) {
+  if (w.engine || w.streaming) {
+    return Bad(w.engine ? "engine" : "streaming",
+               std::string("does not apply to task ") + TaskKindName(w.task));
   }
+  return Status::OK();
 }
 
 // A field set for a task it means nothing to is an error, never silently ignored.
@@ -324,19 +316,53 @@ Status CheckFieldsApply(const Workload& w) {
 
 }  // namespace
 
+namespace workload_internal {
+
+Status ValidateLlmTask(const Workload& w) { return ValidateLlm(w); }
+Status ValidateVisionTask(const Workload& w) { return ValidateVision(w); }
+Status ValidateHpcTask(const Workload& w) {
+  GPUADVISOR_RETURN_IF_ERROR(NoServingOptions(w));
+  return ValidateHpc(w);
+}
+Status ValidateTranscodeTask(const Workload& w) {
+  GPUADVISOR_RETURN_IF_ERROR(NoServingOptions(w));
+  if (w.streams <= 0) return Bad("streams", "required for transcode (e.g. --streams 16)");
+  return Status::OK();
+}
+Status ValidateRenderTask(const Workload& w) {
+  GPUADVISOR_RETURN_IF_ERROR(NoServingOptions(w));
+  if (w.sessions <= 0) return Bad("sessions", "required for render (e.g. --sessions 4)");
+  return Status::OK();
+}
+Status ValidateAnalyticsTask(const Workload& w) {
+  GPUADVISOR_RETURN_IF_ERROR(NoServingOptions(w));
+  if (w.dataset_gib <= 0) return Bad("dataset-gib", "required for analytics");
+  return Status::OK();
+}
+
+}  // namespace workload_internal
+
+using workload_internal::kTaskKindCount;
+using workload_internal::kTaskKinds;
+using workload_internal::TaskFamily;
+using workload_internal::TaskKindDef;
+using workload_internal::TaskKindDefOf;
+
 std::vector<TaskKind> TasksForModel(const ModelArch& m) {
   std::vector<TaskKind> out;
-  if (TakesLlmTasks(m)) {
-    out = {TaskKind::kPretrain, TaskKind::kFinetune, TaskKind::kLora, TaskKind::kQlora,
-           TaskKind::kServe};
-  }
-  if (TakesVisionTasks(m)) {
-    out.insert(out.end(), {TaskKind::kTrainVision, TaskKind::kInferVision});
+  for (const TaskKindDef& t : kTaskKinds) {
+    if ((t.family == TaskFamily::kLlm && TakesLlmTasks(m)) ||
+        (t.family == TaskFamily::kVision && TakesVisionTasks(m))) {
+      out.push_back(t.kind);
+    }
   }
   return out;
 }
 
 Status Validate(const Workload& w) {
+  if (static_cast<size_t>(w.task) >= kTaskKindCount) {
+    return Status::InvalidArgument("task: unknown").WithField("task");
+  }
   GPUADVISOR_RETURN_IF_ERROR(CheckLimits(w));
   GPUADVISOR_RETURN_IF_ERROR(CheckFieldsApply(w));
   if (w.precision == Precision::kInt8 && w.task != TaskKind::kInferVision) {
@@ -348,13 +374,7 @@ Status Validate(const Workload& w) {
     return Bad(w.arithmetic_intensity > 0 ? "arithmetic-intensity" : "bytes-moved",
                "applies to task hpc only");
   }
-  if (IsLlmTask(w.task)) return ValidateLlm(w);
-  if (IsVisionTask(w.task)) return ValidateVision(w);
-  if (w.engine || w.streaming) {
-    return Bad(w.engine ? "engine" : "streaming",
-               std::string("does not apply to task ") + TaskKindName(w.task));
-  }
-  return ValidateOther(w);
+  return TaskKindDefOf(w.task).validate(w);
 }
 
 }  // namespace gpuadvisor

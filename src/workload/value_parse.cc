@@ -163,6 +163,35 @@ Result<HpcKind> ParseHpcKind(std::string_view key, std::string_view value) {
   return ParseEnum<HpcKind>(key, value, "one of dense-la|memory-bound|mixed-precision|general");
 }
 
+Result<ModelFamily> ParseFamily(std::string_view key, std::string_view value) {
+  return ParseEnum<ModelFamily>(key, value);
+}
+
+Result<Precision> ParseComputePrecision(std::string_view key, std::string_view value) {
+  return ParsePrecision(key, value,
+                        {Precision::kFp32, Precision::kTf32, Precision::kBf16, Precision::kFp16,
+                         Precision::kFp8, Precision::kInt8});
+}
+
+Result<Precision> ParseKvPrecision(std::string_view key, std::string_view value) {
+  return ParsePrecision(
+      key, value,
+      {Precision::kFp16, Precision::kBf16, Precision::kFp8, Precision::kInt8, Precision::kFp32});
+}
+
+Result<std::optional<Precision>> ParseQuantization(std::string_view key, std::string_view value) {
+  const std::string s = ToLower(Trim(value));
+  if (s == "none" || s == "fp16" || s == "bf16") return std::optional<Precision>();
+  // Checkpoint formats by name: NVFP4/MXFP4 are W4A4 fp4; AWQ/GPTQ weight-only int4.
+  if (s == "nvfp4" || s == "mxfp4") return std::optional<Precision>(Precision::kFp4);
+  if (s == "awq" || s == "gptq") return std::optional<Precision>(Precision::kInt4);
+  Result<Precision> p = ParsePrecision(
+      key, value,
+      {Precision::kFp8, Precision::kInt8, Precision::kInt4, Precision::kFp4, Precision::kNf4});
+  if (!p.ok()) return p.status();
+  return std::optional<Precision>(*p);
+}
+
 std::string CanonicalKey(std::string_view key) {
   std::string_view k = Trim(key);
   while (!k.empty() && k.front() == '-') k.remove_prefix(1);

@@ -4,6 +4,7 @@
 #define GPUADVISOR_WORKLOAD_VALUE_PARSE_H_
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -45,6 +46,14 @@ Result<KernelClass> ParseKernelClass(std::string_view key, std::string_view valu
 // "eager" or "fused"; the fusing runtimes' names ("tensorrt", "xla", "neuron") mean fused.
 Result<Engine> ParseEngine(std::string_view key, std::string_view value);
 Result<HpcKind> ParseHpcKind(std::string_view key, std::string_view value);
+Result<ModelFamily> ParseFamily(std::string_view key, std::string_view value);
+// --precision: fp32|tf32|bf16|fp16|fp8|int8.
+Result<Precision> ParseComputePrecision(std::string_view key, std::string_view value);
+// --kv-precision: fp16|bf16|fp8|int8|fp32.
+Result<Precision> ParseKvPrecision(std::string_view key, std::string_view value);
+// --quantization: none (also fp16, bf16: nullopt, 16-bit weights), fp8|int8|int4|fp4|nf4, or a
+// checkpoint format by name (nvfp4, mxfp4: fp4; awq, gptq: int4).
+Result<std::optional<Precision>> ParseQuantization(std::string_view key, std::string_view value);
 
 // "kv_heads", "--kv-heads" and "KV-Heads" all become "kv-heads".
 std::string CanonicalKey(std::string_view key);

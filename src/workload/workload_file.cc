@@ -1,5 +1,6 @@
-// Workload files: a JSON or YAML mapping of SetWorkloadField keys. Third-party parser
-// exceptions stop here; callers see Status only.
+// Workload files: a JSON or YAML mapping of SetWorkloadField keys; JSON numbers and booleans are
+// bound as they are (SetWorkloadValue). Third-party parser exceptions stop here; callers see
+// Status only.
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -119,7 +120,15 @@ Status ApplyJsonMember(Workload* w, const std::string& key, const nlohmann::json
   }
   Result<std::string> text = JsonScalarText(v, key);
   if (!text.ok()) return text.status().WithField(FieldOf(key, in_model));
-  return SetWorkloadField(w, in_model ? ModelSubkey(key) : key, *text);
+  // A number or a bool is bound as it is where the field takes one; its text is for messages
+  // (and for the fields that take text: "stream-resolution": 1080).
+  WorkloadValue given{.text = *text};
+  if (v.is_boolean()) {
+    given.boolean = v.get<bool>();
+  } else if (v.is_number()) {
+    given.number = v.get<double>();
+  }
+  return SetWorkloadValue(w, in_model ? ModelSubkey(key) : key, given);
 }
 
 Status ApplyJsonObject(Workload* w, const nlohmann::json& obj, bool in_model, JsonMode mode,

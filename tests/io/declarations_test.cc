@@ -16,6 +16,7 @@
 #include "gpuadvisor/catalog_update.h"
 #include "gpuadvisor/simulate.h"
 #include "gpuadvisor/watch.h"
+#include "workload/workload_options.h"
 
 namespace gpuadvisor {
 namespace {
@@ -71,6 +72,10 @@ TEST(Declarations, EveryFieldOfEveryRequestStructIsDeclared) {
   ExpectEveryFieldDeclared<CatalogImportArgs>("CatalogImportArgs");
   ExpectEveryFieldDeclared<CatalogUpdateArgs>("CatalogUpdateArgs");
   ExpectEveryFieldDeclared<CatalogDiffArgs>("CatalogDiffArgs");
+  // The workload (workload/workload_options.h), its model and its parallelism.
+  ExpectEveryFieldDeclared<Workload>("Workload");
+  ExpectEveryFieldDeclared<ModelArch>("ModelArch");
+  ExpectEveryFieldDeclared<ParallelismRequest>("ParallelismRequest");
 }
 
 // One bound for max-price-age, wherever it is taken (issue 24: the output table, MakeFreshness

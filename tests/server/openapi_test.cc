@@ -116,8 +116,7 @@ TEST(OpenApiTest, EveryHttpOptionOfEveryTableIsDocumentedAtItsEndpoint) {
           if (FindWorkloadFieldInfo(field) == nullptr) continue;
           std::set<std::string> listed;
           for (const json& t : props[field]["x-tasks"]) listed.insert(t.get<std::string>());
-          for (int t = 0; t <= static_cast<int>(TaskKind::kAnalytics); ++t) {
-            const TaskKind task = static_cast<TaskKind>(t);
+          for (TaskKind task : kAllTaskKinds) {
             EXPECT_EQ(listed.count(TaskKindName(task)), WorkloadFieldApplies(field, task) ? 1U : 0U)
                 << field << " " << TaskKindName(task);
           }
