@@ -217,22 +217,25 @@ def prefix(name):
 
 def task_kind():
     kinds = enum_members("TaskKind")
-    names = [n for _, n in name_table("TaskKind")]
-    # The estimators the dispatch switch calls ("case TaskKind::kHpc: return EstimateHpc(ctx);").
-    switch, _ = find_one(r"case TaskKind::k\w+:\s*return Estimate\w+\(",
-                         what="the estimate dispatch over TaskKind")
-    estimators = sorted(set(re.findall(r"case TaskKind::k\w+:\s*return (Estimate\w+)\(",
-                                       text(switch))))
+    kinds = [k for k in kinds if k != "kCount"]
+    # The registry (src/workload/task_kinds.h): {.kind = TaskKind::kX, .name = "x", ...,
+    # .validate = ValidateX, .estimate = EstimateX}, one entry per kind.
+    registry, m = find_one(r"\.kind = TaskKind::k\w+, \.name = \"[^\"]+\"",
+                           what="the task kind registry (kTaskKinds)")
+    entries = re.findall(r"\.kind = TaskKind::(k\w+), \.name = \"([^\"]+)\"", text(registry))
+    names = [n for _, n in entries]
+    estimators = sorted(set(re.findall(r"\.estimate = (Estimate\w+)", text(registry))))
+    validators = sorted(set(re.findall(r"\.validate = (Validate\w+)", text(registry))))
     scope = CODE + DOCS
     return [
         Every("names every TaskKind enumerator", [enumerator(k) for k in kinds], scope,
               labels=kinds),
         Every("names every task kind", [word(n) for n in names], scope, labels=names),
         Pattern("switches on TaskKind", r"case TaskKind::k\w+:", scope),
-        Every("names every estimator the dispatch calls", [r"\b" + e + r"\(" for e in estimators],
+        Every("names every estimator the registry names", [r"\b" + e + r"\(" for e in estimators],
               scope),
-        Pattern("loops up to the last TaskKind, " + kinds[-1],
-                r"static_cast<int>\(TaskKind::" + kinds[-1] + r"\)", scope),
+        Every("names every validator the registry names", [r"\b" + v + r"\(" for v in validators],
+              scope),
         Several("tests a task against 3+ kinds (a predicate or a kind's set)",
                 r"TaskKind::(k\w+)", 3, 120, scope),
         Several("names 3+ tasks as workload file keys",
@@ -259,9 +262,10 @@ def instance_family():
 
 
 def option():
-    _, m = find_one(r"WorkloadFieldInfo \w+\[\] = \{(.*?)\n\};", scope=("src/",),
-                    what="the workload field help table (WorkloadFieldInfo k...[])")
-    fields = re.findall(r"\{\s*\"([a-z0-9-]+)\",\s*\"", m.group(1))
+    # The workload's declaration (src/workload/workload_options.h): v.Number("tokens", ...).
+    decl, _ = find_one(r"void DeclareOptions\(V& v, Workload& w\)",
+                       what="the workload's declaration (DeclareOptions(V& v, Workload& w))")
+    fields = sorted(set(re.findall(r"\bv\.[A-Z]\w*\(\s*\"([a-z0-9-]+)\"", text(decl))))
     return [
         Every("names every workload field", [r"[\"'.]" + re.escape(f) + r"[\"']" for f in fields],
               CODE + DOCS, labels=fields),
