@@ -154,7 +154,7 @@ Result<std::vector<AcceleratorFigure>> ReadAcceleratorFiguresCsv(std::string_vie
       f.family = f.model.substr(at + 1);
       f.model = f.model.substr(0, at);
       if (f.family.empty() || f.model.empty()) {
-        return fail("column \"model\": expected MODEL or MODEL@FAMILY, got \"" + cell("model") +
+        return fail(R"(column "model": expected MODEL or MODEL@FAMILY, got ")" + cell("model") +
                     "\"");
       }
     }
@@ -277,7 +277,7 @@ void ApplyFamilyFigures(const std::vector<AcceleratorFigure>& figures,
     for (InstanceType& t : *types) {
       if (t.family != f.family || t.accelerator.aws_name != f.model) continue;
       if (t.accelerator.devices() < 2) continue;  // a single device has no NeuronLink peer
-      t.accelerator.neuronlink_gbyte_s = *f.value;
+      t.accelerator.neuronlink_gbyte_s = f.value;
       corrections->push_back(
           {t.name + " accelerator.neuronlink_gbyte_s", "the " + f.model + " figure", FigureText(f),
            f.family + " has its own NeuronLink figure: " + FileLine(f.where) + " (" + f.source +
