@@ -93,7 +93,8 @@ class ValueSetter {
   void Bool(std::string_view n, T& f, const FieldInfo&) {
     if (!Mine(n)) return;
     if (v_.boolean) {
-      f = *v_.boolean;
+      // T is bool or std::optional<bool>: the value, not the optional, either way.
+      f = *v_.boolean;  // NOLINT(bugprone-optional-value-conversion)
     } else if (v_.number && (*v_.number == 0 || *v_.number == 1)) {
       f = *v_.number == 1;  // as the text "1" or "0"
     } else if (Result<bool> b = workload_internal::Bool(key_, v_.text); Took(b)) {
