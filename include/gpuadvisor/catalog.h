@@ -49,6 +49,18 @@ struct Price {
   Provenance from;
   bool estimated = false;  // derived (e.g. spot = on-demand x (1 - spot-advisor savings))
   std::string note;        // how it was derived, when estimated; e.g. "lowest of 4 AZs"
+  // A newer source that prints the same figure (rounded to the cent) without replacing it: the
+  // 2026-09-14 quick reference confirms most 2026-08-26 on-demand prices. Empty = unconfirmed.
+  Provenance confirmed;
+  // The zone a source names for the offer when it is not the region itself: the Local Zone a
+  // Capacity Block is delivered in ("us-east-1-dfw-2a", the GB200 UltraServers). Empty = the
+  // region's own zones.
+  std::string zone;
+  // The provenance the figure's age is taken from: its confirmation when that is newer, else
+  // `from` (the staleness of `catalog info` and of a plan's price figures).
+  const Provenance& dated_by() const {
+    return !confirmed.date.empty() && OlderFigure(from, confirmed) ? confirmed : from;
+  }
 };
 
 // Spot interruption frequency bucket from the AWS Spot Instance Advisor.
@@ -211,6 +223,13 @@ struct InstanceType {
   bool retired = false;
   std::string retired_note;  // e.g. "absent from DescribeInstanceTypes since 2026-04-01"
   Accelerator accelerator;
+  // What AWS sells as one unit: "" for an instance; "ultraserver" for an EC2 UltraServer
+  // (u-p6e-gb200x72: 72 GB200 GPUs over several hosts joined by NVLink), sold only whole,
+  // through a Capacity Block. A plan's "instances" of it are whole UltraServers.
+  std::string unit_of_purchase;
+  bool ultraserver() const { return unit_of_purchase == "ultraserver"; }
+  // Host figures; 0 = unknown (an UltraServer: no source gives its hosts' vCPUs or memory). The
+  // catalog file and every command's JSON write an unknown figure as null, never 0.
   int vcpus = 0;
   int64_t memory_mib = 0;
   std::vector<std::string> cpu_architectures;  // "x86_64", "arm64"

@@ -322,8 +322,9 @@ class InstanceRow(Record):
     family: str
     region: str
     accelerator: Record
-    vcpus: int
-    memory_gib: float
+    vcpus: Optional[int]  # None where unknown (an UltraServer's hosts)
+    memory_gib: Optional[float]
+    unit_of_purchase: str  # "instance", or "ultraserver" (one whole UltraServer, Capacity Block only)
     on_demand_usd_per_hour: Optional[float]
     spot_usd_per_hour: Optional[float]
     usd_per_gpu_hour: Optional[float]

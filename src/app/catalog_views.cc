@@ -88,8 +88,10 @@ ojson InstanceRowJson(const InstanceRow& r, const Freshness& fresh) {
       {"currency", CurrencyCode(r.currency)},
       {"offered", o ? Opt(o->offered) : ojson()},
       {"accelerator", AcceleratorJson(t.accelerator)},
-      {"vcpus", t.vcpus},
-      {"memory_gib", Gib(static_cast<double>(t.memory_mib))},
+      // 0 = unknown (an UltraServer's hosts): null, never 0.
+      {"vcpus", t.vcpus > 0 ? ojson(t.vcpus) : ojson()},
+      {"memory_gib", t.memory_mib > 0 ? ojson(Gib(static_cast<double>(t.memory_mib))) : ojson()},
+      {"unit_of_purchase", t.ultraserver() ? ojson(t.unit_of_purchase) : ojson("instance")},
       {"network_gbit_s", Opt(t.network_gbit_s)},
       {"network_gbps", Opt(t.network_gbit_s)},  // the same Gbit/s, the name the v1 JSON contract
                                                 // uses (doc/formats.md)
@@ -108,8 +110,11 @@ ojson InstanceRowJson(const InstanceRow& r, const Freshness& fresh) {
       {MoneyKey("gpu_memory_gib_per_usd", r.currency), AmountJson(r.gpu_memory_gib_per_usd, 3)},
       {"price_source", od ? ojson(od->from.source) : ojson()},
       {"price_date", od ? ojson(od->from.date) : ojson()},
-      {"price_age_days", od ? Opt(fresh.AgeDays(od->from.date)) : ojson()},
-      {"price_stale", od ? ojson(fresh.Stale(od->from.date)) : ojson()},
+      // A confirmed figure is as old as its confirmation (Price::dated_by).
+      {"price_age_days", od ? Opt(fresh.AgeDays(od->dated_by().date)) : ojson()},
+      {"price_stale", od ? ojson(fresh.Stale(od->dated_by().date)) : ojson()},
+      {"price_confirmed_date",
+       od && !od->confirmed.date.empty() ? ojson(od->confirmed.date) : ojson()},
       {"spot_source", spot ? ojson(spot->from.source) : ojson()},
       {"spot_date", spot ? ojson(spot->from.date) : ojson()},
   };
@@ -160,8 +165,12 @@ Table InstancesTable(const std::vector<InstanceRow>& rows) {
                                    : std::to_string(a.count));
     cells.push_back(a.memory_mib_each ? Cell(std::optional<double>(*a.memory_mib_each / 1024.0), 1)
                                       : std::nullopt);
-    cells.push_back(std::to_string(it.vcpus));
-    cells.push_back(FormatFixed(static_cast<double>(it.memory_mib) / 1024, 0));
+    // 0 = unknown (an UltraServer's hosts): an empty cell.
+    cells.push_back(it.vcpus > 0 ? std::optional<std::string>(std::to_string(it.vcpus))
+                                 : std::nullopt);
+    cells.push_back(it.memory_mib > 0 ? std::optional<std::string>(FormatFixed(
+                                            static_cast<double>(it.memory_mib) / 1024, 0))
+                                      : std::nullopt);
     cells.push_back(Cell(it.network_gbit_s, 0));
     cells.push_back(it.efa ? "yes" : "no");
     cells.push_back(money.Cell(r.on_demand_usd_per_hour, 3, r.currency));
@@ -243,7 +252,13 @@ ojson ShowJson(const Catalog& c, const InstanceType& t, const std::string& regio
          price(o.reserved_1y_no_upfront)},
         {"price_source", o.on_demand ? ojson(o.on_demand->from.source) : ojson()},
         {"price_date", o.on_demand ? ojson(o.on_demand->from.date) : ojson()},
-        {"price_stale", o.on_demand ? ojson(fresh.Stale(o.on_demand->from.date)) : ojson()},
+        {"price_stale", o.on_demand ? ojson(fresh.Stale(o.on_demand->dated_by().date)) : ojson()},
+        {"price_confirmed_source", o.on_demand && !o.on_demand->confirmed.source.empty()
+                                       ? ojson(o.on_demand->confirmed.source)
+                                       : ojson()},
+        {"price_confirmed_date", o.on_demand && !o.on_demand->confirmed.date.empty()
+                                     ? ojson(o.on_demand->confirmed.date)
+                                     : ojson()},
         {"spot_source", o.spot ? ojson(o.spot->from.source) : ojson()},
         {"reserved_source",
          o.reserved_1y_no_upfront ? ojson(o.reserved_1y_no_upfront->from.source) : ojson()},
@@ -288,7 +303,10 @@ Table ShowRegionsTable(const InstanceType& t, const Freshness& fresh) {
     std::optional<std::string> src;
     if (o.on_demand) {
       src = o.on_demand->from.source + " (" + o.on_demand->from.date + ")" +
-            (fresh.Stale(o.on_demand->from.date) ? " stale" : "");
+            (o.on_demand->confirmed.date.empty()
+                 ? std::string()
+                 : Trf(", confirmed {0}", o.on_demand->confirmed.date)) +
+            (fresh.Stale(o.on_demand->dated_by().date) ? " stale" : "");
     }
     tab.AddRow({o.region,
                 o.offered ? std::optional<std::string>(*o.offered ? "yes" : "no") : std::nullopt,
@@ -449,8 +467,11 @@ bool PriceKind(const CatalogSource& s) { return s.kind != "specs" && s.kind != "
 struct FigureAges {
   const char* kind = "";
   int figures = 0;
-  int older = 0;                             // dated, older than --max-price-age
-  int undated = 0;                           // no full date: its age is unknown
+  int older = 0;      // dated, older than --max-price-age
+  int undated = 0;    // no full date: its age is unknown
+  int confirmed = 0;  // dated by a newer source's confirmation
+  // Per confirmation (source, date): how many figures it confirmed.
+  std::map<std::pair<std::string, std::string>, int> confirmations;
   std::optional<Provenance> oldest, newest;  // dated figures only
   std::string oldest_type, oldest_region;    // where the oldest one is
   std::set<std::string> undated_sources;
@@ -471,6 +492,14 @@ struct FigureAges {
     }
     if (!newest || OlderFigure(*newest, from)) newest = from;
   }
+  // A price is as old as its confirmation when a newer source confirmed it (Price::dated_by).
+  void Add(const Price& p, const InstanceType& t, const RegionOffer& o, const Freshness& fresh) {
+    if (!p.confirmed.date.empty()) {
+      ++confirmed;
+      ++confirmations[{p.confirmed.source, p.confirmed.date}];
+    }
+    Add(p.dated_by(), t, o, fresh);
+  }
 };
 
 // Every price figure of the catalog, by kind: on-demand, spot (observed or estimated), reserved
@@ -483,16 +512,16 @@ std::vector<FigureAges> AgeFigures(const Catalog& c, const Freshness& fresh) {
   for (size_t i = 0; i < kinds.size(); ++i) kinds[i].kind = kNames[i];
   for (const InstanceType& t : c.instance_types()) {
     for (const RegionOffer& o : t.regions) {
-      if (o.on_demand) kinds[0].Add(o.on_demand->from, t, o, fresh);
-      if (o.spot) kinds[1].Add(o.spot->from, t, o, fresh);
-      if (o.reserved_1y_no_upfront) kinds[2].Add(o.reserved_1y_no_upfront->from, t, o, fresh);
+      if (o.on_demand) kinds[0].Add(*o.on_demand, t, o, fresh);
+      if (o.spot) kinds[1].Add(*o.spot, t, o, fresh);
+      if (o.reserved_1y_no_upfront) kinds[2].Add(*o.reserved_1y_no_upfront, t, o, fresh);
       for (const ReservedPrice& r : o.reserved) {
         const bool headline =
             r.years == 1 && r.offering_class == "standard" && r.payment == "no-upfront";
         if (!headline || !o.reserved_1y_no_upfront) kinds[2].Add(r.from, t, o, fresh);
       }
       for (const SavingsPlanRate& p : o.savings_plans) kinds[3].Add(p.from, t, o, fresh);
-      if (o.capacity_block) kinds[4].Add(o.capacity_block->from, t, o, fresh);
+      if (o.capacity_block) kinds[4].Add(*o.capacity_block, t, o, fresh);
     }
   }
   return kinds;
@@ -506,6 +535,8 @@ FigureAges AllFigures(const std::vector<FigureAges>& kinds, const char** oldest_
     all.figures += k.figures;
     all.older += k.older;
     all.undated += k.undated;
+    all.confirmed += k.confirmed;
+    for (const auto& [by, n] : k.confirmations) all.confirmations[by] += n;
     all.undated_sources.insert(k.undated_sources.begin(), k.undated_sources.end());
     if (k.oldest && (!all.oldest || OlderFigure(*k.oldest, *all.oldest))) {
       all.oldest = k.oldest;
@@ -534,6 +565,7 @@ ojson FigureAgesJson(const FigureAges& k, const Freshness& fresh, const char* ol
           {"stale", k.older + k.undated},
           {"older_than_max_age", k.older},
           {"undated", k.undated},
+          {"confirmed", k.confirmed},
           {"undated_sources",
            ojson(std::vector<std::string>(k.undated_sources.begin(), k.undated_sources.end()))},
           {"oldest", OldestJson(k, fresh, oldest_kind)},
@@ -583,6 +615,11 @@ JsonDoc CatalogInfoJson(const Catalog& c, const Freshness& fresh, const CatalogI
   }
   ojson figures = FigureAgesJson(all, fresh, oldest_kind);
   figures["by_kind"] = std::move(by_kind);
+  ojson confirmations = ojson::array();
+  for (const auto& [by, count] : all.confirmations) {
+    confirmations.push_back({{"source", by.first}, {"date", by.second}, {"figures", count}});
+  }
+  figures["confirmations"] = std::move(confirmations);
   const std::string oldest = all.oldest ? all.oldest->date : "";
   ojson doc = ojson{{"schema", c.schema},
                     {"generated_at", c.generated_at},
@@ -662,7 +699,13 @@ std::string CatalogFigureAgesText(const Catalog& c, const Freshness& fresh) {
     t.AddRow({Tr(k.kind), std::to_string(k.figures), std::to_string(k.older),
               std::to_string(k.undated), where});
   }
-  return out + t.Render(OutputFormat::kTable, false) + "\n";
+  out += t.Render(OutputFormat::kTable, false) + "\n";
+  for (const auto& [by, count] : all.confirmations) {
+    out += Trf("{0} figures confirmed on {1} by {2}, each dated by its confirmation", count,
+               by.second, by.first) +
+           "\n";
+  }
+  return out;
 }
 
 std::string CatalogInfoHead(const Catalog& c) {

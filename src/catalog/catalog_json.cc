@@ -58,7 +58,10 @@ class Writer {
   void MemoryMib(Key k, const std::optional<T>& i, int64_t /*hi*/) {
     out[k.name] = Opt(i);
   }
-  void ZeroIsNull(Key k, int i) { out[k.name] = i != 0 ? ojson(i) : ojson(nullptr); }
+  template <typename T>
+  void ZeroIsNull(Key k, T i) {
+    out[k.name] = i != 0 ? ojson(i) : ojson(nullptr);
+  }
   void Bool(Key k, bool b) { out[k.name] = b; }
   void BoolOr(Key k, bool b) { out[k.name] = b; }
   void OptBool(Key k, const std::optional<bool>& b) { out[k.name] = Opt(b); }
@@ -137,8 +140,9 @@ class Reader {
   void MemoryMib(Key k, std::optional<T>& i, int64_t hi) {
     i = Cast<T>(OptMemoryMib(r_, obj_, Name(k), path_, hi));
   }
-  void ZeroIsNull(Key k, int& i) {
-    i = static_cast<int>(r_.OptInt(obj_, Name(k), path_).value_or(0));
+  template <typename T>
+  void ZeroIsNull(Key k, T& i) {
+    i = static_cast<T>(r_.OptInt(obj_, Name(k), path_).value_or(0));
   }
   void Bool(Key k, bool& b) { b = r_.Bool(obj_, Name(k), path_); }
   void BoolOr(Key k, bool& b) { b = r_.OptBool(obj_, Name(k), path_).value_or(false); }

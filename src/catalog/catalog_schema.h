@@ -76,6 +76,10 @@ struct PriceFields {  // on_demand, spot, reserved_1y_no_upfront, capacity_block
     v.Str("date", p.from.date);
     v.BoolOr("estimated", p.estimated);
     v.Str("note", p.note, kOmitEmpty);
+    // Written only where a newer source confirmed the figure, so older catalogs stay valid.
+    v.Str("confirmed_source", p.confirmed.source, kOmitEmpty);
+    v.Str("confirmed_date", p.confirmed.date, kOmitEmpty);
+    v.Str("zone", p.zone, kOmitEmpty);  // a Local Zone the offer is delivered in
     v.Check(k.check_per_hour.c_str(), [&] { return UsdProblem(p.usd_per_hour); });
   }
 };
@@ -184,6 +188,7 @@ struct RegionFields {
 };
 
 struct AcceleratorFields {
+  int64_t max_devices = kMaxDevicesPerInstance;  // kMaxDevicesPerUltraServer for an UltraServer
   template <typename V, typename A>
   void operator()(V& v, A& a) const {
     v.Enum("kind", a.kind, AcceleratorKindName, ParseAcceleratorKind,
@@ -191,8 +196,8 @@ struct AcceleratorFields {
     v.Str("vendor", a.vendor);
     v.Str("model", a.model);
     v.Str("aws_name", a.aws_name, kOptional);
-    v.IntIn("count", a.count, 0, kMaxDevicesPerInstance);
-    v.IntIn("logical_count", a.logical_count, 0, kMaxDevicesPerInstance);
+    v.IntIn("count", a.count, 0, max_devices);
+    v.IntIn("logical_count", a.logical_count, 0, max_devices);
     v.Num("partition_size", a.partition_size);
     v.Check(".partition_size", [&] {
       return a.partition_size > 0 && a.partition_size <= 1 ? ""
@@ -244,16 +249,35 @@ struct InstanceFields {
   template <typename V, typename T>
   void operator()(V& v, T& t) const {
     v.Str("instance_type", t.name);
-    // Names reach the AWS CLI's command lines (util/aws_names.h): AWS's grammar, or refused.
-    v.Check(".instance_type", [&] { return InstanceTypeNameProblem(t.name); });
     v.Str("family", t.family);
     v.Check(".family", [&] { return FamilyNameProblem(t.family); });
     v.Bool("retired", t.retired);
     v.Str("retired_note", t.retired_note, kOptional);
-    v.Object("accelerator", t.accelerator, AcceleratorFields(), kRequired);
-    v.IntIn("vcpus", t.vcpus, 0, kMaxVcpus);
-    v.Int("memory_mib", t.memory_mib);
-    v.Check(".memory_mib", [&] { return CheckMemoryMib(t.memory_mib, kMaxInstanceMemoryMib); });
+    // Written only for a unit other than one instance ("ultraserver"); read before the
+    // accelerator, whose device count an UltraServer's larger bound checks.
+    v.Str("unit_of_purchase", t.unit_of_purchase, kOmitEmpty);
+    v.Check(".unit_of_purchase", [&] {
+      return t.unit_of_purchase.empty() || t.unit_of_purchase == "ultraserver"
+                 ? std::string()
+                 : "\"ultraserver\" or absent, got \"" + t.unit_of_purchase + "\"";
+    });
+    // Names reach the AWS CLI's command lines (util/aws_names.h): AWS's grammar, or refused;
+    // checked once unit_of_purchase is read (an UltraServer's name has no '.').
+    v.Check(".instance_type", [&] {
+      return t.ultraserver() ? UltraServerTypeNameProblem(t.name) : InstanceTypeNameProblem(t.name);
+    });
+    v.Object(
+        "accelerator", t.accelerator,
+        AcceleratorFields{t.ultraserver() ? kMaxDevicesPerUltraServer : kMaxDevicesPerInstance},
+        kRequired);
+    // null = unknown (an UltraServer's hosts), read back as 0.
+    v.ZeroIsNull("vcpus", t.vcpus);
+    v.Check(".vcpus", [&] { return CheckCount(t.vcpus, 0, kMaxVcpus); });
+    v.ZeroIsNull("memory_mib", t.memory_mib);
+    v.Check(".memory_mib", [&] {
+      return t.memory_mib == 0 ? std::string()
+                               : CheckMemoryMib(t.memory_mib, kMaxInstanceMemoryMib);
+    });
     v.StrList("cpu_architectures", t.cpu_architectures);
     v.Str("cpu_vendor", t.cpu_vendor, kOptional);
     v.Object("network", t, NetworkFields(), kOptional);

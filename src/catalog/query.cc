@@ -237,11 +237,17 @@ std::string DigitsOf(std::string_view s) {
   return d;
 }
 
-// A type is listed in a region that prices it on demand.
+// Whether `o` prices the type the way it is sold: on demand, or for an UltraServer (sold only
+// whole, through Capacity Blocks) as a Capacity Block.
+bool PricedAsSold(const InstanceType& t, const RegionOffer& o) {
+  return o.on_demand.has_value() || (t.ultraserver() && o.capacity_block.has_value());
+}
+
+// A type is listed in a region that prices it on demand (an UltraServer: as a Capacity Block).
 std::vector<std::string> PricedRegions(const InstanceType& t) {
   std::vector<std::string> out;
   for (const RegionOffer& o : t.regions) {
-    if (o.on_demand && o.offered.value_or(true)) out.push_back(o.region);
+    if (PricedAsSold(t, o) && o.offered.value_or(true)) out.push_back(o.region);
   }
   return out;
 }
@@ -405,7 +411,7 @@ std::string GpuSuggestion(const Catalog& c, std::string_view name) {
 
 std::string RegionHint(const InstanceType& t, std::string_view region) {
   const RegionOffer* o = t.FindRegion(region);
-  if (o && o->on_demand && o->offered.value_or(true)) return "";
+  if (o && PricedAsSold(t, *o) && o->offered.value_or(true)) return "";
   std::string why =
       t.name +
       (o && o->offered.value_or(true) ? " has no on-demand price in " : " is not offered in ") +

@@ -34,6 +34,8 @@ constexpr double kMinUsdPerHour = 0.0001;
 constexpr double kMaxUpfrontUsd = kMaxUsdPerHour * 8760 * 3;
 // Accelerators per instance: the largest instances carry 16 (trn2.48xlarge, inf2.48xlarge).
 constexpr int64_t kMaxDevicesPerInstance = 64;
+// Accelerators per EC2 UltraServer, a unit of several hosts sold whole (u-p6e-gb200x72: 72).
+constexpr int64_t kMaxDevicesPerUltraServer = 128;
 // Memory per accelerator (the largest datasheet figure is 288 GB) and per instance (the largest
 // high-memory instances have 24 TiB), in MiB; both keep the figures inside int.
 constexpr int64_t kMaxDeviceMemoryMib = int64_t{1} << 20;      // 1 TiB

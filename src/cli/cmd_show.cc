@@ -39,11 +39,22 @@ Table SummaryTable(const Catalog& c, const InstanceType& t, const std::string& r
   add("memory per device",
       a.memory_mib_each ? std::optional<std::string>(std::to_string(*a.memory_mib_each) + " MiB")
                         : std::nullopt);
-  add("vCPUs / RAM", std::to_string(t.vcpus) + " / " +
-                         FormatFixed(static_cast<double>(t.memory_mib) / 1024, 0) + " GiB");
+  if (t.ultraserver()) {
+    add("unit of purchase", "one whole UltraServer (" + std::to_string(a.count) +
+                                " GPUs over several hosts), only as a Capacity Block");
+  }
+  // 0 = unknown (no source gives an UltraServer's hosts): said so, never 0.
+  add("vCPUs / RAM",
+      (t.vcpus > 0 ? std::to_string(t.vcpus) : std::string("unknown")) + " / " +
+          (t.memory_mib > 0 ? FormatFixed(static_cast<double>(t.memory_mib) / 1024, 0) + " GiB"
+                            : std::string("unknown")));
+  // An UltraServer's network is in no source: unknown, not "no EFA".
   add("network",
-      t.network_performance +
-          (t.efa ? ", EFA (" + std::to_string(t.max_efa_interfaces) + " interfaces)" : ", no EFA"));
+      t.network_performance.empty() && !t.efa
+          ? std::string("unknown")
+          : t.network_performance +
+                (t.efa ? ", EFA (" + std::to_string(t.max_efa_interfaces) + " interfaces)"
+                       : ", no EFA"));
   add("instance store",
       t.local_storage_gb
           ? std::optional<std::string>(std::to_string(t.local_disk_count) + " x " +

@@ -268,6 +268,14 @@ Result<PricingResult> PriceUsage(const InstanceType& t, const std::string& regio
   r.capacity_blocks = t.HasUsageClass("capacity-block");
   r.options.push_back(CapacityBlock(t, *o, u, &r));
   const bool block_priced = r.options.back().priced;
+  if (t.ultraserver()) {
+    // An UltraServer has no other purchase option: the unpriced ones below say "not in the
+    // catalog", this says why.
+    r.notes.push_back(t.name + " is one whole UltraServer (" + std::to_string(t.accelerator.count) +
+                      " " + t.accelerator.aws_name +
+                      " GPUs), sold only as a Capacity Block: there is no on-demand, spot, "
+                      "reserved or savings-plan price, and `instances` counts whole UltraServers");
+  }
   const char* kNoSource =
       "not in the catalog (no public source); import an AWS price list "
       "with `catalog import` to price it";
@@ -308,7 +316,7 @@ Result<PricingResult> PriceUsage(const InstanceType& t, const std::string& regio
   const bool commitment_priced = std::any_of(r.options.begin(), r.options.end(), [](const auto& c) {
     return c.priced && c.commitment && c.option != "capacity-block";
   });
-  if (u.months >= 12 - 1e-9 && !commitment_priced) {
+  if (u.months >= 12 - 1e-9 && !commitment_priced && !t.ultraserver()) {
     r.notes.push_back(
         "no reserved instance or savings plan is priced in the catalog for " + t.name + " in " +
         region + ", though over " + FormatFixed(u.months, 0) +

@@ -473,7 +473,8 @@ Plan MakeBarePlan(const Candidate& c) {
   p.spot_overhead = c.spot_overhead;
   p.risk_factor = c.risk_factor;
   p.price_from = c.price->from;
-  p.price_figures.push_back({PurchaseKindName(c.purchase), c.price->from});
+  // A figure a newer source confirmed is as old as its confirmation (Price::dated_by).
+  p.price_figures.push_back({PurchaseKindName(c.purchase), c.price->dated_by()});
   if (c.purchase == PurchaseKind::kSpot) {
     const RegionOffer* o = c.type->FindRegion(*c.region);
     if (o != nullptr && o->spot_band) {

@@ -95,9 +95,12 @@ void PriceCandidates(const InstanceType& t, const GpuSpec* gpu, int instances, c
     for (PurchaseKind p : purchases) {
       const Price* price = PurchasePrice(*o, p);
       if (price == nullptr) continue;
+      // A block holds 1-64 instances; by default only clusters are offered one, and one
+      // UltraServer (36 or 72 GPUs, sold only whole, only so) is a cluster.
       if (p == PurchaseKind::kCapacityBlock &&
-          (instances > kCapacityBlockMaxInstances || (req.purchase.empty() && instances < 2))) {
-        continue;  // a block holds 1-64 instances; by default only clusters are offered one
+          (instances > kCapacityBlockMaxInstances ||
+           (req.purchase.empty() && instances < 2 && !t.ultraserver()))) {
+        continue;
       }
       ++*priced;
       Candidate c;

@@ -56,6 +56,13 @@ bool IsInstanceTypeName(std::string_view name) {
 
 bool IsInstanceFamilyName(std::string_view family) { return Part(family, false); }
 
+bool IsUltraServerTypeName(std::string_view name) {
+  if (name.size() > kMaxTypeName || !StartsWith(name, "u-")) return false;
+  const size_t x = name.rfind('x');
+  if (x == std::string_view::npos || x + 1 == name.size() || x < 3) return false;
+  return Part(name.substr(0, x), false) && All(name.substr(x + 1), Digit);
+}
+
 bool IsRegionCode(std::string_view r) {
   if (r.size() > 32) return false;
   std::vector<std::string_view> parts = Split(r, '-');
@@ -89,6 +96,14 @@ std::string InstanceTypeNameProblem(std::string_view name) {
   return Wanted(
       "an EC2 instance type such as p5.48xlarge (a family and a size of lower-case letters, "
       "digits and '-', joined by one '.')",
+      name);
+}
+
+std::string UltraServerTypeNameProblem(std::string_view name) {
+  if (IsUltraServerTypeName(name)) return "";
+  return Wanted(
+      "an EC2 UltraServer type such as u-p6e-gb200x72 (\"u-\", lower-case letters, "
+      "digits and '-', then 'x' and the GPU count)",
       name);
 }
 

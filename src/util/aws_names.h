@@ -27,6 +27,9 @@ namespace gpuadvisor {
 bool IsInstanceTypeName(std::string_view name);
 // "p5", "g6e", "p6-b200", "u7i-6tb": the part of an instance type before its '.'.
 bool IsInstanceFamilyName(std::string_view family);
+// An EC2 UltraServer type, the unit a Capacity Block for an UltraServer sells:
+// "u-p6e-gb200x72" ("u-", a name as above, 'x' and a count; no '.').
+bool IsUltraServerTypeName(std::string_view name);
 // Regions of every partition: "us-east-1", "us-gov-west-1", "cn-north-1" (geo "-" [gov "-"]
 // area "-" number); not Local/Wavelength Zones ("us-east-1-atl-1").
 bool IsRegionCode(std::string_view region);
@@ -44,6 +47,7 @@ bool IsPageToken(std::string_view token);
 // safe to print: `what` names the kind ("an EC2 instance type such as p5.48xlarge").
 // Each of these returns that text for one name ("" when it passes).
 std::string InstanceTypeNameProblem(std::string_view name);
+std::string UltraServerTypeNameProblem(std::string_view name);
 std::string FamilyNameProblem(std::string_view family);
 std::string RegionCodeProblem(std::string_view region);
 std::string AzIdProblem(std::string_view id);

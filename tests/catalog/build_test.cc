@@ -314,6 +314,103 @@ TEST(CatalogBuildTest, CapacityBlockRatesNewestDateWinsAndHistoryIsKept) {
       41.528);
 }
 
+// Issue 37, item 5: a newer reference's figures rounded to the cent. A per-accelerator
+// Capacity Block rate fills a region no per-instance rate covers (rate x devices, noted as
+// rounded) and confirms one it rounds to; an on-demand figure confirms the catalog's figure it
+// equals to the cent (which keeps its exact value, source and date) and one that differs is
+// listed in the notes. Neither replaces a figure.
+TEST(CatalogBuildTest, RoundedFiguresFillGapsAndConfirmButNeverReplace) {
+  Catalog c =
+      Build({In("cb", "capacity-block-csv", "2026-07-22",
+                "instance_type,region,capacity_block_usd_per_hour_instance,last_updated\n"
+                "p5.48xlarge,us-east-1,41.528,2026-07-22\np5.48xlarge,eu-west-1,40.0,2026-07-22\n"),
+             In("qr-cb", "capacity-block-per-accelerator-csv", "2026-09-14",
+                "instance_type,region,capacity_block_usd_per_accelerator_hour_rounded,comparison\n"
+                "p5.48xlarge,us-east-1,5.19,equal\np5.48xlarge,eu-west-1,4.99,differs\n"
+                "p5.48xlarge,ap-south-2,4.72,new\n"),
+             In("qr-od", "ondemand-confirmation-csv", "2026-09-14",
+                "instance_type,region,ondemand_usd_per_hour_linux_rounded\n"
+                "p5.48xlarge,us-east-1,55.04\np5.48xlarge,eu-west-1,100.01\n"
+                "g6f.large,eu-west-1,0.25\n")});
+  const InstanceType* p5 = c.FindInstanceType("p5.48xlarge");
+  ASSERT_NE(p5, nullptr);
+  const RegionOffer* east = p5->FindRegion("us-east-1");
+  ASSERT_TRUE(east && east->capacity_block && east->on_demand);
+  EXPECT_DOUBLE_EQ(east->capacity_block->usd_per_hour, 41.528);  // kept, confirmed
+  EXPECT_EQ(east->capacity_block->from.source, "cb");
+  EXPECT_EQ(east->capacity_block->confirmed.source, "qr-cb");
+  EXPECT_EQ(east->capacity_block->confirmed.date, "2026-09-14");
+  EXPECT_DOUBLE_EQ(east->on_demand->usd_per_hour, 55.04);
+  EXPECT_EQ(east->on_demand->from.date, "2026-07-20");
+  EXPECT_EQ(east->on_demand->confirmed.source, "qr-od");
+  EXPECT_EQ(east->on_demand->dated_by().date, "2026-09-14");
+  const RegionOffer* west = p5->FindRegion("eu-west-1");
+  ASSERT_TRUE(west && west->capacity_block && west->on_demand);
+  EXPECT_DOUBLE_EQ(west->capacity_block->usd_per_hour, 40.0);  // 5.00/GPU-h, not 4.99
+  EXPECT_TRUE(west->capacity_block->confirmed.date.empty());
+  EXPECT_DOUBLE_EQ(west->on_demand->usd_per_hour, 100.0);  // 100.01 disagrees: kept, noted
+  EXPECT_TRUE(west->on_demand->confirmed.date.empty());
+  EXPECT_EQ(west->on_demand->dated_by().date, "2026-01-21");
+  const RegionOffer* new_region = p5->FindRegion("ap-south-2");
+  ASSERT_TRUE(new_region && new_region->capacity_block);
+  EXPECT_DOUBLE_EQ(new_region->capacity_block->usd_per_hour, 4.72 * 8);
+  EXPECT_EQ(new_region->capacity_block->from.source, "qr-cb");
+  EXPECT_NE(new_region->capacity_block->note.find("rounded to the cent"), std::string::npos);
+  EXPECT_NE(new_region->capacity_block->note.find("0.040"), std::string::npos);
+  ASSERT_EQ(new_region->history.size(), 1u);
+  int disagreements = 0;
+  for (const std::string& n : c.notes) {
+    if (n.starts_with("Not confirmed, kept: ")) {
+      ++disagreements;
+      EXPECT_TRUE(n.find("eu-west-1") != std::string::npos) << n;
+    }
+  }
+  EXPECT_EQ(disagreements, 2);  // the CB rate and the on-demand figure in eu-west-1
+  Result<Catalog> back = ParseCatalogJson(CatalogToJson(c), "c.json");
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(CatalogToJson(*back), CatalogToJson(c));
+  EXPECT_EQ(
+      back->FindInstanceType("p5.48xlarge")->FindRegion("us-east-1")->on_demand->confirmed.source,
+      "qr-od");
+}
+
+// An UltraServer (no DescribeInstanceTypes record) becomes a record of its own from the Capacity
+// Block source: whole unit, Capacity Block only, in the region of its Local Zone (kept), host
+// figures unknown; a row whose two rates disagree (the feed's parser bug) is left out.
+TEST(CatalogBuildTest, UltraServersAreRecordsOfTheirOwnFromCapacityBlockRows) {
+  const std::string header =
+      "instance_type,accelerator_type,accelerator_count,region,"
+      "capacity_block_usd_per_hour_instance,capacity_block_usd_per_accelerator_hour,last_updated\n";
+  Catalog c = Build({In("cb", "capacity-block-csv", "2026-07-22",
+                        header + "u-p6e-gb200x72,GB200,72,us-east-1-dfw-2a,10.582,0.0,2026-01-31\n"
+                                 "u-p6e-gb200x72,GB200,72,us-east-1-dfw-2a,761.904,10.582,"
+                                 "2026-07-22\n"
+                                 "p5.48xlarge,H100,8,us-east-1-atl-2a,41.528,5.191,2026-07-22\n")});
+  const InstanceType* u = c.FindInstanceType("u-p6e-gb200x72");
+  ASSERT_NE(u, nullptr);
+  EXPECT_TRUE(u->ultraserver());
+  EXPECT_EQ(u->family, "u-p6e-gb200");
+  EXPECT_EQ(u->accelerator.count, 72);
+  EXPECT_EQ(u->vcpus, 0);
+  EXPECT_EQ(u->memory_mib, 0);
+  ASSERT_EQ(u->regions.size(), 1u);
+  const RegionOffer& o = u->regions[0];
+  EXPECT_EQ(o.region, "us-east-1");
+  EXPECT_EQ(o.offered, std::optional<bool>(true));
+  ASSERT_TRUE(o.capacity_block);
+  EXPECT_DOUBLE_EQ(o.capacity_block->usd_per_hour, 761.904);
+  EXPECT_EQ(o.capacity_block->zone, "us-east-1-dfw-2a");
+  EXPECT_EQ(o.history.size(), 1u);  // the 2026-01-31 row is the feed's error
+  // Other types' Local Zone rows stay out.
+  EXPECT_EQ(c.FindInstanceType("p5.48xlarge")->FindRegion("us-east-1")->capacity_block,
+            std::nullopt);
+  const std::string json = CatalogToJson(c);
+  EXPECT_NE(json.find("\"vcpus\": null"), std::string::npos);
+  Result<Catalog> back = ParseCatalogJson(json, "c.json");
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(CatalogToJson(*back), json);
+}
+
 TEST(CatalogBuildTest, CapacityBlockCsvErrorsNameTheLine) {
   const std::string header =
       "instance_type,region,capacity_block_usd_per_hour_instance,last_updated\n";

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gpuadvisor/catalog.h"
+#include "util/text.h"
 
 namespace gpuadvisor {
 namespace {
@@ -173,6 +174,107 @@ TEST(Issue37DataTest, ChinaReservedTermsAreItemisedInYuan) {
     }
   }
   EXPECT_GT(china_terms, 200);
+}
+
+// Item 5 (A): the 2026-09-14 quick reference's Capacity Block regions that the 2026-07-22 data
+// lacks, per instance-hour = its per-GPU rate (rounded to the cent) x the type's 8 GPUs, noted as
+// rounded and cited; no existing Capacity Block rate is replaced.
+TEST(Issue37DataTest, QuickReferenceAddsItsNewCapacityBlockRegions) {
+  std::shared_ptr<const Catalog> c = Embedded();
+  ASSERT_NE(c->FindSource("aws-gpu-quick-reference-2026-09-capacity-blocks"), nullptr);
+  const struct {
+    const char *type, *region;
+    double usd;
+  } kWant[] = {{"p6-b300.48xlarge", "ap-northeast-2", 14.04 * 8},
+               {"p6-b300.48xlarge", "ap-south-2", 14.04 * 8},
+               {"p6-b300.48xlarge", "ap-southeast-3", 14.04 * 8},
+               {"p6-b200.48xlarge", "ap-south-2", 12.36 * 8}};
+  for (const auto& w : kWant) {
+    const RegionOffer* o = Type(*c, w.type).FindRegion(w.region);
+    ASSERT_NE(o, nullptr) << w.type << " " << w.region;
+    ASSERT_TRUE(o->capacity_block) << w.type << " " << w.region;
+    EXPECT_DOUBLE_EQ(o->capacity_block->usd_per_hour, w.usd) << w.type << " " << w.region;
+    EXPECT_EQ(o->capacity_block->from.source, "aws-gpu-quick-reference-2026-09-capacity-blocks");
+    EXPECT_EQ(o->capacity_block->from.date, "2026-09-14");
+    EXPECT_NE(o->capacity_block->note.find("rounded to the cent"), std::string::npos);
+    EXPECT_NE(o->capacity_block->note.find("0.040"), std::string::npos);  // +/- 0.005 x 8
+  }
+  // An existing rate stays: p6-b300 in us-west-2 keeps its exact 2026-07-22 figure.
+  const RegionOffer* west = Type(*c, "p6-b300.48xlarge").FindRegion("us-west-2");
+  ASSERT_TRUE(west && west->capacity_block);
+  EXPECT_DOUBLE_EQ(west->capacity_block->usd_per_hour, 112.32);
+  EXPECT_EQ(west->capacity_block->from.source, "capacity-blocks-2026-07");
+  EXPECT_EQ(west->capacity_block->confirmed.source,
+            "aws-gpu-quick-reference-2026-09-capacity-blocks");
+}
+
+// Item 5 (B): the quick reference's other on-demand figures confirm the catalog's, which keep
+// their exact value, source and date; each is then as old as its confirmation.
+TEST(Issue37DataTest, QuickReferenceConfirmsTheOnDemandFiguresItEquals) {
+  std::shared_ptr<const Catalog> c = Embedded();
+  const RegionOffer* o = Type(*c, "p4d.24xlarge").FindRegion("us-east-1");
+  ASSERT_TRUE(o && o->on_demand);
+  EXPECT_DOUBLE_EQ(o->on_demand->usd_per_hour, 21.957642);  // exact, not the rounded 21.96
+  EXPECT_EQ(o->on_demand->from.source, "vantage-2026-08");
+  EXPECT_EQ(o->on_demand->from.date, "2026-08-26");
+  EXPECT_EQ(o->on_demand->confirmed.source, "aws-gpu-quick-reference-2026-09-confirmations");
+  EXPECT_EQ(o->on_demand->confirmed.date, "2026-09-14");
+  EXPECT_EQ(o->on_demand->dated_by().date, "2026-09-14");
+  int confirmed = 0, confirmed_blocks = 0;
+  for (const InstanceType& t : c->instance_types()) {
+    for (const RegionOffer& r : t.regions) {
+      if (r.on_demand && !r.on_demand->confirmed.date.empty()) ++confirmed;
+      if (r.capacity_block && !r.capacity_block->confirmed.date.empty()) ++confirmed_blocks;
+    }
+  }
+  EXPECT_EQ(confirmed, 860);
+  EXPECT_EQ(confirmed_blocks, 53);  // 51 equal rows + the 2 UltraServers (Dallas Local Zone)
+  // The 4 new figures are the reference's own, not confirmed by it.
+  const RegionOffer* fresh = Type(*c, "p6-b300.48xlarge").FindRegion("sa-east-1");
+  ASSERT_TRUE(fresh && fresh->on_demand);
+  EXPECT_TRUE(fresh->on_demand->confirmed.date.empty());
+  // Nothing disagreed (a disagreement would be a note, the figure kept).
+  for (const std::string& n : c->notes) EXPECT_FALSE(n.starts_with("Not confirmed")) << n;
+}
+
+// Item 5 (C): GB200 NVL72 as AWS sells it, a whole UltraServer through a Capacity Block in the
+// Dallas Local Zone of us-east-1; host figures unknown (0 in memory, null in the file).
+TEST(Issue37DataTest, Gb200UltraServersAreUnitsOfPurchase) {
+  std::shared_ptr<const Catalog> c = Embedded();
+  const struct {
+    const char* type;
+    int gpus;
+    double usd;
+  } kWant[] = {{"u-p6e-gb200x36", 36, 380.952}, {"u-p6e-gb200x72", 72, 761.904}};
+  for (const auto& w : kWant) {
+    const InstanceType& t = Type(*c, w.type);
+    EXPECT_TRUE(t.ultraserver()) << w.type;
+    EXPECT_EQ(t.family, "u-p6e-gb200");
+    EXPECT_EQ(t.accelerator.model, "GB200");
+    EXPECT_EQ(t.accelerator.count, w.gpus);
+    EXPECT_EQ(t.vcpus, 0);  // unknown
+    EXPECT_EQ(t.memory_mib, 0);
+    EXPECT_FALSE(t.network_gbit_s);
+    EXPECT_EQ(t.usage_classes, std::vector<std::string>{"capacity-block"});
+    ASSERT_EQ(t.regions.size(), 1u) << w.type;
+    const RegionOffer& o = t.regions[0];
+    EXPECT_EQ(o.region, "us-east-1");
+    EXPECT_EQ(o.offered, std::optional<bool>(true));
+    EXPECT_FALSE(o.on_demand || o.spot || o.reserved_1y_no_upfront);
+    ASSERT_TRUE(o.capacity_block);
+    EXPECT_DOUBLE_EQ(o.capacity_block->usd_per_hour, w.usd);
+    EXPECT_EQ(o.capacity_block->zone, "us-east-1-dfw-2a");
+    EXPECT_EQ(o.capacity_block->from.date, "2026-07-22");
+    EXPECT_NE(o.capacity_block->note.find("sold only as an UltraServer Capacity Block"),
+              std::string::npos);
+    // The 2026-01/03 rows (the per-GPU rate given as the instance rate) are left out.
+    ASSERT_EQ(o.history.size(), 1u);
+  }
+  const std::string json = CatalogToJson(*c);
+  EXPECT_NE(json.find("\"unit_of_purchase\": \"ultraserver\""), std::string::npos);
+  Result<Catalog> back = ParseCatalogJson(json, "c.json");
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_TRUE(back->FindInstanceType("u-p6e-gb200x72")->ultraserver());
 }
 
 }  // namespace

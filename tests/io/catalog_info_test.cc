@@ -49,16 +49,18 @@ Oldest OldestOf(const Catalog& c, std::optional<Price> RegionOffer::* member,
     for (const RegionOffer& o : t.regions) {
       const std::optional<Price>& p = o.*member;
       if (!p) continue;
-      if (p->from.date.size() != 10) {
+      // A figure a newer source confirmed is as old as its confirmation (Price::dated_by).
+      const Provenance& from = p->dated_by();
+      if (from.date.size() != 10) {
         ++out.undated;
         continue;
       }
       ++out.dated;
-      out.older += *fresh.AgeDays(p->from.date) > fresh.max_price_age_days;
-      if (out.date.empty() || p->from.date < out.date ||
-          (p->from.date == out.date && p->from.source < out.source)) {
-        out.date = p->from.date;
-        out.source = p->from.source;
+      out.older += *fresh.AgeDays(from.date) > fresh.max_price_age_days;
+      if (out.date.empty() || from.date < out.date ||
+          (from.date == out.date && from.source < out.source)) {
+        out.date = from.date;
+        out.source = from.source;
       }
     }
   }

@@ -162,10 +162,16 @@ TEST(TypeFilterTest, TheListThatEmptiesTheFieldIsNamed) {
   EXPECT_EQ(a.note, "no instance type is left to search: only-family p5 leaves " +
                         std::to_string(p5) + " of the " + std::to_string(a.types_in_catalog) +
                         " instance types, then exclude-gpu H100 leaves none of them");
-  // A model no instance type carries empties the field at once.
+  // A model no instance type carries empties the field at once (GB200 without its UltraServers,
+  // the only records that carry it).
+  Catalog without = EmbeddedForTests();
+  ASSERT_TRUE(without.RemoveInstanceType("u-p6e-gb200x36"));
+  ASSERT_TRUE(without.RemoveInstanceType("u-p6e-gb200x72"));
   r = {};
   r.only_gpus = {"GB200"};
-  const AppliedFilters b = Make(r).applied();
+  Result<TypeFilter> gb200 = TypeFilter::Make(without, r);
+  ASSERT_TRUE(gb200.ok()) << gb200.status().ToString();
+  const AppliedFilters b = gb200->applied();
   EXPECT_EQ(b.emptied_by, "only-gpu");
   EXPECT_EQ(b.note, "no instance type is left to search: only-gpu GB200 leaves none of the " +
                         std::to_string(b.types_in_catalog) + " instance types");

@@ -138,6 +138,35 @@ TEST(RecommendTest, RegionsAndPurchaseOptionsAreRespected) {
   }
 }
 
+// Issue 37, item 5: a GB200 UltraServer is one unit of 72 GPUs sold only as a Capacity Block:
+// `pricing` prices that and nothing else, and `recommend` plans whole UltraServers on it.
+TEST(RecommendTest, Gb200UltraServerIsOneUnitBoughtAsACapacityBlock) {
+  const Catalog& c = testing::EmbeddedForTests();
+  const InstanceType* u = c.FindInstanceType("u-p6e-gb200x72");
+  ASSERT_NE(u, nullptr);
+  UsagePattern usage;
+  usage.hours_per_month = 24 * 7;
+  usage.months = 0.25;
+  Result<PricingResult> priced = PriceUsage(*u, "us-east-1", usage);
+  ASSERT_TRUE(priced.ok()) << priced.status().ToString();
+  for (const PurchaseOptionCost& o : priced->options) {
+    EXPECT_EQ(o.priced, o.option == "capacity-block") << o.option;
+  }
+  RecommendRequest req;
+  req.only_instances = {"u-p6e-gb200x72"};
+  req.top = 3;
+  Result<Recommendation> got = Recommend(
+      c, MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "20B"}}), req);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ASSERT_FALSE(got->plans.empty());
+  for (const Plan& p : got->plans) {
+    EXPECT_EQ(p.type->name, "u-p6e-gb200x72");
+    EXPECT_EQ(p.purchase, PurchaseKind::kCapacityBlock);
+    EXPECT_EQ(p.region, "us-east-1");
+    EXPECT_EQ(p.gpus, p.instances * 72);  // whole UltraServers, never a part of one
+  }
+}
+
 // Capacity Blocks (issue 17): asked for, the best block plan is ranked (in the top plans or as
 // the purchase alternative), billed for whole days at the catalog's block rate; a large spot
 // cluster of a family sold as blocks says it realistically needs one, and at what cost.

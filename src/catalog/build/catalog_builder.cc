@@ -64,6 +64,16 @@ using build::Offering;
 using build::PriceRecord;
 using build::SpotAdvice;
 
+// "us-east-1" for the Local Zone "us-east-1-dfw-2a" (the longest leading region code); "" when
+// none.
+std::string ParentRegion(const std::string& zone) {
+  for (size_t dash = zone.rfind('-'); dash != std::string::npos && dash > 0;
+       dash = zone.rfind('-', dash - 1)) {
+    if (IsRegionCode(zone.substr(0, dash))) return zone.substr(0, dash);
+  }
+  return "";
+}
+
 // Ordering of sources for "newest wins": by snapshot date, undated ("") oldest.
 bool Newer(const CatalogSource& a, const CatalogSource& b) {
   return a.snapshot_date > b.snapshot_date;
@@ -95,8 +105,32 @@ struct Builder {
     double usd = 0;
     std::string date;
     const CatalogSource* src = nullptr;
+    std::string zone;  // the Local Zone the source names, when the region is its parent
   };
+  // UltraServers a Capacity Block source names (u-p6e-gb200x72): no DescribeInstanceTypes record
+  // exists; the source's accelerator and count (newest row) are all that is known of them.
+  struct UltraServer {
+    std::string accelerator;
+    int count = 0;
+    const CatalogSource* src = nullptr;
+    std::string date;
+  };
+  std::map<std::string, UltraServer> ultraservers;
+  int inconsistent_block_rows = 0;
   std::map<std::pair<std::string, std::string>, std::vector<BlockRate>> blocks;
+  // Capacity Block rates per accelerator-hour rounded to the cent, from a newer reference than
+  // the per-instance rates (capacity-block-per-accelerator-csv): they fill a (type, region) no
+  // per-instance rate covers, as rate x accelerators, and confirm the rates they round to.
+  std::map<std::pair<std::string, std::string>, BlockRate> rounded_blocks;
+  // On-demand figures rounded to the cent (ondemand-confirmation-csv): never imported; they
+  // confirm the catalog's figures they equal to the cent.
+  std::vector<std::pair<PriceRecord, const CatalogSource*>> od_confirmations;
+  // What the rounded figures did, for the notes: per source id, figures confirmed; figures
+  // that disagree ("type region: ..."); rows with no catalog figure to confirm.
+  std::map<std::string, int> confirmed;
+  std::vector<std::string> disagreements;
+  std::map<std::string, int> rounded_without_figure;
+  int rounded_blocks_added = 0;
   std::set<std::pair<std::string, std::string>> offered;
   // Itemised reserved terms per (type, region) (vantage-terms-csv); the newest source per term.
   std::map<std::pair<std::string, std::string>, std::map<std::string, ReservedPrice>> terms;
@@ -169,17 +203,124 @@ struct Builder {
         build::ReadCapacityBlockCsv(in.text, in.origin);
     if (!recs.ok()) return recs.status();
     for (build::CapacityBlockRate& r : *recs) {
+      // A row whose per-instance and per-accelerator rates disagree is a feed error (the
+      // 2026-01/03 versions give the UltraServers their per-GPU rate per instance and 0.0 per GPU).
+      if (r.per_accelerator && r.accelerator_count > 0 &&
+          std::fabs(r.usd_per_hour / r.accelerator_count - *r.per_accelerator) > 0.01) {
+        ++inconsistent_block_rows;
+        continue;
+      }
+      // An UltraServer is sold in a Local Zone only (u-p6e-gb200 in us-east-1-dfw-2a): its
+      // rate is its parent region's, the zone kept with it.
+      std::string zone;
+      const bool ultraserver = IsUltraServerTypeName(r.instance_type);
+      if (ultraserver && !IsRegionCode(r.region)) {
+        if (std::string parent = ParentRegion(r.region); !parent.empty()) {
+          zone = r.region;
+          r.region = parent;
+        }
+      }
       if (!IsRegionCode(r.region)) {
         ++skipped_local_zone_rows;
         continue;
       }
-      blocks[{r.instance_type, r.region}].push_back({r.usd_per_hour, std::move(r.date), &src});
+      if (ultraserver && r.accelerator_count > 0 && !r.accelerator.empty()) {
+        UltraServer& u = ultraservers[r.instance_type];
+        if (r.date >= u.date) u = {r.accelerator, r.accelerator_count, &src, r.date};
+      }
+      blocks[{r.instance_type, r.region}].push_back(
+          {r.usd_per_hour, std::move(r.date), &src, std::move(zone)});
     }
     return Status::OK();
   }
 
+  Status AddRoundedCapacityBlocks(const BuildInput& in, const CatalogSource& src) {
+    Result<std::vector<build::CapacityBlockRate>> recs =
+        build::ReadCapacityBlockPerAcceleratorCsv(in.text, in.origin);
+    if (!recs.ok()) return recs.status();
+    for (build::CapacityBlockRate& r : *recs) {
+      if (!IsRegionCode(r.region)) {
+        ++skipped_local_zone_rows;
+        continue;
+      }
+      rounded_blocks[{r.instance_type, r.region}] = {r.usd_per_hour, src.snapshot_date, &src};
+    }
+    return Status::OK();
+  }
+
+  Status AddConfirmations(const BuildInput& in, const CatalogSource& src) {
+    build::PriceCsvColumns cols;
+    cols.on_demand = "ondemand_usd_per_hour_linux_rounded";
+    Result<std::vector<PriceRecord>> recs = build::ReadPriceCsv(in.text, in.origin, cols);
+    if (!recs.ok()) return recs.status();
+    for (PriceRecord& p : *recs) od_confirmations.emplace_back(std::move(p), &src);
+    return Status::OK();
+  }
+
+  // Whether `figure` rounds to `rounded` (a figure given to the cent): within half a cent, so that
+  // a half-cent figure (1.015) matches however its source rounded it (1.02; 1.015 x 100 is
+  // 101.4999... in binary).
+  static bool EqualToTheCent(double figure, double rounded) {
+    return std::fabs(figure - rounded) <= 0.005 + 1e-9;
+  }
+
+  // A rounded figure `rounded` dated `by` confirms `*p` when the catalog's figure is older and
+  // rounds to it; one that does not is listed in the notes, never taken silently.
+  void Confirm(Price* p, double catalog_figure, double rounded, const Provenance& by,
+               const std::string& what) {
+    // A figure as new as the reference (its own new figures) is not confirmed by it.
+    if (!OlderFigure(p->from, by) || p->from.date == by.date) return;
+    if (EqualToTheCent(catalog_figure, rounded)) {
+      p->confirmed = by;
+      ++confirmed[by.source];
+      return;
+    }
+    disagreements.push_back(what + ": " + by.source + " prints " + FormatFixed(rounded, 2) +
+                            ", the catalog keeps " + FormatFixed(catalog_figure, 6) + " (" +
+                            p->from.source + ", " + p->from.date + ")");
+  }
+
   // The newest dated rate is the price; each date's rate (first source listing it) is history.
-  void SetCapacityBlock(const std::string& type, RegionOffer* o) const {
+  // A rounded per-accelerator rate fills a region no per-instance rate covers, or confirms it.
+  void SetCapacityBlock(const InstanceType& t, RegionOffer* o) {
+    const std::string& type = t.name;
+    SetBlockRates(type, o);
+    if (t.ultraserver() && o->capacity_block) {
+      o->capacity_block->note =
+          "one whole UltraServer of " + std::to_string(t.accelerator.count) + " " +
+          t.accelerator.aws_name + " GPUs per hour, sold only as an UltraServer Capacity Block" +
+          (o->capacity_block->zone.empty() ? std::string()
+                                           : " in the Local Zone " + o->capacity_block->zone);
+    }
+    auto r = rounded_blocks.find({type, o->region});
+    if (r == rounded_blocks.end()) return;
+    const BlockRate& per_device = r->second;
+    const int devices = t.accelerator.count;
+    const Provenance by{per_device.src->id, per_device.date};
+    const std::string what = type + " " + o->region + " capacity-block per accelerator-hour";
+    if (devices <= 0) {
+      disagreements.push_back(what + ": " + by.source + " rate without a device count");
+      return;
+    }
+    if (o->capacity_block) {
+      Confirm(&*o->capacity_block, o->capacity_block->usd_per_hour / devices, per_device.usd, by,
+              what);
+      return;
+    }
+    Price p;
+    p.usd_per_hour = per_device.usd * devices;
+    p.from = by;
+    p.note = "derived: " + FormatFixed(per_device.usd, 2) + " USD per accelerator-hour x " +
+             std::to_string(devices) +
+             ", a per-accelerator rate rounded to the cent (so +/- 0.005 x " +
+             std::to_string(devices) + " = " + FormatFixed(0.005 * devices, 3) +
+             " USD per instance-hour)";
+    o->history.push_back({"capacity-block", p.usd_per_hour, p.from});
+    o->capacity_block = p;
+    ++rounded_blocks_added;
+  }
+
+  void SetBlockRates(const std::string& type, RegionOffer* o) const {
     auto it = blocks.find({type, o->region});
     if (it == blocks.end()) return;
     std::vector<BlockRate> rates = it->second;
@@ -195,6 +336,7 @@ struct Builder {
     Price p;
     p.usd_per_hour = newest.usd_per_hour;
     p.from = newest.from;
+    p.zone = rates.back().zone;
     o->capacity_block = p;
   }
 
@@ -276,6 +418,8 @@ struct Builder {
     }
     if (f == "spot-advisor-json") return AddSpotAdvisor(in, src);
     if (f == "capacity-block-csv") return AddCapacityBlocks(in, src);
+    if (f == "capacity-block-per-accelerator-csv") return AddRoundedCapacityBlocks(in, src);
+    if (f == "ondemand-confirmation-csv") return AddConfirmations(in, src);
     if (f == "vantage-terms-csv") return AddReservedTerms(in, src);
     if (f == "offerings-csv") return AddOfferings(in, src);
     return Status::InvalidArgument(in.origin + ": unknown source format \"" + f + "\"");
@@ -326,6 +470,12 @@ struct Builder {
   //   the retirement record is the newer word.
   void SetOffered(const InstanceType& t, RegionOffer* o) const {
     const std::string& region = o->region;
+    if (t.ultraserver()) {
+      // No offerings snapshot lists UltraServers: sold where a Capacity Block is priced.
+      o->offered = o->capacity_block.has_value();
+      if (o->capacity_block) o->offered_from = o->capacity_block->from;
+      return;
+    }
     if (offered.count({t.name, region})) {
       o->offered = true;
     } else if (offering_regions.count(region)) {
@@ -344,7 +494,7 @@ struct Builder {
     }
   }
 
-  RegionOffer MakeOffer(const InstanceType& t, const std::string& region) const {
+  RegionOffer MakeOffer(const InstanceType& t, const std::string& region) {
     const std::string& type = t.name;
     RegionOffer o;
     o.region = region;
@@ -357,6 +507,7 @@ struct Builder {
       return MakePrice(it->second);
     };
     o.on_demand = get(PriceRecord::kOnDemand);
+    SetCapacityBlock(t, &o);
     SetOffered(t, &o);
     o.spot = get(PriceRecord::kSpot);
     o.reserved_1y_no_upfront = get(PriceRecord::kReserved1yNoUpfront);
@@ -365,7 +516,6 @@ struct Builder {
       // The one 1-year RI figure every command reads, chosen as the catalog reader chooses it.
       o.reserved_1y_no_upfront = o.Reserved1y();
     }
-    SetCapacityBlock(type, &o);
     if (auto it = bands.find({type, region}); it != bands.end()) {
       const SpotAdvice& a = it->second.first;
       const CatalogSource& s = *it->second.second;
@@ -376,11 +526,40 @@ struct Builder {
     return o;
   }
 
+  // The UltraServers the Capacity Block sources name, as records of their own: whole units of
+  // `count` GPUs, Capacity Block only; host figures unknown (0, written null).
+  void AddUltraServers() {
+    for (const auto& [name, u] : ultraservers) {
+      if (types.count(name)) continue;
+      InstanceType t;
+      t.name = name;
+      t.family = name.substr(0, name.rfind('x'));
+      t.unit_of_purchase = "ultraserver";
+      t.accelerator.kind = AcceleratorKind::kGpu;
+      t.accelerator.aws_name = u.accelerator;
+      t.accelerator.count = u.count;
+      t.accelerator.logical_count = u.count;
+      for (const GpuSpec& g : gpus) {
+        if (g.model == u.accelerator ||
+            std::find(g.aliases.begin(), g.aliases.end(), u.accelerator) != g.aliases.end()) {
+          t.accelerator.model = g.model;
+          t.accelerator.vendor = g.vendor;
+        }
+      }
+      if (t.accelerator.model.empty()) t.accelerator.model = u.accelerator;
+      t.usage_classes = {"capacity-block"};
+      t.spec_from = {u.src->id, u.date};
+      types[name] = std::move(t);
+    }
+  }
+
   void FinishTypes() {
+    AddUltraServers();
     std::set<std::pair<std::string, std::string>> keys;  // (type, region)
     for (const auto& [k, c] : prices) keys.insert({std::get<0>(k), std::get<1>(k)});
     for (const auto& tr : offered) keys.insert(tr);
     for (const auto& [tr, rates] : blocks) keys.insert(tr);
+    for (const auto& [tr, rate] : rounded_blocks) keys.insert(tr);
     for (const auto& [tr, b] : bands) {
       if (types.count(tr.first)) keys.insert(tr);
     }
@@ -403,6 +582,28 @@ struct Builder {
       instance_types.push_back(std::move(t));
     }
     build::ApplyFamilyFigures(figures, &instance_types, &catalog.corrections);
+    ConfirmOnDemand();
+  }
+
+  void ConfirmOnDemand() {
+    std::map<std::string, InstanceType*> by_name;
+    for (InstanceType& t : instance_types) by_name[t.name] = &t;
+    for (const auto& [rec, src] : od_confirmations) {
+      const Provenance by{src->id, rec.date.empty() ? src->snapshot_date : rec.date};
+      auto it = by_name.find(rec.instance_type);
+      RegionOffer* o = nullptr;
+      if (it != by_name.end()) {
+        for (RegionOffer& r : it->second->regions) {
+          if (r.region == rec.region) o = &r;
+        }
+      }
+      if (o == nullptr || !o->on_demand) {
+        ++rounded_without_figure[src->id];
+        continue;
+      }
+      Confirm(&*o->on_demand, o->on_demand->usd_per_hour, rec.usd_per_hour, by,
+              rec.instance_type + " " + rec.region + " on-demand");
+    }
   }
 };
 
@@ -507,6 +708,46 @@ Result<Catalog> BuildCatalog(const std::vector<BuildInput>& inputs,
     c.notes.emplace_back(
         "Where no DescribeInstanceTypeOfferings snapshot covers a region (AWS China), a source "
         "marked complete decides what is offered: a type it does not price there is not.");
+  }
+  if (!b.rounded_blocks.empty()) {
+    c.notes.push_back(
+        "Capacity Blocks: a rate per accelerator-hour rounded to the cent from a newer source "
+        "fills a type and region no per-instance rate covers, as rate x accelerators (" +
+        std::to_string(b.rounded_blocks_added) +
+        " figures, each noting it), and confirms the per-instance rates it rounds to; it never "
+        "replaces one.");
+  }
+  for (const auto& [source, n] : b.confirmed) {
+    const CatalogSource* s = c.FindSource(source);
+    c.notes.push_back("Confirmed, not replaced: " + std::to_string(n) + " price figures that " +
+                      source + " (" + (s != nullptr ? s->snapshot_date : std::string()) +
+                      ") prints equal to the cent keep their own source and date and record "
+                      "the confirmation (confirmed_source, confirmed_date).");
+  }
+  for (const auto& [source, n] : b.rounded_without_figure) {
+    c.notes.push_back(std::to_string(n) + " rounded figures of " + source +
+                      " have no catalog figure to confirm (a newer figure of their own is "
+                      "imported from another file of the same source, or none).");
+  }
+  for (const std::string& d : b.disagreements) {
+    c.notes.push_back("Not confirmed, kept: " + d + ".");
+  }
+  if (!b.ultraservers.empty()) {
+    std::string names;
+    for (const auto& [n, u] : b.ultraservers) names += (names.empty() ? "" : ", ") + n;
+    c.notes.push_back(
+        "UltraServers (" + names +
+        ") are records of their own, named by the Capacity Block source: one unit is the whole "
+        "UltraServer (its GPU count as the source gives it), sold only through a Capacity Block, "
+        "priced per UltraServer-hour in the region of the Local Zone it is delivered in (the "
+        "zone kept with the price); no source gives their hosts' vCPUs, memory or network, so "
+        "those are null.");
+  }
+  if (b.inconsistent_block_rows > 0) {
+    c.notes.push_back(std::to_string(b.inconsistent_block_rows) +
+                      " Capacity Block rows whose per-instance and per-accelerator rates disagree "
+                      "(the feed's 2026-01/03 UltraServer rows: the per-GPU rate as the instance "
+                      "rate, 0.0 per GPU) were left out.");
   }
   if (!b.unpriced_unknown_types.empty()) {
     std::string names;

@@ -191,16 +191,25 @@ Result<std::vector<ReservedTermRecord>> ReadVantageTermsCsv(std::string_view csv
   return out;
 }
 
-Result<std::vector<CapacityBlockRate>> ReadCapacityBlockCsv(std::string_view csv,
-                                                            std::string_view origin) {
-  static const char* kRate = "capacity_block_usd_per_hour_instance";
+namespace {
+
+// One rate per row from `rate_col`; dated by `date_col` (ISO timestamp or date), or "" (the
+// source's date) when the file has none.
+Result<std::vector<CapacityBlockRate>> ReadBlockRates(std::string_view csv, std::string_view origin,
+                                                      const char* rate_col, const char* unit,
+                                                      const char* date_col) {
   CsvReader reader(csv, std::string(origin));
-  Result<CsvHeader> header =
-      ReadHeader(reader, origin, {"instance_type", "region", kRate, "last_updated"});
+  std::vector<std::string> required = {"instance_type", "region", rate_col};
+  if (date_col != nullptr) required.emplace_back(date_col);
+  Result<CsvHeader> header = ReadHeader(reader, origin, required);
   if (!header.ok()) return header.status();
   const int type_col = header->Find("instance_type"), region_col = header->Find("region"),
-            rate_col = header->Find(kRate), date_col = header->Find("last_updated");
-  const size_t need = static_cast<size_t>(std::max({type_col, region_col, rate_col, date_col})) + 1;
+            rate = header->Find(rate_col), date = date_col != nullptr ? header->Find(date_col) : -1,
+            acc_col = header->Find("accelerator_type"),
+            count_col = header->Find("accelerator_count"),
+            per_acc_col =
+                date_col != nullptr ? header->Find("capacity_block_usd_per_accelerator_hour") : -1;
+  const size_t need = static_cast<size_t>(std::max({type_col, region_col, rate, date})) + 1;
   std::vector<CapacityBlockRate> out;
   std::vector<std::string> row;
   while (reader.Next(&row)) {
@@ -209,28 +218,63 @@ Result<std::vector<CapacityBlockRate>> ReadCapacityBlockCsv(std::string_view csv
       return Status::ParseError(reader.Where() + ": expected " + std::to_string(need) +
                                 " or more columns, got " + std::to_string(row.size()));
     }
-    const std::string_view rate = Trim(row[static_cast<size_t>(rate_col)]);
-    if (rate.empty()) continue;
-    Result<double> v = ParseDouble(rate, kRate);
+    const std::string_view cell = Trim(row[static_cast<size_t>(rate)]);
+    if (cell.empty()) continue;
+    Result<double> v = ParseDouble(cell, rate_col);
     if (!v.ok() || *v < 0) {
-      return Status::ParseError(
-          reader.Where() + ": column \"" + kRate +
-          "\": expected a non-negative price in USD per instance-hour, got \"" + std::string(rate) +
-          "\"");
+      return Status::ParseError(reader.Where() + ": column \"" + rate_col +
+                                "\": expected a non-negative price in USD per " + unit +
+                                ", got \"" + std::string(cell) + "\"");
     }
-    const std::string_view stamp = Trim(row[static_cast<size_t>(date_col)]);
-    const std::string date(stamp.substr(0, 10));
-    if (date.size() != 10 || date[4] != '-' || date[7] != '-') {
-      return Status::ParseError(reader.Where() +
-                                ": column \"last_updated\": expected an ISO date or timestamp, "
-                                "got \"" +
-                                std::string(stamp) + "\"");
+    std::string day;
+    if (date >= 0) {
+      const std::string_view stamp = Trim(row[static_cast<size_t>(date)]);
+      day = std::string(stamp.substr(0, 10));
+      if (day.size() != 10 || day[4] != '-' || day[7] != '-') {
+        return Status::ParseError(reader.Where() + ": column \"" + date_col +
+                                  "\": expected an ISO date or timestamp, got \"" +
+                                  std::string(stamp) + "\"");
+      }
     }
-    out.push_back({std::string(Trim(row[static_cast<size_t>(type_col)])),
-                   std::string(Trim(row[static_cast<size_t>(region_col)])), date, *v});
+    CapacityBlockRate out_row{std::string(Trim(row[static_cast<size_t>(type_col)])),
+                              std::string(Trim(row[static_cast<size_t>(region_col)])), day, *v};
+    auto cell_of = [&](int c) {
+      return c >= 0 && static_cast<size_t>(c) < row.size() ? Trim(row[static_cast<size_t>(c)])
+                                                           : std::string_view();
+    };
+    out_row.accelerator = std::string(cell_of(acc_col));
+    if (const std::string_view n = cell_of(count_col); !n.empty()) {
+      Result<double> count = ParseDouble(n, "accelerator_count");
+      if (!count.ok() || *count < 0 || *count > 4096 || *count != std::floor(*count)) {
+        return Status::ParseError(reader.Where() +
+                                  ": column \"accelerator_count\": expected a whole number of "
+                                  "accelerators, got \"" +
+                                  std::string(n) + "\"");
+      }
+      out_row.accelerator_count = static_cast<int>(*count);
+    }
+    if (const std::string_view a = cell_of(per_acc_col); !a.empty()) {
+      Result<double> per = ParseDouble(a, "capacity_block_usd_per_accelerator_hour");
+      if (per.ok() && *per >= 0) out_row.per_accelerator = *per;
+    }
+    out.push_back(std::move(out_row));
   }
   if (!reader.status().ok()) return reader.status();
   return out;
+}
+
+}  // namespace
+
+Result<std::vector<CapacityBlockRate>> ReadCapacityBlockCsv(std::string_view csv,
+                                                            std::string_view origin) {
+  return ReadBlockRates(csv, origin, "capacity_block_usd_per_hour_instance", "instance-hour",
+                        "last_updated");
+}
+
+Result<std::vector<CapacityBlockRate>> ReadCapacityBlockPerAcceleratorCsv(std::string_view csv,
+                                                                          std::string_view origin) {
+  return ReadBlockRates(csv, origin, "capacity_block_usd_per_accelerator_hour_rounded",
+                        "accelerator-hour", nullptr);
 }
 
 Result<std::vector<SpotAdvice>> ReadSpotAdvisorJson(std::string_view text,

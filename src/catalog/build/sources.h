@@ -130,13 +130,26 @@ Result<std::vector<ReservedTermRecord>> ReadVantageTermsCsv(std::string_view csv
 // capacity_block_usd_per_hour_instance, last_updated; other columns ignored). One dated rate per
 // row, dated by last_updated (ISO timestamp or date), so a history file of several versions
 // reads the same way. Rows with an empty rate are skipped.
+// Where the file has them, the optional columns accelerator_type, accelerator_count and
+// capacity_block_usd_per_accelerator_hour are read too (an UltraServer has no DescribeInstanceTypes
+// record: they are all the source says of it).
 struct CapacityBlockRate {
   std::string instance_type, region;
   std::string date;  // "2026-07-22"
   double usd_per_hour = 0;
+  std::string accelerator;                // "GB200"; "" when the file has no such column
+  int accelerator_count = 0;              // 0 when not given
+  std::optional<double> per_accelerator;  // the file's own per-accelerator rate
 };
 Result<std::vector<CapacityBlockRate>> ReadCapacityBlockCsv(std::string_view csv,
                                                             std::string_view origin);
+// Capacity Block rates per accelerator-hour rounded to the cent (the AWS GPU quick reference's
+// capacity_block_per_gpu_by_region.csv; header: instance_type, region,
+// capacity_block_usd_per_accelerator_hour_rounded; other columns ignored). `usd_per_hour` is the
+// per-accelerator rate and `date` is "" (the source's snapshot date); the builder multiplies by
+// the type's accelerator count.
+Result<std::vector<CapacityBlockRate>> ReadCapacityBlockPerAcceleratorCsv(std::string_view csv,
+                                                                          std::string_view origin);
 
 // AWS Spot Instance Advisor feed (spot-advisor-data.json): {"ranges":[{index,label,max}],
 // "spot_advisor":{region:{"Linux":{type:{"s":savings_pct,"r":range_index}}}}}. Linux only.
