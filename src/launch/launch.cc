@@ -147,6 +147,18 @@ bool ValidReservationId(const std::string& id) {
 
 Status CheckOffer(const Catalog& catalog, const InstanceType& t, const LaunchRequest& r,
                   LaunchPlan* plan) {
+  // An UltraServer is bought whole as a Capacity Block and its instances are launched into that
+  // reservation by AWS's own UltraServer flow; no renderer here writes that yet, and a
+  // run-instances call for the UltraServer's name would be refused by EC2.
+  if (t.ultraserver()) {
+    return Status::Unsupported(
+               "instance: " + t.name +
+               " is an EC2 UltraServer, sold only as a whole UltraServer Capacity Block: find an "
+               "offering with aws ec2 describe-capacity-block-offerings for its UltraServer type, "
+               "buy it with aws ec2 purchase-capacity-block, then launch its instances into the "
+               "reservation; launch does not write that flow yet")
+        .WithField("instance");
+  }
   GPUADVISOR_RETURN_IF_ERROR(CheckRegion(catalog, r.region, "region"));
   const RegionOffer* offer = t.FindRegion(r.region);
   if (offer == nullptr || (offer->offered && !*offer->offered)) {

@@ -29,6 +29,20 @@ int EfaOnCard(const LaunchPlan& p, int card) {
       }));
 }
 
+// Issue 37: an UltraServer is bought whole as a Capacity Block; launch says so instead of writing
+// a run-instances call EC2 would refuse.
+TEST(LaunchTest, AnUltraServerIsNotLaunchedAsAnInstance) {
+  LaunchRequest r;
+  r.instance_type = "u-p6e-gb200x72";
+  r.purchase = PurchaseKind::kCapacityBlock;
+  Result<LaunchPlan> p = PlanLaunch(testing::EmbeddedForTests(), r);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), StatusCode::kUnsupported);
+  EXPECT_EQ(p.status().field(), "instance");
+  EXPECT_NE(p.status().message().find("UltraServer Capacity Block"), std::string::npos)
+      << p.status().message();
+}
+
 TEST(LaunchTest, P5ClusterGetsOneEfaInterfacePerNetworkCard) {
   const LaunchPlan p = Plan("p5.48xlarge", 4, PurchaseKind::kSpot);
   EXPECT_TRUE(p.efa);
