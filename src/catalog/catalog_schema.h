@@ -259,7 +259,7 @@ struct InstanceFields {
     v.Check(".unit_of_purchase", [&] {
       return t.unit_of_purchase.empty() || t.unit_of_purchase == "ultraserver"
                  ? std::string()
-                 : "\"ultraserver\" or absent, got \"" + t.unit_of_purchase + "\"";
+                 : R"("ultraserver" or absent, got ")" + t.unit_of_purchase + "\"";
     });
     // Names reach the AWS CLI's command lines (util/aws_names.h): AWS's grammar, or refused;
     // checked once unit_of_purchase is read (an UltraServer's name has no '.').
