@@ -21,6 +21,15 @@ static_assert(kTaskKinds.size() == kAllTaskKinds.size());
 static_assert(kAllTaskKinds.back() == TaskKind::kAnalytics,
               "a kind added after analytics: update this test's expectations");
 
+TEST(TaskKindsTest, EveryEntryNamesItsRulesValidatorAndEstimator) {
+  for (const workload_internal::TaskKindDef& d : workload_internal::kTaskKinds) {
+    ASSERT_NE(d.name, nullptr);
+    EXPECT_NE(d.is_service, nullptr) << d.name;
+    EXPECT_NE(d.validate, nullptr) << d.name;
+    EXPECT_NE(d.estimate, nullptr) << d.name;
+  }
+}
+
 TEST(TaskKindsTest, OneEntryPerKindInEnumOrder) {
   for (TaskKind t : kAllTaskKinds) {
     const workload_internal::TaskKindDef& d = TaskKindDefOf(t);
