@@ -167,14 +167,15 @@ struct Fallbacks {
 class CellCache {
  public:
   CellValue Parse(std::string_view f, double* v) {
-    if (f.size() == len_ && std::memcmp(f.data(), text_, len_) == 0) {
+    // An empty view may have a null data(): memcmp/memcpy must not see it, even for 0 bytes.
+    if (f.size() == len_ && (len_ == 0 || std::memcmp(f.data(), text_, len_) == 0)) {
       *v = v_;
       return kind_;
     }
     kind_ = ParseCell(f, v);
     v_ = kind_ == CellValue::kNumber ? *v : 0;
     len_ = f.size() <= sizeof text_ ? f.size() : kNone;
-    if (len_ != kNone) std::memcpy(text_, f.data(), len_);
+    if (len_ != kNone && len_ != 0) std::memcpy(text_, f.data(), len_);
     return kind_;
   }
 
