@@ -36,6 +36,7 @@ Recommendation Search(const Fields& fields, const std::vector<std::string>& only
   req.purchase = purchase;
   req.deadline_hours = deadline_hours;
   req.savings_levers = false;
+  req.all_sizes = true;  // each count a plan of its own: the situations pick by count
   Result<Recommendation> r = Recommend(testing::EmbeddedForTests(), FromFields(fields), req);
   EXPECT_TRUE(r.ok()) << r.status().ToString();
   return r.ok() ? std::move(r).value() : Recommendation{};

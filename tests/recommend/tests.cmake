@@ -5,4 +5,5 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   recommend/filters_test.cc
   recommend/advice_test.cc
   recommend/currency_test.cc
+  recommend/doubts_test.cc
 )

@@ -74,6 +74,15 @@ TEST(ParseRapidJsonTest, MalformedTextNamesTheByte) {
 
 // A key given twice is refused whether the object is small (keys kept in a list) or large (past
 // 32 keys they move to a hash set), at any depth, and the same key in sibling objects is fine.
+// An empty view with a null data() (a default string_view) is an empty document, not a null
+// pointer handed to memchr/memcpy (undefined; the sanitize build stops on it).
+TEST(ParseRapidJsonTest, ANullEmptyViewIsAnEmptyDocument) {
+  rapidjson::Document doc;
+  Status st = ParseRapidJson(std::string_view(), "empty.json", &doc);
+  EXPECT_EQ(st.code(), StatusCode::kParseError);
+  EXPECT_NE(st.message().find("empty.json"), std::string::npos) << st.message();
+}
+
 TEST(ParseRapidJsonTest, DuplicateKeysAreRefusedInSmallAndLargeObjects) {
   const auto object = [](int keys, int repeat) {
     std::string text = "{";

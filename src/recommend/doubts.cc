@@ -1,0 +1,227 @@
+// Doubts and obtainability of a candidate plan (doubts.h; doc/recommend.md, "Doubts").
+#include "recommend/doubts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include "gpuadvisor/i18n.h"
+#include "util/text.h"
+#include "workload/neuron.h"
+
+namespace gpuadvisor::recommend_internal {
+namespace {
+
+using workload_internal::NeuronSupport;
+
+// Priors for getting the capacity when the run starts (doc/recommend.md, "Obtainability"): no
+// public figure gives these odds, so they are stated as priors, in the plan, and an account
+// scan's spot placement score replaces the spot one. On demand and reserved: AWS's on-demand
+// pools rarely refuse one or a few instances. A Capacity Block is bought from the offerings
+// `describe-capacity-block-offerings` lists, for a start date it offers, but not always the
+// first date wanted. Spot, per instance, by the Spot Instance Advisor's interruption band
+// (a pool that reclaims often is also one that is often short); several instances must all be
+// granted. A large cluster of the big training families on spot or on demand: AWS itself
+// points such clusters to Capacity Blocks and reservations.
+constexpr double kOnDemandPrior = 0.95;
+constexpr double kCapacityBlockPrior = 0.9;
+constexpr double kSpotBandPrior[] = {0.95, 0.9, 0.85, 0.8, 0.7};  // by SpotBand::index
+constexpr double kSpotUnknownBandPrior = 0.8;
+constexpr double kLargeClusterSpotPrior = 0.1;
+constexpr double kLargeClusterOnDemandPrior = 0.3;
+
+bool IsNeuron(const Candidate& c) {
+  return c.gpu != nullptr && workload_internal::NeuronChipOf(*c.gpu) != nullptr;
+}
+
+// A host of the big training families: sold as Capacity Blocks, or 8 or more accelerators.
+bool FlagshipHost(const InstanceType& t) {
+  return t.HasUsageClass("capacity-block") || t.accelerator.devices() >= 8;
+}
+
+bool LargeCluster(const Candidate& c) {
+  return c.instances >= kLargeCluster && FlagshipHost(*c.type) &&
+         (c.purchase == PurchaseKind::kSpot || c.purchase == PurchaseKind::kOnDemand);
+}
+
+const SpotBand* BandOf(const Candidate& c) {
+  const RegionOffer* o = c.type->FindRegion(*c.region);
+  return o != nullptr && o->spot_band ? &*o->spot_band : nullptr;
+}
+
+double SpotPerInstance(const Candidate& c) {
+  const SpotBand* band = BandOf(c);
+  if (band == nullptr) return kSpotUnknownBandPrior;
+  const int i = std::clamp(band->index, 0, 4);
+  return kSpotBandPrior[i];
+}
+
+// A host with no x86_64 processor (g5g: Graviton2 with T4G).
+bool ArmOnly(const InstanceType& t) {
+  const std::vector<std::string>& a = t.cpu_architectures;
+  return !a.empty() && std::find(a.begin(), a.end(), "x86_64") == a.end();
+}
+
+bool UndatedPrice(const Price& p) {
+  const std::string& d = p.dated_by().date;
+  return d.size() != 10;  // "2026-08-26"; a year alone or "" is undated
+}
+
+}  // namespace
+
+void AssessDoubts(const Workload& w, const NeuronSupport& neuron, Candidate* c) {
+  uint8_t d = 0;
+  double p = kOnDemandPrior;
+  switch (c->purchase) {
+    case PurchaseKind::kSpot:
+      p = std::pow(SpotPerInstance(*c), c->instances);
+      break;
+    case PurchaseKind::kCapacityBlock:
+      p = kCapacityBlockPrior;
+      break;
+    default:
+      break;
+  }
+  if (LargeCluster(*c)) {
+    p = std::min(p, c->purchase == PurchaseKind::kSpot ? kLargeClusterSpotPrior
+                                                       : kLargeClusterOnDemandPrior);
+  }
+  if (p < kLikelyObtainable) d |= kDoubtCapacity;
+  const bool gang = c->instances >= 2 && (IsTrainingTask(w.task) || w.task == TaskKind::kHpc);
+  if (c->purchase == PurchaseKind::kSpot && gang && c->time_hours > kSpotGangHours) {
+    d |= kDoubtSpotGang;
+  }
+  if (IsNeuron(*c)) {
+    if (!neuron.SupportedOn(c->gpu->model)) d |= kDoubtNeuronPort;
+    if (c->estimate->confidence == Confidence::kLow) d |= kDoubtNeuronLowConf;
+  }
+  if (!IsNeuron(*c) && ArmOnly(*c->type) &&
+      (IsTrainingTask(w.task) || w.task == TaskKind::kTrainVision)) {
+    d |= kDoubtArmTraining;
+  }
+  if (c->price->estimated) d |= kDoubtPriceEstimated;
+  if (UndatedPrice(*c->price)) d |= kDoubtPriceUndated;
+  c->doubts = d;
+  c->obtain = p;
+  c->neuron = &neuron;
+}
+
+void UseSpotScore(int score, Candidate* c) {
+  c->obtain = std::clamp(score, 0, 10) / 10.0;
+  c->obtain_from_account = true;
+  c->account_spot_score = score;
+  c->doubts = static_cast<uint8_t>(c->obtain < kLikelyObtainable ? c->doubts | kDoubtCapacity
+                                                                 : c->doubts & ~kDoubtCapacity);
+}
+
+int Tier(const Candidate& c, Risk risk) {
+  if (c.unobtainable) return 2;
+  return risk == Risk::kSound && (c.doubts & kDemotingDoubts) != 0 ? 1 : 0;
+}
+
+std::string ObtainBasis(const Candidate& c) {
+  if (c.obtain_from_account) {
+    return Trf("the account scan's spot placement score {0} of 10 for {1} x {2} in {3}",
+               c.account_spot_score, c.instances, c.type->name, *c.region);
+  }
+  if (LargeCluster(c)) {
+    // TRANSLATORS: {0} a count, {1} "spot" or "on-demand", {2} an instance type.
+    return Trf("a prior: {0} {1} instances of {2} at once are rarely granted (AWS sells such "
+               "clusters as Capacity Blocks and capacity reservations)",
+               c.instances, PurchaseKindLabel(c.purchase), c.type->name);
+  }
+  switch (c.purchase) {
+    case PurchaseKind::kSpot: {
+      const SpotBand* band = BandOf(c);
+      const std::string per = FormatFixed(SpotPerInstance(c), 2);
+      return band != nullptr
+                 ? Trf("a prior: {0} per instance for the spot interruption band {1} ({2}, {3}), "
+                       "for each of {4} instance(s)",
+                       per, band->label, band->from.source, band->from.date, c.instances)
+                 : Trf("a prior: {0} per instance (no spot interruption band known), for each "
+                       "of {1} instance(s)",
+                       per, c.instances);
+    }
+    case PurchaseKind::kCapacityBlock:
+      return Tr("a prior: a Capacity Block is bought from the offerings AWS lists, for a start "
+                "date it offers (not always the first one wanted)");
+    default:
+      return Tr("a prior: on-demand pools rarely refuse a few instances; an account's quota "
+                "is not known without `gpuadvisor account scan`");
+  }
+}
+
+std::vector<Plan::Doubt> DoubtTexts(const Candidate& c) {
+  std::vector<Plan::Doubt> out;
+  if (c.doubts & kDoubtCapacity) {
+    out.push_back({"capacity",
+                   Trf("{0}% chance of getting it ({1})", FormatFixed(100 * c.obtain, 0),
+                       ObtainBasis(c)),
+                   true});
+  }
+  if (c.doubts & kDoubtSpotGang) {
+    out.push_back(
+        {"spot-gang",
+         Trf("{0} spot instances exchanging traffic for {1} h: each interruption stops all of "
+             "them until a replacement is granted",
+             c.instances, FormatFixed(c.time_hours, 0)),
+         true});
+  }
+  if (c.doubts & kDoubtNeuronPort) {
+    out.push_back({"portability", c.neuron != nullptr ? c.neuron->detail : std::string(), true});
+  }
+  if (c.doubts & kDoubtNeuronLowConf) {
+    out.push_back({"portability",
+                   Trf("a low-confidence estimate on {0} ({1}): nothing measured is close to this "
+                       "model on AWS Neuron",
+                       c.gpu->model, c.estimate->confidence_basis),
+                   true});
+  }
+  if (c.doubts & kDoubtArmTraining) {
+    out.push_back({"portability",
+                   Trf("{0} is an Arm64 (Graviton) host: a training stack needs its aarch64 CUDA "
+                       "build, and AWS positions these hosts for graphics streaming and inference",
+                       c.type->name),
+                   true});
+  }
+  if (c.doubts & kDoubtPriceEstimated) {
+    out.push_back({"price",
+                   Trf("{0} price estimated: {1} ({2}, {3})", PurchaseKindLabel(c.purchase),
+                       c.price->note.empty() ? Tr("derived from a feed's savings figure")
+                                             : c.price->note,
+                       c.price->from.source, c.price->from.date),
+                   false});
+  }
+  if (c.doubts & kDoubtPriceUndated) {
+    out.push_back({"price",
+                   Trf("{0} price undated ({1}): it may be far from today's",
+                       PurchaseKindLabel(c.purchase), c.price->from.source),
+                   false});
+  }
+  return out;
+}
+
+Shortlist FoldOptions(const std::vector<Candidate>& ranked, bool unfold) {
+  Shortlist s;
+  if (unfold) {
+    s.rows = ranked;
+    s.folded.resize(ranked.size());
+    return s;
+  }
+  std::map<std::tuple<std::string, PurchaseKind, int, std::string>, size_t> row_of;
+  for (const Candidate& c : ranked) {
+    auto key = std::make_tuple(c.type->family, c.purchase, c.type->accelerator.devices(),
+                               c.type->accelerator.model);
+    auto [it, inserted] = row_of.emplace(key, s.rows.size());
+    if (inserted) {
+      s.rows.push_back(c);
+      s.folded.emplace_back();
+    } else {
+      s.folded[it->second].push_back(c);
+    }
+  }
+  return s;
+}
+
+}  // namespace gpuadvisor::recommend_internal

@@ -1,0 +1,202 @@
+// Doubts, obtainability, one row per option and the named picks (issue 38; doc/recommend.md,
+// "Doubts, obtainability and picks"), on the embedded catalog and the embedded Neuron list.
+#include "recommend/doubts.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <tuple>
+
+#include "gpuadvisor/recommend.h"
+#include "testutil/test_hardware.h"
+#include "workload/neuron_support.h"
+
+namespace gpuadvisor {
+namespace {
+
+using testing::MakeWorkload;
+using workload_internal::NeuronSupport;
+
+Recommendation RunSearch(const Workload& w, RecommendRequest r = {}) {
+  r.top = std::max(r.top, 10);
+  Result<Recommendation> rec = Recommend(testing::EmbeddedForTests(), w, r);
+  EXPECT_TRUE(rec.ok()) << rec.status().ToString();
+  return rec.ok() ? std::move(rec).value() : Recommendation{};
+}
+
+bool IsNeuronPlan(const Plan& p) {
+  const std::string& m = p.type->accelerator.model;
+  return m.rfind("Trainium", 0) == 0 || m.rfind("Inferentia", 0) == 0;
+}
+
+bool Demoted(const Plan& p) {
+  for (const Plan::Doubt& d : p.doubts) {
+    if (d.demotes) return true;
+  }
+  return false;
+}
+
+bool HasDoubt(const Plan& p, const std::string& kind) {
+  for (const Plan::Doubt& d : p.doubts) {
+    if (d.kind == kind) return true;
+  }
+  return false;
+}
+
+const Recommendation::Pick* FindPick(const Recommendation& r, const std::string& name) {
+  for (const Recommendation::Pick& k : r.picks) {
+    if (k.name == name) return &k;
+  }
+  return nullptr;
+}
+
+TEST(NeuronSupportTest, TheEmbeddedListParsesAndCoversEveryPreset) {
+  Result<const workload_internal::NeuronSupportList*> list =
+      workload_internal::EmbeddedNeuronSupportList();
+  ASSERT_TRUE(list.ok()) << list.status().ToString();
+  ASSERT_FALSE((*list)->lists.empty());
+  for (const auto& l : (*list)->lists) {
+    EXPECT_EQ(l.url.rfind("https://", 0), 0u) << l.id;
+    EXPECT_GE(l.date.size(), 7u) << l.id << ": a dated list";
+  }
+  std::set<std::string> listed;
+  for (const auto& e : (*list)->presets) listed.insert(e.preset);
+  for (const ModelPreset& p : ModelPresets()) {
+    EXPECT_TRUE(listed.count(p.name)) << p.name << " has no verdict in data/neuron-support.json";
+  }
+}
+
+TEST(NeuronSupportTest, AVerdictNamesItsListOrSaysItIsAPort) {
+  Result<workload_internal::NeuronSupportList> list = workload_internal::ParseNeuronSupportList(
+      R"({"lists": [{"id": "x", "title": "X list", "url": "https://x", "date": "2026-01"}],
+          "presets": [{"preset": "m-a", "architecture": "llama", "train": "x", "infer": "x",
+                       "note": ""},
+                      {"preset": "m-b", "architecture": "3D U-Net", "train": null,
+                       "infer": null, "note": "a custom CNN"}]})",
+      "t.json");
+  ASSERT_TRUE(list.ok()) << list.status().ToString();
+  NeuronSupport a = workload_internal::LookUpNeuronSupport(*list, "m-a", TaskKind::kFinetune);
+  EXPECT_EQ(a.level, NeuronSupport::Level::kSupported);
+  EXPECT_NE(a.detail.find("X list"), std::string::npos) << a.detail;
+  EXPECT_EQ(a.source.date, "2026-01");
+  NeuronSupport b = workload_internal::LookUpNeuronSupport(*list, "m-b", TaskKind::kTrainVision);
+  EXPECT_EQ(b.level, NeuronSupport::Level::kUnsupported);
+  EXPECT_NE(b.detail.find("a port"), std::string::npos) << b.detail;
+  EXPECT_NE(b.detail.find("a custom CNN"), std::string::npos) << b.detail;
+  NeuronSupport c = workload_internal::LookUpNeuronSupport(*list, "", TaskKind::kServe);
+  EXPECT_EQ(c.level, NeuronSupport::Level::kUnknown);
+}
+
+TEST(NeuronSupportTest, ABadListNamesThePath) {
+  Result<workload_internal::NeuronSupportList> bad = workload_internal::ParseNeuronSupportList(
+      R"({"lists": [], "presets": [{"preset": "m", "architecture": "a", "train": "nope",
+                                    "note": ""}]})",
+      "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("t.json: $.presets[0]"), std::string::npos)
+      << bad.status().message();
+  Result<workload_internal::NeuronSupportList> twice = workload_internal::ParseNeuronSupportList(
+      R"({"lists": [], "presets": [{"preset": "m", "architecture": "a", "note": ""},
+                                   {"preset": "m", "architecture": "a", "note": ""}]})",
+      "t.json");
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.status().message().find("given twice"), std::string::npos);
+}
+
+// A 3D U-Net is on no Neuron list: the Trainium plans are ports, doubted and ranked after every
+// GPU plan; with --risk any the cheapest at any risk comes first again, its doubt still said.
+TEST(DoubtsTest, AnUnsupportedNeuronPortRanksAfterEveryGpuPlan) {
+  const Workload w = MakeWorkload(
+      {{"task", "train-vision"}, {"model", "unet3d"}, {"images", "168"}, {"epochs", "2000"}});
+  const Recommendation sound = RunSearch(w);
+  ASSERT_FALSE(sound.plans.empty());
+  EXPECT_FALSE(IsNeuronPlan(sound.plans[0])) << sound.plans[0].type->name;
+  bool seen_doubted = false;
+  for (const Plan& p : sound.plans) {
+    if (IsNeuronPlan(p)) {
+      EXPECT_TRUE(HasDoubt(p, "portability")) << p.type->name;
+    }
+    if (Demoted(p)) seen_doubted = true;
+    if (seen_doubted) {
+      EXPECT_TRUE(Demoted(p)) << "a sound plan after a doubted one: " << p.rank;
+    }
+  }
+  RecommendRequest any;
+  any.risk = Risk::kAny;
+  const Recommendation risky = RunSearch(w, any);
+  ASSERT_FALSE(risky.plans.empty());
+  EXPECT_TRUE(IsNeuronPlan(risky.plans[0])) << risky.plans[0].type->name;
+  EXPECT_TRUE(HasDoubt(risky.plans[0], "portability"));
+  const Recommendation::Pick* cheapest = FindPick(sound, "cheapest-any-risk");
+  ASSERT_NE(cheapest, nullptr);
+  EXPECT_EQ(cheapest->plan.type, risky.plans[0].type);
+  const Recommendation::Pick* first = FindPick(sound, "cheapest-sound");
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(first->rank, 1);
+  EXPECT_EQ(first->plan.type, sound.plans[0].type);
+}
+
+// Llama is on the Neuron training list: a Trainium fine-tune is not doubted for portability.
+TEST(DoubtsTest, ASupportedArchitectureIsNoPortabilityDoubt) {
+  const Recommendation r = RunSearch(MakeWorkload(
+      {{"task", "finetune"}, {"model", "llama-3.1-8b"}, {"tokens", "200M"}, {"epochs", "3"}}));
+  bool trainium = false;
+  for (const Plan& p : r.plans) {
+    if (p.type->accelerator.model != "Trainium") continue;
+    trainium = true;
+    EXPECT_FALSE(HasDoubt(p, "portability")) << p.type->name;
+  }
+  EXPECT_TRUE(trainium) << "no Trainium plan in the top 10";
+}
+
+// 32 spot p6-b200 for three weeks: rarely granted and a multi-day spot gang; #1 is a plan the
+// engine does not doubt (a Capacity Block or a smaller cluster), and it says the odds.
+TEST(DoubtsTest, ALargeSpotClusterIsNotNumberOne) {
+  RecommendRequest req;
+  req.deadline_hours = 30 * 24;
+  const Recommendation r = RunSearch(
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"}}), req);
+  ASSERT_FALSE(r.plans.empty());
+  const Plan& top = r.plans[0];
+  EXPECT_FALSE(Demoted(top)) << top.type->name << " x " << top.instances << " "
+                             << PurchaseKindName(top.purchase);
+  EXPECT_GE(top.obtain_probability, recommend_internal::kLikelyObtainable);
+  EXPECT_FALSE(top.obtain_basis.empty());
+  for (const Plan& p : r.plans) {
+    if (p.purchase == PurchaseKind::kSpot && p.instances >= recommend_internal::kLargeCluster) {
+      EXPECT_TRUE(HasDoubt(p, "capacity") || HasDoubt(p, "spot-gang")) << p.type->name;
+    }
+  }
+}
+
+// One row per option: no two rows share family, purchase and accelerators per instance, and the
+// folded counts are listed under their row.
+TEST(DoubtsTest, OneRowPerOptionWithItsSweepFolded) {
+  const Recommendation r = RunSearch(MakeWorkload(
+      {{"task", "train-vision"}, {"model", "retinanet"}, {"images", "1.7M"}, {"epochs", "10"}}));
+  std::set<std::tuple<std::string, PurchaseKind, int>> seen;
+  bool folded = false;
+  for (const Plan& p : r.plans) {
+    EXPECT_TRUE(
+        seen.insert({p.type->family, p.purchase, p.type->accelerator.devices()}).second)
+        << p.type->name << " x " << p.instances << " repeats an option";
+    for (const Plan::SweepPoint& s : p.sweep) {
+      folded = true;
+      EXPECT_EQ(s.type->family, p.type->family);
+      EXPECT_FALSE(s.type == p.type && s.instances == p.instances);
+    }
+  }
+  EXPECT_TRUE(folded);
+}
+
+TEST(DoubtsTest, TheRiskOptionParsesItsTwoNames) {
+  EXPECT_EQ(*ParseRisk("Sound"), Risk::kSound);
+  EXPECT_EQ(*ParseRisk("any"), Risk::kAny);
+  Result<Risk> bad = ParseRisk("yolo");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("sound, any"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuadvisor
