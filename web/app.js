@@ -893,19 +893,24 @@ function renderPlans(out, rec, service) {
       t("rec.price", {source: p.price_source, date: date(p.price_date)})];
     if (p.deadline_miss_probability != null) figs.push(t("rec.missProbability", {p: pct(p.deadline_miss_probability)}));
     if (p.confidence) figs.push(t("rec.confidence", {grade: p.confidence}));
+    if (p.obtainability) figs.push(t("rec.obtain", {p: pct(p.obtainability.probability)}));
+    const doubts = (p.doubts || []).map((d) => t("rec.doubt", {kind: d.kind, detail: d.detail}));
+    const sweep = (p.sweep || []).map((x) => t("rec.sweepRow", {type: x.instance_type, n: x.instances, hours: num(x.time_hours, 1), cost: moneyOf(Object.assign({currency: p.currency}, x), "cost_usd")}));
     const par = Object.entries(p.parallelism || {}).map(([k, x]) => `${k} ${x}`).join(", ");
     plans.append(h("li", {},
       h("h3", {}, `#${p.rank} `, h("a", {href: "?" + new URLSearchParams({view: "instance", type: p.instance_type, region: p.region})}, p.instance_type), ` × ${p.instances} (${purchaseName(p.purchase)}, ${p.region})`),
       // A service is judged per hour (its "run" is one hour): no time or run cost to show.
       h("div", {class: "figs"}, service ? null : [est(t("unit.hours", {v: num(p.time_hours, 2)})), " · ", est(moneyOf(p, "cost_usd")), " · "], figs.join(" · ")),
-      list(p.why, "why"), list(p.warnings, "warn"),
+      list(p.why, "why"), list(doubts, "warn doubts"), list(p.warnings, "warn"),
       h("div", {class: "launch"}, h("label", {}, t("rec.launchSpec"), " ", fmt), h("button", {type: "button", onclick: () => downloadLaunch(p, fmt.value, note)}, t("rec.download"))), note,
-      h("details", {}, h("summary", {}, t("rec.details")), list(p.advice, "advice"), list(savings, "savings"),
+      h("details", {}, h("summary", {}, t("rec.details")), sweep.length ? h("p", {class: "small"}, t("rec.sweep")) : null, list(sweep, "sweep"), list(p.obtainability ? [p.obtainability.basis] : [], "obtain"), list(p.advice, "advice"), list(savings, "savings"),
         h("p", {class: "figs"}, t("rec.perf", {par, tps: num(perf.tokens_per_s), mfu: perf.mfu == null ? "–" : pct(perf.mfu, 1), ttft: num(perf.ttft_ms, 1), itl: num(perf.itl_ms, 1)})))));
   }
   const rej = h("details", {class: "rejected"}, h("summary", {}, t("rec.leftOut", {n: rec.rejected.length})), h("ul", {}, rec.rejected.map((r) => h("li", {}, h("b", {}, r.instance_type), ": ", r.reason))));
   if (!rec.plans.length) rej.open = true;
-  const notes = [rec.confidence_note, rec.high_confidence_alternative && rec.high_confidence_alternative.note].filter((x) => typeof x === "string" && x);
+  const pickNames = {"cheapest-sound": t("rec.pick.cheapest-sound"), "fastest": t("rec.pick.fastest"), "cheapest-any-risk": t("rec.pick.cheapest-any-risk")};
+  const picks = (rec.picks || []).map((k) => t("rec.pick", {pick: pickNames[k.pick] || k.pick, rank: k.rank == null ? "–" : `#${k.rank}`, type: k.instance_type, n: k.instances, purchase: purchaseName(k.purchase), cost: moneyOf(k, "cost_usd"), hours: num(k.time_hours, 1), p: pct(k.obtainability)}));
+  const notes = [...picks, rec.confidence_note, rec.high_confidence_alternative && rec.high_confidence_alternative.note].filter((x) => typeof x === "string" && x);
   out.append(plans, notes.length ? h("ul", {class: "notes"}, notes.map((n) => h("li", {}, n))) : "", rej);  // append(null) would print "null"
 }
 async function downloadLaunch(plan, format, note) {

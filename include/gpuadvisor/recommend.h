@@ -29,6 +29,15 @@ const char* ObjectiveName(Objective o);
 // A name (any case) -> the objective; InvalidArgument naming the option "objective".
 Result<Objective> ParseObjective(std::string_view text);
 
+// How much doubt the top of the ranking may carry (doc/recommend.md, "Doubts"). kSound: a plan the
+// engine itself doubts — capacity it calls rarely available, an AWS Neuron plan for a model the
+// Neuron SDK's list does not support or whose Neuron estimate is of low confidence, a multi-day
+// spot gang — ranks after every plan it does not doubt. kAny: every plan by its score alone.
+// Names "sound", "any".
+enum class Risk { kSound, kAny };
+const char* RiskName(Risk r);
+Result<Risk> ParseRisk(std::string_view text);
+
 struct RecommendRequest {
   std::optional<double> deadline_hours;  // wall clock of the run
   std::optional<double> budget_usd;      // cost of the run
@@ -49,6 +58,10 @@ struct RecommendRequest {
   std::vector<std::string> only_gpus, exclude_gpus;
   std::vector<std::string> only_instances, exclude_instances;
   Objective objective = Objective::kCost;
+  Risk risk = Risk::kSound;
+  // One row per size and count (each its own plan) instead of one row per option with the other
+  // sizes and counts folded under it (Plan::sweep).
+  bool all_sizes = false;
   int top = 5;
   bool explain = false;        // keep the assumption texts of the top plans
   bool savings_levers = true;  // evaluate the guide's savings levers for top plans
@@ -141,7 +154,14 @@ void DeclareOptions(V& v, RecommendRequest& r) {
   DeclareMaxInstances(v, r);
   v.Integer("max-gpus", r.max_gpus, {.help = "GPUs per plan", .lo = 1, .hi = 1000000});
   DeclareObjective(v, r);
+  v.Enum("risk", r.risk, RiskName, ParseRisk,
+         {.help = "sound: plans the engine doubts (rarely available capacity, an unsupported "
+                  "Neuron port, a multi-day spot gang) rank after the others; any: by score alone",
+          .choices = {RiskName(Risk::kSound), RiskName(Risk::kAny)}});
   v.Integer("top", r.top, {.help = "Plans to show", .lo = 1, .hi = 1000});
+  v.Bool("all-sizes", r.all_sizes,
+         {.help = "A row for every size and count (default: one row per option, the other sizes "
+                  "and counts folded under it)"});
   v.Bool("allow-retired", r.allow_retired, {.help = "Consider retired instance types"});
   DeclareFilters(v, r);
   v.Bool("explain", r.explain, {.help = "Full reasoning: assumptions and every rejection"});
@@ -201,6 +221,32 @@ struct Plan {
   // The oldest of price_figures (OlderFigure), the one a stale warning for the plan names.
   const Figure* OldestPriceFigure() const;
   std::optional<AccountFit> account;  // with an account scan: quota, zones, RIs, Savings Plans
+  // What the engine doubts about the plan, each a kind and one line (doc/recommend.md, "Doubts"):
+  // "capacity" (rarely available at this size and purchase option), "spot-gang" (a multi-day
+  // multi-instance spot run), "portability" (an AWS Neuron port the SDK's list does not cover,
+  // or a low-confidence Neuron estimate), "price" (estimated, undated or old). The first three
+  // demote the plan under Risk::kSound; "price" only says what is missing.
+  struct Doubt {
+    std::string kind;
+    std::string detail;
+    bool demotes = false;
+  };
+  std::vector<Doubt> doubts;
+  // The chance of getting `instances` of the type on this purchase option in the region when the
+  // run starts, and what it rests on (a prior by purchase option, cluster size and spot band, or
+  // the account scan's placement score and quota).
+  double obtain_probability = 1;
+  std::string obtain_basis;
+  // The same option (family, purchase, accelerators per instance) at the other sizes and counts
+  // the search kept, folded under this plan (best-ranked first).
+  struct SweepPoint {
+    const InstanceType* type = nullptr;
+    int instances = 0;
+    std::string region;
+    double time_hours = 0, cost_usd = 0, usd_per_hour = 0;
+  };
+  std::vector<SweepPoint> sweep;  // the best-ranked 8
+  int sweep_more = 0;             // folded beyond those
   // Whether the instances exchange traffic while it runs (training, HPC, a model sharded across
   // instances), which decides EFA and the placement group; independent replicas do not.
   bool inter_node_traffic = false;
@@ -247,6 +293,16 @@ struct Recommendation {
   // best capacity-block plan behind cheaper spot ones), with its rank, so every way to pay that
   // was asked for is answered.
   std::vector<Plan> purchase_alternatives;
+  // Named picks over every plan the search kept (doc/recommend.md, "Picks"): "cheapest-sound"
+  // (the cheapest plan with no demoting doubt), "fastest" (the quickest sound one; any when none
+  // is sound), "cheapest-any-risk" (by score alone). `rank` is the plan's place in the shortlist
+  // (0 when it is folded under another row); a pick that is the same plan as another is kept.
+  struct Pick {
+    std::string name;
+    int rank = 0;
+    Plan plan;  // figures only (no estimate, why or advice)
+  };
+  std::vector<Pick> picks;
   AppliedFilters filters;
   // How `plans` are ordered, in one line (the table's footer).
   std::string ordering;

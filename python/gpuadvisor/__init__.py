@@ -423,6 +423,11 @@ class Plan(Record):
     advice: List[str]
     savings: "RecordList"
     estimate: Estimate
+    # What the engine doubts ({kind, detail, demotes}), the chance of getting the capacity
+    # ({probability, basis}) and the other sizes and counts of the option folded under the plan.
+    doubts: "RecordList"
+    obtainability: Record
+    sweep: "RecordList"
 
 
 class Recommendation(Record):
@@ -438,6 +443,9 @@ class Recommendation(Record):
     plans: "RecordList"
     pareto: "RecordList"
     rejected: "RecordList"
+    risk: str
+    # "cheapest-sound", "fastest", "cheapest-any-risk": the plans a buyer compares.
+    picks: "RecordList"
 
     def __init__(self, handle: Any):
         super().__init__(handle.json())
@@ -449,6 +457,13 @@ class Recommendation(Record):
         """The first-ranked plan, or None when no plan is feasible."""
         plans = self.plans
         return plans[0] if plans else None
+
+    def pick(self, name: str) -> Optional[Record]:
+        """The named pick ("cheapest-sound", "fastest", "cheapest-any-risk"), or None."""
+        for p in self.picks:
+            if p["pick"] == name:
+                return p
+        return None
 
     def svg(self) -> str:
         """Cost (log) against time (log) of the Pareto front and the ranked plans, as SVG."""

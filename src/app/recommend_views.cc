@@ -85,6 +85,27 @@ std::string OldestFigureText(const Plan& p) {
   return Tr(f->kind.c_str()) + std::string(" ") + FigureSource(*f);
 }
 
+ojson DoubtsJson(const std::vector<Plan::Doubt>& doubts) {
+  ojson out = ojson::array();
+  for (const Plan::Doubt& d : doubts) {
+    out.push_back({{"kind", d.kind}, {"detail", d.detail}, {"demotes", d.demotes}});
+  }
+  return out;
+}
+
+ojson SweepJson(const Plan& p) {
+  ojson out = ojson::array();
+  for (const Plan::SweepPoint& x : p.sweep) {
+    out.push_back({{"instance_type", x.type->name},
+                   {"instances", x.instances},
+                   {"region", x.region},
+                   {"time_hours", x.time_hours},
+                   {MoneyKey("cost_usd", p.currency), x.cost_usd},
+                   {MoneyKey("usd_per_hour", p.currency), x.usd_per_hour}});
+  }
+  return out;
+}
+
 ojson PlanJson(const Plan& p) {
   const ParallelismChoice& par = p.parallelism;
   const bool llm = p.estimate.parallelism_applies;
@@ -116,6 +137,10 @@ ojson PlanJson(const Plan& p) {
               p.deadline_miss_probability ? ojson(*p.deadline_miss_probability) : ojson(nullptr)},
              {"confidence", ConfidenceName(p.estimate.confidence)},
              {"risk_factor", p.risk_factor},
+             {"obtainability", {{"probability", p.obtain_probability}, {"basis", p.obtain_basis}}},
+             {"doubts", DoubtsJson(p.doubts)},
+             {"sweep", SweepJson(p)},
+             {"sweep_more", p.sweep_more},
              {"price_source", p.price_from.source},
              {"price_date", p.price_from.date},
              {"price_figures", FiguresJson(p.price_figures)},
@@ -199,6 +224,23 @@ ojson RecommendationJson(const Recommendation& r, const RecommendRequest& req) {
   for (const Rejection& x : r.rejected) {
     rejected.push_back({{"instance_type", x.instance_type}, {"reason", x.reason}});
   }
+  ojson picks = ojson::array();
+  for (const Recommendation::Pick& k : r.picks) {
+    const Plan& p = k.plan;
+    picks.push_back({{"pick", k.name},
+                     {"rank", k.rank > 0 ? ojson(k.rank) : ojson(nullptr)},
+                     {"instance_type", p.type->name},
+                     {"instances", p.instances},
+                     {"gpu_model", p.type->accelerator.model},
+                     {"region", p.region},
+                     {"purchase", PurchaseKindName(p.purchase)},
+                     {"time_hours", p.time_hours},
+                     {"currency", CurrencyCode(p.currency)},
+                     {MoneyKey("cost_usd", p.currency), p.cost_usd},
+                     {MoneyKey("usd_per_hour", p.currency), p.usd_per_hour},
+                     {"obtainability", p.obtain_probability},
+                     {"doubts", DoubtsJson(p.doubts)}});
+  }
   ojson rates = ojson::array();
   for (const ExchangeRate& x : r.exchange_rates) rates.push_back(x.Text());
   ojson others = ojson::array();
@@ -208,6 +250,7 @@ ojson RecommendationJson(const Recommendation& r, const RecommendRequest& req) {
       {"currency", CurrencyCode(r.currency)},
       {"exchange_rates", rates},
       {"objective", ObjectiveName(req.objective)},
+      {"risk", RiskName(req.risk)},
       {"candidates_evaluated", r.candidates},
       {"layouts_evaluated", r.layouts},
       {"configurations_pruned", r.pruned},
@@ -218,6 +261,7 @@ ojson RecommendationJson(const Recommendation& r, const RecommendRequest& req) {
        r.high_confidence_alternative ? PlanJson(*r.high_confidence_alternative) : ojson(nullptr)},
       {"purchase_alternatives", alternatives},
       {"pareto", pareto},
+      {"picks", picks},
       {"rejected", rejected},
       {"filters", FiltersJson(r.filters)},
       {"ordering", r.ordering},
@@ -262,6 +306,7 @@ Table RecommendTable(const Recommendation& r) {
   if (converted) t.AddColumn(Tr("billed per hour"), true);
   t.AddColumn(Tr("GiB/GPU used"), true);
   t.AddColumn(Tr("confidence"));
+  t.AddColumn(Tr("obtain"), true);
   t.AddColumn(Tr("why"));
   for (const Recommendation* g : groups) {
     for (const Plan& p : g->plans) {
@@ -285,6 +330,10 @@ Table RecommendTable(const Recommendation& r) {
       }
       row.emplace_back(FormatFixed(p.memory_per_gpu_gib, 1) + "/" + FormatFixed(p.device_gib, 1));
       row.emplace_back(ConfidenceLabel(p.estimate.confidence));
+      // A demoting doubt marks the figure: "10%*" (the details say why).
+      const bool doubted = std::any_of(p.doubts.begin(), p.doubts.end(),
+                                       [](const Plan::Doubt& d) { return d.demotes; });
+      row.emplace_back(FormatFixed(100 * p.obtain_probability, 0) + "%" + (doubted ? "*" : ""));
       row.emplace_back(p.why.size() > 1 ? p.why[1] : p.why.empty() ? "" : p.why[0]);
       t.AddRow(std::move(row));
     }
@@ -313,6 +362,50 @@ std::string RecommendDetails(const Recommendation& r, bool all_rejections) {
 
 namespace {
 
+// The plan's folded sizes and counts: "x2 59.6 h $18.50; x4 29.9 h $18.55" (a size of its own
+// says its type), at most four.
+std::string SweepText(const Plan& p) {
+  std::string out;
+  const size_t n = std::min<size_t>(p.sweep.size(), 4);
+  for (size_t i = 0; i < n; ++i) {
+    const Plan::SweepPoint& x = p.sweep[i];
+    out += (i ? "; " : "") + (x.type != p.type ? x.type->name + " " : std::string()) + "x" +
+           std::to_string(x.instances) + " " +
+           FormatFixed(x.time_hours, x.time_hours >= 100 ? 0 : 1) + " h " +
+           FormatMoney(p.currency, x.cost_usd, x.cost_usd >= 100 ? 0 : 2);
+  }
+  const size_t more = p.sweep.size() - n + static_cast<size_t>(p.sweep_more);
+  if (more > 0) out += Trf("; {0} more", more);
+  return out;
+}
+
+const char* PickLabel(const std::string& name) {
+  if (name == "cheapest-sound") return Tr("cheapest without a doubt");
+  if (name == "fastest") return Tr("fastest");
+  return Tr("cheapest at any risk");
+}
+
+std::string PicksText(const Recommendation& r) {
+  std::string out = std::string(Tr("picks:")) + "\n";
+  for (const Recommendation::Pick& k : r.picks) {
+    const Plan& p = k.plan;
+    std::string doubts;
+    for (const Plan::Doubt& d : p.doubts) {
+      if (d.demotes) doubts += (doubts.empty() ? "" : ", ") + d.kind;
+    }
+    out += "  " +
+           Trf("{0}: {1}{2} x {3} ({4}, {5}): {6}, {7} h, {8}% obtainable{9}", PickLabel(k.name),
+               k.rank > 0 ? "#" + std::to_string(k.rank) + " " : std::string(), p.type->name,
+               p.instances, PurchaseKindLabel(p.purchase), p.region,
+               FormatMoney(p.currency, p.cost_usd, p.cost_usd >= 100 ? 0 : 2),
+               FormatFixed(p.time_hours, p.time_hours >= 100 ? 0 : 2),
+               FormatFixed(100 * p.obtain_probability, 0),
+               doubts.empty() ? std::string() : Trf("; doubts: {0}", doubts)) +
+           "\n";
+  }
+  return out;
+}
+
 std::string Details(const Recommendation& r, bool all_rejections) {
   if (!r.filters.emptied_by.empty()) return Trf("no plan: {0}", r.filters.note) + "\n";
   std::string out;
@@ -326,6 +419,13 @@ std::string Details(const Recommendation& r, bool all_rejections) {
     if (const std::string oldest = OldestFigureText(p); !oldest.empty()) {
       out += Trf("  prices: the oldest figure this plan rests on is {0}", oldest) + "\n";
     }
+    for (const Plan::Doubt& d : p.doubts) {
+      out += Trf("  doubt ({0}): {1}", d.kind, d.detail) + "\n";
+    }
+    out += Trf("  obtainability: {0}% ({1})", FormatFixed(100 * p.obtain_probability, 0),
+               p.obtain_basis) +
+           "\n";
+    if (!p.sweep.empty()) out += Trf("  also: {0}", SweepText(p)) + "\n";
     for (const std::string& s : p.warnings) out += Trf("  warning: {0}", s) + "\n";
     for (const std::string& s : p.advice) out += Trf("  advice: {0}", s) + "\n";
     for (const SavingsLever& l : p.savings) {
@@ -335,6 +435,7 @@ std::string Details(const Recommendation& r, bool all_rejections) {
       if (!StartsWith(s, "warning: ")) out += Trf("  assumption: {0}", s) + "\n";
     }
   }
+  if (!r.picks.empty()) out += "\n" + PicksText(r);
   if (!r.confidence_note.empty()) out += "\n" + Trf("note: {0}", r.confidence_note) + "\n";
   if (const std::optional<Plan>& a = r.high_confidence_alternative) {
     out += Trf("best high-confidence plan: #{0} {1} x {2} ({3}, {4}): {5}", a->rank, a->type->name,

@@ -100,6 +100,10 @@ void AssessDoubts(const Workload& w, const NeuronSupport& neuron, Candidate* c) 
       (IsTrainingTask(w.task) || w.task == TaskKind::kTrainVision)) {
     d |= kDoubtArmTraining;
   }
+  if (w.task == TaskKind::kServe && c->estimate->parallelism_applies &&
+      c->estimate->parallelism.tp * c->estimate->parallelism.pp > c->type->accelerator.devices()) {
+    d |= kDoubtSpanningReplica;
+  }
   if (c->price->estimated) d |= kDoubtPriceEstimated;
   if (UndatedPrice(*c->price)) d |= kDoubtPriceUndated;
   c->doubts = d;
@@ -127,9 +131,10 @@ std::string ObtainBasis(const Candidate& c) {
   }
   if (LargeCluster(c)) {
     // TRANSLATORS: {0} a count, {1} "spot" or "on-demand", {2} an instance type.
-    return Trf("a prior: {0} {1} instances of {2} at once are rarely granted (AWS sells such "
-               "clusters as Capacity Blocks and capacity reservations)",
-               c.instances, PurchaseKindLabel(c.purchase), c.type->name);
+    return Trf(
+        "a prior: {0} {1} instances of {2} at once are rarely granted (AWS sells such "
+        "clusters as Capacity Blocks and capacity reservations)",
+        c.instances, PurchaseKindLabel(c.purchase), c.type->name);
   }
   switch (c.purchase) {
     case PurchaseKind::kSpot: {
@@ -144,21 +149,23 @@ std::string ObtainBasis(const Candidate& c) {
                        per, c.instances);
     }
     case PurchaseKind::kCapacityBlock:
-      return Tr("a prior: a Capacity Block is bought from the offerings AWS lists, for a start "
-                "date it offers (not always the first one wanted)");
+      return Tr(
+          "a prior: a Capacity Block is bought from the offerings AWS lists, for a start "
+          "date it offers (not always the first one wanted)");
     default:
-      return Tr("a prior: on-demand pools rarely refuse a few instances; an account's quota "
-                "is not known without `gpuadvisor account scan`");
+      return Tr(
+          "a prior: on-demand pools rarely refuse a few instances; an account's quota "
+          "is not known without `gpuadvisor account scan`");
   }
 }
 
 std::vector<Plan::Doubt> DoubtTexts(const Candidate& c) {
   std::vector<Plan::Doubt> out;
   if (c.doubts & kDoubtCapacity) {
-    out.push_back({"capacity",
-                   Trf("{0}% chance of getting it ({1})", FormatFixed(100 * c.obtain, 0),
-                       ObtainBasis(c)),
-                   true});
+    out.push_back(
+        {"capacity",
+         Trf("{0}% chance of getting it ({1})", FormatFixed(100 * c.obtain, 0), ObtainBasis(c)),
+         true});
   }
   if (c.doubts & kDoubtSpotGang) {
     out.push_back(
@@ -185,13 +192,22 @@ std::vector<Plan::Doubt> DoubtTexts(const Candidate& c) {
                        c.type->name),
                    true});
   }
+  if (c.doubts & kDoubtSpanningReplica) {
+    const ParallelismChoice& par = c.estimate->parallelism;
+    out.push_back({"multi-node-serving",
+                   Trf("each replica spans {0} instances ({1} pipeline stages over EFA): every "
+                       "token crosses the network between stages, and one node that holds the "
+                       "model serves it simpler and faster",
+                       par.tp * par.pp / std::max(1, c.type->accelerator.devices()), par.pp),
+                   true});
+  }
   if (c.doubts & kDoubtPriceEstimated) {
-    out.push_back({"price",
-                   Trf("{0} price estimated: {1} ({2}, {3})", PurchaseKindLabel(c.purchase),
-                       c.price->note.empty() ? Tr("derived from a feed's savings figure")
-                                             : c.price->note,
-                       c.price->from.source, c.price->from.date),
-                   false});
+    out.push_back(
+        {"price",
+         Trf("{0} price estimated: {1} ({2}, {3})", PurchaseKindLabel(c.purchase),
+             c.price->note.empty() ? Tr("derived from a feed's savings figure") : c.price->note,
+             c.price->from.source, c.price->from.date),
+         false});
   }
   if (c.doubts & kDoubtPriceUndated) {
     out.push_back({"price",

@@ -17,16 +17,18 @@ namespace gpuadvisor::recommend_internal {
 
 // Candidate::doubts bits.
 enum DoubtBit : uint8_t {
-  kDoubtCapacity = 1 << 0,     // a cluster this size is rarely granted on spot / on demand
-  kDoubtSpotGang = 1 << 1,     // several spot instances exchanging traffic for more than a day
-  kDoubtNeuronPort = 1 << 2,   // a Neuron device and a model the SDK's list does not cover
-  kDoubtNeuronLowConf = 1 << 3,  // a Neuron device and a low-confidence estimate
-  kDoubtPriceEstimated = 1 << 4,  // spot price derived from a feed's savings figure
-  kDoubtPriceUndated = 1 << 5,    // the purchase price carries no full date
-  kDoubtArmTraining = 1 << 6,     // a training run on an Arm64 (Graviton) GPU host
+  kDoubtCapacity = 1 << 0,         // a cluster this size is rarely granted on spot / on demand
+  kDoubtSpotGang = 1 << 1,         // several spot instances exchanging traffic for more than a day
+  kDoubtNeuronPort = 1 << 2,       // a Neuron device and a model the SDK's list does not cover
+  kDoubtNeuronLowConf = 1 << 3,    // a Neuron device and a low-confidence estimate
+  kDoubtPriceEstimated = 1 << 4,   // spot price derived from a feed's savings figure
+  kDoubtPriceUndated = 1 << 5,     // the purchase price carries no full date
+  kDoubtArmTraining = 1 << 6,      // a training run on an Arm64 (Graviton) GPU host
+  kDoubtSpanningReplica = 1 << 7,  // a served model split over instances (pipeline over EFA)
 };
-inline constexpr uint8_t kDemotingDoubts =
-    kDoubtCapacity | kDoubtSpotGang | kDoubtNeuronPort | kDoubtNeuronLowConf | kDoubtArmTraining;
+inline constexpr uint8_t kDemotingDoubts = kDoubtCapacity | kDoubtSpotGang | kDoubtNeuronPort |
+                                           kDoubtNeuronLowConf | kDoubtArmTraining |
+                                           kDoubtSpanningReplica;
 
 // Clusters this large are rarely granted at once on spot or on demand for the families AWS
 // sells as Capacity Blocks or as 8-accelerator hosts (explain.cc's LargeClusterNote says so).
@@ -38,8 +40,7 @@ inline constexpr double kLikelyObtainable = 0.5;
 
 // Sets c->doubts and c->obtain from the candidate's type, count, purchase option, estimate and
 // price, and from what the Neuron SDK's list says of the model (`neuron`).
-void AssessDoubts(const Workload& w, const workload_internal::NeuronSupport& neuron,
-                  Candidate* c);
+void AssessDoubts(const Workload& w, const workload_internal::NeuronSupport& neuron, Candidate* c);
 
 // The account scan's spot placement score (1-10) for the candidate replaces the spot prior.
 void UseSpotScore(int score, Candidate* c);

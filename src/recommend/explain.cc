@@ -9,6 +9,7 @@
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/i18n.h"
+#include "recommend/doubts.h"
 #include "util/text.h"
 
 namespace gpuadvisor::recommend_internal {
@@ -53,9 +54,19 @@ std::string Objective(const std::vector<Candidate>& ranked, size_t i, const Reco
   if (r.deadline_hours) constraints += Trf(" within the {0} deadline", Hours(*r.deadline_hours));
   if (r.budget_usd) constraints += Trf(" within the {0} budget", Usd(*r.budget_usd));
   if (i == 0) {
-    const char* what = r.objective == Objective::kCost   ? Tr("cheapest plan")
-                       : r.objective == Objective::kTime ? Tr("fastest plan")
-                                                         : Tr("best cost x time");
+    // A doubted plan ranked below (Tier) that beats #1 on the objective's own figure: #1 is the
+    // best of the plans the engine does not doubt, and says so.
+    const bool beaten = std::any_of(ranked.begin() + 1, ranked.end(), [&](const Candidate& o) {
+      if (Tier(o, r.risk) != 1) return false;
+      const double mine = c.estimate->service ? c.usd_per_hour : c.cost_usd;
+      const double theirs = o.estimate->service ? o.usd_per_hour : o.cost_usd;
+      return r.objective == Objective::kTime ? o.time_hours < c.time_hours : theirs < mine;
+    });
+    const char* what = r.objective == Objective::kCost
+                           ? (beaten ? Tr("cheapest plan without a doubt") : Tr("cheapest plan"))
+                       : r.objective == Objective::kTime
+                           ? (beaten ? Tr("fastest plan without a doubt") : Tr("fastest plan"))
+                           : Tr("best cost x time");
     if (c.estimate->service) {  // a service: the rate matters, not one run
       // TRANSLATORS: {0} cheapest plan / fastest plan / best cost x time; {1} " within the ...
       // deadline" or ""; {2} and {3} dollars.
@@ -128,8 +139,10 @@ std::string Drivers(const Estimate& e) {
   } else if (e.task == TaskKind::kServe && p.itl_ms) {
     s = "ITL " + FormatFixed(*p.itl_ms, 1) + " ms" +
         (p.ttft_ms ? ", TTFT " + FormatFixed(*p.ttft_ms, 0) + " ms" : std::string()) + ", " +
-        Trf("{0} req/s capacity; TP {1} x {2} replica(s)",
-            FormatFixed(p.requests_per_s.value_or(0), 1), par.tp, par.dp);
+        (par.pp > 1 ? Trf("{0} req/s capacity; TP {1} x PP {2} x {3} replica(s)",
+                          FormatFixed(p.requests_per_s.value_or(0), 1), par.tp, par.pp, par.dp)
+                    : Trf("{0} req/s capacity; TP {1} x {2} replica(s)",
+                          FormatFixed(p.requests_per_s.value_or(0), 1), par.tp, par.dp));
   } else if (p.images_per_s) {
     s = Trf("{0} images/s", FormatFixed(*p.images_per_s, 0));
   } else if (p.sustained_tflops) {
@@ -164,10 +177,6 @@ std::string RunnerUp(const std::vector<Candidate>& ranked, size_t i) {
   }
   return "";
 }
-
-// Clusters this large are rarely granted at once on spot or on-demand for the big training
-// families; AWS sells those as Capacity Blocks (or on-demand capacity reservations).
-constexpr int kLargeCluster = 8;
 
 // For a large spot or on-demand cluster: says it would realistically need a Capacity Block and,
 // where the catalog prices one in the plan's region, what the same run costs on one.
@@ -323,11 +332,16 @@ struct AdviceRule {
 const AdviceRule kAdviceRules[] = {
     {"neuron-sdk", [](const AdviceFacts& f) { return f.neuron; },
      [](const AdviceFacts& f, Plan* p) {
+       // What the SDK's dated lists say of the model (doubts.h), else the caution alone.
+       const workload_internal::NeuronSupport* n = f.c.neuron;
        p->warnings.push_back(
-           Trf("{0} runs models compiled with the AWS Neuron SDK "
-               "(NxD / transformers-neuronx): check that the architecture is "
-               "supported",
-               f.c.type->accelerator.model));
+           n != nullptr && n->SupportedOn(f.c.type->accelerator.model)
+               ? Trf("{0} runs models compiled with the AWS Neuron SDK: {1}",
+                     f.c.type->accelerator.model, n->detail)
+               : Trf("{0} runs models compiled with the AWS Neuron SDK "
+                     "(NxD / transformers-neuronx): check that the architecture is "
+                     "supported",
+                     f.c.type->accelerator.model));
      }},
     {"efa", [](const AdviceFacts& f) { return f.inter_node && f.c.type->efa; }, EfaAdvice},
     {"no-efa", [](const AdviceFacts& f) { return f.inter_node && !f.c.type->efa; }, NoEfaWarning},
@@ -468,6 +482,9 @@ Plan MakeBarePlan(const Candidate& c) {
   p.usd_per_hour = c.usd_per_hour;
   p.currency = c.currency;
   p.local_currency = c.local_currency;
+  p.doubts = DoubtTexts(c);
+  p.obtain_probability = c.obtain;
+  p.obtain_basis = ObtainBasis(c);
   p.local_per_hour = c.usd_per_hour / c.to_ranking;
   p.local_cost = c.cost_usd / c.to_ranking;
   p.spot_overhead = c.spot_overhead;
@@ -572,9 +589,18 @@ RejectionLine ClassifyRejection(const InstanceType* t, const TypeOutcome& o,
     }
   } else if (o.min_needed_gib > 0 && !o.feasible_estimate) {
     category = 1;
-    reason = "needs " + FormatFixed(o.min_needed_gib, 1) + " GiB per device even on " +
-             std::to_string(o.max_count_tried) + " instance(s); " + t->accelerator.model + " has " +
-             FormatFixed(o.device_gib, 1);
+    // A served model is held whole by each instance (replicas; no pipeline across instances),
+    // so more instances never lower the need: saying "even on 64 instances" would be false.
+    const std::string has = "; " + t->accelerator.model + " has " + FormatFixed(o.device_gib, 1);
+    const std::string needs = "needs " + FormatFixed(o.min_needed_gib, 1) + " GiB per device";
+    reason = o.serving_instances == 1
+                 ? needs + " with the model held whole by one instance (served replicas are " +
+                       "split over instances only with EFA and 4 or more GPUs each)" + has
+             : o.serving_instances > 1
+                 ? needs + " with a replica split over " + std::to_string(o.serving_instances) +
+                       " instances, the most a served model is split over (pipeline stages " +
+                       "over EFA)" + has
+                 : needs + " even on " + std::to_string(o.max_count_tried) + " instance(s)" + has;
   } else if (o.targets_missed_at > 0 && !o.feasible_estimate) {
     category = 2;
     reason = o.demand_missed ? "cannot keep up with the request rate on up to " +

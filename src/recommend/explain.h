@@ -3,6 +3,7 @@
 #ifndef GPUADVISOR_RECOMMEND_EXPLAIN_H_
 #define GPUADVISOR_RECOMMEND_EXPLAIN_H_
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/recommend.h"
+#include "workload/neuron_support.h"
 
 namespace gpuadvisor::recommend_internal {
 
@@ -32,6 +34,12 @@ struct Candidate {
   double risk_factor = 1;     // see Plan::risk_factor
   bool unobtainable = false;  // the account scan says it cannot be launched (ranks below)
   double paid_fraction = 0;   // of the instances, those RIs and Savings Plans already pay for
+  uint8_t doubts = 0;         // DoubtBit (doubts.h): what the engine doubts about the plan
+  double obtain = 1;          // chance of getting the capacity at the start (AssessDoubts)
+  bool obtain_from_account = false;  // `obtain` is the account scan's spot placement score
+  int account_spot_score = 0;
+  // What the Neuron SDK's lists say of the model (set with `doubts`; owned by Recommend()).
+  const workload_internal::NeuronSupport* neuron = nullptr;
 };
 
 // The currency the plan texts of this thread show ranking amounts in (Usd() in explain.cc): set by
@@ -63,6 +71,9 @@ struct TypeOutcome {
   std::string other_reason;        // last estimator error at some count
   double min_needed_gib = 0;       // smallest per-device need seen when nothing fit
   int max_count_tried = 0;
+  // Serving: the most instances one replica is split over (1: each holds the whole model);
+  // 0 for other tasks.
+  int serving_instances = 0;
   double device_gib = 0;
   int targets_missed_at = 0;  // largest count that missed the serving targets
   bool demand_missed = false;

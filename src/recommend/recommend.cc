@@ -15,6 +15,7 @@
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/i18n.h"
 #include "gpuadvisor/query.h"
+#include "recommend/doubts.h"
 #include "recommend/explain.h"
 #include "recommend/filters.h"
 #include "util/enum_names.h"
@@ -45,6 +46,10 @@ std::vector<std::string> Regions(const Catalog& c, const RecommendRequest& r) {
   return r.regions;
 }
 
+constexpr double kReservedServiceHours = 30 * 24;
+// The folded sizes and counts a row lists (Plan::sweep); the rest are counted (sweep_more).
+constexpr size_t kSweepShown = 8;
+
 std::vector<PurchaseKind> Purchases(const Workload& w, const RecommendRequest& r) {
   if (!r.purchase.empty()) return r.purchase;
   // Training runs also price Capacity Blocks; PriceCandidates keeps those to multi-node plans
@@ -53,6 +58,9 @@ std::vector<PurchaseKind> Purchases(const Workload& w, const RecommendRequest& r
     return {PurchaseKind::kOnDemand, PurchaseKind::kSpot, PurchaseKind::kCapacityBlock};
   }
   if (!IsService(w)) return {PurchaseKind::kOnDemand, PurchaseKind::kSpot};
+  // A service that runs a month or more (--hours) also prices a 1-year reservation, billed for
+  // its whole term (BilledHours): it wins only where the hours make up for the term.
+  if (w.hours >= kReservedServiceHours) return {PurchaseKind::kOnDemand, PurchaseKind::kReserved1y};
   return {PurchaseKind::kOnDemand};
 }
 
@@ -146,6 +154,13 @@ TypeOutcome SearchType(const Catalog& catalog, const InstanceType& t, const Work
                        std::vector<Candidate>* candidates, std::deque<Estimate>* estimates,
                        int64_t* evaluated, int64_t* layouts, int64_t* pruned, int64_t* priced) {
   TypeOutcome out;
+  // A served model is split over at most 4 instances of 4 or more GPUs with EFA (pipeline
+  // stages, estimate_serve.cc); on AWS Neuron, or any other host, each instance holds it whole.
+  if (w.task == TaskKind::kServe) {
+    const bool spans =
+        t.accelerator.kind != AcceleratorKind::kNeuron && t.efa && t.accelerator.devices() >= 4;
+    out.serving_instances = spans ? 4 : 1;
+  }
   const GpuSpec* gpu = catalog.GpuOf(t);
   const AcceleratorKind kind = t.accelerator.kind;
   if (gpu == nullptr || kind == AcceleratorKind::kFpga || kind == AcceleratorKind::kMedia) {
@@ -220,10 +235,12 @@ double Score(const Candidate& c, Objective o) {
 }
 
 // Best candidate per (type, instances, purchase): regions only change the price. What the account
-// cannot launch ranks below what it can (and loses its region to one where it can).
-std::vector<Candidate> BestPerConfiguration(std::vector<Candidate> all, Objective o) {
-  std::sort(all.begin(), all.end(), [o](const Candidate& a, const Candidate& b) {
-    if (a.unobtainable != b.unobtainable) return b.unobtainable;
+// cannot launch ranks below what it can (and loses its region to one where it can), and under
+// Risk::kSound a plan the engine doubts ranks below one it does not (recommend_internal::Tier).
+std::vector<Candidate> BestPerConfiguration(std::vector<Candidate> all, Objective o, Risk risk) {
+  std::stable_sort(all.begin(), all.end(), [o, risk](const Candidate& a, const Candidate& b) {
+    const int ta = recommend_internal::Tier(a, risk), tb = recommend_internal::Tier(b, risk);
+    if (ta != tb) return ta < tb;
     return Score(a, o) < Score(b, o);
   });
   std::vector<Candidate> out;
@@ -251,7 +268,7 @@ bool SmallerPlan(const Candidate& a, const Candidate& b) {
 // kSmallerPlanMargin of the best plan not yet placed that finishes within `horizon_hours` (a
 // smaller plan is slower: past the horizon its time matters more than its size).
 std::vector<Candidate> PreferSmallerPlans(const std::vector<Candidate>& sorted, Objective o,
-                                          double horizon_hours) {
+                                          Risk risk, double horizon_hours) {
   const size_t n = sorted.size();
   std::vector<Candidate> out;
   out.reserve(n);
@@ -262,8 +279,10 @@ std::vector<Candidate> PreferSmallerPlans(const std::vector<Candidate>& sorted, 
     const double limit = Score(sorted[head], o) * (1 + kSmallerPlanMargin);
     size_t pick = head;
     for (size_t k = head + 1; k < n && Score(sorted[k], o) <= limit; ++k) {
-      // Never past a plan of another obtainability tier (BestPerConfiguration's order).
-      if (!placed[k] && sorted[k].unobtainable == sorted[head].unobtainable &&
+      // Never past a plan of another tier (BestPerConfiguration's order).
+      if (!placed[k] &&
+          recommend_internal::Tier(sorted[k], risk) ==
+              recommend_internal::Tier(sorted[head], risk) &&
           sorted[k].time_hours <= horizon_hours && SmallerPlan(sorted[k], sorted[pick])) {
         pick = k;
       }
@@ -275,15 +294,58 @@ std::vector<Candidate> PreferSmallerPlans(const std::vector<Candidate>& sorted, 
 }
 
 // How the plans are ordered, for the table's footer and the JSON's "ordering".
-std::string OrderingNote(Objective o) {
+std::string OrderingNote(Objective o, Risk risk) {
   const char* what = o == Objective::kCost   ? Tr("cost")
                      : o == Objective::kTime ? Tr("time")
                                              : Tr("cost x time");
-  return Trf(
-      "ranked by {0} at the pessimistic end of each plan's uncertainty band (x risk factor: "
-      "a less certain estimate must win by more), not by the listed figures; within {1}%, "
-      "fewer instances, then fewer GPUs, go first (if they finish within the horizon)",
-      what, FormatFixed(100 * kSmallerPlanMargin, 0));
+  std::string note =
+      Trf("ranked by {0} at the pessimistic end of each plan's uncertainty band (x risk factor: "
+          "a less certain estimate must win by more), not by the listed figures; within {1}%, "
+          "fewer instances, then fewer GPUs, go first (if they finish within the horizon); one row "
+          "per option (family, purchase, accelerators per instance), its other sizes and counts "
+          "folded under it",
+          what, FormatFixed(100 * kSmallerPlanMargin, 0));
+  note += risk == Risk::kSound
+              ? Tr("; plans the engine doubts (rarely available capacity, a multi-day spot gang, "
+                   "an unsupported port to Neuron or to an Arm host, a low-confidence Neuron "
+                   "estimate, a served model split over instances) go after the others (risk "
+                   "\"any\" ranks by score alone)")
+              : Tr("; risk \"any\": doubted plans rank by score with the others");
+  return note;
+}
+
+// The named picks over every plan kept (Recommendation::picks), each with its place in the
+// shortlist (0 when folded under another row).
+void AddPicks(const std::vector<Candidate>& ranked, const recommend_internal::Shortlist& list,
+              Objective o, Recommendation* rec) {
+  auto rank_of = [&](const Candidate& c) {
+    for (size_t i = 0; i < list.rows.size(); ++i) {
+      const Candidate& r = list.rows[i];
+      if (r.type == c.type && r.instances == c.instances && r.purchase == c.purchase &&
+          r.region == c.region) {
+        return static_cast<int>(i) + 1;
+      }
+    }
+    return 0;
+  };
+  const Candidate* sound = nullptr;
+  const Candidate* fastest = nullptr;
+  const Candidate* any = nullptr;
+  for (const Candidate& c : ranked) {
+    const bool ok = recommend_internal::Tier(c, Risk::kSound) == 0;
+    if (ok && sound == nullptr) sound = &c;
+    if (!c.unobtainable && (any == nullptr || Score(c, o) < Score(*any, o))) any = &c;
+  }
+  for (const Candidate& c : ranked) {
+    if (sound != nullptr && recommend_internal::Tier(c, Risk::kSound) != 0) continue;
+    if (fastest == nullptr || c.time_hours < fastest->time_hours) fastest = &c;
+  }
+  for (auto [name, c] : {std::pair<const char*, const Candidate*>{"cheapest-sound", sound},
+                         {"fastest", fastest},
+                         {"cheapest-any-risk", any}}) {
+    if (c == nullptr) continue;
+    rec->picks.push_back({name, rank_of(*c), recommend_internal::MakeBarePlan(*c)});
+  }
 }
 
 std::string Days(double hours) {
@@ -429,6 +491,20 @@ struct EnumNames<Objective> {
 
 const char* ObjectiveName(Objective o) { return NameOf(o); }
 
+template <>
+struct EnumNames<Risk> {
+  static constexpr EnumName<Risk> kTable[] = {{Risk::kSound, "sound"}, {Risk::kAny, "any"}};
+};
+
+const char* RiskName(Risk r) { return NameOf(r); }
+
+Result<Risk> ParseRisk(std::string_view text) {
+  if (const std::optional<Risk> r = ParseName<Risk>(ToLower(Trim(text)))) return *r;
+  return Status::InvalidArgument("risk: expected one of " + JoinNames<Risk>(", ") + ", got \"" +
+                                 std::string(text) + "\"")
+      .WithField("risk");
+}
+
 const Plan::Figure* Plan::OldestPriceFigure() const {
   const Figure* oldest = nullptr;
   for (const Figure& f : price_figures) {
@@ -521,6 +597,8 @@ Result<Recommendation> RecommendIn(const Catalog& catalog, const Workload& w,
         {&t, SearchType(catalog, t, w, req, regions, purchases, ranking, &candidates, &estimates,
                         &rec.candidates, &rec.layouts, &rec.pruned, &rec.priced)});
   }
+  const workload_internal::NeuronSupport neuron = workload_internal::NeuronSupportFor(w);
+  for (Candidate& c : candidates) recommend_internal::AssessDoubts(w, neuron, &c);
   if (req.account != nullptr) {
     const Commitments left = ApplyCommitmentsToRunning(*req.account, catalog);
     for (Candidate& c : candidates) {
@@ -528,13 +606,19 @@ Result<Recommendation> RecommendIn(const Catalog& catalog, const Workload& w,
           CheckPlanAgainstAccount(*req.account, left, *c.type, c.instances, *c.region, c.purchase);
       c.unobtainable = !fit.obtainable();
       c.paid_fraction = fit.paid_fraction(c.instances);
+      if (c.purchase == PurchaseKind::kSpot && fit.spot_score) {
+        recommend_internal::UseSpotScore(fit.spot_score->score, &c);
+      }
     }
   }
   // A deadline is already met by every candidate; a service has no run to finish.
   const double horizon = req.deadline_hours || IsService(w) ? INFINITY : kDefaultHorizonHours;
-  const std::vector<Candidate> ranked =
-      PreferSmallerPlans(BestPerConfiguration(candidates, req.objective), req.objective, horizon);
-  rec.ordering = OrderingNote(req.objective);
+  const std::vector<Candidate> ranked = PreferSmallerPlans(
+      BestPerConfiguration(candidates, req.objective, req.risk), req.objective, req.risk, horizon);
+  const recommend_internal::Shortlist shortlist =
+      recommend_internal::FoldOptions(ranked, req.all_sizes);
+  const std::vector<Candidate>& rows = shortlist.rows;
+  rec.ordering = OrderingNote(req.objective, req.risk);
   if (req.account != nullptr) {
     rec.ordering += Tr(
         "; plans the account cannot launch (account scan: quota, zones, a spot placement score of "
@@ -542,18 +626,27 @@ Result<Recommendation> RecommendIn(const Catalog& catalog, const Workload& w,
   }
   const size_t top = std::min<size_t>(ranked.size(), static_cast<size_t>(req.top));
   recommend_internal::LeverCache levers;
-  for (size_t i = 0; i < top; ++i) {
+  for (size_t i = 0; i < std::min(top, rows.size()); ++i) {
     if (Stopped(req)) return StoppedStatus();
-    rec.plans.push_back(recommend_internal::MakePlan(catalog, w, ranked, i, &levers, req, regions));
+    rec.plans.push_back(recommend_internal::MakePlan(catalog, w, rows, i, &levers, req, regions));
+    for (const Candidate& f : shortlist.folded[i]) {
+      Plan& p = rec.plans.back();
+      if (p.sweep.size() == kSweepShown) {
+        ++p.sweep_more;
+        continue;
+      }
+      p.sweep.push_back({f.type, f.instances, *f.region, f.time_hours, f.cost_usd, f.usd_per_hour});
+    }
     AddAccountFit(catalog, req, &rec.plans.back());
   }
   for (const Candidate& c : ParetoFront(ranked)) {
     rec.pareto.push_back(recommend_internal::MakeBarePlan(c));
   }
+  AddPicks(ranked, shortlist, req.objective, &rec);
   rec.rejected = recommend_internal::Rejections(outcomes, regions, req, ranked);
-  ApplyDefaultHorizon(catalog, w, ranked, req, regions, &levers, &rec);
-  AddHighConfidenceAlternative(catalog, w, ranked, req, regions, &levers, &rec);
-  AddPurchaseAlternatives(catalog, w, ranked, req, regions, purchases, &levers, &rec);
+  ApplyDefaultHorizon(catalog, w, rows, req, regions, &levers, &rec);
+  AddHighConfidenceAlternative(catalog, w, rows, req, regions, &levers, &rec);
+  AddPurchaseAlternatives(catalog, w, rows, req, regions, purchases, &levers, &rec);
   return rec;
 }
 

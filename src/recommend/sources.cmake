@@ -4,4 +4,5 @@ set(GPUADVISOR_RECOMMEND_SOURCES
   src/recommend/explain.cc
   src/recommend/levers.cc
   src/recommend/filters.cc
+  src/recommend/doubts.cc
 )

@@ -147,7 +147,8 @@ class ExactNumbers {
 Status ParseRapidJson(std::string_view text, std::string_view origin, rapidjson::Document* doc) {
   // A NUL inside the text would end the NUL-terminated parse below early: refused first.
   // (An empty view may have a null data(): neither memchr nor memcpy may see it.)
-  if (text.empty()) text = std::string_view("", 0);
+  static constexpr std::string_view kEmpty = "";  // data() points at a NUL, not null
+  if (text.empty()) text = kEmpty;
   if (const void* nul = std::memchr(text.data(), '\0', text.size()); nul != nullptr) {
     return Status::ParseError(std::string(origin) + ": byte " +
                               std::to_string(static_cast<const char*>(nul) - text.data()) +

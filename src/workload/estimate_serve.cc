@@ -325,6 +325,32 @@ Status EstimateServing(const EstimateContext& ctx) {
     return Status::InvalidArgument("tp: tp x pp must divide the " + std::to_string(gpus) + " GPUs")
         .WithField("tp");
   }
+  // A model no single node holds: a replica spans instances, a pipeline stage per node (TP
+  // inside it), over EFA or ENA (vLLM --pipeline-parallel-size; doc/estimation.md, "Serving
+  // across instances"). GPU engines only: NxD Inference compiles one instance's graph here.
+  // Only over EFA, a stage per node of at least 4 GPUs, and at most 4 stages: the multi-node
+  // deployments vLLM and LeaderWorkerSet document (2-4 nodes per replica of 8-GPU nodes over
+  // EFA or InfiniBand); past that, or over ENA, the hops would dominate every token.
+  constexpr int kMaxServingStages = 4;
+  constexpr int kMinStageGpus = 4;
+  const int node = std::min(gpus, ctx.topo.gpus_per_node);
+  const bool efa = ctx.hw.instance == nullptr || ctx.hw.instance->efa;
+  if (!best.fits && !r.tp && !r.pp && NeuronChipOf(ctx.gpu) == nullptr && efa &&
+      node >= kMinStageGpus) {
+    for (int stages = 2; stages <= kMaxServingStages && node * stages <= gpus; stages *= 2) {
+      if (gpus % (node * stages) != 0) continue;
+      ServeConfig c = base;
+      c.tp = node;
+      c.pp = stages;
+      c.replicas = gpus / (node * stages);
+      ServePlan p = Evaluate(ctx, c);
+      ++evaluated;
+      // Neither fits: the one that needs less memory says what the model needs at best.
+      const bool smaller = !p.fits && !best.fits && p.memory.Total() < best.memory.Total();
+      if (smaller || Better(p, best, fixed_demand)) best = p;
+      if (p.fits) break;  // more stages only add hops
+    }
+  }
   if (ctx.hw.instance != nullptr && NeuronChipOf(ctx.gpu) != nullptr) {
     const int per_instance = std::min(gpus, ctx.hw.instance->accelerator.devices());
     GPUADVISOR_RETURN_IF_ERROR(
@@ -333,6 +359,14 @@ Status EstimateServing(const EstimateContext& ctx) {
   ctx.out->parallelism.chosen = !r.tp;
   ctx.out->layouts_evaluated = evaluated;
   Report(ctx, best, m, peak);
+  if (best.config.pp > 1 && best.config.tp * best.config.pp > ctx.topo.gpus_per_node) {
+    const int spans = best.config.tp * best.config.pp / std::max(1, ctx.topo.gpus_per_node);
+    ctx.Assume("each replica spans " + std::to_string(spans) +
+               " instances: " + std::to_string(best.config.pp) + " pipeline stages (TP " +
+               std::to_string(best.config.tp) +
+               " inside each), the stages' activations over the network between instances; a " +
+               "token waits for every stage in turn");
+  }
   return Status::OK();
 }
 

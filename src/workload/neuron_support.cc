@@ -127,9 +127,10 @@ NeuronSupport LookUpNeuronSupport(const NeuronSupportList& list, std::string_vie
   }
   s.level = NeuronSupport::Level::kUnsupported;
   // TRANSLATORS: {0} a preset, {1} its architecture, {2} "training on Trainium", {3} a note.
-  s.detail = Trf("{0} ({1}) is not on the Neuron SDK's lists for {2}: a port, not a deployment "
-                 "({3})",
-                 preset, it->architecture, use, it->note);
+  s.detail =
+      Trf("{0} ({1}) is not on the Neuron SDK's lists for {2}: a port, not a deployment "
+          "({3})",
+          preset, it->architecture, use, it->note);
   if (!list.lists.empty()) s.source = {list.lists.front().title, list.lists.front().date};
   return s;
 }

@@ -161,6 +161,19 @@ double NeuronPrefillSeconds(const ServeConfig& c, const GpuSpec& gpu, const Topo
   return std::max(compute_s, weights_s) + scores_s + TpSeconds(c, topo, s) + kNeuronRequestS;
 }
 
+// One pipeline stage handing `tokens` tokens' activations (16-bit hidden states) to the next:
+// over the network when the replica spans instances (a stage fills a node), else inside the node.
+double PipelineHopSeconds(const ServeConfig& c, const Topology& topo, double tokens) {
+  if (c.pp <= 1) return 0;
+  const double bytes = tokens * c.model->hidden * 2;
+  if (c.tp * c.pp > topo.gpus_per_node) {
+    const double bw = topo.inter_bps_node > 0 ? topo.inter_bps_node : 12.5e9;
+    return topo.inter_latency_s + bytes / bw;
+  }
+  const double bw = topo.intra_bps > 0 ? topo.intra_bps : 1e12;
+  return topo.intra_latency_s + bytes / bw;
+}
+
 // Neuron (NxD Inference): the compiled graph runs each step as one program; decode streams the
 // weights at the generation's utilisation, with a fixed cost per layer (neuron.cc).
 ServeTiming CompiledGraphTiming(const ServeConfig& c, const GpuSpec& gpu, const Topology& topo,
@@ -294,11 +307,18 @@ ServeTiming GpuTiming(const ServeConfig& c, const GpuSpec& gpu, const Topology& 
                 : eff.decode_mbu * (fp8 ? kGpuFp8MbuFactor : QuantizedMbuFactor(c.quantization));
   out.compute_known = c.peak_flops > 0;
   const double ratio = c.input_tokens / c.output_tokens;
-  StepLoad load{batch, batch * ratio, c.input_tokens + c.output_tokens / 2};
-  const double step_s = StepSeconds(c, gpu, topo, out.mbu, load);
+  // Pipeline parallel (vLLM's virtual engines): the batch runs as `pp` micro-batches, each stage
+  // working on one while the others work on the rest; a token passes every stage in turn, so a
+  // request waits pp stage times and pp - 1 activation hops between its tokens. pp = 1: one
+  // stage holding every layer, no hop.
+  const double stages = c.pp;
+  const double micro = batch / stages;
+  StepLoad load{micro, micro * ratio, c.input_tokens + c.output_tokens / 2};
+  const double hop_s = PipelineHopSeconds(c, topo, micro * (1 + ratio));
+  const double step_s = stages * StepSeconds(c, gpu, topo, out.mbu, load) + (stages - 1) * hop_s;
   // What a request sees between its tokens: the other requests' prompts, not its own.
-  load.prompt = (batch - 1) * ratio;
-  out.itl_s = StepSeconds(c, gpu, topo, out.mbu, load);
+  load.prompt = std::max(0.0, (batch - 1) * ratio / stages);
+  out.itl_s = stages * StepSeconds(c, gpu, topo, out.mbu, load) + (stages - 1) * hop_s;
   out.step_s = out.itl_s;
   out.tokens_per_s = batch / step_s;
   const StepLoad decode_only{batch, 0, load.context};
@@ -308,7 +328,8 @@ ServeTiming GpuTiming(const ServeConfig& c, const GpuSpec& gpu, const Topology& 
           DecodeWeightBytes(c, batch) / (gpu.memory_bw_gbyte_s.value_or(0) * 1e9 * out.mbu) + 1e-12;
   if (out.compute_known) {  // the prompt alone, in chunks of the engine's token budget
     const StepLoad prompt{0, c.input_tokens, 0};
-    out.prefill_s = StepSeconds(c, gpu, topo, out.mbu, prompt);
+    out.prefill_s = stages * StepSeconds(c, gpu, topo, out.mbu, prompt) +
+                    (stages - 1) * PipelineHopSeconds(c, topo, c.input_tokens);
     const double room = c.engine.max_tokens - batch;
     const double chunks =
         c.engine.chunked_prefill && room > 0 ? std::ceil(c.input_tokens / room) : 1;

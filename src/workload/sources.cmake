@@ -3,6 +3,7 @@
 set(GPUADVISOR_WORKLOAD_SOURCES
   src/workload/model.cc
   src/workload/presets.cc
+  src/workload/neuron_support.cc
   src/workload/value_parse.cc
   src/workload/fields.cc
   src/workload/workload_file.cc

@@ -110,7 +110,7 @@ def main():
 
         job = ["recommend", "--task", "pretrain", "--model", "llama-3.1-8b", "--tokens", "20B",
                "--only-instance", "p5.48xlarge,p4d.24xlarge,g6e.12xlarge", "--purchase", "on-demand",
-               "--top", "10", "--json"]
+               "--top", "10", "--all-sizes", "--json"]
         r = run(*job)
         check(r.returncode == 0, f"recommend exit 0 ({r.stderr})")
         plans = json.loads(r.stdout)["plans"] if r.returncode == 0 else []

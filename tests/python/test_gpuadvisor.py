@@ -296,6 +296,23 @@ def test_recommend_views():
         rec.objective = "time"
 
 
+def test_recommend_doubts_and_picks_as_the_cli(cli_json):
+    """``risk=`` and ``all_sizes=`` bind as ``--risk`` and ``--all-sizes``; the doubts, the
+    obtainability and the named picks are the CLI's."""
+    fields = dict(task="train-vision", model="unet3d", images="168", epochs="2000")
+    flags = ["--task", "train-vision", "--model", "unet3d", "--images", "168", "--epochs", "2000"]
+    rec = ga.recommend(ga.Workload(**fields), risk="any", all_sizes=True)
+    assert rec.to_dict() == cli_json("recommend", *flags, "--risk", "any", "--all-sizes")
+    assert rec.risk == "any"
+    assert 0 < rec.best.obtainability["probability"] <= 1 and rec.best.obtainability["basis"]
+    assert any(d["kind"] == "portability" and d["demotes"] for d in rec.best.doubts)
+    sound = ga.recommend(ga.Workload(**fields))
+    assert not any(d["demotes"] for d in sound.best.doubts)
+    assert sound.pick("cheapest-sound")["rank"] == 1
+    assert sound.pick("cheapest-any-risk")["instance_type"] == rec.best.instance_type
+    assert sound.pick("no-such-pick") is None
+
+
 def test_recommend_with_an_account_scan_as_the_cli(cli_json, tmp_path, monkeypatch):
     """``account=`` reads a scan file as ``--account`` does (none ignores it); ``account_show``
     returns it as ``account show --json`` prints it."""

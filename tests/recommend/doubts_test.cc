@@ -112,6 +112,10 @@ TEST(DoubtsTest, AnUnsupportedNeuronPortRanksAfterEveryGpuPlan) {
   const Recommendation sound = RunSearch(w);
   ASSERT_FALSE(sound.plans.empty());
   EXPECT_FALSE(IsNeuronPlan(sound.plans[0])) << sound.plans[0].type->name;
+  // A cheaper doubted plan exists: #1 does not claim to be the cheapest of all.
+  ASSERT_FALSE(sound.plans[0].why.empty());
+  EXPECT_EQ(sound.plans[0].why[0].rfind("cheapest plan without a doubt that fits", 0), 0u)
+      << sound.plans[0].why[0];
   bool seen_doubted = false;
   for (const Plan& p : sound.plans) {
     if (IsNeuronPlan(p)) {
@@ -135,6 +139,22 @@ TEST(DoubtsTest, AnUnsupportedNeuronPortRanksAfterEveryGpuPlan) {
   ASSERT_NE(first, nullptr);
   EXPECT_EQ(first->rank, 1);
   EXPECT_EQ(first->plan.type, sound.plans[0].type);
+}
+
+// Gemma-2 is on no Neuron inference list, though serving on Inferentia2 is measured (a high- or
+// medium-confidence estimate): the port alone demotes the Neuron plans.
+TEST(DoubtsTest, AnUnlistedModelIsAPortEvenWhereTheEstimateIsConfident) {
+  const Workload w = MakeWorkload({{"task", "serve"}, {"model", "gemma-2-9b"}, {"rps", "1"}});
+  RecommendRequest any;
+  any.risk = Risk::kAny;
+  const Recommendation risky = RunSearch(w, any);
+  ASSERT_FALSE(risky.plans.empty());
+  ASSERT_TRUE(IsNeuronPlan(risky.plans[0])) << risky.plans[0].type->name;
+  EXPECT_NE(risky.plans[0].estimate.confidence, Confidence::kLow);
+  EXPECT_TRUE(HasDoubt(risky.plans[0], "portability"));
+  const Recommendation sound = RunSearch(w);
+  ASSERT_FALSE(sound.plans.empty());
+  EXPECT_FALSE(IsNeuronPlan(sound.plans[0])) << sound.plans[0].type->name;
 }
 
 // Llama is on the Neuron training list: a Trainium fine-tune is not doubted for portability.
@@ -170,6 +190,31 @@ TEST(DoubtsTest, ALargeSpotClusterIsNotNumberOne) {
   }
 }
 
+// Two spot instances training together for weeks: each interruption stops both. Doubted (and
+// only that: two instances are no large cluster), and so never #1 under risk "sound".
+TEST(DoubtsTest, AMultiDaySpotGangIsDoubted) {
+  const Workload w =
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-8b"}, {"tokens", "100B"}});
+  RecommendRequest any;
+  any.risk = Risk::kAny;
+  any.all_sizes = true;
+  any.purchase = {PurchaseKind::kSpot, PurchaseKind::kOnDemand};
+  const Recommendation r = RunSearch(w, any);
+  int gangs = 0;
+  for (const Plan& p : r.plans) {
+    const bool gang = p.purchase == PurchaseKind::kSpot && p.instances >= 2 &&
+                      p.time_hours > recommend_internal::kSpotGangHours;
+    EXPECT_EQ(HasDoubt(p, "spot-gang"), gang) << p.type->name << " x " << p.instances;
+    gangs += gang;
+  }
+  EXPECT_GE(gangs, 1) << "no multi-day spot gang among the plans";
+  RecommendRequest sound = any;
+  sound.risk = Risk::kSound;
+  const Recommendation s = RunSearch(w, sound);
+  ASSERT_FALSE(s.plans.empty());
+  EXPECT_FALSE(HasDoubt(s.plans[0], "spot-gang"));
+}
+
 // One row per option: no two rows share family, purchase and accelerators per instance, and the
 // folded counts are listed under their row.
 TEST(DoubtsTest, OneRowPerOptionWithItsSweepFolded) {
@@ -178,8 +223,7 @@ TEST(DoubtsTest, OneRowPerOptionWithItsSweepFolded) {
   std::set<std::tuple<std::string, PurchaseKind, int>> seen;
   bool folded = false;
   for (const Plan& p : r.plans) {
-    EXPECT_TRUE(
-        seen.insert({p.type->family, p.purchase, p.type->accelerator.devices()}).second)
+    EXPECT_TRUE(seen.insert({p.type->family, p.purchase, p.type->accelerator.devices()}).second)
         << p.type->name << " x " << p.instances << " repeats an option";
     for (const Plan::SweepPoint& s : p.sweep) {
       folded = true;

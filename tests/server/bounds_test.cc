@@ -208,7 +208,7 @@ TEST_F(HeaderClockTest, HeadDeadlineFromTheFirstByte) {
 // so the response cache does not answer it.
 std::string HeavyBody(int n) {
   return R"({"task":"serve","model":"llama-3.1-70b","rps":)" + std::to_string(n + 1) +
-         R"(,"regions":"all","top":1000,"max-instances":4096,"purchase":"on-demand,spot,reserved-1y"})";
+         R"(,"regions":"all","top":1000,"all-sizes":true,"max-instances":4096,"purchase":"on-demand,spot,reserved-1y"})";
 }
 
 std::string Post(const std::string& host, const std::string& path, const std::string& body,
@@ -356,7 +356,7 @@ TEST_F(QueueCapTest, ExcessRequestsOfOneClientAre503) {
 
 // The largest answer among a few cacheable requests, and its body.
 std::string BigCacheableBody() {
-  return R"({"task":"serve","model":"llama-3.1-70b","rps":3,"regions":"all","top":1000,"explain":true,"max-instances":4096,"purchase":"on-demand,spot,reserved-1y"})";
+  return R"({"task":"serve","model":"llama-3.1-70b","rps":3,"regions":"all","top":1000,"all-sizes":true,"explain":true,"max-instances":4096,"purchase":"on-demand,spot,reserved-1y"})";
 }
 
 class SlowReaderTest : public TransportTest {

@@ -18,6 +18,7 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   workload/weight_formats_test.cc
   workload/demand_and_limits_test.cc
   workload/serve_engine_test.cc
+  workload/serve_multinode_test.cc
   workload/diffusion_test.cc
   workload/task_kinds_test.cc
   workload/workload_options_test.cc
