@@ -20,7 +20,9 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -96,6 +98,28 @@ double Predict(const std::string& metric, const Workload& w, const Estimate& e) 
     return workload_internal::KvBytesPerToken(workload_internal::MakeShape(w.model), 2) / 1024;
   }
   return NAN;
+}
+
+// The estimate's uncertainty band as multipliers of the predicted `metric` ({lo, hi}), or nullopt
+// when the metric has none (memory and counting formulas carry no band). The estimate states one
+// band, on a time ("time.hours", "performance.scan_time_s") or on a rate (tokens/s, images/s,
+// ...): a rate's band is the inverse of a time's, [1 / (1 + high), 1 / (1 - low)].
+struct BandRange {
+  double lo, hi;
+};
+std::optional<BandRange> BandFor(const std::string& metric, const Estimate& e) {
+  static const char* const kRates[] = {
+      "megatron_tflops_per_gpu", "model_tflops_per_gpu", "tokens_per_s_per_gpu", "tokens_per_s",
+      "sequences_per_s",         "images_per_s",         "sustained_tflops"};
+  static const char* const kTimes[] = {"minutes", "itl_ms", "ttft_ms"};
+  const bool rate = std::find(std::begin(kRates), std::end(kRates), metric) != std::end(kRates);
+  const bool time = std::find(std::begin(kTimes), std::end(kTimes), metric) != std::end(kTimes);
+  if ((!rate && !time) || e.uncertainty_metric == nullptr) return std::nullopt;
+  const std::string on = e.uncertainty_metric;
+  const bool band_on_time =
+      on == "time.hours" || (on.size() > 7 && on.substr(on.size() - 7) == "_time_s");
+  if (band_on_time == time) return BandRange{1 - e.band_low, 1 + e.band_high};
+  return BandRange{1 / (1 + e.band_high), e.band_low < 1 ? 1 / (1 - e.band_low) : INFINITY};
 }
 
 // n[key], falling back to a YAML merge key ("<<: *anchor"), which yaml-cpp does not resolve.
@@ -186,12 +210,41 @@ std::vector<std::string> FixtureFiles(const std::string& prefix) {
   return files;
 }
 
-// Signed errors per kind, and the Markdown report.
+// Signed errors per kind, the band coverage per kind, and the Markdown report.
+struct Coverage {
+  int cases = 0, banded = 0, covered = 0;
+  std::vector<double> widths;  // hi / lo of each band
+};
 struct Report {
   std::map<std::string, std::vector<double>> errors;
+  std::map<std::string, Coverage> coverage;
   std::string markdown;
   int cases = 0, within = 0;
 };
+
+// The band-coverage table of a report: per kind, the cases whose published figure lies inside
+// the estimate's stated band, and the median band width (high / low).
+std::string CoverageTable(const Report& r) {
+  std::string md =
+      "| kind | cases | with a band | published inside the band | coverage | median width "
+      "(high / low) |\n|---|---:|---:|---:|---:|---:|\n";
+  Coverage all;
+  for (const std::string& kind : Kinds()) {
+    auto it = r.coverage.find(kind);
+    if (it == r.coverage.end()) continue;
+    const Coverage& c = it->second;
+    all.cases += c.cases;
+    all.banded += c.banded;
+    all.covered += c.covered;
+    all.widths.insert(all.widths.end(), c.widths.begin(), c.widths.end());
+    md += c.banded ? Format("| %s | %d | %d | %d | %.0f%% | x%.2f |\n", kind.c_str(), c.cases,
+                            c.banded, c.covered, 100.0 * c.covered / c.banded, Median(c.widths))
+                   : Format("| %s | %d | 0 | – | no band | – |\n", kind.c_str(), c.cases);
+  }
+  md += Format("| all | %d | %d | %d | %.0f%% | x%.2f |\n", all.cases, all.banded, all.covered,
+               all.banded ? 100.0 * all.covered / all.banded : 0.0, Median(all.widths));
+  return md;
+}
 
 // Runs every case of the files, appends rows to the report; outliers (|error| > outlier_bar)
 // get the chosen layout and the assumptions (stdout only).
@@ -220,6 +273,13 @@ void RunCases(const std::vector<std::string>& files, double outlier_bar, Report*
       ASSERT_FALSE(std::isnan(predicted)) << metric;
       const double error = predicted / published - 1;
       report->errors[kind].push_back(error);
+      Coverage& cov = report->coverage[kind];
+      ++cov.cases;
+      if (const std::optional<BandRange> b = BandFor(metric, *e)) {
+        ++cov.banded;
+        cov.widths.push_back(b->hi / b->lo);
+        cov.covered += published >= predicted * b->lo && published <= predicted * b->hi;
+      }
       ++report->cases;
       if (std::abs(error) <= ToleranceOf(kind)) ++report->within;
       md += Format("| %s | %s | %s | %.4g | %.4g | %+.1f%% |\n", id.c_str(), kind.c_str(),
@@ -290,6 +350,31 @@ TEST(CalibrationTest, HoldoutWithinLooseBars) {
   for (const auto& [kind, errors] : report.errors) {
     EXPECT_LE(MedianAbs(errors), 0.35) << kind;
   }
+}
+
+// doc/estimation.md's band-coverage table (between its markers) is what the two sets give today
+// (issue 38: bands that say what they cover). GPUADVISOR_CALIBRATION_UPDATE_DOC=1 rewrites it.
+TEST(CalibrationTest, TheDocumentedBandCoverageIsTodays) {
+  Report calibration, holdout;
+  RunCases(FixtureFiles("calibration"), INFINITY, &calibration);
+  RunCases(FixtureFiles("holdout"), INFINITY, &holdout);
+  const std::string table = "Calibration set:\n\n" + CoverageTable(calibration) + "\nHoldout:\n\n" +
+                            CoverageTable(holdout);
+  const std::string path = std::string(GPUADVISOR_TESTS_DIR) + "/../doc/estimation.md";
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path;
+  std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string begin = "<!-- band-coverage:begin -->\n", end = "<!-- band-coverage:end -->";
+  const size_t b = doc.find(begin), e = doc.find(end);
+  ASSERT_TRUE(b != std::string::npos && e != std::string::npos && b < e) << "markers in " << path;
+  const std::string shown = doc.substr(b + begin.size(), e - b - begin.size());
+  if (const char* up = std::getenv("GPUADVISOR_CALIBRATION_UPDATE_DOC"); up && *up == '1') {
+    doc.replace(b + begin.size(), e - b - begin.size(), table);
+    std::ofstream(path) << doc;
+    return;
+  }
+  EXPECT_EQ(shown, table) << "doc/estimation.md's band coverage drifted; rerun with "
+                             "GPUADVISOR_CALIBRATION_UPDATE_DOC=1";
 }
 
 // The harness itself: a case whose published figure is far off must count as outside the bar.
