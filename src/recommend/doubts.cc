@@ -71,7 +71,7 @@ bool UndatedPrice(const Price& p) {
 }  // namespace
 
 void AssessDoubts(const Workload& w, const NeuronSupport& neuron, Candidate* c) {
-  uint8_t d = 0;
+  uint16_t d = 0;
   double p = kOnDemandPrior;
   switch (c->purchase) {
     case PurchaseKind::kSpot:
@@ -89,6 +89,7 @@ void AssessDoubts(const Workload& w, const NeuronSupport& neuron, Candidate* c) 
   }
   if (p < kLikelyObtainable) d |= kDoubtCapacity;
   const bool gang = c->instances >= 2 && (IsTrainingTask(w.task) || w.task == TaskKind::kHpc);
+  if (gang && c->instances >= kWideGang && !c->type->efa) d |= kDoubtWideGangNoEfa;
   if (c->purchase == PurchaseKind::kSpot && gang && c->time_hours > kSpotGangHours) {
     d |= kDoubtSpotGang;
   }
@@ -115,8 +116,8 @@ void UseSpotScore(int score, Candidate* c) {
   c->obtain = std::clamp(score, 0, 10) / 10.0;
   c->obtain_from_account = true;
   c->account_spot_score = score;
-  c->doubts = static_cast<uint8_t>(c->obtain < kLikelyObtainable ? c->doubts | kDoubtCapacity
-                                                                 : c->doubts & ~kDoubtCapacity);
+  c->doubts = static_cast<uint16_t>(c->obtain < kLikelyObtainable ? c->doubts | kDoubtCapacity
+                                                                  : c->doubts & ~kDoubtCapacity);
 }
 
 int Tier(const Candidate& c, Risk risk) {
@@ -173,6 +174,15 @@ std::vector<Plan::Doubt> DoubtTexts(const Candidate& c) {
          Trf("{0} spot instances exchanging traffic for {1} h: each interruption stops all of "
              "them until a replacement is granted",
              c.instances, FormatFixed(c.time_hours, 0)),
+         true});
+  }
+  if (c.doubts & kDoubtWideGangNoEfa) {
+    out.push_back(
+        {"network",
+         Trf("{0} instances exchange gradients over ENA at {1} Gbit/s ({2} has no EFA): "
+             "collectives this wide are bound by the network, which no published measurement "
+             "here covers",
+             c.instances, FormatFixed(c.type->network_gbit_s.value_or(0), 0), c.type->name),
          true});
   }
   if (c.doubts & kDoubtNeuronPort) {

@@ -16,7 +16,7 @@
 namespace gpuadvisor::recommend_internal {
 
 // Candidate::doubts bits.
-enum DoubtBit : uint8_t {
+enum DoubtBit : uint16_t {
   kDoubtCapacity = 1 << 0,         // a cluster this size is rarely granted on spot / on demand
   kDoubtSpotGang = 1 << 1,         // several spot instances exchanging traffic for more than a day
   kDoubtNeuronPort = 1 << 2,       // a Neuron device and a model the SDK's list does not cover
@@ -25,14 +25,19 @@ enum DoubtBit : uint8_t {
   kDoubtPriceUndated = 1 << 5,     // the purchase price carries no full date
   kDoubtArmTraining = 1 << 6,      // a training run on an Arm64 (Graviton) GPU host
   kDoubtSpanningReplica = 1 << 7,  // a served model split over instances (pipeline over EFA)
+  kDoubtWideGangNoEfa = 1 << 8,    // a training gang of kWideGang+ instances without EFA
 };
-inline constexpr uint8_t kDemotingDoubts = kDoubtCapacity | kDoubtSpotGang | kDoubtNeuronPort |
-                                           kDoubtNeuronLowConf | kDoubtArmTraining |
-                                           kDoubtSpanningReplica;
+inline constexpr uint16_t kDemotingDoubts = kDoubtCapacity | kDoubtSpotGang | kDoubtNeuronPort |
+                                            kDoubtNeuronLowConf | kDoubtArmTraining |
+                                            kDoubtSpanningReplica | kDoubtWideGangNoEfa;
 
 // Clusters this large are rarely granted at once on spot or on demand for the families AWS
 // sells as Capacity Blocks or as 8-accelerator hosts (explain.cc's LargeClusterNote says so).
 inline constexpr int kLargeCluster = 8;
+// A training or HPC gang this wide on instances without EFA is doubted: AWS's guidance for
+// distributed training is EFA in a cluster placement group; over ENA, collectives this wide are
+// bound by a network the estimate models least well (no published multi-node figure without EFA).
+inline constexpr int kWideGang = 4;
 // A spot gang longer than this is doubted: each interruption stops every instance of it.
 inline constexpr double kSpotGangHours = 24;
 // Below this chance of getting the capacity, a plan is doubted ("capacity").

@@ -34,7 +34,7 @@ struct Candidate {
   double risk_factor = 1;     // see Plan::risk_factor
   bool unobtainable = false;  // the account scan says it cannot be launched (ranks below)
   double paid_fraction = 0;   // of the instances, those RIs and Savings Plans already pay for
-  uint8_t doubts = 0;         // DoubtBit (doubts.h): what the engine doubts about the plan
+  uint16_t doubts = 0;        // DoubtBit (doubts.h): what the engine doubts about the plan
   double obtain = 1;          // chance of getting the capacity at the start (AssessDoubts)
   bool obtain_from_account = false;  // `obtain` is the account scan's spot placement score
   int account_spot_score = 0;

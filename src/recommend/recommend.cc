@@ -306,7 +306,8 @@ std::string OrderingNote(Objective o, Risk risk) {
           "folded under it",
           what, FormatFixed(100 * kSmallerPlanMargin, 0));
   note += risk == Risk::kSound
-              ? Tr("; plans the engine doubts (rarely available capacity, a multi-day spot gang, "
+              ? Tr("; plans the engine doubts (rarely available capacity, a multi-day spot gang, a "
+                   "wide training gang without EFA, "
                    "an unsupported port to Neuron or to an Arm host, a low-confidence Neuron "
                    "estimate, a served model split over instances) go after the others (risk "
                    "\"any\" ranks by score alone)")

@@ -101,7 +101,8 @@ TEST(ServeMultiNodeTest, SplittingIsForWhatNoNodeHolds) {
   EXPECT_TRUE(cn->plans.empty());
   bool said = false;
   for (const Rejection& r : cn->rejected) {
-    EXPECT_EQ(r.reason.find("even on 64"), std::string::npos) << r.instance_type << ": " << r.reason;
+    EXPECT_EQ(r.reason.find("even on 64"), std::string::npos)
+        << r.instance_type << ": " << r.reason;
     said |= r.reason.find("split over 4 instances") != std::string::npos;
   }
   EXPECT_TRUE(said);
