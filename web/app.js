@@ -910,6 +910,8 @@ function renderPlans(out, rec, service) {
   if (!rec.plans.length) rej.open = true;
   const pickNames = {"cheapest-sound": t("rec.pick.cheapest-sound"), "fastest": t("rec.pick.fastest"), "cheapest-any-risk": t("rec.pick.cheapest-any-risk")};
   const picks = (rec.picks || []).map((k) => t("rec.pick", {pick: pickNames[k.pick] || k.pick, rank: k.rank == null ? "–" : `#${k.rank}`, type: k.instance_type, n: k.instances, purchase: purchaseName(k.purchase), cost: moneyOf(k, "cost_usd"), hours: num(k.time_hours, 1), p: pct(k.obtainability)}));
+  const lever = rec.promoted_lever;
+  if (lever) picks.push(t("rec.promoted", {what: lever.what, tradeoff: lever.tradeoff, plans: lever.plans.map((p) => `${p.instance_type} × ${p.instances} (${purchaseName(p.purchase)}, ${moneyOf(p, "usd_per_hour")}/h)`).join("; ")}));
   const notes = [...picks, rec.confidence_note, rec.high_confidence_alternative && rec.high_confidence_alternative.note].filter((x) => typeof x === "string" && x);
   out.append(plans, notes.length ? h("ul", {class: "notes"}, notes.map((n) => h("li", {}, n))) : "", rej);  // append(null) would print "null"
 }

@@ -258,6 +258,7 @@
   "rec.sweepRow": "{type} × {n}：{hours} 小时，{cost}",
   "rec.pick": "{pick}：{rank} {type} × {n}（{purchase}），{cost}，{hours} 小时，可得概率 {p}",
   "rec.pick.cheapest-sound": "无疑虑中最便宜",
+  "rec.promoted": "16 位权重下没有可行方案；改用{what}（{tradeoff}）时：{plans}",
   "rec.pick.fastest": "最快",
   "rec.pick.cheapest-any-risk": "不计风险最便宜",
   "rec.launchSpec": "启动规格",

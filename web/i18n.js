@@ -263,6 +263,7 @@ const MESSAGES = {
     "rec.sweepRow": "{type} × {n}: {hours} h, {cost}",
     "rec.pick": "{pick}: {rank} {type} × {n} ({purchase}), {cost}, {hours} h, obtainable {p}",
     "rec.pick.cheapest-sound": "cheapest without a doubt",
+    "rec.promoted": "No plan with 16-bit weights; with {what} ({tradeoff}): {plans}",
     "rec.pick.fastest": "fastest",
     "rec.pick.cheapest-any-risk": "cheapest at any risk",
     "rec.launchSpec": "Launch spec",

@@ -446,6 +446,9 @@ class Recommendation(Record):
     risk: str
     # "cheapest-sound", "fastest", "cheapest-any-risk": the plans a buyer compares.
     picks: "RecordList"
+    # Serving with no 16-bit plan: {lever, what, tradeoff, plans} of the mildest quantization
+    # that gives plans, else None.
+    promoted_lever: Optional[Record]
 
     def __init__(self, handle: Any):
         super().__init__(handle.json())

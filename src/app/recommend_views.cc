@@ -208,6 +208,14 @@ std::string SignedPct(double f) { return (f >= 0 ? "+" : "") + FormatFixed(100 *
 
 namespace {
 
+ojson PromotedJson(const Recommendation& r) {
+  if (!r.promoted_lever) return nullptr;
+  const Recommendation::PromotedLever& l = *r.promoted_lever;
+  ojson plans = ojson::array();
+  for (const Plan& p : l.plans) plans.push_back(PlanJson(p));
+  return {{"lever", l.lever}, {"what", l.what}, {"tradeoff", l.tradeoff}, {"plans", plans}};
+}
+
 ojson RecommendationJson(const Recommendation& r, const RecommendRequest& req) {
   ojson plans = ojson::array(), pareto = ojson::array(), rejected = ojson::array();
   for (const Plan& p : r.plans) plans.push_back(PlanJson(p));
@@ -262,6 +270,7 @@ ojson RecommendationJson(const Recommendation& r, const RecommendRequest& req) {
       {"purchase_alternatives", alternatives},
       {"pareto", pareto},
       {"picks", picks},
+      {"promoted_lever", PromotedJson(r)},
       {"rejected", rejected},
       {"filters", FiltersJson(r.filters)},
       {"ordering", r.ordering},
@@ -453,6 +462,18 @@ std::string Details(const Recommendation& r, bool all_rejections) {
            "\n";
     for (const std::string& s : a.why) {
       if (StartsWith(s, Tr("Capacity Block of "))) out += Trf("  why: {0}", s) + "\n";
+    }
+  }
+  if (const auto& l = r.promoted_lever) {
+    // TRANSLATORS: {0} "int8 weights", {1} its trade-off.
+    out += "\n" + Trf("no plan with 16-bit weights; with {0} ({1}):", l->what, l->tradeoff) + "\n";
+    for (const Plan& p : l->plans) {
+      out += "  " +
+             Trf("#{0} {1} x {2} ({3}, {4}): {5}/h; {6}", p.rank, p.type->name, p.instances,
+                 PurchaseKindLabel(p.purchase), p.region,
+                 FormatMoney(p.currency, p.usd_per_hour, p.usd_per_hour >= 100 ? 0 : 2),
+                 p.why.size() > 1 ? p.why[1] : std::string()) +
+             "\n";
     }
   }
   if (!r.rejected.empty()) {

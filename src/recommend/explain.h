@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -143,6 +144,14 @@ Plan MakePlan(const Catalog& catalog, const Workload& w, const std::vector<Candi
 std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& w,
                                         const Candidate& c, const RecommendRequest& req,
                                         LeverCache* cache);
+// The serving weight formats the levers try, mildest first: lever id, format, what, trade-off.
+struct ServingQuantization {
+  const char* lever;
+  Precision weights;
+  const char* what;
+  const char* tradeoff;
+};
+std::span<const ServingQuantization> ServingQuantizations();
 // Figures only (for the Pareto front).
 Plan MakeBarePlan(const Candidate& c);
 // One line per rejected type; sizes of a family refused for the same reason are merged.

@@ -10,6 +10,18 @@
 #include "util/text.h"
 
 namespace gpuadvisor::recommend_internal {
+
+std::span<const ServingQuantization> ServingQuantizations() {
+  static constexpr ServingQuantization kQuantizations[] = {
+      {"quantization-fp8", Precision::kFp8, "FP8 weights",
+       "negligible quality loss for most models"},
+      {"quantization-int8", Precision::kInt8, "int8 weights",
+       "small quality loss (weight-only int8)"},
+      {"quantization-int4", Precision::kInt4, "int4 weights (AWQ/GPTQ)",
+       "measurable quality loss on some tasks; evaluate first"}};
+  return kQuantizations;
+}
+
 namespace {
 
 struct Variant {
@@ -90,19 +102,7 @@ std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& 
         &out);
   }
   if (w.task == TaskKind::kServe && !w.quantization) {
-    struct Q {
-      const char* lever;
-      Precision weights;
-      const char* what;
-      const char* tradeoff;
-    };
-    const Q kQuantizations[] = {{"quantization-fp8", Precision::kFp8, "FP8 weights",
-                                 "negligible quality loss for most models"},
-                                {"quantization-int8", Precision::kInt8, "int8 weights",
-                                 "small quality loss (weight-only int8)"},
-                                {"quantization-int4", Precision::kInt4, "int4 weights (AWQ/GPTQ)",
-                                 "measurable quality loss on some tasks; evaluate first"}};
-    for (const Q& q : kQuantizations) {
+    for (const ServingQuantization& q : ServingQuantizations()) {
       const std::string key =
           *c.region + "|" + PurchaseKindName(c.purchase) + "|" + PrecisionName(q.weights);
       auto it = cache->searches.find(key);

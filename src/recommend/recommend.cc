@@ -740,6 +740,22 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
     rec->other_currencies.push_back(std::move(other).value());
   }
   rec->spot_note = SpotNote(catalog, w, request, regions);
+  if (rec->plans.empty() && w.task == TaskKind::kServe && !w.quantization &&
+      request.savings_levers && rec->filters.emptied_by.empty()) {
+    for (const recommend_internal::ServingQuantization& q :
+         recommend_internal::ServingQuantizations()) {
+      Workload lighter = w;
+      lighter.quantization = q.weights;
+      if (!Validate(lighter).ok()) continue;
+      RecommendRequest sub = request;
+      sub.savings_levers = false;  // no recursion, no lever texts on the promoted plans
+      Result<Recommendation> r = Recommend(catalog, lighter, sub);
+      if (!r.ok() || r->plans.empty()) continue;
+      rec->promoted_lever =
+          Recommendation::PromotedLever{q.lever, q.what, q.tradeoff, std::move(r->plans)};
+      break;
+    }
+  }
   if (groups.size() > 1) {
     // TRANSLATORS: {0} "USD (us-east-1) and CNY (cn-north-1)", {1} "CNY".
     rec->currency_note = Trf(

@@ -106,6 +106,13 @@ TEST(ServeMultiNodeTest, SplittingIsForWhatNoNodeHolds) {
     said |= r.reason.find("split over 4 instances") != std::string::npos;
   }
   EXPECT_TRUE(said);
+  // The lever that changes "nothing fits": the mildest weight quantization that gives plans.
+  ASSERT_TRUE(cn->promoted_lever.has_value());
+  EXPECT_EQ(cn->promoted_lever->lever.rfind("quantization-", 0), 0u);
+  ASSERT_FALSE(cn->promoted_lever->plans.empty());
+  EXPECT_EQ(cn->promoted_lever->plans[0].region, "cn-north-1");
+  EXPECT_TRUE(cn->promoted_lever->plans[0].fits);
+  EXPECT_FALSE(us->promoted_lever.has_value()) << "plans exist in 16-bit: no lever promoted";
 }
 
 }  // namespace
