@@ -119,11 +119,9 @@ HeadError ConvertHead(std::string_view method, std::string_view target, int vers
   if (absolute && (authority.empty() || authority.find('@') != std::string_view::npos)) {
     return Malformed("request target: expected http://host[:port]/path");
   }
-  // The request line alone through the head parser: method token, target, percent-decoding
-  // and UTF-8 checks of path and query in one place.
-  const std::string line =
-      std::string(method) + " " + std::string(origin) + (version == 10 ? " HTTP/1.0" : " HTTP/1.1");
-  if (HeadError e = ParseRequestHead(line, limits, req)) return e;
+  req->method = std::string(method);  // a token: Beast checked it
+  req->minor_version = version % 10;
+  if (HeadError e = ParseTarget(origin, req)) return e;
   size_t header_bytes = 0;
   for (const auto& [name, value] : headers) header_bytes += name.size() + value.size() + 4;
   if (headers.size() > static_cast<size_t>(limits.max_headers) ||
