@@ -159,9 +159,12 @@ struct Session {
   size_t chunk = kReadChunkMin;   // next read size: grows while reads fill it
   RequestReader reader;
   State state = State::kIdle;
-  // The head's and body's deadlines (408, so not the stream's own: it would close the socket
-  // before the answer). When it passes, `timed_out` is set and the pending read cancelled.
+  // The head's and body's deadline (408, so not the stream's own: it would close the socket
+  // before the answer): `timer` is armed only while such a read waits, and when it fires past
+  // read_deadline, `timed_out` is set and the read cancelled (see ArmDeadline).
+  Clock::time_point read_deadline;
   asio::steady_timer timer;
+  bool timer_armed = false;
   bool timed_out = false;
   Clock::time_point body_deadline;  // the whole body by then (--body-timeout)
   Clock::time_point since;          // accepted, or the current request's first byte
@@ -599,14 +602,23 @@ struct HttpServer::Impl {
     if (draining && sessions.empty()) ioc.stop();
   }
 
-  // The head's or body's deadline: at `when`, the pending read is cancelled and answered 408.
-  void SetDeadline(const SessionPtr& s, Clock::time_point when) {
-    s->timer.expires_at(when);
+  // Arms the timer for s->read_deadline unless it is armed for no later. A request that arrives
+  // whole in one read arms nothing; a body's stall deadline, moved on by every read, costs no
+  // re-arming: the timer firing early finds the deadline later and waits again.
+  void ArmDeadline(const SessionPtr& s) {
+    if (s->timer_armed && s->timer.expiry() <= s->read_deadline) return;
+    s->timer_armed = true;
+    s->timer.expires_at(s->read_deadline);
     s->timer.async_wait([this, s](boost::system::error_code ec) {
-      if (ec || s->timer.expiry() > Clock::now()) return;  // re-armed or cancelled meanwhile
+      if (ec) return;  // re-armed (still armed) or closed
+      s->timer_armed = false;
       if (s->state != Session::State::kHead && s->state != Session::State::kBody) return;
-      s->timed_out = true;
-      s->stream.transport().cancel();
+      if (Clock::now() < s->read_deadline) {
+        ArmDeadline(s);
+      } else {
+        s->timed_out = true;
+        s->stream.transport().cancel();
+      }
     });
   }
 
@@ -639,6 +651,7 @@ struct HttpServer::Impl {
       s->stream.transport().expires_at(s->drain_until);
     } else {
       s->stream.transport().expires_never();
+      ArmDeadline(s);
     }
     s->stream.Visit([&](auto& st) {
       st.async_read_some(s->buf.prepare(s->chunk),
@@ -692,21 +705,21 @@ struct HttpServer::Impl {
       if (s->state == Session::State::kIdle && (s->reader.started() || s->buf.size() > 0)) {
         s->state = Session::State::kHead;
         s->since = now;
-        SetDeadline(s, now + std::chrono::seconds(options.header_timeout_s));
+        s->read_deadline = now + std::chrono::seconds(options.header_timeout_s);
       }
       switch (st) {
         case RequestReader::State::kNeedMore:
           if (s->state == Session::State::kBody) {
-            SetDeadline(
-                s, std::min(now + std::chrono::seconds(options.read_timeout_s), s->body_deadline));
+            s->read_deadline =
+                std::min(now + std::chrono::seconds(options.read_timeout_s), s->body_deadline);
           }
           Read(s);
           return;
         case RequestReader::State::kHead:
           s->state = Session::State::kBody;
           s->body_deadline = now + std::chrono::seconds(options.body_timeout_s);
-          SetDeadline(
-              s, std::min(now + std::chrono::seconds(options.read_timeout_s), s->body_deadline));
+          s->read_deadline =
+              std::min(now + std::chrono::seconds(options.read_timeout_s), s->body_deadline);
           if (s->reader.request().expect_continue && s->buf.size() == 0) {
             static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
             if (!s->stream.tls()) {
@@ -743,7 +756,6 @@ struct HttpServer::Impl {
   // To a worker; the connection reads nothing more until the answer is written.
   void Hand(const SessionPtr& s) {
     s->state = Session::State::kHandler;
-    s->timer.cancel();
     s->timed_out = false;
     s->log_start = s->since;
     s->log_method = s->reader.request().method;
@@ -901,7 +913,6 @@ struct HttpServer::Impl {
               std::string_view field, Clock::duration drain) {
     Response res;
     res.SetError(status, code, msg, field);
-    s->timer.cancel();
     s->timed_out = false;
     s->log_status = status;
     s->log_start = s->since;
