@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <boost/beast/core/buffers_range.hpp>
+#include <boost/beast/core/string.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
-#include <cctype>
 #include <functional>
 #include <optional>
 
@@ -51,10 +51,7 @@ struct GrowingStringBody {
 };
 
 bool IEquals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
+  return boost::beast::iequals({a.data(), a.size()}, {b.data(), b.size()});
 }
 
 std::string_view Sv(boost::beast::string_view s) { return {s.data(), s.size()}; }
@@ -120,7 +117,6 @@ HeadError ConvertHead(std::string_view method, std::string_view target, int vers
     return Malformed("request target: expected http://host[:port]/path");
   }
   req->method = std::string(method);  // a token: Beast checked it
-  req->minor_version = version % 10;
   if (HeadError e = ParseTarget(origin, req)) return e;
   size_t header_bytes = 0;
   for (const auto& [name, value] : headers) header_bytes += name.size() + value.size() + 4;

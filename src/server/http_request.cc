@@ -19,12 +19,6 @@ bool IEquals(std::string_view a, std::string_view b) {
          });
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 std::string_view TrimOws(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
@@ -151,7 +145,7 @@ bool SplitAuthority(std::string_view host, std::string_view* name, std::string_v
 
 // The media type of a Content-Type value: lower-case, parameters and spaces dropped.
 std::string MediaType(std::string_view value) {
-  return Lower(TrimOws(value.substr(0, value.find(';'))));
+  return ToLower(TrimOws(value.substr(0, value.find(';'))));
 }
 
 bool IsJsonType(std::string_view type) {
@@ -172,7 +166,7 @@ bool IsTelemetryType(std::string_view type) {
 bool SameOrigin(std::string_view origin, std::string_view host, bool tls) {
   const size_t sep = origin.find("://");
   if (sep == std::string_view::npos || host.empty()) return false;
-  const std::string scheme = Lower(origin.substr(0, sep));
+  const std::string scheme = ToLower(origin.substr(0, sep));
   if (scheme != (tls ? "https" : "http")) return false;
   std::string_view oname, oport, hname, hport;
   if (!SplitAuthority(origin.substr(sep + 3), &oname, &oport) ||
@@ -195,7 +189,7 @@ bool HostAllowed(std::string_view host_header, const std::vector<std::string>& a
   if (!port_text.empty() && port_text != std::to_string(port)) return false;
   unsigned char bytes[16];
   if (IpLiteral(name, bytes) != 0) return true;
-  const std::string lower = Lower(name);
+  const std::string lower = ToLower(name);
   for (const std::string& a : allowed) {
     if (a == "*" || a == lower) return true;
   }
@@ -258,7 +252,7 @@ HeadError CheckCrossSite(const HttpRequest& req, const OriginPolicy& policy) {
                    "origin");
     }
   } else if (req.HasHeader("Sec-Fetch-Site")) {
-    const std::string site = Lower(TrimOws(req.Header("Sec-Fetch-Site")));
+    const std::string site = ToLower(TrimOws(req.Header("Sec-Fetch-Site")));
     if (site != "same-origin" && site != "none") {
       return Error(403, "cross_site_refused",
                    "origin: a " + site + " request without an Origin header is refused", "origin");

@@ -19,7 +19,6 @@ struct HttpRequest {
   std::string path;                                        // percent-decoded, without the query
   std::vector<std::pair<std::string, std::string>> query;  // decoded, in order, repeats kept
   std::vector<std::pair<std::string, std::string>> headers;
-  int minor_version = 1;      // HTTP/1.<minor>
   size_t content_length = 0;  // body bytes that follow the head
   bool keep_alive = true;     // HTTP/1.1 unless "Connection: close"; 1.0 only with keep-alive
   bool expect_continue = false;
