@@ -77,15 +77,13 @@ struct Response {
   http::response<http::span_body<const char>> msg{http::status::ok, 11};
   std::shared_ptr<const std::string> owner;
   std::string_view body;
-  std::string_view content_type = "application/json";
-  std::string api_content_type;  // content_type's bytes when they come from a handler
+  std::string content_type = "application/json";
   void Set(std::string_view name, std::string_view value) { msg.insert(Bv(name), Bv(value)); }
   void SetApi(ApiResponse r) {
     msg.result(static_cast<unsigned>(r.status));
     owner = r.shared ? std::move(r.shared) : std::make_shared<const std::string>(std::move(r.body));
     body = *owner;
-    api_content_type = std::move(r.content_type);
-    content_type = api_content_type;
+    content_type = std::move(r.content_type);
   }
   void SetError(int http_status, std::string_view code, std::string_view text,
                 std::string_view field) {
@@ -290,7 +288,7 @@ struct HttpServer::Impl {
       res.msg.result(http::status::not_modified);
       return;
     }
-    res.content_type = a.content_type;
+    res.content_type = std::string(a.content_type);
     if (gzip && !a.gzip.empty()) {
       res.Set("Content-Encoding", "gzip");
       res.body = a.gzip;
