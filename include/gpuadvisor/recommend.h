@@ -303,6 +303,15 @@ struct Recommendation {
     Plan plan;  // figures only (no estimate, why or advice)
   };
   std::vector<Pick> picks;
+  // Serving with no plan in 16-bit weights: the mildest weight quantization (FP8, int8, int4) that
+  // gives plans, and its best plans, so "nothing fits" comes with the lever that changes it.
+  struct PromotedLever {
+    std::string lever;     // "quantization-int8"
+    std::string what;      // "int8 weights"
+    std::string tradeoff;  // "small quality loss (weight-only int8)"
+    std::vector<Plan> plans;
+  };
+  std::optional<PromotedLever> promoted_lever;
   AppliedFilters filters;
   // How `plans` are ordered, in one line (the table's footer).
   std::string ordering;
