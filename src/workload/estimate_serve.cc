@@ -310,14 +310,18 @@ Status EstimateServing(const EstimateContext& ctx) {
   bool found = false;
   int64_t evaluated = 0;
   ServePlan best;
-  for (int t : r.tp ? std::vector<int>{*r.tp} : TpCandidates(ctx)) {
-    if (gpus % (t * pp) != 0 || (r.dp && *r.dp != gpus / (t * pp))) continue;
+  // One layout: TP t x PP stages, the rest of the GPUs as replicas.
+  auto layout = [&](int t, int stages) {
     ServeConfig c = base;
     c.tp = t;
-    c.pp = pp;
-    c.replicas = gpus / (t * pp);
-    ServePlan p = Evaluate(ctx, c);
+    c.pp = stages;
+    c.replicas = gpus / (t * stages);
     ++evaluated;
+    return Evaluate(ctx, c);
+  };
+  for (int t : r.tp ? std::vector<int>{*r.tp} : TpCandidates(ctx)) {
+    if (gpus % (t * pp) != 0 || (r.dp && *r.dp != gpus / (t * pp))) continue;
+    ServePlan p = layout(t, pp);
     if (!found || Better(p, best, fixed_demand)) best = p;
     found = true;
   }
@@ -326,8 +330,8 @@ Status EstimateServing(const EstimateContext& ctx) {
         .WithField("tp");
   }
   // A model no single node holds: a replica spans instances, a pipeline stage per node (TP
-  // inside it), over EFA or ENA (vLLM --pipeline-parallel-size; doc/estimation.md, "Serving
-  // across instances"). GPU engines only: NxD Inference compiles one instance's graph here.
+  // inside it), over EFA (vLLM --pipeline-parallel-size; doc/estimation.md, "Serving across
+  // instances"). GPU engines only: NxD Inference compiles one instance's graph here.
   // Only over EFA, a stage per node of at least 4 GPUs, and at most 4 stages: the multi-node
   // deployments vLLM and LeaderWorkerSet document (2-4 nodes per replica of 8-GPU nodes over
   // EFA or InfiniBand); past that, or over ENA, the hops would dominate every token.
@@ -339,12 +343,7 @@ Status EstimateServing(const EstimateContext& ctx) {
       node >= kMinStageGpus) {
     for (int stages = 2; stages <= kMaxServingStages && node * stages <= gpus; stages *= 2) {
       if (gpus % (node * stages) != 0) continue;
-      ServeConfig c = base;
-      c.tp = node;
-      c.pp = stages;
-      c.replicas = gpus / (node * stages);
-      ServePlan p = Evaluate(ctx, c);
-      ++evaluated;
+      ServePlan p = layout(node, stages);
       // Neither fits: the one that needs less memory says what the model needs at best.
       const bool smaller = !p.fits && !best.fits && p.memory.Total() < best.memory.Total();
       if (smaller || Better(p, best, fixed_demand)) best = p;

@@ -34,6 +34,16 @@ inline Hardware Gpus(std::string_view model, int count) {
   return hw;
 }
 
+// `instances` of the test instance `type` (TestInstance), priced at its us-east-1 offer.
+inline Hardware OnInstance(const char* type, int instances) {
+  const InstanceType& t = TestInstance(type);
+  Hardware hw = Gpus(t.accelerator.model, t.accelerator.count * instances);
+  hw.instance = &t;
+  hw.instances = instances;
+  hw.offer = &t.regions[0];
+  return hw;
+}
+
 }  // namespace gpuadvisor::testing
 
 #endif  // GPUADVISOR_TESTS_TESTUTIL_TEST_HARDWARE_H_

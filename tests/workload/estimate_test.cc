@@ -11,16 +11,7 @@ namespace {
 
 using testing::Gpus;
 using testing::MakeWorkload;
-using testing::TestInstance;
-
-Hardware OnInstance(const char* type, int instances) {
-  const InstanceType& t = TestInstance(type);
-  Hardware hw = Gpus(t.accelerator.model, t.accelerator.count * instances);
-  hw.instance = &t;
-  hw.instances = instances;
-  hw.offer = &t.regions[0];
-  return hw;
-}
+using testing::OnInstance;
 
 void ExpectContractShape(const nlohmann::json& j) {
   for (const char* k : {"hardware", "parallelism", "memory", "performance", "flops", "time", "cost",

@@ -14,16 +14,7 @@ namespace {
 
 using testing::Gpus;
 using testing::MakeWorkload;
-using testing::TestInstance;
-
-Hardware OnInstance(const char* type, int instances) {
-  const InstanceType& t = TestInstance(type);
-  Hardware hw = Gpus(t.accelerator.model, t.accelerator.count * instances);
-  hw.instance = &t;
-  hw.instances = instances;
-  hw.offer = &t.regions[0];
-  return hw;
-}
+using testing::OnInstance;
 
 bool Mentions(const Estimate& e, const std::string& text) {
   for (const std::string& a : e.assumptions) {
