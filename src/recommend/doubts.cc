@@ -70,7 +70,8 @@ bool UndatedPrice(const Price& p) {
 
 }  // namespace
 
-void AssessDoubts(const Workload& w, const NeuronSupport& neuron, Candidate* c) {
+void AssessDoubts(const Workload& w, const NeuronSupport& neuron, bool spot_searched,
+                  Candidate* c) {
   uint16_t d = 0;
   double p = kOnDemandPrior;
   switch (c->purchase) {
@@ -107,6 +108,10 @@ void AssessDoubts(const Workload& w, const NeuronSupport& neuron, Candidate* c) 
   }
   if (c->price->estimated) d |= kDoubtPriceEstimated;
   if (UndatedPrice(*c->price)) d |= kDoubtPriceUndated;
+  if (spot_searched && c->purchase != PurchaseKind::kSpot) {
+    const RegionOffer* o = c->type->FindRegion(*c->region);
+    if (o != nullptr && !o->spot) d |= kDoubtNoSpotPrice;
+  }
   c->doubts = d;
   c->obtain = p;
   c->neuron = &neuron;
@@ -218,6 +223,12 @@ std::vector<Plan::Doubt> DoubtTexts(const Candidate& c) {
              c.price->note.empty() ? Tr("derived from a feed's savings figure") : c.price->note,
              c.price->from.source, c.price->from.date),
          false});
+  }
+  if (c.doubts & kDoubtNoSpotPrice) {
+    out.push_back({"price",
+                   Trf("no spot price is known for {0} in {1}: spot was not compared for this plan",
+                       c.type->name, *c.region),
+                   false});
   }
   if (c.doubts & kDoubtPriceUndated) {
     out.push_back({"price",

@@ -26,6 +26,7 @@ enum DoubtBit : uint16_t {
   kDoubtArmTraining = 1 << 6,      // a training run on an Arm64 (Graviton) GPU host
   kDoubtSpanningReplica = 1 << 7,  // a served model split over instances (pipeline over EFA)
   kDoubtWideGangNoEfa = 1 << 8,    // a training gang of kWideGang+ instances without EFA
+  kDoubtNoSpotPrice = 1 << 9,      // spot was searched, but the type has no spot price here
 };
 inline constexpr uint16_t kDemotingDoubts = kDoubtCapacity | kDoubtSpotGang | kDoubtNeuronPort |
                                             kDoubtNeuronLowConf | kDoubtArmTraining |
@@ -44,8 +45,11 @@ inline constexpr double kSpotGangHours = 24;
 inline constexpr double kLikelyObtainable = 0.5;
 
 // Sets c->doubts and c->obtain from the candidate's type, count, purchase option, estimate and
-// price, and from what the Neuron SDK's list says of the model (`neuron`).
-void AssessDoubts(const Workload& w, const workload_internal::NeuronSupport& neuron, Candidate* c);
+// price, and from what the Neuron SDK's list says of the model (`neuron`). `spot_searched`: spot
+// is one of the purchase options searched (a plan on another option in a region where the type
+// has no spot price says so).
+void AssessDoubts(const Workload& w, const workload_internal::NeuronSupport& neuron,
+                  bool spot_searched, Candidate* c);
 
 // The account scan's spot placement score (1-10) for the candidate replaces the spot prior.
 void UseSpotScore(int score, Candidate* c);

@@ -599,7 +599,9 @@ Result<Recommendation> RecommendIn(const Catalog& catalog, const Workload& w,
                         &rec.candidates, &rec.layouts, &rec.pruned, &rec.priced)});
   }
   const workload_internal::NeuronSupport neuron = workload_internal::NeuronSupportFor(w);
-  for (Candidate& c : candidates) recommend_internal::AssessDoubts(w, neuron, &c);
+  const bool spot_searched =
+      std::find(purchases.begin(), purchases.end(), PurchaseKind::kSpot) != purchases.end();
+  for (Candidate& c : candidates) recommend_internal::AssessDoubts(w, neuron, spot_searched, &c);
   if (req.account != nullptr) {
     const Commitments left = ApplyCommitmentsToRunning(*req.account, catalog);
     for (Candidate& c : candidates) {

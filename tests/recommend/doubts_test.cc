@@ -234,6 +234,27 @@ TEST(DoubtsTest, OneRowPerOptionWithItsSweepFolded) {
   EXPECT_TRUE(folded);
 }
 
+// AWS China publishes no spot prices: a batch plan there says, in its row, that spot was not
+// compared; in us-east-1 (spot priced) it does not.
+TEST(DoubtsTest, ARegionWithoutSpotPricesSaysSoInThePlan) {
+  const Workload w = MakeWorkload(
+      {{"task", "train-vision"}, {"model", "resnet50"}, {"images", "1.28M"}, {"epochs", "1"}});
+  RecommendRequest cn;
+  cn.regions = {"cn-north-1"};
+  const Recommendation r = RunSearch(w, cn);
+  ASSERT_FALSE(r.plans.empty());
+  bool said = false;
+  for (const Plan::Doubt& d : r.plans[0].doubts) {
+    said |= d.kind == "price" && !d.demotes && d.detail.find("no spot price") != std::string::npos;
+  }
+  EXPECT_TRUE(said);
+  const Recommendation us = RunSearch(w);
+  ASSERT_FALSE(us.plans.empty());
+  for (const Plan::Doubt& d : us.plans[0].doubts) {
+    EXPECT_EQ(d.detail.find("no spot price"), std::string::npos) << d.detail;
+  }
+}
+
 TEST(DoubtsTest, TheRiskOptionParsesItsTwoNames) {
   EXPECT_EQ(*ParseRisk("Sound"), Risk::kSound);
   EXPECT_EQ(*ParseRisk("any"), Risk::kAny);
