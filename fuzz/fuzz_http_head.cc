@@ -1,5 +1,5 @@
 // libFuzzer target: the server's request framing (server/http_reader.h, Boost.Beast's parser)
-// and target parser (server/http_request.h), the Host allow-list and the percent / UTF-8 decoding
+// and head parser (server/http_request.h), the Host allow-list and the percent / UTF-8 decoding
 // they rely on. Every input must frame into requests or be refused with a status; a framed
 // request's path and query are UTF-8; and the same bytes fed whole or split at a point chosen
 // by the input frame the same requests (no desync; an error may show sooner in one of them).
@@ -85,9 +85,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       !(IsError(split) && IsError(whole) && Requests(split) == Requests(whole))) {
     std::abort();
   }
+  HeadLimits limits;
+  limits.max_header_bytes = 2048;
+  limits.max_headers = 16;
+  limits.max_target_bytes = 1024;
   HttpRequest req;
-  req.method = "GET";
-  const HeadError e = ParseTarget(text, &req);
+  const HeadError e = ParseRequestHead(text, limits, &req);
   if (e && (e.status < 400 || e.status > 599 || e.message.empty())) std::abort();
   if (PercentDecode(text, true).size() > size) std::abort();
   (void)HostAllowed(text, {"example.com", "*"}, 80);

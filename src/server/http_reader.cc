@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <boost/beast/core/buffers_range.hpp>
-#include <boost/beast/core/string.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
+#include <cctype>
 #include <functional>
 #include <optional>
 
@@ -51,7 +51,10 @@ struct GrowingStringBody {
 };
 
 bool IEquals(std::string_view a, std::string_view b) {
-  return boost::beast::iequals({a.data(), a.size()}, {b.data(), b.size()});
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
 }
 
 std::string_view Sv(boost::beast::string_view s) { return {s.data(), s.size()}; }
@@ -116,8 +119,11 @@ HeadError ConvertHead(std::string_view method, std::string_view target, int vers
   if (absolute && (authority.empty() || authority.find('@') != std::string_view::npos)) {
     return Malformed("request target: expected http://host[:port]/path");
   }
-  req->method = std::string(method);  // a token: Beast checked it
-  if (HeadError e = ParseTarget(origin, req)) return e;
+  // The request line alone through the head parser: method token, target, percent-decoding
+  // and UTF-8 checks of path and query in one place.
+  const std::string line =
+      std::string(method) + " " + std::string(origin) + (version == 10 ? " HTTP/1.0" : " HTTP/1.1");
+  if (HeadError e = ParseRequestHead(line, limits, req)) return e;
   size_t header_bytes = 0;
   for (const auto& [name, value] : headers) header_bytes += name.size() + value.size() + 4;
   if (headers.size() > static_cast<size_t>(limits.max_headers) ||

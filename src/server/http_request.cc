@@ -19,10 +19,26 @@ bool IEquals(std::string_view a, std::string_view b) {
          });
 }
 
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
 std::string_view TrimOws(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
+}
+
+// RFC 9110 token characters (header names, methods).
+bool IsTokenChar(char c) {
+  if (std::isalnum(static_cast<unsigned char>(c))) return true;
+  return std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+
+bool IsToken(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), IsTokenChar);
 }
 
 HeadError Error(int status, std::string code, std::string message, std::string field) {
@@ -63,13 +79,32 @@ HeadError ParseQuery(std::string_view text, HttpRequest* req) {
   return {};
 }
 
-}  // namespace
-
-HeadError ParseTarget(std::string_view target, HttpRequest* req) {
-  if (target == "*" && req->method == "OPTIONS") target = "/";
-  if (target.empty() || target.front() != '/') {
-    return Malformed("request target: expected a path from /");
+HeadError ParseRequestLine(std::string_view line, const HeadLimits& limits, HttpRequest* req) {
+  const size_t sp1 = line.find(' ');
+  const size_t sp2 = sp1 == std::string_view::npos ? sp1 : line.rfind(' ');
+  if (sp1 == std::string_view::npos || sp2 == sp1) return Malformed("request line");
+  const std::string_view method = line.substr(0, sp1);
+  std::string_view target = line.substr(sp1 + 1, sp2 - sp1 - 1);
+  const std::string_view version = line.substr(sp2 + 1);
+  if (!IsToken(method)) return Malformed("method");
+  if (target.size() > limits.max_target_bytes) {
+    return Error(414, "uri_too_long", "path: the request target is too long", "path");
   }
+  if (version == "HTTP/1.1") {
+    req->minor_version = 1;
+  } else if (version == "HTTP/1.0") {
+    req->minor_version = 0;
+  } else if (version.size() == 8 && version.substr(0, 5) == "HTTP/") {
+    return Error(505, "unsupported", "request: HTTP/1.0 and HTTP/1.1 are served", "");
+  } else {
+    return Malformed("version");
+  }
+  if (target.empty() || target.find_first_of(" \t") != std::string_view::npos) {
+    return Malformed("request target");
+  }
+  req->method = std::string(method);
+  if (target == "*" && method == "OPTIONS") target = "/";
+  if (target.front() != '/') return Malformed("request target: expected a path from /");
   target = target.substr(0, target.find('#'));
   const size_t q = target.find('?');
   req->path = PercentDecode(target.substr(0, q), false);
@@ -79,6 +114,41 @@ HeadError ParseTarget(std::string_view target, HttpRequest* req) {
   if (q != std::string_view::npos) return ParseQuery(target.substr(q + 1), req);
   return {};
 }
+
+// The semantics of the headers the reactor acts on: body length, keep-alive, Expect.
+HeadError ApplyHeaders(HttpRequest* req) {
+  bool have_length = false;
+  req->keep_alive = req->minor_version >= 1;
+  for (const auto& [name, value] : req->headers) {
+    if (IEquals(name, "Content-Length")) {
+      if (value.empty() || value.size() > 18 ||
+          !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        return Malformed("Content-Length");
+      }
+      const size_t n = std::stoull(value);
+      if (have_length && n != req->content_length) return Malformed("two Content-Lengths");
+      req->content_length = n;
+      have_length = true;
+    } else if (IEquals(name, "Transfer-Encoding")) {
+      return Error(411, "invalid_argument",
+                   "body: send it with Content-Length (chunked bodies are not accepted)", "body");
+    } else if (IEquals(name, "Connection")) {
+      const std::string v = Lower(value);
+      if (v.find("close") != std::string::npos) req->keep_alive = false;
+      if (v.find("keep-alive") != std::string::npos && req->minor_version == 0) {
+        req->keep_alive = true;
+      }
+    } else if (IEquals(name, "Expect")) {
+      if (!IEquals(value, "100-continue")) {
+        return Error(417, "invalid_argument", "Expect: only 100-continue is understood", "headers");
+      }
+      req->expect_continue = true;
+    }
+  }
+  return {};
+}
+
+}  // namespace
 
 std::string_view HttpRequest::Header(std::string_view name) const {
   for (const auto& [k, v] : headers) {
@@ -90,6 +160,46 @@ std::string_view HttpRequest::Header(std::string_view name) const {
 bool HttpRequest::HasHeader(std::string_view name) const {
   return std::any_of(headers.begin(), headers.end(),
                      [name](const auto& h) { return IEquals(h.first, name); });
+}
+
+HeadError ParseRequestHead(std::string_view head, const HeadLimits& limits, HttpRequest* req) {
+  *req = HttpRequest();
+  // Empty lines before the request line are ignored (RFC 9112 section 2.2).
+  while (!head.empty() && (head.front() == '\r' || head.front() == '\n')) head.remove_prefix(1);
+  bool first = true;
+  size_t header_bytes = 0;
+  while (!head.empty()) {
+    const size_t nl = head.find('\n');
+    std::string_view line = head.substr(0, nl);
+    head = nl == std::string_view::npos ? std::string_view() : head.substr(nl + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.find('\0') != std::string_view::npos || line.find('\r') != std::string_view::npos) {
+      return Malformed("control character in the head");
+    }
+    if (first) {
+      first = false;
+      if (HeadError e = ParseRequestLine(line, limits, req)) return e;
+      continue;
+    }
+    if (line.empty()) break;  // only when the caller passed the blank line too
+    if (line.front() == ' ' || line.front() == '\t') return Malformed("folded header line");
+    const size_t colon = line.find(':');
+    if (colon == std::string_view::npos || !IsToken(line.substr(0, colon))) {
+      return Malformed("header line");
+    }
+    const std::string_view value = TrimOws(line.substr(colon + 1));
+    header_bytes += colon + value.size() + 4;
+    req->headers.emplace_back(std::string(line.substr(0, colon)), std::string(value));
+    if (req->headers.size() > static_cast<size_t>(limits.max_headers) ||
+        header_bytes > limits.max_header_bytes) {
+      return Error(431, "headers_too_large",
+                   "request headers: at most " + std::to_string(limits.max_headers) +
+                       " headers and " + std::to_string(limits.max_header_bytes) + " bytes",
+                   "headers");
+    }
+  }
+  if (first) return Malformed("empty request");
+  return ApplyHeaders(req);
 }
 
 std::string PercentDecode(std::string_view s, bool plus_is_space) {
@@ -145,7 +255,7 @@ bool SplitAuthority(std::string_view host, std::string_view* name, std::string_v
 
 // The media type of a Content-Type value: lower-case, parameters and spaces dropped.
 std::string MediaType(std::string_view value) {
-  return ToLower(TrimOws(value.substr(0, value.find(';'))));
+  return Lower(TrimOws(value.substr(0, value.find(';'))));
 }
 
 bool IsJsonType(std::string_view type) {
@@ -166,7 +276,7 @@ bool IsTelemetryType(std::string_view type) {
 bool SameOrigin(std::string_view origin, std::string_view host, bool tls) {
   const size_t sep = origin.find("://");
   if (sep == std::string_view::npos || host.empty()) return false;
-  const std::string scheme = ToLower(origin.substr(0, sep));
+  const std::string scheme = Lower(origin.substr(0, sep));
   if (scheme != (tls ? "https" : "http")) return false;
   std::string_view oname, oport, hname, hport;
   if (!SplitAuthority(origin.substr(sep + 3), &oname, &oport) ||
@@ -189,7 +299,7 @@ bool HostAllowed(std::string_view host_header, const std::vector<std::string>& a
   if (!port_text.empty() && port_text != std::to_string(port)) return false;
   unsigned char bytes[16];
   if (IpLiteral(name, bytes) != 0) return true;
-  const std::string lower = ToLower(name);
+  const std::string lower = Lower(name);
   for (const std::string& a : allowed) {
     if (a == "*" || a == lower) return true;
   }
@@ -252,7 +362,7 @@ HeadError CheckCrossSite(const HttpRequest& req, const OriginPolicy& policy) {
                    "origin");
     }
   } else if (req.HasHeader("Sec-Fetch-Site")) {
-    const std::string site = ToLower(TrimOws(req.Header("Sec-Fetch-Site")));
+    const std::string site = Lower(TrimOws(req.Header("Sec-Fetch-Site")));
     if (site != "same-origin" && site != "none") {
       return Error(403, "cross_site_refused",
                    "origin: a " + site + " request without an Origin header is refused", "origin");

@@ -1,7 +1,7 @@
-// HTTP/1.x requests as data, once Beast has framed them (server/http_reader.h): the target's
-// path and query, and the checks that belong to the head alone (UTF-8 of the decoded path and
-// query, the Host allow-list, the cross-site guard). Pure functions: unit-tested and fuzzed
-// (fuzz/fuzz_http_head.cc) without sockets.
+// HTTP/1.x request heads as data: the parser the server's reactor runs on each complete head
+// (request line + header lines, up to but not including the blank line), and the checks that
+// belong to the head alone (limits, UTF-8 of the decoded path and query, the Host allow-list).
+// Pure functions over bytes: unit-tested and fuzzed (fuzz/fuzz_http_head.cc) without sockets.
 #ifndef GPUADVISOR_SERVER_HTTP_REQUEST_H_
 #define GPUADVISOR_SERVER_HTTP_REQUEST_H_
 
@@ -19,6 +19,7 @@ struct HttpRequest {
   std::string path;                                        // percent-decoded, without the query
   std::vector<std::pair<std::string, std::string>> query;  // decoded, in order, repeats kept
   std::vector<std::pair<std::string, std::string>> headers;
+  int minor_version = 1;      // HTTP/1.<minor>
   size_t content_length = 0;  // body bytes that follow the head
   bool keep_alive = true;     // HTTP/1.1 unless "Connection: close"; 1.0 only with keep-alive
   bool expect_continue = false;
@@ -42,10 +43,12 @@ struct HeadError {
   explicit operator bool() const { return status != 0; }
 };
 
-// Fills req->path and req->query from an origin-form request target ("/path?query#frag"; "*"
-// for OPTIONS is "/"): percent-decoded, UTF-8 checked (400 naming the path or the parameter).
-// REQUIRES: req->method is set.
-HeadError ParseTarget(std::string_view target, HttpRequest* req);
+// Parses `head` (the bytes before the blank line; CRLF or bare LF line ends) into *req.
+// 400 malformed, 414 target too long, 431 too many / too large headers, 411 chunked or other
+// transfer codings (bodies must carry Content-Length), 417 an Expect other than 100-continue,
+// 505 a version other than HTTP/1.0 or 1.1. Non-UTF-8 bytes in the decoded path or query are
+// 400 naming the parameter.
+HeadError ParseRequestHead(std::string_view head, const HeadLimits& limits, HttpRequest* req);
 
 // "%41+b" -> "A b" when plus_is_space (query strings); malformed escapes are kept as they are.
 std::string PercentDecode(std::string_view s, bool plus_is_space);

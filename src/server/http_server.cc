@@ -4,20 +4,17 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ip/v6_only.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
-#include <boost/beast/http/message.hpp>
-#include <boost/beast/http/span_body.hpp>
-#include <boost/beast/http/write.hpp>
-#include <boost/beast/ssl/ssl_stream.hpp>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
@@ -27,9 +24,7 @@
 #include <deque>
 #include <mutex>
 #include <optional>
-#include <sstream>
 #include <thread>
-#include <type_traits>
 #include <unordered_map>
 
 #include "gpuadvisor/query.h"
@@ -44,8 +39,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
 // A path with a "." or ".." segment, a backslash or a NUL never names anything we serve.
@@ -68,88 +61,144 @@ constexpr auto kDrainTime = std::chrono::seconds(2);
 constexpr size_t kReadChunkMin = 4 << 10;
 constexpr size_t kReadChunkMax = 64 << 10;
 
-beast::string_view Bv(std::string_view s) { return {s.data(), s.size()}; }
+const char* Reason(int status) {
+  switch (status) {
+    case 100:
+      return "Continue";
+    case 200:
+      return "OK";
+    case 204:
+      return "No Content";
+    case 304:
+      return "Not Modified";
+    case 400:
+      return "Bad Request";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 408:
+      return "Request Timeout";
+    case 411:
+      return "Length Required";
+    case 413:
+      return "Payload Too Large";
+    case 414:
+      return "URI Too Long";
+    case 415:
+      return "Unsupported Media Type";
+    case 417:
+      return "Expectation Failed";
+    case 421:
+      return "Misdirected Request";
+    case 431:
+      return "Request Header Fields Too Large";
+    case 500:
+      return "Internal Server Error";
+    case 501:
+      return "Not Implemented";
+    case 502:
+      return "Bad Gateway";
+    case 503:
+      return "Service Unavailable";
+    case 505:
+      return "HTTP Version Not Supported";
+    default:
+      return status < 400 ? "OK" : status < 500 ? "Bad Request" : "Server Error";
+  }
+}
 
-// An answer as Beast writes it: the status line and headers, and the body's bytes, owned by
-// `owner` (shared with the response cache and every connection writing the same answer) or
-// static (the web page's files).
 struct Response {
-  http::response<http::span_body<const char>> msg{http::status::ok, 11};
-  std::shared_ptr<const std::string> owner;
-  std::string_view body;
+  int status = 200;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+  std::shared_ptr<const std::string> shared;  // the body when shared (a cached answer)
   std::string content_type = "application/json";
-  void Set(std::string_view name, std::string_view value) { msg.insert(Bv(name), Bv(value)); }
+  void Set(std::string name, std::string value) {
+    headers.emplace_back(std::move(name), std::move(value));
+  }
+  const std::string& text() const { return shared ? *shared : body; }
   void SetApi(ApiResponse r) {
-    msg.result(static_cast<unsigned>(r.status));
-    owner = r.shared ? std::move(r.shared) : std::make_shared<const std::string>(std::move(r.body));
-    body = *owner;
+    status = r.status;
+    body = std::move(r.body);
+    shared = std::move(r.shared);
     content_type = std::move(r.content_type);
   }
-  void SetError(int http_status, std::string_view code, std::string_view text,
+  void SetError(int http_status, std::string_view code, std::string_view msg,
                 std::string_view field) {
-    SetApi(ErrorResponse(http_status, code, text, field));
-  }
-  bool HasBody() const {
-    return msg.result() != http::status::no_content && msg.result() != http::status::not_modified;
-  }
-  // The headers that depend on the connection, and the body to write (none for HEAD, 204, 304;
-  // Content-Length still says the body's size for HEAD).
-  void Finish(bool keep_alive, bool head_only) {
-    if (HasBody()) {
-      msg.set(http::field::content_type, Bv(content_type));
-      msg.content_length(body.size());
-    }
-    msg.set(http::field::connection, keep_alive ? "keep-alive" : "close");
-    if (!head_only && HasBody()) msg.body() = {body.data(), body.size()};
-  }
-  // The bytes of the whole answer, for the few sent without waiting (busy, out of memory).
-  std::string Bytes() {
-    Finish(false, false);
-    std::ostringstream out;
-    out << msg;
-    return out.str();
+    SetApi(ErrorResponse(http_status, code, msg, field));
   }
 };
+
+bool HasBody(const Response& r) { return r.status != 204 && r.status != 304; }
+
+// The status line and headers of a response (Content-Length says the body's size, HEAD too).
+std::string SerializeHead(const Response& r, bool keep_alive) {
+  std::string out = "HTTP/1.1 " + std::to_string(r.status) + " " + Reason(r.status) + "\r\n";
+  for (const auto& [k, v] : r.headers) out.append(k).append(": ").append(v).append("\r\n");
+  if (HasBody(r)) {
+    out += "Content-Type: " + r.content_type + "\r\n";
+    out += "Content-Length: " + std::to_string(r.text().size()) + "\r\n";
+  }
+  out += keep_alive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n";
+  return out;
+}
+
+// The bytes of a small response in one string; no body for HEAD, 204 and 304.
+std::string Serialize(const Response& r, bool head_only, bool keep_alive) {
+  std::string out = SerializeHead(r, keep_alive);
+  if (!head_only && HasBody(r)) out += r.text();
+  return out;
+}
 
 // The cancellation check of the request a worker runs (see MakeCancelCheck).
 thread_local const std::function<bool()>* current_cancel = nullptr;
 
-// A connection's byte stream: plain TCP, or TLS over it (--tls-cert). Beast's tcp_stream
-// carries the deadline of each read and write (expires_at: the socket closes when it passes).
+// A connection's byte stream: plain TCP, or TLS over it (--tls-cert).
 class Stream {
  public:
-  explicit Stream(tcp::socket s) : plain_(std::in_place, std::move(s)) {}
+  explicit Stream(tcp::socket s) : plain_(std::move(s)) {}
   Stream(tcp::socket s, asio::ssl::context& tls) : tls_(std::in_place, std::move(s), tls) {}
-  beast::tcp_stream& transport() { return tls_ ? tls_->next_layer() : *plain_; }
-  tcp::socket& socket() { return transport().socket(); }
+  tcp::socket& socket() { return tls_ ? tls_->next_layer() : *plain_; }
   bool tls() const { return tls_.has_value(); }
-  // Calls f with the stream reads and writes go through.
-  template <class F>
-  void Visit(F&& f) {
+  template <class Handler>
+  void Handshake(Handler&& h) {
+    tls_->async_handshake(asio::ssl::stream_base::server, std::forward<Handler>(h));
+  }
+  template <class Buffers, class Handler>
+  void ReadSome(const Buffers& b, Handler&& h) {
     if (tls_) {
-      f(*tls_);
+      tls_->async_read_some(b, std::forward<Handler>(h));
     } else {
-      f(*plain_);
+      plain_->async_read_some(b, std::forward<Handler>(h));
+    }
+  }
+  template <class Buffers, class Handler>
+  void Write(const Buffers& b, Handler&& h) {
+    if (tls_) {
+      asio::async_write(*tls_, b, std::forward<Handler>(h));
+    } else {
+      asio::async_write(*plain_, b, std::forward<Handler>(h));
     }
   }
   // Bytes sent now if the socket takes them, without waiting (plain TCP only: over TLS they
   // would corrupt the record stream, so nothing is sent).
   void SendNow(std::string_view bytes) {
     if (tls_) return;
-    (void)!::send(socket().native_handle(), bytes.data(), bytes.size(),
-                  MSG_NOSIGNAL | MSG_DONTWAIT);
+    (void)!::send(plain_->native_handle(), bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
   }
 
  private:
-  std::optional<beast::tcp_stream> plain_;
-  std::optional<beast::ssl_stream<beast::tcp_stream>> tls_;
+  std::optional<tcp::socket> plain_;
+  std::optional<asio::ssl::stream<tcp::socket>> tls_;
 };
 
 // A connection: owned by the I/O thread, handed to a worker only as a request plus a pointer.
 struct Session {
   enum class State { kIdle, kHead, kBody, kHandler, kWrite, kDrain, kClosed };
-  Session(Stream s, const ReaderLimits& limits)
-      : stream(std::move(s)), reader(limits), timer(stream.socket().get_executor()) {}
+  Session(Stream s, const ReaderLimits& limits) : stream(std::move(s)), reader(limits) {}
   Stream stream;
   tcp::socket& sock() { return stream.socket(); }
   std::string peer;               // client address, for the per-client cap and logs
@@ -157,23 +206,18 @@ struct Session {
   size_t chunk = kReadChunkMin;   // next read size: grows while reads fill it
   RequestReader reader;
   State state = State::kIdle;
-  // The head's and body's deadline (408, so not the stream's own: it would close the socket
-  // before the answer): `timer` is armed only while such a read waits, and when it fires past
-  // read_deadline, `timed_out` is set and the read cancelled (see ArmDeadline).
-  Clock::time_point read_deadline;
-  asio::steady_timer timer;
-  bool timer_armed = false;
-  bool timed_out = false;
+  Clock::time_point deadline;       // of the current state (see Sweep)
   Clock::time_point body_deadline;  // the whole body by then (--body-timeout)
   Clock::time_point since;          // accepted, or the current request's first byte
   Clock::time_point last_byte;      // the last read that brought bytes (eviction: progress)
-  Clock::time_point drain_until;    // kDrain: the end of the discarding read
   int served = 0;                   // responses written
   bool keep = true;                 // after the response being written
-  Response out;                     // the response being written
-  size_t out_head = 0;              // its head's bytes, about (for the write ceiling)
-  bool charged = false;             // out counts against the write ceiling
-  Clock::time_point write_since;    // when the answer's write began
+  std::string out;                  // the response being written: its head (or all of it)
+  // Its body when not in `out`: shared with the response cache and every other connection
+  // writing the same answer (one copy however many slow readers ask for it).
+  std::shared_ptr<const std::string> out_body;
+  bool charged = false;           // out and out_body count against the write ceiling
+  Clock::time_point write_since;  // when the answer's write began
   // For the access log: what the response being written answers.
   std::string log_method, log_target;
   int log_status = 0;
@@ -262,14 +306,15 @@ struct HttpServer::Impl {
   // The I/O thread's; everything below is touched only on it.
   asio::io_context ioc{1};
   std::vector<tcp::acceptor> acceptors;
-  asio::steady_timer drain_timer{ioc};  // the end of Stop()'s drain
+  asio::steady_timer sweep_timer{ioc};
   std::unordered_map<Session*, SessionPtr> sessions;
   std::unordered_map<std::string, int> per_client;  // open connections per client address
   bool draining = false;
+  Clock::time_point drain_deadline;
   // Bytes held by answers being written (heads, and each body once however many connections
-  // write it), against options.max_write_bytes; bodies by address, with their writers.
+  // write it), against options.max_write_bytes; shared bodies by address, with their writers.
   size_t write_bytes = 0;
-  std::unordered_map<const char*, int> body_writers;
+  std::unordered_map<const std::string*, int> body_writers;
   std::string oom_bytes;  // the 503 sent when memory runs out, made before it does
 
   // Figures for Stats() (any thread).
@@ -285,7 +330,7 @@ struct HttpServer::Impl {
     res.Set("Cache-Control", "no-cache");
     res.Set("Vary", "Accept-Encoding");
     if (req.Header("If-None-Match") == a.etag) {
-      res.msg.result(http::status::not_modified);
+      res.status = 304;
       return;
     }
     res.content_type = std::string(a.content_type);
@@ -293,7 +338,7 @@ struct HttpServer::Impl {
       res.Set("Content-Encoding", "gzip");
       res.body = a.gzip;
     } else {
-      res.body = a.data;
+      res.body = std::string(a.data);
     }
   }
 
@@ -367,7 +412,7 @@ struct HttpServer::Impl {
       return res;
     }
     if (req.method == "OPTIONS" && !options.cors_origin.empty()) {
-      res.msg.result(http::status::no_content);
+      res.status = 204;
       return res;
     }
     const bool gzip = AcceptsGzip(req.Header("Accept-Encoding"));
@@ -390,13 +435,13 @@ struct HttpServer::Impl {
 
   // ---- logs ----
 
-  // `bytes`: of the answer, as written.
-  void LogAccess(const Session& s, size_t bytes) const {
+  void LogAccess(const Session& s) const {
     if (access_log == nullptr) return;
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - s.log_start).count();
     const std::string line = NowUtcIso() + " " + s.peer + " " + TerminalSafe(s.log_method) + " " +
                              TerminalSafe(s.log_target) + " " + std::to_string(s.log_status) + " " +
-                             std::to_string(bytes) + " " + FormatMs(ms) + "\n";
+                             std::to_string(s.out.size() + (s.out_body ? s.out_body->size() : 0)) +
+                             " " + FormatMs(ms) + "\n";
     std::lock_guard<std::mutex> lock(log_mu);
     std::fputs(line.c_str(), access_log);
     std::fflush(access_log);
@@ -527,7 +572,7 @@ struct HttpServer::Impl {
                      " connections open and all busy; try again",
                  "");
     res.Set("Retry-After", "1");
-    return res.Bytes();
+    return Serialize(res, false, false);
   }
 
   void Admit(tcp::socket sock) {
@@ -562,25 +607,20 @@ struct HttpServer::Impl {
     ++per_client[s->peer];
     s->since = Clock::now();
     s->last_byte = s->since - kProgressWindow;  // nothing received yet
+    s->deadline = s->since + std::chrono::seconds(options.keep_alive_timeout_s);
     sessions.emplace(s.get(), s);
     if (!s->stream.tls()) {
       Read(s);
       return;
     }
-    // The handshake counts against the keep-alive deadline of the first request.
-    s->stream.transport().expires_at(s->since + std::chrono::seconds(options.keep_alive_timeout_s));
-    s->stream.Visit([&](auto& st) {
-      if constexpr (!std::is_same_v<std::decay_t<decltype(st)>, beast::tcp_stream>) {
-        st.async_handshake(asio::ssl::stream_base::server,
-                           [this, s](boost::system::error_code hec) {
-                             if (s->state == Session::State::kClosed) return;
-                             if (hec) {
-                               Close(s);
-                               return;
-                             }
-                             Read(s);
-                           });
+    // The handshake counts against the keep-alive deadline of the first request (Sweep).
+    s->stream.Handshake([this, s](boost::system::error_code hec) {
+      if (s->state == Session::State::kClosed) return;
+      if (hec) {
+        Close(s);
+        return;
       }
+      Read(s);
     });
   }
 
@@ -593,93 +633,36 @@ struct HttpServer::Impl {
     if (s == nullptr || s->state == Session::State::kClosed) return;
     Uncharge(*s);
     s->state = Session::State::kClosed;
-    s->timer.cancel();
-    s->stream.transport().close();
+    boost::system::error_code ec;
+    s->sock().close(ec);
     if (--per_client[s->peer] <= 0) per_client.erase(s->peer);
     sessions.erase(s.get());
     if (draining && sessions.empty()) ioc.stop();
   }
 
-  // Arms the timer for s->read_deadline unless it is armed for no later. A request that arrives
-  // whole in one read arms nothing; a body's stall deadline, moved on by every read, costs no
-  // re-arming: the timer firing early finds the deadline later and waits again.
-  void ArmDeadline(const SessionPtr& s) {
-    if (s->timer_armed && s->timer.expiry() <= s->read_deadline) return;
-    s->timer_armed = true;
-    s->timer.expires_at(s->read_deadline);
-    s->timer.async_wait([this, s](boost::system::error_code ec) {
-      if (ec) return;  // re-armed (still armed) or closed
-      s->timer_armed = false;
-      if (s->state != Session::State::kHead && s->state != Session::State::kBody) return;
-      if (Clock::now() < s->read_deadline) {
-        ArmDeadline(s);
-      } else {
-        s->timed_out = true;
-        s->stream.transport().cancel();
-      }
-    });
-  }
-
-  // The 408 of a head or body past its deadline.
-  void TimedOut(const SessionPtr& s) {
-    std::string msg;
-    if (s->state == Session::State::kHead) {
-      msg = "request: the head did not arrive within " + std::to_string(options.header_timeout_s) +
-            " s";
-    } else if (Clock::now() >= s->body_deadline) {
-      msg = "body: not complete within " + std::to_string(options.body_timeout_s) + " s";
-    } else {
-      msg = "body: stalled for " + std::to_string(options.read_timeout_s) + " s";
-    }
-    Refuse(s, 408, "timeout", msg, s->state == Session::State::kHead ? "headers" : "body",
-           std::chrono::milliseconds(200));
-  }
-
-  // Reads more of the connection: an idle one within the keep-alive deadline (the stream closes
-  // it then), a head or body within the session's deadline (408), a drain until its end.
   void Read(const SessionPtr& s) {
-    if (s->timed_out) {
-      TimedOut(s);
-      return;
-    }
-    if (s->state == Session::State::kIdle) {
-      s->stream.transport().expires_at(s->since +
-                                       std::chrono::seconds(options.keep_alive_timeout_s));
-    } else if (s->state == Session::State::kDrain) {
-      s->stream.transport().expires_at(s->drain_until);
-    } else {
-      s->stream.transport().expires_never();
-      ArmDeadline(s);
-    }
-    s->stream.Visit([&](auto& st) {
-      st.async_read_some(s->buf.prepare(s->chunk),
-                         [this, s](boost::system::error_code ec, size_t n) {
-                           if (s->state == Session::State::kClosed) return;
-                           if (ec && s->timed_out) {
-                             TimedOut(s);
-                             return;
-                           }
-                           if (ec) {
-                             Close(s);
-                             return;
-                           }
-                           s->buf.commit(n);
-                           if (n > 0) s->last_byte = Clock::now();
-                           if (n == s->chunk) s->chunk = std::min(s->chunk * 2, kReadChunkMax);
-                           if (s->state == Session::State::kDrain) {
-                             s->buf.consume(s->buf.size());
-                             Read(s);
-                             return;
-                           }
-                           try {
-                             Process(s);
-                           } catch (const std::bad_alloc&) {
-                             // Out of memory while parsing or buffering this connection's request:
-                             // it is told and closed; the server and every other connection go on.
-                             ++stat_out_of_memory;
-                             FailOutOfMemory(s);
-                           }
-                         });
+    s->stream.ReadSome(s->buf.prepare(s->chunk), [this, s](boost::system::error_code ec, size_t n) {
+      if (s->state == Session::State::kClosed) return;
+      if (ec) {
+        Close(s);
+        return;
+      }
+      s->buf.commit(n);
+      if (n > 0) s->last_byte = Clock::now();
+      if (n == s->chunk) s->chunk = std::min(s->chunk * 2, kReadChunkMax);
+      if (s->state == Session::State::kDrain) {
+        s->buf.consume(s->buf.size());
+        Read(s);
+        return;
+      }
+      try {
+        Process(s);
+      } catch (const std::bad_alloc&) {
+        // Out of memory while parsing or buffering this connection's request: it is told and
+        // closed; the server and every other connection go on.
+        ++stat_out_of_memory;
+        FailOutOfMemory(s);
+      }
     });
   }
 
@@ -703,12 +686,12 @@ struct HttpServer::Impl {
       if (s->state == Session::State::kIdle && (s->reader.started() || s->buf.size() > 0)) {
         s->state = Session::State::kHead;
         s->since = now;
-        s->read_deadline = now + std::chrono::seconds(options.header_timeout_s);
+        s->deadline = now + std::chrono::seconds(options.header_timeout_s);
       }
       switch (st) {
         case RequestReader::State::kNeedMore:
           if (s->state == Session::State::kBody) {
-            s->read_deadline =
+            s->deadline =
                 std::min(now + std::chrono::seconds(options.read_timeout_s), s->body_deadline);
           }
           Read(s);
@@ -716,7 +699,7 @@ struct HttpServer::Impl {
         case RequestReader::State::kHead:
           s->state = Session::State::kBody;
           s->body_deadline = now + std::chrono::seconds(options.body_timeout_s);
-          s->read_deadline =
+          s->deadline =
               std::min(now + std::chrono::seconds(options.read_timeout_s), s->body_deadline);
           if (s->reader.request().expect_continue && s->buf.size() == 0) {
             static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -724,17 +707,15 @@ struct HttpServer::Impl {
               s->stream.SendNow(kContinue);
             } else {
               // No read or write is pending here: write it, then go on reading the body.
-              s->stream.Visit([&](auto& stream) {
-                asio::async_write(stream, asio::buffer(kContinue.data(), kContinue.size()),
-                                  [this, s](boost::system::error_code wec, size_t) {
-                                    if (s->state == Session::State::kClosed) return;
-                                    if (wec) {
-                                      Close(s);
-                                    } else {
-                                      Process(s);
-                                    }
-                                  });
-              });
+              s->stream.Write(asio::buffer(kContinue.data(), kContinue.size()),
+                              [this, s](boost::system::error_code wec, size_t) {
+                                if (s->state == Session::State::kClosed) return;
+                                if (wec) {
+                                  Close(s);
+                                } else {
+                                  Process(s);
+                                }
+                              });
               return;
             }
           }
@@ -754,7 +735,6 @@ struct HttpServer::Impl {
   // To a worker; the connection reads nothing more until the answer is written.
   void Hand(const SessionPtr& s) {
     s->state = Session::State::kHandler;
-    s->timed_out = false;
     s->log_start = s->since;
     s->log_method = s->reader.request().method;
     s->log_target = s->reader.target();
@@ -791,15 +771,18 @@ struct HttpServer::Impl {
   // ---- the write ceiling (I/O thread) ----
 
   // The bytes `s`'s answer would add to write_bytes: its head, and its body unless another
-  // connection writing the same body counts it already.
+  // connection writing the same shared body counts it already.
   size_t WriteCost(const Session& s) const {
-    const auto& body = s.out.msg.body();
-    return s.out_head + (body_writers.count(body.data()) == 0 ? body.size() : 0);
+    size_t cost = s.out.size();
+    if (s.out_body != nullptr && body_writers.count(s.out_body.get()) == 0) {
+      cost += s.out_body->size();
+    }
+    return cost;
   }
 
   void Charge(Session& s) {
     write_bytes += WriteCost(s);
-    ++body_writers[s.out.msg.body().data()];
+    if (s.out_body != nullptr) ++body_writers[s.out_body.get()];
     s.charged = true;
     stat_write_bytes.store(write_bytes);
     if (write_bytes > stat_write_peak.load()) stat_write_peak.store(write_bytes);
@@ -808,11 +791,13 @@ struct HttpServer::Impl {
   void Uncharge(Session& s) {
     if (!s.charged) return;
     s.charged = false;
-    write_bytes -= s.out_head;
-    auto it = body_writers.find(s.out.msg.body().data());
-    if (--it->second == 0) {
-      write_bytes -= s.out.msg.body().size();
-      body_writers.erase(it);
+    write_bytes -= s.out.size();
+    if (s.out_body != nullptr) {
+      auto it = body_writers.find(s.out_body.get());
+      if (--it->second == 0) {
+        write_bytes -= s.out_body->size();
+        body_writers.erase(it);
+      }
     }
     stat_write_bytes.store(write_bytes);
   }
@@ -836,25 +821,17 @@ struct HttpServer::Impl {
     return true;
   }
 
-  // s.out = `res`, its connection headers set (a shared body is written from where it is).
+  // s->out and s->out_body for `res`: a shared body is written from where it is, any other
+  // moves into a buffer of its own (never copied into the head's string).
   void SetOut(Session& s, Response res) {
-    res.Finish(s.keep, s.log_method == "HEAD");
-    s.out = std::move(res);
-    s.out_head = 64;  // the status line and the blank line, about
-    for (const auto& f : s.out.msg) s.out_head += f.name_string().size() + f.value().size() + 4;
-  }
-
-  // Writes s->out; then `done` with its error.
-  template <class Done>
-  void Send(const SessionPtr& s, Clock::time_point deadline, Done done) {
-    s->stream.transport().expires_at(deadline);
-    s->stream.Visit([&](auto& st) {
-      http::async_write(st, s->out.msg, [this, s, done](boost::system::error_code ec, size_t n) {
-        if (s->state == Session::State::kClosed) return;
-        LogAccess(*s, n);
-        done(ec == http::error::end_of_stream ? boost::system::error_code() : ec);
-      });
-    });
+    s.out = SerializeHead(res, s.keep);
+    s.out_body = nullptr;
+    if (s.log_method == "HEAD" || !HasBody(res)) return;
+    if (res.shared != nullptr) {
+      s.out_body = std::move(res.shared);
+    } else if (!res.body.empty()) {
+      s.out_body = std::make_shared<const std::string>(std::move(res.body));
+    }
   }
 
   // Writes a handler's answer; then the next request on a kept-alive connection.
@@ -862,7 +839,7 @@ struct HttpServer::Impl {
     if (s->state != Session::State::kHandler) return;  // closed meanwhile
     ++s->served;
     s->keep = s->reader.request().keep_alive && s->served < options.keep_alive_max && !draining;
-    s->log_status = static_cast<int>(res.msg.result_int());
+    s->log_status = res.status;
     try {
       SetOut(*s, std::move(res));
     } catch (const std::bad_alloc&) {
@@ -885,24 +862,30 @@ struct HttpServer::Impl {
     Charge(*s);
     s->state = Session::State::kWrite;
     s->write_since = Clock::now();
-    Send(s, s->write_since + std::chrono::seconds(options.write_timeout_s),
-         [this, s](boost::system::error_code ec) {
-           Uncharge(*s);
-           if (ec || !s->keep) {
-             if (!ec) s->sock().shutdown(tcp::socket::shutdown_send, ec);
-             Close(s);
-             return;
-           }
-           s->out = Response();
-           s->reader.Next();
-           s->state = Session::State::kIdle;
-           s->since = Clock::now();
-           if (s->buf.size() == 0) {
-             s->buf.shrink_to_fit();
-             s->chunk = kReadChunkMin;
-           }
-           Process(s);
-         });
+    s->deadline = s->write_since + std::chrono::seconds(options.write_timeout_s);
+    std::array<asio::const_buffer, 2> bufs = {
+        asio::buffer(s->out), s->out_body ? asio::buffer(*s->out_body) : asio::const_buffer()};
+    s->stream.Write(bufs, [this, s](boost::system::error_code ec, size_t) {
+      if (s->state == Session::State::kClosed) return;
+      LogAccess(*s);
+      Uncharge(*s);
+      if (ec || !s->keep) {
+        if (!ec) s->sock().shutdown(tcp::socket::shutdown_send, ec);
+        Close(s);
+        return;
+      }
+      s->out = std::string();
+      s->out_body = nullptr;
+      s->reader.Next();
+      s->state = Session::State::kIdle;
+      s->since = Clock::now();
+      s->deadline = s->since + std::chrono::seconds(options.keep_alive_timeout_s);
+      if (s->buf.size() == 0) {
+        s->buf.shrink_to_fit();
+        s->chunk = kReadChunkMin;
+      }
+      Process(s);
+    });
   }
 
   // Answers an error without a handler, then reads and discards for `drain` before closing, so
@@ -911,18 +894,18 @@ struct HttpServer::Impl {
               std::string_view field, Clock::duration drain) {
     Response res;
     res.SetError(status, code, msg, field);
-    s->timed_out = false;
     s->log_status = status;
     s->log_start = s->since;
     s->log_method = s->reader.head_done() ? s->reader.request().method : "-";
     s->log_target = s->reader.head_done() ? s->reader.target() : "-";
-    s->keep = false;
-    res.Finish(false, false);
-    s->out = std::move(res);
+    s->out = Serialize(res, false, false);
+    s->out_body = nullptr;
     s->state = Session::State::kDrain;
-    s->drain_until = Clock::now() + drain;
+    s->deadline = Clock::now() + drain;
     s->buf.consume(s->buf.size());
-    Send(s, s->drain_until, [this, s](boost::system::error_code ec) {
+    s->stream.Write(asio::buffer(s->out), [this, s](boost::system::error_code ec, size_t) {
+      if (s->state == Session::State::kClosed) return;
+      LogAccess(*s);
       if (ec) {
         Close(s);
         return;
@@ -932,18 +915,47 @@ struct HttpServer::Impl {
     });
   }
 
+  // Every 100 ms: deadlines, and the end of a drain.
+  void Sweep() {
+    const auto now = Clock::now();
+    if (draining && now >= drain_deadline) {
+      cancel_all.store(true);
+      CloseAll();
+      ioc.stop();
+      return;
+    }
+    std::vector<SessionPtr> late;
+    for (auto& [raw, s] : sessions) {
+      if (s->state != Session::State::kHandler && s->deadline <= now) late.push_back(s);
+    }
+    for (const SessionPtr& s : late) {
+      if (s->state == Session::State::kHead) {
+        Refuse(s, 408, "timeout",
+               "request: the head did not arrive within " +
+                   std::to_string(options.header_timeout_s) + " s",
+               "headers", std::chrono::milliseconds(200));
+      } else if (s->state == Session::State::kBody) {
+        Refuse(s, 408, "timeout",
+               now >= s->body_deadline
+                   ? "body: not complete within " + std::to_string(options.body_timeout_s) + " s"
+                   : "body: stalled for " + std::to_string(options.read_timeout_s) + " s",
+               "body", std::chrono::milliseconds(200));
+      } else {
+        Close(s);
+      }
+    }
+    sweep_timer.expires_after(std::chrono::milliseconds(100));
+    sweep_timer.async_wait([this](boost::system::error_code ec) {
+      if (!ec) Sweep();
+    });
+  }
+
   // Stop(): no new connections; answers being computed or written may finish until the drain
   // deadline; everything else closes now.
   void BeginDrain() {
     if (draining) return;
     draining = true;
-    drain_timer.expires_after(std::chrono::seconds(options.drain_timeout_s));
-    drain_timer.async_wait([this](boost::system::error_code ec) {
-      if (ec) return;
-      cancel_all.store(true);
-      CloseAll();
-      ioc.stop();
-    });
+    drain_deadline = Clock::now() + std::chrono::seconds(options.drain_timeout_s);
     boost::system::error_code ec;
     for (tcp::acceptor& a : acceptors) a.close(ec);
     std::vector<SessionPtr> idle;
@@ -977,7 +989,7 @@ HttpServer::HttpServer(const ServeOptions& options, CatalogHolder* holder)
   Response oom;
   oom.SetError(503, "unavailable", "server: out of memory for this request; try again", "");
   oom.Set("Retry-After", "1");
-  impl_->oom_bytes = oom.Bytes();
+  impl_->oom_bytes = Serialize(oom, false, false);
   // Checked on every address, not only loopback: a browser on this machine reaches a server
   // bound to 0.0.0.0 through 127.0.0.1 just as well, so rebinding works against it too.
   impl_->hosts = LoopbackHostNames();
@@ -1087,6 +1099,7 @@ Status HttpServer::Run() {
     workers.emplace_back([impl = impl_] { impl->WorkerLoop(); });
   }
   for (tcp::acceptor& a : im.acceptors) im.Accept(&a);
+  im.Sweep();
   im.running.store(true);
   for (;;) {
     try {

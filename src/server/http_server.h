@@ -10,10 +10,7 @@
 // complete request is handed to the pool of `threads` workers; the worker runs the handler and
 // posts the answer back to the I/O thread, which writes it (write deadline write_timeout_s) and
 // reads the connection's next request. So an idle or slow client costs a descriptor and a few
-// KB, never a worker. Answers are Beast messages written by http::async_write. Deadlines are per
-// operation: the keep-alive, write and drain ones are the stream's own (beast::tcp_stream
-// expires_at: it closes the socket), the head and body ones a timer per connection that cancels
-// the read so that a 408 can still be written; nothing walks every connection on a clock.
+// KB, never a worker.
 //
 // Slow clients: up to max_connections connections (max_connections_per_client from one
 // address). A connection past either bound closes the least valuable open one (of that client,
