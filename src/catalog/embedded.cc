@@ -3,25 +3,13 @@
 #include <mutex>
 
 #include "gpuadvisor/catalog.h"
+#include "util/embed.h"
 
 #ifndef GPUADVISOR_CATALOG_JSON_PATH
 #error "GPUADVISOR_CATALOG_JSON_PATH must name data/catalog.json"
 #endif
 
-__asm__(
-    ".section .rodata\n"
-    ".global gpuadvisor_embedded_catalog_begin\n"
-    ".balign 16\n"
-    "gpuadvisor_embedded_catalog_begin:\n"
-    ".incbin \"" GPUADVISOR_CATALOG_JSON_PATH
-    "\"\n"
-    ".global gpuadvisor_embedded_catalog_end\n"
-    "gpuadvisor_embedded_catalog_end:\n"
-    ".byte 0\n"
-    ".previous\n");
-
-extern "C" const char gpuadvisor_embedded_catalog_begin[];
-extern "C" const char gpuadvisor_embedded_catalog_end[];
+GPUADVISOR_EMBED(catalog, GPUADVISOR_CATALOG_JSON_PATH);
 
 namespace gpuadvisor {
 
@@ -29,9 +17,7 @@ Result<std::shared_ptr<const Catalog>> EmbeddedCatalog() {
   static std::once_flag once;
   static Result<std::shared_ptr<const Catalog>>* result = nullptr;
   std::call_once(once, [] {
-    std::string_view text(
-        gpuadvisor_embedded_catalog_begin,
-        static_cast<size_t>(gpuadvisor_embedded_catalog_end - gpuadvisor_embedded_catalog_begin));
+    const std::string_view text = GPUADVISOR_EMBEDDED(catalog);
     Result<Catalog> parsed = ParseCatalogJson(text, "<embedded catalog>");
     if (parsed.ok()) {
       result = new Result<std::shared_ptr<const Catalog>>(

@@ -5,30 +5,16 @@
 // the .mo changes.
 #include "i18n/embedded_mo.h"
 
+#include "util/embed.h"
+
 #ifndef GPUADVISOR_ZH_CN_MO_PATH
 #error "GPUADVISOR_ZH_CN_MO_PATH must name the compiled zh_CN.mo"
 #endif
 
-__asm__(
-    ".section .rodata\n"
-    ".global gpuadvisor_zh_cn_mo_begin\n"
-    ".balign 16\n"
-    "gpuadvisor_zh_cn_mo_begin:\n"
-    ".incbin \"" GPUADVISOR_ZH_CN_MO_PATH
-    "\"\n"
-    ".global gpuadvisor_zh_cn_mo_end\n"
-    "gpuadvisor_zh_cn_mo_end:\n"
-    ".byte 0\n"
-    ".previous\n");
-
-extern "C" const char gpuadvisor_zh_cn_mo_begin[];
-extern "C" const char gpuadvisor_zh_cn_mo_end[];
+GPUADVISOR_EMBED(zh_cn_mo, GPUADVISOR_ZH_CN_MO_PATH);
 
 namespace gpuadvisor::i18n_internal {
 
-std::string_view EmbeddedChineseMo() {
-  return {gpuadvisor_zh_cn_mo_begin,
-          static_cast<size_t>(gpuadvisor_zh_cn_mo_end - gpuadvisor_zh_cn_mo_begin)};
-}
+std::string_view EmbeddedChineseMo() { return GPUADVISOR_EMBEDDED(zh_cn_mo); }
 
 }  // namespace gpuadvisor::i18n_internal

@@ -20,6 +20,7 @@
 #include "recommend/filters.h"
 #include "util/enum_names.h"
 #include "util/text.h"
+#include "workload/serve_model.h"
 
 namespace gpuadvisor {
 namespace {
@@ -154,14 +155,13 @@ TypeOutcome SearchType(const Catalog& catalog, const InstanceType& t, const Work
                        std::vector<Candidate>* candidates, std::deque<Estimate>* estimates,
                        int64_t* evaluated, int64_t* layouts, int64_t* pruned, int64_t* priced) {
   TypeOutcome out;
-  // A served model is split over at most 4 instances of 4 or more GPUs with EFA (pipeline
-  // stages, estimate_serve.cc); on AWS Neuron, or any other host, each instance holds it whole.
-  if (w.task == TaskKind::kServe) {
-    const bool spans =
-        t.accelerator.kind != AcceleratorKind::kNeuron && t.efa && t.accelerator.devices() >= 4;
-    out.serving_instances = spans ? 4 : 1;
-  }
+  // Serving: the most instances a replica is split over here, as the estimator has it (the
+  // rejection of a model too big says that limit).
   const GpuSpec* gpu = catalog.GpuOf(t);
+  if (w.task == TaskKind::kServe && gpu != nullptr) {
+    out.serving_instances =
+        workload_internal::MaxServingInstances(*gpu, t.accelerator.devices(), t.efa);
+  }
   const AcceleratorKind kind = t.accelerator.kind;
   if (gpu == nullptr || kind == AcceleratorKind::kFpga || kind == AcceleratorKind::kMedia) {
     out.hard_reason = "carries " + t.accelerator.vendor + " " + t.accelerator.model + " (" +

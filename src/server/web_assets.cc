@@ -6,40 +6,23 @@
 
 #include <mutex>
 
+#include "util/embed.h"
+
 #ifndef GPUADVISOR_SOURCE_DIR
 #error "GPUADVISOR_SOURCE_DIR must name the source tree"
 #endif
 
-// One symbol pair (NAME_begin, NAME_end) per embedded file.
-#define GPUADVISOR_INCBIN(name, file)                                                              \
-  __asm__(                                                                                         \
-      ".section .rodata\n"                                                                         \
-      ".balign 16\n"                                                                               \
-      "gpuadvisor_web_" #name                                                                      \
-      "_begin:\n"                                                                                  \
-      ".incbin \"" GPUADVISOR_SOURCE_DIR "/" file                                                  \
-      "\"\n"                                                                                       \
-      "gpuadvisor_web_" #name                                                                      \
-      "_end:\n"                                                                                    \
-      ".byte 0\n"                                                                                  \
-      ".previous\n");                                                                              \
-  extern "C" const char gpuadvisor_web_##name##_begin[] __asm__("gpuadvisor_web_" #name "_begin"); \
-  extern "C" const char gpuadvisor_web_##name##_end[] __asm__("gpuadvisor_web_" #name "_end");
+GPUADVISOR_EMBED(index_html, GPUADVISOR_SOURCE_DIR "/web/index.html");
+GPUADVISOR_EMBED(app_js, GPUADVISOR_SOURCE_DIR "/web/app.js");
+GPUADVISOR_EMBED(i18n_js, GPUADVISOR_SOURCE_DIR "/web/i18n.js");
+GPUADVISOR_EMBED(i18n_zh_cn_js, GPUADVISOR_SOURCE_DIR "/web/i18n-zh-CN.js");
+GPUADVISOR_EMBED(app_css, GPUADVISOR_SOURCE_DIR "/web/app.css");
+GPUADVISOR_EMBED(uplot_js, GPUADVISOR_SOURCE_DIR "/web/vendor/uplot/uPlot.iife.min.js");
+GPUADVISOR_EMBED(uplot_css, GPUADVISOR_SOURCE_DIR "/web/vendor/uplot/uPlot.min.css");
+GPUADVISOR_EMBED(uplot_license, GPUADVISOR_SOURCE_DIR "/web/vendor/uplot/LICENSE");
+GPUADVISOR_EMBED(openapi_json, GPUADVISOR_SOURCE_DIR "/src/server/openapi.json");
 
-GPUADVISOR_INCBIN(index_html, "web/index.html")
-GPUADVISOR_INCBIN(app_js, "web/app.js")
-GPUADVISOR_INCBIN(i18n_js, "web/i18n.js")
-GPUADVISOR_INCBIN(i18n_zh_cn_js, "web/i18n-zh-CN.js")
-GPUADVISOR_INCBIN(app_css, "web/app.css")
-GPUADVISOR_INCBIN(uplot_js, "web/vendor/uplot/uPlot.iife.min.js")
-GPUADVISOR_INCBIN(uplot_css, "web/vendor/uplot/uPlot.min.css")
-GPUADVISOR_INCBIN(uplot_license, "web/vendor/uplot/LICENSE")
-GPUADVISOR_INCBIN(openapi_json, "src/server/openapi.json")
-
-#define GPUADVISOR_ASSET_DATA(name)  \
-  std::string_view(                  \
-      gpuadvisor_web_##name##_begin, \
-      static_cast<size_t>(gpuadvisor_web_##name##_end - gpuadvisor_web_##name##_begin))
+#define GPUADVISOR_ASSET_DATA(name) GPUADVISOR_EMBEDDED(name)
 
 namespace gpuadvisor::server {
 

@@ -332,15 +332,9 @@ Status EstimateServing(const EstimateContext& ctx) {
   // A model no single node holds: a replica spans instances, a pipeline stage per node (TP
   // inside it), over EFA (vLLM --pipeline-parallel-size; doc/estimation.md, "Serving across
   // instances"). GPU engines only: NxD Inference compiles one instance's graph here.
-  // Only over EFA, a stage per node of at least 4 GPUs, and at most 4 stages: the multi-node
-  // deployments vLLM and LeaderWorkerSet document (2-4 nodes per replica of 8-GPU nodes over
-  // EFA or InfiniBand); past that, or over ENA, the hops would dominate every token.
-  constexpr int kMaxServingStages = 4;
-  constexpr int kMinStageGpus = 4;
   const int node = std::min(gpus, ctx.topo.gpus_per_node);
   const bool efa = ctx.hw.instance == nullptr || ctx.hw.instance->efa;
-  if (!best.fits && !r.tp && !r.pp && NeuronChipOf(ctx.gpu) == nullptr && efa &&
-      node >= kMinStageGpus) {
+  if (!best.fits && !r.tp && !r.pp && MaxServingInstances(ctx.gpu, node, efa) > 1) {
     for (int stages = 2; stages <= kMaxServingStages && node * stages <= gpus; stages *= 2) {
       if (gpus % (node * stages) != 0) continue;
       ServePlan p = layout(node, stages);

@@ -6,26 +6,14 @@
 #include <mutex>
 
 #include "gpuadvisor/i18n.h"
+#include "util/embed.h"
 #include "util/rj_reader.h"
 
 #ifndef GPUADVISOR_NEURON_SUPPORT_JSON_PATH
 #error "GPUADVISOR_NEURON_SUPPORT_JSON_PATH must name data/neuron-support.json"
 #endif
 
-__asm__(
-    ".section .rodata\n"
-    ".global gpuadvisor_neuron_support_begin\n"
-    ".balign 16\n"
-    "gpuadvisor_neuron_support_begin:\n"
-    ".incbin \"" GPUADVISOR_NEURON_SUPPORT_JSON_PATH
-    "\"\n"
-    ".global gpuadvisor_neuron_support_end\n"
-    "gpuadvisor_neuron_support_end:\n"
-    ".byte 0\n"
-    ".previous\n");
-
-extern "C" const char gpuadvisor_neuron_support_begin[];
-extern "C" const char gpuadvisor_neuron_support_end[];
+GPUADVISOR_EMBED(neuron_support, GPUADVISOR_NEURON_SUPPORT_JSON_PATH);
 
 namespace gpuadvisor::workload_internal {
 
@@ -139,9 +127,7 @@ Result<const NeuronSupportList*> EmbeddedNeuronSupportList() {
   static std::once_flag once;
   static Result<NeuronSupportList>* parsed = nullptr;
   std::call_once(once, [] {
-    const std::string_view text(
-        gpuadvisor_neuron_support_begin,
-        static_cast<size_t>(gpuadvisor_neuron_support_end - gpuadvisor_neuron_support_begin));
+    const std::string_view text = GPUADVISOR_EMBEDDED(neuron_support);
     parsed = new Result<NeuronSupportList>(
         ParseNeuronSupportList(text, "<embedded data/neuron-support.json>"));
   });

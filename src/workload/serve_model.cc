@@ -399,6 +399,11 @@ double EngineBatchCap(const ServeConfig& c) {
   return cap > 0 ? std::max(1.0, std::floor(cap)) : 0;
 }
 
+int MaxServingInstances(const GpuSpec& gpu, int node_gpus, bool efa) {
+  const bool split = NeuronChipOf(gpu) == nullptr && efa && node_gpus >= kMinStageGpus;
+  return split ? kMaxServingStages : 1;
+}
+
 ServeTiming ServingTiming(const ServeConfig& c, const GpuSpec& gpu, const Topology& topo,
                           double batch) {
   if (c.engine.engine == Engine::kNeuron) return CompiledGraphTiming(c, gpu, topo, batch);

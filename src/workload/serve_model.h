@@ -54,6 +54,17 @@ struct ServeConfig {
   bool flash_attention = true;
 };
 
+// Serving a model no node holds (doc/estimation.md, "Serving across instances"): pipeline
+// stages over EFA, one per node of at least kMinStageGpus GPUs, at most kMaxServingStages — the
+// multi-node deployments vLLM and LeaderWorkerSet document (2-4 nodes per replica of 8-GPU nodes
+// over EFA or InfiniBand); past that, or over ENA, the hops would dominate every token. AWS
+// Neuron (NxD Inference compiles one instance's graph here) never splits a replica.
+inline constexpr int kMaxServingStages = 4;
+inline constexpr int kMinStageGpus = 4;
+// The most instances one served replica is split over on nodes of `node_gpus` devices of `gpu`
+// (`efa`: the instance has EFA): kMaxServingStages, or 1 where a replica stays on one instance.
+int MaxServingInstances(const GpuSpec& gpu, int node_gpus, bool efa);
+
 // Memory per device for `batch` concurrent requests per replica.
 MemoryBytes ServingMemory(const ServeConfig& c, const GpuSpec& gpu, double batch);
 // Requests per replica the KV cache can hold at full length (vLLM gpu_memory_utilization 0.9).

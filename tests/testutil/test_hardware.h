@@ -5,6 +5,7 @@
 #define GPUADVISOR_TESTS_TESTUTIL_TEST_HARDWARE_H_
 
 #include <initializer_list>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -32,6 +33,14 @@ inline Hardware Gpus(std::string_view model, int count) {
   hw.gpu = &TestGpu(model);
   hw.gpus = count;
   return hw;
+}
+
+// True when one of the estimate's assumptions contains `text`.
+inline bool Mentions(const Estimate& e, const std::string& text) {
+  for (const std::string& a : e.assumptions) {
+    if (a.find(text) != std::string::npos) return true;
+  }
+  return false;
 }
 
 // `instances` of the test instance `type` (TestInstance), priced at its us-east-1 offer.

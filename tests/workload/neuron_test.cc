@@ -16,6 +16,7 @@ namespace {
 
 using testing::Gpus;
 using testing::MakeWorkload;
+using testing::Mentions;
 using testing::TestGpu;
 using workload_internal::ChipsForNeuronCores;
 using workload_internal::EfficiencyFor;
@@ -27,13 +28,6 @@ using workload_internal::NeuronLinkGbyteS;
 using workload_internal::NeuronLogicalCoresPerChip;
 using workload_internal::PeakFlops;
 using workload_internal::Topology;
-
-bool Mentions(const Estimate& e, const std::string& text) {
-  for (const std::string& a : e.assumptions) {
-    if (a.find(text) != std::string::npos) return true;
-  }
-  return false;
-}
 
 InstanceType NeuronInstance(const char* name, const char* family, int chips, double gbps) {
   InstanceType t;

@@ -13,13 +13,7 @@ namespace {
 
 using testing::Gpus;
 using testing::MakeWorkload;
-
-bool Mentions(const Estimate& e, const std::string& text) {
-  for (const std::string& a : e.assumptions) {
-    if (a.find(text) != std::string::npos) return true;
-  }
-  return false;
-}
+using testing::Mentions;
 
 Estimate Serve(Workload w, const char* gpu, int gpus = 1) {
   Result<Estimate> e = EstimateWorkload(w, Gpus(gpu, gpus));

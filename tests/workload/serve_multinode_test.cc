@@ -14,14 +14,8 @@ namespace {
 
 using testing::Gpus;
 using testing::MakeWorkload;
+using testing::Mentions;
 using testing::OnInstance;
-
-bool Mentions(const Estimate& e, const std::string& text) {
-  for (const std::string& a : e.assumptions) {
-    if (a.find(text) != std::string::npos) return true;
-  }
-  return false;
-}
 
 // Two pipeline stages on one node: each token passes both, so the time between tokens is not
 // halved (as it would be if a stage's step were the whole step) but about the same as one stage

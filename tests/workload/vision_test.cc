@@ -13,6 +13,7 @@ namespace {
 
 using testing::Gpus;
 using testing::MakeWorkload;
+using testing::Mentions;
 
 double ImagesPerS(const Workload& w, const Hardware& hw) {
   Result<Estimate> e = EstimateWorkload(w, hw);
@@ -31,13 +32,6 @@ Workload Resnet50Inference(const char* precision, const char* batch, const char*
     EXPECT_TRUE(SetWorkloadField(&w, "engine", engine).ok());
   }
   return w;
-}
-
-bool Mentions(const Estimate& e, const std::string& text) {
-  for (const std::string& a : e.assumptions) {
-    if (a.find(text) != std::string::npos) return true;
-  }
-  return false;
 }
 
 TEST(VisionKernelClassTest, FusedEngineMovesLessActivationTraffic) {
