@@ -11,23 +11,24 @@
 #include <string_view>
 
 // One symbol pair (gpuadvisor_embed_NAME_begin, _end) per file, local to the including object.
-#define GPUADVISOR_EMBED(name, path)                                                      \
-  __asm__(".section .rodata\n"                                                            \
-          ".balign 16\n"                                                                  \
-          "gpuadvisor_embed_" #name                                                       \
-          "_begin:\n"                                                                     \
-          ".incbin \"" path                                                               \
-          "\"\n"                                                                          \
-          "gpuadvisor_embed_" #name                                                       \
-          "_end:\n"                                                                       \
-          ".byte 0\n"                                                                     \
-          ".previous\n");                                                                 \
+#define GPUADVISOR_EMBED(name, path)                                                        \
+  __asm__(                                                                                  \
+      ".section .rodata\n"                                                                  \
+      ".balign 16\n"                                                                        \
+      "gpuadvisor_embed_" #name                                                             \
+      "_begin:\n"                                                                           \
+      ".incbin \"" path                                                                     \
+      "\"\n"                                                                                \
+      "gpuadvisor_embed_" #name                                                             \
+      "_end:\n"                                                                             \
+      ".byte 0\n"                                                                           \
+      ".previous\n");                                                                       \
   extern "C" const char gpuadvisor_embed_##name##_begin[] __asm__("gpuadvisor_embed_" #name \
-                                                                  "_begin");              \
+                                                                  "_begin");                \
   extern "C" const char gpuadvisor_embed_##name##_end[] __asm__("gpuadvisor_embed_" #name "_end")
 
-#define GPUADVISOR_EMBEDDED(name)     \
-  std::string_view(                   \
+#define GPUADVISOR_EMBEDDED(name)      \
+  std::string_view(                    \
       gpuadvisor_embed_##name##_begin, \
       static_cast<std::size_t>(gpuadvisor_embed_##name##_end - gpuadvisor_embed_##name##_begin))
 
