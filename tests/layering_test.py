@@ -47,6 +47,10 @@ GLUED = re.compile(r"^(\s+|(aws|ec2|pricing|savingsplans|sts|service-quotas|nvid
 SHOWN = "shown, not run"
 
 
+# A command's argument struct (`struct CatalogBuildArgs {`): the front ends', never include/'s.
+COMMAND_ARGS = re.compile(r"\s*struct\s+\w+Args\b")
+
+
 def code_and_literals(line):
     """The line's code (comments cut) and the string literals in it."""
     code, literals, i, cur, quote = [], [], 0, None, None
@@ -121,6 +125,14 @@ def main():
                     bad.append(f"{path}:{n}: reads the environment: {line.strip()}")
                 if OTHER_PROGRAM not in line and any(lit.startswith("--") for lit in literals):
                     bad.append(f"{path}:{n}: a CLI flag in the library: {line.strip()}")
+    for path in all_sources():
+        if not path.startswith("include/"):
+            continue
+        with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if COMMAND_ARGS.match(line):
+                    bad.append(f"{path}:{n}: a command's arguments in the public API (they are "
+                               f"the front end's: src/app/command_args.h): {line.strip()}")
     for path in all_sources():
         with open(os.path.join(ROOT, path), encoding="utf-8") as f:
             for n, line in enumerate(f, 1):

@@ -17,7 +17,6 @@
 #include <utility>
 #include <vector>
 
-#include "gpuadvisor/aws_cli_options.h"
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/commitments.h"
 #include "gpuadvisor/fields.h"
@@ -25,45 +24,6 @@
 #include "gpuadvisor/result.h"
 
 namespace gpuadvisor {
-
-// `account scan`'s options (the front end runs the AWS CLI: the user's profiles, SSO and roles).
-struct AccountScanArgs {
-  std::vector<std::string> regions;  // empty: the regions of the AWS configuration
-  AwsCliOptions aws_cli;             // how the AWS CLI is run
-  std::string out;                   // "" = the user's account scan file
-  double timeout_s = 120;            // per AWS CLI call
-  // Spot placement scores to ask for: "TYPE" or "TYPE:COUNT" (COUNT instances, default 1), one
-  // get-spot-placement-scores call each for all the scanned regions (ParseSpotScoreRequests).
-  std::vector<std::string> spot_scores;
-  bool spot_scores_per_zone = false;  // score each availability zone instead of each region
-};
-template <typename V>
-void DeclareOptions(V& v, AccountScanArgs& a) {
-  v.List("regions", a.regions,
-         {.help = "Regions to scan (default: the regions of your AWS config: AWS_REGION, "
-                  "AWS_DEFAULT_REGION, `region` in ~/.aws/config)",
-          .front_ends = kCli,
-          .metavar = "LIST",
-          .no_default = true});
-  v.Nested(a.aws_cli);
-  v.Text("out", a.out,
-         {.help = "Scan file to write (default: $XDG_DATA_HOME/gpuadvisor/account.json, which "
-                  "recommend then reads)",
-          .front_ends = kCli,
-          .metavar = "FILE",
-          .nonempty = true});
-  v.List("spot-scores", a.spot_scores,
-         {.help = "Spot placement scores to read: instance types, each with the instance count to "
-                  "score (p5.48xlarge:2,g6e.xlarge); at most 10, one call each",
-          .front_ends = kCli,
-          .metavar = "TYPE[:N],...",
-          .no_default = true});
-  v.Bool("spot-scores-per-zone", a.spot_scores_per_zone,
-         {.help = "Score each availability zone (a single-zone fleet) instead of each region",
-          .front_ends = kCli});
-  v.Duration("timeout", a.timeout_s,
-             {.help = "Longest one AWS call may take", .lo = 1, .hi = 3600, .front_ends = kCli});
-}
 
 // One EC2 vCPU quota of one region: "Running On-Demand P instances" (L-417A185B) or "All P Spot
 // Instance Requests" (L-7212CCBC).

@@ -54,38 +54,6 @@ inline FieldInfo GeneratedAtInfo() {
   return {.help = "Build timestamp to record (default now)", .front_ends = kCli, .metavar = "TIME"};
 }
 
-// `catalog build`.
-struct CatalogBuildArgs {
-  std::string manifest = "data/sources.json";
-  std::string root;          // the manifest's file paths are relative to it
-  std::string out;           // the catalog file written
-  std::string generated_at;  // "" = now
-};
-template <typename V>
-void DeclareOptions(V& v, CatalogBuildArgs& a) {
-  v.Text("manifest", a.manifest,
-         {.help = "Source manifest", .front_ends = kCli, .metavar = "FILE"});
-  v.Text("root", a.root,
-         {.help = "Directory the manifest's file paths are relative to (the sources' checkout)",
-          .front_ends = kCli,
-          .required = true,
-          .metavar = "DIR"});
-  v.Text("out", a.out, CatalogOutInfo("Catalog file to write (atomically)"));
-  v.Text("generated-at", a.generated_at, GeneratedAtInfo());
-}
-
-// `catalog upgrade`: a catalog file rewritten in the current schema.
-struct CatalogUpgradeArgs {
-  std::string catalog;
-  std::string out;
-};
-template <typename V>
-void DeclareOptions(V& v, CatalogUpgradeArgs& a) {
-  v.Text("catalog", a.catalog,
-         {.help = "Catalog file to read", .front_ends = kCli, .required = true, .metavar = "FILE"});
-  v.Text("out", a.out, CatalogOutInfo("Catalog file to write (atomically; may be the same)"));
-}
-
 }  // namespace gpuadvisor
 
 #endif  // GPUADVISOR_CATALOG_BUILD_H_

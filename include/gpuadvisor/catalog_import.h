@@ -92,22 +92,6 @@ void DeclareOptions(V& v, ImportInputs& in) {
   v.NotAnOption(in.spot_history_current);
 }
 
-// `catalog import`: the inputs, the catalog file written and what it records.
-struct CatalogImportArgs {
-  ImportInputs inputs;
-  std::string out;
-  std::string generated_at;  // "" = now
-  bool no_progress = false;
-};
-template <typename V>
-void DeclareOptions(V& v, CatalogImportArgs& a) {
-  v.Nested(a.inputs);
-  v.Text("out", a.out, CatalogOutInfo("Catalog file to write (atomically)"));
-  v.Text("generated-at", a.generated_at, GeneratedAtInfo());
-  v.Bool("no-progress", a.no_progress,
-         {.help = "No progress bar (it is shown on a TTY only)", .front_ends = kCli});
-}
-
 struct ImportReport {
   struct Input {
     std::string format;  // "price-list-csv", "price-list-json", "savings-plans-csv", ...
@@ -156,21 +140,6 @@ struct CatalogDiff {
   std::vector<PriceChange> price_changes;  // sorted by type, region, price
 };
 CatalogDiff DiffCatalogs(const Catalog& old_catalog, const Catalog& new_catalog);
-
-// `catalog diff OLD NEW`: two catalog files ("embedded" = the embedded catalog).
-struct CatalogDiffArgs {
-  std::string old_catalog;
-  std::string new_catalog;
-};
-template <typename V>
-void DeclareOptions(V& v, CatalogDiffArgs& a) {
-  auto file = [](std::string_view help) {
-    return FieldInfo{
-        .help = help, .front_ends = kCli, .positional = true, .required = true, .metavar = "FILE"};
-  };
-  v.Text("old", a.old_catalog, file("Old catalog file (or \"embedded\")"));
-  v.Text("new", a.new_catalog, file("New catalog file (or \"embedded\")"));
-}
 
 }  // namespace gpuadvisor
 

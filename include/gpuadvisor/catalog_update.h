@@ -42,71 +42,11 @@
 #include <string_view>
 #include <vector>
 
-#include "gpuadvisor/aws_cli_options.h"
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/catalog_build.h"
 #include "gpuadvisor/fields.h"
 
 namespace gpuadvisor {
-
-// `catalog update`'s options.
-struct CatalogUpdateArgs {
-  // Region codes, or "all"; empty: the regions of the user's AWS configuration (the front end
-  // reads it).
-  std::vector<std::string> regions;
-  std::string endpoint;     // one base URL replacing both AWS hosts (tests, mirrors); "" = AWS
-  std::string out;          // "" = the user catalog
-  double timeout_s = 1800;  // per download, whole operation
-  int retries = 3;          // per download, after the first attempt
-  double total_timeout_s = 7200;  // the whole run
-  bool no_progress = false;
-  // Read the AWS APIs with the user's credentials through the AWS CLI (see the top of the file).
-  bool aws = false;
-  AwsCliOptions aws_cli;  // how the AWS CLI is run (only with `aws`)
-};
-template <typename V>
-void DeclareOptions(V& v, CatalogUpdateArgs& a) {
-  v.List("regions", a.regions,
-         {.help = "Regions to refresh, or \"all\" (default: the regions of your AWS config: "
-                  "AWS_REGION, AWS_DEFAULT_REGION, `region` in ~/.aws/config)",
-          .front_ends = kCli,
-          .metavar = "LIST",
-          .no_default = true});
-  v.Text("endpoint", a.endpoint,
-         {.help = "Base URL serving AWS's paths instead of AWS (a mirror; http or https)",
-          .front_ends = kCli,
-          .metavar = "URL"});
-  v.Text("out", a.out,
-         {.help = "Catalog file to write (default: the user catalog, "
-                  "$XDG_DATA_HOME/gpuadvisor/catalog.json)",
-          .front_ends = kCli,
-          .metavar = "FILE",
-          .nonempty = true});
-  v.Duration("timeout", a.timeout_s,
-             {.help = "Longest one download may take (90s, 30m)",
-              .lo = 1,
-              .hi = 86400,
-              .front_ends = kCli});
-  v.Duration("total-timeout", a.total_timeout_s,
-             {.help = "Longest the whole update may take; what is left is named as not tried "
-                      "(2h, 30m)",
-              .lo = 1,
-              .hi = 7 * 86400,
-              .front_ends = kCli});
-  v.Integer("retries", a.retries,
-            {.help = "Retries per download on throttling (429), 5xx or a lost connection",
-             .lo = 0,
-             .hi = 10,
-             .front_ends = kCli});
-  v.Bool("no-progress", a.no_progress,
-         {.help = "No progress bar (it is shown on a TTY only)", .front_ends = kCli});
-  v.Bool("aws", a.aws,
-         {.help = "Also read with your AWS credentials, through the AWS CLI: the Price List "
-                  "Query API, spot price history per zone, Reserved Instance and Capacity Block "
-                  "offerings, Savings Plans rates",
-          .front_ends = kCli});
-  v.Nested(a.aws_cli);  // with --aws only
-}
 
 // One AWS API call of a credentialed update: the region to send it to and the AWS CLI's
 // arguments after the global ones ({"ec2", "describe-spot-price-history", "--instance-types",

@@ -81,55 +81,6 @@ void DeclareOptions(V& v, WatchOptions& o) {
           .front_ends = kCli});
 }
 
-// `watch`: the decision's options and the agent's own (sampling, the action's endpoints).
-struct WatchArgs {
-  double interval_s = 60;
-  WatchOptions options;
-  std::string keep_alive_file = "/etc/gpuadvisor/keep-alive";  // "" = none
-  std::string log;                                             // "" = stderr only
-  std::string imds_endpoint;  // "" = the front end's default (its environment, else IMDS)
-  std::string aws_endpoint_url;
-  std::string region;
-  std::string nvidia_smi = "nvidia-smi";
-  int64_t max_samples = 0;  // 0 = forever
-  double sample_timeout_s = 20;
-};
-
-template <typename V>
-void DeclareOptions(V& v, WatchArgs& a) {
-  v.Duration("interval", a.interval_s,
-             {.help = "Sampling interval", .lo = 0.01, .hi = 86400, .front_ends = kCli});
-  v.Nested(a.options);
-  v.Text("keep-alive-file", a.keep_alive_file,
-         {.help = "While this file exists nothing happens", .front_ends = kCli, .metavar = "FILE"});
-  v.Text("log", a.log,
-         {.help = "Also append the decision log to this file",
-          .front_ends = kCli,
-          .metavar = "FILE",
-          .nonempty = true});
-  v.Text("imds-endpoint", a.imds_endpoint,
-         {.help = "Instance metadata endpoint (default http://169.254.169.254, env "
-                  "GPUADVISOR_IMDS_ENDPOINT)",
-          .front_ends = kCli,
-          .metavar = "URL"});
-  v.Text("aws-endpoint-url", a.aws_endpoint_url,
-         {.help = "Passed to aws --endpoint-url", .front_ends = kCli, .metavar = "URL"});
-  v.Text("region", a.region,
-         {.help = "Passed to aws --region", .front_ends = kCli, .metavar = "REGION"});
-  v.Text("nvidia-smi", a.nvidia_smi,
-         {.help = "nvidia-smi program, looked up on PATH (run with its arguments, no shell)",
-          .front_ends = kCli,
-          .metavar = "PROGRAM"});
-  v.Integer(
-      "max-samples", a.max_samples,
-      {.help = "Stop after N samples (0: run forever)", .lo = 0, .hi = 1e9, .front_ends = kCli});
-  v.Duration("sample-timeout", a.sample_timeout_s,
-             {.help = "Kill nvidia-smi after this long and log no-data",
-              .lo = 0.01,
-              .hi = 3600,
-              .front_ends = kCli});
-}
-
 enum class WatchDecision {
   kBusy,       // some GPU is busy: the idle clock restarts
   kIdle,       // idle, not long enough yet

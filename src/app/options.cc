@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <unordered_set>
 
+#include "app/command_args.h"
 #include "app/requests.h"
 #include "app/serve.h"
 #include "gpuadvisor/catalog_build.h"

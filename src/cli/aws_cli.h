@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "gpuadvisor/aws_cli_options.h"
+#include "app/command_args.h"
 #include "gpuadvisor/result.h"
 
 namespace gpuadvisor::cli {

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <utility>
 
+#include "app/command_args.h"
 #include "app/table.h"
 #include "cli/aws_cli.h"
 #include "cli/common.h"

@@ -2,6 +2,7 @@
 #include <ctime>
 #include <iostream>
 
+#include "app/command_args.h"
 #include "cli/common.h"
 #include "cli/progress.h"
 #include "gpuadvisor/catalog_build.h"

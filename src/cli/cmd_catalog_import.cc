@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "app/command_args.h"
 #include "app/views.h"
 #include "cli/common.h"
 #include "cli/progress.h"

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "app/command_args.h"
 #include "app/views.h"
 #include "cli/aws_cli.h"
 #include "cli/common.h"

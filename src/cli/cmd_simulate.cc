@@ -1,6 +1,7 @@
 // `gpuadvisor simulate`: replay a request-rate trace against an autoscaled serving fleet.
 #include <cstdio>
 
+#include "app/command_args.h"
 #include "app/views.h"
 #include "cli/common.h"
 #include "cli/workload_flags.h"

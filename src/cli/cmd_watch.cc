@@ -10,6 +10,7 @@
 #include <fstream>
 #include <thread>
 
+#include "app/command_args.h"
 #include "cli/common.h"
 #include "gpuadvisor/telemetry.h"
 #include "gpuadvisor/watch.h"

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/command_args.h"
 #include "app/options.h"
 #include "app/requests.h"
 #include "app/serve.h"
