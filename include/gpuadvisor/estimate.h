@@ -80,6 +80,10 @@ enum class EstimateMode {
 };
 
 // Per-device memory in GiB (2^30 B). Null fields do not apply to the task.
+// The share of published figures a measured band is drawn to hold (doc/estimation.md, "What the
+// bands cover").
+inline constexpr double kMeasuredBandCoverage = 0.8;
+
 struct MemoryEstimate {
   std::optional<double> weights_gib, gradients_gib, optimizer_gib, activations_gib, kv_cache_gib,
       overhead_gib;
@@ -93,6 +97,10 @@ struct MemoryEstimate {
   // beside the allocator (CUDA context, NCCL buffers: nvidia-smi's figure) and decides `fits`.
   std::optional<double> allocated_gib, reserved_gib;
   double total_gib = 0;
+  // The measured band of the memory figures (fractions: total_gib x (1 - band_low) .. x (1 +
+  // band_high)), drawn from published memory measurements (doc/estimation.md); 0 and 0 where the
+  // task's memory has no measured band (transcode, render, analytics, hpc working sets).
+  double band_low = 0, band_high = 0;
   double device_gib = 0;  // usable memory of one device (AWS-reported where known)
   bool fits = true;
 };
@@ -186,6 +194,11 @@ struct Estimate {
   const char* uncertainty_metric = nullptr;
   std::optional<double> uncertainty_low, uncertainty_high;
   double band_low = 0, band_high = 0;
+  // The share of published figures of its kind the band held (0.8: the measured band,
+  // doc/estimation.md "What the bands cover"); nullopt when the band is not the measured one
+  // (widened for a lower confidence grade or an unmeasured efficiency, fixed by a given MFU, or
+  // stated by hand for a task no published figure measures).
+  std::optional<double> band_coverage;
   Confidence confidence = Confidence::kLow;
   std::string confidence_basis;          // kDetailed only: the measurements the grade rests on
   std::vector<std::string> assumptions;  // kDetailed only; warnings start with "warning: "

@@ -154,7 +154,10 @@ Table EstimateTable(const Estimate& e, bool with_assumptions) {
   CostRows(e.cost, &r);
   if (e.uncertainty_low && e.uncertainty_high) {
     const double lo = *e.uncertainty_low, hi = *e.uncertainty_high;
-    r.Text("uncertainty (" + std::string(e.uncertainty_metric) + ")",
+    // The measured band says what it covers; a widened or hand-set one says that it is not.
+    const std::string held =
+        e.band_coverage ? FormatFixed(100 * *e.band_coverage, 0) + "% band" : "band not measured";
+    r.Text("uncertainty (" + std::string(e.uncertainty_metric) + ", " + held + ")",
            FormatFixed(lo, Decimals(lo)) + " .. " + FormatFixed(hi, Decimals(hi)));
     if (std::string(e.uncertainty_metric) == "time.hours" && e.cost.on_demand_usd) {
       const double c = *e.cost.on_demand_usd;
@@ -162,6 +165,13 @@ Table EstimateTable(const Estimate& e, bool with_assumptions) {
                  CurrencySymbol(PartitionOf(e.cost.region).currency) + ")",
              FormatFixed(c * (1 - e.band_low), 0) + " .. " + FormatFixed(c * (1 + e.band_high), 0));
     }
+  }
+  if (e.memory.band_low > 0 || e.memory.band_high > 0) {
+    const double m = e.memory.total_gib;
+    r.Text(
+        "uncertainty (memory.total_gib, " + FormatFixed(100 * kMeasuredBandCoverage, 0) + "% band)",
+        FormatFixed(m * (1 - e.memory.band_low), 1) + " .. " +
+            FormatFixed(m * (1 + e.memory.band_high), 1));
   }
   r.Text("confidence", std::string(ConfidenceName(e.confidence)) +
                            (e.confidence_basis.empty() ? "" : ": " + e.confidence_basis));

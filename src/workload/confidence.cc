@@ -165,14 +165,12 @@ ConfidenceGrade GradeConfidence(const Workload& w, const GpuSpec& gpu, bool with
 
 void WidenBandForConfidence(Estimate* e) {
   if (!e->uncertainty_low || !e->uncertainty_high || e->band_low >= 1) return;
-  // Floors of the band (low side, high side) per grade: the calibrated bands of doc/estimation.md
-  // hold for kHigh; a sibling or a rough description has missed by up to ~40%, and nothing
-  // comparable by more (the Neuron and Blackwell misses before issue 15).
+  // The measured bands (bands.h) pool each kind's figures across the parts measured, so a part
+  // whose sibling was measured (kMedium) keeps its kind's band: the figures already include
+  // one part predicted from another's efficiency. Nothing comparable measured (kLow): at least
+  // -35% / +60%, what the Neuron and Blackwell estimates missed by before issue 15.
   double low = e->band_low, high = e->band_high;
-  if (e->confidence == Confidence::kMedium) {
-    low = std::max(low, 0.25);
-    high = std::max(high, 0.40);
-  } else if (e->confidence == Confidence::kLow) {
+  if (e->confidence == Confidence::kLow) {
     low = std::max(low, 0.35);
     high = std::max(high, 0.60);
   }
@@ -182,6 +180,7 @@ void WidenBandForConfidence(Estimate* e) {
   e->uncertainty_high = value * (1 + high);
   e->band_low = low;
   e->band_high = high;
+  e->band_coverage.reset();  // wider than the measured band: it holds more, by how much unmeasured
 }
 
 }  // namespace workload_internal

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "util/text.h"
+#include "workload/bands.h"
 #include "workload/confidence.h"
 #include "workload/estimate_internal.h"
 #include "workload/neuron.h"
@@ -24,6 +25,19 @@ void SetBand(Estimate* e, const char* metric, double value, double low, double h
   e->uncertainty_high = value * (1 + high);
   e->band_low = low;
   e->band_high = high;
+  e->band_coverage.reset();
+}
+
+void SetMeasuredBand(const EstimateContext& ctx, const char* metric, double value,
+                     bool extrapolated) {
+  const std::optional<BandKind> kind = BandKindOf(ctx.w, *ctx.hw.gpu);
+  MeasuredBand b = kind ? MeasuredBandOf(*kind) : MeasuredBand{0.35, 0.6, 0};
+  if (extrapolated) {
+    b.low = std::max(b.low, 0.35);
+    b.high = std::max(b.high, 0.6);
+  }
+  SetBand(ctx.out, metric, value, b.low, b.high);
+  if (kind && !extrapolated) ctx.out->band_coverage = kBandCoverage;
 }
 
 void SetMemory(const EstimateContext& ctx, const MemoryBytes& m, bool training, bool serving) {
@@ -239,6 +253,11 @@ Result<Estimate> EstimateWorkload(const Workload& w, const Hardware& hw,
   EstimateContext ctx{w, hw, gpu, merged, MakeTopology(hw), mode, &e};
   e.gpus_per_node = ctx.topo.gpus_per_node;
   GPUADVISOR_RETURN_IF_ERROR(Dispatch(ctx));
+  if (e.memory.total_gib > 0 && BandKindOf(w, *hw.gpu)) {
+    const MeasuredBand& m = MeasuredBandOf(BandKind::kMemory);
+    e.memory.band_low = m.low;
+    e.memory.band_high = m.high;
+  }
   const std::optional<double> limit = WorkloadDeadlineHours(w);
   if (ctx.detailed() && limit && e.hours && *e.hours > *limit) {
     ctx.Warn("takes " + Num(*e.hours, 1) + " h, past the workload's runtime limit of " +

@@ -55,6 +55,11 @@ RealTimeServing ServeRealTime(const RealTimeLoad& load,
 void SetMemory(const EstimateContext& ctx, const MemoryBytes& m, bool training, bool serving);
 // Sets the uncertainty band on `metric` = value x [1 - low, 1 + high].
 void SetBand(Estimate* e, const char* metric, double value, double low, double high);
+// Sets the measured band of the estimate's kind (bands.h) on `metric`; `extrapolated` (an
+// efficiency no measurement backs: a generation without calibrated figures, a network described
+// only by its counts) widens it to at least -35% / +60%, the floor of a low-confidence grade.
+void SetMeasuredBand(const EstimateContext& ctx, const char* metric, double value,
+                     bool extrapolated);
 // "12.3" style number for assumption texts.
 std::string Num(double v, int decimals = 2);
 

@@ -109,7 +109,18 @@ json CostJson(const CostEstimate& c) {
 // proportionally more; a slower run has proportionally lower throughput (and longer latency).
 json BandsJson(const Estimate& e) {
   json bands = json::array();
-  if (!e.uncertainty_metric || !e.uncertainty_low) return bands;
+  const MemoryEstimate& m = e.memory;
+  const bool memory_band = m.band_low > 0 || m.band_high > 0;
+  auto add_memory = [&] {
+    if (!memory_band) return;
+    bands.push_back({{"metric", "memory.total_gib"},
+                     {"low", m.total_gib * (1 - m.band_low)},
+                     {"high", m.total_gib * (1 + m.band_high)}});
+  };
+  if (!e.uncertainty_metric || !e.uncertainty_low) {
+    add_memory();
+    return bands;
+  }
   const double lo = e.band_low, hi = e.band_high;
   auto add = [&](const char* metric, const std::optional<double>& v, bool inverse) {
     if (!v) return;
@@ -134,6 +145,7 @@ json BandsJson(const Estimate& e) {
     add("performance.itl_ms", p.itl_ms, true);
     add("performance.ttft_ms", p.ttft_ms, true);
   }
+  add_memory();
   return bands;
 }
 
@@ -163,6 +175,7 @@ nlohmann::ordered_json EstimateToJson(const Estimate& e) {
       {"low", Opt(e.uncertainty_low)},
       {"high", Opt(e.uncertainty_high)},
       {"metric", e.uncertainty_metric ? json(e.uncertainty_metric) : json(nullptr)},
+      {"coverage", Opt(e.band_coverage)},
       {"bands", BandsJson(e)}};
   out["confidence"] = {{"grade", ConfidenceName(e.confidence)}, {"basis", Str(e.confidence_basis)}};
   out["assumptions"] = e.assumptions;

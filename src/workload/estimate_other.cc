@@ -258,7 +258,7 @@ Status EstimateHpc(const EstimateContext& ctx) {
     }
   }
   ctx.out->gpu_hours = *ctx.out->hours * ctx.topo.gpus;
-  SetBand(ctx.out, "time.hours", *ctx.out->hours, 0.3, 0.6);
+  SetMeasuredBand(ctx, "time.hours", *ctx.out->hours, false);
   if (ctx.detailed()) {
     ctx.Assume(std::string("hpc-kind ") + HpcKindName(w.hpc_kind) + ": " + r->basis + ", " +
                Num(r->per_gpu_tflops, 2) + " TFLOP/s per GPU at " + Num(r->efficiency, 3) +

@@ -226,8 +226,7 @@ void Report(const EstimateContext& ctx, const ServePlan& p, const ModelShape& m,
   e.hours = hours;
   e.gpu_hours = hours * ctx.topo.gpus;
   e.flops_total = flop_per_token * tokens * hours * 3600;
-  SetBand(&e, "performance.tokens_per_s", tokens, 0.3,
-          EfficiencyFor(ctx.gpu).low_confidence ? 0.5 : 0.3);
+  SetMeasuredBand(ctx, "performance.tokens_per_s", tokens, EfficiencyFor(ctx.gpu).low_confidence);
   if (!ctx.detailed()) return;
   ctx.Assume("requests of " + Num(c.input_tokens, 0) + " input + " + Num(c.output_tokens, 0) +
              " output tokens; " + Num(p.batch, 1) + " in flight per replica (" +

@@ -242,8 +242,11 @@ void Report(const EstimateContext& ctx, const Plan& plan, double peak, const Mod
   e.hours = total_tokens / tps / goodput / 3600;
   e.gpu_hours = *e.hours * c.gpus;
   const bool low_conf = EfficiencyFor(ctx.gpu).low_confidence;
-  const double band = w.mfu > 0 ? 0.1 : low_conf ? 0.35 : 0.15;
-  SetBand(&e, "time.hours", *e.hours, band, low_conf ? 0.6 : band + 0.1);
+  if (w.mfu > 0) {  // the user's own MFU: what is left is the step's other terms
+    SetBand(&e, "time.hours", *e.hours, 0.1, 0.1);
+  } else {
+    SetMeasuredBand(ctx, "time.hours", *e.hours, low_conf);
+  }
   if (!ctx.detailed()) return;
   ctx.Assume("goodput " + Num(goodput) + " (restarts, checkpoints, evaluation; --goodput)");
   ctx.Assume("global batch " + Num(c.global_batch, 0) + " sequences of " + Num(c.seq, 0) +

@@ -510,9 +510,8 @@ void ReportRealTime(const EstimateContext& ctx, const VisionPlan& p,
   e.hours = hours;
   e.gpu_hours = hours * ctx.topo.gpus;
   e.flops_total = sample_flop * served * hours * 3600;
-  const bool low_confidence = p.neuron || p.custom || EfficiencyFor(ctx.gpu).low_confidence;
-  SetBand(ctx.out, "performance.images_per_s", served, low_confidence ? 0.35 : 0.25,
-          low_confidence ? 0.6 : 0.35);
+  SetMeasuredBand(ctx, "performance.images_per_s", served,
+                  p.custom || EfficiencyFor(ctx.gpu).low_confidence);
   if (!ctx.detailed()) return;
   ctx.Assume("real time: " + Num(w.rps, 0) + " images/s over " + std::to_string(ctx.topo.gpus) +
              " device(s); a dynamic batcher (at most " + std::to_string(p.batch) +
@@ -649,9 +648,8 @@ Status EstimateVision(const EstimateContext& ctx) {
   const double goodput = w.goodput > 0 ? w.goodput : (p.train ? 0.95 : 1.0);
   ctx.out->hours = samples / ips / goodput / 3600;
   ctx.out->gpu_hours = *ctx.out->hours * ctx.topo.gpus;
-  const bool low_confidence = p.neuron || p.custom || EfficiencyFor(ctx.gpu).low_confidence;
-  SetBand(ctx.out, "time.hours", *ctx.out->hours, low_confidence ? 0.35 : 0.25,
-          low_confidence ? 0.6 : 0.35);
+  SetMeasuredBand(ctx, "time.hours", *ctx.out->hours,
+                  p.custom || EfficiencyFor(ctx.gpu).low_confidence);
   if (ctx.detailed()) DescribeVision(ctx, p, t, work);
   return Status::OK();
 }

@@ -17,6 +17,7 @@ set(GPUADVISOR_WORKLOAD_SOURCES
   src/workload/serve_model.cc
   src/workload/estimate.cc
   src/workload/confidence.cc
+  src/workload/bands.cc
   src/workload/estimate_train.cc
   src/workload/estimate_serve.cc
   src/workload/estimate_other.cc

@@ -296,10 +296,18 @@ TEST(OrderingTest, SmallerPlansWinNearTies) {
   }
 }
 
+// A tiny job goes to an 8-GPU flagship over a single GPU only when the flagship wins by more than
+// the tie margin at the pessimistic ends of their bands (a near-equal single GPU goes first).
 TEST(OrderingTest, TinyJobIsNotSentToAnEightGpuFlagshipOverANearEqualSingleGpu) {
   const Recommendation r = Search(kUnet, {"p5en.48xlarge", "p5.48xlarge", "g6e.xlarge"});
   ASSERT_FALSE(r.plans.empty());
-  EXPECT_EQ(r.plans[0].gpus, 1) << r.plans[0].type->name;
+  auto score = [](const Plan& p) { return p.cost_usd * p.risk_factor; };
+  const auto single =
+      std::find_if(r.plans.begin(), r.plans.end(), [](const Plan& p) { return p.gpus == 1; });
+  ASSERT_NE(single, r.plans.end());
+  if (r.plans[0].gpus > 1) {
+    EXPECT_GT(score(*single), score(r.plans[0]) * 1.05) << r.plans[0].type->name;
+  }
 }
 
 TEST(HorizonTest, LongRunSaysItsDaysAndOffersAPlanWithinTheDefaultHorizon) {
