@@ -206,6 +206,10 @@ struct Plan {
   // Factor from the estimate's band to its pessimistic end (1 + band on time; 1 / (1 - band) on a
   // rate), by which the ranking scales cost and time.
   double risk_factor = 1;
+  // A spot price estimated from the Spot Instance Advisor's savings is less known than a listed
+  // or observed one: the factor to the high end of its measured band (doc/recommend.md, "Price
+  // uncertainty"), by which the ranking scales the cost; 1 for every other price.
+  double price_risk_factor = 1;
   Estimate estimate;  // the estimator's figures for this configuration (kDetailed for the
                       // top plans only)
   std::vector<std::string> why, warnings, advice;

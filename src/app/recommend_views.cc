@@ -9,11 +9,12 @@
 namespace gpuadvisor {
 namespace {
 
-ojson Levers(const std::vector<SavingsLever>& levers) {
+ojson Levers(const std::vector<SavingsLever>& levers, Currency currency) {
   ojson a = ojson::array();
   for (const SavingsLever& l : levers) {
     a.push_back({{"lever", l.lever},
-                 {"cost_usd", l.cost_usd},
+                 {"currency", CurrencyCode(currency)},
+                 {MoneyKey("cost_usd", currency), l.cost_usd},
                  {"saving", l.saving},
                  {"detail", l.detail},
                  {"tradeoff", l.tradeoff}});
@@ -137,6 +138,7 @@ ojson PlanJson(const Plan& p) {
               p.deadline_miss_probability ? ojson(*p.deadline_miss_probability) : ojson(nullptr)},
              {"confidence", ConfidenceName(p.estimate.confidence)},
              {"risk_factor", p.risk_factor},
+             {"price_risk_factor", p.price_risk_factor},
              {"obtainability", {{"probability", p.obtain_probability}, {"basis", p.obtain_basis}}},
              {"doubts", DoubtsJson(p.doubts)},
              {"sweep", SweepJson(p)},
@@ -148,7 +150,7 @@ ojson PlanJson(const Plan& p) {
              {"why", ojson(p.why)},
              {"warnings", ojson(p.warnings)},
              {"advice", ojson(p.advice)},
-             {"savings", Levers(p.savings)},
+             {"savings", Levers(p.savings, p.currency)},
              {"inter_node_traffic", p.inter_node_traffic}};
   if (p.local_currency != p.currency) {  // converted by an exchange rate: what AWS bills
     j["local_price"] = {{"currency", CurrencyCode(p.local_currency)},

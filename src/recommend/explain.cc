@@ -489,6 +489,7 @@ Plan MakeBarePlan(const Candidate& c) {
   p.local_cost = c.cost_usd / c.to_ranking;
   p.spot_overhead = c.spot_overhead;
   p.risk_factor = c.risk_factor;
+  p.price_risk_factor = c.price_risk;
   p.price_from = c.price->from;
   // A figure a newer source confirmed is as old as its confirmation (Price::dated_by).
   p.price_figures.push_back({PurchaseKindName(c.purchase), c.price->dated_by()});
@@ -545,6 +546,18 @@ Plan MakePlan(const Catalog& catalog, const Workload& w, const std::vector<Candi
   // grade (English, from the estimator).
   p.why.push_back(Trf("{0} estimate ({1}); ranked at the pessimistic end of its band (x{2})", grade,
                       p.estimate.confidence_basis, FormatFixed(c.risk_factor, 2)));
+  if (c.price_band != nullptr) {
+    // TRANSLATORS: {0} the advisor feed's source and date; {1}/{2} percentages; {3} a count;
+    // {4} a factor such as 1.25.
+    p.why.push_back(
+        Trf("spot price estimated from the Spot Instance Advisor's savings ({0}): "
+            "observed spot prices lay within -{1}% / +{2}% of such estimates in 80% "
+            "of the {3} type-regions the catalog has both for; ranked at the high "
+            "end (x{4})",
+            c.price->from.source + ", " + c.price->from.date,
+            FormatFixed(100 * c.price_band->low, 0), FormatFixed(100 * c.price_band->high, 0),
+            c.price_band->figures, FormatFixed(c.price_risk, 2)));
+  }
   for (const std::string& a : p.estimate.assumptions) {
     if (StartsWith(a, "warning: ")) p.warnings.push_back(a.substr(9));
   }

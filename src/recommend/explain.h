@@ -13,6 +13,7 @@
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/recommend.h"
+#include "recommend/price_band.h"
 #include "workload/neuron_support.h"
 
 namespace gpuadvisor::recommend_internal {
@@ -32,7 +33,11 @@ struct Candidate {
   double time_hours = 0, cost_usd = 0, usd_per_hour = 0, spot_overhead = 0;
   Currency currency = Currency::kUsd, local_currency = Currency::kUsd;
   double to_ranking = 1;
-  double risk_factor = 1;     // see Plan::risk_factor
+  double risk_factor = 1;  // see Plan::risk_factor
+  // A spot price estimated from the advisor's savings: its measured band (price_band.h) and the
+  // factor to its high end, by which the ranking scales the cost (1: a listed or observed price).
+  const PriceBand* price_band = nullptr;
+  double price_risk = 1;
   bool unobtainable = false;  // the account scan says it cannot be launched (ranks below)
   double paid_fraction = 0;   // of the instances, those RIs and Savings Plans already pay for
   uint16_t doubts = 0;        // DoubtBit (doubts.h): what the engine doubts about the plan

@@ -136,7 +136,13 @@ std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& 
     const double overhead = JobSpotOverhead(*c.type, o, *c.estimate, c.instances).overhead_fraction;
     const double hours = *c.estimate->hours * (1 + overhead) + kLaunchHours;  // as the plan
     const Variant v{c.instances, o->spot->usd_per_hour * c.to_ranking * c.instances * hours, hours};
-    Add(c, "spot", v, "spot with checkpoints (+" + Pct(overhead) + " time)",
+    // An estimated spot price (on-demand x the advisor's average savings) is said to be one: the
+    // ranking places it at the high end of its measured band (price_band.h).
+    Add(c, "spot", v,
+        "spot with checkpoints (+" + Pct(overhead) + " time)" +
+            (o->spot->estimated ? std::string(", at a spot price estimated from the Spot "
+                                              "Instance Advisor's average savings")
+                                : std::string()),
         "interruptions: needs checkpoint/restart; large spot clusters may be unavailable", &out);
   }
   if (!!IsService(w) && c.purchase == PurchaseKind::kOnDemand && o->reserved_1y_no_upfront) {

@@ -18,6 +18,7 @@
 #include "recommend/doubts.h"
 #include "recommend/explain.h"
 #include "recommend/filters.h"
+#include "recommend/price_band.h"
 #include "util/enum_names.h"
 #include "util/text.h"
 #include "workload/serve_model.h"
@@ -84,6 +85,9 @@ std::optional<double> BilledHours(PurchaseKind p, double hours) {
 struct Ranking {
   Currency currency = Currency::kUsd;
   const CurrencyConverter* fx = nullptr;
+  // How far estimated spot prices lie from observed ones (price_band.h), for every spot plan
+  // priced from the advisor's savings.
+  const recommend_internal::PriceBand* spot_estimate = nullptr;
   // The factor from an amount in `local` to the ranking currency.
   double Factor(Currency local) const {
     return local == currency ? 1.0 : 1.0 / fx->RateFor(local)->per_usd;
@@ -124,6 +128,11 @@ void PriceCandidates(const InstanceType& t, const GpuSpec* gpu, int instances, c
       c.local_currency = local;
       c.to_ranking = to_ranking;
       c.risk_factor = recommend_internal::RiskFactor(e);
+      if (p == PurchaseKind::kSpot && price->estimated && ranking.spot_estimate != nullptr &&
+          ranking.spot_estimate->figures > 0) {
+        c.price_band = ranking.spot_estimate;
+        c.price_risk = 1 + ranking.spot_estimate->high;
+      }
       double hours = *e.hours;
       if (p == PurchaseKind::kSpot) {
         c.spot_overhead = recommend_internal::JobSpotOverhead(t, o, e, instances).overhead_fraction;
@@ -225,11 +234,11 @@ double Score(const Candidate& c, Objective o) {
   const double cost = c.cost_usd * (1 - c.paid_fraction);
   switch (o) {
     case Objective::kCost:
-      return c.risk_factor * (cost + 1e-9 * c.time_hours);
+      return c.risk_factor * (c.price_risk * cost + 1e-9 * c.time_hours);
     case Objective::kTime:
       return c.risk_factor * (c.time_hours + 1e-9 * cost);
     case Objective::kBalanced:
-      return c.risk_factor * c.risk_factor * cost * c.time_hours;
+      return c.risk_factor * c.risk_factor * c.price_risk * cost * c.time_hours;
   }
   return cost;
 }
@@ -732,12 +741,13 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
           .WithField("budget");
     }
   }
-  Result<Recommendation> rec =
-      RecommendIn(catalog, w, request, groups.front().regions, {groups.front().currency, &*fx});
+  const recommend_internal::PriceBand spot_estimate = recommend_internal::SpotEstimateBand(catalog);
+  Result<Recommendation> rec = RecommendIn(catalog, w, request, groups.front().regions,
+                                           {groups.front().currency, &*fx, &spot_estimate});
   if (!rec.ok()) return rec;
   for (size_t k = 1; k < groups.size(); ++k) {
-    Result<Recommendation> other =
-        RecommendIn(catalog, w, request, groups[k].regions, {groups[k].currency, &*fx});
+    Result<Recommendation> other = RecommendIn(catalog, w, request, groups[k].regions,
+                                               {groups[k].currency, &*fx, &spot_estimate});
     if (!other.ok()) return other.status();
     rec->other_currencies.push_back(std::move(other).value());
   }

@@ -5,4 +5,5 @@ set(GPUADVISOR_RECOMMEND_SOURCES
   src/recommend/levers.cc
   src/recommend/filters.cc
   src/recommend/doubts.cc
+  src/recommend/price_band.cc
 )

@@ -162,9 +162,15 @@ def main():
                   and any("spot placement score 2/10 in us-east-1: spot capacity for 1 x g6e.12xlarge is unlikely" in w
                           for w in spot[0]["warnings"]),
                   f"the spot plan says its score: {spot[0]['account']} {spot[0]['warnings']}")
+        # Without the scan the same spot plan says nothing of a placement score. (It no longer
+        # wins without the scan either: g6e's spot price is estimated from the advisor's savings,
+        # which the ranking places at the high end of its measured band, doc/recommend.md.)
         r = run(*spot_job, "--account", "none")
         plans = json.loads(r.stdout)["plans"] if r.returncode == 0 else []
-        check(plans and plans[0]["purchase"] == "spot", "without the scan spot wins (the premise)")
+        unscored = [p for p in plans if p["purchase"] == "spot"]
+        check(unscored and "account" not in unscored[0]
+              and not any("spot placement score" in w for w in unscored[0]["warnings"]),
+              f"without the scan the spot plan has no placement score: {unscored[:1]}")
 
         r = run(*job, "--account", "none")
         check(r.returncode == 0 and all("account" not in p for p in json.loads(r.stdout)["plans"]),

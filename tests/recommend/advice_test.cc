@@ -279,7 +279,7 @@ TEST(OrderingTest, SmallerPlansWinNearTies) {
     req.savings_levers = false;
     Result<Recommendation> r = Recommend(testing::EmbeddedForTests(), FromFields(f), req);
     ASSERT_TRUE(r.ok());
-    auto score = [](const Plan& p) { return p.cost_usd * p.risk_factor; };
+    auto score = [](const Plan& p) { return p.cost_usd * p.risk_factor * p.price_risk_factor; };
     auto smaller = [](const Plan& a, const Plan& b) {
       return a.instances != b.instances ? a.instances < b.instances : a.gpus < b.gpus;
     };
@@ -301,7 +301,7 @@ TEST(OrderingTest, SmallerPlansWinNearTies) {
 TEST(OrderingTest, TinyJobIsNotSentToAnEightGpuFlagshipOverANearEqualSingleGpu) {
   const Recommendation r = Search(kUnet, {"p5en.48xlarge", "p5.48xlarge", "g6e.xlarge"});
   ASSERT_FALSE(r.plans.empty());
-  auto score = [](const Plan& p) { return p.cost_usd * p.risk_factor; };
+  auto score = [](const Plan& p) { return p.cost_usd * p.risk_factor * p.price_risk_factor; };
   const auto single =
       std::find_if(r.plans.begin(), r.plans.end(), [](const Plan& p) { return p.gpus == 1; });
   ASSERT_NE(single, r.plans.end());

@@ -262,11 +262,15 @@ TEST(RecommendTest, PlansNameTheFiguresTheyRestOn) {
   for (const Plan& p : r.plans) {
     ASSERT_FALSE(p.price_figures.empty());
     EXPECT_EQ(p.price_figures[0].kind, PurchaseKindName(p.purchase));
-    EXPECT_EQ(p.price_figures[0].from.source, p.price_from.source);
+    const RegionOffer* o = p.type->FindRegion(p.region);
+    ASSERT_NE(o, nullptr);
+    // The purchase price, dated by its confirmation where a newer source reprints it.
+    const Price& price = p.purchase == PurchaseKind::kSpot ? *o->spot : *o->on_demand;
+    EXPECT_EQ(p.price_from.source, price.from.source);
+    EXPECT_EQ(p.price_figures[0].from.source, price.dated_by().source);
     const Plan::Figure* oldest = p.OldestPriceFigure();
     ASSERT_NE(oldest, nullptr);
     for (const Plan::Figure& f : p.price_figures) EXPECT_FALSE(OlderFigure(f.from, oldest->from));
-    const RegionOffer* o = p.type->FindRegion(p.region);
     if (p.purchase == PurchaseKind::kSpot && o->spot_band) {
       spot = true;
       ASSERT_EQ(p.price_figures.size(), 2u);
@@ -329,8 +333,9 @@ TEST(RecommendTest, ConfidenceDrivesTheRankingAndTheAlternative) {
   ASSERT_GE(r.plans.size(), 2u);
   // In score order, up to the 5 % tie-break that puts a smaller plan first (doc/recommend.md).
   for (size_t i = 1; i < r.plans.size(); ++i) {
-    EXPECT_LE(r.plans[i - 1].cost_usd * r.plans[i - 1].risk_factor,
-              r.plans[i].cost_usd * r.plans[i].risk_factor * 1.05 * (1 + 1e-9));
+    const Plan &a = r.plans[i - 1], &b = r.plans[i];
+    EXPECT_LE(a.cost_usd * a.risk_factor * a.price_risk_factor,
+              b.cost_usd * b.risk_factor * b.price_risk_factor * 1.05 * (1 + 1e-9));
   }
   for (const Plan& p : r.plans) {
     EXPECT_NEAR(p.risk_factor, 1 + p.estimate.band_high, 1e-9) << p.type->name;

@@ -6,4 +6,5 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   recommend/advice_test.cc
   recommend/currency_test.cc
   recommend/doubts_test.cc
+  recommend/price_band_test.cc
 )
