@@ -309,10 +309,14 @@ struct Recommendation {
   std::vector<Pick> picks;
   // Serving with no plan in 16-bit weights: the mildest weight quantization (FP8, int8, int4) that
   // gives plans, and its best plans, so "nothing fits" comes with the lever that changes it.
+  // A lever that changes the workload (FP8, LoRA, weight quantization), promoted to plans of its
+  // own: when nothing fits without it (serving in 16-bit weights), or when its best plan beats the
+  // top plan beyond both plans' bands (its pessimistic end below the top plan's optimistic end).
   struct PromotedLever {
     std::string lever;     // "quantization-int8"
     std::string what;      // "int8 weights"
     std::string tradeoff;  // "small quality loss (weight-only int8)"
+    std::string reason;    // why it is promoted, one line
     std::vector<Plan> plans;
   };
   std::optional<PromotedLever> promoted_lever;

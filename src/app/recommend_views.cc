@@ -215,7 +215,11 @@ ojson PromotedJson(const Recommendation& r) {
   const Recommendation::PromotedLever& l = *r.promoted_lever;
   ojson plans = ojson::array();
   for (const Plan& p : l.plans) plans.push_back(PlanJson(p));
-  return {{"lever", l.lever}, {"what", l.what}, {"tradeoff", l.tradeoff}, {"plans", plans}};
+  return {{"lever", l.lever},
+          {"what", l.what},
+          {"tradeoff", l.tradeoff},
+          {"reason", l.reason},
+          {"plans", plans}};
 }
 
 ojson RecommendationJson(const Recommendation& r, const RecommendRequest& req) {
@@ -467,13 +471,17 @@ std::string Details(const Recommendation& r, bool all_rejections) {
     }
   }
   if (const auto& l = r.promoted_lever) {
-    // TRANSLATORS: {0} "int8 weights", {1} its trade-off.
-    out += "\n" + Trf("no plan with 16-bit weights; with {0} ({1}):", l->what, l->tradeoff) + "\n";
+    // TRANSLATORS: {0} "int8 weights", {1} its trade-off, {2} why it is shown ("no plan with
+    // 16-bit weights", or that it beats the top plan beyond the bands).
+    out += "\n" + Trf("with {0} ({1}): {2}", l->what, l->tradeoff, l->reason) + "\n";
     for (const Plan& p : l->plans) {
+      // A service by the hour, a job by its run.
+      const double amount = p.estimate.service ? p.usd_per_hour : p.cost_usd;
+      const std::string money =
+          FormatMoney(p.currency, amount, amount >= 100 ? 0 : 2) + (p.estimate.service ? "/h" : "");
       out += "  " +
-             Trf("#{0} {1} x {2} ({3}, {4}): {5}/h; {6}", p.rank, p.type->name, p.instances,
-                 PurchaseKindLabel(p.purchase), p.region,
-                 FormatMoney(p.currency, p.usd_per_hour, p.usd_per_hour >= 100 ? 0 : 2),
+             Trf("#{0} {1} x {2} ({3}, {4}): {5}; {6}", p.rank, p.type->name, p.instances,
+                 PurchaseKindLabel(p.purchase), p.region, money,
                  p.why.size() > 1 ? p.why[1] : std::string()) +
              "\n";
     }

@@ -466,6 +466,13 @@ double RiskFactor(const Estimate& e) {
   return e.band_low < 0.95 ? 1 / (1 - e.band_low) : 20;
 }
 
+double OptimisticFactor(const Estimate& e) {
+  if (!e.uncertainty_metric) return 1;
+  const std::string_view metric = e.uncertainty_metric;
+  if (metric == "time.hours" || metric == "performance.scan_time_s") return 1 - e.band_low;
+  return 1 / (1 + e.band_high);
+}
+
 Plan MakeBarePlan(const Candidate& c) {
   Plan p;
   p.type = c.type;

@@ -65,6 +65,8 @@ class RankingCurrencyScope {
 // The factor from an estimate to the pessimistic end of its uncertainty band: 1 + band on a time,
 // 1 / (1 - band) on a rate (throughput short by the band needs that much more capacity).
 double RiskFactor(const Estimate& e);
+// The factor to the optimistic end: 1 - band on a time, 1 / (1 + band) on a rate.
+double OptimisticFactor(const Estimate& e);
 
 // What the search saw for one instance type, to explain a rejection in one line.
 struct TypeOutcome {
@@ -157,6 +159,13 @@ struct ServingQuantization {
   const char* tradeoff;
 };
 std::span<const ServingQuantization> ServingQuantizations();
+// The workload a savings lever changes (SavingsLever::lever: "fp8", "lora", "quantization-int8",
+// ...) and what the change is called; nullopt for a lever of the purchase alone (spot, reserved).
+struct WorkloadLever {
+  Workload workload;
+  std::string what;
+};
+std::optional<WorkloadLever> ApplyWorkloadLever(const Workload& w, std::string_view lever);
 // Figures only (for the Pareto front).
 Plan MakeBarePlan(const Candidate& c);
 // One line per rejected type; sizes of a family refused for the same reason are merged.

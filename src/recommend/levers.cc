@@ -78,7 +78,25 @@ Workload With(const Workload& w, Change change) {
   return v;
 }
 
+constexpr const char* kFp8Lever = "FP8 matmuls (TransformerEngine)";
+constexpr const char* kLoraLever = "LoRA (rank 16) instead of full fine-tuning";
+
 }  // namespace
+
+std::optional<WorkloadLever> ApplyWorkloadLever(const Workload& w, std::string_view lever) {
+  if (lever == "fp8") {
+    return WorkloadLever{With(w, [](Workload& v) { v.precision = Precision::kFp8; }), kFp8Lever};
+  }
+  if (lever == "lora") {
+    return WorkloadLever{With(w, [](Workload& v) { v.task = TaskKind::kLora; }), kLoraLever};
+  }
+  for (const ServingQuantization& q : ServingQuantizations()) {
+    if (lever == q.lever) {
+      return WorkloadLever{With(w, [&q](Workload& v) { v.quantization = q.weights; }), q.what};
+    }
+  }
+  return std::nullopt;
+}
 
 std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& w,
                                         const Candidate& c, const RecommendRequest& req,
@@ -90,13 +108,12 @@ std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& 
   if (full_training && fp8 && c.estimate->precision != Precision::kFp8 &&
       !(w.precision && *w.precision == Precision::kFp8)) {
     Add(c, "fp8", Cheapest(With(w, [](Workload& v) { v.precision = Precision::kFp8; }), c, req),
-        "FP8 matmuls (TransformerEngine)",
+        kFp8Lever,
         "small accuracy risk; needs FP8 recipes (delayed scaling) and a loss-curve check", &out);
   }
   if (w.task == TaskKind::kFinetune) {
     Add(c, "lora", Cheapest(With(w, [](Workload& v) { v.task = TaskKind::kLora; }), c, req),
-        "LoRA (rank 16) instead of full "
-        "fine-tuning",
+        kLoraLever,
         "usually close to full fine-tuning on instruction tasks; learns less new "
         "knowledge",
         &out);

@@ -709,6 +709,43 @@ std::string SpotNote(const Catalog& catalog, const Workload& w, const RecommendR
                      none);
 }
 
+// The workload lever (FP8, LoRA, weight quantization) that the top plan's savings name, whose own
+// search's best plan costs less at its pessimistic end than the top plan at its optimistic end:
+// the answer changes by more than the bands, so it is shown as plans, not as a saving line
+// (issue 38, item 5). Levers are tried by the saving they promise; the first that holds wins.
+void PromoteLeverBeyondTheBand(const Catalog& catalog, const Workload& w,
+                               const RecommendRequest& request, Recommendation* rec) {
+  const Plan& top = rec->plans.front();
+  const double top_best = top.cost_usd * recommend_internal::OptimisticFactor(top.estimate);
+  std::vector<const SavingsLever*> levers;
+  for (const SavingsLever& l : top.savings) levers.push_back(&l);
+  std::sort(levers.begin(), levers.end(),
+            [](const SavingsLever* a, const SavingsLever* b) { return a->saving > b->saving; });
+  for (const SavingsLever* l : levers) {
+    if (l->cost_usd * top.risk_factor >= top_best) break;  // not even the saving it promises
+    std::optional<recommend_internal::WorkloadLever> lw =
+        recommend_internal::ApplyWorkloadLever(w, l->lever);
+    if (!lw || !Validate(lw->workload).ok()) continue;
+    RecommendRequest sub = request;
+    sub.savings_levers = false;  // no recursion, no lever texts on the promoted plans
+    sub.top = std::min(request.top, 3);
+    Result<Recommendation> r = Recommend(catalog, lw->workload, sub);
+    if (!r.ok() || r->plans.empty() || r->currency != rec->currency) continue;
+    const Plan& best = r->plans.front();
+    const double best_worst = best.cost_usd * best.risk_factor * best.price_risk_factor;
+    if (best_worst >= top_best) continue;
+    // TRANSLATORS: {0} a percentage; {1} "$1234" (the top plan at the optimistic end of its band).
+    std::string reason =
+        Trf("{0} cheaper than the top plan, beyond both bands (at its pessimistic end it still "
+            "costs less than the top plan at its optimistic end, {1})",
+            FormatFixed(100 * (1 - best.cost_usd / top.cost_usd), 0) + "%",
+            FormatMoney(rec->currency, top_best, top_best >= 100 ? 0 : 2));
+    rec->promoted_lever = Recommendation::PromotedLever{l->lever, lw->what, l->tradeoff,
+                                                        std::move(reason), std::move(r->plans)};
+    return;
+  }
+}
+
 }  // namespace
 
 Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
@@ -763,10 +800,12 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
       sub.savings_levers = false;  // no recursion, no lever texts on the promoted plans
       Result<Recommendation> r = Recommend(catalog, lighter, sub);
       if (!r.ok() || r->plans.empty()) continue;
-      rec->promoted_lever =
-          Recommendation::PromotedLever{q.lever, q.what, q.tradeoff, std::move(r->plans)};
+      rec->promoted_lever = Recommendation::PromotedLever{
+          q.lever, q.what, q.tradeoff, Tr("no plan with 16-bit weights"), std::move(r->plans)};
       break;
     }
+  } else if (!rec->plans.empty() && request.savings_levers && rec->filters.emptied_by.empty()) {
+    PromoteLeverBeyondTheBand(catalog, w, request, &*rec);
   }
   if (groups.size() > 1) {
     // TRANSLATORS: {0} "USD (us-east-1) and CNY (cn-north-1)", {1} "CNY".

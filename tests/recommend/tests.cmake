@@ -7,4 +7,5 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   recommend/currency_test.cc
   recommend/doubts_test.cc
   recommend/price_band_test.cc
+  recommend/levers_test.cc
 )
