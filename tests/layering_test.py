@@ -38,7 +38,7 @@ OTHER_PROGRAM = "another program's flag"
 PROCESS = re.compile(r"\b(posix_spawnp?|execv[pe]?|execl[pe]?|system|popen)\s*\(")
 # The runners: the AWS CLI's (account scan, catalog update --aws), watch's (nvidia-smi, actions)
 # and serve's re-exec of itself.
-SPAWN_FILES = ("src/cli/aws_cli.cc", "src/watch/watch.cc", "src/cli/serve_exec.cc")
+SPAWN_FILES = ("src/cli/process.cc", "src/cli/serve_exec.cc")
 ARGV_FILES = ("src/catalog/import/update.cc", "src/cli/cmd_account.cc", "src/cli/aws_cli.cc",
               "src/watch/watch.cc", "src/cli/cmd_watch.cc", "src/cli/cmd_catalog_update.cc",
               "src/cli/serve_exec.cc")

@@ -117,20 +117,6 @@ Status CheckWatchAction(const std::string& action);
 // --format=csv,noheader,nounits` output ("[N/A]" lines are skipped). ParseError on other text.
 Result<std::vector<double>> ParseSmiUtilization(const std::string& text);
 
-// Runs a command through /bin/sh -c (stdin /dev/null, stderr inherited) and returns its standard
-// output. With timeout_s > 0 it gets that long: then the child's whole process group is killed
-// (SIGKILL) and reaped, and the pipe closed. A child stuck in an uninterruptible driver call
-// dies only when the call returns: it is reaped by a later call, so none stays a zombie.
-// Reading stops 200 ms after the command itself exits even if something it started in the
-// background still holds its output open (`nvidia-smi ... &`): the group is killed then, and
-// the output so far is the command's (no hang, with or without a timeout).
-// IOError when it cannot start, exits non-zero, dies of a signal, writes over 1 MiB or runs out
-// of time ("... timed out after 20 s (killed)").
-Result<std::string> RunCapture(const std::string& command, double timeout_s = 0);
-// The same for a program and its arguments, each one argv element (no shell): argv[0] is looked
-// up on PATH. What watch samples nvidia-smi with.
-Result<std::string> RunCapture(const std::vector<std::string>& argv, double timeout_s = 0);
-
 // IMDSv2: PUT <endpoint>/latest/api/token, then GET <endpoint>/latest/meta-data/instance-id with
 // the token, each within `timeout_s` (whole request), never through a proxy, redirects refused.
 // `endpoint` is "http://host[:port]" (parsed by ParseHttpUrl; "host:port" means http).
@@ -143,8 +129,6 @@ Result<std::string> ImdsInstanceId(const std::string& endpoint, double timeout_s
 std::vector<std::string> WatchActionArgv(const std::string& action, const std::string& instance_id,
                                          const std::string& region,
                                          const std::string& endpoint_url);
-// Runs argv (PATH lookup), waits; returns its exit status (IOError when it cannot start).
-Result<int> RunArgv(const std::vector<std::string>& argv);
 
 }  // namespace gpuadvisor
 

@@ -15,18 +15,6 @@
 
 namespace gpuadvisor::cli {
 
-// What one child process did.
-struct CallResult {
-  int exit_code = -1;  // the program's; -1 when it could not start, ran out of time or printed
-                       // too much (then `failure` says which)
-  std::string out, err, failure;
-};
-
-// Runs argv[0] (looked up on PATH) with `argv`, standard input from /dev/null and AWS_PAGER
-// cleared, collecting its standard output (at most 64 MiB, else a failure) and error (the first
-// 64 KiB); kills its process group after `timeout_s`.
-CallResult RunProgram(const std::vector<std::string>& argv, double timeout_s);
-
 // How to run the AWS CLI.
 struct AwsCliSettings {
   AwsCliOptions options;   // program, profile, endpoint

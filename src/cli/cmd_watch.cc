@@ -12,6 +12,7 @@
 
 #include "app/command_args.h"
 #include "cli/common.h"
+#include "cli/process.h"
 #include "gpuadvisor/telemetry.h"
 #include "gpuadvisor/watch.h"
 #include "util/aws_names.h"

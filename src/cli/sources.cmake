@@ -10,6 +10,7 @@ set(GPUADVISOR_CLI_SOURCES
   src/cli/cmd_catalog_import.cc
   src/cli/cmd_catalog_update.cc
   src/cli/aws_cli.cc
+  src/cli/process.cc
   src/cli/cmd_account.cc
   src/cli/cmd_estimate.cc
   src/cli/cmd_pricing.cc

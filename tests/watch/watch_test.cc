@@ -11,10 +11,15 @@
 #include <fstream>
 #include <thread>
 
+#include "cli/process.h"
 #include "testutil/fake_http.h"
 
 namespace gpuadvisor {
 namespace {
+
+// Watch samples nvidia-smi and runs its actions through the CLI's process runner.
+using cli::RunArgv;
+using cli::RunCapture;
 
 TEST(Watch, ActsAfterTheIdleWindowOnlyOutsideTheBootGrace) {
   WatchOptions o;
