@@ -7,6 +7,7 @@
 #include <cmath>
 #include <set>
 
+#include "catalog/quotas.h"
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/query.h"
 #include "launch/internal.h"
@@ -39,56 +40,14 @@ std::string Join(const std::vector<std::string>& items, std::string_view sep) {
 
 std::string Int(double v) { return std::to_string(static_cast<long long>(std::llround(v))); }
 
-// EC2 caps the vCPUs of running instances per account and region by groups of families (Service
-// Quotas codes; doc/launch.md). AWS's default for the accelerated groups is 0.
-struct VcpuQuota {
-  const char* family_prefix;  // letters before the generation digit: "p", "g", "inf"
-  const char* on_demand;      // quota name and code
-  const char* on_demand_code;
-  const char* spot;
-  const char* spot_code;
-};
-constexpr VcpuQuota kVcpuQuotas[] = {
-    {"p", "Running On-Demand P instances", "L-417A185B", "All P Spot Instance Requests",
-     "L-7212CCBC"},
-    {"g", "Running On-Demand G and VT instances", "L-DB2E81BA",
-     "All G and VT Spot Instance Requests", "L-3819A6DF"},
-    {"gr", "Running On-Demand G and VT instances", "L-DB2E81BA",
-     "All G and VT Spot Instance Requests", "L-3819A6DF"},
-    {"vt", "Running On-Demand G and VT instances", "L-DB2E81BA",
-     "All G and VT Spot Instance Requests", "L-3819A6DF"},
-    {"inf", "Running On-Demand Inf instances", "L-1945791B", "All Inf Spot Instance Requests",
-     "L-B5D1601B"},
-    {"trn", "Running On-Demand Trn instances", "L-2C3B7624", "All Trn Spot Instance Requests",
-     "L-6B0D517C"},
-    {"dl", "Running On-Demand DL instances", "L-6E869C2A", "All DL Spot Instance Requests",
-     "L-85EED4F7"},
-    {"f", "Running On-Demand F instances", "L-74FC7D96", "All F Spot Instance Requests",
-     "L-88CF9481"},
-};
-constexpr VcpuQuota kStandardQuota = {
-    "", "Running On-Demand Standard (A, C, D, H, I, M, R, T, Z) instances", "L-1216C47A",
-    "All Standard (A, C, D, H, I, M, R, T, Z) Spot Instance Requests", "L-34B43A08"};
 // Above this many vCPUs a launch gets the quota warning: more than most accounts hold for an
 // accelerated group without a quota request (new accounts hold 0).
 constexpr long kQuotaWarnVcpus = 512;
 
-const VcpuQuota& QuotaOf(const InstanceType& t) {
-  size_t letters = 0;
-  while (letters < t.family.size() && std::isalpha(static_cast<unsigned char>(t.family[letters]))) {
-    ++letters;
-  }
-  const std::string_view prefix = std::string_view(t.family).substr(0, letters);
-  for (const VcpuQuota& q : kVcpuQuotas) {
-    if (prefix == q.family_prefix) return q;
-  }
-  return kStandardQuota;
-}
-
 void AddQuotaWarning(LaunchPlan* p) {
   const long vcpus = static_cast<long>(p->count) * p->type->vcpus;
   if (vcpus <= kQuotaWarnVcpus) return;
-  const VcpuQuota& q = QuotaOf(*p->type);
+  const VcpuQuota& q = VcpuQuotaOf(*p->type);
   const char* name = p->spot ? q.spot : q.on_demand;
   const char* code = p->spot ? q.spot_code : q.on_demand_code;
   p->warnings.push_back(

@@ -6,6 +6,7 @@
 #include <map>
 #include <tuple>
 
+#include "catalog/quotas.h"
 #include "gpuadvisor/i18n.h"
 #include "util/text.h"
 #include "workload/neuron.h"
@@ -130,6 +131,19 @@ int Tier(const Candidate& c, Risk risk) {
   return risk == Risk::kSound && (c.doubts & kDemotingDoubts) != 0 ? 1 : 0;
 }
 
+// The vCPU quota a plan draws on, where it is an accelerated group's (0 on a new account).
+std::string QuotaNote(const Candidate& c) {
+  const VcpuQuota& q = VcpuQuotaOf(*c.type);
+  if (!q.accelerated || c.purchase == PurchaseKind::kCapacityBlock) return "";
+  const bool spot = c.purchase == PurchaseKind::kSpot;
+  // TRANSLATORS: {0} a vCPU count, {1} a Service Quotas quota name, {2} its code (L-417A185B).
+  return Trf(
+      "; it needs {0} vCPUs of the account's \"{1}\" quota ({2}), which AWS sets to 0 on "
+      "a new account",
+      static_cast<long>(c.instances) * c.type->vcpus, spot ? q.spot : q.on_demand,
+      spot ? q.spot_code : q.on_demand_code);
+}
+
 std::string ObtainBasis(const Candidate& c) {
   if (c.obtain_from_account) {
     return Trf("the account scan's spot placement score {0} of 10 for {1} x {2} in {3}",
@@ -146,22 +160,23 @@ std::string ObtainBasis(const Candidate& c) {
     case PurchaseKind::kSpot: {
       const SpotBand* band = BandOf(c);
       const std::string per = FormatFixed(SpotPerInstance(c), 2);
-      return band != nullptr
-                 ? Trf("a prior: {0} per instance for the spot interruption band {1} ({2}, {3}), "
-                       "for each of {4} instance(s)",
-                       per, band->label, band->from.source, band->from.date, c.instances)
-                 : Trf("a prior: {0} per instance (no spot interruption band known), for each "
-                       "of {1} instance(s)",
-                       per, c.instances);
+      return (band != nullptr
+                  ? Trf("a prior: {0} per instance for the spot interruption band {1} ({2}, {3}), "
+                        "for each of {4} instance(s)",
+                        per, band->label, band->from.source, band->from.date, c.instances)
+                  : Trf("a prior: {0} per instance (no spot interruption band known), for each "
+                        "of {1} instance(s)",
+                        per, c.instances)) +
+             QuotaNote(c);
     }
     case PurchaseKind::kCapacityBlock:
       return Tr(
           "a prior: a Capacity Block is bought from the offerings AWS lists, for a start "
           "date it offers (not always the first one wanted)");
     default:
-      return Tr(
-          "a prior: on-demand pools rarely refuse a few instances; an account's quota "
-          "is not known without `gpuadvisor account scan`");
+      return Tr("a prior: on-demand pools rarely refuse a few instances; an account's quota "
+                "is not known without `gpuadvisor account scan`") +
+             QuotaNote(c);
   }
 }
 

@@ -264,5 +264,24 @@ TEST(DoubtsTest, TheRiskOptionParsesItsTwoNames) {
   EXPECT_NE(bad.status().message().find("sound, any"), std::string::npos);
 }
 
+// A plan on an accelerated family names the vCPU quota it draws on, which AWS sets to 0 on a new
+// account: the first P-instance launch waits for a quota increase.
+TEST(DoubtsTest, AnAcceleratedPlanNamesTheQuotaANewAccountLacks) {
+  const Workload w =
+      MakeWorkload({{"task", "finetune"}, {"model", "llama-3.1-8b"}, {"tokens", "200M"}});
+  RecommendRequest r;
+  r.only_instances = {"p5.48xlarge"};
+  r.purchase = {PurchaseKind::kOnDemand};
+  const Recommendation rec = RunSearch(w, r);
+  ASSERT_FALSE(rec.plans.empty());
+  const Plan& p = rec.plans[0];
+  EXPECT_NE(p.obtain_basis.find("\"Running On-Demand P instances\" quota (L-417A185B)"),
+            std::string::npos)
+      << p.obtain_basis;
+  EXPECT_NE(p.obtain_basis.find(std::to_string(p.instances * p.type->vcpus) + " vCPUs"),
+            std::string::npos)
+      << p.obtain_basis;
+}
+
 }  // namespace
 }  // namespace gpuadvisor
