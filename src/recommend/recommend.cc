@@ -718,6 +718,7 @@ void PromoteLeverBeyondTheBand(const Catalog& catalog, const Workload& w,
   const Plan& top = rec->plans.front();
   const double top_best = top.cost_usd * recommend_internal::OptimisticFactor(top.estimate);
   std::vector<const SavingsLever*> levers;
+  levers.reserve(top.savings.size());
   for (const SavingsLever& l : top.savings) levers.push_back(&l);
   std::sort(levers.begin(), levers.end(),
             [](const SavingsLever* a, const SavingsLever* b) { return a->saving > b->saving; });
