@@ -72,6 +72,15 @@ void KillAndReap(pid_t pid) {
   u.pids.push_back(pid);
 }
 
+// argv as posix_spawn takes it: the strings' pointers, then a null.
+std::vector<char*> ArgvPointers(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  args.reserve(argv.size() + 1);
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  return args;
+}
+
 // The child's environment: ours with each "NAME=VALUE" of `overrides` in place of NAME's entry.
 std::vector<std::string> Environment(const std::vector<std::string>& overrides) {
   std::vector<std::string> env;
@@ -93,10 +102,7 @@ std::vector<std::string> Environment(const std::vector<std::string>& overrides) 
 Result<pid_t> Spawn(const std::vector<std::string>& argv, int out_fd, int err_fd,
                     const RunOptions& o) {
   if (argv.empty() || argv[0].empty()) return Status::InvalidArgument("no command to run");
-  std::vector<char*> args;
-  args.reserve(argv.size() + 1);
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
+  std::vector<char*> args = ArgvPointers(argv);
   std::vector<std::string> env_text;
   std::vector<char*> envp;
   if (!o.environment.empty()) {
@@ -284,10 +290,7 @@ Result<std::string> RunCapture(const std::string& command, double timeout_s) {
 
 Result<int> RunArgv(const std::vector<std::string>& argv) {
   if (argv.empty() || argv[0].empty()) return Status::InvalidArgument("no command to run");
-  std::vector<char*> args;
-  args.reserve(argv.size() + 1);
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
+  std::vector<char*> args = ArgvPointers(argv);
   pid_t pid = 0;
   const int rc = posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), environ);
   if (rc != 0) {

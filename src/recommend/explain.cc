@@ -459,18 +459,25 @@ SpotOverhead JobSpotOverhead(const InstanceType& type, const RegionOffer* offer,
                                   u);
 }
 
+namespace {
+
+// Whether the estimate's band is on a time (else on a rate, whose band a time takes inversely).
+bool BandOnTime(const Estimate& e) {
+  const std::string_view metric = e.uncertainty_metric;
+  return metric == "time.hours" || metric == "performance.scan_time_s";
+}
+
+}  // namespace
+
 double RiskFactor(const Estimate& e) {
   if (!e.uncertainty_metric) return 1;
-  const std::string_view metric = e.uncertainty_metric;
-  if (metric == "time.hours" || metric == "performance.scan_time_s") return 1 + e.band_high;
+  if (BandOnTime(e)) return 1 + e.band_high;
   return e.band_low < 0.95 ? 1 / (1 - e.band_low) : 20;
 }
 
 double OptimisticFactor(const Estimate& e) {
   if (!e.uncertainty_metric) return 1;
-  const std::string_view metric = e.uncertainty_metric;
-  if (metric == "time.hours" || metric == "performance.scan_time_s") return 1 - e.band_low;
-  return 1 / (1 + e.band_high);
+  return BandOnTime(e) ? 1 - e.band_low : 1 / (1 + e.band_high);
 }
 
 Plan MakeBarePlan(const Candidate& c) {

@@ -107,13 +107,11 @@ std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& 
   const bool full_training = w.task == TaskKind::kPretrain || w.task == TaskKind::kFinetune;
   if (full_training && fp8 && c.estimate->precision != Precision::kFp8 &&
       !(w.precision && *w.precision == Precision::kFp8)) {
-    Add(c, "fp8", Cheapest(With(w, [](Workload& v) { v.precision = Precision::kFp8; }), c, req),
-        kFp8Lever,
+    Add(c, "fp8", Cheapest(ApplyWorkloadLever(w, "fp8")->workload, c, req), kFp8Lever,
         "small accuracy risk; needs FP8 recipes (delayed scaling) and a loss-curve check", &out);
   }
   if (w.task == TaskKind::kFinetune) {
-    Add(c, "lora", Cheapest(With(w, [](Workload& v) { v.task = TaskKind::kLora; }), c, req),
-        kLoraLever,
+    Add(c, "lora", Cheapest(ApplyWorkloadLever(w, "lora")->workload, c, req), kLoraLever,
         "usually close to full fine-tuning on instruction tasks; learns less new "
         "knowledge",
         &out);
@@ -131,7 +129,7 @@ std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& 
         sub.explain = false;
         sub.savings_levers = false;
         Result<Recommendation> r =
-            Recommend(catalog, With(w, [&q](Workload& v) { v.quantization = q.weights; }), sub);
+            Recommend(catalog, ApplyWorkloadLever(w, q.lever)->workload, sub);
         LeverCache::Best found;
         if (r.ok() && !r->plans.empty()) {
           found = {r->plans[0].type, r->plans[0].instances, r->plans[0].usd_per_hour};
