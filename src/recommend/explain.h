@@ -166,6 +166,10 @@ struct WorkloadLever {
   std::string what;
 };
 std::optional<WorkloadLever> ApplyWorkloadLever(const Workload& w, std::string_view lever);
+// The three changes ApplyWorkloadLever makes, for callers that know which they want.
+Workload WithFp8Matmuls(const Workload& w);
+Workload WithLora(const Workload& w);
+Workload WithWeights(const Workload& w, Precision weights);
 // Figures only (for the Pareto front).
 Plan MakeBarePlan(const Candidate& c);
 // One line per rejected type; sizes of a family refused for the same reason are merged.

@@ -83,17 +83,23 @@ constexpr const char* kLoraLever = "LoRA (rank 16) instead of full fine-tuning";
 
 }  // namespace
 
+Workload WithFp8Matmuls(const Workload& w) {
+  return With(w, [](Workload& v) { v.precision = Precision::kFp8; });
+}
+
+Workload WithLora(const Workload& w) {
+  return With(w, [](Workload& v) { v.task = TaskKind::kLora; });
+}
+
+Workload WithWeights(const Workload& w, Precision weights) {
+  return With(w, [weights](Workload& v) { v.quantization = weights; });
+}
+
 std::optional<WorkloadLever> ApplyWorkloadLever(const Workload& w, std::string_view lever) {
-  if (lever == "fp8") {
-    return WorkloadLever{With(w, [](Workload& v) { v.precision = Precision::kFp8; }), kFp8Lever};
-  }
-  if (lever == "lora") {
-    return WorkloadLever{With(w, [](Workload& v) { v.task = TaskKind::kLora; }), kLoraLever};
-  }
+  if (lever == "fp8") return WorkloadLever{WithFp8Matmuls(w), kFp8Lever};
+  if (lever == "lora") return WorkloadLever{WithLora(w), kLoraLever};
   for (const ServingQuantization& q : ServingQuantizations()) {
-    if (lever == q.lever) {
-      return WorkloadLever{With(w, [&q](Workload& v) { v.quantization = q.weights; }), q.what};
-    }
+    if (lever == q.lever) return WorkloadLever{WithWeights(w, q.weights), q.what};
   }
   return std::nullopt;
 }
@@ -107,11 +113,11 @@ std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& 
   const bool full_training = w.task == TaskKind::kPretrain || w.task == TaskKind::kFinetune;
   if (full_training && fp8 && c.estimate->precision != Precision::kFp8 &&
       !(w.precision && *w.precision == Precision::kFp8)) {
-    Add(c, "fp8", Cheapest(ApplyWorkloadLever(w, "fp8")->workload, c, req), kFp8Lever,
+    Add(c, "fp8", Cheapest(WithFp8Matmuls(w), c, req), kFp8Lever,
         "small accuracy risk; needs FP8 recipes (delayed scaling) and a loss-curve check", &out);
   }
   if (w.task == TaskKind::kFinetune) {
-    Add(c, "lora", Cheapest(ApplyWorkloadLever(w, "lora")->workload, c, req), kLoraLever,
+    Add(c, "lora", Cheapest(WithLora(w), c, req), kLoraLever,
         "usually close to full fine-tuning on instruction tasks; learns less new "
         "knowledge",
         &out);
@@ -128,8 +134,7 @@ std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& 
         sub.top = 1;
         sub.explain = false;
         sub.savings_levers = false;
-        Result<Recommendation> r =
-            Recommend(catalog, ApplyWorkloadLever(w, q.lever)->workload, sub);
+        Result<Recommendation> r = Recommend(catalog, WithWeights(w, q.weights), sub);
         LeverCache::Best found;
         if (r.ok() && !r->plans.empty()) {
           found = {r->plans[0].type, r->plans[0].instances, r->plans[0].usd_per_hour};

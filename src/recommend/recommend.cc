@@ -794,7 +794,7 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
       request.savings_levers && rec->filters.emptied_by.empty()) {
     for (const recommend_internal::ServingQuantization& q :
          recommend_internal::ServingQuantizations()) {
-      const Workload lighter = recommend_internal::ApplyWorkloadLever(w, q.lever)->workload;
+      const Workload lighter = recommend_internal::WithWeights(w, q.weights);
       if (!Validate(lighter).ok()) continue;
       RecommendRequest sub = request;
       sub.savings_levers = false;  // no recursion, no lever texts on the promoted plans
