@@ -435,6 +435,7 @@
   "field.tied-embeddings": "共享嵌入",
   "field.tokens": "token 数",
   "field.top": "前 N 个",
+  "field.torch-compile": "torch.compile 编译",
   "field.tp": "张量并行度（TP）",
   "field.ttft-p95": "TTFT p95 延迟",
   "field.type": "类型",

@@ -440,6 +440,7 @@ const MESSAGES = {
     "field.tied-embeddings": "Tied embeddings",
     "field.tokens": "Tokens",
     "field.top": "Top",
+    "field.torch-compile": "torch.compile",
     "field.tp": "Tp",
     "field.ttft-p95": "Ttft p95",
     "field.type": "Type",

@@ -241,7 +241,11 @@ struct Workload {
                                        // int8 only for vision inference
   Optimizer optimizer = Optimizer::kAdamW;
   std::optional<Framework> framework;  // unset = inferred from the parallel layout
-  bool flash_attention = true;         // fused attention (no s^2 activations)
+  // torch.compile on a PyTorch framework (fsdp, torchtitan, torchtune, deepspeed): norms, rotary
+  // and activations as fused kernels; the loss stays as the framework writes it. Unset = the
+  // framework's usual (torchtitan eager, the others fused).
+  std::optional<bool> torch_compile;
+  bool flash_attention = true;  // fused attention (no s^2 activations)
   int lora_rank = 16;
   LoraTargets lora_targets = LoraTargets::kAll;
   double epochs = 1;  // also used by train-vision

@@ -103,6 +103,12 @@ void AssessDoubts(const Workload& w, const NeuronSupport& neuron, bool spot_sear
       (IsTrainingTask(w.task) || w.task == TaskKind::kTrainVision)) {
     d |= kDoubtArmTraining;
   }
+  // Today's LLM checkpoints are bf16; a GPU without it (Volta, Turing) runs them in fp16, a
+  // conversion the user makes (vLLM: --dtype half) at a range some models overflow. A precision
+  // the user gave is their choice, not a doubt.
+  if (IsLlmTask(w.task) && !IsNeuron(*c) && !c->gpu->bf16_tflops && !w.precision) {
+    d |= kDoubtNoBf16;
+  }
   if (w.task == TaskKind::kServe && c->estimate->parallelism_applies &&
       c->estimate->parallelism.tp * c->estimate->parallelism.pp > c->type->accelerator.devices()) {
     d |= kDoubtSpanningReplica;
@@ -220,6 +226,14 @@ std::vector<Plan::Doubt> DoubtTexts(const Candidate& c) {
                    Trf("{0} is an Arm64 (Graviton) host: a training stack needs its aarch64 CUDA "
                        "build, and AWS positions these hosts for graphics streaming and inference",
                        c.type->name),
+                   true});
+  }
+  if (c.doubts & kDoubtNoBf16) {
+    out.push_back({"precision",
+                   Trf("{0} has no bf16: a bf16 checkpoint runs converted to fp16 (vLLM: --dtype "
+                       "half), whose narrower range some models overflow, on a GPU generation no "
+                       "published LLM figure here measures",
+                       c.gpu->model),
                    true});
   }
   if (c.doubts & kDoubtSpanningReplica) {

@@ -27,10 +27,11 @@ enum DoubtBit : uint16_t {
   kDoubtSpanningReplica = 1 << 7,  // a served model split over instances (pipeline over EFA)
   kDoubtWideGangNoEfa = 1 << 8,    // a training gang of kWideGang+ instances without EFA
   kDoubtNoSpotPrice = 1 << 9,      // spot was searched, but the type has no spot price here
+  kDoubtNoBf16 = 1 << 10,          // an LLM in 16 bits on a GPU without bf16 (fp16 instead)
 };
-inline constexpr uint16_t kDemotingDoubts = kDoubtCapacity | kDoubtSpotGang | kDoubtNeuronPort |
-                                            kDoubtNeuronLowConf | kDoubtArmTraining |
-                                            kDoubtSpanningReplica | kDoubtWideGangNoEfa;
+inline constexpr uint16_t kDemotingDoubts =
+    kDoubtCapacity | kDoubtSpotGang | kDoubtNeuronPort | kDoubtNeuronLowConf | kDoubtArmTraining |
+    kDoubtSpanningReplica | kDoubtWideGangNoEfa | kDoubtNoBf16;
 
 // Clusters this large are rarely granted at once on spot or on demand for the families AWS
 // sells as Capacity Blocks or as 8-accelerator hosts (explain.cc's LargeClusterNote says so).

@@ -318,7 +318,8 @@ std::string OrderingNote(Objective o, Risk risk) {
               ? Tr("; plans the engine doubts (rarely available capacity, a multi-day spot gang, a "
                    "wide training gang without EFA, "
                    "an unsupported port to Neuron or to an Arm host, a low-confidence Neuron "
-                   "estimate, a served model split over instances) go after the others (risk "
+                   "estimate, a served model split over instances, an LLM in fp16 on a GPU "
+                   "without bf16) go after the others (risk "
                    "\"any\" ranks by score alone)")
               : Tr("; risk \"any\": doubted plans rank by score with the others");
   return note;

@@ -137,7 +137,11 @@ struct Search {
     const Recompute* rcs = rc_given ? rc_fixed : rc_all;
     const int nrc = rc_given ? 1 : 4;
     const bool neuron = ClassOf(ctx.gpu) == DeviceClass::kNeuron;
-    const Framework framework = ctx.w.framework.value_or(DefaultFramework(tp, pp, neuron));
+    // torch.compile asks for PyTorch: torchtitan where the layout has TP or PP.
+    const Framework framework = ctx.w.framework.value_or(
+        ctx.w.torch_compile && !neuron
+            ? (tp > 1 || pp > 1 ? Framework::kTorchtitan : Framework::kFsdp)
+            : DefaultFramework(tp, pp, neuron));
     const int per_dp = static_cast<int>(std::ceil(base.global_batch / dp));
     const int mbs_all[] = {16, 8, 4, 2, 1};
     // Recompute only adds work to a step (more FLOPs, passes and TP collectives), so for one
@@ -184,6 +188,7 @@ TrainConfig BaseConfig(const EstimateContext& ctx, const ModelShape& m, Precisio
   c.seq = w.seq_len > 0 ? w.seq_len : (window > 0 ? std::min(2048, window) : 2048);
   c.global_batch = DefaultGlobalBatch(w, static_cast<int>(c.seq));
   c.flash_attention = w.flash_attention;
+  c.torch_compile = w.torch_compile;
   c.lora_rank = w.lora_rank;
   c.lora_targets = w.lora_targets;
   c.gpus = ctx.topo.gpus;
@@ -266,7 +271,9 @@ void Report(const EstimateContext& ctx, const Plan& plan, double peak, const Mod
   const FrameworkTraits& fw = TraitsOf(c.par.framework);
   ctx.Assume(
       std::string("framework ") + FrameworkName(c.par.framework) +
-      (w.framework ? "" : " (default for this layout; --framework)") + ": TP comm " +
+      (w.framework ? "" : " (default for this layout; --framework)") +
+      (c.torch_compile ? (*c.torch_compile ? " under torch.compile" : " in eager mode") : "") +
+      ": TP comm " +
       (fw.tp_overlap && c.par.sequence_parallel ? "overlapped with GEMMs" : "not overlapped") +
       ", gradient reduction " + (fw.grad_reduce_overlap ? "behind backward" : "after it") +
       (fw.uneven_pipeline ? ", pipeline stages balanced with embedding and head" : ""));
@@ -298,6 +305,11 @@ Status EstimateTraining(const EstimateContext& ctx) {
   ctx.out->params_active = m.params.active;
   // Neuron: FP32 training still multiplies in BF16 (neuronx-cc auto-cast, neuron.h).
   const bool neuron = NeuronChipOf(ctx.gpu) != nullptr;
+  if (neuron && w.torch_compile) {
+    return Status::Unsupported("torch-compile: applies to PyTorch on GPUs; on " + ctx.gpu.model +
+                               " neuronx-cc compiles every graph")
+        .WithField("torch-compile");
+  }
   const Precision matmul = neuron ? NeuronMatmulPrecision(precision) : precision;
   const std::optional<double> peak = PeakFlops(ctx.gpu, matmul);
   Search search{

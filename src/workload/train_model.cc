@@ -200,6 +200,11 @@ const FrameworkTraits& TraitsOf(Framework f) {
   return kFsdp;
 }
 
+bool IsPyTorchFramework(Framework f) {
+  return f == Framework::kFsdp || f == Framework::kTorchtitan || f == Framework::kTorchtune ||
+         f == Framework::kDeepSpeed;
+}
+
 Framework DefaultFramework(int tp, int pp, bool neuron) {
   if (neuron) return Framework::kNeuronx;
   return tp > 1 || pp > 1 ? Framework::kMegatronCore : Framework::kFsdp;
@@ -518,7 +523,8 @@ TrainStep TrainingStep(const TrainConfig& c, const GpuSpec& gpu, const Topology&
     out.step_s = out.compute_s;
     return out;
   }
-  const FrameworkTraits& framework = TraitsOf(p.framework);
+  FrameworkTraits framework = TraitsOf(p.framework);
+  if (c.torch_compile) framework.eager_elementwise = !*c.torch_compile;
   double matmul_eff = eff.matmul;
   if (c.task == TaskKind::kQlora) matmul_eff /= kQloraMatmulSlowdown;
   // Attention core (QK^T, PV): forward, two backward passes, and a re-forward with selective

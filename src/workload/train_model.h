@@ -33,6 +33,8 @@ struct FrameworkTraits {
   bool pure_16bit = false;
 };
 const FrameworkTraits& TraitsOf(Framework f);
+// True for the frameworks that run PyTorch eager or under torch.compile (--torch-compile).
+bool IsPyTorchFramework(Framework f);
 // NeuronX Distributed on Neuron devices; else Megatron-Core when the layout has TP or PP,
 // PyTorch FSDP otherwise.
 Framework DefaultFramework(int tp, int pp, bool neuron);
@@ -48,6 +50,7 @@ struct TrainConfig {
   double seq = 2048;
   double global_batch = 1024;  // sequences per optimizer step
   bool flash_attention = true;
+  std::optional<bool> torch_compile;  // unset = the framework's usual kernels
   int lora_rank = 16;
   LoraTargets lora_targets = LoraTargets::kAll;
   int gpus = 1;

@@ -8,6 +8,7 @@
 #include "gpuadvisor/workload.h"
 #include "workload/model_internal.h"
 #include "workload/task_kinds.h"
+#include "workload/train_model.h"
 
 namespace gpuadvisor {
 namespace {
@@ -211,6 +212,11 @@ Status ValidateLlm(const Workload& w) {
                std::string(EngineName(*w.engine)) + " does not apply to task " +
                    TaskKindName(w.task) +
                    (w.task == TaskKind::kServe ? " (vllm|sglang|trtllm|tgi|neuron)" : ""));
+  }
+  if (w.torch_compile && w.framework && !workload_internal::IsPyTorchFramework(*w.framework)) {
+    return Bad("torch-compile", std::string("applies to the PyTorch frameworks (fsdp, torchtitan, "
+                                            "torchtune, deepspeed), not ") +
+                                    FrameworkName(*w.framework));
   }
   if (w.streaming && w.task != TaskKind::kServe) {
     return Bad("streaming", std::string("does not apply to task ") + TaskKindName(w.task));

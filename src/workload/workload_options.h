@@ -300,6 +300,12 @@ void DeclareOptions(V& v, Workload& w) {
                   "megatron-core with TP/PP, else fsdp; neuronx on Trainium)",
           .metavar = "FW",
           .tasks = kTrain});
+  v.Bool("torch-compile", w.torch_compile,
+         {.help = "torch.compile on a PyTorch framework (fsdp, torchtitan, torchtune, deepspeed): "
+                  "fused norms, rotary and activations, the loss as the framework writes it "
+                  "(default: torchtitan eager, the others fused)",
+          .metavar = "BOOL",
+          .tasks = kTrain});
   v.Bool("flash-attention", w.flash_attention,
          {.help = "fused attention kernels, no s^2 activations (default true)",
           .metavar = "BOOL",

@@ -256,6 +256,33 @@ TEST(DoubtsTest, ARegionWithoutSpotPricesSaysSoInThePlan) {
   }
 }
 
+// A bf16 checkpoint on a GPU without bf16 (T4) is doubted and demoted; a precision the user
+// chose is theirs, and a GPU with bf16 carries no such doubt.
+TEST(DoubtsTest, AnLlmOnAGpuWithoutBf16IsDoubted) {
+  const Workload w = MakeWorkload(
+      {{"task", "serve"}, {"model", "mixtral-8x7b"}, {"rps", "4"}, {"ttft-p95", "500ms"}});
+  const Recommendation r = RunSearch(w);
+  ASSERT_FALSE(r.plans.empty());
+  EXPECT_NE(r.plans[0].type->accelerator.model, "T4");
+  for (const Plan& p : r.plans) {
+    const bool t4 = p.type->accelerator.model == "T4";
+    EXPECT_EQ(HasDoubt(p, "precision"), t4) << p.type->name;
+    if (t4) {
+      EXPECT_TRUE(Demoted(p));
+    }
+  }
+  RecommendRequest only_t4;
+  only_t4.only_gpus = {"T4"};
+  const Recommendation t4 = RunSearch(w, only_t4);
+  ASSERT_FALSE(t4.plans.empty());
+  EXPECT_TRUE(HasDoubt(t4.plans[0], "precision"));
+  Workload fp16 = w;
+  fp16.precision = Precision::kFp16;
+  const Recommendation chosen = RunSearch(fp16, only_t4);
+  ASSERT_FALSE(chosen.plans.empty());
+  EXPECT_FALSE(HasDoubt(chosen.plans[0], "precision"));
+}
+
 TEST(DoubtsTest, TheRiskOptionParsesItsTwoNames) {
   EXPECT_EQ(*ParseRisk("Sound"), Risk::kSound);
   EXPECT_EQ(*ParseRisk("any"), Risk::kAny);

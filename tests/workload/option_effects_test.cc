@@ -154,6 +154,7 @@ const std::vector<Row>& Rows() {
       {"task", "finetune", &kPretrain},
       {"tied-embeddings", "true", &kPretrain},
       {"tokens", "3B", &kPretrain},
+      {"torch-compile", "false", &kPretrain},  // fsdp is fused by default: eager is slower
       {"tp", "2", &kPretrain},
       {"ttft-p95", "1ms", &kServe, "H100", 1},
       {"v-head-dim", "64", &kMla, "H100", 1},

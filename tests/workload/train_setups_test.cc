@@ -212,6 +212,51 @@ TEST(FrameworkTest, MegatronCoreOverlapsTpCommunicationMegatronLmDoesNot) {
   EXPECT_FALSE(SetWorkloadField(&w, "framework", "jax").ok());
 }
 
+// --torch-compile fuses torchtitan's eager elementwise ops (less memory traffic, a shorter
+// step) and leaves its loss, and so its memory, as it was; it is refused where no PyTorch runs.
+TEST(FrameworkTest, TorchCompileFusesTheElementwiseOpsOfPyTorchFrameworksOnly) {
+  auto titan = [](const char* compile) {
+    return MakeWorkload({{"task", "pretrain"},
+                         {"model", "llama-3.1-8b"},
+                         {"seq-len", "8192"},
+                         {"framework", "torchtitan"},
+                         {"torch-compile", compile},
+                         {"zero", "3"},
+                         {"tp", "1"},
+                         {"pp", "1"},
+                         {"micro-batch", "2"},
+                         {"global-batch", "16"},
+                         {"recompute", "op"},
+                         {"tokens", "1B"}});
+  };
+  Result<Estimate> eager = EstimateWorkload(titan("false"), Gpus("H100", 8));
+  Result<Estimate> compiled = EstimateWorkload(titan("true"), Gpus("H100", 8));
+  ASSERT_TRUE(eager.ok() && compiled.ok());
+  EXPECT_LT(*compiled->performance.step_time_s, 0.97 * *eager->performance.step_time_s);
+  EXPECT_DOUBLE_EQ(compiled->memory.total_gib, eager->memory.total_gib);
+  // Without --framework it picks a PyTorch framework: torchtitan where the layout has TP.
+  Workload tp = MakeWorkload({{"task", "pretrain"},
+                              {"model", "llama-3.1-8b"},
+                              {"tp", "8"},
+                              {"torch-compile", "true"},
+                              {"tokens", "1B"}});
+  Result<Estimate> picked = EstimateWorkload(tp, Gpus("H100", 8));
+  ASSERT_TRUE(picked.ok());
+  EXPECT_TRUE(
+      std::any_of(picked->assumptions.begin(), picked->assumptions.end(), [](const std::string& a) {
+        return a.find("framework torchtitan (default") == 0 &&
+               a.find("under torch.compile") != std::string::npos;
+      }));
+  Workload megatron = tp;
+  megatron.framework = Framework::kMegatronCore;
+  Status st = Validate(megatron);
+  EXPECT_EQ(st.field(), "torch-compile");
+  EXPECT_NE(st.message().find("megatron-core"), std::string::npos) << st.message();
+  Result<Estimate> neuron = EstimateWorkload(titan("true"), Gpus("Trainium", 16));
+  ASSERT_FALSE(neuron.ok());
+  EXPECT_EQ(neuron.status().field(), "torch-compile");
+}
+
 // MLPerf Training v4.0, NVIDIA's Llama-2-70B LoRA on one DGX H100: TP 4, SP, DP 2, FP8 with
 // FP8 weights, micro-batch 1, seq 8192, no activation checkpointing, rank 16 on attention.
 Workload MlperfLora(const char* precision) {
