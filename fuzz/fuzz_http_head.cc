@@ -1,8 +1,9 @@
 // libFuzzer target: the server's request framing (server/http_reader.h, Boost.Beast's parser)
-// and head parser (server/http_request.h), the Host allow-list and the percent / UTF-8 decoding
-// they rely on. Every input must frame into requests or be refused with a status; a framed
-// request's path and query are UTF-8; and the same bytes fed whole or split at a point chosen
-// by the input frame the same requests (no desync; an error may show sooner in one of them).
+// and head parser (server/http_request.h), the Host allow-list, the Accept-Language parser and
+// the percent / UTF-8 decoding they rely on. Every input must frame into requests or be refused
+// with a status; a framed request's path and query are UTF-8; and the same bytes fed whole or split
+// at a point chosen by the input frame the same requests (no desync; an error may show sooner in
+// one of them).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -51,6 +52,7 @@ std::string Frame(std::string_view text, size_t cut) {
         if (!ValidUtf8(k) || !ValidUtf8(v)) std::abort();
       }
       (void)HostAllowed(req.Header("Host"), LoopbackHostNames(), 8080);
+      (void)LanguageFromAcceptLanguage(req.Header("Accept-Language"));
       out += req.method + " " + req.path + " " + std::to_string(req.body.size()) + "\n";
       reader.Next();
     }

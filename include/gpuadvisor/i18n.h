@@ -8,8 +8,8 @@
 // fails when a marked message has no Chinese translation.
 //
 // The library reads no environment: a front end picks the language (ChooseLanguage from the
-// POSIX variables, an Accept-Language header, a --lang option) and sets it for the current
-// thread with a LanguageScope while it runs a command or request.
+// POSIX variables, the server's Accept-Language header, a --lang option) and sets it for the
+// current thread with a LanguageScope while it runs a command or request.
 #ifndef GPUADVISOR_I18N_H_
 #define GPUADVISOR_I18N_H_
 
@@ -32,9 +32,6 @@ const char* LanguageTag(Language l);
 // case; encoding and @modifier ignored). Empty or anything else (a language without a
 // catalog, zh-TW): nullopt.
 std::optional<Language> ParseLanguage(std::string_view text);
-// The language of an HTTP Accept-Language header ("zh-CN,zh;q=0.9,en;q=0.8"): the supported one
-// with the highest q (ties: the first listed); q=0 excludes. nullopt when none is supported.
-std::optional<Language> LanguageFromAcceptLanguage(std::string_view header);
 // The language the POSIX variables ask for, each passed as its value or "" when unset:
 // LANGUAGE (a colon-separated list: its first supported entry) when the locale is set and not
 // C/POSIX (as GNU gettext), then the first set one of LC_ALL, LC_MESSAGES, LANG; English when none

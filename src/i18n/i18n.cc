@@ -42,34 +42,6 @@ std::optional<Language> ParseLanguage(std::string_view text) {
   return std::nullopt;
 }
 
-std::optional<Language> LanguageFromAcceptLanguage(std::string_view header) {
-  std::optional<Language> best;
-  double best_q = 0;
-  while (!header.empty()) {
-    const size_t comma = header.find(',');
-    std::string_view item = header.substr(0, comma);
-    header = comma == std::string_view::npos ? std::string_view() : header.substr(comma + 1);
-    double q = 1;
-    if (const size_t semi = item.find(';'); semi != std::string_view::npos) {
-      std::string_view params = item.substr(semi + 1);
-      item = item.substr(0, semi);
-      while (!params.empty() && params.front() == ' ') params.remove_prefix(1);
-      if (params.size() >= 2 && (params[0] == 'q' || params[0] == 'Q') && params[1] == '=') {
-        const std::string number(params.substr(2));
-        char* end = nullptr;
-        q = std::strtod(number.c_str(), &end);
-        if (end == number.c_str() || !(q >= 0 && q <= 1)) q = 0;  // malformed: ignore the item
-      }
-    }
-    const std::optional<Language> l = ParseLanguage(item);
-    if (l && q > best_q) {
-      best = l;
-      best_q = q;
-    }
-  }
-  return best;
-}
-
 Language ChooseLanguage(std::string_view language, std::string_view lc_all,
                         std::string_view lc_messages, std::string_view lang) {
   // The locale: the first set of LC_ALL, LC_MESSAGES, LANG (POSIX precedence).

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <optional>
 
 #include "util/text.h"
@@ -384,6 +385,34 @@ HeadError CheckCrossSite(const HttpRequest& req, const OriginPolicy& policy) {
           " (curl: -H 'Content-Type: " + (idle ? "text/csv" : "application/json") +
           "'); browsers send form and text types across sites without asking",
       "content-type");
+}
+
+std::optional<Language> LanguageFromAcceptLanguage(std::string_view header) {
+  std::optional<Language> best;
+  double best_q = 0;
+  while (!header.empty()) {
+    const size_t comma = header.find(',');
+    std::string_view item = header.substr(0, comma);
+    header = comma == std::string_view::npos ? std::string_view() : header.substr(comma + 1);
+    double q = 1;
+    if (const size_t semi = item.find(';'); semi != std::string_view::npos) {
+      std::string_view params = item.substr(semi + 1);
+      item = item.substr(0, semi);
+      while (!params.empty() && params.front() == ' ') params.remove_prefix(1);
+      if (params.size() >= 2 && (params[0] == 'q' || params[0] == 'Q') && params[1] == '=') {
+        const std::string number(params.substr(2));
+        char* end = nullptr;
+        q = std::strtod(number.c_str(), &end);
+        if (end == number.c_str() || !(q >= 0 && q <= 1)) q = 0;  // malformed: ignore the item
+      }
+    }
+    const std::optional<Language> l = ParseLanguage(item);
+    if (l && q > best_q) {
+      best = l;
+      best_q = q;
+    }
+  }
+  return best;
 }
 
 }  // namespace gpuadvisor::server

@@ -7,10 +7,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "gpuadvisor/i18n.h"
 
 namespace gpuadvisor::server {
 
@@ -88,6 +91,10 @@ struct OriginPolicy {
 // application/x-www-form-urlencoded, multipart/form-data) are never accepted. A PUT may omit
 // the type: browsers preflight every cross-site PUT, which this server never grants.
 HeadError CheckCrossSite(const HttpRequest& req, const OriginPolicy& policy);
+
+// The language of an Accept-Language header ("zh-CN,zh;q=0.9,en;q=0.8"): the supported one
+// with the highest q (ties: the first listed); q=0 excludes. nullopt when none is supported.
+std::optional<Language> LanguageFromAcceptLanguage(std::string_view header);
 
 }  // namespace gpuadvisor::server
 

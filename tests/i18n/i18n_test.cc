@@ -50,20 +50,6 @@ TEST(Language, PosixPrecedence) {
   EXPECT_EQ(ChooseLanguage("", "", "", "fr_FR.UTF-8"), Language::kEnglish);
 }
 
-TEST(Language, AcceptLanguage) {
-  EXPECT_EQ(LanguageFromAcceptLanguage("zh-CN,zh;q=0.9,en;q=0.8"), Language::kChinese);
-  EXPECT_EQ(LanguageFromAcceptLanguage("en-US,en;q=0.9,zh-CN;q=0.8"), Language::kEnglish);
-  EXPECT_EQ(LanguageFromAcceptLanguage("fr, zh;q=0.5, en;q=0.4"), Language::kChinese);
-  EXPECT_EQ(LanguageFromAcceptLanguage("en;q=0.3, zh-Hans;q=0.7"), Language::kChinese);
-  EXPECT_EQ(LanguageFromAcceptLanguage("zh;q=0, en;q=0.1"), Language::kEnglish);
-  EXPECT_EQ(LanguageFromAcceptLanguage("zh;q=0"), std::nullopt);
-  EXPECT_EQ(LanguageFromAcceptLanguage("zh;q=nonsense"), std::nullopt);
-  EXPECT_EQ(LanguageFromAcceptLanguage("fr-FR, de"), std::nullopt);
-  EXPECT_EQ(LanguageFromAcceptLanguage("*"), std::nullopt);
-  EXPECT_EQ(LanguageFromAcceptLanguage(""), std::nullopt);
-  EXPECT_EQ(LanguageFromAcceptLanguage(",,;q=,"), std::nullopt);
-}
-
 TEST(Language, ScopeIsPerThreadAndRestores) {
   EXPECT_EQ(CurrentLanguage(), Language::kEnglish);
   {

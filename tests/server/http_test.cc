@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "server/http_request.h"
 #include "server/http_server.h"
 
 namespace gpuadvisor::server {
@@ -148,6 +149,21 @@ TEST_F(HttpTest, AcceptLanguage) {
   EXPECT_NE(z["error"]["message"].get<std::string>().find("min-gpus: \xe5\xba\x94"),  // "应"
             std::string::npos)
       << z["error"]["message"];
+}
+
+// The header's parser alone (the HTTP test above runs it through a request).
+TEST(AcceptLanguageTest, TheSupportedLanguageWithTheHighestQ) {
+  EXPECT_EQ(LanguageFromAcceptLanguage("zh-CN,zh;q=0.9,en;q=0.8"), Language::kChinese);
+  EXPECT_EQ(LanguageFromAcceptLanguage("en-US,en;q=0.9,zh-CN;q=0.8"), Language::kEnglish);
+  EXPECT_EQ(LanguageFromAcceptLanguage("fr, zh;q=0.5, en;q=0.4"), Language::kChinese);
+  EXPECT_EQ(LanguageFromAcceptLanguage("en;q=0.3, zh-Hans;q=0.7"), Language::kChinese);
+  EXPECT_EQ(LanguageFromAcceptLanguage("zh;q=0, en;q=0.1"), Language::kEnglish);
+  EXPECT_EQ(LanguageFromAcceptLanguage("zh;q=0"), std::nullopt);
+  EXPECT_EQ(LanguageFromAcceptLanguage("zh;q=nonsense"), std::nullopt);
+  EXPECT_EQ(LanguageFromAcceptLanguage("fr-FR, de"), std::nullopt);
+  EXPECT_EQ(LanguageFromAcceptLanguage("*"), std::nullopt);
+  EXPECT_EQ(LanguageFromAcceptLanguage(""), std::nullopt);
+  EXPECT_EQ(LanguageFromAcceptLanguage(",,;q=,"), std::nullopt);
 }
 
 TEST_F(HttpTest, GzipAndEtag) {
