@@ -39,6 +39,10 @@ class CMakeBuild(build_ext):
         built = next((build / "python" / "gpuadvisor").glob("_core*" + Path(target).suffix))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(built, target)
+        # `serve` runs the server program shipped beside the module (the module links none).
+        server = target.parent / "gpuadvisor-serve"
+        shutil.copyfile(build / "python" / "gpuadvisor" / "gpuadvisor-serve", server)
+        server.chmod(0o755)
 
 
 setup(ext_modules=[CMakeExtension("gpuadvisor._core")], cmdclass={"build_ext": CMakeBuild})

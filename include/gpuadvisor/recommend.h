@@ -241,6 +241,11 @@ struct Plan {
   // the account scan's placement score and quota).
   double obtain_probability = 1;
   std::string obtain_basis;
+  // The expected wait for that capacity before the run starts: the retries the probability asks
+  // for, a Capacity Block's wait for its start date (doc/recommend.md, "Obtainability"). It
+  // counts against a deadline; it is not billed. A service: the wait before it can go live.
+  double wait_hours = 0;
+  std::string wait_basis;
   // The same option (family, purchase, accelerators per instance) at the other sizes and counts
   // the search kept, folded under this plan (best-ranked first).
   struct SweepPoint {

@@ -139,7 +139,11 @@ ojson PlanJson(const Plan& p) {
              {"confidence", ConfidenceName(p.estimate.confidence)},
              {"risk_factor", p.risk_factor},
              {"price_risk_factor", p.price_risk_factor},
-             {"obtainability", {{"probability", p.obtain_probability}, {"basis", p.obtain_basis}}},
+             {"obtainability",
+              {{"probability", p.obtain_probability},
+               {"basis", p.obtain_basis},
+               {"expected_wait_hours", p.wait_hours},
+               {"wait_basis", p.wait_basis}}},
              {"doubts", DoubtsJson(p.doubts)},
              {"sweep", SweepJson(p)},
              {"sweep_more", p.sweep_more},
@@ -439,6 +443,10 @@ std::string Details(const Recommendation& r, bool all_rejections) {
     }
     out += Trf("  obtainability: {0}% ({1})", FormatFixed(100 * p.obtain_probability, 0),
                p.obtain_basis) +
+           "\n";
+    // TRANSLATORS: {0} hours, {1} how they were reckoned.
+    out += Trf("  expected wait for the capacity: {0} h ({1}; not billed)",
+               FormatFixed(p.wait_hours, p.wait_hours < 10 ? 1 : 0), p.wait_basis) +
            "\n";
     if (!p.sweep.empty()) out += Trf("  also: {0}", SweepText(p)) + "\n";
     for (const std::string& s : p.warnings) out += Trf("  warning: {0}", s) + "\n";

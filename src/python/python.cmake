@@ -35,7 +35,16 @@ if(GPUADVISOR_BUILD_PYTHON)
     CXX_VISIBILITY_PRESET hidden
     VISIBILITY_INLINES_HIDDEN ON)
   target_compile_options(gpuadvisor_python PRIVATE ${GPUADVISOR_WARNINGS})
-  target_link_libraries(gpuadvisor_python PRIVATE gpuadvisor_serve_run)
+  # The CLI without the server: `serve` execs gpuadvisor-serve from the package directory
+  # (serve_exec.cc), so the module loads no Boost.Asio and no OpenSSL
+  # (tests/python/test_gpuadvisor.py checks its dynamic dependencies).
+  target_sources(gpuadvisor_python PRIVATE src/cli/serve_exec.cc)
+  target_compile_definitions(gpuadvisor_python PRIVATE GPUADVISOR_SERVE_BESIDE_MODULE)
+  target_link_libraries(gpuadvisor_python PRIVATE gpuadvisor_cli ${CMAKE_DL_LIBS})
+  add_dependencies(gpuadvisor_python gpuadvisor-serve)
+  add_custom_command(TARGET gpuadvisor_python POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -E copy $<TARGET_FILE:gpuadvisor-serve>
+            ${GPUADVISOR_PYTHON_DIR}/gpuadvisor-serve)
   # The package directory never exists without its __init__.py: an empty directory on
   # PYTHONPATH imports as a namespace package, and `gpuadvisor.recommend` then fails far from the
   # cause. __init__.py itself fails with a clear ImportError while _core is not built yet.

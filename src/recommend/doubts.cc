@@ -31,6 +31,11 @@ constexpr double kSpotBandPrior[] = {0.95, 0.9, 0.85, 0.8, 0.7};  // by SpotBand
 constexpr double kSpotUnknownBandPrior = 0.8;
 constexpr double kLargeClusterSpotPrior = 0.1;
 constexpr double kLargeClusterOnDemandPrior = 0.3;
+// Expected waits (ExpectedWait): a launch retried hourly; a Capacity Block's first start half a
+// day away on average, a refused offering date a day lost.
+constexpr double kLaunchRetryHours = 1;
+constexpr double kCapacityBlockRetryHours = 24;
+constexpr double kCapacityBlockLeadHours = 12;
 
 bool IsNeuron(const Candidate& c) {
   return c.gpu != nullptr && workload_internal::NeuronChipOf(*c.gpu) != nullptr;
@@ -130,6 +135,31 @@ void UseSpotScore(int score, Candidate* c) {
   c->account_spot_score = score;
   c->doubts = static_cast<uint16_t>(c->obtain < kLikelyObtainable ? c->doubts | kDoubtCapacity
                                                                   : c->doubts & ~kDoubtCapacity);
+}
+
+CapacityWait ExpectedWait(const Candidate& c) {
+  CapacityWait w;
+  const bool block = c.purchase == PurchaseKind::kCapacityBlock;
+  w.retry_hours = block ? kCapacityBlockRetryHours : kLaunchRetryHours;
+  w.lead_hours = block ? kCapacityBlockLeadHours : 0;
+  const double p = std::max(c.obtain, 0.01);  // a zero score still leaves a retry each hour
+  w.hours = w.lead_hours + (1 - p) / p * w.retry_hours;
+  return w;
+}
+
+std::string WaitBasis(const Candidate& c) {
+  const CapacityWait w = ExpectedWait(c);
+  const std::string pct = FormatFixed(100 * c.obtain, 0) + "%";
+  if (w.lead_hours > 0) {
+    // TRANSLATORS: {0} hours, {1} hours, {2} a percentage.
+    return Trf(
+        "a Capacity Block starts on a date AWS offers, {0} h away on average, then {1} h "
+        "per date refused at {2} per date",
+        FormatFixed(w.lead_hours, 0), FormatFixed(w.retry_hours, 0), pct);
+  }
+  // TRANSLATORS: {0} hours, {1} a percentage.
+  return Trf("a refused launch retried every {0} h at {1} per attempt",
+             FormatFixed(w.retry_hours, 0), pct);
 }
 
 int Tier(const Candidate& c, Risk risk) {

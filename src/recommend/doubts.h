@@ -55,6 +55,22 @@ void AssessDoubts(const Workload& w, const workload_internal::NeuronSupport& neu
 // The account scan's spot placement score (1-10) for the candidate replaces the spot prior.
 void UseSpotScore(int score, Candidate* c);
 
+// The expected wait for the capacity before the run starts (issue 38, item 2), from the chance
+// of being granted it per attempt (Candidate::obtain): the failed attempts a geometric count
+// expects, (1 - p) / p, each `retry_hours` apart, after `lead_hours` that any grant takes. Priors
+// stated by hand, as the probabilities are (doc/recommend.md, "Obtainability"): a launch on
+// demand or on spot retried hourly; a Capacity Block starts on a date AWS offers, at the
+// earliest the next day (half a day's wait on average), and a refused date costs a day.
+struct CapacityWait {
+  double hours = 0;        // expected, lead included
+  double retry_hours = 0;  // between attempts
+  double lead_hours = 0;   // before the first attempt can start the run
+};
+CapacityWait ExpectedWait(const Candidate& c);
+// "retried every 1 h at 95% per attempt" / "a Capacity Block's start date (12 h on average),
+// then a day per date refused at 90% per date", for the plan.
+std::string WaitBasis(const Candidate& c);
+
 // 0: no demoting doubt (or Risk::kAny); 1: a demoting doubt; 2: the account cannot launch it.
 int Tier(const Candidate& c, Risk risk);
 

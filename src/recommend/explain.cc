@@ -499,6 +499,8 @@ Plan MakeBarePlan(const Candidate& c) {
   p.doubts = DoubtTexts(c);
   p.obtain_probability = c.obtain;
   p.obtain_basis = ObtainBasis(c);
+  p.wait_hours = c.wait_hours;
+  p.wait_basis = WaitBasis(c);
   p.local_per_hour = c.usd_per_hour / c.to_ranking;
   p.local_cost = c.cost_usd / c.to_ranking;
   p.spot_overhead = c.spot_overhead;

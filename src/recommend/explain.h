@@ -42,6 +42,7 @@ struct Candidate {
   double paid_fraction = 0;   // of the instances, those RIs and Savings Plans already pay for
   uint16_t doubts = 0;        // DoubtBit (doubts.h): what the engine doubts about the plan
   double obtain = 1;          // chance of getting the capacity at the start (AssessDoubts)
+  double wait_hours = 0;      // expected wait for it before the run (ExpectedWait)
   bool obtain_from_account = false;  // `obtain` is the account scan's spot placement score
   int account_spot_score = 0;
   // What the Neuron SDK's lists say of the model (set with `doubts`; owned by Recommend()).

@@ -236,7 +236,7 @@ double Score(const Candidate& c, Objective o) {
     case Objective::kCost:
       return c.risk_factor * (c.price_risk * cost + 1e-9 * c.time_hours);
     case Objective::kTime:
-      return c.risk_factor * (c.time_hours + 1e-9 * cost);
+      return c.risk_factor * (c.time_hours + c.wait_hours + 1e-9 * cost);
     case Objective::kBalanced:
       return c.risk_factor * c.risk_factor * c.price_risk * cost * c.time_hours;
   }
@@ -623,6 +623,19 @@ Result<Recommendation> RecommendIn(const Catalog& catalog, const Workload& w,
         recommend_internal::UseSpotScore(fit.spot_score->score, &c);
       }
     }
+  }
+  // The expected wait for the capacity (from the chance of getting it, the account's score
+  // included) counts against a deadline: a run that must first wait for a Capacity Block's
+  // start date or retry a refused launch finishes that much later.
+  for (Candidate& c : candidates) c.wait_hours = recommend_internal::ExpectedWait(c).hours;
+  if (req.deadline_hours && !IsService(w)) {
+    std::erase_if(candidates, [&](const Candidate& c) {
+      if (c.time_hours + c.wait_hours <= *req.deadline_hours) return false;
+      for (auto& [type, outcome] : outcomes) {
+        if (type == c.type) outcome.NoteDeadline(c.time_hours + c.wait_hours);
+      }
+      return true;
+    });
   }
   // A deadline is already met by every candidate; a service has no run to finish.
   const double horizon = req.deadline_hours || IsService(w) ? INFINITY : kDefaultHorizonHours;

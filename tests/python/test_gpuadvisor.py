@@ -653,3 +653,24 @@ def test_idle_errors(tmp_path, cli_error):
     with pytest.raises(ga.Error) as err:
         ga.idle(f, inventory=bad)
     assert f"{bad}:2" in str(err.value)
+
+
+def test_the_module_links_no_server_and_serve_runs_the_packaged_one():
+    # The module links the CLI but not the HTTP server: no OpenSSL, no Boost.Asio in it ...
+    core = pathlib.Path(ga._core.__file__)
+    deps = subprocess.run(["ldd", str(core)], capture_output=True, text=True, check=True).stdout
+    assert "libssl" not in deps and "libcrypto" not in deps, deps
+    symbols = subprocess.run(["nm", "-C", "--defined-only", str(core)], capture_output=True,
+                             text=True, check=True).stdout
+    assert "boost::asio" not in symbols and "HttpServer" not in symbols
+    # ... and `serve` execs gpuadvisor-serve, shipped beside it, in the same process.
+    assert (core.parent / "gpuadvisor-serve").is_file()
+    proc = subprocess.Popen([sys.executable, "-m", "gpuadvisor", "serve", "--port", "0",
+                             "--threads", "1"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True)
+    try:
+        line = proc.stdout.readline()
+        assert "serving http://127.0.0.1:" in line, line
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -283,6 +283,41 @@ TEST(DoubtsTest, AnLlmOnAGpuWithoutBf16IsDoubted) {
   EXPECT_FALSE(HasDoubt(chosen.plans[0], "precision"));
 }
 
+// The expected wait for capacity (issue 38, item 2): a geometric count of refused attempts at
+// the plan's probability, plus a Capacity Block's wait for its start date; it counts against a
+// deadline.
+TEST(DoubtsTest, TheExpectedWaitForCapacityCountsAgainstTheDeadline) {
+  recommend_internal::Candidate c;
+  c.purchase = PurchaseKind::kOnDemand;
+  c.obtain = 0.95;
+  EXPECT_NEAR(recommend_internal::ExpectedWait(c).hours, 0.05 / 0.95, 1e-12);
+  c.purchase = PurchaseKind::kSpot;
+  c.obtain = 0.1;  // a large spot cluster: nine refusals expected, an hour apart
+  EXPECT_NEAR(recommend_internal::ExpectedWait(c).hours, 9, 1e-12);
+  c.purchase = PurchaseKind::kCapacityBlock;
+  c.obtain = 0.9;
+  EXPECT_NEAR(recommend_internal::ExpectedWait(c).hours, 12 + 0.1 / 0.9 * 24, 1e-12);
+
+  const Workload w =
+      MakeWorkload({{"task", "pretrain"}, {"model", "llama-3.1-70b"}, {"tokens", "1T"}});
+  RecommendRequest r;
+  r.deadline_hours = 720;
+  const Recommendation wide = RunSearch(w, r);
+  ASSERT_FALSE(wide.plans.empty());
+  const Plan& first = wide.plans[0];
+  ASSERT_EQ(first.purchase, PurchaseKind::kCapacityBlock);
+  EXPECT_GT(first.wait_hours, 12);
+  EXPECT_NE(first.wait_basis.find("Capacity Block"), std::string::npos);
+  // A deadline between the run alone and the run with its wait leaves that plan out.
+  r.deadline_hours = first.time_hours + first.wait_hours / 2;
+  const Recommendation tight = RunSearch(w, r);
+  for (const Plan& p : tight.plans) {
+    EXPECT_LE(p.time_hours + p.wait_hours, *r.deadline_hours) << p.type->name;
+    EXPECT_FALSE(p.type == first.type && p.instances == first.instances &&
+                 p.purchase == first.purchase && p.region == first.region);
+  }
+}
+
 TEST(DoubtsTest, TheRiskOptionParsesItsTwoNames) {
   EXPECT_EQ(*ParseRisk("Sound"), Risk::kSound);
   EXPECT_EQ(*ParseRisk("any"), Risk::kAny);
