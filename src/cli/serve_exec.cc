@@ -1,8 +1,8 @@
-// `gpuadvisor serve` in the gpuadvisor binary and the Python module (common.h, RunServe): the options were accepted by
-// the same declaration gpuadvisor-serve uses; this replaces the process with gpuadvisor-serve
-// from the directory this binary runs from, same arguments, same process id (a service manager's
-// signals and pid file keep working). The server's libraries (Boost.Asio, OpenSSL) are thus
-// loaded only by the program that serves, and the CLI starts without them.
+// `gpuadvisor serve` in the gpuadvisor binary and the Python module (common.h, RunServe): the
+// options were accepted by the same declaration gpuadvisor-serve uses; this replaces the process
+// with gpuadvisor-serve from the directory this binary runs from, same arguments, same process id
+// (a service manager's signals and pid file keep working). The server's libraries (Boost.Asio,
+// OpenSSL) are thus loaded only by the program that serves, and the CLI starts without them.
 #include <dlfcn.h>
 #include <unistd.h>
 
