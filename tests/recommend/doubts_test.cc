@@ -318,6 +318,34 @@ TEST(DoubtsTest, TheExpectedWaitForCapacityCountsAgainstTheDeadline) {
   }
 }
 
+// Each doubt is named where it applies even when another one would demote the plan too (fp16
+// given, so that a T4's missing bf16 is no doubt here): an Arm64 host for training, and a wide
+// gang over ENA.
+TEST(DoubtsTest, AnArmTrainingHostAndAWideGangWithoutEfaAreEachDoubted) {
+  Workload arm = MakeWorkload({{"task", "lora"}, {"model", "llama-3.2-1b"}, {"tokens", "10M"}});
+  arm.precision = Precision::kFp16;
+  RecommendRequest g5g;
+  g5g.only_families = {"g5g"};
+  const Recommendation a = RunSearch(arm, g5g);
+  ASSERT_FALSE(a.plans.empty());
+  for (const Plan& p : a.plans) {
+    EXPECT_TRUE(HasDoubt(p, "portability")) << p.type->name;
+    EXPECT_TRUE(Demoted(p)) << p.type->name;
+  }
+  Workload wide = MakeWorkload(
+      {{"task", "finetune"}, {"model", "llama-3.1-8b"}, {"tokens", "200M"}, {"epochs", "3"}});
+  wide.precision = Precision::kFp16;
+  RecommendRequest t4;
+  t4.only_instances = {"g4dn.xlarge"};
+  const Recommendation w = RunSearch(wide, t4);
+  ASSERT_FALSE(w.plans.empty());
+  for (const Plan& p : w.plans) {
+    EXPECT_EQ(HasDoubt(p, "network"), p.instances >= recommend_internal::kWideGang)
+        << p.instances;
+  }
+  EXPECT_TRUE(HasDoubt(w.plans[0], "network"));
+}
+
 TEST(DoubtsTest, TheRiskOptionParsesItsTwoNames) {
   EXPECT_EQ(*ParseRisk("Sound"), Risk::kSound);
   EXPECT_EQ(*ParseRisk("any"), Risk::kAny);
