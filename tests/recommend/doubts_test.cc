@@ -340,8 +340,7 @@ TEST(DoubtsTest, AnArmTrainingHostAndAWideGangWithoutEfaAreEachDoubted) {
   const Recommendation w = RunSearch(wide, t4);
   ASSERT_FALSE(w.plans.empty());
   for (const Plan& p : w.plans) {
-    EXPECT_EQ(HasDoubt(p, "network"), p.instances >= recommend_internal::kWideGang)
-        << p.instances;
+    EXPECT_EQ(HasDoubt(p, "network"), p.instances >= recommend_internal::kWideGang) << p.instances;
   }
   EXPECT_TRUE(HasDoubt(w.plans[0], "network"));
 }
