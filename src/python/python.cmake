@@ -36,10 +36,9 @@ if(GPUADVISOR_BUILD_PYTHON)
     VISIBILITY_INLINES_HIDDEN ON)
   target_compile_options(gpuadvisor_python PRIVATE ${GPUADVISOR_WARNINGS})
   # The CLI without the server: `serve` execs gpuadvisor-serve from the package directory
-  # (serve_exec.cc), so the module loads no Boost.Asio and no OpenSSL
+  # (serve_exec.cc with serve_dir.cc), so the module loads no Boost.Asio and no OpenSSL
   # (tests/python/test_gpuadvisor.py checks its dynamic dependencies).
-  target_sources(gpuadvisor_python PRIVATE src/cli/serve_exec.cc)
-  target_compile_definitions(gpuadvisor_python PRIVATE GPUADVISOR_SERVE_BESIDE_MODULE)
+  target_sources(gpuadvisor_python PRIVATE src/cli/serve_exec.cc src/python/serve_dir.cc)
   target_link_libraries(gpuadvisor_python PRIVATE gpuadvisor_cli ${CMAKE_DL_LIBS})
   add_dependencies(gpuadvisor_python gpuadvisor-serve)
   add_custom_command(TARGET gpuadvisor_python POST_BUILD
