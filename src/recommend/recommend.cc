@@ -11,6 +11,7 @@
 #include <deque>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/i18n.h"
@@ -629,11 +630,11 @@ Result<Recommendation> RecommendIn(const Catalog& catalog, const Workload& w,
   // start date or retry a refused launch finishes that much later.
   for (Candidate& c : candidates) c.wait_hours = recommend_internal::ExpectedWait(c).hours;
   if (req.deadline_hours && !IsService(w)) {
+    std::unordered_map<const InstanceType*, TypeOutcome*> outcome_of;
+    for (auto& [type, outcome] : outcomes) outcome_of[type] = &outcome;
     std::erase_if(candidates, [&](const Candidate& c) {
       if (c.time_hours + c.wait_hours <= *req.deadline_hours) return false;
-      for (auto& [type, outcome] : outcomes) {
-        if (type == c.type) outcome.NoteDeadline(c.time_hours + c.wait_hours);
-      }
+      outcome_of.at(c.type)->NoteDeadline(c.time_hours + c.wait_hours);
       return true;
     });
   }
