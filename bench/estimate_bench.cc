@@ -20,9 +20,13 @@ Case MakeCase(std::initializer_list<std::pair<const char*, const char*>> fields,
               const char* instance, int count) {
   static std::shared_ptr<const Catalog> catalog = *EmbeddedCatalog();
   Case c;
+  WorkloadFields given;
   for (const auto& [k, v] : fields) {
-    if (!SetWorkloadField(&c.w, k, v).ok()) std::abort();
+    if (!given.Give(k, WorkloadValue{.text = v}).ok()) std::abort();
   }
+  Result<Workload> bound = given.Bind();
+  if (!bound.ok()) std::abort();
+  c.w = *bound;
   HardwareRequest r;
   r.instance_type = instance;
   r.instances = count;

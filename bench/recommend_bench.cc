@@ -11,11 +11,13 @@ namespace gpuadvisor {
 namespace {
 
 Workload Make(std::initializer_list<std::pair<const char*, const char*>> fields) {
-  Workload w;
+  WorkloadFields given;
   for (const auto& [k, v] : fields) {
-    if (!SetWorkloadField(&w, k, v).ok()) std::abort();
+    if (!given.Give(k, WorkloadValue{.text = v}).ok()) std::abort();
   }
-  return w;
+  Result<Workload> w = given.Bind();
+  if (!w.ok()) std::abort();
+  return *w;
 }
 
 void Run(benchmark::State& state, const Workload& w, RecommendRequest req) {

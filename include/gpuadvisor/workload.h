@@ -1,16 +1,17 @@
 // Workload: what the user wants to run, independent of the hardware it runs on.
 //
 // One description serves every front end. CLI flags, YAML/JSON workload files, HTTP bodies and
-// the Python module all go through SetWorkloadField(), which accepts the flag names of
-// doc/estimation.md without the leading dashes ("seq-len"; "seq_len" is accepted too). Each
-// field's name, type, bounds, help and tasks are declared once, beside the others, by
-// DeclareOptions (src/workload/workload_options.h), which SetWorkloadField and the help read. A
-// Workload is a plain value: cheap to copy, no pointers, safe to share read-only between threads.
+// the Python module all hand what they received to a WorkloadFields, keyed by the flag names of
+// doc/estimation.md without the leading dashes ("seq-len"; "seq_len" is accepted too), and bind
+// it in one pass. Each field's name, type, bounds, help and tasks are declared once, beside the
+// others, by DeclareOptions (src/workload/workload_options.h), which the binder and the help
+// read. A Workload is a plain value: cheap to copy, no pointers, safe to share read-only between
+// threads; it does not record which of its fields were given.
 //
 // The model architecture comes from a preset (FindModelPreset), a Hugging Face config.json
-// (ApplyHfConfigJson) or explicit fields; explicit fields win over a preset whatever the order
-// in which they were set. Validate() performs the cross-field checks; EstimateWorkload()
-// (estimate.h) assumes a validated workload.
+// (ApplyHfConfigJson) or explicit fields; the binder applies the preset or config.json first, so
+// explicit fields refine it whatever the order they came in. Validate() performs the
+// cross-field checks; EstimateWorkload() (estimate.h) assumes a validated workload.
 #ifndef GPUADVISOR_WORKLOAD_H_
 #define GPUADVISOR_WORKLOAD_H_
 
@@ -201,7 +202,9 @@ struct ModelArch {
     int context_dim = 0;            // text-embedding width the cross-attention reads
   } unet;
   double text_encoder_params = 0;  // all text encoders (77 tokens per prompt), inference only
-  KernelClass dominant_kernel = KernelClass::kConv;  // custom models: where the FLOP goes
+  KernelClass dominant_kernel = KernelClass::kConv;  // a preset's: where most of its FLOP goes
+  // Given (--kernel-class): all the FLOP of a custom model in this class, over a preset's mix.
+  std::optional<KernelClass> kernel_class;
 };
 
 // Parallelism and memory-saving choices; every field unset = let the estimator choose.
@@ -226,10 +229,6 @@ struct Workload {
   // in over HTTP); "" = none.
   std::string model_config;
   ModelArch model;
-  // Fields set through SetWorkloadField (canonical names, in order): Validate refuses one that
-  // does not apply to the task (`rps` for train-vision) instead of ignoring it, and a preset or
-  // config.json applied later keeps the architecture fields named here.
-  std::vector<std::string> fields_set;
   ParallelismRequest parallelism;
 
   // LLM training (pretrain/finetune/lora/qlora).
@@ -307,14 +306,6 @@ struct Workload {
 constexpr int kDefaultInputTokens = 512;
 constexpr int kDefaultOutputTokens = 256;
 
-// Sets one field from text. `key` is a contract flag name without dashes ("kv-heads");
-// underscores are accepted for dashes. Values: numbers accept SI suffixes ("7B", "2T"),
-// latencies accept "200ms"/"1.5s" (bare number = seconds), run lengths "90m"/"36h" (bare =
-// hours). Returns InvalidArgument naming the key, e.g. `tokens: expected a positive number, got
-// "-5"`, also for an unknown key (with a "did you mean"); NotFound for an unknown preset (with a
-// "did you mean"). "model-config" reads the named Hugging Face config.json file (IOError).
-// Every error's field() is the key in canonical spelling ("input_tokens" -> "input-tokens").
-Status SetWorkloadField(Workload* w, std::string_view key, std::string_view value);
 // A value a front end received for one field: its text as given (a flag, a YAML scalar, a JSON
 // string; a typed value written out, for messages) and, from JSON or Python, the typed number or
 // bool, which a field of that type takes as it is, never turned into text and parsed again. A
@@ -324,9 +315,45 @@ struct WorkloadValue {
   std::optional<double> number;
   std::optional<bool> boolean;
 };
-// SetWorkloadField of a received value: the same fields, checks and messages.
-Status SetWorkloadValue(Workload* w, std::string_view key, const WorkloadValue& value);
-// All keys SetWorkloadField accepts (dashed spelling), for help texts and suggestions.
+
+// The workload fields a user gave, from one source or several (a workload file, then the
+// command line's flags; an HTTP body; Python's keyword arguments), bound into a Workload in one
+// pass. Keys are the fields' names ("kv-heads"; underscores for dashes, and older aliases).
+// Values: numbers accept SI suffixes ("7B", "2T"), latencies "200ms"/"1.5s" (bare number =
+// seconds), run lengths "90m"/"36h" (bare = hours); "model" is a preset (or a Hugging Face id
+// of one), "model-config" a Hugging Face config.json file to read.
+class WorkloadFields {
+ public:
+  // Records the value of `key`; a later value for the same field replaces the earlier one
+  // (flags over a file). InvalidArgument for a key no field declares (with a "did you mean").
+  // `where` ("w.yaml:3") prefixes every error Bind() reports about this value.
+  Status Give(std::string_view key, WorkloadValue value, std::string where = "");
+  // A config.json received as content, not as a path (the HTTP API): bound as "model-config".
+  void GiveInlineConfig(std::string_view key, std::string json, std::string where);
+  // Whether field `field` (canonical name) was given.
+  bool Given(std::string_view field) const;
+  bool empty() const { return given_.empty(); }
+
+  // `base` with the given fields bound: the task first, then the architecture (a preset or a
+  // config.json, not both), then every other field in the order given, so that a field which
+  // refines the model applies on top of it. Errors are InvalidArgument (NotFound for an unknown
+  // preset, IOError for an unreadable config.json) with the value's `where`, naming the key in
+  // the message and as field() in canonical spelling (`tokens: expected a positive number, got
+  // "-5"`); a field that does not apply to the bound task (`rps` for train-vision) is refused,
+  // never ignored. The cross-field checks are Validate()'s.
+  Result<Workload> Bind(Workload base = Workload()) const;
+
+ private:
+  struct Entry {
+    std::string field;  // canonical name
+    std::string key;    // as given, canonical spelling: what messages name
+    std::string where;
+    WorkloadValue value;
+    bool inline_config = false;
+  };
+  std::vector<Entry> given_;  // each field once, in the order first given
+};
+// All keys WorkloadFields accepts (dashed spelling), for help texts and suggestions.
 const std::vector<std::string>& WorkloadFieldNames();
 // Documentation of one field for help texts: value placeholder ("N", "BOOL", "DUR", ...) and a
 // one-line description. BOOL fields are flags on the command line ("--sequence-parallel").
@@ -337,13 +364,14 @@ struct WorkloadFieldInfo {
   uint32_t tasks;  // bit (1 << TaskKind) per task the field applies to
 };
 // True when field `name` (canonical spelling) means something for task `t`; unknown names are
-// false. Validate uses it for Workload::fields_set.
+// false. WorkloadFields::Bind refuses a given field for which it is false.
 bool WorkloadFieldApplies(std::string_view name, TaskKind t);
 // The task names a field applies to, comma-separated ("serve, infer-vision"), for messages.
 std::string WorkloadFieldTasks(std::string_view name);
 // Help texts group the workload fields by the tasks they apply to, read from the same table
-// WorkloadFieldApplies (and so Validate) uses. Tasks fall into kinds: "LLM" (IsLlmTask),
-// "vision" (IsVisionTask), and each other task on its own kind ("hpc", "transcode", ...).
+// WorkloadFieldApplies (and so WorkloadFields::Bind) uses. Tasks fall into kinds: "LLM"
+// (IsLlmTask), "vision" (IsVisionTask), and each other task on its own kind ("hpc", "transcode",
+// ...).
 const char* TaskKindFamily(TaskKind t);
 // The tasks a help topic names: one task ("serve") or a kind of several ("llm", "vision"), in
 // any case. InvalidArgument with field "task" naming the choices for anything else.
@@ -371,10 +399,10 @@ std::optional<double> WorkloadDeadlineHours(const Workload& w);
 // Null for a name WorkloadFieldNames() does not list.
 const WorkloadFieldInfo* FindWorkloadFieldInfo(std::string_view name);
 
-// Parses a workload file: a JSON/YAML object whose keys are SetWorkloadField keys. "model" may
+// Parses a workload file: a JSON/YAML object whose keys are WorkloadFields keys. "model" may
 // be a preset name or an object of architecture keys. Errors: ParseError "<origin>:<line>: ..."
 // (YAML) or "<origin>: byte N" (JSON), InvalidArgument "<origin>: <key>: ..." for bad values.
-// field(): the key as SetWorkloadField names it, or "workload" for the document as a whole.
+// field(): the key as WorkloadFields names it, or "workload" for the document as a whole.
 Result<Workload> ParseWorkloadJson(std::string_view text, std::string_view origin);
 // The same for untrusted input (the HTTP API): never touches the filesystem. "model-config"
 // (any spelling) must be the config.json content as an inline JSON object; a string (a path,
@@ -386,6 +414,9 @@ bool IsFileWorkloadField(std::string_view key);
 Result<Workload> ParseWorkloadYaml(std::string_view text, std::string_view origin);
 // Picks JSON when the first non-blank character is '{', YAML otherwise.
 Result<Workload> ParseWorkloadText(std::string_view text, std::string_view origin);
+// The fields of a workload file, checked as ParseWorkloadText checks them but not yet bound: for
+// a caller that gives more before binding (the command line's flags over a --workload file).
+Result<WorkloadFields> ReadWorkloadFields(std::string_view text, std::string_view origin);
 
 // Cross-field checks: heads divide hidden, kv-heads divide heads, positive token counts, the
 // task has what it needs (a model for LLM tasks, streams for transcode, ...), a served request

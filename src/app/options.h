@@ -5,7 +5,7 @@
 // (with the same message, code and field) and defaulted the same way wherever it comes from.
 //
 // Workload fields (--model, --tokens, ...) are not here: they are declared the same way
-// (DeclareOptions of Workload, src/workload/workload_options.h) but parsed by SetWorkloadField
+// (DeclareOptions of Workload, src/workload/workload_options.h) but bound by WorkloadFields
 // (workload.h), with the workload's own messages, and shared the same way.
 #ifndef GPUADVISOR_APP_OPTIONS_H_
 #define GPUADVISOR_APP_OPTIONS_H_

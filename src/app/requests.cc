@@ -93,31 +93,24 @@ Result<Workload> WorkloadFromBody(const nlohmann::json& members, std::string_vie
 }
 
 Result<Workload> BuildWorkload(const WorkloadArgs& a) {
-  Workload w;
+  WorkloadFields fields;
   if (!a.file.empty()) {
     Result<std::string> text = ReadFile(a.file, kWorkloadFile);  // "-" reads stdin
     if (!text.ok()) return text.status().WithPrefix("workload").WithField("workload");
-    Result<Workload> parsed = ParseWorkloadText(*text, a.file == "-" ? "<stdin>" : a.file);
-    if (!parsed.ok()) return parsed.status();
-    w = std::move(parsed).value();
+    Result<WorkloadFields> read = ReadWorkloadFields(*text, a.file == "-" ? "<stdin>" : a.file);
+    if (!read.ok()) return read.status();
+    fields = std::move(read).value();
   }
-  // The CLI's text and Python's typed values, each bound as it came.
-  std::map<std::string, WorkloadValue> given = a.typed;
+  // The CLI's text and Python's typed values, each given as it came, over the file's.
+  for (const auto& [name, value] : a.typed) {
+    if (!value.text.empty()) GPUADVISOR_RETURN_IF_ERROR(fields.Give(name, value));
+  }
   for (const auto& [name, text] : a.values) {
-    if (!text.empty()) given[name] = WorkloadValue{.text = text};
+    if (!text.empty()) GPUADVISOR_RETURN_IF_ERROR(fields.Give(name, WorkloadValue{.text = text}));
   }
-  // Presets first so that flags which refine them apply on top, whatever the order given.
-  for (const char* first : {"model-config", "model"}) {
-    auto it = given.find(first);
-    if (it != given.end() && !it->second.text.empty()) {
-      GPUADVISOR_RETURN_IF_ERROR(SetWorkloadValue(&w, it->first, it->second));
-    }
-  }
-  for (const auto& [name, value] : given) {
-    if (value.text.empty() || name == "model" || name == "model-config") continue;
-    GPUADVISOR_RETURN_IF_ERROR(SetWorkloadValue(&w, name, value));
-  }
-  GPUADVISOR_RETURN_IF_ERROR(Validate(w));
+  Result<Workload> w = fields.Bind();
+  if (!w.ok()) return w.status();
+  GPUADVISOR_RETURN_IF_ERROR(Validate(*w));
   return w;
 }
 

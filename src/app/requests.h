@@ -148,8 +148,9 @@ Result<JsonDoc> ShowTypeJson(const Catalog& c, const OptionValues& v, const Fres
 // `estimate` hardware ("estimate" table).
 Result<HardwareRequest> MakeHardwareRequest(const OptionValues& v);
 
-// Workload: a YAML/JSON file ("-" = stdin), then SetWorkloadField per value (presets first, so
-// fields that refine them apply on top), then Validate(). Keys are SetWorkloadField keys.
+// Workload: the fields of a YAML/JSON file ("-" = stdin), then the values given here over them,
+// bound by one WorkloadFields (a preset first, so fields that refine it apply on top), then
+// Validate(). Keys are WorkloadFields keys.
 struct WorkloadArgs {
   std::string file;
   std::map<std::string, std::string> values;   // the CLI's flags as text ("" = not given)

@@ -33,10 +33,11 @@ Result<std::vector<TaskKind>> HelpTasks(const WorkloadArgs& a) {
   if (a.file.empty() || a.file == "-") return std::vector<TaskKind>();
   Result<std::string> text = ReadFile(a.file, kWorkloadFile);
   if (!text.ok()) return text.status().WithPrefix("workload").WithField("workload");
-  Result<Workload> w = ParseWorkloadText(*text, a.file);
+  Result<WorkloadFields> fields = ReadWorkloadFields(*text, a.file);
+  if (!fields.ok()) return fields.status();
+  if (!fields->Given("task")) return std::vector<TaskKind>();
+  Result<Workload> w = fields->Bind();
   if (!w.ok()) return w.status();
-  const std::vector<std::string>& set = w->fields_set;
-  if (std::find(set.begin(), set.end(), "task") == set.end()) return std::vector<TaskKind>();
   return std::vector<TaskKind>{w->task};
 }
 

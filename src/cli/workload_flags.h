@@ -1,5 +1,5 @@
 // The workload flags shared by `estimate` and `recommend` (doc/estimation.md, "Workload
-// description"): one option per SetWorkloadField key, plus --workload FILE|-. The library does the
+// description"): one option per WorkloadFields key, plus --workload FILE|-. The library does the
 // parsing; this only collects text.
 #ifndef GPUADVISOR_CLI_WORKLOAD_FLAGS_H_
 #define GPUADVISOR_CLI_WORKLOAD_FLAGS_H_

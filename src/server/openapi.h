@@ -17,7 +17,7 @@ struct OpenApiBinding {
   std::string_view method;   // "get", "post" (OpenAPI spells them in lower case)
   std::string_view command;  // "show"
   bool in_body = false;      // options are JSON body properties (else query; positional: path)
-  bool workload = false;     // the body also takes the workload fields (SetWorkloadField)
+  bool workload = false;     // the body also takes the workload fields (WorkloadFields)
 };
 const std::vector<OpenApiBinding>& OpenApiBindings();
 

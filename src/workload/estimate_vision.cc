@@ -108,12 +108,10 @@ struct Mix {
 
 Mix MixOf(const Workload& w) {
   const ModelArch& m = w.model;
-  const bool custom_class =
-      std::find(w.fields_set.begin(), w.fields_set.end(), "kernel-class") != w.fields_set.end();
-  if (!custom_class && (m.conv_share > 0 || m.attention_share > 0)) {
+  if (!m.kernel_class && (m.conv_share > 0 || m.attention_share > 0)) {
     return {m.conv_share, m.attention_share, std::max(0.0, 1 - m.conv_share - m.attention_share)};
   }
-  switch (m.dominant_kernel) {
+  switch (m.kernel_class.value_or(m.dominant_kernel)) {
     case KernelClass::kConv:
       return {1, 0, 0};
     case KernelClass::kAttention:

@@ -1,5 +1,5 @@
-// SetWorkloadField and the help of the workload's fields, read from their one declaration
-// (workload_options.h).
+// WorkloadFields (the binder of given workload fields) and the help of the workload's fields,
+// read from their one declaration (workload_options.h).
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -229,21 +229,6 @@ std::string_view FindField(std::string_view name) {
 
 namespace workload_internal {
 
-void ReplaceArchKeepingExplicit(Workload* w, const ModelArch& base) {
-  ModelArch old = w->model;
-  w->model = base;
-  for (const std::string& name : w->fields_set) {
-    ForEachField(old, [&](std::string_view n, auto& kept, const FieldInfo&) {
-      if (n != name) return;
-      ForEachField(w->model, [&](std::string_view m, auto& now, const FieldInfo&) {
-        if constexpr (std::is_same_v<decltype(kept), decltype(now)>) {
-          if (m == name) now = kept;
-        }
-      });
-    });
-  }
-}
-
 RequestShape ServeRequestShape(const Workload& w) {
   const int window = w.model.context_length;
   RequestShape r{w.input_tokens > 0 ? w.input_tokens : kDefaultInputTokens,
@@ -266,7 +251,7 @@ Status SetModel(Workload* w, std::string_view key, std::string_view v) {
   const std::string_view name = Trim(v);
   Result<const ModelPreset*> p = FindModelPreset(name);
   if (!p.ok()) return p.status();
-  ReplaceArchKeepingExplicit(w, (*p)->arch);
+  w->model = (*p)->arch;
   w->model_name = (*p)->name;
   w->model_notes.clear();
   if (LooksLikeHfId(name)) {
@@ -312,12 +297,36 @@ bool IsFileWorkloadField(std::string_view key) {
   return FindField(CanonicalKey(key)) == "model-config";
 }
 
-Status SetWorkloadField(Workload* w, std::string_view key, std::string_view value) {
-  return SetWorkloadValue(w, key, WorkloadValue{.text = std::string(value)});
+namespace {
+
+// Binds one given value onto `w`: "model" and "model-config" replace the architecture; every
+// other field is its declaration's. Every error is about this key, whatever the value parser
+// or a config.json reader named.
+Status BindOne(Workload* w, std::string_view field, std::string_view key,
+               const WorkloadValue& value) {
+  Status st;
+  if (field == "model") {
+    st = SetModel(w, key, value.text);
+  } else if (field == "model-config") {
+    st = SetModelConfig(w, key, value.text);
+  } else {
+    ValueSetter set(field, key, value);
+    DeclareOptions(set, *w);
+    st = set.status;
+  }
+  return st.ok() ? st : st.WithField(key);
 }
 
-Status SetWorkloadValue(Workload* w, std::string_view key, const WorkloadValue& given) {
-  WorkloadValue value = given;
+// The order Bind applies fields in: the task, then the architecture, then the rest as given.
+int BindRank(std::string_view field) {
+  if (field == "task") return 0;
+  if (field == "model-config" || field == "model") return 1;
+  return 2;
+}
+
+}  // namespace
+
+Status WorkloadFields::Give(std::string_view key, WorkloadValue value, std::string where) {
   if (value.number && !std::isfinite(*value.number)) value.number.reset();  // "inf" as text
   const std::string name = CanonicalKey(key);
   const std::string field(FindField(name));
@@ -327,24 +336,67 @@ Status SetWorkloadValue(Workload* w, std::string_view key, const WorkloadValue& 
                                    (hint.empty() ? "" : "; " + hint))
         .WithField(name);
   }
-  // "model" and "model-config" replace the architecture (keeping the fields given); every
-  // other field is its declaration's. Every error is about this key, whatever the value parser
-  // or a config.json reader named.
-  Status st;
-  if (field == "model") {
-    st = SetModel(w, name, value.text);
-  } else if (field == "model-config") {
-    st = SetModelConfig(w, name, value.text);
+  Entry e{field, name, std::move(where), std::move(value), false};
+  auto same =
+      std::find_if(given_.begin(), given_.end(), [&](const Entry& g) { return g.field == field; });
+  if (same != given_.end()) {
+    *same = std::move(e);  // a later source wins (flags over a file)
   } else {
-    ValueSetter set(field, name, value);
-    DeclareOptions(set, *w);
-    st = set.status;
+    given_.push_back(std::move(e));
   }
-  if (!st.ok()) return st.WithField(name);
-  if (std::find(w->fields_set.begin(), w->fields_set.end(), field) == w->fields_set.end()) {
-    w->fields_set.push_back(field);
+  return Status::OK();
+}
+
+void WorkloadFields::GiveInlineConfig(std::string_view key, std::string json, std::string where) {
+  Entry e{"model-config", CanonicalKey(key), std::move(where),
+          WorkloadValue{.text = std::move(json)}, true};
+  auto same = std::find_if(given_.begin(), given_.end(),
+                           [](const Entry& g) { return g.field == "model-config"; });
+  if (same != given_.end()) {
+    *same = std::move(e);
+  } else {
+    given_.push_back(std::move(e));
   }
-  return st;
+}
+
+bool WorkloadFields::Given(std::string_view field) const {
+  return std::any_of(given_.begin(), given_.end(),
+                     [&](const Entry& g) { return g.field == field; });
+}
+
+Result<Workload> WorkloadFields::Bind(Workload w) const {
+  if (Given("model") && Given("model-config")) {
+    return Status::InvalidArgument(
+               "model and model-config both name the architecture: give one (a preset or a "
+               "config.json)")
+        .WithField("model-config");
+  }
+  std::vector<const Entry*> order;
+  order.reserve(given_.size());
+  for (const Entry& e : given_) order.push_back(&e);
+  std::stable_sort(order.begin(), order.end(), [](const Entry* a, const Entry* b) {
+    return BindRank(a->field) < BindRank(b->field);
+  });
+  for (const Entry* e : order) {
+    Status st;
+    if (e->inline_config) {
+      st = ApplyHfConfigJson(&w, e->value.text, e->key);
+      if (!st.ok()) st = st.WithField(e->field);
+    } else {
+      st = BindOne(&w, e->field, e->key, e->value);
+    }
+    if (!st.ok()) return e->where.empty() ? st : st.WithPrefix(e->where);
+  }
+  // A field given for a task it means nothing to is an error, never silently ignored.
+  for (const Entry& e : given_) {
+    if (WorkloadFieldApplies(e.field, w.task)) continue;
+    Status st =
+        Status::InvalidArgument(e.field + ": does not apply to task " + TaskKindName(w.task) +
+                                " (it applies to " + WorkloadFieldTasks(e.field) + ")")
+            .WithField(e.field);
+    return e.where.empty() ? st : st.WithPrefix(e.where);
+  }
+  return w;
 }
 
 bool WorkloadFieldApplies(std::string_view name, TaskKind t) {

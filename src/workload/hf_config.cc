@@ -806,7 +806,7 @@ Status ApplyHfConfigJson(Workload* w, std::string_view json_text, std::string_vi
         ", context " + std::to_string(m.context_length) + " tokens (" + read.context_how + ")";
   }
   notes.lines.insert(notes.lines.begin(), summary);
-  workload_internal::ReplaceArchKeepingExplicit(w, m);
+  w->model = m;
   const std::string name = StrKeyOf(cfg, outer);
   w->model_name = name.empty() ? std::string(origin) : name;
   w->model_notes = std::move(notes.lines);

@@ -8,10 +8,6 @@
 
 namespace gpuadvisor::workload_internal {
 
-// Replaces w->model by `base`, keeping the architecture fields w->fields_set names (as the
-// declaration, workload_options.h, names them).
-void ReplaceArchKeepingExplicit(Workload* w, const ModelArch& base);
-
 // Tokens per served request: the given ones, else the defaults (kDefaultInputTokens /
 // kDefaultOutputTokens) shortened to fit the model's context window (BERT: 342 + 170).
 struct RequestShape {

@@ -225,23 +225,20 @@ Status ValidateLlm(const Workload& w) {
   return Status::OK();
 }
 
-bool IsSet(const Workload& w, std::string_view field) {
-  return std::find(w.fields_set.begin(), w.fields_set.end(), field) != w.fields_set.end();
-}
-
 // infer-vision is a batch job (--images) or a real-time service (--rps, --e2e-p95, --hours):
 // the fields of the other mode do not apply.
 Status ValidateRealTime(const Workload& w) {
   if (w.task != TaskKind::kInferVision) return Status::OK();
   const bool service = IsService(w);
-  if (service && IsSet(w, "images")) {
+  // Each of these is positive when given (the binder refuses 0) and 0 when not.
+  if (service && w.images > 0) {
     return Bad("images", "does not apply with --rps (real time: the rate sets the work)");
   }
-  if (service && IsSet(w, "runtime")) {
+  if (service && w.runtime_target_s > 0) {
     return Bad("runtime", "does not apply with --rps (a real-time service runs for --hours)");
   }
-  for (const char* field : {"hours", "e2e-p95"}) {
-    if (!service && IsSet(w, field)) {
+  for (const auto& [field, value] : {std::pair{"hours", w.hours}, {"e2e-p95", w.e2e_p95_s}}) {
+    if (!service && value > 0) {
       return Bad(field, "applies to real-time infer-vision only: give --rps (images per second)");
     }
   }
@@ -310,16 +307,6 @@ Status NoServingOptions(const Workload& w) {
   return Status::OK();
 }
 
-// A field set for a task it means nothing to is an error, never silently ignored.
-Status CheckFieldsApply(const Workload& w) {
-  for (const std::string& name : w.fields_set) {
-    if (WorkloadFieldApplies(name, w.task)) continue;
-    return Bad(name, std::string("does not apply to task ") + TaskKindName(w.task) +
-                         " (it applies to " + WorkloadFieldTasks(name) + ")");
-  }
-  return Status::OK();
-}
-
 }  // namespace
 
 namespace workload_internal {
@@ -370,7 +357,6 @@ Status Validate(const Workload& w) {
     return Status::InvalidArgument("task: unknown").WithField("task");
   }
   GPUADVISOR_RETURN_IF_ERROR(CheckLimits(w));
-  GPUADVISOR_RETURN_IF_ERROR(CheckFieldsApply(w));
   if (w.precision == Precision::kInt8 && w.task != TaskKind::kInferVision) {
     return Bad("precision",
                "int8 compute is for vision inference (TensorRT); LLM serving quantizes "

@@ -1,6 +1,6 @@
-// Workload files: a JSON or YAML mapping of SetWorkloadField keys; JSON numbers and booleans are
-// bound as they are (SetWorkloadValue). Third-party parser exceptions stop here; callers see
-// Status only.
+// Workload files: a JSON or YAML mapping of WorkloadFields keys, read into a WorkloadFields (JSON
+// numbers and booleans given as they are) and bound by it. Third-party parser exceptions stop
+// here; callers see Status only.
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -35,7 +35,7 @@ std::string ModelSubkey(std::string_view key) {
   return std::string(key);
 }
 
-// The field an error about `key` names: the key as SetWorkloadField names it ("input-tokens";
+// The field an error about `key` names: the key as WorkloadFields names it ("input-tokens";
 // "model" for a "model:" mapping's "name").
 std::string FieldOf(const std::string& key, bool in_model) {
   return workload_internal::CanonicalKey(in_model ? ModelSubkey(key) : key);
@@ -52,7 +52,7 @@ class FieldSpellings {
   // `spelled`: the key as written, with its section ("parallelism.tp").
   Status Note(const std::string& key, bool in_model, const std::string& spelled) {
     const std::string field = workload_internal::WorkloadFieldOf(in_model ? ModelSubkey(key) : key);
-    if (field.empty()) return Status::OK();  // unknown: SetWorkloadField says so
+    if (field.empty()) return Status::OK();  // unknown: WorkloadFields::Give says so
     const auto [it, fresh] = first_.emplace(field, spelled);
     if (fresh) return Status::OK();
     return Status::InvalidArgument("\"" + it->second + "\" and \"" + spelled + "\" both set " +
@@ -86,34 +86,43 @@ struct JsonMode {
   bool inline_only = false;
 };
 
-Status ApplyJsonObject(Workload* w, const nlohmann::json& obj, bool in_model, JsonMode mode,
+// Where a JSON document's values are read from, for Bind's messages: the document itself.
+struct JsonSource {
+  JsonMode mode;
+  std::string_view origin;
+};
+
+Status ApplyJsonObject(WorkloadFields* w, const nlohmann::json& obj, bool in_model, JsonSource src,
                        FieldSpellings* seen, std::string_view section);
 
-Status ApplyInlineConfig(Workload* w, const std::string& key, const nlohmann::json& v) {
+Status ApplyInlineConfig(WorkloadFields* w, const std::string& key, const nlohmann::json& v,
+                         std::string_view origin) {
   if (!v.is_object()) {
     return Status::InvalidArgument(
         key +
         ": file paths (and - for stdin) are not accepted here; send the config.json "
         "content as a JSON object");
   }
-  return ApplyHfConfigJson(w, v.dump(), key);
+  w->GiveInlineConfig(key, v.dump(), std::string(origin));
+  return Status::OK();
 }
 
-Status ApplyJsonMember(Workload* w, const std::string& key, const nlohmann::json& v, bool in_model,
-                       JsonMode mode, FieldSpellings* seen, std::string_view section) {
+Status ApplyJsonMember(WorkloadFields* w, const std::string& key, const nlohmann::json& v,
+                       bool in_model, JsonSource src, FieldSpellings* seen,
+                       std::string_view section) {
   if (v.is_null()) return Status::OK();
   if (!v.is_object()) {
     GPUADVISOR_RETURN_IF_ERROR(seen->Note(key, in_model, Spelled(section, key)));
   }
-  if (mode.inline_only && IsFileWorkloadField(in_model ? ModelSubkey(key) : key)) {
-    Status st = ApplyInlineConfig(w, key, v);
+  if (src.mode.inline_only && IsFileWorkloadField(in_model ? ModelSubkey(key) : key)) {
+    Status st = ApplyInlineConfig(w, key, v, src.origin);
     return st.ok() ? st : st.WithField(FieldOf(key, in_model));
   }
   if (v.is_object()) {
     const std::string inner = Spelled(section, key) + ".";
-    if (!in_model && key == "model") return ApplyJsonObject(w, v, true, mode, seen, inner);
+    if (!in_model && key == "model") return ApplyJsonObject(w, v, true, src, seen, inner);
     if (!in_model && IsFlattenedSection(key)) {
-      return ApplyJsonObject(w, v, false, mode, seen, inner);
+      return ApplyJsonObject(w, v, false, src, seen, inner);
     }
     return Status::InvalidArgument(key + ": expected a value, got an object")
         .WithField(FieldOf(key, in_model));
@@ -128,22 +137,13 @@ Status ApplyJsonMember(Workload* w, const std::string& key, const nlohmann::json
   } else if (v.is_number()) {
     given.number = v.get<double>();
   }
-  return SetWorkloadValue(w, in_model ? ModelSubkey(key) : key, given);
+  return w->Give(in_model ? ModelSubkey(key) : key, std::move(given), std::string(src.origin));
 }
 
-Status ApplyJsonObject(Workload* w, const nlohmann::json& obj, bool in_model, JsonMode mode,
+Status ApplyJsonObject(WorkloadFields* w, const nlohmann::json& obj, bool in_model, JsonSource src,
                        FieldSpellings* seen, std::string_view section) {
-  // A preset first, so that sibling architecture keys refine it (order-independent anyway).
-  for (const char* first : {"name", "preset", "model"}) {
-    auto it = obj.find(first);
-    if (it != obj.end() && it->is_string() && (in_model || std::string_view(first) == "model")) {
-      GPUADVISOR_RETURN_IF_ERROR(ApplyJsonMember(w, first, *it, in_model, mode, seen, section));
-    }
-  }
   for (auto it = obj.begin(); it != obj.end(); ++it) {
-    const std::string& key = it.key();
-    if ((key == "name" || key == "preset" || key == "model") && it->is_string()) continue;
-    GPUADVISOR_RETURN_IF_ERROR(ApplyJsonMember(w, key, *it, in_model, mode, seen, section));
+    GPUADVISOR_RETURN_IF_ERROR(ApplyJsonMember(w, it.key(), *it, in_model, src, seen, section));
   }
   return Status::OK();
 }
@@ -203,11 +203,12 @@ class YamlBounds : public YAML::EventHandler {
   size_t nodes_ = 0;
 };
 
-Status ApplyYamlMap(Workload* w, const YAML::Node& map, bool in_model, std::string_view origin,
-                    FieldSpellings* seen, std::string_view section);
+Status ApplyYamlMap(WorkloadFields* w, const YAML::Node& map, bool in_model,
+                    std::string_view origin, FieldSpellings* seen, std::string_view section);
 
-Status ApplyYamlMember(Workload* w, const std::string& key, const YAML::Node& v, bool in_model,
-                       std::string_view origin, FieldSpellings* seen, std::string_view section) {
+Status ApplyYamlMember(WorkloadFields* w, const std::string& key, const YAML::Node& v,
+                       bool in_model, std::string_view origin, FieldSpellings* seen,
+                       std::string_view section) {
   if (v.IsNull()) return Status::OK();
   if (!v.IsMap()) {
     Status st = seen->Note(key, in_model, Spelled(section, key));
@@ -228,24 +229,19 @@ Status ApplyYamlMember(Workload* w, const std::string& key, const YAML::Node& v,
         .WithPrefix(YamlWhere(origin, v.Mark()))
         .WithField(FieldOf(key, in_model));
   }
-  Status st = SetWorkloadField(w, in_model ? ModelSubkey(key) : key, v.Scalar());
-  return st.ok() ? st : st.WithPrefix(YamlWhere(origin, v.Mark()));
+  const std::string where = YamlWhere(origin, v.Mark());
+  Status st = w->Give(in_model ? ModelSubkey(key) : key, WorkloadValue{.text = v.Scalar()}, where);
+  return st.ok() ? st : st.WithPrefix(where);
 }
 
 // A merge key's defaults ("<<: *anchor") check their spellings on their own: the keys beside
 // "<<" override them by design, in any spelling.
-Status ApplyYamlMap(Workload* w, const YAML::Node& map, bool in_model, std::string_view origin,
-                    FieldSpellings* seen, std::string_view section) {
+Status ApplyYamlMap(WorkloadFields* w, const YAML::Node& map, bool in_model,
+                    std::string_view origin, FieldSpellings* seen, std::string_view section) {
   const YAML::Node merged = map["<<"];  // YAML merge key: defaults shared through an anchor
   if (merged && merged.IsMap()) {
     FieldSpellings defaults;
     GPUADVISOR_RETURN_IF_ERROR(ApplyYamlMap(w, merged, in_model, origin, &defaults, section));
-  }
-  for (const char* first : {"name", "preset", "model"}) {
-    const YAML::Node n = map[first];
-    if (n && n.IsScalar() && (in_model || std::string_view(first) == "model")) {
-      GPUADVISOR_RETURN_IF_ERROR(ApplyYamlMember(w, first, n, in_model, origin, seen, section));
-    }
   }
   std::set<std::string> keys;  // yaml-cpp keeps a repeated key; the last would silently win
   for (const auto& kv : map) {
@@ -260,22 +256,22 @@ Status ApplyYamlMap(Workload* w, const YAML::Node& map, bool in_model, std::stri
           .WithField(kDocument);
     }
     if (key == "<<") continue;
-    if ((key == "name" || key == "preset" || key == "model") && kv.second.IsScalar()) continue;
     GPUADVISOR_RETURN_IF_ERROR(ApplyYamlMember(w, key, kv.second, in_model, origin, seen, section));
   }
   return Status::OK();
 }
 
-Result<Workload> WorkloadOfObject(const nlohmann::json& obj, std::string_view origin,
-                                  JsonMode mode) {
-  Workload w;
+Result<WorkloadFields> FieldsOfObject(const nlohmann::json& obj, std::string_view origin,
+                                      JsonMode mode) {
+  WorkloadFields w;
   FieldSpellings seen;
-  Status st = ApplyJsonObject(&w, obj, false, mode, &seen, "");
+  Status st = ApplyJsonObject(&w, obj, false, JsonSource{mode, origin}, &seen, "");
   if (!st.ok()) return st.WithPrefix(origin);
   return w;
 }
 
-Result<Workload> ParseJsonWorkload(std::string_view text, std::string_view origin, JsonMode mode) {
+Result<WorkloadFields> ReadJsonFields(std::string_view text, std::string_view origin,
+                                      JsonMode mode) {
   if (JsonDepth(text) > kMaxDocumentDepth) {
     return Status::ParseError(std::string(origin) + ": nested deeper than " +
                               std::to_string(kMaxDocumentDepth) + " levels")
@@ -290,25 +286,15 @@ Result<Workload> ParseJsonWorkload(std::string_view text, std::string_view origi
     return Status::ParseError(std::string(origin) + ": expected a JSON object of workload keys")
         .WithField(kDocument);
   }
-  return WorkloadOfObject(*doc, origin, mode);
+  return FieldsOfObject(*doc, origin, mode);
 }
 
-}  // namespace
-
-Result<Workload> ParseWorkloadJson(std::string_view text, std::string_view origin) {
-  return ParseJsonWorkload(text, origin, JsonMode{});
+Result<Workload> Bound(const Result<WorkloadFields>& fields) {
+  if (!fields.ok()) return fields.status();
+  return fields->Bind();
 }
 
-Result<Workload> workload_internal::WorkloadFromInlineJson(const nlohmann::json& obj,
-                                                           std::string_view origin) {
-  return WorkloadOfObject(obj, origin, JsonMode{.inline_only = true});
-}
-
-Result<Workload> ParseWorkloadJsonInline(std::string_view text, std::string_view origin) {
-  return ParseJsonWorkload(text, origin, JsonMode{.inline_only = true});
-}
-
-Result<Workload> ParseWorkloadYaml(std::string_view text, std::string_view origin) {
+Result<WorkloadFields> ReadYamlFields(std::string_view text, std::string_view origin) {
   YAML::Node doc;
   try {
     std::istringstream in{std::string(text)};
@@ -329,7 +315,7 @@ Result<Workload> ParseWorkloadYaml(std::string_view text, std::string_view origi
     return Status::ParseError(std::string(origin) + ": expected a mapping of workload keys")
         .WithField(kDocument);
   }
-  Workload w;
+  WorkloadFields w;
   try {
     FieldSpellings seen;
     GPUADVISOR_RETURN_IF_ERROR(ApplyYamlMap(&w, doc, false, origin, &seen, ""));
@@ -339,10 +325,33 @@ Result<Workload> ParseWorkloadYaml(std::string_view text, std::string_view origi
   return w;
 }
 
-Result<Workload> ParseWorkloadText(std::string_view text, std::string_view origin) {
+}  // namespace
+
+Result<Workload> ParseWorkloadJson(std::string_view text, std::string_view origin) {
+  return Bound(ReadJsonFields(text, origin, JsonMode{}));
+}
+
+Result<Workload> workload_internal::WorkloadFromInlineJson(const nlohmann::json& obj,
+                                                           std::string_view origin) {
+  return Bound(FieldsOfObject(obj, origin, JsonMode{.inline_only = true}));
+}
+
+Result<Workload> ParseWorkloadJsonInline(std::string_view text, std::string_view origin) {
+  return Bound(ReadJsonFields(text, origin, JsonMode{.inline_only = true}));
+}
+
+Result<Workload> ParseWorkloadYaml(std::string_view text, std::string_view origin) {
+  return Bound(ReadYamlFields(text, origin));
+}
+
+Result<WorkloadFields> ReadWorkloadFields(std::string_view text, std::string_view origin) {
   std::string_view t = Trim(text);
-  if (!t.empty() && t.front() == '{') return ParseWorkloadJson(text, origin);
-  return ParseWorkloadYaml(text, origin);
+  if (!t.empty() && t.front() == '{') return ReadJsonFields(text, origin, JsonMode{});
+  return ReadYamlFields(text, origin);
+}
+
+Result<Workload> ParseWorkloadText(std::string_view text, std::string_view origin) {
+  return Bound(ReadWorkloadFields(text, origin));
 }
 
 }  // namespace gpuadvisor

@@ -2,12 +2,12 @@
 // options have (gpuadvisor/fields.h): one DeclareOptions per struct, each field with its option
 // name, type, bounds, aliases, help and the task kinds it applies to (FieldInfo::tasks).
 //
-// Every reader of the workload's fields walks these: SetWorkloadField parses a key's text into
-// its field (fields.cc: the bounds and the parsers below, with the messages the workload has
-// always given, "tokens: expected a positive number, got \"-5\""), the help and the per-task
-// groups (WorkloadFieldNames, FindWorkloadFieldInfo, GroupWorkloadFields), Validate's "does not
-// apply to task" check, a preset's merge with the fields given explicitly
-// (ReplaceArchKeepingExplicit), and the test that every field of the structs is declared.
+// Every reader of the workload's fields walks these: WorkloadFields::Bind parses a given value
+// into its field (fields.cc: the bounds and the parsers below, with the messages the workload
+// has always given, "tokens: expected a positive number, got \"-5\"") and refuses one given for
+// a task it does not apply to; the help and the per-task groups (WorkloadFieldNames,
+// FindWorkloadFieldInfo, GroupWorkloadFields), and the test that every field of the structs is
+// declared.
 //
 // How a workload field parses, from its declaration:
 //   Number    SI suffixes ("7B"); FieldInfo lo (lo_exclusive: a positive number; hi 1: a fraction
@@ -194,7 +194,8 @@ void DeclareOptions(V& v, ModelArch& m) {
   v.NotAnOption(m.decoder_flop_per_image);
   v.NotAnOption(m.unet);
   v.NotAnOption(m.text_encoder_params);
-  v.Enum("kernel-class", m.dominant_kernel, KernelClassName, ParseKernelClass,
+  v.NotAnOption(m.dominant_kernel);
+  v.Enum("kernel-class", m.kernel_class, KernelClassName, ParseKernelClass,
          {.help = "custom vision model: dominant kernel class conv|gemm|attention",
           .metavar = "K",
           .tasks = kVision});
@@ -261,7 +262,6 @@ void DeclareOptions(V& v, Workload& w) {
           .tasks = kLlm});
   v.NotAnOption(w.model_notes);
   v.Nested(w.model);
-  v.NotAnOption(w.fields_set);
   v.Nested(w.parallelism);
   // LLM training.
   v.Number("tokens", w.tokens,

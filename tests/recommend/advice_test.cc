@@ -14,6 +14,8 @@
 namespace gpuadvisor {
 namespace {
 
+using testing::GiveField;
+
 using testing::MakeWorkload;
 
 using Fields = std::vector<std::pair<const char*, const char*>>;
@@ -21,7 +23,7 @@ using Fields = std::vector<std::pair<const char*, const char*>>;
 Workload FromFields(const Fields& f) {
   Workload w;
   for (const auto& [k, v] : f) {
-    Status s = SetWorkloadField(&w, k, v);
+    Status s = GiveField(&w, k, v);
     EXPECT_TRUE(s.ok()) << k << ": " << s.ToString();
   }
   return w;

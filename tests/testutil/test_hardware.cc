@@ -189,14 +189,30 @@ const InstanceType& TestInstance(std::string_view name) {
 }
 
 Workload MakeWorkload(std::initializer_list<std::pair<const char*, const char*>> fields) {
-  Workload w;
+  WorkloadFields given;
   for (const auto& [k, v] : fields) {
-    Status st = SetWorkloadField(&w, k, v);
+    Status st = given.Give(k, WorkloadValue{.text = v});
     EXPECT_TRUE(st.ok()) << k << ": " << st.ToString();
   }
-  Status st = Validate(w);
+  Result<Workload> w = given.Bind();
+  EXPECT_TRUE(w.ok()) << w.status().ToString();
+  if (!w.ok()) return Workload();
+  Status st = Validate(*w);
   EXPECT_TRUE(st.ok()) << st.ToString();
-  return w;
+  return *w;
+}
+
+Status GiveField(Workload* w, std::string_view key, std::string_view text) {
+  return GiveField(w, key, WorkloadValue{.text = std::string(text)});
+}
+
+Status GiveField(Workload* w, std::string_view key, WorkloadValue value) {
+  WorkloadFields given;
+  GPUADVISOR_RETURN_IF_ERROR(given.Give(key, std::move(value)));
+  Result<Workload> bound = given.Bind(*w);
+  if (!bound.ok()) return bound.status();
+  *w = std::move(bound).value();
+  return Status::OK();
 }
 
 }  // namespace gpuadvisor::testing

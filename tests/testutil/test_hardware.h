@@ -27,6 +27,11 @@ inline const Catalog& EmbeddedForTests() { return **EmbeddedCatalog(); }
 
 // A validated workload from (key, value) pairs; a bad field or failed Validate() fails the test.
 Workload MakeWorkload(std::initializer_list<std::pair<const char*, const char*>> fields);
+// Binds one field, by its name, over `*w` (WorkloadFields::Bind with *w as the base): for a test
+// that changes one field of a workload, or wants the binder's message about a value. `*w` is left
+// as it was on an error.
+Status GiveField(Workload* w, std::string_view key, std::string_view text);
+Status GiveField(Workload* w, std::string_view key, WorkloadValue value);  // typed (JSON, Python)
 
 inline Hardware Gpus(std::string_view model, int count) {
   Hardware hw;

@@ -19,9 +19,12 @@
 #include "gpuadvisor/status.h"
 #include "gpuadvisor/telemetry.h"
 #include "gpuadvisor/workload.h"
+#include "testutil/test_hardware.h"
 
 namespace gpuadvisor {
 namespace {
+
+using testing::GiveField;
 
 const Catalog& C() { return **EmbeddedCatalog(); }
 
@@ -51,7 +54,7 @@ TEST(StatusFieldTest, OkStaysOk) {
 
 Status WorkloadError(std::initializer_list<std::pair<const char*, const char*>> fields) {
   Workload w;
-  for (const auto& [k, v] : fields) GPUADVISOR_RETURN_IF_ERROR(SetWorkloadField(&w, k, v));
+  for (const auto& [k, v] : fields) GPUADVISOR_RETURN_IF_ERROR(GiveField(&w, k, v));
   return Validate(w);
 }
 
@@ -98,8 +101,8 @@ Status QueryError(const std::function<void(InstanceQuery&)>& set) {
 
 Status RecommendError(const std::function<void(RecommendRequest&)>& set) {
   Workload w;
-  EXPECT_TRUE(SetWorkloadField(&w, "task", "serve").ok());
-  EXPECT_TRUE(SetWorkloadField(&w, "model", "llama-3.1-8b").ok());
+  EXPECT_TRUE(GiveField(&w, "task", "serve").ok());
+  EXPECT_TRUE(GiveField(&w, "model", "llama-3.1-8b").ok());
   return StatusOf(Recommend(C(), w, Make(set)));
 }
 
@@ -120,7 +123,7 @@ struct Case {
 
 const std::vector<Case>& Cases() {
   static const std::vector<Case> cases = {
-      // Workload fields: the key as SetWorkloadField names it.
+      // Workload fields: the key as WorkloadFields names it.
       {"unknown workload field", [] { return WorkloadError({{"tokenz", "1B"}}); }, "tokenz"},
       {"unknown field, underscores", [] { return WorkloadError({{"input_tokenz", "1"}}); },
        "input-tokenz"},

@@ -3,6 +3,7 @@
 // (issue 23, items 6 and 7).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <string>
@@ -16,6 +17,8 @@
 
 namespace gpuadvisor {
 namespace {
+
+using testing::GiveField;
 
 using testing::MakeWorkload;
 using workload_internal::RealTimeLoad;
@@ -130,18 +133,24 @@ TEST(WorkloadFieldsTest, AFieldForAnotherTaskIsAnErrorNamingIt) {
       {{{"task", "transcode"}, {"streams", "4"}, {"runtime", "3h"}}, "runtime"},
   };
   for (const Case& c : cases) {
-    Workload w;
-    for (const auto& [k, v] : c.fields) ASSERT_TRUE(SetWorkloadField(&w, k, v).ok()) << k;
-    const Status st = Validate(w);
-    EXPECT_FALSE(st.ok()) << c.field;
-    EXPECT_EQ(st.field(), c.field) << st.ToString();
+    // In any order: the binder knows the task before it binds the other fields.
+    for (bool reversed : {false, true}) {
+      WorkloadFields given;
+      auto fields = c.fields;
+      if (reversed) std::reverse(fields.begin(), fields.end());
+      for (const auto& [k, v] : fields) ASSERT_TRUE(given.Give(k, {.text = v}).ok()) << k;
+      Result<Workload> w = given.Bind();
+      const Status st = w.ok() ? Validate(*w) : w.status();
+      EXPECT_FALSE(st.ok()) << c.field;
+      EXPECT_EQ(st.field(), c.field) << st.ToString();
+    }
   }
   Workload w = MakeWorkload({{"task", "train-vision"}, {"model", "resnet50"}, {"images", "1M"}});
-  ASSERT_TRUE(SetWorkloadField(&w, "rps", "10").ok());
-  EXPECT_NE(Validate(w).ToString().find("does not apply to task train-vision (it applies to serve, "
-                                        "infer-vision)"),
+  const Status st = GiveField(&w, "rps", "10");
+  EXPECT_NE(st.ToString().find("does not apply to task train-vision (it applies to serve, "
+                               "infer-vision)"),
             std::string::npos)
-      << Validate(w).ToString();
+      << st.ToString();
 }
 
 TEST(WorkloadFieldsTest, EveryFieldAppliesToSomeTask) {

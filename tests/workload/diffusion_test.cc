@@ -15,6 +15,8 @@
 namespace gpuadvisor {
 namespace {
 
+using testing::GiveField;
+
 using testing::MakeWorkload;
 using workload_internal::CountUNet;
 using workload_internal::CountVaeDecoder;
@@ -23,7 +25,7 @@ using workload_internal::TileStretch;
 
 const ModelArch& Preset(const char* name) {
   static Workload w;
-  if (!SetWorkloadField(&w, "model", name).ok()) std::abort();
+  if (!GiveField(&w, "model", name).ok()) std::abort();
   return w.model;
 }
 
@@ -82,7 +84,7 @@ TEST(DiffusionPipelineTest, GuidanceStepsAndDecoderAreCounted) {
   const double text = 2 * w.model.text_encoder_params * 77 * 2;  // prompt and negative prompt
   EXPECT_NEAR(*e->flops_total / 100, 2 * 20 * unet + decoder + text, 1e9);
   Workload unguided = w;
-  ASSERT_TRUE(SetWorkloadField(&unguided, "guidance", "false").ok());
+  ASSERT_TRUE(GiveField(&unguided, "guidance", "false").ok());
   EXPECT_GT(
       ImagesPerS(unguided, testing::Gpus("H100", 1)) / ImagesPerS(w, testing::Gpus("H100", 1)),
       1.8);
@@ -161,7 +163,7 @@ TEST(DiffusionPipelineTest, EagerSmallBatchesAreHostBound) {
                                  {"precision", "fp16"},
                                  {"engine", "eager"}});
   Workload fused = eager;
-  ASSERT_TRUE(SetWorkloadField(&fused, "engine", "fused").ok());
+  ASSERT_TRUE(GiveField(&fused, "engine", "fused").ok());
   const Hardware a100 = testing::Gpus("A100-80GB", 1);
   const double e = ImagesPerS(eager, a100), f = ImagesPerS(fused, a100);
   EXPECT_GT(f / e, 1.5);
@@ -169,7 +171,7 @@ TEST(DiffusionPipelineTest, EagerSmallBatchesAreHostBound) {
   // so two images per call cost hardly more than one.
   EXPECT_LT(e, 0.75);
   Workload two = eager;
-  ASSERT_TRUE(SetWorkloadField(&two, "batch", "2").ok());
+  ASSERT_TRUE(GiveField(&two, "batch", "2").ok());
   EXPECT_GT(ImagesPerS(two, a100) / e, 1.5);
 }
 
@@ -181,7 +183,7 @@ TEST(DiffusionPipelineTest, NeuronSoftmaxOnTheVectorEngine) {
                                 {"images", "100"},
                                 {"precision", "bf16"}});
   Workload w768 = w512;
-  ASSERT_TRUE(SetWorkloadField(&w768, "resolution", "768").ok());
+  ASSERT_TRUE(GiveField(&w768, "resolution", "768").ok());
   const Hardware inf2 = testing::Gpus("Inferentia2", 1);
   const double ratio = ImagesPerS(w512, inf2) / ImagesPerS(w768, inf2);
   const ModelArch::UNetLayout& u = w512.model.unet;
@@ -200,7 +202,7 @@ TEST(DiffusionPipelineTest, QuantisedUnetKeeps16BitActivations) {
                                 {"engine", "fused"},
                                 {"precision", "fp16"}});
   Workload fp8 = fp16;
-  ASSERT_TRUE(SetWorkloadField(&fp8, "precision", "fp8").ok());
+  ASSERT_TRUE(GiveField(&fp8, "precision", "fp8").ok());
   const Hardware h100 = testing::Gpus("H100", 8);
   const double gain = ImagesPerS(fp8, h100) / ImagesPerS(fp16, h100);
   EXPECT_GT(gain, 1.0);
@@ -221,7 +223,7 @@ TEST(VisionCacheTest, SmallBatchesReuseTheL2) {
                              {"engine", "fused"},
                              {"batch", "16"}});
   EXPECT_GT(ImagesPerS(w, cached) / ImagesPerS(w, uncached), 1.3);
-  ASSERT_TRUE(SetWorkloadField(&w, "batch", "512").ok());
+  ASSERT_TRUE(GiveField(&w, "batch", "512").ok());
   EXPECT_NEAR(ImagesPerS(w, cached) / ImagesPerS(w, uncached), 1.0, 0.05);
 }
 

@@ -9,6 +9,8 @@
 namespace gpuadvisor {
 namespace {
 
+using testing::GiveField;
+
 using testing::Gpus;
 using testing::MakeWorkload;
 using testing::OnInstance;
@@ -101,7 +103,7 @@ TEST(EstimateJsonTest, EveryTaskKindGivesTheContractObject) {
   };
   for (const Case& c : cases) {
     Workload w;
-    for (const auto& [k, v] : c.fields) ASSERT_TRUE(SetWorkloadField(&w, k, v).ok()) << k;
+    for (const auto& [k, v] : c.fields) ASSERT_TRUE(GiveField(&w, k, v).ok()) << k;
     ASSERT_TRUE(Validate(w).ok()) << Validate(w).ToString();
     Result<Estimate> e = EstimateWorkload(w, Gpus(c.gpu, c.gpus));
     ASSERT_TRUE(e.ok()) << TaskKindName(w.task) << ": " << e.status().ToString();

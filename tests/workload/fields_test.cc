@@ -1,13 +1,16 @@
-// SetWorkloadField: every key, both spellings, error messages naming the field.
+// WorkloadFields (through GiveField): every key, both spellings, error messages naming the field.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 
 #include "gpuadvisor/workload.h"
+#include "testutil/test_hardware.h"
 
 namespace gpuadvisor {
 namespace {
+
+using testing::GiveField;
 
 TEST(FieldsTest, TableIsSortedForBinarySearch) {
   const std::vector<std::string>& names = WorkloadFieldNames();
@@ -91,44 +94,51 @@ TEST(FieldsTest, EveryContractFlagIsAcceptedAndLandsInItsField) {
       {"offload", "cpu", [](const Workload& w) { return w.parallelism.offload == Offload::kCpu; }},
   };
   for (const auto& f : flags) {
+    // On a workload of the first task the field applies to (another task's is refused).
     Workload w;
-    ASSERT_TRUE(SetWorkloadField(&w, f.key, f.value).ok()) << f.key << "=" << f.value;
+    Status st;
+    for (TaskKind t : kAllTaskKinds) {
+      w = Workload();
+      w.task = t;
+      if ((st = GiveField(&w, f.key, f.value)).ok()) break;
+    }
+    ASSERT_TRUE(st.ok()) << f.key << "=" << f.value << ": " << st.ToString();
     EXPECT_TRUE(f.check(w)) << f.key << "=" << f.value << " did not land in its field";
   }
 }
 
 TEST(FieldsTest, UnderscoresDashesAndCaseAreEquivalent) {
   Workload w;
-  ASSERT_TRUE(SetWorkloadField(&w, "kv_heads", "4").ok());
+  ASSERT_TRUE(GiveField(&w, "kv_heads", "4").ok());
   EXPECT_EQ(w.model.kv_heads, 4);
-  ASSERT_TRUE(SetWorkloadField(&w, "--Seq-Len", "1024").ok());
+  ASSERT_TRUE(GiveField(&w, "--Seq-Len", "1024").ok());
   EXPECT_EQ(w.seq_len, 1024);
-  ASSERT_TRUE(SetWorkloadField(&w, "global_batch_tokens", "2M").ok());
+  ASSERT_TRUE(GiveField(&w, "global_batch_tokens", "2M").ok());
   EXPECT_DOUBLE_EQ(w.global_batch_tokens, 2e6);
 }
 
 TEST(FieldsTest, BadValuesNameTheField) {
   Workload w;
-  Status st = SetWorkloadField(&w, "tokens", "-5");
+  Status st = GiveField(&w, "tokens", "-5");
   EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(st.message(), "tokens: expected a positive number, got \"-5\"");
-  st = SetWorkloadField(&w, "heads", "3.5");
+  st = GiveField(&w, "heads", "3.5");
   EXPECT_EQ(st.message(), "heads: expected a positive integer, got \"3.5\"");
-  st = SetWorkloadField(&w, "precision", "fp12");
+  st = GiveField(&w, "precision", "fp12");
   EXPECT_NE(st.message().find("precision: expected one of fp32|tf32|bf16|fp16|fp8"),
             std::string::npos)
       << st.message();
-  st = SetWorkloadField(&w, "zero", "4");
+  st = GiveField(&w, "zero", "4");
   EXPECT_EQ(st.message(), "zero: expected 0, 1, 2 or 3, got \"4\"");
-  st = SetWorkloadField(&w, "mfu", "1.5");
+  st = GiveField(&w, "mfu", "1.5");
   EXPECT_EQ(st.message(), "mfu: expected a fraction in (0, 1], got \"1.5\"");
-  st = SetWorkloadField(&w, "task", "trian");
+  st = GiveField(&w, "task", "trian");
   EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
 }
 
 TEST(FieldsTest, UnknownPresetSuggestsNames) {
   Workload w;
-  Status st = SetWorkloadField(&w, "model", "llama-3.1-8");
+  Status st = GiveField(&w, "model", "llama-3.1-8");
   EXPECT_EQ(st.code(), StatusCode::kNotFound);
   EXPECT_NE(st.message().find("did you mean"), std::string::npos) << st.message();
   EXPECT_NE(st.message().find("llama-3.1-8b"), std::string::npos) << st.message();
@@ -136,22 +146,37 @@ TEST(FieldsTest, UnknownPresetSuggestsNames) {
 
 TEST(FieldsTest, UnknownKeySuggestsNames) {
   Workload w;
-  Status st = SetWorkloadField(&w, "seq-lenght", "4");
+  Status st = GiveField(&w, "seq-lenght", "4");
   EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(st.message().find("seq-len"), std::string::npos) << st.message();
 }
 
 TEST(FieldsTest, ExplicitArchitectureWinsOverPresetInAnyOrder) {
-  Workload a;
-  ASSERT_TRUE(SetWorkloadField(&a, "kv-heads", "32").ok());
-  ASSERT_TRUE(SetWorkloadField(&a, "model", "llama-3.1-8b").ok());
-  Workload b;
-  ASSERT_TRUE(SetWorkloadField(&b, "model", "llama-3.1-8b").ok());
-  ASSERT_TRUE(SetWorkloadField(&b, "kv-heads", "32").ok());
-  EXPECT_EQ(a.model.kv_heads, 32);
-  EXPECT_EQ(b.model.kv_heads, 32);
-  EXPECT_EQ(a.model.layers, 32);
-  EXPECT_EQ(a.model_name, "llama-3.1-8b");
+  WorkloadFields a;
+  ASSERT_TRUE(a.Give("kv-heads", {.text = "32"}).ok());
+  ASSERT_TRUE(a.Give("model", {.text = "llama-3.1-8b"}).ok());
+  WorkloadFields b;
+  ASSERT_TRUE(b.Give("model", {.text = "llama-3.1-8b"}).ok());
+  ASSERT_TRUE(b.Give("kv-heads", {.text = "32"}).ok());
+  for (const WorkloadFields* given : {&a, &b}) {
+    Result<Workload> w = given->Bind();
+    ASSERT_TRUE(w.ok()) << w.status().ToString();
+    EXPECT_EQ(w->model.kv_heads, 32);
+    EXPECT_EQ(w->model.layers, 32);
+    EXPECT_EQ(w->model_name, "llama-3.1-8b");
+  }
+  // The flags of a command line over a workload file's: a later value for a field wins.
+  ASSERT_TRUE(b.Give("kv_heads", {.text = "16"}).ok());
+  EXPECT_EQ(b.Bind()->model.kv_heads, 16);
+  // A preset and a config.json both name the architecture: one is refused, never ignored.
+  ASSERT_TRUE(
+      b.Give("model-config", {.text = std::string(GPUADVISOR_TESTS_DIR) +
+                                      "/workload/fixtures/hf/qwen2.5_7b_instruct_yarn.json"})
+          .ok());
+  Result<Workload> both = b.Bind();
+  EXPECT_EQ(both.status().field(), "model-config");
+  EXPECT_NE(both.status().message().find("both name the architecture"), std::string::npos)
+      << both.status().ToString();
 }
 
 TEST(FieldsTest, PresetNamesAreCaseInsensitive) {
@@ -179,8 +204,8 @@ TEST(FieldsTest, TasksForModelAreTheTasksValidateAccepts) {
     EXPECT_FALSE(tasks.empty()) << p.name;
     for (TaskKind t : kModelTasks) {
       Workload w;
-      ASSERT_TRUE(SetWorkloadField(&w, "task", TaskKindName(t)).ok());
-      ASSERT_TRUE(SetWorkloadField(&w, "model", p.name).ok()) << p.name;
+      ASSERT_TRUE(GiveField(&w, "task", TaskKindName(t)).ok());
+      ASSERT_TRUE(GiveField(&w, "model", p.name).ok()) << p.name;
       w.tokens = 1e9;
       w.images = 1000;
       w.input_tokens = 64;
@@ -236,7 +261,7 @@ TEST(ValidateTest, TasksNeedTheirInputs) {
   w.task = TaskKind::kServe;
   EXPECT_EQ(Validate(w).message().rfind("model:", 0), 0u);
   w.task = TaskKind::kTrainVision;
-  ASSERT_TRUE(SetWorkloadField(&w, "model", "llama-2-7b").ok());
+  ASSERT_TRUE(GiveField(&w, "model", "llama-2-7b").ok());
   EXPECT_EQ(Validate(w).message().rfind("model:", 0), 0u);
 }
 

@@ -10,6 +10,8 @@
 namespace gpuadvisor {
 namespace {
 
+using testing::GiveField;
+
 using testing::Gpus;
 using testing::MakeWorkload;
 
@@ -89,7 +91,7 @@ TEST(PipelineTest, InterleavingIsChosenWhenItShrinksTheBubble) {
   ASSERT_TRUE(e.ok());
   EXPECT_GT(e->parallelism.virtual_pp, 1);
   Workload fixed = w;
-  ASSERT_TRUE(SetWorkloadField(&fixed, "virtual-pp", "1").ok());
+  ASSERT_TRUE(GiveField(&fixed, "virtual-pp", "1").ok());
   Result<Estimate> f = EstimateWorkload(fixed, Gpus("H100", 64));
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(f->parallelism.virtual_pp, 1);

@@ -21,6 +21,8 @@
 namespace gpuadvisor {
 namespace {
 
+using testing::GiveField;
+
 using workload_internal::MakeShape;
 using workload_internal::ModelShape;
 
@@ -171,7 +173,7 @@ TEST(HfConfigMlaTest, ExplicitKeysMatchTheImport) {
                                                         {"shared-ffn", "2816"},
                                                         {"dense-layers", "1"},
                                                         {"dense-ffn", "10944"}}) {
-    ASSERT_TRUE(SetWorkloadField(&w, k, v).ok()) << k;
+    ASSERT_TRUE(GiveField(&w, k, v).ok()) << k;
   }
   EXPECT_DOUBLE_EQ(ComputeModelParams(w.model).total,
                    ComputeModelParams(Preset("deepseek-v2-lite")).total);
@@ -333,7 +335,7 @@ TEST(HfConfigContextTest, WindowFromPositionsAndRopeScaling) {
 
 TEST(HfConfigContextTest, ServingBeyondTheWindowIsRefused) {
   Workload w;
-  ASSERT_TRUE(SetWorkloadField(&w, "model", "llama-2-7b").ok());
+  ASSERT_TRUE(GiveField(&w, "model", "llama-2-7b").ok());
   w.task = TaskKind::kServe;
   w.input_tokens = 4000;
   w.output_tokens = 200;
@@ -347,7 +349,7 @@ TEST(HfConfigContextTest, ServingBeyondTheWindowIsRefused) {
   w.input_tokens = 3840;
   w.output_tokens = 256;
   EXPECT_TRUE(Validate(w).ok());  // exactly the window
-  ASSERT_TRUE(SetWorkloadField(&w, "context-length", "8192").ok());
+  ASSERT_TRUE(GiveField(&w, "context-length", "8192").ok());
   w.input_tokens = 8000;
   w.output_tokens = 192;
   EXPECT_TRUE(Validate(w).ok());
@@ -364,7 +366,7 @@ TEST(HfConfigContextTest, ServingBeyondTheWindowIsRefused) {
 // Unset request lengths default to 512 + 256, shortened to fit a smaller window (BERT: 512).
 TEST(HfConfigContextTest, DefaultsFitTheWindow) {
   Workload w;
-  ASSERT_TRUE(SetWorkloadField(&w, "model", "bert-base").ok());
+  ASSERT_TRUE(GiveField(&w, "model", "bert-base").ok());
   w.task = TaskKind::kServe;
   ASSERT_TRUE(Validate(w).ok());
   const Estimate e = Serve(w, "A10G", 1);
@@ -377,7 +379,7 @@ TEST(HfConfigContextTest, DefaultsFitTheWindow) {
 // Training past the window is a warning: that is how windows are extended.
 TEST(HfConfigContextTest, TrainingBeyondTheWindowWarns) {
   Workload w;
-  ASSERT_TRUE(SetWorkloadField(&w, "model", "llama-2-7b").ok());
+  ASSERT_TRUE(GiveField(&w, "model", "llama-2-7b").ok());
   w.task = TaskKind::kFinetune;
   w.tokens = 1e7;
   w.seq_len = 8192;
@@ -454,7 +456,7 @@ TEST(HfIdTest, UnknownIdsSuggestTheClosestPreset) {
 // Where a preset name or --model-config is expected, an id says what it was read as.
 TEST(HfIdTest, ModelAndModelConfigAcceptIdsWithAnAssumption) {
   Workload w;
-  ASSERT_TRUE(SetWorkloadField(&w, "model", "meta-llama/Llama-3.1-8B-Instruct").ok());
+  ASSERT_TRUE(GiveField(&w, "model", "meta-llama/Llama-3.1-8B-Instruct").ok());
   EXPECT_EQ(w.model_name, "llama-3.1-8b");
   ASSERT_EQ(w.model_notes.size(), 1u);
   EXPECT_EQ(w.model_notes[0].rfind("model meta-llama/Llama-3.1-8B-Instruct: Hugging Face id read "
@@ -463,16 +465,15 @@ TEST(HfIdTest, ModelAndModelConfigAcceptIdsWithAnAssumption) {
             0u)
       << w.model_notes[0];
   Workload c;
-  ASSERT_TRUE(SetWorkloadField(&c, "model-config", "mistralai/Mixtral-8x7B-v0.1").ok());
+  ASSERT_TRUE(GiveField(&c, "model-config", "mistralai/Mixtral-8x7B-v0.1").ok());
   EXPECT_EQ(c.model_name, "mixtral-8x7b");
   EXPECT_TRUE(AnyNoteContains(c.model_notes, "model-config mistralai/Mixtral-8x7B-v0.1"));
-  const Status st = SetWorkloadField(&c, "model-config", "nobody/no-such-model");
+  const Status st = GiveField(&c, "model-config", "nobody/no-such-model");
   EXPECT_EQ(st.code(), StatusCode::kNotFound);
   // A path that is no id stays a file error.
-  EXPECT_EQ(SetWorkloadField(&c, "model-config", "/nonexistent/config.json").code(),
-            StatusCode::kIOError);
+  EXPECT_EQ(GiveField(&c, "model-config", "/nonexistent/config.json").code(), StatusCode::kIOError);
   // A later preset replaces the notes of the earlier model.
-  ASSERT_TRUE(SetWorkloadField(&w, "model", "mistral-7b").ok());
+  ASSERT_TRUE(GiveField(&w, "model", "mistral-7b").ok());
   EXPECT_TRUE(w.model_notes.empty());
 }
 

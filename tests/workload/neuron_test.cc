@@ -14,6 +14,8 @@
 namespace gpuadvisor {
 namespace {
 
+using testing::GiveField;
+
 using testing::Gpus;
 using testing::MakeWorkload;
 using testing::Mentions;
@@ -275,7 +277,7 @@ TEST(NeuronServingTest, HostMemoryMustStageTheWeights) {
     hw.instance = &t;
     Workload w = MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-8b"}, {"rps", "0.5"}});
     if (*quantization) {
-      EXPECT_TRUE(SetWorkloadField(&w, "quantization", quantization).ok());
+      EXPECT_TRUE(GiveField(&w, "quantization", quantization).ok());
     }
     return EstimateWorkload(w, hw).status();
   };

@@ -18,6 +18,8 @@
 namespace gpuadvisor {
 namespace {
 
+using testing::GiveField;
+
 using testing::Gpus;
 using Fields = std::vector<std::pair<std::string, std::string>>;
 
@@ -126,7 +128,8 @@ const std::vector<Row>& Rows() {
       {"mfu", "0.2", &kPretrain},
       {"micro-batch", "4", &kPretrain},
       {"model", "llama-2-7b", &kPretrain},
-      {"model-config", kConfig.c_str(), &kPretrain},
+      // Over an explicit architecture (a preset and a config.json together are refused).
+      {"model-config", kConfig.c_str(), &kCustom},
       {"offload", "cpu", &kPretrain},
       {"optimizer", "sgd", &kPretrain},
       {"output-tokens", "1000", &kServe, "H100", 1},
@@ -190,14 +193,16 @@ std::string Outcome(const Workload& w, const Row& row) {
   return j.dump();
 }
 
-// The outcome of the fields set one by one (as the CLI flags are).
+// The outcome of the fields given to one binder (as the CLI's flags are).
 std::string Outcome(const Fields& fields, const Row& row) {
-  Workload w;
+  WorkloadFields given;
   for (const auto& [k, v] : fields) {
-    Status st = SetWorkloadField(&w, k, v);
-    if (!st.ok()) return "set " + k + ": " + st.ToString();
+    Status st = given.Give(k, {.text = v});
+    if (!st.ok()) return "give " + k + ": " + st.ToString();
   }
-  return Outcome(w, row);
+  Result<Workload> w = given.Bind();
+  if (!w.ok()) return "bind: " + w.status().ToString();
+  return Outcome(*w, row);
 }
 
 // ... and of the same fields in a workload file (as `--workload` and the HTTP body give them).
@@ -251,7 +256,7 @@ TEST(OptionEffectsTest, EveryWorkloadFieldReadsTheSameFromAFile) {
 Estimate Est(const Fields& fields, const char* gpu = "H100", int gpus = 8) {
   Workload w;
   for (const auto& [k, v] : fields) {
-    Status st = SetWorkloadField(&w, k, v);
+    Status st = GiveField(&w, k, v);
     EXPECT_TRUE(st.ok()) << k << ": " << st.ToString();
   }
   EXPECT_TRUE(Validate(w).ok()) << Validate(w).ToString();

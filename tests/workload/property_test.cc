@@ -7,12 +7,14 @@
 namespace gpuadvisor {
 namespace {
 
+using testing::GiveField;
+
 using testing::Gpus;
 
 Workload Train(const char* model, double tokens) {
   Workload w;
-  EXPECT_TRUE(SetWorkloadField(&w, "task", "pretrain").ok());
-  EXPECT_TRUE(SetWorkloadField(&w, "model", model).ok());
+  EXPECT_TRUE(GiveField(&w, "task", "pretrain").ok());
+  EXPECT_TRUE(GiveField(&w, "model", model).ok());
   w.tokens = tokens;
   return w;
 }
@@ -53,8 +55,8 @@ TEST(PropertyTest, LongerOutputsNeverRaiseServingRequestRate) {
   double previous = 1e30;
   for (int out = 16; out <= 4096; out *= 2) {
     Workload w;
-    ASSERT_TRUE(SetWorkloadField(&w, "task", "serve").ok());
-    ASSERT_TRUE(SetWorkloadField(&w, "model", "llama-3.1-8b").ok());
+    ASSERT_TRUE(GiveField(&w, "task", "serve").ok());
+    ASSERT_TRUE(GiveField(&w, "model", "llama-3.1-8b").ok());
     w.output_tokens = out;
     Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 1), {}, EstimateMode::kFast);
     ASSERT_TRUE(e.ok());
@@ -67,10 +69,10 @@ TEST(PropertyTest, QuantizedWeightsAreSmallerAndDecodeFaster) {
   double weights = 1e30, itl = 1e30;
   for (const char* q : {"none", "int8", "int4"}) {
     Workload w;
-    ASSERT_TRUE(SetWorkloadField(&w, "task", "serve").ok());
-    ASSERT_TRUE(SetWorkloadField(&w, "model", "llama-2-7b").ok());
-    ASSERT_TRUE(SetWorkloadField(&w, "quantization", q).ok());
-    ASSERT_TRUE(SetWorkloadField(&w, "concurrency", "1").ok());
+    ASSERT_TRUE(GiveField(&w, "task", "serve").ok());
+    ASSERT_TRUE(GiveField(&w, "model", "llama-2-7b").ok());
+    ASSERT_TRUE(GiveField(&w, "quantization", q).ok());
+    ASSERT_TRUE(GiveField(&w, "concurrency", "1").ok());
     Result<Estimate> e = EstimateWorkload(w, Gpus("A100-80GB", 1));
     ASSERT_TRUE(e.ok());
     EXPECT_LT(*e->memory.weights_gib, weights) << q;
@@ -99,7 +101,7 @@ TEST(PropertyTest, MemoryLowerBoundNeverExceedsTheEstimate) {
   };
   for (const auto& fields : workloads) {
     Workload w;
-    for (const auto& [k, v] : fields) ASSERT_TRUE(SetWorkloadField(&w, k, v).ok());
+    for (const auto& [k, v] : fields) ASSERT_TRUE(GiveField(&w, k, v).ok());
     ASSERT_TRUE(Validate(w).ok());
     for (const char* gpu : {"A100-40GB", "H100", "L4"}) {
       for (int gpus : {1, 2, 8, 16, 64}) {

@@ -9,9 +9,12 @@
 
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/workload.h"
+#include "testutil/test_hardware.h"
 
 namespace gpuadvisor {
 namespace {
+
+using testing::GiveField;
 
 using workload_internal::kTaskKinds;
 using workload_internal::TaskFamily;
@@ -38,7 +41,7 @@ TEST(TaskKindsTest, OneEntryPerKindInEnumOrder) {
     EXPECT_STREQ(TaskKindName(t), d.name);
     Workload w;
     w.task = TaskKind::kServe;
-    ASSERT_TRUE(SetWorkloadField(&w, "task", d.name).ok());
+    ASSERT_TRUE(GiveField(&w, "task", d.name).ok());
     EXPECT_EQ(w.task, t);
     EXPECT_TRUE(WorkloadFieldApplies("task", t));
     EXPECT_EQ(IsLlmTask(t), d.family == TaskFamily::kLlm);

@@ -15,6 +15,8 @@
 namespace gpuadvisor {
 namespace {
 
+using testing::GiveField;
+
 using testing::Gpus;
 using testing::MakeWorkload;
 using testing::TestGpu;
@@ -79,10 +81,10 @@ TEST(OpRecomputeTest, MemoryAndFlopsLieBetweenNoneAndFull) {
 
 TEST(OpRecomputeTest, IsAFieldValueAndInTheSearch) {
   Workload w;
-  ASSERT_TRUE(SetWorkloadField(&w, "recompute", "op").ok());
+  ASSERT_TRUE(GiveField(&w, "recompute", "op").ok());
   EXPECT_EQ(*w.parallelism.recompute, Recompute::kOp);
   EXPECT_STREQ(RecomputeName(Recompute::kOp), "op");
-  const Status bad = SetWorkloadField(&w, "recompute", "ops");
+  const Status bad = GiveField(&w, "recompute", "ops");
   EXPECT_NE(bad.message().find("none|selective|full|op"), std::string::npos) << bad.message();
   // Llama-3.1-405B on 8192 H100 (TP 8, PP 16): no recompute does not fit 80 GB, op-level does
   // and re-runs less than full recomputation, so the search takes it.
@@ -207,9 +209,9 @@ TEST(FrameworkTest, MegatronCoreOverlapsTpCommunicationMegatronLmDoesNot) {
   EXPECT_EQ(workload_internal::DefaultFramework(1, 1, false), Framework::kFsdp);
   EXPECT_EQ(workload_internal::DefaultFramework(8, 1, true), Framework::kNeuronx);
   Workload w;
-  ASSERT_TRUE(SetWorkloadField(&w, "framework", "nemo").ok());
+  ASSERT_TRUE(GiveField(&w, "framework", "nemo").ok());
   EXPECT_EQ(*w.framework, Framework::kMegatronCore);
-  EXPECT_FALSE(SetWorkloadField(&w, "framework", "jax").ok());
+  EXPECT_FALSE(GiveField(&w, "framework", "jax").ok());
 }
 
 // --torch-compile fuses torchtitan's eager elementwise ops (less memory traffic, a shorter

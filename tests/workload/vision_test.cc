@@ -11,6 +11,8 @@
 namespace gpuadvisor {
 namespace {
 
+using testing::GiveField;
+
 using testing::Gpus;
 using testing::MakeWorkload;
 using testing::Mentions;
@@ -29,7 +31,7 @@ Workload Resnet50Inference(const char* precision, const char* batch, const char*
                              {"precision", precision},
                              {"batch", batch}});
   if (engine != nullptr) {
-    EXPECT_TRUE(SetWorkloadField(&w, "engine", engine).ok());
+    EXPECT_TRUE(GiveField(&w, "engine", engine).ok());
   }
   return w;
 }
@@ -61,13 +63,13 @@ TEST(VisionKernelClassTest, Int8InferenceIsFusedAndFasterButNotTwiceThePeakRatio
   EXPECT_LT(*e->performance.images_per_s, 2.0 * fp16);  // INT8 kernels: 0.85 of their share
   // int8 belongs to vision inference in a fused engine only.
   Workload eager = int8;
-  ASSERT_TRUE(SetWorkloadField(&eager, "engine", "eager").ok());
+  ASSERT_TRUE(GiveField(&eager, "engine", "eager").ok());
   Status st = Validate(eager);
   EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(st.message().rfind("engine:", 0), 0u) << st.message();
   Workload train =
       MakeWorkload({{"task", "train-vision"}, {"model", "resnet50"}, {"images", "1M"}});
-  ASSERT_TRUE(SetWorkloadField(&train, "precision", "int8").ok());
+  ASSERT_TRUE(GiveField(&train, "precision", "int8").ok());
   st = Validate(train);
   EXPECT_EQ(st.message().rfind("precision:", 0), 0u) << st.message();
 }
@@ -106,7 +108,7 @@ TEST(VisionKernelClassTest, ResolutionScalesFlopByAreaOrVolume) {
   auto flops = [](const char* model, const char* resolution) {
     Workload w = MakeWorkload({{"task", "infer-vision"}, {"model", model}, {"images", "100"}});
     if (resolution != nullptr) {
-      EXPECT_TRUE(SetWorkloadField(&w, "resolution", resolution).ok());
+      EXPECT_TRUE(GiveField(&w, "resolution", resolution).ok());
     }
     Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 1));
     EXPECT_TRUE(e.ok());
@@ -173,25 +175,39 @@ TEST(VisionCustomModelTest, FieldsWorkInFilesFlagsAndHelp) {
       Confidence::kHigh);
   // A GEMM-bound model (a transformer) reads each activation fewer times than a conv-BN-ReLU one.
   Workload gemm = *w;
-  ASSERT_TRUE(SetWorkloadField(&gemm, "kernel-class", "gemm").ok());
+  ASSERT_TRUE(GiveField(&gemm, "kernel-class", "gemm").ok());
   EXPECT_GT(ImagesPerS(gemm, Gpus("A100-80GB", 1)), custom);
-  // Explicit figures survive a preset given later.
-  ASSERT_TRUE(SetWorkloadField(&gemm, "model", "vit-b16").ok());
-  EXPECT_DOUBLE_EQ(gemm.model.fwd_flop_per_image, 8.18e9);
+  // Explicit figures survive a preset given after them.
+  WorkloadFields given;
+  for (const auto& [k, v] : {std::pair{"task", "train-vision"},
+                             {"fwd-gflop-per-sample", "8.18"},
+                             {"kernel-class", "gemm"},
+                             {"model", "vit-b16"}}) {
+    ASSERT_TRUE(given.Give(k, {.text = v}).ok());
+  }
+  Result<Workload> bound = given.Bind();
+  ASSERT_TRUE(bound.ok()) << bound.status().ToString();
+  EXPECT_DOUBLE_EQ(bound->model.fwd_flop_per_image, 8.18e9);
+  EXPECT_EQ(bound->model.kernel_class, KernelClass::kGemm);
+  // On a preset with its own kernel mix, too: all of ResNet-50's FLOP as attention is slower.
+  Workload resnet = Resnet50Inference("bf16", "256", nullptr);
+  Workload attention = resnet;
+  ASSERT_TRUE(GiveField(&attention, "kernel-class", "attention").ok());
+  EXPECT_LT(ImagesPerS(attention, Gpus("A100-80GB", 1)), ImagesPerS(resnet, Gpus("A100-80GB", 1)));
 }
 
 TEST(VisionCustomModelTest, BadValuesNameTheField) {
   Workload w;
-  Status st = SetWorkloadField(&w, "kernel-class", "winograd");
+  Status st = GiveField(&w, "kernel-class", "winograd");
   EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(st.message().rfind("kernel-class:", 0), 0u) << st.message();
-  st = SetWorkloadField(&w, "fwd-gflop-per-sample", "-3");
+  st = GiveField(&w, "fwd-gflop-per-sample", "-3");
   EXPECT_EQ(st.message().rfind("fwd-gflop-per-sample:", 0), 0u) << st.message();
-  st = SetWorkloadField(&w, "engine", "onnx");
+  st = GiveField(&w, "engine", "onnx");
   EXPECT_EQ(st.message().rfind("engine:", 0), 0u) << st.message();
   // No preset and no FLOP figure: the model field says what is missing.
-  ASSERT_TRUE(SetWorkloadField(&w, "task", "infer-vision").ok());
-  ASSERT_TRUE(SetWorkloadField(&w, "images", "100").ok());
+  ASSERT_TRUE(GiveField(&w, "task", "infer-vision").ok());
+  ASSERT_TRUE(GiveField(&w, "images", "100").ok());
   st = Validate(w);
   EXPECT_EQ(st.message().rfind("model:", 0), 0u) << st.message();
   EXPECT_NE(st.message().find("fwd-gflop-per-sample"), std::string::npos);
@@ -221,7 +237,7 @@ TEST(VisionNeuronTest, InferenceAndTrainiumTrainingAreEstimated) {
   EXPECT_EQ(EstimateWorkload(train, Gpus("Inferentia2", 1)).status().code(),
             StatusCode::kUnsupported);
   Workload eager = infer;
-  ASSERT_TRUE(SetWorkloadField(&eager, "engine", "eager").ok());
+  ASSERT_TRUE(GiveField(&eager, "engine", "eager").ok());
   Status st = EstimateWorkload(eager, Gpus("Inferentia2", 1)).status();
   EXPECT_EQ(st.code(), StatusCode::kUnsupported);
   EXPECT_EQ(st.message().rfind("engine:", 0), 0u);
@@ -251,7 +267,7 @@ TEST(HpcKindTest, DenseLinearAlgebraRunsOnFp64TensorCores) {
   ASSERT_TRUE(two_nodes.ok());
   EXPECT_NEAR(*two_nodes->performance.sustained_tflops, 2 * *e->performance.sustained_tflops, 1e-6);
   Workload bad;
-  Status st = SetWorkloadField(&bad, "hpc-kind", "stencils");
+  Status st = GiveField(&bad, "hpc-kind", "stencils");
   EXPECT_EQ(st.message().rfind("hpc-kind:", 0), 0u) << st.message();
 }
 
@@ -341,7 +357,7 @@ TEST(DiffusionPipelineTest, GuidanceAttentionAndFp8) {
                                {"model", "stable-diffusion-2"},
                                {"images", "100"},
                                {"engine", "fused"}});
-    EXPECT_TRUE(SetWorkloadField(&w, key, value).ok());
+    EXPECT_TRUE(GiveField(&w, key, value).ok());
     return w;
   };
   const double guided = ImagesPerS(sd(), Gpus("H100", 1));

@@ -1,6 +1,6 @@
 // The workload's one declaration (workload/workload_options.h, issue 40 item 1): what reads it
-// (SetWorkloadField, SetWorkloadValue, the help, the preset merge) agrees with it. That every
-// field of Workload, ModelArch and ParallelismRequest is declared is Declarations.*'s.
+// (WorkloadFields' binding of text and of typed values, the help, the preset merge) agrees with it.
+// That every field of Workload, ModelArch and ParallelismRequest is declared is Declarations.*'s.
 #include "workload/workload_options.h"
 
 #include <gtest/gtest.h>
@@ -10,9 +10,12 @@
 #include <string>
 
 #include "gpuadvisor/workload.h"
+#include "testutil/test_hardware.h"
 
 namespace gpuadvisor {
 namespace {
+
+using testing::GiveField;
 
 // Every declared option's name and aliases, in declaration order.
 struct Names {
@@ -72,7 +75,7 @@ TEST(WorkloadOptionsTest, TheKeysAreTheDeclaredOptions) {
     EXPECT_EQ(declared.count(alias), 0u) << alias;
     Workload x;
     // An alias sets its field (a value every field refuses: the error names the alias).
-    Status st = SetWorkloadField(&x, alias, "\x01");
+    Status st = GiveField(&x, alias, "\x01");
     EXPECT_EQ(st.field(), alias);
   }
 }
@@ -80,58 +83,68 @@ TEST(WorkloadOptionsTest, TheKeysAreTheDeclaredOptions) {
 TEST(WorkloadOptionsTest, TypedValuesAreBoundAsTheyAre) {
   Workload w;
   // The number is taken; the text is only what messages show.
-  ASSERT_TRUE(SetWorkloadValue(&w, "tokens", {.text = "unused", .number = 5e9}).ok());
+  ASSERT_TRUE(GiveField(&w, "tokens", {.text = "unused", .number = 5e9}).ok());
   EXPECT_EQ(w.tokens, 5e9);
-  ASSERT_TRUE(SetWorkloadValue(&w, "dropout", {.text = "unused", .boolean = true}).ok());
+  ASSERT_TRUE(GiveField(&w, "dropout", {.text = "unused", .boolean = true}).ok());
   EXPECT_TRUE(w.model.dropout);
-  ASSERT_TRUE(SetWorkloadValue(&w, "runtime", {.text = "36", .number = 36}).ok());
+  ASSERT_TRUE(GiveField(&w, "runtime", {.text = "36", .number = 36}).ok());
   EXPECT_EQ(w.runtime_target_s, 36 * 3600.0);  // a bare run length counts hours
-  ASSERT_TRUE(SetWorkloadValue(&w, "ttft_p95", {.text = "0.2", .number = 0.2}).ok());
+  w.task = TaskKind::kServe;                   // the fields below apply to other tasks
+  ASSERT_TRUE(GiveField(&w, "ttft_p95", {.text = "0.2", .number = 0.2}).ok());
   EXPECT_EQ(w.ttft_p95_s, 0.2);  // a bare latency counts seconds
-  ASSERT_TRUE(SetWorkloadValue(&w, "fwd-gflop-per-sample", {.text = "4", .number = 4}).ok());
+  w.task = TaskKind::kTrainVision;
+  ASSERT_TRUE(GiveField(&w, "fwd-gflop-per-sample", {.text = "4", .number = 4}).ok());
   EXPECT_EQ(w.model.fwd_flop_per_image, 4e9);  // FieldInfo::scale
   // Refused with the text path's message, showing the value as given.
-  Status st = SetWorkloadValue(&w, "tokens", {.text = "-5", .number = -5});
+  Status st = GiveField(&w, "tokens", {.text = "-5", .number = -5});
   EXPECT_EQ(st.message(), "tokens: expected a positive number, got \"-5\"");
   EXPECT_EQ(st.field(), "tokens");
-  st = SetWorkloadValue(&w, "zero", {.text = "1.5", .number = 1.5});
+  st = GiveField(&w, "zero", {.text = "1.5", .number = 1.5});
   EXPECT_EQ(st.message(), "zero: expected 0, 1, 2 or 3, got \"1.5\"");
-  st = SetWorkloadValue(&w, "layers", {.text = "true", .boolean = true});
+  st = GiveField(&w, "layers", {.text = "true", .boolean = true});
   EXPECT_EQ(st.message(), "layers: expected a positive integer, got \"true\"");
   // Non-finite numbers are read as their text.
-  st = SetWorkloadValue(&w, "images",
-                        {.text = "inf", .number = std::numeric_limits<double>::infinity()});
+  st = GiveField(&w, "images", {.text = "inf", .number = std::numeric_limits<double>::infinity()});
   EXPECT_FALSE(st.ok());
 }
 
 TEST(WorkloadOptionsTest, JsonNumbersAndBooleansAreTyped) {
   Result<Workload> w = ParseWorkloadJsonInline(
-      R"({"task": "pretrain", "tokens": 1e12, "hours": 2, "dropout": 1, "zero": 3,
-          "stream_resolution": 1080, "mfu": 0.5})",
-      "body");
+      R"({"task": "pretrain", "tokens": 1e12, "dropout": 1, "zero": 3, "mfu": 0.5})", "body");
   ASSERT_TRUE(w.ok()) << w.status().message();
   EXPECT_EQ(w->tokens, 1e12);
-  EXPECT_EQ(w->hours, 2);
   EXPECT_TRUE(w->model.dropout);
   EXPECT_EQ(w->parallelism.zero, 3);
-  EXPECT_EQ(w->stream_resolution_lines, 1080);
   EXPECT_EQ(w->mfu, 0.5);
+  w = ParseWorkloadJsonInline(R"({"task": "transcode", "hours": 2, "stream_resolution": 1080})",
+                              "body");
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  EXPECT_EQ(w->hours, 2);
+  EXPECT_EQ(w->stream_resolution_lines, 1080);
   Result<Workload> bad = ParseWorkloadJsonInline(R"({"num_layers": -1})", "body");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(), "body: num-layers: expected a positive integer, got \"-1\"");
 }
 
 TEST(WorkloadOptionsTest, APresetKeepsTheArchitectureGiven) {
-  // Whatever the order: the fields given win over a preset applied after them.
-  Workload w;
-  ASSERT_TRUE(SetWorkloadField(&w, "layers", "7").ok());
-  ASSERT_TRUE(SetWorkloadField(&w, "tied_embeddings", "true").ok());
-  ASSERT_TRUE(SetWorkloadField(&w, "kernel-class", "gemm").ok());
-  ASSERT_TRUE(SetWorkloadField(&w, "model", "llama-3.1-8b").ok());
-  EXPECT_EQ(w.model.layers, 7);
-  EXPECT_TRUE(w.model.tied_embeddings);
-  EXPECT_EQ(w.model.dominant_kernel, KernelClass::kGemm);
-  EXPECT_EQ(w.model.hidden, 4096);  // the preset's
+  // Whatever the order: the fields given win over a preset given after them.
+  WorkloadFields llm;
+  ASSERT_TRUE(llm.Give("layers", {.text = "7"}).ok());
+  ASSERT_TRUE(llm.Give("tied_embeddings", {.text = "true"}).ok());
+  ASSERT_TRUE(llm.Give("model", {.text = "llama-3.1-8b"}).ok());
+  Result<Workload> w = llm.Bind();
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  EXPECT_EQ(w->model.layers, 7);
+  EXPECT_TRUE(w->model.tied_embeddings);
+  EXPECT_EQ(w->model.hidden, 4096);  // the preset's
+  WorkloadFields vision;
+  ASSERT_TRUE(vision.Give("kernel-class", {.text = "gemm"}).ok());
+  ASSERT_TRUE(vision.Give("model", {.text = "resnet50"}).ok());
+  ASSERT_TRUE(vision.Give("task", {.text = "train-vision"}).ok());
+  w = vision.Bind();
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  EXPECT_EQ(w->model.kernel_class, KernelClass::kGemm);
+  EXPECT_EQ(w->model.dominant_kernel, KernelClass::kConv);  // the preset's, overridden
 }
 
 }  // namespace
