@@ -15,7 +15,8 @@ a comment, "another program's flag".
 And the layers keep to their folders (doc/design.md, "Three layers"): a public header under
 include/ includes only public headers; the library (src/ but app/ and the front ends) includes
 neither the application layer (app/) nor a front end; a front end includes only the public API,
-the application layer, util/ and the front ends' own headers, never a library internal.
+the application layer, util/ and the front ends' own headers, never a library internal; and no
+declaration in include/ says which front ends offer a field (FrontEnd, front_ends, kCli ...).
 And every process gets an argument vector, never a command line split from a string (issue 43:
 a catalog name with spaces became extra AWS CLI arguments): only the runners start processes
 (posix_spawn, exec*, system, popen: SPAWN_FILES), and in the files that build a process's
@@ -49,6 +50,9 @@ SHOWN = "shown, not run"
 
 # A command's argument struct (`struct CatalogBuildArgs {`): the front ends', never include/'s.
 COMMAND_ARGS = re.compile(r"\s*struct\s+\w+Args\b")
+# Which front ends offer a field (`.front_ends = kCli`, `FrontEnd`): src/app/options.h decides it,
+# never a declaration in include/ (issue 40, item 3).
+FRONT_END_BITS = re.compile(r"\b(front_ends|FrontEnd|kCli|kHttp|kPython|kEveryFrontEnd)\b")
 
 
 def code_and_literals(line):
@@ -133,6 +137,11 @@ def main():
                 if COMMAND_ARGS.match(line):
                     bad.append(f"{path}:{n}: a command's arguments in the public API (they are "
                                f"the front end's: src/app/command_args.h): {line.strip()}")
+                code, _ = code_and_literals(line)
+                if FRONT_END_BITS.search(code):
+                    bad.append(f"{path}:{n}: front-end bits in the public API (which front ends "
+                               f"offer a field is src/app/options.h's: OfferedBy, CommandOf): "
+                               f"{line.strip()}")
     for path in all_sources():
         with open(os.path.join(ROOT, path), encoding="utf-8") as f:
             for n, line in enumerate(f, 1):

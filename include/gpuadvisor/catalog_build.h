@@ -48,10 +48,10 @@ Result<Catalog> BuildCatalog(const std::vector<BuildInput>& inputs,
 
 // The catalog file a command writes, and the build time it records (fields.h).
 inline FieldInfo CatalogOutInfo(std::string_view help) {
-  return {.help = help, .front_ends = kCli, .required = true, .metavar = "FILE", .nonempty = true};
+  return {.help = help, .local = true, .required = true, .metavar = "FILE", .nonempty = true};
 }
 inline FieldInfo GeneratedAtInfo() {
-  return {.help = "Build timestamp to record (default now)", .front_ends = kCli, .metavar = "TIME"};
+  return {.help = "Build timestamp to record (default now)", .metavar = "TIME"};
 }
 
 }  // namespace gpuadvisor

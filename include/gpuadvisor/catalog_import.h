@@ -60,7 +60,7 @@ struct ImportInputs {
 template <typename V>
 void DeclareOptions(V& v, ImportInputs& in) {
   auto input = [](std::string_view help) {
-    return FieldInfo{.help = help, .front_ends = kCli, .metavar = "FILE"};
+    return FieldInfo{.help = help, .local = true, .metavar = "FILE"};
   };
   v.Files("price-list", in.price_list,
           input("AWS Price List EC2 offer file, CSV or JSON (gzip ok; - = stdin)"));
@@ -77,16 +77,15 @@ void DeclareOptions(V& v, ImportInputs& in) {
   v.Files("reserved-offerings", in.reserved_offerings,
           {.help = "aws ec2 describe-reserved-instances-offerings output (JSON), with the region "
                    "it was asked in",
-           .front_ends = kCli,
+           .local = true,
            .metavar = "REGION=FILE"});
   v.Files("savings-plan-rates", in.savings_plan_rates,
           input("aws savingsplans describe-savings-plans-offering-rates output (JSON)"));
   v.Files("capacity-blocks", in.capacity_blocks,
           input("aws ec2 describe-capacity-block-offerings output (JSON)"));
-  v.Text("snapshot-date", in.snapshot_date,
-         {.help = "Date recorded for inputs that carry none (default today, UTC)",
-          .front_ends = kCli,
-          .metavar = "DATE"});
+  v.Text(
+      "snapshot-date", in.snapshot_date,
+      {.help = "Date recorded for inputs that carry none (default today, UTC)", .metavar = "DATE"});
   v.NotAnOption(in.progress);
   v.NotAnOption(in.spot_advisor_regions);
   v.NotAnOption(in.spot_history_current);

@@ -41,9 +41,6 @@
 
 namespace gpuadvisor {
 
-// Where an option is offered. The HTTP API takes no option that names a file on the server.
-enum FrontEnd : unsigned { kCli = 1, kHttp = 2, kPython = 4, kEveryFrontEnd = 7 };
-
 // What a user is told about a field, besides its name and type. Designated initializers name
 // only what differs from these defaults.
 struct FieldInfo {
@@ -52,7 +49,10 @@ struct FieldInfo {
   double lo = -std::numeric_limits<double>::infinity();  // numbers; durations in seconds
   double hi = std::numeric_limits<double>::infinity();
   std::vector<std::string_view> choices;  // Choice and Enum; the items of a List when not empty
-  unsigned front_ends = kEveryFrontEnd;
+  // The value names something on the machine the library runs on (a file to read or write, a
+  // program to run, a header sent with its own requests): a caller elsewhere (a remote HTTP
+  // client) may not give it. Which front ends offer a field is theirs to say (app/options.h).
+  bool local = false;
   bool positional = false;  // CLI positional, Python positional, HTTP path or body key
   bool required = false;
   std::vector<std::string_view> aliases;  // older spellings still accepted

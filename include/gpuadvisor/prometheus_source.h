@@ -116,7 +116,7 @@ void DeclareOptions(V& v, PrometheusOptions& p) {
   v.NotAnOption(p.basic_password);
   v.List("prometheus-header", p.headers,
          {.help = "With --prometheus: extra header 'Name: value' (e.g. X-Scope-OrgID)",
-          .front_ends = kCli | kPython,
+          .local = true,
           .aliases = {"headers"},
           .metavar = "HEADER"});
 }

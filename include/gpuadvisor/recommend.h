@@ -75,61 +75,51 @@ struct RecommendRequest {
   std::function<bool()> cancelled;
 };
 
-// recommend's search limits, each declared once (fields.h): `launch` offers the same four, and
-// the allow/deny lists (DeclareFilters), for a workload's search, at the CLI only (LaunchSearch,
-// requests.h).
+// recommend's search limits, each declared once (fields.h): `launch` takes the same four, and
+// the allow/deny lists (DeclareFilters), for a workload's search (LaunchSearch, app/requests.h).
 template <typename V>
-void DeclareDeadline(V& v, RecommendRequest& r, unsigned front_ends = kEveryFrontEnd) {
+void DeclareDeadline(V& v, RecommendRequest& r) {
   v.Duration("deadline", r.deadline_hours,
              {.help = "Finish within this time",
               .lo = 60,
               .hi = 3650 * 86400.0,
-              .front_ends = front_ends,
               .seconds_per_unit = 3600});
 }
 template <typename V>
-void DeclareBudget(V& v, RecommendRequest& r, unsigned front_ends = kEveryFrontEnd) {
+void DeclareBudget(V& v, RecommendRequest& r) {
   v.Number("budget", r.budget_usd,
-           {.help = "Spend at most this on the run",
-            .unit = "USD",
-            .lo = 0.01,
-            .hi = 1e12,
-            .front_ends = front_ends});
+           {.help = "Spend at most this on the run", .unit = "USD", .lo = 0.01, .hi = 1e12});
 }
 template <typename V>
-void DeclareMaxInstances(V& v, RecommendRequest& r, unsigned front_ends = kEveryFrontEnd) {
-  v.Integer("max-instances", r.max_instances,
-            {.help = "Instances per plan", .lo = 1, .hi = 4096, .front_ends = front_ends});
+void DeclareMaxInstances(V& v, RecommendRequest& r) {
+  v.Integer("max-instances", r.max_instances, {.help = "Instances per plan", .lo = 1, .hi = 4096});
 }
 template <typename V>
-void DeclareObjective(V& v, RecommendRequest& r, unsigned front_ends = kEveryFrontEnd) {
+void DeclareObjective(V& v, RecommendRequest& r) {
   v.Enum("objective", r.objective, ObjectiveName, ParseObjective,
          {.help = "What ranks plans",
           .choices = {ObjectiveName(Objective::kCost), ObjectiveName(Objective::kTime),
-                      ObjectiveName(Objective::kBalanced)},
-          .front_ends = front_ends});
+                      ObjectiveName(Objective::kBalanced)}});
 }
 
 // The allow and deny lists (RecommendRequest::only_families ...): recommend's, and launch's for
-// a workload's search at the CLI.
+// a workload's search.
 template <typename V>
-void DeclareFilters(V& v, RecommendRequest& r, unsigned front_ends = kEveryFrontEnd) {
-  v.List("only-family", r.only_families,
-         {.help = "Search only these instance families (exact: p5 is not p5en)",
-          .front_ends = front_ends,
-          .metavar = "FAMILY"});
+void DeclareFilters(V& v, RecommendRequest& r) {
+  v.List(
+      "only-family", r.only_families,
+      {.help = "Search only these instance families (exact: p5 is not p5en)", .metavar = "FAMILY"});
   v.List("exclude-family", r.exclude_families,
-         {.help = "Never these instance families", .front_ends = front_ends, .metavar = "FAMILY"});
+         {.help = "Never these instance families", .metavar = "FAMILY"});
   v.List("only-gpu", r.only_gpus,
          {.help = "Search only these accelerator models: H100, A100 (both sizes), Trainium2 ...",
-          .front_ends = front_ends,
           .metavar = "GPU"});
   v.List("exclude-gpu", r.exclude_gpus,
-         {.help = "Never these accelerator models", .front_ends = front_ends, .metavar = "GPU"});
+         {.help = "Never these accelerator models", .metavar = "GPU"});
   v.List("only-instance", r.only_instances,
-         {.help = "Search only these instance types", .front_ends = front_ends, .metavar = "TYPE"});
+         {.help = "Search only these instance types", .metavar = "TYPE"});
   v.List("exclude-instance", r.exclude_instances,
-         {.help = "Never these instance types", .front_ends = front_ends, .metavar = "TYPE"});
+         {.help = "Never these instance types", .metavar = "TYPE"});
 }
 
 // The `recommend` command's search options (fields.h).

@@ -72,22 +72,18 @@ template <typename V>
 void DeclareOptions(V& v, ScalingPolicy& p) {
   constexpr double kWeek = 7 * 86400;
   v.Number("target-utilization", p.target_utilization,
-           {.help = "Autoscaling target, a fraction", .lo = 0.01, .hi = 1, .front_ends = kCli});
+           {.help = "Autoscaling target, a fraction", .lo = 0.01, .hi = 1});
   v.Duration("scale-out-cooldown", p.scale_out_cooldown_s,
-             {.help = "Between launches", .lo = 0, .hi = kWeek, .front_ends = kCli});
+             {.help = "Between launches", .lo = 0, .hi = kWeek});
   v.Duration("scale-in-cooldown", p.scale_in_cooldown_s,
-             {.help = "After any change before stopping instances",
-              .lo = 0,
-              .hi = kWeek,
-              .front_ends = kCli});
+             {.help = "After any change before stopping instances", .lo = 0, .hi = kWeek});
   v.Integer("min-instances", p.min_instances,
-            {.help = "Fleet minimum", .lo = 0, .hi = kMaxFleetInstances, .front_ends = kCli});
+            {.help = "Fleet minimum", .lo = 0, .hi = kMaxFleetInstances});
   v.Integer("max-instances", p.max_instances,
-            {.help = "Fleet maximum", .lo = 0, .hi = kMaxFleetInstances, .front_ends = kCli});
-  v.Duration("boot-time", p.boot_s,
-             {.help = "Launch to serving", .lo = 0, .hi = 86400, .front_ends = kCli});
+            {.help = "Fleet maximum", .lo = 0, .hi = kMaxFleetInstances});
+  v.Duration("boot-time", p.boot_s, {.help = "Launch to serving", .lo = 0, .hi = 86400});
   v.Number("spot-share", p.spot_share,
-           {.help = "Share of launches on spot, a fraction", .lo = 0, .hi = 1, .front_ends = kCli});
+           {.help = "Share of launches on spot, a fraction", .lo = 0, .hi = 1});
 }
 
 struct FleetCosts {

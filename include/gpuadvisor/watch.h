@@ -52,33 +52,23 @@ void DeclareOptions(V& v, WatchOptions& o) {
            {.help = "Act after this many minutes of idleness (43200 = 30 days)",
             .unit = "min",
             .lo = 0,
-            .hi = 43200,
-            .front_ends = kCli});
-  v.Number("idle-threshold", o.idle_threshold_pct,
-           {.help = "Every GPU at or under this utilisation is idle",
-            .unit = "%",
-            .lo = 0,
-            .hi = 100,
-            .front_ends = kCli});
-  v.Duration(
-      "boot-grace", o.boot_grace_s,
-      {.help = "No action this soon after boot", .lo = 0, .hi = 365 * 86400, .front_ends = kCli});
+            .hi = 43200});
+  v.Number(
+      "idle-threshold", o.idle_threshold_pct,
+      {.help = "Every GPU at or under this utilisation is idle", .unit = "%", .lo = 0, .hi = 100});
+  v.Duration("boot-grace", o.boot_grace_s,
+             {.help = "No action this soon after boot", .lo = 0, .hi = 365 * 86400});
   v.Text("action", o.action,
          {.help = "stop, hibernate, terminate, or command:SHELL-COMMAND",
-          .front_ends = kCli,
+          .local = true,
           .metavar = "ACTION"});
-  v.Bool("execute", o.execute,
-         {.help = "Really act (default: dry run, log only)", .front_ends = kCli});
+  v.Bool("execute", o.execute, {.help = "Really act (default: dry run, log only)"});
   v.Integer("wedged-after", o.wedged_after,
-            {.help = "Failed samples in a row that mean a wedged driver",
-             .lo = 1,
-             .hi = 10000,
-             .front_ends = kCli});
+            {.help = "Failed samples in a row that mean a wedged driver", .lo = 1, .hi = 10000});
   v.Enum("on-wedged", o.on_wedged, WedgedPolicyName, ParseWedgedPolicy,
          {.help = "keep-alive: never stop while the GPUs cannot be read; stop: count a wedged "
                   "instance as idle",
-          .choices = {"keep-alive", "stop"},
-          .front_ends = kCli});
+          .choices = {"keep-alive", "stop"}});
 }
 
 enum class WatchDecision {

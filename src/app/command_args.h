@@ -34,14 +34,11 @@ template <typename V>
 void DeclareOptions(V& v, AwsCliOptions& a) {
   v.Text("profile", a.profile,
          {.help = "AWS CLI profile (default: its usual chain: environment, SSO, instance role)",
-          .front_ends = kCli,
           .metavar = "NAME"});
   v.Text("endpoint-url", a.endpoint_url,
          {.help = "Endpoint for every AWS call instead of AWS's (a local fake, a VPC endpoint)",
-          .front_ends = kCli,
           .metavar = "URL"});
-  v.Text("aws-cli", a.program,
-         {.help = "The AWS CLI program", .front_ends = kCli, .metavar = "PROGRAM"});
+  v.Text("aws-cli", a.program, {.help = "The AWS CLI program", .metavar = "PROGRAM"});
 }
 
 // `account scan`'s options (the front end runs the AWS CLI: the user's profiles, SSO and roles).
@@ -60,27 +57,23 @@ void DeclareOptions(V& v, AccountScanArgs& a) {
   v.List("regions", a.regions,
          {.help = "Regions to scan (default: the regions of your AWS config: AWS_REGION, "
                   "AWS_DEFAULT_REGION, `region` in ~/.aws/config)",
-          .front_ends = kCli,
           .metavar = "LIST",
           .no_default = true});
   v.Nested(a.aws_cli);
   v.Text("out", a.out,
          {.help = "Scan file to write (default: $XDG_DATA_HOME/gpuadvisor/account.json, which "
                   "recommend then reads)",
-          .front_ends = kCli,
           .metavar = "FILE",
           .nonempty = true});
   v.List("spot-scores", a.spot_scores,
          {.help = "Spot placement scores to read: instance types, each with the instance count to "
                   "score (p5.48xlarge:2,g6e.xlarge); at most 10, one call each",
-          .front_ends = kCli,
           .metavar = "TYPE[:N],...",
           .no_default = true});
   v.Bool("spot-scores-per-zone", a.spot_scores_per_zone,
-         {.help = "Score each availability zone (a single-zone fleet) instead of each region",
-          .front_ends = kCli});
+         {.help = "Score each availability zone (a single-zone fleet) instead of each region"});
   v.Duration("timeout", a.timeout_s,
-             {.help = "Longest one AWS call may take", .lo = 1, .hi = 3600, .front_ends = kCli});
+             {.help = "Longest one AWS call may take", .lo = 1, .hi = 3600});
 }
 
 // `catalog build`.
@@ -92,11 +85,9 @@ struct CatalogBuildArgs {
 };
 template <typename V>
 void DeclareOptions(V& v, CatalogBuildArgs& a) {
-  v.Text("manifest", a.manifest,
-         {.help = "Source manifest", .front_ends = kCli, .metavar = "FILE"});
+  v.Text("manifest", a.manifest, {.help = "Source manifest", .metavar = "FILE"});
   v.Text("root", a.root,
          {.help = "Directory the manifest's file paths are relative to (the sources' checkout)",
-          .front_ends = kCli,
           .required = true,
           .metavar = "DIR"});
   v.Text("out", a.out, CatalogOutInfo("Catalog file to write (atomically)"));
@@ -111,7 +102,7 @@ struct CatalogUpgradeArgs {
 template <typename V>
 void DeclareOptions(V& v, CatalogUpgradeArgs& a) {
   v.Text("catalog", a.catalog,
-         {.help = "Catalog file to read", .front_ends = kCli, .required = true, .metavar = "FILE"});
+         {.help = "Catalog file to read", .required = true, .metavar = "FILE"});
   v.Text("out", a.out, CatalogOutInfo("Catalog file to write (atomically; may be the same)"));
 }
 
@@ -127,8 +118,7 @@ void DeclareOptions(V& v, CatalogImportArgs& a) {
   v.Nested(a.inputs);
   v.Text("out", a.out, CatalogOutInfo("Catalog file to write (atomically)"));
   v.Text("generated-at", a.generated_at, GeneratedAtInfo());
-  v.Bool("no-progress", a.no_progress,
-         {.help = "No progress bar (it is shown on a TTY only)", .front_ends = kCli});
+  v.Bool("no-progress", a.no_progress, {.help = "No progress bar (it is shown on a TTY only)"});
 }
 
 // `catalog diff OLD NEW`: two catalog files ("embedded" = the embedded catalog).
@@ -139,8 +129,7 @@ struct CatalogDiffArgs {
 template <typename V>
 void DeclareOptions(V& v, CatalogDiffArgs& a) {
   auto file = [](std::string_view help) {
-    return FieldInfo{
-        .help = help, .front_ends = kCli, .positional = true, .required = true, .metavar = "FILE"};
+    return FieldInfo{.help = help, .positional = true, .required = true, .metavar = "FILE"};
   };
   v.Text("old", a.old_catalog, file("Old catalog file (or \"embedded\")"));
   v.Text("new", a.new_catalog, file("New catalog file (or \"embedded\")"));
@@ -166,42 +155,32 @@ void DeclareOptions(V& v, CatalogUpdateArgs& a) {
   v.List("regions", a.regions,
          {.help = "Regions to refresh, or \"all\" (default: the regions of your AWS config: "
                   "AWS_REGION, AWS_DEFAULT_REGION, `region` in ~/.aws/config)",
-          .front_ends = kCli,
           .metavar = "LIST",
           .no_default = true});
   v.Text("endpoint", a.endpoint,
          {.help = "Base URL serving AWS's paths instead of AWS (a mirror; http or https)",
-          .front_ends = kCli,
           .metavar = "URL"});
   v.Text("out", a.out,
          {.help = "Catalog file to write (default: the user catalog, "
                   "$XDG_DATA_HOME/gpuadvisor/catalog.json)",
-          .front_ends = kCli,
           .metavar = "FILE",
           .nonempty = true});
   v.Duration("timeout", a.timeout_s,
-             {.help = "Longest one download may take (90s, 30m)",
-              .lo = 1,
-              .hi = 86400,
-              .front_ends = kCli});
+             {.help = "Longest one download may take (90s, 30m)", .lo = 1, .hi = 86400});
   v.Duration("total-timeout", a.total_timeout_s,
              {.help = "Longest the whole update may take; what is left is named as not tried "
                       "(2h, 30m)",
               .lo = 1,
-              .hi = 7 * 86400,
-              .front_ends = kCli});
+              .hi = 7 * 86400});
   v.Integer("retries", a.retries,
             {.help = "Retries per download on throttling (429), 5xx or a lost connection",
              .lo = 0,
-             .hi = 10,
-             .front_ends = kCli});
-  v.Bool("no-progress", a.no_progress,
-         {.help = "No progress bar (it is shown on a TTY only)", .front_ends = kCli});
+             .hi = 10});
+  v.Bool("no-progress", a.no_progress, {.help = "No progress bar (it is shown on a TTY only)"});
   v.Bool("aws", a.aws,
          {.help = "Also read with your AWS credentials, through the AWS CLI: the Price List "
                   "Query API, spot price history per zone, Reserved Instance and Capacity Block "
-                  "offerings, Savings Plans rates",
-          .front_ends = kCli});
+                  "offerings, Savings Plans rates"});
   v.Nested(a.aws_cli);  // with --aws only
 }
 
@@ -226,49 +205,33 @@ struct SimulateArgs {
 template <typename V>
 void DeclareOptions(V& v, SimulateArgs& a) {
   v.Text("trace", a.trace,
-         {.help = "Request-rate trace CSV: timestamp,requests_per_s",
-          .front_ends = kCli,
-          .metavar = "FILE"});
+         {.help = "Request-rate trace CSV: timestamp,requests_per_s", .metavar = "FILE"});
   v.Text("diurnal", a.diurnal,
          {.help = "Generate a daily pattern instead: PEAK[,TROUGH] req/s, each 0 to 1e9 (trough "
                   "default peak/5)",
-          .front_ends = kCli,
           .metavar = "PEAK[,TROUGH]"});
-  v.Number(
-      "days", a.days,
-      {.help = "Days of the generated pattern", .lo = 0, .hi = kMaxTraceDays, .front_ends = kCli});
-  v.Duration("step", a.step_s,
-             {.help = "Step of the generated pattern", .lo = 1, .hi = 86400, .front_ends = kCli});
+  v.Number("days", a.days, {.help = "Days of the generated pattern", .lo = 0, .hi = kMaxTraceDays});
+  v.Duration("step", a.step_s, {.help = "Step of the generated pattern", .lo = 1, .hi = 86400});
   v.Text("instance", a.instance,
-         {.help = "Serving instance type, e.g. g6e.xlarge",
-          .front_ends = kCli,
-          .required = true,
-          .metavar = "TYPE"});
-  v.Text("region", a.region,
-         {.help = "Region for prices", .front_ends = kCli, .metavar = "REGION"});
+         {.help = "Serving instance type, e.g. g6e.xlarge", .required = true, .metavar = "TYPE"});
+  v.Text("region", a.region, {.help = "Region for prices", .metavar = "REGION"});
   v.Number("capacity-rps", a.capacity_rps,
            {.help = "Requests/s one instance serves, over 0 (default: estimated from the workload "
                     "flags)",
             .unit = "req/s",
             .lo = 0,
-            .hi = kMaxTraceRps,
-            .front_ends = kCli});
+            .hi = kMaxTraceRps});
   v.Nested(a.policy);
-  v.Bool("allow-spot", a.allow_spot,
-         {.help = "Let the policy search use spot", .front_ends = kCli});
+  v.Bool("allow-spot", a.allow_spot, {.help = "Let the policy search use spot"});
   v.Number("max-missed", a.max_missed_pct,
            {.help = "SLO: percentage of requests that may miss the latency target",
             .unit = "%",
             .lo = 0,
-            .hi = 100,
-            .front_ends = kCli});
-  v.Bool("no-search", a.no_search, {.help = "Simulate the given policy only", .front_ends = kCli});
-  v.Integer(
-      "seed", a.seed,
-      {.help = "Random seed for spot interruptions", .lo = 0, .hi = 1e15, .front_ends = kCli});
+            .hi = 100});
+  v.Bool("no-search", a.no_search, {.help = "Simulate the given policy only"});
+  v.Integer("seed", a.seed, {.help = "Random seed for spot interruptions", .lo = 0, .hi = 1e15});
   v.Text("plot", a.plot,
          {.help = "Write an SVG chart of load, capacity and cost",
-          .front_ends = kCli,
           .metavar = "FILE",
           .nonempty = true});
 }
@@ -289,37 +252,27 @@ struct WatchArgs {
 
 template <typename V>
 void DeclareOptions(V& v, WatchArgs& a) {
-  v.Duration("interval", a.interval_s,
-             {.help = "Sampling interval", .lo = 0.01, .hi = 86400, .front_ends = kCli});
+  v.Duration("interval", a.interval_s, {.help = "Sampling interval", .lo = 0.01, .hi = 86400});
   v.Nested(a.options);
   v.Text("keep-alive-file", a.keep_alive_file,
-         {.help = "While this file exists nothing happens", .front_ends = kCli, .metavar = "FILE"});
-  v.Text("log", a.log,
-         {.help = "Also append the decision log to this file",
-          .front_ends = kCli,
-          .metavar = "FILE",
-          .nonempty = true});
+         {.help = "While this file exists nothing happens", .metavar = "FILE"});
+  v.Text(
+      "log", a.log,
+      {.help = "Also append the decision log to this file", .metavar = "FILE", .nonempty = true});
   v.Text("imds-endpoint", a.imds_endpoint,
          {.help = "Instance metadata endpoint (default http://169.254.169.254, env "
                   "GPUADVISOR_IMDS_ENDPOINT)",
-          .front_ends = kCli,
           .metavar = "URL"});
   v.Text("aws-endpoint-url", a.aws_endpoint_url,
-         {.help = "Passed to aws --endpoint-url", .front_ends = kCli, .metavar = "URL"});
-  v.Text("region", a.region,
-         {.help = "Passed to aws --region", .front_ends = kCli, .metavar = "REGION"});
+         {.help = "Passed to aws --endpoint-url", .metavar = "URL"});
+  v.Text("region", a.region, {.help = "Passed to aws --region", .metavar = "REGION"});
   v.Text("nvidia-smi", a.nvidia_smi,
          {.help = "nvidia-smi program, looked up on PATH (run with its arguments, no shell)",
-          .front_ends = kCli,
           .metavar = "PROGRAM"});
-  v.Integer(
-      "max-samples", a.max_samples,
-      {.help = "Stop after N samples (0: run forever)", .lo = 0, .hi = 1e9, .front_ends = kCli});
+  v.Integer("max-samples", a.max_samples,
+            {.help = "Stop after N samples (0: run forever)", .lo = 0, .hi = 1e9});
   v.Duration("sample-timeout", a.sample_timeout_s,
-             {.help = "Kill nvidia-smi after this long and log no-data",
-              .lo = 0.01,
-              .hi = 3600,
-              .front_ends = kCli});
+             {.help = "Kill nvidia-smi after this long and log no-data", .lo = 0.01, .hi = 3600});
 }
 
 }  // namespace gpuadvisor

@@ -146,24 +146,20 @@ namespace gpuadvisor {
 const char* OptionTypeName(OptionType type) { return NameOf(type); }
 
 const std::vector<CommandSpec>& CommandSpecs() {
-  static const std::vector<CommandSpec> kSpecs = {CommandOf<InstanceQuery>("instances"),
-                                                  CommandOf<ShowArgs>("show"),
-                                                  CommandOf<GpusArgs>("gpus"),
-                                                  CommandOf<PricingArgs>("pricing"),
-                                                  CommandOf<HardwareRequest>("estimate"),
-                                                  CommandOf<RecommendArgs>("recommend"),
-                                                  CommandOf<IdleArgs>("idle"),
-                                                  CommandOf<LaunchArgs>("launch"),
-                                                  CommandOf<SimulateArgs>("simulate"),
-                                                  CommandOf<WatchArgs>("watch"),
-                                                  CommandOf<server::ServeArgs>("serve"),
-                                                  CommandOf<CatalogBuildArgs>("catalog build"),
-                                                  CommandOf<CatalogUpgradeArgs>("catalog upgrade"),
-                                                  CommandOf<CatalogImportArgs>("catalog import"),
-                                                  CommandOf<CatalogDiffArgs>("catalog diff"),
-                                                  CommandOf<CatalogUpdateArgs>("catalog update"),
-                                                  CommandOf<AccountScanArgs>("account scan"),
-                                                  CommandOf<OutputArgs>("output")};
+  static const std::vector<CommandSpec> kSpecs = {
+      CommandOf<InstanceQuery>("instances"), CommandOf<ShowArgs>("show"),
+      CommandOf<GpusArgs>("gpus"), CommandOf<PricingArgs>("pricing"),
+      CommandOf<HardwareRequest>("estimate"), CommandOf<RecommendArgs>("recommend"),
+      CommandOf<IdleArgs>("idle"), CommandOf<LaunchArgs>("launch"),
+      // The CLI's own commands.
+      CommandOf<SimulateArgs>("simulate", kCli), CommandOf<WatchArgs>("watch", kCli),
+      CommandOf<server::ServeArgs>("serve", kCli),
+      CommandOf<CatalogBuildArgs>("catalog build", kCli),
+      CommandOf<CatalogUpgradeArgs>("catalog upgrade", kCli),
+      CommandOf<CatalogImportArgs>("catalog import", kCli),
+      CommandOf<CatalogDiffArgs>("catalog diff", kCli),
+      CommandOf<CatalogUpdateArgs>("catalog update", kCli),
+      CommandOf<AccountScanArgs>("account scan", kCli), CommandOf<OutputArgs>("output")};
   return kSpecs;
 }
 
@@ -456,7 +452,7 @@ void SpecCollector::Add(std::string_view name, OptionType type, const FieldInfo&
   o.lo = i.lo;
   o.hi = i.hi;
   o.choices = i.choices;
-  o.front_ends = i.front_ends;
+  o.front_ends = offered & (i.local ? kLocalFrontEnds : kEveryFrontEnd);
   o.positional = i.positional;
   o.required = i.required;
   o.aliases = i.aliases;

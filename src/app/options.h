@@ -24,6 +24,15 @@
 
 namespace gpuadvisor {
 
+// Where an option is offered: a front end's decision, made here, never in the domain's
+// declarations (include/). A field's declaration says only what it is (FieldInfo::local: a
+// file, program or header of the caller's machine, which the HTTP API never takes); the
+// command's table says which front ends offer the command (CommandOf), and an app-layer
+// declaration narrows a few fields further (OfferedBy: --format at the CLI only).
+enum FrontEnd : unsigned { kCli = 1, kHttp = 2, kPython = 4, kEveryFrontEnd = 7 };
+// The front ends of a caller on the library's own machine.
+inline constexpr unsigned kLocalFrontEnds = kCli | kPython;
+
 enum class OptionType {
   kText,      // free text (a name, a URL, a selector)
   kBool,      // true/false; a bare CLI flag or query key means true
@@ -48,7 +57,7 @@ struct OptionSpec {
   double lo = -std::numeric_limits<double>::infinity();  // kNumber/kInteger/kDuration (seconds)
   double hi = std::numeric_limits<double>::infinity();
   std::vector<std::string_view> choices;  // kChoice, and the items of a kList when not empty
-  unsigned front_ends = kEveryFrontEnd;
+  unsigned front_ends = kEveryFrontEnd;   // the command's, narrowed by OfferedBy and local
   bool positional = false;  // CLI positional, Python positional, HTTP path or body key
   bool required = false;
   std::vector<std::string_view> aliases;  // older spellings still accepted
@@ -64,9 +73,10 @@ struct CommandSpec {
 };
 
 // Every command's table, in a stable order: the shared commands first, then the CLI-only ones
-// (simulate, watch, serve, the catalog subcommands as "catalog build" etc., and "output": the
-// output options every CLI command with a table of results takes), whose options all have
-// front_ends = kCli (but --catalog and --max-price-age, which Python's Catalog takes too).
+// (simulate, watch, serve, the catalog subcommands as "catalog build" etc., account scan: made
+// with CommandOf(..., kCli)), then "output": the output options every CLI command with a table
+// of results takes, at the CLI only (but --catalog and --max-price-age, which Python's Catalog
+// takes too).
 const std::vector<CommandSpec>& CommandSpecs();
 // NotFound for a command without a table.
 Result<const CommandSpec*> FindCommandSpec(std::string_view command);
@@ -148,6 +158,7 @@ std::string DurationText(double seconds);
 class SpecCollector {
  public:
   std::vector<OptionSpec> options;
+  unsigned offered = kEveryFrontEnd;  // the front ends of what is declared now (OfferedBy)
 
   void Text(std::string_view n, const std::string& f, const FieldInfo& i) {
     Add(n, OptionType::kText, i, f);
@@ -353,13 +364,30 @@ class FieldCounter {
 
 }  // namespace options_internal
 
-// The option table of `R`'s declaration (fields.h), its defaults read from a default-made R.
+// Declares what `declare()` declares as offered by `front_ends` only (and what each field's
+// own declaration allows): the table's collector narrows those options; every other visitor
+// of the declaration sees them as they are.
+template <typename V, typename F>
+void OfferedBy(V& v, unsigned front_ends, F&& declare) {
+  if constexpr (requires { v.offered; }) {
+    const unsigned outer = v.offered;
+    v.offered &= front_ends;
+    declare();
+    v.offered = outer;
+  } else {
+    declare();
+  }
+}
+
+// The option table of `R`'s declaration (fields.h), its defaults read from a default-made R,
+// for a command the front ends `front_ends` offer (the CLI-only commands: kCli).
 // (`R r = R()` rather than `R r{}`: g++ 12 at -O3 warns of a nested struct's string "maybe
 // uninitialized" in the latter, e.g. WatchArgs.)
 template <typename R>
-CommandSpec CommandOf(std::string_view command) {
+CommandSpec CommandOf(std::string_view command, unsigned front_ends = kEveryFrontEnd) {
   R r = R();
   options_internal::SpecCollector c;
+  c.offered = front_ends;
   DeclareOptions(c, r);
   return {command, std::move(c.options)};
 }

@@ -44,25 +44,30 @@ struct OutputArgs {
 };
 template <typename V>
 void DeclareOptions(V& v, OutputArgs& a) {
-  v.Enum("format", a.format, OutputFormatName, ParseOutputFormat,
-         {.help = "Output", .choices = {"table", "json", "csv", "markdown"}, .front_ends = kCli});
-  v.Bool("json", a.json, {.help = "Same as --format json", .front_ends = kCli});
-  v.Text("catalog", a.catalog,
-         {.help = "Catalog file, or \"embedded\" (default: the user catalog that `catalog "
-                  "update` writes, else the embedded one; also GPUADVISOR_CATALOG)",
-          .front_ends = kCli | kPython,
-          .metavar = "FILE"});
-  v.Integer("max-price-age", a.max_price_age_days,
-            MaxPriceAgeInfo("Flag prices older than this", kCli | kPython));
-  v.Bool("no-color", a.no_color,
-         {.help = "Never use colour (also: NO_COLOR env)", .front_ends = kCli});
-  v.Choice("lang", a.lang,
-           {.help = "Language of tables, warnings and messages; JSON keys stay English (default: "
-                    "from LANGUAGE, LC_ALL, LC_MESSAGES, LANG)",
-            .choices = {"en", "zh"},
-            .front_ends = kCli,
-            .metavar = "LANG",
-            .no_default = true});
+  // The CLI's presentation; the catalog options Python's Catalog(path, max_price_age) takes too.
+  OfferedBy(v, kCli, [&] {
+    v.Enum("format", a.format, OutputFormatName, ParseOutputFormat,
+           {.help = "Output", .choices = {"table", "json", "csv", "markdown"}});
+    v.Bool("json", a.json, {.help = "Same as --format json"});
+  });
+  OfferedBy(v, kLocalFrontEnds, [&] {
+    v.Text("catalog", a.catalog,
+           {.help = "Catalog file, or \"embedded\" (default: the user catalog that `catalog "
+                    "update` writes, else the embedded one; also GPUADVISOR_CATALOG)",
+            .local = true,
+            .metavar = "FILE"});
+    v.Integer("max-price-age", a.max_price_age_days,
+              MaxPriceAgeInfo("Flag prices older than this"));
+  });
+  OfferedBy(v, kCli, [&] {
+    v.Bool("no-color", a.no_color, {.help = "Never use colour (also: NO_COLOR env)"});
+    v.Choice("lang", a.lang,
+             {.help = "Language of tables, warnings and messages; JSON keys stay English "
+                      "(default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG)",
+              .choices = {"en", "zh"},
+              .metavar = "LANG",
+              .no_default = true});
+  });
 }
 
 // An instance type as a command's first argument (`show TYPE`, `pricing TYPE`).
@@ -183,11 +188,13 @@ struct RecommendArgs {
 template <typename V>
 void DeclareOptions(V& v, RecommendArgs& a) {
   v.Nested(a.request);
-  v.Text("plot", a.plot,
-         {.help = "Write cost vs time with the Pareto front as SVG",
-          .front_ends = kCli,
-          .metavar = "FILE",
-          .nonempty = true});
+  OfferedBy(v, kCli, [&] {
+    v.Text("plot", a.plot,
+           {.help = "Write cost vs time with the Pareto front as SVG",
+            .local = true,
+            .metavar = "FILE",
+            .nonempty = true});
+  });
   v.Text("account", a.account,
          {.help = "Account scan to check plans against: a file (default: the one `account scan` "
                   "wrote, if any; also GPUADVISOR_ACCOUNT), or none to ignore it; over HTTP only "
@@ -224,11 +231,13 @@ struct LaunchSearch {
 };
 template <typename V>
 void DeclareOptions(V& v, LaunchSearch& s) {
-  DeclareDeadline(v, s.request, kCli);
-  DeclareBudget(v, s.request, kCli);
-  DeclareMaxInstances(v, s.request, kCli);
-  DeclareObjective(v, s.request, kCli);
-  DeclareFilters(v, s.request, kCli);
+  OfferedBy(v, kCli, [&] {
+    DeclareDeadline(v, s.request);
+    DeclareBudget(v, s.request);
+    DeclareMaxInstances(v, s.request);
+    DeclareObjective(v, s.request);
+    DeclareFilters(v, s.request);
+  });
 }
 struct LaunchArgs {
   LaunchRequest request;  // the options of LaunchRequest's declaration (launch.h)
@@ -257,18 +266,19 @@ void DeclareOptions(V& v, LaunchArgs& a) {
            LaunchFormatName(LaunchFormat::kAwsCli), LaunchFormatName(LaunchFormat::kCloudFormation),
            LaunchFormatName(LaunchFormat::kTerraform), LaunchFormatName(LaunchFormat::kSkyPilot)}});
   v.Nested(a.request);
-  v.Text("from-plan", a.from_plan,
-         {.help = "Plan from `recommend --json` (the whole output or one plan; - = stdin)",
-          .front_ends = kCli,
-          .metavar = "FILE"});
-  v.Text("out", a.out,
-         {.help = "Write to FILE (atomically) instead of stdout",
-          .front_ends = kCli,
-          .metavar = "FILE",
-          .nonempty = true});
-  v.Bool("cli-input-json", a.cli_input_json,
-         {.help = "aws-cli: print only the run-instances --cli-input-json document",
-          .front_ends = kCli});
+  OfferedBy(v, kCli, [&] {
+    v.Text("from-plan", a.from_plan,
+           {.help = "Plan from `recommend --json` (the whole output or one plan; - = stdin)",
+            .local = true,
+            .metavar = "FILE"});
+    v.Text("out", a.out,
+           {.help = "Write to FILE (atomically) instead of stdout",
+            .local = true,
+            .metavar = "FILE",
+            .nonempty = true});
+    v.Bool("cli-input-json", a.cli_input_json,
+           {.help = "aws-cli: print only the run-instances --cli-input-json document"});
+  });
   v.Nested(a.search);
 }
 Result<LaunchArgs> MakeLaunchRequest(const OptionValues& v, const std::string* plan_json,
@@ -297,21 +307,23 @@ struct IdleArgs {
 };
 template <typename V>
 void DeclareOptions(V& v, IdleArgs& a) {
-  constexpr unsigned kLocal = kCli | kPython;  // options that read files of the caller's machine
-  v.Files("files", a.files,
-          {.help = "Telemetry files (nvidia-smi CSV or -q -x XML, DCGM/Prometheus text, "
-                   "CloudWatch GetMetricData JSON; .gz too; - for stdin)",
-           .front_ends = kCli,
-           .positional = true,
-           .metavar = "FILE"});
+  // Python hands its files over as its own positional arguments; HTTP as the upload.
+  OfferedBy(v, kCli, [&] {
+    v.Files("files", a.files,
+            {.help = "Telemetry files (nvidia-smi CSV or -q -x XML, DCGM/Prometheus text, "
+                     "CloudWatch GetMetricData JSON; .gz too; - for stdin)",
+             .local = true,
+             .positional = true,
+             .metavar = "FILE"});
+  });
   v.Text("inventory", a.inventory,
          {.help = "CSV hostname,instance_type[,region][,purchase] mapping hosts to prices",
-          .front_ends = kLocal,
+          .local = true,
           .metavar = "FILE"});
-  v.Text("instance-type", a.instance_type,
-         {.help = "Instance type of an upload's one host (named by --host)",
-          .front_ends = kHttp,
-          .metavar = "TYPE"});
+  OfferedBy(v, kHttp, [&] {
+    v.Text("instance-type", a.instance_type,
+           {.help = "Instance type of an upload's one host (named by --host)", .metavar = "TYPE"});
+  });
   v.Nested(a.options);
   v.Nested(a.telemetry);
   v.Text("columns", a.columns,
@@ -321,16 +333,15 @@ void DeclareOptions(V& v, IdleArgs& a) {
   v.Text("until", a.until,
          {.help = "With --prometheus: end of the range, ISO time or Unix seconds (default now)",
           .metavar = "TIME"});
-  v.Text("bearer-token-file", a.bearer_token_file,
-         {.help = "With --prometheus: file holding a bearer token",
-          .front_ends = kLocal,
-          .metavar = "FILE"});
-  v.Text("basic-auth-file", a.basic_auth_file,
-         {.help = "With --prometheus: file holding user:password",
-          .front_ends = kLocal,
-          .metavar = "FILE"});
-  v.Bool("no-progress", a.no_progress,
-         {.help = "No progress bar on a terminal", .front_ends = kCli});
+  v.Text(
+      "bearer-token-file", a.bearer_token_file,
+      {.help = "With --prometheus: file holding a bearer token", .local = true, .metavar = "FILE"});
+  v.Text(
+      "basic-auth-file", a.basic_auth_file,
+      {.help = "With --prometheus: file holding user:password", .local = true, .metavar = "FILE"});
+  OfferedBy(v, kCli, [&] {
+    v.Bool("no-progress", a.no_progress, {.help = "No progress bar on a terminal"});
+  });
 }
 
 // `idle FILE...` options ("idle" table). The inventory CSV is read and checked against the

@@ -59,38 +59,31 @@ template <typename V>
 void DeclareOptions(V& v, ServeOptions& o) {
   constexpr double kHour = 3600;
   v.Text("host", o.host,
-         {.help = "Address to bind (127.0.0.1: this machine only)",
-          .front_ends = kCli,
-          .metavar = "ADDRESS"});
-  v.Integer("port", o.port,
-            {.help = "TCP port (0 = any free port)", .lo = 0, .hi = 65535, .front_ends = kCli});
+         {.help = "Address to bind (127.0.0.1: this machine only)", .metavar = "ADDRESS"});
+  v.Integer("port", o.port, {.help = "TCP port (0 = any free port)", .lo = 0, .hi = 65535});
   v.Integer("threads", o.threads,
             {.help = "Worker threads answering complete requests; idle and slow connections hold "
                      "none",
              .lo = 1,
-             .hi = 1024,
-             .front_ends = kCli});
+             .hi = 1024});
   v.Integer("max-connections", o.max_connections,
             {.help = "Open connections at once, idle ones included; past it a new connection "
                      "closes the least valuable one (idle, then the slowest reader); 503 only "
                      "when every one is being answered",
              .lo = 1,
-             .hi = 100000,
-             .front_ends = kCli});
+             .hi = 100000});
   v.Integer("max-connections-per-client", o.max_connections_per_client,
             {.help = "Open connections from one client address; past it that client's own least "
                      "valuable connection is closed",
              .lo = 1,
-             .hi = 100000,
-             .front_ends = kCli});
+             .hi = 100000});
   v.Integer("max-price-age", o.max_price_age_days,
-            MaxPriceAgeInfo("Flag prices older than this many days as stale", kCli));
+            MaxPriceAgeInfo("Flag prices older than this many days as stale"));
   v.Number("max-body", o.max_body_bytes,
            {.help = "Largest request body (1k, 1M ...)",
             .unit = "bytes",
             .lo = 1024,
             .hi = 1e9,
-            .front_ends = kCli,
             .shown_default = "1M"});
   v.NotAnOption(o.max_header_bytes);
   v.NotAnOption(o.max_headers);
@@ -98,8 +91,7 @@ void DeclareOptions(V& v, ServeOptions& o) {
              {.help = "Read, write and keep-alive timeout, a plain number is seconds (idle "
                       "clients are cut off)",
               .lo = 1,
-              .hi = kHour,
-              .front_ends = kCli});
+              .hi = kHour});
   v.NotAnOption(o.write_timeout_s);
   v.NotAnOption(o.keep_alive_timeout_s);
   v.NotAnOption(o.keep_alive_max);
@@ -107,48 +99,39 @@ void DeclareOptions(V& v, ServeOptions& o) {
              {.help = "A request's head must arrive whole within this, however slowly; a plain "
                       "number is seconds",
               .lo = 1,
-              .hi = kHour,
-              .front_ends = kCli});
+              .hi = kHour});
   v.Duration("body-timeout", o.body_timeout_s,
              {.help = "A request's body must arrive whole within this after its head, however "
                       "steadily it drips (408 after); a plain number is seconds",
               .lo = 1,
-              .hi = kHour,
-              .front_ends = kCli});
+              .hi = kHour});
   v.Duration("request-timeout", o.request_timeout_s,
              {.help = "Wall-time ceiling of one request's handler: long work (upstream queries) "
                       "stops after it; a plain number is seconds",
               .lo = 1,
-              .hi = kHour,
-              .front_ends = kCli});
+              .hi = kHour});
   v.Duration("drain-timeout", o.drain_timeout_s,
              {.help = "On SIGTERM/SIGINT, requests being answered may finish for this long "
                       "before they are cancelled and the server exits; a plain number is seconds",
               .lo = 1,
-              .hi = kHour,
-              .front_ends = kCli});
+              .hi = kHour});
   v.Text("access-log", o.access_log,
          {.help = "Log one line per request (time, client, method, target, status, bytes, ms) "
                   "to this file, appended, or - for standard output (default: off)",
-          .front_ends = kCli,
           .metavar = "FILE"});
   v.Text("tls-cert", o.tls_cert,
          {.help = "Serve HTTPS with this PEM certificate chain (with --tls-key; default: HTTP)",
-          .front_ends = kCli,
           .metavar = "FILE"});
-  v.Text("tls-key", o.tls_key,
-         {.help = "The PEM private key of --tls-cert", .front_ends = kCli, .metavar = "FILE"});
+  v.Text("tls-key", o.tls_key, {.help = "The PEM private key of --tls-cert", .metavar = "FILE"});
   v.Integer("cache", o.cache_entries,
             {.help = "Answers of estimate/recommend/pricing kept for identical requests (0 = off)",
              .lo = 0,
-             .hi = 1e9,
-             .front_ends = kCli});
+             .hi = 1e9});
   v.Number("cache-bytes", o.cache_bytes,
            {.help = "Bytes of those answers kept, least recently used dropped first",
             .unit = "bytes",
             .lo = 0,
             .hi = 64e9,
-            .front_ends = kCli,
             .shown_default = "64M"});
   v.Number("max-write-bytes", o.max_write_bytes,
            {.help = "Bytes of answers waiting for slow readers at once (a cached answer shared "
@@ -157,19 +140,16 @@ void DeclareOptions(V& v, ServeOptions& o) {
             .unit = "bytes",
             .lo = 1e6,
             .hi = 64e9,
-            .front_ends = kCli,
             .shown_default = "128M"});
   v.NotAnOption(o.max_queued_per_client);
   v.List("allow-host", o.allow_hosts,
          {.help = "Answer requests whose Host header names this. Bound to loopback, only "
                   "localhost, 127.0.0.1 and [::1] are answered otherwise (DNS rebinding); bound "
                   "elsewhere, any Host is answered unless this is given ('*' = any)",
-          .front_ends = kCli,
           .metavar = "HOST"});
   v.Text("cors", o.cors_origin,
          {.help = "Allow cross-origin requests from this origin, scheme://host[:port], or * "
                   "(default: none)",
-          .front_ends = kCli,
           .metavar = "ORIGIN"});
   v.NotAnOption(o.prometheus_allowed);
   v.NotAnOption(o.today);
@@ -193,12 +173,10 @@ void DeclareOptions(V& v, ServeArgs& a) {
   v.Nested(a.server);
   v.Text("catalog", a.catalog,
          {.help = "Catalog file (default: the embedded catalog); re-read on reload",
-          .front_ends = kCli,
           .metavar = "FILE"});
   v.Text("account", a.account,
          {.help = "Account scan (`account scan`) for GET /v1/account and to check recommended "
                   "plans against; a request may say account=none (default: no account)",
-          .front_ends = kCli,
           .metavar = "FILE"});
 }
 

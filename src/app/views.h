@@ -38,8 +38,8 @@ struct Freshness {
 
 // The max-price-age option (Freshness::max_price_age_days), as every command that takes it
 // declares it (fields.h): one bound for all.
-inline FieldInfo MaxPriceAgeInfo(std::string_view help, unsigned front_ends) {
-  return {.help = help, .unit = "days", .lo = 0, .hi = 100000, .front_ends = front_ends};
+inline FieldInfo MaxPriceAgeInfo(std::string_view help) {
+  return {.help = help, .unit = "days", .lo = 0, .hi = 100000};
 }
 
 // The one stale-price warning a command prints (at most one line, whatever the number of sources

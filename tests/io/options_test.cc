@@ -83,6 +83,32 @@ struct CliTree {
   }
 };
 
+// A value that names something of the caller's machine (a file, a program, a header of its own
+// requests) is never taken from a remote HTTP client: the server would read its own files.
+TEST(OptionTables, ALocalValueIsNeverOfferedOverHttp) {
+  for (const CommandSpec& c : CommandSpecs()) {
+    for (const OptionSpec& o : c.options) {
+      if (o.metavar.find("FILE") == std::string_view::npos) continue;
+      // Over HTTP `account` takes only "none" (the server's own scan):
+      // ApiTest.TheServersAccountScan.
+      if (c.name == "recommend" && o.name == "account") continue;
+      EXPECT_EQ(o.front_ends & kHttp, 0U) << c.name << " --" << o.name << " names a file";
+    }
+  }
+  Result<const CommandSpec*> idle = FindCommandSpec("idle");
+  ASSERT_TRUE(idle.ok());
+  for (const char* name :
+       {"inventory", "bearer-token-file", "basic-auth-file", "prometheus-header"}) {
+    const OptionSpec* o = (*idle)->Find(name);
+    ASSERT_NE(o, nullptr) << name;
+    EXPECT_EQ(o->front_ends, unsigned{kLocalFrontEnds}) << name;
+    OptionValues http(**idle);
+    EXPECT_FALSE(http.Set(name, "/etc/passwd", kHttp).ok()) << name;
+    OptionValues python(**idle);
+    EXPECT_TRUE(python.Set(name, "x", kPython).ok()) << name;
+  }
+}
+
 TEST(OptionTables, CliHelpListsEveryCliOptionWithTheTablesText) {
   CliTree cli;
   size_t checked = 0;
