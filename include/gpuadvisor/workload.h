@@ -351,6 +351,7 @@ class WorkloadFields {
     WorkloadValue value;
     bool inline_config = false;
   };
+  void Record(Entry e);       // replaces the field's earlier value, else appends
   std::vector<Entry> given_;  // each field once, in the order first given
 };
 // All keys WorkloadFields accepts (dashed spelling), for help texts and suggestions.

@@ -336,27 +336,23 @@ Status WorkloadFields::Give(std::string_view key, WorkloadValue value, std::stri
                                    (hint.empty() ? "" : "; " + hint))
         .WithField(name);
   }
-  Entry e{field, name, std::move(where), std::move(value), false};
-  auto same =
-      std::find_if(given_.begin(), given_.end(), [&](const Entry& g) { return g.field == field; });
+  Record(Entry{field, name, std::move(where), std::move(value), false});
+  return Status::OK();
+}
+
+void WorkloadFields::Record(Entry e) {
+  auto same = std::find_if(given_.begin(), given_.end(),
+                           [&](const Entry& g) { return g.field == e.field; });
   if (same != given_.end()) {
     *same = std::move(e);  // a later source wins (flags over a file)
   } else {
     given_.push_back(std::move(e));
   }
-  return Status::OK();
 }
 
 void WorkloadFields::GiveInlineConfig(std::string_view key, std::string json, std::string where) {
-  Entry e{"model-config", CanonicalKey(key), std::move(where),
-          WorkloadValue{.text = std::move(json)}, true};
-  auto same = std::find_if(given_.begin(), given_.end(),
-                           [](const Entry& g) { return g.field == "model-config"; });
-  if (same != given_.end()) {
-    *same = std::move(e);
-  } else {
-    given_.push_back(std::move(e));
-  }
+  Record(Entry{"model-config", CanonicalKey(key), std::move(where),
+               WorkloadValue{.text = std::move(json)}, true});
 }
 
 bool WorkloadFields::Given(std::string_view field) const {
@@ -367,8 +363,8 @@ bool WorkloadFields::Given(std::string_view field) const {
 Result<Workload> WorkloadFields::Bind(Workload w) const {
   if (Given("model") && Given("model-config")) {
     return Status::InvalidArgument(
-               "model and model-config both name the architecture: give one (a preset or a "
-               "config.json)")
+               "model-config: give a preset (model) or a config.json, not both: each names the "
+               "whole architecture")
         .WithField("model-config");
   }
   std::vector<const Entry*> order;
