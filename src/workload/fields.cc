@@ -299,13 +299,16 @@ bool IsFileWorkloadField(std::string_view key) {
 
 namespace {
 
-// Binds one given value onto `w`: "model" and "model-config" replace the architecture; every
-// other field is its declaration's. Every error is about this key, whatever the value parser
-// or a config.json reader named.
+// Binds one given value onto `w`: "model" and "model-config" replace the architecture (a
+// config.json `inline_config` is the file's content, not its path); every other field is its
+// declaration's. Every error is about this key, whatever the value parser or a config.json
+// reader named.
 Status BindOne(Workload* w, std::string_view field, std::string_view key,
-               const WorkloadValue& value) {
+               const WorkloadValue& value, bool inline_config) {
   Status st;
-  if (field == "model") {
+  if (inline_config) {
+    st = ApplyHfConfigJson(w, value.text, key);
+  } else if (field == "model") {
     st = SetModel(w, key, value.text);
   } else if (field == "model-config") {
     st = SetModelConfig(w, key, value.text);
@@ -374,13 +377,7 @@ Result<Workload> WorkloadFields::Bind(Workload w) const {
     return BindRank(a->field) < BindRank(b->field);
   });
   for (const Entry* e : order) {
-    Status st;
-    if (e->inline_config) {
-      st = ApplyHfConfigJson(&w, e->value.text, e->key);
-      if (!st.ok()) st = st.WithField(e->field);
-    } else {
-      st = BindOne(&w, e->field, e->key, e->value);
-    }
+    Status st = BindOne(&w, e->field, e->key, e->value, e->inline_config);
     if (!st.ok()) return e->where.empty() ? st : st.WithPrefix(e->where);
   }
   // A field given for a task it means nothing to is an error, never silently ignored.
