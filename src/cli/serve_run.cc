@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "cli/common.h"
-#include "server/http_request.h"
+#include "server/guards.h"
 #include "server/http_server.h"
 #include "util/numbers.h"
 #include "util/url.h"

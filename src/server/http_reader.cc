@@ -8,6 +8,8 @@
 #include <functional>
 #include <optional>
 
+#include "util/text.h"
+
 namespace gpuadvisor::server {
 namespace {
 
@@ -50,20 +52,7 @@ struct GrowingStringBody {
   };
 };
 
-bool IEquals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 std::string_view Sv(boost::beast::string_view s) { return {s.data(), s.size()}; }
-
-std::string_view TrimOws(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 HeadError Malformed(const std::string& what) {
   return HeadError{400, "invalid_argument", "request: malformed HTTP (" + what + ")", ""};
@@ -91,8 +80,8 @@ HeadError ChunkExtensionsTooLong(size_t max) {
 bool SplitAbsoluteForm(std::string_view target, std::string_view* authority,
                        std::string_view* origin) {
   size_t scheme = 0;
-  if (target.size() >= 7 && IEquals(target.substr(0, 7), "http://")) scheme = 7;
-  if (target.size() >= 8 && IEquals(target.substr(0, 8), "https://")) scheme = 8;
+  if (target.size() >= 7 && EqualsIgnoreCase(target.substr(0, 7), "http://")) scheme = 7;
+  if (target.size() >= 8 && EqualsIgnoreCase(target.substr(0, 8), "https://")) scheme = 8;
   if (scheme == 0) return false;
   const std::string_view rest = target.substr(scheme);
   const size_t slash = rest.find_first_of("/?");
@@ -101,7 +90,85 @@ bool SplitAbsoluteForm(std::string_view target, std::string_view* authority,
   return true;
 }
 
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Splits "a=1&b=2" into decoded pairs; a key without "=" has the value "".
+HeadError ParseQuery(std::string_view text, HttpRequest* req) {
+  for (std::string_view item : Split(text, '&')) {
+    const size_t eq = item.find('=');
+    std::string key = PercentDecode(item.substr(0, eq), true);
+    std::string value =
+        eq == std::string_view::npos ? std::string() : PercentDecode(item.substr(eq + 1), true);
+    if (!ValidUtf8(key)) {
+      return HeadError{400, "invalid_argument", "query: a parameter name is not valid UTF-8",
+                       "query"};
+    }
+    if (!ValidUtf8(value)) {
+      return HeadError{400, "invalid_argument", key + ": expected UTF-8 text (percent-encoded)",
+                       key};
+    }
+    if (!key.empty()) req->query.emplace_back(std::move(key), std::move(value));
+  }
+  return {};
+}
+
+// The origin-form target "/path?query#fragment" into req->path and req->query.
+HeadError DecodeTarget(std::string_view target, HttpRequest* req) {
+  if (target.empty() || target.front() != '/') {
+    return Malformed("request target: expected a path from /");
+  }
+  target = target.substr(0, target.find('#'));
+  const size_t q = target.find('?');
+  req->path = PercentDecode(target.substr(0, q), false);
+  if (!ValidUtf8(req->path)) {
+    return HeadError{400, "invalid_argument", "path: expected UTF-8 text (percent-encoded)",
+                     "path"};
+  }
+  return q == std::string_view::npos ? HeadError() : ParseQuery(target.substr(q + 1), req);
+}
+
 }  // namespace
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string PercentDecode(std::string_view s, bool plus_is_space) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '%' && i + 2 < s.size() && HexValue(s[i + 1]) >= 0 && HexValue(s[i + 2]) >= 0) {
+      out += static_cast<char>(HexValue(s[i + 1]) * 16 + HexValue(s[i + 2]));
+      i += 2;
+    } else if (c == '+' && plus_is_space) {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string_view HttpRequest::Header(std::string_view name) const {
+  for (const auto& [k, v] : headers) {
+    if (EqualsIgnoreCase(k, name)) return v;
+  }
+  return {};
+}
+
+bool HttpRequest::HasHeader(std::string_view name) const {
+  return std::any_of(headers.begin(), headers.end(),
+                     [name](const auto& h) { return EqualsIgnoreCase(h.first, name); });
+}
 
 HeadError ConvertHead(std::string_view method, std::string_view target, int version,
                       std::vector<std::pair<std::string, std::string>> headers,
@@ -119,11 +186,10 @@ HeadError ConvertHead(std::string_view method, std::string_view target, int vers
   if (absolute && (authority.empty() || authority.find('@') != std::string_view::npos)) {
     return Malformed("request target: expected http://host[:port]/path");
   }
-  // The request line alone through the head parser: method token, target, percent-decoding
-  // and UTF-8 checks of path and query in one place.
-  const std::string line =
-      std::string(method) + " " + std::string(origin) + (version == 10 ? " HTTP/1.0" : " HTTP/1.1");
-  if (HeadError e = ParseRequestHead(line, limits, req)) return e;
+  // Beast checked the method token and the target's characters; "*" is OPTIONS' own target.
+  if (origin == "*" && method == "OPTIONS") origin = "/";
+  if (HeadError e = DecodeTarget(origin, req)) return e;
+  req->method = std::string(method);
   size_t header_bytes = 0;
   for (const auto& [name, value] : headers) header_bytes += name.size() + value.size() + 4;
   if (headers.size() > static_cast<size_t>(limits.max_headers) ||
@@ -133,7 +199,7 @@ HeadError ConvertHead(std::string_view method, std::string_view target, int vers
   req->headers = std::move(headers);
   if (absolute) {
     auto it = std::find_if(req->headers.begin(), req->headers.end(),
-                           [](const auto& h) { return IEquals(h.first, "Host"); });
+                           [](const auto& h) { return EqualsIgnoreCase(h.first, "Host"); });
     if (it == req->headers.end()) {
       req->headers.emplace_back("Host", std::string(authority));
     } else {
@@ -145,14 +211,14 @@ HeadError ConvertHead(std::string_view method, std::string_view target, int vers
     // HTTP/1.0 has no transfer codings (RFC 9112 6.1): a proxy of that version would frame the
     // body by the connection's end, so de-chunking it would read another request than it did.
     if (version == 10) return Malformed("Transfer-Encoding in an HTTP/1.0 request");
-    if (!IEquals(te, "chunked")) {
+    if (!EqualsIgnoreCase(te, "chunked")) {
       return HeadError{501, "unsupported", "body: only the chunked transfer coding is accepted",
                        "body"};
     }
     if (req->HasHeader("Content-Length")) return Malformed("Content-Length with chunked");
   }
   if (req->HasHeader("Expect")) {
-    if (!IEquals(req->Header("Expect"), "100-continue")) {
+    if (!EqualsIgnoreCase(req->Header("Expect"), "100-continue")) {
       return HeadError{417, "invalid_argument", "Expect: only 100-continue is understood",
                        "headers"};
     }
@@ -165,10 +231,10 @@ HeadError ConvertHead(std::string_view method, std::string_view target, int vers
   }
   // Compressed uploads are not taken: inflating them is a memory budget of its own (a 1 MB
   // gzip body can hold 1 GB). Said at the head, before any body byte is read.
-  const std::string_view ce = TrimOws(req->Header("Content-Encoding"));
+  const std::string_view ce = Trim(req->Header("Content-Encoding"));
   const bool has_body = req->HasHeader("Transfer-Encoding") ||
                         (req->HasHeader("Content-Length") && req->Header("Content-Length") != "0");
-  if (has_body && !ce.empty() && !IEquals(ce, "identity")) {
+  if (has_body && !ce.empty() && !EqualsIgnoreCase(ce, "identity")) {
     return HeadError{415, "unsupported_media_type",
                      "Content-Encoding: \"" + std::string(ce) +
                          "\" is not accepted; send the body uncompressed (identity)",
@@ -319,7 +385,6 @@ RequestReader::State RequestReader::Feed(std::string_view bytes, size_t* consume
                            std::move(headers), limits_.head, &req_);
       if (error_) return State::kError;
       req_.keep_alive = h.keep_alive();
-      if (p.content_length()) req_.content_length = static_cast<size_t>(*p.content_length());
       if (!p.is_done()) return State::kHead;
     }
   }

@@ -1,9 +1,10 @@
 // HTTP/1.x request framing over bytes, by Boost.Beast's request parser: the server feeds each
 // connection's received bytes to a RequestReader, which frames one request at a time (head,
-// then a Content-Length or chunked body) and converts it into an HttpRequest. Framing is
-// Beast's alone (strict CRLF line ends, one body length), so the same bytes give the same
-// requests however they are split into segments: no request smuggling or desync. Pure code
-// over bytes: unit-tested and fuzzed (fuzz/fuzz_http_head.cc) without sockets.
+// then a Content-Length or chunked body) and hands over Beast's parsed head as an HttpRequest
+// (the target percent-decoded and UTF-8 checked; nothing parsed twice). Framing is Beast's
+// alone (strict CRLF line ends, one body length), so the same bytes give the same requests
+// however they are split into segments: no request smuggling or desync. Pure code over bytes:
+// unit-tested and fuzzed (fuzz/fuzz_http_head.cc) without sockets.
 #ifndef GPUADVISOR_SERVER_HTTP_READER_H_
 #define GPUADVISOR_SERVER_HTTP_READER_H_
 
@@ -14,9 +15,34 @@
 #include <utility>
 #include <vector>
 
-#include "server/http_request.h"
-
 namespace gpuadvisor::server {
+
+struct HttpRequest {
+  std::string method;                                      // "GET", "POST", ... (upper-case token)
+  std::string path;                                        // percent-decoded, without the query
+  std::vector<std::pair<std::string, std::string>> query;  // decoded, in order, repeats kept
+  std::vector<std::pair<std::string, std::string>> headers;
+  bool keep_alive = true;  // HTTP/1.1 unless "Connection: close"; 1.0 only with keep-alive
+  bool expect_continue = false;
+  std::string body;
+
+  // The first header named `name` (case-insensitive), or "".
+  std::string_view Header(std::string_view name) const;
+  bool HasHeader(std::string_view name) const;
+};
+
+struct HeadLimits {
+  size_t max_header_bytes = 16 << 10;  // all header lines: name + value + 4 each
+  int max_headers = 64;
+  size_t max_target_bytes = 8 << 10;  // the request target; longer is 414
+};
+
+// An HTTP error from the head: status, the error code and message of the JSON body, the field.
+struct HeadError {
+  int status = 0;  // 0 = none
+  std::string code, message, field;
+  explicit operator bool() const { return status != 0; }
+};
 
 struct ReaderLimits {
   HeadLimits head;                  // header bytes and count (431), target length (414)
@@ -78,14 +104,21 @@ class RequestReader {
   size_t head_checked_ = 0;  // bytes of the unconsumed head already checked for bare LF
 };
 
-// Converts a framed head into *req: method, decoded path and query (UTF-8 checked), headers
-// and their meaning (keep-alive, Expect). An absolute-form target ("http://host:port/path")
-// is reduced to its path and its authority replaces the Host header (RFC 9112 3.2.2). 414
-// target too long, 431 too many headers or bytes, 417 an Expect other than 100-continue,
-// 501 a transfer coding other than chunked, 505 a version other than HTTP/1.0 and 1.1.
+// Converts a head Beast framed into *req: method, decoded path and query (UTF-8 checked),
+// headers and their meaning (Expect). An absolute-form target ("http://host:port/path") is
+// reduced to its path and its authority replaces the Host header (RFC 9112 3.2.2). 400 a
+// target that is not a path (or "*" with OPTIONS), 414 target too long, 431 too many headers
+// or bytes, 417 an Expect other than 100-continue, 501 a transfer coding other than chunked,
+// 505 a version other than HTTP/1.0 and 1.1.
 HeadError ConvertHead(std::string_view method, std::string_view target, int version,
                       std::vector<std::pair<std::string, std::string>> headers,
                       const HeadLimits& limits, HttpRequest* req);
+
+// ASCII case-insensitive equality (header names, tokens).
+bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+
+// "%41+b" -> "A b" when plus_is_space (query strings); malformed escapes are kept as they are.
+std::string PercentDecode(std::string_view s, bool plus_is_space);
 
 }  // namespace gpuadvisor::server
 

@@ -4,7 +4,6 @@
 #include <sys/socket.h>
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -15,6 +14,8 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/write.hpp>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
@@ -24,12 +25,14 @@
 #include <deque>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <thread>
 #include <unordered_map>
 
 #include "gpuadvisor/query.h"
+#include "server/admission.h"
 #include "server/http_reader.h"
-#include "server/http_request.h"
+#include "server/responder.h"
 #include "server/web_assets.h"
 #include "util/files.h"
 #include "util/text.h"
@@ -37,21 +40,9 @@
 namespace gpuadvisor::server {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 namespace asio = boost::asio;
+namespace http = boost::beast::http;
 using tcp = asio::ip::tcp;
-
-// A path with a "." or ".." segment, a backslash or a NUL never names anything we serve.
-bool SuspiciousPath(std::string_view path) {
-  if (path.empty() || path.front() != '/') return true;
-  if (path.find('\\') != std::string_view::npos || path.find('\0') != std::string_view::npos) {
-    return true;
-  }
-  for (std::string_view seg : Split(path.substr(1), '/')) {
-    if (seg == "." || seg == "..") return true;
-  }
-  return false;
-}
 
 // After an error answer the connection is read and discarded this long before it is closed,
 // so that the client, still sending its body, reads the answer instead of a reset.
@@ -60,101 +51,6 @@ constexpr auto kDrainTime = std::chrono::seconds(2);
 // fill the buffer, up to the max.
 constexpr size_t kReadChunkMin = 4 << 10;
 constexpr size_t kReadChunkMax = 64 << 10;
-
-const char* Reason(int status) {
-  switch (status) {
-    case 100:
-      return "Continue";
-    case 200:
-      return "OK";
-    case 204:
-      return "No Content";
-    case 304:
-      return "Not Modified";
-    case 400:
-      return "Bad Request";
-    case 403:
-      return "Forbidden";
-    case 404:
-      return "Not Found";
-    case 405:
-      return "Method Not Allowed";
-    case 408:
-      return "Request Timeout";
-    case 411:
-      return "Length Required";
-    case 413:
-      return "Payload Too Large";
-    case 414:
-      return "URI Too Long";
-    case 415:
-      return "Unsupported Media Type";
-    case 417:
-      return "Expectation Failed";
-    case 421:
-      return "Misdirected Request";
-    case 431:
-      return "Request Header Fields Too Large";
-    case 500:
-      return "Internal Server Error";
-    case 501:
-      return "Not Implemented";
-    case 502:
-      return "Bad Gateway";
-    case 503:
-      return "Service Unavailable";
-    case 505:
-      return "HTTP Version Not Supported";
-    default:
-      return status < 400 ? "OK" : status < 500 ? "Bad Request" : "Server Error";
-  }
-}
-
-struct Response {
-  int status = 200;
-  std::vector<std::pair<std::string, std::string>> headers;
-  std::string body;
-  std::shared_ptr<const std::string> shared;  // the body when shared (a cached answer)
-  std::string content_type = "application/json";
-  void Set(std::string name, std::string value) {
-    headers.emplace_back(std::move(name), std::move(value));
-  }
-  const std::string& text() const { return shared ? *shared : body; }
-  void SetApi(ApiResponse r) {
-    status = r.status;
-    body = std::move(r.body);
-    shared = std::move(r.shared);
-    content_type = std::move(r.content_type);
-  }
-  void SetError(int http_status, std::string_view code, std::string_view msg,
-                std::string_view field) {
-    SetApi(ErrorResponse(http_status, code, msg, field));
-  }
-};
-
-bool HasBody(const Response& r) { return r.status != 204 && r.status != 304; }
-
-// The status line and headers of a response (Content-Length says the body's size, HEAD too).
-std::string SerializeHead(const Response& r, bool keep_alive) {
-  std::string out = "HTTP/1.1 " + std::to_string(r.status) + " " + Reason(r.status) + "\r\n";
-  for (const auto& [k, v] : r.headers) out.append(k).append(": ").append(v).append("\r\n");
-  if (HasBody(r)) {
-    out += "Content-Type: " + r.content_type + "\r\n";
-    out += "Content-Length: " + std::to_string(r.text().size()) + "\r\n";
-  }
-  out += keep_alive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n";
-  return out;
-}
-
-// The bytes of a small response in one string; no body for HEAD, 204 and 304.
-std::string Serialize(const Response& r, bool head_only, bool keep_alive) {
-  std::string out = SerializeHead(r, keep_alive);
-  if (!head_only && HasBody(r)) out += r.text();
-  return out;
-}
-
-// The cancellation check of the request a worker runs (see MakeCancelCheck).
-thread_local const std::function<bool()>* current_cancel = nullptr;
 
 // A connection's byte stream: plain TCP, or TLS over it (--tls-cert).
 class Stream {
@@ -167,20 +63,13 @@ class Stream {
   void Handshake(Handler&& h) {
     tls_->async_handshake(asio::ssl::stream_base::server, std::forward<Handler>(h));
   }
-  template <class Buffers, class Handler>
-  void ReadSome(const Buffers& b, Handler&& h) {
+  // op(stream) on whichever stream this is: an Asio or Beast async operation.
+  template <class Op>
+  void Do(Op&& op) {
     if (tls_) {
-      tls_->async_read_some(b, std::forward<Handler>(h));
+      op(*tls_);
     } else {
-      plain_->async_read_some(b, std::forward<Handler>(h));
-    }
-  }
-  template <class Buffers, class Handler>
-  void Write(const Buffers& b, Handler&& h) {
-    if (tls_) {
-      asio::async_write(*tls_, b, std::forward<Handler>(h));
-    } else {
-      asio::async_write(*plain_, b, std::forward<Handler>(h));
+      op(*plain_);
     }
   }
   // Bytes sent now if the socket takes them, without waiting (plain TCP only: over TLS they
@@ -197,8 +86,9 @@ class Stream {
 
 // A connection: owned by the I/O thread, handed to a worker only as a request plus a pointer.
 struct Session {
-  enum class State { kIdle, kHead, kBody, kHandler, kWrite, kDrain, kClosed };
-  Session(Stream s, const ReaderLimits& limits) : stream(std::move(s)), reader(limits) {}
+  using State = ConnectionState;
+  Session(Stream s, const ReaderLimits& limits, asio::io_context& ioc)
+      : stream(std::move(s)), reader(limits), timer(ioc) {}
   Stream stream;
   tcp::socket& sock() { return stream.socket(); }
   std::string peer;               // client address, for the per-client cap and logs
@@ -206,21 +96,23 @@ struct Session {
   size_t chunk = kReadChunkMin;   // next read size: grows while reads fill it
   RequestReader reader;
   State state = State::kIdle;
-  Clock::time_point deadline;       // of the current state (see Sweep)
+  // The current state's deadline, and the timer that enforces it (see SetDeadline).
+  Clock::time_point deadline;
+  asio::steady_timer timer;
+  bool armed = false;               // a wait on `timer` is pending
   Clock::time_point body_deadline;  // the whole body by then (--body-timeout)
   Clock::time_point since;          // accepted, or the current request's first byte
   Clock::time_point last_byte;      // the last read that brought bytes (eviction: progress)
   int served = 0;                   // responses written
-  bool keep = true;                 // after the response being written
-  std::string out;                  // the response being written: its head (or all of it)
-  // Its body when not in `out`: shared with the response cache and every other connection
-  // writing the same answer (one copy however many slow readers ask for it).
-  std::shared_ptr<const std::string> out_body;
-  bool charged = false;           // out and out_body count against the write ceiling
+  bool head_only = false;           // the request being answered is a HEAD
+  // The response being written. Its body may be shared with the response cache and every
+  // other connection writing the same answer.
+  Response out;
+  size_t out_head = 0;            // HeadBytes(out)
+  bool charged = false;           // out counts against the write ceiling
   Clock::time_point write_since;  // when the answer's write began
   // For the access log: what the response being written answers.
   std::string log_method, log_target;
-  int log_status = 0;
   Clock::time_point log_start;
 };
 using SessionPtr = std::shared_ptr<Session>;
@@ -232,53 +124,6 @@ struct Job {
   std::function<bool()> cancelled;  // installed as ApiContext::cancelled
 };
 
-// Complete requests waiting for a worker, one FIFO per client address served in turn
-// (round-robin), so that a client with many requests queued delays another by at most one of
-// its own. Guarded by HttpServer::Impl::work_mu.
-class FairQueue {
- public:
-  bool empty() const { return size_ == 0; }
-  size_t size() const { return size_; }
-  size_t queued(const std::string& client) const {
-    auto it = by_client_.find(client);
-    return it == by_client_.end() ? 0 : it->second.size();
-  }
-  void Push(const std::string& client, Job job) {
-    std::deque<Job>& q = by_client_[client];
-    if (q.empty()) turn_.push_back(client);
-    q.push_back(std::move(job));
-    ++size_;
-  }
-  // REQUIRES: !empty().
-  Job Pop() {
-    const std::string client = std::move(turn_.front());
-    turn_.pop_front();
-    auto it = by_client_.find(client);
-    Job job = std::move(it->second.front());
-    it->second.pop_front();
-    if (it->second.empty()) {
-      by_client_.erase(it);
-    } else {
-      turn_.push_back(client);
-    }
-    --size_;
-    return job;
-  }
-  void Clear() {
-    by_client_.clear();
-    turn_.clear();
-    size_ = 0;
-  }
-
- private:
-  std::unordered_map<std::string, std::deque<Job>> by_client_;
-  std::deque<std::string> turn_;  // clients with queued jobs, next first
-  size_t size_ = 0;
-};
-
-// A connection that read bytes this recently is making progress (eviction ranks it high); a
-// writer stuck this long may be closed to make room under the write ceiling.
-constexpr auto kProgressWindow = std::chrono::seconds(1);
 }  // namespace
 
 struct HttpServer::Impl {
@@ -286,19 +131,17 @@ struct HttpServer::Impl {
   CatalogHolder* holder = nullptr;
   std::unique_ptr<ResponseCache> cache;
   ReaderLimits reader_limits;
-  std::vector<std::string> hosts;  // the Host allow-list besides IP literals
-  OriginPolicy origin_policy;
-  int port = 0;
+  std::optional<Responder> responder;       // made by Bind(), once the port is known
   std::FILE* access_log = nullptr;          // --access-log; null = off
   std::unique_ptr<asio::ssl::context> tls;  // --tls-cert/--tls-key; null = plain HTTP
-  mutable std::mutex log_mu;                // one line at a time in either log
+  std::mutex log_mu;                        // one access-log line at a time
   std::atomic<bool> running{false};
   std::atomic<bool> cancel_all{false};  // every request's cancelled() is true (drain is over)
 
   // Complete requests waiting for a worker.
   std::mutex work_mu;
   std::condition_variable work_cv;
-  FairQueue work;          // guarded by work_mu
+  FairQueue<Job> work;     // guarded by work_mu
   bool work_done = false;  // guarded by work_mu
   int workers_done = 0;    // guarded by work_mu
   std::condition_variable workers_cv;
@@ -306,159 +149,31 @@ struct HttpServer::Impl {
   // The I/O thread's; everything below is touched only on it.
   asio::io_context ioc{1};
   std::vector<tcp::acceptor> acceptors;
-  asio::steady_timer sweep_timer{ioc};
+  asio::steady_timer drain_timer{ioc};
   std::unordered_map<Session*, SessionPtr> sessions;
   std::unordered_map<std::string, int> per_client;  // open connections per client address
   bool draining = false;
-  Clock::time_point drain_deadline;
-  // Bytes held by answers being written (heads, and each body once however many connections
-  // write it), against options.max_write_bytes; shared bodies by address, with their writers.
-  size_t write_bytes = 0;
-  std::unordered_map<const std::string*, int> body_writers;
+  // Bytes held by answers being written, against options.max_write_bytes.
+  WriteBudget budget{0};
   std::string oom_bytes;  // the 503 sent when memory runs out, made before it does
 
   // Figures for Stats() (any thread).
   std::atomic<size_t> stat_write_bytes{0}, stat_write_peak{0}, stat_queued{0};
-  mutable std::atomic<uint64_t> stat_out_of_memory{0};  // Answer() is const
+  std::atomic<uint64_t> stat_out_of_memory{0};  // the transport's; the responder counts its own
   std::atomic<uint64_t> stat_write_refused{0}, stat_writers_evicted{0}, stat_jobs_dropped{0},
       stat_jobs_refused{0};
 
-  // ---- answering (worker threads) ----
+  // ---- the access log ----
 
-  void ServeAsset(const HttpRequest& req, Response& res, const WebAsset& a, bool gzip) const {
-    res.Set("ETag", a.etag);
-    res.Set("Cache-Control", "no-cache");
-    res.Set("Vary", "Accept-Encoding");
-    if (req.Header("If-None-Match") == a.etag) {
-      res.status = 304;
-      return;
-    }
-    res.content_type = std::string(a.content_type);
-    if (gzip && !a.gzip.empty()) {
-      res.Set("Content-Encoding", "gzip");
-      res.body = a.gzip;
-    } else {
-      res.body = std::string(a.data);
-    }
-  }
-
-  void Route(const HttpRequest& req, Response& res, bool gzip) const {
-    if (req.method == "GET" || req.method == "HEAD") {
-      if (const WebAsset* a = FindWebAsset(req.path)) {
-        ServeAsset(req, res, *a, gzip);
-        return;
-      }
-    }
-    ApiContext ctx;
-    const std::shared_ptr<const CatalogHolder::Version> version = holder->Current();
-    ctx.catalog = version->catalog;
-    ctx.generation = version->generation;
-    ctx.holder = holder;
-    ctx.cache = cache.get();
-    ctx.fresh.today = options.today ? options.today() : TodayUtc();
-    ctx.fresh.max_price_age_days = options.max_price_age_days;
-    ctx.prometheus_allowed = &options.prometheus_allowed;
-    ctx.account = options.account.get();
-    if (current_cancel != nullptr) ctx.cancelled = *current_cancel;
-    ctx.language =
-        LanguageFromAcceptLanguage(req.Header("Accept-Language")).value_or(Language::kEnglish);
-    ctx.accept_gzip = gzip;
-    ApiRequest api;
-    api.method = req.method == "HEAD" ? "GET" : req.method;
-    api.path = req.path;
-    api.query = req.query;
-    api.body = req.body;
-    ApiResponse out = Dispatch(ctx, api);
-    if (out.from_cache) res.Set("X-Cache", "hit");
-    if (out.gzipped) {
-      res.Set("Content-Encoding", "gzip");
-      res.Set("Vary", "Accept-Encoding");
-    }
-    // The human text follows Accept-Language (doc/i18n.md): caches must key on it too.
-    res.Set("Content-Language", LanguageTag(ctx.language));
-    res.Set("Vary", "Accept-Language");
-    res.SetApi(std::move(out));
-  }
-
-  // The headers every response carries, the checks before routing, then the route.
-  Response Answer(const HttpRequest& req) const {
-    Response res;
-    res.Set("X-Content-Type-Options", "nosniff");
-    res.Set("Referrer-Policy", "no-referrer");
-    res.Set("X-Frame-Options", "DENY");
-    res.Set("Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'");
-    if (!options.cors_origin.empty()) {
-      res.Set("Access-Control-Allow-Origin", options.cors_origin);
-      res.Set("Access-Control-Allow-Methods", "GET, POST, PUT, OPTIONS");
-      res.Set("Access-Control-Allow-Headers", "Content-Type");
-    }
-    if (!HostAllowed(req.Header("Host"), hosts, port)) {
-      std::string names = "IP addresses";
-      for (const std::string& h : hosts) names += ", " + h;
-      res.SetError(
-          421, "host_not_allowed",
-          "host: this server answers to " + names + " (start it with --allow-host NAME to add one)",
-          "host");
-      return res;
-    }
-    if (SuspiciousPath(req.path)) {
-      res.SetError(400, "invalid_argument",
-                   R"(path: "." and ".." segments, backslashes and NUL are not allowed)", "path");
-      return res;
-    }
-    if (HeadError e = CheckCrossSite(req, origin_policy)) {
-      res.SetError(e.status, e.code, e.message, e.field);
-      return res;
-    }
-    if (req.method == "OPTIONS" && !options.cors_origin.empty()) {
-      res.status = 204;
-      return res;
-    }
-    const bool gzip = AcceptsGzip(req.Header("Accept-Encoding"));
-    try {
-      Route(req, res, gzip);
-    } catch (const std::bad_alloc&) {
-      // Out of memory in a handler: this request fails, the server goes on.
-      ++stat_out_of_memory;
-      LogError(req, "out of memory", 503);
-      res = Response{};
-      res.SetError(503, "unavailable", "server: out of memory for this request; try again", "");
-      res.Set("Retry-After", "1");
-    } catch (const std::exception& e) {
-      LogError(req, e.what());
-      res = Response{};
-      res.SetError(500, "internal", "internal error while handling the request", "");
-    }
-    return res;
-  }
-
-  // ---- logs ----
-
-  void LogAccess(const Session& s) const {
+  void LogAccess(const Session& s, size_t bytes) {
     if (access_log == nullptr) return;
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - s.log_start).count();
     const std::string line = NowUtcIso() + " " + s.peer + " " + TerminalSafe(s.log_method) + " " +
-                             TerminalSafe(s.log_target) + " " + std::to_string(s.log_status) + " " +
-                             std::to_string(s.out.size() + (s.out_body ? s.out_body->size() : 0)) +
-                             " " + FormatMs(ms) + "\n";
+                             TerminalSafe(s.log_target) + " " + std::to_string(s.out.result_int()) +
+                             " " + std::to_string(bytes) + " " + FormatFixed(ms, 1) + "\n";
     std::lock_guard<std::mutex> lock(log_mu);
     std::fputs(line.c_str(), access_log);
     std::fflush(access_log);
-  }
-
-  static std::string FormatMs(double ms) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f", ms);
-    return buf;
-  }
-
-  void LogError(const HttpRequest& req, std::string_view what, int status = 500) const {
-    const std::string line = "gpuadvisor: " + NowUtcIso() + " " + std::to_string(status) + " " +
-                             TerminalSafe(req.method) + " " + TerminalSafe(req.path) + ": " +
-                             TerminalSafe(what) + "\n";
-    std::lock_guard<std::mutex> lock(log_mu);
-    std::fputs(line.c_str(), stderr);
   }
 
   // ---- workers ----
@@ -479,20 +194,16 @@ struct HttpServer::Impl {
           // Nobody waits for it any more (the client closed, its wall time passed while it
           // queued, or the server drains): dropped, not run. A client still there is told.
           ++stat_jobs_dropped;
-          res = std::make_shared<Response>();
-          res->SetError(503, "unavailable",
-                        "server: the request was not started in time (" +
-                            std::to_string(options.request_timeout_s) +
-                            " s) or is no longer wanted; try again",
-                        "");
-          res->Set("Retry-After", "1");
+          res = std::make_shared<Response>(
+              ErrorAnswer(503, "unavailable",
+                          "server: the request was not started in time (" +
+                              std::to_string(options.request_timeout_s) +
+                              " s) or is no longer wanted; try again",
+                          "", true));
         } else {
-          current_cancel = &job.cancelled;
-          res = std::make_shared<Response>(Answer(job.req));
-          current_cancel = nullptr;
+          res = std::make_shared<Response>(responder->Answer(job.req, &job.cancelled));
         }
       } catch (const std::bad_alloc&) {
-        current_cancel = nullptr;
         ++stat_out_of_memory;
         res = nullptr;  // the I/O thread closes the connection
       }
@@ -528,34 +239,13 @@ struct HttpServer::Impl {
     });
   }
 
-  // Rank for eviction, lower goes first; -1 never (a handler runs or its answer is written).
-  // A connection that has sent nothing never outranks one making progress: first those
-  // draining after an error, then kept-alive ones idle for a while, then silent new ones, then
-  // requests that stalled (no byte for kProgressWindow), then kept-alive ones just answered
-  // (their next request is likely on its way), and last requests whose bytes are arriving.
-  static int EvictionRank(const Session& s, Clock::time_point now) {
-    const bool recent = now - s.last_byte < kProgressWindow;
-    switch (s.state) {
-      case Session::State::kDrain:
-        return 0;
-      case Session::State::kIdle:
-        if (s.served == 0) return 2;
-        return now - s.since < kProgressWindow ? 4 : 1;
-      case Session::State::kHead:
-      case Session::State::kBody:
-        return recent ? 5 : 3;
-      default:
-        return -1;
-    }
-  }
-
   // The least valuable connection (of `peer` only, when not empty), or null.
   Session* PickVictim(const std::string& peer) {
     Session* best = nullptr;
     int best_rank = 0;
     const auto now = Clock::now();
     for (auto& [raw, s] : sessions) {
-      const int rank = EvictionRank(*s, now);
+      const int rank = EvictionRank(s->state, s->served, s->since, s->last_byte, now);
       if (rank < 0 || (!peer.empty() && s->peer != peer)) continue;
       if (best == nullptr || rank < best_rank || (rank == best_rank && s->since < best->since)) {
         best = s.get();
@@ -566,13 +256,10 @@ struct HttpServer::Impl {
   }
 
   std::string BusyBytes() const {
-    Response res;
-    res.SetError(503, "unavailable",
-                 "server: " + std::to_string(options.max_connections) +
-                     " connections open and all busy; try again",
-                 "");
-    res.Set("Retry-After", "1");
-    return Serialize(res, false, false);
+    return Bytes(ErrorAnswer(503, "unavailable",
+                             "server: " + std::to_string(options.max_connections) +
+                                 " connections open and all busy; try again",
+                             "", true));
   }
 
   void Admit(tcp::socket sock) {
@@ -602,18 +289,18 @@ struct HttpServer::Impl {
     }
     sock.set_option(tcp::no_delay(true), ec);
     auto s = std::make_shared<Session>(
-        tls ? Stream(std::move(sock), *tls) : Stream(std::move(sock)), reader_limits);
+        tls ? Stream(std::move(sock), *tls) : Stream(std::move(sock)), reader_limits, ioc);
     s->peer = std::move(peer);
     ++per_client[s->peer];
     s->since = Clock::now();
     s->last_byte = s->since - kProgressWindow;  // nothing received yet
-    s->deadline = s->since + std::chrono::seconds(options.keep_alive_timeout_s);
     sessions.emplace(s.get(), s);
+    SetDeadline(s, s->since + std::chrono::seconds(options.keep_alive_timeout_s));
     if (!s->stream.tls()) {
       Read(s);
       return;
     }
-    // The handshake counts against the keep-alive deadline of the first request (Sweep).
+    // The handshake counts against the keep-alive deadline of the first request.
     s->stream.Handshake([this, s](boost::system::error_code hec) {
       if (s->state == Session::State::kClosed) return;
       if (hec) {
@@ -633,6 +320,7 @@ struct HttpServer::Impl {
     if (s == nullptr || s->state == Session::State::kClosed) return;
     Uncharge(*s);
     s->state = Session::State::kClosed;
+    s->timer.cancel();
     boost::system::error_code ec;
     s->sock().close(ec);
     if (--per_client[s->peer] <= 0) per_client.erase(s->peer);
@@ -640,29 +328,75 @@ struct HttpServer::Impl {
     if (draining && sessions.empty()) ioc.stop();
   }
 
+  // ---- deadlines (I/O thread) ----
+
+  // `s` must reach its next step by `deadline`, or Expire() ends it. One timer per connection,
+  // armed only when the deadline comes sooner than its wait: a deadline pushed later (a body's
+  // bytes arriving) costs no timer operation; the wait, when it ends, looks again.
+  void SetDeadline(const SessionPtr& s, Clock::time_point deadline) {
+    s->deadline = deadline;
+    if (s->armed && s->timer.expiry() <= deadline) return;
+    s->armed = true;
+    s->timer.expires_at(deadline);
+    s->timer.async_wait([this, s](boost::system::error_code ec) {
+      if (ec || s->state == Session::State::kClosed) return;  // re-armed, or closed
+      s->armed = false;
+      // A worker's request has no deadline here: ApiContext::cancelled ends it.
+      if (s->state == Session::State::kHandler) return;
+      if (Clock::now() < s->deadline) {
+        SetDeadline(s, s->deadline);
+      } else {
+        Expire(s);
+      }
+    });
+  }
+
+  void Expire(const SessionPtr& s) {
+    if (s->state == Session::State::kHead) {
+      Refuse(s, 408, "timeout",
+             "request: the head did not arrive within " + std::to_string(options.header_timeout_s) +
+                 " s",
+             "headers", std::chrono::milliseconds(200));
+    } else if (s->state == Session::State::kBody) {
+      Refuse(s, 408, "timeout",
+             Clock::now() >= s->body_deadline
+                 ? "body: not complete within " + std::to_string(options.body_timeout_s) + " s"
+                 : "body: stalled for " + std::to_string(options.read_timeout_s) + " s",
+             "body", std::chrono::milliseconds(200));
+    } else {
+      Close(s);
+    }
+  }
+
+  // ---- reading (I/O thread) ----
+
   void Read(const SessionPtr& s) {
-    s->stream.ReadSome(s->buf.prepare(s->chunk), [this, s](boost::system::error_code ec, size_t n) {
-      if (s->state == Session::State::kClosed) return;
-      if (ec) {
-        Close(s);
-        return;
-      }
-      s->buf.commit(n);
-      if (n > 0) s->last_byte = Clock::now();
-      if (n == s->chunk) s->chunk = std::min(s->chunk * 2, kReadChunkMax);
-      if (s->state == Session::State::kDrain) {
-        s->buf.consume(s->buf.size());
-        Read(s);
-        return;
-      }
-      try {
-        Process(s);
-      } catch (const std::bad_alloc&) {
-        // Out of memory while parsing or buffering this connection's request: it is told and
-        // closed; the server and every other connection go on.
-        ++stat_out_of_memory;
-        FailOutOfMemory(s);
-      }
+    s->stream.Do([&](auto& stream) {
+      stream.async_read_some(s->buf.prepare(s->chunk),
+                             [this, s](boost::system::error_code ec, size_t n) {
+                               if (s->state == Session::State::kClosed) return;
+                               if (ec) {
+                                 Close(s);
+                                 return;
+                               }
+                               s->buf.commit(n);
+                               if (n > 0) s->last_byte = Clock::now();
+                               if (n == s->chunk) s->chunk = std::min(s->chunk * 2, kReadChunkMax);
+                               if (s->state == Session::State::kDrain) {
+                                 s->buf.consume(s->buf.size());
+                                 Read(s);
+                                 return;
+                               }
+                               try {
+                                 Process(s);
+                               } catch (const std::bad_alloc&) {
+                                 // Out of memory while parsing or buffering this connection's
+                                 // request: it is told and closed; the server and every other
+                                 // connection go on.
+                                 ++stat_out_of_memory;
+                                 FailOutOfMemory(s);
+                               }
+                             });
     });
   }
 
@@ -686,36 +420,38 @@ struct HttpServer::Impl {
       if (s->state == Session::State::kIdle && (s->reader.started() || s->buf.size() > 0)) {
         s->state = Session::State::kHead;
         s->since = now;
-        s->deadline = now + std::chrono::seconds(options.header_timeout_s);
+        SetDeadline(s, now + std::chrono::seconds(options.header_timeout_s));
       }
       switch (st) {
         case RequestReader::State::kNeedMore:
           if (s->state == Session::State::kBody) {
-            s->deadline =
-                std::min(now + std::chrono::seconds(options.read_timeout_s), s->body_deadline);
+            SetDeadline(
+                s, std::min(now + std::chrono::seconds(options.read_timeout_s), s->body_deadline));
           }
           Read(s);
           return;
         case RequestReader::State::kHead:
           s->state = Session::State::kBody;
           s->body_deadline = now + std::chrono::seconds(options.body_timeout_s);
-          s->deadline =
-              std::min(now + std::chrono::seconds(options.read_timeout_s), s->body_deadline);
+          SetDeadline(
+              s, std::min(now + std::chrono::seconds(options.read_timeout_s), s->body_deadline));
           if (s->reader.request().expect_continue && s->buf.size() == 0) {
             static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
             if (!s->stream.tls()) {
               s->stream.SendNow(kContinue);
             } else {
               // No read or write is pending here: write it, then go on reading the body.
-              s->stream.Write(asio::buffer(kContinue.data(), kContinue.size()),
-                              [this, s](boost::system::error_code wec, size_t) {
-                                if (s->state == Session::State::kClosed) return;
-                                if (wec) {
-                                  Close(s);
-                                } else {
-                                  Process(s);
-                                }
-                              });
+              s->stream.Do([&](auto& stream) {
+                asio::async_write(stream, asio::buffer(kContinue.data(), kContinue.size()),
+                                  [this, s](boost::system::error_code wec, size_t) {
+                                    if (s->state == Session::State::kClosed) return;
+                                    if (wec) {
+                                      Close(s);
+                                    } else {
+                                      Process(s);
+                                    }
+                                  });
+              });
               return;
             }
           }
@@ -738,6 +474,7 @@ struct HttpServer::Impl {
     s->log_start = s->since;
     s->log_method = s->reader.request().method;
     s->log_target = s->reader.target();
+    s->head_only = s->log_method == "HEAD";
     Job job;
     job.session = s;
     job.req = std::move(s->reader.request());
@@ -759,47 +496,26 @@ struct HttpServer::Impl {
     }
     // This client has enough requests waiting already: it is told to come back.
     ++stat_jobs_refused;
-    Response busy;
-    busy.SetError(503, "unavailable",
-                  "server: " + std::to_string(options.max_queued_per_client) +
-                      " requests of this client are waiting already; try again",
-                  "");
-    busy.Set("Retry-After", "1");
-    Write(s, std::move(busy));
+    Write(s, ErrorAnswer(503, "unavailable",
+                         "server: " + std::to_string(options.max_queued_per_client) +
+                             " requests of this client are waiting already; try again",
+                         "", true));
   }
 
   // ---- the write ceiling (I/O thread) ----
 
-  // The bytes `s`'s answer would add to write_bytes: its head, and its body unless another
-  // connection writing the same shared body counts it already.
-  size_t WriteCost(const Session& s) const {
-    size_t cost = s.out.size();
-    if (s.out_body != nullptr && body_writers.count(s.out_body.get()) == 0) {
-      cost += s.out_body->size();
-    }
-    return cost;
-  }
-
   void Charge(Session& s) {
-    write_bytes += WriteCost(s);
-    if (s.out_body != nullptr) ++body_writers[s.out_body.get()];
+    budget.Charge(s.out_head, s.out.body().get());
     s.charged = true;
-    stat_write_bytes.store(write_bytes);
-    if (write_bytes > stat_write_peak.load()) stat_write_peak.store(write_bytes);
+    stat_write_bytes.store(budget.bytes());
+    if (budget.bytes() > stat_write_peak.load()) stat_write_peak.store(budget.bytes());
   }
 
   void Uncharge(Session& s) {
     if (!s.charged) return;
     s.charged = false;
-    write_bytes -= s.out.size();
-    if (s.out_body != nullptr) {
-      auto it = body_writers.find(s.out_body.get());
-      if (--it->second == 0) {
-        write_bytes -= s.out_body->size();
-        body_writers.erase(it);
-      }
-    }
-    stat_write_bytes.store(write_bytes);
+    budget.Uncharge(s.out_head, s.out.body().get());
+    stat_write_bytes.store(budget.bytes());
   }
 
   // Room for `s`'s answer under max_write_bytes: when it does not fit, the writers stuck longest
@@ -807,7 +523,7 @@ struct HttpServer::Impl {
   // first, until it does. False when it still does not fit.
   bool MakeWriteRoom(const Session& s) {
     const auto now = Clock::now();
-    while (write_bytes + WriteCost(s) > options.max_write_bytes) {
+    while (!budget.Fits(s.out_head, s.out.body().get())) {
       Session* victim = nullptr;
       for (auto& [raw, other] : sessions) {
         if (other->state != Session::State::kWrite || !other->charged) continue;
@@ -821,27 +537,22 @@ struct HttpServer::Impl {
     return true;
   }
 
-  // s->out and s->out_body for `res`: a shared body is written from where it is, any other
-  // moves into a buffer of its own (never copied into the head's string).
-  void SetOut(Session& s, Response res) {
-    s.out = SerializeHead(res, s.keep);
-    s.out_body = nullptr;
-    if (s.log_method == "HEAD" || !HasBody(res)) return;
-    if (res.shared != nullptr) {
-      s.out_body = std::move(res.shared);
-    } else if (!res.body.empty()) {
-      s.out_body = std::make_shared<const std::string>(std::move(res.body));
-    }
+  // s->out is `res`, finished for this connection; its body is written from where it is (a
+  // cached answer's bytes shared, never copied).
+  void SetOut(Session& s, Response res, bool keep_alive) {
+    Finish(res, keep_alive, s.head_only);
+    s.out = std::move(res);
+    s.out_head = HeadBytes(s.out);
   }
 
   // Writes a handler's answer; then the next request on a kept-alive connection.
   void Write(const SessionPtr& s, Response res) {
     if (s->state != Session::State::kHandler) return;  // closed meanwhile
     ++s->served;
-    s->keep = s->reader.request().keep_alive && s->served < options.keep_alive_max && !draining;
-    s->log_status = res.status;
+    const bool keep =
+        s->reader.request().keep_alive && s->served < options.keep_alive_max && !draining;
     try {
-      SetOut(*s, std::move(res));
+      SetOut(*s, std::move(res), keep);
     } catch (const std::bad_alloc&) {
       ++stat_out_of_memory;
       FailOutOfMemory(s);
@@ -850,41 +561,38 @@ struct HttpServer::Impl {
     if (!MakeWriteRoom(*s)) {
       // Answers waiting for slow readers hold the whole budget: this one is refused (small).
       ++stat_write_refused;
-      Response busy;
-      busy.SetError(503, "unavailable",
-                    "server: answers waiting for slow readers fill the write budget; try again",
-                    "");
-      busy.Set("Retry-After", "1");
-      s->keep = false;
-      s->log_status = 503;
-      SetOut(*s, std::move(busy));
+      SetOut(
+          *s,
+          ErrorAnswer(503, "unavailable",
+                      "server: answers waiting for slow readers fill the write budget; try again",
+                      "", true),
+          false);
     }
     Charge(*s);
     s->state = Session::State::kWrite;
     s->write_since = Clock::now();
-    s->deadline = s->write_since + std::chrono::seconds(options.write_timeout_s);
-    std::array<asio::const_buffer, 2> bufs = {
-        asio::buffer(s->out), s->out_body ? asio::buffer(*s->out_body) : asio::const_buffer()};
-    s->stream.Write(bufs, [this, s](boost::system::error_code ec, size_t) {
-      if (s->state == Session::State::kClosed) return;
-      LogAccess(*s);
-      Uncharge(*s);
-      if (ec || !s->keep) {
-        if (!ec) s->sock().shutdown(tcp::socket::shutdown_send, ec);
-        Close(s);
-        return;
-      }
-      s->out = std::string();
-      s->out_body = nullptr;
-      s->reader.Next();
-      s->state = Session::State::kIdle;
-      s->since = Clock::now();
-      s->deadline = s->since + std::chrono::seconds(options.keep_alive_timeout_s);
-      if (s->buf.size() == 0) {
-        s->buf.shrink_to_fit();
-        s->chunk = kReadChunkMin;
-      }
-      Process(s);
+    SetDeadline(s, s->write_since + std::chrono::seconds(options.write_timeout_s));
+    s->stream.Do([&](auto& stream) {
+      http::async_write(stream, s->out, [this, s](boost::system::error_code ec, size_t n) {
+        if (s->state == Session::State::kClosed) return;
+        LogAccess(*s, n);
+        Uncharge(*s);
+        if (ec || !s->out.keep_alive()) {
+          if (!ec) s->sock().shutdown(tcp::socket::shutdown_send, ec);
+          Close(s);
+          return;
+        }
+        s->out = Response();
+        s->reader.Next();
+        s->state = Session::State::kIdle;
+        s->since = Clock::now();
+        SetDeadline(s, s->since + std::chrono::seconds(options.keep_alive_timeout_s));
+        if (s->buf.size() == 0) {
+          s->buf.shrink_to_fit();
+          s->chunk = kReadChunkMin;
+        }
+        Process(s);
+      });
     });
   }
 
@@ -892,61 +600,25 @@ struct HttpServer::Impl {
   // that a client still sending its body reads the answer instead of a reset.
   void Refuse(const SessionPtr& s, int status, std::string_view code, std::string_view msg,
               std::string_view field, Clock::duration drain) {
-    Response res;
-    res.SetError(status, code, msg, field);
-    s->log_status = status;
     s->log_start = s->since;
     s->log_method = s->reader.head_done() ? s->reader.request().method : "-";
     s->log_target = s->reader.head_done() ? s->reader.target() : "-";
-    s->out = Serialize(res, false, false);
-    s->out_body = nullptr;
+    s->head_only = false;
+    SetOut(*s, ErrorAnswer(status, code, msg, field), false);
     s->state = Session::State::kDrain;
-    s->deadline = Clock::now() + drain;
+    SetDeadline(s, Clock::now() + drain);
     s->buf.consume(s->buf.size());
-    s->stream.Write(asio::buffer(s->out), [this, s](boost::system::error_code ec, size_t) {
-      if (s->state == Session::State::kClosed) return;
-      LogAccess(*s);
-      if (ec) {
-        Close(s);
-        return;
-      }
-      s->sock().shutdown(tcp::socket::shutdown_send, ec);
-      Read(s);  // discards until EOF or the deadline
-    });
-  }
-
-  // Every 100 ms: deadlines, and the end of a drain.
-  void Sweep() {
-    const auto now = Clock::now();
-    if (draining && now >= drain_deadline) {
-      cancel_all.store(true);
-      CloseAll();
-      ioc.stop();
-      return;
-    }
-    std::vector<SessionPtr> late;
-    for (auto& [raw, s] : sessions) {
-      if (s->state != Session::State::kHandler && s->deadline <= now) late.push_back(s);
-    }
-    for (const SessionPtr& s : late) {
-      if (s->state == Session::State::kHead) {
-        Refuse(s, 408, "timeout",
-               "request: the head did not arrive within " +
-                   std::to_string(options.header_timeout_s) + " s",
-               "headers", std::chrono::milliseconds(200));
-      } else if (s->state == Session::State::kBody) {
-        Refuse(s, 408, "timeout",
-               now >= s->body_deadline
-                   ? "body: not complete within " + std::to_string(options.body_timeout_s) + " s"
-                   : "body: stalled for " + std::to_string(options.read_timeout_s) + " s",
-               "body", std::chrono::milliseconds(200));
-      } else {
-        Close(s);
-      }
-    }
-    sweep_timer.expires_after(std::chrono::milliseconds(100));
-    sweep_timer.async_wait([this](boost::system::error_code ec) {
-      if (!ec) Sweep();
+    s->stream.Do([&](auto& stream) {
+      http::async_write(stream, s->out, [this, s](boost::system::error_code ec, size_t n) {
+        if (s->state == Session::State::kClosed) return;
+        LogAccess(*s, n);
+        if (ec) {
+          Close(s);
+          return;
+        }
+        s->sock().shutdown(tcp::socket::shutdown_send, ec);
+        Read(s);  // discards until EOF or the deadline
+      });
     });
   }
 
@@ -955,7 +627,13 @@ struct HttpServer::Impl {
   void BeginDrain() {
     if (draining) return;
     draining = true;
-    drain_deadline = Clock::now() + std::chrono::seconds(options.drain_timeout_s);
+    drain_timer.expires_after(std::chrono::seconds(options.drain_timeout_s));
+    drain_timer.async_wait([this](boost::system::error_code ec) {
+      if (ec) return;
+      cancel_all.store(true);
+      CloseAll();
+      ioc.stop();
+    });
     boost::system::error_code ec;
     for (tcp::acceptor& a : acceptors) a.close(ec);
     std::vector<SessionPtr> idle;
@@ -986,16 +664,9 @@ HttpServer::HttpServer(const ServeOptions& options, CatalogHolder* holder)
   impl_->reader_limits.head.max_header_bytes = options.max_header_bytes;
   impl_->reader_limits.head.max_headers = options.max_headers;
   impl_->reader_limits.max_body_bytes = options.max_body_bytes;
-  Response oom;
-  oom.SetError(503, "unavailable", "server: out of memory for this request; try again", "");
-  oom.Set("Retry-After", "1");
-  impl_->oom_bytes = Serialize(oom, false, false);
-  // Checked on every address, not only loopback: a browser on this machine reaches a server
-  // bound to 0.0.0.0 through 127.0.0.1 just as well, so rebinding works against it too.
-  impl_->hosts = LoopbackHostNames();
-  for (const std::string& h : options.allow_hosts) impl_->hosts.push_back(ToLower(h));
-  impl_->origin_policy.cors_origin = options.cors_origin;
-  impl_->origin_policy.tls = !options.tls_cert.empty();
+  impl_->budget = WriteBudget(options.max_write_bytes);
+  impl_->oom_bytes = Bytes(ErrorAnswer(
+      503, "unavailable", "server: out of memory for this request; try again", "", true));
 }
 
 HttpServer::~HttpServer() {
@@ -1084,7 +755,7 @@ Result<int> HttpServer::Bind() {
     im.acceptors.push_back(std::move(a));
   }
   if (im.acceptors.empty()) return fail();
-  im.port = port;
+  im.responder.emplace(o, im.holder, im.cache.get(), port);
   return port;
 }
 
@@ -1099,7 +770,6 @@ Status HttpServer::Run() {
     workers.emplace_back([impl = impl_] { impl->WorkerLoop(); });
   }
   for (tcp::acceptor& a : im.acceptors) im.Accept(&a);
-  im.Sweep();
   im.running.store(true);
   for (;;) {
     try {
@@ -1154,7 +824,8 @@ HttpServer::Stats HttpServer::stats() const {
   out.jobs_queued = im.stat_queued.load();
   out.jobs_dropped = im.stat_jobs_dropped.load();
   out.jobs_refused = im.stat_jobs_refused.load();
-  out.out_of_memory = im.stat_out_of_memory.load();
+  out.out_of_memory =
+      im.stat_out_of_memory.load() + (im.responder ? im.responder->out_of_memory() : 0);
   return out;
 }
 
@@ -1171,60 +842,6 @@ std::function<bool()> MakeCancelCheck(int fd, std::chrono::steady_clock::time_po
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return false;
     return true;
   };
-}
-
-bool CorsOriginValid(std::string_view origin) {
-  if (origin.empty() || origin == "*") return true;
-  std::string_view rest;
-  if (StartsWith(origin, "http://")) {
-    rest = origin.substr(7);
-  } else if (StartsWith(origin, "https://")) {
-    rest = origin.substr(8);
-  } else {
-    return false;
-  }
-  std::string_view host = rest;
-  std::string_view allowed = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-";
-  if (!rest.empty() && rest.front() == '[') {  // [::1]:8080
-    const size_t close = rest.find(']');
-    if (close == std::string_view::npos) return false;
-    host = rest.substr(1, close - 1);
-    rest = rest.substr(close + 1);
-    allowed = "0123456789abcdefABCDEF:.";
-  } else {
-    host = rest.substr(0, rest.find(':'));
-    rest = rest.substr(host.size());
-  }
-  if (host.empty() || host.find_first_not_of(allowed) != std::string_view::npos) return false;
-  if (rest.empty()) return true;
-  const std::string_view port = rest.substr(1);
-  return rest.front() == ':' && !port.empty() && port.size() <= 5 &&
-         port.find_first_not_of("0123456789") == std::string_view::npos &&
-         std::stoi(std::string(port)) <= 65535;
-}
-
-Result<ServeOptions> CheckServeOptions(const ServeOptions& o) {
-  if (o.host.empty()) return Status::InvalidArgument("--host: expected an address");
-  if (o.tls_cert.empty() != o.tls_key.empty()) {
-    return Status::InvalidArgument(o.tls_cert.empty() ? "--tls-cert: required with --tls-key"
-                                                      : "--tls-key: required with --tls-cert");
-  }
-  if (!CorsOriginValid(o.cors_origin)) {
-    return Status::InvalidArgument(
-        "--cors: expected * or one origin scheme://host[:port] (http or https, no path), got \"" +
-        TerminalSafe(o.cors_origin) + "\"");
-  }
-  ServeOptions out = o;
-  for (std::string& h : out.allow_hosts) {
-    h = ToLower(Trim(h));
-    const bool bracketed = !h.empty() && h.front() == '[' && h.back() == ']';
-    if (h.empty() || h.find_first_of(" /@") != std::string::npos ||
-        (!bracketed && h.find(':') != std::string::npos)) {
-      return Status::InvalidArgument("--allow-host: expected a host name without port, got \"" + h +
-                                     "\"");
-    }
-  }
-  return out;
 }
 
 }  // namespace gpuadvisor::server

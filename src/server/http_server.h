@@ -1,12 +1,14 @@
 // The HTTP front end of `gpuadvisor serve` on Boost.Asio, with Boost.Beast framing the requests
-// (server/http_reader.h), limits and deadlines around the API (server/api.h) and the embedded
-// web page (server/web_assets.h).
+// (server/http_reader.h) and writing the responses (http::response, http::async_write), the
+// server's policy (server/guards.h), limits and deadlines around the API (server/api.h) and
+// the embedded web page (server/web_assets.h).
 //
 // Model: one I/O thread owns the listening sockets and every connection. It reads each request
 // (head, then a Content-Length or chunked body) into the connection's parser, enforcing the
 // limits (header bytes and count, target length, body size) and the deadlines (the first byte
 // within keep_alive_timeout_s, the whole head within header_timeout_s however slowly it drips,
-// body bytes at least every read_timeout_s and the whole body within body_timeout_s). Only a
+// body bytes at least every read_timeout_s and the whole body within body_timeout_s), each
+// connection's deadline held by a timer of its own (no sweep over every connection). Only a
 // complete request is handed to the pool of `threads` workers; the worker runs the handler and
 // posts the answer back to the I/O thread, which writes it (write deadline write_timeout_s) and
 // reads the connection's next request. So an idle or slow client costs a descriptor and a few
@@ -92,17 +94,6 @@ class HttpServer {
   struct Impl;
   std::shared_ptr<Impl> impl_;  // shared with the workers (one may outlive a drain)
 };
-
-// Returns a copy of `o` checked for what its declaration's bounds (serve.h) cannot say:
-// InvalidArgument naming the option for an empty host, a TLS certificate without its key (or
-// the other way round), a malformed CORS origin or allowed host. Host names in allow_hosts are
-// lower-cased.
-Result<ServeOptions> CheckServeOptions(const ServeOptions& o);
-
-// True for "" (CORS off), "*" and one origin "http[s]://host[:port]" (host a name, an IPv4
-// address or a bracketed IPv6 one; no path, user, whitespace or control characters): what
-// may follow "Access-Control-Allow-Origin: " in a response.
-bool CorsOriginValid(std::string_view origin);
 
 // The ApiContext::cancelled installed for a request read from socket `fd`: true once the
 // client has closed or reset its side of `fd` (a non-blocking MSG_PEEK; pipelined bytes are

@@ -1,6 +1,6 @@
 # The HTTP server (`gpuadvisor serve`): its own library. The transport is Boost.Asio and the
-# request framing Boost.Beast (header-only, Debian libboost-dev >= 1.74: no link library);
-# http_server.cc and http_reader.cc use them. (cpp-httplib is the server tests' HTTP client
+# HTTP Boost.Beast in both directions (header-only, Debian libboost-dev >= 1.74: no link
+# library); http_server.cc, http_reader.cc and responder.cc use them. (cpp-httplib is the server tests' HTTP client
 # only: tests/server/tests.cmake.)
 find_package(ZLIB REQUIRED)
 find_package(Boost 1.74 REQUIRED)
@@ -8,11 +8,13 @@ find_package(Threads REQUIRED)
 find_package(OpenSSL REQUIRED)  # Boost.Asio SSL for --tls-cert (Debian libssl-dev)
 
 set(GPUADVISOR_SERVER_SOURCES
+  src/server/admission.cc
   src/server/api.cc
   src/server/http_reader.cc
-  src/server/http_request.cc
+  src/server/guards.cc
   src/server/http_server.cc
   src/server/openapi.cc
+  src/server/responder.cc
   src/server/web_assets.cc
 )
 # Embedded with .incbin by web_assets.cc; listed so the object is rebuilt when one changes.

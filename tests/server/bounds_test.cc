@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "server/api.h"
+#include "server/guards.h"
 #include "server/http_reader.h"
-#include "server/http_request.h"
 #include "server/http_server.h"
 #include "server/transport_fixture.h"
 

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "server/http_request.h"
+#include "server/guards.h"
 #include "server/http_server.h"
 
 namespace gpuadvisor::server {

@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "server/guards.h"
 #include "server/http_reader.h"
 #include "server/http_server.h"
 #include "server/transport_fixture.h"

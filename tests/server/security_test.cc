@@ -11,8 +11,9 @@
 #include <string>
 #include <thread>
 
-#include "server/http_request.h"
+#include "server/guards.h"
 #include "server/http_server.h"
+#include "server/responder.h"
 #include "server/transport_fixture.h"
 
 namespace gpuadvisor::server {
@@ -24,9 +25,34 @@ HttpRequest Post(std::string path, std::vector<std::pair<std::string, std::strin
   r.method = "POST";
   r.path = std::move(path);
   r.headers = std::move(headers);
-  r.content_length = body.size();
   r.body = std::move(body);
   return r;
+}
+
+// The answer to a request, without a socket: the headers every answer carries and the guards
+// before any route.
+TEST(ResponderTest, GuardsAndHeadersWithoutSockets) {
+  Result<std::shared_ptr<const Catalog>> c = EmbeddedCatalog();
+  ASSERT_TRUE(c.ok());
+  CatalogHolder holder(*c, [] { return EmbeddedCatalog(); });
+  const Responder responder(ServeOptions{}, &holder, nullptr, 8080);
+  HttpRequest get;
+  get.method = "GET";
+  get.path = "/healthz";
+  get.headers = {{"Host", "127.0.0.1:8080"}};
+  const Response ok = responder.Answer(get, nullptr);
+  EXPECT_EQ(ok.result_int(), 200);
+  EXPECT_EQ(ok[boost::beast::http::field::x_frame_options], "DENY");
+  EXPECT_EQ(ok["X-Content-Type-Options"], "nosniff");
+  get.headers = {{"Host", "rebind.example:8080"}};
+  EXPECT_EQ(responder.Answer(get, nullptr).result_int(), 421);
+  get.headers = {{"Host", "127.0.0.1:8080"}};
+  get.path = "/../etc/passwd";
+  EXPECT_EQ(responder.Answer(get, nullptr).result_int(), 400);
+  HttpRequest post = Post("/v1/estimate", {{"Host", "127.0.0.1:8080"},
+                                           {"Origin", "https://evil.example"},
+                                           {"Content-Type", "application/json"}});
+  EXPECT_EQ(responder.Answer(post, nullptr).result_int(), 403);
 }
 
 TEST(SecurityLoopbackTest, EverySpellingOfLoopbackIsLoopback) {

@@ -1,9 +1,10 @@
-// HTTP/1.x request heads as data: the parser the server's reactor runs on each complete head
-// (request line + header lines, up to but not including the blank line), and the checks that
-// belong to the head alone (limits, UTF-8 of the decoded path and query, the Host allow-list).
-// Pure functions over bytes: unit-tested and fuzzed (fuzz/fuzz_http_head.cc) without sockets.
-#ifndef GPUADVISOR_SERVER_HTTP_REQUEST_H_
-#define GPUADVISOR_SERVER_HTTP_REQUEST_H_
+// The server's own policy over a request, apart from the transport that carries it: which Host
+// names it answers to (DNS rebinding), which cross-site requests it refuses, how it reads
+// Accept-Encoding and Accept-Language, which paths are never served, and the serve options'
+// checks that their declarations cannot say. Pure functions: unit-tested and fuzzed
+// (fuzz/fuzz_http_head.cc) without sockets.
+#ifndef GPUADVISOR_SERVER_GUARDS_H_
+#define GPUADVISOR_SERVER_GUARDS_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -13,48 +14,12 @@
 #include <utility>
 #include <vector>
 
+#include "app/serve.h"
 #include "gpuadvisor/i18n.h"
+#include "gpuadvisor/result.h"
+#include "server/http_reader.h"
 
 namespace gpuadvisor::server {
-
-struct HttpRequest {
-  std::string method;                                      // "GET", "POST", ... (upper-case token)
-  std::string path;                                        // percent-decoded, without the query
-  std::vector<std::pair<std::string, std::string>> query;  // decoded, in order, repeats kept
-  std::vector<std::pair<std::string, std::string>> headers;
-  int minor_version = 1;      // HTTP/1.<minor>
-  size_t content_length = 0;  // body bytes that follow the head
-  bool keep_alive = true;     // HTTP/1.1 unless "Connection: close"; 1.0 only with keep-alive
-  bool expect_continue = false;
-  std::string body;
-
-  // The first header named `name` (case-insensitive), or "".
-  std::string_view Header(std::string_view name) const;
-  bool HasHeader(std::string_view name) const;
-};
-
-struct HeadLimits {
-  size_t max_header_bytes = 16 << 10;  // all header lines: name + value + 4 each
-  int max_headers = 64;
-  size_t max_target_bytes = 8 << 10;  // the request target; longer is 414
-};
-
-// An HTTP error from the head: status, the error code and message of the JSON body, the field.
-struct HeadError {
-  int status = 0;  // 0 = none
-  std::string code, message, field;
-  explicit operator bool() const { return status != 0; }
-};
-
-// Parses `head` (the bytes before the blank line; CRLF or bare LF line ends) into *req.
-// 400 malformed, 414 target too long, 431 too many / too large headers, 411 chunked or other
-// transfer codings (bodies must carry Content-Length), 417 an Expect other than 100-continue,
-// 505 a version other than HTTP/1.0 or 1.1. Non-UTF-8 bytes in the decoded path or query are
-// 400 naming the parameter.
-HeadError ParseRequestHead(std::string_view head, const HeadLimits& limits, HttpRequest* req);
-
-// "%41+b" -> "A b" when plus_is_space (query strings); malformed escapes are kept as they are.
-std::string PercentDecode(std::string_view s, bool plus_is_space);
 
 // Whether a request with this Host header may be served (the DNS-rebinding guard). `allowed`
 // holds lower-case names (no port); "*" allows any. An IP literal (any spelling inet_pton
@@ -96,6 +61,21 @@ HeadError CheckCrossSite(const HttpRequest& req, const OriginPolicy& policy);
 // with the highest q (ties: the first listed); q=0 excludes. nullopt when none is supported.
 std::optional<Language> LanguageFromAcceptLanguage(std::string_view header);
 
+// True for a path that never names anything served: not from "/", or with a "." or ".."
+// segment, a backslash or a NUL.
+bool SuspiciousPath(std::string_view path);
+
+// Returns a copy of `o` checked for what its declaration's bounds (serve.h) cannot say:
+// InvalidArgument naming the option for an empty host, a TLS certificate without its key (or
+// the other way round), a malformed CORS origin or allowed host. Host names in allow_hosts are
+// lower-cased.
+Result<ServeOptions> CheckServeOptions(const ServeOptions& o);
+
+// True for "" (CORS off), "*" and one origin "http[s]://host[:port]" (host a name, an IPv4
+// address or a bracketed IPv6 one; no path, user, whitespace or control characters): what
+// may follow "Access-Control-Allow-Origin: " in a response.
+bool CorsOriginValid(std::string_view origin);
+
 }  // namespace gpuadvisor::server
 
-#endif  // GPUADVISOR_SERVER_HTTP_REQUEST_H_
+#endif  // GPUADVISOR_SERVER_GUARDS_H_
