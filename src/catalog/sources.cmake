@@ -6,7 +6,7 @@ set(GPUADVISOR_CATALOG_SOURCES
   src/catalog/embedded.cc
   src/catalog/query.cc
   src/catalog/purchase.cc
-  src/catalog/quotas.cc
+  src/catalog/family_facts.cc
   src/catalog/record_checks.cc
   src/catalog/build/instance_types_reader.cc
   src/catalog/build/gpu_specs_reader.cc

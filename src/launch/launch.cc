@@ -5,9 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <set>
 
-#include "catalog/quotas.h"
+#include "catalog/family_facts.h"
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/query.h"
 #include "launch/internal.h"
@@ -22,12 +21,6 @@ constexpr double kGiBPerGB = 1e9 / (1024.0 * 1024 * 1024);  // decimal GB -> GiB
 constexpr int kRootGib = 150;
 constexpr int kGp3MaxIops = 16000, kGp3MaxThroughput = 1000, kGp3IopsPerGib = 500;
 constexpr double kDataHeadroom = 1.2;
-
-// Families the x86_64 GPU DLAMI release notes list as supported instances (the 2026-07-17 notes;
-// doc/launch.md); others get a warning to check.
-const std::set<std::string, std::less<>> kDlamiX86Families = {
-    "g4dn", "g5", "g6",  "gr6",  "g6e",     "g7",     "p4d",
-    "p4de", "p5", "p5e", "p5en", "p6-b200", "p6-b300"};
 
 std::string Join(const std::vector<std::string>& items, std::string_view sep) {
   std::string out;
@@ -47,9 +40,17 @@ constexpr long kQuotaWarnVcpus = 512;
 void AddQuotaWarning(LaunchPlan* p) {
   const long vcpus = static_cast<long>(p->count) * p->type->vcpus;
   if (vcpus <= kQuotaWarnVcpus) return;
-  const VcpuQuota& q = VcpuQuotaOf(*p->type);
-  const char* name = p->spot ? q.spot : q.on_demand;
-  const char* code = p->spot ? q.spot_code : q.on_demand_code;
+  const VcpuQuota* q = VcpuQuotaOf(*p->type);
+  if (q == nullptr) {
+    p->warnings.push_back("EC2 vCPU quota: " + std::to_string(p->count) + " x " + p->type->name +
+                          " need " + std::to_string(vcpus) + " vCPUs of the quota of " +
+                          p->type->family + "'s group in " + p->region +
+                          ", a group the family facts do not name: check it in Service Quotas "
+                          "before launching");
+    return;
+  }
+  const std::string& name = p->spot ? q->spot : q->on_demand;
+  const std::string& code = p->spot ? q->spot_code : q->on_demand_code;
   p->warnings.push_back(
       "EC2 vCPU quota: " + std::to_string(p->count) + " x " + p->type->name + " need " +
       std::to_string(vcpus) + " vCPUs of \"" + name + "\" (" + code + ") in " + p->region +
@@ -164,61 +165,61 @@ Status CheckOffer(const Catalog& catalog, const InstanceType& t, const LaunchReq
   return Status::OK();
 }
 
-void ChooseAmi(const Catalog& catalog, LaunchPlan* p) {
+// The family's machine image and its warnings, from the family facts (data/family-facts.json).
+// A family without an entry (a catalog file newer than this binary) gets the image its
+// accelerator implies, and says so.
+Status ChooseAmi(const Catalog& catalog, LaunchPlan* p) {
+  Result<const FamilyFactsTable*> table = EmbeddedFamilyFacts();
+  if (!table.ok()) return table.status();
+  const FamilyFactsTable& facts = **table;
   const InstanceType& t = *p->type;
+  const Accelerator& a = t.accelerator;
+  const bool nvidia = a.kind == AcceleratorKind::kGpu && a.vendor == "NVIDIA";
+  const FamilyFacts* family = facts.Find(t.family);
+  const MachineImage* image = family != nullptr ? &facts.ImageOf(*family) : nullptr;
+  if (image == nullptr) {
+    p->warnings.emplace_back(t.family +
+                             " has no entry in the family facts (data/family-facts.json): its AMI "
+                             "follows its accelerator and its vCPU quota group is unknown");
+    image = facts.FindImage(a.kind == AcceleratorKind::kNeuron ? "neuron-dlami"
+                            : nvidia                           ? "nvidia-dlami"
+                                                               : "ubuntu");
+    if (image == nullptr) return Status::ParseError("family facts: no image for " + t.family);
+  }
   const bool arm = std::find(t.cpu_architectures.begin(), t.cpu_architectures.end(), "arm64") !=
-                   t.cpu_architectures.end();
+                       t.cpu_architectures.end() ||
+                   (family != nullptr && family->cpu_architecture == "arm64");
   p->architecture = arm ? "arm64" : "x86_64";
   p->ssh_user = "ubuntu";
-  const Accelerator& a = t.accelerator;
-  const GpuSpec* gpu = catalog.GpuOf(t);
-  if (a.kind == AcceleratorKind::kNeuron) {
-    p->ami_parameter = "/aws/service/neuron/dlami/multi-framework/ubuntu-24.04/latest/image_id";
-    p->ami_name = "Deep Learning AMI Neuron (Ubuntu 24.04)";
-    p->reasons.emplace_back(
-        "AMI: the Neuron multi-framework DLAMI: Neuron driver, runtime, compiler "
-        "and EFA preinstalled for " +
-        a.model);
-    if (t.family == "inf1") {
-      p->warnings.emplace_back(
-          "Neuron DLAMIs from SDK 2.26.1 on no longer support Inf1: pin an "
-          "image released with SDK 2.26 or earlier");
-    }
-    return;
-  }
-  if (a.kind == AcceleratorKind::kGpu && a.vendor == "NVIDIA") {
-    p->ami_parameter = "/aws/service/deeplearning/ami/" + p->architecture +
-                       "/base-oss-nvidia-driver-gpu-ubuntu-22.04/latest/ami-id";
-    p->ami_name = std::string("Deep Learning ") + (arm ? "ARM64 " : "") +
-                  "Base OSS Nvidia Driver GPU AMI (Ubuntu 22.04)";
+  p->ami_parameter = image->ParameterFor(p->architecture);
+  p->ami_name = image->NameFor(p->architecture);
+  const std::string accelerator = a.vendor.empty() ? a.model : a.vendor + " " + a.model;
+  if (image->provides.empty()) {
     p->reasons.emplace_back("AMI: " + p->ami_name + " (" + p->architecture +
-                            "): NVIDIA driver, CUDA, NCCL, EFA and aws-ofi-nccl preinstalled" +
-                            (arm ? "; arm64 because " + t.family + " has Graviton CPUs" : ""));
-    const std::string arch = gpu ? gpu->architecture : "";
-    if (arch == "Volta" || arch == "Maxwell" || arch == "Kepler") {
-      p->warnings.emplace_back(
-          a.model + " (" + arch +
-          ") is not supported by NVIDIA's open kernel modules that the OSS-driver "
-          "DLAMI uses: pick an AMI with the proprietary driver");
-    } else if (a.fractional()) {
-      p->warnings.emplace_back(t.family +
-                               " shares a GPU through NVIDIA vGPU and needs the GRID "
-                               "driver, which this DLAMI does not ship: see AWS's NVIDIA GRID "
-                               "driver instructions");
-    } else if (!arm && !kDlamiX86Families.contains(t.family)) {
-      p->warnings.emplace_back(t.family +
-                               " is not in the DLAMI release notes' supported-instance "
-                               "list: check before relying on it");
-    }
-    return;
+                            "): AWS publishes no Deep Learning AMI for " + accelerator);
+    p->warnings.emplace_back("install the " + (a.vendor.empty() ? a.model : a.vendor) +
+                             " driver yourself (no DLAMI for this accelerator)");
+  } else {
+    p->reasons.emplace_back("AMI: " + p->ami_name + " (" + p->architecture +
+                            "): " + image->provides + " for " + a.model +
+                            (arm ? "; arm64 because " + t.family + " has arm64 CPUs" : ""));
   }
-  p->ami_parameter = std::string("/aws/service/canonical/ubuntu/server/22.04/stable/current/") +
-                     (arm ? "arm64" : "amd64") + "/hvm/ebs-gp2/ami-id";
-  p->ami_name = "Ubuntu Server 22.04 LTS (Canonical)";
-  p->reasons.emplace_back("AMI: plain Ubuntu 22.04: AWS publishes no Deep Learning AMI for " +
-                          (a.vendor.empty() ? a.model : a.vendor + " " + a.model));
-  p->warnings.emplace_back("install the " + (a.vendor.empty() ? a.model : a.vendor) +
-                           " driver yourself (no DLAMI for this accelerator)");
+  const GpuSpec* gpu = catalog.GpuOf(t);
+  const std::vector<std::string>& unsupported = image->unsupported_gpu_architectures;
+  if (gpu != nullptr &&
+      std::find(unsupported.begin(), unsupported.end(), gpu->architecture) != unsupported.end()) {
+    p->warnings.emplace_back(a.model + " (" + gpu->architecture + ") is " + image->unsupported_why);
+  } else if (nvidia && a.fractional()) {
+    p->warnings.emplace_back(t.family +
+                             " shares a GPU through NVIDIA vGPU and needs the GRID "
+                             "driver, which this DLAMI does not ship: see AWS's NVIDIA GRID "
+                             "driver instructions");
+  } else if (family != nullptr && !family->image_lists_family && !image->provides.empty()) {
+    p->warnings.emplace_back(t.family + " is not in the " + p->ami_name +
+                             " release notes' supported-instance list: check before relying on it");
+  }
+  if (family != nullptr && !family->note.empty()) p->warnings.push_back(family->note);
+  return Status::OK();
 }
 
 void ChooseNetwork(LaunchPlan* p) {
@@ -454,7 +455,7 @@ Result<LaunchPlan> PlanLaunch(const Catalog& catalog, const LaunchRequest& reque
   p.region = request.region;
   p.request = request;
   GPUADVISOR_RETURN_IF_ERROR(CheckOffer(catalog, **type, request, &p));
-  ChooseAmi(catalog, &p);
+  GPUADVISOR_RETURN_IF_ERROR(ChooseAmi(catalog, &p));
   ChooseNetwork(&p);
   ChooseStorage(&p);
   ChoosePurchase(&p);

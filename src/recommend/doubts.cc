@@ -6,7 +6,7 @@
 #include <map>
 #include <tuple>
 
-#include "catalog/quotas.h"
+#include "catalog/family_facts.h"
 #include "gpuadvisor/i18n.h"
 #include "util/text.h"
 #include "workload/neuron.h"
@@ -169,8 +169,11 @@ int Tier(const Candidate& c, Risk risk) {
 
 // The vCPU quota a plan draws on, where it is an accelerated group's (0 on a new account).
 std::string QuotaNote(const Candidate& c) {
-  const VcpuQuota& q = VcpuQuotaOf(*c.type);
-  if (!q.accelerated || c.purchase == PurchaseKind::kCapacityBlock) return "";
+  const VcpuQuota* found = VcpuQuotaOf(*c.type);
+  if (found == nullptr || !found->accelerated || c.purchase == PurchaseKind::kCapacityBlock) {
+    return "";
+  }
+  const VcpuQuota& q = *found;
   const bool spot = c.purchase == PurchaseKind::kSpot;
   // TRANSLATORS: {0} a vCPU count, {1} a Service Quotas quota name, {2} its code (L-417A185B).
   return Trf(

@@ -126,6 +126,25 @@ TEST(LaunchTest, AmiFollowsArchitectureAndAccelerator) {
   EXPECT_FALSE(Plan("p3dn.24xlarge").warnings.empty());  // Volta: no open kernel modules
 }
 
+// The image and its warnings are the family facts' (data/family-facts.json), not code tables.
+TEST(LaunchTest, AmiWarningsComeFromTheFamilyFacts) {
+  const auto warned = [](const LaunchPlan& p, std::string_view text) {
+    return std::any_of(p.warnings.begin(), p.warnings.end(),
+                       [&](const std::string& w) { return w.find(text) != std::string::npos; });
+  };
+  // The image's unsupported GPU architectures.
+  EXPECT_TRUE(warned(Plan("p3dn.24xlarge"), "V100-32GB (Volta) is not supported by NVIDIA's open"));
+  EXPECT_FALSE(warned(Plan("p5.48xlarge"), "open kernel modules"));
+  // A family the image's release notes do not list, and one they do.
+  EXPECT_TRUE(warned(Plan("g7e.2xlarge"), "g7e is not in the Deep Learning Base OSS"));
+  EXPECT_FALSE(warned(Plan("g6e.xlarge"), "supported-instance list"));
+  // A family's own note; a fractional GPU's driver.
+  EXPECT_TRUE(warned(Plan("inf1.xlarge"), "pin an image released with SDK 2.26"));
+  EXPECT_TRUE(warned(Plan("g6f.xlarge"), "needs the GRID driver"));
+  EXPECT_EQ(Plan("g6e.xlarge").ami_name,
+            "Deep Learning Base OSS Nvidia Driver GPU AMI (Ubuntu 22.04)");
+}
+
 // gp3 sizing (doc/launch.md): throughput as fast as the instance's EBS link allows, at most
 // 1000 MiB/s; IOPS 4 per MiB/s, at least the free 3000, at most 16000 and 500 per GiB.
 void ExpectGp3Rule(const LaunchPlan& p) {
@@ -232,8 +251,8 @@ TEST(LaunchTest, RendersEveryFormatForEveryKindOfType) {
     const char* must;  // in every format
   };
   for (const Case& c : {Case{"g6.xlarge", 1, "g6.xlarge"}, Case{"trn1.32xlarge", 2, "trn1"},
-                        Case{"g4ad.xlarge", 1, "Ubuntu 22.04"}, Case{"g5g.xlarge", 3, "arm64"},
-                        Case{"p4d.24xlarge", 2, "EFA"}}) {
+                        Case{"g4ad.xlarge", 1, "Ubuntu Server 22.04"},
+                        Case{"g5g.xlarge", 3, "arm64"}, Case{"p4d.24xlarge", 2, "EFA"}}) {
     LaunchRequest r;
     r.instance_type = c.type;
     r.count = c.count;
