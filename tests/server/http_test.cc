@@ -186,6 +186,23 @@ TEST_F(HttpTest, GzipAndEtag) {
   EXPECT_NE(big.find("Content-Encoding: gzip"), std::string::npos) << big.substr(0, 400);
 }
 
+// HEAD: the GET answer's head, its Content-Length included, and no body; the pipelined GET after
+// it on the same connection is read where it starts.
+TEST_F(HttpTest, HeadAnswersTheHeadOnly) {
+  const std::string res =
+      Raw("HEAD /healthz HTTP/1.1\r\n" + Host() + "\r\nGET /healthz HTTP/1.1\r\n" + Host() +
+          "Connection: close\r\n\r\n");
+  const size_t second = res.find("HTTP/1.1 200", 1);
+  ASSERT_EQ(res.rfind("HTTP/1.1 200 OK\r\n", 0), 0U) << res.substr(0, 300);
+  ASSERT_NE(second, std::string::npos) << res;
+  const std::string head = res.substr(0, second), get = res.substr(second);
+  const size_t body_at = get.find("\r\n\r\n") + 4;
+  const std::string length = "Content-Length: " + std::to_string(get.size() - body_at) + "\r\n";
+  EXPECT_NE(head.find(length), std::string::npos) << head;
+  EXPECT_EQ(head.size(), head.find("\r\n\r\n") + 4) << "a body after a HEAD answer: " << head;
+  EXPECT_NE(get.find("{\"status\":\"ok\""), std::string::npos) << get;
+}
+
 TEST_F(HttpTest, BodyTooLargeIs413) {
   httplib::Client c = Client();
   const std::string body(10 * 1024 * 1024, 'x');  // 10 MB
