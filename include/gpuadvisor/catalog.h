@@ -192,6 +192,11 @@ struct GpuSpec {
   int neuron_cores = 0;
   std::optional<double> neuronlink_gbyte_s;
   std::string neuronlink_topology;
+  // The NeuronCores the Neuron runtime joins into one logical core by default (LNC: 2 on
+  // Trainium2, whose frameworks see 4 cores per chip; 1 on earlier devices), and each
+  // NeuronCore's on-chip state buffer (SBUF, MiB). 0 / null where unknown or not a Neuron device.
+  int neuron_logical_core_size = 0;
+  std::optional<double> neuron_sbuf_mib;
   // How far the figures can be trusted: "published" (vendor datasheet or AWS documentation for
   // every figure used), "derived" (some figures computed from clocks x units or a sibling part;
   // `derivation` says which and how). Empty = not graded (catalogs written before this field).

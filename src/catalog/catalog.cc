@@ -24,6 +24,7 @@ const std::vector<GpuFigure>& GpuFigures() {
       {"int8_tops", &GpuSpec::int8_tops},
       {"nvlink_gbyte_s", &GpuSpec::nvlink_gbyte_s},
       {"neuronlink_gbyte_s", &GpuSpec::neuronlink_gbyte_s},
+      {"neuron_sbuf_mib", &GpuSpec::neuron_sbuf_mib},
       {"tdp_w", &GpuSpec::tdp_w},
   };
   return kFigures;

@@ -324,6 +324,9 @@ struct GpuFields {  // datasheet figures, dense, per device; unknown = null
     v.ZeroIsNull("neuron_cores", g.neuron_cores);
     v.OptNum("neuronlink_gbyte_s", g.neuronlink_gbyte_s);  // GB/s bidirectional
     v.Str("neuronlink_topology", g.neuronlink_topology, kOptional);
+    // Since issue 40 (Neuron chip facts as data); absent = unknown.
+    v.ZeroIsNull("neuron_logical_core_size", g.neuron_logical_core_size);
+    v.OptNum("neuron_sbuf_mib", g.neuron_sbuf_mib);
     v.OptNum("tdp_w", g.tdp_w);
     v.OptInt("nvenc", g.nvenc);
     v.OptStr("compute_capability", g.compute_capability);

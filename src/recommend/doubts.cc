@@ -38,7 +38,7 @@ constexpr double kCapacityBlockRetryHours = 24;
 constexpr double kCapacityBlockLeadHours = 12;
 
 bool IsNeuron(const Candidate& c) {
-  return c.gpu != nullptr && workload_internal::NeuronChipOf(*c.gpu) != nullptr;
+  return c.gpu != nullptr && workload_internal::IsNeuronDevice(*c.gpu);
 }
 
 // A host of the big training families: sold as Capacity Blocks, or 8 or more accelerators.

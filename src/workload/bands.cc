@@ -55,7 +55,7 @@ std::optional<BandKind> BandKindOf(const Workload& w, const GpuSpec& gpu) {
   const TaskClass task = TaskKindDefOf(w.task).confidence_class;
   const bool vision = task == TaskClass::kVisionTraining || task == TaskClass::kVisionInference;
   if (vision && w.model.family == ModelFamily::kDiffusion) return BandKind::kDiffusion;
-  const bool neuron = NeuronChipOf(gpu) != nullptr;
+  const bool neuron = IsNeuronDevice(gpu);
   switch (task) {
     case TaskClass::kLlmTraining:
       return neuron ? BandKind::kNeuronTraining : BandKind::kGpuLlmTraining;

@@ -174,7 +174,7 @@ namespace {
 // the host; Neuron collective-communication docs), else PCIe.
 void SetIntraLink(const Hardware& hw, Topology* t) {
   const GpuSpec& g = *hw.gpu;
-  const bool neuron = NeuronChipOf(g) != nullptr;
+  const bool neuron = IsNeuronDevice(g);
   const bool has_nvlink = g.nvlink_gbyte_s && *g.nvlink_gbyte_s > 0;
   t->nvlink = !neuron && hw.nvlink.value_or(has_nvlink) && t->gpus_per_node > 1;
   if (neuron && NeuronLinkGbyteS(g, hw.instance) > 0) {
@@ -201,14 +201,14 @@ void SetIntraLink(const Hardware& hw, Topology* t) {
 Topology MakeTopology(const Hardware& hw) {
   Topology t;
   t.gpus = std::max(1, hw.gpus);
-  const NeuronChip* chip = NeuronChipOf(*hw.gpu);
   // The node: the instance's, else the one assumed for a bare GPU count (named in AssumeTopology).
   const InstanceType* node = hw.instance != nullptr ? hw.instance : hw.assumed_node;
   int per_node = hw.gpus_per_node;
   if (per_node <= 0 && node != nullptr) per_node = node->accelerator.logical_count;
   if (per_node <= 0) {
-    // A bare device count: 8 GPUs per node, or the chips of the largest Neuron instance.
-    per_node = std::min(t.gpus, chip != nullptr ? chip->chips_per_node : 8);
+    // A bare device count with no catalog node (ResolveHardware names the largest instance with
+    // the device, as AssumeTopology says): 8 per node.
+    per_node = std::min(t.gpus, 8);
     t.node_assumed = t.gpus > 1;
   }
   t.gpus_per_node = std::clamp(per_node, 1, t.gpus);
@@ -217,7 +217,7 @@ Topology MakeTopology(const Hardware& hw) {
   double gbps = hw.node_network_gbit_s;
   if (gbps <= 0 && node != nullptr && node->network_gbit_s) gbps = *node->network_gbit_s;
   if (gbps <= 0) {
-    gbps = chip != nullptr ? chip->node_network_gbit_s : kDefaultNodeNetworkGbps;
+    gbps = kDefaultNodeNetworkGbps;
     t.network_assumed = t.nodes > 1;
   }
   t.node_network_gbit_s = gbps;

@@ -152,7 +152,7 @@ std::optional<GpuSpec> InstanceDevice(const Hardware& hw) {
                               *a.memory_mib_each != hw.gpu->aws_memory_mib.value_or(0);
   if (!a.fractional() && !memory_differs) return std::nullopt;
   GpuSpec g = *hw.gpu;
-  if (memory_differs) g.aws_memory_mib = *a.memory_mib_each;
+  if (memory_differs) g.aws_memory_mib = a.memory_mib_each;
   if (a.fractional()) {
     const double f = a.partition_size;
     for (std::optional<double>* v :
@@ -169,11 +169,9 @@ std::optional<GpuSpec> InstanceDevice(const Hardware& hw) {
 
 void AssumeTopology(const EstimateContext& ctx) {
   const Topology& t = ctx.topo;
-  const NeuronChip* chip = NeuronChipOf(ctx.gpu);
   if (t.node_assumed) {
-    ctx.Assume(std::to_string(t.gpus_per_node) + " devices per node assumed" +
-               (chip != nullptr ? std::string(" (") + chip->node_instance + ")" : "") +
-               " (no instance type given)");
+    ctx.Assume(std::to_string(t.gpus_per_node) +
+               " devices per node assumed (no instance type given)");
   }
   const InstanceType* node = ctx.hw.instance == nullptr ? ctx.hw.assumed_node : nullptr;
   if (node != nullptr && t.gpus > 1) {
@@ -189,7 +187,7 @@ void AssumeTopology(const EstimateContext& ctx) {
     ctx.Assume(t.LinkName() + " inside a node (" + Num(t.intra_bps / 1e9, 0) +
                " GB/s effective per device)");
   }
-  if (chip != nullptr && t.gpus > 1 && ctx.out->parallelism_applies) {
+  if (IsNeuronDevice(ctx.gpu) && t.gpus > 1 && ctx.out->parallelism_applies) {
     const int cores = NeuronLogicalCoresPerChip(ctx.gpu);
     ctx.Assume("device = " + ctx.gpu.model + " chip (" + std::to_string(cores) +
                " NeuronCores as frameworks count them): TP " +

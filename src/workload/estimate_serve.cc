@@ -68,7 +68,7 @@ double GemmPeak(const GpuSpec& gpu, Precision p) {
 // The engine: --engine, else what users of the hardware most likely run (vLLM on GPUs, NxD
 // Inference on Neuron). A GPU engine on Neuron or Neuron's on a GPU is refused.
 Result<Engine> ServingEngine(const EstimateContext& ctx) {
-  const bool neuron = NeuronChipOf(ctx.gpu) != nullptr;
+  const bool neuron = IsNeuronDevice(ctx.gpu);
   const Engine e = ctx.w.engine.value_or(neuron ? Engine::kNeuron : Engine::kVllm);
   if (neuron != (e == Engine::kNeuron)) {
     return Status::Unsupported(
@@ -272,7 +272,7 @@ std::vector<int> TpCandidates(const EstimateContext& ctx) {
   const int limit = std::min(ctx.topo.gpus, ctx.topo.gpus_per_node);
   std::vector<int> tps;
   for (int tp = 1; tp <= limit; tp *= 2) tps.push_back(tp);
-  if (NeuronChipOf(ctx.gpu) != nullptr && limit != tps.back()) tps.push_back(limit);
+  if (IsNeuronDevice(ctx.gpu) && limit != tps.back()) tps.push_back(limit);
   return tps;
 }
 
@@ -343,7 +343,7 @@ Status EstimateServing(const EstimateContext& ctx) {
       if (p.fits) break;  // more stages only add hops
     }
   }
-  if (ctx.hw.instance != nullptr && NeuronChipOf(ctx.gpu) != nullptr) {
+  if (ctx.hw.instance != nullptr && IsNeuronDevice(ctx.gpu)) {
     const int per_instance = std::min(gpus, ctx.hw.instance->accelerator.devices());
     GPUADVISOR_RETURN_IF_ERROR(
         CheckNeuronHostMemory(*ctx.hw.instance, best.memory.weights * per_instance));

@@ -304,7 +304,7 @@ Status EstimateTraining(const EstimateContext& ctx) {
   ctx.out->params_total = m.params.total;
   ctx.out->params_active = m.params.active;
   // Neuron: FP32 training still multiplies in BF16 (neuronx-cc auto-cast, neuron.h).
-  const bool neuron = NeuronChipOf(ctx.gpu) != nullptr;
+  const bool neuron = IsNeuronDevice(ctx.gpu);
   if (neuron && w.torch_compile) {
     return Status::Unsupported("torch-compile: applies to PyTorch on GPUs; on " + ctx.gpu.model +
                                " neuronx-cc compiles every graph")

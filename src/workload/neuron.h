@@ -1,7 +1,7 @@
 // AWS Neuron devices (Inferentia, Inferentia2, Trainium, Trainium2) as the estimator sees them:
-// NeuronCores per chip and their peaks, the NeuronLink between chips inside an instance, the
-// instance a bare device count is assumed to come in, and the efficiencies of the Neuron
-// software stack for training, prompt processing and decode. Device = chip everywhere in
+// NeuronCores per chip and their peaks, the NeuronLink between chips inside an instance (all
+// catalog figures), and the efficiencies of the Neuron software stack for training, prompt
+// processing and decode. Device = chip everywhere in
 // gpuadvisor; NeuronCores only enter through the figures below and the TP conversion.
 // Sources are cited in neuron.cc and doc/estimation.md ("Neuron devices").
 #ifndef GPUADVISOR_WORKLOAD_NEURON_H_
@@ -17,36 +17,27 @@
 
 namespace gpuadvisor::workload_internal {
 
-// One Neuron chip model and the NeuronCore generation it carries.
-struct NeuronChip {
-  const char* model;  // catalog id: "Trainium"
-  const char* core;   // "NeuronCore-v2"
-  int cores;          // physical NeuronCores per chip
-  int lnc;            // default Logical NeuronCore size (physical cores per logical one)
-  // Dense peaks per NeuronCore, TFLOP/s (TOP/s for int8); 0 = not published.
-  double core_bf16_tflops, core_fp8_tflops, core_fp32_tflops, core_int8_tops;
-  double neuronlink_gbyte_s;   // NeuronLink per chip, total bidirectional GB/s
-  const char* topology;        // "ring", "2d-torus"
-  int chips_per_node;          // chips of the largest instance (the node a bare count assumes)
-  double node_network_gbit_s;  // Gbit/s, EFA/ENA of that instance
-  const char* node_instance;   // "trn1.32xlarge"
-};
+// True for an AWS Neuron device (Inferentia, Trainium and their successors): its NeuronCores,
+// peaks, NeuronLink, logical-core size and SBUF are catalog figures (data/accelerator-figures.csv),
+// none of them a table here.
+bool IsNeuronDevice(const GpuSpec& gpu);
 
-// The chip table entry for `gpu`, or null when it is not an AWS Neuron device.
-const NeuronChip* NeuronChipOf(const GpuSpec& gpu);
+// The NeuronCore generation ("NeuronCore-v2"), from the catalog's architecture; "" elsewhere.
+std::string NeuronCoreGeneration(const GpuSpec& gpu);
 
-// Physical NeuronCores per chip: GpuSpec::neuron_cores when the catalog has it, else the table's.
+// Physical NeuronCores per chip (GpuSpec::neuron_cores; 1 when the catalog lacks it).
 int NeuronCoresPerChip(const GpuSpec& gpu);
 // NeuronCores per chip as the frameworks count them (tensor-parallel ranks): physical cores over
-// the default Logical NeuronCore size (Trainium2: 8 / LNC 2 = 4).
+// the default Logical NeuronCore size (GpuSpec::neuron_logical_core_size; Trainium2: 8 / 2 = 4).
 int NeuronLogicalCoresPerChip(const GpuSpec& gpu);
-// NeuronLink per chip (total bidirectional GB/s) and topology, catalog first, then the table.
-// `instance` (may be null) matters for Trainium: a trn1n.32xlarge has twice a trn1.32xlarge's
-// NeuronLink per chip.
+// NeuronLink per chip (total bidirectional GB/s) and topology, from the catalog. `instance` (may
+// be null) matters for Trainium: a trn1n.32xlarge has twice a trn1.32xlarge's NeuronLink per
+// chip, its own figure in the catalog.
 double NeuronLinkGbyteS(const GpuSpec& gpu, const InstanceType* instance = nullptr);
 std::string NeuronLinkTopology(const GpuSpec& gpu);
 
-// Chip peak in FLOP/s = NeuronCores x the per-core peak of `p`; nullopt when not published.
+// Chip peak in FLOP/s of `p` (the catalog's chip figure; BF16 where the chip has only FP16, as
+// Inferentia); nullopt when not published.
 std::optional<double> NeuronChipPeakFlops(const GpuSpec& gpu, Precision p);
 
 // The format the Neuron compiler runs matmuls in for training precision `p`: neuronx-cc's

@@ -400,7 +400,7 @@ double EngineBatchCap(const ServeConfig& c) {
 }
 
 int MaxServingInstances(const GpuSpec& gpu, int node_gpus, bool efa) {
-  const bool split = NeuronChipOf(gpu) == nullptr && efa && node_gpus >= kMinStageGpus;
+  const bool split = !IsNeuronDevice(gpu) && efa && node_gpus >= kMinStageGpus;
   return split ? kMaxServingStages : 1;
 }
 

@@ -43,7 +43,7 @@ import tempfile
 import time
 
 REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-TODAY = "2026-12-03"
+TODAY = "2026-12-07"
 DOC_PORT = "8080"
 COMMAND_TIMEOUT = 60
 FENCE = re.compile(r"^\s*(```+)\s*([\w+-]*).*$")  # indented fences too: none escapes the check

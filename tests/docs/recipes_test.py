@@ -256,8 +256,6 @@ def instance_family():
         Several("lists 5+ quoted families or family prefixes within 300 chars (a code table)",
                 r"\"(" + alt + r"|inf|trn|dl|vt|gr|u-p)\"", 5, 300,
                 ("src/", "include/", "python/", "web/")),
-        Several("lists instance types of 3+ families (a table per accelerator)",
-                r"\"(" + alt + r")\.\d*x?large\"", 3, 300, ("src/", "include/")),
     ]
 
 

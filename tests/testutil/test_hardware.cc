@@ -40,12 +40,16 @@ GpuSpec Spec(const char* model, const char* arch, int mib, double bw, std::optio
 
 using GpuMap = std::map<std::string, GpuSpec, std::less<>>;
 
-// The AWS Neuron devices: vendor AWS, NeuronCores and the NeuronLink interconnect per device.
-GpuSpec Neuron(GpuSpec g, int cores, double neuronlink_gbyte_s, const char* topology) {
+// The AWS Neuron devices: vendor AWS, NeuronCores, the NeuronLink interconnect per device, the
+// default logical-core size and each core's SBUF (MiB), as data/accelerator-figures.csv has them.
+GpuSpec Neuron(GpuSpec g, int cores, double neuronlink_gbyte_s, const char* topology, int lnc,
+               double sbuf_mib) {
   g.vendor = "AWS";
   g.neuron_cores = cores;
   g.neuronlink_gbyte_s = neuronlink_gbyte_s;
   g.neuronlink_topology = topology;
+  g.neuron_logical_core_size = lnc;
+  g.neuron_sbuf_mib = sbuf_mib;
   return g;
 }
 
@@ -111,15 +115,15 @@ const GpuMap& AllGpus() {
     GpuSpec trn =
         Spec("Trainium", "NeuronCore-v2", 32768, 880.468, no, 47.5, 190, 190, 190, no, no, true);
     trn.int8_tops = 380;
-    (*m)["Trainium"] = Neuron(trn, 2, 412.317, "2d-torus");
+    (*m)["Trainium"] = Neuron(trn, 2, 412.317, "2d-torus", 1, 24);
     GpuSpec inf2 =
         Spec("Inferentia2", "NeuronCore-v2", 32768, 880.468, no, 47.5, 190, 190, 190, no, no, true);
     inf2.int8_tops = 380;
-    (*m)["Inferentia2"] = Neuron(inf2, 2, 206.158, "ring");
+    (*m)["Inferentia2"] = Neuron(inf2, 2, 206.158, "ring", 1, 24);
     GpuSpec trn2 =
         Spec("Trainium2", "NeuronCore-v3", 98304, 2900, no, 181, 667, 667, 1299, no, no, true);
     trn2.int8_tops = std::nullopt;  // not published
-    (*m)["Trainium2"] = Neuron(trn2, 8, 1280, "2d-torus");
+    (*m)["Trainium2"] = Neuron(trn2, 8, 1280, "2d-torus", 2, 26.703);
     // SM counts and L2 sizes (architecture whitepapers; CUDA cores / cores per SM where the
     // datasheet gives cores only), as data/accelerator-figures.csv has them.
     // H200: the H100's GH100 configuration (derived); T4/L4/L40S SMs from cores; A10G as above.

@@ -4,6 +4,7 @@
 #ifndef GPUADVISOR_TESTS_TESTUTIL_TEST_HARDWARE_H_
 #define GPUADVISOR_TESTS_TESTUTIL_TEST_HARDWARE_H_
 
+#include <algorithm>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -37,6 +38,14 @@ inline Hardware Gpus(std::string_view model, int count) {
   Hardware hw;
   hw.gpu = &TestGpu(model);
   hw.gpus = count;
+  // A Neuron device comes in the node of the largest instance that carries it, as the CLI's
+  // `--gpu` assumes from the catalog: 16 Trainium or Trainium2 chips (trn1n/trn2.48xlarge), 12
+  // Inferentia2 (inf2.48xlarge). GPUs: 8 per node unless a test says otherwise.
+  const std::pair<std::string_view, int> kNeuronNodes[] = {
+      {"Trainium", 16}, {"Inferentia2", 12}, {"Trainium2", 16}};
+  for (const auto& [name, chips] : kNeuronNodes) {
+    if (model == name) hw.gpus_per_node = std::min(count, chips);
+  }
   return hw;
 }
 

@@ -23,8 +23,8 @@ using testing::TestGpu;
 using workload_internal::ChipsForNeuronCores;
 using workload_internal::EfficiencyFor;
 using workload_internal::IntraLink;
+using workload_internal::IsNeuronDevice;
 using workload_internal::MakeTopology;
-using workload_internal::NeuronChipOf;
 using workload_internal::NeuronCoresPerChip;
 using workload_internal::NeuronLinkGbyteS;
 using workload_internal::NeuronLogicalCoresPerChip;
@@ -60,23 +60,24 @@ TEST(NeuronTopologyTest, ChipsTalkOverNeuronLinkNotPcie) {
   EXPECT_GT(trn.intra_bps, 3 * l4.intra_bps);
 }
 
-TEST(NeuronTopologyTest, CatalogFiguresWinAndTrn1nDoublesTheLink) {
+// The NeuronLink and core figures are the catalog's, the instance type's own figure first
+// (trn1n.32xlarge: 768 GiB/s per chip, twice trn1.32xlarge's); a spec without them has none: no
+// chip table stands behind the catalog.
+TEST(NeuronTopologyTest, CatalogFiguresOnly) {
   GpuSpec bare = TestGpu("Trainium");  // a catalog written before the NeuronLink fields
   bare.neuron_cores = 0;
   bare.neuronlink_gbyte_s.reset();
   bare.neuronlink_topology.clear();
-  EXPECT_EQ(NeuronCoresPerChip(bare), 2);
-  EXPECT_NEAR(NeuronLinkGbyteS(bare), 384 * 1.073741824, 1e-9);  // 384 GiB/s
+  EXPECT_EQ(NeuronCoresPerChip(bare), 1);
+  EXPECT_EQ(NeuronLinkGbyteS(bare), 0);
   GpuSpec wider = TestGpu("Trainium");
   wider.neuronlink_gbyte_s = 500;
   EXPECT_EQ(NeuronLinkGbyteS(wider), 500);
   const InstanceType trn1 = NeuronInstance("trn1.32xlarge", "trn1", 16, 800);
-  const InstanceType trn1n = NeuronInstance("trn1n.32xlarge", "trn1n", 16, 1600);
+  InstanceType trn1n = NeuronInstance("trn1n.32xlarge", "trn1n", 16, 1600);
   EXPECT_NEAR(NeuronLinkGbyteS(TestGpu("Trainium"), &trn1), 412.317, 1e-9);
-  EXPECT_NEAR(NeuronLinkGbyteS(TestGpu("Trainium"), &trn1n), 824.634, 1e-9);  // 768 GiB/s
-  InstanceType own = trn1n;  // the catalog's per-type figure wins (issue 37)
-  own.accelerator.neuronlink_gbyte_s = 900;
-  EXPECT_EQ(NeuronLinkGbyteS(TestGpu("Trainium"), &own), 900);
+  trn1n.accelerator.neuronlink_gbyte_s = 824.634;  // the catalog's per-type figure (issue 37)
+  EXPECT_NEAR(NeuronLinkGbyteS(TestGpu("Trainium"), &trn1n), 824.634, 1e-9);
   Hardware hw = Gpus("Trainium", 32);
   hw.instance = &trn1n;
   const Topology t = MakeTopology(hw);
@@ -84,18 +85,39 @@ TEST(NeuronTopologyTest, CatalogFiguresWinAndTrn1nDoublesTheLink) {
   EXPECT_EQ(t.nodes, 2);
   EXPECT_NEAR(t.intra_bps, 824.634e9 / 4 * 0.7, 1e6);
   EXPECT_NEAR(t.inter_bps_node, 1600e9 / 8 * 0.8, 1e6);  // EFA between trn1n instances
+  // The embedded catalog carries the per-type figure.
+  const InstanceType* real = testing::EmbeddedForTests().FindInstanceType("trn1n.32xlarge");
+  ASSERT_NE(real, nullptr);
+  EXPECT_NEAR(NeuronLinkGbyteS(TestGpu("Trainium"), real), 824.634, 1e-3);
 }
 
+// A bare count of Neuron devices (`--gpu Trainium --gpus 512`): the node is the largest catalog
+// instance that carries the device, as ResolveHardware names it; no table of nodes in the
+// estimator. Without a catalog node a bare count is 8 per node, as for any device.
 TEST(NeuronTopologyTest, BareCountAssumesTheLargestInstance) {
-  const Topology t = MakeTopology(Gpus("Trainium", 512));
-  EXPECT_EQ(t.gpus_per_node, 16);  // trn1.32xlarge, not 8 GPUs per node
+  const auto topology = [](const char* gpu, int gpus) {
+    HardwareRequest r;
+    r.gpu = gpu;
+    r.gpus = gpus;
+    Result<Hardware> hw = ResolveHardware(testing::EmbeddedForTests(), r);
+    EXPECT_TRUE(hw.ok()) << hw.status().ToString();
+    EXPECT_NE(hw->assumed_node, nullptr);
+    return MakeTopology(*hw);
+  };
+  const Topology t = topology("Trainium", 512);
+  EXPECT_EQ(t.gpus_per_node, 16);  // trn1n.32xlarge, not 8 devices per node
   EXPECT_EQ(t.nodes, 32);
-  EXPECT_TRUE(t.node_assumed);
-  EXPECT_TRUE(t.network_assumed);
-  EXPECT_DOUBLE_EQ(t.node_network_gbit_s, 800);                        // trn1.32xlarge EFA
-  EXPECT_EQ(MakeTopology(Gpus("Inferentia2", 24)).gpus_per_node, 12);  // inf2.48xlarge
-  EXPECT_DOUBLE_EQ(MakeTopology(Gpus("Trainium2", 64)).node_network_gbit_s, 3200);
-  EXPECT_EQ(MakeTopology(Gpus("H100", 64)).gpus_per_node, 8);  // GPUs unchanged
+  EXPECT_DOUBLE_EQ(t.node_network_gbit_s, 1600);             // its EFA
+  EXPECT_EQ(topology("Inferentia2", 24).gpus_per_node, 12);  // inf2.48xlarge
+  EXPECT_DOUBLE_EQ(topology("Trainium2", 64).node_network_gbit_s, 3200);
+  EXPECT_EQ(topology("H100", 64).gpus_per_node, 8);
+  Hardware bare;
+  bare.gpu = &TestGpu("Trainium");
+  bare.gpus = 512;
+  const Topology no_node = MakeTopology(bare);
+  EXPECT_EQ(no_node.gpus_per_node, 8);
+  EXPECT_TRUE(no_node.node_assumed);
+  EXPECT_TRUE(no_node.network_assumed);
 }
 
 TEST(NeuronTopologyTest, SmallAllReduceLatencyFlatOnNeuronGrowingOnNvlink) {
@@ -113,21 +135,25 @@ TEST(NeuronChipTest, TensorParallelDegreesInNeuronCoresBecomeChips) {
   EXPECT_EQ(ChipsForNeuronCores(TestGpu("Trainium2"), 64), 16);    // trn2.48xlarge TP=64
   EXPECT_FALSE(ChipsForNeuronCores(TestGpu("Trainium"), 3).has_value());
   EXPECT_FALSE(ChipsForNeuronCores(TestGpu("Trainium"), 0).has_value());
-  EXPECT_EQ(NeuronChipOf(TestGpu("H100")), nullptr);
+  EXPECT_FALSE(IsNeuronDevice(TestGpu("H100")));
+  EXPECT_TRUE(IsNeuronDevice(TestGpu("Inferentia2")));
 }
 
-TEST(NeuronChipTest, PeaksPerNeuronCoreTimesCores) {
-  GpuSpec bare = TestGpu("Trainium2");
-  bare.bf16_tflops = bare.fp16_tflops = bare.fp8_tflops = bare.fp32_tflops = std::nullopt;
-  bare.tf32_tflops = std::nullopt;
-  EXPECT_NEAR(*PeakFlops(bare, Precision::kBf16), 667e12, 1e9);  // 8 x 83.4 TFLOPS
-  EXPECT_NEAR(*PeakFlops(bare, Precision::kFp8), 1299e12, 1e9);  // FP8 doubles on NC-v3
-  EXPECT_NEAR(*PeakFlops(bare, Precision::kFp32), 181e12, 1e9);
-  EXPECT_FALSE(PeakFlops(bare, Precision::kFp64).has_value());
-  GpuSpec trn = TestGpu("Trainium");
-  trn.bf16_tflops = trn.fp16_tflops = trn.fp8_tflops = std::nullopt;
-  EXPECT_NEAR(*PeakFlops(trn, Precision::kBf16), 190e12, 1e9);
-  EXPECT_NEAR(*PeakFlops(trn, Precision::kFp8), 190e12, 1e9);  // cFP8 = BF16 rate on NC-v2
+// Peaks are the catalog's chip figures; a precision the chip publishes no figure for has none.
+TEST(NeuronChipTest, PeaksAreTheCatalogsChipFigures) {
+  const GpuSpec& trn2 = TestGpu("Trainium2");
+  EXPECT_NEAR(*PeakFlops(trn2, Precision::kBf16), 667e12, 1e9);
+  EXPECT_NEAR(*PeakFlops(trn2, Precision::kFp8), 1299e12, 1e9);  // FP8 doubles on NC-v3
+  EXPECT_NEAR(*PeakFlops(trn2, Precision::kFp32), 181e12, 1e9);
+  EXPECT_FALSE(PeakFlops(trn2, Precision::kFp64).has_value());
+  EXPECT_NEAR(*PeakFlops(TestGpu("Trainium"), Precision::kFp8), 190e12, 1e9);  // cFP8 = BF16 rate
+  GpuSpec fp16_only = TestGpu("Trainium");  // Inferentia's shape: FP16, no BF16 figure
+  fp16_only.bf16_tflops.reset();
+  fp16_only.fp16_tflops = 64;
+  EXPECT_NEAR(*PeakFlops(fp16_only, Precision::kBf16), 64e12, 1e9);
+  GpuSpec none = TestGpu("Trainium2");
+  none.bf16_tflops = none.fp16_tflops = none.tf32_tflops = std::nullopt;
+  EXPECT_FALSE(workload_internal::NeuronChipPeakFlops(none, Precision::kBf16).has_value());
 }
 
 TEST(NeuronEfficiencyTest, PerGenerationTrainingPrefillAndDecode) {

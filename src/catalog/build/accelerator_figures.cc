@@ -18,11 +18,17 @@ namespace {
 constexpr const char* kTopologyField = "neuronlink_topology";
 
 // Integer fields: stored as int in GpuSpec, 0 / null = unknown.
-bool IsIntegerField(std::string_view f) { return f == "neuron_cores" || f == "nvenc"; }
+bool IsIntegerField(std::string_view f) {
+  return f == "neuron_cores" || f == "neuron_logical_core_size" || f == "nvenc";
+}
 
 std::optional<double> GetNumber(const GpuSpec& g, std::string_view field) {
   if (field == "neuron_cores") {
     return g.neuron_cores > 0 ? std::optional<double>(g.neuron_cores) : std::nullopt;
+  }
+  if (field == "neuron_logical_core_size") {
+    return g.neuron_logical_core_size > 0 ? std::optional<double>(g.neuron_logical_core_size)
+                                          : std::nullopt;
   }
   if (field == "nvenc") return g.nvenc ? std::optional<double>(*g.nvenc) : std::nullopt;
   const GpuFigure* f = FindGpuFigure(field);
@@ -32,6 +38,8 @@ std::optional<double> GetNumber(const GpuSpec& g, std::string_view field) {
 void SetNumber(GpuSpec* g, std::string_view field, double v) {
   if (field == "neuron_cores") {
     g->neuron_cores = static_cast<int>(std::lround(v));
+  } else if (field == "neuron_logical_core_size") {
+    g->neuron_logical_core_size = static_cast<int>(std::lround(v));
   } else if (field == "nvenc") {
     g->nvenc = static_cast<int>(std::lround(v));
   } else {
@@ -118,6 +126,7 @@ const std::vector<std::string>& AcceleratorFigureFields() {
     std::vector<std::string> v;
     for (const GpuFigure& f : GpuFigures()) v.emplace_back(f.name);
     v.emplace_back("neuron_cores");
+    v.emplace_back("neuron_logical_core_size");
     v.emplace_back("nvenc");
     v.emplace_back(kTopologyField);
     return v;
