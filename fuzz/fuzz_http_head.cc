@@ -14,10 +14,12 @@
 #include "server/guards.h"
 #include "server/http_reader.h"
 #include "util/text.h"
+#include "util/url.h"
 
 namespace {
 
 using namespace gpuadvisor::server;
+using gpuadvisor::PercentDecode;
 using gpuadvisor::ValidUtf8;
 
 // One line per framed request or error, feeding `text` in two pieces cut at `cut`.

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "util/text.h"
+#include "util/url.h"
 
 namespace gpuadvisor::server {
 namespace {
@@ -90,13 +91,6 @@ bool SplitAbsoluteForm(std::string_view target, std::string_view* authority,
   return true;
 }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // Splits "a=1&b=2" into decoded pairs; a key without "=" has the value "".
 HeadError ParseQuery(std::string_view text, HttpRequest* req) {
   for (std::string_view item : Split(text, '&')) {
@@ -139,23 +133,6 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
            return std::tolower(static_cast<unsigned char>(x)) ==
                   std::tolower(static_cast<unsigned char>(y));
          });
-}
-
-std::string PercentDecode(std::string_view s, bool plus_is_space) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    if (c == '%' && i + 2 < s.size() && HexValue(s[i + 1]) >= 0 && HexValue(s[i + 2]) >= 0) {
-      out += static_cast<char>(HexValue(s[i + 1]) * 16 + HexValue(s[i + 2]));
-      i += 2;
-    } else if (c == '+' && plus_is_space) {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 std::string_view HttpRequest::Header(std::string_view name) const {

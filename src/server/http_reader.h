@@ -117,9 +117,6 @@ HeadError ConvertHead(std::string_view method, std::string_view target, int vers
 // ASCII case-insensitive equality (header names, tokens).
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);
 
-// "%41+b" -> "A b" when plus_is_space (query strings); malformed escapes are kept as they are.
-std::string PercentDecode(std::string_view s, bool plus_is_space);
-
 }  // namespace gpuadvisor::server
 
 #endif  // GPUADVISOR_SERVER_HTTP_READER_H_

@@ -20,12 +20,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
-#include <cstdlib>
-#include <ctime>
-#include <deque>
 #include <mutex>
 #include <optional>
-#include <sstream>
 #include <thread>
 #include <unordered_map>
 
@@ -155,7 +151,9 @@ struct HttpServer::Impl {
   bool draining = false;
   // Bytes held by answers being written, against options.max_write_bytes.
   WriteBudget budget{0};
-  std::string oom_bytes;  // the 503 sent when memory runs out, made before it does
+  // The 503s sent without a handler, made once: when memory runs out (before it does), and to
+  // a connection past the bounds when every open one is busy (a flood of them costs no JSON).
+  std::string oom_bytes, busy_bytes;
 
   // Figures for Stats() (any thread).
   std::atomic<size_t> stat_write_bytes{0}, stat_write_peak{0}, stat_queued{0};
@@ -255,13 +253,6 @@ struct HttpServer::Impl {
     return best;
   }
 
-  std::string BusyBytes() const {
-    return Bytes(ErrorAnswer(503, "unavailable",
-                             "server: " + std::to_string(options.max_connections) +
-                                 " connections open and all busy; try again",
-                             "", true));
-  }
-
   void Admit(tcp::socket sock) {
     boost::system::error_code ec;
     const tcp::endpoint remote = sock.remote_endpoint(ec);
@@ -273,8 +264,7 @@ struct HttpServer::Impl {
       Session* victim = PickVictim(client_full ? peer : std::string());
       if (victim == nullptr) {
         if (!tls) {
-          const std::string busy = BusyBytes();
-          (void)!::send(sock.native_handle(), busy.data(), busy.size(),
+          (void)!::send(sock.native_handle(), busy_bytes.data(), busy_bytes.size(),
                         MSG_NOSIGNAL | MSG_DONTWAIT);
         }
         sock.shutdown(tcp::socket::shutdown_send, ec);
@@ -283,7 +273,7 @@ struct HttpServer::Impl {
         return;
       }
       if (victim->state != Session::State::kIdle || victim->served == 0) {
-        victim->stream.SendNow(BusyBytes());
+        victim->stream.SendNow(busy_bytes);
       }
       Close(FindSession(victim));
     }
@@ -667,6 +657,10 @@ HttpServer::HttpServer(const ServeOptions& options, CatalogHolder* holder)
   impl_->budget = WriteBudget(options.max_write_bytes);
   impl_->oom_bytes = Bytes(ErrorAnswer(
       503, "unavailable", "server: out of memory for this request; try again", "", true));
+  impl_->busy_bytes = Bytes(ErrorAnswer(503, "unavailable",
+                                        "server: " + std::to_string(options.max_connections) +
+                                            " connections open and all busy; try again",
+                                        "", true));
 }
 
 HttpServer::~HttpServer() {

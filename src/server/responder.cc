@@ -24,7 +24,7 @@ Response ServeAsset(const HttpRequest& req, Response res, const WebAsset& a, boo
   res.set(http::field::content_type, std::string(a.content_type));
   const bool zipped = gzip && !a.gzip.empty();
   if (zipped) res.set(http::field::content_encoding, "gzip");
-  res.body() = std::make_shared<const std::string>(zipped ? a.gzip : std::string(a.data));
+  res.body() = zipped ? a.shared_gzip : a.shared_data;
   return res;
 }
 

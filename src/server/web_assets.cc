@@ -54,7 +54,10 @@ std::string Etag(std::string_view data) {
 }
 
 WebAsset Make(std::string_view path, std::string_view type, std::string_view data) {
-  return WebAsset{path, type, data, Gzip(data, Z_BEST_COMPRESSION), Etag(data)};
+  WebAsset a{path, type, data, Gzip(data, Z_BEST_COMPRESSION), Etag(data), nullptr, nullptr};
+  a.shared_data = std::make_shared<const std::string>(data);
+  a.shared_gzip = std::make_shared<const std::string>(a.gzip);
+  return a;
 }
 
 }  // namespace

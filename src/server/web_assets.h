@@ -3,6 +3,7 @@
 #ifndef GPUADVISOR_SERVER_WEB_ASSETS_H_
 #define GPUADVISOR_SERVER_WEB_ASSETS_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,9 @@ struct WebAsset {
   std::string_view data;          // the file as built
   std::string gzip;               // the same, gzip-compressed once at start-up
   std::string etag;               // "\"<hash>\"" of data
+  // The bytes as answers hand them out (data, gzip), made once: every request for the asset
+  // shares them, as cached API answers are shared, never copied per request.
+  std::shared_ptr<const std::string> shared_data, shared_gzip;
 };
 
 // Every asset (built on first use; thread-safe). Paths never contain "..".

@@ -50,6 +50,9 @@ bool UrlWithin(const HttpUrl& url, const HttpUrl& base);
 // entry parsed with ParseHttpUrl; the first bad entry is an InvalidArgument naming `what`.
 Result<std::vector<HttpUrl>> ParseUrlList(std::string_view text, std::string_view what);
 
+// "%41+b" -> "A b" when plus_is_space (query strings); a malformed escape is kept as it is.
+std::string PercentDecode(std::string_view s, bool plus_is_space);
+
 // True iff `url` is within one of `allowed`.
 bool UrlAllowed(const HttpUrl& url, const std::vector<HttpUrl>& allowed);
 

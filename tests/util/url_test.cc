@@ -96,6 +96,16 @@ TEST(UrlTest, RefusesEverythingElseNamingTheField) {
   EXPECT_FALSE(ParseHttpUrl(std::string_view("http://h\0.evil", 14)).ok());
 }
 
+// Query strings and request paths (the server's target decoding): "+" is a space only in a
+// query; a malformed escape stays as it was sent.
+TEST(UrlTest, PercentDecodeKeepsMalformedEscapes) {
+  EXPECT_EQ(PercentDecode("%41+b%2f", true), "A b/");
+  EXPECT_EQ(PercentDecode("%41+b", false), "A+b");
+  EXPECT_EQ(PercentDecode("100%", true), "100%");
+  EXPECT_EQ(PercentDecode("%zz%4", true), "%zz%4");
+  EXPECT_EQ(PercentDecode("%e4%B8%AD", false), "\xe4\xb8\xad");
+}
+
 TEST(UrlTest, AllowListComparesParsedPartsAtSegmentBoundaries) {
   Result<std::vector<HttpUrl>> allowed =
       ParseUrlList(" http://Prom:9090/tenant-a/ , ,https://aps.example/ws-1", "allow");
