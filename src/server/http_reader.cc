@@ -4,7 +4,6 @@
 #include <boost/beast/core/buffers_range.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
-#include <cctype>
 #include <functional>
 #include <optional>
 
@@ -127,13 +126,6 @@ HeadError DecodeTarget(std::string_view target, HttpRequest* req) {
 }
 
 }  // namespace
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 std::string_view HttpRequest::Header(std::string_view name) const {
   for (const auto& [k, v] : headers) {

@@ -114,9 +114,6 @@ HeadError ConvertHead(std::string_view method, std::string_view target, int vers
                       std::vector<std::pair<std::string, std::string>> headers,
                       const HeadLimits& limits, HttpRequest* req);
 
-// ASCII case-insensitive equality (header names, tokens).
-bool EqualsIgnoreCase(std::string_view a, std::string_view b);
-
 }  // namespace gpuadvisor::server
 
 #endif  // GPUADVISOR_SERVER_HTTP_READER_H_

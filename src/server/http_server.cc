@@ -1,13 +1,11 @@
 #include "server/http_server.h"
 
-#include <sys/resource.h>
 #include <sys/socket.h>
 
 #include <algorithm>
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/ip/v6_only.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/ssl/stream.hpp>
@@ -18,18 +16,19 @@
 #include <boost/beast/http/write.hpp>
 #include <cerrno>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <unordered_map>
 
 #include "gpuadvisor/query.h"
+#include "server/access_log.h"
 #include "server/admission.h"
 #include "server/http_reader.h"
 #include "server/responder.h"
+#include "server/sockets.h"
 #include "server/web_assets.h"
+#include "server/worker_pool.h"
 #include "util/files.h"
 #include "util/text.h"
 
@@ -113,13 +112,6 @@ struct Session {
 };
 using SessionPtr = std::shared_ptr<Session>;
 
-// A complete request for a worker.
-struct Job {
-  SessionPtr session;
-  HttpRequest req;
-  std::function<bool()> cancelled;  // installed as ApiContext::cancelled
-};
-
 }  // namespace
 
 struct HttpServer::Impl {
@@ -128,19 +120,13 @@ struct HttpServer::Impl {
   std::unique_ptr<ResponseCache> cache;
   ReaderLimits reader_limits;
   std::optional<Responder> responder;       // made by Bind(), once the port is known
-  std::FILE* access_log = nullptr;          // --access-log; null = off
+  AccessLog access_log;                     // --access-log
   std::unique_ptr<asio::ssl::context> tls;  // --tls-cert/--tls-key; null = plain HTTP
-  std::mutex log_mu;                        // one access-log line at a time
   std::atomic<bool> running{false};
   std::atomic<bool> cancel_all{false};  // every request's cancelled() is true (drain is over)
 
-  // Complete requests waiting for a worker.
-  std::mutex work_mu;
-  std::condition_variable work_cv;
-  FairQueue<Job> work;     // guarded by work_mu
-  bool work_done = false;  // guarded by work_mu
-  int workers_done = 0;    // guarded by work_mu
-  std::condition_variable workers_cv;
+  // Complete requests waiting for a worker, and the workers (made by the constructor).
+  std::unique_ptr<WorkerPool> pool;
 
   // The I/O thread's; everything below is touched only on it.
   asio::io_context ioc{1};
@@ -156,67 +142,47 @@ struct HttpServer::Impl {
   std::string oom_bytes, busy_bytes;
 
   // Figures for Stats() (any thread).
-  std::atomic<size_t> stat_write_bytes{0}, stat_write_peak{0}, stat_queued{0};
+  std::atomic<size_t> stat_write_bytes{0}, stat_write_peak{0};
   std::atomic<uint64_t> stat_out_of_memory{0};  // the transport's; the responder counts its own
   std::atomic<uint64_t> stat_write_refused{0}, stat_writers_evicted{0}, stat_jobs_dropped{0},
       stat_jobs_refused{0};
 
-  // ---- the access log ----
-
   void LogAccess(const Session& s, size_t bytes) {
-    if (access_log == nullptr) return;
+    if (!access_log.open()) return;
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - s.log_start).count();
-    const std::string line = NowUtcIso() + " " + s.peer + " " + TerminalSafe(s.log_method) + " " +
-                             TerminalSafe(s.log_target) + " " + std::to_string(s.out.result_int()) +
-                             " " + std::to_string(bytes) + " " + FormatFixed(ms, 1) + "\n";
-    std::lock_guard<std::mutex> lock(log_mu);
-    std::fputs(line.c_str(), access_log);
-    std::fflush(access_log);
+    access_log.Write(s.peer, s.log_method, s.log_target, s.out.result_int(), bytes, ms);
   }
 
   // ---- workers ----
 
-  void WorkerLoop() {
-    for (;;) {
-      Job job;
-      {
-        std::unique_lock<std::mutex> lock(work_mu);
-        work_cv.wait(lock, [this] { return work_done || !work.empty(); });
-        if (work_done) break;
-        job = work.Pop();
-        stat_queued.store(work.size());
+  // On a worker: answers `req`, then posts the answer to the I/O thread to write.
+  void Work(const SessionPtr& s, HttpRequest req, const std::function<bool()>& cancelled) {
+    std::shared_ptr<Response> res;
+    try {
+      if (cancelled()) {
+        // Nobody waits for it any more (the client closed, its wall time passed while it
+        // queued, or the server drains): dropped, not run. A client still there is told.
+        ++stat_jobs_dropped;
+        res = std::make_shared<Response>(ErrorAnswer(
+            503, "unavailable",
+            "server: the request was not started in time (" +
+                std::to_string(options.request_timeout_s) + " s) or is no longer wanted; try again",
+            "", true));
+      } else {
+        res = std::make_shared<Response>(responder->Answer(req, &cancelled));
       }
-      std::shared_ptr<Response> res;
-      try {
-        if (job.cancelled && job.cancelled()) {
-          // Nobody waits for it any more (the client closed, its wall time passed while it
-          // queued, or the server drains): dropped, not run. A client still there is told.
-          ++stat_jobs_dropped;
-          res = std::make_shared<Response>(
-              ErrorAnswer(503, "unavailable",
-                          "server: the request was not started in time (" +
-                              std::to_string(options.request_timeout_s) +
-                              " s) or is no longer wanted; try again",
-                          "", true));
-        } else {
-          res = std::make_shared<Response>(responder->Answer(job.req, &job.cancelled));
-        }
-      } catch (const std::bad_alloc&) {
-        ++stat_out_of_memory;
-        res = nullptr;  // the I/O thread closes the connection
-      }
-      job.req = HttpRequest();  // the body goes now, not when the job's slot is reused
-      asio::post(ioc, [this, s = std::move(job.session), res] {
-        if (res == nullptr) {
-          FailOutOfMemory(s);
-        } else {
-          Write(s, std::move(*res));
-        }
-      });
+    } catch (const std::bad_alloc&) {
+      ++stat_out_of_memory;
+      res = nullptr;  // the I/O thread closes the connection
     }
-    std::lock_guard<std::mutex> lock(work_mu);
-    ++workers_done;
-    workers_cv.notify_all();
+    req = HttpRequest();  // the body goes now, not when the answer is written
+    asio::post(ioc, [this, s, res] {
+      if (res == nullptr) {
+        FailOutOfMemory(s);
+      } else {
+        Write(s, std::move(*res));
+      }
+    });
   }
 
   // ---- connections (I/O thread) ----
@@ -426,24 +392,20 @@ struct HttpServer::Impl {
           SetDeadline(
               s, std::min(now + std::chrono::seconds(options.read_timeout_s), s->body_deadline));
           if (s->reader.request().expect_continue && s->buf.size() == 0) {
+            // No read or write is pending here: write it, then go on reading the body.
             static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-            if (!s->stream.tls()) {
-              s->stream.SendNow(kContinue);
-            } else {
-              // No read or write is pending here: write it, then go on reading the body.
-              s->stream.Do([&](auto& stream) {
-                asio::async_write(stream, asio::buffer(kContinue.data(), kContinue.size()),
-                                  [this, s](boost::system::error_code wec, size_t) {
-                                    if (s->state == Session::State::kClosed) return;
-                                    if (wec) {
-                                      Close(s);
-                                    } else {
-                                      Process(s);
-                                    }
-                                  });
-              });
-              return;
-            }
+            s->stream.Do([&](auto& stream) {
+              asio::async_write(stream, asio::buffer(kContinue.data(), kContinue.size()),
+                                [this, s](boost::system::error_code ec, size_t) {
+                                  if (s->state == Session::State::kClosed) return;
+                                  if (ec) {
+                                    Close(s);
+                                  } else {
+                                    Process(s);
+                                  }
+                                });
+            });
+            return;
           }
           continue;
         case RequestReader::State::kDone:
@@ -465,23 +427,13 @@ struct HttpServer::Impl {
     s->log_method = s->reader.request().method;
     s->log_target = s->reader.target();
     s->head_only = s->log_method == "HEAD";
-    Job job;
-    job.session = s;
-    job.req = std::move(s->reader.request());
-    job.cancelled = MakeCancelCheck(s->sock().native_handle(),
-                                    Clock::now() + std::chrono::seconds(options.request_timeout_s),
-                                    &cancel_all);
-    bool queued = false;
-    {
-      std::lock_guard<std::mutex> lock(work_mu);
-      if (work.queued(s->peer) < options.max_queued_per_client) {
-        work.Push(s->peer, std::move(job));
-        stat_queued.store(work.size());
-        queued = true;
-      }
-    }
-    if (queued) {
-      work_cv.notify_one();
+    auto cancelled = MakeCancelCheck(s->sock().native_handle(),
+                                     Clock::now() + std::chrono::seconds(options.request_timeout_s),
+                                     &cancel_all);
+    if (pool->Submit(s->peer, [this, s, req = std::move(s->reader.request()),
+                               cancelled = std::move(cancelled)]() mutable {
+          Work(s, std::move(req), cancelled);
+        })) {
       return;
     }
     // This client has enough requests waiting already: it is told to come back.
@@ -655,6 +607,7 @@ HttpServer::HttpServer(const ServeOptions& options, CatalogHolder* holder)
   impl_->reader_limits.head.max_headers = options.max_headers;
   impl_->reader_limits.max_body_bytes = options.max_body_bytes;
   impl_->budget = WriteBudget(options.max_write_bytes);
+  impl_->pool = std::make_unique<WorkerPool>(static_cast<size_t>(options.max_queued_per_client));
   impl_->oom_bytes = Bytes(ErrorAnswer(
       503, "unavailable", "server: out of memory for this request; try again", "", true));
   impl_->busy_bytes = Bytes(ErrorAnswer(503, "unavailable",
@@ -663,106 +616,33 @@ HttpServer::HttpServer(const ServeOptions& options, CatalogHolder* holder)
                                         "", true));
 }
 
-HttpServer::~HttpServer() {
-  Stop();
-  if (impl_->access_log != nullptr && impl_->access_log != stdout) std::fclose(impl_->access_log);
-}
+HttpServer::~HttpServer() { Stop(); }
 
 Result<int> HttpServer::Bind() {
   (void)WebAssets();  // compress the page once, before the first request
   Impl& im = *impl_;
   const ServeOptions& o = im.options;
-  // Each open connection is a descriptor: raise the soft limit (often 1024) toward the hard one.
-  rlimit lim{};
-  if (::getrlimit(RLIMIT_NOFILE, &lim) == 0) {
-    const auto want = static_cast<rlim_t>(o.max_connections) + 64;
-    if (lim.rlim_cur < want) {
-      lim.rlim_cur = std::min(want, lim.rlim_max);
-      ::setrlimit(RLIMIT_NOFILE, &lim);
-    }
-  }
-  if (!o.access_log.empty() && im.access_log == nullptr) {
-    if (o.access_log == "-") {
-      im.access_log = stdout;
-    } else {
-      // As root in /tmp, another user's link is refused as --out refuses it (issue 43).
-      Result<std::FILE*> f = OpenFileForAppend(o.access_log);
-      if (!f.ok()) return f.status().WithPrefix("--access-log");
-      im.access_log = *f;
-    }
+  // Each open connection is a descriptor.
+  RaiseDescriptorLimit(static_cast<size_t>(o.max_connections) + 64);
+  if (!o.access_log.empty() && !im.access_log.open()) {
+    if (Status st = im.access_log.Open(o.access_log); !st.ok()) return st;
   }
   if (!o.tls_cert.empty() && im.tls == nullptr) {
-    auto ctx = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
-    boost::system::error_code tec;
-    ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
-                         asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
-                         asio::ssl::context::no_tlsv1_1 | asio::ssl::context::single_dh_use,
-                     tec);
-    ctx->use_certificate_chain_file(o.tls_cert, tec);
-    if (tec) return Status::IOError("--tls-cert: cannot load " + o.tls_cert + ": " + tec.message());
-    ctx->use_private_key_file(o.tls_key, asio::ssl::context::pem, tec);
-    if (tec) return Status::IOError("--tls-key: cannot load " + o.tls_key + ": " + tec.message());
-    im.tls = std::move(ctx);
+    auto ctx = MakeTlsContext(o.tls_cert, o.tls_key);
+    if (!ctx.ok()) return ctx.status();
+    im.tls = std::move(*ctx);
   }
-  const auto fail = [&o] {
-    return Status::IOError("cannot listen on " + o.host + ":" + std::to_string(o.port) +
-                           " (address in use, or not an address of this machine)");
-  };
-  boost::system::error_code ec;
-  tcp::resolver resolver(im.ioc);
-  const std::string host = o.host.size() > 2 && o.host.front() == '[' && o.host.back() == ']'
-                               ? o.host.substr(1, o.host.size() - 2)
-                               : o.host;
-  // Every address of the name, on one port; "localhost" is 127.0.0.1 and ::1 whatever
-  // /etc/hosts says.
-  std::vector<tcp::endpoint> endpoints;
-  if (ToLower(host) == "localhost") {
-    endpoints = {tcp::endpoint(asio::ip::address_v4::loopback(), 0),
-                 tcp::endpoint(asio::ip::address_v6::loopback(), 0)};
-  } else {
-    const auto found = resolver.resolve(
-        host, std::to_string(o.port), tcp::resolver::passive | tcp::resolver::numeric_service, ec);
-    if (ec) return fail();
-    for (const auto& entry : found) endpoints.push_back(entry.endpoint());
-  }
-  int port = o.port;
-  std::vector<tcp::endpoint> bound;
-  for (tcp::endpoint ep : endpoints) {
-    ep.port(static_cast<unsigned short>(port));
-    if (std::find(bound.begin(), bound.end(), ep) != bound.end()) continue;
-    tcp::acceptor a(im.ioc);
-    a.open(ep.protocol(), ec);
-    if (ec) continue;
-    a.set_option(asio::socket_base::reuse_address(true), ec);
-    if (ep.address().is_v6() && !ep.address().is_unspecified()) {
-      a.set_option(asio::ip::v6_only(true), ec);
-    }
-    a.bind(ep, ec);
-    if (!ec) a.listen(asio::socket_base::max_listen_connections, ec);
-    if (ec) {
-      // Another server on this port is an error; a family this machine lacks is not.
-      if (ec == asio::error::address_in_use) return fail();
-      continue;
-    }
-    port = a.local_endpoint().port();
-    bound.push_back(ep);
-    im.acceptors.push_back(std::move(a));
-  }
-  if (im.acceptors.empty()) return fail();
-  im.responder.emplace(o, im.holder, im.cache.get(), port);
+  Result<int> port = Listen(im.ioc, o.host, o.port, &im.acceptors);
+  if (!port.ok()) return port.status();
+  im.responder.emplace(o, im.holder, im.cache.get(), *port);
   return port;
 }
-
 Status HttpServer::Run() {
   Impl& im = *impl_;
   if (im.acceptors.empty()) return Status::IOError("serve: Run() before Bind()");
-  std::vector<std::thread> workers;
-  workers.reserve(static_cast<size_t>(im.options.threads));
-  for (int i = 0; i < im.options.threads; ++i) {
-    // Each worker holds the server: one still in a handler past the drain deadline is left
-    // behind and finishes on its own.
-    workers.emplace_back([impl = impl_] { impl->WorkerLoop(); });
-  }
+  // Each worker holds the server: one still in a handler past the drain deadline is left
+  // behind and finishes on its own.
+  im.pool->Start(im.options.threads, impl_);
   for (tcp::acceptor& a : im.acceptors) im.Accept(&a);
   im.running.store(true);
   for (;;) {
@@ -777,27 +657,8 @@ Status HttpServer::Run() {
   }
   im.running.store(false);
   im.cancel_all.store(true);
-  {
-    std::unique_lock<std::mutex> lock(im.work_mu);
-    im.work_done = true;
-    im.work.Clear();
-    im.work_cv.notify_all();
-    // Handlers see cancelled() now; give them a moment to notice, then leave the rest.
-    im.workers_cv.wait_for(lock, std::chrono::seconds(1),
-                           [&] { return im.workers_done == im.options.threads; });
-  }
-  for (std::thread& t : workers) {
-    bool done = false;
-    {
-      std::lock_guard<std::mutex> lock(im.work_mu);
-      done = im.workers_done == im.options.threads;
-    }
-    if (done) {
-      t.join();
-    } else {
-      t.detach();
-    }
-  }
+  // Handlers see cancelled() now; they get a moment to notice, then the rest are left.
+  im.pool->Stop(std::chrono::seconds(1));
   im.CloseAll();
   return Status::OK();
 }
@@ -815,27 +676,12 @@ HttpServer::Stats HttpServer::stats() const {
   out.write_bytes_peak = im.stat_write_peak.load();
   out.write_refused = im.stat_write_refused.load();
   out.writers_evicted = im.stat_writers_evicted.load();
-  out.jobs_queued = im.stat_queued.load();
+  out.jobs_queued = im.pool->queued();
   out.jobs_dropped = im.stat_jobs_dropped.load();
   out.jobs_refused = im.stat_jobs_refused.load();
   out.out_of_memory =
       im.stat_out_of_memory.load() + (im.responder ? im.responder->out_of_memory() : 0);
   return out;
-}
-
-std::function<bool()> MakeCancelCheck(int fd, std::chrono::steady_clock::time_point deadline,
-                                      const std::atomic<bool>* cancel_all) {
-  return [fd, deadline, cancel_all] {
-    if (cancel_all != nullptr && cancel_all->load()) return true;
-    if (std::chrono::steady_clock::now() >= deadline) return true;
-    // The client's half of the connection: EOF or an error means nobody waits for the answer.
-    // MSG_PEEK leaves pipelined bytes for the I/O thread.
-    char c;
-    const ssize_t n = ::recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
-    if (n > 0) return false;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return false;
-    return true;
-  };
 }
 
 }  // namespace gpuadvisor::server

@@ -9,10 +9,10 @@
 // within keep_alive_timeout_s, the whole head within header_timeout_s however slowly it drips,
 // body bytes at least every read_timeout_s and the whole body within body_timeout_s), each
 // connection's deadline held by a timer of its own (no sweep over every connection). Only a
-// complete request is handed to the pool of `threads` workers; the worker runs the handler and
-// posts the answer back to the I/O thread, which writes it (write deadline write_timeout_s) and
-// reads the connection's next request. So an idle or slow client costs a descriptor and a few
-// KB, never a worker.
+// complete request is handed to the pool of `threads` workers (server/worker_pool.h); the worker
+// runs the handler and posts the answer back to the I/O thread, which writes it (write deadline
+// write_timeout_s) and reads the connection's next request. So an idle or slow client costs a
+// descriptor and a few KB, never a worker.
 //
 // Slow clients: up to max_connections connections (max_connections_per_client from one
 // address). A connection past either bound closes the least valuable open one (of that client,
@@ -43,11 +43,8 @@
 #ifndef GPUADVISOR_SERVER_HTTP_SERVER_H_
 #define GPUADVISOR_SERVER_HTTP_SERVER_H_
 
-#include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -94,13 +91,6 @@ class HttpServer {
   struct Impl;
   std::shared_ptr<Impl> impl_;  // shared with the workers (one may outlive a drain)
 };
-
-// The ApiContext::cancelled installed for a request read from socket `fd`: true once the
-// client has closed or reset its side of `fd` (a non-blocking MSG_PEEK; pipelined bytes are
-// left in place), `deadline` has passed, or *cancel_all is true (may be null). Safe to call
-// from any thread while `fd` is open.
-std::function<bool()> MakeCancelCheck(int fd, std::chrono::steady_clock::time_point deadline,
-                                      const std::atomic<bool>* cancel_all);
 
 }  // namespace gpuadvisor::server
 

@@ -8,14 +8,17 @@ find_package(Threads REQUIRED)
 find_package(OpenSSL REQUIRED)  # Boost.Asio SSL for --tls-cert (Debian libssl-dev)
 
 set(GPUADVISOR_SERVER_SOURCES
+  src/server/access_log.cc
   src/server/admission.cc
   src/server/api.cc
   src/server/http_reader.cc
   src/server/guards.cc
   src/server/http_server.cc
+  src/server/sockets.cc
   src/server/openapi.cc
   src/server/responder.cc
   src/server/web_assets.cc
+  src/server/worker_pool.cc
 )
 # Embedded with .incbin by web_assets.cc; listed so the object is rebuilt when one changes.
 set(GPUADVISOR_WEB_FILES

@@ -12,6 +12,8 @@
 namespace gpuadvisor {
 
 std::string ToLower(std::string_view s);
+// ASCII case-insensitive equality (HTTP header names and tokens, host names).
+bool EqualsIgnoreCase(std::string_view a, std::string_view b);
 std::string_view Trim(std::string_view s);
 std::vector<std::string_view> Split(std::string_view s, char sep);
 bool StartsWith(std::string_view s, std::string_view prefix);

@@ -26,6 +26,7 @@
 #include "server/guards.h"
 #include "server/http_reader.h"
 #include "server/http_server.h"
+#include "server/sockets.h"
 #include "server/transport_fixture.h"
 
 namespace gpuadvisor::server {

@@ -5,7 +5,7 @@
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(CPPHTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 add_executable(gpuadvisor_server_tests server/admission_test.cc server/api_test.cc server/http_test.cc
-  server/openapi_test.cc)
+  server/openapi_test.cc server/worker_pool_test.cc)
 target_include_directories(gpuadvisor_server_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 target_compile_options(gpuadvisor_server_tests PRIVATE ${GPUADVISOR_WARNINGS})
 target_link_libraries(gpuadvisor_server_tests PRIVATE gpuadvisor_server gpuadvisor_testutil
