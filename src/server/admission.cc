@@ -9,8 +9,10 @@ int EvictionRank(ConnectionState state, int served, Clock::time_point since,
     case ConnectionState::kDrain:
       return 0;
     case ConnectionState::kIdle:
-      if (served == 0) return 2;
-      return now - since < kProgressWindow ? 4 : 1;
+      if (served > 0 && now - since < kProgressWindow) return 4;  // just answered
+      // A byte since it went idle can only be one found waiting unread: it is speaking.
+      if (recent) return 5;
+      return served == 0 ? 2 : 1;
     case ConnectionState::kHead:
     case ConnectionState::kBody:
       return recent ? 5 : 3;

@@ -30,7 +30,8 @@ inline constexpr auto kProgressWindow = std::chrono::seconds(1);
 // requests that stalled (no byte for kProgressWindow), then kept-alive ones just answered
 // (their next request is likely on its way), and last requests whose bytes are arriving.
 // `served`: answers written on it; `since`: accepted or its request's first byte; `last_byte`:
-// the last read that brought bytes.
+// the last read that brought bytes, or when bytes were found waiting unread on an idle
+// connection (it is speaking, not silent or idle: ranked as one whose bytes arrive).
 int EvictionRank(ConnectionState state, int served, Clock::time_point since,
                  Clock::time_point last_byte, Clock::time_point now);
 

@@ -1,5 +1,6 @@
 #include "server/http_server.h"
 
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -203,11 +204,26 @@ struct HttpServer::Impl {
     });
   }
 
-  // The least valuable connection (of `peer` only, when not empty), or null.
+  // The least valuable connection (of `peer` only, when not empty), or null. One that looks
+  // silent or stalled but whose bytes wait in the kernel, unread while this thread accepted
+  // others, is speaking: it is passed over (its last byte is now), a few times at most.
   Session* PickVictim(const std::string& peer) {
+    const auto now = Clock::now();
+    for (int peeks = 0; peeks < 4; ++peeks) {
+      Session* s = LeastValuable(peer, now);
+      int waiting = 0;
+      if (s == nullptr || s->state == Session::State::kDrain ||
+          ::ioctl(s->sock().native_handle(), FIONREAD, &waiting) != 0 || waiting == 0) {
+        return s;
+      }
+      s->last_byte = now;
+    }
+    return LeastValuable(peer, now);
+  }
+
+  Session* LeastValuable(const std::string& peer, Clock::time_point now) {
     Session* best = nullptr;
     int best_rank = 0;
-    const auto now = Clock::now();
     for (auto& [raw, s] : sessions) {
       const int rank = EvictionRank(s->state, s->served, s->since, s->last_byte, now);
       if (rank < 0 || (!peer.empty() && s->peer != peer)) continue;

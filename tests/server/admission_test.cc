@@ -27,6 +27,9 @@ TEST(AdmissionTest, EvictionRanksSilenceBelowProgress) {
   EXPECT_LT(silent_new, stalled);
   EXPECT_LT(stalled, just_answered);
   EXPECT_LT(just_answered, arriving);
+  // An idle connection whose bytes were found waiting ranks as one whose bytes arrive.
+  EXPECT_EQ(rank(ConnectionState::kIdle, 0, now, now), arriving);
+  EXPECT_EQ(rank(ConnectionState::kIdle, 3, long_ago, now), arriving);
   // A handler's or a writer's connection is never evicted.
   EXPECT_EQ(rank(ConnectionState::kHandler, 0, now, now), -1);
   EXPECT_EQ(rank(ConnectionState::kWrite, 0, now, now), -1);
