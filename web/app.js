@@ -967,7 +967,8 @@ async function runRecommend(form, v) {
       const pareto = rec.pareto.filter((p) => currencyOf(p) === cur);
       const xs = [...new Set(same.map((p) => p.time_hours).concat(pareto.map((p) => p.time_hours)))].sort((a, b) => a - b);
       const at = (arr, x) => priceOf(arr.find((p) => p.time_hours === x), "cost_usd");
-      await chartFigure(chartBox, {caption: t("rec.chartRun", {task, currency: cur}), x: xs, logX: true, logY: true, xLabel: t("axis.hours"), yLabel: sym,
+      // The front is over cost, time and certainty: points, not a staircase in cost and time.
+      await chartFigure(chartBox, {caption: t("rec.chartRun", {task, currency: cur}), x: xs, logX: true, logY: true, xLabel: t("axis.hours"), yLabel: sym, points: true,
         series: [{label: t("rec.pareto"), values: xs.map((x) => at(pareto, x)), color: "#d9480f"}, {label: t("rec.ranked"), values: xs.map((x) => at(same, x)), color: "#0b5cad"}]});
     }
   } catch (err) {

@@ -433,7 +433,7 @@ class Plan(Record):
 class Recommendation(Record):
     """Ranked plans for a workload (``gpuadvisor recommend --json``).
 
-    ``plans`` are ranked by the objective; ``pareto`` is the cost-vs-time front; ``rejected``
+    ``plans`` are ranked by the objective; ``pareto`` is the front over cost, time and certainty; ``rejected``
     says why each left-out family failed. ``svg()`` is the CLI's ``--plot`` chart.
     """
 

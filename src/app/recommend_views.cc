@@ -237,7 +237,10 @@ ojson RecommendationJson(const Recommendation& r, const RecommendRequest& req) {
                       {"region", p.region},
                       {"purchase", PurchaseKindName(p.purchase)},
                       {"time_hours", p.time_hours},
-                      {MoneyKey("cost_usd", p.currency), p.cost_usd}});
+                      {"currency", CurrencyCode(p.currency)},
+                      {MoneyKey("cost_usd", p.currency), p.cost_usd},
+                      {"risk_factor", p.risk_factor},
+                      {"price_risk_factor", p.price_risk_factor}});
   }
   for (const Rejection& x : r.rejected) {
     rejected.push_back({{"instance_type", x.instance_type}, {"reason", x.reason}});
@@ -556,7 +559,8 @@ std::string RecommendSvg(const Recommendation& r) {
       "font-family=\"sans-serif\" font-size=\"12\">\n"
       "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
       "<text x=\"360\" y=\"18\" text-anchor=\"middle\" font-size=\"14\">cost vs time "
-      "(log-log); line: Pareto front, dots: ranked plans</text>\n";
+      "(log-log); grey: the Pareto front over cost, time and certainty, red: ranked "
+      "plans</text>\n";
   s += "<line x1=\"80\" y1=\"420\" x2=\"700\" y2=\"420\" stroke=\"black\"/>\n"
        "<line x1=\"80\" y1=\"30\" x2=\"80\" y2=\"420\" stroke=\"black\"/>\n"
        "<text x=\"390\" y=\"455\" text-anchor=\"middle\">time (hours)</text>\n"
@@ -570,15 +574,11 @@ std::string RecommendSvg(const Recommendation& r) {
     s += "<text x=\"76\" y=\"" + FormatFixed(ly(v), 1) + "\" text-anchor=\"end\">" + AmountText(v) +
          "</text>\n";
   }
-  std::string line;
-  for (const Plan& p : r.pareto) {
-    line += FormatFixed(lx(p.time_hours), 1) + "," + FormatFixed(ly(p.cost_usd), 1) + " ";
-  }
-  s += "<polyline fill=\"none\" stroke=\"#888\" stroke-width=\"1.5\" points=\"" + line + "\"/>\n";
   for (const Plan& p : r.pareto) {
     s += "<circle cx=\"" + FormatFixed(lx(p.time_hours), 1) + "\" cy=\"" +
          FormatFixed(ly(p.cost_usd), 1) + "\" r=\"3\" fill=\"#888\"><title>" + p.type->name +
          " x " + std::to_string(p.instances) + " " + PurchaseKindName(p.purchase) +
+         ", ranked at x" + FormatFixed(p.risk_factor * p.price_risk_factor, 2) +
          "</title></circle>\n";
   }
   for (const Plan& p : r.plans) {

@@ -429,18 +429,27 @@ void ApplyDefaultHorizon(const Catalog& catalog, const Workload& w,
           Days(top.time_hours), name, Days(fastest));
 }
 
+// The candidates no other beats on cost, time and certainty together (issue 38, item 4): one is
+// left out when another costs no more, takes no longer and is no less certain. By time.
 std::vector<Candidate> ParetoFront(const std::vector<Candidate>& ranked) {
-  std::vector<Candidate> by_time = ranked;
-  std::sort(by_time.begin(), by_time.end(), [](const Candidate& a, const Candidate& b) {
-    return a.time_hours != b.time_hours ? a.time_hours < b.time_hours : a.cost_usd < b.cost_usd;
+  // Certainty as the ranking weighs it: how far out the pessimistic end of the plan's estimate
+  // and price bands lies.
+  const auto doubt = [](const Candidate& c) { return c.risk_factor * c.price_risk; };
+  std::vector<const Candidate*> order;
+  order.reserve(ranked.size());
+  for (const Candidate& c : ranked) order.push_back(&c);
+  // A candidate's dominators come before it (lexicographic order), so comparing it with the
+  // front found so far is enough (dominance is transitive); an exact repeat is dominated.
+  std::sort(order.begin(), order.end(), [&](const Candidate* a, const Candidate* b) {
+    return std::tuple(a->time_hours, a->cost_usd, doubt(*a)) <
+           std::tuple(b->time_hours, b->cost_usd, doubt(*b));
   });
   std::vector<Candidate> front;
-  double best_cost = INFINITY;
-  for (const Candidate& c : by_time) {
-    if (c.cost_usd < best_cost) {
-      front.push_back(c);
-      best_cost = c.cost_usd;
-    }
+  for (const Candidate* c : order) {
+    const bool dominated = std::any_of(front.begin(), front.end(), [&](const Candidate& f) {
+      return f.time_hours <= c->time_hours && f.cost_usd <= c->cost_usd && doubt(f) <= doubt(*c);
+    });
+    if (!dominated) front.push_back(*c);
   }
   return front;
 }

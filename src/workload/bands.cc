@@ -83,7 +83,11 @@ MeasuredBand DeriveBand(std::span<const double> log_ratios, double coverage) {
   if (n < 2) return out;
   std::vector<double> r(log_ratios.begin(), log_ratios.end());
   std::sort(r.begin(), r.end());
-  const int inside = std::clamp(static_cast<int>(std::lround(coverage * n)), 1, n);
+  // A new figure exchangeable with the n lies between the i-th and j-th of them with
+  // probability (j - i) / (n + 1): a band that holds `coverage` of new figures spans
+  // coverage (n + 1) + 1 of the n (all of them below 9 figures for 80 %). round(coverage n),
+  // the share of the n themselves, held 68 % of the holdout left out one at a time.
+  const int inside = std::clamp(static_cast<int>(std::ceil(coverage * (n + 1) - 1e-9)) + 1, 1, n);
   const int excluded = n - inside;
   int below = excluded / 2;
   // The odd excluded figure comes from the tail farther from the estimate.

@@ -508,6 +508,7 @@ TEST(CalibrationTest, TheDocumentedBandCoverageIsTodays) {
       widths.push_back(b.width);
     }
   }
+  int loo_banded = 0, loo_inside = 0;
   for (const std::string& kind : Kinds()) {
     int banded = 0, inside = 0;
     for (const CaseBand& b : s.holdout.bands) {
@@ -516,9 +517,18 @@ TEST(CalibrationTest, TheDocumentedBandCoverageIsTodays) {
       inside += b.inside;
     }
     ASSERT_GT(banded, 0) << kind << ": no holdout figure with the measured band";
-    EXPECT_NEAR(static_cast<double>(inside) / banded, workload_internal::kBandCoverage, 0.05 + 1e-9)
+    // A conformal band holds at least its share of the figures it is drawn from.
+    EXPECT_GE(inside, workload_internal::kBandCoverage * banded)
         << kind << ": " << inside << " of " << banded << " holdout figures inside the stated band";
+    const Coverage loo = LeaveOneOut(s.holdout.bands, kind);
+    loo_banded += loo.banded;
+    loo_inside += loo.inside;
   }
+  // What a figure the project has not seen meets: each holdout figure against the band the
+  // others of its kind give, within 5 points of the coverage stated.
+  EXPECT_NEAR(static_cast<double>(loo_inside) / loo_banded, workload_internal::kBandCoverage,
+              0.05 + 1e-9)
+      << loo_inside << " of " << loo_banded << " holdout figures inside their leave-one-out band";
   EXPECT_LE(Median(widths), 1.86) << "the bands are wider than the hand-set ones were";
   EXPECT_GE(widened_inside, workload_internal::kBandCoverage * widened);
   const std::string table = CoverageTable(s);
@@ -559,12 +569,24 @@ TEST(CalibrationTest, EachFigureIsBandedAsItsKind) {
 
 TEST(CalibrationTest, DeriveBandHoldsItsShareAndContainsTheEstimate) {
   using workload_internal::DeriveBand;
-  // Ten figures, 8 inside: one excluded from each tail, edges half way to them.
+  // Ten figures, ceil(0.8 x 11) + 1 = 10 inside: the band spans them all. (A new figure lies
+  // between the i-th and j-th of n with probability (j - i) / (n + 1): an 80 % band needs
+  // 0.8 (n + 1) + 1 of them, round(0.8 n) held 68 % of the holdout left out one at a time.)
   const std::vector<double> r = {-0.5, -0.2, -0.1, 0, 0, 0.05, 0.1, 0.1, 0.2, 0.6};
   const workload_internal::MeasuredBand b = DeriveBand(r);
   EXPECT_EQ(b.cases, 10);
-  EXPECT_NEAR(b.low, 1 - std::exp(-0.35), 1e-12);
-  EXPECT_NEAR(b.high, std::exp(0.4) - 1, 1e-12);
+  EXPECT_NEAR(b.low, 1 - std::exp(-0.5), 1e-12);
+  EXPECT_NEAR(b.high, std::exp(0.6) - 1, 1e-12);
+  // Twenty: ceil(0.8 x 21) + 1 = 18 inside, one excluded from each tail, the edges half way.
+  std::vector<double> r20 = r;
+  for (double x : {-0.03, -0.02, -0.01, 0.0, 0.01, 0.02, 0.03, 0.04, 0.06, 0.07}) r20.push_back(x);
+  EXPECT_NEAR(DeriveBand(r20).low, 1 - std::exp(-0.35), 1e-12);
+  EXPECT_NEAR(DeriveBand(r20).high, std::exp(0.4) - 1, 1e-12);
+  // Fourteen: 13 inside, the one excluded from the tail farther from the estimate (0.6).
+  std::vector<double> r14 = r;
+  for (double x : {-0.02, -0.01, 0.01, 0.02}) r14.push_back(x);
+  EXPECT_NEAR(DeriveBand(r14).low, 1 - std::exp(-0.5), 1e-12);
+  EXPECT_NEAR(DeriveBand(r14).high, std::exp(0.4) - 1, 1e-12);
   // All errors on one side: the band still contains the estimate.
   const std::vector<double> over = {0.1, 0.2, 0.3, 0.4, 0.5};
   EXPECT_EQ(DeriveBand(over).low, 0);
