@@ -151,7 +151,18 @@ Response Responder::Answer(const HttpRequest& req, const std::function<bool()>* 
     return res;
   }
   try {
-    return Route(req, std::move(res), AcceptsGzip(req.Header("Accept-Encoding")), cancelled);
+    Response out =
+        Route(req, std::move(res), AcceptsGzip(req.Header("Accept-Encoding")), cancelled);
+    // A handler that stopped at its cancellation (the wall-time ceiling passed, or the server
+    // drains) answers its own error; a client still there is told why.
+    if (out.result_int() >= 500 && cancelled != nullptr && *cancelled && (*cancelled)()) {
+      return ErrorAnswer(503, "timeout",
+                         "server: the request was stopped: it took longer than this server's " +
+                             std::to_string(options_.request_timeout_s) +
+                             " s limit (serve --request-timeout), or the server is stopping",
+                         "", true);
+    }
+    return out;
   } catch (const std::bad_alloc&) {
     // Out of memory in a handler: this request fails, the server goes on.
     ++out_of_memory_;

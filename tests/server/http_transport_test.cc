@@ -336,7 +336,14 @@ TEST_F(BusyTest, AnswerInFlightIsNotEvicted) {
   std::string req;
   for (int i = 0; i < 30; ++i) req += "GET /v1/instances?region=all HTTP/1.1\r\n" + Host() + "\r\n";
   (void)!::send(fd, req.data(), req.size(), MSG_NOSIGNAL);
-  std::this_thread::sleep_for(std::chrono::milliseconds(1000));  // stuck writing by now
+  // Stuck writing once answers arrive (a sanitized build takes seconds for the first) and the
+  // small buffers have filled.
+  for (int i = 0; i < 2400; ++i) {
+    int queued = 0;
+    if (::ioctl(fd, FIONREAD, &queued) == 0 && queued > 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
   const std::string res = Raw({"GET /healthz HTTP/1.1\r\n" + Host() + "Connection: close\r\n\r\n"});
   EXPECT_NE(res.find("HTTP/1.1 503"), std::string::npos) << res.substr(0, 200);
   EXPECT_NE(res.find("Retry-After: 1"), std::string::npos);

@@ -53,6 +53,18 @@ TEST(ResponderTest, GuardsAndHeadersWithoutSockets) {
                                            {"Origin", "https://evil.example"},
                                            {"Content-Type", "application/json"}});
   EXPECT_EQ(responder.Answer(post, nullptr).result_int(), 403);
+  // A handler stopped by its cancellation (past the request timeout) is a 503 that says so,
+  // not an internal error.
+  HttpRequest rec =
+      Post("/v1/recommend", {{"Host", "127.0.0.1:8080"}, {"Content-Type", "application/json"}},
+           R"({"task":"serve","model":"llama-3.1-8b","rps":1})");
+  const std::function<bool()> stop = [] { return true; };
+  const Response stopped = responder.Answer(rec, &stop);
+  EXPECT_EQ(stopped.result_int(), 503);
+  EXPECT_NE(stopped.body()->find("took longer than this server's 60 s limit"), std::string::npos)
+      << *stopped.body();
+  const std::function<bool()> go_on = [] { return false; };
+  EXPECT_EQ(responder.Answer(rec, &go_on).result_int(), 200);
 }
 
 TEST(SecurityLoopbackTest, EverySpellingOfLoopbackIsLoopback) {
