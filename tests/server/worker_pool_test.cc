@@ -64,11 +64,15 @@ TEST(WorkerPoolTest, EachClientHasABoundAndAStoppedPoolTakesNothing) {
   EXPECT_TRUE(pool.Submit("b", record("b1")));
   EXPECT_EQ(pool.queued(), 4u);
   gate.Open();
-  for (;;) {
-    std::lock_guard<std::mutex> lock(mu);
-    if (order.size() == 4) break;
+  for (int i = 0; i < 5000; ++i) {  // the four queued jobs run (5 s at most)
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (order.size() >= 4) break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   pool.Stop(std::chrono::seconds(5));
+  EXPECT_EQ(order.size(), 4u);
   EXPECT_EQ(pool.queued(), 0u);
   EXPECT_FALSE(pool.Submit("c", [] {}));  // a stopped pool takes nothing
 }
@@ -91,7 +95,9 @@ TEST(WorkerPoolTest, ClientsAreServedInTurn) {
     }));
   }
   gate.Open();
-  while (ran.load() < 6) std::this_thread::yield();
+  for (int i = 0; i < 5000 && ran.load() < 6; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   pool.Stop(std::chrono::seconds(5));
   EXPECT_EQ(order, (std::vector<std::string>{"a1", "b1", "c1", "a2", "b2", "a3"}));
 }
@@ -112,7 +118,10 @@ TEST(WorkerPoolTest, StopLeavesAStuckWorkerHoldingItsOwner) {
     EXPECT_FALSE(watch.expired());  // the stuck worker still holds what its job uses
   }
   gate.Open();
-  while (!watch.expired()) std::this_thread::yield();  // it ends on its own, then lets go
+  for (int i = 0; i < 5000 && !watch.expired(); ++i) {  // it ends on its own, then lets go
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_TRUE(watch.expired());
 }
 
 TEST(ListenerTest, LocalhostIsBothLoopbacksOnOnePortAndABusyPortIsNamed) {
