@@ -16,8 +16,14 @@ case "$mode" in
   # Atomic counters: the server tests estimate on several threads at once, and racing plain
   # counters can go negative, which gcovr refuses to parse ("branch taken -17").
   coverage) dir=build-cov; flags=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS=--coverage -fprofile-update=atomic -O1") ;;
+  # Counters only in the project's own sources (-fprofile-filter-files): UBSan's checks add a
+  # branch, and so an atomic counter, to every edge, and in the header-only code the hot loops
+  # run in (RapidJSON, the standard library) that made the tests 2x slower (965 s against 446 s
+  # here) for lines gcovr never reports (it measures src/). The unit tests run as gtest shards.
   instrumented) dir=build-inst
-            flags=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS=--coverage -fprofile-update=atomic -O1" -DGPUADVISOR_SANITIZE=ON)
+            flags=(-DCMAKE_BUILD_TYPE=Debug -DGPUADVISOR_SANITIZE=ON
+                   "-DCMAKE_CXX_FLAGS=--coverage -fprofile-update=atomic -fprofile-filter-files=/src/ -O1"
+                   -DGPUADVISOR_TEST_SHARDS=6)
             export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ;;
   *) echo "usage: scripts/test.sh [release|sanitize|coverage|instrumented]" >&2; exit 2 ;;
 esac
@@ -40,7 +46,7 @@ ctest --test-dir "$dir" --output-on-failure -j2 "${skip[@]}"
 if [ "$mode" = coverage ] || [ "$mode" = instrumented ]; then
   # Line coverage of src/ (library and CLI); fails under the floor in .ci/coverage-floor.
   floor=$(cat .ci/coverage-floor)
-  gcovr --root . --object-directory "$dir" --filter 'src/' --print-summary --exclude "$dir/CMakeFiles/.*" \
+  gcovr -j "$(nproc)" --root . --object-directory "$dir" --filter 'src/' --print-summary --exclude "$dir/CMakeFiles/.*" \
         --fail-under-line "$floor" --output "$dir/coverage.txt" | tee "$dir/coverage-summary.txt"
   line=$(grep -Eo 'lines: [0-9.]+%' "$dir/coverage-summary.txt" | head -1)
   echo "coverage: $line of src/ (floor $floor%)"
