@@ -492,10 +492,11 @@ std::string CoverageTable(const BothSets& s) {
   return md;
 }
 
-// Every kind's measured band holds 80 % of its holdout figures within 5 points (issue 38's
-// bar), at a median width over both sets no wider than the hand-set bands' (x1.86 before issue
-// 38); the bands a lower grade widens hold at least as many. doc/estimation.md's table (between
-// its markers) is today's. GPUADVISOR_CALIBRATION_UPDATE_DOC=1 rewrites it.
+// Every kind's measured band holds 80 % of its holdout figures, and at least 75 % of them each
+// left out in turn (issue 38's bar: within 5 points), at a median width over both sets no wider
+// than the hand-set bands' (x1.86 before issue 38); the bands a lower grade widens hold at least as
+// many. doc/estimation.md's table (between its markers) is today's.
+// GPUADVISOR_CALIBRATION_UPDATE_DOC=1 rewrites it.
 TEST(CalibrationTest, TheDocumentedBandCoverageIsTodays) {
   const BothSets& s = Measured();
   std::vector<double> widths;
@@ -523,6 +524,12 @@ TEST(CalibrationTest, TheDocumentedBandCoverageIsTodays) {
     const Coverage loo = LeaveOneOut(s.holdout.bands, kind);
     loo_banded += loo.banded;
     loo_inside += loo.inside;
+    // Per kind, a figure the project has not seen is inside its band at least 75 % of the time
+    // (5 points under the stated 80 %; a kind of n figures moves in steps of 1/n, so this needs
+    // about ten: with 6, leaving out either extreme falls outside and 4/6 is the most it shows).
+    EXPECT_GE(loo.inside, (workload_internal::kBandCoverage - 0.05) * loo.banded - 1e-9)
+        << kind << ": " << loo.inside << " of " << loo.banded
+        << " holdout figures inside their leave-one-out band";
   }
   // What a figure the project has not seen meets: each holdout figure against the band the
   // others of its kind give, within 5 points of the coverage stated.
