@@ -200,6 +200,9 @@ struct Plan {
   // or observed one: the factor to the high end of its measured band (doc/recommend.md, "Price
   // uncertainty"), by which the ranking scales the cost; 1 for every other price.
   double price_risk_factor = 1;
+  // How far out the pessimistic end of the plan's estimate and price bands lies together: the
+  // factor the ranking scales its cost by, and the Pareto front's certainty axis.
+  double doubt() const { return risk_factor * price_risk_factor; }
   Estimate estimate;  // the estimator's figures for this configuration (kDetailed for the
                       // top plans only)
   std::vector<std::string> why, warnings, advice;

@@ -578,8 +578,7 @@ std::string RecommendSvg(const Recommendation& r) {
     s += "<circle cx=\"" + FormatFixed(lx(p.time_hours), 1) + "\" cy=\"" +
          FormatFixed(ly(p.cost_usd), 1) + "\" r=\"3\" fill=\"#888\"><title>" + p.type->name +
          " x " + std::to_string(p.instances) + " " + PurchaseKindName(p.purchase) +
-         ", ranked at x" + FormatFixed(p.risk_factor * p.price_risk_factor, 2) +
-         "</title></circle>\n";
+         ", ranked at x" + FormatFixed(p.doubt(), 2) + "</title></circle>\n";
   }
   for (const Plan& p : r.plans) {
     const std::string x = FormatFixed(lx(p.time_hours), 1), y = FormatFixed(ly(p.cost_usd), 1);

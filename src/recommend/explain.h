@@ -38,6 +38,7 @@ struct Candidate {
   // factor to its high end, by which the ranking scales the cost (1: a listed or observed price).
   const PriceBand* price_band = nullptr;
   double price_risk = 1;
+  double doubt() const { return risk_factor * price_risk; }  // see Plan::doubt
   bool unobtainable = false;  // the account scan says it cannot be launched (ranks below)
   double paid_fraction = 0;   // of the instances, those RIs and Savings Plans already pay for
   uint16_t doubts = 0;        // DoubtBit (doubts.h): what the engine doubts about the plan

@@ -235,11 +235,11 @@ double Score(const Candidate& c, Objective o) {
   const double cost = c.cost_usd * (1 - c.paid_fraction);
   switch (o) {
     case Objective::kCost:
-      return c.risk_factor * (c.price_risk * cost + 1e-9 * c.time_hours);
+      return c.doubt() * cost + c.risk_factor * 1e-9 * c.time_hours;
     case Objective::kTime:
       return c.risk_factor * (c.time_hours + c.wait_hours + 1e-9 * cost);
     case Objective::kBalanced:
-      return c.risk_factor * c.risk_factor * c.price_risk * cost * c.time_hours;
+      return c.doubt() * c.risk_factor * cost * c.time_hours;
   }
   return cost;
 }
@@ -432,22 +432,19 @@ void ApplyDefaultHorizon(const Catalog& catalog, const Workload& w,
 // The candidates no other beats on cost, time and certainty together (issue 38, item 4): one is
 // left out when another costs no more, takes no longer and is no less certain. By time.
 std::vector<Candidate> ParetoFront(const std::vector<Candidate>& ranked) {
-  // Certainty as the ranking weighs it: how far out the pessimistic end of the plan's estimate
-  // and price bands lies.
-  const auto doubt = [](const Candidate& c) { return c.risk_factor * c.price_risk; };
   std::vector<const Candidate*> order;
   order.reserve(ranked.size());
   for (const Candidate& c : ranked) order.push_back(&c);
   // A candidate's dominators come before it (lexicographic order), so comparing it with the
   // front found so far is enough (dominance is transitive); an exact repeat is dominated.
   std::sort(order.begin(), order.end(), [&](const Candidate* a, const Candidate* b) {
-    return std::tuple(a->time_hours, a->cost_usd, doubt(*a)) <
-           std::tuple(b->time_hours, b->cost_usd, doubt(*b));
+    return std::tuple(a->time_hours, a->cost_usd, a->doubt()) <
+           std::tuple(b->time_hours, b->cost_usd, b->doubt());
   });
   std::vector<Candidate> front;
   for (const Candidate* c : order) {
     const bool dominated = std::any_of(front.begin(), front.end(), [&](const Candidate& f) {
-      return f.time_hours <= c->time_hours && f.cost_usd <= c->cost_usd && doubt(f) <= doubt(*c);
+      return f.time_hours <= c->time_hours && f.cost_usd <= c->cost_usd && f.doubt() <= c->doubt();
     });
     if (!dominated) front.push_back(*c);
   }
@@ -757,7 +754,7 @@ void PromoteLeverBeyondTheBand(const Catalog& catalog, const Workload& w,
     Result<Recommendation> r = Recommend(catalog, lw->workload, sub);
     if (!r.ok() || r->plans.empty() || r->currency != rec->currency) continue;
     const Plan& best = r->plans.front();
-    const double best_worst = best.cost_usd * best.risk_factor * best.price_risk_factor;
+    const double best_worst = best.cost_usd * best.doubt();
     if (best_worst >= top_best) continue;
     // TRANSLATORS: {0} a percentage; {1} "$1234" (the top plan at the optimistic end of its band).
     std::string reason =
