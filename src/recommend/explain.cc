@@ -622,9 +622,13 @@ RejectionLine ClassifyRejection(const InstanceType* t, const TypeOutcome& o,
     // so more instances never lower the need: saying "even on 64 instances" would be false.
     const std::string has = "; " + t->accelerator.model + " has " + FormatFixed(o.device_gib, 1);
     const std::string needs = "needs " + FormatFixed(o.min_needed_gib, 1) + " GiB per device";
+    const std::string why_one =
+        t->accelerator.kind == AcceleratorKind::kNeuron
+            ? " (NxD Inference compiles a model for one instance's devices: it does not split a "
+              "served model over Neuron instances)"
+            : " (served replicas are split over instances only with EFA and 4 or more GPUs each)";
     reason = o.serving_instances == 1
-                 ? needs + " with the model held whole by one instance (served replicas are " +
-                       "split over instances only with EFA and 4 or more GPUs each)" + has
+                 ? needs + " with the model held whole by one instance" + why_one + has
              : o.serving_instances > 1
                  ? needs + " with a replica split over " + std::to_string(o.serving_instances) +
                        " instances, the most a served model is split over (pipeline stages " +

@@ -321,7 +321,10 @@ Status EstimateServing(const EstimateContext& ctx) {
   for (int t : r.tp ? std::vector<int>{*r.tp} : TpCandidates(ctx)) {
     if (gpus % (t * pp) != 0 || (r.dp && *r.dp != gpus / (t * pp))) continue;
     ServePlan p = layout(t, pp);
-    if (!found || Better(p, best, fixed_demand)) best = p;
+    // Where no degree fits, the one that needs the least memory per device says what the model
+    // needs at best (the reason a buyer is shown), not the fastest of those that do not fit.
+    const bool smaller = found && !p.fits && !best.fits && p.memory.Total() < best.memory.Total();
+    if (!found || smaller || Better(p, best, fixed_demand)) best = p;
     found = true;
   }
   if (!found) {
@@ -343,7 +346,9 @@ Status EstimateServing(const EstimateContext& ctx) {
       if (p.fits) break;  // more stages only add hops
     }
   }
-  if (ctx.hw.instance != nullptr && IsNeuronDevice(ctx.gpu)) {
+  // The runtime pins in host memory what it loads onto the instance's devices; a model the
+  // devices cannot hold is refused for that (device memory), not for the host's.
+  if (best.fits && ctx.hw.instance != nullptr && IsNeuronDevice(ctx.gpu)) {
     const int per_instance = std::min(gpus, ctx.hw.instance->accelerator.devices());
     GPUADVISOR_RETURN_IF_ERROR(
         CheckNeuronHostMemory(*ctx.hw.instance, best.memory.weights * per_instance));

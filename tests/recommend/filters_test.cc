@@ -236,7 +236,7 @@ TEST(RecommendFiltersTest, AnEmptiedFieldIsAnAnswerWithNoPlanAndItsNote) {
                 " instance types, then exclude-gpu T4 leaves none of them");
 }
 
-// A family merged into one rejection line ("g5g.* (6 sizes)") means every size: with one size
+// A family merged into one rejection line ("inf1.* (4 sizes)") means every size: with one size
 // left out by a list, the others are named.
 TEST(RecommendFiltersTest, AFamilyWithASizeLeftOutIsNotMerged) {
   const Workload w = MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-70b"}, {"rps", "1"}});
@@ -244,17 +244,17 @@ TEST(RecommendFiltersTest, AFamilyWithASizeLeftOutIsNotMerged) {
     const Result<Recommendation> rec = Recommend(EmbeddedForTests(), w, r);
     EXPECT_TRUE(rec.ok()) << rec.status().ToString();
     for (const Rejection& x : rec->rejected) {
-      if (x.instance_type.rfind("g5g.", 0) == 0) return x.instance_type;
+      if (x.instance_type.rfind("inf1.", 0) == 0) return x.instance_type;
     }
     return std::string();
   };
-  EXPECT_EQ(line({}), "g5g.* (6 sizes)");
+  EXPECT_EQ(line({}), "inf1.* (4 sizes)");
   RecommendRequest r;
-  r.exclude_instances = {"g5g.xlarge"};
+  r.exclude_instances = {"inf1.xlarge"};
   const std::string named = line(r);
-  EXPECT_EQ(named.find("g5g.*"), std::string::npos) << named;
-  EXPECT_EQ(named.find("g5g.xlarge"), std::string::npos) << named;
-  EXPECT_NE(named.find("g5g.2xlarge"), std::string::npos) << named;
+  EXPECT_EQ(named.find("inf1.*"), std::string::npos) << named;
+  EXPECT_EQ(named.find("inf1.xlarge"), std::string::npos) << named;
+  EXPECT_NE(named.find("inf1.2xlarge"), std::string::npos) << named;
 }
 
 // The lists are options of recommend's table (one declaration), with launch's share at the CLI.

@@ -322,6 +322,24 @@ TEST(NeuronServingTest, HostMemoryMustStageTheWeights) {
   EXPECT_TRUE(EstimateWorkload(w, l4).ok());
 }
 
+// A model the instance's devices cannot hold is refused for device memory, at the TP degree that
+// needs the least of it: Llama-3.1-405B in bf16 over inf2.48xlarge's 12 chips is ~63 GiB a chip
+// against 32, not "9,072 GiB of weights pinned in host memory" (the fastest layout that does not
+// fit, TP 1, times 12 chips).
+TEST(NeuronServingTest, AModelTheDevicesCannotHoldIsRefusedForDeviceMemory) {
+  InstanceType t = NeuronInstance("inf2.test48", "inf2", 12, 100);
+  t.memory_mib = 786432;
+  Hardware hw = Gpus("Inferentia2", 12);
+  hw.instance = &t;
+  const Workload w = MakeWorkload({{"task", "serve"}, {"model", "llama-3.1-405b"}, {"rps", "1"}});
+  Result<Estimate> e = EstimateWorkload(w, hw);
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_FALSE(e->memory.fits);
+  EXPECT_EQ(e->parallelism.tp, 12);
+  EXPECT_GT(e->memory.total_gib, 55);
+  EXPECT_LT(e->memory.total_gib, 75);
+}
+
 // AWS "Trn1 Training Performance": Llama-3.1-8B pretraining on 32 trn1.32xlarge, TP=32
 // NeuronCores (16 chips), DP 32, ZeRO-1, seq 8192, global batch 1024: 47.95 sequences/s.
 TEST(NeuronTrainingTest, TensorParallelOverNeuronLinkMatchesTheTrn1Table) {
