@@ -136,6 +136,14 @@ bool Better(const ServePlan& a, const ServePlan& b, bool fixed_demand) {
   return ta > tb;
 }
 
+// Whether layout `a` replaces the best so far, `b`: the better one (Better), or, where neither
+// fits, also the one that needs less memory per device: it says what the model needs at best (the
+// reason a buyer is shown), not the fastest of those that do not fit.
+bool Replaces(const ServePlan& a, const ServePlan& b, bool fixed_demand) {
+  const bool smaller = !a.fits && !b.fits && a.memory.Total() < b.memory.Total();
+  return smaller || Better(a, b, fixed_demand);
+}
+
 Status CheckServingHardware(const EstimateContext& ctx) {
   const DeviceClass cls = ClassOf(ctx.gpu);
   if (cls == DeviceClass::kOther) {
@@ -321,10 +329,7 @@ Status EstimateServing(const EstimateContext& ctx) {
   for (int t : r.tp ? std::vector<int>{*r.tp} : TpCandidates(ctx)) {
     if (gpus % (t * pp) != 0 || (r.dp && *r.dp != gpus / (t * pp))) continue;
     ServePlan p = layout(t, pp);
-    // Where no degree fits, the one that needs the least memory per device says what the model
-    // needs at best (the reason a buyer is shown), not the fastest of those that do not fit.
-    const bool smaller = found && !p.fits && !best.fits && p.memory.Total() < best.memory.Total();
-    if (!found || smaller || Better(p, best, fixed_demand)) best = p;
+    if (!found || Replaces(p, best, fixed_demand)) best = p;
     found = true;
   }
   if (!found) {
@@ -340,9 +345,7 @@ Status EstimateServing(const EstimateContext& ctx) {
     for (int stages = 2; stages <= kMaxServingStages && node * stages <= gpus; stages *= 2) {
       if (gpus % (node * stages) != 0) continue;
       ServePlan p = layout(node, stages);
-      // Neither fits: the one that needs less memory says what the model needs at best.
-      const bool smaller = !p.fits && !best.fits && p.memory.Total() < best.memory.Total();
-      if (smaller || Better(p, best, fixed_demand)) best = p;
+      if (Replaces(p, best, fixed_demand)) best = p;
       if (p.fits) break;  // more stages only add hops
     }
   }
