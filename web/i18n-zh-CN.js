@@ -304,6 +304,7 @@
   "field.allow-retired": "允许已退役类型",
   "field.arithmetic-intensity": "算术强度",
   "field.attention-bias": "注意力偏置",
+  "field.attention-dp": "注意力数据并行（MoE）",
   "field.batch": "批大小",
   "field.budget": "预算",
   "field.bytes-moved": "搬运字节数",

@@ -309,6 +309,7 @@ const MESSAGES = {
     "field.allow-retired": "Allow retired",
     "field.arithmetic-intensity": "Arithmetic intensity",
     "field.attention-bias": "Attention bias",
+    "field.attention-dp": "Attention data parallel (MoE)",
     "field.batch": "Batch",
     "field.budget": "Budget",
     "field.bytes-moved": "Bytes moved",

@@ -73,6 +73,9 @@ enum class Offload { kNone, kCpu, kNvme };
 //   deepspeed      DeepSpeed ZeRO (gradients reduced in the training precision)
 //   neuronx        AWS NeuronX Distributed on Trainium (Megatron-style TP/PP, ZeRO-1)
 //   torchtune      PyTorch FSDP2 in pure bf16 (optimizer states in bf16) with a chunked loss
+//   hf-peft        Hugging Face transformers + PEFT under the Trainer (TRL), the common
+//                  LoRA/QLoRA stack: pure bf16, the model's fp32 loss, eager modules
+//   litgpt         LitGPT (Lightning): pure bf16, chunked bf16 loss, bitsandbytes QLoRA
 enum class Framework {
   kMegatronCore,
   kMegatronLm,
@@ -80,7 +83,9 @@ enum class Framework {
   kTorchtitan,
   kDeepSpeed,
   kNeuronx,
-  kTorchtune
+  kTorchtune,
+  kHfPeft,
+  kLitgpt
 };
 // Which linear layers LoRA adapts.
 enum class LoraTargets { kAll, kAttention, kQv };
@@ -259,6 +264,10 @@ struct Workload {
   // Tokens streamed to clients through an API server (per-step and per-token frontend costs);
   // unset = yes with --concurrency/--rps, no offline.
   std::optional<bool> streaming;
+  // MoE serving: attention data-parallel over the tp ranks (each rank runs its own requests'
+  // attention with whole attention weights and keeps their KV cache), the routed experts
+  // expert-parallel across the same ranks. Unset = tensor parallel throughout.
+  std::optional<bool> attention_dp;
 
   // Vision.
   double images = 0;     // images per epoch (train) or to process (infer)

@@ -82,6 +82,12 @@ const char* WorkloadCap(const Workload& w) {
   if (IsLlmTask(w.task)) {
     if (m.layers == 0 && m.params > 0) return "architecture not given (GPT-like shape assumed)";
     if (IsTrainingTask(w.task) && m.experts > 1) return "MoE training (no expert parallelism)";
+    const bool weight_only = w.quantization && (*w.quantization == Precision::kInt4 ||
+                                                *w.quantization == Precision::kInt8 ||
+                                                *w.quantization == Precision::kNf4);
+    if (w.task == TaskKind::kServe && m.experts > 1 && weight_only) {
+      return "weight-only quantised MoE kernels are not calibrated";
+    }
   }
   if (IsVisionTask(w.task) && w.model_name.empty()) {
     return "custom vision model (kernel mix and activation traffic defaulted)";

@@ -90,6 +90,13 @@ std::optional<double> PeakFlops(const GpuSpec& gpu, Precision p) {
   return *tflops * 1e12;
 }
 
+std::optional<double> GemmPeakFlops(const GpuSpec& gpu, Precision p) {
+  if (p != Precision::kFp4) return PeakFlops(gpu, p);
+  const std::optional<double> fp8 = PeakFlops(gpu, Precision::kFp8);
+  if (!fp8) return std::nullopt;
+  return 2 * *fp8;
+}
+
 Status CheckPrecisionSupported(const GpuSpec& gpu, Precision p, const char* field) {
   const std::string who = gpu.model + " (" + gpu.architecture + ")";
   if (p == Precision::kBf16 && !gpu.supports_bf16 && !gpu.bf16_tflops) {

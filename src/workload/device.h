@@ -41,6 +41,10 @@ DeviceClass ClassOf(const GpuSpec& gpu);
 // Dense peak in FLOP/s for compute in `p`, or nullopt when the spec has no figure.
 // int8 uses int8_tops; int4/fp4/nf4 (weight-only) compute in 16-bit.
 std::optional<double> PeakFlops(const GpuSpec& gpu, Precision p);
+// Dense FLOP/s of GEMMs whose inputs are `p` on tensor cores: FP4 (NVFP4/MXFP4 W4A4) runs at
+// twice the FP8 rate on Blackwell (B200 datasheet: 9 PFLOPS dense FP4 vs 4.5 FP8; RTX PRO 6000
+// Blackwell: 2x likewise; the catalog has no FP4 column); other formats as PeakFlops.
+std::optional<double> GemmPeakFlops(const GpuSpec& gpu, Precision p);
 // Unsupported "<GPU> has no BF16 (Volta)" when the hardware lacks the format.
 Status CheckPrecisionSupported(const GpuSpec& gpu, Precision p, const char* field);
 // bf16 where supported, else fp16.

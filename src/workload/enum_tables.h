@@ -56,13 +56,20 @@ struct EnumNames<Framework> {
                                                    {Framework::kDeepSpeed, "deepspeed"},
                                                    {Framework::kNeuronx, "neuronx"},
                                                    {Framework::kTorchtune, "torchtune"},
+                                                   {Framework::kHfPeft, "hf-peft"},
+                                                   {Framework::kLitgpt, "litgpt"},
                                                    {Framework::kMegatronCore, "nemo"},
                                                    {Framework::kMegatronCore, "megatron"},
                                                    {Framework::kFsdp, "llm-foundry"},
                                                    {Framework::kFsdp, "composer"},
                                                    {Framework::kMegatronLm, "megatron-deepspeed"},
                                                    {Framework::kNeuronx, "neuronx-distributed"},
-                                                   {Framework::kNeuronx, "nxd"}};
+                                                   {Framework::kNeuronx, "nxd"},
+                                                   {Framework::kHfPeft, "hf"},
+                                                   {Framework::kHfPeft, "transformers"},
+                                                   {Framework::kHfPeft, "peft"},
+                                                   {Framework::kHfPeft, "trl"},
+                                                   {Framework::kLitgpt, "lit-gpt"}};
 };
 
 template <>

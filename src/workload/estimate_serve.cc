@@ -26,7 +26,15 @@ struct ServePlan {
   bool meets_slo = true;
 };
 
+// NVIDIA's NVFP4 checkpoints (TensorRT Model Optimizer exports, the nvidia/*-FP4 models) set
+// kv_cache_quant_algo FP8 in hf_quant_config.json, and the engines adopt it with the default
+// kv_cache_dtype "auto": an FP4 model keeps an FP8 KV cache unless --kv-precision says otherwise.
+bool KvFollowsNvfp4Checkpoint(const Workload& w) {
+  return !w.kv_precision && w.quantization == Precision::kFp4;
+}
+
 double KvElementBytes(const Workload& w) {
+  if (KvFollowsNvfp4Checkpoint(w)) return 1;
   if (!w.kv_precision) return 2;
   switch (*w.kv_precision) {
     case Precision::kFp8:
@@ -55,14 +63,6 @@ Precision ComputePrecision(const Workload& w, const GpuSpec& gpu) {
     return *w.quantization;
   }
   return Compute16Bit(w, gpu);
-}
-
-// Dense FLOP/s of the GEMMs: FP4 tensor cores run at twice the FP8 rate on Blackwell (B200
-// datasheet: 9 PFLOPS dense FP4 vs 4.5 FP8; RTX PRO 6000 Blackwell: 2x likewise); the catalog
-// has no FP4 column.
-double GemmPeak(const GpuSpec& gpu, Precision p) {
-  if (p == Precision::kFp4) return 2 * PeakFlops(gpu, Precision::kFp8).value_or(0);
-  return PeakFlops(gpu, p).value_or(0);
 }
 
 // The engine: --engine, else what users of the hardware most likely run (vLLM on GPUs, NxD
@@ -170,6 +170,11 @@ Status CheckServingHardware(const EstimateContext& ctx) {
   return Status::OK();
 }
 
+// Weights dequantised to 16-bit in every matmul (AWQ/GPTQ int4, int8, bitsandbytes nf4).
+bool IsWeightOnly(std::optional<Precision> q) {
+  return q && (*q == Precision::kInt4 || *q == Precision::kInt8 || *q == Precision::kNf4);
+}
+
 const char* QuantizationMeaning(std::optional<Precision> q) {
   if (!q) return "16-bit weights";
   switch (*q) {
@@ -234,7 +239,18 @@ void Report(const EstimateContext& ctx, const ServePlan& p, const ModelShape& m,
   e.hours = hours;
   e.gpu_hours = hours * ctx.topo.gpus;
   e.flops_total = flop_per_token * tokens * hours * 3600;
-  SetMeasuredBand(ctx, "performance.tokens_per_s", tokens, EfficiencyFor(ctx.gpu).low_confidence);
+  // Weight-only 4/8-bit MoE kernels (AWQ/GPTQ/Marlin MoE, vLLM's moe_wna16) have no calibrated
+  // figure: one such run measured 3x slower than its weights' reads (doc/estimation.md, "Known
+  // gaps"); the band is the extrapolated one.
+  const bool moe_weight_only =
+      m.moe_layers > 0 && IsWeightOnly(c.quantization) && c.engine.engine != Engine::kNeuron;
+  SetMeasuredBand(ctx, "performance.tokens_per_s", tokens,
+                  EfficiencyFor(ctx.gpu).low_confidence || moe_weight_only);
+  if (moe_weight_only) {
+    ctx.Warn(std::string("weight-only ") + PrecisionName(*c.quantization) +
+             " MoE kernels are not calibrated: throughput may be several times lower than shown "
+             "(fp8 weights or 16-bit experts are)");
+  }
   if (!ctx.detailed()) return;
   ctx.Assume("requests of " + Num(c.input_tokens, 0) + " input + " + Num(c.output_tokens, 0) +
              " output tokens; " + Num(p.batch, 1) + " in flight per replica (" +
@@ -243,8 +259,20 @@ void Report(const EstimateContext& ctx, const ServePlan& p, const ModelShape& m,
                                 : "offline: KV-cache limit") +
              ")");
   ctx.Assume(EngineLine(c, w));
+  if (c.attention_dp && c.tp > 1) {
+    ctx.Assume("attention data-parallel over the " + std::to_string(c.tp) + " ranks (each ~" +
+               Num(p.batch / c.tp, 0) +
+               " requests with their whole KV cache and the attention weights), the experts "
+               "expert-parallel across them: tokens gathered before and scattered after each "
+               "MoE layer");
+  }
   ctx.Assume("decode bandwidth utilisation " + Num(p.timing.mbu) + ", KV cache " +
-             Num(c.kv_bytes, 0) + " B/element, 90% of memory usable (vLLM default)");
+             Num(c.kv_bytes, 0) + " B/element" +
+             (KvFollowsNvfp4Checkpoint(w)
+                  ? " (FP8, as NVFP4 checkpoints set kv_cache_quant_algo; --kv-precision to "
+                    "change)"
+                  : "") +
+             ", 90% of memory usable (vLLM default)");
   ctx.Assume("costed for " + Num(hours, 1) + " hour(s) of serving (--hours)");
   if (p.saturated) {
     ctx.Warn("demand exceeds capacity: at most " + Num(*perf.max_concurrency, 0) +
@@ -273,6 +301,26 @@ void Report(const EstimateContext& ctx, const ServePlan& p, const ModelShape& m,
   }
 }
 
+// Attention data parallelism splits a MoE model's experts over the ranks that run attention
+// side by side: it needs routed experts and an engine that implements it.
+Status CheckAttentionDp(const Workload& w, const ModelShape& m, Engine engine) {
+  if (!w.attention_dp.value_or(false)) return Status::OK();
+  if (m.moe_layers <= 0) {
+    return Status::InvalidArgument(
+               "attention-dp: applies to MoE models (the experts are split over the attention "
+               "ranks); " +
+               (w.model_name.empty() ? std::string("this model") : w.model_name) +
+               " is dense: use tp or replicas")
+        .WithField("attention-dp");
+  }
+  if (engine != Engine::kTrtllm && engine != Engine::kSglang && engine != Engine::kVllm) {
+    return Status::Unsupported(std::string("attention-dp: ") + EngineName(engine) +
+                               " has no attention data parallelism (trtllm, sglang and vllm do)")
+        .WithField("attention-dp");
+  }
+  return Status::OK();
+}
+
 // TP degrees to try: powers of two within a node. Neuron frameworks also shard over every chip
 // of an instance whose chip count is not a power of two (inf2.48xlarge's TP=24 NeuronCores is 12
 // chips, inf2.24xlarge's 6), so those node sizes are candidates there.
@@ -293,7 +341,7 @@ Status EstimateServing(const EstimateContext& ctx) {
   Result<Engine> engine = ServingEngine(ctx);
   if (!engine.ok()) return engine.status();
   const Precision precision = ComputePrecision(w, ctx.gpu);
-  const double peak = GemmPeak(ctx.gpu, precision);
+  const double peak = GemmPeakFlops(ctx.gpu, precision).value_or(0);
   ctx.out->precision = w.quantization.value_or(precision);
   ctx.out->params_total = m.params.total;
   ctx.out->params_active = m.params.active;
@@ -311,6 +359,9 @@ Status EstimateServing(const EstimateContext& ctx) {
   base.engine = ProfileOf(*engine, ctx.gpu);
   base.streamed = w.streaming.value_or(w.concurrency > 0 || w.rps > 0);
   base.attn_peak = PeakFlops(ctx.gpu, Compute16Bit(w, ctx.gpu)).value_or(0);
+  GPUADVISOR_RETURN_IF_ERROR(CheckAttentionDp(w, m, *engine));
+  base.attention_dp = w.attention_dp.value_or(false);
+  if (IsNeuronDevice(ctx.gpu)) base.cores_per_device = NeuronLogicalCoresPerChip(ctx.gpu);
   const ParallelismRequest& r = ctx.req;
   const int gpus = ctx.topo.gpus, pp = r.pp.value_or(1);
   const bool fixed_demand = w.rps > 0 || w.concurrency > 0;
@@ -328,9 +379,17 @@ Status EstimateServing(const EstimateContext& ctx) {
   };
   for (int t : r.tp ? std::vector<int>{*r.tp} : TpCandidates(ctx)) {
     if (gpus % (t * pp) != 0 || (r.dp && *r.dp != gpus / (t * pp))) continue;
+    if (base.attention_dp && t < 2) continue;  // attention DP runs over the ranks of a TP group
     ServePlan p = layout(t, pp);
     if (!found || Replaces(p, best, fixed_demand)) best = p;
     found = true;
+  }
+  if (!found && base.attention_dp && (!r.tp || *r.tp < 2)) {
+    return Status::InvalidArgument(
+               "attention-dp: runs over the ranks of a tensor-parallel group: needs tp of 2 or "
+               "more "
+               "and that many GPUs")
+        .WithField("attention-dp");
   }
   if (!found) {
     return Status::InvalidArgument("tp: tp x pp must divide the " + std::to_string(gpus) + " GPUs")

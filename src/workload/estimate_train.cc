@@ -141,7 +141,7 @@ struct Search {
     const Framework framework = ctx.w.framework.value_or(
         ctx.w.torch_compile && !neuron
             ? (tp > 1 || pp > 1 ? Framework::kTorchtitan : Framework::kFsdp)
-            : DefaultFramework(tp, pp, neuron));
+            : DefaultFramework(tp, pp, neuron, ctx.w.precision == Precision::kFp4));
     const int per_dp = static_cast<int>(std::ceil(base.global_batch / dp));
     const int mbs_all[] = {16, 8, 4, 2, 1};
     // Recompute only adds work to a step (more FLOPs, passes and TP collectives), so for one
@@ -311,7 +311,7 @@ Status EstimateTraining(const EstimateContext& ctx) {
         .WithField("torch-compile");
   }
   const Precision matmul = neuron ? NeuronMatmulPrecision(precision) : precision;
-  const std::optional<double> peak = PeakFlops(ctx.gpu, matmul);
+  const std::optional<double> peak = GemmPeakFlops(ctx.gpu, matmul);
   Search search{
       ctx, m, BaseConfig(ctx, m, precision), DeviceMemoryBytes(ctx.gpu), peak.value_or(0), false,
       {},  0};

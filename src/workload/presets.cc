@@ -170,6 +170,10 @@ const ModelPreset kPresets[] = {
      Ctx(Llama(80, 8192, 64, 8, 28672, 128256), 131072)},
     {"mistral-7b", "mistralai/Mistral-7B-v0.1 config.json (sliding_window 4096)",
      Ctx(Window(Llama(32, 4096, 32, 8, 14336, 32000), 4096, 1.0), 32768)},
+    {"mistral-7b-v0.2",
+     "mistralai/Mistral-7B-Instruct-v0.2 config.json (sliding_window null: full attention over "
+     "the 32k context, rope_theta 1e6)",
+     Ctx(Llama(32, 4096, 32, 8, 14336, 32000), 32768)},
     {"mixtral-8x7b", "mistralai/Mixtral-8x7B-v0.1 config.json",
      Ctx(Moe(Llama(32, 4096, 32, 8, 14336, 32000), 8, 2), 32768)},
     {"mixtral-8x22b", "mistralai/Mixtral-8x22B-v0.1 config.json",

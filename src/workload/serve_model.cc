@@ -14,11 +14,24 @@ constexpr double kPrefillChunkTokens = 2048;  // tokens per prefill chunk (works
 
 double Shards(const ServeConfig& c) { return double(c.tp) * c.pp; }
 
+// Ranks the weights outside the routed experts are split over: every rank of a replica, or,
+// with attention data parallelism, only the pipeline stages (each tp rank holds them whole).
+double DenseShards(const ServeConfig& c) { return c.attention_dp ? c.pp : Shards(c); }
+
 // KV heads are split across TP ranks; with fewer KV heads than ranks they are replicated (an
-// MLA latent, shared by all heads, on every rank).
+// MLA latent, shared by all heads, on every rank). The ranks are NeuronCores on Neuron devices
+// (an inf2 chip holds two: Llama-3-70B's 8 KV heads over TP 24 cores sit 3 times each, two
+// per chip). With attention data parallelism each rank holds the whole cache of its own 1/tp of
+// the requests: no replication. Returns the devices' share of the cache: cache / KvShards.
 double KvShards(const ServeConfig& c) {
-  return std::min<double>(c.tp, c.model->kv_shard_limit) * c.pp;
+  if (c.attention_dp) return Shards(c);
+  const double cores = std::max(1, c.cores_per_device);
+  return std::min<double>(c.tp * cores, c.model->kv_shard_limit) / cores * c.pp;
 }
+
+// The scheduler's limits (sequences, tokens per step) hold per attention-DP rank: TensorRT-LLM's
+// max_batch_size and SGLang's running requests are per rank.
+double SchedulerRanks(const ServeConfig& c) { return c.attention_dp ? c.tp : 1; }
 
 // Bytes per routed-expert weight: the quantization's, else the checkpoint's expert format
 // (gpt-oss MXFP4), else 16-bit.
@@ -37,9 +50,17 @@ double DecodeWeightBytes(const ServeConfig& c, double batch) {
     experts_read = m.moe_layers * experts_hit * m.params.expert_mlp;
   }
   const double other = std::max(0.0, m.params.total - m.params.linear - m.params.embedding);
-  return ((m.params.linear - m.expert_params) * WeightBytes(c.quantization) +
-          experts_read * ExpertWeightBytes(m, c.quantization) + other * 2) /
-         Shards(c);
+  return ((m.params.linear - m.expert_params) * WeightBytes(c.quantization) + other * 2) /
+             DenseShards(c) +
+         experts_read * ExpertWeightBytes(m, c.quantization) / Shards(c);
+}
+
+// Bytes of the served weights one device holds: the routed experts split over every rank of
+// the replica (tensor or expert parallel), the rest over DenseShards.
+double WeightBytesPerDevice(const ServeConfig& c) {
+  const ModelShape& m = *c.model;
+  const double experts = m.expert_params * ExpertWeightBytes(m, c.quantization);
+  return experts / Shards(c) + (ServedWeightBytes(m, c.quantization) - experts) / DenseShards(c);
 }
 
 }  // namespace
@@ -90,7 +111,7 @@ double QuantizedMbuFactor(std::optional<Precision> q) {
 MemoryBytes ServingMemory(const ServeConfig& c, const GpuSpec&, double batch) {
   const ModelShape& m = *c.model;
   MemoryBytes out;
-  out.weights = ServedWeightBytes(m, c.quantization) / Shards(c);
+  out.weights = WeightBytesPerDevice(c);
   const double seq = c.input_tokens + c.output_tokens;
   out.kv_cache = batch * KvBytesPerSequence(m, seq, c.kv_bytes) / KvShards(c);
   // Prefill workspace: one chunk's hidden and FFN activations, and fp32 logits of the batch.
@@ -113,12 +134,17 @@ namespace {
 // Two all-reduces of tokens x hidden 16-bit values per layer with TP; small-message latency:
 // NCCL's grows with the tree depth (~8 us per level on NVLink; gpt-fast's TP rows show ~20-35 us
 // per all-reduce at TP 2-8), Neuron's does not.
+// Attention data parallelism instead gathers every rank's tokens to the experts' ranks before
+// each MoE layer and scatters their outputs back after it: an all-gather and a reduce-scatter,
+// half an all-reduce's traffic each, around the MoE layers only.
 double TpSeconds(const ServeConfig& c, const Topology& topo, double tokens) {
   if (c.tp <= 1) return 0;
   const double tp_bw = topo.intra_bps > 0 ? topo.intra_bps : 1e12;
-  return 2 * c.model->layers / c.pp *
-         (topo.SmallAllReduceLatency(c.tp) +
-          2.0 * (c.tp - 1) / c.tp * tokens * c.model->hidden * 2 / tp_bw);
+  const double ring = (c.tp - 1.0) / c.tp * tokens * c.model->hidden * 2 / tp_bw;
+  if (c.attention_dp) {
+    return 2 * c.model->moe_layers / c.pp * (topo.SmallAllReduceLatency(c.tp) + ring);
+  }
+  return 2 * c.model->layers / c.pp * (topo.SmallAllReduceLatency(c.tp) + 2 * ring);
 }
 
 // One prompt's context encoding on NeuronCores (neuron.h, "Prompt processing"): the GEMMs at
@@ -174,6 +200,21 @@ double PipelineHopSeconds(const ServeConfig& c, const Topology& topo, double tok
   return topo.intra_latency_s + bytes / bw;
 }
 
+// Positions a compiled decode step attends over, averaged over a request's decode: the graph
+// for the sequence-length bucket holding the position, the bucket's whole cache read and scored
+// (transformers-neuronx and NxD Inference compile token generation for power-of-two buckets up
+// to the sequence length; padded positions are masked, not skipped). 4k in / 4k out decodes in
+// the 8k bucket throughout: 8192 positions a step where the mean context is 6144.
+double DecodeBucketMean(double input_tokens, double output_tokens) {
+  constexpr int kSamples = 64;
+  double sum = 0;
+  for (int i = 0; i < kSamples; ++i) {
+    const double position = input_tokens + (i + 0.5) / kSamples * output_tokens;
+    sum += std::exp2(std::ceil(std::log2(std::max(1.0, position))));
+  }
+  return sum / kSamples;
+}
+
 // Neuron (NxD Inference): the compiled graph runs each step as one program; decode streams the
 // weights at the generation's utilisation, with a fixed cost per layer (neuron.cc).
 ServeTiming CompiledGraphTiming(const ServeConfig& c, const GpuSpec& gpu, const Topology& topo,
@@ -184,7 +225,7 @@ ServeTiming CompiledGraphTiming(const ServeConfig& c, const GpuSpec& gpu, const 
   batch = std::max(1.0, batch);
   out.mbu = c.mbu > 0 ? c.mbu : eff.decode_mbu * QuantizedMbuFactor(c.quantization);
   const double bw = gpu.memory_bw_gbyte_s.value_or(0) * 1e9 * out.mbu;
-  const double context = c.input_tokens + c.output_tokens / 2;  // average during decode
+  const double context = DecodeBucketMean(c.input_tokens, c.output_tokens);
   const double kv_read = batch * KvBytesPerSequence(m, context, c.kv_bytes) / KvShards(c);
   const double mem_s = (DecodeWeightBytes(c, batch) + kv_read) / bw;
   const double prefill_eff = c.prefill_eff > 0 ? c.prefill_eff : eff.PrefillEfficiency();
@@ -283,7 +324,7 @@ double StepSeconds(const ServeConfig& c, const GpuSpec& gpu, const Topology& top
   const ModelShape& m = *c.model;
   const double gpu_s = KernelSeconds(c, gpu, mbu, s) + TpSeconds(c, topo, s.decodes + s.prompt) +
                        m.layers / c.pp * EfficiencyFor(gpu).decode_layer_s;
-  const bool graph = s.prompt <= 0 && s.decodes <= c.engine.graph_max_batch;
+  const bool graph = s.prompt <= 0 && s.decodes / SchedulerRanks(c) <= c.engine.graph_max_batch;
   const double host_s = graph ? 0 : m.layers / c.pp * kEagerOpsPerLayer * kEagerHostPerOpS;
   return std::max(gpu_s, host_s) + (c.streamed ? kStreamStepS + s.decodes * kStreamTokenS : 0);
 }
@@ -330,7 +371,7 @@ ServeTiming GpuTiming(const ServeConfig& c, const GpuSpec& gpu, const Topology& 
     const StepLoad prompt{0, c.input_tokens, 0};
     out.prefill_s = stages * StepSeconds(c, gpu, topo, out.mbu, prompt) +
                     (stages - 1) * PipelineHopSeconds(c, topo, c.input_tokens);
-    const double room = c.engine.max_tokens - batch;
+    const double room = (c.engine.max_tokens - batch / SchedulerRanks(c)) * SchedulerRanks(c);
     const double chunks =
         c.engine.chunked_prefill && room > 0 ? std::ceil(c.input_tokens / room) : 1;
     out.ttft_s = out.prefill_s + chunks * out.itl_s;
@@ -391,9 +432,10 @@ EngineProfile ProfileOf(Engine e, const GpuSpec& gpu) {
 }
 
 double EngineBatchCap(const ServeConfig& c) {
-  double cap = c.engine.max_seqs;
+  double cap = c.engine.max_seqs * SchedulerRanks(c);
   if (c.engine.max_tokens > 0 && c.engine.chunked_prefill) {
-    const double by_tokens = c.engine.max_tokens / (1 + c.input_tokens / c.output_tokens);
+    const double by_tokens =
+        c.engine.max_tokens * SchedulerRanks(c) / (1 + c.input_tokens / c.output_tokens);
     cap = cap > 0 ? std::min(cap, by_tokens) : by_tokens;
   }
   return cap > 0 ? std::max(1.0, std::floor(cap)) : 0;

@@ -52,6 +52,12 @@ struct ServeConfig {
   // Neuron: false keeps context encoding off the flash-attention kernel at any prompt length
   // (transformers-neuronx of the SDK 2.18 tables); true lets NxD Inference pick it (neuron.h).
   bool flash_attention = true;
+  // MoE on GPU engines (Workload::attention_dp): each of the tp ranks runs attention for its
+  // own 1/tp of the requests with whole attention (and dense-layer) weights and holds their KV
+  // cache whole; the routed experts are split over the ranks (expert parallel), the tokens
+  // gathered to them and their outputs scattered back around each MoE layer.
+  bool attention_dp = false;
+  int cores_per_device = 1;  // TP ranks per device: NeuronCores per chip, 1 on GPUs
 };
 
 // Serving a model no node holds (doc/estimation.md, "Serving across instances"): pipeline

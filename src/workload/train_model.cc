@@ -37,6 +37,16 @@ constexpr double kQloraMatmulSlowdown = 1.4;  // NF4 dequantisation in every bas
 // smaller share of their (doubled) peak than BF16 GEMMs do of theirs; attention stays 16-bit.
 constexpr double kFp8GemmEfficiency = 0.85;  // FP8 GEMM share of peak / BF16 GEMM share
 constexpr double kFp8CastBytes = 3;          // read 16-bit + write 8-bit per GEMM input
+// NVFP4 training (TransformerEngine's NVFP4BlockScaling recipe; NVIDIA, "Pretraining Large
+// Language Models with NVFP4", 2025): every Linear GEMM (forward, dgrad, wgrad) takes FP4
+// inputs at the FP4 tensor rate (GemmPeakFlops), at the FP8 kernels' share of it; attention
+// stays 16-bit. An FP4 tensor cannot be transposed in place, so each GEMM input is quantised
+// twice (row- and column-wise), 0.5 B + one E4M3 scale per 16 each, from one 16-bit read; the
+// wgrad inputs' random Hadamard transform and the gradients' stochastic rounding run inside the
+// same quantisation kernels.
+constexpr double kFp4CastBytes = 2 + 2 * (0.5 + 1.0 / 16);
+// Linear GEMMs in 8- or 4-bit: attention stays 16-bit, inputs pay a quantisation pass.
+bool LowPrecisionGemms(Precision p) { return p == Precision::kFp8 || p == Precision::kFp4; }
 
 bool IsLora(TaskKind t) { return t == TaskKind::kLora || t == TaskKind::kQlora; }
 bool Is32Bit(Precision p) { return p == Precision::kFp32 || p == Precision::kTf32; }
@@ -79,9 +89,9 @@ double Passes(Recompute r) { return r == Recompute::kFull || r == Recompute::kOp
 
 // Elements entering FP8 GEMMs per token per layer (QKV, output projection, MLP up and down),
 // each cast (and, backward, transposed) once per pass.
-double Fp8CastBytesPerTokenLayer(const ModelShape& m, double t) {
+double CastBytesPerTokenLayer(const ModelShape& m, double t, Precision p) {
   const double inputs = 2 * m.hidden + m.heads * m.v_dim + m.ffn_active;
-  return kFp8CastBytes * inputs / t;
+  return (p == Precision::kFp4 ? kFp4CastBytes : kFp8CastBytes) * inputs / t;
 }
 
 // Heaviest pipeline stage over the mean one. Equal split (Megatron-LM before Megatron-Core):
@@ -181,6 +191,43 @@ const FrameworkTraits& TraitsOf(Framework f) {
   // the compiled loss, its fp32 values and gradient live beside them: 2 + 2 x 4 / 8 = 3 B.
   static const FrameworkTraits kTorchtune{
       .grad_reduce_overlap = true, .loss_bytes_per_logit = 3, .pure_16bit = true};
+  // Hugging Face transformers + PEFT under the Trainer (TRL's SFTTrainer and most LoRA/QLoRA
+  // guides; transformers 4.46+, PEFT 0.14): a model loaded with torch_dtype bfloat16 trains in
+  // pure bf16 (torch.optim.AdamW keeps its states in the parameters' dtype and, foreach, one
+  // parameter-sized temporary at the step). Given the labels, the model computes the loss
+  // (ForCausalLMLoss: logits.float(), an fp32 log-softmax): 12 B per logit at the backward's
+  // peak, as torchtitan's. Modules run eagerly; LlamaRMSNorm upcasts its input to fp32, 4 B
+  // more per hidden element and norm kept. PEFT gives each adapted Linear its own dropout, an
+  // fp32 copy of the input (autocast_adapter_dtype) and its mask: 5 B per element. QLoRA:
+  // bitsandbytes leaves the LM head 16-bit, prepare_model_for_kbit_training casts it, the
+  // embeddings and the norms to fp32, and MatMul4Bit keeps the frozen layers' inputs.
+  static const FrameworkTraits kHfPeft{.grad_reduce_overlap = true,
+                                       .loss_bytes_per_logit = 12,
+                                       .eager_elementwise = true,
+                                       .pure_16bit = true,
+                                       .eager_saved_hidden_bytes = 8,
+                                       .lora_dropout_bytes = 5,
+                                       .lora_dropout_per_module = true,
+                                       .bnb_4bit = true,
+                                       .kbit_fp32_upcast = true,
+                                       .foreach_step_temp = true};
+  // LitGPT (finetune/lora.py with --precision bf16-true): pure bf16; the LM head runs in
+  // 128-token chunks, each with a bf16 cross entropy (4 B per logit in all); eager norms and
+  // rotary keep ~6 B per hidden element more than the fused count (each RMSNorm its input and
+  // its normalised copy, the rotated q and k). LoRA on the fused QKV Linear: one bf16 dropout
+  // copy and mask (3 B) of the shared input, and the (q+v)-wide LoRA output zero-padded into
+  // the QKV width by index_copy (4 B per hidden element). QLoRA quantises every Linear through
+  // bitsandbytes, the LM head included; PagedAdamW's states live in pageable memory outside the
+  // device allocator. Lightning-AI/lit-gpt finetune/lora.py and lit_gpt/lora.py (Oct 2023).
+  static const FrameworkTraits kLitgpt{.grad_reduce_overlap = true,
+                                       .loss_bytes_per_logit = 4,
+                                       .eager_elementwise = true,
+                                       .pure_16bit = true,
+                                       .eager_saved_hidden_bytes = 6,
+                                       .lora_dropout_bytes = 3,
+                                       .lora_qkv_pad_bytes = 4,
+                                       .bnb_4bit = true,
+                                       .nf4_lm_head = true};
   switch (f) {
     case Framework::kNeuronx:
       return kNeuronx;
@@ -196,18 +243,22 @@ const FrameworkTraits& TraitsOf(Framework f) {
       return kDeepSpeed;
     case Framework::kTorchtune:
       return kTorchtune;
+    case Framework::kHfPeft:
+      return kHfPeft;
+    case Framework::kLitgpt:
+      return kLitgpt;
   }
   return kFsdp;
 }
 
 bool IsPyTorchFramework(Framework f) {
   return f == Framework::kFsdp || f == Framework::kTorchtitan || f == Framework::kTorchtune ||
-         f == Framework::kDeepSpeed;
+         f == Framework::kDeepSpeed || f == Framework::kHfPeft || f == Framework::kLitgpt;
 }
 
-Framework DefaultFramework(int tp, int pp, bool neuron) {
+Framework DefaultFramework(int tp, int pp, bool neuron, bool nvfp4) {
   if (neuron) return Framework::kNeuronx;
-  return tp > 1 || pp > 1 ? Framework::kMegatronCore : Framework::kFsdp;
+  return tp > 1 || pp > 1 || nvfp4 ? Framework::kMegatronCore : Framework::kFsdp;
 }
 
 double TrainConfig::MicroBatches() const {
@@ -283,7 +334,19 @@ double ShardRanks(const ParallelismChoice& p) { return double(p.dp) * p.cp; }
 double WeightBytesPerParam(const TrainConfig& c) {
   const ModelShape& m = *c.model;
   const double linear_share = m.params.total > 0 ? m.params.linear / m.params.total : 1;
-  if (c.task == TaskKind::kQlora) return linear_share * (0.5 + 0.127 / 8) + (1 - linear_share) * 2;
+  if (c.task == TaskKind::kQlora) {
+    constexpr double kNf4 = 0.5 + 0.127 / 8;
+    const FrameworkTraits& f = TraitsOf(c.par.framework);
+    if (!f.bnb_4bit || f.nf4_lm_head || m.params.total <= 0) {
+      return linear_share * kNf4 + (1 - linear_share) * 2;
+    }
+    // bitsandbytes leaves the LM head 16-bit (fp32 once PEFT prepares the model for k-bit
+    // training, with the embeddings and norms).
+    const double head = m.tied ? 0 : m.params.lm_head;
+    const double other = f.kbit_fp32_upcast ? 4 : 2;
+    return ((m.params.linear - head) * kNf4 + (m.params.total - m.params.linear + head) * other) /
+           m.params.total;
+  }
   if (Is32Bit(c.precision)) return 4;
   const bool fp8_params =
       c.precision == Precision::kFp8 &&
@@ -320,6 +383,41 @@ void ModelStates(const TrainConfig& c, MemoryBytes* out) {
   if (c.offload != Offload::kNone) out->optimizer = 0;
 }
 
+// What a layer keeps beyond ActivationBytesPerLayer's count under the framework's kernels, per
+// layer and device (FrameworkTraits): eager modules' extra copies, LoRA dropout and padding,
+// and the inputs bitsandbytes' 4-bit Linears keep although their weights are frozen.
+double FrameworkExtrasPerLayer(const TrainConfig& c, double s, double b) {
+  const ModelShape& m = *c.model;
+  const FrameworkTraits& f = TraitsOf(c.par.framework);
+  const double h = m.hidden, q = m.heads * m.head_dim, t = c.par.tp;
+  double per_token = 0;
+  const bool eager = f.eager_elementwise && !c.torch_compile.value_or(false);
+  if (eager) per_token += f.eager_saved_hidden_bytes * h;
+  if (IsLora(c.task)) {
+    // Adapted modules and their inputs: q, k, v read the block's normalised input, o the
+    // attention output, gate and up the MLP's normalised input, down the activation.
+    double modules = 0, inputs = 0;
+    switch (c.lora_targets) {
+      case LoraTargets::kQv:
+        modules = 2 * h, inputs = h;
+        break;
+      case LoraTargets::kAttention:
+        modules = 3 * h + q, inputs = h + q;
+        break;
+      case LoraTargets::kAll:
+        modules = 3 * h + q + (m.gated ? 2 : 1) * h + m.ffn_active;
+        inputs = h + q + h + m.ffn_active;
+        break;
+    }
+    per_token += f.lora_dropout_bytes * (f.lora_dropout_per_module ? modules : inputs);
+    per_token += f.lora_qkv_pad_bytes * h;
+  }
+  if (c.task == TaskKind::kQlora && f.bnb_4bit) {
+    per_token += 2 * (2 * h + m.ffn_active);  // the attention output and the MLP's two inputs
+  }
+  return per_token * s * b / t;
+}
+
 double Activations(const TrainConfig& c) {
   const ModelShape& m = *c.model;
   const ParallelismChoice& p = c.par;
@@ -328,8 +426,10 @@ double Activations(const TrainConfig& c) {
   if (IsLora(c.task)) o.frozen_base = c.lora_targets;
   const bool te = TraitsOf(p.framework).transformer_engine;
   o.fused_gated_activation = te;
-  o.fp8_gemm_inputs = te && c.precision == Precision::kFp8;
-  const double per_layer = ActivationBytesPerLayer(m, s, b, o);
+  o.fp8_gemm_inputs = te && LowPrecisionGemms(c.precision);  // saved quantised (FP4: ~2 copies)
+  const double extras = FrameworkExtrasPerLayer(c, s, b);
+  const double per_layer =
+      ActivationBytesPerLayer(m, s, b, o) + (p.recompute == Recompute::kNone ? extras : 0);
   const double layers_per_stage = m.layers / p.pp;
   const double mb = c.MicroBatches();
   const double in_flight = p.pp > 1 ? std::min<double>(p.pp, mb) : 1;
@@ -339,7 +439,7 @@ double Activations(const TrainConfig& c) {
   if (p.recompute == Recompute::kFull || p.recompute == Recompute::kOp) {
     ActivationOptions live = o;  // one layer is rebuilt in full during its backward
     live.recompute = Recompute::kNone;
-    stage0 += ActivationBytesPerLayer(m, s, b, live);
+    stage0 += ActivationBytesPerLayer(m, s, b, live) + extras;
   }
   // The loss kernel's peak per logit (fp32 logits = LogitBytes' 4 B; eager losses more).
   const double logits = LogitBytes(m, s, b, p.tp) * TraitsOf(p.framework).loss_bytes_per_logit / 4;
@@ -358,6 +458,12 @@ MemoryBytes TrainingMemory(const TrainConfig& c) {
   if (c.par.zero >= 3) {  // two gathered layers (current + prefetch), frozen ones included
     buffers += 2 * c.model->params.per_layer / c.par.tp * WeightBytesPerParam(c);
   }
+  const FrameworkTraits& f = TraitsOf(c.par.framework);
+  const ModelShape& m = *c.model;
+  if (c.task == TaskKind::kQlora && f.bnb_4bit) {  // fp16 then bf16 copy of one 4-bit weight
+    const double largest = f.nf4_lm_head && !m.tied ? std::max(m.vocab, m.ffn) : m.ffn;
+    buffers += 4 * m.hidden * largest / c.par.tp;
+  }
   // Allocated and freed every step (fragmented in the caching allocator); beside the allocator:
   // the CUDA context and NCCL's own buffers.
   const bool irregular = c.par.recompute != Recompute::kNone || c.par.zero >= 3 || IsLora(c.task) ||
@@ -366,6 +472,12 @@ MemoryBytes TrainingMemory(const TrainConfig& c) {
   const double per_step = out.activations + buffers + (persistent_grads ? 0 : out.gradients);
   out.allocator_slack =
       irregular ? per_step * kAllocatorFragmentation / (1 - kAllocatorFragmentation) : 0;
+  // torch.optim.AdamW (foreach) divides by sqrt(exp_avg_sq) through a temporary the size of the
+  // parameters it steps, after the backward pass has freed the activations: the step's peak.
+  if (f.foreach_step_temp && c.offload == Offload::kNone) {
+    const double temp = IsLora(c.task) ? 0 : out.optimizer / 2;  // one of the two moments
+    buffers += std::max(0.0, temp - (out.activations + buffers));
+  }
   out.outside_allocator = kCudaContextBytes + (c.gpus > 1 ? kCommBufferBytes : 0);
   out.allocator_split = true;
   out.overhead = buffers + out.allocator_slack + out.outside_allocator;
@@ -537,7 +649,7 @@ TrainStep TrainingStep(const TrainConfig& c, const GpuSpec& gpu, const Topology&
   const double attention_eff =
       c.flash_attention ? AttentionEfficiency(gpu, framework, eff.matmul) : eff.matmul;
   const std::optional<double> bf16_peak = PeakFlops(gpu, Precision::kBf16);
-  if (c.precision == Precision::kFp8 && bf16_peak) {  // attention stays 16-bit
+  if (LowPrecisionGemms(c.precision) && bf16_peak) {  // attention stays 16-bit
     out.compute_s = linear_flop / (peak_flops * matmul_eff * kFp8GemmEfficiency) +
                     attention_flop / (*bf16_peak * attention_eff);
   } else {
@@ -556,8 +668,8 @@ TrainStep TrainingStep(const TrainConfig& c, const GpuSpec& gpu, const Topology&
       per_token_layer += Passes(p.recompute) * UnfusedAttentionBytesPerTokenLayer(m, c.seq, p.tp);
     }
     if (Is32Bit(c.precision)) per_token_layer *= 2;  // 4-byte activations
-    if (c.precision == Precision::kFp8) {
-      per_token_layer += Passes(p.recompute) * Fp8CastBytesPerTokenLayer(m, p.tp);
+    if (LowPrecisionGemms(c.precision)) {
+      per_token_layer += Passes(p.recompute) * CastBytesPerTokenLayer(m, p.tp, c.precision);
     }
     // Each stage streams its layers for every token of its pipeline (per_token_layer is
     // already divided by tp where the work is sharded).

@@ -31,13 +31,32 @@ struct FrameworkTraits {
   bool transformer_engine = false;
   // Pure 16-bit training: the optimizer's states in the weights' dtype, no fp32 master copy.
   bool pure_16bit = false;
+  // Bytes per hidden element and token each layer keeps beyond the fused count when its modules
+  // run eagerly (fp32 norm copies, unfused rotary): under recomputation, the live layer only.
+  double eager_saved_hidden_bytes = 0;
+  // LoRA dropout: bytes kept per element of an adapted Linear's input (the dropped copy and its
+  // mask), per adapted module (PEFT: each Linear its own dropout) or per distinct input tensor.
+  double lora_dropout_bytes = 0;
+  bool lora_dropout_per_module = false;
+  // A fused QKV Linear's LoRA output zero-padded to the q+k+v width (index_copy keeps its
+  // source), bytes per hidden element and token.
+  double lora_qkv_pad_bytes = 0;
+  // QLoRA through bitsandbytes: MatMul4Bit keeps the inputs of the frozen 4-bit Linears, and
+  // each matmul dequantises its weight to fp16, then the compute dtype (4 B per weight of the
+  // largest 4-bit matrix at a time).
+  bool bnb_4bit = false;
+  bool nf4_lm_head = false;  // the LM head quantised too (else 16-bit, as bitsandbytes skips it)
+  bool kbit_fp32_upcast =
+      false;  // non-4-bit parameters cast to fp32 (prepare_model_for_kbit_training)
+  bool foreach_step_temp =
+      false;  // torch.optim.AdamW (foreach): a parameter-sized temporary at the step
 };
 const FrameworkTraits& TraitsOf(Framework f);
 // True for the frameworks that run PyTorch eager or under torch.compile (--torch-compile).
 bool IsPyTorchFramework(Framework f);
-// NeuronX Distributed on Neuron devices; else Megatron-Core when the layout has TP or PP,
-// PyTorch FSDP otherwise.
-Framework DefaultFramework(int tp, int pp, bool neuron);
+// NeuronX Distributed on Neuron devices; else Megatron-Core when the layout has TP or PP or the
+// run trains in NVFP4 (TransformerEngine's recipe), PyTorch FSDP otherwise.
+Framework DefaultFramework(int tp, int pp, bool neuron, bool nvfp4 = false);
 
 // Everything a training configuration fixes. Degrees are >= 1.
 struct TrainConfig {

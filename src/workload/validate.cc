@@ -362,6 +362,18 @@ Status Validate(const Workload& w) {
                "int8 compute is for vision inference (TensorRT); LLM serving quantizes "
                "weights with --quantization int8");
   }
+  if (w.precision == Precision::kFp4 && w.task != TaskKind::kPretrain &&
+      w.task != TaskKind::kFinetune) {
+    return Bad("precision",
+               "fp4 compute is NVFP4 training of LLMs (pretrain, finetune) on Blackwell; serving "
+               "quantizes weights with --quantization fp4");
+  }
+  if (w.precision == Precision::kFp4 && w.framework && *w.framework != Framework::kMegatronCore) {
+    return Bad("precision",
+               std::string("NVFP4 training runs in TransformerEngine (framework megatron-core), "
+                           "not ") +
+                   FrameworkName(*w.framework));
+  }
   if (w.task != TaskKind::kHpc && (w.arithmetic_intensity > 0 || w.bytes_moved > 0)) {
     return Bad(w.arithmetic_intensity > 0 ? "arithmetic-intensity" : "bytes-moved",
                "applies to task hpc only");

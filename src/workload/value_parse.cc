@@ -170,7 +170,7 @@ Result<ModelFamily> ParseFamily(std::string_view key, std::string_view value) {
 Result<Precision> ParseComputePrecision(std::string_view key, std::string_view value) {
   return ParsePrecision(key, value,
                         {Precision::kFp32, Precision::kTf32, Precision::kBf16, Precision::kFp16,
-                         Precision::kFp8, Precision::kInt8});
+                         Precision::kFp8, Precision::kFp4, Precision::kInt8});
 }
 
 Result<Precision> ParseKvPrecision(std::string_view key, std::string_view value) {

@@ -289,7 +289,8 @@ void DeclareOptions(V& v, Workload& w) {
              .metavar = "N",
              .tasks = kTrain | kTrainVision});
   v.Enum("precision", w.precision, PrecisionName, ParseComputePrecision,
-         {.help = "compute precision fp32|tf32|bf16|fp16|fp8 (int8: vision inference)",
+         {.help = "compute precision fp32|tf32|bf16|fp16|fp8|fp4 (int8: vision inference; fp4: "
+                  "NVFP4 LLM training on Blackwell)",
           .metavar = "P",
           .tasks = kModel | kHpc});
   v.Enum("optimizer", w.optimizer, OptimizerName, ParseOptimizer,
@@ -369,6 +370,13 @@ void DeclareOptions(V& v, Workload& w) {
   v.Bool("streaming", w.streaming,
          {.help = "serving: tokens streamed to clients through an API server (default: true with "
                   "concurrency or rps, false offline)",
+          .metavar = "BOOL",
+          .tasks = kServe});
+  v.Bool("attention-dp", w.attention_dp,
+         {.help = "serving a MoE model: attention data-parallel over the tp ranks (each its own "
+                  "requests, KV cache and whole attention weights), the experts expert-parallel "
+                  "across them (TensorRT-LLM enable_attention_dp, SGLang --enable-dp-attention, "
+                  "vLLM --data-parallel-size with --enable-expert-parallel); default false",
           .metavar = "BOOL",
           .tasks = kServe});
   // Vision.

@@ -191,6 +191,39 @@ TEST(NeuronServingTest, BatchOneDecodeFollowsTheInf2Tables) {
   }
 }
 
+// The KV cache is split over NeuronCores, not chips: Llama-3-70B's 8 KV heads over TP 24
+// NeuronCores sit three times each, two cores (and two copies' worth) per inf2 chip.
+TEST(NeuronServingTest, KvHeadsAreReplicatedPerNeuronCore) {
+  const Workload w = MakeWorkload({{"task", "serve"},
+                                   {"model", "llama-3-70b"},
+                                   {"concurrency", "4"},
+                                   {"input-tokens", "2048"},
+                                   {"output-tokens", "2048"},
+                                   {"tp", "12"}});
+  Result<Estimate> e = EstimateWorkload(w, Gpus("Inferentia2", 12));
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  const double whole_gib = 4 * 4096 * *e->memory.kv_cache_kib_per_token / (1024.0 * 1024);
+  EXPECT_NEAR(*e->memory.kv_cache_gib, whole_gib / 4, 1e-6 * whole_gib);  // min(24, 8) / 2
+}
+
+// A compiled decode step attends over its sequence-length bucket (a power of two) whole: every
+// position of one bucket costs the same step, the next bucket more.
+TEST(NeuronServingTest, DecodeAttendsOverTheWholeBucket) {
+  auto step = [](const char* input, const char* output) {
+    const Workload w = MakeWorkload({{"task", "serve"},
+                                     {"model", "llama-3-70b"},
+                                     {"concurrency", "8"},
+                                     {"input-tokens", input},
+                                     {"output-tokens", output},
+                                     {"tp", "12"}});
+    Result<Estimate> e = EstimateWorkload(w, Gpus("Inferentia2", 12));
+    EXPECT_TRUE(e.ok()) << e.status().ToString();
+    return e.ok() ? *e->performance.step_time_s : 0.0;
+  };
+  EXPECT_DOUBLE_EQ(step("4200", "100"), step("8000", "100"));  // both in the 8192 bucket
+  EXPECT_GT(step("4200", "100"), 1.05 * step("3900", "100"));  // 4096 bucket
+}
+
 TEST(NeuronServingTest, PromptProcessingAtThePrefillEfficiency) {
   auto ttft = [](const char* input) {
     const Workload w = MakeWorkload({{"task", "serve"},

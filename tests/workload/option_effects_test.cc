@@ -78,6 +78,8 @@ const std::vector<Row>& Rows() {
       {"active-experts", "4", &kMoe},
       {"attention-bias", "true", &kPretrain},
       {"arithmetic-intensity", "1", &kHpcMemory},
+      // DeepSeek's MLA cache is one head: under TP it sits whole on every rank.
+      {"attention-dp", "true", &kMla, "H100", 8},
       {"batch", "8", &kInferVision, "A10G", 1},
       {"bytes-moved", "1e18", &kHpcBytes},
       {"codec", "av1", &kTranscode, "L4", 1},

@@ -129,5 +129,62 @@ TEST(ServeEngineTest, StreamedTokensCostPerSequenceAsConcurrencyGrows) {
   EXPECT_GT(*c200.performance.itl_ms, 2 * *c1.performance.itl_ms);
 }
 
+// Attention data parallelism (TensorRT-LLM's enable_attention_dp): DeepSeek's MLA latent is one
+// KV head, so tensor parallelism keeps the whole cache on every rank; with attention DP each rank
+// holds only its own requests' cache and the node serves several times the requests, at the
+// price of the attention weights on every rank.
+Workload DeepSeekR1(bool attention_dp) {
+  Workload w = MakeWorkload({{"task", "serve"},
+                             {"model", "deepseek-r1"},
+                             {"quantization", "fp8"},
+                             {"kv-precision", "fp8"},
+                             {"engine", "trtllm"},
+                             {"tp", "8"},
+                             {"input-tokens", "1024"},
+                             {"output-tokens", "2048"}});
+  if (attention_dp) {
+    EXPECT_TRUE(GiveField(&w, "attention-dp", "true").ok());
+  }
+  EXPECT_TRUE(Validate(w).ok()) << Validate(w).ToString();
+  return w;
+}
+
+TEST(ServeEngineTest, AttentionDataParallelHoldsTheLatentCacheOnce) {
+  const Estimate tp = Serve(DeepSeekR1(false), "H200", 8);
+  const Estimate dp = Serve(DeepSeekR1(true), "H200", 8);
+  // The same cache per token; each rank keeps 1/8 of the requests instead of all of them.
+  EXPECT_DOUBLE_EQ(*tp.memory.kv_cache_kib_per_token, *dp.memory.kv_cache_kib_per_token);
+  EXPECT_GT(*dp.performance.max_concurrency, 4 * *tp.performance.max_concurrency);
+  // Attention and the dense layers are whole on every rank: more weight bytes per device.
+  EXPECT_GT(*dp.memory.weights_gib, *tp.memory.weights_gib + 5);
+  EXPECT_GT(*dp.performance.tokens_per_s, 2 * *tp.performance.tokens_per_s);
+  EXPECT_TRUE(Mentions(dp, "attention data-parallel over the 8 ranks"));
+  EXPECT_FALSE(Mentions(tp, "attention data-parallel"));
+}
+
+TEST(ServeEngineTest, AttentionDataParallelNeedsExpertsAndAnEngineWithIt) {
+  Workload dense = Llama8b({{"tp", "8"}, {"attention-dp", "true"}});
+  Result<Estimate> e = EstimateWorkload(dense, Gpus("H100", 8));
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.status().message().rfind("attention-dp: applies to MoE models", 0), 0u)
+      << e.status().message();
+  Workload tgi = DeepSeekR1(true);
+  ASSERT_TRUE(GiveField(&tgi, "engine", "tgi").ok());
+  e = EstimateWorkload(tgi, Gpus("H200", 8));
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.status().message().rfind("attention-dp: tgi", 0), 0u) << e.status().message();
+  // Attention DP spreads the requests over a TP group's ranks: one GPU has none.
+  Workload one = DeepSeekR1(true);
+  one.parallelism.tp.reset();
+  e = EstimateWorkload(one, Gpus("H200", 1));
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.status().message().rfind("attention-dp: runs over the ranks", 0), 0u)
+      << e.status().message();
+  Workload train = MakeWorkload({{"task", "pretrain"}, {"model", "deepseek-v3"}, {"tokens", "1B"}});
+  const Status bound = GiveField(&train, "attention-dp", "true");
+  const Status st = bound.ok() ? Validate(train) : bound;
+  EXPECT_EQ(st.message().rfind("attention-dp:", 0), 0u) << st.message();
+}
+
 }  // namespace
 }  // namespace gpuadvisor

@@ -214,6 +214,52 @@ TEST(FrameworkTest, MegatronCoreOverlapsTpCommunicationMegatronLmDoesNot) {
   EXPECT_FALSE(GiveField(&w, "framework", "jax").ok());
 }
 
+// NVFP4 training (TransformerEngine): the Linear GEMMs at the FP4 rate, twice FP8's on
+// Blackwell, with each input quantised row- and column-wise; attention, the elementwise work and
+// the communication stay as they were, so the step gains less than 2x. Blackwell only, in
+// Megatron-Core (the default for it), and for LLM training only.
+TEST(FrameworkTest, Nvfp4TrainingRunsTheLinearGemmsAtTheFp4Rate) {
+  auto run = [](const char* precision, const char* gpu) {
+    const Workload w = MakeWorkload({{"task", "pretrain"},
+                                     {"model", "llama-3.1-8b"},
+                                     {"seq-len", "8192"},
+                                     {"precision", precision},
+                                     {"tp", "1"},
+                                     {"pp", "1"},
+                                     {"zero", "1"},
+                                     {"micro-batch", "2"},
+                                     {"global-batch", "16"},
+                                     {"recompute", "none"},
+                                     {"framework", "megatron-core"},
+                                     {"tokens", "10B"}});
+    EXPECT_TRUE(Validate(w).ok()) << Validate(w).ToString();
+    return EstimateWorkload(w, Gpus(gpu, 8));
+  };
+  Result<Estimate> fp8 = run("fp8", "B200"), fp4 = run("fp4", "B200");
+  ASSERT_TRUE(fp8.ok() && fp4.ok());
+  const double speedup =
+      *fp4->performance.tokens_per_s_per_gpu / *fp8->performance.tokens_per_s_per_gpu;
+  EXPECT_GT(speedup, 1.2);
+  EXPECT_LT(speedup, 1.8);
+  EXPECT_EQ(fp4->precision, Precision::kFp4);
+  Result<Estimate> hopper = run("fp4", "H100");
+  ASSERT_FALSE(hopper.ok());
+  EXPECT_EQ(hopper.status().message().rfind("precision:", 0), 0u);
+  EXPECT_EQ(workload_internal::DefaultFramework(1, 1, false, true), Framework::kMegatronCore);
+  for (const auto& [task, framework] :
+       {std::pair<const char*, const char*>{"serve", ""}, {"pretrain", "fsdp"}}) {
+    const bool serve = std::string(task) == "serve";
+    Workload w = serve
+                     ? MakeWorkload({{"task", task}, {"model", "llama-3.1-8b"}})
+                     : MakeWorkload({{"task", task}, {"model", "llama-3.1-8b"}, {"tokens", "1B"}});
+    ASSERT_TRUE(GiveField(&w, "precision", "fp4").ok());
+    if (!serve) {
+      ASSERT_TRUE(GiveField(&w, "framework", framework).ok());
+    }
+    EXPECT_EQ(Validate(w).message().rfind("precision:", 0), 0u) << task << " " << framework;
+  }
+}
+
 // --torch-compile fuses torchtitan's eager elementwise ops (less memory traffic, a shorter
 // step) and leaves its loss, and so its memory, as it was; it is refused where no PyTorch runs.
 TEST(FrameworkTest, TorchCompileFusesTheElementwiseOpsOfPyTorchFrameworksOnly) {
@@ -356,6 +402,92 @@ TEST(ParallelismSearchTest, RecomputePruningKeepsTheFastestPlan) {
     ASSERT_TRUE(searched->memory.fits);
     EXPECT_NEAR(*searched->performance.step_time_s, best, 1e-9 * best);
   }
+}
+
+// Fine-tuning memory as the common single-GPU stacks allocate it. LitGPT's LoRA table (A100
+// 40GB, Llama 2, r 8 on q and v, 1304-token sequences, no checkpointing) publishes the runs that
+// fit and the ones that went out of memory: the estimate draws the same line.
+Workload LitgptLora(const char* task, const char* model, const char* micro_batch) {
+  return MakeWorkload({{"task", task},
+                       {"model", model},
+                       {"framework", "litgpt"},
+                       {"lora-rank", "8"},
+                       {"lora-targets", "qv"},
+                       {"seq-len", "1304"},
+                       {"precision", "bf16"},
+                       {"micro-batch", micro_batch},
+                       {"global-batch", "128"},
+                       {"recompute", "none"},
+                       {"tokens", "10M"}});
+}
+
+TEST(FineTuneFrameworkTest, LitgptFitsWhereItsTableFitsAndNotWhereItRanOutOfMemory) {
+  struct Row {
+    const char* task;
+    const char* model;
+    const char* micro_batch;
+    bool fits;
+  };
+  for (const Row& r :
+       {Row{"lora", "llama-2-7b", "2", true}, Row{"lora", "llama-2-7b", "4", false},
+        Row{"lora", "llama-2-13b", "1", true}, Row{"lora", "llama-2-13b", "2", false},
+        Row{"qlora", "llama-2-13b", "1", true}}) {
+    Result<Estimate> e =
+        EstimateWorkload(LitgptLora(r.task, r.model, r.micro_batch), Gpus("A100-40GB", 1));
+    ASSERT_TRUE(e.ok()) << e.status().ToString();
+    EXPECT_EQ(e->memory.fits, r.fits) << r.task << " " << r.model << " mb " << r.micro_batch << ": "
+                                      << e->memory.total_gib << " GiB";
+  }
+}
+
+// What the frameworks keep beyond the fused count: bitsandbytes' QLoRA keeps the frozen 4-bit
+// layers' inputs (QLoRA's activations exceed LoRA's), LitGPT quantises the LM head where PEFT
+// leaves it 16-bit and casts it (and the embeddings) to fp32, and the Trainer's model loss holds
+// 12 B per logit where LitGPT's chunked loss holds 4.
+TEST(FineTuneFrameworkTest, PeftAndLitgptKeepWhatTheirCodeKeeps) {
+  auto memory = [](const char* framework, const char* task) {
+    Workload w = LitgptLora(task, "llama-3.1-8b", "1");
+    EXPECT_TRUE(GiveField(&w, "framework", framework).ok());
+    Result<Estimate> e = EstimateWorkload(w, Gpus("H100", 1));
+    EXPECT_TRUE(e.ok()) << e.status().ToString();
+    return e.ok() ? e->memory : MemoryEstimate{};
+  };
+  const MemoryEstimate lit_lora = memory("litgpt", "lora"), lit_qlora = memory("litgpt", "qlora");
+  const MemoryEstimate hf_lora = memory("hf-peft", "lora"), hf_qlora = memory("hf-peft", "qlora");
+  EXPECT_GT(*lit_qlora.activations_gib, *lit_lora.activations_gib);
+  EXPECT_GT(*hf_qlora.activations_gib, *hf_lora.activations_gib);
+  // Llama 3.1 8B's 525M-parameter head: ~0.27 GiB in NF4, ~1.96 GiB in fp32, plus the fp32 table.
+  EXPECT_GT(*hf_qlora.weights_gib, *lit_qlora.weights_gib + 2.5);
+  // 1304 x 128,256 logits: 8 B per logit more under the Trainer's loss, ~1.25 GiB.
+  EXPECT_GT(*hf_lora.activations_gib, *lit_lora.activations_gib + 1.2);
+  Workload w;
+  for (const char* alias : {"hf", "transformers", "peft", "trl"}) {
+    ASSERT_TRUE(GiveField(&w, "framework", alias).ok()) << alias;
+    EXPECT_EQ(*w.framework, Framework::kHfPeft) << alias;
+  }
+  ASSERT_TRUE(GiveField(&w, "framework", "lit-gpt").ok());
+  EXPECT_EQ(*w.framework, Framework::kLitgpt);
+}
+
+// torch.optim.AdamW (foreach) takes a temporary the size of the parameters at the step, once
+// the activations are freed: with short sequences the step, not the backward pass, is the peak.
+TEST(FineTuneFrameworkTest, TheForeachOptimizerStepCanBeThePeak) {
+  auto overhead = [](const char* framework) {
+    const Workload w = MakeWorkload({{"task", "finetune"},
+                                     {"model", "llama-3.1-8b"},
+                                     {"framework", framework},
+                                     {"seq-len", "256"},
+                                     {"precision", "bf16"},
+                                     {"micro-batch", "1"},
+                                     {"global-batch", "1"},
+                                     {"recompute", "full"},
+                                     {"tokens", "10M"}});
+    Result<Estimate> e = EstimateWorkload(w, Gpus("H200", 1));
+    EXPECT_TRUE(e.ok()) << e.status().ToString();
+    return e.ok() ? *e->memory.overhead_gib : 0.0;
+  };
+  // Both pure bf16; the temporary is one bf16 moment, 2 B x 8.03B = ~15 GiB.
+  EXPECT_GT(overhead("hf-peft"), overhead("torchtune") + 12);
 }
 
 }  // namespace
