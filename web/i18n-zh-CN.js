@@ -432,6 +432,7 @@
   "field.streaming": "流式",
   "field.streams": "流数",
   "field.task": "任务",
+  "field.timezone": "调度时区",
   "field.telemetry-format": "遥测格式",
   "field.tied-embeddings": "共享嵌入",
   "field.tokens": "token 数",

@@ -437,6 +437,7 @@ const MESSAGES = {
     "field.streaming": "Streaming",
     "field.streams": "Streams",
     "field.task": "Task",
+    "field.timezone": "Time zone of schedules",
     "field.telemetry-format": "Telemetry format",
     "field.tied-embeddings": "Tied embeddings",
     "field.tokens": "Tokens",

@@ -60,6 +60,9 @@ struct IdleOptions {
   double idle_threshold_pct = 5;     // at or under: idle
   double idle_window_s = 30 * 60;    // shortest stretch that counts as an idle period
   std::string region = "us-east-1";  // for hosts the inventory does not place
+  // The zone stop/start schedules are read in (util/timezone.h); "" = each host's region's:
+  // Asia/Shanghai in AWS China, UTC elsewhere.
+  std::string timezone;
   PurchaseKind purchase = PurchaseKind::kOnDemand;
   size_t max_periods = 20;  // idle periods listed per host (all are counted)
   // Shortest observed time (hours covered, gaps excluded) for a rightsizing recommendation
@@ -97,6 +100,12 @@ void DeclareOptions(V& v, IdleOptions& o) {
       "max-hosts", o.max_hosts,
       {.help = "Most distinct hosts in one run (memory is bounded by it)", .lo = 1, .hi = 1000000});
   v.Text("region", o.region, {.help = "Region of hosts not in the inventory", .metavar = "REGION"});
+  v.Text("timezone", o.timezone,
+         {.help = "Time zone of the stop/start schedules: a zone without daylight saving "
+                  "(Asia/Shanghai, Asia/Tokyo, UTC) or an offset (UTC+08:00); default: "
+                  "Asia/Shanghai for hosts in AWS China, UTC elsewhere",
+          .aliases = {"tz"},
+          .metavar = "TZ"});
   v.Enum(
       "purchase", o.purchase, PurchaseKindName, ParsePurchaseOption("purchase"),
       {.help = "Purchase option of hosts not in the inventory",

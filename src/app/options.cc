@@ -231,10 +231,17 @@ const OptionSpec* OptionValues::Known(std::string_view key, FrontEnd from, Statu
   for (const OptionSpec& s : spec_->options) {
     if ((s.front_ends & from) != 0) names.emplace_back(s.name);
   }
-  const std::string hint = DidYouMean(CanonicalOptionKey(key), names);  // none past 64 chars
+  const std::string canonical = CanonicalOptionKey(key);
+  std::string hint = DidYouMean(canonical, names);  // none past 64 chars
+  // A command that chooses the hardware (recommend, launch) takes its filters as --only-X:
+  // `--gpu T4` there means `--only-gpu T4`.
+  const std::string filter = "only-" + canonical;
+  if (const OptionSpec* f = spec_->Find(filter); f != nullptr && (f->front_ends & from) != 0) {
+    hint = Trf("this command chooses the {0} itself; --{1} limits its choice", canonical, filter);
+  }
   *unknown = Status::InvalidArgument(Trf("unknown parameter {0}", Quoted(key)) +
                                      (hint.empty() ? "" : "; " + hint))
-                 .WithField(CanonicalOptionKey(key));
+                 .WithField(canonical);
   return nullptr;
 }
 

@@ -30,6 +30,7 @@ Browse the catalog:
   gpuadvisor show p5.48xlarge
   gpuadvisor gpus
   gpuadvisor catalog info
+Every command takes --lang en|zh, before or after its name (default: LANGUAGE, LC_ALL, LANG).
 Run `gpuadvisor COMMAND --help` for a command's options; the workload flags of one task only:
   gpuadvisor recommend --help --task serve   (or vision, train-vision, hpc, transcode, ...))";
 
@@ -72,6 +73,18 @@ gpuadvisor::Language RunLanguage(int argc, char** argv) {
                                     Env("LANG"));
 }
 
+// Whether the command line asks for JSON output (--json, --format json): errors found before a
+// command parses its options are then JSON too.
+bool WantsJson(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--") break;
+    if (a == "--json" || a == "--format=json") return true;
+    if (a == "--format" && i + 1 < argc && std::string_view(argv[i + 1]) == "json") return true;
+  }
+  return false;
+}
+
 // A command's help can refuse what it was asked (`--help --task nonsense`, cli/workload_flags.cc):
 // then the error, exit 2, and no help.
 int PrintHelp(const CLI::App& app, CLI::AppFormatMode mode) {
@@ -95,16 +108,30 @@ std::pair<int, char**> CommandLine() { return {g_argc, g_argv}; }
 int RunCli(int argc, char** argv) {
   const ArgumentsInScope in_scope(argc, argv);
   const LanguageScope language(RunLanguage(argc, argv));
-  // `--lang` is global: before the command (`gpuadvisor --lang zh recommend ...`) it moves after
-  // the command's name, where the command's output table declares and checks it.
-  std::vector<char*> moved(argv, argv + argc);
-  const size_t lang_args = argc > 2 && std::string_view(argv[1]) == "--lang"              ? 2
-                           : argc > 1 && StartsWith(std::string_view(argv[1]), "--lang=") ? 1
-                                                                                          : 0;
-  if (lang_args > 0 && moved.size() > lang_args + 1) {
-    std::rotate(moved.begin() + 1, moved.begin() + 1 + lang_args, moved.begin() + 2 + lang_args);
-    argv = moved.data();
+  // `--lang` is global: every command takes it, before its name or after (up to `--`). It chose
+  // the language above; here its value is checked and it leaves the command line, so that no
+  // command (a group's subcommands, launch, serve) has to declare it.
+  std::vector<char*> kept{argv[0]};
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--") {
+      kept.insert(kept.end(), argv + i, argv + argc);
+      break;
+    }
+    if (a != "--lang" && !StartsWith(a, "--lang=")) {
+      kept.push_back(argv[i]);
+      continue;
+    }
+    const std::string_view value = a == "--lang" ? (i + 1 < argc ? argv[++i] : "") : a.substr(7);
+    if (!ParseLanguage(value)) {
+      SetJsonErrors(WantsJson(argc, argv));
+      return Fail(Status::InvalidArgument("lang: " + Trf("expected one of en|zh, got {0}",
+                                                         "\"" + std::string(value) + "\""))
+                      .WithField("lang"));
+    }
   }
+  argc = static_cast<int>(kept.size());
+  argv = kept.data();
   CLI::App app{"gpuadvisor: which AWS GPU instance, how many, where, how to pay, how much."};
   app.name("gpuadvisor");
   app.footer(kFooter);

@@ -15,6 +15,7 @@
 #include "util/csv.h"
 #include "util/enum_names.h"
 #include "util/text.h"
+#include "util/timezone.h"
 
 namespace gpuadvisor {
 namespace {
@@ -331,6 +332,12 @@ Status CheckSample(const TelemetrySample& s, const std::string& origin) {
   return Status::OK();
 }
 
+// What the options' declarations cannot check alone: the schedule zone.
+Status CheckIdleOptions(const IdleOptions& o) {
+  if (o.timezone.empty()) return Status::OK();
+  return ParseTimeZone(o.timezone, "timezone").status();
+}
+
 }  // namespace
 
 struct IdleAnalyzer::Impl {
@@ -612,7 +619,8 @@ struct IdleAnalyzer::Impl {
   // hours of the day (circular) that were idle on at least 75 % of the days that observed them,
   // each hour observed on two days (1.5 h of it). Nullopt under two days observed, for a run under
   // two hours, or when every hour qualifies (no daily pattern: the host is simply idle).
-  static std::optional<DailyWindow> DailyIdleWindow(const HostUsage& u) {
+  // `offset_s` shifts the clock from UTC to the schedule's zone.
+  static std::optional<DailyWindow> DailyIdleWindow(const HostUsage& u, double offset_s) {
     if (!u.first_s || !u.last_s || u.idle_periods.empty()) return std::nullopt;
     const double begin = *u.first_s;
     // Past the listed periods nothing is known about idleness: observe up to their end.
@@ -629,9 +637,9 @@ struct IdleAnalyzer::Impl {
         t = to;
       }
     };
-    spread(begin, end, observed);
+    spread(begin + offset_s, end + offset_s, observed);
     for (const IdlePeriod& p : u.idle_periods) {
-      spread(std::max(p.start_s, begin), std::min(p.end_s, end), idle);
+      spread(std::max(p.start_s, begin) + offset_s, std::min(p.end_s, end) + offset_s, idle);
     }
     bool on[24];
     int count = 0;
@@ -655,23 +663,45 @@ struct IdleAnalyzer::Impl {
     return (hour < 10 ? "0" : "") + std::to_string(hour) + ":00";
   }
 
-  // The schedule advice: the daily window with the AWS services that stop and start on it.
-  static std::string ScheduleAdvice(const HostUsage& u) {
-    const std::optional<DailyWindow> d = DailyIdleWindow(u);
+  // The zone of a host's schedule: the option's, else its region's (util/timezone.h).
+  TimeZone ScheduleZone(const HostUsage& u) const {
+    if (o.timezone.empty()) return RegionTimeZone(u.region);
+    Result<TimeZone> z = ParseTimeZone(o.timezone, "timezone");  // checked in Finish
+    return z.ok() ? *z : RegionTimeZone(u.region);
+  }
+
+  // The schedule advice: the daily window, in the host's schedule zone, with the AWS services
+  // that stop and start on it (both take the zone: EventBridge Scheduler's
+  // ScheduleExpressionTimezone, an Instance Scheduler schedule's timezone). An offset no IANA
+  // zone names gets its cron in UTC.
+  std::string ScheduleAdvice(const HostUsage& u) const {
+    const TimeZone z = ScheduleZone(u);
+    const std::optional<DailyWindow> d = DailyIdleWindow(u, z.offset_minutes * 60.0);
     if (!d) {
       return "stop it when idle (gpuadvisor watch); no daily pattern to schedule on (a fixed "
              "schedule needs the same idle hours on most of at least 2 days observed)";
     }
     const std::string from = Clock(d->start_hour), to = Clock(d->end_hour);
-    return "idle " + from + "-" + to +
-           " UTC on most days: stop it then with AWS Instance Scheduler (a period " + from + "-" +
-           to + " UTC) or two EventBridge Scheduler rules (stop cron(0 " +
-           std::to_string(d->start_hour) + " * * ? *), start cron(0 " +
-           std::to_string(d->end_hour) + " * * ? *)), or when idle (gpuadvisor watch)";
+    std::string window = "idle " + from + "-" + to + " " + z.name;
+    if (z.offset_minutes != 0) {
+      const int shift = -z.offset_minutes / 60;  // whole hours; a :30 zone's UTC is approximate
+      window += " (" + Clock((d->start_hour + shift + 24) % 24) + "-" +
+                Clock((d->end_hour + shift + 24) % 24) + " UTC)";
+    }
+    const bool named = !z.iana.empty();
+    const int start = named ? d->start_hour : (d->start_hour - z.offset_minutes / 60 + 24) % 24;
+    const int end = named ? d->end_hour : (d->end_hour - z.offset_minutes / 60 + 24) % 24;
+    const std::string zone = named ? z.iana : "UTC";
+    const std::string period = named ? from + "-" + to : Clock(start) + "-" + Clock(end);
+    return window + " on most days: stop it then with AWS Instance Scheduler (a period " + period +
+           " in a schedule with timezone " + zone +
+           ") or two EventBridge Scheduler rules (stop cron(0 " + std::to_string(start) +
+           " * * ? *), start cron(0 " + std::to_string(end) +
+           " * * ? *), schedule-expression-timezone " + zone + "), or when idle (gpuadvisor watch)";
   }
 
   // Stop (mostly idle) or schedule (idle in stretches); none for a host in use.
-  static std::optional<IdleRecommendation> IdleLever(const HostUsage& u) {
+  std::optional<IdleRecommendation> IdleLever(const HostUsage& u) const {
     const double f = u.idle_fraction.value_or(0);
     std::optional<Money> savings;
     if (std::optional<Money> price = u.price_per_hour()) savings = Monthly(*price, f);
@@ -1013,6 +1043,7 @@ struct IdleAnalyzer::Impl {
   }
 
   Result<IdleReport> Finish(const std::vector<InventoryEntry>& inventory) {
+    GPUADVISOR_RETURN_IF_ERROR(CheckIdleOptions(o));
     GPUADVISOR_RETURN_IF_ERROR(ValidateOptions());
     if (samples == 0) return Status::NoResult("no GPU samples in the telemetry");
     IdleReport rep;
@@ -1082,6 +1113,7 @@ Result<IdleReport> AnalyzeIdle(std::shared_ptr<const Catalog> catalog,
                                const std::vector<std::string>& paths,
                                const TelemetryOptions& telemetry, const IdleOptions& options,
                                const std::vector<InventoryEntry>& inventory) {
+  GPUADVISOR_RETURN_IF_ERROR(CheckIdleOptions(options));  // before reading any file
   IdleAnalyzer a(std::move(catalog), options);
   for (const std::string& p : paths) GPUADVISOR_RETURN_IF_ERROR(a.AddFile(p, telemetry));
   return a.Finish(inventory);

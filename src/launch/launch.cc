@@ -480,6 +480,15 @@ Result<LaunchPlan> PlanLaunch(const Catalog& catalog, const LaunchRequest& reque
 }
 
 Status CheckLaunchFormat(const LaunchPlan& plan, LaunchFormat format) {
+  // SkyPilot's AWS cloud knows the aws partition's regions only (its catalog has no cn-* rows and
+  // it signs for amazonaws.com): a task file for Beijing or Ningxia would not launch.
+  if (format == LaunchFormat::kSkyPilot &&
+      std::string_view(PartitionOf(plan.region).id) == "aws-cn") {
+    return Status::InvalidArgument("format: skypilot: SkyPilot has no AWS China regions (" +
+                                   plan.region +
+                                   "); use --format aws-cli, cloudformation or terraform there")
+        .WithField("format");
+  }
   if (format != LaunchFormat::kCloudFormation) return Status::OK();
   const int resources = CloudFormationResourceCount(plan);
   if (resources <= kCloudFormationMaxResources) return Status::OK();

@@ -13,14 +13,11 @@ std::string RenderSkyPilot(const LaunchPlan& p) {
                   p.market + ", " + p.region + "\n# sky launch -c " + p.request.name +
                   " THIS_FILE\n#\n# Why each choice:\n";
   for (const std::string& why : p.reasons) s += "#   - " + why + "\n";
-  const bool china = std::string_view(PartitionOf(p.region).id) == "aws-cn";
-  if (!p.warnings.empty() || china) {
+  // (AWS China regions never get here: CheckLaunchFormat refuses them for SkyPilot; the aws-cli,
+  // cloudformation and terraform formats launch there.)
+  if (!p.warnings.empty()) {
     s += "#\n# Check before launching:\n";
     for (const std::string& w : p.warnings) s += "#   - " + w + "\n";
-    if (china) {
-      s += "#   - SkyPilot's AWS catalog has no AWS China regions: `sky launch` may refuse " +
-           p.region + "; the aws-cli, CloudFormation and Terraform specs work there\n";
-    }
   }
   const int disk = p.root.size_gib + (p.data ? p.data->size_gib : 0);
   s += "name: " + p.request.name + "-" + Slug(p.type->name) + "\n";

@@ -4,6 +4,7 @@ set(GPUADVISOR_UTIL_SOURCES
   src/util/numbers.cc
   src/util/csv.cc
   src/util/dates.cc
+  src/util/timezone.cc
   src/util/files.cc
   src/util/rj_reader.cc
   src/util/url.cc

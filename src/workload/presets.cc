@@ -38,6 +38,21 @@ constexpr ModelArch Moe(ModelArch m, int experts, int active) {
   m.active_experts = active;
   return m;
 }
+// A MoE whose layers also run shared experts (summed width `shared_ffn`) and whose first `dense`
+// layers keep a dense MLP of `dense_ffn` (GLM-4.5, DeepSeekMoE without MLA).
+constexpr ModelArch SharedMoe(ModelArch m, int experts, int active, int shared_ffn, int dense,
+                              int dense_ffn) {
+  m.experts = experts;
+  m.active_experts = active;
+  m.shared_ffn = shared_ffn;
+  m.dense_layers = dense;
+  m.dense_ffn = dense_ffn;
+  return m;
+}
+constexpr ModelArch Biased(ModelArch m) {
+  m.attention_bias = true;
+  return m;
+}
 constexpr ModelArch HeadDimOf(ModelArch m, int head_dim) {
   m.head_dim = head_dim;
   return m;
@@ -180,6 +195,14 @@ const ModelPreset kPresets[] = {
      Ctx(Moe(Llama(56, 6144, 48, 8, 16384, 32768), 8, 2), 65536)},
     {"qwen2.5-7b", "Qwen/Qwen2.5-7B config.json",
      Ctx(Llama(28, 3584, 28, 4, 18944, 152064), 131072)},
+    // Qwen2.5-VL: the language tower (the vision encoder, ~0.7B, and the image tokens a request
+    // adds are not counted); the towers are Qwen2.5's LLM shapes, max_position_embeddings 128000.
+    {"qwen2.5-vl-7b",
+     "Qwen/Qwen2.5-VL-7B-Instruct config.json (language tower; vision encoder not counted)",
+     Ctx(Llama(28, 3584, 28, 4, 18944, 152064), 128000)},
+    {"qwen2.5-vl-72b",
+     "Qwen/Qwen2.5-VL-72B-Instruct config.json (language tower; vision encoder not counted)",
+     Ctx(Llama(80, 8192, 64, 8, 29568, 152064), 128000)},
     {"qwen2.5-14b", "Qwen/Qwen2.5-14B config.json",
      Ctx(Llama(48, 5120, 40, 8, 13824, 152064), 131072)},
     {"qwen2.5-32b", "Qwen/Qwen2.5-32B config.json",
@@ -210,6 +233,13 @@ const ModelPreset kPresets[] = {
     {"qwen3-235b-a22b",
      "Qwen/Qwen3-235B-A22B config.json (128 experts of 1536, top-8, no shared expert)",
      Ctx(Moe(HeadDimOf(Llama(94, 4096, 64, 4, 1536, 151936), 128), 128, 8), 40960)},
+    // The 2507 updates keep the shapes and extend the native context to 256k.
+    {"qwen3-30b-a3b-2507",
+     "Qwen/Qwen3-30B-A3B-Instruct-2507 config.json (Qwen3-30B-A3B's shape; 262144 positions)",
+     Ctx(Moe(HeadDimOf(Llama(48, 2048, 32, 4, 768, 151936), 128), 128, 8), 262144)},
+    {"qwen3-235b-a22b-2507",
+     "Qwen/Qwen3-235B-A22B-Instruct-2507 config.json (Qwen3-235B-A22B's shape; 262144 positions)",
+     Ctx(Moe(HeadDimOf(Llama(94, 4096, 64, 4, 1536, 151936), 128), 128, 8), 262144)},
     // DeepSeek-R1's distilled models are fine-tunes of Qwen2.5(-Math) and Llama checkpoints: their
     // architectures, as their config.json files state.
     {"deepseek-r1-distill-qwen-1.5b",
@@ -230,6 +260,19 @@ const ModelPreset kPresets[] = {
     {"deepseek-r1-distill-llama-70b",
      "deepseek-ai/DeepSeek-R1-Distill-Llama-70B config.json (Llama-3.3-70B-Instruct)",
      Ctx(Llama(80, 8192, 64, 8, 28672, 128256), 131072)},
+    {"glm-4.5",
+     "zai-org/GLM-4.5 config.json (Glm4Moe: 96 query heads of 128, 8 KV heads, QKV bias; 1 "
+     "shared + 160 routed experts of 1536, top-8; first 3 layers dense; the multi-token-"
+     "prediction layer is not counted)",
+     Ctx(SharedMoe(Biased(HeadDimOf(Llama(92, 5120, 96, 8, 1536, 151552), 128)), 160, 8, 1536, 3,
+                   12288),
+         131072)},
+    {"glm-4.5-air",
+     "zai-org/GLM-4.5-Air config.json (Glm4Moe: 96 query heads of 128, 8 KV heads, QKV bias; 1 "
+     "shared + 128 routed experts of 1408, top-8; first layer dense)",
+     Ctx(SharedMoe(Biased(HeadDimOf(Llama(46, 4096, 96, 8, 1408, 151552), 128)), 128, 8, 1408, 1,
+                   10944),
+         131072)},
     {"glm-4-9b",
      "THUDM/glm-4-9b-chat config.json (ZhipuAI/glm-4-9b-chat on ModelScope; 2 KV groups, QKV "
      "bias; seq_length 131072, the base model's 8192)",
@@ -293,6 +336,13 @@ const ModelPreset kPresets[] = {
      "deepseek-ai/DeepSeek-V3 config.json (MLA; 1 shared + 256 routed experts, top-8; first 3 "
      "layers dense; the multi-token-prediction module is not counted)",
      DeepSeek(61, 7168, 128, 1536, 3, 18432, 256, 8, 1, 2048, 129280)},
+    {"kimi-k2",
+     "moonshotai/Kimi-K2-Instruct config.json (the DeepSeek-V3 architecture with 64 heads: MLA; 1 "
+     "shared + 384 routed experts of 2048, top-8; first layer dense)",
+     Ctx(DeepSeek(61, 7168, 64, 1536, 1, 18432, 384, 8, 1, 2048, 163840), 131072)},
+    {"kimi-k2-0905",
+     "moonshotai/Kimi-K2-Instruct-0905 config.json (Kimi-K2's shape; 262144 positions)",
+     Ctx(DeepSeek(61, 7168, 64, 1536, 1, 18432, 384, 8, 1, 2048, 163840), 262144)},
     {"deepseek-r1",
      "deepseek-ai/DeepSeek-R1 config.json (the DeepSeek-V3 architecture: MLA; 1 shared + 256 "
      "routed experts, top-8; first 3 layers dense; the multi-token-prediction module is not "
@@ -417,13 +467,22 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 // A repository name without the tokens that name a fine-tune of the same architecture
 // ("Llama-2-7b-chat-hf" -> "llama-2-7b", "Meta-Llama-3.1-8B-Instruct" -> "llama-3.1-8b",
 // "gemma-2-9b-it" -> "gemma-2-9b"), lower-case.
-std::string ArchitectureName(std::string_view repo_name) {
+std::string ArchitectureName(std::string_view repo_name, bool drop_revision = true) {
   std::string out;
   const std::string lower = ToLower(repo_name);
   const std::vector<std::string_view> tokens = Split(lower, '-');
   for (size_t i = 0; i < tokens.size(); ++i) {
     const std::string_view t = tokens[i];
-    if (t == "instruct" || t == "chat" || t == "hf" || t == "it" || t == "base") continue;
+    if (t == "instruct" || t == "chat" || t == "hf" || t == "it" || t == "base" ||
+        t == "thinking") {
+      continue;
+    }
+    // A dated revision of the same weights' architecture ("Qwen3-30B-A3B-Instruct-2507",
+    // "DeepSeek-R1-0528", "Kimi-K2-Instruct-0905").
+    if (drop_revision && i > 0 && t.size() == 4 &&
+        t.find_first_not_of("0123456789") == std::string_view::npos) {
+      continue;
+    }
     if (i == 0 && t == "meta" && tokens.size() > 1) continue;
     if (!out.empty()) out += '-';
     out += t;
@@ -439,6 +498,18 @@ std::string_view SourceRepoName(const ModelPreset& p) {
   const std::string_view repo = src.substr(0, space);
   const size_t slash = repo.find('/');
   return slash == std::string_view::npos ? "" : repo.substr(slash + 1);
+}
+
+// Point releases that keep their predecessor's architecture (config.json alike but for the
+// weights' names and the chat template): DeepSeek-V3.1 and its Terminus update are DeepSeek-V3.
+// (DeepSeek-V3.2 is not: its sparse attention changes the cost.)
+std::string SameArchitectureAs(const std::string& arch) {
+  static constexpr std::pair<std::string_view, std::string_view> kRevisions[] = {
+      {"deepseek-v3.1", "deepseek-v3"}, {"deepseek-v3.1-terminus", "deepseek-v3"}};
+  for (const auto& [revision, base] : kRevisions) {
+    if (arch == revision) return std::string(base);
+  }
+  return arch;
 }
 
 // The preset closest to an architecture name: the longest preset name it starts with, else the
@@ -488,13 +559,17 @@ bool LooksLikeHfId(std::string_view text) {
 
 Result<const ModelPreset*> FindModelPresetForHfId(std::string_view id) {
   const std::string_view t = Trim(id);
-  const std::string arch = ArchitectureName(t.substr(t.find('/') + 1));
-  const std::string wanted = NormalizeName(arch);
-  for (const ModelPreset& p : kPresets) {
-    const std::string_view repo = SourceRepoName(p);
-    if (NormalizeName(p.name) == wanted ||
-        (!repo.empty() && NormalizeName(ArchitectureName(repo)) == wanted)) {
-      return &p;
+  const std::string_view repo_name = t.substr(t.find('/') + 1);
+  const std::string arch = SameArchitectureAs(ArchitectureName(repo_name));
+  // A dated revision with a preset of its own (a longer context) first, then its base.
+  for (const std::string& name : {ArchitectureName(repo_name, false), arch}) {
+    const std::string wanted = NormalizeName(name);
+    for (const ModelPreset& p : kPresets) {
+      const std::string_view repo = SourceRepoName(p);
+      if (NormalizeName(p.name) == wanted ||
+          (!repo.empty() && NormalizeName(ArchitectureName(repo, false)) == wanted)) {
+        return &p;
+      }
     }
   }
   return Status::NotFound("model: unknown Hugging Face id \"" + std::string(t) +

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "gpuadvisor/i18n.h"
 #include "util/numbers.h"
 #include "util/text.h"
 #include "workload/enum_tables.h"
@@ -163,8 +164,23 @@ Result<HpcKind> ParseHpcKind(std::string_view key, std::string_view value) {
   return ParseEnum<HpcKind>(key, value, "one of dense-la|memory-bound|mixed-precision|general");
 }
 
+// An architecture family; a value shaped like an EC2 instance family ("g4dn", "p5en", "trn1":
+// letters, a generation digit, more) gets a pointer to the instance filters.
 Result<ModelFamily> ParseFamily(std::string_view key, std::string_view value) {
-  return ParseEnum<ModelFamily>(key, value);
+  Result<ModelFamily> f = ParseEnum<ModelFamily>(key, value);
+  if (f.ok()) return f;
+  const std::string v = ToLower(Trim(value));
+  const size_t digit = v.find_first_of("0123456789");
+  const bool instance_family =
+      digit != std::string::npos && digit > 0 && digit <= 4 &&
+      v.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos &&
+      v.find_first_not_of("abcdefghijklmnopqrstuvwxyz") == digit;
+  if (!instance_family) return f;
+  return Status::InvalidArgument(
+             f.status().message() +
+             Trf("; {0} is an instance family: recommend and launch take --only-family {0}",
+                 "\"" + v + "\""))
+      .WithField(f.status().field());
 }
 
 Result<Precision> ParseComputePrecision(std::string_view key, std::string_view value) {

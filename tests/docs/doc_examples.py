@@ -269,6 +269,10 @@ class Env:
         return env
 
 
+# `gpuadvisor serve ...`, `gpuadvisor --lang zh serve ...`: a server to start, not a command to run.
+SERVE = re.compile(r"gpuadvisor (?:--lang[ =]\w+ )?serve\b")
+
+
 class Server:
     def __init__(self, env, d, args):
         self.proc = subprocess.Popen(["bash", "-c", f"exec {args} --port 0"], cwd=d, env=env.environ(d),
@@ -376,11 +380,11 @@ def run_console(env, block):
             run_setup(env, d, block.marker, block.where())
         items = split_console(block)
         if any("127.0.0.1:" + DOC_PORT in cmd for _, cmd, _, _, _ in items) and not any(
-                re.match(r"gpuadvisor serve\b", cmd) for _, cmd, _, _, _ in items):
+                SERVE.match(cmd) for _, cmd, _, _, _ in items):
             server = Server(env, d, "gpuadvisor serve")
         for at, cmd, shown_start, shown, kind in items:
             label = cmd.split("\n")[0]
-            if re.match(r"gpuadvisor serve\b", cmd):
+            if SERVE.match(cmd):
                 if server:
                     server.stop()
                 server = Server(env, d, cmd.split("#")[0].strip())

@@ -45,7 +45,7 @@ EN_README, ZH_README, ZH_GUIDE = "README.md", "README.zh-CN.md", "doc/guide.zh-C
 ZH_ONLY = {"中文界面", "中国团队常用的模型", "更多"}
 # Commands that refuse `gpuadvisor --lang zh ...` today (matched on their first word); the zh docs
 # show them as in README.md, under this comment before the block.
-NOT_ACCEPTED = ("models", "catalog", "launch", "account", "serve")
+NOT_ACCEPTED = ()
 NOT_ACCEPTED_NOTE = "<!-- zh: --lang not accepted by this command yet -->"
 MAX_ASCII_RUN = 12
 # Paired sections whose prose has MIN_SPANS `code` spans or more (together) must share at least

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "gpuadvisor/idle.h"
+#include "util/timezone.h"
 
 namespace gpuadvisor {
 namespace {
@@ -31,13 +32,16 @@ std::string HostCsv(const char* name, int gpus, int days, const std::function<in
   return out;
 }
 
-HostUsage Analyze(const std::string& csv, const std::string& type = "") {
-  IdleAnalyzer a(*EmbeddedCatalog(), IdleOptions{});
+HostUsage Analyze(const std::string& csv, const std::string& type = "",
+                  const std::string& region = "us-east-1", const std::string& timezone = "") {
+  IdleOptions options;
+  options.timezone = timezone;
+  IdleAnalyzer a(*EmbeddedCatalog(), options);
   Result<TelemetryFileInfo> info = ReadTelemetryText(
       csv, "host.csv", TelemetryOptions{}, [&a](const TelemetrySample& s) { return a.Add(s); });
   EXPECT_TRUE(info.ok()) << info.status().message();
   std::vector<InventoryEntry> inventory;
-  if (!type.empty()) inventory.push_back({"host", type, "us-east-1", std::nullopt, 2});
+  if (!type.empty()) inventory.push_back({"host", type, region, std::nullopt, 2});
   Result<IdleReport> r = a.Finish(inventory);
   EXPECT_TRUE(r.ok()) << r.status().message();
   return r.ok() && !r->hosts.empty() ? r->hosts[0] : HostUsage{};
@@ -58,6 +62,51 @@ TEST(IdleScheduleTest, ADailyPatternGivesTheHoursAndTheServices) {
   EXPECT_NE(s.find("EventBridge"), std::string::npos) << s;
   EXPECT_NE(s.find("cron(0 19 * * ? *)"), std::string::npos) << s;
   EXPECT_NE(s.find("cron(0 7 * * ? *)"), std::string::npos) << s;
+}
+
+// Issue 42: a Beijing host's window is read in China Standard Time by default (a stop rule made
+// in UTC would fire 8 h off), and EventBridge Scheduler is told the zone; --timezone overrides,
+// and a zone with daylight saving time is refused rather than scheduled an hour off.
+TEST(IdleScheduleTest, TheScheduleIsInTheHostsTimeZone) {
+  const std::string csv = HostCsv("Tesla T4", 1, 4, Nightly);
+  const HostUsage beijing = Analyze(csv, "g4dn.xlarge", "cn-north-1");
+  const std::string& s = beijing.recommendation.summary;
+  EXPECT_NE(s.find("idle 03:00-15:00 Asia/Shanghai (19:00-07:00 UTC) on most days"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("stop cron(0 3 * * ? *), start cron(0 15 * * ? *), "
+                   "schedule-expression-timezone Asia/Shanghai"),
+            std::string::npos)
+      << s;
+  const HostUsage tokyo = Analyze(csv, "g4dn.xlarge", "us-east-1", "Asia/Tokyo");
+  EXPECT_NE(tokyo.recommendation.summary.find("idle 04:00-16:00 Asia/Tokyo"), std::string::npos)
+      << tokyo.recommendation.summary;
+  // An offset without an IANA zone of its own: the rules run in UTC.
+  const HostUsage nepal = Analyze(csv, "g4dn.xlarge", "us-east-1", "UTC+05:45");
+  EXPECT_NE(nepal.recommendation.summary.find("schedule-expression-timezone UTC"),
+            std::string::npos)
+      << nepal.recommendation.summary;
+  IdleOptions dst;
+  dst.timezone = "America/New_York";
+  Result<IdleReport> r = AnalyzeIdle(*EmbeddedCatalog(), {}, TelemetryOptions{}, dst, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().field(), "timezone");
+  EXPECT_NE(r.status().message().find("daylight saving"), std::string::npos)
+      << r.status().message();
+}
+
+TEST(TimeZoneTest, NamesAndOffsets) {
+  EXPECT_EQ(ParseTimeZone("Asia/Shanghai", "tz")->offset_minutes, 480);
+  EXPECT_EQ(ParseTimeZone("utc+8", "tz")->name, "UTC+08:00");
+  EXPECT_EQ(ParseTimeZone("UTC+08:00", "tz")->iana, "Etc/GMT-8");  // POSIX sign
+  EXPECT_EQ(ParseTimeZone("-03:00", "tz")->iana, "Etc/GMT+3");
+  EXPECT_EQ(ParseTimeZone("+05:30", "tz")->iana, "");
+  EXPECT_EQ(ParseTimeZone("UTC", "tz")->offset_minutes, 0);
+  for (const char* bad : {"UTC+15", "Mars/Olympus", "Europe/London", "+8:99", ""}) {
+    EXPECT_FALSE(ParseTimeZone(bad, "tz").ok()) << bad;
+  }
+  EXPECT_EQ(RegionTimeZone("cn-northwest-1").name, "Asia/Shanghai");
+  EXPECT_EQ(RegionTimeZone("ap-northeast-1").name, "UTC");
 }
 
 TEST(IdleScheduleTest, NoScheduleWithoutADailyPattern) {

@@ -326,6 +326,24 @@ TEST(LaunchTest, CloudFormationOverFiveHundredResourcesIsRefused) {
             std::string::npos);
 }
 
+// Issue 42: SkyPilot cannot launch in AWS China; the other formats can.
+TEST(LaunchTest, SkyPilotIsRefusedInAwsChina) {
+  LaunchRequest r;
+  r.instance_type = "g5.xlarge";
+  r.region = "cn-northwest-1";
+  Result<LaunchPlan> p = PlanLaunch(testing::EmbeddedForTests(), r);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  const Status st = CheckLaunchFormat(*p, LaunchFormat::kSkyPilot);
+  EXPECT_EQ(st.field(), "format");
+  EXPECT_EQ(st.message().rfind("format: skypilot: SkyPilot has no AWS China regions", 0), 0u)
+      << st.message();
+  for (LaunchFormat f :
+       {LaunchFormat::kAwsCli, LaunchFormat::kCloudFormation, LaunchFormat::kTerraform}) {
+    EXPECT_TRUE(CheckLaunchFormat(*p, f).ok()) << LaunchFormatName(f);
+  }
+  EXPECT_TRUE(CheckLaunchFormat(Plan("g5.xlarge"), LaunchFormat::kSkyPilot).ok());
+}
+
 // Issue 16: many vCPUs get a warning naming the EC2 quota they draw on, in every format.
 TEST(LaunchTest, LargeLaunchesWarnAboutTheVcpuQuota) {
   auto quota_warning = [](const LaunchPlan& p) {

@@ -44,6 +44,7 @@ SAMPLES = {
     "regions": "us-east-1,us-west-2",
     "columns": "timestamp,hostname,index,name,utilization.gpu,memory.used,memory.total",
     "host": "box-9",
+    "timezone": "Asia/Tokyo",
     "telemetry-format": "nvidia-smi-csv",
     "instance-type": "p5.48xlarge",
     "prometheus": "http://127.0.0.1:9",  # nothing listens: the same io_error everywhere

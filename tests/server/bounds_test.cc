@@ -269,11 +269,16 @@ TEST_F(OneWorkerTest, AbandonedRequestsAreDropped) {
     fds.push_back(fd);
   }
   WaitQueued(10);
+  // On a loaded machine fewer than 10 may wait by the time the clients go (the worker ran some
+  // meanwhile): what is checked is that every one waiting then is dropped, the one the worker may
+  // take between this read and the closes aside.
+  const size_t waiting = server_->stats().jobs_queued;
   for (int fd : fds) ::close(fd);
   const std::string res = Raw({"GET /healthz HTTP/1.1\r\n" + Host() + "Connection: close\r\n\r\n"});
   EXPECT_NE(res.find("HTTP/1.1 200"), std::string::npos) << res.substr(0, 300);
+  ASSERT_GE(waiting, 2u) << "no request waited for the worker: nothing was abandoned in the queue";
   // Every request queued behind the first was dropped unrun.
-  EXPECT_GE(server_->stats().jobs_dropped, 10u);
+  EXPECT_GE(server_->stats().jobs_dropped, waiting - 1);
 }
 
 // Finding 5: one FIFO for everyone; now each client address has its own, served in turn. A

@@ -422,6 +422,22 @@ TEST(HfIdTest, IdsMapToThePresetWithTheirArchitecture) {
       {"01ai/Yi-1.5-34B-Chat", "yi-1.5-34b"},  // ModelScope
       {"internlm/internlm2_5-7b-chat", "internlm2.5-7b"},
       {"Shanghai_AI_Laboratory/internlm2_5-20b-chat", "internlm2.5-20b"},  // ModelScope
+      // Newer revisions of known architectures (issue 42): a dated update keeps its base's
+      // preset unless its config changed (the 2507 Qwen3 MoEs and K2-0905 read 256k tokens).
+      {"deepseek-ai/DeepSeek-R1-0528", "deepseek-r1"},
+      {"deepseek-ai/DeepSeek-V3-0324", "deepseek-v3"},
+      {"deepseek-ai/DeepSeek-V3.1", "deepseek-v3"},
+      {"deepseek-ai/DeepSeek-V3.1-Terminus", "deepseek-v3"},
+      {"Qwen/Qwen3-30B-A3B-Instruct-2507", "qwen3-30b-a3b-2507"},
+      {"Qwen/Qwen3-30B-A3B-Thinking-2507", "qwen3-30b-a3b-2507"},
+      {"Qwen/Qwen3-235B-A22B-Instruct-2507", "qwen3-235b-a22b-2507"},
+      {"moonshotai/Kimi-K2-Instruct", "kimi-k2"},
+      {"moonshotai/Kimi-K2-Base", "kimi-k2"},
+      {"moonshotai/Kimi-K2-Instruct-0905", "kimi-k2-0905"},
+      {"zai-org/GLM-4.5", "glm-4.5"},
+      {"zai-org/GLM-4.5-Air", "glm-4.5-air"},
+      {"Qwen/Qwen2.5-VL-7B-Instruct", "qwen2.5-vl-7b"},
+      {"Qwen/Qwen2.5-VL-72B-Instruct", "qwen2.5-vl-72b"},
   };
   for (const auto& [id, preset] : cases) {
     Result<const ModelPreset*> p = FindModelPreset(id);
@@ -439,7 +455,8 @@ TEST(HfIdTest, UnknownIdsSuggestTheClosestPreset) {
            {"google-bert/bert-base-cased", "did you mean bert-base?"},
            // the same family's nearest size, not a look-alike name of another family
            {"Qwen/Qwen3-72B", "did you mean qwen3-32b?"},
-           {"Qwen/Qwen3-30B-A3B-Instruct-2507", "did you mean qwen3-30b-a3b?"}}) {
+           // DeepSeek-V3.2's sparse attention is not V3's cost: not mapped.
+           {"deepseek-ai/DeepSeek-V3.2-Exp", "did you mean deepseek-v3"}}) {
     Result<const ModelPreset*> p = FindModelPreset(id);
     ASSERT_FALSE(p.ok()) << id;
     EXPECT_EQ(p.status().code(), StatusCode::kNotFound);
