@@ -31,6 +31,12 @@ std::optional<LaunchFormat> ParseLaunchFormat(std::string_view name);
 // ParseLaunchFormat for an option: any case; InvalidArgument naming the option "format".
 Result<LaunchFormat> ParseLaunchFormatOption(std::string_view text);
 
+struct LaunchPlan;
+// The quota line for a launch no account scan has checked: the vCPUs it needs of its group's
+// EC2 quota, which AWS sets to 0 on a new account. "" for a Capacity Block, a type whose quota
+// group the family facts do not name, and past 512 vCPUs (the plan's own quota warning).
+std::string UncheckedQuotaWarning(const LaunchPlan& p);
+
 struct LaunchRequest {
   std::string instance_type;  // "p5.48xlarge"
   int count = 1;              // instances, 1..1000

@@ -274,6 +274,8 @@ Result<LaunchPlan> PlanLaunchWarned(const Catalog& c, const LaunchRequest& r,
     std::string line =
         AccountWarningFor(*account, c, r.instance_type, r.count, r.region, r.purchase);
     if (!line.empty()) plan->warnings.push_back(std::move(line));
+  } else if (std::string line = UncheckedQuotaWarning(*plan); !line.empty()) {
+    plan->warnings.push_back(std::move(line));
   }
   return plan;
 }

@@ -59,6 +59,26 @@ void AddQuotaWarning(LaunchPlan* p) {
       code + " --region " + p->region + "` and request an increase before launching");
 }
 
+}  // namespace
+
+std::string UncheckedQuotaWarning(const LaunchPlan& p) {
+  if (p.type == nullptr || p.request.purchase == PurchaseKind::kCapacityBlock) return "";
+  const long vcpus = static_cast<long>(p.count) * p.type->vcpus;
+  if (vcpus > kQuotaWarnVcpus) return "";  // AddQuotaWarning's line says it already
+  const VcpuQuota* q = VcpuQuotaOf(*p.type);
+  if (q == nullptr) return "";
+  const std::string& name = p.spot ? q->spot : q->on_demand;
+  const std::string& code = p.spot ? q->spot_code : q->on_demand_code;
+  return "EC2 vCPU quota not checked (no account scan): " + std::to_string(p.count) + " x " +
+         p.type->name + " need " + std::to_string(vcpus) + " vCPUs of \"" + name + "\" (" + code +
+         ") in " + p.region +
+         ", which AWS sets to 0 on a new account: `gpuadvisor account scan` reads yours, or `aws "
+         "service-quotas get-service-quota --service-code ec2 --quota-code " +
+         code + " --region " + p.region + "`";
+}
+
+namespace {
+
 Status CheckRequest(const LaunchRequest& r) {
   if (r.count < 1 || r.count > 1000) {
     return Status::InvalidArgument("count: expected 1..1000 instances, got " +

@@ -326,6 +326,19 @@ TEST(LaunchTest, CloudFormationOverFiveHundredResourcesIsRefused) {
             std::string::npos);
 }
 
+// Issue 42: with no account scan a launch still names the quota it draws on, which a new
+// account holds at 0 (a first p5 launch fails on it); a Capacity Block needs none.
+TEST(LaunchTest, AnUncheckedLaunchNamesItsQuota) {
+  const std::string line = UncheckedQuotaWarning(Plan("p5.48xlarge"));
+  EXPECT_NE(line.find("need 192 vCPUs of \"Running On-Demand P instances\""), std::string::npos)
+      << line;
+  EXPECT_NE(line.find("which AWS sets to 0 on a new account"), std::string::npos) << line;
+  EXPECT_NE(line.find("gpuadvisor account scan"), std::string::npos) << line;
+  EXPECT_EQ(UncheckedQuotaWarning(Plan("p5.48xlarge", 1, PurchaseKind::kCapacityBlock)), "");
+  // Past 512 vCPUs the plan's own quota warning speaks.
+  EXPECT_EQ(UncheckedQuotaWarning(Plan("p5.48xlarge", 4)), "");
+}
+
 // Issue 42: SkyPilot cannot launch in AWS China; the other formats can.
 TEST(LaunchTest, SkyPilotIsRefusedInAwsChina) {
   LaunchRequest r;
