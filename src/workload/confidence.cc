@@ -6,6 +6,7 @@
 #include "util/enum_names.h"
 #include "util/text.h"
 #include "workload/device.h"
+#include "workload/serve_model.h"
 #include "workload/task_kinds.h"
 
 namespace gpuadvisor {
@@ -82,10 +83,7 @@ const char* WorkloadCap(const Workload& w) {
   if (IsLlmTask(w.task)) {
     if (m.layers == 0 && m.params > 0) return "architecture not given (GPT-like shape assumed)";
     if (IsTrainingTask(w.task) && m.experts > 1) return "MoE training (no expert parallelism)";
-    const bool weight_only = w.quantization && (*w.quantization == Precision::kInt4 ||
-                                                *w.quantization == Precision::kInt8 ||
-                                                *w.quantization == Precision::kNf4);
-    if (w.task == TaskKind::kServe && m.experts > 1 && weight_only) {
+    if (w.task == TaskKind::kServe && m.experts > 1 && IsWeightOnly(w.quantization)) {
       return "weight-only quantised MoE kernels are not calibrated";
     }
   }

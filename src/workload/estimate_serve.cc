@@ -170,11 +170,6 @@ Status CheckServingHardware(const EstimateContext& ctx) {
   return Status::OK();
 }
 
-// Weights dequantised to 16-bit in every matmul (AWQ/GPTQ int4, int8, bitsandbytes nf4).
-bool IsWeightOnly(std::optional<Precision> q) {
-  return q && (*q == Precision::kInt4 || *q == Precision::kInt8 || *q == Precision::kNf4);
-}
-
 const char* QuantizationMeaning(std::optional<Precision> q) {
   if (!q) return "16-bit weights";
   switch (*q) {

@@ -90,6 +90,10 @@ double WeightBytes(std::optional<Precision> q) {
   }
 }
 
+bool IsWeightOnly(std::optional<Precision> q) {
+  return q && (*q == Precision::kInt4 || *q == Precision::kInt8 || *q == Precision::kNf4);
+}
+
 double QuantizedMbuFactor(std::optional<Precision> q) {
   if (!q) return 1;
   switch (*q) {

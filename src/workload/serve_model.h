@@ -17,6 +17,9 @@ double WeightBytes(std::optional<Precision> quantization);
 // Bandwidth utilisation of weight-only/low-bit kernels relative to 16-bit ones (dequantisation
 // costs), e.g. int4 0.6: gpt-fast reaches 42% of peak with int4 vs 69% with bf16 on A100.
 double QuantizedMbuFactor(std::optional<Precision> quantization);
+// Weights dequantised to 16-bit in every matmul (AWQ/GPTQ int4, int8, bitsandbytes nf4), as
+// opposed to fp8/fp4 weights the tensor cores take as they are.
+bool IsWeightOnly(std::optional<Precision> quantization);
 
 // Bytes of all weights as served: linear weights at the quantization's width (unquantized
 // routed experts at the checkpoint's expert format, ModelArch::expert_weight_bytes), the rest
