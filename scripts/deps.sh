@@ -20,6 +20,8 @@ command -v wrk >/dev/null || missing+=(wrk)
 # The `idle --prometheus` end-to-end test starts a real prometheus 2.x on a loopback port and
 # backfills it with promtool (tests/cli/idle_prometheus_test.sh).
 command -v promtool >/dev/null || missing+=(prometheus)
+# The commitments push-down test runs the CUR SQL on a real PostgreSQL (tests/bill/pushdown_test.sh).
+[ -x /usr/lib/postgresql/15/bin/initdb ] || command -v initdb >/dev/null || missing+=(postgresql)
 # The message catalogs (doc/i18n.md): msgfmt compiles po/zh_CN.po at build time; xgettext,
 # msgmerge and msgattrib run in scripts/i18n.sh.
 command -v msgfmt >/dev/null || missing+=(gettext)

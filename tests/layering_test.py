@@ -42,7 +42,7 @@ PROCESS = re.compile(r"\b(posix_spawnp?|execv[pe]?|execl[pe]?|system|popen)\s*\(
 SPAWN_FILES = ("src/cli/process.cc", "src/cli/serve_exec.cc")
 ARGV_FILES = ("src/catalog/import/update.cc", "src/cli/cmd_account.cc", "src/cli/aws_cli.cc",
               "src/watch/watch.cc", "src/cli/cmd_watch.cc", "src/cli/cmd_catalog_update.cc",
-              "src/cli/serve_exec.cc")
+              "src/cli/serve_exec.cc", "src/cli/cmd_commitments.cc")
 GLUED = re.compile(r"^(\s+|(aws|ec2|pricing|savingsplans|sts|service-quotas|nvidia-smi|sh)"
                    r"( [a-z0-9-]+)* )--[a-z]")
 SHOWN = "shown, not run"

@@ -159,7 +159,8 @@ const std::vector<CommandSpec>& CommandSpecs() {
       CommandOf<CatalogImportArgs>("catalog import", kCli),
       CommandOf<CatalogDiffArgs>("catalog diff", kCli),
       CommandOf<CatalogUpdateArgs>("catalog update", kCli),
-      CommandOf<AccountScanArgs>("account scan", kCli), CommandOf<OutputArgs>("output")};
+      CommandOf<AccountScanArgs>("account scan", kCli),
+      CommandOf<CommitmentsArgs>("commitments", kCli), CommandOf<OutputArgs>("output")};
   return kSpecs;
 }
 

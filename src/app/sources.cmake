@@ -10,6 +10,7 @@ set(GPUADVISOR_APP_SOURCES
   src/app/requests.cc
   src/app/options.cc
   src/app/idle_views.cc
+  src/app/commitment_views.cc
   src/app/simulate_views.cc
   src/app/import_views.cc
   src/app/update_views.cc

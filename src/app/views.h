@@ -15,6 +15,7 @@
 #include "gpuadvisor/catalog.h"
 #include "gpuadvisor/catalog_import.h"
 #include "gpuadvisor/catalog_update.h"
+#include "gpuadvisor/commit_plan.h"
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/fields.h"
@@ -149,6 +150,19 @@ std::string IdleReportJsonText(const IdleReport& r, const Freshness& fresh,
 Table IdleTable(const IdleReport& r);
 // Lines under the table: recommendations in full, guessed types, price sources, settings.
 std::string IdleNotes(const IdleReport& r);
+
+// ---- commitments
+// The report (doc/commitments.md, "JSON"); `pushdown` names where the aggregation ran ("file",
+// "athena").
+JsonDoc CommitmentsJson(const CommitReport& r, const Freshness& fresh, std::string_view pushdown);
+// One row per instance type and region: usage, coverage now, the commitment chosen and what it
+// saves.
+Table CommitmentsTable(const CommitReport& r);
+// Lines under the table: the held commitments' utilisation, expiring terms, the alternatives and
+// notes.
+std::string CommitmentsNotes(const CommitReport& r);
+// Hourly on-demand usage of the largest group against the ladder of commitment levels, as SVG.
+std::string CommitmentsSvg(const CommitReport& r);
 
 // ---- simulate
 JsonDoc SimulationJson(const SimulationReport& r);

@@ -162,6 +162,7 @@ void SetupCatalog(CLI::App* app, int* exit_code);
 void SetupAccount(CLI::App* app, int* exit_code);  // cmd_account.cc
 void SetupEstimate(CLI::App* app, int* exit_code);
 void SetupPricing(CLI::App* app, int* exit_code);
+void SetupCommitments(CLI::App* app, int* exit_code);
 void SetupRecommend(CLI::App* app, int* exit_code);
 void SetupServe(CLI::App* app, int* exit_code);
 void SetupLaunch(CLI::App* app, int* exit_code);

@@ -1,0 +1,161 @@
+// How much to commit, to what, for how long: Reserved Instances and Savings Plans sized from the
+// hourly usage a bill shows (bill.h), with what the account already holds (doc/commitments.md).
+//
+// For each instance type and region, the usage that on-demand paid for (what the account's
+// commitments did not cover; spot usage stays on spot) is an hourly series u_1..u_H. A commitment
+// of L instances at an effective rate c per instance-hour (upfront amortised over the term), with
+// what runs above it bought at the burst rate b (on-demand, or spot or Capacity Blocks where the
+// user says the work allows), costs per hour of history
+//     f(L) = L c + (b / H) sum_h max(0, u_h - L),
+// convex and piecewise linear in L: its minimum is where raising L by one more instance stops
+// paying, L* = the smallest L with #{h : u_h > L} <= H c / b (the newsvendor quantile), rounded
+// to the commitment's step (whole instances for Reserved Instances; a Savings Plan's $0.001/h).
+// The history is taken to repeat over the term; the report gives the downside when it does not
+// (usage halves, usage stops).
+#ifndef GPUADVISOR_COMMIT_PLAN_H_
+#define GPUADVISOR_COMMIT_PLAN_H_
+
+#include <string>
+#include <vector>
+
+#include "gpuadvisor/bill.h"
+#include "gpuadvisor/catalog.h"
+#include "gpuadvisor/fields.h"
+#include "gpuadvisor/result.h"
+
+namespace gpuadvisor {
+
+struct CommitOptions {
+  std::string term = "1y";          // "1y", "3y" or "any"
+  std::string payment = "any";      // "no-upfront", "partial-upfront", "all-upfront" or "any"
+  std::string burst = "on-demand";  // usage above the commitment: "on-demand", "spot" or
+                                    // "capacity-block"
+  double discount_pct = 0;          // a negotiated discount off every rate (EDP, PPA)
+  int64_t today_day = 0;            // days since 1970-01-01: what "expires soon" counts from
+  double expiring_days = 90;        // a commitment ending within this many days is "expiring"
+};
+
+template <typename V>
+void DeclareOptions(V& v, CommitOptions& o) {
+  v.Choice("term", o.term,
+           {.help = "Commitment term to size: 1y, 3y, or any (the cheaper per hour; GPU "
+                    "generations turn over in about three years)",
+            .choices = {"1y", "3y", "any"}});
+  v.Choice("payment", o.payment,
+           {.help = "Payment option: no-upfront, partial-upfront, all-upfront, or any (upfront "
+                    "amortised over the term)",
+            .choices = {"any", "no-upfront", "partial-upfront", "all-upfront"}});
+  v.Choice("burst", o.burst,
+           {.help = "What usage above the commitment runs on: on-demand, or spot / "
+                    "capacity-block where the work allows it",
+            .choices = {"on-demand", "spot", "capacity-block"}});
+  v.Number("discount", o.discount_pct,
+           {.help = "A negotiated discount off every rate (EDP, private pricing)",
+            .unit = "%",
+            .lo = 0,
+            .hi = 90});
+  v.NotAnOption(o.today_day);
+  v.Number("expiring-days", o.expiring_days,
+           {.help = "A commitment ending within this many days of the bill's last hour is "
+                    "reported as expiring",
+            .unit = "d",
+            .lo = 0,
+            .hi = 1100});
+}
+
+// One way to commit for one type in one region, with its rate per instance-hour.
+struct CommitOffer {
+  std::string kind;  // "standard-ri", "convertible-ri", "ec2-instance-sp", "compute-sp"
+  int years = 1;
+  std::string payment;  // "no-upfront", ...
+  double rate = 0;      // effective per instance-hour, upfront amortised, after the discount
+  double upfront = 0;   // per instance (Reserved Instances) or per $1/h of commitment (plans)
+  double step = 1;      // the commitment's granularity in instances
+  Provenance from;
+  std::string name() const;  // "standard-ri-1y-no-upfront"
+};
+
+// A commitment level for one offer, and what it does over the usage of the history.
+struct CommitOutcome {
+  CommitOffer offer;
+  double instances = 0;               // L
+  double committed_per_hour = 0;      // L x rate: what the commitment costs each hour of the term
+  double upfront = 0;                 // paid at purchase
+  double cost_per_hour = 0;           // commitment plus bursts, averaged over the history
+  double baseline_per_hour = 0;       // all of it on demand
+  double coverage = 0;                // share of instance-hours the commitment covers
+  double utilisation = 0;             // share of committed instance-hours used
+  double saving = 0;                  // 1 - cost / baseline
+  double saving_if_usage_halves = 0;  // the same with every hour's usage halved
+  double loss_if_usage_stops = 0;     // committed cost over the whole term
+  double break_even_utilisation = 0;  // rate / on-demand rate
+};
+
+// Usage statistics of one series, per hour of history.
+struct UsageStats {
+  double hours = 0;  // hours of history
+  double mean = 0, p50 = 0, p90 = 0, max = 0;
+  double instance_hours = 0;
+};
+
+// One instance type in one region.
+struct CommitGroup {
+  std::string region, instance_type;
+  UsageStats on_demand;           // what a new commitment may take over
+  double reserved_hours = 0;      // covered by the account's Reserved Instances
+  double savings_plan_hours = 0;  // covered by its Savings Plans
+  double spot_hours = 0;          // left on spot (not sized)
+  double coverage_now = 0;        // (reserved + savings plan) / (those + on-demand) instance-hours
+  double on_demand_rate = 0;      // per instance-hour, after the discount
+  Provenance on_demand_from;      // the bill's public rate, else the catalog's
+  double burst_rate = 0;
+  Provenance burst_from;
+  std::string burst;  // what bursts run on ("on-demand" when the asked one has no price)
+  std::optional<CommitOutcome> choice;      // the cheapest offer at its best level; none: stay
+  std::vector<CommitOutcome> alternatives;  // the best level of every other offer, cheapest first
+  std::vector<std::string> notes;
+};
+
+struct ReservationUse {
+  HeldReservation held;
+  double utilisation = 0;
+  double unused_hours = 0;
+  bool expiring = false;  // ends within expiring_days of the bill's end (or has ended)
+};
+struct SavingsPlanUse {
+  HeldSavingsPlan held;
+  double commitment_per_hour = 0;
+  double utilisation = 0;
+  double unused = 0;  // dollars committed and not used
+  bool expiring = false;
+};
+
+struct CommitReport {
+  std::string currency;
+  int64_t first_hour = 0, last_hour = -1;
+  std::vector<CommitGroup> groups;  // largest on-demand spend first
+  std::vector<ReservationUse> reservations;
+  std::vector<SavingsPlanUse> savings_plans;
+  double baseline_per_hour = 0;   // the on-demand usage, on demand
+  double cost_per_hour = 0;       // with the recommended commitments
+  double committed_per_hour = 0;  // what they commit to
+  double upfront = 0;
+  std::vector<std::string> notes;
+  const BillUsage* bill = nullptr;  // the input (sources, rows)
+};
+
+// Sizes commitments. InvalidArgument for a bad option (a term or payment no offer can have).
+Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& catalog,
+                                       const CommitOptions& options);
+
+// The pieces, for tests and benchmarks.
+// f(L) above: the average cost per hour of `usage` with L instances committed at `rate` and the
+// rest bought at `burst`.
+double CommitCostPerHour(const std::vector<double>& usage, double level, double rate, double burst);
+// The L minimising it, a multiple of `step` (> 0): the quantile rule, then the two steps around
+// it compared (O(H) with nth_element).
+double OptimalCommitLevel(std::vector<double> usage, double rate, double burst, double step);
+
+}  // namespace gpuadvisor
+
+#endif  // GPUADVISOR_COMMIT_PLAN_H_

@@ -1,0 +1,308 @@
+#include "gpuadvisor/commit_plan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <tuple>
+
+#include "util/dates.h"
+#include "util/text.h"
+
+namespace gpuadvisor {
+
+std::string CommitOffer::name() const {
+  return kind + "-" + std::to_string(years) + "y-" + payment;
+}
+
+double CommitCostPerHour(const std::vector<double>& usage, double level, double rate,
+                         double burst) {
+  if (usage.empty()) return level * rate;
+  double above = 0;
+  for (double u : usage) above += u > level ? u - level : 0;
+  return level * rate + burst * above / static_cast<double>(usage.size());
+}
+
+double OptimalCommitLevel(std::vector<double> usage, double rate, double burst, double step) {
+  if (usage.empty() || rate <= 0 || burst <= rate || step <= 0) return 0;
+  // f'(L) = rate - burst x #{u > L} / H: raise L while more than H rate / burst hours exceed it.
+  const auto allowed =
+      static_cast<size_t>(std::floor(static_cast<double>(usage.size()) * rate / burst));
+  if (allowed >= usage.size()) return 0;
+  std::nth_element(usage.begin(), usage.begin() + static_cast<std::ptrdiff_t>(allowed), usage.end(),
+                   std::greater<>());
+  const double best = std::max(0.0, usage[allowed]);
+  const double lo = std::floor(best / step + 1e-9) * step;
+  const double hi = lo + step;
+  if (best - lo < 1e-9 * step) return lo;
+  return CommitCostPerHour(usage, hi, rate, burst) < CommitCostPerHour(usage, lo, rate, burst) ? hi
+                                                                                               : lo;
+}
+
+namespace {
+
+constexpr double kHoursPerYear = 8760;
+
+UsageStats StatsOf(std::vector<double> u) {
+  UsageStats s;
+  s.hours = static_cast<double>(u.size());
+  if (u.empty()) return s;
+  for (double v : u) s.instance_hours += v;
+  s.mean = s.instance_hours / s.hours;
+  std::sort(u.begin(), u.end());
+  auto at = [&](double q) {
+    return u[std::min(u.size() - 1,
+                      static_cast<size_t>(q * static_cast<double>(u.size() - 1) + 0.5))];
+  };
+  s.p50 = at(0.5);
+  s.p90 = at(0.9);
+  s.max = u.back();
+  return s;
+}
+
+bool TermWanted(const CommitOptions& o, int years) {
+  return o.term == "any" || o.term == std::to_string(years) + "y";
+}
+bool PaymentWanted(const CommitOptions& o, std::string_view payment) {
+  return o.payment == "any" || o.payment == payment;
+}
+
+// Every commitment the catalog prices for `offer`'s type and region, as asked.
+std::vector<CommitOffer> OffersOf(const RegionOffer& offer, const CommitOptions& o, double keep) {
+  std::vector<CommitOffer> out;
+  bool headline_listed = false;
+  for (const ReservedPrice& r : offer.reserved) {
+    if (r.term() == kReserved1yTerm) headline_listed = true;
+    if (!TermWanted(o, r.years) || !PaymentWanted(o, r.payment)) continue;
+    CommitOffer c;
+    c.kind = r.offering_class == "convertible" ? "convertible-ri" : "standard-ri";
+    c.years = r.years;
+    c.payment = r.payment;
+    c.rate = r.effective_usd_per_hour() * keep;
+    c.upfront = r.upfront_usd * keep;
+    c.step = 1;
+    c.from = r.from;
+    out.push_back(std::move(c));
+  }
+  if (!headline_listed && offer.reserved_1y_no_upfront && TermWanted(o, 1) &&
+      PaymentWanted(o, "no-upfront")) {
+    CommitOffer c;
+    c.kind = "standard-ri";
+    c.years = 1;
+    c.payment = "no-upfront";
+    c.rate = offer.reserved_1y_no_upfront->usd_per_hour * keep;
+    c.step = 1;
+    c.from = offer.reserved_1y_no_upfront->from;
+    out.push_back(std::move(c));
+  }
+  for (const SavingsPlanRate& s : offer.savings_plans) {
+    if (!TermWanted(o, s.years) || !PaymentWanted(o, s.payment) || s.usd_per_hour <= 0) continue;
+    CommitOffer c;
+    c.kind = s.plan == "compute" ? "compute-sp" : "ec2-instance-sp";
+    c.years = s.years;
+    c.payment = s.payment;
+    c.rate = s.usd_per_hour * keep;
+    // Per $1/h committed: all of the term upfront, half of it, or none.
+    const double term_hours = kHoursPerYear * s.years;
+    c.upfront = s.payment == "all-upfront"       ? term_hours
+                : s.payment == "partial-upfront" ? term_hours / 2
+                                                 : 0;
+    c.step = 0.001 / c.rate;  // plans commit in steps of $0.001/h
+    c.from = s.from;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+CommitOutcome Outcome(const std::vector<double>& u, const CommitOffer& offer, double level,
+                      double on_demand, double burst) {
+  CommitOutcome c;
+  c.offer = offer;
+  c.instances = level;
+  c.committed_per_hour = level * offer.rate;
+  const bool plan = offer.kind == "compute-sp" || offer.kind == "ec2-instance-sp";
+  c.upfront = plan ? c.committed_per_hour * offer.upfront : level * offer.upfront;
+  c.cost_per_hour = CommitCostPerHour(u, level, offer.rate, burst);
+  double total = 0, covered = 0, half_above = 0;
+  for (double v : u) {
+    total += v;
+    covered += std::min(v, level);
+    half_above += v / 2 > level ? v / 2 - level : 0;
+  }
+  const double hours = static_cast<double>(u.size());
+  c.baseline_per_hour = hours > 0 ? on_demand * total / hours : 0;
+  c.coverage = total > 0 ? covered / total : 0;
+  c.utilisation = level > 0 && hours > 0 ? covered / (level * hours) : 0;
+  c.saving = c.baseline_per_hour > 0 ? 1 - c.cost_per_hour / c.baseline_per_hour : 0;
+  const double half_base = c.baseline_per_hour / 2;
+  const double half_cost = c.committed_per_hour + (hours > 0 ? burst * half_above / hours : 0);
+  c.saving_if_usage_halves = half_base > 0 ? 1 - half_cost / half_base : 0;
+  c.loss_if_usage_stops = c.committed_per_hour * kHoursPerYear * offer.years;
+  c.break_even_utilisation = on_demand > 0 ? offer.rate / on_demand : 0;
+  return c;
+}
+
+std::optional<int64_t> EndDay(std::string_view end) { return ParseIsoDatePrefix(Trim(end)); }
+
+}  // namespace
+
+Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& catalog,
+                                       const CommitOptions& options) {
+  if (options.discount_pct < 0 || options.discount_pct >= 100) {
+    return Status::InvalidArgument("discount: expected 0 to 90 %");
+  }
+  const double keep = 1 - options.discount_pct / 100;
+  CommitReport report;
+  report.bill = &bill;
+  report.currency = bill.currency.empty() ? "USD" : bill.currency;
+  report.first_hour = bill.first_hour;
+  report.last_hour = bill.last_hour;
+  const auto hours = static_cast<size_t>(bill.hours());
+  const std::string bill_date =
+      bill.hours() > 0 ? FormatIsoDate(bill.last_hour / 24) : std::string("undated");
+  const int64_t end_day = bill.hours() > 0 ? bill.last_hour / 24 : options.today_day;
+
+  // Group the series by region and type.
+  std::map<std::pair<std::string, std::string>, std::vector<const UsageSeries*>> by_type;
+  for (const UsageSeries& s : bill.series) by_type[{s.region, s.instance_type}].push_back(&s);
+
+  for (const auto& [key, series] : by_type) {
+    CommitGroup g;
+    g.region = key.first;
+    g.instance_type = key.second;
+    std::vector<double> u(hours, 0.0);
+    double public_cost = 0, od_hours = 0;
+    for (const UsageSeries* s : series) {
+      const double total = s->total_hours();
+      switch (s->purchase) {
+        case BillPurchase::kOnDemand:
+          for (size_t i = 0; i < s->hours.size(); ++i) {
+            const int64_t at = s->first_hour + static_cast<int64_t>(i) - bill.first_hour;
+            if (at >= 0 && static_cast<size_t>(at) < hours)
+              u[static_cast<size_t>(at)] += s->hours[i];
+          }
+          od_hours += total;
+          break;
+        case BillPurchase::kReserved:
+          g.reserved_hours += total;
+          break;
+        case BillPurchase::kSavingsPlan:
+          g.savings_plan_hours += total;
+          break;
+        case BillPurchase::kSpot:
+          g.spot_hours += total;
+          break;
+      }
+      if (s->purchase != BillPurchase::kSpot) public_cost += s->public_on_demand_cost;
+    }
+    g.on_demand = StatsOf(u);
+    const double committed_hours = g.reserved_hours + g.savings_plan_hours;
+    g.coverage_now =
+        committed_hours + od_hours > 0 ? committed_hours / (committed_hours + od_hours) : 0;
+    const InstanceType* type = catalog.FindInstanceType(g.instance_type);
+    const RegionOffer* offer = type ? type->FindRegion(g.region) : nullptr;
+    if (od_hours + committed_hours > 0 && public_cost > 0) {
+      g.on_demand_rate = public_cost / (od_hours + committed_hours) * keep;
+      g.on_demand_from = {"the bill's public on-demand cost", bill_date};
+    } else if (offer && offer->on_demand) {
+      g.on_demand_rate = offer->on_demand->usd_per_hour * keep;
+      g.on_demand_from = offer->on_demand->from;
+    }
+    g.burst = "on-demand";
+    g.burst_rate = g.on_demand_rate;
+    g.burst_from = g.on_demand_from;
+    if (options.burst != "on-demand") {
+      const std::optional<Price> p = options.burst == "spot"
+                                         ? (offer ? offer->spot : std::nullopt)
+                                         : (offer ? offer->capacity_block : std::nullopt);
+      if (p) {
+        g.burst = options.burst;
+        g.burst_rate = p->usd_per_hour * keep;
+        g.burst_from = p->from;
+      } else {
+        g.notes.push_back("no " + options.burst + " price for " + g.instance_type + " in " +
+                          g.region + ": bursts priced on demand");
+      }
+    }
+    if (g.on_demand_rate <= 0) {
+      g.notes.push_back("no on-demand price for " + TerminalSafe(g.instance_type) + " in " +
+                        TerminalSafe(g.region) + ": not sized");
+    } else if (g.on_demand.instance_hours <= 0) {
+      g.notes.push_back("no on-demand usage left to commit: covered or on spot");
+    } else {
+      const std::vector<CommitOffer> offers =
+          offer ? OffersOf(*offer, options, keep) : std::vector<CommitOffer>();
+      if (offers.empty()) {
+        g.notes.push_back("the catalog prices no " +
+                          (options.term == "any" ? std::string() : options.term + " ") +
+                          "commitment for " + TerminalSafe(g.instance_type) + " in " +
+                          TerminalSafe(g.region) +
+                          (options.payment == "any" ? "" : " (" + options.payment + ")") +
+                          ": import the AWS Price List (`catalog import`) for every term");
+      }
+      std::vector<CommitOutcome> outcomes;
+      for (const CommitOffer& o : offers) {
+        const double level = OptimalCommitLevel(u, o.rate, g.burst_rate, o.step);
+        outcomes.push_back(Outcome(u, o, level, g.on_demand_rate, g.burst_rate));
+      }
+      std::stable_sort(outcomes.begin(), outcomes.end(),
+                       [](const CommitOutcome& a, const CommitOutcome& b) {
+                         return a.cost_per_hour < b.cost_per_hour;
+                       });
+      const double stay = CommitCostPerHour(u, 0, 0, g.burst_rate);
+      for (CommitOutcome& c : outcomes) {
+        if (!g.choice && c.instances > 0 && c.cost_per_hour < stay - 1e-12) {
+          g.choice = std::move(c);
+        } else {
+          g.alternatives.push_back(std::move(c));
+        }
+      }
+      if (!g.choice && !outcomes.empty()) {
+        g.notes.push_back("no commitment pays: usage above " + FormatFixed(g.on_demand.max, 2) +
+                          " instances is too rare for any offer's break-even");
+      }
+    }
+    report.baseline_per_hour += g.on_demand.mean * g.on_demand_rate;
+    if (g.choice) {
+      report.cost_per_hour += g.choice->cost_per_hour;
+      report.committed_per_hour += g.choice->committed_per_hour;
+      report.upfront += g.choice->upfront;
+    } else {
+      report.cost_per_hour += CommitCostPerHour(u, 0, 0, g.burst_rate);
+    }
+    report.groups.push_back(std::move(g));
+  }
+  std::stable_sort(
+      report.groups.begin(), report.groups.end(), [](const CommitGroup& a, const CommitGroup& b) {
+        return a.on_demand.mean * a.on_demand_rate > b.on_demand.mean * b.on_demand_rate;
+      });
+
+  for (const HeldReservation& r : bill.reservations) {
+    ReservationUse use;
+    use.held = r;
+    use.utilisation = r.reserved_hours > 0 ? r.used_hours / r.reserved_hours : 0;
+    use.unused_hours = std::max(0.0, r.reserved_hours - r.used_hours);
+    const std::optional<int64_t> end = EndDay(r.end);
+    use.expiring = end && *end <= end_day + static_cast<int64_t>(options.expiring_days);
+    report.reservations.push_back(std::move(use));
+  }
+  for (const HeldSavingsPlan& p : bill.savings_plans) {
+    SavingsPlanUse use;
+    use.held = p;
+    use.commitment_per_hour = p.hours > 0 ? p.committed / p.hours : 0;
+    use.utilisation = p.committed > 0 ? p.used / p.committed : 0;
+    use.unused = std::max(0.0, p.committed - p.used);
+    const std::optional<int64_t> end = EndDay(p.end);
+    use.expiring = end && *end <= end_day + static_cast<int64_t>(options.expiring_days);
+    report.savings_plans.push_back(std::move(use));
+  }
+  if (!bill.unknown_types.empty()) {
+    std::string list;
+    for (const std::string& t : bill.unknown_types)
+      list += (list.empty() ? "" : ", ") + TerminalSafe(t);
+    report.notes.push_back("types the catalog does not know (priced from the bill only): " + list);
+  }
+  return report;
+}
+
+}  // namespace gpuadvisor

@@ -1,0 +1,338 @@
+// The bill reader against what the synthetic CUR holds, and the commitment chosen against a
+// brute-force search over every commitment level (issue 41, "Must show").
+#include "gpuadvisor/commit_plan.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "gpuadvisor/bill.h"
+#include "testutil/cur_synth.h"
+#include "testutil/test_hardware.h"
+
+namespace gpuadvisor {
+namespace {
+
+std::string Cur(int days, testing::CurTruth* truth = nullptr) {
+  std::string text;
+  testing::CurTruth t =
+      testing::WriteSyntheticCur(days, [&](const std::string& chunk) { text += chunk; });
+  if (truth != nullptr) *truth = t;
+  return text;
+}
+
+Result<BillUsage> Read(const Catalog& c, std::string_view text,
+                       const std::string& origin = "cur.csv") {
+  BillReader reader(c);
+  Status st = reader.AddText(text, origin);
+  if (!st.ok()) return st;
+  return reader.Finish();
+}
+
+double Hours(const BillUsage& b, std::string_view type, BillPurchase p) {
+  double sum = 0;
+  for (const UsageSeries& s : b.series) {
+    if (s.instance_type == type && s.purchase == p) sum += s.total_hours();
+  }
+  return sum;
+}
+
+// The embedded catalog with every kind of commitment priced for the synthetic fleet's types.
+Catalog CatalogWithOffers() {
+  Catalog c = testing::EmbeddedForTests();
+  c.EditInstanceTypes([](std::vector<InstanceType>& types) {
+    for (InstanceType& t : types) {
+      for (RegionOffer& o : t.regions) {
+        if (!o.on_demand) continue;
+        const double od = o.on_demand->usd_per_hour;
+        const Provenance from{"test-offers", "2026-11-01"};
+        o.reserved = {
+            {1, "standard", "no-upfront", 0, od * 0.63, from},
+            {1, "standard", "all-upfront", od * 0.60 * 8760, 0, from},
+            {3, "standard", "all-upfront", od * 0.40 * 3 * 8760, 0, from},
+            {1, "convertible", "no-upfront", 0, od * 0.72, from},
+        };
+        o.savings_plans = {{"ec2-instance", 1, "no-upfront", od * 0.66, from},
+                           {"compute", 1, "no-upfront", od * 0.74, from},
+                           {"compute", 3, "partial-upfront", od * 0.52, from}};
+      }
+    }
+  });
+  return c;
+}
+
+// The cost per hour of level L, from the sorted usage and its suffix sums: an evaluation
+// independent of CommitCostPerHour's loop.
+struct SortedUsage {
+  std::vector<double> u, suffix;  // ascending; suffix[i] = sum of u[i..]
+  explicit SortedUsage(std::vector<double> v) : u(std::move(v)) {
+    std::sort(u.begin(), u.end());
+    suffix.assign(u.size() + 1, 0);
+    for (size_t i = u.size(); i-- > 0;) suffix[i] = suffix[i + 1] + u[i];
+  }
+  double Cost(double level, double rate, double burst) const {
+    const size_t i = std::upper_bound(u.begin(), u.end(), level) - u.begin();
+    const double above = suffix[i] - level * static_cast<double>(u.size() - i);
+    return level * rate + burst * above / static_cast<double>(u.size());
+  }
+};
+
+std::vector<double> OnDemandHours(const BillUsage& b, const std::string& region,
+                                  const std::string& type) {
+  std::vector<double> u(static_cast<size_t>(b.hours()), 0.0);
+  for (const UsageSeries& s : b.series) {
+    if (s.region != region || s.instance_type != type || s.purchase != BillPurchase::kOnDemand) {
+      continue;
+    }
+    for (size_t i = 0; i < s.hours.size(); ++i) u[s.first_hour - b.first_hour + i] += s.hours[i];
+  }
+  return u;
+}
+
+TEST(BillReaderTest, AYearOfLineItemsAddsUpToWhatTheGeneratorWrote) {
+  testing::CurTruth truth;
+  const std::string text = Cur(365, &truth);
+  Result<BillUsage> b = Read(testing::EmbeddedForTests(), text);
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  EXPECT_EQ(b->currency, "USD");
+  EXPECT_EQ(b->hours(), 365 * 24);
+  EXPECT_EQ(b->rows_read, truth.lines);
+  EXPECT_NEAR(Hours(*b, "p4d.24xlarge", BillPurchase::kOnDemand), truth.od_p4d_hours, 1e-6);
+  EXPECT_NEAR(Hours(*b, "g5.xlarge", BillPurchase::kOnDemand), truth.od_g5_hours, 1e-6);
+  EXPECT_NEAR(Hours(*b, "g6e.12xlarge", BillPurchase::kOnDemand), truth.od_g6e_hours, 1e-6);
+  EXPECT_NEAR(Hours(*b, "g5.xlarge", BillPurchase::kSpot), truth.spot_hours, 1e-6);
+  EXPECT_NEAR(Hours(*b, "p4d.24xlarge", BillPurchase::kReserved), 2.0 * 365 * 24, 1e-6);
+  // The m5.large and S3 lines are not accelerator usage.
+  for (const UsageSeries& s : b->series) EXPECT_NE(s.instance_type, "m5.large");
+  ASSERT_EQ(b->reservations.size(), 1u);
+  EXPECT_NEAR(b->reservations[0].reserved_hours, truth.ri_reserved_hours, 1e-6);
+  EXPECT_NEAR(b->reservations[0].used_hours, truth.ri_used_hours, 1e-6);
+  ASSERT_EQ(b->savings_plans.size(), 1u);
+  EXPECT_NEAR(b->savings_plans[0].committed, truth.sp_committed, 1e-6);
+  EXPECT_NEAR(b->savings_plans[0].used, truth.sp_used, 1e-6);
+  EXPECT_EQ(b->savings_plans[0].offering, "EC2InstanceSavingsPlans");
+  EXPECT_TRUE(b->unknown_types.empty());
+}
+
+TEST(BillReaderTest, LegacyCurHeadersNameTheSameColumns) {
+  const std::string text = Cur(40);
+  Result<BillUsage> modern = Read(testing::EmbeddedForTests(), text);
+  ASSERT_TRUE(modern.ok());
+  // Legacy CUR spells line_item_usage_type "lineItem/UsageType" and
+  // reservation_reservation_a_r_n "reservation/ReservationARN".
+  std::string legacy = text;
+  const size_t eol = legacy.find('\n');
+  std::string header = legacy.substr(0, eol);
+  auto swap = [&](const std::string& from, const std::string& to) {
+    const size_t at = header.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    header.replace(at, from.size(), to);
+  };
+  swap("line_item_line_item_type", "lineItem/LineItemType");
+  swap("line_item_usage_type", "lineItem/UsageType");
+  swap("line_item_usage_start_date", "lineItem/UsageStartDate");
+  swap("line_item_usage_amount", "lineItem/UsageAmount");
+  swap("line_item_product_code", "lineItem/ProductCode");
+  swap("product_region_code", "product/regionCode");
+  swap("reservation_reservation_a_r_n", "reservation/ReservationARN");
+  swap("reservation_total_reserved_units", "reservation/TotalReservedUnits");
+  legacy.replace(0, eol, header);
+  Result<BillUsage> old = Read(testing::EmbeddedForTests(), legacy);
+  ASSERT_TRUE(old.ok()) << old.status().message();
+  ASSERT_EQ(old->series.size(), modern->series.size());
+  for (size_t i = 0; i < old->series.size(); ++i) {
+    EXPECT_EQ(old->series[i].hours, modern->series[i].hours);
+  }
+  EXPECT_EQ(old->reservations[0].reserved_hours, modern->reservations[0].reserved_hours);
+}
+
+TEST(BillReaderTest, BadValuesNameTheFileLineAndColumn) {
+  const std::string header(testing::kCurHeader);
+  std::string text = Cur(2);
+  const size_t second = text.find('\n') + 1;
+  // The first usage line's amount (column 11) made "x".
+  std::string line = text.substr(second, text.find('\n', second) - second);
+  size_t at = 0;
+  for (int i = 0; i < 10; ++i) at = line.find(',', at) + 1;
+  line.replace(at, line.find(',', at) - at, "x");
+  Result<BillUsage> b = Read(testing::EmbeddedForTests(), header + line + "\n", "bill.csv");
+  ASSERT_FALSE(b.ok());
+  EXPECT_EQ(b.status().code(), StatusCode::kParseError);
+  EXPECT_NE(b.status().message().find("bill.csv:2"), std::string::npos) << b.status().message();
+  EXPECT_NE(b.status().message().find("line_item_usage_amount"), std::string::npos);
+
+  Result<BillUsage> missing = Read(testing::EmbeddedForTests(), "a,b\n1,2\n", "x.csv");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("line_item_line_item_type"), std::string::npos);
+
+  std::string cny = Cur(2);
+  const size_t usd = cny.find(",USD,", cny.rfind("SavingsPlanRecurringFee"));
+  cny.replace(usd, 5, ",CNY,");
+  Result<BillUsage> mixed = Read(testing::EmbeddedForTests(), cny);
+  ASSERT_FALSE(mixed.ok());
+  EXPECT_NE(mixed.status().message().find("CNY"), std::string::npos);
+}
+
+TEST(CommitPlanTest, QuantileRuleOnSmallCases) {
+  // Always 5: commit to 5 whenever the rate is under the burst price.
+  EXPECT_EQ(OptimalCommitLevel(std::vector<double>(100, 5.0), 0.6, 1.0, 1), 5);
+  EXPECT_EQ(OptimalCommitLevel(std::vector<double>(100, 5.0), 1.0, 1.0, 1), 0);
+  // 4 busy hours of 10: a commitment at 60% of on-demand pays only for levels used > 60% of
+  // hours; here 40% of hours: none.
+  std::vector<double> u = {10, 10, 10, 10, 0, 0, 0, 0, 0, 0};
+  EXPECT_EQ(OptimalCommitLevel(u, 0.6, 1.0, 1), 0);
+  EXPECT_EQ(OptimalCommitLevel(u, 0.3, 1.0, 1), 10);
+  // Fractional levels round to the better whole step.
+  std::vector<double> f(10, 2.5);
+  const double level = OptimalCommitLevel(f, 0.5, 1.0, 1);
+  EXPECT_TRUE(level == 2 || level == 3);
+  EXPECT_LE(CommitCostPerHour(f, level, 0.5, 1.0),
+            std::min(CommitCostPerHour(f, 2, 0.5, 1.0), CommitCostPerHour(f, 3, 0.5, 1.0)));
+}
+
+TEST(CommitPlanTest, ChosenCommitmentEqualsTheBruteForceOptimumOverAYear) {
+  const Catalog catalog = CatalogWithOffers();
+  Result<BillUsage> b = Read(catalog, Cur(365));
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  for (const char* term : {"1y", "any"}) {
+    CommitOptions o;
+    o.term = term;
+    Result<CommitReport> r = AdviseCommitments(*b, catalog, o);
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    ASSERT_EQ(r->groups.size(), 3u);
+    int chosen = 0;
+    for (const CommitGroup& g : r->groups) {
+      const std::vector<double> u = OnDemandHours(*b, g.region, g.instance_type);
+      const SortedUsage sorted(u);
+      double best_any = sorted.Cost(0, 0, g.burst_rate);  // staying on demand
+      std::vector<const CommitOutcome*> all;
+      if (g.choice) all.push_back(&*g.choice);
+      for (const CommitOutcome& a : g.alternatives) all.push_back(&a);
+      ASSERT_FALSE(all.empty()) << g.instance_type;
+      for (const CommitOutcome* c : all) {
+        // Every level on the offer's grid from 0 to past the peak.
+        const double step = c->offer.step;
+        double best = sorted.Cost(0, c->offer.rate, g.burst_rate), best_level = 0;
+        for (double level = step; level <= g.on_demand.max + step; level += step) {
+          const double cost = sorted.Cost(level, c->offer.rate, g.burst_rate);
+          if (cost < best - 1e-12) {
+            best = cost;
+            best_level = level;
+          }
+        }
+        EXPECT_NEAR(c->cost_per_hour, best, 1e-9 * std::max(1.0, best))
+            << g.instance_type << " " << c->offer.name() << " level " << c->instances
+            << " brute force " << best_level;
+        EXPECT_NEAR(c->instances, best_level, step * 1.001)
+            << g.instance_type << " " << c->offer.name();
+        best_any = std::min(best_any, best);
+      }
+      if (g.choice) {
+        ++chosen;
+        // The choice is the cheapest of every offer and of staying on demand.
+        EXPECT_NEAR(g.choice->cost_per_hour, best_any, 1e-9 * std::max(1.0, best_any));
+        EXPECT_GT(g.choice->coverage, 0);
+        EXPECT_LE(g.choice->utilisation, 1 + 1e-12);
+        EXPECT_GT(g.choice->saving, 0);
+        // Its own figures agree with the hour-by-hour definitions.
+        double covered = 0, total = 0;
+        for (double v : u) {
+          covered += std::min(v, g.choice->instances);
+          total += v;
+        }
+        EXPECT_NEAR(g.choice->coverage, covered / total, 1e-12);
+        EXPECT_NEAR(g.choice->utilisation,
+                    covered / (g.choice->instances * static_cast<double>(u.size())), 1e-12);
+      }
+    }
+    // The g5 serving curve pays for a commitment of any term; the g6e week a month (23% of
+    // hours) pays for none at these rates; the p4d jobs above the RI (weekdays, 36% of hours, and
+    // the campaigns) only for a 3-year term's rate.
+    EXPECT_EQ(chosen, std::string(term) == "1y" ? 1 : 2) << term;
+    for (const CommitGroup& g : r->groups) {
+      if (g.instance_type == "g6e.12xlarge") {
+        EXPECT_FALSE(g.choice.has_value());
+      }
+      if (g.instance_type == "g5.xlarge") {
+        EXPECT_TRUE(g.choice.has_value());
+      }
+    }
+  }
+}
+
+TEST(CommitPlanTest, HeldCommitmentsUtilisationIsWhatTheBillSays) {
+  testing::CurTruth truth;
+  const Catalog& catalog = testing::EmbeddedForTests();
+  Result<BillUsage> b = Read(catalog, Cur(120, &truth));
+  ASSERT_TRUE(b.ok());
+  CommitOptions o;
+  o.expiring_days = 365;
+  Result<CommitReport> r = AdviseCommitments(*b, catalog, o);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->reservations.size(), 1u);
+  EXPECT_NEAR(r->reservations[0].utilisation, truth.ri_used_hours / truth.ri_reserved_hours, 1e-12);
+  EXPECT_NEAR(r->reservations[0].utilisation, 1.0, 1e-12);  // both always run
+  EXPECT_TRUE(r->reservations[0].expiring);                 // ends 2026-11-30
+  ASSERT_EQ(r->savings_plans.size(), 1u);
+  EXPECT_NEAR(r->savings_plans[0].utilisation, truth.sp_used / truth.sp_committed, 1e-12);
+  EXPECT_LT(r->savings_plans[0].utilisation, 1);  // 2 x 0.684 of 1.5 each hour
+  EXPECT_NEAR(r->savings_plans[0].commitment_per_hour, testing::kSpCommitment, 1e-12);
+  EXPECT_FALSE(r->savings_plans[0].expiring);  // 2027-06-30
+  // Coverage now: p4d's 2 reserved of its hours.
+  for (const CommitGroup& g : r->groups) {
+    if (g.instance_type != "p4d.24xlarge") continue;
+    const double reserved = 2.0 * 120 * 24;
+    EXPECT_NEAR(g.coverage_now, reserved / (reserved + truth.od_p4d_hours), 1e-12);
+    // The bill's public rate is the on-demand rate used.
+    EXPECT_NEAR(g.on_demand_rate, testing::kP4dRate, 1e-9);
+    EXPECT_EQ(g.on_demand_from.source, "the bill's public on-demand cost");
+  }
+}
+
+TEST(CommitPlanTest, DiscountScalesEveryAmountNotTheLevel) {
+  const Catalog catalog = CatalogWithOffers();
+  Result<BillUsage> b = Read(catalog, Cur(60));
+  ASSERT_TRUE(b.ok());
+  CommitOptions o;
+  Result<CommitReport> list = AdviseCommitments(*b, catalog, o);
+  o.discount_pct = 10;
+  Result<CommitReport> discounted = AdviseCommitments(*b, catalog, o);
+  ASSERT_TRUE(list.ok() && discounted.ok());
+  EXPECT_NEAR(discounted->cost_per_hour, 0.9 * list->cost_per_hour, 1e-9);
+  for (size_t i = 0; i < list->groups.size(); ++i) {
+    ASSERT_EQ(list->groups[i].choice.has_value(), discounted->groups[i].choice.has_value());
+    if (list->groups[i].choice) {
+      EXPECT_EQ(list->groups[i].choice->offer.name(), discounted->groups[i].choice->offer.name());
+    }
+  }
+}
+
+TEST(CommitPlanTest, SpotBurstsCommitLessThanOnDemandBursts) {
+  const Catalog catalog = CatalogWithOffers();
+  Result<BillUsage> b = Read(catalog, Cur(60));
+  ASSERT_TRUE(b.ok());
+  CommitOptions o;
+  Result<CommitReport> od = AdviseCommitments(*b, catalog, o);
+  o.burst = "spot";
+  Result<CommitReport> spot = AdviseCommitments(*b, catalog, o);
+  ASSERT_TRUE(od.ok() && spot.ok());
+  EXPECT_LT(spot->committed_per_hour, od->committed_per_hour);
+  for (const CommitGroup& g : spot->groups) EXPECT_EQ(g.burst, "spot") << g.instance_type;
+}
+
+TEST(CurPushdownSqlTest, RefusesNamesThatAreNotPlainIdentifiers) {
+  EXPECT_TRUE(CurPushdownSql("cur.cur2", {"p4d", "g5"}).ok());
+  for (const char* bad : {"cur; DROP TABLE x", "a.b.c", "", ".x", "cur2 --", "t\"x"}) {
+    EXPECT_FALSE(CurPushdownSql(bad, {"p4d"}).ok()) << bad;
+  }
+  EXPECT_FALSE(CurPushdownSql("cur2", {"p4d'); --"}).ok());
+  Result<std::string> ranged = CurPushdownSql("cur2", {"p4d"}, 20423, 20424);
+  ASSERT_TRUE(ranged.ok());
+  EXPECT_NE(ranged->find("TIMESTAMP '2025-12-01 00:00:00'"), std::string::npos);
+  EXPECT_NE(ranged->find("IN ('p4d')"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuadvisor
