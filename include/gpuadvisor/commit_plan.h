@@ -110,7 +110,8 @@ struct CommitGroup {
   Provenance on_demand_from;      // the bill's public rate, else the catalog's
   double burst_rate = 0;
   Provenance burst_from;
-  std::string burst;  // what bursts run on ("on-demand" when the asked one has no price)
+  std::string burst;         // what bursts run on ("on-demand" when the asked one has no price)
+  double stay_per_hour = 0;  // without a new commitment: all of it at the burst rate
   std::optional<CommitOutcome> choice;      // the cheapest offer at its best level; none: stay
   std::vector<CommitOutcome> alternatives;  // the best level of every other offer, cheapest first
   std::vector<std::string> notes;

@@ -179,7 +179,7 @@ Table CommitmentsTable(const CommitReport& r) {
                 Pct(c.utilisation)});
     } else {
       t.AddRow({g.region, g.instance_type, usage, Pct(g.coverage_now), Tr("none"), std::nullopt,
-                Amount(now), Amount(now), std::nullopt, std::nullopt, std::nullopt});
+                Amount(now), Amount(g.stay_per_hour), std::nullopt, std::nullopt, std::nullopt});
     }
   }
   return t;
@@ -190,7 +190,7 @@ std::string CommitmentsNotes(const CommitReport& r) {
   std::string out;
   if (r.baseline_per_hour > 0) {
     out += "\n" +
-           Trf("on-demand usage {0}{1}/h; with these commitments {0}{2}/h ({3} saved, "
+           Trf("on-demand usage {0}{1}/h; as advised {0}{2}/h ({3} saved, "
                "{0}{4} a year); committed {0}{5}/h, {0}{6} upfront",
                sym, Amount(r.baseline_per_hour), Amount(r.cost_per_hour),
                Pct(1 - r.cost_per_hour / r.baseline_per_hour),

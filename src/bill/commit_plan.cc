@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -258,17 +259,28 @@ Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& cat
         }
       }
       if (!g.choice && !outcomes.empty()) {
-        g.notes.push_back("no commitment pays: usage above " + FormatFixed(g.on_demand.max, 2) +
-                          " instances is too rare for any offer's break-even");
+        double busy = 0;
+        for (double v : u) busy += v > 0 ? 1 : 0;
+        double best_break_even = std::numeric_limits<double>::infinity();
+        for (const CommitOutcome& c : g.alternatives) {
+          best_break_even = std::min(best_break_even, c.offer.rate / g.burst_rate);
+        }
+        g.notes.push_back(best_break_even >= 1
+                              ? "no commitment pays: every offer's rate is above " + g.burst + "'s"
+                              : "no commitment pays: on-demand instances ran in " +
+                                    FormatFixed(100 * busy / static_cast<double>(u.size()), 0) +
+                                    "% of hours; the cheapest offer needs " +
+                                    FormatFixed(100 * best_break_even, 0) + "% against " + g.burst);
       }
     }
+    g.stay_per_hour = CommitCostPerHour(u, 0, 0, g.burst_rate);
     report.baseline_per_hour += g.on_demand.mean * g.on_demand_rate;
     if (g.choice) {
       report.cost_per_hour += g.choice->cost_per_hour;
       report.committed_per_hour += g.choice->committed_per_hour;
       report.upfront += g.choice->upfront;
     } else {
-      report.cost_per_hour += CommitCostPerHour(u, 0, 0, g.burst_rate);
+      report.cost_per_hour += g.stay_per_hour;
     }
     report.groups.push_back(std::move(g));
   }
