@@ -83,8 +83,10 @@ struct BillUsage {
   uint64_t rows_read = 0;                  // line items (or aggregate rows) read
   uint64_t rows_used = 0;                  // of them, counted
   uint64_t bytes_read = 0;                 // decompressed
-  // Accelerated-looking usage of types the catalog does not know (counted, not sized).
+  // Usage of accelerator families' types the catalog does not know: not sized; the first 100
+  // names, and their instance-hours.
   std::set<std::string> unknown_types;
+  double unknown_type_hours = 0;
   int64_t hours() const { return last_hour >= first_hour ? last_hour - first_hour + 1 : 0; }
 };
 
@@ -96,10 +98,20 @@ inline constexpr const char* kBillAggregateColumns[] = {
 // The accelerator families of `catalog` ("p4d", "g5", "trn1", ...), sorted.
 std::vector<std::string> AcceleratorFamilies(const Catalog& catalog);
 
+// What one BillReader may hold: hour cells (one double per hour of each series, from its first
+// hour to its last) and series. A bill is a few hundred series over a year or two (8,760 hours a
+// year); a file naming more, or hours decades apart, is refused before memory follows it. The
+// HTTP API lowers them (server/api.h).
+struct BillLimits {
+  uint64_t max_cells = 50'000'000;  // 400 MB of hour cells
+  size_t max_series = 20'000;
+  uint64_t max_bytes = UINT64_MAX;  // decompressed bytes per input (an upload's gzip bomb)
+};
+
 // Reads bills and aggregates them; call Add* for each input, then Finish().
 class BillReader {
  public:
-  explicit BillReader(const Catalog& catalog);
+  explicit BillReader(const Catalog& catalog, BillLimits limits = {});
   ~BillReader();
   BillReader(const BillReader&) = delete;
   BillReader& operator=(const BillReader&) = delete;

@@ -48,10 +48,10 @@ from ._core import (  # noqa: F401  (re-exported)
 )
 
 __all__ = [
-    "Catalog", "CatalogInfo", "Error", "Money", "HostUsage", "IdleReport", "Estimate", "GpuModel", "InstanceDetails", "InstanceRow",
+    "Catalog", "CatalogInfo", "CommitmentReport", "Error", "Money", "HostUsage", "IdleReport", "Estimate", "GpuModel", "InstanceDetails", "InstanceRow",
     "InvalidArgument", "IoError", "NoResult", "NotFound", "ParseError", "Plan", "Pricing",
     "PurchaseOption", "Recommendation", "Record", "RecordList", "Unsupported", "Workload",
-    "account_show", "catalog", "console_main", "estimate", "idle", "launch", "main", "model_presets", "models", "ModelPreset", "pricing", "recommend", "workload_fields",
+    "account_show", "catalog", "commitments", "console_main", "estimate", "idle", "launch", "main", "model_presets", "models", "ModelPreset", "pricing", "recommend", "workload_fields",
 ]
 __version__ = "0.1.0"
 
@@ -550,6 +550,21 @@ class IdleReport(Report):
 
 # ---- catalog ---------------------------------------------------------------------------------
 
+class CommitmentReport(Report):
+    """Commitments sized from a Cost and Usage Report (``gpuadvisor commitments --json``)."""
+
+    currency: str
+    period: Record
+    summary: Record
+    groups: "RecordList"
+    reservations: "RecordList"
+    savings_plans: "RecordList"
+
+    def to_pandas(self):
+        """One row per instance type and region, the recommendation's fields flattened."""
+        return _pandas().json_normalize(self.to_dict()["groups"])
+
+
 class Catalog:
     """The instance catalog: the embedded one (``path=None``) or a catalog file.
 
@@ -624,6 +639,11 @@ class Catalog:
              inventory: Union[None, str, os.PathLike] = None, **kwargs: Any) -> "IdleReport":
         """:func:`idle` on this catalog."""
         return idle(paths, inventory, catalog=self, **kwargs)
+
+    def commitments(self, paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
+                    **kwargs: Any) -> "CommitmentReport":
+        """:func:`commitments` on this catalog."""
+        return commitments(paths, catalog=self, **kwargs)
 
 
 _embedded: Optional[Catalog] = None
@@ -860,6 +880,26 @@ def idle(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
         options["inventory"] = os.fspath(inventory)
     data, warnings, text = _catalog_of(catalog)._core.idle([os.fspath(p) for p in paths], options)
     return IdleReport(data, warnings, text)
+
+
+@_with_options("commitments")
+def commitments(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]], *,
+                catalog: Optional[Catalog] = None, **options: Any) -> CommitmentReport:
+    """Reserved Instances and Savings Plans sized from the account's bill
+    (``gpuadvisor commitments``).
+
+    ``paths``: AWS Cost and Usage Report CSV files (CUR 2.0 or legacy; ``.gz`` too), or the
+    push-down query's result (``gpuadvisor commitments --sql``). ``term`` ("1y", "3y", "any"),
+    ``payment``, ``burst`` ("on-demand", "spot", "capacity-block"), ``discount`` (%),
+    ``expiring_days``. The GIL is released while the files are read. Raises IoError / ParseError
+    naming file:line and the column, InvalidArgument naming the option, NoResult when the bill
+    holds no accelerator usage or commitment.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    data, warnings, text = _catalog_of(catalog)._core.commitments([os.fspath(p) for p in paths],
+                                                                  options)
+    return CommitmentReport(data, warnings, text)
 
 
 # ---- helpers ---------------------------------------------------------------------------------

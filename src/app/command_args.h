@@ -15,7 +15,6 @@
 #include "gpuadvisor/catalog_build.h"
 #include "gpuadvisor/catalog_import.h"
 #include "gpuadvisor/catalog_update.h"
-#include "gpuadvisor/commit_plan.h"
 #include "gpuadvisor/fields.h"
 #include "gpuadvisor/simulate.h"
 #include "gpuadvisor/watch.h"
@@ -274,59 +273,6 @@ void DeclareOptions(V& v, WatchArgs& a) {
             {.help = "Stop after N samples (0: run forever)", .lo = 0, .hi = 1e9});
   v.Duration("sample-timeout", a.sample_timeout_s,
              {.help = "Kill nvidia-smi after this long and log no-data", .lo = 0.01, .hi = 3600});
-}
-
-// `commitments FILE...`: the bill's files (or an Athena table the CLI queries through the AWS
-// CLI), the sizing options (CommitOptions, commit_plan.h), the push-down's range and SQL, a chart.
-struct CommitmentsArgs {
-  std::vector<std::string> files;  // CUR CSV (gzip or not) or push-down results
-  CommitOptions options;
-  std::string athena_table;      // database.table of a CUR 2.0 export
-  std::string athena_workgroup;  // Athena workgroup (its result location)
-  std::string athena_output;     // s3://bucket/prefix/ when the workgroup has none
-  std::string region;            // Athena's region ("" = the AWS configuration's)
-  double athena_timeout_s = 1800;
-  AwsCliOptions aws_cli;
-  std::string since, until;  // YYYY-MM-DD: usage in [since, until) (the push-down's range)
-  bool sql = false;          // print the push-down SQL and stop
-  std::string chart;         // SVG file
-};
-template <typename V>
-void DeclareOptions(V& v, CommitmentsArgs& a) {
-  v.Files("files", a.files,
-          {.help = "Cost and Usage Report CSV (CUR 2.0 or legacy; .gz too; - for stdin), or the "
-                   "push-down query's result",
-           .local = true,
-           .positional = true,
-           .metavar = "FILE"});
-  v.Nested(a.options);
-  v.Text("athena-table", a.athena_table,
-         {.help = "Run the aggregation in Amazon Athena over this CUR 2.0 table (database.table) "
-                  "through your AWS CLI, instead of reading files",
-          .metavar = "TABLE"});
-  v.Text("athena-workgroup", a.athena_workgroup,
-         {.help = "With --athena-table: the workgroup (default primary)", .metavar = "NAME"});
-  v.Text("athena-output", a.athena_output,
-         {.help = "With --athena-table: s3://bucket/prefix/ for the query's result when the "
-                  "workgroup sets none",
-          .metavar = "S3URL"});
-  v.Text("region", a.region,
-         {.help = "With --athena-table: Athena's region (default: your AWS configuration's)",
-          .metavar = "REGION"});
-  v.Duration("athena-timeout", a.athena_timeout_s,
-             {.help = "With --athena-table: how long the query may run", .lo = 10, .hi = 86400});
-  v.Nested(a.aws_cli);
-  v.Text("since", a.since,
-         {.help = "Usage from this day on (YYYY-MM-DD; the push-down's range)", .metavar = "DATE"});
-  v.Text("until", a.until, {.help = "Usage before this day (YYYY-MM-DD)", .metavar = "DATE"});
-  v.Bool("sql", a.sql,
-         {.help = "Print the push-down SQL (Athena/Trino and PostgreSQL) for --athena-table and "
-                  "stop"});
-  v.Text("chart", a.chart,
-         {.help = "Write hourly usage against the commitment ladder as SVG",
-          .local = true,
-          .metavar = "FILE",
-          .nonempty = true});
 }
 
 }  // namespace gpuadvisor

@@ -151,6 +151,7 @@ const std::vector<CommandSpec>& CommandSpecs() {
       CommandOf<GpusArgs>("gpus"), CommandOf<PricingArgs>("pricing"),
       CommandOf<HardwareRequest>("estimate"), CommandOf<RecommendArgs>("recommend"),
       CommandOf<IdleArgs>("idle"), CommandOf<LaunchArgs>("launch"),
+      CommandOf<CommitmentsArgs>("commitments"),
       // The CLI's own commands.
       CommandOf<SimulateArgs>("simulate", kCli), CommandOf<WatchArgs>("watch", kCli),
       CommandOf<server::ServeArgs>("serve", kCli),
@@ -159,8 +160,7 @@ const std::vector<CommandSpec>& CommandSpecs() {
       CommandOf<CatalogImportArgs>("catalog import", kCli),
       CommandOf<CatalogDiffArgs>("catalog diff", kCli),
       CommandOf<CatalogUpdateArgs>("catalog update", kCli),
-      CommandOf<AccountScanArgs>("account scan", kCli),
-      CommandOf<CommitmentsArgs>("commitments", kCli), CommandOf<OutputArgs>("output")};
+      CommandOf<AccountScanArgs>("account scan", kCli), CommandOf<OutputArgs>("output")};
   return kSpecs;
 }
 

@@ -12,6 +12,7 @@
 #include "app/catalog_views.h"
 #include "app/successors.h"
 #include "gpuadvisor/i18n.h"
+#include "util/dates.h"
 #include "util/files.h"
 #include "util/numbers.h"
 #include "util/text.h"
@@ -495,6 +496,57 @@ Result<IdleSetup> ParseIdleArgs(const Catalog& c, const OptionValues& v) {
     out.prometheus = std::move(prom).value();
   }
   return out;
+}
+
+}  // namespace gpuadvisor
+Result<std::pair<int64_t, int64_t>> CommitmentsRange(const CommitmentsArgs& a) {
+  int64_t start = 0, end = 0;
+  for (const auto& [name, text, day] :
+       {std::tuple{"since", &a.since, &start}, std::tuple{"until", &a.until, &end}}) {
+    if (text->empty()) continue;
+    const std::optional<int64_t> d = ParseIsoDate(*text);
+    if (!d) {
+      return Status::InvalidArgument(std::string(name) + ": expected a date YYYY-MM-DD, got \"" +
+                                     TerminalSafe(text->substr(0, 40)) + "\"")
+          .WithField(name);
+    }
+    *day = *d;
+  }
+  if (a.since.empty() != a.until.empty()) {
+    const char* given = a.since.empty() ? "until" : "since";
+    return Status::InvalidArgument(std::string(given) +
+                                   ": give since and until together (the range has two ends)")
+        .WithField(given);
+  }
+  if (!a.since.empty() && end <= start) {
+    return Status::InvalidArgument("until: expected a day after since").WithField("until");
+  }
+  return std::make_pair(start, end);
+}
+
+Result<CommitmentsArgs> ParseCommitmentsArgs(const OptionValues& v) {
+  CommitmentsArgs a;
+  GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(v, &a));
+  GPUADVISOR_RETURN_IF_ERROR(CommitmentsRange(a).status());
+  if (!a.athena_table.empty() || a.sql) {
+    if (!a.files.empty()) {
+      const char* name = a.athena_table.empty() ? "sql" : "athena-table";
+      return Status::InvalidArgument(std::string(name) +
+                                     ": give bill files or an Athena table, not both")
+          .WithField(name);
+    }
+    return a;
+  }
+  for (const char* name : {"athena-workgroup", "athena-output", "region", "athena-timeout", "since",
+                           "until", "profile", "endpoint-url", "aws-cli"}) {
+    if (v.Given(name)) {
+      return Status::InvalidArgument(std::string(name) +
+                                     ": applies to athena-table only (a bill's files are read "
+                                     "whole)")
+          .WithField(name);
+    }
+  }
+  return a;
 }
 
 }  // namespace gpuadvisor

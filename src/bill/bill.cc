@@ -107,6 +107,8 @@ struct Columns {
 
 struct BillReader::Impl {
   const Catalog& catalog;
+  BillLimits limits;
+  uint64_t cells = 0;
   std::set<std::string, std::less<>> families;
   BillUsage out;
   std::unordered_map<std::string, size_t> series_index;  // region \0 type \0 purchase
@@ -114,7 +116,7 @@ struct BillReader::Impl {
   std::map<std::string, HeldSavingsPlan, std::less<>> plans;
   std::string key;  // reused
 
-  explicit Impl(const Catalog& c) : catalog(c) {
+  Impl(const Catalog& c, BillLimits l) : catalog(c), limits(l) {
     for (std::string& f : AcceleratorFamilies(c)) families.insert(std::move(f));
   }
 
@@ -130,25 +132,50 @@ struct BillReader::Impl {
     return Status::OK();
   }
 
-  void AddUsage(std::string_view region, std::string_view type, BillPurchase purchase, int64_t hour,
-                double hours, double public_cost) {
+  Status AddUsage(std::string_view region, std::string_view type, BillPurchase purchase,
+                  int64_t hour, double hours, double public_cost, std::string_view where) {
+    if (!catalog.FindInstanceType(type)) {
+      if (out.unknown_types.size() < 100)
+        out.unknown_types.insert(TerminalSafe(type.substr(0, 64)));
+      out.unknown_type_hours += hours;
+      return Status::OK();
+    }
     key.assign(region);
     key += '\0';
     key += type;
     key += '\0';
     key += static_cast<char>('0' + static_cast<int>(purchase));
-    auto [it, added] = series_index.try_emplace(key, out.series.size());
-    if (added) {
+    auto it = series_index.find(key);
+    if (it == series_index.end()) {
+      if (out.series.size() >= limits.max_series) {
+        return Status::InvalidArgument(std::string(where) + ": over " +
+                                       std::to_string(limits.max_series) +
+                                       " series (region, instance type, purchase option) in one "
+                                       "bill: is the region column right?");
+      }
       UsageSeries s;
       s.region = std::string(region);
       s.instance_type = std::string(type);
       s.purchase = purchase;
       s.first_hour = hour;
       out.series.push_back(std::move(s));
-      if (!catalog.FindInstanceType(type)) out.unknown_types.insert(std::string(type));
+      it = series_index.emplace(key, out.series.size() - 1).first;
     }
     UsageSeries& s = out.series[it->second];
     if (s.hours.empty()) s.first_hour = hour;
+    const int64_t first = std::min(s.first_hour, hour);
+    const int64_t last = std::max(s.first_hour + static_cast<int64_t>(s.hours.size()) - 1, hour);
+    const auto size = static_cast<uint64_t>(last - first + 1);
+    if (size > s.hours.size()) {
+      const uint64_t more = size - s.hours.size();
+      if (cells + more > limits.max_cells) {
+        return Status::InvalidArgument(
+            std::string(where) + ": the bill spans more hours x series than " +
+            std::to_string(limits.max_cells) +
+            " hour cells (a few years of a large fleet): read it in parts (a year at a time)");
+      }
+      cells += more;
+    }
     if (hour < s.first_hour) {
       s.hours.insert(s.hours.begin(), static_cast<size_t>(s.first_hour - hour), 0.0);
       s.first_hour = hour;
@@ -163,6 +190,7 @@ struct BillReader::Impl {
       out.first_hour = std::min(out.first_hour, hour);
       out.last_hour = std::max(out.last_hour, hour);
     }
+    return Status::OK();
   }
 
   void AddReservation(std::string_view id, std::string_view region, std::string_view type,
@@ -203,7 +231,14 @@ struct BillReader::Impl {
   }
 
   Status ReadCsv(ByteStream* in, const std::string& origin);
-  Status ReadRaw(CsvReader& csv, const std::vector<std::string>& header, const std::string& origin);
+  Status ReadRaw(CsvReader& csv, const std::vector<std::string>& header, const std::string& origin,
+                 const ByteStream& in);
+  // Checked every few thousand rows: the input's decompressed bytes against max_bytes.
+  Status CheckBytes(const ByteStream& in, const std::string& origin) const {
+    if (static_cast<uint64_t>(in.position()) <= limits.max_bytes) return Status::OK();
+    return Status::InvalidArgument(origin + ": over " + std::to_string(limits.max_bytes) +
+                                   " bytes decompressed: the limit for one bill here");
+  }
   Status ReadAggregate(CsvReader& csv, const std::vector<std::string>& header);
   Status Aggregate(const std::vector<std::string_view>& f, std::string_view where);
 };
@@ -244,7 +279,7 @@ Status BillReader::Impl::ReadCsv(ByteStream* in, const std::string& origin) {
   for (std::string& h : header) h = SnakeColumn(h);
   out.sources.push_back(origin);
   Status st = !header.empty() && header[0] == "kind" ? ReadAggregate(csv, header)
-                                                     : ReadRaw(csv, header, origin);
+                                                     : ReadRaw(csv, header, origin, *in);
   out.bytes_read += static_cast<uint64_t>(in->position());
   GPUADVISOR_RETURN_IF_ERROR(st);
   if (!in->status().ok()) return in->status();
@@ -252,7 +287,7 @@ Status BillReader::Impl::ReadCsv(ByteStream* in, const std::string& origin) {
 }
 
 Status BillReader::Impl::ReadRaw(CsvReader& csv, const std::vector<std::string>& header,
-                                 const std::string& origin) {
+                                 const std::string& origin, const ByteStream& in) {
   const CsvHeader h(header);
   Columns c;
   c.type = h.Find("line_item_line_item_type");
@@ -285,7 +320,7 @@ Status BillReader::Impl::ReadRaw(CsvReader& csv, const std::vector<std::string>&
   c.sp_used = h.Find("savings_plan_used_commitment");
 
   while (csv.Next()) {
-    ++out.rows_read;
+    if ((++out.rows_read & 4095) == 0) GPUADVISOR_RETURN_IF_ERROR(CheckBytes(in, origin));
     const std::string_view type = Field(csv, c.type);
     RowKind kind;
     BillPurchase purchase = BillPurchase::kOnDemand;
@@ -332,7 +367,8 @@ Status BillReader::Impl::ReadRaw(CsvReader& csv, const std::vector<std::string>&
           Number(Field(csv, c.amount), "line_item_usage_amount", where, &amount));
       GPUADVISOR_RETURN_IF_ERROR(
           Number(Field(csv, c.public_cost), "pricing_public_on_demand_cost", where, &public_cost));
-      AddUsage(Field(csv, c.region), itype, purchase, *hour, amount, public_cost);
+      GPUADVISOR_RETURN_IF_ERROR(
+          AddUsage(Field(csv, c.region), itype, purchase, *hour, amount, public_cost, where));
     } else if (kind == RowKind::kReservation) {
       double total = 0, unused = 0, upfront = 0;
       GPUADVISOR_RETURN_IF_ERROR(
@@ -407,7 +443,7 @@ Status BillReader::Impl::Aggregate(const std::vector<std::string_view>& f, std::
                                 "spot, got \"" +
                                 TerminalSafe(f[4].substr(0, 40)) + "\"");
     }
-    AddUsage(f[2], f[3], purchase, *hour, quantity, used);
+    GPUADVISOR_RETURN_IF_ERROR(AddUsage(f[2], f[3], purchase, *hour, quantity, used, where));
   } else if (kind == "reservation") {
     AddReservation(f[5], f[2], f[3], f[6], quantity, used, cost);
   } else if (kind == "savings-plan") {
@@ -421,7 +457,8 @@ Status BillReader::Impl::Aggregate(const std::vector<std::string_view>& f, std::
   return Status::OK();
 }
 
-BillReader::BillReader(const Catalog& catalog) : impl_(std::make_unique<Impl>(catalog)) {}
+BillReader::BillReader(const Catalog& catalog, BillLimits limits)
+    : impl_(std::make_unique<Impl>(catalog, limits)) {}
 BillReader::~BillReader() = default;
 
 Status BillReader::AddFile(const std::string& path) {
@@ -456,7 +493,7 @@ Result<BillUsage> BillReader::Finish() {
     return std::tie(a.region, a.instance_type, a.purchase) <
            std::tie(b.region, b.instance_type, b.purchase);
   });
-  impl_ = std::make_unique<Impl>(impl_->catalog);
+  impl_ = std::make_unique<Impl>(impl_->catalog, impl_->limits);
   return out;
 }
 

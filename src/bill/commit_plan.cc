@@ -312,7 +312,8 @@ Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& cat
     std::string list;
     for (const std::string& t : bill.unknown_types)
       list += (list.empty() ? "" : ", ") + TerminalSafe(t);
-    report.notes.push_back("types the catalog does not know (priced from the bill only): " + list);
+    report.notes.push_back("usage of types the catalog does not know, not sized (" +
+                           FormatFixed(bill.unknown_type_hours, 0) + " instance-hours): " + list);
   }
   return report;
 }

@@ -28,30 +28,6 @@ struct CommitmentsCliOptions {
   TableOptions table;
 };
 
-// The range as days since 1970 ({0, 0}: every row). InvalidArgument naming since/until.
-Result<std::pair<int64_t, int64_t>> RangeOf(const CommitmentsArgs& a) {
-  int64_t start = 0, end = 0;
-  for (const auto& [name, text, day] :
-       {std::tuple{"since", &a.since, &start}, std::tuple{"until", &a.until, &end}}) {
-    if (text->empty()) continue;
-    const std::optional<int64_t> d = ParseIsoDate(*text);
-    if (!d) {
-      return Status::InvalidArgument(std::string(name) + ": expected a date YYYY-MM-DD, got \"" +
-                                     TerminalSafe(text->substr(0, 40)) + "\"")
-          .WithField(name);
-    }
-    *day = *d;
-  }
-  if (a.since.empty() != a.until.empty()) {
-    return Status::InvalidArgument("since and until: give both or neither")
-        .WithField(a.since.empty() ? "since" : "until");
-  }
-  if (!a.since.empty() && end <= start) {
-    return Status::InvalidArgument("until: expected a day after since").WithField("until");
-  }
-  return std::make_pair(start, end);
-}
-
 // The SQL on one line, its comment dropped: the AWS CLI takes it as one argument, which may
 // hold no control character and may not begin with '-'.
 std::string OneLine(const std::string& sql) {
@@ -220,30 +196,15 @@ int Run(const CommitmentsCliOptions& o) {
   if (!ctx.ok()) return Fail(ctx.status());
   Result<OptionValues> values = o.table.Values();
   if (!values.ok()) return Fail(values.status());
-  CommitmentsArgs a;
-  if (Status st = SetFromOptions(*values, &a); !st.ok()) return Fail(st);
-  Result<std::pair<int64_t, int64_t>> range = RangeOf(a);
+  Result<CommitmentsArgs> parsed = ParseCommitmentsArgs(*values);
+  if (!parsed.ok()) return Fail(parsed.status());
+  const CommitmentsArgs& a = *parsed;
+  Result<std::pair<int64_t, int64_t>> range = CommitmentsRange(a);
   if (!range.ok()) return Fail(range.status());
   const bool athena = !a.athena_table.empty();
-  if (a.sql || athena) {
-    if (!a.files.empty()) {
-      return Fail(Status::InvalidArgument("athena-table: give files or an Athena table, not both")
-                      .WithField("athena-table"));
-    }
-  } else {
-    for (const char* name : {"athena-workgroup", "athena-output", "region", "athena-timeout",
-                             "since", "until", "profile", "endpoint-url", "aws-cli"}) {
-      if (values->Given(name)) {
-        return Fail(Status::InvalidArgument(std::string(name) +
-                                            ": applies to --athena-table only (files are read "
-                                            "whole)")
-                        .WithField(name));
-      }
-    }
-    if (a.files.empty()) {
-      return Fail(Status::InvalidArgument(
-          "commitments: expected Cost and Usage Report files or --athena-table TABLE"));
-    }
+  if (!athena && !a.sql && a.files.empty()) {
+    return Fail(Status::InvalidArgument(
+        "commitments: expected Cost and Usage Report files or --athena-table TABLE"));
   }
   if (a.sql || athena) {
     Result<std::string> sql =

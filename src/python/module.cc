@@ -25,9 +25,12 @@
 #include "app/successors.h"
 #include "app/views.h"
 #include "cli/common.h"
+#include "gpuadvisor/bill.h"
+#include "gpuadvisor/commit_plan.h"
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/recommend.h"
+#include "util/dates.h"
 #include "util/text.h"
 
 namespace py = pybind11;
@@ -424,6 +427,35 @@ py::tuple IdleOn(const PyCatalog& pc, const std::vector<std::string>& paths, con
                         Shown(Render(IdleTable(report)) + IdleNotes(report)));
 }
 
+py::tuple CommitmentsOn(const PyCatalog& pc, const std::vector<std::string>& paths,
+                        const py::dict& args) {
+  const OptionValues values = Options("commitments", args);
+  const CommitmentsArgs a = Take(ParseCommitmentsArgs(values));
+  if (paths.empty()) {
+    Raise(
+        Status::InvalidArgument("paths: expected Cost and Usage Report files").WithField("paths"));
+  }
+  CommitOptions options = a.options;
+  if (std::optional<int64_t> today = ParseIsoDate(pc.fresh.today)) options.today_day = *today;
+  Result<BillUsage> bill = Status::InvalidArgument("not read");
+  Result<CommitReport> r = Status::InvalidArgument("not run");
+  {
+    py::gil_scoped_release release;  // reads the files
+    BillReader reader(*pc.catalog);
+    Status st;
+    for (const std::string& p : paths) {
+      st = reader.AddFile(p);
+      if (!st.ok()) break;
+    }
+    bill = st.ok() ? reader.Finish() : Result<BillUsage>(st);
+    if (bill.ok()) r = AdviseCommitments(*bill, *pc.catalog, options);
+  }
+  if (!bill.ok()) Check(bill.status());  // the report points into `bill`: keep it
+  const CommitReport report = Take(std::move(r));
+  return py::make_tuple(ToPy(CommitmentsJson(report, pc.fresh, "file")), py::list(),
+                        Shown(Render(CommitmentsTable(report)) + CommitmentsNotes(report)));
+}
+
 int Main(const std::vector<std::string>& argv) {
   std::vector<std::string> args = argv;
   std::vector<char*> ptrs;
@@ -486,6 +518,7 @@ void Init(py::module_& m) {
       .def("pricing", &PricingOn, py::arg("args"))
       .def("launch", &LaunchOn, py::arg("plan"), py::arg("args"))
       .def("idle", &IdleOn, py::arg("paths"), py::arg("args"))
+      .def("commitments", &CommitmentsOn, py::arg("paths"), py::arg("args"))
       .def_property_readonly("generated_at",
                              [](const PyCatalog& pc) { return pc.catalog->generated_at; })
       .def_property_readonly("max_price_age",

@@ -7,6 +7,8 @@
 #include "app/body.h"
 #include "app/requests.h"
 #include "app/views.h"
+#include "gpuadvisor/bill.h"
+#include "gpuadvisor/commit_plan.h"
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/idle.h"
@@ -18,6 +20,7 @@
 #include "gpuadvisor/workload.h"
 #include "server/openapi.h"
 #include "server/web_assets.h"
+#include "util/dates.h"
 #include "util/numbers.h"
 #include "util/text.h"
 #include "util/url.h"
@@ -437,6 +440,36 @@ ApiResponse Launch(const ApiContext& ctx, const ApiRequest& req, std::string_vie
   return JsonResponse(LaunchAnswerJson(*lp, RenderLaunch(*lp, format)));
 }
 
+// ---- commitments ----
+
+// The upload is the bill (a Cost and Usage Report CSV, gzip or not, or the push-down query's
+// result); the `commitments` options come as query parameters. One bill may make the server hold
+// at most kUploadBill's cells and series, and read at most its decompressed bytes (a gzip bomb
+// stops there): a client cannot lift them.
+constexpr BillLimits kUploadBill{
+    .max_cells = 5'000'000, .max_series = 2'000, .max_bytes = uint64_t{1} << 30};
+
+ApiResponse Commitments(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
+  Result<OptionValues> values = QueryOptions("commitments", req);
+  if (!values.ok()) return ErrorResponse(values.status());
+  Result<CommitmentsArgs> a = ParseCommitmentsArgs(*values);
+  if (!a.ok()) return ErrorResponse(a.status());
+  if (Trim(req.body).empty()) {
+    return ErrorResponse(400, "invalid_argument",
+                         "body: expected a Cost and Usage Report (CUR 2.0 CSV, gzip or not)",
+                         "body");
+  }
+  BillReader reader(*ctx.catalog, kUploadBill);
+  if (Status st = reader.AddText(req.body, "upload"); !st.ok()) return ErrorResponse(st);
+  Result<BillUsage> bill = reader.Finish();
+  if (!bill.ok()) return ErrorResponse(bill.status());
+  CommitOptions options = a->options;
+  if (std::optional<int64_t> today = ParseIsoDate(ctx.fresh.today)) options.today_day = *today;
+  Result<CommitReport> r = AdviseCommitments(*bill, *ctx.catalog, options);
+  if (!r.ok()) return ErrorResponse(r.status());
+  return JsonResponse(CommitmentsJson(*r, ctx.fresh, "upload"));
+}
+
 // ---- idle ----
 
 // The upload is the telemetry itself (nvidia-smi CSV or XML, DCGM/Prometheus text, CloudWatch
@@ -632,6 +665,12 @@ const std::vector<Route>& Routes() {
       // `curl -T file URL` uploads with PUT (chunked from a pipe): the same handler.
       {"PUT", "/v1/idle", Idle, "Idle GPUs and rightsizing from uploaded telemetry (curl -T)",
        false, true},
+      {"POST", "/v1/commitments", Commitments,
+       "Reserved Instances and Savings Plans sized from an uploaded Cost and Usage Report (CLI: "
+       "commitments)",
+       false, true},
+      {"PUT", "/v1/commitments", Commitments,
+       "Commitments sized from an uploaded Cost and Usage Report (curl -T)", false, true},
       {"POST", "/v1/launch", Launch, "A launch spec for a plan or type (CLI: launch)", true},
       {"POST", "/v1/catalog/reload", Reload, "Swap in a freshly loaded catalog"},
   };

@@ -167,8 +167,11 @@ HeadError CheckCrossSite(const HttpRequest& req, const OriginPolicy& policy) {
   const bool has_type = req.HasHeader("Content-Type");
   const std::string type = MediaType(req.Header("Content-Type"));
   if (!has_type && (req.method == "PUT" || req.body.empty())) return {};
-  const bool idle = req.path == "/v1/idle";
+  // The uploads: telemetry (/v1/idle), a bill (/v1/commitments, gzip files too: read streamed,
+  // up to the bill's own limits).
+  const bool idle = req.path == "/v1/idle" || req.path == "/v1/commitments";
   if (IsJsonType(type) || (idle && IsTelemetryType(type))) return {};
+  if (req.path == "/v1/commitments" && type == "application/gzip") return {};
   const std::string want =
       idle ? "application/json, text/csv or application/xml" : "application/json";
   return Error(

@@ -210,6 +210,8 @@ const std::vector<OpenApiBinding>& OpenApiBindings() {
       {"/v1/gpus", "get", "gpus", false, false},
       {"/v1/idle", "post", "idle", false, false},
       {"/v1/idle", "put", "idle", false, false},
+      {"/v1/commitments", "post", "commitments", false, false},
+      {"/v1/commitments", "put", "commitments", false, false},
       {"/v1/estimate", "post", "estimate", true, true},
       {"/v1/recommend", "post", "recommend", true, true},
       {"/v1/pricing", "post", "pricing", true, false},

@@ -175,6 +175,51 @@ TEST(BillReaderTest, BadValuesNameTheFileLineAndColumn) {
   EXPECT_NE(mixed.status().message().find("CNY"), std::string::npos);
 }
 
+TEST(BillReaderTest, MemoryIsBoundedByTheLimitsNotByTheFile) {
+  const std::string header =
+      "line_item_line_item_type,line_item_product_code,line_item_usage_type,"
+      "line_item_usage_start_date,line_item_usage_amount,product_region_code\n";
+  // Two hours 80 years apart would be 700,000 cells of one series.
+  const std::string far =
+      header +
+      "Usage,AmazonEC2,USE1-BoxUsage:p4d.24xlarge,2010-01-01T00:00:00Z,1,us-east-1\n"
+      "Usage,AmazonEC2,USE1-BoxUsage:p4d.24xlarge,2090-01-01T00:00:00Z,1,us-east-1\n";
+  BillReader reader(testing::EmbeddedForTests(), BillLimits{.max_cells = 100000, .max_series = 10});
+  Status st = reader.AddText(far, "far.csv");
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("far.csv:3"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("100000 hour cells"), std::string::npos) << st.message();
+  // Made-up regions: at most max_series series.
+  std::string regions = header;
+  for (int i = 0; i < 20; ++i) {
+    regions +=
+        "Usage,AmazonEC2,X-BoxUsage:g5.xlarge,2026-01-01T00:00:00Z,1,r" + std::to_string(i) + "\n";
+  }
+  BillReader few(testing::EmbeddedForTests(), BillLimits{.max_cells = 100000, .max_series = 10});
+  st = few.AddText(regions, "regions.csv");
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("over 10 series"), std::string::npos) << st.message();
+  // Types of an accelerator family the catalog does not know are counted, not kept.
+  std::string unknown = header;
+  for (int i = 0; i < 500; ++i) {
+    unknown += "Usage,AmazonEC2,X-BoxUsage:p4d.x" + std::to_string(i) +
+               ",2026-01-01T00:00:00Z,2,us-east-1\n";
+  }
+  Result<BillUsage> b = Read(testing::EmbeddedForTests(), unknown);
+  ASSERT_FALSE(b.ok());  // nothing the catalog knows
+  BillReader counted(testing::EmbeddedForTests());
+  ASSERT_TRUE(counted
+                  .AddText(unknown + "Usage,AmazonEC2,X-BoxUsage:g5.xlarge,"
+                                     "2026-01-01T00:00:00Z,1,us-east-1\n",
+                           "u.csv")
+                  .ok());
+  Result<BillUsage> with_one = counted.Finish();
+  ASSERT_TRUE(with_one.ok());
+  EXPECT_EQ(with_one->series.size(), 1u);
+  EXPECT_EQ(with_one->unknown_types.size(), 100u);
+  EXPECT_EQ(with_one->unknown_type_hours, 1000);
+}
+
 TEST(CommitPlanTest, QuantileRuleOnSmallCases) {
   // Always 5: commit to 5 whenever the rate is under the burst price.
   EXPECT_EQ(OptimalCommitLevel(std::vector<double>(100, 5.0), 0.6, 1.0, 1), 5);

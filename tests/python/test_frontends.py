@@ -19,10 +19,12 @@ import gpuadvisor as ga
 from gpuadvisor import _core
 
 TODAY = "2026-09-01"
-COMMANDS = ["instances", "show", "gpus", "pricing", "estimate", "recommend", "idle", "launch"]
+COMMANDS = ["instances", "show", "gpus", "pricing", "estimate", "recommend", "idle", "launch",
+            "commitments"]
 WORKLOAD = {"task": "finetune", "model": "llama-3.1-8b", "tokens": "20M"}
 HERE = os.path.dirname(os.path.abspath(__file__))
 TELEMETRY = os.path.join(HERE, "..", "idle", "fixtures", "h100x8-13min.csv")
+BILL = os.path.join(HERE, "..", "bill", "fixtures", "cur-21d.csv.gz")  # cur_synth 21 | gzip
 
 # What each command needs besides the option under test.
 BASE = {
@@ -75,6 +77,16 @@ SAMPLES = {
     "only-instance": "p4d.24xlarge,p5.48xlarge",
     "exclude-instance": "trn1.32xlarge",
     "fx": "CNY=7.1@2026-12-01",
+    "athena-table": "cur.cur2",
+    "athena-workgroup": "finops",
+    "athena-output": "s3://finops-results/gpuadvisor/",
+    ("commitments", "since"): "2025-12-01",
+    ("commitments", "until"): "2026-01-01",
+    ("commitments", "region"): "us-east-1",
+    "profile": "billing",
+    "endpoint-url": "http://127.0.0.1:9",
+    "aws-cli": "aws",
+    "chart": "ladder.svg",
 }
 # Bad values of free-text options (numbers, durations, booleans and choices get theirs by type).
 BAD = {
@@ -206,6 +218,8 @@ def catalog():
 def answer_of(data, command):
     if command == "idle" and isinstance(data, dict):
         data = {k: v for k, v in data.items() if k != "files"}  # names the upload or the path
+    if command == "commitments" and isinstance(data, dict):
+        data = {k: v for k, v in data.items() if k != "source"}  # names the upload or the path
     return ("ok", data)
 
 
@@ -233,6 +247,8 @@ def run_cli(cli_path, workdir, command, options):
         args += [f"--{k}={v}" for k, v in WORKLOAD.items()]
     if command == "idle" and "prometheus" not in opts:
         args.append(TELEMETRY)
+    if command == "commitments":
+        args.append(BILL)
     for k, v in opts.items():
         if k in ("inventory", "bearer-token-file", "basic-auth-file"):
             v = os.path.join(workdir, v)  # the same absolute path as the Python call gets
@@ -256,14 +272,18 @@ def run_cli(cli_path, workdir, command, options):
 
 def run_http(url, command, options):
     opts = dict(options)
-    if command in ("instances", "gpus", "show", "idle"):
-        path = {"instances": "/v1/instances", "gpus": "/v1/gpus", "idle": "/v1/idle"}.get(command)
+    if command in ("instances", "gpus", "show", "idle", "commitments"):
+        path = {"instances": "/v1/instances", "gpus": "/v1/gpus", "idle": "/v1/idle",
+                "commitments": "/v1/commitments"}.get(command)
         if command == "show":
             path = "/v1/instances/" + urllib.parse.quote(opts.pop("type"))
         req = urllib.request.Request(url + path + "?" + urllib.parse.urlencode(opts))
-        if command == "idle":  # the telemetry is the body; with prometheus=URL there is none
+        if command in ("idle", "commitments"):  # the telemetry (the bill) is the body
             data = b""
-            if "prometheus" not in opts:
+            if command == "commitments":
+                with open(BILL, "rb") as f:
+                    data = f.read()
+            elif "prometheus" not in opts:
                 with open(TELEMETRY, "rb") as f:
                     data = f.read()
             # A declared type: the server refuses form and text bodies (cross-site guard).
@@ -313,6 +333,8 @@ def run_python(catalog, workdir, command, options):
         elif command == "idle":
             result = ga.idle([] if "prometheus" in kwargs else [TELEMETRY], catalog=catalog,
                              **kwargs).to_dict()
+        elif command == "commitments":
+            result = ga.commitments([BILL], catalog=catalog, **kwargs).to_dict()
         else:
             result = ga.launch(kwargs.pop("type", None), catalog=catalog, **kwargs)["document"]
     except ga.Error as e:

@@ -32,6 +32,10 @@ EFFECT_SAMPLES = {
     ("instances", "sort"): "usd_per_gpu_hour:desc",
     ("pricing", "region"): "us-west-2",
     ("estimate", "gpus"): "16",
+    # The embedded catalog prices 1-year RIs only: a 3-year term finds no commitment.
+    ("commitments", "term"): "3y",
+    # The fixture's RI ends 2026-11-30, 344 days after the bill's last hour.
+    ("commitments", "expiring-days"): "400",
     ("launch", "region"): "us-west-2",
     ("launch", "purchase"): "spot",
     ("launch", "rank"): "2",
