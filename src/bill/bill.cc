@@ -231,6 +231,10 @@ struct BillReader::Impl {
   }
 
   Status ReadCsv(ByteStream* in, const std::string& origin);
+  Status ReadFocus(CsvReader& csv, const std::vector<std::string>& header,
+                   const std::string& origin, const ByteStream& in);
+  // FOCUS bills a Savings Plan's hours by its rows, not by a fee line: the span they cover.
+  std::map<std::string, std::pair<int64_t, int64_t>, std::less<>> plan_span;
   Status ReadRaw(CsvReader& csv, const std::vector<std::string>& header, const std::string& origin,
                  const ByteStream& in);
   // Checked every few thousand rows: the input's decompressed bytes against max_bytes.
@@ -278,7 +282,10 @@ Status BillReader::Impl::ReadCsv(ByteStream* in, const std::string& origin) {
   }
   for (std::string& h : header) h = SnakeColumn(h);
   out.sources.push_back(origin);
+  const bool focus = std::find(header.begin(), header.end(), "charge_category") != header.end() &&
+                     std::find(header.begin(), header.end(), "charge_period_start") != header.end();
   Status st = !header.empty() && header[0] == "kind" ? ReadAggregate(csv, header)
+              : focus                                ? ReadFocus(csv, header, origin, *in)
                                                      : ReadRaw(csv, header, origin, *in);
   out.bytes_read += static_cast<uint64_t>(in->position());
   GPUADVISOR_RETURN_IF_ERROR(st);
@@ -393,6 +400,77 @@ Status BillReader::Impl::ReadRaw(CsvReader& csv, const std::vector<std::string>&
   return Status::OK();
 }
 
+// FOCUS 1.x with AWS's columns (Data Exports): ChargeCategory, ChargePeriodStart, ConsumedQuantity,
+// RegionId, ListCost, EffectiveCost, BillingCurrency, PricingCategory, CommitmentDiscountId and
+// CommitmentDiscountStatus from the specification, x_UsageType and x_ServiceCode from AWS's own.
+// Usage rows are CUR's usage line items: the instance type is x_UsageType's, the purchase option
+// the commitment's ARN (":reserved-instances/", ":savingsplan/"), else "Dynamic" pricing or a
+// SpotUsage type for spot, else on demand. A commitment's unused part is a row of its own
+// (CommitmentDiscountStatus "Unused"): unused RI hours (ConsumedQuantity) and unused plan dollars
+// (EffectiveCost). FOCUS names no term end.
+Status BillReader::Impl::ReadFocus(CsvReader& csv, const std::vector<std::string>& header,
+                                   const std::string& origin, const ByteStream& in) {
+  const CsvHeader h(header);
+  GPUADVISOR_RETURN_IF_ERROR(h.Require(
+      {"charge_category", "charge_period_start", "consumed_quantity", "x__usage_type"},
+      origin + ":1 (a FOCUS export with AWS's columns: ChargeCategory, ChargePeriodStart, "
+               "ConsumedQuantity, x_UsageType)"));
+  const int category = h.Find("charge_category"), start = h.Find("charge_period_start"),
+            quantity = h.Find("consumed_quantity"), usage_type = h.Find("x__usage_type"),
+            service = h.Find("x__service_code"), region = h.Find("region_id"),
+            list_cost = h.Find("list_cost"), effective = h.Find("effective_cost"),
+            currency = h.Find("billing_currency"), pricing = h.Find("pricing_category"),
+            id_col = h.Find("commitment_discount_id"),
+            status_col = h.Find("commitment_discount_status");
+  while (csv.Next()) {
+    if ((++out.rows_read & 4095) == 0) GPUADVISOR_RETURN_IF_ERROR(CheckBytes(in, origin));
+    if (Field(csv, category) != "Usage") continue;
+    const std::string_view id = Field(csv, id_col);
+    const bool plan = Contains(id, ":savingsplan/");
+    const bool reservation = Contains(id, ":reserved-instances/");
+    const bool unused = Field(csv, status_col) == "Unused";
+    if (service >= 0 && Field(csv, service) != "AmazonEC2" && !(plan && unused)) continue;
+    const std::string_view ut = Field(csv, usage_type);
+    const std::string_view itype = UsageTypePart(ut, 2);
+    if (!(plan && unused) && families.find(FamilyPart(itype)) == families.end()) continue;
+    const std::string where = csv.Where();
+    const std::optional<int64_t> hour = ParseHour(Field(csv, start));
+    if (!hour) {
+      return Status::ParseError(where +
+                                ": column ChargePeriodStart: expected an ISO 8601 time, got \"" +
+                                TerminalSafe(Field(csv, start).substr(0, 40)) + "\"");
+    }
+    GPUADVISOR_RETURN_IF_ERROR(Currency(Trim(Field(csv, currency)), where));
+    double q = 0, listed = 0, cost = 0;
+    GPUADVISOR_RETURN_IF_ERROR(Number(Field(csv, quantity), "ConsumedQuantity", where, &q));
+    GPUADVISOR_RETURN_IF_ERROR(Number(Field(csv, list_cost), "ListCost", where, &listed));
+    GPUADVISOR_RETURN_IF_ERROR(Number(Field(csv, effective), "EffectiveCost", where, &cost));
+    ++out.rows_used;
+    if (plan) {
+      auto [it, added] = plan_span.try_emplace(std::string(id), *hour, *hour);
+      it->second.first = std::min(it->second.first, *hour);
+      it->second.second = std::max(it->second.second, *hour);
+      AddPlan(id, "", "", "", "", 0, cost, unused ? 0 : cost, cost);
+      if (unused) continue;
+    } else if (reservation) {
+      AddReservation(id, Field(csv, region), itype, "", q, unused ? 0 : q, cost);
+      if (unused) continue;
+    } else if (unused) {
+      continue;
+    }
+    const std::string_view prefix = UsageTypePart(ut, 1);
+    const bool spot = Contains(prefix, "SpotUsage") || Field(csv, pricing) == "Dynamic";
+    if (!spot && !Contains(prefix, "BoxUsage")) continue;
+    const BillPurchase purchase = reservation ? BillPurchase::kReserved
+                                  : plan      ? BillPurchase::kSavingsPlan
+                                  : spot      ? BillPurchase::kSpot
+                                              : BillPurchase::kOnDemand;
+    GPUADVISOR_RETURN_IF_ERROR(
+        AddUsage(Field(csv, region), itype, purchase, *hour, q, listed, where));
+  }
+  return Status::OK();
+}
+
 Status BillReader::Impl::ReadAggregate(CsvReader& csv, const std::vector<std::string>& header) {
   constexpr size_t kColumns = std::size(kBillAggregateColumns);
   bool same = header.size() == kColumns;
@@ -482,7 +560,12 @@ void BillReader::AddSource(std::string source) { impl_->out.sources.push_back(st
 Result<BillUsage> BillReader::Finish() {
   BillUsage out = std::move(impl_->out);
   for (auto& [id, r] : impl_->reservations) out.reservations.push_back(std::move(r));
-  for (auto& [id, p] : impl_->plans) out.savings_plans.push_back(std::move(p));
+  for (auto& [id, p] : impl_->plans) {
+    if (auto span = impl_->plan_span.find(id); span != impl_->plan_span.end()) {
+      p.hours = static_cast<double>(span->second.second - span->second.first + 1);
+    }
+    out.savings_plans.push_back(std::move(p));
+  }
   if (out.series.empty() && out.reservations.empty() && out.savings_plans.empty()) {
     return Status::NoResult("no accelerator instance usage, Reserved Instance or Savings Plan in " +
                             std::to_string(out.rows_read) +

@@ -103,7 +103,7 @@ TEST(BillReaderTest, AYearOfLineItemsAddsUpToWhatTheGeneratorWrote) {
   EXPECT_NEAR(Hours(*b, "g5.xlarge", BillPurchase::kOnDemand), truth.od_g5_hours, 1e-6);
   EXPECT_NEAR(Hours(*b, "g6e.12xlarge", BillPurchase::kOnDemand), truth.od_g6e_hours, 1e-6);
   EXPECT_NEAR(Hours(*b, "g5.xlarge", BillPurchase::kSpot), truth.spot_hours, 1e-6);
-  EXPECT_NEAR(Hours(*b, "p4d.24xlarge", BillPurchase::kReserved), 2.0 * 365 * 24, 1e-6);
+  EXPECT_NEAR(Hours(*b, "p4d.24xlarge", BillPurchase::kReserved), truth.ri_used_hours, 1e-6);
   // The m5.large and S3 lines are not accelerator usage.
   for (const UsageSeries& s : b->series) EXPECT_NE(s.instance_type, "m5.large");
   ASSERT_EQ(b->reservations.size(), 1u);
@@ -220,6 +220,67 @@ TEST(BillReaderTest, MemoryIsBoundedByTheLimitsNotByTheFile) {
   EXPECT_EQ(with_one->unknown_type_hours, 1000);
 }
 
+// FOCUS 1.0 with AWS's columns: usage, an RI's used and unused hours, a plan's used and unused
+// dollars, spot, a fee and a tax to read past.
+TEST(BillReaderTest, FocusExportsGiveUsageAndCommitmentUse) {
+  std::string text =
+      "BillingPeriodStart,ChargePeriodStart,ChargeCategory,ChargeFrequency,PricingCategory,"
+      "CommitmentDiscountId,CommitmentDiscountStatus,ConsumedQuantity,ConsumedUnit,RegionId,"
+      "ListCost,EffectiveCost,BilledCost,BillingCurrency,x_ServiceCode,x_UsageType\n";
+  const std::string ri = "arn:aws:ec2:us-east-1:123456789012:reserved-instances/abc";
+  const std::string sp = "arn:aws:savingsplans::123456789012:savingsplan/xyz";
+  for (const char* t : {"2026-01-01T00:00:00Z", "2026-01-01T01:00:00Z"}) {
+    const std::string at = std::string("2026-01-01T00:00:00Z,") + t + ",";
+    text += at +
+            "Usage,Usage-Based,Standard,,,3,Hours,us-east-1,65.87,65.87,65.87,USD,AmazonEC2,"
+            "USE1-BoxUsage:p4d.24xlarge\n";
+    text += at + "Usage,Usage-Based,Committed," + ri +
+            ",Used,2,Hours,us-east-1,43.9,27.8,0,USD,"
+            "AmazonEC2,USE1-BoxUsage:p4d.24xlarge\n";
+    text += at + "Usage,Usage-Based,Committed," + sp +
+            ",Used,1,Hours,us-west-2,1.006,0.684,0,USD,"
+            "AmazonEC2,USW2-BoxUsage:g5.xlarge\n";
+    text += at + "Usage,Usage-Based,Committed," + sp +
+            ",Unused,,,,0,0.816,0.816,USD,"
+            "ComputeSavingsPlans,\n";
+    text += at +
+            "Usage,Usage-Based,Dynamic,,,2,Hours,us-west-2,2.012,0.82,0.82,USD,AmazonEC2,"
+            "USW2-SpotUsage:g5.xlarge\n";
+    text += at + "Purchase,Recurring,Committed," + ri +
+            ",,,,us-east-1,0,0,27.8,USD,AmazonEC2,"
+            "USE1-HeavyUsage:p4d.24xlarge\n";
+    text += at + "Tax,One-Time,,,,,,,0,1.5,1.5,USD,AmazonEC2,\n";
+  }
+  text += "2026-01-01T00:00:00Z,2026-01-01T01:00:00Z,Usage,Usage-Based,Committed," + ri +
+          ",Unused,1,Hours,us-east-1,0,13.9,13.9,USD,AmazonEC2,USE1-HeavyUsage:p4d.24xlarge\n";
+  Result<BillUsage> b = Read(testing::EmbeddedForTests(), text, "focus.csv");
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  EXPECT_EQ(b->hours(), 2);
+  EXPECT_EQ(Hours(*b, "p4d.24xlarge", BillPurchase::kOnDemand), 6);
+  EXPECT_EQ(Hours(*b, "p4d.24xlarge", BillPurchase::kReserved), 4);
+  EXPECT_EQ(Hours(*b, "g5.xlarge", BillPurchase::kSavingsPlan), 2);
+  EXPECT_EQ(Hours(*b, "g5.xlarge", BillPurchase::kSpot), 4);
+  ASSERT_EQ(b->reservations.size(), 1u);
+  EXPECT_EQ(b->reservations[0].reserved_hours, 5);
+  EXPECT_EQ(b->reservations[0].used_hours, 4);
+  ASSERT_EQ(b->savings_plans.size(), 1u);
+  EXPECT_NEAR(b->savings_plans[0].committed, 3.0, 1e-12);
+  EXPECT_NEAR(b->savings_plans[0].used, 1.368, 1e-12);
+  EXPECT_EQ(b->savings_plans[0].hours, 2);
+  CommitOptions o;
+  Result<CommitReport> r = AdviseCommitments(*b, testing::EmbeddedForTests(), o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_NEAR(r->reservations[0].utilisation, 0.8, 1e-12);
+  EXPECT_NEAR(r->savings_plans[0].commitment_per_hour, 1.5, 1e-12);
+  EXPECT_NEAR(r->savings_plans[0].utilisation, 0.456, 1e-12);
+  // ListCost is the public on-demand cost: p4d's rate from the bill.
+  for (const CommitGroup& g : r->groups) {
+    if (g.instance_type == "p4d.24xlarge") {
+      EXPECT_NEAR(g.on_demand_rate, (2 * 65.87 + 2 * 43.9) / 10, 1e-9);
+    }
+  }
+}
+
 TEST(CommitPlanTest, QuantileRuleOnSmallCases) {
   // Always 5: commit to 5 whenever the rate is under the burst price.
   EXPECT_EQ(OptimalCommitLevel(std::vector<double>(100, 5.0), 0.6, 1.0, 1), 5);
@@ -318,8 +379,9 @@ TEST(CommitPlanTest, HeldCommitmentsUtilisationIsWhatTheBillSays) {
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->reservations.size(), 1u);
   EXPECT_NEAR(r->reservations[0].utilisation, truth.ri_used_hours / truth.ri_reserved_hours, 1e-12);
-  EXPECT_NEAR(r->reservations[0].utilisation, 1.0, 1e-12);  // both always run
-  EXPECT_TRUE(r->reservations[0].expiring);                 // ends 2026-11-30
+  EXPECT_LT(r->reservations[0].utilisation, 1);  // one stops an hour a week
+  EXPECT_NEAR(r->reservations[0].unused_hours, truth.ri_reserved_hours - truth.ri_used_hours, 1e-9);
+  EXPECT_TRUE(r->reservations[0].expiring);  // ends 2026-11-30
   ASSERT_EQ(r->savings_plans.size(), 1u);
   EXPECT_NEAR(r->savings_plans[0].utilisation, truth.sp_used / truth.sp_committed, 1e-12);
   EXPECT_LT(r->savings_plans[0].utilisation, 1);  // 2 x 0.684 of 1.5 each hour
@@ -328,7 +390,7 @@ TEST(CommitPlanTest, HeldCommitmentsUtilisationIsWhatTheBillSays) {
   // Coverage now: p4d's 2 reserved of its hours.
   for (const CommitGroup& g : r->groups) {
     if (g.instance_type != "p4d.24xlarge") continue;
-    const double reserved = 2.0 * 120 * 24;
+    const double reserved = truth.ri_used_hours;
     EXPECT_NEAR(g.coverage_now, reserved / (reserved + truth.od_p4d_hours), 1e-12);
     // The bill's public rate is the on-demand rate used.
     EXPECT_NEAR(g.on_demand_rate, testing::kP4dRate, 1e-9);

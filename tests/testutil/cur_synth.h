@@ -3,7 +3,8 @@
 // Reserved Instances and a Savings Plan, taxes, other services and non-accelerated EC2 lines to
 // read past, and quoted fields holding commas and quotes (resource tags). Deterministic.
 //
-//   p4d.24xlarge  us-east-1  2 always on under a 2-instance RI; weekday training jobs of 1-4 more
+//   p4d.24xlarge  us-east-1  2 on under a 2-instance RI (one stops an hour a week); weekday jobs of
+//   1-4 more
 //                            on demand; a two-week campaign of 6 more each quarter
 //   g5.xlarge     us-west-2  a daily serving curve of 3-9 on demand; the first 2 under an EC2
 //                            Instance Savings Plan; 2 more on spot at night
@@ -136,8 +137,10 @@ inline CurTruth WriteSyntheticCur(int days, const std::function<void(const std::
       iso(h, month_start);
     }
     month_hours += 1;
-    // p4d: 2 under the RI, always.
-    for (int i = 0; i < 2; ++i) {
+    // p4d: 2 under the RI, but one of them stops for maintenance on Sundays at 03:00 (the RI's
+    // unused hour).
+    const int reserved_running = weekday == 6 && hour_of_day == 3 ? 1 : 2;
+    for (int i = 0; i < reserved_running; ++i) {
       usage("p4d.24xlarge", "USE1-BoxUsage:p4d.24xlarge", "us-east-1", "us-east-1a", i, 1, kP4dRate,
             0, "Reserved", kRi, "", 0);
       month_used += 1;
