@@ -17,20 +17,7 @@ trap 'rm -rf "$T"' EXIT
 measure() {  # measure LABEL BYTES CMD...: wall s, user+sys s, MB/s (wall and CPU), peak RSS MiB
   local label=$1 bytes=$2; shift 2
   /usr/bin/time -v "$@" >/dev/null 2>"$T/time.txt"
-  python3 - "$label" "$bytes" "$T/time.txt" <<'PY'
-import re, sys
-label, size, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-t = open(path).read()
-def get(key):
-    return re.search(re.escape(key) + r":\s*(\S+)", t).group(1)
-wall = get("Elapsed (wall clock) time (h:mm:ss or m:ss)").split(":")
-wall = sum(float(x) * 60 ** i for i, x in enumerate(reversed(wall)))
-cpu = float(get("User time (seconds)")) + float(get("System time (seconds)"))
-rss = int(get("Maximum resident set size (kbytes)")) / 1024
-mb = size / 1e6
-print(f"{label:<34} {mb:7.0f} MB  wall {wall:6.2f} s  cpu {cpu:6.2f} s  "
-      f"{mb / wall:6.0f} MB/s wall  {mb / cpu:6.0f} MB/s per core  peak RSS {rss:6.1f} MiB")
-PY
+  python3 "$(dirname "$0")/time_report.py" "$label" "$bytes" "$T/time.txt"
 }
 
 "$GEN" csv "$T/offer.csv" "$CSV_MB"

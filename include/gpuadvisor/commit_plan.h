@@ -101,7 +101,10 @@ struct UsageStats {
 // One instance type in one region.
 struct CommitGroup {
   std::string region, instance_type;
-  UsageStats on_demand;           // what a new commitment may take over
+  // What a new commitment may take over: the usage on demand, plus what expiring commitments
+  // cover (every RI of the type expiring; every Savings Plan expiring).
+  UsageStats on_demand;
+  double renewal_hours = 0;       // of it, covered now by commitments that expire
   double reserved_hours = 0;      // covered by the account's Reserved Instances
   double savings_plan_hours = 0;  // covered by its Savings Plans
   double spot_hours = 0;          // left on spot (not sized)

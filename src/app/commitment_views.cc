@@ -83,6 +83,7 @@ JsonDoc CommitmentsJson(const CommitReport& r, const Freshness& fresh, std::stri
                       {"reserved_instance_hours", g.reserved_hours},
                       {"savings_plan_instance_hours", g.savings_plan_hours},
                       {"spot_instance_hours", g.spot_hours},
+                      {"renewal_instance_hours", g.renewal_hours},
                       {"coverage_now", g.coverage_now},
                       {MoneyKey("on_demand_usd_per_instance_hour", cur), g.on_demand_rate},
                       {"on_demand_source", g.on_demand_from.source},

@@ -180,7 +180,7 @@ struct BillReader::Impl {
       s.hours.insert(s.hours.begin(), static_cast<size_t>(s.first_hour - hour), 0.0);
       s.first_hour = hour;
     }
-    const size_t at = static_cast<size_t>(hour - s.first_hour);
+    const auto at = static_cast<size_t>(hour - s.first_hour);
     if (at >= s.hours.size()) s.hours.resize(at + 1, 0.0);
     s.hours[at] += hours;
     s.public_on_demand_cost += public_cost;
@@ -257,8 +257,9 @@ Status Number(std::string_view text, std::string_view column, std::string_view w
     *value = 0;
     return Status::OK();
   }
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, *value);
+  const char* begin = &text.front();  // a view of the CSV buffer, not a C string
+  const char* end = begin + text.size();
+  auto [ptr, ec] = std::from_chars(begin, end, *value);
   if (ec != std::errc() || ptr != end || !std::isfinite(*value)) {
     return Status::ParseError(std::string(where) + ": column " + std::string(column) +
                               ": expected a number, got \"" + TerminalSafe(text.substr(0, 40)) +

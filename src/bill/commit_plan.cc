@@ -53,7 +53,7 @@ UsageStats StatsOf(std::vector<double> u) {
   std::sort(u.begin(), u.end());
   auto at = [&](double q) {
     return u[std::min(u.size() - 1,
-                      static_cast<size_t>(q * static_cast<double>(u.size() - 1) + 0.5))];
+                      static_cast<size_t>(std::lround(q * static_cast<double>(u.size() - 1))))];
   };
   s.p50 = at(0.5);
   s.p90 = at(0.9);
@@ -130,7 +130,7 @@ CommitOutcome Outcome(const std::vector<double>& u, const CommitOffer& offer, do
     covered += std::min(v, level);
     half_above += v / 2 > level ? v / 2 - level : 0;
   }
-  const double hours = static_cast<double>(u.size());
+  const auto hours = static_cast<double>(u.size());
   c.baseline_per_hour = hours > 0 ? on_demand * total / hours : 0;
   c.coverage = total > 0 ? covered / total : 0;
   c.utilisation = level > 0 && hours > 0 ? covered / (level * hours) : 0;
@@ -163,6 +163,39 @@ Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& cat
       bill.hours() > 0 ? FormatIsoDate(bill.last_hour / 24) : std::string("undated");
   const int64_t end_day = bill.hours() > 0 ? bill.last_hour / 24 : options.today_day;
 
+  for (const HeldReservation& r : bill.reservations) {
+    ReservationUse use;
+    use.held = r;
+    use.utilisation = r.reserved_hours > 0 ? r.used_hours / r.reserved_hours : 0;
+    use.unused_hours = std::max(0.0, r.reserved_hours - r.used_hours);
+    const std::optional<int64_t> end = EndDay(r.end);
+    use.expiring = end && *end <= end_day + static_cast<int64_t>(options.expiring_days);
+    report.reservations.push_back(std::move(use));
+  }
+  for (const HeldSavingsPlan& p : bill.savings_plans) {
+    SavingsPlanUse use;
+    use.held = p;
+    use.commitment_per_hour = p.hours > 0 ? p.committed / p.hours : 0;
+    use.utilisation = p.committed > 0 ? p.used / p.committed : 0;
+    use.unused = std::max(0.0, p.committed - p.used);
+    const std::optional<int64_t> end = EndDay(p.end);
+    use.expiring = end && *end <= end_day + static_cast<int64_t>(options.expiring_days);
+    report.savings_plans.push_back(std::move(use));
+  }
+  // A commitment that ends within expiring_days stops covering: the usage it covers comes back to
+  // be sized (a renewal), for the types whose every RI is expiring, and for every type when every
+  // Savings Plan is.
+  std::map<std::pair<std::string, std::string>, bool> ri_all_expiring;
+  for (const ReservationUse& r : report.reservations) {
+    auto [it, added] =
+        ri_all_expiring.emplace(std::pair(r.held.region, r.held.instance_type), r.expiring);
+    if (!added) it->second = it->second && r.expiring;
+  }
+  const bool plans_all_expiring =
+      !report.savings_plans.empty() &&
+      std::all_of(report.savings_plans.begin(), report.savings_plans.end(),
+                  [](const SavingsPlanUse& p) { return p.expiring; });
+
   // Group the series by region and type.
   std::map<std::pair<std::string, std::string>, std::vector<const UsageSeries*>> by_type;
   for (const UsageSeries& s : bill.series) by_type[{s.region, s.instance_type}].push_back(&s);
@@ -175,20 +208,30 @@ Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& cat
     double public_cost = 0, od_hours = 0;
     for (const UsageSeries* s : series) {
       const double total = s->total_hours();
+      auto add_to_u = [&] {
+        for (size_t i = 0; i < s->hours.size(); ++i) {
+          const int64_t at = s->first_hour + static_cast<int64_t>(i) - bill.first_hour;
+          if (at >= 0 && static_cast<size_t>(at) < hours) u[static_cast<size_t>(at)] += s->hours[i];
+        }
+      };
       switch (s->purchase) {
         case BillPurchase::kOnDemand:
-          for (size_t i = 0; i < s->hours.size(); ++i) {
-            const int64_t at = s->first_hour + static_cast<int64_t>(i) - bill.first_hour;
-            if (at >= 0 && static_cast<size_t>(at) < hours)
-              u[static_cast<size_t>(at)] += s->hours[i];
-          }
+          add_to_u();
           od_hours += total;
           break;
         case BillPurchase::kReserved:
           g.reserved_hours += total;
+          if (auto it = ri_all_expiring.find(key); it != ri_all_expiring.end() && it->second) {
+            add_to_u();
+            g.renewal_hours += total;
+          }
           break;
         case BillPurchase::kSavingsPlan:
           g.savings_plan_hours += total;
+          if (plans_all_expiring) {
+            add_to_u();
+            g.renewal_hours += total;
+          }
           break;
         case BillPurchase::kSpot:
           g.spot_hours += total;
@@ -197,6 +240,10 @@ Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& cat
       if (s->purchase != BillPurchase::kSpot) public_cost += s->public_on_demand_cost;
     }
     g.on_demand = StatsOf(u);
+    if (g.renewal_hours > 0) {
+      g.notes.push_back("sized with the " + FormatFixed(g.renewal_hours, 0) +
+                        " instance-hours that expiring commitments cover (their renewal)");
+    }
     const double committed_hours = g.reserved_hours + g.savings_plan_hours;
     g.coverage_now =
         committed_hours + od_hours > 0 ? committed_hours / (committed_hours + od_hours) : 0;
@@ -229,7 +276,7 @@ Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& cat
       g.notes.push_back("no on-demand price for " + TerminalSafe(g.instance_type) + " in " +
                         TerminalSafe(g.region) + ": not sized");
     } else if (g.on_demand.instance_hours <= 0) {
-      g.notes.push_back("no on-demand usage left to commit: covered or on spot");
+      g.notes.emplace_back("no on-demand usage left to commit: covered or on spot");
     } else {
       const std::vector<CommitOffer> offers =
           offer ? OffersOf(*offer, options, keep) : std::vector<CommitOffer>();
@@ -289,25 +336,6 @@ Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& cat
         return a.on_demand.mean * a.on_demand_rate > b.on_demand.mean * b.on_demand_rate;
       });
 
-  for (const HeldReservation& r : bill.reservations) {
-    ReservationUse use;
-    use.held = r;
-    use.utilisation = r.reserved_hours > 0 ? r.used_hours / r.reserved_hours : 0;
-    use.unused_hours = std::max(0.0, r.reserved_hours - r.used_hours);
-    const std::optional<int64_t> end = EndDay(r.end);
-    use.expiring = end && *end <= end_day + static_cast<int64_t>(options.expiring_days);
-    report.reservations.push_back(std::move(use));
-  }
-  for (const HeldSavingsPlan& p : bill.savings_plans) {
-    SavingsPlanUse use;
-    use.held = p;
-    use.commitment_per_hour = p.hours > 0 ? p.committed / p.hours : 0;
-    use.utilisation = p.committed > 0 ? p.used / p.committed : 0;
-    use.unused = std::max(0.0, p.committed - p.used);
-    const std::optional<int64_t> end = EndDay(p.end);
-    use.expiring = end && *end <= end_day + static_cast<int64_t>(options.expiring_days);
-    report.savings_plans.push_back(std::move(use));
-  }
   if (!bill.unknown_types.empty()) {
     std::string list;
     for (const std::string& t : bill.unknown_types)

@@ -80,8 +80,8 @@ Status RunAthena(const CommitmentsArgs& a, const std::string& sql, BillReader* r
                                     OneLine(sql), "--work-group",          workgroup};
   if (!a.athena_output.empty()) {
     GPUADVISOR_RETURN_IF_ERROR(CheckS3Url(a.athena_output));
-    start.push_back("--result-configuration");
-    start.push_back("{\"OutputLocation\":\"" + a.athena_output + "\"}");
+    start.emplace_back("--result-configuration");
+    start.push_back(R"({"OutputLocation":")" + a.athena_output + R"("})");
   }
   Result<std::string> started = aws.Call(a.region, start);
   if (!started.ok()) return started.status();
@@ -115,8 +115,9 @@ Status RunAthena(const CommitmentsArgs& a, const std::string& sql, BillReader* r
     if (state == "SUCCEEDED") break;
     if (state == "FAILED" || state == "CANCELLED") {
       std::string why = status ? sr.OptStr(*status, "StateChangeReason", "$").value_or("") : "";
-      return Status::IOError("athena query " + id + " " + state + ": " +
-                             TerminalSafe(why.substr(0, 300)));
+      std::string message = "athena query " + id;
+      message += " " + state + ": " + TerminalSafe(why.substr(0, 300));
+      return Status::IOError(message);
     }
     if (state.empty()) {
       return Status::ParseError(
@@ -140,7 +141,7 @@ Status RunAthena(const CommitmentsArgs& a, const std::string& sql, BillReader* r
         "athena", "get-query-results", "--query-execution-id", id, "--max-results",
         "1000",   "--no-paginate"};
     if (!token.empty()) {
-      call.push_back("--next-token");
+      call.emplace_back("--next-token");
       call.push_back(token);
     }
     Result<std::string> got = aws.Call(a.region, call);

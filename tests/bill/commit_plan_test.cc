@@ -79,13 +79,17 @@ struct SortedUsage {
   }
 };
 
-std::vector<double> OnDemandHours(const BillUsage& b, const std::string& region,
-                                  const std::string& type) {
+// The hours a group is sized on: on demand, plus the reserved (savings plan) hours when the group
+// renews its RIs (the plans).
+std::vector<double> SizedHours(const BillUsage& b, const std::string& region,
+                               const std::string& type, bool with_reserved = false,
+                               bool with_plans = false) {
   std::vector<double> u(static_cast<size_t>(b.hours()), 0.0);
   for (const UsageSeries& s : b.series) {
-    if (s.region != region || s.instance_type != type || s.purchase != BillPurchase::kOnDemand) {
-      continue;
-    }
+    const bool wanted = s.purchase == BillPurchase::kOnDemand ||
+                        (with_reserved && s.purchase == BillPurchase::kReserved) ||
+                        (with_plans && s.purchase == BillPurchase::kSavingsPlan);
+    if (s.region != region || s.instance_type != type || !wanted) continue;
     for (size_t i = 0; i < s.hours.size(); ++i) u[s.first_hour - b.first_hour + i] += s.hours[i];
   }
   return u;
@@ -310,7 +314,10 @@ TEST(CommitPlanTest, ChosenCommitmentEqualsTheBruteForceOptimumOverAYear) {
     ASSERT_EQ(r->groups.size(), 3u);
     int chosen = 0;
     for (const CommitGroup& g : r->groups) {
-      const std::vector<double> u = OnDemandHours(*b, g.region, g.instance_type);
+      const bool renews_ri = g.renewal_hours > 0 && g.reserved_hours > 0;
+      const bool renews_plans = g.renewal_hours > (renews_ri ? g.reserved_hours : 0) + 1e-9;
+      const std::vector<double> u =
+          SizedHours(*b, g.region, g.instance_type, renews_ri, renews_plans);
       const SortedUsage sorted(u);
       double best_any = sorted.Cost(0, 0, g.burst_rate);  // staying on demand
       std::vector<const CommitOutcome*> all;
@@ -354,9 +361,9 @@ TEST(CommitPlanTest, ChosenCommitmentEqualsTheBruteForceOptimumOverAYear) {
       }
     }
     // The g5 serving curve pays for a commitment of any term; the g6e week a month (23% of
-    // hours) pays for none at these rates; the p4d jobs above the RI (weekdays, 36% of hours, and
-    // the campaigns) only for a 3-year term's rate.
-    EXPECT_EQ(chosen, std::string(term) == "1y" ? 1 : 2) << term;
+    // hours) pays for none at these rates; p4d's RI ends with the bill (2026-11-30): its renewal
+    // pays.
+    EXPECT_EQ(chosen, 2) << term;
     for (const CommitGroup& g : r->groups) {
       if (g.instance_type == "g6e.12xlarge") {
         EXPECT_FALSE(g.choice.has_value());
@@ -395,6 +402,38 @@ TEST(CommitPlanTest, HeldCommitmentsUtilisationIsWhatTheBillSays) {
     // The bill's public rate is the on-demand rate used.
     EXPECT_NEAR(g.on_demand_rate, testing::kP4dRate, 1e-9);
     EXPECT_EQ(g.on_demand_from.source, "the bill's public on-demand cost");
+  }
+}
+
+TEST(CommitPlanTest, ExpiringCommitmentsAreSizedForRenewal) {
+  testing::CurTruth truth;
+  const Catalog& catalog = testing::EmbeddedForTests();
+  Result<BillUsage> b = Read(catalog, Cur(120, &truth));
+  ASSERT_TRUE(b.ok());
+  auto p4d = [](const CommitReport& r) -> const CommitGroup& {
+    for (const CommitGroup& g : r.groups) {
+      if (g.instance_type == "p4d.24xlarge") return g;
+    }
+    static const CommitGroup none;
+    ADD_FAILURE() << "no p4d group";
+    return none;
+  };
+  CommitOptions o;  // the RI ends 2026-11-30, 245 days after the bill: not expiring
+  Result<CommitReport> kept = AdviseCommitments(*b, catalog, o);
+  o.expiring_days = 365;
+  Result<CommitReport> renewing = AdviseCommitments(*b, catalog, o);
+  ASSERT_TRUE(kept.ok() && renewing.ok());
+  EXPECT_EQ(p4d(*kept).renewal_hours, 0);
+  EXPECT_FALSE(p4d(*kept).choice.has_value());  // the jobs above the RI run 46% of hours
+  EXPECT_NEAR(p4d(*renewing).renewal_hours, truth.ri_used_hours, 1e-6);
+  ASSERT_TRUE(p4d(*renewing).choice.has_value());
+  // The two instances the RI covers run all but an hour a week: renew both.
+  EXPECT_GE(p4d(*renewing).choice->instances, 2);
+  // The plan ends 2027-06-30: not expiring within 365 days, so g5's covered hours stay covered.
+  for (const CommitGroup& g : renewing->groups) {
+    if (g.instance_type == "g5.xlarge") {
+      EXPECT_EQ(g.renewal_hours, 0);
+    }
   }
 }
 
