@@ -405,6 +405,7 @@
   "field.prometheus": "Prometheus 地址",
   "field.prometheus-max-points": "Prometheus 最多数据点",
   "field.purchase": "购买方式",
+  "field.pushdown": "下推计算（PromQL 算空闲）",
   "field.q-lora-rank": "Q LoRA 秩",
   "field.quantization": "量化",
   "field.recompute": "重计算",

@@ -410,6 +410,7 @@ const MESSAGES = {
     "field.prometheus": "Prometheus",
     "field.prometheus-max-points": "Prometheus max points",
     "field.purchase": "Purchase",
+    "field.pushdown": "Push-down (idle in PromQL)",
     "field.q-lora-rank": "Q lora rank",
     "field.quantization": "Quantization",
     "field.recompute": "Recompute",

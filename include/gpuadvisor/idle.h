@@ -226,6 +226,13 @@ class IdleAnalyzer {
   // above; origin:line and the field); InvalidArgument when the sample's host or GPU would pass
   // a cap of IdleOptions (the message names the limit).
   Status Add(const TelemetrySample& s);
+  // Push-down (telemetry.h): what a metrics server computed over the whole range for one GPU
+  // or one host, instead of their samples; the report is then made as from samples (one
+  // analysis from here on). A host's GPUs and the host itself each come once; a host that
+  // also had samples is an InvalidArgument. Values are checked as Add() checks samples
+  // (ParseError naming the host and GPU and the field); the caps as in Add().
+  Status AddAggregate(const GpuAggregate& g);
+  Status AddAggregate(const HostAggregate& h);
   // Names the input in Add()'s messages ("file.csv"); AddFile sets it to the path.
   void set_origin(std::string origin);
   // Reads a file through Add(). IOError / ParseError naming file:line.

@@ -70,6 +70,19 @@ struct PrometheusOptions {
   uint64_t max_total_bytes = uint64_t{16} << 30;  // response bytes per run
   uint64_t max_series = 100000;                   // GPU series listed (IdleOptions::max_series)
   uint64_t max_windows = 1000000;                 // windows per GPU over the range: since / step
+  // Push-down: the server computes the idle analysis itself (PrometheusPushdownQueries) and
+  // only per-GPU totals and per-host hourly idle-stretch figures travel; `step_s` is then the
+  // resolution of its subqueries (the scrape interval reproduces the file analysis), it must
+  // divide an hour, and the range is widened to whole UTC hours. max_points_per_query bounds
+  // GPU series x windows per request (what the server evaluates), not values returned.
+  bool pushdown = false;
+  // Push-down requests in flight at once (host batches on their own connections): each keeps
+  // one server core busy (Prometheus's --query.max-concurrency is 20).
+  size_t pushdown_in_flight = 4;
+  // Push-down only: the idle definition (IdleOptions' idle_threshold_pct and idle_window_s),
+  // set by the front end from the idle options.
+  double idle_threshold_pct = 5;
+  double idle_window_s = 30 * 60;
   // Asked before every request and while one is received (on the caller's thread); true stops
   // the run with an IOError. Null: never cancelled. The HTTP API sets it from
   // ApiContext::cancelled (client gone, request deadline, server draining).
@@ -110,6 +123,13 @@ void DeclareOptions(V& v, PrometheusOptions& p) {
   v.NotAnOption(p.max_total_bytes);
   v.NotAnOption(p.max_series);
   v.NotAnOption(p.max_windows);
+  v.Bool("pushdown", p.pushdown,
+         {.help = "With --prometheus: compute idle stretches and hourly idle time on the server "
+                  "(PromQL subqueries at --step, the scrape interval) so that only per-GPU totals "
+                  "and per-host hourly figures travel"});
+  v.NotAnOption(p.pushdown_in_flight);
+  v.NotAnOption(p.idle_threshold_pct);
+  v.NotAnOption(p.idle_window_s);
   v.NotAnOption(p.cancelled);
   v.NotAnOption(p.bearer_token);
   v.NotAnOption(p.basic_user);
@@ -129,17 +149,45 @@ struct PrometheusSourceInfo {
   uint64_t requests = 0;        // HTTP requests made
   uint64_t response_bytes = 0;  // response bodies received (after decompression)
   uint64_t points = 0;          // values received
-  uint64_t samples = 0;         // window samples passed to the sink
+  uint64_t samples = 0;         // window samples passed to the sink (push-down: aggregates)
+  bool pushdown = false;        // PrometheusOptions::pushdown
 };
 
 // Lists the matching GPUs, queries their window summaries host batch by host batch and passes
 // every (GPU, window) to `sink` in time order per host. A non-OK Status from the sink stops it.
 Result<PrometheusSourceInfo> ReadPrometheus(const PrometheusOptions& options,
                                             const SampleSink& sink);
+// The same, and in push-down mode (options.pushdown) the GPUs' and hosts' aggregates go to
+// `aggregates` instead of samples to `sink` (each GPU, then each host of a batch).
+// InvalidArgument naming "pushdown" when push-down is asked and `aggregates` has no sinks,
+// naming "step" when the step does not divide an hour.
+Result<PrometheusSourceInfo> ReadPrometheus(const PrometheusOptions& options,
+                                            const SampleSink& sink,
+                                            const AggregateSink& aggregates);
 
 // The PromQL of one batch: the seven summaries over `selector` (matchers without braces) with
 // windows of `step_s`. Exposed for tests and docs.
 std::string PrometheusWindowQuery(const std::string& matchers, double step_s);
+
+// Push-down PromQL over `matchers` (without braces, the host matcher included), for a range
+// [start_ms, end_ms) of whole hours, windows of step_ms (dividing an hour), the idle threshold
+// and window (PrometheusOptions), hosts grouped by `host_label` ("" = one host for all):
+//  - gpu_totals, host_totals: one query_range point at end - 1 ms each, with series per GPU
+//    (gpuadvisor_agg count, util_avg, util_p95, used_avg, used_max, free_avg, power_avg,
+//    windows, stretch) and per host (h_windows, h_first, h_last, h_avg, h_p95, h_busy);
+//  - hourly: query_range with step 1h evaluated at each hour's last millisecond, per host the
+//    hour's windows in idle stretches as bit masks h_mask0, h_mask1, ... of at most 48 windows
+//    each (bit i of mask j: the window j x bits + i steps into the hour), only hours with some.
+// A window is idle when its busiest reading is at or under the threshold (a host's: every
+// GPU's); a window is in an idle stretch when it lies in a run of at least
+// ceil(idle_window / step) covered idle windows. Exposed for tests and docs.
+struct PushdownQueries {
+  std::string gpu_totals, host_totals, hourly;
+};
+PushdownQueries PrometheusPushdownQueries(const std::string& matchers,
+                                          const std::string& host_label, int64_t step_ms,
+                                          int64_t start_ms, int64_t end_ms,
+                                          double idle_threshold_pct, double idle_window_s);
 
 }  // namespace gpuadvisor
 

@@ -29,6 +29,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gpuadvisor/fields.h"
@@ -89,6 +90,40 @@ void DeclareOptions(V& v, TelemetryOptions& t) {
 
 // Return a non-OK Status from the sink to stop reading (it is passed through).
 using SampleSink = std::function<Status(const TelemetrySample&)>;
+
+// Push-down (prometheus_source.h, PrometheusOptions::pushdown): what a metrics server computed
+// for one GPU over the whole analysed range, on a grid of windows of `window_s` (the scrape
+// interval reproduces the file analysis). IdleAnalyzer::AddAggregate takes it instead of the
+// GPU's samples.
+struct GpuAggregate {
+  std::string host, uuid, gpu_name;
+  int gpu_index = -1;
+  uint64_t readings = 0;  // raw readings in the range
+  double covered_s = 0;   // windows holding a reading x window_s
+  double idle_s = 0;      // covered time inside idle stretches of at least the idle window
+  std::optional<double> util_avg_pct, util_p95_pct;  // over the readings
+  std::optional<double> mem_used_avg_mib, mem_used_max_mib, mem_total_mib, power_avg_w;
+};
+
+// The same for a host: its windows are idle when every GPU's is (the busiest GPU's reading
+// at or under the threshold), so host idleness cannot be derived from the GPUs' totals.
+struct HostAggregate {
+  std::string host;
+  double first_s = 0, last_s = 0;  // start of the first and last covered window, Unix s
+  double covered_s = 0;            // windows where any GPU reported x window_s
+  // Tick figures: the mean over the host's GPUs per window, its mean and 95th percentile over
+  // the windows; the 99th percentile of GPUs busy at once.
+  std::optional<double> util_avg_pct, util_p95_pct;
+  int gpus_busy = 0;
+  // Idle-stretch time in time order, one piece per hour at least (start, end) in Unix s; pieces
+  // that touch are one stretch.
+  std::vector<std::pair<double, double>> idle_pieces;
+};
+
+struct AggregateSink {
+  std::function<Status(const GpuAggregate&)> gpu;
+  std::function<Status(const HostAggregate&)> host;
+};
 
 struct TelemetryFileInfo {
   std::string path;

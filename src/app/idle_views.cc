@@ -117,7 +117,8 @@ ojson PrometheusSourceJson(const PrometheusSourceInfo& info) {
           {"requests", info.requests},
           {"response_bytes", info.response_bytes},
           {"points", info.points},
-          {"window_samples", info.samples}};
+          {"window_samples", info.samples},
+          {"pushdown", info.pushdown}};
 }
 
 // The currencies the report has totals in: those of its priced hosts, USD when there are none.

@@ -425,6 +425,8 @@ Result<std::string> ReadSecret(const std::string& path, const char* flag) {
 // The Prometheus part of `a` (its prometheus option set).
 Result<PrometheusOptions> PrometheusOf(const IdleArgs& a) {
   PrometheusOptions p = a.prometheus;
+  p.idle_threshold_pct = a.options.idle_threshold_pct;  // push-down computes idleness itself
+  p.idle_window_s = a.options.idle_window_s;
   Result<HttpUrl> url = ParseHttpUrl(p.url, "prometheus");
   if (!url.ok()) return url.status();
   p.url = url->ToString();  // canonical: what is checked is what is requested
@@ -464,8 +466,11 @@ Result<PrometheusOptions> ParsePrometheusArgs(const OptionValues& v) {
 }
 
 Result<PrometheusSourceInfo> AddPrometheus(const PrometheusOptions& p, IdleAnalyzer* analyzer) {
-  Result<PrometheusSourceInfo> info =
-      ReadPrometheus(p, [analyzer](const TelemetrySample& s) { return analyzer->Add(s); });
+  AggregateSink aggregates;
+  aggregates.gpu = [analyzer](const GpuAggregate& g) { return analyzer->AddAggregate(g); };
+  aggregates.host = [analyzer](const HostAggregate& h) { return analyzer->AddAggregate(h); };
+  Result<PrometheusSourceInfo> info = ReadPrometheus(
+      p, [analyzer](const TelemetrySample& s) { return analyzer->Add(s); }, aggregates);
   // The option a run-size error names (since, selector, ...) is kept; the rest is the server's.
   if (!info.ok() && info.status().field().empty()) return info.status().WithField("prometheus");
   return info;
@@ -490,6 +495,10 @@ Result<IdleSetup> ParseIdleArgs(const Catalog& c, const OptionValues& v) {
     if (!inv.ok()) return inv.status().WithField("inventory");
     out.inventory = std::move(inv).value();
   }
+  if (a.prometheus.url.empty() && a.prometheus.pushdown) {
+    return Status::InvalidArgument("pushdown: only with prometheus (a server computes it)")
+        .WithField("pushdown");
+  }
   if (!a.prometheus.url.empty()) {
     Result<PrometheusOptions> prom = PrometheusOf(a);
     if (!prom.ok()) return prom.status();
@@ -498,7 +507,6 @@ Result<IdleSetup> ParseIdleArgs(const Catalog& c, const OptionValues& v) {
   return out;
 }
 
-}  // namespace gpuadvisor
 Result<std::pair<int64_t, int64_t>> CommitmentsRange(const CommitmentsArgs& a) {
   int64_t start = 0, end = 0;
   for (const auto& [name, text, day] :

@@ -222,8 +222,14 @@ struct GpuState {
   uint64_t mem_n = 0, power_n = 0;
   std::optional<double> last_t;
   IdleTracker tracker;
+  // Push-down (AddAggregate): the utilisation figures the server computed over the readings.
+  bool pushed = false;
+  std::optional<double> pushed_avg, pushed_p95;
   GpuState(double window, size_t max) : tracker(window, max) {}
 };
+
+// Where a host's figures come from: samples (Add) or a server's aggregates (AddAggregate).
+enum class HostSource { kNone, kSamples, kAggregates };
 
 struct HostState {
   std::string host;
@@ -240,6 +246,11 @@ struct HostState {
   Histogram tick_util;              // mean over GPUs per tick
   std::vector<uint64_t> busy_hist;  // ticks by number of busy GPUs
   IdleTracker tracker;
+  HostSource source = HostSource::kNone;
+  // Push-down (AddAggregate): the tick figures the server computed.
+  bool pushed = false;
+  std::optional<double> pushed_avg, pushed_p95;
+  int pushed_busy = 0;
   HostState(double window, size_t max) : tracker(window, max) {}
 };
 
@@ -429,6 +440,8 @@ struct IdleAnalyzer::Impl {
     HostState* hp = HostFor(s.host.empty() ? std::string_view("unknown") : s.host, &st);
     if (hp == nullptr) return st;
     HostState& h = *hp;
+    if (h.source == HostSource::kAggregates) return MixedSources(h.host);
+    h.source = HostSource::kSamples;
     const size_t slot = GpuSlot(h, s, &st);
     if (slot == SIZE_MAX) return st;
     GpuState& g = h.gpus[slot];
@@ -480,6 +493,138 @@ struct IdleAnalyzer::Impl {
         h.tick_all_idle = false;
       }
     }
+    return Status::OK();
+  }
+
+  static Status MixedSources(const std::string& host) {
+    return Status::InvalidArgument("telemetry: " + host +
+                                   " has both samples and a server's aggregates; give one")
+        .WithField("pushdown");
+  }
+
+  // The host of an aggregate, which must not have samples; null with *st set otherwise.
+  HostState* AggregateHost(const std::string& name, Status* st) {
+    HostState* h = HostFor(name.empty() ? std::string_view("unknown") : name, st);
+    if (h == nullptr) return nullptr;
+    if (h->source == HostSource::kSamples) {
+      *st = MixedSources(h->host);
+      return nullptr;
+    }
+    h->source = HostSource::kAggregates;
+    return h;
+  }
+
+  Status AddAggregate(const GpuAggregate& a) {
+    TelemetrySample s;  // what Add() checks and keys a GPU by
+    s.host = a.host;
+    s.gpu_index = a.gpu_index;
+    s.uuid = a.uuid;
+    s.gpu_name = a.gpu_name;
+    s.util_pct = a.util_avg_pct;
+    s.util_max_pct = a.util_p95_pct;
+    s.mem_used_mib = a.mem_used_avg_mib;
+    s.mem_used_max_mib = a.mem_used_max_mib;
+    s.mem_total_mib = a.mem_total_mib;
+    s.power_w = a.power_avg_w;
+    GPUADVISOR_RETURN_IF_ERROR(CheckSample(s, origin));
+    GPUADVISOR_RETURN_IF_ERROR(CheckSpan(a.covered_s, a.idle_s, SampleWhere(origin, s)));
+    Status st;
+    HostState* hp = AggregateHost(a.host, &st);
+    if (hp == nullptr) return st;
+    const size_t slot = GpuSlot(*hp, s, &st);
+    if (slot == SIZE_MAX) return st;
+    GpuState& g = hp->gpus[slot];
+    const auto n = static_cast<double>(a.readings);
+    g.samples += a.readings;
+    hp->samples += a.readings;
+    samples += a.readings;
+    g.pushed = true;
+    g.pushed_avg = a.util_avg_pct;
+    g.pushed_p95 = a.util_p95_pct;
+    if (a.mem_used_avg_mib) {
+      g.mem_sum += *a.mem_used_avg_mib * n;
+      g.mem_max = std::max(g.mem_max, a.mem_used_max_mib.value_or(*a.mem_used_avg_mib));
+      g.mem_n += a.readings;
+    }
+    if (a.mem_total_mib) g.mem_total = std::max(g.mem_total, *a.mem_total_mib);
+    if (a.power_avg_w) {
+      g.power_sum += *a.power_avg_w * n;
+      g.power_n += a.readings;
+    }
+    g.tracker.covered_s += a.covered_s;
+    g.tracker.idle_s += a.idle_s;
+    return Status::OK();
+  }
+
+  // Time covered and idle: finite, idle within covered, at most a century.
+  static Status CheckSpan(double covered_s, double idle_s, const std::string& where) {
+    constexpr double kCentury = 100 * 366 * 86400.0;
+    GPUADVISOR_RETURN_IF_ERROR(
+        CheckRange(covered_s, 0, kCentury, "covered", "0 to 100 years of s", where));
+    return CheckRange(idle_s, 0, covered_s + 1e-6, "idle", "0 to the time covered, in s", where);
+  }
+
+  Status AddAggregate(const HostAggregate& a) {
+    const std::string where = (origin.empty() ? "telemetry" : origin) + " (" + a.host + "): ";
+    GPUADVISOR_RETURN_IF_ERROR(
+        CheckRange(a.util_avg_pct, 0, 100, "utilization.gpu", "a percentage 0 to 100", where));
+    GPUADVISOR_RETURN_IF_ERROR(
+        CheckRange(a.util_p95_pct, 0, 100, "utilization.gpu", "a percentage 0 to 100", where));
+    double idle_s = 0, last_end = -1;
+    for (const auto& [start, end] : a.idle_pieces) {
+      GPUADVISOR_RETURN_IF_ERROR(
+          CheckRange(start, kMinTimeS, kMaxTimeS, "timestamp", "a time in 2000-2099", where));
+      if (!(end >= start && end <= kMaxTimeS && start >= last_end - 1e-3)) {
+        return Status::ParseError(where + "idle: expected stretches in time order");
+      }
+      idle_s += end - start;
+      last_end = end;
+    }
+    GPUADVISOR_RETURN_IF_ERROR(CheckSpan(a.covered_s, idle_s, where));
+    if (a.covered_s > 0) {
+      for (const double t : {a.first_s, a.last_s}) {
+        GPUADVISOR_RETURN_IF_ERROR(
+            CheckRange(t, kMinTimeS, kMaxTimeS, "timestamp", "a time in 2000-2099", where));
+      }
+    }
+    Status st;
+    HostState* hp = AggregateHost(a.host, &st);
+    if (hp == nullptr) return st;
+    HostState& h = *hp;
+    if (h.pushed) {
+      return Status::InvalidArgument("telemetry: " + h.host + ": a second host aggregate")
+          .WithField("pushdown");
+    }
+    h.pushed = true;
+    h.pushed_avg = a.util_avg_pct;
+    h.pushed_p95 = a.util_p95_pct;
+    h.pushed_busy = a.gpus_busy;
+    if (a.covered_s > 0) {
+      h.first_t = a.first_s;
+      h.last_t = a.last_s;
+    }
+    IdleTracker& t = h.tracker;
+    t.covered_s = a.covered_s;
+    // Pieces that touch are one stretch (the server cut them at hours).
+    std::optional<IdlePeriod> run;
+    auto close = [&] {
+      if (!run) return;
+      const double len = run->end_s - run->start_s;
+      t.idle_s += len;
+      t.longest_s = std::max(t.longest_s, len);
+      ++t.count;
+      if (t.periods.size() < o.max_periods) t.periods.push_back(*run);
+      run.reset();
+    };
+    for (const auto& [start, end] : a.idle_pieces) {
+      if (run && start <= run->end_s + 1e-3) {
+        run->end_s = std::max(run->end_s, end);
+        continue;
+      }
+      close();
+      run = IdlePeriod{start, end};
+    }
+    close();
     return Status::OK();
   }
 
@@ -884,6 +1029,10 @@ struct IdleAnalyzer::Impl {
     }
     if (g.mem_total >= 0) gu.mem_total_mib = g.mem_total;
     if (g.power_n > 0) gu.avg_power_w = g.power_sum / static_cast<double>(g.power_n);
+    if (g.pushed) {
+      gu.avg_util_pct = g.pushed_avg;
+      gu.p95_util_pct = g.pushed_p95;
+    }
     gu.idle_hours = g.tracker.idle_s / 3600;
     if (g.tracker.covered_s > 0) gu.idle_fraction = g.tracker.idle_s / g.tracker.covered_s;
     return gu;
@@ -906,7 +1055,11 @@ struct IdleAnalyzer::Impl {
   // Host utilisation from its ticks; without timed samples, from the GPUs' pooled histogram
   // `all` (every GPU counted busy).
   static void SetHostUtilisation(const HostState& h, const Histogram& all, HostUsage& u) {
-    if (h.tick_util.count() > 0) {
+    if (h.pushed) {
+      u.avg_util_pct = h.pushed_avg;
+      u.p95_util_pct = h.pushed_p95;
+      u.gpus_busy = std::min(h.pushed_busy, u.gpus);
+    } else if (h.tick_util.count() > 0) {
       u.avg_util_pct = h.tick_util.Mean();
       u.p95_util_pct = h.tick_util.Percentile(0.95);
       u.gpus_busy = BusyGpusP99(h.busy_hist);
@@ -1095,6 +1248,10 @@ struct EnumNames<DataStatus> {
 const char* DataStatusName(DataStatus s) { return NameOf(s); }
 
 Status IdleAnalyzer::Add(const TelemetrySample& s) { return impl_->Add(s); }
+
+Status IdleAnalyzer::AddAggregate(const GpuAggregate& g) { return impl_->AddAggregate(g); }
+
+Status IdleAnalyzer::AddAggregate(const HostAggregate& h) { return impl_->AddAggregate(h); }
 
 Status IdleAnalyzer::AddFile(const std::string& path, const TelemetryOptions& options) {
   impl_->origin = path;

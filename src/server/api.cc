@@ -543,6 +543,7 @@ Status ApplyCeilings(const IdleCeilings& c, const OptionValues& v, IdleSetup* se
   p.max_total_bytes = std::min(p.max_total_bytes, c.prometheus_total_bytes);
   p.timeout_s = std::min(p.timeout_s, c.prometheus_timeout_s);
   p.run_timeout_s = std::min(p.run_timeout_s, c.prometheus_run_s);
+  p.pushdown_in_flight = std::min(p.pushdown_in_flight, c.prometheus_in_flight);
   return Status::OK();
 }
 

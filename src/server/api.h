@@ -129,6 +129,7 @@ struct IdleCeilings {
   uint64_t prometheus_total_bytes = uint64_t{2} << 30;   // all upstream responses of a request
   double prometheus_timeout_s = 60;                      // one upstream request, whole
   double prometheus_run_s = 300;                         // all upstream requests of a request
+  size_t prometheus_in_flight = 2;  // push-down upstream requests at once, per request
 };
 
 // What a handler may use. `catalog` is the snapshot taken when the request arrived.

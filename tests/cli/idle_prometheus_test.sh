@@ -3,8 +3,10 @@
 # port, its TSDB backfilled with promtool from a generated DCGM fleet (tests/cli/dcgm_fleet.py),
 # must report exactly what `gpuadvisor idle FILE` reports on the same readings exported as
 # Prometheus text (only the source fields "files" and "prometheus" differ), however the hosts are
-# paginated. A coarser --step must keep the readings count and the decisions. Skips (exit 77)
-# without prometheus/promtool (scripts/deps.sh installs them).
+# paginated. A coarser --step must keep the readings count and the decisions. --pushdown (issue 41,
+# item 2: the idle analysis computed in PromQL) must give the file's report within the stated
+# tolerance with far fewer bytes, and the shipped recording rules must pass `promtool check
+# rules`. Skips (exit 77) without prometheus/promtool (scripts/deps.sh installs them).
 # Usage: idle_prometheus_test.sh PATH/TO/gpuadvisor
 set -u
 BIN=$(realpath "${1:?usage: idle_prometheus_test.sh PATH/TO/gpuadvisor}")
@@ -64,6 +66,83 @@ expect_exit "bad basic file" 2 "--basic-auth-file: expected user:password" idle 
   bad "idle --prometheus --step 5m failed"
 "$BIN" idle --prometheus "$URL" "${RANGE[@]}" --step 1m --selector '{modelName="NVIDIA L4"}' \
   --json > "$T/l4.json" 2>/dev/null || bad "idle --prometheus --selector failed"
+
+# Push-down: the server computes idle stretches (subqueries at the 1-minute scrape interval) and
+# returns per-GPU totals and per-host hourly figures. Also one host per request, and 5-minute
+# windows (compared with the 5-minute window mode).
+"$BIN" idle --prometheus "$URL" "${RANGE[@]}" --step 1m --pushdown --json > "$T/pd.json" \
+  2>"$T/pd.err" || bad "idle --prometheus --pushdown failed: $(cat "$T/pd.err")"
+"$BIN" idle --prometheus "$URL" "${RANGE[@]}" --step 1m --pushdown --prometheus-max-points 9000 \
+  --json > "$T/pd_paged.json" 2>"$T/pd_paged.err" ||
+  bad "paged idle --pushdown failed: $(cat "$T/pd_paged.err")"
+"$BIN" idle --prometheus "$URL" "${RANGE[@]}" --pushdown --json > "$T/pd5.json" 2>"$T/pd5.err" ||
+  bad "idle --pushdown --step 5m failed: $(cat "$T/pd5.err")"
+expect_exit "pushdown without a server" 2 "--pushdown: only with prometheus" idle \
+  "$T/fleet.prom" --pushdown
+expect_exit "pushdown step" 2 "--step: with pushdown, expected a step that divides an hour" idle \
+  --prometheus "$URL" "${RANGE[@]}" --step 7m --pushdown
+promtool check rules "$HERE/../../data/prometheus/gpuadvisor-idle.rules.yml" > "$T/rules.log" 2>&1 &&
+  promtool test rules "$HERE/idle_rules_test.yml" >> "$T/rules.log" 2>&1 &&
+  ok || bad "promtool check/test rules: $(tail -5 "$T/rules.log")"
+
+"$PY" - "$T" <<'PYEOF' || bad "push-down reports differ (see above)"
+import json, sys
+t = sys.argv[1]
+load = lambda n: json.load(open(f"{t}/{n}.json"))
+f, pd, paged, coarse, pd5 = (load(n) for n in ("file", "pd", "pd_paged", "coarse", "pd5"))
+ok = True
+def check(cond, msg):
+    global ok
+    if not cond:
+        ok = False
+        print("FAIL:", msg)
+# Exact: readings, time covered, idle stretches (hours, count, longest, periods), waste and the
+# decisions. Within a tolerance: utilisation means (the file's come from 0.1 % bins: 0.05) and
+# 95th percentiles (quantile_over_time interpolates between readings: 1 point).
+EXACT = ("samples", "gpus", "gpus_busy", "hours_covered", "idle_hours", "idle_fraction",
+         "idle_period_count", "longest_idle_hours", "idle_periods", "gpu_idle_hours", "status",
+         "instance_type", "mem_used_max_mib", "first_sample", "last_sample")
+NEAR = {"avg_util_pct": 0.05, "p95_util_pct": 1.0}
+def compare(a, b, name, exact=EXACT, near=NEAR, gpu_p95=True):
+    ha = {h["host"]: h for h in a["instances"]}
+    hb = {h["host"]: h for h in b["instances"]}
+    check(set(ha) == set(hb), f"{name}: hosts {sorted(ha)} vs {sorted(hb)}")
+    for host, x in ha.items():
+        y = hb.get(host, {})
+        for k in exact:
+            check(x.get(k) == y.get(k), f"{name} {host} {k}: {x.get(k)} vs {y.get(k)}")
+        for k, tol in near.items():
+            check(abs(x[k] - y[k]) <= tol, f"{name} {host} {k}: {x[k]} vs {y[k]}")
+        check(abs((x["wasted_usd"] or 0) - (y["wasted_usd"] or 0)) <= 0.01,
+              f"{name} {host} wasted: {x['wasted_usd']} vs {y['wasted_usd']}")
+        check(x["recommendation"]["action"] == y["recommendation"]["action"],
+              f"{name} {host} action: {x['recommendation']} vs {y['recommendation']}")
+        for g, h in zip(x["gpu_details"], y["gpu_details"]):
+            for k in ("samples", "hours_covered", "idle_hours", "mem_used_max_mib"):
+                check(g.get(k) == h.get(k), f"{name} {host} GPU {g['index']} {k}: {g.get(k)} vs {h.get(k)}")
+            for k in ("mem_used_avg_mib", "avg_power_w", "mem_total_mib"):
+                check(abs(g[k] - h[k]) <= 1e-3, f"{name} {host} GPU {g['index']} {k}")
+            check(not gpu_p95 or abs(g["p95_util_pct"] - h["p95_util_pct"]) <= 1.0,
+                  f"{name} {host} GPU p95: {g['p95_util_pct']} vs {h['p95_util_pct']}")
+    check(abs(a["total_wasted_usd"] - b["total_wasted_usd"]) <= 0.05, f"{name}: total wasted")
+compare(f, pd, "--pushdown --step 1m vs the file")
+compare(f, paged, "paged --pushdown vs the file")
+# 5-minute windows: the push-down equals the 5-minute window mode's idle analysis; its GPU
+# percentiles are of the readings (the window mode's of window means), its host figures of
+# windows unweighted by their readings.
+compare(coarse, pd5, "--pushdown --step 5m vs --step 5m",
+        near={"avg_util_pct": 0.2, "p95_util_pct": 0.2}, exact=EXACT[:-3], gpu_p95=False)
+src, psrc = pd["prometheus"], paged["prometheus"]
+check(src["pushdown"] and src["hosts"] == 5 and src["gpus"] == 20, f"push-down source: {src}")
+# The series list, then per host batch GPU totals, host totals and the hours: one batch for the
+# four Hostname hosts, one for the host named by instance; paged, one host per batch.
+check(src["requests"] == 1 + 2 * 3 and psrc["requests"] == 1 + 5 * 3, f"requests: {src} / {psrc}")
+check(src["response_bytes"] * 20 < load("prom")["prometheus"]["response_bytes"],
+      f"push-down moves 20x fewer bytes: {src['response_bytes']} vs "
+      f"{load('prom')['prometheus']['response_bytes']}")
+sys.exit(0 if ok else 1)
+PYEOF
+[ $? = 0 ] && ok
 
 "$PY" - "$T" <<'PYEOF' || bad "reports differ (see above)"
 import json, sys
@@ -148,6 +227,9 @@ f = json.load(open(f"{t}/prom.json"))
 strip = lambda d: {k: v for k, v in d.items() if k not in ("files", "prometheus")}
 assert status == 200 and strip(d) == strip(f), (status, str(d)[:500])
 assert d["prometheus"]["gpus"] == 20
+status, d = post({"prometheus": url, "since": "36h", "until": end, "step": "1m", "pushdown": "true"})
+pd = json.load(open(f"{t}/pd.json"))
+assert status == 200 and strip(d) == strip(pd), (status, str(d)[:500])
 status, d = post({"prometheus": "http://169.254.169.254", "since": "1d"})
 assert status == 403 and d["error"]["field"] == "prometheus", (status, d)
 # The security report's attacks through the allow-list: refused, or (a base path naming the admin

@@ -10,6 +10,7 @@ agree. simulate is run through the CLI. The other CLI-only commands write files 
 which tests/cli/options_covered.py keeps complete.
 """
 import json
+import re
 import subprocess
 import threading
 import urllib.parse
@@ -31,11 +32,11 @@ EFFECT_SAMPLES = {
     ("instances", "purchase"): "spot",
     ("instances", "sort"): "usd_per_gpu_hour:desc",
     ("pricing", "region"): "us-west-2",
-    ("estimate", "gpus"): "16",
     # The embedded catalog prices 1-year RIs only: a 3-year term finds no commitment.
     ("commitments", "term"): "3y",
     # The fixture's RI ends 2026-11-30, 344 days after the bill's last hour.
     ("commitments", "expiring-days"): "400",
+    ("estimate", "gpus"): "16",
     ("launch", "region"): "us-west-2",
     ("launch", "purchase"): "spot",
     ("launch", "rank"): "2",
@@ -86,7 +87,7 @@ EFFECT_BASE = {
 }
 
 PROMETHEUS_ONLY = ("since", "until", "selector", "step", "prometheus-max-points",
-                   "bearer-token-file", "basic-auth-file", "prometheus-header")
+                   "bearer-token-file", "basic-auth-file", "prometheus-header", "pushdown")
 # (command, option): why a change of it cannot show in the answer to the base request.
 NO_EFFECT = {
     ("idle", "telemetry-format"): "the sample is the format auto-detection finds; a forced "
@@ -98,7 +99,7 @@ NO_EFFECT = {
     ("idle", "timezone"): "only the hours of a daily stop/start window, which the fixture's short "
     "span has none of; tests/idle/advice_test.cc checks a Beijing host's schedule",
     **{("idle", o): "Prometheus only: test_prometheus_option_reaches_the_server checks it"
-       for o in PROMETHEUS_ONLY},
+       for o in PROMETHEUS_ONLY if o != "pushdown"},
 }
 
 # One H100 on one host, idle at 5 % unless the request says otherwise (see util_for).
@@ -130,10 +131,16 @@ class FakePrometheus(BaseHTTPRequestHandler):
             start, end, step = float(q["start"]), float(q["end"]), float(q["step"])
             times = [start + i * step for i in range(int((end - start) // step) + 1)]
             value = {"util_avg": "5", "util_max": "9", "count": "1", "used_avg": "1000",
-                     "used_max": "2000", "free_avg": "80000", "power_avg": "100"}
+                     "used_max": "2000", "free_avg": "80000", "power_avg": "100",
+                     "windows": "24", "h_windows": "24", "h_first": str(int(start)),
+                     "h_last": str(int(start))}
+            # The aggregates the query names: the window mode's seven, or push-down's (per GPU,
+            # per host: Hostname only).
+            names = re.findall(r'"gpuadvisor_agg", "(\w+)"', q["query"]) or AGGREGATES
+            host = {"Hostname": SERIES["Hostname"]}
             data = {"resultType": "matrix", "result": [
-                {"metric": dict(SERIES, gpuadvisor_agg=a),
-                 "values": [[t, value[a]] for t in times]} for a in AGGREGATES]}
+                {"metric": dict(host if a.startswith("h_") else SERIES, gpuadvisor_agg=a),
+                 "values": [[t, value.get(a, "1")] for t in times]} for a in names]}
         else:
             self.send_error(404)
             return
@@ -164,6 +171,7 @@ PROMETHEUS_SAMPLES = {
     "bearer-token-file": "token.txt",
     "basic-auth-file": "auth.txt",
     "prometheus-header": "X-Scope-OrgID: team-a",
+    "pushdown": "true",  # other queries (PrometheusPushdownQueries) over whole hours
 }
 PROMETHEUS_BASE = {"since": "1h", "until": "2026-09-01T00:00:00Z", "step": "5m"}
 
@@ -222,6 +230,9 @@ def test_option_changes_the_answer(command, name, value, catalog, workdir, prome
     with_option = dict(base, **{name: value})
     if name == "prometheus":  # a server that answers: the fake one, over the base range
         with_option = dict(PROMETHEUS_BASE, prometheus=prometheus)
+    if name == "pushdown":  # refused without a server: the fake one's window mode, then push-down
+        base = dict(PROMETHEUS_BASE, prometheus=prometheus)
+        with_option = dict(base, pushdown=value)
     before = run_python(catalog, workdir, command, base)
     after = run_python(catalog, workdir, command, with_option)
     assert before[0] == "ok" and after[0] == "ok", (before, after)
