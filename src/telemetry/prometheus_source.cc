@@ -604,7 +604,7 @@ Status CheckRequests(const PrometheusOptions& o, uint64_t planned) {
 
 namespace {
 
-constexpr int64_t kHourMs = 3600 * 1000;
+constexpr int64_t kHourMs = int64_t{3600} * 1000;
 // The labels a GPU's push-down series keep (HostOf, GpuKeyOf and the model name read them);
 // the others (pod, container, driver version, ...) would only repeat on every series.
 constexpr const char* kGpuLabels =
@@ -622,9 +622,9 @@ std::string Ms(int64_t ms) { return std::to_string(ms) + "ms"; }
 // Builds the push-down PromQL (PrometheusPushdownQueries); each method is one sub-expression.
 class PushdownPromql {
  public:
-  PushdownPromql(const std::string& matchers, const std::string& host_label, int64_t step_ms,
+  PushdownPromql(std::string matchers, const std::string& host_label, int64_t step_ms,
                  int64_t start_ms, int64_t end_ms, double threshold_pct, double window_s)
-      : m_(matchers),
+      : m_(std::move(matchers)),
         by_("by (" + host_label + ")"),
         r_(step_ms),
         k_(RunWindows(step_ms, window_s)),
@@ -821,14 +821,14 @@ Status AddPushdownSeries(const PromLabels& labels, const PromPoints& points, boo
     const int64_t at = std::llround(t * 1000) + 1;  // evaluated at a window's last ms
     if (hourly) {
       if (at <= g.start || at > g.end || (at - g.start) % kHourMs != 0) continue;
-      if (agg.rfind("h_mask", 0) != 0) continue;
+      if (!agg.starts_with("h_mask")) continue;
       int mask = -1;
       std::from_chars(agg.data() + 6, agg.data() + agg.size(), mask);
       if (mask < 0 || mask >= 3600) continue;
       out->hours[host][at - kHourMs][mask] = v;
     } else if (at != g.end) {
       continue;  // not the point asked for
-    } else if (agg.rfind("h_", 0) == 0) {
+    } else if (agg.starts_with("h_")) {
       out->hosts[host][agg] = v;
     } else {
       PushdownValues::Gpu& gpu = out->gpus[host + "|" + GpuKeyOf(labels)];
