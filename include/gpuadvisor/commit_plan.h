@@ -105,6 +105,7 @@ struct CommitGroup {
   // cover (every RI of the type expiring; every Savings Plan expiring).
   UsageStats on_demand;
   double renewal_hours = 0;       // of it, covered now by commitments that expire
+  std::vector<double> hourly;     // that usage per hour of the bill (what was sized; the chart)
   double reserved_hours = 0;      // covered by the account's Reserved Instances
   double savings_plan_hours = 0;  // covered by its Savings Plans
   double spot_hours = 0;          // left on spot (not sized)

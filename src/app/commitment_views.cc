@@ -243,22 +243,10 @@ std::string CommitmentsSvg(const CommitReport& r) {
   constexpr const char* kHead =
       R"(<svg xmlns="http://www.w3.org/2000/svg" width="900" height="420" font-family="sans-serif" font-size="12">)"
       "\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  if (g == nullptr || r.bill == nullptr) {
+  if (g == nullptr || g->hourly.empty()) {
     return std::string(kHead) + "<text x=\"20\" y=\"40\">no on-demand usage</text></svg>\n";
   }
-  // The group's hourly on-demand instances, as AdviseCommitments saw them.
-  const int64_t hours = r.last_hour - r.first_hour + 1;
-  std::vector<double> u(static_cast<size_t>(std::max<int64_t>(hours, 1)), 0.0);
-  for (const UsageSeries& s : r.bill->series) {
-    if (s.region != g->region || s.instance_type != g->instance_type ||
-        s.purchase != BillPurchase::kOnDemand) {
-      continue;
-    }
-    for (size_t i = 0; i < s.hours.size(); ++i) {
-      const int64_t at = s.first_hour + static_cast<int64_t>(i) - r.first_hour;
-      if (at >= 0 && at < hours) u[static_cast<size_t>(at)] += s.hours[i];
-    }
-  }
+  const std::vector<double>& u = g->hourly;  // what AdviseCommitments sized
   const double width = 900, height = 420, left = 60, right = 180, top = 40, bottom = 50;
   double ymax = std::max(1.0, g->on_demand.max * 1.1);
   const double xs = (width - left - right) / static_cast<double>(u.size());

@@ -272,6 +272,7 @@ Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& cat
                           g.region + ": bursts priced on demand");
       }
     }
+    g.stay_per_hour = CommitCostPerHour(u, 0, 0, g.burst_rate);
     if (g.on_demand_rate <= 0) {
       g.notes.push_back("no on-demand price for " + TerminalSafe(g.instance_type) + " in " +
                         TerminalSafe(g.region) + ": not sized");
@@ -297,9 +298,8 @@ Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& cat
                        [](const CommitOutcome& a, const CommitOutcome& b) {
                          return a.cost_per_hour < b.cost_per_hour;
                        });
-      const double stay = CommitCostPerHour(u, 0, 0, g.burst_rate);
       for (CommitOutcome& c : outcomes) {
-        if (!g.choice && c.instances > 0 && c.cost_per_hour < stay - 1e-12) {
+        if (!g.choice && c.instances > 0 && c.cost_per_hour < g.stay_per_hour - 1e-12) {
           g.choice = std::move(c);
         } else {
           g.alternatives.push_back(std::move(c));
@@ -320,7 +320,6 @@ Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& cat
                                     FormatFixed(100 * best_break_even, 0) + "% against " + g.burst);
       }
     }
-    g.stay_per_hour = CommitCostPerHour(u, 0, 0, g.burst_rate);
     report.baseline_per_hour += g.on_demand.mean * g.on_demand_rate;
     if (g.choice) {
       report.cost_per_hour += g.choice->cost_per_hour;
@@ -329,6 +328,7 @@ Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& cat
     } else {
       report.cost_per_hour += g.stay_per_hour;
     }
+    g.hourly = std::move(u);
     report.groups.push_back(std::move(g));
   }
   std::stable_sort(

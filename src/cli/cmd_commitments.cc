@@ -207,7 +207,9 @@ int Run(const CommitmentsCliOptions& o) {
     return Fail(Status::InvalidArgument(
         "commitments: expected Cost and Usage Report files or --athena-table TABLE"));
   }
+  BillReader reader(*ctx->catalog);
   if (a.sql || athena) {
+    // One statement: printed (--sql), or run in Athena.
     Result<std::string> sql =
         CurPushdownSql(a.athena_table.empty() ? "cur2" : a.athena_table,
                        AcceleratorFamilies(*ctx->catalog), range->first, range->second);
@@ -216,11 +218,6 @@ int Run(const CommitmentsCliOptions& o) {
       PrintText(*sql);
       return kExitOk;
     }
-  }
-  BillReader reader(*ctx->catalog);
-  if (athena) {
-    Result<std::string> sql = CurPushdownSql(a.athena_table, AcceleratorFamilies(*ctx->catalog),
-                                             range->first, range->second);
     if (Status st = RunAthena(a, *sql, &reader); !st.ok()) return Fail(st);
   }
   for (const std::string& f : a.files) {
