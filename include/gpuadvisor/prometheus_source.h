@@ -100,8 +100,9 @@ void DeclareOptions(V& v, PrometheusOptions& p) {
          {.help = "Read DCGM metrics from a Prometheus-compatible server instead of files, "
                   "summarised on the server (http(s)://host:port[/prefix])",
           .metavar = "URL"});
-  v.Duration("since", p.since_s,
-             {.help = "With --prometheus: how far back", .lo = 60, .hi = 3650 * 86400.0});
+  v.Duration(
+      "since", p.since_s,
+      {.help = "With --prometheus or --cloudwatch: how far back", .lo = 60, .hi = 3650 * 86400.0});
   v.NotAnOption(p.end_s);
   v.Text("selector", p.selector,
          {.help = R"(With --prometheus: label matchers, e.g. {cluster="a",job="dcgm"})",

@@ -1,6 +1,8 @@
 #include "app/requests.h"
 
 #include <algorithm>
+#include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -11,6 +13,7 @@
 #include "app/body.h"
 #include "app/catalog_views.h"
 #include "app/successors.h"
+#include "gpuadvisor/cloudwatch_source.h"
 #include "gpuadvisor/i18n.h"
 #include "util/dates.h"
 #include "util/files.h"
@@ -457,6 +460,106 @@ Result<PrometheusOptions> PrometheusOf(const IdleArgs& a) {
   return p;
 }
 
+// An EC2 instance id: i- and 8 or 17 lowercase hex digits.
+bool IsInstanceId(std::string_view id) {
+  if (!StartsWith(id, "i-") || (id.size() != 10 && id.size() != 19)) return false;
+  return std::all_of(id.begin() + 2, id.end(),
+                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
+// A CloudWatch namespace (1-255 of letters, digits and . - _ / # : and space) or an Auto Scaling
+// group name (1-255 printable characters).
+bool IsCloudWatchName(std::string_view s, bool group) {
+  if (s.empty() || s.size() > 255) return false;
+  return std::all_of(s.begin(), s.end(), [group](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    if (group) return u >= 0x20 && u < 0x7f;
+    return std::isalnum(u) != 0 || std::string_view(".-_/#: ").find(c) != std::string_view::npos;
+  });
+}
+
+// The CloudWatch part of `a` (its cloudwatch option set): the options checked, the range fixed.
+Result<IdleCloudWatch> CloudWatchOf(const IdleArgs& a) {
+  IdleCloudWatch c;
+  if (!IsCloudWatchName(a.cloudwatch_namespace, false)) {
+    return Status::InvalidArgument(
+               "cloudwatch-namespace: expected 1-255 letters, digits and . - _ "
+               "/ # : or space, got \"" +
+               TerminalSafe(a.cloudwatch_namespace.substr(0, 60)) + "\"")
+        .WithField("cloudwatch-namespace");
+  }
+  for (const std::string& id : a.instance_ids) {
+    if (!IsInstanceId(id)) {
+      return Status::InvalidArgument(
+                 "instance-ids: expected instance ids such as "
+                 "i-0123456789abcdef0, got \"" +
+                 TerminalSafe(id.substr(0, 40)) + "\"")
+          .WithField("instance-ids");
+    }
+  }
+  if (!a.asg.empty() && !IsCloudWatchName(a.asg, true)) {
+    return Status::InvalidArgument(R"(asg: expected an Auto Scaling group name, got ")" +
+                                   TerminalSafe(a.asg.substr(0, 60)) + "\"")
+        .WithField("asg");
+  }
+  if (a.prometheus.since_s > kCloudWatchMaxRangeS) {
+    return Status::InvalidArgument(
+               "since: at most 455d with cloudwatch (CloudWatch keeps hourly data 455 days)")
+        .WithField("since");
+  }
+  double end = std::floor(
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count());
+  if (!a.until.empty()) {
+    const std::optional<double> until = ParseTelemetryTime(a.until);
+    if (!until) {
+      return Status::InvalidArgument(
+                 R"(--until: expected an ISO 8601 time or Unix seconds, got ")" +
+                 TerminalSafe(a.until.substr(0, 40)) + "\"")
+          .WithField("until");
+    }
+    end = *until;
+  }
+  c.end_s = std::floor(end / 3600) * 3600;  // whole hours: CloudWatch's periods
+  c.start_s = c.end_s - std::ceil(a.prometheus.since_s / 3600) * 3600;
+  c.metric_namespace = a.cloudwatch_namespace;
+  c.instance_ids = a.instance_ids;
+  c.asg = a.asg;
+  c.region = a.options.region;
+  c.aws_cli = a.aws_cli;
+  return c;
+}
+
+// The option among the CloudWatch-only ones that is set although cloudwatch is not; "" if none.
+const char* CloudWatchOnlyOptionSet(const IdleArgs& a) {
+  const IdleArgs defaults;
+  if (a.cloudwatch_namespace != defaults.cloudwatch_namespace) return "cloudwatch-namespace";
+  if (!a.instance_ids.empty()) return "instance-ids";
+  if (!a.asg.empty()) return "asg";
+  if (a.aws_cli.profile != defaults.aws_cli.profile) return "profile";
+  if (a.aws_cli.endpoint_url != defaults.aws_cli.endpoint_url) return "endpoint-url";
+  if (a.aws_cli.program != defaults.aws_cli.program) return "aws-cli";
+  return "";
+}
+
+// The CloudWatch part of `a` into *out, with the rules between the sources.
+Status SetCloudWatch(const IdleArgs& a, IdleSetup* out) {
+  if (!a.cloudwatch) {
+    const std::string only = CloudWatchOnlyOptionSet(a);
+    if (only.empty()) return Status::OK();
+    return Status::InvalidArgument(only + ": only with cloudwatch (it names what CloudWatch reads)")
+        .WithField(only);
+  }
+  if (!a.prometheus.url.empty() || !a.files.empty()) {
+    return Status::InvalidArgument(
+               "cloudwatch: one source at a time: telemetry files, prometheus or cloudwatch")
+        .WithField("cloudwatch");
+  }
+  Result<IdleCloudWatch> c = CloudWatchOf(a);
+  if (!c.ok()) return c.status();
+  out->cloudwatch = std::move(c).value();
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<PrometheusOptions> ParsePrometheusArgs(const OptionValues& v) {
@@ -504,6 +607,7 @@ Result<IdleSetup> ParseIdleArgs(const Catalog& c, const OptionValues& v) {
     if (!prom.ok()) return prom.status();
     out.prometheus = std::move(prom).value();
   }
+  GPUADVISOR_RETURN_IF_ERROR(SetCloudWatch(a, &out));
   return out;
 }
 

@@ -307,6 +307,13 @@ struct IdleArgs {
   std::string bearer_token_file, basic_auth_file;
   bool no_progress = false;  // CLI
 };
+  // CLI only: CloudWatch through the user's AWS CLI (cloudwatch_source.h); the range is since and
+  // until's, the region the idle region option's.
+  bool cloudwatch = false;
+  std::string cloudwatch_namespace = "CWAgent";
+  std::vector<std::string> instance_ids;
+  std::string asg;  // Auto Scaling group name
+  AwsCliOptions aws_cli;
 template <typename V>
 void DeclareOptions(V& v, IdleArgs& a) {
   // Python hands its files over as its own positional arguments; HTTP as the upload.
@@ -333,7 +340,8 @@ void DeclareOptions(V& v, IdleArgs& a) {
           .metavar = "LIST"});
   v.Nested(a.prometheus);
   v.Text("until", a.until,
-         {.help = "With --prometheus: end of the range, ISO time or Unix seconds (default now)",
+         {.help = "With --prometheus or --cloudwatch: end of the range, ISO time or Unix seconds "
+                  "(default now)",
           .metavar = "TIME"});
   v.Text(
       "bearer-token-file", a.bearer_token_file,
@@ -345,8 +353,42 @@ void DeclareOptions(V& v, IdleArgs& a) {
     v.Bool("no-progress", a.no_progress, {.help = "No progress bar on a terminal"});
   });
 }
+  // The AWS CLI runs on the caller's machine with the caller's credentials: the command line's
+  // alone (not a server's credentials at a client's request).
+  OfferedBy(v, kCli, [&] {
+    v.Bool(
+        "cloudwatch", a.cloudwatch,
+        {.help = "Read the CloudWatch agent's nvidia_smi metrics through your AWS CLI instead of "
+                 "files, summarised per hour by CloudWatch (GetMetricData: Average, Maximum, "
+                 "SampleCount; an hour is idle when its Maximum is); --region is the region "
+                 "read, --since/--until the range"});
+    v.Text("cloudwatch-namespace", a.cloudwatch_namespace,
+           {.help = "With --cloudwatch: the agent's namespace", .metavar = "NAMESPACE"});
+    v.List("instance-ids", a.instance_ids,
+           {.help = "With --cloudwatch: the fleet's instances (series with the InstanceId "
+                    "dimension; default: every GPU listed in the namespace)",
+            .metavar = "ID,...",
+            .no_default = true});
+    v.Text("asg", a.asg,
+           {.help = "With --cloudwatch: the fleet is this Auto Scaling group (its instances now, "
+                    "and series with its AutoScalingGroupName dimension)",
+            .metavar = "NAME"});
+    v.Nested(a.aws_cli);
+  });
 
 // `idle FILE...` options ("idle" table). The inventory CSV is read and checked against the
+// `idle --cloudwatch`: what the CLI reads from CloudWatch through the AWS CLI. The range is whole
+// UTC hours [start_s, end_s): until (default now) rounded down to the hour, back since rounded up
+// to hours (at most kCloudWatchMaxRangeS).
+struct IdleCloudWatch {
+  std::string metric_namespace;
+  std::vector<std::string> instance_ids;  // checked: i- and 8 or 17 hex digits
+  std::string asg;
+  std::string region;  // the idle region option
+  double start_s = 0, end_s = 0;
+  AwsCliOptions aws_cli;
+};
+
 // catalog; --prometheus's token and password are read from files so they stay off command lines.
 struct IdleSetup {
   IdleOptions options;
@@ -354,6 +396,7 @@ struct IdleSetup {
   std::vector<InventoryEntry> inventory;
   std::optional<PrometheusOptions> prometheus;  // set when the prometheus option is
   std::vector<std::string> files;               // CLI: the telemetry files
+  std::optional<IdleCloudWatch> cloudwatch;     // CLI: set when the cloudwatch option is
   bool no_progress = false;                     // CLI
 };
 Result<IdleSetup> ParseIdleArgs(const Catalog& c, const OptionValues& v);

@@ -6,6 +6,7 @@
 #include "app/requests.h"
 #include "app/views.h"
 #include "cli/common.h"
+#include "cli/idle_cloudwatch.h"
 #include "cli/progress.h"
 #include "gpuadvisor/idle.h"
 #include "gpuadvisor/prometheus_source.h"
@@ -29,7 +30,11 @@ int Run(const IdleCliOptions& o) {
   Result<IdleSetup> setup = ParseIdleArgs(*ctx->catalog, *values);
   if (!setup.ok()) return Fail(setup.status());
   const std::vector<std::string>& files = setup->files;
-  if (files.empty() == !setup->prometheus) {
+  if (files.empty() && !setup->prometheus && !setup->cloudwatch) {
+    return Fail(Status::InvalidArgument(
+        "idle: expected telemetry files, --prometheus URL or --cloudwatch (one of them)"));
+  }
+  if (!files.empty() && setup->prometheus) {
     return Fail(Status::InvalidArgument(
         "idle: expected telemetry files or --prometheus URL (one of the two)"));
   }
@@ -47,6 +52,14 @@ int Run(const IdleCliOptions& o) {
     Result<PrometheusSourceInfo> info = AddPrometheus(*query, &analyzer);
     if (!info.ok()) return Fail(info.status());
     prom = *info;
+  }
+  std::optional<CloudWatchRunInfo> cw;
+  if (const std::optional<IdleCloudWatch> c = setup->cloudwatch) {
+    Result<CloudWatchRunInfo> info = AddCloudWatch(*c, &analyzer);
+    if (!info.ok()) return Fail(info.status());
+    cw = *info;
+    for (const std::string& w : cw->warnings) Warn(w);
+    Warn(CloudWatchNote(*c, *cw));
   }
   for (const std::string& file : files) {
     current = file;
@@ -82,7 +95,8 @@ Examples:
   gpuadvisor idle gpu.csv
   gpuadvisor idle logs/*.csv.gz --inventory hosts.csv --idle-window 1h --json
   gpuadvisor idle scrape.prom --idle-threshold 10
-  gpuadvisor idle --prometheus http://prometheus:9090 --since 30d --selector '{cluster="a"}')");
+  gpuadvisor idle --prometheus http://prometheus:9090 --since 30d --selector '{cluster="a"}'
+  gpuadvisor idle --cloudwatch --region us-east-1 --asg gpu-fleet --since 14d)");
   app->callback([o, exit_code] { *exit_code = Run(*o); });
 }
 

@@ -17,6 +17,7 @@ set(GPUADVISOR_CLI_SOURCES
   src/cli/cmd_recommend.cc
   src/cli/cmd_launch.cc
   src/cli/cmd_idle.cc
+  src/cli/idle_cloudwatch.cc
   src/cli/cmd_commitments.cc
   src/cli/cmd_simulate.cc
   src/cli/cmd_watch.cc

@@ -2,6 +2,7 @@
 list(APPEND GPUADVISOR_TEST_SOURCES
   telemetry/telemetry_test.cc
   telemetry/prometheus_source_test.cc
+  telemetry/cloudwatch_source_test.cc
   telemetry/parser_steps_test.cc
   telemetry/fast_paths_test.cc
   idle/idle_test.cc

@@ -86,6 +86,10 @@ SAMPLES = {
     "profile": "billing",
     "endpoint-url": "http://127.0.0.1:9",
     "aws-cli": "aws",
+    # idle --cloudwatch (CLI only; with the base's telemetry file each is refused naming itself).
+    "cloudwatch-namespace": "CWAgent",
+    "instance-ids": "i-0123456789abcdef0",
+    "asg": "gpu-fleet",
     "chart": "ladder.svg",
 }
 # Bad values of free-text options (numbers, durations, booleans and choices get theirs by type).
@@ -108,6 +112,7 @@ BAD = {
     "only-instance": "p5.48xlarg",
     "exclude-instance": "g4dn.xlarg",
     "fx": "CNY=7.1",
+    "instance-ids": "i-xyz",
 }
 
 
