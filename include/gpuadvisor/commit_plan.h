@@ -12,6 +12,15 @@
 // to the commitment's step (whole instances for Reserved Instances; a Savings Plan's $0.001/h).
 // The history is taken to repeat over the term; the report gives the downside when it does not
 // (usage halves, usage stops).
+//
+// Runs a team is about to start (plans from `recommend`) come on top: each adds its instances
+// from the bill's end for its hours. Over a term of T hours, with runs of D_1 <= ... <= D_k hours
+// starting together, the term is k + 1 stretches: [0, D_1) where every run adds its instances,
+// ..., [D_k, T) where none does. Each hour of history h then stands for T / H hours of the
+// term, split between the stretches: the usage is the weighted set {u_h + extra_s : weight
+// len_s / (T H)}, and the quantile rule reads L* = the smallest L whose weight of values above
+// it is at most c / b (the same rule, weighted). A term of 1 year and one of 3 see the same run
+// as different shares of their hours, so each offer is sized on its own term's set.
 #ifndef GPUADVISOR_COMMIT_PLAN_H_
 #define GPUADVISOR_COMMIT_PLAN_H_
 
@@ -25,6 +34,16 @@
 
 namespace gpuadvisor {
 
+// A run a team is about to start: `instances` of a type in a region for `hours` from the bill's
+// end (a plan `recommend --json` wrote; doc/commitments.md, "Planned runs on top").
+struct PlannedRun {
+  std::string source;  // where it came from ("plan.json, rank 1"), for the report
+  std::string instance_type, region;
+  int instances = 1;
+  double hours = 0;
+  std::string purchase = "on-demand";  // the plan's; spot and Capacity Block runs are not sized
+};
+
 struct CommitOptions {
   std::string term = "1y";          // "1y", "3y" or "any"
   std::string payment = "any";      // "no-upfront", "partial-upfront", "all-upfront" or "any"
@@ -33,6 +52,7 @@ struct CommitOptions {
   double discount_pct = 0;          // a negotiated discount off every rate (EDP, PPA)
   int64_t today_day = 0;            // days since 1970-01-01: what "expires soon" counts from
   double expiring_days = 90;        // a commitment ending within this many days is "expiring"
+  std::vector<PlannedRun> planned;  // runs about to start, on top of the bill's usage
 };
 
 template <typename V>
@@ -61,6 +81,7 @@ void DeclareOptions(V& v, CommitOptions& o) {
             .unit = "d",
             .lo = 0,
             .hi = 1100});
+  v.NotAnOption(o.planned);  // the front ends' plan files (--plan)
 }
 
 // One way to commit for one type in one region, with its rate per instance-hour.
@@ -115,7 +136,9 @@ struct CommitGroup {
   double burst_rate = 0;
   Provenance burst_from;
   std::string burst;         // what bursts run on ("on-demand" when the asked one has no price)
-  double stay_per_hour = 0;  // without a new commitment: all of it at the burst rate
+  double stay_per_hour = 0;  // without a new commitment: all of it at the burst rate (over a
+                             // 1-year term where runs are planned)
+  double planned_instance_hours = 0;        // the planned runs' instance-hours in this group
   std::optional<CommitOutcome> choice;      // the cheapest offer at its best level; none: stay
   std::vector<CommitOutcome> alternatives;  // the best level of every other offer, cheapest first
   std::vector<std::string> notes;
@@ -135,8 +158,16 @@ struct SavingsPlanUse {
   bool expiring = false;
 };
 
+// What became of a planned run.
+struct PlannedRunUse {
+  PlannedRun run;
+  bool sized = false;  // added to its group's usage
+  std::string why;     // when not: its purchase option, or no price
+};
+
 struct CommitReport {
   std::string currency;
+  std::vector<PlannedRunUse> planned;
   int64_t first_hour = 0, last_hour = -1;
   std::vector<CommitGroup> groups;  // largest on-demand spend first
   std::vector<ReservationUse> reservations;
@@ -153,7 +184,20 @@ struct CommitReport {
 Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& catalog,
                                        const CommitOptions& options);
 
-// The pieces, for tests and benchmarks.
+// The pieces, for tests and benchmarks. A usage distribution is a set of hourly values with
+// weights summing to 1 (each hour of history 1 / H without planned runs).
+struct WeightedUsage {
+  std::vector<double> value, weight;
+  static WeightedUsage Uniform(const std::vector<double>& hourly);
+  // The history `hourly` over a term of `term_hours`, with runs of (extra instances, hours)
+  // starting at its beginning (the stretches above).
+  static WeightedUsage WithRuns(const std::vector<double>& hourly,
+                                const std::vector<std::pair<double, double>>& runs,
+                                double term_hours);
+  double Mean() const;
+};
+double CommitCostPerHour(const WeightedUsage& usage, double level, double rate, double burst);
+double OptimalCommitLevel(WeightedUsage usage, double rate, double burst, double step);
 // f(L) above: the average cost per hour of `usage` with L instances committed at `rate` and the
 // rest bought at `burst`.
 double CommitCostPerHour(const std::vector<double>& usage, double level, double rate, double burst);

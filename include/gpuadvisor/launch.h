@@ -166,8 +166,9 @@ Result<LaunchPlan> PlanLaunch(const Catalog& catalog, const LaunchRequest& reque
 // object, filling instance_type, count, region, purchase, checkpoint_gib (from the plan's
 // estimate) and plan_note of `*request`; other fields are left as they are. `origin` names the
 // input in errors. Errors: ParseError naming the byte offset or the field and what was expected.
+// With `hours`, the plan's time_hours (how long it runs) too, which it must then have.
 Status ReadPlanJson(std::string_view json, std::string_view origin, int rank,
-                    LaunchRequest* request);
+                    LaunchRequest* request, double* hours = nullptr);
 
 // CloudFormation's quota of resources declared in one template.
 inline constexpr int kCloudFormationMaxResources = 500;

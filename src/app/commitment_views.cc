@@ -84,6 +84,7 @@ JsonDoc CommitmentsJson(const CommitReport& r, const Freshness& fresh, std::stri
                       {"savings_plan_instance_hours", g.savings_plan_hours},
                       {"spot_instance_hours", g.spot_hours},
                       {"renewal_instance_hours", g.renewal_hours},
+                      {"planned_instance_hours", g.planned_instance_hours},
                       {"coverage_now", g.coverage_now},
                       {MoneyKey("on_demand_usd_per_instance_hour", cur), g.on_demand_rate},
                       {"on_demand_source", g.on_demand_from.source},
@@ -125,6 +126,17 @@ JsonDoc CommitmentsJson(const CommitReport& r, const Freshness& fresh, std::stri
                      {"utilisation", u.utilisation},
                      {"expiring", u.expiring}});
   }
+  ojson planned = ojson::array();
+  for (const PlannedRunUse& u : r.planned) {
+    planned.push_back({{"source", u.run.source},
+                       {"instance_type", u.run.instance_type},
+                       {"region", u.run.region},
+                       {"instances", u.run.instances},
+                       {"hours", u.run.hours},
+                       {"purchase", u.run.purchase},
+                       {"sized", u.sized},
+                       {"why", u.sized ? ojson(nullptr) : ojson(u.why)}});
+  }
   const BillUsage* b = r.bill;
   const double saving = r.baseline_per_hour > 0 ? 1 - r.cost_per_hour / r.baseline_per_hour : 0;
   return MakeJsonDoc(ojson{
@@ -150,6 +162,7 @@ JsonDoc CommitmentsJson(const CommitReport& r, const Freshness& fresh, std::stri
       {"groups", groups},
       {"reservations", reservations},
       {"savings_plans", plans},
+      {"planned", planned},
       {"notes", r.notes}});
 }
 
@@ -226,6 +239,13 @@ std::string CommitmentsNotes(const CommitReport& r) {
                TerminalSafe(u.held.id), TerminalSafe(u.held.offering), sym,
                FormatFixed(u.commitment_per_hour, 3), Pct(u.utilisation), Amount(u.unused),
                TerminalSafe(u.held.end), u.expiring ? Tr(" (expiring)") : std::string()) +
+           "\n";
+  }
+  for (const PlannedRunUse& u : r.planned) {
+    if (u.sized) continue;
+    out += Trf("plan {0} ({1} x {2} in {3}): not sized: {4}", TerminalSafe(u.run.source),
+               u.run.instances, TerminalSafe(u.run.instance_type), TerminalSafe(u.run.region),
+               TerminalSafe(u.why)) +
            "\n";
   }
   for (const std::string& n : r.notes) out += Tr("note: ") + TerminalSafe(n) + "\n";

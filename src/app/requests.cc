@@ -636,10 +636,30 @@ Result<std::pair<int64_t, int64_t>> CommitmentsRange(const CommitmentsArgs& a) {
   return std::make_pair(start, end);
 }
 
+Status AddPlannedRun(std::string_view plan_json, const std::string& origin,
+                     CommitOptions* options) {
+  LaunchRequest r;
+  double hours = 0;
+  GPUADVISOR_RETURN_IF_ERROR(ReadPlanJson(plan_json, origin, 1, &r, &hours).WithField("plan"));
+  PlannedRun run;
+  run.source = origin;
+  run.instance_type = r.instance_type;
+  run.instances = r.count;
+  run.region = r.region;
+  run.hours = hours;
+  run.purchase = PurchaseKindName(r.purchase);
+  options->planned.push_back(std::move(run));
+  return Status::OK();
+}
+
 Result<CommitmentsArgs> ParseCommitmentsArgs(const OptionValues& v) {
   CommitmentsArgs a;
   GPUADVISOR_RETURN_IF_ERROR(SetFromOptions(v, &a));
   GPUADVISOR_RETURN_IF_ERROR(CommitmentsRange(a).status());
+  if (a.sql && !a.plans.empty()) {
+    return Status::InvalidArgument("plan: does not apply to --sql (it prints the query and stops)")
+        .WithField("plan");
+  }
   if (!a.athena_table.empty() || a.sql) {
     if (!a.files.empty()) {
       const char* name = a.athena_table.empty() ? "sql" : "athena-table";

@@ -418,9 +418,10 @@ struct CommitmentsArgs {
   std::string region;            // Athena's region ("" = the AWS configuration's)
   double athena_timeout_s = 1800;
   AwsCliOptions aws_cli;
-  std::string since, until;  // YYYY-MM-DD: usage in [since, until) (the push-down's range)
-  bool sql = false;          // print the push-down SQL and stop
-  std::string chart;         // SVG file
+  std::string since, until;        // YYYY-MM-DD: usage in [since, until) (the push-down's range)
+  bool sql = false;                // print the push-down SQL and stop
+  std::string chart;               // SVG file
+  std::vector<std::string> plans;  // plan files (recommend --json): runs about to start
 };
 template <typename V>
 void DeclareOptions(V& v, CommitmentsArgs& a) {
@@ -466,12 +467,21 @@ void DeclareOptions(V& v, CommitmentsArgs& a) {
             .metavar = "FILE",
             .nonempty = true});
   });
+    v.Files("plan", a.plans,
+            {.help = "A run about to start, on top of the bill: a plan `recommend --json` wrote "
+                     "(its first plan: type, instances, region, purchase, time_hours from the "
+                     "bill's end); repeatable",
+             .local = true,
+             .metavar = "PLAN.json"});
 }
 
 // The request of `v` ("commitments" table), with the rules between its options: files or an
 // Athena table (the CLI), the Athena options only with one, since and until together.
 Result<CommitmentsArgs> ParseCommitmentsArgs(const OptionValues& v);
 // since/until as days since 1970 ({0, 0}: every row).
+// The run of a plan file's first plan onto options->planned (--plan): type, instances, region,
+// purchase and time_hours. ParseError naming `origin` and the field.
+Status AddPlannedRun(std::string_view plan_json, const std::string& origin, CommitOptions* options);
 Result<std::pair<int64_t, int64_t>> CommitmentsRange(const CommitmentsArgs& a);
 
 }  // namespace gpuadvisor

@@ -5,8 +5,11 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <numeric>
+#include <optional>
 #include <tuple>
 
+#include "gpuadvisor/i18n.h"
 #include "util/dates.h"
 #include "util/text.h"
 
@@ -16,26 +19,78 @@ std::string CommitOffer::name() const {
   return kind + "-" + std::to_string(years) + "y-" + payment;
 }
 
-double CommitCostPerHour(const std::vector<double>& usage, double level, double rate,
-                         double burst) {
-  if (usage.empty()) return level * rate;
-  double above = 0;
-  for (double u : usage) above += u > level ? u - level : 0;
-  return level * rate + burst * above / static_cast<double>(usage.size());
+WeightedUsage WeightedUsage::Uniform(const std::vector<double>& hourly) {
+  WeightedUsage w;
+  w.value = hourly;
+  w.weight.assign(hourly.size(), hourly.empty() ? 0 : 1 / static_cast<double>(hourly.size()));
+  return w;
 }
 
-double OptimalCommitLevel(std::vector<double> usage, double rate, double burst, double step) {
-  if (usage.empty() || rate <= 0 || burst <= rate || step <= 0) return 0;
-  // f'(L) = rate - burst x #{u > L} / H: raise L while more than H rate / burst hours exceed it.
-  const auto allowed =
-      static_cast<size_t>(std::floor(static_cast<double>(usage.size()) * rate / burst));
-  if (allowed >= usage.size()) return 0;
-  std::nth_element(usage.begin(), usage.begin() + static_cast<std::ptrdiff_t>(allowed), usage.end(),
-                   std::greater<>());
-  const double best = std::max(0.0, usage[allowed]);
-  const double lo = std::floor(best / step + 1e-9) * step;
+WeightedUsage WeightedUsage::WithRuns(const std::vector<double>& hourly,
+                                      const std::vector<std::pair<double, double>>& runs,
+                                      double term_hours) {
+  if (runs.empty() || hourly.empty() || term_hours <= 0) return Uniform(hourly);
+  // The stretches of the term: ends at each run's end (within the term), extra instances in each.
+  std::vector<double> ends = {term_hours};
+  for (const auto& [extra, hours] : runs) {
+    if (hours > 0 && hours < term_hours) ends.push_back(hours);
+  }
+  std::sort(ends.begin(), ends.end());
+  ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
+  WeightedUsage w;
+  const auto h = static_cast<double>(hourly.size());
+  double begin = 0;
+  for (double end : ends) {
+    double extra = 0;
+    for (const auto& [n, hours] : runs) extra += hours > begin ? n : 0;
+    const double share = (end - begin) / term_hours / h;
+    for (double u : hourly) {
+      w.value.push_back(u + extra);
+      w.weight.push_back(share);
+    }
+    begin = end;
+  }
+  return w;
+}
+
+double WeightedUsage::Mean() const {
+  double m = 0;
+  for (size_t i = 0; i < value.size(); ++i) m += weight[i] * value[i];
+  return m;
+}
+
+double CommitCostPerHour(const WeightedUsage& usage, double level, double rate, double burst) {
+  double above = 0;
+  for (size_t i = 0; i < usage.value.size(); ++i) {
+    const double v = usage.value[i];
+    above += v > level ? usage.weight[i] * (v - level) : 0;
+  }
+  return level * rate + burst * above;
+}
+
+double OptimalCommitLevel(WeightedUsage usage, double rate, double burst, double step) {
+  if (usage.value.empty() || rate <= 0 || burst <= rate || step <= 0) return 0;
+  // f'(L) = rate - burst x (weight of values above L): raise L while more than rate / burst of
+  // the weight lies above it. Values from the largest down; the first that would carry the
+  // weight above past rate / burst is L*.
+  std::vector<size_t> order(usage.value.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return usage.value[a] > usage.value[b]; });
+  const double allowed = rate / burst;
+  double above = 0;
+  std::optional<double> best;
+  for (size_t i : order) {
+    if (above + usage.weight[i] > allowed + 1e-12) {
+      best = std::max(0.0, usage.value[i]);
+      break;
+    }
+    above += usage.weight[i];
+  }
+  if (!best) return 0;
+  const double lo = std::floor(*best / step + 1e-9) * step;
   const double hi = lo + step;
-  if (best - lo < 1e-9 * step) return lo;
+  if (*best - lo < 1e-9 * step) return lo;
   return CommitCostPerHour(usage, hi, rate, burst) < CommitCostPerHour(usage, lo, rate, burst) ? hi
                                                                                                : lo;
 }
@@ -115,7 +170,7 @@ std::vector<CommitOffer> OffersOf(const RegionOffer& offer, const CommitOptions&
   return out;
 }
 
-CommitOutcome Outcome(const std::vector<double>& u, const CommitOffer& offer, double level,
+CommitOutcome Outcome(const WeightedUsage& u, const CommitOffer& offer, double level,
                       double on_demand, double burst) {
   CommitOutcome c;
   c.offer = offer;
@@ -124,19 +179,21 @@ CommitOutcome Outcome(const std::vector<double>& u, const CommitOffer& offer, do
   const bool plan = offer.kind == "compute-sp" || offer.kind == "ec2-instance-sp";
   c.upfront = plan ? c.committed_per_hour * offer.upfront : level * offer.upfront;
   c.cost_per_hour = CommitCostPerHour(u, level, offer.rate, burst);
-  double total = 0, covered = 0, half_above = 0;
-  for (double v : u) {
-    total += v;
-    covered += std::min(v, level);
-    half_above += v / 2 > level ? v / 2 - level : 0;
+  // Per hour of the term: mean usage, what the commitment covers of it, and above it when
+  // every hour's usage halves.
+  double mean = 0, covered = 0, half_above = 0;
+  for (size_t i = 0; i < u.value.size(); ++i) {
+    const double v = u.value[i], w = u.weight[i];
+    mean += w * v;
+    covered += w * std::min(v, level);
+    half_above += v / 2 > level ? w * (v / 2 - level) : 0;
   }
-  const auto hours = static_cast<double>(u.size());
-  c.baseline_per_hour = hours > 0 ? on_demand * total / hours : 0;
-  c.coverage = total > 0 ? covered / total : 0;
-  c.utilisation = level > 0 && hours > 0 ? covered / (level * hours) : 0;
+  c.baseline_per_hour = on_demand * mean;
+  c.coverage = mean > 0 ? covered / mean : 0;
+  c.utilisation = level > 0 ? covered / level : 0;
   c.saving = c.baseline_per_hour > 0 ? 1 - c.cost_per_hour / c.baseline_per_hour : 0;
   const double half_base = c.baseline_per_hour / 2;
-  const double half_cost = c.committed_per_hour + (hours > 0 ? burst * half_above / hours : 0);
+  const double half_cost = c.committed_per_hour + burst * half_above;
   c.saving_if_usage_halves = half_base > 0 ? 1 - half_cost / half_base : 0;
   c.loss_if_usage_stops = c.committed_per_hour * kHoursPerYear * offer.years;
   c.break_even_utilisation = on_demand > 0 ? offer.rate / on_demand : 0;
@@ -196,9 +253,28 @@ Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& cat
       std::all_of(report.savings_plans.begin(), report.savings_plans.end(),
                   [](const SavingsPlanUse& p) { return p.expiring; });
 
-  // Group the series by region and type.
+  // Group the series by region and type; planned runs open their group when the bill has none.
   std::map<std::pair<std::string, std::string>, std::vector<const UsageSeries*>> by_type;
   for (const UsageSeries& s : bill.series) by_type[{s.region, s.instance_type}].push_back(&s);
+  std::map<std::pair<std::string, std::string>, std::vector<const PlannedRun*>> runs_of;
+  for (const PlannedRun& run : options.planned) {
+    PlannedRunUse use;
+    use.run = run;
+    if (run.purchase == "spot" || run.purchase == "capacity-block") {
+      use.why = Trf("runs on {0}: no commitment covers it", run.purchase);
+    } else if (catalog.FindInstanceType(run.instance_type) == nullptr) {
+      use.why = Trf("the catalog does not know {0}", TerminalSafe(run.instance_type));
+    } else if (run.instances < 1 || !(run.hours > 0)) {
+      use.why = Tr("no instance-hours");
+    } else if (hours == 0) {
+      use.why = Tr("the bill has no hours to put it on top of");
+    } else {
+      use.sized = true;
+      runs_of[{run.region, run.instance_type}].push_back(&run);
+      by_type[{run.region, run.instance_type}];
+    }
+    report.planned.push_back(std::move(use));
+  }
 
   for (const auto& [key, series] : by_type) {
     CommitGroup g;
@@ -240,6 +316,22 @@ Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& cat
       if (s->purchase != BillPurchase::kSpot) public_cost += s->public_on_demand_cost;
     }
     g.on_demand = StatsOf(u);
+    std::vector<std::pair<double, double>> runs;  // (instances, hours)
+    for (const PlannedRun* run : runs_of[key]) {
+      runs.emplace_back(run->instances, run->hours);
+      g.planned_instance_hours += run->instances * run->hours;
+      // TRANSLATORS: {0} a plan file, {1} instances, {2} hours, {3} a percentage.
+      g.notes.push_back(
+          Trf("with {0}: {1} instance(s) for {2} h from the bill's end ({3}% of a "
+              "1-year term)",
+              TerminalSafe(run->source), run->instances, FormatFixed(run->hours, 0),
+              FormatFixed(100 * std::min(1.0, run->hours / kHoursPerYear), 1)));
+    }
+    // The usage over a term of `years` (the history alone without runs).
+    auto term_usage = [&](int years) {
+      return WeightedUsage::WithRuns(u, runs, kHoursPerYear * years);
+    };
+    const WeightedUsage year = term_usage(1);
     if (g.renewal_hours > 0) {
       g.notes.push_back("sized with the " + FormatFixed(g.renewal_hours, 0) +
                         " instance-hours that expiring commitments cover (their renewal)");
@@ -272,11 +364,11 @@ Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& cat
                           g.region + ": bursts priced on demand");
       }
     }
-    g.stay_per_hour = CommitCostPerHour(u, 0, 0, g.burst_rate);
+    g.stay_per_hour = CommitCostPerHour(year, 0, 0, g.burst_rate);
     if (g.on_demand_rate <= 0) {
       g.notes.push_back("no on-demand price for " + TerminalSafe(g.instance_type) + " in " +
                         TerminalSafe(g.region) + ": not sized");
-    } else if (g.on_demand.instance_hours <= 0) {
+    } else if (g.on_demand.instance_hours <= 0 && runs.empty()) {
       g.notes.emplace_back("no on-demand usage left to commit: covered or on spot");
     } else {
       const std::vector<CommitOffer> offers =
@@ -291,8 +383,9 @@ Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& cat
       }
       std::vector<CommitOutcome> outcomes;
       for (const CommitOffer& o : offers) {
-        const double level = OptimalCommitLevel(u, o.rate, g.burst_rate, o.step);
-        outcomes.push_back(Outcome(u, o, level, g.on_demand_rate, g.burst_rate));
+        const WeightedUsage over_term = term_usage(o.years);
+        const double level = OptimalCommitLevel(over_term, o.rate, g.burst_rate, o.step);
+        outcomes.push_back(Outcome(over_term, o, level, g.on_demand_rate, g.burst_rate));
       }
       std::stable_sort(outcomes.begin(), outcomes.end(),
                        [](const CommitOutcome& a, const CommitOutcome& b) {
@@ -320,7 +413,7 @@ Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& cat
                                     FormatFixed(100 * best_break_even, 0) + "% against " + g.burst);
       }
     }
-    report.baseline_per_hour += g.on_demand.mean * g.on_demand_rate;
+    report.baseline_per_hour += year.Mean() * g.on_demand_rate;
     if (g.choice) {
       report.cost_per_hour += g.choice->cost_per_hour;
       report.committed_per_hour += g.choice->committed_per_hour;

@@ -227,6 +227,11 @@ int Run(const CommitmentsCliOptions& o) {
   if (!bill.ok()) return Fail(bill.status());
   CommitOptions options = a.options;
   if (std::optional<int64_t> today = ParseIsoDate(ctx->fresh.today)) options.today_day = *today;
+  for (const std::string& f : a.plans) {
+    Result<std::string> text = ReadFile(f, kPlanFile);
+    if (!text.ok()) return Fail(text.status().WithPrefix("--plan").WithField("plan"));
+    if (Status st = AddPlannedRun(*text, f, &options); !st.ok()) return Fail(st);
+  }
   Result<CommitReport> r = AdviseCommitments(*bill, *ctx->catalog, options);
   if (!r.ok()) return Fail(r.status());
   if (!a.chart.empty()) {
@@ -252,12 +257,14 @@ void SetupCommitments(CLI::App* app, int* exit_code) {
 commitment the catalog prices (Reserved Instances, Savings Plans; import the AWS Price List for all
 terms): the level that minimises the cost of the history, bursts above it on on-demand (or spot,
 Capacity Blocks). The history is taken to repeat over the term; "if usage halves" is the downside.
+Runs about to start (--plan, from `recommend --json`) come on top for their hours from the bill's end.
 
 Examples:
   gpuadvisor commitments cur-2026-*.csv.gz
   gpuadvisor commitments cur.csv.gz --term 3y --payment all-upfront --discount 8 --json
   gpuadvisor commitments --athena-table cur.cur2 --athena-workgroup finops --since 2025-12-01 \
     --until 2026-12-01 --chart ladder.svg
+  gpuadvisor commitments cur.csv.gz --plan pretrain.json --term any
   gpuadvisor commitments --sql --athena-table cur.cur2 > hourly.sql)");
   app->callback([o, exit_code] { *exit_code = Run(*o); });
 }

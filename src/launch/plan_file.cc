@@ -13,14 +13,15 @@ namespace {
 using json = nlohmann::json;
 
 constexpr double kMaxCheckpointGib = 1e7;
+constexpr double kMaxPlanHours = 1e6;  // over a century
 
 Status Bad(std::string_view origin, const std::string& field, const std::string& expected) {
   return Status::ParseError(std::string(origin) + ": " + field + ": expected " + expected)
       .WithField("plan");
 }
 
-Status ReadPlan(const json& plan, const std::string& at, std::string_view origin,
-                LaunchRequest* r) {
+Status ReadPlan(const json& plan, const std::string& at, std::string_view origin, LaunchRequest* r,
+                double* hours) {
   if (!plan.is_object()) return Bad(origin, at, "a plan object");
   const auto type = plan.find("instance_type");
   if (type == plan.end() || !type->is_string()) {
@@ -68,6 +69,15 @@ Status ReadPlan(const json& plan, const std::string& at, std::string_view origin
     if (!t->is_boolean()) return Bad(origin, at + ".inter_node_traffic", "true, false or null");
     r->inter_node_traffic = t->get<bool>();
   }
+  if (hours != nullptr) {
+    const auto t = plan.find("time_hours");
+    if (t == plan.end() || !t->is_number() ||
+        !(t->get<double>() > 0 && t->get<double>() <= kMaxPlanHours)) {
+      return Bad(origin, at + ".time_hours",
+                 "how long the plan runs, hours (above 0, at most 1e6)");
+    }
+    *hours = t->get<double>();
+  }
   r->plan_note = "plan";
   if (const auto rank = plan.find("rank"); rank != plan.end() && rank->is_number_integer()) {
     r->plan_note = "recommend rank " + std::to_string(rank->get<int64_t>());
@@ -78,7 +88,7 @@ Status ReadPlan(const json& plan, const std::string& at, std::string_view origin
 }  // namespace
 
 Status ReadPlanJson(std::string_view text, std::string_view origin, int rank,
-                    LaunchRequest* request) {
+                    LaunchRequest* request, double* hours) {
   json doc;
   try {
     doc = json::parse(text);
@@ -101,9 +111,9 @@ Status ReadPlanJson(std::string_view text, std::string_view origin, int rank,
           .WithField("rank");
     }
     const auto i = static_cast<size_t>(rank - 1);
-    return ReadPlan(plans[i], "plans[" + std::to_string(i) + "]", origin, request);
+    return ReadPlan(plans[i], "plans[" + std::to_string(i) + "]", origin, request, hours);
   }
-  return ReadPlan(doc, "plan", origin, request);
+  return ReadPlan(doc, "plan", origin, request, hours);
 }
 
 }  // namespace gpuadvisor

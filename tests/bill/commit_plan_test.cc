@@ -285,21 +285,65 @@ TEST(BillReaderTest, FocusExportsGiveUsageAndCommitmentUse) {
   }
 }
 
+double Level(const std::vector<double>& u, double rate, double burst, double step) {
+  return OptimalCommitLevel(WeightedUsage::Uniform(u), rate, burst, step);
+}
+double CostOf(const std::vector<double>& u, double level, double rate, double burst) {
+  return CommitCostPerHour(WeightedUsage::Uniform(u), level, rate, burst);
+}
+
 TEST(CommitPlanTest, QuantileRuleOnSmallCases) {
   // Always 5: commit to 5 whenever the rate is under the burst price.
-  EXPECT_EQ(OptimalCommitLevel(std::vector<double>(100, 5.0), 0.6, 1.0, 1), 5);
-  EXPECT_EQ(OptimalCommitLevel(std::vector<double>(100, 5.0), 1.0, 1.0, 1), 0);
+  EXPECT_EQ(Level(std::vector<double>(100, 5.0), 0.6, 1.0, 1), 5);
+  EXPECT_EQ(Level(std::vector<double>(100, 5.0), 1.0, 1.0, 1), 0);
   // 4 busy hours of 10: a commitment at 60% of on-demand pays only for levels used > 60% of
   // hours; here 40% of hours: none.
   std::vector<double> u = {10, 10, 10, 10, 0, 0, 0, 0, 0, 0};
-  EXPECT_EQ(OptimalCommitLevel(u, 0.6, 1.0, 1), 0);
-  EXPECT_EQ(OptimalCommitLevel(u, 0.3, 1.0, 1), 10);
+  EXPECT_EQ(Level(u, 0.6, 1.0, 1), 0);
+  EXPECT_EQ(Level(u, 0.3, 1.0, 1), 10);
   // Fractional levels round to the better whole step.
   std::vector<double> f(10, 2.5);
-  const double level = OptimalCommitLevel(f, 0.5, 1.0, 1);
+  const double level = Level(f, 0.5, 1.0, 1);
   EXPECT_TRUE(level == 2 || level == 3);
-  EXPECT_LE(CommitCostPerHour(f, level, 0.5, 1.0),
-            std::min(CommitCostPerHour(f, 2, 0.5, 1.0), CommitCostPerHour(f, 3, 0.5, 1.0)));
+  EXPECT_LE(CostOf(f, level, 0.5, 1.0), std::min(CostOf(f, 2, 0.5, 1.0), CostOf(f, 3, 0.5, 1.0)));
+}
+
+// A planned run over a term is the history repeated with the run's extra instances in its share
+// of the term: for shares 1/k, exactly k copies of the history, one (or more) of them raised.
+TEST(CommitPlanTest, PlannedRunsWeighTheirShareOfTheTerm) {
+  const std::vector<double> u = {0, 1, 1, 2, 2, 2, 3, 4, 0, 1, 5, 2};
+  // 3 more instances for a quarter of a 1-year term; 1 more for half of it.
+  const WeightedUsage w = WeightedUsage::WithRuns(u, {{3, 2190}, {1, 4380}}, 8760);
+  std::vector<double> copies;
+  for (double extra : {4.0, 1.0, 0.0, 0.0}) {
+    for (double v : u) copies.push_back(v + extra);
+  }
+  const SortedUsage sorted(copies);
+  double weight = 0;
+  for (double x : w.weight) weight += x;
+  EXPECT_NEAR(weight, 1, 1e-12);
+  EXPECT_NEAR(
+      w.Mean(),
+      std::accumulate(copies.begin(), copies.end(), 0.0) / static_cast<double>(copies.size()),
+      1e-12);
+  for (double rate : {0.2, 0.45, 0.6, 0.8}) {
+    double best = sorted.Cost(0, rate, 1), best_level = 0;
+    for (double level = 1; level <= 10; ++level) {
+      if (sorted.Cost(level, rate, 1) < best - 1e-12) {
+        best = sorted.Cost(level, rate, 1);
+        best_level = level;
+      }
+    }
+    const double level = OptimalCommitLevel(w, rate, 1, 1);
+    EXPECT_EQ(level, best_level) << rate;
+    EXPECT_NEAR(CommitCostPerHour(w, level, rate, 1), best, 1e-12) << rate;
+  }
+  // A run as long as the term (or longer) raises every hour; none leaves the history.
+  const WeightedUsage all = WeightedUsage::WithRuns(u, {{2, 9000}}, 8760);
+  EXPECT_EQ(all.value.size(), u.size());
+  EXPECT_NEAR(all.Mean(),
+              std::accumulate(u.begin(), u.end(), 0.0) / static_cast<double>(u.size()) + 2, 1e-12);
+  EXPECT_EQ(WeightedUsage::WithRuns(u, {}, 8760).value, u);
 }
 
 TEST(CommitPlanTest, ChosenCommitmentEqualsTheBruteForceOptimumOverAYear) {
@@ -373,6 +417,57 @@ TEST(CommitPlanTest, ChosenCommitmentEqualsTheBruteForceOptimumOverAYear) {
       }
     }
   }
+}
+
+// Through AdviseCommitments: the g6e week a month pays for no commitment alone; a run of 4
+// more for a year makes one pay, sized on the history with the run (brute force over k copies);
+// a run of a type the bill lacks opens its group; spot and unknown types are reported, not sized.
+TEST(CommitPlanTest, PlannedRunsAreSizedOnTopOfTheBill) {
+  const Catalog catalog = CatalogWithOffers();
+  Result<BillUsage> b = Read(catalog, Cur(56));
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  CommitOptions o;
+  o.term = "1y";
+  o.planned = {{"train.json", "g6e.12xlarge", "us-east-2", 4, 8760, "on-demand"},
+               {"serve.json", "g6e.xlarge", "us-east-1", 2, 2190, "on-demand"},
+               {"spot.json", "p4d.24xlarge", "us-east-1", 8, 100, "spot"},
+               {"odd.json", "p9.48xlarge", "us-east-1", 1, 100, "on-demand"}};
+  Result<CommitReport> r = AdviseCommitments(*b, catalog, o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->planned.size(), 4u);
+  EXPECT_TRUE(r->planned[0].sized);
+  EXPECT_TRUE(r->planned[1].sized);
+  EXPECT_FALSE(r->planned[2].sized);
+  EXPECT_NE(r->planned[2].why.find("spot"), std::string::npos);
+  EXPECT_FALSE(r->planned[3].sized);
+  EXPECT_NE(r->planned[3].why.find("p9.48xlarge"), std::string::npos);
+  const CommitGroup* g6e = nullptr;
+  const CommitGroup* fresh = nullptr;
+  for (const CommitGroup& g : r->groups) {
+    if (g.instance_type == "g6e.12xlarge") g6e = &g;
+    if (g.instance_type == "g6e.xlarge") fresh = &g;
+  }
+  ASSERT_NE(g6e, nullptr);
+  ASSERT_NE(fresh, nullptr);
+  // A whole-term run of 4 raises every hour by 4: 4 more RIs than the history alone asks for.
+  ASSERT_TRUE(g6e->choice.has_value());
+  EXPECT_NEAR(g6e->planned_instance_hours, 4 * 8760, 1e-9);
+  std::vector<double> raised = SizedHours(*b, g6e->region, g6e->instance_type);
+  for (double& v : raised) v += 4;
+  const SortedUsage sorted(raised);
+  const CommitOutcome& c = *g6e->choice;
+  double best = sorted.Cost(0, c.offer.rate, g6e->burst_rate);
+  for (double level = 1; level <= 12; ++level) {
+    best = std::min(best, sorted.Cost(level, c.offer.rate, g6e->burst_rate));
+  }
+  EXPECT_NEAR(c.cost_per_hour, best, 1e-9 * best);
+  EXPECT_GE(c.instances, 4);
+  // A quarter-year run of 2 on a type the bill never ran: idle for 3/4 of the term, so a
+  // commitment pays only below a 25% break-even; at these rates (60% and more) none does.
+  EXPECT_EQ(fresh->on_demand.instance_hours, 0);
+  EXPECT_NEAR(fresh->planned_instance_hours, 2 * 2190, 1e-9);
+  EXPECT_FALSE(fresh->choice.has_value());
+  EXPECT_NEAR(fresh->stay_per_hour, fresh->on_demand_rate * 2 * 0.25, 1e-9);
 }
 
 TEST(CommitPlanTest, HeldCommitmentsUtilisationIsWhatTheBillSays) {

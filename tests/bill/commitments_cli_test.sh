@@ -71,6 +71,52 @@ PY
   "import json,sys; sys.exit(0 if json.load(sys.stdin)['reservations'][0]['expiring'] else 1)" ||
   bad "--expiring-days 400 does not reach the RI's end"
 
+# Planned runs (--plan): a year of 4 more g6e.12xlarge makes a commitment pay where the history's
+# week a month does not; a plan recommend wrote is read as it is; a spot run is listed, not sized.
+cat > "$T/g6e.json" <<'EOF'
+{"plans": [{"rank": 1, "instance_type": "g6e.12xlarge", "instances": 4, "region": "us-east-2",
+            "purchase": "on-demand", "time_hours": 8760}]}
+EOF
+cat > "$T/spot.json" <<'EOF'
+{"instance_type": "p4d.24xlarge", "instances": 2, "region": "us-east-1", "purchase": "spot",
+ "time_hours": 300}
+EOF
+"$BIN" recommend --task pretrain --model llama-3-8b --tokens 20B --purchase on-demand --json \
+  > "$T/rec.json" 2> /dev/null || bad "recommend --json failed"
+run --plan "$T/g6e.json" --plan "$T/spot.json" --plan "$T/rec.json" > "$T/planned.json" ||
+  bad "--plan failed"
+python3 - "$T" <<'PY' || fails=$((fails + 1))
+import json, os, sys
+t = sys.argv[1]
+base = json.load(open(os.path.join(t, "base.json")))
+got = json.load(open(os.path.join(t, "planned.json")))
+rec = json.load(open(os.path.join(t, "rec.json")))["plans"][0]
+def fail(msg):
+    sys.exit("FAIL: " + msg)
+def g6e(r):
+    return [g for g in r["groups"] if g["instance_type"] == "g6e.12xlarge"][0]
+if g6e(base)["recommendation"]:
+    fail("the base g6e week a month already pays for a commitment: the test proves nothing")
+c = g6e(got)["recommendation"]
+if not c or c["instances"] < 4:
+    fail(f"a year of 4 more g6e.12xlarge: {c}")
+if abs(g6e(got)["planned_instance_hours"] - 4 * 8760) > 1e-6:
+    fail("planned_instance_hours")
+p = got["planned"]
+if [x["sized"] for x in p] != [True, False, True] or "spot" not in p[1]["why"]:
+    fail(f"planned: {p}")
+want = (rec["instance_type"], rec["instances"], rec["region"], round(rec["time_hours"], 6))
+if (p[2]["instance_type"], p[2]["instances"], p[2]["region"], round(p[2]["hours"], 6)) != want:
+    fail(f"the recommend plan was not read as written: {p[2]} vs {want}")
+print("commitments --plan: ok")
+PY
+echo '{"instance_type": "g6e.12xlarge", "instances": 1, "region": "us-east-2"}' > "$T/nohours.json"
+"$BIN" commitments "$T/cur.csv.gz" --plan "$T/nohours.json" > /dev/null 2> "$T/err"
+rc=$?
+[ $rc = 2 ] && grep -q "time_hours" "$T/err" || bad "a plan without time_hours: exit $rc, $(cat "$T/err")"
+"$BIN" commitments --sql --plan "$T/g6e.json" > /dev/null 2> "$T/err" && bad "--plan with --sql was accepted"
+grep -q "plan" "$T/err" || bad "the refusal does not name --plan: $(cat "$T/err")"
+
 # Bad input: one line, exit 2, naming the place.
 printf 'line_item_line_item_type,line_item_product_code,line_item_usage_type,line_item_usage_start_date,line_item_usage_amount\nUsage,AmazonEC2,USE1-BoxUsage:p4d.24xlarge,2026-01-01T00:00:00Z,lots\n' > "$T/bad.csv"
 "$BIN" commitments "$T/bad.csv" > "$T/out" 2> "$T/err"
