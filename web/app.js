@@ -55,10 +55,10 @@ class ApiError extends Error {
     this.status = status;
   }
 }
-async function api(path, body, contentType) {
+async function api(path, body, contentType, extraHeaders) {
   // The page's language goes with every request: the server words its messages in it.
   const headers = {"Accept-Language": LANG};
-  const opt = body === undefined ? {headers} : {method: "POST", headers: {...headers, "Content-Type": contentType || "application/json"}, body: contentType ? body : JSON.stringify(body)};
+  const opt = body === undefined ? {headers} : {method: "POST", headers: {...headers, "Content-Type": contentType || "application/json", ...extraHeaders}, body: contentType ? body : JSON.stringify(body)};
   const res = await fetch(path, opt);
   let data;
   try {
@@ -145,6 +145,7 @@ const VALUE_HINT = {N: "hint.number", DUR: "hint.duration", GIB: "hint.gib", MB:
 function describeField(name, schema, required) {
   const d = parseDescription(schema.description);
   const f = {name, required, help: d.help, lo: d.lo ?? schema.minimum, hi: d.hi ?? schema.maximum, unit: d.unit, def: d.def ?? schema.default, tasks: schema["x-tasks"], value: schema["x-value"]};
+  if (schema["x-label"]) specLabels[name] = schema["x-label"];
   const enumOf = schema.enum || (schema.items && schema.items.enum) || d.choices;
   if (name === "model-config") f.type = "file";
   else if (name === "model") f.type = "model";
@@ -172,9 +173,12 @@ function bodyFields(path) {
 function queryFields(path, method = "get") {
   return (spec.paths[path][method].parameters || []).filter((p) => p.in === "query").map((p) => describeField(p.name, {...p.schema, description: p.description}, p.required));
 }
-const labelOf = (name) => name.charAt(0).toUpperCase() + name.slice(1).replace(/-/g, " ");
-// An option's label: the message field.NAME, or its name written as words for an option the
-// tables do not know yet (one the server added since).
+// The English labels of the options: their declarations' (x-label in /v1/openapi.json, "ITL p95",
+// "Storage bandwidth"), so a new option reads well without an entry here.
+const specLabels = {};
+const labelOf = (name) => specLabels[name] || name.charAt(0).toUpperCase() + name.slice(1).replace(/-/g, " ");
+// An option's label: the message field.NAME of the page's language (Chinese), else the
+// declaration's English label.
 const fieldLabel = (name) => ["field." + name, null, labelOf(name)];
 
 let fieldSeq = 0;
@@ -191,7 +195,8 @@ function fieldElement(f, opts = {}) {
     input = h("select", common, h("option", {value: "", i18n: "choice.default"}), h("option", {value: "true", i18n: "choice.yes"}), h("option", {value: "false", i18n: "choice.no"}));
   } else if (f.type === "enum" || f.type === "task") {
     const choices = f.type === "task" ? TASKS : f.choices;
-    input = h("select", common, f.type === "task" ? null : h("option", {value: "", i18n: f.def ? ["choice.defaultIs", {def: f.def}] : "choice.default"}), choices.map((c) => h("option", {value: c}, c)));
+    const named = f.name === "region";  // a region by its name too: cn-north-1 · 中国（北京）
+    input = h("select", common, f.type === "task" ? null : h("option", {value: "", i18n: f.def ? ["choice.defaultIs", {def: f.def}] : "choice.default"}), choices.map((c) => h("option", {value: c, i18n: named ? {region: c} : null}, named ? null : c)));
   } else if (f.type === "checks") {
     const box = h("fieldset", {class: "field checks", "data-field": f.name, "aria-describedby": `${helpId} ${errId}`},
       h("legend", {i18n: opts.label || fieldLabel(f.name)}),
@@ -440,6 +445,9 @@ const catalog = {rows: [], sort: "price", desc: false};
 // Price columns (money: true) hold amounts in each row's currency: the header names the one
 // currency when all rows share it (cells are bare numbers), else each cell shows its own and
 // the column sorts by currency, then amount.
+// A count of accelerators: whole ones as integers ("1", not "1.000"), a fractional GPU (g6f: an
+// eighth of an L4) with its digits.
+const gpuCount = (v) => (missing(v) ? "–" : Number.isInteger(v) ? num(v) : num(v, 3).replace(/0+$/, ""));
 function catalogColumns(rows = catalog.rows) {
   const gpu = (new URLSearchParams(location.search).get("basis") || $("#c-basis").value) === "gpu";
   const per = (r, v) => (v == null ? null : gpu ? v / Math.max(r.accelerator.count || 0, 1e-9) : v);
@@ -452,7 +460,7 @@ function catalogColumns(rows = catalog.rows) {
     {key: "spot", label: priceLabel("spot"), n: 3, money: true, mixed: !cur, get: (r) => per(r, priceOf(r, "spot_usd_per_hour"))},
     {key: "region", label: t("catalog.col.region"), get: (r) => r.region, all: true},
     {key: "gpu", label: t("catalog.col.accelerator"), get: (r) => r.accelerator.model},
-    {key: "gpus", label: t("catalog.col.gpus"), n: 3, get: (r) => r.accelerator.count},
+    {key: "gpus", label: t("catalog.col.gpus"), n: 0, get: (r) => r.accelerator.count, show: gpuCount},
     {key: "mem", label: t("catalog.col.gibPerGpu"), n: 1, get: (r) => (r.accelerator.memory_mib_each == null ? null : r.accelerator.memory_mib_each / 1024)},
     {key: "date", label: t("catalog.col.priceDate"), get: (r) => r.price_date, show: date},
     {key: "vcpus", label: t("catalog.col.vcpus"), n: 0, get: (r) => r.vcpus, wide: true},
@@ -481,6 +489,7 @@ function buildCatalogForm(form) {
   $("select[name=region]", form).value = "us-east-1";
   let timer;
   form.addEventListener("input", (e) => {
+    if (e.target.name === "region") followCurrency(form);
     const values = catalogValues();
     setUrl(toQuery("catalog", values), true);
     lastRun.catalog = toQuery("catalog", values).toString();
@@ -527,7 +536,23 @@ function prefetchCatalog() {
   catalogPrefetch = {query: order.toString(), rows: api("/v1/instances?" + order)};
   catalogPrefetch.rows.catch(() => {});
 }
+// "Max price" is in the currency of the region's prices (CNY/h in AWS China; USD/h with all):
+// its unit, the declaration's "USD/h", follows the region chosen.
+function followCurrency(form) {
+  const select = $("select[name=region]", form);
+  if (!select) return;
+  const currency = select.value === "all" ? "USD" : regionCurrency(select.value);
+  for (const span of $$('.field[data-field="max-price"] .unit [data-i18n]', form)) {
+    if (!span.dataset.i18n.startsWith("[")) continue;
+    const spec = JSON.parse(span.dataset.i18n);
+    if (spec[0] !== "hint.unit") continue;
+    spec[1].unit = spec[1].unit.replace(/^[A-Z]{3}(?=\/)/, currency);
+    span.dataset.i18n = JSON.stringify(spec);
+    span.textContent = tm(spec);
+  }
+}
 async function loadCatalog() {
+  followCurrency($("#catalog-form"));
   const seq = ++catalogSeq;
   const q = new URLSearchParams(catalogValues());
   q.delete("q");
@@ -574,7 +599,7 @@ function renderCatalog() {
       const v = c.get(r);
       const cls = [c.n !== undefined ? "n" : "", c.wide ? "wide" : "", c.key === "date" && r.price_stale ? "stale" : ""].join(" ");
       if (c.key === "type") return h("th", {scope: "row"}, h("a", {href}, v));
-      const shown = c.mixed ? money(v, currencyOf(r), c.n) : c.n !== undefined ? num(v, c.n) : c.show ? c.show(v) : v ?? "–";
+      const shown = c.mixed ? money(v, currencyOf(r), c.n) : c.show ? c.show(v) : c.n !== undefined ? num(v, c.n) : v ?? "–";
       const title = c.key === "date" ? `${r.price_source || ""}${r.price_stale ? t("note.stale") : ""}` : c.key === "spot" && r.spot_estimated ? t("note.spotEstimated") : null;
       return h("td", {class: cls, title}, c.key === "spot" && r.spot_estimated && v != null ? "~" : "", shown);
     }));
@@ -995,6 +1020,17 @@ function idleFiles() {
   return idleDropped.length ? idleDropped : [...$("#idle-files").files];
 }
 let idleDropped = [];
+// A telemetry file as the request body: gzip-compressed where the browser can
+// (CompressionStream; the server inflates it, so a log over its --max-body as text still fits),
+// a .gz file as it is; else the text.
+async function idleBody(file) {
+  const magic = new Uint8Array(await file.slice(0, 2).arrayBuffer());
+  if (magic[0] === 0x1f && magic[1] === 0x8b) return {body: file, headers: {"Content-Encoding": "gzip"}};
+  if (typeof CompressionStream !== "function") return {body: await file.text(), headers: {}};
+  const body = await new Response(file.stream().pipeThrough(new CompressionStream("gzip"))).blob();
+  return {body, headers: {"Content-Encoding": "gzip"}};
+}
+const bytesText = (n) => (n >= 1e6 ? `${num(n / 1e6, n % 1e5 ? 1 : 0)} MB` : `${num(n / 1e3, 0)} kB`);
 async function runIdle(form, v) {
   const tok = begin("idle", t("idle.working"));
   const out = $("#idle-out");
@@ -1004,12 +1040,18 @@ async function runIdle(form, v) {
     const reports = [];
     for (const file of files) {  // one request per file: each file is one host unless it names its own
       const q = new URLSearchParams(v);
-      if (!v.host) q.set("host", file.name.replace(/\.[^.]*$/, ""));
-      const type = /\.xml$/i.test(file.name) ? "application/xml" : /\.json$/i.test(file.name) ? "application/json" : "text/csv";  // the server sniffs CSV from Prometheus text
+      const name = file.name.replace(/\.gz$/i, "");
+      if (!v.host) q.set("host", name.replace(/\.[^.]*$/, ""));
+      const type = /\.xml$/i.test(name) ? "application/xml" : /\.json$/i.test(name) ? "application/json" : "text/csv";  // the server sniffs CSV from Prometheus text
+      const {body, headers} = await idleBody(file);
       try {
-        reports.push(await api("/v1/idle?" + q, await file.text(), type));
+        reports.push(await api("/v1/idle?" + q, body, type, headers));
       } catch (e) {
-        e.message = `${file.name}: ${e.message}`;
+        // Over the server's body limit: say which limit, and how its operator raises it.
+        const limit = e.status === 413 && /\((\d+) bytes/.exec(e.message);
+        e.message = limit && e.field === "body"
+          ? t("idle.tooLarge", {file: file.name, size: bytesText(body.size ?? body.length), limit: bytesText(Number(limit[1]))})
+          : `${file.name}: ${e.message}`;
         throw e;
       }
       if (!current("idle", tok)) return;
@@ -1151,12 +1193,15 @@ async function init() {
   });
   window.addEventListener("popstate", route);
   prefetchCatalog();
-  const first = Promise.all([api("/v1/openapi.json"), api("/v1/regions"), api("/v1/gpus"), api("/v1/catalog"), api("/v1/models")]);
+  const first = Promise.all([api("/v1/openapi.json"), api("/v1/regions?detail=true"), api("/v1/gpus"), api("/v1/catalog"), api("/v1/models")]);
   first.catch(() => {});
   await messages;
   applyLang(LANG);
   try {
-    [spec, regions, gpus, catalogInfo, models] = await first;
+    let regionList;
+    [spec, regionList, gpus, catalogInfo, models] = await first;
+    for (const r of regionList) REGIONS[r.code] = r;
+    regions = regionList.map((r) => r.code);
     const props = spec.paths["/v1/estimate"].post.requestBody.content["application/json"].schema.properties;
     TASKS.push(...props.task["x-tasks"]);
     ensureDatalist("dl-gpus", gpus.map((g) => g.model));

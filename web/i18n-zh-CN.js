@@ -281,6 +281,7 @@
   "rec.lists": "允许与排除列表",
   "idle.working": "正在分析…",
   "idle.noFiles": "body：请选择或拖入一个或多个遥测文件",
+  "idle.tooLarge": "{file}：上传内容（{size}）超过了本服务器每个请求 {limit} 的上限；请用更高的上限启动服务器（gpuadvisor serve --max-body 20M），或按主机或日期拆分日志",
   "idle.heading": "{n} 台主机，{hours} 小时遥测：闲置 GPU 花费 {waste}；调整规格每月可省 {savings}",
   "idle.col.host": "主机",
   "idle.col.type": "类型",

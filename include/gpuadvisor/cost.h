@@ -66,6 +66,7 @@ void DeclareOptions(V& v, UsagePattern& u) {
             .no_default = true});
   v.Number("storage-gbyte-s", u.storage_gbyte_s,
            {.help = "Checkpoint storage bandwidth per instance (default: EBS, at most 1 GB/s)",
+            .label = "Storage bandwidth",
             .unit = "GB/s",
             .lo = 0,
             .hi = 1000,

@@ -45,6 +45,9 @@ namespace gpuadvisor {
 // only what differs from these defaults.
 struct FieldInfo {
   std::string_view help;
+  // The field in words, as a form labels it ("Storage bandwidth"); "" = its name as words
+  // (OptionNameAsWords: "itl-p95" -> "ITL p95"). The web page's English label; the unit follows.
+  std::string_view label;
   std::string_view unit;  // "GiB", "USD/h", "%", ... ("" = none); durations: "" (text says)
   double lo = -std::numeric_limits<double>::infinity();  // numbers; durations in seconds
   double hi = std::numeric_limits<double>::infinity();

@@ -20,7 +20,9 @@ struct InstanceQuery {
   std::optional<double> min_gpus, max_gpus;        // whole-device equivalents
   std::optional<double> min_gpu_memory_gib;        // per device
   std::optional<double> min_total_gpu_memory_gib;  // per instance
-  std::optional<double> max_price_usd;             // per instance-hour at `purchase`
+  // Per instance-hour at `purchase`, in the region's currency (CNY in AWS China; USD with
+  // region "all", where CNY rows are then left out).
+  std::optional<double> max_price_usd;
   PurchaseKind purchase = PurchaseKind::kOnDemand;
   bool efa_only = false;
   bool include_retired = false;
@@ -49,9 +51,9 @@ void DeclareOptions(V& v, InstanceQuery& q) {
             .lo = 0,
             .hi = 1e7});
   v.Number("max-price", q.max_price_usd,
-           {.help = "At most this per instance-hour (at --purchase); in USD, so it cannot filter "
-                    "prices in CNY (refused for an AWS China region; with region all, CNY rows "
-                    "are left out)",
+           {.help = "At most this per instance-hour (at --purchase), in the region's currency: "
+                    "CNY/h in an AWS China region (cn-north-1, cn-northwest-1); with region all, "
+                    "USD/h and CNY rows are left out",
             .unit = "USD/h",
             .lo = 0,
             .hi = 1e6});

@@ -134,6 +134,7 @@ void DeclareOptions(V& v, RecommendRequest& r) {
   v.List("fx", r.fx,
          {.help = "A dated exchange rate, units per USD, that ranks CNY-priced regions with USD "
                   "ones (without it each currency is ranked on its own)",
+          .label = "Exchange rate",
           .metavar = "CNY=RATE@YYYY-MM-DD"});
   v.EnumList(
       "purchase", r.purchase, PurchaseKindName, ParsePurchaseOption("purchase"),

@@ -371,7 +371,8 @@ struct WorkloadFieldInfo {
   const char* name;
   const char* value;
   const char* help;
-  uint32_t tasks;  // bit (1 << TaskKind) per task the field applies to
+  uint32_t tasks;          // bit (1 << TaskKind) per task the field applies to
+  const char* label = "";  // FieldInfo::label: how a form labels it ("" = the name as words)
 };
 // True when field `name` (canonical spelling) means something for task `t`; unknown names are
 // false. WorkloadFields::Bind refuses a given field for which it is false.

@@ -21,13 +21,15 @@ numbers or the CLI's text (``tokens="50M"``, ``deadline="36h"``).
 
 from __future__ import annotations
 
-import copy
-import functools
-import inspect
-import math
-import os
-import sys
-import threading
+# The modules the package uses itself, under private names: ``dir(gpuadvisor)`` is its API
+# (``__dir__`` below), not ``os``, ``sys`` and ``threading``.
+import copy as _copy
+import functools as _functools
+import inspect as _inspect
+import math as _math
+import os as _os
+import sys as _sys
+import threading as _threading
 from typing import Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Union
 
 try:
@@ -35,7 +37,7 @@ try:
 except ImportError as _exc:  # a half-built package: the compiled part is missing
     raise ImportError(
         "gpuadvisor: the compiled extension gpuadvisor._core is missing or unloadable in "
-        f"{os.path.dirname(os.path.abspath(__file__))} ({_exc}); build it with "
+        f"{_os.path.dirname(_os.path.abspath(__file__))} ({_exc}); build it with "
         "`cmake --build build --target gpuadvisor_python` or `pip install .`") from _exc
 from ._core import (  # noqa: F401  (re-exported)
     Error,
@@ -75,8 +77,8 @@ def _check_text(field: str, value: Any) -> None:
         except UnicodeEncodeError as exc:
             raise _invalid(field, f"{field}: expected text encodable as UTF-8, got a lone "
                            f"surrogate at index {exc.start} ({value[exc.start]!r})") from None
-    elif isinstance(value, os.PathLike):
-        _check_text(field, os.fspath(value))
+    elif isinstance(value, _os.PathLike):
+        _check_text(field, _os.fspath(value))
     elif isinstance(value, (list, tuple)):
         for item in value:
             _check_text(field, item)
@@ -89,12 +91,12 @@ def _check_text(field: str, value: Any) -> None:
 def _check_args(fn: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
     """_check_text over every argument of a call of ``fn``, each named by its parameter."""
     try:
-        bound = inspect.signature(fn).bind_partial(*args, **kwargs)
+        bound = _inspect.signature(fn).bind_partial(*args, **kwargs)
     except TypeError:
         return  # Python's own error for a wrong call shape comes next
     for name, value in bound.arguments.items():
         param = bound.signature.parameters[name]
-        if param.kind == inspect.Parameter.VAR_KEYWORD:
+        if param.kind == _inspect.Parameter.VAR_KEYWORD:
             for key, item in value.items():
                 _check_text(key, item)
         else:
@@ -104,7 +106,7 @@ def _check_args(fn: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str
 def _checked(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Checks a public function's text arguments before the compiled core sees them (pybind11
     would raise a bare TypeError for a lone surrogate)."""
-    @functools.wraps(fn)
+    @_functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
         _check_args(fn, args, kwargs)
         return fn(*args, **kwargs)
@@ -130,7 +132,7 @@ def _text(value: Any) -> Optional[str]:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
-        if not math.isfinite(value) or value != int(value) or abs(value) >= 1e16:
+        if not _math.isfinite(value) or value != int(value) or abs(value) >= 1e16:
             return repr(value)
         return str(int(value))
     return str(value)
@@ -155,24 +157,44 @@ def _with_options(command: str) -> Callable[[Callable[..., Any]], Callable[..., 
     here from the same table as ``gpuadvisor COMMAND --help``, so they cannot drift apart.
     """
     def wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
-        sig = inspect.signature(fn)
-        fixed = [p for p in sig.parameters.values() if p.kind != inspect.Parameter.VAR_KEYWORD]
+        sig = _inspect.signature(fn)
+        fixed = [p for p in sig.parameters.values() if p.kind != _inspect.Parameter.VAR_KEYWORD]
         taken = {p.name for p in fixed}
         table = [o for o in _python_options(command)
                  if not o["positional"] and o["name"] not in taken]
-        params = [p for p in fixed if p.kind != inspect.Parameter.KEYWORD_ONLY]
-        params += [inspect.Parameter(o["name"], inspect.Parameter.KEYWORD_ONLY, default=None)
+        params = [p for p in fixed if p.kind != _inspect.Parameter.KEYWORD_ONLY]
+        params += [_inspect.Parameter(o["name"], _inspect.Parameter.KEYWORD_ONLY, default=None)
                    for o in table]
-        params += [p for p in fixed if p.kind == inspect.Parameter.KEYWORD_ONLY]
-        if any(p.kind == inspect.Parameter.VAR_KEYWORD for p in sig.parameters.values()):
-            extra = [p for p in sig.parameters.values() if p.kind == inspect.Parameter.VAR_KEYWORD]
+        params += [p for p in fixed if p.kind == _inspect.Parameter.KEYWORD_ONLY]
+        params.append(_inspect.Parameter("lang", _inspect.Parameter.KEYWORD_ONLY, default=None))
+        if any(p.kind == _inspect.Parameter.VAR_KEYWORD for p in sig.parameters.values()):
+            extra = [p for p in sig.parameters.values() if p.kind == _inspect.Parameter.VAR_KEYWORD]
             params += extra
         fn.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
-        lines = [f"    {o['name']} ({o['type']}): {o['help']}" for o in table]
+        lines = [f"    {o['name']} ({o['type']}): {o['help']}" for o in table] + [_LANG_DOC]
         fn.__doc__ = (fn.__doc__ or "").rstrip() + "\n\n    Options (the `gpuadvisor " + command + \
             "` flags, with underscores):\n" + "\n".join(lines) + "\n"
-        return _checked(fn)
+        return _in_language(_checked(fn))
     return wrap
+
+
+_LANG_DOC = ("    lang (str): Language of the text (str(), warnings, why lines, advice, error "
+             "messages): en or zh; JSON keys and values stay English (default: from LANGUAGE, "
+             "LC_ALL, LC_MESSAGES, LANG, as the CLI)")
+
+
+def _in_language(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` with a ``lang=`` keyword: the call runs in that language, or in the one the
+    environment asks for (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), read at each call as the CLI
+    reads it at start. InvalidArgument (field ``lang``) for a language without a translation."""
+    @_functools.wraps(fn)
+    def call(*args: Any, lang: Optional[str] = None, **kwargs: Any) -> Any:
+        _check_text("lang", lang)
+        if lang is not None and not isinstance(lang, str):
+            raise _invalid("lang", f"lang: expected en or zh, got {type(lang).__name__}")
+        with _core.LanguageScope(lang or ""):
+            return fn(*args, **kwargs)
+    return call
 
 
 # ---- results ---------------------------------------------------------------------------------
@@ -284,7 +306,7 @@ class Record:
 
     def to_dict(self) -> Dict[str, Any]:
         """The CLI's ``--json`` object for this result (a deep copy)."""
-        return copy.deepcopy(self._data)
+        return _copy.deepcopy(self._data)
 
 
 def _wrap(value: Any, cls: type) -> Any:
@@ -450,9 +472,10 @@ class Recommendation(Record):
     # that gives plans, else None.
     promoted_lever: Optional[Record]
 
-    def __init__(self, handle: Any):
+    def __init__(self, handle: Any, lang: str = "en"):
         super().__init__(handle.json())
         object.__setattr__(self, "_handle", handle)
+        object.__setattr__(self, "_lang", lang)  # str() and svg() in the call's language
         object.__setattr__(self, "warnings", handle.warnings())
 
     @property
@@ -470,10 +493,12 @@ class Recommendation(Record):
 
     def svg(self) -> str:
         """Cost (log) against time (log) of the Pareto front and the ranked plans, as SVG."""
-        return self._handle.svg()
+        with _core.LanguageScope(self._lang):
+            return self._handle.svg()
 
     def __str__(self) -> str:
-        return self._handle.table()
+        with _core.LanguageScope(self._lang):
+            return self._handle.table()
 
     def to_pandas(self):
         """The ranked plans as a DataFrame (one row per plan, estimate and lists left out)."""
@@ -573,9 +598,9 @@ class Catalog:
     """
 
     @_checked
-    def __init__(self, path: Optional[Union[str, os.PathLike]] = None, *, max_price_age: int = 90):
-        self._core = _core.Catalog("" if path is None else os.fspath(path), _text(max_price_age))
-        self.path = None if path is None else os.fspath(path)
+    def __init__(self, path: Optional[Union[str, _os.PathLike]] = None, *, max_price_age: int = 90):
+        self._core = _core.Catalog("" if path is None else _os.fspath(path), _text(max_price_age))
+        self.path = None if path is None else _os.fspath(path)
 
     def __repr__(self) -> str:
         where = self.path or "embedded"
@@ -635,22 +660,22 @@ class Catalog:
         """:func:`launch` on this catalog."""
         return launch(instance_type, plan=plan, catalog=self, **kwargs)
 
-    def idle(self, paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
-             inventory: Union[None, str, os.PathLike] = None, **kwargs: Any) -> "IdleReport":
+    def idle(self, paths: Union[str, _os.PathLike, Sequence[Union[str, _os.PathLike]]],
+             inventory: Union[None, str, _os.PathLike] = None, **kwargs: Any) -> "IdleReport":
         """:func:`idle` on this catalog."""
         return idle(paths, inventory, catalog=self, **kwargs)
 
-    def commitments(self, paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
+    def commitments(self, paths: Union[str, _os.PathLike, Sequence[Union[str, _os.PathLike]]],
                     **kwargs: Any) -> "CommitmentReport":
         """:func:`commitments` on this catalog."""
         return commitments(paths, catalog=self, **kwargs)
 
 
 _embedded: Optional[Catalog] = None
-_embedded_lock = threading.Lock()
+_embedded_lock = _threading.Lock()
 
 
-def catalog(path: Optional[Union[str, os.PathLike]] = None, *, max_price_age: int = 90) -> Catalog:
+def catalog(path: Optional[Union[str, _os.PathLike]] = None, *, max_price_age: int = 90) -> Catalog:
     """The embedded catalog (parsed once, shared) or the catalog file at ``path``.
 
     Raises IoError (unreadable), ParseError (malformed, naming the field or byte offset).
@@ -717,26 +742,26 @@ class Workload:
             raise
 
     @classmethod
-    def from_yaml(cls, path: Union[str, os.PathLike], **fields: Value) -> "Workload":
+    def from_yaml(cls, path: Union[str, _os.PathLike], **fields: Value) -> "Workload":
         """A YAML workload file (keys as the CLI flags); ``fields`` apply on top."""
-        return cls(_file=os.fspath(path), **fields)
+        return cls(_file=_os.fspath(path), **fields)
 
     @classmethod
-    def from_json(cls, path: Union[str, os.PathLike], **fields: Value) -> "Workload":
+    def from_json(cls, path: Union[str, _os.PathLike], **fields: Value) -> "Workload":
         """A JSON workload file (keys as the CLI flags); ``fields`` apply on top."""
-        return cls(_file=os.fspath(path), **fields)
+        return cls(_file=_os.fspath(path), **fields)
 
     @classmethod
-    def from_file(cls, path: Union[str, os.PathLike], **fields: Value) -> "Workload":
+    def from_file(cls, path: Union[str, _os.PathLike], **fields: Value) -> "Workload":
         """A YAML or JSON workload file (``--workload FILE``); ``fields`` apply on top."""
-        return cls(_file=os.fspath(path), **fields)
+        return cls(_file=_os.fspath(path), **fields)
 
     @classmethod
-    def from_config_json(cls, path: Union[str, os.PathLike], task: Optional[str] = None,
+    def from_config_json(cls, path: Union[str, _os.PathLike], task: Optional[str] = None,
                          **fields: Value) -> "Workload":
         """The architecture from a Hugging Face ``config.json`` (``--model-config``), for
         ``task`` (the workload's default, pretrain, when None) with ``fields`` on top."""
-        return cls(task=task, model_config=os.fspath(path), **fields)
+        return cls(task=task, model_config=_os.fspath(path), **fields)
 
     def replace(self, **fields: Value) -> "Workload":
         """A copy with some fields changed or added."""
@@ -820,7 +845,8 @@ def recommend(workload: Workload, *, catalog: Optional[Catalog] = None,
     released during the search; calls from several threads run in parallel.
     """
     workload = _workload_arg(workload)
-    return Recommendation(_catalog_of(catalog)._core.recommend(workload._core, options))
+    handle = _catalog_of(catalog)._core.recommend(workload._core, options)
+    return Recommendation(handle, _core.current_language())
 
 
 @_with_options("pricing")
@@ -858,8 +884,8 @@ def launch(instance_type: Optional[str] = None, *, plan: Any = None,
 
 
 @_with_options("idle")
-def idle(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
-         inventory: Union[None, str, os.PathLike] = None, *,
+def idle(paths: Union[str, _os.PathLike, Sequence[Union[str, _os.PathLike]]],
+         inventory: Union[None, str, _os.PathLike] = None, *,
          catalog: Optional[Catalog] = None, **options: Any) -> IdleReport:
     """Idle periods, wasted dollars and rightsizing from GPU telemetry (``gpuadvisor idle``).
 
@@ -874,16 +900,16 @@ def idle(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
     Prometheus-compatible server instead, summarised there per ``step`` window over ``since``
     up to ``until``.
     """
-    if isinstance(paths, (str, os.PathLike)):
+    if isinstance(paths, (str, _os.PathLike)):
         paths = [paths]
     if inventory is not None:
-        options["inventory"] = os.fspath(inventory)
-    data, warnings, text = _catalog_of(catalog)._core.idle([os.fspath(p) for p in paths], options)
+        options["inventory"] = _os.fspath(inventory)
+    data, warnings, text = _catalog_of(catalog)._core.idle([_os.fspath(p) for p in paths], options)
     return IdleReport(data, warnings, text)
 
 
 @_with_options("commitments")
-def commitments(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]], *,
+def commitments(paths: Union[str, _os.PathLike, Sequence[Union[str, _os.PathLike]]], *,
                 catalog: Optional[Catalog] = None, **options: Any) -> CommitmentReport:
     """Reserved Instances and Savings Plans sized from the account's bill
     (``gpuadvisor commitments``).
@@ -895,9 +921,9 @@ def commitments(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]
     naming file:line and the column, InvalidArgument naming the option, NoResult when the bill
     holds no accelerator usage or commitment.
     """
-    if isinstance(paths, (str, os.PathLike)):
+    if isinstance(paths, (str, _os.PathLike)):
         paths = [paths]
-    data, warnings, text = _catalog_of(catalog)._core.commitments([os.fspath(p) for p in paths],
+    data, warnings, text = _catalog_of(catalog)._core.commitments([_os.fspath(p) for p in paths],
                                                                   options)
     return CommitmentReport(data, warnings, text)
 
@@ -915,19 +941,21 @@ def model_presets() -> List[str]:
 
 
 @_checked
-def account_show(path: Union[None, str, os.PathLike] = None) -> Dict[str, Any]:
+def account_show(path: Union[None, str, _os.PathLike] = None) -> Dict[str, Any]:
     """The account scan ``recommend`` reads (``gpuadvisor account show --json``): the file at
     ``path``, else ``$GPUADVISOR_ACCOUNT``, else the one ``gpuadvisor account scan`` wrote.
     ``recommend(..., account=path or "none")`` chooses the scan the same way. Raises NotFound when
     none is named and there is no user scan, IoError when a named file cannot be read, ParseError
     or InvalidArgument (field ``account``) for a malformed one."""
     import json
-    return json.loads(_core.account_show(os.fspath(path) if path is not None else ""))
+    return json.loads(_core.account_show(_os.fspath(path) if path is not None else ""))
 
 
+@_in_language
 def models() -> RecordList:
     """Every model preset with family, tasks, parameters, shape and source (``gpuadvisor models``);
-    ``str()`` of the list is the CLI's table."""
+    ``str()`` of the list is the CLI's table. ``lang="zh"`` words the table in Chinese (default:
+    the environment's language, as the CLI)."""
     data, text = _core.models()
     out = RecordList(ModelPreset(m) for m in data)
     out.text = text
@@ -937,12 +965,20 @@ def models() -> RecordList:
 @_checked
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Runs the gpuadvisor command line in this process (``python -m gpuadvisor ...``)."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    sys.stdout.flush()
-    sys.stderr.flush()
+    args = list(_sys.argv[1:] if argv is None else argv)
+    _sys.stdout.flush()
+    _sys.stderr.flush()
     return _core.main(["gpuadvisor", *args])
 
 
 def console_main() -> None:
     """Entry point of the ``gpuadvisor`` command that ``pip install`` creates."""
-    sys.exit(main())
+    _sys.exit(main())
+
+
+def __dir__() -> List[str]:
+    """``dir(gpuadvisor)``: the public API (``__all__`` and the module's own attributes), not the
+    modules and typing names the package uses inside (``os``, ``sys``, ``threading``, ``Any``)."""
+    return sorted(set(__all__) | {"CURRENCIES", "money_key", "__version__", "__doc__",
+                                  "__file__", "__name__", "__path__", "__package__", "__spec__",
+                                  "__loader__", "__all__"})

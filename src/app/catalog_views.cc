@@ -172,7 +172,7 @@ Table InstancesTable(const std::vector<InstanceRow>& rows) {
                                             static_cast<double>(it.memory_mib) / 1024, 0))
                                       : std::nullopt);
     cells.push_back(Cell(it.network_gbit_s, 0));
-    cells.push_back(it.efa ? "yes" : "no");
+    cells.push_back(it.efa ? Tr("yes") : Tr("no"));
     cells.push_back(money.Cell(r.on_demand_usd_per_hour, 3, r.currency));
     std::optional<std::string> spot = money.Cell(r.spot_usd_per_hour, 3, r.currency);
     if (spot && r.offer && r.offer->spot && r.offer->spot->estimated) *spot = "~" + *spot;
@@ -308,11 +308,12 @@ Table ShowRegionsTable(const InstanceType& t, const Freshness& fresh) {
                  : Trf(", confirmed {0}", o.on_demand->confirmed.date)) +
             (fresh.Stale(o.on_demand->dated_by().date) ? " stale" : "");
     }
-    tab.AddRow({o.region,
-                o.offered ? std::optional<std::string>(*o.offered ? "yes" : "no") : std::nullopt,
-                std::to_string(o.az_ids.size()), price(o.on_demand), spot,
-                o.spot_band ? std::optional<std::string>(o.spot_band->label) : std::nullopt,
-                price(o.reserved_1y_no_upfront), src});
+    tab.AddRow(
+        {o.region,
+         o.offered ? std::optional<std::string>(*o.offered ? Tr("yes") : Tr("no")) : std::nullopt,
+         std::to_string(o.az_ids.size()), price(o.on_demand), spot,
+         o.spot_band ? std::optional<std::string>(o.spot_band->label) : std::nullopt,
+         price(o.reserved_1y_no_upfront), src});
   }
   return tab;
 }

@@ -203,6 +203,12 @@ std::string IdleReportJsonText(const IdleReport& r, const Freshness& fresh,
   return out;
 }
 
+// The recommendation actions and data states (IdleRecommendation::action, DataStatusName:
+// English in JSON), marked for translation: the table shows each as Tr(name).
+[[maybe_unused]] constexpr const char* kIdleNames[] = {
+    N_("stop"), N_("schedule"),     N_("fewer-gpus"), N_("smaller-gpu"),
+    N_("keep"), N_("collect-more"), N_("ok"),         N_("insufficient-data")};
+
 Table IdleTable(const IdleReport& r) {
   Table t;
   t.AddColumn(Tr("host"));
@@ -226,13 +232,13 @@ Table IdleTable(const IdleReport& r) {
   for (const HostUsage& h : r.hosts) {
     std::string type =
         h.instance_type.empty() ? "?" : h.instance_type + (h.type_guessed ? "*" : "");
-    std::string rec = h.recommendation.action;
+    std::string rec = Tr(h.recommendation.action.c_str());
     if (!h.recommendation.target_instance_type.empty() && h.recommendation.action != "spot") {
       rec += " -> " + h.recommendation.target_instance_type;
     }
     t.AddRow(
         {h.host, type, std::to_string(h.gpus), std::to_string(h.gpus_busy),
-         FormatFixed(h.hours_covered, 1), DataStatusName(h.status), Cell(h.avg_util_pct, 1),
+         FormatFixed(h.hours_covered, 1), Tr(DataStatusName(h.status)), Cell(h.avg_util_pct, 1),
          Cell(h.p95_util_pct, 1), Cell(Gib(h.mem_used_max_mib), 1), FormatFixed(h.idle_hours, 1),
          Cell(h.idle_fraction ? std::optional<double>(*h.idle_fraction * 100) : std::nullopt, 0),
          money.Cell(h.wasted, 2), money.Cell(h.recommendation.savings_per_month, 0), rec});
@@ -250,9 +256,13 @@ Table IdleTable(const IdleReport& r) {
       idle += h.idle_hours;
       ++hosts;
     }
-    t.AddRow({std::string("TOTAL ") + (named ? std::string(CurrencyCode(c)) + " " : "") + "(" +
-                  std::to_string(hosts) + (hosts == 1 ? " host)" : " hosts)"),
-              "", std::to_string(gpus), "", "", "", "", "", "", FormatFixed(idle, 1), "",
+    // TRANSLATORS: the total row of the idle table: the number of hosts, after the currency
+    // code when the fleet pays in more than one.
+    const std::string total =
+        named ? (hosts == 1 ? Trf("TOTAL {0} ({1} host)", CurrencyCode(c), hosts)
+                            : Trf("TOTAL {0} ({1} hosts)", CurrencyCode(c), hosts))
+              : (hosts == 1 ? Trf("TOTAL ({0} host)", hosts) : Trf("TOTAL ({0} hosts)", hosts));
+    t.AddRow({total, "", std::to_string(gpus), "", "", "", "", "", "", FormatFixed(idle, 1), "",
               money.Cell(Total(r.total_wasted, c), 2),
               money.Cell(Total(r.total_savings_per_month, c), 0), ""});
   }
@@ -264,16 +274,16 @@ std::string IdleNotes(const IdleReport& r) {
   for (const HostUsage& h : r.hosts) {
     out += h.host + ": " + h.recommendation.summary;
     if (h.recommendation.savings_per_month) {
-      out += " (saves ~" + FormatMoney(*h.recommendation.savings_per_month, 0) + "/month)";
+      out += Trf(" (saves ~{0}/month)", FormatMoney(*h.recommendation.savings_per_month, 0));
     }
     out += "\n";
     if (!h.status_reason.empty() && h.status_reason != h.recommendation.summary) {
       out += "  " + h.status_reason + "\n";
     }
     for (const IdleRecommendation& a : h.alternatives) {
-      out += "  also: " + a.summary;
+      out += "  " + Trf("also: {0}", a.summary);
       if (a.savings_per_month) {
-        out += " (~" + FormatMoney(*a.savings_per_month, 0) + "/month)";
+        out += Trf(" (~{0}/month)", FormatMoney(*a.savings_per_month, 0));
       }
       out += "\n";
     }
@@ -286,17 +296,18 @@ std::string IdleNotes(const IdleReport& r) {
   }
   if (guessed) {
     out +=
-        "* type guessed from the GPU name and count (cheapest such type); name it in an "
-        "inventory file (hosts.csv: hostname,instance_type,region,purchase)\n";
+        Tr("* type guessed from the GPU name and count (cheapest such type); name it in an "
+           "inventory file (hosts.csv: hostname,instance_type,region,purchase)");
+    out += "\n";
   }
   for (const auto& [src, date] : sources) {
-    out += "prices: ";
-    out += src;
-    out += " (" + date + ")\n";
+    out += Trf("prices: {0} ({1})", src, date) + "\n";
   }
-  out += "idle = every GPU at or under " + FormatFixed(r.options.idle_threshold_pct, 0) +
-         "% for at least " + FormatFixed(r.options.idle_window_s / 60, 0) +
-         " min; savings assume the observed pattern continues\n";
+  out += Trf("idle = every GPU at or under {0}% for at least {1} min; savings assume the "
+             "observed pattern continues",
+             FormatFixed(r.options.idle_threshold_pct, 0),
+             FormatFixed(r.options.idle_window_s / 60, 0)) +
+         "\n";
   return out;
 }
 

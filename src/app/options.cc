@@ -199,6 +199,10 @@ std::string OptionRangeText(const OptionSpec& o) {
   return "";
 }
 
+std::string OptionLabel(const OptionSpec& o) {
+  return o.label.empty() ? OptionNameAsWords(o.name) : std::string(o.label);
+}
+
 std::string OptionHelpText(const OptionSpec& o) {
   std::string out(o.help);
   std::vector<std::string> facts;
@@ -453,6 +457,7 @@ void SpecCollector::Add(std::string_view name, OptionType type, const FieldInfo&
   o.name = name;
   o.type = type;
   o.help = i.help;
+  o.label = i.label;
   o.unit = i.unit;
   o.default_text = i.no_default              ? std::string()
                    : i.shown_default.empty() ? std::move(shown)

@@ -52,6 +52,7 @@ struct OptionSpec {
   std::string_view name;  // canonical spelling: CLI --name, HTTP name or na_me, Python na_me
   OptionType type = OptionType::kText;
   std::string_view help;
+  std::string_view label;    // FieldInfo::label: the form's label ("" = OptionLabel's words)
   std::string_view unit;     // "GiB", "USD/h", "%", ... ("" = none); durations: "" (text says)
   std::string default_text;  // as a user would type it; "" = none
   double lo = -std::numeric_limits<double>::infinity();  // kNumber/kInteger/kDuration (seconds)
@@ -86,6 +87,8 @@ std::string CanonicalOptionKey(std::string_view key);
 
 // The bounds of an option as a user types them: "0 to 100", "1m to 30d", "at least 1", "".
 std::string OptionRangeText(const OptionSpec& o);
+// The option as a form labels it: its declared label, else its name as words ("ITL p95").
+std::string OptionLabel(const OptionSpec& o);
 // The --help line: help, then unit, range, choices and default in one fixed form.
 std::string OptionHelpText(const OptionSpec& o);
 

@@ -99,13 +99,15 @@ Table PricingTable(const PricingResult& r) {
         Tr(c.option.c_str()) + std::string(static_cast<int>(i) == r.cheapest ? " *" : "");
     std::optional<std::string> be;
     if (c.break_even_utilization) be = FormatFixed(100 * *c.break_even_utilization, 0) + "%";
-    std::string note = c.priced ? c.from.source + " (" + c.from.date + ")" : "";
-    if (c.estimated) note += " estimated";
+    const std::string date = c.from.date == "undated" ? std::string(Tr("undated")) : c.from.date;
+    std::string note = c.priced ? c.from.source + " (" + date + ")" : "";
+    if (c.estimated) note += Tr(" estimated");
     if (c.spot) {
-      note += "; +" + FormatFixed(100 * c.spot->overhead_fraction, 1) +
-              "% time, checkpoint every " + FormatFixed(c.spot->interval_s / 60, 0) + " min";
+      note += Tr("; ") + Trf("+{0}% time, checkpoint every {1} min",
+                             FormatFixed(100 * c.spot->overhead_fraction, 1),
+                             FormatFixed(c.spot->interval_s / 60, 0));
     }
-    if (!c.note.empty()) note += (note.empty() ? "" : "; ") + c.note;
+    if (!c.note.empty()) note += (note.empty() ? "" : Tr("; ")) + c.note;
     t.AddRow({name, AmountCell(c.usd_per_hour), AmountCell(c.total_usd),
               AmountCell(c.usd_per_used_hour), be, note});
   }

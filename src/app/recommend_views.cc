@@ -391,7 +391,7 @@ std::string SweepText(const Plan& p) {
   const size_t n = std::min<size_t>(p.sweep.size(), 4);
   for (size_t i = 0; i < n; ++i) {
     const Plan::SweepPoint& x = p.sweep[i];
-    out += (i ? "; " : "") + (x.type != p.type ? x.type->name + " " : std::string()) + "x" +
+    out += (i ? Tr("; ") : "") + (x.type != p.type ? x.type->name + " " : std::string()) + "x" +
            std::to_string(x.instances) + " " +
            FormatFixed(x.time_hours, x.time_hours >= 100 ? 0 : 1) + " h " +
            FormatMoney(p.currency, x.cost_usd, x.cost_usd >= 100 ? 0 : 2);

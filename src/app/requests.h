@@ -201,6 +201,7 @@ void DeclareOptions(V& v, RecommendArgs& a) {
          {.help = "Account scan to check plans against: a file (default: the one `account scan` "
                   "wrote, if any; also GPUADVISOR_ACCOUNT), or none to ignore it; over HTTP only "
                   "none (the server checks against the scan it was started with)",
+          .label = "Account scan",
           .metavar = "FILE"});
 }
 
@@ -306,7 +307,6 @@ struct IdleArgs {
   std::string until;  // ISO time or Unix seconds
   std::string bearer_token_file, basic_auth_file;
   bool no_progress = false;  // CLI
-};
   // CLI only: CloudWatch through the user's AWS CLI (cloudwatch_source.h); the range is since and
   // until's, the region the idle region option's.
   bool cloudwatch = false;
@@ -314,6 +314,7 @@ struct IdleArgs {
   std::vector<std::string> instance_ids;
   std::string asg;  // Auto Scaling group name
   AwsCliOptions aws_cli;
+};
 template <typename V>
 void DeclareOptions(V& v, IdleArgs& a) {
   // Python hands its files over as its own positional arguments; HTTP as the upload.
@@ -352,7 +353,6 @@ void DeclareOptions(V& v, IdleArgs& a) {
   OfferedBy(v, kCli, [&] {
     v.Bool("no-progress", a.no_progress, {.help = "No progress bar on a terminal"});
   });
-}
   // The AWS CLI runs on the caller's machine with the caller's credentials: the command line's
   // alone (not a server's credentials at a client's request).
   OfferedBy(v, kCli, [&] {
@@ -375,8 +375,8 @@ void DeclareOptions(V& v, IdleArgs& a) {
             .metavar = "NAME"});
     v.Nested(a.aws_cli);
   });
+}
 
-// `idle FILE...` options ("idle" table). The inventory CSV is read and checked against the
 // `idle --cloudwatch`: what the CLI reads from CloudWatch through the AWS CLI. The range is whole
 // UTC hours [start_s, end_s): until (default now) rounded down to the hour, back since rounded up
 // to hours (at most kCloudWatchMaxRangeS).
@@ -389,14 +389,15 @@ struct IdleCloudWatch {
   AwsCliOptions aws_cli;
 };
 
+// `idle FILE...` options ("idle" table). The inventory CSV is read and checked against the
 // catalog; --prometheus's token and password are read from files so they stay off command lines.
 struct IdleSetup {
   IdleOptions options;
   TelemetryOptions telemetry;  // no progress callback
   std::vector<InventoryEntry> inventory;
   std::optional<PrometheusOptions> prometheus;  // set when the prometheus option is
-  std::vector<std::string> files;               // CLI: the telemetry files
   std::optional<IdleCloudWatch> cloudwatch;     // CLI: set when the cloudwatch option is
+  std::vector<std::string> files;               // CLI: the telemetry files
   bool no_progress = false;                     // CLI
 };
 Result<IdleSetup> ParseIdleArgs(const Catalog& c, const OptionValues& v);
@@ -466,22 +467,22 @@ void DeclareOptions(V& v, CommitmentsArgs& a) {
             .local = true,
             .metavar = "FILE",
             .nonempty = true});
-  });
     v.Files("plan", a.plans,
             {.help = "A run about to start, on top of the bill: a plan `recommend --json` wrote "
                      "(its first plan: type, instances, region, purchase, time_hours from the "
                      "bill's end); repeatable",
              .local = true,
              .metavar = "PLAN.json"});
+  });
 }
 
 // The request of `v` ("commitments" table), with the rules between its options: files or an
 // Athena table (the CLI), the Athena options only with one, since and until together.
 Result<CommitmentsArgs> ParseCommitmentsArgs(const OptionValues& v);
-// since/until as days since 1970 ({0, 0}: every row).
 // The run of a plan file's first plan onto options->planned (--plan): type, instances, region,
 // purchase and time_hours. ParseError naming `origin` and the field.
 Status AddPlannedRun(std::string_view plan_json, const std::string& origin, CommitOptions* options);
+// since/until as days since 1970 ({0, 0}: every row).
 Result<std::pair<int64_t, int64_t>> CommitmentsRange(const CommitmentsArgs& a);
 
 }  // namespace gpuadvisor

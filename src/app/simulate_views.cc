@@ -43,12 +43,20 @@ double SavingVsStatic(const SimulationReport& r) {
   return d.ok() ? RoundedAmount(*d, 2) : 0;
 }
 
+// The generated trace's origin and the engine's notes (English in JSON), marked for
+// translation: the notes below show each as Tr(text).
+[[maybe_unused]] constexpr const char* kSimulationTexts[] = {
+    N_("diurnal"),
+    N_("no searched policy meets the SLO; raise max-instances or shorten boot-time")};
+
 std::string Policy(const ScalingPolicy& p) {
-  std::string s = "target " + FormatFixed(p.target_utilization * 100, 0) + "%, out/in cooldown " +
-                  FormatFixed(p.scale_out_cooldown_s / 60, 0) + "/" +
-                  FormatFixed(p.scale_in_cooldown_s / 60, 0) + " min, " +
-                  std::to_string(p.min_instances) + "-" + std::to_string(p.max_instances);
-  if (p.spot_share > 0) s += ", " + FormatFixed(p.spot_share * 100, 0) + "% spot";
+  // TRANSLATORS: a scaling policy: target utilisation, scale-out/scale-in cooldowns, and the
+  // minimum-maximum instance count.
+  std::string s =
+      Trf("target {0}%, out/in cooldown {1}/{2} min, {3}-{4}",
+          FormatFixed(p.target_utilization * 100, 0), FormatFixed(p.scale_out_cooldown_s / 60, 0),
+          FormatFixed(p.scale_in_cooldown_s / 60, 0), p.min_instances, p.max_instances);
+  if (p.spot_share > 0) s += Trf(", {0}% spot", FormatFixed(p.spot_share * 100, 0));
   return s;
 }
 
@@ -97,40 +105,43 @@ Table SimulationTable(const SimulationReport& r) {
     const bool ok = s.violation_fraction <= r.search.max_violation_fraction + 1e-12;
     t.AddRow({name, policy, FormatFixed(s.instance_hours, 1), std::to_string(s.peak_instances),
               FormatMoney(s.cost, 2), FormatFixed(s.violated_requests, 0),
-              FormatFixed(s.violation_fraction * 100, 3), ok ? "met" : "missed"});
+              FormatFixed(s.violation_fraction * 100, 3), ok ? Tr("met") : Tr("missed")});
   };
-  row("given policy", r.policy, Policy(r.policy.policy));
-  row("static peak", r.static_peak,
-      std::to_string(r.static_peak.peak_instances) + " on-demand, always on");
-  if (r.best) row("cheapest in SLO", *r.best, Policy(r.best->policy));
+  row(Tr("given policy"), r.policy, Policy(r.policy.policy));
+  row(Tr("static peak"), r.static_peak,
+      Trf("{0} on-demand, always on", r.static_peak.peak_instances));
+  if (r.best) row(Tr("cheapest in SLO"), *r.best, Policy(r.best->policy));
   return t;
 }
 
 std::string SimulationNotes(const SimulationReport& r) {
-  std::string out = "\n" + r.costs.instance_type + ": " + FormatFixed(r.costs.capacity_rps, 2) +
-                    " req/s per instance, " + FormatMoney(r.costs.on_demand_per_hour, 2) +
-                    "/h on-demand (" + r.costs.on_demand_from.source + ", " +
-                    r.costs.on_demand_from.date + ")";
+  std::string out =
+      "\n" + Trf("{0}: {1} req/s per instance, {2}/h on-demand ({3}, {4})", r.costs.instance_type,
+                 FormatFixed(r.costs.capacity_rps, 2), FormatMoney(r.costs.on_demand_per_hour, 2),
+                 r.costs.on_demand_from.source, r.costs.on_demand_from.date);
   if (r.costs.spot_per_hour) {
-    out += ", " + FormatMoney(*r.costs.spot_per_hour, 2) + "/h spot (" + r.costs.spot_from.source +
-           ")";
+    out +=
+        Trf(", {0}/h spot ({1})", FormatMoney(*r.costs.spot_per_hour, 2), r.costs.spot_from.source);
   }
-  out += "\ntrace: " + r.trace.origin + ", " + std::to_string(r.trace.points.size()) +
-         " steps of " + FormatFixed(r.trace.step_s / 60, 1) + " min, " +
-         FormatFixed(r.trace.Duration() / 3600, 1) + " h, peak " + FormatFixed(r.trace.Peak(), 1) +
-         " req/s\n";
+  out += "\n" +
+         Trf("trace: {0}, {1} steps of {2} min, {3} h, peak {4} req/s", Tr(r.trace.origin.c_str()),
+             r.trace.points.size(), FormatFixed(r.trace.step_s / 60, 1),
+             FormatFixed(r.trace.Duration() / 3600, 1), FormatFixed(r.trace.Peak(), 1)) +
+         "\n";
   if (r.best) {
-    out += "cheapest policy meeting the SLO (" + std::to_string(r.policies_searched) +
-           " searched) costs " + FormatMoney(r.best->cost, 2) + " vs " +
-           FormatMoney(r.static_peak.cost, 2) + " static peak (" +
-           FormatFixed(100 * (1 - r.best->cost.amount / std::max(1e-9, r.static_peak.cost.amount)),
-                       0) +
-           "% less)\n";
+    out +=
+        Trf("cheapest policy meeting the SLO ({0} searched) costs {1} vs {2} static peak "
+            "({3}% less)",
+            r.policies_searched, FormatMoney(r.best->cost, 2), FormatMoney(r.static_peak.cost, 2),
+            FormatFixed(100 * (1 - r.best->cost.amount / std::max(1e-9, r.static_peak.cost.amount)),
+                        0)) +
+        "\n";
   }
-  for (const std::string& n : r.notes) out += "note: " + n + "\n";
+  for (const std::string& n : r.notes) out += Trf("note: {0}", Tr(n.c_str())) + "\n";
   out +=
-      "missed = requests over the ready capacity (they miss the latency target); instances are "
-      "paid from launch, boot included\n";
+      Tr("missed = requests over the ready capacity (they miss the latency target); "
+         "instances are paid from launch, boot included");
+  out += "\n";
   return out;
 }
 

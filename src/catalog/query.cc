@@ -168,14 +168,6 @@ Status CheckQuery(const Catalog& c, const InstanceQuery& q, std::vector<const Gp
   }
   Result<SortOrder> order = ParseSort(q.sort);
   if (!order.ok()) return order.status();
-  if (q.max_price_usd && q.region != "all" && PartitionOf(q.region).currency != Currency::kUsd) {
-    // TRANSLATORS: {0} a region code, {1} its partition ("AWS China"), {2} "CNY".
-    return Status::InvalidArgument(Trf("max-price: is in USD per hour, and {0} ({1}) prices in "
-                                       "{2}; leave it out and sort by price instead",
-                                       q.region, PartitionOf(q.region).name,
-                                       CurrencyCode(PartitionOf(q.region).currency)))
-        .WithField("max-price");
-  }
   if (q.min_gpus && q.max_gpus && *q.min_gpus > *q.max_gpus) {
     return Status::InvalidArgument("min-gpus: greater than max-gpus").WithField("min-gpus");
   }
@@ -204,7 +196,10 @@ bool Matches(const InstanceQuery& q, const std::vector<const GpuSpec*>& gpus,
   if (q.min_total_gpu_memory_gib && TotalGib(t) < *q.min_total_gpu_memory_gib) return false;
   if (q.efa_only && !t.efa) return false;
   if (q.max_price_usd) {
-    if (r.currency != Currency::kUsd) return false;  // a USD limit says nothing of a CNY price
+    // In the currency of the region's prices (CNY/h in AWS China); with region all, USD: a USD
+    // limit says nothing of a CNY price, so those rows are left out.
+    const Currency limit = q.region == "all" ? Currency::kUsd : PartitionOf(q.region).currency;
+    if (r.currency != limit) return false;
     std::optional<double> p =
         q.purchase == PurchaseKind::kSpot ? r.spot_usd_per_hour : r.on_demand_usd_per_hour;
     if (!p || *p > *q.max_price_usd) return false;

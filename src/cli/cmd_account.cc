@@ -224,8 +224,9 @@ int RunAccountShow(const CommonOptions& common) {
   if (!loaded.ok()) return Fail(loaded.status());
   const std::optional<AccountScan>& scan = *loaded;
   if (!scan.has_value()) {
-    return Fail(Status::NotFound("no account scan (looked for " + UserAccountPath() +
-                                 "); run `gpuadvisor account scan` first"));
+    return Fail(Status::NotFound(
+        Trf("no account scan (looked for {0}); run `gpuadvisor account scan` first",
+            UserAccountPath())));
   }
   if (ctx->format == OutputFormat::kJson) {
     std::cout << AccountScanToJson(*scan);

@@ -18,14 +18,17 @@ struct PricingOptions {
 void PrintNotes(const PricingResult& r) {
   std::string out;
   if (r.cheapest >= 0) {
-    out += "\n* cheapest suitable option for " + FormatFixed(r.usage.hours_per_month, 0) +
-           " h/month over " + FormatFixed(r.usage.months, 1) + " month(s)\n";
+    out += "\n" +
+           Trf("* cheapest suitable option for {0} h/month over {1} month(s)",
+               FormatFixed(r.usage.hours_per_month, 0), FormatFixed(r.usage.months, 1)) +
+           "\n";
   }
   const std::string unpriced = PricingUnpricedLine(r);
   if (!unpriced.empty()) {
-    out += "note: " + unpriced + " (import an AWS price list with `catalog import`)\n";
+    out +=
+        Trf("note: {0}", unpriced + Tr(" (import an AWS price list with `catalog import`)")) + "\n";
   }
-  for (const std::string& n : r.notes) out += "note: " + n + "\n";
+  for (const std::string& n : r.notes) out += Trf("note: {0}", n) + "\n";
   PrintText(out);
 }
 

@@ -65,6 +65,14 @@ std::string TodayFromEnvironment() {
   return TodayUtc();
 }
 
+Language LanguageFromEnvironment() {
+  const auto env = [](const char* name) {
+    const char* v = std::getenv(name);
+    return std::string_view(v != nullptr ? v : "");
+  };
+  return ChooseLanguage(env("LANGUAGE"), env("LC_ALL"), env("LC_MESSAGES"), env("LANG"));
+}
+
 void AddCommonOptions(CLI::App* cmd, CommonOptions* o, const std::vector<std::string_view>& only) {
   o->table.Add(cmd, "output", "", only, /*report_unknown=*/false);
 }

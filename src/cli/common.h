@@ -17,6 +17,7 @@
 #include "app/views.h"
 #include "gpuadvisor/account.h"
 #include "gpuadvisor/catalog.h"
+#include "gpuadvisor/i18n.h"
 
 namespace gpuadvisor::cli {
 
@@ -153,6 +154,9 @@ std::string CliMessage(const Status& status);
 // date the catalog's price ages are measured from), else the clock. Front ends read it and
 // hand it to the library; the library reads no environment.
 std::string TodayFromEnvironment();
+// The language the POSIX variables ask for (ChooseLanguage over LANGUAGE, LC_ALL, LC_MESSAGES,
+// LANG), read now: the CLI's default without --lang, and the Python module's without lang=.
+Language LanguageFromEnvironment();
 
 void SetupInstances(CLI::App* app, int* exit_code);
 void SetupShow(CLI::App* app, int* exit_code);

@@ -50,11 +50,6 @@ struct ArgumentsInScope {
   ArgumentsInScope& operator=(const ArgumentsInScope&) = delete;
 };
 
-const char* Env(const char* name) {
-  const char* v = std::getenv(name);
-  return v != nullptr ? v : "";
-}
-
 // The language for this run, chosen before the command line is parsed so that its errors and
 // --help are in it too: `--lang en|zh` (read here ahead of the parse, which checks its value
 // again as the output table's option), else the POSIX variables.
@@ -69,8 +64,7 @@ gpuadvisor::Language RunLanguage(int argc, char** argv) {
       if (std::optional<gpuadvisor::Language> l = gpuadvisor::ParseLanguage(*value)) return *l;
     }
   }
-  return gpuadvisor::ChooseLanguage(Env("LANGUAGE"), Env("LC_ALL"), Env("LC_MESSAGES"),
-                                    Env("LANG"));
+  return gpuadvisor::cli::LanguageFromEnvironment();
 }
 
 // Whether the command line asks for JSON output (--json, --format json): errors found before a

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "gpuadvisor/cost.h"
+#include "gpuadvisor/i18n.h"
 #include "util/text.h"
 
 namespace gpuadvisor {
@@ -61,6 +62,10 @@ double UsedInstanceHours(const UsagePattern& u) {
   return u.hours_per_month * u.months * u.instances;
 }
 
+// The partitions' names (partition.h), marked for translation: the notes show each as Tr(name).
+[[maybe_unused]] constexpr const char* kPartitionNames[] = {N_("AWS"), N_("AWS China"),
+                                                            N_("AWS GovCloud (US)")};
+
 PurchaseOptionCost OnDemand(const RegionOffer& o, const UsagePattern& u) {
   PurchaseOptionCost c;
   c.option = "on-demand";
@@ -87,9 +92,9 @@ PurchaseOptionCost Spot(const InstanceType& t, const RegionOffer& o, const Usage
   c.total_usd = *c.usd_per_hour * UsedInstanceHours(u) * (1 + s.overhead_fraction);
   c.usd_per_used_hour = *c.total_usd / UsedInstanceHours(u);
   c.suitable = u.interruptible;
-  c.note = u.interruptible ? "interruptions, checkpoints and restarts included"
-                           : "not suitable: the job was not declared interruptible "
-                             "(--interruptible)";
+  c.note = u.interruptible ? Tr("interruptions, checkpoints and restarts included")
+                           : Tr("not suitable: the job was not declared interruptible "
+                                "(--interruptible)");
   return c;
 }
 
@@ -102,7 +107,7 @@ PurchaseOptionCost Commitment(const char* name, double term, const std::optional
   c.commitment = true;
   c.term_months = term;
   if (!hourly) {
-    c.note = "no price in the catalog for this option";
+    c.note = Tr("no price in the catalog for this option");
     return c;
   }
   c.priced = true;
@@ -116,8 +121,8 @@ PurchaseOptionCost Commitment(const char* name, double term, const std::optional
     c.break_even_utilization = *c.usd_per_hour / on_demand->usd_per_hour;
   }
   if (u.months < term * terms - 1e-9) {
-    c.note = "billed for the whole " + std::to_string(static_cast<int>(term)) +
-             "-month term although the usage lasts less";
+    c.note = Trf("billed for the whole {0}-month term although the usage lasts less",
+                 static_cast<int>(term));
   }
   return c;
 }
@@ -139,13 +144,13 @@ PurchaseOptionCost CapacityBlock(const InstanceType& t, const RegionOffer& o, co
       if (other.capacity_block) where += (where.empty() ? "" : ", ") + other.region;
     }
     const Partition& part = PartitionOf(o.region);
-    c.note = !part.capacity_blocks ? std::string(part.name) + " sells no EC2 Capacity Blocks for ML"
-             : !where.empty()      ? "no Capacity Block offer for " + t.name + " in " + o.region +
-                                    " (offered in " + where + ")"
+    c.note = !part.capacity_blocks ? Trf("{0} sells no EC2 Capacity Blocks for ML", Tr(part.name))
+             : !where.empty()      ? Trf("no Capacity Block offer for {0} in {1} (offered in {2})",
+                                         t.name, o.region, where)
              : r->capacity_blocks
-                 ? t.name + " is sold as Capacity Blocks but the catalog has no price for it"
-                 : t.name + " is not sold as EC2 Capacity Blocks for ML";
-    r->notes.push_back("capacity-block: " + c.note);
+                 ? Trf("{0} is sold as Capacity Blocks but the catalog has no price for it", t.name)
+                 : Trf("{0} is not sold as EC2 Capacity Blocks for ML", t.name);
+    r->notes.push_back(Trf("{0}: {1}", Tr("capacity-block"), c.note));
     return c;
   }
   const double hours = u.hours_per_month * u.months;
@@ -155,7 +160,7 @@ PurchaseOptionCost CapacityBlock(const InstanceType& t, const RegionOffer& o, co
   c.usd_per_hour = o.capacity_block->usd_per_hour;
   const std::string packed =
       u.hours_per_month < kHoursPerMonth
-          ? " (the " + FormatFixed(hours, 0) + " used hours run back to back)"
+          ? Trf(" (the {0} used hours run back to back)", FormatFixed(hours, 0))
           : std::string();
   if (days > kCapacityBlockMaxDays) {
     const double longest_fee = *c.usd_per_hour * kCapacityBlockMaxDays * 24;
@@ -163,15 +168,13 @@ PurchaseOptionCost CapacityBlock(const InstanceType& t, const RegionOffer& o, co
     c.term_months = kCapacityBlockMaxDays * 24 / kHoursPerMonth;
     c.upfront_usd = longest_fee;
     const int run_days = static_cast<int>(std::ceil(hours / 24 - 1e-9));
-    c.note = "not available for this horizon: the usage runs " + std::to_string(run_days) +
-             " days" + packed + ", but a Capacity Block lasts at most " +
-             std::to_string(kCapacityBlockMaxDays) + " days and must start within " +
-             std::to_string(kCapacityBlockMaxStartDays / 7) +
-             " weeks of booking, so blocks cannot be chained; the longest block ($" +
-             FormatFixed(longest_fee, 0) + " per instance upfront) covers only the first " +
-             std::to_string(kCapacityBlockMaxDays) +
-             " days; the whole horizon is compared on on-demand, reserved instances and "
-             "savings plans";
+    c.note = Trf(
+        "not available for this horizon: the usage runs {0} days{1}, but a Capacity Block lasts "
+        "at most {2} days and must start within {3} weeks of booking, so blocks cannot be "
+        "chained; the longest block (${4} per instance upfront) covers only the first {2} days; "
+        "the whole horizon is compared on on-demand, reserved instances and savings plans",
+        run_days, packed, kCapacityBlockMaxDays, kCapacityBlockMaxStartDays / 7,
+        FormatFixed(longest_fee, 0));
     return c;
   }
   c.term_months = days * 24 / kHoursPerMonth;
@@ -179,15 +182,15 @@ PurchaseOptionCost CapacityBlock(const InstanceType& t, const RegionOffer& o, co
   c.total_usd = *c.upfront_usd * u.instances;
   c.usd_per_used_hour = *c.total_usd / UsedInstanceHours(u);
   r->capacity_block_days = days;
-  c.note = std::to_string(days) + "-day block" + packed + " paid upfront ($" +
-           FormatFixed(*c.upfront_usd, 0) + " per instance), booked to start within " +
-           std::to_string(kCapacityBlockMaxStartDays / 7) + " weeks";
+  c.note =
+      Trf("{0}-day block{1} paid upfront (${2} per instance), booked to start within {3} "
+          "weeks",
+          days, packed, FormatFixed(*c.upfront_usd, 0), kCapacityBlockMaxStartDays / 7);
   // The offer the price was read from (`catalog update --aws`): when the capacity is there.
-  if (!o.capacity_block->note.empty()) c.note += "; " + o.capacity_block->note;
+  if (!o.capacity_block->note.empty()) c.note += Tr("; ") + o.capacity_block->note;
   if (u.instances > kCapacityBlockMaxInstances) {
     c.suitable = false;
-    c.note += "; not suitable: a block holds 1 to " + std::to_string(kCapacityBlockMaxInstances) +
-              " instances";
+    c.note += Trf("; not suitable: a block holds 1 to {0} instances", kCapacityBlockMaxInstances);
   }
   return c;
 }
@@ -271,14 +274,15 @@ Result<PricingResult> PriceUsage(const InstanceType& t, const std::string& regio
   if (t.ultraserver()) {
     // An UltraServer has no other purchase option: the unpriced ones below say "not in the
     // catalog", this says why.
-    r.notes.push_back(t.name + " is one whole UltraServer (" + std::to_string(t.accelerator.count) +
-                      " " + t.accelerator.aws_name +
-                      " GPUs), sold only as a Capacity Block: there is no on-demand, spot, "
-                      "reserved or savings-plan price, and `instances` counts whole UltraServers");
+    r.notes.push_back(Trf(
+        "{0} is one whole UltraServer ({1} {2} GPUs), sold only as a Capacity Block: there is no "
+        "on-demand, spot, reserved or savings-plan price, and `instances` counts whole "
+        "UltraServers",
+        t.name, t.accelerator.count, t.accelerator.aws_name));
   }
   const char* kNoSource =
-      "not in the catalog (no public source); import an AWS price list "
-      "with `catalog import` to price it";
+      Tr("not in the catalog (no public source); import an AWS price list "
+         "with `catalog import` to price it");
   // Standard RI terms and no-upfront savings plans, where an imported price list has them.
   auto reserved = [&](const char* name, int years, const char* payment) {
     const ReservedPrice* p = o->FindReserved(years, "standard", payment);
@@ -305,11 +309,12 @@ Result<PricingResult> PriceUsage(const InstanceType& t, const std::string& regio
   r.options.push_back(plan("savings-plan-compute-3y", "compute", 3));
   r.options.push_back(plan("savings-plan-ec2-instance-3y", "ec2-instance", 3));
   if (block_priced) {
-    r.notes.emplace_back(
-        "capacity-block: one block per job, booked to start within 8 weeks, for 1-14 days "
-        "or 3-26 weeks (at most 182 days), paid upfront; blocks are never chained, a longer "
-        "usage is compared on the other options; the catalog's rate is the published one, the "
-        "real price is quoted at purchase (describe-capacity-block-offerings)");
+    r.notes.push_back(Trf("{0}: {1}", Tr("capacity-block"),
+                          Tr("one block per job, booked to start within 8 weeks, for 1-14 days "
+                             "or 3-26 weeks (at most 182 days), paid upfront; blocks are never "
+                             "chained, a longer usage is compared on the other options; the "
+                             "catalog's rate is the published one, the real price is quoted at "
+                             "purchase (describe-capacity-block-offerings)")));
   }
   // A year or more is where commitments pay: say so when the catalog prices none for this type
   // and region, rather than let on-demand look like the answer.
@@ -318,10 +323,10 @@ Result<PricingResult> PriceUsage(const InstanceType& t, const std::string& regio
   });
   if (u.months >= 12 - 1e-9 && !commitment_priced && !t.ultraserver()) {
     r.notes.push_back(
-        "no reserved instance or savings plan is priced in the catalog for " + t.name + " in " +
-        region + ", though over " + FormatFixed(u.months, 0) +
-        " months one would likely cost less than on-demand; import the AWS price list "
-        "(`catalog update --aws`, or `catalog import`) before committing");
+        Trf("no reserved instance or savings plan is priced in the catalog for {0} in {1}, though "
+            "over {2} months one would likely cost less than on-demand; import the AWS price list "
+            "(`catalog update --aws`, or `catalog import`) before committing",
+            t.name, region, FormatFixed(u.months, 0)));
   }
   for (size_t i = 0; i < r.options.size(); ++i) {
     const PurchaseOptionCost& c = r.options[i];

@@ -15,6 +15,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -28,6 +29,7 @@
 #include "gpuadvisor/bill.h"
 #include "gpuadvisor/commit_plan.h"
 #include "gpuadvisor/estimate.h"
+#include "gpuadvisor/i18n.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/recommend.h"
 #include "util/dates.h"
@@ -473,6 +475,26 @@ int Main(const std::vector<std::string>& argv) {
   return rc;
 }
 
+// The language of a call's text (tables, warnings, why lines, error messages): `lang` ("en",
+// "zh", "zh_CN.UTF-8", ...), else the environment's as the CLI reads it when --lang is not given
+// (cli::LanguageFromEnvironment: LANGUAGE, LC_ALL, LC_MESSAGES, LANG), read at each call.
+Language CallLanguage(const std::string& lang) {
+  if (lang.empty()) return cli::LanguageFromEnvironment();
+  std::optional<Language> l = ParseLanguage(lang);
+  if (!l) {
+    Raise(Status::InvalidArgument("lang: expected en or zh, got \"" + lang.substr(0, 40) + "\"")
+              .WithField("lang"));
+  }
+  return *l;
+}
+
+// `with _core.LanguageScope(lang):` runs the calls inside in that language (LanguageScope on
+// this thread, which the library's work runs on even with the GIL released).
+struct PyLanguageScope {
+  Language language = Language::kEnglish;
+  std::optional<LanguageScope> scope;
+};
+
 py::object NewException(py::module_& m, const char* name, py::handle bases, const char* doc) {
   const std::string qualified = std::string("gpuadvisor.") + name;
   PyObject* cls = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, bases.ptr(), nullptr);
@@ -569,6 +591,25 @@ void Init(py::module_& m) {
       },
       py::arg("path"));
   m.def("option_table", &OptionTable, py::arg("command"));
+  m.def("current_language", [] { return LanguageTag(CurrentLanguage()); });
+  py::class_<PyLanguageScope>(m, "LanguageScope")
+      .def(py::init([](const std::string& lang) {
+             auto s = std::make_unique<PyLanguageScope>();
+             s->language = CallLanguage(lang);
+             return s;
+           }),
+           py::arg("lang"))
+      .def_property_readonly("tag",
+                             [](const PyLanguageScope& s) { return LanguageTag(s.language); })
+      .def("__enter__",
+           [](PyLanguageScope& s) -> PyLanguageScope& {
+             s.scope.emplace(s.language);
+             return s;
+           })
+      .def("__exit__", [](PyLanguageScope& s, const py::args&) {
+        s.scope.reset();
+        return false;
+      });
 }
 
 }  // namespace gpuadvisor::python

@@ -155,8 +155,8 @@ std::string Drivers(const Estimate& e) {
     s = Trf("one scan in {0} s", FormatFixed(*p.scan_time_s, 2));
   }
   if (!s.empty()) {
-    s += "; " + Trf("{0} of {1} GiB per device", FormatFixed(e.memory.total_gib, 1),
-                    FormatFixed(e.memory.device_gib, 1));
+    s += Tr("; ") + Trf("{0} of {1} GiB per device", FormatFixed(e.memory.total_gib, 1),
+                        FormatFixed(e.memory.device_gib, 1));
   }
   return s;
 }
@@ -588,7 +588,7 @@ namespace {
 // "us-east-1, us-west-2", or "any of the N requested regions" past three.
 std::string RegionsPhrase(const std::vector<std::string>& regions) {
   if (regions.size() > 3) {
-    return "any of the " + std::to_string(regions.size()) + " requested regions";
+    return Trf("any of the {0} requested regions", regions.size());
   }
   std::string where;
   for (const std::string& r : regions) where += (where.empty() ? "" : ", ") + r;
@@ -620,28 +620,32 @@ RejectionLine ClassifyRejection(const InstanceType* t, const TypeOutcome& o,
     category = 1;
     // A served model is held whole by each instance (replicas; no pipeline across instances),
     // so more instances never lower the need: saying "even on 64 instances" would be false.
-    const std::string has = "; " + t->accelerator.model + " has " + FormatFixed(o.device_gib, 1);
-    const std::string needs = "needs " + FormatFixed(o.min_needed_gib, 1) + " GiB per device";
+    const std::string has =
+        Tr("; ") + Trf("{0} has {1}", t->accelerator.model, FormatFixed(o.device_gib, 1));
+    const std::string needs = Trf("needs {0} GiB per device", FormatFixed(o.min_needed_gib, 1));
     const std::string why_one =
         t->accelerator.kind == AcceleratorKind::kNeuron
-            ? " (NxD Inference compiles a model for one instance's devices: it does not split a "
-              "served model over Neuron instances)"
-            : " (served replicas are split over instances only with EFA and 4 or more GPUs each)";
+            ? Tr(" (NxD Inference compiles a model for one instance's devices: it does not split a "
+                 "served model over Neuron instances)")
+            : Tr(" (served replicas are split over instances only with EFA and 4 or more GPUs "
+                 "each)");
     reason = o.serving_instances == 1
-                 ? needs + " with the model held whole by one instance" + why_one + has
+                 ? needs + Tr(" with the model held whole by one instance") + why_one + has
              : o.serving_instances > 1
-                 ? needs + " with a replica split over " + std::to_string(o.serving_instances) +
-                       " instances, the most a served model is split over (pipeline stages " +
-                       "over EFA)" + has
-                 : needs + " even on " + std::to_string(o.max_count_tried) + " instance(s)" + has;
+                 ? needs +
+                       Trf(" with a replica split over {0} instances, the most a served model is "
+                           "split over (pipeline stages over EFA)",
+                           o.serving_instances) +
+                       has
+                 : needs + Trf(" even on {0} instance(s)", o.max_count_tried) + has;
   } else if (o.targets_missed_at > 0 && !o.feasible_estimate) {
     category = 2;
-    reason = o.demand_missed ? "cannot keep up with the request rate on up to " +
-                                   std::to_string(o.targets_missed_at) + " instance(s)"
-                             : "misses the latency targets";
+    reason = o.demand_missed ? Trf("cannot keep up with the request rate on up to {0} instance(s)",
+                                   o.targets_missed_at)
+                             : std::string(Tr("misses the latency targets"));
   } else if (!o.offered) {
     category = 4;
-    reason = "not offered in " + where;
+    reason = Trf("not offered in {0}", where);
   } else if (o.fastest_hours > 0) {
     reason = "misses the deadline";
     value = o.fastest_hours;
@@ -650,13 +654,13 @@ RejectionLine ClassifyRejection(const InstanceType* t, const TypeOutcome& o,
     value = o.cheapest_usd;
   } else if (o.gpu_cap > 0) {
     category = 1;
-    reason = "more GPUs per instance than --max-gpus " + std::to_string(o.gpu_cap);
+    reason = Trf("more GPUs per instance than --max-gpus {0}", o.gpu_cap);
   } else if (!o.other_reason.empty()) {
     category = 3;
     reason = o.other_reason;
   } else {
     category = 4;
-    reason = "no price for the requested purchase options in " + where;
+    reason = Trf("no price for the requested purchase options in {0}", where);
   }
   return {category, t, reason, value};
 }
@@ -671,11 +675,11 @@ Rejection MergeRejections(const std::vector<RejectionLine>& lines, size_t i, siz
   for (size_t k = i; k < j; ++k) best = std::min(best, lines[k].value);
   std::string reason = lines[i].reason;
   if (reason == "misses the deadline") {
-    reason += ": fastest " + PlainHours(best) +
-              (best >= 48 ? ", " + FormatFixed(best / 24, 0) + " days" : std::string()) +
-              " (deadline " + PlainHours(*req.deadline_hours) + ")";
+    reason = Trf("misses the deadline: fastest {0}{1} (deadline {2})", PlainHours(best),
+                 best >= 48 ? Trf(", {0} days", FormatFixed(best / 24, 0)) : std::string(),
+                 PlainHours(*req.deadline_hours));
   } else if (reason == "over budget") {
-    reason += ": cheapest " + Usd(best) + " (budget " + Usd(*req.budget_usd) + ")";
+    reason = Trf("over budget: cheapest {0} (budget {1})", Usd(best), Usd(*req.budget_usd));
   }
   std::string who = lines[i].type->name;
   if (n > 1 && n == family_size) {
@@ -723,7 +727,7 @@ std::vector<Rejection> Rejections(
   }
   if (!retired.empty()) {
     out.push_back({std::to_string(retired.size()) + " retired types",
-                   "retired (" + retired.front() + ", ...); --allow-retired to consider them"});
+                   Trf("retired ({0}, ...); --allow-retired to consider them", retired.front())});
   }
   return out;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "gpuadvisor/cost.h"
+#include "gpuadvisor/i18n.h"
 #include "gpuadvisor/recommend.h"
 #include "recommend/explain.h"
 #include "util/text.h"
@@ -13,12 +14,12 @@ namespace gpuadvisor::recommend_internal {
 
 std::span<const ServingQuantization> ServingQuantizations() {
   static constexpr ServingQuantization kQuantizations[] = {
-      {"quantization-fp8", Precision::kFp8, "FP8 weights",
-       "negligible quality loss for most models"},
-      {"quantization-int8", Precision::kInt8, "int8 weights",
-       "small quality loss (weight-only int8)"},
-      {"quantization-int4", Precision::kInt4, "int4 weights (AWQ/GPTQ)",
-       "measurable quality loss on some tasks; evaluate first"}};
+      {"quantization-fp8", Precision::kFp8, N_("FP8 weights"),
+       N_("negligible quality loss for most models")},
+      {"quantization-int8", Precision::kInt8, N_("int8 weights"),
+       N_("small quality loss (weight-only int8)")},
+      {"quantization-int4", Precision::kInt4, N_("int4 weights (AWQ/GPTQ)"),
+       N_("measurable quality loss on some tasks; evaluate first")}};
   return kQuantizations;
 }
 
@@ -60,12 +61,12 @@ void Add(const Candidate& c, const char* lever, const Variant& v, const std::str
   l.lever = lever;
   l.cost_usd = v.cost;
   l.saving = 1 - v.cost / base;
-  l.detail =
-      what +
-      (v.instances < c.instances ? ", on " + std::to_string(v.instances) +
-                                       " instance(s) instead of " + std::to_string(c.instances)
-                                 : std::string()) +
-      ": " + (l.saving >= 0 ? "-" : "+") + Pct(std::abs(l.saving));
+  // TRANSLATORS: {0} the lever ("int8 weights on g6e.xlarge x 2"), {1} "-20%" or "+5%".
+  l.detail = Trf("{0}: {1}",
+                 what + (v.instances < c.instances
+                             ? Trf(", on {0} instance(s) instead of {1}", v.instances, c.instances)
+                             : std::string()),
+                 (l.saving >= 0 ? "-" : "+") + Pct(std::abs(l.saving)));
   l.tradeoff = tradeoff;
   out->push_back(l);
 }
@@ -78,8 +79,8 @@ Workload With(const Workload& w, Change change) {
   return v;
 }
 
-constexpr const char* kFp8Lever = "FP8 matmuls (TransformerEngine)";
-constexpr const char* kLoraLever = "LoRA (rank 16) instead of full fine-tuning";
+constexpr const char* kFp8Lever = N_("FP8 matmuls (TransformerEngine)");
+constexpr const char* kLoraLever = N_("LoRA (rank 16) instead of full fine-tuning");
 
 }  // namespace
 
@@ -96,10 +97,10 @@ Workload WithWeights(const Workload& w, Precision weights) {
 }
 
 std::optional<WorkloadLever> ApplyWorkloadLever(const Workload& w, std::string_view lever) {
-  if (lever == "fp8") return WorkloadLever{WithFp8Matmuls(w), kFp8Lever};
-  if (lever == "lora") return WorkloadLever{WithLora(w), kLoraLever};
+  if (lever == "fp8") return WorkloadLever{WithFp8Matmuls(w), Tr(kFp8Lever)};
+  if (lever == "lora") return WorkloadLever{WithLora(w), Tr(kLoraLever)};
   for (const ServingQuantization& q : ServingQuantizations()) {
-    if (lever == q.lever) return WorkloadLever{WithWeights(w, q.weights), q.what};
+    if (lever == q.lever) return WorkloadLever{WithWeights(w, q.weights), Tr(q.what)};
   }
   return std::nullopt;
 }
@@ -113,13 +114,14 @@ std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& 
   const bool full_training = w.task == TaskKind::kPretrain || w.task == TaskKind::kFinetune;
   if (full_training && fp8 && c.estimate->precision != Precision::kFp8 &&
       !(w.precision && *w.precision == Precision::kFp8)) {
-    Add(c, "fp8", Cheapest(WithFp8Matmuls(w), c, req), kFp8Lever,
-        "small accuracy risk; needs FP8 recipes (delayed scaling) and a loss-curve check", &out);
+    Add(c, "fp8", Cheapest(WithFp8Matmuls(w), c, req), Tr(kFp8Lever),
+        Tr("small accuracy risk; needs FP8 recipes (delayed scaling) and a loss-curve check"),
+        &out);
   }
   if (w.task == TaskKind::kFinetune) {
-    Add(c, "lora", Cheapest(WithLora(w), c, req), kLoraLever,
-        "usually close to full fine-tuning on instruction tasks; learns less new "
-        "knowledge",
+    Add(c, "lora", Cheapest(WithLora(w), c, req), Tr(kLoraLever),
+        Tr("usually close to full fine-tuning on instruction tasks; learns less new "
+           "knowledge"),
         &out);
   }
   if (w.task == TaskKind::kServe && !w.quantization) {
@@ -144,10 +146,9 @@ std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& 
       const LeverCache::Best& best = it->second;
       if (best.type == nullptr) continue;
       const std::string where =
-          best.type == c.type ? ""
-                              : " on " + best.type->name + " x " + std::to_string(best.instances);
+          best.type == c.type ? "" : Trf(" on {0} x {1}", best.type->name, best.instances);
       Add(c, q.lever, {best.type == c.type ? best.instances : c.instances, best.usd_per_hour, 0},
-          std::string(q.what) + where, q.tradeoff, &out);
+          Tr(q.what) + where, Tr(q.tradeoff), &out);
     }
   }
   const RegionOffer* o = c.type->FindRegion(*c.region);
@@ -159,18 +160,19 @@ std::vector<SavingsLever> SavingsLevers(const Catalog& catalog, const Workload& 
     // An estimated spot price (on-demand x the advisor's average savings) is said to be one: the
     // ranking places it at the high end of its measured band (price_band.h).
     Add(c, "spot", v,
-        "spot with checkpoints (+" + Pct(overhead) + " time)" +
-            (o->spot->estimated ? std::string(", at a spot price estimated from the Spot "
-                                              "Instance Advisor's average savings")
+        Trf("spot with checkpoints (+{0} time)", Pct(overhead)) +
+            (o->spot->estimated ? std::string(Tr(", at a spot price estimated from the Spot "
+                                                 "Instance Advisor's average savings"))
                                 : std::string()),
-        "interruptions: needs checkpoint/restart; large spot clusters may be unavailable", &out);
+        Tr("interruptions: needs checkpoint/restart; large spot clusters may be unavailable"),
+        &out);
   }
   if (!!IsService(w) && c.purchase == PurchaseKind::kOnDemand && o->reserved_1y_no_upfront) {
     const double rate = o->reserved_1y_no_upfront->usd_per_hour;
     const Variant v{c.instances, rate * c.to_ranking * c.instances, 0};
-    Add(c, "reserved-1y", v, "1-year reserved instance, no upfront",
-        "a 12-month commitment billed whether used or not: pays off above " +
-            FormatFixed(100 * rate / c.price->usd_per_hour, 0) + "% utilisation",
+    Add(c, "reserved-1y", v, Tr("1-year reserved instance, no upfront"),
+        Trf("a 12-month commitment billed whether used or not: pays off above {0}% utilisation",
+            FormatFixed(100 * rate / c.price->usd_per_hour, 0)),
         &out);
   }
   return out;

@@ -795,7 +795,7 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
       return Status::InvalidArgument(
                  Trf("budget: is in USD, and {0} ({1}) prices in {2}; give a dated rate, e.g. --fx "
                      "{2}=7.1@2026-12-01, to apply it",
-                     g.regions.front(), PartitionOf(g.regions.front()).name,
+                     g.regions.front(), Tr(PartitionOf(g.regions.front()).name),
                      CurrencyCode(g.currency)))
           .WithField("budget");
     }
@@ -821,8 +821,9 @@ Result<Recommendation> Recommend(const Catalog& catalog, const Workload& w,
       sub.savings_levers = false;  // no recursion, no lever texts on the promoted plans
       Result<Recommendation> r = Recommend(catalog, lighter, sub);
       if (!r.ok() || r->plans.empty()) continue;
-      rec->promoted_lever = Recommendation::PromotedLever{
-          q.lever, q.what, q.tradeoff, Tr("no plan with 16-bit weights"), std::move(r->plans)};
+      rec->promoted_lever =
+          Recommendation::PromotedLever{q.lever, Tr(q.what), Tr(q.tradeoff),
+                                        Tr("no plan with 16-bit weights"), std::move(r->plans)};
       break;
     }
   } else if (!rec->plans.empty() && request.savings_levers && rec->filters.emptied_by.empty()) {

@@ -13,6 +13,7 @@
 #include "gpuadvisor/estimate.h"
 #include "gpuadvisor/idle.h"
 #include "gpuadvisor/launch.h"
+#include "gpuadvisor/partition.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "gpuadvisor/query.h"
 #include "gpuadvisor/recommend.h"
@@ -20,6 +21,7 @@
 #include "gpuadvisor/workload.h"
 #include "server/openapi.h"
 #include "server/web_assets.h"
+#include "util/byte_stream.h"
 #include "util/dates.h"
 #include "util/numbers.h"
 #include "util/text.h"
@@ -334,8 +336,33 @@ ApiResponse CatalogInfo(const ApiContext& ctx, const ApiRequest&, std::string_vi
   return JsonResponse(CatalogInfoJson(*ctx.catalog, ctx.fresh));
 }
 
-ApiResponse Regions(const ApiContext& ctx, const ApiRequest&, std::string_view) {
-  return JsonResponse(ojson(ctx.catalog->regions()));
+// The codes; with detail=true, each with AWS's English and Chinese names (the CLI's table,
+// FindRegionInfo), its partition and the currency it prices in.
+ApiResponse Regions(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
+  bool detail = false;
+  for (const auto& [key, value] : req.query) {
+    if (key != "detail" || (value != "true" && value != "false")) {
+      return ErrorResponse(
+          400, "invalid_argument",
+          key == "detail" ? "detail: expected true or false, got \"" + value.substr(0, 40) + "\""
+                          : "query parameter \"" + key.substr(0, 40) +
+                                "\": GET /v1/regions takes only detail=true",
+          key.substr(0, 40));
+    }
+    detail = value == "true";
+  }
+  if (!detail) return JsonResponse(ojson(ctx.catalog->regions()));
+  ojson out = ojson::array();
+  for (const std::string& code : ctx.catalog->regions()) {
+    const RegionInfo* info = FindRegionInfo(code);
+    const Partition& p = PartitionOf(code);
+    out.push_back({{"code", code},
+                   {"name", info != nullptr ? ojson(info->name_en) : ojson(nullptr)},
+                   {"name_zh", info != nullptr ? ojson(info->name_zh) : ojson(nullptr)},
+                   {"partition", p.id},
+                   {"currency", CurrencyCode(p.currency)}});
+  }
+  return JsonResponse(out);
 }
 
 ApiResponse Models(const ApiContext&, const ApiRequest&, std::string_view) {
@@ -563,6 +590,43 @@ Status ParseIdleQuery(const ApiContext& ctx, const ApiRequest& req, IdleQuery* q
   return Status::OK();
 }
 
+// A gzip body (RFC 1952 magic 1f 8b) inflated into `out`, at most `ceiling` bytes of it; `out`
+// stays empty for a body that is not gzip (read as it is). An error answer when the data is not
+// gzip after all, or inflates past the ceiling (413, as a body over --max-body is).
+std::optional<ApiResponse> InflateUpload(std::string_view body, size_t ceiling, std::string* out) {
+  if (body.size() < 2 || static_cast<unsigned char>(body[0]) != 0x1f ||
+      static_cast<unsigned char>(body[1]) != 0x8b) {
+    return std::nullopt;
+  }
+  std::unique_ptr<ByteStream> in = ByteStream::FromMemory(body, "upload");
+  out->resize(std::min<size_t>(ceiling, std::max<size_t>(body.size() * 4, size_t{1} << 16)) + 1);
+  size_t have = 0;
+  for (;;) {
+    if (have == out->size()) {
+      if (have > ceiling) break;
+      out->resize(std::min(ceiling + 1, out->size() * 2));
+    }
+    const size_t n = in->Read(out->data() + have, out->size() - have);
+    if (n == 0) break;
+    have += n;
+  }
+  if (have > ceiling) {
+    out->clear();
+    return ErrorResponse(413, "payload_too_large",
+                         "body: inflates to more than " + std::to_string(ceiling) +
+                             " bytes, this server's ceiling on a gzip upload's decompressed "
+                             "size; send a shorter log (or one file per host)",
+                         "body");
+  }
+  if (!in->status().ok()) {
+    out->clear();
+    return ErrorResponse(400, "parse_error",
+                         "body: unreadable gzip data (" + in->status().message() + ")", "body");
+  }
+  out->resize(have);
+  return std::nullopt;
+}
+
 ApiResponse Idle(const ApiContext& ctx, const ApiRequest& req, std::string_view) {
   IdleQuery q;
   Status st = ParseIdleQuery(ctx, req, &q);
@@ -585,11 +649,19 @@ ApiResponse Idle(const ApiContext& ctx, const ApiRequest& req, std::string_view)
     inventory.push_back({q.host, (*t)->name, q.setup.options.region, q.setup.options.purchase, 0});
   }
   if (from_prometheus) return IdleFromPrometheus(ctx, q, inventory);
+  // A gzip upload (the web page compresses with CompressionStream; curl --data-binary @x.gz)
+  // is inflated here, at most ctx.idle_ceilings.max_inflated_bytes of it.
+  std::string inflated;
+  if (std::optional<ApiResponse> e =
+          InflateUpload(req.body, ctx.idle_ceilings.max_inflated_bytes, &inflated)) {
+    return *std::move(e);
+  }
+  const std::string_view body = inflated.empty() ? req.body : std::string_view(inflated);
   IdleAnalyzer analyzer(ctx.catalog, q.setup.options);  // caps hosts and GPU series (IdleOptions)
   analyzer.set_origin(q.host);
   std::string other_host;  // a host the upload names besides q.host
   Result<TelemetryFileInfo> read = ReadTelemetryText(
-      req.body, q.host, q.setup.telemetry, [&analyzer, &other_host, &q](const TelemetrySample& s) {
+      body, q.host, q.setup.telemetry, [&analyzer, &other_host, &q](const TelemetrySample& s) {
         if (other_host.empty() && s.host != q.host) other_host = std::string(s.host);
         return analyzer.Add(s);
       });

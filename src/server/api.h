@@ -130,6 +130,10 @@ struct IdleCeilings {
   double prometheus_timeout_s = 60;                      // one upstream request, whole
   double prometheus_run_s = 300;                         // all upstream requests of a request
   size_t prometheus_in_flight = 2;  // push-down upstream requests at once, per request
+  // A gzip upload (Content-Encoding: gzip, or gzip bytes as the body) is inflated up to this
+  // many bytes; more is 413. --max-body bounds the compressed bytes, this the inflated ones (a
+  // 1 MB gzip body can hold 1 GB); the server lifts it to --max-body where that is larger.
+  size_t max_inflated_bytes = size_t{64} << 20;
 };
 
 // What a handler may use. `catalog` is the snapshot taken when the request arrived.

@@ -171,7 +171,7 @@ HeadError CheckCrossSite(const HttpRequest& req, const OriginPolicy& policy) {
   // up to the bill's own limits).
   const bool idle = req.path == "/v1/idle" || req.path == "/v1/commitments";
   if (IsJsonType(type) || (idle && IsTelemetryType(type))) return {};
-  if (req.path == "/v1/commitments" && type == "application/gzip") return {};
+  if (idle && (type == "application/gzip" || type == "application/x-gzip")) return {};
   const std::string want =
       idle ? "application/json, text/csv or application/xml" : "application/json";
   return Error(

@@ -67,7 +67,8 @@ HeadError TooLargeHeaders(const HeadLimits& limits) {
 
 HeadError BodyTooLarge(size_t max) {
   return HeadError{413, "payload_too_large",
-                   "body: larger than the server accepts (" + std::to_string(max) + " bytes)",
+                   "body: larger than the server accepts (" + std::to_string(max) +
+                       " bytes; `gpuadvisor serve --max-body` sets the limit)",
                    "body"};
 }
 
@@ -198,15 +199,20 @@ HeadError ConvertHead(std::string_view method, std::string_view target, int vers
     return HeadError{400, "invalid_argument", "Host: an HTTP/1.1 request must name its host",
                      "host"};
   }
-  // Compressed uploads are not taken: inflating them is a memory budget of its own (a 1 MB
-  // gzip body can hold 1 GB). Said at the head, before any body byte is read.
+  // Compressed uploads are taken only by the file uploads, /v1/idle and /v1/commitments, as
+  // gzip: their handlers inflate them within a ceiling of their own (a 1 MB gzip body can hold
+  // 1 GB; IdleCeilings::max_inflated_bytes, BillLimits::max_bytes). Said at the head, before
+  // any body byte is read.
   const std::string_view ce = Trim(req->Header("Content-Encoding"));
   const bool has_body = req->HasHeader("Transfer-Encoding") ||
                         (req->HasHeader("Content-Length") && req->Header("Content-Length") != "0");
-  if (has_body && !ce.empty() && !EqualsIgnoreCase(ce, "identity")) {
+  const bool upload = req->path == "/v1/idle" || req->path == "/v1/commitments";
+  const bool gzip = EqualsIgnoreCase(ce, "gzip") || EqualsIgnoreCase(ce, "x-gzip");
+  if (has_body && !ce.empty() && !EqualsIgnoreCase(ce, "identity") && !(upload && gzip)) {
     return HeadError{415, "unsupported_media_type",
-                     "Content-Encoding: \"" + std::string(ce) +
-                         "\" is not accepted; send the body uncompressed (identity)",
+                     "Content-Encoding: \"" + std::string(ce) + "\" is not accepted" +
+                         (upload ? "; send the body uncompressed (identity) or as gzip"
+                                 : "; send the body uncompressed (identity)"),
                      "headers"};
   }
   return {};

@@ -88,6 +88,8 @@ ojson OptionSchema(const OptionSpec& o) {
   }
   if (ojson d = DefaultOf(o); !d.is_null()) s["default"] = d;
   s["description"] = description;
+  // How a form labels it (the web page's English label; its unit is in the description).
+  s["x-label"] = OptionLabel(o);
   return s;
 }
 
@@ -124,6 +126,8 @@ ojson WorkloadFieldSchema(const std::string& name) {
     s["oneOf"] = {{{"type", "number"}}, {{"type", "string"}}};
   }
   s["description"] = help;
+  s["x-label"] =
+      info != nullptr && *info->label != '\0' ? std::string(info->label) : OptionNameAsWords(name);
   // The tasks the field applies to (WorkloadFieldApplies, the check behind "does not apply to
   // task") and its value kind (N, DUR, GIB, BOOL, ...): the web page builds its task-specific
   // form from these instead of a list of its own.

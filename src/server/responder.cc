@@ -1,5 +1,6 @@
 #include "server/responder.h"
 
+#include <algorithm>
 #include <boost/beast/http/write.hpp>
 #include <cstdio>
 #include <sstream>
@@ -94,6 +95,10 @@ Response Responder::Route(const HttpRequest& req, Response res, bool gzip,
   ctx.fresh.max_price_age_days = options_.max_price_age_days;
   ctx.prometheus_allowed = &options_.prometheus_allowed;
   ctx.account = options_.account.get();
+  // A gzip upload inflates to at most 64 MiB, or to --max-body where that is larger (an operator
+  // who takes 200 MB of telemetry as text takes it compressed too).
+  ctx.idle_ceilings.max_inflated_bytes =
+      std::max(ctx.idle_ceilings.max_inflated_bytes, options_.max_body_bytes);
   if (cancelled != nullptr) ctx.cancelled = *cancelled;
   ctx.language =
       LanguageFromAcceptLanguage(req.Header("Accept-Language")).value_or(Language::kEnglish);

@@ -2,6 +2,8 @@
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
+#include <utility>
 
 #include "gpuadvisor/i18n.h"
 #include "util/text.h"
@@ -47,6 +49,36 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
 std::string_view OptionName(std::string_view flag) {
   while (!flag.empty() && flag.front() == '-') flag.remove_prefix(1);
   return flag;
+}
+
+std::string OptionNameAsWords(std::string_view name) {
+  // Words read as acronyms or units, lower-case in option names.
+  static constexpr std::pair<std::string_view, std::string_view> kWords[] = {
+      {"ami", "AMI"},   {"az", "AZ"},     {"cpu", "CPU"},     {"cpus", "CPUs"}, {"dp", "DP"},
+      {"e2e", "E2E"},   {"efa", "EFA"},   {"ffn", "FFN"},     {"flop", "FLOP"}, {"flops", "FLOP/s"},
+      {"fp32", "FP32"}, {"fp64", "FP64"}, {"fps", "FPS"},     {"gb", "GB"},     {"gflop", "GFLOP"},
+      {"gib", "GiB"},   {"gpu", "GPU"},   {"gpus", "GPUs"},   {"hpc", "HPC"},   {"id", "ID"},
+      {"itl", "ITL"},   {"kv", "KV"},     {"lora", "LoRA"},   {"mb", "MB"},     {"mbu", "MBU"},
+      {"mfu", "MFU"},   {"mlp", "MLP"},   {"moe", "MoE"},     {"pp", "PP"},     {"q", "Q"},
+      {"rope", "RoPE"}, {"rps", "RPS"},   {"sku", "SKU"},     {"tp", "TP"},     {"ttft", "TTFT"},
+      {"url", "URL"},   {"v", "V"},       {"vcpus", "vCPUs"},
+  };
+  std::string out;
+  for (std::string_view word : Split(name, '-')) {
+    if (word.empty()) continue;
+    if (!out.empty()) out += ' ';
+    const auto* known = std::find_if(std::begin(kWords), std::end(kWords),
+                                     [&](const auto& w) { return w.first == word; });
+    if (known != std::end(kWords)) {
+      out += known->second;
+    } else if (out.empty()) {
+      out += static_cast<char>(std::toupper(static_cast<unsigned char>(word.front())));
+      out += word.substr(1);
+    } else {
+      out += word;
+    }
+  }
+  return out;
 }
 
 std::string NormalizeName(std::string_view s) {

@@ -19,6 +19,10 @@ std::vector<std::string_view> Split(std::string_view s, char sep);
 bool StartsWith(std::string_view s, std::string_view prefix);
 // An option's canonical name as Status::field() carries it: "--min-gpus" -> "min-gpus".
 std::string_view OptionName(std::string_view flag);
+// An option's name as words for a form's label: "itl-p95" -> "ITL p95", "min-gpus" -> "Min GPUs",
+// "checkpoint-gib" -> "Checkpoint GiB" (acronyms and units written as they are read). A
+// declaration's own label (FieldInfo::label) comes first where this reads badly.
+std::string OptionNameAsWords(std::string_view name);
 // Lower-case with spaces, '-', '_' and '.' removed: "H100-SXM" and "h100 sxm" compare equal.
 std::string NormalizeName(std::string_view s);
 // Levenshtein distance (case-sensitive; callers lower-case first when they want).

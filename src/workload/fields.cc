@@ -205,7 +205,8 @@ const FieldIndex& Index() {
       const char* name = x.text.emplace_back(n).c_str();
       const char* value = x.text.emplace_back(i.metavar).c_str();
       const char* help = x.text.emplace_back(i.help).c_str();
-      x.infos.push_back({name, value, help, i.tasks});
+      const char* label = x.text.emplace_back(i.label).c_str();
+      x.infos.push_back({name, value, help, i.tasks, label});
       for (std::string_view a : i.aliases) x.aliases.emplace(a, n);
     });
     std::sort(x.infos.begin(), x.infos.end(), [](const auto& a, const auto& b) {

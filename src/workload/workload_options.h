@@ -165,6 +165,7 @@ void DeclareOptions(V& v, ModelArch& m) {
           .tasks = kTrain | kTrainVision});
   v.Number("fwd-gflop-per-sample", m.fwd_flop_per_image,
            {.help = "custom vision model: forward GFLOP per sample (2 per MAC)",
+            .label = "Forward GFLOP per sample",
             .lo = 0,
             .metavar = "N",
             .lo_exclusive = true,
@@ -222,6 +223,7 @@ void DeclareOptions(V& v, ParallelismRequest& p) {
              .tasks = kTrain});
   v.Integer("zero", p.zero,
             {.help = "ZeRO stage 0|1|2|3 (3 = FSDP full shard)",
+             .label = "ZeRO stage",
              .lo = 0,
              .hi = 3,
              .aliases = {"zero-stage"},
@@ -272,6 +274,7 @@ void DeclareOptions(V& v, Workload& w) {
             .tasks = kTrain});
   v.Integer("seq-len", w.seq_len,
             {.help = "sequence length in tokens",
+             .label = "Sequence length",
              .lo = 1,
              .aliases = {"sequence-length", "seq-length"},
              .metavar = "N",
@@ -305,6 +308,7 @@ void DeclareOptions(V& v, Workload& w) {
          {.help = "torch.compile on a PyTorch framework (fsdp, torchtitan, torchtune, deepspeed): "
                   "fused norms, rotary and activations, the loss as the framework writes it "
                   "(default: torchtitan eager, the others fused)",
+          .label = "torch.compile",
           .metavar = "BOOL",
           .tasks = kTrain});
   v.Bool("flash-attention", w.flash_attention,
@@ -325,6 +329,7 @@ void DeclareOptions(V& v, Workload& w) {
   v.Number("rps", w.rps,
            {.help = "serving: requests per second (open loop); infer-vision: images arriving per "
                     "second (real time)",
+            .label = "Requests per second",
             .lo = 0,
             .metavar = "N",
             .lo_exclusive = true,
@@ -377,6 +382,7 @@ void DeclareOptions(V& v, Workload& w) {
                   "requests, KV cache and whole attention weights), the experts expert-parallel "
                   "across them (TensorRT-LLM enable_attention_dp, SGLang --enable-dp-attention, "
                   "vLLM --data-parallel-size with --enable-expert-parallel); default false",
+          .label = "Attention data parallel (MoE)",
           .metavar = "BOOL",
           .tasks = kServe});
   // Vision.

@@ -305,15 +305,35 @@ TEST(QueryTest, YuanAndDollarsAreNeverOrderedAgainstEachOther) {
     }
   }
   EXPECT_TRUE(any_cny);
-  // A USD price limit cannot filter a CNY region: refused there, CNY rows left out of "all".
+  // With region all the price limit is in USD: CNY rows are left out of "all".
   q.max_price_usd = 100;
   rows = QueryInstances(C(), q);
   ASSERT_TRUE(rows.ok());
   for (const InstanceRow& r : *rows) EXPECT_EQ(r.currency, Currency::kUsd);
+  // Issue 42: in an AWS China region it is in CNY per hour, the currency of the region's prices.
   q.region = "cn-north-1";
+  q.max_price_usd = 1e6;
+  Result<std::vector<InstanceRow>> all_cny = QueryInstances(C(), q);
+  ASSERT_TRUE(all_cny.ok());
+  ASSERT_FALSE(all_cny->empty());
+  double cheapest = 1e9, dearest = 0;
+  for (const InstanceRow& r : *all_cny) {
+    EXPECT_EQ(r.currency, Currency::kCny);
+    if (r.on_demand_usd_per_hour) {
+      cheapest = std::min(cheapest, *r.on_demand_usd_per_hour);
+      dearest = std::max(dearest, *r.on_demand_usd_per_hour);
+    }
+  }
+  ASSERT_LT(cheapest, dearest);
+  q.max_price_usd = (cheapest + dearest) / 2;
   rows = QueryInstances(C(), q);
-  ASSERT_FALSE(rows.ok());
-  EXPECT_EQ(rows.status().field(), "max-price");
+  ASSERT_TRUE(rows.ok());
+  EXPECT_FALSE(rows->empty());
+  EXPECT_LT(rows->size(), all_cny->size());
+  for (const InstanceRow& r : *rows) {
+    ASSERT_TRUE(r.on_demand_usd_per_hour);
+    EXPECT_LE(*r.on_demand_usd_per_hour, *q.max_price_usd);
+  }
 }
 
 }  // namespace

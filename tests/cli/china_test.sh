@@ -19,8 +19,10 @@ else bad "the CNY table is headed in yuan: $(cat "$T/table")"; fi
 expect_exit "A100 not in Beijing: where it is" 1 \
   "p4d.24xlarge matches in cn-northwest-1 (try --region cn-northwest-1)" \
   instances --region cn-north-1 --gpu A100
-expect_exit "a USD limit is refused for a China region" 2 "max-price: is in USD" \
-  instances --region cn-north-1 --max-price 10
+# Issue 42: in an AWS China region --max-price is in CNY per hour, as the region's prices are.
+expect_json "a China region's price limit is in CNY" \
+  'len(d)>0 and all(r["currency"]=="CNY" and r["on_demand_cny_per_hour"]<=60 for r in d)' \
+  instances --region cn-north-1 --max-price 60 --json
 
 W=(--task train-vision --model unet3d --images 168 --epochs 2000 --batch 2 --precision bf16)
 expect_json "China plans in CNY" \

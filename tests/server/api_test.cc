@@ -137,6 +137,23 @@ TEST(ApiTest, CatalogViews) {
   EXPECT_GT(info["price_figures"]["figures"].get<int>(), 0);
   json regions = Parse(Call("GET", "/v1/regions"));
   EXPECT_NE(std::find(regions.begin(), regions.end(), "us-east-1"), regions.end());
+  // Issue 42: the web page's region list named no region (北京/宁夏): with detail=true each
+  // code comes with the CLI's names (FindRegionInfo), its partition and currency.
+  json detail = Parse(Call("GET", "/v1/regions", "", {{"detail", "true"}}));
+  ASSERT_EQ(detail.size(), regions.size());
+  bool beijing = false;
+  for (const json& r : detail) {
+    if (r["code"] != "cn-north-1") continue;
+    beijing = true;
+    EXPECT_EQ(r["name_zh"], "中国（北京）");
+    EXPECT_EQ(r["name"], "China (Beijing)");
+    EXPECT_EQ(r["currency"], "CNY");
+    EXPECT_EQ(r["partition"], "aws-cn");
+  }
+  EXPECT_TRUE(beijing);
+  EXPECT_EQ(Parse(Call("GET", "/v1/regions", "", {{"detail", "false"}})), regions);
+  ExpectError(Call("GET", "/v1/regions", "", {{"detail", "yes"}}), 400, "detail");
+  ExpectError(Call("GET", "/v1/regions", "", {{"x", "1"}}), 400, "x");
   // The CLI's `models --json`, byte for byte (one view), and every preset in it.
   EXPECT_EQ(Call("GET", "/v1/models").body, ModelsJson().Text());
   json models = Parse(Call("GET", "/v1/models"));
@@ -519,6 +536,32 @@ TEST(ApiTest, NonUtf8InputNeverBreaksTheJson) {
   EXPECT_EQ(r.status, 200) << r.body;
   EXPECT_TRUE(valid(r)) << r.body;
   EXPECT_NE(r.body.find("host\uFFFD\uFFFD"), std::string::npos) << r.body;
+}
+
+// Issue 42: a gzip upload (the web page compresses with CompressionStream) reads as the plain
+// one; its inflated size has a ceiling of its own (413, field body); bytes that only start like
+// gzip are a 400.
+TEST(ApiTest, IdleTakesGzipUploadsWithinTheInflatedCeiling) {
+  Result<std::string> csv = ReadFile(
+      std::string(GPUADVISOR_TESTS_DIR) + "/fixtures/telemetry/smi-nvidia-l40s-idle.csv", kFixture);
+  ASSERT_TRUE(csv.ok());
+  const std::vector<std::pair<std::string, std::string>> q = {
+      {"instance-type", "g6e.xlarge"}, {"host", "box1"}, {"idle-window", "1m"}};
+  const std::string gz = Gzip(*csv, 6);
+  ASSERT_LT(gz.size(), csv->size());
+  ApiResponse plain = Call("POST", "/v1/idle", *csv, q);
+  ApiResponse zipped = Call("POST", "/v1/idle", gz, q);
+  ASSERT_EQ(zipped.status, 200) << zipped.body;
+  EXPECT_EQ(zipped.text(), plain.text());
+  ApiContext ctx = Context();
+  ctx.idle_ceilings.max_inflated_bytes = csv->size() - 1;
+  const json e = ExpectError(Dispatch(ctx, ApiRequest{"POST", "/v1/idle", q, gz}), 413, "body");
+  EXPECT_NE(e["message"].get<std::string>().find(std::to_string(csv->size() - 1)),
+            std::string::npos)
+      << e;
+  ctx.idle_ceilings.max_inflated_bytes = csv->size();
+  EXPECT_EQ(Dispatch(ctx, ApiRequest{"POST", "/v1/idle", q, gz}).status, 200);
+  ExpectError(Call("POST", "/v1/idle", gz.substr(0, gz.size() / 2) + "garbage", q), 400, "body");
 }
 
 // Issue 17: a Prometheus source only for the URLs the operator allows (the end-to-end run with

@@ -106,6 +106,19 @@ TEST(HttpDetailsTest, HostVersionsAndEncodings) {
   EXPECT_EQ(FeedPieces({"POST /v1/x HTTP/1.1\r\nHost: x\r\nContent-Encoding: identity\r\n"
                         "Content-Length: 2\r\n\r\nok"}),
             "done ok");
+  // The file uploads take gzip (their handlers inflate it within a ceiling), no other coding.
+  for (const char* path : {"/v1/idle", "/v1/commitments"}) {
+    EXPECT_EQ(FeedPieces({std::string("PUT ") + path +
+                          " HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\n"
+                          "Content-Length: 2\r\n\r\nok"}),
+              "done ok")
+        << path;
+    EXPECT_EQ(FeedPieces({std::string("POST ") + path +
+                          " HTTP/1.1\r\nHost: x\r\nContent-Encoding: br\r\n"
+                          "Content-Length: 2\r\n\r\nok"}),
+              "error 415")
+        << path;
+  }
 }
 
 TEST(HttpDetailsTest, AcceptEncodingQValues) {

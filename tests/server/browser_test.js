@@ -108,6 +108,38 @@ function telemetryCsv() {
   await page.fill("#catalog-form input[name=gpu]", "");
   await page.waitForFunction((n) => document.querySelectorAll("#catalog tbody tr").length === n, all, {timeout: 10000});
 
+  // Issue 42: labels and units from the option declarations, GPU counts as integers, regions by
+  // name, and "Max price" in the currency of the region's prices.
+  const labelOf = (form, name) => page.evaluate(([f, n]) => {
+    const l = document.querySelector(`#${f}-form .field[data-field="${n}"] > label`);
+    return l ? l.textContent : "";
+  }, [form, name]);
+  const gpuLabel = await labelOf("catalog", "gpu"), minGpus = await labelOf("catalog", "min-gpus");
+  check(/^GPU\b/.test(gpuLabel) && /^Min GPUs\b/.test(minGpus), `catalog labels from the declarations (${gpuLabel} | ${minGpus})`);
+  const counts = await page.evaluate(() => [...document.querySelectorAll("#catalog tbody tr td:nth-child(5)")].map((c) => c.textContent));
+  check(counts.length > 0 && counts.every((c) => /^\d+$|^\d*\.\d*[1-9]$|^–$/.test(c)) && counts.includes("1"), `GPU counts are integers, not 1.000 (${[...new Set(counts)].join(" ")})`);
+  const beijing = await page.textContent('#catalog-form select[name=region] option[value="cn-north-1"]');
+  check(beijing.includes("China (Beijing)"), `regions listed by name (${beijing})`);
+  check((await labelOf("catalog", "max-price")).includes("USD/h"), "Max price in USD/h for us-east-1");
+  // The catalog answers after a short pause: wait for the Beijing answer (its status names it).
+  const settledIn = (region, rowsNot) => page.waitForFunction(([r, n]) => {
+    const s = document.querySelector("#catalog-status");
+    return !s.classList.contains("busy") && s.textContent.includes(r) && document.querySelectorAll("#catalog tbody tr").length !== n;
+  }, [region, rowsNot], {timeout: 10000}).catch(() => {});
+  await page.selectOption("#catalog-form select[name=region]", "cn-north-1");
+  await settledIn("cn-north-1", -1);
+  const cnAll = await page.locator("#catalog tbody tr").count();
+  const cnyLabel = await labelOf("catalog", "max-price");
+  check(cnyLabel.includes("CNY/h") && !cnyLabel.includes("USD"), `Max price in CNY/h for a China region (${cnyLabel})`);
+  await page.fill("#catalog-form input[name=max-price]", "60");
+  await settledIn("cn-north-1", cnAll);
+  const cnCheap = await page.locator("#catalog tbody tr").count();
+  check(!(await page.locator("#catalog-status.error").count()) && cnCheap > 0 && cnCheap < cnAll,
+        `a China region's price limit filters in CNY (${cnCheap} of ${cnAll}: ${await page.textContent("#catalog-status")})`);
+  await page.fill("#catalog-form input[name=max-price]", "");
+  await page.selectOption("#catalog-form select[name=region]", "us-east-1");
+  await page.waitForFunction((n) => document.querySelectorAll("#catalog tbody tr").length === n, all, {timeout: 10000});
+
   // ---- instance: a row opens it ----
   await page.locator("#catalog tbody tr", {hasText: "p5.48xlarge"}).locator("td").nth(2).click();
   await page.waitForSelector("#instance-out table.pricing", {timeout: 15000});  // the last part drawn
@@ -128,6 +160,8 @@ function telemetryCsv() {
   const estText = await page.textContent("#estimate-out");
   check(estText.includes("weights") && estText.includes("optimizer") && estText.includes("activations") && estText.includes("of 80.0 GiB"),
         "estimate: memory bar against device memory");
+  const itl = await labelOf("estimate", "itl-p95"), seq = await labelOf("estimate", "seq-len");
+  check(/^ITL p95\b/.test(itl) && /^Sequence length\b/.test(seq), `estimate labels from the declarations (${itl} | ${seq})`);
   check(await page.locator("#estimate-out .est").count() >= 3 && estText.includes("–"), "estimate: figures marked ≈ with their band");
   check(estText.includes("Assumptions") && (await page.locator("#estimate-out .notes li").count()) > 2, "estimate: assumptions listed");
   check(await page.inputValue("#estimate-form input[name=tokens]") === "2B", "a URL fills the form");
@@ -231,6 +265,8 @@ function telemetryCsv() {
   const pricing = await page.textContent("#pricing-out");
   check(pricing.includes("on-demand") && pricing.includes("spot") && pricing.includes("Break-even use"), "pricing: options table");
   check((await page.textContent("#pricing-out figcaption")).includes("breaks even"), "pricing: break-even chart captioned");
+  const storage = await labelOf("pricing", "storage-gbyte-s");
+  check(/^Storage bandwidth \(GB\/s\b/.test(storage), `pricing: a label and unit from the declaration (${storage})`);
   await shot(page, "pricing-en");
   await axe(page, "pricing");
 
@@ -251,6 +287,27 @@ function telemetryCsv() {
   check(idleRequests.length === 2 && idleRequests.every((u) => u.startsWith(url + "v1/idle?")), `idle: files posted to this server only (${idleRequests.join(", ")})`);
   await shot(page, "idle-en");
   await axe(page, "idle");
+  // Issue 42: README's fleet log (2.8 MB) is over the 1 MB --max-body as text: the page sends
+  // it gzip-compressed (CompressionStream), and a file over the limit even so gets a message
+  // naming the limit and --max-body, not a bare "payload too large".
+  const idleEncodings = [];
+  const onIdle = (r) => r.method() === "POST" && r.url().includes("/v1/idle?") && idleEncodings.push(r.headers()["content-encoding"] || "identity");
+  page.on("request", onIdle);
+  const fleet = fs.readFileSync(process.env.FLEET);
+  check(fleet.length > 2e6, `the fleet log is over --max-body as text (${fleet.length} bytes)`);
+  await page.setInputFiles("#idle-files", [{name: "fleet.csv", mimeType: "text/csv", buffer: fleet}]);
+  await submitFresh(page, "idle", "idle (fleet log)");
+  const fleetOut = await page.textContent("#idle-out");
+  check(/5 host\(s\)/.test(fleetOut) && fleetOut.includes("one-of-eight") && fleetOut.includes("always-idle"),
+        `idle: the 2.8 MB fleet log is analysed (${(fleetOut || (await page.textContent("#idle-status"))).slice(0, 160)})`);
+  check(idleEncodings.length === 1 && idleEncodings[0] === "gzip", `idle: the upload went gzip-compressed (${idleEncodings.join(", ")})`);
+  // Random bytes do not compress: 1.5 MB is over the limit even as gzip.
+  await page.setInputFiles("#idle-files", [{name: "noise.csv", mimeType: "text/csv", buffer: require("crypto").randomBytes(1500000)}]);
+  await submitFresh(page, "idle", "idle (over the limit)");
+  const tooLarge = await page.textContent("#idle-status");
+  check(/noise\.csv/.test(tooLarge) && /1 MB/.test(tooLarge) && tooLarge.includes("gpuadvisor serve --max-body"),
+        `idle: over the body limit, the message names the limit and --max-body (${tooLarge})`);
+  page.off("request", onIdle);
 
   // ---- languages: the switch relabels in place, keeps the form, asks the answer again ----
   await page.goto(url + "?view=estimate&task=finetune&model=llama-3.1-8b&tokens=2B&instance=p5.48xlarge");
@@ -316,6 +373,10 @@ function telemetryCsv() {
     const english = await page.evaluate((v) => [...document.querySelectorAll(`#${v}-form .field:not([hidden]) > label > span:first-child, #${v}-form .field:not([hidden]) > legend`)]
       .filter((l) => !l.closest("[hidden]")).map((l) => l.textContent).filter((x) => !/[\u4e00-\u9fff]/.test(x)), view);
     check(english.length === 0, `${view} (zh-CN): no form label left in English (${english.join(", ")})`);
+    if (view === "catalog") {
+      const ningxia = await page.textContent('#catalog-form select[name=region] option[value="cn-northwest-1"]');
+      check(ningxia.includes("宁夏"), `catalog (zh-CN): regions by their Chinese names (${ningxia})`);
+    }
     const text = await page.textContent(answer);
     check(han.test(text), `${view} (zh-CN): the answer's own words in Chinese (${text.replace(/\s+/g, " ").slice(0, 80)})`);
     if (view === "pricing") {

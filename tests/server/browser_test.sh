@@ -35,6 +35,8 @@ for _ in $(seq 1 100); do
   sleep 0.05
 done
 [ -n "$url" ] || { echo "browser_test: server did not start: $(cat "$out/serve.log")"; exit 1; }
-NODE_PATH="$WORK/node_modules" CHROMIUM="$CHROMIUM" PROFILE="$out/profile" \
+# README's two-day, five-host fleet log (2.8 MB, over the server's 1 MB --max-body as text).
+python3 "$HERE/../cli/make_fleet.py" "$out" || { echo "browser_test: make_fleet.py failed"; exit 1; }
+NODE_PATH="$WORK/node_modules" CHROMIUM="$CHROMIUM" PROFILE="$out/profile" FLEET="$out/fleet.csv" \
   SHOTS="$WORK" AXE="$WORK/node_modules/axe-core/axe.min.js" TELEMETRY="$HERE/../fixtures/telemetry" \
   timeout 240 node "$HERE/browser_test.js" "$url"

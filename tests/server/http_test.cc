@@ -9,11 +9,13 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "server/guards.h"
 #include "server/http_server.h"
+#include "server/web_assets.h"
 
 namespace gpuadvisor::server {
 namespace {
@@ -212,6 +214,47 @@ TEST_F(HttpTest, BodyTooLargeIs413) {
   json j = json::parse(res->body);
   EXPECT_EQ(j["error"]["code"], "payload_too_large");
   EXPECT_EQ(j["error"]["field"], "body");
+  ExpectStillServing();
+}
+
+// Issue 42: the README's two-day fleet log was refused by --max-body with no hint. The 413 names
+// the limit and --max-body; the same log gzip-compressed (Content-Encoding: gzip, as the web
+// page sends it) fits and is analysed; other codings and routes are still 415.
+TEST_F(HttpTest, IdleUploadGzipFitsWhereThePlainOneIs413) {
+  std::string csv = "timestamp, name, index, utilization.gpu [%], memory.used [MiB]\n";
+  for (int m = 0; m < 2 * 1440; ++m) {
+    char line[128];
+    std::snprintf(line, sizeof line, "2026/07/%02d %02d:%02d:00.000, NVIDIA L4, 0, %d %%, %d MiB\n",
+                  1 + m / 1440, m / 60 % 24, m % 60, m % 1440 < 720 ? 0 : 70,
+                  m % 1440 < 720 ? 0 : 1000);
+    csv += line;
+  }
+  ASSERT_GT(csv.size(), 64U * 1024);  // over this server's --max-body
+  httplib::Client c = Client();
+  auto plain = c.Post("/v1/idle?host=half", csv, "text/csv");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->status, 413);
+  const json e = json::parse(plain->body);
+  EXPECT_EQ(e["error"]["field"], "body");
+  const std::string message = e["error"]["message"];
+  EXPECT_NE(message.find("65536 bytes"), std::string::npos) << message;
+  EXPECT_NE(message.find("--max-body"), std::string::npos) << message;
+  const std::string gz = Gzip(csv, 6);
+  ASSERT_LT(gz.size(), 64U * 1024);
+  auto zipped = c.Post("/v1/idle?host=half", {{"Content-Encoding", "gzip"}}, gz, "text/csv");
+  ASSERT_TRUE(zipped);
+  ASSERT_EQ(zipped->status, 200) << zipped->body;
+  EXPECT_NE(zipped->body.find("\"half\""), std::string::npos);
+  auto typed = c.Post("/v1/idle?host=half", gz, "application/gzip");  // curl --data-binary @x.gz
+  ASSERT_TRUE(typed);
+  EXPECT_EQ(typed->status, 200) << typed->body;
+  auto br = c.Post("/v1/idle?host=half", {{"Content-Encoding", "br"}}, gz, "text/csv");
+  ASSERT_TRUE(br);
+  EXPECT_EQ(br->status, 415);
+  auto elsewhere =
+      c.Post("/v1/recommend", {{"Content-Encoding", "gzip"}}, Gzip("{}", 6), "application/json");
+  ASSERT_TRUE(elsewhere);
+  EXPECT_EQ(elsewhere->status, 415);
   ExpectStillServing();
 }
 

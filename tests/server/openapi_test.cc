@@ -165,6 +165,54 @@ TEST(OpenApiTest, ListsAndDurationsSayHowTheyAreWritten) {
   EXPECT_EQ(pricing["required"], json::array({"type"}));
 }
 
+// Issue 42: the web page labelled options by their names ("Gpu", "Itl p95", "Storage gbyte s").
+// Every option and workload field carries its label (x-label) from its declaration: a declared
+// label, else its name as words with acronyms and units as they are read.
+TEST(OpenApiTest, EveryOptionHasTheLabelItsDeclarationGives) {
+  const auto body = [](const char* path) -> const json& {
+    return Doc()["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"]
+                ["properties"];
+  };
+  const json& recommend = body("/v1/recommend");
+  EXPECT_EQ(recommend["itl-p95"]["x-label"], "ITL p95");
+  EXPECT_EQ(recommend["ttft-p95"]["x-label"], "TTFT p95");
+  EXPECT_EQ(recommend["kv-heads"]["x-label"], "KV heads");
+  EXPECT_EQ(recommend["rps"]["x-label"], "Requests per second");
+  EXPECT_EQ(recommend["zero"]["x-label"], "ZeRO stage");
+  EXPECT_EQ(recommend["seq-len"]["x-label"], "Sequence length");
+  const json& pricing = body("/v1/pricing");
+  EXPECT_EQ(pricing["storage-gbyte-s"]["x-label"], "Storage bandwidth");
+  EXPECT_EQ(pricing["checkpoint-gib"]["x-label"], "Checkpoint GiB");
+  EXPECT_NE(pricing["storage-gbyte-s"]["description"].get<std::string>().find("GB/s"),
+            std::string::npos);
+  const json& instances = Doc()["paths"]["/v1/instances"]["get"]["parameters"];
+  std::map<std::string, std::string> labels;
+  for (const json& p : instances) labels[p["name"]] = p["schema"].value("x-label", "");
+  EXPECT_EQ(labels["gpu"], "GPU");
+  EXPECT_EQ(labels["max-price"], "Max price");
+  EXPECT_EQ(labels["min-gpus"], "Min GPUs");
+  for (const auto& [path, item] : Doc()["paths"].items()) {
+    for (const auto& [method, op] : item.items()) {
+      const json params = op.value("parameters", json::array());
+      for (const json& p : params) {
+        EXPECT_FALSE(p["schema"].value("x-label", "").empty())
+            << method << " " << path << " " << p["name"];
+      }
+      if (!op.contains("requestBody")) continue;
+      const json& schema = op["requestBody"]["content"].begin().value()["schema"];
+      const json props = schema.value("properties", json::object());
+      for (const auto& [name, s] : props.items()) {
+        if (name == "plan") continue;  // launch's plan: the base document's own
+        const std::string label = s.value("x-label", "");
+        EXPECT_FALSE(label.empty()) << method << " " << path << " " << name;
+        // Never a name with only its first letter raised: "Gpu", "Itl p95".
+        EXPECT_EQ(label.find("Gpu"), std::string::npos) << label;
+        EXPECT_EQ(label.find("gib"), std::string::npos) << label;
+      }
+    }
+  }
+}
+
 // openapi.json holds no parameter or property a table makes: nothing there to drift.
 TEST(OpenApiTest, BaseDocumentHasNoHandWrittenOptions) {
   const json base = json::parse(OpenApiDocument());
