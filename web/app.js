@@ -1117,6 +1117,70 @@ formView("idle", {
   autorun: false,  // files are not in the URL
 });
 
+// ---- commitments: the account's Cost and Usage Report, sized on this server ----
+async function runCommitments(form, v) {
+  const tok = begin("commitments", t("commitments.working"));
+  const out = $("#commitments-out");
+  try {
+    const file = $("#commitments-file").files[0];
+    if (!file) throw new ApiError(t("commitments.noFile"), "body");
+    const {body, headers} = await idleBody(file);  // gzip on the way, as idle's uploads
+    let r;
+    try {
+      r = await api("/v1/commitments?" + new URLSearchParams(v), body, "text/csv", headers);
+    } catch (e) {
+      const limit = e.status === 413 && /\((\d+) bytes/.exec(e.message);
+      e.message = limit && e.field === "body"
+        ? t("idle.tooLarge", {file: file.name, size: bytesText(body.size ?? body.length), limit: bytesText(Number(limit[1]))})
+        : `${file.name}: ${e.message}`;
+      throw e;
+    }
+    if (!current("commitments", tok)) return;
+    const c = r.currency;
+    const m = (o, key, d) => money(o[priceKey(key, c)], c, d);
+    const s = r.summary;
+    out.append(h("h3", {}, t("commitments.heading", {hours: num(r.period.hours, 0), now: m(s, "on_demand_usd_per_hour"), after: m(s, "with_commitments_usd_per_hour"), saving: pct(s.saving), year: m(s, "saving_usd_per_year", 0)})),
+      scrollBox(t("view.commitmentsHeading"), h("table", {},
+        h("thead", {}, h("tr", {}, ["commitments.col.region", "commitments.col.type", "commitments.col.usage", "commitments.col.covered", "commitments.col.commit", "commitments.col.instances", "commitments.col.now", "commitments.col.after", "commitments.col.saving", "commitments.col.halves", "commitments.col.used"].map((k, i) => h("th", {scope: "col", class: i > 1 && i !== 4 ? "n" : ""}, t(k))))),
+        h("tbody", {}, r.groups.map((g) => {
+          const u = g.on_demand_usage, x = g.recommendation;
+          return h("tr", {},
+            h("td", {}, g.region), h("th", {scope: "row"}, g.instance_type),
+            h("td", {class: "n"}, `${num(u.mean_instances, 1)} / ${num(u.p90_instances, 1)} / ${num(u.max_instances, 1)}`),
+            h("td", {class: "n"}, pct(g.coverage_now)),
+            h("td", {title: x ? `${x.price_source}, ${date(x.price_date)}` : null}, x ? x.offer : t("commitments.none")),
+            h("td", {class: "n"}, x ? num(x.instances, Number.isInteger(x.instances) ? 0 : 2) : "–"),
+            h("td", {class: "n", title: `${g.on_demand_source}, ${date(g.on_demand_date)}`}, m(x || g, "on_demand_usd_per_hour", 2)),
+            h("td", {class: "n"}, x ? m(x, "cost_usd_per_hour", 2) : m(g, "on_demand_usd_per_hour", 2)),
+            h("td", {class: "n"}, x ? pct(x.saving) : "–"), h("td", {class: "n"}, x ? pct(x.saving_if_usage_halves) : "–"),
+            h("td", {class: "n"}, x ? pct(x.utilisation) : "–"));
+        })))),
+      h("ul", {class: "notes"}, [
+        ...r.groups.flatMap((g) => g.notes.map((n) => `${g.instance_type} ${g.region}: ${n}`)),
+        ...r.reservations.map((x) => t("commitments.ri", {id: x.id, type: x.instance_type, used: pct(x.utilisation), unused: num(x.unused_hours, 0), end: x.end})),
+        ...r.savings_plans.map((x) => t("commitments.sp", {id: x.id, offering: x.offering, used: pct(x.utilisation), unused: m(x, "unused_usd", 0), end: x.end})),
+        ...r.notes].map((n) => h("li", {}, n))),
+      h("p", {class: "key"}, t("commitments.key")));
+    setStatus("commitments", t("commitments.status", {rows: num(r.source.rows_used, 0), file: file.name}));
+  } catch (err) {
+    fail("commitments", tok, err);
+  }
+}
+formView("commitments", {
+  build(form) {
+    $("#commitments-origin").textContent = location.origin;
+    const drop = h("div", {class: "field", "data-field": "body"},
+      h("label", {for: "commitments-file", i18n: "commitments.file"}),
+      h("input", {id: "commitments-file", type: "file", accept: ".csv,.gz,text/csv,application/gzip", "aria-describedby": "commitments-file-help commitments-file-err"}),
+      h("small", {id: "commitments-file-help", class: "help", i18n: "commitments.fileHelp"}),
+      h("span", {id: "commitments-file-err", class: "err", role: "alert"}));
+    form.replaceChildren(h("div", {class: "group"}, drop, queryFields("/v1/commitments", "post").map((f) => fieldElement(f))),
+      h("div", {class: "actions"}, h("button", {type: "submit", i18n: "button.analyse"})));
+  },
+  run: runCommitments,
+  autorun: false,  // the bill is not in the URL
+});
+
 // ---- language ----
 function renderMeta() {
   if (!catalogInfo) return;

@@ -138,7 +138,8 @@ struct CommitGroup {
   std::string burst;         // what bursts run on ("on-demand" when the asked one has no price)
   double stay_per_hour = 0;  // without a new commitment: all of it at the burst rate (over a
                              // 1-year term where runs are planned)
-  double planned_instance_hours = 0;        // the planned runs' instance-hours in this group
+  double planned_instance_hours = 0;  // the planned runs' instance-hours in this group
+  double baseline_per_hour = 0;  // all of it on demand, per hour of a 1-year term (runs included)
   std::optional<CommitOutcome> choice;      // the cheapest offer at its best level; none: stay
   std::vector<CommitOutcome> alternatives;  // the best level of every other offer, cheapest first
   std::vector<std::string> notes;

@@ -87,6 +87,7 @@ JsonDoc CommitmentsJson(const CommitReport& r, const Freshness& fresh, std::stri
                       {"planned_instance_hours", g.planned_instance_hours},
                       {"coverage_now", g.coverage_now},
                       {MoneyKey("on_demand_usd_per_instance_hour", cur), g.on_demand_rate},
+                      {MoneyKey("on_demand_usd_per_hour", cur), g.baseline_per_hour},
                       {"on_demand_source", g.on_demand_from.source},
                       {"on_demand_date", g.on_demand_from.date},
                       {"on_demand_stale", fresh.Stale(g.on_demand_from.date)},
@@ -184,7 +185,8 @@ Table CommitmentsTable(const CommitReport& r) {
     const UsageStats& s = g.on_demand;
     const std::string usage =
         FormatFixed(s.mean, 1) + "/" + FormatFixed(s.p90, 1) + "/" + FormatFixed(s.max, 1);
-    const double now = s.mean * g.on_demand_rate;
+    // Now: on demand over the term sized (the history, with planned runs over a 1-year term).
+    const double now = g.choice ? g.choice->baseline_per_hour : g.baseline_per_hour;
     if (g.choice) {
       const CommitOutcome& c = *g.choice;
       t.AddRow({g.region, g.instance_type, usage, Pct(g.coverage_now), c.offer.name(),

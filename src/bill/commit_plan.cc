@@ -413,7 +413,8 @@ Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& cat
                                     FormatFixed(100 * best_break_even, 0) + "% against " + g.burst);
       }
     }
-    report.baseline_per_hour += year.Mean() * g.on_demand_rate;
+    g.baseline_per_hour = year.Mean() * g.on_demand_rate;
+    report.baseline_per_hour += g.baseline_per_hour;
     if (g.choice) {
       report.cost_per_hour += g.choice->cost_per_hour;
       report.committed_per_hour += g.choice->committed_per_hour;

@@ -309,6 +309,25 @@ function telemetryCsv() {
         `idle: over the body limit, the message names the limit and --max-body (${tooLarge})`);
   page.off("request", onIdle);
 
+  // ---- commitments: a Cost and Usage Report sized on this server (issue 41) ----
+  await page.goto(url + "?view=commitments");
+  await page.waitForSelector("#commitments-file");
+  await submitFresh(page, "commitments", "commitments without a file");
+  check((await page.textContent('#commitments-form .field[data-field="body"] .err')).includes("Cost and Usage Report"), "commitments: no file is an error at the file field");
+  const billPosts = [];
+  const onBill = (r) => r.method() === "POST" && billPosts.push(r.url());
+  page.on("request", onBill);
+  await page.setInputFiles("#commitments-file", path.join(__dirname, "..", "..", "examples", "cur2-sample.csv.gz"));
+  await page.fill("#commitments-form [name=discount]", "5");
+  await submitFresh(page, "commitments", "commitments");
+  const bill = await page.textContent("#commitments-out");
+  check(/h of usage: on demand \$[\d,.]+\/h/.test(bill) && bill.includes("g5.xlarge") && /standard-ri-1y-no-upfront|ec2-instance-sp/.test(bill) && bill.includes("reserved instance"),
+        `commitments: summary, the per-type table and the held RI (${(bill || (await page.textContent("#commitments-status"))).slice(0, 160)})`);
+  check(billPosts.length === 1 && billPosts[0].startsWith(url + "v1/commitments?") && billPosts[0].includes("discount=5"), `commitments: the bill posted to this server only, with the form's options (${billPosts.join(", ")})`);
+  page.off("request", onBill);
+  await shot(page, "commitments-en");
+  await axe(page, "commitments");
+
   // ---- languages: the switch relabels in place, keeps the form, asks the answer again ----
   await page.goto(url + "?view=estimate&task=finetune&model=llama-3.1-8b&tokens=2B&instance=p5.48xlarge");
   await page.waitForSelector("#estimate-out .membar", {timeout: 20000});
