@@ -148,7 +148,7 @@ std::string BatchJson(const std::vector<CloudWatchGpu>& fleet, size_t first, siz
   w.StartArray();
   for (size_t k = 0; k < count; ++k) WriteQueries(w, fleet[first + k], k, metric_namespace);
   w.EndArray();
-  return std::string(buf.GetString(), buf.GetSize());
+  return {buf.GetString(), buf.GetSize()};
 }
 
 // "q<k>_<s>" of a batch of `count` GPUs; false when it is no Id of the batch.
