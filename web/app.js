@@ -1031,6 +1031,15 @@ async function idleBody(file) {
   return {body, headers: {"Content-Encoding": "gzip"}};
 }
 const bytesText = (n) => (n >= 1e6 ? `${num(n / 1e6, n % 1e5 ? 1 : 0)} MB` : `${num(n / 1e3, 0)} kB`);
+// An upload's failure named by its file; over the server's body limit, which limit and how its
+// operator raises it.
+function uploadError(e, file, body) {
+  const limit = e.status === 413 && /\((\d+) bytes/.exec(e.message);
+  e.message = limit && e.field === "body"
+    ? t("idle.tooLarge", {file: file.name, size: bytesText(body.size ?? body.length), limit: bytesText(Number(limit[1]))})
+    : `${file.name}: ${e.message}`;
+  return e;
+}
 async function runIdle(form, v) {
   const tok = begin("idle", t("idle.working"));
   const out = $("#idle-out");
@@ -1047,12 +1056,7 @@ async function runIdle(form, v) {
       try {
         reports.push(await api("/v1/idle?" + q, body, type, headers));
       } catch (e) {
-        // Over the server's body limit: say which limit, and how its operator raises it.
-        const limit = e.status === 413 && /\((\d+) bytes/.exec(e.message);
-        e.message = limit && e.field === "body"
-          ? t("idle.tooLarge", {file: file.name, size: bytesText(body.size ?? body.length), limit: bytesText(Number(limit[1]))})
-          : `${file.name}: ${e.message}`;
-        throw e;
+        throw uploadError(e, file, body);
       }
       if (!current("idle", tok)) return;
     }
@@ -1129,11 +1133,7 @@ async function runCommitments(form, v) {
     try {
       r = await api("/v1/commitments?" + new URLSearchParams(v), body, "text/csv", headers);
     } catch (e) {
-      const limit = e.status === 413 && /\((\d+) bytes/.exec(e.message);
-      e.message = limit && e.field === "body"
-        ? t("idle.tooLarge", {file: file.name, size: bytesText(body.size ?? body.length), limit: bytesText(Number(limit[1]))})
-        : `${file.name}: ${e.message}`;
-      throw e;
+      throw uploadError(e, file, body);
     }
     if (!current("commitments", tok)) return;
     const c = r.currency;
