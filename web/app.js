@@ -1040,6 +1040,29 @@ function uploadError(e, file, body) {
     : `${file.name}: ${e.message}`;
   return e;
 }
+// The hour-of-week profile of the reports (one per file) read in the first one's zone: each
+// cell the share of observed host time in idle stretches, shaded by it, 0-9 in tenths.
+function weekGrid(profiles) {
+  if (!profiles.length) return null;
+  const zone = profiles[0].timezone;
+  const cov = new Array(168).fill(0), idle = new Array(168).fill(0);
+  for (const p of profiles.filter((x) => x.timezone === zone)) {
+    p.covered_host_hours.forEach((v, i) => { cov[i] += v; idle[i] += p.idle_host_hours[i]; });
+  }
+  const days = t("idle.week.days").split(",");
+  const cell = (d, hr) => {
+    const i = d * 24 + hr, s = cov[i] > 0 ? Math.min(1, idle[i] / cov[i]) : null;
+    if (s == null) return h("td", {class: "none", title: t("idle.week.none")}, "·");
+    return h("td", {style: `--idle:${s.toFixed(3)}`, title: t("idle.week.cell", {day: days[d], hour: hr, share: pct(s), idle: num(idle[i], 1), covered: num(cov[i], 1)})},
+      s >= 0.995 ? "#" : String(Math.floor(s * 10)));
+  };
+  const caption = t("idle.week.caption", {zone});
+  return h("figure", {class: "week"}, h("figcaption", {}, caption),
+    scrollBox(caption, h("table", {class: "week"},
+      h("thead", {}, h("tr", {}, h("td", {}), Array.from({length: 24}, (_, hr) => h("th", {scope: "col"}, String(hr))))),
+      h("tbody", {}, days.map((d, di) => h("tr", {}, h("th", {scope: "row"}, d), Array.from({length: 24}, (_, hr) => cell(di, hr))))))));
+}
+
 async function runIdle(form, v) {
   const tok = begin("idle", t("idle.working"));
   const out = $("#idle-out");
@@ -1085,6 +1108,7 @@ async function runIdle(form, v) {
           h("td", {class: "n"}, `${num(x.avg_util_pct)} / ${num(x.p95_util_pct)} %`),
           h("td", {class: "n"}, moneyOf(x, "wasted_usd")),
           h("td", {class: "wrap"}, x.recommendation ? x.recommendation.summary : x.status_reason || "")))))),
+      weekGrid(reports.map((r) => r.week_profile).filter(Boolean)),
       h("ul", {class: "notes"}, reports.flatMap((r) => [...(r.assumptions || []), ...(r.warnings || []).map((w) => t("idle.warning", {w}))]).filter((x, i, a) => a.indexOf(x) === i).map((x) => h("li", {}, x))),
       h("p", {class: "key"}, t("idle.key")));
     setStatus("idle", t("idle.status", {n: files.length}));

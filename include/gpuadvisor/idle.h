@@ -41,6 +41,7 @@
 #ifndef GPUADVISOR_IDLE_H_
 #define GPUADVISOR_IDLE_H_
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -201,6 +202,18 @@ struct HostUsage {
   }
 };
 
+// Host-hours by hour of the week in one time zone, Monday 00:00 first (index = day * 24 + hour,
+// Monday = 0): the time hosts were observed, and the time they sat in idle stretches (every GPU
+// idle for at least the idle window: the hosts' idle_hours, by when they fell). Their ratio per
+// hour is the share of the fleet's observed time wasted then: nights and weekends show up here.
+struct WeekProfile {
+  std::string timezone;  // "UTC", "Asia/Shanghai", "UTC+05:30"
+  // Why this zone: the option's, the zone all hosts' regions share, or UTC for a fleet whose
+  // regions differ ("" for the option's).
+  std::string basis;
+  std::array<double, 168> covered_hours{}, idle_hours{};
+};
+
 struct IdleReport {
   IdleOptions options;
   std::vector<TelemetryFileInfo> files;
@@ -210,6 +223,9 @@ struct IdleReport {
   MoneyTotals total_wasted;
   MoneyTotals total_savings_per_month;
   double hours_covered = 0;  // longest host span
+  // Null when nothing was observed, or when a push-down caller passed no hourly coverage
+  // (AggregateSink::coverage).
+  std::optional<WeekProfile> week_profile;
   std::vector<std::string> warnings;
 };
 
@@ -233,6 +249,10 @@ class IdleAnalyzer {
   // (ParseError naming the host and GPU and the field); the caps as in Add().
   Status AddAggregate(const GpuAggregate& g);
   Status AddAggregate(const HostAggregate& h);
+  // Push-down: host time covered in the UTC hour starting at `hour_start_s`, over the hosts of
+  // one batch (for the hour-of-week profile; the hosts' own totals come with their aggregates).
+  // ParseError for a time outside 2000-2099, or covered time that is negative or not finite.
+  Status AddCoverage(double hour_start_s, double covered_s);
   // Names the input in Add()'s messages ("file.csv"); AddFile sets it to the path.
   void set_origin(std::string origin);
   // Reads a file through Add(). IOError / ParseError naming file:line.

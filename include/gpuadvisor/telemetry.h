@@ -123,6 +123,9 @@ struct HostAggregate {
 struct AggregateSink {
   std::function<Status(const GpuAggregate&)> gpu;
   std::function<Status(const HostAggregate&)> host;
+  // Optional: host time covered in each UTC hour (start, Unix s), summed over a batch of hosts;
+  // the hour-of-week profile's denominator, one value per batch and hour.
+  std::function<Status(double hour_start_s, double covered_s)> coverage;
 };
 
 struct TelemetryFileInfo {

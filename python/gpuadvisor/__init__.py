@@ -566,6 +566,15 @@ class IdleReport(Report):
         return [Money(float(self._data[k]), c) for c in CURRENCIES
                 if (k := money_key(usd_key, c)) in self._data]
 
+    def idle_share_by_hour(self) -> Optional[List[List[Optional[float]]]]:
+        """The hour-of-week profile as 7 rows (Monday first) of 24 idle shares, in the zone
+        ``report.week_profile["timezone"]`` names; None for an hour nothing was observed in, and
+        None for the whole when the report has no profile."""
+        w = self._data.get("week_profile")
+        if not w:
+            return None
+        return [w["idle_share"][d * 24:(d + 1) * 24] for d in range(7)]
+
     def to_pandas(self):
         """The hosts as a DataFrame (one row per host, nested fields flattened)."""
         hosts = [{k: v for k, v in h.items() if k not in ("idle_periods", "gpu_usage", "alternatives")}

@@ -137,6 +137,20 @@ std::vector<Currency> TotalCurrencies(const IdleReport& r) {
 
 Money Total(const MoneyTotals& t, Currency c) { return t.Of(c).value_or(Money(0, c)); }
 
+// The hour-of-week profile: 168 figures per array, Monday 00:00 first.
+ojson WeekProfileJson(const WeekProfile& w) {
+  ojson covered = ojson::array(), idle = ojson::array(), share = ojson::array();
+  for (size_t i = 0; i < w.covered_hours.size(); ++i) {
+    covered.push_back(Round(w.covered_hours[i], 3));
+    idle.push_back(Round(w.idle_hours[i], 3));
+    share.push_back(w.covered_hours[i] > 0 ? ojson(Round(w.idle_hours[i] / w.covered_hours[i], 4))
+                                           : ojson(nullptr));
+  }
+  return {{"timezone", w.timezone},       {"basis", w.basis},
+          {"first_hour", "Monday 00:00"}, {"covered_host_hours", covered},
+          {"idle_host_hours", idle},      {"idle_share", share}};
+}
+
 // The report with an empty "instances" array (its hosts are added by the callers), and the
 // Prometheus source last when there is one.
 ojson ReportJsonWithoutHosts(const IdleReport& r, const PrometheusSourceInfo* prometheus) {
@@ -156,6 +170,7 @@ ojson ReportJsonWithoutHosts(const IdleReport& r, const PrometheusSourceInfo* pr
                {"purchase", PurchaseKindName(r.options.purchase)}}},
              {"files", files},
              {"hours_covered", Round(r.hours_covered, 3)},
+             {"week_profile", r.week_profile ? WeekProfileJson(*r.week_profile) : ojson(nullptr)},
              {"instances", ojson::array()}};
   // One total per currency of the hosts ("total_wasted_usd", "total_wasted_cny"); a fleet with
   // no priced host keeps the USD keys at 0.
@@ -269,8 +284,58 @@ Table IdleTable(const IdleReport& r) {
   return t;
 }
 
+// Day names of the hour-of-week grid, Monday first.
+constexpr const char* kWeekDays[] = {N_("Mon"), N_("Tue"), N_("Wed"), N_("Thu"),
+                                     N_("Fri"), N_("Sat"), N_("Sun")};
+
+std::string WeekProfileText(const WeekProfile& w) {
+  // TRANSLATORS: {0} is a time zone ("UTC", "Asia/Shanghai").
+  std::string out = Trf("Idle by hour of the week ({0}): tenths of the observed host time in "
+                        "idle stretches, 0-9; # all of it; . not observed",
+                        w.timezone) +
+                    "\n";
+  if (w.basis == "mixed-regions") {
+    out += Tr("(the hosts' regions keep different time zones: UTC here; --timezone sets another)");
+    out += "\n";
+  }
+  size_t label = 0;
+  for (const char* d : kWeekDays) label = std::max(label, DisplayWidth(Tr(d)));
+  std::string head(label + 2, ' ');
+  for (int h = 0; h < 24; h += 6) {
+    std::string n = std::to_string(h);
+    head += n + std::string(7 - n.size(), ' ');
+  }
+  out += head + "\n";
+  double covered = 0, idle = 0;
+  for (int d = 0; d < 7; ++d) {
+    std::string line(Tr(kWeekDays[d]));
+    line += std::string(label + 2 - DisplayWidth(line), ' ');
+    for (int h = 0; h < 24; ++h) {
+      const double c = w.covered_hours[d * 24 + h], i = w.idle_hours[d * 24 + h];
+      covered += c;
+      idle += i;
+      if (h > 0 && h % 6 == 0) line += ' ';
+      if (!(c > 0)) {
+        line += '.';
+      } else if (i >= c * 0.995) {
+        line += '#';
+      } else {
+        line += static_cast<char>('0' + std::clamp(static_cast<int>(i / c * 10), 0, 9));
+      }
+    }
+    out += line + "\n";
+  }
+  if (covered > 0) {
+    out += Trf("{0}% of {1} observed host-hours idle", FormatFixed(idle / covered * 100, 0),
+               FormatFixed(covered, 1)) +
+           "\n";
+  }
+  return out;
+}
+
 std::string IdleNotes(const IdleReport& r) {
   std::string out = "\n";
+  if (r.week_profile) out += WeekProfileText(*r.week_profile) + "\n";
   for (const HostUsage& h : r.hosts) {
     out += h.host + ": " + h.recommendation.summary;
     if (h.recommendation.savings_per_month) {

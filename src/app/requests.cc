@@ -572,6 +572,9 @@ Result<PrometheusSourceInfo> AddPrometheus(const PrometheusOptions& p, IdleAnaly
   AggregateSink aggregates;
   aggregates.gpu = [analyzer](const GpuAggregate& g) { return analyzer->AddAggregate(g); };
   aggregates.host = [analyzer](const HostAggregate& h) { return analyzer->AddAggregate(h); };
+  aggregates.coverage = [analyzer](double hour_s, double covered_s) {
+    return analyzer->AddCoverage(hour_s, covered_s);
+  };
   Result<PrometheusSourceInfo> info = ReadPrometheus(
       p, [analyzer](const TelemetrySample& s) { return analyzer->Add(s); }, aggregates);
   // The option a run-size error names (since, selector, ...) is kept; the rest is the server's.

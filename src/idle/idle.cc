@@ -12,6 +12,7 @@
 
 #include "gpuadvisor/cost.h"
 #include "gpuadvisor/query.h"
+#include "idle/week_profile.h"
 #include "util/csv.h"
 #include "util/enum_names.h"
 #include "util/text.h"
@@ -144,6 +145,8 @@ class IdleTracker {
   double covered_s = 0, idle_s = 0, longest_s = 0;
   size_t count = 0;
   std::vector<IdlePeriod> periods;
+  // A host's tracker also files its covered time and idle stretches by hour of the week.
+  idle_internal::WeekSlots* week = nullptr;
 
  private:
   // The first interval over kNeverAGapS, held until the next interval shows whether it was the
@@ -187,6 +190,7 @@ class IdleTracker {
   void Account(double t, bool idle, double dt) {
     if (dt <= 0) return;
     covered_s += dt;
+    if (week != nullptr) week->AddCovered(t, dt);
     if (idle) {
       if (run_len_ == 0) run_start_ = t;
       run_len_ += dt;
@@ -200,6 +204,7 @@ class IdleTracker {
       longest_s = std::max(longest_s, run_len_);
       ++count;
       if (periods.size() < max_) periods.push_back({run_start_, run_start_ + run_len_});
+      if (week != nullptr) week->AddIdle(run_start_, run_len_);
     }
     run_len_ = 0;
   }
@@ -361,6 +366,8 @@ struct IdleAnalyzer::Impl {
   std::string origin;
   std::vector<TelemetryFileInfo> files;
   uint64_t samples = 0;
+  idle_internal::WeekSlots week;  // the hour-of-week profile, fleet-wide
+  bool pushed_hosts = false, pushed_coverage = false;
 
   ~Impl() {
 #ifdef __GLIBC__
@@ -384,6 +391,7 @@ struct IdleAnalyzer::Impl {
       it = host_index.emplace(std::string(name), hosts.size()).first;
       hosts.emplace_back(o.idle_window_s, o.max_periods);
       hosts.back().host = std::string(name);
+      hosts.back().tracker.week = &week;
     }
     last_host = it->second;
     return &hosts[it->second];
@@ -596,6 +604,7 @@ struct IdleAnalyzer::Impl {
           .WithField("pushdown");
     }
     h.pushed = true;
+    pushed_hosts = true;
     h.pushed_avg = a.util_avg_pct;
     h.pushed_p95 = a.util_p95_pct;
     h.pushed_busy = a.gpus_busy;
@@ -614,6 +623,7 @@ struct IdleAnalyzer::Impl {
       t.longest_s = std::max(t.longest_s, len);
       ++t.count;
       if (t.periods.size() < o.max_periods) t.periods.push_back(*run);
+      week.AddIdle(run->start_s, len);
       run.reset();
     };
     for (const auto& [start, end] : a.idle_pieces) {
@@ -1222,8 +1232,50 @@ struct IdleAnalyzer::Impl {
       rep.hosts.push_back(std::move(u));
     }
     WarnInventoryWithoutTelemetry(inventory, rep.warnings);
+    rep.week_profile = WeekProfileOf(rep.hosts);
     SortHosts(rep.hosts);
     return rep;
+  }
+
+  // The profile in the option's zone, else the zone every host's region has (Asia/Shanghai for a
+  // fleet in AWS China), else UTC. Null when nothing was covered, or when hosts came from a
+  // push-down whose caller passed no hourly coverage (the profile would be all idle).
+  std::optional<WeekProfile> WeekProfileOf(const std::vector<HostUsage>& hs) const {
+    if (week.empty() || (pushed_hosts && !pushed_coverage)) return std::nullopt;
+    if (!o.timezone.empty()) {
+      Result<TimeZone> z = ParseTimeZone(o.timezone, "timezone");  // checked in Finish
+      if (z.ok()) {
+        WeekProfile p = week.Profile(*z);
+        p.basis = "option";
+        return p;
+      }
+    }
+    std::optional<TimeZone> shared;
+    bool mixed = false;
+    for (const HostUsage& u : hs) {
+      const TimeZone z = RegionTimeZone(u.region);
+      if (!shared) {
+        shared = z;
+      } else if (shared->offset_minutes != z.offset_minutes) {
+        mixed = true;
+      }
+    }
+    if (!shared || mixed) shared = RegionTimeZone("");
+    WeekProfile p = week.Profile(*shared);
+    p.basis = mixed ? "mixed-regions" : "regions";
+    return p;
+  }
+
+  Status AddCoverage(double hour_start_s, double covered_s) {
+    const std::string where = (origin.empty() ? "telemetry" : origin) + " (coverage): ";
+    GPUADVISOR_RETURN_IF_ERROR(
+        CheckRange(hour_start_s, kMinTimeS, kMaxTimeS, "timestamp", "a time in 2000-2099", where));
+    // A batch's hosts, each at most the hour.
+    GPUADVISOR_RETURN_IF_ERROR(CheckRange(covered_s, 0, 3600.0 * static_cast<double>(o.max_hosts),
+                                          "covered", "0 to an hour per host, in s", where));
+    pushed_coverage = true;
+    week.AddCoveredHour(hour_start_s, covered_s);
+    return Status::OK();
   }
 };
 
@@ -1252,6 +1304,10 @@ Status IdleAnalyzer::Add(const TelemetrySample& s) { return impl_->Add(s); }
 Status IdleAnalyzer::AddAggregate(const GpuAggregate& g) { return impl_->AddAggregate(g); }
 
 Status IdleAnalyzer::AddAggregate(const HostAggregate& h) { return impl_->AddAggregate(h); }
+
+Status IdleAnalyzer::AddCoverage(double hour_start_s, double covered_s) {
+  return impl_->AddCoverage(hour_start_s, covered_s);
+}
 
 Status IdleAnalyzer::AddFile(const std::string& path, const TelemetryOptions& options) {
   impl_->origin = path;

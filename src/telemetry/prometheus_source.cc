@@ -693,6 +693,11 @@ class PushdownPromql {
     return "sum_over_time((" + e + " * " + weight + ")[" + Ms(kHourMs - 1) + ":" + Ms(r_) +
            "]) > 0";
   }
+  // Per hour, the windows where `e` is present, summed over every host asked: one series for
+  // the whole batch (the hour-of-week profile's covered time).
+  std::string HourCount(const std::string& e) const {
+    return "sum(count_over_time(" + e + "[" + Ms(kHourMs - 1) + ":" + Ms(r_) + "]))";
+  }
   const std::string& by() const { return by_; }
 
  private:
@@ -765,6 +770,7 @@ PushdownQueries PrometheusPushdownQueries(const std::string& matchers,
     masks.push_back(Tagged(p.HourMask(p.InStretch(hi), first, std::min(bits, windows - first)),
                            "h_mask" + std::to_string(first / bits)));
   }
+  masks.push_back(Tagged(p.HourCount(hi), "h_cov"));
   q.hourly = OrJoin(masks);
   return q;
 }
@@ -783,6 +789,7 @@ struct PushdownValues {
   // Per host and hour start (ms): the hour's masks of windows in idle stretches, by number.
   using Hour = std::map<int, double>;
   std::map<std::string, std::map<int64_t, Hour>> hours;
+  std::map<int64_t, double> coverage;  // hour start (ms) -> covered windows of the batch's hosts
 };
 
 // The range of a push-down run: whole UTC hours from the one holding the range's beginning to
@@ -821,6 +828,11 @@ Status AddPushdownSeries(const PromLabels& labels, const PromPoints& points, boo
     const int64_t at = std::llround(t * 1000) + 1;  // evaluated at a window's last ms
     if (hourly) {
       if (at <= g.start || at > g.end || (at - g.start) % kHourMs != 0) continue;
+      if (agg == "h_cov") {
+        if (v >= 0) out->coverage[at - kHourMs] += v;
+        ++*n_points;
+        continue;
+      }
       if (!agg.starts_with("h_mask")) continue;
       int mask = -1;
       std::from_chars(agg.data() + 6, agg.data() + agg.size(), mask);
@@ -925,6 +937,7 @@ struct PushdownBatch {
 struct BatchAggregates {
   std::vector<GpuAggregate> gpus;
   std::vector<HostAggregate> hosts;
+  std::vector<std::pair<double, double>> coverage;  // (hour start, covered s), Unix s
 };
 
 // Queries one host batch (GPU and host totals, then the hours in chunks) into `out`.
@@ -959,7 +972,7 @@ Status QueryPushdownBatch(Client& client, const PushdownBatch& b,
     PromDataSink h;
     const auto masks = static_cast<uint64_t>(
         (kHourMs / b.grid.step_ms + MaskBits(b.grid.step_ms) - 1) / MaskBits(b.grid.step_ms));
-    h.max_points = 2 * masks * batch.size() * static_cast<uint64_t>((c_end - c) / kHourMs);
+    h.max_points = 2 * (masks * batch.size() + 1) * static_cast<uint64_t>((c_end - c) / kHourMs);
     h.series = [&](const PromLabels& labels, const PromPoints& points) {
       return AddPushdownSeries(labels, points, true, b.grid, &values, h.max_points, where, &vals,
                                &info->points);
@@ -978,6 +991,9 @@ Status QueryPushdownBatch(Client& client, const PushdownBatch& b,
     out->hosts.push_back(
         HostAggregateOf(host, v, it == vals.hours.end() ? nullptr : &it->second, b.o));
   }
+  for (const auto& [hour_ms, windows] : vals.coverage) {
+    out->coverage.emplace_back(static_cast<double>(hour_ms) / 1000, windows * step_s);
+  }
   return Status::OK();
 }
 
@@ -990,6 +1006,11 @@ Status Emit(const BatchAggregates& a, const AggregateSink& sink, PrometheusSourc
   for (const HostAggregate& h : a.hosts) {
     GPUADVISOR_RETURN_IF_ERROR(sink.host(h));
     ++info->samples;
+  }
+  if (sink.coverage) {
+    for (const auto& [hour_s, covered_s] : a.coverage) {
+      GPUADVISOR_RETURN_IF_ERROR(sink.coverage(hour_s, covered_s));
+    }
   }
   return Status::OK();
 }

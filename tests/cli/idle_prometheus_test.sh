@@ -132,6 +132,21 @@ compare(f, paged, "paged --pushdown vs the file")
 # windows unweighted by their readings.
 compare(coarse, pd5, "--pushdown --step 5m vs --step 5m",
         near={"avg_util_pct": 0.2, "p95_util_pct": 0.2}, exact=EXACT[:-3], gpu_p95=False)
+# The hour-of-week profile: the push-down's idle pieces and its hourly coverage (one series per
+# host batch) file the same host-hours as the readings do (JSON rounds to 0.001 h).
+for name, a, b in (("--pushdown --step 1m", f, pd), ("paged --pushdown", f, paged),
+                   ("--pushdown --step 5m", coarse, pd5)):
+    wa, wb = a.get("week_profile"), b.get("week_profile")
+    check(wa is not None and wb is not None, f"{name}: no week_profile")
+    if not (wa and wb):
+        continue
+    check(wa["timezone"] == wb["timezone"] == "UTC", f"{name}: zones {wa['timezone']} {wb['timezone']}")
+    for k in ("covered_host_hours", "idle_host_hours"):
+        d = max(abs(x - y) for x, y in zip(wa[k], wb[k]))
+        check(len(wa[k]) == len(wb[k]) == 168 and d <= 2e-3, f"{name}: {k} differ by up to {d}")
+    total = sum(h["hours_covered"] for h in a["instances"])
+    check(abs(sum(wa["covered_host_hours"]) - total) <= 0.1, f"{name}: covered {total}")
+    check(0 < sum(wb["idle_host_hours"]) < sum(wb["covered_host_hours"]), f"{name}: idle hours")
 src, psrc = pd["prometheus"], paged["prometheus"]
 check(src["pushdown"] and src["hosts"] == 5 and src["gpus"] == 20, f"push-down source: {src}")
 # The series list, then per host batch GPU totals, host totals and the hours: one batch for the

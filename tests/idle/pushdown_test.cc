@@ -32,12 +32,18 @@ TEST(Issue41Pushdown, QueriesComputeStretchesOnTheWindowGrid) {
                                 kStartMs + 7 * 86400000, 5, 1800);
   // Totals: 9 per GPU and 6 per host, each tagged, in two queries; hourly: one bit mask per host of
   // the hour's 12 windows in idle stretches (bit i: the window i x 5 min into the hour), hours with
-  // some.
+  // some, and the batch's covered windows per hour (one series for all its hosts).
   EXPECT_EQ(Count(q.gpu_totals, R"("gpuadvisor_agg", ")"), 9u) << q.gpu_totals;
   EXPECT_EQ(Count(q.host_totals, R"("gpuadvisor_agg", ")"), 6u) << q.host_totals;
   const std::string totals = q.gpu_totals + q.host_totals;
-  EXPECT_EQ(Count(q.hourly, R"("gpuadvisor_agg", ")"), 1u) << q.hourly;
+  EXPECT_EQ(Count(q.hourly, R"("gpuadvisor_agg", ")"), 2u) << q.hourly;
   EXPECT_NE(q.hourly.find(R"("gpuadvisor_agg", "h_mask0")"), std::string::npos);
+  EXPECT_NE(q.hourly.find(R"(label_replace(sum(count_over_time((max by (Hostname) ()"),
+            std::string::npos)
+      << q.hourly;
+  EXPECT_NE(q.hourly.find(R"([3599999ms:300000ms])), "gpuadvisor_agg", "h_cov")"),
+            std::string::npos)
+      << q.hourly;
   EXPECT_NE(q.hourly.find("* 2 ^ (((time() % 3600) / 300) - 0))[3599999ms:300000ms]) > 0"),
             std::string::npos)
       << q.hourly;
@@ -77,8 +83,8 @@ TEST(Issue41Pushdown, WindowOfOneStepNeedsNoLookAhead) {
   EXPECT_EQ(totals.find("offset -0ms"), std::string::npos);
   EXPECT_NE(totals.find("<= bool 2.5"), std::string::npos);
   EXPECT_NE(q.hourly.find("max by (instance)"), std::string::npos);
-  // 60 windows an hour: two masks of 30 bits (a double holds 53 exactly).
-  EXPECT_EQ(Count(q.hourly, R"("gpuadvisor_agg", ")"), 2u) << q.hourly;
+  // 60 windows an hour: two masks of 30 bits (a double holds 53 exactly), and the coverage.
+  EXPECT_EQ(Count(q.hourly, R"("gpuadvisor_agg", ")"), 3u) << q.hourly;
   EXPECT_NE(
       q.hourly.find("(((time() % 3600) / 60) >= bool 30) * (((time() % 3600) / 60) < bool 60)"),
       std::string::npos)

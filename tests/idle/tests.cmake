@@ -8,6 +8,7 @@ list(APPEND GPUADVISOR_TEST_SOURCES
   idle/idle_test.cc
   idle/window_samples_test.cc
   idle/pushdown_test.cc
+  idle/week_profile_test.cc
   idle/issue16_test.cc
   idle/input_validation_test.cc
   idle/advice_test.cc

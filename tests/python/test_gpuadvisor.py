@@ -603,6 +603,22 @@ def test_idle_matches_cli(cli_json, tmp_path):
     assert priced.instances[0].instance_type == "p5.48xlarge"
 
 
+def test_idle_share_by_hour(tmp_path):
+    # Two hours of one GPU from Monday 2026-07-06 00:00 UTC: idle, then busy.
+    rows = ["timestamp, index, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB]"]
+    for m in range(120):
+        t = 1783296000 + 60 * m
+        rows.append(f"{t}, 0, NVIDIA L4, {1 if m < 60 else 80} %, 100 MiB, 23034 MiB")
+    f = tmp_path / "monday.csv"
+    f.write_text("\n".join(rows) + "\n")
+    report = ga.idle([f], timezone="UTC+01:00")
+    grid = report.idle_share_by_hour()
+    assert report.week_profile["timezone"] == "UTC+01:00"
+    assert len(grid) == 7 and all(len(day) == 24 for day in grid)
+    assert grid[0][1] == 1 and grid[0][2] == 0  # 00:00-02:00 UTC is 01:00-03:00 here
+    assert grid[0][0] is None and grid[0][3] is None and grid[3][12] is None
+
+
 def test_idle_hostname_not_utf8(tmp_path):
     # Issue 16: a hostname with bytes that are not UTF-8 gives U+FFFD in dicts and a visible
     # escape in the table, never UnicodeDecodeError.

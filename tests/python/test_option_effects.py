@@ -96,8 +96,6 @@ NO_EFFECT = {
     ("idle", "host"): "only for telemetry without host names; tests/cli/idle_test.sh gives one",
     ("idle", "max-hosts"): "a bound on memory: the one-host fixture is under any valid bound; "
     "tests/server/api_test.cc checks the refusal over it",
-    ("idle", "timezone"): "only the hours of a daily stop/start window, which the fixture's short "
-    "span has none of; tests/idle/advice_test.cc checks a Beijing host's schedule",
     **{("idle", o): "Prometheus only: test_prometheus_option_reaches_the_server checks it"
        for o in PROMETHEUS_ONLY if o != "pushdown"},
 }
