@@ -20,41 +20,17 @@ git ls-files 'src/*.cc' >build-tidy/all-files.txt
 if [ "$mode" = check ] && [ -n "$base_rev" ] && [ "$share" -gt 1 ]; then
   turn=$(( $(git rev-list --count HEAD) % share ))
   # Changed since the base: a .cc itself, or one that includes a changed header (src/ or
-  # include/). Which .cc includes which header is read from the release build's dependency log
-  # (ninja -t deps of build-test/, which CI's release stage leaves); without one, a header counts
-  # for every .cc of its folder. Then this turn's share of the others.
+  # include/) by name: the files that use a header's declarations include it (include what you
+  # use), and a finding inside the header is reported through any of them. Files that reach it
+  # only through another header wait for their turn in the share below (at most SHARE runs); a
+  # header no .cc includes by name brings the .cc files of its folder.
   git diff --name-only "$base_rev" -- 'src/*.cc' 'src/*.h' 'include/*.h' >build-tidy/changed.txt 2>/dev/null || true
-  if [ -f build-test/.ninja_deps ]; then
-    ninja -C build-test -t deps >build-tidy/deps.txt 2>/dev/null || : >build-tidy/deps.txt
-  else
-    : >build-tidy/deps.txt
-  fi
-  { python3 - build-tidy/changed.txt build-tidy/deps.txt build-tidy/all-files.txt <<'PY'
-import os, sys
-changed = {l.strip() for l in open(sys.argv[1]) if l.strip()}
-all_files = {l.strip() for l in open(sys.argv[3]) if l.strip()}
-picked = {f for f in changed if f in all_files}
-headers = {f for f in changed if f.endswith(".h")}
-users, source = {}, None  # .cc -> the headers it includes, from the dependency log
-for line in open(sys.argv[2]):
-    if not line.startswith(" "):
-        source = None
-        continue
-    path = os.path.relpath(os.path.normpath(os.path.join("build-test", line.strip())))
-    if source is None:  # an object's first dependency is its source file
-        source = path
-        users.setdefault(source, set())
-    else:
-        users[source].add(path)
-known = [f for f in all_files if f in users]
-for h in headers:
-    if known:
-        picked |= {f for f in known if h in users[f]}
-        picked |= {f for f in all_files - set(known) if f.startswith(os.path.dirname(h) + "/")}
-    else:
-        picked |= {f for f in all_files if f.startswith(os.path.dirname(h) + "/")}
-print("\n".join(sorted(picked)))
-PY
+  { grep '\.cc$' build-tidy/changed.txt | grep -Fx -f build-tidy/all-files.txt || true
+    grep '\.h$' build-tidy/changed.txt | while read -r path; do
+      users=$(git grep -l -F "#include \"$(echo "$path" | sed -E 's#^(include|src)/##')\"" -- 'src/*.cc' || true)
+      # A header no .cc includes by name: the .cc files of its folder.
+      if [ -n "$users" ]; then echo "$users"; else grep -F "$(dirname "$path")/" build-tidy/all-files.txt || true; fi
+    done
     awk -v n="$share" -v t="$turn" '(NR - 1) % n == t' build-tidy/all-files.txt
   } | sed '/^$/d' | sort -u >build-tidy/files.txt
   echo "tidy: $(wc -l <build-tidy/files.txt) of $(wc -l <build-tidy/all-files.txt) files (changed since ${base_rev:0:7} or including a changed header, and turn $turn of $share)"

@@ -79,7 +79,7 @@ TEST(Issue41WeekProfile, ReadInTheZoneOfTheOptionOrOfTheRegions) {
   const IdleReport india = Analyze(o, 2);
   EXPECT_NEAR(india.week_profile->covered_hours[kWedIndex + 5], 0.5, 1e-9);
   EXPECT_NEAR(india.week_profile->covered_hours[kWedIndex + 6], 1, 1e-9);
-  EXPECT_NEAR(india.week_profile->idle_hours[kWedIndex + 13], 0.5, 1e-9);  // 07:30-08:30 UTC
+  EXPECT_NEAR(india.week_profile->idle_hours[kWedIndex + 13], 0.5, 1e-9);   // 07:30-08:30 UTC
   EXPECT_NEAR(india.week_profile->idle_hours[kWedIndex + 17], 0.5, 1e-9);   // 11:30-12:30 UTC
   EXPECT_NEAR(india.week_profile->idle_hours[kWedIndex + 18], 0.25, 1e-9);  // 12:30-13:30 UTC
 
@@ -153,7 +153,8 @@ TEST(Issue41WeekProfile, AggregatesWithHourlyCoverageGiveTheSamplesProfile) {
     }
     ASSERT_TRUE(a.AddAggregate(h).ok());
     if (with_coverage) {
-      for (int hour = 0; hour < 48; ++hour) ASSERT_TRUE(a.AddCoverage(kWed + hour * 3600, 3600).ok());
+      for (int hour = 0; hour < 48; ++hour)
+        ASSERT_TRUE(a.AddCoverage(kWed + hour * 3600, 3600).ok());
     }
     Result<IdleReport> p = a.Finish({});
     ASSERT_TRUE(p.ok()) << p.status().message();
