@@ -870,9 +870,14 @@ async function runCompare(form, v) {
       ["compare.memory", (r) => (r.memory ? t(r.memory.fits ? "compare.memoryFits" : "compare.memoryNoFit", {total: num(r.memory.total_gib, 1), device: num(r.memory.device_gib, 1)}) : "–")],
       ["est.time", (r) => (r.time && r.time.hours != null ? est(t("unit.hours", {v: num(r.time.hours, 2)}) + bandTxt(r, "time.hours", (x) => num(x, 2)), why) : "–")],
       ["est.costOnDemand", (r) => (priceOf(r.cost, "on_demand_usd") != null ? est(moneyOf(r.cost, "on_demand_usd") + bandTxt(r, "cost.on_demand_usd", m(r)), why) : "–")],
-      ["est.costSpot", (r) => (priceOf(r.cost, "spot_usd") != null ? est((r.cost.spot_estimated ? "~" : "") + moneyOf(r.cost, "spot_usd"), why) : "–")],
+      // One mark per figure: ≈ (a model estimate); an estimated spot price says so on hover.
+      ["est.costSpot", (r) => (priceOf(r.cost, "spot_usd") != null ? est(moneyOf(r.cost, "spot_usd"), r.cost.spot_estimated ? `${why}; ${t("compare.spotEstimated")}` : why) : "–")],
       ["compare.perHour", (r) => `${moneyOf(r.cost, "on_demand_usd_per_hour", 3)} (${date(r.cost.on_demand_date)})`],
       ["est.throughput", (r) => (r.performance.tokens_per_s ? est(t("unit.tokS", {v: num(r.performance.tokens_per_s)}), why) : r.performance.images_per_s ? est(t("unit.imgS", {v: num(r.performance.images_per_s)}), why) : "–")],
+      // Serving: latency and what the configuration can carry.
+      ...(res.some((r) => !(r instanceof Error) && r.performance && r.performance.ttft_ms != null) ? [
+        ["est.latency", (r) => (r.performance.ttft_ms != null ? est(`${t("unit.ms", {v: num(r.performance.ttft_ms, 1)})} / ${t("unit.ms", {v: num(r.performance.itl_ms, 1)})}`, why) : "–")],
+        ["compare.capacity", (r) => (r.performance.requests_per_s != null ? est(t("compare.capacityValue", {rps: num(r.performance.requests_per_s, 2), n: num(r.performance.max_concurrency, 0)}), why) : "–")]] : []),
       ["est.parallelism", (r) => `tp ${r.parallelism.tp}, pp ${r.parallelism.pp}, dp ${r.parallelism.dp}`],
       ["est.confidence", (r) => (r.confidence ? r.confidence.grade : "–")]];
     const ok = res.filter((r) => !(r instanceof Error) && r.cost && priceOf(r.cost, "on_demand_usd") != null);
@@ -1183,6 +1188,7 @@ async function runCommitments(form, v) {
         ...r.groups.flatMap((g) => g.notes.map((n) => `${g.instance_type} ${g.region}: ${n}`)),
         ...r.reservations.map((x) => t("commitments.ri", {id: x.id, type: x.instance_type, used: pct(x.utilisation), unused: num(x.unused_hours, 0), end: x.end})),
         ...r.savings_plans.map((x) => t("commitments.sp", {id: x.id, offering: x.offering, used: pct(x.utilisation), unused: m(x, "unused_usd", 0), end: x.end})),
+        ...(r.compute_savings_plans || []).slice(0, 1).map((p) => t("commitments.compute", {n: p.groups.length, committed: m(p, "committed_usd_per_hour", 3), years: p.years, payment: p.payment, cost: m(p, "cost_usd_per_hour", 2), apart: m(p, "per_type_usd_per_hour", 2), coverage: pct(p.coverage), used: pct(p.utilisation)})),
         ...r.notes].map((n) => h("li", {}, n))),
       h("p", {class: "key"}, t("commitments.key")));
     setStatus("commitments", t("commitments.status", {rows: num(r.source.rows_used, 0), file: file.name}));

@@ -166,6 +166,27 @@ struct PlannedRunUse {
   std::string why;     // when not: its purchase option, or no price
 };
 
+// One Compute Savings Plan across every type and region of the bill (issue 41): it applies to
+// any of them, each hour to the usage with the largest discount first, so one commitment in $/h
+// pools what per-type commitments size apart. Sized like them (the $/h, in steps of $0.001, that
+// minimises the cost over the term), for one term and payment option.
+struct JointComputePlan {
+  int years = 1;
+  std::string payment;
+  double committed_per_hour = 0;  // C, $/h of commitment
+  double upfront = 0;
+  double cost_per_hour = 0;           // C plus what it leaves, at each group's burst rate
+  double stay_per_hour = 0;           // without it: everything at the burst rates
+  double baseline_per_hour = 0;       // everything on demand
+  double per_type_cost_per_hour = 0;  // the same groups with their own choices (or staying)
+  double coverage = 0;                // share of the on-demand spend it covers
+  double utilisation = 0;             // share of the commitment used
+  double saving = 0;                  // 1 - cost / baseline
+  double loss_if_usage_stops = 0;     // the commitment over the whole term
+  std::vector<std::string> groups;    // "g5.xlarge in us-east-1", largest spend first
+  Provenance from;                    // the oldest of the groups' rates
+};
+
 struct CommitReport {
   std::string currency;
   std::vector<PlannedRunUse> planned;
@@ -177,6 +198,10 @@ struct CommitReport {
   double cost_per_hour = 0;       // with the recommended commitments
   double committed_per_hour = 0;  // what they commit to
   double upfront = 0;
+  // One per term and payment option the catalog prices a Compute Savings Plan in for at least
+  // two of the groups, cheapest first. An alternative to the per-type choices above, which the
+  // totals count; a note says when one is cheaper than them.
+  std::vector<JointComputePlan> compute_plans;
   std::vector<std::string> notes;
   const BillUsage* bill = nullptr;  // the input (sources, rows)
 };
@@ -197,14 +222,33 @@ struct WeightedUsage {
                                 double term_hours);
   double Mean() const;
 };
-double CommitCostPerHour(const WeightedUsage& usage, double level, double rate, double burst);
-double OptimalCommitLevel(WeightedUsage usage, double rate, double burst, double step);
 // f(L) above: the average cost per hour of `usage` with L instances committed at `rate` and the
 // rest bought at `burst`.
-double CommitCostPerHour(const std::vector<double>& usage, double level, double rate, double burst);
-// The L minimising it, a multiple of `step` (> 0): the quantile rule, then the two steps around
-// it compared (O(H) with nth_element).
-double OptimalCommitLevel(std::vector<double> usage, double rate, double burst, double step);
+double CommitCostPerHour(const WeightedUsage& usage, double level, double rate, double burst);
+// The L minimising it, a multiple of `step` (> 0): the quantile rule (one sort), then the two
+// steps around it compared.
+double OptimalCommitLevel(WeightedUsage usage, double rate, double burst, double step);
+// One commitment in $/h over several series of one term (JointComputePlan). value[g][j] is group
+// g's instance-hours at point j (every group over the same points), weight[j] the points'
+// weights (summing to 1); rate[g] the plan's rate per instance-hour of g, burst[g] what an
+// uncovered instance-hour costs, on_demand[g] its on-demand rate (the discount order).
+struct JointUsage {
+  std::vector<std::vector<double>> value;
+  std::vector<double> weight, rate, burst, on_demand;
+};
+// The cost per hour of a commitment of `committed` $/h: each point's usage covered greedily,
+// the largest discount (1 - rate / on_demand) first, the rest at burst.
+double JointCostPerHour(const JointUsage& u, double committed);
+// What a commitment of `committed` $/h does, per hour of the term: its cost as above, the
+// on-demand value of the usage it covers, and the part of it used.
+struct JointUse {
+  double cost_per_hour = 0, covered_on_demand = 0, used = 0;
+};
+JointUse JointUseOf(const JointUsage& u, double committed);
+// The commitment minimising it, a multiple of `step` $/h: a scan of 256 levels up to the largest
+// hour's whole usage at plan rates, refined by golden section around the best (the cost is
+// convex when bursts are on demand), then the two steps around it compared.
+double OptimalJointCommitment(const JointUsage& u, double step);
 
 }  // namespace gpuadvisor
 

@@ -123,6 +123,9 @@ struct InventoryEntry {
   std::string host, instance_type, region;
   std::optional<PurchaseKind> purchase;  // null: the default
   size_t line = 0;
+  // Where the type came from when not an inventory file ("the InstanceType dimension of
+  // CloudWatch"): the host's type_note says it.
+  std::string from;
 };
 // Columns by header name; region and purchase may be absent or empty (then the defaults apply).
 // purchase: any ParsePurchaseKind name (on-demand, spot, reserved-1y-no-upfront, capacity-block).

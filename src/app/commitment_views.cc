@@ -36,6 +36,28 @@ ojson OutcomeJson(const CommitOutcome& c, Currency cur) {
           {"price_date", c.offer.from.date}};
 }
 
+ojson ComputePlansJson(const std::vector<JointComputePlan>& plans, Currency cur) {
+  ojson out = ojson::array();
+  for (const JointComputePlan& p : plans) {
+    out.push_back({{"years", p.years},
+                   {"payment", p.payment},
+                   {MoneyKey("committed_usd_per_hour", cur), p.committed_per_hour},
+                   {MoneyKey("upfront_usd", cur), p.upfront},
+                   {MoneyKey("cost_usd_per_hour", cur), p.cost_per_hour},
+                   {MoneyKey("stay_usd_per_hour", cur), p.stay_per_hour},
+                   {MoneyKey("on_demand_usd_per_hour", cur), p.baseline_per_hour},
+                   {MoneyKey("per_type_usd_per_hour", cur), p.per_type_cost_per_hour},
+                   {"coverage", p.coverage},
+                   {"utilisation", p.utilisation},
+                   {"saving", p.saving},
+                   {MoneyKey("loss_if_usage_stops_usd", cur), p.loss_if_usage_stops},
+                   {"groups", p.groups},
+                   {"price_source", p.from.source},
+                   {"price_date", p.from.date}});
+  }
+  return out;
+}
+
 ojson StatsJson(const UsageStats& s) {
   return {{"hours", s.hours},         {"instance_hours", s.instance_hours},
           {"mean_instances", s.mean}, {"p50_instances", s.p50},
@@ -161,6 +183,7 @@ JsonDoc CommitmentsJson(const CommitReport& r, const Freshness& fresh, std::stri
         {"saving", saving},
         {MoneyKey("saving_usd_per_year", cur), (r.baseline_per_hour - r.cost_per_hour) * 8760}}},
       {"groups", groups},
+      {"compute_savings_plans", ComputePlansJson(r.compute_plans, cur)},
       {"reservations", reservations},
       {"savings_plans", plans},
       {"planned", planned},
@@ -228,6 +251,17 @@ std::string CommitmentsNotes(const CommitReport& r) {
              "\n";
     }
     for (const std::string& n : g.notes) out += head + TerminalSafe(n) + "\n";
+  }
+  if (!r.compute_plans.empty()) {
+    const JointComputePlan& p = r.compute_plans.front();
+    // TRANSLATORS: {0} a currency symbol; {1} $/h committed; {2} years; {3} a payment option;
+    // {4} the number of instance types; {5}, {6} costs per hour; {7}, {8} percentages.
+    out += Trf("one Compute Savings Plan for {4} types: {0}{1}/h, {2}y {3}: {0}{5}/h against "
+               "{0}{6}/h sized type by type; covers {7} of the on-demand spend, {8} of it used",
+               sym, FormatFixed(p.committed_per_hour, 3), p.years, p.payment, p.groups.size(),
+               Amount(p.cost_per_hour), Amount(p.per_type_cost_per_hour), Pct(p.coverage),
+               Pct(p.utilisation)) +
+           "\n";
   }
   for (const ReservationUse& u : r.reservations) {
     out += Trf("reserved instance {0} ({1} {2}): {3} used, {4} hours unused, ends {5}{6}",

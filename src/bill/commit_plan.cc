@@ -202,6 +202,77 @@ CommitOutcome Outcome(const WeightedUsage& u, const CommitOffer& offer, double l
 
 std::optional<int64_t> EndDay(std::string_view end) { return ParseIsoDatePrefix(Trim(end)); }
 
+// What the joint plan needs of one group: its usage and runs, rates, and per-type cost.
+struct JointGroup {
+  const CommitGroup* group = nullptr;
+  std::vector<std::pair<double, double>> runs;  // (instances, hours)
+};
+
+// The Compute Savings Plans across groups (JointComputePlan): one per term and payment that
+// prices a plan for two groups or more, cheapest first.
+std::vector<JointComputePlan> JointComputePlans(const std::vector<JointGroup>& groups) {
+  // (years, payment) -> (group, its compute-sp offer)
+  std::map<std::pair<int, std::string>,
+           std::vector<std::pair<const JointGroup*, const CommitOffer*>>>
+      by_term;
+  for (const JointGroup& jg : groups) {
+    const CommitGroup& g = *jg.group;
+    if (g.on_demand_rate <= 0 || g.burst_rate <= 0) continue;
+    auto add = [&](const CommitOutcome& c) {
+      if (c.offer.kind == "compute-sp")
+        by_term[{c.offer.years, c.offer.payment}].emplace_back(&jg, &c.offer);
+    };
+    if (g.choice) add(*g.choice);
+    for (const CommitOutcome& c : g.alternatives) add(c);
+  }
+  std::vector<JointComputePlan> out;
+  for (const auto& [term, members] : by_term) {
+    if (members.size() < 2) continue;
+    const double term_hours = kHoursPerYear * term.first;
+    // Every group over the same stretches of the term: each one's runs, and the others' ends.
+    std::vector<std::pair<double, double>> ends;
+    for (const auto& [jg, offer] : members) {
+      for (const auto& [n, hours] : jg->runs) ends.emplace_back(0.0, hours);
+    }
+    JointUsage u;
+    JointComputePlan p;
+    p.years = term.first;
+    p.payment = term.second;
+    for (const auto& [jg, offer] : members) {
+      const CommitGroup& g = *jg->group;
+      std::vector<std::pair<double, double>> runs = jg->runs;
+      runs.insert(runs.end(), ends.begin(), ends.end());
+      WeightedUsage w = WeightedUsage::WithRuns(g.hourly, runs, term_hours);
+      if (u.weight.empty()) u.weight = w.weight;
+      p.baseline_per_hour += w.Mean() * g.on_demand_rate;
+      p.per_type_cost_per_hour += g.choice ? g.choice->cost_per_hour : g.stay_per_hour;
+      u.value.push_back(std::move(w.value));
+      u.rate.push_back(offer->rate);
+      u.burst.push_back(g.burst_rate);
+      u.on_demand.push_back(g.on_demand_rate);
+      p.groups.push_back(g.instance_type + " in " + g.region);
+      if (p.from.date.empty() || offer->from.date < p.from.date) p.from = offer->from;
+    }
+    p.committed_per_hour = OptimalJointCommitment(u, 0.001);
+    const JointUse use = JointUseOf(u, p.committed_per_hour);
+    p.cost_per_hour = use.cost_per_hour;
+    p.stay_per_hour = JointCostPerHour(u, 0);
+    p.coverage = p.baseline_per_hour > 0 ? use.covered_on_demand / p.baseline_per_hour : 0;
+    p.utilisation = p.committed_per_hour > 0 ? use.used / p.committed_per_hour : 0;
+    p.saving = p.baseline_per_hour > 0 ? 1 - p.cost_per_hour / p.baseline_per_hour : 0;
+    p.upfront = p.payment == "all-upfront"       ? p.committed_per_hour * term_hours
+                : p.payment == "partial-upfront" ? p.committed_per_hour * term_hours / 2
+                                                 : 0;
+    p.loss_if_usage_stops = p.committed_per_hour * term_hours;
+    out.push_back(std::move(p));
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const JointComputePlan& a, const JointComputePlan& b) {
+                     return a.cost_per_hour < b.cost_per_hour;
+                   });
+  return out;
+}
+
 }  // namespace
 
 Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& catalog,
@@ -429,6 +500,29 @@ Result<CommitReport> AdviseCommitments(const BillUsage& bill, const Catalog& cat
       report.groups.begin(), report.groups.end(), [](const CommitGroup& a, const CommitGroup& b) {
         return a.on_demand.mean * a.on_demand_rate > b.on_demand.mean * b.on_demand_rate;
       });
+  std::vector<JointGroup> joint;
+  for (const CommitGroup& g : report.groups) {
+    JointGroup jg;
+    jg.group = &g;
+    for (const PlannedRun* run : runs_of[{g.region, g.instance_type}]) {
+      jg.runs.emplace_back(run->instances, run->hours);
+    }
+    joint.push_back(std::move(jg));
+  }
+  report.compute_plans = JointComputePlans(joint);
+  if (!report.compute_plans.empty() &&
+      report.compute_plans.front().cost_per_hour <
+          report.compute_plans.front().per_type_cost_per_hour - 1e-9) {
+    const JointComputePlan& p = report.compute_plans.front();
+    // TRANSLATORS: {0} $/h committed, {1} a term ("1y"), {2} a payment option, {3} the number of
+    // instance types, {4} and {5} costs per hour.
+    report.notes.push_back(Trf(
+        "one Compute Savings Plan of {0}/h ({1}, {2}) across {3} instance types costs {4}/h, "
+        "less than their commitments sized one type at a time ({5}/h)",
+        FormatFixed(p.committed_per_hour, 3) + " " + report.currency, std::to_string(p.years) + "y",
+        p.payment, p.groups.size(), FormatFixed(p.cost_per_hour, 2) + " " + report.currency,
+        FormatFixed(p.per_type_cost_per_hour, 2) + " " + report.currency));
+  }
 
   if (!bill.unknown_types.empty()) {
     std::string list;

@@ -3,4 +3,5 @@
 set(GPUADVISOR_BILL_SOURCES
   src/bill/bill.cc
   src/bill/commit_plan.cc
+  src/bill/joint_plan.cc
 )

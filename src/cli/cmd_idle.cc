@@ -39,7 +39,7 @@ int Run(const IdleCliOptions& o) {
         "idle: expected telemetry files or --prometheus URL (one of the two)"));
   }
   TelemetryOptions to = setup->telemetry;
-  const std::vector<InventoryEntry>& inventory = setup->inventory;
+  std::vector<InventoryEntry> inventory = setup->inventory;
   ProgressBar bar(!setup->no_progress && ::isatty(STDERR_FILENO));
   std::string current;  // the file being read
   to.progress = [&bar, &current](uint64_t done, uint64_t total) {
@@ -55,9 +55,10 @@ int Run(const IdleCliOptions& o) {
   }
   std::optional<CloudWatchRunInfo> cw;
   if (const std::optional<IdleCloudWatch> c = setup->cloudwatch) {
-    Result<CloudWatchRunInfo> info = AddCloudWatch(*c, &analyzer);
+    Result<CloudWatchRunInfo> info = AddCloudWatch(*c, *ctx->catalog, &analyzer);
     if (!info.ok()) return Fail(info.status());
     cw = *info;
+    inventory = MergeInventory(inventory, cw->typed_hosts);
     for (const std::string& w : cw->warnings) Warn(w);
     Warn(CloudWatchNote(*c, *cw));
   }

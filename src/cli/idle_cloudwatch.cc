@@ -1,6 +1,7 @@
 // `gpuadvisor idle --cloudwatch` (idle_cloudwatch.h): the AWS CLI calls, paged with NextToken.
 #include "cli/idle_cloudwatch.h"
 
+#include <map>
 #include <set>
 #include <utility>
 
@@ -98,7 +99,32 @@ Status ReadBatch(const AwsCli& aws, const IdleCloudWatch& c,
   return Status::OK();
 }
 
-Result<CloudWatchRunInfo> Run(const IdleCloudWatch& c, IdleAnalyzer* analyzer) {
+// The hosts' InstanceType dimensions: types in the catalog as inventory entries, the others
+// named in a warning (their type is then guessed from the GPUs, as without the dimension).
+void TypeHosts(const std::vector<CloudWatchGpu>& fleet, const IdleCloudWatch& c,
+               const Catalog& catalog, CloudWatchRunInfo* info) {
+  std::map<std::string, std::string> types;  // host -> its first series' InstanceType
+  for (const CloudWatchGpu& g : fleet) {
+    if (!g.instance_type.empty()) types.emplace(g.host, g.instance_type);
+  }
+  for (const auto& [host, type] : types) {
+    if (catalog.FindInstanceType(type) == nullptr) {
+      info->warnings.push_back("cloudwatch: " + TerminalSafe(host) + ": InstanceType " +
+                               TerminalSafe(type) +
+                               " is not in the catalog: its type is guessed from its GPUs");
+      continue;
+    }
+    InventoryEntry e;
+    e.host = host;
+    e.instance_type = type;
+    e.region = c.region;
+    e.from = "InstanceType dimension of its CloudWatch series";
+    info->typed_hosts.push_back(std::move(e));
+  }
+}
+
+Result<CloudWatchRunInfo> Run(const IdleCloudWatch& c, const Catalog& catalog,
+                              IdleAnalyzer* analyzer) {
   const AwsCli aws(AwsCliSettings{.options = c.aws_cli, .timeout_s = 120});
   CloudWatchRunInfo info;
   std::vector<std::string> ids = c.instance_ids;
@@ -128,6 +154,7 @@ Result<CloudWatchRunInfo> Run(const IdleCloudWatch& c, IdleAnalyzer* analyzer) {
                             (ids.empty() && c.asg.empty() ? "" : " for the fleet named") +
                             " (is the CloudWatch agent's nvidia_gpu section on?)");
   }
+  TypeHosts(fleet, c, catalog, &info);
   info.gpus = fleet.size();
   info.hosts = hosts.size();
   info.hours = CloudWatchHours(c.start_s, c.end_s);
@@ -143,10 +170,22 @@ Result<CloudWatchRunInfo> Run(const IdleCloudWatch& c, IdleAnalyzer* analyzer) {
 
 }  // namespace
 
-Result<CloudWatchRunInfo> AddCloudWatch(const IdleCloudWatch& c, IdleAnalyzer* analyzer) {
-  Result<CloudWatchRunInfo> info = Run(c, analyzer);
+Result<CloudWatchRunInfo> AddCloudWatch(const IdleCloudWatch& c, const Catalog& catalog,
+                                        IdleAnalyzer* analyzer) {
+  Result<CloudWatchRunInfo> info = Run(c, catalog, analyzer);
   if (!info.ok() && info.status().field().empty()) return info.status().WithField("cloudwatch");
   return info;
+}
+
+std::vector<InventoryEntry> MergeInventory(const std::vector<InventoryEntry>& inventory,
+                                           const std::vector<InventoryEntry>& typed_hosts) {
+  std::set<std::string> listed;
+  for (const InventoryEntry& e : inventory) listed.insert(ToLower(e.host));
+  std::vector<InventoryEntry> out = inventory;
+  for (const InventoryEntry& e : typed_hosts) {
+    if (listed.count(ToLower(e.host)) == 0) out.push_back(e);
+  }
+  return out;
 }
 
 std::string CloudWatchNote(const IdleCloudWatch& c, const CloudWatchRunInfo& info) {

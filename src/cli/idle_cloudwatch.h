@@ -23,13 +23,21 @@ struct CloudWatchRunInfo {
   uint64_t metrics_requested = 0;  // GetMetricData queries sent (the billed unit)
   uint64_t values = 0, samples = 0;
   std::vector<std::string> warnings;  // instances asked for without a GPU series
+  // Hosts whose series carry the InstanceType dimension (the agent's append_dimensions) of a
+  // type in the catalog, placed in the region read: priced as that type, not a guess. An
+  // inventory entry for the host wins (MergeInventory).
+  std::vector<InventoryEntry> typed_hosts;
 };
 
 // Lists the fleet's GPU series, reads their hourly statistics and adds them to `analyzer`.
 // Errors name the field "cloudwatch" unless they name an option (asg, since); IOError when the
 // AWS CLI fails, ParseError for an answer that is not the API's, NoResult when no GPU series
 // matches the fleet.
-Result<CloudWatchRunInfo> AddCloudWatch(const IdleCloudWatch& c, IdleAnalyzer* analyzer);
+Result<CloudWatchRunInfo> AddCloudWatch(const IdleCloudWatch& c, const Catalog& catalog,
+                                        IdleAnalyzer* analyzer);
+// The inventory with the hosts CloudWatch typed that it does not list.
+std::vector<InventoryEntry> MergeInventory(const std::vector<InventoryEntry>& inventory,
+                                           const std::vector<InventoryEntry>& typed_hosts);
 // The note: "cloudwatch: 3 GPUs on 2 hosts, us-east-1, 168 h from ...: 1 list-metrics and
 // 1 get-metric-data calls, 21 metrics requested".
 std::string CloudWatchNote(const IdleCloudWatch& c, const CloudWatchRunInfo& info);

@@ -1125,6 +1125,7 @@ struct IdleAnalyzer::Impl {
     const InstanceType* type = catalog->FindInstanceType(inv.instance_type);
     if (!inv.region.empty()) u.region = inv.region;
     if (inv.purchase) u.purchase = *inv.purchase;
+    if (!inv.from.empty()) u.type_note = inv.from;
     if (type != nullptr && type->accelerator.devices() != u.gpus) {
       warnings.push_back(u.host + ": the inventory says " + type->name + " (" +
                          std::to_string(type->accelerator.devices()) +

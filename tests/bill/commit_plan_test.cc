@@ -419,6 +419,104 @@ TEST(CommitPlanTest, ChosenCommitmentEqualsTheBruteForceOptimumOverAYear) {
   }
 }
 
+// One Compute Savings Plan across types (JointComputePlan). By hand: the plan covers the usage
+// with the largest discount first, whatever the order of the groups.
+TEST(JointComputePlanTest, CoversTheLargestDiscountFirst) {
+  JointUsage u;
+  u.weight = {1};
+  u.value = {{1}, {1}};  // one instance-hour of each group
+  u.rate = {3.6, 5};     // B: 10 % off its 4/h; A: 50 % off its 10/h
+  u.on_demand = {4, 10};
+  u.burst = {4, 10};
+  EXPECT_NEAR(JointCostPerHour(u, 0), 14, 1e-12);
+  EXPECT_NEAR(JointCostPerHour(u, 3), 3 + 0.4 * 10 + 4, 1e-12);  // 0.6 of A covered
+  EXPECT_NEAR(JointCostPerHour(u, 5), 5 + 4, 1e-12);             // A, then nothing of B
+  EXPECT_NEAR(JointCostPerHour(u, 8.6), 8.6, 1e-12);             // both
+  const JointUse use = JointUseOf(u, 5);
+  EXPECT_NEAR(use.covered_on_demand, 10, 1e-12);
+  EXPECT_NEAR(use.used, 5, 1e-12);
+  EXPECT_NEAR(OptimalJointCommitment(u, 0.001), 8.6, 1e-9);  // every cent of it pays
+}
+
+// The level equals a brute-force scan of every $0.001 step, on three series of 600 hours with
+// different discounts, and the pooled plan costs no more than the three sized apart.
+TEST(JointComputePlanTest, LevelEqualsTheBruteForceOptimum) {
+  JointUsage u;
+  const size_t hours = 600;
+  u.weight.assign(hours, 1.0 / hours);
+  const double od[3] = {2.0, 1.0, 0.5}, off[3] = {0.28, 0.20, 0.35};
+  for (int g = 0; g < 3; ++g) {
+    std::vector<double> v(hours);
+    for (size_t h = 0; h < hours; ++h) {
+      // Deterministic shapes: a daily curve, weekday jobs, a noisy base.
+      const double day = std::sin(static_cast<double>(h % 24) / 24 * 6.283) + 1;
+      v[h] = g == 0   ? std::floor(day * 2)
+             : g == 1 ? ((h / 24) % 7 < 5 ? 3.0 : 0.0)
+                      : static_cast<double>((h * 7919) % 5);
+    }
+    u.value.push_back(v);
+    u.on_demand.push_back(od[g]);
+    u.burst.push_back(od[g]);
+    u.rate.push_back(od[g] * (1 - off[g]));
+  }
+  const double level = OptimalJointCommitment(u, 0.001);
+  double best = JointCostPerHour(u, 0), best_level = 0;
+  for (int k = 1; k <= 12000; ++k) {  // $0 to $12/h, past the largest hour at plan rates
+    const double c = JointCostPerHour(u, k * 0.001);
+    if (c < best - 1e-12) {
+      best = c;
+      best_level = k * 0.001;
+    }
+  }
+  EXPECT_NEAR(JointCostPerHour(u, level), best, 1e-9) << level << " vs " << best_level;
+  EXPECT_NEAR(level, best_level, 0.0011);
+  // Sized apart: each series alone with its own plan (the per-type rule), summed.
+  double apart = 0;
+  for (int g = 0; g < 3; ++g) {
+    const WeightedUsage w = WeightedUsage::Uniform(u.value[g]);
+    const double l = OptimalCommitLevel(w, u.rate[g], u.burst[g], 0.001 / u.rate[g]);
+    apart += CommitCostPerHour(w, l, u.rate[g], u.burst[g]);
+  }
+  EXPECT_LE(JointCostPerHour(u, level), apart + 1e-9);
+}
+
+// Through AdviseCommitments on the synthetic year: one plan per term and payment the catalog
+// prices a Compute Savings Plan in, over the groups that have one, no dearer than their own
+// Compute Savings Plans sized apart.
+TEST(JointComputePlanTest, TheBillGetsOnePlanPerTermAndPayment) {
+  const Catalog catalog = CatalogWithOffers();
+  Result<BillUsage> b = Read(catalog, Cur(365));
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  CommitOptions o;
+  o.term = "any";
+  Result<CommitReport> r = AdviseCommitments(*b, catalog, o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->compute_plans.size(), 2u);  // 1y no-upfront, 3y partial-upfront
+  for (const JointComputePlan& p : r->compute_plans) {
+    EXPECT_GE(p.groups.size(), 2u);
+    double apart = 0;
+    for (const CommitGroup& g : r->groups) {
+      std::vector<const CommitOutcome*> all;
+      if (g.choice) all.push_back(&*g.choice);
+      for (const CommitOutcome& a : g.alternatives) all.push_back(&a);
+      for (const CommitOutcome* c : all) {
+        if (c->offer.kind == "compute-sp" && c->offer.years == p.years &&
+            c->offer.payment == p.payment) {
+          apart += std::min(c->cost_per_hour, g.stay_per_hour);
+        }
+      }
+    }
+    EXPECT_LE(p.cost_per_hour, apart + 1e-9) << p.years << "y " << p.payment;
+    EXPECT_LE(p.cost_per_hour, p.stay_per_hour + 1e-12);
+    EXPECT_GT(p.committed_per_hour, 0);
+    EXPECT_GT(p.coverage, 0);
+    EXPECT_LE(p.utilisation, 1 + 1e-12);
+    EXPECT_NEAR(p.loss_if_usage_stops, p.committed_per_hour * 8760 * p.years, 1e-6);
+    EXPECT_EQ(p.from.source, "test-offers");
+  }
+  EXPECT_LE(r->compute_plans[0].cost_per_hour, r->compute_plans[1].cost_per_hour);
+}
+
 // Through AdviseCommitments: the g6e week a month pays for no commitment alone; a run of 4
 // more for a year makes one pay, sized on the history with the run (brute force over k copies);
 // a run of a type the bill lacks opens its group; spot and unknown types are reported, not sized.

@@ -52,6 +52,10 @@ def util(host, index, minute):
 
 
 FLEET = {"gpu-a": 1, "gpu-b": 2, "gpu-c": 1}
+# The InstanceType dimension: gpu-c's prices it as g5.4xlarge (the file run names it in an
+# inventory, so the two reports still agree); gpu-b's names no type of the catalog (a warning,
+# and its type is guessed, as in the file run).
+INSTANCE_TYPES = {"gpu-c": "g5.4xlarge", "gpu-b": "g5.nosuchsize"}
 
 
 def samples():
@@ -112,6 +116,8 @@ def populate(url):
     for t, host, i, u, used, total, power in samples():
         dims = [{"Name": "host", "Value": host}, {"Name": "index", "Value": str(i)},
                 {"Name": "name", "Value": "NVIDIA A10G"}, {"Name": "InstanceId", "Value": ids[host]}]
+        if host in INSTANCE_TYPES:  # the agent's append_dimensions
+            dims.append({"Name": "InstanceType", "Value": INSTANCE_TYPES[host]})
         for name, value, unit in (("nvidia_smi_utilization_gpu", u, "Percent"),
                                   ("nvidia_smi_memory_used", used, "Megabytes"),
                                   ("nvidia_smi_memory_total", total, "Megabytes"),
@@ -160,7 +166,10 @@ def main():
               "--until", until, "--idle-window", "1h", "--json"]
         fleet_csv = os.path.join(tmp, "fleet.csv")
         write_file(fleet_csv)
-        f = run(fleet_csv, "--idle-window", "1h", "--json")
+        inventory = os.path.join(tmp, "hosts.csv")
+        with open(inventory, "w") as inv:
+            inv.write(f"hostname,instance_type,region\ngpu-c,g5.4xlarge,{REGION}\n")
+        f = run(fleet_csv, "--idle-window", "1h", "--inventory", inventory, "--json")
         check(f.returncode == 0, f"file: exit 0 ({f.returncode}: {f.stderr})")
         r = run(*cw)
         check(r.returncode == 0, f"cloudwatch: exit 0 ({r.returncode}: {r.stderr})")
@@ -183,6 +192,13 @@ def main():
         check(by_cw["gpu-b"]["idle_hours"] == 0 and by_cw["gpu-b"]["gpu_idle_hours"] == 48,
               f"gpu-b: one GPU idle 48 h, the host never: {by_cw['gpu-b']}")
         check(by_cw["gpu-c"]["idle_hours"] == 12, f"gpu-c idle 12 h: {by_cw['gpu-c']['idle_hours']}")
+        check(by_cw["gpu-c"]["instance_type"] == "g5.4xlarge" and not by_cw["gpu-c"]["type_guessed"]
+              and "InstanceType" in by_cw["gpu-c"]["type_note"],
+              f"gpu-c priced by its InstanceType dimension: {by_cw['gpu-c']}")
+        check(by_cw["gpu-a"]["type_guessed"] and by_cw["gpu-b"]["type_guessed"],
+              "gpu-a (no dimension) and gpu-b (a type the catalog lacks) guessed")
+        check("gpu-b: InstanceType g5.nosuchsize is not in the catalog" in r.stderr,
+              f"the unknown InstanceType is named: {r.stderr}")
         check(by_cw["gpu-a"]["samples"] == HOURS * 60 // STEP_MIN,
               f"gpu-a: SampleCount readings {by_cw['gpu-a']['samples']}")
         check(set(cw_report) == set(file_report), f"report keys {set(cw_report) ^ set(file_report)}")

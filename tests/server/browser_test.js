@@ -258,6 +258,13 @@ function telemetryCsv() {
   await submitFresh(page, "compare", "compare error");
   check((await page.textContent('#compare-form .field[data-field="types"] .err')).includes("2 to 4"), "compare: one type is an error at its field");
   check(await page.locator("#compare-out table").count() === 0, "compare: no old table under the error");
+  // Serving: latency and capacity rows, one estimate mark per figure (was "≈~$").
+  await page.goto(url + "?view=compare&types=g6e.xlarge,g5.xlarge&task=serve&model=llama-3.1-8b&rps=2");
+  await page.waitForSelector("#compare-out table", {timeout: 30000});
+  const serving = await page.textContent("#compare-out table");
+  check(serving.includes("TTFT / ITL") && serving.includes("Capacity") && /requests\/s/.test(serving),
+        `compare (serving): latency and capacity rows (${serving.slice(0, 200)})`);
+  check(!serving.includes("≈~"), "compare (serving): no doubled estimate mark");
 
   // ---- pricing: options and the break-even chart ----
   await page.goto(url + "?view=pricing&type=p5.48xlarge&hours-per-month=200&months=12");
@@ -285,6 +292,11 @@ function telemetryCsv() {
   const idle = await page.textContent("#idle-out");
   check(/2 host\(s\)/.test(idle) && idle.includes("gpu-host-1") && /\$[\d,.]+ spent on idle GPUs/.test(idle), `idle: hosts, idle hours and waste (${idle.slice(0, 120)})`);
   check(idleRequests.length === 2 && idleRequests.every((u) => u.startsWith(url + "v1/idle?")), `idle: files posted to this server only (${idleRequests.join(", ")})`);
+  // The hour-of-week grid: 7 days x 24 hours, the files' hours shaded.
+  check(await page.locator("#idle-out table.week tbody tr").count() === 7 &&
+        await page.locator("#idle-out table.week tbody td").count() === 7 * 24,
+        "idle: the hour-of-week grid");
+  check(await page.locator("#idle-out table.week td[style]").count() > 0, "idle: observed hours shaded");
   await shot(page, "idle-en");
   await axe(page, "idle");
   // Issue 42: README's fleet log (2.8 MB) is over the 1 MB --max-body as text: the page sends
