@@ -7,7 +7,7 @@ namespace gpuadvisor::idle_internal {
 namespace {
 
 // 1970-01-01 (Unix time 0) was a Thursday: Monday-first slots start 3 days in.
-constexpr int64_t kEpochSlot = 3 * 24 * WeekSlots::kSlotsPerHour;
+constexpr int64_t kEpochSlot = int64_t{3} * 24 * WeekSlots::kSlotsPerHour;
 
 int Wrap(int64_t slot) {
   return static_cast<int>((slot % WeekSlots::kSlots + WeekSlots::kSlots) % WeekSlots::kSlots);
