@@ -13,6 +13,7 @@
 #include "gpuadvisor/idle.h"
 #include "gpuadvisor/prometheus_source.h"
 #include "testutil/fake_http.h"
+#include "testutil/pushed.h"
 
 namespace gpuadvisor {
 namespace {
@@ -140,35 +141,8 @@ IdleReport FromSamples() {
 IdleReport FromAggregates(const IdleReport& samples) {
   const HostUsage& u = samples.hosts.at(0);
   IdleAnalyzer a(*EmbeddedCatalog(), IdleOptions{});
-  GpuAggregate g;
-  g.host = "office";
-  g.gpu_index = 0;
-  g.gpu_name = "NVIDIA L4";
-  g.readings = u.samples;
-  g.covered_s = u.hours_covered * 3600;
-  g.idle_s = u.idle_hours * 3600;
-  g.util_avg_pct = u.gpu_usage[0].avg_util_pct;
-  g.util_p95_pct = u.gpu_usage[0].p95_util_pct;
-  g.mem_used_avg_mib = u.gpu_usage[0].mem_used_avg_mib;
-  g.mem_used_max_mib = u.gpu_usage[0].mem_used_max_mib;
-  g.mem_total_mib = 23034;
-  g.power_avg_w = u.gpu_usage[0].avg_power_w;
-  EXPECT_TRUE(a.AddAggregate(g).ok());
-  HostAggregate h;
-  h.host = "office";
-  h.first_s = *u.first_s;
-  h.last_s = *u.last_s;
-  h.covered_s = u.hours_covered * 3600;
-  h.util_avg_pct = u.avg_util_pct;
-  h.util_p95_pct = u.p95_util_pct;
-  h.gpus_busy = u.gpus_busy;
-  for (const IdlePeriod& p : u.idle_periods) {
-    for (double t = p.start_s; t < p.end_s;) {
-      const double hour_end = (std::floor(t / 3600) + 1) * 3600;
-      h.idle_pieces.emplace_back(t, std::min(p.end_s, hour_end));
-      t = std::min(p.end_s, hour_end);
-    }
-  }
+  EXPECT_TRUE(a.AddAggregate(testing::PushedGpu(u)).ok());
+  const HostAggregate h = testing::PushedHost(u);
   EXPECT_TRUE(a.AddAggregate(h).ok());
   Result<IdleReport> r = a.Finish({});
   EXPECT_TRUE(r.ok()) << r.status().message();

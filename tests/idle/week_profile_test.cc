@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpuadvisor/idle.h"
+#include "testutil/pushed.h"
 
 namespace gpuadvisor {
 namespace {
@@ -131,26 +132,8 @@ TEST(Issue41WeekProfile, AggregatesWithHourlyCoverageGiveTheSamplesProfile) {
   const HostUsage& u = s.hosts[0];
   for (const bool with_coverage : {true, false}) {
     IdleAnalyzer a(*EmbeddedCatalog(), IdleOptions{});
-    GpuAggregate g;
-    g.host = "office";
-    g.gpu_index = 0;
-    g.gpu_name = "NVIDIA L4";
-    g.readings = u.samples;
-    g.covered_s = u.hours_covered * 3600;
-    g.idle_s = u.idle_hours * 3600;
-    ASSERT_TRUE(a.AddAggregate(g).ok());
-    HostAggregate h;
-    h.host = "office";
-    h.first_s = *u.first_s;
-    h.last_s = *u.last_s;
-    h.covered_s = u.hours_covered * 3600;
-    for (const IdlePeriod& p : u.idle_periods) {
-      for (double t = p.start_s; t < p.end_s;) {
-        const double hour_end = (std::floor(t / 3600) + 1) * 3600;
-        h.idle_pieces.emplace_back(t, std::min(p.end_s, hour_end));
-        t = std::min(p.end_s, hour_end);
-      }
-    }
+    ASSERT_TRUE(a.AddAggregate(testing::PushedGpu(u)).ok());
+    const HostAggregate h = testing::PushedHost(u);
     ASSERT_TRUE(a.AddAggregate(h).ok());
     if (with_coverage) {
       for (int hour = 0; hour < 48; ++hour)
