@@ -1243,18 +1243,11 @@ struct IdleAnalyzer::Impl {
   // push-down whose caller passed no hourly coverage (the profile would be all idle).
   std::optional<WeekProfile> WeekProfileOf(const std::vector<HostUsage>& hs) const {
     if (week.empty() || (pushed_hosts && !pushed_coverage)) return std::nullopt;
-    if (!o.timezone.empty()) {
-      Result<TimeZone> z = ParseTimeZone(o.timezone, "timezone");  // checked in Finish
-      if (z.ok()) {
-        WeekProfile p = week.Profile(*z);
-        p.basis = "option";
-        return p;
-      }
-    }
+    // The zone each host's schedule is read in (ScheduleZone: the option's, else its region's).
     std::optional<TimeZone> shared;
     bool mixed = false;
     for (const HostUsage& u : hs) {
-      const TimeZone z = RegionTimeZone(u.region);
+      const TimeZone z = ScheduleZone(u);
       if (!shared) {
         shared = z;
       } else if (shared->offset_minutes != z.offset_minutes) {
@@ -1263,7 +1256,7 @@ struct IdleAnalyzer::Impl {
     }
     if (!shared || mixed) shared = RegionTimeZone("");
     WeekProfile p = week.Profile(*shared);
-    p.basis = mixed ? "mixed-regions" : "regions";
+    p.basis = !o.timezone.empty() ? "option" : mixed ? "mixed-regions" : "regions";
     return p;
   }
 

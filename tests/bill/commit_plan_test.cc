@@ -63,6 +63,14 @@ Catalog CatalogWithOffers() {
   return c;
 }
 
+// A group's sized offers: the choice, then the alternatives.
+std::vector<const CommitOutcome*> OutcomesOf(const CommitGroup& g) {
+  std::vector<const CommitOutcome*> all;
+  if (g.choice) all.push_back(&*g.choice);
+  for (const CommitOutcome& a : g.alternatives) all.push_back(&a);
+  return all;
+}
+
 // The cost per hour of level L, from the sorted usage and its suffix sums: an evaluation
 // independent of CommitCostPerHour's loop.
 struct SortedUsage {
@@ -364,9 +372,7 @@ TEST(CommitPlanTest, ChosenCommitmentEqualsTheBruteForceOptimumOverAYear) {
           SizedHours(*b, g.region, g.instance_type, renews_ri, renews_plans);
       const SortedUsage sorted(u);
       double best_any = sorted.Cost(0, 0, g.burst_rate);  // staying on demand
-      std::vector<const CommitOutcome*> all;
-      if (g.choice) all.push_back(&*g.choice);
-      for (const CommitOutcome& a : g.alternatives) all.push_back(&a);
+      const std::vector<const CommitOutcome*> all = OutcomesOf(g);
       ASSERT_FALSE(all.empty()) << g.instance_type;
       for (const CommitOutcome* c : all) {
         // Every level on the offer's grid from 0 to past the peak.
@@ -496,9 +502,7 @@ TEST(JointComputePlanTest, TheBillGetsOnePlanPerTermAndPayment) {
     EXPECT_GE(p.groups.size(), 2u);
     double apart = 0;
     for (const CommitGroup& g : r->groups) {
-      std::vector<const CommitOutcome*> all;
-      if (g.choice) all.push_back(&*g.choice);
-      for (const CommitOutcome& a : g.alternatives) all.push_back(&a);
+      const std::vector<const CommitOutcome*> all = OutcomesOf(g);
       for (const CommitOutcome* c : all) {
         if (c->offer.kind == "compute-sp" && c->offer.years == p.years &&
             c->offer.payment == p.payment) {
